@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * touchfw-agent: the full agent.  The `touchfw` front end executes it for
+ * every command except handle-event, passing its own argv unchanged.  This
+ * file only dispatches; each command lives in its own cmd-*.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exitcode.h"
+#include "log.h"
+
+int main(int argc, char **argv)
+{
+	struct tf_cli cli;
+	int r;
+
+	tf_log_init("touchfw");
+	r = tf_cli_parse_global(argc, argv, &cli);
+	if (r != TF_CLI_CONTINUE)
+		return r;
+	return tf_cli_dispatch(&cli, tf_agent_commands);
+}

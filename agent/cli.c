@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Global options, the command table and usage text, shared by the front end
+ * (touchfw) and the agent (touchfw-agent) so both read one command line the
+ * same way and --help stays in one place.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "log.h"
+
+const struct tf_command tf_all_commands[] = {
+	{ "handle-event", "act on a udev event (run by the udev rule)", NULL },
+	{ NULL, NULL, NULL },
+};
+
+void tf_cli_usage(FILE *f)
+{
+	const struct tf_command *c;
+	int i;
+
+	fprintf(f,
+		"Usage: touchfw [--config FILE] [-v|-q] COMMAND [ARGS...]\n"
+		"\n"
+		"Brings i2c/spi touch controllers that come up in boot mode to\n"
+		"working firmware and configuration, on the kernel's bind event\n"
+		"or by hand.\n"
+		"\n"
+		"Commands:\n");
+	for (c = tf_all_commands; c->name; c++)
+		fprintf(f, "  %-14s %s\n", c->name, c->summary);
+	fprintf(f,
+		"\n"
+		"Options:\n"
+		"  -c, --config FILE  settings file (default %s/touchfw.conf,\n"
+		"                     or $TOUCHFW_CONFIG)\n"
+		"  -v, --verbose      more output (repeat for debug)\n"
+		"  -q, --quiet        only errors\n"
+		"  -h, --help         this text; COMMAND --help for a command\n"
+		"  -V, --version      print the version\n"
+		"\n"
+		"Exit codes:\n",
+		TF_SYSCONFDIR);
+	for (i = 0; i < TF_EXIT_MAX_; i++)
+		fprintf(f, "  %2d  %-18s %s\n", i, tf_exit_name(i),
+			tf_exit_text(i));
+	fprintf(f, "\nSee touchfw(8).\n");
+}
+
+bool tf_cli_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	}
+	return false;
+}
+
+int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->config = getenv("TOUCHFW_CONFIG");
+	/* '+': stop at the first non-option, which is the command. */
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:vqhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			cli->config = optarg;
+			break;
+		case 'v':
+			cli->verbosity++;
+			break;
+		case 'q':
+			cli->verbosity--;
+			break;
+		case 'h':
+			tf_cli_usage(stdout);
+			return TF_EXIT_OK;
+		case 'V':
+			printf("touchfw %s\n", TF_VERSION);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr, "touchfw: unknown option '%s'\n",
+				argv[optind - 1]);
+			fprintf(stderr, "Try 'touchfw --help'.\n");
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "touchfw: no command given\n");
+		tf_cli_usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	cli->command = argv[optind];
+	cli->argc = argc - optind;
+	cli->argv = argv + optind;
+	if (cli->verbosity > 0)
+		tf_log_set_max(cli->verbosity > 1 ? TF_LOG_DEBUG : TF_LOG_INFO);
+	else if (cli->verbosity < 0)
+		tf_log_set_max(TF_LOG_ERR);
+	if (cli->verbosity > 1)
+		tf_log_set_max(TF_LOG_DEBUG);
+	return TF_CLI_CONTINUE;
+}
+
+int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table)
+{
+	const struct tf_command *c;
+
+	for (c = table; c->name; c++)
+		if (!strcmp(c->name, cli->command) && c->run)
+			return c->run(cli);
+	for (c = tf_all_commands; c->name; c++)
+		if (!strcmp(c->name, cli->command))
+			break;
+	if (c->name)
+		fprintf(stderr, "touchfw: command '%s' is not available in this build\n",
+			cli->command);
+	else
+		fprintf(stderr, "touchfw: unknown command '%s'\nTry 'touchfw --help'.\n",
+			cli->command);
+	return TF_EXIT_USAGE;
+}

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The agent's command table: which cmd-*.c implements which command.  Kept
+ * apart from cli.c so the front end does not link the agent's commands.
+ */
+#include "cli.h"
+
+const struct tf_command tf_agent_commands[] = {
+	{ NULL, NULL, NULL },
+};

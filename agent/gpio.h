@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The agent's small GPIO interface: a reset output and an interrupt (CHG)
+ * input with edge waiting.  Backends: libgpiod 1.6 (gpio-gpiod.c, real
+ * hardware and the real-kernel VM tests) and "emul" (gpio-emul.c, talks to
+ * an emuboard over a unix socket named by $TOUCHFW_GPIO_EMUL, because
+ * umockdev can not emulate the line-request file descriptors).  A libgpiod 2
+ * backend would be one more file with the same four operations.
+ */
+#ifndef TF_GPIO_H
+#define TF_GPIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* How a board profile names a line: by chip label + offset, or by name. */
+struct tf_gpio_spec {
+	char chip[64];  /* gpiochip label or name ("gpiochip0"); "" if by name */
+	int line;       /* offset on that chip, -1 if by name */
+	char name[64];  /* line name ("TS_RESET"), "" if by chip+offset */
+	bool active_low;
+};
+
+struct tf_gpio_line;
+
+enum tf_gpio_edge {
+	TF_GPIO_EDGE_NONE = 0,
+	TF_GPIO_EDGE_ASSERT = 1,   /* logical 0 -> 1 (falling on active-low CHG) */
+	TF_GPIO_EDGE_DEASSERT = 2, /* logical 1 -> 0 */
+};
+
+/*
+ * Request @spec as an output driven to logical @value (1 = asserted, the
+ * active-low inversion is applied by the backend).
+ */
+int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value,
+			   const char *consumer, struct tf_gpio_line **out,
+			   struct tf_err *err);
+/* Request @spec as an input reporting both edges. */
+int tf_gpio_request_input(const struct tf_gpio_spec *spec,
+			  const char *consumer, struct tf_gpio_line **out,
+			  struct tf_err *err);
+/* Logical value: 1 asserted, 0 not, -errno on failure. */
+int tf_gpio_get(struct tf_gpio_line *l);
+int tf_gpio_set(struct tf_gpio_line *l, int value);
+/*
+ * Wait up to @timeout_ms for an edge.  Returns the tf_gpio_edge seen (the
+ * first queued one), 0 on timeout, -errno on failure.
+ */
+int tf_gpio_wait_edge(struct tf_gpio_line *l, int timeout_ms);
+void tf_gpio_release(struct tf_gpio_line *l);
+
+/* Which backend tf_gpio_request_* uses: "gpiod" or "emul". */
+const char *tf_gpio_backend(void);
+
+#endif /* TF_GPIO_H */

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Logging to stderr with optional syslog priority prefixes for journald.
+ * One write(2) per line so lines from concurrent processes do not mix.
+ */
+#include "log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *log_prog = "touchfw";
+static int log_max = TF_LOG_INFO;
+static int log_prefix = -1;
+
+void tf_log_init(const char *prog)
+{
+	const char *lvl = getenv("TOUCHFW_LOG_LEVEL");
+
+	if (prog)
+		log_prog = prog;
+	if (lvl) {
+		if (!strcmp(lvl, "debug"))
+			log_max = TF_LOG_DEBUG;
+		else if (!strcmp(lvl, "info"))
+			log_max = TF_LOG_INFO;
+		else if (!strcmp(lvl, "notice"))
+			log_max = TF_LOG_NOTICE;
+		else if (!strcmp(lvl, "warning"))
+			log_max = TF_LOG_WARNING;
+		else if (!strcmp(lvl, "err"))
+			log_max = TF_LOG_ERR;
+	}
+}
+
+void tf_log_set_max(int prio)
+{
+	log_max = prio;
+}
+
+int tf_log_get_max(void)
+{
+	return log_max;
+}
+
+void tf_log_set_prefix(int mode)
+{
+	log_prefix = mode;
+}
+
+static int want_prefix(void)
+{
+	if (log_prefix < 0)
+		log_prefix = getenv("JOURNAL_STREAM") != NULL;
+	return log_prefix;
+}
+
+void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
+{
+	char line[1024];
+	size_t n = 0;
+	int r, saved = errno;
+
+	if (prio > log_max)
+		return;
+	if (want_prefix())
+		r = snprintf(line, sizeof(line), "<%d>", prio);
+	else
+		r = snprintf(line, sizeof(line), "%s: ", log_prog);
+	n = r > 0 ? (size_t)r : 0;
+	if (dev && n < sizeof(line)) {
+		r = snprintf(line + n, sizeof(line) - n, "%s: ", dev);
+		if (r > 0)
+			n += (size_t)r;
+	}
+	if (n < sizeof(line)) {
+		r = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+		if (r > 0)
+			n += (size_t)r;
+	}
+	if (n >= sizeof(line) - 1)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write(STDERR_FILENO, line, n) < 0) {
+		/* nowhere left to report it */
+	}
+	errno = saved;
+}
+
+void tf_log(int prio, const char *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tf_logv(prio, dev, fmt, ap);
+	va_end(ap);
+}
+
+int tf_log_ret(int ret, int prio, const char *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tf_logv(prio, dev, fmt, ap);
+	va_end(ap);
+	return ret;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * touchfw: the front end.  udev runs `touchfw handle-event` on every bind of
+ * a candidate controller, so this binary links only libc and libinih and
+ * decides there without touching the bus.  Every other command is executed
+ * by touchfw-agent (which links libudev, libfdt, libsodium, libgpiod and
+ * libi2c), found next to this binary in a build tree or in the package's
+ * libexec directory.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "exitcode.h"
+#include "log.h"
+#include "util.h"
+
+static const char *agent_path(char *buf, size_t size)
+{
+	const char *env = getenv("TOUCHFW_AGENT");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if (tf_snprintf(buf, size, "%s/touchfw-agent", self) == 0 &&
+			    access(buf, X_OK) == 0)
+				return buf;
+		}
+	}
+	return TF_LIBEXECDIR "/touchfw-agent";
+}
+
+int main(int argc, char **argv)
+{
+	struct tf_cli cli;
+	char buf[PATH_MAX];
+	const char *agent;
+	int r;
+
+	tf_log_init("touchfw");
+	r = tf_cli_parse_global(argc, argv, &cli);
+	if (r != TF_CLI_CONTINUE)
+		return r;
+
+	agent = agent_path(buf, sizeof(buf));
+	execv(agent, argv);
+	fprintf(stderr, "touchfw: can not run the agent %s: %s\n", agent,
+		strerror(errno));
+	return TF_EXIT_FAILURE;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Shared helpers: error detail carrier, bounded file reading, sysfs
+ * attribute access, clocks and number parsing.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (code < 0)
+		code = -code;
+	if (e) {
+		e->code = code;
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+int tf_err_prefix(struct tf_err *e, const char *fmt, ...)
+{
+	char prefix[256], old[sizeof(e->msg)];
+	va_list ap;
+
+	if (!e)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, e->msg, sizeof(old));
+	/* Truncation is acceptable: the message stays a bounded summary. */
+	if (tf_snprintf(e->msg, sizeof(e->msg), "%s", prefix) == 0) {
+		size_t n = strlen(e->msg);
+
+		memcpy(e->msg + n, old, sizeof(e->msg) - n - 1);
+		e->msg[sizeof(e->msg) - 1] = '\0';
+	}
+	return -e->code;
+}
+
+void tf_err_clear(struct tf_err *e)
+{
+	if (e) {
+		e->code = 0;
+		e->msg[0] = '\0';
+	}
+}
+
+static int read_fd_all(int fd, size_t max, char **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *b = malloc(cap + 1);
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb;
+
+			if (cap > max) {
+				free(b);
+				return -EFBIG;
+			}
+			cap *= 2;
+			nb = realloc(b, cap + 1);
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			free(b);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			free(b);
+			return -EFBIG;
+		}
+	}
+	b[n] = '\0';
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
+		    size_t *len)
+{
+	_cleanup_close_ int fd =
+		openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd_all(fd, max, buf, len);
+}
+
+int tf_read_file(const char *path, size_t max, char **buf, size_t *len)
+{
+	return tf_read_file_at(AT_FDCWD, path, max, buf, len);
+}
+
+int tf_read_attr(const char *path, char *out, size_t outsz)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	ssize_t r;
+
+	if (outsz == 0)
+		return -EINVAL;
+	if (fd < 0)
+		return -errno;
+	do
+		r = read(fd, out, outsz - 1);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	out[r] = '\0';
+	while (r > 0 && (out[r - 1] == '\n' || out[r - 1] == '\r'))
+		out[--r] = '\0';
+	return 0;
+}
+
+int tf_write_attr(const char *path, const char *value)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	size_t len = strlen(value);
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	do
+		w = write(fd, value, len);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		return -errno;
+	if ((size_t)w != len)
+		return -EIO;
+	return 0;
+}
+
+uint64_t tf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t tf_now_ms(void)
+{
+	return tf_now_ns() / 1000000ULL;
+}
+
+void tf_sleep_us(uint64_t us)
+{
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000ULL),
+			       .tv_nsec = (long)(us % 1000000ULL) * 1000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+bool tf_parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers shared by every part of the agent: cleanup attributes for
+ * fds, FILE* and heap memory (instead of goto ladders), a bounded error
+ * message carrier so lower layers can explain a failure without logging,
+ * and safe file reading.
+ */
+#ifndef TF_UTIL_H
+#define TF_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define TF_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline void tf_closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+static inline void tf_fclosep(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+static inline void tf_freep(void *p)
+{
+	free(*(void **)p);
+}
+#define _cleanup_close_ __attribute__((cleanup(tf_closep)))
+#define _cleanup_fclose_ __attribute__((cleanup(tf_fclosep)))
+#define _cleanup_free_ __attribute__((cleanup(tf_freep)))
+
+/*
+ * Error detail from a lower layer: the negative errno it returns says what
+ * kind of failure, this says which file, field or device and why.
+ */
+struct tf_err {
+	int code; /* positive errno */
+	char msg[512];
+};
+
+/* Record @code and a message in @e (may be NULL); returns -code. */
+int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Prefix the existing message with more context ("file: ..."). */
+int tf_err_prefix(struct tf_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tf_err_clear(struct tf_err *e);
+
+/*
+ * Read a whole file (at most @max bytes) into a NUL-terminated heap buffer.
+ * Returns 0 and sets *@buf, *@len, or -errno (-EFBIG if larger than @max).
+ */
+int tf_read_file(const char *path, size_t max, char **buf, size_t *len);
+int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
+		    size_t *len);
+/* Read a small sysfs-style attribute, trailing newline stripped. */
+int tf_read_attr(const char *path, char *out, size_t outsz);
+/* Write a string to a file that must exist (sysfs attribute). */
+int tf_write_attr(const char *path, const char *value);
+
+/* Monotonic clock in nanoseconds / milliseconds. */
+uint64_t tf_now_ns(void);
+uint64_t tf_now_ms(void);
+void tf_sleep_us(uint64_t us);
+
+/* Parse an unsigned number (0x.. hex allowed); false on junk or overflow. */
+bool tf_parse_u32(const char *s, uint32_t *out);
+
+/* snprintf that reports truncation as -ENAMETOOLONG, 0 on success. */
+int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* TF_UTIL_H */
