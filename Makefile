@@ -96,6 +96,10 @@ ifeq ($(SAN),1)
 TF_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 TF_LDFLAGS += -fsanitize=address,undefined
+# With clang, also instrument for libFuzzer so the fuzz targets are guided.
+ifneq ($(findstring clang,$(CC)),)
+TF_CFLAGS += -fsanitize=fuzzer-no-link
+endif
 endif
 
 ALL_CFLAGS = $(TF_CFLAGS) $(CPPFLAGS) $(CFLAGS)
@@ -121,7 +125,14 @@ EMUL_TESTS := $(patsubst tests/emul/%.c,$(B)/tests/emul/%,$(wildcard tests/emul/
 E2E_TESTS := $(patsubst tests/e2e/%.c,$(B)/tests/e2e/%,$(wildcard tests/e2e/test_*.c))
 ALL_TESTS := $(UNIT_TESTS) $(EMUL_TESTS) $(E2E_TESTS)
 
-BOARD_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts))
+# boards/*.dts are shipped profiles; boards/examples/*.dts are examples and
+# the emulator's boards, installed only with INSTALL_EXAMPLES=1.
+BOARD_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts boards/examples/*.dts))
+
+# libFuzzer targets: tests/fuzz/fuzz_*.c, built in the clang sanitizer pass.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 10
 
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
 EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
@@ -231,6 +242,24 @@ $(B)/tests/e2e/test_%: $(B)/tests/e2e/test_%.o $(TEST_LINK)
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS) $(UMOCKDEV_LIBS) $(AGENT_LIBS) $(FRONT_LIBS) -lpthread
 
+$(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
+	@mkdir -p $(@D)
+	$(q) FUZZ $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(AGENT_PC_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) \
+		-o $@ $< $(B)/libtouchfw.a $(AGENT_LIBS) $(FRONT_LIBS)
+
+# Each fuzz target runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/
+# NAME/, fixtures included); new inputs go to a scratch directory.
+fuzz: $(FUZZ_BINS)
+	@set -e; for f in $(FUZZ_BINS); do n=$$(basename $$f); \
+		mkdir -p $(B)/fuzz/out/$$n; \
+		echo "  FUZZ    $$n for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+			$(B)/fuzz/out/$$n tests/fuzz/corpus/$$n \
+			>$(B)/fuzz/out/$$n.log 2>&1 || { tail -50 $(B)/fuzz/out/$$n.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/out/$$n.log | tail -1; \
+	done
+
 TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS)
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
@@ -243,6 +272,7 @@ check-fast: deps-check
 # Sanitizer pass: clang, so the tree is also proven warning-free there.
 check-san:
 	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) check-run
+	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
 check: deps-check
 	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
