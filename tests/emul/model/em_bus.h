@@ -59,9 +59,10 @@ em_u64 em_bus_next_event(const struct em_bus *bus);
 
 /*
  * One transaction: @n messages joined by repeated STARTs, then STOP.  Model
- * time advances by the wire time; each chip sees a message at the time its
- * last bit is on the wire.  Returns @n, or EM_XFER_* on a NAK (the
+ * time advances by the wire time.  Returns @n, or EM_XFER_* on a NAK (the
  * transaction stops there, as a real controller sends STOP after a NAK).
+ * A chip sees a write message once its data is on the wire and a read
+ * right after the address byte.
  */
 int em_bus_transfer(struct em_bus *bus, struct em_msg *msgs, int n);
 
