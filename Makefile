@@ -220,7 +220,8 @@ $(B)/freestanding.ok: $(MODEL_SRCS) $(wildcard tests/emul/model/*.h)
 		$(CC) -std=gnu11 $(WARN) -ffreestanding -nostdlib -fno-builtin \
 			-fno-stack-protector -O2 -c -o $$o $$f; \
 	done
-	@undef=$$(nm -u $(B)/freestanding/*.o | grep -v '^$$' | grep -v ':$$' | sort -u); \
+	@$(CC) -r -nostdlib -o $(B)/freestanding-all.o $(B)/freestanding/*.o
+	@undef=$$(nm -u $(B)/freestanding-all.o | sort -u); \
 	if [ -n "$$undef" ]; then \
 		echo "chip models reference symbols outside themselves:"; \
 		echo "$$undef"; exit 1; fi
