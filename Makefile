@@ -137,6 +137,9 @@ FUZZ_SECONDS ?= 10
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
 EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 
+# Keep object files of test programs between runs.
+.SECONDARY:
+
 .PHONY: all agent emul boards check check-fast check-run check-san \
 	check-freestanding deps demo install uninstall clean fuzz bench
 
