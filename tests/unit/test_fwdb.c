@@ -778,8 +778,7 @@ static void test_manifest_empty_required_value_is_error(void **state)
 static void test_manifest_line_longer_than_inih_limit_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/long-line.ini", 14,
-			      "line longer than");
+	expect_manifest_error("bad/long-line.ini", 14, "line longer than");
 }
 
 static void test_manifest_nul_byte_is_error_with_line(void **state)
@@ -946,6 +945,23 @@ static void test_manifest_description_continues_on_indented_lines(void **state)
 	assert_int_equal(
 	    parse_text(HDR "description = first\n  second\n", &db, &err), 0);
 	assert_string_equal(db->description, "first second");
+	tf_fwdb_free(db);
+}
+
+static void test_manifest_list_continues_after_blank_and_comment(void **state)
+{
+	struct tf_fwdb *db;
+	struct tf_err err;
+
+	(void)state;
+	/* libinih keeps continuing the last key across blank and comment
+	 * lines; the README says so. */
+	assert_int_equal(parse_text(HDR "[fw]\n" FW_BODY "size = 4\n"
+					"boards = a,b\n\n; more\n  c,d\n",
+				    &db, &err),
+			 0);
+	assert_int_equal(db->blobs[0].n_boards, 2);
+	assert_string_equal(db->blobs[0].boards[1], "c,d");
 	tf_fwdb_free(db);
 }
 
@@ -2047,6 +2063,7 @@ int main(void)
 		T(test_manifest_other_family_uses_dotted_versions),
 		T(test_manifest_config_version_is_free_label),
 		T(test_manifest_description_continues_on_indented_lines),
+		T(test_manifest_list_continues_after_blank_and_comment),
 		T(test_manifest_reports_first_error_only),
 
 		TD(test_blob_hash_mismatch_is_error),
