@@ -16,6 +16,7 @@
 
 const struct tf_command tf_all_commands[] = {
 	{ "handle-event", "act on a udev event (run by the udev rule)", NULL },
+	{ "board", "check a board profile, or show which one this machine uses", NULL },
 	{ NULL, NULL, NULL },
 };
 
