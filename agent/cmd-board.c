@@ -186,18 +186,28 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* Print what dtc said, each line under the file it is about. */
-static void print_dtc_output(const char *file, char *out, size_t len)
+/*
+ * Print what dtc said, each line under the file it is about.  Some of its
+ * warnings name the output file: show the source instead of our temporary.
+ */
+static void print_dtc_output(const char *file, const char *tmp_dtb, char *out,
+			     size_t len)
 {
-	char *line = out, *nl;
+	size_t tmp_len = strlen(tmp_dtb);
+	char *line = out, *nl, *s, *hit;
 
 	out[len] = '\0';
 	while (*line) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		if (*line)
-			printf("%s: dtc: %s\n", file, line);
+		if (*line) {
+			printf("%s: dtc: ", file);
+			for (s = line; (hit = strstr(s, tmp_dtb));
+			     s = hit + tmp_len)
+				printf("%.*s%s", (int)(hit - s), s, file);
+			printf("%s\n", s);
+		}
 		if (!nl)
 			break;
 		line = nl + 1;
@@ -272,7 +282,7 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	print_dtc_output(src, out, len);
+	print_dtc_output(src, dtb, out, len);
 	free(out);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return CHECK_OK;
