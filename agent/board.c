@@ -196,6 +196,9 @@ static const struct {
 #define I2C_ADDR_MAX 0x77u
 #define SPI_CS_MAX 255u
 
+/* Oldest blob format read: version 16 has plain node names. */
+#define FDT_MIN_VERSION 16
+
 #define MAX_CONTROLLERS 32
 #define MAX_LIST_ENTRIES 32
 #define MAX_COMPATIBLE_LEN 127
@@ -1396,6 +1399,18 @@ static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 		      "the .dts with dtc -I dts -O dtb");
 		return false;
 	}
+	/*
+	 * Before version 16 node names were full paths, and libfdt 1.6.1's
+	 * fdt_check_full() dereferences NULL on such a root (found by
+	 * fuzzing).  dtc has written version 17 since 2007.
+	 */
+	if (fdt_version(fdt) < FDT_MIN_VERSION) {
+		issue(c, "",
+		      "device tree blob version %u is too old (at least %d; "
+		      "recompile it with dtc)",
+		      fdt_version(fdt), FDT_MIN_VERSION);
+		return false;
+	}
 	total = fdt_totalsize(fdt);
 	if (total > len) {
 		issue(c, "",
@@ -1524,7 +1539,8 @@ static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt,
 	int plen = 0;
 
 	if (len < sizeof(struct fdt_header) || ((uintptr_t)fdt & 7) ||
-	    fdt_magic(fdt) != FDT_MAGIC || fdt_totalsize(fdt) > len ||
+	    fdt_magic(fdt) != FDT_MAGIC || fdt_version(fdt) < FDT_MIN_VERSION ||
+	    fdt_totalsize(fdt) > len ||
 	    fdt_check_full(fdt, len))
 		return -EINVAL;
 	val = fdt_getprop(fdt, 0, "compatible", &plen);

@@ -730,6 +730,25 @@ static void test_corrupt_structure_block_is_rejected(void **state)
 	free(buf);
 }
 
+/*
+ * Found by fuzz_board: a version 6 header makes libfdt 1.6.1's
+ * fdt_check_full() dereference NULL (pre-16 blobs have path names).
+ */
+static void test_pre_v16_blob_is_rejected_before_libfdt_sees_it(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct fdt_header *h;
+
+	(void)state;
+	load_fixture("golden-dmi", &buf, &len);
+	h = (struct fdt_header *)buf;
+	h->version = cpu_to_fdt32(6);
+	h->last_comp_version = cpu_to_fdt32(0);
+	expect_blob_rejected(buf, len, "version 6 is too old");
+	free(buf);
+}
+
 static void test_oversized_buffer_is_rejected(void **state)
 {
 	size_t len = TF_BOARD_MAX_DTB_SIZE + 1;
@@ -943,6 +962,29 @@ static void test_identify_empty_sysroot_gives_empty_identity(void **state)
 	assert_int_equal(id.n_compatible, 0);
 	assert_string_equal(id.compatible_source, "");
 	assert_false(id.has_dmi);
+	tf_board_identity_free(&id);
+}
+
+static void test_identify_ignores_pre_v16_boot_fdt(void **state)
+{
+	struct tf_board_identity id;
+	char root[512], path[4096];
+	char *buf = NULL;
+	size_t len = 0;
+
+	(void)state;
+	new_dir(root, sizeof(root), "sysroot");
+	write_boot_fdt(root, "old,board", sizeof("old,board"));
+	snprintf(path, sizeof(path), "%s/sys/firmware/fdt", root);
+	read_all(path, &buf, &len);
+	((struct fdt_header *)buf)->version = cpu_to_fdt32(6);
+	((struct fdt_header *)buf)->last_comp_version = cpu_to_fdt32(0);
+	write_file(path, buf, len);
+	free(buf);
+	write_proc_compatible(root, "live,board", sizeof("live,board"));
+	assert_int_equal(tf_board_identify(root, &id, NULL), 0);
+	assert_int_equal(id.n_compatible, 1);
+	assert_string_equal(id.compatible[0], "live,board");
 	tf_board_identity_free(&id);
 }
 
@@ -1897,6 +1939,8 @@ int main(void)
 		cmocka_unit_test(test_trailing_data_is_rejected),
 		cmocka_unit_test(test_corrupt_structure_block_is_rejected),
 		cmocka_unit_test(test_oversized_buffer_is_rejected),
+		cmocka_unit_test(
+			test_pre_v16_blob_is_rejected_before_libfdt_sees_it),
 		cmocka_unit_test(test_byte_corruption_never_crashes),
 		cmocka_unit_test(test_unaligned_buffer_parses),
 
@@ -1911,6 +1955,7 @@ int main(void)
 			test_identify_reads_dmi_and_strips_trailing_whitespace),
 		cmocka_unit_test(
 			test_identify_empty_sysroot_gives_empty_identity),
+		cmocka_unit_test(test_identify_ignores_pre_v16_boot_fdt),
 
 		cmocka_unit_test(
 			test_load_reads_every_profile_in_file_name_order),
