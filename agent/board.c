@@ -59,7 +59,7 @@ static const struct {
 
 /* DMI files that name one unit; explained rather than called unknown. */
 static const char *const dmi_unit_keys[] = {
-	"product-serial", "product-uuid",   "board-serial",
+	"product-serial",  "product-uuid",   "board-serial",
 	"board-asset-tag", "chassis-serial", "chassis-asset-tag",
 };
 
@@ -194,19 +194,19 @@ static const struct {
 /* 7-bit i2c addresses; 0x00-0x02 and 0x78-0x7f are reserved. */
 #define I2C_ADDR_MIN 0x03u
 #define I2C_ADDR_MAX 0x77u
-#define SPI_CS_MAX 255u
+#define SPI_CS_MAX   255u
 
 /* Oldest blob format read: version 16 has plain node names. */
 #define FDT_MIN_VERSION 16
 
-#define MAX_CONTROLLERS 32
-#define MAX_LIST_ENTRIES 32
-#define MAX_COMPATIBLE_LEN 127
-#define MAX_BOARD_ID_LEN 63
+#define MAX_CONTROLLERS	    32
+#define MAX_LIST_ENTRIES    32
+#define MAX_COMPATIBLE_LEN  127
+#define MAX_BOARD_ID_LEN    63
 #define MAX_DMI_PATTERN_LEN 255
 
 /* The boot FDT can be much larger than a profile. */
-#define MAX_BOOT_FDT_SIZE (16u * 1024u * 1024u)
+#define MAX_BOOT_FDT_SIZE	 (16u * 1024u * 1024u)
 #define MAX_PROC_COMPATIBLE_SIZE (64u * 1024u)
 
 const char *tf_dmi_key_property(enum tf_dmi_key key)
@@ -307,7 +307,7 @@ struct parse_ctx {
 };
 
 static void issue(struct parse_ctx *c, const char *node, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void issue(struct parse_ctx *c, const char *node, const char *fmt, ...)
 {
@@ -394,8 +394,7 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-static const char *closest(const char *name, const char *const *known,
-			   size_t n)
+static const char *closest(const char *name, const char *const *known, size_t n)
 {
 	size_t i, best = SIZE_MAX, limit = strlen(name) / 4;
 	const char *pick = NULL;
@@ -584,8 +583,9 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 			issue(c, path, "%s entry %zu is empty", prop, n + 1);
 			ok = false;
 		} else if (has_control_char(s)) {
-			issue(c, path, "%s entry %zu contains a control character",
-			      prop, n + 1);
+			issue(c, path,
+			      "%s entry %zu contains a control character", prop,
+			      n + 1);
 			ok = false;
 		} else if (len > maxlen) {
 			issue(c, path,
@@ -596,19 +596,22 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 			issue(c, path, "%s entry \"%s\" contains whitespace",
 			      prop, s);
 			ok = false;
-		} else if (spaces && len > 0 && isspace((unsigned char)s[len - 1])) {
-			issue(c, path,
-			      "%s \"%s\" ends in whitespace; DMI values are "
-			      "compared with trailing whitespace removed, so it "
-			      "would never match",
-			      prop, s);
+		} else if (spaces && len > 0 &&
+			   isspace((unsigned char)s[len - 1])) {
+			issue(
+			    c, path,
+			    "%s \"%s\" ends in whitespace; DMI values are "
+			    "compared with trailing whitespace removed, so it "
+			    "would never match",
+			    prop, s);
 			ok = false;
 		} else {
 			for (i = 0; i < n; i++)
 				if (v_out[i] && !strcmp(v_out[i], s))
 					dup = true;
 			if (dup) {
-				issue(c, path, "%s lists \"%s\" twice", prop, s);
+				issue(c, path, "%s lists \"%s\" twice", prop,
+				      s);
 				ok = false;
 			}
 		}
@@ -634,9 +637,8 @@ static bool val_u32(struct parse_ctx *c, const char *path, const char *prop,
 		    uint32_t *out)
 {
 	if (v->len != (int)sizeof(fdt32_t)) {
-		issue(c, path,
-		      "%s must be one 32-bit number, like %s = <%s>;", prop,
-		      prop, example);
+		issue(c, path, "%s must be one 32-bit number, like %s = <%s>;",
+		      prop, prop, example);
 		return false;
 	}
 	*out = fdt32_ld((const fdt32_t *)v->val);
@@ -647,8 +649,9 @@ static bool val_flag(struct parse_ctx *c, const char *path, const char *prop,
 		     const struct prop_val *v)
 {
 	if (v->len != 0) {
-		issue(c, path, "%s is a flag and takes no value (write \"%s;\")",
-		      prop, prop);
+		issue(c, path,
+		      "%s is a flag and takes no value (write \"%s;\")", prop,
+		      prop);
 		return false;
 	}
 	return true;
@@ -696,8 +699,8 @@ static void profile_name(const char *path, char *out, size_t outsz,
 
 	base = base ? base + 1 : path;
 	n = strlen(base);
-	if (n > 4 && (!strcmp(base + n - 4, ".dtb") ||
-		      !strcmp(base + n - 4, ".dts")))
+	if (n > 4 &&
+	    (!strcmp(base + n - 4, ".dtb") || !strcmp(base + n - 4, ".dts")))
 		n -= 4;
 	*too_long = n >= outsz;
 	if (*too_long)
@@ -770,7 +773,8 @@ static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 	*has = true;
 }
 
-static bool gpio_same(const struct tf_gpio_spec *a, const struct tf_gpio_spec *b)
+static bool gpio_same(const struct tf_gpio_spec *a,
+		      const struct tf_gpio_spec *b)
 {
 	if (a->name[0] || b->name[0])
 		return !strcmp(a->name, b->name);
@@ -860,7 +864,8 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		safe_copy(sub, sizeof(sub), cname ? cname : "?",
 			  cname && len > 0 ? (size_t)len : 1);
 		snprintf(cpath, sizeof(cpath), "%s/%s", path, sub);
-		issue(c, cpath, "unknown node (a controller has no child nodes)");
+		issue(c, cpath,
+		      "unknown node (a controller has no child nodes)");
 		ok = false;
 	}
 
@@ -878,11 +883,13 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		if (i == TF_ARRAY_SIZE(families)) {
 			char known[128];
 
-			issue(c, path, "family \"%s\" is not supported (known: %s)",
+			issue(c, path,
+			      "family \"%s\" is not supported (known: %s)",
 			      family, family_list(known, sizeof(known)));
 			ok = false;
 		} else {
-			snprintf(ctl->family, sizeof(ctl->family), "%s", family);
+			snprintf(ctl->family, sizeof(ctl->family), "%s",
+				 family);
 		}
 	} else {
 		ok = false;
@@ -894,8 +901,8 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 	} else if (val_string(c, path, "bus", &v[C_BUS], bus, sizeof(bus))) {
 		if (strcmp(bus, "i2c") && strcmp(bus, "spi")) {
-			issue(c, path, "bus \"%s\" is not one of \"i2c\", \"spi\"",
-			      bus);
+			issue(c, path,
+			      "bus \"%s\" is not one of \"i2c\", \"spi\"", bus);
 			ok = false;
 		} else {
 			snprintf(ctl->bus, sizeof(ctl->bus), "%s", bus);
@@ -933,18 +940,20 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 				ctl->adapter_path, sizeof(ctl->adapter_path))) {
 			ok = false;
 		} else if (!dt_path_ok(ctl->adapter_path)) {
-			issue(c, path,
-			      "adapter-path \"%s\" is not an absolute "
-			      "device-tree node path like \"/soc/i2c@7000c400\"",
-			      ctl->adapter_path);
+			issue(
+			    c, path,
+			    "adapter-path \"%s\" is not an absolute "
+			    "device-tree node path like \"/soc/i2c@7000c400\"",
+			    ctl->adapter_path);
 			ok = false;
 		}
 	}
 
 	/* reg */
 	if (!v[C_REG].seen) {
-		issue(c, path, "reg is missing (the i2c address or spi chip "
-			       "select, like reg = <0x4a>;)");
+		issue(c, path,
+		      "reg is missing (the i2c address or spi chip "
+		      "select, like reg = <0x4a>;)");
 		ok = false;
 	} else if (val_u32(c, path, "reg", &v[C_REG], "0x4a", &reg)) {
 		if (bus_ok && !reg_in_range(bus, reg)) {
@@ -1061,17 +1070,15 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 
 	/* timeouts */
-	if (!parse_timeout(c, path, v, C_INPUT_TIMEOUT,
-			   TF_BOARD_INPUT_TIMEOUT_DEFAULT_MS,
-			   TF_BOARD_INPUT_TIMEOUT_MIN_MS,
-			   TF_BOARD_INPUT_TIMEOUT_MAX_MS,
-			   &ctl->input_timeout_ms))
+	if (!parse_timeout(
+		c, path, v, C_INPUT_TIMEOUT, TF_BOARD_INPUT_TIMEOUT_DEFAULT_MS,
+		TF_BOARD_INPUT_TIMEOUT_MIN_MS, TF_BOARD_INPUT_TIMEOUT_MAX_MS,
+		&ctl->input_timeout_ms))
 		ok = false;
-	if (!parse_timeout(c, path, v, C_FLASH_TIMEOUT,
-			   TF_BOARD_FLASH_TIMEOUT_DEFAULT_MS,
-			   TF_BOARD_FLASH_TIMEOUT_MIN_MS,
-			   TF_BOARD_FLASH_TIMEOUT_MAX_MS,
-			   &ctl->flash_timeout_ms))
+	if (!parse_timeout(
+		c, path, v, C_FLASH_TIMEOUT, TF_BOARD_FLASH_TIMEOUT_DEFAULT_MS,
+		TF_BOARD_FLASH_TIMEOUT_MIN_MS, TF_BOARD_FLASH_TIMEOUT_MAX_MS,
+		&ctl->flash_timeout_ms))
 		ok = false;
 
 	return ok && reg_ok;
@@ -1131,8 +1138,8 @@ static void parse_controllers(struct parse_ctx *c, int node,
 	size_t n = 0;
 	int child;
 
-	read_props(c, node, path, NODE_CONTROLLERS, controllers_props,
-		   L_COUNT_, v);
+	read_props(c, node, path, NODE_CONTROLLERS, controllers_props, L_COUNT_,
+		   v);
 	if (v[L_ADDRESS_CELLS].seen &&
 	    val_u32(c, path, "#address-cells", &v[L_ADDRESS_CELLS], "1",
 		    &cells) &&
@@ -1184,13 +1191,13 @@ static void parse_controllers(struct parse_ctx *c, int node,
 	if (child < 0 && child != -FDT_ERR_NOTFOUND)
 		issue(c, path, "unreadable node: %s", fdt_strerror(child));
 	if (n == 0 && all_ok)
-		issue(c, path, "no controllers: add at least one controller node");
+		issue(c, path,
+		      "no controllers: add at least one controller node");
 	check_addresses(c, p->ctrl, n);
 	p->n_ctrl = n;
 }
 
-static void parse_dmi(struct parse_ctx *c, int node,
-		      struct tf_board_profile *p)
+static void parse_dmi(struct parse_ctx *c, int node, struct tf_board_profile *p)
 {
 	static const char path[] = "/dmi-match";
 	const char *known[TF_DMI_KEY_COUNT_];
@@ -1288,7 +1295,8 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
 			issue(c, "/", "a node has no name");
 			continue;
 		}
-		if (!strcmp(name, "controllers") || !strcmp(name, "dmi-match")) {
+		if (!strcmp(name, "controllers") ||
+		    !strcmp(name, "dmi-match")) {
 			int *slot = name[0] == 'c' ? &ctrl_node : &dmi_node;
 
 			if (*slot >= 0)
@@ -1540,8 +1548,7 @@ static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt,
 
 	if (len < sizeof(struct fdt_header) || ((uintptr_t)fdt & 7) ||
 	    fdt_magic(fdt) != FDT_MAGIC || fdt_version(fdt) < FDT_MIN_VERSION ||
-	    fdt_totalsize(fdt) > len ||
-	    fdt_check_full(fdt, len))
+	    fdt_totalsize(fdt) > len || fdt_check_full(fdt, len))
 		return -EINVAL;
 	val = fdt_getprop(fdt, 0, "compatible", &plen);
 	if (!val || plen <= 0)
@@ -1662,7 +1669,7 @@ bool tf_board_profile_matches(const struct tf_board_profile *p,
 					    p->compatible[j])) {
 					if (info) {
 						info->kind =
-							TF_BOARD_MATCH_COMPATIBLE;
+						    TF_BOARD_MATCH_COMPATIBLE;
 						info->compatible_index = i;
 					}
 					return true;
@@ -1781,8 +1788,8 @@ size_t tf_board_set_shadowed_count(const struct tf_board_set *set)
 	return set ? set->n_sh : 0;
 }
 
-const char *tf_board_set_shadowed_path(const struct tf_board_set *set,
-				       size_t i, const char **by)
+const char *tf_board_set_shadowed_path(const struct tf_board_set *set, size_t i,
+				       const char **by)
 {
 	if (!set || i >= set->n_sh)
 		return NULL;
@@ -1954,7 +1961,8 @@ static int load_one(struct tf_board_set *set, int dfd, const char *name,
 		snprintf(msg, sizeof(msg), "can not read: %s", strerror(errno));
 		return add_invalid_msg(set, path, msg);
 	}
-	/* An empty file or a link to /dev/null masks the name (systemd-like). */
+	/* An empty file or a link to /dev/null masks the name (systemd-like).
+	 */
 	if ((S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) ||
 	    (S_ISREG(st.st_mode) && st.st_size == 0))
 		return 0;
@@ -2029,8 +2037,8 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 		const char *by;
 
 		if (tf_snprintf(path, sizeof(path), "%s/%s", dir, names[i])) {
-			r = tf_err_set(err, ENAMETOOLONG, "%s/%s: path too long",
-				       dir, names[i]);
+			r = tf_err_set(err, ENAMETOOLONG,
+				       "%s/%s: path too long", dir, names[i]);
 			break;
 		}
 		by = taken_by(taken, names[i]);
@@ -2108,7 +2116,8 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 			 const char *adapter_name, const char *adapter_of_path,
 			 uint16_t reg)
 {
-	const char *of = adapter_of_path ? dt_path_strip(adapter_of_path) : NULL;
+	const char *of =
+	    adapter_of_path ? dt_path_strip(adapter_of_path) : NULL;
 	size_t i;
 
 	if (!p || !bus)

@@ -3,9 +3,9 @@
  * Board profiles: which touch controllers a board has, on which adapter and
  * address, with which GPIO lines, and whether its kernel driver owns the
  * chip's power.  OEMs write profiles as device-tree source (.dts files in
- * boards/, documented in boards/README.md); this module reads the compiled blobs with
- * libfdt, identifies the running machine (root compatible from the boot FDT,
- * or DMI on ACPI systems) and picks the profile that describes it.
+ * boards/, documented in boards/README.md); this module reads the compiled
+ * blobs with libfdt, identifies the running machine (root compatible from the
+ * boot FDT, or DMI on ACPI systems) and picks the profile that describes it.
  *
  * The parser is a pure function over a buffer and is strict: every unknown
  * property or node, every missing or malformed value is reported with the
@@ -27,11 +27,11 @@
 
 /* Defaults and bounds of a controller's timeouts (boards/README.md). */
 #define TF_BOARD_INPUT_TIMEOUT_DEFAULT_MS 10000u
-#define TF_BOARD_INPUT_TIMEOUT_MIN_MS 100u
-#define TF_BOARD_INPUT_TIMEOUT_MAX_MS 600000u
+#define TF_BOARD_INPUT_TIMEOUT_MIN_MS	  100u
+#define TF_BOARD_INPUT_TIMEOUT_MAX_MS	  600000u
 #define TF_BOARD_FLASH_TIMEOUT_DEFAULT_MS 300000u
-#define TF_BOARD_FLASH_TIMEOUT_MIN_MS 1000u
-#define TF_BOARD_FLASH_TIMEOUT_MAX_MS 3600000u
+#define TF_BOARD_FLASH_TIMEOUT_MIN_MS	  1000u
+#define TF_BOARD_FLASH_TIMEOUT_MAX_MS	  3600000u
 
 /* Largest profile blob accepted; real ones are a few hundred bytes. */
 #define TF_BOARD_MAX_DTB_SIZE (1024u * 1024u)
@@ -79,15 +79,15 @@ const char *tf_dmi_key_file(enum tf_dmi_key key);
 
 /* One controller node of a profile, validated. */
 struct tf_controller {
-	char node_path[256];     /* "/controllers/touchscreen@4a" */
-	char family[16];         /* "mxt" */
-	char bus[8];             /* "i2c" or "spi" */
-	char adapter_name[128];  /* exactly one of adapter_name and */
-	char adapter_path[256];  /* adapter_path is non-empty */
-	uint16_t reg;            /* i2c address or spi chip select */
+	char node_path[256];	 /* "/controllers/touchscreen@4a" */
+	char family[16];	 /* "mxt" */
+	char bus[8];		 /* "i2c" or "spi" */
+	char adapter_name[128];	 /* exactly one of adapter_name and */
+	char adapter_path[256];	 /* adapter_path is non-empty */
+	uint16_t reg;		 /* i2c address or spi chip select */
 	bool has_bootloader_reg; /* else the family's rule applies */
 	uint16_t bootloader_reg;
-	char driver[32];         /* expected kernel driver, "" if not given */
+	char driver[32]; /* expected kernel driver, "" if not given */
 	bool has_reset, has_chg;
 	struct tf_gpio_spec reset, chg;
 	enum tf_power power;
@@ -104,7 +104,7 @@ struct tf_dmi_match {
 
 struct tf_board_profile {
 	char path[4096]; /* the file it came from ("" if none given) */
-	char name[64];   /* file base name without .dtb/.dts */
+	char name[64];	 /* file base name without .dtb/.dts */
 	char model[128];
 	/* DT boards: root compatible strings this profile describes. */
 	char **compatible;
@@ -189,20 +189,19 @@ const struct tf_board_profile *tf_board_set_get(const struct tf_board_set *set,
 						size_t i);
 /* Profiles that failed to read or parse, with their mistakes. */
 size_t tf_board_set_invalid_count(const struct tf_board_set *set);
-const char *tf_board_set_invalid_path(const struct tf_board_set *set,
-				      size_t i);
+const char *tf_board_set_invalid_path(const struct tf_board_set *set, size_t i);
 const struct tf_board_report *
 tf_board_set_invalid_report(const struct tf_board_set *set, size_t i);
 /* Files not used because an earlier directory has the same name. */
 size_t tf_board_set_shadowed_count(const struct tf_board_set *set);
-const char *tf_board_set_shadowed_path(const struct tf_board_set *set,
-				       size_t i, const char **by);
+const char *tf_board_set_shadowed_path(const struct tf_board_set *set, size_t i,
+				       const char **by);
 
 /* How a profile matched an identity. */
 enum tf_board_match_kind {
 	TF_BOARD_MATCH_NONE,
 	TF_BOARD_MATCH_COMPATIBLE, /* by a root compatible string */
-	TF_BOARD_MATCH_DMI,        /* by every key of its dmi-match */
+	TF_BOARD_MATCH_DMI,	   /* by every key of its dmi-match */
 };
 
 struct tf_board_match_info {

@@ -30,62 +30,66 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: touchfw board check FILE...\n"
-		"       touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
-		"\n"
-		"Board profiles tell touchfw which touch controllers a board has,\n"
-		"where they are and who powers them (see boards/README.md).\n"
-		"\n"
-		"  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
-		"            and explain every mistake\n"
-		"  identify  show this machine's identity and the profile that\n"
-		"            matches it\n"
-		"\n"
-		"'touchfw board COMMAND --help' describes each.\n");
+	fprintf(
+	    f,
+	    "Usage: touchfw board check FILE...\n"
+	    "       touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "\n"
+	    "Board profiles tell touchfw which touch controllers a board has,\n"
+	    "where they are and who powers them (see boards/README.md).\n"
+	    "\n"
+	    "  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
+	    "            and explain every mistake\n"
+	    "  identify  show this machine's identity and the profile that\n"
+	    "            matches it\n"
+	    "\n"
+	    "'touchfw board COMMAND --help' describes each.\n");
 }
 
 static void check_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: touchfw board check FILE...\n"
-		"\n"
-		"Validate board profiles.  A FILE ending in .dts is compiled with\n"
-		"dtc first ($DTC, default dtc) and dtc's messages are shown; any\n"
-		"other FILE is read as a compiled blob.  Every mistake is printed\n"
-		"as 'FILE: NODE: message'.\n"
-		"\n"
-		"Exit status: %d (%s) if all are valid, %d (%s) if any has\n"
-		"mistakes, %d (%s) if a file can not be read, %d (%s) if dtc can\n"
-		"not be run.\n",
-		TF_EXIT_OK, tf_exit_name(TF_EXIT_OK), TF_EXIT_PROFILE_INVALID,
-		tf_exit_name(TF_EXIT_PROFILE_INVALID), TF_EXIT_BAD_INPUT,
-		tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_FAILURE,
-		tf_exit_name(TF_EXIT_FAILURE));
+	fprintf(
+	    f,
+	    "Usage: touchfw board check FILE...\n"
+	    "\n"
+	    "Validate board profiles.  A FILE ending in .dts is compiled with\n"
+	    "dtc first ($DTC, default dtc) and dtc's messages are shown; any\n"
+	    "other FILE is read as a compiled blob.  Every mistake is printed\n"
+	    "as 'FILE: NODE: message'.\n"
+	    "\n"
+	    "Exit status: %d (%s) if all are valid, %d (%s) if any has\n"
+	    "mistakes, %d (%s) if a file can not be read, %d (%s) if dtc can\n"
+	    "not be run.\n",
+	    TF_EXIT_OK, tf_exit_name(TF_EXIT_OK), TF_EXIT_PROFILE_INVALID,
+	    tf_exit_name(TF_EXIT_PROFILE_INVALID), TF_EXIT_BAD_INPUT,
+	    tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_FAILURE,
+	    tf_exit_name(TF_EXIT_FAILURE));
 }
 
 static void identify_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
-		"\n"
-		"Show the root compatible strings (device-tree machines) and DMI\n"
-		"strings (ACPI machines) touchfw matches profiles against, the\n"
-		"profiles found, and which one describes this machine.\n"
-		"\n"
-		"  --boards DIR   profile directory, highest priority first;\n"
-		"                 repeatable (default %s/boards,\n"
-		"                 then %s/boards)\n"
-		"  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
-		"                 tests)\n"
-		"\n"
-		"The boot device tree (/sys/firmware/fdt) is readable by root\n"
-		"only; other users see /proc/device-tree/compatible, which\n"
-		"names the same board.\n"
-		"\n"
-		"Exit status: %d (%s) if a profile matches, %d (%s) if none does.\n",
-		TF_SYSCONFDIR, TF_DATADIR, TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
-		TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
+	fprintf(
+	    f,
+	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "\n"
+	    "Show the root compatible strings (device-tree machines) and DMI\n"
+	    "strings (ACPI machines) touchfw matches profiles against, the\n"
+	    "profiles found, and which one describes this machine.\n"
+	    "\n"
+	    "  --boards DIR   profile directory, highest priority first;\n"
+	    "                 repeatable (default %s/boards,\n"
+	    "                 then %s/boards)\n"
+	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
+	    "                 tests)\n"
+	    "\n"
+	    "The boot device tree (/sys/firmware/fdt) is readable by root\n"
+	    "only; other users see /proc/device-tree/compatible, which\n"
+	    "names the same board.\n"
+	    "\n"
+	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
+	    "does.\n",
+	    TF_SYSCONFDIR, TF_DATADIR, TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
+	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
 }
 
 /* ------------------------------------------------------------- output */
@@ -174,9 +178,9 @@ static void print_report(const char *file, const struct tf_board_report *rep)
 
 enum check_result {
 	CHECK_OK,
-	CHECK_INVALID,    /* the profile has mistakes (dtc's included) */
+	CHECK_INVALID,	  /* the profile has mistakes (dtc's included) */
 	CHECK_UNREADABLE, /* the file can not be read */
-	CHECK_FAILURE,    /* dtc can not be run, out of memory, ... */
+	CHECK_FAILURE,	  /* dtc can not be run, out of memory, ... */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -345,7 +349,9 @@ static enum check_result check_source(const char *file, bool quiet)
 		tmp = "/tmp";
 	if (tf_snprintf(dir, sizeof(dir), "%s/touchfw-board-XXXXXX", tmp) ||
 	    !mkdtemp(dir)) {
-		fprintf(stderr, "touchfw: %s: can not make a temporary directory in %s: %s\n",
+		fprintf(stderr,
+			"touchfw: %s: can not make a temporary directory in "
+			"%s: %s\n",
 			file, tmp, strerror(errno));
 		return CHECK_FAILURE;
 	}
@@ -391,9 +397,10 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 		return TF_EXIT_USAGE;
 	}
 	for (i = optind; i < argc; i++) {
-		enum check_result res = ends_with(argv[i], ".dts") ?
-						check_source(argv[i], quiet) :
-						check_blob(argv[i], argv[i], quiet);
+		enum check_result res =
+		    ends_with(argv[i], ".dts")
+			? check_source(argv[i], quiet)
+			: check_blob(argv[i], argv[i], quiet);
 
 		n_files++;
 		if (res == CHECK_INVALID)
@@ -468,7 +475,7 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const default_dirs[] = { TF_SYSCONFDIR "/boards",
-						     TF_DATADIR "/boards" };
+						    TF_DATADIR "/boards" };
 	_cleanup_free_ const char **dirs = NULL;
 	const struct tf_board_profile *pick;
 	struct tf_board_identity id;
@@ -480,7 +487,8 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	int c, r;
 
 	(void)cli;
-	dirs = calloc((size_t)argc + TF_ARRAY_SIZE(default_dirs), sizeof(*dirs));
+	dirs =
+	    calloc((size_t)argc + TF_ARRAY_SIZE(default_dirs), sizeof(*dirs));
 	if (!dirs)
 		return TF_EXIT_FAILURE;
 	optind = 0;
@@ -528,8 +536,8 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		tf_board_identity_free(&id);
 		return TF_EXIT_FAILURE;
 	}
-	printf("profiles: %zu valid, %zu invalid, from", tf_board_set_count(set),
-	       tf_board_set_invalid_count(set));
+	printf("profiles: %zu valid, %zu invalid, from",
+	       tf_board_set_count(set), tf_board_set_invalid_count(set));
 	for (i = 0; i < n_dirs; i++)
 		printf(" %s", dirs[i]);
 	printf("\n");

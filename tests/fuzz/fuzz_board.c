@@ -11,7 +11,8 @@
  * (boards/examples) and golden fixtures (tests/unit/fixtures/board/golden-*),
  * each made with "dtc -q -I dts -O dtb -o NAME.dtb NAME.dts".
  * Build and run: make B=build-san SAN=1 CC=clang build-san/fuzz/fuzz_board
- *   build-san/fuzz/fuzz_board -max_total_time=60 OUT tests/fuzz/corpus/fuzz_board
+ *   build-san/fuzz/fuzz_board -max_total_time=60 OUT
+ * tests/fuzz/corpus/fuzz_board
  */
 #include <errno.h>
 #include <stdint.h>
@@ -39,8 +40,8 @@ static void check_invariants(const struct tf_board_profile *p)
 		if (!c->adapter_name[0] == !c->adapter_path[0])
 			abort();
 		found = tf_board_find_controller(
-			p, c->bus, c->adapter_name[0] ? c->adapter_name : NULL,
-			c->adapter_path[0] ? c->adapter_path : NULL, c->reg);
+		    p, c->bus, c->adapter_name[0] ? c->adapter_name : NULL,
+		    c->adapter_path[0] ? c->adapter_path : NULL, c->reg);
 		if (found != c)
 			abort();
 		if (c->has_bootloader_reg && c->bootloader_reg == c->reg)

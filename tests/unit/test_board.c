@@ -507,8 +507,8 @@ static void test_example_emul_demo_describes_the_emulated_board(void **state)
 	tf_board_free(p);
 }
 
-static void test_example_emul_always_on_differs_in_power_and_compatible(
-	void **state)
+static void
+test_example_emul_always_on_differs_in_power_and_compatible(void **state)
 {
 	struct tf_board_profile *demo = NULL, *aon = NULL;
 	struct tf_controller a, b;
@@ -610,9 +610,9 @@ static void test_report_keeps_at_most_max_issues(void **state)
 	assert_int_equal(fdt_finish(buf), 0);
 
 	tf_board_report_init(&rep);
-	assert_int_equal(tf_board_parse(buf, fdt_totalsize(buf), "x.dtb", &p,
-					 &rep),
-			 -EINVAL);
+	assert_int_equal(
+	    tf_board_parse(buf, fdt_totalsize(buf), "x.dtb", &p, &rep),
+	    -EINVAL);
 	assert_int_equal(rep.n, TF_BOARD_MAX_ISSUES);
 	assert_true(rep.n_dropped > 0);
 	tf_board_report_free(&rep);
@@ -664,7 +664,7 @@ static void test_buffer_shorter_than_header_is_rejected(void **state)
 static void test_source_text_is_rejected_as_not_compiled(void **state)
 {
 	static const char text[] =
-		"/dts-v1/;\n/ { touchfw,profile-version = <1>; };\n";
+	    "/dts-v1/;\n/ { touchfw,profile-version = <1>; };\n";
 
 	(void)state;
 	expect_blob_rejected(text, sizeof(text) - 1, "no d00dfeed magic");
@@ -825,9 +825,8 @@ static void write_boot_fdt(const char *sysroot, const char *compat,
 	assert_int_equal(fdt_create(buf, sizeof(buf)), 0);
 	assert_int_equal(fdt_finish_reservemap(buf), 0);
 	assert_int_equal(fdt_begin_node(buf, ""), 0);
-	assert_int_equal(fdt_property(buf, "compatible", compat,
-				      (int)compat_len),
-			 0);
+	assert_int_equal(
+	    fdt_property(buf, "compatible", compat, (int)compat_len), 0);
 	assert_int_equal(fdt_property_string(buf, "model", "Fake board"), 0);
 	assert_int_equal(fdt_begin_node(buf, "chosen"), 0);
 	assert_int_equal(fdt_end_node(buf), 0);
@@ -929,8 +928,7 @@ static void test_identify_falls_back_when_boot_fdt_is_corrupt(void **state)
 	tf_board_identity_free(&id);
 }
 
-static void test_identify_reads_dmi_and_strips_trailing_whitespace(
-	void **state)
+static void test_identify_reads_dmi_and_strips_trailing_whitespace(void **state)
 {
 	struct tf_board_identity id;
 	char root[512];
@@ -1020,8 +1018,10 @@ static void test_load_etc_overrides_same_file_name_in_usr_share(void **state)
 	(void)state;
 	new_dir(etc, sizeof(etc), "etc");
 	new_dir(usr, sizeof(usr), "usr");
-	make_profile(etc, "board.dtb", "from etc", "board-compatible = \"x,b\";");
-	make_profile(usr, "board.dtb", "from usr", "board-compatible = \"x,b\";");
+	make_profile(etc, "board.dtb", "from etc",
+		     "board-compatible = \"x,b\";");
+	make_profile(usr, "board.dtb", "from usr",
+		     "board-compatible = \"x,b\";");
 	make_profile(usr, "other.dtb", "other", "board-compatible = \"x,o\";");
 	dirs[0] = etc;
 	dirs[1] = usr;
@@ -1113,8 +1113,7 @@ static void test_load_invalid_profile_is_reported_and_others_kept(void **state)
 	tf_board_set_free(set);
 }
 
-static void test_load_invalid_override_still_shadows_lower_profile(
-	void **state)
+static void test_load_invalid_override_still_shadows_lower_profile(void **state)
 {
 	struct tf_board_set *set;
 	char etc[512], usr[512], path[4096];
@@ -1125,7 +1124,8 @@ static void test_load_invalid_override_still_shadows_lower_profile(
 	new_dir(usr, sizeof(usr), "usr");
 	snprintf(path, sizeof(path), "%s/board.dtb", etc);
 	write_file(path, "junk", 4);
-	make_profile(usr, "board.dtb", "shipped", "board-compatible = \"x,b\";");
+	make_profile(usr, "board.dtb", "shipped",
+		     "board-compatible = \"x,b\";");
 	dirs[0] = etc;
 	dirs[1] = usr;
 	set = load_dirs(dirs, 2);
@@ -1416,34 +1416,33 @@ static void test_find_controller_by_adapter_name(void **state)
 
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dmi", &p, NULL), 0);
-	c = tf_board_find_controller(p, "i2c", "Synopsys DesignWare I2C adapter",
-				     NULL, 0x4b);
+	c = tf_board_find_controller(
+	    p, "i2c", "Synopsys DesignWare I2C adapter", NULL, 0x4b);
 	assert_non_null(c);
 	assert_string_equal(c->node_path, "/controllers/touchscreen@4b");
-	assert_null(tf_board_find_controller(p, "i2c", "i915 gmbus dpb", NULL,
-					     0x4b));
+	assert_null(
+	    tf_board_find_controller(p, "i2c", "i915 gmbus dpb", NULL, 0x4b));
 	tf_board_free(p);
 }
 
-static void test_find_controller_by_adapter_path_with_sysfs_prefix(
-	void **state)
+static void test_find_controller_by_adapter_path_with_sysfs_prefix(void **state)
 {
 	struct tf_board_profile *p = NULL;
 
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dt", &p, NULL), 0);
-	assert_ptr_equal(tf_board_find_controller(p, "i2c", NULL,
-						  "/soc/i2c@7000c400", 0x4a),
+	assert_ptr_equal(
+	    tf_board_find_controller(p, "i2c", NULL, "/soc/i2c@7000c400", 0x4a),
+	    &p->ctrl[0]);
+	assert_ptr_equal(tf_board_find_controller(
+			     p, "i2c", NULL,
+			     "/sys/firmware/devicetree/base/soc/i2c@7000c400",
+			     0x4a),
 			 &p->ctrl[0]);
 	assert_ptr_equal(
-		tf_board_find_controller(
-			p, "i2c", NULL,
-			"/sys/firmware/devicetree/base/soc/i2c@7000c400", 0x4a),
-		&p->ctrl[0]);
-	assert_ptr_equal(tf_board_find_controller(
-				 p, "i2c", NULL,
-				 "/proc/device-tree/soc/i2c@7000c400/", 0x4a),
-			 &p->ctrl[0]);
+	    tf_board_find_controller(
+		p, "i2c", NULL, "/proc/device-tree/soc/i2c@7000c400/", 0x4a),
+	    &p->ctrl[0]);
 	assert_null(tf_board_find_controller(p, "i2c", NULL,
 					     "/soc/i2c@7000c500", 0x4a));
 	tf_board_free(p);
@@ -1471,11 +1470,11 @@ static void test_find_controller_needs_same_bus_and_reg(void **state)
 					     "/soc/i2c@7000c400", 0x4b));
 	assert_null(tf_board_find_controller(p, "spi", NULL,
 					     "/soc/i2c@7000c400", 0x4a));
-	assert_ptr_equal(tf_board_find_controller(p, "spi", "spi-golden.0",
-						  NULL, 1),
-			 &p->ctrl[1]);
-	assert_null(tf_board_find_controller(p, "i2c", "spi-golden.0", NULL,
-					     1));
+	assert_ptr_equal(
+	    tf_board_find_controller(p, "spi", "spi-golden.0", NULL, 1),
+	    &p->ctrl[1]);
+	assert_null(
+	    tf_board_find_controller(p, "i2c", "spi-golden.0", NULL, 1));
 	tf_board_free(p);
 }
 
@@ -1524,8 +1523,7 @@ static void fixture_src(const char *name, char *out, size_t size)
 	snprintf(out, size, "%s/tests/unit/fixtures/board/%s.dts", top(), name);
 }
 
-static void test_cmd_check_prints_every_mistake_with_file_and_node(
-	void **state)
+static void test_cmd_check_prints_every_mistake_with_file_and_node(void **state)
 {
 	char out[8192], src[4096], line[4600];
 	int rc;
@@ -1609,7 +1607,8 @@ static void test_cmd_without_subcommand_is_a_usage_error(void **state)
 
 	(void)state;
 	assert_int_equal(run_board(out, sizeof(out), 0), TF_EXIT_USAGE);
-	assert_int_equal(run_board(out, sizeof(out), 1, "check"), TF_EXIT_USAGE);
+	assert_int_equal(run_board(out, sizeof(out), 1, "check"),
+			 TF_EXIT_USAGE);
 	assert_int_equal(run_board(out, sizeof(out), 1, "frobnicate"),
 			 TF_EXIT_USAGE);
 	assert_int_equal(run_board(out, sizeof(out), 2, "check", "--help"),
@@ -1665,14 +1664,20 @@ static void test_cmd_identify_without_match_exits_no_profile(void **state)
 /* ------------------------------------------------------------- main */
 
 #define CTRL "/controllers/touchscreen@4a"
-#define BAD(test, fixture, ...)                                              \
-	{                                                                    \
-		.name = #test, .test_func = test_bad_fixture,                \
-		.initial_state = &(struct bad_case){ fixture, { __VA_ARGS__ } } \
+#define BAD(test, fixture, ...)                                                \
+	{                                                                      \
+		.name = #test, .test_func = test_bad_fixture,                  \
+		.initial_state = &(struct bad_case)                            \
+		{                                                              \
+			fixture,                                               \
+			{                                                      \
+				__VA_ARGS__                                    \
+			}                                                      \
+		}                                                              \
 	}
-#define E(node, msg)                                                         \
-	{                                                                    \
-		node, msg                                                    \
+#define E(node, msg)                                                           \
+	{                                                                      \
+		node, msg                                                      \
 	}
 
 int main(void)
@@ -1683,17 +1688,17 @@ int main(void)
 		cmocka_unit_test(test_golden_dmi_profile_fields_are_read),
 		cmocka_unit_test(test_board_ids_default_to_board_compatible),
 		cmocka_unit_test(
-			test_board_ids_default_to_file_name_for_dmi_profiles),
+		    test_board_ids_default_to_file_name_for_dmi_profiles),
 		cmocka_unit_test(test_board_ids_given_replace_the_default),
 		cmocka_unit_test(
-			test_dmi_profile_without_file_name_needs_board_ids),
+		    test_dmi_profile_without_file_name_needs_board_ids),
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
 		cmocka_unit_test(test_examples_are_all_valid),
 		cmocka_unit_test(
-			test_example_emul_demo_describes_the_emulated_board),
+		    test_example_emul_demo_describes_the_emulated_board),
 		cmocka_unit_test(
-			test_example_emul_always_on_differs_in_power_and_compatible),
+		    test_example_emul_always_on_differs_in_power_and_compatible),
 
 		/* Root node. */
 		BAD(test_version_missing_is_reported, "bad-version-missing",
@@ -1720,13 +1725,15 @@ int main(void)
 		BAD(test_empty_compatible_entry_is_rejected,
 		    "bad-compatible-empty-entry",
 		    E("/", "board-compatible entry 2 is empty")),
-		BAD(test_duplicate_compatible_is_rejected, "bad-compatible-twice",
+		BAD(test_duplicate_compatible_is_rejected,
+		    "bad-compatible-twice",
 		    E("/", "board-compatible lists \"fixture,board\" twice")),
 		BAD(test_compatible_with_whitespace_is_rejected,
 		    "bad-compatible-whitespace",
 		    E("/", "board-compatible entry \"fixture, board\" contains "
 			   "whitespace")),
-		BAD(test_empty_board_id_is_rejected, "bad-board-ids-empty-entry",
+		BAD(test_empty_board_id_is_rejected,
+		    "bad-board-ids-empty-entry",
 		    E("/", "board-ids entry 1 is empty")),
 		BAD(test_misspelt_root_node_suggests_controllers,
 		    "bad-root-node-typo",
@@ -1859,8 +1866,10 @@ int main(void)
 		    E(CTRL, "power \"on\" is not one of \"driver\", "
 			    "\"always-on\"")),
 		BAD(test_zero_timeout_is_rejected, "bad-timeout-zero",
-		    E(CTRL, "input-timeout-ms 0 is out of range (100..600000)")),
-		BAD(test_timeout_beyond_bound_is_rejected, "bad-timeout-too-long",
+		    E(CTRL,
+		      "input-timeout-ms 0 is out of range (100..600000)")),
+		BAD(test_timeout_beyond_bound_is_rejected,
+		    "bad-timeout-too-long",
 		    E(CTRL, "flash-timeout-ms 7200000 is out of range "
 			    "(1000..3600000)")),
 		BAD(test_misspelt_timeout_suggests_the_right_name,
@@ -1933,43 +1942,45 @@ int main(void)
 		cmocka_unit_test(test_empty_buffer_is_rejected),
 		cmocka_unit_test(test_buffer_shorter_than_header_is_rejected),
 		cmocka_unit_test(test_source_text_is_rejected_as_not_compiled),
-		cmocka_unit_test(test_truncated_dtb_is_rejected_at_every_length),
 		cmocka_unit_test(
-			test_header_claiming_more_than_the_file_is_rejected),
+		    test_truncated_dtb_is_rejected_at_every_length),
+		cmocka_unit_test(
+		    test_header_claiming_more_than_the_file_is_rejected),
 		cmocka_unit_test(test_trailing_data_is_rejected),
 		cmocka_unit_test(test_corrupt_structure_block_is_rejected),
 		cmocka_unit_test(test_oversized_buffer_is_rejected),
 		cmocka_unit_test(
-			test_pre_v16_blob_is_rejected_before_libfdt_sees_it),
+		    test_pre_v16_blob_is_rejected_before_libfdt_sees_it),
 		cmocka_unit_test(test_byte_corruption_never_crashes),
 		cmocka_unit_test(test_unaligned_buffer_parses),
 
 		cmocka_unit_test(
-			test_identify_reads_root_compatible_from_boot_fdt),
+		    test_identify_reads_root_compatible_from_boot_fdt),
 		cmocka_unit_test(
-			test_identify_prefers_boot_fdt_over_proc_device_tree),
+		    test_identify_prefers_boot_fdt_over_proc_device_tree),
 		cmocka_unit_test(test_identify_falls_back_to_proc_device_tree),
 		cmocka_unit_test(
-			test_identify_falls_back_when_boot_fdt_is_corrupt),
+		    test_identify_falls_back_when_boot_fdt_is_corrupt),
 		cmocka_unit_test(
-			test_identify_reads_dmi_and_strips_trailing_whitespace),
+		    test_identify_reads_dmi_and_strips_trailing_whitespace),
 		cmocka_unit_test(
-			test_identify_empty_sysroot_gives_empty_identity),
+		    test_identify_empty_sysroot_gives_empty_identity),
 		cmocka_unit_test(test_identify_ignores_pre_v16_boot_fdt),
 
 		cmocka_unit_test(
-			test_load_reads_every_profile_in_file_name_order),
+		    test_load_reads_every_profile_in_file_name_order),
 		cmocka_unit_test(
-			test_load_etc_overrides_same_file_name_in_usr_share),
+		    test_load_etc_overrides_same_file_name_in_usr_share),
 		cmocka_unit_test(test_load_empty_file_masks_lower_profile),
-		cmocka_unit_test(test_load_dev_null_symlink_masks_lower_profile),
 		cmocka_unit_test(
-			test_load_invalid_profile_is_reported_and_others_kept),
+		    test_load_dev_null_symlink_masks_lower_profile),
 		cmocka_unit_test(
-			test_load_invalid_override_still_shadows_lower_profile),
+		    test_load_invalid_profile_is_reported_and_others_kept),
+		cmocka_unit_test(
+		    test_load_invalid_override_still_shadows_lower_profile),
 		cmocka_unit_test(test_load_missing_directory_is_skipped),
 		cmocka_unit_test(
-			test_load_directory_that_can_not_be_read_is_an_error),
+		    test_load_directory_that_can_not_be_read_is_an_error),
 		cmocka_unit_test(test_load_ignores_files_not_named_dtb),
 
 		cmocka_unit_test(test_match_first_root_compatible_wins),
@@ -1984,21 +1995,22 @@ int main(void)
 
 		cmocka_unit_test(test_find_controller_by_adapter_name),
 		cmocka_unit_test(
-			test_find_controller_by_adapter_path_with_sysfs_prefix),
-		cmocka_unit_test(test_find_controller_by_path_ignores_adapter_name),
+		    test_find_controller_by_adapter_path_with_sysfs_prefix),
+		cmocka_unit_test(
+		    test_find_controller_by_path_ignores_adapter_name),
 		cmocka_unit_test(test_find_controller_needs_same_bus_and_reg),
 
 		cmocka_unit_test(
-			test_cmd_check_prints_every_mistake_with_file_and_node),
+		    test_cmd_check_prints_every_mistake_with_file_and_node),
 		cmocka_unit_test(test_cmd_check_valid_profiles_exit_ok),
 		cmocka_unit_test(test_cmd_check_passes_on_dtc_errors),
 		cmocka_unit_test(
-			test_cmd_check_corrupt_dtb_exits_profile_invalid),
+		    test_cmd_check_corrupt_dtb_exits_profile_invalid),
 		cmocka_unit_test(test_cmd_check_missing_file_exits_bad_input),
 		cmocka_unit_test(test_cmd_without_subcommand_is_a_usage_error),
 		cmocka_unit_test(test_cmd_identify_shows_matching_profile),
 		cmocka_unit_test(
-			test_cmd_identify_without_match_exits_no_profile),
+		    test_cmd_identify_without_match_exits_no_profile),
 	};
 
 	return cmocka_run_group_tests_name("board", tests, group_setup,
