@@ -674,6 +674,27 @@ static bool dt_path_ok(const char *p)
 	       !has_space(p);
 }
 
+/*
+ * The device-tree path inside a view of the live tree (the target of an
+ * adapter's of_node link, or a /proc/device-tree path), as a plain path.
+ */
+static const char *dt_path_strip(const char *p)
+{
+	static const char *const prefixes[] = {
+		"/sys/firmware/devicetree/base",
+		"/proc/device-tree",
+	};
+	size_t i;
+
+	for (i = 0; i < TF_ARRAY_SIZE(prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+
+		if (!strncmp(p, prefixes[i], n) && (p[n] == '/' || !p[n]))
+			return p + n;
+	}
+	return p;
+}
+
 static const char *family_list(char *buf, size_t size)
 {
 	size_t i, n = 0;
@@ -938,6 +959,16 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	} else {
 		if (!val_string(c, path, "adapter-path", &v[C_ADAPTER_PATH],
 				ctl->adapter_path, sizeof(ctl->adapter_path))) {
+			ok = false;
+		} else if (dt_path_strip(ctl->adapter_path) !=
+			   ctl->adapter_path) {
+			/* Copied from a shell: it could never match. */
+			const char *plain = dt_path_strip(ctl->adapter_path);
+
+			issue(c, path,
+			      "adapter-path \"%s\" is a path in /proc or /sys; "
+			      "write the device-tree path \"%s\"",
+			      ctl->adapter_path, *plain ? plain : "/");
 			ok = false;
 		} else if (!dt_path_ok(ctl->adapter_path)) {
 			issue(
@@ -2080,24 +2111,6 @@ int tf_board_load(const char *const *dirs, size_t n_dirs,
 }
 
 /* ------------------------------------------------------------- lookup */
-
-/* A DT path from of_node's target or /proc/device-tree, as a plain path. */
-static const char *dt_path_strip(const char *p)
-{
-	static const char *const prefixes[] = {
-		"/sys/firmware/devicetree/base",
-		"/proc/device-tree",
-	};
-	size_t i;
-
-	for (i = 0; i < TF_ARRAY_SIZE(prefixes); i++) {
-		size_t n = strlen(prefixes[i]);
-
-		if (!strncmp(p, prefixes[i], n) && (p[n] == '/' || !p[n]))
-			return p + n;
-	}
-	return p;
-}
 
 /* Equal paths, ignoring trailing slashes. */
 static bool dt_path_equal(const char *a, const char *b)

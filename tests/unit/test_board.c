@@ -1805,6 +1805,12 @@ int main(void)
 		    E(CTRL, "adapter-path \"soc/i2c@7000c400\" is not an "
 			    "absolute device-tree node path like "
 			    "\"/soc/i2c@7000c400\"")),
+		BAD(test_adapter_path_copied_from_proc_is_rejected,
+		    "bad-adapter-path-proc",
+		    E(CTRL,
+		      "adapter-path \"/proc/device-tree/soc/i2c@7000c400\" "
+		      "is a path in /proc or /sys; write the device-tree "
+		      "path \"/soc/i2c@7000c400\"")),
 		BAD(test_adapter_name_longer_than_kernel_limit_is_rejected,
 		    "bad-adapter-name-too-long",
 		    E(CTRL, "adapter-name is longer than 47 characters, more "
