@@ -21,6 +21,8 @@ const struct tf_command tf_all_commands[] = {
 	{ "status", "probe, plus the last result and attempt count", NULL },
 	{ "flash", "flash firmware and/or config by hand (bring-up)", NULL },
 	{ "db", "check, sign or make keys for the firmware database", NULL },
+	{ "board", "check a board profile, or show which one this machine uses",
+	  NULL },
 	{ NULL, NULL, NULL },
 };
 

@@ -4,6 +4,7 @@
  * apart from cli.c so the front end does not link the agent's commands.
  */
 #include "cli.h"
+#include "cmd-board.h"
 #include "cmd.h"
 
 const struct tf_command tf_agent_commands[] = {
@@ -12,5 +13,7 @@ const struct tf_command tf_agent_commands[] = {
 	{ "status", "probe, plus the last result and attempt count", tf_cmd_probe },
 	{ "flash", "flash firmware and/or config by hand (bring-up)", tf_cmd_flash },
 	{ "db", "check, sign or make keys for the firmware database", tf_cmd_db },
+	{ "board", "check a board profile, or show which one this machine uses",
+	  tf_cmd_board },
 	{ NULL, NULL, NULL },
 };
