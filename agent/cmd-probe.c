@@ -30,7 +30,7 @@
 
 struct row {
 	char dev[64];
-	char where[200]; /* profile node, or why there is no device */
+	char where[600]; /* profile node, or why there is no device */
 	bool present;
 	struct tf_flow_result res;
 	int rc;
@@ -94,12 +94,12 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 
 		memset(r, 0, sizeof(*r));
 		if (nr < 0) {
-			snprintf(r->dev, sizeof(r->dev), "-");
-			snprintf(r->where, sizeof(r->where), "%s: adapter '%s' not found",
+			tf_snprintf(r->dev, sizeof(r->dev), "-");
+			tf_snprintf(r->where, sizeof(r->where), "%s: adapter '%s' not found",
 				 c->node_path, c->adapter_name[0] ? c->adapter_name : c->adapter_path);
 		} else {
-			snprintf(r->dev, sizeof(r->dev), "%d-%04x", nr, c->reg);
-			snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path, p->name);
+			tf_snprintf(r->dev, sizeof(r->dev), "%d-%04x", nr, c->reg);
+			tf_snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path, p->name);
 		}
 		n++;
 	}
@@ -119,7 +119,7 @@ static int from_drivers(struct row *rows, int n)
 			struct dirent *de;
 			DIR *dir;
 
-			snprintf(path, sizeof(path), "/sys/bus/i2c/drivers/%s",
+			tf_snprintf(path, sizeof(path), "/sys/bus/i2c/drivers/%s",
 				 tf_families[f]->drivers[d]);
 			dir = opendir(path);
 			if (!dir)
@@ -129,8 +129,9 @@ static int from_drivers(struct row *rows, int n)
 				    !tf_devname_valid(de->d_name) || have(rows, n, de->d_name))
 					continue;
 				memset(&rows[n], 0, sizeof(rows[n]));
-				snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", de->d_name);
-				snprintf(rows[n].where, sizeof(rows[n].where), "bound to %s",
+				if (tf_snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", de->d_name))
+					continue;
+				tf_snprintf(rows[n].where, sizeof(rows[n].where), "bound to %s",
 					 tf_families[f]->drivers[d]);
 				n++;
 			}
@@ -154,7 +155,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 	r->rc = tf_flow_run(s, r->dev, &o, &r->res);
 	if (status && tf_state_open(&st, s->state_dir, false, NULL) == 0) {
 		if (tf_state_read_result(&st, r->dev, &json) == 0) {
-			snprintf(r->last, sizeof(r->last), "%s", json);
+			tf_snprintf(r->last, sizeof(r->last), "%s", json);
 			free(json);
 		}
 		tf_state_read_attempts(&st, r->dev, &r->att);
@@ -167,15 +168,15 @@ static const char *action(const struct row *r, char *buf, size_t size)
 	if (!r->present)
 		return "-";
 	if (r->rc != TF_EXIT_OK)
-		snprintf(buf, size, "%s", tf_exit_name(r->rc));
+		tf_snprintf(buf, size, "%s", tf_exit_name(r->rc));
 	else if (r->res.planned_fw[0] && r->res.planned_cfg[0])
-		snprintf(buf, size, "flash %s + config", r->res.planned_fw_version);
+		tf_snprintf(buf, size, "flash %s + config", r->res.planned_fw_version);
 	else if (r->res.planned_fw[0])
-		snprintf(buf, size, "flash %s", r->res.planned_fw_version);
+		tf_snprintf(buf, size, "flash %s", r->res.planned_fw_version);
 	else if (r->res.planned_cfg[0])
-		snprintf(buf, size, "write config");
+		tf_snprintf(buf, size, "write config");
 	else
-		snprintf(buf, size, "none");
+		tf_snprintf(buf, size, "none");
 	return buf;
 }
 
@@ -190,7 +191,7 @@ static void print_table(struct row *rows, int n, bool status)
 		const struct row *r = &rows[i];
 		const char *addr = strchr(r->dev, '-');
 
-		snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
+		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
 			 r->res.crc_before);
 		printf("%-12s 0x%-5s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
 		       addr ? addr + 3 : "-", r->res.driver[0] ? r->res.driver : "-",
@@ -303,8 +304,8 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	}
 	for (i = optind; i < cli->argc && n < MAX_ROWS; i++) {
 		memset(&rows[n], 0, sizeof(rows[n]));
-		snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", cli->argv[i]);
-		snprintf(rows[n].where, sizeof(rows[n].where), "given on the command line");
+		tf_snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", cli->argv[i]);
+		tf_snprintf(rows[n].where, sizeof(rows[n].where), "given on the command line");
 		n++;
 	}
 	if (optind == cli->argc) {

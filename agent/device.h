@@ -93,7 +93,7 @@ void tf_fw_unstage(struct tf_fw_stage *st);
 int tf_i2c_adapter_find(const char *name, const char *of_path);
 
 /* First existing "@dir/@name" in the firmware search path, or -ENOENT. */
-int tf_firmware_find(char (*dirs)[256], unsigned n, const char *class_param,
+int tf_firmware_find(const char (*dirs)[256], unsigned n, const char *class_param,
 		     const char *name, char *out, size_t size);
 
 #endif /* TF_DEVICE_H */
