@@ -244,6 +244,10 @@ vm_verdict() {
 	_v_code=$VM_EXIT_FAIL
 	[ "$1" = PASS ] && _v_code=$VM_EXIT_PASS
 	[ "$1" = PASS ] || vm_diagnostics
+	if grep -qw vm.shell /proc/cmdline && [ "$$" = 1 ]; then
+		echo "vm: verdict $1${2:+ ($2)}; here is a shell, exit it to report"
+		setsid cttyhack sh
+	fi
 	echo "vm-verdict: $1${2:+ ($2)}"
 	sync
 	# shellcheck disable=SC2059
