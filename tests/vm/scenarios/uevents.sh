@@ -5,7 +5,9 @@
 # bind (with DRIVER), unbind (without), the coldplug replay as add (with
 # DRIVER), change from a plain trigger, remove; and how long the way from
 # the kernel's uevent to the RUN program takes.  An at24 EEPROM on i2c-stub
-# stands in for a touch controller: it binds without hardware.
+# stands in for a touch controller: it binds without hardware.  On the way,
+# i2c-dev's address check as the agent's bus access meets it.
+# vm-image: --bin /usr/sbin/i2cget
 
 vm_require "i2c-stub loads with a chip at 0x50" vm_modprobe i2c-stub chip_addr=0x50
 vm_require "i2c-dev loads" vm_modprobe i2c-dev
@@ -41,6 +43,12 @@ vm_require "add of $dev reached RUN" test -n "$add"
 vm_check "add came before bind" test "${add##*/}" \< "${bind##*/}"
 vm_check "add (before probe) carries no DRIVER" eval '! vm_event_has "$add" DRIVER'
 
+# -------- i2c-dev and a bound client (i2c-tools' i2cget, not busybox's)
+vm_check "i2c-tools' i2cget is in the image" eval '/usr/sbin/i2cget -V 2>&1 | grep -q "i2cget version"'
+vm_check "I2C_SLAVE on the bound client's address fails with EBUSY" eval \
+	'/usr/sbin/i2cget -y "$bus" 0x50 0 2>&1 | grep -q "Device or resource busy"'
+vm_check "I2C_SLAVE_FORCE (i2cget -f) reads it" /usr/sbin/i2cget -f -y "$bus" 0x50 0
+
 run_us=$(vm_event_get "$bind" RUN_START_US)
 vm_figure new_device_write_to_bind_run_ms "$(vm_us_to_ms $((run_us - t_write)))" ms
 
@@ -51,6 +59,8 @@ unbind=$(vm_wait_event 10 unbind "DEVPATH=$devpath")
 vm_require "unbind of $dev reached RUN" test -n "$unbind"
 vm_check "unbind carries no DRIVER" eval '! vm_event_has "$unbind" DRIVER'
 vm_check "driver link is gone while RUN runs for unbind" grep -qx RUN_SYSFS_DRIVER= "$unbind"
+vm_check "with no driver bound, I2C_SLAVE works (i2cget without -f)" \
+	/usr/sbin/i2cget -y "$bus" 0x50 0
 if vm_event_has "$unbind" MODALIAS; then
 	vm_log "fact: unbind carries $(grep ^MODALIAS= "$unbind")"
 else
