@@ -4,12 +4,15 @@
 # "systemd" (systemd 252 as PID 1): a udev rule's RUN program on bind starts
 # testunit@<escaped device>.service with `systemctl start --no-block`; the
 # unit really runs, outside udevd, and its output reaches the journal,
-# where `journalctl -u` finds it.  The groundwork for touchfw@.service.
+# where `journalctl -u` finds it; tmpfiles.d entries are applied at boot.
+# The groundwork for touchfw@.service and its /run/touchfw.
 
 vm_require "PID 1 is systemd" test "$(cat /proc/1/comm)" = systemd
 vm_require "journald is active" systemctl is-active --quiet systemd-journald.service
 vm_require "udevd is active" systemctl is-active --quiet systemd-udevd.service
 vm_check "coldplug ran" systemctl is-active --quiet systemd-udev-trigger.service
+vm_check "tmpfiles.d entries are applied at boot (/run/vm-tmpfiles, 0700)" \
+	test "$(stat -c %a /run/vm-tmpfiles 2>/dev/null)" = 700
 
 vm_require "i2c-stub loads with a chip at 0x50" vm_modprobe i2c-stub chip_addr=0x50
 vm_require "at24 loads" vm_modprobe at24
