@@ -109,20 +109,22 @@ vm_events_reset() {
 }
 
 # vm_event_find ACTION [KEY=VALUE...]: print the newest event file of that
-# action whose environment has every KEY=VALUE line (KEY= means "absent or
-# empty" is not expressible; use vm_event_has for that).
+# action whose environment has every KEY=VALUE line (for "KEY is absent"
+# use vm_event_has on the result).
 vm_event_find() {
 	_ef_action=$1
 	shift
-	for _ef in $(ls -r "$VM_EVENTS" 2>/dev/null); do
-		case $_ef in *."$_ef_action") ;; *) continue ;; esac
+	_ef_found=""
+	for _ef in "$VM_EVENTS"/*."$_ef_action"; do
+		[ -f "$_ef" ] || continue
 		_ef_ok=1
 		for _ef_kv in "$@"; do
-			grep -qxF -- "$_ef_kv" "$VM_EVENTS/$_ef" || { _ef_ok=0; break; }
+			grep -qxF -- "$_ef_kv" "$_ef" || { _ef_ok=0; break; }
 		done
-		[ "$_ef_ok" = 1 ] && { echo "$VM_EVENTS/$_ef"; return 0; }
+		# Names sort by zero-padded SEQNUM: the last match is the newest.
+		[ "$_ef_ok" = 1 ] && _ef_found=$_ef
 	done
-	return 1
+	[ -n "$_ef_found" ] && echo "$_ef_found"
 }
 
 # vm_wait_event SECONDS ACTION [KEY=VALUE...]: wait until such an event was
@@ -231,9 +233,10 @@ vm_run_scenario() {
 }
 
 vm_diagnostics() {
-	echo "vm: ---- recorded events"
-	for _d in $(ls "$VM_EVENTS" 2>/dev/null); do
-		echo "vm: $_d $(grep -E '^(DEVPATH|DRIVER|SUBSYSTEM)=' "$VM_EVENTS/$_d" | tr '\n' ' ')"
+	echo "vm: ---- recorded events (earlier rounds first)"
+	for _d in "$VM_EVENTS.old"/* "$VM_EVENTS"/*; do
+		[ -f "$_d" ] || continue
+		echo "vm: ${_d##*/} $(grep -E '^(DEVPATH|DRIVER|SUBSYSTEM)=' "$_d" | tr '\n' ' ')"
 	done
 	echo "vm: ---- dmesg since /init (last 40 lines)"
 	dmesg | sed -n '/Run \/init/,$p' | tail -n 40
