@@ -113,4 +113,4 @@ uninstall:
 clean:
 	rm -rf $(B) build-san
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
