@@ -41,6 +41,267 @@ Q := @
 q = @printf '  %-7s %s\n'
 endif
 
+# ---------------------------------------------------------------- install dirs
+PREFIX ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR ?= $(EXEC_PREFIX)/bin
+LIBEXECDIR ?= $(EXEC_PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+ifeq ($(PREFIX),/usr)
+SYSCONFDIR ?= /etc
+else
+SYSCONFDIR ?= $(PREFIX)/etc
+endif
+LOCALSTATEDIR ?= /var
+RUNSTATEDIR ?= /run
+pc_var = $(shell $(PKG_CONFIG) --variable=$(2) $(1) 2>/dev/null)
+UDEVDIR ?= $(or $(call pc_var,udev,udevdir),/lib/udev)
+UDEVRULESDIR ?= $(UDEVDIR)/rules.d
+SYSTEMDUNITDIR ?= $(or $(call pc_var,systemd,systemdsystemunitdir),/lib/systemd/system)
+TMPFILESDIR ?= $(or $(call pc_var,systemd,tmpfilesdir),/usr/lib/tmpfiles.d)
+PKGDATADIR ?= $(DATADIR)/touchfw
+PKGLIBEXECDIR ?= $(LIBEXECDIR)/touchfw
+PKGSYSCONFDIR ?= $(SYSCONFDIR)/touchfw
+# Demo firmware and example profiles are for the emulator; a production
+# install leaves them out unless asked (INSTALL_EXAMPLES=1).
+INSTALL_EXAMPLES ?= 0
+
+# ---------------------------------------------------------------- libraries
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
+
+# libi2c and libfdt ship no .pc file on Debian 12.
+AGENT_LIBS := $(call pc_libs,libudev,-ludev) $(call pc_libs,libgpiod,-lgpiod) \
+	$(call pc_libs,libsodium,-lsodium) $(call pc_libs,inih,-linih) \
+	$(call pc_libs,libfdt,-lfdt) -li2c
+AGENT_PC_CFLAGS := $(call pc_cflags,libudev libgpiod libsodium inih)
+FRONT_LIBS := $(call pc_libs,inih,-linih) -ldl
+SYSTEMD_CFLAGS := $(if $(filter 1,$(WITH_SYSTEMD)),$(call pc_cflags,libsystemd) -DTF_WITH_SYSTEMD=1,-DTF_WITH_SYSTEMD=0)
+TEST_LIBS := $(call pc_libs,cmocka,-lcmocka)
+UMOCKDEV_CFLAGS := $(call pc_cflags,umockdev-1.0)
+UMOCKDEV_LIBS := $(call pc_libs,umockdev-1.0,-lumockdev -lgobject-2.0 -lglib-2.0)
+
+# ---------------------------------------------------------------- flags
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wvla -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-missing-field-initializers
+PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
+	-DTF_SYSCONFDIR=\"$(PKGSYSCONFDIR)\" \
+	-DTF_DATADIR=\"$(PKGDATADIR)\" \
+	-DTF_LIBEXECDIR=\"$(PKGLIBEXECDIR)\" \
+	-DTF_RUNSTATEDIR=\"$(RUNSTATEDIR)/touchfw\" \
+	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\"
+TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS)
+ifeq ($(SAN),1)
+TF_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+TF_LDFLAGS += -fsanitize=address,undefined
+# With clang, also instrument for libFuzzer so the fuzz targets are guided.
+ifneq ($(findstring clang,$(CC)),)
+TF_CFLAGS += -fsanitize=fuzzer-no-link
+endif
+endif
+
+ALL_CFLAGS = $(TF_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(TF_LDFLAGS) $(LDFLAGS)
+
+# ---------------------------------------------------------------- sources
+# agent/main.c is the small front end (`touchfw`): handle-event and command
+# dispatch, libc + libinih only, so the udev fast path stays cheap.
+# agent/agent-main.c is the full agent (`touchfw-agent`), which the front
+# end executes for every other command.
+FRONT_MAIN := agent/main.c
+AGENT_MAIN := agent/agent-main.c
+LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN),$(wildcard agent/*.c agent/proto/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+
+MODEL_SRCS := $(wildcard tests/emul/model/*.c)
+MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/%.o)
+EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c)
+EMUL_LIB_OBJS := $(EMUL_LIB_SRCS:%.c=$(B)/%.o)
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/test_*.c))
+EMUL_TESTS := $(patsubst tests/emul/%.c,$(B)/tests/emul/%,$(wildcard tests/emul/test_*.c))
+E2E_TESTS := $(patsubst tests/e2e/%.c,$(B)/tests/e2e/%,$(wildcard tests/e2e/test_*.c))
+ALL_TESTS := $(UNIT_TESTS) $(EMUL_TESTS) $(E2E_TESTS)
+
+# boards/*.dts are shipped profiles; boards/examples/*.dts are examples and
+# the emulator's boards, installed only with INSTALL_EXAMPLES=1.
+BOARD_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts boards/examples/*.dts))
+
+# libFuzzer targets: tests/fuzz/fuzz_*.c, built in the clang sanitizer pass.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 10
+
+PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
+EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
+
+# Keep object files of test programs between runs.
+.SECONDARY:
+
+.PHONY: all agent emul boards check check-fast check-run check-san \
+	check-freestanding deps demo install uninstall clean fuzz bench
+
+all: $(PROGRAMS) boards
+
+agent: $(PROGRAMS)
+boards: $(BOARD_DTBS)
+emul: $(EMUL_PROGRAMS)
+
+-include tests/vm/vm.mk
+-include firmware-db/db.mk
+
+# ---------------------------------------------------------------- compile
+$(B)/agent/%.o: agent/%.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(AGENT_PC_CFLAGS) $(SYSTEMD_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/emul/model/%.o: tests/emul/model/%.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/libtouchfw.a: $(LIB_OBJS)
+	@rm -f $@
+	$(q) AR $@
+	$(Q)$(AR) rcs $@ $^
+
+$(B)/libemmodel.a: $(MODEL_OBJS)
+	@rm -f $@
+	$(q) AR $@
+	$(Q)$(AR) rcs $@ $^
+
+$(B)/libemuboard.a: $(EMUL_LIB_OBJS)
+	@rm -f $@
+	$(q) AR $@
+	$(Q)$(AR) rcs $@ $^
+
+# The front end links the archive, so it pulls in only what it uses; a
+# dependency on libudev & co. sneaking into the fast path is a link error.
+$(B)/touchfw: $(B)/agent/main.o $(B)/libtouchfw.a
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONT_LIBS)
+
+$(B)/touchfw-agent: $(B)/agent/agent-main.o $(B)/libtouchfw.a
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(AGENT_LIBS) $(FRONT_LIBS)
+
+$(B)/boards/%.dtb: boards/%.dts
+	@mkdir -p $(@D)
+	$(q) DTC $@
+	$(Q)$(DTC) -q -I dts -O dtb -o $@ $<
+
+# ---------------------------------------------------------------- emulator
+$(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+
+$(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lpthread
+
+# The chip models must stay freestanding (no libc, no allocation) so that a
+# test kernel module can compile the same sources: build them that way and
+# insist that nothing outside the models is referenced.
+check-freestanding: $(B)/freestanding.ok
+$(B)/freestanding.ok: $(MODEL_SRCS) $(wildcard tests/emul/model/*.h)
+	@mkdir -p $(B)/freestanding
+	@set -e; for f in $(MODEL_SRCS); do \
+		o=$(B)/freestanding/$$(basename $$f .c).o; \
+		$(CC) -std=gnu11 $(WARN) -ffreestanding -nostdlib -fno-builtin \
+			-fno-stack-protector -O2 -c -o $$o $$f; \
+	done
+	@$(CC) -r -nostdlib -o $(B)/freestanding-all.o $(B)/freestanding/*.o
+	@undef=$$(nm -u $(B)/freestanding-all.o | sort -u); \
+	if [ -n "$$undef" ]; then \
+		echo "chip models reference symbols outside themselves:"; \
+		echo "$$undef"; exit 1; fi
+	@echo "freestanding: chip models build with -ffreestanding -nostdlib, no external symbols"
+	@touch $@
+
+# ---------------------------------------------------------------- tests
+TEST_LINK = $(B)/libemuboard.a $(B)/libtouchfw.a $(B)/libemmodel.a
+
+$(B)/tests/unit/%: $(B)/tests/unit/%.o $(B)/libtouchfw.a $(B)/libemmodel.a
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS) $(AGENT_LIBS) $(FRONT_LIBS)
+
+$(B)/tests/emul/test_%: $(B)/tests/emul/test_%.o $(TEST_LINK)
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS) $(UMOCKDEV_LIBS) $(AGENT_LIBS) $(FRONT_LIBS) -lpthread
+
+$(B)/tests/e2e/test_%: $(B)/tests/e2e/test_%.o $(TEST_LINK)
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS) $(UMOCKDEV_LIBS) $(AGENT_LIBS) $(FRONT_LIBS) -lpthread
+
+$(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
+	@mkdir -p $(@D)
+	$(q) FUZZ $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(AGENT_PC_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) \
+		-o $@ $< $(B)/libtouchfw.a $(AGENT_LIBS) $(FRONT_LIBS)
+
+# Each fuzz target runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/
+# NAME/, fixtures included); new inputs go to a scratch directory.
+fuzz: $(FUZZ_BINS)
+	@set -e; for f in $(FUZZ_BINS); do n=$$(basename $$f); \
+		mkdir -p $(B)/fuzz/out/$$n; \
+		echo "  FUZZ    $$n for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+			$(B)/fuzz/out/$$n tests/fuzz/corpus/$$n \
+			>$(B)/fuzz/out/$$n.log 2>&1 || { tail -50 $(B)/fuzz/out/$$n.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/out/$$n.log | tail -1; \
+	done
+
+TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS)
+
+# Runs every test binary under tests/run-tests (cmocka summaries, totals).
+check-run: $(TEST_DEPS) $(B)/freestanding.ok
+	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(EXTRA_CHECKS)
+
+check-fast: deps-check
+	@$(MAKE) --no-print-directory check-run
+
+# Sanitizer pass: clang, so the tree is also proven warning-free there.
+check-san:
+	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) check-run
+	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) fuzz
+
+check: deps-check
+	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
+	@$(MAKE) --no-print-directory check-san
+
+# ---------------------------------------------------------------- demo
+demo: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo
+
+# ---------------------------------------------------------------- deps
+# Debian 12 packages for building, testing and the demo.  The VM tests add
+# their own (tests/vm/vm.mk).
+DEB_BUILD := gcc make pkg-config libi2c-dev libgpiod-dev libfdt-dev \
+	device-tree-compiler libudev-dev libsystemd-dev libinih-dev libsodium-dev
+DEB_TEST := clang libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
+	udev systemd binutils
+DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_VM)
+
+deps:
+	@B=$(B) tests/deps install $(DEB_ALL)
+
+# Fast check used by demo/check: installs as root, else explains.
+deps-check:
+	@B=$(B) tests/deps install $(DEB_ALL)
+
 # ---------------------------------------------------------------- install
 # The udev rule and the unit name the binary by its installed path.
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g'
