@@ -137,6 +137,9 @@ FUZZ_SECONDS ?= 10
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
 EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 
+# Keep object files of test programs between runs.
+.SECONDARY:
+
 .PHONY: all agent emul boards check check-fast check-run check-san \
 	check-freestanding deps demo install uninstall clean fuzz bench
 
@@ -220,7 +223,8 @@ $(B)/freestanding.ok: $(MODEL_SRCS) $(wildcard tests/emul/model/*.h)
 		$(CC) -std=gnu11 $(WARN) -ffreestanding -nostdlib -fno-builtin \
 			-fno-stack-protector -O2 -c -o $$o $$f; \
 	done
-	@undef=$$(nm -u $(B)/freestanding/*.o | grep -v '^$$' | grep -v ':$$' | sort -u); \
+	@$(CC) -r -nostdlib -o $(B)/freestanding-all.o $(B)/freestanding/*.o
+	@undef=$$(nm -u $(B)/freestanding-all.o | sort -u); \
 	if [ -n "$$undef" ]; then \
 		echo "chip models reference symbols outside themselves:"; \
 		echo "$$undef"; exit 1; fi

@@ -16,6 +16,7 @@
 
 const struct tf_command tf_all_commands[] = {
 	{ "handle-event", "act on a udev event (run by the udev rule)", NULL },
+	{ "db", "check, sign or make keys for the firmware database", NULL },
 	{ NULL, NULL, NULL },
 };
 

@@ -4,7 +4,9 @@
  * apart from cli.c so the front end does not link the agent's commands.
  */
 #include "cli.h"
+#include "cmd.h"
 
 const struct tf_command tf_agent_commands[] = {
+	{ "db", "check, sign or make keys for the firmware database", tf_cmd_db },
 	{ NULL, NULL, NULL },
 };

@@ -16,31 +16,10 @@
 
 #include "cli.h"
 #include "exitcode.h"
+#include "handle-event.h"
+#include "handoff.h"
 #include "log.h"
 #include "util.h"
-
-static const char *agent_path(char *buf, size_t size)
-{
-	const char *env = getenv("TOUCHFW_AGENT");
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			if (tf_snprintf(buf, size, "%s/touchfw-agent", self) == 0 &&
-			    access(buf, X_OK) == 0)
-				return buf;
-		}
-	}
-	return TF_LIBEXECDIR "/touchfw-agent";
-}
 
 int main(int argc, char **argv)
 {
@@ -54,7 +33,10 @@ int main(int argc, char **argv)
 	if (r != TF_CLI_CONTINUE)
 		return r;
 
-	agent = agent_path(buf, sizeof(buf));
+	if (!strcmp(cli.command, "handle-event"))
+		return tf_cmd_handle_event(&cli);
+
+	agent = tf_agent_path(buf, sizeof(buf));
 	execv(agent, argv);
 	fprintf(stderr, "touchfw: can not run the agent %s: %s\n", agent,
 		strerror(errno));

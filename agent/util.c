@@ -55,7 +55,7 @@ void tf_err_clear(struct tf_err *e)
 	}
 }
 
-static int read_fd_all(int fd, size_t max, char **buf, size_t *len)
+int tf_read_fd(int fd, size_t max, char **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *b = malloc(cap + 1);
@@ -111,7 +111,7 @@ int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
 
 	if (fd < 0)
 		return -errno;
-	return read_fd_all(fd, max, buf, len);
+	return tf_read_fd(fd, max, buf, len);
 }
 
 int tf_read_file(const char *path, size_t max, char **buf, size_t *len)

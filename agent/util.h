@@ -57,6 +57,8 @@ void tf_err_clear(struct tf_err *e);
  * Read a whole file (at most @max bytes) into a NUL-terminated heap buffer.
  * Returns 0 and sets *@buf, *@len, or -errno (-EFBIG if larger than @max).
  */
+/* Read everything from @fd (same rules). */
+int tf_read_fd(int fd, size_t max, char **buf, size_t *len);
 int tf_read_file(const char *path, size_t max, char **buf, size_t *len);
 int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
 		    size_t *len);

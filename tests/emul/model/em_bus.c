@@ -124,7 +124,7 @@ static int route(struct em_bus *bus, struct em_msg *m)
 
 int em_bus_transfer(struct em_bus *bus, struct em_msg *msgs, int n)
 {
-	em_u64 t = bus->now_ns;
+	em_u64 t0 = bus->now_ns, t = t0;
 	int i, r = 0;
 
 	if (n <= 0)
@@ -166,7 +166,7 @@ int em_bus_transfer(struct em_bus *bus, struct em_msg *msgs, int n)
 		r = 0;
 	}
 	t += bits_to_ns(bus, EM_STOP_BITS);
-	bus->count.bus_ns += t - bus->now_ns;
+	bus->count.bus_ns += t - t0;
 	em_bus_advance(bus, t);
 	stop_all(bus);
 	if (r < 0) {

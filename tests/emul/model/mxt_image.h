@@ -41,6 +41,8 @@
 #define MXT_IMG_MAGIC_LEN 7
 #define MXT_IMG_HEADER_BODY (MXT_IMG_MAGIC_LEN + 4 + 2 + 4)
 #define MXT_IMG_FRAME_OVERHEAD (2 + 1 + 2 + 2) /* length, kind, seq, crc */
+/* Largest data body per frame the builder makes (bootloader buffer bound). */
+#define MXT_MODEL_MAX_CHUNK 1000
 
 struct mxt_img_header {
 	em_u8 family_id;

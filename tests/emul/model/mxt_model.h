@@ -123,7 +123,7 @@ struct mxt_model {
 	em_u16 mem_size, cfg_start, crc_start;
 	em_u8 nvm_cfg[MXT_MODEL_MEM_SIZE];
 	em_u16 ptr;
-	bool ptr_set;
+	em_u32 reported_crc; /* config CRC the chip reports (NVM's) */
 	em_u16 t5_addr, t5_size, t6_addr, t44_addr;
 	em_u8 t6_rid;
 	em_u8 msgq[MXT_MODEL_MSG_QUEUE][16];
@@ -142,7 +142,8 @@ struct mxt_model {
 	bool have_header;
 	struct { em_u8 family_id, variant_id, version, build; em_u16 frame_count; em_u32 payload_len; } hdr;
 	em_u32 payload_seen, payload_crc;
-	bool final_pending, final_ok;
+	bool final_pending;
+	em_u8 bl_flags;
 	em_u32 crc_fail_left;
 	struct mxt_model_stats stats;
 };
@@ -173,7 +174,10 @@ struct mxt_model_faults *mxt_model_faults(struct mxt_model *m);
 const em_u8 *mxt_model_mem(const struct mxt_model *m, em_u16 *size);
 /* Object start address and size; false if the chip has no such object. */
 bool mxt_model_object(const struct mxt_model *m, em_u8 type, em_u16 *start, em_u16 *size);
-/* Set NVM configuration bytes (applied to RAM at the next boot). */
+/*
+ * Set NVM configuration bytes at application addresses, as if the chip had
+ * been shipped with them (RAM follows at once in application mode).
+ */
 void mxt_model_set_nvm(struct mxt_model *m, em_u16 addr, const em_u8 *data, em_u16 len);
 /* Queue a touch/status message as the firmware would (for tests). */
 bool mxt_model_queue_msg(struct mxt_model *m, const em_u8 *msg, em_u8 len);

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `touchfw db`: the OEM's tools for the firmware database.  `check` loads
+ * a database the way the agent will (same signature policy and keys) and
+ * also reads every blob, so a release is proven before it ships; `sign`
+ * signs manifest.ini; `keygen` makes a signing key pair.  This is the only
+ * part of the firmware database code that prints.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "exitcode.h"
+#include "fwdb.h"
+
+/* Defaults in one place, so a settings file can supply them later. */
+struct db_defaults {
+	const char *db_dir;
+	const char *keys_dir;
+	enum tf_sig_policy sig;
+};
+
+static const struct db_defaults defaults = {
+	.db_dir = TF_FWDB_DEFAULT_DIR,
+	.keys_dir = TF_FWDB_DEFAULT_KEYS_DIR,
+	.sig = TF_SIG_REQUIRED,
+};
+
+static void usage_check(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw db check [--db DIR] [--keys DIR]\n"
+		"                        [--signatures required|optional|off]\n"
+		"\n"
+		"Load the firmware database as the agent does, check the\n"
+		"signature of manifest.ini, then read every blob and check\n"
+		"its size and SHA-256.  One line per blob, then a summary.\n"
+		"\n"
+		"  --db DIR          database directory (default %s)\n"
+		"  --keys DIR        public keys, <key-id>.pub (default %s)\n"
+		"  --signatures P    required (default), optional or off\n"
+		"\n"
+		"Exit status 0 if everything checks, %d (%s) if not, %d on\n"
+		"a bad command line.\n",
+		defaults.db_dir, defaults.keys_dir, TF_EXIT_DB_INVALID,
+		tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
+}
+
+static void usage_sign(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw db sign --key FILE [--db DIR]\n"
+		"\n"
+		"Sign DIR/manifest.ini with the secret key FILE, named\n"
+		"<key-id>.key (mode 0600), adding or replacing that key's\n"
+		"line in manifest.ini.sig; other keys' lines stay, so a\n"
+		"manifest can carry an old and a new key while keys rotate.\n"
+		"A manifest that does not parse is not signed.\n"
+		"\n"
+		"  --key FILE   secret key made by 'touchfw db keygen'\n"
+		"  --db DIR     database directory (default %s)\n",
+		defaults.db_dir);
+}
+
+static void usage_keygen(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw db keygen --out DIR NAME\n"
+		"\n"
+		"Make an Ed25519 key pair: DIR/NAME.key (secret, mode 0600;\n"
+		"keep it on the signing machine) and DIR/NAME.pub (install it\n"
+		"in the devices' keys directory, %s).\n"
+		"NAME is the key id: letters, digits and . _ -, for example\n"
+		"acme-2024.  Existing files are never overwritten.\n",
+		defaults.keys_dir);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: touchfw db COMMAND [OPTIONS]\n"
+		   "\n"
+		   "Check, sign or make keys for the firmware database.\n"
+		   "\n"
+		   "Commands:\n"
+		   "  check    verify manifest, signature, blob sizes and "
+		   "hashes\n"
+		   "  sign     sign manifest.ini with a secret key\n"
+		   "  keygen   make a signing key pair\n"
+		   "\n"
+		   "'touchfw db COMMAND --help' describes each.  The format "
+		   "is described in\nfirmware-db/README.md.\n");
+}
+
+static const char *line_result(enum tf_sig_line_result r)
+{
+	switch (r) {
+	case TF_SIG_LINE_VERIFIED:
+		return "verified";
+	case TF_SIG_LINE_BAD:
+		return "DOES NOT VERIFY (stale or damaged: re-sign, or "
+		       "remove the line)";
+	case TF_SIG_LINE_UNKNOWN_KEY:
+		return "key not in the keys directory";
+	}
+	return "?";
+}
+
+static void print_signature(const struct tf_fwdb *db, enum tf_sig_policy policy)
+{
+	size_t i;
+
+	for (i = 0; i < db->n_sig_lines; i++)
+		printf("signature %s (%s line %u): %s\n",
+		       db->sig_lines[i].key_id, TF_FWDB_SIGNATURE,
+		       db->sig_lines[i].line,
+		       line_result(db->sig_lines[i].result));
+	if (db->sig_state == TF_SIG_STATE_UNSIGNED)
+		printf("signature: none (unsigned; allowed by --signatures "
+		       "%s)\n",
+		       tf_sig_policy_name(policy));
+	else if (db->sig_state == TF_SIG_STATE_NOT_CHECKED)
+		printf("signature: not checked (--signatures off)\n");
+}
+
+static int run_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "keys", required_argument, NULL, 'k' },
+		{ "signatures", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tf_fwdb_opts o = { .sig = defaults.sig,
+				  .keys_dir = defaults.keys_dir };
+	const char *dir = defaults.db_dir;
+	struct tf_fwdb *db;
+	struct tf_err err = { 0 };
+	size_t i, failed = 0;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'k':
+			o.keys_dir = optarg;
+			break;
+		case 's':
+			if (tf_sig_policy_parse(optarg, &o.sig) < 0) {
+				fprintf(stderr,
+					"touchfw db check: --signatures is "
+					"required, optional or off, not "
+					"'%s'\n",
+					optarg);
+				return TF_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage_check(stdout);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr, "touchfw db check: bad option '%s'\n",
+				argv[optind - 1]);
+			usage_check(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "touchfw db check: unexpected '%s'\n",
+			argv[optind]);
+		usage_check(stderr);
+		return TF_EXIT_USAGE;
+	}
+
+	r = tf_fwdb_load(dir, &o, &db, &err);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db check: %s\n", err.msg);
+		return r == -ENOMEM ? TF_EXIT_FAILURE : TF_EXIT_DB_INVALID;
+	}
+	for (i = 0; i < db->n_blobs; i++) {
+		const struct tf_blob *b = &db->blobs[i];
+		char version[TF_VERSION_STR_MAX + 8];
+
+		if (b->type == TF_BLOB_FIRMWARE)
+			snprintf(version, sizeof(version), "%s", b->version);
+		else
+			snprintf(version, sizeof(version), "for %s",
+				 b->for_version);
+		tf_err_clear(&err);
+		r = tf_fwdb_verify_blob(db, b, &err);
+		printf("%-24s %-8s %-8s %-14s %s%s\n", b->id,
+		       tf_blob_type_name(b->type), b->family, version,
+		       r < 0 ? "FAILED: " : "ok", r < 0 ? err.msg : "");
+		if (r < 0)
+			failed++;
+	}
+	print_signature(db, o.sig);
+	printf("%s: %zu blob%s, %zu ok, %zu failed; %s%s\n", dir, db->n_blobs,
+	       db->n_blobs == 1 ? "" : "s", db->n_blobs - failed, failed,
+	       db->is_signed ? "signed by " : "",
+	       db->is_signed ? db->signer
+	       : db->sig_state == TF_SIG_STATE_UNSIGNED
+		   ? "unsigned"
+		   : "signature not checked");
+	tf_fwdb_free(db);
+	return failed ? TF_EXIT_DB_INVALID : TF_EXIT_OK;
+}
+
+static int run_sign(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = defaults.db_dir, *key = NULL;
+	struct tf_err err = { 0 };
+	char id[TF_FWDB_KEY_ID_MAX + 1];
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 'h':
+			usage_sign(stdout);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr, "touchfw db sign: bad option '%s'\n",
+				argv[optind - 1]);
+			usage_sign(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (!key || optind < argc) {
+		fprintf(stderr, "touchfw db sign: %s\n",
+			key ? "unexpected argument" : "--key FILE is required");
+		usage_sign(stderr);
+		return TF_EXIT_USAGE;
+	}
+	r = tf_fwdb_sign(dir, key, &err);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db sign: %s\n", err.msg);
+		if (r == -EBADMSG)
+			return TF_EXIT_DB_INVALID;
+		if (r == -EINVAL || r == -EPERM)
+			return TF_EXIT_BAD_INPUT;
+		return TF_EXIT_FAILURE;
+	}
+	if (tf_fwdb_key_id_from_path(key, id, sizeof(id)) < 0)
+		snprintf(id, sizeof(id), "?");
+	printf("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST,
+	       id, dir, TF_FWDB_SIGNATURE);
+	return TF_EXIT_OK;
+}
+
+static int run_keygen(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *name;
+	struct tf_err err = { 0 };
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage_keygen(stdout);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr, "touchfw db keygen: bad option '%s'\n",
+				argv[optind - 1]);
+			usage_keygen(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (!out || optind != argc - 1) {
+		fprintf(stderr, "touchfw db keygen: %s\n",
+			!out ? "--out DIR is required"
+			     : "give exactly one key NAME");
+		usage_keygen(stderr);
+		return TF_EXIT_USAGE;
+	}
+	name = argv[optind];
+	if (!tf_fwdb_key_id_valid(name)) {
+		fprintf(stderr,
+			"touchfw db keygen: '%s' is not a key id (letters, "
+			"digits and . _ -, at most %d characters)\n",
+			name, TF_FWDB_KEY_ID_MAX);
+		return TF_EXIT_USAGE;
+	}
+	r = tf_fwdb_keygen(out, name, &err);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db keygen: %s\n", err.msg);
+		return TF_EXIT_FAILURE;
+	}
+	printf("wrote %s/%s.key (secret: keep it on the signing machine)\n"
+	       "  and %s/%s.pub (install it in %s on devices)\n",
+	       out, name, out, name, defaults.keys_dir);
+	return TF_EXIT_OK;
+}
+
+int tf_cmd_db(const struct tf_cli *cli)
+{
+	static const struct {
+		const char *name;
+		int (*run)(int argc, char **argv);
+	} subs[] = {
+		{ "check", run_check },
+		{ "sign", run_sign },
+		{ "keygen", run_keygen },
+	};
+	const char *sub;
+	size_t i;
+
+	if (cli->argc < 2) {
+		fprintf(stderr, "touchfw db: no command given\n");
+		usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	sub = cli->argv[1];
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") ||
+	    !strcmp(sub, "help")) {
+		usage(stdout);
+		return TF_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(sub, subs[i].name))
+			return subs[i].run(cli->argc - 1, cli->argv + 1);
+	fprintf(stderr, "touchfw db: unknown command '%s'\n", sub);
+	usage(stderr);
+	return TF_EXIT_USAGE;
+}

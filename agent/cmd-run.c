@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `touchfw run DEVICE` (what touchfw@.service runs) and `touchfw flash
+ * DEVICE` (bring-up by hand): both drive the update flow; flash takes its
+ * firmware and/or configuration from files instead of the database and
+ * ignores the attempt limit.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "exitcode.h"
+#include "flow.h"
+#include "log.h"
+#include "settings.h"
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw run [--force] [--dry-run] [--wait-bind] DEVICE\n"
+		"\n"
+		"The whole update for one controller (touchfw@DEVICE.service runs\n"
+		"this): lock, board profile, firmware database, mode detection, the\n"
+		"version policy, flash and/or configure, rebind, wait for the input\n"
+		"device, read the versions back, record the result in the state\n"
+		"directory.  DEVICE is the kernel's name, e.g. 3-004a.\n"
+		"\n"
+		"  --force      ignore the attempt limit and blobs that failed before;\n"
+		"               allow a configuration for another info-block CRC\n"
+		"  --dry-run    decide and report, write nothing\n"
+		"  --wait-bind  wait for a driver to bind first (udev without bind\n"
+		"               events; see udev-rules/README)\n");
+}
+
+static void flash_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw flash [--firmware FILE] [--config FILE] [--dry-run]\n"
+		"                     [--force] [--family NAME] [--always-on] DEVICE\n"
+		"\n"
+		"Flash a firmware image (.fw or .enc) and/or write an OBP_RAW\n"
+		"configuration by hand, with a progress bar on a terminal.  At least\n"
+		"one of --firmware and --config.  Uses the board profile when one\n"
+		"describes DEVICE; without one, the family comes from the bound driver\n"
+		"(or --family) and the driver is assumed to own the chip's power\n"
+		"(never unbound) unless --always-on says it is safe to unbind.\n"
+		"\n"
+		"  --force      reinstall or downgrade; accept a configuration made for\n"
+		"               another info-block CRC\n"
+		"  --dry-run    show what would happen\n");
+}
+
+static int load_settings(const struct tf_cli *cli, struct tf_settings *s)
+{
+	struct tf_err err = { 0 };
+
+	if (tf_settings_load(s, cli->config, &err) < 0) {
+		log_err(NULL, "%s", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	return TF_EXIT_OK;
+}
+
+int tf_cmd_run(const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "wait-bind", no_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tf_flow_opts o = { 0 };
+	struct tf_flow_result res;
+	struct tf_settings s;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(cli->argc, cli->argv, "+fnh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.force = o.ignore_state = true;
+			break;
+		case 'n':
+			o.dry_run = true;
+			break;
+		case 'w':
+			o.wait_bind = true;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return TF_EXIT_OK;
+		default:
+			run_usage(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != cli->argc) {
+		fprintf(stderr, "touchfw run: give exactly one DEVICE\n");
+		run_usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	rc = load_settings(cli, &s);
+	if (rc)
+		return rc;
+	o.progress_tty = isatty(STDERR_FILENO);
+	return tf_flow_run(&s, cli->argv[optind], &o, &res);
+}
+
+int tf_cmd_flash(const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "firmware", required_argument, NULL, 'F' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "family", required_argument, NULL, 'm' },
+		{ "always-on", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tf_flow_opts o = { 0 };
+	struct tf_flow_result res;
+	struct tf_settings s;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(cli->argc, cli->argv, "+fnh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			o.firmware_file = optarg;
+			break;
+		case 'C':
+			o.config_file = optarg;
+			break;
+		case 'f':
+			o.force = true;
+			break;
+		case 'n':
+			o.dry_run = true;
+			break;
+		case 'm':
+			o.family = optarg;
+			break;
+		case 'a':
+			o.always_on = true;
+			break;
+		case 'h':
+			flash_usage(stdout);
+			return TF_EXIT_OK;
+		default:
+			flash_usage(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != cli->argc || (!o.firmware_file && !o.config_file)) {
+		fprintf(stderr, "touchfw flash: give a DEVICE and at least one of "
+				"--firmware and --config\n");
+		flash_usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	rc = load_settings(cli, &s);
+	if (rc)
+		return rc;
+	o.manual = true;
+	o.progress_tty = isatty(STDERR_FILENO);
+	rc = tf_flow_run(&s, cli->argv[optind], &o, &res);
+	return rc;
+}

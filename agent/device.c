@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sysfs and udev side of a controller (see device.h).  Facts used: the
+ * driver core's bind/unbind files take the device name; a real write to
+ * bind is synchronous and returns probe's error, while emulated ones return
+ * at once, so success is judged afterwards from the driver link and the
+ * input device; firmware_class.path is searched before /lib/firmware and
+ * must be written without a trailing newline (Linux 6.1 keeps it).
+ */
+#include "device.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libudev.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "event.h"
+
+static int read_link_tail(const char *path, char *buf, size_t size)
+{
+	char link[PATH_MAX];
+	const char *slash;
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
+}
+
+void tf_device_refresh(struct tf_device *d)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/driver", d->syspath);
+	if (read_link_tail(path, d->driver, sizeof(d->driver)) < 0)
+		d->driver[0] = '\0';
+}
+
+/* "3-004a" -> adapter 3, address 0x4a (i2c_dev_set_name's format). */
+static bool parse_i2c_name(const char *name, int *nr, uint16_t *addr)
+{
+	unsigned a, n;
+	char tail;
+
+	if (sscanf(name, "%u-%4x%c", &n, &a, &tail) != 2 || strlen(name) < 6 ||
+	    a > 0x3ff)
+		return false;
+	*nr = (int)n;
+	*addr = (uint16_t)a;
+	return true;
+}
+
+static void adapter_of_path(const char *adapter_dir, char *buf, size_t size)
+{
+	char path[PATH_MAX + 16], link[PATH_MAX], real[PATH_MAX];
+	const char *p;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/of_node", adapter_dir);
+	if (!realpath(path, real)) {
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+		if (n < 0)
+			return;
+		link[n] = '\0';
+		snprintf(real, sizeof(real), "%s", link);
+	}
+	p = strstr(real, "/devicetree/base");
+	if (p)
+		snprintf(buf, size, "%s", p[16] ? p + 16 : "/");
+	else if ((p = strstr(real, "/device-tree")))
+		snprintf(buf, size, "%s", p[12] ? p + 12 : "/");
+}
+
+int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
+{
+	static const char *const buses[] = { "i2c", "spi" };
+	char path[PATH_MAX], real[PATH_MAX], adir[PATH_MAX + 64], *slash;
+	struct stat sb;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->adapter_nr = -1;
+	if (!tf_devname_valid(name) || strlen(name) >= sizeof(d->name))
+		return tf_err_set(err, EINVAL, "'%s' is not a device name", name);
+	strcpy(d->name, name);
+	for (i = 0; i < TF_ARRAY_SIZE(buses); i++) {
+		snprintf(path, sizeof(path), "/sys/bus/%s/devices/%s", buses[i], name);
+		if (lstat(path, &sb) == 0)
+			break;
+	}
+	if (i == TF_ARRAY_SIZE(buses))
+		return tf_err_set(err, ENODEV, "%s: no such i2c or spi device in /sys/bus",
+				  name);
+	strcpy(d->subsys, buses[i]);
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	snprintf(d->syspath, sizeof(d->syspath), "%s", real);
+	tf_device_refresh(d);
+
+	snprintf(path, sizeof(path), "%s/modalias", d->syspath);
+	tf_read_attr(path, d->modalias, sizeof(d->modalias));
+	snprintf(path, sizeof(path), "%s/of_node/compatible", d->syspath);
+	tf_read_attr(path, d->compatible, sizeof(d->compatible));
+
+	if (!strcmp(d->subsys, "i2c")) {
+		d->has_addr = parse_i2c_name(name, &d->adapter_nr, &d->addr);
+		/* The adapter is the parent directory, "i2c-N". */
+		snprintf(path, sizeof(path), "%s", d->syspath);
+		slash = strrchr(path, '/');
+		if (slash) {
+			*slash = '\0';
+			slash = strrchr(path, '/');
+			if (slash && !strncmp(slash + 1, "i2c-", 4))
+				d->adapter_nr = atoi(slash + 5);
+		}
+		if (d->adapter_nr < 0)
+			return tf_err_set(err, ENODEV, "%s: can not tell its i2c adapter", name);
+		snprintf(adir, sizeof(adir), "/sys/bus/i2c/devices/i2c-%d", d->adapter_nr);
+		snprintf(path, sizeof(path), "%s/name", adir);
+		tf_read_attr(path, d->adapter_name, sizeof(d->adapter_name));
+		adapter_of_path(adir, d->adapter_of_path, sizeof(d->adapter_of_path));
+	}
+	return 0;
+}
+
+int tf_i2c_adapter_find(const char *name, const char *of_path)
+{
+	struct dirent *de;
+	DIR *d = opendir("/sys/bus/i2c/devices");
+	int found = -ENODEV;
+
+	if (!d)
+		return -ENODEV;
+	while ((de = readdir(d))) {
+		char dir[PATH_MAX], path[PATH_MAX + 8], val[256], ofp[256];
+		char *end;
+		long nr;
+
+		if (strncmp(de->d_name, "i2c-", 4))
+			continue;
+		nr = strtol(de->d_name + 4, &end, 10);
+		if (*end || nr < 0)
+			continue;
+		snprintf(dir, sizeof(dir), "/sys/bus/i2c/devices/%s", de->d_name);
+		if (name && name[0]) {
+			snprintf(path, sizeof(path), "%s/name", dir);
+			if (tf_read_attr(path, val, sizeof(val)) == 0 && !strcmp(val, name)) {
+				found = (int)nr;
+				break;
+			}
+		}
+		if (of_path && of_path[0]) {
+			adapter_of_path(dir, ofp, sizeof(ofp));
+			if (ofp[0] && !strcmp(ofp, of_path)) {
+				found = (int)nr;
+				break;
+			}
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static int driver_file(const struct tf_device *d, const char *driver,
+		       const char *file, const char *what, struct tf_err *err)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (!tf_devname_valid(driver))
+		return tf_err_set(err, EINVAL, "%s: bad driver name '%s'", d->name, driver);
+	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", d->subsys, driver, file);
+	r = tf_write_attr(path, d->name);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: %s driver %s: %s", d->name, what, driver,
+				  strerror(-r));
+	return 0;
+}
+
+int tf_device_unbind(struct tf_device *d, struct tf_err *err)
+{
+	int r;
+
+	tf_device_refresh(d);
+	if (!d->driver[0])
+		return 0;
+	r = driver_file(d, d->driver, "unbind", "unbinding", err);
+	if (r == 0)
+		tf_device_refresh(d);
+	return r;
+}
+
+int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err)
+{
+	int r = driver_file(d, driver, "bind", "binding", err);
+
+	tf_device_refresh(d);
+	return r;
+}
+
+int tf_device_attr_write(const struct tf_device *d, const char *attr,
+			 const char *value, struct tf_err *err)
+{
+	char path[PATH_MAX];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
+	r = tf_write_attr(path, value);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: writing %s: %s", d->name, attr, strerror(-r));
+	return 0;
+}
+
+int tf_device_attr_read(const struct tf_device *d, const char *attr, char *buf,
+			size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
+	return tf_read_attr(path, buf, size);
+}
+
+int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
+			 struct tf_err *err)
+{
+	uint64_t end = tf_now_ms() + (uint64_t)timeout_ms, since = 0;
+	char last[64] = "";
+
+	for (;;) {
+		uint64_t now = tf_now_ms();
+
+		tf_device_refresh(d);
+		if (d->driver[0]) {
+			if (strcmp(last, d->driver)) {
+				snprintf(last, sizeof(last), "%s", d->driver);
+				since = now;
+			} else if (now - since >= (uint64_t)settle_ms) {
+				return 0;
+			}
+		} else {
+			last[0] = '\0';
+		}
+		if (now >= end)
+			return tf_err_set(err, ETIMEDOUT,
+					  "%s: no driver finished binding within %d ms",
+					  d->name, timeout_ms);
+		tf_sleep_us(20000);
+	}
+}
+
+/* ------------------------------------------------------------ input watch */
+
+struct tf_input_watch {
+	struct udev *udev;
+	struct udev_monitor *mon;
+	char syspath[PATH_MAX];
+	char subsys[8], name[64];
+	int n_before;
+	struct tf_input_node before[TF_MAX_INPUTS];
+};
+
+int tf_input_watch_start(const struct tf_device *d, struct tf_input_watch **out,
+			 struct tf_err *err)
+{
+	struct tf_input_watch *w = calloc(1, sizeof(*w));
+	const char *source;
+
+	if (!w)
+		return -ENOMEM;
+	snprintf(w->syspath, sizeof(w->syspath), "%s", d->syspath);
+	snprintf(w->subsys, sizeof(w->subsys), "%s", d->subsys);
+	snprintf(w->name, sizeof(w->name), "%s", d->name);
+	w->udev = udev_new();
+	if (!w->udev) {
+		free(w);
+		return tf_err_set(err, ENOMEM, "libudev: udev_new failed");
+	}
+	/* With udevd running, its processed events; without, the kernel's. */
+	source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel";
+	w->mon = udev_monitor_new_from_netlink(w->udev, source);
+	if (!w->mon ||
+	    udev_monitor_filter_add_match_subsystem_devtype(w->mon, "input", NULL) < 0 ||
+	    udev_monitor_enable_receiving(w->mon) < 0) {
+		tf_input_watch_free(w);
+		return tf_err_set(err, EIO, "%s: can not listen to %s uevents", d->name, source);
+	}
+	/* Subscribed first, then the snapshot: nothing can fall in between. */
+	w->n_before = tf_sysfs_inputs(d->subsys, d->name, w->before, TF_MAX_INPUTS);
+	if (w->n_before < 0)
+		w->n_before = 0;
+	*out = w;
+	return 0;
+}
+
+static bool seen_before(const struct tf_input_watch *w, const char *input)
+{
+	int i;
+
+	for (i = 0; i < w->n_before; i++)
+		if (!strcmp(w->before[i].input, input))
+			return true;
+	return false;
+}
+
+/* A new input with an event node, found in sysfs? */
+static int scan_new(struct tf_input_watch *w, struct tf_input_node *node)
+{
+	struct tf_input_node now[TF_MAX_INPUTS];
+	struct stat sb;
+	int i, n = tf_sysfs_inputs(w->subsys, w->name, now, TF_MAX_INPUTS);
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (!seen_before(w, now[i].input) && now[i].event[0]) {
+			*node = now[i];
+			return 1;
+		}
+	if (lstat(w->syspath, &sb) < 0)
+		return -ENODEV;
+	return 0;
+}
+
+int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
+			struct tf_input_node *node, struct tf_err *err)
+{
+	uint64_t end = tf_now_ms() + (uint64_t)timeout_ms;
+	struct pollfd pfd = { .fd = udev_monitor_get_fd(w->mon), .events = POLLIN };
+	int r;
+
+	for (;;) {
+		uint64_t now;
+
+		r = scan_new(w, node);
+		if (r == 1)
+			return 0;
+		if (r == -ENODEV)
+			return tf_err_set(err, ENODEV, "%s: the device went away", w->name);
+		now = tf_now_ms();
+		if (now >= end)
+			return tf_err_set(err, ETIMEDOUT,
+					  "%s: no new input device within %d ms", w->name,
+					  timeout_ms);
+		/* Wake on any input event, and at least every 250 ms in case
+		 * events are not delivered here (no udevd, containers). */
+		r = poll(&pfd, 1, (int)((end - now) < 250 ? (end - now) : 250));
+		if (r > 0) {
+			struct udev_device *ud = udev_monitor_receive_device(w->mon);
+
+			if (ud)
+				udev_device_unref(ud);
+		}
+	}
+}
+
+void tf_input_watch_free(struct tf_input_watch *w)
+{
+	if (!w)
+		return;
+	if (w->mon)
+		udev_monitor_unref(w->mon);
+	if (w->udev)
+		udev_unref(w->udev);
+	free(w);
+}
+
+/* ------------------------------------------------------------ firmware */
+
+static void expand_release(const char *in, char *out, size_t size)
+{
+	struct utsname u;
+	const char *p = strstr(in, "%r");
+
+	if (!p || uname(&u) < 0) {
+		snprintf(out, size, "%s", in);
+		return;
+	}
+	snprintf(out, size, "%.*s%s%s", (int)(p - in), in, u.release, p + 2);
+}
+
+int tf_firmware_find(char (*dirs)[256], unsigned n, const char *class_param,
+		     const char *name, char *out, size_t size)
+{
+	char custom[256] = "", dir[512];
+	struct stat sb;
+	unsigned i;
+
+	/* firmware_class.path first, as the kernel searches it first. */
+	if (class_param && tf_read_attr(class_param, custom, sizeof(custom)) == 0 &&
+	    custom[0]) {
+		if (tf_snprintf(out, size, "%s/%s", custom, name) == 0 &&
+		    stat(out, &sb) == 0 && S_ISREG(sb.st_mode))
+			return 0;
+	}
+	for (i = 0; i < n; i++) {
+		expand_release(dirs[i], dir, sizeof(dir));
+		if (tf_snprintf(out, size, "%s/%s", dir, name) == 0 &&
+		    stat(out, &sb) == 0 && S_ISREG(sb.st_mode))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir,
+		const char *dev, const char *name, const uint8_t *data, size_t len,
+		struct tf_err *err)
+{
+	char lockname[300];
+	int fd, r;
+
+	memset(st, 0, sizeof(*st));
+	st->lock_fd = -1;
+	snprintf(st->param, sizeof(st->param), "%s", param);
+	if (tf_snprintf(st->dir, sizeof(st->dir), "%s/firmware", state_dir) ||
+	    tf_snprintf(lockname, sizeof(lockname), "%s/firmware_class.lock", state_dir))
+		return tf_err_set(err, ENAMETOOLONG, "state directory path too long");
+	/* One staged update at a time: the search path is global. */
+	st->lock_fd = open(lockname, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (st->lock_fd < 0 || flock(st->lock_fd, LOCK_EX) < 0) {
+		r = -errno;
+		tf_fw_unstage(st);
+		return tf_err_set(err, -r, "%s: %s", lockname, strerror(-r));
+	}
+	if (mkdir(st->dir, 0700) < 0 && errno != EEXIST) {
+		r = -errno;
+		tf_fw_unstage(st);
+		return tf_err_set(err, -r, "%s: %s", st->dir, strerror(-r));
+	}
+	if (tf_read_attr(param, st->saved, sizeof(st->saved)) < 0) {
+		r = -errno;
+		tf_fw_unstage(st);
+		return tf_err_set(err, ENOENT, "%s: can not read the firmware search path "
+				  "(kernel without firmware_class?)", param);
+	}
+	if (tf_snprintf(st->file, sizeof(st->file), "%s/%s", st->dir, name)) {
+		tf_fw_unstage(st);
+		return tf_err_set(err, ENAMETOOLONG, "staging path too long");
+	}
+	(void)dev;
+	fd = open(st->file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len || close(fd) < 0) {
+		r = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+		unlink(st->file);
+		tf_fw_unstage(st);
+		return tf_err_set(err, r, "%s: %s", st->file, strerror(r));
+	}
+	r = tf_write_attr(param, st->dir);
+	if (r < 0) {
+		unlink(st->file);
+		tf_fw_unstage(st);
+		return tf_err_set(err, -r, "%s: %s", param, strerror(-r));
+	}
+	st->active = true;
+	return 0;
+}
+
+void tf_fw_unstage(struct tf_fw_stage *st)
+{
+	if (st->active) {
+		/* An empty string can not be written to a sysfs parameter;
+		 * a single newline resets firmware_class.path to empty. */
+		tf_write_attr(st->param, st->saved[0] ? st->saved : "\n");
+		unlink(st->file);
+		st->active = false;
+	}
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	st->lock_fd = -1;
+}

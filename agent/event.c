@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uevent environment parsing (pure).  The action names are those of
+ * kobject_actions[] in lib/kobject_uevent.c; bind/unbind exist since 4.14.
+ */
+#include "event.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const action_names[] = {
+	[TF_ACTION_UNKNOWN] = "unknown", [TF_ACTION_ADD] = "add",
+	[TF_ACTION_REMOVE] = "remove",   [TF_ACTION_CHANGE] = "change",
+	[TF_ACTION_MOVE] = "move",       [TF_ACTION_ONLINE] = "online",
+	[TF_ACTION_OFFLINE] = "offline", [TF_ACTION_BIND] = "bind",
+	[TF_ACTION_UNBIND] = "unbind",
+};
+
+enum tf_action tf_action_from_string(const char *s)
+{
+	size_t i;
+
+	if (!s)
+		return TF_ACTION_UNKNOWN;
+	for (i = 1; i < sizeof(action_names) / sizeof(action_names[0]); i++)
+		if (!strcmp(s, action_names[i]))
+			return (enum tf_action)i;
+	return TF_ACTION_UNKNOWN;
+}
+
+const char *tf_action_name(enum tf_action a)
+{
+	if ((size_t)a >= sizeof(action_names) / sizeof(action_names[0]))
+		return "unknown";
+	return action_names[a];
+}
+
+bool tf_devname_valid(const char *name)
+{
+	const char *p;
+
+	if (!name || !*name || strlen(name) > 100 || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return false;
+	for (p = name; *p; p++) {
+		char c = *p;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == ':' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* Value of KEY in an env entry "KEY=value", or NULL. */
+static const char *match(const char *entry, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(entry, key, n) || entry[n] != '=')
+		return NULL;
+	return entry + n + 1;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
+{
+	const char *v, *slash;
+	uint64_t n;
+	size_t i;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!envp)
+		return -EINVAL;
+	for (i = 0; envp[i]; i++) {
+		const char *e = envp[i];
+
+		if ((v = match(e, "ACTION")))
+			ev->action_str = v;
+		else if ((v = match(e, "DEVPATH")))
+			ev->devpath = v;
+		else if ((v = match(e, "SUBSYSTEM")))
+			ev->subsystem = v;
+		else if ((v = match(e, "DRIVER")))
+			ev->driver = *v ? v : NULL;
+		else if ((v = match(e, "MODALIAS")))
+			ev->modalias = v;
+		else if ((v = match(e, "OF_NAME")))
+			ev->of_name = v;
+		else if ((v = match(e, "OF_FULLNAME")))
+			ev->of_fullname = v;
+		else if ((v = match(e, "SEQNUM")))
+			ev->has_seqnum = parse_u64(v, &ev->seqnum);
+		else if ((v = match(e, "OF_COMPATIBLE_N"))) {
+			if (parse_u64(v, &n))
+				ev->n_compatible = n > TF_EVENT_MAX_COMPAT
+							   ? TF_EVENT_MAX_COMPAT
+							   : (unsigned)n;
+		} else if (!strncmp(e, "OF_COMPATIBLE_", 14)) {
+			char *end;
+			unsigned long idx = strtoul(e + 14, &end, 10);
+
+			if (end != e + 14 && *end == '=' &&
+			    idx < TF_EVENT_MAX_COMPAT)
+				ev->compatible[idx] = end + 1;
+		}
+	}
+	/* Entries past OF_COMPATIBLE_N, or holes, do not count. */
+	for (i = 0; i < ev->n_compatible; i++)
+		if (!ev->compatible[i]) {
+			ev->n_compatible = (unsigned)i;
+			break;
+		}
+	for (i = ev->n_compatible; i < TF_EVENT_MAX_COMPAT; i++)
+		ev->compatible[i] = NULL;
+
+	if (!ev->action_str || !ev->devpath)
+		return -EINVAL;
+	ev->action = tf_action_from_string(ev->action_str);
+	slash = strrchr(ev->devpath, '/');
+	v = slash ? slash + 1 : ev->devpath;
+	if (strlen(v) >= sizeof(ev->devname) || !tf_devname_valid(v))
+		return -EINVAL;
+	strcpy(ev->devname, v);
+	return 0;
+}

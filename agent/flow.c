@@ -1,0 +1,1055 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The update state machine (see flow.h).  Each step logs one line with the
+ * device name; every failure ends in a distinct exit code with a message
+ * that names the file, field or device and, when the chip is left in its
+ * bootloader, says that a later run can flash it again.
+ */
+#include "flow.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "device.h"
+#include "exitcode.h"
+#include "family.h"
+#include "families.h"
+#include "fwdb.h"
+#include "json.h"
+#include "log.h"
+#include "plan.h"
+#include "state.h"
+
+#define RESET_ASSERT_US 50000  /* design §6: assert >= 50 ms */
+#define RESET_RELEASE_US 100000 /* then ~100 ms before first access */
+#define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
+
+struct run {
+	const struct tf_settings *s;
+	const struct tf_flow_opts *o;
+	struct tf_flow_result *res;
+	struct tf_state st;
+	int lock_fd;
+	struct tf_board_identity id;
+	struct tf_board_set *boards;
+	const struct tf_board_profile *profile;
+	struct tf_controller synth; /* flash without a profile */
+	const struct tf_controller *ctrl;
+	const struct tf_family_ops *ops;
+	struct tf_fwdb *db;
+	struct tf_ctx c;
+	struct tf_chip_state chip;
+	struct tf_plan plan;
+	void *fw_img, *cfg_obj;
+	uint32_t cfg_crc;
+	char fw_sha[65];
+	bool flashed_anything;
+	uint64_t t0;
+	struct tf_progress last_progress;
+	int last_pct;
+};
+
+static const char *dev_of(struct run *r)
+{
+	return r->c.dev.name[0] ? r->c.dev.name : "touchfw";
+}
+
+/* Record the outcome and return its exit code. */
+static int finish(struct run *r, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int finish(struct run *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->res->exit_code = code;
+	va_start(ap, fmt);
+	vsnprintf(r->res->message, sizeof(r->res->message), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static const char *mode_name(enum tf_chip_mode m)
+{
+	switch (m) {
+	case TF_CHIP_APP:
+		return "application";
+	case TF_CHIP_BOOTLOADER:
+		return "bootloader";
+	default:
+		return "absent";
+	}
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void progress(void *user, const struct tf_progress *p)
+{
+	struct run *r = user;
+	int pct = p->total ? (int)(p->done * 100 / p->total) : 100;
+
+	r->last_progress = *p;
+	if (r->o->quiet_progress)
+		return;
+	if (r->o->progress_tty) {
+		char bar[41];
+		int i, fill = pct * 40 / 100;
+
+		for (i = 0; i < 40; i++)
+			bar[i] = i < fill ? '#' : '.';
+		bar[40] = '\0';
+		fprintf(stderr, "\r%s: [%s] %3d%% %zu/%zu frames%s", dev_of(r), bar, pct,
+			p->done, p->total, p->done == p->total ? "\n" : "");
+		fflush(stderr);
+	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
+		log_info(dev_of(r), "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
+			 p->done, p->total, p->bytes,
+			 p->retries ? ", with retries" : "");
+	}
+	r->last_pct = pct;
+}
+
+/* ------------------------------------------------------------ steps */
+
+static int step_device(struct run *r)
+{
+	struct tf_err err = { 0 };
+	int rc;
+
+	char name[sizeof(r->c.dev.name)];
+
+	snprintf(name, sizeof(name), "%s", r->c.dev.name);
+	if (tf_device_lookup(name, &r->c.dev, &err) < 0)
+		return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
+	if (r->o->wait_bind && !r->c.dev.driver[0]) {
+		log_info(dev_of(r), "waiting up to %u ms for a driver to bind",
+			 r->s->bind_timeout_ms);
+		rc = tf_device_wait_bound(&r->c.dev, (int)r->s->bind_timeout_ms, 500, &err);
+		if (rc < 0)
+			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
+	}
+	snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
+	log_info(dev_of(r), "device %s on %s adapter i2c-%d (%s), driver %s",
+		 r->c.dev.syspath, r->c.dev.subsys, r->c.dev.adapter_nr,
+		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
+		 r->c.dev.driver[0] ? r->c.dev.driver : "none");
+	return TF_EXIT_OK;
+}
+
+static int step_profile(struct run *r)
+{
+	const char *dirs[TF_MAX_DIRS];
+	struct tf_err err = { 0 };
+	struct tf_board_match_info mi;
+	unsigned i;
+
+	for (i = 0; i < r->s->n_boards_dirs; i++)
+		dirs[i] = r->s->boards_dirs[i];
+	if (tf_board_identify("", &r->id, &err) < 0)
+		return finish(r, TF_EXIT_NO_PROFILE, "can not identify the board: %s", err.msg);
+	if (tf_board_load(dirs, r->s->n_boards_dirs, &r->boards, &err) < 0)
+		return finish(r, TF_EXIT_NO_PROFILE, "board profiles: %s", err.msg);
+	for (i = 0; i < tf_board_set_invalid_count(r->boards); i++)
+		log_warn(dev_of(r), "ignoring invalid board profile %s (see 'touchfw board check')",
+			 tf_board_set_invalid_path(r->boards, i));
+	r->profile = tf_board_match(r->boards, &r->id, &mi);
+	if (!r->profile) {
+		if (r->o->firmware_file || r->o->config_file)
+			return TF_EXIT_OK; /* manual flash: synthesised below */
+		log_debug(dev_of(r), "board identity: %s%s", r->id.n_compatible ?
+			  r->id.compatible[0] : "", r->id.has_dmi ? " (DMI)" : "");
+		return finish(r, TF_EXIT_NO_PROFILE,
+			      "%s: no board profile describes this board (%s); nothing to do",
+			      dev_of(r),
+			      r->id.n_compatible ? r->id.compatible[0]
+			      : r->id.has_dmi ? "DMI machine" : "no identity");
+	}
+	r->ctrl = tf_board_find_controller(r->profile, r->c.dev.subsys,
+					   r->c.dev.adapter_name,
+					   r->c.dev.adapter_of_path,
+					   r->c.dev.has_addr ? r->c.dev.addr : 0);
+	if (!r->ctrl && !r->c.dev.has_addr) {
+		/* ACPI-named clients have no address in their name: accept
+		 * the only controller on that adapter. */
+		size_t k, hits = 0;
+
+		for (k = 0; k < r->profile->n_ctrl; k++) {
+			const struct tf_controller *t = &r->profile->ctrl[k];
+
+			if (tf_board_find_controller(r->profile, r->c.dev.subsys,
+						     r->c.dev.adapter_name,
+						     r->c.dev.adapter_of_path, t->reg) == t) {
+				r->ctrl = t;
+				hits++;
+			}
+		}
+		if (hits != 1)
+			r->ctrl = NULL;
+	}
+	if (!r->ctrl) {
+		if (r->o->firmware_file || r->o->config_file)
+			return TF_EXIT_OK;
+		return finish(r, TF_EXIT_NO_PROFILE,
+			      "%s: board profile %s (%s) has no controller on adapter '%s' "
+			      "at 0x%02x; nothing to do",
+			      dev_of(r), r->profile->name, r->profile->path,
+			      r->c.dev.adapter_name, r->c.dev.addr);
+	}
+	snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
+	log_info(dev_of(r), "board profile %s (%s): controller %s, family %s, power %s",
+		 r->profile->name, r->profile->model, r->ctrl->node_path, r->ctrl->family,
+		 tf_power_name(r->ctrl->power));
+	return TF_EXIT_OK;
+}
+
+/* flash without a profile: what the command line and the driver say. */
+static int synth_controller(struct run *r)
+{
+	const struct tf_family_info *fi = r->o->family ? tf_family_by_name(r->o->family)
+						       : tf_family_by_driver(r->c.dev.driver);
+
+	if (r->ctrl)
+		return TF_EXIT_OK;
+	if (!fi)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: no board profile and driver '%s' is not one touchfw "
+			      "knows; give --family", dev_of(r),
+			      r->c.dev.driver[0] ? r->c.dev.driver : "none");
+	if (!r->c.dev.has_addr)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: no board profile and no address in the device name",
+			      dev_of(r));
+	memset(&r->synth, 0, sizeof(r->synth));
+	snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
+	snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->name);
+	snprintf(r->synth.bus, sizeof(r->synth.bus), "%s", r->c.dev.subsys);
+	r->synth.reg = r->c.dev.addr;
+	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
+	r->synth.input_timeout_ms = r->s->input_timeout_ms;
+	r->synth.flash_timeout_ms = r->s->flash_timeout_ms;
+	r->ctrl = &r->synth;
+	log_info(dev_of(r), "no board profile: family %s at 0x%02x, power %s (command line)",
+		 fi->name, r->synth.reg, tf_power_name(r->synth.power));
+	return TF_EXIT_OK;
+}
+
+static int step_family(struct run *r)
+{
+	const struct tf_family_info *fi = tf_family_by_name(r->ctrl->family);
+	struct tf_err err = { 0 };
+
+	r->ops = tf_family_ops_by_name(r->ctrl->family);
+	if (!r->ops || !fi)
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s: family '%s' is not supported",
+			      dev_of(r), r->ctrl->family);
+	if (r->c.dev.driver[0] && !tf_family_by_driver(r->c.dev.driver))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: bound to driver %s, which is not a %s driver; the board "
+			      "profile says %s is a %s controller",
+			      dev_of(r), r->c.dev.driver, fi->name, r->ctrl->node_path,
+			      fi->name);
+	r->c.ctrl = r->ctrl;
+	r->c.force = r->o->force;
+	r->c.flash_timeout_ms = r->ctrl->flash_timeout_ms;
+	r->c.progress = progress;
+	r->c.progress_user = r;
+	if (r->ops->init(&r->c, &err) < 0)
+		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+	return TF_EXIT_OK;
+}
+
+static int step_attempts(struct run *r)
+{
+	struct tf_attempts a;
+	uint64_t now = (uint64_t)time(NULL);
+
+	if (r->o->manual || r->o->ignore_state || r->o->dry_run)
+		return TF_EXIT_OK;
+	if (tf_state_read_attempts(&r->st, r->c.dev.name, &a) < 0)
+		return TF_EXIT_OK;
+	if (a.count >= r->s->max_attempts)
+		return finish(r, TF_EXIT_BACKOFF,
+			      "%s: gave up after %u failed attempts (last: %s); "
+			      "'touchfw run --force %s' tries again",
+			      dev_of(r), a.count, a.last_error, r->c.dev.name);
+	if (a.count && a.next_allowed > now)
+		return finish(r, TF_EXIT_BACKOFF, "%s: backing off for %llus after %u failed attempt%s",
+			      dev_of(r), (unsigned long long)(a.next_allowed - now), a.count,
+			      a.count == 1 ? "" : "s");
+	return TF_EXIT_OK;
+}
+
+static int step_db(struct run *r)
+{
+	struct tf_fwdb_opts opts = { .keys_dir = r->s->keys_dir };
+	struct tf_err err = { 0 };
+
+	if (r->o->firmware_file || r->o->config_file)
+		return TF_EXIT_OK;
+	opts.sig = r->s->signatures == TF_SETTING_SIG_REQUIRED ? TF_SIG_REQUIRED
+		   : r->s->signatures == TF_SETTING_SIG_OFF   ? TF_SIG_OFF
+							      : TF_SIG_OPTIONAL;
+	if (tf_fwdb_load(r->s->db_dir, &opts, &r->db, &err) < 0)
+		return finish(r, TF_EXIT_DB_INVALID, "%s: firmware database: %s", dev_of(r),
+			      err.msg);
+	log_info(dev_of(r), "firmware database %s: %zu blobs, %s", r->s->db_dir,
+		 r->db->n_blobs,
+		 r->db->sig_state == TF_SIG_STATE_VERIFIED ? "signature verified"
+		 : r->db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
+							     : "signature not checked");
+	return TF_EXIT_OK;
+}
+
+static int step_bus(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	if (strcmp(r->c.dev.subsys, "i2c"))
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
+			      dev_of(r));
+	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
+		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+	r->c.bus_open = true;
+	if (!tf_i2c_plain_ok(&r->c.bus))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: adapter i2c-%d (%s) is SMBus-only; %s needs plain I2C "
+			      "transfers (16-bit registers, frames over 32 bytes)",
+			      dev_of(r), r->c.dev.adapter_nr, r->c.dev.adapter_name,
+			      r->ctrl->family);
+	return TF_EXIT_OK;
+}
+
+static int detect(struct run *r, struct tf_chip_state *st)
+{
+	struct tf_err err = { 0 };
+
+	if (r->ops->detect(&r->c, st, &err) < 0)
+		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO,
+			      "%s", err.msg);
+	return TF_EXIT_OK;
+}
+
+static void persist_hw(struct run *r, const char *hw)
+{
+	char path[400];
+	FILE *f;
+
+	if (!hw[0] || tf_snprintf(path, sizeof(path), "%s/%s.hw", r->s->persist_dir,
+				  r->c.dev.name))
+		return;
+	if (access(r->s->persist_dir, W_OK) < 0)
+		return;
+	f = fopen(path, "we");
+	if (f) {
+		fprintf(f, "%s\n", hw);
+		fclose(f);
+	}
+}
+
+static void read_hw_hint(struct run *r, char *hw, size_t size)
+{
+	char path[400];
+
+	hw[0] = '\0';
+	if (tf_snprintf(path, sizeof(path), "%s/%s.hw", r->s->persist_dir, r->c.dev.name) == 0)
+		tf_read_attr(path, hw, size);
+}
+
+static int step_detect(struct run *r)
+{
+	char found[400];
+	int rc;
+
+	/* A driver that owns the power keeps the chip off while unbound. */
+	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
+	    r->ctrl->driver[0]) {
+		struct tf_err err = { 0 };
+
+		log_info(dev_of(r), "driver not bound and it owns the power: binding %s first",
+			 r->ctrl->driver);
+		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0 ||
+		    tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
+			log_warn(dev_of(r), "%s", err.msg);
+	}
+	rc = detect(r, &r->chip);
+	if (rc)
+		return rc;
+	snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
+		 mode_name(r->chip.mode));
+	snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
+	snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
+	snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
+		 r->chip.version_str);
+	r->res->has_crc_before = r->chip.has_config_crc;
+	r->res->crc_before = r->chip.config_crc;
+	if (r->chip.mode == TF_CHIP_ABSENT)
+		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
+	if (r->chip.mode == TF_CHIP_APP) {
+		persist_hw(r, r->chip.hw);
+		log_info(dev_of(r), "%s mode: hardware %s, firmware %s, config CRC %s%06X",
+			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
+			 r->chip.has_config_crc ? "0x" : "unknown ",
+			 r->chip.has_config_crc ? r->chip.config_crc : 0);
+	} else {
+		log_info(dev_of(r), "bootloader mode: %s", r->chip.detail);
+	}
+	if (r->ops->kernel_cfg_name &&
+	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
+			     r->s->firmware_class_path, r->ops->kernel_cfg_name, found,
+			     sizeof(found)) == 0)
+		log_warn(dev_of(r),
+			 "%s exists: the %s driver applies it at every probe and may undo "
+			 "touchfw's configuration", found, r->c.dev.driver[0] ?
+			 r->c.dev.driver : "kernel");
+	return TF_EXIT_OK;
+}
+
+static int step_plan(struct run *r)
+{
+	struct tf_plan_input in = { 0 };
+	struct tf_err err = { 0 };
+	char hint[32];
+
+	if (!r->db)
+		return TF_EXIT_OK; /* manual files */
+	read_hw_hint(r, hint, sizeof(hint));
+	in.db = r->db;
+	in.profile = r->profile;
+	in.ctrl = r->ctrl;
+	in.family = r->ctrl->family;
+	in.st = &r->chip;
+	in.hw_hint = hint[0] ? hint : NULL;
+	in.devname = r->c.dev.name;
+	in.persist_dir = r->s->persist_dir;
+	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
+	if (tf_plan_make(&in, &r->plan, &err) < 0)
+		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
+	if (r->plan.fw) {
+		snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
+		snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version), "%s",
+			 r->plan.fw->version);
+	}
+	if (r->plan.cfg && r->plan.cfg_needed)
+		snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s", r->plan.cfg->id);
+	snprintf(r->res->fw_reason, sizeof(r->res->fw_reason), "%s", r->plan.fw_reason);
+	snprintf(r->res->cfg_reason, sizeof(r->res->cfg_reason), "%s", r->plan.cfg_reason);
+	log_info(dev_of(r), "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
+		 r->plan.fw ? r->plan.fw->id : "", r->plan.fw ? "" : r->plan.fw_reason);
+	if (r->plan.fw)
+		log_info(dev_of(r), "firmware: why: %s", r->plan.fw_reason);
+	log_info(dev_of(r), "config: %s%s (%s)", r->plan.cfg && r->plan.cfg_needed ? "write " : "keep",
+		 r->plan.cfg && r->plan.cfg_needed ? r->plan.cfg->id : "", r->plan.cfg_reason);
+	return TF_EXIT_OK;
+}
+
+static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char *file,
+			     uint8_t **data, size_t *len, const char **name)
+{
+	struct tf_err err = { 0 };
+	char *buf = NULL;
+	int rc;
+
+	if (file) {
+		rc = tf_read_file(file, 64u << 20, &buf, len);
+		if (rc < 0)
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", file, strerror(-rc));
+		*data = (uint8_t *)buf;
+		*name = file;
+		return TF_EXIT_OK;
+	}
+	if (tf_fwdb_read_blob(r->db, b, data, len, &err) < 0)
+		return finish(r, TF_EXIT_DB_INVALID, "%s: %s", dev_of(r), err.msg);
+	*name = b->file;
+	return TF_EXIT_OK;
+}
+
+static int step_load(struct run *r)
+{
+	struct tf_err err = { 0 };
+	const char *name;
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	if (r->plan.fw || r->o->firmware_file) {
+		rc = read_blob_or_file(r, r->plan.fw, r->o->firmware_file, &data, &len, &name);
+		if (rc)
+			return rc;
+		if (r->plan.fw)
+			tf_sha256_hex(r->plan.fw->sha256, r->fw_sha);
+		rc = r->ops->load_firmware(&r->c, data, len, name, &r->fw_img, &err);
+		free(data);
+		if (rc < 0)
+			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+		snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
+			 r->plan.fw ? r->plan.fw->id : name);
+	}
+	if ((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file) {
+		rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
+		if (rc)
+			return rc;
+		rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
+		free(data);
+		if (rc < 0)
+			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+		snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
+			 r->plan.cfg ? r->plan.cfg->id : name);
+		/* Same firmware, same CRC: nothing to write after all. */
+		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
+		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
+			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			r->ops->free_config(r->cfg_obj);
+			r->cfg_obj = NULL;
+		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img &&
+			   r->ops->check_config(&r->c, r->cfg_obj, &err) < 0) {
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), name, err.msg);
+		}
+	}
+	return TF_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ updating */
+
+static int fail_bootloader(struct run *r, const char *msg)
+{
+	return finish(r, TF_EXIT_BOOTLOADER,
+		      "%s; the chip is in its bootloader: the next bind or "
+		      "'touchfw run %s' flashes it again", msg, r->c.dev.name);
+}
+
+static int rebind(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_err err = { 0 };
+	const char *driver = r->c.dev.driver[0] ? r->c.dev.driver
+			     : r->ctrl->driver[0] ? r->ctrl->driver
+			     : tf_family_by_name(r->ctrl->family)->drivers[0];
+	char drv[64];
+
+	snprintf(drv, sizeof(drv), "%s", driver);
+	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
+		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+	if (r->c.dev.driver[0]) {
+		log_info(dev_of(r), "rebind: unbinding %s", drv);
+		if (tf_device_unbind(&r->c.dev, &err) < 0)
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+	}
+	tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
+	log_info(dev_of(r), "rebind: binding %s", drv);
+	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)", err.msg);
+	return TF_EXIT_OK;
+}
+
+static int wait_input(struct run *r, struct tf_input_watch *w)
+{
+	struct tf_input_node node;
+	struct tf_err err = { 0 };
+
+	log_info(dev_of(r), "waiting up to %u ms for the application-mode input device",
+		 r->ctrl->input_timeout_ms);
+	if (tf_input_watch_wait(w, (int)r->ctrl->input_timeout_ms, &node, &err) < 0)
+		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_VERIFY,
+			      "%s (driver %s)", err.msg,
+			      r->c.dev.driver[0] ? r->c.dev.driver : "not bound");
+	snprintf(r->res->input, sizeof(r->res->input), "%s", node.event);
+	log_info(dev_of(r), "input device %s (/dev/input/%s) appeared", node.input, node.event);
+	return TF_EXIT_OK;
+}
+
+static int flash_over_bus(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
+		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
+		 r->c.chg ? ", CHG line watched" : ", polling");
+	r->flashed_anything = true;
+	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
+		if (r->fw_sha[0])
+			tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha,
+						  err.msg);
+		return fail_bootloader(r, err.msg);
+	}
+	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
+		if (r->fw_sha[0])
+			tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha,
+						  err.msg);
+		return err.code == EBADMSG ? finish(r, TF_EXIT_VERIFY, "%s", err.msg)
+					   : fail_bootloader(r, err.msg);
+	}
+	log_info(dev_of(r), "the chip started the new firmware");
+	return TF_EXIT_OK;
+}
+
+/* Configuration over the bus; the chip must be in application mode. */
+static int config_over_bus(struct run *r)
+{
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+	int rc;
+
+	if (!r->cfg_obj)
+		return TF_EXIT_OK;
+	rc = detect(r, &st);
+	if (rc)
+		return rc;
+	if (st.mode != TF_CHIP_APP)
+		return finish(r, TF_EXIT_VERIFY, "%s: not in application mode for the config",
+			      dev_of(r));
+	if (r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
+		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), r->res->cfg_id,
+			      err.msg);
+	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
+		log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+		return TF_EXIT_OK;
+	}
+	log_info(dev_of(r), "config: writing %s, backup to NVM, reset", r->res->cfg_id);
+	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
+	log_info(dev_of(r), "config: CRC 0x%06X verified after reset", r->cfg_crc);
+	return TF_EXIT_OK;
+}
+
+static int path_bootloader(struct run *r, struct tf_input_watch **w)
+{
+	int rc;
+
+	snprintf(r->res->path, sizeof(r->res->path), "bootloader");
+	if (!r->fw_img)
+		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode");
+	/* The bound driver found no application: it keeps its interrupt off
+	 * and nobody claims the bootloader address. */
+	rc = flash_over_bus(r);
+	if (rc)
+		return rc;
+	rc = config_over_bus(r);
+	if (rc)
+		return rc;
+	return rebind(r, w);
+}
+
+static int request_lines(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	if (r->ctrl->has_chg &&
+	    tf_gpio_request_input(&r->ctrl->chg, "touchfw", &r->c.chg, &err) < 0) {
+		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
+		r->c.chg = NULL;
+	}
+	if (r->ctrl->has_reset) {
+		if (tf_gpio_request_output(&r->ctrl->reset, 1, "touchfw", &r->c.reset, &err) < 0) {
+			log_warn(dev_of(r), "reset line not available (%s)", err.msg);
+			r->c.reset = NULL;
+		} else {
+			log_info(dev_of(r), "reset pulse on the profile's reset line");
+			tf_sleep_us(RESET_ASSERT_US);
+			tf_gpio_set(r->c.reset, 0);
+			tf_sleep_us(RESET_RELEASE_US);
+		}
+	}
+	return TF_EXIT_OK;
+}
+
+static void release_lines(struct run *r)
+{
+	if (r->c.chg)
+		tf_gpio_release(r->c.chg);
+	if (r->c.reset)
+		tf_gpio_release(r->c.reset);
+	r->c.chg = r->c.reset = NULL;
+}
+
+static int path_unbind(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_err err = { 0 };
+	int rc;
+
+	snprintf(r->res->path, sizeof(r->res->path), "unbind");
+	if (tf_input_watch_start(&r->c.dev, w, &err) < 0)
+		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+	if (r->c.dev.driver[0]) {
+		char drv[sizeof(r->c.dev.driver)];
+
+		log_info(dev_of(r), "unbinding %s (power is always on)", r->c.dev.driver);
+		snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
+		if (tf_device_unbind(&r->c.dev, &err) < 0)
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+		/* Remember which driver to bind again. */
+		snprintf(r->c.dev.driver, sizeof(r->c.dev.driver), "%s", drv);
+	}
+	request_lines(r);
+	rc = detect(r, &r->chip);
+	if (rc)
+		goto out;
+	if (r->fw_img) {
+		if (r->chip.mode == TF_CHIP_APP) {
+			log_info(dev_of(r), "entering the bootloader (T6 reset 0xA5)");
+			if (r->ops->enter_bootloader(&r->c, &r->chip, &err) < 0) {
+				rc = finish(r, TF_EXIT_IO, "%s", err.msg);
+				goto out;
+			}
+		}
+		rc = flash_over_bus(r);
+		if (rc)
+			goto out;
+	}
+	rc = config_over_bus(r);
+out:
+	release_lines(r);
+	/* Bind again whatever happened, so the driver sees the chip's state. */
+	{
+		char drv[64];
+		struct tf_err e2 = { 0 };
+
+		snprintf(drv, sizeof(drv), "%s", r->c.dev.driver[0] ? r->c.dev.driver :
+			 r->ctrl->driver[0] ? r->ctrl->driver :
+			 tf_family_by_name(r->ctrl->family)->drivers[0]);
+		tf_device_refresh(&r->c.dev);
+		if (!r->c.dev.driver[0]) {
+			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
+			log_info(dev_of(r), "rebind: binding %s", drv);
+			if (tf_device_bind(&r->c.dev, drv, &e2) < 0 && !rc)
+				rc = finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)",
+					    e2.msg);
+		}
+	}
+	return rc;
+}
+
+/* Kernel-assisted: the driver flashes, from a staged image. */
+static int path_update_fw(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_fw_stage stage;
+	struct tf_err err = { 0 };
+	const uint8_t *img;
+	size_t len;
+	int rc, wr;
+
+	snprintf(r->res->path, sizeof(r->res->path), "update_fw");
+	if (r->fw_img) {
+		if (!r->ops->kernel_fw_name)
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: the driver owns the power and has no firmware update "
+				      "interface; set power = \"always-on\" in the profile if "
+				      "that is safe", dev_of(r));
+		r->ops->kernel_firmware(r->fw_img, &img, &len);
+		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
+				r->c.dev.name, r->ops->kernel_fw_name, img, len, &err) < 0)
+			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
+			tf_fw_unstage(&stage);
+			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+		}
+		log_info(dev_of(r), "staged %s as %s; asking %s to flash it (%s)",
+			 r->res->fw_id, stage.file, r->c.dev.driver, r->ops->kernel_fw_attr);
+		r->flashed_anything = true;
+		/* Synchronous on a real kernel: returns when the driver is done. */
+		wr = tf_device_attr_write(&r->c.dev, r->ops->kernel_fw_attr, "1", &err);
+		/* The driver re-initialises and registers a new input device. */
+		rc = wr < 0 ? TF_EXIT_OK : wait_input(r, *w);
+		tf_fw_unstage(&stage);
+		if (wr < 0 || rc) {
+			struct tf_chip_state st;
+			struct tf_err e2 = { 0 };
+
+			log_warn(dev_of(r), "driver update failed: %s",
+				 wr < 0 ? err.msg : r->res->message);
+			if (r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
+				/* Recover now, once, at the bootloader address. */
+				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
+				r->chip = st;
+				tf_input_watch_free(*w);
+				*w = NULL;
+				r->res->exit_code = 0;
+				return path_bootloader(r, w);
+			}
+			if (r->fw_sha[0])
+				tf_persist_record_failure(r->s->persist_dir, r->c.dev.name,
+							  r->fw_sha, err.msg);
+			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
+		}
+		rc = detect(r, &r->chip);
+		if (rc)
+			return rc;
+	}
+	if (r->cfg_obj) {
+		const struct tf_blob *b = r->plan.cfg;
+		uint8_t *data = NULL;
+		size_t dlen;
+		const char *name;
+
+		rc = r->ops->check_config(&r->c, r->cfg_obj, &err);
+		if (rc < 0)
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
+				      r->res->cfg_id, err.msg);
+		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
+			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+		} else {
+			rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &name);
+			if (rc)
+				return rc;
+			if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
+					r->c.dev.name, r->ops->kernel_cfg_name, data, dlen, &err) < 0) {
+				free(data);
+				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+			}
+			free(data);
+			log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
+				 r->res->cfg_id, stage.file);
+			tf_input_watch_free(*w);
+			*w = NULL;
+			rc = rebind(r, w);
+			if (!rc)
+				rc = wait_input(r, *w);
+			tf_fw_unstage(&stage);
+			if (rc)
+				return rc;
+			return TF_EXIT_OK;
+		}
+	}
+	return TF_EXIT_OK;
+}
+
+static int step_update(struct run *r)
+{
+	struct tf_input_watch *w = NULL;
+	int rc;
+
+	if (!r->fw_img && !r->cfg_obj) {
+		snprintf(r->res->path, sizeof(r->res->path), "none");
+		return TF_EXIT_OK;
+	}
+	if (r->chip.mode == TF_CHIP_BOOTLOADER)
+		rc = path_bootloader(r, &w);
+	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
+		rc = path_unbind(r, &w);
+	else
+		rc = path_update_fw(r, &w);
+	if (!rc && !r->res->input[0]) {
+		if (!w) {
+			struct tf_err err = { 0 };
+
+			if (tf_input_watch_start(&r->c.dev, &w, &err) < 0)
+				rc = finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+		}
+		if (!rc)
+			rc = wait_input(r, w);
+	}
+	tf_input_watch_free(w);
+	return rc;
+}
+
+static int step_verify(struct run *r)
+{
+	struct tf_chip_state st;
+	int rc;
+
+	if (!r->flashed_anything && !r->cfg_obj)
+		return TF_EXIT_OK;
+	tf_device_refresh(&r->c.dev);
+	rc = detect(r, &st);
+	if (rc)
+		return rc;
+	if (st.mode != TF_CHIP_APP)
+		return finish(r, TF_EXIT_VERIFY, "%s: after the update the chip is in %s mode (%s)",
+			      dev_of(r), mode_name(st.mode), st.detail);
+	snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
+	r->res->has_crc_after = st.has_config_crc;
+	r->res->crc_after = st.config_crc;
+	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s: the chip reports firmware %s after installing %s (%s)",
+			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
+	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
+			      "is a %s in the firmware path overriding it?",
+			      dev_of(r), st.config_crc, r->res->cfg_id, r->cfg_crc,
+			      r->ops->kernel_cfg_name ? r->ops->kernel_cfg_name : "driver config");
+	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
+		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");
+	r->chip = st;
+	return TF_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ bookkeeping */
+
+static void record(struct run *r)
+{
+	char *json;
+
+	if (r->st.dirfd < 0 || !r->c.dev.name[0] || r->o->dry_run)
+		return;
+	json = tf_flow_result_json(r->c.dev.name, r->res);
+	if (json) {
+		tf_state_write_result(&r->st, r->c.dev.name, json);
+		free(json);
+	}
+	if (r->res->exit_code == TF_EXIT_OK) {
+		struct tf_file_id id;
+		char manifest[300];
+		struct tf_input_node in[TF_MAX_INPUTS];
+
+		tf_state_clear_attempts(&r->st, r->c.dev.name);
+		if (r->flashed_anything)
+			tf_persist_clear(r->s->persist_dir, r->c.dev.name);
+		if (r->chip.mode == TF_CHIP_APP && r->db &&
+		    tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
+		    tf_file_id_get(manifest, &id) == 0 &&
+		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, TF_MAX_INPUTS) > 0)
+			tf_state_write_uptodate(&r->st, r->c.dev.name, &id, r->chip.version_str);
+		return;
+	}
+	tf_state_clear_uptodate(&r->st, r->c.dev.name);
+	/* Failures of the update itself count against the attempt limit. */
+	if (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
+	    r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
+	    r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE) {
+		struct tf_attempts a;
+		unsigned shift;
+
+		tf_state_read_attempts(&r->st, r->c.dev.name, &a);
+		a.count++;
+		shift = a.count > 10 ? 10 : a.count - 1;
+		a.next_allowed = (uint64_t)time(NULL) + ((uint64_t)r->s->backoff_s << shift);
+		snprintf(a.last_error, sizeof(a.last_error), "%s", r->res->message);
+		tf_state_write_attempts(&r->st, r->c.dev.name, &a);
+		if (a.count >= r->s->max_attempts)
+			log_err(dev_of(r), "attempt %u of %u failed: giving up on this device "
+				"until 'touchfw run --force %s' or a reboot", a.count,
+				r->s->max_attempts, r->c.dev.name);
+	}
+}
+
+char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
+{
+	struct tf_json j;
+	char *out;
+	const char *t;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_string(&j, "device", devname);
+	tf_json_uint(&j, "time", (uint64_t)time(NULL));
+	tf_json_int(&j, "exit_code", r->exit_code);
+	tf_json_string(&j, "result", tf_exit_name(r->exit_code));
+	tf_json_string(&j, "message", r->message);
+	tf_json_string(&j, "path", r->path[0] ? r->path : "none");
+	tf_json_string(&j, "mode_before", r->mode_before[0] ? r->mode_before : NULL);
+	tf_json_string(&j, "version_before", r->version_before[0] ? r->version_before : NULL);
+	tf_json_string(&j, "version_after", r->version_after[0] ? r->version_after : NULL);
+	if (r->has_crc_before)
+		tf_json_uint(&j, "config_crc_before", r->crc_before);
+	if (r->has_crc_after)
+		tf_json_uint(&j, "config_crc_after", r->crc_after);
+	tf_json_string(&j, "firmware", r->fw_id[0] ? r->fw_id : NULL);
+	tf_json_string(&j, "config", r->cfg_id[0] ? r->cfg_id : NULL);
+	tf_json_string(&j, "input", r->input[0] ? r->input : NULL);
+	tf_json_uint(&j, "frames", r->frames);
+	tf_json_uint(&j, "retries", r->retries);
+	tf_json_uint(&j, "duration_ms", r->duration_ms);
+	tf_json_end_object(&j);
+	t = tf_json_text(&j);
+	out = t ? strdup(t) : NULL;
+	tf_json_free(&j);
+	return out;
+}
+
+int tf_flow_run(const struct tf_settings *s, const char *devname,
+		const struct tf_flow_opts *o, struct tf_flow_result *res)
+{
+	struct run r;
+	struct tf_err err = { 0 };
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	memset(res, 0, sizeof(*res));
+	r.s = s;
+	r.o = o;
+	r.res = res;
+	r.lock_fd = -1;
+	r.st.dirfd = -1;
+	r.c.bus.fd = -1;
+	r.t0 = tf_now_ms();
+	r.last_pct = -1;
+	snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
+
+	if (tf_settings_disabled(s) && !o->manual) {
+		rc = finish(&r, TF_EXIT_OK, "%s: touchfw is disabled (%s); nothing done", devname,
+			    s->disabled_by_cmdline ? "kernel command line" : s->path);
+		log_notice(devname, "%s", res->message);
+		return rc;
+	}
+	if (tf_state_open(&r.st, s->state_dir, true, &err) < 0) {
+		rc = finish(&r, TF_EXIT_FAILURE, "%s", err.msg);
+		goto out;
+	}
+	r.lock_fd = tf_state_lock(&r.st, devname, false);
+	if (r.lock_fd < 0) {
+		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_FAILURE,
+			    "%s: %s", devname, r.lock_fd == -EWOULDBLOCK
+			    ? "another touchfw is working on this device"
+			    : strerror(-r.lock_fd));
+		goto out;
+	}
+	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
+	    (rc = step_family(&r)) || (rc = step_attempts(&r)) || (rc = step_db(&r)) ||
+	    (rc = step_bus(&r)) || (rc = step_detect(&r)) || (rc = step_plan(&r)))
+		goto out;
+	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
+	    !o->config_file) {
+		rc = finish(&r, TF_EXIT_OK, "%s: up to date (firmware %s%s)", devname,
+			    r.chip.version_str, r.plan.cfg ? ", config matches" : "");
+		goto out;
+	}
+	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {
+		rc = finish(&r, TF_EXIT_OK, "%s: %s: would install %s%s%s, leaving the chip alone",
+			    devname, o->dry_run ? "dry run" : "report-only mode",
+			    r.plan.fw ? r.plan.fw->id : "no firmware",
+			    r.plan.cfg && r.plan.cfg_needed ? " and config " : "",
+			    r.plan.cfg && r.plan.cfg_needed ? r.plan.cfg->id : "");
+		goto out;
+	}
+	if ((rc = step_load(&r)) || (rc = step_update(&r)) || (rc = step_verify(&r)))
+		goto out;
+	rc = finish(&r, TF_EXIT_OK, "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s",
+		    devname, res->version_before[0] ? res->version_before : "(none)",
+		    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
+out:
+	res->duration_ms = tf_now_ms() - r.t0;
+	res->frames = (unsigned)r.last_progress.done;
+	res->retries = r.last_progress.retries;
+	if (r.ops && r.c.priv)
+		r.ops->fini(&r.c);
+	release_lines(&r);
+	if (r.c.bus_open)
+		tf_i2c_close(&r.c.bus);
+	if (r.fw_img)
+		r.ops->free_firmware(r.fw_img);
+	if (r.cfg_obj)
+		r.ops->free_config(r.cfg_obj);
+	if (r.st.dirfd >= 0)
+		record(&r);
+	if (r.db)
+		tf_fwdb_free(r.db);
+	if (r.boards)
+		tf_board_set_free(r.boards);
+	tf_board_identity_free(&r.id);
+	if (r.lock_fd >= 0)
+		close(r.lock_fd);
+	tf_state_close(&r.st);
+	if (rc == TF_EXIT_OK)
+		log_info(devname, "%s", res->message);
+	else if (rc == TF_EXIT_NO_PROFILE)
+		log_debug(devname, "%s", res->message);
+	else
+		log_err(devname, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
+	return rc;
+}

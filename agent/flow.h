@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The update flow for one device, in one place:
+ *
+ *   lock -> device -> board profile -> attempts -> firmware DB -> bus ->
+ *   detect -> plan -> [report only] -> load and verify blobs -> update by
+ *   the path the chip's state and the profile allow -> rebind -> wait for
+ *   the new input device -> read back -> record the result
+ *
+ * Paths (design §6, "who owns the chip"):
+ *   bootloader: the chip is in bootloader mode; the driver (bound, idle)
+ *       does not touch it, so flash at the bootloader address while bound,
+ *       write the configuration directly, then rebind;
+ *   update_fw: application mode and the driver owns the power: the driver
+ *       flashes through its update_fw attribute from a staged image, and a
+ *       configuration goes in as maxtouch.cfg on a rebind;
+ *   unbind: application mode and power is always on: unbind, optional reset
+ *       pulse, bootloader entry, flash with CHG, configuration, rebind.
+ */
+#ifndef TF_FLOW_H
+#define TF_FLOW_H
+
+#include <stdbool.h>
+
+#include "settings.h"
+
+struct tf_flow_opts {
+	bool force;        /* allow downgrades and mismatched configs */
+	bool dry_run;      /* decide and report, never write */
+	bool wait_bind;    /* udev without bind events: wait for the driver */
+	bool manual;       /* `flash`: ignore attempts/backoff */
+	bool ignore_state; /* `run --force`: ignore the attempt limit */
+	const char *firmware_file; /* instead of the DB (flash) */
+	const char *config_file;
+	const char *family;        /* flash without a profile: family */
+	bool always_on;            /* flash without a profile: power */
+	bool progress_tty;         /* draw a progress bar on stderr */
+	bool quiet_progress;
+};
+
+struct tf_flow_result {
+	int exit_code;
+	char message[600];
+	char path[24];       /* "bootloader", "update_fw", "unbind", "none" */
+	char mode_before[16];
+	char version_before[48], version_after[48];
+	char fw_id[64], cfg_id[64];
+	bool has_crc_before, has_crc_after;
+	unsigned crc_before, crc_after;
+	char input[32];
+	unsigned long long duration_ms;
+	unsigned frames, retries;
+	/* What detection and the plan said (also filled by a dry run). */
+	char profile[64];
+	char driver[64];
+	char hw[32];
+	char detail[160];
+	char planned_fw[64], planned_fw_version[48], planned_cfg[64];
+	char fw_reason[200], cfg_reason[200];
+};
+
+int tf_flow_run(const struct tf_settings *s, const char *devname,
+		const struct tf_flow_opts *o, struct tf_flow_result *res);
+
+/* The JSON record written to the state directory. */
+char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r);
+
+#endif /* TF_FLOW_H */

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The udev fast path.  Order of the checks: cheapest and most common first,
+ * and nothing that touches the bus.  Logs say why an event was skipped, at
+ * debug level for the common "not ours" cases so a busy system stays quiet.
+ */
+#include "handle-event.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "event.h"
+#include "exitcode.h"
+#include "families.h"
+#include "handoff.h"
+#include "log.h"
+#include "settings.h"
+#include "state.h"
+#include "sysfs.h"
+
+extern char **environ;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw handle-event [--add-only]\n"
+		"\n"
+		"Run by udev (udev-rules/61-touchfw.rules) with the uevent in the\n"
+		"environment (ACTION, DEVPATH, SUBSYSTEM, DRIVER, MODALIAS, OF_*).\n"
+		"Acts on 'bind' of an i2c/spi touch controller, and on 'add' with\n"
+		"DRIVER set (coldplug replay); ignores remove, unbind, change and\n"
+		"unknown actions.  Decides without bus I/O and hands the work to\n"
+		"touchfw@DEVICE.service (or a detached 'touchfw run' where systemd\n"
+		"is not running), then returns.\n"
+		"\n"
+		"  --add-only   for udev/mdev setups that never send 'bind': act on\n"
+		"               'add' of a known controller before its driver binds;\n"
+		"               the run then waits for the driver (bind_timeout_ms).\n"
+		"\n"
+		"Set TOUCHFW_CANDIDATE=1 from a rule to hand over a device whose\n"
+		"driver touchfw does not list (an OEM extension); it still needs a\n"
+		"board profile describing it.\n");
+}
+
+static enum tf_verdict decide(const struct tf_uevent *ev, bool add_only,
+			      const struct tf_settings *s, const char **why,
+			      char *detail, size_t dsize)
+{
+	const struct tf_family_info *fam = NULL;
+	const char *cand = getenv("TOUCHFW_CANDIDATE");
+	bool candidate = cand && !strcmp(cand, "1");
+	bool waiting_bind = false;
+
+	*why = "";
+	switch (ev->action) {
+	case TF_ACTION_BIND:
+		if (!ev->driver) {
+			*why = "bind without DRIVER";
+			return TF_VERDICT_IGNORED;
+		}
+		break;
+	case TF_ACTION_ADD:
+		if (ev->driver)
+			break; /* coldplug replay of a bound device */
+		if (!add_only) {
+			*why = "add without DRIVER (the bind event will follow)";
+			return TF_VERDICT_IGNORED;
+		}
+		waiting_bind = true;
+		break;
+	default:
+		snprintf(detail, dsize, "ACTION=%s is not for touchfw",
+			 ev->action_str);
+		*why = detail;
+		return TF_VERDICT_IGNORED;
+	}
+	if (!ev->subsystem ||
+	    (strcmp(ev->subsystem, "i2c") && strcmp(ev->subsystem, "spi"))) {
+		snprintf(detail, dsize, "SUBSYSTEM=%s is not i2c or spi",
+			 ev->subsystem ? ev->subsystem : "(none)");
+		*why = detail;
+		return TF_VERDICT_IGNORED;
+	}
+	fam = waiting_bind ? tf_family_by_ids(ev) : tf_family_by_driver(ev->driver);
+	if (!fam && !candidate) {
+		snprintf(detail, dsize, "driver %s is not a touch driver touchfw knows",
+			 ev->driver ? ev->driver : "(none)");
+		*why = detail;
+		return TF_VERDICT_IGNORED;
+	}
+	if (tf_settings_disabled(s)) {
+		*why = s->disabled_by_cmdline ? "disabled on the kernel command line"
+					      : "disabled in the settings";
+		return TF_VERDICT_DISABLED;
+	}
+	if (!tf_any_profile((char(*)[256])s->boards_dirs, s->n_boards_dirs)) {
+		*why = "no board profile is installed";
+		return TF_VERDICT_NO_PROFILES;
+	}
+	return TF_VERDICT_HANDED_OFF; /* provisionally; state checks follow */
+}
+
+static enum tf_verdict check_state(const struct tf_uevent *ev,
+				   const struct tf_settings *s, const char **why,
+				   char *detail, size_t dsize)
+{
+	struct tf_state st;
+	struct tf_attempts a;
+	struct tf_file_id dbid;
+	struct tf_input_node in[TF_MAX_INPUTS];
+	char manifest[300];
+	uint64_t now = (uint64_t)time(NULL);
+	enum tf_verdict v = TF_VERDICT_HANDED_OFF;
+	struct tf_err err = { 0 };
+
+	if (tf_state_open(&st, s->state_dir, true, &err) < 0) {
+		/* No state: hand off anyway, the run reports the problem. */
+		log_warn(ev->devname, "%s", err.msg);
+		return TF_VERDICT_HANDED_OFF;
+	}
+	if (ev->action == TF_ACTION_BIND &&
+	    tf_state_take_own_bind(&st, ev->devname, now, s->own_bind_window_s)) {
+		*why = "this bind is touchfw's own rebind";
+		v = TF_VERDICT_OWN_BIND;
+	} else if (tf_state_locked_by_other(&st, ev->devname)) {
+		*why = "touchfw is already working on this device";
+		v = TF_VERDICT_BUSY;
+	} else if (tf_state_read_attempts(&st, ev->devname, &a) == 0 &&
+		   a.count >= s->max_attempts) {
+		snprintf(detail, dsize,
+			 "gave up after %u failed attempts (last: %s); "
+			 "'touchfw run --force' or a reboot retries",
+			 a.count, a.last_error[0] ? a.last_error : "unknown");
+		*why = detail;
+		v = TF_VERDICT_GAVE_UP;
+	} else if (a.count && a.next_allowed > now) {
+		snprintf(detail, dsize, "backing off for %llus after %u failed attempt%s",
+			 (unsigned long long)(a.next_allowed - now), a.count,
+			 a.count == 1 ? "" : "s");
+		*why = detail;
+		v = TF_VERDICT_BACKOFF;
+	} else if (ev->action != TF_ACTION_ADD || ev->driver) {
+		/* Up to date: an input device exists and nothing changed since
+		 * a run verified this device against this database. */
+		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", s->db_dir) == 0 &&
+		    tf_file_id_get(manifest, &dbid) == 0 &&
+		    tf_sysfs_inputs(ev->subsystem, ev->devname, in, TF_MAX_INPUTS) > 0 &&
+		    tf_state_is_uptodate(&st, ev->devname, &dbid)) {
+			*why = "verified up to date earlier, database unchanged";
+			v = TF_VERDICT_UPTODATE;
+		}
+	}
+	tf_state_close(&st);
+	return v;
+}
+
+int tf_cmd_handle_event(const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "add-only", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tf_settings s;
+	struct tf_uevent ev;
+	struct tf_err err = { 0 };
+	enum tf_handoff_how how;
+	enum tf_verdict v;
+	const char *why;
+	const char *wait_args[] = { "--wait-bind", NULL };
+	bool add_only = false;
+	char detail[300];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(cli->argc, cli->argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			add_only = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return TF_EXIT_OK;
+		default:
+			usage(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind != cli->argc) {
+		usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	if (tf_uevent_parse(environ, &ev) < 0) {
+		log_err(NULL, "handle-event needs a uevent in the environment "
+			      "(ACTION and DEVPATH); udev provides it");
+		return TF_EXIT_USAGE;
+	}
+	if (tf_settings_load(&s, cli->config, &err) < 0) {
+		log_err(ev.devname, "%s", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	v = decide(&ev, add_only, &s, &why, detail, sizeof(detail));
+	if (v == TF_VERDICT_HANDED_OFF)
+		v = check_state(&ev, &s, &why, detail, sizeof(detail));
+	switch (v) {
+	case TF_VERDICT_IGNORED:
+	case TF_VERDICT_OWN_BIND:
+	case TF_VERDICT_NO_PROFILES:
+		log_debug(ev.devname, "%s %s: nothing to do: %s", ev.action_str,
+			  ev.devpath, why);
+		return TF_EXIT_OK;
+	case TF_VERDICT_DISABLED:
+	case TF_VERDICT_BUSY:
+	case TF_VERDICT_UPTODATE:
+	case TF_VERDICT_BACKOFF:
+		log_info(ev.devname, "%s: nothing to do: %s", ev.action_str, why);
+		return TF_EXIT_OK;
+	case TF_VERDICT_GAVE_UP:
+		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why);
+		return TF_EXIT_OK;
+	case TF_VERDICT_HANDED_OFF:
+		break;
+	}
+	if (tf_handoff(&s, cli->config, ev.devname,
+		       ev.driver ? NULL : wait_args, &how, &err) < 0) {
+		log_err(ev.devname, "%s (driver %s): could not hand off: %s",
+			ev.action_str, ev.driver ? ev.driver : "none yet", err.msg);
+		return TF_EXIT_FAILURE;
+	}
+	log_info(ev.devname, "%s (driver %s): handed to %s", ev.action_str,
+		 ev.driver ? ev.driver : "none yet", tf_handoff_how_name(how));
+	return TF_EXIT_OK;
+}

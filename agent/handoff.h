@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Handing long work off from the udev RUN program without waiting: start
+ * touchfw@<escaped device>.service through systemd (its private socket
+ * first, as systemctl does, since the D-Bus system bus is often not up at
+ * coldplug or in the initrd; then the system bus; then `systemctl
+ * --no-block`), or, where systemd is not running, a detached child.
+ * libsystemd is dlopen()ed here only, so the no-op path never loads it.
+ */
+#ifndef TF_HANDOFF_H
+#define TF_HANDOFF_H
+
+#include "settings.h"
+#include "util.h"
+
+enum tf_handoff_how {
+	TF_HANDED_SYSTEMD_PRIVATE,
+	TF_HANDED_SYSTEMD_BUS,
+	TF_HANDED_SYSTEMCTL,
+	TF_HANDED_FORK,
+};
+
+/* systemd's unit-name escaping of @dev into "touchfw@<esc>.service". */
+int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size);
+
+/* Is systemd the init system (the sd_booted() test)? */
+bool tf_systemd_running(void);
+
+/*
+ * Start `touchfw run [args] DEV` for @dev without waiting for it.  @args
+ * are extra arguments for the fork path (the unit carries its own).
+ */
+int tf_handoff(const struct tf_settings *s, const char *config_path,
+	       const char *dev, const char *const *args,
+	       enum tf_handoff_how *how, struct tf_err *err);
+
+const char *tf_handoff_how_name(enum tf_handoff_how how);
+
+/* Where the agent binary is: $TOUCHFW_AGENT, next to us, or libexec. */
+const char *tf_agent_path(char *buf, size_t size);
+
+#endif /* TF_HANDOFF_H */

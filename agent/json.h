@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A tiny JSON writer for results and `--json` output: objects, arrays,
+ * strings (escaped), numbers and booleans into a growing buffer.
+ */
+#ifndef TF_JSON_H
+#define TF_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tf_json {
+	char *buf;
+	size_t len, cap;
+	bool need_comma;
+	bool failed;
+};
+
+void tf_json_init(struct tf_json *j);
+void tf_json_free(struct tf_json *j);
+void tf_json_begin_object(struct tf_json *j, const char *key);
+void tf_json_end_object(struct tf_json *j);
+void tf_json_begin_array(struct tf_json *j, const char *key);
+void tf_json_end_array(struct tf_json *j);
+void tf_json_string(struct tf_json *j, const char *key, const char *value);
+void tf_json_int(struct tf_json *j, const char *key, int64_t value);
+void tf_json_uint(struct tf_json *j, const char *key, uint64_t value);
+void tf_json_bool(struct tf_json *j, const char *key, bool value);
+void tf_json_null(struct tf_json *j, const char *key);
+/* The text (NUL-terminated), or NULL if memory ran out. */
+const char *tf_json_text(struct tf_json *j);
+
+#endif /* TF_JSON_H */

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Firmware and configuration selection (see plan.h for the policy). */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "state.h"
+
+void tf_sha256_hex(const uint8_t sha[32], char out[65])
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = hex[sha[i] >> 4];
+		out[2 * i + 1] = hex[sha[i] & 15];
+	}
+	out[64] = '\0';
+}
+
+static bool fits_board(const struct tf_plan_input *in, const struct tf_blob *b)
+{
+	if (!in->profile)
+		return b->n_boards == 0;
+	return tf_blob_fits_board(b, (const char *const *)in->profile->board_ids,
+				  in->profile->n_board_ids);
+}
+
+static unsigned failures(const struct tf_plan_input *in, const struct tf_blob *b)
+{
+	char hex[65];
+
+	if (!in->persist_dir || !in->devname)
+		return 0;
+	tf_sha256_hex(b->sha256, hex);
+	return tf_persist_failures(in->persist_dir, in->devname, hex);
+}
+
+static const struct tf_blob *pinned(const struct tf_plan_input *in,
+				    const char *id, enum tf_blob_type type,
+				    struct tf_err *err)
+{
+	const struct tf_blob *b = tf_fwdb_find(in->db, id);
+
+	if (!b) {
+		tf_err_set(err, ENOENT, "the profile pins '%s', which the firmware "
+			   "database does not have", id);
+		return NULL;
+	}
+	if (b->type != type || strcmp(b->family, in->family)) {
+		tf_err_set(err, ENOENT, "the profile pins '%s', which is not a %s %s",
+			   id, in->family, tf_blob_type_name(type));
+		return NULL;
+	}
+	return b;
+}
+
+/* Hardware id to match: the chip's, else the one last seen, else "". */
+static const char *hardware(const struct tf_plan_input *in)
+{
+	if (in->st->hw[0])
+		return in->st->hw;
+	return in->hw_hint ? in->hw_hint : "";
+}
+
+static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
+			   struct tf_err *err)
+{
+	const struct tf_chip_state *st = in->st;
+	const char *hw = hardware(in);
+	const struct tf_blob *best = NULL, *b;
+	const char *first_hw = NULL;
+	bool ambiguous = false;
+	unsigned skipped = 0;
+	size_t i;
+
+	if (in->ctrl && in->ctrl->firmware_pin[0]) {
+		b = pinned(in, in->ctrl->firmware_pin, TF_BLOB_FIRMWARE, err);
+		if (!b)
+			return -ENOENT;
+		if (hw[0] && !tf_blob_fits_hardware(b, hw))
+			return tf_err_set(err, ENOENT, "pinned firmware '%s' is not for "
+					  "hardware %s", b->id, hw);
+		if (st->mode == TF_CHIP_APP && st->has_version &&
+		    !tf_version_cmp(&st->version, &b->v_version)) {
+			snprintf(p->fw_reason, sizeof(p->fw_reason),
+				 "running the pinned version %s", b->version);
+			return 0;
+		}
+		p->fw = b;
+		snprintf(p->fw_reason, sizeof(p->fw_reason), "pinned by the board profile (%s)",
+			 b->id);
+		return 0;
+	}
+	for (i = 0; i < in->db->n_blobs; i++) {
+		b = &in->db->blobs[i];
+		if (b->type != TF_BLOB_FIRMWARE || strcmp(b->family, in->family) ||
+		    !fits_board(in, b))
+			continue;
+		if (hw[0] && !tf_blob_fits_hardware(b, hw))
+			continue;
+		if (st->mode == TF_CHIP_APP && st->has_version &&
+		    !tf_blob_fits_from_version(b, &st->version))
+			continue;
+		if (in->max_blob_failures && failures(in, b) >= in->max_blob_failures) {
+			skipped++;
+			continue;
+		}
+		if (!hw[0]) {
+			/* Unknown hardware: every candidate must name the same. */
+			if (b->n_hardware != 1 ||
+			    (first_hw && strcmp(first_hw, b->hardware[0])))
+				ambiguous = true;
+			first_hw = b->hardware[0];
+		}
+		if (!best || tf_version_cmp(&b->v_version, &best->v_version) > 0)
+			best = b;
+	}
+	if (ambiguous)
+		return tf_err_set(err, ENOENT,
+				  "the chip is in bootloader mode, so its hardware is "
+				  "unknown, and the database has firmware for more than one "
+				  "hardware on this board: pin one in the board profile "
+				  "(firmware-pin)");
+	if (st->mode == TF_CHIP_BOOTLOADER) {
+		if (!best)
+			return tf_err_set(err, ENOENT,
+					  "the chip is in bootloader mode and the database has "
+					  "no %s firmware for %s%s%s", in->family,
+					  hw[0] ? "hardware " : "this board", hw,
+					  skipped ? " (some blobs skipped: they failed here before)"
+						  : "");
+		p->fw = best;
+		snprintf(p->fw_reason, sizeof(p->fw_reason),
+			 "chip in bootloader mode: newest firmware for %s is %s",
+			 hw[0] ? hw : "this board", best->version);
+		return 0;
+	}
+	if (!best) {
+		snprintf(p->fw_reason, sizeof(p->fw_reason), "no firmware for hardware %s%s",
+			 hw, skipped ? " (skipped blobs that failed here before)" : "");
+		return 0;
+	}
+	if (st->has_version && tf_version_cmp(&best->v_version, &st->version) <= 0) {
+		snprintf(p->fw_reason, sizeof(p->fw_reason),
+			 "running %s; newest in the database is %s", st->version_str,
+			 best->version);
+		return 0;
+	}
+	p->fw = best;
+	snprintf(p->fw_reason, sizeof(p->fw_reason), "%s is newer than the running %s",
+		 best->version, st->version_str);
+	return 0;
+}
+
+static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
+			 struct tf_err *err)
+{
+	const char *hw = p->fw && p->fw->n_hardware == 1 && !hardware(in)[0]
+				 ? p->fw->hardware[0]
+				 : hardware(in);
+	const struct tf_blob *best = NULL, *b;
+	struct tf_version target;
+	size_t i;
+
+	if (!p->target_version[0] ||
+	    tf_version_parse(in->family, p->target_version, &target) < 0) {
+		snprintf(p->cfg_reason, sizeof(p->cfg_reason), "firmware version unknown");
+		return 0;
+	}
+	if (in->ctrl && in->ctrl->config_pin[0]) {
+		b = pinned(in, in->ctrl->config_pin, TF_BLOB_CONFIG, err);
+		if (!b)
+			return -ENOENT;
+		best = b;
+		snprintf(p->cfg_reason, sizeof(p->cfg_reason), "pinned by the board profile (%s)",
+			 b->id);
+	} else {
+		for (i = 0; i < in->db->n_blobs; i++) {
+			b = &in->db->blobs[i];
+			if (b->type != TF_BLOB_CONFIG || strcmp(b->family, in->family) ||
+			    !fits_board(in, b) || (hw[0] && !tf_blob_fits_hardware(b, hw)) ||
+			    tf_version_cmp(&b->v_for_version, &target))
+				continue;
+			if (!best)
+				best = b;
+		}
+		if (!best) {
+			snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+				 "no configuration for firmware %s on this board",
+				 p->target_version);
+			return 0;
+		}
+		snprintf(p->cfg_reason, sizeof(p->cfg_reason), "%s is written for firmware %s",
+			 best->id, p->target_version);
+	}
+	p->cfg = best;
+	/* Same firmware and a known CRC on both sides: compare now. */
+	if (!p->fw && in->st->has_config_crc && best->has_config_crc) {
+		p->cfg_needed = best->config_crc != in->st->config_crc;
+		if (!p->cfg_needed)
+			snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+				 "config CRC 0x%06X already matches %s", in->st->config_crc,
+				 best->id);
+	} else {
+		p->cfg_needed = true;
+	}
+	return 0;
+}
+
+int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *p, struct tf_err *err)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	r = choose_firmware(in, p, err);
+	if (r < 0)
+		return r;
+	if (p->fw)
+		snprintf(p->target_version, sizeof(p->target_version), "%s", p->fw->version);
+	else if (in->st->has_version)
+		snprintf(p->target_version, sizeof(p->target_version), "%s",
+			 in->st->version_str);
+	return choose_config(in, p, err);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The version policy: which firmware and configuration a controller should
+ * get, and why.  Pure over the firmware DB, the board profile and what
+ * detection found (doc/policy in the README):
+ *
+ *  - a pin in the board profile wins, and may go back (an OEM decision);
+ *  - a chip in bootloader mode always gets firmware: the newest that fits
+ *    its hardware and board; with the hardware unknown (no info block in
+ *    bootloader mode) the hardware last seen on this device is used, else
+ *    the candidates must agree on one hardware id;
+ *  - a chip in application mode gets firmware only if it is newer than
+ *    the running one (versions compared as numbers) and the blob's
+ *    min_from/max_from admit the running version; never a downgrade;
+ *  - a blob that failed on this device too often is skipped;
+ *  - the configuration is the one written for the firmware version the
+ *    chip will run (for_version), and is written only when its CRC differs
+ *    from the chip's.
+ */
+#ifndef TF_PLAN_H
+#define TF_PLAN_H
+
+#include <stdbool.h>
+
+#include "board.h"
+#include "family.h"
+#include "fwdb.h"
+
+struct tf_plan {
+	const struct tf_blob *fw;  /* NULL: keep the firmware */
+	const struct tf_blob *cfg; /* NULL: no configuration known for it */
+	bool cfg_needed;           /* cfg differs from the chip (or unknown) */
+	char target_version[TF_VERSION_STR_MAX];
+	char fw_reason[200];
+	char cfg_reason[200];
+};
+
+struct tf_plan_input {
+	const struct tf_fwdb *db;
+	const struct tf_board_profile *profile; /* may be NULL (manual use) */
+	const struct tf_controller *ctrl;       /* may be NULL */
+	const char *family;
+	const struct tf_chip_state *st;
+	const char *hw_hint;       /* hardware last seen here, or NULL */
+	const char *devname;
+	const char *persist_dir;   /* for failures that survive reboots */
+	unsigned max_blob_failures;
+};
+
+/* Returns 0 (a plan, possibly empty) or -ENOENT with a reason in @err. */
+int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *plan,
+		 struct tf_err *err);
+
+void tf_sha256_hex(const uint8_t sha[32], char out[65]);
+
+#endif /* TF_PLAN_H */

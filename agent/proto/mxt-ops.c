@@ -1,0 +1,751 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * maXTouch operations for the update flow, over i2c-dev.
+ *
+ * Detection reads only: the info block at the application address (I2C_RDWR,
+ * which works while the driver is bound), else one status byte at the
+ * bootloader address(es), trying app - 0x26 and then app - 0x24 when the
+ * family is unknown (atmel_mxt_ts does the same at probe).  atmel's sysfs
+ * attributes are never read here: in bootloader mode they oops the kernel.
+ *
+ * The bootloader protocol follows mxt_load_fw: unlock, then per frame wait
+ * for WAITING_FRAME_DATA, send length + 2 bytes (split to the adapter's
+ * limit; the bootloader reassembles), wait through FRAME_CRC_CHECK for PASS
+ * or FAIL; a failure (or a timeout) is a retry with a back-off of retry x
+ * 20 ms, and after 20 the chip is left in the bootloader, which a later run
+ * can flash again.  With the CHG line (only when no driver holds it) each
+ * status read waits for CHG; without it, polling starts after the
+ * programming time learnt from earlier frames and grows from 100 us.
+ */
+#include "mxt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../family.h"
+
+#define MXT_FRAME_RETRIES 20          /* atmel_mxt_ts.c */
+#define MXT_RETRY_BACKOFF_MS 20       /* atmel_mxt_ts.c: retry * 20 ms */
+#define MXT_CHG_TIMEOUT_MS 300        /* MXT_FW_CHG_TIMEOUT */
+#define MXT_STATE_TIMEOUT_MS 2000     /* one bootloader state change */
+#define MXT_BL_ENTER_TIMEOUT_MS 3000  /* 0xA5 reset to bootloader ready */
+#define MXT_APP_START_TIMEOUT_MS 6000 /* MXT_FW_RESET_TIME twice */
+#define MXT_BACKUP_TIMEOUT_MS 3000
+#define MXT_RESET_TIMEOUT_MS 3000     /* MXT_RESET_TIMEOUT */
+#define MXT_BLOCK_WRITE 256           /* MXT_MAX_BLOCK_WRITE */
+#define MXT_READ_CHUNK 255
+#define POLL_MIN_US 100
+#define POLL_MAX_US 5000
+
+#define T6_RESET 0
+#define T6_BACKUPNV 1
+#define T6_BOOT_VALUE 0xa5
+#define T6_RESET_VALUE 0x01
+#define T6_BACKUP_VALUE 0x55
+
+struct mxt_priv {
+	struct mxt_info info;
+	bool have_info;
+	uint16_t app;
+	uint64_t est_prog_us; /* learnt: frame sent to WAITING_FRAME_DATA */
+};
+
+struct mxt_cfg_blob {
+	struct mxt_cfg cfg;
+	uint8_t *image;
+	uint16_t start, len;
+	uint32_t crc;
+};
+
+static struct mxt_priv *P(struct tf_ctx *c)
+{
+	return c->priv;
+}
+
+static int mxt_init(struct tf_ctx *c, struct tf_err *err)
+{
+	struct mxt_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return tf_err_set(err, ENOMEM, "out of memory");
+	p->app = c->ctrl ? c->ctrl->reg : c->dev.addr;
+	c->priv = p;
+	return 0;
+}
+
+static void mxt_fini(struct tf_ctx *c)
+{
+	free(c->priv);
+	c->priv = NULL;
+}
+
+static bool nak(int r)
+{
+	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT ||
+	       r == -EAGAIN;
+}
+
+/* Register read (LE16 address, then data), in chunks an adapter takes. */
+static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
+		    size_t len)
+{
+	size_t off = 0, chunk = MXT_READ_CHUNK;
+
+	while (off < len) {
+		size_t n = len - off < chunk ? len - off : chunk;
+		uint8_t p[2] = { (uint8_t)(reg + off), (uint8_t)((reg + off) >> 8) };
+		int r = tf_i2c_write_read(&c->bus, addr, p, 2, buf + off, n);
+
+		if (r == -EOPNOTSUPP && chunk > 16) {
+			chunk /= 2;
+			continue;
+		}
+		if (r < 0)
+			return r;
+		off += n;
+	}
+	return 0;
+}
+
+static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
+		     const uint8_t *val, size_t len)
+{
+	uint8_t buf[2 + MXT_BLOCK_WRITE];
+	size_t off = 0;
+
+	while (off < len) {
+		size_t n = len - off < MXT_BLOCK_WRITE ? len - off : MXT_BLOCK_WRITE;
+		int r;
+
+		if (c->bus.max_write && n + 2 > c->bus.max_write)
+			n = c->bus.max_write - 2;
+		buf[0] = (uint8_t)(reg + off);
+		buf[1] = (uint8_t)((reg + off) >> 8);
+		memcpy(buf + 2, val + off, n);
+		r = tf_i2c_write(&c->bus, addr, buf, n + 2);
+		if (r == -EOPNOTSUPP && n > 16) {
+			c->bus.max_write = (uint16_t)(n + 2 > 255 ? 255 : (n + 2) / 2);
+			continue;
+		}
+		if (r < 0)
+			return r;
+		off += n;
+	}
+	return 0;
+}
+
+/* Read and parse the info block at the application address. */
+static int read_info(struct tf_ctx *c, struct mxt_info *info, struct tf_err *err)
+{
+	uint8_t id[MXT_INFO_SIZE], *buf;
+	size_t len;
+	int r;
+
+	r = reg_read(c, P(c)->app, 0, id, sizeof(id));
+	if (r < 0)
+		return r;
+	len = MXT_INFO_SIZE + (size_t)id[6] * MXT_OBJ_ENTRY + MXT_INFO_CRC_SIZE;
+	buf = malloc(len);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, id, sizeof(id));
+	r = reg_read(c, P(c)->app, MXT_INFO_SIZE, buf + MXT_INFO_SIZE,
+		     len - MXT_INFO_SIZE);
+	if (r == 0)
+		r = mxt_info_parse(buf, len, info, err);
+	free(buf);
+	return r;
+}
+
+/* CRC of the configuration as it is in the chip's RAM now. */
+static int read_config_crc(struct tf_ctx *c, const struct mxt_info *info,
+			   uint32_t *crc)
+{
+	size_t n = (size_t)(info->mem_size - info->crc_start);
+	uint8_t *buf = malloc(n ? n : 1);
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	r = reg_read(c, P(c)->app, info->crc_start, buf, n);
+	if (r == 0)
+		*crc = mxt_crc24(buf, n);
+	free(buf);
+	return r;
+}
+
+static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
+{
+	const struct mxt_info *i = &P(c)->info;
+
+	st->mode = TF_CHIP_APP;
+	mxt_hw_string(i->family, i->variant, st->hw, sizeof(st->hw));
+	mxt_version_string(i->version, i->build, st->version_str, sizeof(st->version_str));
+	tf_version_from_mxt(i->version, i->build, &st->version);
+	st->has_version = true;
+	st->has_info_crc = true;
+	st->info_crc = i->crc_read;
+	st->has_config_crc = read_config_crc(c, i, &st->config_crc) == 0;
+	st->bl_addr = c->ctrl && c->ctrl->has_bootloader_reg
+			      ? c->ctrl->bootloader_reg
+			      : mxt_bootloader_addr(P(c)->app, i->family >= 0xa2);
+	snprintf(st->detail, sizeof(st->detail),
+		 "application at 0x%02x: family %u variant %u, %u objects, info CRC 0x%06X",
+		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
+}
+
+static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
+{
+	return tf_i2c_read_byte(&c->bus, bl, s);
+}
+
+/* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
+static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
+{
+	int r;
+
+	if (!bl)
+		return 0;
+	r = status_read(c, bl, s);
+	if (r == -EBUSY)
+		return 0; /* a driver owns that address: not our bootloader */
+	if (r < 0)
+		return nak(r) ? 0 : r;
+	return mxt_status_plausible(*s) ? 1 : 0;
+}
+
+static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	uint16_t cand[2];
+	uint8_t s = 0, ext[3];
+	int r, i, n = 0;
+
+	memset(st, 0, sizeof(*st));
+	r = read_info(c, &p->info, err);
+	if (r == 0) {
+		p->have_info = true;
+		fill_app_state(c, st);
+		return 0;
+	}
+	if (r == -EBADMSG)
+		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->app);
+	if (!nak(r))
+		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
+				  p->app, c->bus.nr, strerror(-r));
+	p->have_info = false;
+	if (c->ctrl && c->ctrl->has_bootloader_reg) {
+		cand[n++] = c->ctrl->bootloader_reg;
+	} else {
+		cand[n++] = mxt_bootloader_addr(p->app, false);
+		if (mxt_bootloader_addr(p->app, true) != cand[0])
+			cand[n++] = mxt_bootloader_addr(p->app, true);
+	}
+	for (i = 0; i < n; i++) {
+		r = probe_bl(c, cand[i], &s);
+		if (r < 0)
+			return tf_err_set(err, -r, "%s: reading 0x%02x: %s", c->dev.name,
+					  cand[i], strerror(-r));
+		if (r == 1) {
+			st->mode = TF_CHIP_BOOTLOADER;
+			st->bl_addr = cand[i];
+			if ((s & MXT_BOOT_EXTENDED_ID) &&
+			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
+			    tf_i2c_read(&c->bus, cand[i], ext, 3) == 0)
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
+					 cand[i], mxt_status_name(s), s, ext[1], ext[2]);
+			else
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader at 0x%02x: %s (0x%02x)", cand[i],
+					 mxt_status_name(s), s);
+			return 0;
+		}
+	}
+	st->mode = TF_CHIP_ABSENT;
+	if (n == 2)
+		snprintf(st->detail, sizeof(st->detail),
+			 "no answer at 0x%02x (application) nor 0x%02x/0x%02x (bootloader)",
+			 p->app, cand[0], cand[1]);
+	else
+		snprintf(st->detail, sizeof(st->detail),
+			 "no answer at 0x%02x (application) nor 0x%02x (bootloader)",
+			 p->app, cand[0]);
+	return 0;
+}
+
+/* ------------------------------------------------------------ blobs */
+
+static int mxt_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
+			     const char *name, void **img, struct tf_err *err)
+{
+	struct mxt_fw *fw = calloc(1, sizeof(*fw));
+	enum mxt_fw_form form = MXT_FW_AUTO;
+	const char *dot = name ? strrchr(name, '.') : NULL;
+	int r;
+
+	(void)c;
+	if (!fw)
+		return -ENOMEM;
+	if (dot && !strcmp(dot, ".enc"))
+		form = MXT_FW_ENC;
+	else if (dot && (!strcmp(dot, ".fw") || !strcmp(dot, ".bin")))
+		form = MXT_FW_BINARY;
+	r = mxt_fw_parse(data, len, form, fw, err);
+	if (r < 0) {
+		free(fw);
+		return tf_err_prefix(err, "%s: ", name ? name : "firmware");
+	}
+	*img = fw;
+	return 0;
+}
+
+static void mxt_kernel_firmware(void *img, const uint8_t **data, size_t *len)
+{
+	struct mxt_fw *fw = img;
+
+	*data = fw->data;
+	*len = fw->len;
+}
+
+static void mxt_free_firmware(void *img)
+{
+	if (img) {
+		mxt_fw_free(img);
+		free(img);
+	}
+}
+
+static int mxt_load_config(struct tf_ctx *c, const uint8_t *data, size_t len,
+			   const char *name, void **out, uint32_t *want_crc,
+			   struct tf_err *err)
+{
+	struct mxt_cfg_blob *b = calloc(1, sizeof(*b));
+	int r;
+
+	(void)c;
+	if (!b)
+		return -ENOMEM;
+	r = mxt_cfg_parse((const char *)data, len, &b->cfg, err);
+	if (r < 0) {
+		free(b);
+		return tf_err_prefix(err, "%s: ", name ? name : "config");
+	}
+	*want_crc = b->cfg.config_crc;
+	*out = b;
+	return 0;
+}
+
+static int mxt_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
+{
+	struct mxt_cfg_blob *b = cfg;
+
+	if (!P(c)->have_info)
+		return tf_err_set(err, EINVAL, "%s: the chip is not in application mode",
+				  c->dev.name);
+	free(b->image);
+	b->image = NULL;
+	return mxt_cfg_image(&b->cfg, &P(c)->info, c->force, &b->image, &b->start,
+			     &b->len, &b->crc, err);
+}
+
+static void mxt_free_config(void *cfg)
+{
+	struct mxt_cfg_blob *b = cfg;
+
+	if (b) {
+		mxt_cfg_free(&b->cfg);
+		free(b->image);
+		free(b);
+	}
+}
+
+/* ------------------------------------------------------------ bootloader */
+
+static uint64_t now_us(void)
+{
+	return tf_now_ns() / 1000;
+}
+
+/*
+ * Wait for a status change: for CHG when we hold the line, else @delay_us
+ * (the caller grows it).  Returns 0 when it is time to read.
+ */
+static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadline)
+{
+	uint64_t now = now_us();
+
+	if (c->chg) {
+		int v = tf_gpio_get(c->chg);
+		int ms;
+
+		if (v == 1)
+			return; /* asserted: a status is waiting */
+		ms = deadline > now ? (int)((deadline - now + 999) / 1000) : 0;
+		if (ms > MXT_CHG_TIMEOUT_MS)
+			ms = MXT_CHG_TIMEOUT_MS;
+		if (v >= 0 && ms > 0 && tf_gpio_wait_edge(c->chg, ms) >= 0)
+			return;
+	}
+	if (now + delay_us > deadline)
+		delay_us = deadline > now ? deadline - now : 0;
+	if (delay_us)
+		tf_sleep_us(delay_us);
+}
+
+static uint64_t grow(uint64_t d)
+{
+	d *= 2;
+	return d > POLL_MAX_US ? POLL_MAX_US : d;
+}
+
+/*
+ * Read status until @want(status) holds.  NAKs while the chip is busy or
+ * resetting are "not yet".  Returns 0 with the status in @s, -ETIMEDOUT, or
+ * another error; @s holds the last status seen.
+ */
+static int wait_status(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t),
+		       uint64_t first_delay_us, int timeout_ms, uint8_t *s)
+{
+	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000;
+	uint64_t delay = first_delay_us;
+	bool first = true;
+	int r;
+
+	for (;;) {
+		if (!first || delay)
+			wait_for_change(c, delay, deadline);
+		if (!first)
+			delay = grow(delay ? delay : POLL_MIN_US);
+		first = false;
+		r = status_read(c, bl, s);
+		if (r == 0 && want(*s))
+			return 0;
+		if (r < 0 && !nak(r))
+			return r;
+		if (now_us() >= deadline)
+			return -ETIMEDOUT;
+		if (!delay)
+			delay = POLL_MIN_US;
+	}
+}
+
+static bool is_waiting_cmd_or_data(uint8_t s)
+{
+	uint8_t hi = s & (uint8_t)~MXT_BOOT_STATUS_MASK;
+
+	return hi == MXT_WAITING_BOOTLOAD_CMD || hi == MXT_WAITING_FRAME_DATA;
+}
+
+static bool is_waiting_data(uint8_t s)
+{
+	return (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_FRAME_DATA;
+}
+
+static bool is_verdict(uint8_t s)
+{
+	/* PASS or FAIL; WAITING_FRAME_DATA here means the frame was lost. */
+	return s == MXT_FRAME_CRC_PASS || s == MXT_FRAME_CRC_FAIL ||
+	       (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_FRAME_DATA ||
+	       (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_APP_CRC_FAIL ||
+	       (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD;
+}
+
+static bool is_plausible(uint8_t s)
+{
+	return mxt_status_plausible(s);
+}
+
+/* The bootloader started over: it lost the image (power loss, reset). */
+static bool restart_state(uint8_t s)
+{
+	uint8_t hi = s & (uint8_t)~MXT_BOOT_STATUS_MASK;
+
+	return hi == MXT_APP_CRC_FAIL || hi == MXT_WAITING_BOOTLOAD_CMD;
+}
+
+static bool is_ready_or_restarted(uint8_t s)
+{
+	return is_waiting_data(s) || restart_state(s);
+}
+
+static int restarted(struct tf_ctx *c, size_t frame, uint8_t s, struct tf_err *err)
+{
+	return tf_err_set(err, EIO,
+			  "%s: the bootloader restarted at frame %zu (status 0x%02x %s: "
+			  "power loss or reset?); the chip has no valid firmware and "
+			  "can be flashed again",
+			  c->dev.name, frame, s, mxt_status_name(s));
+}
+
+static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
+				struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	uint8_t v = T6_BOOT_VALUE, s;
+	int r;
+
+	if (!p->have_info)
+		return tf_err_set(err, EINVAL, "%s: not in application mode", c->dev.name);
+	r = reg_write(c, p->app, (uint16_t)(p->info.t6 + T6_RESET), &v, 1);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: T6 bootloader command: %s", c->dev.name,
+				  strerror(-r));
+	/* MXT_RESET_TIME is 200 ms; poll instead of sleeping it all. */
+	r = wait_status(c, st->bl_addr, is_plausible, 10000, MXT_BL_ENTER_TIMEOUT_MS, &s);
+	if (r < 0)
+		return tf_err_set(err, -r == ETIMEDOUT ? ETIMEDOUT : -r,
+				  "%s: no bootloader at 0x%02x after the reset to "
+				  "bootloader mode", c->dev.name, st->bl_addr);
+	p->have_info = false;
+	st->mode = TF_CHIP_BOOTLOADER;
+	snprintf(st->detail, sizeof(st->detail), "bootloader at 0x%02x: %s (0x%02x)",
+		 st->bl_addr, mxt_status_name(s), s);
+	return 0;
+}
+
+static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
+			      void *img, struct tf_err *err)
+{
+	static const uint8_t unlock[2] = { 0xdc, 0xaa }; /* LSB, MSB */
+	struct mxt_fw *fw = img;
+	struct mxt_priv *p = P(c);
+	struct tf_progress prog = { 0, fw->frames, 0, fw->len, 0 };
+	uint16_t bl = st->bl_addr;
+	unsigned retry = 0;
+	size_t pos = 0;
+	uint8_t s = 0;
+	bool ready = false;
+	int r, tries;
+
+	r = status_read(c, bl, &s);
+	/* APP_CRC_FAIL is reported once, then WAITING_BOOTLOAD_CMD. */
+	for (tries = 0; r == 0 && (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_APP_CRC_FAIL &&
+			tries < 5; tries++) {
+		tf_sleep_us(2000);
+		r = status_read(c, bl, &s);
+	}
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: bootloader at 0x%02x does not answer: %s",
+				  c->dev.name, bl, strerror(-r));
+	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
+		r = tf_i2c_write(&c->bus, bl, unlock, sizeof(unlock));
+		if (r < 0)
+			return tf_err_set(err, -r, "%s: unlocking the bootloader: %s",
+					  c->dev.name, strerror(-r));
+	} else if (!is_waiting_cmd_or_data(s) && !is_plausible(s)) {
+		return tf_err_set(err, EPROTO, "%s: unexpected bootloader status 0x%02x",
+				  c->dev.name, s);
+	}
+	while (pos < fw->len) {
+		size_t fl = mxt_fw_frame_len(fw, pos);
+		uint64_t t_pass;
+
+		if (!ready) {
+			r = wait_status(c, bl, is_waiting_data, 0, MXT_STATE_TIMEOUT_MS, &s);
+			if (r < 0)
+				return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
+						  "%s: bootloader not ready for frame %zu of %zu "
+						  "(%s, last status 0x%02x %s)",
+						  c->dev.name, prog.done + 1, fw->frames,
+						  r == -ETIMEDOUT ? "timed out" : strerror(-r), s,
+						  mxt_status_name(s));
+		}
+		ready = false;
+		r = tf_i2c_write_split(&c->bus, bl, fw->data + pos, fl);
+		if (r < 0 && !nak(r))
+			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
+					  prog.done + 1, strerror(-r));
+		if (r == 0)
+			r = wait_status(c, bl, is_verdict, 0, MXT_STATE_TIMEOUT_MS, &s);
+		if (r == 0 && s == MXT_FRAME_CRC_PASS) {
+			pos += fl;
+			prog.done++;
+			prog.bytes = pos;
+			retry = 0;
+			if (c->progress)
+				c->progress(c->progress_user, &prog);
+			if (pos >= fw->len)
+				break; /* the chip now validates and starts the app */
+			/* Wait out the programming time learnt so far, then poll. */
+			t_pass = now_us();
+			r = wait_status(c, bl, is_ready_or_restarted, p->est_prog_us * 8 / 10,
+					MXT_STATE_TIMEOUT_MS, &s);
+			if (r == 0 && is_waiting_data(s)) {
+				uint64_t took = now_us() - t_pass;
+
+				p->est_prog_us = p->est_prog_us ? (p->est_prog_us * 3 + took) / 4
+								: took;
+				ready = true;
+				continue;
+			}
+			if (r == 0)
+				return restarted(c, prog.done + 1, s, err);
+			return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
+					  "%s: bootloader did not finish programming frame %zu "
+					  "(%s, last status 0x%02x %s); the chip stays in its "
+					  "bootloader and can be flashed again",
+					  c->dev.name, prog.done, r == -ETIMEDOUT ? "timed out"
+					  : strerror(-r), s, mxt_status_name(s));
+		}
+		if (r == 0 && restart_state(s))
+			return restarted(c, prog.done + 1, s, err);
+		/* FAIL, a lost frame or a timeout: retry as the kernel does. */
+		if (++retry > MXT_FRAME_RETRIES)
+			return tf_err_set(err, EIO,
+					  "%s: frame %zu of %zu failed %u times (last status "
+					  "0x%02x %s); the chip stays in its bootloader and can "
+					  "be flashed again",
+					  c->dev.name, prog.done + 1, fw->frames, retry - 1, s,
+					  mxt_status_name(s));
+		prog.retries++;
+		tf_sleep_us((uint64_t)retry * MXT_RETRY_BACKOFF_MS * 1000);
+	}
+	return 0;
+}
+
+static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st,
+				struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	uint64_t start = now_us(), deadline = start + MXT_APP_START_TIMEOUT_MS * 1000ULL;
+	uint64_t delay = 1000;
+	uint8_t s = 0;
+	bool saw_bl = false;
+	int r;
+
+	for (;;) {
+		r = read_info(c, &p->info, err);
+		if (r == 0) {
+			p->have_info = true;
+			return 0;
+		}
+		if (r == -EBADMSG)
+			return tf_err_prefix(err, "%s: after flashing, ", c->dev.name);
+		if (status_read(c, st->bl_addr, &s) == 0 && mxt_status_plausible(s))
+			saw_bl = true;
+		if (now_us() >= deadline)
+			break;
+		tf_sleep_us(delay);
+		delay = grow(delay) < 50000 ? delay * 2 : 50000;
+	}
+	if (saw_bl)
+		return tf_err_set(err, EIO,
+				  "%s: the chip did not start the new firmware: its "
+				  "bootloader still answers at 0x%02x (%s); it can be "
+				  "flashed again",
+				  c->dev.name, st->bl_addr, mxt_status_name(s));
+	return tf_err_set(err, ETIMEDOUT,
+			  "%s: no answer at 0x%02x or 0x%02x within %d ms after flashing",
+			  c->dev.name, p->app, st->bl_addr, MXT_APP_START_TIMEOUT_MS);
+}
+
+/* ------------------------------------------------------------ config */
+
+static int t6_command(struct tf_ctx *c, uint8_t off, uint8_t val)
+{
+	return reg_write(c, P(c)->app, (uint16_t)(P(c)->info.t6 + off), &val, 1);
+}
+
+static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
+{
+	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000, delay = 5000;
+	uint8_t b;
+
+	for (;;) {
+		if (reg_read(c, P(c)->app, 0, &b, 1) == 0)
+			return read_info(c, &P(c)->info, err);
+		if (now_us() >= deadline)
+			return tf_err_set(err, ETIMEDOUT, "%s: no answer at 0x%02x after reset",
+					  c->dev.name, P(c)->app);
+		tf_sleep_us(delay);
+		delay = delay * 2 > 100000 ? 100000 : delay * 2;
+	}
+}
+
+static bool volatile_type(uint8_t t)
+{
+	return t == MXT_T5 || t == MXT_T6 || t == MXT_T37 || t == MXT_T44;
+}
+
+static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
+{
+	struct mxt_cfg_blob *b = cfg;
+	struct mxt_priv *p = P(c);
+	uint64_t deadline, delay = 2000;
+	uint32_t crc = 0;
+	unsigned i;
+	uint8_t v;
+	int r;
+
+	if (!b->image)
+		return tf_err_set(err, EINVAL, "%s: config not checked against the chip",
+				  c->dev.name);
+	/* Every configuration object, whole: absent ones become zeros, as
+	 * the kernel's image does; messages and commands are left alone. */
+	for (i = 0; i < p->info.num_objects; i++) {
+		const struct mxt_object *o = &p->info.obj[i];
+		size_t span = (size_t)o->size * o->instances;
+
+		if (volatile_type(o->type) || o->start < b->start)
+			continue;
+		r = reg_write(c, p->app, o->start, b->image + (o->start - b->start), span);
+		if (r < 0)
+			return tf_err_set(err, -r, "%s: writing T%u: %s", c->dev.name,
+					  o->type, strerror(-r));
+	}
+	r = t6_command(c, T6_BACKUPNV, T6_BACKUP_VALUE);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: backup command: %s", c->dev.name, strerror(-r));
+	/* The command byte reads non-zero until the backup is done. */
+	deadline = now_us() + MXT_BACKUP_TIMEOUT_MS * 1000ULL;
+	do {
+		tf_sleep_us(delay);
+		delay = delay * 2 > 50000 ? 50000 : delay * 2;
+		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
+		if (r < 0 && !nak(r))
+			return tf_err_set(err, -r, "%s: reading T6: %s", c->dev.name, strerror(-r));
+		if (now_us() > deadline)
+			return tf_err_set(err, ETIMEDOUT, "%s: backup to NVM did not finish",
+					  c->dev.name);
+	} while (r < 0 || v != 0);
+	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, strerror(-r));
+	tf_sleep_us(10000);
+	r = wait_app(c, MXT_RESET_TIMEOUT_MS, err);
+	if (r < 0)
+		return r;
+	r = read_config_crc(c, &p->info, &crc);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reading the config back: %s", c->dev.name,
+				  strerror(-r));
+	if (crc != b->crc)
+		return tf_err_set(err, EIO,
+				  "%s: after backup and reset the chip's config CRC is "
+				  "0x%06X, expected 0x%06X",
+				  c->dev.name, crc, b->crc);
+	return 0;
+}
+
+const struct tf_family_ops tf_mxt_ops = {
+	.name = "mxt",
+	.kernel_fw_name = "maxtouch.fw",
+	.kernel_fw_attr = "update_fw",
+	.kernel_cfg_name = "maxtouch.cfg",
+	.init = mxt_init,
+	.fini = mxt_fini,
+	.detect = mxt_detect,
+	.load_firmware = mxt_load_firmware,
+	.kernel_firmware = mxt_kernel_firmware,
+	.free_firmware = mxt_free_firmware,
+	.load_config = mxt_load_config,
+	.check_config = mxt_check_config,
+	.free_config = mxt_free_config,
+	.enter_bootloader = mxt_enter_bootloader,
+	.write_firmware = mxt_write_firmware,
+	.leave_bootloader = mxt_leave_bootloader,
+	.write_config = mxt_write_config,
+};

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * maXTouch (atmel_mxt_ts) support: the info block, firmware images (.fw
+ * binary and the vendor's .enc hex form), OBP_RAW configuration files, and
+ * the bootloader and object protocols over i2c-dev.  Facts from
+ * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1) and shared/design.md
+ * §6; the parsers are pure functions over a buffer.
+ */
+#ifndef TF_PROTO_MXT_H
+#define TF_PROTO_MXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util.h"
+
+#define MXT_INFO_SIZE 7
+#define MXT_OBJ_ENTRY 6
+#define MXT_INFO_CRC_SIZE 3
+#define MXT_MAX_OBJECTS 255
+
+/* Object types touchfw cares about (atmel_mxt_ts.c). */
+#define MXT_T5 5
+#define MXT_T6 6
+#define MXT_T7 7
+#define MXT_T37 37
+#define MXT_T44 44
+#define MXT_T71 71
+
+/* Bootloader status (atmel_mxt_ts.c). */
+#define MXT_WAITING_BOOTLOAD_CMD 0xc0
+#define MXT_WAITING_FRAME_DATA 0x80
+#define MXT_APP_CRC_FAIL 0x40
+#define MXT_FRAME_CRC_CHECK 0x02
+#define MXT_FRAME_CRC_FAIL 0x03
+#define MXT_FRAME_CRC_PASS 0x04
+#define MXT_BOOT_STATUS_MASK 0x3f
+#define MXT_BOOT_EXTENDED_ID 0x20
+
+struct mxt_object {
+	uint8_t type;
+	uint16_t start;
+	uint16_t size;      /* per instance */
+	uint16_t instances;
+	uint8_t report_ids; /* per instance */
+};
+
+struct mxt_info {
+	uint8_t family, variant, version, build, matrix_x, matrix_y;
+	uint8_t num_objects;
+	struct mxt_object obj[MXT_MAX_OBJECTS];
+	uint32_t crc_read, crc_calc;
+	uint16_t cfg_start; /* end of the info block: where the kernel's image starts */
+	uint16_t crc_start; /* T71, else T7: where the config CRC starts */
+	uint16_t mem_size;  /* end of object memory */
+	uint16_t t5, t5_size, t6, t44;
+	uint8_t t6_rid;
+};
+
+uint32_t mxt_crc24(const uint8_t *p, size_t n);
+/*
+ * Parse a whole info block (7 bytes + objects + CRC) from @buf.  Fails if it
+ * is short, the CRC is zero or wrong (-EBADMSG), or the object table is not
+ * usable (no T5/T6, T5 not right after T44, overlapping objects).
+ */
+int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
+		   struct tf_err *err);
+const struct mxt_object *mxt_info_object(const struct mxt_info *info, uint8_t type);
+/* "M.m.BB" as atmel's fw_version prints it; "F.V" as hw_version does. */
+void mxt_version_string(uint8_t version, uint8_t build, char *buf, size_t size);
+void mxt_hw_string(uint8_t family, uint8_t variant, char *buf, size_t size);
+/* Bootloader address for @app; @alt picks app - 0x24; 0 if unmapped. */
+uint16_t mxt_bootloader_addr(uint16_t app, bool alt);
+/* Is @s a status byte a maXTouch bootloader can send? */
+bool mxt_status_plausible(uint8_t s);
+const char *mxt_status_name(uint8_t s);
+
+/* ------------------------------------------------------------ images */
+
+enum mxt_fw_form { MXT_FW_AUTO, MXT_FW_BINARY, MXT_FW_ENC };
+
+struct mxt_fw {
+	uint8_t *data; /* binary frames */
+	size_t len;
+	size_t frames;
+	size_t max_frame;
+	bool was_enc;
+};
+
+/*
+ * Accept a .fw (binary frames) or .enc (ASCII hex of the same bytes, one
+ * string, optional trailing newline).  .enc is decoded strictly: odd length
+ * or a non-hex character is an error naming the offset.  The frame chain
+ * must cover the data exactly: a truncated last frame is an error.
+ */
+int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
+		 struct mxt_fw *fw, struct tf_err *err);
+void mxt_fw_free(struct mxt_fw *fw);
+/* Length of the frame at @off (header + payload), 0 if none. */
+size_t mxt_fw_frame_len(const struct mxt_fw *fw, size_t off);
+
+/* ------------------------------------------------------------ OBP_RAW */
+
+struct mxt_cfg_obj {
+	uint16_t type, instance, size;
+	uint8_t *data;
+	unsigned line;
+};
+
+struct mxt_cfg {
+	uint8_t info[MXT_INFO_SIZE];
+	uint32_t info_crc, config_crc;
+	size_t n;
+	struct mxt_cfg_obj *obj;
+};
+
+int mxt_cfg_parse(const char *buf, size_t len, struct mxt_cfg *cfg,
+		  struct tf_err *err);
+void mxt_cfg_free(struct mxt_cfg *cfg);
+
+/*
+ * Lay the configuration out for a chip with @info, from the end of the info
+ * block to info->mem_size, zero-filled where the file says nothing (as the
+ * kernel's mxt_prepare_cfg_mem).  Stricter than the kernel: family and
+ * variant must match, and so must the info-block CRC unless @force; objects
+ * the chip lacks, oversize objects or bad instances are errors; the file's
+ * config CRC, when not zero, must match the contents.  T5, T6, T37 and T44
+ * entries are skipped (not configuration; a non-zero T6 byte would be a
+ * command).  *@mem covers [*@start, *@start + *@len); *@crc is the CRC24
+ * from info->crc_start (T71 or T7) to the end, as the chip reports it.
+ */
+int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info,
+		  bool force, uint8_t **mem, uint16_t *start, uint16_t *len,
+		  uint32_t *crc, struct tf_err *err);
+
+#endif /* TF_PROTO_MXT_H */

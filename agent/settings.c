@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * touchfw.conf parsing with libinih.  Strict: unknown sections and keys are
+ * errors, so a typo in an off switch can not silently leave touchfw on.
+ */
+#include "settings.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#define DEFAULT_CONFIG TF_SYSCONFDIR "/touchfw.conf"
+
+void tf_settings_defaults(struct tf_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->enabled = true;
+	s->mode = TF_MODE_UPDATE;
+	s->handoff = TF_HANDOFF_AUTO;
+	s->signatures = TF_SETTING_SIG_OPTIONAL;
+	s->max_attempts = 3;
+	s->backoff_s = 30;
+	s->input_timeout_ms = 10000;
+	s->flash_timeout_ms = 600000;
+	s->bind_timeout_ms = 15000;
+	s->own_bind_window_s = 120;
+	snprintf(s->state_dir, sizeof(s->state_dir), "%s", TF_RUNSTATEDIR);
+	snprintf(s->persist_dir, sizeof(s->persist_dir), "%s", TF_LOCALSTATEDIR);
+	snprintf(s->db_dir, sizeof(s->db_dir), "%s/firmware-db", TF_DATADIR);
+	snprintf(s->keys_dir, sizeof(s->keys_dir), "%s/keys", TF_SYSCONFDIR);
+	s->n_boards_dirs = 2;
+	snprintf(s->boards_dirs[0], sizeof(s->boards_dirs[0]), "%s/boards", TF_SYSCONFDIR);
+	snprintf(s->boards_dirs[1], sizeof(s->boards_dirs[1]), "%s/boards", TF_DATADIR);
+	s->n_firmware_dirs = 4;
+	snprintf(s->firmware_dirs[0], sizeof(s->firmware_dirs[0]), "/lib/firmware/updates/%%r");
+	snprintf(s->firmware_dirs[1], sizeof(s->firmware_dirs[1]), "/lib/firmware/updates");
+	snprintf(s->firmware_dirs[2], sizeof(s->firmware_dirs[2]), "/lib/firmware/%%r");
+	snprintf(s->firmware_dirs[3], sizeof(s->firmware_dirs[3]), "/lib/firmware");
+	snprintf(s->firmware_class_path, sizeof(s->firmware_class_path),
+		 "/sys/module/firmware_class/parameters/path");
+	snprintf(s->cmdline, sizeof(s->cmdline), "/proc/cmdline");
+	snprintf(s->agent_unit, sizeof(s->agent_unit), "touchfw@");
+}
+
+struct parse_ctx {
+	struct tf_settings *s;
+	struct tf_err *err;
+	FILE *f;
+	unsigned line;
+	int failed;
+};
+
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse_ctx *c = stream;
+	char *r = fgets(str, num, c->f);
+
+	if (r)
+		c->line++;
+	return r;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") ||
+	    !strcmp(v, "on"))
+		*out = true;
+	else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") ||
+		 !strcmp(v, "off"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_uint(const char *v, unsigned lo, unsigned hi, unsigned *out)
+{
+	uint32_t n;
+
+	if (!tf_parse_u32(v, &n) || n < lo || n > hi)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int set_path(char *dst, size_t size, const char *v)
+{
+	if (v[0] != '/' || strlen(v) >= size)
+		return -1;
+	strcpy(dst, v);
+	return 0;
+}
+
+/* Space-separated absolute directories. */
+static int set_dirs(char (*dirs)[256], unsigned *n, const char *v)
+{
+	char buf[2048], *tok, *save = NULL;
+	unsigned k = 0;
+
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (k >= TF_MAX_DIRS || set_path(dirs[k], 256, tok))
+			return -1;
+		k++;
+	}
+	if (!k)
+		return -1;
+	*n = k;
+	return 0;
+}
+
+static int handler(void *user, const char *section, const char *name,
+		   const char *value)
+{
+	struct parse_ctx *c = user;
+	struct tf_settings *s = c->s;
+	int bad = 0;
+
+	if (c->failed)
+		return 0;
+	if (!strcmp(section, "touchfw")) {
+		if (!strcmp(name, "enabled"))
+			bad = parse_bool(value, &s->enabled);
+		else if (!strcmp(name, "mode")) {
+			if (!strcmp(value, "update"))
+				s->mode = TF_MODE_UPDATE;
+			else if (!strcmp(value, "report-only"))
+				s->mode = TF_MODE_REPORT_ONLY;
+			else
+				bad = -1;
+		} else if (!strcmp(name, "handoff")) {
+			if (!strcmp(value, "auto"))
+				s->handoff = TF_HANDOFF_AUTO;
+			else if (!strcmp(value, "systemd"))
+				s->handoff = TF_HANDOFF_SYSTEMD;
+			else if (!strcmp(value, "fork"))
+				s->handoff = TF_HANDOFF_FORK;
+			else
+				bad = -1;
+		} else if (!strcmp(name, "signatures")) {
+			if (!strcmp(value, "off"))
+				s->signatures = TF_SETTING_SIG_OFF;
+			else if (!strcmp(value, "optional"))
+				s->signatures = TF_SETTING_SIG_OPTIONAL;
+			else if (!strcmp(value, "required"))
+				s->signatures = TF_SETTING_SIG_REQUIRED;
+			else
+				bad = -1;
+		} else if (!strcmp(name, "max_attempts"))
+			bad = parse_uint(value, 1, 100, &s->max_attempts);
+		else if (!strcmp(name, "backoff_s"))
+			bad = parse_uint(value, 0, 86400, &s->backoff_s);
+		else if (!strcmp(name, "input_timeout_ms"))
+			bad = parse_uint(value, 100, 600000, &s->input_timeout_ms);
+		else if (!strcmp(name, "flash_timeout_ms"))
+			bad = parse_uint(value, 1000, 3600000, &s->flash_timeout_ms);
+		else if (!strcmp(name, "bind_timeout_ms"))
+			bad = parse_uint(value, 100, 600000, &s->bind_timeout_ms);
+		else if (!strcmp(name, "own_bind_window_s"))
+			bad = parse_uint(value, 1, 3600, &s->own_bind_window_s);
+		else
+			goto unknown;
+	} else if (!strcmp(section, "paths")) {
+		if (!strcmp(name, "state_dir"))
+			bad = set_path(s->state_dir, sizeof(s->state_dir), value);
+		else if (!strcmp(name, "persist_dir"))
+			bad = set_path(s->persist_dir, sizeof(s->persist_dir), value);
+		else if (!strcmp(name, "db_dir"))
+			bad = set_path(s->db_dir, sizeof(s->db_dir), value);
+		else if (!strcmp(name, "keys_dir"))
+			bad = set_path(s->keys_dir, sizeof(s->keys_dir), value);
+		else if (!strcmp(name, "boards_dirs"))
+			bad = set_dirs(s->boards_dirs, &s->n_boards_dirs, value);
+		else if (!strcmp(name, "firmware_dirs"))
+			bad = set_dirs(s->firmware_dirs, &s->n_firmware_dirs, value);
+		else if (!strcmp(name, "firmware_class_path"))
+			bad = set_path(s->firmware_class_path,
+				       sizeof(s->firmware_class_path), value);
+		else if (!strcmp(name, "cmdline"))
+			bad = set_path(s->cmdline, sizeof(s->cmdline), value);
+		else
+			goto unknown;
+	} else {
+		tf_err_set(c->err, EINVAL, "%s:%u: unknown section [%s]", s->path,
+			   c->line, section);
+		c->failed = 1;
+		return 0;
+	}
+	if (bad) {
+		tf_err_set(c->err, EINVAL, "%s:%u: [%s] %s: invalid value '%s'",
+			   s->path, c->line, section, name, value);
+		c->failed = 1;
+	}
+	return 1;
+unknown:
+	tf_err_set(c->err, EINVAL, "%s:%u: [%s]: unknown key '%s'", s->path,
+		   c->line, section, name);
+	c->failed = 1;
+	return 1;
+}
+
+bool tf_cmdline_disables(const char *cmdline)
+{
+	const char *p = cmdline;
+
+	while (p && *p) {
+		size_t n;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		n = strcspn(p, " \t\n");
+		if ((n == 15 && !strncmp(p, "touchfw.disable", 15)) ||
+		    (n == 17 && !strncmp(p, "touchfw.disable=1", 17)) ||
+		    (n == 11 && !strncmp(p, "touchfw=off", 11)))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err)
+{
+	struct parse_ctx c = { .s = s, .err = err };
+	char *cmdline = NULL;
+	int r;
+
+	tf_settings_defaults(s);
+	if (!path)
+		path = getenv("TOUCHFW_CONFIG");
+	if (!path || !*path)
+		path = DEFAULT_CONFIG;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+
+	c.f = fopen(path, "re");
+	if (!c.f) {
+		if (errno != ENOENT)
+			return tf_err_set(err, errno, "%s: %s", path, strerror(errno));
+	} else {
+		s->file_found = true;
+		r = ini_parse_stream(reader, &c, handler, &c);
+		fclose(c.f);
+		if (c.failed)
+			return -EINVAL;
+		if (r != 0)
+			return tf_err_set(err, EINVAL, "%s:%d: syntax error", path,
+					  r > 0 ? r : (int)c.line);
+	}
+	if (tf_read_file(s->cmdline, 65536, &cmdline, NULL) == 0) {
+		s->disabled_by_cmdline = tf_cmdline_disables(cmdline);
+		free(cmdline);
+	}
+	return 0;
+}
+
+bool tf_settings_disabled(const struct tf_settings *s)
+{
+	return !s->enabled || s->disabled_by_cmdline;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Library-free sysfs lookups (see sysfs.h). */
+#include "sysfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "util.h"
+
+int tf_sysfs_dev_path(const char *subsys, const char *dev, char *buf, size_t size)
+{
+	if (!tf_devname_valid(dev) || !tf_devname_valid(subsys))
+		return -EINVAL;
+	return tf_snprintf(buf, size, "/sys/bus/%s/devices/%s", subsys, dev);
+}
+
+int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *slash;
+	ssize_t n;
+	int r;
+
+	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
+	if (r < 0)
+		return r;
+	if (strlen(path) + 8 >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcat(path, "/driver");
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
+}
+
+static int cmp_inputs(const void *a, const void *b)
+{
+	return strcmp(((const struct tf_input_node *)a)->input,
+		      ((const struct tf_input_node *)b)->input);
+}
+
+int tf_sysfs_inputs(const char *subsys, const char *dev,
+		    struct tf_input_node *out, int max)
+{
+	char path[PATH_MAX], sub[PATH_MAX];
+	struct dirent *de, *de2;
+	DIR *d, *d2;
+	int n = 0, r;
+
+	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
+	if (r < 0)
+		return r;
+	if (strlen(path) + 7 >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcat(path, "/input");
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d)) && n < max) {
+		if (strncmp(de->d_name, "input", 5) || !de->d_name[5] ||
+		    strlen(de->d_name) >= sizeof(out[n].input))
+			continue;
+		strcpy(out[n].input, de->d_name);
+		out[n].event[0] = '\0';
+		if (tf_snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) == 0 &&
+		    (d2 = opendir(sub))) {
+			while ((de2 = readdir(d2)))
+				if (!strncmp(de2->d_name, "event", 5) &&
+				    strlen(de2->d_name) < sizeof(out[n].event)) {
+					strcpy(out[n].event, de2->d_name);
+					break;
+				}
+			closedir(d2);
+		}
+		n++;
+	}
+	closedir(d);
+	qsort(out, (size_t)n, sizeof(*out), cmp_inputs);
+	return n;
+}
+
+bool tf_any_profile(char (*dirs)[256], unsigned n)
+{
+	struct dirent *de;
+	unsigned i;
+	DIR *d;
+
+	for (i = 0; i < n; i++) {
+		d = opendir(dirs[i]);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+
+			if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
+				closedir(d);
+				return true;
+			}
+		}
+		closedir(d);
+	}
+	return false;
+}

@@ -1,0 +1,1 @@
+fixture-2024 akzTZRyXiF4PHebTpdV8lT9LX/lc3kkU+Lb0+dzA9ljJqBxnNlNJQql+T6pxep0KmSGBb/TsqOAWXKAuiMHPBA==
