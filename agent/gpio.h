@@ -52,7 +52,26 @@ int tf_gpio_set(struct tf_gpio_line *l, int value);
 int tf_gpio_wait_edge(struct tf_gpio_line *l, int timeout_ms);
 void tf_gpio_release(struct tf_gpio_line *l);
 
-/* Which backend tf_gpio_request_* uses: "gpiod" or "emul". */
+/* Which backend tf_gpio_request_* uses: "gpiod" or "emul" (the latter when
+ * $TOUCHFW_GPIO_EMUL names an emuboard GPIO socket). */
 const char *tf_gpio_backend(void);
+
+/*
+ * Backends.  Each fills this table; every line object a backend returns
+ * starts with a pointer to its table, so gpio.c can dispatch.
+ */
+struct tf_gpio_ops {
+	const char *name;
+	int (*request)(const struct tf_gpio_spec *spec, bool output, int value,
+		       const char *consumer, struct tf_gpio_line **out,
+		       struct tf_err *err);
+	int (*get)(struct tf_gpio_line *l);
+	int (*set)(struct tf_gpio_line *l, int value);
+	int (*wait_edge)(struct tf_gpio_line *l, int timeout_ms);
+	void (*release)(struct tf_gpio_line *l);
+};
+
+extern const struct tf_gpio_ops tf_gpio_gpiod_ops;
+extern const struct tf_gpio_ops tf_gpio_emul_ops;
 
 #endif /* TF_GPIO_H */

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * emuboard: run a command on an emulated board.
+ *
+ *   emuboard [--realtime] [--stats FILE] [--on-uevent CMD] [--keep DIR]
+ *            [--verbose] BOARD -- COMMAND [ARGS...]
+ *
+ * Builds the board described by BOARD (a tests/emul/boards/NAME.board file), runs
+ * COMMAND inside it with umockdev's preload, UMOCKDEV_DIR and
+ * TOUCHFW_GPIO_EMUL set, serves the board until COMMAND exits and exits with
+ * its status.  A modelled kernel oops (a read of fw_version, hw_version or
+ * object of an atmel_mxt_ts device without info block) is reported loudly
+ * and makes the exit status EMUBOARD_EXIT_OOPS if COMMAND succeeded.
+ * See tests/emul/README.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "emuboard.h"
+
+#define EMUBOARD_EXIT_USAGE 2
+#define EMUBOARD_EXIT_BOARD 3
+#define EMUBOARD_EXIT_OOPS 99
+
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: emuboard [--realtime] [--stats FILE] [--on-uevent CMD] [--keep DIR]\n"
+		   "                [--verbose] BOARD -- COMMAND [ARGS...]\n"
+		   "Run COMMAND on the emulated board BOARD (see tests/emul/README.md).\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"realtime", no_argument, NULL, 'r'},  {"stats", required_argument, NULL, 's'},
+		{"on-uevent", required_argument, NULL, 'u'},
+		{"keep", required_argument, NULL, 'k'}, {"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+	};
+	const char *stats = NULL, *on_uevent = NULL, *keep = NULL;
+	bool realtime = false, verbose = false;
+	struct emub_child *child;
+	struct emub *eb;
+	char err[512];
+	int c, st = 0, rc, noops;
+
+	while ((c = getopt_long(argc, argv, "+rs:u:k:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			realtime = true;
+			break;
+		case 's':
+			stats = optarg;
+			break;
+		case 'u':
+			on_uevent = optarg;
+			break;
+		case 'k':
+			keep = optarg;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EMUBOARD_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 < argc && !strcmp(argv[optind + 1], "--") && optind + 2 < argc) {
+		/* BOARD -- COMMAND ... */
+	} else {
+		usage(stderr);
+		return EMUBOARD_EXIT_USAGE;
+	}
+	if (emub_new_from_file(argv[optind], &eb, err, sizeof(err))) {
+		fprintf(stderr, "emuboard: %s\n", err);
+		return EMUBOARD_EXIT_BOARD;
+	}
+	if (realtime)
+		emub_set_realtime(eb, true);
+	if (on_uevent)
+		emub_set_on_uevent(eb, on_uevent);
+	if (keep)
+		emub_set_keep_dir(eb, keep);
+	if (verbose || getenv("EMUBOARD_VERBOSE"))
+		emub_set_log(eb, stderr);
+	rc = emub_start(eb);
+	if (rc) {
+		fprintf(stderr, "emuboard: starting board: %s\n", strerror(-rc));
+		emub_free(eb);
+		return EMUBOARD_EXIT_BOARD;
+	}
+	rc = emub_spawn(eb, (const char *const *)argv + optind + 2, NULL, false, &child);
+	if (rc) {
+		fprintf(stderr, "emuboard: %s: %s\n", argv[optind + 2], strerror(-rc));
+		emub_free(eb);
+		return 127;
+	}
+	child_pid = emub_child_pid(child);
+	signal(SIGINT, forward);
+	signal(SIGTERM, forward);
+	signal(SIGHUP, forward);
+	emub_child_wait(child, -1, &st);
+	emub_child_free(child);
+	child_pid = 0;
+
+	if (stats) {
+		FILE *f = fopen(stats, "w");
+
+		if (!f || emub_write_stats_json(eb, f))
+			fprintf(stderr, "emuboard: writing %s: %s\n", stats, strerror(errno));
+		if (f)
+			fclose(f);
+	}
+	noops = emub_oops_count(eb);
+	for (int i = 0; i < noops; i++)
+		fprintf(stderr,
+			"emuboard: ********************************************************\n"
+			"emuboard: *** the emulated kernel OOPSED: %s\n"
+			"emuboard: ********************************************************\n",
+			emub_oops_message(eb, i));
+	emub_free(eb);
+
+	if (WIFEXITED(st))
+		rc = WEXITSTATUS(st);
+	else
+		rc = 128 + WTERMSIG(st);
+	if (noops && rc == 0)
+		rc = EMUBOARD_EXIT_OOPS;
+	return rc;
+}

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internal structures of the emuboard library, shared by its files:
+ * board description, adapters, chips, devices (the driver core's view),
+ * pacing and the interfaces the kernel driver models use.
+ *
+ * Locking: one mutex per board (eb->lock) guards the chip models, the
+ * buses, GPIO line state and device state.  Nobody sleeps while holding it;
+ * the umockdev ioctl thread only takes it for the duration of one bus
+ * transaction.
+ */
+#ifndef EMUB_PRIV_H
+#define EMUB_PRIV_H
+
+#include <glib.h>
+#include <umockdev.h>
+
+#include "em_bus.h"
+#include "emuboard.h"
+
+#define EMUB_MAX_ADAPTERS 8
+#define EMUB_MAX_CHIPS 16
+#define EMUB_MAX_LINES 32
+
+struct emub;
+struct emub_dev;
+
+/* ------------------------------------------------------------ board file */
+
+enum emub_model_kind {
+	EMUB_MODEL_MXT,
+	EMUB_MODEL_EEPROM,
+};
+
+enum emub_chip_state {
+	EMUB_STATE_APP,
+	EMUB_STATE_BOOTLOADER,
+	EMUB_STATE_NO_IMAGE,
+};
+
+struct emub_adapter_desc {
+	int nr;
+	char *name;
+	guint32 hz;
+	guint16 max_transfer; /* 0 = no quirk */
+	bool smbus_only;
+	int nak_errno;        /* errno of a NAK: ENXIO (default) or EREMOTEIO */
+};
+
+struct emub_chip_desc {
+	char *name;          /* section name, also the DT node name */
+	int adapter;
+	guint16 addr;
+	char *model;         /* "mxt224e", "mxt1664s", "eeprom" */
+	char **compatible;   /* NULL-terminated */
+	char *driver;        /* kernel driver to model, NULL = none */
+	bool bound;
+	enum emub_chip_state state;
+	bool has_fw_version;
+	guint8 fw_version, fw_build;
+	bool power_driver;   /* power = driver */
+	int reset_gpio, chg_gpio; /* -1 = not wired */
+	bool irq_level;      /* CHG interrupt type: level-low (else edge) */
+	int input_delay_ms;
+	bool bind_events;
+	int probe_delay_ms;
+	/* faults */
+	GArray *nak_addrs;   /* guint16 */
+	bool no_input;
+	guint32 crc_fail_frame, crc_fail_times;
+	bool crc_fail_always, stuck_in_bootloader, corrupt_info_crc;
+	guint32 power_loss_after, slow_factor;
+	/* eeprom */
+	guint16 ee_size, ee_page;
+	guint8 ee_fill;
+};
+
+struct emub_line_desc {
+	char *name; /* "" = unnamed */
+};
+
+struct emub_board_desc {
+	char *name;
+	char **compatible;
+	char *model;
+	char **dmi_keys, **dmi_vals;
+	bool realtime;
+	char **firmware_dirs;
+	char *gpio_label;
+	int gpio_nlines;
+	char *line_names[EMUB_MAX_LINES];
+	int nadapters;
+	struct emub_adapter_desc adapters[EMUB_MAX_ADAPTERS];
+	int nchips;
+	struct emub_chip_desc chips[EMUB_MAX_CHIPS];
+};
+
+int emub_board_parse(const char *text, const char *base_dir, struct emub_board_desc *d,
+		     char *err, size_t errsz);
+void emub_board_desc_clear(struct emub_board_desc *d);
+
+/* ------------------------------------------------------------ runtime */
+
+struct emub_adapter {
+	struct emub *eb;
+	struct emub_adapter_desc desc;
+	struct em_bus bus;
+	struct em_bus_counters drv;   /* the emulated drivers' share of bus.count */
+	guint64 skipped_ns;           /* fast pacing: model time skipped */
+	int retries, timeout_ms;      /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
+	char *devpath;                /* /devices/platform/emuboard-i2c.N/i2c-N */
+	char *devnode;                /* /dev/i2c-N */
+	UMockdevIoctlBase *ioctl;
+};
+
+struct emub_chip {
+	struct emub *eb;
+	struct emub_chip_desc *desc;
+	struct emub_adapter *ad;
+	const struct em_chip_ops *ops;
+	void *model;
+	bool powered;
+	bool irq_level_now;   /* last seen CHG (true = asserted) */
+	guint64 busy_ns;
+	struct emub_dev *dev;
+};
+
+/* A CHG/reset edge as seen on a GPIO line (logical values of the line). */
+struct emub_edge {
+	guint64 t_ns; /* model time */
+	bool rising;  /* physical level went up */
+};
+
+/* One line of the emulated gpiochip. */
+struct emub_line {
+	int offset;
+	char *name;
+	bool phys;            /* physical level */
+	/* kernel (driver model) use */
+	const char *kernel_consumer; /* "reset", "interrupt", NULL */
+	bool kernel_output;
+	/* user space (emul socket) use */
+	struct emub_gpio_conn *user;
+	/* wiring */
+	struct emub_chip *reset_of; /* drives this chip's reset (active low) */
+	struct emub_chip *chg_of;   /* follows this chip's CHG (active low) */
+};
+
+/* Kernel-side driver model of one driver name. */
+struct emub_driver_ops {
+	const char *name;
+	const char *const *of_match; /* compatible strings, NULL-terminated */
+	int (*probe)(struct emub_dev *d);
+	void (*remove)(struct emub_dev *d);
+	/* a write to a driver attribute (file closed after writing) */
+	void (*attr_write)(struct emub_dev *d, const char *attr, const char *buf, size_t len);
+	/* a read of a driver attribute (data was read from the file) */
+	void (*attr_read)(struct emub_dev *d, const char *attr);
+	/* threaded interrupt handler: CHG asserted while the IRQ is enabled */
+	void (*irq)(struct emub_dev *d);
+	/* deferred work queued with drv_queue_work() */
+	void (*work)(struct emub_dev *d, int what);
+};
+
+const struct emub_driver_ops *emub_find_driver(const char *name);
+extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
+extern const struct emub_driver_ops emub_drv_at24;
+
+struct emub_input {
+	int number;     /* inputN */
+	int minor;      /* evdev minor (64 + K) */
+	char *devpath;  /* of inputN */
+	char *evpath;   /* of eventK */
+};
+
+struct emub_attr {
+	char *name;
+	char *content;    /* what a read returns */
+	bool writable;
+	bool armed_oops;  /* a read is a modelled NULL dereference */
+};
+
+enum emub_job_kind {
+	EMUB_JOB_BIND,
+	EMUB_JOB_UNBIND,
+	EMUB_JOB_ATTR_WRITE,
+	EMUB_JOB_ATTR_READ,
+	EMUB_JOB_WORK,
+	EMUB_JOB_IRQ,
+	EMUB_JOB_REPLUG,
+	EMUB_JOB_QUIT,
+};
+
+struct emub_job {
+	enum emub_job_kind kind;
+	char *attr;
+	char *buf;
+	size_t len;
+	int what;
+	gint64 not_before_us; /* wall clock (g_get_monotonic_time) */
+	/* for synchronous callers */
+	GMutex *done_lock;
+	GCond *done_cond;
+	bool *done;
+	int *result;
+};
+
+/* An i2c client device: what the driver core knows about it. */
+struct emub_dev {
+	struct emub *eb;
+	struct emub_chip *chip;
+	char name[32];         /* "1-004a" */
+	char *devpath;         /* /devices/... */
+	char *of_fullname;     /* /i2c@1/touchscreen@4a */
+	const struct emub_driver_ops *drv; /* driver named by the board */
+	/* driver core state, under eb->lock */
+	bool bound;
+	bool probing;
+	bool stuck;            /* a modelled oops left the driver wedged */
+	bool irq_requested, irq_enabled;
+	guint64 irq_edges;     /* CHG assertion edges seen */
+	bool irq_pending;
+	int reset_line, chg_line;
+	bool have_update_fw;
+	int update_fw_result;
+	GPtrArray *attrs;      /* struct emub_attr *, driver attributes */
+	struct emub_input *input;
+	void *priv;            /* driver model data */
+	/* worker */
+	GThread *worker;
+	GAsyncQueue *jobs;
+	int busy;              /* jobs queued or running */
+	GCond idle_cond;
+};
+
+struct emub_gpio_conn;
+
+struct emub {
+	GMutex lock;
+	struct emub_board_desc desc;
+	char *base_dir;
+	bool realtime;
+	bool started;
+	FILE *log;
+	char *on_uevent;
+	char *keep_dir;
+	bool keep;
+
+	UMockdevTestbed *tb;
+	char *root;      /* testbed root ($UMOCKDEV_DIR) */
+	char *sys;       /* root + "/sys" */
+
+	int nadapters;
+	struct emub_adapter adapters[EMUB_MAX_ADAPTERS];
+	int nchips;
+	struct emub_chip chips[EMUB_MAX_CHIPS];
+
+	/* model time */
+	guint64 now_ns;       /* board model time */
+	gint64 t0_us;         /* realtime: wall clock at model time 0 */
+	GThread *pacer;
+	GCond pacer_cond;
+	bool pacer_quit;
+	GThread *completer;   /* realtime: completes ioctls at their wire end */
+	GAsyncQueue *completions;
+
+	/* gpio */
+	char *gpio_label;
+	int gpio_nlines;
+	struct emub_line lines[EMUB_MAX_LINES];
+	char *gpio_sock;
+	int gpio_listen_fd;
+	GPtrArray *gpio_conns;
+	bool stopping;
+	GCond gpio_cond;      /* an edge was queued or a line changed */
+	UMockdevIoctlBase *gpio_ioctl;
+
+	/* sysfs */
+	char *fw_path_param;  /* firmware_class.path as written (newline kept) */
+	int inotify_fd;
+	GHashTable *watches;  /* wd -> struct emub_watch * */
+
+	/* service thread */
+	GMainContext *ctx;
+	GMainLoop *loop;
+	GThread *service;
+
+	/* input numbering (input.c: input_no never reused, evdev minors are) */
+	int next_input_no;
+	guint64 evdev_minors; /* bitmap of used minors - 64 */
+
+	/* uevents */
+	GMutex uevent_lock;
+	guint64 seqnum;
+	GAsyncQueue *run_queue; /* --on-uevent */
+	GThread *runner;
+
+	/* oops records */
+	GPtrArray *oopses;
+
+	/* children */
+	GPtrArray *children;
+};
+
+/* ------------------------------------------------------------ helpers */
+
+void emub_log(struct emub *eb, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+void emub_dev_log(struct emub_dev *d, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+struct emub_chip *emub_find_chip(struct emub *eb, const char *dev);
+struct emub_adapter *emub_find_adapter(struct emub *eb, int nr);
+
+/* sysfs.c: files in the testbed, by path below the testbed's /sys */
+int emub_sys_write(struct emub *eb, const char *rel, const char *content);
+int emub_sys_mkdir(struct emub *eb, const char *rel);
+int emub_sys_symlink(struct emub *eb, const char *target, const char *rel);
+void emub_sys_remove(struct emub *eb, const char *rel);
+char *emub_sys_path(struct emub *eb, const char *rel);
+int emub_build_tree(struct emub *eb);
+int emub_build_fdt(struct emub *eb, void **blob, size_t *len);
+/* The uevent environment of a client device (no ACTION/DEVPATH/...). */
+GPtrArray *emub_dev_env(struct emub_dev *d, bool with_driver, bool with_modalias);
+void emub_dev_update_uevent_file(struct emub_dev *d);
+void emub_watch_add(struct emub *eb, const char *rel_dir, struct emub_dev *d, int kind);
+void emub_watch_remove_dir(struct emub *eb, const char *rel_dir);
+int emub_service_start(struct emub *eb);
+void emub_service_stop(struct emub *eb);
+
+enum emub_watch_kind {
+	EMUB_WATCH_DEVICE,  /* a client device directory */
+	EMUB_WATCH_DRIVER,  /* /sys/bus/i2c/drivers/X */
+	EMUB_WATCH_FWPARAM, /* /sys/module/firmware_class/parameters */
+};
+
+/* uevent.c */
+int emub_uevent_send(struct emub *eb, const char *action, const char *devpath,
+		     const char *subsystem, GPtrArray *env);
+void emub_uevent_runner_start(struct emub *eb);
+void emub_uevent_runner_stop(struct emub *eb);
+
+/* clock.c: model time and pacing (eb->lock held unless noted) */
+guint64 emub_wall_model_ns(struct emub *eb); /* realtime: model time of "now" */
+void emub_sync_locked(struct emub *eb);
+void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t);
+void emub_advance_all_locked(struct emub *eb, guint64 t);
+void emub_check_irqs_locked(struct emub *eb);
+/* Run one transaction for user space or a driver; returns em_bus_transfer's
+ * result; *@end_ns gets the model time the transaction ends. */
+int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n,
+			 bool driver, guint64 *end_ns);
+/* Sleep (realtime) until model time @t; not holding the lock. */
+void emub_sleep_until_model(struct emub *eb, guint64 t);
+void emub_pacer_start(struct emub *eb);
+void emub_pacer_stop(struct emub *eb);
+void emub_pacer_kick_locked(struct emub *eb);
+/*
+ * Wait for a condition that model time can bring (CHG edges): calls
+ * @check with the lock held until it returns true or @timeout_ms of model
+ * time pass.  Fast pacing jumps over pending chip events; realtime waits.
+ * Returns true if @check succeeded.  Called with the lock held.
+ */
+bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms,
+			    bool (*check)(void *), void *arg);
+
+/* i2cdev.c */
+int emub_i2cdev_attach(struct emub_adapter *ad);
+int emub_errno_of_xfer(struct emub_adapter *ad, int em_result);
+void emub_completer_start(struct emub *eb);
+void emub_completer_stop(struct emub *eb);
+
+/* gpio.c */
+int emub_gpio_setup(struct emub *eb);
+void emub_gpio_teardown(struct emub *eb);
+void emub_gpio_chip_edge_locked(struct emub *eb, struct emub_chip *c, bool asserted, guint64 t);
+/* Kernel requests of lines: -EBUSY when user space holds them. */
+int emub_gpio_kernel_request_locked(struct emub *eb, int line, const char *consumer,
+				    bool output, bool phys);
+void emub_gpio_kernel_set_locked(struct emub *eb, int line, bool phys);
+void emub_gpio_kernel_free_locked(struct emub *eb, int line);
+void emub_gpio_apply_locked(struct emub *eb, int line);
+
+/* drvcore.c */
+int emub_devices_create(struct emub *eb);
+void emub_devices_destroy(struct emub *eb);
+int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr,
+		   const char *buf, size_t len, int what, int delay_ms, bool wait, int *result);
+void emub_chip_power_locked(struct emub_chip *c, bool on);
+void emub_chip_reset_locked(struct emub_chip *c, bool held);
+void emub_record_oops(struct emub_dev *d, const char *attr);
+void emub_dev_queue_irq_locked(struct emub_dev *d);
+int emub_dev_sysfs_create(struct emub_dev *d);
+void emub_dev_sysfs_remove(struct emub_dev *d);
+int emub_inotify_init(struct emub *eb);
+char **emub_child_env(struct emub *eb, const char *const *extra);
+
+/* ------------------------------------------------------------ for driver models
+ * Run on the device's worker thread, without eb->lock.
+ */
+int drv_i2c_transfer(struct emub_dev *d, struct em_msg *msgs, int n);
+/* the same transaction run by an SMBus controller (no i2c quirks apply) */
+int drv_smbus_transfer(struct emub_dev *d, struct em_msg *msgs, int n);
+int drv_i2c_master_send(struct emub_dev *d, guint16 addr, const guint8 *buf, guint16 len);
+int drv_i2c_master_recv(struct emub_dev *d, guint16 addr, guint8 *buf, guint16 len);
+void drv_msleep(struct emub_dev *d, unsigned int ms);
+/* regulator_bulk_enable/disable of the chip's supplies (no-op if always-on) */
+void drv_regulator(struct emub_dev *d, bool on);
+/* devm_gpiod_get_optional(dev, "reset", GPIOD_OUT_HIGH): 0 (also if not
+ * wired, see *wired), -EBUSY */
+int drv_reset_gpio_get(struct emub_dev *d, bool *wired);
+void drv_reset_gpio_set(struct emub_dev *d, int logical);
+/* devm_request_threaded_irq(..., IRQF_NO_AUTOEN) on the CHG line */
+int drv_irq_request(struct emub_dev *d);
+void drv_irq_enable(struct emub_dev *d);
+void drv_irq_disable(struct emub_dev *d);
+/* devres release: the IRQ and the reset line */
+void drv_devres_release(struct emub_dev *d);
+/*
+ * wait_for_completion_timeout() on a completion the driver's irq handler
+ * completes (*@done += 1): runs the threaded irq handler meanwhile, as the
+ * kernel's IRQ thread would, and consumes one completion.  0 or -ETIMEDOUT.
+ */
+int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int timeout_ms);
+bool drv_chg_asserted(struct emub_dev *d);
+/* request_firmware(): 0 and a g_malloc'ed copy, or -ENOENT. */
+int drv_request_firmware(struct emub_dev *d, const char *name, guint8 **data, gsize *len);
+/* Driver attributes (sysfs_create_group / remove). */
+void drv_attr_add(struct emub_dev *d, const char *name, const char *content, bool writable,
+		  bool oops_on_read);
+void drv_attr_set(struct emub_dev *d, const char *name, const char *content, bool oops_on_read);
+void drv_attrs_remove(struct emub_dev *d);
+
+struct emub_input_desc {
+	const char *name;
+	const char *phys;
+	guint16 bustype;
+	guint64 evbits, keybits_word5, absbits; /* one word each is enough here */
+	guint32 propbits;
+};
+int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
+void drv_input_unregister(struct emub_dev *d);
+/* queue deferred work (e.g. the async firmware callback) after @delay_ms
+ * of wall time */
+void drv_queue_work(struct emub_dev *d, int what, int delay_ms);
+bool drv_fault_no_input(struct emub_dev *d);
+
+#endif /* EMUB_PRIV_H */
