@@ -210,7 +210,7 @@ $(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
 
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lpthread
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lfdt -lpthread
 
 # The chip models must stay freestanding (no libc, no allocation) so that a
 # test kernel module can compile the same sources: build them that way and

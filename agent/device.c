@@ -188,25 +188,53 @@ static int driver_file(const struct tf_device *d, const char *driver,
 	return 0;
 }
 
+/*
+ * A real write to bind/unbind returns when the driver core is done; some
+ * setups (emulators, a driver core behind a slow probe) finish later, so
+ * look at the driver link until it says so.
+ */
+static bool wait_link(struct tf_device *d, bool bound, int timeout_ms)
+{
+	uint64_t end = tf_now_ms() + (uint64_t)timeout_ms;
+
+	for (;;) {
+		tf_device_refresh(d);
+		if (!!d->driver[0] == bound)
+			return true;
+		if (tf_now_ms() >= end)
+			return false;
+		tf_sleep_us(5000);
+	}
+}
+
 int tf_device_unbind(struct tf_device *d, struct tf_err *err)
 {
+	char drv[sizeof(d->driver)];
 	int r;
 
 	tf_device_refresh(d);
 	if (!d->driver[0])
 		return 0;
+	snprintf(drv, sizeof(drv), "%s", d->driver);
 	r = driver_file(d, d->driver, "unbind", "unbinding", err);
-	if (r == 0)
-		tf_device_refresh(d);
-	return r;
+	if (r < 0)
+		return r;
+	if (!wait_link(d, false, TF_UNBIND_TIMEOUT_MS))
+		return tf_err_set(err, ETIMEDOUT, "%s: driver %s still bound %d ms after unbind",
+				  d->name, drv, TF_UNBIND_TIMEOUT_MS);
+	return 0;
 }
 
 int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err)
 {
 	int r = driver_file(d, driver, "bind", "binding", err);
 
-	tf_device_refresh(d);
-	return r;
+	if (r < 0)
+		return r;
+	if (!wait_link(d, true, TF_BIND_TIMEOUT_MS))
+		return tf_err_set(err, ENODEV, "%s: driver %s did not bind within %d ms "
+				  "(its probe failed?)", d->name, driver, TF_BIND_TIMEOUT_MS);
+	return 0;
 }
 
 int tf_device_attr_write(const struct tf_device *d, const char *attr,

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "emuboard.h"
+#include "util.h"
 #include "mxt_model.h"
 
 #define E2E_TIMEOUT_MS 60000
@@ -71,7 +72,9 @@ static inline char *e2e_board(const char *compatible, const char *model,
 		     "%s"
 		     "[gpiochip]\n"
 		     "label = emuboard-gpio\n"
-		     "lines = TS_RESET TS_CHG\n",
+		     "lines = 8\n"
+		     "line.0 = TS_RESET\n"
+		     "line.1 = TS_CHG\n",
 		     compatible, model, state, fw, power, extra ? extra : "") < 0)
 		return NULL;
 	return s;
@@ -90,9 +93,9 @@ static inline void e2e_write(const char *path, const char *text)
  * the [touchfw] section. */
 static inline void e2e_settings(struct e2e *e, const char *extra)
 {
-	char text[2048], path[400];
+	char *text = NULL, path[400];
 
-	snprintf(text, sizeof(text),
+	assert_true(asprintf(&text,
 		 "[touchfw]\n"
 		 "handoff = fork\n"
 		 "backoff_s = 0\n"
@@ -107,8 +110,9 @@ static inline void e2e_settings(struct e2e *e, const char *extra)
 		 "firmware_dirs = %s/firmware\n"
 		 "cmdline = %s/cmdline\n",
 		 extra ? extra : "", e->dir, e->dir, e->db, e->build, e->boards, e->dir,
-		 e->dir);
+		 e->dir) > 0);
 	e2e_write(e->conf, text);
+	free(text);
 	snprintf(path, sizeof(path), "%s/cmdline", e->dir);
 	if (access(path, F_OK) != 0)
 		e2e_write(path, "ro quiet\n");

@@ -31,7 +31,7 @@ static void start(const char *state, const char *fw, const char *extra)
 /* Like udev: run handle-event for every uevent, inside the board. */
 static void udev_runs_handle_event(void)
 {
-	char cmd[800];
+	char cmd[2048];
 
 	snprintf(cmd, sizeof(cmd), "TOUCHFW_CONFIG='%s' '%s/touchfw' handle-event >>'%s/he.log' 2>&1",
 		 E.conf, E.build, E.dir);
@@ -227,7 +227,7 @@ static void test_udev_without_bind_events_waits_for_the_driver(void **state)
 	/* systemd v240 / mdev: only "add", before the driver binds. */
 	start("no-image", "1.0.AA", "bind_events = false\nprobe_delay_ms = 400\nbound = false\n");
 	{
-		char cmd[800];
+		char cmd[2048];
 
 		snprintf(cmd, sizeof(cmd),
 			 "TOUCHFW_CONFIG='%s' '%s/touchfw' handle-event --add-only >>'%s/he.log' 2>&1",

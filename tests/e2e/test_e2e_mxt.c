@@ -173,7 +173,7 @@ static void test_off_switch_in_settings_and_on_cmdline(void **state)
 
 static void test_family_a2_uses_the_alternate_bootloader_address(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt1664s", "no-image", "1.0.AA", "driver",
+	char *b = e2e_board("touchfw,emul-1664s", "mxt1664s", "no-image", "1.0.AA", "driver",
 			    NULL);
 	struct e2e_chip c;
 
