@@ -1195,10 +1195,17 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 		g_string_append_printf(rec, "E: %s\n", (char *)env->pdata[i]);
 	g_string_append_printf(rec, "A: name=%s\\n\nA: phys=%s\\n\nA: uniq=\\n\nA: modalias=%s\\n\n\n",
 			       in->name, in->phys, ma->str);
+	/*
+	 * The event node is made by hand, not with an "N:" line: umockdev 0.17
+	 * keeps every node it made in a table that remove_device() does not
+	 * clear, so a reused minor (evdev reuses the lowest free one) would
+	 * abort it.  What its preload needs: the file under dev/ and the
+	 * dev/.node/<name> link holding "major:minor".
+	 */
 	g_string_append_printf(rec,
-			       "P: %s\nN: input/event%d\nE: DEVNAME=/dev/input/event%d\n"
+			       "P: %s\nE: DEVNAME=input/event%d\n"
 			       "E: MAJOR=13\nE: MINOR=%d\nE: SUBSYSTEM=input\nA: dev=13:%d\\n\n",
-			       inp->evpath, k, k, inp->minor, inp->minor);
+			       inp->evpath, k, inp->minor, inp->minor);
 	if (!umockdev_testbed_add_from_string(eb->tb, rec->str, &e)) {
 		emub_dev_log(d, "input: %s", e ? e->message : "add failed");
 		g_clear_error(&e);
@@ -1207,6 +1214,24 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	if (!r) {
 		GPtrArray *evenv = g_ptr_array_new_with_free_func(g_free);
 		char *dv = g_strdup_printf("%s/device", inp->evpath + 1);
+		char *node = g_strdup_printf("%s/dev/input/event%d", eb->root, k);
+		char *info = g_strdup_printf("%s/dev/.node/input_event%d", eb->root, k);
+		char *num = g_strdup_printf("13:%d", inp->minor);
+		char *chr = g_strdup_printf("dev/char/13:%d", inp->minor);
+
+		g_mkdir_with_parents(node, 0755);
+		rmdir(node);
+		g_file_set_contents(node, "", 0, NULL);
+		g_mkdir_with_parents(info, 0755);
+		rmdir(info);
+		unlink(info);
+		if (symlink(num, info))
+			emub_dev_log(d, "input: %s: %s", info, g_strerror(errno));
+		emub_sys_symlink(eb, inp->evpath + 1, chr);
+		g_free(node);
+		g_free(info);
+		g_free(num);
+		g_free(chr);
 
 		emub_sys_symlink(eb, inp->devpath + 1, dv);
 		g_free(dv);
@@ -1263,6 +1288,19 @@ void drv_input_unregister(struct emub_dev *d)
 	sysp = g_strdup_printf("/sys%s", inp->evpath);
 	umockdev_testbed_remove_device(eb->tb, sysp);
 	g_free(sysp);
+	/* the node we made by hand (drv_input_register) */
+	{
+		char *f[3] = {
+			g_strdup_printf("%s/sys/dev/char/13:%d", eb->root, inp->minor),
+			g_strdup_printf("%s/dev/.node/input_event%d", eb->root, inp->minor - 64),
+			g_strdup_printf("%s/dev/input/event%d", eb->root, inp->minor - 64),
+		};
+
+		for (int i = 0; i < 3; i++) {
+			unlink(f[i]);
+			g_free(f[i]);
+		}
+	}
 	emub_uevent_send(eb, "remove", inp->devpath, "input", NULL);
 	sysp = g_strdup_printf("/sys%s", inp->devpath);
 	umockdev_testbed_remove_device(eb->tb, sysp);
