@@ -29,6 +29,7 @@
 #define RESET_ASSERT_US 50000  /* design §6: assert >= 50 ms */
 #define RESET_RELEASE_US 100000 /* then ~100 ms before first access */
 #define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
+#define GPIO_BUSY_RETRY_MS 2000
 
 struct run {
 	const struct tf_settings *s;
@@ -633,17 +634,36 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 	return rebind(r, w);
 }
 
+/*
+ * The driver's lines are released by devres after its remove; where unbind
+ * returns before that (slow or emulated driver cores), retry a busy line
+ * for a moment instead of giving up on it.
+ */
+static int request_line(const struct tf_gpio_spec *spec, bool output,
+			struct tf_gpio_line **out, struct tf_err *err)
+{
+	uint64_t end = tf_now_ms() + GPIO_BUSY_RETRY_MS;
+	int rc;
+
+	for (;;) {
+		rc = output ? tf_gpio_request_output(spec, 1, "touchfw", out, err)
+			    : tf_gpio_request_input(spec, "touchfw", out, err);
+		if (rc != -EBUSY || tf_now_ms() >= end)
+			return rc;
+		tf_sleep_us(20000);
+	}
+}
+
 static int request_lines(struct run *r)
 {
 	struct tf_err err = { 0 };
 
-	if (r->ctrl->has_chg &&
-	    tf_gpio_request_input(&r->ctrl->chg, "touchfw", &r->c.chg, &err) < 0) {
+	if (r->ctrl->has_chg && request_line(&r->ctrl->chg, false, &r->c.chg, &err) < 0) {
 		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
 		r->c.chg = NULL;
 	}
 	if (r->ctrl->has_reset) {
-		if (tf_gpio_request_output(&r->ctrl->reset, 1, "touchfw", &r->c.reset, &err) < 0) {
+		if (request_line(&r->ctrl->reset, true, &r->c.reset, &err) < 0) {
 			log_warn(dev_of(r), "reset line not available (%s)", err.msg);
 			r->c.reset = NULL;
 		} else {
