@@ -290,8 +290,8 @@ static void check_denied(void)
 	fd = write_file("/proc/sys/kernel/hostname", "x", 1);
 	report(fd == -EROFS, "write /proc/sys/kernel/hostname is refused with EROFS (%s)",
 	       fd ? strerror(-fd) : "written!");
-	fd = write_file("/sys/kernel/uevent_helper", "", 0);
-	report(fd == -EROFS, "write /sys/kernel/uevent_helper is refused with EROFS (%s)",
+	fd = write_file("/sys/module/printk/parameters/time", "1", 1);
+	report(fd == -EROFS, "write /sys/module/printk/parameters/time is refused with EROFS (%s)",
 	       fd ? strerror(-fd) : "written!");
 }
 
