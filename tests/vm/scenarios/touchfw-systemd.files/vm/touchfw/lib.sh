@@ -16,6 +16,8 @@ tf_stamp() { awk -v s="$1" -v n="$2" '$1 == n && $2 == s { print $5; exit }' /ru
 
 # tf_timing LABEL EVENTFILE: figures for one event whose RUN list was
 # stamp before, touchfw handle-event, stamp after, stamp after2:
+#   LABEL_uevent_to_run_start_ms          kernel uevent -> the "before" stamp (udevd's
+#                                         queue and the RUN programs before ours)
 #   LABEL_uevent_to_handle_event_exit_ms  kernel uevent -> handle-event exited
 #   LABEL_handle_event_ms                 handle-event alone: (after - before)
 #                                         less one stamp's cost (after2 - after)
@@ -27,6 +29,7 @@ tf_timing() {
 		vm_log "no timing for $1 (SEQNUM $_seq): kernel=$_k before=$_b after=$_a after2=$_a2"
 		return 1
 	fi
+	vm_figure "${1}_uevent_to_run_start_ms" "$(vm_us_to_ms $((_b - _k)))" ms
 	vm_figure "${1}_uevent_to_handle_event_exit_ms" "$(vm_us_to_ms $((_a - _k)))" ms
 	vm_figure "${1}_handle_event_ms" "$(vm_us_to_ms $((_a - _b - (_a2 - _a))))" ms
 }
