@@ -327,11 +327,15 @@ $(B)/61-touchfw.rules: udev-rules/61-touchfw.rules $(PATHS_STAMP)
 $(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@
+$(B)/touchfw-mdev.conf: udev-rules/touchfw-mdev.conf $(PATHS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(SUBST) $< >$@
 $(B)/touchfw@.service: systemd/touchfw@.service.in $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@
 
-INSTALL_DATA := $(B)/61-touchfw.rules $(B)/61-touchfw-addonly.rules $(B)/touchfw@.service
+INSTALL_DATA := $(B)/61-touchfw.rules $(B)/61-touchfw-addonly.rules $(B)/touchfw-mdev.conf \
+	$(B)/touchfw@.service
 SHIPPED_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts))
 EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/examples/*.dts))
 
@@ -339,7 +343,7 @@ EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/exam
 INSTALLED = $(BINDIR)/touchfw $(PKGLIBEXECDIR)/touchfw-agent \
 	$(UDEVRULESDIR)/61-touchfw.rules $(SYSTEMDUNITDIR)/touchfw@.service \
 	$(TMPFILESDIR)/touchfw.conf $(MANDIR)/man8/touchfw.8 \
-	$(PKGDATADIR)/61-touchfw-addonly.rules \
+	$(PKGDATADIR)/61-touchfw-addonly.rules $(PKGDATADIR)/touchfw-mdev.conf \
 	$(PKGDATADIR)/firmware-db/manifest.ini \
 	$(addprefix $(PKGDATADIR)/boards/,$(notdir $(SHIPPED_DTBS))) \
 	$(if $(filter 1,$(INSTALL_EXAMPLES)),$(addprefix $(PKGDATADIR)/boards/,$(notdir $(EXAMPLE_DTBS))) \
@@ -357,6 +361,7 @@ install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
 	$(INSTALL) -m 0755 $(B)/touchfw-agent $(DESTDIR)$(PKGLIBEXECDIR)/touchfw-agent
 	$(INSTALL) -m 0644 $(B)/61-touchfw.rules $(DESTDIR)$(UDEVRULESDIR)/61-touchfw.rules
 	$(INSTALL) -m 0644 $(B)/61-touchfw-addonly.rules $(DESTDIR)$(PKGDATADIR)/61-touchfw-addonly.rules
+	$(INSTALL) -m 0644 $(B)/touchfw-mdev.conf $(DESTDIR)$(PKGDATADIR)/touchfw-mdev.conf
 	$(INSTALL) -m 0644 $(B)/touchfw@.service $(DESTDIR)$(SYSTEMDUNITDIR)/touchfw@.service
 	$(INSTALL) -m 0644 systemd/touchfw.tmpfiles $(DESTDIR)$(TMPFILESDIR)/touchfw.conf
 	$(INSTALL) -m 0644 doc/touchfw.8 $(DESTDIR)$(MANDIR)/man8/touchfw.8
