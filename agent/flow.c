@@ -707,6 +707,11 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
+	if (r->chip.mode == TF_CHIP_ABSENT) {
+		rc = finish(r, TF_EXIT_NO_DEVICE, "%s: after unbinding the driver%s: %s",
+			    dev_of(r), r->c.reset ? " and a reset pulse" : "", r->chip.detail);
+		goto out;
+	}
 	if (r->fw_img) {
 		if (r->chip.mode == TF_CHIP_APP) {
 			log_info(dev_of(r), "entering the bootloader (T6 reset 0xA5)");

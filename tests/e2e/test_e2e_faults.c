@@ -150,7 +150,10 @@ static void test_fault_driver_binds_without_input(void **state)
 static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
 {
 	(void)state;
-	start("app", "fault.corrupt_info_crc = true\nbound = false\n");
+	/* Always powered: atmel's probe fails on the bad CRC, and a driver
+	 * that owns the supply would leave the chip off. */
+	start_model("touchfw,emul-always-on", "mxt224e", "app", "1.0.AA", "always-on",
+		    "fault.corrupt_info_crc = true\nbound = false\n");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
 	e2e_said(&E, "info block CRC mismatch");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
@@ -287,14 +290,17 @@ static void test_enc_odd_length_and_non_hex(void **state)
 static void test_obp_raw_for_another_chip(void **state)
 {
 	char path[400];
+	uint32_t writes;
 
 	(void)state;
 	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
 	snprintf(path, sizeof(path), "%s/other.cfg", E.dir);
 	gen("config --chip mxt1664s --version 3.0.10", path);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
 	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
 	e2e_said(&E, "config is for family 162 variant 6, the chip is 129.1");
-	assert_int_equal(e2e_chip(&E).stats.config_writes, 0);
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
 }
 
 static void test_obp_raw_for_other_firmware_needs_force(void **state)
