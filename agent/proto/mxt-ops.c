@@ -544,7 +544,11 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		uint64_t t_pass;
 
 		if (!ready) {
-			r = wait_status(c, bl, is_waiting_data, 0, MXT_STATE_TIMEOUT_MS, &s);
+			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS, &s);
+			if (r == 0 && restart_state(s) && prog.done)
+				return restarted(c, prog.done + 1, s, err);
+			if (r == 0 && !is_waiting_data(s))
+				r = -EPROTO;
 			if (r < 0)
 				return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
 						  "%s: bootloader not ready for frame %zu of %zu "
