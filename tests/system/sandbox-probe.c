@@ -12,8 +12,10 @@
  * driver's device attribute and firmware_class.path, write its state
  * directories; and no IP sockets, no other devices, no writes elsewhere.
  *
- *   sandbox-probe I2C_BUS DEVICE DRIVER ATTRIBUTE
- *     e.g. sandbox-probe 0 0-0050 at24 eeprom
+ *   sandbox-probe ADAPTER-NAME ADDRESS DRIVER ATTRIBUTE
+ *     e.g. sandbox-probe "SMBus stub driver" 0x50 at24 eeprom
+ * (the adapter by name, as board profiles name it, so that a unit file
+ * written before boot can name the device).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <libudev.h>
@@ -309,19 +312,53 @@ static void check_self(void)
 	report(getuid() == 0, "runs as uid 0 (uid %u)", (unsigned)getuid());
 }
 
+/* The number of the i2c adapter called NAME, or -1. */
+static int adapter_by_name(const char *name)
+{
+	DIR *d = opendir("/sys/bus/i2c/devices");
+	struct dirent *e;
+	char path[300], buf[64];
+	int nr = -1;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "i2c-", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/name", e->d_name);
+		if (read_file(path, buf, sizeof(buf)) > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (!strcmp(buf, name)) {
+				nr = atoi(e->d_name + 4);
+				break;
+			}
+		}
+	}
+	if (d)
+		closedir(d);
+	return nr;
+}
+
 int main(int argc, char **argv)
 {
+	char bus[16], dev[32];
+	int nr;
+
 	if (argc != 5) {
-		fprintf(stderr, "usage: sandbox-probe I2C_BUS DEVICE DRIVER ATTRIBUTE\n");
+		fprintf(stderr, "usage: sandbox-probe ADAPTER-NAME ADDRESS DRIVER ATTRIBUTE\n");
 		return 2;
 	}
+	nr = adapter_by_name(argv[1]);
+	report(nr >= 0, "find the i2c adapter \"%s\" (i2c-%d)", argv[1], nr);
+	if (nr < 0)
+		return 1;
+	snprintf(bus, sizeof(bus), "%d", nr);
+	snprintf(dev, sizeof(dev), "%d-%04lx", nr, strtoul(argv[2], NULL, 16));
 	check_self();
 	check_files();
 	check_denied();
-	check_i2c(argv[1], argv[2]);
-	check_attribute(argv[2], argv[4]);
+	check_i2c(bus, dev);
+	check_attribute(dev, argv[4]);
 	check_firmware_class_path();
-	check_bind(argv[2], argv[3]);
+	check_bind(dev, argv[3]);
 	printf("probe: %d failed\n", fails);
 	return fails ? 1 : 0;
 }
