@@ -237,6 +237,15 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 	case TF_VERDICT_HANDED_OFF:
 		break;
 	}
+	if (!ev.driver) {
+		/* The unit can not take --wait-bind: leave a note for the run. */
+		struct tf_state st;
+
+		if (tf_state_open(&st, s.state_dir, true, NULL) == 0) {
+			tf_state_mark_wait_bind(&st, ev.devname, (uint64_t)time(NULL));
+			tf_state_close(&st);
+		}
+	}
 	if (tf_handoff(&s, cli->config, ev.devname,
 		       ev.driver ? NULL : wait_args, &how, &err) < 0) {
 		log_err(ev.devname, "%s (driver %s): could not hand off: %s",
