@@ -169,6 +169,21 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 		}
 	}
 	r = em_bus_transfer(bus, msgs, n);
+	if (eb->trace) {
+		GString *t = g_string_new(NULL);
+
+		for (int i = 0; i < n; i++) {
+			g_string_append_printf(t, " %c%u@%02x", msgs[i].flags & EM_MSG_RD ? 'r' : 'w',
+					       msgs[i].len, msgs[i].addr);
+			for (int k = 0; k < msgs[i].len && k < 8; k++)
+				g_string_append_printf(t, "%c%02x", k ? ' ' : '=', msgs[i].buf[k]);
+			if (msgs[i].len > 8)
+				g_string_append(t, " ...");
+		}
+		emub_log(eb, "i2c-%d %s:%s -> %d", ad->desc.nr, driver ? "driver" : "user", t->str,
+			 r);
+		g_string_free(t, TRUE);
+	}
 	if (driver)
 		counters_add(&ad->drv, &bus->count, &before);
 	check_irqs_bus_locked(ad, bus->now_ns);

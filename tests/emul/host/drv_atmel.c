@@ -1342,6 +1342,7 @@ static void atmel_attr_write(struct emub_dev *d, const char *attr, const char *b
 	update_attrs(data);
 	g_mutex_lock(&d->eb->lock);
 	d->have_update_fw = true;
+	d->update_fw_count++;
 	d->update_fw_result = result;
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,

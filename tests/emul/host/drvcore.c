@@ -278,34 +278,42 @@ static int do_replug(struct emub_dev *d)
 	return 0;
 }
 
+/*
+ * One run of the threaded interrupt handler.  A level-triggered line still
+ * asserted afterwards fires again; the re-run is queued behind other work
+ * (or picked up by a waiting driver), as the real IRQ thread competes with
+ * the driver's thread rather than spinning alone.
+ */
 static void run_irq(struct emub_dev *d)
 {
 	struct emub *eb = d->eb;
+	bool again;
 
-	for (int rounds = 0; rounds < 1000; rounds++) {
-		bool again;
-
-		g_mutex_lock(&eb->lock);
-		if (!d->irq_pending || !d->irq_enabled || d->stuck) {
-			d->irq_pending = false;
-			g_mutex_unlock(&eb->lock);
-			return;
-		}
+	g_mutex_lock(&eb->lock);
+	emub_sync_locked(eb);
+	/* a level interrupt only fires while the line is still asserted */
+	if (!d->irq_pending || !d->irq_enabled || d->stuck ||
+	    (d->chip->desc->irq_level && !d->chip->irq_level_now)) {
 		d->irq_pending = false;
 		g_mutex_unlock(&eb->lock);
-		d->drv->irq(d);
-		g_mutex_lock(&eb->lock);
-		/* a level-triggered line still asserted fires again */
-		again = d->chip->desc->irq_level && d->irq_enabled && d->chip->irq_level_now;
-		if (again)
-			d->irq_pending = true;
-		g_mutex_unlock(&eb->lock);
-		if (!again)
-			return;
+		return;
 	}
-	emub_dev_log(d, "irq: nobody cared (CHG stuck asserted), disabling");
+	d->irq_pending = false;
+	g_mutex_unlock(&eb->lock);
+	d->drv->irq(d);
 	g_mutex_lock(&eb->lock);
-	d->irq_enabled = false;
+	again = d->chip->desc->irq_level && d->irq_enabled && d->chip->irq_level_now;
+	if (again && ++d->irq_storm > 100000) {
+		emub_dev_log(d, "irq: nobody cared (CHG stuck asserted), disabling");
+		d->irq_enabled = false;
+		again = false;
+	}
+	if (!again)
+		d->irq_storm = 0;
+	if (again && !d->irq_pending) {
+		d->irq_pending = true;
+		emub_dev_queue_irq_locked(d);
+	}
 	g_mutex_unlock(&eb->lock);
 }
 
@@ -763,6 +771,47 @@ static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
 	return G_SOURCE_CONTINUE;
 }
 
+struct settle {
+	struct emub *eb;
+	GMutex m;
+	GCond c;
+	bool done;
+};
+
+static gboolean settle_cb(gpointer data)
+{
+	struct settle *s = data;
+
+	on_inotify(s->eb->inotify_fd, G_IO_IN, s->eb);
+	g_mutex_lock(&s->m);
+	s->done = true;
+	g_cond_signal(&s->c);
+	g_mutex_unlock(&s->m);
+	return G_SOURCE_REMOVE;
+}
+
+/*
+ * Handle every sysfs write that has been closed so far: the kernel queues
+ * the inotify event at close(), so after a writer returned its write is
+ * seen here, and the job it causes is queued when this returns.
+ */
+void emub_settle(struct emub *eb)
+{
+	struct settle s = {.eb = eb};
+
+	if (!eb->service || g_thread_self() == eb->service)
+		return;
+	g_mutex_init(&s.m);
+	g_cond_init(&s.c);
+	g_main_context_invoke(eb->ctx, settle_cb, &s);
+	g_mutex_lock(&s.m);
+	while (!s.done)
+		g_cond_wait(&s.c, &s.m);
+	g_mutex_unlock(&s.m);
+	g_mutex_clear(&s.m);
+	g_cond_clear(&s.c);
+}
+
 static gpointer service_main(gpointer data)
 {
 	struct emub *eb = data;
@@ -944,8 +993,10 @@ void drv_irq_enable(struct emub_dev *d)
 	g_mutex_lock(&d->eb->lock);
 	d->irq_enabled = true;
 	/* a level interrupt asserted while masked fires on unmask */
-	if (d->chip->irq_level_now && d->chip->desc->irq_level)
+	if (d->chip->irq_level_now && d->chip->desc->irq_level && !d->irq_pending) {
 		d->irq_pending = true;
+		emub_dev_queue_irq_locked(d);
+	}
 	g_mutex_unlock(&d->eb->lock);
 }
 
@@ -988,8 +1039,11 @@ struct wait_arg {
 static bool completion_or_irq(void *p)
 {
 	struct wait_arg *a = p;
+	struct emub_dev *d = a->d;
 
-	return *a->done > 0 || (a->d->irq_pending && a->d->irq_enabled);
+	return *a->done > 0 ||
+	       (d->irq_pending && d->irq_enabled &&
+		(!d->chip->desc->irq_level || d->chip->irq_level_now));
 }
 
 int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int timeout_ms)
@@ -1009,7 +1063,7 @@ int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int tim
 			g_mutex_unlock(&eb->lock);
 			return 0;
 		}
-		if (d->irq_pending && d->irq_enabled) {
+		if (completion_or_irq(&a)) {
 			g_mutex_unlock(&eb->lock);
 			run_irq(d);
 			g_mutex_lock(&eb->lock);

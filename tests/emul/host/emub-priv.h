@@ -220,8 +220,10 @@ struct emub_dev {
 	bool irq_requested, irq_enabled;
 	guint64 irq_edges;     /* CHG assertion edges seen */
 	bool irq_pending;
+	unsigned int irq_storm; /* level re-runs while CHG stays asserted */
 	int reset_line, chg_line;
 	bool have_update_fw;
+	int update_fw_count;
 	int update_fw_result;
 	GPtrArray *attrs;      /* struct emub_attr *, driver attributes */
 	struct emub_input *input;
@@ -242,6 +244,7 @@ struct emub {
 	bool realtime;
 	bool started;
 	FILE *log;
+	bool trace; /* log every bus transaction ($EMUBOARD_TRACE) */
 	char *on_uevent;
 	char *keep_dir;
 	bool keep;

@@ -111,6 +111,7 @@ void emub_set_keep_dir(struct emub *eb, const char *dir)
 void emub_set_log(struct emub *eb, FILE *f)
 {
 	eb->log = f;
+	eb->trace = f && getenv("EMUBOARD_TRACE") && *getenv("EMUBOARD_TRACE");
 }
 
 void emub_set_on_uevent(struct emub *eb, const char *cmd)
@@ -611,10 +612,11 @@ int emub_update_fw_result(struct emub *eb, const char *dev, int *result)
 
 	if (!c || !c->dev)
 		return -ENODEV;
+	emub_wait_idle(eb, dev, 60000);
 	g_mutex_lock(&eb->lock);
 	if (c->dev->have_update_fw) {
 		*result = c->dev->update_fw_result;
-		r = 0;
+		r = c->dev->update_fw_count;
 	}
 	g_mutex_unlock(&eb->lock);
 	return r;
@@ -699,6 +701,7 @@ int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms)
 
 	if (!c || !c->dev)
 		return -ENODEV;
+	emub_settle(eb);
 	g_mutex_lock(&eb->lock);
 	while (c->dev->busy > 0) {
 		if (!g_cond_wait_until(&c->dev->idle_cond, &eb->lock, end)) {

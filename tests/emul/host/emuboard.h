@@ -133,6 +133,11 @@ int emub_uevent(struct emub *eb, const char *dev, const char *action);
  * Returns after the add uevent; emub_wait_idle() waits for the probe.
  */
 int emub_replug(struct emub *eb, const char *dev);
+/*
+ * Handle every sysfs write (bind, unbind, update_fw, uevent, firmware path)
+ * that its writer has closed so far.  emub_wait_idle() does this first.
+ */
+void emub_settle(struct emub *eb);
 /* Wait until the device's driver model has no queued or running work
  * (probe, async firmware callback, update_fw, ...). */
 int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms);
@@ -146,8 +151,10 @@ int emub_dev_syspath(struct emub *eb, const char *dev, char *buf, size_t sz);
 bool emub_dev_bound(struct emub *eb, const char *dev);
 /* "/dev/input/eventK" of the device's input device, -ENODEV if none. */
 int emub_input_node(struct emub *eb, const char *dev, char *buf, size_t sz);
-/* Result of the last write to update_fw: 0 or the -errno the write would
- * have returned; -ENOENT if there was none yet. */
+/* Result of the last write to update_fw: *result = 0 or the -errno the
+ * write would have returned.  Returns how many update_fw writes were
+ * handled (>= 1), or -ENOENT if none yet.  Waits (up to 60 s) for the
+ * device's pending work first. */
 int emub_update_fw_result(struct emub *eb, const char *dev, int *result);
 
 /* Kernel oopses modelled so far (reads of fw_version/hw_version/object with
