@@ -54,16 +54,29 @@ static int wait_status(int fd, guint8 want_mask, guint8 want, guint8 *last)
 }
 
 /* flash ADAPTER BLADDR APPADDR FILE CHUNK: design §6 with plain write()s */
+static int flash(char **a, char *path, char **fw);
+
 static int child_flash(char **a)
 {
 	char *path = g_strdup_printf("/dev/i2c-%s", a[0]), *fw = NULL;
+	int r = flash(a, path, &fw);
+
+	fflush(stdout);
+	g_free(path);
+	g_free(fw);
+	return r;
+}
+
+static int flash(char **a, char *path, char **fwp)
+{
+	char *fw = NULL;
 	unsigned long bl = strtoul(a[1], NULL, 0), app = strtoul(a[2], NULL, 0);
 	size_t chunk = strtoul(a[4], NULL, 0), size = 0, pos = 0;
 	int fd = open(path, O_RDWR), frames = 0, resends = 0;
 	guint8 s;
 
 	if (fd < 0 || !g_file_get_contents(a[3], &fw, &size, NULL) ||
-	    ioctl(fd, I2C_SLAVE, bl) < 0) {
+	    (*fwp = fw, ioctl(fd, I2C_SLAVE, bl) < 0)) {
 		printf("setup failed: %s\n", strerror(errno));
 		return 1;
 	}

@@ -78,6 +78,7 @@ static inline struct emub *tu_board_text(const char *text)
 
 /* Run "sh -c CMD" in the board; returns the exit code, *out its stdout +
  * stderr (g_free). */
+static inline int tu_sh(struct emub *eb, char **out, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static inline int tu_sh(struct emub *eb, char **out, const char *fmt, ...)
 {
 	va_list ap;
