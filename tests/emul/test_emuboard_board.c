@@ -171,6 +171,37 @@ static void test_firmware_path_parameter_keeps_the_newline(void **state)
 	emub_free(eb);
 }
 
+static int child_reexec(int argc, char **argv)
+{
+	const char *p;
+
+	emub_reexec_under_preload(argc, argv);
+	p = getenv("LD_PRELOAD");
+	printf("preload=%s\n", p ? p : "");
+	fflush(stdout);
+	return 0;
+}
+
+static void test_reexec_under_preload(void **state)
+{
+	char *argv[] = {tu_self, "--child", "reexec", NULL}, *out = NULL;
+	char **env = g_environ_unsetenv(g_get_environ(), "LD_PRELOAD");
+	int st = 0;
+
+	(void)state;
+	env = g_environ_unsetenv(env, "EMUB_NO_REEXEC");
+	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));
+	assert_int_equal(st, 0);
+	assert_contains(out, "preload=libumockdev-preload.so.0");
+	g_free(out);
+	/* opted out */
+	env = g_environ_setenv(env, "EMUB_NO_REEXEC", "1", TRUE);
+	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));
+	assert_string_equal(out, "preload=\n");
+	g_free(out);
+	g_strfreev(env);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,9 +211,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_i2c_bus_layout),
 		cmocka_unit_test(test_dmi_strings),
 		cmocka_unit_test(test_firmware_path_parameter_keeps_the_newline),
+		cmocka_unit_test(test_reexec_under_preload),
 	};
 
-	(void)argc;
+	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "reexec"))
+		return child_reexec(argc, argv);
 	tu_init(argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -438,6 +438,8 @@ void emub_devices_destroy(struct emub *eb)
 		for (guint k = 0; k < d->attrs->len; k++)
 			free_attr(d->attrs->pdata[k]);
 		g_ptr_array_free(d->attrs, TRUE);
+		if (d->priv && d->drv && d->drv->destroy)
+			d->drv->destroy(d);
 		if (d->input) {
 			g_free(d->input->devpath);
 			g_free(d->input->evpath);

@@ -160,6 +160,8 @@ struct emub_driver_ops {
 	void (*irq)(struct emub_dev *d);
 	/* deferred work queued with drv_queue_work() */
 	void (*work)(struct emub_dev *d, int what);
+	/* the board goes away with the driver bound: free d->priv */
+	void (*destroy)(struct emub_dev *d);
 };
 
 const struct emub_driver_ops *emub_find_driver(const char *name);

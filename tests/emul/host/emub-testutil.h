@@ -34,9 +34,15 @@ static inline const char *tu_top(void)
 	return t && *t ? t : ".";
 }
 
+static inline void tu_fini(void)
+{
+	free(tu_self);
+}
+
 static inline void tu_init(char **argv)
 {
 	tu_self = realpath("/proc/self/exe", NULL);
+	atexit(tu_fini);
 	(void)argv;
 }
 
