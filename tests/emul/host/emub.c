@@ -98,7 +98,8 @@ int emub_new_from_file(const char *path, struct emub **out, char *err, size_t er
 
 void emub_set_realtime(struct emub *eb, bool realtime)
 {
-	eb->realtime = realtime;
+	if (!eb->started) /* the pacing threads start with the board */
+		eb->realtime = realtime;
 }
 
 void emub_set_keep_dir(struct emub *eb, const char *dir)
