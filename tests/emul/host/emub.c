@@ -226,7 +226,6 @@ int emub_start(struct emub *eb)
 			eb->lines[c->desc->chg_gpio].phys = !c->irq_level_now;
 	}
 	emub_devices_create(eb);
-	emub_uevent_runner_start(eb);
 	emub_service_start(eb);
 	emub_completer_start(eb);
 	emub_pacer_start(eb);
@@ -244,6 +243,11 @@ int emub_start(struct emub *eb)
 		if (res)
 			emub_log(eb, "%s: probe at start failed: %s", c->dev->name, g_strerror(-res));
 	}
+	/* --on-uevent stands in for udevd, which is not running yet at boot:
+	 * it hears nothing of the start-up probes (coldplug replays them) */
+	for (int i = 0; i < eb->nchips; i++)
+		emub_wait_idle(eb, eb->chips[i].desc->name, 10000);
+	emub_uevent_runner_start(eb);
 	return 0;
 }
 
