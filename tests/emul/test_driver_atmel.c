@@ -435,6 +435,33 @@ static void test_update_fw_with_newline_in_path_finds_nothing(void **state)
 	emub_free(eb);
 }
 
+static void test_firmware_dirs_stand_in_for_lib_firmware(void **state)
+{
+	char *dir = tu_tmpdir(), *text;
+	gsize len;
+	guint8 *img = make_image(0x30, 0x01, 2000, 200, &len);
+	struct emub *eb;
+	char *out;
+
+	(void)state;
+	tu_write_file(dir, "maxtouch.fw", img, len);
+	text = g_strdup_printf("[board]\nname = fw\ncompatible = t,fw\nfirmware_dirs = /nonexistent;%s\n"
+			       "[adapter 1]\n[chip touchscreen]\nadapter = 1\naddress = 0x4a\n"
+			       "model = mxt224e\ncompatible = atmel,maxtouch\n"
+			       "driver = atmel_mxt_ts\nchg_gpio = 1\n",
+			       dir);
+	eb = tu_board_text(text);
+	/* firmware_class.path is empty: the loader falls back to the dirs */
+	assert_int_equal(update_fw(eb), 0);
+	assert_int_equal(tu_sh(eb, &out, "cat /sys/bus/i2c/devices/1-004a/fw_version"), 0);
+	assert_string_equal(out, "3.0.01\n");
+	g_free(out);
+	emub_free(eb);
+	g_free(text);
+	g_free(img);
+	tu_rmdir(dir);
+}
+
 static void test_update_fw_refuses_enc_hex_file(void **state)
 {
 	struct emub *eb = tu_board_file("app.board", false);
@@ -660,6 +687,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_flash_bootloader_chip_with_plain_writes_while_bound),
 		cmocka_unit_test(test_update_fw_flashes_and_reregisters_input),
 		cmocka_unit_test(test_update_fw_with_newline_in_path_finds_nothing),
+		cmocka_unit_test(test_firmware_dirs_stand_in_for_lib_firmware),
 		cmocka_unit_test(test_update_fw_refuses_enc_hex_file),
 		cmocka_unit_test(test_update_fw_frames_beyond_adapter_limit_fail),
 		cmocka_unit_test(test_maxtouch_cfg_applied_at_bind),

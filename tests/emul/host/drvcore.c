@@ -81,8 +81,11 @@ static void push_locked(struct emub_dev *d, struct emub_job *j)
 
 void emub_dev_queue_irq_locked(struct emub_dev *d)
 {
-	struct emub_job *j = g_new0(struct emub_job, 1);
+	struct emub_job *j;
 
+	if (!d->jobs || d->eb->stopping)
+		return;
+	j = g_new0(struct emub_job, 1);
 	j->kind = EMUB_JOB_IRQ;
 	push_locked(d, j);
 }
@@ -97,8 +100,6 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 	bool done = false;
 	int res = 0;
 
-	if (!d->jobs)
-		return -ENODEV;
 	j = g_new0(struct emub_job, 1);
 	j->kind = kind;
 	j->attr = g_strdup(attr);
@@ -120,6 +121,17 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 		j->result = &res;
 	}
 	g_mutex_lock(&eb->lock);
+	if (!d->jobs || (eb->stopping && kind != EMUB_JOB_QUIT)) {
+		g_mutex_unlock(&eb->lock);
+		g_free(j->attr);
+		g_free(j->buf);
+		g_free(j);
+		if (wait) {
+			g_mutex_clear(&m);
+			g_cond_clear(&c);
+		}
+		return -ENODEV;
+	}
 	push_locked(d, j);
 	g_mutex_unlock(&eb->lock);
 	if (!wait)
@@ -418,6 +430,40 @@ static void free_attr(struct emub_attr *a)
 	g_free(a);
 }
 
+/* Stop the workers (their jobs may still settle sysfs writes through the
+ * service thread, so that one must still run). */
+void emub_devices_stop(struct emub *eb)
+{
+	for (int i = 0; i < eb->nchips; i++) {
+		struct emub_dev *d = eb->chips[i].dev;
+		GAsyncQueue *q;
+
+		if (!d || !d->worker)
+			continue;
+		{
+			struct emub_job *j = g_new0(struct emub_job, 1);
+
+			j->kind = EMUB_JOB_QUIT;
+			g_mutex_lock(&eb->lock);
+			push_locked(d, j);
+			g_mutex_unlock(&eb->lock);
+		}
+		g_thread_join(d->worker);
+		d->worker = NULL;
+		g_mutex_lock(&eb->lock);
+		q = d->jobs;
+		d->jobs = NULL;
+		g_mutex_unlock(&eb->lock);
+		for (struct emub_job *j; (j = g_async_queue_try_pop(q));) {
+			g_free(j->attr);
+			g_free(j->buf);
+			g_free(j);
+		}
+		g_async_queue_unref(q);
+	}
+}
+
+/* Free the devices, once neither workers nor the service thread run. */
 void emub_devices_destroy(struct emub *eb)
 {
 	for (int i = 0; i < eb->nchips; i++) {
@@ -425,16 +471,6 @@ void emub_devices_destroy(struct emub *eb)
 
 		if (!d)
 			continue;
-		if (d->worker) {
-			struct emub_job *j = g_new0(struct emub_job, 1);
-
-			j->kind = EMUB_JOB_QUIT;
-			g_mutex_lock(&eb->lock);
-			push_locked(d, j);
-			g_mutex_unlock(&eb->lock);
-			g_thread_join(d->worker);
-			g_async_queue_unref(d->jobs);
-		}
 		for (guint k = 0; k < d->attrs->len; k++)
 			free_attr(d->attrs->pdata[k]);
 		g_ptr_array_free(d->attrs, TRUE);
@@ -747,6 +783,8 @@ static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
 
 	(void)cond;
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (eb->stopping)
+			continue; /* drain: the devices are going away */
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
 			struct emub_watch *w =
@@ -1043,7 +1081,7 @@ static bool completion_or_irq(void *p)
 	struct wait_arg *a = p;
 	struct emub_dev *d = a->d;
 
-	return *a->done > 0 ||
+	return *a->done > 0 || d->eb->stopping ||
 	       (d->irq_pending && d->irq_enabled &&
 		(!d->chip->desc->irq_level || d->chip->irq_level_now));
 }
@@ -1065,6 +1103,8 @@ int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int tim
 			g_mutex_unlock(&eb->lock);
 			return 0;
 		}
+		if (eb->stopping)
+			break;
 		if (completion_or_irq(&a)) {
 			g_mutex_unlock(&eb->lock);
 			run_irq(d);
@@ -1088,6 +1128,8 @@ int drv_request_firmware(struct emub_dev *d, const char *name, guint8 **data, gs
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
 	int r = -ENOENT;
 
+	/* a write to firmware_class.path that has returned is in effect */
+	emub_settle(eb);
 	g_mutex_lock(&eb->lock);
 	if (eb->fw_path_param && eb->fw_path_param[0])
 		g_ptr_array_add(dirs, g_strdup(eb->fw_path_param));

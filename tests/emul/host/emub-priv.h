@@ -385,6 +385,7 @@ void emub_gpio_apply_locked(struct emub *eb, int line);
 
 /* drvcore.c */
 int emub_devices_create(struct emub *eb);
+void emub_devices_stop(struct emub *eb);
 void emub_devices_destroy(struct emub *eb);
 int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr,
 		   const char *buf, size_t len, int what, int delay_ms, bool wait, int *result);

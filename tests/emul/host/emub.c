@@ -279,6 +279,7 @@ void emub_free(struct emub *eb)
 	g_cond_broadcast(&eb->gpio_cond);
 	g_mutex_unlock(&eb->lock);
 	if (eb->started) {
+		emub_devices_stop(eb);
 		emub_service_stop(eb);
 		emub_devices_destroy(eb);
 		emub_gpio_teardown(eb);
@@ -657,6 +658,7 @@ int emub_bind(struct emub *eb, const char *dev)
 
 	if (!c || !c->dev || !c->dev->drv)
 		return -ENODEV;
+	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_BIND, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
 }
@@ -668,6 +670,7 @@ int emub_unbind(struct emub *eb, const char *dev)
 
 	if (!c || !c->dev || !c->dev->drv)
 		return -ENODEV;
+	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_UNBIND, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
 }
@@ -694,6 +697,7 @@ int emub_replug(struct emub *eb, const char *dev)
 
 	if (!c || !c->dev || !c->dev->drv)
 		return -ENODEV;
+	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_REPLUG, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
 }
