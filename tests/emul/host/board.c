@@ -339,6 +339,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 			U32(ee_size, 256);
 		} else if (!strcmp(k, "eeprom.page")) {
 			U32(ee_page, 16);
+		} else if (!strcmp(k, "eeprom.write_cycle_ms")) {
+			U32(ee_write_cycle_ms, 1000);
 		} else if (!strcmp(k, "eeprom.fill")) {
 			U32(ee_fill, 255);
 		} else if (!strcmp(k, "fault.nak")) {

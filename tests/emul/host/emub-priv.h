@@ -72,6 +72,7 @@ struct emub_chip_desc {
 	guint32 power_loss_after, slow_factor;
 	/* eeprom */
 	guint16 ee_size, ee_page;
+	guint32 ee_write_cycle_ms;
 	guint8 ee_fill;
 };
 

@@ -130,6 +130,7 @@ static int make_chip(struct emub_chip *c)
 		struct eeprom_model_cfg cfg = {
 			.addr = d->addr, .size = d->ee_size, .page_size = d->ee_page,
 			.fill = d->ee_fill,
+			.write_cycle_ns = (guint64)d->ee_write_cycle_ms * 1000000,
 		};
 
 		eeprom_model_init(m, &cfg, 0);
@@ -632,6 +633,7 @@ int emub_oops_count(struct emub *eb)
 {
 	int n;
 
+	emub_settle(eb); /* reads that have returned are seen */
 	g_mutex_lock(&eb->lock);
 	n = (int)eb->oopses->len;
 	g_mutex_unlock(&eb->lock);
@@ -825,6 +827,7 @@ static void json_str(FILE *f, const char *s)
 
 int emub_write_stats_json(struct emub *eb, FILE *f)
 {
+	emub_settle(eb);
 	g_mutex_lock(&eb->lock);
 	emub_sync_locked(eb);
 	fprintf(f, "{\n  \"board\": ");

@@ -159,7 +159,8 @@ int emub_input_node(struct emub *eb, const char *dev, char *buf, size_t sz);
 int emub_update_fw_result(struct emub *eb, const char *dev, int *result);
 
 /* Kernel oopses modelled so far (reads of fw_version/hw_version/object with
- * no info block).  Message of the @i-th or NULL. */
+ * no info block; reads that have returned are counted).  Message of the
+ * @i-th or NULL. */
 int emub_oops_count(struct emub *eb);
 const char *emub_oops_message(struct emub *eb, int i);
 
