@@ -623,10 +623,24 @@ int emub_update_fw_result(struct emub *eb, const char *dev, int *result)
 	g_mutex_lock(&eb->lock);
 	if (c->dev->have_update_fw) {
 		*result = c->dev->update_fw_result;
-		r = c->dev->update_fw_count;
+		r = 0;
 	}
 	g_mutex_unlock(&eb->lock);
 	return r;
+}
+
+int emub_update_fw_count(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+	int n;
+
+	if (!c || !c->dev)
+		return -ENODEV;
+	emub_wait_idle(eb, dev, 60000);
+	g_mutex_lock(&eb->lock);
+	n = c->dev->update_fw_count;
+	g_mutex_unlock(&eb->lock);
+	return n;
 }
 
 int emub_oops_count(struct emub *eb)

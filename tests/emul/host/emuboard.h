@@ -153,10 +153,11 @@ bool emub_dev_bound(struct emub *eb, const char *dev);
 /* "/dev/input/eventK" of the device's input device, -ENODEV if none. */
 int emub_input_node(struct emub *eb, const char *dev, char *buf, size_t sz);
 /* Result of the last write to update_fw: *result = 0 or the -errno the
- * write would have returned.  Returns how many update_fw writes were
- * handled (>= 1), or -ENOENT if none yet.  Waits (up to 60 s) for the
- * device's pending work first. */
+ * write would have returned.  Returns 0, or -ENOENT if there was none yet.
+ * Both wait (up to 60 s) for the device's pending work first. */
 int emub_update_fw_result(struct emub *eb, const char *dev, int *result);
+/* How many writes to update_fw the driver model has handled. */
+int emub_update_fw_count(struct emub *eb, const char *dev);
 
 /* Kernel oopses modelled so far (reads of fw_version/hw_version/object with
  * no info block; reads that have returned are counted).  Message of the
