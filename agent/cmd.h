@@ -9,5 +9,8 @@
 struct tf_cli;
 
 int tf_cmd_db(const struct tf_cli *cli);
+int tf_cmd_run(const struct tf_cli *cli);
+int tf_cmd_flash(const struct tf_cli *cli);
+int tf_cmd_probe(const struct tf_cli *cli);
 
 #endif /* TF_CMD_H */

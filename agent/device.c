@@ -41,7 +41,7 @@ void tf_device_refresh(struct tf_device *d)
 {
 	char path[PATH_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/driver", d->syspath);
+	tf_snprintf(path, sizeof(path), "%s/driver", d->syspath);
 	if (read_link_tail(path, d->driver, sizeof(d->driver)) < 0)
 		d->driver[0] = '\0';
 }
@@ -66,20 +66,20 @@ static void adapter_of_path(const char *adapter_dir, char *buf, size_t size)
 	const char *p;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/of_node", adapter_dir);
+	tf_snprintf(path, sizeof(path), "%s/of_node", adapter_dir);
 	if (!realpath(path, real)) {
 		ssize_t n = readlink(path, link, sizeof(link) - 1);
 
 		if (n < 0)
 			return;
 		link[n] = '\0';
-		snprintf(real, sizeof(real), "%s", link);
+		tf_snprintf(real, sizeof(real), "%s", link);
 	}
 	p = strstr(real, "/devicetree/base");
 	if (p)
-		snprintf(buf, size, "%s", p[16] ? p + 16 : "/");
+		tf_snprintf(buf, size, "%s", p[16] ? p + 16 : "/");
 	else if ((p = strstr(real, "/device-tree")))
-		snprintf(buf, size, "%s", p[12] ? p + 12 : "/");
+		tf_snprintf(buf, size, "%s", p[12] ? p + 12 : "/");
 }
 
 int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
@@ -95,7 +95,7 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 		return tf_err_set(err, EINVAL, "'%s' is not a device name", name);
 	strcpy(d->name, name);
 	for (i = 0; i < TF_ARRAY_SIZE(buses); i++) {
-		snprintf(path, sizeof(path), "/sys/bus/%s/devices/%s", buses[i], name);
+		tf_snprintf(path, sizeof(path), "/sys/bus/%s/devices/%s", buses[i], name);
 		if (lstat(path, &sb) == 0)
 			break;
 	}
@@ -104,19 +104,19 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 				  name);
 	strcpy(d->subsys, buses[i]);
 	if (!realpath(path, real))
-		snprintf(real, sizeof(real), "%s", path);
-	snprintf(d->syspath, sizeof(d->syspath), "%s", real);
+		tf_snprintf(real, sizeof(real), "%s", path);
+	tf_snprintf(d->syspath, sizeof(d->syspath), "%s", real);
 	tf_device_refresh(d);
 
-	snprintf(path, sizeof(path), "%s/modalias", d->syspath);
+	tf_snprintf(path, sizeof(path), "%s/modalias", d->syspath);
 	tf_read_attr(path, d->modalias, sizeof(d->modalias));
-	snprintf(path, sizeof(path), "%s/of_node/compatible", d->syspath);
+	tf_snprintf(path, sizeof(path), "%s/of_node/compatible", d->syspath);
 	tf_read_attr(path, d->compatible, sizeof(d->compatible));
 
 	if (!strcmp(d->subsys, "i2c")) {
 		d->has_addr = parse_i2c_name(name, &d->adapter_nr, &d->addr);
 		/* The adapter is the parent directory, "i2c-N". */
-		snprintf(path, sizeof(path), "%s", d->syspath);
+		tf_snprintf(path, sizeof(path), "%s", d->syspath);
 		slash = strrchr(path, '/');
 		if (slash) {
 			*slash = '\0';
@@ -126,8 +126,8 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 		}
 		if (d->adapter_nr < 0)
 			return tf_err_set(err, ENODEV, "%s: can not tell its i2c adapter", name);
-		snprintf(adir, sizeof(adir), "/sys/bus/i2c/devices/i2c-%d", d->adapter_nr);
-		snprintf(path, sizeof(path), "%s/name", adir);
+		tf_snprintf(adir, sizeof(adir), "/sys/bus/i2c/devices/i2c-%d", d->adapter_nr);
+		tf_snprintf(path, sizeof(path), "%s/name", adir);
 		tf_read_attr(path, d->adapter_name, sizeof(d->adapter_name));
 		adapter_of_path(adir, d->adapter_of_path, sizeof(d->adapter_of_path));
 	}
@@ -152,9 +152,9 @@ int tf_i2c_adapter_find(const char *name, const char *of_path)
 		nr = strtol(de->d_name + 4, &end, 10);
 		if (*end || nr < 0)
 			continue;
-		snprintf(dir, sizeof(dir), "/sys/bus/i2c/devices/%s", de->d_name);
+		tf_snprintf(dir, sizeof(dir), "/sys/bus/i2c/devices/%s", de->d_name);
 		if (name && name[0]) {
-			snprintf(path, sizeof(path), "%s/name", dir);
+			tf_snprintf(path, sizeof(path), "%s/name", dir);
 			if (tf_read_attr(path, val, sizeof(val)) == 0 && !strcmp(val, name)) {
 				found = (int)nr;
 				break;
@@ -180,7 +180,7 @@ static int driver_file(const struct tf_device *d, const char *driver,
 
 	if (!tf_devname_valid(driver))
 		return tf_err_set(err, EINVAL, "%s: bad driver name '%s'", d->name, driver);
-	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", d->subsys, driver, file);
+	tf_snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", d->subsys, driver, file);
 	r = tf_write_attr(path, d->name);
 	if (r < 0)
 		return tf_err_set(err, -r, "%s: %s driver %s: %s", d->name, what, driver,
@@ -188,25 +188,53 @@ static int driver_file(const struct tf_device *d, const char *driver,
 	return 0;
 }
 
+/*
+ * A real write to bind/unbind returns when the driver core is done; some
+ * setups (emulators, a driver core behind a slow probe) finish later, so
+ * look at the driver link until it says so.
+ */
+static bool wait_link(struct tf_device *d, bool bound, int timeout_ms)
+{
+	uint64_t end = tf_now_ms() + (uint64_t)timeout_ms;
+
+	for (;;) {
+		tf_device_refresh(d);
+		if (!!d->driver[0] == bound)
+			return true;
+		if (tf_now_ms() >= end)
+			return false;
+		tf_sleep_us(5000);
+	}
+}
+
 int tf_device_unbind(struct tf_device *d, struct tf_err *err)
 {
+	char drv[sizeof(d->driver)];
 	int r;
 
 	tf_device_refresh(d);
 	if (!d->driver[0])
 		return 0;
+	snprintf(drv, sizeof(drv), "%s", d->driver);
 	r = driver_file(d, d->driver, "unbind", "unbinding", err);
-	if (r == 0)
-		tf_device_refresh(d);
-	return r;
+	if (r < 0)
+		return r;
+	if (!wait_link(d, false, TF_UNBIND_TIMEOUT_MS))
+		return tf_err_set(err, ETIMEDOUT, "%s: driver %s still bound %d ms after unbind",
+				  d->name, drv, TF_UNBIND_TIMEOUT_MS);
+	return 0;
 }
 
 int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err)
 {
 	int r = driver_file(d, driver, "bind", "binding", err);
 
-	tf_device_refresh(d);
-	return r;
+	if (r < 0)
+		return r;
+	if (!wait_link(d, true, TF_BIND_TIMEOUT_MS))
+		return tf_err_set(err, ENODEV, "%s: driver %s did not bind within %d ms "
+				  "(its probe failed?)", d->name, driver, TF_BIND_TIMEOUT_MS);
+	return 0;
 }
 
 int tf_device_attr_write(const struct tf_device *d, const char *attr,
@@ -215,7 +243,7 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	char path[PATH_MAX];
 	int r;
 
-	snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
+	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
 	r = tf_write_attr(path, value);
 	if (r < 0)
 		return tf_err_set(err, -r, "%s: writing %s: %s", d->name, attr, strerror(-r));
@@ -227,7 +255,7 @@ int tf_device_attr_read(const struct tf_device *d, const char *attr, char *buf,
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
+	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
 	return tf_read_attr(path, buf, size);
 }
 
@@ -243,7 +271,7 @@ int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
 		tf_device_refresh(d);
 		if (d->driver[0]) {
 			if (strcmp(last, d->driver)) {
-				snprintf(last, sizeof(last), "%s", d->driver);
+				tf_snprintf(last, sizeof(last), "%s", d->driver);
 				since = now;
 			} else if (now - since >= (uint64_t)settle_ms) {
 				return 0;
@@ -278,9 +306,9 @@ int tf_input_watch_start(const struct tf_device *d, struct tf_input_watch **out,
 
 	if (!w)
 		return -ENOMEM;
-	snprintf(w->syspath, sizeof(w->syspath), "%s", d->syspath);
-	snprintf(w->subsys, sizeof(w->subsys), "%s", d->subsys);
-	snprintf(w->name, sizeof(w->name), "%s", d->name);
+	tf_snprintf(w->syspath, sizeof(w->syspath), "%s", d->syspath);
+	tf_snprintf(w->subsys, sizeof(w->subsys), "%s", d->subsys);
+	tf_snprintf(w->name, sizeof(w->name), "%s", d->name);
 	w->udev = udev_new();
 	if (!w->udev) {
 		free(w);
@@ -383,13 +411,13 @@ static void expand_release(const char *in, char *out, size_t size)
 	const char *p = strstr(in, "%r");
 
 	if (!p || uname(&u) < 0) {
-		snprintf(out, size, "%s", in);
+		tf_snprintf(out, size, "%s", in);
 		return;
 	}
-	snprintf(out, size, "%.*s%s%s", (int)(p - in), in, u.release, p + 2);
+	tf_snprintf(out, size, "%.*s%s%s", (int)(p - in), in, u.release, p + 2);
 }
 
-int tf_firmware_find(char (*dirs)[256], unsigned n, const char *class_param,
+int tf_firmware_find(const char (*dirs)[256], unsigned n, const char *class_param,
 		     const char *name, char *out, size_t size)
 {
 	char custom[256] = "", dir[512];
@@ -421,7 +449,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 
 	memset(st, 0, sizeof(*st));
 	st->lock_fd = -1;
-	snprintf(st->param, sizeof(st->param), "%s", param);
+	tf_snprintf(st->param, sizeof(st->param), "%s", param);
 	if (tf_snprintf(st->dir, sizeof(st->dir), "%s/firmware", state_dir) ||
 	    tf_snprintf(lockname, sizeof(lockname), "%s/firmware_class.lock", state_dir))
 		return tf_err_set(err, ENAMETOOLONG, "state directory path too long");

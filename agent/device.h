@@ -35,6 +35,11 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err);
 /* Re-read the driver link. */
 void tf_device_refresh(struct tf_device *d);
 
+/* Bounds on bind/unbind taking effect (a probe may wait seconds: atmel
+ * spends 3 s trying to leave a bootloader). */
+#define TF_UNBIND_TIMEOUT_MS 5000
+#define TF_BIND_TIMEOUT_MS 15000
+
 int tf_device_unbind(struct tf_device *d, struct tf_err *err);
 int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err);
 
@@ -93,7 +98,7 @@ void tf_fw_unstage(struct tf_fw_stage *st);
 int tf_i2c_adapter_find(const char *name, const char *of_path);
 
 /* First existing "@dir/@name" in the firmware search path, or -ENOENT. */
-int tf_firmware_find(char (*dirs)[256], unsigned n, const char *class_param,
+int tf_firmware_find(const char (*dirs)[256], unsigned n, const char *class_param,
 		     const char *name, char *out, size_t size);
 
 #endif /* TF_DEVICE_H */

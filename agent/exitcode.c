@@ -29,7 +29,7 @@ static const struct {
 	[TF_EXIT_UNSUPPORTED] = { "unsupported",
 				  "wrong chip, adapter or driver" },
 	[TF_EXIT_DISABLED] = { "disabled",
-			       "off switch set, or report-only mode" },
+			       "switched off (settings or kernel command line)" },
 	[TF_EXIT_PROFILE_INVALID] = { "profile-invalid",
 				      "board profile has mistakes" },
 };

@@ -22,7 +22,7 @@ enum tf_exit {
 	TF_EXIT_BOOTLOADER = 11,  /* update failed, chip left in bootloader */
 	TF_EXIT_VERIFY = 12,      /* update done but verification failed */
 	TF_EXIT_UNSUPPORTED = 13, /* wrong chip, unsupported adapter/driver */
-	TF_EXIT_DISABLED = 14,    /* off switch, or report-only refused a write */
+	TF_EXIT_DISABLED = 14,    /* switched off (settings or kernel command line) */
 	TF_EXIT_PROFILE_INVALID = 15, /* board profile has mistakes */
 	TF_EXIT_MAX_,
 };

@@ -29,6 +29,7 @@
 #define RESET_ASSERT_US 50000  /* design §6: assert >= 50 ms */
 #define RESET_RELEASE_US 100000 /* then ~100 ms before first access */
 #define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
+#define GPIO_BUSY_RETRY_MS 2000
 
 struct run {
 	const struct tf_settings *s;
@@ -123,7 +124,7 @@ static int step_device(struct run *r)
 
 	char name[sizeof(r->c.dev.name)];
 
-	snprintf(name, sizeof(name), "%s", r->c.dev.name);
+	tf_snprintf(name, sizeof(name), "%s", r->c.dev.name);
 	if (tf_device_lookup(name, &r->c.dev, &err) < 0)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	if (r->o->wait_bind && !r->c.dev.driver[0]) {
@@ -133,7 +134,7 @@ static int step_device(struct run *r)
 		if (rc < 0)
 			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	}
-	snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
+	tf_snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
 	log_info(dev_of(r), "device %s on %s adapter i2c-%d (%s), driver %s",
 		 r->c.dev.syspath, r->c.dev.subsys, r->c.dev.adapter_nr,
 		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
@@ -200,7 +201,7 @@ static int step_profile(struct run *r)
 			      dev_of(r), r->profile->name, r->profile->path,
 			      r->c.dev.adapter_name, r->c.dev.addr);
 	}
-	snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
+	tf_snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
 	log_info(dev_of(r), "board profile %s (%s): controller %s, family %s, power %s",
 		 r->profile->name, r->profile->model, r->ctrl->node_path, r->ctrl->family,
 		 tf_power_name(r->ctrl->power));
@@ -225,9 +226,9 @@ static int synth_controller(struct run *r)
 			      "%s: no board profile and no address in the device name",
 			      dev_of(r));
 	memset(&r->synth, 0, sizeof(r->synth));
-	snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
-	snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->name);
-	snprintf(r->synth.bus, sizeof(r->synth.bus), "%s", r->c.dev.subsys);
+	tf_snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
+	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->name);
+	tf_snprintf(r->synth.bus, sizeof(r->synth.bus), "%s", r->c.dev.subsys);
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->synth.input_timeout_ms = r->s->input_timeout_ms;
@@ -379,11 +380,11 @@ static int step_detect(struct run *r)
 	rc = detect(r, &r->chip);
 	if (rc)
 		return rc;
-	snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
+	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
 		 mode_name(r->chip.mode));
-	snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
-	snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
-	snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
+	tf_snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
+	tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
+	tf_snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
 		 r->chip.version_str);
 	r->res->has_crc_before = r->chip.has_config_crc;
 	r->res->crc_before = r->chip.config_crc;
@@ -430,14 +431,14 @@ static int step_plan(struct run *r)
 	if (tf_plan_make(&in, &r->plan, &err) < 0)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
 	if (r->plan.fw) {
-		snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
-		snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version), "%s",
+		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
+		tf_snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version), "%s",
 			 r->plan.fw->version);
 	}
 	if (r->plan.cfg && r->plan.cfg_needed)
-		snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s", r->plan.cfg->id);
-	snprintf(r->res->fw_reason, sizeof(r->res->fw_reason), "%s", r->plan.fw_reason);
-	snprintf(r->res->cfg_reason, sizeof(r->res->cfg_reason), "%s", r->plan.cfg_reason);
+		tf_snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s", r->plan.cfg->id);
+	tf_snprintf(r->res->fw_reason, sizeof(r->res->fw_reason), "%s", r->plan.fw_reason);
+	tf_snprintf(r->res->cfg_reason, sizeof(r->res->cfg_reason), "%s", r->plan.cfg_reason);
 	log_info(dev_of(r), "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
 		 r->plan.fw ? r->plan.fw->id : "", r->plan.fw ? "" : r->plan.fw_reason);
 	if (r->plan.fw)
@@ -486,7 +487,7 @@ static int step_load(struct run *r)
 		free(data);
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
-		snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
+		tf_snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
 			 r->plan.fw ? r->plan.fw->id : name);
 	}
 	if ((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file) {
@@ -497,7 +498,7 @@ static int step_load(struct run *r)
 		free(data);
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
-		snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
+		tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
 			 r->plan.cfg ? r->plan.cfg->id : name);
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
@@ -530,7 +531,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 			     : tf_family_by_name(r->ctrl->family)->drivers[0];
 	char drv[64];
 
-	snprintf(drv, sizeof(drv), "%s", driver);
+	tf_snprintf(drv, sizeof(drv), "%s", driver);
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	if (r->c.dev.driver[0]) {
@@ -556,7 +557,7 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_VERIFY,
 			      "%s (driver %s)", err.msg,
 			      r->c.dev.driver[0] ? r->c.dev.driver : "not bound");
-	snprintf(r->res->input, sizeof(r->res->input), "%s", node.event);
+	tf_snprintf(r->res->input, sizeof(r->res->input), "%s", node.event);
 	log_info(dev_of(r), "input device %s (/dev/input/%s) appeared", node.input, node.event);
 	return TF_EXIT_OK;
 }
@@ -619,7 +620,7 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 {
 	int rc;
 
-	snprintf(r->res->path, sizeof(r->res->path), "bootloader");
+	tf_snprintf(r->res->path, sizeof(r->res->path), "bootloader");
 	if (!r->fw_img)
 		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode");
 	/* The bound driver found no application: it keeps its interrupt off
@@ -633,17 +634,36 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 	return rebind(r, w);
 }
 
+/*
+ * The driver's lines are released by devres after its remove; where unbind
+ * returns before that (slow or emulated driver cores), retry a busy line
+ * for a moment instead of giving up on it.
+ */
+static int request_line(const struct tf_gpio_spec *spec, bool output,
+			struct tf_gpio_line **out, struct tf_err *err)
+{
+	uint64_t end = tf_now_ms() + GPIO_BUSY_RETRY_MS;
+	int rc;
+
+	for (;;) {
+		rc = output ? tf_gpio_request_output(spec, 1, "touchfw", out, err)
+			    : tf_gpio_request_input(spec, "touchfw", out, err);
+		if (rc != -EBUSY || tf_now_ms() >= end)
+			return rc;
+		tf_sleep_us(20000);
+	}
+}
+
 static int request_lines(struct run *r)
 {
 	struct tf_err err = { 0 };
 
-	if (r->ctrl->has_chg &&
-	    tf_gpio_request_input(&r->ctrl->chg, "touchfw", &r->c.chg, &err) < 0) {
+	if (r->ctrl->has_chg && request_line(&r->ctrl->chg, false, &r->c.chg, &err) < 0) {
 		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
 		r->c.chg = NULL;
 	}
 	if (r->ctrl->has_reset) {
-		if (tf_gpio_request_output(&r->ctrl->reset, 1, "touchfw", &r->c.reset, &err) < 0) {
+		if (request_line(&r->ctrl->reset, true, &r->c.reset, &err) < 0) {
 			log_warn(dev_of(r), "reset line not available (%s)", err.msg);
 			r->c.reset = NULL;
 		} else {
@@ -670,23 +690,28 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	struct tf_err err = { 0 };
 	int rc;
 
-	snprintf(r->res->path, sizeof(r->res->path), "unbind");
+	tf_snprintf(r->res->path, sizeof(r->res->path), "unbind");
 	if (tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	if (r->c.dev.driver[0]) {
 		char drv[sizeof(r->c.dev.driver)];
 
 		log_info(dev_of(r), "unbinding %s (power is always on)", r->c.dev.driver);
-		snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
+		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
 		/* Remember which driver to bind again. */
-		snprintf(r->c.dev.driver, sizeof(r->c.dev.driver), "%s", drv);
+		tf_snprintf(r->c.dev.driver, sizeof(r->c.dev.driver), "%s", drv);
 	}
 	request_lines(r);
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
+	if (r->chip.mode == TF_CHIP_ABSENT) {
+		rc = finish(r, TF_EXIT_NO_DEVICE, "%s: after unbinding the driver%s: %s",
+			    dev_of(r), r->c.reset ? " and a reset pulse" : "", r->chip.detail);
+		goto out;
+	}
 	if (r->fw_img) {
 		if (r->chip.mode == TF_CHIP_APP) {
 			log_info(dev_of(r), "entering the bootloader (T6 reset 0xA5)");
@@ -707,7 +732,7 @@ out:
 		char drv[64];
 		struct tf_err e2 = { 0 };
 
-		snprintf(drv, sizeof(drv), "%s", r->c.dev.driver[0] ? r->c.dev.driver :
+		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver[0] ? r->c.dev.driver :
 			 r->ctrl->driver[0] ? r->ctrl->driver :
 			 tf_family_by_name(r->ctrl->family)->drivers[0]);
 		tf_device_refresh(&r->c.dev);
@@ -731,7 +756,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	size_t len;
 	int rc, wr;
 
-	snprintf(r->res->path, sizeof(r->res->path), "update_fw");
+	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
 	if (r->fw_img) {
 		if (!r->ops->kernel_fw_name)
 			return finish(r, TF_EXIT_UNSUPPORTED,
@@ -822,7 +847,7 @@ static int step_update(struct run *r)
 	int rc;
 
 	if (!r->fw_img && !r->cfg_obj) {
-		snprintf(r->res->path, sizeof(r->res->path), "none");
+		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
 	if (r->chip.mode == TF_CHIP_BOOTLOADER)
@@ -859,7 +884,7 @@ static int step_verify(struct run *r)
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "%s: after the update the chip is in %s mode (%s)",
 			      dev_of(r), mode_name(st.mode), st.detail);
-	snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
+	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
 	r->res->crc_after = st.config_crc;
 	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
@@ -919,7 +944,7 @@ static void record(struct run *r)
 		a.count++;
 		shift = a.count > 10 ? 10 : a.count - 1;
 		a.next_allowed = (uint64_t)time(NULL) + ((uint64_t)r->s->backoff_s << shift);
-		snprintf(a.last_error, sizeof(a.last_error), "%s", r->res->message);
+		tf_snprintf(a.last_error, sizeof(a.last_error), "%s", r->res->message);
 		tf_state_write_attempts(&r->st, r->c.dev.name, &a);
 		if (a.count >= r->s->max_attempts)
 			log_err(dev_of(r), "attempt %u of %u failed: giving up on this device "
@@ -979,10 +1004,10 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.c.bus.fd = -1;
 	r.t0 = tf_now_ms();
 	r.last_pct = -1;
-	snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
+	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
 
-	if (tf_settings_disabled(s) && !o->manual) {
-		rc = finish(&r, TF_EXIT_OK, "%s: touchfw is disabled (%s); nothing done", devname,
+	if (tf_settings_disabled(s) && !o->manual && !o->dry_run) {
+		rc = finish(&r, TF_EXIT_DISABLED, "%s: touchfw is disabled (%s); nothing done", devname,
 			    s->disabled_by_cmdline ? "kernel command line" : s->path);
 		log_notice(devname, "%s", res->message);
 		return rc;
@@ -1045,11 +1070,19 @@ out:
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
 	tf_state_close(&r.st);
-	if (rc == TF_EXIT_OK)
-		log_info(devname, "%s", res->message);
-	else if (rc == TF_EXIT_NO_PROFILE)
-		log_debug(devname, "%s", res->message);
-	else
-		log_err(devname, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
+	{
+		/* Messages name the device; the log line does so already. */
+		const char *m = res->message;
+		size_t n = strlen(devname);
+
+		while (!strncmp(m, devname, n) && m[n] == ':' && m[n + 1] == ' ')
+			m += n + 2;
+		if (rc == TF_EXIT_OK)
+			log_info(devname, "%s", m);
+		else if (rc == TF_EXIT_NO_PROFILE)
+			log_debug(devname, "%s", m);
+		else
+			log_err(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
+	}
 	return rc;
 }

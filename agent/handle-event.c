@@ -97,7 +97,7 @@ static enum tf_verdict decide(const struct tf_uevent *ev, bool add_only,
 					      : "disabled in the settings";
 		return TF_VERDICT_DISABLED;
 	}
-	if (!tf_any_profile((char(*)[256])s->boards_dirs, s->n_boards_dirs)) {
+	if (!tf_any_profile(s->boards_dirs, s->n_boards_dirs)) {
 		*why = "no board profile is installed";
 		return TF_VERDICT_NO_PROFILES;
 	}

@@ -85,12 +85,12 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 					  "hardware %s", b->id, hw);
 		if (st->mode == TF_CHIP_APP && st->has_version &&
 		    !tf_version_cmp(&st->version, &b->v_version)) {
-			snprintf(p->fw_reason, sizeof(p->fw_reason),
+			tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
 				 "running the pinned version %s", b->version);
 			return 0;
 		}
 		p->fw = b;
-		snprintf(p->fw_reason, sizeof(p->fw_reason), "pinned by the board profile (%s)",
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "pinned by the board profile (%s)",
 			 b->id);
 		return 0;
 	}
@@ -133,24 +133,24 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 					  skipped ? " (some blobs skipped: they failed here before)"
 						  : "");
 		p->fw = best;
-		snprintf(p->fw_reason, sizeof(p->fw_reason),
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
 			 "chip in bootloader mode: newest firmware for %s is %s",
 			 hw[0] ? hw : "this board", best->version);
 		return 0;
 	}
 	if (!best) {
-		snprintf(p->fw_reason, sizeof(p->fw_reason), "no firmware for hardware %s%s",
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "no firmware for hardware %s%s",
 			 hw, skipped ? " (skipped blobs that failed here before)" : "");
 		return 0;
 	}
 	if (st->has_version && tf_version_cmp(&best->v_version, &st->version) <= 0) {
-		snprintf(p->fw_reason, sizeof(p->fw_reason),
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
 			 "running %s; newest in the database is %s", st->version_str,
 			 best->version);
 		return 0;
 	}
 	p->fw = best;
-	snprintf(p->fw_reason, sizeof(p->fw_reason), "%s is newer than the running %s",
+	tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "%s is newer than the running %s",
 		 best->version, st->version_str);
 	return 0;
 }
@@ -167,7 +167,7 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 
 	if (!p->target_version[0] ||
 	    tf_version_parse(in->family, p->target_version, &target) < 0) {
-		snprintf(p->cfg_reason, sizeof(p->cfg_reason), "firmware version unknown");
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "firmware version unknown");
 		return 0;
 	}
 	if (in->ctrl && in->ctrl->config_pin[0]) {
@@ -175,7 +175,7 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 		if (!b)
 			return -ENOENT;
 		best = b;
-		snprintf(p->cfg_reason, sizeof(p->cfg_reason), "pinned by the board profile (%s)",
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "pinned by the board profile (%s)",
 			 b->id);
 	} else {
 		for (i = 0; i < in->db->n_blobs; i++) {
@@ -188,12 +188,12 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 				best = b;
 		}
 		if (!best) {
-			snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
 				 "no configuration for firmware %s on this board",
 				 p->target_version);
 			return 0;
 		}
-		snprintf(p->cfg_reason, sizeof(p->cfg_reason), "%s is written for firmware %s",
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "%s is written for firmware %s",
 			 best->id, p->target_version);
 	}
 	p->cfg = best;
@@ -201,7 +201,7 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 	if (!p->fw && in->st->has_config_crc && best->has_config_crc) {
 		p->cfg_needed = best->config_crc != in->st->config_crc;
 		if (!p->cfg_needed)
-			snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
 				 "config CRC 0x%06X already matches %s", in->st->config_crc,
 				 best->id);
 	} else {
@@ -219,9 +219,9 @@ int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *p, struct tf_er
 	if (r < 0)
 		return r;
 	if (p->fw)
-		snprintf(p->target_version, sizeof(p->target_version), "%s", p->fw->version);
+		tf_snprintf(p->target_version, sizeof(p->target_version), "%s", p->fw->version);
 	else if (in->st->has_version)
-		snprintf(p->target_version, sizeof(p->target_version), "%s",
+		tf_snprintf(p->target_version, sizeof(p->target_version), "%s",
 			 in->st->version_str);
 	return choose_config(in, p, err);
 }

@@ -87,7 +87,7 @@ int tf_sysfs_inputs(const char *subsys, const char *dev,
 	return n;
 }
 
-bool tf_any_profile(char (*dirs)[256], unsigned n)
+bool tf_any_profile(const char (*dirs)[256], unsigned n)
 {
 	struct dirent *de;
 	unsigned i;

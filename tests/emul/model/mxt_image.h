@@ -24,7 +24,8 @@
  * End body: CRC-32 (IEEE 802.3) of all data bodies in order, BE32.
  *
  * The emulated bootloader checks each frame's CRC (FRAME_CRC_FAIL when it is
- * wrong), its sequence number and, for the header, the chip identity; on
+ * wrong), its sequence number (frames in order; a valid header frame starts
+ * a new image at any point) and, for the header, the chip identity; on
  * the end frame it checks frame count and payload CRC-32 and only then
  * marks the application valid, with the header's version and build.
  */

@@ -423,7 +423,9 @@ static bool frame_content_ok(struct mxt_model *m)
 	em_u16 seq = (em_u16)(f[3] << 8 | f[4]);
 	struct mxt_img_header h;
 
-	if (seq != m->next_seq)
+	/* A valid header starts a new image at any point (a tool restarting
+	 * after an aborted session); everything else must come in order. */
+	if (seq != m->next_seq && !(f[2] == MXT_IMG_HEADER && seq == 0))
 		return false;
 	switch (f[2]) {
 	case MXT_IMG_HEADER:
@@ -432,6 +434,10 @@ static bool frame_content_ok(struct mxt_model *m)
 		if (h.family_id != m->cfg.family_id ||
 		    h.variant_id != m->cfg.variant_id || h.frame_count < 3)
 			return false;
+		m->next_seq = 0;
+		m->have_header = false;
+		m->payload_seen = 0;
+		m->payload_crc = MXT_IMG_CRC32_INIT;
 		m->hdr.family_id = h.family_id;
 		m->hdr.variant_id = h.variant_id;
 		m->hdr.version = h.version;

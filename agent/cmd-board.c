@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `touchfw board check FILE...` and `touchfw board identify`.  check is for
+ * OEMs writing a profile: it compiles .dts sources with dtc (passing on
+ * dtc's own messages), then prints every mistake as "FILE: NODE: message"
+ * on stdout, so the output reads like a compiler's and can be grepped.
+ * identify is for bring-up: what this machine looks like to touchfw, which
+ * profiles were found, overridden or rejected, and which one matches.
+ */
+#include "cmd-board.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "exitcode.h"
+#include "util.h"
+
+extern char **environ;
+
+/* dtc's messages kept per file; a sane profile produces a few lines. */
+#define DTC_OUTPUT_MAX (64 * 1024)
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: touchfw board check FILE...\n"
+	    "       touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "\n"
+	    "Board profiles tell touchfw which touch controllers a board has,\n"
+	    "where they are and who powers them (see boards/README.md).\n"
+	    "\n"
+	    "  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
+	    "            and explain every mistake\n"
+	    "  identify  show this machine's identity and the profile that\n"
+	    "            matches it\n"
+	    "\n"
+	    "'touchfw board COMMAND --help' describes each.\n");
+}
+
+static void check_usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: touchfw board check FILE...\n"
+	    "\n"
+	    "Validate board profiles.  A FILE ending in .dts is compiled with\n"
+	    "dtc first ($DTC, default dtc) and dtc's messages are shown; any\n"
+	    "other FILE is read as a compiled blob.  Every mistake is printed\n"
+	    "as 'FILE: NODE: message'.\n"
+	    "\n"
+	    "Exit status: %d (%s) if all are valid, %d (%s) if any has\n"
+	    "mistakes, %d (%s) if a file can not be read, %d (%s) if dtc can\n"
+	    "not be run.\n",
+	    TF_EXIT_OK, tf_exit_name(TF_EXIT_OK), TF_EXIT_PROFILE_INVALID,
+	    tf_exit_name(TF_EXIT_PROFILE_INVALID), TF_EXIT_BAD_INPUT,
+	    tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_FAILURE,
+	    tf_exit_name(TF_EXIT_FAILURE));
+}
+
+static void identify_usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "\n"
+	    "Show the root compatible strings (device-tree machines) and DMI\n"
+	    "strings (ACPI machines) touchfw matches profiles against, the\n"
+	    "profiles found, and which one describes this machine.\n"
+	    "\n"
+	    "  --boards DIR   profile directory, highest priority first;\n"
+	    "                 repeatable (default %s/boards,\n"
+	    "                 then %s/boards)\n"
+	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
+	    "                 tests)\n"
+	    "\n"
+	    "The boot device tree (/sys/firmware/fdt) is readable by root\n"
+	    "only; other users see /proc/device-tree/compatible, which\n"
+	    "names the same board.\n"
+	    "\n"
+	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
+	    "does.\n",
+	    TF_SYSCONFDIR, TF_DATADIR, TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
+	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
+}
+
+/* ------------------------------------------------------------- output */
+
+static void print_gpio(const char *what, const struct tf_gpio_spec *g)
+{
+	if (g->name[0])
+		printf(", %s \"%s\"", what, g->name);
+	else
+		printf(", %s %s:%d", what, g->chip, g->line);
+	if (g->active_low)
+		printf(" active-low");
+}
+
+static void print_controller(const struct tf_controller *c)
+{
+	printf("  %s: %s on %s ", c->node_path, c->family, c->bus);
+	if (c->adapter_name[0])
+		printf("adapter \"%s\"", c->adapter_name);
+	else
+		printf("adapter %s", c->adapter_path);
+	printf(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select",
+	       c->reg);
+	if (c->has_bootloader_reg)
+		printf(" (bootloader 0x%02x)", c->bootloader_reg);
+	if (c->driver[0])
+		printf(", driver %s", c->driver);
+	if (c->has_reset)
+		print_gpio("reset", &c->reset);
+	if (c->has_chg)
+		print_gpio("chg", &c->chg);
+	printf(", power %s", tf_power_name(c->power));
+	if (c->firmware_pin[0])
+		printf(", firmware-pin %s", c->firmware_pin);
+	if (c->config_pin[0])
+		printf(", config-pin %s", c->config_pin);
+	printf(", timeouts input %u ms flash %u ms\n", c->input_timeout_ms,
+	       c->flash_timeout_ms);
+}
+
+static void print_profile(const struct tf_board_profile *p)
+{
+	size_t i, j;
+
+	if (p->n_compatible) {
+		printf("  matches board-compatible");
+		for (i = 0; i < p->n_compatible; i++)
+			printf("%s \"%s\"", i ? "," : "", p->compatible[i]);
+		printf("\n");
+	} else {
+		printf("  matches dmi-match");
+		for (i = 0; i < p->n_dmi; i++) {
+			printf("%s %s", i ? "," : "",
+			       tf_dmi_key_property(p->dmi[i].key));
+			for (j = 0; j < p->dmi[i].n_patterns; j++)
+				printf("%s\"%s\"", j ? "|" : " ",
+				       p->dmi[i].patterns[j]);
+		}
+		printf("\n");
+	}
+	printf("  board-ids");
+	for (i = 0; i < p->n_board_ids; i++)
+		printf("%s %s", i ? "," : "", p->board_ids[i]);
+	printf("\n");
+	for (i = 0; i < p->n_ctrl; i++)
+		print_controller(&p->ctrl[i]);
+}
+
+static void print_report(const char *file, const struct tf_board_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->n; i++) {
+		if (rep->issues[i].node[0])
+			printf("%s: %s: %s\n", file, rep->issues[i].node,
+			       rep->issues[i].msg);
+		else
+			printf("%s: %s\n", file, rep->issues[i].msg);
+	}
+	if (rep->n_dropped)
+		printf("%s: ... and %zu more mistakes not shown\n", file,
+		       rep->n_dropped);
+}
+
+/* ------------------------------------------------------------- check */
+
+enum check_result {
+	CHECK_OK,
+	CHECK_INVALID,	  /* the profile has mistakes (dtc's included) */
+	CHECK_UNREADABLE, /* the file can not be read */
+	CHECK_FAILURE,	  /* dtc can not be run, out of memory, ... */
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * Print what dtc said, each line under the file it is about.  Some of its
+ * warnings name the output file: show the source instead of our temporary.
+ */
+static void print_dtc_output(const char *file, const char *tmp_dtb, char *out,
+			     size_t len)
+{
+	size_t tmp_len = strlen(tmp_dtb);
+	char *line = out, *nl, *s, *hit;
+
+	out[len] = '\0';
+	while (*line) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (*line) {
+			printf("%s: dtc: ", file);
+			for (s = line; (hit = strstr(s, tmp_dtb));
+			     s = hit + tmp_len)
+				printf("%.*s%s", (int)(hit - s), s, file);
+			printf("%s\n", s);
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+}
+
+/*
+ * Compile @src into @dtb with dtc.  dtc's stderr is collected and printed
+ * after it exits (warnings too).  Returns CHECK_OK, CHECK_INVALID when dtc
+ * failed, or CHECK_FAILURE when it could not run.
+ */
+static enum check_result compile_dts(const char *src, const char *dtb)
+{
+	const char *dtc = getenv("DTC");
+	posix_spawn_file_actions_t fa;
+	char *argv[9];
+	char *out;
+	size_t len = 0;
+	int pipefd[2], status, r;
+	pid_t pid;
+
+	if (!dtc || !*dtc)
+		dtc = "dtc";
+	out = malloc(DTC_OUTPUT_MAX + 1);
+	if (!out || pipe2(pipefd, O_CLOEXEC) < 0) {
+		fprintf(stderr, "touchfw: %s: %s\n", src, strerror(errno));
+		free(out);
+		return CHECK_FAILURE;
+	}
+	argv[0] = (char *)dtc;
+	argv[1] = (char *)"-I";
+	argv[2] = (char *)"dts";
+	argv[3] = (char *)"-O";
+	argv[4] = (char *)"dtb";
+	argv[5] = (char *)"-o";
+	argv[6] = (char *)dtb;
+	argv[7] = (char *)src;
+	argv[8] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
+					 O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
+					 O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
+	r = posix_spawnp(&pid, dtc, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (r) {
+		close(pipefd[0]);
+		free(out);
+		fprintf(stderr,
+			"touchfw: %s: can not run %s: %s (install "
+			"device-tree-compiler, or give a compiled .dtb)\n",
+			src, dtc, strerror(r));
+		return CHECK_FAILURE;
+	}
+	for (;;) {
+		char sink[4096];
+		ssize_t n;
+
+		if (len < DTC_OUTPUT_MAX)
+			n = read(pipefd[0], out + len, DTC_OUTPUT_MAX - len);
+		else
+			n = read(pipefd[0], sink, sizeof(sink));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (len < DTC_OUTPUT_MAX)
+			len += (size_t)n;
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	print_dtc_output(src, dtb, out, len);
+	free(out);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return CHECK_OK;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		fprintf(stderr, "touchfw: %s: can not run %s\n", src, dtc);
+		return CHECK_FAILURE;
+	}
+	if (!WIFEXITED(status))
+		printf("%s: dtc: killed by signal %d\n", src,
+		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return CHECK_INVALID;
+}
+
+static enum check_result check_blob(const char *file, const char *blob_path,
+				    bool quiet)
+{
+	struct tf_board_profile *p = NULL;
+	struct tf_board_report rep;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	r = tf_read_file(blob_path, TF_BOARD_MAX_DTB_SIZE, &buf, &len);
+	if (r == -EFBIG) {
+		printf("%s: larger than %u bytes; not a board profile\n", file,
+		       TF_BOARD_MAX_DTB_SIZE);
+		return CHECK_INVALID;
+	}
+	if (r) {
+		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
+		return CHECK_UNREADABLE;
+	}
+	tf_board_report_init(&rep);
+	r = tf_board_parse(buf, len, file, &p, &rep);
+	if (r == -EINVAL) {
+		print_report(file, &rep);
+		tf_board_report_free(&rep);
+		return CHECK_INVALID;
+	}
+	tf_board_report_free(&rep);
+	if (r) {
+		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
+		return CHECK_FAILURE;
+	}
+	if (!quiet) {
+		printf("%s: ok: \"%s\"\n", file, p->model);
+		print_profile(p);
+	}
+	tf_board_free(p);
+	return CHECK_OK;
+}
+
+static enum check_result check_source(const char *file, bool quiet)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], dtb[4096 + 16];
+	enum check_result res;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (tf_snprintf(dir, sizeof(dir), "%s/touchfw-board-XXXXXX", tmp) ||
+	    !mkdtemp(dir)) {
+		fprintf(stderr,
+			"touchfw: %s: can not make a temporary directory in "
+			"%s: %s\n",
+			file, tmp, strerror(errno));
+		return CHECK_FAILURE;
+	}
+	snprintf(dtb, sizeof(dtb), "%s/profile.dtb", dir);
+	if (access(file, R_OK) < 0) {
+		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(errno));
+		res = CHECK_UNREADABLE;
+	} else {
+		res = compile_dts(file, dtb);
+		if (res == CHECK_OK)
+			res = check_blob(file, dtb, quiet);
+	}
+	unlink(dtb);
+	rmdir(dir);
+	return res;
+}
+
+static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t n_files = 0, n_invalid = 0, n_unreadable = 0, n_failed = 0;
+	bool quiet = cli->verbosity < 0;
+	int c, i;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			check_usage(stdout);
+			return TF_EXIT_OK;
+		}
+		fprintf(stderr, "touchfw: board check: unknown option '%s'\n",
+			argv[optind - 1]);
+		check_usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "touchfw: board check: no FILE given\n");
+		check_usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	for (i = optind; i < argc; i++) {
+		enum check_result res =
+		    ends_with(argv[i], ".dts")
+			? check_source(argv[i], quiet)
+			: check_blob(argv[i], argv[i], quiet);
+
+		n_files++;
+		if (res == CHECK_INVALID)
+			n_invalid++;
+		else if (res == CHECK_UNREADABLE)
+			n_unreadable++;
+		else if (res == CHECK_FAILURE)
+			n_failed++;
+	}
+	if (!quiet || n_invalid || n_unreadable || n_failed) {
+		printf("checked %zu profile%s: ", n_files,
+		       n_files == 1 ? "" : "s");
+		if (!n_invalid && !n_unreadable && !n_failed)
+			printf("all valid\n");
+		else
+			printf("%zu with mistakes, %zu unreadable, %zu not "
+			       "checked\n",
+			       n_invalid, n_unreadable, n_failed);
+	}
+	if (n_failed)
+		return TF_EXIT_FAILURE;
+	if (n_invalid)
+		return TF_EXIT_PROFILE_INVALID;
+	if (n_unreadable)
+		return TF_EXIT_BAD_INPUT;
+	return TF_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- identify */
+
+static void print_identity(const struct tf_board_identity *id)
+{
+	size_t i;
+
+	if (id->n_compatible) {
+		printf("root compatible (%s):", id->compatible_source);
+		for (i = 0; i < id->n_compatible; i++)
+			printf(" \"%s\"", id->compatible[i]);
+		printf("\n");
+	} else {
+		printf("root compatible: none (no device tree)\n");
+	}
+	if (!id->has_dmi) {
+		printf("dmi: none\n");
+		return;
+	}
+	printf("dmi:\n");
+	for (i = 0; i < TF_DMI_KEY_COUNT_; i++)
+		if (id->dmi_present[i])
+			printf("  %-20s \"%s\"\n",
+			       tf_dmi_key_property((enum tf_dmi_key)i),
+			       id->dmi[i]);
+}
+
+static void print_match_reason(const struct tf_board_identity *id,
+			       const struct tf_board_match_info *mi)
+{
+	if (mi->kind == TF_BOARD_MATCH_COMPATIBLE)
+		printf("by compatible \"%s\"",
+		       id->compatible[mi->compatible_index]);
+	else
+		printf("by dmi-match (%zu key%s)", mi->n_dmi_keys,
+		       mi->n_dmi_keys == 1 ? "" : "s");
+}
+
+static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "boards", required_argument, NULL, 'b' },
+		{ "sysroot", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const default_dirs[] = { TF_SYSCONFDIR "/boards",
+						    TF_DATADIR "/boards" };
+	_cleanup_free_ const char **dirs = NULL;
+	const struct tf_board_profile *pick;
+	struct tf_board_identity id;
+	struct tf_board_match_info mi;
+	struct tf_board_set *set = NULL;
+	const char *sysroot = "";
+	struct tf_err err = { 0 };
+	size_t n_dirs = 0, i;
+	int c, r;
+
+	(void)cli;
+	dirs =
+	    calloc((size_t)argc + TF_ARRAY_SIZE(default_dirs), sizeof(*dirs));
+	if (!dirs)
+		return TF_EXIT_FAILURE;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			dirs[n_dirs++] = optarg;
+			break;
+		case 's':
+			sysroot = optarg;
+			break;
+		case 'h':
+			identify_usage(stdout);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr,
+				"touchfw: board identify: bad option '%s'\n",
+				argv[optind - 1]);
+			identify_usage(stderr);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "touchfw: board identify: unexpected '%s'\n",
+			argv[optind]);
+		identify_usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	if (n_dirs == 0)
+		for (i = 0; i < TF_ARRAY_SIZE(default_dirs); i++)
+			dirs[n_dirs++] = default_dirs[i];
+
+	r = tf_board_identify(sysroot, &id, &err);
+	if (r) {
+		fprintf(stderr, "touchfw: %s\n", err.msg);
+		return TF_EXIT_FAILURE;
+	}
+	print_identity(&id);
+
+	r = tf_board_load(dirs, n_dirs, &set, &err);
+	if (r) {
+		fprintf(stderr, "touchfw: can not load board profiles: %s\n",
+			err.msg);
+		tf_board_identity_free(&id);
+		return TF_EXIT_FAILURE;
+	}
+	printf("profiles: %zu valid, %zu invalid, from",
+	       tf_board_set_count(set), tf_board_set_invalid_count(set));
+	for (i = 0; i < n_dirs; i++)
+		printf(" %s", dirs[i]);
+	printf("\n");
+	for (i = 0; i < tf_board_set_shadowed_count(set); i++) {
+		const char *by = NULL;
+		const char *path = tf_board_set_shadowed_path(set, i, &by);
+
+		printf("overridden: %s (by %s)\n", path, by);
+	}
+	for (i = 0; i < tf_board_set_invalid_count(set); i++) {
+		printf("invalid: %s\n", tf_board_set_invalid_path(set, i));
+		print_report(tf_board_set_invalid_path(set, i),
+			     tf_board_set_invalid_report(set, i));
+	}
+
+	pick = tf_board_match(set, &id, &mi);
+	for (i = 0; i < tf_board_set_count(set); i++) {
+		const struct tf_board_profile *p = tf_board_set_get(set, i);
+		struct tf_board_match_info other;
+
+		if (p == pick || !tf_board_profile_matches(p, &id, &other))
+			continue;
+		printf("also matches: %s ", p->path);
+		print_match_reason(&id, &other);
+		printf(", lower precedence\n");
+	}
+	if (!pick) {
+		printf("profile: none matches this machine\n");
+		tf_board_set_free(set);
+		tf_board_identity_free(&id);
+		return TF_EXIT_NO_PROFILE;
+	}
+	printf("profile: %s \"%s\" ", pick->path, pick->model);
+	print_match_reason(&id, &mi);
+	printf("\n");
+	print_profile(pick);
+	tf_board_set_free(set);
+	tf_board_identity_free(&id);
+	return TF_EXIT_OK;
+}
+
+int tf_cmd_board(const struct tf_cli *cli)
+{
+	const char *sub = cli->argc > 1 ? cli->argv[1] : NULL;
+
+	if (!sub || !strcmp(sub, "--help") || !strcmp(sub, "-h")) {
+		usage(sub ? stdout : stderr);
+		return sub ? TF_EXIT_OK : TF_EXIT_USAGE;
+	}
+	if (!strcmp(sub, "check"))
+		return cmd_check(cli->argc - 1, cli->argv + 1, cli);
+	if (!strcmp(sub, "identify"))
+		return cmd_identify(cli->argc - 1, cli->argv + 1, cli);
+	fprintf(stderr, "touchfw: board: unknown command '%s'\n", sub);
+	usage(stderr);
+	return TF_EXIT_USAGE;
+}

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The demo firmware database: manifest.ini is source; the blobs are made by
+# fwgen (deterministic, so the manifest's hashes hold), and the build signs
+# the manifest with a key of its own (build/keys) so the demo and the tests
+# exercise signature checking.  Included by the top Makefile.
+
+DB_DIR := $(B)/firmware-db
+DB_KEYS := $(B)/keys
+DB_BLOBS := $(DB_DIR)/mxt224e/fw-2.1.AB.fw $(DB_DIR)/mxt224e/cfg-2.1.AB.cfg \
+	$(DB_DIR)/mxt1664s/fw-3.0.10.enc $(DB_DIR)/mxt1664s/cfg-3.0.10.cfg
+DB_OUTPUTS := $(DB_DIR)/manifest.ini $(DB_BLOBS) $(DB_DIR)/manifest.ini.sig
+
+$(DB_DIR)/mxt224e/fw-2.1.AB.fw: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen image --chip mxt224e --version 2.1.AB --size 49152 --frame 256 -o $@
+$(DB_DIR)/mxt224e/cfg-2.1.AB.cfg: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen config --chip mxt224e --version 2.1.AB --tag 1 -o $@
+$(DB_DIR)/mxt1664s/fw-3.0.10.enc: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen image --chip mxt1664s --version 3.0.10 --size 65536 --frame 256 --enc -o $@
+$(DB_DIR)/mxt1664s/cfg-3.0.10.cfg: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen config --chip mxt1664s --version 3.0.10 --tag 1 -o $@
+
+$(DB_DIR)/manifest.ini: firmware-db/manifest.ini
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+$(DB_KEYS)/build-demo.key: | $(B)/touchfw-agent
+	@rm -rf $(DB_KEYS)
+	$(q) KEYGEN $@
+	$(Q)$(B)/touchfw-agent db keygen --out $(DB_KEYS) build-demo >/dev/null
+
+$(DB_DIR)/manifest.ini.sig: $(DB_DIR)/manifest.ini $(DB_BLOBS) $(DB_KEYS)/build-demo.key
+	$(q) SIGN $@
+	$(Q)$(B)/touchfw-agent db sign --key $(DB_KEYS)/build-demo.key --db $(DB_DIR) >/dev/null

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared fixture of the end-to-end tests: an emulated board (emuboard) and
+ * a private touchfw installation around it -- settings, state directories,
+ * the built firmware database and board profiles -- so that each test runs
+ * the real touchfw binaries inside the board and then inspects the chip
+ * model, the emulated kernel and touchfw's state.  Header-only: each test
+ * program includes it once.
+ */
+#ifndef TF_E2E_H
+#define TF_E2E_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "emuboard.h"
+#include "util.h"
+#include "mxt_model.h"
+
+#define E2E_TIMEOUT_MS 60000
+
+struct e2e {
+	struct emub *eb;
+	char dir[256];      /* private root: conf, state, persist, db copy */
+	char conf[300];
+	char build[256];
+	char db[300];       /* firmware DB in use */
+	char boards[300];
+	char *out, *err;    /* output of the last touchfw run */
+	int rc;
+};
+
+/* Board text: an mxt224e (or @model) at 0x4a on adapter 1. */
+static inline char *e2e_board(const char *compatible, const char *model,
+			      const char *state, const char *fw, const char *power,
+			      const char *extra)
+{
+	char *s = NULL;
+
+	if (asprintf(&s,
+		     "[board]\n"
+		     "name = touchfw e2e board\n"
+		     "compatible = %s\n"
+		     "pacing = fast\n"
+		     "[adapter 1]\n"
+		     "name = touchfw emulated adapter 1\n"
+		     "speed = 400000\n"
+		     "max_transfer = 255\n"
+		     "[chip touchscreen]\n"
+		     "adapter = 1\n"
+		     "address = 0x4a\n"
+		     "model = %s\n"
+		     "compatible = atmel,maxtouch\n"
+		     "driver = atmel_mxt_ts\n"
+		     "bound = true\n"
+		     "state = %s\n"
+		     "fw_version = %s\n"
+		     "power = %s\n"
+		     "reset_gpio = 0\n"
+		     "chg_gpio = 1\n"
+		     "%s"
+		     "[gpiochip]\n"
+		     "label = emuboard-gpio\n"
+		     "lines = 8\n"
+		     "line.0 = TS_RESET\n"
+		     "line.1 = TS_CHG\n",
+		     compatible, model, state, fw, power, extra ? extra : "") < 0)
+		return NULL;
+	return s;
+}
+
+static inline void e2e_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Settings with everything pointing into @e->dir; @extra is appended to
+ * the [touchfw] section. */
+static inline void e2e_settings(struct e2e *e, const char *extra)
+{
+	char *text = NULL, path[400];
+
+	assert_true(asprintf(&text,
+		 "[touchfw]\n"
+		 "handoff = fork\n"
+		 "backoff_s = 0\n"
+		 "input_timeout_ms = 5000\n"
+		 "%s\n"
+		 "[paths]\n"
+		 "state_dir = %s/state\n"
+		 "persist_dir = %s/persist\n"
+		 "db_dir = %s\n"
+		 "keys_dir = %s/keys\n"
+		 "boards_dirs = %s\n"
+		 "firmware_dirs = %s/firmware\n"
+		 "cmdline = %s/cmdline\n",
+		 extra ? extra : "", e->dir, e->dir, e->db, e->build, e->boards, e->dir,
+		 e->dir) > 0);
+	e2e_write(e->conf, text);
+	free(text);
+	snprintf(path, sizeof(path), "%s/cmdline", e->dir);
+	if (access(path, F_OK) != 0)
+		e2e_write(path, "ro quiet\n");
+}
+
+/*
+ * Start the board.  With @handle_event_args not NULL, every uevent runs
+ * `touchfw handle-event ARGS` inside the board (udev's RUN stand-in), its
+ * output appended to he.log in the private directory.
+ */
+static inline void e2e_start_ex(struct e2e *e, const char *board_text,
+				const char *handle_event_args)
+{
+	const char *b = getenv("TOUCHFW_BUILD");
+	char err[512] = "", path[400];
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->build, sizeof(e->build), "%s", b ? b : "build");
+	snprintf(e->dir, sizeof(e->dir), "/tmp/touchfw-e2e-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	snprintf(e->conf, sizeof(e->conf), "%s/touchfw.conf", e->dir);
+	snprintf(e->db, sizeof(e->db), "%s/firmware-db", e->build);
+	snprintf(e->boards, sizeof(e->boards), "%s/boards/examples", e->build);
+	snprintf(path, sizeof(path), "%s/firmware", e->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	e2e_settings(e, NULL);
+	if (emub_new_from_string(board_text, e->dir, &e->eb, err, sizeof(err)) < 0)
+		fail_msg("board: %s", err);
+	if (getenv("E2E_LOG"))
+		emub_set_log(e->eb, stderr);
+	if (handle_event_args) {
+		char *cmd = NULL;
+
+		assert_true(asprintf(&cmd, "TOUCHFW_LOG_LEVEL=debug TOUCHFW_CONFIG='%s' '%s/touchfw' handle-event %s "
+				     ">>'%s/he.log' 2>&1", e->conf, e->build,
+				     handle_event_args, e->dir) > 0);
+		emub_set_on_uevent(e->eb, cmd);
+		free(cmd);
+	}
+	assert_int_equal(emub_start(e->eb), 0);
+}
+
+static inline void e2e_start(struct e2e *e, const char *board_text)
+{
+	e2e_start_ex(e, board_text, NULL);
+}
+
+static inline void e2e_stop(struct e2e *e)
+{
+	char cmd[400];
+
+	if (e->eb)
+		assert_int_equal(emub_oops_count(e->eb), 0);
+	emub_free(e->eb);
+	free(e->out);
+	free(e->err);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", e->dir);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Run touchfw with @args (NULL-terminated) inside the board. */
+static inline int e2e_touchfw_env(struct e2e *e, const char *const *env, ...)
+{
+	const char *argv[32];
+	char bin[300], confenv[400];
+	const char *envv[16];
+	va_list ap;
+	int i = 0, k = 0;
+
+	snprintf(bin, sizeof(bin), "%s/touchfw", e->build);
+	argv[i++] = bin;
+	va_start(ap, env);
+	while (i < 30) {
+		const char *a = va_arg(ap, const char *);
+
+		if (!a)
+			break;
+		argv[i++] = a;
+	}
+	va_end(ap);
+	argv[i] = NULL;
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", e->conf);
+	envv[k++] = confenv;
+	envv[k++] = "TOUCHFW_LOG_LEVEL=debug";
+	for (i = 0; env && env[i] && k < 14; i++)
+		envv[k++] = env[i];
+	envv[k] = NULL;
+	free(e->out);
+	free(e->err);
+	e->out = e->err = NULL;
+	e->rc = emub_run(e->eb, argv, envv, E2E_TIMEOUT_MS, &e->out, &e->err);
+	if (getenv("E2E_VERBOSE"))
+		fprintf(stderr, "--- touchfw %s -> %d\n%s%s", argv[1], e->rc,
+			e->out ? e->out : "", e->err ? e->err : "");
+	return e->rc;
+}
+
+#define e2e_touchfw(e, ...) e2e_touchfw_env(e, NULL, __VA_ARGS__, NULL)
+
+/* The last run's stderr contains @needle. */
+static inline void e2e_said(struct e2e *e, const char *needle)
+{
+	if (!e->err || !strstr(e->err, needle))
+		fail_msg("expected \"%s\" in touchfw's output:\n%s", needle,
+			 e->err ? e->err : "(none)");
+}
+
+static inline void e2e_not_said(struct e2e *e, const char *needle)
+{
+	if (e->err && strstr(e->err, needle))
+		fail_msg("did not expect \"%s\" in touchfw's output:\n%s", needle, e->err);
+}
+
+/* Chip state, under the emulator's lock. */
+struct e2e_chip {
+	enum mxt_mode mode;
+	uint8_t version, build, bl_status;
+	bool app_valid;
+	uint32_t ram_crc, nvm_crc;
+	struct mxt_model_stats stats;
+};
+
+static inline struct e2e_chip e2e_chip(struct e2e *e)
+{
+	struct e2e_chip c;
+	struct mxt_model *m;
+
+	emub_lock(e->eb);
+	m = emub_chip_mxt(e->eb, "touchscreen");
+	assert_non_null(m);
+	c.mode = mxt_model_mode(m);
+	c.version = mxt_model_fw_version(m);
+	c.build = mxt_model_fw_build(m);
+	c.bl_status = mxt_model_bl_status(m);
+	c.app_valid = mxt_model_app_valid(m);
+	c.ram_crc = mxt_model_config_crc(m);
+	c.nvm_crc = mxt_model_nvm_config_crc(m);
+	c.stats = *mxt_model_stats(m);
+	emub_unlock(e->eb);
+	return c;
+}
+
+/* A file in touchfw's state directory, or NULL. */
+static inline char *e2e_state_file(struct e2e *e, const char *name)
+{
+	char path[400];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/state/%s", e->dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Copy the built firmware DB into @e->dir so a test may damage it. */
+static inline void e2e_private_db(struct e2e *e)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/firmware-db' '%s/db'", e->build, e->dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(e->db, sizeof(e->db), "%s/db", e->dir);
+	e2e_settings(e, NULL);
+}
+
+#endif /* TF_E2E_H */

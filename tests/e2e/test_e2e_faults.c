@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every fault the emulator can inject, and bad inputs: each test asserts
+ * touchfw's exit code, the chip's state afterwards (recoverable: bootloader
+ * or old firmware, never half-done silently) and the message.
+ */
+#include <sys/wait.h>
+
+#include "e2e.h"
+
+static struct e2e E;
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+static void start_model(const char *compat, const char *model, const char *state,
+			const char *fw, const char *power, const char *extra)
+{
+	char *b = e2e_board(compat, model, state, fw, power, extra);
+
+	assert_non_null(b);
+	e2e_start(&E, b);
+	free(b);
+}
+
+static void start(const char *state, const char *extra)
+{
+	start_model("touchfw,emul-demo", "mxt224e", state, "1.0.AA", "driver", extra);
+}
+
+/* ------------------------------------------------------------ chip faults */
+
+static void test_fault_nak_everywhere_is_no_device(void **state)
+{
+	(void)state;
+	start("app", NULL);
+	assert_int_equal(emub_set_nak(E.eb, 1, 0x4a, true), 0);
+	assert_int_equal(emub_set_nak(E.eb, 1, 0x24, true), 0);
+	assert_int_equal(emub_set_nak(E.eb, 1, 0x26, true), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 3);
+	e2e_said(&E, "no answer at 0x4a (application) nor 0x24/0x26 (bootloader)");
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_APP);
+}
+
+static void test_fault_crc_fail_once_is_retried(void **state)
+{
+	char *json;
+
+	(void)state;
+	start("no-image", "fault.crc_fail_frame = 3\nfault.crc_fail_times = 1\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+	assert_int_equal(e2e_chip(&E).stats.frames_failed, 1);
+	json = e2e_state_file(&E, "1-004a.json");
+	assert_non_null(strstr(json, "\"retries\":1"));
+	free(json);
+}
+
+static void test_fault_crc_fail_always_leaves_bootloader(void **state)
+{
+	struct e2e_chip c;
+
+	(void)state;
+	start("no-image", "fault.crc_fail_always = true\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_said(&E, "failed 20 times");
+	e2e_said(&E, "the next bind or 'touchfw run 1-004a' flashes it again");
+	c = e2e_chip(&E);
+	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(c.stats.frames_failed, 21);
+}
+
+static void test_fault_stuck_in_bootloader_is_bounded(void **state)
+{
+	(void)state;
+	start("no-image", "fault.stuck_in_bootloader = true\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_said(&E, "did not start the new firmware");
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(e2e_chip(&E).stats.images_completed, 1);
+}
+
+static void test_fault_power_loss_then_next_run_recovers(void **state)
+{
+	(void)state;
+	start("no-image", "fault.power_loss_after = 20\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_said(&E, "restarted");
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(e2e_chip(&E).stats.power_losses, 1);
+	/* The fault fires once; the next attempt flashes from the start. */
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+}
+
+static void test_fault_power_loss_during_unbind_flash(void **state)
+{
+	(void)state;
+	start_model("touchfw,emul-always-on", "mxt224e", "app", "1.0.AA", "always-on",
+		    "fault.power_loss_after = 5\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	/* touchfw bound the driver again: it sees a bootloader chip. */
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+}
+
+static void test_fault_slow_chip_in_realtime(void **state)
+{
+	char *b = e2e_board("touchfw,emul-always-on", "mxt224e", "app", "2.1.AB", "always-on",
+			    "fault.slow_factor = 10\n");
+	char *p, err[256];
+	const char *bld = getenv("TOUCHFW_BUILD");
+
+	(void)state;
+	/*
+	 * Config-only update in real time with every device operation 10x
+	 * slower than the datasheet (a backup ~250 ms, a reset ~400 ms):
+	 * touchfw waits, it does not give up.  No reset line is wired: atmel's
+	 * probe resets the chip and reads it 170 ms later, which such a slow
+	 * chip would fail -- the kernel's problem, not touchfw's.
+	 */
+	assert_non_null(b);
+	p = strstr(b, "reset_gpio = 0\n");
+	assert_non_null(p);
+	memmove(p, p + 15, strlen(p + 15) + 1);
+	memset(&E, 0, sizeof(E));
+	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
+	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
+	assert_non_null(mkdtemp(E.dir));
+	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
+	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
+	e2e_settings(&E, "input_timeout_ms = 20000");
+	assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	assert_int_equal(emub_start(E.eb), 0);
+	/* udev's bind comes after the probe. */
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(e2e_chip(&E).nvm_crc, 0xE7A6F5);
+}
+
+static void test_fault_driver_binds_without_input(void **state)
+{
+	(void)state;
+	start("no-image", "fault.no_input = true\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 12);
+	e2e_said(&E, "no new input device within");
+	/* The firmware itself went in: the chip runs it. */
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+}
+
+static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
+{
+	(void)state;
+	/* Always powered: atmel's probe fails on the bad CRC, and a driver
+	 * that owns the supply would leave the chip off. */
+	start_model("touchfw,emul-always-on", "mxt224e", "app", "1.0.AA", "always-on",
+		    "fault.corrupt_info_crc = true\nbound = false\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
+	e2e_said(&E, "info block CRC mismatch");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	const char *argv[] = { NULL, "run", "1-004a", NULL };
+	char bin[300], confenv[400], err[256];
+	const char *env[] = { confenv, NULL };
+	const char *bld = getenv("TOUCHFW_BUILD");
+	struct emub_child *child;
+	int st;
+
+	(void)state;
+	/* Real time, so the flash takes a couple of seconds; someone unloads
+	 * the driver in the middle, which (power = driver) cuts the supply. */
+	memset(&E, 0, sizeof(E));
+	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
+	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
+	assert_non_null(mkdtemp(E.dir));
+	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
+	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
+	e2e_settings(&E, NULL);
+	assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	assert_int_equal(emub_start(E.eb), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", E.conf);
+	argv[0] = bin;
+	assert_int_equal(emub_spawn(E.eb, argv, env, true, &child), 0);
+	while (e2e_chip(&E).stats.frames_passed < 30)
+		usleep(20000);
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
+	assert_true(WIFEXITED(st));
+	/* Left in its bootloader (unpowered now): said so, exit 11. */
+	assert_int_equal(WEXITSTATUS(st), 11);
+	assert_non_null(strstr(emub_child_stderr(child), "flashes it again"));
+	emub_child_free(child);
+	assert_false(e2e_chip(&E).app_valid);
+}
+
+/* ------------------------------------------------------------ bad inputs */
+
+static void test_missing_manifest(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start("no-image", NULL);
+	e2e_private_db(&E);
+	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_said(&E, "manifest.ini");
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+}
+
+static void test_corrupt_manifest_names_the_line(void **state)
+{
+	char path[400];
+	FILE *f;
+
+	(void)state;
+	start("no-image", NULL);
+	e2e_private_db(&E);
+	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
+	f = fopen(path, "a");
+	fputs("[broken]\ntype = firmware\nfamliy = mxt\n", f);
+	fclose(f);
+	/* The build signed the original: checking signatures would fail
+	 * first, so switch them off to see the parser's message. */
+	e2e_settings(&E, "signatures = off");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_said(&E, "famliy");
+}
+
+static void test_tampered_manifest_fails_its_signature(void **state)
+{
+	char path[400];
+	FILE *f;
+
+	(void)state;
+	start("no-image", NULL);
+	e2e_private_db(&E);
+	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
+	f = fopen(path, "a");
+	fputs("; an innocent comment\n", f);
+	fclose(f);
+	e2e_settings(&E, "signatures = required");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_blob_hash_mismatch_writes_nothing(void **state)
+{
+	char path[400];
+	FILE *f;
+
+	(void)state;
+	start("no-image", NULL);
+	e2e_private_db(&E);
+	snprintf(path, sizeof(path), "%s/mxt224e/fw-2.1.AB.fw", E.db);
+	f = fopen(path, "r+");
+	fseek(f, 1000, SEEK_SET);
+	fputc(0x5a, f);
+	fclose(f);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_said(&E, "fw-2.1.AB.fw");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+}
+
+static void write_bytes(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+}
+
+static void gen(const char *args, const char *out)
+{
+	char cmd[1000];
+
+	snprintf(cmd, sizeof(cmd), "'%s/fwgen' %s -o '%s'", E.build, args, out);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_truncated_fw_file(void **state)
+{
+	char path[400];
+	char *buf = NULL;
+	size_t len;
+
+	(void)state;
+	start("no-image", NULL);
+	snprintf(path, sizeof(path), "%s/x.fw", E.dir);
+	gen("image --chip mxt224e --version 2.2.00 --size 3000", path);
+	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
+	write_bytes(path, buf, len - 10);
+	free(buf);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", path, "1-004a"), 7);
+	e2e_said(&E, "truncated");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_enc_odd_length_and_non_hex(void **state)
+{
+	char path[400];
+	char *buf = NULL;
+	size_t len;
+
+	(void)state;
+	start("no-image", NULL);
+	snprintf(path, sizeof(path), "%s/x.enc", E.dir);
+	gen("image --chip mxt224e --version 2.2.00 --size 3000 --enc", path);
+	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
+	write_bytes(path, buf, len - 2); /* drop newline and one digit */
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", path, "1-004a"), 7);
+	e2e_said(&E, "odd number of hex digits");
+	buf[100] = 'Z';
+	write_bytes(path, buf, len);
+	free(buf);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", path, "1-004a"), 7);
+	e2e_said(&E, "byte 100");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_obp_raw_for_another_chip(void **state)
+{
+	char path[400];
+	uint32_t writes;
+
+	(void)state;
+	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
+	snprintf(path, sizeof(path), "%s/other.cfg", E.dir);
+	gen("config --chip mxt1664s --version 3.0.10", path);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
+	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
+	e2e_said(&E, "config is for family 162 variant 6, the chip is 129.1");
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
+}
+
+static void test_obp_raw_for_other_firmware_needs_force(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
+	snprintf(path, sizeof(path), "%s/old.cfg", E.dir);
+	gen("config --chip mxt224e --version 1.0.AA", path);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
+	e2e_said(&E, "info-block CRC");
+	assert_int_equal(e2e_touchfw(&E, "flash", "--force", "--config", path, "1-004a"), 0);
+}
+
+static void test_profile_without_a_match(void **state)
+{
+	(void)state;
+	start_model("vendor,unknown-board", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 4);
+	e2e_said(&E, "no board profile describes this board (vendor,unknown-board)");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_wrong_chip_at_the_address(void **state)
+{
+	char err[256];
+	const char *bld = getenv("TOUCHFW_BUILD");
+	static const char board[] =
+		"[board]\nname = wrong chip\ncompatible = touchfw,emul-demo\n"
+		"[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+		"[chip eeprom]\nadapter = 1\naddress = 0x4a\nmodel = eeprom\n"
+		"compatible = atmel,maxtouch\ndriver = \n";
+
+	(void)state;
+	memset(&E, 0, sizeof(E));
+	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
+	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
+	assert_non_null(mkdtemp(E.dir));
+	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
+	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
+	e2e_settings(&E, NULL);
+	assert_int_equal(emub_new_from_string(board, E.dir, &E.eb, err, sizeof(err)), 0);
+	assert_int_equal(emub_start(E.eb), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
+	e2e_said(&E, "0x4a answers but info block CRC mismatch");
+}
+
+static void test_smbus_only_adapter_is_refused(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *p;
+
+	(void)state;
+	/* Declare adapter 1 SMBus-only. */
+	p = strstr(b, "max_transfer = 255\n");
+	assert_non_null(p);
+	memcpy(p, "smbus_only = true\n", 18);
+	p[18] = ' ';
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
+	e2e_said(&E, "is SMBus-only");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_fault_nak_everywhere_is_no_device, teardown),
+		cmocka_unit_test_teardown(test_fault_crc_fail_once_is_retried, teardown),
+		cmocka_unit_test_teardown(test_fault_crc_fail_always_leaves_bootloader, teardown),
+		cmocka_unit_test_teardown(test_fault_stuck_in_bootloader_is_bounded, teardown),
+		cmocka_unit_test_teardown(test_fault_power_loss_then_next_run_recovers, teardown),
+		cmocka_unit_test_teardown(test_fault_power_loss_during_unbind_flash, teardown),
+		cmocka_unit_test_teardown(test_fault_slow_chip_in_realtime, teardown),
+		cmocka_unit_test_teardown(test_fault_driver_binds_without_input, teardown),
+		cmocka_unit_test_teardown(test_fault_corrupt_info_block_is_not_our_chip, teardown),
+		cmocka_unit_test_teardown(test_driver_unbound_mid_flash_ends_cleanly, teardown),
+		cmocka_unit_test_teardown(test_missing_manifest, teardown),
+		cmocka_unit_test_teardown(test_corrupt_manifest_names_the_line, teardown),
+		cmocka_unit_test_teardown(test_tampered_manifest_fails_its_signature, teardown),
+		cmocka_unit_test_teardown(test_blob_hash_mismatch_writes_nothing, teardown),
+		cmocka_unit_test_teardown(test_truncated_fw_file, teardown),
+		cmocka_unit_test_teardown(test_enc_odd_length_and_non_hex, teardown),
+		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
+		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force, teardown),
+		cmocka_unit_test_teardown(test_profile_without_a_match, teardown),
+		cmocka_unit_test_teardown(test_wrong_chip_at_the_address, teardown),
+		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
+	};
+
+	return cmocka_run_group_tests_name("e2e_faults", tests, NULL, NULL);
+}

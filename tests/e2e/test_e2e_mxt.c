@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End to end on an emulated maXTouch: the real touchfw binaries inside an
+ * emulated board, judged by the chip model and the emulated kernel -- the
+ * three update paths, no-op runs, configuration-only updates, report-only
+ * mode and the people's commands.
+ */
+#include "e2e.h"
+
+#define NEW_VERSION 0x21 /* 2.1.AB in the demo database */
+#define NEW_BUILD 0xab
+#define DB_CFG_CRC 0xE7A6F5
+
+static struct e2e E;
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+static void start(const char *compat, const char *state, const char *fw,
+		  const char *power, const char *extra)
+{
+	char *b = e2e_board(compat, "mxt224e", state, fw, power, extra);
+
+	assert_non_null(b);
+	e2e_start(&E, b);
+	free(b);
+}
+
+static void assert_updated(void)
+{
+	struct e2e_chip c;
+	char node[64];
+
+	/* touchfw may see the input device in sysfs before the emulated
+	 * driver finished registering it; let the driver model settle. */
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	c = e2e_chip(&E);
+
+	assert_int_equal(c.mode, MXT_MODE_APP);
+	assert_int_equal(c.version, NEW_VERSION);
+	assert_int_equal(c.build, NEW_BUILD);
+	assert_int_equal(c.nvm_crc, DB_CFG_CRC);
+	assert_int_equal(emub_input_node(E.eb, "touchscreen", node, sizeof(node)), 0);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+}
+
+static void test_bootloader_chip_is_flashed_with_driver_bound(void **state)
+{
+	char *json;
+
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	assert_false(emub_input_node(E.eb, "touchscreen", (char[64]){ 0 }, 64) == 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "bootloader mode");
+	e2e_said(&E, "flashing mxt224e-fw-2.1.AB");
+	e2e_said(&E, "rebind");
+	e2e_said(&E, "verified: firmware (bootloader) -> 2.1.AB");
+	assert_updated();
+	json = e2e_state_file(&E, "1-004a.json");
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"path\":\"bootloader\""));
+	assert_non_null(strstr(json, "\"version_after\":\"2.1.AB\""));
+	free(json);
+}
+
+static void test_second_run_is_a_noop(void **state)
+{
+	struct emub_bus_counters u1, d1, u2, d2;
+	struct e2e_chip before;
+
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	before = e2e_chip(&E);
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, &d1), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "up to date");
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, &d2), 0);
+	/* Reads only: no byte beyond register pointers was written. */
+	assert_true(u2.bytes_written - u1.bytes_written <= 2 * (u2.transactions - u1.transactions));
+	assert_int_equal(e2e_chip(&E).stats.resets, before.stats.resets);
+	assert_int_equal(d2.transactions, d1.transactions); /* no rebind */
+}
+
+static void test_outdated_firmware_through_update_fw(void **state)
+{
+	int result = -1;
+	char *json;
+
+	(void)state;
+	start("touchfw,emul-demo", "app", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "2.1.AB is newer than the running 1.0.AA");
+	e2e_said(&E, "update_fw");
+	assert_int_equal(emub_update_fw_result(E.eb, "touchscreen", &result), 0);
+	assert_int_equal(result, 0);
+	assert_updated();
+	json = e2e_state_file(&E, "1-004a.json");
+	assert_non_null(strstr(json, "\"path\":\"update_fw\""));
+	free(json);
+}
+
+static void test_outdated_firmware_through_unbind_and_flash(void **state)
+{
+	char *json;
+
+	(void)state;
+	start("touchfw,emul-always-on", "app", "1.0.AA", "always-on", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "unbinding atmel_mxt_ts (power is always on)");
+	e2e_said(&E, "entering the bootloader");
+	e2e_said(&E, "CHG line watched");
+	assert_updated();
+	json = e2e_state_file(&E, "1-004a.json");
+	assert_non_null(strstr(json, "\"path\":\"unbind\""));
+	free(json);
+}
+
+static void test_config_only_update(void **state)
+{
+	(void)state;
+	/* Running the current firmware, configuration never written. */
+	start("touchfw,emul-demo", "app", "2.1.AB", "driver", NULL);
+	assert_int_not_equal(e2e_chip(&E).nvm_crc, DB_CFG_CRC);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "firmware: keep");
+	e2e_said(&E, "config: write mxt224e-cfg-2.1.AB");
+	assert_updated();
+	assert_int_equal(e2e_chip(&E).stats.images_completed, 0);
+}
+
+static void test_config_only_update_always_on_writes_over_the_bus(void **state)
+{
+	(void)state;
+	start("touchfw,emul-always-on", "app", "2.1.AB", "always-on", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "config: writing mxt224e-cfg-2.1.AB, backup to NVM, reset");
+	e2e_said(&E, "config: CRC 0xE7A6F5 verified after reset");
+	assert_updated();
+	assert_int_equal(e2e_chip(&E).stats.backups, 1);
+}
+
+static void test_report_only_mode_never_writes(void **state)
+{
+	struct e2e_chip c;
+
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	e2e_settings(&E, "mode = report-only");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "report-only mode: would install mxt224e-fw-2.1.AB");
+	c = e2e_chip(&E);
+	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(c.stats.frames_passed, 0);
+}
+
+static void test_off_switch_in_settings_and_on_cmdline(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	e2e_settings(&E, "enabled = no");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 14);
+	e2e_said(&E, "touchfw is disabled");
+	e2e_settings(&E, NULL);
+	snprintf(path, sizeof(path), "%s/cmdline", E.dir);
+	e2e_write(path, "ro quiet touchfw.disable\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 14);
+	e2e_said(&E, "kernel command line");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_family_a2_uses_the_alternate_bootloader_address(void **state)
+{
+	char *b = e2e_board("touchfw,emul-1664s", "mxt1664s", "no-image", "1.0.AA", "driver",
+			    NULL);
+	struct e2e_chip c;
+
+	(void)state;
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "bootloader at 0x26");
+	e2e_said(&E, "mxt1664s-fw-3.0.10");
+	c = e2e_chip(&E);
+	assert_int_equal(c.mode, MXT_MODE_APP);
+	assert_int_equal(c.version, 0x30);
+	assert_int_equal(c.nvm_crc, 0xE6ACD1);
+}
+
+static void test_manual_flash_with_enc_file_and_progress_lines(void **state)
+{
+	char fw[400];
+
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	snprintf(fw, sizeof(fw), "%s/enc.enc", E.dir);
+	{
+		char cmd[900];
+
+		snprintf(cmd, sizeof(cmd), "'%s/fwgen' image --chip mxt224e --version 2.2.01 "
+			 "--size 8000 --enc -o '%s'", E.build, fw);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw, "1-004a"), 0);
+	e2e_said(&E, "flashing: 100%");
+	assert_int_equal(e2e_chip(&E).version, 0x22);
+}
+
+static void test_probe_and_status_show_the_controller(void **state)
+{
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "probe"), 0);
+	assert_non_null(strstr(E.out, "1-004a"));
+	assert_non_null(strstr(E.out, "bootloader"));
+	assert_non_null(strstr(E.out, "flash 2.1.AB + config"));
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(e2e_touchfw(&E, "status", "--json"), 0);
+	assert_non_null(strstr(E.out, "\"mode\":\"application\""));
+	assert_non_null(strstr(E.out, "\"firmware\":\"2.1.AB\""));
+	assert_non_null(strstr(E.out, "\"action\":\"none\""));
+	assert_non_null(strstr(E.out, "\"last_result\":"));
+	/* probe never read the attributes that oops in bootloader mode:
+	 * e2e_stop() asserts the emulated kernel saw no oops. */
+}
+
+static void test_driver_config_file_in_firmware_path_is_reported(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start("touchfw,emul-demo", "app", "2.1.AB", "driver", NULL);
+	snprintf(path, sizeof(path), "%s/firmware/maxtouch.cfg", E.dir);
+	e2e_write(path, "OBP_RAW V1\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "maxtouch.cfg exists: the atmel_mxt_ts driver applies it at every probe");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_bootloader_chip_is_flashed_with_driver_bound, teardown),
+		cmocka_unit_test_teardown(test_second_run_is_a_noop, teardown),
+		cmocka_unit_test_teardown(test_outdated_firmware_through_update_fw, teardown),
+		cmocka_unit_test_teardown(test_outdated_firmware_through_unbind_and_flash, teardown),
+		cmocka_unit_test_teardown(test_config_only_update, teardown),
+		cmocka_unit_test_teardown(test_config_only_update_always_on_writes_over_the_bus, teardown),
+		cmocka_unit_test_teardown(test_report_only_mode_never_writes, teardown),
+		cmocka_unit_test_teardown(test_off_switch_in_settings_and_on_cmdline, teardown),
+		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address, teardown),
+		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines, teardown),
+		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
+		cmocka_unit_test_teardown(test_driver_config_file_in_firmware_path_is_reported, teardown),
+	};
+
+	return cmocka_run_group_tests_name("e2e_mxt", tests, NULL, NULL);
+}

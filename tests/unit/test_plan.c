@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The version policy (plan.c): which firmware and configuration a chip
+ * gets, from a manifest, a board profile's pins and what detection found.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plan.h"
+
+#define SHA "0000000000000000000000000000000000000000000000000000000000000000"
+
+static const char manifest[] =
+	"[database]\nformat = 1\n"
+	"[fw-1.0]\ntype = firmware\nfamily = mxt\nhardware = 129.1\nversion = 1.0.AA\n"
+	"file = a.fw\nsize = 1\nsha256 = " SHA "\n"
+	"[fw-2.1]\ntype = firmware\nfamily = mxt\nhardware = 129.1\nversion = 2.1.AB\n"
+	"file = b.fw\nsize = 1\nsha256 = " SHA "\n"
+	"[fw-2.10]\ntype = firmware\nfamily = mxt\nhardware = 129.1\nversion = 2.10.00\n"
+	"file = c.fw\nsize = 1\nsha256 = " SHA "\nmin_from = 2.0.00\n"
+	"[fw-other-hw]\ntype = firmware\nfamily = mxt\nhardware = 162.6\nversion = 9.0.00\n"
+	"file = d.fw\nsize = 1\nsha256 = " SHA "\n"
+	"[cfg-2.10]\ntype = config\nfamily = mxt\nhardware = 129.1\nfor_version = 2.10.00\n"
+	"file = e.cfg\nsize = 1\nsha256 = " SHA "\nconfig_crc = 0x123456\n"
+	"[cfg-1.0]\ntype = config\nfamily = mxt\nhardware = 129.1\nfor_version = 1.0.AA\n"
+	"file = f.cfg\nsize = 1\nsha256 = " SHA "\nconfig_crc = 0xABCDEF\n"
+	"[cfg-2.1-boardB]\ntype = config\nfamily = mxt\nhardware = 129.1\nfor_version = 2.1.AB\n"
+	"file = g.cfg\nsize = 1\nsha256 = " SHA "\nboards = vendor,board-b\n";
+
+struct fixture {
+	struct tf_fwdb *db;
+	struct tf_board_profile prof;
+	struct tf_controller ctrl;
+	char *ids[1];
+	struct tf_chip_state st;
+	struct tf_plan_input in;
+	struct tf_plan plan;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct tf_err err = { 0 };
+
+	if (tf_fwdb_parse_manifest(manifest, sizeof(manifest) - 1, "test", &f->db, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
+	f->ids[0] = "vendor,board-a";
+	f->prof.board_ids = f->ids;
+	f->prof.n_board_ids = 1;
+	snprintf(f->ctrl.family, sizeof(f->ctrl.family), "mxt");
+	f->in.db = f->db;
+	f->in.profile = &f->prof;
+	f->in.ctrl = &f->ctrl;
+	f->in.family = "mxt";
+	f->in.st = &f->st;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	tf_fwdb_free(f->db);
+	free(f);
+	return 0;
+}
+
+static void app(struct fixture *f, const char *hw, const char *version, int crc)
+{
+	f->st.mode = TF_CHIP_APP;
+	snprintf(f->st.hw, sizeof(f->st.hw), "%s", hw);
+	snprintf(f->st.version_str, sizeof(f->st.version_str), "%s", version);
+	assert_int_equal(tf_version_parse("mxt", version, &f->st.version), 0);
+	f->st.has_version = true;
+	f->st.has_config_crc = crc >= 0;
+	f->st.config_crc = crc >= 0 ? (uint32_t)crc : 0;
+}
+
+static void test_newer_firmware_is_chosen_numerically(void **state)
+{
+	struct fixture *f = *state;
+
+	app(f, "129.1", "2.1.AB", 0);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_non_null(f->plan.fw);
+	/* 2.10 > 2.9 > 2.1 as numbers, not strings. */
+	assert_string_equal(f->plan.fw->id, "fw-2.10");
+	assert_string_equal(f->plan.target_version, "2.10.00");
+	assert_non_null(f->plan.cfg);
+	assert_string_equal(f->plan.cfg->id, "cfg-2.10");
+	assert_true(f->plan.cfg_needed);
+}
+
+static void test_min_from_excludes_too_old_running_version(void **state)
+{
+	struct fixture *f = *state;
+
+	app(f, "129.1", "1.0.AA", 0xABCDEF);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	/* fw-2.10 needs 2.0.00 or later to start from: 2.1.AB is next. */
+	assert_string_equal(f->plan.fw->id, "fw-2.1");
+	/* No config for 2.1.AB on this board (only board B has one). */
+	assert_null(f->plan.cfg);
+	assert_non_null(strstr(f->plan.cfg_reason, "no configuration for firmware 2.1.AB"));
+}
+
+static void test_never_a_downgrade(void **state)
+{
+	struct fixture *f = *state;
+
+	app(f, "129.1", "3.0.00", -1);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_null(f->plan.fw);
+	assert_non_null(strstr(f->plan.fw_reason, "running 3.0.00"));
+}
+
+static void test_same_version_and_crc_is_a_noop(void **state)
+{
+	struct fixture *f = *state;
+
+	app(f, "129.1", "2.10.00", 0x123456);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_null(f->plan.fw);
+	assert_non_null(f->plan.cfg);
+	assert_false(f->plan.cfg_needed);
+	app(f, "129.1", "2.10.00", 0x111111);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_true(f->plan.cfg_needed); /* config-only update */
+}
+
+static void test_pin_wins_even_backwards(void **state)
+{
+	struct fixture *f = *state;
+
+	snprintf(f->ctrl.firmware_pin, sizeof(f->ctrl.firmware_pin), "fw-1.0");
+	app(f, "129.1", "2.10.00", 0);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.fw->id, "fw-1.0");
+	assert_string_equal(f->plan.cfg->id, "cfg-1.0");
+	app(f, "129.1", "1.0.AA", 0);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_null(f->plan.fw); /* already running the pin */
+}
+
+static void test_pin_to_missing_or_wrong_blob_is_an_error(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_err err = { 0 };
+
+	app(f, "129.1", "2.1.AB", 0);
+	snprintf(f->ctrl.firmware_pin, sizeof(f->ctrl.firmware_pin), "nope");
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "'nope'"));
+	snprintf(f->ctrl.firmware_pin, sizeof(f->ctrl.firmware_pin), "cfg-1.0");
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, &err), -ENOENT);
+	snprintf(f->ctrl.firmware_pin, sizeof(f->ctrl.firmware_pin), "fw-other-hw");
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "not for hardware 129.1"));
+}
+
+static void test_bootloader_chip_uses_hint_or_needs_agreement(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_err err = { 0 };
+
+	memset(&f->st, 0, sizeof(f->st));
+	f->st.mode = TF_CHIP_BOOTLOADER;
+	/* Two hardware ids in the DB and none known: ambiguous. */
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "firmware-pin"));
+	/* The hardware last seen on this device settles it: newest for it. */
+	f->in.hw_hint = "129.1";
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.fw->id, "fw-2.10");
+	f->in.hw_hint = "162.6";
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.fw->id, "fw-other-hw");
+}
+
+static void test_board_restricted_config_only_for_that_board(void **state)
+{
+	struct fixture *f = *state;
+
+	f->ids[0] = "vendor,board-b";
+	snprintf(f->ctrl.firmware_pin, sizeof(f->ctrl.firmware_pin), "fw-2.1");
+	app(f, "129.1", "1.0.AA", 0);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.cfg->id, "cfg-2.1-boardB");
+}
+
+static void test_unknown_hardware_gets_nothing(void **state)
+{
+	struct fixture *f = *state;
+
+	app(f, "1.1", "1.0.00", 0);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_null(f->plan.fw);
+	assert_null(f->plan.cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_newer_firmware_is_chosen_numerically, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_min_from_excludes_too_old_running_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_never_a_downgrade, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_version_and_crc_is_a_noop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pin_wins_even_backwards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pin_to_missing_or_wrong_blob_is_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bootloader_chip_uses_hint_or_needs_agreement, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_board_restricted_config_only_for_that_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_hardware_gets_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}

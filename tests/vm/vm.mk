@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Real-kernel tests in QEMU (tests/vm/README.md), included by the top
+# Makefile: Debian's kernel, the host's udev and systemd in an initramfs,
+# one boot per scenario.
+#
+#   make check-vm                     every scenario
+#   make check-vm SCENARIO=uevents    one (or a space-separated list)
+#   make vm-kernel                    fetch and unpack the kernel only
+#   make vm-headers                   install the matching linux-headers
+
+VM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+
+DEB_VM := $(strip $(shell sed 's/\#.*//' $(VM_MK_DIR)/debian-packages))
+VM_CHECKS := $(VM_MK_DIR)/check-vm
+
+.PHONY: check-vm vm-kernel vm-headers
+
+check-vm: deps-check
+	@B=$(B) SCENARIO="$(SCENARIO)" $(VM_MK_DIR)/check-vm
+
+vm-kernel:
+	@B=$(B) $(VM_MK_DIR)/fetch-kernel
+
+vm-headers:
+	@B=$(B) $(VM_MK_DIR)/build-module --headers
