@@ -122,6 +122,7 @@ struct emub_chip {
 	void *model;
 	bool powered;
 	bool irq_level_now;   /* last seen CHG (true = asserted) */
+	guint64 now_ns;       /* model time the chip has seen */
 	guint64 busy_ns;
 	struct emub_dev *dev;
 };
@@ -349,6 +350,9 @@ void emub_sync_locked(struct emub *eb);
 void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t);
 void emub_advance_all_locked(struct emub *eb, guint64 t);
 void emub_check_irqs_locked(struct emub *eb);
+/* What the buses hold: forwards to the chip model, samples CHG after every
+ * message and event (priv = struct emub_chip *). */
+extern const struct em_chip_ops emub_chip_wrap_ops;
 /* Run one transaction for user space or a driver; returns em_bus_transfer's
  * result; *@end_ns gets the model time the transaction ends. */
 int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n,

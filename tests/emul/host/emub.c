@@ -168,7 +168,7 @@ static int make_chip(struct emub_chip *c)
 		c->ops->set_power(c->model, false);
 		c->powered = false;
 	}
-	if (em_bus_add_chip(&c->ad->bus, c->ops, c->model))
+	if (em_bus_add_chip(&c->ad->bus, &emub_chip_wrap_ops, c))
 		return -ENOSPC;
 	for (guint i = 0; i < d->nak_addrs->len; i++)
 		em_bus_set_nak(&c->ad->bus, g_array_index(d->nak_addrs, guint16, i), true);
@@ -227,6 +227,7 @@ int emub_start(struct emub *eb)
 			eb->lines[c->desc->chg_gpio].phys = !c->irq_level_now;
 	}
 	emub_devices_create(eb);
+	emub_uevent_runner_start(eb);
 	emub_service_start(eb);
 	emub_completer_start(eb);
 	emub_pacer_start(eb);
@@ -244,11 +245,6 @@ int emub_start(struct emub *eb)
 		if (res)
 			emub_log(eb, "%s: probe at start failed: %s", c->dev->name, g_strerror(-res));
 	}
-	/* --on-uevent stands in for udevd, which is not running yet at boot:
-	 * it hears nothing of the start-up probes (coldplug replays them) */
-	for (int i = 0; i < eb->nchips; i++)
-		emub_wait_idle(eb, eb->chips[i].desc->name, 10000);
-	emub_uevent_runner_start(eb);
 	return 0;
 }
 

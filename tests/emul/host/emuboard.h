@@ -49,8 +49,8 @@ void emub_set_realtime(struct emub *eb, bool realtime);
 void emub_set_keep_dir(struct emub *eb, const char *dir);
 /* Print kernel-style log lines ("[emuboard] atmel_mxt_ts 1-004a: ...") to @f. */
 void emub_set_log(struct emub *eb, FILE *f);
-/* Run @cmd (through /bin/sh -c) for every uevent after the start-up
- * probes, with its environment (a stand-in for udevd's RUN). */
+/* Run @cmd (through /bin/sh -c) for every uevent, those of the start-up
+ * probes included, with its environment (a stand-in for udevd's RUN). */
 void emub_set_on_uevent(struct emub *eb, const char *cmd);
 
 /*
