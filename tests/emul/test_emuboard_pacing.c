@@ -300,6 +300,24 @@ static void test_program_fails_loudly_on_oops(void **state)
 	g_free(prog);
 }
 
+static void test_program_on_uevent_starts_after_boot(void **state)
+{
+	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
+	char *argv[] = {prog, "--on-uevent", "echo \"RUN $ACTION $SUBSYSTEM ${DRIVER:-none}\"",
+			board, "--", "sh", "-c", "echo add > /sys/bus/i2c/devices/1-004a/uevent", NULL};
+	char *out = NULL;
+	int st = 0;
+
+	(void)state;
+	assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &out, NULL, &st, NULL));
+	assert_int_equal(st, 0);
+	/* the boot-time bind and input adds happened before "udevd" ran */
+	assert_string_equal(out, "RUN add i2c atmel_mxt_ts\n");
+	g_free(out);
+	g_free(board);
+	g_free(prog);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +329,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stats_json),
 		cmocka_unit_test(test_program_runs_command_and_writes_stats),
 		cmocka_unit_test(test_program_fails_loudly_on_oops),
+		cmocka_unit_test(test_program_on_uevent_starts_after_boot),
 	};
 
 	if (argc > 2 && !strcmp(argv[1], "--child"))

@@ -250,6 +250,7 @@ struct emub {
 	FILE *log;
 	bool trace; /* log every bus transaction ($EMUBOARD_TRACE) */
 	char *on_uevent;
+	bool on_uevent_after_boot;
 	char *keep_dir;
 	bool keep;
 

@@ -115,6 +115,11 @@ void emub_set_log(struct emub *eb, FILE *f)
 	eb->trace = f && getenv("EMUBOARD_TRACE") && *getenv("EMUBOARD_TRACE");
 }
 
+void emub_set_on_uevent_after_boot(struct emub *eb, bool after)
+{
+	eb->on_uevent_after_boot = after;
+}
+
 void emub_set_on_uevent(struct emub *eb, const char *cmd)
 {
 	g_free(eb->on_uevent);
@@ -227,7 +232,8 @@ int emub_start(struct emub *eb)
 			eb->lines[c->desc->chg_gpio].phys = !c->irq_level_now;
 	}
 	emub_devices_create(eb);
-	emub_uevent_runner_start(eb);
+	if (!eb->on_uevent_after_boot)
+		emub_uevent_runner_start(eb);
 	emub_service_start(eb);
 	emub_completer_start(eb);
 	emub_pacer_start(eb);
@@ -244,6 +250,11 @@ int emub_start(struct emub *eb)
 		emub_dev_queue(c->dev, EMUB_JOB_BIND, NULL, NULL, 0, 0, 0, true, &res);
 		if (res)
 			emub_log(eb, "%s: probe at start failed: %s", c->dev->name, g_strerror(-res));
+	}
+	if (eb->on_uevent_after_boot) {
+		for (int i = 0; i < eb->nchips; i++)
+			emub_wait_idle(eb, eb->chips[i].desc->name, 10000);
+		emub_uevent_runner_start(eb);
 	}
 	return 0;
 }
@@ -271,6 +282,8 @@ void emub_free(struct emub *eb)
 {
 	if (!eb)
 		return;
+	if (eb->started)
+		emub_settle(eb); /* writes that returned take effect */
 	g_mutex_lock(&eb->lock);
 	eb->stopping = true;
 	g_cond_broadcast(&eb->gpio_cond);

@@ -52,6 +52,10 @@ void emub_set_log(struct emub *eb, FILE *f);
 /* Run @cmd (through /bin/sh -c) for every uevent, those of the start-up
  * probes included, with its environment (a stand-in for udevd's RUN). */
 void emub_set_on_uevent(struct emub *eb, const char *cmd);
+/* Start that runner only once the start-up probes are done, like a udevd
+ * that starts after the kernel bound the boot-time devices (coldplug
+ * replays them).  The emuboard program does this. */
+void emub_set_on_uevent_after_boot(struct emub *eb, bool after);
 
 /*
  * Build the testbed and start serving it; devices with bound = true are
