@@ -95,8 +95,11 @@ int main(int argc, char **argv)
 	}
 	if (realtime)
 		emub_set_realtime(eb, true);
-	if (on_uevent)
+	if (on_uevent) {
+		/* udevd and COMMAND start after the boot-time probes */
 		emub_set_on_uevent(eb, on_uevent);
+		emub_set_on_uevent_after_boot(eb, true);
+	}
 	if (keep)
 		emub_set_keep_dir(eb, keep);
 	if (verbose || getenv("EMUBOARD_VERBOSE"))

@@ -70,6 +70,8 @@ static struct emub_child *monitor(struct emub *eb, int n)
 	struct emub_child *c;
 
 	snprintf(num, sizeof(num), "%d", n);
+	/* let the probe's async input registration finish first */
+	assert_int_equal(emub_wait_idle(eb, "touchscreen", 10000), 0);
 	c = tu_spawn_self(eb, args, NULL);
 	assert_int_equal(emub_wait_listeners(eb, 1, 10000), 0);
 	return c;

@@ -108,10 +108,13 @@ static int parse_board(GKeyFile *kf, const char *base_dir, struct emub_board_des
 		char *v = get_str(kf, grp, k);
 
 		if (!strcmp(k, "name")) {
+			g_free(d->name);
 			d->name = g_strdup(v);
 		} else if (!strcmp(k, "compatible")) {
+			g_strfreev(d->compatible);
 			d->compatible = get_list(kf, grp, k);
 		} else if (!strcmp(k, "model")) {
+			g_free(d->model);
 			d->model = g_strdup(v);
 		} else if (!strcmp(k, "pacing")) {
 			if (!strcmp(v, "fast"))
@@ -131,6 +134,7 @@ static int parse_board(GKeyFile *kf, const char *base_dir, struct emub_board_des
 					*p = abs;
 				}
 			}
+			g_strfreev(d->firmware_dirs);
 			d->firmware_dirs = l;
 		} else if (g_str_has_prefix(k, "dmi.") && k[4]) {
 			if (strchr(k + 4, '/') || !strcmp(k + 4, "..") || !strcmp(k + 4, "."))
@@ -180,6 +184,7 @@ static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *
 		char *s = get_str(kf, grp, k);
 
 		if (!strcmp(k, "name")) {
+			g_free(a->name);
 			a->name = g_strdup(s);
 		} else if (!strcmp(k, "speed")) {
 			if (!parse_u32(s, &v) || v < 1000 || v > 5000000)
@@ -279,12 +284,14 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 			U32(addr, 0x7f);
 			have_addr = true;
 		} else if (!strcmp(k, "model")) {
+			g_free(c->model);
 			c->model = g_strdup(s);
 		} else if (!strcmp(k, "compatible")) {
+			g_strfreev(c->compatible);
 			c->compatible = get_list(kf, grp, k);
 		} else if (!strcmp(k, "driver")) {
-			if (*s)
-				c->driver = g_strdup(s);
+			g_free(c->driver);
+			c->driver = *s ? g_strdup(s) : NULL;
 		} else if (!strcmp(k, "bound")) {
 			BOOL(bound);
 			have_bound = true;
@@ -332,6 +339,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 			U32(ee_size, 256);
 		} else if (!strcmp(k, "eeprom.page")) {
 			U32(ee_page, 16);
+		} else if (!strcmp(k, "eeprom.write_cycle_ms")) {
+			U32(ee_write_cycle_ms, 1000);
 		} else if (!strcmp(k, "eeprom.fill")) {
 			U32(ee_fill, 255);
 		} else if (!strcmp(k, "fault.nak")) {

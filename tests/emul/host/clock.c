@@ -56,25 +56,103 @@ static void dev_irq_edge_locked(struct emub_chip *c, bool asserted)
 	}
 }
 
+static void sample_locked(struct emub_chip *c);
+
 static void check_irqs_bus_locked(struct emub_adapter *ad, guint64 t)
 {
 	struct emub *eb = ad->eb;
 
 	for (int i = 0; i < eb->nchips; i++) {
 		struct emub_chip *c = &eb->chips[i];
-		bool lvl;
 
 		if (c->ad != ad)
 			continue;
-		lvl = c->ops->irq_asserted(c->model);
-		if (lvl == c->irq_level_now)
-			continue;
-		c->irq_level_now = lvl;
-		emub_gpio_chip_edge_locked(eb, c, lvl, t);
-		dev_irq_edge_locked(c, lvl);
-		g_cond_broadcast(&eb->gpio_cond);
+		if (t > c->now_ns)
+			c->now_ns = t;
+		sample_locked(c);
 	}
 }
+
+/*
+ * The host puts a thin wrapper between each bus and its chip model so CHG
+ * is sampled after every message and every chip event, not only between
+ * transactions: a status read that releases CHG and a chip event that
+ * raises it again inside one transaction are two edges, as on the wire.
+ */
+static void sample_locked(struct emub_chip *c)
+{
+	bool lvl = c->ops->irq_asserted(c->model);
+
+	if (lvl == c->irq_level_now)
+		return;
+	c->irq_level_now = lvl;
+	emub_gpio_chip_edge_locked(c->eb, c, lvl, c->now_ns);
+	dev_irq_edge_locked(c, lvl);
+	g_cond_broadcast(&c->eb->gpio_cond);
+}
+
+static int w_write(void *p, em_u16 addr, const em_u8 *buf, em_u16 len)
+{
+	struct emub_chip *c = p;
+	int r = c->ops->write(c->model, addr, buf, len);
+
+	sample_locked(c);
+	return r;
+}
+
+static int w_read(void *p, em_u16 addr, em_u8 *buf, em_u16 len)
+{
+	struct emub_chip *c = p;
+	int r = c->ops->read(c->model, addr, buf, len);
+
+	sample_locked(c);
+	return r;
+}
+
+static void w_stop(void *p)
+{
+	struct emub_chip *c = p;
+
+	if (c->ops->stop)
+		c->ops->stop(c->model);
+	sample_locked(c);
+}
+
+static void w_advance(void *p, em_u64 now)
+{
+	struct emub_chip *c = p;
+
+	c->ops->advance(c->model, now);
+	if (now > c->now_ns)
+		c->now_ns = now;
+	sample_locked(c);
+}
+
+static em_u64 w_next_event(const void *p)
+{
+	const struct emub_chip *c = p;
+
+	return c->ops->next_event(c->model);
+}
+
+static bool w_irq(const void *p)
+{
+	const struct emub_chip *c = p;
+
+	return c->ops->irq_asserted(c->model);
+}
+
+const struct em_chip_ops emub_chip_wrap_ops = {
+	.name = "emuboard",
+	.write = w_write,
+	.read = w_read,
+	.stop = w_stop,
+	.advance = w_advance,
+	.next_event = w_next_event,
+	.irq_asserted = w_irq,
+	.set_reset = NULL,
+	.set_power = NULL,
+};
 
 void emub_check_irqs_locked(struct emub *eb)
 {
@@ -169,6 +247,21 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 		}
 	}
 	r = em_bus_transfer(bus, msgs, n);
+	if (eb->trace) {
+		GString *t = g_string_new(NULL);
+
+		for (int i = 0; i < n; i++) {
+			g_string_append_printf(t, " %c%u@%02x", msgs[i].flags & EM_MSG_RD ? 'r' : 'w',
+					       msgs[i].len, msgs[i].addr);
+			for (int k = 0; k < msgs[i].len && k < 8; k++)
+				g_string_append_printf(t, "%c%02x", k ? ' ' : '=', msgs[i].buf[k]);
+			if (msgs[i].len > 8)
+				g_string_append(t, " ...");
+		}
+		emub_log(eb, "i2c-%d %s:%s -> %d", ad->desc.nr, driver ? "driver" : "user", t->str,
+			 r);
+		g_string_free(t, TRUE);
+	}
 	if (driver)
 		counters_add(&ad->drv, &bus->count, &before);
 	check_irqs_bus_locked(ad, bus->now_ns);

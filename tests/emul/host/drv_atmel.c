@@ -575,6 +575,8 @@ static int mxt_check_retrigen(struct mxt_data *data)
 
 static void mxt_free_object_table(struct mxt_data *data)
 {
+	/* the kernel's table points into the info block; ours is parsed */
+	g_free(data->object_table);
 	data->object_table = NULL;
 	data->info = NULL;
 	g_free(data->raw_info_block);
@@ -1342,10 +1344,21 @@ static void atmel_attr_write(struct emub_dev *d, const char *attr, const char *b
 	update_attrs(data);
 	g_mutex_lock(&d->eb->lock);
 	d->have_update_fw = true;
+	d->update_fw_count++;
 	d->update_fw_result = result;
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
 		 result ? g_strerror(-result) : "the byte count (success)");
+}
+
+static void atmel_destroy(struct emub_dev *d)
+{
+	struct mxt_data *data = data_of(d);
+
+	if (data)
+		mxt_free_object_table(data);
+	g_free(data);
+	d->priv = NULL;
 }
 
 static const char *const atmel_of_match[] = {"atmel,maxtouch", NULL};
@@ -1358,4 +1371,5 @@ const struct emub_driver_ops emub_drv_atmel_mxt_ts = {
 	.attr_write = atmel_attr_write,
 	.irq = atmel_irq,
 	.work = atmel_work,
+	.destroy = atmel_destroy,
 };

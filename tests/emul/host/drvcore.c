@@ -81,8 +81,11 @@ static void push_locked(struct emub_dev *d, struct emub_job *j)
 
 void emub_dev_queue_irq_locked(struct emub_dev *d)
 {
-	struct emub_job *j = g_new0(struct emub_job, 1);
+	struct emub_job *j;
 
+	if (!d->jobs || d->eb->stopping)
+		return;
+	j = g_new0(struct emub_job, 1);
 	j->kind = EMUB_JOB_IRQ;
 	push_locked(d, j);
 }
@@ -97,8 +100,6 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 	bool done = false;
 	int res = 0;
 
-	if (!d->jobs)
-		return -ENODEV;
 	j = g_new0(struct emub_job, 1);
 	j->kind = kind;
 	j->attr = g_strdup(attr);
@@ -120,6 +121,17 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 		j->result = &res;
 	}
 	g_mutex_lock(&eb->lock);
+	if (!d->jobs || (eb->stopping && kind != EMUB_JOB_QUIT)) {
+		g_mutex_unlock(&eb->lock);
+		g_free(j->attr);
+		g_free(j->buf);
+		g_free(j);
+		if (wait) {
+			g_mutex_clear(&m);
+			g_cond_clear(&c);
+		}
+		return -ENODEV;
+	}
 	push_locked(d, j);
 	g_mutex_unlock(&eb->lock);
 	if (!wait)
@@ -278,34 +290,42 @@ static int do_replug(struct emub_dev *d)
 	return 0;
 }
 
+/*
+ * One run of the threaded interrupt handler.  A level-triggered line still
+ * asserted afterwards fires again; the re-run is queued behind other work
+ * (or picked up by a waiting driver), as the real IRQ thread competes with
+ * the driver's thread rather than spinning alone.
+ */
 static void run_irq(struct emub_dev *d)
 {
 	struct emub *eb = d->eb;
+	bool again;
 
-	for (int rounds = 0; rounds < 1000; rounds++) {
-		bool again;
-
-		g_mutex_lock(&eb->lock);
-		if (!d->irq_pending || !d->irq_enabled || d->stuck) {
-			d->irq_pending = false;
-			g_mutex_unlock(&eb->lock);
-			return;
-		}
+	g_mutex_lock(&eb->lock);
+	emub_sync_locked(eb);
+	/* a level interrupt only fires while the line is still asserted */
+	if (!d->irq_pending || !d->irq_enabled || d->stuck ||
+	    (d->chip->desc->irq_level && !d->chip->irq_level_now)) {
 		d->irq_pending = false;
 		g_mutex_unlock(&eb->lock);
-		d->drv->irq(d);
-		g_mutex_lock(&eb->lock);
-		/* a level-triggered line still asserted fires again */
-		again = d->chip->desc->irq_level && d->irq_enabled && d->chip->irq_level_now;
-		if (again)
-			d->irq_pending = true;
-		g_mutex_unlock(&eb->lock);
-		if (!again)
-			return;
+		return;
 	}
-	emub_dev_log(d, "irq: nobody cared (CHG stuck asserted), disabling");
+	d->irq_pending = false;
+	g_mutex_unlock(&eb->lock);
+	d->drv->irq(d);
 	g_mutex_lock(&eb->lock);
-	d->irq_enabled = false;
+	again = d->chip->desc->irq_level && d->irq_enabled && d->chip->irq_level_now;
+	if (again && ++d->irq_storm > 100000) {
+		emub_dev_log(d, "irq: nobody cared (CHG stuck asserted), disabling");
+		d->irq_enabled = false;
+		again = false;
+	}
+	if (!again)
+		d->irq_storm = 0;
+	if (again && !d->irq_pending) {
+		d->irq_pending = true;
+		emub_dev_queue_irq_locked(d);
+	}
 	g_mutex_unlock(&eb->lock);
 }
 
@@ -410,6 +430,40 @@ static void free_attr(struct emub_attr *a)
 	g_free(a);
 }
 
+/* Stop the workers (their jobs may still settle sysfs writes through the
+ * service thread, so that one must still run). */
+void emub_devices_stop(struct emub *eb)
+{
+	for (int i = 0; i < eb->nchips; i++) {
+		struct emub_dev *d = eb->chips[i].dev;
+		GAsyncQueue *q;
+
+		if (!d || !d->worker)
+			continue;
+		{
+			struct emub_job *j = g_new0(struct emub_job, 1);
+
+			j->kind = EMUB_JOB_QUIT;
+			g_mutex_lock(&eb->lock);
+			push_locked(d, j);
+			g_mutex_unlock(&eb->lock);
+		}
+		g_thread_join(d->worker);
+		d->worker = NULL;
+		g_mutex_lock(&eb->lock);
+		q = d->jobs;
+		d->jobs = NULL;
+		g_mutex_unlock(&eb->lock);
+		for (struct emub_job *j; (j = g_async_queue_try_pop(q));) {
+			g_free(j->attr);
+			g_free(j->buf);
+			g_free(j);
+		}
+		g_async_queue_unref(q);
+	}
+}
+
+/* Free the devices, once neither workers nor the service thread run. */
 void emub_devices_destroy(struct emub *eb)
 {
 	for (int i = 0; i < eb->nchips; i++) {
@@ -417,19 +471,11 @@ void emub_devices_destroy(struct emub *eb)
 
 		if (!d)
 			continue;
-		if (d->worker) {
-			struct emub_job *j = g_new0(struct emub_job, 1);
-
-			j->kind = EMUB_JOB_QUIT;
-			g_mutex_lock(&eb->lock);
-			push_locked(d, j);
-			g_mutex_unlock(&eb->lock);
-			g_thread_join(d->worker);
-			g_async_queue_unref(d->jobs);
-		}
 		for (guint k = 0; k < d->attrs->len; k++)
 			free_attr(d->attrs->pdata[k]);
 		g_ptr_array_free(d->attrs, TRUE);
+		if (d->priv && d->drv && d->drv->destroy)
+			d->drv->destroy(d);
 		if (d->input) {
 			g_free(d->input->devpath);
 			g_free(d->input->evpath);
@@ -737,6 +783,8 @@ static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
 
 	(void)cond;
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (eb->stopping)
+			continue; /* drain: the devices are going away */
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
 			struct emub_watch *w =
@@ -761,6 +809,47 @@ static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
 		}
 	}
 	return G_SOURCE_CONTINUE;
+}
+
+struct settle {
+	struct emub *eb;
+	GMutex m;
+	GCond c;
+	bool done;
+};
+
+static gboolean settle_cb(gpointer data)
+{
+	struct settle *s = data;
+
+	on_inotify(s->eb->inotify_fd, G_IO_IN, s->eb);
+	g_mutex_lock(&s->m);
+	s->done = true;
+	g_cond_signal(&s->c);
+	g_mutex_unlock(&s->m);
+	return G_SOURCE_REMOVE;
+}
+
+/*
+ * Handle every sysfs write that has been closed so far: the kernel queues
+ * the inotify event at close(), so after a writer returned its write is
+ * seen here, and the job it causes is queued when this returns.
+ */
+void emub_settle(struct emub *eb)
+{
+	struct settle s = {.eb = eb};
+
+	if (!eb->service || g_thread_self() == eb->service)
+		return;
+	g_mutex_init(&s.m);
+	g_cond_init(&s.c);
+	g_main_context_invoke(eb->ctx, settle_cb, &s);
+	g_mutex_lock(&s.m);
+	while (!s.done)
+		g_cond_wait(&s.c, &s.m);
+	g_mutex_unlock(&s.m);
+	g_mutex_clear(&s.m);
+	g_cond_clear(&s.c);
 }
 
 static gpointer service_main(gpointer data)
@@ -944,8 +1033,10 @@ void drv_irq_enable(struct emub_dev *d)
 	g_mutex_lock(&d->eb->lock);
 	d->irq_enabled = true;
 	/* a level interrupt asserted while masked fires on unmask */
-	if (d->chip->irq_level_now && d->chip->desc->irq_level)
+	if (d->chip->irq_level_now && d->chip->desc->irq_level && !d->irq_pending) {
 		d->irq_pending = true;
+		emub_dev_queue_irq_locked(d);
+	}
 	g_mutex_unlock(&d->eb->lock);
 }
 
@@ -988,8 +1079,11 @@ struct wait_arg {
 static bool completion_or_irq(void *p)
 {
 	struct wait_arg *a = p;
+	struct emub_dev *d = a->d;
 
-	return *a->done > 0 || (a->d->irq_pending && a->d->irq_enabled);
+	return *a->done > 0 || d->eb->stopping ||
+	       (d->irq_pending && d->irq_enabled &&
+		(!d->chip->desc->irq_level || d->chip->irq_level_now));
 }
 
 int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int timeout_ms)
@@ -1009,7 +1103,9 @@ int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int tim
 			g_mutex_unlock(&eb->lock);
 			return 0;
 		}
-		if (d->irq_pending && d->irq_enabled) {
+		if (eb->stopping)
+			break;
+		if (completion_or_irq(&a)) {
 			g_mutex_unlock(&eb->lock);
 			run_irq(d);
 			g_mutex_lock(&eb->lock);
@@ -1032,6 +1128,8 @@ int drv_request_firmware(struct emub_dev *d, const char *name, guint8 **data, gs
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
 	int r = -ENOENT;
 
+	/* a write to firmware_class.path that has returned is in effect */
+	emub_settle(eb);
 	g_mutex_lock(&eb->lock);
 	if (eb->fw_path_param && eb->fw_path_param[0])
 		g_ptr_array_add(dirs, g_strdup(eb->fw_path_param));

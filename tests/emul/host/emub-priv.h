@@ -72,6 +72,7 @@ struct emub_chip_desc {
 	guint32 power_loss_after, slow_factor;
 	/* eeprom */
 	guint16 ee_size, ee_page;
+	guint32 ee_write_cycle_ms;
 	guint8 ee_fill;
 };
 
@@ -121,6 +122,7 @@ struct emub_chip {
 	void *model;
 	bool powered;
 	bool irq_level_now;   /* last seen CHG (true = asserted) */
+	guint64 now_ns;       /* model time the chip has seen */
 	guint64 busy_ns;
 	struct emub_dev *dev;
 };
@@ -160,6 +162,8 @@ struct emub_driver_ops {
 	void (*irq)(struct emub_dev *d);
 	/* deferred work queued with drv_queue_work() */
 	void (*work)(struct emub_dev *d, int what);
+	/* the board goes away with the driver bound: free d->priv */
+	void (*destroy)(struct emub_dev *d);
 };
 
 const struct emub_driver_ops *emub_find_driver(const char *name);
@@ -220,8 +224,10 @@ struct emub_dev {
 	bool irq_requested, irq_enabled;
 	guint64 irq_edges;     /* CHG assertion edges seen */
 	bool irq_pending;
+	unsigned int irq_storm; /* level re-runs while CHG stays asserted */
 	int reset_line, chg_line;
 	bool have_update_fw;
+	int update_fw_count;
 	int update_fw_result;
 	GPtrArray *attrs;      /* struct emub_attr *, driver attributes */
 	struct emub_input *input;
@@ -242,7 +248,9 @@ struct emub {
 	bool realtime;
 	bool started;
 	FILE *log;
+	bool trace; /* log every bus transaction ($EMUBOARD_TRACE) */
 	char *on_uevent;
+	bool on_uevent_after_boot;
 	char *keep_dir;
 	bool keep;
 
@@ -343,6 +351,9 @@ void emub_sync_locked(struct emub *eb);
 void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t);
 void emub_advance_all_locked(struct emub *eb, guint64 t);
 void emub_check_irqs_locked(struct emub *eb);
+/* What the buses hold: forwards to the chip model, samples CHG after every
+ * message and event (priv = struct emub_chip *). */
+extern const struct em_chip_ops emub_chip_wrap_ops;
 /* Run one transaction for user space or a driver; returns em_bus_transfer's
  * result; *@end_ns gets the model time the transaction ends. */
 int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n,
@@ -380,6 +391,7 @@ void emub_gpio_apply_locked(struct emub *eb, int line);
 
 /* drvcore.c */
 int emub_devices_create(struct emub *eb);
+void emub_devices_stop(struct emub *eb);
 void emub_devices_destroy(struct emub *eb);
 int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr,
 		   const char *buf, size_t len, int what, int delay_ms, bool wait, int *result);

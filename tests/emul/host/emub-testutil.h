@@ -34,9 +34,15 @@ static inline const char *tu_top(void)
 	return t && *t ? t : ".";
 }
 
+static inline void tu_fini(void)
+{
+	free(tu_self);
+}
+
 static inline void tu_init(char **argv)
 {
 	tu_self = realpath("/proc/self/exe", NULL);
+	atexit(tu_fini);
 	(void)argv;
 }
 
@@ -78,6 +84,7 @@ static inline struct emub *tu_board_text(const char *text)
 
 /* Run "sh -c CMD" in the board; returns the exit code, *out its stdout +
  * stderr (g_free). */
+static inline int tu_sh(struct emub *eb, char **out, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static inline int tu_sh(struct emub *eb, char **out, const char *fmt, ...)
 {
 	va_list ap;

@@ -98,7 +98,8 @@ int emub_new_from_file(const char *path, struct emub **out, char *err, size_t er
 
 void emub_set_realtime(struct emub *eb, bool realtime)
 {
-	eb->realtime = realtime;
+	if (!eb->started) /* the pacing threads start with the board */
+		eb->realtime = realtime;
 }
 
 void emub_set_keep_dir(struct emub *eb, const char *dir)
@@ -111,6 +112,12 @@ void emub_set_keep_dir(struct emub *eb, const char *dir)
 void emub_set_log(struct emub *eb, FILE *f)
 {
 	eb->log = f;
+	eb->trace = f && getenv("EMUBOARD_TRACE") && *getenv("EMUBOARD_TRACE");
+}
+
+void emub_set_on_uevent_after_boot(struct emub *eb, bool after)
+{
+	eb->on_uevent_after_boot = after;
 }
 
 void emub_set_on_uevent(struct emub *eb, const char *cmd)
@@ -128,6 +135,7 @@ static int make_chip(struct emub_chip *c)
 		struct eeprom_model_cfg cfg = {
 			.addr = d->addr, .size = d->ee_size, .page_size = d->ee_page,
 			.fill = d->ee_fill,
+			.write_cycle_ns = (guint64)d->ee_write_cycle_ms * 1000000,
 		};
 
 		eeprom_model_init(m, &cfg, 0);
@@ -165,7 +173,7 @@ static int make_chip(struct emub_chip *c)
 		c->ops->set_power(c->model, false);
 		c->powered = false;
 	}
-	if (em_bus_add_chip(&c->ad->bus, c->ops, c->model))
+	if (em_bus_add_chip(&c->ad->bus, &emub_chip_wrap_ops, c))
 		return -ENOSPC;
 	for (guint i = 0; i < d->nak_addrs->len; i++)
 		em_bus_set_nak(&c->ad->bus, g_array_index(d->nak_addrs, guint16, i), true);
@@ -224,7 +232,8 @@ int emub_start(struct emub *eb)
 			eb->lines[c->desc->chg_gpio].phys = !c->irq_level_now;
 	}
 	emub_devices_create(eb);
-	emub_uevent_runner_start(eb);
+	if (!eb->on_uevent_after_boot)
+		emub_uevent_runner_start(eb);
 	emub_service_start(eb);
 	emub_completer_start(eb);
 	emub_pacer_start(eb);
@@ -241,6 +250,11 @@ int emub_start(struct emub *eb)
 		emub_dev_queue(c->dev, EMUB_JOB_BIND, NULL, NULL, 0, 0, 0, true, &res);
 		if (res)
 			emub_log(eb, "%s: probe at start failed: %s", c->dev->name, g_strerror(-res));
+	}
+	if (eb->on_uevent_after_boot) {
+		for (int i = 0; i < eb->nchips; i++)
+			emub_wait_idle(eb, eb->chips[i].desc->name, 10000);
+		emub_uevent_runner_start(eb);
 	}
 	return 0;
 }
@@ -268,11 +282,14 @@ void emub_free(struct emub *eb)
 {
 	if (!eb)
 		return;
+	if (eb->started)
+		emub_settle(eb); /* writes that returned take effect */
 	g_mutex_lock(&eb->lock);
 	eb->stopping = true;
 	g_cond_broadcast(&eb->gpio_cond);
 	g_mutex_unlock(&eb->lock);
 	if (eb->started) {
+		emub_devices_stop(eb);
 		emub_service_stop(eb);
 		emub_devices_destroy(eb);
 		emub_gpio_teardown(eb);
@@ -611,6 +628,7 @@ int emub_update_fw_result(struct emub *eb, const char *dev, int *result)
 
 	if (!c || !c->dev)
 		return -ENODEV;
+	emub_wait_idle(eb, dev, 60000);
 	g_mutex_lock(&eb->lock);
 	if (c->dev->have_update_fw) {
 		*result = c->dev->update_fw_result;
@@ -620,10 +638,25 @@ int emub_update_fw_result(struct emub *eb, const char *dev, int *result)
 	return r;
 }
 
+int emub_update_fw_count(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+	int n;
+
+	if (!c || !c->dev)
+		return -ENODEV;
+	emub_wait_idle(eb, dev, 60000);
+	g_mutex_lock(&eb->lock);
+	n = c->dev->update_fw_count;
+	g_mutex_unlock(&eb->lock);
+	return n;
+}
+
 int emub_oops_count(struct emub *eb)
 {
 	int n;
 
+	emub_settle(eb); /* reads that have returned are seen */
 	g_mutex_lock(&eb->lock);
 	n = (int)eb->oopses->len;
 	g_mutex_unlock(&eb->lock);
@@ -650,6 +683,7 @@ int emub_bind(struct emub *eb, const char *dev)
 
 	if (!c || !c->dev || !c->dev->drv)
 		return -ENODEV;
+	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_BIND, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
 }
@@ -661,6 +695,7 @@ int emub_unbind(struct emub *eb, const char *dev)
 
 	if (!c || !c->dev || !c->dev->drv)
 		return -ENODEV;
+	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_UNBIND, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
 }
@@ -687,6 +722,7 @@ int emub_replug(struct emub *eb, const char *dev)
 
 	if (!c || !c->dev || !c->dev->drv)
 		return -ENODEV;
+	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_REPLUG, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
 }
@@ -699,6 +735,7 @@ int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms)
 
 	if (!c || !c->dev)
 		return -ENODEV;
+	emub_settle(eb);
 	g_mutex_lock(&eb->lock);
 	while (c->dev->busy > 0) {
 		if (!g_cond_wait_until(&c->dev->idle_cond, &eb->lock, end)) {
@@ -813,6 +850,7 @@ static void json_str(FILE *f, const char *s)
 
 int emub_write_stats_json(struct emub *eb, FILE *f)
 {
+	emub_settle(eb);
 	g_mutex_lock(&eb->lock);
 	emub_sync_locked(eb);
 	fprintf(f, "{\n  \"board\": ");

@@ -49,8 +49,13 @@ void emub_set_realtime(struct emub *eb, bool realtime);
 void emub_set_keep_dir(struct emub *eb, const char *dir);
 /* Print kernel-style log lines ("[emuboard] atmel_mxt_ts 1-004a: ...") to @f. */
 void emub_set_log(struct emub *eb, FILE *f);
-/* Run @cmd (through /bin/sh -c) for every uevent, with its environment. */
+/* Run @cmd (through /bin/sh -c) for every uevent, those of the start-up
+ * probes included, with its environment (a stand-in for udevd's RUN). */
 void emub_set_on_uevent(struct emub *eb, const char *cmd);
+/* Start that runner only once the start-up probes are done, like a udevd
+ * that starts after the kernel bound the boot-time devices (coldplug
+ * replays them).  The emuboard program does this. */
+void emub_set_on_uevent_after_boot(struct emub *eb, bool after);
 
 /*
  * Build the testbed and start serving it; devices with bound = true are
@@ -133,6 +138,11 @@ int emub_uevent(struct emub *eb, const char *dev, const char *action);
  * Returns after the add uevent; emub_wait_idle() waits for the probe.
  */
 int emub_replug(struct emub *eb, const char *dev);
+/*
+ * Handle every sysfs write (bind, unbind, update_fw, uevent, firmware path)
+ * that its writer has closed so far.  emub_wait_idle() does this first.
+ */
+void emub_settle(struct emub *eb);
 /* Wait until the device's driver model has no queued or running work
  * (probe, async firmware callback, update_fw, ...). */
 int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms);
@@ -146,12 +156,16 @@ int emub_dev_syspath(struct emub *eb, const char *dev, char *buf, size_t sz);
 bool emub_dev_bound(struct emub *eb, const char *dev);
 /* "/dev/input/eventK" of the device's input device, -ENODEV if none. */
 int emub_input_node(struct emub *eb, const char *dev, char *buf, size_t sz);
-/* Result of the last write to update_fw: 0 or the -errno the write would
- * have returned; -ENOENT if there was none yet. */
+/* Result of the last write to update_fw: *result = 0 or the -errno the
+ * write would have returned.  Returns 0, or -ENOENT if there was none yet.
+ * Both wait (up to 60 s) for the device's pending work first. */
 int emub_update_fw_result(struct emub *eb, const char *dev, int *result);
+/* How many writes to update_fw the driver model has handled. */
+int emub_update_fw_count(struct emub *eb, const char *dev);
 
 /* Kernel oopses modelled so far (reads of fw_version/hw_version/object with
- * no info block).  Message of the @i-th or NULL. */
+ * no info block; reads that have returned are counted).  Message of the
+ * @i-th or NULL. */
 int emub_oops_count(struct emub *eb);
 const char *emub_oops_message(struct emub *eb, int i);
 

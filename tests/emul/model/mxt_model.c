@@ -456,7 +456,7 @@ static bool frame_content_ok(struct mxt_model *m)
 		    (em_u32)seq + 1 != m->hdr.frame_count ||
 		    m->payload_seen != m->hdr.payload_len)
 			return false;
-		return (em_u32)(body[0] << 24 | body[1] << 16 | body[2] << 8 |
+		return ((em_u32)body[0] << 24 | body[1] << 16 | body[2] << 8 |
 				body[3]) == m->payload_crc;
 	default:
 		return false;

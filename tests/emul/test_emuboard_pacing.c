@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pacing, counters and the emuboard program.  Fast pacing skips device
+ * busy time; realtime makes a transfer last its wire time, a write cycle
+ * NAK, a CHG edge come when the chip raises it (slower with the slow_factor
+ * fault).  Counters keep user-space and driver traffic apart and model the
+ * wire time exactly; the program reports them as JSON and fails loudly on
+ * a modelled oops.
+ */
+#include <fcntl.h>
+#include <linux/i2c-dev.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "emub-testutil.h"
+#include "gpio.h"
+#include "mxt_model.h"
+
+static gint64 now_us(void)
+{
+	return g_get_monotonic_time();
+}
+
+static int child_main(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "eeprom-cycle")) {
+		int fd = open("/dev/i2c-1", O_RDWR);
+		ssize_t r;
+
+		if (fd < 0 || ioctl(fd, I2C_SLAVE_FORCE, 0x51) < 0)
+			return 1;
+		r = write(fd, "\x00\x11", 2);
+		printf("write data -> %s\n", r == 2 ? "OK" : strerrorname_np(errno));
+		r = write(fd, "\x00", 1);
+		printf("write at once -> %s\n", r == 1 ? "OK" : strerrorname_np(errno));
+		g_usleep(60000);
+		r = write(fd, "\x00", 1);
+		printf("write after 60 ms -> %s\n", r == 1 ? "OK" : strerrorname_np(errno));
+		return 0;
+	}
+	if (!strcmp(argv[0], "bigread") && argc > 1) {
+		size_t n = strtoul(argv[1], NULL, 0);
+		guint8 *buf = g_malloc(n);
+		int fd = open("/dev/i2c-1", O_RDWR);
+		gint64 t0;
+		ssize_t r;
+
+		if (fd < 0 || ioctl(fd, I2C_SLAVE_FORCE, 0x51) < 0)
+			return 1;
+		t0 = now_us();
+		r = read(fd, buf, n);
+		printf("read %zd in %" G_GINT64_FORMAT " us\n", r, now_us() - t0);
+		g_free(buf);
+		return 0;
+	}
+	if (!strcmp(argv[0], "chg-after-reset")) {
+		struct tf_gpio_spec chg = {.line = -1, .name = "TS_CHG", .active_low = true};
+		struct tf_gpio_spec rst = {.line = -1, .name = "TS_RESET", .active_low = true};
+		struct tf_gpio_line *c = NULL, *r = NULL;
+		struct tf_err err;
+		gint64 t0;
+		int e;
+
+		if (tf_gpio_request_input(&chg, "t", &c, &err) ||
+		    tf_gpio_request_output(&rst, 1, "t", &r, &err)) {
+			printf("request: %s\n", err.msg);
+			return 1;
+		}
+		g_usleep(10000);
+		while (tf_gpio_wait_edge(c, 0) > 0)
+			; /* CHG dropped when reset was asserted */
+		t0 = now_us();
+		tf_gpio_set(r, 0);
+		e = tf_gpio_wait_edge(c, 2000);
+		printf("edge %d after %" G_GINT64_FORMAT " us\n", e, now_us() - t0);
+		tf_gpio_release(c);
+		tf_gpio_release(r);
+		return 0;
+	}
+	return 2;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static const char eeprom_board[] = "[board]\nname = pacing\ncompatible = t,pacing\n"
+				   "[adapter 1]\nspeed = 100000\n"
+				   "[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"
+				   "compatible = atmel,24c02\npower = always-on\n"
+				   "eeprom.write_cycle_ms = 50\n"; /* a slow part: robust timing */
+
+static struct emub *board(const char *text, bool realtime)
+{
+	struct emub *eb = NULL;
+	char err[256];
+
+	assert_int_equal(emub_new_from_string(text, tu_top(), &eb, err, sizeof(err)), 0);
+	emub_set_realtime(eb, realtime);
+	assert_int_equal(emub_start(eb), 0);
+	return eb;
+}
+
+static long number_after(const char *out, const char *prefix)
+{
+	const char *p = strstr(out, prefix);
+
+	assert_non_null(p);
+	return strtol(p + strlen(prefix), NULL, 10);
+}
+
+static void test_fast_pacing_skips_the_write_cycle(void **state)
+{
+	struct emub *eb = board(eeprom_board, false);
+	const char *const args[] = {"eeprom-cycle", NULL};
+	char *out;
+
+	(void)state;
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	assert_contains(out, "write data -> OK\nwrite at once -> OK\n");
+	g_free(out);
+	/* the 50 ms write cycle was skipped, not waited for */
+	assert_true(emub_skipped_ns(eb, 1) >= 50000000);
+	assert_true(emub_chip_busy_ns(eb, "spare") >= 50000000);
+	emub_free(eb);
+}
+
+static void test_realtime_write_cycle_is_naked(void **state)
+{
+	struct emub *eb = board(eeprom_board, true);
+	const char *const args[] = {"eeprom-cycle", NULL};
+	char *out;
+
+	(void)state;
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	assert_contains(out, "write data -> OK\nwrite at once -> ENXIO\nwrite after 60 ms -> OK\n");
+	g_free(out);
+	assert_int_equal(emub_skipped_ns(eb, 1), 0);
+	emub_free(eb);
+}
+
+static void test_realtime_transfer_lasts_its_wire_time(void **state)
+{
+	const char *const args[] = {"bigread", "4000", NULL};
+	/* START + address/ACK + 9 bits per byte + STOP at 100 kHz */
+	const long wire_us = (1 + 9 + 9 * 4000 + 1) * 10;
+	struct emub *eb;
+	char *out;
+	long us;
+
+	(void)state;
+	eb = board(eeprom_board, true);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	us = number_after(out, "read 4000 in ");
+	assert_true(us >= wire_us);
+	assert_true(us < wire_us + 300000);
+	g_free(out);
+	emub_free(eb);
+
+	eb = board(eeprom_board, false);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	assert_true(number_after(out, "read 4000 in ") < wire_us / 2);
+	g_free(out);
+	emub_free(eb);
+}
+
+static void test_chg_edge_comes_when_the_chip_boots(void **state)
+{
+	const char *const args[] = {"chg-after-reset", NULL};
+	static const char *const boards[] = {
+		"[board]\nname = chg\ncompatible = t,chg\n[adapter 1]\n[chip touchscreen]\n"
+		"adapter = 1\naddress = 0x4a\nmodel = mxt224e\ncompatible = atmel,maxtouch\n"
+		"power = always-on\nreset_gpio = 0\nchg_gpio = 1\n"
+		"[gpiochip]\nline.0 = TS_RESET\nline.1 = TS_CHG\n",
+		"[board]\nname = chg\ncompatible = t,chg\n[adapter 1]\n[chip touchscreen]\n"
+		"adapter = 1\naddress = 0x4a\nmodel = mxt224e\ncompatible = atmel,maxtouch\n"
+		"power = always-on\nreset_gpio = 0\nchg_gpio = 1\nfault.slow_factor = 10\n"
+		"[gpiochip]\nline.0 = TS_RESET\nline.1 = TS_CHG\n",
+	};
+	struct emub *eb;
+	char *out;
+	long us;
+
+	(void)state;
+	/* realtime: the model boots in 40 ms (power_on_ns) */
+	eb = board(boards[0], true);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	us = number_after(out, "edge 1 after ");
+	assert_true(us >= 39000 && us < 200000);
+	g_free(out);
+	emub_free(eb);
+	/* slow_factor 10: 400 ms */
+	eb = board(boards[1], true);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	us = number_after(out, "edge 1 after ");
+	assert_true(us >= 399000 && us < 700000);
+	g_free(out);
+	emub_free(eb);
+	/* fast: at once */
+	eb = board(boards[0], false);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	assert_true(number_after(out, "edge 1 after ") < 30000);
+	g_free(out);
+	emub_free(eb);
+}
+
+static void test_counters_keep_driver_and_user_apart(void **state)
+{
+	struct emub *eb = tu_board_file("app.board", false);
+	struct emub_bus_counters u, d;
+	char *out;
+
+	(void)state;
+	assert_int_equal(emub_wait_idle(eb, "touchscreen", 10000), 0);
+	assert_int_equal(emub_adapter_counters(eb, 1, &u, &d), 0);
+	assert_int_equal(u.transactions, 0);
+	assert_true(d.transactions > 10); /* the probe's own traffic */
+	assert_int_equal(tu_sh(eb, &out, "i2ctransfer -f -y 1 w2@0x4a 0 0 r1"), 0);
+	assert_string_equal(out, "0x81\n"); /* family id */
+	g_free(out);
+	assert_int_equal(emub_adapter_counters(eb, 1, &u, NULL), 0);
+	assert_int_equal(u.transactions, 1);
+	assert_int_equal(u.messages, 2);
+	assert_int_equal(u.bytes_written, 2);
+	assert_int_equal(u.bytes_read, 1);
+	/* (1 + 9 + 2 * 9) + (1 + 9 + 9) + 1 bits at 400 kHz */
+	assert_int_equal(u.bus_ns, 48 * 2500);
+	emub_free(eb);
+}
+
+static void test_stats_json(void **state)
+{
+	struct emub *eb = tu_board_file("demo.board", false);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(emub_write_stats_json(eb, f), 0);
+	fclose(f);
+	assert_contains(buf, "\"board\": \"touchfw emulated demo board\"");
+	assert_contains(buf, "\"pacing\": \"fast\"");
+	assert_contains(buf, "\"user\": {\"transactions\": 0,");
+	assert_contains(buf, "\"model\": \"mxt224e\"");
+	/* model init, power-up at probe, the probe's 0x01 0x01 */
+	assert_contains(buf, "\"bootloader_entries\": 3");
+	assert_contains(buf, "\"oopses\": []");
+	free(buf);
+	emub_free(eb);
+}
+
+static char *program(void)
+{
+	const char *b = getenv("TOUCHFW_BUILD");
+
+	return b ? g_build_filename(b, "emuboard", NULL)
+		 : g_build_filename(tu_top(), "build", "emuboard", NULL);
+}
+
+static void test_program_runs_command_and_writes_stats(void **state)
+{
+	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
+	char *dir = tu_tmpdir(), *stats = g_build_filename(dir, "stats.json", NULL), *json = NULL;
+	char *argv[] = {prog, "--stats", stats, board, "--", "sh", "-c",
+			"i2ctransfer -f -y 1 w2@0x4a 0 0 r1 && exit 7", NULL};
+	char *out = NULL;
+	int st = 0;
+
+	(void)state;
+	assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &out, NULL, &st, NULL));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 7);
+	assert_string_equal(out, "0x81\n");
+	assert_true(g_file_get_contents(stats, &json, NULL, NULL));
+	assert_contains(json, "\"user\": {\"transactions\": 1, \"messages\": 2, \"bytes_written\": 2, "
+			      "\"bytes_read\": 1");
+	g_free(json);
+	g_free(out);
+	g_free(stats);
+	tu_rmdir(dir);
+	g_free(board);
+	g_free(prog);
+}
+
+static void test_program_fails_loudly_on_oops(void **state)
+{
+	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/demo.board", tu_top());
+	char *argv[] = {prog, board, "--", "cat", "/sys/bus/i2c/devices/1-004a/hw_version", NULL};
+	char *err = NULL;
+	int st = 0;
+
+	(void)state;
+	assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+				 &err, &st, NULL));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 99);
+	assert_contains(err, "the emulated kernel OOPSED");
+	assert_contains(err, "hw_version");
+	g_free(err);
+	g_free(board);
+	g_free(prog);
+}
+
+static void test_program_on_uevent_starts_after_boot(void **state)
+{
+	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
+	char *argv[] = {prog, "--on-uevent", "echo \"RUN $ACTION $SUBSYSTEM ${DRIVER:-none}\"",
+			board, "--", "sh", "-c", "echo add > /sys/bus/i2c/devices/1-004a/uevent", NULL};
+	char *out = NULL;
+	int st = 0;
+
+	(void)state;
+	assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &out, NULL, &st, NULL));
+	assert_int_equal(st, 0);
+	/* the boot-time bind and input adds happened before "udevd" ran */
+	assert_string_equal(out, "RUN add i2c atmel_mxt_ts\n");
+	g_free(out);
+	g_free(board);
+	g_free(prog);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fast_pacing_skips_the_write_cycle),
+		cmocka_unit_test(test_realtime_write_cycle_is_naked),
+		cmocka_unit_test(test_realtime_transfer_lasts_its_wire_time),
+		cmocka_unit_test(test_chg_edge_comes_when_the_chip_boots),
+		cmocka_unit_test(test_counters_keep_driver_and_user_apart),
+		cmocka_unit_test(test_stats_json),
+		cmocka_unit_test(test_program_runs_command_and_writes_stats),
+		cmocka_unit_test(test_program_fails_loudly_on_oops),
+		cmocka_unit_test(test_program_on_uevent_starts_after_boot),
+	};
+
+	if (argc > 2 && !strcmp(argv[1], "--child"))
+		return child_main(argc - 2, argv + 2);
+	tu_init(argv);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
