@@ -282,6 +282,15 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
 	@$(MAKE) --no-print-directory check-san
 
+# ---------------------------------------------------------------- bench
+$(B)/bench/bench: $(B)/bench/bench.o $(TEST_LINK)
+	$(q) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) $(AGENT_LIBS) $(FRONT_LIBS) -lfdt -lpthread
+
+# Ratios measured in one run (bench/README.md); no thresholds.
+bench: deps-check $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS)
+	@TOUCHFW_BUILD=$(CURDIR)/$(B) $(B)/bench/bench
+
 # ---------------------------------------------------------------- demo
 demo: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo

@@ -196,8 +196,11 @@ static const struct {
 #define I2C_ADDR_MAX 0x77u
 #define SPI_CS_MAX   255u
 
-/* Oldest blob format read: version 16 has plain node names. */
-#define FDT_MIN_VERSION 16
+/*
+ * Oldest blob format read: version 17 has plain node names and records the
+ * structure block's size, which walk_structure() needs.
+ */
+#define FDT_MIN_VERSION 17
 
 #define MAX_CONTROLLERS	    32
 #define MAX_LIST_ENTRIES    32
@@ -1411,6 +1414,101 @@ void tf_board_free(struct tf_board_profile *p)
 	free(p);
 }
 
+static uint32_t be32_at(const void *base, uint64_t off)
+{
+	const uint8_t *b = (const uint8_t *)base + off;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	       (uint32_t)b[2] << 8 | b[3];
+}
+
+/*
+ * Walk the structure block of a blob whose header fits in @total bytes,
+ * without libfdt, and say what is wrong with it (NULL if nothing).  Every
+ * step moves forward and stays inside the block, and every property name
+ * is a NUL-terminated string inside the strings block.  libfdt 1.6.1's own
+ * walk trusts a property length that points backwards and then loops for
+ * ever inside fdt_check_full() (found by fuzz_board); once this walk has
+ * passed, libfdt's takes the same steps and ends.
+ */
+static const char *walk_structure(const void *fdt, uint32_t total)
+{
+	uint64_t s_off = fdt_off_dt_struct(fdt),
+		 s_size = fdt_size_dt_struct(fdt);
+	uint64_t t_off = fdt_off_dt_strings(fdt),
+		 t_size = fdt_size_dt_strings(fdt);
+	uint64_t p, end;
+	uint32_t depth = 0;
+	bool root_seen = false;
+
+	if (s_off + s_size > total || t_off + t_size > total || (s_off & 3))
+		return "a block lies outside the blob";
+	p = s_off;
+	end = s_off + s_size;
+	while (p + 4 <= end) {
+		uint32_t tag = be32_at(fdt, p);
+		const char *name, *nul;
+		uint32_t plen, nameoff;
+
+		p += 4;
+		switch (tag) {
+		case FDT_BEGIN_NODE:
+			name = (const char *)fdt + p;
+			nul = memchr(name, '\0', (size_t)(end - p));
+			if (!nul)
+				return "a node name runs off the structure "
+				       "block";
+			if (!root_seen && (depth != 0 || nul != name))
+				return "the tree does not start with the root "
+				       "node";
+			if (root_seen && depth == 0)
+				return "there is more than one root node";
+			root_seen = true;
+			depth++;
+			p = (p + (uint64_t)(nul - name) + 1 + 3) & ~(uint64_t)3;
+			break;
+		case FDT_END_NODE:
+			if (depth == 0)
+				return "a node ends that never began";
+			depth--;
+			break;
+		case FDT_PROP:
+			if (depth == 0)
+				return "a property lies outside any node";
+			if (p + 8 > end)
+				return "a property header runs off the "
+				       "structure "
+				       "block";
+			plen = be32_at(fdt, p);
+			nameoff = be32_at(fdt, p + 4);
+			p += 8;
+			if (plen > end - p)
+				return "a property value runs off the "
+				       "structure "
+				       "block";
+			if (nameoff >= t_size ||
+			    !memchr((const char *)fdt + t_off + nameoff, '\0',
+				    (size_t)(t_size - nameoff)))
+				return "a property name lies outside the "
+				       "strings "
+				       "block";
+			p = (p + plen + 3) & ~(uint64_t)3;
+			break;
+		case FDT_NOP:
+			break;
+		case FDT_END:
+			if (depth != 0 || !root_seen)
+				return "the tree ends inside a node";
+			return NULL;
+		default:
+			return "an unknown tag in the structure block";
+		}
+		if (p > end)
+			return "the structure block is cut short";
+	}
+	return "the structure block has no end tag";
+}
+
 /*
  * Header and structure checks, in an order that never reads past @len:
  * the header must fit before libfdt looks at it, and totalsize must fit
@@ -1418,6 +1516,7 @@ void tf_board_free(struct tf_board_profile *p)
  */
 static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 {
+	const char *why;
 	uint32_t total;
 	int r;
 
@@ -1441,7 +1540,8 @@ static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 	/*
 	 * Before version 16 node names were full paths, and libfdt 1.6.1's
 	 * fdt_check_full() dereferences NULL on such a root (found by
-	 * fuzzing).  dtc has written version 17 since 2007.
+	 * fuzz_board); version 17 added the structure size the walk below
+	 * needs.  dtc has written version 17 since 2007.
 	 */
 	if (fdt_version(fdt) < FDT_MIN_VERSION) {
 		issue(c, "",
@@ -1460,6 +1560,11 @@ static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 	if (total < len) {
 		issue(c, "", "%zu bytes of trailing data after the device tree",
 		      len - total);
+		return false;
+	}
+	why = walk_structure(fdt, total);
+	if (why) {
+		issue(c, "", "corrupt device tree blob: %s", why);
 		return false;
 	}
 	r = fdt_check_full(fdt, len);
@@ -1579,7 +1684,8 @@ static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt,
 
 	if (len < sizeof(struct fdt_header) || ((uintptr_t)fdt & 7) ||
 	    fdt_magic(fdt) != FDT_MAGIC || fdt_version(fdt) < FDT_MIN_VERSION ||
-	    fdt_totalsize(fdt) > len || fdt_check_full(fdt, len))
+	    fdt_totalsize(fdt) > len ||
+	    walk_structure(fdt, fdt_totalsize(fdt)) || fdt_check_full(fdt, len))
 		return -EINVAL;
 	val = fdt_getprop(fdt, 0, "compatible", &plen);
 	if (!val || plen <= 0)

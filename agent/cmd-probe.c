@@ -153,6 +153,8 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 	}
 	r->present = true;
 	r->rc = tf_flow_run(s, r->dev, &o, &r->res);
+	if (!r->res.driver[0])
+		tf_sysfs_driver(d.subsys, r->dev, r->res.driver, sizeof(r->res.driver));
 	if (status && tf_state_open(&st, s->state_dir, false, NULL) == 0) {
 		if (tf_state_read_result(&st, r->dev, &json) == 0) {
 			tf_snprintf(r->last, sizeof(r->last), "%s", json);
@@ -312,9 +314,10 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		n = from_profile(&s, rows, n);
 		n = from_drivers(rows, n);
 	}
-	/* The dry runs log every step; keep the table readable unless -v. */
+	/* The dry runs log every step and their outcome; the table says it
+	 * all, so they stay quiet unless -v. */
 	if (cli->verbosity <= 0)
-		tf_log_set_max(TF_LOG_ERR);
+		tf_log_set_max(TF_LOG_ERR - 1);
 	for (i = 0; i < n; i++)
 		probe_row(&s, &rows[i], status);
 	tf_log_set_max(saved);

@@ -707,6 +707,11 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
+	if (r->chip.mode == TF_CHIP_ABSENT) {
+		rc = finish(r, TF_EXIT_NO_DEVICE, "%s: after unbinding the driver%s: %s",
+			    dev_of(r), r->c.reset ? " and a reset pulse" : "", r->chip.detail);
+		goto out;
+	}
 	if (r->fw_img) {
 		if (r->chip.mode == TF_CHIP_APP) {
 			log_info(dev_of(r), "entering the bootloader (T6 reset 0xA5)");
@@ -1065,11 +1070,19 @@ out:
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
 	tf_state_close(&r.st);
-	if (rc == TF_EXIT_OK)
-		log_info(devname, "%s", res->message);
-	else if (rc == TF_EXIT_NO_PROFILE)
-		log_debug(devname, "%s", res->message);
-	else
-		log_err(devname, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
+	{
+		/* Messages name the device; the log line does so already. */
+		const char *m = res->message;
+		size_t n = strlen(devname);
+
+		while (!strncmp(m, devname, n) && m[n] == ':' && m[n + 1] == ' ')
+			m += n + 2;
+		if (rc == TF_EXIT_OK)
+			log_info(devname, "%s", m);
+		else if (rc == TF_EXIT_NO_PROFILE)
+			log_debug(devname, "%s", m);
+		else
+			log_err(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
+	}
 	return rc;
 }

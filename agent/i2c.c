@@ -127,15 +127,76 @@ int tf_i2c_write_split(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf,
 	return 0;
 }
 
-int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val)
+static int set_slave(struct tf_i2c *bus, uint16_t addr)
 {
-	int r;
-
 	if (bus->slave != addr) {
 		if (ioctl(bus->fd, I2C_SLAVE, (unsigned long)addr) < 0)
 			return -errno; /* EBUSY: a driver owns @addr */
 		bus->slave = addr;
 	}
+	return 0;
+}
+
+int tf_i2c_recv(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len)
+{
+	ssize_t n;
+	int r = set_slave(bus, addr);
+
+	if (r < 0)
+		return r;
+	bus->stats.transactions++;
+	do
+		n = read(bus->fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != len)
+		return -EIO;
+	bus->stats.bytes_read += len;
+	return 0;
+}
+
+int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len)
+{
+	size_t off = 0;
+	int r = set_slave(bus, addr);
+
+	if (r < 0)
+		return r;
+	while (off < len) {
+		size_t n = len - off;
+		ssize_t w;
+
+		if (bus->max_write && n > bus->max_write)
+			n = bus->max_write;
+		if (n > I2C_DEV_MAX_MSG)
+			n = I2C_DEV_MAX_MSG;
+		bus->stats.transactions++;
+		do
+			w = write(bus->fd, buf + off, n);
+		while (w < 0 && errno == EINTR);
+		if (w < 0 && errno == EOPNOTSUPP && n > 16) {
+			/* Over the adapter's limit (refused before any bus
+			 * activity): 255 first, then halves. */
+			bus->max_write = n > 255 ? 255 : (uint16_t)(n / 2);
+			continue;
+		}
+		if (w < 0)
+			return -errno;
+		if ((size_t)w != n)
+			return -EIO;
+		bus->stats.bytes_written += n;
+		off += n;
+	}
+	return 0;
+}
+
+int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val)
+{
+	int r = set_slave(bus, addr);
+
+	if (r < 0)
+		return r;
 	bus->stats.transactions++;
 	/* libi2c (i2c-tools >= 4) returns -errno itself. */
 	r = i2c_smbus_read_byte(bus->fd);

@@ -36,7 +36,8 @@
 #define MXT_RESET_TIMEOUT_MS 3000     /* MXT_RESET_TIMEOUT */
 #define MXT_BLOCK_WRITE 256           /* MXT_MAX_BLOCK_WRITE */
 #define MXT_READ_CHUNK 255
-#define POLL_MIN_US 100
+#define POLL_MIN_US 50
+#define POLL_FLAT_US 2000
 #define POLL_MAX_US 5000
 
 #define T6_RESET 0
@@ -49,7 +50,9 @@ struct mxt_priv {
 	struct mxt_info info;
 	bool have_info;
 	uint16_t app;
-	uint64_t est_prog_us; /* learnt: frame sent to WAITING_FRAME_DATA */
+	/* Learnt while flashing (the fastest seen), to poll as little as
+	 * possible: frame written -> verdict, PASS -> ready, one status read. */
+	uint64_t est_check_us, est_prog_us, read_cost_us;
 };
 
 struct mxt_cfg_blob {
@@ -196,9 +199,29 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
+static uint64_t now_us(void);
+
+/*
+ * The bootloader's status byte: a plain one-byte read (hot loop).  Its
+ * cost (the fastest seen) lets the waits below sleep until just before the
+ * answer is due instead of polling into it.
+ */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
-	return tf_i2c_read_byte(&c->bus, bl, s);
+	struct mxt_priv *p = c->priv;
+	uint64_t t0 = now_us();
+	int r = tf_i2c_recv(&c->bus, bl, s, 1);
+	uint64_t took = now_us() - t0;
+
+	if (r == 0 && p && (!p->read_cost_us || took < p->read_cost_us))
+		p->read_cost_us = took;
+	return r;
+}
+
+/* Sleep before the first read of a wait expected to end after @est_us. */
+static uint64_t first_sleep(const struct mxt_priv *p, uint64_t est_us)
+{
+	return est_us > p->read_cost_us ? est_us - p->read_cost_us : 0;
 }
 
 /* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
@@ -208,7 +231,8 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 
 	if (!bl)
 		return 0;
-	r = status_read(c, bl, s);
+	/* SMBus receive-byte (libi2c): detection is one transaction. */
+	r = tf_i2c_read_byte(&c->bus, bl, s);
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
@@ -395,8 +419,11 @@ static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadli
 		tf_sleep_us(delay_us);
 }
 
-static uint64_t grow(uint64_t d)
+/* Poll every POLL_MIN_US for the first POLL_FLAT_US, then back off. */
+static uint64_t grow(uint64_t d, uint64_t waited)
 {
+	if (waited < POLL_FLAT_US)
+		return POLL_MIN_US;
 	d *= 2;
 	return d > POLL_MAX_US ? POLL_MAX_US : d;
 }
@@ -409,16 +436,19 @@ static uint64_t grow(uint64_t d)
 static int wait_status(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t),
 		       uint64_t first_delay_us, int timeout_ms, uint8_t *s)
 {
-	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000;
-	uint64_t delay = first_delay_us;
+	uint64_t start = now_us(), deadline = start + (uint64_t)timeout_ms * 1000;
+	uint64_t delay = first_delay_us, polling_since = 0;
 	bool first = true;
 	int r;
 
 	for (;;) {
 		if (!first || delay)
 			wait_for_change(c, delay, deadline);
-		if (!first)
-			delay = grow(delay ? delay : POLL_MIN_US);
+		if (!first) {
+			if (!polling_since)
+				polling_since = now_us();
+			delay = grow(delay ? delay : POLL_MIN_US, now_us() - polling_since);
+		}
 		first = false;
 		r = status_read(c, bl, s);
 		if (r == 0 && want(*s))
@@ -531,7 +561,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		return tf_err_set(err, -r, "%s: bootloader at 0x%02x does not answer: %s",
 				  c->dev.name, bl, strerror(-r));
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
-		r = tf_i2c_write(&c->bus, bl, unlock, sizeof(unlock));
+		r = tf_i2c_send(&c->bus, bl, unlock, sizeof(unlock));
 		if (r < 0)
 			return tf_err_set(err, -r, "%s: unlocking the bootloader: %s",
 					  c->dev.name, strerror(-r));
@@ -541,10 +571,14 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 	}
 	while (pos < fw->len) {
 		size_t fl = mxt_fw_frame_len(fw, pos);
-		uint64_t t_pass;
+		uint64_t t_pass, t_written;
 
 		if (!ready) {
-			r = wait_status(c, bl, is_waiting_data, 0, MXT_STATE_TIMEOUT_MS, &s);
+			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS, &s);
+			if (r == 0 && restart_state(s) && prog.done)
+				return restarted(c, prog.done + 1, s, err);
+			if (r == 0 && !is_waiting_data(s))
+				r = -EPROTO;
 			if (r < 0)
 				return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
 						  "%s: bootloader not ready for frame %zu of %zu "
@@ -554,13 +588,19 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 						  mxt_status_name(s));
 		}
 		ready = false;
-		r = tf_i2c_write_split(&c->bus, bl, fw->data + pos, fl);
+		r = tf_i2c_send(&c->bus, bl, fw->data + pos, fl);
 		if (r < 0 && !nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));
+		t_written = now_us();
 		if (r == 0)
-			r = wait_status(c, bl, is_verdict, 0, MXT_STATE_TIMEOUT_MS, &s);
+			r = wait_status(c, bl, is_verdict, first_sleep(p, p->est_check_us),
+					MXT_STATE_TIMEOUT_MS, &s);
 		if (r == 0 && s == MXT_FRAME_CRC_PASS) {
+			uint64_t took = now_us() - t_written;
+
+			if (!p->est_check_us || took < p->est_check_us)
+				p->est_check_us = took;
 			pos += fl;
 			prog.done++;
 			prog.bytes = pos;
@@ -569,15 +609,19 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 				c->progress(c->progress_user, &prog);
 			if (pos >= fw->len)
 				break; /* the chip now validates and starts the app */
-			/* Wait out the programming time learnt so far, then poll. */
+			/*
+			 * Sleep through most of the programming time seen so
+			 * far (its minimum: polling overshoot must not feed
+			 * back into it), then poll at a short interval.
+			 */
 			t_pass = now_us();
-			r = wait_status(c, bl, is_ready_or_restarted, p->est_prog_us * 8 / 10,
-					MXT_STATE_TIMEOUT_MS, &s);
+			r = wait_status(c, bl, is_ready_or_restarted,
+					first_sleep(p, p->est_prog_us), MXT_STATE_TIMEOUT_MS, &s);
 			if (r == 0 && is_waiting_data(s)) {
 				uint64_t took = now_us() - t_pass;
 
-				p->est_prog_us = p->est_prog_us ? (p->est_prog_us * 3 + took) / 4
-								: took;
+				if (!p->est_prog_us || took < p->est_prog_us)
+					p->est_prog_us = took;
 				ready = true;
 				continue;
 			}
@@ -629,7 +673,7 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 		if (now_us() >= deadline)
 			break;
 		tf_sleep_us(delay);
-		delay = grow(delay) < 50000 ? delay * 2 : 50000;
+		delay = delay * 2 < 50000 ? delay * 2 : 50000;
 	}
 	if (saw_bl)
 		return tf_err_set(err, EIO,

@@ -118,7 +118,13 @@ static inline void e2e_settings(struct e2e *e, const char *extra)
 		e2e_write(path, "ro quiet\n");
 }
 
-static inline void e2e_start(struct e2e *e, const char *board_text)
+/*
+ * Start the board.  With @handle_event_args not NULL, every uevent runs
+ * `touchfw handle-event ARGS` inside the board (udev's RUN stand-in), its
+ * output appended to he.log in the private directory.
+ */
+static inline void e2e_start_ex(struct e2e *e, const char *board_text,
+				const char *handle_event_args)
 {
 	const char *b = getenv("TOUCHFW_BUILD");
 	char err[512] = "", path[400];
@@ -137,7 +143,21 @@ static inline void e2e_start(struct e2e *e, const char *board_text)
 		fail_msg("board: %s", err);
 	if (getenv("E2E_LOG"))
 		emub_set_log(e->eb, stderr);
+	if (handle_event_args) {
+		char *cmd = NULL;
+
+		assert_true(asprintf(&cmd, "TOUCHFW_LOG_LEVEL=debug TOUCHFW_CONFIG='%s' '%s/touchfw' handle-event %s "
+				     ">>'%s/he.log' 2>&1", e->conf, e->build,
+				     handle_event_args, e->dir) > 0);
+		emub_set_on_uevent(e->eb, cmd);
+		free(cmd);
+	}
 	assert_int_equal(emub_start(e->eb), 0);
+}
+
+static inline void e2e_start(struct e2e *e, const char *board_text)
+{
+	e2e_start_ex(e, board_text, NULL);
 }
 
 static inline void e2e_stop(struct e2e *e)

@@ -109,30 +109,38 @@ static void test_fault_power_loss_during_unbind_flash(void **state)
 
 static void test_fault_slow_chip_in_realtime(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver",
-			    "fault.slow_factor = 20\n");
+	char *b = e2e_board("touchfw,emul-always-on", "mxt224e", "app", "2.1.AB", "always-on",
+			    "fault.slow_factor = 10\n");
+	char *p, err[256];
+	const char *bld = getenv("TOUCHFW_BUILD");
 
 	(void)state;
-	/* Config-only update in real time with every device operation 20x
-	 * slower (a backup takes ~0.5 s): touchfw waits, it does not give up. */
+	/*
+	 * Config-only update in real time with every device operation 10x
+	 * slower than the datasheet (a backup ~250 ms, a reset ~400 ms):
+	 * touchfw waits, it does not give up.  No reset line is wired: atmel's
+	 * probe resets the chip and reads it 170 ms later, which such a slow
+	 * chip would fail -- the kernel's problem, not touchfw's.
+	 */
 	assert_non_null(b);
+	p = strstr(b, "reset_gpio = 0\n");
+	assert_non_null(p);
+	memmove(p, p + 15, strlen(p + 15) + 1);
 	memset(&E, 0, sizeof(E));
-	{
-		char err[256];
-		const char *bld = getenv("TOUCHFW_BUILD");
-
-		snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
-		snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
-		assert_non_null(mkdtemp(E.dir));
-		snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
-		snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
-		snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
-		e2e_settings(&E, "input_timeout_ms = 20000");
-		assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
-		emub_set_realtime(E.eb, true);
-		assert_int_equal(emub_start(E.eb), 0);
-	}
+	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
+	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
+	assert_non_null(mkdtemp(E.dir));
+	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
+	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
+	e2e_settings(&E, "input_timeout_ms = 20000");
+	assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
 	free(b);
+	emub_set_realtime(E.eb, true);
+	assert_int_equal(emub_start(E.eb), 0);
+	/* udev's bind comes after the probe. */
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	assert_int_equal(e2e_chip(&E).nvm_crc, 0xE7A6F5);
 }
@@ -150,7 +158,10 @@ static void test_fault_driver_binds_without_input(void **state)
 static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
 {
 	(void)state;
-	start("app", "fault.corrupt_info_crc = true\nbound = false\n");
+	/* Always powered: atmel's probe fails on the bad CRC, and a driver
+	 * that owns the supply would leave the chip off. */
+	start_model("touchfw,emul-always-on", "mxt224e", "app", "1.0.AA", "always-on",
+		    "fault.corrupt_info_crc = true\nbound = false\n");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
 	e2e_said(&E, "info block CRC mismatch");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
@@ -287,14 +298,17 @@ static void test_enc_odd_length_and_non_hex(void **state)
 static void test_obp_raw_for_another_chip(void **state)
 {
 	char path[400];
+	uint32_t writes;
 
 	(void)state;
 	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
 	snprintf(path, sizeof(path), "%s/other.cfg", E.dir);
 	gen("config --chip mxt1664s --version 3.0.10", path);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
 	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
 	e2e_said(&E, "config is for family 162 variant 6, the chip is 129.1");
-	assert_int_equal(e2e_chip(&E).stats.config_writes, 0);
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
 }
 
 static void test_obp_raw_for_other_firmware_needs_force(void **state)

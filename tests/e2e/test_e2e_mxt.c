@@ -32,8 +32,13 @@ static void start(const char *compat, const char *state, const char *fw,
 
 static void assert_updated(void)
 {
-	struct e2e_chip c = e2e_chip(&E);
+	struct e2e_chip c;
 	char node[64];
+
+	/* touchfw may see the input device in sysfs before the emulated
+	 * driver finished registering it; let the driver model settle. */
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	c = e2e_chip(&E);
 
 	assert_int_equal(c.mode, MXT_MODE_APP);
 	assert_int_equal(c.version, NEW_VERSION);

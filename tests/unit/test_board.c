@@ -749,6 +749,41 @@ static void test_pre_v16_blob_is_rejected_before_libfdt_sees_it(void **state)
 	free(buf);
 }
 
+/*
+ * Found by fuzz_board: a property length of -12 sends libfdt 1.6.1's
+ * fdt_check_full() back to the same tag for ever.  Must fail, fast.
+ */
+static void test_property_length_pointing_backwards_is_rejected(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	uint32_t prop;
+
+	(void)state;
+	load_fixture("golden-dt", &buf, &len);
+	/* The root node's tag and empty name, then its first property. */
+	prop = fdt_off_dt_struct(buf) + 8;
+	assert_int_equal(fdt32_ld((const fdt32_t *)(buf + prop)), FDT_PROP);
+	*(fdt32_t *)(buf + prop + 4) = cpu_to_fdt32(0xfffffff4u);
+	alarm(10);
+	expect_blob_rejected(buf, len,
+			     "a property value runs off the structure block");
+	alarm(0);
+	free(buf);
+}
+
+static void test_blob_version_16_is_rejected(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+
+	(void)state;
+	load_fixture("golden-dt", &buf, &len);
+	((struct fdt_header *)buf)->version = cpu_to_fdt32(16);
+	expect_blob_rejected(buf, len, "version 16 is too old (at least 17");
+	free(buf);
+}
+
 static void test_oversized_buffer_is_rejected(void **state)
 {
 	size_t len = TF_BOARD_MAX_DTB_SIZE + 1;
@@ -1957,6 +1992,9 @@ int main(void)
 		cmocka_unit_test(test_oversized_buffer_is_rejected),
 		cmocka_unit_test(
 		    test_pre_v16_blob_is_rejected_before_libfdt_sees_it),
+		cmocka_unit_test(
+		    test_property_length_pointing_backwards_is_rejected),
+		cmocka_unit_test(test_blob_version_16_is_rejected),
 		cmocka_unit_test(test_byte_corruption_never_crashes),
 		cmocka_unit_test(test_unaligned_buffer_parses),
 
