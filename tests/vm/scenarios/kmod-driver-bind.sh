@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-build-module: mxt-emul
+# vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
+# vm-image: --file @BUILD@/firmware-db/mxt224e/cfg-2.1.AB.cfg:/vm/cfg/maxtouch.cfg
+# vm-image: --bin /usr/sbin/i2ctransfer --bin /usr/bin/gpiomon --bin /usr/bin/gpioinfo --bin /usr/bin/gpioget
+#
+# "kmod-driver-bind" (busybox init): Debian's own atmel_mxt_ts judges the
+# chip model.  mxt_emul puts touchfw's maXTouch model behind a real i2c
+# adapter, GPIO chip and interrupt; the real driver must bind to it, read
+# its info block and object table, apply a maxtouch.cfg from the firmware
+# search path at probe (its config CRC then equals the file's), reset it
+# through the reset GPIO, take its interrupts and register the input
+# device; the same for the mxt1664s preset (T100, the alternate bootloader
+# address).  Once the driver is unbound, user space reads the chip over
+# i2c-dev and watches CHG through libgpiod.  The module unloads cleanly.
+# Prints bind uevent -> input device.
+. /vm/mxt-emul.sh
+
+vm_require "modules and debugfs" emul_setup
+# The DB's config is for firmware 2.1.AB: the chip starts at that version.
+cfg=/vm/cfg/maxtouch.cfg
+printf /vm/cfg >/sys/module/firmware_class/parameters/path
+emul_monitor_start
+emul_dmesg_mark
+vm_require "mxt_emul loads (mxt224e, app mode, 2.1.AB)" emul_load fw_version=2.1.AB
+vm_log "client $EMUL_DEV at $EMUL_DEVPATH"
+vm_check "atmel_mxt_ts is bound to the client" test "$(emul_driver)" = atmel_mxt_ts
+vm_check "the driver read the info block: Family 129 Variant 1 V2.1.AB, 12 objects" \
+	emul_dmesg_has "atmel_mxt_ts $EMUL_DEV: Family: 129 Variant: 1 Firmware V2.1.AB Objects: 12"
+vm_check "no i2c error during probe" eval '! dmesg | grep -q "i2c transfer failed\|i2c send failed\|CRC error"'
+vm_require "the input device appears" vm_wait 10 "input device" emul_has_input
+vm_check "evdev made /dev/input/$(emul_event)" test -c "/dev/input/$(emul_event)"
+vm_check "its name is Atmel maXTouch Touchscreen" \
+	test "$(cat "$EMUL_SYS/input/$(emul_input)/name")" = "Atmel maXTouch Touchscreen"
+vm_check "fw_version reads 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
+vm_check "hw_version reads 129.1" test "$(cat "$EMUL_SYS/hw_version")" = 129.1
+vm_check "the object attribute reads every readable object (T6 .. T38)" eval \
+	'obj=$(cat "$EMUL_SYS/object") && echo "$obj" | grep -q "^T6:" && echo "$obj" | grep -q "^T38:"'
+
+# maxtouch.cfg at probe: REPORTALL, write, BACKUPNV, reset.
+want=$(sed -n 4p "$cfg")
+vm_check "the driver applied maxtouch.cfg at probe" emul_dmesg_has "Config successfully updated"
+vm_check "the chip's config CRC is the file's (0x$want)" test "$(emul_state config_crc)" = "0x$want"
+vm_check "and it was backed up to NVM" test "$(emul_state nvm_config_crc)" = "0x$want"
+
+# Reset GPIO and CHG interrupt wiring as the driver uses them.
+gpio_dbg=$(cat /sys/kernel/debug/gpio)
+vm_log "debugfs gpio: $(echo "$gpio_dbg" | grep -A3 touchfw-mxt-emul | tr '\n' '|')"
+vm_check "the driver holds the reset line (output, active low, released)" eval \
+	'echo "$gpio_dbg" | grep -Eq "MXT_RESET +\|reset +\) out hi ACTIVE LOW"'
+vm_check "its probe pulsed reset: the chip saw a reset" test "$(emul_state resets)" -ge 1
+vm_check "the CHG interrupt is the driver's and fired" eval \
+	'awk "/mxt-emul/ && / maxtouch\$/ { exit !(\$2 > 0) }" /proc/interrupts'
+
+bind_us=$(emul_bind_to_input_us) && vm_figure bind_uevent_to_input_ms "$(vm_us_to_ms "$bind_us")" ms
+vm_check "bind uevent, then the input device (monitored)" test -n "$bind_us" || grep -E "^KERNEL|^DRIVER|^DEVNAME" "$EMUL_MONITOR_LOG"
+
+# User space once the driver lets go: i2c-dev and the CHG line.
+vm_require "unbind atmel_mxt_ts" eval 'echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind'
+info=$(/usr/sbin/i2ctransfer -y "$EMUL_BUS" w2@0x4a 0x00 0x00 r7)
+vm_check "i2c-dev reads the info block (81 01 21 AB ...): $info" eval \
+	'case "$info" in "0x81 0x01 0x21 0xab "*) true ;; *) false ;; esac'
+vm_check "gpioinfo lists MXT_RESET and MXT_CHG, now unused" eval \
+	'gpioinfo touchfw-mxt-emul | grep -q "\"MXT_CHG\" *unused *input"'
+gpiomon -n 1 -f -F '%e' touchfw-mxt-emul 1 >/run/gpiomon.out 2>&1 &
+mon=$!
+sleep 0.3
+# T6 REPORTALL makes the chip queue a message and assert CHG.  T6 is the
+# 4th object of the mxt224e table: read its address from the table.
+tab=$(/usr/sbin/i2ctransfer -y "$EMUL_BUS" w2@0x4a 0x07 0x00 r24)
+t6=""
+# shellcheck disable=SC2086 # split the bytes
+set -- $tab
+while [ $# -ge 6 ]; do
+	[ "$1" = 0x06 ] && { t6=$(($2 + 256 * $3)); break; }
+	shift 6
+done
+vm_log "object table: $tab; T6 at $t6"
+/usr/sbin/i2ctransfer -y "$EMUL_BUS" w3@0x4a $((t6 + 3 & 255)) $((t6 + 3 >> 8)) 1
+vm_wait 5 gpiomon eval '! kill -0 $mon 2>/dev/null'
+kill $mon 2>/dev/null
+vm_check "libgpiod saw CHG fall (a falling edge event): $(cat /run/gpiomon.out)" \
+	test "$(cat /run/gpiomon.out)" = 0
+vm_check "CHG reads low (asserted) through libgpiod" test "$(gpioget touchfw-mxt-emul 1)" = 0
+
+vm_require "rebind atmel_mxt_ts" eval 'echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind'
+vm_check "the input device is back after the rebind" vm_wait 10 "input device" emul_has_input
+vm_check "two bind uevents" test "$(emul_bind_count)" = 2
+bind_us=$(emul_bind_to_input_us 2) && vm_figure rebind_uevent_to_input_ms "$(vm_us_to_ms "$bind_us")" ms
+
+# The other preset: T100 touch object, family 0xA2.
+vm_require "mxt_emul unloads" emul_unload
+vm_check "client, adapter and GPIO chip are gone" eval \
+	'[ ! -e "$EMUL_SYS" ] && ! grep -q touchfw-mxt-emul /sys/kernel/debug/gpio'
+emul_dmesg_mark
+printf /nonexistent >/sys/module/firmware_class/parameters/path
+vm_require "mxt_emul loads (mxt1664s, app mode)" emul_load preset=mxt1664s fw_version=3.0.10
+vm_check "the driver read the info block: Family 162 Variant 6 V3.0.10" \
+	emul_dmesg_has "Family: 162 Variant: 6 Firmware V3.0.10 Objects: 12"
+vm_check "the input device appears (T100)" vm_wait 10 "input device" emul_has_input
+vm_check "hw_version reads 162.6" test "$(cat "$EMUL_SYS/hw_version")" = 162.6
+emul_monitor_stop
+vm_check "mxt_emul unloads with the driver bound" emul_unload
+vm_check "no oops, no warning" eval '! dmesg | grep -q "Oops\|WARNING\|BUG"'
