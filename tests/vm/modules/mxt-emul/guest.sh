@@ -15,7 +15,7 @@ EMUL_MONITOR_LOG=/run/mxt-emul-monitor.log
 emul_setup() {
 	vm_modprobe evdev && vm_modprobe i2c-dev && vm_modprobe atmel_mxt_ts ||
 		return 1
-	mountpoint -q /sys/kernel/debug ||
+	grep -q " /sys/kernel/debug debugfs " /proc/mounts ||
 		mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug
 }
 
@@ -112,4 +112,39 @@ emul_bind_count() {
 		/^KERNEL\[/ { action = $2; path = $3 }
 		/^DRIVER=/ && action == "bind" && path == dp { n++ }
 		END { print n + 0 }' "$EMUL_MONITOR_LOG"
+}
+
+# ---------------------------------------------------------------- touchfw
+# touchfw installed as with PREFIX=/usr/local (see the kmod-touchfw-*
+# scenario headers): binaries in /usr/local/bin, settings, keys and board
+# profiles under /usr/local/etc/touchfw, the DB in /usr/local/share/touchfw.
+TOUCHFW=/usr/local/bin/touchfw
+TOUCHFW_STATE=/run/touchfw
+
+# The directories systemd-tmpfiles makes from touchfw.tmpfiles at boot
+# (busybox flavour: no tmpfiles).
+emul_touchfw_dirs() { mkdir -p -m 0700 "$TOUCHFW_STATE" /var/lib/touchfw; }
+
+# The last result touchfw recorded for the client, "" when none.
+emul_result() { cat "$TOUCHFW_STATE/$EMUL_DEV.json" 2>/dev/null; }
+
+# emul_result_has JSON_FRAGMENT: e.g. '"result":"ok"'.
+emul_result_has() { emul_result | grep -qF -- "$1"; }
+
+# A run is over when its result is recorded and no touchfw is left
+# running (busybox has no flock(1) to ask the lock).
+emul_run_done() {
+	[ -s "$TOUCHFW_STATE/$EMUL_DEV.json" ] && ! pidof touchfw-agent touchfw >/dev/null
+}
+
+# udevd logs what RUN programs print only at debug level: turn that on to
+# see touchfw handle-event's decisions.  emul_handle_event_said TEXT.
+# In the busybox flavour udevd logs to /dev/kmsg, which ratelimits writers
+# unless told otherwise.
+emul_udev_debug() {
+	echo on >/proc/sys/kernel/printk_devkmsg
+	udevadm control --log-level=debug
+}
+emul_handle_event_said() {
+	dmesg | grep "touchfw handle-event" | grep -qF -- "$1"
 }
