@@ -148,3 +148,47 @@ emul_udev_debug() {
 emul_handle_event_said() {
 	dmesg | grep "touchfw handle-event" | grep -qF -- "$1"
 }
+
+# touchfw's log of the client: every run appends to it.
+emul_log() { cat "$TOUCHFW_STATE/$EMUL_DEV.log" 2>/dev/null; }
+emul_log_has() { emul_log | grep -q -- "$1"; }
+# How many runs touchfw started for the client.
+emul_runs() { emul_log | grep -c "^touchfw: $EMUL_DEV: device "; }
+
+# emul_wait_run SECONDS: udev has run handle-event for what happened so
+# far, and the run it started (if any) has finished.
+emul_wait_run() {
+	udevadm settle --timeout=30
+	vm_wait "$1" "touchfw run" emul_run_done
+}
+
+# A string or number field of touchfw's last result.
+emul_result_field() {
+	emul_result | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
+}
+
+emul_rebind() {
+	echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind &&
+		echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
+}
+
+# emul_bind_us [NTH]: udevadm monitor's stamp of the client's NTH bind
+# uevent (CLOCK_MONOTONIC, µs).
+emul_bind_us() {
+	awk -v dp="$EMUL_DEVPATH" -v nth="${1:-1}" '
+		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
+		/^DRIVER=/ && a == "bind" && p == dp && ++n == nth { printf "%d\n", t * 1000000; exit }
+		' "$EMUL_MONITOR_LOG"
+}
+
+# emul_use_profile NAME: install /vm/boards/NAME.dtb as touchfw's only
+# board profile (the kmod-touchfw scenarios carry both variants).
+emul_use_profile() {
+	mkdir -p /usr/local/etc/touchfw/boards &&
+		cp "/vm/boards/$1.dtb" /usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
+}
+
+# What udevd's RUN program (touchfw handle-event) printed, from dmesg.
+emul_handle_event_lines() {
+	dmesg | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
+}
