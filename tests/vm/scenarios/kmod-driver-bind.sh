@@ -43,6 +43,18 @@ vm_check "the driver applied maxtouch.cfg at probe" emul_dmesg_has "Config succe
 vm_check "the chip's config CRC is the file's (0x$want)" test "$(emul_state config_crc)" = "0x$want"
 vm_check "and it was backed up to NVM" test "$(emul_state nvm_config_crc)" = "0x$want"
 
+# Opening the input device starts the chip (T7 power config from the
+# file, T6 calibrate); closing it puts it to deep sleep (T7 zeroed).
+t7_active() { cat "$EMUL_SYS/object" | sed -n '/^T7:/,/^$/p' | sed -n 's/^.*\[ 0\]: \([0-9a-f]*\) .*/\1/p'; }
+cat "/dev/input/$(emul_event)" >/dev/null &
+reader=$!
+sleep 0.5
+vm_check "while the input device is open, T7 ACTV is the file's (0x20)" test "$(t7_active)" = 20
+kill "$reader"
+wait "$reader" 2>/dev/null
+sleep 0.3
+vm_check "closed, the driver put the chip to deep sleep (T7 ACTV 0)" test "$(t7_active)" = 00
+
 # Reset GPIO and CHG interrupt wiring as the driver uses them.
 gpio_dbg=$(cat /sys/kernel/debug/gpio)
 vm_log "debugfs gpio: $(echo "$gpio_dbg" | grep -A3 touchfw-mxt-emul | tr '\n' '|')"
