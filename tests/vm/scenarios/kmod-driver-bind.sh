@@ -2,6 +2,7 @@
 # vm-build-module: mxt-emul
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
 # vm-image: --file @BUILD@/firmware-db/mxt224e/cfg-2.1.AB.cfg:/vm/cfg/maxtouch.cfg
+# vm-image: --file @BUILD@/firmware-db/mxt1664s/fw-3.0.10.enc:/vm/fw1664/fw.enc
 # vm-image: --bin /usr/sbin/i2ctransfer --bin /usr/bin/gpiomon --bin /usr/bin/gpioinfo --bin /usr/bin/gpioget
 #
 # "kmod-driver-bind" (busybox init): Debian's own atmel_mxt_ts judges the
@@ -10,10 +11,11 @@
 # its info block and object table, apply a maxtouch.cfg from the firmware
 # search path at probe (its config CRC then equals the file's), reset it
 # through the reset GPIO, take its interrupts and register the input
-# device; the same for the mxt1664s preset (T100, the alternate bootloader
-# address).  Once the driver is unbound, user space reads the chip over
-# i2c-dev and watches CHG through libgpiod.  The module unloads cleanly.
-# Prints bind uevent -> input device.
+# device.  Once the driver is unbound, user space reads the chip over
+# i2c-dev and watches CHG through libgpiod.  An mxt1664s without an image:
+# the driver finds its bootloader at the alternate address (extended id),
+# refuses the .enc form in update_fw, flashes the binary one, and binds
+# T100.  The module unloads cleanly.  Prints bind uevent -> input device.
 . /vm/mxt-emul.sh
 
 vm_require "modules and debugfs" emul_setup
@@ -100,17 +102,30 @@ vm_check "the input device is back after the rebind" vm_wait 10 "input device" e
 vm_check "two bind uevents" test "$(emul_bind_count)" = 2
 bind_us=$(emul_bind_to_input_us 2) && vm_figure rebind_uevent_to_input_ms "$(vm_us_to_ms "$bind_us")" ms
 
-# The other preset: T100 touch object, family 0xA2.
+# The other preset without an image: family 0xA2, an extended bootloader
+# id at the alternate address; the driver then flashes the DB's image,
+# which is in the vendor's .enc form: the driver wants binary.
 vm_require "mxt_emul unloads" emul_unload
 vm_check "client, adapter and GPIO chip are gone" eval \
 	'[ ! -e "$EMUL_SYS" ] && ! grep -q touchfw-mxt-emul /sys/kernel/debug/gpio'
 emul_dmesg_mark
-printf /nonexistent >/sys/module/firmware_class/parameters/path
-vm_require "mxt_emul loads (mxt1664s, app mode)" emul_load preset=mxt1664s fw_version=3.0.10
+vm_require "mxt_emul loads (mxt1664s without a valid image)" emul_load preset=mxt1664s state=noimage
+vm_check "the driver found no bootloader at 0x24, then one at the alternate address" \
+	emul_dmesg_has "Trying alternate bootloader address"
+vm_check "status 0x60: extended id, APP_CRC_FAIL" emul_dmesg_has "Detected bootloader, status:60, APP_CRC_FAIL"
+vm_check "no input device" test -z "$(emul_input)"
+mkdir -p /run/fw1664
+printf /run/fw1664 >/sys/module/firmware_class/parameters/path
+tr -d '\n' </vm/fw1664/fw.enc >/run/fw1664/maxtouch.fw
+vm_check "update_fw refuses the .enc form (uppercase hex only)" eval \
+	'! echo 1 >"$EMUL_SYS/update_fw" && emul_dmesg_has "firmware file must be in binary format"'
+xxd -r -p </vm/fw1664/fw.enc >/run/fw1664/maxtouch.fw
+vm_check "update_fw flashes the binary form" eval 'echo 1 >"$EMUL_SYS/update_fw"'
 vm_check "the driver read the info block: Family 162 Variant 6 V3.0.10" \
 	emul_dmesg_has "Family: 162 Variant: 6 Firmware V3.0.10 Objects: 12"
 vm_check "the input device appears (T100)" vm_wait 10 "input device" emul_has_input
-vm_check "hw_version reads 162.6" test "$(cat "$EMUL_SYS/hw_version")" = 162.6
+vm_check "fw_version 3.0.10, hw_version 162.6" eval \
+	'[ "$(cat "$EMUL_SYS/fw_version")" = 3.0.10 ] && [ "$(cat "$EMUL_SYS/hw_version")" = 162.6 ]'
 emul_monitor_stop
 vm_check "mxt_emul unloads with the driver bound" emul_unload
 vm_check "no oops, no warning" eval '! dmesg | grep -q "Oops\|WARNING\|BUG"'
