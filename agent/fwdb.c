@@ -145,17 +145,6 @@ bool tf_fwdb_path_valid(const char *path)
 	return path && !path_problem(path);
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void hex_encode(const uint8_t *in, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -500,7 +489,7 @@ static int set_sha256(struct parser *p, const char *v, bool cont)
 		return bad(p, "must be 64 hex digits, found %zu characters",
 			   strlen(v));
 	for (i = 0; i < SHA256_LEN; i++) {
-		int hi = hex_digit(v[2 * i]), lo = hex_digit(v[2 * i + 1]);
+		int hi = tf_hexval(v[2 * i]), lo = tf_hexval(v[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return bad(p, "'%c' is not a hex digit",
@@ -520,7 +509,7 @@ static int set_crc(struct parser *p, const char *v, uint32_t *crc, bool *has)
 		return bad(p, "'%s' is not 0x followed by 1 to 8 hex digits",
 			   v);
 	for (i = 2; i < n; i++) {
-		int d = hex_digit(v[i]);
+		int d = tf_hexval(v[i]);
 
 		if (d < 0)
 			return bad(p, "'%c' is not a hex digit", v[i]);

@@ -179,6 +179,17 @@ void tf_sleep_us(uint64_t us)
 		;
 }
 
+int tf_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 bool tf_parse_u32(const char *s, uint32_t *out)
 {
 	char *end;

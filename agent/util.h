@@ -72,6 +72,9 @@ uint64_t tf_now_ns(void);
 uint64_t tf_now_ms(void);
 void tf_sleep_us(uint64_t us);
 
+/* Value of hex digit @c (either case), or -1. */
+int tf_hexval(int c);
+
 /* Parse an unsigned number (0x.. hex allowed); false on junk or overflow. */
 bool tf_parse_u32(const char *s, uint32_t *out);
 

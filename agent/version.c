@@ -54,17 +54,6 @@ static bool is_dec(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Read a decimal component at *@p up to '.' or the end.  Leading zeros are
  * refused when @canonical (mxt prints %u, so "01" can only be a typo).
@@ -97,10 +86,10 @@ static int parse_mxt(const char *s, struct tf_version *v)
 		return -EINVAL;
 	if (parse_dec(&s, true, MXT_NIBBLE_MAX, &v->part[1]) < 0 || *s++ != '.')
 		return -EINVAL;
-	hi = hex_val(s[0]);
+	hi = tf_hexval(s[0]);
 	if (hi < 0)
 		return -EINVAL;
-	lo = hex_val(s[1]);
+	lo = tf_hexval(s[1]);
 	if (lo < 0 || s[MXT_BUILD_DIGITS] != '\0')
 		return -EINVAL;
 	v->part[2] = (uint32_t)(hi << 4 | lo);

@@ -31,17 +31,6 @@ static void skip_space(struct lexer *lx)
 	}
 }
 
-static int hexdig(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Next hex token; 1 on success, 0 at end of input, -1 on junk. */
 static int next_hex(struct lexer *lx, uint32_t max, uint32_t *out)
 {
@@ -53,8 +42,8 @@ static int next_hex(struct lexer *lx, uint32_t max, uint32_t *out)
 		return 0;
 	if (lx->end - lx->p > 2 && lx->p[0] == '0' && (lx->p[1] == 'x' || lx->p[1] == 'X'))
 		lx->p += 2;
-	while (lx->p < lx->end && hexdig(*lx->p) >= 0) {
-		v = v * 16 + (uint64_t)hexdig(*lx->p);
+	while (lx->p < lx->end && tf_hexval(*lx->p) >= 0) {
+		v = v * 16 + (uint64_t)tf_hexval(*lx->p);
 		if (v > max)
 			return -1;
 		lx->p++;

@@ -11,17 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Text that is hex digits only (ignoring one trailing newline)? */
 static bool looks_enc(const uint8_t *buf, size_t len)
 {
@@ -32,7 +21,7 @@ static bool looks_enc(const uint8_t *buf, size_t len)
 	if (!len)
 		return false;
 	for (i = 0; i < len; i++)
-		if (hexval(buf[i]) < 0)
+		if (tf_hexval(buf[i]) < 0)
 			return false;
 	return true;
 }
@@ -50,7 +39,7 @@ static int decode_enc(const uint8_t *buf, size_t len, uint8_t **out,
 	if (!len)
 		return tf_err_set(err, EINVAL, ".enc image is empty");
 	for (i = 0; i < len; i++)
-		if (hexval(buf[i]) < 0)
+		if (tf_hexval(buf[i]) < 0)
 			return tf_err_set(err, EINVAL,
 					  ".enc image: byte %zu (0x%02x) is not a hex digit",
 					  i, buf[i]);
@@ -62,7 +51,7 @@ static int decode_enc(const uint8_t *buf, size_t len, uint8_t **out,
 	if (!b)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		b[i] = (uint8_t)(hexval(buf[2 * i]) << 4 | hexval(buf[2 * i + 1]));
+		b[i] = (uint8_t)(tf_hexval(buf[2 * i]) << 4 | tf_hexval(buf[2 * i + 1]));
 	*out = b;
 	*outlen = n;
 	return 0;

@@ -4,6 +4,8 @@
  * touchfw's exit code, the chip's state afterwards (recoverable: bootloader
  * or old firmware, never half-done silently) and the message.
  */
+#include <sys/wait.h>
+
 #include "e2e.h"
 
 static struct e2e E;
@@ -165,6 +167,48 @@ static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
 	e2e_said(&E, "info block CRC mismatch");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	const char *argv[] = { NULL, "run", "1-004a", NULL };
+	char bin[300], confenv[400], err[256];
+	const char *env[] = { confenv, NULL };
+	const char *bld = getenv("TOUCHFW_BUILD");
+	struct emub_child *child;
+	int st;
+
+	(void)state;
+	/* Real time, so the flash takes a couple of seconds; someone unloads
+	 * the driver in the middle, which (power = driver) cuts the supply. */
+	memset(&E, 0, sizeof(E));
+	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
+	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
+	assert_non_null(mkdtemp(E.dir));
+	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
+	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
+	e2e_settings(&E, NULL);
+	assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	assert_int_equal(emub_start(E.eb), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", E.conf);
+	argv[0] = bin;
+	assert_int_equal(emub_spawn(E.eb, argv, env, true, &child), 0);
+	while (e2e_chip(&E).stats.frames_passed < 30)
+		usleep(20000);
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
+	assert_true(WIFEXITED(st));
+	/* Left in its bootloader (unpowered now): said so, exit 11. */
+	assert_int_equal(WEXITSTATUS(st), 11);
+	assert_non_null(strstr(emub_child_stderr(child), "flashes it again"));
+	emub_child_free(child);
+	assert_false(e2e_chip(&E).app_valid);
 }
 
 /* ------------------------------------------------------------ bad inputs */
@@ -388,6 +432,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fault_slow_chip_in_realtime, teardown),
 		cmocka_unit_test_teardown(test_fault_driver_binds_without_input, teardown),
 		cmocka_unit_test_teardown(test_fault_corrupt_info_block_is_not_our_chip, teardown),
+		cmocka_unit_test_teardown(test_driver_unbound_mid_flash_ends_cleanly, teardown),
 		cmocka_unit_test_teardown(test_missing_manifest, teardown),
 		cmocka_unit_test_teardown(test_corrupt_manifest_names_the_line, teardown),
 		cmocka_unit_test_teardown(test_tampered_manifest_fails_its_signature, teardown),

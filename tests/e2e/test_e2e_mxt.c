@@ -231,6 +231,18 @@ static void test_probe_and_status_show_the_controller(void **state)
 	 * e2e_stop() asserts the emulated kernel saw no oops. */
 }
 
+static void test_driver_config_file_in_firmware_path_is_reported(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start("touchfw,emul-demo", "app", "2.1.AB", "driver", NULL);
+	snprintf(path, sizeof(path), "%s/firmware/maxtouch.cfg", E.dir);
+	e2e_write(path, "OBP_RAW V1\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "maxtouch.cfg exists: the atmel_mxt_ts driver applies it at every probe");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +257,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address, teardown),
 		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines, teardown),
 		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
+		cmocka_unit_test_teardown(test_driver_config_file_in_firmware_path_is_reported, teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_mxt", tests, NULL, NULL);

@@ -498,7 +498,7 @@ static void test_example_emul_demo_describes_the_emulated_board(void **state)
 	assert_true(c->has_reset);
 	assert_string_equal(c->reset.chip, "emuboard-gpio");
 	assert_int_equal(c->reset.line, 0);
-	assert_false(c->reset.active_low);
+	assert_true(c->reset.active_low); /* nRESET */
 	assert_true(c->has_chg);
 	assert_string_equal(c->chg.chip, "emuboard-gpio");
 	assert_int_equal(c->chg.line, 1);
