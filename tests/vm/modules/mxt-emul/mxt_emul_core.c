@@ -441,7 +441,9 @@ static int emu_irq_set_type(struct irq_data *d, unsigned int type)
 
 	if (type & IRQ_TYPE_LEVEL_MASK)
 		return -EINVAL;
-	WRITE_ONCE(e->irq_type, type & IRQ_TYPE_EDGE_BOTH);
+	type &= IRQ_TYPE_EDGE_BOTH;
+	/* IRQ_TYPE_NONE: the line's own trigger, CHG asserting. */
+	WRITE_ONCE(e->irq_type, type ? type : IRQ_TYPE_EDGE_FALLING);
 	return IRQ_SET_MASK_OK;
 }
 
