@@ -126,6 +126,16 @@ vm_check "the driver read the info block: Family 162 Variant 6 V3.0.10" \
 vm_check "the input device appears (T100)" vm_wait 10 "input device" emul_has_input
 vm_check "fw_version 3.0.10, hw_version 162.6" eval \
 	'[ "$(cat "$EMUL_SYS/fw_version")" = 3.0.10 ] && [ "$(cat "$EMUL_SYS/hw_version")" = 162.6 ]'
-emul_monitor_stop
 vm_check "mxt_emul unloads with the driver bound" emul_unload
+
+# An info block whose CRC reads back wrong is not a maXTouch to the driver.
+emul_dmesg_mark
+binds=$(emul_bind_count)
+vm_require "mxt_emul loads (info block CRC corrupt)" emul_load corrupt_info_crc=1
+vm_check "the driver refuses it: Info Block CRC error, no bootloader either" eval \
+	'emul_dmesg_has "Info Block CRC error" && emul_dmesg_has "Trying alternate bootloader address"'
+vm_check "and does not bind (no bind uevent)" eval \
+	'[ -z "$(emul_driver)" ] && sleep 0.3 && [ "$(emul_bind_count)" = "$binds" ]'
+emul_monitor_stop
+vm_check "mxt_emul unloads" emul_unload
 vm_check "no oops, no warning" eval '! dmesg | grep -q "Oops\|WARNING\|BUG"'
