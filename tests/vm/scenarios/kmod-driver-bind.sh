@@ -47,7 +47,7 @@ vm_check "and it was backed up to NVM" test "$(emul_state nvm_config_crc)" = "0x
 
 # Opening the input device starts the chip (T7 power config from the
 # file, T6 calibrate); closing it puts it to deep sleep (T7 zeroed).
-t7_active() { cat "$EMUL_SYS/object" | sed -n '/^T7:/,/^$/p' | sed -n 's/^.*\[ 0\]: \([0-9a-f]*\) .*/\1/p'; }
+t7_active() { sed -n '/^T7:/,/^$/p' "$EMUL_SYS/object" | sed -n 's/^.*\[ 0\]: \([0-9a-f]*\) .*/\1/p'; }
 cat "/dev/input/$(emul_event)" >/dev/null &
 reader=$!
 sleep 0.5

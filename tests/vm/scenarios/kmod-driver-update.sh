@@ -24,7 +24,7 @@ emul_monitor_start
 update_fw() {
 	_t0=$(vm_now_us)
 	echo 1 >"$EMUL_SYS/update_fw"
-	update_rc=$?
+	update_rc=$? # the write(2) status: echo fails when update_fw does
 	update_ms=$(vm_us_to_ms $(($(vm_now_us) - _t0)))
 	vm_log "update_fw: status $update_rc after $update_ms ms"
 }

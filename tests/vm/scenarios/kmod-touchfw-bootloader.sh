@@ -26,7 +26,6 @@ vm_check "touchfw picks the QEMU board profile" eval \
 emul_udev_debug
 emul_monitor_start
 vm_require "mxt_emul loads (mxt224e without a valid image)" emul_load state=noimage
-t_loaded=$(vm_now_us)
 vm_check "atmel_mxt_ts bound, without input device" eval \
 	'[ "$(emul_driver)" = atmel_mxt_ts ] && [ -z "$(emul_input)" ]'
 vm_check "udev ran touchfw handle-event on bind; it handed off to a detached run" \
@@ -52,7 +51,6 @@ vm_check "the chip completed one image; config CRC 0xE7A6F5 in RAM and NVM" eval
 udevadm settle --timeout=10
 vm_check "touchfw's own rebind: a second bind uevent, and no second run" eval \
 	'[ "$(emul_bind_count)" = 2 ] && [ "$(grep -c "^touchfw: $EMUL_DEV: device " "$log")" = 1 ]'
-bind_us=$(emul_bind_to_input_us 1 2>/dev/null || true)
 k_bind=$(awk -v dp="$EMUL_DEVPATH" '
 	/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
 	/^DRIVER=/ && a == "bind" && p == dp { printf "%d\n", t * 1000000; exit }' "$EMUL_MONITOR_LOG")

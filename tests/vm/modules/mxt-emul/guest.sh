@@ -123,7 +123,10 @@ TOUCHFW_STATE=/run/touchfw
 
 # The directories systemd-tmpfiles makes from touchfw.tmpfiles at boot
 # (busybox flavour: no tmpfiles).
-emul_touchfw_dirs() { mkdir -p -m 0700 "$TOUCHFW_STATE" /var/lib/touchfw; }
+emul_touchfw_dirs() {
+	mkdir -p "$TOUCHFW_STATE" /var/lib/touchfw &&
+		chmod 0700 "$TOUCHFW_STATE" /var/lib/touchfw
+}
 
 # The last result touchfw recorded for the client, "" when none.
 emul_result() { cat "$TOUCHFW_STATE/$EMUL_DEV.json" 2>/dev/null; }
