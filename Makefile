@@ -150,6 +150,7 @@ boards: $(BOARD_DTBS)
 emul: $(EMUL_PROGRAMS)
 
 -include tests/vm/vm.mk
+-include tests/system/system.mk
 -include firmware-db/db.mk
 
 # ---------------------------------------------------------------- compile
@@ -268,7 +269,7 @@ TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUT
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
-	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(EXTRA_CHECKS)
+	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
 check-fast: deps-check
 	@$(MAKE) --no-print-directory check-run
@@ -312,17 +313,38 @@ deps-check:
 	@B=$(B) tests/deps install $(DEB_ALL)
 
 # ---------------------------------------------------------------- install
+# The binaries (PATH_DEFS), the udev rule and the unit (BINDIR) carry the
+# install paths.  They depend on a stamp that changes only when those paths
+# change, so `make && make install PREFIX=/usr` rebuilds them for /usr
+# instead of installing a touchfw that looks for its agent and settings
+# under /usr/local.
+PATHS_STAMP := $(B)/paths.stamp
+PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR)
+$(PATHS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(PATHS_NOW)' | cmp -s - $@ || printf '%s\n' '$(PATHS_NOW)' >$@
+.PHONY: FORCE
+FORCE:
+$(LIB_OBJS) $(B)/agent/main.o $(B)/agent/agent-main.o: $(PATHS_STAMP)
+
 # The udev rule and the unit name the binary by its installed path.
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g'
 
-$(B)/61-touchfw.rules: udev-rules/61-touchfw.rules
+$(B)/61-touchfw.rules: udev-rules/61-touchfw.rules $(PATHS_STAMP)
+	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@
-$(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules
+$(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules $(PATHS_STAMP)
+	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@
-$(B)/touchfw@.service: systemd/touchfw@.service.in
+$(B)/touchfw-mdev.conf: udev-rules/touchfw-mdev.conf $(PATHS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(SUBST) $< >$@
+$(B)/touchfw@.service: systemd/touchfw@.service.in $(PATHS_STAMP)
+	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@
 
-INSTALL_DATA := $(B)/61-touchfw.rules $(B)/61-touchfw-addonly.rules $(B)/touchfw@.service
+INSTALL_DATA := $(B)/61-touchfw.rules $(B)/61-touchfw-addonly.rules $(B)/touchfw-mdev.conf \
+	$(B)/touchfw@.service
 SHIPPED_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts))
 EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/examples/*.dts))
 
@@ -330,7 +352,7 @@ EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/exam
 INSTALLED = $(BINDIR)/touchfw $(PKGLIBEXECDIR)/touchfw-agent \
 	$(UDEVRULESDIR)/61-touchfw.rules $(SYSTEMDUNITDIR)/touchfw@.service \
 	$(TMPFILESDIR)/touchfw.conf $(MANDIR)/man8/touchfw.8 \
-	$(PKGDATADIR)/61-touchfw-addonly.rules \
+	$(PKGDATADIR)/61-touchfw-addonly.rules $(PKGDATADIR)/touchfw-mdev.conf \
 	$(PKGDATADIR)/firmware-db/manifest.ini \
 	$(addprefix $(PKGDATADIR)/boards/,$(notdir $(SHIPPED_DTBS))) \
 	$(if $(filter 1,$(INSTALL_EXAMPLES)),$(addprefix $(PKGDATADIR)/boards/,$(notdir $(EXAMPLE_DTBS))) \
@@ -348,6 +370,7 @@ install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
 	$(INSTALL) -m 0755 $(B)/touchfw-agent $(DESTDIR)$(PKGLIBEXECDIR)/touchfw-agent
 	$(INSTALL) -m 0644 $(B)/61-touchfw.rules $(DESTDIR)$(UDEVRULESDIR)/61-touchfw.rules
 	$(INSTALL) -m 0644 $(B)/61-touchfw-addonly.rules $(DESTDIR)$(PKGDATADIR)/61-touchfw-addonly.rules
+	$(INSTALL) -m 0644 $(B)/touchfw-mdev.conf $(DESTDIR)$(PKGDATADIR)/touchfw-mdev.conf
 	$(INSTALL) -m 0644 $(B)/touchfw@.service $(DESTDIR)$(SYSTEMDUNITDIR)/touchfw@.service
 	$(INSTALL) -m 0644 systemd/touchfw.tmpfiles $(DESTDIR)$(TMPFILESDIR)/touchfw.conf
 	$(INSTALL) -m 0644 doc/touchfw.8 $(DESTDIR)$(MANDIR)/man8/touchfw.8
@@ -370,14 +393,19 @@ endif
 	@echo "  udevadm trigger --action=add --subsystem-match=i2c --subsystem-match=spi"
 	@echo "The settings file $(PKGSYSCONFDIR)/touchfw.conf is kept if it exists."
 
-# Removes exactly what install put there (not the settings file, which is
-# the administrator's, nor state in /run and /var/lib).
+# Removes exactly what install put there: the files in INSTALLED, the
+# settings file only while it is the one install copied (an edited one is
+# the administrator's and stays, with its directory), touchfw's own
+# directories when empty; not state in /run and /var/lib.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(PKGDATADIR)/firmware-db/mxt224e $(DESTDIR)$(PKGDATADIR)/firmware-db/mxt1664s 2>/dev/null
+	if cmp -s doc/touchfw.conf $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf; then \
+		rm -f $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf; fi
+	-rmdir $(addprefix $(DESTDIR)$(PKGDATADIR)/firmware-db/,$(sort $(dir $(patsubst $(DB_DIR)/%,%,$(DB_BLOBS))))) 2>/dev/null
 	-rmdir $(DESTDIR)$(PKGDATADIR)/firmware-db $(DESTDIR)$(PKGDATADIR)/boards \
 		$(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(PKGLIBEXECDIR) \
-		$(DESTDIR)$(PKGSYSCONFDIR)/boards $(DESTDIR)$(PKGSYSCONFDIR)/keys 2>/dev/null
+		$(DESTDIR)$(PKGSYSCONFDIR)/boards $(DESTDIR)$(PKGSYSCONFDIR)/keys \
+		$(DESTDIR)$(PKGSYSCONFDIR) 2>/dev/null
 	@echo "Removed.  Run: systemctl daemon-reload; udevadm control --reload"
 
 clean:

@@ -912,8 +912,9 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			      family, family_list(known, sizeof(known)));
 			ok = false;
 		} else {
-			snprintf(ctl->family, sizeof(ctl->family), "%s",
-				 family);
+			/* A known family name always fits. */
+			tf_snprintf(ctl->family, sizeof(ctl->family), "%s",
+				    family);
 		}
 	} else {
 		ok = false;
@@ -929,7 +930,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			      "bus \"%s\" is not one of \"i2c\", \"spi\"", bus);
 			ok = false;
 		} else {
-			snprintf(ctl->bus, sizeof(ctl->bus), "%s", bus);
+			tf_snprintf(ctl->bus, sizeof(ctl->bus), "%s", bus);
 			bus_ok = true;
 		}
 	} else {

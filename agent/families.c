@@ -13,6 +13,9 @@ static const char *const mxt_compatibles[] = {
 	"atmel,atmel_mxt_tp", "atmel,mXT224",      NULL,
 };
 static const char *const mxt_acpi[] = { "ATML0000", "ATML0001", NULL };
+/* i2c_device_id names: clients made by new_device or board files. */
+static const char *const mxt_i2c_ids[] = { "qt602240_ts", "atmel_mxt_ts", "atmel_mxt_tp",
+					   "maxtouch", "mXT224", NULL };
 
 static const struct tf_family_info family_mxt = {
 	.name = "mxt",
@@ -20,6 +23,7 @@ static const struct tf_family_info family_mxt = {
 	.drivers = mxt_drivers,
 	.compatibles = mxt_compatibles,
 	.acpi_ids = mxt_acpi,
+	.i2c_ids = mxt_i2c_ids,
 	.version_scheme = "mxt",
 };
 
@@ -55,9 +59,12 @@ const struct tf_family_info *tf_family_by_driver(const char *driver)
 
 /* "of:NnameT(null)Ccompat" -> does any C<compat> match the list? */
 static bool modalias_has(const char *modalias, const char *const *compats,
-			 const char *const *acpi)
+			 const char *const *acpi, const char *const *i2c)
 {
 	const char *p;
+
+	if (!strncmp(modalias, "i2c:", 4))
+		return in_list(i2c, modalias + 4);
 
 	if (!strncmp(modalias, "acpi:", 5)) {
 		for (; acpi && *acpi; acpi++) {
@@ -98,7 +105,7 @@ const struct tf_family_info *tf_family_by_ids(const struct tf_uevent *ev)
 			if (in_list(f->compatibles, ev->compatible[k]))
 				return f;
 		if (ev->modalias &&
-		    modalias_has(ev->modalias, f->compatibles, f->acpi_ids))
+		    modalias_has(ev->modalias, f->compatibles, f->acpi_ids, f->i2c_ids))
 			return f;
 	}
 	return NULL;

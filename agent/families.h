@@ -18,6 +18,7 @@ struct tf_family_info {
 	const char *const *drivers;     /* kernel driver names */
 	const char *const *compatibles; /* OF compatibles the driver matches */
 	const char *const *acpi_ids;    /* ACPI HIDs the driver matches */
+	const char *const *i2c_ids;     /* i2c_device_id names ("i2c:NAME") */
 	const char *version_scheme;     /* for version.c */
 };
 

@@ -46,9 +46,13 @@ static void usage(FILE *f)
 		"board profile describing it.\n");
 }
 
-static enum tf_verdict decide(const struct tf_uevent *ev, bool add_only,
-			      const struct tf_settings *s, const char **why,
-			      char *detail, size_t dsize)
+/*
+ * What the event alone decides: no settings, no files.  Most events udev
+ * hands us end here, so the settings file and /proc/cmdline are read only
+ * for the rest (see decide()).
+ */
+static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
+				    const char **why, char *detail, size_t dsize)
 {
 	const struct tf_family_info *fam = NULL;
 	const char *cand = getenv("TOUCHFW_CANDIDATE");
@@ -92,6 +96,11 @@ static enum tf_verdict decide(const struct tf_uevent *ev, bool add_only,
 		*why = detail;
 		return TF_VERDICT_IGNORED;
 	}
+	return TF_VERDICT_HANDED_OFF; /* provisionally; settings and state follow */
+}
+
+static enum tf_verdict decide(const struct tf_settings *s, const char **why)
+{
 	if (tf_settings_disabled(s)) {
 		*why = s->disabled_by_cmdline ? "disabled on the kernel command line"
 					      : "disabled in the settings";
@@ -199,11 +208,14 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 			      "(ACTION and DEVPATH); udev provides it");
 		return TF_EXIT_USAGE;
 	}
-	if (tf_settings_load(&s, cli->config, &err) < 0) {
-		log_err(ev.devname, "%s", err.msg);
-		return TF_EXIT_BAD_INPUT;
+	v = filter_event(&ev, add_only, &why, detail, sizeof(detail));
+	if (v == TF_VERDICT_HANDED_OFF) {
+		if (tf_settings_load(&s, cli->config, &err) < 0) {
+			log_err(ev.devname, "%s", err.msg);
+			return TF_EXIT_BAD_INPUT;
+		}
+		v = decide(&s, &why);
 	}
-	v = decide(&ev, add_only, &s, &why, detail, sizeof(detail));
 	if (v == TF_VERDICT_HANDED_OFF)
 		v = check_state(&ev, &s, &why, detail, sizeof(detail));
 	switch (v) {
@@ -224,6 +236,15 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 		return TF_EXIT_OK;
 	case TF_VERDICT_HANDED_OFF:
 		break;
+	}
+	if (!ev.driver) {
+		/* The unit can not take --wait-bind: leave a note for the run. */
+		struct tf_state st;
+
+		if (tf_state_open(&st, s.state_dir, true, NULL) == 0) {
+			tf_state_mark_wait_bind(&st, ev.devname, (uint64_t)time(NULL));
+			tf_state_close(&st);
+		}
 	}
 	if (tf_handoff(&s, cli->config, ev.devname,
 		       ev.driver ? NULL : wait_args, &how, &err) < 0) {

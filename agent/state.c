@@ -125,32 +125,55 @@ bool tf_state_locked_by_other(struct tf_state *st, const char *dev)
 	return held;
 }
 
-int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s)
+/* A time-stamped marker file <dev>.<what>, consumed by whoever reads it. */
+static int mark(struct tf_state *st, const char *dev, const char *what, uint64_t now_s)
 {
 	char name[160], buf[64];
 
-	if (name_for(name, sizeof(name), dev, "ownbind"))
+	if (name_for(name, sizeof(name), dev, what))
 		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)now_s);
 	return write_at(st->dirfd, name, buf);
 }
 
-bool tf_state_take_own_bind(struct tf_state *st, const char *dev,
-			    uint64_t now_s, unsigned window_s)
+static bool take(struct tf_state *st, const char *dev, const char *what,
+		 uint64_t now_s, unsigned window_s)
 {
 	char name[160], *buf = NULL;
 	unsigned long long t;
-	bool ours;
+	bool fresh;
 
-	if (name_for(name, sizeof(name), dev, "ownbind"))
+	if (name_for(name, sizeof(name), dev, what))
 		return false;
 	if (read_at(st->dirfd, name, &buf) < 0)
 		return false;
-	ours = sscanf(buf, "%llu", &t) == 1 && t <= now_s + 1 &&
-	       now_s - (t > now_s ? now_s : t) <= window_s;
+	fresh = sscanf(buf, "%llu", &t) == 1 && t <= now_s + 1 &&
+		now_s - (t > now_s ? now_s : t) <= window_s;
 	free(buf);
 	unlinkat(st->dirfd, name, 0);
-	return ours;
+	return fresh;
+}
+
+int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s)
+{
+	return mark(st, dev, "ownbind", now_s);
+}
+
+bool tf_state_take_own_bind(struct tf_state *st, const char *dev,
+			    uint64_t now_s, unsigned window_s)
+{
+	return take(st, dev, "ownbind", now_s, window_s);
+}
+
+int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s)
+{
+	return mark(st, dev, "waitbind", now_s);
+}
+
+bool tf_state_take_wait_bind(struct tf_state *st, const char *dev,
+			     uint64_t now_s, unsigned window_s)
+{
+	return take(st, dev, "waitbind", now_s, window_s);
 }
 
 int tf_state_read_attempts(struct tf_state *st, const char *dev,

@@ -49,6 +49,15 @@ int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s)
 bool tf_state_take_own_bind(struct tf_state *st, const char *dev,
 			    uint64_t now_s, unsigned window_s);
 
+/*
+ * "The run for @dev must wait for its driver to bind": set by handle-event
+ * --add-only, because a systemd unit instance can not be given the run's
+ * --wait-bind option.
+ */
+int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s);
+bool tf_state_take_wait_bind(struct tf_state *st, const char *dev,
+			     uint64_t now_s, unsigned window_s);
+
 int tf_state_read_attempts(struct tf_state *st, const char *dev,
 			   struct tf_attempts *a);
 int tf_state_write_attempts(struct tf_state *st, const char *dev,

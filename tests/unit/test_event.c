@@ -166,6 +166,8 @@ static void test_family_by_driver_and_ids(void **state)
 			  "MODALIAS=of:NeepromT(null)Catmel,24c02", NULL };
 	char *prefix[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a",
 			   "MODALIAS=of:NxT(null)Catmel,maxtouchX", NULL };
+	char *i2c[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a", "MODALIAS=i2c:maxtouch", NULL };
+	char *i2c_other[] = { "ACTION=add", "DEVPATH=/devices/x/3-0050", "MODALIAS=i2c:24c02", NULL };
 	struct tf_uevent ev;
 
 	(void)state;
@@ -181,6 +183,10 @@ static void test_family_by_driver_and_ids(void **state)
 	assert_int_equal(tf_uevent_parse(other, &ev), 0);
 	assert_null(tf_family_by_ids(&ev));
 	assert_int_equal(tf_uevent_parse(prefix, &ev), 0);
+	assert_null(tf_family_by_ids(&ev));
+	assert_int_equal(tf_uevent_parse(i2c, &ev), 0);
+	assert_non_null(tf_family_by_ids(&ev));
+	assert_int_equal(tf_uevent_parse(i2c_other, &ev), 0);
 	assert_null(tf_family_by_ids(&ev));
 }
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-build-module: mxt-emul
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
-# vm-image: --file @BUILD@/firmware-db/mxt224e/cfg-2.1.AB.cfg:/vm/cfg/maxtouch.cfg
-# vm-image: --file @BUILD@/firmware-db/mxt1664s/fw-3.0.10.enc:/vm/fw1664/fw.enc
+# vm-image: --file @B@/firmware-db/mxt224e/cfg-2.1.AB.cfg:/vm/cfg/maxtouch.cfg
+# vm-image: --file @B@/firmware-db/mxt1664s/fw-3.0.10.enc:/vm/fw1664/fw.enc
 # vm-image: --bin /usr/sbin/i2ctransfer --bin /usr/bin/gpiomon --bin /usr/bin/gpioinfo --bin /usr/bin/gpioget
 #
 # "kmod-driver-bind" (busybox init): Debian's own atmel_mxt_ts judges the

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-build-module: mxt-emul
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
-# vm-image: --file @BUILD@/firmware-db/mxt224e/fw-2.1.AB.fw:/vm/fw/maxtouch.fw
+# vm-image: --file @B@/firmware-db/mxt224e/fw-2.1.AB.fw:/vm/fw/maxtouch.fw
 #
 # "kmod-driver-update" (busybox init): Debian's atmel_mxt_ts flashes the
 # chip model itself.  A chip without a valid image: the driver binds but

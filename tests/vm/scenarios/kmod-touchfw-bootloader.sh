@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-build-module: mxt-emul
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
-# vm-image: --bin @BUILD@/touchfw:/usr/local/bin/touchfw
-# vm-image: --bin @BUILD@/touchfw-agent:/usr/local/bin/touchfw-agent
-# vm-image: --file @BUILD@/61-touchfw.rules:/usr/lib/udev/rules.d/61-touchfw.rules
-# vm-image: --dir @BUILD@/firmware-db:/usr/local/share/touchfw/firmware-db
-# vm-image: --file @BUILD@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
+# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
+# vm-image: --bin @B@/touchfw-agent:/usr/local/bin/touchfw-agent
+# vm-image: --file @B@/61-touchfw.rules:/usr/lib/udev/rules.d/61-touchfw.rules
+# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
 # vm-image: --dtb tests/vm/modules/mxt-emul/boards/qemu-mxt-emul-driver.dts:/usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
 #
 # "kmod-touchfw-bootloader" (busybox init): touchfw's main job on a real
