@@ -388,8 +388,26 @@ static void test_no_image_reports_app_crc_fail_once(void **state)
 	assert_int_equal(rd(r, 0x4a, &b, 1), EM_XFER_NAK_ADDR);
 	/* As mxt-app handles it: APP_CRC_FAIL, then WAITING_BOOTLOAD_CMD. */
 	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
-	assert_true(mxt_model_ops.irq_asserted(&r->chip));
 	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_WAITING_BOOTLOAD_CMD);
+	free(r);
+}
+
+/*
+ * The read releases CHG; the next status asserts it again as a separate
+ * edge, a moment later, while the new status is readable at once.
+ */
+static void test_app_crc_fail_read_releases_chg_then_asserts_it_again(void **state)
+{
+	struct rig *r = rig_new("mxt224e", no_image);
+
+	(void)state;
+	assert_true(mxt_model_ops.irq_asserted(&r->chip));
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
+	assert_false(mxt_model_ops.irq_asserted(&r->chip));
+	assert_int_equal(mxt_model_bl_status(&r->chip), MXT_BL_WAITING_BOOTLOAD_CMD);
+	wait_chg(r, 1);
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_WAITING_BOOTLOAD_CMD);
+	assert_false(mxt_model_ops.irq_asserted(&r->chip));
 	free(r);
 }
 
@@ -552,6 +570,61 @@ static void test_bad_frame_crc_is_refused_and_resend_passes(void **state)
 	assert_int_equal(send_frame(r, img, f0, 255), MXT_BL_FRAME_CRC_PASS);
 	assert_int_equal(mxt_model_stats(&r->chip)->frames_failed, 1);
 	free(bad);
+	free(img);
+	free(r);
+}
+
+/*
+ * atmel_mxt_ts on a real kernel: after FRAME_CRC_FAIL (and after a
+ * FRAME_CRC_PASS read once the frame is programmed) it waits for a CHG
+ * edge before it reads WAITING_FRAME_DATA.  The read must release CHG and
+ * the new status assert it again later; asserting it inside the same read
+ * is no edge, and the driver timed out ("Update wait error -110").
+ */
+static void test_frame_crc_fail_read_releases_chg_then_asserts_it_again(void **state)
+{
+	struct rig *r = rig_new("mxt224e", no_image);
+	size_t len, f0;
+	uint8_t *img = make_image(0x21, 0x02, 600, 200, &len), *bad;
+
+	(void)state;
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
+	unlock(r);
+	f0 = (size_t)(img[0] << 8 | img[1]) + 2;
+	bad = malloc(f0);
+	memcpy(bad, img, f0);
+	bad[6] ^= 0x01;
+	assert_int_equal(send_frame(r, bad, f0, 255), MXT_BL_FRAME_CRC_FAIL);
+	assert_false(mxt_model_ops.irq_asserted(&r->chip));
+	wait_chg(r, 1);
+	assert_int_equal(send_frame(r, img, f0, 255), MXT_BL_FRAME_CRC_PASS);
+	free(bad);
+	free(img);
+	free(r);
+}
+
+static void test_pass_read_after_programming_releases_chg_then_asserts_it_again(void **state)
+{
+	struct rig *r = rig_new("mxt224e", no_image);
+	size_t len, f0;
+	uint8_t *img = make_image(0x21, 0x02, 600, 200, &len);
+
+	(void)state;
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
+	unlock(r);
+	f0 = (size_t)(img[0] << 8 | img[1]) + 2;
+	wait_chg(r, 300);
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_WAITING_FRAME_DATA);
+	assert_int_equal(wr(r, 0x24, img, (uint16_t)f0), 1);
+	/* A slow host: the verdict and the programming are over first. */
+	advance_ms(r, 50);
+	assert_true(mxt_model_ops.irq_asserted(&r->chip));
+	assert_int_equal(bl_status(r, 0x24), MXT_BL_FRAME_CRC_PASS);
+	assert_false(mxt_model_ops.irq_asserted(&r->chip));
+	/* A poller reads the next status at once; CHG follows as an edge. */
+	assert_int_equal(mxt_model_bl_status(&r->chip), MXT_BL_WAITING_FRAME_DATA);
+	wait_chg(r, 1);
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_WAITING_FRAME_DATA);
 	free(img);
 	free(r);
 }
@@ -811,12 +884,15 @@ int main(void)
 		cmocka_unit_test(test_t6_a5_enters_bootloader_at_mapped_address),
 		cmocka_unit_test(test_bootloader_address_mapping),
 		cmocka_unit_test(test_no_image_reports_app_crc_fail_once),
+		cmocka_unit_test(test_app_crc_fail_read_releases_chg_then_asserts_it_again),
 		cmocka_unit_test(test_exit_command_without_image_stays_in_bootloader),
 		cmocka_unit_test(test_exit_command_with_valid_app_returns_to_app),
 		cmocka_unit_test(test_extended_id_read_returns_status_id_version),
 		cmocka_unit_test(test_flash_by_hand_installs_new_version),
 		cmocka_unit_test(test_frame_split_in_small_writes_is_reassembled),
 		cmocka_unit_test(test_bad_frame_crc_is_refused_and_resend_passes),
+		cmocka_unit_test(test_frame_crc_fail_read_releases_chg_then_asserts_it_again),
+		cmocka_unit_test(test_pass_read_after_programming_releases_chg_then_asserts_it_again),
 		cmocka_unit_test(test_frame_out_of_sequence_is_refused),
 		cmocka_unit_test(test_image_for_another_variant_is_refused),
 		cmocka_unit_test(test_fault_crc_fail_once_then_pass),

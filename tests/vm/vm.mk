@@ -16,7 +16,10 @@ VM_CHECKS := $(VM_MK_DIR)/check-vm
 
 .PHONY: check-vm vm-kernel vm-headers
 
-check-vm: deps-check
+# The kmod-* scenarios put touchfw, its demo firmware DB and board profiles
+# into the image (DB_OUTPUTS is defined after this file is read: recipe).
+check-vm: deps-check $(PROGRAMS)
+	@$(MAKE) --no-print-directory $(DB_OUTPUTS)
 	@B=$(B) SCENARIO="$(SCENARIO)" $(VM_MK_DIR)/check-vm
 
 vm-kernel:

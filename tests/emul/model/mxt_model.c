@@ -19,6 +19,13 @@
 #define DEF_RESET_NS (40 * EM_NSEC_PER_MSEC)
 #define CHG_PULSE_NS (1 * EM_NSEC_PER_MSEC)       /* end-of-flash CHG pulse */
 #define POWER_GLITCH_NS (10 * EM_NSEC_PER_MSEC)   /* power-loss fault */
+/*
+ * A status read that moves the bootloader on releases CHG; the next status
+ * asserts it this long after.  On a real wire that is an edge; asserting
+ * it again inside the same read is no edge at all, and atmel_mxt_ts, which
+ * waits for the edge before it reads WAITING_FRAME_DATA, timed out there.
+ */
+#define BL_CHG_GAP_NS (50 * EM_NSEC_PER_USEC)
 
 /* Object types the model knows by number (atmel_mxt_ts.c). */
 #define T5 5
@@ -326,6 +333,15 @@ static void bl_publish(struct mxt_model *m, em_u8 status)
 {
 	m->bl_status = status;
 	m->bl_chg = true;
+	m->chg_at = EM_NEVER;
+}
+
+/* The status a read moved on to: readable now, CHG after BL_CHG_GAP_NS. */
+static void bl_publish_after_read(struct mxt_model *m, em_u8 status)
+{
+	m->bl_status = status;
+	m->bl_chg = false;
+	m->chg_at = m->now + BL_CHG_GAP_NS;
 }
 
 static void start_bootloader(struct mxt_model *m, bool app_ok)
@@ -372,18 +388,19 @@ static em_u8 bl_status_byte(const struct mxt_model *m)
 static void bl_status_read(struct mxt_model *m)
 {
 	m->bl_chg = false;
+	m->chg_at = EM_NEVER; /* the host has seen the status */
 	switch (m->bl_status) {
 	case MXT_BL_APP_CRC_FAIL:
 		/* Reported once, then the bootloader waits for a command. */
-		bl_publish(m, MXT_BL_WAITING_BOOTLOAD_CMD);
+		bl_publish_after_read(m, MXT_BL_WAITING_BOOTLOAD_CMD);
 		break;
 	case MXT_BL_FRAME_CRC_PASS:
 		m->bl_flags |= BL_PASS_READ;
 		if ((m->bl_flags & BL_PROG_DONE) && !m->final_pending)
-			bl_publish(m, MXT_BL_WAITING_FRAME_DATA);
+			bl_publish_after_read(m, MXT_BL_WAITING_FRAME_DATA);
 		break;
 	case MXT_BL_FRAME_CRC_FAIL:
-		bl_publish(m, MXT_BL_WAITING_FRAME_DATA);
+		bl_publish_after_read(m, MXT_BL_WAITING_FRAME_DATA);
 		break;
 	default:
 		break;
@@ -526,6 +543,7 @@ static void frame_programmed(struct mxt_model *m)
 		m->stats.power_losses++;
 		m->mode = MXT_MODE_OFF;
 		m->bl_chg = false;
+		m->chg_at = EM_NEVER;
 		m->final_pending = false;
 		schedule(m, EV_POWER_RESTORE, POWER_GLITCH_NS);
 		return;
@@ -563,6 +581,7 @@ static int bl_write(struct mxt_model *m, const em_u8 *buf, em_u16 len)
 			/* Leave the bootloader: try to start the application. */
 			m->mode = MXT_MODE_RESET;
 			m->bl_chg = false;
+			m->chg_at = EM_NEVER;
 			m->stats.resets++;
 			schedule(m, EV_BOOT, m->cfg.t.bl_exit_ns);
 			return EM_ACK;
@@ -769,13 +788,27 @@ static void run_event(struct mxt_model *m)
 	}
 }
 
+static em_u64 next_event(const struct mxt_model *m)
+{
+	em_u64 ev = m->ev == EV_NONE ? EM_NEVER : m->ev_at;
+
+	return m->chg_at < ev ? m->chg_at : ev;
+}
+
 static void op_advance(void *chip, em_u64 now)
 {
 	struct mxt_model *m = chip;
+	em_u64 t;
 
-	while (m->ev != EV_NONE && m->ev_at <= now) {
-		if (m->ev_at > m->now)
-			m->now = m->ev_at;
+	while ((t = next_event(m)) <= now) {
+		if (t > m->now)
+			m->now = t;
+		if (m->chg_at == t) {
+			m->chg_at = EM_NEVER;
+			if (m->mode == MXT_MODE_BOOTLOADER)
+				m->bl_chg = true;
+			continue;
+		}
 		run_event(m);
 	}
 	if (now > m->now)
@@ -784,9 +817,7 @@ static void op_advance(void *chip, em_u64 now)
 
 static em_u64 op_next_event(const void *chip)
 {
-	const struct mxt_model *m = chip;
-
-	return m->ev == EV_NONE ? EM_NEVER : m->ev_at;
+	return next_event(chip);
 }
 
 static bool op_irq_asserted(const void *chip)
@@ -812,6 +843,7 @@ static void op_set_reset(void *chip, bool asserted)
 	if (asserted) {
 		m->mode = MXT_MODE_RESET;
 		m->bl_chg = false;
+		m->chg_at = EM_NEVER;
 		m->final_pending = false;
 		cancel(m);
 		m->stats.resets++;
@@ -828,6 +860,7 @@ static void op_set_power(void *chip, bool on)
 		return;
 	m->powered = on;
 	m->bl_chg = false;
+	m->chg_at = EM_NEVER;
 	m->final_pending = false;
 	cancel(m);
 	if (!on) {
@@ -884,6 +917,7 @@ void mxt_model_init(struct mxt_model *m, const struct mxt_model_cfg *cfg,
 	m->crc_fail_left = cfg->faults.crc_fail_times ? cfg->faults.crc_fail_times : 1;
 	m->ev = EV_NONE;
 	m->ev_at = EM_NEVER;
+	m->chg_at = EM_NEVER;
 	m->powered = true;
 	build_memory_map(m);
 	/* Powered at @now; the chip has already finished booting. */

@@ -19,7 +19,11 @@
  *
  * CHG (the interrupt output, active low on the wire) is reported as
  * "asserted": in application mode while messages are queued; in bootloader
- * mode from each status change until the status byte is read.
+ * mode from each status change until the status byte is read.  A read
+ * that moves the bootloader on to a new status (APP_CRC_FAIL ->
+ * WAITING_BOOTLOAD_CMD, FRAME_CRC_FAIL or a programmed FRAME_CRC_PASS ->
+ * WAITING_FRAME_DATA) releases CHG and asserts it again a moment later:
+ * a host that waits for a CHG edge, as atmel_mxt_ts does, sees one.
  */
 #ifndef MXT_MODEL_H
 #define MXT_MODEL_H
@@ -134,6 +138,7 @@ struct mxt_model {
 	/* bootloader */
 	em_u8 bl_status;
 	bool bl_chg;
+	em_u64 chg_at; /* CHG asserts again for a status a read moved on */
 	bool bl_unlocked;
 	em_u8 frame[MXT_MODEL_MAX_FRAME];
 	em_u16 frame_len, frame_want;

@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest helpers for the scenarios that use mxt_emul (tests/vm/scenarios/
+# kmod-*.sh; busybox ash, sourced after /vm/lib.sh).  The image carries this
+# file as /vm/mxt-emul.sh (# vm-image: --file tests/vm/modules/mxt-emul/
+# guest.sh:/vm/mxt-emul.sh).  They load the module with parameters, find
+# its adapter and client, read the chip model's state from debugfs, and
+# time kernel uevents with udevadm monitor.
+
+EMUL_STATE=/sys/kernel/debug/mxt-emul/state
+EMUL_ADAPTER_NAME="touchfw emulated adapter 1"
+EMUL_MONITOR_LOG=/run/mxt-emul-monitor.log
+
+# Modules and debugfs every mxt_emul scenario needs.
+emul_setup() {
+	vm_modprobe evdev && vm_modprobe i2c-dev && vm_modprobe atmel_mxt_ts ||
+		return 1
+	grep -q " /sys/kernel/debug debugfs " /proc/mounts ||
+		mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug
+}
+
+# emul_load [PARAM=VALUE...]: load the module (the client probes during
+# the load) and set EMUL_BUS (adapter number), EMUL_DEV (client name, e.g.
+# 0-004a), EMUL_SYS (its sysfs directory) and EMUL_DEVPATH.
+emul_load() {
+	vm_modprobe mxt_emul "$@" || return 1
+	EMUL_BUS=""
+	for _a in /sys/bus/i2c/devices/i2c-*; do
+		[ "$(cat "$_a/name")" = "$EMUL_ADAPTER_NAME" ] && EMUL_BUS=${_a##*/i2c-}
+	done
+	[ -n "$EMUL_BUS" ] || { vm_log "no adapter named $EMUL_ADAPTER_NAME"; return 1; }
+	EMUL_DEV=$EMUL_BUS-004a
+	EMUL_SYS=/sys/bus/i2c/devices/$EMUL_DEV
+	EMUL_DEVPATH=$(readlink -f "$EMUL_SYS")
+	EMUL_DEVPATH=${EMUL_DEVPATH#/sys}
+}
+
+emul_unload() { rmmod mxt_emul; }
+
+# emul_state KEY: a value of the model's debugfs state (mode, fw_version,
+# config_crc, frames_failed, ...).
+emul_state() { sed -n "s/^$1=//p" "$EMUL_STATE"; }
+
+# The driver the client is bound to, "" when none.
+emul_driver() {
+	_d=$(readlink "$EMUL_SYS/driver" 2>/dev/null) || return 0
+	echo "${_d##*/}"
+}
+
+# The client's evdev node name (event3), "" when it has no input device.
+emul_event() {
+	for _e in "$EMUL_SYS"/input/input*/event*; do
+		[ -e "$_e" ] && { echo "${_e##*/}"; return 0; }
+	done
+	return 0
+}
+
+emul_has_input() { [ -n "$(emul_event)" ] && [ -c "/dev/input/$(emul_event)" ]; }
+
+# The client's input device name (input5), "" when none.
+emul_input() {
+	for _i in "$EMUL_SYS"/input/input*; do
+		[ -e "$_i" ] && { echo "${_i##*/}"; return 0; }
+	done
+	return 0
+}
+
+# dmesg lines of the client since the last emul_dmesg_mark.
+emul_dmesg_mark() { dmesg -c >/dev/null; }
+emul_dmesg_has() { dmesg | grep -q -- "$1"; }
+
+# Kernel uevents of i2c and input devices, stamped by udevadm monitor
+# (CLOCK_MONOTONIC when received, the same moment as udevd).
+emul_monitor_start() {
+	udevadm monitor --kernel --property --subsystem-match=i2c \
+		--subsystem-match=input >"$EMUL_MONITOR_LOG" 2>&1 &
+	emul_monitor_pid=$!
+	sleep 0.3 # it needs ~0.2 s before it receives events
+}
+
+emul_monitor_stop() {
+	[ -n "${emul_monitor_pid:-}" ] || return 0
+	sleep 0.1
+	kill "$emul_monitor_pid" 2>/dev/null
+	wait "$emul_monitor_pid" 2>/dev/null
+	emul_monitor_pid=""
+}
+
+# emul_bind_to_input_us [NTH]: from the NTH (default 1st) bind uevent of
+# the client to the "add" of its evdev node in the same binding (between
+# the unbind before and the unbind after), in µs.  atmel_mxt_ts registers
+# the input device from an asynchronous firmware callback, so the figure
+# may be negative: the input device came first.
+emul_bind_to_input_us() {
+	awk -v dp="$EMUL_DEVPATH" -v nth="${1:-1}" '
+		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t)
+			action = $2; path = $3
+			if (action == "unbind" && path == dp) g++
+			next }
+		/^DEVNAME=(\/dev\/)?input\/event/ && action == "add" &&
+			index(path, dp "/input/") == 1 && !(g in addt) { addt[g] = t }
+		/^DRIVER=/ && action == "bind" && path == dp { n++; gen[n] = g; bindt[n] = t }
+		END {
+			if (!(nth in bindt) || !(gen[nth] in addt)) exit 1
+			printf "%d\n", (addt[gen[nth]] - bindt[nth]) * 1000000
+		}' "$EMUL_MONITOR_LOG"
+}
+
+# How many bind uevents the client had since the monitor started.
+emul_bind_count() {
+	awk -v dp="$EMUL_DEVPATH" '
+		/^KERNEL\[/ { action = $2; path = $3 }
+		/^DRIVER=/ && action == "bind" && path == dp { n++ }
+		END { print n + 0 }' "$EMUL_MONITOR_LOG"
+}
+
+# ---------------------------------------------------------------- touchfw
+# touchfw installed as with PREFIX=/usr/local (see the kmod-touchfw-*
+# scenario headers): binaries in /usr/local/bin, settings, keys and board
+# profiles under /usr/local/etc/touchfw, the DB in /usr/local/share/touchfw.
+TOUCHFW=/usr/local/bin/touchfw
+TOUCHFW_STATE=/run/touchfw
+
+# The directories systemd-tmpfiles makes from touchfw.tmpfiles at boot
+# (busybox flavour: no tmpfiles).
+emul_touchfw_dirs() {
+	mkdir -p "$TOUCHFW_STATE" /var/lib/touchfw &&
+		chmod 0700 "$TOUCHFW_STATE" /var/lib/touchfw
+}
+
+# The last result touchfw recorded for the client, "" when none.
+emul_result() { cat "$TOUCHFW_STATE/$EMUL_DEV.json" 2>/dev/null; }
+
+# emul_result_has JSON_FRAGMENT: e.g. '"result":"ok"'.
+emul_result_has() { emul_result | grep -qF -- "$1"; }
+
+# A run is over when its result is recorded and no touchfw is left
+# running (busybox has no flock(1) to ask the lock).
+emul_run_done() {
+	[ -s "$TOUCHFW_STATE/$EMUL_DEV.json" ] && ! pidof touchfw-agent touchfw >/dev/null
+}
+
+# udevd logs what RUN programs print only at debug level: turn that on to
+# see touchfw handle-event's decisions.  emul_handle_event_said TEXT.
+# In the busybox flavour udevd logs to /dev/kmsg, which ratelimits writers
+# unless told otherwise.
+emul_udev_debug() {
+	echo on >/proc/sys/kernel/printk_devkmsg
+	udevadm control --log-level=debug
+}
+emul_handle_event_said() {
+	dmesg | grep "touchfw handle-event" | grep -qF -- "$1"
+}
+
+# touchfw's log of the client: every run appends to it.
+emul_log() { cat "$TOUCHFW_STATE/$EMUL_DEV.log" 2>/dev/null; }
+emul_log_has() { emul_log | grep -q -- "$1"; }
+# How many runs touchfw started for the client.
+emul_runs() { emul_log | grep -c "^touchfw: $EMUL_DEV: device "; }
+
+# emul_wait_run SECONDS: udev has run handle-event for what happened so
+# far, and the run it started (if any) has finished.
+emul_wait_run() {
+	udevadm settle --timeout=30
+	vm_wait "$1" "touchfw run" emul_run_done
+}
+
+# A string or number field of touchfw's last result.
+emul_result_field() {
+	emul_result | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
+}
+
+emul_rebind() {
+	echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind &&
+		echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
+}
+
+# emul_bind_us [NTH]: udevadm monitor's stamp of the client's NTH bind
+# uevent (CLOCK_MONOTONIC, µs).
+emul_bind_us() {
+	awk -v dp="$EMUL_DEVPATH" -v nth="${1:-1}" '
+		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
+		/^DRIVER=/ && a == "bind" && p == dp && ++n == nth { printf "%d\n", t * 1000000; exit }
+		' "$EMUL_MONITOR_LOG"
+}
+
+# emul_use_profile NAME: install /vm/boards/NAME.dtb as touchfw's only
+# board profile (the kmod-touchfw scenarios carry both variants).
+emul_use_profile() {
+	mkdir -p /usr/local/etc/touchfw/boards &&
+		cp "/vm/boards/$1.dtb" /usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
+}
+
+# What udevd's RUN program (touchfw handle-event) printed, from dmesg.
+emul_handle_event_lines() {
+	dmesg | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
+}

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-build-module: mxt-emul
+# vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
+# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
+# vm-image: --bin @B@/touchfw-agent:/usr/local/bin/touchfw-agent
+# vm-image: --file @B@/61-touchfw.rules:/usr/lib/udev/rules.d/61-touchfw.rules
+# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
+# vm-image: --dtb tests/vm/modules/mxt-emul/boards/qemu-mxt-emul-driver.dts:/usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
+#
+# "kmod-touchfw-bootloader" (busybox init): touchfw's main job on a real
+# kernel.  A maXTouch (mxt_emul) without a valid image: Debian's
+# atmel_mxt_ts binds without an input device; its real bind uevent goes
+# through the shipped udev rule to `touchfw handle-event`, which detaches
+# `touchfw run` (no systemd here; handoff = fork); the run flashes the
+# DB's firmware at the bootloader address with the driver still bound
+# (profile: power "driver"), writes the config, rebinds, and verifies the
+# input device the real driver registers.  touchfw's own rebind and a
+# second bind are no-ops.  Prints bind uevent -> verified input device.
+. /vm/mxt-emul.sh
+
+vm_require "modules and debugfs" emul_setup
+emul_touchfw_dirs
+vm_check "touchfw picks the QEMU board profile" eval \
+	'"$TOUCHFW" board identify 2>&1 | grep -q "qemu-mxt-emul"'
+emul_udev_debug
+emul_monitor_start
+vm_require "mxt_emul loads (mxt224e without a valid image)" emul_load state=noimage
+vm_check "atmel_mxt_ts bound, without input device" eval \
+	'[ "$(emul_driver)" = atmel_mxt_ts ] && [ -z "$(emul_input)" ]'
+vm_check "udev ran touchfw handle-event on bind; it handed off to a detached run" \
+	vm_wait 10 "handle-event" emul_handle_event_said "bind (driver atmel_mxt_ts): handed to detached process"
+vm_require "the run records its result" vm_wait 60 "touchfw run" emul_run_done
+t_done=$(vm_now_us)
+vm_log "result: $(emul_result)"
+vm_check "result ok, path bootloader, 2.1.AB" eval \
+	'emul_result_has "\"result\":\"ok\"" && emul_result_has "\"path\":\"bootloader\"" &&
+		emul_result_has "\"version_after\":\"2.1.AB\""'
+log=$TOUCHFW_STATE/$EMUL_DEV.log
+vm_check "it flashed at the bootloader address 0x24 while the driver was bound" eval \
+	'grep -q "flashing .* at bootloader address 0x24" "$log" &&
+		[ "$(grep -n "flashing:  *100%" "$log" | cut -d: -f1)" -lt \
+		  "$(grep -n "rebind: unbinding" "$log" | cut -d: -f1)" ]'
+vm_check "the real driver registered the input device" emul_has_input
+vm_check "touchfw verified that input device ($(emul_event))" \
+	emul_result_has "\"input\":\"$(emul_event)\""
+vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
+vm_check "the chip completed one image; config CRC 0xE7A6F5 in RAM and NVM" eval \
+	'[ "$(emul_state images_completed)" = 1 ] && [ "$(emul_state config_crc)" = 0xE7A6F5 ] &&
+		[ "$(emul_state nvm_config_crc)" = 0xE7A6F5 ]'
+udevadm settle --timeout=10
+vm_check "touchfw's own rebind: a second bind uevent, and no second run" eval \
+	'[ "$(emul_bind_count)" = 2 ] && [ "$(grep -c "^touchfw: $EMUL_DEV: device " "$log")" = 1 ]'
+k_bind=$(awk -v dp="$EMUL_DEVPATH" '
+	/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
+	/^DRIVER=/ && a == "bind" && p == dp { printf "%d\n", t * 1000000; exit }' "$EMUL_MONITOR_LOG")
+[ -n "$k_bind" ] && vm_figure bind_uevent_to_verified_input_ms \
+	"$(vm_us_to_ms $((t_done - k_bind)))" ms
+vm_figure touchfw_duration_ms "$(emul_result | sed -n 's/.*"duration_ms":\([0-9]*\).*/\1/p')" ms
+
+# A second bind (a driver reload, a reboot): up to date, nothing to do.
+frames=$(emul_state frames_passed)
+emul_dmesg_mark
+echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind
+echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
+udevadm settle --timeout=10
+vm_check "a second bind: handle-event finds nothing to do" \
+	vm_wait 10 "handle-event" emul_handle_event_said "bind: nothing to do"
+sleep 0.5
+vm_check "no run was started: the chip was not touched again" eval \
+	'[ "$(emul_state frames_passed)" = "$frames" ] &&
+		[ "$(grep -c "^touchfw: $EMUL_DEV: device " "$log")" = 1 ]'
+vm_check "the input device is back" vm_wait 10 "input device" emul_has_input
+status=$("$TOUCHFW" status 2>&1)
+vm_log "touchfw status: $(echo "$status" | tr '\n' '|')"
+vm_check "touchfw status shows 2.1.AB and no failed attempt" eval \
+	'echo "$status" | grep -q "2.1.AB" && ! echo "$status" | grep -q "attempts: [1-9]"'
+vm_log "what udevd's RUN program said:"
+dmesg | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
+emul_monitor_stop
+vm_check "no oops, no warning" eval '! dmesg | grep -q "Oops\|WARNING\|BUG:"'

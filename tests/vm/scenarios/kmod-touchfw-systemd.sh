@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-flavour: systemd
+# vm-build-module: mxt-emul
+# vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
+# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
+# vm-image: --bin @B@/touchfw-agent:/usr/local/bin/touchfw-agent
+# vm-image: --file @B@/61-touchfw.rules:/usr/lib/udev/rules.d/61-touchfw.rules
+# vm-image: --file @B@/touchfw@.service:/usr/lib/systemd/system/touchfw@.service
+# vm-image: --file systemd/touchfw.tmpfiles:/usr/lib/tmpfiles.d/touchfw.conf
+# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
+# vm-image: --dtb tests/vm/modules/mxt-emul/boards/qemu-mxt-emul-driver.dts:/usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
+# handle-event dlopen()s libsystemd.so.0 (Debian's libsystemd0) for sd-bus;
+# without it, it falls back to systemctl --no-block.
+# vm-image: --bin /lib/x86_64-linux-gnu/libsystemd.so.0:/usr/lib/x86_64-linux-gnu/libsystemd.so.0
+#
+# "kmod-touchfw-systemd" (systemd 252 as PID 1): the same job as
+# kmod-touchfw-bootloader, the way a distribution runs it.  The real bind
+# uevent of a maXTouch without a valid image reaches the shipped rule;
+# `touchfw handle-event` starts touchfw@<device>.service without waiting
+# (systemd's private socket, no D-Bus); the unit, in its shipped sandbox
+# (systemd/touchfw@.service.in), flashes the chip at its bootloader address
+# with atmel_mxt_ts bound, rebinds and verifies the input device; its log
+# is in the journal.  The unit's own rebind and a second bind start no new
+# run.  Prints bind uevent -> verified input device.
+. /vm/mxt-emul.sh
+
+vm_require "PID 1 is systemd" test "$(cat /proc/1/comm)" = systemd
+vm_check "tmpfiles made /run/touchfw and /var/lib/touchfw (0700)" eval \
+	'[ "$(stat -c %a /run/touchfw)" = 700 ] && [ "$(stat -c %a /var/lib/touchfw)" = 700 ]'
+vm_require "modules and debugfs" emul_setup
+udevadm control --log-level=debug
+emul_monitor_start
+vm_require "mxt_emul loads (mxt224e without a valid image)" emul_load state=noimage
+unit="touchfw@$(systemd-escape "$EMUL_DEV").service"
+vm_log "device $EMUL_DEV, unit $unit"
+udevadm settle --timeout=20
+he_said() { journalctl -q -u systemd-udevd.service -o cat | grep "touchfw handle-event" | grep -qF -- "$1"; }
+vm_check "handle-event handed the bind to $unit over systemd's private socket" \
+	vm_wait 10 "handle-event" he_said "handed to systemd (private socket)"
+# A oneshot unit that ended is garbage-collected: systemctl show then
+# reports a fresh unit (Result=success whatever happened).  The journal
+# keeps systemd's verdict.
+unit_journal() { journalctl -q -u "$unit" -o cat; }
+unit_done() { unit_journal | grep -q "Deactivated successfully\|Failed with result"; }
+vm_require "$unit ran to its end" vm_wait 90 "$unit" unit_done
+t_done=$(vm_now_us)
+vm_log "journal of $unit:"
+unit_journal | sed 's/^/vm:   /'
+vm_check "$unit finished successfully" eval \
+	'unit_journal | grep -q "Deactivated successfully" && ! unit_journal | grep -q "Failed with result"'
+vm_check "it ran in its own cgroup under system-touchfw.slice" eval \
+	'journalctl -q -u "$unit" -o verbose | grep -q "^ *_SYSTEMD_CGROUP=/system.slice/system-touchfw.slice/"'
+vm_check "its log is in the journal: flashed at 0x24, verified the input device" eval \
+	'unit_journal | grep -q "at bootloader address 0x24" &&
+		unit_journal | grep -q "verified: firmware (bootloader) -> 2.1.AB"'
+vm_check "result ok recorded in /run/touchfw" emul_result_has '"result":"ok"'
+vm_check "the real driver registered the input device" emul_has_input
+vm_check "touchfw verified it ($(emul_event))" emul_result_has "\"input\":\"$(emul_event)\""
+vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
+vm_check "config CRC 0xE7A6F5 in the chip's NVM" test "$(emul_state nvm_config_crc)" = 0xE7A6F5
+k_bind=$(awk -v dp="$EMUL_DEVPATH" '
+	/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
+	/^DRIVER=/ && a == "bind" && p == dp { printf "%d\n", t * 1000000; exit }' "$EMUL_MONITOR_LOG")
+[ -n "$k_bind" ] && vm_figure bind_uevent_to_verified_input_ms \
+	"$(vm_us_to_ms $((t_done - k_bind)))" ms
+vm_figure touchfw_duration_ms "$(emul_result | sed -n 's/.*"duration_ms":\([0-9]*\).*/\1/p')" ms
+
+# The unit's own rebind, then a second bind of ours: no new run.
+frames=$(emul_state frames_passed)
+echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind
+echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
+udevadm settle --timeout=20
+vm_check "the second bind: handle-event finds nothing to do" \
+	vm_wait 10 "handle-event" he_said "bind: nothing to do"
+sleep 1
+vm_check "three binds in all, and $unit ran once" eval \
+	'[ "$(emul_bind_count)" = 3 ] && [ "$(unit_journal | grep -c "^Starting touchfw@")" = 1 ] &&
+		[ "$(unit_journal | grep -c ": device /sys/devices/")" = 1 ]'
+vm_check "the chip was not touched again" test "$(emul_state frames_passed)" = "$frames"
+vm_check "udevd logged no failure for the device" eval \
+	'! journalctl -q -u systemd-udevd.service -p warning | grep -q "$EMUL_DEV"'
+vm_log "what udevd's RUN program said:"
+journalctl -q -u systemd-udevd.service -o cat | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
+emul_monitor_stop
+vm_check "no oops, no warning" eval '! dmesg | grep -q "Oops\|WARNING\|BUG:"'
