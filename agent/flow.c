@@ -932,7 +932,8 @@ static void record(struct run *r)
 		    tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
 		    tf_file_id_get(manifest, &id) == 0 &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, TF_MAX_INPUTS) > 0)
-			tf_state_write_uptodate(&r->st, r->c.dev.name, &id, r->chip.version_str);
+			tf_state_write_uptodate(&r->st, r->c.dev.name, &id, in[0].input,
+						r->chip.version_str);
 		return;
 	}
 	tf_state_clear_uptodate(&r->st, r->c.dev.name);

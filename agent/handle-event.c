@@ -158,8 +158,8 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", s->db_dir) == 0 &&
 		    tf_file_id_get(manifest, &dbid) == 0 &&
 		    tf_sysfs_inputs(ev->subsystem, ev->devname, in, TF_MAX_INPUTS) > 0 &&
-		    tf_state_is_uptodate(&st, ev->devname, &dbid)) {
-			*why = "verified up to date earlier, database unchanged";
+		    tf_state_is_uptodate(&st, ev->devname, &dbid, in[0].input)) {
+			*why = "verified up to date earlier, same input device and database";
 			v = TF_VERDICT_UPTODATE;
 		}
 	}

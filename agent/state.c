@@ -256,21 +256,23 @@ static void format_id(char *buf, size_t size, const struct tf_file_id *id)
 }
 
 int tf_state_write_uptodate(struct tf_state *st, const char *dev,
-			    const struct tf_file_id *db, const char *versions)
+			    const struct tf_file_id *db, const char *input,
+			    const char *versions)
 {
 	char name[160], idbuf[128], buf[512];
 
 	if (name_for(name, sizeof(name), dev, "uptodate"))
 		return -EINVAL;
 	format_id(idbuf, sizeof(idbuf), db);
-	snprintf(buf, sizeof(buf), "db=%s\nversions=%s\n", idbuf, versions ? versions : "");
+	snprintf(buf, sizeof(buf), "db=%s\ninput=%s\nversions=%s\n", idbuf, input,
+		 versions ? versions : "");
 	return write_at(st->dirfd, name, buf);
 }
 
 bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
-			  const struct tf_file_id *db)
+			  const struct tf_file_id *db, const char *input)
 {
-	char name[160], idbuf[128], want[160], *buf = NULL;
+	char name[160], idbuf[128], want[240], *buf = NULL;
 	bool ok;
 
 	if (name_for(name, sizeof(name), dev, "uptodate"))
@@ -278,7 +280,7 @@ bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
 	if (read_at(st->dirfd, name, &buf) < 0)
 		return false;
 	format_id(idbuf, sizeof(idbuf), db);
-	snprintf(want, sizeof(want), "db=%s\n", idbuf);
+	snprintf(want, sizeof(want), "db=%s\ninput=%s\n", idbuf, input);
 	ok = !strncmp(buf, want, strlen(want));
 	free(buf);
 	return ok;

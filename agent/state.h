@@ -64,11 +64,17 @@ int tf_state_write_attempts(struct tf_state *st, const char *dev,
 			    const struct tf_attempts *a);
 int tf_state_clear_attempts(struct tf_state *st, const char *dev);
 
-/* The fast path's record: verified up to date against these inputs. */
+/*
+ * The fast path's record: verified up to date against this database, with
+ * this input device ("input7").  A new probe of the driver (a module
+ * reload, a chip swapped behind it) registers a new input device, so the
+ * record no longer holds and the next event is handed off again.
+ */
 int tf_state_write_uptodate(struct tf_state *st, const char *dev,
-			    const struct tf_file_id *db, const char *versions);
+			    const struct tf_file_id *db, const char *input,
+			    const char *versions);
 bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
-			  const struct tf_file_id *db);
+			  const struct tf_file_id *db, const char *input);
 int tf_state_clear_uptodate(struct tf_state *st, const char *dev);
 
 int tf_state_write_result(struct tf_state *st, const char *dev, const char *json);

@@ -141,7 +141,9 @@ int tf_read_attr(const char *path, char *out, size_t outsz)
 
 int tf_write_attr(const char *path, const char *value)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_TRUNC as `echo value > attr` does: sysfs ignores it, a plain
+	 * file standing in for an attribute must not keep a longer old value. */
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
 	size_t len = strlen(value);
 	ssize_t w;
 

@@ -131,6 +131,39 @@ static void test_coldplug_add_with_driver_is_handled(void **state)
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
+static void test_uptodate_record_holds_until_a_new_probe(void **state)
+{
+	char devpath[400], syspath[300];
+	const char *env[] = { "ACTION=bind", devpath, "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts",
+			      NULL };
+
+	(void)state;
+	start("no-image", "1.0.AA", NULL, NULL);
+	assert_int_equal(emub_dev_syspath(E.eb, "touchscreen", syspath, sizeof(syspath)), 0);
+	snprintf(devpath, sizeof(devpath), "DEVPATH=%s", syspath + strlen("/sys"));
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	/* The bind from the run's own rebind, then a later one. */
+	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
+	e2e_said(&E, "this bind is touchfw's own rebind");
+	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
+	e2e_said(&E, "verified up to date earlier");
+	/* The driver probes again (a module reload): a new input device, so
+	 * the record no longer vouches for the chip behind it. */
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	{
+		char json[400];
+
+		snprintf(json, sizeof(json), "%s/state/1-004a.json", E.dir);
+		assert_int_equal(unlink(json), 0);
+	}
+	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
+	e2e_said(&E, "handed to detached process");
+	wait_run_done(30000);
+}
+
 static void test_ignored_events_start_nothing(void **state)
 {
 	static const char *const actions[] = { "change", "remove", "unbind", "online",
@@ -247,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_bind_event_updates_and_own_rebind_is_ignored, teardown),
 		cmocka_unit_test_teardown(test_coldplug_add_with_driver_is_handled, teardown),
+		cmocka_unit_test_teardown(test_uptodate_record_holds_until_a_new_probe, teardown),
 		cmocka_unit_test_teardown(test_ignored_events_start_nothing, teardown),
 		cmocka_unit_test_teardown(test_failures_back_off_then_give_up, teardown),
 		cmocka_unit_test_teardown(test_second_run_while_locked_exits_locked, teardown),

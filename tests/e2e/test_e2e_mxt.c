@@ -93,7 +93,23 @@ static void test_outdated_firmware_through_update_fw(void **state)
 	char *json;
 
 	(void)state;
-	start("touchfw,emul-demo", "app", "1.0.AA", "driver", NULL);
+	/*
+	 * atmel's update_fw sends each frame as one message: on an adapter
+	 * with a 255-byte limit the demo's 263-byte frames would be refused
+	 * (EOPNOTSUPP) and touchfw would fall back to flashing itself; this
+	 * board's adapter has no limit.
+	 */
+	{
+		char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver",
+				    NULL), *p;
+
+		assert_non_null(b);
+		p = strstr(b, "max_transfer = 255\n");
+		assert_non_null(p);
+		memmove(p, p + 19, strlen(p + 19) + 1);
+		e2e_start(&E, b);
+		free(b);
+	}
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	e2e_said(&E, "2.1.AB is newer than the running 1.0.AA");
 	e2e_said(&E, "update_fw");
@@ -103,6 +119,17 @@ static void test_outdated_firmware_through_update_fw(void **state)
 	json = e2e_state_file(&E, "1-004a.json");
 	assert_non_null(strstr(json, "\"path\":\"update_fw\""));
 	free(json);
+}
+
+static void test_update_fw_refused_by_the_adapter_falls_back(void **state)
+{
+	(void)state;
+	/* A 255-byte adapter limit: the driver's one-message frames fail. */
+	start("touchfw,emul-demo", "app", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_said(&E, "driver update failed");
+	e2e_said(&E, "flashing it directly");
+	assert_updated();
 }
 
 static void test_outdated_firmware_through_unbind_and_flash(void **state)
@@ -249,6 +276,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_bootloader_chip_is_flashed_with_driver_bound, teardown),
 		cmocka_unit_test_teardown(test_second_run_is_a_noop, teardown),
 		cmocka_unit_test_teardown(test_outdated_firmware_through_update_fw, teardown),
+		cmocka_unit_test_teardown(test_update_fw_refused_by_the_adapter_falls_back, teardown),
 		cmocka_unit_test_teardown(test_outdated_firmware_through_unbind_and_flash, teardown),
 		cmocka_unit_test_teardown(test_config_only_update, teardown),
 		cmocka_unit_test_teardown(test_config_only_update_always_on_writes_over_the_bus, teardown),
