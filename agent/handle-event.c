@@ -220,11 +220,11 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 		v = check_state(&ev, &s, &why, detail, sizeof(detail));
 	switch (v) {
 	case TF_VERDICT_IGNORED:
-	case TF_VERDICT_OWN_BIND:
 	case TF_VERDICT_NO_PROFILES:
 		log_debug(ev.devname, "%s %s: nothing to do: %s", ev.action_str,
 			  ev.devpath, why);
 		return TF_EXIT_OK;
+	case TF_VERDICT_OWN_BIND:
 	case TF_VERDICT_DISABLED:
 	case TF_VERDICT_BUSY:
 	case TF_VERDICT_UPTODATE:
