@@ -908,7 +908,7 @@ void mxt_model_init(struct mxt_model *m, const struct mxt_model_cfg *cfg,
 		    em_u64 now)
 {
 	em_memset(m, 0, sizeof(*m));
-	m->cfg = *cfg;
+	em_memcpy(&m->cfg, cfg, sizeof(m->cfg)); /* no libc memcpy from a struct copy */
 	default_timing(&m->cfg.t);
 	m->now = now;
 	m->app_valid = cfg->app_valid;
