@@ -191,6 +191,37 @@ int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t le
 	return 0;
 }
 
+int tf_i2c_write_msgs(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len)
+{
+	struct i2c_msg m[I2C_RDWR_IOCTL_MAX_MSGS];
+	size_t off, piece;
+	unsigned n;
+	int r;
+
+	for (;;) {
+		piece = bus->max_write ? bus->max_write : len;
+		if (piece > I2C_DEV_MAX_MSG)
+			piece = I2C_DEV_MAX_MSG;
+		for (n = 0, off = 0; off < len && n < I2C_RDWR_IOCTL_MAX_MSGS; n++) {
+			size_t k = len - off < piece ? len - off : piece;
+
+			m[n].addr = addr;
+			m[n].flags = 0;
+			m[n].len = (uint16_t)k;
+			m[n].buf = (uint8_t *)buf + off;
+			off += k;
+		}
+		if (off < len)
+			return -EMSGSIZE;
+		r = rdwr(bus, m, n);
+		if (r == -EOPNOTSUPP && piece > 16) {
+			bus->max_write = piece > 255 ? 255 : (uint16_t)(piece / 2);
+			continue;
+		}
+		return r;
+	}
+}
+
 int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val)
 {
 	int r = set_slave(bus, addr);

@@ -55,5 +55,8 @@ int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val);
  */
 int tf_i2c_recv(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len);
 int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len);
+/* A long write as one transaction of several messages (repeated STARTs),
+ * each within the adapter's limit, for targets that reassemble them. */
+int tf_i2c_write_msgs(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len);
 
 #endif /* TF_I2C_H */

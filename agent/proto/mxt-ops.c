@@ -588,7 +588,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 						  mxt_status_name(s));
 		}
 		ready = false;
-		r = tf_i2c_send(&c->bus, bl, fw->data + pos, fl);
+		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
 		if (r < 0 && !nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));
