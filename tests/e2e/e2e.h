@@ -119,18 +119,26 @@ static inline void e2e_settings(struct e2e *e, const char *extra)
 }
 
 /*
- * Start the board.  With @handle_event_args not NULL, every uevent runs
- * `touchfw handle-event ARGS` inside the board (udev's RUN stand-in), its
- * output appended to he.log in the private directory.
+ * The board and touchfw's private installation, not started yet (set
+ * emuboard options on e->eb, then e2e_go()).  With @handle_event_args not
+ * NULL, every uevent runs `touchfw handle-event ARGS` inside the board
+ * (udev's RUN stand-in), its output appended to he.log in the private
+ * directory.
  */
-static inline void e2e_start_ex(struct e2e *e, const char *board_text,
-				const char *handle_event_args)
+static inline void e2e_prepare(struct e2e *e, const char *board_text,
+			       const char *handle_event_args)
 {
 	const char *b = getenv("TOUCHFW_BUILD");
-	char err[512] = "", path[400];
+	char err[512] = "", path[400], *abs;
 
 	memset(e, 0, sizeof(*e));
-	snprintf(e->build, sizeof(e->build), "%s", b ? b : "build");
+	/* Absolute: commands run inside the board from other directories. */
+	abs = realpath(b ? b : "build", NULL);
+	if (!abs)
+		fail_msg("build directory %s: %s (run through tests/run-tests)",
+			 b ? b : "build", strerror(errno));
+	snprintf(e->build, sizeof(e->build), "%s", abs);
+	free(abs);
 	snprintf(e->dir, sizeof(e->dir), "/tmp/touchfw-e2e-XXXXXX");
 	assert_non_null(mkdtemp(e->dir));
 	snprintf(e->conf, sizeof(e->conf), "%s/touchfw.conf", e->dir);
@@ -152,7 +160,18 @@ static inline void e2e_start_ex(struct e2e *e, const char *board_text,
 		emub_set_on_uevent(e->eb, cmd);
 		free(cmd);
 	}
+}
+
+static inline void e2e_go(struct e2e *e)
+{
 	assert_int_equal(emub_start(e->eb), 0);
+}
+
+static inline void e2e_start_ex(struct e2e *e, const char *board_text,
+				const char *handle_event_args)
+{
+	e2e_prepare(e, board_text, handle_event_args);
+	e2e_go(e);
 }
 
 static inline void e2e_start(struct e2e *e, const char *board_text)

@@ -113,8 +113,7 @@ static void test_fault_slow_chip_in_realtime(void **state)
 {
 	char *b = e2e_board("touchfw,emul-always-on", "mxt224e", "app", "2.1.AB", "always-on",
 			    "fault.slow_factor = 10\n");
-	char *p, err[256];
-	const char *bld = getenv("TOUCHFW_BUILD");
+	char *p;
 
 	(void)state;
 	/*
@@ -128,18 +127,11 @@ static void test_fault_slow_chip_in_realtime(void **state)
 	p = strstr(b, "reset_gpio = 0\n");
 	assert_non_null(p);
 	memmove(p, p + 15, strlen(p + 15) + 1);
-	memset(&E, 0, sizeof(E));
-	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
-	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
-	assert_non_null(mkdtemp(E.dir));
-	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
-	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
-	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
-	e2e_settings(&E, "input_timeout_ms = 20000");
-	assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
+	e2e_prepare(&E, b, NULL);
 	free(b);
+	e2e_settings(&E, "input_timeout_ms = 20000");
 	emub_set_realtime(E.eb, true);
-	assert_int_equal(emub_start(E.eb), 0);
+	e2e_go(&E);
 	/* udev's bind comes after the probe. */
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
@@ -173,27 +165,18 @@ static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 {
 	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
 	const char *argv[] = { NULL, "run", "1-004a", NULL };
-	char bin[300], confenv[400], err[256];
+	char bin[300], confenv[400];
 	const char *env[] = { confenv, NULL };
-	const char *bld = getenv("TOUCHFW_BUILD");
 	struct emub_child *child;
 	int st;
 
 	(void)state;
 	/* Real time, so the flash takes a couple of seconds; someone unloads
 	 * the driver in the middle, which (power = driver) cuts the supply. */
-	memset(&E, 0, sizeof(E));
-	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
-	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
-	assert_non_null(mkdtemp(E.dir));
-	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
-	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
-	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
-	e2e_settings(&E, NULL);
-	assert_int_equal(emub_new_from_string(b, E.dir, &E.eb, err, sizeof(err)), 0);
+	e2e_prepare(&E, b, NULL);
 	free(b);
 	emub_set_realtime(E.eb, true);
-	assert_int_equal(emub_start(E.eb), 0);
+	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
 	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", E.conf);
@@ -379,8 +362,6 @@ static void test_profile_without_a_match(void **state)
 
 static void test_wrong_chip_at_the_address(void **state)
 {
-	char err[256];
-	const char *bld = getenv("TOUCHFW_BUILD");
 	static const char board[] =
 		"[board]\nname = wrong chip\ncompatible = touchfw,emul-demo\n"
 		"[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
@@ -388,16 +369,7 @@ static void test_wrong_chip_at_the_address(void **state)
 		"compatible = atmel,maxtouch\ndriver = \n";
 
 	(void)state;
-	memset(&E, 0, sizeof(E));
-	snprintf(E.build, sizeof(E.build), "%s", bld ? bld : "build");
-	snprintf(E.dir, sizeof(E.dir), "/tmp/touchfw-e2e-XXXXXX");
-	assert_non_null(mkdtemp(E.dir));
-	snprintf(E.conf, sizeof(E.conf), "%s/touchfw.conf", E.dir);
-	snprintf(E.db, sizeof(E.db), "%s/firmware-db", E.build);
-	snprintf(E.boards, sizeof(E.boards), "%s/boards/examples", E.build);
-	e2e_settings(&E, NULL);
-	assert_int_equal(emub_new_from_string(board, E.dir, &E.eb, err, sizeof(err)), 0);
-	assert_int_equal(emub_start(E.eb), 0);
+	e2e_start(&E, board);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
 	e2e_said(&E, "0x4a answers but info block CRC mismatch");
 }
