@@ -46,13 +46,29 @@
 #define T6_RESET_VALUE 0x01
 #define T6_BACKUP_VALUE 0x55
 
+/*
+ * Without CHG, how long to sleep before the first status read of a wait
+ * that recurs every frame.  The sleep creeps shorter by PACE_STEP_US while
+ * the first read already finds the new status, and when a read comes too
+ * early it is set just after that read, so it hovers just
+ * above the chip's real time (and follows it: timings vary by part and
+ * with temperature) at the cost of an extra read now and then.
+ */
+struct pace {
+	uint64_t sleep_us;
+	unsigned hits; /* first reads in a row that found the change */
+	bool known;
+};
+
+#define PACE_STEP_US 20
+
 struct mxt_priv {
 	struct mxt_info info;
 	bool have_info;
 	uint16_t app;
-	/* Learnt while flashing (the fastest seen), to poll as little as
-	 * possible: frame written -> verdict, PASS -> ready, one status read. */
-	uint64_t est_check_us, est_prog_us, read_cost_us;
+	/* Learnt while flashing, to read each status once, soon after it
+	 * changed: frame written -> verdict, PASS read -> ready. */
+	struct pace check, prog;
 };
 
 struct mxt_cfg_blob {
@@ -199,8 +215,6 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
-static uint64_t now_us(void);
-
 /*
  * The bootloader's status byte: a plain one-byte read (hot loop).  Its
  * cost (the fastest seen) lets the waits below sleep until just before the
@@ -208,20 +222,7 @@ static uint64_t now_us(void);
  */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
-	struct mxt_priv *p = c->priv;
-	uint64_t t0 = now_us();
-	int r = tf_i2c_recv(&c->bus, bl, s, 1);
-	uint64_t took = now_us() - t0;
-
-	if (r == 0 && p && (!p->read_cost_us || took < p->read_cost_us))
-		p->read_cost_us = took;
-	return r;
-}
-
-/* Sleep before the first read of a wait expected to end after @est_us. */
-static uint64_t first_sleep(const struct mxt_priv *p, uint64_t est_us)
-{
-	return est_us > p->read_cost_us ? est_us - p->read_cost_us : 0;
+	return tf_i2c_recv(&c->bus, bl, s, 1);
 }
 
 /* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
@@ -422,44 +423,84 @@ static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadli
 /* Poll every POLL_MIN_US for the first POLL_FLAT_US, then back off. */
 static uint64_t grow(uint64_t d, uint64_t waited)
 {
-	if (waited < POLL_FLAT_US)
+	if (waited < POLL_FLAT_US || d < POLL_MIN_US)
 		return POLL_MIN_US;
 	d *= 2;
 	return d > POLL_MAX_US ? POLL_MAX_US : d;
 }
 
 /*
+ * A paced wait ended with its @reads-th read, started at @read_at; the one
+ * before (if any) started at @missed_at and was too early.
+ */
+static void pace_learn(struct pace *pc, unsigned reads, uint64_t since, uint64_t missed_at,
+		       uint64_t read_at)
+{
+	if (pc->known && reads == 1) {
+		/* In time, perhaps late: a little earlier next time, faster
+		 * while it keeps working (the chip may have sped up a lot). */
+		unsigned sh = pc->hits++ / 8;
+		uint64_t step = (uint64_t)PACE_STEP_US << (sh < 6 ? sh : 6);
+
+		pc->sleep_us = pc->sleep_us > step ? pc->sleep_us - step : 0;
+		return;
+	}
+	pc->hits = 0;
+	if (reads > 1 && missed_at > since)
+		/* ready between the last two reads */
+		pc->sleep_us = missed_at - since + 2 * PACE_STEP_US;
+	else
+		pc->sleep_us = read_at > since ? read_at - since : 0;
+	pc->known = true;
+}
+
+/*
  * Read status until @want(status) holds.  NAKs while the chip is busy or
  * resetting are "not yet".  Returns 0 with the status in @s, -ETIMEDOUT, or
- * another error; @s holds the last status seen.
+ * another error; @s holds the last status seen.  With @pc, the first read
+ * comes @pc->sleep_us after @since (a monotonic time in us) and the pace
+ * learns from how it went.
  */
+static int wait_status_paced(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t),
+			     uint64_t first_delay_us, int timeout_ms, uint8_t *s,
+			     struct pace *pc, uint64_t since)
+{
+	uint64_t start = now_us(), deadline = start + (uint64_t)timeout_ms * 1000;
+	uint64_t delay = first_delay_us, polling_since = 0, read_at, missed_at = 0;
+	unsigned reads = 0;
+	int r;
+
+	if (pc && pc->known && !c->chg)
+		delay = since + pc->sleep_us > start ? since + pc->sleep_us - start : 0;
+	for (;;) {
+		if (reads) {
+			/* Missed: poll, the first delay was a guess. */
+			if (!polling_since)
+				polling_since = now_us();
+			delay = grow(reads == 1 ? 0 : delay, now_us() - polling_since);
+		}
+		if (reads || delay)
+			wait_for_change(c, delay, deadline);
+		read_at = now_us();
+		reads++;
+		r = status_read(c, bl, s);
+		if (r == 0 && want(*s)) {
+			if (pc && !c->chg)
+				pace_learn(pc, reads, since, missed_at, read_at);
+			return 0;
+		}
+		if (r < 0 && !nak(r))
+			return r;
+		missed_at = read_at;
+		if (now_us() >= deadline)
+			return -ETIMEDOUT;
+	}
+}
+
 static int wait_status(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t),
 		       uint64_t first_delay_us, int timeout_ms, uint8_t *s)
 {
-	uint64_t start = now_us(), deadline = start + (uint64_t)timeout_ms * 1000;
-	uint64_t delay = first_delay_us, polling_since = 0;
-	bool first = true;
-	int r;
-
-	for (;;) {
-		if (!first || delay)
-			wait_for_change(c, delay, deadline);
-		if (!first) {
-			if (!polling_since)
-				polling_since = now_us();
-			delay = grow(delay ? delay : POLL_MIN_US, now_us() - polling_since);
-		}
-		first = false;
-		r = status_read(c, bl, s);
-		if (r == 0 && want(*s))
-			return 0;
-		if (r < 0 && !nak(r))
-			return r;
-		if (now_us() >= deadline)
-			return -ETIMEDOUT;
-		if (!delay)
-			delay = POLL_MIN_US;
-	}
+	return wait_status_paced(c, bl, want, first_delay_us, timeout_ms, s, NULL, 0);
 }
 
 static bool is_waiting_cmd_or_data(uint8_t s)
@@ -594,13 +635,10 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 					  prog.done + 1, strerror(-r));
 		t_written = now_us();
 		if (r == 0)
-			r = wait_status(c, bl, is_verdict, first_sleep(p, p->est_check_us),
-					MXT_STATE_TIMEOUT_MS, &s);
+			r = wait_status_paced(c, bl, is_verdict, 0, MXT_STATE_TIMEOUT_MS, &s,
+					      &p->check, t_written);
 		if (r == 0 && s == MXT_FRAME_CRC_PASS) {
-			uint64_t took = now_us() - t_written;
-
-			if (!p->est_check_us || took < p->est_check_us)
-				p->est_check_us = took;
+			t_pass = now_us();
 			pos += fl;
 			prog.done++;
 			prog.bytes = pos;
@@ -609,19 +647,11 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 				c->progress(c->progress_user, &prog);
 			if (pos >= fw->len)
 				break; /* the chip now validates and starts the app */
-			/*
-			 * Sleep through most of the programming time seen so
-			 * far (its minimum: polling overshoot must not feed
-			 * back into it), then poll at a short interval.
-			 */
-			t_pass = now_us();
-			r = wait_status(c, bl, is_ready_or_restarted,
-					first_sleep(p, p->est_prog_us), MXT_STATE_TIMEOUT_MS, &s);
+			/* Programming: the first read comes when the chip is
+			 * about done, as learnt from the frames before. */
+			r = wait_status_paced(c, bl, is_ready_or_restarted, 0,
+					      MXT_STATE_TIMEOUT_MS, &s, &p->prog, t_pass);
 			if (r == 0 && is_waiting_data(s)) {
-				uint64_t took = now_us() - t_pass;
-
-				if (!p->est_prog_us || took < p->est_prog_us)
-					p->est_prog_us = took;
 				ready = true;
 				continue;
 			}
