@@ -36,6 +36,7 @@ struct row {
 	int rc;
 	char last[600];
 	struct tf_attempts att;
+	bool gave_up; /* status: max_attempts reached, no run acts until --force */
 };
 
 static void usage(FILE *f, const char *cmd)
@@ -161,6 +162,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 			free(json);
 		}
 		tf_state_read_attempts(&st, r->dev, &r->att);
+		r->gave_up = s->max_attempts && r->att.count >= s->max_attempts;
 		tf_state_close(&st);
 	}
 }
@@ -169,7 +171,9 @@ static const char *action(const struct row *r, char *buf, size_t size)
 {
 	if (!r->present)
 		return "-";
-	if (r->rc != TF_EXIT_OK)
+	if (r->gave_up)
+		tf_snprintf(buf, size, "gave-up");
+	else if (r->rc != TF_EXIT_OK)
 		tf_snprintf(buf, size, "%s", tf_exit_name(r->rc));
 	else if (r->res.planned_fw[0] && r->res.planned_cfg[0])
 		tf_snprintf(buf, size, "flash %s + config", r->res.planned_fw_version);

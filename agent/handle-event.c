@@ -140,7 +140,8 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 		v = TF_VERDICT_BUSY;
 	} else if (tf_state_read_attempts(&st, ev->devname, &a) == 0 &&
 		   a.count >= s->max_attempts) {
-		snprintf(detail, dsize,
+		/* cut short if need be: the whole story is in `touchfw status` */
+		tf_snprintf(detail, dsize,
 			 "gave up after %u failed attempts (last: %s); "
 			 "'touchfw run --force' or a reboot retries",
 			 a.count, a.last_error[0] ? a.last_error : "unknown");

@@ -65,12 +65,36 @@ static const char *hardware(const struct tf_plan_input *in)
 	return in->hw_hint ? in->hw_hint : "";
 }
 
+/* Every firmware that fits failed here max_blob_failures times: say which,
+ * and why it failed, rather than "none". */
+static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b,
+			 unsigned n_skipped, struct tf_err *err)
+{
+	char hex[65], why[300];
+	unsigned n;
+
+	tf_sha256_hex(b->sha256, hex);
+	n = tf_persist_failures_why(in->persist_dir, in->devname, hex, why, sizeof(why));
+	if (n_skipped > 1)
+		return tf_err_set(err, ENOENT,
+				  "the chip is in bootloader mode and all %u %s firmware blobs "
+				  "for it failed here before (the newest, %s, %u times; last: "
+				  "%s); not tried again until 'touchfw run --force %s'",
+				  n_skipped, in->family, b->id, n, why[0] ? why : "unknown",
+				  in->devname);
+	return tf_err_set(err, ENOENT,
+			  "the chip is in bootloader mode and its only %s firmware, %s, "
+			  "failed here %u times (last: %s); not tried again until "
+			  "'touchfw run --force %s'",
+			  in->family, b->id, n, why[0] ? why : "unknown", in->devname);
+}
+
 static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 			   struct tf_err *err)
 {
 	const struct tf_chip_state *st = in->st;
 	const char *hw = hardware(in);
-	const struct tf_blob *best = NULL, *b;
+	const struct tf_blob *best = NULL, *skipped_best = NULL, *b;
 	const char *first_hw = NULL;
 	bool ambiguous = false;
 	unsigned skipped = 0;
@@ -105,6 +129,9 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		    !tf_blob_fits_from_version(b, &st->version))
 			continue;
 		if (in->max_blob_failures && failures(in, b) >= in->max_blob_failures) {
+			if (!skipped_best ||
+			    tf_version_cmp(&b->v_version, &skipped_best->v_version) > 0)
+				skipped_best = b;
 			skipped++;
 			continue;
 		}
@@ -125,13 +152,13 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 				  "hardware on this board: pin one in the board profile "
 				  "(firmware-pin)");
 	if (st->mode == TF_CHIP_BOOTLOADER) {
+		if (!best && skipped_best)
+			return failed_before(in, skipped_best, skipped, err);
 		if (!best)
 			return tf_err_set(err, ENOENT,
 					  "the chip is in bootloader mode and the database has "
-					  "no %s firmware for %s%s%s", in->family,
-					  hw[0] ? "hardware " : "this board", hw,
-					  skipped ? " (some blobs skipped: they failed here before)"
-						  : "");
+					  "no %s firmware for %s%s", in->family,
+					  hw[0] ? "hardware " : "this board", hw);
 		p->fw = best;
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
 			 "chip in bootloader mode: newest firmware for %s is %s",

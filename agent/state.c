@@ -207,7 +207,7 @@ int tf_state_read_attempts(struct tf_state *st, const char *dev,
 int tf_state_write_attempts(struct tf_state *st, const char *dev,
 			    const struct tf_attempts *a)
 {
-	char name[160], buf[400], err[sizeof(a->last_error)];
+	char name[160], buf[700], err[sizeof(a->last_error)];
 	size_t i;
 
 	if (name_for(name, sizeof(name), dev, "attempts"))
@@ -347,13 +347,15 @@ static bool hex_valid(const char *s)
 	return i == 64;
 }
 
-unsigned tf_persist_failures(const char *persist_dir, const char *dev,
-			     const char *sha256_hex)
+unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
+				 const char *sha256_hex, char *why, size_t why_size)
 {
-	char name[300], *buf = NULL;
+	char name[300], *buf = NULL, *e;
 	unsigned n = 0;
 	int fd;
 
+	if (why_size)
+		why[0] = 0;
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
 		return 0;
 	fd = persist_dirfd(persist_dir, false);
@@ -363,16 +365,27 @@ unsigned tf_persist_failures(const char *persist_dir, const char *dev,
 	if (read_at(fd, name, &buf) == 0) {
 		if (sscanf(buf, "failures=%u", &n) != 1)
 			n = 0;
+		e = strstr(buf, "\nlast_error=");
+		if (e && why_size) {
+			e += strlen("\nlast_error=");
+			tf_snprintf(why, why_size, "%.*s", (int)strcspn(e, "\n"), e);
+		}
 		free(buf);
 	}
 	close(fd);
 	return n;
 }
 
+unsigned tf_persist_failures(const char *persist_dir, const char *dev,
+			     const char *sha256_hex)
+{
+	return tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
+}
+
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
 			      const char *sha256_hex, const char *why)
 {
-	char name[300], buf[512];
+	char name[300], buf[700];
 	unsigned n;
 	int fd, r;
 

@@ -25,7 +25,7 @@ struct tf_state {
 struct tf_attempts {
 	unsigned count;        /* failed runs since the last success */
 	uint64_t next_allowed; /* CLOCK_REALTIME seconds */
-	char last_error[200];
+	char last_error[512];
 };
 
 /* Identity of a file, to notice cheaply that it changed. */
@@ -85,6 +85,9 @@ int tf_file_id_get(const char *path, struct tf_file_id *id);
 /* Failures that survive a reboot: /var/lib/touchfw/failed/<dev>.<sha256>. */
 unsigned tf_persist_failures(const char *persist_dir, const char *dev,
 			     const char *sha256_hex);
+/* The same, and the last failure's message in @why (may be cut short). */
+unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
+				 const char *sha256_hex, char *why, size_t why_size);
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
 			      const char *sha256_hex, const char *why);
 int tf_persist_clear(const char *persist_dir, const char *dev);

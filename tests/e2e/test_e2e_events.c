@@ -216,13 +216,19 @@ static void test_failures_back_off_then_give_up(void **state)
 	}
 	/* A blob that failed twice on this device is not tried again. */
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 5);
-	e2e_said(&E, "they failed here before");
+	e2e_said(&E, "its only mxt firmware, mxt224e-fw-2.1.AB, failed here 2 times (last: ");
+	e2e_said(&E, "failed 20 times"); /* why, from /var/lib/touchfw */
 	e2e_said(&E, "giving up on this device");
 	att = e2e_state_file(&E, "1-004a.attempts");
 	assert_non_null(strstr(att, "count=3"));
 	free(att);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
 	e2e_said(&E, "gave up after 3 failed attempts");
+	/* status says so, not just "no firmware" */
+	assert_int_equal(e2e_touchfw(&E, "status"), 0);
+	assert_non_null(E.out);
+	assert_non_null(strstr(E.out, " gave-up\n"));
+	assert_non_null(strstr(E.out, "attempts: 3 failed"));
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
 	e2e_said(&E, "not updating: gave up after 3 failed attempts");
 	e2e_not_said(&E, "handed to");
