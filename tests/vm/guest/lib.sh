@@ -65,11 +65,17 @@ vm_modprobe() {
 	fi
 }
 
-# Start systemd-udevd as a daemon (busybox flavour) and wait for its control
-# socket.  Its log goes to the kernel ring buffer (dmesg).
+# Start systemd-udevd as a daemon (busybox flavour) and wait until it
+# answers on its control socket.  Its log goes to the kernel ring buffer
+# (dmesg).  The socket file alone is not enough: udevd turns SO_PASSCRED on
+# after bind(), and a message that arrives in between carries no
+# credentials, reads as uid 65534 and is dropped ("Invalid sender uid") --
+# once that was a scenario's `udevadm control --log-level=debug`.  A ping
+# that got an answer proves later messages will be heard.
 vm_start_udevd() {
 	SYSTEMD_LOG_TARGET=kmsg /lib/systemd/systemd-udevd --daemon || return 1
-	vm_wait 10 "udevd control socket" test -S /run/udev/control
+	vm_wait 10 "udevd control socket" test -S /run/udev/control &&
+		vm_wait 10 "udevd to answer a ping" udevadm control --ping --timeout=1
 }
 
 # Replay every existing device as "add" (what systemd-udev-trigger.service
