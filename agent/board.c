@@ -826,12 +826,11 @@ static void reg_range_issue(struct parse_ctx *c, const char *path,
 
 static bool parse_timeout(struct parse_ctx *c, const char *path,
 			  const struct prop_val *v, enum ctrl_prop idx,
-			  uint32_t def, uint32_t min, uint32_t max,
-			  uint32_t *out)
+			  uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint32_t t;
 
-	*out = def;
+	*out = 0;
 	if (!v[idx].seen)
 		return true;
 	if (!val_u32(c, path, ctrl_props[idx], &v[idx], "5000", &t))
@@ -1105,15 +1104,11 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 
 	/* timeouts */
-	if (!parse_timeout(
-		c, path, v, C_INPUT_TIMEOUT, TF_BOARD_INPUT_TIMEOUT_DEFAULT_MS,
-		TF_BOARD_INPUT_TIMEOUT_MIN_MS, TF_BOARD_INPUT_TIMEOUT_MAX_MS,
-		&ctl->input_timeout_ms))
+	if (!parse_timeout(c, path, v, C_INPUT_TIMEOUT, TF_BOARD_INPUT_TIMEOUT_MIN_MS,
+			   TF_BOARD_INPUT_TIMEOUT_MAX_MS, &ctl->input_timeout_ms))
 		ok = false;
-	if (!parse_timeout(
-		c, path, v, C_FLASH_TIMEOUT, TF_BOARD_FLASH_TIMEOUT_DEFAULT_MS,
-		TF_BOARD_FLASH_TIMEOUT_MIN_MS, TF_BOARD_FLASH_TIMEOUT_MAX_MS,
-		&ctl->flash_timeout_ms))
+	if (!parse_timeout(c, path, v, C_FLASH_TIMEOUT, TF_BOARD_FLASH_TIMEOUT_MIN_MS,
+			   TF_BOARD_FLASH_TIMEOUT_MAX_MS, &ctl->flash_timeout_ms))
 		ok = false;
 
 	return ok && reg_ok;

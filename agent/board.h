@@ -25,11 +25,10 @@
 /* The only profile format version this touchfw reads. */
 #define TF_BOARD_PROFILE_VERSION 1
 
-/* Defaults and bounds of a controller's timeouts (boards/README.md). */
-#define TF_BOARD_INPUT_TIMEOUT_DEFAULT_MS 10000u
+/* Bounds of a controller's timeouts (boards/README.md); a profile that
+ * gives none leaves them to the settings file. */
 #define TF_BOARD_INPUT_TIMEOUT_MIN_MS	  100u
 #define TF_BOARD_INPUT_TIMEOUT_MAX_MS	  600000u
-#define TF_BOARD_FLASH_TIMEOUT_DEFAULT_MS 300000u
 #define TF_BOARD_FLASH_TIMEOUT_MIN_MS	  1000u
 #define TF_BOARD_FLASH_TIMEOUT_MAX_MS	  3600000u
 
@@ -92,7 +91,7 @@ struct tf_controller {
 	struct tf_gpio_spec reset, chg;
 	enum tf_power power;
 	char firmware_pin[64], config_pin[64]; /* firmware DB ids, or "" */
-	uint32_t input_timeout_ms, flash_timeout_ms; /* defaults filled in */
+	uint32_t input_timeout_ms, flash_timeout_ms; /* 0: not given, settings apply */
 };
 
 /* dmi-match: the key's value must equal (or fnmatch) one of @patterns. */

@@ -126,8 +126,11 @@ static void print_controller(const struct tf_controller *c)
 		printf(", firmware-pin %s", c->firmware_pin);
 	if (c->config_pin[0])
 		printf(", config-pin %s", c->config_pin);
-	printf(", timeouts input %u ms flash %u ms\n", c->input_timeout_ms,
-	       c->flash_timeout_ms);
+	if (c->input_timeout_ms)
+		printf(", input timeout %u ms", c->input_timeout_ms);
+	if (c->flash_timeout_ms)
+		printf(", flash timeout %u ms", c->flash_timeout_ms);
+	printf("\n");
 }
 
 static void print_profile(const struct tf_board_profile *p)

@@ -259,7 +259,8 @@ static int step_family(struct run *r)
 			      fi->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
-	r->c.flash_timeout_ms = r->ctrl->flash_timeout_ms;
+	r->c.flash_timeout_ms = r->ctrl->flash_timeout_ms ? r->ctrl->flash_timeout_ms
+							  : r->s->flash_timeout_ms;
 	r->c.progress = progress;
 	r->c.progress_user = r;
 	if (r->ops->init(&r->c, &err) < 0)
@@ -553,10 +554,12 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 {
 	struct tf_input_node node;
 	struct tf_err err = { 0 };
+	/* The profile's, else the settings' (the administrator's default). */
+	unsigned ms = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
+						: r->s->input_timeout_ms;
 
-	log_info(dev_of(r), "waiting up to %u ms for the application-mode input device",
-		 r->ctrl->input_timeout_ms);
-	if (tf_input_watch_wait(w, (int)r->ctrl->input_timeout_ms, &node, &err) < 0)
+	log_info(dev_of(r), "waiting up to %u ms for the application-mode input device", ms);
+	if (tf_input_watch_wait(w, (int)ms, &node, &err) < 0)
 		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_VERIFY,
 			      "%s (driver %s)", err.msg,
 			      r->c.dev.driver[0] ? r->c.dev.driver : "not bound");

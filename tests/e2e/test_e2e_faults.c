@@ -143,7 +143,10 @@ static void test_fault_driver_binds_without_input(void **state)
 {
 	(void)state;
 	start("no-image", "fault.no_input = true\n");
+	/* emul-demo sets no input-timeout-ms: the settings' value applies */
+	e2e_settings(&E, "input_timeout_ms = 700");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 12);
+	e2e_said(&E, "waiting up to 700 ms for the application-mode input device");
 	e2e_said(&E, "no new input device within");
 	/* The firmware itself went in: the chip runs it. */
 	assert_int_equal(e2e_chip(&E).version, 0x21);
