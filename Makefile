@@ -4,13 +4,15 @@
 # and Yocto recipes: CC, CROSS_COMPILE, PKG_CONFIG, CFLAGS, CPPFLAGS, LDFLAGS,
 # DESTDIR, PREFIX, SYSCONFDIR and the directory variables below are honoured.
 #
-#   make                  build touchfw (+ its agent), boards, demo firmware DB
-#   make check            every test, then again under ASan+UBSan (clang)
+#   make                  build touchfw (+ its agent) and the boards
+#   make check            every test, then all but the VM tests again under
+#                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
 #   make deps             install missing Debian 12 packages (root)
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
-#   make WITH_SYSTEMD=0   no systemd hand-off code (detached child only)
+#   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
+#                         detached child where systemd does not run)
 
 VERSION := 0.1.0
 

@@ -49,8 +49,10 @@ static void flash_usage(FILE *f)
 		"(or --family) and the driver is assumed to own the chip's power\n"
 		"(never unbound) unless --always-on says it is safe to unbind.\n"
 		"\n"
-		"  --force      reinstall or downgrade; accept a configuration made for\n"
-		"               another info-block CRC\n"
+		"  --force      accept a configuration made for another info-block\n"
+		"               CRC, and write one the chip already has\n"
+		"(A --firmware image is always written, whatever version it holds:\n"
+		"flash is the tool for a deliberate downgrade.)\n"
 		"  --dry-run    show what would happen\n");
 }
 

@@ -127,9 +127,10 @@ static int step_device(struct run *r)
 	tf_snprintf(name, sizeof(name), "%s", r->c.dev.name);
 	if (tf_device_lookup(name, &r->c.dev, &err) < 0)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
-	if ((r->o->wait_bind ||
-	     tf_state_take_wait_bind(&r->st, name, (uint64_t)time(NULL),
-				     r->s->bind_timeout_ms / 1000 + 60)) &&
+	/* The note from handle-event is used up either way. */
+	if ((tf_state_take_wait_bind(&r->st, name, (uint64_t)time(NULL),
+				     r->s->bind_timeout_ms / 1000 + 60) ||
+	     r->o->wait_bind) &&
 	    !r->c.dev.driver[0]) {
 		log_info(dev_of(r), "waiting up to %u ms for a driver to bind",
 			 r->s->bind_timeout_ms);

@@ -281,6 +281,50 @@ static void test_udev_without_bind_events_waits_for_the_driver(void **state)
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
+/*
+ * The same through systemd: touchfw@.service runs a plain `touchfw run`, so
+ * handle-event leaves a note (DEVICE.waitbind) that makes that run wait for
+ * the driver too.  No systemd here: the hand-off itself fails, as it may,
+ * and the test then starts the run as the unit would.
+ */
+static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **state)
+{
+	const char *env[] = { "ACTION=add", "DEVPATH=/devices/platform/emul/i2c-1/1-004a",
+			      "SUBSYSTEM=i2c", "MODALIAS=of:NtouchscreenT(null)Catmel,maxtouch",
+			      NULL };
+	const char *argv[] = { NULL, "run", "1-004a", NULL };
+	char bin[300], confenv[400];
+	const char *cenv[] = { confenv, "TOUCHFW_LOG_LEVEL=debug", NULL };
+	struct emub_child *child;
+	char *note;
+	int st;
+
+	(void)state;
+	start("no-image", "1.0.AA", "bind_events = false\nprobe_delay_ms = 400\nbound = false\n",
+	      NULL);
+	e2e_settings(&E, "handoff = systemd\nbind_timeout_ms = 20000");
+	e2e_touchfw_env(&E, env, "handle-event", "--add-only", NULL);
+	e2e_said(&E, "add (driver none yet)");
+	note = e2e_state_file(&E, "1-004a.waitbind");
+	assert_non_null(note);
+	free(note);
+	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", E.conf);
+	argv[0] = bin;
+	assert_int_equal(emub_spawn(E.eb, argv, cenv, true, &child), 0);
+	usleep(300000);
+	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("run exited %d:\n%s", WEXITSTATUS(st), emub_child_stderr(child));
+	assert_non_null(strstr(emub_child_stderr(child), "for a driver to bind"));
+	emub_child_free(child);
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+	/* the note is used up */
+	assert_null(e2e_state_file(&E, "1-004a.waitbind"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +335,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_failures_back_off_then_give_up, teardown),
 		cmocka_unit_test_teardown(test_second_run_while_locked_exits_locked, teardown),
 		cmocka_unit_test_teardown(test_udev_without_bind_events_waits_for_the_driver, teardown),
+		cmocka_unit_test_teardown(test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_events", tests, NULL, NULL);
