@@ -51,9 +51,10 @@ static void flash_usage(FILE *f)
 		"\n"
 		"  --force      accept a configuration made for another info-block\n"
 		"               CRC, and write one the chip already has\n"
-		"(A --firmware image is always written, whatever version it holds:\n"
-		"flash is the tool for a deliberate downgrade.)\n"
-		"  --dry-run    show what would happen\n");
+		"  --dry-run    show what would happen\n"
+		"\n"
+		"A --firmware image is written whatever version it holds: flash is\n"
+		"the tool for a deliberate downgrade.\n");
 }
 
 static int load_settings(const struct tf_cli *cli, struct tf_settings *s)
