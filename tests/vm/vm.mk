@@ -16,10 +16,11 @@ VM_CHECKS := $(VM_MK_DIR)/check-vm
 
 .PHONY: check-vm vm-kernel vm-headers
 
-# The kmod-* scenarios put touchfw, its demo firmware DB and board profiles
-# into the image (DB_OUTPUTS is defined after this file is read: recipe).
+# The kmod-* scenarios put touchfw, its generated udev rules and unit, its
+# demo firmware DB and board profiles into the image (DB_OUTPUTS and
+# INSTALL_DATA are defined after this file is read: recipe).
 check-vm: deps-check $(PROGRAMS)
-	@$(MAKE) --no-print-directory $(DB_OUTPUTS)
+	@$(MAKE) --no-print-directory $(DB_OUTPUTS) $(INSTALL_DATA)
 	@B=$(B) SCENARIO="$(SCENARIO)" $(VM_MK_DIR)/check-vm
 
 vm-kernel:
