@@ -189,6 +189,30 @@ vm_uevent_to_run_us() {
 	echo $(($(vm_event_get "$1" RUN_START_US) - _ur_k))
 }
 
+# ---------------------------------------------------------------- kernel
+# The kernel neither oopsed nor warned in this boot.  The taint flags are
+# the whole boot's record, lost to no ring buffer wrap: D (bit 7,
+# TAINT_DIE: an oops or BUG) and W (bit 9, TAINT_WARN).  Others are
+# expected: a test module taints O and E (bits 12, 13).  The log is
+# searched too, for what it still holds.
+vm_no_oops() {
+	_no_t=$(cat /proc/sys/kernel/tainted) || return 1
+	_no_ok=0
+	if [ $((_no_t >> 7 & 1)) = 1 ]; then
+		vm_log "kernel tainted D (oops or BUG), tainted=$_no_t"
+		_no_ok=1
+	fi
+	if [ $((_no_t >> 9 & 1)) = 1 ]; then
+		vm_log "kernel tainted W (warning), tainted=$_no_t"
+		_no_ok=1
+	fi
+	if dmesg | grep "Oops\|WARNING\|BUG:\|kernel BUG at"; then
+		vm_log "the kernel log has the lines above"
+		_no_ok=1
+	fi
+	return $_no_ok
+}
+
 # ---------------------------------------------------------------- verdict
 vm_checks=0
 vm_fails=0

@@ -65,9 +65,38 @@ emul_input() {
 	return 0
 }
 
-# dmesg lines of the client since the last emul_dmesg_mark.
-emul_dmesg_mark() { dmesg -c >/dev/null; }
-emul_dmesg_has() { dmesg | grep -q -- "$1"; }
+# The kernel log since the last emul_dmesg_mark (all of it before the
+# first).  The mark leaves the ring buffer alone (no dmesg -c): whole-boot
+# checks such as vm_no_oops must still see everything.  It writes a
+# numbered line to /dev/kmsg and the log is read from after that line,
+# which stays right when the 128 KiB ring buffer wraps (a line count would
+# then skip new lines): a mark that was overwritten means every line left
+# is newer.  Should the write fail (printk_devkmsg=off), the mark falls
+# back to the line count.
+EMUL_DMESG_MARK=0
+EMUL_DMESG_TAG=""
+EMUL_DMESG_SKIP=0
+emul_dmesg_mark() {
+	EMUL_DMESG_MARK=$((EMUL_DMESG_MARK + 1))
+	EMUL_DMESG_TAG="mxt-emul guest: kernel log mark $EMUL_DMESG_MARK"
+	EMUL_DMESG_SKIP=$(dmesg | wc -l)
+	if ! { echo "$EMUL_DMESG_TAG" >/dev/kmsg; } 2>/dev/null ||
+		! dmesg | grep -q "] $EMUL_DMESG_TAG\$"; then
+		vm_log "kernel log mark $EMUL_DMESG_MARK not written: counting $EMUL_DMESG_SKIP lines instead"
+		EMUL_DMESG_TAG=""
+	fi
+}
+emul_dmesg() {
+	if [ -n "$EMUL_DMESG_TAG" ]; then
+		dmesg | awk -v tag="] $EMUL_DMESG_TAG" '
+			{ line[NR] = $0 }
+			substr($0, length($0) - length(tag) + 1) == tag { from = NR + 1 }
+			END { for (i = from ? from : 1; i <= NR; i++) print line[i] }'
+	else
+		dmesg | tail -n +$((EMUL_DMESG_SKIP + 1))
+	fi
+}
+emul_dmesg_has() { emul_dmesg | grep -q -- "$1"; }
 
 # Kernel uevents of i2c and input devices, stamped by udevadm monitor
 # (CLOCK_MONOTONIC when received, the same moment as udevd).
@@ -141,7 +170,8 @@ emul_run_done() {
 }
 
 # udevd logs what RUN programs print only at debug level: turn that on to
-# see touchfw handle-event's decisions.  emul_handle_event_said TEXT.
+# see touchfw handle-event's decisions.  emul_handle_event_said TEXT: it
+# said so since the last emul_dmesg_mark.
 # In the busybox flavour udevd logs to /dev/kmsg, which ratelimits writers
 # unless told otherwise.
 emul_udev_debug() {
@@ -149,7 +179,7 @@ emul_udev_debug() {
 	udevadm control --log-level=debug
 }
 emul_handle_event_said() {
-	dmesg | grep "touchfw handle-event" | grep -qF -- "$1"
+	emul_dmesg | grep "touchfw handle-event" | grep -qF -- "$1"
 }
 
 # touchfw's log of the client: every run appends to it.
@@ -191,7 +221,8 @@ emul_use_profile() {
 		cp "/vm/boards/$1.dtb" /usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
 }
 
-# What udevd's RUN program (touchfw handle-event) printed, from dmesg.
+# What udevd's RUN program (touchfw handle-event) printed, from the kernel
+# log since the last emul_dmesg_mark.
 emul_handle_event_lines() {
-	dmesg | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
+	emul_dmesg | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
 }
