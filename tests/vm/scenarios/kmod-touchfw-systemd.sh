@@ -73,8 +73,13 @@ frames=$(emul_state frames_passed)
 echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind
 echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
 udevadm settle --timeout=20
-vm_check "the second bind is handed to $unit again" \
-	vm_wait 10 "handle-event" he_said "bind (driver atmel_mxt_ts): handed to systemd"
+# The first bind logged the same line: count them.
+handed_twice() {
+	test "$(journalctl -q -u systemd-udevd.service -o cat | grep "touchfw handle-event" |
+		grep -cF "bind (driver atmel_mxt_ts): handed to systemd")" = 2
+}
+vm_check "the second bind is handed to $unit again (twice in all)" \
+	vm_wait 10 "the second hand-over" handed_twice
 vm_check "the second run finds the chip up to date" \
 	vm_wait 30 "second run" eval 'unit_journal | grep -q "up to date (firmware 2.1.AB"'
 vm_check "three binds in all, the own rebind ignored" eval \
