@@ -243,6 +243,8 @@ static void test_stats_json(void **state)
 	assert_contains(buf, "\"model\": \"mxt224e\"");
 	/* model init, power-up at probe, the probe's 0x01 0x01 */
 	assert_contains(buf, "\"bootloader_entries\": 3");
+	/* the 0x01 0x01 left the bootloader: a reset, not of the reset line */
+	assert_contains(buf, "\"resets\": 1, \"hw_resets\": 0,");
 	assert_contains(buf, "\"oopses\": []");
 	free(buf);
 	emub_free(eb);

@@ -254,6 +254,9 @@ static void test_config_is_lost_on_reset_without_backup(void **state)
 	assert_int_not_equal(mxt_model_config_crc(&r->chip), crc0);
 	t6_cmd(r, 0, 0x01); /* normal reset */
 	assert_int_equal(reg_read(r, 0, back, 1), -1); /* NAK while resetting */
+	/* A software reset is a reset, not the reset line. */
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 1);
+	assert_int_equal(mxt_model_stats(&r->chip)->hw_resets, 0);
 	advance_ms(r, 200);
 	assert_int_equal(reg_read(r, t7, back, 2), 2);
 	assert_int_equal(back[0], 0);
@@ -835,12 +838,16 @@ static void test_reset_line_holds_chip_in_reset(void **state)
 	uint8_t b;
 
 	(void)state;
+	assert_int_equal(mxt_model_stats(&r->chip)->hw_resets, 0);
 	mxt_model_ops.set_reset(&r->chip, true);
 	advance_ms(r, 100);
 	assert_int_equal(rd(r, 0x4a, &b, 1), EM_XFER_NAK_ADDR);
+	mxt_model_ops.set_reset(&r->chip, true); /* still held: no new reset */
 	mxt_model_ops.set_reset(&r->chip, false);
 	advance_ms(r, 100);
 	assert_int_equal(reg_read(r, 0, &b, 1), 2);
+	assert_int_equal(mxt_model_stats(&r->chip)->hw_resets, 1);
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 1);
 	free(r);
 }
 

@@ -890,12 +890,13 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 				", \"mode\": %d, \"fw_version\": \"%u.%u.%02X\", \"stats\": "
 				"{\"frames_passed\": %u, \"frames_failed\": %u, "
 				"\"images_completed\": %u, \"resets\": %u, "
+				"\"hw_resets\": %u, "
 				"\"bootloader_entries\": %u, \"backups\": %u, "
 				"\"power_losses\": %u, \"config_writes\": %u}",
 				(int)mxt_model_mode(m), mxt_model_fw_version(m) >> 4,
 				mxt_model_fw_version(m) & 15, mxt_model_fw_build(m),
 				s->frames_passed, s->frames_failed, s->images_completed, s->resets,
-				s->bootloader_entries, s->backups, s->power_losses,
+				s->hw_resets, s->bootloader_entries, s->backups, s->power_losses,
 				s->config_writes);
 		} else {
 			const struct eeprom_model_stats *s = eeprom_model_stats(c->model);

@@ -847,6 +847,7 @@ static void op_set_reset(void *chip, bool asserted)
 		m->final_pending = false;
 		cancel(m);
 		m->stats.resets++;
+		m->stats.hw_resets++;
 	} else {
 		schedule(m, EV_BOOT, m->cfg.t.power_on_ns);
 	}

@@ -106,7 +106,8 @@ struct mxt_model_stats {
 	em_u32 frames_passed;
 	em_u32 frames_failed;
 	em_u32 images_completed;
-	em_u32 resets;
+	em_u32 resets;    /* every reset: reset line, T6 RESET, bootloader exit */
+	em_u32 hw_resets; /* the reset line asserted while powered, only */
 	em_u32 bootloader_entries;
 	em_u32 backups;
 	em_u32 power_losses;

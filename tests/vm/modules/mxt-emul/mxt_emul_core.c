@@ -552,8 +552,9 @@ static int emu_state_show(struct seq_file *sf, void *unused)
 		   s.reset_held, READ_ONCE(e->powered));
 	seq_printf(sf, "frames_passed=%u\nframes_failed=%u\nimages_completed=%u\n",
 		   s.st.frames_passed, s.st.frames_failed, s.st.images_completed);
-	seq_printf(sf, "resets=%u\nbootloader_entries=%u\nbackups=%u\n",
-		   s.st.resets, s.st.bootloader_entries, s.st.backups);
+	seq_printf(sf, "resets=%u\nhw_resets=%u\n", s.st.resets, s.st.hw_resets);
+	seq_printf(sf, "bootloader_entries=%u\nbackups=%u\n",
+		   s.st.bootloader_entries, s.st.backups);
 	seq_printf(sf, "power_losses=%u\nconfig_writes=%u\n", s.st.power_losses,
 		   s.st.config_writes);
 	seq_printf(sf, "transactions=%llu\nmessages=%llu\nbytes_written=%llu\n",
