@@ -215,13 +215,21 @@ static void test_missing_manifest(void **state)
 
 static void test_corrupt_manifest_names_the_line(void **state)
 {
-	char path[400];
+	char path[400], where[100];
+	unsigned lines = 0;
+	char *buf = NULL;
+	size_t len;
 	FILE *f;
 
 	(void)state;
 	start("no-image", NULL);
 	e2e_private_db(&E);
 	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
+	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
+	assert_true(len > 0 && buf[len - 1] == '\n');
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	free(buf);
 	f = fopen(path, "a");
 	fputs("[broken]\ntype = firmware\nfamliy = mxt\n", f);
 	fclose(f);
@@ -229,7 +237,9 @@ static void test_corrupt_manifest_names_the_line(void **state)
 	 * first, so switch them off to see the parser's message. */
 	e2e_settings(&E, "signatures = off");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
-	e2e_said(&E, "famliy");
+	/* the bad key is the third line appended */
+	snprintf(where, sizeof(where), "manifest.ini:%u: [broken] unknown key 'famliy'", lines + 3);
+	e2e_said(&E, where);
 }
 
 static void test_tampered_manifest_fails_its_signature(void **state)
