@@ -256,6 +256,9 @@ static void test_tampered_manifest_fails_its_signature(void **state)
 	fclose(f);
 	e2e_settings(&E, "signatures = required");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	/* exit 6 is any database error: it must be the signature */
+	e2e_said(&E, "manifest.ini.sig:1: signature by 'build-demo' does not verify");
+	e2e_said(&E, "manifest.ini was changed after signing");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
