@@ -357,14 +357,30 @@ static void test_obp_raw_for_another_chip(void **state)
 static void test_obp_raw_for_other_firmware_needs_force(void **state)
 {
 	char path[400];
+	unsigned cfg_crc = 0;
+	uint32_t writes;
+	FILE *f;
 
 	(void)state;
 	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
 	snprintf(path, sizeof(path), "%s/old.cfg", E.dir);
 	gen("config --chip mxt224e --version 1.0.AA", path);
+	/* OBP_RAW V1: magic, info bytes, info-block CRC, config CRC */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &cfg_crc), 1);
+	fclose(f);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	assert_int_not_equal(e2e_chip(&E).nvm_crc, cfg_crc);
+	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
 	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
 	e2e_said(&E, "info-block CRC");
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
 	assert_int_equal(e2e_touchfw(&E, "flash", "--force", "--config", path, "1-004a"), 0);
+	/* forced: the config really went to the chip and into its NVM (a
+	 * rebind alone adds config writes too: the driver's T7 fix-up) */
+	assert_true(e2e_chip(&E).stats.config_writes > writes);
+	assert_int_equal(e2e_chip(&E).nvm_crc, cfg_crc);
 }
 
 static void test_profile_without_a_match(void **state)
