@@ -174,16 +174,27 @@ static void test_config_only_update_always_on_writes_over_the_bus(void **state)
 
 static void test_report_only_mode_never_writes(void **state)
 {
-	struct e2e_chip c;
+	struct emub_bus_counters u1, u2;
+	struct e2e_chip before, c;
 
 	(void)state;
 	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
 	e2e_settings(&E, "mode = report-only");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	before = e2e_chip(&E);
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, NULL), 0);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	e2e_said(&E, "report-only mode: would install mxt224e-fw-2.1.AB");
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, NULL), 0);
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
-	assert_int_equal(c.stats.frames_passed, 0);
+	/* Reads only: no byte beyond register pointers was written... */
+	assert_true(u2.bytes_written - u1.bytes_written <= 2 * (u2.transactions - u1.transactions));
+	/* ...no frame, config write, reset or bootloader entry... */
+	assert_memory_equal(&c.stats, &before.stats, sizeof(c.stats));
+	/* ...and the bootloader was not unlocked (a 2-byte command the
+	 * bound above lets through): it still waits for that command. */
+	assert_int_equal(c.bl_status, MXT_BL_WAITING_BOOTLOAD_CMD);
 }
 
 static void test_off_switch_in_settings_and_on_cmdline(void **state)
