@@ -215,13 +215,21 @@ static void test_missing_manifest(void **state)
 
 static void test_corrupt_manifest_names_the_line(void **state)
 {
-	char path[400];
+	char path[400], where[100];
+	unsigned lines = 0;
+	char *buf = NULL;
+	size_t len;
 	FILE *f;
 
 	(void)state;
 	start("no-image", NULL);
 	e2e_private_db(&E);
 	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
+	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
+	assert_true(len > 0 && buf[len - 1] == '\n');
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	free(buf);
 	f = fopen(path, "a");
 	fputs("[broken]\ntype = firmware\nfamliy = mxt\n", f);
 	fclose(f);
@@ -229,7 +237,9 @@ static void test_corrupt_manifest_names_the_line(void **state)
 	 * first, so switch them off to see the parser's message. */
 	e2e_settings(&E, "signatures = off");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
-	e2e_said(&E, "famliy");
+	/* the bad key is the third line appended */
+	snprintf(where, sizeof(where), "manifest.ini:%u: [broken] unknown key 'famliy'", lines + 3);
+	e2e_said(&E, where);
 }
 
 static void test_tampered_manifest_fails_its_signature(void **state)
@@ -246,6 +256,9 @@ static void test_tampered_manifest_fails_its_signature(void **state)
 	fclose(f);
 	e2e_settings(&E, "signatures = required");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	/* exit 6 is any database error: it must be the signature */
+	e2e_said(&E, "manifest.ini.sig:1: signature by 'build-demo' does not verify");
+	e2e_said(&E, "manifest.ini was changed after signing");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
@@ -344,14 +357,30 @@ static void test_obp_raw_for_another_chip(void **state)
 static void test_obp_raw_for_other_firmware_needs_force(void **state)
 {
 	char path[400];
+	unsigned cfg_crc = 0;
+	uint32_t writes;
+	FILE *f;
 
 	(void)state;
 	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
 	snprintf(path, sizeof(path), "%s/old.cfg", E.dir);
 	gen("config --chip mxt224e --version 1.0.AA", path);
+	/* OBP_RAW V1: magic, info bytes, info-block CRC, config CRC */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &cfg_crc), 1);
+	fclose(f);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	assert_int_not_equal(e2e_chip(&E).nvm_crc, cfg_crc);
+	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
 	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
 	e2e_said(&E, "info-block CRC");
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
 	assert_int_equal(e2e_touchfw(&E, "flash", "--force", "--config", path, "1-004a"), 0);
+	/* forced: the config really went to the chip and into its NVM (a
+	 * rebind alone adds config writes too: the driver's T7 fix-up) */
+	assert_true(e2e_chip(&E).stats.config_writes > writes);
+	assert_int_equal(e2e_chip(&E).nvm_crc, cfg_crc);
 }
 
 static void test_profile_without_a_match(void **state)

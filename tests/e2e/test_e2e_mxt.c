@@ -12,11 +12,15 @@
 #define DB_CFG_CRC 0xE7A6F5
 
 static struct e2e E;
+static FILE *trace; /* the emulator's log, when a test keeps one */
 
 static int teardown(void **state)
 {
 	(void)state;
 	e2e_stop(&E);
+	if (trace)
+		fclose(trace);
+	trace = NULL;
 	return 0;
 }
 
@@ -48,19 +52,66 @@ static void assert_updated(void)
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 }
 
+/* Like start(), logging every bus transaction and uevent to
+ * E.dir/emuboard.log: "i2c-1 user: w24@24=... -> 1", "uevent unbind ...". */
+static void start_traced(const char *compat, const char *state, const char *fw,
+			 const char *power)
+{
+	char *b = e2e_board(compat, "mxt224e", state, fw, power, NULL);
+	const char *old = getenv("EMUBOARD_TRACE");
+	char *saved = old ? strdup(old) : NULL;
+	char path[400];
+
+	assert_non_null(b);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	trace = fopen(path, "w");
+	assert_non_null(trace);
+	setenv("EMUBOARD_TRACE", "1", 1);
+	emub_set_log(E.eb, trace);
+	if (saved)
+		setenv("EMUBOARD_TRACE", saved, 1);
+	else
+		unsetenv("EMUBOARD_TRACE");
+	free(saved);
+	e2e_go(&E);
+}
+
 static void test_bootloader_chip_is_flashed_with_driver_bound(void **state)
 {
-	char *json;
+	const char *done, *unbind, *rebind;
+	char path[400], *log = NULL, *json;
+	size_t len;
 
 	(void)state;
-	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	start_traced("touchfw,emul-demo", "no-image", "1.0.AA", "driver");
 	assert_false(emub_input_node(E.eb, "touchscreen", (char[64]){ 0 }, 64) == 0);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	e2e_said(&E, "bootloader mode");
-	e2e_said(&E, "flashing mxt224e-fw-2.1.AB");
-	e2e_said(&E, "rebind");
+	e2e_said(&E, "flashing mxt224e-fw-2.1.AB (2.1.AB) at bootloader address 0x24");
 	e2e_said(&E, "verified: firmware (bootloader) -> 2.1.AB");
+	/* The flash finished before touchfw unbound anything... */
+	done = strstr(E.err, "flashing: 100%");
+	unbind = strstr(E.err, "unbinding");
+	assert_non_null(done);
+	assert_non_null(unbind);
+	assert_true(done < unbind);
+	/* (that first unbind is the rebind after the update) */
+	rebind = strstr(E.err, "rebind: unbinding");
+	assert_non_null(rebind);
+	assert_ptr_equal(rebind + strlen("rebind: "), unbind);
 	assert_updated();
+	/* ...and the driver stayed bound: nothing touched the bootloader
+	 * (0x24) once the first unbind happened. */
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	assert_int_equal(tf_read_file(path, 64 << 20, &log, &len), 0);
+	unbind = strstr(log, "uevent unbind ");
+	assert_non_null(unbind);
+	assert_non_null(strstr(log, "i2c-1 user: w2@24=dc aa")); /* the unlock, traced */
+	assert_null(strstr(unbind, "@24="));
+	free(log);
 	json = e2e_state_file(&E, "1-004a.json");
 	assert_non_null(json);
 	assert_non_null(strstr(json, "\"path\":\"bootloader\""));
@@ -174,16 +225,27 @@ static void test_config_only_update_always_on_writes_over_the_bus(void **state)
 
 static void test_report_only_mode_never_writes(void **state)
 {
-	struct e2e_chip c;
+	struct emub_bus_counters u1, u2;
+	struct e2e_chip before, c;
 
 	(void)state;
 	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
 	e2e_settings(&E, "mode = report-only");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	before = e2e_chip(&E);
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, NULL), 0);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	e2e_said(&E, "report-only mode: would install mxt224e-fw-2.1.AB");
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, NULL), 0);
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
-	assert_int_equal(c.stats.frames_passed, 0);
+	/* Reads only: no byte beyond register pointers was written... */
+	assert_true(u2.bytes_written - u1.bytes_written <= 2 * (u2.transactions - u1.transactions));
+	/* ...no frame, config write, reset or bootloader entry... */
+	assert_memory_equal(&c.stats, &before.stats, sizeof(c.stats));
+	/* ...and the bootloader was not unlocked (a 2-byte command the
+	 * bound above lets through): it still waits for that command. */
+	assert_int_equal(c.bl_status, MXT_BL_WAITING_BOOTLOAD_CMD);
 }
 
 static void test_off_switch_in_settings_and_on_cmdline(void **state)

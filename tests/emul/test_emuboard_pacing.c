@@ -138,28 +138,50 @@ static void test_realtime_write_cycle_is_naked(void **state)
 	emub_free(eb);
 }
 
+/* Wire time the model counted for user-space transfers on adapter 1. */
+static uint64_t user_bus_ns(struct emub *eb)
+{
+	struct emub_bus_counters u;
+
+	assert_int_equal(emub_adapter_counters(eb, 1, &u, NULL), 0);
+	return u.bus_ns;
+}
+
 static void test_realtime_transfer_lasts_its_wire_time(void **state)
 {
 	const char *const args[] = {"bigread", "4000", NULL};
 	/* START + address/ACK + 9 bits per byte + STOP at 100 kHz */
 	const long wire_us = (1 + 9 + 9 * 4000 + 1) * 10;
+	const uint64_t wire_ns = (uint64_t)wire_us * 1000;
 	struct emub *eb;
+	uint64_t t0;
 	char *out;
 	long us;
 
 	(void)state;
 	eb = board(eeprom_board, true);
+	t0 = emub_model_time_ns(eb);
 	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	/* the read returns no earlier than its wire time... */
 	us = number_after(out, "read 4000 in ");
 	assert_true(us >= wire_us);
-	assert_true(us < wire_us + 300000);
 	g_free(out);
+	/* ...which the model counts exactly (a longer one would be waited
+	 * for too); model time is wall time, so it ran on past the wire time
+	 * while the child started */
+	assert_int_equal(user_bus_ns(eb), wire_ns);
+	assert_true(emub_model_time_ns(eb) - t0 > wire_ns);
 	emub_free(eb);
 
+	/* fast: the same wire time, and model time moved by exactly that:
+	 * no wall time (the child's start, a wait for the wire) counts */
 	eb = board(eeprom_board, false);
+	t0 = emub_model_time_ns(eb);
 	assert_int_equal(tu_run_self(eb, &out, args), 0);
-	assert_true(number_after(out, "read 4000 in ") < wire_us / 2);
+	assert_contains(out, "read 4000 in ");
 	g_free(out);
+	assert_int_equal(user_bus_ns(eb), wire_ns);
+	assert_int_equal(emub_model_time_ns(eb) - t0, wire_ns);
 	emub_free(eb);
 }
 
@@ -176,30 +198,42 @@ static void test_chg_edge_comes_when_the_chip_boots(void **state)
 		"power = always-on\nreset_gpio = 0\nchg_gpio = 1\nfault.slow_factor = 10\n"
 		"[gpiochip]\nline.0 = TS_RESET\nline.1 = TS_CHG\n",
 	};
+	const uint64_t boot_ns = 40000000; /* the model's power_on_ns */
 	struct emub *eb;
+	uint64_t t0;
 	char *out;
 	long us;
 
 	(void)state;
-	/* realtime: the model boots in 40 ms (power_on_ns) */
+	/* realtime: the edge comes no earlier than the boot, and the chip was
+	 * busy booting for exactly the modelled 40 ms (power_on_ns) */
 	eb = board(boards[0], true);
+	t0 = emub_model_time_ns(eb);
 	assert_int_equal(tu_run_self(eb, &out, args), 0);
 	us = number_after(out, "edge 1 after ");
-	assert_true(us >= 39000 && us < 200000);
+	assert_true(us >= 39000);
 	g_free(out);
+	assert_int_equal(emub_chip_busy_ns(eb, "touchscreen"), boot_ns);
+	/* model time is wall time: the child's 10 ms with reset held count */
+	assert_true(emub_model_time_ns(eb) - t0 >= boot_ns + 10000000);
 	emub_free(eb);
 	/* slow_factor 10: 400 ms */
 	eb = board(boards[1], true);
 	assert_int_equal(tu_run_self(eb, &out, args), 0);
 	us = number_after(out, "edge 1 after ");
-	assert_true(us >= 399000 && us < 700000);
+	assert_true(us >= 399000);
 	g_free(out);
+	assert_int_equal(emub_chip_busy_ns(eb, "touchscreen"), 10 * boot_ns);
 	emub_free(eb);
-	/* fast: at once */
+	/* fast: the wait jumps to the boot; model time moves by the boot
+	 * time alone, not by the child's 10 ms sleep or any wall time */
 	eb = board(boards[0], false);
+	t0 = emub_model_time_ns(eb);
 	assert_int_equal(tu_run_self(eb, &out, args), 0);
-	assert_true(number_after(out, "edge 1 after ") < 30000);
+	assert_contains(out, "edge 1 after ");
 	g_free(out);
+	assert_int_equal(emub_chip_busy_ns(eb, "touchscreen"), boot_ns);
+	assert_int_equal(emub_model_time_ns(eb) - t0, boot_ns);
 	emub_free(eb);
 }
 

@@ -214,13 +214,17 @@ static void test_fw_enc_upper_lower_and_newline_decode_alike(void **state)
 	(void)state;
 	assert_int_equal(mxt_fw_parse((uint8_t *)up, strlen(up), MXT_FW_AUTO, &fw, NULL), 0);
 	assert_true(fw.was_enc);
+	assert_int_equal(fw.len, len);
 	assert_memory_equal(fw.data, img, len);
 	mxt_fw_free(&fw);
 	assert_int_equal(mxt_fw_parse((uint8_t *)low, strlen(low), MXT_FW_ENC, &fw, NULL), 0);
+	assert_int_equal(fw.len, len);
 	assert_memory_equal(fw.data, img, len);
 	mxt_fw_free(&fw);
 	assert_int_equal(mxt_fw_parse((uint8_t *)crlf, strlen(crlf), MXT_FW_AUTO, &fw, NULL), 0);
+	assert_true(fw.was_enc);
 	assert_int_equal(fw.len, len);
+	assert_memory_equal(fw.data, img, len);
 	mxt_fw_free(&fw);
 	free(up);
 	free(low);

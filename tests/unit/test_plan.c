@@ -26,6 +26,9 @@ static const char manifest[] =
 	"file = b.fw\nsize = 1\nsha256 = " SHA "\n"
 	"[fw-2.10]\ntype = firmware\nfamily = mxt\nhardware = 129.1\nversion = 2.10.00\n"
 	"file = c.fw\nsize = 1\nsha256 = " SHA "\nmin_from = 2.0.00\n"
+	/* After fw-2.10 and newer than it as a string: strcmp would pick it. */
+	"[fw-2.9]\ntype = firmware\nfamily = mxt\nhardware = 129.1\nversion = 2.9.00\n"
+	"file = c9.fw\nsize = 1\nsha256 = " SHA "\nmin_from = 2.0.00\n"
 	"[fw-other-hw]\ntype = firmware\nfamily = mxt\nhardware = 162.6\nversion = 9.0.00\n"
 	"file = d.fw\nsize = 1\nsha256 = " SHA "\n"
 	"[cfg-2.10]\ntype = config\nfamily = mxt\nhardware = 129.1\nfor_version = 2.10.00\n"
