@@ -60,12 +60,8 @@ vm_check "and handed nothing over (one hand-over in all)" \
 sleep 1
 vm_check "no second run" eval \
 	'[ "$(grep -c "^touchfw: $EMUL_DEV: device " "$log")" = 1 ] && ! pidof touchfw-agent touchfw'
-k_bind=$(awk -v dp="$EMUL_DEVPATH" '
-	/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
-	/^DRIVER=/ && a == "bind" && p == dp { printf "%d\n", t * 1000000; exit }' "$EMUL_MONITOR_LOG")
-[ -n "$k_bind" ] && vm_figure bind_uevent_to_verified_input_ms \
-	"$(vm_us_to_ms $((t_done - k_bind)))" ms
-vm_figure touchfw_duration_ms "$(emul_result | sed -n 's/.*"duration_ms":\([0-9]*\).*/\1/p')" ms
+emul_figure_since_bind bind_uevent_to_verified_input_ms "$t_done"
+vm_figure touchfw_duration_ms "$(emul_result_field duration_ms)" ms
 
 # A second bind (a driver reload): the driver probed again and registered
 # a new input device, so handle-event no longer vouches for the chip and
@@ -73,8 +69,7 @@ vm_figure touchfw_duration_ms "$(emul_result | sed -n 's/.*"duration_ms":\([0-9]
 frames=$(emul_state frames_passed)
 emul_dmesg_mark
 rm -f "$TOUCHFW_STATE/$EMUL_DEV.json"
-echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind
-echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
+emul_rebind
 udevadm settle --timeout=10
 vm_check "a second bind after a new probe is handed off" \
 	vm_wait 10 "handle-event" emul_handle_event_said "bind (driver atmel_mxt_ts): handed to"

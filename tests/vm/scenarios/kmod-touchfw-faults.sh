@@ -57,9 +57,7 @@ vm_check "the second attempt succeeded: ok, 2.1.AB, the whole image" eval \
 vm_check "the driver registered the input device and reads 2.1.AB" eval \
 	'emul_has_input && [ "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB ]'
 vm_check "two runs in all" test "$(emul_runs)" = 2
-k_bind=$(emul_bind_us 2)
-[ -n "$k_bind" ] && vm_figure recovery_bind_uevent_to_verified_input_ms \
-	"$(vm_us_to_ms $((t_done - k_bind)))" ms
+emul_figure_since_bind recovery_bind_uevent_to_verified_input_ms "$t_done" 2
 vm_check "the failed attempt is forgotten after success" eval \
 	'! "$TOUCHFW" status 2>&1 | grep -q "attempts: [1-9]"'
 emul_monitor_stop

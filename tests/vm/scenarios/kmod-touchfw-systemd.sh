@@ -59,19 +59,14 @@ vm_check "the real driver registered the input device" emul_has_input
 vm_check "touchfw verified it ($(emul_event))" emul_result_has "\"input\":\"$(emul_event)\""
 vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
 vm_check "config CRC 0xE7A6F5 in the chip's NVM" test "$(emul_state nvm_config_crc)" = 0xE7A6F5
-k_bind=$(awk -v dp="$EMUL_DEVPATH" '
-	/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
-	/^DRIVER=/ && a == "bind" && p == dp { printf "%d\n", t * 1000000; exit }' "$EMUL_MONITOR_LOG")
-[ -n "$k_bind" ] && vm_figure bind_uevent_to_verified_input_ms \
-	"$(vm_us_to_ms $((t_done - k_bind)))" ms
-vm_figure touchfw_duration_ms "$(emul_result | sed -n 's/.*"duration_ms":\([0-9]*\).*/\1/p')" ms
+emul_figure_since_bind bind_uevent_to_verified_input_ms "$t_done"
+vm_figure touchfw_duration_ms "$(emul_result_field duration_ms)" ms
 
 # The unit's own rebind is ignored; a second bind of ours (a new probe,
 # so a new input device) starts the unit again, which finds the chip up to
 # date and writes nothing.
 frames=$(emul_state frames_passed)
-echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/unbind
-echo "$EMUL_DEV" >/sys/bus/i2c/drivers/atmel_mxt_ts/bind
+emul_rebind
 udevadm settle --timeout=20
 # The first bind logged the same line: count them.
 handed_twice() {

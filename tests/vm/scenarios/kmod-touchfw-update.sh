@@ -52,9 +52,7 @@ vm_check "nothing is left staged" eval '[ -z "$(ls "$TOUCHFW_STATE/firmware" 2>/
 vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
 vm_check "touchfw verified the input device the driver registered ($(emul_event))" eval \
 	'emul_has_input && [ "$(emul_result_field input)" = "$(emul_event)" ]'
-k_bind=$(emul_bind_us 1)
-[ -n "$k_bind" ] && vm_figure update_fw_bind_uevent_to_verified_input_ms \
-	"$(vm_us_to_ms $((t_done - k_bind)))" ms
+emul_figure_since_bind update_fw_bind_uevent_to_verified_input_ms "$t_done"
 vm_check "one run" test "$(emul_runs)" = 1
 vm_require "mxt_emul unloads" emul_unload
 
@@ -89,9 +87,7 @@ vm_check "the driver is bound again and holds the reset line" eval \
 vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
 vm_check "touchfw verified the input device the driver registered ($(emul_event))" eval \
 	'emul_has_input && [ "$(emul_result_field input)" = "$(emul_event)" ]'
-k_bind=$(emul_bind_us 1)
-[ -n "$k_bind" ] && vm_figure unbind_flash_bind_uevent_to_verified_input_ms \
-	"$(vm_us_to_ms $((t_done - k_bind)))" ms
+emul_figure_since_bind unbind_flash_bind_uevent_to_verified_input_ms "$t_done"
 vm_check "one run" test "$(emul_runs)" = 1
 vm_log "what udevd's RUN program said:"
 emul_handle_event_lines

@@ -214,6 +214,16 @@ emul_bind_us() {
 		' "$EMUL_MONITOR_LOG"
 }
 
+# emul_figure_since_bind NAME T_DONE [NTH]: the figure NAME, from the NTH
+# bind uevent (default 1) to T_DONE (µs, vm_now_us); none when udevadm
+# monitor did not record that bind.
+emul_figure_since_bind() {
+	_efb_bind=$(emul_bind_us "${3:-1}")
+	if [ -n "$_efb_bind" ]; then
+		vm_figure "$1" "$(vm_us_to_ms $(($2 - _efb_bind)))" ms
+	fi
+}
+
 # emul_use_profile NAME: install /vm/boards/NAME.dtb as touchfw's only
 # board profile (the kmod-touchfw scenarios carry both variants).
 emul_use_profile() {
