@@ -194,41 +194,68 @@ static inline void e2e_stop(struct e2e *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Run touchfw with @args (NULL-terminated) inside the board. */
-static inline int e2e_touchfw_env(struct e2e *e, const char *const *env, ...)
-{
-	const char *argv[32];
+/* touchfw's command line and environment in the board: @ap the arguments
+ * (up to NULL), @env extra variables; strings live in @cmd. */
+struct e2e_cmd {
 	char bin[300], confenv[400];
-	const char *envv[16];
-	va_list ap;
+	const char *argv[32], *envv[16];
+};
+
+static inline void e2e_cmd_fill(struct e2e *e, struct e2e_cmd *c, const char *const *env,
+				va_list ap)
+{
 	int i = 0, k = 0;
 
-	snprintf(bin, sizeof(bin), "%s/touchfw", e->build);
-	argv[i++] = bin;
-	va_start(ap, env);
+	snprintf(c->bin, sizeof(c->bin), "%s/touchfw", e->build);
+	c->argv[i++] = c->bin;
 	while (i < 30) {
 		const char *a = va_arg(ap, const char *);
 
 		if (!a)
 			break;
-		argv[i++] = a;
+		c->argv[i++] = a;
 	}
-	va_end(ap);
-	argv[i] = NULL;
-	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", e->conf);
-	envv[k++] = confenv;
-	envv[k++] = "TOUCHFW_LOG_LEVEL=debug";
+	c->argv[i] = NULL;
+	snprintf(c->confenv, sizeof(c->confenv), "TOUCHFW_CONFIG=%s", e->conf);
+	c->envv[k++] = c->confenv;
+	c->envv[k++] = "TOUCHFW_LOG_LEVEL=debug";
 	for (i = 0; env && env[i] && k < 14; i++)
-		envv[k++] = env[i];
-	envv[k] = NULL;
+		c->envv[k++] = env[i];
+	c->envv[k] = NULL;
+}
+
+/* Run touchfw with @args (NULL-terminated) inside the board. */
+static inline int e2e_touchfw_env(struct e2e *e, const char *const *env, ...)
+{
+	struct e2e_cmd c;
+	va_list ap;
+
+	va_start(ap, env);
+	e2e_cmd_fill(e, &c, env, ap);
+	va_end(ap);
 	free(e->out);
 	free(e->err);
 	e->out = e->err = NULL;
-	e->rc = emub_run(e->eb, argv, envv, E2E_TIMEOUT_MS, &e->out, &e->err);
+	e->rc = emub_run(e->eb, c.argv, c.envv, E2E_TIMEOUT_MS, &e->out, &e->err);
 	if (getenv("E2E_VERBOSE"))
-		fprintf(stderr, "--- touchfw %s -> %d\n%s%s", argv[1], e->rc,
+		fprintf(stderr, "--- touchfw %s -> %d\n%s%s", c.argv[1], e->rc,
 			e->out ? e->out : "", e->err ? e->err : "");
 	return e->rc;
+}
+
+/* Start touchfw with @args (NULL-terminated) inside the board without
+ * waiting (emub_child_wait() and emub_child_stderr() for its end). */
+static inline struct emub_child *e2e_spawn(struct e2e *e, ...)
+{
+	struct emub_child *child = NULL;
+	struct e2e_cmd c;
+	va_list ap;
+
+	va_start(ap, e);
+	e2e_cmd_fill(e, &c, NULL, ap);
+	va_end(ap);
+	assert_int_equal(emub_spawn(e->eb, c.argv, c.envv, true, &child), 0);
+	return child;
 }
 
 #define e2e_touchfw(e, ...) e2e_touchfw_env(e, NULL, __VA_ARGS__, NULL)

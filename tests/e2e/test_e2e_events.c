@@ -292,9 +292,6 @@ static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **s
 	const char *env[] = { "ACTION=add", "DEVPATH=/devices/platform/emul/i2c-1/1-004a",
 			      "SUBSYSTEM=i2c", "MODALIAS=of:NtouchscreenT(null)Catmel,maxtouch",
 			      NULL };
-	const char *argv[] = { NULL, "run", "1-004a", NULL };
-	char bin[300], confenv[400];
-	const char *cenv[] = { confenv, "TOUCHFW_LOG_LEVEL=debug", NULL };
 	struct emub_child *child;
 	char *note;
 	int st;
@@ -308,10 +305,7 @@ static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **s
 	note = e2e_state_file(&E, "1-004a.waitbind");
 	assert_non_null(note);
 	free(note);
-	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
-	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", E.conf);
-	argv[0] = bin;
-	assert_int_equal(emub_spawn(E.eb, argv, cenv, true, &child), 0);
+	child = e2e_spawn(&E, "run", "1-004a", NULL);
 	usleep(300000);
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_child_wait(child, 60000, &st), 0);

@@ -167,9 +167,6 @@ static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
 static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 {
 	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
-	const char *argv[] = { NULL, "run", "1-004a", NULL };
-	char bin[300], confenv[400];
-	const char *env[] = { confenv, NULL };
 	struct emub_child *child;
 	int st;
 
@@ -181,10 +178,7 @@ static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 	emub_set_realtime(E.eb, true);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
-	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
-	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", E.conf);
-	argv[0] = bin;
-	assert_int_equal(emub_spawn(E.eb, argv, env, true, &child), 0);
+	child = e2e_spawn(&E, "run", "1-004a", NULL);
 	while (e2e_chip(&E).stats.frames_passed < 30)
 		usleep(20000);
 	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);

@@ -555,6 +555,20 @@ static void test_frame_split_in_small_writes_is_reassembled(void **state)
 	free(r);
 }
 
+/* A copy of @img's first frame, length in @f0, with one bit of its header
+ * body flipped: its frame CRC no longer matches. */
+static uint8_t *first_frame_corrupted(const uint8_t *img, size_t *f0)
+{
+	uint8_t *bad;
+
+	*f0 = (size_t)(img[0] << 8 | img[1]) + 2;
+	bad = malloc(*f0);
+	assert_non_null(bad);
+	memcpy(bad, img, *f0);
+	bad[6] ^= 0x01;
+	return bad;
+}
+
 static void test_bad_frame_crc_is_refused_and_resend_passes(void **state)
 {
 	struct rig *r = rig_new("mxt224e", no_image);
@@ -564,10 +578,7 @@ static void test_bad_frame_crc_is_refused_and_resend_passes(void **state)
 	(void)state;
 	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
 	unlock(r);
-	f0 = (size_t)(img[0] << 8 | img[1]) + 2;
-	bad = malloc(f0);
-	memcpy(bad, img, f0);
-	bad[6] ^= 0x01; /* one bit flipped in the header body */
+	bad = first_frame_corrupted(img, &f0);
 	assert_int_equal(send_frame(r, bad, f0, 255), MXT_BL_FRAME_CRC_FAIL);
 	/* After FAIL is read the chip waits for frame data again: resend. */
 	assert_int_equal(send_frame(r, img, f0, 255), MXT_BL_FRAME_CRC_PASS);
@@ -593,10 +604,7 @@ static void test_frame_crc_fail_read_releases_chg_then_asserts_it_again(void **s
 	(void)state;
 	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
 	unlock(r);
-	f0 = (size_t)(img[0] << 8 | img[1]) + 2;
-	bad = malloc(f0);
-	memcpy(bad, img, f0);
-	bad[6] ^= 0x01;
+	bad = first_frame_corrupted(img, &f0);
 	assert_int_equal(send_frame(r, bad, f0, 255), MXT_BL_FRAME_CRC_FAIL);
 	assert_false(mxt_model_ops.irq_asserted(&r->chip));
 	wait_chg(r, 1);
