@@ -235,8 +235,6 @@ static int synth_controller(struct run *r)
 	tf_snprintf(r->synth.bus, sizeof(r->synth.bus), "%s", r->c.dev.subsys);
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
-	r->synth.input_timeout_ms = r->s->input_timeout_ms;
-	r->synth.flash_timeout_ms = r->s->flash_timeout_ms;
 	r->ctrl = &r->synth;
 	log_info(dev_of(r), "no board profile: family %s at 0x%02x, power %s (command line)",
 		 fi->name, r->synth.reg, tf_power_name(r->synth.power));
