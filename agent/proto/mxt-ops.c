@@ -50,9 +50,9 @@
  * Without CHG, how long to sleep before the first status read of a wait
  * that recurs every frame.  The sleep creeps shorter by PACE_STEP_US while
  * the first read already finds the new status, and when a read comes too
- * early it is set just after that read, so it hovers just
- * above the chip's real time (and follows it: timings vary by part and
- * with temperature) at the cost of an extra read now and then.
+ * early it is set just after that read, so it hovers just above the chip's
+ * real time (and follows it: timings vary by part and with temperature) at
+ * the cost of an extra read now and then.
  */
 struct pace {
 	uint64_t sleep_us;
@@ -215,11 +215,7 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
-/*
- * The bootloader's status byte: a plain one-byte read (hot loop).  Its
- * cost (the fastest seen) lets the waits below sleep until just before the
- * answer is due instead of polling into it.
- */
+/* The bootloader's status byte: a plain one-byte read (hot loop). */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
 	return tf_i2c_recv(&c->bus, bl, s, 1);
