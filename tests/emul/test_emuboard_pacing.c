@@ -83,11 +83,15 @@ static int child_main(int argc, char **argv)
 
 /* ------------------------------------------------------------ tests */
 
-static const char eeprom_board[] = "[board]\nname = pacing\ncompatible = t,pacing\n"
-				   "[adapter 1]\nspeed = 100000\n"
-				   "[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"
-				   "compatible = atmel,24c02\npower = always-on\n"
-				   "eeprom.write_cycle_ms = 50\n"; /* a slow part: robust timing */
+#define PACING_BOARD "[board]\nname = pacing\ncompatible = t,pacing\n"
+#define SPARE_EEPROM                                                                \
+	"[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"             \
+	"compatible = atmel,24c02\npower = always-on\n"                            \
+	"eeprom.write_cycle_ms = 50\n" /* a slow part: robust timing */
+
+static const char eeprom_board[] = PACING_BOARD "[adapter 1]\nspeed = 100000\n" SPARE_EEPROM;
+static const char slow_host_board[] = PACING_BOARD "[adapter 1]\nspeed = 100000\n"
+						   "host_delay_us = 70000\n" SPARE_EEPROM;
 
 static struct emub *board(const char *text, bool realtime)
 {
@@ -261,6 +265,35 @@ static void test_counters_keep_driver_and_user_apart(void **state)
 	emub_free(eb);
 }
 
+/* A host descheduled between transfers: in fast pacing each user-space
+ * transfer starts host_delay_us of model time later; driver traffic and
+ * the wire time are not affected. */
+static void test_fast_pacing_host_delay(void **state)
+{
+	struct emub *eb = board(slow_host_board, false);
+	uint64_t t0, wire0;
+	char *out;
+
+	(void)state;
+	t0 = emub_model_time_ns(eb);
+	wire0 = user_bus_ns(eb);
+	assert_int_equal(tu_sh(eb, &out, "i2ctransfer -f -y 1 w1@0x51 0 r1 && "
+				      "i2ctransfer -f -y 1 w1@0x51 0 r1"), 0);
+	g_free(out);
+	/* two transfers, each 70 ms late, plus their wire time */
+	assert_int_equal(emub_model_time_ns(eb) - t0, 2 * 70000000ULL + user_bus_ns(eb) - wire0);
+	/* run-time change, 0 switches it off */
+	assert_int_equal(emub_set_host_delay(eb, 1, 0), 0);
+	assert_int_equal(emub_set_host_delay(eb, 1, 2000000), -EINVAL);
+	assert_int_equal(emub_set_host_delay(eb, 7, 10), -EINVAL);
+	t0 = emub_model_time_ns(eb);
+	wire0 = user_bus_ns(eb);
+	assert_int_equal(tu_sh(eb, &out, "i2ctransfer -f -y 1 w1@0x51 0 r1"), 0);
+	g_free(out);
+	assert_int_equal(emub_model_time_ns(eb) - t0, user_bus_ns(eb) - wire0);
+	emub_free(eb);
+}
+
 static void test_stats_json(void **state)
 {
 	struct emub *eb = tu_board_file("demo.board", false);
@@ -362,6 +395,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_realtime_transfer_lasts_its_wire_time),
 		cmocka_unit_test(test_chg_edge_comes_when_the_chip_boots),
 		cmocka_unit_test(test_counters_keep_driver_and_user_apart),
+		cmocka_unit_test(test_fast_pacing_host_delay),
 		cmocka_unit_test(test_stats_json),
 		cmocka_unit_test(test_program_runs_command_and_writes_stats),
 		cmocka_unit_test(test_program_fails_loudly_on_oops),

@@ -194,6 +194,10 @@ static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *
 			if (!parse_u32(s, &v) || v > 65535)
 				r = ERR("[%s] max_transfer: \"%s\" is not 0..65535", grp, s);
 			a->max_transfer = (guint16)v;
+		} else if (!strcmp(k, "host_delay_us")) {
+			if (!parse_u32(s, &v) || v > 1000000)
+				r = ERR("[%s] host_delay_us: \"%s\" is not 0..1000000", grp, s);
+			a->host_delay_us = v;
 		} else if (!strcmp(k, "smbus_only")) {
 			if (!parse_bool(s, &a->smbus_only))
 				r = ERR("[%s] smbus_only: \"%s\" is not a boolean", grp, s);

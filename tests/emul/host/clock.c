@@ -10,6 +10,9 @@
  *            skips forward to the next pending chip event (a device busy
  *            with a frame check costs no wall time); a driver model's
  *            msleep() or a wait for CHG jumps over the time.  Monotonic.
+ *            An adapter's host_delay_us lets that much model time pass
+ *            before each user-space transfer: a host program that is
+ *            descheduled between transfers, as on a loaded machine.
  *  realtime  model time is wall time since start.  A transaction completes
  *            for its caller only when its modelled wire time has passed,
  *            device operations take their modelled time, and a pacing
@@ -240,6 +243,8 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 		guint64 ne;
 
 		emub_bus_advance_locked(ad, eb->now_ns);
+		if (!driver && ad->desc.host_delay_us)
+			emub_bus_advance_locked(ad, bus->now_ns + ad->desc.host_delay_us * 1000ULL);
 		ne = em_bus_next_event(bus);
 		if (!driver && ne != EM_NEVER && ne > bus->now_ns) {
 			ad->skipped_ns += ne - bus->now_ns;

@@ -45,6 +45,7 @@ struct emub_adapter_desc {
 	guint16 max_transfer; /* 0 = no quirk */
 	bool smbus_only;
 	int nak_errno;        /* errno of a NAK: ENXIO (default) or EREMOTEIO */
+	guint32 host_delay_us; /* fast pacing: model time before each user transfer */
 };
 
 struct emub_chip_desc {

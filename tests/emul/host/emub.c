@@ -971,6 +971,18 @@ int emub_set_nak(struct emub *eb, int nr, uint16_t addr, bool nak)
 	return 0;
 }
 
+int emub_set_host_delay(struct emub *eb, int nr, uint32_t us)
+{
+	struct emub_adapter *ad = emub_find_adapter(eb, nr);
+
+	if (!ad || us > 1000000)
+		return -EINVAL;
+	g_mutex_lock(&eb->lock);
+	ad->desc.host_delay_us = us;
+	g_mutex_unlock(&eb->lock);
+	return 0;
+}
+
 int emub_set_mxt_faults(struct emub *eb, const char *dev, const struct mxt_model_faults *f)
 {
 	struct mxt_model *m = emub_chip_mxt(eb, dev);

@@ -206,6 +206,9 @@ bool emub_chip_powered(struct emub *eb, const char *dev);
 
 /* Address NAK fault on adapter @nr (em_bus_set_nak). */
 int emub_set_nak(struct emub *eb, int nr, uint16_t addr, bool nak);
+/* Fast pacing: @us of model time pass before each user-space transfer on
+ * adapter @nr, as for a host program descheduled between transfers. */
+int emub_set_host_delay(struct emub *eb, int nr, uint32_t us);
 /* Replace the maXTouch chip faults (struct mxt_model_faults). */
 int emub_set_mxt_faults(struct emub *eb, const char *dev, const struct mxt_model_faults *f);
 /* Driver fault: the driver binds but registers no input device. */
