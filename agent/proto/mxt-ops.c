@@ -538,6 +538,21 @@ static bool is_ready_or_restarted(uint8_t s)
 	return is_waiting_data(s) || restart_state(s);
 }
 
+/*
+ * Once the last frame is in, the chip checks it, programs it and resets on
+ * its own schedule, whether or not the host has read FRAME_CRC_PASS.  A host
+ * that was descheduled for a few tens of ms (a loaded machine) finds the
+ * bootloader started over, or no bootloader at all because the new
+ * application runs: the verdict was missed, not the image.  @r and @s are
+ * what the wait for that verdict gave.
+ */
+static bool reset_after_last_frame(struct tf_ctx *c, uint16_t bl, int r, uint8_t *s)
+{
+	if (r == 0)
+		return restart_state(*s);
+	return r == -ETIMEDOUT && nak(status_read(c, bl, s));
+}
+
 static int restarted(struct tf_ctx *c, size_t frame, uint8_t s, struct tf_err *err)
 {
 	return tf_err_set(err, EIO,
@@ -584,7 +599,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 	unsigned retry = 0;
 	size_t pos = 0;
 	uint8_t s = 0;
-	bool ready = false;
+	bool ready = false, sent;
 	int r, tries;
 
 	r = status_read(c, bl, &s);
@@ -630,9 +645,12 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));
 		t_written = now_us();
-		if (r == 0)
+		sent = r == 0;
+		if (sent)
 			r = wait_status_paced(c, bl, is_verdict, 0, MXT_STATE_TIMEOUT_MS, &s,
 					      &p->check, t_written);
+		if (sent && pos + fl >= fw->len && reset_after_last_frame(c, bl, r, &s))
+			break; /* leave_bootloader finds out what it started */
 		if (r == 0 && s == MXT_FRAME_CRC_PASS) {
 			t_pass = now_us();
 			pos += fl;
