@@ -230,6 +230,10 @@ vm_check() {
 	vm_fails=$((vm_fails + 1))
 	echo "vm: FAIL $_c_desc"
 	vm_save_result
+	# A scenario library may say what it knows (once per failed check).
+	if command -v vm_explain_failure >/dev/null 2>&1; then
+		vm_explain_failure
+	fi
 	return 1
 }
 

@@ -195,6 +195,17 @@ emul_wait_run() {
 	vm_wait "$1" "touchfw run" emul_run_done
 }
 
+# On a failed check (vm_check's hook): touchfw's last result and its log of
+# the client, once per scenario, so that a failure far away (CI) can be
+# understood from the console alone.
+emul_explained=0
+vm_explain_failure() {
+	[ "$emul_explained" = 0 ] || return 0
+	emul_explained=1
+	vm_log "touchfw result: $(emul_result)"
+	emul_log | while IFS= read -r _l; do vm_log "touchfw log: $_l"; done
+}
+
 # A string or number field of touchfw's last result.
 emul_result_field() {
 	emul_result | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"
