@@ -28,14 +28,17 @@ static bool fits_board(const struct tf_plan_input *in, const struct tf_blob *b)
 				  in->profile->n_board_ids);
 }
 
-static unsigned failures(const struct tf_plan_input *in, const struct tf_blob *b)
+/* How often @b failed on this device, and the last error in @why. */
+static unsigned failures(const struct tf_plan_input *in, const struct tf_blob *b, char *why,
+			 size_t why_size)
 {
 	char hex[65];
 
+	why[0] = 0;
 	if (!in->persist_dir || !in->devname)
 		return 0;
 	tf_sha256_hex(b->sha256, hex);
-	return tf_persist_failures(in->persist_dir, in->devname, hex);
+	return tf_persist_failures_why(in->persist_dir, in->devname, hex, why, why_size);
 }
 
 static const struct tf_blob *pinned(const struct tf_plan_input *in,
@@ -65,16 +68,12 @@ static const char *hardware(const struct tf_plan_input *in)
 	return in->hw_hint ? in->hw_hint : "";
 }
 
-/* Every firmware that fits failed here max_blob_failures times: say which,
- * and why it failed, rather than "none". */
-static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b,
-			 unsigned n_skipped, struct tf_err *err)
+/* Every firmware that fits failed here max_blob_failures times: say which
+ * (the newest, @b, which failed @n times, last with @why), rather than
+ * "none". */
+static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b, unsigned n,
+			 const char *why, unsigned n_skipped, struct tf_err *err)
 {
-	char hex[65], why[300];
-	unsigned n;
-
-	tf_sha256_hex(b->sha256, hex);
-	n = tf_persist_failures_why(in->persist_dir, in->devname, hex, why, sizeof(why));
 	if (n_skipped > 1)
 		return tf_err_set(err, ENOENT,
 				  "the chip is in bootloader mode and all %u %s firmware blobs "
@@ -96,8 +95,9 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 	const char *hw = hardware(in);
 	const struct tf_blob *best = NULL, *skipped_best = NULL, *b;
 	const char *first_hw = NULL;
+	char why[300], skipped_why[300] = "";
 	bool ambiguous = false;
-	unsigned skipped = 0;
+	unsigned skipped = 0, n, skipped_n = 0;
 	size_t i;
 
 	if (in->ctrl && in->ctrl->firmware_pin[0]) {
@@ -128,10 +128,14 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		if (st->mode == TF_CHIP_APP && st->has_version &&
 		    !tf_blob_fits_from_version(b, &st->version))
 			continue;
-		if (in->max_blob_failures && failures(in, b) >= in->max_blob_failures) {
+		if (in->max_blob_failures &&
+		    (n = failures(in, b, why, sizeof(why))) >= in->max_blob_failures) {
 			if (!skipped_best ||
-			    tf_version_cmp(&b->v_version, &skipped_best->v_version) > 0)
+			    tf_version_cmp(&b->v_version, &skipped_best->v_version) > 0) {
 				skipped_best = b;
+				skipped_n = n;
+				memcpy(skipped_why, why, sizeof(why));
+			}
 			skipped++;
 			continue;
 		}
@@ -153,7 +157,8 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 				  "(firmware-pin)");
 	if (st->mode == TF_CHIP_BOOTLOADER) {
 		if (!best && skipped_best)
-			return failed_before(in, skipped_best, skipped, err);
+			return failed_before(in, skipped_best, skipped_n, skipped_why, skipped,
+					     err);
 		if (!best)
 			return tf_err_set(err, ENOENT,
 					  "the chip is in bootloader mode and the database has "
