@@ -162,7 +162,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 			free(json);
 		}
 		tf_state_read_attempts(&st, r->dev, &r->att);
-		r->gave_up = s->max_attempts && r->att.count >= s->max_attempts;
+		r->gave_up = r->att.count >= s->max_attempts;
 		tf_state_close(&st);
 	}
 }
