@@ -58,8 +58,6 @@ static void start_traced(const char *compat, const char *state, const char *fw,
 			 const char *power)
 {
 	char *b = e2e_board(compat, "mxt224e", state, fw, power, NULL);
-	const char *old = getenv("EMUBOARD_TRACE");
-	char *saved = old ? strdup(old) : NULL;
 	char path[400];
 
 	assert_non_null(b);
@@ -68,13 +66,8 @@ static void start_traced(const char *compat, const char *state, const char *fw,
 	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
 	trace = fopen(path, "w");
 	assert_non_null(trace);
-	setenv("EMUBOARD_TRACE", "1", 1);
 	emub_set_log(E.eb, trace);
-	if (saved)
-		setenv("EMUBOARD_TRACE", saved, 1);
-	else
-		unsetenv("EMUBOARD_TRACE");
-	free(saved);
+	emub_set_trace(E.eb, true);
 	e2e_go(&E);
 }
 

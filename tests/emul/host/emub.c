@@ -115,6 +115,11 @@ void emub_set_log(struct emub *eb, FILE *f)
 	eb->trace = f && getenv("EMUBOARD_TRACE") && *getenv("EMUBOARD_TRACE");
 }
 
+void emub_set_trace(struct emub *eb, bool on)
+{
+	eb->trace = on && eb->log;
+}
+
 void emub_set_on_uevent_after_boot(struct emub *eb, bool after)
 {
 	eb->on_uevent_after_boot = after;

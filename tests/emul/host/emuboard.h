@@ -49,6 +49,9 @@ void emub_set_realtime(struct emub *eb, bool realtime);
 void emub_set_keep_dir(struct emub *eb, const char *dir);
 /* Print kernel-style log lines ("[emuboard] atmel_mxt_ts 1-004a: ...") to @f. */
 void emub_set_log(struct emub *eb, FILE *f);
+/* Log every bus transaction too (EMUBOARD_TRACE=1 does it at emub_set_log;
+ * needs a log). */
+void emub_set_trace(struct emub *eb, bool on);
 /* Run @cmd (through /bin/sh -c) for every uevent, those of the start-up
  * probes included, with its environment (a stand-in for udevd's RUN). */
 void emub_set_on_uevent(struct emub *eb, const char *cmd);
