@@ -35,7 +35,9 @@ vm_require "mxt_emul loads (mxt224e without a valid image)" emul_load state=noim
 unit="touchfw@$(systemd-escape "$EMUL_DEV").service"
 vm_log "device $EMUL_DEV, unit $unit"
 udevadm settle --timeout=20
-he_said() { journalctl -q -u systemd-udevd.service -o cat | grep "touchfw handle-event" | grep -qF -- "$1"; }
+# What udevd logged of its RUN program, touchfw handle-event.
+he_lines() { journalctl -q -u systemd-udevd.service -o cat | grep "touchfw handle-event"; }
+he_said() { he_lines | grep -qF -- "$1"; }
 vm_check "handle-event handed the bind to $unit over systemd's private socket" \
 	vm_wait 10 "handle-event" he_said "handed to systemd (private socket)"
 # A oneshot unit that ended is garbage-collected: systemctl show then
@@ -70,8 +72,7 @@ emul_rebind
 udevadm settle --timeout=20
 # The first bind logged the same line: count them.
 handed_twice() {
-	test "$(journalctl -q -u systemd-udevd.service -o cat | grep "touchfw handle-event" |
-		grep -cF "bind (driver atmel_mxt_ts): handed to systemd")" = 2
+	test "$(he_lines | grep -cF "bind (driver atmel_mxt_ts): handed to systemd")" = 2
 }
 vm_check "the second bind is handed to $unit again (twice in all)" \
 	vm_wait 10 "the second hand-over" handed_twice
@@ -83,6 +84,6 @@ vm_check "the chip was not touched again" test "$(emul_state frames_passed)" = "
 vm_check "udevd logged no failure for the device" eval \
 	'! journalctl -q -u systemd-udevd.service -p warning | grep -q "$EMUL_DEV"'
 vm_log "what udevd's RUN program said:"
-journalctl -q -u systemd-udevd.service -o cat | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
+he_lines | sed -n "s/^.*'\(.*touchfw handle-event\)'(err) /vm:   /p"
 emul_monitor_stop
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
