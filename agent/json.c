@@ -46,6 +46,46 @@ static void puts_(struct tf_json *j, const char *s)
 	put(j, s, strlen(s));
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence at @s (Unicode table 3-7: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	/* A NUL ends the string and fails the range test: no over-read. */
+	for (i = 1; i < n; i++) {
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return n;
+}
+
+/*
+ * A JSON string.  Bytes that are not well-formed UTF-8 (a device name or a
+ * chip's answer may carry any) become U+FFFD, one per byte, so every output
+ * stays valid JSON.
+ */
 static void quoted(struct tf_json *j, const char *s)
 {
 	char esc[8];
@@ -53,6 +93,18 @@ static void quoted(struct tf_json *j, const char *s)
 	put(j, "\"", 1);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x80) {
+			size_t n = utf8_len((const unsigned char *)s);
+
+			if (n) {
+				put(j, s, n);
+				s += n - 1;
+			} else {
+				put(j, "\\ufffd", 6);
+			}
+			continue;
+		}
 
 		if (c == '"' || c == '\\') {
 			esc[0] = '\\';
@@ -138,12 +190,6 @@ void tf_json_bool(struct tf_json *j, const char *k, bool v)
 {
 	key(j, k);
 	puts_(j, v ? "true" : "false");
-}
-
-void tf_json_null(struct tf_json *j, const char *k)
-{
-	key(j, k);
-	puts_(j, "null");
 }
 
 const char *tf_json_text(struct tf_json *j)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A tiny JSON writer for results and `--json` output: objects, arrays,
- * strings (escaped), numbers and booleans into a growing buffer.
+ * strings (escaped, always valid UTF-8), numbers and booleans into a growing
+ * buffer.  tf_json_string() with a NULL value writes null.
  */
 #ifndef TF_JSON_H
 #define TF_JSON_H
@@ -27,7 +28,6 @@ void tf_json_string(struct tf_json *j, const char *key, const char *value);
 void tf_json_int(struct tf_json *j, const char *key, int64_t value);
 void tf_json_uint(struct tf_json *j, const char *key, uint64_t value);
 void tf_json_bool(struct tf_json *j, const char *key, bool value);
-void tf_json_null(struct tf_json *j, const char *key);
 /* The text (NUL-terminated), or NULL if memory ran out. */
 const char *tf_json_text(struct tf_json *j);
 
