@@ -294,6 +294,85 @@ static void test_backup_keeps_config_and_reports_crc(void **state)
 	free(r);
 }
 
+/*
+ * T38 (user data) lies before T7 on real parts, outside the config CRC,
+ * which runs from T71 (or T7) to the end: configs that differ only in T38
+ * report the same CRC (issue 15, item 16).
+ */
+static void check_t38_outside_crc(const char *preset)
+{
+	struct rig *r = rig_new(preset, NULL);
+	uint16_t t38_size, t38 = object_addr(r, 38, &t38_size);
+	uint16_t t7 = object_addr(r, 7, NULL);
+	uint8_t user[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, v = 9;
+	uint32_t crc0 = mxt_model_config_crc(&r->chip);
+
+	assert_true(t38 < t7);
+	assert_true(t38_size >= sizeof(user));
+	assert_int_equal(reg_write(r, t38, user, sizeof(user)), 1);
+	assert_int_equal(mxt_model_config_crc(&r->chip), crc0);
+	assert_int_equal(reg_write(r, t7, &v, 1), 1);
+	assert_int_not_equal(mxt_model_config_crc(&r->chip), crc0);
+	free(r);
+}
+
+static void test_t38_user_data_is_outside_the_config_crc(void **state)
+{
+	(void)state;
+	check_t38_outside_crc("mxt224e");
+	check_t38_outside_crc("mxt1664s");
+}
+
+/*
+ * BACKUPNV then RESET 1 ms later: the chip finishes the backup, then resets
+ * (commands run in order), so the config survives and the reported CRC is
+ * the backed-up one (issue 15, item 17).
+ */
+static void test_reset_right_after_backup_waits_for_the_backup(void **state)
+{
+	struct rig *r = rig_new("mxt224e", NULL);
+	uint16_t t7 = object_addr(r, 7, NULL);
+	uint8_t v[4] = { 32, 16, 50, 0 }, back[4];
+	uint32_t want;
+
+	(void)state;
+	drain(r);
+	assert_int_equal(reg_write(r, t7, v, 4), 1);
+	want = mxt_model_config_crc(&r->chip);
+	t6_cmd(r, 1, 0x55);
+	advance_ms(r, 1);
+	t6_cmd(r, 0, 0x01);
+	/* Still backing up: the chip answers and has not reset yet. */
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 0);
+	advance_ms(r, 300);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	assert_int_equal(mxt_model_stats(&r->chip)->backups, 1);
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 1);
+	assert_int_equal(reg_read(r, t7, back, 4), 2);
+	assert_memory_equal(back, v, 4);
+	assert_int_equal(mxt_model_nvm_config_crc(&r->chip), want);
+	free(r);
+}
+
+static void test_reset_line_during_backup_drops_the_queued_reset(void **state)
+{
+	struct rig *r = rig_new("mxt224e", NULL);
+
+	(void)state;
+	drain(r);
+	t6_cmd(r, 1, 0x55);
+	t6_cmd(r, 0, 0x01);
+	mxt_model_ops.set_reset(&r->chip, true);
+	mxt_model_ops.set_reset(&r->chip, false);
+	advance_ms(r, 300);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	assert_int_equal(mxt_model_stats(&r->chip)->backups, 0);
+	/* Only the line's reset: the queued command died with the backup. */
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 1);
+	assert_int_equal(mxt_model_stats(&r->chip)->hw_resets, 1);
+	free(r);
+}
+
 static void test_reportall_reports_config_crc(void **state)
 {
 	struct rig *r = rig_new("mxt224e", NULL);
@@ -640,6 +719,88 @@ static void test_pass_read_after_programming_releases_chg_then_asserts_it_again(
 	free(r);
 }
 
+/*
+ * Send every frame of @img; for the last one, read nothing for @late_ms
+ * (mxt-app on i2c-dev reads each verdict 50 ms after its frame).
+ */
+static uint8_t flash_reading_last_verdict_late(struct rig *r, const uint8_t *img,
+					       size_t len, uint64_t late_ms)
+{
+	size_t pos = 0, fl;
+	uint8_t s = 0;
+
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
+	unlock(r);
+	for (;;) {
+		fl = (size_t)(img[pos] << 8 | img[pos + 1]) + 2;
+		if (pos + fl >= len)
+			break;
+		assert_int_equal(send_frame(r, img + pos, fl, 255), MXT_BL_FRAME_CRC_PASS);
+		pos += fl;
+	}
+	wait_chg(r, 300);
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_WAITING_FRAME_DATA);
+	assert_int_equal(wr(r, 0x24, img + pos, (uint16_t)fl), 1);
+	advance_ms(r, late_ms);
+	if (rd(r, 0x24, &s, 1) != 1)
+		return 0; /* NAK: the bootloader is gone */
+	return s;
+}
+
+/*
+ * Default bootloader: the last frame's verdict stays readable until the
+ * host reads it, however late; then the chip resets into the new firmware
+ * (issue 15, item 18).
+ */
+static void test_last_verdict_is_held_until_read(void **state)
+{
+	struct rig *r = rig_new("mxt224e", no_image);
+	size_t len;
+	uint8_t *img = make_image(0x21, 0x03, 2000, 250, &len);
+
+	(void)state;
+	assert_int_equal(flash_reading_last_verdict_late(r, img, len, 50),
+			 MXT_BL_FRAME_CRC_PASS);
+	assert_int_equal(mxt_model_stats(&r->chip)->images_completed, 1);
+	/* atmel_mxt_ts then waits for CHG twice: end of flash, and reset. */
+	assert_false(mxt_model_ops.irq_asserted(&r->chip));
+	wait_chg(r, 10);
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 0);
+	advance_ms(r, 2);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_RESET);
+	assert_false(mxt_model_ops.irq_asserted(&r->chip));
+	wait_chg(r, 3000);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	advance_ms(r, 3000);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	assert_int_equal(mxt_model_stats(&r->chip)->frames_failed, 0);
+	free(img);
+	free(r);
+}
+
+static void final_reset_unread(struct mxt_model_cfg *c)
+{
+	c->app_valid = false;
+	c->final_reset_unread = true;
+}
+
+/* The other bootloader versions: reset ~6 ms after the last frame, read or
+ * not, so a 50 ms late reader finds no bootloader (a NAK). */
+static void test_last_verdict_unread_variant_resets_on_its_own(void **state)
+{
+	struct rig *r = rig_new("mxt224e", final_reset_unread);
+	size_t len;
+	uint8_t *img = make_image(0x21, 0x03, 2000, 250, &len);
+
+	(void)state;
+	assert_int_equal(flash_reading_last_verdict_late(r, img, len, 50), 0);
+	assert_int_equal(mxt_model_stats(&r->chip)->images_completed, 1);
+	advance_ms(r, 3000);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	free(img);
+	free(r);
+}
+
 static void test_frame_out_of_sequence_is_refused(void **state)
 {
 	struct rig *r = rig_new("mxt224e", no_image);
@@ -894,6 +1055,11 @@ int main(void)
 		cmocka_unit_test(test_t5_read_streams_several_messages),
 		cmocka_unit_test(test_config_is_lost_on_reset_without_backup),
 		cmocka_unit_test(test_backup_keeps_config_and_reports_crc),
+		cmocka_unit_test(test_t38_user_data_is_outside_the_config_crc),
+		cmocka_unit_test(test_reset_right_after_backup_waits_for_the_backup),
+		cmocka_unit_test(test_reset_line_during_backup_drops_the_queued_reset),
+		cmocka_unit_test(test_last_verdict_is_held_until_read),
+		cmocka_unit_test(test_last_verdict_unread_variant_resets_on_its_own),
 		cmocka_unit_test(test_reportall_reports_config_crc),
 		cmocka_unit_test(test_writes_to_info_block_are_ignored),
 		cmocka_unit_test(test_t6_a5_enters_bootloader_at_mapped_address),

@@ -367,6 +367,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 			U32(crc_fail_times, 0xffffff);
 		} else if (!strcmp(k, "fault.crc_fail_always")) {
 			BOOL(crc_fail_always);
+		} else if (!strcmp(k, "bl_final_reset_unread")) {
+			BOOL(bl_final_reset_unread);
 		} else if (!strcmp(k, "fault.stuck_in_bootloader")) {
 			BOOL(stuck_in_bootloader);
 		} else if (!strcmp(k, "fault.power_loss_after")) {

@@ -70,6 +70,7 @@ struct emub_chip_desc {
 	bool no_input;
 	guint32 crc_fail_frame, crc_fail_times;
 	bool crc_fail_always, stuck_in_bootloader, corrupt_info_crc;
+	bool bl_final_reset_unread;
 	guint32 power_loss_after, slow_factor;
 	/* eeprom */
 	guint16 ee_size, ee_page;

@@ -166,6 +166,7 @@ static int make_chip(struct emub_chip *c)
 		cfg.faults.crc_fail_always = d->crc_fail_always;
 		cfg.faults.power_loss_after = d->power_loss_after;
 		cfg.faults.stuck_in_bootloader = d->stuck_in_bootloader;
+		cfg.final_reset_unread = d->bl_final_reset_unread;
 		cfg.faults.corrupt_info_crc = d->corrupt_info_crc;
 		cfg.faults.slow_factor = d->slow_factor;
 		mxt_model_init(m, &cfg, 0);

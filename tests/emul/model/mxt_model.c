@@ -32,6 +32,7 @@
 #define T6 6
 #define T7 7
 #define T37 37
+#define T38 38
 #define T44 44
 #define T71 71
 
@@ -53,6 +54,7 @@ enum ev {
 	EV_BOOT_TO_BL,     /* 0xA5 reset complete: start the bootloader */
 	EV_FRAME_CHECKED,  /* CRC verdict of the frame in the buffer */
 	EV_FRAME_PROGRAMMED,
+	EV_FINAL_PULSE,    /* last verdict read: start the end-of-flash pulse */
 	EV_FINAL_PULSE_END,/* end-of-flash CHG pulse over: reset into app */
 	EV_BACKUP_DONE,
 	EV_POWER_RESTORE,  /* power-loss fault: supply comes back */
@@ -63,19 +65,25 @@ enum ev {
 #define BL_PROG_DONE 0x02
 #define BL_FAIL_READ 0x04
 
+/*
+ * Object order as real parts lay them out: T38 (user data) and T71 come
+ * before T7, so the config CRC, which runs from T71 (or T7) to the end,
+ * does not cover T38 (the kernel's mxt_prepare_cfg_mem/mxt_calc_crc24
+ * bounds; mxt-app's config files list T38 first for the same reason).
+ */
 static const struct mxt_obj_def preset_224e[] = {
 	/* type size inst rids */
 	{ T37, 130, 1, 0 }, { T44, 1, 1, 0 },  { T5, 10, 1, 0 },
-	{ T6, 6, 1, 1 },    { T7, 4, 1, 0 },   { 8, 10, 1, 0 },
-	{ 9, 35, 1, 10 },   { 15, 11, 1, 1 },  { 18, 2, 1, 0 },
-	{ 19, 16, 1, 1 },   { 25, 6, 1, 1 },   { 38, 8, 1, 0 },
+	{ T6, 6, 1, 1 },    { T38, 8, 1, 0 },  { T7, 4, 1, 0 },
+	{ 8, 10, 1, 0 },    { 9, 35, 1, 10 },  { 15, 11, 1, 1 },
+	{ 18, 2, 1, 0 },    { 19, 16, 1, 1 },  { 25, 6, 1, 1 },
 };
 
 static const struct mxt_obj_def preset_1664s[] = {
 	{ T37, 130, 1, 0 }, { T44, 1, 1, 0 },  { T5, 10, 1, 0 },
-	{ T6, 6, 1, 1 },    { T71, 112, 1, 0 }, { T7, 4, 1, 0 },
-	{ 8, 10, 1, 0 },    { 18, 2, 1, 0 },   { 19, 6, 1, 1 },
-	{ 25, 6, 1, 1 },    { 38, 64, 1, 0 },  { 100, 60, 1, 12 },
+	{ T6, 6, 1, 1 },    { T38, 64, 1, 0 }, { T71, 112, 1, 0 },
+	{ T7, 4, 1, 0 },    { 8, 10, 1, 0 },   { 18, 2, 1, 0 },
+	{ 19, 6, 1, 1 },    { 25, 6, 1, 1 },   { 100, 60, 1, 12 },
 };
 
 static void set_preset_objects(struct mxt_model_cfg *c,
@@ -384,6 +392,16 @@ static em_u8 bl_status_byte(const struct mxt_model *m)
 	return s;
 }
 
+/* The end-of-flash pulse is over: the bootloader resets into the app. */
+static void final_reset(struct mxt_model *m)
+{
+	m->bl_chg = false;
+	m->chg_at = EM_NEVER;
+	m->mode = MXT_MODE_RESET;
+	m->stats.resets++;
+	schedule(m, EV_BOOT, m->cfg.t.bl_exit_ns);
+}
+
 /* The host read the status byte: CHG is released; some states move on. */
 static void bl_status_read(struct mxt_model *m)
 {
@@ -396,8 +414,14 @@ static void bl_status_read(struct mxt_model *m)
 		break;
 	case MXT_BL_FRAME_CRC_PASS:
 		m->bl_flags |= BL_PASS_READ;
-		if ((m->bl_flags & BL_PROG_DONE) && !m->final_pending)
+		if (m->final_wait_read) {
+			/* Last verdict seen: the end-of-flash CHG pulse (an
+			 * edge after this read), then the reset. */
+			m->final_wait_read = false;
+			schedule(m, EV_FINAL_PULSE, BL_CHG_GAP_NS);
+		} else if ((m->bl_flags & BL_PROG_DONE) && !m->final_pending) {
 			bl_publish_after_read(m, MXT_BL_WAITING_FRAME_DATA);
+		}
 		break;
 	case MXT_BL_FRAME_CRC_FAIL:
 		bl_publish_after_read(m, MXT_BL_WAITING_FRAME_DATA);
@@ -549,12 +573,25 @@ static void frame_programmed(struct mxt_model *m)
 		return;
 	}
 	if (m->final_pending) {
-		/* Image complete: pulse CHG, then reset into the new app. */
 		m->app_valid = true;
 		m->fw_version = m->hdr.version;
 		m->fw_build = m->hdr.build;
 		m->stats.images_completed++;
 		m->final_pending = false;
+		if (!(m->bl_flags & BL_PASS_READ) && !m->cfg.final_reset_unread) {
+			/*
+			 * The verdict of the last frame stays readable (CHG
+			 * still asserted) until the host reads it; then the
+			 * bootloader resets.  Microchip's mxt-app reads each
+			 * verdict 50 ms after its frame on i2c-dev, and
+			 * atmel_mxt_ts reads the last FRAME_CRC_PASS before it
+			 * waits for the reset.
+			 */
+			m->final_wait_read = true;
+			return;
+		}
+		/* Verdict already read, or a bootloader version that does
+		 * not wait: pulse CHG, then reset into the new app. */
 		m->bl_chg = true;
 		m->ev = EV_FINAL_PULSE_END;
 		m->ev_at = m->now + CHG_PULSE_NS;
@@ -611,19 +648,30 @@ static int bl_write(struct mxt_model *m, const em_u8 *buf, em_u16 len)
 
 /* ------------------------------------------------------------- app access */
 
+static void t6_reset(struct mxt_model *m, em_u8 v)
+{
+	m->mode = MXT_MODE_RESET;
+	m->msg_count = 0;
+	m->stats.resets++;
+	if (v == T6_BOOT_VALUE)
+		schedule(m, EV_BOOT_TO_BL, m->cfg.t.bl_enter_ns);
+	else
+		schedule(m, EV_BOOT, m->cfg.t.reset_ns);
+}
+
 static void t6_command(struct mxt_model *m, em_u16 off, em_u8 v)
 {
 	switch (off) {
 	case T6_RESET:
 		if (!v)
 			return;
-		m->mode = MXT_MODE_RESET;
-		m->msg_count = 0;
-		m->stats.resets++;
-		if (v == T6_BOOT_VALUE)
-			schedule(m, EV_BOOT_TO_BL, m->cfg.t.bl_enter_ns);
-		else
-			schedule(m, EV_BOOT, m->cfg.t.reset_ns);
+		if (m->ev == EV_BACKUP_DONE) {
+			/* The chip runs its commands in order: the backup
+			 * under way finishes, then the reset happens. */
+			m->queued_reset = v;
+			return;
+		}
+		t6_reset(m, v);
 		return;
 	case T6_BACKUPNV:
 		if (v != T6_BACKUP_VALUE)
@@ -761,11 +809,12 @@ static void run_event(struct mxt_model *m)
 	case EV_FRAME_PROGRAMMED:
 		frame_programmed(m);
 		break;
+	case EV_FINAL_PULSE:
+		m->bl_chg = true;
+		schedule(m, EV_FINAL_PULSE_END, CHG_PULSE_NS);
+		break;
 	case EV_FINAL_PULSE_END:
-		m->bl_chg = false;
-		m->mode = MXT_MODE_RESET;
-		m->stats.resets++;
-		schedule(m, EV_BOOT, m->cfg.t.bl_exit_ns);
+		final_reset(m);
 		break;
 	case EV_BACKUP_DONE:
 		if (m->mode != MXT_MODE_APP)
@@ -776,6 +825,12 @@ static void run_event(struct mxt_model *m)
 		m->reported_crc = nvm_config_crc(m);
 		m->stats.backups++;
 		queue_t6(m, 0);
+		if (m->queued_reset) {
+			em_u8 v = m->queued_reset;
+
+			m->queued_reset = 0;
+			t6_reset(m, v);
+		}
 		break;
 	case EV_POWER_RESTORE:
 		if (!m->powered)
@@ -845,6 +900,8 @@ static void op_set_reset(void *chip, bool asserted)
 		m->bl_chg = false;
 		m->chg_at = EM_NEVER;
 		m->final_pending = false;
+		m->final_wait_read = false;
+		m->queued_reset = 0;
 		cancel(m);
 		m->stats.resets++;
 		m->stats.hw_resets++;
@@ -863,6 +920,8 @@ static void op_set_power(void *chip, bool on)
 	m->bl_chg = false;
 	m->chg_at = EM_NEVER;
 	m->final_pending = false;
+	m->final_wait_read = false;
+	m->queued_reset = 0;
 	cancel(m);
 	if (!on) {
 		m->mode = MXT_MODE_OFF;

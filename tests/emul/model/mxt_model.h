@@ -91,6 +91,14 @@ struct mxt_model_cfg {
 	em_u8 fw_version; /* major << 4 | minor */
 	em_u8 fw_build;
 	bool start_in_bootloader; /* valid app, but sitting in the bootloader */
+	/*
+	 * After the last frame is programmed, reset (1 ms CHG pulse) whether
+	 * or not the host has read its FRAME_CRC_PASS, as some bootloader
+	 * versions do (atmel_mxt_ts: "Some bootloader versions do not assert
+	 * the CHG line after bootloading has finished").  Default: the
+	 * verdict is held until read, then the bootloader resets.
+	 */
+	bool final_reset_unread;
 	struct mxt_model_timing t;
 	struct mxt_model_faults faults;
 };
@@ -149,6 +157,8 @@ struct mxt_model {
 	struct { em_u8 family_id, variant_id, version, build; em_u16 frame_count; em_u32 payload_len; } hdr;
 	em_u32 payload_seen, payload_crc;
 	bool final_pending;
+	bool final_wait_read;  /* image done, last verdict not read yet */
+	em_u8 queued_reset;    /* T6 RESET value waiting for a backup */
 	em_u8 bl_flags;
 	em_u32 crc_fail_left;
 	struct mxt_model_stats stats;

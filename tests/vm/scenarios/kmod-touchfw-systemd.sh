@@ -60,7 +60,7 @@ vm_check "result ok recorded in /run/touchfw" emul_result_has '"result":"ok"'
 vm_check "the real driver registered the input device" emul_has_input
 vm_check "touchfw verified it ($(emul_event))" emul_result_has "\"input\":\"$(emul_event)\""
 vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
-vm_check "config CRC 0xE7A6F5 in the chip's NVM" test "$(emul_state nvm_config_crc)" = 0xE7A6F5
+vm_check "config CRC 0xE67ACA in the chip's NVM" test "$(emul_state nvm_config_crc)" = 0xE67ACA
 emul_figure_since_bind bind_uevent_to_verified_input_ms "$t_done"
 vm_figure touchfw_duration_ms "$(emul_result_field duration_ms)" ms
 

@@ -44,8 +44,8 @@ vm_check "the chip entered its bootloader once (the driver's T6 reset) and took 
 	'[ "$(emul_state bootloader_entries)" = 1 ] && [ "$(emul_state images_completed)" = 1 ]'
 vm_check "the driver applied the staged maxtouch.cfg on the rebind" \
 	emul_dmesg_has "atmel_mxt_ts $EMUL_DEV: Config successfully updated"
-vm_check "config CRC 0xE7A6F5 in the chip's RAM and NVM" eval \
-	'[ "$(emul_state config_crc)" = 0xE7A6F5 ] && [ "$(emul_state nvm_config_crc)" = 0xE7A6F5 ]'
+vm_check "config CRC 0xE67ACA in the chip's RAM and NVM" eval \
+	'[ "$(emul_state config_crc)" = 0xE67ACA ] && [ "$(emul_state nvm_config_crc)" = 0xE67ACA ]'
 vm_check "firmware_class.path is restored" \
 	test "$(cat /sys/module/firmware_class/parameters/path)" = /vm/no-firmware-here
 vm_check "nothing is left staged" eval '[ -z "$(ls "$TOUCHFW_STATE/firmware" 2>/dev/null)" ]'
@@ -81,7 +81,7 @@ vm_check "it flashed over i2c-dev watching CHG" emul_log_has "at bootloader addr
 vm_check "CHG edges reached it: the interrupt fired once per frame or more" \
 	test "$(emul_state irqs_raised)" -ge "$(emul_result_field frames)"
 vm_check "the driver did not flash: no update_fw" eval '! emul_dmesg_has "firmware update"'
-vm_check "config CRC 0xE7A6F5 in the chip's NVM" test "$(emul_state nvm_config_crc)" = 0xE7A6F5
+vm_check "config CRC 0xE67ACA in the chip's NVM" test "$(emul_state nvm_config_crc)" = 0xE67ACA
 vm_check "the driver is bound again and holds the reset line" eval \
 	'[ "$(emul_driver)" = atmel_mxt_ts ] && grep -q "MXT_RESET *|reset *) out hi" /sys/kernel/debug/gpio'
 vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
