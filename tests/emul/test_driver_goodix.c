@@ -14,8 +14,11 @@
  */
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <linux/i2c-dev.h>
 #include <linux/input.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "emub-testutil.h"
 #include "goodix_model.h"
@@ -60,6 +63,81 @@ static int child_evdev(const char *node)
 	printf("ABS_PRESSURE %s\n", ioctl(fd, EVIOCGABS(ABS_PRESSURE), &ax) < 0 ? strerror(errno)
 										: "ok");
 	close(fd);
+	return 0;
+}
+
+/* One connection to the emulator's GPIO socket ($TOUCHFW_GPIO_EMUL). */
+static int gpio_conn(void)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	const char *path = getenv("TOUCHFW_GPIO_EMUL");
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (!path || fd < 0 || strlen(path) >= sizeof(a.sun_path))
+		return -1;
+	strcpy(a.sun_path, path);
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool gpio_say(int fd, const char *cmd, char *reply, size_t sz)
+{
+	size_t n = 0;
+
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || write(fd, "\n", 1) != 1)
+		return false;
+	while (n + 1 < sz && read(fd, reply + n, 1) == 1 && reply[n] != '\n')
+		n++;
+	reply[n] = 0;
+	return !strncmp(reply, "OK", 2);
+}
+
+/*
+ * User space does goodix_reset_no_int_sync itself (the driver unbound):
+ * RST low, INT driven to @int_level, RST high, then reads the product id
+ * at @addr; INT is then released (the chip drives it) and read back.
+ */
+static int child_reset_select(int int_level, int addr)
+{
+	int rst = gpio_conn(), irq = gpio_conn(), i2c = open("/dev/i2c-1", O_RDWR);
+	char reply[128], cmd[128];
+	guint8 reg[2] = {0x81, 0x40}, id[5] = {0};
+
+	if (rst < 0 || irq < 0 || i2c < 0)
+		return printf("setup: %s\n", strerror(errno)), 1;
+	if (!gpio_say(rst, "REQUEST chip=gpiochip0 line=0 dir=out value=0 consumer=test", reply,
+		      sizeof(reply)))
+		return printf("RST: %s\n", reply), 1;
+	snprintf(cmd, sizeof(cmd), "REQUEST chip=gpiochip0 line=1 dir=out value=%d consumer=test",
+		 int_level);
+	if (!gpio_say(irq, cmd, reply, sizeof(reply)))
+		return printf("INT: %s\n", reply), 1;
+	g_usleep(1000);
+	if (!gpio_say(rst, "SET 1", reply, sizeof(reply)))
+		return printf("RST SET: %s\n", reply), 1;
+	if (ioctl(i2c, I2C_SLAVE, addr) < 0)
+		return printf("I2C_SLAVE: %s\n", strerror(errno)), 1;
+	for (int tries = 0;; tries++) {
+		if (write(i2c, reg, 2) == 2 && read(i2c, id, 4) == 4)
+			break;
+		if (tries > 200)
+			return printf("no answer at 0x%02x: %s\n", addr, strerror(errno)), 1;
+		g_usleep(1000);
+	}
+	printf("ID %s at 0x%02x\n", id, addr);
+	/* INT back to the chip: an input line follows its pin */
+	gpio_say(irq, "RELEASE", reply, sizeof(reply));
+	if (!gpio_say(irq, "REQUEST chip=gpiochip0 line=1 dir=in consumer=test", reply,
+		      sizeof(reply)) ||
+	    !gpio_say(irq, "GET", reply, sizeof(reply)))
+		return printf("INT in: %s\n", reply), 1;
+	printf("INT %s\n", reply);
+	close(rst);
+	close(irq);
+	close(i2c);
 	return 0;
 }
 
@@ -604,6 +682,34 @@ static void test_touch_interrupt_handled(void **state)
 	g_free(text);
 }
 
+/* The same selection done by user space through the GPIO socket. */
+static void test_user_space_reset_selects_address(void **state)
+{
+	char *text = board_text("911", 0x5d, true, NULL, "power = always-on\n");
+	struct emub *eb = start(text, NULL);
+	const char *hi[] = {"reset-select", "1", "0x14", NULL};
+	const char *lo[] = {"reset-select", "0", "0x5d", NULL};
+	char *out;
+
+	(void)state;
+	assert_int_equal(tu_run_self(eb, &out, hi), 0);
+	assert_contains(out, "ID 911 at 0x14\n");
+	/* idle INT of a falling-edge chip is high */
+	assert_contains(out, "INT OK 1\n");
+	g_free(out);
+	emub_lock(eb);
+	assert_int_equal(goodix_model_addr(chip(eb)), 0x14);
+	emub_unlock(eb);
+	assert_int_equal(tu_run_self(eb, &out, lo), 0);
+	assert_contains(out, "ID 911 at 0x5d\n");
+	g_free(out);
+	/* the driver binds at 0x5d again after its own reset */
+	bind_idle(eb);
+	assert_true(has_input(eb));
+	emub_free(eb);
+	g_free(text);
+}
+
 static void test_board_keys_checked(void **state)
 {
 	static const char *const bad[] = {
@@ -648,11 +754,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_nak_fails_probe),
 		cmocka_unit_test(test_refuse_config_fault),
 		cmocka_unit_test(test_touch_interrupt_handled),
+		cmocka_unit_test(test_user_space_reset_selects_address),
 		cmocka_unit_test(test_board_keys_checked),
 	};
 
 	if (argc > 3 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "evdev"))
 		return child_evdev(argv[3]);
+	if (argc > 4 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "reset-select"))
+		return child_reset_select(atoi(argv[3]), (int)strtol(argv[4], NULL, 0));
 	tu_init(argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
