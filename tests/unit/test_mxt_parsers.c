@@ -313,8 +313,11 @@ static void test_cfg_golden_parses_and_matches_chip_crc(void **state)
 	assert_int_equal(cfg.info[0], 0x81);
 	assert_int_equal(cfg.info[2], 0x21);
 	assert_int_equal(cfg.n, 8);
-	assert_int_equal(cfg.obj[0].type, 7);
-	assert_int_equal(cfg.obj[0].size, 4);
+	/* T38 (user data) comes first, before T7, as on real parts. */
+	assert_int_equal(cfg.obj[0].type, 38);
+	assert_int_equal(cfg.obj[0].size, 8);
+	assert_int_equal(cfg.obj[1].type, 7);
+	assert_int_equal(cfg.obj[1].size, 4);
 	assert_int_equal(mxt_info_parse(ib, ilen, info, NULL), 0);
 	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, NULL), 0);
 	assert_int_equal(start, info->cfg_start);
