@@ -93,6 +93,7 @@ int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
 		switch (c) {
 		case 'c':
 			cli->config = optarg;
+			cli->config_from_args = true;
 			break;
 		case 'v':
 			cli->verbosity++;

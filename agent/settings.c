@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#define DEFAULT_CONFIG TF_SYSCONFDIR "/touchfw.conf"
+#define DEFAULT_CONFIG TF_SETTINGS_DEFAULT_PATH
 
 void tf_settings_defaults(struct tf_settings *s)
 {

@@ -49,6 +49,9 @@ struct tf_settings {
 	char agent_unit[64];           /* "touchfw@%s.service" prefix */
 };
 
+/* The settings file when neither --config nor $TOUCHFW_CONFIG names one. */
+#define TF_SETTINGS_DEFAULT_PATH TF_SYSCONFDIR "/touchfw.conf"
+
 void tf_settings_defaults(struct tf_settings *s);
 /*
  * Load @path (NULL: $TOUCHFW_CONFIG or the default).  Returns 0 (also when
