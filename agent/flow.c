@@ -306,9 +306,7 @@ static int step_db(struct run *r)
 
 	if (r->o->firmware_file || r->o->config_file)
 		return TF_EXIT_OK;
-	opts.sig = r->s->signatures == TF_SETTING_SIG_REQUIRED ? TF_SIG_REQUIRED
-		   : r->s->signatures == TF_SETTING_SIG_OFF   ? TF_SIG_OFF
-							      : TF_SIG_OPTIONAL;
+	opts.sig = r->s->signatures;
 	if (tf_fwdb_load(r->s->db_dir, &opts, &r->db, &err) < 0)
 		return finish(r, TF_EXIT_DB_INVALID, "%s: firmware database: %s", dev_of(r),
 			      err.msg);
