@@ -372,7 +372,16 @@ static int step_detect(struct run *r)
 	char found[400];
 	int rc;
 
-	/* A driver that owns the power keeps the chip off while unbound. */
+	/* A driver that owns the power keeps the chip off while unbound; a
+	 * dry run does not bind it (it changes nothing) and says so. */
+	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
+	    r->ctrl->driver[0] && r->o->dry_run) {
+		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
+		return finish(r, TF_EXIT_NO_DEVICE,
+			      "%s: driver %s is not bound and owns the power, so the chip "
+			      "is off; a dry run does not bind it ('touchfw run %s' does)",
+			      dev_of(r), r->ctrl->driver, r->c.dev.name);
+	}
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
 	    r->ctrl->driver[0]) {
 		struct tf_err err = { 0 };
@@ -1068,12 +1077,17 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		log_notice(devname, "%s", res->message);
 		return rc;
 	}
-	if (tf_state_open(&r.st, s->state_dir, true, &err) < 0) {
+	/* A dry run (probe, status, run --dry-run) changes nothing: it makes
+	 * no state directory and no lock file; where none exists, no run
+	 * holds the device. */
+	if (tf_state_open(&r.st, s->state_dir, !o->dry_run, &err) < 0 &&
+	    !(o->dry_run && err.code == ENOENT)) {
 		rc = finish(&r, TF_EXIT_STATE, "%s: %s; nothing done", devname, err.msg);
 		goto out;
 	}
-	r.lock_fd = tf_state_lock(&r.st, devname, false, &err);
-	if (r.lock_fd < 0) {
+	r.lock_fd = r.st.dirfd < 0 ? -ENOENT
+				   : tf_state_lock(&r.st, devname, false, !o->dry_run, &err);
+	if (r.lock_fd < 0 && !(o->dry_run && r.lock_fd == -ENOENT)) {
 		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_STATE,
 			    "%s: %s", devname, r.lock_fd == -EWOULDBLOCK
 			    ? "another touchfw is working on this device" : err.msg);

@@ -219,14 +219,16 @@ static int read_at(int dirfd, const char *dir, const char *name, char **out,
 	return 0;
 }
 
-int tf_state_lock(struct tf_state *st, const char *dev, bool wait, struct tf_err *err)
+int tf_state_lock(struct tf_state *st, const char *dev, bool wait, bool create,
+		  struct tf_err *err)
 {
 	char name[160];
 	int fd;
 
 	if (name_for(name, sizeof(name), dev, "lock"))
 		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
-	fd = tf_state_open_file(st->dirfd, st->dir, name, O_RDWR | O_CREAT, err);
+	fd = tf_state_open_file(st->dirfd, st->dir, name, create ? O_RDWR | O_CREAT : O_RDONLY,
+				err);
 	if (fd == -ENOENT)
 		return tf_err_set(err, ENOENT, "%s/%s: %s", st->dir, name, strerror(ENOENT));
 	if (fd < 0)

@@ -63,8 +63,9 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 		       struct tf_err *err);
 
 /* Per-device lock; returns the lock fd (close to release), -EWOULDBLOCK,
- * or another -errno with the reason in @err. */
-int tf_state_lock(struct tf_state *st, const char *dev, bool wait,
+ * or another -errno with the reason in @err.  Without @create, a missing
+ * lock file is -ENOENT (nobody holds it; a read-only caller makes none). */
+int tf_state_lock(struct tf_state *st, const char *dev, bool wait, bool create,
 		  struct tf_err *err);
 /* 1 while another process holds the device's lock, 0 if not, -errno (with
  * @err) when the lock file is unusable. */

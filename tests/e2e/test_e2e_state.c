@@ -543,6 +543,75 @@ static void test_detached_run_gets_a_clean_environment(void **state)
 	kill(pid, SIGKILL);
 }
 
+/* ------------------------------------------------------------ item 5 */
+
+/* Every file in touchfw's state directories, with size and content. */
+static char *snapshot_state(void)
+{
+	char cmd[1200], *out = NULL;
+	size_t len = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && find state persist -printf '%%p %%y %%s\\n' 2>/dev/null | sort; "
+		 "cd '%s' && find state persist -type f -exec cat {} + 2>/dev/null",
+		 E.dir, E.dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = calloc(1, 1 << 16);
+	assert_non_null(out);
+	len = fread(out, 1, (1 << 16) - 1, p);
+	out[len] = '\0';
+	pclose(p);
+	return out;
+}
+
+/* status, probe and run --dry-run read; they bind nothing, leave no
+ * own-bind marker (which would swallow the next real bind), no hint, no
+ * lock file, no state directory. */
+static void test_read_only_commands_change_nothing(void **state)
+{
+	static const char *const cmds[][3] = {
+		{ "status", NULL, NULL },
+		{ "probe", NULL, NULL },
+		{ "run", "--dry-run", "1-004a" },
+	};
+	char *before, *after;
+	size_t i;
+
+	(void)state;
+	/* power = driver, the driver unbound: the chip is off. */
+	start("app", "1.0.AA", NULL);
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	before = snapshot_state();
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run_tf(30000, NULL, cmds[i][0], cmds[i][1], cmds[i][2], NULL);
+		assert_false(emub_dev_bound(E.eb, "touchscreen"));
+		after = snapshot_state();
+		if (strcmp(before, after))
+			fail_msg("touchfw %s changed the state directories:\n--- before\n%s"
+				 "--- after\n%s", cmds[i][0], before, after);
+		free(after);
+	}
+	e2e_said(&E, "a dry run does not bind it");
+	/* The same with the driver bound and the chip known: still no hint,
+	 * no marker, no lock file. */
+	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		assert_int_equal(run_tf(30000, NULL, cmds[i][0], cmds[i][1], cmds[i][2], NULL), 0);
+		after = snapshot_state();
+		if (strcmp(before, after))
+			fail_msg("touchfw %s changed the state directories:\n--- before\n%s"
+				 "--- after\n%s", cmds[i][0], before, after);
+		free(after);
+	}
+	assert_int_equal(e2e_chip(&E).version, 0x10);
+	free(before);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +631,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_handoff_runs_systemctl_by_path, teardown),
 		cmocka_unit_test_teardown(test_detached_run_gets_a_clean_environment, teardown),
+		cmocka_unit_test_teardown(test_read_only_commands_change_nothing, teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_state", tests, NULL, NULL);
