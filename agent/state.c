@@ -137,11 +137,13 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 							      : file_type(sb.st_mode));
 		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
 	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+	if (fstat(fd, &sb) < 0) {
 		e = errno;
 		close(fd);
-		if (e && !sb.st_mode)
-			return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
+		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
 		return tf_err_set(err, EINVAL, "%s/%s: %s, refusing to use it", dir, name,
 				  file_type(sb.st_mode));
 	}
