@@ -43,7 +43,13 @@ static void usage(FILE *f)
 		"\n"
 		"Set TOUCHFW_CANDIDATE=1 from a rule to hand over a device whose\n"
 		"driver touchfw does not list (an OEM extension); it still needs a\n"
-		"board profile describing it.\n");
+		"board profile describing it.\n"
+		"\n"
+		"Settings come from 'touchfw --config FILE handle-event' or the\n"
+		"default file, never from $TOUCHFW_CONFIG (udev passes a uevent's\n"
+		"variables on).  Exit 0 for every event that is not touchfw's, 7\n"
+		"for its own with an unusable DEVPATH, 16 when touchfw's state\n"
+		"directory or a state file can not be trusted.\n");
 }
 
 /*
@@ -185,10 +191,10 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 		*why = detail;
 	}
 	if (v == TF_VERDICT_HANDED_OFF && !ev->driver &&
-	    tf_state_mark_wait_bind(&st, ev->devname, now) < 0) {
+	    (r = tf_state_mark_wait_bind(&st, ev->devname, now)) < 0) {
 		/* The unit can not take --wait-bind: the run needs this note. */
 		tf_snprintf(detail, dsize, "%s/%s.waitbind: can not write the note for the run: %s",
-			    s->state_dir, ev->devname, strerror(errno));
+			    s->state_dir, ev->devname, strerror(-r));
 		*why = detail;
 		v = TF_VERDICT_STATE_BAD;
 	}
