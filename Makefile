@@ -93,7 +93,18 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 	-DTF_LIBEXECDIR=\"$(PKGLIBEXECDIR)\" \
 	-DTF_RUNSTATEDIR=\"$(RUNSTATEDIR)/touchfw\" \
 	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\"
-TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS)
+# Test hooks: the emulated board's GPIO backend (chosen by
+# $TOUCHFW_GPIO_EMUL), the agent found next to the front end, the detached
+# run keeping umockdev's preload.  Only the binaries the tests, the demo and
+# the benchmarks run have them; a plain `make` and `make install` never.
+TEST_HOOK_GOALS := check check-fast check-run check-san check-vm demo bench fuzz \
+	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
+ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
+TEST_HOOKS ?= 1
+endif
+TEST_HOOKS ?= 0
+TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS) \
+	-DTF_TEST_HOOKS=$(if $(filter 1,$(TEST_HOOKS)),1,0)
 ifeq ($(SAN),1)
 TF_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -321,7 +332,7 @@ deps-check:
 # instead of installing a touchfw that looks for its agent and settings
 # under /usr/local.
 PATHS_STAMP := $(B)/paths.stamp
-PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR)
+PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR) TEST_HOOKS=$(TEST_HOOKS)
 $(PATHS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(PATHS_NOW)' | cmp -s - $@ || printf '%s\n' '$(PATHS_NOW)' >$@
@@ -362,6 +373,8 @@ INSTALLED = $(BINDIR)/touchfw $(PKGLIBEXECDIR)/touchfw-agent \
 	  $(PKGDATADIR)/firmware-db/manifest.ini.sig $(PKGSYSCONFDIR)/keys/build-demo.pub)
 
 install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
+	@test "$(TEST_HOOKS)" != 1 || { echo "make install: refusing to install a" \
+		"build with test hooks (TEST_HOOKS=1); run it as a goal of its own"; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGLIBEXECDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
 		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man8 \

@@ -45,7 +45,7 @@ void tf_cli_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE  settings file (default %s/touchfw.conf,\n"
-		"                     or $TOUCHFW_CONFIG)\n"
+		"                     or $TOUCHFW_CONFIG but for handle-event)\n"
 		"  -v, --verbose      more output (repeat for debug)\n"
 		"  -q, --quiet        only errors\n"
 		"  -h, --help         this text; COMMAND --help for a command\n"
@@ -93,6 +93,7 @@ int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
 		switch (c) {
 		case 'c':
 			cli->config = optarg;
+			cli->config_from_args = true;
 			break;
 		case 'v':
 			cli->verbosity++;

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "fwdb.h"
+#include "settings.h"
 
 /* Defaults in one place, so a settings file can supply them later. */
 struct db_defaults {
@@ -29,6 +30,9 @@ static const struct db_defaults defaults = {
 	.sig = TF_SIG_REQUIRED,
 };
 
+/* The command line `db` was called with (its --config). */
+static const struct tf_cli *db_cli;
+
 static void usage_check(FILE *f)
 {
 	fprintf(f,
@@ -39,9 +43,12 @@ static void usage_check(FILE *f)
 		"signature of manifest.ini, then read every blob and check\n"
 		"its size and SHA-256.  One line per blob, then a summary.\n"
 		"\n"
-		"  --db DIR          database directory (default %s)\n"
-		"  --keys DIR        public keys, <key-id>.pub (default %s)\n"
-		"  --signatures P    required (default), optional or off\n"
+		"  --db DIR          database directory (default: the settings'\n"
+		"                    db_dir, %s unless changed)\n"
+		"  --keys DIR        public keys, <key-id>.pub (default: the\n"
+		"                    settings' keys_dir, %s)\n"
+		"  --signatures P    required, optional or off (default: the\n"
+		"                    settings' signatures, as the agent loads it)\n"
 		"\n"
 		"Exit status 0 if everything checks, %d (%s) if not, %d on\n"
 		"a bad command line.\n",
@@ -137,10 +144,21 @@ static int run_check(int argc, char **argv)
 	struct tf_fwdb_opts o = { .sig = defaults.sig,
 				  .keys_dir = defaults.keys_dir };
 	const char *dir = defaults.db_dir;
+	struct tf_settings s;
 	struct tf_fwdb *db;
 	struct tf_err err = { 0 };
 	size_t i, failed = 0;
 	int c, r;
+
+	/* The database exactly as the agent will load it: its directory,
+	 * keys and signature policy from the settings. */
+	if (tf_settings_load(&s, db_cli ? db_cli->config : NULL, &err) < 0) {
+		fprintf(stderr, "touchfw db check: %s\n", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	dir = s.db_dir;
+	o.keys_dir = s.keys_dir;
+	o.sig = s.signatures;
 
 	optind = 0;
 	opterr = 0;
@@ -335,6 +353,7 @@ int tf_cmd_db(const struct tf_cli *cli)
 	const char *sub;
 	size_t i;
 
+	db_cli = cli;
 	if (cli->argc < 2) {
 		fprintf(stderr, "touchfw db: no command given\n");
 		usage(stderr);

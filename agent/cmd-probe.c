@@ -146,6 +146,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true };
 	struct tf_device d;
 	struct tf_state st;
+	struct tf_err err = { 0 };
 	char *json = NULL;
 
 	if (!strcmp(r->dev, "-") || tf_device_lookup(r->dev, &d, NULL) < 0) {
@@ -161,7 +162,8 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 			tf_snprintf(r->last, sizeof(r->last), "%s", json);
 			free(json);
 		}
-		tf_state_read_attempts(&st, r->dev, &r->att);
+		/* Corrupt: read as at the limit, the reason in last_error. */
+		tf_state_read_attempts(&st, r->dev, &r->att, &err);
 		r->gave_up = r->att.count >= s->max_attempts;
 		tf_state_close(&st);
 	}

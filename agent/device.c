@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "state.h"
 
 static int read_link_tail(const char *path, char *buf, size_t size)
 {
@@ -444,50 +445,79 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 		const char *dev, const char *name, const uint8_t *data, size_t len,
 		struct tf_err *err)
 {
-	char lockname[300];
+	struct tf_state sd;
+	size_t done = 0;
 	int fd, r;
 
 	memset(st, 0, sizeof(*st));
-	st->lock_fd = -1;
+	st->lock_fd = st->dir_fd = -1;
 	tf_snprintf(st->param, sizeof(st->param), "%s", param);
 	if (tf_snprintf(st->dir, sizeof(st->dir), "%s/firmware", state_dir) ||
-	    tf_snprintf(lockname, sizeof(lockname), "%s/firmware_class.lock", state_dir))
+	    tf_snprintf(st->name, sizeof(st->name), "%s", name) ||
+	    tf_snprintf(st->file, sizeof(st->file), "%s/%s", st->dir, name))
 		return tf_err_set(err, ENAMETOOLONG, "state directory path too long");
+	/* The state directory and its firmware/ are checked like every state
+	 * file's (state.h): a symlink planted there must not make touchfw
+	 * write or unlink firmware files elsewhere. */
+	r = tf_state_open(&sd, state_dir, true, err);
+	if (r < 0)
+		return r;
 	/* One staged update at a time: the search path is global. */
-	st->lock_fd = open(lockname, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (st->lock_fd < 0 || flock(st->lock_fd, LOCK_EX) < 0) {
+	st->lock_fd = tf_state_open_file(sd.dirfd, state_dir, "firmware_class.lock",
+					 O_RDWR | O_CREAT, err);
+	if (st->lock_fd >= 0 && flock(st->lock_fd, LOCK_EX) < 0) {
 		r = -errno;
+		tf_state_close(&sd);
 		tf_fw_unstage(st);
-		return tf_err_set(err, -r, "%s: %s", lockname, strerror(-r));
+		return tf_err_set(err, -r, "%s/firmware_class.lock: %s", state_dir,
+				  strerror(-r));
 	}
-	if (mkdir(st->dir, 0700) < 0 && errno != EEXIST) {
-		r = -errno;
+	if (st->lock_fd < 0) {
+		r = st->lock_fd;
+		tf_state_close(&sd);
 		tf_fw_unstage(st);
-		return tf_err_set(err, -r, "%s: %s", st->dir, strerror(-r));
+		return r;
+	}
+	st->dir_fd = tf_state_subdir(sd.dirfd, state_dir, "firmware", true, err);
+	tf_state_close(&sd);
+	if (st->dir_fd < 0) {
+		r = st->dir_fd;
+		tf_fw_unstage(st);
+		return r;
 	}
 	if (tf_read_attr(param, st->saved, sizeof(st->saved)) < 0) {
-		r = -errno;
 		tf_fw_unstage(st);
 		return tf_err_set(err, ENOENT, "%s: can not read the firmware search path "
 				  "(kernel without firmware_class?)", param);
 	}
-	if (tf_snprintf(st->file, sizeof(st->file), "%s/%s", st->dir, name)) {
-		tf_fw_unstage(st);
-		return tf_err_set(err, ENAMETOOLONG, "staging path too long");
-	}
 	(void)dev;
-	fd = open(st->file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len || close(fd) < 0) {
-		r = errno ? errno : EIO;
-		if (fd >= 0)
-			close(fd);
-		unlink(st->file);
+	unlinkat(st->dir_fd, name, 0);
+	fd = tf_state_open_file(st->dir_fd, st->dir, name, O_WRONLY | O_CREAT | O_EXCL, err);
+	if (fd < 0) {
+		tf_fw_unstage(st);
+		return fd;
+	}
+	r = 0;
+	while (done < len && !r) {
+		ssize_t w = write(fd, data + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			r = w < 0 ? errno : EIO;
+		else
+			done += (size_t)w;
+	}
+	if (close(fd) < 0 && !r)
+		r = errno;
+	if (r) {
+		unlinkat(st->dir_fd, name, 0);
 		tf_fw_unstage(st);
 		return tf_err_set(err, r, "%s: %s", st->file, strerror(r));
 	}
 	r = tf_write_attr(param, st->dir);
 	if (r < 0) {
-		unlink(st->file);
+		unlinkat(st->dir_fd, name, 0);
 		tf_fw_unstage(st);
 		return tf_err_set(err, -r, "%s: %s", param, strerror(-r));
 	}
@@ -501,10 +531,12 @@ void tf_fw_unstage(struct tf_fw_stage *st)
 		/* An empty string can not be written to a sysfs parameter;
 		 * a single newline resets firmware_class.path to empty. */
 		tf_write_attr(st->param, st->saved[0] ? st->saved : "\n");
-		unlink(st->file);
+		unlinkat(st->dir_fd, st->name, 0);
 		st->active = false;
 	}
+	if (st->dir_fd >= 0)
+		close(st->dir_fd);
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
-	st->lock_fd = -1;
+	st->lock_fd = st->dir_fd = -1;
 }

@@ -83,7 +83,9 @@ struct tf_fw_stage {
 	char dir[300];
 	char file[400];
 	char saved[256];   /* previous value, restored by unstage */
+	char name[128];    /* the staged file's name in dir */
 	int lock_fd;
+	int dir_fd;        /* dir, opened and checked as state dirs are */
 	bool active;
 };
 int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir,

@@ -79,6 +79,32 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
+/* What is wrong with @p as a sysfs device path, or NULL. */
+static const char *devpath_problem(const char *p)
+{
+	const char *c;
+
+	if (p[0] != '/')
+		return "it is not an absolute path";
+	for (c = p; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return "it contains a control character";
+	if (c[-1] == '/')
+		return "it ends in '/'";
+	for (c = p; *c; c++) {
+		size_t n;
+
+		if (*c != '/')
+			continue;
+		n = strcspn(c + 1, "/");
+		if (n == 0)
+			return "it has an empty component ('//')";
+		if ((n == 1 && c[1] == '.') || (n == 2 && c[1] == '.' && c[2] == '.'))
+			return "it has a '.' or '..' component";
+	}
+	return NULL;
+}
+
 int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 {
 	const char *v, *slash;
@@ -133,10 +159,16 @@ int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 	if (!ev->action_str || !ev->devpath)
 		return -EINVAL;
 	ev->action = tf_action_from_string(ev->action_str);
+	ev->bad_devpath = devpath_problem(ev->devpath);
+	if (ev->bad_devpath)
+		return 0;
 	slash = strrchr(ev->devpath, '/');
 	v = slash ? slash + 1 : ev->devpath;
-	if (strlen(v) >= sizeof(ev->devname) || !tf_devname_valid(v))
-		return -EINVAL;
-	strcpy(ev->devname, v);
+	if (strlen(v) > 100)
+		ev->bad_devpath = "its device name is longer than 100 characters";
+	else if (!tf_devname_valid(v))
+		ev->bad_devpath = "its device name has characters a device name can not have";
+	else
+		strcpy(ev->devname, v);
 	return 0;
 }

@@ -39,12 +39,16 @@ struct tf_uevent {
 	uint64_t seqnum;
 	bool has_seqnum;
 	char devname[128];     /* last DEVPATH component: "3-004a", "spi1.0" */
+	const char *bad_devpath; /* why DEVPATH is unusable (devname ""), or NULL */
 };
 
 /*
  * Parse @envp (NULL-terminated "KEY=value" strings).  Pointers in @ev point
- * into @envp.  Returns 0, or -EINVAL when ACTION or DEVPATH is missing or
- * DEVPATH has no usable device name.
+ * into @envp.  Returns 0, or -EINVAL when ACTION or DEVPATH is missing.  A
+ * DEVPATH that is not a clean /devices/... path ending in a device name
+ * (".." or "." components, control characters, a trailing '/', a name over
+ * 100 characters) leaves devname empty and says why in bad_devpath: the
+ * caller decides, as only its own events need a device name.
  */
 int tf_uevent_parse(char *const *envp, struct tf_uevent *ev);
 enum tf_action tf_action_from_string(const char *s);

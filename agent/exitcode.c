@@ -32,6 +32,8 @@ static const struct {
 			       "switched off (settings or kernel command line)" },
 	[TF_EXIT_PROFILE_INVALID] = { "profile-invalid",
 				      "board profile has mistakes" },
+	[TF_EXIT_STATE] = { "state-unusable",
+			    "state directory or file unusable, nothing flashed" },
 };
 
 const char *tf_exit_name(int code)

@@ -24,6 +24,7 @@ enum tf_exit {
 	TF_EXIT_UNSUPPORTED = 13, /* wrong chip, unsupported adapter/driver */
 	TF_EXIT_DISABLED = 14,    /* switched off (settings or kernel command line) */
 	TF_EXIT_PROFILE_INVALID = 15, /* board profile has mistakes */
+	TF_EXIT_STATE = 16,       /* state dir or file unusable: nothing flashed */
 	TF_EXIT_MAX_,
 };
 

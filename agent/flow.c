@@ -51,6 +51,7 @@ struct run {
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
+	bool attempt_reserved;  /* this run already counts in DEV.attempts */
 	uint64_t t0;
 	struct tf_progress last_progress;
 	int last_pct;
@@ -128,10 +129,12 @@ static int step_device(struct run *r)
 	if (tf_device_lookup(name, &r->c.dev, &err) < 0)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	/* The note from handle-event is used up either way. */
-	if ((tf_state_take_wait_bind(&r->st, name, (uint64_t)time(NULL),
-				     r->s->bind_timeout_ms / 1000 + 60) ||
-	     r->o->wait_bind) &&
-	    !r->c.dev.driver[0]) {
+	rc = r->o->dry_run ? 0 : tf_state_take_wait_bind(&r->st, name, (uint64_t)time(NULL),
+							 r->s->bind_timeout_ms / 1000 + 60,
+							 &err);
+	if (rc < 0)
+		return finish(r, TF_EXIT_STATE, "%s", err.msg);
+	if ((rc || r->o->wait_bind) && !r->c.dev.driver[0]) {
 		log_info(dev_of(r), "waiting up to %u ms for a driver to bind",
 			 r->s->bind_timeout_ms);
 		rc = tf_device_wait_bound(&r->c.dev, (int)r->s->bind_timeout_ms, 500, &err);
@@ -270,12 +273,20 @@ static int step_family(struct run *r)
 static int step_attempts(struct run *r)
 {
 	struct tf_attempts a;
+	struct tf_err err = { 0 };
 	uint64_t now = (uint64_t)time(NULL);
+	int rc;
 
 	if (r->o->manual || r->o->ignore_state || r->o->dry_run)
 		return TF_EXIT_OK;
-	if (tf_state_read_attempts(&r->st, r->c.dev.name, &a) < 0)
-		return TF_EXIT_OK;
+	/* Corrupt: the safe side, as if at the limit; unusable: refuse. */
+	rc = tf_state_read_attempts(&r->st, r->c.dev.name, &a, &err);
+	if (rc == -EBADMSG)
+		return finish(r, TF_EXIT_BACKOFF, "%s: not updating: %s; 'touchfw run "
+			      "--force %s' tries again and replaces it", dev_of(r), err.msg,
+			      r->c.dev.name);
+	if (rc < 0)
+		return finish(r, TF_EXIT_STATE, "%s: not updating: %s", dev_of(r), err.msg);
 	if (a.count >= r->s->max_attempts)
 		return finish(r, TF_EXIT_BACKOFF,
 			      "%s: gave up after %u failed attempts (last: %s); "
@@ -295,9 +306,7 @@ static int step_db(struct run *r)
 
 	if (r->o->firmware_file || r->o->config_file)
 		return TF_EXIT_OK;
-	opts.sig = r->s->signatures == TF_SETTING_SIG_REQUIRED ? TF_SIG_REQUIRED
-		   : r->s->signatures == TF_SETTING_SIG_OFF   ? TF_SIG_OFF
-							      : TF_SIG_OPTIONAL;
+	opts.sig = r->s->signatures;
 	if (tf_fwdb_load(r->s->db_dir, &opts, &r->db, &err) < 0)
 		return finish(r, TF_EXIT_DB_INVALID, "%s: firmware database: %s", dev_of(r),
 			      err.msg);
@@ -338,30 +347,24 @@ static int detect(struct run *r, struct tf_chip_state *st)
 	return TF_EXIT_OK;
 }
 
+/* Remember the hardware for a later bootloader-mode start (not in the
+ * read-only dry runs of probe and status). */
 static void persist_hw(struct run *r, const char *hw)
 {
-	char path[400];
-	FILE *f;
+	struct tf_err err = { 0 };
 
-	if (!hw[0] || tf_snprintf(path, sizeof(path), "%s/%s.hw", r->s->persist_dir,
-				  r->c.dev.name))
+	if (!hw[0] || r->o->dry_run)
 		return;
-	if (access(r->s->persist_dir, W_OK) < 0)
-		return;
-	f = fopen(path, "we");
-	if (f) {
-		fprintf(f, "%s\n", hw);
-		fclose(f);
-	}
+	if (tf_persist_write_hw(r->s->persist_dir, r->c.dev.name, hw, &err) < 0)
+		log_warn(dev_of(r), "hardware hint not saved: %s", err.msg);
 }
 
 static void read_hw_hint(struct run *r, char *hw, size_t size)
 {
-	char path[400];
+	struct tf_err err = { 0 };
 
-	hw[0] = '\0';
-	if (tf_snprintf(path, sizeof(path), "%s/%s.hw", r->s->persist_dir, r->c.dev.name) == 0)
-		tf_read_attr(path, hw, size);
+	if (tf_persist_read_hw(r->s->persist_dir, r->c.dev.name, hw, size, &err) < 0)
+		log_warn(dev_of(r), "hardware hint ignored: %s", err.msg);
 }
 
 static int step_detect(struct run *r)
@@ -369,7 +372,16 @@ static int step_detect(struct run *r)
 	char found[400];
 	int rc;
 
-	/* A driver that owns the power keeps the chip off while unbound. */
+	/* A driver that owns the power keeps the chip off while unbound; a
+	 * dry run does not bind it (it changes nothing) and says so. */
+	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
+	    r->ctrl->driver[0] && r->o->dry_run) {
+		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
+		return finish(r, TF_EXIT_NO_DEVICE,
+			      "%s: driver %s is not bound and owns the power, so the chip "
+			      "is off; a dry run does not bind it ('touchfw run %s' does)",
+			      dev_of(r), r->ctrl->driver, r->c.dev.name);
+	}
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
 	    r->ctrl->driver[0]) {
 		struct tf_err err = { 0 };
@@ -567,6 +579,18 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 	return TF_EXIT_OK;
 }
 
+/* A blob's failure on this device, kept across reboots: loudly when it
+ * can not be kept, as the limit on that blob then holds only until reboot. */
+static void record_blob_failure(struct run *r, const char *why)
+{
+	struct tf_err err = { 0 };
+
+	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why,
+				      &err) < 0)
+		log_err(dev_of(r), "the failure of %s could not be recorded: %s",
+			r->res->fw_id, err.msg);
+}
+
 static int flash_over_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
@@ -577,14 +601,12 @@ static int flash_over_bus(struct run *r)
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		if (r->fw_sha[0])
-			tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha,
-						  err.msg);
+			record_blob_failure(r, err.msg);
 		return fail_bootloader(r, err.msg);
 	}
 	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
 		if (r->fw_sha[0])
-			tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha,
-						  err.msg);
+			record_blob_failure(r, err.msg);
 		return err.code == EBADMSG ? finish(r, TF_EXIT_VERIFY, "%s", err.msg)
 					   : fail_bootloader(r, err.msg);
 	}
@@ -800,8 +822,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 				return path_bootloader(r, w);
 			}
 			if (r->fw_sha[0])
-				tf_persist_record_failure(r->s->persist_dir, r->c.dev.name,
-							  r->fw_sha, err.msg);
+				record_blob_failure(r, err.msg);
 			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 		}
 		rc = detect(r, &r->chip);
@@ -911,6 +932,37 @@ static int step_verify(struct run *r)
 
 /* ------------------------------------------------------------ bookkeeping */
 
+/*
+ * Count this run as a failed attempt before touching the chip, so that a
+ * crash or power loss mid-update counts too; a success clears it, a failure
+ * only rewrites the message (record()).  An attempt that can not be
+ * recorded (a full or broken /run) means the limit that keeps touchfw from
+ * flashing a chip that fails every time no longer holds: do not flash.
+ */
+static int reserve_attempt(struct run *r)
+{
+	struct tf_attempts a;
+	struct tf_err err = { 0 };
+	unsigned shift;
+
+	if (r->o->manual)
+		return TF_EXIT_OK;
+	/* Corrupt (only --force gets here then): start again from zero. */
+	if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) < 0)
+		memset(&a, 0, sizeof(a));
+	a.count++;
+	shift = a.count > 10 ? 10 : a.count - 1;
+	a.next_allowed = (uint64_t)time(NULL) + ((uint64_t)r->s->backoff_s << shift);
+	tf_snprintf(a.last_error, sizeof(a.last_error),
+		    "interrupted: the run updating it did not finish");
+	if (tf_state_write_attempts(&r->st, r->c.dev.name, &a, &err) < 0)
+		return finish(r, TF_EXIT_STATE, "%s: not updating: the attempt can not be "
+			      "recorded (%s), so the limit of %u attempts would not hold; "
+			      "nothing was flashed", dev_of(r), err.msg, r->s->max_attempts);
+	r->attempt_reserved = true;
+	return TF_EXIT_OK;
+}
+
 static void record(struct run *r)
 {
 	char *json;
@@ -927,7 +979,9 @@ static void record(struct run *r)
 		char manifest[300];
 		struct tf_input_node in[TF_MAX_INPUTS];
 
-		tf_state_clear_attempts(&r->st, r->c.dev.name);
+		if (tf_state_clear_attempts(&r->st, r->c.dev.name) < 0)
+			log_err(dev_of(r), "%s/%s.attempts: can not remove it: %s", r->s->state_dir,
+				r->c.dev.name, strerror(errno));
 		if (r->flashed_anything)
 			tf_persist_clear(r->s->persist_dir, r->c.dev.name);
 		if (r->chip.mode == TF_CHIP_APP && r->db &&
@@ -944,14 +998,19 @@ static void record(struct run *r)
 	    r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
 	    r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE) {
 		struct tf_attempts a;
+		struct tf_err err = { 0 };
 		unsigned shift;
 
-		tf_state_read_attempts(&r->st, r->c.dev.name, &a);
-		a.count++;
+		if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) < 0)
+			memset(&a, 0, sizeof(a));
+		if (!r->attempt_reserved || !a.count)
+			a.count++;
 		shift = a.count > 10 ? 10 : a.count - 1;
 		a.next_allowed = (uint64_t)time(NULL) + ((uint64_t)r->s->backoff_s << shift);
 		tf_snprintf(a.last_error, sizeof(a.last_error), "%s", r->res->message);
-		tf_state_write_attempts(&r->st, r->c.dev.name, &a);
+		if (tf_state_write_attempts(&r->st, r->c.dev.name, &a, &err) < 0)
+			log_err(dev_of(r), "the failed attempt could not be recorded: %s",
+				err.msg);
 		if (a.count >= r->s->max_attempts)
 			log_err(dev_of(r), "attempt %u of %u failed: giving up on this device "
 				"until 'touchfw run --force %s' or a reboot", a.count,
@@ -1018,16 +1077,20 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		log_notice(devname, "%s", res->message);
 		return rc;
 	}
-	if (tf_state_open(&r.st, s->state_dir, true, &err) < 0) {
-		rc = finish(&r, TF_EXIT_FAILURE, "%s", err.msg);
+	/* A dry run (probe, status, run --dry-run) changes nothing: it makes
+	 * no state directory and no lock file; where none exists, no run
+	 * holds the device. */
+	if (tf_state_open(&r.st, s->state_dir, !o->dry_run, &err) < 0 &&
+	    !(o->dry_run && err.code == ENOENT)) {
+		rc = finish(&r, TF_EXIT_STATE, "%s: %s; nothing done", devname, err.msg);
 		goto out;
 	}
-	r.lock_fd = tf_state_lock(&r.st, devname, false);
-	if (r.lock_fd < 0) {
-		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_FAILURE,
+	r.lock_fd = r.st.dirfd < 0 ? -ENOENT
+				   : tf_state_lock(&r.st, devname, false, !o->dry_run, &err);
+	if (r.lock_fd < 0 && !(o->dry_run && r.lock_fd == -ENOENT)) {
+		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_STATE,
 			    "%s: %s", devname, r.lock_fd == -EWOULDBLOCK
-			    ? "another touchfw is working on this device"
-			    : strerror(-r.lock_fd));
+			    ? "another touchfw is working on this device" : err.msg);
 		goto out;
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
@@ -1048,7 +1111,8 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 			    r.plan.cfg && r.plan.cfg_needed ? r.plan.cfg->id : "");
 		goto out;
 	}
-	if ((rc = step_load(&r)) || (rc = step_update(&r)) || (rc = step_verify(&r)))
+	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)) || (rc = step_update(&r)) ||
+	    (rc = step_verify(&r)))
 		goto out;
 	rc = finish(&r, TF_EXIT_OK, "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s",
 		    devname, res->version_before[0] ? res->version_before : "(none)",

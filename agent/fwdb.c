@@ -16,6 +16,7 @@
 #include "fwdb.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1310,6 +1311,31 @@ static int read_public_key(int keysfd, const char *keys_dir, const char *id,
 				 err);
 }
 
+/* Is any <key-id>.pub installed in @keys_dir?  Its name in @name. */
+static bool any_public_key(const char *keys_dir, char *name, size_t size)
+{
+	DIR *d = opendir(keys_dir);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d) {
+		int e = errno;
+
+		snprintf(name, size, "*.pub: %s", strerror(e));
+		return e != ENOENT; /* unreadable: assume a key is there */
+	}
+	while (!found && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_name[0] != '.' && n > 4 && !strcmp(de->d_name + n - 4, ".pub")) {
+			snprintf(name, size, "%s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
 			   const char *manifest, size_t manifest_len,
 			   const struct tf_fwdb_opts *opts, struct tf_err *err)
@@ -1330,9 +1356,20 @@ static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
 	r = read_db_file(dirfd, dir, TF_FWDB_SIGNATURE, SIG_FILE_MAX, &buf,
 			 &len, NULL, err);
 	if (r == -ENOENT && opts->sig == TF_SIG_OPTIONAL) {
-		tf_err_clear(err);
-		db->sig_state = TF_SIG_STATE_UNSIGNED;
-		return 0;
+		char key[NAME_MAX + 1];
+
+		/* Deleting the .sig must not turn a tampered manifest into
+		 * an "unsigned" one: once a key is trusted, a signature is
+		 * required. */
+		if (!any_public_key(keys_dir, key, sizeof(key))) {
+			tf_err_clear(err);
+			db->sig_state = TF_SIG_STATE_UNSIGNED;
+			return 0;
+		}
+		return tf_err_set(err, ENOKEY,
+				  "%s: missing, and signatures are required while a "
+				  "trusted key is installed (%s/%s)",
+				  sig_path, keys_dir, key);
 	}
 	if (r == -ENOENT)
 		return tf_err_set(err, ENOKEY,

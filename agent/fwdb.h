@@ -49,7 +49,8 @@ enum tf_blob_type {
 
 enum tf_sig_policy {
 	TF_SIG_OFF,	 /* signature file ignored */
-	TF_SIG_OPTIONAL, /* checked if present; absent means "unsigned" */
+	TF_SIG_OPTIONAL, /* checked if present; absent is "unsigned" only while
+			    no trusted key is installed, else as required */
 	TF_SIG_REQUIRED, /* some line must verify with a known key */
 };
 

@@ -5,7 +5,9 @@
  * connection per requested line, like one line fd per request in the
  * kernel: closing it releases the line.  Text lines; replies are "OK",
  * "OK <value>", "EDGE <1|2> <ns>", "TIMEOUT" or "ERR <errno> <text>".
+ * Compiled into test builds only (TF_TEST_HOOKS); see gpio.c.
  */
+#if TF_TEST_HOOKS
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,3 +183,4 @@ const struct tf_gpio_ops tf_gpio_emul_ops = {
 	.wait_edge = emul_wait,
 	.release = emul_release,
 };
+#endif /* TF_TEST_HOOKS */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * GPIO backend selection: the emuboard socket when $TOUCHFW_GPIO_EMUL is
- * set (emulated boards, where umockdev can not emulate line requests),
- * libgpiod otherwise.  Lines carry their backend, so a line requested from
- * one backend is always served by it.
+ * GPIO backend selection: libgpiod; in a test build (TF_TEST_HOOKS) the
+ * emuboard socket when $TOUCHFW_GPIO_EMUL is set (emulated boards, where
+ * umockdev can not emulate line requests).  An installed touchfw has no
+ * such switch: a backend an environment variable picks is a test double.
+ * Lines carry their backend, so a line requested from one backend is
+ * always served by it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,9 +14,13 @@
 
 static const struct tf_gpio_ops *backend(void)
 {
+#if TF_TEST_HOOKS
 	const char *s = getenv("TOUCHFW_GPIO_EMUL");
 
-	return s && *s ? &tf_gpio_emul_ops : &tf_gpio_gpiod_ops;
+	if (s && *s)
+		return &tf_gpio_emul_ops;
+#endif
+	return &tf_gpio_gpiod_ops;
 }
 
 static const struct tf_gpio_ops *ops_of(struct tf_gpio_line *l)

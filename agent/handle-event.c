@@ -43,7 +43,13 @@ static void usage(FILE *f)
 		"\n"
 		"Set TOUCHFW_CANDIDATE=1 from a rule to hand over a device whose\n"
 		"driver touchfw does not list (an OEM extension); it still needs a\n"
-		"board profile describing it.\n");
+		"board profile describing it.\n"
+		"\n"
+		"Settings come from 'touchfw --config FILE handle-event' or the\n"
+		"default file, never from $TOUCHFW_CONFIG (udev passes a uevent's\n"
+		"variables on).  Exit 0 for every event that is not touchfw's, 7\n"
+		"for its own with an unusable DEVPATH, 16 when touchfw's state\n"
+		"directory or a state file can not be trusted.\n");
 }
 
 /*
@@ -113,6 +119,12 @@ static enum tf_verdict decide(const struct tf_settings *s, const char **why)
 	return TF_VERDICT_HANDED_OFF; /* provisionally; state checks follow */
 }
 
+/*
+ * touchfw's own state for this device.  A state directory or file that can
+ * not be trusted (wrong owner or mode, a symlink, a FIFO, a corrupt count)
+ * is a refusal with its reason, never a hand-off: the run would meet the
+ * same problem, and a detached run's log would go where it points.
+ */
 static enum tf_verdict check_state(const struct tf_uevent *ev,
 				   const struct tf_settings *s, const char **why,
 				   char *detail, size_t dsize)
@@ -125,21 +137,31 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 	uint64_t now = (uint64_t)time(NULL);
 	enum tf_verdict v = TF_VERDICT_HANDED_OFF;
 	struct tf_err err = { 0 };
+	int r = 0;
 
 	if (tf_state_open(&st, s->state_dir, true, &err) < 0) {
-		/* No state: hand off anyway, the run reports the problem. */
-		log_warn(ev->devname, "%s", err.msg);
-		return TF_VERDICT_HANDED_OFF;
+		tf_snprintf(detail, dsize, "%s", err.msg);
+		*why = detail;
+		return TF_VERDICT_STATE_BAD;
 	}
 	if (ev->action == TF_ACTION_BIND &&
-	    tf_state_take_own_bind(&st, ev->devname, now, s->own_bind_window_s)) {
+	    (r = tf_state_take_own_bind(&st, ev->devname, now, s->own_bind_window_s,
+					&err)) > 0) {
 		*why = "this bind is touchfw's own rebind";
 		v = TF_VERDICT_OWN_BIND;
-	} else if (tf_state_locked_by_other(&st, ev->devname)) {
+	} else if (r < 0 || (r = tf_state_locked_by_other(&st, ev->devname, &err)) < 0) {
+		v = TF_VERDICT_STATE_BAD;
+	} else if (r > 0) {
 		*why = "touchfw is already working on this device";
 		v = TF_VERDICT_BUSY;
-	} else if (tf_state_read_attempts(&st, ev->devname, &a) == 0 &&
-		   a.count >= s->max_attempts) {
+	} else if ((r = tf_state_read_attempts(&st, ev->devname, &a, &err)) == -EBADMSG) {
+		/* Corrupt: the safe side, as if at the limit. */
+		tf_snprintf(detail, dsize, "gave up: %s", err.msg);
+		*why = detail;
+		v = TF_VERDICT_GAVE_UP;
+	} else if (r < 0) {
+		v = TF_VERDICT_STATE_BAD;
+	} else if (a.count >= s->max_attempts) {
 		/* cut short if need be: the whole story is in `touchfw status` */
 		tf_snprintf(detail, dsize,
 			 "gave up after %u failed attempts (last: %s); "
@@ -163,6 +185,18 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 			*why = "verified up to date earlier, same input device and database";
 			v = TF_VERDICT_UPTODATE;
 		}
+	}
+	if (v == TF_VERDICT_STATE_BAD) {
+		tf_snprintf(detail, dsize, "%s", err.msg);
+		*why = detail;
+	}
+	if (v == TF_VERDICT_HANDED_OFF && !ev->driver &&
+	    (r = tf_state_mark_wait_bind(&st, ev->devname, now)) < 0) {
+		/* The unit can not take --wait-bind: the run needs this note. */
+		tf_snprintf(detail, dsize, "%s/%s.waitbind: can not write the note for the run: %s",
+			    s->state_dir, ev->devname, strerror(-r));
+		*why = detail;
+		v = TF_VERDICT_STATE_BAD;
 	}
 	tf_state_close(&st);
 	return v;
@@ -210,8 +244,22 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 		return TF_EXIT_USAGE;
 	}
 	v = filter_event(&ev, add_only, &why, detail, sizeof(detail));
+	if (ev.bad_devpath) {
+		/* Not even a name to log with; the raw DEVPATH may hold anything. */
+		if (v == TF_VERDICT_IGNORED) {
+			log_debug(NULL, "%s: nothing to do: %s", ev.action_str, why);
+			return TF_EXIT_OK;
+		}
+		log_err(NULL, "%s (driver %s): refusing the event: its DEVPATH is unusable: %s",
+			ev.action_str, ev.driver ? ev.driver : "none yet", ev.bad_devpath);
+		return TF_EXIT_BAD_INPUT;
+	}
 	if (v == TF_VERDICT_HANDED_OFF) {
-		if (tf_settings_load(&s, cli->config, &err) < 0) {
+		/* Only the command line's --config: $TOUCHFW_CONFIG may come
+		 * from a uevent, and udev passes those to RUN programs. */
+		if (tf_settings_load(&s, cli->config_from_args ? cli->config
+							       : TF_SETTINGS_DEFAULT_PATH,
+				     &err) < 0) {
 			log_err(ev.devname, "%s", err.msg);
 			return TF_EXIT_BAD_INPUT;
 		}
@@ -235,19 +283,13 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 	case TF_VERDICT_GAVE_UP:
 		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why);
 		return TF_EXIT_OK;
+	case TF_VERDICT_STATE_BAD:
+		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why);
+		return TF_EXIT_STATE;
 	case TF_VERDICT_HANDED_OFF:
 		break;
 	}
-	if (!ev.driver) {
-		/* The unit can not take --wait-bind: leave a note for the run. */
-		struct tf_state st;
-
-		if (tf_state_open(&st, s.state_dir, true, NULL) == 0) {
-			tf_state_mark_wait_bind(&st, ev.devname, (uint64_t)time(NULL));
-			tf_state_close(&st);
-		}
-	}
-	if (tf_handoff(&s, cli->config, ev.devname,
+	if (tf_handoff(&s, cli->config_from_args ? cli->config : NULL, ev.devname,
 		       ev.driver ? NULL : wait_args, &how, &err) < 0) {
 		log_err(ev.devname, "%s (driver %s): could not hand off: %s",
 			ev.action_str, ev.driver ? ev.driver : "none yet", err.msg);

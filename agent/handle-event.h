@@ -19,6 +19,7 @@ enum tf_verdict {
 	TF_VERDICT_BACKOFF,   /* retry not due yet */
 	TF_VERDICT_UPTODATE,  /* verified earlier, inputs unchanged */
 	TF_VERDICT_NO_PROFILES, /* no board profile installed at all */
+	TF_VERDICT_STATE_BAD, /* state directory or a state file unusable */
 	TF_VERDICT_HANDED_OFF,
 };
 

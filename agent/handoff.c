@@ -6,6 +6,8 @@
  */
 #include "handoff.h"
 
+#include "state.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +23,8 @@
 #if TF_WITH_SYSTEMD
 #include <systemd/sd-bus.h>
 #endif
+
+extern char **environ;
 
 const char *tf_handoff_how_name(enum tf_handoff_how how)
 {
@@ -79,13 +83,12 @@ bool tf_systemd_running(void)
 
 const char *tf_agent_path(char *buf, size_t size)
 {
-	const char *env = getenv("TOUCHFW_AGENT");
+#if TF_TEST_HOOKS
 	char self[PATH_MAX];
 	ssize_t n;
 	char *slash;
 
-	if (env && *env)
-		return env;
+	/* A test build runs from its build tree, the agent next to it. */
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
@@ -97,7 +100,42 @@ const char *tf_agent_path(char *buf, size_t size)
 				return buf;
 		}
 	}
+#else
+	(void)buf;
+	(void)size;
+#endif
 	return TF_LIBEXECDIR "/touchfw-agent";
+}
+
+/*
+ * The environment of the detached run: a fixed PATH and the log level,
+ * nothing else of udev's (the uevent's variables, whatever a rule set).
+ * A test build also passes on what puts the run inside an emulated board
+ * (umockdev's preload and testbed, the GPIO socket).
+ */
+static const char *const handoff_passed_env[] = {
+	"TOUCHFW_LOG_LEVEL",
+#if TF_TEST_HOOKS
+	"LD_PRELOAD", "UMOCKDEV_DIR", "TOUCHFW_GPIO_EMUL",
+#endif
+};
+
+size_t tf_handoff_env(char **out, size_t max, char *const *from)
+{
+	size_t n = 0, i, k;
+
+	if (max < 2)
+		return 0;
+	out[n++] = (char *)"PATH=" TF_HANDOFF_PATH;
+	for (i = 0; from && from[i]; i++)
+		for (k = 0; k < TF_ARRAY_SIZE(handoff_passed_env) && n + 1 < max; k++) {
+			size_t len = strlen(handoff_passed_env[k]);
+
+			if (!strncmp(from[i], handoff_passed_env[k], len) && from[i][len] == '=')
+				out[n++] = from[i];
+		}
+	out[n] = NULL;
+	return n;
 }
 
 #if TF_WITH_SYSTEMD
@@ -211,8 +249,14 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
 			dup2(null, STDIN_FILENO);
 			dup2(null, STDOUT_FILENO);
 		}
-		execlp("systemctl", "systemctl", "--no-block", "start", unit,
-		       (char *)NULL);
+		/* By its path: $PATH is udev's, or the caller's. */
+		char *const argv[] = { (char *)"systemctl", (char *)"--no-block",
+				       (char *)"start", (char *)unit, NULL };
+		char *envp[8];
+
+		tf_handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
+		execve("/usr/bin/systemctl", argv, envp);
+		execve("/bin/systemctl", argv, envp);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -233,25 +277,40 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path,
 			const char *dev, const char *const *args,
 			struct tf_err *err)
 {
-	char agent_buf[PATH_MAX], logname[512];
+	char agent_buf[PATH_MAX], logname[300];
 	const char *agent = tf_agent_path(agent_buf, sizeof(agent_buf));
-	int pfd[2], status;
+	struct tf_state st;
+	int pfd[2], status, logfd, r;
 	pid_t pid;
 	char ok;
 
-	if (tf_snprintf(logname, sizeof(logname), "%s/%s.log", s->state_dir, dev))
-		return tf_err_set(err, ENAMETOOLONG, "state path too long");
-	if (pipe2(pfd, O_CLOEXEC) < 0)
+	/* The log goes into the checked state directory, never through a
+	 * symlink or into a FIFO planted there. */
+	if (tf_snprintf(logname, sizeof(logname), "%s.log", dev))
+		return tf_err_set(err, ENAMETOOLONG, "%s: device name too long", dev);
+	r = tf_state_open(&st, s->state_dir, true, err);
+	if (r < 0)
+		return r;
+	logfd = tf_state_open_file(st.dirfd, st.dir, logname, O_WRONLY | O_CREAT | O_APPEND,
+				   err);
+	tf_state_close(&st);
+	if (logfd < 0)
+		return logfd;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		close(logfd);
 		return tf_err_set(err, errno, "pipe: %s", strerror(errno));
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
+		close(logfd);
 		return tf_err_set(err, errno, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		const char *argv[32];
-		int null, logfd, i = 0, k;
+		char *envp[16];
+		int null, i = 0, k;
 		char fail = 'F';
 
 		close(pfd[0]);
@@ -264,8 +323,6 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path,
 			_exit(0);
 		signal(SIGHUP, SIG_IGN);
 		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		logfd = open(logname, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-			     0600);
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
 		if (logfd >= 0) {
@@ -278,18 +335,21 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path,
 			argv[i++] = config_path;
 		}
 		argv[i++] = "run";
-		for (k = 0; args && args[k] && i < 28; k++)
+		for (k = 0; args && args[k] && i < 27; k++)
 			argv[i++] = args[k];
+		argv[i++] = "--"; /* a device name is never an option */
 		argv[i++] = dev;
 		argv[i] = NULL;
+		tf_handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
 		/* On success the close-on-exec pipe just closes. */
-		execv(agent, (char *const *)argv);
+		execve(agent, (char *const *)argv, envp);
 		fail = 'E';
 		if (write(pfd[1], &fail, 1) < 0)
 			_exit(127);
 		_exit(127);
 	}
 	close(pfd[1]);
+	close(logfd);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (read(pfd[0], &ok, 1) == 1) {

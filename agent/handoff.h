@@ -10,6 +10,8 @@
 #ifndef TF_HANDOFF_H
 #define TF_HANDOFF_H
 
+#include <stddef.h>
+
 #include "settings.h"
 #include "util.h"
 
@@ -36,7 +38,22 @@ int tf_handoff(const struct tf_settings *s, const char *config_path,
 
 const char *tf_handoff_how_name(enum tf_handoff_how how);
 
-/* Where the agent binary is: $TOUCHFW_AGENT, next to us, or libexec. */
+/*
+ * Where the agent binary is: the compiled-in libexec path; in a test build
+ * (TF_TEST_HOOKS) the one next to this binary first.  Never from the
+ * environment: udev's RUN programs get the uevent's variables.
+ */
 const char *tf_agent_path(char *buf, size_t size);
+
+/* PATH for what handle-event starts (systemctl, the detached run). */
+#define TF_HANDOFF_PATH "/usr/sbin:/usr/bin:/sbin:/bin"
+
+/*
+ * The detached run's environment built from @from into @out (@max slots,
+ * NULL-terminated; entries point into @from): PATH=TF_HANDOFF_PATH and
+ * TOUCHFW_LOG_LEVEL, plus in a test build what the emulated board needs.
+ * Returns the number of entries.
+ */
+size_t tf_handoff_env(char **out, size_t max, char *const *from);
 
 #endif /* TF_HANDOFF_H */

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#define DEFAULT_CONFIG TF_SYSCONFDIR "/touchfw.conf"
+#define DEFAULT_CONFIG TF_SETTINGS_DEFAULT_PATH
+#define SETTINGS_MAX (1u << 20)
 
 void tf_settings_defaults(struct tf_settings *s)
 {
@@ -20,7 +21,7 @@ void tf_settings_defaults(struct tf_settings *s)
 	s->enabled = true;
 	s->mode = TF_MODE_UPDATE;
 	s->handoff = TF_HANDOFF_AUTO;
-	s->signatures = TF_SETTING_SIG_OPTIONAL;
+	s->signatures = TF_SIG_OPTIONAL;
 	s->max_attempts = 3;
 	s->backoff_s = 30;
 	s->input_timeout_ms = 10000;
@@ -48,19 +49,31 @@ void tf_settings_defaults(struct tf_settings *s)
 struct parse_ctx {
 	struct tf_settings *s;
 	struct tf_err *err;
-	FILE *f;
+	const char *pos, *end; /* the text not read yet */
 	unsigned line;
 	int failed;
 };
 
+/* ini_parse_stream()'s reader over a buffer, one line at a time (a line
+ * longer than @num comes in pieces, as from fgets()). */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse_ctx *c = stream;
-	char *r = fgets(str, num, c->f);
+	size_t n = 0;
 
-	if (r)
+	if (c->pos >= c->end || num < 2)
+		return NULL;
+	while (c->pos < c->end && n < (size_t)num - 1) {
+		char ch = *c->pos++;
+
+		str[n++] = ch;
+		if (ch == '\n')
+			break;
+	}
+	str[n] = '\0';
+	if (str[n - 1] == '\n' || c->pos >= c->end)
 		c->line++;
-	return r;
+	return str;
 }
 
 static int parse_bool(const char *v, bool *out)
@@ -144,11 +157,11 @@ static int handler(void *user, const char *section, const char *name,
 				bad = -1;
 		} else if (!strcmp(name, "signatures")) {
 			if (!strcmp(value, "off"))
-				s->signatures = TF_SETTING_SIG_OFF;
+				s->signatures = TF_SIG_OFF;
 			else if (!strcmp(value, "optional"))
-				s->signatures = TF_SETTING_SIG_OPTIONAL;
+				s->signatures = TF_SIG_OPTIONAL;
 			else if (!strcmp(value, "required"))
-				s->signatures = TF_SETTING_SIG_REQUIRED;
+				s->signatures = TF_SIG_REQUIRED;
 			else
 				bad = -1;
 		} else if (!strcmp(name, "max_attempts"))
@@ -223,32 +236,51 @@ bool tf_cmdline_disables(const char *cmdline)
 	return false;
 }
 
-int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err)
+int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
+		      const char *name, struct tf_err *err)
 {
-	struct parse_ctx c = { .s = s, .err = err };
-	char *cmdline = NULL;
+	struct parse_ctx c = { .s = s, .err = err, .pos = text, .end = text + len };
 	int r;
 
 	tf_settings_defaults(s);
+	snprintf(s->path, sizeof(s->path), "%s", name);
+	if (memchr(text, '\0', len))
+		return tf_err_set(err, EINVAL, "%s: contains a NUL byte, not a settings file",
+				  name);
+	r = ini_parse_stream(reader, &c, handler, &c);
+	if (c.failed)
+		return -EINVAL;
+	if (r != 0)
+		return tf_err_set(err, EINVAL, "%s:%d: syntax error", name,
+				  r > 0 ? r : (int)c.line);
+	return 0;
+}
+
+int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err)
+{
+	char *text = NULL, *cmdline = NULL;
+	size_t len = 0;
+	int r;
+
 	if (!path)
 		path = getenv("TOUCHFW_CONFIG");
 	if (!path || !*path)
 		path = DEFAULT_CONFIG;
-	snprintf(s->path, sizeof(s->path), "%s", path);
-
-	c.f = fopen(path, "re");
-	if (!c.f) {
-		if (errno != ENOENT)
-			return tf_err_set(err, errno, "%s: %s", path, strerror(errno));
+	r = tf_read_file(path, SETTINGS_MAX, &text, &len);
+	if (r == -ENOENT) {
+		tf_settings_defaults(s);
+		snprintf(s->path, sizeof(s->path), "%s", path);
+	} else if (r < 0) {
+		tf_settings_defaults(s);
+		return tf_err_set(err, -r, "%s: %s", path,
+				  r == -EFBIG ? "larger than 1 MiB, not a settings file"
+					      : strerror(-r));
 	} else {
+		r = tf_settings_parse(s, text, len, path, err);
+		free(text);
+		if (r < 0)
+			return r;
 		s->file_found = true;
-		r = ini_parse_stream(reader, &c, handler, &c);
-		fclose(c.f);
-		if (c.failed)
-			return -EINVAL;
-		if (r != 0)
-			return tf_err_set(err, EINVAL, "%s:%d: syntax error", path,
-					  r > 0 ? r : (int)c.line);
 	}
 	if (tf_read_file(s->cmdline, 65536, &cmdline, NULL) == 0) {
 		s->disabled_by_cmdline = tf_cmdline_disables(cmdline);

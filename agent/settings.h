@@ -8,19 +8,16 @@
 #define TF_SETTINGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "fwdb.h"
 #include "util.h"
 
 #define TF_MAX_DIRS 8
 
 enum tf_mode { TF_MODE_UPDATE, TF_MODE_REPORT_ONLY };
 enum tf_handoff { TF_HANDOFF_AUTO, TF_HANDOFF_SYSTEMD, TF_HANDOFF_FORK };
-enum tf_sigpolicy_setting {
-	TF_SETTING_SIG_OFF,
-	TF_SETTING_SIG_OPTIONAL,
-	TF_SETTING_SIG_REQUIRED,
-};
 
 struct tf_settings {
 	char path[512];          /* the file read, for messages */
@@ -29,7 +26,7 @@ struct tf_settings {
 	bool disabled_by_cmdline;/* touchfw.disable / touchfw=off */
 	enum tf_mode mode;
 	enum tf_handoff handoff;
-	enum tf_sigpolicy_setting signatures;
+	enum tf_sig_policy signatures; /* the one policy enum, fwdb.h's */
 	unsigned max_attempts;   /* per device, then give up until reboot */
 	unsigned backoff_s;      /* first retry delay, doubling */
 	unsigned input_timeout_ms;
@@ -49,12 +46,22 @@ struct tf_settings {
 	char agent_unit[64];           /* "touchfw@%s.service" prefix */
 };
 
+/* The settings file when neither --config nor $TOUCHFW_CONFIG names one. */
+#define TF_SETTINGS_DEFAULT_PATH TF_SYSCONFDIR "/touchfw.conf"
+
 void tf_settings_defaults(struct tf_settings *s);
 /*
  * Load @path (NULL: $TOUCHFW_CONFIG or the default).  Returns 0 (also when
  * the file does not exist), or -EINVAL with the file, line and key in @err.
  */
 int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err);
+/*
+ * Parse settings text (pure: no files, not even /proc/cmdline): the
+ * defaults, then @text; @name is the file for messages.  Fuzzed in
+ * tests/fuzz/fuzz_settings.c.
+ */
+int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
+		      const char *name, struct tf_err *err);
 /* Is touchfw switched off, by the file or the kernel command line? */
 bool tf_settings_disabled(const struct tf_settings *s);
 /* Parse a kernel command line for touchfw.disable / touchfw=off (pure). */

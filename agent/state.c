@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * State files in /run/touchfw and /var/lib/touchfw.  Small text files,
- * written to a temporary name and renamed, opened relative to the state
- * directory's fd without following symlinks.
+ * written to a fresh temporary name, flushed and renamed; opened relative
+ * to the checked state directory's fd, never through a symlink, never a
+ * FIFO or device node (see state.h).
  */
 #include "state.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,29 +20,81 @@
 
 #include "event.h"
 
+/* Owner and mode of a state directory (@fd), or -EPERM with the reason. */
+static int check_dir(int fd, const char *dir, struct tf_err *err)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) < 0)
+		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return tf_err_set(err, ENOTDIR, "%s: not a directory", dir);
+	if (sb.st_uid != geteuid())
+		return tf_err_set(err, EPERM,
+				  "%s: owned by uid %u, not by uid %u that touchfw runs as; "
+				  "refusing to use it", dir, (unsigned)sb.st_uid,
+				  (unsigned)geteuid());
+	if (sb.st_mode & 022)
+		return tf_err_set(err, EPERM,
+				  "%s: writable by group or others (mode %04o), refusing "
+				  "to use it", dir, (unsigned)(sb.st_mode & 07777));
+	return 0;
+}
+
+/* Open directory @name relative to @atfd, never through a symlink, and
+ * check it; @shown is its name in messages. */
+static int open_dir_checked(int atfd, const char *name, const char *shown, bool create,
+			    struct tf_err *err)
+{
+	int fd, r;
+
+	if (create && mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
+		return tf_err_set(err, errno, "%s: can not create: %s", shown,
+				  strerror(errno));
+	fd = openat(atfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		r = errno;
+		if (r == ELOOP || r == ENOTDIR) {
+			struct stat sb;
+
+			if (fstatat(atfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(sb.st_mode))
+				return tf_err_set(err, ELOOP, "%s: a symbolic link, refusing "
+						  "to follow it", shown);
+		}
+		return tf_err_set(err, r, "%s: %s", shown, strerror(r));
+	}
+	r = check_dir(fd, shown, err);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 int tf_state_open(struct tf_state *st, const char *dir, bool create,
 		  struct tf_err *err)
 {
-	struct stat sb;
+	int fd;
 
 	st->dirfd = -1;
 	if (strlen(dir) >= sizeof(st->dir))
 		return tf_err_set(err, ENAMETOOLONG, "%s: path too long", dir);
 	strcpy(st->dir, dir);
-	if (create && mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return tf_err_set(err, errno, "%s: can not create: %s", dir,
-				  strerror(errno));
-	st->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (st->dirfd < 0)
-		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
-	if (fstat(st->dirfd, &sb) == 0 && (sb.st_mode & 022)) {
-		close(st->dirfd);
-		st->dirfd = -1;
-		return tf_err_set(err, EPERM,
-				  "%s: writable by group or others, refusing to use it",
-				  dir);
-	}
+	fd = open_dir_checked(AT_FDCWD, dir, dir, create, err);
+	if (fd < 0)
+		return fd;
+	st->dirfd = fd;
 	return 0;
+}
+
+int tf_state_subdir(int dirfd, const char *dir, const char *name, bool create,
+		    struct tf_err *err)
+{
+	char shown[512];
+
+	tf_snprintf(shown, sizeof(shown), "%s/%s", dir, name);
+	return open_dir_checked(dirfd, name, shown, create, err);
 }
 
 void tf_state_close(struct tf_state *st)
@@ -50,6 +104,54 @@ void tf_state_close(struct tf_state *st)
 	st->dirfd = -1;
 }
 
+static const char *file_type(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device node";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
+		       struct tf_err *err)
+{
+	struct stat sb;
+	int fd, e;
+
+	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+		    0600);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT)
+			return -ENOENT; /* callers decide whether that is news */
+		if ((e == ELOOP || e == ENXIO || e == EISDIR || e == ENOTDIR) &&
+		    fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			return tf_err_set(err, e == ELOOP ? ELOOP : EINVAL,
+					  "%s/%s: %s, refusing to use it", dir, name,
+					  S_ISLNK(sb.st_mode) ? "a symbolic link"
+							      : file_type(sb.st_mode));
+		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
+	}
+	if (fstat(fd, &sb) < 0) {
+		e = errno;
+		close(fd);
+		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return tf_err_set(err, EINVAL, "%s/%s: %s, refusing to use it", dir, name,
+				  file_type(sb.st_mode));
+	}
+	/* A regular file: blocking I/O from here on. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 static int name_for(char *buf, size_t size, const char *dev, const char *suffix)
 {
 	if (!tf_devname_valid(dev))
@@ -57,72 +159,128 @@ static int name_for(char *buf, size_t size, const char *dev, const char *suffix)
 	return tf_snprintf(buf, size, "%s.%s", dev, suffix);
 }
 
-static int write_at(int dirfd, const char *name, const char *content)
+/*
+ * Write @content to @name: a fresh temporary file (O_EXCL, so nothing
+ * planted under that name is used), flushed to disk, renamed over @name.
+ * A full disk or any other failure leaves @name as it was.
+ */
+static int write_at(int dirfd, const char *dir, const char *name, const char *content,
+		    struct tf_err *err)
 {
 	char tmp[300];
-	size_t len = strlen(content);
+	size_t len = strlen(content), done = 0;
 	int fd, r = 0;
 
 	if (tf_snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", name, (int)getpid()))
-		return -ENAMETOOLONG;
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
+		return tf_err_set(err, ENAMETOOLONG, "%s/%s: name too long", dir, name);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
 	if (fd < 0)
-		return -errno;
-	if (write(fd, content, len) != (ssize_t)len)
-		r = errno ? -errno : -EIO;
+		return tf_err_set(err, errno, "%s/%s: can not write: %s", dir, name,
+				  strerror(errno));
+	while (done < len && !r) {
+		ssize_t w = write(fd, content + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			r = w < 0 ? -errno : -EIO;
+		else
+			done += (size_t)w;
+	}
+	if (!r && fsync(fd) < 0)
+		r = -errno;
 	if (close(fd) < 0 && !r)
 		r = -errno;
 	if (!r && renameat(dirfd, tmp, dirfd, name) < 0)
 		r = -errno;
-	if (r)
+	if (r) {
 		unlinkat(dirfd, tmp, 0);
-	return r;
+		return tf_err_set(err, -r, "%s/%s: can not write: %s", dir, name,
+				  strerror(-r));
+	}
+	return 0;
 }
 
-static int read_at(int dirfd, const char *name, char **out)
+/* Read @name (at most 64 KiB: state files are small). */
+static int read_at(int dirfd, const char *dir, const char *name, char **out,
+		   struct tf_err *err)
 {
-	_cleanup_close_ int fd =
-		openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = tf_state_open_file(dirfd, dir, name, O_RDONLY, err);
+	int r;
 
 	if (fd < 0)
-		return -errno;
-	return tf_read_fd(fd, 1 << 20, out, NULL);
+		return fd;
+	r = tf_read_fd(fd, 65536, out, NULL);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s/%s: %s", dir, name,
+				  r == -EFBIG ? "larger than 64 KiB, not a touchfw state file"
+					      : strerror(-r));
+	return 0;
 }
 
-int tf_state_lock(struct tf_state *st, const char *dev, bool wait)
+int tf_state_lock(struct tf_state *st, const char *dev, bool wait, bool create,
+		  struct tf_err *err)
 {
 	char name[160];
 	int fd;
 
 	if (name_for(name, sizeof(name), dev, "lock"))
-		return -EINVAL;
-	fd = openat(st->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
+	fd = tf_state_open_file(st->dirfd, st->dir, name, create ? O_RDWR | O_CREAT : O_RDONLY,
+				err);
+	if (fd == -ENOENT)
+		return tf_err_set(err, ENOENT, "%s/%s: %s", st->dir, name, strerror(ENOENT));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
 		int e = errno;
 
 		close(fd);
-		return e == EWOULDBLOCK ? -EWOULDBLOCK : -e;
+		if (e == EWOULDBLOCK)
+			return -EWOULDBLOCK;
+		return tf_err_set(err, e, "%s/%s: %s", st->dir, name, strerror(e));
 	}
 	return fd;
 }
 
-bool tf_state_locked_by_other(struct tf_state *st, const char *dev)
+int tf_state_locked_by_other(struct tf_state *st, const char *dev, struct tf_err *err)
 {
 	char name[160];
-	int fd;
-	bool held;
+	int fd, held;
 
 	if (name_for(name, sizeof(name), dev, "lock"))
-		return false;
-	fd = openat(st->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
+	fd = tf_state_open_file(st->dirfd, st->dir, name, O_RDONLY, err);
+	if (fd == -ENOENT)
+		return 0;
 	if (fd < 0)
-		return false;
+		return fd;
 	held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
 	close(fd);
 	return held;
+}
+
+bool tf_marker_parse(const char *text, uint64_t *t)
+{
+	uint64_t v = 0;
+	const char *p = text;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return false;
+	*t = v;
+	return true;
 }
 
 /* A time-stamped marker file <dev>.<what>, consumed by whoever reads it. */
@@ -133,21 +291,25 @@ static int mark(struct tf_state *st, const char *dev, const char *what, uint64_t
 	if (name_for(name, sizeof(name), dev, what))
 		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)now_s);
-	return write_at(st->dirfd, name, buf);
+	return write_at(st->dirfd, st->dir, name, buf, NULL);
 }
 
-static bool take(struct tf_state *st, const char *dev, const char *what,
-		 uint64_t now_s, unsigned window_s)
+static int take(struct tf_state *st, const char *dev, const char *what,
+		uint64_t now_s, unsigned window_s, struct tf_err *err)
 {
 	char name[160], *buf = NULL;
-	unsigned long long t;
+	uint64_t t;
+	int r;
 	bool fresh;
 
 	if (name_for(name, sizeof(name), dev, what))
-		return false;
-	if (read_at(st->dirfd, name, &buf) < 0)
-		return false;
-	fresh = sscanf(buf, "%llu", &t) == 1 && t <= now_s + 1 &&
+		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
+	r = read_at(st->dirfd, st->dir, name, &buf, err);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	fresh = tf_marker_parse(buf, &t) && t <= now_s + 1 &&
 		now_s - (t > now_s ? now_s : t) <= window_s;
 	free(buf);
 	unlinkat(st->dirfd, name, 0);
@@ -159,10 +321,10 @@ int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s)
 	return mark(st, dev, "ownbind", now_s);
 }
 
-bool tf_state_take_own_bind(struct tf_state *st, const char *dev,
-			    uint64_t now_s, unsigned window_s)
+int tf_state_take_own_bind(struct tf_state *st, const char *dev,
+			   uint64_t now_s, unsigned window_s, struct tf_err *err)
 {
-	return take(st, dev, "ownbind", now_s, window_s);
+	return take(st, dev, "ownbind", now_s, window_s, err);
 }
 
 int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s)
@@ -170,55 +332,128 @@ int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s
 	return mark(st, dev, "waitbind", now_s);
 }
 
-bool tf_state_take_wait_bind(struct tf_state *st, const char *dev,
-			     uint64_t now_s, unsigned window_s)
+int tf_state_take_wait_bind(struct tf_state *st, const char *dev,
+			    uint64_t now_s, unsigned window_s, struct tf_err *err)
 {
-	return take(st, dev, "waitbind", now_s, window_s);
+	return take(st, dev, "waitbind", now_s, window_s, err);
+}
+
+/* A decimal field "KEY=N\n" of a state file: strict, no sign, no junk. */
+static bool parse_u64_field(const char *v, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	if (!len)
+		return false;
+	for (i = 0; i < len; i++) {
+		unsigned d;
+
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+		d = (unsigned)(v[i] - '0');
+		if (n > (max - d) / 10)
+			return false;
+		n = n * 10 + d;
+	}
+	*out = n;
+	return true;
+}
+
+int tf_attempts_parse(const char *text, struct tf_attempts *a, struct tf_err *err)
+{
+	const char *line = text;
+	bool have_count = false;
+
+	memset(a, 0, sizeof(*a));
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+		const char *eq = memchr(line, '=', len);
+		uint64_t v;
+
+		if (!len) {
+			line++;
+			continue;
+		}
+		if (!eq)
+			return tf_err_set(err, EBADMSG, "line '%.*s' is not KEY=VALUE",
+					  (int)(len > 40 ? 40 : len), line);
+		if (eq - line == 5 && !strncmp(line, "count", 5)) {
+			if (!parse_u64_field(eq + 1, len - 6, UINT32_MAX - 1, &v))
+				return tf_err_set(err, EBADMSG, "field count: '%.*s' is not a "
+						  "count (0 to %u)", (int)(len - 6 > 40 ? 40 : len - 6),
+						  eq + 1, UINT32_MAX - 1);
+			a->count = (unsigned)v;
+			have_count = true;
+		} else if (eq - line == 12 && !strncmp(line, "next_allowed", 12)) {
+			if (!parse_u64_field(eq + 1, len - 13, UINT64_MAX, &v))
+				return tf_err_set(err, EBADMSG, "field next_allowed: '%.*s' is "
+						  "not a time", (int)(len - 13 > 40 ? 40 : len - 13),
+						  eq + 1);
+			a->next_allowed = v;
+		} else if (eq - line == 10 && !strncmp(line, "last_error", 10)) {
+			size_t n = len - 11;
+
+			if (n >= sizeof(a->last_error))
+				n = sizeof(a->last_error) - 1;
+			memcpy(a->last_error, eq + 1, n);
+			a->last_error[n] = '\0';
+		} else {
+			return tf_err_set(err, EBADMSG, "unknown field '%.*s'",
+					  (int)(eq - line > 40 ? 40 : eq - line), line);
+		}
+		line += len;
+		if (*line)
+			line++;
+	}
+	if (!have_count)
+		return tf_err_set(err, EBADMSG, "field count is missing");
+	return 0;
 }
 
 int tf_state_read_attempts(struct tf_state *st, const char *dev,
-			   struct tf_attempts *a)
+			   struct tf_attempts *a, struct tf_err *err)
 {
-	char name[160], *buf = NULL, *line, *save = NULL;
+	char name[160], *buf = NULL;
 	int r;
 
 	memset(a, 0, sizeof(*a));
 	if (name_for(name, sizeof(name), dev, "attempts"))
-		return -EINVAL;
-	r = read_at(st->dirfd, name, &buf);
+		r = tf_err_set(err, EINVAL, "%s: not a device name", dev);
+	else
+		r = read_at(st->dirfd, st->dir, name, &buf, err);
 	if (r == -ENOENT)
 		return 0;
-	if (r < 0)
-		return r;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long v;
-
-		if (sscanf(line, "count=%llu", &v) == 1)
-			a->count = (unsigned)v;
-		else if (sscanf(line, "next_allowed=%llu", &v) == 1)
-			a->next_allowed = v;
-		else if (!strncmp(line, "last_error=", 11))
-			snprintf(a->last_error, sizeof(a->last_error), "%s", line + 11);
+	if (r == 0) {
+		r = tf_attempts_parse(buf, a, err);
+		free(buf);
+		if (r == 0)
+			return 0;
+		tf_err_prefix(err, "%s/%s: corrupt, read as 'at the limit': ", st->dir, name);
 	}
-	free(buf);
-	return 0;
+	/* Unreadable or corrupt: the safe side is "gave up". */
+	memset(a, 0, sizeof(*a));
+	a->count = UINT_MAX;
+	tf_snprintf(a->last_error, sizeof(a->last_error), "%s",
+		    err ? err->msg : "attempts file unusable");
+	return r;
 }
 
 int tf_state_write_attempts(struct tf_state *st, const char *dev,
-			    const struct tf_attempts *a)
+			    const struct tf_attempts *a, struct tf_err *err)
 {
-	char name[160], buf[700], err[sizeof(a->last_error)];
+	char name[160], buf[700], msg[sizeof(a->last_error)];
 	size_t i;
 
 	if (name_for(name, sizeof(name), dev, "attempts"))
-		return -EINVAL;
-	snprintf(err, sizeof(err), "%s", a->last_error);
-	for (i = 0; err[i]; i++)
-		if (err[i] == '\n')
-			err[i] = ' ';
+		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
+	snprintf(msg, sizeof(msg), "%s", a->last_error);
+	for (i = 0; msg[i]; i++)
+		if (msg[i] == '\n')
+			msg[i] = ' ';
 	snprintf(buf, sizeof(buf), "count=%u\nnext_allowed=%llu\nlast_error=%s\n",
-		 a->count, (unsigned long long)a->next_allowed, err);
-	return write_at(st->dirfd, name, buf);
+		 a->count, (unsigned long long)a->next_allowed, msg);
+	return write_at(st->dirfd, st->dir, name, buf, err);
 }
 
 int tf_state_clear_attempts(struct tf_state *st, const char *dev)
@@ -266,7 +501,7 @@ int tf_state_write_uptodate(struct tf_state *st, const char *dev,
 	format_id(idbuf, sizeof(idbuf), db);
 	snprintf(buf, sizeof(buf), "db=%s\ninput=%s\nversions=%s\n", idbuf, input,
 		 versions ? versions : "");
-	return write_at(st->dirfd, name, buf);
+	return write_at(st->dirfd, st->dir, name, buf, NULL);
 }
 
 bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
@@ -277,7 +512,7 @@ bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
 
 	if (name_for(name, sizeof(name), dev, "uptodate"))
 		return false;
-	if (read_at(st->dirfd, name, &buf) < 0)
+	if (read_at(st->dirfd, st->dir, name, &buf, NULL) < 0)
 		return false;
 	format_id(idbuf, sizeof(idbuf), db);
 	snprintf(want, sizeof(want), "db=%s\ninput=%s\n", idbuf, input);
@@ -303,7 +538,7 @@ int tf_state_write_result(struct tf_state *st, const char *dev, const char *json
 
 	if (name_for(name, sizeof(name), dev, "json"))
 		return -EINVAL;
-	return write_at(st->dirfd, name, json);
+	return write_at(st->dirfd, st->dir, name, json, NULL);
 }
 
 int tf_state_read_result(struct tf_state *st, const char *dev, char **json)
@@ -312,29 +547,26 @@ int tf_state_read_result(struct tf_state *st, const char *dev, char **json)
 
 	if (name_for(name, sizeof(name), dev, "json"))
 		return -EINVAL;
-	return read_at(st->dirfd, name, json);
+	return read_at(st->dirfd, st->dir, name, json, NULL);
 }
 
 /* ------------------------------------------------------------ persistent */
 
-static int persist_dirfd(const char *persist_dir, bool create)
+/* The persistent directory (checked), and with @failed its failed/. */
+static int persist_dirfd(const char *persist_dir, bool create, bool failed,
+			 struct tf_err *err)
 {
-	int pfd, fd;
+	struct tf_state pst;
+	int fd, r;
 
-	if (create && mkdir(persist_dir, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	pfd = open(persist_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	if (create && mkdirat(pfd, "failed", 0700) < 0 && errno != EEXIST) {
-		int e = errno;
-
-		close(pfd);
-		return -e;
-	}
-	fd = openat(pfd, "failed", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(pfd);
-	return fd < 0 ? -errno : fd;
+	r = tf_state_open(&pst, persist_dir, create, err);
+	if (r < 0)
+		return r;
+	if (!failed)
+		return pst.dirfd;
+	fd = tf_state_subdir(pst.dirfd, persist_dir, "failed", create, err);
+	tf_state_close(&pst);
+	return fd;
 }
 
 static bool hex_valid(const char *s)
@@ -347,33 +579,75 @@ static bool hex_valid(const char *s)
 	return i == 64;
 }
 
+int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why_size,
+			    struct tf_err *err)
+{
+	const char *line = text;
+	bool have = false;
+
+	*n = 0;
+	if (why_size)
+		why[0] = '\0';
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+		uint64_t v;
+
+		if (len > 9 && !strncmp(line, "failures=", 9)) {
+			if (!parse_u64_field(line + 9, len - 9, UINT32_MAX - 1, &v))
+				return tf_err_set(err, EBADMSG, "field failures: '%.*s' is not "
+						  "a count", (int)(len - 9 > 40 ? 40 : len - 9),
+						  line + 9);
+			*n = (unsigned)v;
+			have = true;
+		} else if (len >= 11 && !strncmp(line, "last_error=", 11)) {
+			if (why_size)
+				tf_snprintf(why, why_size, "%.*s", (int)(len - 11), line + 11);
+		} else if (len) {
+			return tf_err_set(err, EBADMSG, "unknown line '%.*s'",
+					  (int)(len > 40 ? 40 : len), line);
+		}
+		line += len;
+		if (*line)
+			line++;
+	}
+	if (!have)
+		return tf_err_set(err, EBADMSG, "field failures is missing");
+	return 0;
+}
+
 unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 				 const char *sha256_hex, char *why, size_t why_size)
 {
-	char name[300], *buf = NULL, *e;
+	char name[300], shown[600], *buf = NULL;
+	struct tf_err err = { 0 };
 	unsigned n = 0;
-	int fd;
+	int fd, r;
 
 	if (why_size)
 		why[0] = 0;
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
 		return 0;
-	fd = persist_dirfd(persist_dir, false);
-	if (fd < 0)
+	fd = persist_dirfd(persist_dir, false, true, &err);
+	if (fd == -ENOENT)
 		return 0;
 	snprintf(name, sizeof(name), "%s.%s", dev, sha256_hex);
-	if (read_at(fd, name, &buf) == 0) {
-		if (sscanf(buf, "failures=%u", &n) != 1)
-			n = 0;
-		e = strstr(buf, "\nlast_error=");
-		if (e && why_size) {
-			e += strlen("\nlast_error=");
-			tf_snprintf(why, why_size, "%.*s", (int)strcspn(e, "\n"), e);
-		}
+	snprintf(shown, sizeof(shown), "%s/failed", persist_dir);
+	r = fd < 0 ? fd : read_at(fd, shown, name, &buf, &err);
+	if (fd >= 0)
+		close(fd);
+	if (r == -ENOENT)
+		return 0;
+	if (r == 0) {
+		r = tf_failure_record_parse(buf, &n, why, why_size, &err);
 		free(buf);
+		if (r == 0)
+			return n;
+		tf_err_prefix(&err, "%s/%s: corrupt: ", shown, name);
 	}
-	close(fd);
-	return n;
+	/* Unusable or corrupt: counts as failed too often (the safe side). */
+	if (why_size)
+		tf_snprintf(why, why_size, "%s", err.msg);
+	return UINT_MAX;
 }
 
 unsigned tf_persist_failures(const char *persist_dir, const char *dev,
@@ -383,21 +657,28 @@ unsigned tf_persist_failures(const char *persist_dir, const char *dev,
 }
 
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
-			      const char *sha256_hex, const char *why)
+			      const char *sha256_hex, const char *why, struct tf_err *err)
 {
-	char name[300], buf[700];
+	char name[300], shown[600], buf[700], msg[512];
 	unsigned n;
 	int fd, r;
+	size_t i;
 
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
-		return -EINVAL;
-	n = tf_persist_failures(persist_dir, dev, sha256_hex) + 1;
-	fd = persist_dirfd(persist_dir, true);
+		return tf_err_set(err, EINVAL, "%s: not a device name or blob hash", dev);
+	n = tf_persist_failures(persist_dir, dev, sha256_hex);
+	n = n >= UINT32_MAX - 1 ? UINT32_MAX - 1 : n + 1;
+	fd = persist_dirfd(persist_dir, true, true, err);
 	if (fd < 0)
 		return fd;
 	snprintf(name, sizeof(name), "%s.%s", dev, sha256_hex);
-	snprintf(buf, sizeof(buf), "failures=%u\nlast_error=%s\n", n, why ? why : "");
-	r = write_at(fd, name, buf);
+	snprintf(shown, sizeof(shown), "%s/failed", persist_dir);
+	snprintf(msg, sizeof(msg), "%s", why ? why : "");
+	for (i = 0; msg[i]; i++)
+		if (msg[i] == '\n')
+			msg[i] = ' ';
+	snprintf(buf, sizeof(buf), "failures=%u\nlast_error=%s\n", n, msg);
+	r = write_at(fd, shown, name, buf, err);
 	close(fd);
 	return r;
 }
@@ -411,7 +692,7 @@ int tf_persist_clear(const char *persist_dir, const char *dev)
 
 	if (!tf_devname_valid(dev))
 		return -EINVAL;
-	fd = persist_dirfd(persist_dir, false);
+	fd = persist_dirfd(persist_dir, false, true, NULL);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
 	d = fdopendir(fd);
@@ -424,5 +705,64 @@ int tf_persist_clear(const char *persist_dir, const char *dev)
 		if (!strncmp(de->d_name, prefix, strlen(prefix)))
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
+	return 0;
+}
+
+int tf_hw_hint_parse(const char *text, char *hw, size_t size)
+{
+	size_t n = strcspn(text, "\n"), i;
+
+	if (!n || n >= size || (text[n] && text[n + 1]))
+		return -EBADMSG;
+	for (i = 0; i < n; i++)
+		if (text[i] < 0x21 || text[i] > 0x7e)
+			return -EBADMSG;
+	memcpy(hw, text, n);
+	hw[n] = '\0';
+	return 0;
+}
+
+int tf_persist_write_hw(const char *persist_dir, const char *dev, const char *hw,
+			struct tf_err *err)
+{
+	char name[160], buf[80];
+	int fd, r;
+
+	if (name_for(name, sizeof(name), dev, "hw") || !hw[0] ||
+	    tf_snprintf(buf, sizeof(buf), "%s\n", hw))
+		return tf_err_set(err, EINVAL, "%s: no device name or hardware id", dev);
+	fd = persist_dirfd(persist_dir, true, false, err);
+	if (fd < 0)
+		return fd;
+	r = write_at(fd, persist_dir, name, buf, err);
+	close(fd);
+	return r;
+}
+
+int tf_persist_read_hw(const char *persist_dir, const char *dev, char *hw, size_t size,
+		       struct tf_err *err)
+{
+	char name[160], *buf = NULL;
+	int fd, r;
+
+	hw[0] = '\0';
+	if (name_for(name, sizeof(name), dev, "hw"))
+		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
+	fd = persist_dirfd(persist_dir, false, false, err);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	r = read_at(fd, persist_dir, name, &buf, err);
+	close(fd);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	r = tf_hw_hint_parse(buf, hw, size);
+	free(buf);
+	if (r < 0)
+		return tf_err_set(err, EBADMSG, "%s/%s: not a hardware id on one line",
+				  persist_dir, name);
 	return 0;
 }

@@ -5,8 +5,15 @@
  * attempt counts with backoff, the "verified up to date" record the udev
  * fast path reads, and the last result as JSON.  /var/lib/touchfw keeps the
  * failures that must survive a reboot, keyed by device and blob hash.
- * Everything is opened relative to a directory fd with O_NOFOLLOW, and
- * device names are validated before they become file names.
+ * Both directories must belong to the user touchfw runs as and must not
+ * be writable by group or others; each is opened once (O_NOFOLLOW |
+ * O_DIRECTORY) and every file relative to that fd with O_NOFOLLOW |
+ * O_NONBLOCK, and must be a regular file: a symlink, FIFO or device node
+ * planted there is refused with a message naming it, never followed or
+ * waited on.  Device names are validated before they become file names.
+ * The parsers of the state files are pure functions over a buffer (fuzzed
+ * in tests/fuzz/fuzz_state.c); a file that does not parse is corrupt and
+ * read on the safe side.
  */
 #ifndef TF_STATE_H
 #define TF_STATE_H
@@ -34,20 +41,43 @@ struct tf_file_id {
 	int64_t mtime_s, mtime_ns;
 };
 
+/*
+ * Open (with @create: make, 0700) a state directory and check it: a
+ * directory, not a symlink, owned by the effective uid, not writable by
+ * group or others.  -EPERM with the reason in @err otherwise.
+ */
 int tf_state_open(struct tf_state *st, const char *dir, bool create,
 		  struct tf_err *err);
 void tf_state_close(struct tf_state *st);
+/* A subdirectory of a checked state directory, checked the same way;
+ * returns its fd or -errno with the reason in @err. */
+int tf_state_subdir(int dirfd, const char *dir, const char *name, bool create,
+		    struct tf_err *err);
 
-/* Per-device lock; returns the lock fd (close to release) or -EWOULDBLOCK. */
-int tf_state_lock(struct tf_state *st, const char *dev, bool wait);
-/* True while another process holds the device's lock. */
-bool tf_state_locked_by_other(struct tf_state *st, const char *dev);
+/*
+ * Open @name in the checked directory @dirfd (@dir for messages) with
+ * O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC added to @flags, and insist on a
+ * regular file.  Returns the fd, or -errno with the file named in @err.
+ */
+int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
+		       struct tf_err *err);
+
+/* Per-device lock; returns the lock fd (close to release), -EWOULDBLOCK,
+ * or another -errno with the reason in @err.  Without @create, a missing
+ * lock file is -ENOENT (nobody holds it; a read-only caller makes none). */
+int tf_state_lock(struct tf_state *st, const char *dev, bool wait, bool create,
+		  struct tf_err *err);
+/* 1 while another process holds the device's lock, 0 if not, -errno (with
+ * @err) when the lock file is unusable. */
+int tf_state_locked_by_other(struct tf_state *st, const char *dev,
+			     struct tf_err *err);
 
 /* "The next bind of @dev is ours": written just before touchfw rebinds. */
 int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s);
-/* Consume the marker if it is younger than @window_s; true if it was. */
-bool tf_state_take_own_bind(struct tf_state *st, const char *dev,
-			    uint64_t now_s, unsigned window_s);
+/* Consume the marker: 1 if it was younger than @window_s, 0 if not or
+ * absent, -errno (with @err) when it is not a usable file. */
+int tf_state_take_own_bind(struct tf_state *st, const char *dev,
+			   uint64_t now_s, unsigned window_s, struct tf_err *err);
 
 /*
  * "The run for @dev must wait for its driver to bind": set by handle-event
@@ -55,13 +85,24 @@ bool tf_state_take_own_bind(struct tf_state *st, const char *dev,
  * --wait-bind option.
  */
 int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s);
-bool tf_state_take_wait_bind(struct tf_state *st, const char *dev,
-			     uint64_t now_s, unsigned window_s);
+int tf_state_take_wait_bind(struct tf_state *st, const char *dev,
+			    uint64_t now_s, unsigned window_s, struct tf_err *err);
 
+/*
+ * Parse an attempts file (pure).  Strict: a number that does not fit, junk
+ * after it, or a count line missing is -EBADMSG with the field in @err.
+ */
+int tf_attempts_parse(const char *text, struct tf_attempts *a, struct tf_err *err);
+/*
+ * Read @dev's attempts (none: all zero).  A file that can not be read or
+ * does not parse returns -errno with the file and field in @err, and @a
+ * says "at the limit" (count UINT_MAX, the reason in last_error): callers
+ * that only look at @a stay on the safe side.
+ */
 int tf_state_read_attempts(struct tf_state *st, const char *dev,
-			   struct tf_attempts *a);
+			   struct tf_attempts *a, struct tf_err *err);
 int tf_state_write_attempts(struct tf_state *st, const char *dev,
-			    const struct tf_attempts *a);
+			    const struct tf_attempts *a, struct tf_err *err);
 int tf_state_clear_attempts(struct tf_state *st, const char *dev);
 
 /*
@@ -82,14 +123,38 @@ int tf_state_read_result(struct tf_state *st, const char *dev, char **json);
 
 int tf_file_id_get(const char *path, struct tf_file_id *id);
 
-/* Failures that survive a reboot: /var/lib/touchfw/failed/<dev>.<sha256>. */
+/* A marker's time stamp (pure): true and *@t for one decimal number. */
+bool tf_marker_parse(const char *text, uint64_t *t);
+
+/*
+ * Failures that survive a reboot: /var/lib/touchfw/failed/<dev>.<sha256>.
+ * Parse one record (pure): failures=N (strict) and last_error=...
+ */
+int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why_size,
+			    struct tf_err *err);
 unsigned tf_persist_failures(const char *persist_dir, const char *dev,
 			     const char *sha256_hex);
-/* The same, and the last failure's message in @why (may be cut short). */
+/*
+ * The same, and the last failure's message in @why (may be cut short).  A
+ * record that can not be read or parsed counts as UINT_MAX failures (the
+ * safe side: the blob is not tried), with the file and field in @why.
+ */
 unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 				 const char *sha256_hex, char *why, size_t why_size);
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
-			      const char *sha256_hex, const char *why);
+			      const char *sha256_hex, const char *why,
+			      struct tf_err *err);
 int tf_persist_clear(const char *persist_dir, const char *dev);
+
+/*
+ * The hardware id last seen on @dev (/var/lib/touchfw/<dev>.hw), for a
+ * chip that comes up in its bootloader, where it can not be read.
+ */
+int tf_hw_hint_parse(const char *text, char *hw, size_t size);
+int tf_persist_write_hw(const char *persist_dir, const char *dev, const char *hw,
+			struct tf_err *err);
+/* 0 and @hw ("" when there is none), or -errno with the file in @err. */
+int tf_persist_read_hw(const char *persist_dir, const char *dev, char *hw, size_t size,
+		       struct tf_err *err);
 
 #endif /* TF_STATE_H */

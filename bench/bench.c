@@ -80,7 +80,7 @@ static void bench_handle_event(const char *build, const char *conf)
 {
 	char bin[512], agent[512], confenv[600];
 	char *t_argv[] = { "/bin/true", NULL };
-	char *he_argv[] = { bin, "handle-event", NULL };
+	char *he_argv[] = { bin, "--config", (char *)conf, "handle-event", NULL };
 	char *ag_argv[] = { agent, "--version", NULL };
 	char *env_unbind[] = { "ACTION=unbind", "DEVPATH=/devices/x/i2c-1/1-004a",
 			       "SUBSYSTEM=i2c", confenv, NULL };

@@ -154,8 +154,10 @@ static inline void e2e_prepare(struct e2e *e, const char *board_text,
 	if (handle_event_args) {
 		char *cmd = NULL;
 
-		assert_true(asprintf(&cmd, "TOUCHFW_LOG_LEVEL=debug TOUCHFW_CONFIG='%s' '%s/touchfw' handle-event %s "
-				     ">>'%s/he.log' 2>&1", e->conf, e->build,
+		/* --config, as handle-event ignores $TOUCHFW_CONFIG (a
+		 * uevent could carry it). */
+		assert_true(asprintf(&cmd, "TOUCHFW_LOG_LEVEL=debug '%s/touchfw' --config '%s' "
+				     "handle-event %s >>'%s/he.log' 2>&1", e->build, e->conf,
 				     handle_event_args, e->dir) > 0);
 		emub_set_on_uevent(e->eb, cmd);
 		free(cmd);
@@ -197,8 +199,8 @@ static inline void e2e_stop(struct e2e *e)
 /* touchfw's command line and environment in the board: @ap the arguments
  * (up to NULL), @env extra variables; strings live in @cmd. */
 struct e2e_cmd {
-	char bin[300], confenv[400];
-	const char *argv[32], *envv[16];
+	char bin[300];
+	const char *argv[34], *envv[16];
 };
 
 static inline void e2e_cmd_fill(struct e2e *e, struct e2e_cmd *c, const char *const *env,
@@ -208,7 +210,9 @@ static inline void e2e_cmd_fill(struct e2e *e, struct e2e_cmd *c, const char *co
 
 	snprintf(c->bin, sizeof(c->bin), "%s/touchfw", e->build);
 	c->argv[i++] = c->bin;
-	while (i < 30) {
+	c->argv[i++] = "--config";
+	c->argv[i++] = e->conf;
+	while (i < 32) {
 		const char *a = va_arg(ap, const char *);
 
 		if (!a)
@@ -216,8 +220,6 @@ static inline void e2e_cmd_fill(struct e2e *e, struct e2e_cmd *c, const char *co
 		c->argv[i++] = a;
 	}
 	c->argv[i] = NULL;
-	snprintf(c->confenv, sizeof(c->confenv), "TOUCHFW_CONFIG=%s", e->conf);
-	c->envv[k++] = c->confenv;
 	c->envv[k++] = "TOUCHFW_LOG_LEVEL=debug";
 	for (i = 0; env && env[i] && k < 14; i++)
 		c->envv[k++] = env[i];
@@ -238,7 +240,7 @@ static inline int e2e_touchfw_env(struct e2e *e, const char *const *env, ...)
 	e->out = e->err = NULL;
 	e->rc = emub_run(e->eb, c.argv, c.envv, E2E_TIMEOUT_MS, &e->out, &e->err);
 	if (getenv("E2E_VERBOSE"))
-		fprintf(stderr, "--- touchfw %s -> %d\n%s%s", c.argv[1], e->rc,
+		fprintf(stderr, "--- touchfw %s -> %d\n%s%s", c.argv[3], e->rc,
 			e->out ? e->out : "", e->err ? e->err : "");
 	return e->rc;
 }

@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	envp[n] = NULL;
 	if (tf_uevent_parse(envp, &ev) == 0) {
-		if (!tf_devname_valid(ev.devname) || ev.n_compatible > TF_EVENT_MAX_COMPAT)
+		if ((ev.devname[0] && !tf_devname_valid(ev.devname)) ||
+		    !ev.devname[0] != !!ev.bad_devpath || ev.n_compatible > TF_EVENT_MAX_COMPAT)
 			abort();
 		tf_family_by_driver(ev.driver);
 		tf_family_by_ids(&ev);

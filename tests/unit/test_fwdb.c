@@ -1407,10 +1407,30 @@ static void test_signature_optional_without_signature_is_unsigned(void **state)
 
 	snprintf(path, sizeof(path), "%s/manifest.ini.sig", t->db);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(load(t->db, TF_SIG_OPTIONAL, t->keys, &db, &err), 0);
+	/* no key installed at all: "optional" accepts it as unsigned */
+	snprintf(path, sizeof(path), "%s/no-keys-here", t->db);
+	assert_int_equal(load(t->db, TF_SIG_OPTIONAL, path, &db, &err), 0);
 	assert_false(db->is_signed);
 	assert_int_equal(db->sig_state, TF_SIG_STATE_UNSIGNED);
 	tf_fwdb_free(db);
+}
+
+/* Deleting the .sig must not turn a tampered manifest into an "unsigned"
+ * one: with a trusted key installed, "optional" requires a signature. */
+static void test_signature_optional_without_signature_is_refused_with_a_key(void **state)
+{
+	struct tdb *t = *state;
+	char path[PATH_MAX + 32];
+	struct tf_fwdb *db = NULL;
+	struct tf_err err;
+
+	snprintf(path, sizeof(path), "%s/manifest.ini.sig", t->db);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(load(t->db, TF_SIG_OPTIONAL, t->keys, &db, &err), -ENOKEY);
+	assert_null(db);
+	assert_non_null(strstr(err.msg, "manifest.ini.sig: missing, and signatures are "
+				"required while a trusted key is installed"));
+	assert_non_null(strstr(err.msg, ".pub"));
 }
 
 static void test_signature_optional_with_good_signature_verifies(void **state)
@@ -2091,6 +2111,7 @@ int main(void)
 		TD(test_signature_required_malformed_signature_fails),
 		TD(test_signature_required_without_keys_dir_fails),
 		TD(test_signature_optional_without_signature_is_unsigned),
+		TD(test_signature_optional_without_signature_is_refused_with_a_key),
 		TD(test_signature_optional_with_good_signature_verifies),
 		TD(test_signature_optional_with_bad_signature_fails),
 		TD(test_signature_optional_with_unknown_key_fails),

@@ -23,7 +23,7 @@
 vm_require "PID 1 is systemd" test "$(cat /proc/1/comm)" = systemd
 vm_require "udevd is active" systemctl is-active --quiet systemd-udevd.service
 vm_require "touchfw@.service is installed, running /usr/bin/touchfw" eval \
-	'systemctl cat "touchfw@x.service" | grep -qx "ExecStart=/usr/bin/touchfw run %I"'
+	'systemctl cat "touchfw@x.service" | grep -qx "ExecStart=/usr/bin/touchfw run -- %I"'
 vm_check "the shipped rule is installed with its path" \
 	grep -qx 'RUN+="/usr/bin/touchfw handle-event"' /usr/lib/udev/rules.d/61-touchfw.rules
 vm_check "tmpfiles made /run/touchfw 0700 at boot" test "$(stat -c %a /run/touchfw 2>/dev/null)" = 700
