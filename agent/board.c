@@ -2251,3 +2251,196 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 	}
 	return NULL;
 }
+
+/* ------------------------------------------------------------- near misses */
+
+/* Append to @buf (NUL-terminated, @size bytes); truncates quietly. */
+static void appendf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+}
+
+static bool ctrl_on_adapter(const struct tf_controller *c,
+			    const struct tf_board_miss_device *d)
+{
+	const char *of = d->adapter_of_path ? dt_path_strip(d->adapter_of_path)
+					    : NULL;
+
+	if (c->adapter_name[0])
+		return d->adapter_name && !strcmp(c->adapter_name, d->adapter_name);
+	return of && *of && dt_path_equal(c->adapter_path, of);
+}
+
+/* How close @c comes to the device: adapter 2, address 1, driver 4 when
+ * both adapter and address agree. */
+static unsigned ctrl_score(const struct tf_controller *c,
+			   const struct tf_board_miss_device *d)
+{
+	bool a, r;
+
+	if (!d->bus || strcmp(c->bus, d->bus))
+		return 0;
+	a = ctrl_on_adapter(c, d);
+	r = !d->has_reg || c->reg == d->reg;
+	if (a && r)
+		return 3 + (!c->driver[0] || !d->driver || !d->driver[0] ||
+			    !strcmp(c->driver, d->driver) ? 4 : 0);
+	return (a ? 2 : 0) + (r ? 1 : 0);
+}
+
+static void describe_board_miss(const struct tf_board_profile *p,
+				const struct tf_board_identity *id, char *buf,
+				size_t size)
+{
+	size_t i, j;
+
+	if (p->n_compatible) {
+		appendf(buf, size, "its board-compatible");
+		for (i = 0; i < p->n_compatible; i++)
+			appendf(buf, size, "%s \"%s\"", i ? "," : "",
+				p->compatible[i]);
+		if (!id->n_compatible) {
+			appendf(buf, size, " differs: this machine has no "
+				"device-tree root compatible");
+			return;
+		}
+		appendf(buf, size, " differs from this board's");
+		for (i = 0; i < id->n_compatible && i < 3; i++)
+			appendf(buf, size, "%s \"%s\"", i ? "," : "",
+				id->compatible[i]);
+		return;
+	}
+	if (!id->has_dmi) {
+		appendf(buf, size, "it matches by dmi-match, and this machine "
+			"has no DMI");
+		return;
+	}
+	for (i = 0; i < p->n_dmi; i++) {
+		const struct tf_dmi_match *m = &p->dmi[i];
+
+		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
+		    id->dmi_present[m->key] &&
+		    dmi_value_matches(m, id->dmi[m->key]))
+			continue;
+		appendf(buf, size, "its dmi-match %s", tf_dmi_key_property(m->key));
+		for (j = 0; j < m->n_patterns; j++)
+			appendf(buf, size, "%s\"%s\"", j ? "|" : " ",
+				m->patterns[j]);
+		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
+		    id->dmi_present[m->key])
+			appendf(buf, size, " differs from this machine's \"%s\"",
+				id->dmi[m->key]);
+		else
+			appendf(buf, size, " differs: this machine has no %s",
+				tf_dmi_key_file(m->key));
+		return;
+	}
+}
+
+static void describe_adapter(const struct tf_controller *c, char *buf,
+			     size_t size)
+{
+	if (c->adapter_name[0])
+		appendf(buf, size, "adapter '%s'", c->adapter_name);
+	else
+		appendf(buf, size, "adapter %s", c->adapter_path);
+}
+
+static void describe_ctrl_miss(const struct tf_board_profile *p,
+			       const struct tf_controller *c, unsigned score,
+			       const struct tf_board_miss_device *d, char *buf,
+			       size_t size)
+{
+	const char *dev_adapter = d->adapter_name && d->adapter_name[0]
+				      ? d->adapter_name
+				  : d->adapter_of_path && d->adapter_of_path[0]
+				      ? dt_path_strip(d->adapter_of_path)
+				      : "unnamed";
+
+	if (!c) {
+		appendf(buf, size, "it has no %s controller at all",
+			d->bus ? d->bus : "");
+		return;
+	}
+	if (score >= 7) {
+		appendf(buf, size, "its controller %s is this device", c->node_path);
+		return;
+	}
+	if (score == 3) {
+		appendf(buf, size, "its controller %s is this device but says "
+			"driver = \"%s\", and the device is bound to %s",
+			c->node_path, c->driver, d->driver);
+		return;
+	}
+	appendf(buf, size, "its nearest controller %s is on ", c->node_path);
+	describe_adapter(c, buf, size);
+	appendf(buf, size, " at 0x%02x, not on adapter '%s'", c->reg,
+		dev_adapter);
+	if (d->has_reg)
+		appendf(buf, size, " at 0x%02x", d->reg);
+	(void)p;
+}
+
+void tf_board_explain_miss(const struct tf_board_set *set,
+			   const struct tf_board_identity *id,
+			   const struct tf_board_miss_device *d, char *buf,
+			   size_t size)
+{
+	const struct tf_board_profile *best = NULL;
+	const struct tf_controller *best_ctrl = NULL;
+	unsigned best_score = 0, best_cscore = 0;
+	bool best_board = false;
+	size_t i, k;
+
+	if (!buf || !size)
+		return;
+	buf[0] = '\0';
+	if (!set || !set->n) {
+		appendf(buf, size, "no valid board profile is installed");
+		if (set && set->n_inv)
+			appendf(buf, size, " (%zu invalid: see 'touchfw board "
+				"check')", set->n_inv);
+		return;
+	}
+	for (i = 0; i < set->n; i++) {
+		const struct tf_board_profile *p = set->prof[i];
+		const struct tf_controller *pc = NULL;
+		bool board = tf_board_profile_matches(p, id, NULL);
+		unsigned cs = 0, score;
+
+		for (k = 0; k < p->n_ctrl; k++) {
+			unsigned s = ctrl_score(&p->ctrl[k], d);
+
+			if (!pc || s > cs) {
+				pc = &p->ctrl[k];
+				cs = s;
+			}
+		}
+		score = (board ? 16 : 0) + cs + 1;
+		if (score > best_score) {
+			best_score = score;
+			best = p;
+			best_ctrl = pc;
+			best_cscore = cs;
+			best_board = board;
+		}
+	}
+	appendf(buf, size, "nearest profile %s (%s)", best->name, best->path);
+	if (!best_board) {
+		appendf(buf, size, ": ");
+		describe_board_miss(best, id, buf, size);
+		appendf(buf, size, "; ");
+	} else {
+		appendf(buf, size, " describes this board, but ");
+	}
+	describe_ctrl_miss(best, best_ctrl, best_cscore, d, buf, size);
+}

@@ -242,6 +242,30 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 			 const char *adapter_name, const char *adapter_of_path,
 			 uint16_t reg);
 
+/* A device no profile's controller describes, as the kernel shows it. */
+struct tf_board_miss_device {
+	const char *bus;	     /* "i2c" / "spi" */
+	const char *adapter_name;    /* the adapter's sysfs name, or NULL */
+	const char *adapter_of_path; /* its of_node path, or NULL */
+	bool has_reg;		     /* ACPI-named clients have none */
+	uint16_t reg;
+	const char *driver;	     /* bound driver, "" or NULL if none */
+};
+
+/*
+ * Why nothing in @set describes @d on the machine @id: the profile that
+ * came nearest (board match first, then a controller on the device's
+ * adapter and address, then its driver) and what differed -- its
+ * board-compatible or dmi-match, the controller's adapter or address, or
+ * its driver -- as one sentence in @buf, e.g. "nearest profile x (PATH):
+ * its board-compatible "a" differs from this board's "b"; its controller
+ * /controllers/touchscreen@4a is this device".  Pure.
+ */
+void tf_board_explain_miss(const struct tf_board_set *set,
+			   const struct tf_board_identity *id,
+			   const struct tf_board_miss_device *d, char *buf,
+			   size_t size);
+
 /* "driver" / "always-on". */
 const char *tf_power_name(enum tf_power power);
 

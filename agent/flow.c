@@ -146,8 +146,26 @@ static int step_device(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/* Why no profile's controller describes this device (board.c's guess). */
+static const char *explain_miss(struct run *r, char *buf, size_t size)
+{
+	struct tf_board_miss_device d = {
+		.bus = r->c.dev.subsys,
+		.adapter_name = r->c.dev.adapter_name,
+		.adapter_of_path = r->c.dev.adapter_of_path,
+		.has_reg = r->c.dev.has_addr,
+		.reg = r->c.dev.addr,
+		.driver = r->c.dev.driver,
+	};
+
+	tf_board_explain_miss(r->boards, &r->id, &d, buf, size);
+	return buf;
+}
+
 static int step_profile(struct run *r)
 {
+	char why[400];
+
 	const char *dirs[TF_MAX_DIRS];
 	struct tf_err err = { 0 };
 	struct tf_board_match_info mi;
@@ -169,10 +187,11 @@ static int step_profile(struct run *r)
 		log_debug(dev_of(r), "board identity: %s%s", r->id.n_compatible ?
 			  r->id.compatible[0] : "", r->id.has_dmi ? " (DMI)" : "");
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: no board profile describes this board (%s); nothing to do",
+			      "%s: no board profile describes this board (%s); nothing to do; %s",
 			      dev_of(r),
 			      r->id.n_compatible ? r->id.compatible[0]
-			      : r->id.has_dmi ? "DMI machine" : "no identity");
+			      : r->id.has_dmi ? "DMI machine" : "no identity",
+			      explain_miss(r, why, sizeof(why)));
 	}
 	r->ctrl = tf_board_find_controller(r->profile, r->c.dev.subsys,
 					   r->c.dev.adapter_name,
@@ -200,10 +219,11 @@ static int step_profile(struct run *r)
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: board profile %s (%s) has no controller on adapter '%s' "
-			      "at 0x%02x; nothing to do",
-			      dev_of(r), r->profile->name, r->profile->path,
-			      r->c.dev.adapter_name, r->c.dev.addr);
+			      "%s: board profile %s has no controller on adapter '%s' "
+			      "at 0x%02x; nothing to do; %s",
+			      dev_of(r), r->profile->name,
+			      r->c.dev.adapter_name, r->c.dev.addr,
+			      explain_miss(r, why, sizeof(why)));
 	}
 	tf_snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
 	log_info(dev_of(r), "board profile %s (%s): controller %s, family %s, power %s",
@@ -1086,7 +1106,8 @@ out:
 		if (rc == TF_EXIT_OK)
 			log_info(devname, "%s", m);
 		else if (rc == TF_EXIT_NO_PROFILE)
-			log_debug(devname, "%s", m);
+			/* Not an error, but the run did nothing: say why. */
+			log_notice(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
 		else
 			log_err(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
 	}

@@ -415,6 +415,47 @@ static void test_profile_without_a_match(void **state)
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
+/* The default log level (no TOUCHFW_LOG_LEVEL, as under systemd). */
+static const char *const default_level[] = { "TOUCHFW_LOG_LEVEL=", NULL };
+
+static void test_no_profile_says_why_at_the_default_level(void **state)
+{
+	(void)state;
+	start_model("vendor,unknown-board", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
+	e2e_said(&E, "no board profile describes this board (vendor,unknown-board); "
+		     "nothing to do; nearest profile ");
+	e2e_said(&E, "differs from this board's \"vendor,unknown-board\"; its controller "
+		     "/controllers/touchscreen@4a is this device (exit 4, no-profile)");
+	e2e_not_said(&E, "board identity");
+	/* -v adds the debug lines. */
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "-v", "run", "1-004a", NULL), 4);
+	e2e_said(&E, "board identity: vendor,unknown-board");
+	e2e_said(&E, "nearest profile ");
+}
+
+static void test_no_controller_for_the_device_names_the_nearest(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *p;
+
+	(void)state;
+	/* The board's adapter under another name than the profile's. */
+	p = strstr(b, "name = touchfw emulated adapter 1\n");
+	assert_non_null(p);
+	memcpy(p, "name = touchfw emulated adapter X\n", 34);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
+	e2e_said(&E, "board profile emul-demo has no controller on adapter "
+		     "'touchfw emulated adapter X' at 0x4a; nothing to do; nearest profile "
+		     "emul-demo (");
+	e2e_said(&E, "describes this board, but its nearest controller "
+		     "/controllers/touchscreen@4a is on adapter 'touchfw emulated adapter 1' at "
+		     "0x4a, not on adapter 'touchfw emulated adapter X' at 0x4a (exit 4, no-profile)");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
 static void test_wrong_chip_at_the_address(void **state)
 {
 	static const char board[] =
@@ -472,6 +513,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force, teardown),
 		cmocka_unit_test_teardown(test_profile_without_a_match, teardown),
+		cmocka_unit_test_teardown(test_no_profile_says_why_at_the_default_level, teardown),
+		cmocka_unit_test_teardown(test_no_controller_for_the_device_names_the_nearest,
+					  teardown),
 		cmocka_unit_test_teardown(test_wrong_chip_at_the_address, teardown),
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};

@@ -149,8 +149,20 @@ static void load_fixture(const char *name, char **buf, size_t *len)
  * Write a valid profile whose match rule is @rule (a board-compatible
  * property or a dmi-match node) to @dir/@file, compiled.
  */
+static void make_profile_ctrl(const char *dir, const char *file,
+			      const char *model, const char *rule,
+			      const char *ctrl_extra);
+
 static void make_profile(const char *dir, const char *file, const char *model,
 			 const char *rule)
+{
+	make_profile_ctrl(dir, file, model, rule, "");
+}
+
+/* As make_profile, with @ctrl_extra (properties) in the controller node. */
+static void make_profile_ctrl(const char *dir, const char *file,
+			      const char *model, const char *rule,
+			      const char *ctrl_extra)
 {
 	char src[4096], out[4096], text[2048];
 
@@ -170,10 +182,11 @@ static void make_profile(const char *dir, const char *file, const char *model,
 		 "\t\t\tadapter-name = \"adapter A\";\n"
 		 "\t\t\treg = <0x4a>;\n"
 		 "\t\t\tpower = \"driver\";\n"
+		 "\t\t\t%s\n"
 		 "\t\t};\n"
 		 "\t};\n"
 		 "};\n",
-		 model, rule);
+		 model, rule, ctrl_extra);
 	write_file(src, text, strlen(text));
 	snprintf(out, sizeof(out), "%s/%s", dir, file);
 	run_dtc(src, out);
@@ -1512,6 +1525,91 @@ static void test_find_controller_needs_same_bus_and_reg(void **state)
 	tf_board_free(p);
 }
 
+/* ------------------------------------------------------------- near misses */
+
+static void explain(const char *dir, const char *compat, const char *adapter,
+		    uint16_t reg, const char *driver, char *out, size_t size)
+{
+	struct tf_board_identity id = { 0 };
+	struct tf_board_miss_device d = {
+		.bus = "i2c", .adapter_name = adapter, .has_reg = true,
+		.reg = reg, .driver = driver,
+	};
+	const char *dirs[1] = { dir };
+	struct tf_board_set *set = load_dirs(dirs, 1);
+
+	id_set_compatible(&id, &compat, 1);
+	tf_board_explain_miss(set, &id, &d, out, size);
+	print_message("%s\n", out);
+	tf_board_identity_free(&id);
+	tf_board_set_free(set);
+}
+
+static void test_explain_miss_names_the_profile_whose_compatible_differs(void **state)
+{
+	char dir[512], out[600], want[1200];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
+	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";",
+			  "driver = \"atmel_mxt_ts\";");
+	explain(dir, "other,board", "adapter A", 0x4a, "atmel_mxt_ts", out,
+		sizeof(out));
+	/* Both are for this device; a is first in file-name order. */
+	snprintf(want, sizeof(want),
+		 "nearest profile a (%s/a.dtb): its board-compatible \"x,a\" "
+		 "differs from this board's \"other,board\"; its controller "
+		 "/controllers/touchscreen@4a is this device",
+		 dir);
+	assert_string_equal(out, want);
+}
+
+static void test_explain_miss_prefers_the_profile_for_this_board(void **state)
+{
+	char dir[512], out[600], want[1200];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
+	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";",
+			  "");
+	explain(dir, "x,b", "adapter B", 0x4a, "atmel_mxt_ts", out,
+		sizeof(out));
+	snprintf(want, sizeof(want),
+		 "nearest profile b (%s/b.dtb) describes this board, but its "
+		 "nearest controller /controllers/touchscreen@4a is on adapter "
+		 "'adapter A' at 0x4a, not on adapter 'adapter B' at 0x4a",
+		 dir);
+	assert_string_equal(out, want);
+}
+
+static void test_explain_miss_says_the_driver_differs(void **state)
+{
+	char dir[512], out[600];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile_ctrl(dir, "g.dtb", "G", "board-compatible = \"x,g\";",
+			  "driver = \"goodix_ts\";");
+	explain(dir, "other,board", "adapter A", 0x4a, "atmel_mxt_ts", out,
+		sizeof(out));
+	assert_non_null(strstr(out, "its controller /controllers/touchscreen@4a "
+				    "is this device but says driver = "
+				    "\"goodix_ts\", and the device is bound "
+				    "to atmel_mxt_ts"));
+}
+
+static void test_explain_miss_with_no_profile_installed(void **state)
+{
+	char dir[512], out[600];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	explain(dir, "x,a", "adapter A", 0x4a, "", out, sizeof(out));
+	assert_string_equal(out, "no valid board profile is installed");
+}
+
 /* ------------------------------------------------------------- command */
 
 /* Run `touchfw board ARGS...` in-process; its stdout goes to @out. */
@@ -1729,6 +1827,11 @@ int main(void)
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
 		cmocka_unit_test(test_examples_are_all_valid),
+		cmocka_unit_test(
+		    test_explain_miss_names_the_profile_whose_compatible_differs),
+		cmocka_unit_test(test_explain_miss_prefers_the_profile_for_this_board),
+		cmocka_unit_test(test_explain_miss_says_the_driver_differs),
+		cmocka_unit_test(test_explain_miss_with_no_profile_installed),
 		cmocka_unit_test(
 		    test_example_emul_demo_describes_the_emulated_board),
 		cmocka_unit_test(
