@@ -492,7 +492,8 @@ static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char 
 	return TF_EXIT_OK;
 }
 
-static int step_load(struct run *r)
+/* Read and parse the firmware to write (a file or the plan's blob), once. */
+static int load_fw(struct run *r)
 {
 	struct tf_err err = { 0 };
 	const char *name;
@@ -500,29 +501,75 @@ static int step_load(struct run *r)
 	size_t len;
 	int rc;
 
-	if (r->plan.fw || r->o->firmware_file) {
-		rc = read_blob_or_file(r, r->plan.fw, r->o->firmware_file, &data, &len, &name);
-		if (rc)
-			return rc;
-		if (r->plan.fw)
-			tf_sha256_hex(r->plan.fw->sha256, r->fw_sha);
-		rc = r->ops->load_firmware(&r->c, data, len, name, &r->fw_img, &err);
-		free(data);
-		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
-		tf_snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
-			 r->plan.fw ? r->plan.fw->id : name);
-	}
+	if (r->fw_img || !(r->plan.fw || r->o->firmware_file))
+		return TF_EXIT_OK;
+	rc = read_blob_or_file(r, r->plan.fw, r->o->firmware_file, &data, &len, &name);
+	if (rc)
+		return rc;
+	if (r->plan.fw)
+		tf_sha256_hex(r->plan.fw->sha256, r->fw_sha);
+	rc = r->ops->load_firmware(&r->c, data, len, name, &r->fw_img, &err);
+	free(data);
+	if (rc < 0)
+		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+	tf_snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
+		    r->plan.fw ? r->plan.fw->id : name);
+	return TF_EXIT_OK;
+}
+
+/* Read and parse the configuration to write, once; its CRC in cfg_crc. */
+static int load_cfg(struct run *r)
+{
+	struct tf_err err = { 0 };
+	const char *name;
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	if (r->cfg_obj || !((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file))
+		return TF_EXIT_OK;
+	rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
+	if (rc)
+		return rc;
+	rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
+	free(data);
+	if (rc < 0)
+		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+	tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
+		    r->plan.cfg ? r->plan.cfg->id : name);
+	return TF_EXIT_OK;
+}
+
+/* flash: the files given are read and parsed before the device is touched. */
+static int step_files(struct run *r)
+{
+	int rc;
+
+	if (!r->o->firmware_file && !r->o->config_file)
+		return TF_EXIT_OK;
+	if ((rc = load_fw(r)) || (rc = load_cfg(r)))
+		return rc;
+	if (r->o->firmware_file)
+		log_info(dev_of(r), "firmware file %s: parsed", r->o->firmware_file);
+	if (r->o->config_file)
+		log_info(dev_of(r), "config file %s: parsed, config CRC 0x%06X",
+			 r->o->config_file, r->cfg_crc);
+	return TF_EXIT_OK;
+}
+
+static int step_load(struct run *r)
+{
+	struct tf_err err = { 0 };
+	const char *name;
+	int rc;
+
+	if ((rc = load_fw(r)))
+		return rc;
 	if ((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file) {
-		rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
+		rc = load_cfg(r);
 		if (rc)
 			return rc;
-		rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
-		free(data);
-		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
-		tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
-			 r->plan.cfg ? r->plan.cfg->id : name);
+		name = r->res->cfg_id;
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
@@ -866,6 +913,61 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	return TF_EXIT_OK;
 }
 
+/*
+ * A dry run's account of what the update would write, by which path (the
+ * choice step_update() makes), and the configuration's CRC against the
+ * chip's.  Everything was read, parsed and checked by step_load().
+ */
+static void describe_dry_run(struct run *r, char *buf, size_t size)
+{
+	const char *drv = r->c.dev.driver[0] ? r->c.dev.driver : "the driver";
+	const uint8_t *img;
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	if (r->fw_img) {
+		r->ops->kernel_firmware(r->fw_img, &img, &len);
+		n += (size_t)snprintf(buf + n, size - n, "would flash firmware %s (%zu bytes) ",
+				      r->res->fw_id, len);
+		if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "at the bootloader address 0x%02x (the chip is in "
+					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
+		else if (n < size && (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0]))
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over i2c-dev after unbinding %s (power %s)", drv,
+					      tf_power_name(r->ctrl->power));
+		else if (n < size && r->ops->kernel_fw_name)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "through %s's %s as %s (the driver owns the power)",
+					      drv, r->ops->kernel_fw_attr, r->ops->kernel_fw_name);
+		else if (n < size)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "by no path: the driver owns the power and has no "
+					      "firmware update interface");
+	}
+	if (n < size && r->cfg_obj) {
+		n += (size_t)snprintf(buf + n, size - n, "%swould write config %s (CRC 0x%06X; ",
+				      n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+		if (n < size && r->fw_img)
+			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
+		else if (n < size && r->chip.mode != TF_CHIP_APP)
+			n += (size_t)snprintf(buf + n, size - n, "but it can not: the chip is in "
+					      "bootloader mode and no firmware is to be flashed)");
+		else if (n < size && r->chip.has_config_crc)
+			n += (size_t)snprintf(buf + n, size - n, "the chip has 0x%06X)",
+					      r->chip.config_crc);
+		else if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "the chip's is unknown)");
+	} else if (n < size && r->res->cfg_id[0]) {
+		n += (size_t)snprintf(buf + n, size - n,
+				      "%sconfig %s: not written, the chip already has its CRC 0x%06X",
+				      n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+	}
+	if (n < size && !r->fw_img && !r->cfg_obj && !r->res->cfg_id[0])
+		snprintf(buf + n, size - n, "would write nothing");
+}
+
 static int step_update(struct run *r)
 {
 	struct tf_input_watch *w = NULL;
@@ -1051,7 +1153,8 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
-	    (rc = step_family(&r)) || (rc = step_attempts(&r)) || (rc = step_db(&r)) ||
+	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
+	    (rc = step_db(&r)) ||
 	    (rc = step_bus(&r)) || (rc = step_detect(&r)) || (rc = step_plan(&r)))
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
@@ -1061,11 +1164,14 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	}
 	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {
-		rc = finish(&r, TF_EXIT_OK, "%s: %s: would install %s%s%s, leaving the chip alone",
-			    devname, o->dry_run ? "dry run" : "report-only mode",
-			    r.plan.fw ? r.plan.fw->id : "no firmware",
-			    r.plan.cfg && r.plan.cfg_needed ? " and config " : "",
-			    r.plan.cfg && r.plan.cfg_needed ? r.plan.cfg->id : "");
+		char what[480];
+
+		/* Read, parse and check everything a real run would write. */
+		if ((rc = step_load(&r)))
+			goto out;
+		describe_dry_run(&r, what, sizeof(what));
+		rc = finish(&r, TF_EXIT_OK, "%s: %s: %s; leaving the chip alone",
+			    devname, o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
 	if ((rc = step_load(&r)) || (rc = step_update(&r)) || (rc = step_verify(&r)))

@@ -228,7 +228,7 @@ static void test_report_only_mode_never_writes(void **state)
 	before = e2e_chip(&E);
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, NULL), 0);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
-	e2e_said(&E, "report-only mode: would install mxt224e-fw-2.1.AB");
+	e2e_said(&E, "report-only mode: would flash firmware mxt224e-fw-2.1.AB");
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, NULL), 0);
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
