@@ -74,8 +74,9 @@ static void usage_keygen(FILE *f)
 		"keep it on the signing machine) and DIR/NAME.pub (install it\n"
 		"in the devices' keys directory, %s).\n"
 		"NAME is the key id: letters, digits and . _ -, for example\n"
-		"acme-2024.  Existing files are never overwritten.\n",
-		defaults.keys_dir);
+		"acme-2024.  Existing files are never overwritten: exit\n"
+		"status %d (%s) if DIR/NAME.key or DIR/NAME.pub exists.\n",
+		defaults.keys_dir, TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS));
 }
 
 static void usage(FILE *f)
@@ -312,9 +313,16 @@ static int run_keygen(int argc, char **argv)
 		return TF_EXIT_USAGE;
 	}
 	r = tf_fwdb_keygen(out, name, &err);
+	if (r == -EEXIST) {
+		fprintf(stderr,
+			"touchfw db keygen: %s: choose another NAME, or move "
+			"the old pair away\n",
+			err.msg);
+		return TF_EXIT_EXISTS;
+	}
 	if (r < 0) {
 		fprintf(stderr, "touchfw db keygen: %s\n", err.msg);
-		return TF_EXIT_FAILURE;
+		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	printf("wrote %s/%s.key (secret: keep it on the signing machine)\n"
 	       "  and %s/%s.pub (install it in %s on devices)\n",

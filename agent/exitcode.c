@@ -32,6 +32,9 @@ static const struct {
 			       "switched off (settings or kernel command line)" },
 	[TF_EXIT_PROFILE_INVALID] = { "profile-invalid",
 				      "board profile has mistakes" },
+	[TF_EXIT_PERMISSION] = { "permission",
+				 "permission denied opening a file or device" },
+	[TF_EXIT_EXISTS] = { "exists", "refused to overwrite an existing file" },
 };
 
 const char *tf_exit_name(int code)

@@ -24,6 +24,8 @@ enum tf_exit {
 	TF_EXIT_UNSUPPORTED = 13, /* wrong chip, unsupported adapter/driver */
 	TF_EXIT_DISABLED = 14,    /* switched off (settings or kernel command line) */
 	TF_EXIT_PROFILE_INVALID = 15, /* board profile has mistakes */
+	TF_EXIT_PERMISSION = 16,  /* a file or device can not be opened: not root? */
+	TF_EXIT_EXISTS = 17,      /* refused to overwrite an existing file */
 	TF_EXIT_MAX_,
 };
 

@@ -337,7 +337,9 @@ static int step_bus(struct run *r)
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
 			      dev_of(r));
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
+			      "%s: %s%s", dev_of(r), err.msg,
+			      err.code == EACCES ? " (touchfw needs root)" : "");
 	r->c.bus_open = true;
 	if (!tf_i2c_plain_ok(&r->c.bus))
 		return finish(r, TF_EXIT_UNSUPPORTED,
@@ -1141,7 +1143,9 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		return rc;
 	}
 	if (tf_state_open(&r.st, s->state_dir, true, &err) < 0) {
-		rc = finish(&r, TF_EXIT_FAILURE, "%s", err.msg);
+		rc = finish(&r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE,
+			    "state directory %s%s", err.msg,
+			    err.code == EACCES ? " (touchfw needs root)" : "");
 		goto out;
 	}
 	r.lock_fd = tf_state_lock(&r.st, devname, false);

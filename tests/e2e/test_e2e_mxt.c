@@ -313,6 +313,78 @@ static void test_probe_and_status_show_the_controller(void **state)
 	 * e2e_stop() asserts the emulated kernel saw no oops. */
 }
 
+static void test_probe_and_status_of_a_missing_device_exit_no_device(void **state)
+{
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "probe", "5-0010"), 3);
+	e2e_said(&E, "touchfw probe: 5-0010: no such device");
+	assert_non_null(strstr(E.out, "no device"));
+	assert_int_equal(e2e_touchfw(&E, "status", "5-0010"), 3);
+	e2e_said(&E, "touchfw status: 5-0010: no such device");
+	/* One missing among present ones still says so. */
+	assert_int_equal(e2e_touchfw(&E, "probe", "--json", "1-004a", "5-0010"), 3);
+	assert_non_null(strstr(E.out, "\"device\":\"1-004a\""));
+	assert_int_equal(e2e_touchfw(&E, "probe", "1-004a"), 0);
+}
+
+/*
+ * touchfw as a user who may not open what it needs (here its state
+ * directory, mode 0 -- as /run/touchfw is to a user).  Root is made to
+ * obey file modes by dropping CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
+ * from the bounding set (setpriv), so the check runs the same as root
+ * and as a user.
+ */
+static int touchfw_without_permission(const char *cmd, const char *dev)
+{
+	char bin[300], conf[400];
+	const char *argv[8], *env[3];
+	int i = 0;
+
+	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
+	snprintf(conf, sizeof(conf), "TOUCHFW_CONFIG=%s", E.conf);
+	if (geteuid() == 0) {
+		argv[i++] = "setpriv";
+		argv[i++] = "--bounding-set=-dac_override,-dac_read_search";
+		argv[i++] = "--";
+	}
+	argv[i++] = bin;
+	argv[i++] = cmd;
+	argv[i++] = dev;
+	argv[i] = NULL;
+	env[0] = conf;
+	env[1] = "TOUCHFW_LOG_LEVEL=";
+	env[2] = NULL;
+	free(E.out);
+	free(E.err);
+	E.out = E.err = NULL;
+	E.rc = emub_run(E.eb, argv, env, E2E_TIMEOUT_MS, &E.out, &E.err);
+	return E.rc;
+}
+
+static void test_probe_without_permission_fails_naming_what(void **state)
+{
+	char dir[400], want[600];
+
+	(void)state;
+	if (geteuid() == 0 && system("setpriv --bounding-set=-dac_override true") != 0)
+		skip();
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	snprintf(dir, sizeof(dir), "%s/state", E.dir);
+	mkdir(dir, 0700);
+	assert_int_equal(chmod(dir, 0), 0);
+	assert_int_equal(touchfw_without_permission("probe", "1-004a"), 16);
+	snprintf(want, sizeof(want), "touchfw probe: 1-004a: could not read it: state directory "
+		 "%s: Permission denied (touchfw needs root)", dir);
+	e2e_said(&E, want);
+	assert_int_equal(touchfw_without_permission("status", "1-004a"), 16);
+	assert_int_equal(touchfw_without_permission("run", "1-004a"), 16);
+	e2e_said(&E, "Permission denied (touchfw needs root) (exit 16, permission)");
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(touchfw_without_permission("probe", "1-004a"), 0);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
 static void test_driver_config_file_in_firmware_path_is_reported(void **state)
 {
 	char path[400];
@@ -340,6 +412,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address, teardown),
 		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines, teardown),
 		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
+		cmocka_unit_test_teardown(test_probe_and_status_of_a_missing_device_exit_no_device,
+					  teardown),
+		cmocka_unit_test_teardown(test_probe_without_permission_fails_naming_what, teardown),
 		cmocka_unit_test_teardown(test_driver_config_file_in_firmware_path_is_reported, teardown),
 	};
 
