@@ -22,8 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "families.h"
 
 /* ------------------------------------------------------------- tables */
 
@@ -863,6 +867,69 @@ static bool pin_ok(struct parse_ctx *c, const char *path,
 }
 
 /* Validate one controller node; false if it has mistakes. */
+/*
+ * An adapter "name" that is really a bus number ("i2c-3", "/dev/i2c-3",
+ * "3"): returns the "i2c-N" it names, else NULL.
+ */
+static const char *bus_number_name(const char *name)
+{
+	static char buf[32];
+	const char *p = name;
+
+	if (!strncmp(p, "/dev/", 5))
+		p += 5;
+	if (!strncmp(p, "i2c-", 4))
+		p += 4;
+	if (!*p || strlen(p) > 6 || strspn(p, "0123456789") != strlen(p))
+		return NULL;
+	snprintf(buf, sizeof(buf), "i2c-%s", p);
+	return buf;
+}
+
+/*
+ * Is the controller's driver one of its family's kernel drivers (the
+ * family table, families.h)?  Reports it, with the nearest known name,
+ * when not: a driver the family does not know never binds the device as
+ * one of touchfw's.
+ */
+static bool family_has_driver(struct parse_ctx *c, const char *path,
+			      const struct tf_controller *ctl)
+{
+	const struct tf_family_info *fi = tf_family_by_name(ctl->family);
+	char known[160] = "", swapped[sizeof(ctl->driver)];
+	const char *pick = NULL;
+	size_t i, n = 0;
+
+	if (!fi || !fi->drivers)
+		return true; /* the family itself is reported elsewhere */
+	for (i = 0; fi->drivers[i]; i++)
+		if (!strcmp(fi->drivers[i], ctl->driver))
+			return true;
+	/* Kernel driver names use underscores: atmel-mxt-ts is atmel_mxt_ts. */
+	snprintf(swapped, sizeof(swapped), "%s", ctl->driver);
+	for (i = 0; swapped[i]; i++)
+		if (swapped[i] == '-')
+			swapped[i] = '_';
+	for (i = 0; fi->drivers[i]; i++) {
+		if (!strcmp(fi->drivers[i], swapped))
+			pick = fi->drivers[i];
+		if (n < sizeof(known))
+			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s",
+					      i ? ", " : "", fi->drivers[i]);
+	}
+	if (!pick)
+		pick = closest(ctl->driver, fi->drivers, i);
+	if (pick)
+		issue(c, path,
+		      "driver \"%s\" is not a %s driver (did you mean \"%s\"? "
+		      "kernel driver names use underscores)",
+		      ctl->driver, ctl->family, pick);
+	else
+		issue(c, path, "driver \"%s\" is not a %s driver (known: %s)",
+		      ctl->driver, ctl->family, known);
+	return false;
+}
+
 static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			     const char *name, struct tf_controller *ctl)
 {
@@ -950,6 +1017,15 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	} else if (v[C_ADAPTER_NAME].seen) {
 		if (!val_string(c, path, "adapter-name", &v[C_ADAPTER_NAME],
 				ctl->adapter_name, sizeof(ctl->adapter_name))) {
+			ok = false;
+		} else if (bus_number_name(ctl->adapter_name)) {
+			issue(c, path,
+			      "adapter-name \"%s\" is a bus number, and bus "
+			      "numbers change between boots (did you mean the "
+			      "adapter's name, as in /sys/bus/i2c/devices/%s/name, "
+			      "or its device-tree adapter-path?)",
+			      ctl->adapter_name,
+			      bus_number_name(ctl->adapter_name));
 			ok = false;
 		} else if (bus_ok && !strcmp(bus, "i2c") &&
 			   strlen(ctl->adapter_name) > I2C_ADAPTER_NAME_MAX) {
@@ -1049,6 +1125,8 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			      "driver \"%s\" is not a kernel driver name "
 			      "(letters, digits, _ and - only)",
 			      ctl->driver);
+			ok = false;
+		} else if (ctl->family[0] && !family_has_driver(c, path, ctl)) {
 			ok = false;
 		}
 	}
@@ -1855,6 +1933,8 @@ struct board_shadowed {
 struct tf_board_set {
 	struct tf_board_profile **prof;
 	size_t n, cap;
+	char **ign; /* device-tree sources lying in a profile directory */
+	size_t n_ign, cap_ign;
 	struct board_invalid *inv;
 	size_t n_inv, cap_inv;
 	struct board_shadowed *sh;
@@ -1950,7 +2030,29 @@ void tf_board_set_free(struct tf_board_set *set)
 		free(set->sh[i].by);
 	}
 	free(set->sh);
+	strv_free(set->ign, set->n_ign);
 	free(set);
+}
+
+void tf_board_ignored_message(const char *path, char *buf, size_t size)
+{
+	size_t n = strlen(path);
+
+	snprintf(buf, size,
+		 "ignoring %s: touchfw reads only compiled profiles; compile it "
+		 "with dtc (dtc -I dts -O dtb -o %.*s.dtb %s) or make, and put "
+		 "the .dtb there instead",
+		 path, (int)(n > 4 ? n - 4 : n), path, path);
+}
+
+size_t tf_board_set_ignored_count(const struct tf_board_set *set)
+{
+	return set ? set->n_ign : 0;
+}
+
+const char *tf_board_set_ignored_path(const struct tf_board_set *set, size_t i)
+{
+	return set && i < set->n_ign ? set->ign[i] : NULL;
 }
 
 /* Grow @*arr (of @size-byte elements) to hold one more. */
@@ -2030,6 +2132,36 @@ static bool is_profile_name(const char *name)
 	size_t n = strlen(name);
 
 	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".dtb");
+}
+
+static bool is_source_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".dts");
+}
+
+/* A .dts in a profile directory is not read: remember it, unless its
+ * compiled .dtb is there too (sources kept beside their blobs). */
+static int note_source(struct tf_board_set *set, int dfd, const char *dir,
+		       const char *name)
+{
+	char dtb[NAME_MAX + 1], *path;
+	size_t n = strlen(name);
+
+	if (n >= sizeof(dtb))
+		return 0;
+	memcpy(dtb, name, n + 1);
+	dtb[n - 1] = 'b';
+	if (faccessat(dfd, dtb, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	if (grow((void **)&set->ign, &set->cap_ign, set->n_ign,
+		 sizeof(*set->ign)))
+		return -ENOMEM;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	set->ign[set->n_ign++] = path;
+	return 0;
 }
 
 /* Names taken so far, with the file that took each. */
@@ -2149,6 +2281,12 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 	if (!d)
 		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
+		if (is_source_name(de->d_name)) {
+			r = note_source(set, dfd, dir, de->d_name);
+			if (r)
+				break;
+			continue;
+		}
 		if (!is_profile_name(de->d_name))
 			continue;
 		if (grow((void **)&names, &cap, n, sizeof(*names)) ||

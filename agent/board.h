@@ -176,6 +176,7 @@ void tf_board_identity_free(struct tf_board_identity *id);
  * a symlink to /dev/null there masks it.  Invalid profiles are kept aside
  * with their reports and do not stop the others.  A missing directory is
  * skipped; an unreadable one is an error (it might hold an override).
+ * A .dts there is not read (see tf_board_set_ignored_path()).
  */
 struct tf_board_set;
 int tf_board_load(const char *const *dirs, size_t n_dirs,
@@ -191,6 +192,15 @@ size_t tf_board_set_invalid_count(const struct tf_board_set *set);
 const char *tf_board_set_invalid_path(const struct tf_board_set *set, size_t i);
 const struct tf_board_report *
 tf_board_set_invalid_report(const struct tf_board_set *set, size_t i);
+/*
+ * Device-tree sources (*.dts) found in the directories without their
+ * compiled .dtb beside them: touchfw reads only compiled profiles, so
+ * these are not used -- callers warn, naming the file.
+ */
+size_t tf_board_set_ignored_count(const struct tf_board_set *set);
+const char *tf_board_set_ignored_path(const struct tf_board_set *set, size_t i);
+/* The warning for one of them: "ignoring PATH: ... compile it with dtc". */
+void tf_board_ignored_message(const char *path, char *buf, size_t size);
 /* Files not used because an earlier directory has the same name. */
 size_t tf_board_set_shadowed_count(const struct tf_board_set *set);
 const char *tf_board_set_shadowed_path(const struct tf_board_set *set, size_t i,

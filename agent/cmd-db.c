@@ -15,19 +15,49 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "fwdb.h"
+#include "settings.h"
 
-/* Defaults in one place, so a settings file can supply them later. */
+/*
+ * Defaults in one place: the settings file's (--config, $TOUCHFW_CONFIG
+ * or the default file, as run reads it) db_dir, keys_dir and signatures,
+ * so check looks at the database the agent would use with the agent's
+ * policy.  Without a settings file, the built-in directories and, for a
+ * release check on a build machine, signatures required.
+ */
 struct db_defaults {
 	const char *db_dir;
 	const char *keys_dir;
 	enum tf_sig_policy sig;
+	const char *from; /* the settings file, or NULL */
 };
 
-static const struct db_defaults defaults = {
+static struct db_defaults defaults = {
 	.db_dir = TF_FWDB_DEFAULT_DIR,
 	.keys_dir = TF_FWDB_DEFAULT_KEYS_DIR,
 	.sig = TF_SIG_REQUIRED,
 };
+static struct tf_settings settings;
+
+static int load_defaults(const struct tf_cli *cli)
+{
+	struct tf_err err = { 0 };
+
+	if (tf_settings_load(&settings, cli->config, &err) < 0) {
+		fprintf(stderr, "touchfw db: %s\n", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	defaults.db_dir = settings.db_dir;
+	defaults.keys_dir = settings.keys_dir;
+	defaults.from = NULL;
+	defaults.sig = TF_SIG_REQUIRED;
+	if (settings.file_found) {
+		defaults.from = settings.path;
+		defaults.sig = settings.signatures == TF_SETTING_SIG_REQUIRED ? TF_SIG_REQUIRED
+			       : settings.signatures == TF_SETTING_SIG_OFF  ? TF_SIG_OFF
+									    : TF_SIG_OPTIONAL;
+	}
+	return TF_EXIT_OK;
+}
 
 static void usage_check(FILE *f)
 {
@@ -41,12 +71,17 @@ static void usage_check(FILE *f)
 		"\n"
 		"  --db DIR          database directory (default %s)\n"
 		"  --keys DIR        public keys, <key-id>.pub (default %s)\n"
-		"  --signatures P    required (default), optional or off\n"
+		"  --signatures P    required, optional or off (default %s)\n"
+		"\n"
+		"%s%s\n"
 		"\n"
 		"Exit status 0 if everything checks, %d (%s) if not, %d on\n"
 		"a bad command line.\n",
-		defaults.db_dir, defaults.keys_dir, TF_EXIT_DB_INVALID,
-		tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
+		defaults.db_dir, defaults.keys_dir, tf_sig_policy_name(defaults.sig),
+		defaults.from ? "Defaults from db_dir, keys_dir and signatures in "
+			      : "No settings file: built-in directories, signatures required.",
+		defaults.from ? defaults.from : "",
+		TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
 }
 
 static void usage_sign(FILE *f)
@@ -342,7 +377,11 @@ int tf_cmd_db(const struct tf_cli *cli)
 	};
 	const char *sub;
 	size_t i;
+	int rc;
 
+	rc = load_defaults(cli);
+	if (rc)
+		return rc;
 	if (cli->argc < 2) {
 		fprintf(stderr, "touchfw db: no command given\n");
 		usage(stderr);

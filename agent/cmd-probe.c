@@ -93,6 +93,12 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 		tf_board_identity_free(&id);
 		return n;
 	}
+	for (k = 0; k < tf_board_set_ignored_count(set); k++) {
+		char msg[1200];
+
+		tf_board_ignored_message(tf_board_set_ignored_path(set, k), msg, sizeof(msg));
+		log_warn(NULL, "%s", msg);
+	}
 	p = tf_board_match(set, &id, NULL);
 	for (k = 0; p && k < p->n_ctrl && n < MAX_ROWS; k++) {
 		const struct tf_controller *c = &p->ctrl[k];

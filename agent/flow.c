@@ -164,7 +164,7 @@ static const char *explain_miss(struct run *r, char *buf, size_t size)
 
 static int step_profile(struct run *r)
 {
-	char why[400];
+	char why[1200];
 
 	const char *dirs[TF_MAX_DIRS];
 	struct tf_err err = { 0 };
@@ -180,6 +180,11 @@ static int step_profile(struct run *r)
 	for (i = 0; i < tf_board_set_invalid_count(r->boards); i++)
 		log_warn(dev_of(r), "ignoring invalid board profile %s (see 'touchfw board check')",
 			 tf_board_set_invalid_path(r->boards, i));
+	for (i = 0; i < tf_board_set_ignored_count(r->boards); i++) {
+		tf_board_ignored_message(tf_board_set_ignored_path(r->boards, i), why,
+					 sizeof(why));
+		log_warn(dev_of(r), "%s", why);
+	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)

@@ -539,6 +539,27 @@ static void test_no_controller_for_the_device_names_the_nearest(void **state)
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
+static void test_source_profile_in_boards_dir_is_named(void **state)
+{
+	char path[400], want[1400];
+
+	(void)state;
+	start("no-image", NULL);
+	/* An OEM dropped the source, not the compiled profile. */
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0755), 0);
+	snprintf(path, sizeof(path), "%s/emul-demo.dts", E.boards);
+	e2e_write(path, "/dts-v1/;\n/ { };\n");
+	e2e_settings(&E, NULL);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
+	snprintf(want, sizeof(want), "ignoring %s: touchfw reads only compiled profiles; "
+		 "compile it with dtc (dtc -I dts -O dtb -o %s/emul-demo.dtb %s) or make", path,
+		 E.boards, path);
+	e2e_said(&E, want);
+	e2e_said(&E, "no valid board profile is installed");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
 static void test_wrong_chip_at_the_address(void **state)
 {
 	static const char board[] =
@@ -602,6 +623,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_profile_says_why_at_the_default_level, teardown),
 		cmocka_unit_test_teardown(test_no_controller_for_the_device_names_the_nearest,
 					  teardown),
+		cmocka_unit_test_teardown(test_source_profile_in_boards_dir_is_named, teardown),
 		cmocka_unit_test_teardown(test_wrong_chip_at_the_address, teardown),
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};
