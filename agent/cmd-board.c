@@ -79,8 +79,9 @@ static void identify_usage(FILE *f)
 	    "\n"
 	    "  --boards DIR   profile directory, highest priority first;\n"
 	    "                 repeatable (default: boards_dirs of the settings\n"
-	    "                 file, --config or $TOUCHFW_CONFIG; without one\n"
-	    "                 %s/boards, then %s/boards)\n"
+	    "                 file, --config or $TOUCHFW_CONFIG; built in:\n"
+	    "                 %s\n"
+	    "                 then %s)\n"
 	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
 	    "                 tests)\n"
 	    "\n"
@@ -90,7 +91,7 @@ static void identify_usage(FILE *f)
 	    "\n"
 	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
 	    "does.\n",
-	    TF_SYSCONFDIR, TF_DATADIR, TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
+	    TF_SYSCONFDIR "/boards", TF_DATADIR "/boards", TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
 	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
 }
 

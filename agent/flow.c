@@ -165,7 +165,6 @@ static const char *explain_miss(struct run *r, char *buf, size_t size)
 static int step_profile(struct run *r)
 {
 	char why[1200];
-
 	const char *dirs[TF_MAX_DIRS];
 	struct tf_err err = { 0 };
 	struct tf_board_match_info mi;
@@ -940,10 +939,13 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
 					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
-		else if (n < size && (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0]))
+		else if (n < size && !r->c.dev.driver[0])
 			n += (size_t)snprintf(buf + n, size - n,
-					      "over i2c-dev after unbinding %s (power %s)", drv,
-					      tf_power_name(r->ctrl->power));
+					      "over i2c-dev (no driver is bound)");
+		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over i2c-dev after unbinding %s (power is always on)",
+					      drv);
 		else if (n < size && r->ops->kernel_fw_name)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "through %s's %s as %s (the driver owns the power)",
