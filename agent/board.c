@@ -2301,7 +2301,8 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 		strv_free(names, n);
 		return tf_err_set(err, -r, "%s: out of memory", dir);
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n) /* names is NULL for a directory without profiles */
+		qsort(names, n, sizeof(*names), cmp_str);
 
 	for (i = 0; i < n && !r; i++) {
 		char path[4096];
