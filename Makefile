@@ -154,7 +154,8 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps demo install uninstall clean fuzz bench
+	check-freestanding deps deps-check demo demo-run install uninstall clean \
+	fuzz bench bench-run
 
 all: $(PROGRAMS) boards
 
@@ -302,11 +303,15 @@ $(B)/bench/bench: $(B)/bench/bench.o $(TEST_LINK)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) $(AGENT_LIBS) $(FRONT_LIBS) -lfdt -lpthread
 
 # Ratios measured in one run (bench/README.md); no thresholds.
-bench: deps-check $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS)
+bench: deps-check
+	@$(MAKE) --no-print-directory bench-run
+bench-run: $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS)
 	@TOUCHFW_BUILD=$(CURDIR)/$(B) $(B)/bench/bench
 
 # ---------------------------------------------------------------- demo
-demo: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+demo: deps-check
+	@$(MAKE) --no-print-directory demo-run
+demo-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo
 
 # ---------------------------------------------------------------- deps
@@ -322,6 +327,15 @@ deps:
 	@B=$(B) tests/deps install $(DEB_ALL)
 
 # Fast check used by demo/check: installs as root, else explains.
+#
+# Every goal that needs these packages (demo, check, check-fast, bench,
+# check-vm) runs deps-check alone and then builds in a second make
+# (GOAL-run, check-run): this make computed the pkg-config flags above
+# (umockdev's and GLib's include paths) when it read the Makefile, before
+# deps-check could install anything, so on a fresh machine they came out
+# empty; the second make reads them afresh.  It also keeps `make -j` from
+# compiling while apt-get is still installing headers.
+# (tests/system/check-fresh-deps proves it with a fake apt-get.)
 deps-check:
 	@B=$(B) tests/deps install $(DEB_ALL)
 

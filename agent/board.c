@@ -22,8 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "families.h"
 
 /* ------------------------------------------------------------- tables */
 
@@ -863,6 +867,69 @@ static bool pin_ok(struct parse_ctx *c, const char *path,
 }
 
 /* Validate one controller node; false if it has mistakes. */
+/*
+ * An adapter "name" that is really a bus number ("i2c-3", "/dev/i2c-3",
+ * "3"): returns the "i2c-N" it names, else NULL.
+ */
+static const char *bus_number_name(const char *name)
+{
+	static char buf[32];
+	const char *p = name;
+
+	if (!strncmp(p, "/dev/", 5))
+		p += 5;
+	if (!strncmp(p, "i2c-", 4))
+		p += 4;
+	if (!*p || strlen(p) > 6 || strspn(p, "0123456789") != strlen(p))
+		return NULL;
+	snprintf(buf, sizeof(buf), "i2c-%s", p);
+	return buf;
+}
+
+/*
+ * Is the controller's driver one of its family's kernel drivers (the
+ * family table, families.h)?  Reports it, with the nearest known name,
+ * when not: a driver the family does not know never binds the device as
+ * one of touchfw's.
+ */
+static bool family_has_driver(struct parse_ctx *c, const char *path,
+			      const struct tf_controller *ctl)
+{
+	const struct tf_family_info *fi = tf_family_by_name(ctl->family);
+	char known[160] = "", swapped[sizeof(ctl->driver)];
+	const char *pick = NULL;
+	size_t i, n = 0;
+
+	if (!fi || !fi->drivers)
+		return true; /* the family itself is reported elsewhere */
+	for (i = 0; fi->drivers[i]; i++)
+		if (!strcmp(fi->drivers[i], ctl->driver))
+			return true;
+	/* Kernel driver names use underscores: atmel-mxt-ts is atmel_mxt_ts. */
+	snprintf(swapped, sizeof(swapped), "%s", ctl->driver);
+	for (i = 0; swapped[i]; i++)
+		if (swapped[i] == '-')
+			swapped[i] = '_';
+	for (i = 0; fi->drivers[i]; i++) {
+		if (!strcmp(fi->drivers[i], swapped))
+			pick = fi->drivers[i];
+		if (n < sizeof(known))
+			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s",
+					      i ? ", " : "", fi->drivers[i]);
+	}
+	if (!pick)
+		pick = closest(ctl->driver, fi->drivers, i);
+	if (pick)
+		issue(c, path,
+		      "driver \"%s\" is not a %s driver (did you mean \"%s\"? "
+		      "kernel driver names use underscores)",
+		      ctl->driver, ctl->family, pick);
+	else
+		issue(c, path, "driver \"%s\" is not a %s driver (known: %s)",
+		      ctl->driver, ctl->family, known);
+	return false;
+}
+
 static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			     const char *name, struct tf_controller *ctl)
 {
@@ -950,6 +1017,15 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	} else if (v[C_ADAPTER_NAME].seen) {
 		if (!val_string(c, path, "adapter-name", &v[C_ADAPTER_NAME],
 				ctl->adapter_name, sizeof(ctl->adapter_name))) {
+			ok = false;
+		} else if (bus_number_name(ctl->adapter_name)) {
+			issue(c, path,
+			      "adapter-name \"%s\" is a bus number, and bus "
+			      "numbers change between boots (did you mean the "
+			      "adapter's name, as in /sys/bus/i2c/devices/%s/name, "
+			      "or its device-tree adapter-path?)",
+			      ctl->adapter_name,
+			      bus_number_name(ctl->adapter_name));
 			ok = false;
 		} else if (bus_ok && !strcmp(bus, "i2c") &&
 			   strlen(ctl->adapter_name) > I2C_ADAPTER_NAME_MAX) {
@@ -1049,6 +1125,8 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			      "driver \"%s\" is not a kernel driver name "
 			      "(letters, digits, _ and - only)",
 			      ctl->driver);
+			ok = false;
+		} else if (ctl->family[0] && !family_has_driver(c, path, ctl)) {
 			ok = false;
 		}
 	}
@@ -1855,6 +1933,8 @@ struct board_shadowed {
 struct tf_board_set {
 	struct tf_board_profile **prof;
 	size_t n, cap;
+	char **ign; /* device-tree sources lying in a profile directory */
+	size_t n_ign, cap_ign;
 	struct board_invalid *inv;
 	size_t n_inv, cap_inv;
 	struct board_shadowed *sh;
@@ -1950,7 +2030,29 @@ void tf_board_set_free(struct tf_board_set *set)
 		free(set->sh[i].by);
 	}
 	free(set->sh);
+	strv_free(set->ign, set->n_ign);
 	free(set);
+}
+
+void tf_board_ignored_message(const char *path, char *buf, size_t size)
+{
+	size_t n = strlen(path);
+
+	snprintf(buf, size,
+		 "ignoring %s: touchfw reads only compiled profiles; compile it "
+		 "with dtc (dtc -I dts -O dtb -o %.*s.dtb %s) or make, and put "
+		 "the .dtb there instead",
+		 path, (int)(n > 4 ? n - 4 : n), path, path);
+}
+
+size_t tf_board_set_ignored_count(const struct tf_board_set *set)
+{
+	return set ? set->n_ign : 0;
+}
+
+const char *tf_board_set_ignored_path(const struct tf_board_set *set, size_t i)
+{
+	return set && i < set->n_ign ? set->ign[i] : NULL;
 }
 
 /* Grow @*arr (of @size-byte elements) to hold one more. */
@@ -2030,6 +2132,36 @@ static bool is_profile_name(const char *name)
 	size_t n = strlen(name);
 
 	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".dtb");
+}
+
+static bool is_source_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".dts");
+}
+
+/* A .dts in a profile directory is not read: remember it, unless its
+ * compiled .dtb is there too (sources kept beside their blobs). */
+static int note_source(struct tf_board_set *set, int dfd, const char *dir,
+		       const char *name)
+{
+	char dtb[NAME_MAX + 1], *path;
+	size_t n = strlen(name);
+
+	if (n >= sizeof(dtb))
+		return 0;
+	memcpy(dtb, name, n + 1);
+	dtb[n - 1] = 'b';
+	if (faccessat(dfd, dtb, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	if (grow((void **)&set->ign, &set->cap_ign, set->n_ign,
+		 sizeof(*set->ign)))
+		return -ENOMEM;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	set->ign[set->n_ign++] = path;
+	return 0;
 }
 
 /* Names taken so far, with the file that took each. */
@@ -2149,6 +2281,12 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 	if (!d)
 		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
+		if (is_source_name(de->d_name)) {
+			r = note_source(set, dfd, dir, de->d_name);
+			if (r)
+				break;
+			continue;
+		}
 		if (!is_profile_name(de->d_name))
 			continue;
 		if (grow((void **)&names, &cap, n, sizeof(*names)) ||
@@ -2163,7 +2301,8 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 		strv_free(names, n);
 		return tf_err_set(err, -r, "%s: out of memory", dir);
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n) /* names is NULL for a directory without profiles */
+		qsort(names, n, sizeof(*names), cmp_str);
 
 	for (i = 0; i < n && !r; i++) {
 		char path[4096];
@@ -2250,4 +2389,197 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 			return ctl;
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------- near misses */
+
+/* Append to @buf (NUL-terminated, @size bytes); truncates quietly. */
+static void appendf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+}
+
+static bool ctrl_on_adapter(const struct tf_controller *c,
+			    const struct tf_board_miss_device *d)
+{
+	const char *of = d->adapter_of_path ? dt_path_strip(d->adapter_of_path)
+					    : NULL;
+
+	if (c->adapter_name[0])
+		return d->adapter_name && !strcmp(c->adapter_name, d->adapter_name);
+	return of && *of && dt_path_equal(c->adapter_path, of);
+}
+
+/* How close @c comes to the device: adapter 2, address 1, driver 4 when
+ * both adapter and address agree. */
+static unsigned ctrl_score(const struct tf_controller *c,
+			   const struct tf_board_miss_device *d)
+{
+	bool a, r;
+
+	if (!d->bus || strcmp(c->bus, d->bus))
+		return 0;
+	a = ctrl_on_adapter(c, d);
+	r = !d->has_reg || c->reg == d->reg;
+	if (a && r)
+		return 3 + (!c->driver[0] || !d->driver || !d->driver[0] ||
+			    !strcmp(c->driver, d->driver) ? 4 : 0);
+	return (a ? 2 : 0) + (r ? 1 : 0);
+}
+
+static void describe_board_miss(const struct tf_board_profile *p,
+				const struct tf_board_identity *id, char *buf,
+				size_t size)
+{
+	size_t i, j;
+
+	if (p->n_compatible) {
+		appendf(buf, size, "its board-compatible");
+		for (i = 0; i < p->n_compatible; i++)
+			appendf(buf, size, "%s \"%s\"", i ? "," : "",
+				p->compatible[i]);
+		if (!id->n_compatible) {
+			appendf(buf, size, " differs: this machine has no "
+				"device-tree root compatible");
+			return;
+		}
+		appendf(buf, size, " differs from this board's");
+		for (i = 0; i < id->n_compatible && i < 3; i++)
+			appendf(buf, size, "%s \"%s\"", i ? "," : "",
+				id->compatible[i]);
+		return;
+	}
+	if (!id->has_dmi) {
+		appendf(buf, size, "it matches by dmi-match, and this machine "
+			"has no DMI");
+		return;
+	}
+	for (i = 0; i < p->n_dmi; i++) {
+		const struct tf_dmi_match *m = &p->dmi[i];
+
+		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
+		    id->dmi_present[m->key] &&
+		    dmi_value_matches(m, id->dmi[m->key]))
+			continue;
+		appendf(buf, size, "its dmi-match %s", tf_dmi_key_property(m->key));
+		for (j = 0; j < m->n_patterns; j++)
+			appendf(buf, size, "%s\"%s\"", j ? "|" : " ",
+				m->patterns[j]);
+		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
+		    id->dmi_present[m->key])
+			appendf(buf, size, " differs from this machine's \"%s\"",
+				id->dmi[m->key]);
+		else
+			appendf(buf, size, " differs: this machine has no %s",
+				tf_dmi_key_file(m->key));
+		return;
+	}
+}
+
+static void describe_adapter(const struct tf_controller *c, char *buf,
+			     size_t size)
+{
+	if (c->adapter_name[0])
+		appendf(buf, size, "adapter '%s'", c->adapter_name);
+	else
+		appendf(buf, size, "adapter %s", c->adapter_path);
+}
+
+static void describe_ctrl_miss(const struct tf_board_profile *p,
+			       const struct tf_controller *c, unsigned score,
+			       const struct tf_board_miss_device *d, char *buf,
+			       size_t size)
+{
+	const char *dev_adapter = d->adapter_name && d->adapter_name[0]
+				      ? d->adapter_name
+				  : d->adapter_of_path && d->adapter_of_path[0]
+				      ? dt_path_strip(d->adapter_of_path)
+				      : "unnamed";
+
+	if (!c) {
+		appendf(buf, size, "it has no %s controller at all",
+			d->bus ? d->bus : "");
+		return;
+	}
+	if (score >= 7) {
+		appendf(buf, size, "its controller %s is this device", c->node_path);
+		return;
+	}
+	if (score == 3) {
+		appendf(buf, size, "its controller %s is this device but says "
+			"driver = \"%s\", and the device is bound to %s",
+			c->node_path, c->driver, d->driver);
+		return;
+	}
+	appendf(buf, size, "its nearest controller %s is on ", c->node_path);
+	describe_adapter(c, buf, size);
+	appendf(buf, size, " at 0x%02x, not on adapter '%s'", c->reg,
+		dev_adapter);
+	if (d->has_reg)
+		appendf(buf, size, " at 0x%02x", d->reg);
+	(void)p;
+}
+
+void tf_board_explain_miss(const struct tf_board_set *set,
+			   const struct tf_board_identity *id,
+			   const struct tf_board_miss_device *d, char *buf,
+			   size_t size)
+{
+	const struct tf_board_profile *best = NULL;
+	const struct tf_controller *best_ctrl = NULL;
+	unsigned best_score = 0, best_cscore = 0;
+	bool best_board = false;
+	size_t i, k;
+
+	if (!buf || !size)
+		return;
+	buf[0] = '\0';
+	if (!set || !set->n) {
+		appendf(buf, size, "no valid board profile is installed");
+		if (set && set->n_inv)
+			appendf(buf, size, " (%zu invalid: see 'touchfw board "
+				"check')", set->n_inv);
+		return;
+	}
+	for (i = 0; i < set->n; i++) {
+		const struct tf_board_profile *p = set->prof[i];
+		const struct tf_controller *pc = NULL;
+		bool board = tf_board_profile_matches(p, id, NULL);
+		unsigned cs = 0, score;
+
+		for (k = 0; k < p->n_ctrl; k++) {
+			unsigned s = ctrl_score(&p->ctrl[k], d);
+
+			if (!pc || s > cs) {
+				pc = &p->ctrl[k];
+				cs = s;
+			}
+		}
+		score = (board ? 16 : 0) + cs + 1;
+		if (score > best_score) {
+			best_score = score;
+			best = p;
+			best_ctrl = pc;
+			best_cscore = cs;
+			best_board = board;
+		}
+	}
+	appendf(buf, size, "nearest profile %s (%s)", best->name, best->path);
+	if (!best_board) {
+		appendf(buf, size, ": ");
+		describe_board_miss(best, id, buf, size);
+		appendf(buf, size, "; ");
+	} else {
+		appendf(buf, size, " describes this board, but ");
+	}
+	describe_ctrl_miss(best, best_ctrl, best_cscore, d, buf, size);
 }

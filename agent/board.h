@@ -176,6 +176,7 @@ void tf_board_identity_free(struct tf_board_identity *id);
  * a symlink to /dev/null there masks it.  Invalid profiles are kept aside
  * with their reports and do not stop the others.  A missing directory is
  * skipped; an unreadable one is an error (it might hold an override).
+ * A .dts there is not read (see tf_board_set_ignored_path()).
  */
 struct tf_board_set;
 int tf_board_load(const char *const *dirs, size_t n_dirs,
@@ -191,6 +192,15 @@ size_t tf_board_set_invalid_count(const struct tf_board_set *set);
 const char *tf_board_set_invalid_path(const struct tf_board_set *set, size_t i);
 const struct tf_board_report *
 tf_board_set_invalid_report(const struct tf_board_set *set, size_t i);
+/*
+ * Device-tree sources (*.dts) found in the directories without their
+ * compiled .dtb beside them: touchfw reads only compiled profiles, so
+ * these are not used -- callers warn, naming the file.
+ */
+size_t tf_board_set_ignored_count(const struct tf_board_set *set);
+const char *tf_board_set_ignored_path(const struct tf_board_set *set, size_t i);
+/* The warning for one of them: "ignoring PATH: ... compile it with dtc". */
+void tf_board_ignored_message(const char *path, char *buf, size_t size);
 /* Files not used because an earlier directory has the same name. */
 size_t tf_board_set_shadowed_count(const struct tf_board_set *set);
 const char *tf_board_set_shadowed_path(const struct tf_board_set *set, size_t i,
@@ -241,6 +251,30 @@ const struct tf_controller *
 tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 			 const char *adapter_name, const char *adapter_of_path,
 			 uint16_t reg);
+
+/* A device no profile's controller describes, as the kernel shows it. */
+struct tf_board_miss_device {
+	const char *bus;	     /* "i2c" / "spi" */
+	const char *adapter_name;    /* the adapter's sysfs name, or NULL */
+	const char *adapter_of_path; /* its of_node path, or NULL */
+	bool has_reg;		     /* ACPI-named clients have none */
+	uint16_t reg;
+	const char *driver;	     /* bound driver, "" or NULL if none */
+};
+
+/*
+ * Why nothing in @set describes @d on the machine @id: the profile that
+ * came nearest (board match first, then a controller on the device's
+ * adapter and address, then its driver) and what differed -- its
+ * board-compatible or dmi-match, the controller's adapter or address, or
+ * its driver -- as one sentence in @buf, e.g. "nearest profile x (PATH):
+ * its board-compatible "a" differs from this board's "b"; its controller
+ * /controllers/touchscreen@4a is this device".  Pure.
+ */
+void tf_board_explain_miss(const struct tf_board_set *set,
+			   const struct tf_board_identity *id,
+			   const struct tf_board_miss_device *d, char *buf,
+			   size_t size);
 
 /* "driver" / "always-on". */
 const char *tf_power_name(enum tf_power power);

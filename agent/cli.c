@@ -46,10 +46,15 @@ void tf_cli_usage(FILE *f)
 		"Options:\n"
 		"  -c, --config FILE  settings file (default %s/touchfw.conf,\n"
 		"                     or $TOUCHFW_CONFIG but for handle-event)\n"
-		"  -v, --verbose      more output (repeat for debug)\n"
+		"  -v, --verbose      debug output too (the default level is info)\n"
 		"  -q, --quiet        only errors\n"
 		"  -h, --help         this text; COMMAND --help for a command\n"
 		"  -V, --version      print the version\n"
+		"\n"
+		"Environment:\n"
+		"  TOUCHFW_CONFIG     settings file, as --config\n"
+		"  TOUCHFW_LOG_LEVEL  debug, info (default), notice, warning or err;\n"
+		"                     -v and -q override it\n"
 		"\n"
 		"Exit codes:\n",
 		TF_SYSCONFDIR);
@@ -122,12 +127,11 @@ int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
 	cli->command = argv[optind];
 	cli->argc = argc - optind;
 	cli->argv = argv + optind;
+	/* The default is info (or $TOUCHFW_LOG_LEVEL): -v adds debug. */
 	if (cli->verbosity > 0)
-		tf_log_set_max(cli->verbosity > 1 ? TF_LOG_DEBUG : TF_LOG_INFO);
+		tf_log_set_max(TF_LOG_DEBUG);
 	else if (cli->verbosity < 0)
 		tf_log_set_max(TF_LOG_ERR);
-	if (cli->verbosity > 1)
-		tf_log_set_max(TF_LOG_DEBUG);
 	return TF_CLI_CONTINUE;
 }
 

@@ -21,6 +21,7 @@
 
 #include "board.h"
 #include "exitcode.h"
+#include "settings.h"
 #include "util.h"
 
 extern char **environ;
@@ -77,8 +78,10 @@ static void identify_usage(FILE *f)
 	    "profiles found, and which one describes this machine.\n"
 	    "\n"
 	    "  --boards DIR   profile directory, highest priority first;\n"
-	    "                 repeatable (default %s/boards,\n"
-	    "                 then %s/boards)\n"
+	    "                 repeatable (default: boards_dirs of the settings\n"
+	    "                 file, --config or $TOUCHFW_CONFIG; built in:\n"
+	    "                 %s\n"
+	    "                 then %s)\n"
 	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
 	    "                 tests)\n"
 	    "\n"
@@ -88,7 +91,7 @@ static void identify_usage(FILE *f)
 	    "\n"
 	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
 	    "does.\n",
-	    TF_SYSCONFDIR, TF_DATADIR, TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
+	    TF_SYSCONFDIR "/boards", TF_DATADIR "/boards", TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
 	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
 }
 
@@ -477,8 +480,7 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const default_dirs[] = { TF_SYSCONFDIR "/boards",
-						    TF_DATADIR "/boards" };
+	struct tf_settings settings;
 	_cleanup_free_ const char **dirs = NULL;
 	const struct tf_board_profile *pick;
 	struct tf_board_identity id;
@@ -489,9 +491,7 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	size_t n_dirs = 0, i;
 	int c, r;
 
-	(void)cli;
-	dirs =
-	    calloc((size_t)argc + TF_ARRAY_SIZE(default_dirs), sizeof(*dirs));
+	dirs = calloc((size_t)argc + TF_MAX_DIRS, sizeof(*dirs));
 	if (!dirs)
 		return TF_EXIT_FAILURE;
 	optind = 0;
@@ -521,9 +521,14 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		identify_usage(stderr);
 		return TF_EXIT_USAGE;
 	}
+	/* The directories run uses: the settings file's boards_dirs. */
+	if (tf_settings_load(&settings, cli->config, &err) < 0) {
+		fprintf(stderr, "touchfw: %s\n", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
 	if (n_dirs == 0)
-		for (i = 0; i < TF_ARRAY_SIZE(default_dirs); i++)
-			dirs[n_dirs++] = default_dirs[i];
+		for (i = 0; i < settings.n_boards_dirs; i++)
+			dirs[n_dirs++] = settings.boards_dirs[i];
 
 	r = tf_board_identify(sysroot, &id, &err);
 	if (r) {
@@ -549,6 +554,13 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		const char *path = tf_board_set_shadowed_path(set, i, &by);
 
 		printf("overridden: %s (by %s)\n", path, by);
+	}
+	for (i = 0; i < tf_board_set_ignored_count(set); i++) {
+		char msg[1200];
+
+		tf_board_ignored_message(tf_board_set_ignored_path(set, i), msg,
+					 sizeof(msg));
+		printf("%s\n", msg);
 	}
 	for (i = 0; i < tf_board_set_invalid_count(set); i++) {
 		printf("invalid: %s\n", tf_board_set_invalid_path(set, i));

@@ -17,21 +17,44 @@
 #include "fwdb.h"
 #include "settings.h"
 
-/* Defaults in one place, so a settings file can supply them later. */
+/*
+ * Defaults in one place: the settings file's (--config, $TOUCHFW_CONFIG
+ * or the default file, as run reads it) db_dir, keys_dir and signatures,
+ * so check looks at the database the agent would use with the agent's
+ * policy.  Without a settings file, the built-in directories and, for a
+ * release check on a build machine, signatures required.
+ */
 struct db_defaults {
 	const char *db_dir;
 	const char *keys_dir;
 	enum tf_sig_policy sig;
+	const char *from; /* the settings file, or NULL */
 };
 
-static const struct db_defaults defaults = {
+static struct db_defaults defaults = {
 	.db_dir = TF_FWDB_DEFAULT_DIR,
 	.keys_dir = TF_FWDB_DEFAULT_KEYS_DIR,
 	.sig = TF_SIG_REQUIRED,
 };
+static struct tf_settings settings;
 
-/* The command line `db` was called with (its --config). */
-static const struct tf_cli *db_cli;
+static int load_defaults(const struct tf_cli *cli)
+{
+	struct tf_err err = { 0 };
+
+	if (tf_settings_load(&settings, cli->config, &err) < 0) {
+		fprintf(stderr, "touchfw db: %s\n", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	defaults.db_dir = settings.db_dir;
+	defaults.keys_dir = settings.keys_dir;
+	/* The policy exactly as the agent will apply it (settings.c's
+	 * default when there is no file: optional, which fwdb turns into
+	 * required as soon as a key is installed). */
+	defaults.sig = settings.signatures;
+	defaults.from = settings.file_found ? settings.path : NULL;
+	return TF_EXIT_OK;
+}
 
 static void usage_check(FILE *f)
 {
@@ -43,17 +66,20 @@ static void usage_check(FILE *f)
 		"signature of manifest.ini, then read every blob and check\n"
 		"its size and SHA-256.  One line per blob, then a summary.\n"
 		"\n"
-		"  --db DIR          database directory (default: the settings'\n"
-		"                    db_dir, %s unless changed)\n"
-		"  --keys DIR        public keys, <key-id>.pub (default: the\n"
-		"                    settings' keys_dir, %s)\n"
-		"  --signatures P    required, optional or off (default: the\n"
-		"                    settings' signatures, as the agent loads it)\n"
+		"  --db DIR          database directory (default %s)\n"
+		"  --keys DIR        public keys, <key-id>.pub (default %s)\n"
+		"  --signatures P    required, optional or off (default %s)\n"
+		"\n"
+		"%s%s\n"
 		"\n"
 		"Exit status 0 if everything checks, %d (%s) if not, %d on\n"
 		"a bad command line.\n",
-		defaults.db_dir, defaults.keys_dir, TF_EXIT_DB_INVALID,
-		tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
+		defaults.db_dir, defaults.keys_dir, tf_sig_policy_name(defaults.sig),
+		defaults.from ? "Defaults from db_dir, keys_dir and signatures in "
+			      : "No settings file: built-in directories; 'optional' means a\n"
+				"signature is required once a key is installed.",
+		defaults.from ? defaults.from : "",
+		TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
 }
 
 static void usage_sign(FILE *f)
@@ -81,8 +107,9 @@ static void usage_keygen(FILE *f)
 		"keep it on the signing machine) and DIR/NAME.pub (install it\n"
 		"in the devices' keys directory, %s).\n"
 		"NAME is the key id: letters, digits and . _ -, for example\n"
-		"acme-2024.  Existing files are never overwritten.\n",
-		defaults.keys_dir);
+		"acme-2024.  Existing files are never overwritten: exit\n"
+		"status %d (%s) if DIR/NAME.key or DIR/NAME.pub exists.\n",
+		defaults.keys_dir, TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS));
 }
 
 static void usage(FILE *f)
@@ -144,21 +171,10 @@ static int run_check(int argc, char **argv)
 	struct tf_fwdb_opts o = { .sig = defaults.sig,
 				  .keys_dir = defaults.keys_dir };
 	const char *dir = defaults.db_dir;
-	struct tf_settings s;
 	struct tf_fwdb *db;
 	struct tf_err err = { 0 };
 	size_t i, failed = 0;
 	int c, r;
-
-	/* The database exactly as the agent will load it: its directory,
-	 * keys and signature policy from the settings. */
-	if (tf_settings_load(&s, db_cli ? db_cli->config : NULL, &err) < 0) {
-		fprintf(stderr, "touchfw db check: %s\n", err.msg);
-		return TF_EXIT_BAD_INPUT;
-	}
-	dir = s.db_dir;
-	o.keys_dir = s.keys_dir;
-	o.sig = s.signatures;
 
 	optind = 0;
 	opterr = 0;
@@ -330,9 +346,16 @@ static int run_keygen(int argc, char **argv)
 		return TF_EXIT_USAGE;
 	}
 	r = tf_fwdb_keygen(out, name, &err);
+	if (r == -EEXIST) {
+		fprintf(stderr,
+			"touchfw db keygen: %s: choose another NAME, or move "
+			"the old pair away\n",
+			err.msg);
+		return TF_EXIT_EXISTS;
+	}
 	if (r < 0) {
 		fprintf(stderr, "touchfw db keygen: %s\n", err.msg);
-		return TF_EXIT_FAILURE;
+		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	printf("wrote %s/%s.key (secret: keep it on the signing machine)\n"
 	       "  and %s/%s.pub (install it in %s on devices)\n",
@@ -352,8 +375,11 @@ int tf_cmd_db(const struct tf_cli *cli)
 	};
 	const char *sub;
 	size_t i;
+	int rc;
 
-	db_cli = cli;
+	rc = load_defaults(cli);
+	if (rc)
+		return rc;
 	if (cli->argc < 2) {
 		fprintf(stderr, "touchfw db: no command given\n");
 		usage(stderr);

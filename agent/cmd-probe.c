@@ -30,6 +30,7 @@
 
 struct row {
 	char dev[64];
+	bool given; /* named on the command line */
 	char where[600]; /* profile node, or why there is no device */
 	bool present;
 	struct tf_flow_result res;
@@ -51,10 +52,15 @@ static void usage(FILE *f, const char *cmd)
 		"and config CRC, what the firmware database offers and what 'touchfw\n"
 		"run' would do.  Reads only.%s\n"
 		"\n"
-		"  --json   one JSON document instead of the table\n",
+		"  --json   one JSON document instead of the table\n"
+		"\n"
+		"Exit status %d, or %d (%s) if a DEVICE given does not exist, %d (%s)\n"
+		"if a file or device could not be opened (run as root).\n",
 		cmd, strcmp(cmd, "status") ? "" :
 		"  status also shows the last recorded result and\n"
-		"the attempt count of each device.");
+		"the attempt count of each device.",
+		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
+		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
 
 static bool have(struct row *rows, int n, const char *dev)
@@ -86,6 +92,12 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 		log_warn(NULL, "board profiles: %s", err.msg);
 		tf_board_identity_free(&id);
 		return n;
+	}
+	for (k = 0; k < tf_board_set_ignored_count(set); k++) {
+		char msg[1200];
+
+		tf_board_ignored_message(tf_board_set_ignored_path(set, k), msg, sizeof(msg));
+		log_warn(NULL, "%s", msg);
 	}
 	p = tf_board_match(set, &id, NULL);
 	for (k = 0; p && k < p->n_ctrl && n < MAX_ROWS; k++) {
@@ -274,6 +286,34 @@ static void print_json(struct row *rows, int n, bool status)
 	tf_json_free(&j);
 }
 
+/*
+ * The table reports every outcome; the exit status says whether the
+ * command could do its job: a DEVICE given that does not exist is
+ * no-device, a file or device it may not open (not root) is permission,
+ * each also said on stderr.  Devices found but not updatable (no profile,
+ * nothing in the database, ...) are reported, not failures of probe.
+ */
+static int exit_code(const struct row *rows, int n, const char *cmd)
+{
+	int i, rc = TF_EXIT_OK;
+
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		if (r->given && !r->present) {
+			fprintf(stderr, "touchfw %s: %s: no such device (see /sys/bus/i2c/devices "
+				"and /sys/bus/spi/devices)\n", cmd, r->dev);
+			if (rc == TF_EXIT_OK)
+				rc = TF_EXIT_NO_DEVICE;
+		} else if (r->present && r->rc == TF_EXIT_PERMISSION) {
+			fprintf(stderr, "touchfw %s: %s: could not read it: %s\n", cmd, r->dev,
+				r->res.message);
+			rc = TF_EXIT_PERMISSION;
+		}
+	}
+	return rc;
+}
+
 int tf_cmd_probe(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
@@ -285,7 +325,7 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
-	int c, n = 0, i, saved = tf_log_get_max();
+	int c, n = 0, i, rc, saved = tf_log_get_max();
 
 	if (!rows)
 		return TF_EXIT_FAILURE;
@@ -314,6 +354,7 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		memset(&rows[n], 0, sizeof(rows[n]));
 		tf_snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", cli->argv[i]);
 		tf_snprintf(rows[n].where, sizeof(rows[n].where), "given on the command line");
+		rows[n].given = true;
 		n++;
 	}
 	if (optind == cli->argc) {
@@ -331,6 +372,7 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		print_json(rows, n, status);
 	else
 		print_table(rows, n, status);
+	rc = exit_code(rows, n, cli->argv[0]);
 	free(rows);
-	return TF_EXIT_OK;
+	return rc;
 }

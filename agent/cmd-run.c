@@ -31,7 +31,9 @@ static void run_usage(FILE *f)
 		"\n"
 		"  --force      ignore the attempt limit and blobs that failed before;\n"
 		"               allow a configuration for another info-block CRC\n"
-		"  --dry-run    decide and report, write nothing\n"
+		"  --dry-run    decide and report, write nothing: read and check\n"
+		"               the blobs, say what would be written, by which\n"
+		"               path, and the config CRC against the chip's\n"
 		"  --wait-bind  wait for a driver to bind first (udev without bind\n"
 		"               events; see udev-rules/README)\n");
 }
@@ -51,10 +53,14 @@ static void flash_usage(FILE *f)
 		"\n"
 		"  --force      accept a configuration made for another info-block\n"
 		"               CRC, and write one the chip already has\n"
-		"  --dry-run    show what would happen\n"
+		"  --dry-run    check the files (a config also against the chip)\n"
+		"               and say what would be written, by which path, and\n"
+		"               the config CRC against the chip's; write nothing\n"
 		"\n"
-		"A --firmware image is written whatever version it holds: flash is\n"
-		"the tool for a deliberate downgrade.\n");
+		"The files are read and parsed before the device is touched: a\n"
+		"missing or malformed one exits %d (%s).  A --firmware image is\n"
+		"written whatever version it holds: flash is the tool for a\n"
+		"deliberate downgrade.\n", TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT));
 }
 
 static int load_settings(const struct tf_cli *cli, struct tf_settings *s)

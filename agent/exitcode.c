@@ -34,6 +34,9 @@ static const struct {
 				      "board profile has mistakes" },
 	[TF_EXIT_STATE] = { "state-unusable",
 			    "state directory or file unusable, nothing flashed" },
+	[TF_EXIT_PERMISSION] = { "permission",
+				 "permission denied opening a file or device" },
+	[TF_EXIT_EXISTS] = { "exists", "refused to overwrite an existing file" },
 };
 
 const char *tf_exit_name(int code)

@@ -25,6 +25,8 @@ enum tf_exit {
 	TF_EXIT_DISABLED = 14,    /* switched off (settings or kernel command line) */
 	TF_EXIT_PROFILE_INVALID = 15, /* board profile has mistakes */
 	TF_EXIT_STATE = 16,       /* state dir or file unusable: nothing flashed */
+	TF_EXIT_PERMISSION = 17,  /* a file or device can not be opened: not root? */
+	TF_EXIT_EXISTS = 18,      /* refused to overwrite an existing file */
 	TF_EXIT_MAX_,
 };
 

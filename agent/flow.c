@@ -149,8 +149,25 @@ static int step_device(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/* Why no profile's controller describes this device (board.c's guess). */
+static const char *explain_miss(struct run *r, char *buf, size_t size)
+{
+	struct tf_board_miss_device d = {
+		.bus = r->c.dev.subsys,
+		.adapter_name = r->c.dev.adapter_name,
+		.adapter_of_path = r->c.dev.adapter_of_path,
+		.has_reg = r->c.dev.has_addr,
+		.reg = r->c.dev.addr,
+		.driver = r->c.dev.driver,
+	};
+
+	tf_board_explain_miss(r->boards, &r->id, &d, buf, size);
+	return buf;
+}
+
 static int step_profile(struct run *r)
 {
+	char why[1200];
 	const char *dirs[TF_MAX_DIRS];
 	struct tf_err err = { 0 };
 	struct tf_board_match_info mi;
@@ -165,6 +182,11 @@ static int step_profile(struct run *r)
 	for (i = 0; i < tf_board_set_invalid_count(r->boards); i++)
 		log_warn(dev_of(r), "ignoring invalid board profile %s (see 'touchfw board check')",
 			 tf_board_set_invalid_path(r->boards, i));
+	for (i = 0; i < tf_board_set_ignored_count(r->boards); i++) {
+		tf_board_ignored_message(tf_board_set_ignored_path(r->boards, i), why,
+					 sizeof(why));
+		log_warn(dev_of(r), "%s", why);
+	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
@@ -172,10 +194,11 @@ static int step_profile(struct run *r)
 		log_debug(dev_of(r), "board identity: %s%s", r->id.n_compatible ?
 			  r->id.compatible[0] : "", r->id.has_dmi ? " (DMI)" : "");
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: no board profile describes this board (%s); nothing to do",
+			      "%s: no board profile describes this board (%s); nothing to do; %s",
 			      dev_of(r),
 			      r->id.n_compatible ? r->id.compatible[0]
-			      : r->id.has_dmi ? "DMI machine" : "no identity");
+			      : r->id.has_dmi ? "DMI machine" : "no identity",
+			      explain_miss(r, why, sizeof(why)));
 	}
 	r->ctrl = tf_board_find_controller(r->profile, r->c.dev.subsys,
 					   r->c.dev.adapter_name,
@@ -203,10 +226,11 @@ static int step_profile(struct run *r)
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: board profile %s (%s) has no controller on adapter '%s' "
-			      "at 0x%02x; nothing to do",
-			      dev_of(r), r->profile->name, r->profile->path,
-			      r->c.dev.adapter_name, r->c.dev.addr);
+			      "%s: board profile %s has no controller on adapter '%s' "
+			      "at 0x%02x; nothing to do; %s",
+			      dev_of(r), r->profile->name,
+			      r->c.dev.adapter_name, r->c.dev.addr,
+			      explain_miss(r, why, sizeof(why)));
 	}
 	tf_snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
 	log_info(dev_of(r), "board profile %s (%s): controller %s, family %s, power %s",
@@ -326,7 +350,9 @@ static int step_bus(struct run *r)
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
 			      dev_of(r));
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
+			      "%s: %s%s", dev_of(r), err.msg,
+			      err.code == EACCES ? " (touchfw needs root)" : "");
 	r->c.bus_open = true;
 	if (!tf_i2c_plain_ok(&r->c.bus))
 		return finish(r, TF_EXIT_UNSUPPORTED,
@@ -484,7 +510,8 @@ static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char 
 	return TF_EXIT_OK;
 }
 
-static int step_load(struct run *r)
+/* Read and parse the firmware to write (a file or the plan's blob), once. */
+static int load_fw(struct run *r)
 {
 	struct tf_err err = { 0 };
 	const char *name;
@@ -492,29 +519,75 @@ static int step_load(struct run *r)
 	size_t len;
 	int rc;
 
-	if (r->plan.fw || r->o->firmware_file) {
-		rc = read_blob_or_file(r, r->plan.fw, r->o->firmware_file, &data, &len, &name);
-		if (rc)
-			return rc;
-		if (r->plan.fw)
-			tf_sha256_hex(r->plan.fw->sha256, r->fw_sha);
-		rc = r->ops->load_firmware(&r->c, data, len, name, &r->fw_img, &err);
-		free(data);
-		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
-		tf_snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
-			 r->plan.fw ? r->plan.fw->id : name);
-	}
+	if (r->fw_img || !(r->plan.fw || r->o->firmware_file))
+		return TF_EXIT_OK;
+	rc = read_blob_or_file(r, r->plan.fw, r->o->firmware_file, &data, &len, &name);
+	if (rc)
+		return rc;
+	if (r->plan.fw)
+		tf_sha256_hex(r->plan.fw->sha256, r->fw_sha);
+	rc = r->ops->load_firmware(&r->c, data, len, name, &r->fw_img, &err);
+	free(data);
+	if (rc < 0)
+		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+	tf_snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",
+		    r->plan.fw ? r->plan.fw->id : name);
+	return TF_EXIT_OK;
+}
+
+/* Read and parse the configuration to write, once; its CRC in cfg_crc. */
+static int load_cfg(struct run *r)
+{
+	struct tf_err err = { 0 };
+	const char *name;
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	if (r->cfg_obj || !((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file))
+		return TF_EXIT_OK;
+	rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
+	if (rc)
+		return rc;
+	rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
+	free(data);
+	if (rc < 0)
+		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+	tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
+		    r->plan.cfg ? r->plan.cfg->id : name);
+	return TF_EXIT_OK;
+}
+
+/* flash: the files given are read and parsed before the device is touched. */
+static int step_files(struct run *r)
+{
+	int rc;
+
+	if (!r->o->firmware_file && !r->o->config_file)
+		return TF_EXIT_OK;
+	if ((rc = load_fw(r)) || (rc = load_cfg(r)))
+		return rc;
+	if (r->o->firmware_file)
+		log_info(dev_of(r), "firmware file %s: parsed", r->o->firmware_file);
+	if (r->o->config_file)
+		log_info(dev_of(r), "config file %s: parsed, config CRC 0x%06X",
+			 r->o->config_file, r->cfg_crc);
+	return TF_EXIT_OK;
+}
+
+static int step_load(struct run *r)
+{
+	struct tf_err err = { 0 };
+	const char *name;
+	int rc;
+
+	if ((rc = load_fw(r)))
+		return rc;
 	if ((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file) {
-		rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
+		rc = load_cfg(r);
 		if (rc)
 			return rc;
-		rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
-		free(data);
-		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
-		tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
-			 r->plan.cfg ? r->plan.cfg->id : name);
+		name = r->res->cfg_id;
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
@@ -867,6 +940,64 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	return TF_EXIT_OK;
 }
 
+/*
+ * A dry run's account of what the update would write, by which path (the
+ * choice step_update() makes), and the configuration's CRC against the
+ * chip's.  Everything was read, parsed and checked by step_load().
+ */
+static void describe_dry_run(struct run *r, char *buf, size_t size)
+{
+	const char *drv = r->c.dev.driver[0] ? r->c.dev.driver : "the driver";
+	const uint8_t *img;
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	if (r->fw_img) {
+		r->ops->kernel_firmware(r->fw_img, &img, &len);
+		n += (size_t)snprintf(buf + n, size - n, "would flash firmware %s (%zu bytes) ",
+				      r->res->fw_id, len);
+		if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "at the bootloader address 0x%02x (the chip is in "
+					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
+		else if (n < size && !r->c.dev.driver[0])
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over i2c-dev (no driver is bound)");
+		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over i2c-dev after unbinding %s (power is always on)",
+					      drv);
+		else if (n < size && r->ops->kernel_fw_name)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "through %s's %s as %s (the driver owns the power)",
+					      drv, r->ops->kernel_fw_attr, r->ops->kernel_fw_name);
+		else if (n < size)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "by no path: the driver owns the power and has no "
+					      "firmware update interface");
+	}
+	if (n < size && r->cfg_obj) {
+		n += (size_t)snprintf(buf + n, size - n, "%swould write config %s (CRC 0x%06X; ",
+				      n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+		if (n < size && r->fw_img)
+			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
+		else if (n < size && r->chip.mode != TF_CHIP_APP)
+			n += (size_t)snprintf(buf + n, size - n, "but it can not: the chip is in "
+					      "bootloader mode and no firmware is to be flashed)");
+		else if (n < size && r->chip.has_config_crc)
+			n += (size_t)snprintf(buf + n, size - n, "the chip has 0x%06X)",
+					      r->chip.config_crc);
+		else if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "the chip's is unknown)");
+	} else if (n < size && r->res->cfg_id[0]) {
+		n += (size_t)snprintf(buf + n, size - n,
+				      "%sconfig %s: not written, the chip already has its CRC 0x%06X",
+				      n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+	}
+	if (n < size && !r->fw_img && !r->cfg_obj && !r->res->cfg_id[0])
+		snprintf(buf + n, size - n, "would write nothing");
+}
+
 static int step_update(struct run *r)
 {
 	struct tf_input_watch *w = NULL;
@@ -1082,7 +1213,9 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	 * holds the device. */
 	if (tf_state_open(&r.st, s->state_dir, !o->dry_run, &err) < 0 &&
 	    !(o->dry_run && err.code == ENOENT)) {
-		rc = finish(&r, TF_EXIT_STATE, "%s: %s; nothing done", devname, err.msg);
+		rc = finish(&r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_STATE,
+			    "state directory %s%s", err.msg,
+			    err.code == EACCES ? " (touchfw needs root)" : "");
 		goto out;
 	}
 	r.lock_fd = r.st.dirfd < 0 ? -ENOENT
@@ -1094,7 +1227,8 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
-	    (rc = step_family(&r)) || (rc = step_attempts(&r)) || (rc = step_db(&r)) ||
+	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
+	    (rc = step_db(&r)) ||
 	    (rc = step_bus(&r)) || (rc = step_detect(&r)) || (rc = step_plan(&r)))
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
@@ -1104,11 +1238,14 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	}
 	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {
-		rc = finish(&r, TF_EXIT_OK, "%s: %s: would install %s%s%s, leaving the chip alone",
-			    devname, o->dry_run ? "dry run" : "report-only mode",
-			    r.plan.fw ? r.plan.fw->id : "no firmware",
-			    r.plan.cfg && r.plan.cfg_needed ? " and config " : "",
-			    r.plan.cfg && r.plan.cfg_needed ? r.plan.cfg->id : "");
+		char what[480];
+
+		/* Read, parse and check everything a real run would write. */
+		if ((rc = step_load(&r)))
+			goto out;
+		describe_dry_run(&r, what, sizeof(what));
+		rc = finish(&r, TF_EXIT_OK, "%s: %s: %s; leaving the chip alone",
+			    devname, o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
 	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)) || (rc = step_update(&r)) ||
@@ -1150,7 +1287,8 @@ out:
 		if (rc == TF_EXIT_OK)
 			log_info(devname, "%s", m);
 		else if (rc == TF_EXIT_NO_PROFILE)
-			log_debug(devname, "%s", m);
+			/* Not an error, but the run did nothing: say why. */
+			log_notice(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
 		else
 			log_err(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
 	}

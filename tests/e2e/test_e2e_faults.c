@@ -385,6 +385,89 @@ static void test_enc_odd_length_and_non_hex(void **state)
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
+/* i2c-dev transactions on adapter 1 so far (touchfw's, not the driver's). */
+static uint64_t user_transactions(void)
+{
+	struct emub_bus_counters user, drv;
+
+	assert_int_equal(emub_adapter_counters(E.eb, 1, &user, &drv), 0);
+	return user.transactions;
+}
+
+static void test_flash_dry_run_reads_and_checks_its_files(void **state)
+{
+	char fw[400], other[400], want[700];
+	struct e2e_chip c;
+	uint64_t t;
+
+	(void)state;
+	start("no-image", NULL);
+	snprintf(fw, sizeof(fw), "%s/firmware-db/mxt224e/fw-2.1.AB.fw", E.build);
+	snprintf(other, sizeof(other), "%s/firmware-db/mxt1664s/fw-3.0.10.enc", E.build);
+	/* A valid image: what would be written, and by which path. */
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", fw, "1-004a"), 0);
+	snprintf(want, sizeof(want), "dry run: would flash firmware %s (50531 bytes) at the "
+		 "bootloader address 0x24 (the chip is in bootloader mode; atmel_mxt_ts stays "
+		 "bound); leaving the chip alone", fw);
+	e2e_said(&E, want);
+	e2e_not_said(&E, "would install no firmware");
+	/* An image for another chip parses (its frames are opaque to a host:
+	 * only the bootloader can refuse them); it is named, not ignored. */
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", other, "1-004a"), 0);
+	snprintf(want, sizeof(want), "would flash firmware %s (67363 bytes)", other);
+	e2e_said(&E, want);
+	/* Bad files are refused before the device is touched. */
+	t = user_transactions();
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", "/nonexistent.fw",
+				     "1-004a"), 7);
+	e2e_said(&E, "/nonexistent.fw: No such file or directory (exit 7, bad-input)");
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", "/etc/passwd",
+				     "1-004a"), 7);
+	e2e_said(&E, "/etc/passwd: firmware image truncated");
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", "/etc/passwd", "1-004a"), 7);
+	e2e_not_said(&E, "bootloader mode");
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", "/etc/passwd",
+				     "1-004a"), 7);
+	e2e_said(&E, "/etc/passwd: ");
+	assert_true(user_transactions() == t);
+	c = e2e_chip(&E);
+	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(c.stats.frames_passed, 0);
+}
+
+static void test_flash_dry_run_compares_the_config_crc_with_the_chip(void **state)
+{
+	char cfg[400], other[400], want[700];
+	unsigned crc = 0;
+	uint32_t writes, chip_crc;
+	FILE *f;
+
+	(void)state;
+	start_model("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/new.cfg", E.dir);
+	gen("config --chip mxt224e --version 1.0.AA --tag 7", cfg);
+	f = fopen(cfg, "r");
+	assert_non_null(f);
+	/* OBP_RAW V1: magic, info bytes, info-block CRC, config CRC */
+	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &crc), 1);
+	fclose(f);
+	snprintf(other, sizeof(other), "%s/other.cfg", E.dir);
+	gen("config --chip mxt1664s --version 3.0.10", other);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	writes = e2e_chip(&E).stats.config_writes;
+	chip_crc = e2e_chip(&E).ram_crc; /* what the chip reports (T6) */
+	assert_int_not_equal(chip_crc, crc);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", cfg, "1-004a"), 0);
+	snprintf(want, sizeof(want), "dry run: would write config %s (CRC 0x%06X; the chip has "
+		 "0x%06X); leaving the chip alone", cfg, crc, chip_crc);
+	e2e_said(&E, want);
+	/* For another chip: the same check a real flash makes. */
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", other, "1-004a"), 7);
+	e2e_said(&E, "config is for family 162 variant 6, the chip is 129.1");
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
+	assert_int_equal(e2e_chip(&E).ram_crc, chip_crc);
+}
+
 static void test_obp_raw_for_another_chip(void **state)
 {
 	char path[400];
@@ -436,6 +519,68 @@ static void test_profile_without_a_match(void **state)
 	start_model("vendor,unknown-board", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 4);
 	e2e_said(&E, "no board profile describes this board (vendor,unknown-board)");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+/* The default log level (no TOUCHFW_LOG_LEVEL, as under systemd). */
+static const char *const default_level[] = { "TOUCHFW_LOG_LEVEL=", NULL };
+
+static void test_no_profile_says_why_at_the_default_level(void **state)
+{
+	(void)state;
+	start_model("vendor,unknown-board", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
+	e2e_said(&E, "no board profile describes this board (vendor,unknown-board); "
+		     "nothing to do; nearest profile ");
+	e2e_said(&E, "differs from this board's \"vendor,unknown-board\"; its controller "
+		     "/controllers/touchscreen@4a is this device (exit 4, no-profile)");
+	e2e_not_said(&E, "board identity");
+	/* -v adds the debug lines. */
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "-v", "run", "1-004a", NULL), 4);
+	e2e_said(&E, "board identity: vendor,unknown-board");
+	e2e_said(&E, "nearest profile ");
+}
+
+static void test_no_controller_for_the_device_names_the_nearest(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *p;
+
+	(void)state;
+	/* The board's adapter under another name than the profile's. */
+	p = strstr(b, "name = touchfw emulated adapter 1\n");
+	assert_non_null(p);
+	memcpy(p, "name = touchfw emulated adapter X\n", 34);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
+	e2e_said(&E, "board profile emul-demo has no controller on adapter "
+		     "'touchfw emulated adapter X' at 0x4a; nothing to do; nearest profile "
+		     "emul-demo (");
+	e2e_said(&E, "describes this board, but its nearest controller "
+		     "/controllers/touchscreen@4a is on adapter 'touchfw emulated adapter 1' at "
+		     "0x4a, not on adapter 'touchfw emulated adapter X' at 0x4a (exit 4, no-profile)");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
+static void test_source_profile_in_boards_dir_is_named(void **state)
+{
+	char path[400], want[1400];
+
+	(void)state;
+	start("no-image", NULL);
+	/* An OEM dropped the source, not the compiled profile. */
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0755), 0);
+	snprintf(path, sizeof(path), "%s/emul-demo.dts", E.boards);
+	e2e_write(path, "/dts-v1/;\n/ { };\n");
+	e2e_settings(&E, NULL);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
+	snprintf(want, sizeof(want), "ignoring %s: touchfw reads only compiled profiles; "
+		 "compile it with dtc (dtc -I dts -O dtb -o %s/emul-demo.dtb %s) or make", path,
+		 E.boards, path);
+	e2e_said(&E, want);
+	e2e_said(&E, "no valid board profile is installed");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
@@ -497,9 +642,16 @@ int main(void)
 		cmocka_unit_test_teardown(test_blob_hash_mismatch_writes_nothing, teardown),
 		cmocka_unit_test_teardown(test_truncated_fw_file, teardown),
 		cmocka_unit_test_teardown(test_enc_odd_length_and_non_hex, teardown),
+		cmocka_unit_test_teardown(test_flash_dry_run_reads_and_checks_its_files, teardown),
+		cmocka_unit_test_teardown(test_flash_dry_run_compares_the_config_crc_with_the_chip,
+					  teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force, teardown),
 		cmocka_unit_test_teardown(test_profile_without_a_match, teardown),
+		cmocka_unit_test_teardown(test_no_profile_says_why_at_the_default_level, teardown),
+		cmocka_unit_test_teardown(test_no_controller_for_the_device_names_the_nearest,
+					  teardown),
+		cmocka_unit_test_teardown(test_source_profile_in_boards_dir_is_named, teardown),
 		cmocka_unit_test_teardown(test_wrong_chip_at_the_address, teardown),
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};

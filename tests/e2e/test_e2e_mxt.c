@@ -228,7 +228,7 @@ static void test_report_only_mode_never_writes(void **state)
 	before = e2e_chip(&E);
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, NULL), 0);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
-	e2e_said(&E, "report-only mode: would install mxt224e-fw-2.1.AB");
+	e2e_said(&E, "report-only mode: would flash firmware mxt224e-fw-2.1.AB");
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, NULL), 0);
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
@@ -260,14 +260,23 @@ static void test_off_switch_in_settings_and_on_cmdline(void **state)
 
 static void test_family_a2_uses_the_alternate_bootloader_address(void **state)
 {
-	char *b = e2e_board("touchfw,emul-1664s", "mxt1664s", "no-image", "1.0.AA", "driver",
-			    NULL);
+	const char *top = getenv("TOUCHFW_TOP");
+	char path[4096], *b = NULL, *p;
 	struct e2e_chip c;
+	size_t len;
 
 	(void)state;
+	/* The emulated board the example profile emul-1664s describes
+	 * (adapter 2, always-on, CHG on line 4), its chip without an image. */
+	snprintf(path, sizeof(path), "%s/tests/emul/boards/mxt1664s.board",
+		 top && *top ? top : ".");
+	assert_int_equal(tf_read_file(path, 1 << 20, &b, &len), 0);
+	p = strstr(b, "state = bootloader\n");
+	assert_non_null(p);
+	memcpy(p, "state = no-image  \n", 19);
 	e2e_start(&E, b);
 	free(b);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "2-004a"), 0);
 	e2e_said(&E, "bootloader at 0x26");
 	e2e_said(&E, "mxt1664s-fw-3.0.10");
 	c = e2e_chip(&E);
@@ -313,6 +322,78 @@ static void test_probe_and_status_show_the_controller(void **state)
 	 * e2e_stop() asserts the emulated kernel saw no oops. */
 }
 
+static void test_probe_and_status_of_a_missing_device_exit_no_device(void **state)
+{
+	(void)state;
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "probe", "5-0010"), 3);
+	e2e_said(&E, "touchfw probe: 5-0010: no such device");
+	assert_non_null(strstr(E.out, "no device"));
+	assert_int_equal(e2e_touchfw(&E, "status", "5-0010"), 3);
+	e2e_said(&E, "touchfw status: 5-0010: no such device");
+	/* One missing among present ones still says so. */
+	assert_int_equal(e2e_touchfw(&E, "probe", "--json", "1-004a", "5-0010"), 3);
+	assert_non_null(strstr(E.out, "\"device\":\"1-004a\""));
+	assert_int_equal(e2e_touchfw(&E, "probe", "1-004a"), 0);
+}
+
+/*
+ * touchfw as a user who may not open what it needs (here its state
+ * directory, mode 0 -- as /run/touchfw is to a user).  Root is made to
+ * obey file modes by dropping CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
+ * from the bounding set (setpriv), so the check runs the same as root
+ * and as a user.
+ */
+static int touchfw_without_permission(const char *cmd, const char *dev)
+{
+	char bin[300], conf[400];
+	const char *argv[8], *env[3];
+	int i = 0;
+
+	snprintf(bin, sizeof(bin), "%s/touchfw", E.build);
+	snprintf(conf, sizeof(conf), "TOUCHFW_CONFIG=%s", E.conf);
+	if (geteuid() == 0) {
+		argv[i++] = "setpriv";
+		argv[i++] = "--bounding-set=-dac_override,-dac_read_search";
+		argv[i++] = "--";
+	}
+	argv[i++] = bin;
+	argv[i++] = cmd;
+	argv[i++] = dev;
+	argv[i] = NULL;
+	env[0] = conf;
+	env[1] = "TOUCHFW_LOG_LEVEL=";
+	env[2] = NULL;
+	free(E.out);
+	free(E.err);
+	E.out = E.err = NULL;
+	E.rc = emub_run(E.eb, argv, env, E2E_TIMEOUT_MS, &E.out, &E.err);
+	return E.rc;
+}
+
+static void test_probe_without_permission_fails_naming_what(void **state)
+{
+	char dir[400], want[600];
+
+	(void)state;
+	if (geteuid() == 0 && system("setpriv --bounding-set=-dac_override true") != 0)
+		skip();
+	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
+	snprintf(dir, sizeof(dir), "%s/state", E.dir);
+	mkdir(dir, 0700);
+	assert_int_equal(chmod(dir, 0), 0);
+	assert_int_equal(touchfw_without_permission("probe", "1-004a"), TF_EXIT_PERMISSION);
+	snprintf(want, sizeof(want), "touchfw probe: 1-004a: could not read it: state directory "
+		 "%s: Permission denied (touchfw needs root)", dir);
+	e2e_said(&E, want);
+	assert_int_equal(touchfw_without_permission("status", "1-004a"), TF_EXIT_PERMISSION);
+	assert_int_equal(touchfw_without_permission("run", "1-004a"), TF_EXIT_PERMISSION);
+	e2e_said(&E, "Permission denied (touchfw needs root) (exit 17, permission)");
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(touchfw_without_permission("probe", "1-004a"), 0);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
 static void test_driver_config_file_in_firmware_path_is_reported(void **state)
 {
 	char path[400];
@@ -340,6 +421,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address, teardown),
 		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines, teardown),
 		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
+		cmocka_unit_test_teardown(test_probe_and_status_of_a_missing_device_exit_no_device,
+					  teardown),
+		cmocka_unit_test_teardown(test_probe_without_permission_fails_naming_what, teardown),
 		cmocka_unit_test_teardown(test_driver_config_file_in_firmware_path_is_reported, teardown),
 	};
 

@@ -8,11 +8,12 @@
 #   check-udev-rules   udevadm test + umockdev: which events RUN handle-event
 #   check-unit         systemd-analyze verify and security (exposure threshold)
 #   check-install      make install/uninstall into a scratch root
+#   check-fresh-deps   the first `make demo` on a fresh machine (fake apt-get)
 
 SYSTEM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 SYSTEM_CHECKS := $(SYSTEM_MK_DIR)/check-udev-rules $(SYSTEM_MK_DIR)/check-unit \
-	$(SYSTEM_MK_DIR)/check-install
+	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps
 
 # What the checks read from the build directory: the rules and the unit as
 # install writes them (@BINDIR@ substituted).
@@ -54,6 +55,6 @@ $(B)/tests/system/qemu-at24.dtb: tests/system/qemu-at24.dts
 	$(Q)$(DTC) -q -I dts -O dtb -o $@ $<
 
 # `make check` runs the VM scenarios through check-run (EXTRA_CHECKS);
-# `make check-vm` directly.
-check-vm: touchfw-vm-root
+# `make check-vm` directly (check-vm-run, after deps-check).
+check-vm-run: touchfw-vm-root
 check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),touchfw-vm-root)

@@ -149,8 +149,20 @@ static void load_fixture(const char *name, char **buf, size_t *len)
  * Write a valid profile whose match rule is @rule (a board-compatible
  * property or a dmi-match node) to @dir/@file, compiled.
  */
+static void make_profile_ctrl(const char *dir, const char *file,
+			      const char *model, const char *rule,
+			      const char *ctrl_extra);
+
 static void make_profile(const char *dir, const char *file, const char *model,
 			 const char *rule)
+{
+	make_profile_ctrl(dir, file, model, rule, "");
+}
+
+/* As make_profile, with @ctrl_extra (properties) in the controller node. */
+static void make_profile_ctrl(const char *dir, const char *file,
+			      const char *model, const char *rule,
+			      const char *ctrl_extra)
 {
 	char src[4096], out[4096], text[2048];
 
@@ -170,10 +182,11 @@ static void make_profile(const char *dir, const char *file, const char *model,
 		 "\t\t\tadapter-name = \"adapter A\";\n"
 		 "\t\t\treg = <0x4a>;\n"
 		 "\t\t\tpower = \"driver\";\n"
+		 "\t\t\t%s\n"
 		 "\t\t};\n"
 		 "\t};\n"
 		 "};\n",
-		 model, rule);
+		 model, rule, ctrl_extra);
 	write_file(src, text, strlen(text));
 	snprintf(out, sizeof(out), "%s/%s", dir, file);
 	run_dtc(src, out);
@@ -452,6 +465,7 @@ static void test_examples_are_all_valid(void **state)
 		"contoso-book-14",
 		"emul-demo",
 		"emul-always-on",
+		"emul-1664s",
 	};
 	size_t i;
 
@@ -1512,6 +1526,92 @@ static void test_find_controller_needs_same_bus_and_reg(void **state)
 	tf_board_free(p);
 }
 
+/* ------------------------------------------------------------- near misses */
+
+static void explain(const char *dir, const char *compat, const char *adapter,
+		    uint16_t reg, const char *driver, char *out, size_t size)
+{
+	struct tf_board_identity id = { 0 };
+	struct tf_board_miss_device d = {
+		.bus = "i2c", .adapter_name = adapter, .has_reg = true,
+		.reg = reg, .driver = driver,
+	};
+	const char *dirs[1] = { dir };
+	struct tf_board_set *set = load_dirs(dirs, 1);
+
+	id_set_compatible(&id, &compat, 1);
+	tf_board_explain_miss(set, &id, &d, out, size);
+	print_message("%s\n", out);
+	tf_board_identity_free(&id);
+	tf_board_set_free(set);
+}
+
+static void test_explain_miss_names_the_profile_whose_compatible_differs(void **state)
+{
+	char dir[512], out[600], want[1200];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
+	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";",
+			  "driver = \"atmel_mxt_ts\";");
+	explain(dir, "other,board", "adapter A", 0x4a, "atmel_mxt_ts", out,
+		sizeof(out));
+	/* Both are for this device; a is first in file-name order. */
+	snprintf(want, sizeof(want),
+		 "nearest profile a (%s/a.dtb): its board-compatible \"x,a\" "
+		 "differs from this board's \"other,board\"; its controller "
+		 "/controllers/touchscreen@4a is this device",
+		 dir);
+	assert_string_equal(out, want);
+}
+
+static void test_explain_miss_prefers_the_profile_for_this_board(void **state)
+{
+	char dir[512], out[600], want[1200];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
+	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";",
+			  "");
+	explain(dir, "x,b", "adapter B", 0x4a, "atmel_mxt_ts", out,
+		sizeof(out));
+	snprintf(want, sizeof(want),
+		 "nearest profile b (%s/b.dtb) describes this board, but its "
+		 "nearest controller /controllers/touchscreen@4a is on adapter "
+		 "'adapter A' at 0x4a, not on adapter 'adapter B' at 0x4a",
+		 dir);
+	assert_string_equal(out, want);
+}
+
+static void test_explain_miss_says_the_driver_differs(void **state)
+{
+	char dir[512], out[600];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile_ctrl(dir, "g.dtb", "G", "board-compatible = \"x,g\";",
+			  "driver = \"atmel_mxt_ts\";");
+	/* Something else (an EEPROM driver) is bound at that address. */
+	explain(dir, "other,board", "adapter A", 0x4a, "at24", out,
+		sizeof(out));
+	assert_non_null(strstr(out, "its controller /controllers/touchscreen@4a "
+				    "is this device but says driver = "
+				    "\"atmel_mxt_ts\", and the device is bound "
+				    "to at24"));
+}
+
+static void test_explain_miss_with_no_profile_installed(void **state)
+{
+	char dir[512], out[600];
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	explain(dir, "x,a", "adapter A", 0x4a, "", out, sizeof(out));
+	assert_string_equal(out, "no valid board profile is installed");
+}
+
 /* ------------------------------------------------------------- command */
 
 /* Run `touchfw board ARGS...` in-process; its stdout goes to @out. */
@@ -1678,6 +1778,75 @@ static void test_cmd_identify_shows_matching_profile(void **state)
 	assert_non_null(strstr(out, want));
 }
 
+/*
+ * identify reads the settings file as run does (boards_dirs), and names a
+ * device-tree source lying in a profile directory, which is not read.
+ */
+static void test_cmd_identify_honours_settings_and_names_stray_sources(void **state)
+{
+	char out[8192], root[512], dir[512], dtb[4096], conf[600], want[4600];
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	(void)state;
+	new_dir(root, sizeof(root), "sysroot");
+	write_proc_compatible(root, STRLIST("touchfw,emul-demo"));
+	new_dir(dir, sizeof(dir), "boards");
+	compile_example("emul-demo", dtb, sizeof(dtb));
+	read_all(dtb, &buf, &len);
+	snprintf(want, sizeof(want), "%s/emul-demo.dtb", dir);
+	write_file(want, buf, len);
+	free(buf);
+	/* Sources: one without its blob (ignored, named), one beside it. */
+	snprintf(want, sizeof(want), "%s/my-board.dts", dir);
+	write_file(want, "/dts-v1/;\n/ { };\n", 18);
+	snprintf(want, sizeof(want), "%s/emul-demo.dts", dir);
+	write_file(want, "/dts-v1/;\n/ { };\n", 18);
+	snprintf(conf, sizeof(conf), "%s/touchfw.conf", dir);
+	snprintf(want, sizeof(want), "[paths]\nboards_dirs = %s\n", dir);
+	write_file(conf, want, strlen(want));
+	setenv("TOUCHFW_CONFIG", conf, 1);
+	rc = run_board(out, sizeof(out), 3, "identify", "--sysroot", root);
+	unsetenv("TOUCHFW_CONFIG");
+	print_message("%s", out);
+	assert_int_equal(rc, TF_EXIT_OK);
+	snprintf(want, sizeof(want), "profile: %s/emul-demo.dtb", dir);
+	assert_non_null(strstr(out, want));
+	snprintf(want, sizeof(want),
+		 "ignoring %s/my-board.dts: touchfw reads only compiled "
+		 "profiles; compile it with dtc (dtc -I dts -O dtb -o "
+		 "%s/my-board.dtb %s/my-board.dts) or make, and put the .dtb "
+		 "there instead",
+		 dir, dir, dir);
+	assert_non_null(strstr(out, want));
+	assert_null(strstr(out, "emul-demo.dts"));
+}
+
+static void test_load_names_sources_without_their_blob(void **state)
+{
+	char dir[512], path[4096];
+	const char *dirs[1];
+	struct tf_board_set *set;
+
+	(void)state;
+	new_dir(dir, sizeof(dir), "boards");
+	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
+	snprintf(path, sizeof(path), "%s/a.dts", dir);
+	write_file(path, "x", 1);
+	snprintf(path, sizeof(path), "%s/b.dts", dir);
+	write_file(path, "x", 1);
+	snprintf(path, sizeof(path), "%s/.hidden.dts", dir);
+	write_file(path, "x", 1);
+	dirs[0] = dir;
+	set = load_dirs(dirs, 1);
+	assert_int_equal(tf_board_set_count(set), 1);
+	assert_int_equal(tf_board_set_ignored_count(set), 1);
+	snprintf(path, sizeof(path), "%s/b.dts", dir);
+	assert_string_equal(tf_board_set_ignored_path(set, 0), path);
+	tf_board_set_free(set);
+}
+
 static void test_cmd_identify_without_match_exits_no_profile(void **state)
 {
 	char out[8192], root[512], dir[512];
@@ -1729,6 +1898,13 @@ int main(void)
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
 		cmocka_unit_test(test_examples_are_all_valid),
+		cmocka_unit_test(test_cmd_identify_honours_settings_and_names_stray_sources),
+		cmocka_unit_test(test_load_names_sources_without_their_blob),
+		cmocka_unit_test(
+		    test_explain_miss_names_the_profile_whose_compatible_differs),
+		cmocka_unit_test(test_explain_miss_prefers_the_profile_for_this_board),
+		cmocka_unit_test(test_explain_miss_says_the_driver_differs),
+		cmocka_unit_test(test_explain_miss_with_no_profile_installed),
 		cmocka_unit_test(
 		    test_example_emul_demo_describes_the_emulated_board),
 		cmocka_unit_test(
@@ -1854,6 +2030,12 @@ int main(void)
 		    E(CTRL, "unknown property \"adapter-nr\" (adapters are "
 			    "named by adapter-name or adapter-path, never by "
 			    "number: bus numbers change between boots)")),
+		BAD(test_adapter_name_that_is_a_bus_number_is_rejected,
+		    "bad-adapter-name-bus-number",
+		    E(CTRL, "adapter-name \"i2c-3\" is a bus number, and bus numbers "
+			    "change between boots (did you mean the adapter's name, "
+			    "as in /sys/bus/i2c/devices/i2c-3/name, or its "
+			    "device-tree adapter-path?)")),
 		BAD(test_misspelt_adapter_name_is_unknown_and_missing,
 		    "bad-adapter-name-typo",
 		    E(CTRL, "unknown property \"adapter-nmae\" (did you mean "
@@ -1885,6 +2067,13 @@ int main(void)
 		    E(CTRL, "unknown property \"compatible\" (name the "
 			    "controller family with family and the kernel "
 			    "driver with driver)")),
+		BAD(test_driver_with_dashes_suggests_underscores, "bad-driver-dashes",
+		    E(CTRL, "driver \"atmel-mxt-ts\" is not a mxt driver (did you "
+			    "mean \"atmel_mxt_ts\"? kernel driver names use "
+			    "underscores)")),
+		BAD(test_driver_of_another_family_is_rejected, "bad-driver-other-family",
+		    E(CTRL, "driver \"goodix_ts\" is not a mxt driver (known: "
+			    "atmel_mxt_ts)")),
 		BAD(test_driver_name_with_space_is_rejected, "bad-driver-name",
 		    E(CTRL, "driver \"atmel mxt\" is not a kernel driver name "
 			    "(letters, digits, _ and - only)")),
