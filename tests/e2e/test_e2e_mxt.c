@@ -6,6 +6,7 @@
  * mode and the people's commands.
  */
 #include "e2e.h"
+#include "exitcode.h"
 
 #define NEW_VERSION 0x21 /* 2.1.AB in the demo database */
 #define NEW_BUILD 0xab
