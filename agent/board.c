@@ -25,15 +25,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-/* ------------------------------------------------------------- tables */
+#include "family/ids.h"
 
-/* Controller families touchfw can update: one line per family. */
-static const struct {
-	const char *name;
-	const char *what;
-} families[] = {
-	{ "mxt", "Microchip (Atmel) maXTouch" },
-};
+/* ------------------------------------------------------------- tables */
 
 static const struct {
 	const char *prop, *file;
@@ -703,9 +697,9 @@ static const char *family_list(char *buf, size_t size)
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < TF_ARRAY_SIZE(families) && n < size; i++) {
+	for (i = 0; tf_family_ids_all[i] && n < size; i++) {
 		int r = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				 families[i].name);
+				 tf_family_ids_all[i]->name);
 
 		if (r < 0)
 			break;
@@ -872,7 +866,6 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	bool ok = true, reg_ok = false, bus_ok = false;
 	const char *at;
 	int child;
-	size_t i;
 
 	memset(ctl, 0, sizeof(*ctl));
 	snprintf(ctl->node_path, sizeof(ctl->node_path), "%s", path);
@@ -900,10 +893,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 	} else if (val_string(c, path, "family", &v[C_FAMILY], family,
 			      sizeof(family))) {
-		for (i = 0; i < TF_ARRAY_SIZE(families); i++)
-			if (!strcmp(families[i].name, family))
-				break;
-		if (i == TF_ARRAY_SIZE(families)) {
+		if (!tf_family_ids_by_name(family)) {
 			char known[128];
 
 			issue(c, path,
