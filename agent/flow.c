@@ -329,9 +329,8 @@ static int step_db(struct run *r)
 
 static int step_bus(struct run *r)
 {
-	struct tf_err err = { 0 };
-
 	unsigned t = r->fam->caps.transports;
+	struct tf_err err = { 0 };
 
 	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
 		return finish(r, TF_EXIT_UNSUPPORTED,
