@@ -147,7 +147,7 @@ int tf_version_cmp(const struct tf_version *a, const struct tf_version *b)
 
 int tf_version_format(const struct tf_version *v, char *buf, size_t size)
 {
-	if (!v || !buf || size == 0)
+	if (!v || !buf || size == 0 || !scheme_of(v)->format)
 		return -EINVAL;
 	return scheme_of(v)->format(v, buf, size);
 }
