@@ -27,17 +27,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "families.h"
+
+#include "family/ids.h"
 
 /* ------------------------------------------------------------- tables */
-
-/* Controller families touchfw can update: one line per family. */
-static const struct {
-	const char *name;
-	const char *what;
-} families[] = {
-	{ "mxt", "Microchip (Atmel) maXTouch" },
-};
 
 static const struct {
 	const char *prop, *file;
@@ -707,9 +700,9 @@ static const char *family_list(char *buf, size_t size)
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < TF_ARRAY_SIZE(families) && n < size; i++) {
+	for (i = 0; tf_family_ids_all[i] && n < size; i++) {
 		int r = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				 families[i].name);
+				 tf_family_ids_all[i]->name);
 
 		if (r < 0)
 			break;
@@ -888,14 +881,14 @@ static const char *bus_number_name(const char *name)
 
 /*
  * Is the controller's driver one of its family's kernel drivers (the
- * family table, families.h)?  Reports it, with the nearest known name,
+ * family's ids record, family/ids.h)?  Reports it, with the nearest known name,
  * when not: a driver the family does not know never binds the device as
  * one of touchfw's.
  */
 static bool family_has_driver(struct parse_ctx *c, const char *path,
 			      const struct tf_controller *ctl)
 {
-	const struct tf_family_info *fi = tf_family_by_name(ctl->family);
+	const struct tf_family_ids *fi = tf_family_ids_by_name(ctl->family);
 	char known[160] = "", swapped[sizeof(ctl->driver)];
 	const char *pick = NULL;
 	size_t i, n = 0;
@@ -905,7 +898,7 @@ static bool family_has_driver(struct parse_ctx *c, const char *path,
 	for (i = 0; fi->drivers[i]; i++)
 		if (!strcmp(fi->drivers[i], ctl->driver))
 			return true;
-	/* Kernel driver names use underscores: atmel-mxt-ts is atmel_mxt_ts. */
+	/* Kernel driver names use underscores, never dashes. */
 	snprintf(swapped, sizeof(swapped), "%s", ctl->driver);
 	for (i = 0; swapped[i]; i++)
 		if (swapped[i] == '-')
@@ -939,7 +932,6 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	bool ok = true, reg_ok = false, bus_ok = false;
 	const char *at;
 	int child;
-	size_t i;
 
 	memset(ctl, 0, sizeof(*ctl));
 	snprintf(ctl->node_path, sizeof(ctl->node_path), "%s", path);
@@ -967,10 +959,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 	} else if (val_string(c, path, "family", &v[C_FAMILY], family,
 			      sizeof(family))) {
-		for (i = 0; i < TF_ARRAY_SIZE(families); i++)
-			if (!strcmp(families[i].name, family))
-				break;
-		if (i == TF_ARRAY_SIZE(families)) {
+		if (!tf_family_ids_by_name(family)) {
 			char known[128];
 
 			issue(c, path,

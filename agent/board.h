@@ -79,7 +79,7 @@ const char *tf_dmi_key_file(enum tf_dmi_key key);
 /* One controller node of a profile, validated. */
 struct tf_controller {
 	char node_path[256];	 /* "/controllers/touchscreen@4a" */
-	char family[16];	 /* "mxt" */
+	char family[16];	 /* a family name (agent/family/) */
 	char bus[8];		 /* "i2c" or "spi" */
 	char adapter_name[128];	 /* exactly one of adapter_name and */
 	char adapter_path[256];	 /* adapter_path is non-empty */
