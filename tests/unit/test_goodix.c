@@ -359,6 +359,22 @@ static void test_zero_resolution_or_contacts_is_refused(void **state)
 	assert_non_null(strstr(err.msg, "contact count"));
 }
 
+static void test_digest_leaves_out_the_fresh_byte(void **state)
+{
+	/* CRC-32 of "123456789" is 0xCBF43926; the tenth byte is "fresh". */
+	static const uint8_t check[10] = "123456789";
+	uint8_t b[186], c[186];
+
+	(void)state;
+	assert_int_equal(goodix_cfg_digest(check, 10), 0xcbf43926);
+	build(b, 186, false, 0x42, 800, 480, 5);
+	memcpy(c, b, sizeof(b));
+	c[185] = 0; /* as the chip reads it back once applied */
+	assert_int_equal(goodix_cfg_digest(b, 186), goodix_cfg_digest(c, 186));
+	c[0]++;
+	assert_int_not_equal(goodix_cfg_digest(b, 186), goodix_cfg_digest(c, 186));
+}
+
 /* ------------------------------------------------------------ names */
 
 static void test_file_name_is_computed_from_id_or_config_name(void **state)
@@ -457,6 +473,12 @@ static void test_blob_rule_refuses_every_bad_blob(void **state)
 	assert_int_equal(goodix_blob_check(gt911, 1, "demo-r1", b, 186, "m.bin", NULL, &err),
 			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "decimal 0-255"));
+	/* Version 0: the chip would renumber it. */
+	build(b, 186, false, 0, 800, 480, 5);
+	assert_int_equal(goodix_blob_check(gt911, 1, NULL, b, 186, "v0.bin", NULL, &err),
+			 -EBADMSG);
+	assert_non_null(strstr(err.msg, "v0.bin: configuration version 0"));
+	build(b, 186, false, 72, 800, 480, 5);
 	/* Truncated, bad checksum. */
 	assert_int_equal(goodix_blob_check(gt911, 1, "72", b, 185, "m.bin", NULL, &err),
 			 -EBADMSG);
@@ -481,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_bad_16bit_checksum_is_refused),
 		cmocka_unit_test(test_fresh_byte_must_be_one),
 		cmocka_unit_test(test_zero_resolution_or_contacts_is_refused),
+		cmocka_unit_test(test_digest_leaves_out_the_fresh_byte),
 		cmocka_unit_test(test_file_name_is_computed_from_id_or_config_name),
 		cmocka_unit_test(test_version_scheme_parses_and_prints_alike),
 		cmocka_unit_test(test_blob_rule_accepts_a_config_for_all_its_chips),

@@ -184,6 +184,20 @@ int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
 	return 0;
 }
 
+uint32_t goodix_cfg_digest(const uint8_t *buf, size_t len)
+{
+	uint32_t crc = 0xffffffffu;
+	size_t i;
+	int b;
+
+	for (i = 0; i + 1 < len; i++) {
+		crc ^= buf[i];
+		for (b = 0; b < 8; b++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
 void goodix_cfg_axis_max(const struct goodix_cfg_info *info, bool swapped_x_y,
 			 int32_t *x_max, int32_t *y_max)
 {
@@ -240,6 +254,14 @@ int goodix_blob_check(const char *const *hardware, size_t n_hardware, const char
 		if (r < 0)
 			return r;
 	}
+	/* gt9xx.c (gtp_init_panel) sends version 0 to make the chip take a
+	 * configuration whatever version it holds; the chip then numbers it
+	 * itself, so what it reads back is not the blob. */
+	if (got.version == 0)
+		return tf_err_set(err, EBADMSG,
+				  "%s: configuration version 0 (byte 0) is the vendor "
+				  "driver's forced update: the chip renumbers it, so it can "
+				  "not be verified; give the blob its real version", name);
 	if (version) {
 		char s[8];
 

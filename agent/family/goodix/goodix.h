@@ -127,6 +127,14 @@ int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
 		     struct goodix_cfg_info *info, struct tf_err *err);
 
 /*
+ * touchfw's digest of a configuration, standing in for the config CRC other
+ * families' chips report: CRC-32 (IEEE 802.3) of bytes [0, len-1), the
+ * config-fresh byte left out because the chip clears it once it has
+ * applied the configuration.  Equal digests mean the same configuration.
+ */
+uint32_t goodix_cfg_digest(const uint8_t *buf, size_t len);
+
+/*
  * The ABS_MT_POSITION_X/Y maxima goodix_read_config gives the input device
  * for a configuration with @info's resolution (x_res - 1, y_res - 1), then
  * swapped when the board sets touchscreen-swapped-x-y
@@ -152,7 +160,9 @@ bool goodix_config_name_valid(const char *name);
  * every read of a blob): only configurations (GT9xx firmware is flashed by
  * vendor tools only); the blob must be a valid configuration for every
  * chip id in @hardware (a 240-byte GT1x blob listed for a 186-byte GT911 is
- * "for another chip"), and when @version is given (the manifest's) it must
+ * "for another chip"), its version (byte 0) must not be 0 (the vendor
+ * driver's "take it whatever you hold", which the chip renumbers), and
+ * when @version is given (the manifest's) it must
  * be the blob's byte 0.  -EBADMSG with a message naming @name.
  */
 int goodix_blob_check(const char *const *hardware, size_t n_hardware,
