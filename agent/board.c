@@ -116,6 +116,8 @@ enum ctrl_prop {
 	C_CONFIG_PIN,
 	C_INPUT_TIMEOUT,
 	C_FLASH_TIMEOUT,
+	C_CONFIG_NAME,
+	C_SWAPPED_X_Y,
 	C_COUNT_,
 };
 static const char *const ctrl_props[C_COUNT_] = {
@@ -139,6 +141,8 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_CONFIG_PIN] = "config-pin",
 	[C_INPUT_TIMEOUT] = "input-timeout-ms",
 	[C_FLASH_TIMEOUT] = "flash-timeout-ms",
+	[C_CONFIG_NAME] = "config-name",
+	[C_SWAPPED_X_Y] = "touchscreen-swapped-x-y",
 };
 
 /* Habits from kernel bindings that do not carry over, with what to do. */
@@ -166,6 +170,9 @@ static const struct {
 	{ NODE_CONTROLLER, "interrupts",
 	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
 	  "or chg-gpio-name" },
+	{ NODE_CONTROLLER, "goodix,config-name",
+	  "give the name the board's device tree gives the driver with "
+	  "config-name" },
 	{ NODE_CONTROLLER, "adapter",
 	  "name the adapter with adapter-name or adapter-path" },
 	{ NODE_CONTROLLER, "adapter-nr",
@@ -1102,6 +1109,28 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	if (!pin_ok(c, path, v, C_CONFIG_PIN, ctl->config_pin,
 		    sizeof(ctl->config_pin)))
 		ok = false;
+
+	/* the driver's configuration file name, as the board's DT gives it */
+	if (v[C_CONFIG_NAME].seen) {
+		if (!val_string(c, path, "config-name", &v[C_CONFIG_NAME],
+				ctl->config_name, sizeof(ctl->config_name))) {
+			ok = false;
+		} else if (!charset_ok(ctl->config_name, "._-") ||
+			   !strcmp(ctl->config_name, ".") ||
+			   !strcmp(ctl->config_name, "..")) {
+			issue(c, path,
+			      "config-name \"%s\" is not a plain file name "
+			      "(letters, digits and ._- only)",
+			      ctl->config_name);
+			ok = false;
+		}
+	}
+	if (v[C_SWAPPED_X_Y].seen) {
+		if (val_flag(c, path, "touchscreen-swapped-x-y", &v[C_SWAPPED_X_Y]))
+			ctl->swapped_x_y = true;
+		else
+			ok = false;
+	}
 
 	/* timeouts */
 	if (!parse_timeout(c, path, v, C_INPUT_TIMEOUT, TF_BOARD_INPUT_TIMEOUT_MIN_MS,

@@ -1892,6 +1892,16 @@ int main(void)
 		    "bad-pin-not-an-id",
 		    E(CTRL, "firmware-pin \"fw 1\" is not a firmware DB id "
 			    "(letters, digits and ._+:- only)")),
+		BAD(test_config_name_that_is_a_path_is_rejected, "bad-config-name-path",
+		    E(CTRL, "config-name \"../etc/panel.bin\" is not a plain file "
+			    "name (letters, digits and ._- only)")),
+		BAD(test_swapped_x_y_with_a_value_is_rejected, "bad-swapped-with-value",
+		    E(CTRL, "touchscreen-swapped-x-y is a flag and takes no value "
+			    "(write \"touchscreen-swapped-x-y;\")")),
+		BAD(test_goodix_config_name_property_points_to_config_name,
+		    "bad-goodix-config-name-property",
+		    E(CTRL, "unknown property \"goodix,config-name\" (give the name "
+			    "the board's device tree gives the driver with config-name)")),
 		BAD(test_child_node_in_controller_is_rejected,
 		    "bad-controller-child-node",
 		    E(CTRL "/gpio", "unknown node (a controller has no child "
