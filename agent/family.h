@@ -33,6 +33,11 @@ struct tf_chip_state {
 	char version_str[48];
 	bool has_info_crc, has_config_crc;
 	uint32_t info_crc, config_crc;
+	/* Families whose configurations carry a version the chip reports
+	 * (caps.config_versioned): the chip's, when it holds a valid one. */
+	bool has_config_version;
+	struct tf_version config_version;
+	char config_version_str[TF_VERSION_STR_MAX];
 	uint16_t bl_addr;        /* bootloader address found / to use */
 	char detail[160];        /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
 };
