@@ -25,15 +25,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-/* ------------------------------------------------------------- tables */
+#include "family/ids.h"
 
-/* Controller families touchfw can update: one line per family. */
-static const struct {
-	const char *name;
-	const char *what;
-} families[] = {
-	{ "mxt", "Microchip (Atmel) maXTouch" },
-};
+/* ------------------------------------------------------------- tables */
 
 static const struct {
 	const char *prop, *file;
@@ -170,9 +164,6 @@ static const struct {
 	{ NODE_CONTROLLER, "interrupts",
 	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
 	  "or chg-gpio-name" },
-	{ NODE_CONTROLLER, "goodix,config-name",
-	  "give the name the board's device tree gives the driver with "
-	  "config-name" },
 	{ NODE_CONTROLLER, "adapter",
 	  "name the adapter with adapter-name or adapter-path" },
 	{ NODE_CONTROLLER, "adapter-nr",
@@ -450,6 +441,18 @@ static void unknown_property(struct parse_ctx *c, const char *node,
 			return;
 		}
 	}
+	/* "vendor,name" from a kernel binding whose name the profile has. */
+	if (strchr(name, ',')) {
+		for (i = 0; i < n_known; i++) {
+			if (known[i] && !strcmp(strchr(name, ',') + 1, known[i])) {
+				issue(c, node,
+				      "unknown property \"%s\" (a kernel binding's "
+				      "name; the profile calls it %s)",
+				      safe, known[i]);
+				return;
+			}
+		}
+	}
 	if (kind == NODE_DMI) {
 		for (i = 0; i < TF_ARRAY_SIZE(dmi_unit_keys); i++) {
 			if (!strcmp(dmi_unit_keys[i], name)) {
@@ -710,9 +713,9 @@ static const char *family_list(char *buf, size_t size)
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < TF_ARRAY_SIZE(families) && n < size; i++) {
+	for (i = 0; tf_family_ids_all[i] && n < size; i++) {
 		int r = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				 families[i].name);
+				 tf_family_ids_all[i]->name);
 
 		if (r < 0)
 			break;
@@ -879,7 +882,6 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	bool ok = true, reg_ok = false, bus_ok = false;
 	const char *at;
 	int child;
-	size_t i;
 
 	memset(ctl, 0, sizeof(*ctl));
 	snprintf(ctl->node_path, sizeof(ctl->node_path), "%s", path);
@@ -907,10 +909,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 	} else if (val_string(c, path, "family", &v[C_FAMILY], family,
 			      sizeof(family))) {
-		for (i = 0; i < TF_ARRAY_SIZE(families); i++)
-			if (!strcmp(families[i].name, family))
-				break;
-		if (i == TF_ARRAY_SIZE(families)) {
+		if (!tf_family_ids_by_name(family)) {
 			char known[128];
 
 			issue(c, path,

@@ -18,7 +18,7 @@
 #include "util.h"
 
 struct tf_device {
-	char name[64];   /* "1-004a", "i2c-ATML0001:00", "spi1.0" */
+	char name[64];   /* "1-004a", "i2c-ABCD0001:00", "spi1.0" */
 	char subsys[8];  /* "i2c" or "spi" */
 	char syspath[PATH_MAX];
 	int adapter_nr;  /* i2c-N */
@@ -35,8 +35,8 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err);
 /* Re-read the driver link. */
 void tf_device_refresh(struct tf_device *d);
 
-/* Bounds on bind/unbind taking effect (a probe may wait seconds: atmel
- * spends 3 s trying to leave a bootloader). */
+/* Bounds on bind/unbind taking effect (a probe may wait seconds: a driver
+ * may spend 3 s trying to leave a bootloader). */
 #define TF_UNBIND_TIMEOUT_MS 5000
 #define TF_BIND_TIMEOUT_MS 15000
 

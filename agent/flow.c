@@ -18,16 +18,13 @@
 #include "board.h"
 #include "device.h"
 #include "exitcode.h"
-#include "family.h"
-#include "families.h"
+#include "family/family.h"
 #include "fwdb.h"
 #include "json.h"
 #include "log.h"
 #include "plan.h"
 #include "state.h"
 
-#define RESET_ASSERT_US 50000  /* design §6: assert >= 50 ms */
-#define RESET_RELEASE_US 100000 /* then ~100 ms before first access */
 #define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
 #define GPIO_BUSY_RETRY_MS 2000
 
@@ -42,7 +39,8 @@ struct run {
 	const struct tf_board_profile *profile;
 	struct tf_controller synth; /* flash without a profile */
 	const struct tf_controller *ctrl;
-	const struct tf_family_ops *ops;
+	const struct tf_family *fam;
+	const struct tf_family_ops *ops; /* fam->ops */
 	struct tf_fwdb *db;
 	struct tf_ctx c;
 	struct tf_chip_state chip;
@@ -215,8 +213,8 @@ static int step_profile(struct run *r)
 /* flash without a profile: what the command line and the driver say. */
 static int synth_controller(struct run *r)
 {
-	const struct tf_family_info *fi = r->o->family ? tf_family_by_name(r->o->family)
-						       : tf_family_by_driver(r->c.dev.driver);
+	const struct tf_family *fi = r->o->family ? tf_family_by_name(r->o->family)
+						  : tf_family_by_driver(r->c.dev.driver);
 
 	if (r->ctrl)
 		return TF_EXIT_OK;
@@ -231,38 +229,58 @@ static int synth_controller(struct run *r)
 			      dev_of(r));
 	memset(&r->synth, 0, sizeof(r->synth));
 	tf_snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
-	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->name);
+	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->ids->name);
 	tf_snprintf(r->synth.bus, sizeof(r->synth.bus), "%s", r->c.dev.subsys);
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
 	log_info(dev_of(r), "no board profile: family %s at 0x%02x, power %s (command line)",
-		 fi->name, r->synth.reg, tf_power_name(r->synth.power));
+		 fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
 	return TF_EXIT_OK;
+}
+
+/* Is @driver one of @f's kernel drivers? */
+static bool family_driver(const struct tf_family *f, const char *driver)
+{
+	const char *const *d;
+
+	for (d = f->ids->drivers; d && *d; d++)
+		if (!strcmp(*d, driver))
+			return true;
+	return false;
+}
+
+/* The driver to bind: the one bound before, the profile's, the family's. */
+static const char *driver_to_bind(struct run *r)
+{
+	return r->c.dev.driver[0] ? r->c.dev.driver
+	       : r->ctrl->driver[0] ? r->ctrl->driver
+				    : r->fam->ids->drivers[0];
 }
 
 static int step_family(struct run *r)
 {
-	const struct tf_family_info *fi = tf_family_by_name(r->ctrl->family);
+	const struct tf_family *fi = tf_family_by_name(r->ctrl->family);
 	struct tf_err err = { 0 };
 
-	r->ops = tf_family_ops_by_name(r->ctrl->family);
-	if (!r->ops || !fi)
+	if (!fi)
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s: family '%s' is not supported",
 			      dev_of(r), r->ctrl->family);
-	if (r->c.dev.driver[0] && !tf_family_by_driver(r->c.dev.driver))
+	r->fam = fi;
+	r->ops = fi->ops;
+	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: bound to driver %s, which is not a %s driver; the board "
 			      "profile says %s is a %s controller",
-			      dev_of(r), r->c.dev.driver, fi->name, r->ctrl->node_path,
-			      fi->name);
+			      dev_of(r), r->c.dev.driver, fi->ids->name, r->ctrl->node_path,
+			      fi->ids->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
 	r->c.flash_timeout_ms = r->ctrl->flash_timeout_ms ? r->ctrl->flash_timeout_ms
 							  : r->s->flash_timeout_ms;
 	r->c.progress = progress;
 	r->c.progress_user = r;
-	if (r->ops->init(&r->c, &err) < 0)
+	if (r->ops->init && r->ops->init(&r->c, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	return TF_EXIT_OK;
 }
@@ -313,18 +331,29 @@ static int step_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
 
+	unsigned t = r->fam->caps.transports;
+
+	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family has no spi transport", dev_of(r),
+			      r->fam->ids->name);
+	/* The agent's only bus code so far is i2c-dev. */
 	if (strcmp(r->c.dev.subsys, "i2c"))
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
 			      dev_of(r));
+	if (!(t & TF_TRANSPORT_I2C))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family has no i2c transport", dev_of(r),
+			      r->fam->ids->name);
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
 		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
 	r->c.bus_open = true;
-	if (!tf_i2c_plain_ok(&r->c.bus))
+	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: adapter i2c-%d (%s) is SMBus-only; %s needs plain I2C "
-			      "transfers (16-bit registers, frames over 32 bytes)",
+			      "%s: adapter i2c-%d (%s) is SMBus-only; the %s family needs "
+			      "plain I2C transfers",
 			      dev_of(r), r->c.dev.adapter_nr, r->c.dev.adapter_name,
-			      r->ctrl->family);
+			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
 
@@ -366,14 +395,13 @@ static void read_hw_hint(struct run *r, char *hw, size_t size)
 
 static int step_detect(struct run *r)
 {
-	char found[400];
+	char found[400], cfg_name[TF_FW_NAME_MAX];
+	struct tf_err err = { 0 };
 	int rc;
 
 	/* A driver that owns the power keeps the chip off while unbound. */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
 	    r->ctrl->driver[0]) {
-		struct tf_err err = { 0 };
-
 		log_info(dev_of(r), "driver not bound and it owns the power: binding %s first",
 			 r->ctrl->driver);
 		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0 ||
@@ -402,9 +430,10 @@ static int step_detect(struct run *r)
 	} else {
 		log_info(dev_of(r), "bootloader mode: %s", r->chip.detail);
 	}
-	if (r->ops->kernel_cfg_name &&
+	if (r->fam->caps.kernel_cfg &&
+	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
-			     r->s->firmware_class_path, r->ops->kernel_cfg_name, found,
+			     r->s->firmware_class_path, cfg_name, found,
 			     sizeof(found)) == 0)
 		log_warn(dev_of(r),
 			 "%s exists: the %s driver applies it at every probe and may undo "
@@ -497,6 +526,12 @@ static int step_load(struct run *r)
 		rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
 		if (rc)
 			return rc;
+		if (!r->ops->load_config) {
+			free(data);
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: %s: the %s family takes no configuration files",
+				      dev_of(r), name, r->fam->ids->name);
+		}
 		rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
 		free(data);
 		if (rc < 0)
@@ -509,7 +544,7 @@ static int step_load(struct run *r)
 			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
-		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img &&
+		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
 			   r->ops->check_config(&r->c, r->cfg_obj, &err) < 0) {
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), name, err.msg);
 		}
@@ -529,9 +564,7 @@ static int fail_bootloader(struct run *r, const char *msg)
 static int rebind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
-	const char *driver = r->c.dev.driver[0] ? r->c.dev.driver
-			     : r->ctrl->driver[0] ? r->ctrl->driver
-			     : tf_family_by_name(r->ctrl->family)->drivers[0];
+	const char *driver = driver_to_bind(r);
 	char drv[64];
 
 	tf_snprintf(drv, sizeof(drv), "%s", driver);
@@ -571,6 +604,11 @@ static int flash_over_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
 
+	if (!r->fam->caps.bus_flash)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family can not flash over the bus; only its driver "
+			      "can (power = \"driver\" in the profile)",
+			      dev_of(r), r->fam->ids->name);
 	log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
 		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
 		 r->c.chg ? ", CHG line watched" : ", polling");
@@ -607,7 +645,11 @@ static int config_over_bus(struct run *r)
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "%s: not in application mode for the config",
 			      dev_of(r));
-	if (r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
+	if (!r->fam->caps.bus_config)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family can not write a configuration over the bus",
+			      dev_of(r), r->fam->ids->name);
+	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), r->res->cfg_id,
 			      err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
@@ -644,14 +686,14 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
  * returns before that (slow or emulated driver cores), retry a busy line
  * for a moment instead of giving up on it.
  */
-static int request_line(const struct tf_gpio_spec *spec, bool output,
+static int request_line(const struct tf_gpio_spec *spec, bool output, int value,
 			struct tf_gpio_line **out, struct tf_err *err)
 {
 	uint64_t end = tf_now_ms() + GPIO_BUSY_RETRY_MS;
 	int rc;
 
 	for (;;) {
-		rc = output ? tf_gpio_request_output(spec, 1, "touchfw", out, err)
+		rc = output ? tf_gpio_request_output(spec, value, "touchfw", out, err)
 			    : tf_gpio_request_input(spec, "touchfw", out, err);
 		if (rc != -EBUSY || tf_now_ms() >= end)
 			return rc;
@@ -659,25 +701,57 @@ static int request_line(const struct tf_gpio_spec *spec, bool output,
 	}
 }
 
+/*
+ * Take the profile's lines for the time touchfw owns the chip and give the
+ * reset pulse the family asks for.  Families that latch something from
+ * INT at reset (caps.reset.drive_int) get INT driven during the pulse and
+ * then as an input again.
+ */
 static int request_lines(struct run *r)
 {
+	const struct tf_reset_seq *rs = &r->fam->caps.reset;
+	bool drive_int = rs->drive_int && r->ctrl->has_chg && r->ctrl->has_reset;
 	struct tf_err err = { 0 };
 
-	if (r->ctrl->has_chg && request_line(&r->ctrl->chg, false, &r->c.chg, &err) < 0) {
+	if (r->ctrl->has_chg &&
+	    request_line(&r->ctrl->chg, drive_int, rs->int_level, &r->c.chg, &err) < 0) {
 		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
 		r->c.chg = NULL;
 	}
 	if (r->ctrl->has_reset) {
-		if (request_line(&r->ctrl->reset, true, &r->c.reset, &err) < 0) {
+		if (request_line(&r->ctrl->reset, true, 1, &r->c.reset, &err) < 0) {
 			log_warn(dev_of(r), "reset line not available (%s)", err.msg);
 			r->c.reset = NULL;
 		} else {
-			log_info(dev_of(r), "reset pulse on the profile's reset line");
-			tf_sleep_us(RESET_ASSERT_US);
+			log_info(dev_of(r), "reset pulse on the profile's reset line%s",
+				 drive_int && r->c.chg ? ", interrupt line driven" : "");
+			tf_sleep_us(rs->assert_us);
 			tf_gpio_set(r->c.reset, 0);
-			tf_sleep_us(RESET_RELEASE_US);
+			tf_sleep_us(drive_int ? rs->int_hold_us : rs->release_us);
 		}
 	}
+	if (drive_int && r->c.chg) {
+		/* The chip has latched it: INT is its output again. */
+		tf_gpio_release(r->c.chg);
+		r->c.chg = NULL;
+		if (request_line(&r->ctrl->chg, false, 0, &r->c.chg, &err) < 0) {
+			log_warn(dev_of(r), "CHG line not available (%s): polling instead",
+				 err.msg);
+			r->c.chg = NULL;
+		}
+	}
+	if (drive_int && r->c.reset)
+		tf_sleep_us(rs->release_us - rs->int_hold_us);
+	if ((r->fam->caps.lines_needed & TF_LINE_RESET) && !r->c.reset)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family needs the reset line, which the profile "
+			      "does not give or touchfw could not take", dev_of(r),
+			      r->fam->ids->name);
+	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.chg)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family needs the interrupt line, which the profile "
+			      "does not give or touchfw could not take", dev_of(r),
+			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
 
@@ -708,7 +782,9 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 		/* Remember which driver to bind again. */
 		tf_snprintf(r->c.dev.driver, sizeof(r->c.dev.driver), "%s", drv);
 	}
-	request_lines(r);
+	rc = request_lines(r);
+	if (rc)
+		goto out;
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
@@ -718,8 +794,16 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 		goto out;
 	}
 	if (r->fw_img) {
+		if (!r->fam->caps.bus_flash) {
+			rc = finish(r, TF_EXIT_UNSUPPORTED,
+				    "%s: the %s family can not flash over the bus; only its "
+				    "driver can (power = \"driver\" in the profile)",
+				    dev_of(r), r->fam->ids->name);
+			goto out;
+		}
 		if (r->chip.mode == TF_CHIP_APP) {
-			log_info(dev_of(r), "entering the bootloader (T6 reset 0xA5)");
+			log_info(dev_of(r), "entering the bootloader (%s)",
+				 r->fam->caps.enter_bootloader_desc);
 			if (r->ops->enter_bootloader(&r->c, &r->chip, &err) < 0) {
 				rc = finish(r, TF_EXIT_IO, "%s", err.msg);
 				goto out;
@@ -737,9 +821,7 @@ out:
 		char drv[64];
 		struct tf_err e2 = { 0 };
 
-		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver[0] ? r->c.dev.driver :
-			 r->ctrl->driver[0] ? r->ctrl->driver :
-			 tf_family_by_name(r->ctrl->family)->drivers[0]);
+		tf_snprintf(drv, sizeof(drv), "%s", driver_to_bind(r));
 		tf_device_refresh(&r->c.dev);
 		if (!r->c.dev.driver[0]) {
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
@@ -757,30 +839,36 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_fw_stage stage;
 	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX];
 	const uint8_t *img;
 	size_t len;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
 	if (r->fw_img) {
-		if (!r->ops->kernel_fw_name)
+		const struct tf_family_caps *caps = &r->fam->caps;
+
+		if (!caps->kernel_fw_attr)
 			return finish(r, TF_EXIT_UNSUPPORTED,
 				      "%s: the driver owns the power and has no firmware update "
 				      "interface; set power = \"always-on\" in the profile if "
 				      "that is safe", dev_of(r));
+		if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+			return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
 		r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-				r->c.dev.name, r->ops->kernel_fw_name, img, len, &err) < 0)
+				r->c.dev.name, name, img, len, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
 		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
 			tf_fw_unstage(&stage);
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 		}
 		log_info(dev_of(r), "staged %s as %s; asking %s to flash it (%s)",
-			 r->res->fw_id, stage.file, r->c.dev.driver, r->ops->kernel_fw_attr);
+			 r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
 		/* Synchronous on a real kernel: returns when the driver is done. */
-		wr = tf_device_attr_write(&r->c.dev, r->ops->kernel_fw_attr, "1", &err);
+		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
+					  &err);
 		/* The driver re-initialises and registers a new input device. */
 		rc = wr < 0 ? TF_EXIT_OK : wait_input(r, *w);
 		tf_fw_unstage(&stage);
@@ -790,7 +878,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 
 			log_warn(dev_of(r), "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
-			if (r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
+			if (r->fam->caps.bus_flash &&
+			    r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
 				r->chip = st;
@@ -812,20 +901,26 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		const struct tf_blob *b = r->plan.cfg;
 		uint8_t *data = NULL;
 		size_t dlen;
-		const char *name;
+		const char *file;
 
-		rc = r->ops->check_config(&r->c, r->cfg_obj, &err);
+		if (!r->fam->caps.kernel_cfg)
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe", dev_of(r),
+				      r->c.dev.driver);
+		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
 				      r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
 			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
 		} else {
-			rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &name);
+			rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
 			if (rc)
 				return rc;
-			if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-					r->c.dev.name, r->ops->kernel_cfg_name, data, dlen, &err) < 0) {
+			if (r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0 ||
+			    tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
+					r->c.dev.name, name, data, dlen, &err) < 0) {
 				free(data);
 				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
 			}
@@ -878,6 +973,8 @@ static int step_update(struct run *r)
 static int step_verify(struct run *r)
 {
 	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+	char cfg_name[TF_FW_NAME_MAX];
 	int rc;
 
 	if (!r->flashed_anything && !r->cfg_obj)
@@ -901,7 +998,9 @@ static int step_verify(struct run *r)
 			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
 			      "is a %s in the firmware path overriding it?",
 			      dev_of(r), st.config_crc, r->res->cfg_id, r->cfg_crc,
-			      r->ops->kernel_cfg_name ? r->ops->kernel_cfg_name : "driver config");
+			      r->fam->caps.kernel_cfg &&
+			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
+						      &err) == 0 ? cfg_name : "driver config");
 	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
 		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");
@@ -1057,7 +1156,7 @@ out:
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
 	res->retries = r.last_progress.retries;
-	if (r.ops && r.c.priv)
+	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);
 	if (r.c.bus_open)

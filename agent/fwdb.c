@@ -29,6 +29,8 @@
 #include <ini.h>
 #include <sodium.h>
 
+#include "family/family.h"
+
 #if defined(__has_include)
 #if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
@@ -155,26 +157,6 @@ static void hex_encode(const uint8_t *in, size_t n, char *out)
 		out[2 * i + 1] = digits[in[i] & 15];
 	}
 	out[2 * n] = '\0';
-}
-
-/* mxt hardware id: "family_id.variant_id", decimal bytes as hw_version
- * prints them ("%u.%u"). */
-static bool mxt_hw_ok(const char *s)
-{
-	unsigned part, v, digits;
-
-	for (part = 0; part < 2; part++) {
-		v = 0;
-		for (digits = 0; s[digits] >= '0' && s[digits] <= '9'; digits++)
-			v = v * 10 + (unsigned)(s[digits] - '0');
-		if (digits == 0 || digits > 3 || v > 255 ||
-		    (digits > 1 && s[0] == '0'))
-			return false;
-		s += digits;
-		if (part == 0 && *s++ != '.')
-			return false;
-	}
-	return *s == '\0';
 }
 
 /* ------------------------------------------------------------ manifest */
@@ -808,13 +790,12 @@ static int check_version(struct parser *p, const struct tf_blob *b,
 			 const unsigned *lines, enum key k, const char *s,
 			 struct tf_version *v)
 {
-	enum tf_version_scheme sch = tf_version_scheme_for(b->family);
+	const struct tf_version_scheme *sch = tf_version_scheme_for(b->family);
 
-	if (tf_version_parse(b->family, s, v) < 0)
+	if (tf_version_parse_scheme(sch, s, v) < 0)
 		return perr(p, lines[k], b->id, keys[k].name,
 			    "'%s' is not a version in the %s scheme: %s", s,
-			    tf_version_scheme_name(sch),
-			    tf_version_scheme_syntax(sch));
+			    sch->name, sch->syntax);
 	return 0;
 }
 
@@ -825,7 +806,10 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 					     K_FILE, K_SIZE,   K_SHA256 };
 	static const enum key config_only[] = { K_FOR_VERSION, K_INFO_CRC,
 						K_CONFIG_CRC };
-	bool mxt;
+	const struct tf_family *fam;
+	const char *key = NULL;
+	char msg[320];
+	unsigned k;
 	size_t i;
 
 	for (i = 0; i < TF_ARRAY_SIZE(required); i++)
@@ -869,22 +853,16 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 		return perr(p, lines[K_MAX_FROM], b->id, "max_from",
 			    "%s is below min_from %s", b->max_from,
 			    b->min_from);
-	mxt = tf_version_scheme_for(b->family) == TF_VERSION_SCHEME_MXT;
-	if (!mxt)
+	fam = tf_family_by_name(b->family);
+	if (!fam || !fam->check_blob)
 		return 0;
-	for (i = 0; i < b->n_hardware; i++)
-		if (!mxt_hw_ok(b->hardware[i]))
-			return perr(p, lines[K_HARDWARE], b->id, "hardware",
-				    "'%s' is not an mxt hardware id "
-				    "(family_id.variant_id in decimal, as "
-				    "hw_version prints it, e.g. 129.1)",
-				    b->hardware[i]);
-	if (b->has_info_crc && b->info_crc > 0xffffff)
-		return perr(p, lines[K_INFO_CRC], b->id, "info_crc",
-			    "0x%X is wider than an mxt CRC24", b->info_crc);
-	if (b->has_config_crc && b->config_crc > 0xffffff)
-		return perr(p, lines[K_CONFIG_CRC], b->id, "config_crc",
-			    "0x%X is wider than an mxt CRC24", b->config_crc);
+	/* The family's own rules: hardware ids, CRC widths, lengths. */
+	if (fam->check_blob(b, &key, msg, sizeof(msg)) < 0) {
+		for (k = 0; k < K_COUNT_; k++)
+			if (key && keys[k].name && !strcmp(keys[k].name, key))
+				break;
+		return perr(p, k < K_COUNT_ ? lines[k] : b->line, b->id, key, "%s", msg);
+	}
 	return 0;
 }
 

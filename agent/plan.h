@@ -27,7 +27,7 @@
 #include <stdbool.h>
 
 #include "board.h"
-#include "family.h"
+#include "family/family.h"
 #include "fwdb.h"
 
 struct tf_plan {

@@ -1900,8 +1900,8 @@ int main(void)
 			    "(write \"touchscreen-swapped-x-y;\")")),
 		BAD(test_goodix_config_name_property_points_to_config_name,
 		    "bad-goodix-config-name-property",
-		    E(CTRL, "unknown property \"goodix,config-name\" (give the name "
-			    "the board's device tree gives the driver with config-name)")),
+		    E(CTRL, "unknown property \"goodix,config-name\" (a kernel "
+			    "binding's name; the profile calls it config-name)")),
 		BAD(test_child_node_in_controller_is_rejected,
 		    "bad-controller-child-node",
 		    E(CTRL "/gpio", "unknown node (a controller has no child "

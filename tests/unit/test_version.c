@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "family/mxt/mxt.h"
 #include "version.h"
 
 static struct tf_version parse_ok(const char *family, const char *s)
@@ -54,12 +55,10 @@ static void assert_formats_as(const char *family, const char *in,
 static void test_family_mxt_uses_mxt_scheme_others_dotted(void **state)
 {
 	(void)state;
-	assert_int_equal(tf_version_scheme_for("mxt"), TF_VERSION_SCHEME_MXT);
-	assert_int_equal(tf_version_scheme_for("goodix"),
-			 TF_VERSION_SCHEME_DOTTED);
-	assert_int_equal(tf_version_scheme_for(NULL), TF_VERSION_SCHEME_DOTTED);
-	assert_string_equal(tf_version_scheme_name(TF_VERSION_SCHEME_MXT),
-			    "mxt");
+	assert_ptr_equal(tf_version_scheme_for("mxt"), &mxt_version_scheme);
+	assert_ptr_equal(tf_version_scheme_for("nosuchfamily"), &tf_version_dotted);
+	assert_ptr_equal(tf_version_scheme_for(NULL), &tf_version_dotted);
+	assert_string_equal(tf_version_scheme_for("mxt")->name, "mxt");
 }
 
 static void test_mxt_parses_major_minor_hex_build(void **state)
@@ -67,7 +66,7 @@ static void test_mxt_parses_major_minor_hex_build(void **state)
 	struct tf_version v = parse_ok("mxt", "2.1.AB");
 
 	(void)state;
-	assert_int_equal(v.scheme, TF_VERSION_SCHEME_MXT);
+	assert_ptr_equal(v.scheme, &mxt_version_scheme);
 	assert_int_equal(v.n_parts, 3);
 	assert_int_equal(v.part[0], 2);
 	assert_int_equal(v.part[1], 1);
@@ -128,7 +127,7 @@ static void test_mxt_from_info_block_bytes(void **state)
 	struct tf_version v, want = parse_ok("mxt", "2.1.AB");
 
 	(void)state;
-	tf_version_from_mxt(0x21, 0xAB, &v);
+	mxt_version_from_info(0x21, 0xAB, &v);
 	assert_int_equal(tf_version_cmp(&v, &want), 0);
 }
 
@@ -209,14 +208,14 @@ static void test_format_reports_short_buffer(void **state)
 
 static void test_format_rejects_malformed_struct(void **state)
 {
-	struct tf_version v = { .scheme = TF_VERSION_SCHEME_MXT,
+	struct tf_version v = { .scheme = &mxt_version_scheme,
 				.n_parts = 3,
 				.part = { 16, 0, 0 } };
 	char buf[TF_VERSION_STR_MAX];
 
 	(void)state;
 	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)), -EINVAL);
-	v.scheme = TF_VERSION_SCHEME_DOTTED;
+	v.scheme = &tf_version_dotted;
 	v.n_parts = 0;
 	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)), -EINVAL);
 }

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../family.h"
+#include "family/family.h"
 
 #define MXT_FRAME_RETRIES 20          /* atmel_mxt_ts.c */
 #define MXT_RETRY_BACKOFF_MS 20       /* atmel_mxt_ts.c: retry * 20 ms */
@@ -202,7 +202,7 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 	st->mode = TF_CHIP_APP;
 	mxt_hw_string(i->family, i->variant, st->hw, sizeof(st->hw));
 	mxt_version_string(i->version, i->build, st->version_str, sizeof(st->version_str));
-	tf_version_from_mxt(i->version, i->build, &st->version);
+	mxt_version_from_info(i->version, i->build, &st->version);
 	st->has_version = true;
 	st->has_info_crc = true;
 	st->info_crc = i->crc_read;
@@ -818,20 +818,39 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	return 0;
 }
 
-const struct tf_family_ops tf_mxt_ops = {
-	.name = "mxt",
-	.kernel_fw_name = "maxtouch.fw",
-	.kernel_fw_attr = "update_fw",
-	.kernel_cfg_name = "maxtouch.cfg",
+/* atmel_mxt_ts requests fixed names: MXT_FW_NAME and MXT_CFG_NAME. */
+static int mxt_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+			      size_t size, struct tf_err *err)
+{
+	(void)st;
+	if (tf_snprintf(buf, size, "%s", "maxtouch.fw"))
+		return tf_err_set(err, ENAMETOOLONG, "%s: firmware file name too long",
+				  c->dev.name);
+	return 0;
+}
+
+static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+			       size_t size, struct tf_err *err)
+{
+	(void)st;
+	if (tf_snprintf(buf, size, "%s", "maxtouch.cfg"))
+		return tf_err_set(err, ENAMETOOLONG, "%s: config file name too long",
+				  c->dev.name);
+	return 0;
+}
+
+const struct tf_family_ops mxt_ops = {
 	.init = mxt_init,
 	.fini = mxt_fini,
 	.detect = mxt_detect,
 	.load_firmware = mxt_load_firmware,
-	.kernel_firmware = mxt_kernel_firmware,
 	.free_firmware = mxt_free_firmware,
+	.kernel_firmware = mxt_kernel_firmware,
+	.kernel_fw_name = mxt_kernel_fw_name,
 	.load_config = mxt_load_config,
 	.check_config = mxt_check_config,
 	.free_config = mxt_free_config,
+	.kernel_cfg_name = mxt_kernel_cfg_name,
 	.enter_bootloader = mxt_enter_bootloader,
 	.write_firmware = mxt_write_firmware,
 	.leave_bootloader = mxt_leave_bootloader,
