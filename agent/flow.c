@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/input.h>
+
 #include "board.h"
 #include "device.h"
 #include "exitcode.h"
@@ -268,6 +270,15 @@ static int step_family(struct run *r)
 			      dev_of(r), r->ctrl->family);
 	r->fam = fi;
 	r->ops = fi->ops;
+	{
+		char msg[300];
+
+		if (r->ctrl != &r->synth &&
+		    tf_family_check_controller(fi, r->ctrl, msg, sizeof(msg)) < 0)
+			return finish(r, TF_EXIT_PROFILE_INVALID, "%s: board profile %s: %s: %s",
+				      dev_of(r), r->profile ? r->profile->path : "",
+				      r->ctrl->node_path, msg);
+	}
 	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: bound to driver %s, which is not a %s driver; the board "
@@ -460,6 +471,8 @@ static int step_plan(struct run *r)
 	in.devname = r->c.dev.name;
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
+	in.config_versioned = r->fam->caps.config_versioned;
+	in.force = r->o->force;
 	if (tf_plan_make(&in, &r->plan, &err) < 0)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
 	if (r->plan.fw) {
@@ -711,10 +724,12 @@ static int request_lines(struct run *r)
 {
 	const struct tf_reset_seq *rs = &r->fam->caps.reset;
 	bool drive_int = rs->drive_int && r->ctrl->has_chg && r->ctrl->has_reset;
+	int int_level = drive_int && r->ops->reset_int_level ? r->ops->reset_int_level(&r->c)
+							     : rs->int_level;
 	struct tf_err err = { 0 };
 
 	if (r->ctrl->has_chg &&
-	    request_line(&r->ctrl->chg, drive_int, rs->int_level, &r->c.chg, &err) < 0) {
+	    request_line(&r->ctrl->chg, drive_int, int_level, &r->c.chg, &err) < 0) {
 		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
 		r->c.chg = NULL;
 	}
@@ -834,6 +849,31 @@ out:
 	return rc;
 }
 
+/*
+ * Configuration over the bus with the driver bound (caps.bus_config_bound):
+ * write_config checks by reading back that the chip took it, then a rebind
+ * makes the driver read the chip's new configuration.
+ */
+static int config_bus_bound(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_err err = { 0 };
+	int rc;
+
+	tf_snprintf(r->res->path, sizeof(r->res->path), "bus-config");
+	log_info(dev_of(r), "config: writing %s over the bus, %s bound", r->res->cfg_id,
+		 r->c.dev.driver);
+	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
+	log_info(dev_of(r), "config: the chip took %s; rebinding so that %s reads it",
+		 r->res->cfg_id, r->c.dev.driver);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (!rc)
+		rc = wait_input(r, *w);
+	return rc;
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -903,40 +943,55 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		size_t dlen;
 		const char *file;
 
-		if (!r->fam->caps.kernel_cfg)
-			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "%s: the %s driver loads no configuration file; set power = "
-				      "\"always-on\" in the profile if that is safe", dev_of(r),
-				      r->c.dev.driver);
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
 				      r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
 			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
-		} else {
-			rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
-			if (rc)
-				return rc;
-			if (r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0 ||
-			    tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-					r->c.dev.name, name, data, dlen, &err) < 0) {
-				free(data);
-				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-			}
-			free(data);
-			log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
-				 r->res->cfg_id, stage.file);
-			tf_input_watch_free(*w);
-			*w = NULL;
-			rc = rebind(r, w);
-			if (!rc)
-				rc = wait_input(r, *w);
-			tf_fw_unstage(&stage);
-			if (rc)
-				return rc;
 			return TF_EXIT_OK;
 		}
+		/* The driver's own way first: it requests the file at probe,
+		 * and a file it finds there would undo a bus write anyway. */
+		if (r->fam->caps.kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0) {
+			if (err.code != EOPNOTSUPP)
+				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+			if (!r->fam->caps.bus_config_bound)
+				return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+			log_info(dev_of(r), "config: %s", err.msg);
+			return config_bus_bound(r, w);
+		}
+		if (!r->fam->caps.kernel_cfg) {
+			if (r->fam->caps.bus_config_bound)
+				return config_bus_bound(r, w);
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe", dev_of(r),
+				      r->c.dev.driver);
+		}
+		if (!r->fw_img)
+			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
+		rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
+		if (rc)
+			return rc;
+		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
+				r->c.dev.name, name, data, dlen, &err) < 0) {
+			free(data);
+			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+		}
+		free(data);
+		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
+			 r->res->cfg_id, stage.file);
+		tf_input_watch_free(*w);
+		*w = NULL;
+		rc = rebind(r, w);
+		if (!rc)
+			rc = wait_input(r, *w);
+		tf_fw_unstage(&stage);
+		if (rc)
+			return rc;
+		return TF_EXIT_OK;
 	}
 	return TF_EXIT_OK;
 }
@@ -970,6 +1025,47 @@ static int step_update(struct run *r)
 	return rc;
 }
 
+/*
+ * The driver took the configuration only if its new input device has the
+ * axis ranges that configuration gives (ops.expected_axes), read from the
+ * event node as libevdev does.  A chip that kept its old configuration, or
+ * a driver that sent another file, shows the old ranges.
+ */
+static int verify_axes(struct run *r, const struct tf_chip_state *st)
+{
+	struct tf_err err = { 0 };
+	int32_t want_x, want_y, min, got_x, got_y;
+	char cfg_name[TF_FW_NAME_MAX];
+
+	if (!r->cfg_obj || !r->ops->expected_axes || !r->res->input[0])
+		return TF_EXIT_OK;
+	if (r->ops->expected_axes(&r->c, r->cfg_obj, &want_x, &want_y) < 0)
+		return TF_EXIT_OK;
+	if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x,
+			       &err) < 0 ||
+	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y,
+			       &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s: can not read the new input device's axes: %s",
+			      dev_of(r), err.msg);
+	if (got_x != want_x || got_y != want_y) {
+		char hint[TF_FW_NAME_MAX + 64] = "";
+
+		if (r->fam->caps.kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, st, cfg_name, sizeof(cfg_name), &err) == 0)
+			tf_snprintf(hint, sizeof(hint),
+				    " (is another %s in the firmware path overriding it?)",
+				    cfg_name);
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s: input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
+			      "%d/%d: the driver did not take the configuration%s",
+			      dev_of(r), r->res->input, got_x, got_y, r->res->cfg_id, want_x, want_y,
+			      hint);
+	}
+	log_info(dev_of(r), "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives", r->res->input,
+		 got_x, got_y, r->res->cfg_id);
+	return TF_EXIT_OK;
+}
+
 static int step_verify(struct run *r)
 {
 	struct tf_chip_state st;
@@ -1001,6 +1097,9 @@ static int step_verify(struct run *r)
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
+	rc = verify_axes(r, &st);
+	if (rc)
+		return rc;
 	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
 		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");

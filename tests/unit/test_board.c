@@ -1867,10 +1867,10 @@ int main(void)
 		BAD(test_bus_missing_is_reported, "bad-bus-missing",
 		    E(CTRL, "bus is missing (\"i2c\" or \"spi\")")),
 		BAD(test_unknown_family_lists_known_ones, "bad-family-unknown",
-		    E(CTRL, "family \"goodix\" is not supported (known: "
-			    "mxt)")),
+		    E(CTRL, "family \"acme\" is not supported (known: "
+			    "mxt, goodix)")),
 		BAD(test_family_missing_is_reported, "bad-family-missing",
-		    E(CTRL, "family is missing (known: mxt)")),
+		    E(CTRL, "family is missing (known: mxt, goodix)")),
 		BAD(test_string_list_where_one_string_belongs_is_rejected,
 		    "bad-family-list",
 		    E(CTRL, "family must be a single string, not a list")),

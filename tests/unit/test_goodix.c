@@ -17,7 +17,10 @@
 
 #include <cmocka.h>
 
+#include "board.h"
+#include "family/family.h"
 #include "family/goodix/goodix.h"
+#include "version.h"
 
 /* ------------------------------------------------------------ builder */
 
@@ -488,6 +491,52 @@ static void test_blob_rule_refuses_every_bad_blob(void **state)
 	assert_non_null(strstr(err.msg, "m.bin: checksum"));
 }
 
+/* ------------------------------------------------------------ registry */
+
+static void test_registered_version_scheme_orders_configs_numerically(void **state)
+{
+	struct tf_version a, b, fw;
+	char buf[16];
+
+	(void)state;
+	assert_int_equal(tf_version_parse("goodix", "72", &a), 0);
+	assert_int_equal(tf_version_parse("goodix", "100", &b), 0);
+	assert_true(tf_version_cmp(&a, &b) < 0); /* not "72" > "100" */
+	assert_int_equal(tf_version_parse("goodix", "0x1060", &fw), 0);
+	assert_int_equal(tf_version_format(&fw, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0x1060");
+	assert_int_equal(tf_version_format(&b, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "100");
+	assert_int_equal(tf_version_parse("goodix", "1.2.3", &a), -EINVAL);
+	assert_int_equal(tf_version_parse("goodix", "0x1060 ", &a), -EINVAL);
+}
+
+static void test_profile_rules_for_goodix_controllers(void **state)
+{
+	const struct tf_family *g = tf_family_by_name("goodix");
+	const struct tf_family *m = tf_family_by_name("mxt");
+	struct tf_controller c;
+	char msg[300];
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(m);
+	assert_ptr_equal(tf_family_by_driver("Goodix-TS"), g);
+	memset(&c, 0, sizeof(c));
+	snprintf(c.bus, sizeof(c.bus), "i2c");
+	c.reg = 0x5d;
+	snprintf(c.config_name, sizeof(c.config_name), "panel.bin");
+	assert_int_equal(tf_family_check_controller(g, &c, msg, sizeof(msg)), 0);
+	c.reg = 0x14;
+	assert_int_equal(tf_family_check_controller(g, &c, msg, sizeof(msg)), 0);
+	c.reg = 0x4a;
+	assert_int_equal(tf_family_check_controller(g, &c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "reg 0x4a: a Goodix chip answers at 0x14 or 0x5d"));
+	/* config-name only where the driver takes one. */
+	assert_int_equal(tf_family_check_controller(m, &c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "config-name is given"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +557,8 @@ int main(void)
 		cmocka_unit_test(test_version_scheme_parses_and_prints_alike),
 		cmocka_unit_test(test_blob_rule_accepts_a_config_for_all_its_chips),
 		cmocka_unit_test(test_blob_rule_refuses_every_bad_blob),
+		cmocka_unit_test(test_registered_version_scheme_orders_configs_numerically),
+		cmocka_unit_test(test_profile_rules_for_goodix_controllers),
 	};
 
 	return cmocka_run_group_tests_name("goodix", tests, NULL, NULL);

@@ -128,38 +128,40 @@ int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
 	size_t at;
 	bool c16 = chip->checksum == GOODIX_CHECKSUM_16;
 
-	if (!name)
-		name = "configuration";
+	char pfx[160] = "";
+
+	if (name)
+		snprintf(pfx, sizeof(pfx), "%s: ", name);
 	memset(&tmp, 0, sizeof(tmp));
 	if (len < GOODIX_CONFIG_MIN_LENGTH)
 		return tf_err_set(err, EBADMSG,
-				  "%s: truncated: %zu bytes, a Goodix configuration has at "
+				  "%struncated: %zu bytes, a Goodix configuration has at "
 				  "least %d and chip %s (%s) reads %u",
-				  name, len, GOODIX_CONFIG_MIN_LENGTH, id, chip->klass,
+				  pfx, len, GOODIX_CONFIG_MIN_LENGTH, id, chip->klass,
 				  chip->config_len);
 	/* The driver sends any 186..240 bytes; the chip reads config_len. */
 	if (len != chip->config_len)
 		return tf_err_set(err, EBADMSG,
-				  "%s: %zu bytes, but chip %s (%s) reads a %u-byte "
+				  "%s%zu bytes, but chip %s (%s) reads a %u-byte "
 				  "configuration at 0x%04x: a blob for another chip",
-				  name, len, id, chip->klass, chip->config_len,
+				  pfx, len, id, chip->klass, chip->config_len,
 				  chip->config_reg);
 	want = goodix_cfg_checksum(chip->checksum, buf, len);
 	got = goodix_cfg_stored_checksum(chip->checksum, buf, len);
 	at = c16 ? len - 3 : len - 2;
 	if (want != got)
 		return tf_err_set(err, EBADMSG,
-				  "%s: checksum %s at byte %zu is 0x%0*X, the contents give "
+				  "%schecksum %s at byte %zu is 0x%0*X, the contents give "
 				  "0x%0*X (%s, as goodix_check_cfg_%s); touchfw never "
 				  "repairs a checksum: fix the file where it was made",
-				  name, c16 ? "word" : "byte", at, c16 ? 4 : 2, got, c16 ? 4 : 2,
+				  pfx, c16 ? "word" : "byte", at, c16 ? 4 : 2, got, c16 ? 4 : 2,
 				  want, c16 ? "two's complement of the big-endian word sum"
 					    : "two's complement of the byte sum",
 				  c16 ? "16" : "8");
 	if (buf[len - 1] != 1)
 		return tf_err_set(err, EBADMSG,
-				  "%s: config-fresh byte %zu is 0x%02X, must be 0x01 (the "
-				  "driver refuses it)", name, len - 1, buf[len - 1]);
+				  "%sconfig-fresh byte %zu is 0x%02X, must be 0x01 (the "
+				  "driver refuses it)", pfx, len - 1, buf[len - 1]);
 	tmp.len = len;
 	tmp.version = buf[GOODIX_CFG_VERSION_LOC];
 	tmp.x_res = (uint16_t)(buf[GOODIX_CFG_RESOLUTION_LOC] |
@@ -173,12 +175,12 @@ int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
 	 * contacts: a blob the driver would not use as written is a mistake. */
 	if (!tmp.x_res || !tmp.y_res)
 		return tf_err_set(err, EBADMSG,
-				  "%s: resolution %ux%u (bytes 1-4) has a zero axis; the "
-				  "driver would ignore it", name, tmp.x_res, tmp.y_res);
+				  "%sresolution %ux%u (bytes 1-4) has a zero axis; the "
+				  "driver would ignore it", pfx, tmp.x_res, tmp.y_res);
 	if (!tmp.max_touch)
 		return tf_err_set(err, EBADMSG,
-				  "%s: contact count (byte 5, low nibble) is 0; the driver "
-				  "would ignore the configuration", name);
+				  "%scontact count (byte 5, low nibble) is 0; the driver "
+				  "would ignore the configuration", pfx);
 	if (info)
 		*info = tmp;
 	return 0;
@@ -237,18 +239,21 @@ int goodix_blob_check(const char *const *hardware, size_t n_hardware, const char
 		      struct goodix_cfg_info *info, struct tf_err *err)
 {
 	struct goodix_cfg_info got = { 0 };
+	char pfx[160] = "";
 	uint8_t v;
 	size_t i;
 	int r;
 
+	if (name)
+		snprintf(pfx, sizeof(pfx), "%s: ", name);
 	if (!n_hardware)
-		return tf_err_set(err, EBADMSG, "%s: no chip id to check it against", name);
+		return tf_err_set(err, EBADMSG, "%sno chip id to check it against", pfx);
 	for (i = 0; i < n_hardware; i++) {
 		if (!goodix_id_valid(hardware[i]))
 			return tf_err_set(err, EBADMSG,
-					  "%s: hardware '%s' is not a Goodix chip id (1 to "
+					  "%shardware '%s' is not a Goodix chip id (1 to "
 					  "4 letters or digits, as read at 0x%04x)",
-					  name, hardware[i], GOODIX_REG_ID);
+					  pfx, hardware[i], GOODIX_REG_ID);
 		r = goodix_cfg_check(goodix_chip_data_for(hardware[i]), hardware[i], buf, len,
 				     name, &got, err);
 		if (r < 0)
@@ -259,21 +264,21 @@ int goodix_blob_check(const char *const *hardware, size_t n_hardware, const char
 	 * itself, so what it reads back is not the blob. */
 	if (got.version == 0)
 		return tf_err_set(err, EBADMSG,
-				  "%s: configuration version 0 (byte 0) is the vendor "
+				  "%sconfiguration version 0 (byte 0) is the vendor "
 				  "driver's forced update: the chip renumbers it, so it can "
-				  "not be verified; give the blob its real version", name);
+				  "not be verified; give the blob its real version", pfx);
 	if (version) {
 		char s[8];
 
 		if (goodix_cfg_version_parse(version, &v) < 0)
 			return tf_err_set(err, EBADMSG,
-					  "%s: version '%s' is not a Goodix configuration "
-					  "version (decimal 0-255)", name, version);
+					  "%sversion '%s' is not a Goodix configuration "
+					  "version (decimal 0-255)", pfx, version);
 		if (v != got.version) {
 			goodix_cfg_version_format(got.version, s, sizeof(s));
 			return tf_err_set(err, EBADMSG,
-					  "%s: the manifest says version %u, the blob's byte 0 "
-					  "says %s", name, v, s);
+					  "%sthe manifest says version %u, the blob's byte 0 "
+					  "says %s", pfx, v, s);
 		}
 	}
 	if (info)

@@ -183,4 +183,25 @@ int goodix_fw_version_parse(const char *s, uint16_t *v);
 void goodix_cfg_version_format(uint8_t v, char *buf, size_t size);
 void goodix_fw_version_format(uint16_t v, char *buf, size_t size);
 
+/* ------------------------------------------------------------ family */
+
+struct tf_version;
+struct tf_version_scheme;
+struct tf_family_ops;
+struct tf_blob;
+struct tf_family_ids;
+
+/* Drivers and ids (ids.c). */
+extern const struct tf_family_ids tf_family_ids_goodix;
+/* Configuration and firmware versions (version.c). */
+extern const struct tf_version_scheme goodix_version_scheme;
+void goodix_version_cfg(uint8_t version, struct tf_version *v);
+void goodix_version_fw(uint16_t fw, struct tf_version *v);
+/* Manifest rules, on the section and on the bytes (blob.c). */
+int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
+			   char *msg, size_t size);
+/* The flow's operations (goodix-ops.c). */
+extern const struct tf_family_ops goodix_ops;
+
 #endif /* TF_FAMILY_GOODIX_H */
