@@ -2,7 +2,8 @@
 #
 # touchfw build.  Plain GNU make, usable unchanged by distribution packaging
 # and Yocto recipes: CC, CROSS_COMPILE, PKG_CONFIG, CFLAGS, CPPFLAGS, LDFLAGS,
-# DESTDIR, PREFIX, SYSCONFDIR and the directory variables below are honoured.
+# DESTDIR, PREFIX, SYSCONFDIR and the directory variables below are honoured;
+# BUILD_CC (default cc) builds the one helper that runs at build time.
 #
 #   make                  build touchfw (+ its agent) and the boards
 #   make check            every test, then all but the VM tests again under
@@ -335,15 +336,27 @@ $(LIB_OBJS) $(B)/agent/main.o $(B)/agent/agent-main.o: $(PATHS_STAMP)
 # The udev rule and the unit name the binary by its installed path.
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g'
 
-$(B)/61-touchfw.rules: udev-rules/61-touchfw.rules $(PATHS_STAMP)
+# The families' drivers and ids (agent/family/*/ids.c) go into the rules
+# and the mdev lines through gen-ids, built for the build machine
+# (BUILD_CC) from those sources alone, so cross builds work.
+BUILD_CC ?= cc
+GEN_IDS_SRCS := udev-rules/gen-ids.c agent/family/registry-ids.c \
+	$(wildcard agent/family/*/ids.c)
+$(B)/gen-ids: $(GEN_IDS_SRCS) agent/family/ids.h agent/family/registry.def agent/event.h
 	@mkdir -p $(@D)
-	$(Q)$(SUBST) $< >$@
-$(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules $(PATHS_STAMP)
+	$(q) HOSTCC $@
+	$(Q)$(BUILD_CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent -o $@ $(GEN_IDS_SRCS)
+
+RULES_GEN = $(B)/gen-ids $< >$@.tmp && $(SUBST) $@.tmp >$@ && rm -f $@.tmp
+$(B)/61-touchfw.rules: udev-rules/61-touchfw.rules $(PATHS_STAMP) $(B)/gen-ids
 	@mkdir -p $(@D)
-	$(Q)$(SUBST) $< >$@
-$(B)/touchfw-mdev.conf: udev-rules/touchfw-mdev.conf $(PATHS_STAMP)
+	$(Q)$(RULES_GEN)
+$(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules $(PATHS_STAMP) $(B)/gen-ids
 	@mkdir -p $(@D)
-	$(Q)$(SUBST) $< >$@
+	$(Q)$(RULES_GEN)
+$(B)/touchfw-mdev.conf: udev-rules/touchfw-mdev.conf $(PATHS_STAMP) $(B)/gen-ids
+	@mkdir -p $(@D)
+	$(Q)$(RULES_GEN)
 $(B)/touchfw@.service: systemd/touchfw@.service.in $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@

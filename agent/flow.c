@@ -695,68 +695,32 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 }
 
 /*
- * The driver's lines are released by devres after its remove; where unbind
- * returns before that (slow or emulated driver cores), retry a busy line
- * for a moment instead of giving up on it.
- */
-static int request_line(const struct tf_gpio_spec *spec, bool output, int value,
-			struct tf_gpio_line **out, struct tf_err *err)
-{
-	uint64_t end = tf_now_ms() + GPIO_BUSY_RETRY_MS;
-	int rc;
-
-	for (;;) {
-		rc = output ? tf_gpio_request_output(spec, value, "touchfw", out, err)
-			    : tf_gpio_request_input(spec, "touchfw", out, err);
-		if (rc != -EBUSY || tf_now_ms() >= end)
-			return rc;
-		tf_sleep_us(20000);
-	}
-}
-
-/*
  * Take the profile's lines for the time touchfw owns the chip and give the
- * reset pulse the family asks for.  Families that latch something from
- * INT at reset (caps.reset.drive_int) get INT driven during the pulse and
- * then as an input again.
+ * reset pulse the family asks for (caps.reset, which may drive INT during
+ * it).  The driver's lines are released by devres after its remove; where
+ * unbind returns before that (slow or emulated driver cores), a busy line
+ * is retried for a moment instead of given up.
  */
 static int request_lines(struct run *r)
 {
-	const struct tf_reset_seq *rs = &r->fam->caps.reset;
-	bool drive_int = rs->drive_int && r->ctrl->has_chg && r->ctrl->has_reset;
-	int int_level = drive_int && r->ops->reset_int_level ? r->ops->reset_int_level(&r->c)
-							     : rs->int_level;
-	struct tf_err err = { 0 };
+	struct tf_reset_seq seq = r->fam->caps.reset;
+	struct tf_reset_lines l;
 
-	if (r->ctrl->has_chg &&
-	    request_line(&r->ctrl->chg, drive_int, int_level, &r->c.chg, &err) < 0) {
-		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
-		r->c.chg = NULL;
-	}
-	if (r->ctrl->has_reset) {
-		if (request_line(&r->ctrl->reset, true, 1, &r->c.reset, &err) < 0) {
-			log_warn(dev_of(r), "reset line not available (%s)", err.msg);
-			r->c.reset = NULL;
-		} else {
-			log_info(dev_of(r), "reset pulse on the profile's reset line%s",
-				 drive_int && r->c.chg ? ", interrupt line driven" : "");
-			tf_sleep_us(rs->assert_us);
-			tf_gpio_set(r->c.reset, 0);
-			tf_sleep_us(drive_int ? rs->int_hold_us : rs->release_us);
-		}
-	}
-	if (drive_int && r->c.chg) {
-		/* The chip has latched it: INT is its output again. */
-		tf_gpio_release(r->c.chg);
-		r->c.chg = NULL;
-		if (request_line(&r->ctrl->chg, false, 0, &r->c.chg, &err) < 0) {
-			log_warn(dev_of(r), "CHG line not available (%s): polling instead",
-				 err.msg);
-			r->c.chg = NULL;
-		}
-	}
-	if (drive_int && r->c.reset)
-		tf_sleep_us(rs->release_us - rs->int_hold_us);
+	/* The INT level may depend on the chip (the address it latches). */
+	if (seq.drive_int && r->ops->reset_int_level)
+		seq.int_level = r->ops->reset_int_level(&r->c);
+	tf_gpio_reset_pulse(&seq, r->ctrl->has_reset ? &r->ctrl->reset : NULL,
+			    r->ctrl->has_chg ? &r->ctrl->chg : NULL, GPIO_BUSY_RETRY_MS, &l);
+	r->c.chg = l.irq;
+	r->c.reset = l.reset;
+	if (r->ctrl->has_chg && !l.irq)
+		log_warn(dev_of(r), "CHG line not available (%s): polling instead",
+			 l.irq_err.msg);
+	if (r->ctrl->has_reset && !l.reset)
+		log_warn(dev_of(r), "reset line not available (%s)", l.reset_err.msg);
+	if (l.pulsed)
+		log_info(dev_of(r), "reset pulse on the profile's reset line%s",
+			 l.irq_driven ? ", interrupt line driven" : "");
 	if ((r->fam->caps.lines_needed & TF_LINE_RESET) && !r->c.reset)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: the %s family needs the reset line, which the profile "

@@ -138,18 +138,6 @@ enum tf_line {
 	TF_LINE_INT = 1u << 1,
 };
 
-/* The reset pulse the flow gives when it owns the chip (unbind path). */
-struct tf_reset_seq {
-	uint32_t assert_us;   /* reset held asserted */
-	uint32_t release_us;  /* after release, before the first bus access */
-	/* Chips that latch their address from INT at reset: INT is an output
-	 * at @int_level (logical) while reset is asserted and @int_hold_us
-	 * after release, then an input again. */
-	bool drive_int;
-	int int_level;
-	uint32_t int_hold_us;
-};
-
 struct tf_family_caps {
 	unsigned transports;   /* TF_TRANSPORT_* */
 	unsigned lines_needed; /* TF_LINE_*: bus paths are refused without them */
@@ -184,6 +172,7 @@ struct tf_family_caps {
 	/* Installs no firmware at all, only configurations (no firmware
 	 * interface in the driver, no bus flashing). */
 	bool config_only;
+	/* The reset pulse touchfw gives when it owns the chip (gpio.h). */
 	struct tf_reset_seq reset;
 };
 

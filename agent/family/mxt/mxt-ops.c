@@ -819,24 +819,27 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 }
 
 /* atmel_mxt_ts requests fixed names: MXT_FW_NAME and MXT_CFG_NAME. */
+static int fixed_name(struct tf_ctx *c, const char *name, char *buf, size_t size,
+		      struct tf_err *err)
+{
+	if (tf_snprintf(buf, size, "%s", name))
+		return tf_err_set(err, ENAMETOOLONG, "%s: file name %s too long", c->dev.name,
+				  name);
+	return 0;
+}
+
 static int mxt_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			      size_t size, struct tf_err *err)
 {
 	(void)st;
-	if (tf_snprintf(buf, size, "%s", "maxtouch.fw"))
-		return tf_err_set(err, ENAMETOOLONG, "%s: firmware file name too long",
-				  c->dev.name);
-	return 0;
+	return fixed_name(c, "maxtouch.fw", buf, size, err);
 }
 
 static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			       size_t size, struct tf_err *err)
 {
 	(void)st;
-	if (tf_snprintf(buf, size, "%s", "maxtouch.cfg"))
-		return tf_err_set(err, ENAMETOOLONG, "%s: config file name too long",
-				  c->dev.name);
-	return 0;
+	return fixed_name(c, "maxtouch.cfg", buf, size, err);
 }
 
 const struct tf_family_ops mxt_ops = {
