@@ -430,6 +430,9 @@ static int step_detect(struct run *r)
 		 r->chip.version_str);
 	r->res->has_crc_before = r->chip.has_config_crc;
 	r->res->crc_before = r->chip.config_crc;
+	if (r->chip.has_config_version)
+		tf_snprintf(r->res->config_version_before, sizeof(r->res->config_version_before),
+			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
 	if (r->chip.mode == TF_CHIP_APP) {
@@ -1049,6 +1052,9 @@ static int step_verify(struct run *r)
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
 	r->res->crc_after = st.config_crc;
+	if (st.has_config_version)
+		tf_snprintf(r->res->config_version_after, sizeof(r->res->config_version_after),
+			    "%s", st.config_version_str);
 	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: the chip reports firmware %s after installing %s (%s)",
@@ -1138,6 +1144,10 @@ char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
 	tf_json_string(&j, "mode_before", r->mode_before[0] ? r->mode_before : NULL);
 	tf_json_string(&j, "version_before", r->version_before[0] ? r->version_before : NULL);
 	tf_json_string(&j, "version_after", r->version_after[0] ? r->version_after : NULL);
+	if (r->config_version_before[0])
+		tf_json_string(&j, "config_version_before", r->config_version_before);
+	if (r->config_version_after[0])
+		tf_json_string(&j, "config_version_after", r->config_version_after);
 	if (r->has_crc_before)
 		tf_json_uint(&j, "config_crc_before", r->crc_before);
 	if (r->has_crc_after)
