@@ -1059,6 +1059,10 @@ static int step_verify(struct run *r)
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: the chip reports firmware %s after installing %s (%s)",
 			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
+	/* The input device first: it says whether the driver took it. */
+	rc = verify_axes(r, &st);
+	if (rc)
+		return rc;
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
@@ -1067,9 +1071,6 @@ static int step_verify(struct run *r)
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
-	rc = verify_axes(r, &st);
-	if (rc)
-		return rc;
 	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
 		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");

@@ -452,6 +452,9 @@ static void test_examples_are_all_valid(void **state)
 		"contoso-book-14",
 		"emul-demo",
 		"emul-always-on",
+		"emul-gt911",
+		"emul-gt911-nogpio",
+		"emul-gt1151",
 	};
 	size_t i;
 

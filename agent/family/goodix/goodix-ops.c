@@ -253,17 +253,17 @@ static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *
 
 	if (!c->ctrl || !c->ctrl->has_chg || !c->ctrl->has_reset)
 		return tf_err_set(err, EOPNOTSUPP,
-				  "%s: %s requests a configuration file only when it has both "
+				  "%s requests a configuration file only when it has both "
 				  "the INT and RST lines (goodix_get_gpio_config); the board "
-				  "profile names %s", c->dev.name, GOODIX_DRIVER_NAME,
+				  "profile names %s", GOODIX_DRIVER_NAME,
 				  c->ctrl && c->ctrl->has_chg ? "no reset line"
 				  : c->ctrl && c->ctrl->has_reset ? "no interrupt line"
 								  : "neither");
 	if (!st->hw[0])
-		return tf_err_set(err, ENODEV, "%s: the chip's id is unknown", c->dev.name);
+		return tf_err_set(err, ENODEV, "the chip's id is unknown");
 	if (goodix_cfg_file_name(st->hw, cname, buf, size) < 0)
-		return tf_err_set(err, EINVAL, "%s: can not make a file name from id '%s'%s%s",
-				  c->dev.name, st->hw, cname && cname[0] ? " and config-name " : "",
+		return tf_err_set(err, EINVAL, "can not make a file name from id '%s'%s%s",
+				  st->hw, cname && cname[0] ? " and config-name " : "",
 				  cname ? cname : "");
 	return 0;
 }
@@ -305,8 +305,9 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	if (goodix_cfg_check(p->chip, p->product.id, back, b->len, "read back", &got, NULL) == 0)
 		return tf_err_set(err, EIO,
 				  "%s: the chip did not take %s (version %u): it reads back "
-				  "version %u, checksum 0x%02X, %ux%u -- a chip keeps a "
-				  "configuration with a higher version than the one offered",
+				  "version %u, checksum 0x%02X, %ux%u (a chip keeps its own "
+				  "configuration when the one offered has a lower version or "
+				  "a checksum it refuses)",
 				  c->dev.name, b->name, b->info.version, got.version,
 				  got.checksum, got.x_res, got.y_res);
 	return tf_err_set(err, EIO,
