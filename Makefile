@@ -10,6 +10,7 @@
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
+#   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make deps             install missing Debian 12 packages (root)
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
 #   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
@@ -147,7 +148,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps demo install uninstall clean fuzz bench
+	check-freestanding deps demo demo-goodix install uninstall clean fuzz bench
 
 all: $(PROGRAMS) boards
 
@@ -301,6 +302,10 @@ bench: deps-check $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS)
 # ---------------------------------------------------------------- demo
 demo: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo
+
+# The same for a Goodix GT911 with a stale configuration.
+demo-goodix: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-goodix
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add

@@ -1071,9 +1071,16 @@ static int step_verify(struct run *r)
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
-	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
-		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
-		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");
+	if (st.has_config_version && !r->flashed_anything)
+		log_info(dev_of(r), "verified: configuration version %s -> %s, config CRC 0x%06X, "
+			 "input %s", r->res->config_version_before[0] ?
+			 r->res->config_version_before : "(none)", st.config_version_str,
+			 st.config_crc, r->res->input[0] ? r->res->input : "-");
+	else
+		log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
+			 " -> ", st.version_str, st.config_crc,
+			 r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
 }
@@ -1223,9 +1230,18 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	}
 	if ((rc = step_load(&r)) || (rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
-	rc = finish(&r, TF_EXIT_OK, "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s",
-		    devname, res->version_before[0] ? res->version_before : "(none)",
-		    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
+	if (r.chip.has_config_version && !r.flashed_anything)
+		rc = finish(&r, TF_EXIT_OK,
+			    "%s: updated: configuration version %s -> %s (firmware %s), config "
+			    "CRC 0x%06X, input %s", devname,
+			    res->config_version_before[0] ? res->config_version_before : "(none)",
+			    r.chip.config_version_str, r.chip.version_str, r.chip.config_crc,
+			    res->input[0] ? res->input : "-");
+	else
+		rc = finish(&r, TF_EXIT_OK,
+			    "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s", devname,
+			    res->version_before[0] ? res->version_before : "(none)",
+			    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
 out:
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
