@@ -340,9 +340,8 @@ static int step_db(struct run *r)
 
 static int step_bus(struct run *r)
 {
-	struct tf_err err = { 0 };
-
 	unsigned t = r->fam->caps.transports;
+	struct tf_err err = { 0 };
 
 	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
 		return finish(r, TF_EXIT_UNSUPPORTED,
@@ -885,7 +884,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 
 			log_warn(dev_of(r), "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
-			if (r->fam->caps.bus_flash &&
+			if (r->fam->caps.bootloader_mode &&
 			    r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");

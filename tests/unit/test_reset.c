@@ -234,6 +234,16 @@ static int find(int from, const char *what)
 	return -1;
 }
 
+/* Make the server refuse the next @times REQUESTs of line @name. */
+static void refuse(const char *name, int times, int err)
+{
+	pthread_mutex_lock(&S.lock);
+	snprintf(S.refuse, sizeof(S.refuse), "%s", name);
+	S.refuse_n = times;
+	S.refuse_errno = err;
+	pthread_mutex_unlock(&S.lock);
+}
+
 static void release(struct tf_reset_lines *l)
 {
 	tf_gpio_release(l->reset);
@@ -332,9 +342,7 @@ static void test_refused_reset_leaves_int_an_input(void **state)
 	int a;
 
 	(void)state;
-	snprintf(S.refuse, sizeof(S.refuse), "RST");
-	S.refuse_n = 1;
-	S.refuse_errno = EINVAL;
+	refuse("RST", 1, EINVAL);
 	tf_gpio_reset_pulse(&rs, &RST, &INT, 0, &l);
 	assert_null(l.reset);
 	assert_false(l.pulsed);
@@ -355,9 +363,7 @@ static void test_busy_line_is_retried(void **state)
 	int a;
 
 	(void)state;
-	snprintf(S.refuse, sizeof(S.refuse), "RST");
-	S.refuse_n = 2;
-	S.refuse_errno = EBUSY;
+	refuse("RST", 2, EBUSY);
 	tf_gpio_reset_pulse(&rs, &RST, NULL, 2000, &l);
 	assert_non_null(l.reset);
 	assert_true(l.pulsed);
@@ -375,9 +381,7 @@ static void test_busy_line_given_up_without_retry_time(void **state)
 	struct tf_reset_lines l;
 
 	(void)state;
-	snprintf(S.refuse, sizeof(S.refuse), "INT");
-	S.refuse_n = 1;
-	S.refuse_errno = EBUSY;
+	refuse("INT", 1, EBUSY);
 	tf_gpio_reset_pulse(&rs, &RST, &INT, 0, &l);
 	assert_null(l.irq);
 	assert_non_null(strstr(l.irq_err.msg, "INT"));
