@@ -29,6 +29,7 @@
 
 #define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
 #define GPIO_BUSY_RETRY_MS 2000
+#define EVENT_NODE_WAIT_MS 3000 /* sysfs has the event node, /dev not yet */
 
 struct run {
 	const struct tf_settings *s;
@@ -1000,17 +1001,25 @@ static int step_update(struct run *r)
 static int verify_axes(struct run *r, const struct tf_chip_state *st)
 {
 	struct tf_err err = { 0 };
-	int32_t want_x, want_y, min, got_x, got_y;
+	int32_t want_x, want_y, min, got_x = 0, got_y = 0;
 	char cfg_name[TF_FW_NAME_MAX];
+	uint64_t end;
 
 	if (!r->cfg_obj || !r->ops->expected_axes || !r->res->input[0])
 		return TF_EXIT_OK;
 	if (r->ops->expected_axes(&r->c, r->cfg_obj, &want_x, &want_y) < 0)
 		return TF_EXIT_OK;
-	if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x,
-			       &err) < 0 ||
-	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y,
-			       &err) < 0)
+	/* The kernel's sysfs entry comes first; the /dev node is udev's (or
+	 * devtmpfs') and may follow a moment later. */
+	for (end = tf_now_ms() + EVENT_NODE_WAIT_MS;;) {
+		tf_err_clear(&err);
+		if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x, &err) == 0 ||
+		    err.code != ENOENT || tf_now_ms() >= end)
+			break;
+		tf_sleep_us(10000);
+	}
+	if (err.code ||
+	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s: can not read the new input device's axes: %s",
 			      dev_of(r), err.msg);
 	if (got_x != want_x || got_y != want_y) {

@@ -20,6 +20,17 @@
 
 static struct e2e E;
 
+/* touchfw's exit code, with its whole output when it is not @want (cmocka
+ * cuts long failure messages short). */
+#define expect_rc(want, ...)                                                         \
+	do {                                                                         \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
+		if (rc_ != (want))                                                   \
+			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n", rc_, \
+				(int)(want), E.err ? E.err : "");                    \
+		assert_int_equal(rc_, (want));                                       \
+	} while (0)
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -127,7 +138,7 @@ static void test_stale_gt911_gets_db_config_staged_as_driver_file(void **state)
 
 	(void)state;
 	start_gt911("touchfw,emul-gt911", true, STALE_VERSION, NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), 0);
+	expect_rc(0, "run", "1-005d");
 	e2e_said(&E, "gt911-cfg-72 is version 72, newer than the chip's 65");
 	e2e_said(&E, "as ");
 	e2e_said(&E, "/goodix_911_cfg.bin; the driver applies it on rebind");
@@ -147,7 +158,7 @@ static void test_stale_gt911_gets_db_config_staged_as_driver_file(void **state)
 	assert_non_null(strstr(json, "\"config_version_after\":\"72\""));
 	free(json);
 	/* A second run has nothing to do. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), 0);
+	expect_rc(0, "run", "1-005d");
 	e2e_said(&E, "runs configuration version 72, the newest");
 	assert_int_equal(chip().stats.configs_applied, 1);
 }
@@ -159,7 +170,7 @@ static void test_gt911_without_gpios_gets_config_over_the_bus_bound(void **state
 
 	(void)state;
 	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION, NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), 0);
+	expect_rc(0, "run", "1-005d");
 	e2e_said(&E, "requests a configuration file only when it has both the INT and RST");
 	e2e_said(&E, "config: writing gt911-cfg-72 over the bus, Goodix-TS bound");
 	e2e_said(&E, "ABS_MT_POSITION_X/Y maxima 1023/599");
@@ -182,7 +193,7 @@ static void test_always_on_gt1151_unbinds_resets_and_writes_gt1x_config(void **s
 	(void)state;
 	start_gt1151();
 	assert_int_equal(chip().version, 0x50);
-	assert_int_equal(e2e_touchfw(&E, "run", "2-0014"), 0);
+	expect_rc(0, "run", "2-0014");
 	e2e_said(&E, "gt1151-cfg-90 is version 90, newer than the chip's 80");
 	e2e_said(&E, "unbinding Goodix-TS (power is always on)");
 	e2e_said(&E, "interrupt line driven");
@@ -201,13 +212,13 @@ static void test_newer_config_on_chip_is_never_downgraded_without_force(void **s
 {
 	(void)state;
 	start_gt911("touchfw,emul-gt911", true, 80, NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), 0);
+	expect_rc(0, "run", "1-005d");
 	e2e_said(&E, "configuration version 80 is newer than the database's 72");
 	e2e_said(&E, "never downgraded without a config-pin or --force");
 	assert_int_equal(chip().version, 80);
 	assert_int_equal(chip().stats.config_writes, 0);
 	/* --force writes it; the chip itself refuses a lower version. */
-	assert_int_equal(e2e_touchfw(&E, "run", "--force", "1-005d"), TF_EXIT_VERIFY);
+	expect_rc(TF_EXIT_VERIFY, "run", "--force", "1-005d");
 	e2e_said(&E, "forced: gt911-cfg-72 is version 72, the chip has 80");
 	e2e_said(&E, "the driver did not take the configuration");
 	assert_int_equal(chip().version, 80);
@@ -220,7 +231,7 @@ static void test_nak_is_no_device_and_nothing_written(void **state)
 	(void)state;
 	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION, NULL);
 	assert_int_equal(emub_set_nak(E.eb, 1, 0x5d, true), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), TF_EXIT_NO_DEVICE);
+	expect_rc(TF_EXIT_NO_DEVICE, "run", "1-005d");
 	e2e_said(&E, "no answer at 0x5d");
 	assert_int_equal(emub_set_nak(E.eb, 1, 0x5d, false), 0);
 	assert_stale();
@@ -231,7 +242,7 @@ static void test_config_refused_by_chip_fails_the_bus_write(void **state)
 {
 	(void)state;
 	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION, "fault.refuse_config = true\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), TF_EXIT_VERIFY);
+	expect_rc(TF_EXIT_VERIFY, "run", "1-005d");
 	e2e_said(&E, "the chip did not take goodix/gt911-cfg-72.bin (version 72): it reads back "
 		     "version 65");
 	assert_stale();
@@ -244,7 +255,7 @@ static void test_driver_with_old_resolution_fails_verification(void **state)
 	/* Staged: the driver sends it, the chip ignores it, the driver reads
 	 * the old configuration back and registers the old axis ranges. */
 	start_gt911("touchfw,emul-gt911", true, STALE_VERSION, "fault.refuse_config = true\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), TF_EXIT_VERIFY);
+	expect_rc(TF_EXIT_VERIFY, "run", "1-005d");
 	e2e_said(&E, "has ABS_MT_POSITION_X/Y maxima 799/479, but gt911-cfg-72 gives 1023/599: "
 		     "the driver did not take the configuration");
 	assert_stale();
@@ -254,7 +265,7 @@ static void test_no_input_device_after_rebind_fails(void **state)
 {
 	(void)state;
 	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION, "fault.no_input = true\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), TF_EXIT_VERIFY);
+	expect_rc(TF_EXIT_VERIFY, "run", "1-005d");
 	e2e_said(&E, "no new input device within");
 	/* The configuration itself went in and was read back. */
 	assert_int_equal(chip().version, DB_VERSION);
@@ -277,7 +288,7 @@ static void test_bad_blob_is_refused_before_the_chip_is_touched(void **state)
 		 "sed -i \"/^\\[gt911-cfg-72\\]/,/^sha256/s/^sha256 = .*/sha256 = $sum/\" manifest.ini",
 		 E.db);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-005d"), TF_EXIT_DB_INVALID);
+	expect_rc(TF_EXIT_DB_INVALID, "run", "1-005d");
 	e2e_said(&E, "goodix/gt911-cfg-72.bin ([gt911-cfg-72], line");
 	e2e_said(&E, "checksum byte at byte 184 is 0x01");
 	e2e_said(&E, "never repairs a checksum");
@@ -286,7 +297,7 @@ static void test_bad_blob_is_refused_before_the_chip_is_touched(void **state)
 	assert_int_equal(chip().stats.config_writes, 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 	/* db check says the same. */
-	assert_int_equal(e2e_touchfw(&E, "db", "check", "--db", E.db), TF_EXIT_DB_INVALID);
+	expect_rc(TF_EXIT_DB_INVALID, "db", "check", "--db", E.db);
 }
 
 static void test_config_file_for_another_chip_is_refused_by_flash(void **state)
@@ -297,7 +308,7 @@ static void test_config_file_for_another_chip_is_refused_by_flash(void **state)
 	start_gt911("touchfw,emul-gt911", true, STALE_VERSION, NULL);
 	/* The GT1151's 240-byte configuration offered to a GT911. */
 	snprintf(path, sizeof(path), "%s/firmware-db/goodix/gt1151-cfg-90.bin", E.build);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-005d"), TF_EXIT_BAD_INPUT);
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--config", path, "1-005d");
 	e2e_said(&E, "240 bytes, but chip 911 (GT911) reads a 186-byte configuration at 0x8047");
 	assert_stale();
 	assert_int_equal(chip().stats.config_writes, 0);
@@ -307,11 +318,11 @@ static void test_probe_shows_goodix_fields(void **state)
 {
 	(void)state;
 	start_gt911("touchfw,emul-gt911", true, STALE_VERSION, NULL);
-	assert_int_equal(e2e_touchfw(&E, "probe", "1-005d"), 0);
+	expect_rc(0, "probe", "1-005d");
 	if (!strstr(E.out, "911 (GT911), firmware 0x1060, config version 65, checksum 0x") ||
 	    !strstr(E.out, "800x480") || !strstr(E.out, "0x1060"))
 		fail_msg("probe output:\n%s", E.out);
-	assert_int_equal(e2e_touchfw(&E, "probe", "--json", "1-005d"), 0);
+	expect_rc(0, "probe", "--json", "1-005d");
 	if (!strstr(E.out, "\"config_version\":\"65\"") || !strstr(E.out, "\"hardware\":\"911\""))
 		fail_msg("probe --json output:\n%s", E.out);
 	assert_int_equal(chip().stats.config_writes, 0);

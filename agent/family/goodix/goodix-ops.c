@@ -65,12 +65,6 @@ static void goodix_fini(struct tf_ctx *c)
 	c->priv = NULL;
 }
 
-static bool nak(int r)
-{
-	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT ||
-	       r == -EAGAIN;
-}
-
 /* goodix_i2c_read: BE16 register, repeated START, data. */
 static int reg_read(struct tf_ctx *c, uint16_t reg, uint8_t *buf, size_t len)
 {
@@ -135,7 +129,7 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	memset(st, 0, sizeof(*st));
 	p->have_product = false;
 	r = reg_read(c, GOODIX_REG_ID, id, sizeof(id));
-	if (r < 0 && nak(r)) {
+	if (r < 0 && tf_i2c_nak(r)) {
 		st->mode = TF_CHIP_ABSENT;
 		snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", p->addr);
 		return 0;
@@ -288,7 +282,7 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	deadline = tf_now_ms() + GOODIX_READBACK_TIMEOUT_MS;
 	for (;;) {
 		r = reg_read(c, p->chip->config_reg, back, b->len);
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: reading the configuration back: %s",
 					  c->dev.name, strerror(-r));
 		/* Everything but the fresh byte, which the chip clears. */
