@@ -133,6 +133,8 @@ int tf_version_cmp(const struct tf_version *a, const struct tf_version *b)
 			return c < 0 ? -1 : 1;
 		return sa < sb ? -1 : 1;
 	}
+	if (sa->cmp)
+		return sa->cmp(a, b);
 	for (i = 0; i < TF_VERSION_MAX_PARTS; i++) {
 		uint32_t x = i < a->n_parts ? a->part[i] : 0;
 		uint32_t y = i < b->n_parts ? b->part[i] : 0;
@@ -145,7 +147,7 @@ int tf_version_cmp(const struct tf_version *a, const struct tf_version *b)
 
 int tf_version_format(const struct tf_version *v, char *buf, size_t size)
 {
-	if (!v || !buf || size == 0)
+	if (!v || !buf || size == 0 || !scheme_of(v)->format)
 		return -EINVAL;
 	return scheme_of(v)->format(v, buf, size);
 }

@@ -30,6 +30,9 @@ struct tf_version_scheme {
 	int (*parse)(const char *s, struct tf_version *v);
 	/* Canonical text; -EINVAL for parts this scheme can not hold. */
 	int (*format)(const struct tf_version *v, char *buf, size_t size);
+	/* Optional order of two versions of this scheme (<0, 0, >0); NULL:
+	 * component by component as numbers, missing ones counting as 0. */
+	int (*cmp)(const struct tf_version *a, const struct tf_version *b);
 };
 
 struct tf_version {
@@ -61,8 +64,8 @@ int tf_version_parse_scheme(const struct tf_version_scheme *scheme, const char *
 int tf_version_parse_dec(const char **p, bool canonical, uint32_t max, uint32_t *out);
 
 /*
- * Total order: <0, 0, >0.  Components compare as numbers, missing trailing
- * components count as 0 ("1.2" == "1.2.0").  Versions of different schemes
+ * Total order: <0, 0, >0, by the scheme's cmp, else: components compare as
+ * numbers, missing trailing components count as 0 ("1.2" == "1.2.0").  Versions of different schemes
  * are not comparable in any meaningful way; they order by scheme name so
  * that sorting stays well defined.
  */

@@ -74,7 +74,8 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!c->kernel_fw_attr || (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
 	     "%s: kernel_fw_attr needs kernel_fw_value, kernel_firmware and kernel_fw_name", n);
 	NEED(!c->kernel_cfg || o->kernel_cfg_name, "%s: kernel_cfg needs kernel_cfg_name", n);
-	NEED(!(c->bus_config || c->kernel_cfg) || (o->load_config && o->free_config),
+	NEED(!(c->bus_config || c->kernel_cfg || o->load_config) ||
+		     (o->load_config && o->free_config),
 	     "%s: configurations need load_config and free_config", n);
 	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only,
 	     "%s: no way to install firmware", n);
@@ -83,6 +84,9 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
 	     "%s: config_only without a way to install a configuration", n);
 	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
+	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
+			     f->version->format),
+	     "%s: a version scheme needs name, syntax, parse and format", n);
 	NEED(!c->reset.drive_int || c->reset.int_hold_us <= c->reset.release_us,
 	     "%s: INT held longer than the reset release time", n);
 	return 0;

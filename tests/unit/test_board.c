@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "cmd-board.h"
 #include "exitcode.h"
+#include "family/ids.h"
 
 static char g_tmp[256];
 static unsigned g_seq;
@@ -544,6 +545,26 @@ struct bad_case {
 	struct expect e[3];
 };
 
+/* @msg with "@KNOWN@" replaced by the registry's family names, as the
+ * profile checker lists them ("a, b"), so that a new family changes no
+ * expectation here. */
+static void with_known_families(const char *msg, char *out, size_t size)
+{
+	const char *at = strstr(msg, "@KNOWN@");
+	size_t i, n;
+
+	if (!at) {
+		snprintf(out, size, "%s", msg);
+		return;
+	}
+	n = (size_t)snprintf(out, size, "%.*s", (int)(at - msg), msg);
+	for (i = 0; tf_family_ids_all[i] && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", i ? ", " : "",
+				      tf_family_ids_all[i]->name);
+	if (n < size)
+		snprintf(out + n, size - n, "%s", at + strlen("@KNOWN@"));
+}
+
 static void test_bad_fixture(void **state)
 {
 	const struct bad_case *bc = *state;
@@ -564,8 +585,11 @@ static void test_bad_fixture(void **state)
 	assert_null(p);
 	assert_int_equal(rep.n, n);
 	for (i = 0; i < n; i++) {
+		char want[512];
+
 		assert_string_equal(rep.issues[i].node, bc->e[i].node);
-		assert_string_equal(rep.issues[i].msg, bc->e[i].msg);
+		with_known_families(bc->e[i].msg, want, sizeof(want));
+		assert_string_equal(rep.issues[i].msg, want);
 	}
 	tf_board_report_free(&rep);
 }
@@ -1870,10 +1894,9 @@ int main(void)
 		BAD(test_bus_missing_is_reported, "bad-bus-missing",
 		    E(CTRL, "bus is missing (\"i2c\" or \"spi\")")),
 		BAD(test_unknown_family_lists_known_ones, "bad-family-unknown",
-		    E(CTRL, "family \"acme\" is not supported (known: "
-			    "mxt, goodix)")),
+		    E(CTRL, "family \"acme\" is not supported (known: @KNOWN@)")),
 		BAD(test_family_missing_is_reported, "bad-family-missing",
-		    E(CTRL, "family is missing (known: mxt, goodix)")),
+		    E(CTRL, "family is missing (known: @KNOWN@)")),
 		BAD(test_string_list_where_one_string_belongs_is_rejected,
 		    "bad-family-list",
 		    E(CTRL, "family must be a single string, not a list")),

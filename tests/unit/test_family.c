@@ -120,6 +120,22 @@ static void test_check_refuses_broken_promises(void **state)
 	expect_incomplete(&f, "INT held longer");
 	f.caps = orig->caps;
 
+	f.caps.bus_config = false;
+	f.caps.kernel_cfg = false;
+	ops.free_config = NULL;
+	expect_incomplete(&f, "configurations need load_config and free_config");
+	f.caps = orig->caps;
+	ops = *orig->ops;
+
+	{
+		struct tf_version_scheme vs = tf_version_dotted;
+
+		vs.format = NULL;
+		f.version = &vs;
+		expect_incomplete(&f, "a version scheme needs name, syntax, parse and format");
+		f.version = orig->version;
+	}
+
 	ops.detect = NULL;
 	expect_incomplete(&f, "detect is required");
 	ops = *orig->ops;

@@ -220,6 +220,47 @@ static void test_format_rejects_malformed_struct(void **state)
 	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)), -EINVAL);
 }
 
+/* A scheme whose order is not numeric by component: the newest build is
+ * the one with the lowest number (as some vendors count down). */
+static int countdown_cmp(const struct tf_version *a, const struct tf_version *b)
+{
+	return a->part[0] == b->part[0] ? 0 : a->part[0] > b->part[0] ? -1 : 1;
+}
+
+static int countdown_parse(const char *s, struct tf_version *v)
+{
+	if (tf_version_parse_dec(&s, true, 999, &v->part[0]) < 0 || *s)
+		return -EINVAL;
+	v->n_parts = 1;
+	return 0;
+}
+
+static const struct tf_version_scheme countdown = {
+	.name = "countdown",
+	.syntax = "a build number, newest lowest",
+	.parse = countdown_parse,
+	.format = NULL,
+	.cmp = countdown_cmp,
+};
+
+static void test_scheme_cmp_decides_the_order(void **state)
+{
+	struct tf_version a, b, d;
+
+	(void)state;
+	assert_int_equal(tf_version_parse_scheme(&countdown, "7", &a), 0);
+	assert_int_equal(tf_version_parse_scheme(&countdown, "12", &b), 0);
+	assert_ptr_equal(a.scheme, &countdown);
+	assert_true(tf_version_cmp(&a, &b) > 0);
+	assert_true(tf_version_cmp(&b, &a) < 0);
+	assert_int_equal(tf_version_cmp(&a, &a), 0);
+	assert_int_equal(tf_version_parse_scheme(&countdown, "07", &a), -EINVAL);
+	/* Across schemes the scheme names order, so sorting stays defined. */
+	assert_int_equal(tf_version_parse("nosuchfamily", "1", &d), 0);
+	assert_true(tf_version_cmp(&b, &d) < 0); /* "countdown" < "dotted" */
+	assert_true(tf_version_cmp(&d, &b) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_different_schemes_order_consistently),
 		cmocka_unit_test(test_format_reports_short_buffer),
 		cmocka_unit_test(test_format_rejects_malformed_struct),
+		cmocka_unit_test(test_scheme_cmp_decides_the_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
