@@ -311,6 +311,33 @@ static void test_golden_dt_profile_fields_are_read(void **state)
 	tf_board_report_free(&rep);
 }
 
+static void test_golden_goodix_profile_fields_are_read(void **state)
+{
+	struct tf_board_profile *p = NULL;
+	struct tf_board_report rep;
+	const struct tf_controller *c;
+
+	(void)state;
+	tf_board_report_init(&rep);
+	assert_int_equal(parse_fixture("golden-goodix", &p, &rep), 0);
+	assert_int_equal(rep.n, 0);
+	c = &p->ctrl[0];
+	assert_string_equal(c->family, "goodix");
+	assert_int_equal(c->reg, 0x14);
+	assert_string_equal(c->config_name, "acme-panel-7.cfg");
+	assert_true(c->swapped_x_y);
+	assert_true(c->has_reset);
+	assert_true(c->has_chg);
+	assert_string_equal(c->chg.name, "TS_INT");
+	tf_board_free(p);
+	tf_board_report_free(&rep);
+	/* Without the two properties: no name, axes as they are. */
+	assert_int_equal(parse_fixture("golden-dt", &p, NULL), 0);
+	assert_string_equal(p->ctrl[0].config_name, "");
+	assert_false(p->ctrl[0].swapped_x_y);
+	tf_board_free(p);
+}
+
 static void test_golden_dt_spi_controller_is_read(void **state)
 {
 	struct tf_board_profile *p = NULL;
@@ -1608,6 +1635,25 @@ static void test_cmd_check_prints_every_mistake_with_file_and_node(void **state)
 	assert_non_null(strstr(out, line));
 }
 
+static void test_cmd_check_applies_the_families_rules(void **state)
+{
+	char out[8192], src[4096], line[4700];
+	int rc;
+
+	(void)state;
+	fixture_src("bad-goodix-reg", src, sizeof(src));
+	rc = run_board(out, sizeof(out), 2, "check", src);
+	assert_int_equal(rc, TF_EXIT_PROFILE_INVALID);
+	snprintf(line, sizeof(line),
+		 "%s: /controllers/touchscreen@4a: reg 0x4a: a Goodix chip answers at 0x14 "
+		 "or 0x5d (the level of INT at reset chooses)\n", src);
+	assert_non_null(strstr(out, line));
+	snprintf(line, sizeof(line),
+		 "%s: /controllers/touchscreen@4b: config-name is given, but the mxt driver "
+		 "takes no configuration file name from the board\n", src);
+	assert_non_null(strstr(out, line));
+}
+
 static void test_cmd_check_valid_profiles_exit_ok(void **state)
 {
 	char out[8192], src[4096], dtb[4096];
@@ -1755,6 +1801,7 @@ int main(void)
 		    test_dmi_profile_without_file_name_needs_board_ids),
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
+		cmocka_unit_test(test_golden_goodix_profile_fields_are_read),
 		cmocka_unit_test(test_examples_are_all_valid),
 		cmocka_unit_test(
 		    test_example_emul_demo_describes_the_emulated_board),
@@ -2081,6 +2128,7 @@ int main(void)
 
 		cmocka_unit_test(
 		    test_cmd_check_prints_every_mistake_with_file_and_node),
+		cmocka_unit_test(test_cmd_check_applies_the_families_rules),
 		cmocka_unit_test(test_cmd_check_valid_profiles_exit_ok),
 		cmocka_unit_test(test_cmd_check_passes_on_dtc_errors),
 		cmocka_unit_test(

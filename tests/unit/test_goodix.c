@@ -18,8 +18,10 @@
 #include <cmocka.h>
 
 #include "board.h"
+#include "event.h"
 #include "family/family.h"
 #include "family/goodix/goodix.h"
+#include "family/ids.h"
 #include "version.h"
 
 /* ------------------------------------------------------------ builder */
@@ -537,6 +539,38 @@ static void test_profile_rules_for_goodix_controllers(void **state)
 	assert_non_null(strstr(msg, "config-name is given"));
 }
 
+/* goodix.c's match tables, as uevents carry them (handle-event's test). */
+static void test_uevents_of_goodix_devices_are_ours(void **state)
+{
+	char *of[] = { "ACTION=add", "DEVPATH=/devices/x/1-005d",
+		       "MODALIAS=of:NtouchscreenT(null)Cgoodix,gt911", NULL };
+	char *of_1x[] = { "ACTION=add", "DEVPATH=/devices/x/2-0014",
+			  "OF_COMPATIBLE_0=goodix,gt1151", "OF_COMPATIBLE_N=1", NULL };
+	char *acpi[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-GDIX1001:00",
+			 "MODALIAS=acpi:GDIX1001:", NULL };
+	char *i2c[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-GDIX1002:00",
+			"MODALIAS=i2c:GDIX1001:00", NULL };
+	char *other[] = { "ACTION=add", "DEVPATH=/devices/x/1-005d",
+			  "MODALIAS=of:NtouchscreenT(null)Cgoodix,gt9916", NULL };
+	struct tf_uevent ev;
+
+	(void)state;
+	assert_string_equal(tf_family_ids_by_driver("Goodix-TS")->name, "goodix");
+	/* The module's name is not the driver's. */
+	assert_null(tf_family_ids_by_driver("goodix_ts"));
+	assert_int_equal(tf_uevent_parse(of, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
+	assert_int_equal(tf_uevent_parse(of_1x, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
+	assert_int_equal(tf_uevent_parse(acpi, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
+	assert_int_equal(tf_uevent_parse(i2c, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
+	/* Berlin (goodix_berlin_*) is another driver, not goodix_ts. */
+	assert_int_equal(tf_uevent_parse(other, &ev), 0);
+	assert_null(tf_family_ids_by_uevent(&ev));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_blob_rule_refuses_every_bad_blob),
 		cmocka_unit_test(test_registered_version_scheme_orders_configs_numerically),
 		cmocka_unit_test(test_profile_rules_for_goodix_controllers),
+		cmocka_unit_test(test_uevents_of_goodix_devices_are_ours),
 	};
 
 	return cmocka_run_group_tests_name("goodix", tests, NULL, NULL);
