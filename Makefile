@@ -10,6 +10,7 @@
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
+#   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make deps             install missing Debian 12 packages (root)
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
 #   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
@@ -98,7 +99,8 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 # $TOUCHFW_GPIO_EMUL), the agent found next to the front end, the detached
 # run keeping umockdev's preload.  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
-TEST_HOOK_GOALS := check check-fast check-run check-san check-vm demo bench fuzz \
+TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
+	demo-run demo-goodix demo-goodix-run bench bench-run fuzz \
 	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
 ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
 TEST_HOOKS ?= 1
@@ -158,8 +160,8 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps deps-check demo demo-run install uninstall clean \
-	fuzz bench bench-run
+	check-freestanding deps deps-check demo demo-run demo-goodix demo-goodix-run install \
+	uninstall clean fuzz bench bench-run
 
 all: $(PROGRAMS) boards
 
@@ -317,6 +319,12 @@ demo: deps-check
 	@$(MAKE) --no-print-directory demo-run
 demo-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo
+
+# The same for a Goodix GT911 with a stale configuration.
+demo-goodix: deps-check
+	@$(MAKE) --no-print-directory demo-goodix-run
+demo-goodix-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-goodix
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add
