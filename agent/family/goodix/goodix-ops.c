@@ -204,21 +204,51 @@ static int goodix_load_config(struct tf_ctx *c, const uint8_t *data, size_t len,
 
 	if (!name)
 		name = "configuration";
-	if (!p->have_product)
-		return tf_err_set(err, ENODEV,
-				  "%s: the chip's id is unknown, so its configuration length "
-				  "and checksum are too", name);
-	r = goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, data, len,
-			      name, NULL, err);
-	if (r < 0)
-		return r;
+	if (p->have_product) {
+		r = goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, data,
+				      len, name, NULL, err);
+		if (r < 0)
+			return r;
+	} else {
+		/*
+		 * A file given to `flash` is checked before the chip is read:
+		 * it must be whole for one of the layouts (length class and
+		 * checksum kind); check_config() holds it against the chip's
+		 * own layout once the chip has been read.
+		 */
+		static const char *const layouts[] = { "911", "912", "9xx", "1151" };
+		const struct goodix_chip_data *chip = NULL;
+		size_t i;
+
+		r = -EINVAL;
+		for (i = 0; i < TF_ARRAY_SIZE(layouts) && r < 0; i++) {
+			chip = goodix_chip_data_for(layouts[i]);
+			if (chip && chip->config_len == len)
+				r = goodix_cfg_check(chip, layouts[i], data, len, name, NULL, NULL);
+		}
+		if (r < 0) {
+			/* Name what is wrong against the layout of its length. */
+			for (i = 0; i < TF_ARRAY_SIZE(layouts); i++) {
+				chip = goodix_chip_data_for(layouts[i]);
+				if (chip && chip->config_len >= len)
+					break;
+			}
+			if (i == TF_ARRAY_SIZE(layouts) || !chip)
+				return tf_err_set(err, EBADMSG,
+						  "%s: %zu bytes, longer than any Goodix "
+						  "configuration (240 at most)", name, len);
+			goodix_cfg_check(chip, layouts[i], data, len, name, NULL, err);
+			return -EBADMSG;
+		}
+	}
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return tf_err_set(err, ENOMEM, "out of memory");
 	memcpy(b->data, data, len);
 	b->len = len;
 	tf_snprintf(b->name, sizeof(b->name), "%s", name);
-	goodix_cfg_check(p->chip, p->product.id, data, len, name, &b->info, NULL);
+	if (p->have_product)
+		goodix_cfg_check(p->chip, p->product.id, data, len, name, &b->info, NULL);
 	*want_crc = goodix_cfg_digest(data, len);
 	*out = b;
 	return 0;
@@ -236,8 +266,13 @@ static int goodix_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 
 	if (!p->have_product)
 		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
-	/* The chip may have been replaced since the blob was loaded. */
-	return goodix_cfg_check(p->chip, p->product.id, b->data, b->len, b->name, NULL, err);
+	/* The chip may have been replaced since the blob was loaded, or the
+	 * blob was loaded before the chip was read (flash --config). */
+	if (goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, b->data, b->len,
+			      b->name, NULL, err) < 0)
+		return -EBADMSG;
+	return goodix_cfg_check(p->chip, p->product.id, b->data, b->len, b->name, &b->info,
+				err);
 }
 
 static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
