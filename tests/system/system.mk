@@ -9,13 +9,15 @@
 #   check-unit         systemd-analyze verify and security (exposure threshold)
 #   check-install      make install/uninstall into a scratch root
 #   check-fresh-deps   the first `make demo` on a fresh machine (fake apt-get)
+#   check-deb          `make deb`, lintian, the .deb's files and scripts
 #   check-family-isolation  no family name or id in agent/ outside agent/family/
 
 SYSTEM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 SYSTEM_CHECKS := $(SYSTEM_MK_DIR)/check-udev-rules $(SYSTEM_MK_DIR)/check-unit \
 	$(SYSTEM_MK_DIR)/check-family-isolation \
-	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps
+	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps \
+	$(SYSTEM_MK_DIR)/check-deb
 
 # What the checks read from the build directory: the rules and the unit as
 # install writes them (@BINDIR@ substituted).
