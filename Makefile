@@ -11,6 +11,7 @@
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
 #   make deps             install missing Debian 12 packages (root)
+#   make deb              the Debian package (debian/), built in $(B)/deb
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
 #   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
 #                         detached child where systemd does not run)
