@@ -464,7 +464,8 @@ uninstall:
 
 # ---------------------------------------------------------------- deb
 # The Debian package (debian/), built from a copy of the tracked and
-# untracked-but-not-ignored files in $(B)/deb/touchfw-$(VERSION), so that
+# untracked-but-not-ignored files (a tracked file deleted in the work tree
+# is left out) in $(B)/deb/touchfw-$(VERSION), so that
 # dpkg-buildpackage's outputs (.deb, .dsc, .tar.xz, .changes, .buildinfo:
 # written to the parent directory) and debian/'s build files stay out of
 # the tree.  Source and binary package, unsigned.
@@ -474,7 +475,7 @@ deb:
 	$(q) DEB $(DEB_DIR)
 	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/touchfw-$(VERSION)
 	@git ls-files -z -c -o --exclude-standard | \
-		tar -c --null -T - -f - | tar -x -C $(DEB_DIR)/touchfw-$(VERSION)
+		tar -c --null --ignore-failed-read -T - -f - | tar -x -C $(DEB_DIR)/touchfw-$(VERSION)
 	@cd $(DEB_DIR)/touchfw-$(VERSION) && \
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u B -u SAN \
 		dpkg-buildpackage -us -uc -j2 >../build.log 2>&1 || \
