@@ -10,17 +10,55 @@
  * handler's unmask finds it still there), as a level-sensitive controller
  * does.
  */
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/irqdomain.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "emul_core.h"
 
 /* Sleep off modelled wire time only when it is worth a timer. */
 #define EMUL_WIRE_SLEEP_MIN_NS (200 * NSEC_PER_USEC)
+
+/* ------------------------------------------------------------ parameters */
+
+static char *adapter_name = "touchfw emulated adapter 1";
+module_param(adapter_name, charp, 0444);
+MODULE_PARM_DESC(adapter_name, "name of the i2c adapter");
+
+static uint bus_hz = 400000;
+module_param(bus_hz, uint, 0444);
+MODULE_PARM_DESC(bus_hz, "SCL frequency the wire time is modelled at");
+
+static bool wire_time = true;
+module_param(wire_time, bool, 0444);
+MODULE_PARM_DESC(wire_time, "a transfer takes its modelled wire time (sleeps when >= 200 us)");
+
+static uint max_xfer_len;
+module_param(max_xfer_len, uint, 0444);
+MODULE_PARM_DESC(max_xfer_len, "adapter quirk: longest read or write message (0 = no limit)");
+
+static int nak_errno = ENXIO;
+module_param(nak_errno, int, 0444);
+MODULE_PARM_DESC(nak_errno, "errno for an address NAK (default ENXIO, as i2c fault-codes.rst says; DesignWare gives EREMOTEIO)");
+
+int emul_core_check_params(const char *module)
+{
+	if (nak_errno <= 0 || nak_errno >= MAX_ERRNO) {
+		pr_err("%s: nak_errno %d is not a positive errno\n", module, nak_errno);
+		return -EINVAL;
+	}
+	if (!bus_hz) {
+		pr_err("%s: bus_hz 0 is not a frequency\n", module);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /* Interrupt-line levels seen during one model step, raised after the lock is dropped. */
 struct emul_edges {
@@ -203,12 +241,12 @@ static int emul_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 	emul_raise(c, &ed);
 
 	/* The model ran the transfer at wire speed; let real time catch up. */
-	if (c->cfg->wire_time && ahead >= EMUL_WIRE_SLEEP_MIN_NS)
+	if (wire_time && ahead >= EMUL_WIRE_SLEEP_MIN_NS)
 		fsleep(div_u64(ahead, NSEC_PER_USEC));
 
 	switch (r) {
 	case EM_XFER_NAK_ADDR:
-		r = -c->cfg->nak_errno;
+		r = -nak_errno;
 		break;
 	case EM_XFER_NAK_DATA:
 		r = -EIO;
@@ -376,6 +414,59 @@ static void emul_irq_release_resources(struct irq_data *d)
 	irqd_set_trigger_type(d, c->cfg->default_trigger);
 }
 
+/* ------------------------------------------------------------ debugfs */
+
+static void emul_apply_power(struct emul_core *c, void *arg)
+{
+	bool on = *(bool *)arg;
+	unsigned int i;
+
+	c->powered = on;
+	for (i = 0; i < c->bus.nchips; i++)
+		if (c->bus.chips[i].ops->set_power)
+			c->bus.chips[i].ops->set_power(c->bus.chips[i].priv, on);
+}
+
+/* Write 0 or 1: switch the chips' supply (a board's power switch). */
+static ssize_t emul_power_write(struct file *f, const char __user *ubuf,
+				size_t len, loff_t *pos)
+{
+	struct emul_core *c = file_inode(f)->i_private;
+	bool on;
+	int r;
+
+	r = kstrtobool_from_user(ubuf, len, &on);
+	if (r)
+		return r;
+	emul_core_step(c, emul_apply_power, &on);
+	return len;
+}
+
+static const struct file_operations emul_power_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = emul_power_write,
+	.llseek = noop_llseek,
+};
+
+void emul_core_debugfs_power(struct emul_core *c, struct dentry *dir)
+{
+	debugfs_create_file("power", 0200, dir, c, &emul_power_fops);
+}
+
+void emul_core_show_counters(struct seq_file *sf, struct emul_core *c,
+			     const struct em_bus_counters *count)
+{
+	seq_printf(sf, "transactions=%llu\nmessages=%llu\nbytes_written=%llu\n",
+		   count->transactions, count->messages, count->bytes_written);
+	seq_printf(sf, "bytes_read=%llu\nnaks=%llu\nbus_us=%llu\n",
+		   count->bytes_read, count->naks,
+		   div_u64(count->bus_ns, NSEC_PER_USEC));
+	seq_printf(sf, "irqs_raised=%d\nedges_dropped=%d\nirq=%u\nirq_trigger=%s\n",
+		   atomic_read(&c->irqs_raised), atomic_read(&c->edges_dropped),
+		   c->irq, emul_core_trigger_name(c));
+}
+
 const char *emul_core_trigger_name(struct emul_core *c)
 {
 	switch (READ_ONCE(c->irq_type)) {
@@ -427,7 +518,8 @@ void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg,
 		c->high[i] = cfg->lines[i].init_high;
 		c->line_names[i] = cfg->lines[i].name;
 	}
-	em_bus_init(&c->bus, cfg->bus_hz);
+	c->powered = true;
+	em_bus_init(&c->bus, bus_hz);
 	c->bus.now_ns = ktime_get_ns();
 }
 
@@ -488,10 +580,10 @@ int emul_core_start(struct emul_core *c)
 
 	c->adap.owner = THIS_MODULE;
 	c->adap.algo = &emul_algo;
-	strscpy(c->adap.name, cfg->adapter_name, sizeof(c->adap.name));
-	if (cfg->max_xfer_len) {
-		c->quirks.max_read_len = min_t(uint, cfg->max_xfer_len, U16_MAX);
-		c->quirks.max_write_len = min_t(uint, cfg->max_xfer_len, U16_MAX);
+	strscpy(c->adap.name, adapter_name, sizeof(c->adap.name));
+	if (max_xfer_len) {
+		c->quirks.max_read_len = min_t(uint, max_xfer_len, U16_MAX);
+		c->quirks.max_write_len = min_t(uint, max_xfer_len, U16_MAX);
 		c->adap.quirks = &c->quirks;
 	}
 	i2c_set_adapdata(&c->adap, c);

@@ -26,6 +26,7 @@
 #include <linux/i2c.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 
 #include "em_bus.h"
@@ -61,11 +62,6 @@ struct emul_core_cfg {
 	unsigned int irq_line;         /* the line whose .to_irq is the interrupt */
 	unsigned int default_trigger;  /* an edge: what the board describes */
 	bool level_ok;                 /* level triggers may be requested */
-	const char *adapter_name;
-	u32 bus_hz;
-	bool wire_time;
-	unsigned int max_xfer_len;
-	int nak_errno;
 	const struct emul_chip_ops *ops;
 };
 
@@ -77,6 +73,7 @@ struct emul_core {
 	bool driven[EMUL_MAX_LINES];
 	bool high[EMUL_MAX_LINES];
 	bool irq_high;                /* interrupt line's wire level, as last seen */
+	bool powered;                 /* the chips' supply (debugfs power) */
 	bool dying;
 	unsigned int irq_type;        /* trigger its user asked for */
 	atomic_t irqs_raised;
@@ -98,6 +95,12 @@ struct emul_core {
 	struct i2c_client *client;
 };
 
+/*
+ * The module parameters every emulated controller module has, defined by
+ * the core (it is compiled into each): adapter_name, bus_hz, wire_time,
+ * max_xfer_len, nak_errno.  Checks them: 0 or -EINVAL with a message.
+ */
+int emul_core_check_params(const char *module);
 /* Lock, clock, bus and line states; add the chips to c->bus after this. */
 void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg,
 		    void *glue);
@@ -115,6 +118,12 @@ void emul_core_teardown(struct emul_core *c);
 /* Run @fn (may be NULL) on the model at the current time, under the lock. */
 void emul_core_step(struct emul_core *c,
 		    void (*fn)(struct emul_core *c, void *arg), void *arg);
+
+/* debugfs @dir/power: write 0 or 1 to switch every chip's supply. */
+void emul_core_debugfs_power(struct emul_core *c, struct dentry *dir);
+/* The bus and interrupt counters as key=value lines (the state files). */
+void emul_core_show_counters(struct seq_file *sf, struct emul_core *c,
+			     const struct em_bus_counters *count);
 
 /* The trigger the interrupt's user asked for: rising, falling, both, high, low. */
 const char *emul_core_trigger_name(struct emul_core *c);

@@ -56,26 +56,6 @@ static ushort addr = 0x4a;
 module_param(addr, ushort, 0444);
 MODULE_PARM_DESC(addr, "application-mode address (default 0x4a)");
 
-static char *adapter_name = "touchfw emulated adapter 1";
-module_param(adapter_name, charp, 0444);
-MODULE_PARM_DESC(adapter_name, "name of the i2c adapter");
-
-static uint bus_hz = 400000;
-module_param(bus_hz, uint, 0444);
-MODULE_PARM_DESC(bus_hz, "SCL frequency the wire time is modelled at");
-
-static bool wire_time = true;
-module_param(wire_time, bool, 0444);
-MODULE_PARM_DESC(wire_time, "a transfer takes its modelled wire time (sleeps when >= 200 us)");
-
-static uint max_xfer_len;
-module_param(max_xfer_len, uint, 0444);
-MODULE_PARM_DESC(max_xfer_len, "adapter quirk: longest read or write message (0 = no limit)");
-
-static int nak_errno = ENXIO;
-module_param(nak_errno, int, 0444);
-MODULE_PARM_DESC(nak_errno, "errno for an address NAK (default ENXIO, as i2c fault-codes.rst says; DesignWare gives EREMOTEIO)");
-
 static bool reset_gpio = true;
 module_param(reset_gpio, bool, 0444);
 MODULE_PARM_DESC(reset_gpio, "give the client the reset line (its probe then resets the chip)");
@@ -111,7 +91,6 @@ MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
 struct mxt_emul {
 	struct emul_core core;
 	struct mxt_model chip; /* under core.lock */
-	bool powered;
 	struct dentry *dir;
 };
 
@@ -231,7 +210,7 @@ static int emu_state_show(struct seq_file *sf, void *unused)
 	seq_printf(sf, "config_crc=0x%06X\n", s.config_crc);
 	seq_printf(sf, "nvm_config_crc=0x%06X\n", s.nvm_config_crc);
 	seq_printf(sf, "chg_asserted=%d\nreset_held=%d\npowered=%d\n", s.chg,
-		   s.reset_held, READ_ONCE(e->powered));
+		   s.reset_held, READ_ONCE(e->core.powered));
 	seq_printf(sf, "frames_passed=%u\nframes_failed=%u\nimages_completed=%u\n",
 		   s.st.frames_passed, s.st.frames_failed, s.st.images_completed);
 	seq_printf(sf, "resets=%u\nhw_resets=%u\n", s.st.resets, s.st.hw_resets);
@@ -239,48 +218,10 @@ static int emu_state_show(struct seq_file *sf, void *unused)
 		   s.st.bootloader_entries, s.st.backups);
 	seq_printf(sf, "power_losses=%u\nconfig_writes=%u\n", s.st.power_losses,
 		   s.st.config_writes);
-	seq_printf(sf, "transactions=%llu\nmessages=%llu\nbytes_written=%llu\n",
-		   s.count.transactions, s.count.messages, s.count.bytes_written);
-	seq_printf(sf, "bytes_read=%llu\nnaks=%llu\nbus_us=%llu\n",
-		   s.count.bytes_read, s.count.naks,
-		   div_u64(s.count.bus_ns, NSEC_PER_USEC));
-	seq_printf(sf, "irqs_raised=%d\nedges_dropped=%d\nirq=%u\n",
-		   atomic_read(&e->core.irqs_raised),
-		   atomic_read(&e->core.edges_dropped), e->core.irq);
+	emul_core_show_counters(sf, &e->core, &s.count);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(emu_state);
-
-static void emu_apply_power(struct emul_core *c, void *arg)
-{
-	struct mxt_emul *e = c->glue;
-	bool on = *(bool *)arg;
-
-	e->powered = on;
-	mxt_model_ops.set_power(&e->chip, on);
-}
-
-/* Write 0 or 1: switch the chip's supply (a board's power switch). */
-static ssize_t emu_power_write(struct file *f, const char __user *ubuf,
-			       size_t len, loff_t *pos)
-{
-	struct mxt_emul *e = file_inode(f)->i_private;
-	bool on;
-	int r;
-
-	r = kstrtobool_from_user(ubuf, len, &on);
-	if (r)
-		return r;
-	emul_core_step(&e->core, emu_apply_power, &on);
-	return len;
-}
-
-static const struct file_operations emu_power_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = emu_power_write,
-	.llseek = noop_llseek,
-};
 
 /* ------------------------------------------------------------ setup */
 
@@ -314,10 +255,6 @@ static int emu_chip_cfg(struct mxt_model_cfg *cfg)
 	}
 	if (addr < 0x08 || addr > 0x77) {
 		pr_err("mxt_emul: addr 0x%x is not a 7-bit address\n", addr);
-		return -EINVAL;
-	}
-	if (nak_errno <= 0 || nak_errno >= MAX_ERRNO) {
-		pr_err("mxt_emul: nak_errno %d is not a positive errno\n", nak_errno);
 		return -EINVAL;
 	}
 	cfg->app_addr = addr;
@@ -369,21 +306,17 @@ static int __init mxt_emul_init(void)
 	struct mxt_emul *e;
 	int r;
 
-	r = emu_chip_cfg(&cfg);
+	r = emul_core_check_params("mxt_emul");
+	if (!r)
+		r = emu_chip_cfg(&cfg);
 	if (r)
 		return r;
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return -ENOMEM;
-	emu_core_cfg.adapter_name = adapter_name;
-	emu_core_cfg.bus_hz = bus_hz;
-	emu_core_cfg.wire_time = wire_time;
-	emu_core_cfg.max_xfer_len = max_xfer_len;
-	emu_core_cfg.nak_errno = nak_errno;
 	emul_core_init(&e->core, &emu_core_cfg, e);
 	mxt_model_init(&e->chip, &cfg, e->core.bus.now_ns);
 	em_bus_add_chip(&e->core.bus, &mxt_model_ops, &e->chip);
-	e->powered = true;
 
 	r = emul_core_start(&e->core);
 	if (r)
@@ -391,7 +324,7 @@ static int __init mxt_emul_init(void)
 
 	e->dir = debugfs_create_dir("mxt-emul", NULL);
 	debugfs_create_file("state", 0444, e->dir, e, &emu_state_fops);
-	debugfs_create_file("power", 0200, e->dir, e, &emu_power_fops);
+	emul_core_debugfs_power(&e->core, e->dir);
 
 	if (client) {
 		r = emu_add_client(e);
