@@ -29,7 +29,7 @@
 vm_require "modules and debugfs" emul_setup
 fwdir=/run/gfw
 mkdir -p "$fwdir"
-printf "$fwdir" >/sys/module/firmware_class/parameters/path
+printf %s "$fwdir" >/sys/module/firmware_class/parameters/path
 emul_monitor_start
 
 # ---- 1. the chip's own config (no goodix_911_cfg.bin anywhere)
