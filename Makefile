@@ -2,13 +2,15 @@
 #
 # touchfw build.  Plain GNU make, usable unchanged by distribution packaging
 # and Yocto recipes: CC, CROSS_COMPILE, PKG_CONFIG, CFLAGS, CPPFLAGS, LDFLAGS,
-# DESTDIR, PREFIX, SYSCONFDIR and the directory variables below are honoured.
+# DESTDIR, PREFIX, SYSCONFDIR and the directory variables below are honoured;
+# BUILD_CC (default cc) builds the one helper that runs at build time.
 #
 #   make                  build touchfw (+ its agent) and the boards
 #   make check            every test, then all but the VM tests again under
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
+#   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make deps             install missing Debian 12 packages (root)
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
 #   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
@@ -114,7 +116,10 @@ ALL_LDFLAGS = $(TF_LDFLAGS) $(LDFLAGS)
 # end executes for every other command.
 FRONT_MAIN := agent/main.c
 AGENT_MAIN := agent/agent-main.c
-LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN),$(wildcard agent/*.c agent/proto/*.c))
+# agent/family/ holds the controller families, one folder each
+# (doc/families.md): a new family needs no Makefile edit.
+LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN),\
+	$(wildcard agent/*.c agent/family/*.c agent/family/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 
 MODEL_SRCS := $(wildcard tests/emul/model/*.c)
@@ -143,7 +148,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps demo install uninstall clean fuzz bench
+	check-freestanding deps demo demo-goodix install uninstall clean fuzz bench
 
 all: $(PROGRAMS) boards
 
@@ -298,6 +303,10 @@ bench: deps-check $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS)
 demo: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo
 
+# The same for a Goodix GT911 with a stale configuration.
+demo-goodix: deps-check $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-goodix
+
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add
 # their own (tests/vm/vm.mk).
@@ -332,15 +341,27 @@ $(LIB_OBJS) $(B)/agent/main.o $(B)/agent/agent-main.o: $(PATHS_STAMP)
 # The udev rule and the unit name the binary by its installed path.
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g'
 
-$(B)/61-touchfw.rules: udev-rules/61-touchfw.rules $(PATHS_STAMP)
+# The families' drivers and ids (agent/family/*/ids.c) go into the rules
+# and the mdev lines through gen-ids, built for the build machine
+# (BUILD_CC) from those sources alone, so cross builds work.
+BUILD_CC ?= cc
+GEN_IDS_SRCS := udev-rules/gen-ids.c agent/family/registry-ids.c \
+	$(wildcard agent/family/*/ids.c)
+$(B)/gen-ids: $(GEN_IDS_SRCS) agent/family/ids.h agent/family/registry.def agent/event.h
 	@mkdir -p $(@D)
-	$(Q)$(SUBST) $< >$@
-$(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules $(PATHS_STAMP)
+	$(q) HOSTCC $@
+	$(Q)$(BUILD_CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent -o $@ $(GEN_IDS_SRCS)
+
+RULES_GEN = $(B)/gen-ids $< >$@.tmp && $(SUBST) $@.tmp >$@ && rm -f $@.tmp
+$(B)/61-touchfw.rules: udev-rules/61-touchfw.rules $(PATHS_STAMP) $(B)/gen-ids
 	@mkdir -p $(@D)
-	$(Q)$(SUBST) $< >$@
-$(B)/touchfw-mdev.conf: udev-rules/touchfw-mdev.conf $(PATHS_STAMP)
+	$(Q)$(RULES_GEN)
+$(B)/61-touchfw-addonly.rules: udev-rules/61-touchfw-addonly.rules $(PATHS_STAMP) $(B)/gen-ids
 	@mkdir -p $(@D)
-	$(Q)$(SUBST) $< >$@
+	$(Q)$(RULES_GEN)
+$(B)/touchfw-mdev.conf: udev-rules/touchfw-mdev.conf $(PATHS_STAMP) $(B)/gen-ids
+	@mkdir -p $(@D)
+	$(Q)$(RULES_GEN)
 $(B)/touchfw@.service: systemd/touchfw@.service.in $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(SUBST) $< >$@

@@ -25,15 +25,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-/* ------------------------------------------------------------- tables */
+#include "family/ids.h"
 
-/* Controller families touchfw can update: one line per family. */
-static const struct {
-	const char *name;
-	const char *what;
-} families[] = {
-	{ "mxt", "Microchip (Atmel) maXTouch" },
-};
+/* ------------------------------------------------------------- tables */
 
 static const struct {
 	const char *prop, *file;
@@ -116,6 +110,8 @@ enum ctrl_prop {
 	C_CONFIG_PIN,
 	C_INPUT_TIMEOUT,
 	C_FLASH_TIMEOUT,
+	C_CONFIG_NAME,
+	C_SWAPPED_X_Y,
 	C_COUNT_,
 };
 static const char *const ctrl_props[C_COUNT_] = {
@@ -139,6 +135,8 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_CONFIG_PIN] = "config-pin",
 	[C_INPUT_TIMEOUT] = "input-timeout-ms",
 	[C_FLASH_TIMEOUT] = "flash-timeout-ms",
+	[C_CONFIG_NAME] = "config-name",
+	[C_SWAPPED_X_Y] = "touchscreen-swapped-x-y",
 };
 
 /* Habits from kernel bindings that do not carry over, with what to do. */
@@ -443,6 +441,18 @@ static void unknown_property(struct parse_ctx *c, const char *node,
 			return;
 		}
 	}
+	/* "vendor,name" from a kernel binding whose name the profile has. */
+	if (strchr(name, ',')) {
+		for (i = 0; i < n_known; i++) {
+			if (known[i] && !strcmp(strchr(name, ',') + 1, known[i])) {
+				issue(c, node,
+				      "unknown property \"%s\" (a kernel binding's "
+				      "name; the profile calls it %s)",
+				      safe, known[i]);
+				return;
+			}
+		}
+	}
 	if (kind == NODE_DMI) {
 		for (i = 0; i < TF_ARRAY_SIZE(dmi_unit_keys); i++) {
 			if (!strcmp(dmi_unit_keys[i], name)) {
@@ -703,9 +713,9 @@ static const char *family_list(char *buf, size_t size)
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < TF_ARRAY_SIZE(families) && n < size; i++) {
+	for (i = 0; tf_family_ids_all[i] && n < size; i++) {
 		int r = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				 families[i].name);
+				 tf_family_ids_all[i]->name);
 
 		if (r < 0)
 			break;
@@ -872,7 +882,6 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	bool ok = true, reg_ok = false, bus_ok = false;
 	const char *at;
 	int child;
-	size_t i;
 
 	memset(ctl, 0, sizeof(*ctl));
 	snprintf(ctl->node_path, sizeof(ctl->node_path), "%s", path);
@@ -900,10 +909,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 	} else if (val_string(c, path, "family", &v[C_FAMILY], family,
 			      sizeof(family))) {
-		for (i = 0; i < TF_ARRAY_SIZE(families); i++)
-			if (!strcmp(families[i].name, family))
-				break;
-		if (i == TF_ARRAY_SIZE(families)) {
+		if (!tf_family_ids_by_name(family)) {
 			char known[128];
 
 			issue(c, path,
@@ -1102,6 +1108,28 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	if (!pin_ok(c, path, v, C_CONFIG_PIN, ctl->config_pin,
 		    sizeof(ctl->config_pin)))
 		ok = false;
+
+	/* the driver's configuration file name, as the board's DT gives it */
+	if (v[C_CONFIG_NAME].seen) {
+		if (!val_string(c, path, "config-name", &v[C_CONFIG_NAME],
+				ctl->config_name, sizeof(ctl->config_name))) {
+			ok = false;
+		} else if (!charset_ok(ctl->config_name, "._-") ||
+			   !strcmp(ctl->config_name, ".") ||
+			   !strcmp(ctl->config_name, "..")) {
+			issue(c, path,
+			      "config-name \"%s\" is not a plain file name "
+			      "(letters, digits and ._- only)",
+			      ctl->config_name);
+			ok = false;
+		}
+	}
+	if (v[C_SWAPPED_X_Y].seen) {
+		if (val_flag(c, path, "touchscreen-swapped-x-y", &v[C_SWAPPED_X_Y]))
+			ctl->swapped_x_y = true;
+		else
+			ok = false;
+	}
 
 	/* timeouts */
 	if (!parse_timeout(c, path, v, C_INPUT_TIMEOUT, TF_BOARD_INPUT_TIMEOUT_MIN_MS,

@@ -19,7 +19,7 @@
 #include "cmd.h"
 #include "device.h"
 #include "exitcode.h"
-#include "families.h"
+#include "family/ids.h"
 #include "flow.h"
 #include "json.h"
 #include "log.h"
@@ -114,14 +114,14 @@ static int from_drivers(struct row *rows, int n)
 {
 	size_t f, d;
 
-	for (f = 0; tf_families[f]; f++)
-		for (d = 0; tf_families[f]->drivers[d]; d++) {
+	for (f = 0; tf_family_ids_all[f]; f++)
+		for (d = 0; tf_family_ids_all[f]->drivers[d]; d++) {
 			char path[300];
 			struct dirent *de;
 			DIR *dir;
 
 			tf_snprintf(path, sizeof(path), "/sys/bus/i2c/drivers/%s",
-				 tf_families[f]->drivers[d]);
+				 tf_family_ids_all[f]->drivers[d]);
 			dir = opendir(path);
 			if (!dir)
 				continue;
@@ -133,7 +133,7 @@ static int from_drivers(struct row *rows, int n)
 				if (tf_snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", de->d_name))
 					continue;
 				tf_snprintf(rows[n].where, sizeof(rows[n].where), "bound to %s",
-					 tf_families[f]->drivers[d]);
+					 tf_family_ids_all[f]->drivers[d]);
 				n++;
 			}
 			closedir(dir);
@@ -250,6 +250,8 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "firmware", r->res.version_before[0] ? r->res.version_before : NULL);
 		if (r->res.has_crc_before)
 			tf_json_uint(&j, "config_crc", r->res.crc_before);
+		if (r->res.config_version_before[0])
+			tf_json_string(&j, "config_version", r->res.config_version_before);
 		tf_json_string(&j, "detail", r->res.detail[0] ? r->res.detail : NULL);
 		tf_json_string(&j, "db_firmware", r->res.planned_fw[0] ? r->res.planned_fw : NULL);
 		tf_json_string(&j, "db_config", r->res.planned_cfg[0] ? r->res.planned_cfg : NULL);

@@ -18,7 +18,7 @@
 #include "util.h"
 
 struct tf_device {
-	char name[64];   /* "1-004a", "i2c-ATML0001:00", "spi1.0" */
+	char name[64];   /* "1-004a", "i2c-ABCD0001:00", "spi1.0" */
 	char subsys[8];  /* "i2c" or "spi" */
 	char syspath[PATH_MAX];
 	int adapter_nr;  /* i2c-N */
@@ -35,8 +35,8 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err);
 /* Re-read the driver link. */
 void tf_device_refresh(struct tf_device *d);
 
-/* Bounds on bind/unbind taking effect (a probe may wait seconds: atmel
- * spends 3 s trying to leave a bootloader). */
+/* Bounds on bind/unbind taking effect (a probe may wait seconds: a driver
+ * may spend 3 s trying to leave a bootloader). */
 #define TF_UNBIND_TIMEOUT_MS 5000
 #define TF_BIND_TIMEOUT_MS 15000
 
@@ -71,6 +71,14 @@ int tf_input_watch_start(const struct tf_device *d, struct tf_input_watch **w,
 int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
 			struct tf_input_node *node, struct tf_err *err);
 void tf_input_watch_free(struct tf_input_watch *w);
+
+/*
+ * The range the driver gave absolute axis @axis (ABS_*) of /dev/input/@event
+ * ("event3"), read with EVIOCGABS as libevdev does.  Returns 0, or -errno
+ * with the node named in @err (-EINVAL: the device has no such axis).
+ */
+int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *max,
+		       struct tf_err *err);
 
 /*
  * Kernel-assisted update staging: put @data as @name in a touchfw-owned

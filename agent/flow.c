@@ -15,21 +15,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/input.h>
+
 #include "board.h"
 #include "device.h"
 #include "exitcode.h"
-#include "family.h"
-#include "families.h"
+#include "family/family.h"
 #include "fwdb.h"
 #include "json.h"
 #include "log.h"
 #include "plan.h"
 #include "state.h"
 
-#define RESET_ASSERT_US 50000  /* design §6: assert >= 50 ms */
-#define RESET_RELEASE_US 100000 /* then ~100 ms before first access */
 #define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
 #define GPIO_BUSY_RETRY_MS 2000
+#define EVENT_NODE_WAIT_MS 3000 /* sysfs has the event node, /dev not yet */
 
 struct run {
 	const struct tf_settings *s;
@@ -42,7 +42,8 @@ struct run {
 	const struct tf_board_profile *profile;
 	struct tf_controller synth; /* flash without a profile */
 	const struct tf_controller *ctrl;
-	const struct tf_family_ops *ops;
+	const struct tf_family *fam;
+	const struct tf_family_ops *ops; /* fam->ops */
 	struct tf_fwdb *db;
 	struct tf_ctx c;
 	struct tf_chip_state chip;
@@ -215,8 +216,8 @@ static int step_profile(struct run *r)
 /* flash without a profile: what the command line and the driver say. */
 static int synth_controller(struct run *r)
 {
-	const struct tf_family_info *fi = r->o->family ? tf_family_by_name(r->o->family)
-						       : tf_family_by_driver(r->c.dev.driver);
+	const struct tf_family *fi = r->o->family ? tf_family_by_name(r->o->family)
+						  : tf_family_by_driver(r->c.dev.driver);
 
 	if (r->ctrl)
 		return TF_EXIT_OK;
@@ -231,38 +232,67 @@ static int synth_controller(struct run *r)
 			      dev_of(r));
 	memset(&r->synth, 0, sizeof(r->synth));
 	tf_snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
-	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->name);
+	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->ids->name);
 	tf_snprintf(r->synth.bus, sizeof(r->synth.bus), "%s", r->c.dev.subsys);
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
 	log_info(dev_of(r), "no board profile: family %s at 0x%02x, power %s (command line)",
-		 fi->name, r->synth.reg, tf_power_name(r->synth.power));
+		 fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
 	return TF_EXIT_OK;
+}
+
+/* Is @driver one of @f's kernel drivers? */
+static bool family_driver(const struct tf_family *f, const char *driver)
+{
+	const char *const *d;
+
+	for (d = f->ids->drivers; d && *d; d++)
+		if (!strcmp(*d, driver))
+			return true;
+	return false;
+}
+
+/* The driver to bind: the one bound before, the profile's, the family's. */
+static const char *driver_to_bind(struct run *r)
+{
+	return r->c.dev.driver[0] ? r->c.dev.driver
+	       : r->ctrl->driver[0] ? r->ctrl->driver
+				    : r->fam->ids->drivers[0];
 }
 
 static int step_family(struct run *r)
 {
-	const struct tf_family_info *fi = tf_family_by_name(r->ctrl->family);
+	const struct tf_family *fi = tf_family_by_name(r->ctrl->family);
 	struct tf_err err = { 0 };
 
-	r->ops = tf_family_ops_by_name(r->ctrl->family);
-	if (!r->ops || !fi)
+	if (!fi)
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s: family '%s' is not supported",
 			      dev_of(r), r->ctrl->family);
-	if (r->c.dev.driver[0] && !tf_family_by_driver(r->c.dev.driver))
+	r->fam = fi;
+	r->ops = fi->ops;
+	{
+		char msg[300];
+
+		if (r->ctrl != &r->synth &&
+		    tf_family_check_controller(fi, r->ctrl, msg, sizeof(msg)) < 0)
+			return finish(r, TF_EXIT_PROFILE_INVALID, "%s: board profile %s: %s: %s",
+				      dev_of(r), r->profile ? r->profile->path : "",
+				      r->ctrl->node_path, msg);
+	}
+	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: bound to driver %s, which is not a %s driver; the board "
 			      "profile says %s is a %s controller",
-			      dev_of(r), r->c.dev.driver, fi->name, r->ctrl->node_path,
-			      fi->name);
+			      dev_of(r), r->c.dev.driver, fi->ids->name, r->ctrl->node_path,
+			      fi->ids->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
 	r->c.flash_timeout_ms = r->ctrl->flash_timeout_ms ? r->ctrl->flash_timeout_ms
 							  : r->s->flash_timeout_ms;
 	r->c.progress = progress;
 	r->c.progress_user = r;
-	if (r->ops->init(&r->c, &err) < 0)
+	if (r->ops->init && r->ops->init(&r->c, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	return TF_EXIT_OK;
 }
@@ -311,20 +341,30 @@ static int step_db(struct run *r)
 
 static int step_bus(struct run *r)
 {
+	unsigned t = r->fam->caps.transports;
 	struct tf_err err = { 0 };
 
+	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family has no spi transport", dev_of(r),
+			      r->fam->ids->name);
+	/* The agent's only bus code so far is i2c-dev. */
 	if (strcmp(r->c.dev.subsys, "i2c"))
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
 			      dev_of(r));
+	if (!(t & TF_TRANSPORT_I2C))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family has no i2c transport", dev_of(r),
+			      r->fam->ids->name);
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
 		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
 	r->c.bus_open = true;
-	if (!tf_i2c_plain_ok(&r->c.bus))
+	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: adapter i2c-%d (%s) is SMBus-only; %s needs plain I2C "
-			      "transfers (16-bit registers, frames over 32 bytes)",
+			      "%s: adapter i2c-%d (%s) is SMBus-only; the %s family needs "
+			      "plain I2C transfers",
 			      dev_of(r), r->c.dev.adapter_nr, r->c.dev.adapter_name,
-			      r->ctrl->family);
+			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
 
@@ -366,14 +406,13 @@ static void read_hw_hint(struct run *r, char *hw, size_t size)
 
 static int step_detect(struct run *r)
 {
-	char found[400];
+	char found[400], cfg_name[TF_FW_NAME_MAX];
+	struct tf_err err = { 0 };
 	int rc;
 
 	/* A driver that owns the power keeps the chip off while unbound. */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
 	    r->ctrl->driver[0]) {
-		struct tf_err err = { 0 };
-
 		log_info(dev_of(r), "driver not bound and it owns the power: binding %s first",
 			 r->ctrl->driver);
 		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0 ||
@@ -391,6 +430,9 @@ static int step_detect(struct run *r)
 		 r->chip.version_str);
 	r->res->has_crc_before = r->chip.has_config_crc;
 	r->res->crc_before = r->chip.config_crc;
+	if (r->chip.has_config_version)
+		tf_snprintf(r->res->config_version_before, sizeof(r->res->config_version_before),
+			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
 	if (r->chip.mode == TF_CHIP_APP) {
@@ -402,9 +444,10 @@ static int step_detect(struct run *r)
 	} else {
 		log_info(dev_of(r), "bootloader mode: %s", r->chip.detail);
 	}
-	if (r->ops->kernel_cfg_name &&
+	if (r->fam->caps.kernel_cfg &&
+	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
-			     r->s->firmware_class_path, r->ops->kernel_cfg_name, found,
+			     r->s->firmware_class_path, cfg_name, found,
 			     sizeof(found)) == 0)
 		log_warn(dev_of(r),
 			 "%s exists: the %s driver applies it at every probe and may undo "
@@ -431,6 +474,8 @@ static int step_plan(struct run *r)
 	in.devname = r->c.dev.name;
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
+	in.config_versioned = r->fam->caps.config_versioned;
+	in.force = r->o->force;
 	if (tf_plan_make(&in, &r->plan, &err) < 0)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
 	if (r->plan.fw) {
@@ -497,6 +542,12 @@ static int step_load(struct run *r)
 		rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
 		if (rc)
 			return rc;
+		if (!r->ops->load_config) {
+			free(data);
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: %s: the %s family takes no configuration files",
+				      dev_of(r), name, r->fam->ids->name);
+		}
 		rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
 		free(data);
 		if (rc < 0)
@@ -509,7 +560,7 @@ static int step_load(struct run *r)
 			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
-		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img &&
+		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
 			   r->ops->check_config(&r->c, r->cfg_obj, &err) < 0) {
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), name, err.msg);
 		}
@@ -529,9 +580,7 @@ static int fail_bootloader(struct run *r, const char *msg)
 static int rebind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
-	const char *driver = r->c.dev.driver[0] ? r->c.dev.driver
-			     : r->ctrl->driver[0] ? r->ctrl->driver
-			     : tf_family_by_name(r->ctrl->family)->drivers[0];
+	const char *driver = driver_to_bind(r);
 	char drv[64];
 
 	tf_snprintf(drv, sizeof(drv), "%s", driver);
@@ -571,6 +620,11 @@ static int flash_over_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
 
+	if (!r->fam->caps.bus_flash)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family can not flash over the bus; only its driver "
+			      "can (power = \"driver\" in the profile)",
+			      dev_of(r), r->fam->ids->name);
 	log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
 		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
 		 r->c.chg ? ", CHG line watched" : ", polling");
@@ -607,7 +661,11 @@ static int config_over_bus(struct run *r)
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "%s: not in application mode for the config",
 			      dev_of(r));
-	if (r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
+	if (!r->fam->caps.bus_config)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family can not write a configuration over the bus",
+			      dev_of(r), r->fam->ids->name);
+	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), r->res->cfg_id,
 			      err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
@@ -640,44 +698,42 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 }
 
 /*
- * The driver's lines are released by devres after its remove; where unbind
- * returns before that (slow or emulated driver cores), retry a busy line
- * for a moment instead of giving up on it.
+ * Take the profile's lines for the time touchfw owns the chip and give the
+ * reset pulse the family asks for (caps.reset, which may drive INT during
+ * it).  The driver's lines are released by devres after its remove; where
+ * unbind returns before that (slow or emulated driver cores), a busy line
+ * is retried for a moment instead of given up.
  */
-static int request_line(const struct tf_gpio_spec *spec, bool output,
-			struct tf_gpio_line **out, struct tf_err *err)
-{
-	uint64_t end = tf_now_ms() + GPIO_BUSY_RETRY_MS;
-	int rc;
-
-	for (;;) {
-		rc = output ? tf_gpio_request_output(spec, 1, "touchfw", out, err)
-			    : tf_gpio_request_input(spec, "touchfw", out, err);
-		if (rc != -EBUSY || tf_now_ms() >= end)
-			return rc;
-		tf_sleep_us(20000);
-	}
-}
-
 static int request_lines(struct run *r)
 {
-	struct tf_err err = { 0 };
+	struct tf_reset_seq seq = r->fam->caps.reset;
+	struct tf_reset_lines l;
 
-	if (r->ctrl->has_chg && request_line(&r->ctrl->chg, false, &r->c.chg, &err) < 0) {
-		log_warn(dev_of(r), "CHG line not available (%s): polling instead", err.msg);
-		r->c.chg = NULL;
-	}
-	if (r->ctrl->has_reset) {
-		if (request_line(&r->ctrl->reset, true, &r->c.reset, &err) < 0) {
-			log_warn(dev_of(r), "reset line not available (%s)", err.msg);
-			r->c.reset = NULL;
-		} else {
-			log_info(dev_of(r), "reset pulse on the profile's reset line");
-			tf_sleep_us(RESET_ASSERT_US);
-			tf_gpio_set(r->c.reset, 0);
-			tf_sleep_us(RESET_RELEASE_US);
-		}
-	}
+	/* The INT level may depend on the chip (the address it latches). */
+	if (seq.drive_int && r->ops->reset_int_level)
+		seq.int_level = r->ops->reset_int_level(&r->c);
+	tf_gpio_reset_pulse(&seq, r->ctrl->has_reset ? &r->ctrl->reset : NULL,
+			    r->ctrl->has_chg ? &r->ctrl->chg : NULL, GPIO_BUSY_RETRY_MS, &l);
+	r->c.chg = l.irq;
+	r->c.reset = l.reset;
+	if (r->ctrl->has_chg && !l.irq)
+		log_warn(dev_of(r), "CHG line not available (%s): polling instead",
+			 l.irq_err.msg);
+	if (r->ctrl->has_reset && !l.reset)
+		log_warn(dev_of(r), "reset line not available (%s)", l.reset_err.msg);
+	if (l.pulsed)
+		log_info(dev_of(r), "reset pulse on the profile's reset line%s",
+			 l.irq_driven ? ", interrupt line driven" : "");
+	if ((r->fam->caps.lines_needed & TF_LINE_RESET) && !r->c.reset)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family needs the reset line, which the profile "
+			      "does not give or touchfw could not take", dev_of(r),
+			      r->fam->ids->name);
+	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.chg)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: the %s family needs the interrupt line, which the profile "
+			      "does not give or touchfw could not take", dev_of(r),
+			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
 
@@ -708,7 +764,9 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 		/* Remember which driver to bind again. */
 		tf_snprintf(r->c.dev.driver, sizeof(r->c.dev.driver), "%s", drv);
 	}
-	request_lines(r);
+	rc = request_lines(r);
+	if (rc)
+		goto out;
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
@@ -718,8 +776,16 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 		goto out;
 	}
 	if (r->fw_img) {
+		if (!r->fam->caps.bus_flash) {
+			rc = finish(r, TF_EXIT_UNSUPPORTED,
+				    "%s: the %s family can not flash over the bus; only its "
+				    "driver can (power = \"driver\" in the profile)",
+				    dev_of(r), r->fam->ids->name);
+			goto out;
+		}
 		if (r->chip.mode == TF_CHIP_APP) {
-			log_info(dev_of(r), "entering the bootloader (T6 reset 0xA5)");
+			log_info(dev_of(r), "entering the bootloader (%s)",
+				 r->fam->caps.enter_bootloader_desc);
 			if (r->ops->enter_bootloader(&r->c, &r->chip, &err) < 0) {
 				rc = finish(r, TF_EXIT_IO, "%s", err.msg);
 				goto out;
@@ -737,9 +803,7 @@ out:
 		char drv[64];
 		struct tf_err e2 = { 0 };
 
-		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver[0] ? r->c.dev.driver :
-			 r->ctrl->driver[0] ? r->ctrl->driver :
-			 tf_family_by_name(r->ctrl->family)->drivers[0]);
+		tf_snprintf(drv, sizeof(drv), "%s", driver_to_bind(r));
 		tf_device_refresh(&r->c.dev);
 		if (!r->c.dev.driver[0]) {
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
@@ -752,35 +816,66 @@ out:
 	return rc;
 }
 
+/*
+ * Configuration over the bus with the driver bound (caps.bus_config_bound):
+ * write_config checks by reading back that the chip took it, then a rebind
+ * makes the driver read the chip's new configuration.
+ */
+static int config_bus_bound(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_err err = { 0 };
+	int rc;
+
+	tf_snprintf(r->res->path, sizeof(r->res->path), "bus-config");
+	log_info(dev_of(r), "config: writing %s over the bus, %s bound", r->res->cfg_id,
+		 r->c.dev.driver);
+	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
+	log_info(dev_of(r), "config: the chip took %s; rebinding so that %s reads it",
+		 r->res->cfg_id, r->c.dev.driver);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (!rc)
+		rc = wait_input(r, *w);
+	return rc;
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_fw_stage stage;
 	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX];
 	const uint8_t *img;
 	size_t len;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
 	if (r->fw_img) {
-		if (!r->ops->kernel_fw_name)
+		const struct tf_family_caps *caps = &r->fam->caps;
+
+		if (!caps->kernel_fw_attr)
 			return finish(r, TF_EXIT_UNSUPPORTED,
 				      "%s: the driver owns the power and has no firmware update "
 				      "interface; set power = \"always-on\" in the profile if "
 				      "that is safe", dev_of(r));
+		if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+			return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
 		r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-				r->c.dev.name, r->ops->kernel_fw_name, img, len, &err) < 0)
+				r->c.dev.name, name, img, len, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
 		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
 			tf_fw_unstage(&stage);
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 		}
 		log_info(dev_of(r), "staged %s as %s; asking %s to flash it (%s)",
-			 r->res->fw_id, stage.file, r->c.dev.driver, r->ops->kernel_fw_attr);
+			 r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
 		/* Synchronous on a real kernel: returns when the driver is done. */
-		wr = tf_device_attr_write(&r->c.dev, r->ops->kernel_fw_attr, "1", &err);
+		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
+					  &err);
 		/* The driver re-initialises and registers a new input device. */
 		rc = wr < 0 ? TF_EXIT_OK : wait_input(r, *w);
 		tf_fw_unstage(&stage);
@@ -790,7 +885,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 
 			log_warn(dev_of(r), "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
-			if (r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
+			if (r->fam->caps.bootloader_mode &&
+			    r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
 				r->chip = st;
@@ -812,36 +908,57 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		const struct tf_blob *b = r->plan.cfg;
 		uint8_t *data = NULL;
 		size_t dlen;
-		const char *name;
+		const char *file;
 
-		rc = r->ops->check_config(&r->c, r->cfg_obj, &err);
+		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
 				      r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
 			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
-		} else {
-			rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &name);
-			if (rc)
-				return rc;
-			if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-					r->c.dev.name, r->ops->kernel_cfg_name, data, dlen, &err) < 0) {
-				free(data);
-				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-			}
-			free(data);
-			log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
-				 r->res->cfg_id, stage.file);
-			tf_input_watch_free(*w);
-			*w = NULL;
-			rc = rebind(r, w);
-			if (!rc)
-				rc = wait_input(r, *w);
-			tf_fw_unstage(&stage);
-			if (rc)
-				return rc;
 			return TF_EXIT_OK;
 		}
+		/* The driver's own way first: it requests the file at probe,
+		 * and a file it finds there would undo a bus write anyway. */
+		if (r->fam->caps.kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0) {
+			if (err.code != EOPNOTSUPP)
+				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+			if (!r->fam->caps.bus_config_bound)
+				return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+			log_info(dev_of(r), "config: %s", err.msg);
+			return config_bus_bound(r, w);
+		}
+		if (!r->fam->caps.kernel_cfg) {
+			if (r->fam->caps.bus_config_bound)
+				return config_bus_bound(r, w);
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe", dev_of(r),
+				      r->c.dev.driver);
+		}
+		if (!r->fw_img)
+			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
+		rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
+		if (rc)
+			return rc;
+		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
+				r->c.dev.name, name, data, dlen, &err) < 0) {
+			free(data);
+			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+		}
+		free(data);
+		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
+			 r->res->cfg_id, stage.file);
+		tf_input_watch_free(*w);
+		*w = NULL;
+		rc = rebind(r, w);
+		if (!rc)
+			rc = wait_input(r, *w);
+		tf_fw_unstage(&stage);
+		if (rc)
+			return rc;
+		return TF_EXIT_OK;
 	}
 	return TF_EXIT_OK;
 }
@@ -875,9 +992,60 @@ static int step_update(struct run *r)
 	return rc;
 }
 
+/*
+ * The driver took the configuration only if its new input device has the
+ * axis ranges that configuration gives (ops.expected_axes), read from the
+ * event node as libevdev does.  A chip that kept its old configuration, or
+ * a driver that sent another file, shows the old ranges.
+ */
+static int verify_axes(struct run *r, const struct tf_chip_state *st)
+{
+	struct tf_err err = { 0 };
+	int32_t want_x, want_y, min, got_x = 0, got_y = 0;
+	char cfg_name[TF_FW_NAME_MAX];
+	uint64_t end;
+
+	if (!r->cfg_obj || !r->ops->expected_axes || !r->res->input[0])
+		return TF_EXIT_OK;
+	if (r->ops->expected_axes(&r->c, r->cfg_obj, &want_x, &want_y) < 0)
+		return TF_EXIT_OK;
+	/* The kernel's sysfs entry comes first; the /dev node is udev's (or
+	 * devtmpfs') and may follow a moment later. */
+	for (end = tf_now_ms() + EVENT_NODE_WAIT_MS;;) {
+		tf_err_clear(&err);
+		if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x, &err) == 0 ||
+		    err.code != ENOENT || tf_now_ms() >= end)
+			break;
+		tf_sleep_us(10000);
+	}
+	if (err.code ||
+	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s: can not read the new input device's axes: %s",
+			      dev_of(r), err.msg);
+	if (got_x != want_x || got_y != want_y) {
+		char hint[TF_FW_NAME_MAX + 64] = "";
+
+		if (r->fam->caps.kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, st, cfg_name, sizeof(cfg_name), &err) == 0)
+			tf_snprintf(hint, sizeof(hint),
+				    " (is another %s in the firmware path overriding it?)",
+				    cfg_name);
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s: input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
+			      "%d/%d: the driver did not take the configuration%s",
+			      dev_of(r), r->res->input, got_x, got_y, r->res->cfg_id, want_x, want_y,
+			      hint);
+	}
+	log_info(dev_of(r), "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives", r->res->input,
+		 got_x, got_y, r->res->cfg_id);
+	return TF_EXIT_OK;
+}
+
 static int step_verify(struct run *r)
 {
 	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+	char cfg_name[TF_FW_NAME_MAX];
 	int rc;
 
 	if (!r->flashed_anything && !r->cfg_obj)
@@ -892,19 +1060,35 @@ static int step_verify(struct run *r)
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
 	r->res->crc_after = st.config_crc;
+	if (st.has_config_version)
+		tf_snprintf(r->res->config_version_after, sizeof(r->res->config_version_after),
+			    "%s", st.config_version_str);
 	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: the chip reports firmware %s after installing %s (%s)",
 			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
+	/* The input device first: it says whether the driver took it. */
+	rc = verify_axes(r, &st);
+	if (rc)
+		return rc;
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
 			      "is a %s in the firmware path overriding it?",
 			      dev_of(r), st.config_crc, r->res->cfg_id, r->cfg_crc,
-			      r->ops->kernel_cfg_name ? r->ops->kernel_cfg_name : "driver config");
-	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
-		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
-		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");
+			      r->fam->caps.kernel_cfg &&
+			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
+						      &err) == 0 ? cfg_name : "driver config");
+	if (st.has_config_version && !r->flashed_anything)
+		log_info(dev_of(r), "verified: configuration version %s -> %s, config CRC 0x%06X, "
+			 "input %s", r->res->config_version_before[0] ?
+			 r->res->config_version_before : "(none)", st.config_version_str,
+			 st.config_crc, r->res->input[0] ? r->res->input : "-");
+	else
+		log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
+			 " -> ", st.version_str, st.config_crc,
+			 r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
 }
@@ -976,6 +1160,10 @@ char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
 	tf_json_string(&j, "mode_before", r->mode_before[0] ? r->mode_before : NULL);
 	tf_json_string(&j, "version_before", r->version_before[0] ? r->version_before : NULL);
 	tf_json_string(&j, "version_after", r->version_after[0] ? r->version_after : NULL);
+	if (r->config_version_before[0])
+		tf_json_string(&j, "config_version_before", r->config_version_before);
+	if (r->config_version_after[0])
+		tf_json_string(&j, "config_version_after", r->config_version_after);
 	if (r->has_crc_before)
 		tf_json_uint(&j, "config_crc_before", r->crc_before);
 	if (r->has_crc_after)
@@ -1050,14 +1238,23 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	}
 	if ((rc = step_load(&r)) || (rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
-	rc = finish(&r, TF_EXIT_OK, "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s",
-		    devname, res->version_before[0] ? res->version_before : "(none)",
-		    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
+	if (r.chip.has_config_version && !r.flashed_anything)
+		rc = finish(&r, TF_EXIT_OK,
+			    "%s: updated: configuration version %s -> %s (firmware %s), config "
+			    "CRC 0x%06X, input %s", devname,
+			    res->config_version_before[0] ? res->config_version_before : "(none)",
+			    r.chip.config_version_str, r.chip.version_str, r.chip.config_crc,
+			    res->input[0] ? res->input : "-");
+	else
+		rc = finish(&r, TF_EXIT_OK,
+			    "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s", devname,
+			    res->version_before[0] ? res->version_before : "(none)",
+			    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
 out:
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
 	res->retries = r.last_progress.retries;
-	if (r.ops && r.c.priv)
+	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);
 	if (r.c.bus_open)

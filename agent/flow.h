@@ -7,15 +7,20 @@
  *   the path the chip's state and the profile allow -> rebind -> wait for
  *   the new input device -> read back -> record the result
  *
- * Paths (design §6, "who owns the chip"):
- *   bootloader: the chip is in bootloader mode; the driver (bound, idle)
- *       does not touch it, so flash at the bootloader address while bound,
- *       write the configuration directly, then rebind;
+ * Paths (design §6, "who owns the chip"), chosen from the family's
+ * capabilities (agent/family/family.h), never from its name:
+ *   bootloader: the chip is in bootloader mode (caps.bootloader_mode); the
+ *       driver (bound, idle) does not touch it, so flash at the bootloader
+ *       address while bound, write the configuration directly, then rebind;
  *   update_fw: application mode and the driver owns the power: the driver
- *       flashes through its update_fw attribute from a staged image, and a
- *       configuration goes in as maxtouch.cfg on a rebind;
- *   unbind: application mode and power is always on: unbind, optional reset
- *       pulse, bootloader entry, flash with CHG, configuration, rebind.
+ *       flashes through its trigger attribute (caps.kernel_fw_attr) from a
+ *       staged image named as the driver computes it, and a configuration
+ *       goes in as the file the driver loads at probe (caps.kernel_cfg) on
+ *       a rebind;
+ *   unbind: application mode and power is always on (caps.bus_flash,
+ *       caps.bus_config): unbind, reset pulse by the family's timing,
+ *       bootloader entry, flash with the interrupt line, configuration,
+ *       rebind.
  */
 #ifndef TF_FLOW_H
 #define TF_FLOW_H
@@ -44,6 +49,8 @@ struct tf_flow_result {
 	char path[24];       /* "bootloader", "update_fw", "unbind", "none" */
 	char mode_before[16];
 	char version_before[48], version_after[48];
+	/* Families with versioned configurations: the chip's, "" if none. */
+	char config_version_before[48], config_version_after[48];
 	char fw_id[64], cfg_id[64];
 	bool has_crc_before, has_crc_after;
 	unsigned crc_before, crc_after;

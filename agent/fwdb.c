@@ -29,6 +29,8 @@
 #include <ini.h>
 #include <sodium.h>
 
+#include "family/family.h"
+
 #if defined(__has_include)
 #if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
@@ -155,26 +157,6 @@ static void hex_encode(const uint8_t *in, size_t n, char *out)
 		out[2 * i + 1] = digits[in[i] & 15];
 	}
 	out[2 * n] = '\0';
-}
-
-/* mxt hardware id: "family_id.variant_id", decimal bytes as hw_version
- * prints them ("%u.%u"). */
-static bool mxt_hw_ok(const char *s)
-{
-	unsigned part, v, digits;
-
-	for (part = 0; part < 2; part++) {
-		v = 0;
-		for (digits = 0; s[digits] >= '0' && s[digits] <= '9'; digits++)
-			v = v * 10 + (unsigned)(s[digits] - '0');
-		if (digits == 0 || digits > 3 || v > 255 ||
-		    (digits > 1 && s[0] == '0'))
-			return false;
-		s += digits;
-		if (part == 0 && *s++ != '.')
-			return false;
-	}
-	return *s == '\0';
 }
 
 /* ------------------------------------------------------------ manifest */
@@ -808,13 +790,12 @@ static int check_version(struct parser *p, const struct tf_blob *b,
 			 const unsigned *lines, enum key k, const char *s,
 			 struct tf_version *v)
 {
-	enum tf_version_scheme sch = tf_version_scheme_for(b->family);
+	const struct tf_version_scheme *sch = tf_version_scheme_for(b->family);
 
-	if (tf_version_parse(b->family, s, v) < 0)
+	if (tf_version_parse_scheme(sch, s, v) < 0)
 		return perr(p, lines[k], b->id, keys[k].name,
 			    "'%s' is not a version in the %s scheme: %s", s,
-			    tf_version_scheme_name(sch),
-			    tf_version_scheme_syntax(sch));
+			    sch->name, sch->syntax);
 	return 0;
 }
 
@@ -825,7 +806,10 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 					     K_FILE, K_SIZE,   K_SHA256 };
 	static const enum key config_only[] = { K_FOR_VERSION, K_INFO_CRC,
 						K_CONFIG_CRC };
-	bool mxt;
+	const struct tf_family *fam;
+	const char *key = NULL;
+	char msg[320];
+	unsigned k;
 	size_t i;
 
 	for (i = 0; i < TF_ARRAY_SIZE(required); i++)
@@ -869,22 +853,16 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 		return perr(p, lines[K_MAX_FROM], b->id, "max_from",
 			    "%s is below min_from %s", b->max_from,
 			    b->min_from);
-	mxt = tf_version_scheme_for(b->family) == TF_VERSION_SCHEME_MXT;
-	if (!mxt)
+	fam = tf_family_by_name(b->family);
+	if (!fam || !fam->check_blob)
 		return 0;
-	for (i = 0; i < b->n_hardware; i++)
-		if (!mxt_hw_ok(b->hardware[i]))
-			return perr(p, lines[K_HARDWARE], b->id, "hardware",
-				    "'%s' is not an mxt hardware id "
-				    "(family_id.variant_id in decimal, as "
-				    "hw_version prints it, e.g. 129.1)",
-				    b->hardware[i]);
-	if (b->has_info_crc && b->info_crc > 0xffffff)
-		return perr(p, lines[K_INFO_CRC], b->id, "info_crc",
-			    "0x%X is wider than an mxt CRC24", b->info_crc);
-	if (b->has_config_crc && b->config_crc > 0xffffff)
-		return perr(p, lines[K_CONFIG_CRC], b->id, "config_crc",
-			    "0x%X is wider than an mxt CRC24", b->config_crc);
+	/* The family's own rules: hardware ids, CRC widths, lengths. */
+	if (fam->check_blob(b, &key, msg, sizeof(msg)) < 0) {
+		for (k = 0; k < K_COUNT_; k++)
+			if (key && keys[k].name && !strcmp(keys[k].name, key))
+				break;
+		return perr(p, k < K_COUNT_ ? lines[k] : b->line, b->id, key, "%s", msg);
+	}
 	return 0;
 }
 
@@ -1567,6 +1545,28 @@ fail:
 	return ret;
 }
 
+/* The family's rules for the bytes (struct tf_family.check_blob_data). */
+static int family_data_check(const struct tf_fwdb *db, const struct tf_blob *b,
+			     const uint8_t *data, struct tf_err *err)
+{
+	const struct tf_family *fam = tf_family_by_name(b->family);
+	char msg[400];
+
+	if (!fam || !fam->check_blob_data)
+		return 0;
+	if (fam->check_blob_data(b, data, (size_t)b->size, msg, sizeof(msg)) < 0)
+		return tf_err_set(err, EBADMSG, "%s/%s ([%s], line %u): %s", db->dir, b->file,
+				  b->id, b->line, msg);
+	return 0;
+}
+
+static bool has_data_rule(const struct tf_blob *b)
+{
+	const struct tf_family *fam = tf_family_by_name(b->family);
+
+	return fam && fam->check_blob_data;
+}
+
 int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 		      uint8_t **data, size_t *len, struct tf_err *err)
 {
@@ -1576,14 +1576,28 @@ int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 	*len = 0;
 	r = blob_check(db, b, data, err);
 	if (r == 0)
-		*len = (size_t)b->size;
-	return r;
+		r = family_data_check(db, b, *data, err);
+	if (r < 0) {
+		free(*data);
+		*data = NULL;
+		return r;
+	}
+	*len = (size_t)b->size;
+	return 0;
 }
 
 int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 			struct tf_err *err)
 {
-	return blob_check(db, b, NULL, err);
+	uint8_t *data = NULL;
+	size_t len;
+	int r;
+
+	if (!has_data_rule(b))
+		return blob_check(db, b, NULL, err);
+	r = tf_fwdb_read_blob(db, b, &data, &len, err);
+	free(data);
+	return r;
 }
 
 const struct tf_blob *tf_fwdb_find(const struct tf_fwdb *db, const char *id)

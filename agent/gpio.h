@@ -52,6 +52,41 @@ int tf_gpio_set(struct tf_gpio_line *l, int value);
 int tf_gpio_wait_edge(struct tf_gpio_line *l, int timeout_ms);
 void tf_gpio_release(struct tf_gpio_line *l);
 
+/*
+ * A reset pulse as a chip wants it: reset asserted @assert_us, then
+ * @release_us before the first bus access.  Chips that latch a strap
+ * (their address) from the interrupt line at reset want it driven: with
+ * @drive_int the line is an output at logical @int_level while reset is
+ * asserted and @int_hold_us after release, then an input again.
+ */
+struct tf_reset_seq {
+	uint32_t assert_us;
+	uint32_t release_us;
+	bool drive_int;
+	int int_level;
+	uint32_t int_hold_us; /* <= release_us */
+};
+
+/* What tf_gpio_reset_pulse() took and did. */
+struct tf_reset_lines {
+	struct tf_gpio_line *reset; /* held, released (logical 0); NULL if not taken */
+	struct tf_gpio_line *irq;   /* held as an input; NULL if not taken */
+	bool pulsed;                /* the reset pulse was given */
+	bool irq_driven;            /* with the interrupt line driven */
+	struct tf_err reset_err, irq_err; /* why a line given was not taken */
+};
+
+/*
+ * Take the interrupt line @irq (an input) and the reset line @reset (either
+ * NULL when the board has none) and give the pulse @rs.  A busy line (a
+ * driver's, still being released after its unbind) is retried for
+ * @busy_retry_ms.  A line that can not be taken is left out and the rest
+ * goes on: see @out.  Release both with tf_gpio_release().
+ */
+void tf_gpio_reset_pulse(const struct tf_reset_seq *rs, const struct tf_gpio_spec *reset,
+			 const struct tf_gpio_spec *irq, unsigned busy_retry_ms,
+			 struct tf_reset_lines *out);
+
 /* Which backend tf_gpio_request_* uses: "gpiod" or "emul" (the latter when
  * $TOUCHFW_GPIO_EMUL names an emuboard GPIO socket). */
 const char *tf_gpio_backend(void);

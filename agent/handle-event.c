@@ -15,7 +15,7 @@
 
 #include "event.h"
 #include "exitcode.h"
-#include "families.h"
+#include "family/ids.h"
 #include "handoff.h"
 #include "log.h"
 #include "settings.h"
@@ -54,7 +54,7 @@ static void usage(FILE *f)
 static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
 				    const char **why, char *detail, size_t dsize)
 {
-	const struct tf_family_info *fam = NULL;
+	const struct tf_family_ids *fam = NULL;
 	const char *cand = getenv("TOUCHFW_CANDIDATE");
 	bool candidate = cand && !strcmp(cand, "1");
 	bool waiting_bind = false;
@@ -89,7 +89,7 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
 		*why = detail;
 		return TF_VERDICT_IGNORED;
 	}
-	fam = waiting_bind ? tf_family_by_ids(ev) : tf_family_by_driver(ev->driver);
+	fam = waiting_bind ? tf_family_ids_by_uevent(ev) : tf_family_ids_by_driver(ev->driver);
 	if (!fam && !candidate) {
 		snprintf(detail, dsize, "driver %s is not a touch driver touchfw knows",
 			 ev->driver ? ev->driver : "(none)");

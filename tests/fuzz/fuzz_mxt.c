@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/mxt.h"
+#include "family/mxt/mxt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "event.h"
-#include "families.h"
+#include "family/ids.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tf_uevent_parse(envp, &ev) == 0) {
 		if (!tf_devname_valid(ev.devname) || ev.n_compatible > TF_EVENT_MAX_COMPAT)
 			abort();
-		tf_family_by_driver(ev.driver);
-		tf_family_by_ids(&ev);
+		tf_family_ids_by_driver(ev.driver);
+		tf_family_ids_by_uevent(&ev);
 	}
 	free(buf);
 	return 0;

@@ -8,10 +8,12 @@
 #   check-udev-rules   udevadm test + umockdev: which events RUN handle-event
 #   check-unit         systemd-analyze verify and security (exposure threshold)
 #   check-install      make install/uninstall into a scratch root
+#   check-family-isolation  no family name or id in agent/ outside agent/family/
 
 SYSTEM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 SYSTEM_CHECKS := $(SYSTEM_MK_DIR)/check-udev-rules $(SYSTEM_MK_DIR)/check-unit \
+	$(SYSTEM_MK_DIR)/check-family-isolation \
 	$(SYSTEM_MK_DIR)/check-install
 
 # What the checks read from the build directory: the rules and the unit as

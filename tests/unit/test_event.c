@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "event.h"
-#include "families.h"
+#include "family/ids.h"
 #include "handoff.h"
 #include "settings.h"
 
@@ -171,23 +171,23 @@ static void test_family_by_driver_and_ids(void **state)
 	struct tf_uevent ev;
 
 	(void)state;
-	assert_string_equal(tf_family_by_driver("atmel_mxt_ts")->name, "mxt");
-	assert_null(tf_family_by_driver("at24"));
-	assert_null(tf_family_by_driver(NULL));
+	assert_string_equal(tf_family_ids_by_driver("atmel_mxt_ts")->name, "mxt");
+	assert_null(tf_family_ids_by_driver("at24"));
+	assert_null(tf_family_ids_by_driver(NULL));
 	assert_int_equal(tf_uevent_parse(of, &ev), 0);
-	assert_non_null(tf_family_by_ids(&ev));
+	assert_non_null(tf_family_ids_by_uevent(&ev));
 	assert_int_equal(tf_uevent_parse(of_n, &ev), 0);
-	assert_non_null(tf_family_by_ids(&ev));
+	assert_non_null(tf_family_ids_by_uevent(&ev));
 	assert_int_equal(tf_uevent_parse(acpi, &ev), 0);
-	assert_non_null(tf_family_by_ids(&ev));
+	assert_non_null(tf_family_ids_by_uevent(&ev));
 	assert_int_equal(tf_uevent_parse(other, &ev), 0);
-	assert_null(tf_family_by_ids(&ev));
+	assert_null(tf_family_ids_by_uevent(&ev));
 	assert_int_equal(tf_uevent_parse(prefix, &ev), 0);
-	assert_null(tf_family_by_ids(&ev));
+	assert_null(tf_family_ids_by_uevent(&ev));
 	assert_int_equal(tf_uevent_parse(i2c, &ev), 0);
-	assert_non_null(tf_family_by_ids(&ev));
+	assert_non_null(tf_family_ids_by_uevent(&ev));
 	assert_int_equal(tf_uevent_parse(i2c_other, &ev), 0);
-	assert_null(tf_family_by_ids(&ev));
+	assert_null(tf_family_ids_by_uevent(&ev));
 }
 
 static void test_unit_name_escaping_matches_systemd(void **state)

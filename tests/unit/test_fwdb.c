@@ -316,8 +316,8 @@ static void test_good_manifest_parses_every_key(void **state)
 	assert_int_equal(b->config_crc, 0x4D5E6F);
 
 	b = &db->blobs[3];
-	assert_string_equal(b->family, "goodix");
-	assert_int_equal(b->v_for_version.scheme, TF_VERSION_SCHEME_DOTTED);
+	assert_string_equal(b->family, "acme");
+	assert_ptr_equal(b->v_for_version.scheme, &tf_version_dotted);
 	assert_int_equal(b->n_boards, 0);
 	assert_null(b->version);
 	tf_fwdb_free(db);
@@ -901,7 +901,7 @@ static void test_manifest_other_family_uses_dotted_versions(void **state)
 {
 	struct tf_fwdb *db;
 	struct tf_err err;
-	const char *body = "type = firmware\nfamily = goodix\nhardware = 911\n"
+	const char *body = "type = firmware\nfamily = acme\nhardware = 911\n"
 			   "file = f\nsize = 1\nsha256 = "
 			   "00000000000000000000000000000000000000000000000000"
 			   "00000000000000\n";
@@ -910,8 +910,7 @@ static void test_manifest_other_family_uses_dotted_versions(void **state)
 	(void)state;
 	snprintf(text, sizeof(text), HDR "[g]\n%sversion = 4.96\n", body);
 	assert_int_equal(parse_text(text, &db, &err), 0);
-	assert_int_equal(db->blobs[0].v_version.scheme,
-			 TF_VERSION_SCHEME_DOTTED);
+	assert_ptr_equal(db->blobs[0].v_version.scheme, &tf_version_dotted);
 	tf_fwdb_free(db);
 	snprintf(text, sizeof(text), HDR "[g]\n%sversion = 2.1.AB\n", body);
 	expect_text_error(text, 10,

@@ -18,7 +18,7 @@
 
 #include "mxt_image.h"
 #include "mxt_model.h"
-#include "proto/mxt.h"
+#include "family/mxt/mxt.h"
 
 static char *fixture(const char *name, size_t *len)
 {

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "family/mxt/mxt.h"
 #include "version.h"
 
 static struct tf_version parse_ok(const char *family, const char *s)
@@ -54,12 +55,10 @@ static void assert_formats_as(const char *family, const char *in,
 static void test_family_mxt_uses_mxt_scheme_others_dotted(void **state)
 {
 	(void)state;
-	assert_int_equal(tf_version_scheme_for("mxt"), TF_VERSION_SCHEME_MXT);
-	assert_int_equal(tf_version_scheme_for("goodix"),
-			 TF_VERSION_SCHEME_DOTTED);
-	assert_int_equal(tf_version_scheme_for(NULL), TF_VERSION_SCHEME_DOTTED);
-	assert_string_equal(tf_version_scheme_name(TF_VERSION_SCHEME_MXT),
-			    "mxt");
+	assert_ptr_equal(tf_version_scheme_for("mxt"), &mxt_version_scheme);
+	assert_ptr_equal(tf_version_scheme_for("nosuchfamily"), &tf_version_dotted);
+	assert_ptr_equal(tf_version_scheme_for(NULL), &tf_version_dotted);
+	assert_string_equal(tf_version_scheme_for("mxt")->name, "mxt");
 }
 
 static void test_mxt_parses_major_minor_hex_build(void **state)
@@ -67,7 +66,7 @@ static void test_mxt_parses_major_minor_hex_build(void **state)
 	struct tf_version v = parse_ok("mxt", "2.1.AB");
 
 	(void)state;
-	assert_int_equal(v.scheme, TF_VERSION_SCHEME_MXT);
+	assert_ptr_equal(v.scheme, &mxt_version_scheme);
 	assert_int_equal(v.n_parts, 3);
 	assert_int_equal(v.part[0], 2);
 	assert_int_equal(v.part[1], 1);
@@ -128,7 +127,7 @@ static void test_mxt_from_info_block_bytes(void **state)
 	struct tf_version v, want = parse_ok("mxt", "2.1.AB");
 
 	(void)state;
-	tf_version_from_mxt(0x21, 0xAB, &v);
+	mxt_version_from_info(0x21, 0xAB, &v);
 	assert_int_equal(tf_version_cmp(&v, &want), 0);
 }
 
@@ -137,9 +136,9 @@ static void test_dotted_parses_one_to_four_components(void **state)
 	struct tf_version v;
 
 	(void)state;
-	v = parse_ok("goodix", "7");
+	v = parse_ok("acme", "7");
 	assert_int_equal(v.n_parts, 1);
-	v = parse_ok("goodix", "1.2.3.4");
+	v = parse_ok("acme", "1.2.3.4");
 	assert_int_equal(v.n_parts, 4);
 	assert_int_equal(v.part[3], 4);
 	v = parse_ok(NULL, "4294967295");
@@ -161,35 +160,35 @@ static void test_dotted_rejects_malformed_versions(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_parse_fails("goodix", bad[i]);
+		assert_parse_fails("acme", bad[i]);
 }
 
 static void test_dotted_compares_numerically_not_as_strings(void **state)
 {
 	(void)state;
-	assert_true(cmp("goodix", "2.10.0", "2.9.9") > 0);
-	assert_true(cmp("goodix", "1.9", "1.10") < 0);
-	assert_true(cmp("goodix", "10", "9") > 0);
+	assert_true(cmp("acme", "2.10.0", "2.9.9") > 0);
+	assert_true(cmp("acme", "1.9", "1.10") < 0);
+	assert_true(cmp("acme", "10", "9") > 0);
 }
 
 static void test_dotted_missing_components_count_as_zero(void **state)
 {
 	(void)state;
-	assert_int_equal(cmp("goodix", "1.2", "1.2.0"), 0);
-	assert_true(cmp("goodix", "1.2", "1.2.0.1") < 0);
+	assert_int_equal(cmp("acme", "1.2", "1.2.0"), 0);
+	assert_true(cmp("acme", "1.2", "1.2.0.1") < 0);
 }
 
 static void test_dotted_leading_zeros_mean_the_same_number(void **state)
 {
 	(void)state;
-	assert_int_equal(cmp("goodix", "1.02", "1.2"), 0);
-	assert_formats_as("goodix", "1.02.003", "1.2.3");
+	assert_int_equal(cmp("acme", "1.02", "1.2"), 0);
+	assert_formats_as("acme", "1.02.003", "1.2.3");
 }
 
 static void test_different_schemes_order_consistently(void **state)
 {
 	struct tf_version m = parse_ok("mxt", "1.0.00");
-	struct tf_version d = parse_ok("goodix", "1.0.0");
+	struct tf_version d = parse_ok("acme", "1.0.0");
 
 	(void)state;
 	assert_true(tf_version_cmp(&m, &d) != 0);
@@ -199,7 +198,7 @@ static void test_different_schemes_order_consistently(void **state)
 
 static void test_format_reports_short_buffer(void **state)
 {
-	struct tf_version v = parse_ok("goodix", "4294967295.4294967295");
+	struct tf_version v = parse_ok("acme", "4294967295.4294967295");
 	char buf[8];
 
 	(void)state;
@@ -209,16 +208,57 @@ static void test_format_reports_short_buffer(void **state)
 
 static void test_format_rejects_malformed_struct(void **state)
 {
-	struct tf_version v = { .scheme = TF_VERSION_SCHEME_MXT,
+	struct tf_version v = { .scheme = &mxt_version_scheme,
 				.n_parts = 3,
 				.part = { 16, 0, 0 } };
 	char buf[TF_VERSION_STR_MAX];
 
 	(void)state;
 	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)), -EINVAL);
-	v.scheme = TF_VERSION_SCHEME_DOTTED;
+	v.scheme = &tf_version_dotted;
 	v.n_parts = 0;
 	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)), -EINVAL);
+}
+
+/* A scheme whose order is not numeric by component: the newest build is
+ * the one with the lowest number (as some vendors count down). */
+static int countdown_cmp(const struct tf_version *a, const struct tf_version *b)
+{
+	return a->part[0] == b->part[0] ? 0 : a->part[0] > b->part[0] ? -1 : 1;
+}
+
+static int countdown_parse(const char *s, struct tf_version *v)
+{
+	if (tf_version_parse_dec(&s, true, 999, &v->part[0]) < 0 || *s)
+		return -EINVAL;
+	v->n_parts = 1;
+	return 0;
+}
+
+static const struct tf_version_scheme countdown = {
+	.name = "countdown",
+	.syntax = "a build number, newest lowest",
+	.parse = countdown_parse,
+	.format = NULL,
+	.cmp = countdown_cmp,
+};
+
+static void test_scheme_cmp_decides_the_order(void **state)
+{
+	struct tf_version a, b, d;
+
+	(void)state;
+	assert_int_equal(tf_version_parse_scheme(&countdown, "7", &a), 0);
+	assert_int_equal(tf_version_parse_scheme(&countdown, "12", &b), 0);
+	assert_ptr_equal(a.scheme, &countdown);
+	assert_true(tf_version_cmp(&a, &b) > 0);
+	assert_true(tf_version_cmp(&b, &a) < 0);
+	assert_int_equal(tf_version_cmp(&a, &a), 0);
+	assert_int_equal(tf_version_parse_scheme(&countdown, "07", &a), -EINVAL);
+	/* Across schemes the scheme names order, so sorting stays defined. */
+	assert_int_equal(tf_version_parse("nosuchfamily", "1", &d), 0);
+	assert_true(tf_version_cmp(&b, &d) < 0); /* "countdown" < "dotted" */
+	assert_true(tf_version_cmp(&d, &b) > 0);
 }
 
 int main(void)
@@ -243,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_different_schemes_order_consistently),
 		cmocka_unit_test(test_format_reports_short_buffer),
 		cmocka_unit_test(test_format_rejects_malformed_struct),
+		cmocka_unit_test(test_scheme_cmp_decides_the_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -235,8 +235,21 @@ static int parse_gpio_line(const char *s, int *out)
 	return 0;
 }
 
-static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
-		      char *err, size_t errsz)
+/* "800x480" */
+static bool parse_res(const char *s, guint16 *x, guint16 *y)
+{
+	unsigned int a, b;
+	char tail;
+
+	if (sscanf(s, "%ux%u%c", &a, &b, &tail) != 2 || a > 65535 || b > 65535)
+		return false;
+	*x = (guint16)a;
+	*y = (guint16)b;
+	return true;
+}
+
+static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
+		      struct emub_board_desc *d, char *err, size_t errsz)
 {
 	const char *cname = grp + strlen("chip ");
 	struct emub_chip_desc *c;
@@ -258,8 +271,14 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 	c->state = EMUB_STATE_APP;
 	c->nak_addrs = g_array_new(FALSE, FALSE, sizeof(guint16));
 	c->ee_fill = 0xff;
+	c->gx_cfg_version = 0x41;
+	c->gx_x = 800;
+	c->gx_y = 480;
+	c->gx_touches = 5;
+	c->gx_trigger = 1;
 
 	keys = g_key_file_get_keys(kf, grp, &nkeys, NULL);
+	g_auto(GStrv) keys_copy = keys; /* freed on every return */
 	for (gsize i = 0; i < nkeys && !r; i++) {
 		const char *k = keys[i];
 		char *s = get_str(kf, grp, k);
@@ -323,9 +342,78 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 		} else if (!strcmp(k, "reset_gpio")) {
 			if (parse_gpio_line(s, &c->reset_gpio))
 				r = ERR("[%s] reset_gpio: \"%s\" is not a line offset", grp, s);
-		} else if (!strcmp(k, "chg_gpio")) {
+		} else if (!strcmp(k, "chg_gpio") || !strcmp(k, "int_gpio")) {
 			if (parse_gpio_line(s, &c->chg_gpio))
-				r = ERR("[%s] chg_gpio: \"%s\" is not a line offset", grp, s);
+				r = ERR("[%s] %s: \"%s\" is not a line offset", grp, k, s);
+		} else if (!strcmp(k, "goodix.id")) {
+			size_t n = strlen(s);
+
+			if (n < 1 || n > 4)
+				r = ERR("[%s] goodix.id: \"%s\" is not 1..4 characters (e.g. 911, 917S)",
+					grp, s);
+			memset(c->gx_id, 0, sizeof(c->gx_id));
+			memcpy(c->gx_id, s, n > 4 ? 4 : n);
+			c->gx_has_id = true;
+		} else if (!strcmp(k, "goodix.strap")) {
+			if (!parse_u32(s, &v) || (v != 0x14 && v != 0x5d))
+				r = ERR("[%s] goodix.strap: \"%s\" is not 0x14 or 0x5d", grp, s);
+			else
+				c->gx_strap = (guint16)v;
+		} else if (!strcmp(k, "goodix.fw_version")) {
+			U32(gx_fw_version, 0xffff);
+		} else if (!strcmp(k, "goodix.config")) {
+			if (c->gx_config)
+				g_byte_array_free(c->gx_config, TRUE);
+			c->gx_config = NULL;
+			c->gx_config_none = !strcmp(s, "none");
+			if (!c->gx_config_none) {
+				char *path = g_path_is_absolute(s) ? g_strdup(s)
+								   : g_build_filename(base_dir, s, NULL);
+				gchar *buf = NULL;
+				gsize n = 0;
+				GError *ge = NULL;
+
+				if (!g_file_get_contents(path, &buf, &n, &ge)) {
+					r = ERR("[%s] goodix.config: %s", grp, ge->message);
+					g_error_free(ge);
+				} else if (n > 240) {
+					r = ERR("[%s] goodix.config: %s has %zu bytes, more than 240", grp,
+						path, (size_t)n);
+				} else {
+					c->gx_config = g_byte_array_new();
+					g_byte_array_append(c->gx_config, (guint8 *)buf, (guint)n);
+				}
+				g_free(buf);
+				g_free(path);
+			}
+		} else if (!strcmp(k, "goodix.config_version")) {
+			U32(gx_cfg_version, 255);
+		} else if (!strcmp(k, "goodix.resolution")) {
+			if (!parse_res(s, &c->gx_x, &c->gx_y))
+				r = ERR("[%s] goodix.resolution: \"%s\" is not WIDTHxHEIGHT", grp, s);
+		} else if (!strcmp(k, "goodix.touches")) {
+			U32(gx_touches, 15);
+		} else if (!strcmp(k, "goodix.trigger")) {
+			static const char *const t[] = {"rising", "falling", "low", "high"};
+
+			r = ERR("[%s] goodix.trigger: \"%s\" is not rising, falling, low or high", grp,
+				s);
+			for (guint8 i = 0; i < 4; i++)
+				if (!strcmp(s, t[i])) {
+					c->gx_trigger = i;
+					r = 0;
+				}
+		} else if (!strcmp(k, "goodix.config_name")) {
+			g_free(c->gx_config_name);
+			c->gx_config_name = g_strdup(s);
+		} else if (!strcmp(k, "fault.refuse_config")) {
+			BOOL(gx_refuse_config);
+		} else if (!strcmp(k, "fault.config_volatile")) {
+			BOOL(gx_config_volatile);
+		} else if (!strcmp(k, "fault.fixed_address")) {
+			BOOL(gx_fixed_address);
+		} else if (!strcmp(k, "fault.corrupt_readback")) {
+			BOOL(gx_corrupt_readback);
 		} else if (!strcmp(k, "irq_type")) {
 			if (!strcmp(s, "level"))
 				c->irq_level = true;
@@ -382,7 +470,6 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 #undef BOOL
 		g_free(s);
 	}
-	g_strfreev(keys);
 	if (r)
 		return r;
 	if (!have_adapter)
@@ -390,13 +477,30 @@ static int parse_chip(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
 	if (!have_addr)
 		return ERR("[%s] address: missing", grp);
 	if (!c->model)
-		return ERR("[%s] model: missing (mxt224e, mxt1664s or eeprom)", grp);
+		return ERR("[%s] model: missing (mxt224e, mxt1664s, eeprom or goodix)", grp);
 	if (strcmp(c->model, "eeprom") && strcmp(c->model, "mxt224e") &&
-	    strcmp(c->model, "mxt1664s"))
-		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s or eeprom", grp, c->model);
+	    strcmp(c->model, "mxt1664s") && strcmp(c->model, "goodix"))
+		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom or goodix", grp,
+			   c->model);
 	if (c->driver && !emub_find_driver(c->driver))
-		return ERR("[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24)",
-			   grp, c->driver);
+		return ERR("[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24, "
+			   "Goodix-TS)", grp, c->driver);
+	if (!strcmp(c->model, "goodix")) {
+		if (!c->gx_has_id)
+			return ERR("[%s] goodix.id: missing (the product id, e.g. 911)", grp);
+		if (c->addr != 0x14 && c->addr != 0x5d)
+			return ERR("[%s] address: a Goodix chip answers at 0x14 or 0x5d, not 0x%02x",
+				   grp, c->addr);
+	} else {
+		for (gsize i = 0; i < nkeys; i++)
+			if (g_str_has_prefix(keys_copy[i], "goodix.") ||
+			    !strcmp(keys_copy[i], "int_gpio") ||
+			    !strcmp(keys_copy[i], "fault.refuse_config") ||
+			    !strcmp(keys_copy[i], "fault.config_volatile") ||
+			    !strcmp(keys_copy[i], "fault.fixed_address") ||
+			    !strcmp(keys_copy[i], "fault.corrupt_readback"))
+				return ERR("[%s] %s: only for model = goodix", grp, keys_copy[i]);
+	}
 	if (!have_bound)
 		c->bound = c->driver != NULL;
 	if (c->bound && !c->driver)
@@ -508,7 +612,7 @@ int emub_board_parse(const char *text, const char *base_dir, struct emub_board_d
 		if (g_str_has_prefix(g, "adapter "))
 			r = parse_adapter(kf, g, d, err, errsz);
 		else if (g_str_has_prefix(g, "chip "))
-			r = parse_chip(kf, g, d, err, errsz);
+			r = parse_chip(kf, g, base_dir ? base_dir : ".", d, err, errsz);
 		else
 			r = ERR("[%s]: unknown section", g);
 	}
@@ -550,6 +654,9 @@ void emub_board_desc_clear(struct emub_board_desc *d)
 		g_free(c->model);
 		g_strfreev(c->compatible);
 		g_free(c->driver);
+		g_free(c->gx_config_name);
+		if (c->gx_config)
+			g_byte_array_free(c->gx_config, TRUE);
 		if (c->nak_addrs)
 			g_array_free(c->nak_addrs, TRUE);
 	}

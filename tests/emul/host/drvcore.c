@@ -27,14 +27,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/input.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "emub-priv.h"
+#include "goodix_model.h"
 
 static const struct emub_driver_ops *const drivers[] = {
 	&emub_drv_atmel_mxt_ts,
 	&emub_drv_at24,
+	&emub_drv_goodix,
 };
 
 const struct emub_driver_ops *emub_find_driver(const char *name)
@@ -476,11 +480,8 @@ void emub_devices_destroy(struct emub *eb)
 		g_ptr_array_free(d->attrs, TRUE);
 		if (d->priv && d->drv && d->drv->destroy)
 			d->drv->destroy(d);
-		if (d->input) {
-			g_free(d->input->devpath);
-			g_free(d->input->evpath);
-			g_free(d->input);
-		}
+		if (d->input)
+			emub_input_free(d->input);
 		g_free(d->priv);
 		g_free(d->devpath);
 		g_free(d->of_fullname);
@@ -533,6 +534,16 @@ void emub_chip_reset_locked(struct emub_chip *c, bool held)
 	emub_bus_advance_locked(c->ad, c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
 	if (c->ops->set_reset)
 		c->ops->set_reset(c->model, held);
+	emub_check_irqs_locked(c->eb);
+	emub_pacer_kick_locked(c->eb);
+}
+
+void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level)
+{
+	if (!emub_chip_is_goodix(c))
+		return;
+	emub_bus_advance_locked(c->ad, c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
+	goodix_model_set_int(c->model, driven, level);
 	emub_check_irqs_locked(c->eb);
 	emub_pacer_kick_locked(c->eb);
 }
@@ -979,6 +990,19 @@ void drv_msleep(struct emub_dev *d, unsigned int ms)
 	g_mutex_unlock(&eb->lock);
 }
 
+void drv_usleep(struct emub_dev *d, unsigned int us)
+{
+	struct emub *eb = d->eb;
+
+	if (eb->realtime) {
+		g_usleep(us);
+		return;
+	}
+	g_mutex_lock(&eb->lock);
+	emub_advance_all_locked(eb, eb->now_ns + (guint64)us * 1000);
+	g_mutex_unlock(&eb->lock);
+}
+
 void drv_regulator(struct emub_dev *d, bool on)
 {
 	if (!d->chip->desc->power_driver)
@@ -1009,6 +1033,71 @@ void drv_reset_gpio_set(struct emub_dev *d, int logical)
 	g_mutex_lock(&d->eb->lock);
 	emub_gpio_kernel_set_locked(d->eb, d->reset_line, !logical);
 	g_mutex_unlock(&d->eb->lock);
+}
+
+int drv_gpio_get_int(struct emub_dev *d, bool *have)
+{
+	int r;
+
+	*have = d->chg_line >= 0;
+	if (!*have)
+		return 0;
+	g_mutex_lock(&d->eb->lock);
+	r = emub_gpio_kernel_request_locked(d->eb, d->chg_line, "irq", false, false);
+	d->int_gpio_held = r == 0;
+	g_mutex_unlock(&d->eb->lock);
+	return r;
+}
+
+int drv_gpio_get_reset_input(struct emub_dev *d, bool *have)
+{
+	int r;
+
+	*have = d->reset_line >= 0;
+	if (!*have)
+		return 0;
+	g_mutex_lock(&d->eb->lock);
+	r = emub_gpio_kernel_request_locked(d->eb, d->reset_line, "reset", false, false);
+	if (!r)
+		emub_gpio_kernel_dir_locked(d->eb, d->reset_line, false, false);
+	g_mutex_unlock(&d->eb->lock);
+	return r;
+}
+
+void drv_gpio_output(struct emub_dev *d, int line, bool phys)
+{
+	if (line < 0)
+		return;
+	g_mutex_lock(&d->eb->lock);
+	emub_gpio_kernel_dir_locked(d->eb, line, true, phys);
+	g_mutex_unlock(&d->eb->lock);
+}
+
+void drv_gpio_input(struct emub_dev *d, int line)
+{
+	if (line < 0)
+		return;
+	g_mutex_lock(&d->eb->lock);
+	emub_gpio_kernel_dir_locked(d->eb, line, false, false);
+	g_mutex_unlock(&d->eb->lock);
+}
+
+int drv_irq_request_on_gpio(struct emub_dev *d, bool level)
+{
+	if (d->chg_line < 0)
+		return -EINVAL;
+	g_mutex_lock(&d->eb->lock);
+	emub_sync_locked(d->eb);
+	d->chip->desc->irq_level = level;
+	d->irq_requested = true;
+	d->irq_enabled = true;
+	d->irq_pending = false;
+	if (d->chip->irq_level_now && level) {
+		d->irq_pending = true;
+		emub_dev_queue_irq_locked(d);
+	}
+	g_mutex_unlock(&d->eb->lock);
+	return 0;
 }
 
 int drv_irq_request(struct emub_dev *d)
@@ -1051,8 +1140,9 @@ void drv_irq_disable(struct emub_dev *d)
 void drv_devres_release(struct emub_dev *d)
 {
 	g_mutex_lock(&d->eb->lock);
-	if (d->irq_requested) {
+	if (d->irq_requested || d->int_gpio_held) {
 		d->irq_requested = d->irq_enabled = d->irq_pending = false;
+		d->int_gpio_held = false;
 		emub_gpio_kernel_free_locked(d->eb, d->chg_line);
 	}
 	if (d->reset_line >= 0)
@@ -1214,6 +1304,173 @@ void drv_attrs_remove(struct emub_dev *d)
 
 /* ------------------------------------------------------------ input */
 
+/*
+ * The evdev node answers the ioctls libevdev's init and evtest use
+ * (drivers/input/evdev.c evdev_do_ioctl): EVIOCGVERSION, EVIOCGID,
+ * EVIOCGNAME, EVIOCGPHYS, EVIOCGUNIQ, EVIOCGPROP, EVIOCGBIT, EVIOCGABS,
+ * EVIOCGKEY/LED/SND/SW (all zero: nothing pressed), EVIOCGRAB (accepted);
+ * anything else EINVAL, as evdev answers an unknown request.  Reading
+ * events is not modelled (the device reports nothing).
+ */
+static int put_arg(UMockdevIoctlClient *client, const void *src, gsize len)
+{
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(client);
+	GError *e = NULL;
+	UMockdevIoctlData *dd = umockdev_ioctl_data_resolve(arg, 0, len, &e);
+
+	if (e || !dd) {
+		g_clear_error(&e);
+		if (dd)
+			g_object_unref(dd);
+		return -EFAULT;
+	}
+	memcpy(dd->data, src, len);
+	g_object_unref(dd);
+	return 0;
+}
+
+/* str_to_user() / bits_to_user(): copy at most the buffer, return bytes */
+static int put_sized(UMockdevIoctlClient *client, gsize size, const void *src, gsize len)
+{
+	gsize n = MIN(size, len);
+	int r;
+
+	if (!n)
+		return 0;
+	r = put_arg(client, src, n);
+	return r ? r : (int)n;
+}
+
+static gboolean on_evdev_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client,
+			       gpointer user)
+{
+	struct emub_input *inp = user;
+	gulong req = umockdev_ioctl_client_get_request(client);
+	unsigned int nr = _IOC_NR(req), size = _IOC_SIZE(req);
+	int r = -EINVAL;
+
+	(void)base;
+	if (req == EVIOCGVERSION) {
+		int v = EV_VERSION;
+
+		r = put_arg(client, &v, sizeof(v));
+	} else if (req == EVIOCGID) {
+		struct input_id id = {inp->id[0], inp->id[1], inp->id[2], inp->id[3]};
+
+		r = put_arg(client, &id, sizeof(id));
+	} else if (req == EVIOCGRAB) {
+		r = 0;
+	} else if (_IOC_TYPE(req) == 'E' && _IOC_DIR(req) == _IOC_READ) {
+		if (nr == _IOC_NR(EVIOCGNAME(0)))
+			r = put_sized(client, size, inp->name, strlen(inp->name) + 1);
+		else if (nr == _IOC_NR(EVIOCGPHYS(0)))
+			r = put_sized(client, size, inp->phys, strlen(inp->phys) + 1);
+		else if (nr == _IOC_NR(EVIOCGUNIQ(0)))
+			r = -ENOENT; /* no uniq string */
+		else if (nr == _IOC_NR(EVIOCGPROP(0)))
+			r = put_sized(client, size, &inp->propbits, sizeof(inp->propbits));
+		else if (nr == _IOC_NR(EVIOCGKEY(0)) || nr == _IOC_NR(EVIOCGLED(0)) ||
+			 nr == _IOC_NR(EVIOCGSND(0)) || nr == _IOC_NR(EVIOCGSW(0))) {
+			static const guint8 zero[96];
+
+			r = put_sized(client, size, zero, sizeof(zero));
+		} else if (nr >= _IOC_NR(EVIOCGBIT(0, 0)) && nr < _IOC_NR(EVIOCGBIT(EV_MAX + 1, 0))) {
+			unsigned int type = nr - _IOC_NR(EVIOCGBIT(0, 0));
+			static const guint64 none[12];
+
+			switch (type) {
+			case 0:
+				r = put_sized(client, size, &inp->evbits, 4); /* EV_CNT bits */
+				break;
+			case EV_KEY:
+				r = put_sized(client, size, inp->keybits, KEY_CNT / 8);
+				break;
+			case EV_ABS:
+				r = put_sized(client, size, &inp->absbits, ABS_CNT / 8);
+				break;
+			case EV_REL:
+				r = put_sized(client, size, none, REL_CNT / 8);
+				break;
+			case EV_MSC:
+				r = put_sized(client, size, none, MSC_CNT / 8);
+				break;
+			case EV_SW:
+				r = put_sized(client, size, none, SW_CNT / 8);
+				break;
+			case EV_LED:
+				r = put_sized(client, size, none, LED_CNT / 8);
+				break;
+			case EV_SND:
+				r = put_sized(client, size, none, SND_CNT / 8);
+				break;
+			case EV_FF:
+				r = put_sized(client, size, none, FF_CNT / 8);
+				break;
+			default:
+				r = -EINVAL;
+			}
+		} else if (nr >= _IOC_NR(EVIOCGABS(0)) && nr < _IOC_NR(EVIOCGABS(ABS_CNT))) {
+			unsigned int code = nr - _IOC_NR(EVIOCGABS(0));
+			struct input_absinfo ai;
+
+			if (code >= 64 || !(inp->absbits >> code & 1)) {
+				r = -EINVAL;
+			} else {
+				ai.value = inp->abs[code].value;
+				ai.minimum = inp->abs[code].minimum;
+				ai.maximum = inp->abs[code].maximum;
+				ai.fuzz = inp->abs[code].fuzz;
+				ai.flat = inp->abs[code].flat;
+				ai.resolution = inp->abs[code].resolution;
+				r = put_sized(client, size, &ai, sizeof(ai));
+			}
+		}
+	}
+	umockdev_ioctl_client_complete(client, r < 0 ? -1 : r, r < 0 ? -r : 0);
+	return TRUE;
+}
+
+static void evdev_attach(struct emub *eb, struct emub_input *inp, int k)
+{
+	GError *e = NULL;
+
+	inp->devnode = g_strdup_printf("/dev/input/event%d", k);
+	inp->ioctl = umockdev_ioctl_base_new();
+	g_signal_connect(inp->ioctl, "handle-ioctl", G_CALLBACK(on_evdev_ioctl), inp);
+	if (!umockdev_testbed_attach_ioctl(eb->tb, inp->devnode, inp->ioctl, &e)) {
+		emub_log(eb, "attach_ioctl %s: %s", inp->devnode, e ? e->message : "?");
+		g_clear_error(&e);
+		g_object_unref(inp->ioctl);
+		inp->ioctl = NULL;
+	}
+}
+
+static void evdev_detach(struct emub *eb, struct emub_input *inp)
+{
+	GError *e = NULL;
+
+	if (!inp->ioctl)
+		return;
+	if (!umockdev_testbed_detach_ioctl(eb->tb, inp->devnode, &e)) {
+		emub_log(eb, "detach_ioctl %s: %s", inp->devnode, e ? e->message : "?");
+		g_clear_error(&e);
+	}
+	g_object_unref(inp->ioctl);
+	inp->ioctl = NULL;
+}
+
+void emub_input_free(struct emub_input *inp)
+{
+	g_free(inp->devpath);
+	g_free(inp->evpath);
+	g_free(inp->devnode);
+	g_free(inp->name);
+	g_free(inp->phys);
+	if (inp->ioctl)
+		g_object_unref(inp->ioctl);
+	g_free(inp);
+}
+
 /* input_print_bitmap(): longs from the highest non-zero one down, "%lx"
  * separated by spaces */
 static void append_bitmap(GString *s, const guint64 *words, int nwords)
@@ -1245,6 +1502,8 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	GError *e = NULL;
 	int k, r = 0;
 
+	key[0] = in->keybits_word0;
+	key[1] = in->keybits_word1;
 	key[5] = in->keybits_word5;
 	g_mutex_lock(&eb->lock);
 	for (k = 0; k < 32; k++)
@@ -1259,7 +1518,8 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	inp->evpath = g_strdup_printf("%s/event%d", inp->devpath, k);
 
 	/* input_print_modalias() */
-	g_string_append_printf(ma, "input:b%04Xv%04Xp%04Xe%04X-", in->bustype, 0, 0, 0);
+	g_string_append_printf(ma, "input:b%04Xv%04Xp%04Xe%04X-", in->bustype, in->vendor,
+			       in->product, in->version);
 	append_modalias_bits(ma, 'e', ev, 32);
 	append_modalias_bits(ma, 'k', key, 768);
 	append_modalias_bits(ma, 'r', none, 16);
@@ -1271,7 +1531,8 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	append_modalias_bits(ma, 'w', none, 16);
 
 	env = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(env, g_strdup_printf("PRODUCT=%x/%x/%x/%x", in->bustype, 0, 0, 0));
+	g_ptr_array_add(env, g_strdup_printf("PRODUCT=%x/%x/%x/%x", in->bustype, in->vendor,
+					     in->product, in->version));
 	g_ptr_array_add(env, g_strdup_printf("NAME=\"%s\"", in->name));
 	g_ptr_array_add(env, g_strdup_printf("PHYS=\"%s\"", in->phys));
 	g_string_truncate(t, 0);
@@ -1336,6 +1597,18 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 		dv = g_strdup_printf("%s/device", inp->devpath + 1);
 		emub_sys_symlink(eb, d->devpath + 1, dv);
 		g_free(dv);
+		inp->name = g_strdup(in->name);
+		inp->phys = g_strdup(in->phys);
+		inp->id[0] = in->bustype;
+		inp->id[1] = in->vendor;
+		inp->id[2] = in->product;
+		inp->id[3] = in->version;
+		inp->evbits = in->evbits;
+		memcpy(inp->keybits, key, sizeof(key));
+		inp->absbits = in->absbits;
+		inp->propbits = in->propbits;
+		memcpy(inp->abs, in->abs, sizeof(inp->abs));
+		evdev_attach(eb, inp, k);
 		g_mutex_lock(&eb->lock);
 		d->input = inp;
 		g_mutex_unlock(&eb->lock);
@@ -1383,6 +1656,7 @@ void drv_input_unregister(struct emub_dev *d)
 	g_ptr_array_add(evenv, g_strdup_printf("DEVNAME=input/event%d", inp->minor - 64));
 	emub_uevent_send(eb, "remove", inp->evpath, "input", evenv);
 	g_ptr_array_free(evenv, TRUE);
+	evdev_detach(eb, inp);
 	sysp = g_strdup_printf("/sys%s", inp->evpath);
 	umockdev_testbed_remove_device(eb->tb, sysp);
 	g_free(sysp);
@@ -1415,9 +1689,7 @@ void drv_input_unregister(struct emub_dev *d)
 	eb->evdev_minors &= ~(G_GUINT64_CONSTANT(1) << (inp->minor - 64));
 	g_mutex_unlock(&eb->lock);
 	emub_dev_log(d, "input: unregistered input%d", inp->number);
-	g_free(inp->devpath);
-	g_free(inp->evpath);
-	g_free(inp);
+	emub_input_free(inp);
 }
 
 void drv_queue_work(struct emub_dev *d, int what, int delay_ms)

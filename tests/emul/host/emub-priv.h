@@ -52,7 +52,7 @@ struct emub_chip_desc {
 	char *name;          /* section name, also the DT node name */
 	int adapter;
 	guint16 addr;
-	char *model;         /* "mxt224e", "mxt1664s", "eeprom" */
+	char *model;         /* "mxt224e", "mxt1664s", "eeprom", "goodix" */
 	char **compatible;   /* NULL-terminated */
 	char *driver;        /* kernel driver to model, NULL = none */
 	bool bound;
@@ -75,6 +75,17 @@ struct emub_chip_desc {
 	guint16 ee_size, ee_page;
 	guint32 ee_write_cycle_ms;
 	guint8 ee_fill;
+	/* goodix (chg_gpio is its INT pin, both ways) */
+	char gx_id[4];          /* product id bytes, NUL-padded */
+	bool gx_has_id;
+	guint16 gx_fw_version;
+	guint16 gx_strap;       /* address without INT driven at reset; 0 = address */
+	GByteArray *gx_config;  /* goodix.config file contents; NULL: made up */
+	bool gx_config_none;    /* goodix.config = none */
+	guint8 gx_cfg_version, gx_touches, gx_trigger;
+	guint16 gx_x, gx_y;
+	char *gx_config_name;   /* DT "goodix,config-name" */
+	bool gx_refuse_config, gx_config_volatile, gx_fixed_address, gx_corrupt_readback;
 };
 
 struct emub_line_desc {
@@ -146,7 +157,8 @@ struct emub_line {
 	struct emub_gpio_conn *user;
 	/* wiring */
 	struct emub_chip *reset_of; /* drives this chip's reset (active low) */
-	struct emub_chip *chg_of;   /* follows this chip's CHG (active low) */
+	struct emub_chip *chg_of;   /* follows this chip's CHG (active low), or
+				     * is a Goodix chip's INT pin (both ways) */
 };
 
 /* Kernel-side driver model of one driver name. */
@@ -170,12 +182,24 @@ struct emub_driver_ops {
 const struct emub_driver_ops *emub_find_driver(const char *name);
 extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
 extern const struct emub_driver_ops emub_drv_at24;
+extern const struct emub_driver_ops emub_drv_goodix;
+
+struct emub_absinfo {
+	gint32 value, minimum, maximum, fuzz, flat, resolution;
+};
 
 struct emub_input {
 	int number;     /* inputN */
 	int minor;      /* evdev minor (64 + K) */
 	char *devpath;  /* of inputN */
 	char *evpath;   /* of eventK */
+	char *devnode;  /* /dev/input/eventK */
+	/* what the evdev ioctls answer */
+	char *name, *phys;
+	guint16 id[4];  /* bustype, vendor, product, version */
+	guint64 evbits, keybits[12], absbits, propbits;
+	struct emub_absinfo abs[64];
+	UMockdevIoctlBase *ioctl;
 };
 
 struct emub_attr {
@@ -227,6 +251,7 @@ struct emub_dev {
 	bool irq_pending;
 	unsigned int irq_storm; /* level re-runs while CHG stays asserted */
 	int reset_line, chg_line;
+	bool int_gpio_held;    /* the chg_line is held as a GPIO (goodix "irq") */
 	bool have_update_fw;
 	int update_fw_count;
 	int update_fw_result;
@@ -388,6 +413,7 @@ int emub_gpio_kernel_request_locked(struct emub *eb, int line, const char *consu
 				    bool output, bool phys);
 void emub_gpio_kernel_set_locked(struct emub *eb, int line, bool phys);
 void emub_gpio_kernel_free_locked(struct emub *eb, int line);
+void emub_gpio_kernel_dir_locked(struct emub *eb, int line, bool output, bool phys);
 void emub_gpio_apply_locked(struct emub *eb, int line);
 
 /* drvcore.c */
@@ -398,6 +424,9 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 		   const char *buf, size_t len, int what, int delay_ms, bool wait, int *result);
 void emub_chip_power_locked(struct emub_chip *c, bool on);
 void emub_chip_reset_locked(struct emub_chip *c, bool held);
+/* A Goodix chip's INT pin: driven by the host at @level, or left to the chip. */
+void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level);
+bool emub_chip_is_goodix(const struct emub_chip *c);
 void emub_record_oops(struct emub_dev *d, const char *attr);
 void emub_dev_queue_irq_locked(struct emub_dev *d);
 int emub_dev_sysfs_create(struct emub_dev *d);
@@ -414,6 +443,7 @@ int drv_smbus_transfer(struct emub_dev *d, struct em_msg *msgs, int n);
 int drv_i2c_master_send(struct emub_dev *d, guint16 addr, const guint8 *buf, guint16 len);
 int drv_i2c_master_recv(struct emub_dev *d, guint16 addr, guint8 *buf, guint16 len);
 void drv_msleep(struct emub_dev *d, unsigned int ms);
+void drv_usleep(struct emub_dev *d, unsigned int us);
 /* regulator_bulk_enable/disable of the chip's supplies (no-op if always-on) */
 void drv_regulator(struct emub_dev *d, bool on);
 /* devm_gpiod_get_optional(dev, "reset", GPIOD_OUT_HIGH): 0 (also if not
@@ -422,6 +452,18 @@ int drv_reset_gpio_get(struct emub_dev *d, bool *wired);
 void drv_reset_gpio_set(struct emub_dev *d, int logical);
 /* devm_request_threaded_irq(..., IRQF_NO_AUTOEN) on the CHG line */
 int drv_irq_request(struct emub_dev *d);
+/*
+ * Goodix: devm_gpiod_get_optional() of the INT ("irq") and RST ("reset")
+ * lines as inputs: 0 (also when not wired: *have false), or -EBUSY.  Then
+ * gpiod_direction_output()/_input() on them (physical levels: both are
+ * active high in Goodix device trees), and devm_request_threaded_irq() on
+ * the INT GPIO the driver holds, enabled, @level true for a level trigger.
+ */
+int drv_gpio_get_int(struct emub_dev *d, bool *have);
+int drv_gpio_get_reset_input(struct emub_dev *d, bool *have);
+void drv_gpio_output(struct emub_dev *d, int line, bool phys);
+void drv_gpio_input(struct emub_dev *d, int line);
+int drv_irq_request_on_gpio(struct emub_dev *d, bool level);
 void drv_irq_enable(struct emub_dev *d);
 void drv_irq_disable(struct emub_dev *d);
 /* devres release: the IRQ and the reset line */
@@ -444,11 +486,15 @@ void drv_attrs_remove(struct emub_dev *d);
 struct emub_input_desc {
 	const char *name;
 	const char *phys;
-	guint16 bustype;
+	guint16 bustype, vendor, product, version;
 	guint64 evbits, keybits_word5, absbits; /* one word each is enough here */
+	guint64 keybits_word0, keybits_word1;
 	guint32 propbits;
+	/* input_set_abs_params() of the axes in absbits (others 0..0) */
+	struct emub_absinfo abs[64];
 };
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
+void emub_input_free(struct emub_input *inp);
 void drv_input_unregister(struct emub_dev *d);
 /* queue deferred work (e.g. the async firmware callback) after @delay_ms
  * of wall time */

@@ -19,6 +19,7 @@
 #include "eeprom_model.h"
 #include "emub-priv.h"
 #include "mxt_model.h"
+#include "goodix_model.h"
 
 #define PRELOAD_LIB "libumockdev-preload.so.0"
 
@@ -146,6 +147,29 @@ static int make_chip(struct emub_chip *c)
 		eeprom_model_init(m, &cfg, 0);
 		c->model = m;
 		c->ops = &eeprom_model_ops;
+	} else if (!strcmp(d->model, "goodix")) {
+		struct goodix_model *m = g_new0(struct goodix_model, 1);
+		struct goodix_model_cfg cfg;
+
+		memset(&cfg, 0, sizeof(cfg));
+		memcpy(cfg.id, d->gx_id, sizeof(cfg.id));
+		cfg.fw_version = d->gx_fw_version;
+		cfg.addr = d->gx_strap ? d->gx_strap : d->addr;
+		if (d->gx_config) {
+			memcpy(cfg.stored, d->gx_config->data, d->gx_config->len);
+			cfg.stored_len = (em_u16)d->gx_config->len;
+		} else if (!d->gx_config_none) {
+			goodix_model_make_config(&cfg, d->gx_cfg_version, d->gx_x, d->gx_y,
+						 d->gx_touches, d->gx_trigger);
+		}
+		cfg.faults.refuse_config = d->gx_refuse_config;
+		cfg.faults.config_volatile = d->gx_config_volatile;
+		cfg.faults.fixed_address = d->gx_fixed_address;
+		cfg.faults.corrupt_readback = d->gx_corrupt_readback;
+		cfg.faults.slow_factor = d->slow_factor;
+		goodix_model_init(m, &cfg, 0);
+		c->model = m;
+		c->ops = &goodix_model_ops;
 	} else {
 		struct mxt_model *m = g_new0(struct mxt_model, 1);
 		struct mxt_model_cfg cfg;
@@ -234,7 +258,9 @@ int emub_start(struct emub *eb)
 		struct emub_chip *c = &eb->chips[i];
 
 		if (c->desc->chg_gpio >= 0)
-			eb->lines[c->desc->chg_gpio].phys = !c->irq_level_now;
+			eb->lines[c->desc->chg_gpio].phys =
+				emub_chip_is_goodix(c) ? goodix_model_int_level(c->model)
+						       : !c->irq_level_now;
 	}
 	emub_devices_create(eb);
 	if (!eb->on_uevent_after_boot)
@@ -903,6 +929,22 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 				s->frames_passed, s->frames_failed, s->images_completed, s->resets,
 				s->hw_resets, s->bootloader_entries, s->backups, s->power_losses,
 				s->config_writes);
+		} else if (c->ops == &goodix_model_ops) {
+			struct goodix_model *m = c->model;
+			const struct goodix_model_stats *s = goodix_model_stats(m);
+			const guint8 *cfg;
+			bool have = goodix_model_active_config(m, &cfg);
+
+			fprintf(f,
+				", \"mode\": %d, \"address\": %u, \"config_version\": %d, "
+				"\"stats\": {\"resets\": %u, \"configs_applied\": %u, "
+				"\"configs_bad_checksum\": %u, \"configs_old_version\": %u, "
+				"\"configs_refused\": %u, \"config_writes\": %u, "
+				"\"requests\": %u, \"touch_frames\": %u}",
+				(int)goodix_model_mode(m), goodix_model_addr(m), have ? cfg[0] : -1,
+				s->resets, s->configs_applied, s->configs_bad_checksum,
+				s->configs_old_version, s->configs_refused, s->config_writes,
+				s->requests, s->touch_frames);
 		} else {
 			const struct eeprom_model_stats *s = eeprom_model_stats(c->model);
 
@@ -949,6 +991,34 @@ struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev)
 	struct emub_chip *c = emub_find_chip(eb, dev);
 
 	return c && c->ops == &eeprom_model_ops ? c->model : NULL;
+}
+
+struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+
+	return c && c->ops == &goodix_model_ops ? c->model : NULL;
+}
+
+int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_model_point *pts,
+		      unsigned int n)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+
+	if (!c || c->ops != &goodix_model_ops)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	emub_sync_locked(eb);
+	goodix_model_touch(c->model, pts, (em_u8)MIN(n, 255u));
+	emub_check_irqs_locked(eb);
+	emub_pacer_kick_locked(eb);
+	g_mutex_unlock(&eb->lock);
+	return 0;
+}
+
+bool emub_chip_is_goodix(const struct emub_chip *c)
+{
+	return c->ops == &goodix_model_ops;
 }
 
 bool emub_chip_powered(struct emub *eb, const char *dev)

@@ -31,6 +31,7 @@ struct mxt_model;
 struct mxt_model_faults;
 struct mxt_model_stats;
 struct eeprom_model;
+struct goodix_model;
 
 /* ------------------------------------------------------------ lifecycle */
 
@@ -204,6 +205,12 @@ void emub_lock(struct emub *eb);
 void emub_unlock(struct emub *eb);
 struct mxt_model *emub_chip_mxt(struct emub *eb, const char *dev);
 struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev);
+struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev);
+struct goodix_model_point;
+/* A Goodix chip reports a touch frame (goodix_model_touch) and raises INT:
+ * a bound Goodix-TS runs its interrupt handler. */
+int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_model_point *pts,
+		      unsigned int n);
 /* Chip supply as the board sees it. */
 bool emub_chip_powered(struct emub *eb, const char *dev);
 

@@ -38,6 +38,7 @@
 #include <glib-unix.h>
 
 #include "emub-priv.h"
+#include "goodix_model.h"
 
 #define EDGE_QUEUE_MAX 16 /* gpiolib-cdev v1 lineevent kfifo */
 
@@ -54,10 +55,53 @@ struct emub_gpio_conn {
 
 /* ------------------------------------------------------------ line state */
 
+static void queue_edge_locked(struct emub *eb, struct emub_line *l, guint64 t)
+{
+	struct emub_gpio_conn *u = l->user;
+	struct emub_edge *e;
+
+	if (!u || u->output)
+		return;
+	if (g_queue_get_length(&u->edges) >= EDGE_QUEUE_MAX) {
+		emub_log(eb, "gpio line %d: event queue full, edge dropped", l->offset);
+		return;
+	}
+	e = g_new0(struct emub_edge, 1);
+	e->t_ns = t;
+	e->rising = l->phys;
+	g_queue_push_tail(&u->edges, e);
+}
+
+/*
+ * A Goodix INT pin is an output of the chip unless the host drives it: an
+ * output line (kernel or user space) drives the chip's pin, an input line
+ * (or a free one) follows it.  Released lines go back to the chip.
+ */
+static void int_pin_locked(struct emub *eb, struct emub_line *l)
+{
+	struct emub_chip *c = l->chg_of;
+	bool driven, lvl;
+
+	if (!c || !emub_chip_is_goodix(c))
+		return;
+	driven = (l->kernel_consumer && l->kernel_output) || (l->user && l->user->output);
+	emub_chip_int_locked(c, driven, l->phys);
+	if (driven)
+		return;
+	lvl = goodix_model_int_level(c->model);
+	if (lvl != l->phys) {
+		l->phys = lvl;
+		queue_edge_locked(eb, l, c->now_ns);
+		g_cond_broadcast(&eb->gpio_cond);
+	}
+}
+
 static void apply_reset_locked(struct emub_line *l)
 {
 	if (l->reset_of)
 		emub_chip_reset_locked(l->reset_of, !l->phys);
+	if (l->chg_of && emub_chip_is_goodix(l->chg_of))
+		int_pin_locked(l->chg_of->eb, l);
 }
 
 void emub_gpio_apply_locked(struct emub *eb, int line)
@@ -74,6 +118,17 @@ void emub_gpio_chip_edge_locked(struct emub *eb, struct emub_chip *c, bool asser
 
 		if (l->chg_of != c)
 			continue;
+		if (emub_chip_is_goodix(c)) {
+			bool driven = (l->kernel_consumer && l->kernel_output) ||
+				      (u && u->output);
+			bool lvl = goodix_model_int_level(c->model);
+
+			if (driven || lvl == l->phys)
+				continue;
+			l->phys = lvl;
+			queue_edge_locked(eb, l, t);
+			continue;
+		}
 		l->phys = !asserted; /* CHG is active low on the wire */
 		if (u && !u->output) {
 			struct emub_edge *e;
@@ -105,8 +160,31 @@ int emub_gpio_kernel_request_locked(struct emub *eb, int line, const char *consu
 	if (output && l->phys != phys) {
 		l->phys = phys;
 		apply_reset_locked(l);
+	} else if (l->chg_of) {
+		int_pin_locked(eb, l);
 	}
 	return 0;
+}
+
+/* gpiod_direction_input() / _output() on a line the kernel holds */
+void emub_gpio_kernel_dir_locked(struct emub *eb, int line, bool output, bool phys)
+{
+	struct emub_line *l = &eb->lines[line];
+
+	l->kernel_output = output;
+	if (output) {
+		if (l->phys != phys || l->chg_of) {
+			l->phys = phys;
+			apply_reset_locked(l);
+		}
+		return;
+	}
+	if (l->reset_of && !l->phys) {
+		/* an input reset line: the board's pull-up releases it */
+		l->phys = true;
+		apply_reset_locked(l);
+	}
+	int_pin_locked(eb, l);
 }
 
 void emub_gpio_kernel_set_locked(struct emub *eb, int line, bool phys)
@@ -125,6 +203,7 @@ void emub_gpio_kernel_free_locked(struct emub *eb, int line)
 		return;
 	eb->lines[line].kernel_consumer = NULL;
 	eb->lines[line].kernel_output = false;
+	int_pin_locked(eb, &eb->lines[line]);
 }
 
 /* ------------------------------------------------------------ chardev */
@@ -136,8 +215,11 @@ static void line_info_locked(struct emub *eb, int off, bool *used, bool *out, bo
 
 	*used = l->kernel_consumer || l->user;
 	*out = l->user ? l->user->output : l->kernel_output;
-	/* the driver model asks for lines by their DT flags: active low */
-	*al = l->user ? l->user->active_low : (l->kernel_consumer != NULL && l->reset_of);
+	/* the driver model asks for lines by their DT flags: active low
+	 * (maXTouch reset), active high (Goodix INT and RST) */
+	*al = l->user ? l->user->active_low
+		      : (l->kernel_consumer != NULL && l->reset_of &&
+			 !emub_chip_is_goodix(l->reset_of));
 	*consumer = l->user ? l->user->consumer : l->kernel_consumer ? l->kernel_consumer : "";
 }
 
@@ -263,8 +345,10 @@ static void conn_release_locked(struct emub_gpio_conn *c)
 {
 	struct emub *eb = c->eb;
 
-	if (c->line >= 0 && eb->lines[c->line].user == c)
+	if (c->line >= 0 && eb->lines[c->line].user == c) {
 		eb->lines[c->line].user = NULL;
+		int_pin_locked(eb, &eb->lines[c->line]);
+	}
 	c->line = -1;
 	g_queue_clear_full(&c->edges, g_free);
 	g_cond_broadcast(&eb->gpio_cond);
@@ -343,10 +427,12 @@ static char *cmd_request(struct emub_gpio_conn *c, char **tok)
 	if (c->output) {
 		bool phys = (value != 0) ^ al;
 
-		if (l->phys != phys) {
+		if (l->phys != phys || l->chg_of) {
 			l->phys = phys;
 			apply_reset_locked(l);
 		}
+	} else {
+		int_pin_locked(eb, l);
 	}
 	g_mutex_unlock(&eb->lock);
 	return g_strdup("OK");

@@ -219,6 +219,7 @@ static void dt_prop_u32(struct dt_node *n, const char *name, guint32 v)
 }
 
 #define GPIO_PHANDLE 1
+#define GPIO_ACTIVE_HIGH 0
 #define GPIO_ACTIVE_LOW 1
 #define IRQ_TYPE_EDGE_FALLING 2
 #define IRQ_TYPE_LEVEL_LOW 8
@@ -278,6 +279,28 @@ static struct dt_node *build_dt(struct emub *eb)
 			if (c->compatible)
 				dt_prop_strv(cn, "compatible", c->compatible);
 			dt_prop_u32(cn, "reg", c->addr);
+			if (!strcmp(c->model, "goodix")) {
+				/* Documentation/devicetree/bindings/input/touchscreen/
+				 * goodix.yaml: reset-gpios and irq-gpios, active high */
+				if (c->reset_gpio >= 0) {
+					guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio,
+							    GPIO_ACTIVE_HIGH};
+
+					dt_prop_cells(cn, "reset-gpios", cells, 3);
+				}
+				if (c->chg_gpio >= 0) {
+					guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
+							    GPIO_ACTIVE_HIGH};
+					guint32 irq[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
+							  IRQ_TYPE_EDGE_FALLING};
+
+					dt_prop_cells(cn, "irq-gpios", cells, 3);
+					dt_prop_cells(cn, "interrupts-extended", irq, 3);
+				}
+				if (c->gx_config_name)
+					dt_prop_str(cn, "goodix,config-name", c->gx_config_name);
+				continue;
+			}
 			if (c->reset_gpio >= 0) {
 				guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio, GPIO_ACTIVE_LOW};
 

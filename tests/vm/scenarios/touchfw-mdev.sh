@@ -23,7 +23,7 @@ vm_wait 10 "udevd to exit" eval '! pidof systemd-udevd >/dev/null'
 # given TOUCHFW_CANDIDATE=1 (at24 is not a driver touchfw lists), debug
 # logging and its stderr in a file; everything else as shipped.
 shipped=/usr/share/touchfw/touchfw-mdev.conf
-bind_line=$(sed -n 's%^\(-SUBSYSTEM=i2c|spi;\$DRIVER=\)^atmel_mxt_ts\$\( 0:0 600 [*@$]\)\(/usr/bin/touchfw handle-event\)$%\1^at24$\2TOUCHFW_CANDIDATE=1 TOUCHFW_LOG_LEVEL=debug \3 2>>/run/tf-bind.log%p' "$shipped")
+bind_line=$(sed -n 's%^\(-SUBSYSTEM=i2c|spi;\$DRIVER=\)^[^ ]*\$\( 0:0 600 [*@$]\)\(/usr/bin/touchfw handle-event\)$%\1^at24$\2TOUCHFW_CANDIDATE=1 TOUCHFW_LOG_LEVEL=debug \3 2>>/run/tf-bind.log%p' "$shipped")
 add_line=$(sed -n 's%^#\(-SUBSYSTEM=i2c|spi;\$MODALIAS=\)^(of:.*\$\( 0:0 600 [*@$]\)\(/usr/bin/touchfw handle-event --add-only\)$%\1^i2c:24c01$\2TOUCHFW_CANDIDATE=1 TOUCHFW_LOG_LEVEL=debug \3 2>>/run/tf-add.log%p' "$shipped")
 vm_require "the shipped bind-mode line adapts to at24" test -n "$bind_line"
 vm_require "the shipped add-only line adapts to at24" test -n "$add_line"

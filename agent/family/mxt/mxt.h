@@ -6,14 +6,14 @@
  * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1) and shared/design.md
  * §6; the parsers are pure functions over a buffer.
  */
-#ifndef TF_PROTO_MXT_H
-#define TF_PROTO_MXT_H
+#ifndef TF_FAMILY_MXT_H
+#define TF_FAMILY_MXT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util.h"
+#include "util.h"
 
 #define MXT_INFO_SIZE 7
 #define MXT_OBJ_ENTRY 6
@@ -134,4 +134,25 @@ int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info,
 		  bool force, uint8_t **mem, uint16_t *start, uint16_t *len,
 		  uint32_t *crc, struct tf_err *err);
 
-#endif /* TF_PROTO_MXT_H */
+/* ------------------------------------------------------------ family */
+
+struct tf_version;
+struct tf_version_scheme;
+struct tf_family_ops;
+struct tf_blob;
+struct tf_family_ids;
+
+/* Drivers and ids (ids.c). */
+extern const struct tf_family_ids tf_family_ids_mxt;
+
+/* MAJOR.MINOR.BUILD (version.c). */
+extern const struct tf_version_scheme mxt_version_scheme;
+/* The version an info block reports (version byte, build byte). */
+void mxt_version_from_info(uint8_t version_byte, uint8_t build, struct tf_version *v);
+/* Manifest rules (blob.c). */
+bool mxt_hw_id_ok(const char *s);
+int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+/* The flow's operations (mxt-ops.c). */
+extern const struct tf_family_ops mxt_ops;
+
+#endif /* TF_FAMILY_MXT_H */

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../family.h"
+#include "family/family.h"
 
 #define MXT_FRAME_RETRIES 20          /* atmel_mxt_ts.c */
 #define MXT_RETRY_BACKOFF_MS 20       /* atmel_mxt_ts.c: retry * 20 ms */
@@ -98,12 +98,6 @@ static void mxt_fini(struct tf_ctx *c)
 {
 	free(c->priv);
 	c->priv = NULL;
-}
-
-static bool nak(int r)
-{
-	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT ||
-	       r == -EAGAIN;
 }
 
 /* Register read (LE16 address, then data), in chunks an adapter takes. */
@@ -202,7 +196,7 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 	st->mode = TF_CHIP_APP;
 	mxt_hw_string(i->family, i->variant, st->hw, sizeof(st->hw));
 	mxt_version_string(i->version, i->build, st->version_str, sizeof(st->version_str));
-	tf_version_from_mxt(i->version, i->build, &st->version);
+	mxt_version_from_info(i->version, i->build, &st->version);
 	st->has_version = true;
 	st->has_info_crc = true;
 	st->info_crc = i->crc_read;
@@ -233,7 +227,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
-		return nak(r) ? 0 : r;
+		return tf_i2c_nak(r) ? 0 : r;
 	return mxt_status_plausible(*s) ? 1 : 0;
 }
 
@@ -253,7 +247,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->app);
-	if (!nak(r))
+	if (!tf_i2c_nak(r))
 		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
 				  p->app, c->bus.nr, strerror(-r));
 	p->have_info = false;
@@ -485,7 +479,7 @@ static int wait_status_paced(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t
 				pace_learn(pc, reads, since, missed_at, read_at);
 			return 0;
 		}
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return r;
 		missed_at = read_at;
 		if (now_us() >= deadline)
@@ -550,7 +544,7 @@ static bool reset_after_last_frame(struct tf_ctx *c, uint16_t bl, int r, uint8_t
 {
 	if (r == 0)
 		return restart_state(*s);
-	return r == -ETIMEDOUT && nak(status_read(c, bl, s));
+	return r == -ETIMEDOUT && tf_i2c_nak(status_read(c, bl, s));
 }
 
 static int restarted(struct tf_ctx *c, size_t frame, uint8_t s, struct tf_err *err)
@@ -641,7 +635,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		}
 		ready = false;
 		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));
 		t_written = now_us();
@@ -793,7 +787,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		tf_sleep_us(delay);
 		delay = delay * 2 > 50000 ? 50000 : delay * 2;
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: reading T6: %s", c->dev.name, strerror(-r));
 		if (now_us() > deadline)
 			return tf_err_set(err, ETIMEDOUT, "%s: backup to NVM did not finish",
@@ -818,20 +812,42 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	return 0;
 }
 
-const struct tf_family_ops tf_mxt_ops = {
-	.name = "mxt",
-	.kernel_fw_name = "maxtouch.fw",
-	.kernel_fw_attr = "update_fw",
-	.kernel_cfg_name = "maxtouch.cfg",
+/* atmel_mxt_ts requests fixed names: MXT_FW_NAME and MXT_CFG_NAME. */
+static int fixed_name(struct tf_ctx *c, const char *name, char *buf, size_t size,
+		      struct tf_err *err)
+{
+	if (tf_snprintf(buf, size, "%s", name))
+		return tf_err_set(err, ENAMETOOLONG, "%s: file name %s too long", c->dev.name,
+				  name);
+	return 0;
+}
+
+static int mxt_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+			      size_t size, struct tf_err *err)
+{
+	(void)st;
+	return fixed_name(c, "maxtouch.fw", buf, size, err);
+}
+
+static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+			       size_t size, struct tf_err *err)
+{
+	(void)st;
+	return fixed_name(c, "maxtouch.cfg", buf, size, err);
+}
+
+const struct tf_family_ops mxt_ops = {
 	.init = mxt_init,
 	.fini = mxt_fini,
 	.detect = mxt_detect,
 	.load_firmware = mxt_load_firmware,
-	.kernel_firmware = mxt_kernel_firmware,
 	.free_firmware = mxt_free_firmware,
+	.kernel_firmware = mxt_kernel_firmware,
+	.kernel_fw_name = mxt_kernel_fw_name,
 	.load_config = mxt_load_config,
 	.check_config = mxt_check_config,
 	.free_config = mxt_free_config,
+	.kernel_cfg_name = mxt_kernel_cfg_name,
 	.enter_bootloader = mxt_enter_bootloader,
 	.write_firmware = mxt_write_firmware,
 	.leave_bootloader = mxt_leave_bootloader,

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A controller family, the one unit of extension: everything touchfw knows
+ * about one kind of chip lives in its folder agent/family/<name>/ and is
+ * reached through one struct tf_family -- its ids (ids.h), version scheme,
+ * manifest rules, capabilities and operations.  registry.c lists the
+ * families (from registry.def); the rest of the agent asks the registry and
+ * chooses what to do from the capabilities, never from a family's name.
+ * The flow calls the operations in a fixed order; model differences inside
+ * a family are data.  doc/families.md says how to add a family.
+ */
+#ifndef TF_FAMILY_H
+#define TF_FAMILY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "device.h"
+#include "family/ids.h"
+#include "gpio.h"
+#include "i2c.h"
+#include "util.h"
+#include "version.h"
+
+/* Room for a file name a driver requests (kernel_fw_name, kernel_cfg_name). */
+#define TF_FW_NAME_MAX 128
+
+enum tf_chip_mode {
+	TF_CHIP_ABSENT,     /* answers at none of its addresses */
+	TF_CHIP_APP,        /* application firmware running */
+	TF_CHIP_BOOTLOADER, /* bootloader only (no or stale firmware) */
+};
+
+/* What detect() found, in family-independent terms. */
+struct tf_chip_state {
+	enum tf_chip_mode mode;
+	char hw[32];             /* hardware id, "" when unknown (bootloader) */
+	bool has_version;
+	struct tf_version version;
+	char version_str[48];
+	bool has_info_crc, has_config_crc;
+	uint32_t info_crc, config_crc;
+	/* Families whose configurations carry a version the chip reports
+	 * (caps.config_versioned): the chip's, when it holds a valid one. */
+	bool has_config_version;
+	struct tf_version config_version;
+	char config_version_str[TF_VERSION_STR_MAX];
+	uint16_t bl_addr;        /* bootloader address found / to use */
+	char detail[160];        /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
+};
+
+/* Progress of a firmware write, for the progress bar and logs. */
+struct tf_progress {
+	size_t done, total;      /* frames */
+	size_t bytes, total_bytes;
+	unsigned retries;
+};
+typedef void (*tf_progress_fn)(void *user, const struct tf_progress *p);
+
+/* Everything an operation may use; owned by the flow. */
+struct tf_ctx {
+	struct tf_device dev;
+	const struct tf_controller *ctrl;
+	struct tf_i2c bus;
+	bool bus_open;
+	struct tf_gpio_line *chg;   /* only when no driver holds the line */
+	struct tf_gpio_line *reset;
+	bool force;
+	uint32_t flash_timeout_ms;
+	tf_progress_fn progress;
+	void *progress_user;
+	void *priv;                 /* the family's per-run state */
+};
+
+/* The operations.  Optional ones may be NULL; the flow checks. */
+struct tf_family_ops {
+	/* Optional: set up / tear down c->priv. */
+	int (*init)(struct tf_ctx *c, struct tf_err *err);
+	void (*fini)(struct tf_ctx *c);
+	/* Mode, versions, CRCs -- reading only, safe with the driver bound. */
+	int (*detect)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+
+	/* Blobs: parse and check; *img / *cfg are family-private. */
+	int (*load_firmware)(struct tf_ctx *c, const uint8_t *data, size_t len,
+			     const char *name, void **img, struct tf_err *err);
+	void (*free_firmware)(void *img);
+	/* With caps.kernel_fw_attr: the binary the driver wants (e.g. .enc
+	 * decoded) and the file name it requests, as the driver computes it
+	 * from the chip (@st: what detect() found). */
+	void (*kernel_firmware)(void *img, const uint8_t **data, size_t *len);
+	int (*kernel_fw_name)(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+			      size_t size, struct tf_err *err);
+	/* Configurations (with caps.bus_config or caps.kernel_cfg): parse one;
+	 * @want_crc gets the CRC the chip will report. */
+	int (*load_config)(struct tf_ctx *c, const uint8_t *data, size_t len,
+			   const char *name, void **cfg, uint32_t *want_crc,
+			   struct tf_err *err);
+	/* Optional: check a parsed config against the chip as it is now (app
+	 * mode). */
+	int (*check_config)(struct tf_ctx *c, void *cfg, struct tf_err *err);
+	void (*free_config)(void *cfg);
+	/* With caps.kernel_cfg: the file the driver loads at probe. */
+	int (*kernel_cfg_name)(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+			       size_t size, struct tf_err *err);
+
+	/* With caps.bus_flash; the driver must not be driving the chip. */
+	int (*enter_bootloader)(struct tf_ctx *c, struct tf_chip_state *st,
+				struct tf_err *err);
+	int (*write_firmware)(struct tf_ctx *c, const struct tf_chip_state *st,
+			      void *img, struct tf_err *err);
+	int (*leave_bootloader)(struct tf_ctx *c, const struct tf_chip_state *st,
+				struct tf_err *err);
+	/* With caps.bus_config (and caps.bus_config_bound: also while the
+	 * driver is bound).  Verifies what the chip took, by reading back. */
+	int (*write_config)(struct tf_ctx *c, void *cfg, struct tf_err *err);
+	/* Optional: the ABS_MT_POSITION_X/Y maxima the driver gives its input
+	 * device once the chip runs @cfg; the flow checks them on the new
+	 * event node (EVIOCGABS), which proves the driver took @cfg. */
+	int (*expected_axes)(struct tf_ctx *c, void *cfg, int32_t *x_max, int32_t *y_max);
+	/* Optional, with caps.reset.drive_int: the logical INT level for the
+	 * reset pulse when it depends on the chip (an address it latches),
+	 * instead of caps.reset.int_level. */
+	int (*reset_int_level)(struct tf_ctx *c);
+};
+
+/* Buses the family's own code can work over. */
+enum tf_transport {
+	TF_TRANSPORT_I2C = 1u << 0,   /* plain I2C transfers (I2C_RDWR) */
+	TF_TRANSPORT_SMBUS = 1u << 1, /* SMBus-only adapters are enough */
+	TF_TRANSPORT_SPI = 1u << 2,
+};
+
+/* The profile's lines (reset, interrupt/CHG). */
+enum tf_line {
+	TF_LINE_RESET = 1u << 0,
+	TF_LINE_INT = 1u << 1,
+};
+
+struct tf_family_caps {
+	unsigned transports;   /* TF_TRANSPORT_* */
+	unsigned lines_needed; /* TF_LINE_*: bus paths are refused without them */
+	/* Flashes firmware over the bus itself (enter_bootloader,
+	 * write_firmware, leave_bootloader); the log says how it enters. */
+	bool bus_flash;
+	const char *enter_bootloader_desc; /* "how", for the log */
+	/* detect() may find the chip in a bootloader instead of its
+	 * application (then only bus flashing helps). */
+	bool bootloader_mode;
+	bool bus_config; /* writes configuration over the bus (write_config) */
+	/* The kernel driver flashes a file it requests (kernel_fw_name) when
+	 * @kernel_fw_value is written to its attribute @kernel_fw_attr;
+	 * NULL: the driver has no such interface. */
+	const char *kernel_fw_attr;
+	const char *kernel_fw_value;
+	/* The driver applies a configuration file (kernel_cfg_name) at every
+	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
+	 * where the driver requests none; the flow then writes over the bus. */
+	bool kernel_cfg;
+	/* write_config is safe with the driver bound and working (the driver
+	 * only reads the chip; the configuration registers are the chip's to
+	 * judge), so a configuration needs no unbind: write, then rebind. */
+	bool bus_config_bound;
+	/* Configurations carry a version the chip reports
+	 * (tf_chip_state.config_version, the manifest's version parsed by the
+	 * family's scheme); the plan chooses by it (plan.h). */
+	bool config_versioned;
+	/* The board can name the driver's configuration file (profile
+	 * config-name); other families refuse a profile that gives one. */
+	bool config_name;
+	/* Installs no firmware at all, only configurations (no firmware
+	 * interface in the driver, no bus flashing). */
+	bool config_only;
+	/* The reset pulse touchfw gives when it owns the chip (gpio.h). */
+	struct tf_reset_seq reset;
+};
+
+struct tf_blob;
+
+struct tf_family {
+	const struct tf_family_ids *ids;         /* ids->name is the family's name */
+	const struct tf_version_scheme *version; /* NULL: dotted */
+	/*
+	 * Optional: the family's rules for a manifest blob (hardware-id syntax,
+	 * CRC widths, lengths), after the generic checks passed.  Returns 0, or
+	 * -EINVAL with *@key the manifest key at fault and @msg the reason.
+	 */
+	int (*check_blob)(const struct tf_blob *b, const char **key, char *msg,
+			  size_t size);
+	/*
+	 * Optional: the family's rules for a blob's bytes (lengths, checksums,
+	 * the version inside), checked whenever a blob is read or verified
+	 * (`db check` too).  Returns 0, or -EBADMSG with the reason in @msg.
+	 */
+	int (*check_blob_data)(const struct tf_blob *b, const uint8_t *data, size_t len,
+			       char *msg, size_t size);
+	/*
+	 * Optional: the family's rules for a board profile's controller node
+	 * (addresses its chips can have, ...).  0, or -EINVAL with @msg.
+	 */
+	int (*check_controller)(const struct tf_controller *ctl, char *msg, size_t size);
+	struct tf_family_caps caps;
+	const struct tf_family_ops *ops;
+};
+
+/* All families, registry order (registry.def), NULL-terminated. */
+extern const struct tf_family *const tf_families[];
+/* By name (a profile's family), NULL if none. */
+const struct tf_family *tf_family_by_name(const char *name);
+/* The family whose ids list @driver, NULL if none. */
+const struct tf_family *tf_family_by_driver(const char *driver);
+/*
+ * Is @f complete: every operation its capabilities promise is there?
+ * 0, or -EINVAL with the reason in @why.  (The unit tests hold every
+ * registered family to it.)
+ */
+int tf_family_check(const struct tf_family *f, char *why, size_t size);
+/*
+ * Does the profile's controller @ctl suit its family @f: generic rules from
+ * the capabilities (config-name only where the driver takes one) and the
+ * family's check_controller.  0, or -EINVAL with the reason in @msg.
+ */
+int tf_family_check_controller(const struct tf_family *f, const struct tf_controller *ctl,
+			       char *msg, size_t size);
+
+#endif /* TF_FAMILY_H */

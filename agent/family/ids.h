@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What identifies a controller family from outside the chip: its kernel
+ * drivers and the device-tree, ACPI and i2c ids those drivers match, so
+ * that handle-event can decide "one of ours?" from the uevent alone.  Each
+ * family folder fills one struct tf_family_ids (agent/family/<name>/ids.c);
+ * registry-ids.c lists them from registry.def.  Pure data and string
+ * compares: the front end (libc + libinih only) links this and nothing
+ * else of the families.
+ */
+#ifndef TF_FAMILY_IDS_H
+#define TF_FAMILY_IDS_H
+
+#include <stdbool.h>
+
+#include "event.h"
+
+struct tf_family_ids {
+	const char *name;               /* the family's folder name */
+	const char *description;        /* vendor and product line */
+	const char *const *drivers;     /* kernel driver names, NULL-terminated */
+	const char *const *compatibles; /* OF compatibles the drivers match */
+	const char *const *acpi_ids;    /* ACPI HIDs the drivers match */
+	const char *const *i2c_ids;     /* i2c_device_id names ("i2c:NAME") */
+};
+
+/* Every family's ids, in registry order, NULL-terminated. */
+extern const struct tf_family_ids *const tf_family_ids_all[];
+
+const struct tf_family_ids *tf_family_ids_by_name(const char *name);
+const struct tf_family_ids *tf_family_ids_by_driver(const char *driver);
+/* By OF_COMPATIBLE_* or an "of:", "acpi:" or "i2c:" MODALIAS (no driver
+ * bound yet). */
+const struct tf_family_ids *tf_family_ids_by_uevent(const struct tf_uevent *ev);
+
+#endif /* TF_FAMILY_IDS_H */

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The maXTouch family as the registry sees it: ids, version scheme,
+ * manifest rules, capabilities and operations.  Facts from
+ * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1): the driver has
+ * update_fw (writing anything starts it; it requests maxtouch.fw) and
+ * applies maxtouch.cfg at probe; the chip has a bootloader that i2c-dev
+ * can drive (mxt-ops.c), entered by a T6 reset with 0xA5.  The bus code
+ * needs plain I2C transfers (16-bit registers, frames over 32 bytes).
+ * Reset: design §6 asks for >= 50 ms asserted, then ~100 ms before the
+ * first access; CHG stays an input.
+ */
+#include "mxt.h"
+
+#include "family/family.h"
+
+const struct tf_family tf_family_mxt = {
+	.ids = &tf_family_ids_mxt,
+	.version = &mxt_version_scheme,
+	.check_blob = mxt_check_blob,
+	.caps = {
+		.transports = TF_TRANSPORT_I2C,
+		.lines_needed = 0, /* CHG and reset help, polling does without */
+		.bus_flash = true,
+		.enter_bootloader_desc = "T6 reset 0xA5",
+		.bootloader_mode = true,
+		.bus_config = true,
+		.kernel_fw_attr = "update_fw",
+		.kernel_fw_value = "1",
+		.kernel_cfg = true,
+		.reset = {
+			.assert_us = 50000,
+			.release_us = 100000,
+		},
+	},
+	.ops = &mxt_ops,
+};

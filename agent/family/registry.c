@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The registry: every family of registry.def as a struct tf_family, found
+ * by name or driver, and the completeness rule a family must meet (the
+ * operations its capabilities promise).  Linking this pulls in every
+ * family's code; the front end uses registry-ids.c instead.
+ */
+#include "family/family.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define TF_FAMILY(n) extern const struct tf_family tf_family_##n;
+#include "family/registry.def"
+#undef TF_FAMILY
+
+const struct tf_family *const tf_families[] = {
+#define TF_FAMILY(n) &tf_family_##n,
+#include "family/registry.def"
+#undef TF_FAMILY
+	NULL,
+};
+
+const struct tf_family *tf_family_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && tf_families[i]; i++)
+		if (!strcmp(tf_families[i]->ids->name, name))
+			return tf_families[i];
+	return NULL;
+}
+
+const struct tf_family *tf_family_by_driver(const char *driver)
+{
+	size_t i;
+	const char *const *d;
+
+	for (i = 0; driver && tf_families[i]; i++)
+		for (d = tf_families[i]->ids->drivers; d && *d; d++)
+			if (!strcmp(*d, driver))
+				return tf_families[i];
+	return NULL;
+}
+
+#define NEED(cond, ...)                                          \
+	do {                                                     \
+		if (!(cond))                                     \
+			return tf_snprintf(why, size, __VA_ARGS__), -EINVAL; \
+	} while (0)
+
+int tf_family_check(const struct tf_family *f, char *why, size_t size)
+{
+	const struct tf_family_ops *o = f->ops;
+	const struct tf_family_caps *c = &f->caps;
+	const char *n = f->ids && f->ids->name ? f->ids->name : "(unnamed)";
+
+	NEED(f->ids && f->ids->name && f->ids->name[0], "a family without ids or name");
+	NEED(f->ids->drivers && f->ids->drivers[0], "%s: no kernel driver in its ids", n);
+	NEED(o, "%s: no operations", n);
+	NEED(o->detect, "%s: detect is required", n);
+	NEED(c->config_only || (o->load_firmware && o->free_firmware),
+	     "%s: load_firmware and free_firmware are required unless config_only", n);
+	NEED(c->transports, "%s: supports no transport", n);
+	NEED(!(c->transports & TF_TRANSPORT_SMBUS) || (c->transports & TF_TRANSPORT_I2C),
+	     "%s: SMBus without i2c", n);
+	NEED(!c->bus_flash || (o->enter_bootloader && o->write_firmware && o->leave_bootloader &&
+			       c->enter_bootloader_desc),
+	     "%s: bus_flash needs enter_bootloader, write_firmware, leave_bootloader and "
+	     "enter_bootloader_desc", n);
+	NEED(!c->bootloader_mode || c->bus_flash,
+	     "%s: a bootloader mode without bus flashing could never be left", n);
+	NEED(!c->bus_config || o->write_config, "%s: bus_config needs write_config", n);
+	NEED(!c->kernel_fw_attr || (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
+	     "%s: kernel_fw_attr needs kernel_fw_value, kernel_firmware and kernel_fw_name", n);
+	NEED(!c->kernel_cfg || o->kernel_cfg_name, "%s: kernel_cfg needs kernel_cfg_name", n);
+	NEED(!(c->bus_config || c->kernel_cfg || o->load_config) ||
+		     (o->load_config && o->free_config),
+	     "%s: configurations need load_config and free_config", n);
+	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only,
+	     "%s: no way to install firmware", n);
+	NEED(!c->config_only || (!c->bus_flash && !c->kernel_fw_attr && !c->bootloader_mode),
+	     "%s: config_only with a way to install firmware", n);
+	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
+	     "%s: config_only without a way to install a configuration", n);
+	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
+	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
+			     f->version->format),
+	     "%s: a version scheme needs name, syntax, parse and format", n);
+	NEED(!c->reset.drive_int || c->reset.int_hold_us <= c->reset.release_us,
+	     "%s: INT held longer than the reset release time", n);
+	return 0;
+}
+
+int tf_family_check_controller(const struct tf_family *f, const struct tf_controller *ctl,
+			       char *msg, size_t size)
+{
+	if (ctl->config_name[0] && !f->caps.config_name)
+		return tf_snprintf(msg, size,
+				   "config-name is given, but the %s driver takes no "
+				   "configuration file name from the board",
+				   f->ids->name), -EINVAL;
+	if (f->check_controller)
+		return f->check_controller(ctl, msg, size);
+	return 0;
+}
