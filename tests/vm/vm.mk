@@ -23,7 +23,7 @@ VM_CHECKS := $(VM_MK_DIR)/check-vm
 # (see deps-check in the Makefile).
 check-vm: deps-check
 	@$(MAKE) --no-print-directory check-vm-run
-check-vm-run: $(PROGRAMS)
+check-vm-run: $(PROGRAMS) $(B)/tests/vm/evdev-query
 	@$(MAKE) --no-print-directory $(DB_OUTPUTS) $(INSTALL_DATA)
 	@B=$(B) SCENARIO="$(SCENARIO)" $(VM_MK_DIR)/check-vm
 
@@ -32,3 +32,11 @@ vm-kernel:
 
 vm-headers:
 	@B=$(B) $(VM_MK_DIR)/build-module --headers
+
+# A guest tool (the image has no evtest): axis ranges and events of an
+# evdev node, for the kmod-goodix-* scenarios (# vm-image: --bin @B@/...).
+$(B)/tests/vm/evdev-query: $(VM_MK_DIR)/tools/evdev-query.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),$(B)/tests/vm/evdev-query)

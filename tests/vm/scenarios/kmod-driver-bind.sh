@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-build-module: mxt-emul
+# vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
 # vm-image: --file @B@/firmware-db/mxt224e/cfg-2.1.AB.cfg:/vm/cfg/maxtouch.cfg
 # vm-image: --file @B@/firmware-db/mxt1664s/fw-3.0.10.enc:/vm/fw1664/fw.enc

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-flavour: systemd
 # vm-build-module: mxt-emul
+# vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
 # touchfw from its Debian package (make touchfw-vm-deb: dpkg-deb -x of
 # the .deb, lib/ under usr/; the guest has no dpkg, the scenario runs the

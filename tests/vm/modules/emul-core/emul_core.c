@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * emul_core: the adapter, GPIO chip, interrupt and model clock shared by
+ * the emulated touch controller modules (see emul_core.h).  Model time is
+ * CLOCK_MONOTONIC (ktime_get_ns()): a transfer first brings the model up
+ * to now; an hrtimer fires at the model's next internal event.  The
+ * interrupt is raised for the edges its user asked for and, when a level
+ * trigger was asked for and the chip allows it, whenever the line sits at
+ * the active level while the interrupt is unmasked (also when a threaded
+ * handler's unmask finds it still there), as a level-sensitive controller
+ * does.
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/irqdomain.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "emul_core.h"
+
+/* Sleep off modelled wire time only when it is worth a timer. */
+#define EMUL_WIRE_SLEEP_MIN_NS (200 * NSEC_PER_USEC)
+
+/* ------------------------------------------------------------ parameters */
+
+static char *adapter_name = "touchfw emulated adapter 1";
+module_param(adapter_name, charp, 0444);
+MODULE_PARM_DESC(adapter_name, "name of the i2c adapter");
+
+static uint bus_hz = 400000;
+module_param(bus_hz, uint, 0444);
+MODULE_PARM_DESC(bus_hz, "SCL frequency the wire time is modelled at");
+
+static bool wire_time = true;
+module_param(wire_time, bool, 0444);
+MODULE_PARM_DESC(wire_time, "a transfer takes its modelled wire time (sleeps when >= 200 us)");
+
+static uint max_xfer_len;
+module_param(max_xfer_len, uint, 0444);
+MODULE_PARM_DESC(max_xfer_len, "adapter quirk: longest read or write message (0 = no limit)");
+
+static int nak_errno = ENXIO;
+module_param(nak_errno, int, 0444);
+MODULE_PARM_DESC(nak_errno, "errno for an address NAK (default ENXIO, as i2c fault-codes.rst says; DesignWare gives EREMOTEIO)");
+
+int emul_core_check_params(const char *module)
+{
+	if (nak_errno <= 0 || nak_errno >= MAX_ERRNO) {
+		pr_err("%s: nak_errno %d is not a positive errno\n", module, nak_errno);
+		return -EINVAL;
+	}
+	if (!bus_hz) {
+		pr_err("%s: bus_hz 0 is not a frequency\n", module);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Interrupt-line levels seen during one model step, raised after the lock is dropped. */
+struct emul_edges {
+	unsigned int n;
+	bool high[EMUL_MAX_EDGES];
+	bool level_now; /* the line's level at the end of the step */
+};
+
+bool emul_core_wire_locked(struct emul_core *c, unsigned int line)
+{
+	if (c->driven[line])
+		return c->high[line];
+	return c->cfg->ops->line_level(c, line);
+}
+
+static void emul_see_irq_locked(struct emul_core *c, struct emul_edges *ed)
+{
+	bool h = emul_core_wire_locked(c, c->cfg->irq_line);
+
+	ed->level_now = h;
+	if (h == c->irq_high)
+		return;
+	c->irq_high = h;
+	if (ed->n < EMUL_MAX_EDGES)
+		ed->high[ed->n++] = h;
+	else
+		atomic_inc(&c->edges_dropped);
+}
+
+/*
+ * Bring the model up to @now one internal event at a time, so that an
+ * interrupt pulse between two events is seen even when the timer comes late.
+ */
+static void emul_advance_locked(struct emul_core *c, u64 now,
+				struct emul_edges *ed)
+{
+	unsigned int guard;
+
+	for (guard = 0; guard < 10000; guard++) {
+		u64 next = em_bus_next_event(&c->bus);
+
+		if (next == EM_NEVER || next > now)
+			break;
+		if (next < c->bus.now_ns)
+			next = c->bus.now_ns; /* overdue: run it now */
+		em_bus_advance(&c->bus, next);
+		emul_see_irq_locked(c, ed);
+		if (em_bus_next_event(&c->bus) <= next)
+			break; /* an event that does not retire: stop here */
+	}
+	em_bus_advance(&c->bus, now);
+	emul_see_irq_locked(c, ed);
+}
+
+static void emul_arm_locked(struct emul_core *c)
+{
+	u64 next = em_bus_next_event(&c->bus);
+
+	if (c->dying)
+		return;
+	if (next == EM_NEVER) {
+		/* Never waits: the callback may be spinning on our lock. */
+		hrtimer_try_to_cancel(&c->timer);
+		return;
+	}
+	hrtimer_start(&c->timer, ns_to_ktime(next), HRTIMER_MODE_ABS);
+}
+
+/*
+ * A masked interrupt is not delivered, as with a GPIO controller that
+ * latches nothing while masked: one nobody requested, one requested with
+ * IRQF_NO_AUTOEN and never enabled, one that a first edge after a lazy
+ * disable_irq() masked, and a level interrupt while its threaded handler
+ * runs.  Raising it anyway would leave IRQS_PENDING for enable_irq() to
+ * replay later, an edge the chip never made at that time.
+ */
+static bool emul_irq_deliverable(struct emul_core *c)
+{
+	return irq_has_action(c->irq) &&
+	       !irqd_irq_masked(irq_get_irq_data(c->irq));
+}
+
+/* Raise the interrupt for what its user wants; no lock held. */
+static void emul_raise(struct emul_core *c, const struct emul_edges *ed)
+{
+	unsigned int type = READ_ONCE(c->irq_type);
+	unsigned int i;
+
+	if (type & IRQ_TYPE_LEVEL_MASK) {
+		bool active_high = type & IRQ_TYPE_LEVEL_HIGH;
+
+		if (ed->level_now == active_high && emul_irq_deliverable(c)) {
+			generic_handle_irq_safe(c->irq);
+			atomic_inc(&c->irqs_raised);
+		}
+		return;
+	}
+	for (i = 0; i < ed->n; i++) {
+		unsigned int edge = ed->high[i] ? IRQ_TYPE_EDGE_RISING :
+						  IRQ_TYPE_EDGE_FALLING;
+
+		if (!(type & edge) || !emul_irq_deliverable(c))
+			continue;
+		generic_handle_irq_safe(c->irq);
+		atomic_inc(&c->irqs_raised);
+	}
+}
+
+void emul_core_step(struct emul_core *c,
+		    void (*fn)(struct emul_core *c, void *arg), void *arg)
+{
+	struct emul_edges ed = { 0 };
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	ed.level_now = c->irq_high;
+	if (!c->dying) {
+		emul_advance_locked(c, ktime_get_ns(), &ed);
+		if (fn) {
+			fn(c, arg);
+			emul_see_irq_locked(c, &ed);
+		}
+		emul_arm_locked(c);
+	}
+	spin_unlock_irqrestore(&c->lock, flags);
+	emul_raise(c, &ed);
+}
+
+static enum hrtimer_restart emul_timer_fn(struct hrtimer *t)
+{
+	emul_core_step(container_of(t, struct emul_core, timer), NULL, NULL);
+	return HRTIMER_NORESTART; /* emul_arm_locked() started it again */
+}
+
+/* A level interrupt unmasked while its line is still active fires again. */
+static void emul_level_work(struct irq_work *w)
+{
+	emul_core_step(container_of(w, struct emul_core, level_work), NULL, NULL);
+}
+
+/* ------------------------------------------------------------ i2c adapter */
+
+static int emul_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
+{
+	struct emul_core *c = i2c_get_adapdata(adap);
+	struct em_msg stack[4], *em = stack;
+	struct emul_edges ed = { 0 };
+	unsigned long flags;
+	u64 ahead = 0, now;
+	int i, r;
+
+	if (num > ARRAY_SIZE(stack)) {
+		em = kmalloc_array(num, sizeof(*em), GFP_KERNEL);
+		if (!em)
+			return -ENOMEM;
+	}
+	for (i = 0; i < num; i++) {
+		/* A plain controller: no 10-bit, no SMBus block-length reads,
+		 * no protocol mangling. */
+		if (msgs[i].flags & ~(I2C_M_RD | I2C_M_DMA_SAFE)) {
+			r = -EOPNOTSUPP;
+			goto out;
+		}
+		em[i].addr = msgs[i].addr;
+		em[i].flags = (msgs[i].flags & I2C_M_RD) ? EM_MSG_RD : 0;
+		em[i].len = msgs[i].len;
+		em[i].buf = msgs[i].buf;
+	}
+
+	spin_lock_irqsave(&c->lock, flags);
+	ed.level_now = c->irq_high;
+	now = ktime_get_ns();
+	emul_advance_locked(c, now, &ed);
+	r = em_bus_transfer(&c->bus, em, num);
+	emul_see_irq_locked(c, &ed);
+	emul_arm_locked(c);
+	if (c->bus.now_ns > now)
+		ahead = c->bus.now_ns - now;
+	spin_unlock_irqrestore(&c->lock, flags);
+	emul_raise(c, &ed);
+
+	/* The model ran the transfer at wire speed; let real time catch up. */
+	if (wire_time && ahead >= EMUL_WIRE_SLEEP_MIN_NS)
+		fsleep(div_u64(ahead, NSEC_PER_USEC));
+
+	switch (r) {
+	case EM_XFER_NAK_ADDR:
+		r = -nak_errno;
+		break;
+	case EM_XFER_NAK_DATA:
+		r = -EIO;
+		break;
+	case EM_XFER_INVAL:
+		r = -EINVAL;
+		break;
+	default:
+		break;
+	}
+out:
+	if (em != stack)
+		kfree(em);
+	return r;
+}
+
+static u32 emul_functionality(struct i2c_adapter *adap)
+{
+	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL;
+}
+
+static const struct i2c_algorithm emul_algo = {
+	.master_xfer = emul_xfer,
+	.functionality = emul_functionality,
+};
+
+/* ------------------------------------------------------------ GPIO chip */
+
+struct emul_drive {
+	unsigned int line;
+	bool driven, high;
+};
+
+static void emul_apply_drive(struct emul_core *c, void *arg)
+{
+	const struct emul_drive *d = arg;
+
+	c->driven[d->line] = d->driven;
+	c->high[d->line] = d->high;
+	c->cfg->ops->line_changed(c, d->line, d->driven, d->high);
+}
+
+static int emul_gpio_get_direction(struct gpio_chip *gc, unsigned int off)
+{
+	struct emul_core *c = gpiochip_get_data(gc);
+
+	return READ_ONCE(c->driven[off]) ? GPIO_LINE_DIRECTION_OUT :
+					   GPIO_LINE_DIRECTION_IN;
+}
+
+static int emul_gpio_direction_input(struct gpio_chip *gc, unsigned int off)
+{
+	struct emul_core *c = gpiochip_get_data(gc);
+	struct emul_drive d = { off, false, READ_ONCE(c->high[off]) };
+
+	emul_core_step(c, emul_apply_drive, &d);
+	return 0;
+}
+
+static int emul_gpio_direction_output(struct gpio_chip *gc, unsigned int off,
+				      int value)
+{
+	struct emul_core *c = gpiochip_get_data(gc);
+	struct emul_drive d = { off, true, !!value };
+
+	/* An output of the chip only: driving it would fight the chip. */
+	if (!c->cfg->lines[off].output_ok)
+		return -EPERM;
+	emul_core_step(c, emul_apply_drive, &d);
+	return 0;
+}
+
+struct emul_read {
+	unsigned int line;
+	bool high;
+};
+
+static void emul_read_line(struct emul_core *c, void *arg)
+{
+	struct emul_read *r = arg;
+
+	r->high = emul_core_wire_locked(c, r->line);
+}
+
+static int emul_gpio_get(struct gpio_chip *gc, unsigned int off)
+{
+	struct emul_core *c = gpiochip_get_data(gc);
+	struct emul_read r = { off, false };
+
+	emul_core_step(c, emul_read_line, &r);
+	return r.high;
+}
+
+static void emul_gpio_set(struct gpio_chip *gc, unsigned int off, int value)
+{
+	struct emul_core *c = gpiochip_get_data(gc);
+	struct emul_drive d = { off, true, !!value };
+
+	if (!READ_ONCE(c->driven[off]))
+		return;
+	emul_core_step(c, emul_apply_drive, &d);
+}
+
+static int emul_gpio_to_irq(struct gpio_chip *gc, unsigned int off)
+{
+	struct emul_core *c = gpiochip_get_data(gc);
+
+	return off == c->cfg->irq_line ? c->irq : -ENXIO;
+}
+
+/* ------------------------------------------------------------ interrupt */
+
+static void emul_irq_noop(struct irq_data *d)
+{
+}
+
+/* Unmasked with the line still at its active level: fire again. */
+static void emul_irq_unmask(struct irq_data *d)
+{
+	struct emul_core *c = irq_data_get_irq_chip_data(d);
+
+	if (READ_ONCE(c->irq_type) & IRQ_TYPE_LEVEL_MASK)
+		irq_work_queue(&c->level_work);
+}
+
+/*
+ * Record the trigger the user asked for.  dummy_irq_chip has no
+ * irq_set_type, so the kernel would forget it and the source could not
+ * tell a driver that wants one edge from a libgpiod user watching both.
+ * Level triggers only where the chip glue allows them (the line then
+ * re-fires on unmask while still active, handle_level_irq masks it while
+ * the handler runs).
+ */
+static int emul_irq_set_type(struct irq_data *d, unsigned int type)
+{
+	struct emul_core *c = irq_data_get_irq_chip_data(d);
+
+	if (type == IRQ_TYPE_NONE)
+		type = c->cfg->default_trigger;
+	if (type & IRQ_TYPE_LEVEL_MASK) {
+		if (!c->cfg->level_ok || (type & IRQ_TYPE_LEVEL_MASK) == IRQ_TYPE_LEVEL_MASK)
+			return -EINVAL;
+		type &= IRQ_TYPE_LEVEL_MASK;
+		irq_set_handler_locked(d, handle_level_irq);
+	} else {
+		type &= IRQ_TYPE_EDGE_BOTH;
+		irq_set_handler_locked(d, handle_edge_irq);
+	}
+	WRITE_ONCE(c->irq_type, type);
+	return IRQ_SET_MASK_OK;
+}
+
+/*
+ * The last user freed the interrupt: the next one gets the trigger the
+ * board describes (what a DT or ACPI mapping applies again at every probe),
+ * so a libgpiod user's "both edges" does not stay behind for a driver
+ * that asks for no trigger of its own.  A request without a trigger then
+ * sets this one again (and the flow handler with it).
+ */
+static void emul_irq_release_resources(struct irq_data *d)
+{
+	struct emul_core *c = irq_data_get_irq_chip_data(d);
+
+	WRITE_ONCE(c->irq_type, c->cfg->default_trigger);
+	irqd_set_trigger_type(d, c->cfg->default_trigger);
+}
+
+/* ------------------------------------------------------------ debugfs */
+
+static void emul_apply_power(struct emul_core *c, void *arg)
+{
+	bool on = *(bool *)arg;
+	unsigned int i;
+
+	c->powered = on;
+	for (i = 0; i < c->bus.nchips; i++)
+		if (c->bus.chips[i].ops->set_power)
+			c->bus.chips[i].ops->set_power(c->bus.chips[i].priv, on);
+}
+
+/* Write 0 or 1: switch the chips' supply (a board's power switch). */
+static ssize_t emul_power_write(struct file *f, const char __user *ubuf,
+				size_t len, loff_t *pos)
+{
+	struct emul_core *c = file_inode(f)->i_private;
+	bool on;
+	int r;
+
+	r = kstrtobool_from_user(ubuf, len, &on);
+	if (r)
+		return r;
+	emul_core_step(c, emul_apply_power, &on);
+	return len;
+}
+
+static const struct file_operations emul_power_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = emul_power_write,
+	.llseek = noop_llseek,
+};
+
+void emul_core_debugfs_power(struct emul_core *c, struct dentry *dir)
+{
+	debugfs_create_file("power", 0200, dir, c, &emul_power_fops);
+}
+
+void emul_core_show_counters(struct seq_file *sf, struct emul_core *c,
+			     const struct em_bus_counters *count)
+{
+	seq_printf(sf, "transactions=%llu\nmessages=%llu\nbytes_written=%llu\n",
+		   count->transactions, count->messages, count->bytes_written);
+	seq_printf(sf, "bytes_read=%llu\nnaks=%llu\nbus_us=%llu\n",
+		   count->bytes_read, count->naks,
+		   div_u64(count->bus_ns, NSEC_PER_USEC));
+	seq_printf(sf, "irqs_raised=%d\nedges_dropped=%d\nirq=%u\nirq_trigger=%s\n",
+		   atomic_read(&c->irqs_raised), atomic_read(&c->edges_dropped),
+		   c->irq, emul_core_trigger_name(c));
+}
+
+const char *emul_core_trigger_name(struct emul_core *c)
+{
+	switch (READ_ONCE(c->irq_type)) {
+	case IRQ_TYPE_EDGE_RISING:
+		return "rising";
+	case IRQ_TYPE_EDGE_FALLING:
+		return "falling";
+	case IRQ_TYPE_EDGE_BOTH:
+		return "both";
+	case IRQ_TYPE_LEVEL_HIGH:
+		return "high";
+	case IRQ_TYPE_LEVEL_LOW:
+		return "low";
+	}
+	return "?";
+}
+
+static int emul_irq_map(struct irq_domain *d, unsigned int virq,
+			irq_hw_number_t hw)
+{
+	struct emul_core *c = d->host_data;
+
+	irq_set_chip_data(virq, c);
+	irq_set_chip_and_handler(virq, &c->irq_chip, handle_edge_irq);
+	return 0;
+}
+
+static const struct irq_domain_ops emul_irq_ops = {
+	.map = emul_irq_map,
+	.xlate = irq_domain_xlate_twocell,
+};
+
+/* ------------------------------------------------------------ setup */
+
+void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg,
+		    void *glue)
+{
+	unsigned int i;
+
+	c->cfg = cfg;
+	c->glue = glue;
+	spin_lock_init(&c->lock);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	c->timer.function = emul_timer_fn;
+	init_irq_work(&c->level_work, emul_level_work);
+	c->irq_type = cfg->default_trigger;
+	for (i = 0; i < cfg->nlines && i < EMUL_MAX_LINES; i++) {
+		c->driven[i] = cfg->lines[i].init_driven;
+		c->high[i] = cfg->lines[i].init_high;
+		c->line_names[i] = cfg->lines[i].name;
+	}
+	c->powered = true;
+	em_bus_init(&c->bus, bus_hz);
+	c->bus.now_ns = ktime_get_ns();
+}
+
+int emul_core_start(struct emul_core *c)
+{
+	const struct emul_core_cfg *cfg = c->cfg;
+	unsigned long flags;
+	int r;
+
+	if (cfg->nlines > EMUL_MAX_LINES || cfg->irq_line >= cfg->nlines)
+		return -EINVAL;
+	spin_lock_irqsave(&c->lock, flags);
+	c->irq_high = emul_core_wire_locked(c, cfg->irq_line);
+	spin_unlock_irqrestore(&c->lock, flags);
+
+	c->irq_chip.name = cfg->irq_name;
+	c->irq_chip.irq_ack = emul_irq_noop;
+	c->irq_chip.irq_mask = emul_irq_noop;
+	c->irq_chip.irq_unmask = emul_irq_unmask;
+	c->irq_chip.irq_set_type = emul_irq_set_type;
+	c->irq_chip.irq_release_resources = emul_irq_release_resources;
+	c->irq_chip.flags = IRQCHIP_SKIP_SET_WAKE;
+
+	r = -ENOMEM;
+	c->irq_fwnode = irq_domain_alloc_named_fwnode(cfg->irq_name);
+	if (!c->irq_fwnode)
+		return r;
+	c->domain = irq_domain_create_linear(c->irq_fwnode, 1, &emul_irq_ops, c);
+	if (!c->domain)
+		return r;
+	c->irq = irq_create_mapping(c->domain, 0);
+	if (!c->irq)
+		return r;
+	irq_set_irq_type(c->irq, cfg->default_trigger);
+
+	c->gc.label = cfg->gpio_label;
+	/*
+	 * No owner: gpiolib pins the owner of a chip whose line is requested,
+	 * and our own client's driver holds lines, so rmmod would never get
+	 * to the exit that unbinds it.  User space must let go of the lines
+	 * before rmmod.
+	 */
+	c->gc.owner = NULL;
+	c->gc.base = -1;
+	c->gc.ngpio = cfg->nlines;
+	c->gc.names = c->line_names;
+	c->gc.get_direction = emul_gpio_get_direction;
+	c->gc.direction_input = emul_gpio_direction_input;
+	c->gc.direction_output = emul_gpio_direction_output;
+	c->gc.get = emul_gpio_get;
+	c->gc.set = emul_gpio_set;
+	c->gc.to_irq = emul_gpio_to_irq;
+	c->gc.can_sleep = false;
+	r = gpiochip_add_data(&c->gc, c);
+	if (r)
+		return r;
+	c->gc_added = true;
+
+	c->adap.owner = THIS_MODULE;
+	c->adap.algo = &emul_algo;
+	strscpy(c->adap.name, adapter_name, sizeof(c->adap.name));
+	if (max_xfer_len) {
+		c->quirks.max_read_len = min_t(uint, max_xfer_len, U16_MAX);
+		c->quirks.max_write_len = min_t(uint, max_xfer_len, U16_MAX);
+		c->adap.quirks = &c->quirks;
+	}
+	i2c_set_adapdata(&c->adap, c);
+	r = i2c_add_adapter(&c->adap);
+	if (r)
+		return r;
+	c->adap_added = true;
+
+	emul_core_step(c, NULL, NULL); /* arm the timer */
+	return 0;
+}
+
+int emul_core_add_client(struct emul_core *c, struct i2c_board_info *info,
+			 const struct gpiod_lookup *lines, unsigned int n)
+{
+	unsigned int i;
+
+	info->irq = c->irq;
+	if (n) {
+		/* n entries and the empty one that ends the table */
+		c->lookup = kzalloc(struct_size(c->lookup, table, n + 1), GFP_KERNEL);
+		if (!c->lookup)
+			return -ENOMEM;
+		/* i2c_dev_set_name(): "<adapter nr>-<addr, 4 hex digits>" */
+		c->lookup->dev_id = kasprintf(GFP_KERNEL, "%d-%04x", c->adap.nr,
+					      info->addr);
+		if (!c->lookup->dev_id)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			c->lookup->table[i] = lines[i];
+			c->lookup->table[i].key = c->cfg->gpio_label;
+		}
+		gpiod_add_lookup_table(c->lookup);
+	}
+	c->client = i2c_new_client_device(&c->adap, info);
+	if (IS_ERR(c->client)) {
+		int r = PTR_ERR(c->client);
+
+		c->client = NULL;
+		return r;
+	}
+	return 0;
+}
+
+void emul_core_teardown(struct emul_core *c)
+{
+	unsigned long flags;
+
+	if (c->client)
+		i2c_unregister_device(c->client);
+	c->client = NULL;
+	if (c->lookup) {
+		if (c->lookup->dev_id)
+			gpiod_remove_lookup_table(c->lookup);
+		kfree(c->lookup->dev_id);
+		kfree(c->lookup);
+		c->lookup = NULL;
+	}
+	if (c->adap_added)
+		i2c_del_adapter(&c->adap);
+	c->adap_added = false;
+	if (c->gc_added)
+		gpiochip_remove(&c->gc);
+	c->gc_added = false;
+	spin_lock_irqsave(&c->lock, flags);
+	c->dying = true;
+	spin_unlock_irqrestore(&c->lock, flags);
+	hrtimer_cancel(&c->timer);
+	irq_work_sync(&c->level_work);
+	if (c->irq)
+		irq_dispose_mapping(c->irq);
+	c->irq = 0;
+	if (c->domain)
+		irq_domain_remove(c->domain);
+	c->domain = NULL;
+	if (c->irq_fwnode)
+		irq_domain_free_fwnode(c->irq_fwnode);
+	c->irq_fwnode = NULL;
+}

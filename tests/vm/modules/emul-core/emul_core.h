@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * emul_core: the kernel-side plumbing every emulated touch controller
+ * module of the VM tests shares (mxt-emul, goodix-emul): an i2c adapter
+ * whose transfers a chip model serves through em_bus, a GPIO chip whose
+ * lines are the chip's pins (each one an input the host may or may not
+ * drive, one of them also an interrupt), a one-interrupt irq domain raised
+ * on the edges or levels its user asked for, the model's clock (an hrtimer
+ * at the model's next internal event), and the client with its GPIO lookup
+ * table.  What a pin means to the chip is the chip glue's business
+ * (struct emul_chip_ops); the modules compile this file in through a
+ * wrapper that only #includes it (build-module passes TOUCHFW_TOP).
+ *
+ * Locking: i2c-core serialises master_xfer.  The model, the bus and the
+ * line states are guarded by a spinlock taken with interrupts off, because
+ * the hrtimer callback (hard interrupt context) advances the model too.
+ * Interrupt edges seen under it are collected and raised only after it is
+ * dropped, so handlers never run under it.
+ */
+#ifndef EMUL_CORE_H
+#define EMUL_CORE_H
+
+#include <linux/gpio/driver.h>
+#include <linux/gpio/machine.h>
+#include <linux/hrtimer.h>
+#include <linux/i2c.h>
+#include <linux/irq.h>
+#include <linux/irq_work.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+
+#include "em_bus.h"
+
+#define EMUL_MAX_LINES 4
+/* More interrupt-line edges than this in one model step are counted and dropped. */
+#define EMUL_MAX_EDGES 16
+
+struct emul_core;
+
+/* One pin of the chip as a GPIO line. */
+struct emul_line_desc {
+	const char *name;
+	bool output_ok;  /* the host may drive it (else direction_output is -EPERM) */
+	bool init_driven; /* state at load: driven by the host, at init_high */
+	bool init_high;
+};
+
+/* What the chip glue tells the core; both called with the lock held. */
+struct emul_chip_ops {
+	/* The host now drives @line at @high (@driven), or lets go of it. */
+	void (*line_changed)(struct emul_core *c, unsigned int line, bool driven,
+			     bool high);
+	/* The level the chip (or the board's pull) puts on an undriven @line. */
+	bool (*line_level)(struct emul_core *c, unsigned int line);
+};
+
+struct emul_core_cfg {
+	const char *gpio_label;
+	const char *irq_name;          /* irq domain and irq chip name */
+	const struct emul_line_desc *lines;
+	unsigned int nlines;
+	unsigned int irq_line;         /* the line whose .to_irq is the interrupt */
+	unsigned int default_trigger;  /* an edge: what the board describes */
+	bool level_ok;                 /* level triggers may be requested */
+	const struct emul_chip_ops *ops;
+};
+
+struct emul_core {
+	spinlock_t lock; /* bus, chip model, driven, high, irq_high, dying */
+	struct em_bus bus;
+	const struct emul_core_cfg *cfg;
+	void *glue;                   /* the chip glue's own state */
+	bool driven[EMUL_MAX_LINES];
+	bool high[EMUL_MAX_LINES];
+	bool irq_high;                /* interrupt line's wire level, as last seen */
+	bool powered;                 /* the chips' supply (debugfs power) */
+	bool dying;
+	unsigned int irq_type;        /* trigger its user asked for */
+	atomic_t irqs_raised;
+	atomic_t edges_dropped;
+
+	struct hrtimer timer;
+	struct irq_work level_work;
+	struct fwnode_handle *irq_fwnode;
+	struct irq_domain *domain;
+	unsigned int irq;
+	struct irq_chip irq_chip;
+	struct gpio_chip gc;
+	bool gc_added;
+	const char *line_names[EMUL_MAX_LINES];
+	struct i2c_adapter adap;
+	bool adap_added;
+	struct i2c_adapter_quirks quirks;
+	struct gpiod_lookup_table *lookup;
+	struct i2c_client *client;
+};
+
+/*
+ * The module parameters every emulated controller module has, defined by
+ * the core (it is compiled into each): adapter_name, bus_hz, wire_time,
+ * max_xfer_len, nak_errno.  Checks them: 0 or -EINVAL with a message.
+ */
+int emul_core_check_params(const char *module);
+/* Lock, clock, bus and line states; add the chips to c->bus after this. */
+void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg,
+		    void *glue);
+/* Register the irq domain, the GPIO chip and the adapter; arm the clock. */
+int emul_core_start(struct emul_core *c);
+/*
+ * Instantiate the client on the adapter with the interrupt and, when @n,
+ * a lookup table of @n lines of our GPIO chip (key and dev_id filled in).
+ */
+int emul_core_add_client(struct emul_core *c, struct i2c_board_info *info,
+			 const struct gpiod_lookup *lines, unsigned int n);
+/* Undo all of the above, whatever got done; c itself is left to the caller. */
+void emul_core_teardown(struct emul_core *c);
+
+/* Run @fn (may be NULL) on the model at the current time, under the lock. */
+void emul_core_step(struct emul_core *c,
+		    void (*fn)(struct emul_core *c, void *arg), void *arg);
+
+/* debugfs @dir/power: write 0 or 1 to switch every chip's supply. */
+void emul_core_debugfs_power(struct emul_core *c, struct dentry *dir);
+/* The bus and interrupt counters as key=value lines (the state files). */
+void emul_core_show_counters(struct seq_file *sf, struct emul_core *c,
+			     const struct em_bus_counters *count);
+
+/* The trigger the interrupt's user asked for: rising, falling, both, high, low. */
+const char *emul_core_trigger_name(struct emul_core *c);
+
+/* The level on @line: the host's when it drives it, else the chip's. */
+bool emul_core_wire_locked(struct emul_core *c, unsigned int line);
+
+#endif /* EMUL_CORE_H */
