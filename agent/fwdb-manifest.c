@@ -901,36 +901,7 @@ void tf_fwdb_free(struct tf_fwdb *db)
 	free(db);
 }
 
-
 /* ------------------------------------------------------------ names */
-
-int tf_sig_policy_parse(const char *s, enum tf_sig_policy *out)
-{
-	if (!s)
-		return -EINVAL;
-	if (!strcmp(s, "required"))
-		*out = TF_SIG_REQUIRED;
-	else if (!strcmp(s, "optional"))
-		*out = TF_SIG_OPTIONAL;
-	else if (!strcmp(s, "off"))
-		*out = TF_SIG_OFF;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-const char *tf_sig_policy_name(enum tf_sig_policy p)
-{
-	switch (p) {
-	case TF_SIG_OFF:
-		return "off";
-	case TF_SIG_OPTIONAL:
-		return "optional";
-	case TF_SIG_REQUIRED:
-		return "required";
-	}
-	return "unknown";
-}
 
 const char *tf_blob_type_name(enum tf_blob_type t)
 {
