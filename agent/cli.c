@@ -64,19 +64,6 @@ void tf_cli_usage(FILE *f)
 	fprintf(f, "\nSee touchfw(8).\n");
 }
 
-bool tf_cli_wants_help(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return true;
-	}
-	return false;
-}
-
 int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
 {
 	static const struct option opts[] = {

@@ -37,7 +37,5 @@ extern const struct tf_command tf_all_commands[];
 int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli);
 int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table);
 void tf_cli_usage(FILE *f);
-/* True if argv (from the command on) asks for --help / -h. */
-bool tf_cli_wants_help(int argc, char **argv);
 
 #endif /* TF_CLI_H */

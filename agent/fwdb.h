@@ -198,20 +198,6 @@ int tf_sig_policy_parse(const char *s, enum tf_sig_policy *out);
 const char *tf_sig_policy_name(enum tf_sig_policy p);
 const char *tf_blob_type_name(enum tf_blob_type t);
 
-/*
- * Open the regular file @path below @dirfd for reading without following
- * any symlink and without leaving @dirfd's tree.  Exposed so tests can run
- * both implementations; TF_OPEN_AUTO uses openat2(RESOLVE_BENEATH |
- * RESOLVE_NO_SYMLINKS) and walks component by component with O_NOFOLLOW
- * where the kernel (or a seccomp filter) refuses openat2.
- * Returns a file descriptor or -errno (-ELOOP for a symlink).
- */
-enum tf_open_method {
-	TF_OPEN_AUTO,
-	TF_OPEN_OPENAT2,
-	TF_OPEN_WALK,
-};
-int tf_fwdb_open_beneath(int dirfd, const char *path, enum tf_open_method how);
 /* The manifest's rule for a blob path: relative, no "", "." or ".."
  * components, limited character set. */
 bool tf_fwdb_path_valid(const char *path);

@@ -43,7 +43,6 @@ const char *tf_handoff_how_name(enum tf_handoff_how how)
 
 int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t n = 0, i;
 
 	/* systemd's unit_name_escape(): keep [A-Za-z0-9:_.], '/' -> '-',
@@ -66,8 +65,8 @@ int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size)
 		else {
 			buf[n++] = '\\';
 			buf[n++] = 'x';
-			buf[n++] = hex[c >> 4];
-			buf[n++] = hex[c & 15];
+			tf_hex_encode(&c, 1, buf + n);
+			n += 2;
 		}
 	}
 	buf[n] = '\0';

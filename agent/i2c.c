@@ -105,34 +105,6 @@ int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w,
 	return rdwr(bus, m, 2);
 }
 
-int tf_i2c_write_split(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf,
-		       size_t len)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		size_t n = len - off;
-		int r;
-
-		if (bus->max_write && n > bus->max_write)
-			n = bus->max_write;
-		if (n > I2C_DEV_MAX_MSG)
-			n = I2C_DEV_MAX_MSG;
-		r = tf_i2c_write(bus, addr, buf + off, n);
-		if (r == -EOPNOTSUPP && n > 16) {
-			/* Refused before any bus activity (adapter quirk):
-			 * halve the piece size, 255 first as many adapters
-			 * cap a message at 255 bytes. */
-			bus->max_write = n > 255 ? 255 : (uint16_t)(n / 2);
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
-}
-
 static int set_slave(struct tf_i2c *bus, uint16_t addr)
 {
 	if (bus->slave != addr) {

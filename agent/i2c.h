@@ -45,16 +45,13 @@ int tf_i2c_read(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len);
 /* Write then read with a repeated START (one transaction). */
 int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w,
 		      size_t wlen, uint8_t *r, size_t rlen);
-/* A long write, split to the adapter's limit (see above). */
-int tf_i2c_write_split(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf,
-		       size_t len);
 /* One byte with SMBus receive-byte (libi2c) at @addr, via I2C_SLAVE. */
 int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val);
 /*
  * Plain read()/write() at @addr (set with I2C_SLAVE, which fails with
  * EBUSY where a driver owns the address): one system call and no message
- * structures, for the bootloader's hot loop.  The write is split like
- * tf_i2c_write_split().
+ * structures, for the bootloader's hot loop.  The write is split into
+ * pieces within the adapter's limit (see above).
  */
 int tf_i2c_recv(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len);
 int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len);

@@ -45,11 +45,6 @@ int tf_log_get_max(void)
 	return log_max;
 }
 
-void tf_log_set_prefix(int mode)
-{
-	log_prefix = mode;
-}
-
 static int want_prefix(void)
 {
 	if (log_prefix < 0)
@@ -96,14 +91,4 @@ void tf_log(int prio, const char *dev, const char *fmt, ...)
 	va_start(ap, fmt);
 	tf_logv(prio, dev, fmt, ap);
 	va_end(ap);
-}
-
-int tf_log_ret(int ret, int prio, const char *dev, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tf_logv(prio, dev, fmt, ap);
-	va_end(ap);
-	return ret;
 }

@@ -21,17 +21,12 @@ enum tf_log_prio {
 void tf_log_init(const char *prog);
 void tf_log_set_max(int prio);
 int tf_log_get_max(void);
-/* Force (1) or suppress (0) the "<N>" prefix; -1 = detect. */
-void tf_log_set_prefix(int mode);
 
 /* @dev may be NULL for lines about no particular device. */
 void tf_log(int prio, const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
-/* Log and return @ret (a negative errno or exit code) in one line. */
-int tf_log_ret(int ret, int prio, const char *dev, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 #define log_err(dev, ...) tf_log(TF_LOG_ERR, dev, __VA_ARGS__)
 #define log_warn(dev, ...) tf_log(TF_LOG_WARNING, dev, __VA_ARGS__)

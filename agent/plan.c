@@ -10,14 +10,7 @@
 
 void tf_sha256_hex(const uint8_t sha[32], char out[65])
 {
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = hex[sha[i] >> 4];
-		out[2 * i + 1] = hex[sha[i] & 15];
-	}
-	out[64] = '\0';
+	tf_hex_encode(sha, 32, out);
 }
 
 static bool fits_board(const struct tf_plan_input *in, const struct tf_blob *b)

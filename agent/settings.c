@@ -156,14 +156,8 @@ static int handler(void *user, const char *section, const char *name,
 			else
 				bad = -1;
 		} else if (!strcmp(name, "signatures")) {
-			if (!strcmp(value, "off"))
-				s->signatures = TF_SIG_OFF;
-			else if (!strcmp(value, "optional"))
-				s->signatures = TF_SIG_OPTIONAL;
-			else if (!strcmp(value, "required"))
-				s->signatures = TF_SIG_REQUIRED;
-			else
-				bad = -1;
+			/* The names `db check --signatures` takes, too. */
+			bad = tf_sig_policy_parse(value, &s->signatures) < 0;
 		} else if (!strcmp(name, "max_attempts"))
 			bad = parse_uint(value, 1, 100, &s->max_attempts);
 		else if (!strcmp(name, "backoff_s"))

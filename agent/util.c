@@ -55,68 +55,16 @@ void tf_err_clear(struct tf_err *e)
 	}
 }
 
-int tf_read_fd(int fd, size_t max, char **buf, size_t *len)
+void tf_hex_encode(const uint8_t *in, size_t n, char *out)
 {
-	size_t cap = 4096, n = 0;
-	char *b = malloc(cap + 1);
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
 
-	if (!b)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			char *nb;
-
-			if (cap > max) {
-				free(b);
-				return -EFBIG;
-			}
-			cap *= 2;
-			nb = realloc(b, cap + 1);
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			free(b);
-			return (int)r;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > max) {
-			free(b);
-			return -EFBIG;
-		}
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
 	}
-	b[n] = '\0';
-	*buf = b;
-	if (len)
-		*len = n;
-	return 0;
-}
-
-int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
-		    size_t *len)
-{
-	_cleanup_close_ int fd =
-		openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -errno;
-	return tf_read_fd(fd, max, buf, len);
-}
-
-int tf_read_file(const char *path, size_t max, char **buf, size_t *len)
-{
-	return tf_read_file_at(AT_FDCWD, path, max, buf, len);
+	out[2 * n] = '\0';
 }
 
 int tf_read_attr(const char *path, char *out, size_t outsz)

@@ -53,15 +53,12 @@ int tf_err_prefix(struct tf_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tf_err_clear(struct tf_err *e);
 
-/*
- * Read a whole file (at most @max bytes) into a NUL-terminated heap buffer.
- * Returns 0 and sets *@buf, *@len, or -errno (-EFBIG if larger than @max).
- */
-/* Read everything from @fd (same rules). */
-int tf_read_fd(int fd, size_t max, char **buf, size_t *len);
-int tf_read_file(const char *path, size_t max, char **buf, size_t *len);
-int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
-		    size_t *len);
+/* The bounded file readers (tf_read_fd, tf_read_file, tf_read_file_at)
+ * and the no-symlink open live in fs.h. */
+#include "fs.h"
+
+/* Lower-case hex of @n bytes into @out (2 * @n + 1 bytes, terminated). */
+void tf_hex_encode(const uint8_t *in, size_t n, char *out);
 /* Read a small sysfs-style attribute, trailing newline stripped. */
 int tf_read_attr(const char *path, char *out, size_t outsz);
 /* Write a string to a file that must exist (sysfs attribute). */

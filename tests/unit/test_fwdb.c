@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for agent/fwdb.c and the `touchfw db` command: the manifest
- * parser on golden and corrupted fixtures (tests/unit/fixtures/fwdb/), blob
- * access (size, hash, symlinks, both open implementations), the signature
+ * Unit tests for agent/fwdb-*.c, fs.c and the `touchfw db` command: the
+ * manifest parser on golden and corrupted fixtures
+ * (tests/unit/fixtures/fwdb/), blob access (size, hash, symlinks, both open implementations), the signature
  * policy against fixture signatures made with openssl, and signing and key
  * generation round trips.  Tests that change files work on a copy of the
  * golden database in a temporary directory; binary blobs are generated at
@@ -1188,7 +1188,7 @@ static void make_open_tree(const struct tdb *t, int *dirfd)
 static void expect_open(int dirfd, const char *path, enum tf_open_method how,
 			int want)
 {
-	int fd = tf_fwdb_open_beneath(dirfd, path, how);
+	int fd = tf_open_beneath(dirfd, path, how);
 
 	if (want == 0 && fd < 0)
 		fail_msg("%s (method %d): %s", path, how, strerror(-fd));
@@ -1214,7 +1214,7 @@ static void expect_same_open_results(int dirfd, enum tf_open_method how)
 /* Kernels before 5.6, and valgrind 3.19, have no openat2. */
 static bool have_openat2(int dirfd)
 {
-	int fd = tf_fwdb_open_beneath(dirfd, "sub/file", TF_OPEN_OPENAT2);
+	int fd = tf_open_beneath(dirfd, "sub/file", TF_OPEN_OPENAT2);
 
 	if (fd >= 0)
 		close(fd);
@@ -1293,17 +1293,17 @@ static bool auto_open_without_openat2(struct tdb *t, int errno_value)
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
 			_exit(77);
-		if (tf_fwdb_open_beneath(dirfd, "sub/file", TF_OPEN_OPENAT2) !=
+		if (tf_open_beneath(dirfd, "sub/file", TF_OPEN_OPENAT2) !=
 		    -errno_value)
 			_exit(78); /* the filter did not take */
-		fd = tf_fwdb_open_beneath(dirfd, "sub/file", TF_OPEN_AUTO);
+		fd = tf_open_beneath(dirfd, "sub/file", TF_OPEN_AUTO);
 		if (fd < 0)
 			_exit(1);
 		close(fd);
-		if (tf_fwdb_open_beneath(dirfd, "dir-link/file",
+		if (tf_open_beneath(dirfd, "dir-link/file",
 					 TF_OPEN_AUTO) != -ELOOP)
 			_exit(2);
-		if (tf_fwdb_open_beneath(dirfd, "out-link", TF_OPEN_AUTO) !=
+		if (tf_open_beneath(dirfd, "out-link", TF_OPEN_AUTO) !=
 		    -ELOOP)
 			_exit(3);
 		_exit(0);
