@@ -683,11 +683,26 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 	return TF_EXIT_OK;
 }
 
-/* A blob's failure on this device, kept across reboots: loudly when it
- * can not be kept, as the limit on that blob then holds only until reboot. */
-static void record_blob_failure(struct run *r, const char *why)
+/*
+ * A blob's failure on this device, kept across reboots: loudly when it
+ * can not be kept, as the limit on that blob then holds only until reboot.
+ * Only the chip's (or its driver's) rejection of the blob counts (@e's
+ * rejected, which the family sets); an interruption -- the chip vanished,
+ * lost power, restarted, was unbound -- counts as an attempt only, or a
+ * bind storm would blacklist good firmware.
+ */
+static void record_blob_failure(struct run *r, const struct tf_err *e)
 {
 	struct tf_err err = { 0 };
+	const char *why = e->msg;
+
+	if (!r->fw_sha[0])
+		return;
+	if (!e->rejected) {
+		log_info(dev_of(r), "an interruption, not a rejection of %s: it counts as an "
+			 "attempt only", r->res->fw_id);
+		return;
+	}
 
 	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why,
 				      &err) < 0)
@@ -709,13 +724,11 @@ static int flash_over_bus(struct run *r)
 		 r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
-		if (r->fw_sha[0])
-			record_blob_failure(r, err.msg);
+		record_blob_failure(r, &err);
 		return fail_bootloader(r, err.msg);
 	}
 	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
-		if (r->fw_sha[0])
-			record_blob_failure(r, err.msg);
+		record_blob_failure(r, &err);
 		return err.code == EBADMSG ? finish(r, TF_EXIT_VERIFY, "%s", err.msg)
 					   : fail_bootloader(r, err.msg);
 	}
@@ -931,11 +944,12 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };
+			bool seen;
 
 			log_warn(dev_of(r), "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
-			if (r->fam->caps.bootloader_mode &&
-			    r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
+			seen = r->ops->detect(&r->c, &st, &e2) == 0;
+			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
 				r->chip = st;
@@ -944,8 +958,15 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 				r->res->exit_code = 0;
 				return path_bootloader(r, w);
 			}
-			if (r->fw_sha[0])
-				record_blob_failure(r, err.msg);
+			/* The driver's error is the family's to read: a refusal
+			 * of the image, or the chip going away under it. */
+			if (wr < 0)
+				err.rejected = r->ops->kernel_fw_rejected &&
+					       r->ops->kernel_fw_rejected(err.code,
+									  seen ? &st : NULL);
+			else
+				err.rejected = false;
+			record_blob_failure(r, &err);
 			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 		}
 		rc = detect(r, &r->chip);

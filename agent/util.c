@@ -19,6 +19,23 @@ int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
 		code = -code;
 	if (e) {
 		e->code = code;
+		e->rejected = false;
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (code < 0)
+		code = -code;
+	if (e) {
+		e->code = code;
+		e->rejected = true;
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 		va_end(ap);

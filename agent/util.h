@@ -42,11 +42,21 @@ static inline void tf_freep(void *p)
  */
 struct tf_err {
 	int code; /* positive errno */
+	/*
+	 * The chip itself refused what it was given (a blob it checked and
+	 * rejected), as opposed to an interruption (the chip vanished, lost
+	 * power, restarted, a signal): only a rejection counts against the
+	 * blob across reboots.  tf_err_set() clears it; tf_err_reject() sets it.
+	 */
+	bool rejected;
 	char msg[512];
 };
 
 /* Record @code and a message in @e (may be NULL); returns -code. */
 int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* As tf_err_set(), and mark the error as the chip's rejection of a blob. */
+int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prefix the existing message with more context ("file: ..."). */
 int tf_err_prefix(struct tf_err *e, const char *fmt, ...)

@@ -244,6 +244,46 @@ static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 	assert_false(e2e_chip(&E).app_valid);
 }
 
+/*
+ * Issue 15 item 2: unbinding a driver-powered chip mid-flash is an
+ * interruption, not the chip's verdict on the blob.  Twice used to record
+ * two blob failures in the persistent state, and the only firmware was
+ * refused from then on (across reboots); now each counts as an attempt
+ * only and the third run flashes.
+ */
+static void test_unbind_storm_does_not_blacklist_the_firmware(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	struct emub_child *child;
+	int st;
+
+	(void)state;
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	for (int i = 0; i < 2; i++) {
+		unsigned before = e2e_chip(&E).stats.frames_passed;
+
+		child = e2e_spawn(&E, "run", "1-004a", NULL);
+		while (e2e_chip(&E).stats.frames_passed < before + 20)
+			usleep(20000);
+		assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+		assert_int_equal(emub_child_wait(child, 30000, &st), 0);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 11);
+		assert_non_null(strstr(emub_child_stderr(child), "attempt only"));
+		emub_child_free(child);
+		/* Power comes back with the driver. */
+		assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+		assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+		assert_false(e2e_chip(&E).app_valid);
+	}
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_true(e2e_chip(&E).app_valid);
+}
+
 /* ------------------------------------------------------------ bad inputs */
 
 static void test_missing_manifest(void **state)
@@ -636,6 +676,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_fault_driver_binds_without_input, teardown),
 		cmocka_unit_test_teardown(test_fault_corrupt_info_block_is_not_our_chip, teardown),
 		cmocka_unit_test_teardown(test_driver_unbound_mid_flash_ends_cleanly, teardown),
+		cmocka_unit_test_teardown(test_unbind_storm_does_not_blacklist_the_firmware,
+					  teardown),
 		cmocka_unit_test_teardown(test_missing_manifest, teardown),
 		cmocka_unit_test_teardown(test_corrupt_manifest_names_the_line, teardown),
 		cmocka_unit_test_teardown(test_tampered_manifest_fails_its_signature, teardown),
