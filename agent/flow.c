@@ -644,6 +644,20 @@ static int fail_bootloader(struct run *r, const char *msg)
 		      "'touchfw run %s' flashes it again", msg, r->c.dev.name);
 }
 
+/* A stop signal arrived: say what was done about it (the callers undo
+ * their part -- rebind, unstage -- on their way out). */
+static int interrupted(struct run *r, const char *what)
+{
+	int sig = tf_stop_requested();
+
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s: stopped by SIG%s %s; the driver is bound again and nothing "
+		      "is left staged; this counts as an attempt, not as a failure of "
+		      "the firmware: the next bind or 'touchfw run %s' tries again",
+		      dev_of(r), sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
+		      r->c.dev.name);
+}
+
 static int rebind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
@@ -725,6 +739,8 @@ static int flash_over_bus(struct run *r)
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		record_blob_failure(r, &err);
+		if (err.code == EINTR && tf_stop_requested())
+			return interrupted(r, "between frames (the chip is in its bootloader)");
 		return fail_bootloader(r, err.msg);
 	}
 	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
@@ -854,6 +870,10 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	rc = request_lines(r);
 	if (rc)
 		goto out;
+	if (tf_stop_requested()) {
+		rc = interrupted(r, "after the unbind, before the chip was touched");
+		goto out;
+	}
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
@@ -939,8 +959,13 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
 					  &err);
 		/* The driver re-initialises and registers a new input device. */
-		rc = wr < 0 ? TF_EXIT_OK : wait_input(r, *w);
+		rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
 		tf_fw_unstage(&stage);
+		/* The kernel's write returns when the driver is done: a stop
+		 * is seen after it, with nothing of ours left staged. */
+		if (tf_stop_requested())
+			return interrupted(r, "while the driver flashed (its update was "
+					   "left to finish; not verified)");
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };
@@ -1009,6 +1034,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			if (!rc)
 				rc = wait_input(r, *w);
 			tf_fw_unstage(&stage);
+			if (tf_stop_requested())
+				return interrupted(r, "while the driver applied the config");
 			if (rc)
 				return rc;
 			return TF_EXIT_OK;
@@ -1290,6 +1317,10 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.last_pct = -1;
 	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
 
+	/* Stop requests (systemd stop, shutdown, ^C) are seen between frames
+	 * and steps, and undone on the way out (interrupted()). */
+	if (!o->dry_run)
+		tf_signals_catch();
 	if (tf_settings_disabled(s) && !o->manual && !o->dry_run) {
 		rc = finish(&r, TF_EXIT_DISABLED, "%s: touchfw is disabled (%s); nothing done", devname,
 			    s->disabled_by_cmdline ? "kernel command line" : s->path);
@@ -1314,6 +1345,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 			    ? "another touchfw is working on this device" : err.msg);
 		goto out;
 	}
+	if (!o->dry_run) {
+		char what[1024];
+
+		/* A run killed mid-update (kill -9, power cut) left the
+		 * loader path or a staged file: undo that first, or a later
+		 * update would "restore" the stale path. */
+		if (tf_fw_repair(s->firmware_class_path, s->state_dir, what, sizeof(what)) > 0)
+			log_warn(devname, "repaired what an interrupted run left: %s", what);
+	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
 	    (rc = step_db(&r)) ||
@@ -1336,8 +1376,13 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 			    devname, o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
-	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)) || (rc = step_update(&r)) ||
-	    (rc = step_verify(&r)))
+	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)))
+		goto out;
+	if (tf_stop_requested()) {
+		rc = interrupted(&r, "before the update started");
+		goto out;
+	}
+	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
 	rc = finish(&r, TF_EXIT_OK, "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s",
 		    devname, res->version_before[0] ? res->version_before : "(none)",

@@ -82,6 +82,16 @@ uint64_t tf_now_ns(void);
 uint64_t tf_now_ms(void);
 void tf_sleep_us(uint64_t us);
 
+/*
+ * Stop requests.  tf_signals_catch() makes SIGTERM, SIGINT and SIGHUP (a
+ * systemd stop, shutdown, the unit's start timeout, ^C) set a flag -- the
+ * handler does nothing else -- which long operations check between frames
+ * and steps with tf_stop_requested() (the signal number, else 0), so that
+ * touchfw finishes the frame in flight and undoes what it did.
+ */
+void tf_signals_catch(void);
+int tf_stop_requested(void);
+
 /* Value of hex digit @c (either case), or -1. */
 int tf_hexval(int c);
 

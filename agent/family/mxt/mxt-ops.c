@@ -625,6 +625,12 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		size_t fl = mxt_fw_frame_len(fw, pos);
 		uint64_t t_pass, t_written;
 
+		/* Stopped: between frames, the one in flight has its verdict. */
+		if (tf_stop_requested())
+			return tf_err_set(err, EINTR,
+					  "%s: stopped by signal %d after frame %zu of %zu; the "
+					  "chip stays in its bootloader and can be flashed again",
+					  c->dev.name, tf_stop_requested(), prog.done, fw->frames);
 		if (!ready) {
 			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS, &s);
 			if (r == 0 && restart_state(s) && prog.done)
