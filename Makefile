@@ -10,7 +10,9 @@
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
+#   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make deps             install missing Debian 12 packages (root)
+#   make deb              the Debian package (debian/), built in $(B)/deb
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
 #   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
 #                         detached child where systemd does not run)
@@ -64,6 +66,7 @@ UDEVRULESDIR ?= $(UDEVDIR)/rules.d
 SYSTEMDUNITDIR ?= $(or $(call pc_var,systemd,systemdsystemunitdir),/lib/systemd/system)
 TMPFILESDIR ?= $(or $(call pc_var,systemd,tmpfilesdir),/usr/lib/tmpfiles.d)
 PKGDATADIR ?= $(DATADIR)/touchfw
+BASHCOMPDIR ?= $(or $(call pc_var,bash-completion,completionsdir),$(DATADIR)/bash-completion/completions)
 PKGLIBEXECDIR ?= $(LIBEXECDIR)/touchfw
 PKGSYSCONFDIR ?= $(SYSCONFDIR)/touchfw
 # Demo firmware and example profiles are for the emulator; a production
@@ -98,7 +101,8 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 # $TOUCHFW_GPIO_EMUL), the agent found next to the front end, the detached
 # run keeping umockdev's preload.  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
-TEST_HOOK_GOALS := check check-fast check-run check-san check-vm demo bench fuzz \
+TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
+	demo-run demo-goodix demo-goodix-run bench bench-run fuzz \
 	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
 ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
 TEST_HOOKS ?= 1
@@ -158,8 +162,8 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps deps-check demo demo-run install uninstall clean \
-	fuzz bench bench-run
+	check-freestanding deps deps-check demo demo-run demo-goodix demo-goodix-run install \
+	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
 
@@ -318,6 +322,12 @@ demo: deps-check
 demo-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo
 
+# The same for a Goodix GT911 with a stale configuration.
+demo-goodix: deps-check
+	@$(MAKE) --no-print-directory demo-goodix-run
+demo-goodix-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-goodix
+
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add
 # their own (tests/vm/vm.mk).
@@ -325,7 +335,9 @@ DEB_BUILD := gcc make pkg-config libi2c-dev libgpiod-dev libfdt-dev \
 	device-tree-compiler libudev-dev libsystemd-dev libinih-dev libsodium-dev
 DEB_TEST := clang libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
 	udev systemd binutils
-DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_VM)
+# The Debian package (make deb, tests/system/check-deb).
+DEB_PKG := dpkg-dev debhelper fakeroot lintian
+DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_PKG) $(DEB_VM)
 
 deps:
 	@B=$(B) tests/deps install $(DEB_ALL)
@@ -395,6 +407,8 @@ EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/exam
 INSTALLED = $(BINDIR)/touchfw $(PKGLIBEXECDIR)/touchfw-agent \
 	$(UDEVRULESDIR)/61-touchfw.rules $(SYSTEMDUNITDIR)/touchfw@.service \
 	$(TMPFILESDIR)/touchfw.conf $(MANDIR)/man8/touchfw.8 \
+	$(MANDIR)/man5/touchfw-board.5 $(MANDIR)/man5/touchfw-db.5 \
+	$(BASHCOMPDIR)/touchfw \
 	$(PKGDATADIR)/61-touchfw-addonly.rules $(PKGDATADIR)/touchfw-mdev.conf \
 	$(PKGDATADIR)/firmware-db/manifest.ini \
 	$(addprefix $(PKGDATADIR)/boards/,$(notdir $(SHIPPED_DTBS))) \
@@ -407,7 +421,8 @@ install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
 		"build with test hooks (TEST_HOOKS=1); run it as a goal of its own"; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGLIBEXECDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
-		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(PKGDATADIR)/boards $(DESTDIR)$(PKGDATADIR)/firmware-db
 	$(INSTALL) -d -m 0755 $(DESTDIR)$(PKGSYSCONFDIR) $(DESTDIR)$(PKGSYSCONFDIR)/boards \
 		$(DESTDIR)$(PKGSYSCONFDIR)/keys
@@ -419,6 +434,8 @@ install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
 	$(INSTALL) -m 0644 $(B)/touchfw@.service $(DESTDIR)$(SYSTEMDUNITDIR)/touchfw@.service
 	$(INSTALL) -m 0644 systemd/touchfw.tmpfiles $(DESTDIR)$(TMPFILESDIR)/touchfw.conf
 	$(INSTALL) -m 0644 doc/touchfw.8 $(DESTDIR)$(MANDIR)/man8/touchfw.8
+	$(INSTALL) -m 0644 doc/touchfw-board.5 doc/touchfw-db.5 $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 0644 shell/bash-completion/touchfw $(DESTDIR)$(BASHCOMPDIR)/touchfw
 	test -e $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf || \
 		$(INSTALL) -m 0644 doc/touchfw.conf $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf
 	$(if $(SHIPPED_DTBS),$(INSTALL) -m 0644 $(SHIPPED_DTBS) $(DESTDIR)$(PKGDATADIR)/boards/)
@@ -452,6 +469,26 @@ uninstall:
 		$(DESTDIR)$(PKGSYSCONFDIR)/boards $(DESTDIR)$(PKGSYSCONFDIR)/keys \
 		$(DESTDIR)$(PKGSYSCONFDIR) 2>/dev/null
 	@echo "Removed.  Run: systemctl daemon-reload; udevadm control --reload"
+
+# ---------------------------------------------------------------- deb
+# The Debian package (debian/), built from a copy of the tracked and
+# untracked-but-not-ignored files (a tracked file deleted in the work tree
+# is left out) in $(B)/deb/touchfw-$(VERSION), so that
+# dpkg-buildpackage's outputs (.deb, .dsc, .tar.xz, .changes, .buildinfo:
+# written to the parent directory) and debian/'s build files stay out of
+# the tree.  Source and binary package, unsigned.
+DEB_DIR := $(B)/deb
+deb:
+	@B=$(B) tests/deps install $(DEB_BUILD) $(DEB_PKG)
+	$(q) DEB $(DEB_DIR)
+	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/touchfw-$(VERSION)
+	@git ls-files -z -c -o --exclude-standard | \
+		tar -c --null --ignore-failed-read -T - -f - | tar -x -C $(DEB_DIR)/touchfw-$(VERSION)
+	@cd $(DEB_DIR)/touchfw-$(VERSION) && \
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u B -u SAN \
+		dpkg-buildpackage -us -uc -j2 >../build.log 2>&1 || \
+		{ tail -40 ../build.log; echo "make deb: failed, see $(DEB_DIR)/build.log"; exit 1; }
+	@ls $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes
 
 clean:
 	rm -rf $(B) build-san

@@ -113,6 +113,8 @@ enum ctrl_prop {
 	C_CONFIG_PIN,
 	C_INPUT_TIMEOUT,
 	C_FLASH_TIMEOUT,
+	C_CONFIG_NAME,
+	C_SWAPPED_X_Y,
 	C_COUNT_,
 };
 static const char *const ctrl_props[C_COUNT_] = {
@@ -136,6 +138,8 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_CONFIG_PIN] = "config-pin",
 	[C_INPUT_TIMEOUT] = "input-timeout-ms",
 	[C_FLASH_TIMEOUT] = "flash-timeout-ms",
+	[C_CONFIG_NAME] = "config-name",
+	[C_SWAPPED_X_Y] = "touchscreen-swapped-x-y",
 };
 
 /* Habits from kernel bindings that do not carry over, with what to do. */
@@ -438,6 +442,18 @@ static void unknown_property(struct parse_ctx *c, const char *node,
 			issue(c, node, "unknown property \"%s\" (%s)", safe,
 			      prop_hints[i].hint);
 			return;
+		}
+	}
+	/* "vendor,name" from a kernel binding whose name the profile has. */
+	if (strchr(name, ',')) {
+		for (i = 0; i < n_known; i++) {
+			if (known[i] && !strcmp(strchr(name, ',') + 1, known[i])) {
+				issue(c, node,
+				      "unknown property \"%s\" (a kernel binding's "
+				      "name; the profile calls it %s)",
+				      safe, known[i]);
+				return;
+			}
 		}
 	}
 	if (kind == NODE_DMI) {
@@ -1169,6 +1185,28 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	if (!pin_ok(c, path, v, C_CONFIG_PIN, ctl->config_pin,
 		    sizeof(ctl->config_pin)))
 		ok = false;
+
+	/* the driver's configuration file name, as the board's DT gives it */
+	if (v[C_CONFIG_NAME].seen) {
+		if (!val_string(c, path, "config-name", &v[C_CONFIG_NAME],
+				ctl->config_name, sizeof(ctl->config_name))) {
+			ok = false;
+		} else if (!charset_ok(ctl->config_name, "._-") ||
+			   !strcmp(ctl->config_name, ".") ||
+			   !strcmp(ctl->config_name, "..")) {
+			issue(c, path,
+			      "config-name \"%s\" is not a plain file name "
+			      "(letters, digits and ._- only)",
+			      ctl->config_name);
+			ok = false;
+		}
+	}
+	if (v[C_SWAPPED_X_Y].seen) {
+		if (val_flag(c, path, "touchscreen-swapped-x-y", &v[C_SWAPPED_X_Y]))
+			ctl->swapped_x_y = true;
+		else
+			ok = false;
+	}
 
 	/* timeouts */
 	if (!parse_timeout(c, path, v, C_INPUT_TIMEOUT, TF_BOARD_INPUT_TIMEOUT_MIN_MS,

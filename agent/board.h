@@ -92,6 +92,12 @@ struct tf_controller {
 	enum tf_power power;
 	char firmware_pin[64], config_pin[64]; /* firmware DB ids, or "" */
 	uint32_t input_timeout_ms, flash_timeout_ms; /* 0: not given, settings apply */
+	/* The configuration file name the board's device tree gives the
+	 * driver ("vendor,config-name"), "" if none. */
+	char config_name[65];
+	/* The device tree swaps the axes (touchscreen-swapped-x-y): the
+	 * driver's ABS_MT_POSITION_X range is then the panel's Y. */
+	bool swapped_x_y;
 };
 
 /* dmi-match: the key's value must equal (or fnmatch) one of @patterns. */

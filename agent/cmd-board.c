@@ -22,6 +22,7 @@
 #include "board.h"
 #include "exitcode.h"
 #include "settings.h"
+#include "family/family.h"
 #include "util.h"
 
 extern char **environ;
@@ -133,6 +134,10 @@ static void print_controller(const struct tf_controller *c)
 		printf(", input timeout %u ms", c->input_timeout_ms);
 	if (c->flash_timeout_ms)
 		printf(", flash timeout %u ms", c->flash_timeout_ms);
+	if (c->config_name[0])
+		printf(", config-name %s", c->config_name);
+	if (c->swapped_x_y)
+		printf(", axes swapped");
 	printf("\n");
 }
 
@@ -336,6 +341,25 @@ static enum check_result check_blob(const char *file, const char *blob_path,
 	if (r) {
 		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
 		return CHECK_FAILURE;
+	}
+	/* The families' own rules for their controllers. */
+	{
+		bool bad = false;
+		size_t i;
+
+		for (i = 0; i < p->n_ctrl; i++) {
+			const struct tf_family *f = tf_family_by_name(p->ctrl[i].family);
+			char msg[300];
+
+			if (f && tf_family_check_controller(f, &p->ctrl[i], msg, sizeof(msg)) < 0) {
+				printf("%s: %s: %s\n", file, p->ctrl[i].node_path, msg);
+				bad = true;
+			}
+		}
+		if (bad) {
+			tf_board_free(p);
+			return CHECK_INVALID;
+		}
 	}
 	if (!quiet) {
 		printf("%s: ok: \"%s\"\n", file, p->model);

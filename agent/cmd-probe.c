@@ -264,6 +264,8 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "firmware", r->res.version_before[0] ? r->res.version_before : NULL);
 		if (r->res.has_crc_before)
 			tf_json_uint(&j, "config_crc", r->res.crc_before);
+		if (r->res.config_version_before[0])
+			tf_json_string(&j, "config_version", r->res.config_version_before);
 		tf_json_string(&j, "detail", r->res.detail[0] ? r->res.detail : NULL);
 		tf_json_string(&j, "db_firmware", r->res.planned_fw[0] ? r->res.planned_fw : NULL);
 		tf_json_string(&j, "db_config", r->res.planned_cfg[0] ? r->res.planned_cfg : NULL);

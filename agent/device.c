@@ -13,11 +13,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libudev.h>
+#include <linux/input.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -405,6 +407,35 @@ void tf_input_watch_free(struct tf_input_watch *w)
 	if (w->udev)
 		udev_unref(w->udev);
 	free(w);
+}
+
+int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *max,
+		       struct tf_err *err)
+{
+	struct input_absinfo ai;
+	char path[PATH_MAX];
+	int fd, r;
+
+	if (!tf_devname_valid(event) || strncmp(event, "event", 5) || axis > ABS_MAX)
+		return tf_err_set(err, EINVAL, "'%s' is not an event node", event);
+	tf_snprintf(path, sizeof(path), "/dev/input/%s", event);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		r = errno;
+		return tf_err_set(err, r, "%s: %s", path, strerror(r));
+	}
+	memset(&ai, 0, sizeof(ai));
+	r = ioctl(fd, EVIOCGABS(axis), &ai);
+	if (r < 0) {
+		r = errno;
+		close(fd);
+		return tf_err_set(err, r, "%s: EVIOCGABS(0x%02x): %s", path, axis,
+				  strerror(r));
+	}
+	close(fd);
+	*min = ai.minimum;
+	*max = ai.maximum;
+	return 0;
 }
 
 /* ------------------------------------------------------------ firmware */

@@ -73,6 +73,14 @@ int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
 void tf_input_watch_free(struct tf_input_watch *w);
 
 /*
+ * The range the driver gave absolute axis @axis (ABS_*) of /dev/input/@event
+ * ("event3"), read with EVIOCGABS as libevdev does.  Returns 0, or -errno
+ * with the node named in @err (-EINVAL: the device has no such axis).
+ */
+int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *max,
+		       struct tf_err *err);
+
+/*
  * Kernel-assisted update staging: put @data as @name in a touchfw-owned
  * directory and point the firmware loader there (firmware_class.path,
  * written without a newline), restoring the previous value afterwards.  A

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/input.h>
+
 #include "board.h"
 #include "device.h"
 #include "exitcode.h"
@@ -27,6 +29,7 @@
 
 #define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
 #define GPIO_BUSY_RETRY_MS 2000
+#define EVENT_NODE_WAIT_MS 3000 /* sysfs has the event node, /dev not yet */
 
 struct run {
 	const struct tf_settings *s;
@@ -295,6 +298,15 @@ static int step_family(struct run *r)
 			      dev_of(r), r->ctrl->family);
 	r->fam = fi;
 	r->ops = fi->ops;
+	{
+		char msg[300];
+
+		if (r->ctrl != &r->synth &&
+		    tf_family_check_controller(fi, r->ctrl, msg, sizeof(msg)) < 0)
+			return finish(r, TF_EXIT_PROFILE_INVALID, "%s: board profile %s: %s: %s",
+				      dev_of(r), r->profile ? r->profile->path : "",
+				      r->ctrl->node_path, msg);
+	}
 	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: bound to driver %s, which is not a %s driver; the board "
@@ -456,6 +468,9 @@ static int step_detect(struct run *r)
 		 r->chip.version_str);
 	r->res->has_crc_before = r->chip.has_config_crc;
 	r->res->crc_before = r->chip.config_crc;
+	if (r->chip.has_config_version)
+		tf_snprintf(r->res->config_version_before, sizeof(r->res->config_version_before),
+			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
 	if (r->chip.mode == TF_CHIP_APP) {
@@ -497,6 +512,8 @@ static int step_plan(struct run *r)
 	in.devname = r->c.dev.name;
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
+	in.config_versioned = r->fam->caps.config_versioned;
+	in.force = r->o->force;
 	if (tf_plan_make(&in, &r->plan, &err) < 0)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
 	if (r->plan.fw) {
@@ -812,10 +829,13 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
  */
 static int request_lines(struct run *r)
 {
-	const struct tf_reset_seq *rs = &r->fam->caps.reset;
+	struct tf_reset_seq seq = r->fam->caps.reset;
 	struct tf_reset_lines l;
 
-	tf_gpio_reset_pulse(rs, r->ctrl->has_reset ? &r->ctrl->reset : NULL,
+	/* The INT level may depend on the chip (the address it latches). */
+	if (seq.drive_int && r->ops->reset_int_level)
+		seq.int_level = r->ops->reset_int_level(&r->c);
+	tf_gpio_reset_pulse(&seq, r->ctrl->has_reset ? &r->ctrl->reset : NULL,
 			    r->ctrl->has_chg ? &r->ctrl->chg : NULL, GPIO_BUSY_RETRY_MS, &l);
 	r->c.chg = l.irq;
 	r->c.reset = l.reset;
@@ -923,6 +943,31 @@ out:
 	return rc;
 }
 
+/*
+ * Configuration over the bus with the driver bound (caps.bus_config_bound):
+ * write_config checks by reading back that the chip took it, then a rebind
+ * makes the driver read the chip's new configuration.
+ */
+static int config_bus_bound(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_err err = { 0 };
+	int rc;
+
+	tf_snprintf(r->res->path, sizeof(r->res->path), "bus-config");
+	log_info(dev_of(r), "config: writing %s over the bus, %s bound", r->res->cfg_id,
+		 r->c.dev.driver);
+	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
+	log_info(dev_of(r), "config: the chip took %s; rebinding so that %s reads it",
+		 r->res->cfg_id, r->c.dev.driver);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (!rc)
+		rc = wait_input(r, *w);
+	return rc;
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -1004,42 +1049,57 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		size_t dlen;
 		const char *file;
 
-		if (!r->fam->caps.kernel_cfg)
-			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "%s: the %s driver loads no configuration file; set power = "
-				      "\"always-on\" in the profile if that is safe", dev_of(r),
-				      r->c.dev.driver);
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
 				      r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
 			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
-		} else {
-			rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
-			if (rc)
-				return rc;
-			if (r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0 ||
-			    tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-					r->c.dev.name, name, data, dlen, &err) < 0) {
-				free(data);
-				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-			}
-			free(data);
-			log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
-				 r->res->cfg_id, stage.file);
-			tf_input_watch_free(*w);
-			*w = NULL;
-			rc = rebind(r, w);
-			if (!rc)
-				rc = wait_input(r, *w);
-			tf_fw_unstage(&stage);
-			if (tf_stop_requested())
-				return interrupted(r, "while the driver applied the config");
-			if (rc)
-				return rc;
 			return TF_EXIT_OK;
 		}
+		/* The driver's own way first: it requests the file at probe,
+		 * and a file it finds there would undo a bus write anyway. */
+		if (r->fam->caps.kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0) {
+			if (err.code != EOPNOTSUPP)
+				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+			if (!r->fam->caps.bus_config_bound)
+				return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+			log_info(dev_of(r), "config: %s", err.msg);
+			return config_bus_bound(r, w);
+		}
+		if (!r->fam->caps.kernel_cfg) {
+			if (r->fam->caps.bus_config_bound)
+				return config_bus_bound(r, w);
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe", dev_of(r),
+				      r->c.dev.driver);
+		}
+		if (!r->fw_img)
+			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
+		rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
+		if (rc)
+			return rc;
+		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
+				r->c.dev.name, name, data, dlen, &err) < 0) {
+			free(data);
+			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+		}
+		free(data);
+		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
+			 r->res->cfg_id, stage.file);
+		tf_input_watch_free(*w);
+		*w = NULL;
+		rc = rebind(r, w);
+		if (!rc)
+			rc = wait_input(r, *w);
+		tf_fw_unstage(&stage);
+		if (tf_stop_requested())
+			return interrupted(r, "while the driver applied the config");
+		if (rc)
+			return rc;
+		return TF_EXIT_OK;
 	}
 	return TF_EXIT_OK;
 }
@@ -1138,6 +1198,55 @@ static int step_update(struct run *r)
 	return rc;
 }
 
+/*
+ * The driver took the configuration only if its new input device has the
+ * axis ranges that configuration gives (ops.expected_axes), read from the
+ * event node as libevdev does.  A chip that kept its old configuration, or
+ * a driver that sent another file, shows the old ranges.
+ */
+static int verify_axes(struct run *r, const struct tf_chip_state *st)
+{
+	struct tf_err err = { 0 };
+	int32_t want_x, want_y, min, got_x = 0, got_y = 0;
+	char cfg_name[TF_FW_NAME_MAX];
+	uint64_t end;
+
+	if (!r->cfg_obj || !r->ops->expected_axes || !r->res->input[0])
+		return TF_EXIT_OK;
+	if (r->ops->expected_axes(&r->c, r->cfg_obj, &want_x, &want_y) < 0)
+		return TF_EXIT_OK;
+	/* The kernel's sysfs entry comes first; the /dev node is udev's (or
+	 * devtmpfs') and may follow a moment later. */
+	for (end = tf_now_ms() + EVENT_NODE_WAIT_MS;;) {
+		tf_err_clear(&err);
+		if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x, &err) == 0 ||
+		    err.code != ENOENT || tf_now_ms() >= end)
+			break;
+		tf_sleep_us(10000);
+	}
+	if (err.code ||
+	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y, &err) < 0)
+		return finish(r, TF_EXIT_VERIFY, "%s: can not read the new input device's axes: %s",
+			      dev_of(r), err.msg);
+	if (got_x != want_x || got_y != want_y) {
+		char hint[TF_FW_NAME_MAX + 64] = "";
+
+		if (r->fam->caps.kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, st, cfg_name, sizeof(cfg_name), &err) == 0)
+			tf_snprintf(hint, sizeof(hint),
+				    " (is another %s in the firmware path overriding it?)",
+				    cfg_name);
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s: input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
+			      "%d/%d: the driver did not take the configuration%s",
+			      dev_of(r), r->res->input, got_x, got_y, r->res->cfg_id, want_x, want_y,
+			      hint);
+	}
+	log_info(dev_of(r), "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives", r->res->input,
+		 got_x, got_y, r->res->cfg_id);
+	return TF_EXIT_OK;
+}
+
 static int step_verify(struct run *r)
 {
 	struct tf_chip_state st;
@@ -1157,10 +1266,17 @@ static int step_verify(struct run *r)
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
 	r->res->crc_after = st.config_crc;
+	if (st.has_config_version)
+		tf_snprintf(r->res->config_version_after, sizeof(r->res->config_version_after),
+			    "%s", st.config_version_str);
 	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: the chip reports firmware %s after installing %s (%s)",
 			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
+	/* The input device first: it says whether the driver took it. */
+	rc = verify_axes(r, &st);
+	if (rc)
+		return rc;
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
@@ -1169,9 +1285,16 @@ static int step_verify(struct run *r)
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
-	log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
-		 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
-		 " -> ", st.version_str, st.config_crc, r->res->input[0] ? r->res->input : "-");
+	if (st.has_config_version && !r->flashed_anything)
+		log_info(dev_of(r), "verified: configuration version %s -> %s, config CRC 0x%06X, "
+			 "input %s", r->res->config_version_before[0] ?
+			 r->res->config_version_before : "(none)", st.config_version_str,
+			 st.config_crc, r->res->input[0] ? r->res->input : "-");
+	else
+		log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
+			 " -> ", st.version_str, st.config_crc,
+			 r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
 }
@@ -1281,6 +1404,10 @@ char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
 	tf_json_string(&j, "mode_before", r->mode_before[0] ? r->mode_before : NULL);
 	tf_json_string(&j, "version_before", r->version_before[0] ? r->version_before : NULL);
 	tf_json_string(&j, "version_after", r->version_after[0] ? r->version_after : NULL);
+	if (r->config_version_before[0])
+		tf_json_string(&j, "config_version_before", r->config_version_before);
+	if (r->config_version_after[0])
+		tf_json_string(&j, "config_version_after", r->config_version_after);
 	if (r->has_crc_before)
 		tf_json_uint(&j, "config_crc_before", r->crc_before);
 	if (r->has_crc_after)
@@ -1384,9 +1511,18 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	}
 	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
-	rc = finish(&r, TF_EXIT_OK, "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s",
-		    devname, res->version_before[0] ? res->version_before : "(none)",
-		    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
+	if (r.chip.has_config_version && !r.flashed_anything)
+		rc = finish(&r, TF_EXIT_OK,
+			    "%s: updated: configuration version %s -> %s (firmware %s), config "
+			    "CRC 0x%06X, input %s", devname,
+			    res->config_version_before[0] ? res->config_version_before : "(none)",
+			    r.chip.config_version_str, r.chip.version_str, r.chip.config_crc,
+			    res->input[0] ? res->input : "-");
+	else
+		rc = finish(&r, TF_EXIT_OK,
+			    "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s", devname,
+			    res->version_before[0] ? res->version_before : "(none)",
+			    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
 out:
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;

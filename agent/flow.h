@@ -49,6 +49,8 @@ struct tf_flow_result {
 	char path[24];       /* "bootloader", "update_fw", "unbind", "none" */
 	char mode_before[16];
 	char version_before[48], version_after[48];
+	/* Families with versioned configurations: the chip's, "" if none. */
+	char config_version_before[48], config_version_after[48];
 	char fw_id[64], cfg_id[64];
 	bool has_crc_before, has_crc_after;
 	unsigned crc_before, crc_after;

@@ -1582,6 +1582,28 @@ fail:
 	return ret;
 }
 
+/* The family's rules for the bytes (struct tf_family.check_blob_data). */
+static int family_data_check(const struct tf_fwdb *db, const struct tf_blob *b,
+			     const uint8_t *data, struct tf_err *err)
+{
+	const struct tf_family *fam = tf_family_by_name(b->family);
+	char msg[400];
+
+	if (!fam || !fam->check_blob_data)
+		return 0;
+	if (fam->check_blob_data(b, data, (size_t)b->size, msg, sizeof(msg)) < 0)
+		return tf_err_set(err, EBADMSG, "%s/%s ([%s], line %u): %s", db->dir, b->file,
+				  b->id, b->line, msg);
+	return 0;
+}
+
+static bool has_data_rule(const struct tf_blob *b)
+{
+	const struct tf_family *fam = tf_family_by_name(b->family);
+
+	return fam && fam->check_blob_data;
+}
+
 int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 		      uint8_t **data, size_t *len, struct tf_err *err)
 {
@@ -1591,14 +1613,28 @@ int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 	*len = 0;
 	r = blob_check(db, b, data, err);
 	if (r == 0)
-		*len = (size_t)b->size;
-	return r;
+		r = family_data_check(db, b, *data, err);
+	if (r < 0) {
+		free(*data);
+		*data = NULL;
+		return r;
+	}
+	*len = (size_t)b->size;
+	return 0;
 }
 
 int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 			struct tf_err *err)
 {
-	return blob_check(db, b, NULL, err);
+	uint8_t *data = NULL;
+	size_t len;
+	int r;
+
+	if (!has_data_rule(b))
+		return blob_check(db, b, NULL, err);
+	r = tf_fwdb_read_blob(db, b, &data, &len, err);
+	free(data);
+	return r;
 }
 
 const struct tf_blob *tf_fwdb_find(const struct tf_fwdb *db, const char *id)

@@ -14,6 +14,12 @@
 
 #define I2C_DEV_MAX_MSG 8192 /* i2c-dev's limit per message */
 
+bool tf_i2c_nak(int r)
+{
+	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT ||
+	       r == -EAGAIN;
+}
+
 int tf_i2c_open(struct tf_i2c *bus, int nr, struct tf_err *err)
 {
 	char path[32];

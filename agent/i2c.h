@@ -33,6 +33,9 @@ struct tf_i2c {
 };
 
 int tf_i2c_open(struct tf_i2c *bus, int nr, struct tf_err *err);
+/* Did a transfer fail because nobody answered (a NAK, or how adapters
+ * report one: ENXIO, EREMOTEIO, EIO, ETIMEDOUT, EAGAIN)? */
+bool tf_i2c_nak(int r);
 void tf_i2c_close(struct tf_i2c *bus);
 /* Does the adapter do plain I2C transfers (not SMBus-only)? */
 bool tf_i2c_plain_ok(const struct tf_i2c *bus);

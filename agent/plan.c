@@ -187,6 +187,88 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 	return 0;
 }
 
+/*
+ * Configurations with versions the chip reports: the newest that fits (or
+ * the pinned one), written when it is newer than what the chip holds.
+ */
+static int choose_versioned_config(const struct tf_plan_input *in, struct tf_plan *p,
+				   const struct tf_version *target, const char *hw,
+				   struct tf_err *err)
+{
+	const struct tf_chip_state *st = in->st;
+	const struct tf_blob *best = NULL, *b;
+	struct tf_version v, best_v;
+	bool pin = in->ctrl && in->ctrl->config_pin[0];
+	size_t i;
+	int c;
+
+	if (pin) {
+		best = pinned(in, in->ctrl->config_pin, TF_BLOB_CONFIG, err);
+		if (!best)
+			return -ENOENT;
+		if (!best->version || tf_version_parse(in->family, best->version, &best_v) < 0)
+			return tf_err_set(err, ENOENT, "pinned configuration '%s' has no %s "
+					  "configuration version", best->id, in->family);
+	} else {
+		for (i = 0; i < in->db->n_blobs; i++) {
+			b = &in->db->blobs[i];
+			if (b->type != TF_BLOB_CONFIG || strcmp(b->family, in->family) ||
+			    !fits_board(in, b) || (hw[0] && !tf_blob_fits_hardware(b, hw)) ||
+			    (b->for_version && tf_version_cmp(&b->v_for_version, target)) ||
+			    !b->version || tf_version_parse(in->family, b->version, &v) < 0)
+				continue;
+			if (!best || tf_version_cmp(&v, &best_v) > 0) {
+				best = b;
+				best_v = v;
+			}
+		}
+		if (!best) {
+			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+				    "no configuration for %s%s and firmware %s on this board",
+				    hw[0] ? "hardware " : "this chip", hw, p->target_version);
+			return 0;
+		}
+	}
+	p->cfg = best;
+	if (!st->has_config_version) {
+		p->cfg_needed = true;
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "the chip holds no valid configuration; %s is version %s%s", best->id,
+			    best->version, pin ? " (pinned)" : "");
+		return 0;
+	}
+	c = tf_version_cmp(&best_v, &st->config_version);
+	if (pin) {
+		p->cfg_needed = c != 0 || in->force;
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    c ? "pinned by the board profile: %s (version %s; the chip has %s)"
+			      : "the chip runs the pinned %s (version %s)%s",
+			    best->id, best->version, c ? st->config_version_str : "");
+		return 0;
+	}
+	if (c > 0) {
+		p->cfg_needed = true;
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "%s is version %s, newer than the chip's %s", best->id, best->version,
+			    st->config_version_str);
+	} else if (in->force) {
+		p->cfg_needed = true;
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "forced: %s is version %s, the chip has %s", best->id, best->version,
+			    st->config_version_str);
+	} else if (c == 0) {
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "the chip runs configuration version %s, the newest (%s)",
+			    st->config_version_str, best->id);
+	} else {
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "the chip's configuration version %s is newer than the database's "
+			    "%s (%s): never downgraded without a config-pin or --force",
+			    st->config_version_str, best->version, best->id);
+	}
+	return 0;
+}
+
 static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 			 struct tf_err *err)
 {
@@ -202,6 +284,8 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "firmware version unknown");
 		return 0;
 	}
+	if (in->config_versioned)
+		return choose_versioned_config(in, p, &target, hw, err);
 	if (in->ctrl && in->ctrl->config_pin[0]) {
 		b = pinned(in, in->ctrl->config_pin, TF_BLOB_CONFIG, err);
 		if (!b)

@@ -15,7 +15,11 @@
  *  - a blob that failed on this device too often is skipped;
  *  - the configuration is the one written for the firmware version the
  *    chip will run (for_version), and is written only when its CRC differs
- *    from the chip's.
+ *    from the chip's;
+ *  - for families whose configurations carry a version the chip reports
+ *    (config_versioned), the newest such configuration is written only
+ *    when it is newer than the chip's, or the chip holds none; never an
+ *    older or the same one, except by a pin (which may go back) or force.
  */
 #ifndef TF_PLAN_H
 #define TF_PLAN_H
@@ -45,6 +49,10 @@ struct tf_plan_input {
 	const char *devname;
 	const char *persist_dir;   /* for failures that survive reboots */
 	unsigned max_blob_failures;
+	/* Configurations are chosen by their version (see above). */
+	bool config_versioned;
+	/* Write the chosen configuration even if it is not newer. */
+	bool force;
 };
 
 /* Returns 0 (a plan, possibly empty) or -ENOENT with a reason in @err. */

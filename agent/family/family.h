@@ -42,6 +42,11 @@ struct tf_chip_state {
 	char version_str[48];
 	bool has_info_crc, has_config_crc;
 	uint32_t info_crc, config_crc;
+	/* Families whose configurations carry a version the chip reports
+	 * (caps.config_versioned): the chip's, when it holds a valid one. */
+	bool has_config_version;
+	struct tf_version config_version;
+	char config_version_str[TF_VERSION_STR_MAX];
 	uint16_t bl_addr;        /* bootloader address found / to use */
 	char detail[160];        /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
 };
@@ -113,8 +118,17 @@ struct tf_family_ops {
 			      void *img, struct tf_err *err);
 	int (*leave_bootloader)(struct tf_ctx *c, const struct tf_chip_state *st,
 				struct tf_err *err);
-	/* With caps.bus_config. */
+	/* With caps.bus_config (and caps.bus_config_bound: also while the
+	 * driver is bound).  Verifies what the chip took, by reading back. */
 	int (*write_config)(struct tf_ctx *c, void *cfg, struct tf_err *err);
+	/* Optional: the ABS_MT_POSITION_X/Y maxima the driver gives its input
+	 * device once the chip runs @cfg; the flow checks them on the new
+	 * event node (EVIOCGABS), which proves the driver took @cfg. */
+	int (*expected_axes)(struct tf_ctx *c, void *cfg, int32_t *x_max, int32_t *y_max);
+	/* Optional, with caps.reset.drive_int: the logical INT level for the
+	 * reset pulse when it depends on the chip (an address it latches),
+	 * instead of caps.reset.int_level. */
+	int (*reset_int_level)(struct tf_ctx *c);
 };
 
 /* Buses the family's own code can work over. */
@@ -147,8 +161,23 @@ struct tf_family_caps {
 	const char *kernel_fw_attr;
 	const char *kernel_fw_value;
 	/* The driver applies a configuration file (kernel_cfg_name) at every
-	 * probe. */
+	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
+	 * where the driver requests none; the flow then writes over the bus. */
 	bool kernel_cfg;
+	/* write_config is safe with the driver bound and working (the driver
+	 * only reads the chip; the configuration registers are the chip's to
+	 * judge), so a configuration needs no unbind: write, then rebind. */
+	bool bus_config_bound;
+	/* Configurations carry a version the chip reports
+	 * (tf_chip_state.config_version, the manifest's version parsed by the
+	 * family's scheme); the plan chooses by it (plan.h). */
+	bool config_versioned;
+	/* The board can name the driver's configuration file (profile
+	 * config-name); other families refuse a profile that gives one. */
+	bool config_name;
+	/* Installs no firmware at all, only configurations (no firmware
+	 * interface in the driver, no bus flashing). */
+	bool config_only;
 	/* The reset pulse touchfw gives when it owns the chip (gpio.h). */
 	struct tf_reset_seq reset;
 };
@@ -165,6 +194,18 @@ struct tf_family {
 	 */
 	int (*check_blob)(const struct tf_blob *b, const char **key, char *msg,
 			  size_t size);
+	/*
+	 * Optional: the family's rules for a blob's bytes (lengths, checksums,
+	 * the version inside), checked whenever a blob is read or verified
+	 * (`db check` too).  Returns 0, or -EBADMSG with the reason in @msg.
+	 */
+	int (*check_blob_data)(const struct tf_blob *b, const uint8_t *data, size_t len,
+			       char *msg, size_t size);
+	/*
+	 * Optional: the family's rules for a board profile's controller node
+	 * (addresses its chips can have, ...).  0, or -EINVAL with @msg.
+	 */
+	int (*check_controller)(const struct tf_controller *ctl, char *msg, size_t size);
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };
@@ -181,5 +222,12 @@ const struct tf_family *tf_family_by_driver(const char *driver);
  * registered family to it.)
  */
 int tf_family_check(const struct tf_family *f, char *why, size_t size);
+/*
+ * Does the profile's controller @ctl suit its family @f: generic rules from
+ * the capabilities (config-name only where the driver takes one) and the
+ * family's check_controller.  0, or -EINVAL with the reason in @msg.
+ */
+int tf_family_check_controller(const struct tf_family *f, const struct tf_controller *ctl,
+			       char *msg, size_t size);
 
 #endif /* TF_FAMILY_H */

@@ -58,8 +58,9 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(f->ids && f->ids->name && f->ids->name[0], "a family without ids or name");
 	NEED(f->ids->drivers && f->ids->drivers[0], "%s: no kernel driver in its ids", n);
 	NEED(o, "%s: no operations", n);
-	NEED(o->detect && o->load_firmware && o->free_firmware,
-	     "%s: detect, load_firmware and free_firmware are required", n);
+	NEED(o->detect, "%s: detect is required", n);
+	NEED(c->config_only || (o->load_firmware && o->free_firmware),
+	     "%s: load_firmware and free_firmware are required unless config_only", n);
 	NEED(c->transports, "%s: supports no transport", n);
 	NEED(!(c->transports & TF_TRANSPORT_SMBUS) || (c->transports & TF_TRANSPORT_I2C),
 	     "%s: SMBus without i2c", n);
@@ -76,11 +77,30 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!(c->bus_config || c->kernel_cfg || o->load_config) ||
 		     (o->load_config && o->free_config),
 	     "%s: configurations need load_config and free_config", n);
-	NEED(c->bus_flash || c->kernel_fw_attr, "%s: no way to install firmware", n);
+	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only,
+	     "%s: no way to install firmware", n);
+	NEED(!c->config_only || (!c->bus_flash && !c->kernel_fw_attr && !c->bootloader_mode),
+	     "%s: config_only with a way to install firmware", n);
+	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
+	     "%s: config_only without a way to install a configuration", n);
+	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
 	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
 			     f->version->format),
 	     "%s: a version scheme needs name, syntax, parse and format", n);
 	NEED(!c->reset.drive_int || c->reset.int_hold_us <= c->reset.release_us,
 	     "%s: INT held longer than the reset release time", n);
+	return 0;
+}
+
+int tf_family_check_controller(const struct tf_family *f, const struct tf_controller *ctl,
+			       char *msg, size_t size)
+{
+	if (ctl->config_name[0] && !f->caps.config_name)
+		return tf_snprintf(msg, size,
+				   "config-name is given, but the %s driver takes no "
+				   "configuration file name from the board",
+				   f->ids->name), -EINVAL;
+	if (f->check_controller)
+		return f->check_controller(ctl, msg, size);
 	return 0;
 }

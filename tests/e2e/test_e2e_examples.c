@@ -129,7 +129,13 @@ static void same_line(GKeyFile *kf, const char *chip, const char *key, bool has,
 		      const struct tf_gpio_spec *spec, const char *what)
 {
 	char *label = g_key_file_get_string(kf, "gpiochip", "label", NULL);
-	bool board_has = g_key_file_has_key(kf, chip, key, NULL);
+	bool board_has;
+
+	/* int_gpio is the board files' name for a Goodix chip's INT line. */
+	if (!strcmp(key, "chg_gpio") && !g_key_file_has_key(kf, chip, key, NULL) &&
+	    g_key_file_has_key(kf, chip, "int_gpio", NULL))
+		key = "int_gpio";
+	board_has = g_key_file_has_key(kf, chip, key, NULL);
 
 	if (has != board_has)
 		fail_msg("the profile %s a %s line, the board's [%s] %s", has ? "has" : "has no",
@@ -202,7 +208,8 @@ static void check_example(const char *name)
 	tf_board_free(p);
 }
 
-static const char *const examples[] = { "emul-demo", "emul-always-on", "emul-1664s" };
+static const char *const examples[] = { "emul-demo",  "emul-always-on",    "emul-1664s",
+					"emul-gt911", "emul-gt911-nogpio", "emul-gt1151" };
 
 static void test_example_emul_demo_matches_its_board(void **state)
 {
@@ -220,6 +227,24 @@ static void test_example_emul_1664s_matches_its_board(void **state)
 {
 	(void)state;
 	check_example("emul-1664s");
+}
+
+static void test_example_emul_gt911_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-gt911");
+}
+
+static void test_example_emul_gt911_nogpio_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-gt911-nogpio");
+}
+
+static void test_example_emul_gt1151_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-gt1151");
 }
 
 static void test_every_emulated_example_is_checked(void **state)
@@ -254,6 +279,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_example_emul_demo_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_always_on_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_1664s_matches_its_board, teardown),
+		cmocka_unit_test_teardown(test_example_emul_gt911_matches_its_board, teardown),
+		cmocka_unit_test_teardown(test_example_emul_gt911_nogpio_matches_its_board,
+					  teardown),
+		cmocka_unit_test_teardown(test_example_emul_gt1151_matches_its_board, teardown),
 		cmocka_unit_test(test_every_emulated_example_is_checked),
 	};
 

@@ -10,6 +10,12 @@
  *   fwgen image  --chip PRESET --version M.m.BB --size BYTES
  *                [--frame BYTES] [--enc] -o FILE
  *   fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE
+ *   fwgen goodix-config --id ID --version N --resolution WxH
+ *                [--touches N] -o FILE
+ *
+ * Goodix configurations come from the Goodix chip model
+ * (goodix_model_make_config): the length and checksum its product id
+ * calls for, fresh byte set, as the emulated chip and driver judge them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "goodix_model.h"
 #include "mxt_image.h"
 #include "mxt_model.h"
 
@@ -26,6 +33,8 @@ static void usage(FILE *f)
 		"Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
 		"                   [--frame BYTES] [--enc] -o FILE\n"
 		"       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
+		"       fwgen goodix-config --id ID --version N --resolution WxH\n"
+		"                           [--touches N] -o FILE\n"
 		"\n"
 		"PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
 		"(default 256).  --enc writes the vendor's ASCII-hex form.\n"
@@ -198,6 +207,32 @@ static int make_config(const struct mxt_model_cfg *base, unsigned version,
 	return 0;
 }
 
+/* A Goodix configuration made by the chip model for product id @id. */
+static int make_goodix_config(const char *id, const char *ver, const char *res,
+			      unsigned long touches, const char *out)
+{
+	struct goodix_model_cfg cfg;
+	unsigned long v;
+	unsigned x, y;
+	char *end, tail;
+
+	if (!id || !ver || !res || !out || strlen(id) < 1 || strlen(id) > 4) {
+		fprintf(stderr, "fwgen: goodix-config needs --id, --version, --resolution, -o\n");
+		return -1;
+	}
+	v = strtoul(ver, &end, 0);
+	if (*end || v > 255 || sscanf(res, "%ux%u%c", &x, &y, &tail) != 2 || !x || !y ||
+	    x > 65535 || y > 65535 || touches < 1 || touches > 10) {
+		fprintf(stderr, "fwgen: bad --version (0-255), --resolution (WxH) or "
+				"--touches (1-10)\n");
+		return -1;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	memcpy(cfg.id, id, strlen(id));
+	goodix_model_make_config(&cfg, (em_u8)v, (em_u16)x, (em_u16)y, (em_u8)touches, 1);
+	return write_file(out, cfg.stored, cfg.stored_len);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -207,12 +242,15 @@ int main(int argc, char **argv)
 		{ "frame", required_argument, NULL, 'f' },
 		{ "tag", required_argument, NULL, 't' },
 		{ "enc", no_argument, NULL, 'e' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "resolution", required_argument, NULL, 'r' },
+		{ "touches", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *chip = NULL, *ver = NULL, *out = NULL, *mode;
-	unsigned long size = 0, frame = 256, tag = 1;
+	const char *chip = NULL, *ver = NULL, *out = NULL, *mode, *gid = NULL, *res = NULL;
+	unsigned long size = 0, frame = 256, tag = 1, touches = 5;
 	unsigned maj, min, build;
 	struct mxt_model_cfg cfg;
 	int c, enc = 0;
@@ -231,11 +269,16 @@ int main(int argc, char **argv)
 		case 'f': frame = strtoul(optarg, NULL, 0); break;
 		case 't': tag = strtoul(optarg, NULL, 0); break;
 		case 'e': enc = 1; break;
+		case 'i': gid = optarg; break;
+		case 'r': res = optarg; break;
+		case 'n': touches = strtoul(optarg, NULL, 0); break;
 		case 'o': out = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (!strcmp(mode, "goodix-config"))
+		return make_goodix_config(gid, ver, res, touches, out) ? 1 : 0;
 	if (!chip || !ver || !out || !mxt_model_preset(chip, &cfg) ||
 	    parse_version(ver, &maj, &min, &build)) {
 		fprintf(stderr, "fwgen: need a known --chip, --version M.m.BB and -o\n");

@@ -9,13 +9,15 @@
 #   check-unit         systemd-analyze verify and security (exposure threshold)
 #   check-install      make install/uninstall into a scratch root
 #   check-fresh-deps   the first `make demo` on a fresh machine (fake apt-get)
+#   check-deb          `make deb`, lintian, the .deb's files and scripts
 #   check-family-isolation  no family name or id in agent/ outside agent/family/
 
 SYSTEM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 SYSTEM_CHECKS := $(SYSTEM_MK_DIR)/check-udev-rules $(SYSTEM_MK_DIR)/check-unit \
 	$(SYSTEM_MK_DIR)/check-family-isolation \
-	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps
+	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps \
+	$(SYSTEM_MK_DIR)/check-deb
 
 # What the checks read from the build directory: the rules and the unit as
 # install writes them (@BINDIR@ substituted).
@@ -46,6 +48,22 @@ touchfw-vm-root: $(TOUCHFW_VM_DEPS)
 		DESTDIR=$(abspath $(VM_ROOT)) install >$(VM_USR_B).log 2>&1 || \
 		{ cat $(VM_USR_B).log; exit 1; }
 
+# What kmod-touchfw-systemd puts into its image: the Debian package as
+# `make deb` builds it, unpacked with dpkg-deb -x (the guest has no dpkg),
+# lib/ moved under usr/ (the image is merged-/usr, as Debian 12 installs
+# are: dpkg writes /lib/udev through the /lib symlink), and its postinst,
+# which the scenario runs in the guest as dpkg would on a running system.
+VM_DEB := $(B)/vm-deb
+.PHONY: touchfw-vm-deb
+touchfw-vm-deb:
+	@$(MAKE) --no-print-directory B=$(B) deb
+	$(q) UNPACK $(VM_DEB)
+	@rm -rf $(VM_DEB) && mkdir -p $(VM_DEB)
+	@dpkg-deb -x $(B)/deb/touchfw_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb $(VM_DEB)/root
+	@dpkg-deb -e $(B)/deb/touchfw_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb $(VM_DEB)/DEBIAN
+	@if [ -d $(VM_DEB)/root/lib ]; then mkdir -p $(VM_DEB)/root/usr/lib && \
+		cp -R $(VM_DEB)/root/lib/. $(VM_DEB)/root/usr/lib/ && rm -rf $(VM_DEB)/root/lib; fi
+
 $(B)/tests/system/sandbox-probe: tests/system/sandbox-probe.c
 	@mkdir -p $(@D)
 	$(q) CC $@
@@ -58,5 +76,5 @@ $(B)/tests/system/qemu-at24.dtb: tests/system/qemu-at24.dts
 
 # `make check` runs the VM scenarios through check-run (EXTRA_CHECKS);
 # `make check-vm` directly (check-vm-run, after deps-check).
-check-vm-run: touchfw-vm-root
-check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),touchfw-vm-root)
+check-vm-run: touchfw-vm-root touchfw-vm-deb
+check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),touchfw-vm-root touchfw-vm-deb)

@@ -324,6 +324,33 @@ static void test_golden_dt_profile_fields_are_read(void **state)
 	tf_board_report_free(&rep);
 }
 
+static void test_golden_goodix_profile_fields_are_read(void **state)
+{
+	struct tf_board_profile *p = NULL;
+	struct tf_board_report rep;
+	const struct tf_controller *c;
+
+	(void)state;
+	tf_board_report_init(&rep);
+	assert_int_equal(parse_fixture("golden-goodix", &p, &rep), 0);
+	assert_int_equal(rep.n, 0);
+	c = &p->ctrl[0];
+	assert_string_equal(c->family, "goodix");
+	assert_int_equal(c->reg, 0x14);
+	assert_string_equal(c->config_name, "acme-panel-7.cfg");
+	assert_true(c->swapped_x_y);
+	assert_true(c->has_reset);
+	assert_true(c->has_chg);
+	assert_string_equal(c->chg.name, "TS_INT");
+	tf_board_free(p);
+	tf_board_report_free(&rep);
+	/* Without the two properties: no name, axes as they are. */
+	assert_int_equal(parse_fixture("golden-dt", &p, NULL), 0);
+	assert_string_equal(p->ctrl[0].config_name, "");
+	assert_false(p->ctrl[0].swapped_x_y);
+	tf_board_free(p);
+}
+
 static void test_golden_dt_spi_controller_is_read(void **state)
 {
 	struct tf_board_profile *p = NULL;
@@ -467,6 +494,9 @@ static void test_examples_are_all_valid(void **state)
 		"emul-demo",
 		"emul-always-on",
 		"emul-1664s",
+		"emul-gt911",
+		"emul-gt911-nogpio",
+		"emul-gt1151",
 	};
 	size_t i;
 
@@ -1705,6 +1735,25 @@ static void test_cmd_check_prints_every_mistake_with_file_and_node(void **state)
 	assert_non_null(strstr(out, line));
 }
 
+static void test_cmd_check_applies_the_families_rules(void **state)
+{
+	char out[8192], src[4096], line[4700];
+	int rc;
+
+	(void)state;
+	fixture_src("bad-goodix-reg", src, sizeof(src));
+	rc = run_board(out, sizeof(out), 2, "check", src);
+	assert_int_equal(rc, TF_EXIT_PROFILE_INVALID);
+	snprintf(line, sizeof(line),
+		 "%s: /controllers/touchscreen@4a: reg 0x4a: a Goodix chip answers at 0x14 "
+		 "or 0x5d (the level of INT at reset chooses)\n", src);
+	assert_non_null(strstr(out, line));
+	snprintf(line, sizeof(line),
+		 "%s: /controllers/touchscreen@4b: config-name is given, but the mxt driver "
+		 "takes no configuration file name from the board\n", src);
+	assert_non_null(strstr(out, line));
+}
+
 static void test_cmd_check_valid_profiles_exit_ok(void **state)
 {
 	char out[8192], src[4096], dtb[4096];
@@ -1921,6 +1970,7 @@ int main(void)
 		    test_dmi_profile_without_file_name_needs_board_ids),
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
+		cmocka_unit_test(test_golden_goodix_profile_fields_are_read),
 		cmocka_unit_test(test_examples_are_all_valid),
 		cmocka_unit_test(test_cmd_identify_honours_settings_and_names_stray_sources),
 		cmocka_unit_test(test_load_names_sources_without_their_blob),
@@ -2073,7 +2123,7 @@ int main(void)
 		BAD(test_bus_missing_is_reported, "bad-bus-missing",
 		    E(CTRL, "bus is missing (\"i2c\" or \"spi\")")),
 		BAD(test_unknown_family_lists_known_ones, "bad-family-unknown",
-		    E(CTRL, "family \"goodix\" is not supported (known: @KNOWN@)")),
+		    E(CTRL, "family \"acme\" is not supported (known: @KNOWN@)")),
 		BAD(test_family_missing_is_reported, "bad-family-missing",
 		    E(CTRL, "family is missing (known: @KNOWN@)")),
 		BAD(test_string_list_where_one_string_belongs_is_rejected,
@@ -2104,6 +2154,16 @@ int main(void)
 		    "bad-pin-not-an-id",
 		    E(CTRL, "firmware-pin \"fw 1\" is not a firmware DB id "
 			    "(letters, digits and ._+:- only)")),
+		BAD(test_config_name_that_is_a_path_is_rejected, "bad-config-name-path",
+		    E(CTRL, "config-name \"../etc/panel.bin\" is not a plain file "
+			    "name (letters, digits and ._- only)")),
+		BAD(test_swapped_x_y_with_a_value_is_rejected, "bad-swapped-with-value",
+		    E(CTRL, "touchscreen-swapped-x-y is a flag and takes no value "
+			    "(write \"touchscreen-swapped-x-y;\")")),
+		BAD(test_goodix_config_name_property_points_to_config_name,
+		    "bad-goodix-config-name-property",
+		    E(CTRL, "unknown property \"goodix,config-name\" (a kernel "
+			    "binding's name; the profile calls it config-name)")),
 		BAD(test_child_node_in_controller_is_rejected,
 		    "bad-controller-child-node",
 		    E(CTRL "/gpio", "unknown node (a controller has no child "
@@ -2257,6 +2317,7 @@ int main(void)
 
 		cmocka_unit_test(
 		    test_cmd_check_prints_every_mistake_with_file_and_node),
+		cmocka_unit_test(test_cmd_check_applies_the_families_rules),
 		cmocka_unit_test(test_cmd_check_valid_profiles_exit_ok),
 		cmocka_unit_test(test_cmd_check_passes_on_dtc_errors),
 		cmocka_unit_test(

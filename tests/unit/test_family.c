@@ -137,7 +137,30 @@ static void test_check_refuses_broken_promises(void **state)
 	}
 
 	ops.detect = NULL;
-	expect_incomplete(&f, "detect, load_firmware and free_firmware are required");
+	expect_incomplete(&f, "detect is required");
+	ops = *orig->ops;
+	ops.load_firmware = NULL;
+	expect_incomplete(&f, "load_firmware and free_firmware are required unless config_only");
+	ops = *orig->ops;
+
+	/* A family that installs configurations only. */
+	f.caps.config_only = true;
+	expect_incomplete(&f, "config_only with a way to install firmware");
+	f.caps.bus_flash = false;
+	f.caps.bootloader_mode = false;
+	f.caps.kernel_fw_attr = NULL;
+	f.caps.bus_config = false;
+	f.caps.kernel_cfg = false;
+	expect_incomplete(&f, "config_only without a way to install a configuration");
+	f.caps.bus_config = true;
+	ops.load_firmware = NULL;
+	ops.free_firmware = NULL;
+	assert_int_equal(tf_family_check(&f, why, sizeof(why)), 0);
+	f.caps.bus_config_bound = true;
+	f.caps.bus_config = false;
+	f.caps.kernel_cfg = true;
+	expect_incomplete(&f, "bus_config_bound needs bus_config");
+	f.caps = orig->caps;
 	ops = *orig->ops;
 	assert_int_equal(tf_family_check(&f, why, sizeof(why)), 0);
 }

@@ -316,7 +316,7 @@ static void test_good_manifest_parses_every_key(void **state)
 	assert_int_equal(b->config_crc, 0x4D5E6F);
 
 	b = &db->blobs[3];
-	assert_string_equal(b->family, "goodix");
+	assert_string_equal(b->family, "acme");
 	assert_ptr_equal(b->v_for_version.scheme, &tf_version_dotted);
 	assert_int_equal(b->n_boards, 0);
 	assert_null(b->version);
@@ -901,7 +901,7 @@ static void test_manifest_other_family_uses_dotted_versions(void **state)
 {
 	struct tf_fwdb *db;
 	struct tf_err err;
-	const char *body = "type = firmware\nfamily = goodix\nhardware = 911\n"
+	const char *body = "type = firmware\nfamily = acme\nhardware = 911\n"
 			   "file = f\nsize = 1\nsha256 = "
 			   "00000000000000000000000000000000000000000000000000"
 			   "00000000000000\n";

@@ -212,6 +212,128 @@ static void test_unknown_hardware_gets_nothing(void **state)
 	assert_null(f->plan.cfg);
 }
 
+/* ------------------------------------------------------------ versioned */
+
+/* A family whose configurations carry versions the chip reports (dotted
+ * scheme here; Goodix uses its own, tested with the family). */
+static const char versioned_manifest[] =
+	"[database]\nformat = 1\n"
+	"[cv-5]\ntype = config\nfamily = cv\nhardware = 911\nfor_version = 1.0\n"
+	"version = 5\nfile = a.bin\nsize = 1\nsha256 = " SHA "\n"
+	"[cv-7]\ntype = config\nfamily = cv\nhardware = 911\nfor_version = 1.0\n"
+	"version = 7\nfile = b.bin\nsize = 1\nsha256 = " SHA "\n"
+	"[cv-6]\ntype = config\nfamily = cv\nhardware = 911\nfor_version = 1.0\n"
+	"version = 6\nfile = c.bin\nsize = 1\nsha256 = " SHA "\n"
+	"[cv-9-other-fw]\ntype = config\nfamily = cv\nhardware = 911\nfor_version = 2.0\n"
+	"version = 9\nfile = d.bin\nsize = 1\nsha256 = " SHA "\n"
+	"[cv-8-other-hw]\ntype = config\nfamily = cv\nhardware = 967\nfor_version = 1.0\n"
+	"version = 8\nfile = e.bin\nsize = 1\nsha256 = " SHA "\n";
+
+static void versioned(struct fixture *f, struct tf_fwdb **db, int chip_cfg_version)
+{
+	struct tf_err err = { 0 };
+
+	assert_int_equal(tf_fwdb_parse_manifest(versioned_manifest, sizeof(versioned_manifest) - 1,
+						"test", db, &err), 0);
+	f->in.db = *db;
+	f->in.family = "cv";
+	f->in.config_versioned = true;
+	snprintf(f->ctrl.family, sizeof(f->ctrl.family), "cv");
+	f->st.mode = TF_CHIP_APP;
+	snprintf(f->st.hw, sizeof(f->st.hw), "911");
+	snprintf(f->st.version_str, sizeof(f->st.version_str), "1.0");
+	assert_int_equal(tf_version_parse("cv", "1.0", &f->st.version), 0);
+	f->st.has_version = true;
+	f->st.has_config_version = chip_cfg_version >= 0;
+	if (chip_cfg_version >= 0) {
+		snprintf(f->st.config_version_str, sizeof(f->st.config_version_str), "%d",
+			 chip_cfg_version);
+		assert_int_equal(tf_version_parse("cv", f->st.config_version_str,
+						  &f->st.config_version), 0);
+	}
+}
+
+static void test_versioned_config_newer_is_written(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_fwdb *db;
+
+	versioned(f, &db, 6);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_null(f->plan.fw);
+	/* Newest for this hardware and firmware; not 9 (other firmware) nor
+	 * 8 (other hardware). */
+	assert_string_equal(f->plan.cfg->id, "cv-7");
+	assert_true(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "newer than the chip's 6"));
+	tf_fwdb_free(db);
+}
+
+static void test_versioned_config_same_or_older_is_kept(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_fwdb *db;
+
+	versioned(f, &db, 7);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_false(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "runs configuration version 7"));
+	tf_fwdb_free(db);
+	versioned(f, &db, 12);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_false(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "never downgraded without a config-pin or "
+						   "--force"));
+	tf_fwdb_free(db);
+}
+
+static void test_versioned_config_force_writes_an_older_one(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_fwdb *db;
+
+	versioned(f, &db, 12);
+	f->in.force = true;
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.cfg->id, "cv-7");
+	assert_true(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "forced"));
+	tf_fwdb_free(db);
+}
+
+static void test_versioned_config_pin_may_go_back(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_fwdb *db;
+
+	versioned(f, &db, 7);
+	snprintf(f->ctrl.config_pin, sizeof(f->ctrl.config_pin), "cv-5");
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.cfg->id, "cv-5");
+	assert_true(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "pinned"));
+	tf_fwdb_free(db);
+	/* Already running the pin: nothing to do. */
+	versioned(f, &db, 5);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_false(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "runs the pinned cv-5"));
+	tf_fwdb_free(db);
+}
+
+static void test_versioned_config_chip_without_one_gets_the_newest(void **state)
+{
+	struct fixture *f = *state;
+	struct tf_fwdb *db;
+
+	versioned(f, &db, -1);
+	assert_int_equal(tf_plan_make(&f->in, &f->plan, NULL), 0);
+	assert_string_equal(f->plan.cfg->id, "cv-7");
+	assert_true(f->plan.cfg_needed);
+	assert_non_null(strstr(f->plan.cfg_reason, "holds no valid configuration"));
+	tf_fwdb_free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +346,16 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bootloader_chip_uses_hint_or_needs_agreement, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_board_restricted_config_only_for_that_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_hardware_gets_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_versioned_config_newer_is_written, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_versioned_config_same_or_older_is_kept, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_versioned_config_force_writes_an_older_one,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_versioned_config_pin_may_go_back, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_versioned_config_chip_without_one_gets_the_newest, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -100,12 +100,6 @@ static void mxt_fini(struct tf_ctx *c)
 	c->priv = NULL;
 }
 
-static bool nak(int r)
-{
-	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT ||
-	       r == -EAGAIN;
-}
-
 /* Register read (LE16 address, then data), in chunks an adapter takes. */
 static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
 		    size_t len)
@@ -233,7 +227,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
-		return nak(r) ? 0 : r;
+		return tf_i2c_nak(r) ? 0 : r;
 	return mxt_status_plausible(*s) ? 1 : 0;
 }
 
@@ -253,7 +247,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->app);
-	if (!nak(r))
+	if (!tf_i2c_nak(r))
 		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
 				  p->app, c->bus.nr, strerror(-r));
 	p->have_info = false;
@@ -485,7 +479,7 @@ static int wait_status_paced(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t
 				pace_learn(pc, reads, since, missed_at, read_at);
 			return 0;
 		}
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return r;
 		missed_at = read_at;
 		if (now_us() >= deadline)
@@ -550,7 +544,7 @@ static bool reset_after_last_frame(struct tf_ctx *c, uint16_t bl, int r, uint8_t
 {
 	if (r == 0)
 		return restart_state(*s);
-	return r == -ETIMEDOUT && nak(status_read(c, bl, s));
+	return r == -ETIMEDOUT && tf_i2c_nak(status_read(c, bl, s));
 }
 
 static int restarted(struct tf_ctx *c, size_t frame, uint8_t s, struct tf_err *err)
@@ -647,7 +641,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		}
 		ready = false;
 		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));
 		t_written = now_us();
@@ -811,7 +805,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		tf_sleep_us(delay);
 		delay = delay * 2 > 50000 ? 50000 : delay * 2;
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
-		if (r < 0 && !nak(r))
+		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: reading T6: %s", c->dev.name, strerror(-r));
 		if (now_us() > deadline)
 			return tf_err_set(err, ETIMEDOUT, "%s: backup to NVM did not finish",

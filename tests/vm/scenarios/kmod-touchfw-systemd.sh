@@ -2,20 +2,27 @@
 # vm-flavour: systemd
 # vm-build-module: mxt-emul
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
-# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
-# vm-image: --bin @B@/touchfw-agent:/usr/local/bin/touchfw-agent
-# vm-image: --file @B@/61-touchfw.rules:/usr/lib/udev/rules.d/61-touchfw.rules
-# vm-image: --file @B@/touchfw@.service:/usr/lib/systemd/system/touchfw@.service
-# vm-image: --file systemd/touchfw.tmpfiles:/usr/lib/tmpfiles.d/touchfw.conf
-# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
-# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
-# vm-image: --dtb tests/vm/modules/mxt-emul/boards/qemu-mxt-emul-driver.dts:/usr/local/etc/touchfw/boards/qemu-mxt-emul.dtb
+# touchfw from its Debian package (make touchfw-vm-deb: dpkg-deb -x of
+# the .deb, lib/ under usr/; the guest has no dpkg, the scenario runs the
+# package's postinst), then what an OEM image adds on top: its signed DB,
+# its key, its board profile.  The package's own settings file is used.
+# --bin again for the binaries: it adds the libraries they link.
+# vm-image: --dir @B@/vm-deb/root/usr:/usr
+# vm-image: --dir @B@/vm-deb/root/etc:/etc
+# vm-image: --file @B@/vm-deb/DEBIAN/postinst:/vm/deb/postinst
+# vm-image: --file @B@/vm-deb/DEBIAN/conffiles:/vm/deb/conffiles
+# vm-image: --bin @B@/vm-deb/root/usr/bin/touchfw:/usr/bin/touchfw
+# vm-image: --bin @B@/vm-deb/root/usr/libexec/touchfw/touchfw-agent:/usr/libexec/touchfw/touchfw-agent
+# vm-image: --dir @B@/firmware-db:/usr/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/etc/touchfw/keys/build-demo.pub
+# vm-image: --dtb tests/vm/modules/mxt-emul/boards/qemu-mxt-emul-driver.dts:/etc/touchfw/boards/qemu-mxt-emul.dtb
 # handle-event dlopen()s libsystemd.so.0 (Debian's libsystemd0) for sd-bus;
 # without it, it falls back to systemctl --no-block.
 # vm-image: --bin /lib/x86_64-linux-gnu/libsystemd.so.0:/usr/lib/x86_64-linux-gnu/libsystemd.so.0
 #
 # "kmod-touchfw-systemd" (systemd 252 as PID 1): the same job as
-# kmod-touchfw-bootloader, the way a distribution runs it.  The real bind
+# kmod-touchfw-bootloader, the way a distribution runs it, installed from
+# touchfw's Debian package (debian/, make deb).  The real bind
 # uevent of a maXTouch without a valid image reaches the shipped rule;
 # `touchfw handle-event` starts touchfw@<device>.service without waiting
 # (systemd's private socket, no D-Bus); the unit, in its shipped sandbox
@@ -24,8 +31,21 @@
 # is in the journal.  The unit's own rebind is ignored; a second bind
 # starts a run that writes nothing.  Prints bind uevent -> verified input device.
 . /vm/mxt-emul.sh
+# Installed by the package, not as PREFIX=/usr/local.
+TOUCHFW=/usr/bin/touchfw
 
 vm_require "PID 1 is systemd" test "$(cat /proc/1/comm)" = systemd
+vm_check "the package's files are at Debian's paths (rule, template unit, tmpfiles, agent)" eval \
+	'[ -s /usr/lib/udev/rules.d/61-touchfw.rules ] && [ -s /usr/lib/systemd/system/touchfw@.service ] &&
+	 [ -s /usr/lib/tmpfiles.d/touchfw.conf ] && [ -x /usr/libexec/touchfw/touchfw-agent ] &&
+	 [ "$(cat /vm/deb/conffiles)" = /etc/touchfw/touchfw.conf ] && [ -s /etc/touchfw/touchfw.conf ]'
+vm_check "the template unit is not enabled (handle-event starts it)" eval \
+	'[ -z "$(find /etc/systemd/system -name "touchfw*")" ]'
+# As dpkg -i runs it on a running system: reloads udev's rules and
+# systemd's units, creates the tmpfiles entry.
+vm_check "the package's postinst configure runs (udevadm control --reload, daemon-reload, tmpfiles)" \
+	sh -e /vm/deb/postinst configure
+vm_check "touchfw --version runs from /usr/bin" eval '"$TOUCHFW" --version | grep -q "0\.1\.0"'
 vm_check "tmpfiles made /run/touchfw and /var/lib/touchfw (0700)" eval \
 	'[ "$(stat -c %a /run/touchfw)" = 700 ] && [ "$(stat -c %a /var/lib/touchfw)" = 700 ]'
 vm_require "modules and debugfs" emul_setup

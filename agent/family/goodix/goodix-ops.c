@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Goodix operations for the update flow, over i2c-dev (I2C_RDWR, which
+ * needs no address claim, so everything here works with goodix_ts bound).
+ *
+ * Detection reads only: the product id and firmware version at 0x8140 and
+ * the whole configuration at the chip's config register (goodix_read_version,
+ * goodix_read_config), at the profile's address.  The configuration is
+ * written as goodix_send_cfg does -- the chip's length to its register, the
+ * fresh byte last -- then, unlike the driver, read back after the 10 ms the
+ * driver allows the firmware to reconfigure itself: a chip that ignores a
+ * configuration (an older version than its own, a checksum it dislikes)
+ * shows its old one again.  The file name the driver requests at probe is
+ * computed from the id the chip reported and the profile's config-name,
+ * exactly as goodix_ts_probe builds it, and only offered when the driver
+ * will request one at all: it does so only with both its INT and RST GPIOs
+ * (goodix_get_gpio_config sets load_cfg_from_disk then).
+ */
+#include "goodix.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family/family.h"
+
+/* Time the chip may take to show a written configuration as its own. */
+#define GOODIX_READBACK_TIMEOUT_MS 200
+#define GOODIX_READBACK_POLL_US	   10000
+
+struct goodix_priv {
+	uint16_t addr;
+	bool have_product;
+	struct goodix_product product;
+	const struct goodix_chip_data *chip;
+};
+
+struct goodix_cfg_blob {
+	uint8_t data[GOODIX_CONFIG_MAX_LENGTH];
+	size_t len;
+	char name[128];
+	struct goodix_cfg_info info;
+};
+
+static struct goodix_priv *P(struct tf_ctx *c)
+{
+	return c->priv;
+}
+
+static int goodix_init(struct tf_ctx *c, struct tf_err *err)
+{
+	struct goodix_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return tf_err_set(err, ENOMEM, "out of memory");
+	p->addr = c->ctrl ? c->ctrl->reg : c->dev.addr;
+	c->priv = p;
+	return 0;
+}
+
+static void goodix_fini(struct tf_ctx *c)
+{
+	free(c->priv);
+	c->priv = NULL;
+}
+
+/* goodix_i2c_read: BE16 register, repeated START, data. */
+static int reg_read(struct tf_ctx *c, uint16_t reg, uint8_t *buf, size_t len)
+{
+	uint8_t a[2] = { (uint8_t)(reg >> 8), (uint8_t)reg };
+
+	return tf_i2c_write_read(&c->bus, P(c)->addr, a, 2, buf, len);
+}
+
+/*
+ * goodix_i2c_write: BE16 register then data in one message.  Where the
+ * adapter takes less, the write is split into register-addressed pieces;
+ * the piece with the fresh byte comes last, and the chip judges the
+ * configuration when that transaction ends.
+ */
+static int reg_write(struct tf_ctx *c, uint16_t reg, const uint8_t *val, size_t len)
+{
+	uint8_t buf[2 + GOODIX_CONFIG_MAX_LENGTH];
+	size_t off = 0, chunk = len;
+
+	if (len > GOODIX_CONFIG_MAX_LENGTH)
+		return -EINVAL;
+	while (off < len) {
+		size_t n = len - off < chunk ? len - off : chunk;
+		uint16_t r16 = (uint16_t)(reg + off);
+		int r;
+
+		if (c->bus.max_write && n + 2 > c->bus.max_write)
+			n = c->bus.max_write - 2;
+		buf[0] = (uint8_t)(r16 >> 8);
+		buf[1] = (uint8_t)r16;
+		memcpy(buf + 2, val + off, n);
+		r = tf_i2c_write(&c->bus, P(c)->addr, buf, n + 2);
+		if (r == -EOPNOTSUPP && n > 16) {
+			chunk = n / 2;
+			continue;
+		}
+		if (r < 0)
+			return r;
+		off += n;
+	}
+	return 0;
+}
+
+/* "911 (GT911), firmware 0x1060" */
+static void describe_chip(const struct goodix_priv *p, char *buf, size_t size)
+{
+	char fw[8];
+
+	goodix_fw_version_format(p->product.fw_version, fw, sizeof(fw));
+	snprintf(buf, size, "%s (%s), firmware %s", p->product.id, p->chip->klass, fw);
+}
+
+static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	uint8_t id[GOODIX_ID_READ_LEN], cfg[GOODIX_CONFIG_MAX_LENGTH];
+	struct goodix_cfg_info info;
+	struct tf_err why = { 0 };
+	char chip[64], v[8];
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	p->have_product = false;
+	r = reg_read(c, GOODIX_REG_ID, id, sizeof(id));
+	if (r < 0 && tf_i2c_nak(r)) {
+		st->mode = TF_CHIP_ABSENT;
+		snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", p->addr);
+		return 0;
+	}
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
+				  p->addr, c->bus.nr, strerror(-r));
+	r = goodix_product_parse(id, sizeof(id), &p->product, err);
+	if (r < 0)
+		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->addr);
+	p->chip = goodix_chip_data_for(p->product.id);
+	p->have_product = true;
+	describe_chip(p, chip, sizeof(chip));
+
+	st->mode = TF_CHIP_APP;
+	tf_snprintf(st->hw, sizeof(st->hw), "%s", p->product.id);
+	goodix_version_fw(p->product.fw_version, &st->version);
+	goodix_fw_version_format(p->product.fw_version, st->version_str,
+				 sizeof(st->version_str));
+	st->has_version = true;
+
+	r = reg_read(c, p->chip->config_reg, cfg, p->chip->config_len);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reading the configuration at 0x%04x: %s",
+				  c->dev.name, p->chip->config_reg, strerror(-r));
+	/* The fresh byte reads 0 once the chip has applied a configuration;
+	 * judge the rest as the driver would judge a file. */
+	cfg[p->chip->config_len - 1] = 1;
+	if (goodix_cfg_check(p->chip, p->product.id, cfg, p->chip->config_len,
+			     "the chip's configuration", &info, &why) < 0) {
+		snprintf(st->detail, sizeof(st->detail),
+			 "application at 0x%02x: %s, no valid configuration", p->addr, chip);
+		return 0;
+	}
+	st->has_config_crc = true;
+	st->config_crc = goodix_cfg_digest(cfg, p->chip->config_len);
+	st->has_config_version = true;
+	goodix_version_cfg(info.version, &st->config_version);
+	goodix_cfg_version_format(info.version, v, sizeof(v));
+	tf_snprintf(st->config_version_str, sizeof(st->config_version_str), "%s", v);
+	snprintf(st->detail, sizeof(st->detail),
+		 "application at 0x%02x: %s, config version %s, checksum 0x%0*X, %ux%u", p->addr,
+		 chip, v, info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum,
+		 info.x_res, info.y_res);
+	return 0;
+}
+
+static int goodix_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
+				const char *name, void **img, struct tf_err *err)
+{
+	(void)c;
+	(void)data;
+	(void)len;
+	(void)img;
+	return tf_err_set(err, EOPNOTSUPP,
+			  "%s: touchfw does not flash Goodix firmware (only vendor tools "
+			  "do); it installs configurations", name ? name : "firmware");
+}
+
+static void goodix_free_firmware(void *img)
+{
+	free(img);
+}
+
+static int goodix_load_config(struct tf_ctx *c, const uint8_t *data, size_t len,
+			      const char *name, void **out, uint32_t *want_crc,
+			      struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	struct goodix_cfg_blob *b;
+	int r;
+
+	if (!name)
+		name = "configuration";
+	if (p->have_product) {
+		r = goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, data,
+				      len, name, NULL, err);
+		if (r < 0)
+			return r;
+	} else {
+		/*
+		 * A file given to `flash` is checked before the chip is read:
+		 * it must be whole for one of the layouts (length class and
+		 * checksum kind); check_config() holds it against the chip's
+		 * own layout once the chip has been read.
+		 */
+		static const char *const layouts[] = { "911", "912", "9xx", "1151" };
+		const struct goodix_chip_data *chip = NULL;
+		size_t i;
+
+		r = -EINVAL;
+		for (i = 0; i < TF_ARRAY_SIZE(layouts) && r < 0; i++) {
+			chip = goodix_chip_data_for(layouts[i]);
+			if (chip && chip->config_len == len)
+				r = goodix_cfg_check(chip, layouts[i], data, len, name, NULL, NULL);
+		}
+		if (r < 0) {
+			/* Name what is wrong against the layout of its length. */
+			for (i = 0; i < TF_ARRAY_SIZE(layouts); i++) {
+				chip = goodix_chip_data_for(layouts[i]);
+				if (chip && chip->config_len >= len)
+					break;
+			}
+			if (i == TF_ARRAY_SIZE(layouts) || !chip)
+				return tf_err_set(err, EBADMSG,
+						  "%s: %zu bytes, longer than any Goodix "
+						  "configuration (240 at most)", name, len);
+			goodix_cfg_check(chip, layouts[i], data, len, name, NULL, err);
+			return -EBADMSG;
+		}
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return tf_err_set(err, ENOMEM, "out of memory");
+	memcpy(b->data, data, len);
+	b->len = len;
+	tf_snprintf(b->name, sizeof(b->name), "%s", name);
+	if (p->have_product)
+		goodix_cfg_check(p->chip, p->product.id, data, len, name, &b->info, NULL);
+	*want_crc = goodix_cfg_digest(data, len);
+	*out = b;
+	return 0;
+}
+
+static void goodix_free_config(void *cfg)
+{
+	free(cfg);
+}
+
+static int goodix_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
+{
+	struct goodix_cfg_blob *b = cfg;
+	struct goodix_priv *p = P(c);
+
+	if (!p->have_product)
+		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
+	/* The chip may have been replaced since the blob was loaded, or the
+	 * blob was loaded before the chip was read (flash --config). */
+	if (goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, b->data, b->len,
+			      b->name, NULL, err) < 0)
+		return -EBADMSG;
+	return goodix_cfg_check(p->chip, p->product.id, b->data, b->len, b->name, &b->info,
+				err);
+}
+
+static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
+				  char *buf, size_t size, struct tf_err *err)
+{
+	const char *cname = c->ctrl ? c->ctrl->config_name : NULL;
+
+	if (!c->ctrl || !c->ctrl->has_chg || !c->ctrl->has_reset)
+		return tf_err_set(err, EOPNOTSUPP,
+				  "%s requests a configuration file only when it has both "
+				  "the INT and RST lines (goodix_get_gpio_config); the board "
+				  "profile names %s", GOODIX_DRIVER_NAME,
+				  c->ctrl && c->ctrl->has_chg ? "no reset line"
+				  : c->ctrl && c->ctrl->has_reset ? "no interrupt line"
+								  : "neither");
+	if (!st->hw[0])
+		return tf_err_set(err, ENODEV, "the chip's id is unknown");
+	if (goodix_cfg_file_name(st->hw, cname, buf, size) < 0)
+		return tf_err_set(err, EINVAL, "can not make a file name from id '%s'%s%s",
+				  st->hw, cname && cname[0] ? " and config-name " : "",
+				  cname ? cname : "");
+	return 0;
+}
+
+static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
+{
+	struct goodix_cfg_blob *b = cfg;
+	struct goodix_priv *p = P(c);
+	uint8_t back[GOODIX_CONFIG_MAX_LENGTH];
+	uint64_t deadline;
+	struct goodix_cfg_info got;
+	int r;
+
+	r = goodix_check_config(c, cfg, err);
+	if (r < 0)
+		return r;
+	r = reg_write(c, p->chip->config_reg, b->data, b->len);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: writing the configuration to 0x%04x at 0x%02x: %s",
+				  c->dev.name, p->chip->config_reg, p->addr, strerror(-r));
+	tf_sleep_us(GOODIX_CONFIG_SETTLE_US);
+	deadline = tf_now_ms() + GOODIX_READBACK_TIMEOUT_MS;
+	for (;;) {
+		r = reg_read(c, p->chip->config_reg, back, b->len);
+		if (r < 0 && !tf_i2c_nak(r))
+			return tf_err_set(err, -r, "%s: reading the configuration back: %s",
+					  c->dev.name, strerror(-r));
+		/* Everything but the fresh byte, which the chip clears. */
+		if (r == 0 && !memcmp(back, b->data, b->len - 1))
+			return 0;
+		if (tf_now_ms() >= deadline)
+			break;
+		tf_sleep_us(GOODIX_READBACK_POLL_US);
+	}
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: no answer at 0x%02x after the configuration "
+				  "was written", c->dev.name, p->addr);
+	back[b->len - 1] = 1;
+	if (goodix_cfg_check(p->chip, p->product.id, back, b->len, "read back", &got, NULL) == 0)
+		return tf_err_set(err, EIO,
+				  "%s: the chip did not take %s (version %u): it reads back "
+				  "version %u, checksum 0x%02X, %ux%u (a chip keeps its own "
+				  "configuration when the one offered has a lower version or "
+				  "a checksum it refuses)",
+				  c->dev.name, b->name, b->info.version, got.version,
+				  got.checksum, got.x_res, got.y_res);
+	return tf_err_set(err, EIO,
+			  "%s: the chip did not take %s (version %u): what it reads back "
+			  "is not a valid configuration", c->dev.name, b->name, b->info.version);
+}
+
+/* The axis maxima the driver derives from this configuration. */
+static int goodix_expected_axes(struct tf_ctx *c, void *cfg, int32_t *x_max, int32_t *y_max)
+{
+	struct goodix_cfg_blob *b = cfg;
+
+	goodix_cfg_axis_max(&b->info, c->ctrl && c->ctrl->swapped_x_y, x_max, y_max);
+	return 0;
+}
+
+/* goodix_reset_no_int_sync: INT high selects 0x14, low 0x5d. */
+static int goodix_reset_int_level(struct tf_ctx *c)
+{
+	return P(c)->addr == GOODIX_ADDR_INT_HIGH ? 1 : 0;
+}
+
+const struct tf_family_ops goodix_ops = {
+	.init = goodix_init,
+	.fini = goodix_fini,
+	.detect = goodix_detect,
+	.load_firmware = goodix_load_firmware,
+	.free_firmware = goodix_free_firmware,
+	.load_config = goodix_load_config,
+	.check_config = goodix_check_config,
+	.free_config = goodix_free_config,
+	.kernel_cfg_name = goodix_kernel_cfg_name,
+	.write_config = goodix_write_config,
+	.expected_axes = goodix_expected_axes,
+	.reset_int_level = goodix_reset_int_level,
+};
