@@ -49,6 +49,11 @@ struct run {
 	struct tf_chip_state chip;
 	struct tf_plan plan;
 	void *fw_img, *cfg_obj;
+	/* The configuration's bytes as read and checked once (load_cfg):
+	 * staged from here, never read again (a file swapped in between
+	 * would be applied unchecked). */
+	uint8_t *cfg_data;
+	size_t cfg_len;
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
@@ -600,9 +605,12 @@ static int load_cfg(struct run *r)
 	if (rc)
 		return rc;
 	rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
-	free(data);
-	if (rc < 0)
+	if (rc < 0) {
+		free(data);
 		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+	}
+	r->cfg_data = data;
+	r->cfg_len = len;
 	tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
 		    r->plan.cfg ? r->plan.cfg->id : name);
 	return TF_EXIT_OK;
@@ -1044,11 +1052,6 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			return rc;
 	}
 	if (r->cfg_obj) {
-		const struct tf_blob *b = r->plan.cfg;
-		uint8_t *data = NULL;
-		size_t dlen;
-		const char *file;
-
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
@@ -1078,15 +1081,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		}
 		if (!r->fw_img)
 			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
-		rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
-		if (rc)
-			return rc;
+		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-				r->c.dev.name, name, data, dlen, &err) < 0) {
-			free(data);
+				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-		}
-		free(data);
 		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
 			 r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
@@ -1536,6 +1534,7 @@ out:
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)
 		r.ops->free_config(r.cfg_obj);
+	free(r.cfg_data);
 	if (r.st.dirfd >= 0)
 		record(&r);
 	if (r.db)
