@@ -418,6 +418,39 @@ static int detect(struct run *r, struct tf_chip_state *st)
 	return TF_EXIT_OK;
 }
 
+/*
+ * Detection with a bound driver that may be in its probe/reset window: a
+ * driver resets the chip from its probe or its asynchronous config
+ * callback right after a bind (atmel_mxt_ts does when T7 is zero), and the
+ * chip answers at none of its addresses for a while.  Silence then is
+ * retried with growing sleeps, for at most the input timeout (the
+ * profile's, else the settings') -- the time a probe is given anyway --
+ * and logged; a chip that is really gone still ends in "no answer".
+ */
+static int detect_settled(struct run *r, struct tf_chip_state *st)
+{
+	unsigned bound = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
+						   : r->s->input_timeout_ms;
+	uint64_t t0 = tf_now_ms(), delay = 10;
+	int rc = detect(r, st);
+
+	if (rc || st->mode != TF_CHIP_ABSENT || !r->c.dev.driver[0])
+		return rc;
+	log_info(dev_of(r), "%s; %s may be resetting it after its probe: retrying for up "
+		 "to %u ms", st->detail, r->c.dev.driver, bound);
+	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
+		tf_sleep_us(delay * 1000);
+		delay = delay * 2 < 200 ? delay * 2 : 200;
+		rc = detect(r, st);
+		if (rc)
+			return rc;
+	}
+	if (st->mode != TF_CHIP_ABSENT)
+		log_info(dev_of(r), "the chip answered after %llu ms",
+			 (unsigned long long)(tf_now_ms() - t0));
+	return TF_EXIT_OK;
+}
+
 /* Remember the hardware for a later bootloader-mode start (not in the
  * read-only dry runs of probe and status). */
 static void persist_hw(struct run *r, const char *hw)
@@ -462,7 +495,7 @@ static int step_detect(struct run *r)
 		    tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
 			log_warn(dev_of(r), "%s", err.msg);
 	}
-	rc = detect(r, &r->chip);
+	rc = detect_settled(r, &r->chip);
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
