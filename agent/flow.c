@@ -420,9 +420,9 @@ static int detect(struct run *r, struct tf_chip_state *st)
 
 /*
  * Detection with a bound driver that may be in its probe/reset window: a
- * driver resets the chip from its probe or its asynchronous config
- * callback right after a bind (atmel_mxt_ts does when T7 is zero), and the
- * chip answers at none of its addresses for a while.  Silence then is
+ * driver may reset the chip from its probe or its asynchronous config
+ * callback right after a bind (doc/touchfw.8 names one), and the chip
+ * answers at none of its addresses for a while.  Silence then is
  * retried with growing sleeps, for at most the input timeout (the
  * profile's, else the settings') -- the time a probe is given anyway --
  * and logged; a chip that is really gone still ends in "no answer".

@@ -594,6 +594,16 @@ static void test_flash_config_writes_the_bytes_it_checked(void **state)
 		snprintf(cmd, sizeof(cmd), "cat '%s' > '%s'", good, fifo);
 		if (system(cmd) != 0)
 			_exit(1);
+		/* Until that reader has closed its end, opening for writing
+		 * succeeds without a new reader (ENXIO: nobody reads). */
+		for (;;) {
+			fd = open(fifo, O_WRONLY | O_NONBLOCK);
+			if (fd < 0 && errno == ENXIO)
+				break;
+			if (fd >= 0)
+				close(fd);
+			usleep(1000);
+		}
 		/* Any later reader gets the other one, and leaves a mark. */
 		for (;;) {
 			fd = open(fifo, O_WRONLY | O_NONBLOCK);
