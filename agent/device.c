@@ -378,6 +378,9 @@ int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
 			return 0;
 		if (r == -ENODEV)
 			return tf_err_set(err, ENODEV, "%s: the device went away", w->name);
+		if (tf_stop_requested())
+			return tf_err_set(err, EINTR, "%s: stopped by signal %d while waiting "
+					  "for the input device", w->name, tf_stop_requested());
 		now = tf_now_ms();
 		if (now >= end)
 			return tf_err_set(err, ETIMEDOUT,
@@ -554,6 +557,66 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	}
 	st->active = true;
 	return 0;
+}
+
+int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t size)
+{
+	struct tf_state sd;
+	char dir[300], cur[300];
+	int lock_fd, dfd, n = 0;
+	size_t used = 0;
+	DIR *d;
+
+	what[0] = '\0';
+	if (tf_snprintf(dir, sizeof(dir), "%s/firmware", state_dir))
+		return 0;
+	if (tf_state_open(&sd, state_dir, false, NULL) < 0)
+		return 0;
+	lock_fd = tf_state_open_file(sd.dirfd, state_dir, "firmware_class.lock",
+				     O_RDWR | O_CREAT, NULL);
+	/* Held: another run is staging right now; nothing is stale. */
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (lock_fd >= 0)
+			close(lock_fd);
+		tf_state_close(&sd);
+		return 0;
+	}
+	if (tf_read_attr(param, cur, sizeof(cur)) == 0) {
+		size_t l = strlen(cur);
+
+		while (l > 1 && cur[l - 1] == '/')
+			cur[--l] = '\0';
+		if (!strcmp(cur, dir) && tf_write_attr(param, "\n") == 0) {
+			used += (size_t)snprintf(what, size, "%s pointed at %s: reset to empty",
+						 param, dir);
+			n++;
+		}
+	}
+	dfd = tf_state_subdir(sd.dirfd, state_dir, "firmware", false, NULL);
+	d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d && dfd >= 0)
+		close(dfd);
+	if (d) {
+		struct dirent *e;
+
+		while ((e = readdir(d))) {
+			struct stat sb;
+
+			if (e->d_name[0] == '.' ||
+			    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    S_ISDIR(sb.st_mode) || unlinkat(dirfd(d), e->d_name, 0) < 0)
+				continue;
+			if (used < size)
+				used += (size_t)snprintf(what + used, size - used,
+							 "%sremoved the stale %s/%s",
+							 n ? "; " : "", dir, e->d_name);
+			n++;
+		}
+		closedir(d);
+	}
+	close(lock_fd);
+	tf_state_close(&sd);
+	return n;
 }
 
 void tf_fw_unstage(struct tf_fw_stage *st)

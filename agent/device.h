@@ -100,6 +100,13 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 		const char *dev, const char *name, const uint8_t *data, size_t len,
 		struct tf_err *err);
 void tf_fw_unstage(struct tf_fw_stage *st);
+/*
+ * At start: undo what a run killed mid-update (kill -9, power cut) left --
+ * @param pointing at @state_dir/firmware is reset to empty, files staged
+ * there are removed -- unless another run holds the staging lock.  Returns
+ * how many things were repaired, described in @what.
+ */
+int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t size);
 
 /*
  * The number of the i2c adapter named @name (its sysfs "name") or whose

@@ -49,6 +49,11 @@ struct run {
 	struct tf_chip_state chip;
 	struct tf_plan plan;
 	void *fw_img, *cfg_obj;
+	/* The configuration's bytes as read and checked once (load_cfg):
+	 * staged from here, never read again (a file swapped in between
+	 * would be applied unchecked). */
+	uint8_t *cfg_data;
+	size_t cfg_len;
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
@@ -413,6 +418,39 @@ static int detect(struct run *r, struct tf_chip_state *st)
 	return TF_EXIT_OK;
 }
 
+/*
+ * Detection with a bound driver that may be in its probe/reset window: a
+ * driver may reset the chip from its probe or its asynchronous config
+ * callback right after a bind (doc/touchfw.8 names one), and the chip
+ * answers at none of its addresses for a while.  Silence then is
+ * retried with growing sleeps, for at most the input timeout (the
+ * profile's, else the settings') -- the time a probe is given anyway --
+ * and logged; a chip that is really gone still ends in "no answer".
+ */
+static int detect_settled(struct run *r, struct tf_chip_state *st)
+{
+	unsigned bound = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
+						   : r->s->input_timeout_ms;
+	uint64_t t0 = tf_now_ms(), delay = 10;
+	int rc = detect(r, st);
+
+	if (rc || st->mode != TF_CHIP_ABSENT || !r->c.dev.driver[0])
+		return rc;
+	log_info(dev_of(r), "%s; %s may be resetting it after its probe: retrying for up "
+		 "to %u ms", st->detail, r->c.dev.driver, bound);
+	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
+		tf_sleep_us(delay * 1000);
+		delay = delay * 2 < 200 ? delay * 2 : 200;
+		rc = detect(r, st);
+		if (rc)
+			return rc;
+	}
+	if (st->mode != TF_CHIP_ABSENT)
+		log_info(dev_of(r), "the chip answered after %llu ms",
+			 (unsigned long long)(tf_now_ms() - t0));
+	return TF_EXIT_OK;
+}
+
 /* Remember the hardware for a later bootloader-mode start (not in the
  * read-only dry runs of probe and status). */
 static void persist_hw(struct run *r, const char *hw)
@@ -457,7 +495,7 @@ static int step_detect(struct run *r)
 		    tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
 			log_warn(dev_of(r), "%s", err.msg);
 	}
-	rc = detect(r, &r->chip);
+	rc = detect_settled(r, &r->chip);
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
@@ -600,9 +638,12 @@ static int load_cfg(struct run *r)
 	if (rc)
 		return rc;
 	rc = r->ops->load_config(&r->c, data, len, name, &r->cfg_obj, &r->cfg_crc, &err);
-	free(data);
-	if (rc < 0)
+	if (rc < 0) {
+		free(data);
 		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
+	}
+	r->cfg_data = data;
+	r->cfg_len = len;
 	tf_snprintf(r->res->cfg_id, sizeof(r->res->cfg_id), "%s",
 		    r->plan.cfg ? r->plan.cfg->id : name);
 	return TF_EXIT_OK;
@@ -661,6 +702,20 @@ static int fail_bootloader(struct run *r, const char *msg)
 		      "'touchfw run %s' flashes it again", msg, r->c.dev.name);
 }
 
+/* A stop signal arrived: say what was done about it (the callers undo
+ * their part -- rebind, unstage -- on their way out). */
+static int interrupted(struct run *r, const char *what)
+{
+	int sig = tf_stop_requested();
+
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s: stopped by SIG%s %s; the driver is bound again and nothing "
+		      "is left staged; this counts as an attempt, not as a failure of "
+		      "the firmware: the next bind or 'touchfw run %s' tries again",
+		      dev_of(r), sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
+		      r->c.dev.name);
+}
+
 static int rebind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
@@ -700,11 +755,26 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 	return TF_EXIT_OK;
 }
 
-/* A blob's failure on this device, kept across reboots: loudly when it
- * can not be kept, as the limit on that blob then holds only until reboot. */
-static void record_blob_failure(struct run *r, const char *why)
+/*
+ * A blob's failure on this device, kept across reboots: loudly when it
+ * can not be kept, as the limit on that blob then holds only until reboot.
+ * Only the chip's (or its driver's) rejection of the blob counts (@e's
+ * rejected, which the family sets); an interruption -- the chip vanished,
+ * lost power, restarted, was unbound -- counts as an attempt only, or a
+ * bind storm would blacklist good firmware.
+ */
+static void record_blob_failure(struct run *r, const struct tf_err *e)
 {
 	struct tf_err err = { 0 };
+	const char *why = e->msg;
+
+	if (!r->fw_sha[0])
+		return;
+	if (!e->rejected) {
+		log_info(dev_of(r), "an interruption, not a rejection of %s: it counts as an "
+			 "attempt only", r->res->fw_id);
+		return;
+	}
 
 	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why,
 				      &err) < 0)
@@ -726,13 +796,13 @@ static int flash_over_bus(struct run *r)
 		 r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
-		if (r->fw_sha[0])
-			record_blob_failure(r, err.msg);
+		record_blob_failure(r, &err);
+		if (err.code == EINTR && tf_stop_requested())
+			return interrupted(r, "between frames (the chip is in its bootloader)");
 		return fail_bootloader(r, err.msg);
 	}
 	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
-		if (r->fw_sha[0])
-			record_blob_failure(r, err.msg);
+		record_blob_failure(r, &err);
 		return err.code == EBADMSG ? finish(r, TF_EXIT_VERIFY, "%s", err.msg)
 					   : fail_bootloader(r, err.msg);
 	}
@@ -861,6 +931,10 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	rc = request_lines(r);
 	if (rc)
 		goto out;
+	if (tf_stop_requested()) {
+		rc = interrupted(r, "after the unbind, before the chip was touched");
+		goto out;
+	}
 	rc = detect(r, &r->chip);
 	if (rc)
 		goto out;
@@ -971,16 +1045,22 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
 					  &err);
 		/* The driver re-initialises and registers a new input device. */
-		rc = wr < 0 ? TF_EXIT_OK : wait_input(r, *w);
+		rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
 		tf_fw_unstage(&stage);
+		/* The kernel's write returns when the driver is done: a stop
+		 * is seen after it, with nothing of ours left staged. */
+		if (tf_stop_requested())
+			return interrupted(r, "while the driver flashed (its update was "
+					   "left to finish; not verified)");
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };
+			bool seen;
 
 			log_warn(dev_of(r), "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
-			if (r->fam->caps.bootloader_mode &&
-			    r->ops->detect(&r->c, &st, &e2) == 0 && st.mode == TF_CHIP_BOOTLOADER) {
+			seen = r->ops->detect(&r->c, &st, &e2) == 0;
+			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
 				r->chip = st;
@@ -989,8 +1069,15 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 				r->res->exit_code = 0;
 				return path_bootloader(r, w);
 			}
-			if (r->fw_sha[0])
-				record_blob_failure(r, err.msg);
+			/* The driver's error is the family's to read: a refusal
+			 * of the image, or the chip going away under it. */
+			if (wr < 0)
+				err.rejected = r->ops->kernel_fw_rejected &&
+					       r->ops->kernel_fw_rejected(err.code,
+									  seen ? &st : NULL);
+			else
+				err.rejected = false;
+			record_blob_failure(r, &err);
 			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 		}
 		rc = detect(r, &r->chip);
@@ -998,11 +1085,6 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			return rc;
 	}
 	if (r->cfg_obj) {
-		const struct tf_blob *b = r->plan.cfg;
-		uint8_t *data = NULL;
-		size_t dlen;
-		const char *file;
-
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
@@ -1032,15 +1114,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		}
 		if (!r->fw_img)
 			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
-		rc = read_blob_or_file(r, b, r->o->config_file, &data, &dlen, &file);
-		if (rc)
-			return rc;
+		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
-				r->c.dev.name, name, data, dlen, &err) < 0) {
-			free(data);
+				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-		}
-		free(data);
 		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
 			 r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
@@ -1049,6 +1126,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (!rc)
 			rc = wait_input(r, *w);
 		tf_fw_unstage(&stage);
+		if (tf_stop_requested())
+			return interrupted(r, "while the driver applied the config");
 		if (rc)
 			return rc;
 		return TF_EXIT_OK;
@@ -1396,6 +1475,10 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.last_pct = -1;
 	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
 
+	/* Stop requests (systemd stop, shutdown, ^C) are seen between frames
+	 * and steps, and undone on the way out (interrupted()). */
+	if (!o->dry_run)
+		tf_signals_catch();
 	if (tf_settings_disabled(s) && !o->manual && !o->dry_run) {
 		rc = finish(&r, TF_EXIT_DISABLED, "%s: touchfw is disabled (%s); nothing done", devname,
 			    s->disabled_by_cmdline ? "kernel command line" : s->path);
@@ -1420,6 +1503,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 			    ? "another touchfw is working on this device" : err.msg);
 		goto out;
 	}
+	if (!o->dry_run) {
+		char what[1024];
+
+		/* A run killed mid-update (kill -9, power cut) left the
+		 * loader path or a staged file: undo that first, or a later
+		 * update would "restore" the stale path. */
+		if (tf_fw_repair(s->firmware_class_path, s->state_dir, what, sizeof(what)) > 0)
+			log_warn(devname, "repaired what an interrupted run left: %s", what);
+	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
 	    (rc = step_db(&r)) ||
@@ -1442,8 +1534,13 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 			    devname, o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
-	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)) || (rc = step_update(&r)) ||
-	    (rc = step_verify(&r)))
+	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)))
+		goto out;
+	if (tf_stop_requested()) {
+		rc = interrupted(&r, "before the update started");
+		goto out;
+	}
+	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
 	if (r.chip.has_config_version && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
@@ -1470,6 +1567,7 @@ out:
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)
 		r.ops->free_config(r.cfg_obj);
+	free(r.cfg_data);
 	if (r.st.dirfd >= 0)
 		record(&r);
 	if (r.db)

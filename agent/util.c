@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -19,6 +20,23 @@ int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
 		code = -code;
 	if (e) {
 		e->code = code;
+		e->rejected = false;
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (code < 0)
+		code = -code;
+	if (e) {
+		e->code = code;
+		e->rejected = true;
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 		va_end(ap);
@@ -127,6 +145,33 @@ void tf_sleep_us(uint64_t us)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+void tf_signals_catch(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	/* Restart: bus and file I/O in flight complete, the flag is seen
+	 * at the next check. */
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int tf_stop_requested(void)
+{
+	return stop_signal;
 }
 
 int tf_hexval(int c)

@@ -42,11 +42,21 @@ static inline void tf_freep(void *p)
  */
 struct tf_err {
 	int code; /* positive errno */
+	/*
+	 * The chip itself refused what it was given (a blob it checked and
+	 * rejected), as opposed to an interruption (the chip vanished, lost
+	 * power, restarted, a signal): only a rejection counts against the
+	 * blob across reboots.  tf_err_set() clears it; tf_err_reject() sets it.
+	 */
+	bool rejected;
 	char msg[512];
 };
 
 /* Record @code and a message in @e (may be NULL); returns -code. */
 int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* As tf_err_set(), and mark the error as the chip's rejection of a blob. */
+int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prefix the existing message with more context ("file: ..."). */
 int tf_err_prefix(struct tf_err *e, const char *fmt, ...)
@@ -68,6 +78,16 @@ int tf_write_attr(const char *path, const char *value);
 uint64_t tf_now_ns(void);
 uint64_t tf_now_ms(void);
 void tf_sleep_us(uint64_t us);
+
+/*
+ * Stop requests.  tf_signals_catch() makes SIGTERM, SIGINT and SIGHUP (a
+ * systemd stop, shutdown, the unit's start timeout, ^C) set a flag -- the
+ * handler does nothing else -- which long operations check between frames
+ * and steps with tf_stop_requested() (the signal number, else 0), so that
+ * touchfw finishes the frame in flight and undoes what it did.
+ */
+void tf_signals_catch(void);
+int tf_stop_requested(void);
 
 /* Value of hex digit @c (either case), or -1. */
 int tf_hexval(int c);

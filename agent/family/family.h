@@ -92,6 +92,12 @@ struct tf_family_ops {
 	void (*kernel_firmware)(void *img, const uint8_t **data, size_t *len);
 	int (*kernel_fw_name)(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			      size_t size, struct tf_err *err);
+	/* Optional, with caps.kernel_fw_attr: did the driver's error @code
+	 * (positive errno from writing the attribute) mean the driver or the
+	 * chip refused the image, rather than an interruption?  @after: what
+	 * detect() finds now, NULL when it failed.  NULL op: never a refusal
+	 * (the update counts as an attempt only). */
+	bool (*kernel_fw_rejected)(int code, const struct tf_chip_state *after);
 	/* Configurations (with caps.bus_config or caps.kernel_cfg): parse one;
 	 * @want_crc gets the CRC the chip will report. */
 	int (*load_config)(struct tf_ctx *c, const uint8_t *data, size_t len,

@@ -4,6 +4,7 @@
  * touchfw's exit code, the chip's state afterwards (recoverable: bootloader
  * or old firmware, never half-done silently) and the message.
  */
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "e2e.h"
@@ -242,6 +243,46 @@ static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 	assert_non_null(strstr(emub_child_stderr(child), "flashes it again"));
 	emub_child_free(child);
 	assert_false(e2e_chip(&E).app_valid);
+}
+
+/*
+ * Issue 15 item 2: unbinding a driver-powered chip mid-flash is an
+ * interruption, not the chip's verdict on the blob.  Twice used to record
+ * two blob failures in the persistent state, and the only firmware was
+ * refused from then on (across reboots); now each counts as an attempt
+ * only and the third run flashes.
+ */
+static void test_unbind_storm_does_not_blacklist_the_firmware(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	struct emub_child *child;
+	int st;
+
+	(void)state;
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	for (int i = 0; i < 2; i++) {
+		unsigned before = e2e_chip(&E).stats.frames_passed;
+
+		child = e2e_spawn(&E, "run", "1-004a", NULL);
+		while (e2e_chip(&E).stats.frames_passed < before + 20)
+			usleep(20000);
+		assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+		assert_int_equal(emub_child_wait(child, 30000, &st), 0);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 11);
+		assert_non_null(strstr(emub_child_stderr(child), "attempt only"));
+		emub_child_free(child);
+		/* Power comes back with the driver. */
+		assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+		assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+		assert_false(e2e_chip(&E).app_valid);
+	}
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	assert_true(e2e_chip(&E).app_valid);
 }
 
 /* ------------------------------------------------------------ bad inputs */
@@ -513,6 +554,83 @@ static void test_obp_raw_for_other_firmware_needs_force(void **state)
 	assert_int_equal(e2e_chip(&E).nvm_crc, cfg_crc);
 }
 
+/*
+ * Issue 15 item 7: `flash --config FILE` staged the file read again after
+ * checking it, so a file swapped in between was applied unchecked.  A FIFO
+ * (as `--config <(cmd)` gives) hands out a checked config on the first
+ * open and one for other firmware (refused without --force) on any later
+ * open: touchfw must open it once and write what it checked.
+ */
+static void test_flash_config_writes_the_bytes_it_checked(void **state)
+{
+	char fifo[400], good[400], bad[400], mark[400];
+	unsigned good_crc = 0;
+	struct emub_child *child;
+	pid_t writer;
+	FILE *f;
+	int st;
+
+	(void)state;
+	start_model("touchfw,emul-demo", "mxt224e", "app", "2.1.AB", "driver", NULL);
+	snprintf(good, sizeof(good), "%s/good.cfg", E.dir);
+	gen("config --chip mxt224e --version 2.1.AB --tag 7", good);
+	snprintf(bad, sizeof(bad), "%s/bad.cfg", E.dir);
+	gen("config --chip mxt224e --version 1.0.AA", bad);
+	f = fopen(good, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &good_crc), 1);
+	fclose(f);
+	snprintf(fifo, sizeof(fifo), "%s/cfg.fifo", E.dir);
+	snprintf(mark, sizeof(mark), "%s/second-open", E.dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	writer = fork();
+	assert_true(writer >= 0);
+	if (writer == 0) {
+		char cmd[1300];
+		int fd;
+
+		/* First reader: the checked config. */
+		snprintf(cmd, sizeof(cmd), "cat '%s' > '%s'", good, fifo);
+		if (system(cmd) != 0)
+			_exit(1);
+		/* Until that reader has closed its end, opening for writing
+		 * succeeds without a new reader (ENXIO: nobody reads). */
+		for (;;) {
+			fd = open(fifo, O_WRONLY | O_NONBLOCK);
+			if (fd < 0 && errno == ENXIO)
+				break;
+			if (fd >= 0)
+				close(fd);
+			usleep(1000);
+		}
+		/* Any later reader gets the other one, and leaves a mark. */
+		for (;;) {
+			fd = open(fifo, O_WRONLY | O_NONBLOCK);
+			if (fd >= 0) {
+				close(fd);
+				snprintf(cmd, sizeof(cmd), "touch '%s'; cat '%s' > '%s'", mark,
+					 bad, fifo);
+				_exit(system(cmd) != 0);
+			}
+			usleep(2000);
+		}
+	}
+	child = e2e_spawn(&E, "flash", "--config", fifo, "1-004a", NULL);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	kill(writer, SIGKILL);
+	waitpid(writer, NULL, 0);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0 || access(mark, F_OK) == 0) {
+		fprintf(stderr, "exit %d, second open: %s\n%s", WEXITSTATUS(st),
+			access(mark, F_OK) == 0 ? "yes" : "no", emub_child_stderr(child));
+		fail_msg("the config file was read again after its check");
+	}
+	emub_child_free(child);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	assert_int_equal(e2e_chip(&E).nvm_crc, good_crc);
+}
+
 static void test_profile_without_a_match(void **state)
 {
 	(void)state;
@@ -636,6 +754,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_fault_driver_binds_without_input, teardown),
 		cmocka_unit_test_teardown(test_fault_corrupt_info_block_is_not_our_chip, teardown),
 		cmocka_unit_test_teardown(test_driver_unbound_mid_flash_ends_cleanly, teardown),
+		cmocka_unit_test_teardown(test_unbind_storm_does_not_blacklist_the_firmware,
+					  teardown),
 		cmocka_unit_test_teardown(test_missing_manifest, teardown),
 		cmocka_unit_test_teardown(test_corrupt_manifest_names_the_line, teardown),
 		cmocka_unit_test_teardown(test_tampered_manifest_fails_its_signature, teardown),
@@ -647,6 +767,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force, teardown),
+		cmocka_unit_test_teardown(test_flash_config_writes_the_bytes_it_checked, teardown),
 		cmocka_unit_test_teardown(test_profile_without_a_match, teardown),
 		cmocka_unit_test_teardown(test_no_profile_says_why_at_the_default_level, teardown),
 		cmocka_unit_test_teardown(test_no_controller_for_the_device_names_the_nearest,

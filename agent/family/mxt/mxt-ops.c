@@ -619,6 +619,12 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		size_t fl = mxt_fw_frame_len(fw, pos);
 		uint64_t t_pass, t_written;
 
+		/* Stopped: between frames, the one in flight has its verdict. */
+		if (tf_stop_requested())
+			return tf_err_set(err, EINTR,
+					  "%s: stopped by signal %d after frame %zu of %zu; the "
+					  "chip stays in its bootloader and can be flashed again",
+					  c->dev.name, tf_stop_requested(), prog.done, fw->frames);
 		if (!ready) {
 			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS, &s);
 			if (r == 0 && restart_state(s) && prog.done)
@@ -674,14 +680,20 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		}
 		if (r == 0 && restart_state(s))
 			return restarted(c, prog.done + 1, s, err);
-		/* FAIL, a lost frame or a timeout: retry as the kernel does. */
-		if (++retry > MXT_FRAME_RETRIES)
-			return tf_err_set(err, EIO,
-					  "%s: frame %zu of %zu failed %u times (last status "
-					  "0x%02x %s); the chip stays in its bootloader and can "
-					  "be flashed again",
-					  c->dev.name, prog.done + 1, fw->frames, retry - 1, s,
-					  mxt_status_name(s));
+		/* FAIL, a lost frame or a timeout: retry as the kernel does.  Only
+		 * the chip's own FRAME_CRC_FAIL on the last try is its verdict on
+		 * the image; NAKs and timeouts are a chip that went away. */
+		if (++retry > MXT_FRAME_RETRIES) {
+			tf_err_set(err, EIO,
+				   "%s: frame %zu of %zu failed %u times (last status "
+				   "0x%02x %s); the chip stays in its bootloader and can "
+				   "be flashed again",
+				   c->dev.name, prog.done + 1, fw->frames, retry - 1, s,
+				   mxt_status_name(s));
+			if (err && sent && r == 0 && s == MXT_FRAME_CRC_FAIL)
+				err->rejected = true;
+			return -EIO;
+		}
 		prog.retries++;
 		tf_sleep_us((uint64_t)retry * MXT_RETRY_BACKOFF_MS * 1000);
 	}
@@ -704,8 +716,12 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 			p->have_info = true;
 			return 0;
 		}
-		if (r == -EBADMSG)
+		if (r == -EBADMSG) {
+			/* The new firmware runs with a corrupt info block. */
+			if (err)
+				err->rejected = true;
 			return tf_err_prefix(err, "%s: after flashing, ", c->dev.name);
+		}
 		if (status_read(c, st->bl_addr, &s) == 0 && mxt_status_plausible(s))
 			saw_bl = true;
 		if (now_us() >= deadline)
@@ -713,8 +729,10 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 		tf_sleep_us(delay);
 		delay = delay * 2 < 50000 ? delay * 2 : 50000;
 	}
+	/* Every frame passed, yet the bootloader refuses to start the image
+	 * (APP_CRC_FAIL): its verdict on the blob. */
 	if (saw_bl)
-		return tf_err_set(err, EIO,
+		return tf_err_reject(err, EIO,
 				  "%s: the chip did not start the new firmware: its "
 				  "bootloader still answers at 0x%02x (%s); it can be "
 				  "flashed again",
@@ -805,7 +823,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		return tf_err_set(err, -r, "%s: reading the config back: %s", c->dev.name,
 				  strerror(-r));
 	if (crc != b->crc)
-		return tf_err_set(err, EIO,
+		return tf_err_reject(err, EIO,
 				  "%s: after backup and reset the chip's config CRC is "
 				  "0x%06X, expected 0x%06X",
 				  c->dev.name, crc, b->crc);
@@ -829,6 +847,18 @@ static int mxt_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, 
 	return fixed_name(c, "maxtouch.fw", buf, size, err);
 }
 
+/*
+ * atmel_mxt_ts's update_fw: -EINVAL is mxt_check_firmware_format() refusing
+ * the file (still in application mode: the driver never reset the chip) or
+ * mxt_check_bootloader() seeing an unexpected status (then the chip is in
+ * its bootloader and the flow flashes it over the bus, where the status
+ * itself is read).  Bus errors, timeouts and -ENODEV are interruptions.
+ */
+static bool mxt_kernel_fw_rejected(int code, const struct tf_chip_state *after)
+{
+	return code == EINVAL && after && after->mode == TF_CHIP_APP;
+}
+
 static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			       size_t size, struct tf_err *err)
 {
@@ -844,6 +874,7 @@ const struct tf_family_ops mxt_ops = {
 	.free_firmware = mxt_free_firmware,
 	.kernel_firmware = mxt_kernel_firmware,
 	.kernel_fw_name = mxt_kernel_fw_name,
+	.kernel_fw_rejected = mxt_kernel_fw_rejected,
 	.load_config = mxt_load_config,
 	.check_config = mxt_check_config,
 	.free_config = mxt_free_config,
