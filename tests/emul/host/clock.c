@@ -220,14 +220,16 @@ void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t)
  * no driver job was queued or running -- less the part still inside the
  * last transfer's wire time.
  */
-void emub_activity_note_locked(struct emub *eb)
+void emub_activity_note_locked(struct emub *eb, bool user_xfer)
 {
 	guint64 now = eb->realtime ? emub_wall_model_ns(eb) : eb->now_ns;
 	guint64 from = MAX(eb->act_since, eb->xfer_until);
 	bool busy = false;
 
-	if (!eb->act_busy && now > from)
+	if (!eb->act_busy && now > from) {
 		eb->idle_ns += now - from;
+		eb->idle_xfers += user_xfer;
+	}
 	for (int i = 0; i < eb->nchips && !busy; i++) {
 		struct emub_chip *c = &eb->chips[i];
 
@@ -243,7 +245,7 @@ void emub_advance_all_locked(struct emub *eb, guint64 t)
 		emub_bus_advance_locked(&eb->adapters[i], t);
 	if (t > eb->now_ns)
 		eb->now_ns = t;
-	emub_activity_note_locked(eb);
+	emub_activity_note_locked(eb, false);
 }
 
 void emub_sync_locked(struct emub *eb)
@@ -308,7 +310,7 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 		eb->now_ns = bus->now_ns;
 	if (end_ns)
 		*end_ns = bus->now_ns;
-	emub_activity_note_locked(eb);
+	emub_activity_note_locked(eb, !driver);
 	if (bus->now_ns > eb->xfer_until)
 		eb->xfer_until = bus->now_ns;
 	emub_pacer_kick_locked(eb);

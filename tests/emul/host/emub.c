@@ -843,13 +843,15 @@ uint64_t emub_skipped_ns(struct emub *eb, int nr)
 	return t;
 }
 
-uint64_t emub_idle_ns(struct emub *eb)
+uint64_t emub_idle_ns(struct emub *eb, uint64_t *transfers)
 {
 	guint64 t;
 
 	g_mutex_lock(&eb->lock);
 	emub_sync_locked(eb); /* closes the interval up to now */
 	t = eb->idle_ns;
+	if (transfers)
+		*transfers = eb->idle_xfers;
 	g_mutex_unlock(&eb->lock);
 	return t;
 }
