@@ -293,7 +293,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 
 /* ------------------------------------------------------------ blobs */
 
-static int mxt_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
+static int mxt_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
 			     const char *name, void **img, struct tf_err *err)
 {
 	struct mxt_fw *fw = calloc(1, sizeof(*fw));
@@ -302,13 +302,15 @@ static int mxt_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
 	int r;
 
 	(void)c;
-	if (!fw)
+	if (!fw) {
+		free(data);
 		return -ENOMEM;
+	}
 	if (dot && !strcmp(dot, ".enc"))
 		form = MXT_FW_ENC;
 	else if (dot && (!strcmp(dot, ".fw") || !strcmp(dot, ".bin")))
 		form = MXT_FW_BINARY;
-	r = mxt_fw_parse(data, len, form, fw, err);
+	r = mxt_fw_parse_owned(data, len, form, fw, err);
 	if (r < 0) {
 		free(fw);
 		return tf_err_prefix(err, "%s: ", name ? name : "firmware");
