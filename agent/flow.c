@@ -155,7 +155,7 @@ static int step_device(struct run *r)
 	return TF_EXIT_OK;
 }
 
-/* Why no profile's controller describes this device (board.c's guess). */
+/* Why no profile's controller describes this device (board-match.c's guess). */
 static const char *explain_miss(struct run *r, char *buf, size_t size)
 {
 	struct tf_board_miss_device d = {
