@@ -149,6 +149,33 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 	return NULL;
 }
 
+const struct tf_controller *
+tf_board_lookup_controller(const struct tf_board_profile *p, const char *bus,
+			   const char *adapter_name,
+			   const char *adapter_of_path, bool has_reg,
+			   uint16_t reg)
+{
+	const struct tf_controller *ctrl;
+	size_t k, hits = 0;
+
+	ctrl = tf_board_find_controller(p, bus, adapter_name, adapter_of_path,
+					has_reg ? reg : 0);
+	if (ctrl || has_reg || !p)
+		return ctrl;
+	/* ACPI-named clients have no address in their name: accept the
+	 * only controller on that adapter. */
+	for (k = 0; k < p->n_ctrl; k++) {
+		const struct tf_controller *t = &p->ctrl[k];
+
+		if (tf_board_find_controller(p, bus, adapter_name,
+					     adapter_of_path, t->reg) == t) {
+			ctrl = t;
+			hits++;
+		}
+	}
+	return hits == 1 ? ctrl : NULL;
+}
+
 /* ------------------------------------------------------------- near misses */
 
 /* Append to @buf (NUL-terminated, @size bytes); truncates quietly. */

@@ -206,28 +206,10 @@ static int step_profile(struct run *r)
 			      : r->id.has_dmi ? "DMI machine" : "no identity",
 			      explain_miss(r, why, sizeof(why)));
 	}
-	r->ctrl = tf_board_find_controller(r->profile, r->c.dev.subsys,
-					   r->c.dev.adapter_name,
-					   r->c.dev.adapter_of_path,
-					   r->c.dev.has_addr ? r->c.dev.addr : 0);
-	if (!r->ctrl && !r->c.dev.has_addr) {
-		/* ACPI-named clients have no address in their name: accept
-		 * the only controller on that adapter. */
-		size_t k, hits = 0;
-
-		for (k = 0; k < r->profile->n_ctrl; k++) {
-			const struct tf_controller *t = &r->profile->ctrl[k];
-
-			if (tf_board_find_controller(r->profile, r->c.dev.subsys,
-						     r->c.dev.adapter_name,
-						     r->c.dev.adapter_of_path, t->reg) == t) {
-				r->ctrl = t;
-				hits++;
-			}
-		}
-		if (hits != 1)
-			r->ctrl = NULL;
-	}
+	r->ctrl = tf_board_lookup_controller(r->profile, r->c.dev.subsys,
+					     r->c.dev.adapter_name,
+					     r->c.dev.adapter_of_path,
+					     r->c.dev.has_addr, r->c.dev.addr);
 	if (!r->ctrl) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
