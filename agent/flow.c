@@ -104,16 +104,8 @@ static void progress(void *user, const struct tf_progress *p)
 	r->last_progress = *p;
 	if (r->o->quiet_progress)
 		return;
-	if (r->o->progress_tty) {
-		char bar[41];
-		int i, fill = pct * 40 / 100;
-
-		for (i = 0; i < 40; i++)
-			bar[i] = i < fill ? '#' : '.';
-		bar[40] = '\0';
-		fprintf(stderr, "\r%s: [%s] %3d%% %zu/%zu frames%s", dev_of(r), bar, pct,
-			p->done, p->total, p->done == p->total ? "\n" : "");
-		fflush(stderr);
+	if (r->o->progress) {
+		r->o->progress(r->o->progress_user, dev_of(r), p);
 	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
 		log_info(dev_of(r), "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
 			 p->done, p->total, p->bytes,
