@@ -74,7 +74,7 @@ struct tf_flow_result {
 int tf_flow_run(const struct tf_settings *s, const char *devname,
 		const struct tf_flow_opts *o, struct tf_flow_result *res);
 
-/* The JSON record written to the state directory. */
+/* The JSON record written to the state directory (state-record.c). */
 char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r);
 
 #endif /* TF_FLOW_H */
