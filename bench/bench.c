@@ -488,6 +488,20 @@ static double measure_xfer_cost(struct emub *eb, int adapter, int n)
 	return (loop - (double)(u1.bus_ns - u0.bus_ns) / 1e9) / n;
 }
 
+/* The least of five short loops: the emulator's cost when the machine's
+ * load disturbs it least.  Taking it out of touchfw's figures leaves them
+ * an upper bound: under load each round trip costs more. */
+static double least_xfer_cost(struct emub *eb, int adapter)
+{
+	double best = 1, c;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if ((c = measure_xfer_cost(eb, adapter, 100)) < best)
+			best = c;
+	return best;
+}
+
 /* The same with @n loops at once, one per adapter 1..@n: umockdev serves
  * every device node's requests from one thread, so they wait for each
  * other there. */
@@ -536,9 +550,10 @@ static void bench_emulator_cost(void)
 	xfer_cost_s = measure_xfer_cost(eb, 1, 2000);
 	printf("\n2. the emulator's own cost per i2c-dev transfer (umockdev's socket round trip,\n"
 	       "   completion from a timer thread), 2000 reads of an empty address in real-time\n"
-	       "   pacing: %.1f us beyond the wire time; it varies with the machine's load, so\n"
-	       "   each figure below marked \"touchfw\" takes out the cost measured on its own\n"
-	       "   board just before and after it (300 transfers each).\n"
+	       "   pacing: %.1f us beyond the wire time.  It varies with the machine's load:\n"
+	       "   each figure below marked \"touchfw\" takes out the least cost measured on its\n"
+	       "   own board just before and after it (5 loops of 100), so that figure is an\n"
+	       "   upper bound of touchfw's share.\n"
 	       "   The board's idle clock counted %.1f ms of a quiet 200 ms.\n",
 	       xfer_cost_s * 1e6, quiet);
 	emub_free(eb);
@@ -573,7 +588,7 @@ static void run_measured(struct emub *eb, const char *chip, int adapter, bool dr
 	int first = -1, last = -1, i, st;
 
 	memset(r, 0, sizeof(*r));
-	r->xfer_cost = measure_xfer_cost(eb, adapter, 300);
+	r->xfer_cost = least_xfer_cost(eb, adapter);
 	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", conf);
 	emub_adapter_counters(eb, adapter, &u0, &d0);
 	busy0 = emub_chip_busy_ns(eb, chip);
@@ -634,7 +649,12 @@ static void run_measured(struct emub *eb, const char *chip, int adapter, bool dr
 	}
 	emub_child_free(child);
 	free(sm);
-	r->xfer_cost = (r->xfer_cost + measure_xfer_cost(eb, adapter, 300)) / 2;
+	{
+		double after = least_xfer_cost(eb, adapter);
+
+		if (after < r->xfer_cost)
+			r->xfer_cost = after;
+	}
 }
 
 static void print_memory(const struct result *r, const char *goal)
@@ -861,8 +881,14 @@ static struct multi flash_many(const char *board_text, int n, bool one_bus, int 
 		emub_wait_idle(eb, chip, 30000);
 	}
 	if (!only && !one_bus) {
-		m.cost1 = measure_xfer_cost(eb, 1, 300);
-		m.costn = measure_xfer_cost_n(eb, n, 300);
+		m.cost1 = least_xfer_cost(eb, 1);
+		m.costn = 1;
+		for (i = 0; i < 3; i++) { /* the least, as for one */
+			double c = measure_xfer_cost_n(eb, n, 100);
+
+			if (c < m.costn)
+				m.costn = c;
+		}
 	}
 	emub_idle_ns(eb, &ix0);
 	t0 = now_s();
@@ -886,9 +912,10 @@ static struct multi flash_many(const char *board_text, int n, bool one_bus, int 
 		if (only && i + 1 != only)
 			continue;
 		if (emub_child_wait(c[i], 900000, &st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-			fprintf(stderr, "touchfw flash %s failed:\n%s\n", devs[i],
-				emub_child_stderr(c[i]));
-			exit(1);
+			/* Counted (not verified) and shown; the other figures go on. */
+			printf("   touchfw flash %s FAILED:\n%s", devs[i], emub_child_stderr(c[i]));
+			emub_child_free(c[i]);
+			continue;
 		}
 		if (getenv("BENCH_VERBOSE"))
 			fprintf(stderr, "%s done at %.2f s:\n%s", devs[i], now_s() - t0,
