@@ -41,6 +41,9 @@ struct tf_flow_opts {
 	bool always_on;            /* flash without a profile: power */
 	bool progress_tty;         /* draw a progress bar on stderr */
 	bool quiet_progress;
+	/* The most verbose priority this run logs (TF_LOG_*), below the
+	 * global level; 0: the global level alone, TF_LOG_QUIET: nothing. */
+	int log_max;
 };
 
 struct tf_flow_result {
