@@ -63,6 +63,32 @@ static bool exists_in(const char *name)
 	return access(path, F_OK) == 0;
 }
 
+/*
+ * No line of @text names @dev more than once: the log call names the
+ * device, messages do not repeat it (a command quoted for the reader,
+ * 'touchfw run DEV', and a sysfs path do not count).
+ */
+static void names_device_once(const char *text, const char *dev)
+{
+	const char *line = text ? text : "";
+
+	while (*line) {
+		size_t len = strcspn(line, "\n"), i, n = 0;
+		bool quoted = false;
+
+		for (i = 0; i < len; i++) {
+			if (line[i] == '\'')
+				quoted = !quoted;
+			else if (!quoted && !strncmp(line + i, dev, strlen(dev)) &&
+				 (i == 0 || line[i - 1] != '/'))
+				n++;
+		}
+		if (n > 1)
+			fail_msg("this line names %s %zu times:\n%.*s", dev, n, (int)len, line);
+		line += len + (line[len] ? 1 : 0);
+	}
+}
+
 /* The mXT1664S image of the demo database: for another chip here. */
 static void other_chip_image(char *buf, size_t size)
 {
@@ -155,7 +181,7 @@ static void test_image_for_another_chip_is_named_and_the_chip_seen_again(void **
 	e2e_said(&E, "refused the first frame: the image is for another chip");
 	e2e_said(&E, "the chip is back in application mode (firmware 1.0.AA)");
 	e2e_not_said(&E, "the chip is in its bootloader");
-	e2e_not_said(&E, "1-004a: 1-004a");
+	names_device_once(E.err, "1-004a");
 	/* In its bootloader without an application, the same refusal leaves
 	 * it there, and says so. */
 	e2e_stop(&E);
@@ -164,7 +190,71 @@ static void test_image_for_another_chip_is_named_and_the_chip_seen_again(void **
 	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", other, "1-004a"), 11);
 	e2e_said(&E, "refused the first frame: the image is for another chip");
 	e2e_said(&E, "the chip is in its bootloader");
+	/* Said once: the family says what failed, the flow where the chip is. */
+	e2e_not_said(&E, "stays in its bootloader");
+	names_device_once(E.err, "1-004a");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+}
+
+/*
+ * Issue 14 item 3: lower layers say what went wrong, the log call says
+ * who.  The driver's update_fw path used to log "driver update failed:
+ * 1-004a: no new input device ..." under a line already naming 1-004a.
+ */
+static void test_lower_layers_do_not_name_the_device(void **state)
+{
+	char other[400];
+
+	(void)state;
+	start("mxt224e", "app", "1.0.AA", "driver");
+	other_chip_image(other, sizeof(other));
+	assert_int_not_equal(e2e_touchfw(&E, "flash", "--firmware", other, "1-004a"), 0);
+	e2e_said(&E, "driver update failed: ");
+	names_device_once(E.err, "1-004a");
+	/* Nor an empty warning. */
+	e2e_not_said(&E, "1-004a: \n");
+}
+
+/*
+ * On a terminal, flash draws a progress bar that is redrawn in place.  A
+ * failure mid-way used to print its log line right after the half-drawn
+ * bar ("... 2/194 framestouchfw: 1-004a: ..."); the next line must end the
+ * bar first.  script(1) gives touchfw a terminal.
+ */
+static void test_progress_bar_is_ended_before_the_next_line(void **state)
+{
+	char fw[400], *cmd = NULL, *b, *at;
+	const char *argv[6], *env[] = { "TOUCHFW_LOG_LEVEL=info", NULL };
+	char *out = NULL, *err = NULL;
+	int rc;
+
+	(void)state;
+	b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver",
+		      "fault.crc_fail_frame = 3\nfault.crc_fail_times = 100\n");
+	assert_non_null(b);
+	e2e_start(&E, b);
+	free(b);
+	snprintf(fw, sizeof(fw), "%s/firmware-db/mxt224e/fw-2.1.AB.fw", E.build);
+	assert_true(asprintf(&cmd, "'%s/touchfw' --config '%s' flash --firmware '%s' 1-004a",
+			     E.build, E.conf, fw) > 0);
+	argv[0] = "script";
+	argv[1] = "-qec";
+	argv[2] = cmd;
+	argv[3] = "/dev/null";
+	argv[4] = NULL;
+	rc = emub_run(E.eb, argv, env, E2E_TIMEOUT_MS, &out, &err);
+	free(cmd);
+	assert_int_equal(rc, 11);
+	/* The bar was drawn on the terminal, then the failure, on a line of
+	 * its own. */
+	at = out ? strstr(out, "2/194 frames") : NULL;
+	if (!at)
+		fail_msg("no progress bar on the terminal:\n%s%s", out ? out : "", err ? err : "");
+	at += strlen("2/194 frames");
+	if (*at != '\n' && !(at[0] == '\r' && at[1] == '\n'))
+		fail_msg("the line after the bar does not start on a line of its own:\n%s", out);
+	free(out);
+	free(err);
 }
 
 /* ------------------------------------------------------------ defect 5 */
@@ -277,6 +367,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_forget_clears_what_status_shows, teardown),
 		cmocka_unit_test_teardown(
 			test_image_for_another_chip_is_named_and_the_chip_seen_again, teardown),
+		cmocka_unit_test_teardown(test_lower_layers_do_not_name_the_device, teardown),
+		cmocka_unit_test_teardown(test_progress_bar_is_ended_before_the_next_line,
+					  teardown),
 		cmocka_unit_test_teardown(test_swapped_chip_is_not_refused_for_remembered_hardware,
 					  teardown),
 		cmocka_unit_test_teardown(test_db_check_compares_the_manifest_with_the_blob_headers,
