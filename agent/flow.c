@@ -1358,8 +1358,8 @@ static int step_verify(struct run *r)
 
 /*
  * After a failed update, look at the chip again before reporting: a
- * rebind may have reset it out of its bootloader (atmel_mxt_ts's probe
- * does), so "left in its bootloader" is said only of a chip found there.
+ * rebind may have reset it out of its bootloader (a driver's probe may
+ * do that), so "left in its bootloader" is said only of a chip found there.
  * Completes the message with the state found and returns the exit code
  * that state calls for.
  */

@@ -67,9 +67,9 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
  * the info-block CRC -- and the config CRC the chip reports once it holds
  * it: each must be what the manifest says, or a run would pick it for the
  * wrong chip, or write it on every run and never see the CRC it expects.
- * Firmware images (.fw, .enc) must parse into whole frames; their frames
- * are opaque to a host (only the chip's bootloader reads them), so their
- * hardware and version are the manifest's word.
+ * Firmware images (.fw, .enc) have no header a host can read: their frames
+ * are opaque (only the chip's bootloader reads them), so their hardware and
+ * version are the manifest's word; they are parsed when a run loads them.
  */
 int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			size_t size)
@@ -77,17 +77,8 @@ int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len
 	struct tf_err err = { 0 };
 	struct tf_version v;
 	struct mxt_cfg cfg;
-	struct mxt_fw fw;
 	char hw[16], ver[16];
 
-	if (b->type == TF_BLOB_FIRMWARE) {
-		if (mxt_fw_parse(data, len, MXT_FW_AUTO, &fw, &err) < 0) {
-			tf_snprintf(msg, size, "%s", err.msg);
-			return -EBADMSG;
-		}
-		mxt_fw_free(&fw);
-		return 0;
-	}
 	if (b->type != TF_BLOB_CONFIG)
 		return 0;
 	if (mxt_cfg_parse((const char *)data, len, &cfg, &err) < 0) {
