@@ -136,15 +136,24 @@ static void test_forget_clears_what_status_shows(void **state)
 	assert_true(exists_in("persist/1-004a.hw"));
 	path_of(path, sizeof(path), "state/1-004a.attempts");
 	e2e_write(path, "count=3\nnext_allowed=0\nlast_error=verify failed\n");
+	path_of(path, sizeof(path), "persist/failed");
+	assert_int_equal(mkdir(path, 0700), 0);
+	path_of(path, sizeof(path), "persist/failed/1-004a."
+		"9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e");
+	e2e_write(path, "failures=2\nlast_error=frame 1 refused\n");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
 	e2e_said(&E, "gave up after 3 failed attempts");
 	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
 	if (!strstr(E.out, "remembered hardware: 129.1, learnt from the chip in application "
 		    "mode on ") || !strstr(E.out, "attempts: 3 failed (last: verify failed)") ||
+	    !strstr(E.out, "failed blob: sha256 9108969ac5728a01... failed here 2 times") ||
 	    !strstr(E.out, "'touchfw forget 1-004a' clears"))
 		fail_msg("status does not show what is remembered:\n%s", E.out);
 	assert_int_equal(e2e_touchfw(&E, "forget", "1-004a"), 0);
 	e2e_said(&E, "forgot 3 failed attempts, the remembered hardware 129.1");
+	e2e_said(&E, "1 failed-blob record");
+	assert_false(exists_in("persist/failed/1-004a."
+			       "9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e"));
 	assert_false(exists_in("state/1-004a.attempts"));
 	assert_false(exists_in("persist/1-004a.hw"));
 	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
