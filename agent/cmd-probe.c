@@ -65,7 +65,9 @@ static void usage(FILE *f, const char *cmd)
 		"if a file or device could not be opened (run as root).\n",
 		cmd, strcmp(cmd, "status") ? "" :
 		"  status also shows the last recorded result and\n"
-		"the attempt count of each device.",
+		"what touchfw remembers of each device, with since when: failed\n"
+		"attempts, blobs that failed there, the hardware last seen there\n"
+		"('touchfw forget DEVICE' clears them).",
 		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
