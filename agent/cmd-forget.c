@@ -34,9 +34,10 @@ static void usage(FILE *f)
 		"chip swapped or repaired on the bench.\n"
 		"\n"
 		"Exit status %d, %d (%s) while another touchfw works on DEVICE,\n"
-		"%d (%s) if the state can not be changed (run as root).\n",
+		"%d (%s) if a state file is unusable, %d (%s) if it may\n"
+		"not be changed (run as root).\n",
 		TF_EXIT_OK, TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED), TF_EXIT_STATE,
-		tf_exit_name(TF_EXIT_STATE));
+		tf_exit_name(TF_EXIT_STATE), TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
 
 static int fail(const char *dev, const struct tf_err *err)
