@@ -411,6 +411,17 @@ static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadli
 		tf_sleep_us(delay_us);
 }
 
+/*
+ * The next sleep of a one-off wait (the new firmware starting, a backup, a
+ * reset): doubling from where it started, but never past POLL_MAX_US, so
+ * the chip is seen at most that long after it is ready (a 50 ms ceiling
+ * left the board waiting up to 50 ms for touchfw; bench/README.md).
+ */
+static uint64_t backoff(uint64_t d)
+{
+	return d * 2 < POLL_MAX_US ? d * 2 : POLL_MAX_US;
+}
+
 /* Poll every POLL_MIN_US for the first POLL_FLAT_US, then back off. */
 static uint64_t grow(uint64_t d, uint64_t waited)
 {
@@ -734,7 +745,7 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 		if (now_us() >= deadline)
 			break;
 		tf_sleep_us(delay);
-		delay = delay * 2 < 50000 ? delay * 2 : 50000;
+		delay = backoff(delay);
 	}
 	/* Every frame passed, yet the bootloader refuses to start the image
 	 * (APP_CRC_FAIL): its verdict on the blob. */
@@ -757,7 +768,7 @@ static int t6_command(struct tf_ctx *c, uint8_t off, uint8_t val)
 
 static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
 {
-	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000, delay = 5000;
+	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000, delay = 1000;
 	uint8_t b;
 
 	for (;;) {
@@ -767,7 +778,7 @@ static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
 			return tf_err_set(err, ETIMEDOUT, "no answer at 0x%02x after reset",
 					  P(c)->app);
 		tf_sleep_us(delay);
-		delay = delay * 2 > 100000 ? 100000 : delay * 2;
+		delay = backoff(delay);
 	}
 }
 
@@ -808,7 +819,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	deadline = now_us() + MXT_BACKUP_TIMEOUT_MS * 1000ULL;
 	do {
 		tf_sleep_us(delay);
-		delay = delay * 2 > 50000 ? 50000 : delay * 2;
+		delay = backoff(delay);
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
 		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "reading T6: %s", strerror(-r));

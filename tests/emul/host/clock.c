@@ -229,6 +229,9 @@ void emub_activity_note_locked(struct emub *eb, bool user_xfer)
 	if (!eb->act_busy && now > from) {
 		eb->idle_ns += now - from;
 		eb->idle_xfers += user_xfer;
+		if (eb->trace && now - from >= 1000000)
+			emub_log(eb, "idle %.1f ms before %s", (double)(now - from) / 1e6,
+				 user_xfer ? "a transfer" : "a driver job or chip event");
 	}
 	for (int i = 0; i < eb->nchips && !busy; i++) {
 		struct emub_chip *c = &eb->chips[i];
