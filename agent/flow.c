@@ -371,8 +371,7 @@ static int step_bus(struct run *r)
 		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
 			      "%s: %s%s", dev_of(r), err.msg,
 			      err.code == EACCES ? " (touchfw needs root)" : "");
-	r->c.bus_open = true;
-	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
+	if (!tf_i2c_plain_ok(r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: adapter i2c-%d (%s) is SMBus-only; the %s family needs "
 			      "plain I2C transfers",
@@ -1388,7 +1387,6 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.res = res;
 	r.lock_fd = -1;
 	r.st.dirfd = -1;
-	r.c.bus.fd = -1;
 	r.t0 = tf_now_ms();
 	r.last_pct = -1;
 	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
@@ -1479,8 +1477,7 @@ out:
 	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);
-	if (r.c.bus_open)
-		tf_i2c_close(&r.c.bus);
+	tf_i2c_close(r.c.bus);
 	if (r.fw_img)
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)

@@ -63,8 +63,7 @@ typedef void (*tf_progress_fn)(void *user, const struct tf_progress *p);
 struct tf_ctx {
 	struct tf_device dev;
 	const struct tf_controller *ctrl;
-	struct tf_i2c bus;
-	bool bus_open;
+	struct tf_i2c *bus;         /* NULL until the flow opens it */
 	struct tf_gpio_line *chg;   /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;

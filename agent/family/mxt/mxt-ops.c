@@ -104,49 +104,13 @@ static void mxt_fini(struct tf_ctx *c)
 static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
 		    size_t len)
 {
-	size_t off = 0, chunk = MXT_READ_CHUNK;
-
-	while (off < len) {
-		size_t n = len - off < chunk ? len - off : chunk;
-		uint8_t p[2] = { (uint8_t)(reg + off), (uint8_t)((reg + off) >> 8) };
-		int r = tf_i2c_write_read(&c->bus, addr, p, 2, buf + off, n);
-
-		if (r == -EOPNOTSUPP && chunk > 16) {
-			chunk /= 2;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	return tf_i2c_reg_read(c->bus, addr, TF_I2C_REG_LE16, reg, buf, len, MXT_READ_CHUNK);
 }
 
 static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
 		     const uint8_t *val, size_t len)
 {
-	uint8_t buf[2 + MXT_BLOCK_WRITE];
-	size_t off = 0;
-
-	while (off < len) {
-		size_t n = len - off < MXT_BLOCK_WRITE ? len - off : MXT_BLOCK_WRITE;
-		int r;
-
-		if (c->bus.max_write && n + 2 > c->bus.max_write)
-			n = c->bus.max_write - 2;
-		buf[0] = (uint8_t)(reg + off);
-		buf[1] = (uint8_t)((reg + off) >> 8);
-		memcpy(buf + 2, val + off, n);
-		r = tf_i2c_write(&c->bus, addr, buf, n + 2);
-		if (r == -EOPNOTSUPP && n > 16) {
-			c->bus.max_write = (uint16_t)(n + 2 > 255 ? 255 : (n + 2) / 2);
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	return tf_i2c_reg_write(c->bus, addr, TF_I2C_REG_LE16, reg, val, len, MXT_BLOCK_WRITE);
 }
 
 /* Read and parse the info block at the application address. */
@@ -212,7 +176,7 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 /* The bootloader's status byte: a plain one-byte read (hot loop). */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
-	return tf_i2c_recv(&c->bus, bl, s, 1);
+	return tf_i2c_recv(c->bus, bl, s, 1);
 }
 
 /* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
@@ -223,7 +187,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (!bl)
 		return 0;
 	/* SMBus receive-byte (libi2c): detection is one transaction. */
-	r = tf_i2c_read_byte(&c->bus, bl, s);
+	r = tf_i2c_read_byte(c->bus, bl, s);
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
@@ -249,7 +213,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->app);
 	if (!tf_i2c_nak(r))
 		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
-				  p->app, c->bus.nr, strerror(-r));
+				  p->app, c->dev.adapter_nr, strerror(-r));
 	p->have_info = false;
 	if (c->ctrl && c->ctrl->has_bootloader_reg) {
 		cand[n++] = c->ctrl->bootloader_reg;
@@ -268,7 +232,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 			st->bl_addr = cand[i];
 			if ((s & MXT_BOOT_EXTENDED_ID) &&
 			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
-			    tf_i2c_read(&c->bus, cand[i], ext, 3) == 0)
+			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0)
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
 					 cand[i], mxt_status_name(s), s, ext[1], ext[2]);
@@ -607,7 +571,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		return tf_err_set(err, -r, "%s: bootloader at 0x%02x does not answer: %s",
 				  c->dev.name, bl, strerror(-r));
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
-		r = tf_i2c_send(&c->bus, bl, unlock, sizeof(unlock));
+		r = tf_i2c_send(c->bus, bl, unlock, sizeof(unlock));
 		if (r < 0)
 			return tf_err_set(err, -r, "%s: unlocking the bootloader: %s",
 					  c->dev.name, strerror(-r));
@@ -640,7 +604,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 						  mxt_status_name(s));
 		}
 		ready = false;
-		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
+		r = tf_i2c_write_msgs(c->bus, bl, fw->data + pos, fl);
 		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));
