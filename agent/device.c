@@ -20,26 +20,14 @@
 
 #include "event.h"
 #include "state.h"
-
-static int read_link_tail(const char *path, char *buf, size_t size)
-{
-	char link[PATH_MAX];
-	const char *slash;
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
-}
+#include "sysfs.h"
 
 void tf_device_refresh(struct tf_device *d)
 {
 	char path[PATH_MAX + 16];
 
 	tf_snprintf(path, sizeof(path), "%s/driver", d->syspath);
-	if (read_link_tail(path, d->driver, sizeof(d->driver)) < 0)
+	if (tf_sysfs_link_name(path, d->driver, sizeof(d->driver)) < 0)
 		d->driver[0] = '\0';
 }
 

@@ -20,11 +20,22 @@ int tf_sysfs_dev_path(const char *subsys, const char *dev, char *buf, size_t siz
 	return tf_snprintf(buf, size, "/sys/bus/%s/devices/%s", subsys, dev);
 }
 
+int tf_sysfs_link_name(const char *path, char *buf, size_t size)
+{
+	char link[PATH_MAX];
+	const char *slash;
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
+}
+
 int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size)
 {
-	char path[PATH_MAX], link[PATH_MAX];
-	const char *slash;
-	ssize_t n;
+	char path[PATH_MAX];
 	int r;
 
 	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
@@ -33,12 +44,7 @@ int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size)
 	if (strlen(path) + 8 >= sizeof(path))
 		return -ENAMETOOLONG;
 	strcat(path, "/driver");
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
+	return tf_sysfs_link_name(path, buf, size);
 }
 
 static int cmp_inputs(const void *a, const void *b)
