@@ -72,9 +72,8 @@ enum tf_dmi_key {
 	TF_DMI_KEY_COUNT_,
 };
 
-/* Profile property name ("sys-vendor") and sysfs file ("sys_vendor"). */
+/* Profile property name ("sys-vendor"). */
 const char *tf_dmi_key_property(enum tf_dmi_key key);
-const char *tf_dmi_key_file(enum tf_dmi_key key);
 
 /* One controller node of a profile, validated. */
 struct tf_controller {

@@ -235,15 +235,6 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	return 0;
 }
 
-int tf_device_attr_read(const struct tf_device *d, const char *attr, char *buf,
-			size_t size)
-{
-	char path[PATH_MAX];
-
-	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
-	return tf_read_attr(path, buf, size);
-}
-
 int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
 			 struct tf_err *err)
 {

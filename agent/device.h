@@ -46,8 +46,6 @@ int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err);
 /* Driver attribute files (e.g. update_fw); the caller knows which are safe. */
 int tf_device_attr_write(const struct tf_device *d, const char *attr,
 			 const char *value, struct tf_err *err);
-int tf_device_attr_read(const struct tf_device *d, const char *attr,
-			char *buf, size_t size);
 
 /*
  * Wait until the device has a driver bound, for udev setups without bind

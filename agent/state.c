@@ -650,12 +650,6 @@ unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 	return UINT_MAX;
 }
 
-unsigned tf_persist_failures(const char *persist_dir, const char *dev,
-			     const char *sha256_hex)
-{
-	return tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
-}
-
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
 			      const char *sha256_hex, const char *why, struct tf_err *err)
 {
@@ -666,7 +660,7 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
 		return tf_err_set(err, EINVAL, "%s: not a device name or blob hash", dev);
-	n = tf_persist_failures(persist_dir, dev, sha256_hex);
+	n = tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
 	n = n >= UINT32_MAX - 1 ? UINT32_MAX - 1 : n + 1;
 	fd = persist_dirfd(persist_dir, true, true, err);
 	if (fd < 0)

@@ -13,7 +13,8 @@
 #include "event.h"
 #include "util.h"
 
-int tf_sysfs_dev_path(const char *subsys, const char *dev, char *buf, size_t size)
+/* /sys/bus/@subsys/devices/@dev into @buf. */
+static int dev_path(const char *subsys, const char *dev, char *buf, size_t size)
 {
 	if (!tf_devname_valid(dev) || !tf_devname_valid(subsys))
 		return -EINVAL;
@@ -38,7 +39,7 @@ int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size)
 	char path[PATH_MAX];
 	int r;
 
-	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
+	r = dev_path(subsys, dev, path, sizeof(path));
 	if (r < 0)
 		return r;
 	if (strlen(path) + 8 >= sizeof(path))
@@ -61,7 +62,7 @@ int tf_sysfs_inputs(const char *subsys, const char *dev,
 	DIR *d, *d2;
 	int n = 0, r;
 
-	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
+	r = dev_path(subsys, dev, path, sizeof(path));
 	if (r < 0)
 		return r;
 	if (strlen(path) + 7 >= sizeof(path))

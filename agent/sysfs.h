@@ -17,8 +17,6 @@ struct tf_input_node {
 	char event[32]; /* "event5", "" if none yet */
 };
 
-/* /sys/bus/@subsys/devices/@dev into @buf. */
-int tf_sysfs_dev_path(const char *subsys, const char *dev, char *buf, size_t size);
 /* The last part of the symlink @path's target (a driver link's driver
  * name) into @buf; -errno from readlink, e.g. -ENOENT for no link. */
 int tf_sysfs_link_name(const char *path, char *buf, size_t size);
