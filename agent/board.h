@@ -35,7 +35,8 @@
 /* Largest profile blob accepted; real ones are a few hundred bytes. */
 #define TF_BOARD_MAX_DTB_SIZE (1024u * 1024u)
 
-/* Who switches the chip's supplies and reset line (design.md §6). */
+/* Who switches the chip's supplies and reset line (the profile's power
+ * property, doc/touchfw-board.5). */
 enum tf_power {
 	/*
 	 * The kernel driver does, on bind and unbind: never unbind to flash;

@@ -5,7 +5,8 @@
  * children, and the firmware loader's search path for kernel-assisted
  * updates.  Waiting for the application-mode input device subscribes to
  * udev (libudev) first, then looks at sysfs, then waits -- never trusting
- * udev's database alone (design §2).
+ * udev's database alone, which may lag behind or miss the event (no udevd,
+ * containers).
  */
 #ifndef TF_DEVICE_H
 #define TF_DEVICE_H
