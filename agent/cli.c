@@ -15,14 +15,9 @@
 #include "log.h"
 
 const struct tf_command tf_all_commands[] = {
-	{ "handle-event", "act on a udev event (run by the udev rule)", NULL },
-	{ "run", "update one controller (what touchfw@.service runs)", NULL },
-	{ "probe", "show every controller, its mode, versions and plan", NULL },
-	{ "status", "probe, plus the last result and attempt count", NULL },
-	{ "flash", "flash firmware and/or config by hand (bring-up)", NULL },
-	{ "db", "check, sign or make keys for the firmware database", NULL },
-	{ "board", "check a board profile, or show which one this machine uses",
-	  NULL },
+#define TF_COMMAND(name, summary, run) { name, summary, NULL },
+#include "commands.def"
+#undef TF_COMMAND
 	{ NULL, NULL, NULL },
 };
 
