@@ -135,3 +135,28 @@ int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table)
 			cli->command);
 	return TF_EXIT_USAGE;
 }
+
+int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
+{
+	int c;
+
+	if (!o->started) {
+		/* 0: glibc starts a fresh scan (the global options used it). */
+		optind = 0;
+		opterr = 0;
+		o->started = true;
+	}
+	c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
+	if (c == 'h') {
+		o->usage(stdout);
+		o->exit = TF_EXIT_OK;
+		return TF_CLI_STOP;
+	}
+	if (c == '?' || c == ':') {
+		fprintf(stderr, "%s: bad option '%s'\n", o->name, argv[optind - 1]);
+		o->usage(stderr);
+		o->exit = TF_EXIT_USAGE;
+		return TF_CLI_STOP;
+	}
+	return c;
+}

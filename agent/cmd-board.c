@@ -407,20 +407,12 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 	};
 	size_t n_files = 0, n_invalid = 0, n_unreadable = 0, n_failed = 0;
 	bool quiet = cli->verbosity < 0;
+	struct tf_cli_opts g = { "touchfw: board check", "h", opts, check_usage };
 	int c, i;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			check_usage(stdout);
-			return TF_EXIT_OK;
-		}
-		fprintf(stderr, "touchfw: board check: unknown option '%s'\n",
-			argv[optind - 1]);
-		check_usage(stderr);
-		return TF_EXIT_USAGE;
-	}
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1)
+		if (c == TF_CLI_STOP)
+			return g.exit;
 	if (optind >= argc) {
 		fprintf(stderr, "touchfw: board check: no FILE given\n");
 		check_usage(stderr);
@@ -513,30 +505,22 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	const char *sysroot = "";
 	struct tf_err err = { 0 };
 	size_t n_dirs = 0, i;
+	struct tf_cli_opts g = { "touchfw: board identify", "h", opts, identify_usage };
 	int c, r;
 
 	dirs = calloc((size_t)argc + TF_MAX_DIRS, sizeof(*dirs));
 	if (!dirs)
 		return TF_EXIT_FAILURE;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'b':
 			dirs[n_dirs++] = optarg;
 			break;
 		case 's':
 			sysroot = optarg;
 			break;
-		case 'h':
-			identify_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr,
-				"touchfw: board identify: bad option '%s'\n",
-				argv[optind - 1]);
-			identify_usage(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {

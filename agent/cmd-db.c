@@ -174,12 +174,13 @@ static int run_check(int argc, char **argv)
 	struct tf_fwdb *db;
 	struct tf_err err = { 0 };
 	size_t i, failed = 0;
+	struct tf_cli_opts g = { "touchfw db check", "+h", opts, usage_check };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'd':
 			dir = optarg;
 			break;
@@ -196,14 +197,6 @@ static int run_check(int argc, char **argv)
 				return TF_EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage_check(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db check: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_check(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -258,26 +251,19 @@ static int run_sign(int argc, char **argv)
 	const char *dir = defaults.db_dir, *key = NULL;
 	struct tf_err err = { 0 };
 	char id[TF_FWDB_KEY_ID_MAX + 1];
+	struct tf_cli_opts g = { "touchfw db sign", "+h", opts, usage_sign };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'd':
 			dir = optarg;
 			break;
 		case 'k':
 			key = optarg;
 			break;
-		case 'h':
-			usage_sign(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db sign: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_sign(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (!key || optind < argc) {
@@ -311,24 +297,14 @@ static int run_keygen(int argc, char **argv)
 	};
 	const char *out = NULL, *name;
 	struct tf_err err = { 0 };
+	struct tf_cli_opts g = { "touchfw db keygen", "h", opts, usage_keygen };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'o')
 			out = optarg;
-			break;
-		case 'h':
-			usage_keygen(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db keygen: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_keygen(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (!out || optind != argc - 1) {
 		fprintf(stderr, "touchfw db keygen: %s\n",

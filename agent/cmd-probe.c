@@ -63,6 +63,16 @@ static void usage(FILE *f, const char *cmd)
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
 
+static void probe_usage(FILE *f)
+{
+	usage(f, "probe");
+}
+
+static void status_usage(FILE *f)
+{
+	usage(f, "status");
+}
+
 static bool have(struct row *rows, int n, const char *dev)
 {
 	int i;
@@ -327,25 +337,20 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
+	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
 	int c, n = 0, i, rc, saved = tf_log_get_max();
 
 	if (!rows)
 		return TF_EXIT_FAILURE;
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout, cli->argv[0]);
+	g.name = status ? "touchfw status" : "touchfw probe";
+	g.usage = status ? status_usage : probe_usage;
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP) {
 			free(rows);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_USAGE;
+			return g.exit;
 		}
+		if (c == 'j')
+			json = true;
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
