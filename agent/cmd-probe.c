@@ -334,7 +334,7 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool status = !strcmp(cli->argv[0], "status"), json = false;
-	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
 	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
@@ -345,16 +345,13 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	g.name = status ? "touchfw status" : "touchfw probe";
 	g.usage = status ? status_usage : probe_usage;
 	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
-		if (c == TF_CLI_STOP) {
-			free(rows);
+		if (c == TF_CLI_STOP)
 			return g.exit;
-		}
 		if (c == 'j')
 			json = true;
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
-		free(rows);
 		return TF_EXIT_BAD_INPUT;
 	}
 	for (i = optind; i < cli->argc && n < MAX_ROWS; i++) {
@@ -380,6 +377,5 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	else
 		print_table(rows, n, status);
 	rc = exit_code(rows, n, cli->argv[0]);
-	free(rows);
 	return rc;
 }

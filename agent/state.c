@@ -46,7 +46,8 @@ static int check_dir(int fd, const char *dir, struct tf_err *err)
 static int open_dir_checked(int atfd, const char *name, const char *shown, bool create,
 			    struct tf_err *err)
 {
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (create && mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
 		return tf_err_set(err, errno, "%s: can not create: %s", shown,
@@ -65,11 +66,9 @@ static int open_dir_checked(int atfd, const char *name, const char *shown, bool 
 		return tf_err_set(err, r, "%s: %s", shown, strerror(r));
 	}
 	r = check_dir(fd, shown, err);
-	if (r < 0) {
-		close(fd);
+	if (r < 0)
 		return r;
-	}
-	return fd;
+	return tf_take_fd(&fd);
 }
 
 int tf_state_open(struct tf_state *st, const char *dir, bool create,
@@ -120,8 +119,9 @@ static const char *file_type(mode_t m)
 int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 		       struct tf_err *err)
 {
+	_cleanup_close_ int fd = -1;
 	struct stat sb;
-	int fd, e;
+	int e;
 
 	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
 		    0600);
@@ -139,17 +139,14 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 	}
 	if (fstat(fd, &sb) < 0) {
 		e = errno;
-		close(fd);
 		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
 	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
+	if (!S_ISREG(sb.st_mode))
 		return tf_err_set(err, EINVAL, "%s/%s: %s, refusing to use it", dir, name,
 				  file_type(sb.st_mode));
-	}
 	/* A regular file: blocking I/O from here on. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
+	return tf_take_fd(&fd);
 }
 
 static int name_for(char *buf, size_t size, const char *dev, const char *suffix)
@@ -720,7 +717,7 @@ int tf_persist_write_hw(const char *persist_dir, const char *dev, const char *hw
 			struct tf_err *err)
 {
 	char name[160], buf[80];
-	int fd, r;
+	_cleanup_close_ int fd = -1;
 
 	if (name_for(name, sizeof(name), dev, "hw") || !hw[0] ||
 	    tf_snprintf(buf, sizeof(buf), "%s\n", hw))
@@ -728,9 +725,7 @@ int tf_persist_write_hw(const char *persist_dir, const char *dev, const char *hw
 	fd = persist_dirfd(persist_dir, true, false, err);
 	if (fd < 0)
 		return fd;
-	r = write_at(fd, persist_dir, name, buf, err);
-	close(fd);
-	return r;
+	return write_at(fd, persist_dir, name, buf, err);
 }
 
 int tf_persist_read_hw(const char *persist_dir, const char *dev, char *hw, size_t size,

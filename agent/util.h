@@ -32,6 +32,15 @@ static inline void tf_freep(void *p)
 {
 	free(*(void **)p);
 }
+/* Hand a _cleanup_close_ descriptor to the caller: it is not closed here. */
+static inline int tf_take_fd(int *fd)
+{
+	int r = *fd;
+
+	*fd = -1;
+	return r;
+}
+#define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_close_ __attribute__((cleanup(tf_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(tf_fclosep)))
 #define _cleanup_free_ __attribute__((cleanup(tf_freep)))
