@@ -160,3 +160,12 @@ int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
 	}
 	return c;
 }
+
+int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o)
+{
+	if (optind >= argc)
+		return TF_CLI_CONTINUE;
+	fprintf(stderr, "%s: unexpected '%s'\n", o->name, argv[optind]);
+	o->usage(stderr);
+	return TF_EXIT_USAGE;
+}

@@ -52,6 +52,9 @@ struct tf_cli_opts {
 	int exit;
 };
 int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o);
+/* After the options, for a command that takes no operands: TF_CLI_CONTINUE,
+ * or "@name: unexpected 'X'" and the usage on stderr, TF_EXIT_USAGE. */
+int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o);
 
 /* Parse global options; returns TF_CLI_CONTINUE or an exit code. */
 int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli);

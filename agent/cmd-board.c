@@ -523,12 +523,9 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 			break;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw: board identify: unexpected '%s'\n",
-			argv[optind]);
-		identify_usage(stderr);
-		return TF_EXIT_USAGE;
-	}
+	r = tf_cli_no_operands(argc, argv, &g);
+	if (r != TF_CLI_CONTINUE)
+		return r;
 	/* The directories run uses: the settings file's boards_dirs. */
 	if (tf_settings_load(&settings, cli->config, &err) < 0) {
 		fprintf(stderr, "touchfw: %s\n", err.msg);

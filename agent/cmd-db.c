@@ -199,12 +199,9 @@ static int run_check(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw db check: unexpected '%s'\n",
-			argv[optind]);
-		usage_check(stderr);
-		return TF_EXIT_USAGE;
-	}
+	r = tf_cli_no_operands(argc, argv, &g);
+	if (r != TF_CLI_CONTINUE)
+		return r;
 
 	r = tf_fwdb_load(dir, &o, &db, &err);
 	if (r < 0) {
