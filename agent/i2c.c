@@ -20,9 +20,6 @@ struct tf_i2c {
 	unsigned long funcs;
 	uint16_t max_write; /* bytes per write message, 0 = not limited yet */
 	int slave;          /* address set with I2C_SLAVE, -1 = none */
-	struct {
-		uint64_t transactions, bytes_written, bytes_read;
-	} stats;
 };
 
 /* Bytes the next write message may carry, of @want: within what the
@@ -99,18 +96,8 @@ bool tf_i2c_plain_ok(const struct tf_i2c *bus)
 static int rdwr(struct tf_i2c *bus, struct i2c_msg *msgs, unsigned n)
 {
 	struct i2c_rdwr_ioctl_data d = { .msgs = msgs, .nmsgs = n };
-	unsigned i;
 
-	bus->stats.transactions++;
-	if (ioctl(bus->fd, I2C_RDWR, &d) < 0)
-		return -errno;
-	for (i = 0; i < n; i++) {
-		if (msgs[i].flags & I2C_M_RD)
-			bus->stats.bytes_read += msgs[i].len;
-		else
-			bus->stats.bytes_written += msgs[i].len;
-	}
-	return 0;
+	return ioctl(bus->fd, I2C_RDWR, &d) < 0 ? -errno : 0;
 }
 
 int tf_i2c_write(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len)
@@ -163,7 +150,6 @@ int tf_i2c_recv(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len)
 
 	if (r < 0)
 		return r;
-	bus->stats.transactions++;
 	do
 		n = read(bus->fd, buf, len);
 	while (n < 0 && errno == EINTR);
@@ -171,7 +157,6 @@ int tf_i2c_recv(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len)
 		return -errno;
 	if ((size_t)n != len)
 		return -EIO;
-	bus->stats.bytes_read += len;
 	return 0;
 }
 
@@ -186,7 +171,6 @@ int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t le
 		size_t n = write_limit(bus, len - off);
 		ssize_t w;
 
-		bus->stats.transactions++;
 		do
 			w = write(bus->fd, buf + off, n);
 		while (w < 0 && errno == EINTR);
@@ -196,7 +180,6 @@ int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t le
 			return -errno;
 		if ((size_t)w != n)
 			return -EIO;
-		bus->stats.bytes_written += n;
 		off += n;
 	}
 	return 0;
@@ -235,12 +218,10 @@ int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val)
 
 	if (r < 0)
 		return r;
-	bus->stats.transactions++;
 	/* libi2c (i2c-tools >= 4) returns -errno itself. */
 	r = i2c_smbus_read_byte(bus->fd);
 	if (r < 0)
 		return r;
-	bus->stats.bytes_read++;
 	*val = (uint8_t)r;
 	return 0;
 }
