@@ -20,6 +20,7 @@ err_vset(struct tf_err *e, int code, bool rejected, const char *fmt, va_list ap)
 	if (e) {
 		e->code = code;
 		e->rejected = rejected;
+		e->foreign = false;
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	}
 	return -code;
