@@ -61,20 +61,13 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	struct tf_err err = { 0 };
 	struct tf_state st = { .dirfd = -1 };
 	const char *dev;
+	struct tf_cli_opts g = { "touchfw forget", "+h", opts, usage };
 	int c, lock = -1, blobs, r;
 	size_t n = 0;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr);
-			return TF_EXIT_USAGE;
-		}
-	}
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1)
+		if (c == TF_CLI_STOP)
+			return g.exit;
 	if (optind + 1 != cli->argc || !tf_devname_valid(cli->argv[optind])) {
 		fprintf(stderr,
 			"touchfw forget: give one DEVICE, the kernel's name (e.g. 3-004a)\n");
