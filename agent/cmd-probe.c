@@ -219,17 +219,6 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	}
 }
 
-/* "2026-12-04 18:40 UTC", or "an unknown time". */
-static const char *when(uint64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		tf_snprintf(buf, size, "an unknown time");
-	return buf;
-}
-
 /* status: what touchfw remembers of the device, with since when. */
 static void print_remembered(const struct row *r)
 {
@@ -242,17 +231,17 @@ static void print_remembered(const struct row *r)
 	}
 	if (r->att.count)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
-		       r->att.last_error, when(r->att_time, t, sizeof(t)));
+		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++)
 		printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
 		       "(last: %s); not tried again\n", r->failed[i].sha256_hex,
 		       r->failed[i].failures, r->failed[i].failures == 1 ? "" : "s",
-		       when(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n", r->hint.hw,
 		       r->hint.from[0] ? r->hint.from : "an older touchfw",
-		       when(r->hint.learnt, t, sizeof(t)));
+		       tf_time_str(r->hint.learnt, t, sizeof(t)));
 	else if (r->hint_err[0])
 		printf("  remembered hardware: unreadable (%s)\n", r->hint_err);
 	printf("  'touchfw forget %s' clears these\n", r->dev);

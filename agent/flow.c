@@ -101,17 +101,6 @@ static const char *mode_name(enum tf_chip_mode m)
 	}
 }
 
-/* "2026-12-04 18:40 UTC" for @t (seconds), or "an unknown time". */
-static const char *when(uint64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		tf_snprintf(buf, size, "an unknown time");
-	return buf;
-}
-
 /* ------------------------------------------------------------ progress */
 
 static void progress(void *user, const struct tf_progress *p)
@@ -553,7 +542,7 @@ static int step_plan(struct run *r)
 	in.force = r->o->force;
 	if (r->hint_used)
 		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
-		     "(learnt on %s from %s)", r->hint.hw, when(r->hint.learnt, t, sizeof(t)),
+		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	if (tf_plan_make(&in, &r->plan, &err) < 0 && r->hint_used) {
 		struct tf_err e2 = { 0 };
@@ -565,7 +554,7 @@ static int step_plan(struct run *r)
 			rlog(r, TF_LOG_WARNING, "remembered hardware %s (learnt on %s) has no "
 			     "firmware for this board: a swapped chip? choosing by the board; "
 			     "'touchfw forget %s' clears it", r->hint.hw,
-			     when(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
+			     tf_time_str(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
 			r->hint_used = false;
 			tf_err_clear(&err);
 		}

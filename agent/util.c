@@ -218,3 +218,13 @@ int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
 		return -ENAMETOOLONG;
 	return 0;
 }
+
+const char *tf_time_str(uint64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
+		tf_snprintf(buf, size, "an unknown time");
+	return buf;
+}

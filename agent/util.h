@@ -89,6 +89,9 @@ int tf_write_attr(const char *path, const char *value);
 /* Monotonic clock in nanoseconds / milliseconds. */
 uint64_t tf_now_ns(void);
 uint64_t tf_now_ms(void);
+/* @t (seconds since the epoch) as "2026-12-04 18:40 UTC" into @buf, or
+ * "an unknown time" for 0 or a time that can not be shown; returns @buf. */
+const char *tf_time_str(uint64_t t, char *buf, size_t size);
 void tf_sleep_us(uint64_t us);
 
 /*
