@@ -674,23 +674,39 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 	return r;
 }
 
+/* The failure records' directory for reading; NULL with *@r 0 where there
+ * is none, or -errno. */
+static DIR *failed_dir(const char *persist_dir, int *r)
+{
+	int fd = persist_dirfd(persist_dir, false, true, NULL);
+	DIR *d;
+
+	*r = 0;
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			*r = fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		*r = -errno;
+		close(fd);
+	}
+	return d;
+}
+
 int tf_persist_clear(const char *persist_dir, const char *dev)
 {
 	char prefix[160];
 	struct dirent *de;
 	DIR *d;
-	int fd, n = 0;
+	int n = 0;
 
 	if (!tf_devname_valid(dev))
 		return -EINVAL;
-	fd = persist_dirfd(persist_dir, false, true, NULL);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	d = failed_dir(persist_dir, &n);
+	if (!d)
+		return n;
 	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, prefix, strlen(prefix)) &&
@@ -706,18 +722,13 @@ int tf_persist_list_failures(const char *persist_dir, const char *dev,
 	char prefix[160];
 	struct dirent *de;
 	DIR *d;
-	int fd, n = 0;
+	int n = 0;
 
 	if (!tf_devname_valid(dev))
 		return -EINVAL;
-	fd = persist_dirfd(persist_dir, false, true, NULL);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	d = failed_dir(persist_dir, &n);
+	if (!d)
+		return n;
 	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)) && n < max) {
 		struct tf_failure_rec *f = &out[n];
