@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -123,6 +124,8 @@ static void usage(FILE *f)
 		   "hashes\n"
 		   "  sign     sign manifest.ini with a secret key\n"
 		   "  keygen   make a signing key pair\n"
+		   "  add      add a blob, its entry filled from its own header\n"
+		   "  list     list the blobs; --board: what this board may use\n"
 		   "\n"
 		   "'touchfw db COMMAND --help' describes each.  The format "
 		   "is described in\nfirmware-db/README.md.\n");
@@ -363,6 +366,28 @@ static int run_keygen(int argc, char **argv)
 	return TF_EXIT_OK;
 }
 
+static int run_tool(int argc, char **argv, bool add)
+{
+	struct tf_db_defaults d = {
+		.db_dir = defaults.db_dir,
+		.keys_dir = defaults.keys_dir,
+		.sig = defaults.sig,
+		.settings = &settings,
+	};
+
+	return add ? tf_cmd_db_add(argc, argv, &d) : tf_cmd_db_list(argc, argv, &d);
+}
+
+static int run_add(int argc, char **argv)
+{
+	return run_tool(argc, argv, true);
+}
+
+static int run_list(int argc, char **argv)
+{
+	return run_tool(argc, argv, false);
+}
+
 int tf_cmd_db(const struct tf_cli *cli)
 {
 	static const struct {
@@ -372,6 +397,8 @@ int tf_cmd_db(const struct tf_cli *cli)
 		{ "check", run_check },
 		{ "sign", run_sign },
 		{ "keygen", run_keygen },
+		{ "add", run_add },
+		{ "list", run_list },
 	};
 	const char *sub;
 	size_t i;

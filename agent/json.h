@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The "version" every `--json` document carries at its top level: the
+ * schema in doc/json.md.  Raised when a key changes meaning or goes away
+ * (adding keys does not raise it). */
+#define TF_JSON_VERSION 1
+
 struct tf_json {
 	char *buf;
 	size_t len, cap;
