@@ -35,7 +35,8 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: touchfw board check FILE...\n"
-	    "       touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
+	    "       touchfw board init DEVICE [--out FILE]\n"
 	    "\n"
 	    "Board profiles tell touchfw which touch controllers a board has,\n"
 	    "where they are and who powers them (see boards/README.md).\n"
@@ -43,7 +44,9 @@ static void usage(FILE *f)
 	    "  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
 	    "            and explain every mistake\n"
 	    "  identify  show this machine's identity and the profile that\n"
-	    "            matches it\n"
+	    "            matches it; --live: check its controllers against\n"
+	    "            the machine\n"
+	    "  init      write a profile skeleton from a bound controller\n"
 	    "\n"
 	    "'touchfw board COMMAND --help' describes each.\n");
 }
@@ -72,7 +75,7 @@ static void identify_usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
 	    "\n"
 	    "Show the root compatible strings (device-tree machines) and DMI\n"
 	    "strings (ACPI machines) touchfw matches profiles against, the\n"
@@ -85,15 +88,21 @@ static void identify_usage(FILE *f)
 	    "                 then %s)\n"
 	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
 	    "                 tests)\n"
+	    "  --live         check each controller of the matching profile\n"
+	    "                 against the machine: adapter, the device at its\n"
+	    "                 address, the driver bound, which address the chip\n"
+	    "                 answers at, the GPIO lines; with 'did you mean'\n"
+	    "                 hints where they differ\n"
 	    "\n"
 	    "The boot device tree (/sys/firmware/fdt) is readable by root\n"
 	    "only; other users see /proc/device-tree/compatible, which\n"
 	    "names the same board.\n"
 	    "\n"
 	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
-	    "does.\n",
+	    "does,\n%d (%s) if --live finds the machine differs from it.\n",
 	    TF_SYSCONFDIR "/boards", TF_DATADIR "/boards", TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
-	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
+	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE), TF_EXIT_PROFILE_INVALID,
+	    tf_exit_name(TF_EXIT_PROFILE_INVALID));
 }
 
 /* ------------------------------------------------------------- output */
@@ -501,10 +510,12 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	static const struct option opts[] = {
 		{ "boards", required_argument, NULL, 'b' },
 		{ "sysroot", required_argument, NULL, 's' },
+		{ "live", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_settings settings;
+	bool live = false;
 	_cleanup_free_ const char **dirs = NULL;
 	const struct tf_board_profile *pick;
 	struct tf_board_identity id;
@@ -527,6 +538,9 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 			break;
 		case 's':
 			sysroot = optarg;
+			break;
+		case 'l':
+			live = true;
 			break;
 		case 'h':
 			identify_usage(stdout);
@@ -613,9 +627,10 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	print_match_reason(&id, &mi);
 	printf("\n");
 	print_profile(pick);
+	r = live ? tf_board_live(pick) : 0;
 	tf_board_set_free(set);
 	tf_board_identity_free(&id);
-	return TF_EXIT_OK;
+	return r ? TF_EXIT_PROFILE_INVALID : TF_EXIT_OK;
 }
 
 int tf_cmd_board(const struct tf_cli *cli)
@@ -630,6 +645,8 @@ int tf_cmd_board(const struct tf_cli *cli)
 		return cmd_check(cli->argc - 1, cli->argv + 1, cli);
 	if (!strcmp(sub, "identify"))
 		return cmd_identify(cli->argc - 1, cli->argv + 1, cli);
+	if (!strcmp(sub, "init"))
+		return tf_cmd_board_init(cli->argc - 1, cli->argv + 1);
 	fprintf(stderr, "touchfw: board: unknown command '%s'\n", sub);
 	usage(stderr);
 	return TF_EXIT_USAGE;

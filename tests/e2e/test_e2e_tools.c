@@ -376,6 +376,95 @@ static void test_db_list_says_what_fits_this_board_and_why_not_the_rest(void **s
 	out_has("\"config_crc\":\"0xE67ACA\"");
 }
 
+/* ------------------------------------------------------------ board */
+
+/* A private boards directory with @dts compiled as NAME.dtb. */
+static void private_profile(const char *name, const char *dts)
+{
+	char *src = NULL, *cmd = NULL;
+
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	mkdir(E.boards, 0755);
+	assert_true(asprintf(&src, "%s/%s.dts", E.boards, name) > 0);
+	e2e_write(src, dts);
+	assert_true(asprintf(&cmd, "dtc -q -I dts -O dtb -o '%s/%s.dtb' '%s'", E.boards, name,
+			     src) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(src);
+	e2e_settings(&E, NULL);
+}
+
+static void test_board_identify_live_checks_the_controllers(void **state)
+{
+	(void)state;
+	start_mxt("touchfw,emul-demo", "2.1.AB");
+	expect_rc(0, "board", "identify", "--live");
+	out_has("ok   adapter i2c-1");
+	out_has("ok   device 1-004a");
+	out_has("ok   driver atmel_mxt_ts bound");
+	out_has("ok   chip answers: application at 0x4a");
+	out_has("ok   reset line emuboard-gpio:0 is there");
+	out_has("ok   interrupt line emuboard-gpio:1 is there");
+	out_has("live: 1 controller, 0 problems");
+}
+
+static void test_board_identify_live_says_what_the_machine_has_instead(void **state)
+{
+	(void)state;
+	start_mxt("touchfw,emul-demo", "2.1.AB");
+	/* Three mistakes a bring-up makes: a typo in the adapter's name,
+	 * the wrong address, a line name the board does not have. */
+	private_profile("typos",
+			"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+			"\tmodel = \"typos\";\n\tboard-compatible = \"touchfw,emul-demo\";\n"
+			"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+			"\t\ttouchscreen@4a {\n\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"i2c\";\n"
+			"\t\t\tadapter-name = \"touchfw emulated adaptor 1\";\n"
+			"\t\t\treg = <0x4a>;\n\t\t\tpower = \"driver\";\n\t\t};\n"
+			"\t\ttouchscreen@4b {\n\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"i2c\";\n"
+			"\t\t\tadapter-name = \"touchfw emulated adapter 1\";\n"
+			"\t\t\treg = <0x4b>;\n\t\t\treset-gpio-name = \"TS_RST\";\n"
+			"\t\t\tpower = \"driver\";\n\t\t};\n\t};\n};\n");
+	expect_rc(TF_EXIT_PROFILE_INVALID, "board", "identify", "--live");
+	out_has("FAIL adapter \"touchfw emulated adaptor 1\" is not on this machine");
+	out_has("did you mean adapter-name = \"touchfw emulated adapter 1\"?");
+	out_has("FAIL no i2c client 1-004b");
+	out_has("did you mean reg = <0x4a>? 1-004a is bound to atmel_mxt_ts there");
+	out_has("FAIL reset line: GPIO line \"TS_RST\" not found");
+	out_has("live: 2 controllers, 3 problems");
+}
+
+static void test_board_init_writes_a_profile_board_check_accepts(void **state)
+{
+	char *dts, *text;
+
+	(void)state;
+	start_gt911(true);
+	dts = path_in("new.dts");
+	expect_rc(0, "board", "init", "1-005d", "--out", dts);
+	text = slurp(dts);
+	assert_non_null(strstr(text, "board-compatible = \"touchfw,emul-gt911\";"));
+	assert_non_null(strstr(text, "family = \"goodix\";"));
+	assert_non_null(strstr(text, "adapter-name = \"touchfw emulated adapter 1\";"));
+	assert_non_null(strstr(text, "reg = <0x5d>;"));
+	assert_non_null(strstr(text, "driver = \"Goodix-TS\";"));
+	free(text);
+	expect_rc(0, "board", "check", dts);
+	expect_rc(TF_EXIT_EXISTS, "board", "init", "1-005d", "--out", dts);
+	expect_rc(TF_EXIT_NO_DEVICE, "board", "init", "1-0077");
+	/* The skeleton is the machine's profile: the live check passes. */
+	{
+		char *src = slurp(dts);
+
+		private_profile("new", src);
+		free(src);
+	}
+	expect_rc(0, "board", "identify", "--live");
+	out_has("live: 1 controller, 0 problems");
+	free(dts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +485,11 @@ int main(void)
 			test_goodix_saved_config_goes_into_the_db_and_flashes_as_noop, teardown),
 		cmocka_unit_test_teardown(test_db_add_refuses_what_contradicts_the_header, teardown),
 		cmocka_unit_test_teardown(test_db_list_says_what_fits_this_board_and_why_not_the_rest,
+					  teardown),
+		cmocka_unit_test_teardown(test_board_identify_live_checks_the_controllers, teardown),
+		cmocka_unit_test_teardown(
+			test_board_identify_live_says_what_the_machine_has_instead, teardown),
+		cmocka_unit_test_teardown(test_board_init_writes_a_profile_board_check_accepts,
 					  teardown),
 	};
 
