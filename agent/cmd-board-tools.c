@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,42 @@
 #include "exitcode.h"
 #include "family/family.h"
 #include "gpio.h"
+#include "json.h"
 #include "settings.h"
 #include "util.h"
 
 #define SYS_I2C "/sys/bus/i2c/devices"
+
+/*
+ * Where the live check's findings go: text lines ("  ok   ...",
+ * "  FAIL ...", "    did you mean ...") or, with --json, one object per
+ * finding in the controller's "checks" array.
+ */
+static struct tf_json *live_json;
+
+enum finding { LIVE_OK, LIVE_FAIL, LIVE_SKIP, LIVE_HINT };
+
+static void say(enum finding k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(enum finding k, const char *fmt, ...)
+{
+	static const char *const text[] = { "  ok   ", "  FAIL ", "  --   ", "    " };
+	static const char *const key[] = { "ok", "fail", "skipped", "hint" };
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!live_json) {
+		printf("%s%s\n", text[k], msg);
+		return;
+	}
+	tf_json_begin_object(live_json, NULL);
+	tf_json_string(live_json, "result", key[k]);
+	tf_json_string(live_json, "message", msg);
+	tf_json_end_object(live_json);
+}
 
 /* Edit distance, for "did you mean" on names. */
 static size_t distance(const char *a, const char *b)
@@ -100,11 +133,11 @@ static int hint_family_devices(const struct tf_family *fam, int want_nr, uint16_
 		if (tf_read_attr(path, aname, sizeof(aname)) < 0)
 			aname[0] = '\0';
 		if ((int)nr == want_nr && addr != want_reg)
-			printf("    did you mean reg = <0x%02x>? %s is bound to %s there\n", addr,
-			       de->d_name, drv);
+			say(LIVE_HINT, "did you mean reg = <0x%02x>? %s is bound to %s there", addr,
+			    de->d_name, drv);
 		else if ((int)nr != want_nr)
-			printf("    did you mean adapter-name = \"%s\"? %s (reg 0x%02x) is bound "
-			       "to %s\n", aname, de->d_name, addr, drv);
+			say(LIVE_HINT, "did you mean adapter-name = \"%s\"? %s (reg 0x%02x) is bound "
+			    "to %s", aname, de->d_name, addr, drv);
 		else
 			continue;
 		hints++;
@@ -142,11 +175,11 @@ static void hint_adapters(const char *want)
 	}
 	closedir(d);
 	if (best[0] && want && best_d <= strlen(want) / 3 + 2)
-		printf("    did you mean adapter-name = \"%s\"?\n", best);
+		say(LIVE_HINT, "did you mean adapter-name = \"%s\"?", best);
 	if (all[0])
-		printf("    adapters here:%s\n", all);
+		say(LIVE_HINT, "adapters here:%s", all);
 	else
-		printf("    no i2c adapters here (is the adapter's driver loaded?)\n");
+		say(LIVE_HINT, "no i2c adapters here (is the adapter's driver loaded?)");
 }
 
 static bool family_has_driver(const struct tf_family *f, const char *drv)
@@ -165,16 +198,16 @@ static int check_line(const char *what, const struct tf_gpio_spec *g)
 	struct tf_err err = { 0 };
 
 	if (tf_gpio_lookup(g, who, sizeof(who), &err) < 0) {
-		printf("  FAIL %s line: %s\n", what, err.msg);
-		printf("    'gpioinfo' lists the lines there are by chip and name\n");
+		say(LIVE_FAIL, "%s line: %s", what, err.msg);
+		say(LIVE_HINT, "'gpioinfo' lists the lines there are by chip and name");
 		return 1;
 	}
 	if (g->name[0])
-		printf("  ok   %s line \"%s\" is there%s%s%s\n", what, g->name,
-		       who[0] ? " (held by \"" : ", free", who, who[0] ? "\")" : "");
+		say(LIVE_OK, "%s line \"%s\" is there%s%s%s", what, g->name,
+		    who[0] ? " (held by \"" : ", free", who, who[0] ? "\")" : "");
 	else
-		printf("  ok   %s line %s:%d is there%s%s%s\n", what, g->chip, g->line,
-		       who[0] ? " (held by \"" : ", free", who, who[0] ? "\")" : "");
+		say(LIVE_OK, "%s line %s:%d is there%s%s%s", what, g->chip, g->line,
+		    who[0] ? " (held by \"" : ", free", who, who[0] ? "\")" : "");
 	return 0;
 }
 
@@ -191,23 +224,23 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 	c.dev = *dev;
 	c.ctrl = ctl;
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0) {
-		printf("  FAIL %s\n", err.msg);
+		say(LIVE_FAIL, "%s", err.msg);
 		return 1;
 	}
 	if (tf_i2c_open(&c.bus, dev->adapter_nr, &err) < 0) {
-		printf("  --   chip not probed: %s%s\n", err.msg,
-		       err.code == EACCES ? " (needs root)" : "");
+		say(LIVE_SKIP, "chip not probed: %s%s", err.msg,
+		    err.code == EACCES ? " (needs root)" : "");
 		goto out;
 	}
 	c.bus_open = true;
 	if (fam->ops->detect(&c, &st, &err) < 0) {
-		printf("  FAIL chip: %s\n", err.msg);
+		say(LIVE_FAIL, "chip: %s", err.msg);
 		bad = 1;
 	} else if (st.mode == TF_CHIP_ABSENT) {
-		printf("  FAIL chip: %s\n", st.detail);
+		say(LIVE_FAIL, "chip: %s", st.detail);
 		bad = 1;
 	} else {
-		printf("  ok   chip answers: %s\n", st.detail);
+		say(LIVE_OK, "chip answers: %s", st.detail);
 	}
 	tf_i2c_close(&c.bus);
 out:
@@ -224,49 +257,48 @@ static int check_controller(const struct tf_controller *ctl)
 	char name[64];
 	int nr, bad = 0;
 
-	printf("%s (%s):\n", ctl->node_path, ctl->family);
 	if (!fam) {
-		printf("  FAIL family \"%s\" is not one touchfw knows\n", ctl->family);
+		say(LIVE_FAIL, "family \"%s\" is not one touchfw knows", ctl->family);
 		return 1;
 	}
 	if (strcmp(ctl->bus, "i2c")) {
-		printf("  --   %s controllers are not checked live yet\n", ctl->bus);
+		say(LIVE_SKIP, "%s controllers are not checked live yet", ctl->bus);
 		return 0;
 	}
 	nr = tf_i2c_adapter_find(ctl->adapter_name, ctl->adapter_path);
 	if (nr < 0) {
-		printf("  FAIL adapter %s\"%s\" is not on this machine\n",
-		       ctl->adapter_name[0] ? "" : "path ",
-		       ctl->adapter_name[0] ? ctl->adapter_name : ctl->adapter_path);
+		say(LIVE_FAIL, "adapter %s\"%s\" is not on this machine",
+		    ctl->adapter_name[0] ? "" : "path ",
+		    ctl->adapter_name[0] ? ctl->adapter_name : ctl->adapter_path);
 		if (!hint_family_devices(fam, -1, ctl->reg))
 			hint_adapters(ctl->adapter_name);
 		bad++;
 		goto lines;
 	}
-	printf("  ok   adapter i2c-%d\n", nr);
+	say(LIVE_OK, "adapter i2c-%d", nr);
 	tf_snprintf(name, sizeof(name), "%d-%04x", nr, ctl->reg);
 	if (tf_device_lookup(name, &dev, &err) < 0) {
-		printf("  FAIL no i2c client %s: the kernel has no device at 0x%02x on i2c-%d "
-		       "(firmware description or ACPI/DT node missing?)\n", name, ctl->reg, nr);
+		say(LIVE_FAIL, "no i2c client %s: the kernel has no device at 0x%02x on i2c-%d "
+		    "(firmware description or ACPI/DT node missing?)", name, ctl->reg, nr);
 		hint_family_devices(fam, nr, ctl->reg);
 		bad++;
 		goto lines;
 	}
-	printf("  ok   device %s\n", name);
+	say(LIVE_OK, "device %s", name);
 	if (!dev.driver[0]) {
-		printf("  FAIL no driver bound to %s (expected %s; is the module loaded?)\n", name,
-		       ctl->driver[0] ? ctl->driver : fam->ids->drivers[0]);
+		say(LIVE_FAIL, "no driver bound to %s (expected %s; is the module loaded?)", name,
+		    ctl->driver[0] ? ctl->driver : fam->ids->drivers[0]);
 		bad++;
 	} else if (ctl->driver[0] && strcmp(ctl->driver, dev.driver)) {
-		printf("  FAIL driver %s is bound, the profile says %s\n", dev.driver, ctl->driver);
+		say(LIVE_FAIL, "driver %s is bound, the profile says %s", dev.driver, ctl->driver);
 		if (family_has_driver(fam, dev.driver))
-			printf("    did you mean driver = \"%s\"?\n", dev.driver);
+			say(LIVE_HINT, "did you mean driver = \"%s\"?", dev.driver);
 		bad++;
 	} else if (!family_has_driver(fam, dev.driver)) {
-		printf("  FAIL driver %s is bound: not a %s driver\n", dev.driver, fam->ids->name);
+		say(LIVE_FAIL, "driver %s is bound: not a %s driver", dev.driver, fam->ids->name);
 		bad++;
 	} else {
-		printf("  ok   driver %s bound\n", dev.driver);
+		say(LIVE_OK, "driver %s bound", dev.driver);
 	}
 	bad += check_answer(fam, ctl, &dev);
 lines:
@@ -278,16 +310,38 @@ lines:
 	return bad;
 }
 
-int tf_board_live(const struct tf_board_profile *p)
+int tf_board_live(const struct tf_board_profile *p, struct tf_json *j)
 {
 	size_t i;
-	int bad = 0;
+	int bad = 0, b;
 
-	printf("live check of %s against this machine:\n", p->name);
-	for (i = 0; i < p->n_ctrl; i++)
-		bad += check_controller(&p->ctrl[i]);
-	printf("live: %zu controller%s, %d problem%s\n", p->n_ctrl, p->n_ctrl == 1 ? "" : "s",
-	       bad, bad == 1 ? "" : "s");
+	live_json = j;
+	if (j)
+		tf_json_begin_array(j, "live");
+	else
+		printf("live check of %s against this machine:\n", p->name);
+	for (i = 0; i < p->n_ctrl; i++) {
+		if (j) {
+			tf_json_begin_object(j, NULL);
+			tf_json_string(j, "controller", p->ctrl[i].node_path);
+			tf_json_begin_array(j, "checks");
+		} else {
+			printf("%s (%s):\n", p->ctrl[i].node_path, p->ctrl[i].family);
+		}
+		b = check_controller(&p->ctrl[i]);
+		bad += b;
+		if (j) {
+			tf_json_end_array(j);
+			tf_json_uint(j, "problems", (unsigned)b);
+			tf_json_end_object(j);
+		}
+	}
+	if (j)
+		tf_json_end_array(j);
+	else
+		printf("live: %zu controller%s, %d problem%s\n", p->n_ctrl,
+		       p->n_ctrl == 1 ? "" : "s", bad, bad == 1 ? "" : "s");
+	live_json = NULL;
 	return bad;
 }
 
@@ -489,4 +543,171 @@ int tf_cmd_board_init(int argc, char **argv)
 			"%s'\n", out, out);
 	}
 	return TF_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ identify --json */
+
+static void json_gpio(struct tf_json *j, const char *key, bool has, const struct tf_gpio_spec *g)
+{
+	if (!has) {
+		tf_json_string(j, key, NULL);
+		return;
+	}
+	tf_json_begin_object(j, key);
+	tf_json_string(j, "name", g->name[0] ? g->name : NULL);
+	tf_json_string(j, "chip", g->name[0] ? NULL : g->chip);
+	if (!g->name[0])
+		tf_json_int(j, "line", g->line);
+	tf_json_bool(j, "active_low", g->active_low);
+	tf_json_end_object(j);
+}
+
+static void json_controller(struct tf_json *j, const struct tf_controller *c)
+{
+	char reg[8];
+
+	tf_json_begin_object(j, NULL);
+	tf_json_string(j, "node", c->node_path);
+	tf_json_string(j, "family", c->family);
+	tf_json_string(j, "bus", c->bus);
+	tf_json_string(j, "adapter_name", c->adapter_name[0] ? c->adapter_name : NULL);
+	tf_json_string(j, "adapter_path", c->adapter_path[0] ? c->adapter_path : NULL);
+	snprintf(reg, sizeof(reg), "0x%02x", c->reg);
+	tf_json_string(j, "reg", reg);
+	snprintf(reg, sizeof(reg), "0x%02x", c->bootloader_reg);
+	tf_json_string(j, "bootloader_reg", c->has_bootloader_reg ? reg : NULL);
+	tf_json_string(j, "driver", c->driver[0] ? c->driver : NULL);
+	json_gpio(j, "reset", c->has_reset, &c->reset);
+	json_gpio(j, "chg", c->has_chg, &c->chg);
+	tf_json_string(j, "power", tf_power_name(c->power));
+	tf_json_string(j, "firmware_pin", c->firmware_pin[0] ? c->firmware_pin : NULL);
+	tf_json_string(j, "config_pin", c->config_pin[0] ? c->config_pin : NULL);
+	tf_json_string(j, "config_name", c->config_name[0] ? c->config_name : NULL);
+	tf_json_end_object(j);
+}
+
+int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t n_dirs,
+			   bool live)
+{
+	const struct tf_board_profile *pick;
+	struct tf_board_identity id;
+	struct tf_board_match_info mi;
+	struct tf_board_set *set = NULL;
+	struct tf_err err = { 0 };
+	struct tf_json j;
+	const char *text;
+	size_t i, k;
+	int bad = 0, rc;
+
+	if (tf_board_identify(sysroot, &id, &err)) {
+		fprintf(stderr, "touchfw: %s\n", err.msg);
+		return TF_EXIT_FAILURE;
+	}
+	if (tf_board_load(dirs, n_dirs, &set, &err)) {
+		fprintf(stderr, "touchfw: can not load board profiles: %s\n", err.msg);
+		tf_board_identity_free(&id);
+		return TF_EXIT_FAILURE;
+	}
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_begin_object(&j, "identity");
+	tf_json_begin_array(&j, "compatible");
+	for (i = 0; i < id.n_compatible; i++)
+		tf_json_string(&j, NULL, id.compatible[i]);
+	tf_json_end_array(&j);
+	tf_json_string(&j, "compatible_source",
+		       id.compatible_source[0] ? id.compatible_source : NULL);
+	if (id.has_dmi) {
+		tf_json_begin_object(&j, "dmi");
+		for (i = 0; i < TF_DMI_KEY_COUNT_; i++)
+			if (id.dmi_present[i])
+				tf_json_string(&j, tf_dmi_key_property((enum tf_dmi_key)i),
+					       id.dmi[i]);
+		tf_json_end_object(&j);
+	} else {
+		tf_json_string(&j, "dmi", NULL);
+	}
+	tf_json_end_object(&j);
+	tf_json_begin_array(&j, "profile_dirs");
+	for (i = 0; i < n_dirs; i++)
+		tf_json_string(&j, NULL, dirs[i]);
+	tf_json_end_array(&j);
+	tf_json_uint(&j, "valid_profiles", tf_board_set_count(set));
+	tf_json_begin_array(&j, "invalid_profiles");
+	for (i = 0; i < tf_board_set_invalid_count(set); i++) {
+		const struct tf_board_report *rep = tf_board_set_invalid_report(set, i);
+
+		tf_json_begin_object(&j, NULL);
+		tf_json_string(&j, "path", tf_board_set_invalid_path(set, i));
+		tf_json_begin_array(&j, "mistakes");
+		for (k = 0; rep && k < rep->n; k++) {
+			tf_json_begin_object(&j, NULL);
+			tf_json_string(&j, "node", rep->issues[k].node);
+			tf_json_string(&j, "message", rep->issues[k].msg);
+			tf_json_end_object(&j);
+		}
+		tf_json_end_array(&j);
+		tf_json_end_object(&j);
+	}
+	tf_json_end_array(&j);
+	tf_json_begin_array(&j, "ignored");
+	for (i = 0; i < tf_board_set_ignored_count(set); i++)
+		tf_json_string(&j, NULL, tf_board_set_ignored_path(set, i));
+	tf_json_end_array(&j);
+	tf_json_begin_array(&j, "overridden");
+	for (i = 0; i < tf_board_set_shadowed_count(set); i++) {
+		const char *by = NULL, *path = tf_board_set_shadowed_path(set, i, &by);
+
+		tf_json_begin_object(&j, NULL);
+		tf_json_string(&j, "path", path);
+		tf_json_string(&j, "by", by);
+		tf_json_end_object(&j);
+	}
+	tf_json_end_array(&j);
+	pick = tf_board_match(set, &id, &mi);
+	tf_json_begin_array(&j, "also_matches");
+	for (i = 0; i < tf_board_set_count(set); i++) {
+		const struct tf_board_profile *p = tf_board_set_get(set, i);
+
+		if (p != pick && tf_board_profile_matches(p, &id, NULL))
+			tf_json_string(&j, NULL, p->path);
+	}
+	tf_json_end_array(&j);
+	if (!pick) {
+		tf_json_string(&j, "profile", NULL);
+	} else {
+		tf_json_begin_object(&j, "profile");
+		tf_json_string(&j, "name", pick->name);
+		tf_json_string(&j, "path", pick->path);
+		tf_json_string(&j, "model", pick->model);
+		tf_json_string(&j, "matched_by",
+			       mi.kind == TF_BOARD_MATCH_COMPATIBLE ? "compatible" : "dmi-match");
+		tf_json_string(&j, "matched_compatible",
+			       mi.kind == TF_BOARD_MATCH_COMPATIBLE
+				       ? id.compatible[mi.compatible_index]
+				       : NULL);
+		tf_json_begin_array(&j, "board_ids");
+		for (i = 0; i < pick->n_board_ids; i++)
+			tf_json_string(&j, NULL, pick->board_ids[i]);
+		tf_json_end_array(&j);
+		tf_json_begin_array(&j, "controllers");
+		for (i = 0; i < pick->n_ctrl; i++)
+			json_controller(&j, &pick->ctrl[i]);
+		tf_json_end_array(&j);
+		tf_json_end_object(&j);
+		if (live)
+			bad = tf_board_live(pick, &j);
+	}
+	tf_json_end_object(&j);
+	text = tf_json_text(&j);
+	printf("%s\n", text ? text : "{}");
+	rc = !text ? TF_EXIT_FAILURE
+	     : !pick ? TF_EXIT_NO_PROFILE
+	     : bad   ? TF_EXIT_PROFILE_INVALID
+		     : TF_EXIT_OK;
+	tf_json_free(&j);
+	tf_board_set_free(set);
+	tf_board_identity_free(&id);
+	return rc;
 }

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: touchfw board check FILE...\n"
-	    "       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
+	    "       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
 	    "       touchfw board init DEVICE [--out FILE]\n"
 	    "\n"
 	    "Board profiles tell touchfw which touch controllers a board has,\n"
@@ -76,6 +76,7 @@ static void identify_usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
+	    "                              [--json]\n"
 	    "\n"
 	    "Show the root compatible strings (device-tree machines) and DMI\n"
 	    "strings (ACPI machines) touchfw matches profiles against, the\n"
@@ -93,6 +94,7 @@ static void identify_usage(FILE *f)
 	    "                 address, the driver bound, which address the chip\n"
 	    "                 answers at, the GPIO lines; with 'did you mean'\n"
 	    "                 hints where they differ\n"
+	    "  --json         one JSON document (doc/json.md)\n"
 	    "\n"
 	    "The boot device tree (/sys/firmware/fdt) is readable by root\n"
 	    "only; other users see /proc/device-tree/compatible, which\n"
@@ -511,11 +513,12 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		{ "boards", required_argument, NULL, 'b' },
 		{ "sysroot", required_argument, NULL, 's' },
 		{ "live", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_settings settings;
-	bool live = false;
+	bool live = false, json = false;
 	_cleanup_free_ const char **dirs = NULL;
 	const struct tf_board_profile *pick;
 	struct tf_board_identity id;
@@ -542,6 +545,9 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		case 'l':
 			live = true;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			identify_usage(stdout);
 			return TF_EXIT_OK;
@@ -567,6 +573,8 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	if (n_dirs == 0)
 		for (i = 0; i < settings.n_boards_dirs; i++)
 			dirs[n_dirs++] = settings.boards_dirs[i];
+	if (json)
+		return tf_board_identify_json(sysroot, dirs, n_dirs, live);
 
 	r = tf_board_identify(sysroot, &id, &err);
 	if (r) {
@@ -627,7 +635,7 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	print_match_reason(&id, &mi);
 	printf("\n");
 	print_profile(pick);
-	r = live ? tf_board_live(pick) : 0;
+	r = live ? tf_board_live(pick, NULL) : 0;
 	tf_board_set_free(set);
 	tf_board_identity_free(&id);
 	return r ? TF_EXIT_PROFILE_INVALID : TF_EXIT_OK;

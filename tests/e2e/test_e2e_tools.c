@@ -465,6 +465,58 @@ static void test_board_init_writes_a_profile_board_check_accepts(void **state)
 	free(dts);
 }
 
+/* ------------------------------------------------------------ --json */
+
+/* Every reporting command's --json: one document on stdout, a top-level
+ * "version", CRCs as hex strings; checked with python3's json module so
+ * that a document that does not parse fails. */
+static void out_is_json(void)
+{
+	char *path = path_in("out.json"), *cmd = NULL;
+
+	e2e_write(path, E.out ? E.out : "");
+	assert_true(asprintf(&cmd,
+			     "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+			     "sys.exit(0 if d[\"version\"] == 1 else 1)' '%s'", path) > 0);
+	if (system(cmd) != 0)
+		fail_msg("not one JSON document with \"version\": 1:\n%s", E.out ? E.out : "");
+	free(cmd);
+	free(path);
+}
+
+static void test_json_on_every_reporting_command(void **state)
+{
+	(void)state;
+	start_mxt("touchfw,emul-demo", "2.1.AB");
+	expect_rc(0, "run", "--json", "1-004a");
+	out_is_json();
+	out_has("\"device\":\"1-004a\"");
+	out_has("\"config_crc_after\":\"0xE67ACA\"");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--json", "--config", "/etc/passwd", "1-004a");
+	out_is_json();
+	expect_rc(0, "status", "--json");
+	out_is_json();
+	out_has("\"config_crc\":\"0xE67ACA\"");
+	expect_rc(0, "probe", "--json", "1-004a");
+	out_is_json();
+	expect_rc(0, "chip", "1-004a", "info", "--json");
+	out_is_json();
+	expect_rc(0, "db", "check", "--json");
+	out_is_json();
+	out_has("\"config_crc\":\"0xE67ACA\"");
+	out_has("\"failed\":0");
+	expect_rc(0, "db", "list", "--json");
+	out_is_json();
+	expect_rc(0, "board", "identify", "--json");
+	out_is_json();
+	out_has("\"matched_by\":\"compatible\"");
+	out_has("\"reg\":\"0x4a\"");
+	expect_rc(0, "board", "identify", "--live", "--json");
+	out_is_json();
+	out_has("\"problems\":0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +543,7 @@ int main(void)
 			test_board_identify_live_says_what_the_machine_has_instead, teardown),
 		cmocka_unit_test_teardown(test_board_init_writes_a_profile_board_check_accepts,
 					  teardown),
+		cmocka_unit_test_teardown(test_json_on_every_reporting_command, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
