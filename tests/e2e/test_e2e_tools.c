@@ -515,6 +515,32 @@ static void test_json_on_every_reporting_command(void **state)
 	expect_rc(0, "board", "identify", "--live", "--json");
 	out_is_json();
 	out_has("\"problems\":0");
+	{
+		char *bad = path_in("bad.dts"), *good = NULL;
+
+		assert_true(asprintf(&good, "%s/../boards/examples/emul-demo.dts",
+				     getenv("TOUCHFW_BUILD") ? getenv("TOUCHFW_BUILD") : "build") >
+			    0);
+		if (access(good, R_OK) != 0) {
+			free(good);
+			assert_true(asprintf(&good, "%s/boards/examples/emul-demo.dts",
+					     getenv("TOUCHFW_TOP") ? getenv("TOUCHFW_TOP") : ".") > 0);
+		}
+		e2e_write(bad, "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+			       "\tmodel = \"bad\";\n\tboard-compatible = \"x,y\";\n"
+			       "\tcontrollers {\n\t\t#address-cells = <1>;\n"
+			       "\t\t#size-cells = <0>;\n\t\ttouchscreen@4a {\n"
+			       "\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"i2c\";\n"
+			       "\t\t\tadapter-name = \"a\";\n\t\t\treg = <0x4a>;\n"
+			       "\t\t\tpower = \"sometimes\";\n\t\t};\n\t};\n};\n");
+		expect_rc(TF_EXIT_PROFILE_INVALID, "board", "check", "--json", good, bad);
+		out_is_json();
+		out_has("\"result\":\"ok\",\"model\":\"touchfw emulated demo board\"");
+		out_has("\"node\":\"/controllers/touchscreen@4a\"");
+		out_has("\"invalid\":1");
+		free(good);
+		free(bad);
+	}
 }
 
 int main(void)
