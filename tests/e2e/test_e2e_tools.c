@@ -352,6 +352,27 @@ static void test_db_add_refuses_what_contradicts_the_header(void **state)
 	expect_rc(TF_EXIT_EXISTS, "db", "add", cfg, "--db", db, "--id", "bench-cfg");
 	expect_rc(0, "db", "check", "--db", db, "--signatures", "off");
 	out_has("1 blob, 1 ok");
+
+	/* A .fw image names neither hardware nor version: both must be
+	 * given; it is copied into the database's family folder. */
+	{
+		char *fw = NULL;
+
+		assert_true(asprintf(&fw, "%s/firmware-db/mxt224e/fw-2.1.AB.fw", E.build) > 0);
+		expect_rc(TF_EXIT_USAGE, "db", "add", fw, "--db", db, "--hardware", "129.1");
+		e2e_said(&E, "give --version");
+		expect_rc(0, "db", "add", fw, "--db", db, "--hardware", "129.1", "--version",
+			  "2.1.AB", "--min-from", "1.0.00", "--board", "touchfw,emul-demo");
+		out_has("type = firmware");
+		out_has("file = mxt/fw-2.1.AB.fw");
+		out_has("min_from = 1.0.00");
+		expect_rc(0, "db", "check", "--db", db, "--signatures", "off");
+		out_has("2 blobs, 2 ok");
+		expect_rc(0, "db", "list", "--db", db, "--signatures", "off", "--board");
+		out_has("fw-2.1.AB                firmware mxt     hw 129.1      2.1.AB");
+		out_has("candidate for /controllers/touchscreen@4a");
+		free(fw);
+	}
 	free(db);
 	free(cfg);
 }
