@@ -24,8 +24,11 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "family/family.h"
+#include "device.h"
+#include "flow.h"
 #include "fwdb.h"
 #include "json.h"
+#include "log.h"
 #include "plan.h"
 #include "settings.h"
 
@@ -578,9 +581,10 @@ static void usage_list(FILE *f, const struct tf_db_defaults *d)
 		"                       [--keys DIR] [--signatures required|optional|off]\n"
 		"\n"
 		"List the database's blobs.  With --board: for this machine's board\n"
-		"profile, which blobs are candidates for which controller (the plan\n"
-		"then chooses by the chip's hardware and version: 'touchfw probe'\n"
-		"shows the choice), and why each other blob is not.\n"
+		"profile, which blobs are candidates for which controller and why\n"
+		"each other blob is not; then, for each controller whose device is\n"
+		"here, what the plan chooses among the candidates and why (the\n"
+		"chip is read as 'touchfw probe' reads it; nothing is written).\n"
 		"\n"
 		"  --db DIR          database directory (default %s)\n"
 		"  --board           judge every blob against this board's profile\n"
@@ -636,6 +640,76 @@ static void judge(const struct tf_blob *b, const struct tf_board_profile *p, cha
 		snprintf(why, wsize, "%s", pinned);
 }
 
+/*
+ * What the plan chooses for each controller of the profile whose device is
+ * here: the update flow as a dry run (as `probe` does), against the
+ * database being listed.  Reads the chips; writes nothing.
+ */
+#define MAX_PLANS 16
+struct plan {
+	char dev[64];
+	const char *node;
+	int rc;
+	struct tf_flow_result res;
+};
+
+static size_t make_plans(const struct tf_board_profile *p, const struct tf_settings *base,
+			 const char *dir, const struct tf_fwdb_opts *lo, struct plan *plans)
+{
+	struct tf_settings *s = malloc(sizeof(*s));
+	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true };
+	int saved = tf_log_get_max();
+	size_t i, n = 0;
+
+	if (!s)
+		return 0;
+	*s = *base;
+	tf_snprintf(s->db_dir, sizeof(s->db_dir), "%s", dir);
+	tf_snprintf(s->keys_dir, sizeof(s->keys_dir), "%s",
+		    lo->keys_dir ? lo->keys_dir : base->keys_dir);
+	s->signatures = lo->sig;
+	/* The dry runs' own log would bury the list. */
+	tf_log_set_max(TF_LOG_ERR - 1);
+	for (i = 0; i < p->n_ctrl && n < MAX_PLANS; i++) {
+		const struct tf_controller *c = &p->ctrl[i];
+		struct tf_device dev;
+		int nr;
+
+		if (strcmp(c->bus, "i2c"))
+			continue;
+		nr = tf_i2c_adapter_find(c->adapter_name, c->adapter_path);
+		if (nr < 0)
+			continue;
+		snprintf(plans[n].dev, sizeof(plans[n].dev), "%d-%04x", nr, c->reg);
+		if (tf_device_lookup(plans[n].dev, &dev, NULL) < 0)
+			continue;
+		plans[n].node = c->node_path;
+		memset(&plans[n].res, 0, sizeof(plans[n].res));
+		plans[n].rc = tf_flow_run(s, plans[n].dev, &o, &plans[n].res);
+		n++;
+	}
+	tf_log_set_max(saved);
+	free(s);
+	return n;
+}
+
+/* The devices whose plan chose @b, space separated ("" if none). */
+static void chosen_by(const struct tf_blob *b, const struct plan *plans, size_t n, char *buf,
+		      size_t size)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const char *id = b->type == TF_BLOB_FIRMWARE ? plans[i].res.planned_fw
+							     : plans[i].res.planned_cfg;
+
+		if (plans[i].rc == TF_EXIT_OK && !strcmp(id, b->id))
+			off += (size_t)snprintf(buf + off, off < size ? size - off : 0, "%s%s",
+						off ? " " : "", plans[i].dev);
+	}
+}
+
 static const char *version_of(const struct tf_blob *b, char *buf, size_t size)
 {
 	if (b->type == TF_BLOB_FIRMWARE)
@@ -647,7 +721,7 @@ static const char *version_of(const struct tf_blob *b, char *buf, size_t size)
 }
 
 static void json_blob(struct tf_json *j, const struct tf_blob *b, const char *cand,
-		      const char *why, bool board)
+		      const char *why, bool board, const char *chosen)
 {
 	char hex[16];
 	size_t k;
@@ -676,6 +750,7 @@ static void json_blob(struct tf_json *j, const struct tf_blob *b, const char *ca
 		tf_json_bool(j, "candidate", cand[0] != '\0');
 		tf_json_string(j, "controllers", cand[0] ? cand : NULL);
 		tf_json_string(j, "why_not", cand[0] ? NULL : why);
+		tf_json_string(j, "chosen_for", chosen[0] ? chosen : NULL);
 	}
 	tf_json_end_object(j);
 }
@@ -699,6 +774,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 	struct tf_fwdb *db = NULL;
 	struct tf_err err = { 0 };
 	struct tf_json j;
+	struct plan *plans = NULL;
+	size_t n_plans = 0;
 	bool board = false, json = false, have_id = false;
 	int c, rc = TF_EXIT_OK;
 	size_t i;
@@ -767,6 +844,12 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 			rc = TF_EXIT_NO_PROFILE;
 			goto out;
 		}
+		plans = calloc(MAX_PLANS, sizeof(*plans));
+		if (!plans) {
+			rc = TF_EXIT_FAILURE;
+			goto out;
+		}
+		n_plans = make_plans(p, d->settings, dir, &lo, plans);
 	}
 	if (json) {
 		tf_json_init(&j);
@@ -784,12 +867,15 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 	for (i = 0; i < db->n_blobs; i++) {
 		const struct tf_blob *b = &db->blobs[i];
 		char why[600] = "", cand[600] = "", v[TF_VERSION_STR_MAX * 2 + 16], hw[200];
+		char chosen[300] = "";
 		size_t k, n = 0;
 
-		if (p)
+		if (p) {
 			judge(b, p, why, sizeof(why), cand, sizeof(cand));
+			chosen_by(b, plans, n_plans, chosen, sizeof(chosen));
+		}
 		if (json) {
-			json_blob(&j, b, cand, why, p != NULL);
+			json_blob(&j, b, cand, why, p != NULL, chosen);
 			continue;
 		}
 		hw[0] = '\0';
@@ -799,7 +885,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		printf("%-24s %-8s %-7s hw %-10s %-22s", b->id, tf_blob_type_name(b->type),
 		       b->family, hw, version_of(b, v, sizeof(v)));
 		if (p)
-			printf(" %s%s", cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why);
+			printf(" %s%s%s%s", cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why,
+			       chosen[0] ? "; chosen for " : "", chosen);
 		else if (b->n_boards)
 			printf(" boards %s%s", b->boards[0], b->n_boards > 1 ? " ..." : "");
 		printf("\n");
@@ -808,6 +895,24 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		const char *text;
 
 		tf_json_end_array(&j);
+		if (p) {
+			tf_json_begin_array(&j, "plans");
+			for (i = 0; i < n_plans; i++) {
+				const struct tf_flow_result *r = &plans[i].res;
+
+				tf_json_begin_object(&j, NULL);
+				tf_json_string(&j, "device", plans[i].dev);
+				tf_json_string(&j, "controller", plans[i].node);
+				tf_json_int(&j, "exit_code", plans[i].rc);
+				tf_json_string(&j, "firmware", r->planned_fw[0] ? r->planned_fw : NULL);
+				tf_json_string(&j, "config", r->planned_cfg[0] ? r->planned_cfg : NULL);
+				tf_json_string(&j, "firmware_reason", r->fw_reason);
+				tf_json_string(&j, "config_reason", r->cfg_reason);
+				tf_json_string(&j, "message", r->message);
+				tf_json_end_object(&j);
+			}
+			tf_json_end_array(&j);
+		}
 		tf_json_end_object(&j);
 		text = tf_json_text(&j);
 		if (text)
@@ -816,7 +921,19 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 			rc = TF_EXIT_FAILURE;
 		tf_json_free(&j);
 	}
+	for (i = 0; !json && i < n_plans; i++) {
+		const struct tf_flow_result *r = &plans[i].res;
+
+		if (plans[i].rc != TF_EXIT_OK && !r->fw_reason[0] && !r->cfg_reason[0]) {
+			printf("plan for %s (%s): %s\n", plans[i].dev, plans[i].node, r->message);
+			continue;
+		}
+		printf("plan for %s (%s): firmware: %s; config: %s\n", plans[i].dev,
+		       plans[i].node, r->fw_reason[0] ? r->fw_reason : "-",
+		       r->cfg_reason[0] ? r->cfg_reason : "-");
+	}
 out:
+	free(plans);
 	if (set)
 		tf_board_set_free(set);
 	if (have_id)

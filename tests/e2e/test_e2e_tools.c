@@ -381,8 +381,11 @@ static void test_db_add_refuses_what_contradicts_the_header(void **state)
 
 static void test_db_list_says_what_fits_this_board_and_why_not_the_rest(void **state)
 {
+	struct e2e_chip before;
+
 	(void)state;
 	start_mxt("touchfw,emul-demo", "2.1.AB");
+	before = e2e_chip(&E);
 	expect_rc(0, "db", "list");
 	out_has("mxt224e-fw-2.1.AB");
 	out_has("gt911-cfg-72");
@@ -391,10 +394,19 @@ static void test_db_list_says_what_fits_this_board_and_why_not_the_rest(void **s
 	out_has("candidate");
 	out_has("gt911-cfg-72");
 	out_has("not for board");
+	/* Among candidates, what the plan takes for the chip that is here,
+	 * and why: the firmware is the chip's already, the config is not. */
+	out_has("candidate for /controllers/touchscreen@4a; chosen for 1-004a");
+	out_has("plan for 1-004a (/controllers/touchscreen@4a): firmware: ");
+	/* Reading only. */
+	assert_int_equal(e2e_chip(&E).stats.config_writes, before.stats.config_writes);
+	assert_int_equal(e2e_chip(&E).ram_crc, before.ram_crc);
 	expect_rc(0, "db", "list", "--board", "--json");
 	out_has("{\"version\":1,");
 	out_has("\"id\":\"mxt224e-cfg-2.1.AB\"");
 	out_has("\"config_crc\":\"0xE67ACA\"");
+	out_has("\"chosen_for\":\"1-004a\"");
+	out_has("\"plans\":[{\"device\":\"1-004a\"");
 }
 
 /* ------------------------------------------------------------ board */
