@@ -249,6 +249,33 @@ out:
 	return bad;
 }
 
+/* The bus at an address the kernel has no client for: a hint only. */
+static void probe_unclaimed(const struct tf_family *fam, const struct tf_controller *ctl,
+			    const struct tf_device *dev)
+{
+	struct tf_ctx c = { 0 };
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+
+	c.dev = *dev;
+	c.ctrl = ctl;
+	if (fam->ops->init && fam->ops->init(&c, &err) < 0)
+		return;
+	if (tf_i2c_open(&c.bus, dev->adapter_nr, &err) == 0) {
+		c.bus_open = true;
+		if (fam->ops->detect(&c, &st, &err) < 0)
+			say(LIVE_HINT, "the bus at 0x%02x: %s", ctl->reg, err.msg);
+		else if (st.mode == TF_CHIP_ABSENT)
+			say(LIVE_HINT, "no chip answers there either: %s", st.detail);
+		else
+			say(LIVE_HINT, "a chip answers there all the same (%s): only the "
+			    "firmware's (DT/ACPI) description of it is missing", st.detail);
+		tf_i2c_close(&c.bus);
+	}
+	if (fam->ops->fini)
+		fam->ops->fini(&c);
+}
+
 static int check_controller(const struct tf_controller *ctl)
 {
 	const struct tf_family *fam = tf_family_by_name(ctl->family);
@@ -281,6 +308,15 @@ static int check_controller(const struct tf_controller *ctl)
 		say(LIVE_FAIL, "no i2c client %s: the kernel has no device at 0x%02x on i2c-%d "
 		    "(firmware description or ACPI/DT node missing?)", name, ctl->reg, nr);
 		hint_family_devices(fam, nr, ctl->reg);
+		/* Does a chip answer there all the same?  Then only the
+		 * firmware's description of it is missing. */
+		memset(&dev, 0, sizeof(dev));
+		tf_snprintf(dev.name, sizeof(dev.name), "%s", name);
+		tf_snprintf(dev.subsys, sizeof(dev.subsys), "i2c");
+		dev.adapter_nr = nr;
+		dev.has_addr = true;
+		dev.addr = ctl->reg;
+		probe_unclaimed(fam, ctl, &dev);
 		bad++;
 		goto lines;
 	}

@@ -464,6 +464,7 @@ static void test_board_identify_live_says_what_the_machine_has_instead(void **st
 	out_has("did you mean adapter-name = \"touchfw emulated adapter 1\"?");
 	out_has("FAIL no i2c client 1-004b");
 	out_has("did you mean reg = <0x4a>? 1-004a is bound to atmel_mxt_ts there");
+	out_has("no chip answers there either: no answer at 0x4b (application)");
 	out_has("FAIL reset line: GPIO line \"TS_RST\" not found");
 	out_has("live: 2 controllers, 3 problems");
 }
