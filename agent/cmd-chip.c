@@ -12,9 +12,11 @@
  * writes the running configuration as a blob the firmware database takes
  * (`touchfw db add`) and `flash --config` writes back as a no-op.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +128,38 @@ static void chip_free(struct chip *k)
 		tf_board_identity_free(&k->id);
 }
 
+/* "Did you mean": the devices here that a family's driver is bound to. */
+static void hint_devices(void)
+{
+	DIR *d = opendir("/sys/bus/i2c/devices");
+	struct dirent *de;
+	char list[512] = "";
+	size_t n = 0;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], target[PATH_MAX];
+		const char *drv;
+		ssize_t len;
+
+		if (de->d_name[0] == '.' || !strncmp(de->d_name, "i2c-", 4))
+			continue;
+		tf_snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/driver", de->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		drv = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+		if (tf_family_by_driver(drv))
+			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0,
+					      "%s%s (%s)", n ? ", " : "", de->d_name, drv);
+	}
+	closedir(d);
+	if (list[0])
+		fprintf(stderr, "touchfw chip: touch controllers here: %s\n", list);
+}
+
 /* Device, controller, family, bus, detect: an exit code, 0 when ready. */
 static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 {
@@ -138,6 +172,7 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 	}
 	if (tf_device_lookup(name, &k->c.dev, &err) < 0) {
 		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		hint_devices();
 		return TF_EXIT_NO_DEVICE;
 	}
 	find_profile(k);

@@ -160,6 +160,7 @@ static void test_chip_of_a_missing_device_and_bad_command_line(void **state)
 	(void)state;
 	start_mxt("touchfw,emul-demo", "2.1.AB");
 	expect_rc(TF_EXIT_NO_DEVICE, "chip", "1-0077", "info");
+	e2e_said(&E, "touch controllers here: 1-004a (atmel_mxt_ts)");
 	expect_rc(TF_EXIT_USAGE, "chip", "1-004a", "frobnicate");
 	expect_rc(TF_EXIT_USAGE, "chip", "1-004a");
 	expect_rc(TF_EXIT_USAGE, "chip", "1-004a", "reset", "--json");
