@@ -155,6 +155,8 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
 struct tf_blob_facts;
 int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
 		   struct tf_blob_facts *f, struct tf_err *err);
+int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			size_t size);
 /* The flow's operations (mxt-ops.c). */
 extern const struct tf_family_ops mxt_ops;
 
