@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "cli.h"
 #include "cmd-board.h"
 #include "device.h"
 #include "exitcode.h"
@@ -502,23 +503,14 @@ int tf_cmd_board_init(int argc, char **argv)
 	struct tf_device dev;
 	struct tf_err err = { 0 };
 	FILE *f = stdout;
+	struct tf_cli_opts g = { "touchfw: board init", "ho:", opts, init_usage };
 	int c, fd;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'o')
 			out = optarg;
-			break;
-		case 'h':
-			init_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw: board init: bad option '%s'\n", argv[optind - 1]);
-			init_usage(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "touchfw: board init: give one DEVICE\n");

@@ -572,23 +572,14 @@ int tf_cmd_chip(const struct tf_cli *cli)
 	const char *dev, *sub, *file = NULL;
 	bool json = false;
 	struct chip k;
+	struct tf_cli_opts g = { "touchfw chip", "h", opts, usage };
 	int c, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(cli->argc, cli->argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
 			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw chip: bad option '%s'\n", cli->argv[optind - 1]);
-			usage(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (cli->argc - optind < 2) {
 		fprintf(stderr, "touchfw chip: give a DEVICE and info, reset or save-config\n");
