@@ -79,19 +79,6 @@ static void usage(FILE *f)
 		TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_USAGE);
 }
 
-static const char *mode_name(enum tf_chip_mode m)
-{
-	switch (m) {
-	case TF_CHIP_APP:
-		return "application";
-	case TF_CHIP_BOOTLOADER:
-		return "bootloader";
-	case TF_CHIP_ABSENT:
-		break;
-	}
-	return "absent";
-}
-
 /* The board profile's controller for the device, if any. */
 static void find_profile(struct chip *k)
 {
@@ -237,7 +224,7 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	       k->profile && k->c.ctrl != &k->synth ? k->profile->name
 						    : "none (from the driver)");
 	printf("family:           %s\n", k->fam->ids->name);
-	printf("mode:             %s\n", mode_name(st->mode));
+	printf("mode:             %s\n", tf_chip_mode_name(st->mode));
 	if (st->hw[0])
 		printf("hardware:         %s\n", st->hw);
 	if (st->has_version)
@@ -286,7 +273,7 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_string(&j, "profile",
 		       k->profile && k->c.ctrl != &k->synth ? k->profile->name : NULL);
 	tf_json_string(&j, "family", k->fam->ids->name);
-	tf_json_string(&j, "mode", mode_name(st->mode));
+	tf_json_string(&j, "mode", tf_chip_mode_name(st->mode));
 	tf_json_string(&j, "hardware", st->hw[0] ? st->hw : NULL);
 	tf_json_string(&j, "firmware", st->has_version ? st->version_str : NULL);
 	tf_json_string(&j, "config_version",

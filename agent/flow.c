@@ -89,18 +89,6 @@ static int finish(struct run *r, int code, const char *fmt, ...)
 	return code;
 }
 
-static const char *mode_name(enum tf_chip_mode m)
-{
-	switch (m) {
-	case TF_CHIP_APP:
-		return "application";
-	case TF_CHIP_BOOTLOADER:
-		return "bootloader";
-	default:
-		return "absent";
-	}
-}
-
 /* ------------------------------------------------------------ progress */
 
 static void progress(void *user, const struct tf_progress *p)
@@ -485,7 +473,7 @@ static int step_detect(struct run *r)
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
-		 mode_name(r->chip.mode));
+		 tf_chip_mode_name(r->chip.mode));
 	tf_snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
 	tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
 	tf_snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
@@ -500,7 +488,7 @@ static int step_detect(struct run *r)
 	if (r->chip.mode == TF_CHIP_APP) {
 		persist_hw(r, r->chip.hw);
 		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s%06X",
-			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
+			 tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
 			 r->chip.has_config_crc ? "0x" : "unknown ",
 			 r->chip.has_config_crc ? r->chip.config_crc : 0);
 	} else {
@@ -1306,7 +1294,7 @@ static int step_verify(struct run *r)
 		return rc;
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
-			      mode_name(st.mode), st.detail);
+			      tf_chip_mode_name(st.mode), st.detail);
 	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;

@@ -32,6 +32,8 @@ enum tf_chip_mode {
 	TF_CHIP_APP,        /* application firmware running */
 	TF_CHIP_BOOTLOADER, /* bootloader only (no or stale firmware) */
 };
+/* "application", "bootloader" or "absent" (registry.c). */
+const char *tf_chip_mode_name(enum tf_chip_mode m);
 
 /* What detect() found, in family-independent terms. */
 struct tf_chip_state {
