@@ -61,6 +61,9 @@ struct run {
 	uint64_t t0;
 	struct tf_progress last_progress;
 	int last_pct;
+	/* spi: the spidev node touchfw made, and the driver that let go */
+	struct tf_spidev_claim claim;
+	char spi_prev_driver[64];
 };
 
 static const char *dev_of(struct run *r)
@@ -288,6 +291,8 @@ static bool family_driver(const struct tf_family *f, const char *driver)
 /* The driver to bind: the one bound before, the profile's, the family's. */
 static const char *driver_to_bind(struct run *r)
 {
+	if (r->spi_prev_driver[0] && (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
+		return r->spi_prev_driver;
 	return r->c.dev.driver[0] ? r->c.dev.driver
 	       : r->ctrl->driver[0] ? r->ctrl->driver
 				    : r->fam->ids->drivers[0];
@@ -377,19 +382,93 @@ static int step_db(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/* Close the spidev transport and undo the claim (unbind spidev, clear
+ * driver_override), so that the touch driver can bind again. */
+static void spi_let_go(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	if (r->c.spi_open)
+		tf_spi_close(&r->c.spi);
+	r->c.spi_open = false;
+	if (!r->claim.active)
+		return;
+	if (r->claim.bound_spidev)
+		log_info(dev_of(r), "spi: unbinding spidev%s", r->claim.set_override
+			 ? " and clearing driver_override" : "");
+	if (tf_spidev_release(&r->claim, &err) < 0)
+		log_warn(dev_of(r), "%s", err.msg);
+	tf_device_refresh(&r->c.dev);
+}
+
+/*
+ * spi: user space reaches the chip only through spidev, so the touch
+ * driver must let go and spidev is bound with driver_override (undone by
+ * spi_let_go on every way out).  Without the driver the chip must keep
+ * its power: profiles with power = "driver" are refused here.
+ */
+static int open_spi(struct run *r)
+{
+	struct tf_spi_cfg cfg = { 0 };
+	struct tf_err err = { 0 };
+	const char *drv = r->c.dev.driver;
+
+	if (drv[0] && strcmp(drv, "spidev") && r->o->dry_run)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: over spi only spidev reaches the chip, and a dry run does not "
+			      "unbind %s ('touchfw run %s' does)", dev_of(r), drv, r->c.dev.name);
+	if (r->ctrl->power == TF_POWER_DRIVER && (drv[0] ? strcmp(drv, "spidev") != 0
+							 : r->ctrl->driver[0] != 0))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "%s: over spi touchfw flashes through spidev, without the touch "
+			      "driver, and the profile says the driver owns the power "
+			      "(power = \"driver\"); only power = \"always-on\" is supported on "
+			      "spi so far", dev_of(r));
+	if (drv[0] && strcmp(drv, "spidev")) {
+		tf_snprintf(r->spi_prev_driver, sizeof(r->spi_prev_driver), "%s", drv);
+		log_info(dev_of(r), "spi: unbinding %s, so that spidev can have the device",
+			 r->spi_prev_driver);
+		if (tf_device_unbind(&r->c.dev, &err) < 0)
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+	}
+	if (tf_spidev_claim(r->c.dev.name, &r->claim, 3000, &err) < 0)
+		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_IO, "%s",
+			      err.msg);
+	if (r->claim.bound_spidev)
+		log_info(dev_of(r), "spi: bound spidev (%s)", r->claim.node);
+	cfg.has_mode = r->ctrl->has_spi_mode;
+	cfg.mode = r->ctrl->spi_mode;
+	cfg.bits = r->ctrl->spi_bits;
+	cfg.speed_hz = r->ctrl->spi_max_hz;
+	if (tf_spi_open(&r->c.spi, r->claim.node, &cfg, &err) < 0)
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
+			      "%s: %s%s", dev_of(r), err.msg,
+			      err.code == EACCES ? " (touchfw needs root)" : "");
+	r->c.spi_open = true;
+	log_info(dev_of(r), "spi: %s, mode %u, %u bits, %u Hz, spidev bufsiz %zu",
+		 r->claim.node, r->c.spi.mode & 3, r->c.spi.bits, r->c.spi.speed_hz,
+		 r->c.spi.bufsiz);
+	/* From here the flow sees the device as unbound (the touch driver,
+	 * if any, is remembered in spi_prev_driver). */
+	r->c.dev.driver[0] = '\0';
+	return TF_EXIT_OK;
+}
+
 static int step_bus(struct run *r)
 {
 	unsigned t = r->fam->caps.transports;
 	struct tf_err err = { 0 };
 
-	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family has no spi transport", dev_of(r),
-			      r->fam->ids->name);
-	/* The agent's only bus code so far is i2c-dev. */
+	if (!strcmp(r->c.dev.subsys, "spi")) {
+		if (!(t & TF_TRANSPORT_SPI))
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "%s: the %s family has no spi transport", dev_of(r),
+				      r->fam->ids->name);
+		return open_spi(r);
+	}
 	if (strcmp(r->c.dev.subsys, "i2c"))
-		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
-			      dev_of(r));
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s: %s devices are not supported",
+			      dev_of(r), r->c.dev.subsys);
 	if (!(t & TF_TRANSPORT_I2C))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "%s: the %s family has no i2c transport", dev_of(r),
@@ -725,6 +804,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	tf_snprintf(drv, sizeof(drv), "%s", driver);
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+	spi_let_go(r);
 	if (r->c.dev.driver[0]) {
 		log_info(dev_of(r), "rebind: unbinding %s", drv);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
@@ -972,6 +1052,7 @@ out:
 		struct tf_err e2 = { 0 };
 
 		tf_snprintf(drv, sizeof(drv), "%s", driver_to_bind(r));
+		spi_let_go(r);
 		tf_device_refresh(&r->c.dev);
 		if (!r->c.dev.driver[0]) {
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
@@ -1563,6 +1644,20 @@ out:
 	release_lines(&r);
 	if (r.c.bus_open)
 		tf_i2c_close(&r.c.bus);
+	if (r.claim.active || r.c.spi_open || r.spi_prev_driver[0]) {
+		spi_let_go(&r);
+		tf_device_refresh(&r.c.dev);
+		/* the touch driver let go for spidev: bind it again on every
+		 * way out (an update path did so already) */
+		if (r.spi_prev_driver[0] && !r.c.dev.driver[0]) {
+			struct tf_err e2 = { 0 };
+
+			log_info(devname, "rebind: binding %s", r.spi_prev_driver);
+			tf_state_mark_own_bind(&r.st, r.c.dev.name, (uint64_t)time(NULL));
+			if (tf_device_bind(&r.c.dev, r.spi_prev_driver, &e2) < 0)
+				log_warn(devname, "%s", e2.msg);
+		}
+	}
 	if (r.fw_img)
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)

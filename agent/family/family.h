@@ -21,6 +21,7 @@
 #include "family/ids.h"
 #include "gpio.h"
 #include "i2c.h"
+#include "spi.h"
 #include "util.h"
 #include "version.h"
 
@@ -65,6 +66,8 @@ struct tf_ctx {
 	const struct tf_controller *ctrl;
 	struct tf_i2c bus;
 	bool bus_open;
+	struct tf_spi spi;          /* spi devices: the spidev transport */
+	bool spi_open;
 	struct tf_gpio_line *chg;   /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;

@@ -17,6 +17,7 @@ struct emub_spi_stats {
 	uint64_t transfers;
 	uint64_t bytes;      /* bytes clocked (each is one byte each way) */
 	uint64_t cs_changes; /* chip select released inside a message */
+	uint64_t selects;    /* chip select assertions (one per transaction the chip sees) */
 	uint64_t wire_ns;    /* modelled time on the wire, delays included */
 };
 

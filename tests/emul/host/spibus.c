@@ -1060,6 +1060,8 @@ static void set_cs(struct emub_spi_dev *d, bool active)
 	if (d->selected == active)
 		return;
 	d->selected = active;
+	if (active)
+		d->ctlr->stats.selects++;
 	if (d->ops && d->ops->select)
 		d->ops->select(d->model, chip_sees);
 }

@@ -15,7 +15,7 @@
 
 struct em_spi_ops {
 	const char *name;
-	/* The spi mode the chip samples in (SPI_CPOL 0x1 | SPI_CPHA 0x2) and
+	/* The spi mode the chip samples in (SPI_CPHA 0x1 | SPI_CPOL 0x2) and
 	 * the fastest clock it takes. */
 	em_u32 mode;
 	em_u32 max_hz;
