@@ -527,6 +527,62 @@ static void test_board_errors(void **state)
 	}
 }
 
+/* ------------------------------------------------------------ maXTouch over spi */
+
+static const char mxt_board[] =
+	"[board]\nname = mxt-spi\ncompatible = t,spi\n"
+	"[spi 1]\nmax_speed_hz = 20000000\n"
+	"[spi-chip ts]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\ndriver = spidev\n"
+	"spi_mode = 3\nmax_speed_hz = 8000000\nfault.crc_reply_at = 3\n"
+	"[spi-chip bl]\nbus = 1\nchip_select = 1\nmodel = mxt1664s\ndriver = spidev\n"
+	"spi_mode = 3\nmax_speed_hz = 8000000\nstate = no-image\n";
+
+#define FF13 "ffffffffffffffffffffffffff"
+
+static void test_mxt_spi_framing_against_the_model(void **state)
+{
+	struct emub *eb = tu_board_text(mxt_board);
+	const char *const cmds[] = {
+		"open:/dev/spidev1.0",
+		/* read 7 bytes at 0: header with its CRC8, a gap, 6 + 7 bytes out */
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		/* a wrong header CRC: invalid CRC */
+		"msg:t6=0200000700ee,cs,d=1000;x13=" FF13,
+		/* the third request: the board's fault answers 0x08 */
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		/* mode 0 against a mode-3 chip: the bytes arrive a bit late */
+		"mode:0", "msg:t6=0200000700ed,cs,d=1000;x13=" FF13, "mode:3",
+		/* a bootloader read of a chip in its application: nobody answers */
+		"msg:x5=0100000000",
+		"open:/dev/spidev1.1",
+		/* the bootloader answers from the third byte */
+		"mode:3", "msg:x5=0100000000", "msg:x5=0100000000",
+		/* the application framing gets no answer from a bootloader */
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		NULL};
+	char *out;
+
+	(void)state;
+	out = run(eb, cmds);
+	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13
+			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
+	assert_contains(out, "msg:t6=0200000700ee,cs,d=1000;x13=" FF13
+			     " -> OK =19 08 00 00 07 00 50 ff ff\n");
+	/* (the fault is the third request of the board: this one) */
+	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff ff ff ff\n");
+	/* mode 0: the chip samples the header a bit late, answers "invalid
+	 * CRC", and that answer reaches the host a bit late too */
+	assert_contains(out, "mode:0 -> OK\nmsg:t6=0200000700ed,cs,d=1000;x13=" FF13
+			     " -> OK =19 84 00 00");
+	/* APP_CRC_FAIL | extended id, id 0x0a version 1; then WAITING_BOOTLOAD_CMD */
+	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff 60 0a 01\n"
+			     "msg:x5=0100000000 -> OK =5 ff ff e0 0a 01\n");
+	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13 " -> OK =19 ff ff ff ff ff "
+			     "ff ff ff\n");
+	g_free(out);
+	emub_free(eb);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +594,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cs_change_delays_and_wire_time),
 		cmocka_unit_test(test_unbound_spidev_file_is_shut_down),
 		cmocka_unit_test(test_board_errors),
+		cmocka_unit_test(test_mxt_spi_framing_against_the_model),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))

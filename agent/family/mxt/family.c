@@ -19,7 +19,8 @@ const struct tf_family tf_family_mxt = {
 	.version = &mxt_version_scheme,
 	.check_blob = mxt_check_blob,
 	.caps = {
-		.transports = TF_TRANSPORT_I2C,
+		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */
+		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SPI,
 		.lines_needed = 0, /* CHG and reset help, polling does without */
 		.bus_flash = true,
 		.enter_bootloader_desc = "T6 reset 0xA5",

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * maXTouch operations for the update flow, over i2c-dev.
+ * maXTouch operations for the update flow, over i2c-dev or spidev.  On spi
+ * the same protocol travels in Microchip's framing (mxt-spi.c): register
+ * reads and writes, bootloader status and frames go through the helpers
+ * below, which pick the framing; an spi chip has no addresses, so "the
+ * application" and "the bootloader" are the two framings it answers in.
  *
  * Detection reads only: the info block at the application address (I2C_RDWR,
  * which works while the driver is bound), else one status byte at the
@@ -69,6 +73,7 @@ struct mxt_priv {
 	/* Learnt while flashing, to read each status once, soon after it
 	 * changed: frame written -> verdict, PASS read -> ready. */
 	struct pace check, prog;
+	uint8_t spi_reply; /* the last spi verdict byte, for messages */
 };
 
 struct mxt_cfg_blob {
@@ -106,6 +111,9 @@ static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
 {
 	size_t off = 0, chunk = MXT_READ_CHUNK;
 
+	if (c->spi_open)
+		return mxt_spi_read(&c->spi, reg, buf, len, &P(c)->spi_reply);
+
 	while (off < len) {
 		size_t n = len - off < chunk ? len - off : chunk;
 		uint8_t p[2] = { (uint8_t)(reg + off), (uint8_t)((reg + off) >> 8) };
@@ -128,6 +136,8 @@ static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
 	uint8_t buf[2 + MXT_BLOCK_WRITE];
 	size_t off = 0;
 
+	if (c->spi_open)
+		return mxt_spi_write(&c->spi, reg, val, len, &P(c)->spi_reply);
 	while (off < len) {
 		size_t n = len - off < MXT_BLOCK_WRITE ? len - off : MXT_BLOCK_WRITE;
 		int r;
@@ -201,18 +211,48 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 	st->has_info_crc = true;
 	st->info_crc = i->crc_read;
 	st->has_config_crc = read_config_crc(c, i, &st->config_crc) == 0;
-	st->bl_addr = c->ctrl && c->ctrl->has_bootloader_reg
+	st->bl_addr = c->spi_open ? 1 /* spi: no addresses */
+		      : c->ctrl && c->ctrl->has_bootloader_reg
 			      ? c->ctrl->bootloader_reg
 			      : mxt_bootloader_addr(P(c)->app, i->family >= 0xa2);
-	snprintf(st->detail, sizeof(st->detail),
-		 "application at 0x%02x: family %u variant %u, %u objects, info CRC 0x%06X",
-		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
+	if (c->spi_open)
+		snprintf(st->detail, sizeof(st->detail),
+			 "application over %s: family %u variant %u, %u objects, info CRC "
+			 "0x%06X", c->spi.node, i->family, i->variant, i->num_objects,
+			 i->crc_read);
+	else
+		snprintf(st->detail, sizeof(st->detail),
+			 "application at 0x%02x: family %u variant %u, %u objects, info CRC "
+			 "0x%06X", P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
 /* The bootloader's status byte: a plain one-byte read (hot loop). */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
+	if (c->spi_open)
+		return mxt_spi_bl_read(&c->spi, s, 1);
 	return tf_i2c_recv(&c->bus, bl, s, 1);
+}
+
+/* Bytes to the bootloader (unlock, a frame): the i2c bootloader
+ * reassembles a frame sent in several messages. */
+static int bl_send(struct tf_ctx *c, uint16_t bl, const uint8_t *buf, size_t len)
+{
+	if (c->spi_open)
+		return mxt_spi_bl_write(&c->spi, buf, len);
+	if (len <= 2)
+		return tf_i2c_send(&c->bus, bl, buf, len);
+	return tf_i2c_write_msgs(&c->bus, bl, buf, len);
+}
+
+/* Where the chip is, for messages: "0x4a on i2c-3", "spidev1.0". */
+static const char *where(struct tf_ctx *c, uint16_t addr, char *buf, size_t size)
+{
+	if (c->spi_open)
+		snprintf(buf, size, "%s", c->spi.node);
+	else
+		snprintf(buf, size, "0x%02x on i2c-%d", addr, c->bus.nr);
+	return buf;
 }
 
 /* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
@@ -223,7 +263,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (!bl)
 		return 0;
 	/* SMBus receive-byte (libi2c): detection is one transaction. */
-	r = tf_i2c_read_byte(&c->bus, bl, s);
+	r = c->spi_open ? status_read(c, bl, s) : tf_i2c_read_byte(&c->bus, bl, s);
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
@@ -247,10 +287,46 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->app);
-	if (!tf_i2c_nak(r))
-		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
-				  p->app, c->bus.nr, strerror(-r));
+	if (c->spi_open && r == -EPROTO)
+		return tf_err_set(err, EPROTO, "%s: reading the info block over %s: the chip "
+				  "answered 0x%02x (%s)", c->dev.name, c->spi.node, p->spi_reply,
+				  mxt_spi_reply_name(p->spi_reply));
+	if (!tf_i2c_nak(r)) {
+		char w[80];
+
+		return tf_err_set(err, -r, "%s: reading %s: %s%s%s", c->dev.name,
+				  where(c, p->app, w, sizeof(w)), strerror(-r),
+				  c->spi_open && r == -EIO ? ", chip answered " : "",
+				  c->spi_open && r == -EIO ? mxt_spi_reply_name(p->spi_reply)
+							   : "");
+	}
 	p->have_info = false;
+	if (c->spi_open) {
+		/* one chip select: the bootloader answers in its own framing */
+		r = probe_bl(c, 1, &s);
+		if (r < 0)
+			return tf_err_set(err, -r, "%s: bootloader read over %s: %s",
+					  c->dev.name, c->spi.node, strerror(-r));
+		if (r == 1) {
+			st->mode = TF_CHIP_BOOTLOADER;
+			st->bl_addr = 1;
+			if ((s & MXT_BOOT_EXTENDED_ID) &&
+			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
+			    mxt_spi_bl_read(&c->spi, ext, 3) == 0)
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader over spi: %s (0x%02x), id %u version %u",
+					 mxt_status_name(s), s, ext[1], ext[2]);
+			else
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader over spi: %s (0x%02x)", mxt_status_name(s), s);
+			return 0;
+		}
+		st->mode = TF_CHIP_ABSENT;
+		snprintf(st->detail, sizeof(st->detail),
+			 "no answer over %s in the application's framing nor the bootloader's "
+			 "(MISO stays high)", c->spi.node);
+		return 0;
+	}
 	if (c->ctrl && c->ctrl->has_bootloader_reg) {
 		cand[n++] = c->ctrl->bootloader_reg;
 	} else {
@@ -607,7 +683,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		return tf_err_set(err, -r, "%s: bootloader at 0x%02x does not answer: %s",
 				  c->dev.name, bl, strerror(-r));
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
-		r = tf_i2c_send(&c->bus, bl, unlock, sizeof(unlock));
+		r = bl_send(c, bl, unlock, sizeof(unlock));
 		if (r < 0)
 			return tf_err_set(err, -r, "%s: unlocking the bootloader: %s",
 					  c->dev.name, strerror(-r));
@@ -640,7 +716,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 						  mxt_status_name(s));
 		}
 		ready = false;
-		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
+		r = bl_send(c, bl, fw->data + pos, fl);
 		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
 					  prog.done + 1, strerror(-r));

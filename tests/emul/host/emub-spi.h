@@ -40,6 +40,11 @@ struct emub_spi_dev_desc {
 	bool bound;
 	guint32 mode;        /* spi-cpol / spi-cpha / spi-cs-high / spi-lsb-first */
 	guint32 max_hz;      /* spi-max-frequency, 0 = the controller's */
+	/* maXTouch models */
+	int state;           /* enum emub_chip_state */
+	bool has_fw_version;
+	guint8 fw_version, fw_build;
+	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
 };
 
 struct emub_spi_board {

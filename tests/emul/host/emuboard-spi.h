@@ -41,4 +41,9 @@ int emub_spi_stats(struct emub *eb, int bus, struct emub_spi_stats *s);
  * transfer keeps it). */
 bool emub_spi_selected(struct emub *eb, const char *dev);
 
+/* The maXTouch spi personality of @dev's chip model (model/mxt_spi.h; its
+ * ->m is the struct mxt_model), NULL if it has none.  Hold emub_lock(). */
+struct mxt_spi;
+struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev);
+
 #endif /* EMUBOARD_SPI_H */

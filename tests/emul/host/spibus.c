@@ -49,6 +49,8 @@
 
 #include "emub-priv.h"
 #include "emub-spi.h"
+#include "mxt_model.h"
+#include "mxt_spi.h"
 
 #define ERR(...) (snprintf(err, errsz, __VA_ARGS__), -EINVAL)
 
@@ -177,10 +179,46 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			c->cs = v;
 			have_cs = true;
 		} else if (!strcmp(k, "model")) {
-			if (strcmp(s, "none"))
-				r = ERR("[%s] model: \"%s\" is not a spi chip model (none)", grp, s);
+			struct mxt_model_cfg mc;
+
+			if (strcmp(s, "none") && !mxt_model_preset(s, &mc))
+				r = ERR("[%s] model: \"%s\" is not a spi chip model (none, "
+					"mxt224e, mxt1664s)", grp, s);
 			g_free(c->model);
 			c->model = g_strdup(s);
+		} else if (!strcmp(k, "state")) {
+			if (!strcmp(s, "app"))
+				c->state = EMUB_STATE_APP;
+			else if (!strcmp(s, "bootloader"))
+				c->state = EMUB_STATE_BOOTLOADER;
+			else if (!strcmp(s, "no-image"))
+				c->state = EMUB_STATE_NO_IMAGE;
+			else
+				r = ERR("[%s] state: \"%s\" is not app, bootloader or no-image", grp,
+					s);
+		} else if (!strcmp(k, "fw_version")) {
+			unsigned int maj, min, b;
+			char tail;
+
+			if (sscanf(s, "%u.%u.%x%c", &maj, &min, &b, &tail) != 3 || maj > 15 ||
+			    min > 15 || b > 255)
+				r = ERR("[%s] fw_version: \"%s\" is not MAJOR.MINOR.BUILD", grp, s);
+			c->has_fw_version = true;
+			c->fw_version = (guint8)(maj << 4 | min);
+			c->fw_build = (guint8)b;
+		} else if (!strcmp(k, "fault.crc_reply_at") || !strcmp(k, "fault.write_fail_at") ||
+			   !strcmp(k, "fault.crc_fail_frame") ||
+			   !strcmp(k, "fault.power_loss_after")) {
+			if (!parse_u32(s, &v))
+				r = ERR("[%s] %s: \"%s\" is not a number", grp, k, s);
+			else if (!strcmp(k, "fault.crc_reply_at"))
+				c->crc_reply_at = v;
+			else if (!strcmp(k, "fault.write_fail_at"))
+				c->write_fail_at = v;
+			else if (!strcmp(k, "fault.crc_fail_frame"))
+				c->crc_fail_frame = v;
+			else
+				c->power_loss_after = v;
 		} else if (!strcmp(k, "compatible")) {
 			char **l = g_key_file_get_string_list(kf, grp, k, NULL, NULL);
 
@@ -470,13 +508,21 @@ static void spidev_remove(struct emub_spi_dev *d)
 	struct emub *eb = d->eb;
 	GPtrArray *env;
 	char *cname, *p;
+	int minor;
 
 	if (d->minor < 0)
 		return;
+	minor = d->minor;
+	/* open files see ESHUTDOWN from now on (spidev_remove() clears
+	 * spidev->spi first) */
+	g_mutex_lock(&eb->lock);
+	d->minor = -1;
+	d->generation++;
+	g_mutex_unlock(&eb->lock);
 	cname = g_path_get_basename(d->devnode);
 	env = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(env, g_strdup_printf("MAJOR=%d", SPIDEV_MAJOR));
-	g_ptr_array_add(env, g_strdup_printf("MINOR=%d", d->minor));
+	g_ptr_array_add(env, g_strdup_printf("MINOR=%d", minor));
 	g_ptr_array_add(env, g_strdup_printf("DEVNAME=%s", cname));
 	emub_uevent_send(eb, "remove", d->spidev_path, "spidev", env);
 	g_ptr_array_free(env, TRUE);
@@ -486,7 +532,7 @@ static void spidev_remove(struct emub_spi_dev *d)
 	g_free(p);
 	{
 		char *f[3] = {
-			g_strdup_printf("%s/sys/dev/char/%d:%d", eb->root, SPIDEV_MAJOR, d->minor),
+			g_strdup_printf("%s/sys/dev/char/%d:%d", eb->root, SPIDEV_MAJOR, minor),
 			g_strdup_printf("%s/dev/.node/%s", eb->root, cname),
 			g_strdup_printf("%s%s", eb->root, d->devnode),
 		};
@@ -499,11 +545,7 @@ static void spidev_remove(struct emub_spi_dev *d)
 	p = g_strdup_printf("%s/spidev", d->devpath + 1);
 	emub_sys_remove(eb, p);
 	g_free(p);
-	eb->spi->minors &= ~(1u << d->minor);
-	d->minor = -1;
-	g_mutex_lock(&eb->lock);
-	d->generation++;
-	g_mutex_unlock(&eb->lock);
+	eb->spi->minors &= ~(1u << minor);
 	g_free(d->spidev_path);
 	g_free(d->devnode);
 	d->spidev_path = d->devnode = NULL;
@@ -950,6 +992,28 @@ int emub_spi_start(struct emub *eb)
 					  ? d->desc->max_hz
 					  : d->ctlr->desc->max_hz;
 		d->ops = NULL; /* model "none": nothing drives MISO */
+		if (strcmp(d->desc->model, "none")) {
+			struct mxt_model_cfg cfg;
+			struct mxt_model *m = g_new0(struct mxt_model, 1);
+			struct mxt_spi *sp = g_new0(struct mxt_spi, 1);
+
+			mxt_model_preset(d->desc->model, &cfg);
+			if (d->desc->has_fw_version) {
+				cfg.fw_version = d->desc->fw_version;
+				cfg.fw_build = d->desc->fw_build;
+			}
+			cfg.app_valid = d->desc->state != EMUB_STATE_NO_IMAGE;
+			cfg.start_in_bootloader = d->desc->state != EMUB_STATE_APP;
+			cfg.faults.crc_fail_frame = d->desc->crc_fail_frame;
+			cfg.faults.crc_fail_times = d->desc->crc_fail_frame ? 1 : 0;
+			cfg.faults.power_loss_after = d->desc->power_loss_after;
+			mxt_model_init(m, &cfg, eb->now_ns);
+			mxt_spi_init(sp, m);
+			sp->faults.crc_reply_at = d->desc->crc_reply_at;
+			sp->faults.write_fail_at = d->desc->write_fail_at;
+			d->model = sp;
+			d->ops = &mxt_spi_ops;
+		}
 		build_dev(eb, d);
 		if (d->desc->driver)
 			build_driver(eb, d->desc->driver);
@@ -986,6 +1050,10 @@ void emub_spi_stop(struct emub *eb)
 		g_free(d->driver_override);
 		g_free(d->spidev_path);
 		g_free(d->devnode);
+		if (d->model) {
+			g_free(((struct mxt_spi *)d->model)->m);
+			g_free(d->model);
+		}
 	}
 	for (int i = 0; i < s->nctlrs; i++)
 		g_free(s->ctlrs[i].devpath);
@@ -1264,4 +1332,11 @@ bool emub_spi_selected(struct emub *eb, const char *dev)
 	sel = d->selected;
 	g_mutex_unlock(&eb->lock);
 	return sel;
+}
+
+struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)
+{
+	struct emub_spi_dev *d = find_dev(eb, dev);
+
+	return d && d->ops == &mxt_spi_ops ? d->model : NULL;
 }
