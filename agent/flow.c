@@ -64,6 +64,10 @@ struct run {
 	/* spi: the spidev node touchfw made, and the driver that let go */
 	struct tf_spidev_claim claim;
 	char spi_prev_driver[64];
+	/* spi: the chip read back over spidev after the update, before the
+	 * driver took it again (only one of them can reach the chip) */
+	struct tf_chip_state spi_after;
+	bool spi_after_valid;
 };
 
 static const char *dev_of(struct run *r)
@@ -151,8 +155,9 @@ static int step_device(struct run *r)
 			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	}
 	tf_snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
-	log_info(dev_of(r), "device %s on %s adapter i2c-%d (%s), driver %s",
-		 r->c.dev.syspath, r->c.dev.subsys, r->c.dev.adapter_nr,
+	log_info(dev_of(r), "device %s on %s adapter %s%d (%s), driver %s",
+		 r->c.dev.syspath, r->c.dev.subsys,
+		 strcmp(r->c.dev.subsys, "spi") ? "i2c-" : "spi", r->c.dev.adapter_nr,
 		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
 		 r->c.dev.driver[0] ? r->c.dev.driver : "none");
 	return TF_EXIT_OK;
@@ -388,6 +393,10 @@ static void spi_let_go(struct run *r)
 {
 	struct tf_err err = { 0 };
 
+	if (r->c.spi_open && !r->o->dry_run && r->c.priv &&
+	    (r->flashed_anything || r->cfg_obj) && !r->spi_after_valid &&
+	    r->ops->detect(&r->c, &r->spi_after, &err) == 0)
+		r->spi_after_valid = true;
 	if (r->c.spi_open)
 		tf_spi_close(&r->c.spi);
 	r->c.spi_open = false;
@@ -1369,9 +1378,18 @@ static int step_verify(struct run *r)
 	if (!r->flashed_anything && !r->cfg_obj)
 		return TF_EXIT_OK;
 	tf_device_refresh(&r->c.dev);
-	rc = detect(r, &st);
-	if (rc)
-		return rc;
+	if (!strcmp(r->c.dev.subsys, "spi")) {
+		/* the bound driver owns the spi device: what the chip said
+		 * over spidev just before the driver was bound again */
+		if (!r->spi_after_valid)
+			return finish(r, TF_EXIT_VERIFY, "%s: the chip could not be read back over "
+				      "spidev after the update", dev_of(r));
+		st = r->spi_after;
+	} else {
+		rc = detect(r, &st);
+		if (rc)
+			return rc;
+	}
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "%s: after the update the chip is in %s mode (%s)",
 			      dev_of(r), mode_name(st.mode), st.detail);
@@ -1639,11 +1657,6 @@ out:
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
 	res->retries = r.last_progress.retries;
-	if (r.ops && r.ops->fini && r.c.priv)
-		r.ops->fini(&r.c);
-	release_lines(&r);
-	if (r.c.bus_open)
-		tf_i2c_close(&r.c.bus);
 	if (r.claim.active || r.c.spi_open || r.spi_prev_driver[0]) {
 		spi_let_go(&r);
 		tf_device_refresh(&r.c.dev);
@@ -1658,6 +1671,11 @@ out:
 				log_warn(devname, "%s", e2.msg);
 		}
 	}
+	if (r.ops && r.ops->fini && r.c.priv)
+		r.ops->fini(&r.c);
+	release_lines(&r);
+	if (r.c.bus_open)
+		tf_i2c_close(&r.c.bus);
 	if (r.fw_img)
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)

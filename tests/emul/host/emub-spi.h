@@ -36,7 +36,7 @@ struct emub_spi_dev_desc {
 	guint32 cs;
 	char *model;         /* chip model: "none" (nothing drives MISO) */
 	char **compatible;   /* NULL-terminated; modalias from the first */
-	char *driver;        /* driver named by the board ("spidev"), NULL = none */
+	char *driver;        /* driver named by the board ("spidev", "mchp_spi_ts"), NULL = none */
 	bool bound;
 	guint32 mode;        /* spi-cpol / spi-cpha / spi-cs-high / spi-lsb-first */
 	guint32 max_hz;      /* spi-max-frequency, 0 = the controller's */
@@ -87,6 +87,9 @@ struct emub_spi_dev {
 	char *spidev_path;   /* devpath of spidevB.C */
 	char *devnode;       /* /dev/spidevB.C */
 	UMockdevIoctlBase *ioctl;
+	/* mchp_spi_ts (drv_mchp_spi.c) */
+	struct emub_dev *idev; /* carries its input device (drv_input_register) */
+	bool mchp_in_bootloader;
 };
 
 struct emub_spi {
@@ -113,6 +116,11 @@ void emub_spi_board_free(struct emub_spi_board *b);
 /* emub.c hooks (spibus.c) */
 int emub_spi_start(struct emub *eb);
 void emub_spi_stop(struct emub *eb);
+
+/* drv_mchp_spi.c: probe (0 or -errno) and remove, without eb->lock */
+int emub_mchp_probe(struct emub_spi_dev *d);
+void emub_mchp_remove(struct emub_spi_dev *d);
+void emub_mchp_free(struct emub_spi_dev *d);
 
 /* spidev.c */
 int emub_spidev_attach(struct emub_spi_dev *d);

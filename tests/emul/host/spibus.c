@@ -227,9 +227,9 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			g_strfreev(c->compatible);
 			c->compatible = l;
 		} else if (!strcmp(k, "driver")) {
-			if (*s && strcmp(s, "spidev"))
-				r = ERR("[%s] driver: \"%s\" is not a modelled spi driver (spidev)",
-					grp, s);
+			if (*s && strcmp(s, "spidev") && strcmp(s, "mchp_spi_ts"))
+				r = ERR("[%s] driver: \"%s\" is not a modelled spi driver (spidev, "
+					"mchp_spi_ts)", grp, s);
 			g_free(c->driver);
 			c->driver = *s ? g_strdup(s) : NULL;
 		} else if (!strcmp(k, "bound")) {
@@ -420,9 +420,15 @@ static void send_event(struct emub_spi_dev *d, const char *action)
 	g_ptr_array_free(env, TRUE);
 }
 
-static bool driver_known(const char *drv)
+/* The drivers modelled, by the names they register. */
+static const char *driver_known(const char *drv)
 {
-	return !strcmp(drv, "spidev");
+	static const char *const names[] = {"spidev", "mchp_spi_ts"};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (!strcmp(drv, names[i]))
+			return names[i];
+	return NULL;
 }
 
 /* spi_match_device() */
@@ -466,6 +472,11 @@ static int spidev_probe(struct emub_spi_dev *d)
 		return -ENOMEM;
 	}
 	g_free(rec);
+	s->minors |= 1u << minor;
+	g_mutex_lock(&eb->lock);
+	d->minor = minor;
+	d->speed_hz = d->max_speed_hz;
+	g_mutex_unlock(&eb->lock);
 	{
 		/* the node by hand, as for evdev nodes (drvcore.c): umockdev
 		 * keeps "N:" nodes in a table remove_device() does not clear */
@@ -475,7 +486,9 @@ static int spidev_probe(struct emub_spi_dev *d)
 		char *chr = g_strdup_printf("dev/char/%d:%d", SPIDEV_MAJOR, minor);
 		char *dv = g_strdup_printf("%s/device", d->spidev_path + 1);
 
-		g_file_set_contents(node, "", 0, NULL);
+		/* the ioctl handler first: a program that sees the node
+		 * must find it served */
+		emub_spidev_attach(d);
 		g_mkdir_with_parents(info, 0755);
 		rmdir(info);
 		unlink(info);
@@ -483,16 +496,13 @@ static int spidev_probe(struct emub_spi_dev *d)
 			emub_log(eb, "spidev: %s: %s", info, g_strerror(errno));
 		emub_sys_symlink(eb, d->spidev_path + 1, chr);
 		emub_sys_symlink(eb, d->devpath + 1, dv);
+		g_file_set_contents(node, "", 0, NULL); /* last: it is what waiters see */
 		g_free(node);
 		g_free(info);
 		g_free(num);
 		g_free(chr);
 		g_free(dv);
 	}
-	s->minors |= 1u << minor;
-	d->minor = minor;
-	d->speed_hz = d->max_speed_hz;
-	emub_spidev_attach(d);
 	env = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(env, g_strdup_printf("MAJOR=%d", SPIDEV_MAJOR));
 	g_ptr_array_add(env, g_strdup_printf("MINOR=%d", minor));
@@ -566,12 +576,13 @@ static int dev_bind(struct emub_spi_dev *d, const char *drv)
 	g_free(target);
 	target = g_strdup_printf("bus/spi/drivers/%s/%s", drv, d->name);
 	emub_sys_symlink(d->eb, d->devpath + 1, target);
-	r = spidev_probe(d);
+	r = !strcmp(drv, "spidev") ? spidev_probe(d) : emub_mchp_probe(d);
 	if (r) {
+		emub_log(d->eb, "spi %s: probe of %s failed: %s", d->name, drv, g_strerror(-r));
 		emub_sys_remove(d->eb, link);
 		emub_sys_remove(d->eb, target);
 	} else {
-		d->driver = "spidev"; /* the one driver modelled (driver_known) */
+		d->driver = driver_known(drv);
 		update_files(d);
 		emub_log(d->eb, "spi %s: bound to %s", d->name, drv);
 		send_event(d, "bind");
@@ -594,7 +605,10 @@ static int dev_unbind(struct emub_spi_dev *d, const char *drv)
 	f = g_strdup_printf("%s/driver", d->devpath + 1);
 	emub_sys_remove(d->eb, f);
 	g_free(f);
-	spidev_remove(d);
+	if (!strcmp(d->driver, "spidev"))
+		spidev_remove(d);
+	else
+		emub_mchp_remove(d);
 	emub_log(d->eb, "spi %s: unbound from %s", d->name, d->driver);
 	d->driver = NULL;
 	update_files(d);
@@ -1017,6 +1031,8 @@ int emub_spi_start(struct emub *eb)
 		build_dev(eb, d);
 		if (d->desc->driver)
 			build_driver(eb, d->desc->driver);
+		if (d->desc->driver && !strcmp(d->desc->driver, "mchp_spi_ts"))
+			d->mchp_in_bootloader = false;
 	}
 	s->source = g_unix_fd_source_new(s->inotify_fd, G_IO_IN);
 	g_source_set_callback(s->source, G_SOURCE_FUNC(on_inotify), eb, NULL);
@@ -1045,6 +1061,7 @@ void emub_spi_stop(struct emub *eb)
 
 		if (d->ioctl)
 			emub_spidev_detach(d);
+		emub_mchp_free(d);
 		g_free(d->devpath);
 		g_free(d->modalias);
 		g_free(d->driver_override);

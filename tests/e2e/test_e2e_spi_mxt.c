@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * maXTouch over spi, end to end: the real touchfw on an emulated board
+ * whose mXT1664S sits on an spi bus behind Microchip's mchp_spi_ts (the
+ * emulator's model of it binds in bootloader mode and registers its input
+ * device with T100), with always-on power.  touchfw has the driver let go,
+ * binds spidev through driver_override, speaks the mchp_spi_ts framing in
+ * the mode and speed of the profile (the device's own mode is 0, the chip
+ * wants 3), splits to spidev's bufsiz, then undoes all of it and binds
+ * mchp_spi_ts again -- on success and on every failure.
+ */
+#include <dirent.h>
+
+#include "e2e.h"
+#include "emuboard-spi.h"
+#include "mxt_spi.h"
+
+static struct e2e E;
+
+static const char profile[] =
+	"/dts-v1/;\n"
+	"/ {\n"
+	"	touchfw,profile-version = <1>;\n"
+	"	model = \"touchfw emulated spi board\";\n"
+	"	board-compatible = \"touchfw,emul-spi-1664s\";\n"
+	"	board-ids = \"touchfw,emul-1664s\";\n"
+	"	controllers {\n"
+	"		#address-cells = <1>;\n"
+	"		#size-cells = <0>;\n"
+	"		touchscreen@0 {\n"
+	"			family = \"mxt\";\n"
+	"			bus = \"spi\";\n"
+	"			adapter-name = \"emuboard-spi.1\";\n"
+	"			reg = <0>;\n"
+	"			driver = \"mchp_spi_ts\";\n"
+	"			power = \"%s\";\n"
+	"			spi-max-frequency = <8000000>;\n"
+	"			spi-cpol;\n"
+	"			spi-cpha;\n"
+	"		};\n"
+	"	};\n"
+	"};\n";
+
+static void start(const char *state, const char *power, const char *extra)
+{
+	char *board = NULL, dir[280], dts[300], cmd[2000], *text = NULL;
+
+	assert_true(asprintf(&board,
+			     "[board]\nname = spi e2e\ncompatible = touchfw,emul-spi-1664s\n"
+			     "pacing = fast\n"
+			     "[spi 1]\nmax_speed_hz = 20000000\n"
+			     "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
+			     "driver = mchp_spi_ts\nstate = %s\nfw_version = 1.0.AA\n"
+			     "spi_mode = 3\nmax_speed_hz = 8000000\n%s"
+			     "[spidev]\nbufsiz = %s\n",
+			     state, extra ? extra : "", "4096") > 0);
+	e2e_prepare(&E, board, NULL);
+	free(board);
+	/* the profile, compiled into a private boards directory */
+	snprintf(dir, sizeof(dir), "%s/boards", E.dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dts, sizeof(dts), "%s/spi.dts", dir);
+	assert_true(asprintf(&text, profile, power) > 0);
+	e2e_write(dts, text);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/spi.dtb' '%s' && rm '%s'", dir,
+		 dts, dts);
+	assert_int_equal(system(cmd), 0);
+	snprintf(E.boards, sizeof(E.boards), "%s", dir);
+	e2e_settings(&E, NULL);
+	e2e_go(&E);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+static struct mxt_model *chip(void)
+{
+	struct mxt_spi *s = emub_spi_mxt(E.eb, "touchscreen");
+
+	assert_non_null(s);
+	return s->m;
+}
+
+/* The spi device's input devices (registered by mchp_spi_ts). */
+static int inputs(void)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/input", emub_root(E.eb));
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "input", 5);
+	closedir(d);
+	return n;
+}
+
+/* Nothing of touchfw's is left: mchp_spi_ts bound, no override, no node. */
+static void left_as_found(void)
+{
+	char buf[64], path[600];
+
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mchp_spi_ts");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	snprintf(path, sizeof(path), "%s/dev/spidev1.0", emub_root(E.eb));
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_dry_run_does_not_take_the_device_from_its_driver(void **state)
+{
+	(void)state;
+	start("app", "always-on", NULL);
+	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	assert_non_null(strstr(E.out, "a dry run does not unbind mchp_spi_ts"));
+	left_as_found();
+}
+
+static void test_probe_reads_an_unbound_chip_over_spidev(void **state)
+{
+	char buf[64], path[600];
+
+	(void)state;
+	start("app", "always-on", "bound = false\n");
+	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	assert_non_null(strstr(E.out, "162.6"));
+	assert_non_null(strstr(E.out, "1.0.AA"));
+	/* spidev was bound for the read and let go again: still unbound */
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	snprintf(path, sizeof(path), "%s/dev/spidev1.0", emub_root(E.eb));
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_run_flashes_a_chip_without_firmware(void **state)
+{
+	struct emub_spi_stats st;
+
+	(void)state;
+	start("no-image", "always-on", NULL);
+	/* mchp_spi_ts bound in bootloader mode, without an input device */
+	assert_int_equal(inputs(), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "spi: unbinding mchp_spi_ts");
+	e2e_said(&E, "spi: bound spidev (/dev/spidev1.0)");
+	e2e_said(&E, "mode 3, 8 bits, 8000000 Hz, spidev bufsiz 4096");
+	e2e_said(&E, "bootloader over spi");
+	e2e_said(&E, "flashing: 100%");
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	assert_int_equal(mxt_model_nvm_config_crc(chip()), 0x06F670);
+	emub_unlock(E.eb);
+	/* the driver took it again: its input device is there */
+	e2e_said(&E, "input device input0");
+	assert_int_equal(inputs(), 1);
+	left_as_found();
+	assert_int_equal(emub_spi_stats(E.eb, 1, &st), 0);
+	assert_true(st.bytes > 67363); /* the image is 67363 bytes, framing on top */
+}
+
+static void test_invalid_crc_reply_is_named_and_undone(void **state)
+{
+	struct mxt_spi *s;
+
+	(void)state;
+	start("app", "always-on", NULL);
+	/* the chip answers touchfw's first request with 0x08 (invalid CRC) */
+	emub_lock(E.eb);
+	s = emub_spi_mxt(E.eb, "touchscreen");
+	s->faults.crc_reply_at = s->stats.requests + 1;
+	emub_unlock(E.eb);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 10);
+	e2e_said(&E, "answered 0x08 (invalid CRC)");
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+static void test_power_driver_profile_is_refused_over_spi(void **state)
+{
+	(void)state;
+	start("no-image", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
+	e2e_said(&E, "only power = \"always-on\" is supported on spi so far");
+	left_as_found();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_dry_run_does_not_take_the_device_from_its_driver,
+					  teardown),
+		cmocka_unit_test_teardown(test_probe_reads_an_unbound_chip_over_spidev, teardown),
+		cmocka_unit_test_teardown(test_run_flashes_a_chip_without_firmware, teardown),
+		cmocka_unit_test_teardown(test_invalid_crc_reply_is_named_and_undone, teardown),
+		cmocka_unit_test_teardown(test_power_driver_profile_is_refused_over_spi,
+					  teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
