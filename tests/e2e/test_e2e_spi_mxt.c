@@ -41,6 +41,8 @@ static const char profile[] =
 	"	};\n"
 	"};\n";
 
+static const char *spidev_extra = "";
+
 static void start(const char *state, const char *power, const char *extra)
 {
 	char *board = NULL, dir[280], dts[300], cmd[2000], *text = NULL;
@@ -52,8 +54,8 @@ static void start(const char *state, const char *power, const char *extra)
 			     "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
 			     "driver = mchp_spi_ts\nstate = %s\nfw_version = 1.0.AA\n"
 			     "spi_mode = 3\nmax_speed_hz = 8000000\n%s"
-			     "[spidev]\nbufsiz = %s\n",
-			     state, extra ? extra : "", "4096") > 0);
+			     "[spidev]\nbufsiz = 4096\n%s",
+			     state, extra ? extra : "", spidev_extra) > 0);
 	e2e_prepare(&E, board, NULL);
 	free(board);
 	/* the profile, compiled into a private boards directory */
@@ -74,6 +76,7 @@ static void start(const char *state, const char *power, const char *extra)
 static int teardown(void **state)
 {
 	(void)state;
+	spidev_extra = "";
 	e2e_stop(&E);
 	return 0;
 }
@@ -198,6 +201,43 @@ static void test_power_driver_profile_is_refused_over_spi(void **state)
 	left_as_found();
 }
 
+static void test_kernel_without_spidev_is_named_and_driver_rebound(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	spidev_extra = "available = false\n";
+	start("app", "always-on", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 3);
+	e2e_said(&E, "spi1.0: no spidev driver in /sys/bus/spi/drivers");
+	e2e_said(&E, "CONFIG_SPI_SPIDEV");
+	/* the driver that let go is bound again, with its input device */
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mchp_spi_ts");
+	assert_int_equal(inputs(), 1);
+}
+
+static void test_write_fail_reply_is_named_and_undone(void **state)
+{
+	struct mxt_spi *s;
+
+	(void)state;
+	start("app", "always-on", NULL);
+	/* touchfw's first write (T6 0xA5, to the bootloader) answered 0x41 */
+	emub_lock(E.eb);
+	s = emub_spi_mxt(E.eb, "touchscreen");
+	s->faults.write_fail_at = s->stats.writes + 1;
+	emub_unlock(E.eb);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 10);
+	e2e_said(&E, "T6 bootloader command: the chip answered 0x41 (write failed)");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x10);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +248,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_invalid_crc_reply_is_named_and_undone, teardown),
 		cmocka_unit_test_teardown(test_power_driver_profile_is_refused_over_spi,
 					  teardown),
+		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named_and_driver_rebound,
+					  teardown),
+		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

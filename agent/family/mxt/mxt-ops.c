@@ -74,6 +74,7 @@ struct mxt_priv {
 	 * changed: frame written -> verdict, PASS read -> ready. */
 	struct pace check, prog;
 	uint8_t spi_reply; /* the last spi verdict byte, for messages */
+	char errbuf[64];
 };
 
 struct mxt_cfg_blob {
@@ -243,6 +244,19 @@ static int bl_send(struct tf_ctx *c, uint16_t bl, const uint8_t *buf, size_t len
 	if (len <= 2)
 		return tf_i2c_send(&c->bus, bl, buf, len);
 	return tf_i2c_write_msgs(&c->bus, bl, buf, len);
+}
+
+/* A bus error for messages: on spi the chip's verdict, by name. */
+static const char *errstr(struct tf_ctx *c, int r)
+{
+	struct mxt_priv *p = P(c);
+
+	if (c->spi_open && p && (r == -EIO || r == -EPROTO)) {
+		snprintf(p->errbuf, sizeof(p->errbuf), "the chip answered 0x%02x (%s)",
+			 p->spi_reply, mxt_spi_reply_name(p->spi_reply));
+		return p->errbuf;
+	}
+	return strerror(-r);
 }
 
 /* Where the chip is, for messages: "0x4a on i2c-3", "spidev1.0". */
@@ -644,7 +658,7 @@ static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
 	r = reg_write(c, p->app, (uint16_t)(p->info.t6 + T6_RESET), &v, 1);
 	if (r < 0)
 		return tf_err_set(err, -r, "%s: T6 bootloader command: %s", c->dev.name,
-				  strerror(-r));
+				  errstr(c, r));
 	/* MXT_RESET_TIME is 200 ms; poll instead of sleeping it all. */
 	r = wait_status(c, st->bl_addr, is_plausible, 10000, MXT_BL_ENTER_TIMEOUT_MS, &s);
 	if (r < 0)
@@ -681,12 +695,12 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 	}
 	if (r < 0)
 		return tf_err_set(err, -r, "%s: bootloader at 0x%02x does not answer: %s",
-				  c->dev.name, bl, strerror(-r));
+				  c->dev.name, bl, errstr(c, r));
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
 		r = bl_send(c, bl, unlock, sizeof(unlock));
 		if (r < 0)
 			return tf_err_set(err, -r, "%s: unlocking the bootloader: %s",
-					  c->dev.name, strerror(-r));
+					  c->dev.name, errstr(c, r));
 	} else if (!is_waiting_cmd_or_data(s) && !is_plausible(s)) {
 		return tf_err_set(err, EPROTO, "%s: unexpected bootloader status 0x%02x",
 				  c->dev.name, s);
@@ -712,14 +726,14 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 						  "%s: bootloader not ready for frame %zu of %zu "
 						  "(%s, last status 0x%02x %s)",
 						  c->dev.name, prog.done + 1, fw->frames,
-						  r == -ETIMEDOUT ? "timed out" : strerror(-r), s,
+						  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
 						  mxt_status_name(s));
 		}
 		ready = false;
 		r = bl_send(c, bl, fw->data + pos, fl);
 		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
-					  prog.done + 1, strerror(-r));
+					  prog.done + 1, errstr(c, r));
 		t_written = now_us();
 		sent = r == 0;
 		if (sent)
@@ -752,7 +766,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 					  "(%s, last status 0x%02x %s); the chip stays in its "
 					  "bootloader and can be flashed again",
 					  c->dev.name, prog.done, r == -ETIMEDOUT ? "timed out"
-					  : strerror(-r), s, mxt_status_name(s));
+					  : errstr(c, r), s, mxt_status_name(s));
 		}
 		if (r == 0 && restart_state(s))
 			return restarted(c, prog.done + 1, s, err);
@@ -870,11 +884,11 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		r = reg_write(c, p->app, o->start, b->image + (o->start - b->start), span);
 		if (r < 0)
 			return tf_err_set(err, -r, "%s: writing T%u: %s", c->dev.name,
-					  o->type, strerror(-r));
+					  o->type, errstr(c, r));
 	}
 	r = t6_command(c, T6_BACKUPNV, T6_BACKUP_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: backup command: %s", c->dev.name, strerror(-r));
+		return tf_err_set(err, -r, "%s: backup command: %s", c->dev.name, errstr(c, r));
 	/* The command byte reads non-zero until the backup is done. */
 	deadline = now_us() + MXT_BACKUP_TIMEOUT_MS * 1000ULL;
 	do {
@@ -882,14 +896,14 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		delay = delay * 2 > 50000 ? 50000 : delay * 2;
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "%s: reading T6: %s", c->dev.name, strerror(-r));
+			return tf_err_set(err, -r, "%s: reading T6: %s", c->dev.name, errstr(c, r));
 		if (now_us() > deadline)
 			return tf_err_set(err, ETIMEDOUT, "%s: backup to NVM did not finish",
 					  c->dev.name);
 	} while (r < 0 || v != 0);
 	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, strerror(-r));
+		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, errstr(c, r));
 	tf_sleep_us(10000);
 	r = wait_app(c, MXT_RESET_TIMEOUT_MS, err);
 	if (r < 0)
@@ -897,7 +911,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	r = read_config_crc(c, &p->info, &crc);
 	if (r < 0)
 		return tf_err_set(err, -r, "%s: reading the config back: %s", c->dev.name,
-				  strerror(-r));
+				  errstr(c, r));
 	if (crc != b->crc)
 		return tf_err_reject(err, EIO,
 				  "%s: after backup and reset the chip's config CRC is "

@@ -53,6 +53,7 @@ struct emub_spi_board {
 	int ndevs;
 	struct emub_spi_dev_desc devs[EMUB_SPI_MAX_DEVS];
 	guint32 bufsiz;      /* spidev.bufsiz, default 4096 */
+	bool no_spidev;      /* [spidev] available = false: a kernel without it */
 };
 
 struct emub_spi_ctlr {

@@ -286,6 +286,12 @@ static int parse_spidev(GKeyFile *kf, const char *grp, struct emub_spi_board *b,
 			if (!parse_u32(s, &v) || v > 4194304)
 				r = ERR("[%s] bufsiz: \"%s\" is not 0..4194304", grp, s);
 			b->bufsiz = v;
+		} else if (!strcmp(keys[i], "available")) {
+			bool on = true;
+
+			if (!parse_bool(s, &on))
+				r = ERR("[%s] available: \"%s\" is not a boolean", grp, s);
+			b->no_spidev = !on;
 		} else {
 			r = ERR("[%s]: unknown key \"%s\"", grp, keys[i]);
 		}
@@ -434,6 +440,8 @@ static const char *driver_known(const char *drv)
 /* spi_match_device() */
 static bool matches(struct emub_spi_dev *d, const char *drv)
 {
+	if (!strcmp(drv, "spidev") && d->eb->spi->b->no_spidev)
+		return false; /* not in this kernel */
 	if (d->driver_override)
 		return !strcmp(d->driver_override, drv);
 	return d->desc->driver && !strcmp(d->desc->driver, drv);
@@ -973,15 +981,16 @@ int emub_spi_start(struct emub *eb)
 	emub_sys_write(eb, "bus/spi/drivers_probe", "");
 	emub_sys_write(eb, "bus/spi/drivers_autoprobe", "1\n");
 	emub_sys_mkdir(eb, "class/spi_master");
-	emub_sys_mkdir(eb, "module/spidev/parameters");
-	{
+	if (!b->no_spidev) {
 		char *v = g_strdup_printf("%u\n", b->bufsiz);
 
+		emub_sys_mkdir(eb, "module/spidev/parameters");
 		emub_sys_write(eb, "module/spidev/parameters/bufsiz", v);
 		g_free(v);
 	}
 	watch(eb, "bus/spi");
-	build_driver(eb, "spidev"); /* SPI_SPIDEV=y in Debian's kernel */
+	if (!b->no_spidev)
+		build_driver(eb, "spidev"); /* SPI_SPIDEV=y in Debian's kernel */
 	s->nctlrs = b->nctlrs;
 	for (int i = 0; i < s->nctlrs; i++) {
 		s->ctlrs[i].eb = eb;

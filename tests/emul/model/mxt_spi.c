@@ -76,7 +76,8 @@ static void app_request(struct mxt_spi *s)
 	if (h[0] == MXT_SPI_WRITE_REQ) {
 		int r;
 
-		if (s->faults.write_fail_at && s->stats.requests == s->faults.write_fail_at) {
+		s->stats.writes++;
+		if (s->faults.write_fail_at && s->stats.writes == s->faults.write_fail_at) {
 			respond(s, MXT_SPI_WRITE_FAIL, h, 0, 0);
 			return;
 		}

@@ -47,6 +47,7 @@
 
 struct mxt_spi_stats {
 	em_u32 requests;     /* application-mode requests seen */
+	em_u32 writes;       /* of them, well-formed write requests */
 	em_u32 crc_errors;   /* requests with a bad header CRC */
 	em_u32 invalid;      /* invalid requests */
 	em_u32 responses;    /* response frames clocked out */
@@ -55,7 +56,7 @@ struct mxt_spi_stats {
 
 struct mxt_spi_faults {
 	em_u32 crc_reply_at; /* answer the Nth request (1-based) with 0x08; 0 = never */
-	em_u32 write_fail_at;/* answer the Nth write request with 0x41; 0 = never */
+	em_u32 write_fail_at;/* answer the Nth write request (stats.writes) with 0x41 */
 };
 
 struct mxt_spi {
