@@ -2157,7 +2157,7 @@ int main(void)
 			    "underscores)")),
 		BAD(test_driver_of_another_family_is_rejected, "bad-driver-other-family",
 		    E(CTRL, "driver \"goodix_ts\" is not a mxt driver (known: "
-			    "atmel_mxt_ts)")),
+			    "atmel_mxt_ts, mchp_spi_ts)")),
 		BAD(test_driver_name_with_space_is_rejected, "bad-driver-name",
 		    E(CTRL, "driver \"atmel mxt\" is not a kernel driver name "
 			    "(letters, digits, _ and - only)")),
