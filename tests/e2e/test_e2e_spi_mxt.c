@@ -238,6 +238,28 @@ static void test_write_fail_reply_is_named_and_undone(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
+static void test_power_loss_midway_leaves_a_flashable_chip(void **state)
+{
+	(void)state;
+	/* the supply drops after frame 20 and comes back: the bootloader
+	 * starts over without an image */
+	start("no-image", "always-on", "fault.power_loss_after = 20\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 11);
+	e2e_said(&E, "the bootloader restarted at frame 21");
+	/* nothing of touchfw's left; the driver holds the chip in bootloader */
+	left_as_found();
+	assert_int_equal(inputs(), 0);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	assert_int_equal(mxt_model_stats(chip())->power_losses, 1);
+	emub_unlock(E.eb);
+	/* the next run flashes it */
+	assert_int_equal(e2e_touchfw(&E, "run", "--force", "spi1.0"), 0);
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +273,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named_and_driver_rebound,
 					  teardown),
 		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
+		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
