@@ -853,9 +853,14 @@ static int flash_over_bus(struct run *r)
 			      "%s: the %s family can not flash over the bus; only its driver "
 			      "can (power = \"driver\" in the profile)",
 			      dev_of(r), r->fam->ids->name);
-	log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
-		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
-		 r->c.chg ? ", CHG line watched" : ", polling");
+	if (r->c.spi_open)
+		log_info(dev_of(r), "flashing %s (%s) over %s%s", r->res->fw_id,
+			 r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
+			 r->c.chg ? ", CHG line watched" : ", polling");
+	else
+		log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s",
+			 r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file",
+			 r->chip.bl_addr, r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		record_blob_failure(r, &err);

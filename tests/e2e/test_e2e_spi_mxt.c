@@ -10,6 +10,8 @@
  * mchp_spi_ts again -- on success and on every failure.
  */
 #include <dirent.h>
+#include <sys/file.h>
+#include <time.h>
 
 #include "e2e.h"
 #include "emuboard-spi.h"
@@ -43,7 +45,8 @@ static const char profile[] =
 
 static const char *spidev_extra = "";
 
-static void start(const char *state, const char *power, const char *extra)
+static void start_he(const char *state, const char *power, const char *extra,
+		     const char *he_args)
 {
 	char *board = NULL, dir[280], dts[300], cmd[2000], *text = NULL;
 
@@ -56,7 +59,7 @@ static void start(const char *state, const char *power, const char *extra)
 			     "spi_mode = 3\nmax_speed_hz = 8000000\n%s"
 			     "[spidev]\nbufsiz = 4096\n%s",
 			     state, extra ? extra : "", spidev_extra) > 0);
-	e2e_prepare(&E, board, NULL);
+	e2e_prepare(&E, board, he_args);
 	free(board);
 	/* the profile, compiled into a private boards directory */
 	snprintf(dir, sizeof(dir), "%s/boards", E.dir);
@@ -71,6 +74,11 @@ static void start(const char *state, const char *power, const char *extra)
 	snprintf(E.boards, sizeof(E.boards), "%s", dir);
 	e2e_settings(&E, NULL);
 	e2e_go(&E);
+}
+
+static void start(const char *state, const char *power, const char *extra)
+{
+	start_he(state, power, extra, NULL);
 }
 
 static int teardown(void **state)
@@ -260,6 +268,72 @@ static void test_power_loss_midway_leaves_a_flashable_chip(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	while (hay && (hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+/* Wait until the detached run finished: result recorded, lock free. */
+static void wait_run_done(int timeout_ms)
+{
+	char path[400];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int waited = 0;
+
+	snprintf(path, sizeof(path), "%s/state/spi1.0.lock", E.dir);
+	for (;;) {
+		char *json = e2e_state_file(&E, "spi1.0.json");
+		int fd = open(path, O_RDONLY);
+		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+		if (fd >= 0)
+			close(fd);
+		free(json);
+		if (json && free_lock)
+			return;
+		if (waited > timeout_ms)
+			fail_msg("the detached run did not finish within %d ms", timeout_ms);
+		nanosleep(&ts, NULL);
+		waited += 20;
+	}
+}
+
+static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
+{
+	char path[400], *he = NULL, *log;
+	size_t len;
+
+	(void)state;
+	/* mchp_spi_ts binds at start, as at boot: bind uevent -> handle-event */
+	start_he("no-image", "always-on", NULL, "");
+	wait_run_done(30000);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	usleep(500 * 1000); /* a late handle-event would start a second run */
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	log = e2e_state_file(&E, "spi1.0.log");
+	if (getenv("E2E_VERBOSE"))
+		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	assert_int_equal(count(he, "handed to detached process"), 1);
+	/* spidev's bind and touchfw's own rebind of mchp_spi_ts start nothing */
+	assert_int_equal(count(he, "this bind is touchfw's own rebind"), 1);
+	assert_non_null(log);
+	assert_int_equal(count(log, "verified: firmware"), 1);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	free(he);
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +348,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
+					  teardown),
+		cmocka_unit_test_teardown(test_bind_event_of_mchp_spi_ts_updates_the_chip,
 					  teardown),
 	};
 
