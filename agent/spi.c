@@ -110,6 +110,14 @@ static size_t aligned(size_t len)
 	return (len + TF_SPI_ALIGN - 1) / TF_SPI_ALIGN * TF_SPI_ALIGN;
 }
 
+/* SPI_IOC_MESSAGE(n) for a run-time n: the uapi macro takes the size of a
+ * char array of that length, a VLA (n <= MAX_XFERS_PER_MSG keeps it within
+ * _IOC_SIZEBITS). */
+static unsigned long ioc_message(unsigned n)
+{
+	return _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, n * sizeof(struct spi_ioc_transfer));
+}
+
 static int send_msg(struct tf_spi *s, struct spi_ioc_transfer *k, unsigned n)
 {
 	int r;
@@ -117,7 +125,7 @@ static int send_msg(struct tf_spi *s, struct spi_ioc_transfer *k, unsigned n)
 	if (!n)
 		return 0;
 	do {
-		r = ioctl(s->fd, SPI_IOC_MESSAGE(n), k);
+		r = ioctl(s->fd, ioc_message(n), k);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return -errno;

@@ -96,7 +96,8 @@ static int msg_cmd(int fd, const char *arg, guint8 *out, int *nout)
 		g_strfreev(opt);
 	}
 	g_strfreev(parts);
-	r = ioctl(fd, SPI_IOC_MESSAGE(n), x);
+	/* SPI_IOC_MESSAGE(n) without its VLA (n is known at run time only) */
+	r = ioctl(fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, n * sizeof(x[0])), x);
 	*nout = 0;
 	for (unsigned int i = 0; i < n; i++)
 		if (x[i].rx_buf)

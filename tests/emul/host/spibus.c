@@ -1040,8 +1040,6 @@ int emub_spi_start(struct emub *eb)
 		build_dev(eb, d);
 		if (d->desc->driver)
 			build_driver(eb, d->desc->driver);
-		if (d->desc->driver && !strcmp(d->desc->driver, "mchp_spi_ts"))
-			d->mchp_in_bootloader = false;
 	}
 	s->source = g_unix_fd_source_new(s->inotify_fd, G_IO_IN);
 	g_source_set_callback(s->source, G_SOURCE_FUNC(on_inotify), eb, NULL);
