@@ -134,11 +134,17 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 
 			bl_write(d, exit_bl, 2);
 		}
-		g_mutex_lock(&d->eb->lock);
-		d->ctlr->now_ns += FW_RESET_NS; /* msleep(MXT_FW_RESET_TIME) */
-		if (d->ctlr->now_ns > d->eb->now_ns)
-			d->eb->now_ns = d->ctlr->now_ns;
-		g_mutex_unlock(&d->eb->lock);
+		{
+			guint64 until;
+
+			g_mutex_lock(&d->eb->lock);
+			d->ctlr->now_ns += FW_RESET_NS; /* msleep(MXT_FW_RESET_TIME) */
+			if (d->ctlr->now_ns > d->eb->now_ns)
+				d->eb->now_ns = d->ctlr->now_ns;
+			until = d->ctlr->now_ns;
+			g_mutex_unlock(&d->eb->lock);
+			emub_sleep_until_model(d->eb, until); /* realtime: really wait */
+		}
 	}
 	d->mchp_in_bootloader = false;
 	for (guint i = 0; i < info[6]; i++) {

@@ -81,6 +81,8 @@ struct emub_spi_dev {
 	const struct em_spi_ops *ops;
 	void *model;
 	bool selected;       /* chip select active (kept after cs_change on the last transfer) */
+	guint64 chip_now;    /* model time the chip has seen */
+	guint64 end_ns;      /* model time the last message ended */
 	/* spidev */
 	int minor;           /* -1 = spidev not bound */
 	guint32 speed_hz;    /* spidev_data.speed_hz */

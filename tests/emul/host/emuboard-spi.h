@@ -19,6 +19,7 @@ struct emub_spi_stats {
 	uint64_t cs_changes; /* chip select released inside a message */
 	uint64_t selects;    /* chip select assertions (one per transaction the chip sees) */
 	uint64_t wire_ns;    /* modelled time on the wire, delays included */
+	uint64_t busy_ns;    /* modelled time the chips had an operation pending */
 };
 
 /* @dev: the [spi-chip NAME] name or the device name ("spi1.0"). */

@@ -1129,20 +1129,30 @@ static void shift_one_bit(guint8 *buf, guint32 len, guint8 first_bit)
 	}
 }
 
+/* Run the chip's events up to @t, counting the time it was busy. */
 static void advance_chip(struct emub_spi_dev *d, guint64 t)
 {
-	if (!d->ops || !d->ops->advance)
+	guint64 from = d->chip_now;
+
+	if (!d->ops || !d->ops->advance || t <= from)
 		return;
 	for (int guard = 0; guard < 100000; guard++) {
 		guint64 ne = d->ops->next_event(d->model);
 
 		if (ne == EM_NEVER || ne > t)
 			break;
+		if (ne > from) {
+			d->ctlr->stats.busy_ns += ne - from;
+			from = ne;
+		}
 		d->ops->advance(d->model, ne);
 		if (d->ops->next_event(d->model) <= ne)
 			break;
 	}
+	if (d->ops->next_event(d->model) != EM_NEVER && t > from)
+		d->ctlr->stats.busy_ns += t - from;
 	d->ops->advance(d->model, t);
+	d->chip_now = t;
 }
 
 static void set_cs(struct emub_spi_dev *d, bool active)
@@ -1273,6 +1283,7 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 	c->now_ns = t;
 	if (t > eb->now_ns)
 		eb->now_ns = t;
+	d->end_ns = t;
 	if (eb->trace)
 		emub_log(eb, "spi %s: message of %u transfer%s, %llu ns", d->name, n,
 			 n == 1 ? "" : "s", (unsigned long long)(t - start));

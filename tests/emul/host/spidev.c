@@ -228,9 +228,14 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 				rx[i] = k[i].rx;
 				k[i].rx = g_malloc(k[i].len);
 			}
+		guint64 end;
+
 		g_mutex_lock(&d->eb->lock);
 		r = emub_spi_message_locked(d, k, n);
+		end = d->end_ns;
 		g_mutex_unlock(&d->eb->lock);
+		/* realtime: the caller gets the result when the wire is done */
+		emub_sleep_until_model(d->eb, end);
 		for (unsigned int i = 0; i < n; i++)
 			if (rx[i]) {
 				if (!r)
@@ -353,6 +358,7 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 	struct spidev_file *f = file_of(d, client);
 	gsize count = (gsize)arg->data_len;
 	struct emub_spi_xfer x = {0};
+	guint64 end;
 	int r = 0;
 
 	g_mutex_lock(&d->eb->lock);
@@ -373,7 +379,9 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 		if (!write)
 			g_free(x.rx);
 	}
+	end = d->end_ns;
 	g_mutex_unlock(&d->eb->lock);
+	emub_sleep_until_model(d->eb, end);
 	if (r < 0)
 		umockdev_ioctl_client_complete(client, -1, -r);
 	else
