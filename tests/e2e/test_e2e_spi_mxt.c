@@ -10,6 +10,8 @@
  * mchp_spi_ts again -- on success and on every failure.
  */
 #include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/file.h>
 #include <time.h>
 
@@ -44,6 +46,7 @@ static const char profile[] =
 	"};\n";
 
 static const char *spidev_extra = "";
+static bool realtime_next;
 
 static void start_he(const char *state, const char *power, const char *extra,
 		     const char *he_args)
@@ -73,6 +76,8 @@ static void start_he(const char *state, const char *power, const char *extra,
 	assert_int_equal(system(cmd), 0);
 	snprintf(E.boards, sizeof(E.boards), "%s", dir);
 	e2e_settings(&E, NULL);
+	if (realtime_next)
+		emub_set_realtime(E.eb, true);
 	e2e_go(&E);
 }
 
@@ -85,6 +90,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	spidev_extra = "";
+	realtime_next = false;
 	e2e_stop(&E);
 	return 0;
 }
@@ -334,6 +340,45 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	free(log);
 }
 
+static unsigned frames_passed(void)
+{
+	unsigned n;
+
+	emub_lock(E.eb);
+	n = mxt_model_stats(chip())->frames_passed;
+	emub_unlock(E.eb);
+	return n;
+}
+
+static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
+{
+	struct emub_child *child;
+	const char *msg;
+	int st;
+
+	(void)state;
+	realtime_next = true; /* a flash that takes long enough to stop */
+	start("no-image", "always-on", NULL);
+	child = e2e_spawn(&E, "run", "spi1.0", NULL);
+	while (frames_passed() < 20)
+		usleep(10000);
+	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	msg = emub_child_stderr(child);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 19 || !strstr(msg, "stopped by SIGTERM"))
+		fail_msg("expected exit 19 (interrupted):\n%s", msg);
+	assert_non_null(strstr(msg, "spi: unbinding spidev and clearing driver_override"));
+	emub_child_free(child);
+	left_as_found();
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	emub_unlock(E.eb);
+	/* the next run flashes it */
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +395,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
 					  teardown),
 		cmocka_unit_test_teardown(test_bind_event_of_mchp_spi_ts_updates_the_chip,
+					  teardown),
+		cmocka_unit_test_teardown(test_sigterm_mid_flash_undoes_spidev_and_rebinds,
 					  teardown),
 	};
 
