@@ -23,6 +23,9 @@
 
 #include "emub-testutil.h"
 #include "emuboard-spi.h"
+#include "mxt_image.h"
+#include "mxt_model.h"
+#include "mxt_spi.h"
 
 /* ------------------------------------------------------------ child */
 
@@ -584,6 +587,66 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 	emub_free(eb);
 }
 
+static unsigned mxt_spi_bl_frames(struct emub *eb)
+{
+	return mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->frames_passed;
+}
+
+/* mchp_spi_ts's update_fw: binary maxtouch.fw only, flashed over the bus in
+ * its framing; no input device until an unbind and bind. */
+static void test_mchp_update_fw(void **state)
+{
+	char *dir = tu_tmpdir(), *board, *path, *s;
+	struct mxt_img_header h = {0xa2, 0x06, 0x30, 0x10, 0, 0};
+	size_t cap = mxt_img_size(4000, 200), len;
+	guint8 *img = g_malloc(cap);
+	struct emub *eb;
+	int res = 1;
+
+	(void)state;
+	len = mxt_img_build(&h, NULL, 4000, 200, img, cap);
+	board = g_strdup_printf("[board]\nname = mchp\ncompatible = t,spi\nfirmware_dirs = %s\n"
+				"[spi 1]\n[spi-chip ts]\nbus = 1\nchip_select = 0\n"
+				"model = mxt1664s\ndriver = mchp_spi_ts\nstate = no-image\n"
+				"spi_mode = 3\nmax_speed_hz = 8000000\n", dir);
+	eb = tu_board_text(board);
+	/* bound in bootloader mode: no input device */
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/uevent");
+	assert_string_equal(s, "DRIVER=mchp_spi_ts\nMODALIAS=spi:ts\n");
+	g_free(s);
+	assert_int_equal(tu_sh(eb, NULL, "test ! -e /sys/bus/spi/devices/spi1.0/input"), 0);
+	/* an ASCII .enc is refused (-EINVAL), but the write returns the
+	 * error of the info block read that follows (a chip still in its
+	 * bootloader: -EIO), as mxt_update_fw_store does */
+	path = g_strdup_printf("%s/maxtouch.fw", dir);
+	assert_true(g_file_set_contents(path, "0A1B2C3D", -1, NULL));
+	assert_int_equal(tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw"), 0);
+	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
+	assert_int_equal(res, -EIO);
+	emub_lock(eb);
+	assert_int_equal(mxt_spi_bl_frames(eb), 0);
+	emub_unlock(eb);
+	/* the binary image flashes */
+	assert_true(g_file_set_contents(path, (const char *)img, (gssize)len, NULL));
+	assert_int_equal(tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw"), 0);
+	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
+	assert_int_equal(res, 0);
+	emub_lock(eb);
+	assert_int_equal(mxt_model_mode(emub_spi_mxt(eb, "ts")->m), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(emub_spi_mxt(eb, "ts")->m), 0x30);
+	emub_unlock(eb);
+	/* the driver does not register its input device again by itself */
+	assert_int_equal(tu_sh(eb, NULL, "test ! -e /sys/bus/spi/devices/spi1.0/input"), 0);
+	assert_int_equal(emub_spi_unbind(eb, "ts"), 0);
+	assert_int_equal(emub_spi_bind(eb, "ts", "mchp_spi_ts"), 0);
+	assert_int_equal(tu_sh(eb, NULL, "ls /sys/bus/spi/devices/spi1.0/input | grep -q input"), 0);
+	emub_free(eb);
+	g_free(path);
+	g_free(board);
+	g_free(img);
+	tu_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +659,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unbound_spidev_file_is_shut_down),
 		cmocka_unit_test(test_board_errors),
 		cmocka_unit_test(test_mxt_spi_framing_against_the_model),
+		cmocka_unit_test(test_mchp_update_fw),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))

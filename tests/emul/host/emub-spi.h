@@ -93,6 +93,9 @@ struct emub_spi_dev {
 	/* mchp_spi_ts (drv_mchp_spi.c) */
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
+	guint16 mchp_t6;       /* T6 address from the info block */
+	bool have_update_fw_result;
+	int update_fw_result;  /* what the last write to update_fw returned */
 };
 
 struct emub_spi {
@@ -124,6 +127,8 @@ void emub_spi_stop(struct emub *eb);
 int emub_mchp_probe(struct emub_spi_dev *d);
 void emub_mchp_remove(struct emub_spi_dev *d);
 void emub_mchp_free(struct emub_spi_dev *d);
+/* A write to update_fw: what the write returns (0 or -errno). */
+int emub_mchp_update_fw(struct emub_spi_dev *d);
 
 /* spidev.c */
 int emub_spidev_attach(struct emub_spi_dev *d);

@@ -2,7 +2,8 @@
 /*
  * emuboard's spi API (the part of emuboard.h for spi boards): spi
  * controllers ([spi N]), spi devices on them ([spi-chip NAME], named
- * "spiN.C" as the kernel names them) and spidev.  See tests/emul/README.md.
+ * "spiN.C" as the kernel names them), spidev and mchp_spi_ts.  See
+ * tests/emul/README.md.
  */
 #ifndef EMUBOARD_SPI_H
 #define EMUBOARD_SPI_H
@@ -41,6 +42,10 @@ int emub_spi_stats(struct emub *eb, int bus, struct emub_spi_stats *s);
 /* Chip select of @dev active right now (cs_change on a message's last
  * transfer keeps it). */
 bool emub_spi_selected(struct emub *eb, const char *dev);
+
+/* What the last write to mchp_spi_ts's update_fw returned (0 or -errno,
+ * in *@result); -ENOENT if there was none, -ENODEV for no such device. */
+int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result);
 
 /* The maXTouch spi personality of @dev's chip model (model/mxt_spi.h; its
  * ->m is the struct mxt_model), NULL if it has none.  Hold emub_lock(). */

@@ -591,6 +591,13 @@ static int dev_bind(struct emub_spi_dev *d, const char *drv)
 		emub_sys_remove(d->eb, target);
 	} else {
 		d->driver = driver_known(drv);
+		if (!strcmp(drv, "mchp_spi_ts")) {
+			/* its attribute group (update_fw only, see drv_mchp_spi.c) */
+			char *f = g_strdup_printf("%s/update_fw", d->devpath + 1);
+
+			emub_sys_write(d->eb, f, "");
+			g_free(f);
+		}
 		update_files(d);
 		emub_log(d->eb, "spi %s: bound to %s", d->name, drv);
 		send_event(d, "bind");
@@ -613,10 +620,14 @@ static int dev_unbind(struct emub_spi_dev *d, const char *drv)
 	f = g_strdup_printf("%s/driver", d->devpath + 1);
 	emub_sys_remove(d->eb, f);
 	g_free(f);
-	if (!strcmp(d->driver, "spidev"))
+	if (!strcmp(d->driver, "spidev")) {
 		spidev_remove(d);
-	else
+	} else {
+		f = g_strdup_printf("%s/update_fw", d->devpath + 1);
+		emub_sys_remove(d->eb, f);
+		g_free(f);
 		emub_mchp_remove(d);
+	}
 	emub_log(d->eb, "spi %s: unbound from %s", d->name, d->driver);
 	d->driver = NULL;
 	update_files(d);
@@ -720,6 +731,20 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 			 d->driver_override ? d->driver_override : "");
 		update_override(d);
 		g_free(buf);
+		return;
+	}
+	if (!strcmp(name, "update_fw")) {
+		char *b = take(eb, dir, name);
+
+		if (b && d->driver && !strcmp(d->driver, "mchp_spi_ts")) {
+			int r = emub_mchp_update_fw(d);
+
+			g_mutex_lock(&eb->lock);
+			d->have_update_fw_result = true;
+			d->update_fw_result = r;
+			g_mutex_unlock(&eb->lock);
+		}
+		g_free(b);
 		return;
 	}
 	if (!strcmp(name, "uevent")) {
@@ -1374,4 +1399,22 @@ struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)
 	struct emub_spi_dev *d = find_dev(eb, dev);
 
 	return d && d->ops == &mxt_spi_ops ? d->model : NULL;
+}
+
+int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result)
+{
+	struct emub_spi_dev *d;
+	int r = -ENOENT;
+
+	emub_spi_settle(eb);
+	d = find_dev(eb, dev);
+	if (!d)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	if (d->have_update_fw_result) {
+		*result = d->update_fw_result;
+		r = 0;
+	}
+	g_mutex_unlock(&eb->lock);
+	return r;
 }
