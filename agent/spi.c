@@ -278,7 +278,7 @@ static int write_override(const char *dev, const char *val, struct tf_err *err)
 	dev_file(dev, "driver_override", path, sizeof(path));
 	r = tf_write_attr(path, val);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: writing driver_override: %s", dev, strerror(-r));
+		return tf_err_set(err, -r, "%s: %s", path, strerror(-r));
 	return 0;
 }
 
@@ -290,8 +290,8 @@ static int spidev_file(const char *dev, const char *file, struct tf_err *err)
 	tf_snprintf(path, sizeof(path), "/sys/bus/spi/drivers/spidev/%s", file);
 	r = tf_write_attr(path, dev);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: %s spidev: %s", dev,
-				  !strcmp(file, "bind") ? "binding" : "unbinding", strerror(-r));
+		return tf_err_set(err, -r, "%s spidev (%s): %s",
+				  !strcmp(file, "bind") ? "binding" : "unbinding", path, strerror(-r));
 	return 0;
 }
 
@@ -308,32 +308,32 @@ int tf_spidev_claim(const char *dev, struct tf_spidev_claim *c, int timeout_ms,
 	tf_snprintf(c->dev, sizeof(c->dev), "%s", dev);
 	tf_snprintf(path, sizeof(path), "/sys/bus/spi/devices/%s", dev);
 	if (lstat(path, &sb) < 0)
-		return tf_err_set(err, ENODEV, "%s: no such spi device", dev);
+		return tf_err_set(err, ENODEV, "no such spi device (%s)", path);
 	driver_of(dev, drv, sizeof(drv));
 	if (!strcmp(drv, "spidev")) {
 		if (!wait_state(dev, "spidev", c->node, sizeof(c->node), timeout_ms))
 			return tf_err_set(err, ENODEV,
-					  "%s: bound to spidev but no spidev node in /dev "
-					  "(is udev running?)", dev);
+					  "bound to spidev but no spidev node in /dev "
+					  "(is udev running?)");
 		c->active = true;
 		return 0;
 	}
 	if (drv[0])
 		return tf_err_set(err, EBUSY,
-				  "%s: bound to %s; it must let go (unbind) before spidev can "
-				  "have the device", dev, drv);
+				  "bound to %s; it must let go (unbind) before spidev can "
+				  "have the device", drv);
 	if (stat("/sys/bus/spi/drivers/spidev", &sb) < 0)
 		return tf_err_set(err, ENODEV,
-				  "%s: no spidev driver in /sys/bus/spi/drivers (the kernel needs "
-				  "CONFIG_SPI_SPIDEV; modprobe spidev)", dev);
+				  "no spidev driver in /sys/bus/spi/drivers (the kernel needs "
+				  "CONFIG_SPI_SPIDEV; modprobe spidev)");
 	dev_file(dev, "driver_override", path, sizeof(path));
 	r = tf_read_attr(path, ovr, sizeof(ovr));
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading driver_override: %s", dev, strerror(-r));
+		return tf_err_set(err, -r, "%s: %s", path, strerror(-r));
 	if (strcmp(ovr, "(null)") && ovr[0] && strcmp(ovr, "spidev"))
 		return tf_err_set(err, EBUSY,
-				  "%s: driver_override is \"%s\"; somebody else chose its driver, "
-				  "touchfw leaves it alone", dev, ovr);
+				  "driver_override is \"%s\"; somebody else chose its driver, "
+				  "touchfw leaves it alone", ovr);
 	c->active = true;
 	if (strcmp(ovr, "spidev")) {
 		r = write_override(dev, "spidev", err);
@@ -346,7 +346,7 @@ int tf_spidev_claim(const char *dev, struct tf_spidev_claim *c, int timeout_ms,
 		goto undo;
 	c->bound_spidev = true;
 	if (!wait_state(dev, "spidev", c->node, sizeof(c->node), timeout_ms)) {
-		r = tf_err_set(err, ENODEV, "%s: no spidev node %d ms after binding spidev", dev,
+		r = tf_err_set(err, ENODEV, "no spidev node %d ms after binding spidev",
 			       timeout_ms);
 		goto undo;
 	}
@@ -376,8 +376,8 @@ int tf_spidev_release(struct tf_spidev_claim *c, struct tf_err *err)
 		if (!strcmp(drv, "spidev")) {
 			rc = spidev_file(c->dev, "unbind", err);
 			if (!rc && !wait_state(c->dev, "", NULL, 0, 3000))
-				rc = tf_err_set(err, ETIMEDOUT, "%s: spidev still bound 3 s after "
-						"unbind", c->dev);
+				rc = tf_err_set(err, ETIMEDOUT, "spidev still bound 3 s after "
+						"unbind");
 		}
 		c->bound_spidev = false;
 	}
