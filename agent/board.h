@@ -31,6 +31,8 @@
 #define TF_BOARD_INPUT_TIMEOUT_MAX_MS	  600000u
 #define TF_BOARD_FLASH_TIMEOUT_MIN_MS	  1000u
 #define TF_BOARD_FLASH_TIMEOUT_MAX_MS	  3600000u
+#define TF_BOARD_SPI_HZ_MIN		  1000u
+#define TF_BOARD_SPI_HZ_MAX		  200000000u
 
 /* Largest profile blob accepted; real ones are a few hundred bytes. */
 #define TF_BOARD_MAX_DTB_SIZE (1024u * 1024u)
@@ -98,6 +100,13 @@ struct tf_controller {
 	/* The device tree swaps the axes (touchscreen-swapped-x-y): the
 	 * driver's ABS_MT_POSITION_X range is then the panel's Y. */
 	bool swapped_x_y;
+	/* spi only: spi-max-frequency (0: not given), spi-cpol/spi-cpha
+	 * (has_spi_mode: either given; SPI_CPHA 1 | SPI_CPOL 2), spi-bits-per-word
+	 * (0: not given).  What is not given, the device keeps. */
+	uint32_t spi_max_hz;
+	bool has_spi_mode;
+	uint8_t spi_mode;
+	uint8_t spi_bits;
 };
 
 /* dmi-match: the key's value must equal (or fnmatch) one of @patterns. */

@@ -54,10 +54,11 @@ static void usage(FILE *f, const char *cmd)
 		"\n"
 		"Every touch controller of this board: the controllers the matching\n"
 		"board profile describes and any device bound to a touch driver\n"
-		"touchfw knows.  For each: bus, address, driver, mode (application or\n"
-		"bootloader, found on the bus without the driver's attributes), firmware\n"
-		"and config CRC, what the firmware database offers and what 'touchfw\n"
-		"run' would do.  Reads only.%s\n"
+		"touchfw knows.  For each: bus, address (spi: chip select), driver,\n"
+		"mode (application or bootloader, found on the bus without the driver's\n"
+		"attributes; an spi device only when no driver holds it), firmware and\n"
+		"config CRC, what the firmware database offers and what 'touchfw run'\n"
+		"would do.  Reads only.%s\n"
 		"\n"
 		"  --json   one JSON document instead of the table\n"
 		"\n"
@@ -276,11 +277,18 @@ static void print_table(struct row *rows, int n, bool status)
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		const char *addr = strchr(r->dev, '-');
+		const char *cs = !strncmp(r->dev, "spi", 3) ? strchr(r->dev, '.') : NULL;
+		char where[16];
 
+		/* i2c: the address; spi (spiB.C): the chip select */
+		if (cs)
+			tf_snprintf(where, sizeof(where), "cs%s", cs + 1);
+		else
+			tf_snprintf(where, sizeof(where), "0x%s", addr ? addr + 3 : "-");
 		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
 			 r->res.crc_before);
-		printf("%-12s 0x%-5s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
-		       addr ? addr + 3 : "-", r->res.driver[0] ? r->res.driver : "-",
+		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
+		       where, r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
 		       r->res.hw[0] ? r->res.hw : "-",

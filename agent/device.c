@@ -114,6 +114,27 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 		tf_snprintf(path, sizeof(path), "%s/name", adir);
 		tf_read_attr(path, d->adapter_name, sizeof(d->adapter_name));
 		adapter_of_path(adir, d->adapter_of_path, sizeof(d->adapter_of_path));
+	} else {
+		/* spiB.C: bus B, chip select C; the spi_master class device
+		 * spiB sits below its controller, .../CTRL/spi_master/spiB, and
+		 * the profile names the controller device CTRL (adapter-name)
+		 * or its DT node (adapter-path). */
+		unsigned b, cs;
+		char tail;
+
+		if (sscanf(name, "spi%u.%u%c", &b, &cs, &tail) == 2 && cs <= 0xffff) {
+			d->has_addr = true;
+			d->addr = (uint16_t)cs;
+			d->adapter_nr = (int)b;
+		}
+		tf_snprintf(path, sizeof(path), "%s", d->syspath);
+		for (i = 0; i < 3 && (slash = strrchr(path, '/')); i++)
+			*slash = '\0'; /* spiB.C, spiB, spi_master */
+		slash = strrchr(path, '/');
+		if (i == 3 && slash) {
+			tf_snprintf(d->adapter_name, sizeof(d->adapter_name), "%s", slash + 1);
+			adapter_of_path(path, d->adapter_of_path, sizeof(d->adapter_of_path));
+		}
 	}
 	return 0;
 }

@@ -21,7 +21,8 @@ const struct tf_family tf_family_mxt = {
 	.blob_facts = mxt_blob_facts,
 	.check_blob_data = mxt_check_blob_data,
 	.caps = {
-		.transports = TF_TRANSPORT_I2C,
+		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */
+		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SPI,
 		.lines_needed = 0, /* CHG and reset help, polling does without */
 		.bus_flash = true,
 		.enter_bootloader_desc = "T6 reset 0xA5",
