@@ -867,7 +867,7 @@ static void bench_flash_spi(const char *build, const char *dir)
 	uint16_t per_frame = FRAME_BYTES - MXT_IMG_FRAME_OVERHEAD;
 	size_t cap = mxt_img_size(IMAGE_BYTES, per_frame), len;
 	uint8_t *img = malloc(cap);
-	char path[600], bin[512], confenv[700], conf[600], err[512], cmd[1600];
+	char path[600], bin[600], confenv[700], conf[600], err[512], cmd[1600];
 	const char *argv[] = { bin, "flash", "--firmware", path, "spi1.0", NULL };
 	const char *env[] = { confenv, NULL };
 	struct emub_spi_stats s0, s1;
