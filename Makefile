@@ -97,9 +97,9 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 	-DTF_LIBEXECDIR=\"$(PKGLIBEXECDIR)\" \
 	-DTF_RUNSTATEDIR=\"$(RUNSTATEDIR)/touchfw\" \
 	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\"
-# Test hooks: the emulated board's GPIO backend (chosen by
-# $TOUCHFW_GPIO_EMUL), the agent found next to the front end, the detached
-# run keeping umockdev's preload.  Only the binaries the tests, the demo and
+# Test hooks: the agent found next to the front end, the detached run
+# keeping umockdev's preload (and with it the emulated board's GPIO shim,
+# tests/emul/gpiod-preload.c: the agent itself holds no emulator).  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
 TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
 	demo-run demo-goodix demo-goodix-run bench bench-run fuzz \
@@ -156,7 +156,9 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 10
 
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
-EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
+# The emulated board's LD_PRELOAD shim over libgpiod (tests/emul/gpiod-preload.c).
+GPIOD_PRELOAD := $(B)/libemuboard-gpiod.so
+EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwgen
 
 # Keep object files of test programs between runs.
 .SECONDARY:
@@ -189,7 +191,10 @@ $(B)/tests/emul/model/%.o: tests/emul/model/%.c
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
-		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
+		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# emub.c puts the shim into the board's LD_PRELOAD by its absolute path.
+$(B)/tests/emul/host/emub.o: EMUL_CFLAGS = -DEMUB_GPIOD_PRELOAD=\"$(abspath $(GPIOD_PRELOAD))\"
 
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
@@ -206,7 +211,7 @@ $(B)/libemmodel.a: $(MODEL_OBJS)
 	$(q) AR $@
 	$(Q)$(AR) rcs $@ $^
 
-$(B)/libemuboard.a: $(EMUL_LIB_OBJS)
+$(B)/libemuboard.a: $(EMUL_LIB_OBJS) | $(GPIOD_PRELOAD)
 	@rm -f $@
 	$(q) AR $@
 	$(Q)$(AR) rcs $@ $^
@@ -234,6 +239,15 @@ $(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lfdt -lpthread
+
+# The shim is loaded into every program run on the board, sanitized or not
+# (i2c-tools, gpioinfo, the shells of the tests), so it is built without
+# the sanitizer flags; it reaches libgpiod and libc by dlsym(RTLD_NEXT).
+$(GPIOD_PRELOAD): tests/emul/gpiod-preload.c
+	@mkdir -p $(@D)
+	$(q) CCLD $@
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(call pc_cflags,libgpiod) $(CFLAGS) \
+		-fPIC -shared $(LDFLAGS) -o $@ $< -ldl -lpthread
 
 # The chip models must stay freestanding (no libc, no allocation) so that a
 # test kernel module can compile the same sources: build them that way and

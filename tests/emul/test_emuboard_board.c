@@ -192,7 +192,8 @@ static void test_reexec_under_preload(void **state)
 	env = g_environ_unsetenv(env, "EMUB_NO_REEXEC");
 	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));
 	assert_int_equal(st, 0);
-	assert_contains(out, "preload=libumockdev-preload.so.0");
+	assert_contains(out, "preload=libumockdev-preload.so.0:");
+	assert_contains(out, emub_gpiod_preload());
 	g_free(out);
 	/* opted out */
 	env = g_environ_setenv(env, "EMUB_NO_REEXEC", "1", TRUE);
