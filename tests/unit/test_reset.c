@@ -55,6 +55,8 @@ static uint64_t now_us(void)
 }
 
 static void record(const struct fake_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void record(const struct fake_line *l, const char *fmt, ...)
 {
 	va_list ap;
 
