@@ -12,6 +12,7 @@
  *   SPEC = name=NAME | chip=LABEL,line=N ; ",al" appended = active low
  */
 #include <fcntl.h>
+#include <gpiod.h>
 #include <linux/i2c-dev.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -120,6 +121,31 @@ static int child_gpio(int argc, char **argv)
 	}
 	for (int i = 0; i < 8; i++)
 		tf_gpio_release(lines[i]);
+	return 0;
+}
+
+/*
+ * libgpiod directly, as a program other than touchfw would: a line is
+ * requested once per handle, closing its chip releases it.
+ */
+static int child_libgpiod(void)
+{
+	struct gpiod_line *a = gpiod_line_find("TS_CHG"), *b = gpiod_line_find("TS_CHG");
+
+	if (!a || !b)
+		return printf("find: %s\n", strerror(errno)), 1;
+	printf("a in -> %d\n", gpiod_line_request_both_edges_events_flags(a, "a", 0));
+	printf("a again -> %s\n",
+	       gpiod_line_request_input(a, "a") < 0 ? strerrorname_np(errno) : "0");
+	printf("b while a holds it -> %s\n",
+	       gpiod_line_request_both_edges_events_flags(b, "b", 0) < 0 ? strerrorname_np(errno)
+									   : "0");
+	gpiod_line_close_chip(a); /* releases a's line */
+	printf("b after a's chip closed -> %d\n",
+	       gpiod_line_request_both_edges_events_flags(b, "b", 0));
+	printf("b value -> %d\n", gpiod_line_get_value(b));
+	gpiod_line_release(b);
+	gpiod_line_close_chip(b);
 	return 0;
 }
 
@@ -237,6 +263,25 @@ static void test_unknown_lines(void **state)
 	emub_free(eb);
 }
 
+static void test_libgpiod_requests_and_close(void **state)
+{
+	struct emub *eb = tu_board_file("demo.board", false);
+	const char *const args[] = {"libgpiod", NULL};
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(emub_unbind(eb, "touchscreen"), 0);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	assert_contains(out, "a in -> 0\n");
+	/* gpiod_line_request_input is not served by the shim: libgpiod's own
+	 * request, refused by umockdev's chardev */
+	assert_contains(out, "a again -> EOPNOTSUPP\n");
+	assert_contains(out, "b while a holds it -> EBUSY\n");
+	assert_contains(out, "b after a's chip closed -> 0\n");
+	g_free(out);
+	emub_free(eb);
+}
+
 /* libgpiod's own lookups list /dev: through the shim they see the board's. */
 static void test_libgpiod_lookups_see_the_board(void **state)
 {
@@ -287,11 +332,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_line_held_by_user_space_fails_the_probe),
 		cmocka_unit_test(test_unknown_lines),
 		cmocka_unit_test(test_libgpiod_lookups_see_the_board),
+		cmocka_unit_test(test_libgpiod_requests_and_close),
 		cmocka_unit_test(test_without_a_board_calls_reach_libgpiod),
 	};
 
 	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "gpio"))
 		return child_gpio(argc - 3, argv + 3);
+	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "libgpiod"))
+		return child_libgpiod();
 	tu_init(argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
