@@ -274,6 +274,23 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 			       "P: %s\nE: DEVNAME=input/event%d\n"
 			       "E: MAJOR=13\nE: MINOR=%d\nE: SUBSYSTEM=input\nA: dev=13:%d\\n\n",
 			       inp->evpath, k, inp->minor, inp->minor);
+	/*
+	 * The node answers its ioctls before anything of it appears in sysfs
+	 * or /dev: a program that finds it by a rescan opens it at once (the
+	 * kernel's node works from device_add() on).
+	 */
+	inp->name = g_strdup(in->name);
+	inp->phys = g_strdup(in->phys);
+	inp->id[0] = in->bustype;
+	inp->id[1] = in->vendor;
+	inp->id[2] = in->product;
+	inp->id[3] = in->version;
+	inp->evbits = in->evbits;
+	memcpy(inp->keybits, key, sizeof(key));
+	inp->absbits = in->absbits;
+	inp->propbits = in->propbits;
+	memcpy(inp->abs, in->abs, sizeof(inp->abs));
+	evdev_attach(eb, inp, k);
 	if (!umockdev_testbed_add_from_string(eb->tb, rec->str, &e)) {
 		emub_dev_log(d, "input: %s", e ? e->message : "add failed");
 		g_clear_error(&e);
@@ -306,18 +323,6 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 		dv = g_strdup_printf("%s/device", inp->devpath + 1);
 		emub_sys_symlink(eb, d->devpath + 1, dv);
 		g_free(dv);
-		inp->name = g_strdup(in->name);
-		inp->phys = g_strdup(in->phys);
-		inp->id[0] = in->bustype;
-		inp->id[1] = in->vendor;
-		inp->id[2] = in->product;
-		inp->id[3] = in->version;
-		inp->evbits = in->evbits;
-		memcpy(inp->keybits, key, sizeof(key));
-		inp->absbits = in->absbits;
-		inp->propbits = in->propbits;
-		memcpy(inp->abs, in->abs, sizeof(inp->abs));
-		evdev_attach(eb, inp, k);
 		g_mutex_lock(&eb->lock);
 		d->input = inp;
 		g_mutex_unlock(&eb->lock);
@@ -333,9 +338,8 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 		g_mutex_lock(&eb->lock);
 		eb->evdev_minors &= ~(G_GUINT64_CONSTANT(1) << k);
 		g_mutex_unlock(&eb->lock);
-		g_free(inp->devpath);
-		g_free(inp->evpath);
-		g_free(inp);
+		evdev_detach(eb, inp);
+		emub_input_free(inp);
 	}
 	g_ptr_array_free(env, TRUE);
 	g_string_free(rec, TRUE);
