@@ -30,9 +30,9 @@ static void progress_bar(void *user, const char *dev, const struct tf_progress *
 	for (i = 0; i < 40; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[40] = '\0';
-	fprintf(stderr, "\r%s: [%s] %3d%% %zu/%zu frames%s", dev, bar, pct, p->done,
-		p->total, p->done == p->total ? "\n" : "");
-	fflush(stderr);
+	/* Through the log: the next log line ends a half-drawn bar first. */
+	tf_log_partial("%s: [%s] %3d%% %zu/%zu frames%s", dev, bar, pct, p->done, p->total,
+		       p->done == p->total ? "\n" : "");
 }
 
 static void run_usage(FILE *f)

@@ -12,5 +12,6 @@ int tf_cmd_db(const struct tf_cli *cli);
 int tf_cmd_run(const struct tf_cli *cli);
 int tf_cmd_flash(const struct tf_cli *cli);
 int tf_cmd_probe(const struct tf_cli *cli);
+int tf_cmd_forget(const struct tf_cli *cli);
 
 #endif /* TF_CMD_H */

@@ -135,11 +135,11 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 		return 0;
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
+		return tf_err_set(err, -r, "reading 0x%02x on i2c-%d: %s",
 				  p->addr, c->bus.nr, strerror(-r));
 	r = goodix_product_parse(id, sizeof(id), &p->product, err);
 	if (r < 0)
-		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->addr);
+		return tf_err_prefix(err, "0x%02x answers but ", p->addr);
 	p->chip = goodix_chip_data_for(p->product.id);
 	p->have_product = true;
 	describe_chip(p, chip, sizeof(chip));
@@ -153,8 +153,8 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 
 	r = reg_read(c, p->chip->config_reg, cfg, p->chip->config_len);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading the configuration at 0x%04x: %s",
-				  c->dev.name, p->chip->config_reg, strerror(-r));
+		return tf_err_set(err, -r, "reading the configuration at 0x%04x: %s",
+				  p->chip->config_reg, strerror(-r));
 	/* The fresh byte reads 0 once the chip has applied a configuration;
 	 * judge the rest as the driver would judge a file. */
 	cfg[p->chip->config_len - 1] = 1;
@@ -265,7 +265,7 @@ static int goodix_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	struct goodix_priv *p = P(c);
 
 	if (!p->have_product)
-		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
+		return tf_err_set(err, ENODEV, "the chip is not answering");
 	/* The chip may have been replaced since the blob was loaded, or the
 	 * blob was loaded before the chip was read (flash --config). */
 	if (goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, b->data, b->len,
@@ -311,15 +311,15 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		return r;
 	r = reg_write(c, p->chip->config_reg, b->data, b->len);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: writing the configuration to 0x%04x at 0x%02x: %s",
-				  c->dev.name, p->chip->config_reg, p->addr, strerror(-r));
+		return tf_err_set(err, -r, "writing the configuration to 0x%04x at 0x%02x: %s",
+				  p->chip->config_reg, p->addr, strerror(-r));
 	tf_sleep_us(GOODIX_CONFIG_SETTLE_US);
 	deadline = tf_now_ms() + GOODIX_READBACK_TIMEOUT_MS;
 	for (;;) {
 		r = reg_read(c, p->chip->config_reg, back, b->len);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "%s: reading the configuration back: %s",
-					  c->dev.name, strerror(-r));
+			return tf_err_set(err, -r, "reading the configuration back: %s",
+					  strerror(-r));
 		/* Everything but the fresh byte, which the chip clears. */
 		if (r == 0 && !memcmp(back, b->data, b->len - 1))
 			return 0;
@@ -328,20 +328,19 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		tf_sleep_us(GOODIX_READBACK_POLL_US);
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: no answer at 0x%02x after the configuration "
-				  "was written", c->dev.name, p->addr);
+		return tf_err_set(err, -r, "no answer at 0x%02x after the configuration "
+				  "was written", p->addr);
 	back[b->len - 1] = 1;
 	if (goodix_cfg_check(p->chip, p->product.id, back, b->len, "read back", &got, NULL) == 0)
 		return tf_err_set(err, EIO,
-				  "%s: the chip did not take %s (version %u): it reads back "
+				  "the chip did not take %s (version %u): it reads back "
 				  "version %u, checksum 0x%02X, %ux%u (a chip keeps its own "
 				  "configuration when the one offered has a lower version or "
-				  "a checksum it refuses)",
-				  c->dev.name, b->name, b->info.version, got.version,
+				  "a checksum it refuses)", b->name, b->info.version, got.version,
 				  got.checksum, got.x_res, got.y_res);
 	return tf_err_set(err, EIO,
-			  "%s: the chip did not take %s (version %u): what it reads back "
-			  "is not a valid configuration", c->dev.name, b->name, b->info.version);
+			  "the chip did not take %s (version %u): what it reads back "
+			  "is not a valid configuration", b->name, b->info.version);
 }
 
 /* The axis maxima the driver derives from this configuration. */
