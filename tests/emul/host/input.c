@@ -303,15 +303,18 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 		char *info = g_strdup_printf("%s/dev/.node/input_event%d", eb->root, k);
 		char *num = g_strdup_printf("13:%d", inp->minor);
 		char *chr = g_strdup_printf("dev/char/13:%d", inp->minor);
+		char *node_dir = g_path_get_dirname(node), *info_dir = g_path_get_dirname(info);
 
-		g_mkdir_with_parents(node, 0755);
-		rmdir(node);
-		g_file_set_contents(node, "", 0, NULL);
-		g_mkdir_with_parents(info, 0755);
-		rmdir(info);
+		/* What the preload reads first, then the node in one step
+		 * (g_file_set_contents renames it into place). */
+		g_mkdir_with_parents(info_dir, 0755);
 		unlink(info);
 		if (symlink(num, info))
 			emub_dev_log(d, "input: %s: %s", info, g_strerror(errno));
+		g_mkdir_with_parents(node_dir, 0755);
+		g_file_set_contents(node, "", 0, NULL);
+		g_free(node_dir);
+		g_free(info_dir);
 		emub_sys_symlink(eb, inp->evpath + 1, chr);
 		g_free(node);
 		g_free(info);
