@@ -24,6 +24,8 @@ const struct tf_command tf_all_commands[] = {
 	{ "db", "check, sign or make keys for the firmware database", NULL },
 	{ "board", "check a board profile, or show which one this machine uses",
 	  NULL },
+	{ "chip", "one controller: identity and object table, reset, save its config",
+	  NULL },
 	{ NULL, NULL, NULL },
 };
 

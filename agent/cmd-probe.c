@@ -315,6 +315,7 @@ static void print_json(struct row *rows, int n, bool status)
 
 	tf_json_init(&j);
 	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
 	tf_json_begin_array(&j, "controllers");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -329,7 +330,7 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "hardware", r->res.hw[0] ? r->res.hw : NULL);
 		tf_json_string(&j, "firmware", r->res.version_before[0] ? r->res.version_before : NULL);
 		if (r->res.has_crc_before)
-			tf_json_uint(&j, "config_crc", r->res.crc_before);
+			tf_json_crc(&j, "config_crc", r->res.crc_before);
 		if (r->res.config_version_before[0])
 			tf_json_string(&j, "config_version", r->res.config_version_before);
 		tf_json_string(&j, "detail", r->res.detail[0] ? r->res.detail : NULL);

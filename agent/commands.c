@@ -16,5 +16,7 @@ const struct tf_command tf_agent_commands[] = {
 	{ "db", "check, sign or make keys for the firmware database", tf_cmd_db },
 	{ "board", "check a board profile, or show which one this machine uses",
 	  tf_cmd_board },
+	{ "chip", "one controller: identity and object table, reset, save its config",
+	  tf_cmd_chip },
 	{ NULL, NULL, NULL },
 };

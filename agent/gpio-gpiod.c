@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <gpiod.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,41 @@ int tf_gpio_request_input(const struct tf_gpio_spec *spec, const char *consumer,
 			  struct tf_gpio_line **out, struct tf_err *err)
 {
 	return request(spec, false, 0, consumer, out, err);
+}
+
+/* Find the line as request() does, read its info, never request it. */
+int tf_gpio_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		   struct tf_err *err)
+{
+	struct gpiod_line *line;
+	struct gpiod_chip *chip;
+	const char *who;
+	int r;
+
+	if (spec->name[0]) {
+		errno = 0;
+		line = gpiod_line_find(spec->name);
+		if (!line)
+			return tf_err_set(err, errno ? errno : ENOENT,
+					  "GPIO line \"%s\" not found", spec->name),
+			       -ENOENT;
+	} else {
+		chip = gpiod_chip_open_lookup(spec->chip);
+		if (!chip)
+			return tf_err_set(err, ENODEV, "GPIO chip \"%s\": %s", spec->chip,
+					  strerror(errno ? errno : ENODEV));
+		line = gpiod_chip_get_line(chip, (unsigned int)spec->line);
+		if (!line) {
+			gpiod_chip_close(chip);
+			return tf_err_set(err, EINVAL, "GPIO chip \"%s\" has no line %d",
+					  spec->chip, spec->line);
+		}
+	}
+	r = gpiod_line_update(line);
+	who = r == 0 && gpiod_line_is_used(line) ? gpiod_line_consumer(line) : NULL;
+	snprintf(consumer, size, "%s", who ? who : r == 0 && gpiod_line_is_used(line) ? "?" : "");
+	gpiod_line_close_chip(line);
+	return 0;
 }
 
 int tf_gpio_get(struct tf_gpio_line *l)

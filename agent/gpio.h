@@ -5,7 +5,7 @@
  * (gpio-gpiod.c), on hardware, in the VM tests and on the emulated boards
  * alike (there an LD_PRELOAD shim under tests/emul serves the line
  * requests umockdev can not emulate); a libgpiod 2 build would be one more
- * file with the same six functions.  The reset pulse (gpio.c) is built on
+ * file with the same seven functions.  The reset pulse (gpio.c) is built on
  * them.
  */
 #ifndef TF_GPIO_H
@@ -43,6 +43,14 @@ int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value,
 int tf_gpio_request_input(const struct tf_gpio_spec *spec,
 			  const char *consumer, struct tf_gpio_line **out,
 			  struct tf_err *err);
+/*
+ * Is the line @spec names there, and who holds it -- without requesting
+ * it (requesting would change its direction).  0 with @consumer the
+ * holder's name ("" when free); -ENOENT no such line name, -ENODEV no
+ * such chip, -EINVAL no such offset; the reason in @err.
+ */
+int tf_gpio_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		   struct tf_err *err);
 /* Logical value: 1 asserted, 0 not, -errno on failure. */
 int tf_gpio_get(struct tf_gpio_line *l);
 int tf_gpio_set(struct tf_gpio_line *l, int value);

@@ -19,6 +19,7 @@
 #include "goodix.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +359,98 @@ static int goodix_reset_int_level(struct tf_ctx *c)
 	return P(c)->addr == GOODIX_ADDR_INT_HIGH ? 1 : 0;
 }
 
+/* ------------------------------------------------------------ bring-up tools */
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ci->n_fields >= TF_CHIP_INFO_FIELDS)
+		return;
+	tf_snprintf(ci->field[ci->n_fields].key, sizeof(ci->field[0].key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(ci->field[ci->n_fields].value, sizeof(ci->field[0].value), fmt, ap);
+	va_end(ap);
+	ci->n_fields++;
+}
+
+/* The chip's configuration as it runs, fresh byte set as in a file; 0 if
+ * it is a valid one (@info filled), -EBADMSG with the reason if not. */
+static int read_cfg(struct tf_ctx *c, uint8_t *cfg, struct goodix_cfg_info *info,
+		    struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	int r;
+
+	r = reg_read(c, p->chip->config_reg, cfg, p->chip->config_len);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reading the configuration at 0x%04x: %s",
+				  c->dev.name, p->chip->config_reg, strerror(-r));
+	cfg[p->chip->config_len - 1] = 1;
+	return goodix_cfg_check(p->chip, p->product.id, cfg, p->chip->config_len,
+				"the chip's configuration", info, err);
+}
+
+static int goodix_chip_info(struct tf_ctx *c, const struct tf_chip_state *st,
+			    struct tf_chip_info *ci, struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	uint8_t cfg[GOODIX_CONFIG_MAX_LENGTH];
+	struct goodix_cfg_info info;
+	struct tf_err why = { 0 };
+	(void)err;
+	if (st->mode != TF_CHIP_APP || !p->have_product)
+		return 0;
+	info_field(ci, "chip_class", "%s", p->chip->klass);
+	info_field(ci, "address", "0x%02x", p->addr);
+	info_field(ci, "config_register", "0x%04x", p->chip->config_reg);
+	info_field(ci, "config_length", "%u", p->chip->config_len);
+	info_field(ci, "config_checksum_kind", "%s",
+		   p->chip->checksum == GOODIX_CHECKSUM_16 ? "16-bit" : "8-bit");
+	if (read_cfg(c, cfg, &info, &why) < 0) {
+		info_field(ci, "config", "not valid: %s", why.msg);
+		return 0;
+	}
+	info_field(ci, "config_checksum", "0x%0*X",
+		   info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum);
+	info_field(ci, "resolution", "%ux%u", info.x_res, info.y_res);
+	info_field(ci, "max_touch", "%u", info.max_touch);
+	return 0;
+}
+
+/*
+ * The configuration the chip runs, as the blob the driver would load to
+ * give it that configuration: the chip's length, its checksum as stored
+ * (never recomputed: a chip only runs a configuration whose checksum it
+ * accepted), the fresh byte 1.  Its digest is the chip's config digest.
+ */
+static int goodix_save_config(struct tf_ctx *c, uint8_t **data, size_t *len,
+			      struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	struct goodix_cfg_info info;
+	uint8_t *cfg;
+	int r;
+
+	if (!p->have_product)
+		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
+	cfg = malloc(GOODIX_CONFIG_MAX_LENGTH);
+	if (!cfg)
+		return -ENOMEM;
+	r = read_cfg(c, cfg, &info, err);
+	if (r < 0) {
+		free(cfg);
+		return tf_err_prefix(err, "%s: the chip holds no configuration to save: ",
+				     c->dev.name);
+	}
+	*data = cfg;
+	*len = p->chip->config_len;
+	return 0;
+}
+
 const struct tf_family_ops goodix_ops = {
 	.init = goodix_init,
 	.fini = goodix_fini,
@@ -371,4 +464,6 @@ const struct tf_family_ops goodix_ops = {
 	.write_config = goodix_write_config,
 	.expected_axes = goodix_expected_axes,
 	.reset_int_level = goodix_reset_int_level,
+	.chip_info = goodix_chip_info,
+	.save_config = goodix_save_config,
 };

@@ -8,8 +8,10 @@
 #include "mxt.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "family/family.h"
 #include "fwdb.h"
 #include "version.h"
 
@@ -57,6 +59,55 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
 		tf_snprintf(msg, size, "0x%X is wider than an mxt CRC24", b->config_crc);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * What a blob says about itself (`touchfw db add`).  An OBP_RAW file names
+ * the chip (family and variant: the hardware id), the firmware it was made
+ * on (version and build bytes) and both CRCs; a firmware image (.fw frames
+ * or .enc hex) carries no header at all, so its hardware and version come
+ * from the command line.
+ */
+int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
+		   struct tf_blob_facts *f, struct tf_err *err)
+{
+	struct mxt_cfg cfg;
+	struct mxt_fw fw = { 0 };
+	struct tf_err why = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	if (len >= 10 && !memcmp(data, "OBP_RAW V1", 10)) {
+		if (mxt_cfg_parse((const char *)data, len, &cfg, &why) < 0)
+			return tf_err_set(err, EBADMSG, "%s: %s", name, why.msg);
+		f->is_config = true;
+		f->n_hardware = 1;
+		mxt_hw_string(cfg.info[0], cfg.info[1], f->hardware[0], sizeof(f->hardware[0]));
+		mxt_version_string(cfg.info[2], cfg.info[3], f->for_version,
+				   sizeof(f->for_version));
+		f->has_info_crc = true;
+		f->info_crc = cfg.info_crc;
+		/* Zero: "not given" to the kernel; then only the chip knows. */
+		f->has_config_crc = cfg.config_crc != 0;
+		f->config_crc = cfg.config_crc;
+		tf_snprintf(f->ext, sizeof(f->ext), "cfg");
+		tf_snprintf(f->what, sizeof(f->what),
+			    "OBP_RAW configuration for hardware %s firmware %s, %zu object "
+			    "lines, info CRC 0x%06X, config CRC 0x%06X",
+			    f->hardware[0], f->for_version, cfg.n, cfg.info_crc, cfg.config_crc);
+		mxt_cfg_free(&cfg);
+		return 0;
+	}
+	if (mxt_fw_parse(data, len, MXT_FW_AUTO, &fw, &why) < 0)
+		return tf_err_set(err, EBADMSG,
+				  "%s: neither an OBP_RAW configuration nor a firmware image: %s",
+				  name, why.msg);
+	f->is_config = false;
+	tf_snprintf(f->ext, sizeof(f->ext), "%s", fw.was_enc ? "enc" : "fw");
+	tf_snprintf(f->what, sizeof(f->what),
+		 "firmware image (%s), %zu frames; the image names neither its hardware "
+		 "nor its version", fw.was_enc ? ".enc hex" : ".fw binary", fw.frames);
+	mxt_fw_free(&fw);
 	return 0;
 }
 

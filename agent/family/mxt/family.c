@@ -18,6 +18,7 @@ const struct tf_family tf_family_mxt = {
 	.ids = &tf_family_ids_mxt,
 	.version = &mxt_version_scheme,
 	.check_blob = mxt_check_blob,
+	.blob_facts = mxt_blob_facts,
 	.check_blob_data = mxt_check_blob_data,
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,

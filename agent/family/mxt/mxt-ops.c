@@ -20,6 +20,7 @@
 #include "mxt.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -869,6 +870,181 @@ static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
 	return fixed_name("maxtouch.cfg", buf, size, err);
 }
 
+/* ------------------------------------------------------------ bring-up tools */
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ci->n_fields >= TF_CHIP_INFO_FIELDS)
+		return;
+	tf_snprintf(ci->field[ci->n_fields].key, sizeof(ci->field[0].key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(ci->field[ci->n_fields].value, sizeof(ci->field[0].value), fmt, ap);
+	va_end(ap);
+	ci->n_fields++;
+}
+
+/* The info block and object table, as mxt-app's "info" shows them. */
+static int mxt_chip_info(struct tf_ctx *c, const struct tf_chip_state *st,
+			 struct tf_chip_info *ci, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	const struct mxt_info *i = &p->info;
+	unsigned k;
+
+	(void)err;
+	if (st->mode != TF_CHIP_APP || !p->have_info)
+		return 0;
+	info_field(ci, "family_id", "%u (0x%02X)", i->family, i->family);
+	info_field(ci, "variant_id", "%u (0x%02X)", i->variant, i->variant);
+	info_field(ci, "version_byte", "0x%02X", i->version);
+	info_field(ci, "build", "0x%02X", i->build);
+	info_field(ci, "matrix", "%u x %u", i->matrix_x, i->matrix_y);
+	info_field(ci, "objects", "%u", i->num_objects);
+	info_field(ci, "config_area", "0x%04X-0x%04X (CRC from 0x%04X)", i->cfg_start,
+		   i->mem_size, i->crc_start);
+	info_field(ci, "bootloader_address", "0x%02x", st->bl_addr);
+	tf_snprintf(ci->table, sizeof(ci->table), "objects");
+	ci->n_cols = 5;
+	tf_snprintf(ci->col[0], sizeof(ci->col[0]), "type");
+	tf_snprintf(ci->col[1], sizeof(ci->col[1]), "address");
+	tf_snprintf(ci->col[2], sizeof(ci->col[2]), "size");
+	tf_snprintf(ci->col[3], sizeof(ci->col[3]), "instances");
+	tf_snprintf(ci->col[4], sizeof(ci->col[4]), "report_ids");
+	for (k = 0; k < i->num_objects && k < TF_CHIP_INFO_ROWS; k++) {
+		const struct mxt_object *o = &i->obj[k];
+
+		snprintf(ci->cell[k][0], sizeof(ci->cell[k][0]), "T%u", o->type);
+		snprintf(ci->cell[k][1], sizeof(ci->cell[k][1]), "0x%04X", o->start);
+		snprintf(ci->cell[k][2], sizeof(ci->cell[k][2]), "%u", o->size);
+		snprintf(ci->cell[k][3], sizeof(ci->cell[k][3]), "%u", o->instances);
+		snprintf(ci->cell[k][4], sizeof(ci->cell[k][4]), "%u",
+			 (unsigned)o->report_ids * o->instances);
+	}
+	ci->n_rows = k;
+	return 0;
+}
+
+/* T6 RESET (atmel_mxt_ts mxt_soft_reset), then wait for the info block. */
+static int mxt_soft_reset(struct tf_ctx *c, struct tf_err *err)
+{
+	int r;
+
+	if (!P(c)->have_info)
+		return tf_err_set(err, ENODEV, "%s: the chip is not in application mode",
+				  c->dev.name);
+	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, strerror(-r));
+	tf_sleep_us(10000);
+	return wait_app(c, MXT_RESET_TIMEOUT_MS, err);
+}
+
+/* Append to a growing text buffer. */
+struct text {
+	char *buf;
+	size_t len, cap;
+	bool failed;
+};
+
+static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->failed)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->cap ? t->cap * 2 : 4096) + (size_t)n;
+		char *nb = realloc(t->buf, cap);
+
+		if (!nb) {
+			t->failed = true;
+			return;
+		}
+		t->buf = nb;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+/*
+ * The configuration in the chip's RAM as an OBP_RAW V1 file (the format
+ * atmel_mxt_ts loads and mxt-app saves): the info block's first bytes, its
+ * CRC, the config CRC over [crc_start, mem_size) -- what the chip reports
+ * -- and every configuration object, each instance on one line.  Messages,
+ * commands and debug objects are left out, as mxt_cfg_image skips them.
+ */
+static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	const struct mxt_info *i = &p->info;
+	struct text t = { 0 };
+	uint8_t *mem;
+	size_t n;
+	unsigned k, inst, b;
+	int r;
+
+	if (!p->have_info)
+		return tf_err_set(err, ENODEV, "%s: the chip is not in application mode",
+				  c->dev.name);
+	if (i->mem_size <= i->crc_start || i->crc_start < i->cfg_start)
+		return tf_err_set(err, EINVAL, "%s: the chip has no configuration area",
+				  c->dev.name);
+	n = (size_t)(i->mem_size - i->cfg_start);
+	mem = malloc(n);
+	if (!mem)
+		return -ENOMEM;
+	r = reg_read(c, p->app, i->cfg_start, mem, n);
+	if (r < 0) {
+		free(mem);
+		return tf_err_set(err, -r, "%s: reading the configuration: %s", c->dev.name,
+				  strerror(-r));
+	}
+	text_add(&t, "OBP_RAW V1\n");
+	text_add(&t, "%02X %02X %02X %02X %02X %02X %02X\n", i->family, i->variant,
+		 i->version, i->build, i->matrix_x, i->matrix_y, i->num_objects);
+	text_add(&t, "%06X\n", i->crc_read);
+	text_add(&t, "%06X\n",
+		 mxt_crc24(mem + (i->crc_start - i->cfg_start), (size_t)(i->mem_size - i->crc_start)));
+	for (k = 0; k < i->num_objects; k++) {
+		const struct mxt_object *o = &i->obj[k];
+
+		if (volatile_type(o->type) || o->start < i->cfg_start || !o->size)
+			continue;
+		for (inst = 0; inst < o->instances; inst++) {
+			size_t at = (size_t)(o->start - i->cfg_start) + (size_t)o->size * inst;
+
+			if (at + o->size > n)
+				break;
+			text_add(&t, "%04X %04X %04X", o->type, inst, o->size);
+			for (b = 0; b < o->size; b++)
+				text_add(&t, " %02X", mem[at + b]);
+			text_add(&t, "\n");
+		}
+	}
+	free(mem);
+	if (t.failed) {
+		free(t.buf);
+		return tf_err_set(err, ENOMEM, "out of memory");
+	}
+	*data = (uint8_t *)t.buf;
+	*len = t.len;
+	return 0;
+}
+
 const struct tf_family_ops mxt_ops = {
 	.init = mxt_init,
 	.fini = mxt_fini,
@@ -886,4 +1062,7 @@ const struct tf_family_ops mxt_ops = {
 	.write_firmware = mxt_write_firmware,
 	.leave_bootloader = mxt_leave_bootloader,
 	.write_config = mxt_write_config,
+	.chip_info = mxt_chip_info,
+	.soft_reset = mxt_soft_reset,
+	.save_config = mxt_save_config,
 };
