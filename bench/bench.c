@@ -1181,11 +1181,7 @@ int main(int argc, char **argv)
 	snprintf(conf, sizeof(conf), "%s/touchfw.conf", dir);
 	f = fopen(conf, "w");
 	fprintf(f,
-		/* input_timeout_ms: the emulated update_fw write returns at
-		 * once (umockdev can not hold a sysfs write), so the wait for
-		 * the new input device spans the driver's whole flash, which
-		 * a real kernel's write holds instead. */
-		"[touchfw]\nhandoff = fork\nsignatures = off\ninput_timeout_ms = 60000\n"
+		"[touchfw]\nhandoff = fork\nsignatures = off\n"
 		"[paths]\nstate_dir = %s/state\npersist_dir = %s/persist\n"
 		"db_dir = %s/firmware-db\nboards_dirs = %s/boards/examples\n"
 		"firmware_dirs = %s/firmware\ncmdline = %s/cmdline\n",

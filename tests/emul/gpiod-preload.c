@@ -32,6 +32,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gpiod.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -40,6 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -449,5 +452,64 @@ fail:
 		free(list[--n]);
 	free(list);
 	errno = e;
+	return -1;
+}
+
+/*
+ * A write to a driver attribute returns when the driver's store function
+ * does, with its result (sysfs runs the store in the writer's context:
+ * atmel_mxt_ts's update_fw blocks for the whole flash and fails with the
+ * flash's error).  umockdev's sysfs is plain files, whose writes return at
+ * once; so a write to a regular file under the testbed's sys/ is done,
+ * then the board is asked (ATTRWRITE, tests/emul/host/gpio.c) to run the
+ * store and answer when it has.  Anything that is no device's writable
+ * attribute ("NOATTR"), or no board socket, leaves the plain write.
+ */
+static bool under_testbed_sys(int fd, char *path, size_t size)
+{
+	const char *dir = getenv("UMOCKDEV_DIR");
+	char self[40], root[4096], *real;
+	struct stat st;
+	ssize_t n;
+	size_t rl;
+
+	if (!dir || !*dir || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	n = syscall(SYS_readlinkat, AT_FDCWD, self, path, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return false;
+	path[n] = '\0';
+	real = realpath(dir, NULL);
+	if (!real)
+		return false;
+	rl = (size_t)snprintf(root, sizeof(root), "%s/sys/", real);
+	free(real);
+	return rl < sizeof(root) && !strncmp(path, root, rl);
+}
+
+ssize_t write(int fd, const void *buf, size_t count)
+{
+	static ssize_t (*real_write)(int, const void *, size_t);
+	char path[4096], cmd[4200], reply[128];
+	ssize_t w;
+	int s, e;
+
+	if (!real_write)
+		real_write = REAL(write);
+	if (!count || !under_testbed_sys(fd, path, sizeof(path)))
+		return real_write(fd, buf, count);
+	w = real_write(fd, buf, count);
+	if (w <= 0)
+		return w;
+	s = board_connect();
+	if (s < 0)
+		return w;
+	snprintf(cmd, sizeof(cmd), "ATTRWRITE %s\n", path);
+	e = transact(s, cmd, reply, sizeof(reply));
+	close(s);
+	if (e < 0 || !strcmp(reply, "NOATTR") || !strcmp(reply, "OK"))
+		return w;
+	errno = reply_errno(reply);
 	return -1;
 }

@@ -1323,7 +1323,7 @@ release_firmware:
 	return ret;
 }
 
-static void atmel_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
+static int atmel_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
 {
 	struct mxt_data *data = data_of(d);
 	int error, result;
@@ -1331,7 +1331,7 @@ static void atmel_attr_write(struct emub_dev *d, const char *attr, const char *b
 	(void)buf;
 	(void)len;
 	if (!data || strcmp(attr, "update_fw"))
-		return;
+		return 0;
 	/* mxt_update_fw_store() */
 	error = mxt_load_fw(data);
 	if (error) {
@@ -1349,6 +1349,7 @@ static void atmel_attr_write(struct emub_dev *d, const char *attr, const char *b
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
 		 result ? g_strerror(-result) : "the byte count (success)");
+	return result;
 }
 
 static void atmel_destroy(struct emub_dev *d)

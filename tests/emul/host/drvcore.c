@@ -351,8 +351,15 @@ static gpointer worker_main(gpointer data)
 			res = do_unbind(d);
 			break;
 		case EMUB_JOB_ATTR_WRITE:
-			if (d->bound && !d->stuck && d->drv->attr_write)
-				d->drv->attr_write(d, j->attr, j->buf, j->len);
+			/* unbound: the attribute group is gone (the open fails
+			 * with ENOENT on a kernel); a wedged driver: the write
+			 * never returns there, reported here as EIO */
+			if (!d->bound)
+				res = -ENOENT;
+			else if (d->stuck)
+				res = -EIO;
+			else if (d->drv->attr_write)
+				res = d->drv->attr_write(d, j->attr, j->buf, j->len);
 			break;
 		case EMUB_JOB_ATTR_READ:
 			if (d->bound && d->drv->attr_read)

@@ -171,8 +171,10 @@ struct emub_driver_ops {
 	const char *const *of_match; /* compatible strings, NULL-terminated */
 	int (*probe)(struct emub_dev *d);
 	void (*remove)(struct emub_dev *d);
-	/* a write to a driver attribute (file closed after writing) */
-	void (*attr_write)(struct emub_dev *d, const char *attr, const char *buf, size_t len);
+	/* a write to a driver attribute: the store function, run in the
+	 * writer's context as sysfs does (the write returns when it does):
+	 * 0 for the byte count, or the negative errno the write fails with */
+	int (*attr_write)(struct emub_dev *d, const char *attr, const char *buf, size_t len);
 	/* a read of a driver attribute (data was read from the file) */
 	void (*attr_read)(struct emub_dev *d, const char *attr);
 	/* threaded interrupt handler: CHG asserted while the IRQ is enabled */

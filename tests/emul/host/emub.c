@@ -398,14 +398,16 @@ bool emub_realtime(const struct emub *eb)
 /* ------------------------------------------------------------ preload */
 
 /*
- * LD_PRELOAD for the board: umockdev's preload and the GPIO shim
- * (tests/emul/gpiod-preload.c), each added to @old unless it is there,
- * after libasan when that is there (it must come first), else in front.
+ * LD_PRELOAD for the board: the board's shim (tests/emul/gpiod-preload.c)
+ * and umockdev's preload, each added to @old unless it is there, after
+ * libasan when that is there (it must come first), else in front.  The
+ * shim comes before umockdev's: its write() (driver attributes) must see
+ * the call first, as umockdev's calls libc's directly.
  */
 static char *preload_value(const char *old)
 {
-	const char *const libs[][2] = {{"libumockdev-preload", PRELOAD_LIB},
-				       {"libemuboard-gpiod", GPIOD_PRELOAD}};
+	const char *const libs[][2] = {{"libemuboard-gpiod", GPIOD_PRELOAD},
+				       {"libumockdev-preload", PRELOAD_LIB}};
 	bool asan = old && (strstr(old, "libasan") || strstr(old, "libclang_rt.asan"));
 	GString *v = g_string_new(asan ? old : NULL);
 
@@ -705,6 +707,19 @@ int emub_update_fw_count(struct emub *eb, const char *dev)
 	if (!c || !c->dev)
 		return -ENODEV;
 	emub_wait_idle(eb, dev, 60000);
+	g_mutex_lock(&eb->lock);
+	n = c->dev->update_fw_count;
+	g_mutex_unlock(&eb->lock);
+	return n;
+}
+
+int emub_update_fw_count_now(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+	int n;
+
+	if (!c || !c->dev)
+		return -ENODEV;
 	g_mutex_lock(&eb->lock);
 	n = c->dev->update_fw_count;
 	g_mutex_unlock(&eb->lock);

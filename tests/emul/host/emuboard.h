@@ -170,6 +170,8 @@ int emub_input_node(struct emub *eb, const char *dev, char *buf, size_t sz);
 int emub_update_fw_result(struct emub *eb, const char *dev, int *result);
 /* How many writes to update_fw the driver model has handled. */
 int emub_update_fw_count(struct emub *eb, const char *dev);
+/* The same without waiting for the device's jobs first. */
+int emub_update_fw_count_now(struct emub *eb, const char *dev);
 
 /* Kernel oopses modelled so far (reads of fw_version/hw_version/object with
  * no info block; reads that have returned are counted).  Message of the

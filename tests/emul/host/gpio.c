@@ -484,13 +484,87 @@ static char *cmd_wait(struct emub_gpio_conn *c, long ms)
 	return r;
 }
 
+/*
+ * ATTRWRITE <path>: the writer (the board's preload, in write()) has put
+ * its bytes into a driver attribute's file and waits here for the store
+ * function, as a sysfs write does: the reply is "OK" (the write returns
+ * its byte count) or "ERR <errno>" (it fails with that errno), once the
+ * driver model's job has run.  "NOATTR" when the path is no device's
+ * writable attribute (the write stays a plain file write).  The bytes are
+ * taken from the file here, so the writer's close finds it empty and the
+ * inotify path (watch.c) queues nothing a second time.
+ */
+static char *cmd_attr_write(struct emub *eb, const char *path)
+{
+	char *sys = realpath(eb->sys, NULL), *rel = NULL, *name = NULL, *buf = NULL;
+	struct emub_dev *d = NULL;
+	size_t n = sys ? strlen(sys) : 0;
+	gsize len = 0;
+	int res;
+
+	if (!sys || strncmp(path, sys, n) || path[n] != '/') {
+		free(sys);
+		return g_strdup("NOATTR");
+	}
+	free(sys);
+	rel = g_strdup(path + n + 1);
+	g_mutex_lock(&eb->lock);
+	for (int i = 0; i < eb->nchips && !d; i++) {
+		struct emub_dev *dev = eb->chips[i].dev;
+		size_t dl;
+		struct emub_attr *a;
+
+		if (!dev || !dev->devpath)
+			continue;
+		dl = strlen(dev->devpath + 1);
+		if (strncmp(rel, dev->devpath + 1, dl) || rel[dl] != '/' ||
+		    strchr(rel + dl + 1, '/'))
+			continue;
+		a = emub_attr_find(dev, rel + dl + 1);
+		if (a && a->writable) {
+			d = dev;
+			name = g_strdup(a->name);
+		}
+	}
+	g_mutex_unlock(&eb->lock);
+	if (!d) {
+		g_free(rel);
+		return g_strdup("NOATTR");
+	}
+	{
+		char *p = emub_sys_path(eb, rel);
+
+		if (!g_file_get_contents(p, &buf, &len, NULL))
+			buf = NULL;
+		g_free(p);
+	}
+	if (!buf || !len) { /* a write of nothing: sysfs calls no store */
+		g_free(buf);
+		g_free(rel);
+		g_free(name);
+		return g_strdup("OK");
+	}
+	emub_sys_write(eb, rel, "");
+	if (emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, true, &res) < 0)
+		res = -ENOENT;
+	g_free(buf);
+	g_free(rel);
+	g_free(name);
+	return res < 0 ? g_strdup_printf("ERR %d", -res) : g_strdup("OK");
+}
+
 static char *handle_cmd(struct emub_gpio_conn *c, char *line)
 {
 	struct emub *eb = c->eb;
 	char **tok = g_strsplit_set(g_strstrip(line), " \t", -1);
 	char **args, *reply;
-	GPtrArray *clean = g_ptr_array_new();
+	GPtrArray *clean;
 
+	if (!strncmp(line, "ATTRWRITE ", 10)) {
+		g_strfreev(tok);
+		return cmd_attr_write(eb, line + 10);
+	}
+	clean = g_ptr_array_new();
 	for (char **t = tok; *t; t++)
 		if (**t)
 			g_ptr_array_add(clean, *t);
