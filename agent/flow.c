@@ -1002,6 +1002,53 @@ static void release_lines(struct run *r)
 	r->c.chg = r->c.reset = NULL;
 }
 
+/*
+ * Detection right after the reset pulse.  The pulse's release_us is the
+ * least the sources allow before the first access (maXTouch: the kernel's
+ * atmel_mxt_ts ignores CHG for MXT_RESET_INVALID_CHG, 100 ms, after a
+ * reset and only then reads the chip); a chip may need longer to start.
+ * So the chip is waited for, not assumed up: with the CHG line held, until
+ * it asserts (the chip's reset message), else by detection -- polling the
+ * chip's addresses with growing sleeps -- both bounded by the input
+ * timeout (the profile's, else the settings').
+ */
+static int detect_after_reset(struct run *r, struct tf_chip_state *st, bool pulsed)
+{
+	unsigned bound = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
+						   : r->s->input_timeout_ms;
+	uint64_t t0 = tf_now_ms(), delay = 2;
+	int rc;
+
+	if (pulsed && r->c.chg && tf_gpio_get(r->c.chg) == 0) {
+		int left = (int)bound;
+
+		while (left > 0 && tf_gpio_get(r->c.chg) == 0 && !tf_stop_requested()) {
+			if (tf_gpio_wait_edge(r->c.chg, left < 100 ? left : 100) < 0)
+				break;
+			left = (int)bound - (int)(tf_now_ms() - t0);
+		}
+		rlog(r, TF_LOG_INFO, "CHG %s %llu ms after the reset's minimum",
+		     tf_gpio_get(r->c.chg) == 1 ? "asserted" : "still not asserted",
+		     (unsigned long long)(tf_now_ms() - t0));
+	}
+	rc = detect(r, st);
+	if (rc || st->mode != TF_CHIP_ABSENT || !pulsed)
+		return rc;
+	rlog(r, TF_LOG_INFO, "%s after the reset pulse: waiting up to %u ms for the chip to "
+		 "start", st->detail, bound);
+	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
+		tf_sleep_us(delay * 1000);
+		delay = delay * 2 < 50 ? delay * 2 : 50;
+		rc = detect(r, st);
+		if (rc)
+			return rc;
+	}
+	if (st->mode != TF_CHIP_ABSENT)
+		rlog(r, TF_LOG_INFO, "the chip answered %llu ms after the reset's minimum",
+			 (unsigned long long)(tf_now_ms() - t0));
+	return TF_EXIT_OK;
+}
+
 static int path_unbind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
@@ -1027,7 +1074,7 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 		rc = interrupted(r, "after the unbind, before the chip was touched");
 		goto out;
 	}
-	rc = detect(r, &r->chip);
+	rc = detect_after_reset(r, &r->chip, r->c.reset != NULL);
 	if (rc)
 		goto out;
 	if (r->chip.mode == TF_CHIP_ABSENT) {
