@@ -123,6 +123,12 @@ struct tf_family_ops {
 	void (*fini)(struct tf_ctx *c);
 	/* Mode, versions, CRCs -- reading only, safe with the driver bound. */
 	int (*detect)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+	/* Optional: the same, from what the bound driver c->dev.driver shows
+	 * in its own sysfs attributes, for a device no bus reaches while the
+	 * driver holds it (spi: spidev only binds without it).  The bootloader
+	 * has no hardware id there.  -EOPNOTSUPP: this driver shows nothing
+	 * usable. */
+	int (*detect_driver)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
 
 	/* Blobs: parse and check; *img / *cfg are family-private. */
 	int (*load_firmware)(struct tf_ctx *c, const uint8_t *data, size_t len,
@@ -214,6 +220,10 @@ struct tf_family_caps {
 	 * NULL: the driver has no such interface. */
 	const char *kernel_fw_attr;
 	const char *kernel_fw_value;
+	/* Drivers (of ids->drivers) that register no input device again
+	 * after a write to kernel_fw_attr: the flow unbinds and binds them
+	 * afterwards.  NULL-terminated; NULL: none. */
+	const char *const *kernel_fw_rebind;
 	/* The driver applies a configuration file (kernel_cfg_name) at every
 	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
 	 * where the driver requests none; the flow then writes over the bus. */

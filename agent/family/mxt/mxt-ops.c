@@ -952,9 +952,90 @@ static bool mxt_kernel_fw_rejected(int code, const struct tf_chip_state *after)
 static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			       size_t size, struct tf_err *err)
 {
-	(void)c;
 	(void)st;
+	/* mchp_spi_ts requests maxtouch.cfg only when update_cfg is written
+	 * (mxt_update_cfg_store), never at probe */
+	if (c && !strcmp(c->dev.driver, "mchp_spi_ts"))
+		return tf_err_set(err, EOPNOTSUPP, "mchp_spi_ts loads no configuration file at "
+				  "probe (only through its update_cfg, which touchfw does not "
+				  "use); with power = \"always-on\" touchfw writes it over spidev");
 	return fixed_name("maxtouch.cfg", buf, size, err);
+}
+
+/* One attribute of the bound driver, for mxt_detect_driver. */
+static int driver_attr(struct tf_ctx *c, const char *attr, char *buf, size_t size,
+		       struct tf_err *err)
+{
+	int r = tf_device_attr_read(&c->dev, attr, buf, size);
+
+	if (r < 0)
+		return tf_err_set(err, r == -ENOENT ? EOPNOTSUPP : -r, "%s/%s: %s%s",
+				  c->dev.syspath, attr, strerror(-r),
+				  r == -ENOENT ? " (not a driver whose attributes touchfw knows)"
+					       : "");
+	return 0;
+}
+
+/*
+ * mchp_spi_ts's attributes (mxt_attr_group): in_bootloader first -- in the
+ * bootloader data->info is NULL and fw_version/hw_version would oops the
+ * kernel, as atmel's do; then hw_version "FAMILY.VARIANT", fw_version
+ * "MAJOR.MINOR.BUILD" (data->info, read again by update_fw) and
+ * config_crc, which stays 0 while no T6 message reached the driver: 0 is
+ * "unknown" here.
+ */
+static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	char bl[16], hw[32], fw[32], crc[32], tail;
+	unsigned fam, var, maj, min, build;
+	unsigned long v;
+	char *end;
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	if (strcmp(c->dev.driver, "mchp_spi_ts"))
+		return tf_err_set(err, EOPNOTSUPP, "driver %s: touchfw reads no chip state "
+				  "from its attributes", c->dev.driver[0] ? c->dev.driver : "(none)");
+	if ((r = driver_attr(c, "in_bootloader", bl, sizeof(bl), err)) < 0)
+		return r;
+	if (!strcmp(bl, "1")) {
+		st->mode = TF_CHIP_BOOTLOADER;
+		st->bl_addr = 1; /* spi: no addresses */
+		snprintf(st->detail, sizeof(st->detail),
+			 "%s holds the chip in its bootloader (in_bootloader 1)", c->dev.driver);
+		return 0;
+	}
+	if (strcmp(bl, "0"))
+		return tf_err_set(err, EBADMSG, "%s/in_bootloader: \"%s\" is not 0 or 1",
+				  c->dev.syspath, bl);
+	if ((r = driver_attr(c, "hw_version", hw, sizeof(hw), err)) < 0 ||
+	    (r = driver_attr(c, "fw_version", fw, sizeof(fw), err)) < 0 ||
+	    (r = driver_attr(c, "config_crc", crc, sizeof(crc), err)) < 0)
+		return r;
+	if (sscanf(hw, "%u.%u%c", &fam, &var, &tail) != 2 || fam > 255 || var > 255)
+		return tf_err_set(err, EBADMSG, "%s/hw_version: \"%s\" is not FAMILY.VARIANT",
+				  c->dev.syspath, hw);
+	if (sscanf(fw, "%u.%u.%x%c", &maj, &min, &build, &tail) != 3 || maj > 15 || min > 15 ||
+	    build > 255)
+		return tf_err_set(err, EBADMSG, "%s/fw_version: \"%s\" is not MAJOR.MINOR.BUILD",
+				  c->dev.syspath, fw);
+	errno = 0;
+	v = strtoul(crc, &end, 16);
+	if (!crc[0] || *end || errno || v > 0xffffff)
+		return tf_err_set(err, EBADMSG, "%s/config_crc: \"%s\" is not a 24-bit CRC",
+				  c->dev.syspath, crc);
+	st->mode = TF_CHIP_APP;
+	mxt_hw_string((uint8_t)fam, (uint8_t)var, st->hw, sizeof(st->hw));
+	mxt_version_string((uint8_t)(maj << 4 | min), (uint8_t)build, st->version_str,
+			   sizeof(st->version_str));
+	mxt_version_from_info((uint8_t)(maj << 4 | min), (uint8_t)build, &st->version);
+	st->has_version = true;
+	st->has_config_crc = v != 0;
+	st->config_crc = (uint32_t)v;
+	st->bl_addr = 1;
+	tf_snprintf(st->detail, sizeof(st->detail), "application, as %s shows it: hardware %s, "
+		 "firmware %s", c->dev.driver, st->hw, st->version_str);
+	return 0;
 }
 
 /* ------------------------------------------------------------ bring-up tools */
@@ -1136,6 +1217,7 @@ const struct tf_family_ops mxt_ops = {
 	.init = mxt_init,
 	.fini = mxt_fini,
 	.detect = mxt_detect,
+	.detect_driver = mxt_detect_driver,
 	.load_firmware = mxt_load_firmware,
 	.free_firmware = mxt_free_firmware,
 	.kernel_firmware = mxt_kernel_firmware,
