@@ -522,12 +522,31 @@ static int step_bus(struct run *r)
 	return TF_EXIT_OK;
 }
 
-/* The chip's state: over the bus, or what the bound driver shows. */
+/*
+ * The chip's state: over the bus, or what the bound driver shows.  A
+ * driver creates its attributes in its probe, after the driver core made
+ * the driver link: the kernel's bind write returns after the probe, but a
+ * bind touchfw did not make (or a driver core that answers at once) can
+ * leave the link visible before the attributes, so a missing one is
+ * looked for again for a moment.
+ */
 static int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
 {
-	if (r->via_driver)
-		return r->ops->detect_driver(&r->c, st, err);
-	return r->ops->detect(&r->c, st, err);
+	/* as long as a probe may take (mchp_spi_ts sleeps 3 s for a chip
+	 * in its bootloader) */
+	uint64_t end = tf_now_ms() + TF_BIND_TIMEOUT_MS;
+	int rc;
+
+	if (!r->via_driver)
+		return r->ops->detect(&r->c, st, err);
+	for (;;) {
+		tf_device_refresh(&r->c.dev);
+		tf_err_clear(err);
+		rc = r->ops->detect_driver(&r->c, st, err);
+		if (rc != -ENOENT || !r->c.dev.driver[0] || tf_now_ms() >= end)
+			return rc;
+		tf_sleep_us(20000);
+	}
 }
 
 static int detect(struct run *r, struct tf_chip_state *st)
@@ -1419,6 +1438,25 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 		snprintf(buf + n, size - n, "would write nothing");
 }
 
+/*
+ * Through the driver (spi, power = "driver") a configuration could only go
+ * through the driver too: refused before anything is flashed (and by a
+ * dry run) when the driver loads none.
+ */
+static int driver_takes_config(struct run *r)
+{
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX];
+
+	if (!r->via_driver || !r->cfg_obj)
+		return TF_EXIT_OK;
+	if (r->fam->caps.kernel_cfg &&
+	    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) == 0)
+		return TF_EXIT_OK;
+	return finish(r, TF_EXIT_UNSUPPORTED, "config %s: %s; nothing was written",
+		      r->res->cfg_id, err.msg[0] ? err.msg : "the driver loads no configuration file");
+}
+
 static int step_update(struct run *r)
 {
 	struct tf_input_watch *w = NULL;
@@ -1428,18 +1466,8 @@ static int step_update(struct run *r)
 		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
-	if (r->via_driver && r->cfg_obj) {
-		struct tf_err err = { 0 };
-		char name[TF_FW_NAME_MAX];
-
-		/* Before anything is flashed: the configuration could only
-		 * go through the driver too. */
-		if (!r->fam->caps.kernel_cfg ||
-		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
-			return finish(r, TF_EXIT_UNSUPPORTED, "config %s: %s; nothing was written",
-				      r->res->cfg_id, err.msg[0] ? err.msg
-				      : "the driver loads no configuration file");
-	}
+	if ((rc = driver_takes_config(r)))
+		return rc;
 	r->touched = true;
 	if (r->via_driver)
 		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
@@ -1790,7 +1818,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		char what[480];
 
 		/* Read, parse and check everything a real run would write. */
-		if ((rc = step_load(&r)))
+		if ((rc = step_load(&r)) || (rc = driver_takes_config(&r)))
 			goto out;
 		describe_dry_run(&r, what, sizeof(what));
 		rc = finish(&r, TF_EXIT_OK, "%s: %s; leaving the chip alone",

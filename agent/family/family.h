@@ -127,7 +127,8 @@ struct tf_family_ops {
 	 * in its own sysfs attributes, for a device no bus reaches while the
 	 * driver holds it (spi: spidev only binds without it).  The bootloader
 	 * has no hardware id there.  -EOPNOTSUPP: this driver shows nothing
-	 * usable. */
+	 * usable; -ENOENT: an attribute is missing (the flow looks again for
+	 * a moment: a probe creates them after the driver link). */
 	int (*detect_driver)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
 
 	/* Blobs: parse and check; *img / *cfg are family-private. */

@@ -253,8 +253,16 @@ static void test_power_driver_reads_the_chip_through_the_driver(void **state)
 	assert_int_equal(e2e_touchfw(&E, "status", "spi1.0"), 0);
 	assert_non_null(strstr(E.out, "1.0.AA"));
 	assert_non_null(strstr(E.out, "162.6"));
+	/* a dry run refuses what the run would refuse: the configuration */
+	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 13);
+	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
+	db_without_config();
+	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 0);
+	e2e_said(&E, "would flash firmware mxt1664s-fw-3.0.10 (67363 bytes) through "
+		 "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power)");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
 }
 
 static void test_power_driver_flashes_through_update_fw_and_rebinds(void **state)

@@ -969,10 +969,8 @@ static int driver_attr(struct tf_ctx *c, const char *attr, char *buf, size_t siz
 	int r = tf_device_attr_read(&c->dev, attr, buf, size);
 
 	if (r < 0)
-		return tf_err_set(err, r == -ENOENT ? EOPNOTSUPP : -r, "%s/%s: %s%s",
-				  c->dev.syspath, attr, strerror(-r),
-				  r == -ENOENT ? " (not a driver whose attributes touchfw knows)"
-					       : "");
+		return tf_err_set(err, -r, "%s/%s: %s%s", c->dev.syspath, attr, strerror(-r),
+				  r == -ENOENT ? " (not a driver version touchfw knows?)" : "");
 	return 0;
 }
 
