@@ -50,6 +50,9 @@ static const char profile[] =
 
 static const char *spidev_extra = "";
 static bool realtime_next;
+static bool no_config_next; /* the database without the 1664S's configuration */
+
+static void db_without_config(void);
 
 static void start_he(const char *state, const char *power, const char *extra,
 		     const char *he_args)
@@ -79,6 +82,8 @@ static void start_he(const char *state, const char *power, const char *extra,
 	assert_int_equal(system(cmd), 0);
 	snprintf(E.boards, sizeof(E.boards), "%s", dir);
 	e2e_settings(&E, NULL);
+	if (no_config_next)
+		db_without_config();
 	if (realtime_next)
 		emub_set_realtime(E.eb, true);
 	e2e_go(&E);
@@ -94,6 +99,7 @@ static int teardown(void **state)
 	(void)state;
 	spidev_extra = "";
 	realtime_next = false;
+	no_config_next = false;
 	e2e_stop(&E);
 	return 0;
 }
@@ -494,6 +500,39 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	free(log);
 }
 
+static void test_bind_event_with_power_driver_updates_through_update_fw(void **state)
+{
+	char path[400], *he = NULL, *log;
+	size_t len;
+
+	(void)state;
+	/* mchp_spi_ts binds at start in bootloader mode: handle-event runs
+	 * touchfw, whose own rebind after update_fw starts nothing more */
+	no_config_next = true;
+	start_he("no-image", "driver", NULL, "");
+	wait_run_done(30000);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	usleep(500 * 1000); /* a late handle-event would start a second run */
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	log = e2e_state_file(&E, "spi1.0.log");
+	if (getenv("E2E_VERBOSE"))
+		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	assert_int_equal(count(he, "handed to detached process"), 1);
+	assert_int_equal(count(he, "this bind is touchfw's own rebind"), 1);
+	assert_non_null(log);
+	assert_int_equal(count(log, "asking mchp_spi_ts to flash it (update_fw)"), 1);
+	assert_int_equal(count(log, "verified: firmware"), 1);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+	free(he);
+	free(log);
+}
+
 static unsigned frames_passed(void)
 {
 	unsigned n;
@@ -562,6 +601,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_sigterm_mid_flash_undoes_spidev_and_rebinds,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_bind_event_with_power_driver_updates_through_update_fw, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
