@@ -508,8 +508,8 @@ static int step_bus(struct run *r)
  */
 static int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
 {
-	/* as long as a probe may take (mchp_spi_ts sleeps 3 s for a chip
-	 * in its bootloader) */
+	/* as long as a probe may take (a driver may sleep seconds for a
+	 * chip in its bootloader) */
 	uint64_t end = tf_now_ms() + TF_BIND_TIMEOUT_MS;
 	int rc;
 
