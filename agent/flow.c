@@ -870,6 +870,13 @@ static int interrupted(struct run *r, const char *what)
 		      r->c.dev.name);
 }
 
+/* Why a bind failed: the bind file missing means the kernel has no such
+ * driver (not built, module not loaded); else its probe refused. */
+static const char *bind_failure(const struct tf_err *e)
+{
+	return e->code == ENOENT ? "no such driver in this kernel" : "the driver's probe failed";
+}
+
 static int rebind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
@@ -888,7 +895,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
 	rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
-		return finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)", err.msg);
+		return finish(r, TF_EXIT_VERIFY, "%s (%s)", err.msg, bind_failure(&err));
 	return TF_EXIT_OK;
 }
 
@@ -1136,8 +1143,8 @@ out:
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
 			rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 			if (tf_device_bind(&r->c.dev, drv, &e2) < 0 && !rc)
-				rc = finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)",
-					    e2.msg);
+				rc = finish(r, TF_EXIT_VERIFY, "%s (%s)", e2.msg,
+					    bind_failure(&e2));
 		}
 	}
 	return rc;
