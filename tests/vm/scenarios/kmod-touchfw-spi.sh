@@ -7,6 +7,7 @@
 # vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
 # vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
 # vm-image: --dtb tests/vm/modules/mxt-emul/boards/qemu-mxt-emul-spi.dts:/vm/boards/spi.dtb
+# vm-append: spidev.bufsiz=256
 #
 # "kmod-touchfw-spi" (busybox init): an mXT1664S without firmware on a real
 # spi controller (mxt_emul spi=1: the kernel's spi core, chip-select
@@ -15,7 +16,10 @@
 # kernel does not have, so it stays unbound.  touchfw run with an
 # always-on profile binds Debian's built-in spidev through driver_override,
 # sets mode 3 and 8 MHz on the real /dev/spidevB.C, splits to the real
-# bufsiz, flashes firmware and configuration in the mchp_spi_ts framing,
+# bufsiz (256 from the kernel command line: a frame with the bootloader's
+# 2-byte write header is about 263 bytes and spidev refuses a message over
+# bufsiz with EMSGSIZE), flashes
+# firmware and configuration in the mchp_spi_ts framing,
 # reads the chip back, then unbinds spidev and clears driver_override.
 # Binding mchp_spi_ts afterwards must fail (no such driver), so the run
 # ends in exit 12 naming it: the input-device check of this family on spi
@@ -25,7 +29,8 @@
 vm_require "modules and debugfs" emul_setup
 emul_touchfw_dirs
 vm_check "spidev is in this kernel (built in)" test -d /sys/bus/spi/drivers/spidev
-vm_check "spidev's bufsiz parameter is readable" test -r /sys/module/spidev/parameters/bufsiz
+vm_check "spidev's bufsiz is 256 (spidev.bufsiz= on the command line)" \
+	test "$(cat /sys/module/spidev/parameters/bufsiz)" = 256
 vm_require "mxt_emul loads with its spi controller (mXT1664S, no image)" \
 	vm_modprobe mxt_emul preset=mxt1664s state=noimage client=0 spi=1
 SPI_DEV=""
