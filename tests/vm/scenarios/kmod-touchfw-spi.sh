@@ -44,9 +44,19 @@ vm_check "no driver binds it (no mchp_spi_ts here)" test ! -e "$SPI_SYS/driver"
 vm_check "the chip is in its bootloader" test "$(emul_state mode)" = bootloader
 emul_use_profile spi
 
+udevadm monitor --kernel --property --subsystem-match=spi >/tmp/spi-events.log 2>&1 &
+mon=$!
+sleep 0.3 # it needs ~0.2 s before it receives events
 /usr/local/bin/touchfw run "$SPI_DEV" >/tmp/run.log 2>&1
 rc=$?
+sleep 0.3
+kill "$mon"
 sed 's/^/vm:   /' /tmp/run.log
+# ACTION and DRIVER of each spi uevent, one line each
+awk '/^KERNEL\[/ { if (a) print a, d; a = ""; d = "" }
+	/^ACTION=/ { a = $0 } /^DRIVER=/ { d = $0 }
+	END { if (a) print a, d }' /tmp/spi-events.log >/tmp/spi-actions.log
+sed 's/^/vm:   uevent: /' /tmp/spi-actions.log
 vm_check "the run ends in exit 12: mchp_spi_ts can not be bound in this kernel" test "$rc" = 12
 vm_check "touchfw bound the real spidev through driver_override" \
 	grep -q "spi: bound spidev (/dev/spidev" /tmp/run.log
@@ -60,6 +70,9 @@ vm_check "one image completed, no frame failed" eval \
 	'[ "$(emul_state images_completed)" = 1 ] && [ "$(emul_state frames_failed)" = 0 ]'
 vm_check "the bind of mchp_spi_ts failed and is named" \
 	grep -q "binding driver mchp_spi_ts: .*(no such driver in this kernel)" /tmp/run.log
+vm_check "the real spi core sent bind with DRIVER=spidev, then unbind" eval \
+	'grep -q "^ACTION=bind DRIVER=spidev\$" /tmp/spi-actions.log &&
+		grep -q "^ACTION=unbind" /tmp/spi-actions.log'
 vm_check "spidev is unbound again" test ! -e "$SPI_SYS/driver"
 vm_check "driver_override is cleared" eval \
 	'case "$(cat "$SPI_SYS/driver_override")" in ""|"(null)") true ;; *) false ;; esac'
