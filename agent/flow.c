@@ -537,6 +537,7 @@ static int step_plan(struct run *r)
 	struct tf_plan_input in = { 0 };
 	struct tf_err err = { 0 };
 	char hint[32];
+	int rc;
 
 	if (!r->db)
 		return TF_EXIT_OK; /* manual files */
@@ -552,7 +553,10 @@ static int step_plan(struct run *r)
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
 	in.config_versioned = r->fam->caps.config_versioned;
 	in.force = r->o->force;
-	if (tf_plan_make(&in, &r->plan, &err) < 0)
+	rc = tf_plan_make(&in, &r->plan, &err);
+	if (rc == -ENODEV)
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s: %s", dev_of(r), err.msg);
+	if (rc < 0)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
