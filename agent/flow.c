@@ -194,6 +194,19 @@ static int step_profile(struct run *r)
 		log_warn(dev_of(r), "%s", why);
 	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
+	if (r->profile) {
+		char diff[600];
+		const struct tf_board_profile *other =
+			tf_board_match_conflict(r->boards, &r->id, r->profile, diff, sizeof(diff));
+
+		if (other)
+			return finish(r, TF_EXIT_PROFILE_INVALID,
+				      "%s: board profiles %s and %s both match this board equally "
+				      "well and disagree (%s); remove one, or let one take the "
+				      "other's file name in an earlier boards directory "
+				      "(touchfw-board(5))",
+				      dev_of(r), r->profile->path, other->path, diff);
+	}
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK; /* manual flash: synthesised below */
