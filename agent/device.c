@@ -97,8 +97,7 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 			break;
 	}
 	if (i == TF_ARRAY_SIZE(buses))
-		return tf_err_set(err, ENODEV, "%s: no such i2c or spi device in /sys/bus",
-				  name);
+		return tf_err_set(err, ENODEV, "no such i2c or spi device in /sys/bus");
 	strcpy(d->subsys, buses[i]);
 	if (!realpath(path, real))
 		tf_snprintf(real, sizeof(real), "%s", path);
@@ -122,7 +121,7 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 				d->adapter_nr = atoi(slash + 5);
 		}
 		if (d->adapter_nr < 0)
-			return tf_err_set(err, ENODEV, "%s: can not tell its i2c adapter", name);
+			return tf_err_set(err, ENODEV, "can not tell its i2c adapter");
 		tf_snprintf(adir, sizeof(adir), "/sys/bus/i2c/devices/i2c-%d", d->adapter_nr);
 		tf_snprintf(path, sizeof(path), "%s/name", adir);
 		tf_read_attr(path, d->adapter_name, sizeof(d->adapter_name));
@@ -176,11 +175,11 @@ static int driver_file(const struct tf_device *d, const char *driver,
 	int r;
 
 	if (!tf_devname_valid(driver))
-		return tf_err_set(err, EINVAL, "%s: bad driver name '%s'", d->name, driver);
+		return tf_err_set(err, EINVAL, "bad driver name '%s'", driver);
 	tf_snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", d->subsys, driver, file);
 	r = tf_write_attr(path, d->name);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: %s driver %s: %s", d->name, what, driver,
+		return tf_err_set(err, -r, "%s driver %s: %s", what, driver,
 				  strerror(-r));
 	return 0;
 }
@@ -217,8 +216,8 @@ int tf_device_unbind(struct tf_device *d, struct tf_err *err)
 	if (r < 0)
 		return r;
 	if (!wait_link(d, false, TF_UNBIND_TIMEOUT_MS))
-		return tf_err_set(err, ETIMEDOUT, "%s: driver %s still bound %d ms after unbind",
-				  d->name, drv, TF_UNBIND_TIMEOUT_MS);
+		return tf_err_set(err, ETIMEDOUT, "driver %s still bound %d ms after unbind", drv,
+				  TF_UNBIND_TIMEOUT_MS);
 	return 0;
 }
 
@@ -229,8 +228,8 @@ int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err)
 	if (r < 0)
 		return r;
 	if (!wait_link(d, true, TF_BIND_TIMEOUT_MS))
-		return tf_err_set(err, ENODEV, "%s: driver %s did not bind within %d ms "
-				  "(its probe failed?)", d->name, driver, TF_BIND_TIMEOUT_MS);
+		return tf_err_set(err, ENODEV, "driver %s did not bind within %d ms "
+				  "(its probe failed?)", driver, TF_BIND_TIMEOUT_MS);
 	return 0;
 }
 
@@ -243,7 +242,7 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
 	r = tf_write_attr(path, value);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: writing %s: %s", d->name, attr, strerror(-r));
+		return tf_err_set(err, -r, "writing %s: %s", attr, strerror(-r));
 	return 0;
 }
 
@@ -278,8 +277,7 @@ int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
 		}
 		if (now >= end)
 			return tf_err_set(err, ETIMEDOUT,
-					  "%s: no driver finished binding within %d ms",
-					  d->name, timeout_ms);
+					  "no driver finished binding within %d ms", timeout_ms);
 		tf_sleep_us(20000);
 	}
 }

@@ -56,7 +56,11 @@ struct run {
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
+	bool touched;           /* the update started: re-detect after a failure */
+	bool foreign;           /* the chip refused the image as another chip's */
 	bool attempt_reserved;  /* this run already counts in DEV.attempts */
+	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
+	bool hint_used;         /* the plan went by it (the chip could not say) */
 	uint64_t t0;
 	struct tf_progress last_progress;
 	int last_pct;
@@ -66,6 +70,10 @@ static const char *dev_of(struct run *r)
 {
 	return r->c.dev.name[0] ? r->c.dev.name : "touchfw";
 }
+
+/* A line about this run's device, at the level its options allow; the
+ * device is named here once, messages never name it themselves. */
+#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, dev_of(r), __VA_ARGS__)
 
 /* Record the outcome and return its exit code. */
 static int finish(struct run *r, int code, const char *fmt, ...)
@@ -93,6 +101,17 @@ static const char *mode_name(enum tf_chip_mode m)
 	}
 }
 
+/* "2026-12-04 18:40 UTC" for @t (seconds), or "an unknown time". */
+static const char *when(uint64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
+		tf_snprintf(buf, size, "an unknown time");
+	return buf;
+}
+
 /* ------------------------------------------------------------ progress */
 
 static void progress(void *user, const struct tf_progress *p)
@@ -106,7 +125,7 @@ static void progress(void *user, const struct tf_progress *p)
 	if (r->o->progress) {
 		r->o->progress(r->o->progress_user, dev_of(r), p);
 	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
-		log_info(dev_of(r), "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
+		rlog(r, TF_LOG_INFO, "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
 			 p->done, p->total, p->bytes,
 			 p->retries ? ", with retries" : "");
 	}
@@ -132,14 +151,14 @@ static int step_device(struct run *r)
 	if (rc < 0)
 		return finish(r, TF_EXIT_STATE, "%s", err.msg);
 	if ((rc || r->o->wait_bind) && !r->c.dev.driver[0]) {
-		log_info(dev_of(r), "waiting up to %u ms for a driver to bind",
+		rlog(r, TF_LOG_INFO, "waiting up to %u ms for a driver to bind",
 			 r->s->bind_timeout_ms);
 		rc = tf_device_wait_bound(&r->c.dev, (int)r->s->bind_timeout_ms, 500, &err);
 		if (rc < 0)
 			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	}
 	tf_snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
-	log_info(dev_of(r), "device %s on %s adapter i2c-%d (%s), driver %s",
+	rlog(r, TF_LOG_INFO, "device %s on %s adapter i2c-%d (%s), driver %s",
 		 r->c.dev.syspath, r->c.dev.subsys, r->c.dev.adapter_nr,
 		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
 		 r->c.dev.driver[0] ? r->c.dev.driver : "none");
@@ -177,12 +196,13 @@ static int step_profile(struct run *r)
 	if (tf_board_load(dirs, r->s->n_boards_dirs, &r->boards, &err) < 0)
 		return finish(r, TF_EXIT_NO_PROFILE, "board profiles: %s", err.msg);
 	for (i = 0; i < tf_board_set_invalid_count(r->boards); i++)
-		log_warn(dev_of(r), "ignoring invalid board profile %s (see 'touchfw board check')",
+		rlog(r, TF_LOG_WARNING,
+		     "ignoring invalid board profile %s (see 'touchfw board check')",
 			 tf_board_set_invalid_path(r->boards, i));
 	for (i = 0; i < tf_board_set_ignored_count(r->boards); i++) {
 		tf_board_ignored_message(tf_board_set_ignored_path(r->boards, i), why,
 					 sizeof(why));
-		log_warn(dev_of(r), "%s", why);
+		rlog(r, TF_LOG_WARNING, "%s", why);
 	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
 	if (r->profile) {
@@ -192,20 +212,19 @@ static int step_profile(struct run *r)
 
 		if (other)
 			return finish(r, TF_EXIT_PROFILE_INVALID,
-				      "%s: board profiles %s and %s both match this board equally "
+				      "board profiles %s and %s both match this board equally "
 				      "well and disagree (%s); remove one, or let one take the "
 				      "other's file name in an earlier boards directory "
 				      "(touchfw-board(5))",
-				      dev_of(r), r->profile->path, other->path, diff);
+				      r->profile->path, other->path, diff);
 	}
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK; /* manual flash: synthesised below */
-		log_debug(dev_of(r), "board identity: %s%s", r->id.n_compatible ?
+		rlog(r, TF_LOG_DEBUG, "board identity: %s%s", r->id.n_compatible ?
 			  r->id.compatible[0] : "", r->id.has_dmi ? " (DMI)" : "");
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: no board profile describes this board (%s); nothing to do; %s",
-			      dev_of(r),
+			      "no board profile describes this board (%s); nothing to do; %s",
 			      r->id.n_compatible ? r->id.compatible[0]
 			      : r->id.has_dmi ? "DMI machine" : "no identity",
 			      explain_miss(r, why, sizeof(why)));
@@ -218,14 +237,13 @@ static int step_profile(struct run *r)
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: board profile %s has no controller on adapter '%s' "
-			      "at 0x%02x; nothing to do; %s",
-			      dev_of(r), r->profile->name,
+			      "board profile %s has no controller on adapter '%s' "
+			      "at 0x%02x; nothing to do; %s", r->profile->name,
 			      r->c.dev.adapter_name, r->c.dev.addr,
 			      explain_miss(r, why, sizeof(why)));
 	}
 	tf_snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
-	log_info(dev_of(r), "board profile %s (%s): controller %s, family %s, power %s",
+	rlog(r, TF_LOG_INFO, "board profile %s (%s): controller %s, family %s, power %s",
 		 r->profile->name, r->profile->model, r->ctrl->node_path, r->ctrl->family,
 		 tf_power_name(r->ctrl->power));
 	return TF_EXIT_OK;
@@ -241,13 +259,12 @@ static int synth_controller(struct run *r)
 		return TF_EXIT_OK;
 	if (!fi)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: no board profile and driver '%s' is not one touchfw "
-			      "knows; give --family", dev_of(r),
+			      "no board profile and driver '%s' is not one touchfw "
+			      "knows; give --family",
 			      r->c.dev.driver[0] ? r->c.dev.driver : "none");
 	if (!r->c.dev.has_addr)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: no board profile and no address in the device name",
-			      dev_of(r));
+			      "no board profile and no address in the device name");
 	memset(&r->synth, 0, sizeof(r->synth));
 	tf_snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
 	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->ids->name);
@@ -255,7 +272,7 @@ static int synth_controller(struct run *r)
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
-	log_info(dev_of(r), "no board profile: family %s at 0x%02x, power %s (command line)",
+	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (command line)",
 		 fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
 	return TF_EXIT_OK;
 }
@@ -285,8 +302,8 @@ static int step_family(struct run *r)
 	struct tf_err err = { 0 };
 
 	if (!fi)
-		return finish(r, TF_EXIT_UNSUPPORTED, "%s: family '%s' is not supported",
-			      dev_of(r), r->ctrl->family);
+		return finish(r, TF_EXIT_UNSUPPORTED, "family '%s' is not supported",
+			      r->ctrl->family);
 	r->fam = fi;
 	r->ops = fi->ops;
 	{
@@ -294,15 +311,15 @@ static int step_family(struct run *r)
 
 		if (r->ctrl != &r->synth &&
 		    tf_family_check_controller(fi, r->ctrl, msg, sizeof(msg)) < 0)
-			return finish(r, TF_EXIT_PROFILE_INVALID, "%s: board profile %s: %s: %s",
-				      dev_of(r), r->profile ? r->profile->path : "",
+			return finish(r, TF_EXIT_PROFILE_INVALID, "board profile %s: %s: %s",
+				      r->profile ? r->profile->path : "",
 				      r->ctrl->node_path, msg);
 	}
 	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: bound to driver %s, which is not a %s driver; the board "
-			      "profile says %s is a %s controller",
-			      dev_of(r), r->c.dev.driver, fi->ids->name, r->ctrl->node_path,
+			      "bound to driver %s, which is not a %s driver; the board "
+			      "profile says %s is a %s controller", r->c.dev.driver, fi->ids->name,
+			      r->ctrl->node_path,
 			      fi->ids->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
@@ -327,19 +344,19 @@ static int step_attempts(struct run *r)
 	/* Corrupt: the safe side, as if at the limit; unusable: refuse. */
 	rc = tf_state_read_attempts(&r->st, r->c.dev.name, &a, &err);
 	if (rc == -EBADMSG)
-		return finish(r, TF_EXIT_BACKOFF, "%s: not updating: %s; 'touchfw run "
-			      "--force %s' tries again and replaces it", dev_of(r), err.msg,
+		return finish(r, TF_EXIT_BACKOFF, "not updating: %s; 'touchfw run "
+			      "--force %s' tries again and replaces it", err.msg,
 			      r->c.dev.name);
 	if (rc < 0)
-		return finish(r, TF_EXIT_STATE, "%s: not updating: %s", dev_of(r), err.msg);
+		return finish(r, TF_EXIT_STATE, "not updating: %s", err.msg);
 	if (a.count >= r->s->max_attempts)
 		return finish(r, TF_EXIT_BACKOFF,
-			      "%s: gave up after %u failed attempts (last: %s); "
-			      "'touchfw run --force %s' tries again",
-			      dev_of(r), a.count, a.last_error, r->c.dev.name);
+			      "gave up after %u failed attempts (last: %s); "
+			      "'touchfw run --force %s' tries again", a.count, a.last_error,
+			      r->c.dev.name);
 	if (a.count && a.next_allowed > now)
-		return finish(r, TF_EXIT_BACKOFF, "%s: backing off for %llus after %u failed attempt%s",
-			      dev_of(r), (unsigned long long)(a.next_allowed - now), a.count,
+		return finish(r, TF_EXIT_BACKOFF, "backing off for %llus after %u failed attempt%s",
+			      (unsigned long long)(a.next_allowed - now), a.count,
 			      a.count == 1 ? "" : "s");
 	return TF_EXIT_OK;
 }
@@ -353,9 +370,9 @@ static int step_db(struct run *r)
 		return TF_EXIT_OK;
 	opts.sig = r->s->signatures;
 	if (tf_fwdb_load(r->s->db_dir, &opts, &r->db, &err) < 0)
-		return finish(r, TF_EXIT_DB_INVALID, "%s: firmware database: %s", dev_of(r),
+		return finish(r, TF_EXIT_DB_INVALID, "firmware database: %s",
 			      err.msg);
-	log_info(dev_of(r), "firmware database %s: %zu blobs, %s", r->s->db_dir,
+	rlog(r, TF_LOG_INFO, "firmware database %s: %zu blobs, %s", r->s->db_dir,
 		 r->db->n_blobs,
 		 r->db->sig_state == TF_SIG_STATE_VERIFIED ? "signature verified"
 		 : r->db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
@@ -370,26 +387,24 @@ static int step_bus(struct run *r)
 
 	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family has no spi transport", dev_of(r),
+			      "the %s family has no spi transport",
 			      r->fam->ids->name);
 	/* The agent's only bus code so far is i2c-dev. */
 	if (strcmp(r->c.dev.subsys, "i2c"))
-		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
-			      dev_of(r));
+		return finish(r, TF_EXIT_UNSUPPORTED, "only i2c controllers are supported so far");
 	if (!(t & TF_TRANSPORT_I2C))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family has no i2c transport", dev_of(r),
+			      "the %s family has no i2c transport",
 			      r->fam->ids->name);
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
 		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
-			      "%s: %s%s", dev_of(r), err.msg,
+			      "%s%s", err.msg,
 			      err.code == EACCES ? " (touchfw needs root)" : "");
 	r->c.bus_open = true;
 	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: adapter i2c-%d (%s) is SMBus-only; the %s family needs "
-			      "plain I2C transfers",
-			      dev_of(r), r->c.dev.adapter_nr, r->c.dev.adapter_name,
+			      "adapter i2c-%d (%s) is SMBus-only; the %s family needs "
+			      "plain I2C transfers", r->c.dev.adapter_nr, r->c.dev.adapter_name,
 			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
@@ -422,7 +437,7 @@ static int detect_settled(struct run *r, struct tf_chip_state *st)
 
 	if (rc || st->mode != TF_CHIP_ABSENT || !r->c.dev.driver[0])
 		return rc;
-	log_info(dev_of(r), "%s; %s may be resetting it after its probe: retrying for up "
+	rlog(r, TF_LOG_INFO, "%s; %s may be resetting it after its probe: retrying for up "
 		 "to %u ms", st->detail, r->c.dev.driver, bound);
 	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
 		tf_sleep_us(delay * 1000);
@@ -432,29 +447,35 @@ static int detect_settled(struct run *r, struct tf_chip_state *st)
 			return rc;
 	}
 	if (st->mode != TF_CHIP_ABSENT)
-		log_info(dev_of(r), "the chip answered after %llu ms",
+		rlog(r, TF_LOG_INFO, "the chip answered after %llu ms",
 			 (unsigned long long)(tf_now_ms() - t0));
 	return TF_EXIT_OK;
 }
 
 /* Remember the hardware for a later bootloader-mode start (not in the
- * read-only dry runs of probe and status). */
+ * read-only dry runs of probe and status), with when it was first seen. */
 static void persist_hw(struct run *r, const char *hw)
 {
+	struct tf_hw_hint h = { 0 };
 	struct tf_err err = { 0 };
 
-	if (!hw[0] || r->o->dry_run)
+	if (!hw[0] || r->o->dry_run || !strcmp(r->hint.hw, hw))
 		return;
-	if (tf_persist_write_hw(r->s->persist_dir, r->c.dev.name, hw, &err) < 0)
-		log_warn(dev_of(r), "hardware hint not saved: %s", err.msg);
+	tf_snprintf(h.hw, sizeof(h.hw), "%s", hw);
+	h.learnt = (uint64_t)time(NULL);
+	tf_snprintf(h.from, sizeof(h.from), "the chip in application mode");
+	if (tf_persist_write_hw(r->s->persist_dir, r->c.dev.name, &h, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "hardware hint not saved: %s", err.msg);
+	else
+		r->hint = h;
 }
 
-static void read_hw_hint(struct run *r, char *hw, size_t size)
+static void read_hw_hint(struct run *r)
 {
 	struct tf_err err = { 0 };
 
-	if (tf_persist_read_hw(r->s->persist_dir, r->c.dev.name, hw, size, &err) < 0)
-		log_warn(dev_of(r), "hardware hint ignored: %s", err.msg);
+	if (tf_persist_read_hw(r->s->persist_dir, r->c.dev.name, &r->hint, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "hardware hint ignored: %s", err.msg);
 }
 
 static int step_detect(struct run *r)
@@ -469,18 +490,22 @@ static int step_detect(struct run *r)
 	    r->ctrl->driver[0] && r->o->dry_run) {
 		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
 		return finish(r, TF_EXIT_NO_DEVICE,
-			      "%s: driver %s is not bound and owns the power, so the chip "
+			      "driver %s is not bound and owns the power, so the chip "
 			      "is off; a dry run does not bind it ('touchfw run %s' does)",
-			      dev_of(r), r->ctrl->driver, r->c.dev.name);
+			      r->ctrl->driver, r->c.dev.name);
 	}
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
 	    r->ctrl->driver[0]) {
-		log_info(dev_of(r), "driver not bound and it owns the power: binding %s first",
+		rlog(r, TF_LOG_INFO, "driver not bound and it owns the power: binding %s first",
 			 r->ctrl->driver);
-		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0 ||
-		    tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
-			log_warn(dev_of(r), "%s", err.msg);
+		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0)
+			rlog(r, TF_LOG_WARNING, "the marker for touchfw's own bind could not be "
+			     "written in %s: handle-event may start another run for it",
+			     r->s->state_dir);
+		if (tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
+			rlog(r, TF_LOG_WARNING, "%s", err.msg);
 	}
+	read_hw_hint(r);
 	rc = detect_settled(r, &r->chip);
 	if (rc)
 		return rc;
@@ -496,22 +521,22 @@ static int step_detect(struct run *r)
 		tf_snprintf(r->res->config_version_before, sizeof(r->res->config_version_before),
 			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
-		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
+		return finish(r, TF_EXIT_NO_DEVICE, "%s", r->chip.detail);
 	if (r->chip.mode == TF_CHIP_APP) {
 		persist_hw(r, r->chip.hw);
-		log_info(dev_of(r), "%s mode: hardware %s, firmware %s, config CRC %s%06X",
+		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s%06X",
 			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
 			 r->chip.has_config_crc ? "0x" : "unknown ",
 			 r->chip.has_config_crc ? r->chip.config_crc : 0);
 	} else {
-		log_info(dev_of(r), "bootloader mode: %s", r->chip.detail);
+		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
 	if (r->fam->caps.kernel_cfg &&
 	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, cfg_name, found,
 			     sizeof(found)) == 0)
-		log_warn(dev_of(r),
+		rlog(r, TF_LOG_WARNING,
 			 "%s exists: the %s driver applies it at every probe and may undo "
 			 "touchfw's configuration", found, r->c.dev.driver[0] ?
 			 r->c.dev.driver : "kernel");
@@ -522,28 +547,51 @@ static int step_plan(struct run *r)
 {
 	struct tf_plan_input in = { 0 };
 	struct tf_err err = { 0 };
-	char hint[32];
+	char t[40];
 	int rc;
 
 	if (!r->db)
 		return TF_EXIT_OK; /* manual files */
-	read_hw_hint(r, hint, sizeof(hint));
 	in.db = r->db;
 	in.profile = r->profile;
 	in.ctrl = r->ctrl;
 	in.family = r->ctrl->family;
 	in.st = &r->chip;
-	in.hw_hint = hint[0] ? hint : NULL;
+	/* The remembered hardware stands in only for what the chip does not
+	 * say itself (its id in bootloader mode). */
+	r->hint_used = !r->chip.hw[0] && r->hint.hw[0];
+	in.hw_hint = r->hint_used ? r->hint.hw : NULL;
 	in.devname = r->c.dev.name;
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
 	in.config_versioned = r->fam->caps.config_versioned;
 	in.force = r->o->force;
+	if (r->hint_used)
+		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
+		     "(learnt on %s from %s)", r->hint.hw, when(r->hint.learnt, t, sizeof(t)),
+		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	rc = tf_plan_make(&in, &r->plan, &err);
+	/* -ENODEV: the chip's bootloader says it is another kind of chip than
+	 * the firmware is for; no hint changes that. */
 	if (rc == -ENODEV)
-		return finish(r, TF_EXIT_UNSUPPORTED, "%s: %s", dev_of(r), err.msg);
-	if (rc < 0)
-		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+	if (rc < 0 && r->hint_used) {
+		struct tf_err e2 = { 0 };
+
+		/* A chip swapped at the same address: the board decides, as
+		 * it does for a chip never seen. */
+		in.hw_hint = NULL;
+		if (tf_plan_make(&in, &r->plan, &e2) == 0 && r->plan.fw) {
+			rlog(r, TF_LOG_WARNING, "remembered hardware %s (learnt on %s) has no "
+			     "firmware for this board: a swapped chip? choosing by the board; "
+			     "'touchfw forget %s' clears it", r->hint.hw,
+			     when(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
+			r->hint_used = false;
+			tf_err_clear(&err);
+		}
+	}
+	if (err.code)
+		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
 		tf_snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version), "%s",
@@ -553,11 +601,12 @@ static int step_plan(struct run *r)
 		tf_snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s", r->plan.cfg->id);
 	tf_snprintf(r->res->fw_reason, sizeof(r->res->fw_reason), "%s", r->plan.fw_reason);
 	tf_snprintf(r->res->cfg_reason, sizeof(r->res->cfg_reason), "%s", r->plan.cfg_reason);
-	log_info(dev_of(r), "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
+	rlog(r, TF_LOG_INFO, "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
 		 r->plan.fw ? r->plan.fw->id : "", r->plan.fw ? "" : r->plan.fw_reason);
 	if (r->plan.fw)
-		log_info(dev_of(r), "firmware: why: %s", r->plan.fw_reason);
-	log_info(dev_of(r), "config: %s%s (%s)", r->plan.cfg && r->plan.cfg_needed ? "write " : "keep",
+		rlog(r, TF_LOG_INFO, "firmware: why: %s", r->plan.fw_reason);
+	rlog(r, TF_LOG_INFO, "config: %s%s (%s)",
+	     r->plan.cfg && r->plan.cfg_needed ? "write " : "keep",
 		 r->plan.cfg && r->plan.cfg_needed ? r->plan.cfg->id : "", r->plan.cfg_reason);
 	return TF_EXIT_OK;
 }
@@ -578,7 +627,7 @@ static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char 
 		return TF_EXIT_OK;
 	}
 	if (tf_fwdb_read_blob(r->db, b, data, len, &err) < 0)
-		return finish(r, TF_EXIT_DB_INVALID, "%s: %s", dev_of(r), err.msg);
+		return finish(r, TF_EXIT_DB_INVALID, "%s", err.msg);
 	*name = b->file;
 	return TF_EXIT_OK;
 }
@@ -621,7 +670,7 @@ static int load_cfg(struct run *r)
 		return TF_EXIT_OK;
 	if (!r->ops->load_config)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: %s: the %s family takes no configuration files", dev_of(r),
+			      "%s: the %s family takes no configuration files",
 			      r->o->config_file ? r->o->config_file : r->plan.cfg->id,
 			      r->fam->ids->name);
 	rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
@@ -649,9 +698,9 @@ static int step_files(struct run *r)
 	if ((rc = load_fw(r)) || (rc = load_cfg(r)))
 		return rc;
 	if (r->o->firmware_file)
-		log_info(dev_of(r), "firmware file %s: parsed", r->o->firmware_file);
+		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
 	if (r->o->config_file)
-		log_info(dev_of(r), "config file %s: parsed, config CRC 0x%06X",
+		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC 0x%06X",
 			 r->o->config_file, r->cfg_crc);
 	return TF_EXIT_OK;
 }
@@ -672,12 +721,12 @@ static int step_load(struct run *r)
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
-			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
 		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
 			   r->ops->check_config(&r->c, r->cfg_obj, &err) < 0) {
-			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), name, err.msg);
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", name, err.msg);
 		}
 	}
 	return TF_EXIT_OK;
@@ -685,11 +734,15 @@ static int step_load(struct run *r)
 
 /* ------------------------------------------------------------ updating */
 
-static int fail_bootloader(struct run *r, const char *msg)
+/*
+ * The update failed where the chip may be left in its bootloader; what it
+ * is really left in is found by after_failure(), which completes the
+ * message.  @e: the family's verdict, when there is one.
+ */
+static int fail_bootloader(struct run *r, const char *msg, const struct tf_err *e)
 {
-	return finish(r, TF_EXIT_BOOTLOADER,
-		      "%s; the chip is in its bootloader: the next bind or "
-		      "'touchfw run %s' flashes it again", msg, r->c.dev.name);
+	r->foreign = e && e->foreign;
+	return finish(r, TF_EXIT_BOOTLOADER, "%s", msg);
 }
 
 /* A stop signal arrived: say what was done about it (the callers undo
@@ -699,10 +752,10 @@ static int interrupted(struct run *r, const char *what)
 	int sig = tf_stop_requested();
 
 	return finish(r, TF_EXIT_INTERRUPTED,
-		      "%s: stopped by SIG%s %s; the driver is bound again and nothing "
+		      "stopped by SIG%s %s; the driver is bound again and nothing "
 		      "is left staged; this counts as an attempt, not as a failure of "
 		      "the firmware: the next bind or 'touchfw run %s' tries again",
-		      dev_of(r), sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
+		      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
 		      r->c.dev.name);
 }
 
@@ -716,12 +769,12 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	if (r->c.dev.driver[0]) {
-		log_info(dev_of(r), "rebind: unbinding %s", drv);
+		rlog(r, TF_LOG_INFO, "rebind: unbinding %s", drv);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
 	}
 	tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
-	log_info(dev_of(r), "rebind: binding %s", drv);
+	rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)", err.msg);
 	return TF_EXIT_OK;
@@ -735,13 +788,13 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 	unsigned ms = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
 						: r->s->input_timeout_ms;
 
-	log_info(dev_of(r), "waiting up to %u ms for the application-mode input device", ms);
+	rlog(r, TF_LOG_INFO, "waiting up to %u ms for the application-mode input device", ms);
 	if (tf_input_watch_wait(w, (int)ms, &node, &err) < 0)
 		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_VERIFY,
 			      "%s (driver %s)", err.msg,
 			      r->c.dev.driver[0] ? r->c.dev.driver : "not bound");
 	tf_snprintf(r->res->input, sizeof(r->res->input), "%s", node.event);
-	log_info(dev_of(r), "input device %s (/dev/input/%s) appeared", node.input, node.event);
+	rlog(r, TF_LOG_INFO, "input device %s (/dev/input/%s) appeared", node.input, node.event);
 	return TF_EXIT_OK;
 }
 
@@ -761,14 +814,14 @@ static void record_blob_failure(struct run *r, const struct tf_err *e)
 	if (!r->fw_sha[0])
 		return;
 	if (!e->rejected) {
-		log_info(dev_of(r), "an interruption, not a rejection of %s: it counts as an "
+		rlog(r, TF_LOG_INFO, "an interruption, not a rejection of %s: it counts as an "
 			 "attempt only", r->res->fw_id);
 		return;
 	}
 
 	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why,
 				      &err) < 0)
-		log_err(dev_of(r), "the failure of %s could not be recorded: %s",
+		rlog(r, TF_LOG_ERR, "the failure of %s could not be recorded: %s",
 			r->res->fw_id, err.msg);
 }
 
@@ -778,10 +831,9 @@ static int flash_over_bus(struct run *r)
 
 	if (!r->fam->caps.bus_flash)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family can not flash over the bus; only its driver "
-			      "can (power = \"driver\" in the profile)",
-			      dev_of(r), r->fam->ids->name);
-	log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
+			      "the %s family can not flash over the bus; only its driver "
+			      "can (power = \"driver\" in the profile)", r->fam->ids->name);
+	rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
 		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
 		 r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
@@ -789,14 +841,14 @@ static int flash_over_bus(struct run *r)
 		record_blob_failure(r, &err);
 		if (err.code == EINTR && tf_stop_requested())
 			return interrupted(r, "between frames (the chip is in its bootloader)");
-		return fail_bootloader(r, err.msg);
+		return fail_bootloader(r, err.msg, &err);
 	}
 	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
 		record_blob_failure(r, &err);
 		return err.code == EBADMSG ? finish(r, TF_EXIT_VERIFY, "%s", err.msg)
-					   : fail_bootloader(r, err.msg);
+					   : fail_bootloader(r, err.msg, &err);
 	}
-	log_info(dev_of(r), "the chip started the new firmware");
+	rlog(r, TF_LOG_INFO, "the chip started the new firmware");
 	return TF_EXIT_OK;
 }
 
@@ -813,23 +865,22 @@ static int config_over_bus(struct run *r)
 	if (rc)
 		return rc;
 	if (st.mode != TF_CHIP_APP)
-		return finish(r, TF_EXIT_VERIFY, "%s: not in application mode for the config",
-			      dev_of(r));
+		return finish(r, TF_EXIT_VERIFY, "not in application mode for the config");
 	if (!r->fam->caps.bus_config)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family can not write a configuration over the bus",
-			      dev_of(r), r->fam->ids->name);
+			      "the %s family can not write a configuration over the bus",
+			      r->fam->ids->name);
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
-		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), r->res->cfg_id,
+		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id,
 			      err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
-		log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 		return TF_EXIT_OK;
 	}
-	log_info(dev_of(r), "config: writing %s, backup to NVM, reset", r->res->cfg_id);
+	rlog(r, TF_LOG_INFO, "config: writing %s, backup to NVM, reset", r->res->cfg_id);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	log_info(dev_of(r), "config: CRC 0x%06X verified after reset", r->cfg_crc);
+	rlog(r, TF_LOG_INFO, "config: CRC 0x%06X verified after reset", r->cfg_crc);
 	return TF_EXIT_OK;
 }
 
@@ -839,7 +890,7 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "bootloader");
 	if (!r->fw_img)
-		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode");
+		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode", NULL);
 	/* The bound driver found no application: it keeps its interrupt off
 	 * and nobody claims the bootloader address. */
 	rc = flash_over_bus(r);
@@ -871,22 +922,22 @@ static int request_lines(struct run *r)
 	r->c.chg = l.irq;
 	r->c.reset = l.reset;
 	if (r->ctrl->has_chg && !l.irq)
-		log_warn(dev_of(r), "CHG line not available (%s): polling instead",
+		rlog(r, TF_LOG_WARNING, "CHG line not available (%s): polling instead",
 			 l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
-		log_warn(dev_of(r), "reset line not available (%s)", l.reset_err.msg);
+		rlog(r, TF_LOG_WARNING, "reset line not available (%s)", l.reset_err.msg);
 	if (l.pulsed)
-		log_info(dev_of(r), "reset pulse on the profile's reset line%s",
+		rlog(r, TF_LOG_INFO, "reset pulse on the profile's reset line%s",
 			 l.irq_driven ? ", interrupt line driven" : "");
 	if ((r->fam->caps.lines_needed & TF_LINE_RESET) && !r->c.reset)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family needs the reset line, which the profile "
-			      "does not give or touchfw could not take", dev_of(r),
+			      "the %s family needs the reset line, which the profile "
+			      "does not give or touchfw could not take",
 			      r->fam->ids->name);
 	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.chg)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family needs the interrupt line, which the profile "
-			      "does not give or touchfw could not take", dev_of(r),
+			      "the %s family needs the interrupt line, which the profile "
+			      "does not give or touchfw could not take",
 			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
@@ -911,7 +962,7 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	if (r->c.dev.driver[0]) {
 		char drv[sizeof(r->c.dev.driver)];
 
-		log_info(dev_of(r), "unbinding %s (power is always on)", r->c.dev.driver);
+		rlog(r, TF_LOG_INFO, "unbinding %s (power is always on)", r->c.dev.driver);
 		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
@@ -929,20 +980,20 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	if (rc)
 		goto out;
 	if (r->chip.mode == TF_CHIP_ABSENT) {
-		rc = finish(r, TF_EXIT_NO_DEVICE, "%s: after unbinding the driver%s: %s",
-			    dev_of(r), r->c.reset ? " and a reset pulse" : "", r->chip.detail);
+		rc = finish(r, TF_EXIT_NO_DEVICE, "after unbinding the driver%s: %s",
+			    r->c.reset ? " and a reset pulse" : "", r->chip.detail);
 		goto out;
 	}
 	if (r->fw_img) {
 		if (!r->fam->caps.bus_flash) {
 			rc = finish(r, TF_EXIT_UNSUPPORTED,
-				    "%s: the %s family can not flash over the bus; only its "
+				    "the %s family can not flash over the bus; only its "
 				    "driver can (power = \"driver\" in the profile)",
-				    dev_of(r), r->fam->ids->name);
+				    r->fam->ids->name);
 			goto out;
 		}
 		if (r->chip.mode == TF_CHIP_APP) {
-			log_info(dev_of(r), "entering the bootloader (%s)",
+			rlog(r, TF_LOG_INFO, "entering the bootloader (%s)",
 				 r->fam->caps.enter_bootloader_desc);
 			if (r->ops->enter_bootloader(&r->c, &r->chip, &err) < 0) {
 				rc = finish(r, TF_EXIT_IO, "%s", err.msg);
@@ -965,7 +1016,7 @@ out:
 		tf_device_refresh(&r->c.dev);
 		if (!r->c.dev.driver[0]) {
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
-			log_info(dev_of(r), "rebind: binding %s", drv);
+			rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 			if (tf_device_bind(&r->c.dev, drv, &e2) < 0 && !rc)
 				rc = finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)",
 					    e2.msg);
@@ -985,11 +1036,11 @@ static int config_bus_bound(struct run *r, struct tf_input_watch **w)
 	int rc;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "bus-config");
-	log_info(dev_of(r), "config: writing %s over the bus, %s bound", r->res->cfg_id,
+	rlog(r, TF_LOG_INFO, "config: writing %s over the bus, %s bound", r->res->cfg_id,
 		 r->c.dev.driver);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	log_info(dev_of(r), "config: the chip took %s; rebinding so that %s reads it",
+	rlog(r, TF_LOG_INFO, "config: the chip took %s; rebinding so that %s reads it",
 		 r->res->cfg_id, r->c.dev.driver);
 	tf_input_watch_free(*w);
 	*w = NULL;
@@ -1015,20 +1066,20 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 
 		if (!caps->kernel_fw_attr)
 			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "%s: the driver owns the power and has no firmware update "
+				      "the driver owns the power and has no firmware update "
 				      "interface; set power = \"always-on\" in the profile if "
-				      "that is safe", dev_of(r));
+				      "that is safe");
 		if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
 			return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
 		r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, img, len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
 		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
 			tf_fw_unstage(&stage);
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 		}
-		log_info(dev_of(r), "staged %s as %s; asking %s to flash it (%s)",
+		rlog(r, TF_LOG_INFO, "staged %s as %s; asking %s to flash it (%s)",
 			 r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
 		/* Synchronous on a real kernel: returns when the driver is done. */
@@ -1047,12 +1098,13 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			struct tf_err e2 = { 0 };
 			bool seen;
 
-			log_warn(dev_of(r), "driver update failed: %s",
+			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
 			seen = r->ops->detect(&r->c, &st, &e2) == 0;
 			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
-				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
+				rlog(r, TF_LOG_INFO,
+				     "the chip is in its bootloader: flashing it directly");
 				r->chip = st;
 				tf_input_watch_free(*w);
 				*w = NULL;
@@ -1077,10 +1129,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	if (r->cfg_obj) {
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s",
 				      r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
-			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 			return TF_EXIT_OK;
 		}
 		/* The driver's own way first: it requests the file at probe,
@@ -1088,18 +1140,18 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (r->fam->caps.kernel_cfg &&
 		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0) {
 			if (err.code != EOPNOTSUPP)
-				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+				return finish(r, TF_EXIT_IO, "%s", err.msg);
 			if (!r->fam->caps.bus_config_bound)
 				return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
-			log_info(dev_of(r), "config: %s", err.msg);
+			rlog(r, TF_LOG_INFO, "config: %s", err.msg);
 			return config_bus_bound(r, w);
 		}
 		if (!r->fam->caps.kernel_cfg) {
 			if (r->fam->caps.bus_config_bound)
 				return config_bus_bound(r, w);
 			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "%s: the %s driver loads no configuration file; set power = "
-				      "\"always-on\" in the profile if that is safe", dev_of(r),
+				      "the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe",
 				      r->c.dev.driver);
 		}
 		if (!r->fw_img)
@@ -1107,8 +1159,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+		rlog(r, TF_LOG_INFO, "config: staged %s as %s; the driver applies it on rebind",
 			 r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
 		*w = NULL;
@@ -1199,6 +1251,7 @@ static int step_update(struct run *r)
 		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
+	r->touched = true;
 	if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
 	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
@@ -1247,8 +1300,8 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	}
 	if (err.code ||
 	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y, &err) < 0)
-		return finish(r, TF_EXIT_VERIFY, "%s: can not read the new input device's axes: %s",
-			      dev_of(r), err.msg);
+		return finish(r, TF_EXIT_VERIFY, "can not read the new input device's axes: %s",
+			      err.msg);
 	if (got_x != want_x || got_y != want_y) {
 		char hint[TF_FW_NAME_MAX + 64] = "";
 
@@ -1258,12 +1311,13 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 				    " (is another %s in the firmware path overriding it?)",
 				    cfg_name);
 		return finish(r, TF_EXIT_VERIFY,
-			      "%s: input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
-			      "%d/%d: the driver did not take the configuration%s",
-			      dev_of(r), r->res->input, got_x, got_y, r->res->cfg_id, want_x, want_y,
+			      "input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
+			      "%d/%d: the driver did not take the configuration%s", r->res->input,
+			      got_x, got_y, r->res->cfg_id, want_x, want_y,
 			      hint);
 	}
-	log_info(dev_of(r), "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives", r->res->input,
+	rlog(r, TF_LOG_INFO, "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives",
+	     r->res->input,
 		 got_x, got_y, r->res->cfg_id);
 	return TF_EXIT_OK;
 }
@@ -1282,8 +1336,9 @@ static int step_verify(struct run *r)
 	if (rc)
 		return rc;
 	if (st.mode != TF_CHIP_APP)
-		return finish(r, TF_EXIT_VERIFY, "%s: after the update the chip is in %s mode (%s)",
-			      dev_of(r), mode_name(st.mode), st.detail);
+		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
+			      mode_name(st.mode), st.detail);
+	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
 	r->res->crc_after = st.config_crc;
@@ -1292,32 +1347,97 @@ static int step_verify(struct run *r)
 			    "%s", st.config_version_str);
 	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
-			      "%s: the chip reports firmware %s after installing %s (%s)",
-			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
+			      "the chip reports firmware %s after installing %s (%s)",
+			      st.version_str, r->plan.fw->version, r->plan.fw->id);
 	/* The input device first: it says whether the driver took it. */
 	rc = verify_axes(r, &st);
 	if (rc)
 		return rc;
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
-			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
-			      "is a %s in the firmware path overriding it?",
-			      dev_of(r), st.config_crc, r->res->cfg_id, r->cfg_crc,
+			      "config CRC is 0x%06X after writing %s (expected 0x%06X); "
+			      "is a %s in the firmware path overriding it?", st.config_crc,
+			      r->res->cfg_id, r->cfg_crc,
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
 	if (st.has_config_version && !r->flashed_anything)
-		log_info(dev_of(r), "verified: configuration version %s -> %s, config CRC 0x%06X, "
+		rlog(r, TF_LOG_INFO, "verified: configuration version %s -> %s, config CRC 0x%06X, "
 			 "input %s", r->res->config_version_before[0] ?
 			 r->res->config_version_before : "(none)", st.config_version_str,
 			 st.config_crc, r->res->input[0] ? r->res->input : "-");
 	else
-		log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+		rlog(r, TF_LOG_INFO, "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
 			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 			 " -> ", st.version_str, st.config_crc,
 			 r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
+}
+
+/*
+ * After a failed update, look at the chip again before reporting: a
+ * rebind may have reset it out of its bootloader (a driver's probe may
+ * do that), so "left in its bootloader" is said only of a chip found there.
+ * Completes the message with the state found and returns the exit code
+ * that state calls for.
+ */
+static int after_failure(struct run *r, int rc)
+{
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+	char *m = r->res->message;
+	size_t n = strlen(m), size = sizeof(r->res->message);
+	int i;
+
+	if (!r->touched || !r->c.bus_open || rc == TF_EXIT_INTERRUPTED)
+		return rc;
+	tf_device_refresh(&r->c.dev);
+	/* A driver probing after the rebind may hold the chip in reset for a
+	 * moment: silence is looked at a few times. */
+	for (i = 0; i < 20; i++) {
+		if (r->ops->detect(&r->c, &st, &err) < 0)
+			break;
+		if (st.mode != TF_CHIP_ABSENT)
+			break;
+		tf_sleep_us(50000);
+	}
+	if (r->foreign && r->hint_used &&
+	    tf_persist_forget_hw(r->s->persist_dir, r->c.dev.name, NULL) == 0 && n < size)
+		n += (size_t)snprintf(m + n, size - n, "; the remembered hardware %s was wrong "
+				      "and is forgotten", r->hint.hw);
+	if (err.code) {
+		if (n < size)
+			snprintf(m + n, size - n, "; the chip's state could not be read again: %s",
+				 err.msg);
+		return rc;
+	}
+	if (st.mode == TF_CHIP_BOOTLOADER) {
+		if (n < size)
+			snprintf(m + n, size - n, "; the chip is in its bootloader: the next bind "
+				 "or 'touchfw run %s' flashes it again", r->c.dev.name);
+		return TF_EXIT_BOOTLOADER;
+	}
+	if (st.mode == TF_CHIP_ABSENT) {
+		/* Unpowered (its driver unbound) or gone: where the update
+		 * failed in the bootloader, that is where it comes back. */
+		if (n < size)
+			snprintf(m + n, size - n, "; the chip does not answer now (%s)%s%s%s",
+				 st.detail,
+				 rc == TF_EXIT_BOOTLOADER ? "; it comes back in its bootloader: "
+				 "the next bind or 'touchfw run " : "",
+				 rc == TF_EXIT_BOOTLOADER ? r->c.dev.name : "",
+				 rc == TF_EXIT_BOOTLOADER ? "' flashes it again" : "");
+		return rc;
+	}
+	if (rc != TF_EXIT_BOOTLOADER)
+		return rc; /* the message says what failed in application mode */
+	if (n < size)
+		snprintf(m + n, size - n, "; the chip is back in application mode (firmware %s)",
+			 st.version_str);
+	/* Its application was never replaced: an image the chip refused is
+	 * bad input, anything else an I/O failure that left it unchanged. */
+	return r->foreign ? TF_EXIT_BAD_INPUT : TF_EXIT_IO;
 }
 
 /* ------------------------------------------------------------ bookkeeping */
@@ -1336,9 +1456,9 @@ static int reserve_attempt(struct run *r)
 	if (r->o->manual)
 		return TF_EXIT_OK;
 	if (tf_state_reserve_attempt(&r->st, r->c.dev.name, r->s->backoff_s, &err) < 0)
-		return finish(r, TF_EXIT_STATE, "%s: not updating: the attempt can not be "
+		return finish(r, TF_EXIT_STATE, "not updating: the attempt can not be "
 			      "recorded (%s), so the limit of %u attempts would not hold; "
-			      "nothing was flashed", dev_of(r), err.msg, r->s->max_attempts);
+			      "nothing was flashed", err.msg, r->s->max_attempts);
 	r->attempt_reserved = true;
 	return TF_EXIT_OK;
 }
@@ -1360,7 +1480,8 @@ static void record(struct run *r)
 		struct tf_input_node in[TF_MAX_INPUTS];
 
 		if (tf_state_clear_attempts(&r->st, r->c.dev.name) < 0)
-			log_err(dev_of(r), "%s/%s.attempts: can not remove it: %s", r->s->state_dir,
+			rlog(r, TF_LOG_ERR, "%s/%s.attempts: can not remove it: %s",
+			     r->s->state_dir,
 				r->c.dev.name, strerror(errno));
 		if (r->flashed_anything)
 			tf_persist_clear(r->s->persist_dir, r->c.dev.name);
@@ -1373,20 +1494,22 @@ static void record(struct run *r)
 		return;
 	}
 	tf_state_clear_uptodate(&r->st, r->c.dev.name);
-	/* Failures of the update itself count against the attempt limit. */
-	if (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
-	    r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
-	    r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE) {
+	/* Failures of the automatic update itself count against its attempt
+	 * limit; a mistake made by hand with `flash` never does. */
+	if (!r->o->manual &&
+	    (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
+	     r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
+	     r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE)) {
 		struct tf_err err = { 0 };
 		unsigned count;
 
 		if (tf_state_fail_attempt(&r->st, r->c.dev.name, r->attempt_reserved,
 					  r->s->backoff_s, r->res->message, &count, &err) < 0)
-			log_err(dev_of(r), "the failed attempt could not be recorded: %s",
-				err.msg);
+			rlog(r, TF_LOG_ERR, "the failed attempt could not be recorded: %s",
+			     err.msg);
 		if (count >= r->s->max_attempts)
-			log_err(dev_of(r), "attempt %u of %u failed: giving up on this device "
-				"until 'touchfw run --force %s' or a reboot", count,
+			rlog(r, TF_LOG_ERR, "attempt %u of %u failed: giving up on this device "
+			     "until 'touchfw run --force %s' or a reboot", count,
 				r->s->max_attempts, r->c.dev.name);
 	}
 }
@@ -1415,9 +1538,9 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	if (!o->dry_run)
 		tf_signals_catch();
 	if (tf_settings_disabled(s) && !o->manual && !o->dry_run) {
-		rc = finish(&r, TF_EXIT_DISABLED, "%s: touchfw is disabled (%s); nothing done", devname,
+		rc = finish(&r, TF_EXIT_DISABLED, "touchfw is disabled (%s); nothing done",
 			    s->disabled_by_cmdline ? "kernel command line" : s->path);
-		log_notice(devname, "%s", res->message);
+		rlog(&r, TF_LOG_NOTICE, "%s", res->message);
 		return rc;
 	}
 	/* A dry run (probe, status, run --dry-run) changes nothing: it makes
@@ -1434,7 +1557,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 				   : tf_state_lock(&r.st, devname, false, !o->dry_run, &err);
 	if (r.lock_fd < 0 && !(o->dry_run && r.lock_fd == -ENOENT)) {
 		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_STATE,
-			    "%s: %s", devname, r.lock_fd == -EWOULDBLOCK
+			    "%s", r.lock_fd == -EWOULDBLOCK
 			    ? "another touchfw is working on this device" : err.msg);
 		goto out;
 	}
@@ -1445,7 +1568,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		 * loader path or a staged file: undo that first, or a later
 		 * update would "restore" the stale path. */
 		if (tf_fw_repair(s->firmware_class_path, s->state_dir, what, sizeof(what)) > 0)
-			log_warn(devname, "repaired what an interrupted run left: %s", what);
+			rlog(&r, TF_LOG_WARNING, "repaired what an interrupted run left: %s", what);
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
@@ -1454,7 +1577,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {
-		rc = finish(&r, TF_EXIT_OK, "%s: up to date (firmware %s%s)", devname,
+		rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)",
 			    r.chip.version_str, r.plan.cfg ? ", config matches" : "");
 		goto out;
 	}
@@ -1465,8 +1588,8 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		if ((rc = step_load(&r)))
 			goto out;
 		describe_dry_run(&r, what, sizeof(what));
-		rc = finish(&r, TF_EXIT_OK, "%s: %s: %s; leaving the chip alone",
-			    devname, o->dry_run ? "dry run" : "report-only mode", what);
+		rc = finish(&r, TF_EXIT_OK, "%s: %s; leaving the chip alone",
+			    o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
 	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)))
@@ -1479,17 +1602,21 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	if (r.chip.has_config_version && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
-			    "%s: updated: configuration version %s -> %s (firmware %s), config "
-			    "CRC 0x%06X, input %s", devname,
+			    "updated: configuration version %s -> %s (firmware %s), config "
+			    "CRC 0x%06X, input %s",
 			    res->config_version_before[0] ? res->config_version_before : "(none)",
 			    r.chip.config_version_str, r.chip.version_str, r.chip.config_crc,
 			    res->input[0] ? res->input : "-");
 	else
 		rc = finish(&r, TF_EXIT_OK,
-			    "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s", devname,
+			    "updated: firmware %s -> %s, config CRC 0x%06X, input %s",
 			    res->version_before[0] ? res->version_before : "(none)",
 			    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
 out:
+	if (rc && r.ops) {
+		rc = after_failure(&r, rc);
+		res->exit_code = rc;
+	}
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
 	res->retries = r.last_progress.retries;
@@ -1513,20 +1640,13 @@ out:
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
 	tf_state_close(&r.st);
-	{
-		/* Messages name the device; the log line does so already. */
-		const char *m = res->message;
-		size_t n = strlen(devname);
-
-		while (!strncmp(m, devname, n) && m[n] == ':' && m[n + 1] == ' ')
-			m += n + 2;
-		if (rc == TF_EXIT_OK)
-			log_info(devname, "%s", m);
-		else if (rc == TF_EXIT_NO_PROFILE)
-			/* Not an error, but the run did nothing: say why. */
-			log_notice(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
-		else
-			log_err(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
-	}
+	/* Messages say what happened; the log line says to which device. */
+	if (rc == TF_EXIT_OK)
+		rlog(&r, TF_LOG_INFO, "%s", res->message);
+	else if (rc == TF_EXIT_NO_PROFILE)
+		/* Not an error, but the run did nothing: say why. */
+		rlog(&r, TF_LOG_NOTICE, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
+	else
+		rlog(&r, TF_LOG_ERR, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
 	return rc;
 }

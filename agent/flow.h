@@ -46,6 +46,9 @@ struct tf_flow_opts {
 	void (*progress)(void *user, const char *dev, const struct tf_progress *p);
 	void *progress_user;
 	bool quiet_progress;
+	/* The most verbose priority this run logs (TF_LOG_*), below the
+	 * global level; 0: the global level alone, TF_LOG_QUIET: nothing. */
+	int log_max;
 };
 
 struct tf_flow_result {

@@ -21,6 +21,7 @@ int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
 	if (e) {
 		e->code = code;
 		e->rejected = false;
+		e->foreign = false;
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 		va_end(ap);
@@ -37,6 +38,7 @@ int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
 	if (e) {
 		e->code = code;
 		e->rejected = true;
+		e->foreign = false;
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 		va_end(ap);

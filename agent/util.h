@@ -49,6 +49,9 @@ struct tf_err {
 	 * blob across reboots.  tf_err_set() clears it; tf_err_reject() sets it.
 	 */
 	bool rejected;
+	/* Rejected as an image for another chip (its first frame refused):
+	 * set by the family with rejected; tf_err_set() clears it. */
+	bool foreign;
 	char msg[512];
 };
 

@@ -273,7 +273,8 @@ static unsigned check_persist_dir(const char *dir, const char *hex)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char *text, hw[64];
+		struct tf_hw_hint hint;
+		char *text;
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "failed"))
 			continue;
@@ -281,7 +282,7 @@ static unsigned check_persist_dir(const char *dir, const char *hex)
 		text = slurp(path);
 		assert_non_null(text);
 		if (strcmp(strrchr(e->d_name, '.') ? strrchr(e->d_name, '.') : "", ".hw") ||
-		    tf_hw_hint_parse(text, hw, sizeof(hw)) < 0)
+		    tf_hw_hint_parse(text, &hint) < 0)
 			fail_msg("unexpected or malformed file in the persistent directory: %s "
 				 "('%s')", path, text);
 		free(text);

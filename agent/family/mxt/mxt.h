@@ -152,6 +152,11 @@ void mxt_version_from_info(uint8_t version_byte, uint8_t build, struct tf_versio
 /* Manifest rules (blob.c). */
 bool mxt_hw_id_ok(const char *s);
 int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+struct tf_blob_facts;
+int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
+		   struct tf_blob_facts *f, struct tf_err *err);
+int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			size_t size);
 /* The flow's operations (mxt-ops.c). */
 extern const struct tf_family_ops mxt_ops;
 
