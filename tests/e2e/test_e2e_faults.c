@@ -747,6 +747,13 @@ static void test_two_profiles_that_disagree_are_refused(void **state)
 	assert_int_equal(e2e_chip(&E).stats.bootloader_entries, 0);
 	assert_int_equal(e2e_chip(&E).stats.backups, 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	/* board identify says so too, in text and JSON. */
+	assert_int_equal(e2e_touchfw(&E, "board", "identify"), TF_EXIT_PROFILE_INVALID);
+	assert_non_null(strstr(E.out, "conflict: "));
+	assert_non_null(strstr(E.out, "power: \"driver\" in emul-demo"));
+	assert_int_equal(e2e_touchfw(&E, "board", "identify", "--json"), TF_EXIT_PROFILE_INVALID);
+	assert_non_null(strstr(E.out, "\"conflict\""));
+	assert_non_null(strstr(E.out, "zz-local.dtb"));
 	/* The override: the local profile takes the shipped one's name in an
 	 * earlier directory; then it is the profile, without a word. */
 	snprintf(cmd, sizeof(cmd), "rm '%s/emul-demo.dtb' && mv '%s/zz-local.dtb' "
