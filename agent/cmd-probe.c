@@ -54,10 +54,11 @@ static void usage(FILE *f, const char *cmd)
 		"\n"
 		"Every touch controller of this board: the controllers the matching\n"
 		"board profile describes and any device bound to a touch driver\n"
-		"touchfw knows.  For each: bus, address, driver, mode (application or\n"
-		"bootloader, found on the bus without the driver's attributes), firmware\n"
-		"and config CRC, what the firmware database offers and what 'touchfw\n"
-		"run' would do.  Reads only.%s\n"
+		"touchfw knows.  For each: bus, address (spi: chip select), driver,\n"
+		"mode (application or bootloader, found on the bus without the driver's\n"
+		"attributes; an spi device only when no driver holds it), firmware and\n"
+		"config CRC, what the firmware database offers and what 'touchfw run'\n"
+		"would do.  Reads only.%s\n"
 		"\n"
 		"  --json   one JSON document instead of the table\n"
 		"\n"
@@ -70,6 +71,16 @@ static void usage(FILE *f, const char *cmd)
 		"('touchfw forget DEVICE' clears them).",
 		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
+}
+
+static void probe_usage(FILE *f)
+{
+	usage(f, "probe");
+}
+
+static void status_usage(FILE *f)
+{
+	usage(f, "status");
 }
 
 static bool have(struct row *rows, int n, const char *dev)
@@ -209,17 +220,6 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	}
 }
 
-/* "2026-12-04 18:40 UTC", or "an unknown time". */
-static const char *when(uint64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		tf_snprintf(buf, size, "an unknown time");
-	return buf;
-}
-
 /* status: what touchfw remembers of the device, with since when. */
 static void print_remembered(const struct row *r)
 {
@@ -232,17 +232,17 @@ static void print_remembered(const struct row *r)
 	}
 	if (r->att.count)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
-		       r->att.last_error, when(r->att_time, t, sizeof(t)));
+		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++)
 		printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
 		       "(last: %s); not tried again\n", r->failed[i].sha256_hex,
 		       r->failed[i].failures, r->failed[i].failures == 1 ? "" : "s",
-		       when(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n", r->hint.hw,
 		       r->hint.from[0] ? r->hint.from : "an older touchfw",
-		       when(r->hint.learnt, t, sizeof(t)));
+		       tf_time_str(r->hint.learnt, t, sizeof(t)));
 	else if (r->hint_err[0])
 		printf("  remembered hardware: unreadable (%s)\n", r->hint_err);
 	printf("  'touchfw forget %s' clears these\n", r->dev);
@@ -277,11 +277,18 @@ static void print_table(struct row *rows, int n, bool status)
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		const char *addr = strchr(r->dev, '-');
+		const char *cs = !strncmp(r->dev, "spi", 3) ? strchr(r->dev, '.') : NULL;
+		char where[16];
 
+		/* i2c: the address; spi (spiB.C): the chip select */
+		if (cs)
+			tf_snprintf(where, sizeof(where), "cs%s", cs + 1);
+		else
+			tf_snprintf(where, sizeof(where), "0x%s", addr ? addr + 3 : "-");
 		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
 			 r->res.crc_before);
-		printf("%-12s 0x%-5s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
-		       addr ? addr + 3 : "-", r->res.driver[0] ? r->res.driver : "-",
+		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
+		       where, r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
 		       r->res.hw[0] ? r->res.hw : "-",
@@ -396,32 +403,24 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool status = !strcmp(cli->argv[0], "status"), json = false;
-	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
+	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
 	int c, n = 0, i, rc;
 
 	if (!rows)
 		return TF_EXIT_FAILURE;
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
+	g.name = status ? "touchfw status" : "touchfw probe";
+	g.usage = status ? status_usage : probe_usage;
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
 			json = true;
-			break;
-		case 'h':
-			usage(stdout, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
-		free(rows);
 		return TF_EXIT_BAD_INPUT;
 	}
 	for (i = optind; i < cli->argc && n < MAX_ROWS; i++) {
@@ -442,6 +441,5 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	else
 		print_table(rows, n, status);
 	rc = exit_code(rows, n, cli->argv[0]);
-	free(rows);
 	return rc;
 }

@@ -20,26 +20,14 @@
 
 #include "event.h"
 #include "state.h"
-
-static int read_link_tail(const char *path, char *buf, size_t size)
-{
-	char link[PATH_MAX];
-	const char *slash;
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
-}
+#include "sysfs.h"
 
 void tf_device_refresh(struct tf_device *d)
 {
 	char path[PATH_MAX + 16];
 
 	tf_snprintf(path, sizeof(path), "%s/driver", d->syspath);
-	if (read_link_tail(path, d->driver, sizeof(d->driver)) < 0)
+	if (tf_sysfs_link_name(path, d->driver, sizeof(d->driver)) < 0)
 		d->driver[0] = '\0';
 }
 
@@ -126,6 +114,27 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 		tf_snprintf(path, sizeof(path), "%s/name", adir);
 		tf_read_attr(path, d->adapter_name, sizeof(d->adapter_name));
 		adapter_of_path(adir, d->adapter_of_path, sizeof(d->adapter_of_path));
+	} else {
+		/* spiB.C: bus B, chip select C; the spi_master class device
+		 * spiB sits below its controller, .../CTRL/spi_master/spiB, and
+		 * the profile names the controller device CTRL (adapter-name)
+		 * or its DT node (adapter-path). */
+		unsigned b, cs;
+		char tail;
+
+		if (sscanf(name, "spi%u.%u%c", &b, &cs, &tail) == 2 && cs <= 0xffff) {
+			d->has_addr = true;
+			d->addr = (uint16_t)cs;
+			d->adapter_nr = (int)b;
+		}
+		tf_snprintf(path, sizeof(path), "%s", d->syspath);
+		for (i = 0; i < 3 && (slash = strrchr(path, '/')); i++)
+			*slash = '\0'; /* spiB.C, spiB, spi_master */
+		slash = strrchr(path, '/');
+		if (i == 3 && slash) {
+			tf_snprintf(d->adapter_name, sizeof(d->adapter_name), "%s", slash + 1);
+			adapter_of_path(path, d->adapter_of_path, sizeof(d->adapter_of_path));
+		}
 	}
 	return 0;
 }
@@ -244,15 +253,6 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	if (r < 0)
 		return tf_err_set(err, -r, "writing %s: %s", attr, strerror(-r));
 	return 0;
-}
-
-int tf_device_attr_read(const struct tf_device *d, const char *attr, char *buf,
-			size_t size)
-{
-	char path[PATH_MAX];
-
-	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
-	return tf_read_attr(path, buf, size);
 }
 
 int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,

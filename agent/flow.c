@@ -64,6 +64,13 @@ struct run {
 	uint64_t t0;
 	struct tf_progress last_progress;
 	int last_pct;
+	/* spi: the spidev node touchfw made, and the driver that let go */
+	struct tf_spidev_claim claim;
+	char spi_prev_driver[64];
+	/* spi: the chip read back over spidev after the update, before the
+	 * driver took it again (only one of them can reach the chip) */
+	struct tf_chip_state spi_after;
+	bool spi_after_valid;
 };
 
 static const char *dev_of(struct run *r)
@@ -87,29 +94,6 @@ static int finish(struct run *r, int code, const char *fmt, ...)
 	vsnprintf(r->res->message, sizeof(r->res->message), fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-static const char *mode_name(enum tf_chip_mode m)
-{
-	switch (m) {
-	case TF_CHIP_APP:
-		return "application";
-	case TF_CHIP_BOOTLOADER:
-		return "bootloader";
-	default:
-		return "absent";
-	}
-}
-
-/* "2026-12-04 18:40 UTC" for @t (seconds), or "an unknown time". */
-static const char *when(uint64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		tf_snprintf(buf, size, "an unknown time");
-	return buf;
 }
 
 /* ------------------------------------------------------------ progress */
@@ -158,8 +142,9 @@ static int step_device(struct run *r)
 			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	}
 	tf_snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
-	rlog(r, TF_LOG_INFO, "device %s on %s adapter i2c-%d (%s), driver %s",
-		 r->c.dev.syspath, r->c.dev.subsys, r->c.dev.adapter_nr,
+	rlog(r, TF_LOG_INFO, "device %s on %s adapter %s%d (%s), driver %s",
+		 r->c.dev.syspath, r->c.dev.subsys,
+		 strcmp(r->c.dev.subsys, "spi") ? "i2c-" : "spi", r->c.dev.adapter_nr,
 		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
 		 r->c.dev.driver[0] ? r->c.dev.driver : "none");
 	return TF_EXIT_OK;
@@ -291,6 +276,8 @@ static bool family_driver(const struct tf_family *f, const char *driver)
 /* The driver to bind: the one bound before, the profile's, the family's. */
 static const char *driver_to_bind(struct run *r)
 {
+	if (r->spi_prev_driver[0] && (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
+		return r->spi_prev_driver;
 	return r->c.dev.driver[0] ? r->c.dev.driver
 	       : r->ctrl->driver[0] ? r->ctrl->driver
 				    : r->fam->ids->drivers[0];
@@ -380,18 +367,96 @@ static int step_db(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/* Close the spidev transport and undo the claim (unbind spidev, clear
+ * driver_override), so that the touch driver can bind again. */
+static void spi_let_go(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	if (r->c.spi_open && !r->o->dry_run && r->c.priv &&
+	    (r->flashed_anything || r->cfg_obj) && !r->spi_after_valid &&
+	    r->ops->detect(&r->c, &r->spi_after, &err) == 0)
+		r->spi_after_valid = true;
+	if (r->c.spi_open)
+		tf_spi_close(&r->c.spi);
+	r->c.spi_open = false;
+	if (!r->claim.active)
+		return;
+	if (r->claim.bound_spidev)
+		rlog(r, TF_LOG_INFO, "spi: unbinding spidev%s", r->claim.set_override
+		     ? " and clearing driver_override" : "");
+	if (tf_spidev_release(&r->claim, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "%s", err.msg);
+	tf_device_refresh(&r->c.dev);
+}
+
+/*
+ * spi: user space reaches the chip only through spidev, so the touch
+ * driver must let go and spidev is bound with driver_override (undone by
+ * spi_let_go on every way out).  Without the driver the chip must keep
+ * its power: profiles with power = "driver" are refused here.
+ */
+static int open_spi(struct run *r)
+{
+	struct tf_spi_cfg cfg = { 0 };
+	struct tf_err err = { 0 };
+	const char *drv = r->c.dev.driver;
+
+	if (drv[0] && strcmp(drv, "spidev") && r->o->dry_run)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "over spi only spidev reaches the chip, and a dry run does not "
+			      "unbind %s ('touchfw run %s' does)", drv, r->c.dev.name);
+	if (r->ctrl->power == TF_POWER_DRIVER && (drv[0] ? strcmp(drv, "spidev") != 0
+							 : r->ctrl->driver[0] != 0))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "over spi touchfw flashes through spidev, without the touch "
+			      "driver, and the profile says the driver owns the power "
+			      "(power = \"driver\"); only power = \"always-on\" is supported on "
+			      "spi so far");
+	if (drv[0] && strcmp(drv, "spidev")) {
+		tf_snprintf(r->spi_prev_driver, sizeof(r->spi_prev_driver), "%s", drv);
+		rlog(r, TF_LOG_INFO, "spi: unbinding %s, so that spidev can have the device",
+		     r->spi_prev_driver);
+		if (tf_device_unbind(&r->c.dev, &err) < 0)
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+	}
+	if (tf_spidev_claim(r->c.dev.name, &r->claim, 3000, &err) < 0)
+		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_IO, "%s",
+			      err.msg);
+	if (r->claim.bound_spidev)
+		rlog(r, TF_LOG_INFO, "spi: bound spidev (%s)", r->claim.node);
+	cfg.has_mode = r->ctrl->has_spi_mode;
+	cfg.mode = r->ctrl->spi_mode;
+	cfg.bits = r->ctrl->spi_bits;
+	cfg.speed_hz = r->ctrl->spi_max_hz;
+	if (tf_spi_open(&r->c.spi, r->claim.node, &cfg, &err) < 0)
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
+			      "%s%s", err.msg,
+			      err.code == EACCES ? " (touchfw needs root)" : "");
+	r->c.spi_open = true;
+	rlog(r, TF_LOG_INFO, "spi: %s, mode %u, %u bits, %u Hz, spidev bufsiz %zu",
+	     r->claim.node, r->c.spi.mode & 3, r->c.spi.bits, r->c.spi.speed_hz,
+	     r->c.spi.bufsiz);
+	/* From here the flow sees the device as unbound (the touch driver,
+	 * if any, is remembered in spi_prev_driver). */
+	r->c.dev.driver[0] = '\0';
+	return TF_EXIT_OK;
+}
+
 static int step_bus(struct run *r)
 {
 	unsigned t = r->fam->caps.transports;
 	struct tf_err err = { 0 };
 
-	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "the %s family has no spi transport",
-			      r->fam->ids->name);
-	/* The agent's only bus code so far is i2c-dev. */
+	if (!strcmp(r->c.dev.subsys, "spi")) {
+		if (!(t & TF_TRANSPORT_SPI))
+			return finish(r, TF_EXIT_UNSUPPORTED, "the %s family has no spi transport",
+				      r->fam->ids->name);
+		return open_spi(r);
+	}
 	if (strcmp(r->c.dev.subsys, "i2c"))
-		return finish(r, TF_EXIT_UNSUPPORTED, "only i2c controllers are supported so far");
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s devices are not supported",
+			      r->c.dev.subsys);
 	if (!(t & TF_TRANSPORT_I2C))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family has no i2c transport",
@@ -400,8 +465,7 @@ static int step_bus(struct run *r)
 		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
 			      "%s%s", err.msg,
 			      err.code == EACCES ? " (touchfw needs root)" : "");
-	r->c.bus_open = true;
-	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
+	if (!tf_i2c_plain_ok(r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "adapter i2c-%d (%s) is SMBus-only; the %s family needs "
 			      "plain I2C transfers", r->c.dev.adapter_nr, r->c.dev.adapter_name,
@@ -510,7 +574,7 @@ static int step_detect(struct run *r)
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
-		 mode_name(r->chip.mode));
+		 tf_chip_mode_name(r->chip.mode));
 	tf_snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
 	tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
 	tf_snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
@@ -525,7 +589,7 @@ static int step_detect(struct run *r)
 	if (r->chip.mode == TF_CHIP_APP) {
 		persist_hw(r, r->chip.hw);
 		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s%06X",
-			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
+			 tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
 			 r->chip.has_config_crc ? "0x" : "unknown ",
 			 r->chip.has_config_crc ? r->chip.config_crc : 0);
 	} else {
@@ -568,7 +632,7 @@ static int step_plan(struct run *r)
 	in.force = r->o->force;
 	if (r->hint_used)
 		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
-		     "(learnt on %s from %s)", r->hint.hw, when(r->hint.learnt, t, sizeof(t)),
+		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	rc = tf_plan_make(&in, &r->plan, &err);
 	/* -ENODEV: the chip's bootloader says it is another kind of chip than
@@ -585,7 +649,7 @@ static int step_plan(struct run *r)
 			rlog(r, TF_LOG_WARNING, "remembered hardware %s (learnt on %s) has no "
 			     "firmware for this board: a swapped chip? choosing by the board; "
 			     "'touchfw forget %s' clears it", r->hint.hw,
-			     when(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
+			     tf_time_str(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
 			r->hint_used = false;
 			tf_err_clear(&err);
 		}
@@ -768,6 +832,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	tf_snprintf(drv, sizeof(drv), "%s", driver);
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+	spi_let_go(r);
 	if (r->c.dev.driver[0]) {
 		rlog(r, TF_LOG_INFO, "rebind: unbinding %s", drv);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
@@ -833,9 +898,14 @@ static int flash_over_bus(struct run *r)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family can not flash over the bus; only its driver "
 			      "can (power = \"driver\" in the profile)", r->fam->ids->name);
-	rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
-		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
-		 r->c.chg ? ", CHG line watched" : ", polling");
+	if (r->c.spi_open)
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
+		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
+		     r->c.chg ? ", CHG line watched" : ", polling");
+	else
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s",
+		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file",
+		     r->chip.bl_addr, r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		record_blob_failure(r, &err);
@@ -1013,6 +1083,7 @@ out:
 		struct tf_err e2 = { 0 };
 
 		tf_snprintf(drv, sizeof(drv), "%s", driver_to_bind(r));
+		spi_let_go(r);
 		tf_device_refresh(&r->c.dev);
 		if (!r->c.dev.driver[0]) {
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
@@ -1332,12 +1403,21 @@ static int step_verify(struct run *r)
 	if (!r->flashed_anything && !r->cfg_obj)
 		return TF_EXIT_OK;
 	tf_device_refresh(&r->c.dev);
-	rc = detect(r, &st);
-	if (rc)
-		return rc;
+	if (!strcmp(r->c.dev.subsys, "spi")) {
+		/* the bound driver owns the spi device: what the chip said
+		 * over spidev just before the driver was bound again */
+		if (!r->spi_after_valid)
+			return finish(r, TF_EXIT_VERIFY, "the chip could not be read back over "
+				      "spidev after the update");
+		st = r->spi_after;
+	} else {
+		rc = detect(r, &st);
+		if (rc)
+			return rc;
+	}
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
-			      mode_name(st.mode), st.detail);
+			      tf_chip_mode_name(st.mode), st.detail);
 	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
@@ -1390,7 +1470,7 @@ static int after_failure(struct run *r, int rc)
 	size_t n = strlen(m), size = sizeof(r->res->message);
 	int i;
 
-	if (!r->touched || !r->c.bus_open || rc == TF_EXIT_INTERRUPTED)
+	if (!r->touched || !r->c.bus || rc == TF_EXIT_INTERRUPTED)
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	/* A driver probing after the rebind may hold the chip in reset for a
@@ -1528,7 +1608,6 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.res = res;
 	r.lock_fd = -1;
 	r.st.dirfd = -1;
-	r.c.bus.fd = -1;
 	r.t0 = tf_now_ms();
 	r.last_pct = -1;
 	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
@@ -1620,11 +1699,24 @@ out:
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
 	res->retries = r.last_progress.retries;
+	if (r.claim.active || r.c.spi_open || r.spi_prev_driver[0]) {
+		spi_let_go(&r);
+		tf_device_refresh(&r.c.dev);
+		/* the touch driver let go for spidev: bind it again on every
+		 * way out (an update path did so already) */
+		if (r.spi_prev_driver[0] && !r.c.dev.driver[0]) {
+			struct tf_err e2 = { 0 };
+
+			rlog(&r, TF_LOG_INFO, "rebind: binding %s", r.spi_prev_driver);
+			tf_state_mark_own_bind(&r.st, r.c.dev.name, (uint64_t)time(NULL));
+			if (tf_device_bind(&r.c.dev, r.spi_prev_driver, &e2) < 0)
+				rlog(&r, TF_LOG_WARNING, "%s", e2.msg);
+		}
+	}
 	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);
-	if (r.c.bus_open)
-		tf_i2c_close(&r.c.bus);
+	tf_i2c_close(r.c.bus);
 	if (r.fw_img)
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)

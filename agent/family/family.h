@@ -21,6 +21,7 @@
 #include "family/ids.h"
 #include "gpio.h"
 #include "i2c.h"
+#include "spi.h"
 #include "util.h"
 #include "version.h"
 
@@ -32,6 +33,8 @@ enum tf_chip_mode {
 	TF_CHIP_APP,        /* application firmware running */
 	TF_CHIP_BOOTLOADER, /* bootloader only (no or stale firmware) */
 };
+/* "application", "bootloader" or "absent" (registry.c). */
+const char *tf_chip_mode_name(enum tf_chip_mode m);
 
 /* What detect() found, in family-independent terms. */
 struct tf_chip_state {
@@ -66,8 +69,9 @@ typedef void (*tf_progress_fn)(void *user, const struct tf_progress *p);
 struct tf_ctx {
 	struct tf_device dev;
 	const struct tf_controller *ctrl;
-	struct tf_i2c bus;
-	bool bus_open;
+	struct tf_i2c *bus;         /* i2c devices: NULL until the flow opens it */
+	struct tf_spi spi;          /* spi devices: the spidev transport */
+	bool spi_open;
 	struct tf_gpio_line *chg;   /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;

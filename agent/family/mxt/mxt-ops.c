@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * maXTouch operations for the update flow, over i2c-dev.
+ * maXTouch operations for the update flow, over i2c-dev or spidev.  On spi
+ * the same protocol travels in Microchip's framing (mxt-spi.c): register
+ * reads and writes, bootloader status and frames go through the helpers
+ * below, which pick the framing; an spi chip has no addresses, so "the
+ * application" and "the bootloader" are the two framings it answers in.
  *
  * Detection reads only: the info block at the application address (I2C_RDWR,
  * which works while the driver is bound), else one status byte at the
@@ -70,6 +74,8 @@ struct mxt_priv {
 	/* Learnt while flashing, to read each status once, soon after it
 	 * changed: frame written -> verdict, PASS read -> ready. */
 	struct pace check, prog;
+	uint8_t spi_reply; /* the last spi verdict byte, for messages */
+	char errbuf[64];
 };
 
 struct mxt_cfg_blob {
@@ -105,49 +111,17 @@ static void mxt_fini(struct tf_ctx *c)
 static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
 		    size_t len)
 {
-	size_t off = 0, chunk = MXT_READ_CHUNK;
-
-	while (off < len) {
-		size_t n = len - off < chunk ? len - off : chunk;
-		uint8_t p[2] = { (uint8_t)(reg + off), (uint8_t)((reg + off) >> 8) };
-		int r = tf_i2c_write_read(&c->bus, addr, p, 2, buf + off, n);
-
-		if (r == -EOPNOTSUPP && chunk > 16) {
-			chunk /= 2;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	if (c->spi_open)
+		return mxt_spi_read(&c->spi, reg, buf, len, &P(c)->spi_reply);
+	return tf_i2c_reg_read(c->bus, addr, TF_I2C_REG_LE16, reg, buf, len, MXT_READ_CHUNK);
 }
 
 static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
 		     const uint8_t *val, size_t len)
 {
-	uint8_t buf[2 + MXT_BLOCK_WRITE];
-	size_t off = 0;
-
-	while (off < len) {
-		size_t n = len - off < MXT_BLOCK_WRITE ? len - off : MXT_BLOCK_WRITE;
-		int r;
-
-		if (c->bus.max_write && n + 2 > c->bus.max_write)
-			n = c->bus.max_write - 2;
-		buf[0] = (uint8_t)(reg + off);
-		buf[1] = (uint8_t)((reg + off) >> 8);
-		memcpy(buf + 2, val + off, n);
-		r = tf_i2c_write(&c->bus, addr, buf, n + 2);
-		if (r == -EOPNOTSUPP && n > 16) {
-			c->bus.max_write = (uint16_t)(n + 2 > 255 ? 255 : (n + 2) / 2);
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	if (c->spi_open)
+		return mxt_spi_write(&c->spi, reg, val, len, &P(c)->spi_reply);
+	return tf_i2c_reg_write(c->bus, addr, TF_I2C_REG_LE16, reg, val, len, MXT_BLOCK_WRITE);
 }
 
 /* Read and parse the info block at the application address. */
@@ -202,18 +176,61 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 	st->has_info_crc = true;
 	st->info_crc = i->crc_read;
 	st->has_config_crc = read_config_crc(c, i, &st->config_crc) == 0;
-	st->bl_addr = c->ctrl && c->ctrl->has_bootloader_reg
+	st->bl_addr = c->spi_open ? 1 /* spi: no addresses */
+		      : c->ctrl && c->ctrl->has_bootloader_reg
 			      ? c->ctrl->bootloader_reg
 			      : mxt_bootloader_addr(P(c)->app, i->family >= 0xa2);
-	snprintf(st->detail, sizeof(st->detail),
-		 "application at 0x%02x: family %u variant %u, %u objects, info CRC 0x%06X",
-		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
+	if (c->spi_open)
+		snprintf(st->detail, sizeof(st->detail),
+			 "application over %s: family %u variant %u, %u objects, info CRC "
+			 "0x%06X", c->spi.node, i->family, i->variant, i->num_objects,
+			 i->crc_read);
+	else
+		snprintf(st->detail, sizeof(st->detail),
+			 "application at 0x%02x: family %u variant %u, %u objects, info CRC "
+			 "0x%06X", P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
 /* The bootloader's status byte: a plain one-byte read (hot loop). */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
-	return tf_i2c_recv(&c->bus, bl, s, 1);
+	if (c->spi_open)
+		return mxt_spi_bl_read(&c->spi, s, 1);
+	return tf_i2c_recv(c->bus, bl, s, 1);
+}
+
+/* Bytes to the bootloader (unlock, a frame): the i2c bootloader
+ * reassembles a frame sent in several messages. */
+static int bl_send(struct tf_ctx *c, uint16_t bl, const uint8_t *buf, size_t len)
+{
+	if (c->spi_open)
+		return mxt_spi_bl_write(&c->spi, buf, len);
+	if (len <= 2)
+		return tf_i2c_send(c->bus, bl, buf, len);
+	return tf_i2c_write_msgs(c->bus, bl, buf, len);
+}
+
+/* A bus error for messages: on spi the chip's verdict, by name. */
+static const char *errstr(struct tf_ctx *c, int r)
+{
+	struct mxt_priv *p = P(c);
+
+	if (c->spi_open && p && (r == -EIO || r == -EPROTO)) {
+		snprintf(p->errbuf, sizeof(p->errbuf), "the chip answered 0x%02x (%s)",
+			 p->spi_reply, mxt_spi_reply_name(p->spi_reply));
+		return p->errbuf;
+	}
+	return strerror(-r);
+}
+
+/* Where the chip is, for messages: "0x4a on i2c-3", "spidev1.0". */
+static const char *where(struct tf_ctx *c, uint16_t addr, char *buf, size_t size)
+{
+	if (c->spi_open)
+		snprintf(buf, size, "%s", c->spi.node);
+	else
+		snprintf(buf, size, "0x%02x on i2c-%d", addr, c->dev.adapter_nr);
+	return buf;
 }
 
 /* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
@@ -224,7 +241,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (!bl)
 		return 0;
 	/* SMBus receive-byte (libi2c): detection is one transaction. */
-	r = tf_i2c_read_byte(&c->bus, bl, s);
+	r = c->spi_open ? status_read(c, bl, s) : tf_i2c_read_byte(c->bus, bl, s);
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
@@ -249,10 +266,43 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "0x%02x answers but ", p->app);
-	if (!tf_i2c_nak(r))
-		return tf_err_set(err, -r, "reading 0x%02x on i2c-%d: %s",
-				  p->app, c->bus.nr, strerror(-r));
+	if (c->spi_open && r == -EPROTO)
+		return tf_err_set(err, EPROTO, "reading the info block over %s: the chip "
+				  "answered 0x%02x (%s)", c->spi.node, p->spi_reply,
+				  mxt_spi_reply_name(p->spi_reply));
+	if (!tf_i2c_nak(r)) {
+		char w[80];
+
+		return tf_err_set(err, -r, "reading %s: %s", where(c, p->app, w, sizeof(w)),
+				  errstr(c, r));
+	}
 	p->have_info = false;
+	if (c->spi_open) {
+		/* one chip select: the bootloader answers in its own framing */
+		r = probe_bl(c, 1, &s);
+		if (r < 0)
+			return tf_err_set(err, -r, "bootloader read over %s: %s", c->spi.node,
+					  strerror(-r));
+		if (r == 1) {
+			st->mode = TF_CHIP_BOOTLOADER;
+			st->bl_addr = 1;
+			if ((s & MXT_BOOT_EXTENDED_ID) &&
+			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
+			    mxt_spi_bl_read(&c->spi, ext, 3) == 0)
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader over spi: %s (0x%02x), id %u version %u",
+					 mxt_status_name(s), s, ext[1], ext[2]);
+			else
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader over spi: %s (0x%02x)", mxt_status_name(s), s);
+			return 0;
+		}
+		st->mode = TF_CHIP_ABSENT;
+		snprintf(st->detail, sizeof(st->detail),
+			 "no answer over %s in the application's framing nor the bootloader's "
+			 "(MISO stays high)", c->spi.node);
+		return 0;
+	}
 	if (c->ctrl && c->ctrl->has_bootloader_reg) {
 		cand[n++] = c->ctrl->bootloader_reg;
 	} else {
@@ -276,7 +326,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 			 * 3-byte read instead, the version in the third. */
 			id_state = (s & 0x40) != 0;
 			if (id_state && (s & MXT_BOOT_EXTENDED_ID) &&
-			    tf_i2c_read(&c->bus, cand[i], ext, 3) == 0) {
+			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0) {
 				snprintf(st->bl_id, sizeof(st->bl_id), "%u", ext[1] & 0x1fu);
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
@@ -580,7 +630,7 @@ static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
 	r = reg_write(c, p->app, (uint16_t)(p->info.t6 + T6_RESET), &v, 1);
 	if (r < 0)
 		return tf_err_set(err, -r, "T6 bootloader command: %s",
-				  strerror(-r));
+				  errstr(c, r));
 	/* MXT_RESET_TIME is 200 ms; poll instead of sleeping it all. */
 	r = wait_status(c, st->bl_addr, is_plausible, 10000, MXT_BL_ENTER_TIMEOUT_MS, &s);
 	if (r < 0)
@@ -617,11 +667,11 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 	}
 	if (r < 0)
 		return tf_err_set(err, -r, "bootloader at 0x%02x does not answer: %s", bl,
-				  strerror(-r));
+				  errstr(c, r));
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
-		r = tf_i2c_send(&c->bus, bl, unlock, sizeof(unlock));
+		r = bl_send(c, bl, unlock, sizeof(unlock));
 		if (r < 0)
-			return tf_err_set(err, -r, "unlocking the bootloader: %s", strerror(-r));
+			return tf_err_set(err, -r, "unlocking the bootloader: %s", errstr(c, r));
 	} else if (!is_waiting_cmd_or_data(s) && !is_plausible(s)) {
 		return tf_err_set(err, EPROTO, "unexpected bootloader status 0x%02x", s);
 	}
@@ -645,14 +695,14 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 						  "bootloader not ready for frame %zu of %zu "
 						  "(%s, last status 0x%02x %s)", prog.done + 1,
 						  fw->frames,
-						  r == -ETIMEDOUT ? "timed out" : strerror(-r), s,
+						  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
 						  mxt_status_name(s));
 		}
 		ready = false;
-		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
+		r = bl_send(c, bl, fw->data + pos, fl);
 		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "writing frame %zu: %s",
-					  prog.done + 1, strerror(-r));
+					  prog.done + 1, errstr(c, r));
 		t_written = now_us();
 		sent = r == 0;
 		if (sent)
@@ -683,7 +733,7 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 			return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
 					  "bootloader did not finish programming frame %zu "
 					  "(%s, last status 0x%02x %s)", prog.done,
-					  r == -ETIMEDOUT ? "timed out" : strerror(-r), s,
+					  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
 					  mxt_status_name(s));
 		}
 		if (r == 0 && restart_state(s))
@@ -812,11 +862,11 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		r = reg_write(c, p->app, o->start, b->image + (o->start - b->start), span);
 		if (r < 0)
 			return tf_err_set(err, -r, "writing T%u: %s",
-					  o->type, strerror(-r));
+					  o->type, errstr(c, r));
 	}
 	r = t6_command(c, T6_BACKUPNV, T6_BACKUP_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "backup command: %s", strerror(-r));
+		return tf_err_set(err, -r, "backup command: %s", errstr(c, r));
 	/* The command byte reads non-zero until the backup is done. */
 	deadline = now_us() + MXT_BACKUP_TIMEOUT_MS * 1000ULL;
 	do {
@@ -824,13 +874,13 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		delay = delay * 2 > 50000 ? 50000 : delay * 2;
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "reading T6: %s", strerror(-r));
+			return tf_err_set(err, -r, "reading T6: %s", errstr(c, r));
 		if (now_us() > deadline)
 			return tf_err_set(err, ETIMEDOUT, "backup to NVM did not finish");
 	} while (r < 0 || v != 0);
 	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "reset command: %s", strerror(-r));
+		return tf_err_set(err, -r, "reset command: %s", errstr(c, r));
 	tf_sleep_us(10000);
 	r = wait_app(c, MXT_RESET_TIMEOUT_MS, err);
 	if (r < 0)
@@ -838,7 +888,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	r = read_config_crc(c, &p->info, &crc);
 	if (r < 0)
 		return tf_err_set(err, -r, "reading the config back: %s",
-				  strerror(-r));
+				  errstr(c, r));
 	if (crc != b->crc)
 		return tf_err_reject(err, EIO,
 				  "after backup and reset the chip's config CRC is "
