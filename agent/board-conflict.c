@@ -58,18 +58,18 @@ static void controller_diff(const struct tf_controller *a, const struct tf_contr
 			    const char *an, const char *bn, char *why, size_t size)
 {
 	why[0] = '\0';
-#define DIFF_STR(prop, field)                                                          \
-	if (strcmp(a->field, b->field)) {                                              \
+#define DIFF_STR(prop, field)                                                             \
+	if (strcmp(a->field, b->field)) {                                                 \
 		tf_snprintf(why, size, "%s %s: \"%s\" in %s, \"%s\" in %s", a->node_path, \
-			    prop, a->field, an, b->field, bn);                         \
-		return;                                                                \
+			    prop, a->field, an, b->field, bn);                            \
+		return;                                                                   \
 	}
-#define DIFF_NUM(prop, field)                                                          \
-	if (a->field != b->field) {                                                    \
-		tf_snprintf(why, size, "%s %s: %" PRIu32 " in %s, %" PRIu32 " in %s",  \
+#define DIFF_NUM(prop, field)                                                               \
+	if (a->field != b->field) {                                                         \
+		tf_snprintf(why, size, "%s %s: %" PRIu32 " in %s, %" PRIu32 " in %s",       \
 			    a->node_path, prop, (uint32_t)a->field, an, (uint32_t)b->field, \
-			    bn);                                                       \
-		return;                                                                \
+			    bn);                                                            \
+		return;                                                                     \
 	}
 	DIFF_STR("family", family);
 	DIFF_STR("driver", driver);
@@ -124,20 +124,22 @@ static void profile_diff(const struct tf_board_profile *a, const struct tf_board
 	why[0] = '\0';
 	for (i = 0; i < a->n_board_ids; i++)
 		if (!has_id(b, a->board_ids[i])) {
-			tf_snprintf(why, size, "board-ids: \"%s\" only in %s", a->board_ids[i], an);
+			tf_snprintf(why, size, "board-ids: \"%s\" only in %s", a->board_ids[i],
+				    an);
 			return;
 		}
 	for (i = 0; i < b->n_board_ids; i++)
 		if (!has_id(a, b->board_ids[i])) {
-			tf_snprintf(why, size, "board-ids: \"%s\" only in %s", b->board_ids[i], bn);
+			tf_snprintf(why, size, "board-ids: \"%s\" only in %s", b->board_ids[i],
+				    bn);
 			return;
 		}
 	for (i = 0; i < a->n_ctrl; i++) {
 		const struct tf_controller *d = peer(b, &a->ctrl[i]);
 
 		if (!d) {
-			tf_snprintf(why, size, "%s (%s at 0x%02x) only in %s", a->ctrl[i].node_path,
-				    a->ctrl[i].bus, a->ctrl[i].reg, an);
+			tf_snprintf(why, size, "%s (%s at 0x%02x) only in %s",
+				    a->ctrl[i].node_path, a->ctrl[i].bus, a->ctrl[i].reg, an);
 			return;
 		}
 		controller_diff(&a->ctrl[i], d, an, bn, why, size);
@@ -146,8 +148,8 @@ static void profile_diff(const struct tf_board_profile *a, const struct tf_board
 	}
 	for (i = 0; i < b->n_ctrl; i++)
 		if (!peer(a, &b->ctrl[i])) {
-			tf_snprintf(why, size, "%s (%s at 0x%02x) only in %s", b->ctrl[i].node_path,
-				    b->ctrl[i].bus, b->ctrl[i].reg, bn);
+			tf_snprintf(why, size, "%s (%s at 0x%02x) only in %s",
+				    b->ctrl[i].node_path, b->ctrl[i].bus, b->ctrl[i].reg, bn);
 			return;
 		}
 }

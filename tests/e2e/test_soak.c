@@ -35,7 +35,7 @@ enum kind {
 	K_CRC_ALWAYS, /* every frame refused: the chip rejects the blob */
 	K_POWER_LOSS, /* supply drops after frame k */
 	K_STUCK,      /* the bootloader never starts the image */
-	K_SLOW,       /* every busy time x2..x4 */
+	K_SLOW,	      /* every busy time x2..x4 */
 	K_SIGTERM,    /* touchfw stopped after frame k */
 	K_UNBIND,     /* the driver unbound after frame k */
 	K_COUNT
@@ -284,7 +284,8 @@ static unsigned check_persist_dir(const char *dir, const char *hex)
 		if (strcmp(strrchr(e->d_name, '.') ? strrchr(e->d_name, '.') : "", ".hw") ||
 		    tf_hw_hint_parse(text, &hint) < 0)
 			fail_msg("unexpected or malformed file in the persistent directory: %s "
-				 "('%s')", path, text);
+				 "('%s')",
+				 path, text);
 		free(text);
 	}
 	closedir(d);
@@ -402,8 +403,8 @@ static int run_with(struct counts *c, enum kind k, unsigned after, char **err_ou
 	*err_out = strdup(emub_child_stderr(child) ? emub_child_stderr(child) : "");
 	emub_child_free(child);
 	if (!WIFEXITED(st))
-		fail_msg("touchfw ended by signal %d (kind %s):\n%s", WTERMSIG(st), kind_name[k],
-			 *err_out);
+		fail_msg("touchfw ended by signal %d (kind %s):\n%s", WTERMSIG(st),
+			 kind_name[k], *err_out);
 	return WEXITSTATUS(st);
 }
 
@@ -429,8 +430,10 @@ static void phase(const char *compat, const char *power, unsigned iters, struct 
 	snprintf(persist_dir, sizeof(persist_dir), "%s/persist", E.dir);
 	/* An older image to go back to, so that every bind finds work. */
 	snprintf(old_fw, sizeof(old_fw), "%s/old.fw", E.dir);
-	snprintf(cmd, sizeof(cmd), "'%s/fwgen' image --chip mxt224e --version 1.0.AA "
-		 "--size 49152 --frame 256 -o '%s'", E.build, old_fw);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s/fwgen' image --chip mxt224e --version 1.0.AA "
+		 "--size 49152 --frame 256 -o '%s'",
+		 E.build, old_fw);
 	assert_int_equal(system(cmd), 0);
 	loader_path(loader_before, sizeof(loader_before));
 
@@ -467,25 +470,28 @@ static void phase(const char *compat, const char *power, unsigned iters, struct 
 		/* The invariants. */
 		chip = e2e_chip(&E);
 		if (getenv("SOAK_VERBOSE"))
-			fprintf(stderr, "soak: %s %u: %s (after %u frames): exit %d in %llu ms, "
-				"mode %d, version 0x%02x\n", power, i, kind_name[k], after, rc,
-				(unsigned long long)(tf_now_ms() - t0), chip.mode, chip.version);
+			fprintf(stderr,
+				"soak: %s %u: %s (after %u frames): exit %d in %llu ms, "
+				"mode %d, version 0x%02x\n",
+				power, i, kind_name[k], after, rc,
+				(unsigned long long)(tf_now_ms() - t0), chip.mode,
+				chip.version);
 		if (getenv("SOAK_VERBOSE") && atoi(getenv("SOAK_VERBOSE")) > 1)
 			fprintf(stderr, "%s", msg);
 		if (chip.mode != MXT_MODE_APP && chip.mode != MXT_MODE_BOOTLOADER)
 			fail_msg("iteration %u (%s): chip neither in its application nor its "
-				 "bootloader (mode %d) after exit %d:\n%s", i, kind_name[k],
-				 chip.mode, rc, msg);
+				 "bootloader (mode %d) after exit %d:\n%s",
+				 i, kind_name[k], chip.mode, rc, msg);
 		loader_path(loader_now, sizeof(loader_now));
 		if (strcmp(loader_before, loader_now))
 			fail_msg("iteration %u (%s): firmware_class.path '%s', was '%s'", i,
 				 kind_name[k], loader_now, loader_before);
 		check_state_dir(state_dir, 3, &attempts);
 		fails_after = check_persist_dir(persist_dir, fw_hex);
-		if (fails_after > fails_before &&
-		    !(k == K_CRC_ALWAYS || k == K_STUCK))
+		if (fails_after > fails_before && !(k == K_CRC_ALWAYS || k == K_STUCK))
 			fail_msg("iteration %u (%s): a blob failure was recorded for an "
-				 "interruption (exit %d):\n%s", i, kind_name[k], rc, msg);
+				 "interruption (exit %d):\n%s",
+				 i, kind_name[k], rc, msg);
 		if (fails_after > fails_before + 1)
 			fail_msg("iteration %u: %u blob failures recorded by one run", i,
 				 fails_after - fails_before);
@@ -515,8 +521,8 @@ static void phase(const char *compat, const char *power, unsigned iters, struct 
 			chip = e2e_chip(&E);
 			if (rc != 0 || chip.mode != MXT_MODE_APP || chip.version != 0x21)
 				fail_msg("iteration %u (%s): the chip was not recovered (exit "
-					 "%d, mode %d, version 0x%02x):\n%s", i, kind_name[k], rc,
-					 chip.mode, chip.version, E.err);
+					 "%d, mode %d, version 0x%02x):\n%s",
+					 i, kind_name[k], rc, chip.mode, chip.version, E.err);
 			c->recoveries++;
 			check_state_dir(state_dir, 3, &attempts);
 			assert_int_equal(attempts, 0);
@@ -559,9 +565,9 @@ static void test_soak(void **state)
 	fprintf(stderr,
 		"soak: seed %u: %u binds, %u runs; %u flashes ok, %u interrupted, %u rejected "
 		"by the chip, %u recoveries, %u attempt-limit refusals, %u downgrades, %u "
-		"signals/unbinds after the run ended\nsoak: faults:", seed, c.binds, c.runs,
-		c.flashes_ok, c.interrupted, c.rejected, c.recoveries, c.limit_hits,
-		c.downgrades, c.late);
+		"signals/unbinds after the run ended\nsoak: faults:",
+		seed, c.binds, c.runs, c.flashes_ok, c.interrupted, c.rejected, c.recoveries,
+		c.limit_hits, c.downgrades, c.late);
 	for (k = 0; k < K_COUNT; k++)
 		fprintf(stderr, " %s %u", kind_name[k], c.kind[k]);
 	fprintf(stderr, "\nsoak: exit codes:");
