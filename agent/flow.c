@@ -204,6 +204,19 @@ static int step_profile(struct run *r)
 		rlog(r, TF_LOG_WARNING, "%s", why);
 	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
+	if (r->profile) {
+		char diff[600];
+		const struct tf_board_profile *other =
+			tf_board_match_conflict(r->boards, &r->id, r->profile, diff, sizeof(diff));
+
+		if (other)
+			return finish(r, TF_EXIT_PROFILE_INVALID,
+				      "board profiles %s and %s both match this board equally "
+				      "well and disagree (%s); remove one, or let one take the "
+				      "other's file name in an earlier boards directory "
+				      "(touchfw-board(5))",
+				      r->profile->path, other->path, diff);
+	}
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK; /* manual flash: synthesised below */
@@ -665,6 +678,7 @@ static int step_plan(struct run *r)
 	struct tf_plan_input in = { 0 };
 	struct tf_err err = { 0 };
 	char t[40];
+	int rc;
 
 	if (!r->db)
 		return TF_EXIT_OK; /* manual files */
@@ -686,7 +700,12 @@ static int step_plan(struct run *r)
 		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
 		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
-	if (tf_plan_make(&in, &r->plan, &err) < 0 && r->hint_used) {
+	rc = tf_plan_make(&in, &r->plan, &err);
+	/* -ENODEV: the chip's bootloader says it is another kind of chip than
+	 * the firmware is for; no hint changes that. */
+	if (rc == -ENODEV)
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+	if (rc < 0 && r->hint_used) {
 		struct tf_err e2 = { 0 };
 
 		/* A chip swapped at the same address: the board decides, as

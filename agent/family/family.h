@@ -51,6 +51,9 @@ struct tf_chip_state {
 	struct tf_version config_version;
 	char config_version_str[TF_VERSION_STR_MAX];
 	uint16_t bl_addr;        /* bootloader address found / to use */
+	/* The bootloader's id in the family's canonical form (a manifest's
+	 * bootloader_id is compared with it), "" when not read. */
+	char bl_id[16];
 	char detail[160];        /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
 };
 

@@ -254,6 +254,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	struct mxt_priv *p = P(c);
 	uint16_t cand[2];
 	uint8_t s = 0, ext[3];
+	bool id_state;
 	int r, i, n = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -317,16 +318,29 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		if (r == 1) {
 			st->mode = TF_CHIP_BOOTLOADER;
 			st->bl_addr = cand[i];
-			if ((s & MXT_BOOT_EXTENDED_ID) &&
-			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
-			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0)
+			/* The id (atmel_mxt_ts's mxt_get_bootloader_version,
+			 * mxt-app's mxt_check_bootloader): in the low bits of
+			 * the status byte of the states that carry it
+			 * (WAITING_BOOTLOAD_CMD, APP_CRC_FAIL), five bits; with
+			 * bit 5 (extended id) set, in the second byte of a
+			 * 3-byte read instead, the version in the third. */
+			id_state = (s & 0x40) != 0;
+			if (id_state && (s & MXT_BOOT_EXTENDED_ID) &&
+			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0) {
+				snprintf(st->bl_id, sizeof(st->bl_id), "%u", ext[1] & 0x1fu);
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
-					 cand[i], mxt_status_name(s), s, ext[1], ext[2]);
-			else
+					 cand[i], mxt_status_name(s), s, ext[1] & 0x1fu, ext[2]);
+			} else if (id_state && !(s & MXT_BOOT_EXTENDED_ID)) {
+				snprintf(st->bl_id, sizeof(st->bl_id), "%u", s & 0x1fu);
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader at 0x%02x: %s (0x%02x), id %u", cand[i],
+					 mxt_status_name(s), s, s & 0x1fu);
+			} else {
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x)", cand[i],
 					 mxt_status_name(s), s);
+			}
 			return 0;
 		}
 	}

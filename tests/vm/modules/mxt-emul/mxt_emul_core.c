@@ -100,6 +100,9 @@ MODULE_PARM_DESC(spi, "also register an spi controller whose chip select 0 is th
 static uint slow_factor;
 module_param(slow_factor, uint, 0444);
 MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
+static uint reset_ms;
+module_param(reset_ms, uint, 0444);
+MODULE_PARM_DESC(reset_ms, "T6 soft reset to application ready, ms (0 = the model's 40 ms)");
 
 /* ------------------------------------------------------------ state */
 
@@ -283,6 +286,7 @@ static int emu_chip_cfg(struct mxt_model_cfg *cfg)
 	cfg->faults.stuck_in_bootloader = stuck_in_bootloader;
 	cfg->faults.corrupt_info_crc = corrupt_info_crc;
 	cfg->faults.slow_factor = slow_factor;
+	cfg->t.reset_ns = (u64)reset_ms * NSEC_PER_MSEC;
 	return 0;
 }
 
