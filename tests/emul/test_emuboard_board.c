@@ -192,7 +192,9 @@ static void test_reexec_under_preload(void **state)
 	env = g_environ_unsetenv(env, "EMUB_NO_REEXEC");
 	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));
 	assert_int_equal(st, 0);
-	want = g_strdup_printf("preload=libumockdev-preload.so.0:%s\n", emub_gpiod_preload());
+	/* the board's shim first: its write() must see a driver attribute
+	 * write before umockdev's, which calls libc's directly */
+	want = g_strdup_printf("preload=%s:libumockdev-preload.so.0\n", emub_gpiod_preload());
 	assert_string_equal(out, want);
 	g_free(out);
 	g_free(want);
@@ -201,8 +203,8 @@ static void test_reexec_under_preload(void **state)
 	assert_true(g_spawn_sync(NULL, argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
 				 &st, NULL));
 	assert_int_equal(st, 0);
-	want = g_strdup_printf("preload=/nonexistent/libclang_rt.asan-x86_64.so:"
-			       "libumockdev-preload.so.0:%s\n",
+	want = g_strdup_printf("preload=/nonexistent/libclang_rt.asan-x86_64.so:%s:"
+			       "libumockdev-preload.so.0\n",
 			       emub_gpiod_preload());
 	assert_string_equal(out, want);
 	g_free(out);
