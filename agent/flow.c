@@ -1096,9 +1096,8 @@ static void release_lines(struct run *r)
 
 /*
  * Detection right after the reset pulse.  The pulse's release_us is the
- * least the sources allow before the first access (maXTouch: the kernel's
- * atmel_mxt_ts ignores CHG for MXT_RESET_INVALID_CHG, 100 ms, after a
- * reset and only then reads the chip); a chip may need longer to start.
+ * least the sources allow before the first access (the family's caps say
+ * where it comes from); a chip may need longer to start.
  * So the chip is waited for, not assumed up: with the CHG line held, until
  * it asserts (the chip's reset message), else by detection -- polling the
  * chip's addresses with growing sleeps -- both bounded by the input

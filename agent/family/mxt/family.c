@@ -8,7 +8,10 @@
  * can drive (mxt-ops.c), entered by a T6 reset with 0xA5.  The bus code
  * needs plain I2C transfers (16-bit registers, frames over 32 bytes).
  * Reset: held asserted >= 50 ms, then ~100 ms for the chip to start
- * before the first access; CHG stays an input.
+ * before the first access (atmel_mxt_ts ignores CHG for
+ * MXT_RESET_INVALID_CHG, 100 ms, after a reset and only then reads the
+ * chip): a minimum, after which the flow waits for the chip; CHG stays
+ * an input.
  */
 #include "mxt.h"
 
