@@ -1161,8 +1161,22 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
 					  &err);
-		/* The driver re-initialises and registers a new input device. */
-		rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
+		if (wr < 0 || tf_stop_requested()) {
+			rc = TF_EXIT_OK;
+		} else if (caps->kernel_fw_rebind) {
+			/* The driver keeps the input device of its last probe:
+			 * a new probe shows what the chip runs now. */
+			rlog(r, TF_LOG_INFO, "%s keeps its old input device after an update: "
+			     "rebinding it", r->c.dev.driver);
+			tf_input_watch_free(*w);
+			*w = NULL;
+			rc = rebind(r, w);
+			if (!rc)
+				rc = wait_input(r, *w);
+		} else {
+			/* The driver re-initialises and registers a new input device. */
+			rc = wait_input(r, *w);
+		}
 		tf_fw_unstage(&stage);
 		/* The kernel's write returns when the driver is done: a stop
 		 * is seen after it, with nothing of ours left staged. */
@@ -1177,7 +1191,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
 			seen = r->ops->detect(&r->c, &st, &e2) == 0;
-			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
+			if (r->fam->caps.bootloader_mode && r->fam->caps.bus_flash && seen &&
+			    st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				rlog(r, TF_LOG_INFO,
 				     "the chip is in its bootloader: flashing it directly");
@@ -1253,6 +1268,13 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	return TF_EXIT_OK;
 }
 
+/* A bootloader-mode chip whose bound driver flashes it there itself. */
+static bool through_driver_in_bootloader(const struct run *r)
+{
+	return r->fam->caps.kernel_fw_bootloader && r->c.dev.driver[0] &&
+	       r->ctrl->power == TF_POWER_DRIVER;
+}
+
 /*
  * A dry run's account of what the update would write, by which path (the
  * choice step_update() makes), and the configuration's CRC against the
@@ -1276,7 +1298,8 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
 		n += (size_t)snprintf(buf + n, size - n, "would flash firmware %s (%zu bytes) ",
 				      r->res->fw_id, len);
-		if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
+		if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER &&
+		    !through_driver_in_bootloader(r))
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
 					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
@@ -1328,7 +1351,7 @@ static int step_update(struct run *r)
 		return TF_EXIT_OK;
 	}
 	r->touched = true;
-	if (r->chip.mode == TF_CHIP_BOOTLOADER)
+	if (r->chip.mode == TF_CHIP_BOOTLOADER && !through_driver_in_bootloader(r))
 		rc = path_bootloader(r, &w);
 	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
 		rc = path_unbind(r, &w);

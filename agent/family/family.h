@@ -214,6 +214,14 @@ struct tf_family_caps {
 	 * NULL: the driver has no such interface. */
 	const char *kernel_fw_attr;
 	const char *kernel_fw_value;
+	/* With kernel_fw_attr: the driver binds with the chip in its
+	 * bootloader (recovery) mode too and its attribute flashes it there,
+	 * so a bootloader-mode chip is updated through the driver. */
+	bool kernel_fw_bootloader;
+	/* With kernel_fw_attr: after flashing, the driver keeps the input
+	 * device (and attributes) it had before; touchfw rebinds it and
+	 * judges the new probe. */
+	bool kernel_fw_rebind;
 	/* The driver applies a configuration file (kernel_cfg_name) at every
 	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
 	 * where the driver requests none; the flow then writes over the bus. */

@@ -39,6 +39,7 @@ static const struct emub_driver_ops *const drivers[] = {
 	&emub_drv_atmel_mxt_ts,
 	&emub_drv_at24,
 	&emub_drv_goodix,
+	&emub_drv_elants,
 };
 
 const struct emub_driver_ops *emub_find_driver(const char *name)

@@ -89,6 +89,12 @@ struct emub_chip_desc {
 	guint16 gx_x, gx_y;
 	char *gx_config_name;   /* DT "goodix,config-name" */
 	bool gx_refuse_config, gx_config_volatile, gx_fixed_address, gx_corrupt_readback;
+	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
+	guint16 el_hw_version, el_fw_version, el_bc_version;
+	bool el_has_hw;
+	bool el_flash_corrupt;  /* elants.flash = corrupt: recovery at power-up */
+	gint32 el_nak_iap_page; /* fault.iap_nak_page; -1 never */
+	bool el_refuse_iap;     /* fault.refuse_iap */
 };
 
 struct emub_line_desc {
@@ -187,6 +193,7 @@ const struct emub_driver_ops *emub_find_driver(const char *name);
 extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
 extern const struct emub_driver_ops emub_drv_at24;
 extern const struct emub_driver_ops emub_drv_goodix;
+extern const struct emub_driver_ops emub_drv_elants;
 
 struct emub_absinfo {
 	gint32 value, minimum, maximum, fuzz, flat, resolution;
