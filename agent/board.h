@@ -37,7 +37,8 @@
 /* Largest profile blob accepted; real ones are a few hundred bytes. */
 #define TF_BOARD_MAX_DTB_SIZE (1024u * 1024u)
 
-/* Who switches the chip's supplies and reset line (design.md §6). */
+/* Who switches the chip's supplies and reset line (the profile's power
+ * property, doc/touchfw-board.5). */
 enum tf_power {
 	/*
 	 * The kernel driver does, on bind and unbind: never unbind to flash;
@@ -74,9 +75,8 @@ enum tf_dmi_key {
 	TF_DMI_KEY_COUNT_,
 };
 
-/* Profile property name ("sys-vendor") and sysfs file ("sys_vendor"). */
+/* Profile property name ("sys-vendor"). */
 const char *tf_dmi_key_property(enum tf_dmi_key key);
-const char *tf_dmi_key_file(enum tf_dmi_key key);
 
 /* One controller node of a profile, validated. */
 struct tf_controller {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "cli.h"
 #include "cmd-board.h"
 #include "device.h"
 #include "exitcode.h"
@@ -232,7 +233,6 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 		    err.code == EACCES ? " (needs root)" : "");
 		goto out;
 	}
-	c.bus_open = true;
 	if (fam->ops->detect(&c, &st, &err) < 0) {
 		say(LIVE_FAIL, "chip: %s", err.msg);
 		bad = 1;
@@ -242,7 +242,7 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 	} else {
 		say(LIVE_OK, "chip answers: %s", st.detail);
 	}
-	tf_i2c_close(&c.bus);
+	tf_i2c_close(c.bus);
 out:
 	if (fam->ops->fini)
 		fam->ops->fini(&c);
@@ -262,15 +262,14 @@ static void probe_unclaimed(const struct tf_family *fam, const struct tf_control
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0)
 		return;
 	if (tf_i2c_open(&c.bus, dev->adapter_nr, &err) == 0) {
-		c.bus_open = true;
-		if (fam->ops->detect(&c, &st, &err) < 0)
+			if (fam->ops->detect(&c, &st, &err) < 0)
 			say(LIVE_HINT, "the bus at 0x%02x: %s", ctl->reg, err.msg);
 		else if (st.mode == TF_CHIP_ABSENT)
 			say(LIVE_HINT, "no chip answers there either: %s", st.detail);
 		else
 			say(LIVE_HINT, "a chip answers there all the same (%s): only the "
 			    "firmware's (DT/ACPI) description of it is missing", st.detail);
-		tf_i2c_close(&c.bus);
+		tf_i2c_close(c.bus);
 	}
 	if (fam->ops->fini)
 		fam->ops->fini(&c);
@@ -504,23 +503,14 @@ int tf_cmd_board_init(int argc, char **argv)
 	struct tf_device dev;
 	struct tf_err err = { 0 };
 	FILE *f = stdout;
+	struct tf_cli_opts g = { "touchfw: board init", "ho:", opts, init_usage };
 	int c, fd;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'o')
 			out = optarg;
-			break;
-		case 'h':
-			init_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw: board init: bad option '%s'\n", argv[optind - 1]);
-			init_usage(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "touchfw: board init: give one DEVICE\n");

@@ -470,25 +470,16 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 	static const char *const result_name[] = { "ok", "invalid", "unreadable", "failed" };
 	size_t n_files = 0, n_invalid = 0, n_unreadable = 0, n_failed = 0;
 	bool quiet = cli->verbosity < 0;
+	struct tf_cli_opts g = { "touchfw: board check", "h", opts, check_usage };
 	struct tf_json j;
 	int c, i;
 
-	optind = 0;
-	opterr = 0;
 	check_json = NULL;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'j') {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
 			check_json = &j;
-			continue;
-		}
-		if (c == 'h') {
-			check_usage(stdout);
-			return TF_EXIT_OK;
-		}
-		fprintf(stderr, "touchfw: board check: unknown option '%s'\n",
-			argv[optind - 1]);
-		check_usage(stderr);
-		return TF_EXIT_USAGE;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "touchfw: board check: no FILE given\n");
@@ -615,15 +606,16 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	const char *sysroot = "";
 	struct tf_err err = { 0 };
 	size_t n_dirs = 0, i;
+	struct tf_cli_opts g = { "touchfw: board identify", "h", opts, identify_usage };
 	int c, r;
 
 	dirs = calloc((size_t)argc + TF_MAX_DIRS, sizeof(*dirs));
 	if (!dirs)
 		return TF_EXIT_FAILURE;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'b':
 			dirs[n_dirs++] = optarg;
 			break;
@@ -636,23 +628,11 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			identify_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr,
-				"touchfw: board identify: bad option '%s'\n",
-				argv[optind - 1]);
-			identify_usage(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw: board identify: unexpected '%s'\n",
-			argv[optind]);
-		identify_usage(stderr);
-		return TF_EXIT_USAGE;
-	}
+	r = tf_cli_no_operands(argc, argv, &g);
+	if (r != TF_CLI_CONTINUE)
+		return r;
 	/* The directories run uses: the settings file's boards_dirs. */
 	if (tf_settings_load(&settings, cli->config, &err) < 0) {
 		fprintf(stderr, "touchfw: %s\n", err.msg);

@@ -79,19 +79,6 @@ static void usage(FILE *f)
 		TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_USAGE);
 }
 
-static const char *mode_name(enum tf_chip_mode m)
-{
-	switch (m) {
-	case TF_CHIP_APP:
-		return "application";
-	case TF_CHIP_BOOTLOADER:
-		return "bootloader";
-	case TF_CHIP_ABSENT:
-		break;
-	}
-	return "absent";
-}
-
 /* The board profile's controller for the device, if any. */
 static void find_profile(struct chip *k)
 {
@@ -120,8 +107,8 @@ static void chip_free(struct chip *k)
 {
 	if (k->inited && k->fam->ops->fini)
 		k->fam->ops->fini(&k->c);
-	if (k->c.bus_open)
-		tf_i2c_close(&k->c.bus);
+	tf_i2c_close(k->c.bus);
+	k->c.bus = NULL;
 	if (k->boards)
 		tf_board_set_free(k->boards);
 	if (k->have_id)
@@ -216,7 +203,6 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 			err.code == EACCES ? " (touchfw needs root)" : "");
 		return err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO;
 	}
-	k->c.bus_open = true;
 	if (k->fam->ops->detect(&k->c, &k->st, &err) < 0) {
 		fprintf(stderr, "touchfw chip: %s\n", err.msg);
 		return err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
@@ -238,7 +224,7 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	       k->profile && k->c.ctrl != &k->synth ? k->profile->name
 						    : "none (from the driver)");
 	printf("family:           %s\n", k->fam->ids->name);
-	printf("mode:             %s\n", mode_name(st->mode));
+	printf("mode:             %s\n", tf_chip_mode_name(st->mode));
 	if (st->hw[0])
 		printf("hardware:         %s\n", st->hw);
 	if (st->has_version)
@@ -287,7 +273,7 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_string(&j, "profile",
 		       k->profile && k->c.ctrl != &k->synth ? k->profile->name : NULL);
 	tf_json_string(&j, "family", k->fam->ids->name);
-	tf_json_string(&j, "mode", mode_name(st->mode));
+	tf_json_string(&j, "mode", tf_chip_mode_name(st->mode));
 	tf_json_string(&j, "hardware", st->hw[0] ? st->hw : NULL);
 	tf_json_string(&j, "firmware", st->has_version ? st->version_str : NULL);
 	tf_json_string(&j, "config_version",
@@ -573,23 +559,14 @@ int tf_cmd_chip(const struct tf_cli *cli)
 	const char *dev, *sub, *file = NULL;
 	bool json = false;
 	struct chip k;
+	struct tf_cli_opts g = { "touchfw chip", "h", opts, usage };
 	int c, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(cli->argc, cli->argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
 			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw chip: bad option '%s'\n", cli->argv[optind - 1]);
-			usage(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (cli->argc - optind < 2) {
 		fprintf(stderr, "touchfw chip: give a DEVICE and info, reset or save-config\n");

@@ -276,12 +276,13 @@ static int run_check(int argc, char **argv)
 	struct tf_fwdb *db;
 	struct tf_err err = { 0 };
 	size_t i, failed = 0;
+	struct tf_cli_opts g = { "touchfw db check", "+h", opts, usage_check };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'd':
 			dir = optarg;
 			break;
@@ -301,22 +302,11 @@ static int run_check(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			usage_check(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db check: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_check(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw db check: unexpected '%s'\n",
-			argv[optind]);
-		usage_check(stderr);
-		return TF_EXIT_USAGE;
-	}
+	r = tf_cli_no_operands(argc, argv, &g);
+	if (r != TF_CLI_CONTINUE)
+		return r;
 
 	r = tf_fwdb_load(dir, &o, &db, &err);
 	if (r < 0) {
@@ -370,26 +360,19 @@ static int run_sign(int argc, char **argv)
 	const char *dir = defaults.db_dir, *key = NULL;
 	struct tf_err err = { 0 };
 	char id[TF_FWDB_KEY_ID_MAX + 1];
+	struct tf_cli_opts g = { "touchfw db sign", "+h", opts, usage_sign };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'd':
 			dir = optarg;
 			break;
 		case 'k':
 			key = optarg;
 			break;
-		case 'h':
-			usage_sign(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db sign: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_sign(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (!key || optind < argc) {
@@ -423,24 +406,14 @@ static int run_keygen(int argc, char **argv)
 	};
 	const char *out = NULL, *name;
 	struct tf_err err = { 0 };
+	struct tf_cli_opts g = { "touchfw db keygen", "h", opts, usage_keygen };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'o')
 			out = optarg;
-			break;
-		case 'h':
-			usage_keygen(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db keygen: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_keygen(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (!out || optind != argc - 1) {
 		fprintf(stderr, "touchfw db keygen: %s\n",

@@ -54,27 +54,20 @@ int tf_cmd_forget(const struct tf_cli *cli)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char said[600] = "", learnt[40] = "an unknown time";
+	char said[600] = "", learnt[40];
 	struct tf_attempts a = { 0 };
 	struct tf_hw_hint hint;
 	struct tf_settings s;
 	struct tf_err err = { 0 };
 	struct tf_state st = { .dirfd = -1 };
 	const char *dev;
+	struct tf_cli_opts g = { "touchfw forget", "+h", opts, usage };
 	int c, lock = -1, blobs, r;
 	size_t n = 0;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr);
-			return TF_EXIT_USAGE;
-		}
-	}
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1)
+		if (c == TF_CLI_STOP)
+			return g.exit;
 	if (optind + 1 != cli->argc || !tf_devname_valid(cli->argv[optind])) {
 		fprintf(stderr,
 			"touchfw forget: give one DEVICE, the kernel's name (e.g. 3-004a)\n");
@@ -120,13 +113,7 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	}
 	r = tf_persist_read_hw(s.persist_dir, dev, &hint, &err);
 	if (r == 0 && hint.hw[0] && tf_persist_forget_hw(s.persist_dir, dev, &err) == 0) {
-		if (hint.learnt) {
-			time_t t = (time_t)hint.learnt;
-			struct tm tm;
-
-			if (gmtime_r(&t, &tm))
-				strftime(learnt, sizeof(learnt), "%Y-%m-%d %H:%M UTC", &tm);
-		}
+		tf_time_str(hint.learnt, learnt, sizeof(learnt));
 		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
 				      "%sthe remembered hardware %s (learnt on %s)", n ? ", " : "",
 				      hint.hw, learnt);

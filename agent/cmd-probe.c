@@ -73,6 +73,16 @@ static void usage(FILE *f, const char *cmd)
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
 
+static void probe_usage(FILE *f)
+{
+	usage(f, "probe");
+}
+
+static void status_usage(FILE *f)
+{
+	usage(f, "status");
+}
+
 static bool have(struct row *rows, int n, const char *dev)
 {
 	int i;
@@ -210,17 +220,6 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	}
 }
 
-/* "2026-12-04 18:40 UTC", or "an unknown time". */
-static const char *when(uint64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		tf_snprintf(buf, size, "an unknown time");
-	return buf;
-}
-
 /* status: what touchfw remembers of the device, with since when. */
 static void print_remembered(const struct row *r)
 {
@@ -233,17 +232,17 @@ static void print_remembered(const struct row *r)
 	}
 	if (r->att.count)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
-		       r->att.last_error, when(r->att_time, t, sizeof(t)));
+		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++)
 		printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
 		       "(last: %s); not tried again\n", r->failed[i].sha256_hex,
 		       r->failed[i].failures, r->failed[i].failures == 1 ? "" : "s",
-		       when(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n", r->hint.hw,
 		       r->hint.from[0] ? r->hint.from : "an older touchfw",
-		       when(r->hint.learnt, t, sizeof(t)));
+		       tf_time_str(r->hint.learnt, t, sizeof(t)));
 	else if (r->hint_err[0])
 		printf("  remembered hardware: unreadable (%s)\n", r->hint_err);
 	printf("  'touchfw forget %s' clears these\n", r->dev);
@@ -404,32 +403,24 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool status = !strcmp(cli->argv[0], "status"), json = false;
-	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
+	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
 	int c, n = 0, i, rc;
 
 	if (!rows)
 		return TF_EXIT_FAILURE;
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
+	g.name = status ? "touchfw status" : "touchfw probe";
+	g.usage = status ? status_usage : probe_usage;
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
 			json = true;
-			break;
-		case 'h':
-			usage(stdout, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
-		free(rows);
 		return TF_EXIT_BAD_INPUT;
 	}
 	for (i = optind; i < cli->argc && n < MAX_ROWS; i++) {
@@ -450,6 +441,5 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	else
 		print_table(rows, n, status);
 	rc = exit_code(rows, n, cli->argv[0]);
-	free(rows);
 	return rc;
 }

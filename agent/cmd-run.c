@@ -124,12 +124,14 @@ int tf_cmd_run(const struct tf_cli *cli)
 	struct tf_flow_opts o = { 0 };
 	struct tf_flow_result res;
 	struct tf_settings s;
+	struct tf_cli_opts g = { "touchfw run", "+fnh", opts, run_usage };
 	bool json = false;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+fnh", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'f':
 			o.force = o.ignore_state = true;
 			break;
@@ -142,12 +144,6 @@ int tf_cmd_run(const struct tf_cli *cli)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			run_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			run_usage(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != cli->argc) {
@@ -181,12 +177,14 @@ int tf_cmd_flash(const struct tf_cli *cli)
 	struct tf_flow_opts o = { 0 };
 	struct tf_flow_result res;
 	struct tf_settings s;
+	struct tf_cli_opts g = { "touchfw flash", "+fnh", opts, flash_usage };
 	bool json = false;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+fnh", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'F':
 			o.firmware_file = optarg;
 			break;
@@ -208,12 +206,6 @@ int tf_cmd_flash(const struct tf_cli *cli)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			flash_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			flash_usage(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != cli->argc || (!o.firmware_file && !o.config_file)) {

@@ -144,7 +144,8 @@ int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *
 {
 	struct input_absinfo ai;
 	char path[PATH_MAX];
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (!tf_devname_valid(event) || strncmp(event, "event", 5) || axis > ABS_MAX)
 		return tf_err_set(err, EINVAL, "'%s' is not an event node", event);
@@ -158,11 +159,9 @@ int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *
 	r = ioctl(fd, EVIOCGABS(axis), &ai);
 	if (r < 0) {
 		r = errno;
-		close(fd);
 		return tf_err_set(err, r, "%s: EVIOCGABS(0x%02x): %s", path, axis,
 				  strerror(r));
 	}
-	close(fd);
 	*min = ai.minimum;
 	*max = ai.maximum;
 	return 0;

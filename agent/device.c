@@ -20,26 +20,14 @@
 
 #include "event.h"
 #include "state.h"
-
-static int read_link_tail(const char *path, char *buf, size_t size)
-{
-	char link[PATH_MAX];
-	const char *slash;
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
-}
+#include "sysfs.h"
 
 void tf_device_refresh(struct tf_device *d)
 {
 	char path[PATH_MAX + 16];
 
 	tf_snprintf(path, sizeof(path), "%s/driver", d->syspath);
-	if (read_link_tail(path, d->driver, sizeof(d->driver)) < 0)
+	if (tf_sysfs_link_name(path, d->driver, sizeof(d->driver)) < 0)
 		d->driver[0] = '\0';
 }
 
@@ -265,15 +253,6 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	if (r < 0)
 		return tf_err_set(err, -r, "writing %s: %s", attr, strerror(-r));
 	return 0;
-}
-
-int tf_device_attr_read(const struct tf_device *d, const char *attr, char *buf,
-			size_t size)
-{
-	char path[PATH_MAX];
-
-	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
-	return tf_read_attr(path, buf, size);
 }
 
 int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,

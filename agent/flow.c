@@ -96,29 +96,6 @@ static int finish(struct run *r, int code, const char *fmt, ...)
 	return code;
 }
 
-static const char *mode_name(enum tf_chip_mode m)
-{
-	switch (m) {
-	case TF_CHIP_APP:
-		return "application";
-	case TF_CHIP_BOOTLOADER:
-		return "bootloader";
-	default:
-		return "absent";
-	}
-}
-
-/* "2026-12-04 18:40 UTC" for @t (seconds), or "an unknown time". */
-static const char *when(uint64_t t, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
-		tf_snprintf(buf, size, "an unknown time");
-	return buf;
-}
-
 /* ------------------------------------------------------------ progress */
 
 static void progress(void *user, const struct tf_progress *p)
@@ -475,8 +452,7 @@ static int step_bus(struct run *r)
 		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
 			      "%s%s", err.msg,
 			      err.code == EACCES ? " (touchfw needs root)" : "");
-	r->c.bus_open = true;
-	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
+	if (!tf_i2c_plain_ok(r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "adapter i2c-%d (%s) is SMBus-only; the %s family needs "
 			      "plain I2C transfers", r->c.dev.adapter_nr, r->c.dev.adapter_name,
@@ -585,7 +561,7 @@ static int step_detect(struct run *r)
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
-		 mode_name(r->chip.mode));
+		 tf_chip_mode_name(r->chip.mode));
 	tf_snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
 	tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
 	tf_snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
@@ -600,7 +576,7 @@ static int step_detect(struct run *r)
 	if (r->chip.mode == TF_CHIP_APP) {
 		persist_hw(r, r->chip.hw);
 		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s%06X",
-			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
+			 tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
 			 r->chip.has_config_crc ? "0x" : "unknown ",
 			 r->chip.has_config_crc ? r->chip.config_crc : 0);
 	} else {
@@ -642,7 +618,7 @@ static int step_plan(struct run *r)
 	in.force = r->o->force;
 	if (r->hint_used)
 		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
-		     "(learnt on %s from %s)", r->hint.hw, when(r->hint.learnt, t, sizeof(t)),
+		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	if (tf_plan_make(&in, &r->plan, &err) < 0 && r->hint_used) {
 		struct tf_err e2 = { 0 };
@@ -654,7 +630,7 @@ static int step_plan(struct run *r)
 			rlog(r, TF_LOG_WARNING, "remembered hardware %s (learnt on %s) has no "
 			     "firmware for this board: a swapped chip? choosing by the board; "
 			     "'touchfw forget %s' clears it", r->hint.hw,
-			     when(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
+			     tf_time_str(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
 			r->hint_used = false;
 			tf_err_clear(&err);
 		}
@@ -1445,7 +1421,7 @@ static int step_verify(struct run *r)
 	}
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
-			      mode_name(st.mode), st.detail);
+			      tf_chip_mode_name(st.mode), st.detail);
 	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
@@ -1498,7 +1474,7 @@ static int after_failure(struct run *r, int rc)
 	size_t n = strlen(m), size = sizeof(r->res->message);
 	int i;
 
-	if (!r->touched || !r->c.bus_open || rc == TF_EXIT_INTERRUPTED)
+	if (!r->touched || !r->c.bus || rc == TF_EXIT_INTERRUPTED)
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	/* A driver probing after the rebind may hold the chip in reset for a
@@ -1636,7 +1612,6 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.res = res;
 	r.lock_fd = -1;
 	r.st.dirfd = -1;
-	r.c.bus.fd = -1;
 	r.t0 = tf_now_ms();
 	r.last_pct = -1;
 	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
@@ -1745,8 +1720,7 @@ out:
 	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);
-	if (r.c.bus_open)
-		tf_i2c_close(&r.c.bus);
+	tf_i2c_close(r.c.bus);
 	if (r.fw_img)
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)

@@ -46,7 +46,8 @@ static int check_dir(int fd, const char *dir, struct tf_err *err)
 static int open_dir_checked(int atfd, const char *name, const char *shown, bool create,
 			    struct tf_err *err)
 {
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (create && mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
 		return tf_err_set(err, errno, "%s: can not create: %s", shown,
@@ -65,11 +66,9 @@ static int open_dir_checked(int atfd, const char *name, const char *shown, bool 
 		return tf_err_set(err, r, "%s: %s", shown, strerror(r));
 	}
 	r = check_dir(fd, shown, err);
-	if (r < 0) {
-		close(fd);
+	if (r < 0)
 		return r;
-	}
-	return fd;
+	return tf_take_fd(&fd);
 }
 
 int tf_state_open(struct tf_state *st, const char *dir, bool create,
@@ -120,8 +119,9 @@ static const char *file_type(mode_t m)
 int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 		       struct tf_err *err)
 {
+	_cleanup_close_ int fd = -1;
 	struct stat sb;
-	int fd, e;
+	int e;
 
 	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
 		    0600);
@@ -139,17 +139,14 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 	}
 	if (fstat(fd, &sb) < 0) {
 		e = errno;
-		close(fd);
 		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
 	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
+	if (!S_ISREG(sb.st_mode))
 		return tf_err_set(err, EINVAL, "%s/%s: %s, refusing to use it", dir, name,
 				  file_type(sb.st_mode));
-	}
 	/* A regular file: blocking I/O from here on. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
+	return tf_take_fd(&fd);
 }
 
 static int name_for(char *buf, size_t size, const char *dev, const char *suffix)
@@ -650,12 +647,6 @@ unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 	return UINT_MAX;
 }
 
-unsigned tf_persist_failures(const char *persist_dir, const char *dev,
-			     const char *sha256_hex)
-{
-	return tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
-}
-
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
 			      const char *sha256_hex, const char *why, struct tf_err *err)
 {
@@ -666,7 +657,7 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
 		return tf_err_set(err, EINVAL, "%s: not a device name or blob hash", dev);
-	n = tf_persist_failures(persist_dir, dev, sha256_hex);
+	n = tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
 	n = n >= UINT32_MAX - 1 ? UINT32_MAX - 1 : n + 1;
 	fd = persist_dirfd(persist_dir, true, true, err);
 	if (fd < 0)
@@ -683,23 +674,39 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 	return r;
 }
 
+/* The failure records' directory for reading; NULL with *@r 0 where there
+ * is none, or -errno. */
+static DIR *failed_dir(const char *persist_dir, int *r)
+{
+	int fd = persist_dirfd(persist_dir, false, true, NULL);
+	DIR *d;
+
+	*r = 0;
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			*r = fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		*r = -errno;
+		close(fd);
+	}
+	return d;
+}
+
 int tf_persist_clear(const char *persist_dir, const char *dev)
 {
 	char prefix[160];
 	struct dirent *de;
 	DIR *d;
-	int fd, n = 0;
+	int n = 0;
 
 	if (!tf_devname_valid(dev))
 		return -EINVAL;
-	fd = persist_dirfd(persist_dir, false, true, NULL);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	d = failed_dir(persist_dir, &n);
+	if (!d)
+		return n;
 	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, prefix, strlen(prefix)) &&
@@ -715,18 +722,13 @@ int tf_persist_list_failures(const char *persist_dir, const char *dev,
 	char prefix[160];
 	struct dirent *de;
 	DIR *d;
-	int fd, n = 0;
+	int n = 0;
 
 	if (!tf_devname_valid(dev))
 		return -EINVAL;
-	fd = persist_dirfd(persist_dir, false, true, NULL);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	d = failed_dir(persist_dir, &n);
+	if (!d)
+		return n;
 	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)) && n < max) {
 		struct tf_failure_rec *f = &out[n];
@@ -796,7 +798,7 @@ int tf_persist_write_hw(const char *persist_dir, const char *dev, const struct t
 			struct tf_err *err)
 {
 	char name[160], buf[300];
-	int fd, r;
+	_cleanup_close_ int fd = -1;
 
 	if (name_for(name, sizeof(name), dev, "hw") || !word_ok(h->hw, strlen(h->hw), 32) ||
 	    strchr(h->from, '\n') ||
@@ -806,9 +808,7 @@ int tf_persist_write_hw(const char *persist_dir, const char *dev, const struct t
 	fd = persist_dirfd(persist_dir, true, false, err);
 	if (fd < 0)
 		return fd;
-	r = write_at(fd, persist_dir, name, buf, err);
-	close(fd);
-	return r;
+	return write_at(fd, persist_dir, name, buf, err);
 }
 
 int tf_persist_read_hw(const char *persist_dir, const char *dev, struct tf_hw_hint *h,

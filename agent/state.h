@@ -146,10 +146,9 @@ bool tf_marker_parse(const char *text, uint64_t *t);
  */
 int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why_size,
 			    struct tf_err *err);
-unsigned tf_persist_failures(const char *persist_dir, const char *dev,
-			     const char *sha256_hex);
 /*
- * The same, and the last failure's message in @why (may be cut short).  A
+ * How often the blob @sha256_hex failed on @dev, and the last failure's
+ * message in @why (may be cut short; @why_size 0 for none).  A
  * record that can not be read or parsed counts as UINT_MAX failures (the
  * safe side: the blob is not tried), with the file and field in @why.
  */

@@ -33,6 +33,8 @@ enum tf_chip_mode {
 	TF_CHIP_APP,        /* application firmware running */
 	TF_CHIP_BOOTLOADER, /* bootloader only (no or stale firmware) */
 };
+/* "application", "bootloader" or "absent" (registry.c). */
+const char *tf_chip_mode_name(enum tf_chip_mode m);
 
 /* What detect() found, in family-independent terms. */
 struct tf_chip_state {
@@ -64,8 +66,7 @@ typedef void (*tf_progress_fn)(void *user, const struct tf_progress *p);
 struct tf_ctx {
 	struct tf_device dev;
 	const struct tf_controller *ctrl;
-	struct tf_i2c bus;
-	bool bus_open;
+	struct tf_i2c *bus;         /* i2c devices: NULL until the flow opens it */
 	struct tf_spi spi;          /* spi devices: the spidev transport */
 	bool spi_open;
 	struct tf_gpio_line *chg;   /* only when no driver holds the line */

@@ -108,3 +108,16 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 		return f->check_controller(ctl, msg, size);
 	return 0;
 }
+
+const char *tf_chip_mode_name(enum tf_chip_mode m)
+{
+	switch (m) {
+	case TF_CHIP_APP:
+		return "application";
+	case TF_CHIP_BOOTLOADER:
+		return "bootloader";
+	case TF_CHIP_ABSENT:
+		break;
+	}
+	return "absent";
+}

@@ -71,7 +71,7 @@ static int reg_read(struct tf_ctx *c, uint16_t reg, uint8_t *buf, size_t len)
 {
 	uint8_t a[2] = { (uint8_t)(reg >> 8), (uint8_t)reg };
 
-	return tf_i2c_write_read(&c->bus, P(c)->addr, a, 2, buf, len);
+	return tf_i2c_write_read(c->bus, P(c)->addr, a, 2, buf, len);
 }
 
 /*
@@ -82,31 +82,9 @@ static int reg_read(struct tf_ctx *c, uint16_t reg, uint8_t *buf, size_t len)
  */
 static int reg_write(struct tf_ctx *c, uint16_t reg, const uint8_t *val, size_t len)
 {
-	uint8_t buf[2 + GOODIX_CONFIG_MAX_LENGTH];
-	size_t off = 0, chunk = len;
-
 	if (len > GOODIX_CONFIG_MAX_LENGTH)
 		return -EINVAL;
-	while (off < len) {
-		size_t n = len - off < chunk ? len - off : chunk;
-		uint16_t r16 = (uint16_t)(reg + off);
-		int r;
-
-		if (c->bus.max_write && n + 2 > c->bus.max_write)
-			n = c->bus.max_write - 2;
-		buf[0] = (uint8_t)(r16 >> 8);
-		buf[1] = (uint8_t)r16;
-		memcpy(buf + 2, val + off, n);
-		r = tf_i2c_write(&c->bus, P(c)->addr, buf, n + 2);
-		if (r == -EOPNOTSUPP && n > 16) {
-			chunk = n / 2;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	return tf_i2c_reg_write(c->bus, P(c)->addr, TF_I2C_REG_BE16, reg, val, len, len);
 }
 
 /* "911 (GT911), firmware 0x1060" */
@@ -136,8 +114,8 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 		return 0;
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "reading 0x%02x on i2c-%d: %s",
-				  p->addr, c->bus.nr, strerror(-r));
+		return tf_err_set(err, -r, "reading 0x%02x on i2c-%d: %s", p->addr,
+				  c->dev.adapter_nr, strerror(-r));
 	r = goodix_product_parse(id, sizeof(id), &p->product, err);
 	if (r < 0)
 		return tf_err_prefix(err, "0x%02x answers but ", p->addr);

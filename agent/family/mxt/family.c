@@ -7,8 +7,8 @@
  * applies maxtouch.cfg at probe; the chip has a bootloader that i2c-dev
  * can drive (mxt-ops.c), entered by a T6 reset with 0xA5.  The bus code
  * needs plain I2C transfers (16-bit registers, frames over 32 bytes).
- * Reset: design §6 asks for >= 50 ms asserted, then ~100 ms before the
- * first access; CHG stays an input.
+ * Reset: held asserted >= 50 ms, then ~100 ms for the chip to start
+ * before the first access; CHG stays an input.
  */
 #include "mxt.h"
 

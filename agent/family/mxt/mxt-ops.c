@@ -111,54 +111,17 @@ static void mxt_fini(struct tf_ctx *c)
 static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
 		    size_t len)
 {
-	size_t off = 0, chunk = MXT_READ_CHUNK;
-
 	if (c->spi_open)
 		return mxt_spi_read(&c->spi, reg, buf, len, &P(c)->spi_reply);
-
-	while (off < len) {
-		size_t n = len - off < chunk ? len - off : chunk;
-		uint8_t p[2] = { (uint8_t)(reg + off), (uint8_t)((reg + off) >> 8) };
-		int r = tf_i2c_write_read(&c->bus, addr, p, 2, buf + off, n);
-
-		if (r == -EOPNOTSUPP && chunk > 16) {
-			chunk /= 2;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	return tf_i2c_reg_read(c->bus, addr, TF_I2C_REG_LE16, reg, buf, len, MXT_READ_CHUNK);
 }
 
 static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
 		     const uint8_t *val, size_t len)
 {
-	uint8_t buf[2 + MXT_BLOCK_WRITE];
-	size_t off = 0;
-
 	if (c->spi_open)
 		return mxt_spi_write(&c->spi, reg, val, len, &P(c)->spi_reply);
-	while (off < len) {
-		size_t n = len - off < MXT_BLOCK_WRITE ? len - off : MXT_BLOCK_WRITE;
-		int r;
-
-		if (c->bus.max_write && n + 2 > c->bus.max_write)
-			n = c->bus.max_write - 2;
-		buf[0] = (uint8_t)(reg + off);
-		buf[1] = (uint8_t)((reg + off) >> 8);
-		memcpy(buf + 2, val + off, n);
-		r = tf_i2c_write(&c->bus, addr, buf, n + 2);
-		if (r == -EOPNOTSUPP && n > 16) {
-			c->bus.max_write = (uint16_t)(n + 2 > 255 ? 255 : (n + 2) / 2);
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	return tf_i2c_reg_write(c->bus, addr, TF_I2C_REG_LE16, reg, val, len, MXT_BLOCK_WRITE);
 }
 
 /* Read and parse the info block at the application address. */
@@ -233,7 +196,7 @@ static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
 	if (c->spi_open)
 		return mxt_spi_bl_read(&c->spi, s, 1);
-	return tf_i2c_recv(&c->bus, bl, s, 1);
+	return tf_i2c_recv(c->bus, bl, s, 1);
 }
 
 /* Bytes to the bootloader (unlock, a frame): the i2c bootloader
@@ -243,8 +206,8 @@ static int bl_send(struct tf_ctx *c, uint16_t bl, const uint8_t *buf, size_t len
 	if (c->spi_open)
 		return mxt_spi_bl_write(&c->spi, buf, len);
 	if (len <= 2)
-		return tf_i2c_send(&c->bus, bl, buf, len);
-	return tf_i2c_write_msgs(&c->bus, bl, buf, len);
+		return tf_i2c_send(c->bus, bl, buf, len);
+	return tf_i2c_write_msgs(c->bus, bl, buf, len);
 }
 
 /* A bus error for messages: on spi the chip's verdict, by name. */
@@ -266,7 +229,7 @@ static const char *where(struct tf_ctx *c, uint16_t addr, char *buf, size_t size
 	if (c->spi_open)
 		snprintf(buf, size, "%s", c->spi.node);
 	else
-		snprintf(buf, size, "0x%02x on i2c-%d", addr, c->bus.nr);
+		snprintf(buf, size, "0x%02x on i2c-%d", addr, c->dev.adapter_nr);
 	return buf;
 }
 
@@ -278,7 +241,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (!bl)
 		return 0;
 	/* SMBus receive-byte (libi2c): detection is one transaction. */
-	r = c->spi_open ? status_read(c, bl, s) : tf_i2c_read_byte(&c->bus, bl, s);
+	r = c->spi_open ? status_read(c, bl, s) : tf_i2c_read_byte(c->bus, bl, s);
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
@@ -356,7 +319,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 			st->bl_addr = cand[i];
 			if ((s & MXT_BOOT_EXTENDED_ID) &&
 			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
-			    tf_i2c_read(&c->bus, cand[i], ext, 3) == 0)
+			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0)
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
 					 cand[i], mxt_status_name(s), s, ext[1], ext[2]);

@@ -3,8 +3,8 @@
  * maXTouch (atmel_mxt_ts) support: the info block, firmware images (.fw
  * binary and the vendor's .enc hex form), OBP_RAW configuration files, and
  * the bootloader and object protocols over i2c-dev.  Facts from
- * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1) and shared/design.md
- * §6; the parsers are pure functions over a buffer.
+ * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1); the parsers are
+ * pure functions over a buffer.
  */
 #ifndef TF_FAMILY_MXT_H
 #define TF_FAMILY_MXT_H
