@@ -19,6 +19,7 @@
 #include "elants.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,15 @@ struct elants_img {
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size,
 		struct tf_err *err)
 {
+	char path[PATH_MAX];
 	unsigned waited = 0;
 	size_t n;
 
+	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
+
 	/* (An empty read counts as not there yet: a sysfs attribute always
 	 * has its line.) */
-	while (tf_device_attr_read(&c->dev, name, buf, size) < 0 || !buf[0]) {
+	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
 		if (waited >= ELANTS_ATTR_WAIT_MS)
 			return tf_err_set(err, EIO, "%s: driver %s has no readable attribute "
 					  "%s (waited %u ms after its probe)", c->dev.name,
@@ -115,7 +119,7 @@ static uint16_t addr_of(const struct tf_ctx *c)
 static int query(struct tf_ctx *c, uint8_t info, uint16_t *v)
 {
 	uint8_t cmd[4] = { 0x53, info, 0x00, 0x01 }, r[4];
-	int rc = tf_i2c_write_read(&c->bus, addr_of(c), cmd, 4, r, 4);
+	int rc = tf_i2c_write_read(c->bus, addr_of(c), cmd, 4, r, 4);
 
 	if (rc < 0)
 		return rc;
@@ -135,27 +139,27 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	uint8_t hello[4];
 	int rc;
 
-	if (!c->bus_open)
+	if (!c->bus)
 		return tf_err_set(err, ENODEV, "%s: no driver bound and no bus open",
 				  c->dev.name);
-	rc = tf_i2c_write(&c->bus, a, reset, 4);
+	rc = tf_i2c_write(c->bus, a, reset, 4);
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;
 		snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", a);
 		return 0;
 	}
 	if (rc < 0)
-		return tf_err_set(err, -rc, "soft reset at 0x%02x on i2c-%d: %s", a, c->bus.nr,
+		return tf_err_set(err, -rc, "soft reset at 0x%02x on i2c-%d: %s", a, c->dev.adapter_nr,
 				  strerror(-rc));
 	tf_sleep_us(30000);
-	rc = tf_i2c_write(&c->bus, a, boot, 4);
+	rc = tf_i2c_write(c->bus, a, boot, 4);
 	if (rc >= 0) {
 		tf_sleep_us(50000);
-		rc = tf_i2c_read(&c->bus, a, hello, 4);
+		rc = tf_i2c_read(c->bus, a, hello, 4);
 	}
 	if (rc < 0)
 		return tf_err_set(err, -rc, "fast boot and hello at 0x%02x on i2c-%d: %s", a,
-				  c->bus.nr, strerror(-rc));
+				  c->dev.adapter_nr, strerror(-rc));
 	if (query(c, 0xf0, &hw) < 0)
 		hw = 0xffff;
 	fill_hw(st, hw);
