@@ -15,6 +15,10 @@
  */
 #include "e2e.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include "elants_model.h"
 #include "exitcode.h"
 
@@ -44,7 +48,8 @@ static int teardown(void **state)
 /* The chip at 0x10 with firmware @fw (0: empty flash), @extra keys; its
  * supplies switched by the driver, or with @always_on by the platform (as
  * elants_i2c assumes where it has no reset GPIO). */
-static void start_ex(const char *compatible, unsigned fw, bool always_on, const char *extra)
+static void start_he(const char *compatible, unsigned fw, bool always_on, const char *extra,
+		     const char *he_args)
 {
 	char *b = NULL;
 
@@ -74,9 +79,14 @@ static void start_ex(const char *compatible, unsigned fw, bool always_on, const 
 			     "line.1 = TS_INT\n",
 			     compatible, HW, fw, always_on ? "always-on" : "driver",
 			     extra ? extra : "") > 0);
-	e2e_start(&E, b);
+	e2e_start_ex(&E, b, he_args);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+}
+
+static void start_ex(const char *compatible, unsigned fw, bool always_on, const char *extra)
+{
+	start_he(compatible, fw, always_on, extra, NULL);
 }
 
 static void start(const char *compatible, unsigned fw, const char *extra)
@@ -200,6 +210,51 @@ static void test_unbound_chip_is_read_by_its_hello_packet(void **state)
 	assert_int_equal(chip().mode, ELANTS_MODEL_RECOVERY);
 }
 
+/* Wait until the detached run finished: result recorded, lock free. */
+static void wait_run_done(int timeout_ms)
+{
+	char path[400];
+	int waited = 0;
+
+	snprintf(path, sizeof(path), "%s/state/" DEV ".lock", E.dir);
+	for (;;) {
+		char *json = e2e_state_file(&E, DEV ".json");
+		int fd = open(path, O_RDONLY);
+		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+		if (fd >= 0)
+			close(fd);
+		free(json);
+		if (json && free_lock)
+			return;
+		if (waited > timeout_ms)
+			fail_msg("the detached run did not finish within %d ms", timeout_ms);
+		usleep(20 * 1000);
+		waited += 20;
+	}
+}
+
+static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
+{
+	char *log;
+
+	(void)state;
+	/* As at boot: the driver binds the chip in recovery, its bind uevent
+	 * runs handle-event, which hands off to a detached run. */
+	start_he("touchfw,emul-elants", OLD_FW, false, "elants.flash = corrupt\n", "");
+	wait_run_done(30000);
+	assert_int_equal(chip().mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(chip().fw, DB_FW);
+	log = e2e_state_file(&E, DEV ".log");
+	assert_non_null(log);
+	assert_non_null(strstr(log, "reports recovery mode"));
+	assert_non_null(strstr(log, "verified: firmware (bootloader) -> 5512"));
+	free(log);
+	/* touchfw's own rebind started no second update. */
+	usleep(500 * 1000);
+	assert_int_equal(chip().stats.iap_entries, 1);
+}
+
 /* ------------------------------------------------------------ faults */
 
 static void test_iap_failing_midway_leaves_recovery_and_says_so(void **state)
@@ -283,6 +338,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_dry_run_names_the_file_the_driver_requests,
 					  teardown),
 		cmocka_unit_test_teardown(test_unbound_chip_is_read_by_its_hello_packet, teardown),
+		cmocka_unit_test_teardown(test_bind_in_recovery_is_handled_from_the_uevent,
+					  teardown),
 		cmocka_unit_test_teardown(test_iap_failing_midway_leaves_recovery_and_says_so,
 					  teardown),
 		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
