@@ -33,6 +33,7 @@ struct mxt_model_stats;
 struct eeprom_model;
 struct goodix_model;
 struct elants_model;
+struct elantp_model;
 
 /* ------------------------------------------------------------ lifecycle */
 
@@ -209,6 +210,8 @@ struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev);
 struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev);
 /* The Elan touchscreen model of chip @dev, or NULL; under emub_lock. */
 struct elants_model *emub_chip_elants(struct emub *eb, const char *dev);
+/* The Elan touchpad model of chip @dev, or NULL; under emub_lock. */
+struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev);
 struct goodix_model_point;
 /* A Goodix chip reports a touch frame (goodix_model_touch) and raises INT:
  * a bound Goodix-TS runs its interrupt handler. */
