@@ -131,21 +131,24 @@ static int elantp_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	return detect_bus(c, st, err);
 }
 
-static int elantp_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
+/* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
+static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
 				const char *name, void **img, struct tf_err *err)
 {
 	struct elantp_img *i;
 	char why[160];
 
 	(void)c;
-	if (elantp_check_image(data, len, why, sizeof(why)) < 0)
+	if (elantp_check_image(data, len, why, sizeof(why)) < 0) {
+		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
+	}
 	i = calloc(1, sizeof(*i));
-	if (!i || !(i->data = malloc(len))) {
-		free(i);
+	if (!i) {
+		free(data);
 		return tf_err_set(err, ENOMEM, "out of memory");
 	}
-	memcpy(i->data, data, len);
+	i->data = data;
 	i->len = len;
 	*img = i;
 	return 0;
