@@ -70,8 +70,8 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	     "enter_bootloader_desc", n);
 	NEED(!c->bootloader_mode || c->bus_flash || c->kernel_fw_bootloader,
 	     "%s: a bootloader mode without bus flashing could never be left", n);
-	NEED(!(c->kernel_fw_bootloader || c->kernel_fw_rebind) || c->kernel_fw_attr,
-	     "%s: kernel_fw_bootloader and kernel_fw_rebind need kernel_fw_attr", n);
+	NEED(!c->kernel_fw_bootloader || c->kernel_fw_attr,
+	     "%s: kernel_fw_bootloader needs kernel_fw_attr", n);
 	NEED(!c->bus_config || o->write_config, "%s: bus_config needs write_config", n);
 	NEED(!c->kernel_fw_attr || (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
 	     "%s: kernel_fw_attr needs kernel_fw_value, kernel_firmware and kernel_fw_name", n);
@@ -86,6 +86,15 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
 	     "%s: config_only without a way to install a configuration", n);
 	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
+	NEED(!c->kernel_fw_rebind || c->kernel_fw_attr, "%s: kernel_fw_rebind needs kernel_fw_attr",
+	     n);
+	for (const char *const *d = c->kernel_fw_rebind; d && *d; d++) {
+		const char *const *k = f->ids->drivers;
+
+		while (*k && strcmp(*k, *d))
+			k++;
+		NEED(*k, "%s: kernel_fw_rebind names %s, not one of its drivers", n, *d);
+	}
 	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
 			     f->version->format),
 	     "%s: a version scheme needs name, syntax, parse and format", n);

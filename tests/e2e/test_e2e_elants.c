@@ -142,7 +142,7 @@ static void test_older_firmware_is_flashed_by_the_driver_and_rebound(void **stat
 	assert_int_equal(chip().fw, OLD_FW);
 	expect_rc(0, "run", DEV);
 	e2e_said(&E, "/elants_i2c_2a1c.bin; asking elants_i2c to flash it (update_fw)");
-	e2e_said(&E, "elants_i2c keeps its old input device after an update: rebinding it");
+	e2e_said(&E, "elants_i2c registers no input device again after update_fw: rebinding it");
 	e2e_said(&E, "verified: firmware 5511 -> 5512");
 	c = chip();
 	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
@@ -264,7 +264,7 @@ static void test_iap_failing_midway_leaves_recovery_and_says_so(void **state)
 	(void)state;
 	start("touchfw,emul-elants", OLD_FW, "fault.iap_nak_page = 10\n");
 	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
-	e2e_said(&E, "after the update the chip is in bootloader mode");
+	e2e_said(&E, "after update_fw and a rebind: elants_i2c reports recovery mode");
 	c = chip();
 	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
 	assert_int_equal(c.stats.pages_written, 10);
@@ -310,7 +310,7 @@ static void test_image_for_other_hardware_leaves_the_chip_in_recovery(void **sta
 	elants_model_make_image(img, 16, 0x6000, 0x1234, 0);
 	f = write_blob("other.bin", img, sizeof(img));
 	expect_rc(TF_EXIT_BOOTLOADER, "flash", "--firmware", f, DEV);
-	e2e_said(&E, "after the update the chip is in bootloader mode");
+	e2e_said(&E, "after update_fw and a rebind: elants_i2c reports recovery mode");
 	c = chip();
 	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
 	assert_int_equal(c.stats.pages_written, 16);

@@ -103,7 +103,8 @@ static void test_registry_entry(void **state)
 	assert_string_equal(f->ids->name, "elantp");
 	assert_int_equal(tf_family_check(f, why, sizeof(why)), 0);
 	assert_string_equal(f->caps.kernel_fw_attr, "update_fw");
-	assert_true(f->caps.kernel_fw_rebind);
+	assert_non_null(f->caps.kernel_fw_rebind);
+	assert_string_equal(f->caps.kernel_fw_rebind[0], f->ids->drivers[0]);
 	assert_false(f->caps.bus_flash);
 	assert_false(f->caps.bootloader_mode);
 }

@@ -24,6 +24,9 @@ static int elantp_check_controller(const struct tf_controller *ctl, char *msg, s
 	return 0;
 }
 
+/* It keeps its input device after update_fw: rebind it. */
+static const char *const elantp_rebind[] = { "elan_i2c", NULL };
+
 const struct tf_family tf_family_elantp = {
 	.ids = &tf_family_ids_elantp,
 	.check_blob = elantp_check_blob,
@@ -33,7 +36,7 @@ const struct tf_family tf_family_elantp = {
 		.transports = TF_TRANSPORT_I2C,
 		.kernel_fw_attr = "update_fw",
 		.kernel_fw_value = "1",
-		.kernel_fw_rebind = true,
+		.kernel_fw_rebind = elantp_rebind,
 	},
 	.ops = &elantp_ops,
 };

@@ -24,6 +24,9 @@ static int elants_check_controller(const struct tf_controller *ctl, char *msg, s
 	return 0;
 }
 
+/* It keeps its input device after update_fw: rebind it. */
+static const char *const elants_rebind[] = { "elants_i2c", NULL };
+
 const struct tf_family tf_family_elants = {
 	.ids = &tf_family_ids_elants,
 	.version = &elants_version_scheme,
@@ -36,7 +39,7 @@ const struct tf_family tf_family_elants = {
 		.kernel_fw_attr = "update_fw",
 		.kernel_fw_value = "1",
 		.kernel_fw_bootloader = true,
-		.kernel_fw_rebind = true,
+		.kernel_fw_rebind = elants_rebind,
 	},
 	.ops = &elants_ops,
 };
