@@ -32,6 +32,8 @@ struct mxt_model_faults;
 struct mxt_model_stats;
 struct eeprom_model;
 struct goodix_model;
+struct elants_model;
+struct elantp_model;
 
 /* ------------------------------------------------------------ lifecycle */
 
@@ -221,6 +223,10 @@ void emub_unlock(struct emub *eb);
 struct mxt_model *emub_chip_mxt(struct emub *eb, const char *dev);
 struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev);
 struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev);
+/* The Elan touchscreen model of chip @dev, or NULL; under emub_lock. */
+struct elants_model *emub_chip_elants(struct emub *eb, const char *dev);
+/* The Elan touchpad model of chip @dev, or NULL; under emub_lock. */
+struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev);
 struct goodix_model_point;
 /* A Goodix chip reports a touch frame (goodix_model_touch) and raises INT:
  * a bound Goodix-TS runs its interrupt handler. */
