@@ -573,7 +573,7 @@ static void elan_isr(struct emub_dev *d)
 	drv_i2c_master_recv(d, data->addr, report, ETP_I2C_REPORT_LEN);
 }
 
-static void elan_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
+static int elan_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
 {
 	struct elan_tp_data *data = data_of(d);
 	int result;
@@ -581,7 +581,7 @@ static void elan_attr_write(struct emub_dev *d, const char *attr, const char *bu
 	(void)buf;
 	(void)len;
 	if (!data || strcmp(attr, "update_fw"))
-		return;
+		return 0;
 	result = elan_sysfs_update_fw(data);
 	set_attrs(data, false);
 	g_mutex_lock(&d->eb->lock);
@@ -591,6 +591,7 @@ static void elan_attr_write(struct emub_dev *d, const char *attr, const char *bu
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
 		 result ? g_strerror(-result) : "the byte count (success)");
+	return result;
 }
 
 static void elan_destroy(struct emub_dev *d)

@@ -651,7 +651,7 @@ static void elants_i2c_irq(struct emub_dev *d)
 	}
 }
 
-static void elants_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
+static int elants_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
 {
 	struct elants_data *ts = data_of(d);
 	int result;
@@ -659,13 +659,13 @@ static void elants_attr_write(struct emub_dev *d, const char *attr, const char *
 	(void)buf;
 	(void)len;
 	if (!ts)
-		return;
+		return 0;
 	if (!strcmp(attr, "calibrate")) {
-		elants_i2c_calibrate(ts);
-		return;
+		/* calibrate_store(): the error, else the byte count */
+		return elants_i2c_calibrate(ts);
 	}
 	if (strcmp(attr, "update_fw"))
-		return;
+		return 0;
 	result = elants_i2c_fw_update(ts);
 	set_attrs(ts, false);
 	g_mutex_lock(&d->eb->lock);
@@ -675,6 +675,7 @@ static void elants_attr_write(struct emub_dev *d, const char *attr, const char *
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
 		 result ? g_strerror(-result) : "the byte count (success)");
+	return result;
 }
 
 static void elants_destroy(struct emub_dev *d)
