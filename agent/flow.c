@@ -480,15 +480,17 @@ static int step_detect(struct run *r)
 	/* A driver that owns the power keeps the chip off while unbound; a
 	 * dry run does not bind it (it changes nothing) and says so. */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
-	    r->ctrl->driver[0] && r->o->dry_run) {
+	    r->ctrl->driver[0] && r->o->dry_run && !r->fam->caps.kernel_fw_probe) {
 		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
 		return finish(r, TF_EXIT_NO_DEVICE,
 			      "%s: driver %s is not bound and owns the power, so the chip "
 			      "is off; a dry run does not bind it ('touchfw run %s' does)",
 			      dev_of(r), r->ctrl->driver, r->c.dev.name);
 	}
+	/* A driver that loads the firmware at probe can not bind before the
+	 * file is there: the path does both (path_probe_file). */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
-	    r->ctrl->driver[0]) {
+	    r->ctrl->driver[0] && !r->fam->caps.kernel_fw_probe) {
 		log_info(dev_of(r), "driver not bound and it owns the power: binding %s first",
 			 r->ctrl->driver);
 		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0 ||
@@ -1135,6 +1137,80 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	return TF_EXIT_OK;
 }
 
+/* Is @path a file holding exactly @data? */
+static bool same_file(const char *path, const uint8_t *data, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	bool same;
+
+	if (tf_read_file(path, len + 1, &buf, &n) < 0)
+		return false;
+	same = n == len && !memcmp(buf, data, len);
+	free(buf);
+	return same;
+}
+
+/*
+ * caps.kernel_fw_probe: the driver loads the firmware file into the chip at
+ * every probe and fails without it.  Stage the blob under the name the
+ * driver requests, in touchfw's own directory at the front of the loader's
+ * path (a distribution's file of that name is shadowed, never touched),
+ * make the driver probe (bind; rebind when it runs another file), and wait
+ * for its input device.  Nothing is written to the chip by touchfw.
+ */
+static int path_probe_file(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_fw_stage stage;
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX], found[400];
+	const uint8_t *img;
+	size_t len;
+	int rc;
+
+	tf_snprintf(r->res->path, sizeof(r->res->path), "driver-probe");
+	if (!r->fw_img)
+		return TF_EXIT_OK;
+	if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+	r->ops->kernel_firmware(r->fw_img, &img, &len);
+	/* A driver bound now loaded the first such file in the loader's path;
+	 * if that is ours byte for byte, there is nothing to do. */
+	tf_device_refresh(&r->c.dev);
+	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
+			     r->s->firmware_class_path, name, found, sizeof(found)) == 0) {
+		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force) {
+			log_info(dev_of(r), "%s already loads %s (%s, the same bytes as %s)",
+				 r->c.dev.driver, name, found, r->res->fw_id);
+			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
+			return TF_EXIT_OK;
+		}
+		log_warn(dev_of(r), "%s exists and is not %s: touchfw's copy goes first in "
+			 "the loader's path (the file itself is left alone)", found,
+			 r->res->fw_id);
+	}
+	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name,
+			name, img, len, &err) < 0)
+		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+	log_info(dev_of(r), "staged %s as %s; %s loads it when it probes", r->res->fw_id,
+		 stage.file, driver_to_bind(r));
+	r->flashed_anything = true;
+	rc = rebind(r, w);
+	if (!rc)
+		rc = wait_input(r, *w);
+	tf_fw_unstage(&stage);
+	if (tf_stop_requested())
+		return interrupted(r, "while the driver probed");
+	if (rc) {
+		err.rejected = false;
+		tf_snprintf(err.msg, sizeof(err.msg), "%s", r->res->message);
+		record_blob_failure(r, &err);
+		return rc;
+	}
+	tf_device_refresh(&r->c.dev);
+	return detect(r, &r->chip);
+}
+
 /*
  * A dry run's account of what the update would write, by which path (the
  * choice step_update() makes), and the configuration's CRC against the
@@ -1209,7 +1285,9 @@ static int step_update(struct run *r)
 		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
-	if (r->chip.mode == TF_CHIP_BOOTLOADER)
+	if (r->fam->caps.kernel_fw_probe)
+		rc = path_probe_file(r, &w);
+	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
 	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
 		rc = path_unbind(r, &w);
@@ -1242,9 +1320,13 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	char cfg_name[TF_FW_NAME_MAX];
 	uint64_t end;
 
-	if (!r->cfg_obj || !r->ops->expected_axes || !r->res->input[0])
+	void *blob = r->cfg_obj ? r->cfg_obj
+				: r->fam->caps.kernel_fw_probe ? r->fw_img : NULL;
+	const char *blob_id = r->cfg_obj ? r->res->cfg_id : r->res->fw_id;
+
+	if (!blob || !r->ops->expected_axes || !r->res->input[0])
 		return TF_EXIT_OK;
-	if (r->ops->expected_axes(&r->c, r->cfg_obj, &want_x, &want_y) < 0)
+	if (r->ops->expected_axes(&r->c, blob, &want_x, &want_y) < 0)
 		return TF_EXIT_OK;
 	/* The kernel's sysfs entry comes first; the /dev node is udev's (or
 	 * devtmpfs') and may follow a moment later. */
@@ -1269,12 +1351,13 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 				    cfg_name);
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
-			      "%d/%d: the driver did not take the configuration%s",
-			      dev_of(r), r->res->input, got_x, got_y, r->res->cfg_id, want_x, want_y,
-			      hint);
+			      "%d/%d: the driver did not take the %s%s",
+			      dev_of(r), r->res->input, got_x, got_y,
+			      r->cfg_obj ? blob_id : "the board profile", want_x, want_y,
+			      r->cfg_obj ? "configuration" : "board's properties", hint);
 	}
 	log_info(dev_of(r), "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives", r->res->input,
-		 got_x, got_y, r->res->cfg_id);
+		 got_x, got_y, r->cfg_obj ? blob_id : "the board profile");
 	return TF_EXIT_OK;
 }
 
@@ -1300,7 +1383,10 @@ static int step_verify(struct run *r)
 	if (st.has_config_version)
 		tf_snprintf(r->res->config_version_after, sizeof(r->res->config_version_after),
 			    "%s", st.config_version_str);
-	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
+	/* A chip that reports no version (caps.kernel_fw_probe) is judged by
+	 * its driver's input device below. */
+	if (r->plan.fw && (st.has_version || !r->fam->caps.kernel_fw_probe) &&
+	    tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
 			      "%s: the chip reports firmware %s after installing %s (%s)",
 			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
@@ -1316,7 +1402,10 @@ static int step_verify(struct run *r)
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
-	if (st.has_config_version && !r->flashed_anything)
+	if (r->fam->caps.kernel_fw_probe)
+		log_info(dev_of(r), "verified: %s bound with %s, input %s", r->c.dev.driver,
+			 r->res->fw_id, r->res->input[0] ? r->res->input : "-");
+	else if (st.has_config_version && !r->flashed_anything)
 		log_info(dev_of(r), "verified: configuration version %s -> %s, config CRC 0x%06X, "
 			 "input %s", r->res->config_version_before[0] ?
 			 r->res->config_version_before : "(none)", st.config_version_str,
