@@ -513,7 +513,10 @@ static int step_detect(struct run *r)
 			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
-	if (r->chip.mode == TF_CHIP_APP) {
+	if (r->chip.mode == TF_CHIP_APP && r->fam->caps.kernel_fw_probe) {
+		/* nothing in the chip to read: what the driver says */
+		log_info(dev_of(r), "%s", r->chip.detail);
+	} else if (r->chip.mode == TF_CHIP_APP) {
 		persist_hw(r, r->chip.hw);
 		log_info(dev_of(r), "%s mode: hardware %s, firmware %s, config CRC %s%06X",
 			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
@@ -1179,10 +1182,15 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	tf_device_refresh(&r->c.dev);
 	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, name, found, sizeof(found)) == 0) {
-		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force) {
-			log_info(dev_of(r), "%s already loads %s (%s, the same bytes as %s)",
-				 r->c.dev.driver, name, found, r->res->fw_id);
+		struct tf_input_node in[1];
+
+		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
+		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
+			log_info(dev_of(r), "%s already loads %s (%s, the same bytes as %s), "
+				 "input %s", r->c.dev.driver, name, found, r->res->fw_id,
+				 in[0].event);
 			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
+			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
 			return TF_EXIT_OK;
 		}
 		log_warn(dev_of(r), "%s exists and is not %s: touchfw's copy goes first in "
@@ -1232,9 +1240,21 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 		if (caps->kernel_fw_attr && r->ops->kernel_fw_name &&
 		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
 			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
-		n += (size_t)snprintf(buf + n, size - n, "would flash firmware %s (%zu bytes) ",
-				      r->res->fw_id, len);
-		if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
+		if (caps->kernel_fw_probe && r->ops->kernel_fw_name &&
+		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
+			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
+		if (caps->kernel_fw_probe)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "would stage firmware %s (%zu bytes) as %s and make %s "
+					      "probe (it loads the file into the chip)",
+					      r->res->fw_id, len, kname, driver_to_bind(r));
+		else
+			n += (size_t)snprintf(buf + n, size - n,
+					      "would flash firmware %s (%zu bytes) ", r->res->fw_id,
+					      len);
+		if (n < size && caps->kernel_fw_probe)
+			;
+		else if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
 					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
@@ -1631,7 +1651,12 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	}
 	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
-	if (r.chip.has_config_version && !r.flashed_anything)
+	if (r.fam->caps.kernel_fw_probe)
+		rc = finish(&r, TF_EXIT_OK, "%s: %s: %s, driver %s, input %s", devname,
+			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
+			    r.c.dev.driver[0] ? r.c.dev.driver : "none",
+			    res->input[0] ? res->input : "-");
+	else if (r.chip.has_config_version && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
 			    "%s: updated: configuration version %s -> %s (firmware %s), config "
 			    "CRC 0x%06X, input %s", devname,

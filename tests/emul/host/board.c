@@ -437,29 +437,37 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 				g_error_free(ge);
 			} else {
 				struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
-				em_u32 page = 0;
 
-				if (!n || n % 8)
-					r = ERR("[%s] silead.firmware: %s: %zu bytes, not whole 8-byte "
-						"(register, value) pairs", grp, path, (size_t)n);
-				for (gsize o = 0; !r && o + 8 <= n; o += 8) {
-					guint32 off, val;
-
-					memcpy(&off, buf + o, 4);
-					memcpy(&val, buf + o + 4, 4);
-					if (!silead_model_ram_apply(ram, &page, GUINT32_FROM_LE(off),
-								    GUINT32_FROM_LE(val)))
-						r = ERR("[%s] silead.firmware: %s: pair %zu (0x%08x, "
-							"0x%08x) is not a register the chip takes", grp,
-							path, (size_t)(o / 8), GUINT32_FROM_LE(off),
-							GUINT32_FROM_LE(val));
-				}
-				c->sl_expected = silead_model_ram_digest(ram);
+				if (!silead_model_fw_digest((const em_u8 *)buf, n, ram,
+							    &c->sl_expected))
+					r = ERR("[%s] silead.firmware: %s: not (register, value) "
+						"pairs a Silead chip takes", grp, path);
 				c->sl_has_expected = true;
 				g_free(ram);
 			}
 			g_free(buf);
 			g_free(path);
+		} else if (!strcmp(k, "silead.firmware_seed")) {
+			/* silead_model_make_fw(SEED, PAGES): fwgen silead-fw's file */
+			guint32 seed, pages = 4;
+			char **l = g_strsplit(s, "/", 2);
+
+			if (!l[0] || !parse_u32(l[0], &seed) ||
+			    (l[1] && (!parse_u32(l[1], &pages) || pages < 1 || pages > 256))) {
+				r = ERR("[%s] silead.firmware_seed: \"%s\" is not SEED or SEED/PAGES",
+					grp, s);
+			} else {
+				gsize cap = (gsize)pages * 33 * 8;
+				em_u8 *buf = g_malloc(cap);
+				struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
+				size_t n = silead_model_make_fw(seed, pages, buf, cap);
+
+				silead_model_fw_digest(buf, n, ram, &c->sl_expected);
+				c->sl_has_expected = true;
+				g_free(ram);
+				g_free(buf);
+			}
+			g_strfreev(l);
 		} else if (!strcmp(k, "silead.firmware_name")) {
 			g_free(c->sl_firmware_name);
 			c->sl_firmware_name = g_strdup(s);

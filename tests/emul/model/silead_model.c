@@ -67,6 +67,40 @@ em_u64 silead_model_ram_digest(const struct silead_model_ram *r)
 	return h;
 }
 
+size_t silead_model_make_fw(em_u32 seed, em_u32 pages, em_u8 *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (size < (size_t)pages * (1 + SILEAD_MODEL_PAGE_WORDS) * 8)
+		return 0;
+	for (em_u32 p = 0; p < pages; p++) {
+		put_le32(buf + n, SILEAD_MODEL_REG_PAGE);
+		put_le32(buf + n + 4, p);
+		n += 8;
+		for (em_u32 w = 0; w < SILEAD_MODEL_PAGE_WORDS; w++) {
+			put_le32(buf + n, w * 4);
+			put_le32(buf + n + 4, seed * 2654435761u ^ (p << 16 | w) * 40503u);
+			n += 8;
+		}
+	}
+	return n;
+}
+
+bool silead_model_fw_digest(const em_u8 *fw, size_t len, struct silead_model_ram *scratch,
+			    em_u64 *digest)
+{
+	em_u32 page = 0;
+
+	silead_model_ram_clear(scratch);
+	if (!len || len % 8)
+		return false;
+	for (size_t o = 0; o < len; o += 8)
+		if (!silead_model_ram_apply(scratch, &page, le32(fw + o), le32(fw + o + 4)))
+			return false;
+	*digest = silead_model_ram_digest(scratch);
+	return true;
+}
+
 static em_u64 scaled(em_u64 t, em_u64 dflt)
 {
 	return t ? t : dflt;

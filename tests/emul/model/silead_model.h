@@ -132,6 +132,17 @@ bool silead_model_ram_apply(struct silead_model_ram *r, em_u32 *page, em_u32 off
 /* A digest of what RAM holds (FNV-1a 64 over the written words). */
 em_u64 silead_model_ram_digest(const struct silead_model_ram *r);
 
+/*
+ * A synthetic firmware file for tests and the demo database: @pages page
+ * selects (0x00.., each followed by its 32 words, values from @seed), as
+ * 8-byte LE pairs into @buf.  Returns the length, 0 if @size is too small.
+ */
+size_t silead_model_make_fw(em_u32 seed, em_u32 pages, em_u8 *buf, size_t size);
+/* What RAM holds after @len bytes of pairs were sent; false if the chip
+ * would NAK one (the file is not one it can take). */
+bool silead_model_fw_digest(const em_u8 *fw, size_t len, struct silead_model_ram *scratch,
+			    em_u64 *digest);
+
 /* Powered at model time @now, shutdown released: booted, RAM empty. */
 void silead_model_init(struct silead_model *m, const struct silead_model_cfg *cfg, em_u64 now);
 
