@@ -11,6 +11,8 @@
 #   make check-fast       every test once, without the VM tests
 #   make demo             the end-to-end demo on an emulated board
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
+#   make demo-silead      an emulated Silead tablet: no firmware file, probe
+#                         failed, to a verified input device
 #   make deps             install missing Debian 12 packages (root)
 #   make deb              the Debian package (debian/), built in $(B)/deb
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
@@ -102,7 +104,7 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 # run keeping umockdev's preload.  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
 TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
-	demo-run demo-goodix demo-goodix-run bench bench-run fuzz \
+	demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run bench bench-run fuzz \
 	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
 ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
 TEST_HOOKS ?= 1
@@ -162,7 +164,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps deps-check demo demo-run demo-goodix demo-goodix-run install \
+	check-freestanding deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -327,6 +329,11 @@ demo-goodix: deps-check
 	@$(MAKE) --no-print-directory demo-goodix-run
 demo-goodix-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo-goodix
+
+demo-silead: deps-check
+	@$(MAKE) --no-print-directory demo-silead-run
+demo-silead-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-silead
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add
