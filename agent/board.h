@@ -263,6 +263,19 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 			 const char *adapter_name, const char *adapter_of_path,
 			 uint16_t reg);
 
+/*
+ * The controller of @p for a device on @bus and that adapter, as
+ * tf_board_find_controller() finds it at @reg, or at 0 when the device has
+ * no address (!@has_reg).  ACPI-named clients have no address in their
+ * name: for them, when that finds nothing, the only controller on that
+ * adapter; NULL if there are several.
+ */
+const struct tf_controller *
+tf_board_lookup_controller(const struct tf_board_profile *p, const char *bus,
+			   const char *adapter_name,
+			   const char *adapter_of_path, bool has_reg,
+			   uint16_t reg);
+
 /* A device no profile's controller describes, as the kernel shows it. */
 struct tf_board_miss_device {
 	const char *bus;	     /* "i2c" / "spi" */

@@ -14,9 +14,26 @@
 #include "cli.h"
 #include "cmd.h"
 #include "exitcode.h"
+#include "family/family.h"
 #include "flow.h"
 #include "log.h"
 #include "settings.h"
+
+/* The progress bar on a terminal: one line, redrawn per frame. */
+static void progress_bar(void *user, const char *dev, const struct tf_progress *p)
+{
+	int pct = p->total ? (int)(p->done * 100 / p->total) : 100;
+	char bar[41];
+	int i, fill = pct * 40 / 100;
+
+	(void)user;
+	for (i = 0; i < 40; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[40] = '\0';
+	fprintf(stderr, "\r%s: [%s] %3d%% %zu/%zu frames%s", dev, bar, pct, p->done,
+		p->total, p->done == p->total ? "\n" : "");
+	fflush(stderr);
+}
 
 static void run_usage(FILE *f)
 {
@@ -116,7 +133,8 @@ int tf_cmd_run(const struct tf_cli *cli)
 	rc = load_settings(cli, &s);
 	if (rc)
 		return rc;
-	o.progress_tty = isatty(STDERR_FILENO);
+	if (isatty(STDERR_FILENO))
+		o.progress = progress_bar;
 	return tf_flow_run(&s, cli->argv[optind], &o, &res);
 }
 
@@ -176,7 +194,8 @@ int tf_cmd_flash(const struct tf_cli *cli)
 	if (rc)
 		return rc;
 	o.manual = true;
-	o.progress_tty = isatty(STDERR_FILENO);
+	if (isatty(STDERR_FILENO))
+		o.progress = progress_bar;
 	rc = tf_flow_run(&s, cli->argv[optind], &o, &res);
 	return rc;
 }

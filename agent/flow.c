@@ -22,7 +22,6 @@
 #include "exitcode.h"
 #include "family/family.h"
 #include "fwdb.h"
-#include "json.h"
 #include "log.h"
 #include "plan.h"
 #include "state.h"
@@ -104,16 +103,8 @@ static void progress(void *user, const struct tf_progress *p)
 	r->last_progress = *p;
 	if (r->o->quiet_progress)
 		return;
-	if (r->o->progress_tty) {
-		char bar[41];
-		int i, fill = pct * 40 / 100;
-
-		for (i = 0; i < 40; i++)
-			bar[i] = i < fill ? '#' : '.';
-		bar[40] = '\0';
-		fprintf(stderr, "\r%s: [%s] %3d%% %zu/%zu frames%s", dev_of(r), bar, pct,
-			p->done, p->total, p->done == p->total ? "\n" : "");
-		fflush(stderr);
+	if (r->o->progress) {
+		r->o->progress(r->o->progress_user, dev_of(r), p);
 	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
 		log_info(dev_of(r), "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
 			 p->done, p->total, p->bytes,
@@ -155,7 +146,7 @@ static int step_device(struct run *r)
 	return TF_EXIT_OK;
 }
 
-/* Why no profile's controller describes this device (board.c's guess). */
+/* Why no profile's controller describes this device (board-match.c's guess). */
 static const char *explain_miss(struct run *r, char *buf, size_t size)
 {
 	struct tf_board_miss_device d = {
@@ -206,28 +197,10 @@ static int step_profile(struct run *r)
 			      : r->id.has_dmi ? "DMI machine" : "no identity",
 			      explain_miss(r, why, sizeof(why)));
 	}
-	r->ctrl = tf_board_find_controller(r->profile, r->c.dev.subsys,
-					   r->c.dev.adapter_name,
-					   r->c.dev.adapter_of_path,
-					   r->c.dev.has_addr ? r->c.dev.addr : 0);
-	if (!r->ctrl && !r->c.dev.has_addr) {
-		/* ACPI-named clients have no address in their name: accept
-		 * the only controller on that adapter. */
-		size_t k, hits = 0;
-
-		for (k = 0; k < r->profile->n_ctrl; k++) {
-			const struct tf_controller *t = &r->profile->ctrl[k];
-
-			if (tf_board_find_controller(r->profile, r->c.dev.subsys,
-						     r->c.dev.adapter_name,
-						     r->c.dev.adapter_of_path, t->reg) == t) {
-				r->ctrl = t;
-				hits++;
-			}
-		}
-		if (hits != 1)
-			r->ctrl = NULL;
-	}
+	r->ctrl = tf_board_lookup_controller(r->profile, r->c.dev.subsys,
+					     r->c.dev.adapter_name,
+					     r->c.dev.adapter_of_path,
+					     r->c.dev.has_addr, r->c.dev.addr);
 	if (!r->ctrl) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
@@ -1450,21 +1423,11 @@ static int step_verify(struct run *r)
  */
 static int reserve_attempt(struct run *r)
 {
-	struct tf_attempts a;
 	struct tf_err err = { 0 };
-	unsigned shift;
 
 	if (r->o->manual)
 		return TF_EXIT_OK;
-	/* Corrupt (only --force gets here then): start again from zero. */
-	if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) < 0)
-		memset(&a, 0, sizeof(a));
-	a.count++;
-	shift = a.count > 10 ? 10 : a.count - 1;
-	a.next_allowed = (uint64_t)time(NULL) + ((uint64_t)r->s->backoff_s << shift);
-	tf_snprintf(a.last_error, sizeof(a.last_error),
-		    "interrupted: the run updating it did not finish");
-	if (tf_state_write_attempts(&r->st, r->c.dev.name, &a, &err) < 0)
+	if (tf_state_reserve_attempt(&r->st, r->c.dev.name, r->s->backoff_s, &err) < 0)
 		return finish(r, TF_EXIT_STATE, "%s: not updating: the attempt can not be "
 			      "recorded (%s), so the limit of %u attempts would not hold; "
 			      "nothing was flashed", dev_of(r), err.msg, r->s->max_attempts);
@@ -1506,63 +1469,18 @@ static void record(struct run *r)
 	if (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
 	    r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
 	    r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE) {
-		struct tf_attempts a;
 		struct tf_err err = { 0 };
-		unsigned shift;
+		unsigned count;
 
-		if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) < 0)
-			memset(&a, 0, sizeof(a));
-		if (!r->attempt_reserved || !a.count)
-			a.count++;
-		shift = a.count > 10 ? 10 : a.count - 1;
-		a.next_allowed = (uint64_t)time(NULL) + ((uint64_t)r->s->backoff_s << shift);
-		tf_snprintf(a.last_error, sizeof(a.last_error), "%s", r->res->message);
-		if (tf_state_write_attempts(&r->st, r->c.dev.name, &a, &err) < 0)
+		if (tf_state_fail_attempt(&r->st, r->c.dev.name, r->attempt_reserved,
+					  r->s->backoff_s, r->res->message, &count, &err) < 0)
 			log_err(dev_of(r), "the failed attempt could not be recorded: %s",
 				err.msg);
-		if (a.count >= r->s->max_attempts)
+		if (count >= r->s->max_attempts)
 			log_err(dev_of(r), "attempt %u of %u failed: giving up on this device "
-				"until 'touchfw run --force %s' or a reboot", a.count,
+				"until 'touchfw run --force %s' or a reboot", count,
 				r->s->max_attempts, r->c.dev.name);
 	}
-}
-
-char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
-{
-	struct tf_json j;
-	char *out;
-	const char *t;
-
-	tf_json_init(&j);
-	tf_json_begin_object(&j, NULL);
-	tf_json_string(&j, "device", devname);
-	tf_json_uint(&j, "time", (uint64_t)time(NULL));
-	tf_json_int(&j, "exit_code", r->exit_code);
-	tf_json_string(&j, "result", tf_exit_name(r->exit_code));
-	tf_json_string(&j, "message", r->message);
-	tf_json_string(&j, "path", r->path[0] ? r->path : "none");
-	tf_json_string(&j, "mode_before", r->mode_before[0] ? r->mode_before : NULL);
-	tf_json_string(&j, "version_before", r->version_before[0] ? r->version_before : NULL);
-	tf_json_string(&j, "version_after", r->version_after[0] ? r->version_after : NULL);
-	if (r->config_version_before[0])
-		tf_json_string(&j, "config_version_before", r->config_version_before);
-	if (r->config_version_after[0])
-		tf_json_string(&j, "config_version_after", r->config_version_after);
-	if (r->has_crc_before)
-		tf_json_uint(&j, "config_crc_before", r->crc_before);
-	if (r->has_crc_after)
-		tf_json_uint(&j, "config_crc_after", r->crc_after);
-	tf_json_string(&j, "firmware", r->fw_id[0] ? r->fw_id : NULL);
-	tf_json_string(&j, "config", r->cfg_id[0] ? r->cfg_id : NULL);
-	tf_json_string(&j, "input", r->input[0] ? r->input : NULL);
-	tf_json_uint(&j, "frames", r->frames);
-	tf_json_uint(&j, "retries", r->retries);
-	tf_json_uint(&j, "duration_ms", r->duration_ms);
-	tf_json_end_object(&j);
-	t = tf_json_text(&j);
-	out = t ? strdup(t) : NULL;
-	tf_json_free(&j);
-	return out;
 }
 
 int tf_flow_run(const struct tf_settings *s, const char *devname,

@@ -29,6 +29,8 @@
 
 #include "settings.h"
 
+struct tf_progress;
+
 struct tf_flow_opts {
 	bool force;        /* allow downgrades and mismatched configs */
 	bool dry_run;      /* decide and report, never write */
@@ -39,7 +41,10 @@ struct tf_flow_opts {
 	const char *config_file;
 	const char *family;        /* flash without a profile: family */
 	bool always_on;            /* flash without a profile: power */
-	bool progress_tty;         /* draw a progress bar on stderr */
+	/* Flashing progress goes here when set (the command's progress bar),
+	 * else to the log every 10%. */
+	void (*progress)(void *user, const char *dev, const struct tf_progress *p);
+	void *progress_user;
 	bool quiet_progress;
 };
 
@@ -69,7 +74,7 @@ struct tf_flow_result {
 int tf_flow_run(const struct tf_settings *s, const char *devname,
 		const struct tf_flow_opts *o, struct tf_flow_result *res);
 
-/* The JSON record written to the state directory. */
+/* The JSON record written to the state directory (state-record.c). */
 char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r);
 
 #endif /* TF_FLOW_H */

@@ -104,6 +104,20 @@ int tf_state_read_attempts(struct tf_state *st, const char *dev,
 int tf_state_write_attempts(struct tf_state *st, const char *dev,
 			    const struct tf_attempts *a, struct tf_err *err);
 int tf_state_clear_attempts(struct tf_state *st, const char *dev);
+/*
+ * Attempt bookkeeping (state-record.c).  Reserve: count a run as a failed
+ * attempt before it touches the chip ("interrupted"), so a crash or power
+ * loss mid-update counts too.  Fail: record a failed update with @why,
+ * counting it unless @reserved already did; *@count is the count now, even
+ * when the write fails.  The next try waits @backoff_s seconds, doubling
+ * per attempt (at most 1024 times).  An unreadable or corrupt file starts
+ * again from zero.
+ */
+int tf_state_reserve_attempt(struct tf_state *st, const char *dev,
+			     unsigned backoff_s, struct tf_err *err);
+int tf_state_fail_attempt(struct tf_state *st, const char *dev, bool reserved,
+			  unsigned backoff_s, const char *why, unsigned *count,
+			  struct tf_err *err);
 
 /*
  * The fast path's record: verified up to date against this database, with

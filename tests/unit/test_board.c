@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Board profiles (agent/board.c, agent/cmd-board.c): golden profiles, one
+ * Board profiles (agent/board-*.c, agent/cmd-board.c): golden profiles, one
  * fixture per mistake with the exact node path and message expected, the
  * machine identity read from a fake sysroot, /etc-over-/usr/share loading,
  * matching precedence, controller lookup, and corrupt or truncated blobs.
@@ -1580,6 +1580,48 @@ static void test_find_controller_needs_same_bus_and_reg(void **state)
 	tf_board_free(p);
 }
 
+/* A device without an address (an ACPI-named client): the only
+ * controller on its adapter, none when there are two. */
+static void test_lookup_controller_without_address(void **state)
+{
+	struct tf_board_profile *p = NULL;
+	struct tf_controller two[2], *own;
+	size_t n_own;
+
+	(void)state;
+	assert_int_equal(parse_fixture("golden-dmi", &p, NULL), 0);
+	assert_ptr_equal(tf_board_lookup_controller(
+			     p, "i2c", "Synopsys DesignWare I2C adapter", NULL,
+			     false, 0),
+			 &p->ctrl[0]);
+	assert_ptr_equal(tf_board_lookup_controller(
+			     p, "i2c", "Synopsys DesignWare I2C adapter", NULL,
+			     true, 0x4b),
+			 &p->ctrl[0]);
+	/* With an address, only that address. */
+	assert_null(tf_board_lookup_controller(
+	    p, "i2c", "Synopsys DesignWare I2C adapter", NULL, true, 0x4c));
+	assert_null(tf_board_lookup_controller(p, "i2c", "i915 gmbus dpb",
+					       NULL, false, 0));
+	/* Two controllers on that adapter: which one is not known. */
+	own = p->ctrl;
+	n_own = p->n_ctrl;
+	two[0] = own[0];
+	two[1] = own[0];
+	two[1].reg = 0x4c;
+	p->ctrl = two;
+	p->n_ctrl = 2;
+	assert_null(tf_board_lookup_controller(
+	    p, "i2c", "Synopsys DesignWare I2C adapter", NULL, false, 0));
+	assert_ptr_equal(tf_board_lookup_controller(
+			     p, "i2c", "Synopsys DesignWare I2C adapter", NULL,
+			     true, 0x4c),
+			 &two[1]);
+	p->ctrl = own;
+	p->n_ctrl = n_own;
+	tf_board_free(p);
+}
+
 /* ------------------------------------------------------------- near misses */
 
 static void explain(const char *dir, const char *compat, const char *adapter,
@@ -2314,6 +2356,7 @@ int main(void)
 		cmocka_unit_test(
 		    test_find_controller_by_path_ignores_adapter_name),
 		cmocka_unit_test(test_find_controller_needs_same_bus_and_reg),
+		cmocka_unit_test(test_lookup_controller_without_address),
 
 		cmocka_unit_test(
 		    test_cmd_check_prints_every_mistake_with_file_and_node),

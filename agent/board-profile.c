@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Board profiles: the strict parser for compiled profiles (libfdt), the
- * machine's identity (boot FDT root compatible, DMI), loading the profile
- * directories with /etc overriding /usr/share, and matching.  The schema is
- * documented for OEMs in boards/README.md; keep the two in step.
+ * Board profiles: the strict parser for compiled profiles (libfdt), a pure
+ * function from a blob to a struct tf_board_profile or a report of its
+ * mistakes.  The machine's identity is board-identity.c, the profile
+ * directories board-set.c, matching and lookup board-match.c.  The schema
+ * is documented for OEMs in boards/README.md; keep the two in step.
  *
  * Nothing trusts a blob before the header and structure checks pass, and
  * every check that fails adds one issue (node path + message) to the report
  * and carries on, so one run shows all of a profile's mistakes.
  */
 #include "board.h"
+#include "board-priv.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
 #include <libfdt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -23,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 
@@ -201,21 +198,10 @@ static const struct {
 #define I2C_ADDR_MAX 0x77u
 #define SPI_CS_MAX   255u
 
-/*
- * Oldest blob format read: version 17 has plain node names and records the
- * structure block's size, which walk_structure() needs.
- */
-#define FDT_MIN_VERSION 17
-
 #define MAX_CONTROLLERS	    32
-#define MAX_LIST_ENTRIES    32
 #define MAX_COMPATIBLE_LEN  127
 #define MAX_BOARD_ID_LEN    63
 #define MAX_DMI_PATTERN_LEN 255
-
-/* The boot FDT can be much larger than a profile. */
-#define MAX_BOOT_FDT_SIZE	 (16u * 1024u * 1024u)
-#define MAX_PROC_COMPATIBLE_SIZE (64u * 1024u)
 
 const char *tf_dmi_key_property(enum tf_dmi_key key)
 {
@@ -234,7 +220,7 @@ const char *tf_power_name(enum tf_power power)
 
 /* ------------------------------------------------------------- lists */
 
-static void strv_free(char **v, size_t n)
+void board_strv_free(char **v, size_t n)
 {
 	size_t i;
 
@@ -259,7 +245,7 @@ static int strv_copy(char **src, size_t n, char ***out)
 	for (i = 0; i < n; i++) {
 		v[i] = strdup(src[i]);
 		if (!v[i]) {
-			strv_free(v, i);
+			board_strv_free(v, i);
 			return -ENOMEM;
 		}
 	}
@@ -282,8 +268,8 @@ void tf_board_report_free(struct tf_board_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-static void report_add(struct tf_board_report *rep, const char *node,
-		       const char *msg)
+void board_report_add(struct tf_board_report *rep, const char *node,
+		      const char *msg)
 {
 	struct tf_board_issue *is;
 
@@ -326,7 +312,7 @@ static void issue(struct parse_ctx *c, const char *node, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	report_add(c->rep, node, msg);
+	board_report_add(c->rep, node, msg);
 }
 
 /*
@@ -357,7 +343,7 @@ static bool name_is_clean(const char *s, size_t len)
 	return len > 0;
 }
 
-static bool has_control_char(const char *s)
+bool board_has_control_char(const char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -544,7 +530,7 @@ static bool val_string(struct parse_ctx *c, const char *path, const char *prop,
 		issue(c, path, "%s is empty", prop);
 		return false;
 	}
-	if (has_control_char(v->val)) {
+	if (board_has_control_char(v->val)) {
 		issue(c, path, "%s contains a control character", prop);
 		return false;
 	}
@@ -602,7 +588,7 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 		if (len == 0) {
 			issue(c, path, "%s entry %zu is empty", prop, n + 1);
 			ok = false;
-		} else if (has_control_char(s)) {
+		} else if (board_has_control_char(s)) {
 			issue(c, path,
 			      "%s entry %zu contains a control character", prop,
 			      n + 1);
@@ -644,7 +630,7 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 		n++;
 	}
 	if (!ok) {
-		strv_free(v_out, n);
+		board_strv_free(v_out, n);
 		return false;
 	}
 	*out = v_out;
@@ -698,7 +684,7 @@ static bool dt_path_ok(const char *p)
  * The device-tree path inside a view of the live tree (the target of an
  * adapter's of_node link, or a /proc/device-tree path), as a plain path.
  */
-static const char *dt_path_strip(const char *p)
+const char *board_dt_path_strip(const char *p)
 {
 	static const char *const prefixes[] = {
 		"/sys/firmware/devicetree/base",
@@ -1048,10 +1034,10 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		if (!val_string(c, path, "adapter-path", &v[C_ADAPTER_PATH],
 				ctl->adapter_path, sizeof(ctl->adapter_path))) {
 			ok = false;
-		} else if (dt_path_strip(ctl->adapter_path) !=
+		} else if (board_dt_path_strip(ctl->adapter_path) !=
 			   ctl->adapter_path) {
 			/* Copied from a shell: it could never match. */
-			const char *plain = dt_path_strip(ctl->adapter_path);
+			const char *plain = board_dt_path_strip(ctl->adapter_path);
 
 			issue(c, path,
 			      "adapter-path \"%s\" is a path in /proc or /sys; "
@@ -1524,11 +1510,11 @@ void tf_board_free(struct tf_board_profile *p)
 
 	if (!p)
 		return;
-	strv_free(p->compatible, p->n_compatible);
+	board_strv_free(p->compatible, p->n_compatible);
 	for (i = 0; i < p->n_dmi; i++)
-		strv_free(p->dmi[i].patterns, p->dmi[i].n_patterns);
+		board_strv_free(p->dmi[i].patterns, p->dmi[i].n_patterns);
 	free(p->dmi);
-	strv_free(p->board_ids, p->n_board_ids);
+	board_strv_free(p->board_ids, p->n_board_ids);
 	free(p->ctrl);
 	free(p);
 }
@@ -1550,7 +1536,7 @@ static uint32_t be32_at(const void *base, uint64_t off)
  * ever inside fdt_check_full() (found by fuzz_board); once this walk has
  * passed, libfdt's takes the same steps and ends.
  */
-static const char *walk_structure(const void *fdt, uint32_t total)
+const char *board_walk_structure(const void *fdt, uint32_t total)
 {
 	uint64_t s_off = fdt_off_dt_struct(fdt),
 		 s_size = fdt_size_dt_struct(fdt);
@@ -1681,7 +1667,7 @@ static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 		      len - total);
 		return false;
 	}
-	why = walk_structure(fdt, total);
+	why = board_walk_structure(fdt, total);
 	if (why) {
 		issue(c, "", "corrupt device tree blob: %s", why);
 		return false;
@@ -1744,887 +1730,4 @@ int tf_board_parse(const void *dtb, size_t len, const char *path,
 	}
 	*out = p;
 	return 0;
-}
-
-/* ------------------------------------------------------------- identity */
-
-void tf_board_identity_free(struct tf_board_identity *id)
-{
-	if (!id)
-		return;
-	strv_free(id->compatible, id->n_compatible);
-	memset(id, 0, sizeof(*id));
-}
-
-/*
- * Split a NUL-separated string list into @id->compatible.  Empty entries
- * and entries with control characters are dropped: they can match nothing
- * and would garble output.  A final entry without its NUL still counts.
- */
-static int set_compatible(struct tf_board_identity *id, const char *buf,
-			  size_t len)
-{
-	const char *s = buf, *end = buf + len;
-	char **v;
-	size_t n = 0;
-
-	v = calloc(MAX_LIST_ENTRIES, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	while (s < end && n < MAX_LIST_ENTRIES) {
-		size_t l = strnlen(s, (size_t)(end - s));
-
-		if (l > 0) {
-			char *e = strndup(s, l);
-
-			if (!e) {
-				strv_free(v, n);
-				return -ENOMEM;
-			}
-			if (has_control_char(e))
-				free(e);
-			else
-				v[n++] = e;
-		}
-		s += l + 1;
-	}
-	strv_free(id->compatible, id->n_compatible);
-	id->compatible = v;
-	id->n_compatible = n;
-	return 0;
-}
-
-/* Root compatible from a flattened tree; -EINVAL if it is not sound. */
-static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt,
-			       size_t len)
-{
-	const char *val;
-	int plen = 0;
-
-	if (len < sizeof(struct fdt_header) || ((uintptr_t)fdt & 7) ||
-	    fdt_magic(fdt) != FDT_MAGIC || fdt_version(fdt) < FDT_MIN_VERSION ||
-	    fdt_totalsize(fdt) > len ||
-	    walk_structure(fdt, fdt_totalsize(fdt)) || fdt_check_full(fdt, len))
-		return -EINVAL;
-	val = fdt_getprop(fdt, 0, "compatible", &plen);
-	if (!val || plen <= 0)
-		return -ENOENT;
-	return set_compatible(id, val, (size_t)plen);
-}
-
-static void rstrip(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-}
-
-int tf_board_identify(const char *sysroot, struct tf_board_identity *id,
-		      struct tf_err *err)
-{
-	char path[4096];
-	char *buf = NULL;
-	size_t len = 0, i;
-	int r;
-
-	memset(id, 0, sizeof(*id));
-	if (!sysroot)
-		sysroot = "";
-
-	if (tf_snprintf(path, sizeof(path), "%s/sys/firmware/fdt", sysroot))
-		return tf_err_set(err, ENAMETOOLONG, "%s: sysroot too long",
-				  sysroot);
-	r = tf_read_file(path, MAX_BOOT_FDT_SIZE, &buf, &len);
-	if (r == 0) {
-		r = compatible_from_fdt(id, buf, len);
-		free(buf);
-		buf = NULL;
-		if (r == -ENOMEM)
-			return tf_err_set(err, ENOMEM, "%s: out of memory",
-					  path);
-		if (r == 0 && id->n_compatible)
-			snprintf(id->compatible_source,
-				 sizeof(id->compatible_source), "%s",
-				 "/sys/firmware/fdt");
-	} else if (r == -ENOMEM) {
-		return tf_err_set(err, ENOMEM, "%s: out of memory", path);
-	}
-	/* Not there, root-only, or unsound: the live tree says the same. */
-	if (!id->n_compatible) {
-		if (tf_snprintf(path, sizeof(path),
-				"%s/proc/device-tree/compatible", sysroot))
-			return tf_err_set(err, ENAMETOOLONG,
-					  "%s: sysroot too long", sysroot);
-		r = tf_read_file(path, MAX_PROC_COMPATIBLE_SIZE, &buf, &len);
-		if (r == 0) {
-			r = set_compatible(id, buf, len);
-			free(buf);
-			if (r)
-				return tf_err_set(err, -r, "%s: out of memory",
-						  path);
-			if (id->n_compatible)
-				snprintf(id->compatible_source,
-					 sizeof(id->compatible_source), "%s",
-					 "/proc/device-tree/compatible");
-		} else if (r != -ENOENT && r != -EACCES && r != -EPERM &&
-			   r != -ENOTDIR) {
-			tf_board_identity_free(id);
-			return tf_err_set(err, -r, "%s: %s", path,
-					  strerror(-r));
-		}
-	}
-
-	for (i = 0; i < TF_DMI_KEY_COUNT_; i++) {
-		if (tf_snprintf(path, sizeof(path), "%s/sys/class/dmi/id/%s",
-				sysroot, dmi_keys[i].file)) {
-			tf_board_identity_free(id);
-			return tf_err_set(err, ENAMETOOLONG,
-					  "%s: sysroot too long", sysroot);
-		}
-		/* Absent or unreadable keys simply never match. */
-		if (tf_read_attr(path, id->dmi[i], sizeof(id->dmi[i])) == 0) {
-			rstrip(id->dmi[i]);
-			id->dmi_present[i] = true;
-			id->has_dmi = true;
-		} else {
-			id->dmi[i][0] = '\0';
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------- matching */
-
-static bool dmi_value_matches(const struct tf_dmi_match *m, const char *value)
-{
-	size_t i;
-
-	/* Exact first, so a literal "[" in a product name still matches. */
-	for (i = 0; i < m->n_patterns; i++)
-		if (!strcmp(m->patterns[i], value) ||
-		    fnmatch(m->patterns[i], value, 0) == 0)
-			return true;
-	return false;
-}
-
-bool tf_board_profile_matches(const struct tf_board_profile *p,
-			      const struct tf_board_identity *id,
-			      struct tf_board_match_info *info)
-{
-	size_t i, j;
-
-	if (info)
-		memset(info, 0, sizeof(*info));
-	if (!p || !id)
-		return false;
-	if (p->n_compatible) {
-		for (i = 0; i < id->n_compatible; i++)
-			for (j = 0; j < p->n_compatible; j++)
-				if (!strcmp(id->compatible[i],
-					    p->compatible[j])) {
-					if (info) {
-						info->kind =
-						    TF_BOARD_MATCH_COMPATIBLE;
-						info->compatible_index = i;
-					}
-					return true;
-				}
-		return false;
-	}
-	if (!p->n_dmi || !id->has_dmi)
-		return false;
-	for (i = 0; i < p->n_dmi; i++) {
-		const struct tf_dmi_match *m = &p->dmi[i];
-
-		if ((unsigned)m->key >= TF_DMI_KEY_COUNT_ ||
-		    !id->dmi_present[m->key] ||
-		    !dmi_value_matches(m, id->dmi[m->key]))
-			return false;
-	}
-	if (info) {
-		info->kind = TF_BOARD_MATCH_DMI;
-		info->n_dmi_keys = p->n_dmi;
-	}
-	return true;
-}
-
-/* Is @a a better match than @b (NONE is worst)? */
-static bool match_better(const struct tf_board_match_info *a,
-			 const struct tf_board_match_info *b)
-{
-	if (a->kind == TF_BOARD_MATCH_NONE)
-		return false;
-	if (b->kind == TF_BOARD_MATCH_NONE)
-		return true;
-	if (a->kind != b->kind)
-		return a->kind == TF_BOARD_MATCH_COMPATIBLE;
-	if (a->kind == TF_BOARD_MATCH_COMPATIBLE)
-		return a->compatible_index < b->compatible_index;
-	return a->n_dmi_keys > b->n_dmi_keys;
-}
-
-/* ------------------------------------------------------------- the set */
-
-struct board_invalid {
-	char *path;
-	struct tf_board_report rep;
-};
-
-struct board_shadowed {
-	char *path, *by;
-};
-
-struct tf_board_set {
-	struct tf_board_profile **prof;
-	size_t n, cap;
-	char **ign; /* device-tree sources lying in a profile directory */
-	size_t n_ign, cap_ign;
-	struct board_invalid *inv;
-	size_t n_inv, cap_inv;
-	struct board_shadowed *sh;
-	size_t n_sh, cap_sh;
-};
-
-const struct tf_board_profile *
-tf_board_match(const struct tf_board_set *set,
-	       const struct tf_board_identity *id,
-	       struct tf_board_match_info *info)
-{
-	struct tf_board_match_info best = { .kind = TF_BOARD_MATCH_NONE };
-	const struct tf_board_profile *pick = NULL;
-	size_t i;
-
-	if (info)
-		memset(info, 0, sizeof(*info));
-	if (!set || !id)
-		return NULL;
-	for (i = 0; i < set->n; i++) {
-		struct tf_board_match_info mi;
-
-		/* Strictly better only: ties keep the earlier profile. */
-		if (tf_board_profile_matches(set->prof[i], id, &mi) &&
-		    match_better(&mi, &best)) {
-			best = mi;
-			pick = set->prof[i];
-		}
-	}
-	if (info)
-		*info = best;
-	return pick;
-}
-
-size_t tf_board_set_count(const struct tf_board_set *set)
-{
-	return set ? set->n : 0;
-}
-
-const struct tf_board_profile *tf_board_set_get(const struct tf_board_set *set,
-						size_t i)
-{
-	return set && i < set->n ? set->prof[i] : NULL;
-}
-
-size_t tf_board_set_invalid_count(const struct tf_board_set *set)
-{
-	return set ? set->n_inv : 0;
-}
-
-const char *tf_board_set_invalid_path(const struct tf_board_set *set, size_t i)
-{
-	return set && i < set->n_inv ? set->inv[i].path : NULL;
-}
-
-const struct tf_board_report *
-tf_board_set_invalid_report(const struct tf_board_set *set, size_t i)
-{
-	return set && i < set->n_inv ? &set->inv[i].rep : NULL;
-}
-
-size_t tf_board_set_shadowed_count(const struct tf_board_set *set)
-{
-	return set ? set->n_sh : 0;
-}
-
-const char *tf_board_set_shadowed_path(const struct tf_board_set *set, size_t i,
-				       const char **by)
-{
-	if (!set || i >= set->n_sh)
-		return NULL;
-	if (by)
-		*by = set->sh[i].by;
-	return set->sh[i].path;
-}
-
-void tf_board_set_free(struct tf_board_set *set)
-{
-	size_t i;
-
-	if (!set)
-		return;
-	for (i = 0; i < set->n; i++)
-		tf_board_free(set->prof[i]);
-	free(set->prof);
-	for (i = 0; i < set->n_inv; i++) {
-		free(set->inv[i].path);
-		tf_board_report_free(&set->inv[i].rep);
-	}
-	free(set->inv);
-	for (i = 0; i < set->n_sh; i++) {
-		free(set->sh[i].path);
-		free(set->sh[i].by);
-	}
-	free(set->sh);
-	strv_free(set->ign, set->n_ign);
-	free(set);
-}
-
-void tf_board_ignored_message(const char *path, char *buf, size_t size)
-{
-	size_t n = strlen(path);
-
-	snprintf(buf, size,
-		 "ignoring %s: touchfw reads only compiled profiles; compile it "
-		 "with dtc (dtc -I dts -O dtb -o %.*s.dtb %s) or make, and put "
-		 "the .dtb there instead",
-		 path, (int)(n > 4 ? n - 4 : n), path, path);
-}
-
-size_t tf_board_set_ignored_count(const struct tf_board_set *set)
-{
-	return set ? set->n_ign : 0;
-}
-
-const char *tf_board_set_ignored_path(const struct tf_board_set *set, size_t i)
-{
-	return set && i < set->n_ign ? set->ign[i] : NULL;
-}
-
-/* Grow @*arr (of @size-byte elements) to hold one more. */
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	void *na;
-	size_t ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	na = realloc(*arr, ncap * size);
-	if (!na)
-		return -ENOMEM;
-	*arr = na;
-	*cap = ncap;
-	return 0;
-}
-
-static int add_invalid(struct tf_board_set *set, const char *path,
-		       struct tf_board_report *rep)
-{
-	struct board_invalid *e;
-
-	if (grow((void **)&set->inv, &set->cap_inv, set->n_inv,
-		 sizeof(*set->inv)))
-		return -ENOMEM;
-	e = &set->inv[set->n_inv];
-	e->path = strdup(path);
-	if (!e->path)
-		return -ENOMEM;
-	e->rep = *rep;
-	tf_board_report_init(rep);
-	set->n_inv++;
-	return 0;
-}
-
-static int add_invalid_msg(struct tf_board_set *set, const char *path,
-			   const char *msg)
-{
-	struct tf_board_report rep;
-	int r;
-
-	tf_board_report_init(&rep);
-	report_add(&rep, "", msg);
-	r = add_invalid(set, path, &rep);
-	tf_board_report_free(&rep);
-	return r;
-}
-
-static int add_shadowed(struct tf_board_set *set, const char *path,
-			const char *by)
-{
-	struct board_shadowed *e;
-
-	if (grow((void **)&set->sh, &set->cap_sh, set->n_sh, sizeof(*set->sh)))
-		return -ENOMEM;
-	e = &set->sh[set->n_sh];
-	e->path = strdup(path);
-	e->by = strdup(by);
-	if (!e->path || !e->by) {
-		free(e->path);
-		free(e->by);
-		return -ENOMEM;
-	}
-	set->n_sh++;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_profile_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".dtb");
-}
-
-static bool is_source_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".dts");
-}
-
-/* A .dts in a profile directory is not read: remember it, unless its
- * compiled .dtb is there too (sources kept beside their blobs). */
-static int note_source(struct tf_board_set *set, int dfd, const char *dir,
-		       const char *name)
-{
-	char dtb[NAME_MAX + 1], *path;
-	size_t n = strlen(name);
-
-	if (n >= sizeof(dtb))
-		return 0;
-	memcpy(dtb, name, n + 1);
-	dtb[n - 1] = 'b';
-	if (faccessat(dfd, dtb, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-		return 0;
-	if (grow((void **)&set->ign, &set->cap_ign, set->n_ign,
-		 sizeof(*set->ign)))
-		return -ENOMEM;
-	if (asprintf(&path, "%s/%s", dir, name) < 0)
-		return -ENOMEM;
-	set->ign[set->n_ign++] = path;
-	return 0;
-}
-
-/* Names taken so far, with the file that took each. */
-struct taken {
-	char **name, **path;
-	size_t n, cap;
-};
-
-static const char *taken_by(const struct taken *t, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->name[i], name))
-			return t->path[i];
-	return NULL;
-}
-
-static int take(struct taken *t, const char *name, const char *path)
-{
-	size_t cap = t->cap;
-	char *n, *p;
-
-	if (grow((void **)&t->name, &cap, t->n, sizeof(char *)))
-		return -ENOMEM;
-	cap = t->cap;
-	if (grow((void **)&t->path, &cap, t->n, sizeof(char *)))
-		return -ENOMEM;
-	t->cap = cap;
-	n = strdup(name);
-	p = strdup(path);
-	if (!n || !p) {
-		free(n);
-		free(p);
-		return -ENOMEM;
-	}
-	t->name[t->n] = n;
-	t->path[t->n] = p;
-	t->n++;
-	return 0;
-}
-
-static void taken_free(struct taken *t)
-{
-	strv_free(t->name, t->n);
-	strv_free(t->path, t->n);
-}
-
-/* One file of a profile directory: a profile, a mask, or an invalid one. */
-static int load_one(struct tf_board_set *set, int dfd, const char *name,
-		    const char *path)
-{
-	struct tf_board_report rep;
-	struct tf_board_profile *p = NULL;
-	struct stat st;
-	char msg[256];
-	char *buf = NULL;
-	size_t len = 0;
-	int r;
-
-	if (fstatat(dfd, name, &st, 0) < 0) {
-		snprintf(msg, sizeof(msg), "can not read: %s", strerror(errno));
-		return add_invalid_msg(set, path, msg);
-	}
-	/* An empty file or a link to /dev/null masks the name (systemd-like).
-	 */
-	if ((S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) ||
-	    (S_ISREG(st.st_mode) && st.st_size == 0))
-		return 0;
-	if (!S_ISREG(st.st_mode))
-		return add_invalid_msg(set, path, "not a regular file");
-	r = tf_read_file_at(dfd, name, TF_BOARD_MAX_DTB_SIZE, &buf, &len);
-	if (r == -ENOMEM)
-		return r;
-	if (r) {
-		snprintf(msg, sizeof(msg), "can not read: %s", strerror(-r));
-		return add_invalid_msg(set, path, msg);
-	}
-	tf_board_report_init(&rep);
-	r = tf_board_parse(buf, len, path, &p, &rep);
-	free(buf);
-	if (r == -ENOMEM) {
-		tf_board_report_free(&rep);
-		return r;
-	}
-	if (r) {
-		r = add_invalid(set, path, &rep);
-		tf_board_report_free(&rep);
-		return r;
-	}
-	tf_board_report_free(&rep);
-	if (grow((void **)&set->prof, &set->cap, set->n, sizeof(*set->prof))) {
-		tf_board_free(p);
-		return -ENOMEM;
-	}
-	set->prof[set->n++] = p;
-	return 0;
-}
-
-static int load_dir(struct tf_board_set *set, struct taken *taken,
-		    const char *dir, struct tf_err *err)
-{
-	_cleanup_close_ int dfd = -1;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	struct dirent *de;
-	DIR *d;
-	int r = 0;
-
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
-	}
-	d = fdopendir(dup(dfd));
-	if (!d)
-		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		if (is_source_name(de->d_name)) {
-			r = note_source(set, dfd, dir, de->d_name);
-			if (r)
-				break;
-			continue;
-		}
-		if (!is_profile_name(de->d_name))
-			continue;
-		if (grow((void **)&names, &cap, n, sizeof(*names)) ||
-		    !(names[n] = strdup(de->d_name))) {
-			r = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (r) {
-		strv_free(names, n);
-		return tf_err_set(err, -r, "%s: out of memory", dir);
-	}
-	if (n) /* names is NULL for a directory without profiles */
-		qsort(names, n, sizeof(*names), cmp_str);
-
-	for (i = 0; i < n && !r; i++) {
-		char path[4096];
-		const char *by;
-
-		if (tf_snprintf(path, sizeof(path), "%s/%s", dir, names[i])) {
-			r = tf_err_set(err, ENAMETOOLONG,
-				       "%s/%s: path too long", dir, names[i]);
-			break;
-		}
-		by = taken_by(taken, names[i]);
-		if (by) {
-			r = add_shadowed(set, path, by);
-			continue;
-		}
-		r = take(taken, names[i], path);
-		if (!r)
-			r = load_one(set, dfd, names[i], path);
-		if (r)
-			r = tf_err_set(err, -r, "%s: out of memory", path);
-	}
-	strv_free(names, n);
-	return r;
-}
-
-int tf_board_load(const char *const *dirs, size_t n_dirs,
-		  struct tf_board_set **out, struct tf_err *err)
-{
-	struct tf_board_set *set;
-	struct taken taken = { 0 };
-	size_t i;
-	int r = 0;
-
-	*out = NULL;
-	set = calloc(1, sizeof(*set));
-	if (!set)
-		return tf_err_set(err, ENOMEM, "out of memory");
-	for (i = 0; i < n_dirs && !r; i++)
-		r = load_dir(set, &taken, dirs[i], err);
-	taken_free(&taken);
-	if (r) {
-		tf_board_set_free(set);
-		return r;
-	}
-	*out = set;
-	return 0;
-}
-
-/* ------------------------------------------------------------- lookup */
-
-/* Equal paths, ignoring trailing slashes. */
-static bool dt_path_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	while (la > 1 && a[la - 1] == '/')
-		la--;
-	while (lb > 1 && b[lb - 1] == '/')
-		lb--;
-	return la == lb && !strncmp(a, b, la);
-}
-
-const struct tf_controller *
-tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
-			 const char *adapter_name, const char *adapter_of_path,
-			 uint16_t reg)
-{
-	const char *of =
-	    adapter_of_path ? dt_path_strip(adapter_of_path) : NULL;
-	size_t i;
-
-	if (!p || !bus)
-		return NULL;
-	for (i = 0; i < p->n_ctrl; i++) {
-		const struct tf_controller *ctl = &p->ctrl[i];
-
-		if (ctl->reg != reg || strcmp(ctl->bus, bus))
-			continue;
-		if (ctl->adapter_name[0] && adapter_name &&
-		    !strcmp(ctl->adapter_name, adapter_name))
-			return ctl;
-		if (ctl->adapter_path[0] && of && *of &&
-		    dt_path_equal(ctl->adapter_path, of))
-			return ctl;
-	}
-	return NULL;
-}
-
-/* ------------------------------------------------------------- near misses */
-
-/* Append to @buf (NUL-terminated, @size bytes); truncates quietly. */
-static void appendf(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, size - n, fmt, ap);
-	va_end(ap);
-}
-
-static bool ctrl_on_adapter(const struct tf_controller *c,
-			    const struct tf_board_miss_device *d)
-{
-	const char *of = d->adapter_of_path ? dt_path_strip(d->adapter_of_path)
-					    : NULL;
-
-	if (c->adapter_name[0])
-		return d->adapter_name && !strcmp(c->adapter_name, d->adapter_name);
-	return of && *of && dt_path_equal(c->adapter_path, of);
-}
-
-/* How close @c comes to the device: adapter 2, address 1, driver 4 when
- * both adapter and address agree. */
-static unsigned ctrl_score(const struct tf_controller *c,
-			   const struct tf_board_miss_device *d)
-{
-	bool a, r;
-
-	if (!d->bus || strcmp(c->bus, d->bus))
-		return 0;
-	a = ctrl_on_adapter(c, d);
-	r = !d->has_reg || c->reg == d->reg;
-	if (a && r)
-		return 3 + (!c->driver[0] || !d->driver || !d->driver[0] ||
-			    !strcmp(c->driver, d->driver) ? 4 : 0);
-	return (a ? 2 : 0) + (r ? 1 : 0);
-}
-
-static void describe_board_miss(const struct tf_board_profile *p,
-				const struct tf_board_identity *id, char *buf,
-				size_t size)
-{
-	size_t i, j;
-
-	if (p->n_compatible) {
-		appendf(buf, size, "its board-compatible");
-		for (i = 0; i < p->n_compatible; i++)
-			appendf(buf, size, "%s \"%s\"", i ? "," : "",
-				p->compatible[i]);
-		if (!id->n_compatible) {
-			appendf(buf, size, " differs: this machine has no "
-				"device-tree root compatible");
-			return;
-		}
-		appendf(buf, size, " differs from this board's");
-		for (i = 0; i < id->n_compatible && i < 3; i++)
-			appendf(buf, size, "%s \"%s\"", i ? "," : "",
-				id->compatible[i]);
-		return;
-	}
-	if (!id->has_dmi) {
-		appendf(buf, size, "it matches by dmi-match, and this machine "
-			"has no DMI");
-		return;
-	}
-	for (i = 0; i < p->n_dmi; i++) {
-		const struct tf_dmi_match *m = &p->dmi[i];
-
-		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
-		    id->dmi_present[m->key] &&
-		    dmi_value_matches(m, id->dmi[m->key]))
-			continue;
-		appendf(buf, size, "its dmi-match %s", tf_dmi_key_property(m->key));
-		for (j = 0; j < m->n_patterns; j++)
-			appendf(buf, size, "%s\"%s\"", j ? "|" : " ",
-				m->patterns[j]);
-		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
-		    id->dmi_present[m->key])
-			appendf(buf, size, " differs from this machine's \"%s\"",
-				id->dmi[m->key]);
-		else
-			appendf(buf, size, " differs: this machine has no %s",
-				tf_dmi_key_file(m->key));
-		return;
-	}
-}
-
-static void describe_adapter(const struct tf_controller *c, char *buf,
-			     size_t size)
-{
-	if (c->adapter_name[0])
-		appendf(buf, size, "adapter '%s'", c->adapter_name);
-	else
-		appendf(buf, size, "adapter %s", c->adapter_path);
-}
-
-static void describe_ctrl_miss(const struct tf_board_profile *p,
-			       const struct tf_controller *c, unsigned score,
-			       const struct tf_board_miss_device *d, char *buf,
-			       size_t size)
-{
-	const char *dev_adapter = d->adapter_name && d->adapter_name[0]
-				      ? d->adapter_name
-				  : d->adapter_of_path && d->adapter_of_path[0]
-				      ? dt_path_strip(d->adapter_of_path)
-				      : "unnamed";
-
-	if (!c) {
-		appendf(buf, size, "it has no %s controller at all",
-			d->bus ? d->bus : "");
-		return;
-	}
-	if (score >= 7) {
-		appendf(buf, size, "its controller %s is this device", c->node_path);
-		return;
-	}
-	if (score == 3) {
-		appendf(buf, size, "its controller %s is this device but says "
-			"driver = \"%s\", and the device is bound to %s",
-			c->node_path, c->driver, d->driver);
-		return;
-	}
-	appendf(buf, size, "its nearest controller %s is on ", c->node_path);
-	describe_adapter(c, buf, size);
-	appendf(buf, size, " at 0x%02x, not on adapter '%s'", c->reg,
-		dev_adapter);
-	if (d->has_reg)
-		appendf(buf, size, " at 0x%02x", d->reg);
-	(void)p;
-}
-
-void tf_board_explain_miss(const struct tf_board_set *set,
-			   const struct tf_board_identity *id,
-			   const struct tf_board_miss_device *d, char *buf,
-			   size_t size)
-{
-	const struct tf_board_profile *best = NULL;
-	const struct tf_controller *best_ctrl = NULL;
-	unsigned best_score = 0, best_cscore = 0;
-	bool best_board = false;
-	size_t i, k;
-
-	if (!buf || !size)
-		return;
-	buf[0] = '\0';
-	if (!set || !set->n) {
-		appendf(buf, size, "no valid board profile is installed");
-		if (set && set->n_inv)
-			appendf(buf, size, " (%zu invalid: see 'touchfw board "
-				"check')", set->n_inv);
-		return;
-	}
-	for (i = 0; i < set->n; i++) {
-		const struct tf_board_profile *p = set->prof[i];
-		const struct tf_controller *pc = NULL;
-		bool board = tf_board_profile_matches(p, id, NULL);
-		unsigned cs = 0, score;
-
-		for (k = 0; k < p->n_ctrl; k++) {
-			unsigned s = ctrl_score(&p->ctrl[k], d);
-
-			if (!pc || s > cs) {
-				pc = &p->ctrl[k];
-				cs = s;
-			}
-		}
-		score = (board ? 16 : 0) + cs + 1;
-		if (score > best_score) {
-			best_score = score;
-			best = p;
-			best_ctrl = pc;
-			best_cscore = cs;
-			best_board = board;
-		}
-	}
-	appendf(buf, size, "nearest profile %s (%s)", best->name, best->path);
-	if (!best_board) {
-		appendf(buf, size, ": ");
-		describe_board_miss(best, id, buf, size);
-		appendf(buf, size, "; ");
-	} else {
-		appendf(buf, size, " describes this board, but ");
-	}
-	describe_ctrl_miss(best, best_ctrl, best_cscore, d, buf, size);
 }
