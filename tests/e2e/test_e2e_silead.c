@@ -247,8 +247,13 @@ static void test_program_never_runs(void **state)
 		     "touchscreen.swapped_x_y = true\nfault.never_starts = true\n",
 		     false);
 	expect_rc(TF_EXIT_VERIFY, "run", DEV);
-	e2e_said(&E, "the driver's probe failed");
+	/* The emulator's bind write returns at once (a real one returns the
+	 * probe's error): touchfw sees the probe fail, or sees the driver
+	 * link of the probe and then no input device from an unbound driver. */
+	if (!strstr(E.err, "the driver's probe failed") && !strstr(E.err, "(driver not bound)"))
+		fail_msg("no failed probe in touchfw's output:\n%s", E.err);
 	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	assert_false(chip().running);
 }
 
 /* The kernel's properties give other axes than the profile (no swap):
