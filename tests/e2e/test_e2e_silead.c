@@ -222,6 +222,23 @@ static void test_wrong_file_shadowed(void **state)
 	free(after);
 }
 
+/* The same through udev: the driver's bind with the other tablet's file
+ * runs touchfw, which rebinds it with the board's. */
+static void test_bind_event_with_wrong_file(void **state)
+{
+	int i;
+
+	(void)state;
+	start_tablet(OTHER, NULL, NULL, true);
+	assert_false(chip().ok);
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+	for (i = 0; i < 600 && !chip().ok; i++)
+		usleep(50000);
+	assert_true(chip().ok);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+}
+
 /* The right file is already where the driver finds it: nothing to do. */
 static void test_right_file_nothing_to_do(void **state)
 {
@@ -294,6 +311,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_missing_file_staged_and_bound, teardown),
 		cmocka_unit_test_teardown(test_add_event_runs_touchfw, teardown),
 		cmocka_unit_test_teardown(test_wrong_file_shadowed, teardown),
+		cmocka_unit_test_teardown(test_bind_event_with_wrong_file, teardown),
 		cmocka_unit_test_teardown(test_right_file_nothing_to_do, teardown),
 		cmocka_unit_test_teardown(test_program_never_runs, teardown),
 		cmocka_unit_test_teardown(test_axes_differ_from_profile, teardown),
