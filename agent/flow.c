@@ -1210,10 +1210,7 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 	if (r->fw_img) {
 		if (r->ops->kernel_firmware)
 			r->ops->kernel_firmware(r->fw_img, &img, &len);
-		if (caps->kernel_fw_attr && r->ops->kernel_fw_name &&
-		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
-			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
-		if (caps->kernel_fw_probe && r->ops->kernel_fw_name &&
+		if ((caps->kernel_fw_attr || caps->kernel_fw_probe) && r->ops->kernel_fw_name &&
 		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
 			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
 		if (caps->kernel_fw_probe)
@@ -1225,8 +1222,8 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "would flash firmware %s (%zu bytes) ", r->res->fw_id,
 					      len);
-		if (n < size && caps->kernel_fw_probe)
-			;
+		if (n >= size || caps->kernel_fw_probe)
+			; /* said it all */
 		else if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
