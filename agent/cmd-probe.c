@@ -8,6 +8,7 @@
  * and the attempt state.
  */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,39 @@ static bool have(struct row *rows, int n, const char *dev)
 	return false;
 }
 
+/*
+ * x86 machines name a client after its ACPI device ("i2c-MSSL1680:00"),
+ * not its address: when @dev ("3-0040") does not exist, take the one
+ * ACPI-named client on adapter @nr (the profile's controller there), as
+ * tf_board_lookup_controller() matches such a client the other way round.
+ */
+static void acpi_client(int nr, char *dev, size_t size)
+{
+	char path[300], found[64] = "";
+	struct dirent *de;
+	struct stat sb;
+	int hits = 0;
+	DIR *d;
+
+	tf_snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s", dev);
+	if (lstat(path, &sb) == 0)
+		return;
+	tf_snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d", nr);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "i2c-", 4) || !strchr(de->d_name, ':') ||
+		    !tf_devname_valid(de->d_name))
+			continue;
+		hits++;
+		tf_snprintf(found, sizeof(found), "%s", de->d_name);
+	}
+	closedir(d);
+	if (hits == 1)
+		tf_snprintf(dev, size, "%s", found);
+}
+
 /* Controllers of the matching profile, by adapter name/path + address. */
 static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 {
@@ -112,6 +146,7 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 				 c->node_path, c->adapter_name[0] ? c->adapter_name : c->adapter_path);
 		} else {
 			tf_snprintf(r->dev, sizeof(r->dev), "%d-%04x", nr, c->reg);
+			acpi_client(nr, r->dev, sizeof(r->dev));
 			tf_snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path, p->name);
 		}
 		n++;
@@ -209,12 +244,15 @@ static void print_table(struct row *rows, int n, bool status)
 	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		const char *addr = strchr(r->dev, '-');
+		/* "3-004a": 0x4a; an ACPI name (i2c-MSSL1680:00) says none */
+		const char *dash = strncmp(r->dev, "i2c-", 4) ? strchr(r->dev, '-') : NULL;
+		char addr[16];
 
+		tf_snprintf(addr, sizeof(addr), dash ? "0x%s" : "-", dash ? dash + 3 : "");
 		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
 			 r->res.crc_before);
-		printf("%-12s 0x%-5s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
-		       addr ? addr + 3 : "-", r->res.driver[0] ? r->res.driver : "-",
+		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev, addr,
+		       r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
 		       r->res.hw[0] ? r->res.hw : "-",

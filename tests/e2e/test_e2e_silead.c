@@ -305,6 +305,21 @@ static void test_dry_run(void **state)
 	assert_false(emub_dev_bound(E.eb, "touchscreen"));
 }
 
+/* touchfw probe finds the ACPI-named client of the profile's controller
+ * (its name has no address) and reads nothing from the bus for it. */
+static void test_probe_lists_the_acpi_client(void **state)
+{
+	(void)state;
+	start_tablet(NULL, NULL, NULL, false);
+	expect_rc(TF_EXIT_OK, "probe");
+	if (!E.out || !strstr(E.out, DEV " -       -              application") ||
+	    !strstr(E.out, "chip: silead_ts not bound: the chip holds no program") ||
+	    !strstr(E.out, "/controllers/touchscreen@40 (emul-silead-tablet)"))
+		fail_msg("probe said:\n%s", E.out ? E.out : "");
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	assert_int_equal(chip().stats.words_written, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +332,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_axes_differ_from_profile, teardown),
 		cmocka_unit_test_teardown(test_no_profile_for_this_dmi, teardown),
 		cmocka_unit_test_teardown(test_dry_run, teardown),
+		cmocka_unit_test_teardown(test_probe_lists_the_acpi_client, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
