@@ -26,6 +26,11 @@
 #      chip runs the panel's program, the input device has the profile's
 #      axes, a touch reaches evdev (swapped as the properties say);
 #   3. the loader's path is restored and nothing is left staged;
+#   4. another tablet's file where the loader looks: the driver binds with
+#      it, the chip runs a program that is not the panel's; the add (which
+#      comes before the probe) runs touchfw, which finds the driver bound
+#      with that file, stages the board's blob in front of it, rebinds,
+#      and the chip runs the panel's program; that file is left untouched;
 #   no oops, no warning.  Figure: add uevent -> verified input device.
 . /vm/silead-emul.sh
 
@@ -82,6 +87,40 @@ vm_check "firmware_class.path is restored" \
 vm_check "nothing is left staged" eval \
 	'[ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
 vm_check "one run" test "$(emul_runs)" = 1
+vm_require "silead_emul unloads" emul_unload
+
+# ---- 4. another tablet's file where the loader looks: the driver binds
+# with it (the chip runs, but it is not the panel's program); touchfw
+# shadows it with the board's blob and rebinds
+rm -rf "${TOUCHFW_STATE:?}"/*
+mkdir -p /vm/no-firmware-here/silead
+cp /usr/local/share/touchfw/firmware-db/silead/emul-other-1.fw \
+	/vm/no-firmware-here/silead/gsl1680-emul-tablet.fw
+sum_before=$(sha256sum /vm/no-firmware-here/silead/gsl1680-emul-tablet.fw)
+emul_monitor_stop
+emul_monitor_start
+emul_dmesg_mark
+vm_require "silead_emul loads again" emul_load
+vm_require "the run ends" emul_wait_run 90
+vm_log "result: $(emul_result)"
+vm_log "binds: $(emul_bind_count); handle-event: $(emul_handle_event_lines | tr '\n' '|')"
+vm_check "the driver bound with the other tablet's file, and touchfw rebound it: two binds" \
+	test "$(emul_bind_count)" = 2
+# The add comes before the probe, so it is the add that starts the run;
+# the driver's own bind finds touchfw at work.
+vm_check "the add ran touchfw, the driver's own bind found it at work" eval \
+	'emul_handle_event_said "add (driver none yet): handed to detached process" &&
+	 emul_handle_event_said "bind: nothing to do: touchfw is already working on this device"'
+vm_check "touchfw saw that file is not the board's and shadowed it" \
+	emul_log_has "gsl1680-emul-tablet.fw exists and is not silead-emul-tablet-1"
+vm_check "result ok through the driver's probe, after a rebind" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = driver-probe ] &&
+	 emul_log_has "rebind: unbinding silead_ts"'
+vm_check "the chip now runs the panel's program" test "$(emul_state program_ok)" = 1
+vm_check "the distribution's file is untouched" \
+	test "$(sha256sum /vm/no-firmware-here/silead/gsl1680-emul-tablet.fw)" = "$sum_before"
+vm_check "firmware_class.path is restored" \
+	test "$(cat /sys/module/firmware_class/parameters/path)" = /vm/no-firmware-here
 emul_monitor_stop
 vm_check "silead_emul unloads" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
