@@ -1135,6 +1135,31 @@ static bool same_file(const char *path, const uint8_t *data, size_t len)
  * make the driver probe (bind; rebind when it runs another file), and wait
  * for its input device.  Nothing is written to the chip by touchfw.
  */
+/*
+ * The kernel probes right after the add that may have started this run,
+ * and the driver link exists while it does: wait until the link has not
+ * changed for PROBE_SETTLE_MS (at most PROBE_SETTLE_MAX_MS), so the run
+ * neither unbinds a probe in progress nor binds over one.
+ */
+#define PROBE_SETTLE_MS 300
+#define PROBE_SETTLE_MAX_MS 5000
+static void settle_driver_link(struct run *r)
+{
+	uint64_t start = tf_now_ms(), since = start;
+	char last[sizeof(r->c.dev.driver)];
+
+	tf_device_refresh(&r->c.dev);
+	tf_snprintf(last, sizeof(last), "%s", r->c.dev.driver);
+	while (tf_now_ms() - since < PROBE_SETTLE_MS && tf_now_ms() - start < PROBE_SETTLE_MAX_MS) {
+		tf_sleep_us(20000);
+		tf_device_refresh(&r->c.dev);
+		if (strcmp(last, r->c.dev.driver)) {
+			tf_snprintf(last, sizeof(last), "%s", r->c.dev.driver);
+			since = tf_now_ms();
+		}
+	}
+}
+
 static int path_probe_file(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_fw_stage stage;
@@ -1152,7 +1177,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	r->ops->kernel_firmware(r->fw_img, &img, &len);
 	/* A driver bound now loaded the first such file in the loader's path;
 	 * if that is ours byte for byte, there is nothing to do. */
-	tf_device_refresh(&r->c.dev);
+	settle_driver_link(r);
 	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, name, found, sizeof(found)) == 0) {
 		struct tf_input_node in[1];
