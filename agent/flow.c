@@ -1178,6 +1178,25 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	/* A driver bound now loaded the first such file in the loader's path;
 	 * if that is ours byte for byte, there is nothing to do. */
 	settle_driver_link(r);
+	/* The input device a run verified is still there: the driver has
+	 * not probed since, so it runs what that run staged (a second run
+	 * for the same add and bind ends here). */
+	if (r->c.dev.driver[0] && !r->o->force) {
+		struct tf_input_node in[1];
+		struct tf_file_id dbid;
+		char manifest[300];
+
+		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
+		    tf_file_id_get(manifest, &dbid) == 0 &&
+		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0 &&
+		    tf_state_is_uptodate(&r->st, r->c.dev.name, &dbid, in[0].input)) {
+			log_info(dev_of(r), "%s has not probed since a run verified input %s with "
+				 "this database: nothing to do", r->c.dev.driver, in[0].event);
+			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
+			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
+			return TF_EXIT_OK;
+		}
+	}
 	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, name, found, sizeof(found)) == 0) {
 		struct tf_input_node in[1];
