@@ -20,6 +20,9 @@
 
 #define MAX_LIST_ENTRIES 32
 
+/* The DMI key's sysfs file ("sys_vendor"). */
+const char *tf_dmi_key_file(enum tf_dmi_key key);
+
 struct board_invalid {
 	char *path;
 	struct tf_board_report rep;

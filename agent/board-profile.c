@@ -114,6 +114,10 @@ enum ctrl_prop {
 	C_SWAPPED_X_Y,
 	C_SIZE_X,
 	C_SIZE_Y,
+	C_SPI_MAX_FREQ,
+	C_SPI_CPOL,
+	C_SPI_CPHA,
+	C_SPI_BITS,
 	C_COUNT_,
 };
 static const char *const ctrl_props[C_COUNT_] = {
@@ -141,6 +145,10 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_SWAPPED_X_Y] = "touchscreen-swapped-x-y",
 	[C_SIZE_X] = "touchscreen-size-x",
 	[C_SIZE_Y] = "touchscreen-size-y",
+	[C_SPI_MAX_FREQ] = "spi-max-frequency",
+	[C_SPI_CPOL] = "spi-cpol",
+	[C_SPI_CPHA] = "spi-cpha",
+	[C_SPI_BITS] = "spi-bits-per-word",
 };
 
 /* Habits from kernel bindings that do not carry over, with what to do. */
@@ -1209,6 +1217,53 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		} else if (*out < 1 || *out > 65536) {
 			issue(c, path, "%s %u is out of range (1..65536)", ctrl_props[i], *out);
 			ok = false;
+		}
+	}
+
+	/* spi settings: the bus's own properties, as in spi-peripheral-props */
+	for (int k = C_SPI_MAX_FREQ; k <= C_SPI_BITS; k++) {
+		if (v[k].seen && strcmp(ctl->bus, "spi")) {
+			issue(c, path, "%s is an spi setting; bus is \"%s\"", ctrl_props[k],
+			      ctl->bus);
+			ok = false;
+		}
+	}
+	if (v[C_SPI_MAX_FREQ].seen) {
+		if (!val_u32(c, path, "spi-max-frequency", &v[C_SPI_MAX_FREQ], "8000000",
+			     &ctl->spi_max_hz)) {
+			ok = false;
+		} else if (ctl->spi_max_hz < TF_BOARD_SPI_HZ_MIN ||
+			   ctl->spi_max_hz > TF_BOARD_SPI_HZ_MAX) {
+			issue(c, path, "spi-max-frequency %u is not %u..%u Hz", ctl->spi_max_hz,
+			      TF_BOARD_SPI_HZ_MIN, TF_BOARD_SPI_HZ_MAX);
+			ok = false;
+		}
+	}
+	if (v[C_SPI_CPOL].seen || v[C_SPI_CPHA].seen) {
+		ctl->has_spi_mode = true;
+		if (v[C_SPI_CPOL].seen) {
+			if (val_flag(c, path, "spi-cpol", &v[C_SPI_CPOL]))
+				ctl->spi_mode |= 2; /* SPI_CPOL */
+			else
+				ok = false;
+		}
+		if (v[C_SPI_CPHA].seen) {
+			if (val_flag(c, path, "spi-cpha", &v[C_SPI_CPHA]))
+				ctl->spi_mode |= 1; /* SPI_CPHA */
+			else
+				ok = false;
+		}
+	}
+	if (v[C_SPI_BITS].seen) {
+		uint32_t bits = 0;
+
+		if (!val_u32(c, path, "spi-bits-per-word", &v[C_SPI_BITS], "8", &bits)) {
+			ok = false;
+		} else if (bits < 1 || bits > 32) {
+			issue(c, path, "spi-bits-per-word %u is not 1..32", bits);
+			ok = false;
+		} else {
+			ctl->spi_bits = (uint8_t)bits;
 		}
 	}
 

@@ -31,11 +31,14 @@
 #define TF_BOARD_INPUT_TIMEOUT_MAX_MS	  600000u
 #define TF_BOARD_FLASH_TIMEOUT_MIN_MS	  1000u
 #define TF_BOARD_FLASH_TIMEOUT_MAX_MS	  3600000u
+#define TF_BOARD_SPI_HZ_MIN		  1000u
+#define TF_BOARD_SPI_HZ_MAX		  200000000u
 
 /* Largest profile blob accepted; real ones are a few hundred bytes. */
 #define TF_BOARD_MAX_DTB_SIZE (1024u * 1024u)
 
-/* Who switches the chip's supplies and reset line (design.md §6). */
+/* Who switches the chip's supplies and reset line (the profile's power
+ * property, doc/touchfw-board.5). */
 enum tf_power {
 	/*
 	 * The kernel driver does, on bind and unbind: never unbind to flash;
@@ -72,9 +75,8 @@ enum tf_dmi_key {
 	TF_DMI_KEY_COUNT_,
 };
 
-/* Profile property name ("sys-vendor") and sysfs file ("sys_vendor"). */
+/* Profile property name ("sys-vendor"). */
 const char *tf_dmi_key_property(enum tf_dmi_key key);
-const char *tf_dmi_key_file(enum tf_dmi_key key);
 
 /* One controller node of a profile, validated. */
 struct tf_controller {
@@ -103,6 +105,13 @@ struct tf_controller {
 	 * driver's ABS_MT_POSITION_X/Y maxima are then size - 1 (swapped
 	 * with swapped_x_y). */
 	uint32_t size_x, size_y;
+	/* spi only: spi-max-frequency (0: not given), spi-cpol/spi-cpha
+	 * (has_spi_mode: either given; SPI_CPHA 1 | SPI_CPOL 2), spi-bits-per-word
+	 * (0: not given).  What is not given, the device keeps. */
+	uint32_t spi_max_hz;
+	bool has_spi_mode;
+	uint8_t spi_mode;
+	uint8_t spi_bits;
 };
 
 /* dmi-match: the key's value must equal (or fnmatch) one of @patterns. */

@@ -15,14 +15,9 @@
 #include "log.h"
 
 const struct tf_command tf_all_commands[] = {
-	{ "handle-event", "act on a udev event (run by the udev rule)", NULL },
-	{ "run", "update one controller (what touchfw@.service runs)", NULL },
-	{ "probe", "show every controller, its mode, versions and plan", NULL },
-	{ "status", "probe, plus the last result and attempt count", NULL },
-	{ "flash", "flash firmware and/or config by hand (bring-up)", NULL },
-	{ "db", "check, sign or make keys for the firmware database", NULL },
-	{ "board", "check a board profile, or show which one this machine uses",
-	  NULL },
+#define TF_COMMAND(name, summary, run) { name, summary, NULL },
+#include "commands.def"
+#undef TF_COMMAND
 	{ NULL, NULL, NULL },
 };
 
@@ -138,5 +133,39 @@ int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table)
 	else
 		fprintf(stderr, "touchfw: unknown command '%s'\nTry 'touchfw --help'.\n",
 			cli->command);
+	return TF_EXIT_USAGE;
+}
+
+int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
+{
+	int c;
+
+	if (!o->started) {
+		/* 0: glibc starts a fresh scan (the global options used it). */
+		optind = 0;
+		opterr = 0;
+		o->started = true;
+	}
+	c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
+	if (c == 'h') {
+		o->usage(stdout);
+		o->exit = TF_EXIT_OK;
+		return TF_CLI_STOP;
+	}
+	if (c == '?' || c == ':') {
+		fprintf(stderr, "%s: bad option '%s'\n", o->name, argv[optind - 1]);
+		o->usage(stderr);
+		o->exit = TF_EXIT_USAGE;
+		return TF_CLI_STOP;
+	}
+	return c;
+}
+
+int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o)
+{
+	if (optind >= argc)
+		return TF_CLI_CONTINUE;
+	fprintf(stderr, "%s: unexpected '%s'\n", o->name, argv[optind]);
+	o->usage(stderr);
 	return TF_EXIT_USAGE;
 }

@@ -8,6 +8,7 @@
 #ifndef TF_CLI_H
 #define TF_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,6 +33,28 @@ struct tf_command {
 extern const struct tf_command tf_agent_commands[];
 /* Every command with its one-line summary, for the top-level --help. */
 extern const struct tf_command tf_all_commands[];
+
+/*
+ * A command's own options: getopt_long over @argv (argv[0] is the command
+ * word) with -h/--help and unknown options handled the same everywhere.
+ * Returns the next option, -1 at the end, or TF_CLI_STOP with @exit set:
+ * after -h (@usage on stdout, TF_EXIT_OK) or an unknown option ("@name:
+ * bad option 'X'" and @usage on stderr, TF_EXIT_USAGE).  @shortopts and
+ * @longopts must include h and "help".
+ */
+#define TF_CLI_STOP (-2)
+struct tf_cli_opts {
+	const char *name; /* "touchfw db check", for messages */
+	const char *shortopts;
+	const struct option *longopts;
+	void (*usage)(FILE *f);
+	bool started;
+	int exit;
+};
+int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o);
+/* After the options, for a command that takes no operands: TF_CLI_CONTINUE,
+ * or "@name: unexpected 'X'" and the usage on stderr, TF_EXIT_USAGE. */
+int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o);
 
 /* Parse global options; returns TF_CLI_CONTINUE or an exit code. */
 int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli);

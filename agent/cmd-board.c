@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "board.h"
 #include "exitcode.h"
+#include "json.h"
 #include "settings.h"
 #include "family/family.h"
 #include "util.h"
@@ -30,12 +32,38 @@ extern char **environ;
 /* dtc's messages kept per file; a sane profile produces a few lines. */
 #define DTC_OUTPUT_MAX (64 * 1024)
 
+/*
+ * `board check --json`: the same findings as one document (doc/json.md);
+ * each place that prints a mistake adds it to the current file's
+ * "mistakes" instead.
+ */
+static struct tf_json *check_json;
+static char check_model[128];
+
+static void json_mistake(const char *node, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void json_mistake(const char *node, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tf_json_begin_object(check_json, NULL);
+	tf_json_string(check_json, "node", node);
+	tf_json_string(check_json, "message", msg);
+	tf_json_end_object(check_json);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: touchfw board check FILE...\n"
-	    "       touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "Usage: touchfw board check [--json] FILE...\n"
+	    "       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
+	    "       touchfw board init DEVICE [--out FILE]\n"
 	    "\n"
 	    "Board profiles tell touchfw which touch controllers a board has,\n"
 	    "where they are and who powers them (see boards/README.md).\n"
@@ -43,7 +71,9 @@ static void usage(FILE *f)
 	    "  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
 	    "            and explain every mistake\n"
 	    "  identify  show this machine's identity and the profile that\n"
-	    "            matches it\n"
+	    "            matches it; --live: check its controllers against\n"
+	    "            the machine\n"
+	    "  init      write a profile skeleton from a bound controller\n"
 	    "\n"
 	    "'touchfw board COMMAND --help' describes each.\n");
 }
@@ -52,12 +82,13 @@ static void check_usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: touchfw board check FILE...\n"
+	    "Usage: touchfw board check [--json] FILE...\n"
 	    "\n"
 	    "Validate board profiles.  A FILE ending in .dts is compiled with\n"
 	    "dtc first ($DTC, default dtc) and dtc's messages are shown; any\n"
 	    "other FILE is read as a compiled blob.  Every mistake is printed\n"
-	    "as 'FILE: NODE: message'.\n"
+	    "as 'FILE: NODE: message'; --json: one document instead\n"
+	    "(doc/json.md).\n"
 	    "\n"
 	    "Exit status: %d (%s) if all are valid, %d (%s) if any has\n"
 	    "mistakes, %d (%s) if a file can not be read, %d (%s) if dtc can\n"
@@ -72,7 +103,8 @@ static void identify_usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR]\n"
+	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
+	    "                              [--json]\n"
 	    "\n"
 	    "Show the root compatible strings (device-tree machines) and DMI\n"
 	    "strings (ACPI machines) touchfw matches profiles against, the\n"
@@ -85,15 +117,22 @@ static void identify_usage(FILE *f)
 	    "                 then %s)\n"
 	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
 	    "                 tests)\n"
+	    "  --live         check each controller of the matching profile\n"
+	    "                 against the machine: adapter, the device at its\n"
+	    "                 address, the driver bound, which address the chip\n"
+	    "                 answers at, the GPIO lines; with 'did you mean'\n"
+	    "                 hints where they differ\n"
+	    "  --json         one JSON document (doc/json.md)\n"
 	    "\n"
 	    "The boot device tree (/sys/firmware/fdt) is readable by root\n"
 	    "only; other users see /proc/device-tree/compatible, which\n"
 	    "names the same board.\n"
 	    "\n"
 	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
-	    "does.\n",
+	    "does,\n%d (%s) if --live finds the machine differs from it.\n",
 	    TF_SYSCONFDIR "/boards", TF_DATADIR "/boards", TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
-	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
+	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE), TF_EXIT_PROFILE_INVALID,
+	    tf_exit_name(TF_EXIT_PROFILE_INVALID));
 }
 
 /* ------------------------------------------------------------- output */
@@ -173,6 +212,13 @@ static void print_report(const char *file, const struct tf_board_report *rep)
 {
 	size_t i;
 
+	if (check_json) {
+		for (i = 0; i < rep->n; i++)
+			json_mistake(rep->issues[i].node, "%s", rep->issues[i].msg);
+		if (rep->n_dropped)
+			json_mistake("", "... and %zu more mistakes not shown", rep->n_dropped);
+		return;
+	}
 	for (i = 0; i < rep->n; i++) {
 		if (rep->issues[i].node[0])
 			printf("%s: %s: %s\n", file, rep->issues[i].node,
@@ -216,7 +262,10 @@ static void print_dtc_output(const char *file, const char *tmp_dtb, char *out,
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		if (*line) {
+		if (*line && check_json) {
+			/* The temporary's name would mean nothing to a reader. */
+			json_mistake("dtc", "%s", line);
+		} else if (*line) {
 			printf("%s: dtc: ", file);
 			for (s = line; (hit = strstr(s, tmp_dtb));
 			     s = hit + tmp_len)
@@ -305,7 +354,10 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 		fprintf(stderr, "touchfw: %s: can not run %s\n", src, dtc);
 		return CHECK_FAILURE;
 	}
-	if (!WIFEXITED(status))
+	if (!WIFEXITED(status) && check_json)
+		json_mistake("dtc", "killed by signal %d",
+			     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	else if (!WIFEXITED(status))
 		printf("%s: dtc: killed by signal %d\n", src,
 		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	return CHECK_INVALID;
@@ -321,6 +373,11 @@ static enum check_result check_blob(const char *file, const char *blob_path,
 	int r;
 
 	r = tf_read_file(blob_path, TF_BOARD_MAX_DTB_SIZE, &buf, &len);
+	if (r == -EFBIG && check_json) {
+		json_mistake("", "larger than %u bytes; not a board profile",
+			     TF_BOARD_MAX_DTB_SIZE);
+		return CHECK_INVALID;
+	}
 	if (r == -EFBIG) {
 		printf("%s: larger than %u bytes; not a board profile\n", file,
 		       TF_BOARD_MAX_DTB_SIZE);
@@ -352,7 +409,10 @@ static enum check_result check_blob(const char *file, const char *blob_path,
 			char msg[300];
 
 			if (f && tf_family_check_controller(f, &p->ctrl[i], msg, sizeof(msg)) < 0) {
-				printf("%s: %s: %s\n", file, p->ctrl[i].node_path, msg);
+				if (check_json)
+					json_mistake(p->ctrl[i].node_path, "%s", msg);
+				else
+					printf("%s: %s: %s\n", file, p->ctrl[i].node_path, msg);
 				bad = true;
 			}
 		}
@@ -361,7 +421,8 @@ static enum check_result check_blob(const char *file, const char *blob_path,
 			return CHECK_INVALID;
 		}
 	}
-	if (!quiet) {
+	tf_snprintf(check_model, sizeof(check_model), "%s", p->model);
+	if (!quiet && !check_json) {
 		printf("%s: ok: \"%s\"\n", file, p->model);
 		print_profile(p);
 	}
@@ -402,36 +463,52 @@ static enum check_result check_source(const char *file, bool quiet)
 static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const result_name[] = { "ok", "invalid", "unreadable", "failed" };
 	size_t n_files = 0, n_invalid = 0, n_unreadable = 0, n_failed = 0;
 	bool quiet = cli->verbosity < 0;
+	struct tf_cli_opts g = { "touchfw: board check", "h", opts, check_usage };
+	struct tf_json j;
 	int c, i;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			check_usage(stdout);
-			return TF_EXIT_OK;
-		}
-		fprintf(stderr, "touchfw: board check: unknown option '%s'\n",
-			argv[optind - 1]);
-		check_usage(stderr);
-		return TF_EXIT_USAGE;
+	check_json = NULL;
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
+			check_json = &j;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "touchfw: board check: no FILE given\n");
 		check_usage(stderr);
 		return TF_EXIT_USAGE;
 	}
+	if (check_json) {
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_begin_array(&j, "files");
+	}
 	for (i = optind; i < argc; i++) {
-		enum check_result res =
-		    ends_with(argv[i], ".dts")
-			? check_source(argv[i], quiet)
-			: check_blob(argv[i], argv[i], quiet);
+		enum check_result res;
 
+		check_model[0] = '\0';
+		if (check_json) {
+			tf_json_begin_object(&j, NULL);
+			tf_json_string(&j, "file", argv[i]);
+			tf_json_begin_array(&j, "mistakes");
+		}
+		res = ends_with(argv[i], ".dts") ? check_source(argv[i], quiet)
+						 : check_blob(argv[i], argv[i], quiet);
+		if (check_json) {
+			tf_json_end_array(&j);
+			tf_json_string(&j, "result", result_name[res]);
+			tf_json_string(&j, "model", res == CHECK_OK ? check_model : NULL);
+			tf_json_end_object(&j);
+		}
 		n_files++;
 		if (res == CHECK_INVALID)
 			n_invalid++;
@@ -440,7 +517,20 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 		else if (res == CHECK_FAILURE)
 			n_failed++;
 	}
-	if (!quiet || n_invalid || n_unreadable || n_failed) {
+	if (check_json) {
+		const char *text;
+
+		tf_json_end_array(&j);
+		tf_json_uint(&j, "valid", n_files - n_invalid - n_unreadable - n_failed);
+		tf_json_uint(&j, "invalid", n_invalid);
+		tf_json_uint(&j, "unreadable", n_unreadable);
+		tf_json_uint(&j, "failed", n_failed);
+		tf_json_end_object(&j);
+		text = tf_json_text(&j);
+		printf("%s\n", text ? text : "{}");
+		tf_json_free(&j);
+		check_json = NULL;
+	} else if (!quiet || n_invalid || n_unreadable || n_failed) {
 		printf("checked %zu profile%s: ", n_files,
 		       n_files == 1 ? "" : "s");
 		if (!n_invalid && !n_unreadable && !n_failed)
@@ -501,10 +591,13 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	static const struct option opts[] = {
 		{ "boards", required_argument, NULL, 'b' },
 		{ "sysroot", required_argument, NULL, 's' },
+		{ "live", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_settings settings;
+	bool live = false, json = false;
 	_cleanup_free_ const char **dirs = NULL;
 	const struct tf_board_profile *pick;
 	struct tf_board_identity id;
@@ -513,38 +606,33 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	const char *sysroot = "";
 	struct tf_err err = { 0 };
 	size_t n_dirs = 0, i;
+	struct tf_cli_opts g = { "touchfw: board identify", "h", opts, identify_usage };
 	int c, r;
 
 	dirs = calloc((size_t)argc + TF_MAX_DIRS, sizeof(*dirs));
 	if (!dirs)
 		return TF_EXIT_FAILURE;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'b':
 			dirs[n_dirs++] = optarg;
 			break;
 		case 's':
 			sysroot = optarg;
 			break;
-		case 'h':
-			identify_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr,
-				"touchfw: board identify: bad option '%s'\n",
-				argv[optind - 1]);
-			identify_usage(stderr);
-			return TF_EXIT_USAGE;
+		case 'l':
+			live = true;
+			break;
+		case 'j':
+			json = true;
+			break;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw: board identify: unexpected '%s'\n",
-			argv[optind]);
-		identify_usage(stderr);
-		return TF_EXIT_USAGE;
-	}
+	r = tf_cli_no_operands(argc, argv, &g);
+	if (r != TF_CLI_CONTINUE)
+		return r;
 	/* The directories run uses: the settings file's boards_dirs. */
 	if (tf_settings_load(&settings, cli->config, &err) < 0) {
 		fprintf(stderr, "touchfw: %s\n", err.msg);
@@ -553,6 +641,8 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	if (n_dirs == 0)
 		for (i = 0; i < settings.n_boards_dirs; i++)
 			dirs[n_dirs++] = settings.boards_dirs[i];
+	if (json)
+		return tf_board_identify_json(sysroot, dirs, n_dirs, live);
 
 	r = tf_board_identify(sysroot, &id, &err);
 	if (r) {
@@ -613,9 +703,10 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	print_match_reason(&id, &mi);
 	printf("\n");
 	print_profile(pick);
+	r = live ? tf_board_live(pick, NULL) : 0;
 	tf_board_set_free(set);
 	tf_board_identity_free(&id);
-	return TF_EXIT_OK;
+	return r ? TF_EXIT_PROFILE_INVALID : TF_EXIT_OK;
 }
 
 int tf_cmd_board(const struct tf_cli *cli)
@@ -630,6 +721,8 @@ int tf_cmd_board(const struct tf_cli *cli)
 		return cmd_check(cli->argc - 1, cli->argv + 1, cli);
 	if (!strcmp(sub, "identify"))
 		return cmd_identify(cli->argc - 1, cli->argv + 1, cli);
+	if (!strcmp(sub, "init"))
+		return tf_cmd_board_init(cli->argc - 1, cli->argv + 1);
 	fprintf(stderr, "touchfw: board: unknown command '%s'\n", sub);
 	usage(stderr);
 	return TF_EXIT_USAGE;

@@ -12,4 +12,18 @@
 /* cli->argv[0] is "board"; returns a tf_exit code. */
 int tf_cmd_board(const struct tf_cli *cli);
 
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tf_board_profile;
+struct tf_json;
+/* cmd-board-tools.c: `board identify --live` for @p (printed, or into
+ * @j's "live" array when @j is not NULL; returns the number of problems),
+ * `board identify --json` (a tf_exit code), `board init` (argv[0] is
+ * "init"; a tf_exit code). */
+int tf_board_live(const struct tf_board_profile *p, struct tf_json *j);
+int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t n_dirs,
+			   bool live);
+int tf_cmd_board_init(int argc, char **argv);
+
 #endif /* TF_CMD_BOARD_H */

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "fwdb.h"
+#include "json.h"
 #include "settings.h"
 
 /*
@@ -60,7 +62,7 @@ static void usage_check(FILE *f)
 {
 	fprintf(f,
 		"Usage: touchfw db check [--db DIR] [--keys DIR]\n"
-		"                        [--signatures required|optional|off]\n"
+		"                        [--signatures required|optional|off] [--json]\n"
 		"\n"
 		"Load the firmware database as the agent does, check the\n"
 		"signature of manifest.ini, then read every blob and check\n"
@@ -69,6 +71,7 @@ static void usage_check(FILE *f)
 		"  --db DIR          database directory (default %s)\n"
 		"  --keys DIR        public keys, <key-id>.pub (default %s)\n"
 		"  --signatures P    required, optional or off (default %s)\n"
+		"  --json            one JSON document (doc/json.md)\n"
 		"\n"
 		"%s%s\n"
 		"\n"
@@ -123,6 +126,8 @@ static void usage(FILE *f)
 		   "hashes\n"
 		   "  sign     sign manifest.ini with a secret key\n"
 		   "  keygen   make a signing key pair\n"
+		   "  add      add a blob, its entry filled from its own header\n"
+		   "  list     list the blobs; --board: what this board may use\n"
 		   "\n"
 		   "'touchfw db COMMAND --help' describes each.  The format "
 		   "is described in\nfirmware-db/README.md.\n");
@@ -159,27 +164,125 @@ static void print_signature(const struct tf_fwdb *db, enum tf_sig_policy policy)
 		printf("signature: not checked (--signatures off)\n");
 }
 
+static const char *line_result_key(enum tf_sig_line_result r)
+{
+	switch (r) {
+	case TF_SIG_LINE_VERIFIED:
+		return "verified";
+	case TF_SIG_LINE_BAD:
+		return "bad";
+	case TF_SIG_LINE_UNKNOWN_KEY:
+		return "unknown_key";
+	}
+	return "?";
+}
+
+static void print_json_text(struct tf_json *j)
+{
+	const char *t = tf_json_text(j);
+
+	printf("%s\n", t ? t : "{}");
+	tf_json_free(j);
+}
+
+/* `db check --json` when the database does not even load. */
+static void print_load_failure_json(const char *dir, const char *msg)
+{
+	struct tf_json j;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "db", dir);
+	tf_json_bool(&j, "loaded", false);
+	tf_json_string(&j, "error", msg);
+	tf_json_end_object(&j);
+	print_json_text(&j);
+}
+
+/* `db check --json`: the same checks, one document; returns the failures. */
+static size_t check_json(const char *dir, const struct tf_fwdb *db, enum tf_sig_policy policy)
+{
+	struct tf_err err = { 0 };
+	struct tf_json j;
+	size_t i, failed = 0;
+	int r;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "db", dir);
+	tf_json_bool(&j, "loaded", true);
+	tf_json_begin_array(&j, "blobs");
+	for (i = 0; i < db->n_blobs; i++) {
+		const struct tf_blob *b = &db->blobs[i];
+
+		tf_err_clear(&err);
+		r = tf_fwdb_verify_blob(db, b, &err);
+		tf_json_begin_object(&j, NULL);
+		tf_json_string(&j, "id", b->id);
+		tf_json_string(&j, "type", tf_blob_type_name(b->type));
+		tf_json_string(&j, "family", b->family);
+		tf_json_string(&j, "version", b->version);
+		tf_json_string(&j, "for_version", b->for_version);
+		if (b->has_info_crc)
+			tf_json_crc(&j, "info_crc", b->info_crc);
+		if (b->has_config_crc)
+			tf_json_crc(&j, "config_crc", b->config_crc);
+		tf_json_bool(&j, "ok", r == 0);
+		tf_json_string(&j, "error", r < 0 ? err.msg : NULL);
+		tf_json_end_object(&j);
+		if (r < 0)
+			failed++;
+	}
+	tf_json_end_array(&j);
+	tf_json_begin_object(&j, "signature");
+	tf_json_string(&j, "policy", tf_sig_policy_name(policy));
+	tf_json_string(&j, "state", db->is_signed ? "verified"
+				    : db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
+									     : "not_checked");
+	tf_json_string(&j, "signer", db->is_signed ? db->signer : NULL);
+	tf_json_begin_array(&j, "lines");
+	for (i = 0; i < db->n_sig_lines; i++) {
+		tf_json_begin_object(&j, NULL);
+		tf_json_string(&j, "key_id", db->sig_lines[i].key_id);
+		tf_json_uint(&j, "line", db->sig_lines[i].line);
+		tf_json_string(&j, "result", line_result_key(db->sig_lines[i].result));
+		tf_json_end_object(&j);
+	}
+	tf_json_end_array(&j);
+	tf_json_end_object(&j);
+	tf_json_uint(&j, "ok", db->n_blobs - failed);
+	tf_json_uint(&j, "failed", failed);
+	tf_json_end_object(&j);
+	print_json_text(&j);
+	return failed;
+}
+
 static int run_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "keys", required_argument, NULL, 'k' },
 		{ "signatures", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_fwdb_opts o = { .sig = defaults.sig,
 				  .keys_dir = defaults.keys_dir };
+	bool json = false;
 	const char *dir = defaults.db_dir;
 	struct tf_fwdb *db;
 	struct tf_err err = { 0 };
 	size_t i, failed = 0;
+	struct tf_cli_opts g = { "touchfw db check", "+h", opts, usage_check };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'd':
 			dir = optarg;
 			break;
@@ -196,27 +299,26 @@ static int run_check(int argc, char **argv)
 				return TF_EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage_check(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db check: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_check(stderr);
-			return TF_EXIT_USAGE;
+		case 'j':
+			json = true;
+			break;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw db check: unexpected '%s'\n",
-			argv[optind]);
-		usage_check(stderr);
-		return TF_EXIT_USAGE;
-	}
+	r = tf_cli_no_operands(argc, argv, &g);
+	if (r != TF_CLI_CONTINUE)
+		return r;
 
 	r = tf_fwdb_load(dir, &o, &db, &err);
 	if (r < 0) {
 		fprintf(stderr, "touchfw db check: %s\n", err.msg);
+		if (json)
+			print_load_failure_json(dir, err.msg);
 		return r == -ENOMEM ? TF_EXIT_FAILURE : TF_EXIT_DB_INVALID;
+	}
+	if (json) {
+		failed = check_json(dir, db, o.sig);
+		tf_fwdb_free(db);
+		return failed ? TF_EXIT_DB_INVALID : TF_EXIT_OK;
 	}
 	for (i = 0; i < db->n_blobs; i++) {
 		const struct tf_blob *b = &db->blobs[i];
@@ -258,26 +360,19 @@ static int run_sign(int argc, char **argv)
 	const char *dir = defaults.db_dir, *key = NULL;
 	struct tf_err err = { 0 };
 	char id[TF_FWDB_KEY_ID_MAX + 1];
+	struct tf_cli_opts g = { "touchfw db sign", "+h", opts, usage_sign };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'd':
 			dir = optarg;
 			break;
 		case 'k':
 			key = optarg;
 			break;
-		case 'h':
-			usage_sign(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db sign: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_sign(stderr);
-			return TF_EXIT_USAGE;
 		}
 	}
 	if (!key || optind < argc) {
@@ -311,24 +406,14 @@ static int run_keygen(int argc, char **argv)
 	};
 	const char *out = NULL, *name;
 	struct tf_err err = { 0 };
+	struct tf_cli_opts g = { "touchfw db keygen", "h", opts, usage_keygen };
 	int c, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+	while ((c = tf_cli_getopt(argc, argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'o')
 			out = optarg;
-			break;
-		case 'h':
-			usage_keygen(stdout);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db keygen: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_keygen(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (!out || optind != argc - 1) {
 		fprintf(stderr, "touchfw db keygen: %s\n",
@@ -363,6 +448,28 @@ static int run_keygen(int argc, char **argv)
 	return TF_EXIT_OK;
 }
 
+static int run_tool(int argc, char **argv, bool add)
+{
+	struct tf_db_defaults d = {
+		.db_dir = defaults.db_dir,
+		.keys_dir = defaults.keys_dir,
+		.sig = defaults.sig,
+		.settings = &settings,
+	};
+
+	return add ? tf_cmd_db_add(argc, argv, &d) : tf_cmd_db_list(argc, argv, &d);
+}
+
+static int run_add(int argc, char **argv)
+{
+	return run_tool(argc, argv, true);
+}
+
+static int run_list(int argc, char **argv)
+{
+	return run_tool(argc, argv, false);
+}
+
 int tf_cmd_db(const struct tf_cli *cli)
 {
 	static const struct {
@@ -372,6 +479,8 @@ int tf_cmd_db(const struct tf_cli *cli)
 		{ "check", run_check },
 		{ "sign", run_sign },
 		{ "keygen", run_keygen },
+		{ "add", run_add },
+		{ "list", run_list },
 	};
 	const char *sub;
 	size_t i;

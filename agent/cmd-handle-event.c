@@ -235,21 +235,14 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 	const char *wait_args[] = { "--wait-bind", NULL };
 	bool add_only = false;
 	char detail[300];
+	struct tf_cli_opts g = { "touchfw handle-event", "+h", opts, usage };
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'a')
 			add_only = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (optind != cli->argc) {
 		usage(stderr);

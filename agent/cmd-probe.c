@@ -8,6 +8,7 @@
  * and the attempt state.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -38,7 +39,12 @@ struct row {
 	int rc;
 	char last[600];
 	struct tf_attempts att;
+	uint64_t att_time; /* status: when the last attempt was recorded */
 	bool gave_up; /* status: max_attempts reached, no run acts until --force */
+	struct tf_hw_hint hint; /* status: remembered hardware */
+	char hint_err[300];
+	struct tf_failure_rec failed[4]; /* status: blobs that failed here */
+	int n_failed;
 };
 
 static void usage(FILE *f, const char *cmd)
@@ -48,10 +54,11 @@ static void usage(FILE *f, const char *cmd)
 		"\n"
 		"Every touch controller of this board: the controllers the matching\n"
 		"board profile describes and any device bound to a touch driver\n"
-		"touchfw knows.  For each: bus, address, driver, mode (application or\n"
-		"bootloader, found on the bus without the driver's attributes), firmware\n"
-		"and config CRC, what the firmware database offers and what 'touchfw\n"
-		"run' would do.  Reads only.%s\n"
+		"touchfw knows.  For each: bus, address (spi: chip select), driver,\n"
+		"mode (application or bootloader, found on the bus without the driver's\n"
+		"attributes; an spi device only when no driver holds it), firmware and\n"
+		"config CRC, what the firmware database offers and what 'touchfw run'\n"
+		"would do.  Reads only.%s\n"
 		"\n"
 		"  --json   one JSON document instead of the table\n"
 		"\n"
@@ -59,9 +66,21 @@ static void usage(FILE *f, const char *cmd)
 		"if a file or device could not be opened (run as root).\n",
 		cmd, strcmp(cmd, "status") ? "" :
 		"  status also shows the last recorded result and\n"
-		"the attempt count of each device.",
+		"what touchfw remembers of each device, with since when: failed\n"
+		"attempts, blobs that failed there, the hardware last seen there\n"
+		"('touchfw forget DEVICE' clears them).",
 		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
+}
+
+static void probe_usage(FILE *f)
+{
+	usage(f, "probe");
+}
+
+static void status_usage(FILE *f)
+{
+	usage(f, "status");
 }
 
 static bool have(struct row *rows, int n, const char *dev)
@@ -75,7 +94,7 @@ static bool have(struct row *rows, int n, const char *dev)
 }
 
 /*
- * x86 machines name a client after its ACPI device ("i2c-MSSL1680:00"),
+ * x86 machines name a client after its ACPI device ("i2c-<HID>:00"),
  * not its address: when @dev ("3-0040") does not exist, take the one
  * ACPI-named client on adapter @nr (the profile's controller there), as
  * tf_board_lookup_controller() matches such a client the other way round.
@@ -188,9 +207,12 @@ static int from_drivers(struct row *rows, int n)
 	return n;
 }
 
-static void probe_row(const struct tf_settings *s, struct row *r, bool status)
+static void probe_row(const struct tf_settings *s, struct row *r, bool status, int verbosity)
 {
-	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true };
+	/* The dry run logs every step and its outcome; the table says it
+	 * all, so it stays quiet unless -v. */
+	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true,
+				  .log_max = verbosity > 0 ? 0 : TF_LOG_QUIET };
 	struct tf_device d;
 	struct tf_state st;
 	struct tf_err err = { 0 };
@@ -212,8 +234,52 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status)
 		/* Corrupt: read as at the limit, the reason in last_error. */
 		tf_state_read_attempts(&st, r->dev, &r->att, &err);
 		r->gave_up = r->att.count >= s->max_attempts;
+		if (r->att.count) {
+			char name[160];
+			struct stat sb;
+
+			if (!tf_snprintf(name, sizeof(name), "%s.attempts", r->dev) &&
+			    fstatat(st.dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+				r->att_time = (uint64_t)sb.st_mtime;
+		}
 		tf_state_close(&st);
 	}
+	if (status) {
+		tf_err_clear(&err);
+		if (tf_persist_read_hw(s->persist_dir, r->dev, &r->hint, &err) < 0)
+			tf_snprintf(r->hint_err, sizeof(r->hint_err), "%s", err.msg);
+		r->n_failed = tf_persist_list_failures(s->persist_dir, r->dev, r->failed, 4);
+		if (r->n_failed < 0)
+			r->n_failed = 0;
+	}
+}
+
+/* status: what touchfw remembers of the device, with since when. */
+static void print_remembered(const struct row *r)
+{
+	char t[40];
+	int i;
+
+	if (!r->att.count && !r->hint.hw[0] && !r->hint_err[0] && !r->n_failed) {
+		printf("  remembered: nothing\n");
+		return;
+	}
+	if (r->att.count)
+		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
+		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
+	for (i = 0; i < r->n_failed; i++)
+		printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
+		       "(last: %s); not tried again\n", r->failed[i].sha256_hex,
+		       r->failed[i].failures, r->failed[i].failures == 1 ? "" : "s",
+		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+	if (r->hint.hw[0])
+		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
+		       "chip is in its bootloader)\n", r->hint.hw,
+		       r->hint.from[0] ? r->hint.from : "an older touchfw",
+		       tf_time_str(r->hint.learnt, t, sizeof(t)));
+	else if (r->hint_err[0])
+		printf("  remembered hardware: unreadable (%s)\n", r->hint_err);
+	printf("  'touchfw forget %s' clears these\n", r->dev);
 }
 
 static const char *action(const struct row *r, char *buf, size_t size)
@@ -244,15 +310,22 @@ static void print_table(struct row *rows, int n, bool status)
 	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		/* "3-004a": 0x4a; an ACPI name (i2c-MSSL1680:00) says none */
-		const char *dash = strncmp(r->dev, "i2c-", 4) ? strchr(r->dev, '-') : NULL;
-		char addr[16];
+		/* i2c: the address (an ACPI name, i2c-HID:00, has none);
+		 * spi (spiB.C): the chip select */
+		const char *addr = strncmp(r->dev, "i2c-", 4) ? strchr(r->dev, '-') : NULL;
+		const char *cs = !strncmp(r->dev, "spi", 3) ? strchr(r->dev, '.') : NULL;
+		char where[16];
 
-		tf_snprintf(addr, sizeof(addr), dash ? "0x%s" : "-", dash ? dash + 3 : "");
+		if (cs)
+			tf_snprintf(where, sizeof(where), "cs%s", cs + 1);
+		else if (addr)
+			tf_snprintf(where, sizeof(where), "0x%s", addr + 3);
+		else
+			tf_snprintf(where, sizeof(where), "-");
 		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
 			 r->res.crc_before);
-		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev, addr,
-		       r->res.driver[0] ? r->res.driver : "-",
+		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
+		       where, r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
 		       r->res.hw[0] ? r->res.hw : "-",
@@ -268,10 +341,9 @@ static void print_table(struct row *rows, int n, bool status)
 			printf("  %s\n", r->res.message);
 		}
 		if (status) {
-			if (r->att.count)
-				printf("  attempts: %u failed (last: %s)\n", r->att.count,
-				       r->att.last_error);
 			printf("  last run: %s\n", r->last[0] ? r->last : "none recorded");
+			if (r->present || strcmp(r->dev, "-"))
+				print_remembered(r);
 		}
 	}
 	if (!n)
@@ -287,6 +359,7 @@ static void print_json(struct row *rows, int n, bool status)
 
 	tf_json_init(&j);
 	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
 	tf_json_begin_array(&j, "controllers");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -301,7 +374,7 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "hardware", r->res.hw[0] ? r->res.hw : NULL);
 		tf_json_string(&j, "firmware", r->res.version_before[0] ? r->res.version_before : NULL);
 		if (r->res.has_crc_before)
-			tf_json_uint(&j, "config_crc", r->res.crc_before);
+			tf_json_crc(&j, "config_crc", r->res.crc_before);
 		if (r->res.config_version_before[0])
 			tf_json_string(&j, "config_version", r->res.config_version_before);
 		tf_json_string(&j, "detail", r->res.detail[0] ? r->res.detail : NULL);
@@ -314,6 +387,11 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "message", r->res.message);
 		if (status) {
 			tf_json_uint(&j, "failed_attempts", r->att.count);
+			tf_json_uint(&j, "failed_blobs", (uint64_t)r->n_failed);
+			tf_json_string(&j, "remembered_hardware",
+				       r->hint.hw[0] ? r->hint.hw : NULL);
+			if (r->hint.hw[0])
+				tf_json_uint(&j, "remembered_hardware_learnt", r->hint.learnt);
 			tf_json_string(&j, "last_error", r->att.last_error[0] ? r->att.last_error : NULL);
 			/* The recorded result is JSON already: embed it as text. */
 			tf_json_string(&j, "last_result", r->last[0] ? r->last : NULL);
@@ -362,32 +440,24 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool status = !strcmp(cli->argv[0], "status"), json = false;
-	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
-	int c, n = 0, i, rc, saved = tf_log_get_max();
+	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
+	int c, n = 0, i, rc;
 
 	if (!rows)
 		return TF_EXIT_FAILURE;
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
+	g.name = status ? "touchfw status" : "touchfw probe";
+	g.usage = status ? status_usage : probe_usage;
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
 			json = true;
-			break;
-		case 'h':
-			usage(stdout, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_OK;
-		default:
-			usage(stderr, cli->argv[0]);
-			free(rows);
-			return TF_EXIT_USAGE;
-		}
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
-		free(rows);
 		return TF_EXIT_BAD_INPUT;
 	}
 	for (i = optind; i < cli->argc && n < MAX_ROWS; i++) {
@@ -401,18 +471,12 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		n = from_profile(&s, rows, n);
 		n = from_drivers(rows, n);
 	}
-	/* The dry runs log every step and their outcome; the table says it
-	 * all, so they stay quiet unless -v. */
-	if (cli->verbosity <= 0)
-		tf_log_set_max(TF_LOG_ERR - 1);
 	for (i = 0; i < n; i++)
-		probe_row(&s, &rows[i], status);
-	tf_log_set_max(saved);
+		probe_row(&s, &rows[i], status, cli->verbosity);
 	if (json)
 		print_json(rows, n, status);
 	else
 		print_table(rows, n, status);
 	rc = exit_code(rows, n, cli->argv[0]);
-	free(rows);
 	return rc;
 }

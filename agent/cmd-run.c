@@ -6,6 +6,7 @@
  * ignores the attempt limit.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +31,15 @@ static void progress_bar(void *user, const char *dev, const struct tf_progress *
 	for (i = 0; i < 40; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[40] = '\0';
-	fprintf(stderr, "\r%s: [%s] %3d%% %zu/%zu frames%s", dev, bar, pct, p->done,
-		p->total, p->done == p->total ? "\n" : "");
-	fflush(stderr);
+	/* Through the log: the next log line ends a half-drawn bar first. */
+	tf_log_partial("%s: [%s] %3d%% %zu/%zu frames%s", dev, bar, pct, p->done, p->total,
+		       p->done == p->total ? "\n" : "");
 }
 
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw run [--force] [--dry-run] [--wait-bind] DEVICE\n"
+		"Usage: touchfw run [--force] [--dry-run] [--wait-bind] [--json] DEVICE\n"
 		"\n"
 		"The whole update for one controller (touchfw@DEVICE.service runs\n"
 		"this): lock, board profile, firmware database, mode detection, the\n"
@@ -52,14 +53,31 @@ static void run_usage(FILE *f)
 		"               the blobs, say what would be written, by which\n"
 		"               path, and the config CRC against the chip's\n"
 		"  --wait-bind  wait for a driver to bind first (udev without bind\n"
-		"               events; see udev-rules/README)\n");
+		"               events; see udev-rules/README)\n"
+		"  --json       the result record on standard output as one JSON\n"
+		"               document (doc/json.md); the log stays on stderr\n");
+}
+
+/* `--json`: the record the state directory keeps, on standard output. */
+static int print_result(const char *dev, const struct tf_flow_result *res, int rc)
+{
+	char *json = tf_flow_result_json(dev, res);
+
+	if (!json) {
+		fprintf(stderr, "touchfw: out of memory\n");
+		return rc ? rc : TF_EXIT_FAILURE;
+	}
+	printf("%s\n", json);
+	free(json);
+	return rc;
 }
 
 static void flash_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: touchfw flash [--firmware FILE] [--config FILE] [--dry-run]\n"
-		"                     [--force] [--family NAME] [--always-on] DEVICE\n"
+		"                     [--force] [--family NAME] [--always-on] [--json]\n"
+		"                     DEVICE\n"
 		"\n"
 		"Flash a firmware image (.fw or .enc) and/or write an OBP_RAW\n"
 		"configuration by hand, with a progress bar on a terminal.  At least\n"
@@ -73,6 +91,8 @@ static void flash_usage(FILE *f)
 		"  --dry-run    check the files (a config also against the chip)\n"
 		"               and say what would be written, by which path, and\n"
 		"               the config CRC against the chip's; write nothing\n"
+		"  --json       the result record on standard output as one JSON\n"
+		"               document (doc/json.md)\n"
 		"\n"
 		"The files are read and parsed before the device is touched: a\n"
 		"missing or malformed one exits %d (%s).  A --firmware image is\n"
@@ -97,17 +117,21 @@ int tf_cmd_run(const struct tf_cli *cli)
 		{ "force", no_argument, NULL, 'f' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "wait-bind", no_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_flow_opts o = { 0 };
 	struct tf_flow_result res;
 	struct tf_settings s;
+	struct tf_cli_opts g = { "touchfw run", "+fnh", opts, run_usage };
+	bool json = false;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+fnh", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'f':
 			o.force = o.ignore_state = true;
 			break;
@@ -117,12 +141,9 @@ int tf_cmd_run(const struct tf_cli *cli)
 		case 'w':
 			o.wait_bind = true;
 			break;
-		case 'h':
-			run_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			run_usage(stderr);
-			return TF_EXIT_USAGE;
+		case 'j':
+			json = true;
+			break;
 		}
 	}
 	if (optind + 1 != cli->argc) {
@@ -135,7 +156,9 @@ int tf_cmd_run(const struct tf_cli *cli)
 		return rc;
 	if (isatty(STDERR_FILENO))
 		o.progress = progress_bar;
-	return tf_flow_run(&s, cli->argv[optind], &o, &res);
+	memset(&res, 0, sizeof(res));
+	rc = tf_flow_run(&s, cli->argv[optind], &o, &res);
+	return json ? print_result(cli->argv[optind], &res, rc) : rc;
 }
 
 int tf_cmd_flash(const struct tf_cli *cli)
@@ -147,17 +170,21 @@ int tf_cmd_flash(const struct tf_cli *cli)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "family", required_argument, NULL, 'm' },
 		{ "always-on", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_flow_opts o = { 0 };
 	struct tf_flow_result res;
 	struct tf_settings s;
+	struct tf_cli_opts g = { "touchfw flash", "+fnh", opts, flash_usage };
+	bool json = false;
 	int c, rc;
 
-	optind = 1;
-	while ((c = getopt_long(cli->argc, cli->argv, "+fnh", opts, NULL)) != -1) {
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
 		switch (c) {
+		case TF_CLI_STOP:
+			return g.exit;
 		case 'F':
 			o.firmware_file = optarg;
 			break;
@@ -176,12 +203,9 @@ int tf_cmd_flash(const struct tf_cli *cli)
 		case 'a':
 			o.always_on = true;
 			break;
-		case 'h':
-			flash_usage(stdout);
-			return TF_EXIT_OK;
-		default:
-			flash_usage(stderr);
-			return TF_EXIT_USAGE;
+		case 'j':
+			json = true;
+			break;
 		}
 	}
 	if (optind + 1 != cli->argc || (!o.firmware_file && !o.config_file)) {
@@ -196,6 +220,7 @@ int tf_cmd_flash(const struct tf_cli *cli)
 	o.manual = true;
 	if (isatty(STDERR_FILENO))
 		o.progress = progress_bar;
+	memset(&res, 0, sizeof(res));
 	rc = tf_flow_run(&s, cli->argv[optind], &o, &res);
-	return rc;
+	return json ? print_result(cli->argv[optind], &res, rc) : rc;
 }

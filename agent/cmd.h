@@ -6,11 +6,27 @@
 #ifndef TF_CMD_H
 #define TF_CMD_H
 
+#include "fwdb.h"
+
 struct tf_cli;
+struct tf_settings;
+
+/* What `touchfw db` subcommands default to (cmd-db.c fills it). */
+struct tf_db_defaults {
+	const char *db_dir;
+	const char *keys_dir;
+	enum tf_sig_policy sig;
+	const struct tf_settings *settings;
+};
 
 int tf_cmd_db(const struct tf_cli *cli);
 int tf_cmd_run(const struct tf_cli *cli);
 int tf_cmd_flash(const struct tf_cli *cli);
 int tf_cmd_probe(const struct tf_cli *cli);
+int tf_cmd_chip(const struct tf_cli *cli);
+/* `db add` and `db list` (cmd-db-tools.c); @argv[0] is the subcommand. */
+int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d);
+int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d);
+int tf_cmd_forget(const struct tf_cli *cli);
 
 #endif /* TF_CMD_H */

@@ -61,7 +61,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 		const char *dev, const char *name, const uint8_t *data, size_t len,
 		struct tf_err *err)
 {
-	struct tf_state sd;
+	_cleanup_(tf_state_close) struct tf_state sd = { .dirfd = -1 };
 	size_t done = 0;
 	int fd, r;
 
@@ -83,14 +83,12 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 					 O_RDWR | O_CREAT, err);
 	if (st->lock_fd >= 0 && flock(st->lock_fd, LOCK_EX) < 0) {
 		r = -errno;
-		tf_state_close(&sd);
 		tf_fw_unstage(st);
 		return tf_err_set(err, -r, "%s/firmware_class.lock: %s", state_dir,
 				  strerror(-r));
 	}
 	if (st->lock_fd < 0) {
 		r = st->lock_fd;
-		tf_state_close(&sd);
 		tf_fw_unstage(st);
 		return r;
 	}
@@ -197,9 +195,10 @@ static int repair_subdir(int dfd, const char *dir, const char *sub, char *what, 
 
 int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t size)
 {
-	struct tf_state sd;
+	_cleanup_(tf_state_close) struct tf_state sd = { .dirfd = -1 };
+	_cleanup_close_ int lock_fd = -1;
 	char dir[300], cur[300];
-	int lock_fd, dfd, n = 0;
+	int dfd, n = 0;
 	size_t used = 0;
 	DIR *d;
 
@@ -211,12 +210,8 @@ int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t si
 	lock_fd = tf_state_open_file(sd.dirfd, state_dir, "firmware_class.lock",
 				     O_RDWR | O_CREAT, NULL);
 	/* Held: another run is staging right now; nothing is stale. */
-	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (lock_fd >= 0)
-			close(lock_fd);
-		tf_state_close(&sd);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0)
 		return 0;
-	}
 	if (tf_read_attr(param, cur, sizeof(cur)) == 0) {
 		size_t l = strlen(cur);
 
@@ -256,8 +251,6 @@ int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t si
 		}
 		closedir(d);
 	}
-	close(lock_fd);
-	tf_state_close(&sd);
 	return n;
 }
 

@@ -54,7 +54,7 @@ int tf_input_watch_start(const struct tf_device *d, struct tf_input_watch **out,
 	    udev_monitor_filter_add_match_subsystem_devtype(w->mon, "input", NULL) < 0 ||
 	    udev_monitor_enable_receiving(w->mon) < 0) {
 		tf_input_watch_free(w);
-		return tf_err_set(err, EIO, "%s: can not listen to %s uevents", d->name, source);
+		return tf_err_set(err, EIO, "can not listen to %s uevents", source);
 	}
 	/* Subscribed first, then the snapshot: nothing can fall in between. */
 	w->n_before = tf_sysfs_inputs(d->subsys, d->name, w->before, TF_MAX_INPUTS);
@@ -107,14 +107,14 @@ int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
 		if (r == 1)
 			return 0;
 		if (r == -ENODEV)
-			return tf_err_set(err, ENODEV, "%s: the device went away", w->name);
+			return tf_err_set(err, ENODEV, "the device went away");
 		if (tf_stop_requested())
-			return tf_err_set(err, EINTR, "%s: stopped by signal %d while waiting "
-					  "for the input device", w->name, tf_stop_requested());
+			return tf_err_set(err, EINTR, "stopped by signal %d while waiting "
+					  "for the input device", tf_stop_requested());
 		now = tf_now_ms();
 		if (now >= end)
 			return tf_err_set(err, ETIMEDOUT,
-					  "%s: no new input device within %d ms", w->name,
+					  "no new input device within %d ms",
 					  timeout_ms);
 		/* Wake on any input event, and at least every 250 ms in case
 		 * events are not delivered here (no udevd, containers). */
@@ -144,7 +144,8 @@ int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *
 {
 	struct input_absinfo ai;
 	char path[PATH_MAX];
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (!tf_devname_valid(event) || strncmp(event, "event", 5) || axis > ABS_MAX)
 		return tf_err_set(err, EINVAL, "'%s' is not an event node", event);
@@ -158,11 +159,9 @@ int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *
 	r = ioctl(fd, EVIOCGABS(axis), &ai);
 	if (r < 0) {
 		r = errno;
-		close(fd);
 		return tf_err_set(err, r, "%s: EVIOCGABS(0x%02x): %s", path, axis,
 				  strerror(r));
 	}
-	close(fd);
 	*min = ai.minimum;
 	*max = ai.maximum;
 	return 0;

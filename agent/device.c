@@ -20,26 +20,14 @@
 
 #include "event.h"
 #include "state.h"
-
-static int read_link_tail(const char *path, char *buf, size_t size)
-{
-	char link[PATH_MAX];
-	const char *slash;
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
-}
+#include "sysfs.h"
 
 void tf_device_refresh(struct tf_device *d)
 {
 	char path[PATH_MAX + 16];
 
 	tf_snprintf(path, sizeof(path), "%s/driver", d->syspath);
-	if (read_link_tail(path, d->driver, sizeof(d->driver)) < 0)
+	if (tf_sysfs_link_name(path, d->driver, sizeof(d->driver)) < 0)
 		d->driver[0] = '\0';
 }
 
@@ -97,8 +85,7 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 			break;
 	}
 	if (i == TF_ARRAY_SIZE(buses))
-		return tf_err_set(err, ENODEV, "%s: no such i2c or spi device in /sys/bus",
-				  name);
+		return tf_err_set(err, ENODEV, "no such i2c or spi device in /sys/bus");
 	strcpy(d->subsys, buses[i]);
 	if (!realpath(path, real))
 		tf_snprintf(real, sizeof(real), "%s", path);
@@ -122,11 +109,32 @@ int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err)
 				d->adapter_nr = atoi(slash + 5);
 		}
 		if (d->adapter_nr < 0)
-			return tf_err_set(err, ENODEV, "%s: can not tell its i2c adapter", name);
+			return tf_err_set(err, ENODEV, "can not tell its i2c adapter");
 		tf_snprintf(adir, sizeof(adir), "/sys/bus/i2c/devices/i2c-%d", d->adapter_nr);
 		tf_snprintf(path, sizeof(path), "%s/name", adir);
 		tf_read_attr(path, d->adapter_name, sizeof(d->adapter_name));
 		adapter_of_path(adir, d->adapter_of_path, sizeof(d->adapter_of_path));
+	} else {
+		/* spiB.C: bus B, chip select C; the spi_master class device
+		 * spiB sits below its controller, .../CTRL/spi_master/spiB, and
+		 * the profile names the controller device CTRL (adapter-name)
+		 * or its DT node (adapter-path). */
+		unsigned b, cs;
+		char tail;
+
+		if (sscanf(name, "spi%u.%u%c", &b, &cs, &tail) == 2 && cs <= 0xffff) {
+			d->has_addr = true;
+			d->addr = (uint16_t)cs;
+			d->adapter_nr = (int)b;
+		}
+		tf_snprintf(path, sizeof(path), "%s", d->syspath);
+		for (i = 0; i < 3 && (slash = strrchr(path, '/')); i++)
+			*slash = '\0'; /* spiB.C, spiB, spi_master */
+		slash = strrchr(path, '/');
+		if (i == 3 && slash) {
+			tf_snprintf(d->adapter_name, sizeof(d->adapter_name), "%s", slash + 1);
+			adapter_of_path(path, d->adapter_of_path, sizeof(d->adapter_of_path));
+		}
 	}
 	return 0;
 }
@@ -176,11 +184,11 @@ static int driver_file(const struct tf_device *d, const char *driver,
 	int r;
 
 	if (!tf_devname_valid(driver))
-		return tf_err_set(err, EINVAL, "%s: bad driver name '%s'", d->name, driver);
+		return tf_err_set(err, EINVAL, "bad driver name '%s'", driver);
 	tf_snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", d->subsys, driver, file);
 	r = tf_write_attr(path, d->name);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: %s driver %s: %s", d->name, what, driver,
+		return tf_err_set(err, -r, "%s driver %s: %s", what, driver,
 				  strerror(-r));
 	return 0;
 }
@@ -217,8 +225,8 @@ int tf_device_unbind(struct tf_device *d, struct tf_err *err)
 	if (r < 0)
 		return r;
 	if (!wait_link(d, false, TF_UNBIND_TIMEOUT_MS))
-		return tf_err_set(err, ETIMEDOUT, "%s: driver %s still bound %d ms after unbind",
-				  d->name, drv, TF_UNBIND_TIMEOUT_MS);
+		return tf_err_set(err, ETIMEDOUT, "driver %s still bound %d ms after unbind", drv,
+				  TF_UNBIND_TIMEOUT_MS);
 	return 0;
 }
 
@@ -229,8 +237,8 @@ int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err)
 	if (r < 0)
 		return r;
 	if (!wait_link(d, true, TF_BIND_TIMEOUT_MS))
-		return tf_err_set(err, ENODEV, "%s: driver %s did not bind within %d ms "
-				  "(its probe failed?)", d->name, driver, TF_BIND_TIMEOUT_MS);
+		return tf_err_set(err, ENODEV, "driver %s did not bind within %d ms "
+				  "(its probe failed?)", driver, TF_BIND_TIMEOUT_MS);
 	return 0;
 }
 
@@ -243,17 +251,8 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
 	r = tf_write_attr(path, value);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: writing %s: %s", d->name, attr, strerror(-r));
+		return tf_err_set(err, -r, "writing %s: %s", attr, strerror(-r));
 	return 0;
-}
-
-int tf_device_attr_read(const struct tf_device *d, const char *attr, char *buf,
-			size_t size)
-{
-	char path[PATH_MAX];
-
-	tf_snprintf(path, sizeof(path), "%s/%s", d->syspath, attr);
-	return tf_read_attr(path, buf, size);
 }
 
 int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
@@ -278,8 +277,7 @@ int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
 		}
 		if (now >= end)
 			return tf_err_set(err, ETIMEDOUT,
-					  "%s: no driver finished binding within %d ms",
-					  d->name, timeout_ms);
+					  "no driver finished binding within %d ms", timeout_ms);
 		tf_sleep_us(20000);
 	}
 }

@@ -5,7 +5,8 @@
  * children, and the firmware loader's search path for kernel-assisted
  * updates.  Waiting for the application-mode input device subscribes to
  * udev (libudev) first, then looks at sysfs, then waits -- never trusting
- * udev's database alone (design §2).
+ * udev's database alone, which may lag behind or miss the event (no udevd,
+ * containers).
  */
 #ifndef TF_DEVICE_H
 #define TF_DEVICE_H
@@ -46,8 +47,6 @@ int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err);
 /* Driver attribute files (e.g. update_fw); the caller knows which are safe. */
 int tf_device_attr_write(const struct tf_device *d, const char *attr,
 			 const char *value, struct tf_err *err);
-int tf_device_attr_read(const struct tf_device *d, const char *attr,
-			char *buf, size_t size);
 
 /*
  * Wait until the device has a driver bound, for udev setups without bind

@@ -56,16 +56,31 @@ struct run {
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
+	bool touched;           /* the update started: re-detect after a failure */
+	bool foreign;           /* the chip refused the image as another chip's */
 	bool attempt_reserved;  /* this run already counts in DEV.attempts */
+	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
+	bool hint_used;         /* the plan went by it (the chip could not say) */
 	uint64_t t0;
 	struct tf_progress last_progress;
 	int last_pct;
+	/* spi: the spidev node touchfw made, and the driver that let go */
+	struct tf_spidev_claim claim;
+	char spi_prev_driver[64];
+	/* spi: the chip read back over spidev after the update, before the
+	 * driver took it again (only one of them can reach the chip) */
+	struct tf_chip_state spi_after;
+	bool spi_after_valid;
 };
 
 static const char *dev_of(struct run *r)
 {
 	return r->c.dev.name[0] ? r->c.dev.name : "touchfw";
 }
+
+/* A line about this run's device, at the level its options allow; the
+ * device is named here once, messages never name it themselves. */
+#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, dev_of(r), __VA_ARGS__)
 
 /* Record the outcome and return its exit code. */
 static int finish(struct run *r, int code, const char *fmt, ...)
@@ -81,18 +96,6 @@ static int finish(struct run *r, int code, const char *fmt, ...)
 	return code;
 }
 
-static const char *mode_name(enum tf_chip_mode m)
-{
-	switch (m) {
-	case TF_CHIP_APP:
-		return "application";
-	case TF_CHIP_BOOTLOADER:
-		return "bootloader";
-	default:
-		return "absent";
-	}
-}
-
 /* ------------------------------------------------------------ progress */
 
 static void progress(void *user, const struct tf_progress *p)
@@ -106,7 +109,7 @@ static void progress(void *user, const struct tf_progress *p)
 	if (r->o->progress) {
 		r->o->progress(r->o->progress_user, dev_of(r), p);
 	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
-		log_info(dev_of(r), "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
+		rlog(r, TF_LOG_INFO, "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
 			 p->done, p->total, p->bytes,
 			 p->retries ? ", with retries" : "");
 	}
@@ -132,15 +135,16 @@ static int step_device(struct run *r)
 	if (rc < 0)
 		return finish(r, TF_EXIT_STATE, "%s", err.msg);
 	if ((rc || r->o->wait_bind) && !r->c.dev.driver[0]) {
-		log_info(dev_of(r), "waiting up to %u ms for a driver to bind",
+		rlog(r, TF_LOG_INFO, "waiting up to %u ms for a driver to bind",
 			 r->s->bind_timeout_ms);
 		rc = tf_device_wait_bound(&r->c.dev, (int)r->s->bind_timeout_ms, 500, &err);
 		if (rc < 0)
 			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	}
 	tf_snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
-	log_info(dev_of(r), "device %s on %s adapter i2c-%d (%s), driver %s",
-		 r->c.dev.syspath, r->c.dev.subsys, r->c.dev.adapter_nr,
+	rlog(r, TF_LOG_INFO, "device %s on %s adapter %s%d (%s), driver %s",
+		 r->c.dev.syspath, r->c.dev.subsys,
+		 strcmp(r->c.dev.subsys, "spi") ? "i2c-" : "spi", r->c.dev.adapter_nr,
 		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
 		 r->c.dev.driver[0] ? r->c.dev.driver : "none");
 	return TF_EXIT_OK;
@@ -177,22 +181,22 @@ static int step_profile(struct run *r)
 	if (tf_board_load(dirs, r->s->n_boards_dirs, &r->boards, &err) < 0)
 		return finish(r, TF_EXIT_NO_PROFILE, "board profiles: %s", err.msg);
 	for (i = 0; i < tf_board_set_invalid_count(r->boards); i++)
-		log_warn(dev_of(r), "ignoring invalid board profile %s (see 'touchfw board check')",
+		rlog(r, TF_LOG_WARNING,
+		     "ignoring invalid board profile %s (see 'touchfw board check')",
 			 tf_board_set_invalid_path(r->boards, i));
 	for (i = 0; i < tf_board_set_ignored_count(r->boards); i++) {
 		tf_board_ignored_message(tf_board_set_ignored_path(r->boards, i), why,
 					 sizeof(why));
-		log_warn(dev_of(r), "%s", why);
+		rlog(r, TF_LOG_WARNING, "%s", why);
 	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK; /* manual flash: synthesised below */
-		log_debug(dev_of(r), "board identity: %s%s", r->id.n_compatible ?
+		rlog(r, TF_LOG_DEBUG, "board identity: %s%s", r->id.n_compatible ?
 			  r->id.compatible[0] : "", r->id.has_dmi ? " (DMI)" : "");
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: no board profile describes this board (%s); nothing to do; %s",
-			      dev_of(r),
+			      "no board profile describes this board (%s); nothing to do; %s",
 			      r->id.n_compatible ? r->id.compatible[0]
 			      : r->id.has_dmi ? "DMI machine" : "no identity",
 			      explain_miss(r, why, sizeof(why)));
@@ -205,14 +209,13 @@ static int step_profile(struct run *r)
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
 		return finish(r, TF_EXIT_NO_PROFILE,
-			      "%s: board profile %s has no controller on adapter '%s' "
-			      "at 0x%02x; nothing to do; %s",
-			      dev_of(r), r->profile->name,
+			      "board profile %s has no controller on adapter '%s' "
+			      "at 0x%02x; nothing to do; %s", r->profile->name,
 			      r->c.dev.adapter_name, r->c.dev.addr,
 			      explain_miss(r, why, sizeof(why)));
 	}
 	tf_snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
-	log_info(dev_of(r), "board profile %s (%s): controller %s, family %s, power %s",
+	rlog(r, TF_LOG_INFO, "board profile %s (%s): controller %s, family %s, power %s",
 		 r->profile->name, r->profile->model, r->ctrl->node_path, r->ctrl->family,
 		 tf_power_name(r->ctrl->power));
 	return TF_EXIT_OK;
@@ -228,13 +231,12 @@ static int synth_controller(struct run *r)
 		return TF_EXIT_OK;
 	if (!fi)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: no board profile and driver '%s' is not one touchfw "
-			      "knows; give --family", dev_of(r),
+			      "no board profile and driver '%s' is not one touchfw "
+			      "knows; give --family",
 			      r->c.dev.driver[0] ? r->c.dev.driver : "none");
 	if (!r->c.dev.has_addr)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: no board profile and no address in the device name",
-			      dev_of(r));
+			      "no board profile and no address in the device name");
 	memset(&r->synth, 0, sizeof(r->synth));
 	tf_snprintf(r->synth.node_path, sizeof(r->synth.node_path), "(command line)");
 	tf_snprintf(r->synth.family, sizeof(r->synth.family), "%s", fi->ids->name);
@@ -242,7 +244,7 @@ static int synth_controller(struct run *r)
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
-	log_info(dev_of(r), "no board profile: family %s at 0x%02x, power %s (command line)",
+	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (command line)",
 		 fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
 	return TF_EXIT_OK;
 }
@@ -261,6 +263,8 @@ static bool family_driver(const struct tf_family *f, const char *driver)
 /* The driver to bind: the one bound before, the profile's, the family's. */
 static const char *driver_to_bind(struct run *r)
 {
+	if (r->spi_prev_driver[0] && (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
+		return r->spi_prev_driver;
 	return r->c.dev.driver[0] ? r->c.dev.driver
 	       : r->ctrl->driver[0] ? r->ctrl->driver
 				    : r->fam->ids->drivers[0];
@@ -272,8 +276,8 @@ static int step_family(struct run *r)
 	struct tf_err err = { 0 };
 
 	if (!fi)
-		return finish(r, TF_EXIT_UNSUPPORTED, "%s: family '%s' is not supported",
-			      dev_of(r), r->ctrl->family);
+		return finish(r, TF_EXIT_UNSUPPORTED, "family '%s' is not supported",
+			      r->ctrl->family);
 	r->fam = fi;
 	r->ops = fi->ops;
 	{
@@ -281,15 +285,15 @@ static int step_family(struct run *r)
 
 		if (r->ctrl != &r->synth &&
 		    tf_family_check_controller(fi, r->ctrl, msg, sizeof(msg)) < 0)
-			return finish(r, TF_EXIT_PROFILE_INVALID, "%s: board profile %s: %s: %s",
-				      dev_of(r), r->profile ? r->profile->path : "",
+			return finish(r, TF_EXIT_PROFILE_INVALID, "board profile %s: %s: %s",
+				      r->profile ? r->profile->path : "",
 				      r->ctrl->node_path, msg);
 	}
 	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: bound to driver %s, which is not a %s driver; the board "
-			      "profile says %s is a %s controller",
-			      dev_of(r), r->c.dev.driver, fi->ids->name, r->ctrl->node_path,
+			      "bound to driver %s, which is not a %s driver; the board "
+			      "profile says %s is a %s controller", r->c.dev.driver, fi->ids->name,
+			      r->ctrl->node_path,
 			      fi->ids->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
@@ -314,19 +318,19 @@ static int step_attempts(struct run *r)
 	/* Corrupt: the safe side, as if at the limit; unusable: refuse. */
 	rc = tf_state_read_attempts(&r->st, r->c.dev.name, &a, &err);
 	if (rc == -EBADMSG)
-		return finish(r, TF_EXIT_BACKOFF, "%s: not updating: %s; 'touchfw run "
-			      "--force %s' tries again and replaces it", dev_of(r), err.msg,
+		return finish(r, TF_EXIT_BACKOFF, "not updating: %s; 'touchfw run "
+			      "--force %s' tries again and replaces it", err.msg,
 			      r->c.dev.name);
 	if (rc < 0)
-		return finish(r, TF_EXIT_STATE, "%s: not updating: %s", dev_of(r), err.msg);
+		return finish(r, TF_EXIT_STATE, "not updating: %s", err.msg);
 	if (a.count >= r->s->max_attempts)
 		return finish(r, TF_EXIT_BACKOFF,
-			      "%s: gave up after %u failed attempts (last: %s); "
-			      "'touchfw run --force %s' tries again",
-			      dev_of(r), a.count, a.last_error, r->c.dev.name);
+			      "gave up after %u failed attempts (last: %s); "
+			      "'touchfw run --force %s' tries again", a.count, a.last_error,
+			      r->c.dev.name);
 	if (a.count && a.next_allowed > now)
-		return finish(r, TF_EXIT_BACKOFF, "%s: backing off for %llus after %u failed attempt%s",
-			      dev_of(r), (unsigned long long)(a.next_allowed - now), a.count,
+		return finish(r, TF_EXIT_BACKOFF, "backing off for %llus after %u failed attempt%s",
+			      (unsigned long long)(a.next_allowed - now), a.count,
 			      a.count == 1 ? "" : "s");
 	return TF_EXIT_OK;
 }
@@ -340,13 +344,89 @@ static int step_db(struct run *r)
 		return TF_EXIT_OK;
 	opts.sig = r->s->signatures;
 	if (tf_fwdb_load(r->s->db_dir, &opts, &r->db, &err) < 0)
-		return finish(r, TF_EXIT_DB_INVALID, "%s: firmware database: %s", dev_of(r),
+		return finish(r, TF_EXIT_DB_INVALID, "firmware database: %s",
 			      err.msg);
-	log_info(dev_of(r), "firmware database %s: %zu blobs, %s", r->s->db_dir,
+	rlog(r, TF_LOG_INFO, "firmware database %s: %zu blobs, %s", r->s->db_dir,
 		 r->db->n_blobs,
 		 r->db->sig_state == TF_SIG_STATE_VERIFIED ? "signature verified"
 		 : r->db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
 							     : "signature not checked");
+	return TF_EXIT_OK;
+}
+
+/* Close the spidev transport and undo the claim (unbind spidev, clear
+ * driver_override), so that the touch driver can bind again. */
+static void spi_let_go(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	if (r->c.spi_open && !r->o->dry_run && r->c.priv &&
+	    (r->flashed_anything || r->cfg_obj) && !r->spi_after_valid &&
+	    r->ops->detect(&r->c, &r->spi_after, &err) == 0)
+		r->spi_after_valid = true;
+	if (r->c.spi_open)
+		tf_spi_close(&r->c.spi);
+	r->c.spi_open = false;
+	if (!r->claim.active)
+		return;
+	if (r->claim.bound_spidev)
+		rlog(r, TF_LOG_INFO, "spi: unbinding spidev%s", r->claim.set_override
+		     ? " and clearing driver_override" : "");
+	if (tf_spidev_release(&r->claim, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "%s", err.msg);
+	tf_device_refresh(&r->c.dev);
+}
+
+/*
+ * spi: user space reaches the chip only through spidev, so the touch
+ * driver must let go and spidev is bound with driver_override (undone by
+ * spi_let_go on every way out).  Without the driver the chip must keep
+ * its power: profiles with power = "driver" are refused here.
+ */
+static int open_spi(struct run *r)
+{
+	struct tf_spi_cfg cfg = { 0 };
+	struct tf_err err = { 0 };
+	const char *drv = r->c.dev.driver;
+
+	if (drv[0] && strcmp(drv, "spidev") && r->o->dry_run)
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "over spi only spidev reaches the chip, and a dry run does not "
+			      "unbind %s ('touchfw run %s' does)", drv, r->c.dev.name);
+	if (r->ctrl->power == TF_POWER_DRIVER && (drv[0] ? strcmp(drv, "spidev") != 0
+							 : r->ctrl->driver[0] != 0))
+		return finish(r, TF_EXIT_UNSUPPORTED,
+			      "over spi touchfw flashes through spidev, without the touch "
+			      "driver, and the profile says the driver owns the power "
+			      "(power = \"driver\"); only power = \"always-on\" is supported on "
+			      "spi so far");
+	if (drv[0] && strcmp(drv, "spidev")) {
+		tf_snprintf(r->spi_prev_driver, sizeof(r->spi_prev_driver), "%s", drv);
+		rlog(r, TF_LOG_INFO, "spi: unbinding %s, so that spidev can have the device",
+		     r->spi_prev_driver);
+		if (tf_device_unbind(&r->c.dev, &err) < 0)
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+	}
+	if (tf_spidev_claim(r->c.dev.name, &r->claim, 3000, &err) < 0)
+		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_IO, "%s",
+			      err.msg);
+	if (r->claim.bound_spidev)
+		rlog(r, TF_LOG_INFO, "spi: bound spidev (%s)", r->claim.node);
+	cfg.has_mode = r->ctrl->has_spi_mode;
+	cfg.mode = r->ctrl->spi_mode;
+	cfg.bits = r->ctrl->spi_bits;
+	cfg.speed_hz = r->ctrl->spi_max_hz;
+	if (tf_spi_open(&r->c.spi, r->claim.node, &cfg, &err) < 0)
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
+			      "%s%s", err.msg,
+			      err.code == EACCES ? " (touchfw needs root)" : "");
+	r->c.spi_open = true;
+	rlog(r, TF_LOG_INFO, "spi: %s, mode %u, %u bits, %u Hz, spidev bufsiz %zu",
+	     r->claim.node, r->c.spi.mode & 3, r->c.spi.bits, r->c.spi.speed_hz,
+	     r->c.spi.bufsiz);
+	/* From here the flow sees the device as unbound (the touch driver,
+	 * if any, is remembered in spi_prev_driver). */
+	r->c.dev.driver[0] = '\0';
 	return TF_EXIT_OK;
 }
 
@@ -355,28 +435,27 @@ static int step_bus(struct run *r)
 	unsigned t = r->fam->caps.transports;
 	struct tf_err err = { 0 };
 
-	if (!strcmp(r->c.dev.subsys, "spi") && !(t & TF_TRANSPORT_SPI))
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family has no spi transport", dev_of(r),
-			      r->fam->ids->name);
-	/* The agent's only bus code so far is i2c-dev. */
+	if (!strcmp(r->c.dev.subsys, "spi")) {
+		if (!(t & TF_TRANSPORT_SPI))
+			return finish(r, TF_EXIT_UNSUPPORTED, "the %s family has no spi transport",
+				      r->fam->ids->name);
+		return open_spi(r);
+	}
 	if (strcmp(r->c.dev.subsys, "i2c"))
-		return finish(r, TF_EXIT_UNSUPPORTED, "%s: only i2c controllers are supported so far",
-			      dev_of(r));
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s devices are not supported",
+			      r->c.dev.subsys);
 	if (!(t & TF_TRANSPORT_I2C))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family has no i2c transport", dev_of(r),
+			      "the %s family has no i2c transport",
 			      r->fam->ids->name);
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
 		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
-			      "%s: %s%s", dev_of(r), err.msg,
+			      "%s%s", err.msg,
 			      err.code == EACCES ? " (touchfw needs root)" : "");
-	r->c.bus_open = true;
-	if (!tf_i2c_plain_ok(&r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
+	if (!tf_i2c_plain_ok(r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: adapter i2c-%d (%s) is SMBus-only; the %s family needs "
-			      "plain I2C transfers",
-			      dev_of(r), r->c.dev.adapter_nr, r->c.dev.adapter_name,
+			      "adapter i2c-%d (%s) is SMBus-only; the %s family needs "
+			      "plain I2C transfers", r->c.dev.adapter_nr, r->c.dev.adapter_name,
 			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
@@ -409,7 +488,7 @@ static int detect_settled(struct run *r, struct tf_chip_state *st)
 
 	if (rc || st->mode != TF_CHIP_ABSENT || !r->c.dev.driver[0])
 		return rc;
-	log_info(dev_of(r), "%s; %s may be resetting it after its probe: retrying for up "
+	rlog(r, TF_LOG_INFO, "%s; %s may be resetting it after its probe: retrying for up "
 		 "to %u ms", st->detail, r->c.dev.driver, bound);
 	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
 		tf_sleep_us(delay * 1000);
@@ -419,29 +498,35 @@ static int detect_settled(struct run *r, struct tf_chip_state *st)
 			return rc;
 	}
 	if (st->mode != TF_CHIP_ABSENT)
-		log_info(dev_of(r), "the chip answered after %llu ms",
+		rlog(r, TF_LOG_INFO, "the chip answered after %llu ms",
 			 (unsigned long long)(tf_now_ms() - t0));
 	return TF_EXIT_OK;
 }
 
 /* Remember the hardware for a later bootloader-mode start (not in the
- * read-only dry runs of probe and status). */
+ * read-only dry runs of probe and status), with when it was first seen. */
 static void persist_hw(struct run *r, const char *hw)
 {
+	struct tf_hw_hint h = { 0 };
 	struct tf_err err = { 0 };
 
-	if (!hw[0] || r->o->dry_run)
+	if (!hw[0] || r->o->dry_run || !strcmp(r->hint.hw, hw))
 		return;
-	if (tf_persist_write_hw(r->s->persist_dir, r->c.dev.name, hw, &err) < 0)
-		log_warn(dev_of(r), "hardware hint not saved: %s", err.msg);
+	tf_snprintf(h.hw, sizeof(h.hw), "%s", hw);
+	h.learnt = (uint64_t)time(NULL);
+	tf_snprintf(h.from, sizeof(h.from), "the chip in application mode");
+	if (tf_persist_write_hw(r->s->persist_dir, r->c.dev.name, &h, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "hardware hint not saved: %s", err.msg);
+	else
+		r->hint = h;
 }
 
-static void read_hw_hint(struct run *r, char *hw, size_t size)
+static void read_hw_hint(struct run *r)
 {
 	struct tf_err err = { 0 };
 
-	if (tf_persist_read_hw(r->s->persist_dir, r->c.dev.name, hw, size, &err) < 0)
-		log_warn(dev_of(r), "hardware hint ignored: %s", err.msg);
+	if (tf_persist_read_hw(r->s->persist_dir, r->c.dev.name, &r->hint, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "hardware hint ignored: %s", err.msg);
 }
 
 static int step_detect(struct run *r)
@@ -456,25 +541,29 @@ static int step_detect(struct run *r)
 	    r->ctrl->driver[0] && r->o->dry_run && !r->fam->caps.kernel_fw_probe) {
 		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
 		return finish(r, TF_EXIT_NO_DEVICE,
-			      "%s: driver %s is not bound and owns the power, so the chip "
+			      "driver %s is not bound and owns the power, so the chip "
 			      "is off; a dry run does not bind it ('touchfw run %s' does)",
-			      dev_of(r), r->ctrl->driver, r->c.dev.name);
+			      r->ctrl->driver, r->c.dev.name);
 	}
 	/* A driver that loads the firmware at probe can not bind before the
 	 * file is there: the path does both (path_probe_file). */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
 	    r->ctrl->driver[0] && !r->fam->caps.kernel_fw_probe) {
-		log_info(dev_of(r), "driver not bound and it owns the power: binding %s first",
+		rlog(r, TF_LOG_INFO, "driver not bound and it owns the power: binding %s first",
 			 r->ctrl->driver);
-		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0 ||
-		    tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
-			log_warn(dev_of(r), "%s", err.msg);
+		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0)
+			rlog(r, TF_LOG_WARNING, "the marker for touchfw's own bind could not be "
+			     "written in %s: handle-event may start another run for it",
+			     r->s->state_dir);
+		if (tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
+			rlog(r, TF_LOG_WARNING, "%s", err.msg);
 	}
+	read_hw_hint(r);
 	rc = detect_settled(r, &r->chip);
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
-		 mode_name(r->chip.mode));
+		 tf_chip_mode_name(r->chip.mode));
 	tf_snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
 	tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
 	tf_snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
@@ -485,25 +574,25 @@ static int step_detect(struct run *r)
 		tf_snprintf(r->res->config_version_before, sizeof(r->res->config_version_before),
 			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
-		return finish(r, TF_EXIT_NO_DEVICE, "%s: %s", dev_of(r), r->chip.detail);
+		return finish(r, TF_EXIT_NO_DEVICE, "%s", r->chip.detail);
 	if (r->chip.mode == TF_CHIP_APP && r->fam->caps.kernel_fw_probe) {
 		/* nothing in the chip to read: what the driver says */
-		log_info(dev_of(r), "%s", r->chip.detail);
+		rlog(r, TF_LOG_INFO, "%s", r->chip.detail);
 	} else if (r->chip.mode == TF_CHIP_APP) {
 		persist_hw(r, r->chip.hw);
-		log_info(dev_of(r), "%s mode: hardware %s, firmware %s, config CRC %s%06X",
-			 mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
+		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s%06X",
+			 tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
 			 r->chip.has_config_crc ? "0x" : "unknown ",
 			 r->chip.has_config_crc ? r->chip.config_crc : 0);
 	} else {
-		log_info(dev_of(r), "bootloader mode: %s", r->chip.detail);
+		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
 	if (r->fam->caps.kernel_cfg &&
 	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, cfg_name, found,
 			     sizeof(found)) == 0)
-		log_warn(dev_of(r),
+		rlog(r, TF_LOG_WARNING,
 			 "%s exists: the %s driver applies it at every probe and may undo "
 			 "touchfw's configuration", found, r->c.dev.driver[0] ?
 			 r->c.dev.driver : "kernel");
@@ -514,24 +603,45 @@ static int step_plan(struct run *r)
 {
 	struct tf_plan_input in = { 0 };
 	struct tf_err err = { 0 };
-	char hint[32];
+	char t[40];
 
 	if (!r->db)
 		return TF_EXIT_OK; /* manual files */
-	read_hw_hint(r, hint, sizeof(hint));
 	in.db = r->db;
 	in.profile = r->profile;
 	in.ctrl = r->ctrl;
 	in.family = r->ctrl->family;
 	in.st = &r->chip;
-	in.hw_hint = hint[0] ? hint : NULL;
+	/* The remembered hardware stands in only for what the chip does not
+	 * say itself (its id in bootloader mode). */
+	r->hint_used = !r->chip.hw[0] && r->hint.hw[0];
+	in.hw_hint = r->hint_used ? r->hint.hw : NULL;
 	in.devname = r->c.dev.name;
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
 	in.config_versioned = r->fam->caps.config_versioned;
 	in.force = r->o->force;
-	if (tf_plan_make(&in, &r->plan, &err) < 0)
-		return finish(r, TF_EXIT_NO_FIRMWARE, "%s: %s", dev_of(r), err.msg);
+	if (r->hint_used)
+		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
+		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
+		     r->hint.from[0] ? r->hint.from : "an older touchfw");
+	if (tf_plan_make(&in, &r->plan, &err) < 0 && r->hint_used) {
+		struct tf_err e2 = { 0 };
+
+		/* A chip swapped at the same address: the board decides, as
+		 * it does for a chip never seen. */
+		in.hw_hint = NULL;
+		if (tf_plan_make(&in, &r->plan, &e2) == 0 && r->plan.fw) {
+			rlog(r, TF_LOG_WARNING, "remembered hardware %s (learnt on %s) has no "
+			     "firmware for this board: a swapped chip? choosing by the board; "
+			     "'touchfw forget %s' clears it", r->hint.hw,
+			     tf_time_str(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
+			r->hint_used = false;
+			tf_err_clear(&err);
+		}
+	}
+	if (err.code)
+		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
 		tf_snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version), "%s",
@@ -541,11 +651,12 @@ static int step_plan(struct run *r)
 		tf_snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s", r->plan.cfg->id);
 	tf_snprintf(r->res->fw_reason, sizeof(r->res->fw_reason), "%s", r->plan.fw_reason);
 	tf_snprintf(r->res->cfg_reason, sizeof(r->res->cfg_reason), "%s", r->plan.cfg_reason);
-	log_info(dev_of(r), "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
+	rlog(r, TF_LOG_INFO, "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
 		 r->plan.fw ? r->plan.fw->id : "", r->plan.fw ? "" : r->plan.fw_reason);
 	if (r->plan.fw)
-		log_info(dev_of(r), "firmware: why: %s", r->plan.fw_reason);
-	log_info(dev_of(r), "config: %s%s (%s)", r->plan.cfg && r->plan.cfg_needed ? "write " : "keep",
+		rlog(r, TF_LOG_INFO, "firmware: why: %s", r->plan.fw_reason);
+	rlog(r, TF_LOG_INFO, "config: %s%s (%s)",
+	     r->plan.cfg && r->plan.cfg_needed ? "write " : "keep",
 		 r->plan.cfg && r->plan.cfg_needed ? r->plan.cfg->id : "", r->plan.cfg_reason);
 	return TF_EXIT_OK;
 }
@@ -566,7 +677,7 @@ static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char 
 		return TF_EXIT_OK;
 	}
 	if (tf_fwdb_read_blob(r->db, b, data, len, &err) < 0)
-		return finish(r, TF_EXIT_DB_INVALID, "%s: %s", dev_of(r), err.msg);
+		return finish(r, TF_EXIT_DB_INVALID, "%s", err.msg);
 	*name = b->file;
 	return TF_EXIT_OK;
 }
@@ -609,7 +720,7 @@ static int load_cfg(struct run *r)
 		return TF_EXIT_OK;
 	if (!r->ops->load_config)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: %s: the %s family takes no configuration files", dev_of(r),
+			      "%s: the %s family takes no configuration files",
 			      r->o->config_file ? r->o->config_file : r->plan.cfg->id,
 			      r->fam->ids->name);
 	rc = read_blob_or_file(r, r->plan.cfg, r->o->config_file, &data, &len, &name);
@@ -637,9 +748,9 @@ static int step_files(struct run *r)
 	if ((rc = load_fw(r)) || (rc = load_cfg(r)))
 		return rc;
 	if (r->o->firmware_file)
-		log_info(dev_of(r), "firmware file %s: parsed", r->o->firmware_file);
+		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
 	if (r->o->config_file)
-		log_info(dev_of(r), "config file %s: parsed, config CRC 0x%06X",
+		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC 0x%06X",
 			 r->o->config_file, r->cfg_crc);
 	return TF_EXIT_OK;
 }
@@ -660,12 +771,12 @@ static int step_load(struct run *r)
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
-			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
 		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
 			   r->ops->check_config(&r->c, r->cfg_obj, &err) < 0) {
-			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), name, err.msg);
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", name, err.msg);
 		}
 	}
 	return TF_EXIT_OK;
@@ -673,11 +784,15 @@ static int step_load(struct run *r)
 
 /* ------------------------------------------------------------ updating */
 
-static int fail_bootloader(struct run *r, const char *msg)
+/*
+ * The update failed where the chip may be left in its bootloader; what it
+ * is really left in is found by after_failure(), which completes the
+ * message.  @e: the family's verdict, when there is one.
+ */
+static int fail_bootloader(struct run *r, const char *msg, const struct tf_err *e)
 {
-	return finish(r, TF_EXIT_BOOTLOADER,
-		      "%s; the chip is in its bootloader: the next bind or "
-		      "'touchfw run %s' flashes it again", msg, r->c.dev.name);
+	r->foreign = e && e->foreign;
+	return finish(r, TF_EXIT_BOOTLOADER, "%s", msg);
 }
 
 /* A stop signal arrived: say what was done about it (the callers undo
@@ -687,10 +802,10 @@ static int interrupted(struct run *r, const char *what)
 	int sig = tf_stop_requested();
 
 	return finish(r, TF_EXIT_INTERRUPTED,
-		      "%s: stopped by SIG%s %s; the driver is bound again and nothing "
+		      "stopped by SIG%s %s; the driver is bound again and nothing "
 		      "is left staged; this counts as an attempt, not as a failure of "
 		      "the firmware: the next bind or 'touchfw run %s' tries again",
-		      dev_of(r), sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
+		      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
 		      r->c.dev.name);
 }
 
@@ -703,13 +818,14 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	tf_snprintf(drv, sizeof(drv), "%s", driver);
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
+	spi_let_go(r);
 	if (r->c.dev.driver[0]) {
-		log_info(dev_of(r), "rebind: unbinding %s", drv);
+		rlog(r, TF_LOG_INFO, "rebind: unbinding %s", drv);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
 	}
 	tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
-	log_info(dev_of(r), "rebind: binding %s", drv);
+	rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)", err.msg);
 	return TF_EXIT_OK;
@@ -723,13 +839,13 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 	unsigned ms = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
 						: r->s->input_timeout_ms;
 
-	log_info(dev_of(r), "waiting up to %u ms for the application-mode input device", ms);
+	rlog(r, TF_LOG_INFO, "waiting up to %u ms for the application-mode input device", ms);
 	if (tf_input_watch_wait(w, (int)ms, &node, &err) < 0)
 		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_VERIFY,
 			      "%s (driver %s)", err.msg,
 			      r->c.dev.driver[0] ? r->c.dev.driver : "not bound");
 	tf_snprintf(r->res->input, sizeof(r->res->input), "%s", node.event);
-	log_info(dev_of(r), "input device %s (/dev/input/%s) appeared", node.input, node.event);
+	rlog(r, TF_LOG_INFO, "input device %s (/dev/input/%s) appeared", node.input, node.event);
 	return TF_EXIT_OK;
 }
 
@@ -749,14 +865,14 @@ static void record_blob_failure(struct run *r, const struct tf_err *e)
 	if (!r->fw_sha[0])
 		return;
 	if (!e->rejected) {
-		log_info(dev_of(r), "an interruption, not a rejection of %s: it counts as an "
+		rlog(r, TF_LOG_INFO, "an interruption, not a rejection of %s: it counts as an "
 			 "attempt only", r->res->fw_id);
 		return;
 	}
 
 	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why,
 				      &err) < 0)
-		log_err(dev_of(r), "the failure of %s could not be recorded: %s",
+		rlog(r, TF_LOG_ERR, "the failure of %s could not be recorded: %s",
 			r->res->fw_id, err.msg);
 }
 
@@ -766,25 +882,29 @@ static int flash_over_bus(struct run *r)
 
 	if (!r->fam->caps.bus_flash)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family can not flash over the bus; only its driver "
-			      "can (power = \"driver\" in the profile)",
-			      dev_of(r), r->fam->ids->name);
-	log_info(dev_of(r), "flashing %s (%s) at bootloader address 0x%02x%s", r->res->fw_id,
-		 r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
-		 r->c.chg ? ", CHG line watched" : ", polling");
+			      "the %s family can not flash over the bus; only its driver "
+			      "can (power = \"driver\" in the profile)", r->fam->ids->name);
+	if (r->c.spi_open)
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
+		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
+		     r->c.chg ? ", CHG line watched" : ", polling");
+	else
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s",
+		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file",
+		     r->chip.bl_addr, r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		record_blob_failure(r, &err);
 		if (err.code == EINTR && tf_stop_requested())
 			return interrupted(r, "between frames (the chip is in its bootloader)");
-		return fail_bootloader(r, err.msg);
+		return fail_bootloader(r, err.msg, &err);
 	}
 	if (r->ops->leave_bootloader(&r->c, &r->chip, &err) < 0) {
 		record_blob_failure(r, &err);
 		return err.code == EBADMSG ? finish(r, TF_EXIT_VERIFY, "%s", err.msg)
-					   : fail_bootloader(r, err.msg);
+					   : fail_bootloader(r, err.msg, &err);
 	}
-	log_info(dev_of(r), "the chip started the new firmware");
+	rlog(r, TF_LOG_INFO, "the chip started the new firmware");
 	return TF_EXIT_OK;
 }
 
@@ -801,23 +921,22 @@ static int config_over_bus(struct run *r)
 	if (rc)
 		return rc;
 	if (st.mode != TF_CHIP_APP)
-		return finish(r, TF_EXIT_VERIFY, "%s: not in application mode for the config",
-			      dev_of(r));
+		return finish(r, TF_EXIT_VERIFY, "not in application mode for the config");
 	if (!r->fam->caps.bus_config)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family can not write a configuration over the bus",
-			      dev_of(r), r->fam->ids->name);
+			      "the %s family can not write a configuration over the bus",
+			      r->fam->ids->name);
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
-		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r), r->res->cfg_id,
+		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id,
 			      err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
-		log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 		return TF_EXIT_OK;
 	}
-	log_info(dev_of(r), "config: writing %s, backup to NVM, reset", r->res->cfg_id);
+	rlog(r, TF_LOG_INFO, "config: writing %s, backup to NVM, reset", r->res->cfg_id);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	log_info(dev_of(r), "config: CRC 0x%06X verified after reset", r->cfg_crc);
+	rlog(r, TF_LOG_INFO, "config: CRC 0x%06X verified after reset", r->cfg_crc);
 	return TF_EXIT_OK;
 }
 
@@ -827,7 +946,7 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "bootloader");
 	if (!r->fw_img)
-		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode");
+		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode", NULL);
 	/* The bound driver found no application: it keeps its interrupt off
 	 * and nobody claims the bootloader address. */
 	rc = flash_over_bus(r);
@@ -859,22 +978,22 @@ static int request_lines(struct run *r)
 	r->c.chg = l.irq;
 	r->c.reset = l.reset;
 	if (r->ctrl->has_chg && !l.irq)
-		log_warn(dev_of(r), "CHG line not available (%s): polling instead",
+		rlog(r, TF_LOG_WARNING, "CHG line not available (%s): polling instead",
 			 l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
-		log_warn(dev_of(r), "reset line not available (%s)", l.reset_err.msg);
+		rlog(r, TF_LOG_WARNING, "reset line not available (%s)", l.reset_err.msg);
 	if (l.pulsed)
-		log_info(dev_of(r), "reset pulse on the profile's reset line%s",
+		rlog(r, TF_LOG_INFO, "reset pulse on the profile's reset line%s",
 			 l.irq_driven ? ", interrupt line driven" : "");
 	if ((r->fam->caps.lines_needed & TF_LINE_RESET) && !r->c.reset)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family needs the reset line, which the profile "
-			      "does not give or touchfw could not take", dev_of(r),
+			      "the %s family needs the reset line, which the profile "
+			      "does not give or touchfw could not take",
 			      r->fam->ids->name);
 	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.chg)
 		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "%s: the %s family needs the interrupt line, which the profile "
-			      "does not give or touchfw could not take", dev_of(r),
+			      "the %s family needs the interrupt line, which the profile "
+			      "does not give or touchfw could not take",
 			      r->fam->ids->name);
 	return TF_EXIT_OK;
 }
@@ -899,7 +1018,7 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	if (r->c.dev.driver[0]) {
 		char drv[sizeof(r->c.dev.driver)];
 
-		log_info(dev_of(r), "unbinding %s (power is always on)", r->c.dev.driver);
+		rlog(r, TF_LOG_INFO, "unbinding %s (power is always on)", r->c.dev.driver);
 		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
@@ -917,20 +1036,20 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	if (rc)
 		goto out;
 	if (r->chip.mode == TF_CHIP_ABSENT) {
-		rc = finish(r, TF_EXIT_NO_DEVICE, "%s: after unbinding the driver%s: %s",
-			    dev_of(r), r->c.reset ? " and a reset pulse" : "", r->chip.detail);
+		rc = finish(r, TF_EXIT_NO_DEVICE, "after unbinding the driver%s: %s",
+			    r->c.reset ? " and a reset pulse" : "", r->chip.detail);
 		goto out;
 	}
 	if (r->fw_img) {
 		if (!r->fam->caps.bus_flash) {
 			rc = finish(r, TF_EXIT_UNSUPPORTED,
-				    "%s: the %s family can not flash over the bus; only its "
+				    "the %s family can not flash over the bus; only its "
 				    "driver can (power = \"driver\" in the profile)",
-				    dev_of(r), r->fam->ids->name);
+				    r->fam->ids->name);
 			goto out;
 		}
 		if (r->chip.mode == TF_CHIP_APP) {
-			log_info(dev_of(r), "entering the bootloader (%s)",
+			rlog(r, TF_LOG_INFO, "entering the bootloader (%s)",
 				 r->fam->caps.enter_bootloader_desc);
 			if (r->ops->enter_bootloader(&r->c, &r->chip, &err) < 0) {
 				rc = finish(r, TF_EXIT_IO, "%s", err.msg);
@@ -950,10 +1069,11 @@ out:
 		struct tf_err e2 = { 0 };
 
 		tf_snprintf(drv, sizeof(drv), "%s", driver_to_bind(r));
+		spi_let_go(r);
 		tf_device_refresh(&r->c.dev);
 		if (!r->c.dev.driver[0]) {
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
-			log_info(dev_of(r), "rebind: binding %s", drv);
+			rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 			if (tf_device_bind(&r->c.dev, drv, &e2) < 0 && !rc)
 				rc = finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)",
 					    e2.msg);
@@ -973,11 +1093,11 @@ static int config_bus_bound(struct run *r, struct tf_input_watch **w)
 	int rc;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "bus-config");
-	log_info(dev_of(r), "config: writing %s over the bus, %s bound", r->res->cfg_id,
+	rlog(r, TF_LOG_INFO, "config: writing %s over the bus, %s bound", r->res->cfg_id,
 		 r->c.dev.driver);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	log_info(dev_of(r), "config: the chip took %s; rebinding so that %s reads it",
+	rlog(r, TF_LOG_INFO, "config: the chip took %s; rebinding so that %s reads it",
 		 r->res->cfg_id, r->c.dev.driver);
 	tf_input_watch_free(*w);
 	*w = NULL;
@@ -1003,20 +1123,20 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 
 		if (!caps->kernel_fw_attr)
 			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "%s: the driver owns the power and has no firmware update "
+				      "the driver owns the power and has no firmware update "
 				      "interface; set power = \"always-on\" in the profile if "
-				      "that is safe", dev_of(r));
+				      "that is safe");
 		if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
 			return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
 		r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, img, len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
 		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
 			tf_fw_unstage(&stage);
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 		}
-		log_info(dev_of(r), "staged %s as %s; asking %s to flash it (%s)",
+		rlog(r, TF_LOG_INFO, "staged %s as %s; asking %s to flash it (%s)",
 			 r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
 		/* Synchronous on a real kernel: returns when the driver is done. */
@@ -1035,12 +1155,13 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			struct tf_err e2 = { 0 };
 			bool seen;
 
-			log_warn(dev_of(r), "driver update failed: %s",
+			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
 			seen = r->ops->detect(&r->c, &st, &e2) == 0;
 			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
-				log_info(dev_of(r), "the chip is in its bootloader: flashing it directly");
+				rlog(r, TF_LOG_INFO,
+				     "the chip is in its bootloader: flashing it directly");
 				r->chip = st;
 				tf_input_watch_free(*w);
 				*w = NULL;
@@ -1065,10 +1186,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	if (r->cfg_obj) {
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s: %s", dev_of(r),
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s",
 				      r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
-			log_info(dev_of(r), "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 			return TF_EXIT_OK;
 		}
 		/* The driver's own way first: it requests the file at probe,
@@ -1076,18 +1197,18 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (r->fam->caps.kernel_cfg &&
 		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0) {
 			if (err.code != EOPNOTSUPP)
-				return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
+				return finish(r, TF_EXIT_IO, "%s", err.msg);
 			if (!r->fam->caps.bus_config_bound)
 				return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
-			log_info(dev_of(r), "config: %s", err.msg);
+			rlog(r, TF_LOG_INFO, "config: %s", err.msg);
 			return config_bus_bound(r, w);
 		}
 		if (!r->fam->caps.kernel_cfg) {
 			if (r->fam->caps.bus_config_bound)
 				return config_bus_bound(r, w);
 			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "%s: the %s driver loads no configuration file; set power = "
-				      "\"always-on\" in the profile if that is safe", dev_of(r),
+				      "the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe",
 				      r->c.dev.driver);
 		}
 		if (!r->fw_img)
@@ -1095,8 +1216,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-		log_info(dev_of(r), "config: staged %s as %s; the driver applies it on rebind",
+			return finish(r, TF_EXIT_IO, "%s", err.msg);
+		rlog(r, TF_LOG_INFO, "config: staged %s as %s; the driver applies it on rebind",
 			 r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
 		*w = NULL;
@@ -1190,7 +1311,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 		    tf_file_id_get(manifest, &dbid) == 0 &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0 &&
 		    tf_state_is_uptodate(&r->st, r->c.dev.name, &dbid, in[0].input)) {
-			log_info(dev_of(r), "%s has not probed since a run verified input %s with "
+			rlog(r, TF_LOG_INFO, "%s has not probed since a run verified input %s with "
 				 "this database: nothing to do", r->c.dev.driver, in[0].event);
 			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
@@ -1203,21 +1324,21 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 
 		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
-			log_info(dev_of(r), "%s already loads %s (%s, the same bytes as %s), "
+			rlog(r, TF_LOG_INFO, "%s already loads %s (%s, the same bytes as %s), "
 				 "input %s", r->c.dev.driver, name, found, r->res->fw_id,
 				 in[0].event);
 			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
 			return TF_EXIT_OK;
 		}
-		log_warn(dev_of(r), "%s exists and is not %s: touchfw's copy goes first in "
+		rlog(r, TF_LOG_WARNING, "%s exists and is not %s: touchfw's copy goes first in "
 			 "the loader's path (the file itself is left alone)", found,
 			 r->res->fw_id);
 	}
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name,
 			name, img, len, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s: %s", dev_of(r), err.msg);
-	log_info(dev_of(r), "staged %s as %s; %s loads it when it probes", r->res->fw_id,
+		return finish(r, TF_EXIT_IO, "%s", err.msg);
+	rlog(r, TF_LOG_INFO, "staged %s as %s; %s loads it when it probes", r->res->fw_id,
 		 stage.file, driver_to_bind(r));
 	r->flashed_anything = true;
 	rc = rebind(r, w);
@@ -1319,6 +1440,7 @@ static int step_update(struct run *r)
 		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
+	r->touched = true;
 	if (r->fam->caps.kernel_fw_probe)
 		rc = path_probe_file(r, &w);
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
@@ -1373,8 +1495,8 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	}
 	if (err.code ||
 	    tf_input_abs_range(r->res->input, ABS_MT_POSITION_Y, &min, &got_y, &err) < 0)
-		return finish(r, TF_EXIT_VERIFY, "%s: can not read the new input device's axes: %s",
-			      dev_of(r), err.msg);
+		return finish(r, TF_EXIT_VERIFY, "can not read the new input device's axes: %s",
+			      err.msg);
 	if (got_x != want_x || got_y != want_y) {
 		char hint[TF_FW_NAME_MAX + 64] = "";
 
@@ -1384,14 +1506,13 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 				    " (is another %s in the firmware path overriding it?)",
 				    cfg_name);
 		return finish(r, TF_EXIT_VERIFY,
-			      "%s: input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
-			      "%d/%d: the driver did not take the %s%s",
-			      dev_of(r), r->res->input, got_x, got_y,
-			      r->cfg_obj ? blob_id : "the board profile", want_x, want_y,
-			      r->cfg_obj ? "configuration" : "board's properties", hint);
+			      "input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
+			      "%d/%d: the driver did not take the %s%s", r->res->input,
+			      got_x, got_y, r->cfg_obj ? blob_id : "the board profile", want_x,
+			      want_y, r->cfg_obj ? "configuration" : "board's properties", hint);
 	}
-	log_info(dev_of(r), "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives", r->res->input,
-		 got_x, got_y, r->cfg_obj ? blob_id : "the board profile");
+	rlog(r, TF_LOG_INFO, "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives",
+	     r->res->input, got_x, got_y, r->cfg_obj ? blob_id : "the board profile");
 	return TF_EXIT_OK;
 }
 
@@ -1405,12 +1526,22 @@ static int step_verify(struct run *r)
 	if (!r->flashed_anything && !r->cfg_obj)
 		return TF_EXIT_OK;
 	tf_device_refresh(&r->c.dev);
-	rc = detect(r, &st);
-	if (rc)
-		return rc;
+	if (!strcmp(r->c.dev.subsys, "spi")) {
+		/* the bound driver owns the spi device: what the chip said
+		 * over spidev just before the driver was bound again */
+		if (!r->spi_after_valid)
+			return finish(r, TF_EXIT_VERIFY, "the chip could not be read back over "
+				      "spidev after the update");
+		st = r->spi_after;
+	} else {
+		rc = detect(r, &st);
+		if (rc)
+			return rc;
+	}
 	if (st.mode != TF_CHIP_APP)
-		return finish(r, TF_EXIT_VERIFY, "%s: after the update the chip is in %s mode (%s)",
-			      dev_of(r), mode_name(st.mode), st.detail);
+		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
+			      tf_chip_mode_name(st.mode), st.detail);
+	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
 	r->res->crc_after = st.config_crc;
@@ -1422,35 +1553,100 @@ static int step_verify(struct run *r)
 	if (r->plan.fw && (st.has_version || !r->fam->caps.kernel_fw_probe) &&
 	    tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
-			      "%s: the chip reports firmware %s after installing %s (%s)",
-			      dev_of(r), st.version_str, r->plan.fw->version, r->plan.fw->id);
+			      "the chip reports firmware %s after installing %s (%s)",
+			      st.version_str, r->plan.fw->version, r->plan.fw->id);
 	/* The input device first: it says whether the driver took it. */
 	rc = verify_axes(r, &st);
 	if (rc)
 		return rc;
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
-			      "%s: config CRC is 0x%06X after writing %s (expected 0x%06X); "
-			      "is a %s in the firmware path overriding it?",
-			      dev_of(r), st.config_crc, r->res->cfg_id, r->cfg_crc,
+			      "config CRC is 0x%06X after writing %s (expected 0x%06X); "
+			      "is a %s in the firmware path overriding it?", st.config_crc,
+			      r->res->cfg_id, r->cfg_crc,
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
 	if (r->fam->caps.kernel_fw_probe)
-		log_info(dev_of(r), "verified: %s bound with %s, input %s", r->c.dev.driver,
-			 r->res->fw_id, r->res->input[0] ? r->res->input : "-");
+		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s", r->c.dev.driver,
+		     r->res->fw_id, r->res->input[0] ? r->res->input : "-");
 	else if (st.has_config_version && !r->flashed_anything)
-		log_info(dev_of(r), "verified: configuration version %s -> %s, config CRC 0x%06X, "
+		rlog(r, TF_LOG_INFO, "verified: configuration version %s -> %s, config CRC 0x%06X, "
 			 "input %s", r->res->config_version_before[0] ?
 			 r->res->config_version_before : "(none)", st.config_version_str,
 			 st.config_crc, r->res->input[0] ? r->res->input : "-");
 	else
-		log_info(dev_of(r), "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+		rlog(r, TF_LOG_INFO, "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
 			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 			 " -> ", st.version_str, st.config_crc,
 			 r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
+}
+
+/*
+ * After a failed update, look at the chip again before reporting: a
+ * rebind may have reset it out of its bootloader (a driver's probe may
+ * do that), so "left in its bootloader" is said only of a chip found there.
+ * Completes the message with the state found and returns the exit code
+ * that state calls for.
+ */
+static int after_failure(struct run *r, int rc)
+{
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+	char *m = r->res->message;
+	size_t n = strlen(m), size = sizeof(r->res->message);
+	int i;
+
+	if (!r->touched || !r->c.bus || rc == TF_EXIT_INTERRUPTED)
+		return rc;
+	tf_device_refresh(&r->c.dev);
+	/* A driver probing after the rebind may hold the chip in reset for a
+	 * moment: silence is looked at a few times. */
+	for (i = 0; i < 20; i++) {
+		if (r->ops->detect(&r->c, &st, &err) < 0)
+			break;
+		if (st.mode != TF_CHIP_ABSENT)
+			break;
+		tf_sleep_us(50000);
+	}
+	if (r->foreign && r->hint_used &&
+	    tf_persist_forget_hw(r->s->persist_dir, r->c.dev.name, NULL) == 0 && n < size)
+		n += (size_t)snprintf(m + n, size - n, "; the remembered hardware %s was wrong "
+				      "and is forgotten", r->hint.hw);
+	if (err.code) {
+		if (n < size)
+			snprintf(m + n, size - n, "; the chip's state could not be read again: %s",
+				 err.msg);
+		return rc;
+	}
+	if (st.mode == TF_CHIP_BOOTLOADER) {
+		if (n < size)
+			snprintf(m + n, size - n, "; the chip is in its bootloader: the next bind "
+				 "or 'touchfw run %s' flashes it again", r->c.dev.name);
+		return TF_EXIT_BOOTLOADER;
+	}
+	if (st.mode == TF_CHIP_ABSENT) {
+		/* Unpowered (its driver unbound) or gone: where the update
+		 * failed in the bootloader, that is where it comes back. */
+		if (n < size)
+			snprintf(m + n, size - n, "; the chip does not answer now (%s)%s%s%s",
+				 st.detail,
+				 rc == TF_EXIT_BOOTLOADER ? "; it comes back in its bootloader: "
+				 "the next bind or 'touchfw run " : "",
+				 rc == TF_EXIT_BOOTLOADER ? r->c.dev.name : "",
+				 rc == TF_EXIT_BOOTLOADER ? "' flashes it again" : "");
+		return rc;
+	}
+	if (rc != TF_EXIT_BOOTLOADER)
+		return rc; /* the message says what failed in application mode */
+	if (n < size)
+		snprintf(m + n, size - n, "; the chip is back in application mode (firmware %s)",
+			 st.version_str);
+	/* Its application was never replaced: an image the chip refused is
+	 * bad input, anything else an I/O failure that left it unchanged. */
+	return r->foreign ? TF_EXIT_BAD_INPUT : TF_EXIT_IO;
 }
 
 /* ------------------------------------------------------------ bookkeeping */
@@ -1469,9 +1665,9 @@ static int reserve_attempt(struct run *r)
 	if (r->o->manual)
 		return TF_EXIT_OK;
 	if (tf_state_reserve_attempt(&r->st, r->c.dev.name, r->s->backoff_s, &err) < 0)
-		return finish(r, TF_EXIT_STATE, "%s: not updating: the attempt can not be "
+		return finish(r, TF_EXIT_STATE, "not updating: the attempt can not be "
 			      "recorded (%s), so the limit of %u attempts would not hold; "
-			      "nothing was flashed", dev_of(r), err.msg, r->s->max_attempts);
+			      "nothing was flashed", err.msg, r->s->max_attempts);
 	r->attempt_reserved = true;
 	return TF_EXIT_OK;
 }
@@ -1493,7 +1689,8 @@ static void record(struct run *r)
 		struct tf_input_node in[TF_MAX_INPUTS];
 
 		if (tf_state_clear_attempts(&r->st, r->c.dev.name) < 0)
-			log_err(dev_of(r), "%s/%s.attempts: can not remove it: %s", r->s->state_dir,
+			rlog(r, TF_LOG_ERR, "%s/%s.attempts: can not remove it: %s",
+			     r->s->state_dir,
 				r->c.dev.name, strerror(errno));
 		if (r->flashed_anything)
 			tf_persist_clear(r->s->persist_dir, r->c.dev.name);
@@ -1506,20 +1703,22 @@ static void record(struct run *r)
 		return;
 	}
 	tf_state_clear_uptodate(&r->st, r->c.dev.name);
-	/* Failures of the update itself count against the attempt limit. */
-	if (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
-	    r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
-	    r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE) {
+	/* Failures of the automatic update itself count against its attempt
+	 * limit; a mistake made by hand with `flash` never does. */
+	if (!r->o->manual &&
+	    (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
+	     r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
+	     r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE)) {
 		struct tf_err err = { 0 };
 		unsigned count;
 
 		if (tf_state_fail_attempt(&r->st, r->c.dev.name, r->attempt_reserved,
 					  r->s->backoff_s, r->res->message, &count, &err) < 0)
-			log_err(dev_of(r), "the failed attempt could not be recorded: %s",
-				err.msg);
+			rlog(r, TF_LOG_ERR, "the failed attempt could not be recorded: %s",
+			     err.msg);
 		if (count >= r->s->max_attempts)
-			log_err(dev_of(r), "attempt %u of %u failed: giving up on this device "
-				"until 'touchfw run --force %s' or a reboot", count,
+			rlog(r, TF_LOG_ERR, "attempt %u of %u failed: giving up on this device "
+			     "until 'touchfw run --force %s' or a reboot", count,
 				r->s->max_attempts, r->c.dev.name);
 	}
 }
@@ -1538,7 +1737,6 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	r.res = res;
 	r.lock_fd = -1;
 	r.st.dirfd = -1;
-	r.c.bus.fd = -1;
 	r.t0 = tf_now_ms();
 	r.last_pct = -1;
 	tf_snprintf(r.c.dev.name, sizeof(r.c.dev.name), "%s", devname);
@@ -1548,9 +1746,9 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	if (!o->dry_run)
 		tf_signals_catch();
 	if (tf_settings_disabled(s) && !o->manual && !o->dry_run) {
-		rc = finish(&r, TF_EXIT_DISABLED, "%s: touchfw is disabled (%s); nothing done", devname,
+		rc = finish(&r, TF_EXIT_DISABLED, "touchfw is disabled (%s); nothing done",
 			    s->disabled_by_cmdline ? "kernel command line" : s->path);
-		log_notice(devname, "%s", res->message);
+		rlog(&r, TF_LOG_NOTICE, "%s", res->message);
 		return rc;
 	}
 	/* A dry run (probe, status, run --dry-run) changes nothing: it makes
@@ -1567,7 +1765,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 				   : tf_state_lock(&r.st, devname, false, !o->dry_run, &err);
 	if (r.lock_fd < 0 && !(o->dry_run && r.lock_fd == -ENOENT)) {
 		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_STATE,
-			    "%s: %s", devname, r.lock_fd == -EWOULDBLOCK
+			    "%s", r.lock_fd == -EWOULDBLOCK
 			    ? "another touchfw is working on this device" : err.msg);
 		goto out;
 	}
@@ -1578,7 +1776,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		 * loader path or a staged file: undo that first, or a later
 		 * update would "restore" the stale path. */
 		if (tf_fw_repair(s->firmware_class_path, s->state_dir, what, sizeof(what)) > 0)
-			log_warn(devname, "repaired what an interrupted run left: %s", what);
+			rlog(&r, TF_LOG_WARNING, "repaired what an interrupted run left: %s", what);
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
@@ -1587,7 +1785,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {
-		rc = finish(&r, TF_EXIT_OK, "%s: up to date (firmware %s%s)", devname,
+		rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)",
 			    r.chip.version_str, r.plan.cfg ? ", config matches" : "");
 		goto out;
 	}
@@ -1598,8 +1796,8 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		if ((rc = step_load(&r)))
 			goto out;
 		describe_dry_run(&r, what, sizeof(what));
-		rc = finish(&r, TF_EXIT_OK, "%s: %s: %s; leaving the chip alone",
-			    devname, o->dry_run ? "dry run" : "report-only mode", what);
+		rc = finish(&r, TF_EXIT_OK, "%s: %s; leaving the chip alone",
+			    o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
 	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)))
@@ -1611,31 +1809,48 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
 	if (r.fam->caps.kernel_fw_probe)
-		rc = finish(&r, TF_EXIT_OK, "%s: %s: %s, driver %s, input %s", devname,
+		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
 			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
 			    r.c.dev.driver[0] ? r.c.dev.driver : "none",
 			    res->input[0] ? res->input : "-");
 	else if (r.chip.has_config_version && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
-			    "%s: updated: configuration version %s -> %s (firmware %s), config "
-			    "CRC 0x%06X, input %s", devname,
+			    "updated: configuration version %s -> %s (firmware %s), config "
+			    "CRC 0x%06X, input %s",
 			    res->config_version_before[0] ? res->config_version_before : "(none)",
 			    r.chip.config_version_str, r.chip.version_str, r.chip.config_crc,
 			    res->input[0] ? res->input : "-");
 	else
 		rc = finish(&r, TF_EXIT_OK,
-			    "%s: updated: firmware %s -> %s, config CRC 0x%06X, input %s", devname,
+			    "updated: firmware %s -> %s, config CRC 0x%06X, input %s",
 			    res->version_before[0] ? res->version_before : "(none)",
 			    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
 out:
+	if (rc && r.ops) {
+		rc = after_failure(&r, rc);
+		res->exit_code = rc;
+	}
 	res->duration_ms = tf_now_ms() - r.t0;
 	res->frames = (unsigned)r.last_progress.done;
 	res->retries = r.last_progress.retries;
+	if (r.claim.active || r.c.spi_open || r.spi_prev_driver[0]) {
+		spi_let_go(&r);
+		tf_device_refresh(&r.c.dev);
+		/* the touch driver let go for spidev: bind it again on every
+		 * way out (an update path did so already) */
+		if (r.spi_prev_driver[0] && !r.c.dev.driver[0]) {
+			struct tf_err e2 = { 0 };
+
+			rlog(&r, TF_LOG_INFO, "rebind: binding %s", r.spi_prev_driver);
+			tf_state_mark_own_bind(&r.st, r.c.dev.name, (uint64_t)time(NULL));
+			if (tf_device_bind(&r.c.dev, r.spi_prev_driver, &e2) < 0)
+				rlog(&r, TF_LOG_WARNING, "%s", e2.msg);
+		}
+	}
 	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);
-	if (r.c.bus_open)
-		tf_i2c_close(&r.c.bus);
+	tf_i2c_close(r.c.bus);
 	if (r.fw_img)
 		r.ops->free_firmware(r.fw_img);
 	if (r.cfg_obj)
@@ -1651,20 +1866,13 @@ out:
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
 	tf_state_close(&r.st);
-	{
-		/* Messages name the device; the log line does so already. */
-		const char *m = res->message;
-		size_t n = strlen(devname);
-
-		while (!strncmp(m, devname, n) && m[n] == ':' && m[n + 1] == ' ')
-			m += n + 2;
-		if (rc == TF_EXIT_OK)
-			log_info(devname, "%s", m);
-		else if (rc == TF_EXIT_NO_PROFILE)
-			/* Not an error, but the run did nothing: say why. */
-			log_notice(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
-		else
-			log_err(devname, "%s (exit %d, %s)", m, rc, tf_exit_name(rc));
-	}
+	/* Messages say what happened; the log line says to which device. */
+	if (rc == TF_EXIT_OK)
+		rlog(&r, TF_LOG_INFO, "%s", res->message);
+	else if (rc == TF_EXIT_NO_PROFILE)
+		/* Not an error, but the run did nothing: say why. */
+		rlog(&r, TF_LOG_NOTICE, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
+	else
+		rlog(&r, TF_LOG_ERR, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
 	return rc;
 }

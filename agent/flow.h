@@ -7,7 +7,8 @@
  *   the path the chip's state and the profile allow -> rebind -> wait for
  *   the new input device -> read back -> record the result
  *
- * Paths (design §6, "who owns the chip"), chosen from the family's
+ * Paths (who owns the chip: the profile's power property,
+ * doc/touchfw-board.5), chosen from the family's
  * capabilities (agent/family/family.h), never from its name:
  *   bootloader: the chip is in bootloader mode (caps.bootloader_mode); the
  *       driver (bound, idle) does not touch it, so flash at the bootloader
@@ -46,6 +47,9 @@ struct tf_flow_opts {
 	void (*progress)(void *user, const char *dev, const struct tf_progress *p);
 	void *progress_user;
 	bool quiet_progress;
+	/* The most verbose priority this run logs (TF_LOG_*), below the
+	 * global level; 0: the global level alone, TF_LOG_QUIET: nothing. */
+	int log_max;
 };
 
 struct tf_flow_result {

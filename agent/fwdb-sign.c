@@ -88,6 +88,17 @@ static int read_secret_key(const char *path,
 	return 0;
 }
 
+/* @l (@n bytes) and a newline onto @out; false when over @cap. */
+static bool put_line(char *out, size_t *used, size_t cap, const char *l, size_t n)
+{
+	if (*used + n + 1 > cap)
+		return false;
+	memcpy(out + *used, l, n);
+	*used += n;
+	out[(*used)++] = '\n';
+	return true;
+}
+
 /* The signature file's new text: @old with @id's line replaced, or with
  * the line appended.  Comments and other keys' lines are kept. */
 static char *merge_signature(const char *old, size_t old_len, const char *id,
@@ -109,23 +120,14 @@ static char *merge_signature(const char *old, size_t old_len, const char *id,
 			n = strlen(line);
 			replaced = true;
 		}
-		if (used + n + 1 > cap) {
+		if (!put_line(out, &used, cap, l, n)) {
 			free(out);
 			return NULL;
 		}
-		memcpy(out + used, l, n);
-		used += n;
-		out[used++] = '\n';
 	}
-	if (!replaced) {
-		n = strlen(line);
-		if (used + n + 1 > cap) {
-			free(out);
-			return NULL;
-		}
-		memcpy(out + used, line, n);
-		used += n;
-		out[used++] = '\n';
+	if (!replaced && !put_line(out, &used, cap, line, strlen(line))) {
+		free(out);
+		return NULL;
 	}
 	out[used] = '\0';
 	return out;

@@ -126,6 +126,48 @@ static int emul_request(const struct tf_gpio_spec *spec, bool output, int value,
 	return 0;
 }
 
+static int emul_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		       struct tf_err *err)
+{
+	const char *path = getenv("TOUCHFW_GPIO_EMUL");
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	char cmd[256], reply[256], w1[72], who[80];
+	int fd, r, off;
+
+	if (!path || !*path || strlen(path) >= sizeof(a.sun_path))
+		return tf_err_set(err, EINVAL, "TOUCHFW_GPIO_EMUL is not a usable socket path");
+	strcpy(a.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return tf_err_set(err, errno, "GPIO emul socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		r = errno;
+		close(fd);
+		return tf_err_set(err, r, "GPIO emul socket %s: %s", path, strerror(r));
+	}
+	if (spec->name[0]) {
+		word(w1, sizeof(w1), spec->name);
+		snprintf(cmd, sizeof(cmd), "INFO name=%s\n", w1);
+	} else {
+		word(w1, sizeof(w1), spec->chip);
+		snprintf(cmd, sizeof(cmd), "INFO chip=%s line=%d\n", w1, spec->line);
+	}
+	r = transact(fd, cmd, reply, sizeof(reply));
+	close(fd);
+	if (!r && strncmp(reply, "OK ", 3))
+		r = reply_error(reply);
+	if (r < 0) {
+		if (spec->name[0])
+			return tf_err_set(err, -r, "GPIO line \"%s\" not found", spec->name), -ENOENT;
+		return tf_err_set(err, -r, "GPIO chip \"%s\" line %d: %s", spec->chip, spec->line,
+				  reply[0] ? reply : strerror(-r));
+	}
+	if (sscanf(reply + 3, "%d %79s", &off, who) != 2)
+		return tf_err_set(err, EPROTO, "GPIO emul: bad reply '%s'", reply);
+	snprintf(consumer, size, "%s", strcmp(who, "-") ? who : "");
+	return 0;
+}
+
 static int emul_get(struct tf_gpio_line *tl)
 {
 	struct emul_line *l = (struct emul_line *)tl;
@@ -178,6 +220,7 @@ static void emul_release(struct tf_gpio_line *tl)
 const struct tf_gpio_ops tf_gpio_emul_ops = {
 	.name = "emul",
 	.request = emul_request,
+	.lookup = emul_lookup,
 	.get = emul_get,
 	.set = emul_set,
 	.wait_edge = emul_wait,

@@ -8,6 +8,7 @@
  * this one.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <gpiod.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,41 @@ static int gpiod_request(const struct tf_gpio_spec *spec, bool output, int value
 	return 0;
 }
 
+/* Find the line as gpiod_request does, read its info, never request it. */
+static int gpiod_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+			struct tf_err *err)
+{
+	struct gpiod_line *line;
+	struct gpiod_chip *chip;
+	const char *who;
+	int r;
+
+	if (spec->name[0]) {
+		errno = 0;
+		line = gpiod_line_find(spec->name);
+		if (!line)
+			return tf_err_set(err, errno ? errno : ENOENT,
+					  "GPIO line \"%s\" not found", spec->name),
+			       -ENOENT;
+	} else {
+		chip = gpiod_chip_open_lookup(spec->chip);
+		if (!chip)
+			return tf_err_set(err, ENODEV, "GPIO chip \"%s\": %s", spec->chip,
+					  strerror(errno ? errno : ENODEV));
+		line = gpiod_chip_get_line(chip, (unsigned int)spec->line);
+		if (!line) {
+			gpiod_chip_close(chip);
+			return tf_err_set(err, EINVAL, "GPIO chip \"%s\" has no line %d",
+					  spec->chip, spec->line);
+		}
+	}
+	r = gpiod_line_update(line);
+	who = r == 0 && gpiod_line_is_used(line) ? gpiod_line_consumer(line) : NULL;
+	snprintf(consumer, size, "%s", who ? who : r == 0 && gpiod_line_is_used(line) ? "?" : "");
+	gpiod_line_close_chip(line);
+	return 0;
+}
+
 static int gpiod_get(struct tf_gpio_line *tl)
 {
 	struct gpiod_tf_line *l = (struct gpiod_tf_line *)tl;
@@ -116,6 +152,7 @@ static void gpiod_release(struct tf_gpio_line *tl)
 const struct tf_gpio_ops tf_gpio_gpiod_ops = {
 	.name = "gpiod",
 	.request = gpiod_request,
+	.lookup = gpiod_lookup,
 	.get = gpiod_get,
 	.set = gpiod_set,
 	.wait_edge = gpiod_wait,

@@ -46,6 +46,12 @@ int tf_gpio_request_input(const struct tf_gpio_spec *spec, const char *consumer,
 	return backend()->request(spec, false, 0, consumer, out, err);
 }
 
+int tf_gpio_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		   struct tf_err *err)
+{
+	return backend()->lookup(spec, consumer, size, err);
+}
+
 int tf_gpio_get(struct tf_gpio_line *l)
 {
 	return l ? ops_of(l)->get(l) : -EINVAL;

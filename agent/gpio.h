@@ -42,6 +42,14 @@ int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value,
 int tf_gpio_request_input(const struct tf_gpio_spec *spec,
 			  const char *consumer, struct tf_gpio_line **out,
 			  struct tf_err *err);
+/*
+ * Is the line @spec names there, and who holds it -- without requesting
+ * it (requesting would change its direction).  0 with @consumer the
+ * holder's name ("" when free); -ENOENT no such line name, -ENODEV no
+ * such chip, -EINVAL no such offset; the reason in @err.
+ */
+int tf_gpio_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		   struct tf_err *err);
 /* Logical value: 1 asserted, 0 not, -errno on failure. */
 int tf_gpio_get(struct tf_gpio_line *l);
 int tf_gpio_set(struct tf_gpio_line *l, int value);
@@ -100,6 +108,8 @@ struct tf_gpio_ops {
 	int (*request)(const struct tf_gpio_spec *spec, bool output, int value,
 		       const char *consumer, struct tf_gpio_line **out,
 		       struct tf_err *err);
+	int (*lookup)(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		      struct tf_err *err);
 	int (*get)(struct tf_gpio_line *l);
 	int (*set)(struct tf_gpio_line *l, int value);
 	int (*wait_edge)(struct tf_gpio_line *l, int timeout_ms);

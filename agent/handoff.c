@@ -73,7 +73,8 @@ int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size)
 	return tf_snprintf(buf + n, size - n, ".service");
 }
 
-bool tf_systemd_running(void)
+/* Is systemd the init system (the sd_booted() test)? */
+static bool systemd_running(void)
 {
 	struct stat sb;
 
@@ -119,7 +120,13 @@ static const char *const handoff_passed_env[] = {
 #endif
 };
 
-size_t tf_handoff_env(char **out, size_t max, char *const *from)
+/*
+ * The detached run's environment built from @from into @out (@max slots,
+ * NULL-terminated; entries point into @from): PATH=TF_HANDOFF_PATH and
+ * TOUCHFW_LOG_LEVEL, plus in a test build what the emulated board needs.
+ * Returns the number of entries.
+ */
+static size_t handoff_env(char **out, size_t max, char *const *from)
 {
 	size_t n = 0, i, k;
 
@@ -253,7 +260,7 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
 				       (char *)"start", (char *)unit, NULL };
 		char *envp[8];
 
-		tf_handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
+		handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
 		execve("/usr/bin/systemctl", argv, envp);
 		execve("/bin/systemctl", argv, envp);
 		_exit(127);
@@ -339,7 +346,7 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path,
 		argv[i++] = "--"; /* a device name is never an option */
 		argv[i++] = dev;
 		argv[i] = NULL;
-		tf_handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
+		handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
 		/* On success the close-on-exec pipe just closes. */
 		execve(agent, (char *const *)argv, envp);
 		fail = 'E';
@@ -366,7 +373,7 @@ int tf_handoff(const struct tf_settings *s, const char *config_path,
 {
 	char unit[256];
 	bool systemd = s->handoff == TF_HANDOFF_SYSTEMD ||
-		       (s->handoff == TF_HANDOFF_AUTO && tf_systemd_running());
+		       (s->handoff == TF_HANDOFF_AUTO && systemd_running());
 	int r;
 
 	if (!systemd) {

@@ -25,9 +25,6 @@ enum tf_handoff_how {
 /* systemd's unit-name escaping of @dev into "touchfw@<esc>.service". */
 int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size);
 
-/* Is systemd the init system (the sd_booted() test)? */
-bool tf_systemd_running(void);
-
 /*
  * Start `touchfw run [args] DEV` for @dev without waiting for it.  @args
  * are extra arguments for the fork path (the unit carries its own).
@@ -47,13 +44,5 @@ const char *tf_agent_path(char *buf, size_t size);
 
 /* PATH for what handle-event starts (systemctl, the detached run). */
 #define TF_HANDOFF_PATH "/usr/sbin:/usr/bin:/sbin:/bin"
-
-/*
- * The detached run's environment built from @from into @out (@max slots,
- * NULL-terminated; entries point into @from): PATH=TF_HANDOFF_PATH and
- * TOUCHFW_LOG_LEVEL, plus in a test build what the emulated board needs.
- * Returns the number of entries.
- */
-size_t tf_handoff_env(char **out, size_t max, char *const *from);
 
 #endif /* TF_HANDOFF_H */

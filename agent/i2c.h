@@ -17,25 +17,15 @@
 
 #include "util.h"
 
-struct tf_i2c_stats {
-	uint64_t transactions;
-	uint64_t bytes_written;
-	uint64_t bytes_read;
-};
+/* An open /dev/i2c-N; opaque, so the adapter's limit is kept in one place. */
+struct tf_i2c;
 
-struct tf_i2c {
-	int fd;
-	int nr;
-	unsigned long funcs;
-	uint16_t max_write;   /* bytes per write message, 0 = not limited yet */
-	int slave;            /* address set with I2C_SLAVE, -1 = none */
-	struct tf_i2c_stats stats;
-};
-
-int tf_i2c_open(struct tf_i2c *bus, int nr, struct tf_err *err);
+/* Open /dev/i2c-@nr into *@bus (freed by tf_i2c_close). */
+int tf_i2c_open(struct tf_i2c **bus, int nr, struct tf_err *err);
 /* Did a transfer fail because nobody answered (a NAK, or how adapters
  * report one: ENXIO, EREMOTEIO, EIO, ETIMEDOUT, EAGAIN)? */
 bool tf_i2c_nak(int r);
+/* Close and free; NULL is fine. */
 void tf_i2c_close(struct tf_i2c *bus);
 /* Does the adapter do plain I2C transfers (not SMBus-only)? */
 bool tf_i2c_plain_ok(const struct tf_i2c *bus);
@@ -58,5 +48,19 @@ int tf_i2c_send(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t le
 /* A long write as one transaction of several messages (repeated STARTs),
  * each within the adapter's limit, for targets that reassemble them. */
 int tf_i2c_write_msgs(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len);
+
+/* Byte order of the 16-bit register address in tf_i2c_reg_*(). */
+enum tf_i2c_reg16 { TF_I2C_REG_LE16, TF_I2C_REG_BE16 };
+/*
+ * Register write: the register address then data in one message where the
+ * adapter takes it, else in register-addressed pieces (the last piece
+ * last), each at most @block data bytes and within the adapter's limit.
+ */
+int tf_i2c_reg_write(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
+		     uint16_t reg, const uint8_t *val, size_t len, size_t block);
+/* Register read in reads of at most @chunk bytes, halved while the
+ * adapter refuses them. */
+int tf_i2c_reg_read(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
+		    uint16_t reg, uint8_t *buf, size_t len, size_t chunk);
 
 #endif /* TF_I2C_H */

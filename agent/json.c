@@ -200,3 +200,11 @@ const char *tf_json_text(struct tf_json *j)
 		put(j, "", 0);
 	return j->buf;
 }
+
+void tf_json_crc(struct tf_json *j, const char *key, uint32_t crc)
+{
+	char hex[16];
+
+	snprintf(hex, sizeof(hex), "0x%06X", crc);
+	tf_json_string(j, key, hex);
+}

@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The "version" every `--json` document carries at its top level: the
+ * schema in doc/json.md.  Raised when a key changes meaning or goes away
+ * (adding keys does not raise it). */
+#define TF_JSON_VERSION 1
+
 struct tf_json {
 	char *buf;
 	size_t len, cap;
@@ -28,6 +33,9 @@ void tf_json_string(struct tf_json *j, const char *key, const char *value);
 void tf_json_int(struct tf_json *j, const char *key, int64_t value);
 void tf_json_uint(struct tf_json *j, const char *key, uint64_t value);
 void tf_json_bool(struct tf_json *j, const char *key, bool value);
+/* A CRC as every document writes one: a string, "0x" and upper-case hex,
+ * at least 6 digits ("0xE67ACA"). */
+void tf_json_crc(struct tf_json *j, const char *key, uint32_t crc);
 /* The text (NUL-terminated), or NULL if memory ran out. */
 const char *tf_json_text(struct tf_json *j);
 

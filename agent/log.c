@@ -6,6 +6,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 static const char *log_prog = "touchfw";
 static int log_max = TF_LOG_INFO;
 static int log_prefix = -1;
+static bool line_open; /* a tf_log_partial() line waits for its end */
 
 void tf_log_init(const char *prog)
 {
@@ -60,11 +62,15 @@ void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
 
 	if (prio > log_max)
 		return;
+	if (line_open) {
+		line[n++] = '\n';
+		line_open = false;
+	}
 	if (want_prefix())
-		r = snprintf(line, sizeof(line), "<%d>", prio);
+		r = snprintf(line + n, sizeof(line) - n, "<%d>", prio);
 	else
-		r = snprintf(line, sizeof(line), "%s: ", log_prog);
-	n = r > 0 ? (size_t)r : 0;
+		r = snprintf(line + n, sizeof(line) - n, "%s: ", log_prog);
+	n += r > 0 ? (size_t)r : 0;
 	if (dev && n < sizeof(line)) {
 		r = snprintf(line + n, sizeof(line) - n, "%s: ", dev);
 		if (r > 0)
@@ -91,4 +97,36 @@ void tf_log(int prio, const char *dev, const char *fmt, ...)
 	va_start(ap, fmt);
 	tf_logv(prio, dev, fmt, ap);
 	va_end(ap);
+}
+
+void tf_log_at(int max, int prio, const char *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (max && prio > max)
+		return;
+	va_start(ap, fmt);
+	tf_logv(prio, dev, fmt, ap);
+	va_end(ap);
+}
+
+void tf_log_partial(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	size_t n;
+	int r, saved = errno;
+
+	line[0] = '\r';
+	va_start(ap, fmt);
+	r = vsnprintf(line + 1, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (r <= 0)
+		return;
+	n = 1 + ((size_t)r < sizeof(line) - 1 ? (size_t)r : sizeof(line) - 2);
+	if (write(STDERR_FILENO, line, n) < 0) {
+		/* nowhere left to report it */
+	}
+	line_open = line[n - 1] != '\n';
+	errno = saved;
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 
 enum tf_log_prio {
+	TF_LOG_QUIET = 1, /* as a maximum (tf_log_at): nothing at all */
 	TF_LOG_ERR = 3,
 	TF_LOG_WARNING = 4,
 	TF_LOG_NOTICE = 5,
@@ -27,6 +28,22 @@ void tf_log(int prio, const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+
+/*
+ * A line about @dev at @prio, for callers that carry their own level (the
+ * update flow's options): logged only if @max allows it too (0: the global
+ * level alone decides).  @dev is named here, once: messages built by
+ * lower layers say what went wrong, never whose device it was.
+ */
+void tf_log_at(int max, int prio, const char *dev, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * A progress line on a terminal: "\r" and @fmt, without a newline, redrawn
+ * in place by the next call; the next log line ends it first, so no line
+ * is ever written after a half-drawn bar.  A text ending in "\n" ends it.
+ */
+void tf_log_partial(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define log_err(dev, ...) tf_log(TF_LOG_ERR, dev, __VA_ARGS__)
 #define log_warn(dev, ...) tf_log(TF_LOG_WARNING, dev, __VA_ARGS__)

@@ -60,6 +60,7 @@ char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
 
 	tf_json_init(&j);
 	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
 	tf_json_string(&j, "device", devname);
 	tf_json_uint(&j, "time", (uint64_t)time(NULL));
 	tf_json_int(&j, "exit_code", r->exit_code);
@@ -74,9 +75,9 @@ char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
 	if (r->config_version_after[0])
 		tf_json_string(&j, "config_version_after", r->config_version_after);
 	if (r->has_crc_before)
-		tf_json_uint(&j, "config_crc_before", r->crc_before);
+		tf_json_crc(&j, "config_crc_before", r->crc_before);
 	if (r->has_crc_after)
-		tf_json_uint(&j, "config_crc_after", r->crc_after);
+		tf_json_crc(&j, "config_crc_after", r->crc_after);
 	tf_json_string(&j, "firmware", r->fw_id[0] ? r->fw_id : NULL);
 	tf_json_string(&j, "config", r->cfg_id[0] ? r->cfg_id : NULL);
 	tf_json_string(&j, "input", r->input[0] ? r->input : NULL);

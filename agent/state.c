@@ -46,7 +46,8 @@ static int check_dir(int fd, const char *dir, struct tf_err *err)
 static int open_dir_checked(int atfd, const char *name, const char *shown, bool create,
 			    struct tf_err *err)
 {
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (create && mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
 		return tf_err_set(err, errno, "%s: can not create: %s", shown,
@@ -65,11 +66,9 @@ static int open_dir_checked(int atfd, const char *name, const char *shown, bool 
 		return tf_err_set(err, r, "%s: %s", shown, strerror(r));
 	}
 	r = check_dir(fd, shown, err);
-	if (r < 0) {
-		close(fd);
+	if (r < 0)
 		return r;
-	}
-	return fd;
+	return tf_take_fd(&fd);
 }
 
 int tf_state_open(struct tf_state *st, const char *dir, bool create,
@@ -120,8 +119,9 @@ static const char *file_type(mode_t m)
 int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 		       struct tf_err *err)
 {
+	_cleanup_close_ int fd = -1;
 	struct stat sb;
-	int fd, e;
+	int e;
 
 	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
 		    0600);
@@ -139,17 +139,14 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 	}
 	if (fstat(fd, &sb) < 0) {
 		e = errno;
-		close(fd);
 		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
 	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
+	if (!S_ISREG(sb.st_mode))
 		return tf_err_set(err, EINVAL, "%s/%s: %s, refusing to use it", dir, name,
 				  file_type(sb.st_mode));
-	}
 	/* A regular file: blocking I/O from here on. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
+	return tf_take_fd(&fd);
 }
 
 static int name_for(char *buf, size_t size, const char *dev, const char *suffix)
@@ -650,12 +647,6 @@ unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 	return UINT_MAX;
 }
 
-unsigned tf_persist_failures(const char *persist_dir, const char *dev,
-			     const char *sha256_hex)
-{
-	return tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
-}
-
 int tf_persist_record_failure(const char *persist_dir, const char *dev,
 			      const char *sha256_hex, const char *why, struct tf_err *err)
 {
@@ -666,7 +657,7 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
 		return tf_err_set(err, EINVAL, "%s: not a device name or blob hash", dev);
-	n = tf_persist_failures(persist_dir, dev, sha256_hex);
+	n = tf_persist_failures_why(persist_dir, dev, sha256_hex, NULL, 0);
 	n = n >= UINT32_MAX - 1 ? UINT32_MAX - 1 : n + 1;
 	fd = persist_dirfd(persist_dir, true, true, err);
 	if (fd < 0)
@@ -683,71 +674,152 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 	return r;
 }
 
+/* The failure records' directory for reading; NULL with *@r 0 where there
+ * is none, or -errno. */
+static DIR *failed_dir(const char *persist_dir, int *r)
+{
+	int fd = persist_dirfd(persist_dir, false, true, NULL);
+	DIR *d;
+
+	*r = 0;
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			*r = fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		*r = -errno;
+		close(fd);
+	}
+	return d;
+}
+
 int tf_persist_clear(const char *persist_dir, const char *dev)
 {
 	char prefix[160];
 	struct dirent *de;
 	DIR *d;
-	int fd;
+	int n = 0;
 
 	if (!tf_devname_valid(dev))
 		return -EINVAL;
-	fd = persist_dirfd(persist_dir, false, true, NULL);
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
+	d = failed_dir(persist_dir, &n);
+	if (!d)
+		return n;
 	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, prefix, strlen(prefix)))
-			unlinkat(dirfd(d), de->d_name, 0);
+		if (!strncmp(de->d_name, prefix, strlen(prefix)) &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
 	closedir(d);
-	return 0;
+	return n;
 }
 
-int tf_hw_hint_parse(const char *text, char *hw, size_t size)
+int tf_persist_list_failures(const char *persist_dir, const char *dev,
+			      struct tf_failure_rec *out, int max)
+{
+	char prefix[160];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	if (!tf_devname_valid(dev))
+		return -EINVAL;
+	d = failed_dir(persist_dir, &n);
+	if (!d)
+		return n;
+	snprintf(prefix, sizeof(prefix), "%s.", dev);
+	while ((de = readdir(d)) && n < max) {
+		struct tf_failure_rec *f = &out[n];
+		struct stat sb;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)) ||
+		    !hex_valid(de->d_name + strlen(prefix)))
+			continue;
+		memset(f, 0, sizeof(*f));
+		tf_snprintf(f->sha256_hex, sizeof(f->sha256_hex), "%s",
+			    de->d_name + strlen(prefix));
+		f->failures = tf_persist_failures_why(persist_dir, dev, f->sha256_hex, f->why,
+						      sizeof(f->why));
+		if (fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			f->mtime = (uint64_t)sb.st_mtime;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* One printable word (@n bytes of @p) into @out of @size. */
+static bool word_ok(const char *p, size_t n, size_t size)
+{
+	size_t i;
+
+	if (!n || n >= size)
+		return false;
+	for (i = 0; i < n; i++)
+		if (p[i] < 0x21 || p[i] > 0x7e)
+			return false;
+	return true;
+}
+
+int tf_hw_hint_parse(const char *text, struct tf_hw_hint *h)
 {
 	size_t n = strcspn(text, "\n"), i;
+	const char *line;
 
-	if (!n || n >= size || (text[n] && text[n + 1]))
+	memset(h, 0, sizeof(*h));
+	if (!word_ok(text, n, sizeof(h->hw)))
 		return -EBADMSG;
-	for (i = 0; i < n; i++)
-		if (text[i] < 0x21 || text[i] > 0x7e)
+	memcpy(h->hw, text, n);
+	/* Older files are the id alone; newer ones say when and from what. */
+	for (line = text + n + (text[n] ? 1 : 0); *line; line += n + (line[n] ? 1 : 0)) {
+		uint64_t v;
+
+		n = strcspn(line, "\n");
+		if (n > 7 && !strncmp(line, "learnt=", 7)) {
+			if (!parse_u64_field(line + 7, n - 7, UINT64_MAX, &v) || !v)
+				return -EBADMSG;
+			h->learnt = v;
+		} else if (n > 5 && !strncmp(line, "from=", 5) && n - 5 < sizeof(h->from)) {
+			for (i = 5; i < n; i++)
+				if (line[i] < 0x20 || line[i] > 0x7e)
+					return -EBADMSG;
+			memcpy(h->from, line + 5, n - 5);
+			h->from[n - 5] = '\0';
+		} else {
 			return -EBADMSG;
-	memcpy(hw, text, n);
-	hw[n] = '\0';
+		}
+	}
 	return 0;
 }
 
-int tf_persist_write_hw(const char *persist_dir, const char *dev, const char *hw,
+int tf_persist_write_hw(const char *persist_dir, const char *dev, const struct tf_hw_hint *h,
 			struct tf_err *err)
 {
-	char name[160], buf[80];
-	int fd, r;
+	char name[160], buf[300];
+	_cleanup_close_ int fd = -1;
 
-	if (name_for(name, sizeof(name), dev, "hw") || !hw[0] ||
-	    tf_snprintf(buf, sizeof(buf), "%s\n", hw))
-		return tf_err_set(err, EINVAL, "%s: no device name or hardware id", dev);
+	if (name_for(name, sizeof(name), dev, "hw") || !word_ok(h->hw, strlen(h->hw), 32) ||
+	    strchr(h->from, '\n') ||
+	    tf_snprintf(buf, sizeof(buf), "%s\nlearnt=%llu\nfrom=%s\n", h->hw,
+			(unsigned long long)h->learnt, h->from))
+		return tf_err_set(err, EINVAL, "no device name or hardware id");
 	fd = persist_dirfd(persist_dir, true, false, err);
 	if (fd < 0)
 		return fd;
-	r = write_at(fd, persist_dir, name, buf, err);
-	close(fd);
-	return r;
+	return write_at(fd, persist_dir, name, buf, err);
 }
 
-int tf_persist_read_hw(const char *persist_dir, const char *dev, char *hw, size_t size,
+int tf_persist_read_hw(const char *persist_dir, const char *dev, struct tf_hw_hint *h,
 		       struct tf_err *err)
 {
 	char name[160], *buf = NULL;
 	int fd, r;
 
-	hw[0] = '\0';
+	memset(h, 0, sizeof(*h));
 	if (name_for(name, sizeof(name), dev, "hw"))
-		return tf_err_set(err, EINVAL, "%s: not a device name", dev);
+		return tf_err_set(err, EINVAL, "not a device name");
 	fd = persist_dirfd(persist_dir, false, false, err);
 	if (fd == -ENOENT)
 		return 0;
@@ -759,10 +831,31 @@ int tf_persist_read_hw(const char *persist_dir, const char *dev, char *hw, size_
 		return 0;
 	if (r < 0)
 		return r;
-	r = tf_hw_hint_parse(buf, hw, size);
+	r = tf_hw_hint_parse(buf, h);
 	free(buf);
-	if (r < 0)
-		return tf_err_set(err, EBADMSG, "%s/%s: not a hardware id on one line",
+	if (r < 0) {
+		memset(h, 0, sizeof(*h));
+		return tf_err_set(err, EBADMSG, "%s/%s: not a hardware id and when it was learnt",
 				  persist_dir, name);
+	}
 	return 0;
+}
+
+int tf_persist_forget_hw(const char *persist_dir, const char *dev, struct tf_err *err)
+{
+	char name[160];
+	int fd, r = 0;
+
+	if (name_for(name, sizeof(name), dev, "hw"))
+		return tf_err_set(err, EINVAL, "not a device name");
+	fd = persist_dirfd(persist_dir, false, false, err);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	if (unlinkat(fd, name, 0) < 0 && errno != ENOENT)
+		r = tf_err_set(err, errno, "%s/%s: can not remove it: %s", persist_dir, name,
+			       strerror(errno));
+	close(fd);
+	return r;
 }

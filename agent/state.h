@@ -146,10 +146,9 @@ bool tf_marker_parse(const char *text, uint64_t *t);
  */
 int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why_size,
 			    struct tf_err *err);
-unsigned tf_persist_failures(const char *persist_dir, const char *dev,
-			     const char *sha256_hex);
 /*
- * The same, and the last failure's message in @why (may be cut short).  A
+ * How often the blob @sha256_hex failed on @dev, and the last failure's
+ * message in @why (may be cut short; @why_size 0 for none).  A
  * record that can not be read or parsed counts as UINT_MAX failures (the
  * safe side: the blob is not tried), with the file and field in @why.
  */
@@ -160,15 +159,36 @@ int tf_persist_record_failure(const char *persist_dir, const char *dev,
 			      struct tf_err *err);
 int tf_persist_clear(const char *persist_dir, const char *dev);
 
+/* A device's failure records, for status: at most @max in @out; returns
+ * how many, or -errno.  (tf_persist_clear() returns how many it removed.) */
+struct tf_failure_rec {
+	char sha256_hex[65];
+	unsigned failures;
+	char why[200];
+	uint64_t mtime; /* the last failure, CLOCK_REALTIME seconds */
+};
+int tf_persist_list_failures(const char *persist_dir, const char *dev,
+			     struct tf_failure_rec *out, int max);
+
 /*
  * The hardware id last seen on @dev (/var/lib/touchfw/<dev>.hw), for a
- * chip that comes up in its bootloader, where it can not be read.
+ * chip that comes up in its bootloader, where it can not be read: the id
+ * on the first line, then learnt=SECONDS and from=TEXT (what it was
+ * learnt from).  Files of older versions hold the id alone (learnt 0).
+ * A hint only ever stands in for what the chip does not say itself.
  */
-int tf_hw_hint_parse(const char *text, char *hw, size_t size);
-int tf_persist_write_hw(const char *persist_dir, const char *dev, const char *hw,
+struct tf_hw_hint {
+	char hw[32];
+	uint64_t learnt; /* CLOCK_REALTIME seconds, 0 if not recorded */
+	char from[96];
+};
+int tf_hw_hint_parse(const char *text, struct tf_hw_hint *h);
+int tf_persist_write_hw(const char *persist_dir, const char *dev, const struct tf_hw_hint *h,
 			struct tf_err *err);
-/* 0 and @hw ("" when there is none), or -errno with the file in @err. */
-int tf_persist_read_hw(const char *persist_dir, const char *dev, char *hw, size_t size,
+/* 0 and @h (h->hw "" when there is none), or -errno with the file in @err. */
+int tf_persist_read_hw(const char *persist_dir, const char *dev, struct tf_hw_hint *h,
 		       struct tf_err *err);
+/* `touchfw forget`: remove it (none is not an error). */
+int tf_persist_forget_hw(const char *persist_dir, const char *dev, struct tf_err *err);
 
 #endif /* TF_STATE_H */

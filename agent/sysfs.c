@@ -13,32 +13,37 @@
 #include "event.h"
 #include "util.h"
 
-int tf_sysfs_dev_path(const char *subsys, const char *dev, char *buf, size_t size)
+/* /sys/bus/@subsys/devices/@dev/@file into @buf. */
+static int dev_path(const char *subsys, const char *dev, const char *file, char *buf,
+		    size_t size)
 {
 	if (!tf_devname_valid(dev) || !tf_devname_valid(subsys))
 		return -EINVAL;
-	return tf_snprintf(buf, size, "/sys/bus/%s/devices/%s", subsys, dev);
+	return tf_snprintf(buf, size, "/sys/bus/%s/devices/%s/%s", subsys, dev, file);
 }
 
-int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size)
+int tf_sysfs_link_name(const char *path, char *buf, size_t size)
 {
-	char path[PATH_MAX], link[PATH_MAX];
+	char link[PATH_MAX];
 	const char *slash;
-	ssize_t n;
-	int r;
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
 
-	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
-	if (r < 0)
-		return r;
-	if (strlen(path) + 8 >= sizeof(path))
-		return -ENAMETOOLONG;
-	strcat(path, "/driver");
-	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0)
 		return -errno;
 	link[n] = '\0';
 	slash = strrchr(link, '/');
 	return tf_snprintf(buf, size, "%s", slash ? slash + 1 : link);
+}
+
+int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	int r;
+
+	r = dev_path(subsys, dev, "driver", path, sizeof(path));
+	if (r < 0)
+		return r;
+	return tf_sysfs_link_name(path, buf, size);
 }
 
 static int cmp_inputs(const void *a, const void *b)
@@ -55,12 +60,9 @@ int tf_sysfs_inputs(const char *subsys, const char *dev,
 	DIR *d, *d2;
 	int n = 0, r;
 
-	r = tf_sysfs_dev_path(subsys, dev, path, sizeof(path));
+	r = dev_path(subsys, dev, "input", path, sizeof(path));
 	if (r < 0)
 		return r;
-	if (strlen(path) + 7 >= sizeof(path))
-		return -ENAMETOOLONG;
-	strcat(path, "/input");
 	d = opendir(path);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;

@@ -17,8 +17,9 @@ struct tf_input_node {
 	char event[32]; /* "event5", "" if none yet */
 };
 
-/* /sys/bus/@subsys/devices/@dev into @buf. */
-int tf_sysfs_dev_path(const char *subsys, const char *dev, char *buf, size_t size);
+/* The last part of the symlink @path's target (a driver link's driver
+ * name) into @buf; -errno from readlink, e.g. -ENOENT for no link. */
+int tf_sysfs_link_name(const char *path, char *buf, size_t size);
 /* Name of the bound driver into @buf, -ENOENT if unbound. */
 int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size);
 /* Input children (inputN, with their eventN); returns how many, or -errno. */

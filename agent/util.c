@@ -12,36 +12,40 @@
 #include <sys/stat.h>
 #include <time.h>
 
-int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
+__attribute__((format(printf, 4, 0))) static int
+err_vset(struct tf_err *e, int code, bool rejected, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (code < 0)
 		code = -code;
 	if (e) {
 		e->code = code;
-		e->rejected = false;
-		va_start(ap, fmt);
+		e->rejected = rejected;
+		e->foreign = false;
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-		va_end(ap);
 	}
 	return -code;
+}
+
+int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = err_vset(e, code, false, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
 {
 	va_list ap;
+	int r;
 
-	if (code < 0)
-		code = -code;
-	if (e) {
-		e->code = code;
-		e->rejected = true;
-		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -code;
+	va_start(ap, fmt);
+	r = err_vset(e, code, true, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 int tf_err_prefix(struct tf_err *e, const char *fmt, ...)
@@ -213,4 +217,14 @@ int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
 	if ((size_t)n >= size)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+const char *tf_time_str(uint64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
+		tf_snprintf(buf, size, "an unknown time");
+	return buf;
 }

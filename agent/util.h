@@ -32,6 +32,15 @@ static inline void tf_freep(void *p)
 {
 	free(*(void **)p);
 }
+/* Hand a _cleanup_close_ descriptor to the caller: it is not closed here. */
+static inline int tf_take_fd(int *fd)
+{
+	int r = *fd;
+
+	*fd = -1;
+	return r;
+}
+#define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_close_ __attribute__((cleanup(tf_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(tf_fclosep)))
 #define _cleanup_free_ __attribute__((cleanup(tf_freep)))
@@ -49,6 +58,9 @@ struct tf_err {
 	 * blob across reboots.  tf_err_set() clears it; tf_err_reject() sets it.
 	 */
 	bool rejected;
+	/* Rejected as an image for another chip (its first frame refused):
+	 * set by the family with rejected; tf_err_set() clears it. */
+	bool foreign;
 	char msg[512];
 };
 
@@ -77,6 +89,9 @@ int tf_write_attr(const char *path, const char *value);
 /* Monotonic clock in nanoseconds / milliseconds. */
 uint64_t tf_now_ns(void);
 uint64_t tf_now_ms(void);
+/* @t (seconds since the epoch) as "2026-12-04 18:40 UTC" into @buf, or
+ * "an unknown time" for 0 or a time that can not be shown; returns @buf. */
+const char *tf_time_str(uint64_t t, char *buf, size_t size);
 void tf_sleep_us(uint64_t us);
 
 /*

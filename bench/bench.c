@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "emuboard.h"
+#include "emuboard-spi.h"
 #include "mxt_image.h"
 #include "mxt_model.h"
 
@@ -283,6 +284,158 @@ static void bench_flash(const char *build, const char *dir, const char *conf)
 	free(sm);
 }
 
+/*
+ * The same on spi: an mXT1664S behind mchp_spi_ts (bound in bootloader
+ * mode), always-on power, 8 MHz, spidev's default bufsiz, real-time
+ * pacing; touchfw has the driver let go, binds spidev and flashes in
+ * Microchip's framing.  Modelled time: the wire (bits at 8 MHz, the 1 ms
+ * chip-select gaps touchfw asks for, delays) plus the chip's busy time.
+ */
+static const char spi_board_text[] =
+	"[board]\n"
+	"name = touchfw spi benchmark board\n"
+	"compatible = touchfw,bench-spi\n"
+	"pacing = realtime\n"
+	"[spi 1]\n"
+	"max_speed_hz = 20000000\n"
+	"[spi-chip touchscreen]\n"
+	"bus = 1\n"
+	"chip_select = 0\n"
+	"model = mxt1664s\n"
+	"driver = mchp_spi_ts\n"
+	"state = no-image\n"
+	"spi_mode = 3\n"
+	"max_speed_hz = 8000000\n";
+
+static const char spi_profile[] =
+	"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+	"\tmodel = \"touchfw spi benchmark board\";\n"
+	"\tboard-compatible = \"touchfw,bench-spi\";\n"
+	"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+	"\t\ttouchscreen@0 {\n\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"spi\";\n"
+	"\t\t\tadapter-name = \"emuboard-spi.1\";\n\t\t\treg = <0>;\n"
+	"\t\t\tdriver = \"mchp_spi_ts\";\n\t\t\tpower = \"always-on\";\n"
+	"\t\t\tspi-max-frequency = <8000000>;\n\t\t\tspi-cpol;\n\t\t\tspi-cpha;\n"
+	"\t\t};\n\t};\n};\n";
+
+struct spi_sampler {
+	struct emub *eb;
+	volatile int stop;
+	int n;
+	struct { double wall; uint64_t bytes, wire_ns, busy_ns; } s[MAX_SAMPLES];
+};
+
+static void *spi_sampler_main(void *arg)
+{
+	struct spi_sampler *sm = arg;
+	struct emub_spi_stats st;
+
+	while (!sm->stop && sm->n < MAX_SAMPLES) {
+		emub_spi_stats(sm->eb, 1, &st);
+		sm->s[sm->n].wall = now_s();
+		sm->s[sm->n].bytes = st.bytes;
+		sm->s[sm->n].wire_ns = st.wire_ns;
+		sm->s[sm->n].busy_ns = st.busy_ns;
+		sm->n++;
+		usleep(SAMPLE_US);
+	}
+	return NULL;
+}
+
+static void bench_flash_spi(const char *build, const char *dir)
+{
+	struct spi_sampler *sm = calloc(1, sizeof(*sm));
+	struct mxt_img_header h = { 0xa2, 0x06, 0x30, 0x10, 0, 0 };
+	uint16_t per_frame = FRAME_BYTES - MXT_IMG_FRAME_OVERHEAD;
+	size_t cap = mxt_img_size(IMAGE_BYTES, per_frame), len;
+	uint8_t *img = malloc(cap);
+	char path[600], bin[512], confenv[700], conf[600], err[512], cmd[1600];
+	const char *argv[] = { bin, "flash", "--firmware", path, "spi1.0", NULL };
+	const char *env[] = { confenv, NULL };
+	struct emub_spi_stats s0, s1;
+	struct emub_child *child;
+	struct emub *eb;
+	pthread_t thr;
+	int first = -1, last = -1, i, st, rc;
+	double t0, wall;
+	FILE *f;
+
+	len = mxt_img_build(&h, NULL, IMAGE_BYTES, per_frame, img, cap);
+	snprintf(path, sizeof(path), "%s/bench-spi.fw", dir);
+	f = fopen(path, "wb");
+	if (!f || fwrite(img, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	free(img);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/spiboards' && printf '%%s' '%s' | "
+		 "dtc -q -I dts -O dtb -o '%s/spiboards/spi.dtb' -", dir, spi_profile, dir);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "dtc failed on the spi profile\n");
+		exit(1);
+	}
+	snprintf(conf, sizeof(conf), "%s/spi.conf", dir);
+	f = fopen(conf, "w");
+	fprintf(f, "[touchfw]\nhandoff = fork\nsignatures = off\n"
+		"[paths]\nstate_dir = %s/state\npersist_dir = %s/persist\n"
+		"db_dir = %s/db\nboards_dirs = %s/spiboards\ncmdline = %s/cmdline\n",
+		dir, dir, dir, dir, dir);
+	fclose(f);
+	snprintf(bin, sizeof(bin), "%s/touchfw", build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", conf);
+	if (emub_new_from_string(spi_board_text, dir, &eb, err, sizeof(err)) < 0 ||
+	    emub_start(eb) < 0) {
+		fprintf(stderr, "spi board: %s\n", err);
+		exit(1);
+	}
+	emub_spi_stats(eb, 1, &s0);
+	sm->eb = eb;
+	pthread_create(&thr, NULL, spi_sampler_main, sm);
+	t0 = now_s();
+	if (emub_spawn(eb, argv, env, true, &child) < 0 ||
+	    emub_child_wait(child, 600000, &st) < 0) {
+		fprintf(stderr, "touchfw flash (spi) did not finish\n");
+		exit(1);
+	}
+	wall = now_s() - t0;
+	sm->stop = 1;
+	pthread_join(thr, NULL);
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	emub_spi_stats(eb, 1, &s1);
+	if (rc != 0) {
+		fprintf(stderr, "touchfw flash (spi) failed (%d):\n%s\n", rc,
+			emub_child_stderr(child));
+		exit(1);
+	}
+	if (getenv("BENCH_VERBOSE"))
+		fprintf(stderr, "%s", emub_child_stderr(child));
+	printf("\nflash over spi: %zu-byte image, frames of %d bytes, 8 MHz, mode 3, real-time\n"
+	       "pacing, spidev bufsiz 4096, driver mchp_spi_ts let go and bound again:\n",
+	       len, FRAME_BYTES);
+	printf("  bytes clocked per image byte               %5.3f\n",
+	       (double)(s1.bytes - s0.bytes) / (double)len);
+	for (i = 0; i < sm->n; i++) {
+		uint64_t b = sm->s[i].bytes - s0.bytes;
+
+		if (first < 0 && b >= 2 * FRAME_BYTES)
+			first = i;
+		if (b + FRAME_BYTES <= len)
+			last = i + 1;
+	}
+	if (first >= 0 && last > first && last < sm->n) {
+		double pw = sm->s[last].wall - sm->s[first].wall;
+		double pm = (double)(sm->s[last].wire_ns - sm->s[first].wire_ns +
+				     sm->s[last].busy_ns - sm->s[first].busy_ns) / 1e9;
+
+		printf("  flashing: wall / modelled bus + device     %5.3f     (goal <= 1.10; %.2f s / %.2f s)\n",
+		       pw / pm, pw, pm);
+	}
+	printf("  whole command: wall                        %.2f s\n", wall);
+	emub_child_free(child);
+	emub_free(eb);
+	free(sm);
+}
+
 int main(int argc, char **argv)
 {
 	const char *build = getenv("TOUCHFW_BUILD");
@@ -323,8 +476,10 @@ int main(int argc, char **argv)
 		fclose(g);
 		bench_handle_event(build, conf2);
 	}
-	if (!only_he)
+	if (!only_he) {
 		bench_flash(build, dir, conf);
+		bench_flash_spi(build, dir);
+	}
 	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
 	if (system(sub) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);

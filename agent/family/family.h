@@ -21,6 +21,7 @@
 #include "family/ids.h"
 #include "gpio.h"
 #include "i2c.h"
+#include "spi.h"
 #include "util.h"
 #include "version.h"
 
@@ -32,6 +33,8 @@ enum tf_chip_mode {
 	TF_CHIP_APP,        /* application firmware running */
 	TF_CHIP_BOOTLOADER, /* bootloader only (no or stale firmware) */
 };
+/* "application", "bootloader" or "absent" (registry.c). */
+const char *tf_chip_mode_name(enum tf_chip_mode m);
 
 /* What detect() found, in family-independent terms. */
 struct tf_chip_state {
@@ -63,8 +66,9 @@ typedef void (*tf_progress_fn)(void *user, const struct tf_progress *p);
 struct tf_ctx {
 	struct tf_device dev;
 	const struct tf_controller *ctrl;
-	struct tf_i2c bus;
-	bool bus_open;
+	struct tf_i2c *bus;         /* i2c devices: NULL until the flow opens it */
+	struct tf_spi spi;          /* spi devices: the spidev transport */
+	bool spi_open;
 	struct tf_gpio_line *chg;   /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;
@@ -72,6 +76,45 @@ struct tf_ctx {
 	tf_progress_fn progress;
 	void *progress_user;
 	void *priv;                 /* the family's per-run state */
+};
+
+/*
+ * What a chip says about itself beyond tf_chip_state, for `touchfw chip
+ * info`: named fields in the family's words, and at most one table (the
+ * object table of a chip that has one).  Values are text as people read
+ * them; CRCs as "0x" hex.
+ */
+#define TF_CHIP_INFO_FIELDS 24
+#define TF_CHIP_INFO_COLS 6
+#define TF_CHIP_INFO_ROWS 256
+struct tf_chip_info {
+	size_t n_fields;
+	struct {
+		char key[24];   /* a JSON-safe name: [a-z0-9_] */
+		char value[96];
+	} field[TF_CHIP_INFO_FIELDS];
+	char table[24];         /* "objects"; "" when there is no table */
+	size_t n_cols, n_rows;
+	char col[TF_CHIP_INFO_COLS][16];
+	char cell[TF_CHIP_INFO_ROWS][TF_CHIP_INFO_COLS][16];
+};
+
+/*
+ * What a blob's own bytes say about it, for `touchfw db add`: what the
+ * bytes do not tell stays empty (n_hardware 0, version ""), and the
+ * command line must supply it.
+ */
+#define TF_BLOB_FACTS_HW 8
+struct tf_blob_facts {
+	bool is_config;             /* else firmware */
+	size_t n_hardware;
+	char hardware[TF_BLOB_FACTS_HW][32];
+	char version[48];           /* firmware: its version; config: its version, if any */
+	char for_version[48];       /* config: the firmware it was made for */
+	bool has_info_crc, has_config_crc;
+	uint32_t info_crc, config_crc;
+	char ext[8];                /* usual file name extension, "cfg" */
+	char what[160];             /* one line for people */
 };
 
 /* The operations.  Optional ones may be NULL; the flow checks. */
@@ -129,6 +172,18 @@ struct tf_family_ops {
 	 * reset pulse when it depends on the chip (an address it latches),
 	 * instead of caps.reset.int_level. */
 	int (*reset_int_level)(struct tf_ctx *c);
+
+	/* Bring-up tools (`touchfw chip`); all optional. */
+	/* After detect() found the chip: fill @info (fields, table). */
+	int (*chip_info)(struct tf_ctx *c, const struct tf_chip_state *st,
+			 struct tf_chip_info *info, struct tf_err *err);
+	/* A reset by command over the bus, safe with the driver bound; returns
+	 * when the chip answers again.  NULL: the reset line (caps.reset). */
+	int (*soft_reset)(struct tf_ctx *c, struct tf_err *err);
+	/* The chip's configuration as it runs now (after detect() found it in
+	 * application mode), as a blob load_config and the firmware database
+	 * accept, with the same config CRC: *@data is malloc()ed. */
+	int (*save_config)(struct tf_ctx *c, uint8_t **data, size_t *len, struct tf_err *err);
 };
 
 /* Buses the family's own code can work over. */
@@ -212,6 +267,12 @@ struct tf_family {
 	 * (addresses its chips can have, ...).  0, or -EINVAL with @msg.
 	 */
 	int (*check_controller)(const struct tf_controller *ctl, char *msg, size_t size);
+	/*
+	 * Optional: what a blob's bytes say (`db add`).  0, or -EBADMSG with
+	 * @err naming @name when the bytes are not a blob of this family.
+	 */
+	int (*blob_facts)(const uint8_t *data, size_t len, const char *name,
+			  struct tf_blob_facts *f, struct tf_err *err);
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };

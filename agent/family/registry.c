@@ -91,6 +91,8 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
 			     f->version->format),
 	     "%s: a version scheme needs name, syntax, parse and format", n);
+	NEED(!o->save_config || (o->load_config && o->free_config),
+	     "%s: save_config without load_config: a saved configuration must load", n);
 	NEED(!c->reset.drive_int || c->reset.int_hold_us <= c->reset.release_us,
 	     "%s: INT held longer than the reset release time", n);
 	return 0;
@@ -107,4 +109,17 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 	if (f->check_controller)
 		return f->check_controller(ctl, msg, size);
 	return 0;
+}
+
+const char *tf_chip_mode_name(enum tf_chip_mode m)
+{
+	switch (m) {
+	case TF_CHIP_APP:
+		return "application";
+	case TF_CHIP_BOOTLOADER:
+		return "bootloader";
+	case TF_CHIP_ABSENT:
+		break;
+	}
+	return "absent";
 }

@@ -5,8 +5,8 @@
  * failures), its sysfs attributes and the modelled oops, update_fw (with
  * the firmware path's quirks), maxtouch.cfg, and every chip fault the
  * emulator offers with its documented outcome.  Also an independent
- * bootloader flasher made of plain write()s of at most 255 bytes (design
- * §6), run inside the board as "--child flash", which flashes the demo
+ * bootloader flasher made of plain write()s of at most 255 bytes (an
+ * adapter's usual transfer limit), run inside the board as "--child flash", which flashes the demo
  * chip while its driver stays bound.
  */
 #include <fcntl.h>
@@ -53,7 +53,7 @@ static int wait_status(int fd, guint8 want_mask, guint8 want, guint8 *last)
 	}
 }
 
-/* flash ADAPTER BLADDR APPADDR FILE CHUNK: design §6 with plain write()s */
+/* flash ADAPTER BLADDR APPADDR FILE CHUNK: the bootloader protocol with plain write()s */
 static int flash(char **a, char *path, char **fw);
 
 static int child_flash(char **a)

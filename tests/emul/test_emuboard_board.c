@@ -55,7 +55,7 @@ static void test_board_mistakes_are_named(void **state)
 	(void)state;
 	expect_error("[board]\ncompatible = x\n" A, "[board] name: missing");
 	expect_error(B "colour = red\n" A, "[board]: unknown key \"colour\"");
-	expect_error(B, "no [adapter N] section");
+	expect_error(B, "no [adapter N] or [spi N] section");
 	expect_error(B A "speed = fast\n", "[adapter 1] speed: \"fast\"");
 	expect_error(B A C "adress = 0x4b\n", "[chip ts]: unknown key \"adress\"");
 	expect_error(B A "[chip ts]\nadapter = 1\naddress = 0x80\nmodel = eeprom\n",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The maXTouch chip model's own tests.  Every sequence here is written by
- * hand from shared/design.md §6 and atmel_mxt_ts.c, independently of the
+ * hand from atmel_mxt_ts.c (Linux 6.1), independently of the
  * agent, so that the model (and through it the agent) is judged against the
  * documented protocol, not against itself.
  */

@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), why[128], hw[32];
+	char *text = malloc(size + 1), why[128];
+	struct tf_hw_hint hint;
 	struct tf_attempts a;
 	struct tf_err err = { 0 };
 	unsigned n;
@@ -42,11 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!err.msg[0]) {
 		abort();
 	}
-	if (tf_hw_hint_parse(text, hw, sizeof(hw)) == 0) {
-		if (!hw[0])
+	if (tf_hw_hint_parse(text, &hint) == 0) {
+		if (!hint.hw[0] || strlen(hint.hw) >= sizeof(hint.hw) ||
+		    strlen(hint.from) >= sizeof(hint.from))
 			abort();
-		for (i = 0; hw[i]; i++)
-			if (hw[i] < 0x21 || hw[i] > 0x7e)
+		for (i = 0; hint.hw[i]; i++)
+			if (hint.hw[i] < 0x21 || hint.hw[i] > 0x7e)
+				abort();
+		for (i = 0; hint.from[i]; i++)
+			if (hint.from[i] < 0x20 || hint.from[i] > 0x7e)
 				abort();
 	}
 	if (tf_marker_parse(text, &t) && (text[0] < '0' || text[0] > '9'))

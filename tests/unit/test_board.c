@@ -368,6 +368,10 @@ static void test_golden_dt_spi_controller_is_read(void **state)
 	assert_false(c->has_chg);
 	assert_string_equal(c->driver, "");
 	assert_int_equal(c->power, TF_POWER_ALWAYS_ON);
+	assert_int_equal(c->spi_max_hz, 8000000);
+	assert_true(c->has_spi_mode);
+	assert_int_equal(c->spi_mode, 3);
+	assert_int_equal(c->spi_bits, 8);
 	tf_board_free(p);
 }
 
@@ -2107,6 +2111,13 @@ int main(void)
 		    "bad-bootloader-reg-not-7bit",
 		    E(CTRL, "bootloader-reg 0x80 is not a 7-bit i2c address "
 			    "(0x03..0x77)")),
+		BAD(test_spi_settings_on_i2c_are_rejected, "bad-spi-props-on-i2c",
+		    E(CTRL, "spi-max-frequency is an spi setting; bus is \"i2c\""),
+		    E(CTRL, "spi-cpha is an spi setting; bus is \"i2c\"")),
+		BAD(test_spi_setting_values_are_checked, "bad-spi-props-values",
+		    E(CTRL, "spi-max-frequency 500 is not 1000..200000000 Hz"),
+		    E(CTRL, "spi-cpol is a flag and takes no value (write \"spi-cpol;\")"),
+		    E(CTRL, "spi-bits-per-word 33 is not 1..32")),
 		BAD(test_bootloader_reg_on_spi_is_rejected,
 		    "bad-bootloader-reg-on-spi",
 		    E(CTRL, "bootloader-reg is for i2c controllers only")),
@@ -2188,7 +2199,7 @@ int main(void)
 			    "underscores)")),
 		BAD(test_driver_of_another_family_is_rejected, "bad-driver-other-family",
 		    E(CTRL, "driver \"goodix_ts\" is not a mxt driver (known: "
-			    "atmel_mxt_ts)")),
+			    "atmel_mxt_ts, mchp_spi_ts)")),
 		BAD(test_driver_name_with_space_is_rejected, "bad-driver-name",
 		    E(CTRL, "driver \"atmel mxt\" is not a kernel driver name "
 			    "(letters, digits, _ and - only)")),

@@ -136,6 +136,16 @@ static void test_check_refuses_broken_promises(void **state)
 		f.version = orig->version;
 	}
 
+	/* `chip save-config` promises a blob the family itself loads. */
+	assert_non_null(ops.save_config);
+	f.caps.bus_config = false;
+	f.caps.kernel_cfg = false;
+	ops.load_config = NULL;
+	ops.free_config = NULL;
+	expect_incomplete(&f, "save_config without load_config");
+	f.caps = orig->caps;
+	ops = *orig->ops;
+
 	ops.detect = NULL;
 	expect_incomplete(&f, "detect is required");
 	ops = *orig->ops;

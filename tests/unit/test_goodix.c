@@ -571,9 +571,38 @@ static void test_uevents_of_goodix_devices_are_ours(void **state)
 	assert_null(tf_family_ids_by_uevent(&ev));
 }
 
+/* ------------------------------------------------------------ db add */
+
+static void test_blob_facts_reads_version_and_layout_not_chip_ids(void **state)
+{
+	uint8_t b[186] = { 0x41, 0x00, 0x04, 0x58, 0x02, 0x05 };
+	struct tf_blob_facts f;
+	struct tf_err err = { 0 };
+
+	(void)state;
+	b[184] = 0x5c;
+	b[185] = 0x01;
+	assert_int_equal(goodix_blob_facts(b, sizeof(b), "gt911.bin", &f, &err), 0);
+	assert_true(f.is_config);
+	assert_string_equal(f.version, "65");
+	assert_int_equal(f.n_hardware, 0);   /* the bytes do not name the chip */
+	assert_string_equal(f.for_version, ""); /* nor the firmware */
+	assert_false(f.has_config_crc);
+	assert_non_null(strstr(f.what, "GT911-layout"));
+	/* A bad checksum, a version 0, a wrong length: not a blob. */
+	b[184] = 0x5d;
+	assert_int_equal(goodix_blob_facts(b, sizeof(b), "gt911.bin", &f, &err), -EBADMSG);
+	b[184] = 0x5c + 0x41;
+	b[0] = 0;
+	assert_int_equal(goodix_blob_facts(b, sizeof(b), "gt911.bin", &f, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "version 0"));
+	assert_int_equal(goodix_blob_facts(b, 100, "short.bin", &f, &err), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_blob_facts_reads_version_and_layout_not_chip_ids),
 		cmocka_unit_test(test_chip_ids_map_to_the_kernels_length_classes),
 		cmocka_unit_test(test_product_id_and_firmware_version_parse),
 		cmocka_unit_test(test_product_id_garbage_or_short_is_refused),

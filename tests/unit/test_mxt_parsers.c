@@ -18,6 +18,7 @@
 
 #include "mxt_image.h"
 #include "mxt_model.h"
+#include "family/family.h"
 #include "family/mxt/mxt.h"
 
 static char *fixture(const char *name, size_t *len)
@@ -464,9 +465,44 @@ static void test_cfg_syntax_errors_name_the_line(void **state)
 	}
 }
 
+/* ------------------------------------------------------------ db add */
+
+static void test_blob_facts_of_an_obp_raw_file_and_a_firmware_image(void **state)
+{
+	size_t len;
+	char *txt = fixture("mxt224e-2.1.AB.cfg", &len);
+	struct tf_blob_facts f;
+	struct tf_err err = { 0 };
+	/* Two frames: a BE16 length L, then L bytes (mxt_load_fw). */
+	static const uint8_t fw[] = { 0x00, 0x03, 0xaa, 0xbb, 0x01, 0x00, 0x02, 0xcc, 0x03 };
+
+	(void)state;
+	assert_int_equal(mxt_blob_facts((const uint8_t *)txt, len, "cfg", &f, &err), 0);
+	assert_true(f.is_config);
+	assert_int_equal(f.n_hardware, 1);
+	assert_string_equal(f.hardware[0], "129.1");
+	assert_string_equal(f.for_version, "2.1.AB");
+	assert_true(f.has_info_crc && f.has_config_crc);
+	assert_int_equal(f.info_crc, 0x70F330);
+	assert_int_equal(f.config_crc, 0xE67ACA);
+	free(txt);
+
+	assert_int_equal(mxt_blob_facts(fw, sizeof(fw), "fw", &f, &err), 0);
+	assert_false(f.is_config);
+	assert_int_equal(f.n_hardware, 0); /* a .fw names neither */
+	assert_string_equal(f.version, "");
+	assert_string_equal(f.ext, "fw");
+
+	assert_int_equal(mxt_blob_facts((const uint8_t *)"OBP_RAW V1\n81 01", 16, "bad", &f, &err),
+			 -EBADMSG);
+	assert_int_equal(mxt_blob_facts((const uint8_t *)"root:x:0:0", 10, "passwd", &f, &err),
+			 -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_blob_facts_of_an_obp_raw_file_and_a_firmware_image),
 		cmocka_unit_test(test_info_block_from_chip_parses),
 		cmocka_unit_test(test_info_block_crc_mismatch_is_rejected),
 		cmocka_unit_test(test_info_block_truncated_is_rejected),

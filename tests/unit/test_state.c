@@ -85,18 +85,29 @@ static void test_failure_record_golden_and_corrupt(void **state)
 
 static void test_hw_hint_is_one_printable_word(void **state)
 {
-	char hw[32];
+	struct tf_hw_hint h;
 
 	(void)state;
-	assert_int_equal(tf_hw_hint_parse("129.1\n", hw, sizeof(hw)), 0);
-	assert_string_equal(hw, "129.1");
-	assert_int_equal(tf_hw_hint_parse("129.1", hw, sizeof(hw)), 0);
-	assert_int_equal(tf_hw_hint_parse("", hw, sizeof(hw)), -EBADMSG);
-	assert_int_equal(tf_hw_hint_parse("129.1\nmore\n", hw, sizeof(hw)), -EBADMSG);
-	assert_int_equal(tf_hw_hint_parse("12 9\n", hw, sizeof(hw)), -EBADMSG);
-	assert_int_equal(tf_hw_hint_parse("\x1b[31m\n", hw, sizeof(hw)), -EBADMSG);
-	assert_int_equal(tf_hw_hint_parse("0123456789012345678901234567890123456789\n", hw,
-					  sizeof(hw)), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("129.1\n", &h), 0);
+	assert_string_equal(h.hw, "129.1");
+	assert_int_equal(h.learnt, 0);
+	assert_int_equal(tf_hw_hint_parse("129.1", &h), 0);
+	assert_int_equal(tf_hw_hint_parse("", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("129.1\nmore\n", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("12 9\n", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("\x1b[31m\n", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("0123456789012345678901234567890123456789\n", &h),
+			 -EBADMSG);
+	/* Where and when it was learnt; strict about both. */
+	assert_int_equal(tf_hw_hint_parse("162.6\nlearnt=1796400000\nfrom=the chip in "
+					  "application mode\n", &h), 0);
+	assert_string_equal(h.hw, "162.6");
+	assert_int_equal(h.learnt, 1796400000);
+	assert_string_equal(h.from, "the chip in application mode");
+	assert_int_equal(tf_hw_hint_parse("162.6\nlearnt=soon\n", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("162.6\nlearnt=0\n", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("162.6\nfrom=\x1b[31m\n", &h), -EBADMSG);
+	assert_int_equal(tf_hw_hint_parse("162.6\nwho=me\n", &h), -EBADMSG);
 }
 
 static void test_marker_time_stamp(void **state)

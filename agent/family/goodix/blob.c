@@ -13,8 +13,10 @@
 #include "goodix.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "family/family.h"
 #include "fwdb.h"
 
 int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size)
@@ -71,5 +73,48 @@ int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t 
 		tf_snprintf(msg, size, "%s", err.msg);
 		return -EBADMSG;
 	}
+	return 0;
+}
+
+/*
+ * What a configuration blob says about itself (`touchfw db add`): its
+ * version (byte 0), and by its length and checksum which layout it is
+ * whole for.  It does not say which chip ids it is for (many share a
+ * layout) nor the firmware: those come from the command line.
+ */
+int goodix_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err)
+{
+	static const char *const layouts[] = { "911", "912", "9xx", "1151" };
+	const struct goodix_chip_data *chip = NULL;
+	struct goodix_cfg_info info;
+	struct tf_err why = { 0 };
+	size_t i;
+	int r = -EBADMSG;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < TF_ARRAY_SIZE(layouts) && r < 0; i++) {
+		chip = goodix_chip_data_for(layouts[i]);
+		tf_err_clear(&why);
+		if (chip && chip->config_len == len)
+			r = goodix_cfg_check(chip, layouts[i], data, len, name, &info, &why);
+	}
+	if (r < 0)
+		return tf_err_set(err, EBADMSG, "%s", why.msg[0] ? why.msg :
+				  "not a Goodix configuration (186, 228 or 240 bytes)");
+	if (info.version == 0)
+		return tf_err_set(err, EBADMSG,
+				  "%s: configuration version 0 (byte 0) means 'take it whatever "
+				  "you hold' to the chip, which renumbers it: give it a version",
+				  name);
+	f->is_config = true;
+	goodix_cfg_version_format(info.version, f->version, sizeof(f->version));
+	tf_snprintf(f->ext, sizeof(f->ext), "bin");
+	tf_snprintf(f->what, sizeof(f->what),
+		 "%s-layout configuration (%zu bytes, %s checksum 0x%0*X), version %u, %ux%u, "
+		 "%u touches; the blob names neither its chip ids nor its firmware",
+		 chip->klass, len, info.checksum_kind == GOODIX_CHECKSUM_16 ? "16-bit" : "8-bit",
+		 info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum, info.version,
+		 info.x_res, info.y_res, info.max_touch);
 	return 0;
 }

@@ -45,6 +45,7 @@ const struct tf_family tf_family_goodix = {
 	.version = &goodix_version_scheme,
 	.check_blob = goodix_check_blob,
 	.check_blob_data = goodix_check_blob_data,
+	.blob_facts = goodix_blob_facts,
 	.check_controller = goodix_check_controller,
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,

@@ -19,6 +19,7 @@
 #include "goodix.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int reg_read(struct tf_ctx *c, uint16_t reg, uint8_t *buf, size_t len)
 {
 	uint8_t a[2] = { (uint8_t)(reg >> 8), (uint8_t)reg };
 
-	return tf_i2c_write_read(&c->bus, P(c)->addr, a, 2, buf, len);
+	return tf_i2c_write_read(c->bus, P(c)->addr, a, 2, buf, len);
 }
 
 /*
@@ -81,31 +82,9 @@ static int reg_read(struct tf_ctx *c, uint16_t reg, uint8_t *buf, size_t len)
  */
 static int reg_write(struct tf_ctx *c, uint16_t reg, const uint8_t *val, size_t len)
 {
-	uint8_t buf[2 + GOODIX_CONFIG_MAX_LENGTH];
-	size_t off = 0, chunk = len;
-
 	if (len > GOODIX_CONFIG_MAX_LENGTH)
 		return -EINVAL;
-	while (off < len) {
-		size_t n = len - off < chunk ? len - off : chunk;
-		uint16_t r16 = (uint16_t)(reg + off);
-		int r;
-
-		if (c->bus.max_write && n + 2 > c->bus.max_write)
-			n = c->bus.max_write - 2;
-		buf[0] = (uint8_t)(r16 >> 8);
-		buf[1] = (uint8_t)r16;
-		memcpy(buf + 2, val + off, n);
-		r = tf_i2c_write(&c->bus, P(c)->addr, buf, n + 2);
-		if (r == -EOPNOTSUPP && n > 16) {
-			chunk = n / 2;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	return tf_i2c_reg_write(c->bus, P(c)->addr, TF_I2C_REG_BE16, reg, val, len, len);
 }
 
 /* "911 (GT911), firmware 0x1060" */
@@ -135,11 +114,11 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 		return 0;
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
-				  p->addr, c->bus.nr, strerror(-r));
+		return tf_err_set(err, -r, "reading 0x%02x on i2c-%d: %s", p->addr,
+				  c->dev.adapter_nr, strerror(-r));
 	r = goodix_product_parse(id, sizeof(id), &p->product, err);
 	if (r < 0)
-		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->addr);
+		return tf_err_prefix(err, "0x%02x answers but ", p->addr);
 	p->chip = goodix_chip_data_for(p->product.id);
 	p->have_product = true;
 	describe_chip(p, chip, sizeof(chip));
@@ -153,8 +132,8 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 
 	r = reg_read(c, p->chip->config_reg, cfg, p->chip->config_len);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading the configuration at 0x%04x: %s",
-				  c->dev.name, p->chip->config_reg, strerror(-r));
+		return tf_err_set(err, -r, "reading the configuration at 0x%04x: %s",
+				  p->chip->config_reg, strerror(-r));
 	/* The fresh byte reads 0 once the chip has applied a configuration;
 	 * judge the rest as the driver would judge a file. */
 	cfg[p->chip->config_len - 1] = 1;
@@ -265,7 +244,7 @@ static int goodix_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	struct goodix_priv *p = P(c);
 
 	if (!p->have_product)
-		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
+		return tf_err_set(err, ENODEV, "the chip is not answering");
 	/* The chip may have been replaced since the blob was loaded, or the
 	 * blob was loaded before the chip was read (flash --config). */
 	if (goodix_blob_check((const char *const[]){ p->product.id }, 1, NULL, b->data, b->len,
@@ -311,15 +290,15 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		return r;
 	r = reg_write(c, p->chip->config_reg, b->data, b->len);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: writing the configuration to 0x%04x at 0x%02x: %s",
-				  c->dev.name, p->chip->config_reg, p->addr, strerror(-r));
+		return tf_err_set(err, -r, "writing the configuration to 0x%04x at 0x%02x: %s",
+				  p->chip->config_reg, p->addr, strerror(-r));
 	tf_sleep_us(GOODIX_CONFIG_SETTLE_US);
 	deadline = tf_now_ms() + GOODIX_READBACK_TIMEOUT_MS;
 	for (;;) {
 		r = reg_read(c, p->chip->config_reg, back, b->len);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "%s: reading the configuration back: %s",
-					  c->dev.name, strerror(-r));
+			return tf_err_set(err, -r, "reading the configuration back: %s",
+					  strerror(-r));
 		/* Everything but the fresh byte, which the chip clears. */
 		if (r == 0 && !memcmp(back, b->data, b->len - 1))
 			return 0;
@@ -328,20 +307,19 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		tf_sleep_us(GOODIX_READBACK_POLL_US);
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: no answer at 0x%02x after the configuration "
-				  "was written", c->dev.name, p->addr);
+		return tf_err_set(err, -r, "no answer at 0x%02x after the configuration "
+				  "was written", p->addr);
 	back[b->len - 1] = 1;
 	if (goodix_cfg_check(p->chip, p->product.id, back, b->len, "read back", &got, NULL) == 0)
 		return tf_err_set(err, EIO,
-				  "%s: the chip did not take %s (version %u): it reads back "
+				  "the chip did not take %s (version %u): it reads back "
 				  "version %u, checksum 0x%02X, %ux%u (a chip keeps its own "
 				  "configuration when the one offered has a lower version or "
-				  "a checksum it refuses)",
-				  c->dev.name, b->name, b->info.version, got.version,
+				  "a checksum it refuses)", b->name, b->info.version, got.version,
 				  got.checksum, got.x_res, got.y_res);
 	return tf_err_set(err, EIO,
-			  "%s: the chip did not take %s (version %u): what it reads back "
-			  "is not a valid configuration", c->dev.name, b->name, b->info.version);
+			  "the chip did not take %s (version %u): what it reads back "
+			  "is not a valid configuration", b->name, b->info.version);
 }
 
 /* The axis maxima the driver derives from this configuration. */
@@ -359,6 +337,98 @@ static int goodix_reset_int_level(struct tf_ctx *c)
 	return P(c)->addr == GOODIX_ADDR_INT_HIGH ? 1 : 0;
 }
 
+/* ------------------------------------------------------------ bring-up tools */
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ci->n_fields >= TF_CHIP_INFO_FIELDS)
+		return;
+	tf_snprintf(ci->field[ci->n_fields].key, sizeof(ci->field[0].key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(ci->field[ci->n_fields].value, sizeof(ci->field[0].value), fmt, ap);
+	va_end(ap);
+	ci->n_fields++;
+}
+
+/* The chip's configuration as it runs, fresh byte set as in a file; 0 if
+ * it is a valid one (@info filled), -EBADMSG with the reason if not. */
+static int read_cfg(struct tf_ctx *c, uint8_t *cfg, struct goodix_cfg_info *info,
+		    struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	int r;
+
+	r = reg_read(c, p->chip->config_reg, cfg, p->chip->config_len);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reading the configuration at 0x%04x: %s",
+				  c->dev.name, p->chip->config_reg, strerror(-r));
+	cfg[p->chip->config_len - 1] = 1;
+	return goodix_cfg_check(p->chip, p->product.id, cfg, p->chip->config_len,
+				"the chip's configuration", info, err);
+}
+
+static int goodix_chip_info(struct tf_ctx *c, const struct tf_chip_state *st,
+			    struct tf_chip_info *ci, struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	uint8_t cfg[GOODIX_CONFIG_MAX_LENGTH];
+	struct goodix_cfg_info info;
+	struct tf_err why = { 0 };
+	(void)err;
+	if (st->mode != TF_CHIP_APP || !p->have_product)
+		return 0;
+	info_field(ci, "chip_class", "%s", p->chip->klass);
+	info_field(ci, "address", "0x%02x", p->addr);
+	info_field(ci, "config_register", "0x%04x", p->chip->config_reg);
+	info_field(ci, "config_length", "%u", p->chip->config_len);
+	info_field(ci, "config_checksum_kind", "%s",
+		   p->chip->checksum == GOODIX_CHECKSUM_16 ? "16-bit" : "8-bit");
+	if (read_cfg(c, cfg, &info, &why) < 0) {
+		info_field(ci, "config", "not valid: %s", why.msg);
+		return 0;
+	}
+	info_field(ci, "config_checksum", "0x%0*X",
+		   info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum);
+	info_field(ci, "resolution", "%ux%u", info.x_res, info.y_res);
+	info_field(ci, "max_touch", "%u", info.max_touch);
+	return 0;
+}
+
+/*
+ * The configuration the chip runs, as the blob the driver would load to
+ * give it that configuration: the chip's length, its checksum as stored
+ * (never recomputed: a chip only runs a configuration whose checksum it
+ * accepted), the fresh byte 1.  Its digest is the chip's config digest.
+ */
+static int goodix_save_config(struct tf_ctx *c, uint8_t **data, size_t *len,
+			      struct tf_err *err)
+{
+	struct goodix_priv *p = P(c);
+	struct goodix_cfg_info info;
+	uint8_t *cfg;
+	int r;
+
+	if (!p->have_product)
+		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
+	cfg = malloc(GOODIX_CONFIG_MAX_LENGTH);
+	if (!cfg)
+		return -ENOMEM;
+	r = read_cfg(c, cfg, &info, err);
+	if (r < 0) {
+		free(cfg);
+		return tf_err_prefix(err, "%s: the chip holds no configuration to save: ",
+				     c->dev.name);
+	}
+	*data = cfg;
+	*len = p->chip->config_len;
+	return 0;
+}
+
 const struct tf_family_ops goodix_ops = {
 	.init = goodix_init,
 	.fini = goodix_fini,
@@ -372,4 +442,6 @@ const struct tf_family_ops goodix_ops = {
 	.write_config = goodix_write_config,
 	.expected_axes = goodix_expected_axes,
 	.reset_int_level = goodix_reset_int_level,
+	.chip_info = goodix_chip_info,
+	.save_config = goodix_save_config,
 };

@@ -201,6 +201,9 @@ void goodix_version_fw(uint16_t fw, struct tf_version *v);
 int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
 int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
 			   char *msg, size_t size);
+struct tf_blob_facts;
+int goodix_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err);
 /* The flow's operations (goodix-ops.c). */
 extern const struct tf_family_ops goodix_ops;
 

@@ -8,8 +8,12 @@
 #include "mxt.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "family/family.h"
 #include "fwdb.h"
+#include "version.h"
 
 #define MXT_CRC24_MAX 0xffffffu
 
@@ -56,4 +60,101 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * What a blob says about itself (`touchfw db add`).  An OBP_RAW file names
+ * the chip (family and variant: the hardware id), the firmware it was made
+ * on (version and build bytes) and both CRCs; a firmware image (.fw frames
+ * or .enc hex) carries no header at all, so its hardware and version come
+ * from the command line.
+ */
+int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
+		   struct tf_blob_facts *f, struct tf_err *err)
+{
+	struct mxt_cfg cfg;
+	struct mxt_fw fw = { 0 };
+	struct tf_err why = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	if (len >= 10 && !memcmp(data, "OBP_RAW V1", 10)) {
+		if (mxt_cfg_parse((const char *)data, len, &cfg, &why) < 0)
+			return tf_err_set(err, EBADMSG, "%s: %s", name, why.msg);
+		f->is_config = true;
+		f->n_hardware = 1;
+		mxt_hw_string(cfg.info[0], cfg.info[1], f->hardware[0], sizeof(f->hardware[0]));
+		mxt_version_string(cfg.info[2], cfg.info[3], f->for_version,
+				   sizeof(f->for_version));
+		f->has_info_crc = true;
+		f->info_crc = cfg.info_crc;
+		/* Zero: "not given" to the kernel; then only the chip knows. */
+		f->has_config_crc = cfg.config_crc != 0;
+		f->config_crc = cfg.config_crc;
+		tf_snprintf(f->ext, sizeof(f->ext), "cfg");
+		tf_snprintf(f->what, sizeof(f->what),
+			    "OBP_RAW configuration for hardware %s firmware %s, %zu object "
+			    "lines, info CRC 0x%06X, config CRC 0x%06X",
+			    f->hardware[0], f->for_version, cfg.n, cfg.info_crc, cfg.config_crc);
+		mxt_cfg_free(&cfg);
+		return 0;
+	}
+	if (mxt_fw_parse(data, len, MXT_FW_AUTO, &fw, &why) < 0)
+		return tf_err_set(err, EBADMSG,
+				  "%s: neither an OBP_RAW configuration nor a firmware image: %s",
+				  name, why.msg);
+	f->is_config = false;
+	tf_snprintf(f->ext, sizeof(f->ext), "%s", fw.was_enc ? "enc" : "fw");
+	tf_snprintf(f->what, sizeof(f->what),
+		 "firmware image (%s), %zu frames; the image names neither its hardware "
+		 "nor its version", fw.was_enc ? ".enc hex" : ".fw binary", fw.frames);
+	mxt_fw_free(&fw);
+	return 0;
+}
+
+/*
+ * A blob's bytes against its manifest entry.  An OBP_RAW configuration
+ * says in its header what it is for -- the info block's family and variant
+ * (the hardware id), version and build (the firmware it is written for),
+ * the info-block CRC -- and the config CRC the chip reports once it holds
+ * it: each must be what the manifest says, or a run would pick it for the
+ * wrong chip, or write it on every run and never see the CRC it expects.
+ * Firmware images (.fw, .enc) have no header a host can read: their frames
+ * are opaque (only the chip's bootloader reads them), so their hardware and
+ * version are the manifest's word; they are parsed when a run loads them.
+ */
+int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			size_t size)
+{
+	struct tf_err err = { 0 };
+	struct tf_version v;
+	struct mxt_cfg cfg;
+	char hw[16], ver[16];
+
+	if (b->type != TF_BLOB_CONFIG)
+		return 0;
+	if (mxt_cfg_parse((const char *)data, len, &cfg, &err) < 0) {
+		tf_snprintf(msg, size, "%s", err.msg);
+		return -EBADMSG;
+	}
+	mxt_hw_string(cfg.info[0], cfg.info[1], hw, sizeof(hw));
+	mxt_version_string(cfg.info[2], cfg.info[3], ver, sizeof(ver));
+	mxt_version_from_info(cfg.info[2], cfg.info[3], &v);
+	if (b->n_hardware != 1 || strcmp(b->hardware[0], hw))
+		tf_snprintf(msg, size, "hardware: the manifest says %s, the blob's header %s "
+			    "(an OBP_RAW configuration is for one chip)",
+			    b->n_hardware ? b->hardware[0] : "nothing", hw);
+	else if (b->has_info_crc && b->info_crc != cfg.info_crc)
+		tf_snprintf(msg, size,
+			    "info_crc: the manifest says 0x%06X, the blob's header 0x%06X",
+			    b->info_crc, cfg.info_crc);
+	else if (b->has_config_crc && cfg.config_crc && b->config_crc != cfg.config_crc)
+		tf_snprintf(msg, size, "config_crc: the manifest says 0x%06X, the blob's header "
+			    "0x%06X", b->config_crc, cfg.config_crc);
+	else if (b->for_version && tf_version_cmp(&b->v_for_version, &v))
+		tf_snprintf(msg, size, "for_version: the manifest says %s, the blob's header %s",
+			    b->for_version, ver);
+	else
+		msg[0] = '\0';
+	mxt_cfg_free(&cfg);
+	return msg[0] ? -EBADMSG : 0;
 }

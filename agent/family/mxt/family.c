@@ -7,8 +7,8 @@
  * applies maxtouch.cfg at probe; the chip has a bootloader that i2c-dev
  * can drive (mxt-ops.c), entered by a T6 reset with 0xA5.  The bus code
  * needs plain I2C transfers (16-bit registers, frames over 32 bytes).
- * Reset: design §6 asks for >= 50 ms asserted, then ~100 ms before the
- * first access; CHG stays an input.
+ * Reset: held asserted >= 50 ms, then ~100 ms for the chip to start
+ * before the first access; CHG stays an input.
  */
 #include "mxt.h"
 
@@ -18,8 +18,11 @@ const struct tf_family tf_family_mxt = {
 	.ids = &tf_family_ids_mxt,
 	.version = &mxt_version_scheme,
 	.check_blob = mxt_check_blob,
+	.blob_facts = mxt_blob_facts,
+	.check_blob_data = mxt_check_blob_data,
 	.caps = {
-		.transports = TF_TRANSPORT_I2C,
+		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */
+		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SPI,
 		.lines_needed = 0, /* CHG and reset help, polling does without */
 		.bus_flash = true,
 		.enter_bootloader_desc = "T6 reset 0xA5",

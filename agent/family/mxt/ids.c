@@ -8,7 +8,8 @@
 
 #include "family/ids.h"
 
-static const char *const mxt_drivers[] = { "atmel_mxt_ts", NULL };
+/* mchp_spi_ts: Microchip's spi driver (atmel-maxtouch/maXTouch_SPI_linux) */
+static const char *const mxt_drivers[] = { "atmel_mxt_ts", "mchp_spi_ts", NULL };
 static const char *const mxt_compatibles[] = {
 	"atmel,maxtouch",     "atmel,qt602240_ts", "atmel,atmel_mxt_ts",
 	"atmel,atmel_mxt_tp", "atmel,mXT224",      NULL,

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * maXTouch operations for the update flow, over i2c-dev.
+ * maXTouch operations for the update flow, over i2c-dev or spidev.  On spi
+ * the same protocol travels in Microchip's framing (mxt-spi.c): register
+ * reads and writes, bootloader status and frames go through the helpers
+ * below, which pick the framing; an spi chip has no addresses, so "the
+ * application" and "the bootloader" are the two framings it answers in.
  *
  * Detection reads only: the info block at the application address (I2C_RDWR,
  * which works while the driver is bound), else one status byte at the
@@ -20,6 +24,7 @@
 #include "mxt.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +74,8 @@ struct mxt_priv {
 	/* Learnt while flashing, to read each status once, soon after it
 	 * changed: frame written -> verdict, PASS read -> ready. */
 	struct pace check, prog;
+	uint8_t spi_reply; /* the last spi verdict byte, for messages */
+	char errbuf[64];
 };
 
 struct mxt_cfg_blob {
@@ -104,49 +111,17 @@ static void mxt_fini(struct tf_ctx *c)
 static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
 		    size_t len)
 {
-	size_t off = 0, chunk = MXT_READ_CHUNK;
-
-	while (off < len) {
-		size_t n = len - off < chunk ? len - off : chunk;
-		uint8_t p[2] = { (uint8_t)(reg + off), (uint8_t)((reg + off) >> 8) };
-		int r = tf_i2c_write_read(&c->bus, addr, p, 2, buf + off, n);
-
-		if (r == -EOPNOTSUPP && chunk > 16) {
-			chunk /= 2;
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	if (c->spi_open)
+		return mxt_spi_read(&c->spi, reg, buf, len, &P(c)->spi_reply);
+	return tf_i2c_reg_read(c->bus, addr, TF_I2C_REG_LE16, reg, buf, len, MXT_READ_CHUNK);
 }
 
 static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
 		     const uint8_t *val, size_t len)
 {
-	uint8_t buf[2 + MXT_BLOCK_WRITE];
-	size_t off = 0;
-
-	while (off < len) {
-		size_t n = len - off < MXT_BLOCK_WRITE ? len - off : MXT_BLOCK_WRITE;
-		int r;
-
-		if (c->bus.max_write && n + 2 > c->bus.max_write)
-			n = c->bus.max_write - 2;
-		buf[0] = (uint8_t)(reg + off);
-		buf[1] = (uint8_t)((reg + off) >> 8);
-		memcpy(buf + 2, val + off, n);
-		r = tf_i2c_write(&c->bus, addr, buf, n + 2);
-		if (r == -EOPNOTSUPP && n > 16) {
-			c->bus.max_write = (uint16_t)(n + 2 > 255 ? 255 : (n + 2) / 2);
-			continue;
-		}
-		if (r < 0)
-			return r;
-		off += n;
-	}
-	return 0;
+	if (c->spi_open)
+		return mxt_spi_write(&c->spi, reg, val, len, &P(c)->spi_reply);
+	return tf_i2c_reg_write(c->bus, addr, TF_I2C_REG_LE16, reg, val, len, MXT_BLOCK_WRITE);
 }
 
 /* Read and parse the info block at the application address. */
@@ -201,18 +176,61 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 	st->has_info_crc = true;
 	st->info_crc = i->crc_read;
 	st->has_config_crc = read_config_crc(c, i, &st->config_crc) == 0;
-	st->bl_addr = c->ctrl && c->ctrl->has_bootloader_reg
+	st->bl_addr = c->spi_open ? 1 /* spi: no addresses */
+		      : c->ctrl && c->ctrl->has_bootloader_reg
 			      ? c->ctrl->bootloader_reg
 			      : mxt_bootloader_addr(P(c)->app, i->family >= 0xa2);
-	snprintf(st->detail, sizeof(st->detail),
-		 "application at 0x%02x: family %u variant %u, %u objects, info CRC 0x%06X",
-		 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
+	if (c->spi_open)
+		snprintf(st->detail, sizeof(st->detail),
+			 "application over %s: family %u variant %u, %u objects, info CRC "
+			 "0x%06X", c->spi.node, i->family, i->variant, i->num_objects,
+			 i->crc_read);
+	else
+		snprintf(st->detail, sizeof(st->detail),
+			 "application at 0x%02x: family %u variant %u, %u objects, info CRC "
+			 "0x%06X", P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
 /* The bootloader's status byte: a plain one-byte read (hot loop). */
 static int status_read(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 {
-	return tf_i2c_recv(&c->bus, bl, s, 1);
+	if (c->spi_open)
+		return mxt_spi_bl_read(&c->spi, s, 1);
+	return tf_i2c_recv(c->bus, bl, s, 1);
+}
+
+/* Bytes to the bootloader (unlock, a frame): the i2c bootloader
+ * reassembles a frame sent in several messages. */
+static int bl_send(struct tf_ctx *c, uint16_t bl, const uint8_t *buf, size_t len)
+{
+	if (c->spi_open)
+		return mxt_spi_bl_write(&c->spi, buf, len);
+	if (len <= 2)
+		return tf_i2c_send(c->bus, bl, buf, len);
+	return tf_i2c_write_msgs(c->bus, bl, buf, len);
+}
+
+/* A bus error for messages: on spi the chip's verdict, by name. */
+static const char *errstr(struct tf_ctx *c, int r)
+{
+	struct mxt_priv *p = P(c);
+
+	if (c->spi_open && p && (r == -EIO || r == -EPROTO)) {
+		snprintf(p->errbuf, sizeof(p->errbuf), "the chip answered 0x%02x (%s)",
+			 p->spi_reply, mxt_spi_reply_name(p->spi_reply));
+		return p->errbuf;
+	}
+	return strerror(-r);
+}
+
+/* Where the chip is, for messages: "0x4a on i2c-3", "spidev1.0". */
+static const char *where(struct tf_ctx *c, uint16_t addr, char *buf, size_t size)
+{
+	if (c->spi_open)
+		snprintf(buf, size, "%s", c->spi.node);
+	else
+		snprintf(buf, size, "0x%02x on i2c-%d", addr, c->dev.adapter_nr);
+	return buf;
 }
 
 /* Try the bootloader at @bl; 1 found (status in @s), 0 nothing, <0 error. */
@@ -223,7 +241,7 @@ static int probe_bl(struct tf_ctx *c, uint16_t bl, uint8_t *s)
 	if (!bl)
 		return 0;
 	/* SMBus receive-byte (libi2c): detection is one transaction. */
-	r = tf_i2c_read_byte(&c->bus, bl, s);
+	r = c->spi_open ? status_read(c, bl, s) : tf_i2c_read_byte(c->bus, bl, s);
 	if (r == -EBUSY)
 		return 0; /* a driver owns that address: not our bootloader */
 	if (r < 0)
@@ -246,11 +264,44 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		return 0;
 	}
 	if (r == -EBADMSG)
-		return tf_err_prefix(err, "%s: 0x%02x answers but ", c->dev.name, p->app);
-	if (!tf_i2c_nak(r))
-		return tf_err_set(err, -r, "%s: reading 0x%02x on i2c-%d: %s", c->dev.name,
-				  p->app, c->bus.nr, strerror(-r));
+		return tf_err_prefix(err, "0x%02x answers but ", p->app);
+	if (c->spi_open && r == -EPROTO)
+		return tf_err_set(err, EPROTO, "reading the info block over %s: the chip "
+				  "answered 0x%02x (%s)", c->spi.node, p->spi_reply,
+				  mxt_spi_reply_name(p->spi_reply));
+	if (!tf_i2c_nak(r)) {
+		char w[80];
+
+		return tf_err_set(err, -r, "reading %s: %s", where(c, p->app, w, sizeof(w)),
+				  errstr(c, r));
+	}
 	p->have_info = false;
+	if (c->spi_open) {
+		/* one chip select: the bootloader answers in its own framing */
+		r = probe_bl(c, 1, &s);
+		if (r < 0)
+			return tf_err_set(err, -r, "bootloader read over %s: %s", c->spi.node,
+					  strerror(-r));
+		if (r == 1) {
+			st->mode = TF_CHIP_BOOTLOADER;
+			st->bl_addr = 1;
+			if ((s & MXT_BOOT_EXTENDED_ID) &&
+			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
+			    mxt_spi_bl_read(&c->spi, ext, 3) == 0)
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader over spi: %s (0x%02x), id %u version %u",
+					 mxt_status_name(s), s, ext[1], ext[2]);
+			else
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader over spi: %s (0x%02x)", mxt_status_name(s), s);
+			return 0;
+		}
+		st->mode = TF_CHIP_ABSENT;
+		snprintf(st->detail, sizeof(st->detail),
+			 "no answer over %s in the application's framing nor the bootloader's "
+			 "(MISO stays high)", c->spi.node);
+		return 0;
+	}
 	if (c->ctrl && c->ctrl->has_bootloader_reg) {
 		cand[n++] = c->ctrl->bootloader_reg;
 	} else {
@@ -261,14 +312,14 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	for (i = 0; i < n; i++) {
 		r = probe_bl(c, cand[i], &s);
 		if (r < 0)
-			return tf_err_set(err, -r, "%s: reading 0x%02x: %s", c->dev.name,
+			return tf_err_set(err, -r, "reading 0x%02x: %s",
 					  cand[i], strerror(-r));
 		if (r == 1) {
 			st->mode = TF_CHIP_BOOTLOADER;
 			st->bl_addr = cand[i];
 			if ((s & MXT_BOOT_EXTENDED_ID) &&
 			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
-			    tf_i2c_read(&c->bus, cand[i], ext, 3) == 0)
+			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0)
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
 					 cand[i], mxt_status_name(s), s, ext[1], ext[2]);
@@ -358,8 +409,7 @@ static int mxt_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	struct mxt_cfg_blob *b = cfg;
 
 	if (!P(c)->have_info)
-		return tf_err_set(err, EINVAL, "%s: the chip is not in application mode",
-				  c->dev.name);
+		return tf_err_set(err, EINVAL, "the chip is not in application mode");
 	free(b->image);
 	b->image = NULL;
 	return mxt_cfg_image(&b->cfg, &P(c)->info, c->force, &b->image, &b->start,
@@ -547,13 +597,11 @@ static bool reset_after_last_frame(struct tf_ctx *c, uint16_t bl, int r, uint8_t
 	return r == -ETIMEDOUT && tf_i2c_nak(status_read(c, bl, s));
 }
 
-static int restarted(struct tf_ctx *c, size_t frame, uint8_t s, struct tf_err *err)
+static int restarted(size_t frame, uint8_t s, struct tf_err *err)
 {
 	return tf_err_set(err, EIO,
-			  "%s: the bootloader restarted at frame %zu (status 0x%02x %s: "
-			  "power loss or reset?); the chip has no valid firmware and "
-			  "can be flashed again",
-			  c->dev.name, frame, s, mxt_status_name(s));
+			  "the bootloader restarted at frame %zu (status 0x%02x %s: "
+			  "power loss or reset?)", frame, s, mxt_status_name(s));
 }
 
 static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
@@ -564,17 +612,17 @@ static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
 	int r;
 
 	if (!p->have_info)
-		return tf_err_set(err, EINVAL, "%s: not in application mode", c->dev.name);
+		return tf_err_set(err, EINVAL, "not in application mode");
 	r = reg_write(c, p->app, (uint16_t)(p->info.t6 + T6_RESET), &v, 1);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: T6 bootloader command: %s", c->dev.name,
-				  strerror(-r));
+		return tf_err_set(err, -r, "T6 bootloader command: %s",
+				  errstr(c, r));
 	/* MXT_RESET_TIME is 200 ms; poll instead of sleeping it all. */
 	r = wait_status(c, st->bl_addr, is_plausible, 10000, MXT_BL_ENTER_TIMEOUT_MS, &s);
 	if (r < 0)
 		return tf_err_set(err, -r == ETIMEDOUT ? ETIMEDOUT : -r,
-				  "%s: no bootloader at 0x%02x after the reset to "
-				  "bootloader mode", c->dev.name, st->bl_addr);
+				  "no bootloader at 0x%02x after the reset to "
+				  "bootloader mode", st->bl_addr);
 	p->have_info = false;
 	st->mode = TF_CHIP_BOOTLOADER;
 	snprintf(st->detail, sizeof(st->detail), "bootloader at 0x%02x: %s (0x%02x)",
@@ -604,16 +652,14 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		r = status_read(c, bl, &s);
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: bootloader at 0x%02x does not answer: %s",
-				  c->dev.name, bl, strerror(-r));
+		return tf_err_set(err, -r, "bootloader at 0x%02x does not answer: %s", bl,
+				  errstr(c, r));
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
-		r = tf_i2c_send(&c->bus, bl, unlock, sizeof(unlock));
+		r = bl_send(c, bl, unlock, sizeof(unlock));
 		if (r < 0)
-			return tf_err_set(err, -r, "%s: unlocking the bootloader: %s",
-					  c->dev.name, strerror(-r));
+			return tf_err_set(err, -r, "unlocking the bootloader: %s", errstr(c, r));
 	} else if (!is_waiting_cmd_or_data(s) && !is_plausible(s)) {
-		return tf_err_set(err, EPROTO, "%s: unexpected bootloader status 0x%02x",
-				  c->dev.name, s);
+		return tf_err_set(err, EPROTO, "unexpected bootloader status 0x%02x", s);
 	}
 	while (pos < fw->len) {
 		size_t fl = mxt_fw_frame_len(fw, pos);
@@ -622,28 +668,27 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 		/* Stopped: between frames, the one in flight has its verdict. */
 		if (tf_stop_requested())
 			return tf_err_set(err, EINTR,
-					  "%s: stopped by signal %d after frame %zu of %zu; the "
-					  "chip stays in its bootloader and can be flashed again",
-					  c->dev.name, tf_stop_requested(), prog.done, fw->frames);
+					  "stopped by signal %d after frame %zu of %zu",
+					  tf_stop_requested(), prog.done, fw->frames);
 		if (!ready) {
 			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS, &s);
 			if (r == 0 && restart_state(s) && prog.done)
-				return restarted(c, prog.done + 1, s, err);
+				return restarted(prog.done + 1, s, err);
 			if (r == 0 && !is_waiting_data(s))
 				r = -EPROTO;
 			if (r < 0)
 				return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
-						  "%s: bootloader not ready for frame %zu of %zu "
-						  "(%s, last status 0x%02x %s)",
-						  c->dev.name, prog.done + 1, fw->frames,
-						  r == -ETIMEDOUT ? "timed out" : strerror(-r), s,
+						  "bootloader not ready for frame %zu of %zu "
+						  "(%s, last status 0x%02x %s)", prog.done + 1,
+						  fw->frames,
+						  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
 						  mxt_status_name(s));
 		}
 		ready = false;
-		r = tf_i2c_write_msgs(&c->bus, bl, fw->data + pos, fl);
+		r = bl_send(c, bl, fw->data + pos, fl);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "%s: writing frame %zu: %s", c->dev.name,
-					  prog.done + 1, strerror(-r));
+			return tf_err_set(err, -r, "writing frame %zu: %s",
+					  prog.done + 1, errstr(c, r));
 		t_written = now_us();
 		sent = r == 0;
 		if (sent)
@@ -670,28 +715,39 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 				continue;
 			}
 			if (r == 0)
-				return restarted(c, prog.done + 1, s, err);
+				return restarted(prog.done + 1, s, err);
 			return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
-					  "%s: bootloader did not finish programming frame %zu "
-					  "(%s, last status 0x%02x %s); the chip stays in its "
-					  "bootloader and can be flashed again",
-					  c->dev.name, prog.done, r == -ETIMEDOUT ? "timed out"
-					  : strerror(-r), s, mxt_status_name(s));
+					  "bootloader did not finish programming frame %zu "
+					  "(%s, last status 0x%02x %s)", prog.done,
+					  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
+					  mxt_status_name(s));
 		}
 		if (r == 0 && restart_state(s))
-			return restarted(c, prog.done + 1, s, err);
+			return restarted(prog.done + 1, s, err);
 		/* FAIL, a lost frame or a timeout: retry as the kernel does.  Only
 		 * the chip's own FRAME_CRC_FAIL on the last try is its verdict on
 		 * the image; NAKs and timeouts are a chip that went away. */
 		if (++retry > MXT_FRAME_RETRIES) {
-			tf_err_set(err, EIO,
-				   "%s: frame %zu of %zu failed %u times (last status "
-				   "0x%02x %s); the chip stays in its bootloader and can "
-				   "be flashed again",
-				   c->dev.name, prog.done + 1, fw->frames, retry - 1, s,
-				   mxt_status_name(s));
-			if (err && sent && r == 0 && s == MXT_FRAME_CRC_FAIL)
+			bool refused = sent && r == 0 && s == MXT_FRAME_CRC_FAIL;
+
+			/* The first frame carries what the image is for (the
+			 * bootloader checks it against its own chip): refused
+			 * every time, the image is another chip's. */
+			if (refused && !prog.done)
+				tf_err_set(err, EIO,
+					   "the bootloader refused the first frame: the image is "
+					   "for another chip (frame 1 of %zu failed %u times, "
+					   "status 0x%02x %s)", fw->frames, retry - 1, s,
+					   mxt_status_name(s));
+			else
+				tf_err_set(err, EIO,
+					   "frame %zu of %zu failed %u times (last status "
+					   "0x%02x %s)", prog.done + 1, fw->frames, retry - 1, s,
+					   mxt_status_name(s));
+			if (err && refused) {
 				err->rejected = true;
+				err->foreign = !prog.done;
+			}
 			return -EIO;
 		}
 		prog.retries++;
@@ -720,7 +776,7 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 			/* The new firmware runs with a corrupt info block. */
 			if (err)
 				err->rejected = true;
-			return tf_err_prefix(err, "%s: after flashing, ", c->dev.name);
+			return tf_err_prefix(err, "after flashing, ");
 		}
 		if (status_read(c, st->bl_addr, &s) == 0 && mxt_status_plausible(s))
 			saw_bl = true;
@@ -733,13 +789,12 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 	 * (APP_CRC_FAIL): its verdict on the blob. */
 	if (saw_bl)
 		return tf_err_reject(err, EIO,
-				  "%s: the chip did not start the new firmware: its "
-				  "bootloader still answers at 0x%02x (%s); it can be "
-				  "flashed again",
-				  c->dev.name, st->bl_addr, mxt_status_name(s));
+				  "the chip did not start the new firmware: its "
+				  "bootloader still answers at 0x%02x (%s)", st->bl_addr,
+				  mxt_status_name(s));
 	return tf_err_set(err, ETIMEDOUT,
-			  "%s: no answer at 0x%02x or 0x%02x within %d ms after flashing",
-			  c->dev.name, p->app, st->bl_addr, MXT_APP_START_TIMEOUT_MS);
+			  "no answer at 0x%02x or 0x%02x within %d ms after flashing", p->app,
+			  st->bl_addr, MXT_APP_START_TIMEOUT_MS);
 }
 
 /* ------------------------------------------------------------ config */
@@ -758,8 +813,8 @@ static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
 		if (reg_read(c, P(c)->app, 0, &b, 1) == 0)
 			return read_info(c, &P(c)->info, err);
 		if (now_us() >= deadline)
-			return tf_err_set(err, ETIMEDOUT, "%s: no answer at 0x%02x after reset",
-					  c->dev.name, P(c)->app);
+			return tf_err_set(err, ETIMEDOUT, "no answer at 0x%02x after reset",
+					  P(c)->app);
 		tf_sleep_us(delay);
 		delay = delay * 2 > 100000 ? 100000 : delay * 2;
 	}
@@ -781,8 +836,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	int r;
 
 	if (!b->image)
-		return tf_err_set(err, EINVAL, "%s: config not checked against the chip",
-				  c->dev.name);
+		return tf_err_set(err, EINVAL, "config not checked against the chip");
 	/* Every configuration object, whole: absent ones become zeros, as
 	 * the kernel's image does; messages and commands are left alone. */
 	for (i = 0; i < p->info.num_objects; i++) {
@@ -793,12 +847,12 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 			continue;
 		r = reg_write(c, p->app, o->start, b->image + (o->start - b->start), span);
 		if (r < 0)
-			return tf_err_set(err, -r, "%s: writing T%u: %s", c->dev.name,
-					  o->type, strerror(-r));
+			return tf_err_set(err, -r, "writing T%u: %s",
+					  o->type, errstr(c, r));
 	}
 	r = t6_command(c, T6_BACKUPNV, T6_BACKUP_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: backup command: %s", c->dev.name, strerror(-r));
+		return tf_err_set(err, -r, "backup command: %s", errstr(c, r));
 	/* The command byte reads non-zero until the backup is done. */
 	deadline = now_us() + MXT_BACKUP_TIMEOUT_MS * 1000ULL;
 	do {
@@ -806,36 +860,34 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		delay = delay * 2 > 50000 ? 50000 : delay * 2;
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "%s: reading T6: %s", c->dev.name, strerror(-r));
+			return tf_err_set(err, -r, "reading T6: %s", errstr(c, r));
 		if (now_us() > deadline)
-			return tf_err_set(err, ETIMEDOUT, "%s: backup to NVM did not finish",
-					  c->dev.name);
+			return tf_err_set(err, ETIMEDOUT, "backup to NVM did not finish");
 	} while (r < 0 || v != 0);
 	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, strerror(-r));
+		return tf_err_set(err, -r, "reset command: %s", errstr(c, r));
 	tf_sleep_us(10000);
 	r = wait_app(c, MXT_RESET_TIMEOUT_MS, err);
 	if (r < 0)
 		return r;
 	r = read_config_crc(c, &p->info, &crc);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading the config back: %s", c->dev.name,
-				  strerror(-r));
+		return tf_err_set(err, -r, "reading the config back: %s",
+				  errstr(c, r));
 	if (crc != b->crc)
 		return tf_err_reject(err, EIO,
-				  "%s: after backup and reset the chip's config CRC is "
-				  "0x%06X, expected 0x%06X",
-				  c->dev.name, crc, b->crc);
+				  "after backup and reset the chip's config CRC is "
+				  "0x%06X, expected 0x%06X", crc, b->crc);
 	return 0;
 }
 
 /* atmel_mxt_ts requests fixed names: MXT_FW_NAME and MXT_CFG_NAME. */
-static int fixed_name(struct tf_ctx *c, const char *name, char *buf, size_t size,
+static int fixed_name(const char *name, char *buf, size_t size,
 		      struct tf_err *err)
 {
 	if (tf_snprintf(buf, size, "%s", name))
-		return tf_err_set(err, ENAMETOOLONG, "%s: file name %s too long", c->dev.name,
+		return tf_err_set(err, ENAMETOOLONG, "file name %s too long",
 				  name);
 	return 0;
 }
@@ -843,8 +895,9 @@ static int fixed_name(struct tf_ctx *c, const char *name, char *buf, size_t size
 static int mxt_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			      size_t size, struct tf_err *err)
 {
+	(void)c;
 	(void)st;
-	return fixed_name(c, "maxtouch.fw", buf, size, err);
+	return fixed_name("maxtouch.fw", buf, size, err);
 }
 
 /*
@@ -862,8 +915,184 @@ static bool mxt_kernel_fw_rejected(int code, const struct tf_chip_state *after)
 static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			       size_t size, struct tf_err *err)
 {
+	(void)c;
 	(void)st;
-	return fixed_name(c, "maxtouch.cfg", buf, size, err);
+	return fixed_name("maxtouch.cfg", buf, size, err);
+}
+
+/* ------------------------------------------------------------ bring-up tools */
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void info_field(struct tf_chip_info *ci, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ci->n_fields >= TF_CHIP_INFO_FIELDS)
+		return;
+	tf_snprintf(ci->field[ci->n_fields].key, sizeof(ci->field[0].key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(ci->field[ci->n_fields].value, sizeof(ci->field[0].value), fmt, ap);
+	va_end(ap);
+	ci->n_fields++;
+}
+
+/* The info block and object table, as mxt-app's "info" shows them. */
+static int mxt_chip_info(struct tf_ctx *c, const struct tf_chip_state *st,
+			 struct tf_chip_info *ci, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	const struct mxt_info *i = &p->info;
+	unsigned k;
+
+	(void)err;
+	if (st->mode != TF_CHIP_APP || !p->have_info)
+		return 0;
+	info_field(ci, "family_id", "%u (0x%02X)", i->family, i->family);
+	info_field(ci, "variant_id", "%u (0x%02X)", i->variant, i->variant);
+	info_field(ci, "version_byte", "0x%02X", i->version);
+	info_field(ci, "build", "0x%02X", i->build);
+	info_field(ci, "matrix", "%u x %u", i->matrix_x, i->matrix_y);
+	info_field(ci, "objects", "%u", i->num_objects);
+	info_field(ci, "config_area", "0x%04X-0x%04X (CRC from 0x%04X)", i->cfg_start,
+		   i->mem_size, i->crc_start);
+	info_field(ci, "bootloader_address", "0x%02x", st->bl_addr);
+	tf_snprintf(ci->table, sizeof(ci->table), "objects");
+	ci->n_cols = 5;
+	tf_snprintf(ci->col[0], sizeof(ci->col[0]), "type");
+	tf_snprintf(ci->col[1], sizeof(ci->col[1]), "address");
+	tf_snprintf(ci->col[2], sizeof(ci->col[2]), "size");
+	tf_snprintf(ci->col[3], sizeof(ci->col[3]), "instances");
+	tf_snprintf(ci->col[4], sizeof(ci->col[4]), "report_ids");
+	for (k = 0; k < i->num_objects && k < TF_CHIP_INFO_ROWS; k++) {
+		const struct mxt_object *o = &i->obj[k];
+
+		snprintf(ci->cell[k][0], sizeof(ci->cell[k][0]), "T%u", o->type);
+		snprintf(ci->cell[k][1], sizeof(ci->cell[k][1]), "0x%04X", o->start);
+		snprintf(ci->cell[k][2], sizeof(ci->cell[k][2]), "%u", o->size);
+		snprintf(ci->cell[k][3], sizeof(ci->cell[k][3]), "%u", o->instances);
+		snprintf(ci->cell[k][4], sizeof(ci->cell[k][4]), "%u",
+			 (unsigned)o->report_ids * o->instances);
+	}
+	ci->n_rows = k;
+	return 0;
+}
+
+/* T6 RESET (atmel_mxt_ts mxt_soft_reset), then wait for the info block. */
+static int mxt_soft_reset(struct tf_ctx *c, struct tf_err *err)
+{
+	int r;
+
+	if (!P(c)->have_info)
+		return tf_err_set(err, ENODEV, "%s: the chip is not in application mode",
+				  c->dev.name);
+	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
+	if (r < 0)
+		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, strerror(-r));
+	tf_sleep_us(10000);
+	return wait_app(c, MXT_RESET_TIMEOUT_MS, err);
+}
+
+/* Append to a growing text buffer. */
+struct text {
+	char *buf;
+	size_t len, cap;
+	bool failed;
+};
+
+static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->failed)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->cap ? t->cap * 2 : 4096) + (size_t)n;
+		char *nb = realloc(t->buf, cap);
+
+		if (!nb) {
+			t->failed = true;
+			return;
+		}
+		t->buf = nb;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+/*
+ * The configuration in the chip's RAM as an OBP_RAW V1 file (the format
+ * atmel_mxt_ts loads and mxt-app saves): the info block's first bytes, its
+ * CRC, the config CRC over [crc_start, mem_size) -- what the chip reports
+ * -- and every configuration object, each instance on one line.  Messages,
+ * commands and debug objects are left out, as mxt_cfg_image skips them.
+ */
+static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	const struct mxt_info *i = &p->info;
+	struct text t = { 0 };
+	uint8_t *mem;
+	size_t n;
+	unsigned k, inst, b;
+	int r;
+
+	if (!p->have_info)
+		return tf_err_set(err, ENODEV, "%s: the chip is not in application mode",
+				  c->dev.name);
+	if (i->mem_size <= i->crc_start || i->crc_start < i->cfg_start)
+		return tf_err_set(err, EINVAL, "%s: the chip has no configuration area",
+				  c->dev.name);
+	n = (size_t)(i->mem_size - i->cfg_start);
+	mem = malloc(n);
+	if (!mem)
+		return -ENOMEM;
+	r = reg_read(c, p->app, i->cfg_start, mem, n);
+	if (r < 0) {
+		free(mem);
+		return tf_err_set(err, -r, "%s: reading the configuration: %s", c->dev.name,
+				  strerror(-r));
+	}
+	text_add(&t, "OBP_RAW V1\n");
+	text_add(&t, "%02X %02X %02X %02X %02X %02X %02X\n", i->family, i->variant,
+		 i->version, i->build, i->matrix_x, i->matrix_y, i->num_objects);
+	text_add(&t, "%06X\n", i->crc_read);
+	text_add(&t, "%06X\n",
+		 mxt_crc24(mem + (i->crc_start - i->cfg_start), (size_t)(i->mem_size - i->crc_start)));
+	for (k = 0; k < i->num_objects; k++) {
+		const struct mxt_object *o = &i->obj[k];
+
+		if (volatile_type(o->type) || o->start < i->cfg_start || !o->size)
+			continue;
+		for (inst = 0; inst < o->instances; inst++) {
+			size_t at = (size_t)(o->start - i->cfg_start) + (size_t)o->size * inst;
+
+			if (at + o->size > n)
+				break;
+			text_add(&t, "%04X %04X %04X", o->type, inst, o->size);
+			for (b = 0; b < o->size; b++)
+				text_add(&t, " %02X", mem[at + b]);
+			text_add(&t, "\n");
+		}
+	}
+	free(mem);
+	if (t.failed) {
+		free(t.buf);
+		return tf_err_set(err, ENOMEM, "out of memory");
+	}
+	*data = (uint8_t *)t.buf;
+	*len = t.len;
+	return 0;
 }
 
 const struct tf_family_ops mxt_ops = {
@@ -883,4 +1112,7 @@ const struct tf_family_ops mxt_ops = {
 	.write_firmware = mxt_write_firmware,
 	.leave_bootloader = mxt_leave_bootloader,
 	.write_config = mxt_write_config,
+	.chip_info = mxt_chip_info,
+	.soft_reset = mxt_soft_reset,
+	.save_config = mxt_save_config,
 };

@@ -3,8 +3,8 @@
  * maXTouch (atmel_mxt_ts) support: the info block, firmware images (.fw
  * binary and the vendor's .enc hex form), OBP_RAW configuration files, and
  * the bootloader and object protocols over i2c-dev.  Facts from
- * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1) and shared/design.md
- * §6; the parsers are pure functions over a buffer.
+ * drivers/input/touchscreen/atmel_mxt_ts.c (Linux 6.1); the parsers are
+ * pure functions over a buffer.
  */
 #ifndef TF_FAMILY_MXT_H
 #define TF_FAMILY_MXT_H
@@ -152,7 +152,44 @@ void mxt_version_from_info(uint8_t version_byte, uint8_t build, struct tf_versio
 /* Manifest rules (blob.c). */
 bool mxt_hw_id_ok(const char *s);
 int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+struct tf_blob_facts;
+int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
+		   struct tf_blob_facts *f, struct tf_err *err);
+int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			size_t size);
 /* The flow's operations (mxt-ops.c). */
 extern const struct tf_family_ops mxt_ops;
+
+/* ------------------------------------------------------------ spi (mxt-spi.c) */
+
+struct tf_spi;
+
+#define MXT_SPI_HEADER 6
+#define MXT_SPI_MAX_LEN 64      /* MXT_MAX_SPI_BLOCK */
+#define MXT_SPI_GAP_US 1000     /* chip-select gap between request and response */
+#define MXT_SPI_WRITE_REQ 0x01
+#define MXT_SPI_READ_REQ 0x02
+#define MXT_SPI_WRITE_OK 0x81
+#define MXT_SPI_WRITE_FAIL 0x41
+#define MXT_SPI_READ_OK 0x82
+#define MXT_SPI_READ_FAIL 0x42
+#define MXT_SPI_INVALID_REQ 0x04
+#define MXT_SPI_INVALID_CRC 0x08
+
+/* __mxt_calc_crc8: reflected, polynomial 0x8C, init 0 (CRC-8/MAXIM). */
+uint8_t mxt_spi_crc8(const uint8_t *p, size_t n);
+void mxt_spi_header(uint8_t op, uint16_t reg, uint16_t len, uint8_t h[MXT_SPI_HEADER]);
+const char *mxt_spi_reply_name(uint8_t reply);
+/* 0 for @ok, -ENXIO for 0xFF (nobody answered), -EIO for a read/write
+ * failure, -EPROTO for an invalid request or CRC (or anything else). */
+int mxt_spi_reply_errno(uint8_t reply, uint8_t ok);
+/* Register access in requests of at most 64 bytes; *@reply gets the last
+ * verdict byte (for messages). */
+int mxt_spi_read(struct tf_spi *s, uint16_t reg, uint8_t *buf, size_t len, uint8_t *reply);
+int mxt_spi_write(struct tf_spi *s, uint16_t reg, const uint8_t *buf, size_t len,
+		  uint8_t *reply);
+/* Bootloader: @n (<= 8) status bytes; -ENXIO when nothing answered. */
+int mxt_spi_bl_read(struct tf_spi *s, uint8_t *buf, size_t n);
+int mxt_spi_bl_write(struct tf_spi *s, const uint8_t *buf, size_t n);
 
 #endif /* TF_FAMILY_MXT_H */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "emub-priv.h"
+#include "emub-spi.h"
 #include "silead_model.h"
 
 #define ERR(...) (snprintf(err, errsz, __VA_ARGS__), -EINVAL)
@@ -710,13 +711,13 @@ int emub_board_parse(const char *text, const char *base_dir, struct emub_board_d
 			r = parse_adapter(kf, g, d, err, errsz);
 		else if (g_str_has_prefix(g, "chip "))
 			r = parse_chip(kf, g, base_dir ? base_dir : ".", d, err, errsz);
-		else
+		else if ((r = emub_spi_parse_group(kf, g, d, err, errsz)) == 1)
 			r = ERR("[%s]: unknown section", g);
 	}
 	g_strfreev(groups);
 	g_key_file_free(kf);
-	if (!r && d->nadapters == 0)
-		r = ERR("board has no [adapter N] section");
+	if (!r && d->nadapters == 0 && !emub_spi_has_controllers(d))
+		r = ERR("board has no [adapter N] or [spi N] section");
 	if (!r) {
 		for (int i = 0; i < EMUB_MAX_LINES; i++)
 			if (d->line_names[i] && i >= d->gpio_nlines)
@@ -724,6 +725,8 @@ int emub_board_parse(const char *text, const char *base_dir, struct emub_board_d
 	}
 	if (!r)
 		r = check_wiring(d, err, errsz);
+	if (!r)
+		r = emub_spi_check(d, err, errsz);
 	if (!d->gpio_label)
 		d->gpio_label = g_strdup("emuboard-gpio");
 	if (r)
@@ -760,5 +763,6 @@ void emub_board_desc_clear(struct emub_board_desc *d)
 		if (c->nak_addrs)
 			g_array_free(c->nak_addrs, TRUE);
 	}
+	emub_spi_board_free(d->spi);
 	memset(d, 0, sizeof(*d));
 }

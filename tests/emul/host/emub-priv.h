@@ -24,6 +24,8 @@
 
 struct emub;
 struct emub_dev;
+struct emub_spi;
+struct emub_spi_board;
 
 /* ------------------------------------------------------------ board file */
 
@@ -121,6 +123,7 @@ struct emub_board_desc {
 	struct emub_adapter_desc adapters[EMUB_MAX_ADAPTERS];
 	int nchips;
 	struct emub_chip_desc chips[EMUB_MAX_CHIPS];
+	struct emub_spi_board *spi; /* [spi N], [spi-chip NAME], [spidev]: emub-spi.h */
 };
 
 int emub_board_parse(const char *text, const char *base_dir, struct emub_board_desc *d,
@@ -353,6 +356,8 @@ struct emub {
 
 	/* children */
 	GPtrArray *children;
+
+	struct emub_spi *spi; /* spi controllers, devices, spidev (emub-spi.h) */
 };
 
 /* ------------------------------------------------------------ helpers */

@@ -18,6 +18,7 @@
 
 #include "eeprom_model.h"
 #include "emub-priv.h"
+#include "emub-spi.h"
 #include "mxt_model.h"
 #include "goodix_model.h"
 #include "silead_model.h"
@@ -281,6 +282,9 @@ int emub_start(struct emub *eb)
 	if (!eb->on_uevent_after_boot)
 		emub_uevent_runner_start(eb);
 	emub_service_start(eb);
+	r = emub_spi_start(eb);
+	if (r)
+		return r;
 	emub_completer_start(eb);
 	emub_pacer_start(eb);
 	eb->started = true;
@@ -336,6 +340,7 @@ void emub_free(struct emub *eb)
 	g_mutex_unlock(&eb->lock);
 	if (eb->started) {
 		emub_devices_stop(eb);
+		emub_spi_stop(eb);
 		emub_service_stop(eb);
 		emub_devices_destroy(eb);
 		emub_gpio_teardown(eb);

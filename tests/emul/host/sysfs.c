@@ -505,7 +505,7 @@ static int build_adapter(struct emub *eb, struct emub_adapter *ad)
 	emub_sys_symlink(eb, adrel, s);
 	g_free(s);
 
-	/* its i2c-dev class device with the /dev node (design §7) */
+	/* its i2c-dev class device with the /dev node, as i2c-dev registers it */
 	rec = g_strdup_printf("P: /%s/i2c-dev/i2c-%d\n"
 			      "N: i2c-%d\n"
 			      "E: DEVNAME=/dev/i2c-%d\n"

@@ -3,7 +3,7 @@
  * maXTouch chip model: application mode (object protocol), bootloader mode
  * (status byte, unlock, frames) and the transitions between them, in model
  * time.  Written from atmel_mxt_ts.c (Linux 6.1), mxt-app's bootloader
- * handling and shared/design.md §6; see mxt_model.h for the overview and
+ * handling; see mxt_model.h for the overview and
  * mxt_image.h for the synthetic frame contents.  Freestanding.
  */
 #include "mxt_model.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A maXTouch touch controller, modelled from drivers/input/touchscreen/
- * atmel_mxt_ts.c (Linux 6.1) and the facts in shared/design.md §6 -- not from
+ * atmel_mxt_ts.c (Linux 6.1) and mxt-app's bootloader handling -- not from
  * touchfw's agent.  Freestanding: see em_types.h.
  *
  * Application mode (at the application address): 16-bit little-endian

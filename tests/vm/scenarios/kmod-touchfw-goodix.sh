@@ -22,7 +22,8 @@
 #      i2c-dev with the driver bound, reads it back, rebinds;
 # each verified by the new input device's axis maxima and the chip's own
 # state; 3. a private copy of the DB whose blob has a wrong checksum (the
-# manifest made to agree): refused before the chip sees a byte.
+# manifest made to agree): refused before the chip sees a byte; 4. `touchfw
+# chip` info, and reset through the RST line with the real driver.
 . /vm/goodix-emul.sh
 
 vm_require "modules and debugfs" emul_setup
@@ -107,6 +108,21 @@ vm_check "touchfw refuses the blob (db-invalid) and names the byte" eval \
 vm_check "before the chip is touched: no config write, no unbind, still bound" eval \
 	'[ "$(emul_state config_writes)" = 0 ] && [ "$(emul_state config_version)" = 0x41 ] &&
 	 ! emul_log_has unbinding && [ "$(emul_driver)" = Goodix-TS ]'
+
+# ---- 4. the bring-up tools: chip info, and chip reset on the RST line
+# (libgpiod, the driver unbound around the pulse and bound again)
+vm_check "chip info: the chip's config version and length" eval \
+	'/usr/local/bin/touchfw chip "$EMUL_DEV" info >/tmp/info.txt 2>&1 &&
+		grep -q "config version:   65" /tmp/info.txt && grep -q "config_length:    186" /tmp/info.txt'
+resets=$(emul_state resets)
+/usr/local/bin/touchfw chip "$EMUL_DEV" reset >/tmp/reset.txt 2>&1
+rc=$?
+while IFS= read -r l; do vm_log "reset: $l"; done </tmp/reset.txt
+vm_check "chip reset: a pulse on the RST line, the input device back" eval \
+	'[ $rc = 0 ] && grep -q "reset pulse on the profile.s reset line" /tmp/reset.txt &&
+		grep -q "is back" /tmp/reset.txt'
+vm_check "the chip saw the reset, the driver is bound again" eval \
+	'[ "$(emul_state resets)" -gt "$resets" ] && [ "$(emul_driver)" = Goodix-TS ]'
 emul_monitor_stop
 vm_check "goodix_emul unloads" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

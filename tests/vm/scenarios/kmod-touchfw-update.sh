@@ -19,7 +19,9 @@
 # mxt_emul's GPIO lines: touchfw unbinds, pulses reset, flashes over
 # i2c-dev with CHG watched through libgpiod, writes the config and
 # rebinds.  Both read the new version back through the driver.  Prints
-# bind uevent -> verified input device for each.
+# bind uevent -> verified input device for each.  Then the bring-up tools
+# against the real kernel: board identify --live (GPIO lines looked up
+# through libgpiod), chip info, save-config written back as a no-op.
 . /vm/mxt-emul.sh
 
 vm_require "modules and debugfs" emul_setup
@@ -90,6 +92,25 @@ vm_check "touchfw verified the input device the driver registered ($(emul_event)
 	'emul_has_input && [ "$(emul_result_field input)" = "$(emul_event)" ]'
 emul_figure_since_bind unbind_flash_bind_uevent_to_verified_input_ms "$t_done"
 vm_check "one run" test "$(emul_runs)" = 1
+
+# ---- the bring-up tools on the real driver and GPIO chip (libgpiod).  The
+# driver holds the reset line; the interrupt it takes as an IRQ
+# (interrupts-extended), which libgpiod shows as a free line.
+/usr/local/bin/touchfw board identify --live >/tmp/live.txt 2>&1
+while IFS= read -r l; do vm_log "live: $l"; done </tmp/live.txt
+vm_check "board identify --live: adapter, device, driver, chip, both lines found" eval \
+	'grep -q "live: 1 controller, 0 problems" /tmp/live.txt &&
+		grep -q "ok   chip answers: application at 0x4a" /tmp/live.txt &&
+		grep -q "ok   reset line touchfw-mxt-emul:0 is there (held by" /tmp/live.txt &&
+		grep -q "ok   interrupt line touchfw-mxt-emul:1 is there" /tmp/live.txt'
+vm_check "chip info reads the object table with the driver bound" eval \
+	'/usr/local/bin/touchfw chip "$EMUL_DEV" info | grep -q "^objects ("'
+rm -f /tmp/saved.cfg
+vm_check "a saved config writes back as a no-op (same CRC)" eval \
+	'/usr/local/bin/touchfw chip "$EMUL_DEV" save-config /tmp/saved.cfg &&
+		/usr/local/bin/touchfw flash --config /tmp/saved.cfg "$EMUL_DEV" 2>&1 |
+		grep -q "already has CRC 0xE67ACA"'
+vm_check "the driver stayed bound through all of it" test "$(emul_driver)" = atmel_mxt_ts
 vm_log "what udevd's RUN program said:"
 emul_handle_event_lines
 emul_monitor_stop

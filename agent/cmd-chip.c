@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `touchfw chip DEVICE info|reset|save-config FILE`: a bring-up engineer's
+ * direct line to one controller, through its family's operations
+ * (family.h: detect, chip_info, soft_reset, save_config) and never its
+ * name.  The controller is the board profile's when one describes the
+ * device, else what the bound driver says (as `flash` does without a
+ * profile).  info and save-config only read the chip, safe with the driver
+ * bound; reset takes the device's lock as a run does, and uses the
+ * family's reset command, else the profile's reset line with the family's
+ * timing (the driver unbound around it and bound again).  save-config
+ * writes the running configuration as a blob the firmware database takes
+ * (`touchfw db add`) and `flash --config` writes back as a no-op.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "cli.h"
+#include "cmd.h"
+#include "device.h"
+#include "exitcode.h"
+#include "family/family.h"
+#include "gpio.h"
+#include "json.h"
+#include "settings.h"
+#include "state.h"
+
+#define GPIO_BUSY_RETRY_MS 2000
+
+struct chip {
+	struct tf_settings s;
+	struct tf_ctx c;
+	const struct tf_family *fam;
+	struct tf_board_identity id;
+	struct tf_board_set *boards;
+	const struct tf_board_profile *profile;
+	struct tf_controller synth;
+	struct tf_chip_state st;
+	bool have_id, inited;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw chip DEVICE info [--json]\n"
+		"       touchfw chip DEVICE reset\n"
+		"       touchfw chip DEVICE save-config FILE\n"
+		"\n"
+		"Talk to one controller through its family's operations.\n"
+		"DEVICE is the kernel's name (1-004a).  The controller is the one\n"
+		"the board profile describes, else what the bound driver says.\n"
+		"\n"
+		"  info         mode, identity, versions, CRCs and what the family\n"
+		"               reads besides (an object table where the chip has\n"
+		"               one, the configuration's version and size);\n"
+		"               --json: one document (doc/json.md)\n"
+		"  reset        the family's reset: a reset command over the bus with\n"
+		"               the driver bound, else a pulse on the profile's reset\n"
+		"               line with the driver unbound, then bound again\n"
+		"  save-config  the configuration the chip runs, as a blob the\n"
+		"               firmware database accepts ('touchfw db add FILE');\n"
+		"               FILE '-' writes to standard output; an existing\n"
+		"               FILE is not overwritten\n"
+		"\n"
+		"Exit status 0, %d (%s) for a device that does not exist, %d (%s)\n"
+		"when the family or chip can not do it, %d (%s) on a bus error,\n"
+		"%d (%s) when FILE exists, %d on a bad command line.\n",
+		TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE), TF_EXIT_UNSUPPORTED,
+		tf_exit_name(TF_EXIT_UNSUPPORTED), TF_EXIT_IO, tf_exit_name(TF_EXIT_IO),
+		TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_USAGE);
+}
+
+/* The board profile's controller for the device, if any. */
+static void find_profile(struct chip *k)
+{
+	const char *dirs[TF_MAX_DIRS];
+	struct tf_err err = { 0 };
+	const struct tf_controller *ctl;
+	unsigned i;
+
+	for (i = 0; i < k->s.n_boards_dirs; i++)
+		dirs[i] = k->s.boards_dirs[i];
+	if (tf_board_identify("", &k->id, &err) < 0)
+		return;
+	k->have_id = true;
+	if (tf_board_load(dirs, k->s.n_boards_dirs, &k->boards, &err) < 0)
+		return;
+	k->profile = tf_board_match(k->boards, &k->id, NULL);
+	if (!k->profile)
+		return;
+	ctl = tf_board_find_controller(k->profile, k->c.dev.subsys, k->c.dev.adapter_name,
+				       k->c.dev.adapter_of_path,
+				       k->c.dev.has_addr ? k->c.dev.addr : 0);
+	k->c.ctrl = ctl;
+}
+
+static void chip_free(struct chip *k)
+{
+	if (k->inited && k->fam->ops->fini)
+		k->fam->ops->fini(&k->c);
+	tf_i2c_close(k->c.bus);
+	k->c.bus = NULL;
+	if (k->boards)
+		tf_board_set_free(k->boards);
+	if (k->have_id)
+		tf_board_identity_free(&k->id);
+}
+
+/* "Did you mean": the devices here that a family's driver is bound to. */
+static void hint_devices(void)
+{
+	DIR *d = opendir("/sys/bus/i2c/devices");
+	struct dirent *de;
+	char list[512] = "";
+	size_t n = 0;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], target[PATH_MAX];
+		const char *drv;
+		ssize_t len;
+
+		if (de->d_name[0] == '.' || !strncmp(de->d_name, "i2c-", 4))
+			continue;
+		tf_snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/driver", de->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		drv = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+		if (tf_family_by_driver(drv))
+			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0,
+					      "%s%s (%s)", n ? ", " : "", de->d_name, drv);
+	}
+	closedir(d);
+	if (list[0])
+		fprintf(stderr, "touchfw chip: touch controllers here: %s\n", list);
+}
+
+/* Device, controller, family, bus, detect: an exit code, 0 when ready. */
+static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
+{
+	struct tf_err err = { 0 };
+
+	memset(k, 0, sizeof(*k));
+	if (tf_settings_load(&k->s, cli->config, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	if (tf_device_lookup(name, &k->c.dev, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		hint_devices();
+		return TF_EXIT_NO_DEVICE;
+	}
+	find_profile(k);
+	if (k->c.ctrl) {
+		k->fam = tf_family_by_name(k->c.ctrl->family);
+		if (!k->fam) {
+			fprintf(stderr, "touchfw chip: %s: family '%s' is not supported\n", name,
+				k->c.ctrl->family);
+			return TF_EXIT_UNSUPPORTED;
+		}
+	} else {
+		k->fam = tf_family_by_driver(k->c.dev.driver);
+		if (!k->fam || !k->c.dev.has_addr) {
+			fprintf(stderr,
+				"touchfw chip: %s: no board profile describes it and %s; "
+				"'touchfw board check' says why a profile does not match\n",
+				name,
+				!k->fam ? "its driver is not one touchfw knows"
+					: "its name has no address");
+			return TF_EXIT_UNSUPPORTED;
+		}
+		tf_snprintf(k->synth.node_path, sizeof(k->synth.node_path), "(driver)");
+		tf_snprintf(k->synth.family, sizeof(k->synth.family), "%s", k->fam->ids->name);
+		tf_snprintf(k->synth.bus, sizeof(k->synth.bus), "%s", k->c.dev.subsys);
+		k->synth.reg = k->c.dev.addr;
+		k->synth.power = TF_POWER_DRIVER;
+		k->c.ctrl = &k->synth;
+	}
+	if (strcmp(k->c.dev.subsys, "i2c") || !(k->fam->caps.transports & TF_TRANSPORT_I2C)) {
+		fprintf(stderr, "touchfw chip: %s: only i2c controllers are supported so far\n",
+			name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		return TF_EXIT_FAILURE;
+	}
+	k->inited = true;
+	if (tf_i2c_open(&k->c.bus, k->c.dev.adapter_nr, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s: %s%s\n", name, err.msg,
+			err.code == EACCES ? " (touchfw needs root)" : "");
+		return err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO;
+	}
+	if (k->fam->ops->detect(&k->c, &k->st, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		return err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
+	}
+	return TF_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ info */
+
+static void info_text(const struct chip *k, const struct tf_chip_info *ci)
+{
+	const struct tf_chip_state *st = &k->st;
+	size_t i, j;
+
+	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name, k->c.dev.adapter_nr,
+	       k->c.dev.adapter_name[0] ? k->c.dev.adapter_name : "unnamed");
+	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
+	printf("profile:          %s\n",
+	       k->profile && k->c.ctrl != &k->synth ? k->profile->name
+						    : "none (from the driver)");
+	printf("family:           %s\n", k->fam->ids->name);
+	printf("mode:             %s\n", tf_chip_mode_name(st->mode));
+	if (st->hw[0])
+		printf("hardware:         %s\n", st->hw);
+	if (st->has_version)
+		printf("firmware:         %s\n", st->version_str);
+	if (st->has_config_version)
+		printf("config version:   %s\n", st->config_version_str);
+	if (st->has_info_crc)
+		printf("info CRC:         0x%06X\n", st->info_crc);
+	if (st->has_config_crc)
+		printf("config CRC:       0x%0*X\n", k->fam->caps.config_versioned ? 8 : 6,
+		       st->config_crc);
+	printf("detail:           %s\n", st->detail);
+	for (i = 0; i < ci->n_fields; i++) {
+		char key[32];
+
+		tf_snprintf(key, sizeof(key), "%s:", ci->field[i].key);
+		printf("%-17s %s\n", key, ci->field[i].value);
+	}
+	if (!ci->table[0])
+		return;
+	printf("%s (%zu):\n", ci->table, ci->n_rows);
+	for (j = 0; j < ci->n_cols; j++)
+		printf("  %-10s", ci->col[j]);
+	printf("\n");
+	for (i = 0; i < ci->n_rows; i++) {
+		for (j = 0; j < ci->n_cols; j++)
+			printf("  %-10s", ci->cell[i][j]);
+		printf("\n");
+	}
+}
+
+static int info_json(const struct chip *k, const struct tf_chip_info *ci)
+{
+	const struct tf_chip_state *st = &k->st;
+	struct tf_json j;
+	char hex[16];
+	size_t i, c;
+	const char *text;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "device", k->c.dev.name);
+	tf_json_int(&j, "adapter", k->c.dev.adapter_nr);
+	tf_json_string(&j, "driver", k->c.dev.driver[0] ? k->c.dev.driver : NULL);
+	tf_json_string(&j, "profile",
+		       k->profile && k->c.ctrl != &k->synth ? k->profile->name : NULL);
+	tf_json_string(&j, "family", k->fam->ids->name);
+	tf_json_string(&j, "mode", tf_chip_mode_name(st->mode));
+	tf_json_string(&j, "hardware", st->hw[0] ? st->hw : NULL);
+	tf_json_string(&j, "firmware", st->has_version ? st->version_str : NULL);
+	tf_json_string(&j, "config_version",
+		       st->has_config_version ? st->config_version_str : NULL);
+	snprintf(hex, sizeof(hex), "0x%06X", st->info_crc);
+	tf_json_string(&j, "info_crc", st->has_info_crc ? hex : NULL);
+	snprintf(hex, sizeof(hex), "0x%0*X", k->fam->caps.config_versioned ? 8 : 6,
+		 st->config_crc);
+	tf_json_string(&j, "config_crc", st->has_config_crc ? hex : NULL);
+	tf_json_string(&j, "detail", st->detail);
+	tf_json_begin_object(&j, "fields");
+	for (i = 0; i < ci->n_fields; i++)
+		tf_json_string(&j, ci->field[i].key, ci->field[i].value);
+	tf_json_end_object(&j);
+	if (ci->table[0]) {
+		tf_json_begin_array(&j, ci->table);
+		for (i = 0; i < ci->n_rows; i++) {
+			tf_json_begin_object(&j, NULL);
+			for (c = 0; c < ci->n_cols; c++)
+				tf_json_string(&j, ci->col[c], ci->cell[i][c]);
+			tf_json_end_object(&j);
+		}
+		tf_json_end_array(&j);
+	}
+	tf_json_end_object(&j);
+	text = tf_json_text(&j);
+	if (!text) {
+		tf_json_free(&j);
+		fprintf(stderr, "touchfw chip: out of memory\n");
+		return TF_EXIT_FAILURE;
+	}
+	printf("%s\n", text);
+	tf_json_free(&j);
+	return TF_EXIT_OK;
+}
+
+static int do_info(struct chip *k, bool json)
+{
+	struct tf_chip_info *ci = calloc(1, sizeof(*ci));
+	struct tf_err err = { 0 };
+	int rc;
+
+	if (!ci) {
+		fprintf(stderr, "touchfw chip: out of memory\n");
+		return TF_EXIT_FAILURE;
+	}
+	if (k->fam->ops->chip_info && k->fam->ops->chip_info(&k->c, &k->st, ci, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		free(ci);
+		return TF_EXIT_IO;
+	}
+	if (json) {
+		rc = info_json(k, ci);
+	} else {
+		info_text(k, ci);
+		rc = TF_EXIT_OK;
+	}
+	free(ci);
+	if (rc == TF_EXIT_OK && k->st.mode == TF_CHIP_ABSENT)
+		rc = TF_EXIT_NO_DEVICE;
+	return rc;
+}
+
+/* ------------------------------------------------------------ reset */
+
+/* The profile's reset line, with the driver unbound around the pulse. */
+static int reset_by_line(struct chip *k)
+{
+	const struct tf_controller *ctl = k->c.ctrl;
+	struct tf_reset_seq seq = k->fam->caps.reset;
+	struct tf_reset_lines l;
+	struct tf_input_watch *w = NULL;
+	struct tf_input_node node;
+	struct tf_state state = { .dirfd = -1 };
+	struct tf_err err = { 0 };
+	char drv[sizeof(k->c.dev.driver)];
+	int rc = TF_EXIT_OK;
+
+	if (!ctl->has_reset) {
+		fprintf(stderr,
+			"touchfw chip: %s: the %s family has no reset command and the "
+			"board profile names no reset line (%s)\n",
+			k->c.dev.name, k->fam->ids->name,
+			ctl == &k->synth ? "no profile describes the device" : ctl->node_path);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	if (seq.drive_int && k->fam->ops->reset_int_level)
+		seq.int_level = k->fam->ops->reset_int_level(&k->c);
+	tf_snprintf(drv, sizeof(drv), "%s", k->c.dev.driver);
+	if (tf_state_open(&state, k->s.state_dir, true, &err) < 0)
+		state.dirfd = -1;
+	if (drv[0]) {
+		if (tf_input_watch_start(&k->c.dev, &w, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			rc = TF_EXIT_FAILURE;
+			goto out;
+		}
+		printf("%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
+		if (tf_device_unbind(&k->c.dev, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			rc = TF_EXIT_IO;
+			goto out;
+		}
+	}
+	tf_gpio_reset_pulse(&seq, &ctl->reset, ctl->has_chg ? &ctl->chg : NULL,
+			    GPIO_BUSY_RETRY_MS, &l);
+	if (l.irq)
+		tf_gpio_release(l.irq);
+	if (l.reset)
+		tf_gpio_release(l.reset);
+	if (!l.pulsed) {
+		fprintf(stderr, "touchfw chip: %s: reset line: %s\n", k->c.dev.name,
+			l.reset_err.msg);
+		rc = TF_EXIT_IO;
+	} else {
+		printf("%s: reset pulse on the profile's reset line (%u us)%s\n", k->c.dev.name,
+		       seq.assert_us, l.irq_driven ? ", interrupt line driven" : "");
+	}
+	if (drv[0]) {
+		if (state.dirfd >= 0)
+			tf_state_mark_own_bind(&state, k->c.dev.name, (uint64_t)time(NULL));
+		printf("%s: binding %s\n", k->c.dev.name, drv);
+		if (tf_device_bind(&k->c.dev, drv, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s (the driver's probe failed)\n", err.msg);
+			rc = TF_EXIT_VERIFY;
+			goto out;
+		}
+		if (tf_input_watch_wait(w, (int)k->s.input_timeout_ms, &node, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s (driver %s)\n", err.msg, drv);
+			rc = TF_EXIT_VERIFY;
+			goto out;
+		}
+		printf("%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name, node.input,
+		       node.event);
+	}
+out:
+	if (w)
+		tf_input_watch_free(w);
+	if (state.dirfd >= 0)
+		tf_state_close(&state);
+	return rc;
+}
+
+static int do_reset(struct chip *k)
+{
+	struct tf_state state = { .dirfd = -1 };
+	struct tf_err err = { 0 };
+	int lock = -1, rc;
+
+	/* Not while a run works on the chip. */
+	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
+		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
+		if (lock == -EWOULDBLOCK) {
+			fprintf(stderr, "touchfw chip: %s: a touchfw run is working on it; try "
+				"again when it is done\n", k->c.dev.name);
+			tf_state_close(&state);
+			return TF_EXIT_LOCKED;
+		}
+	}
+	if (k->st.mode == TF_CHIP_ABSENT) {
+		rc = TF_EXIT_NO_DEVICE;
+		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, k->st.detail);
+	} else if (k->fam->ops->soft_reset && k->st.mode == TF_CHIP_APP) {
+		if (k->fam->ops->soft_reset(&k->c, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			rc = TF_EXIT_IO;
+		} else {
+			struct tf_chip_state after;
+
+			rc = TF_EXIT_OK;
+			if (k->fam->ops->detect(&k->c, &after, &err) == 0)
+				printf("%s: reset by command; %s\n", k->c.dev.name, after.detail);
+			else
+				printf("%s: reset by command\n", k->c.dev.name);
+		}
+	} else {
+		rc = reset_by_line(k);
+	}
+	if (lock >= 0)
+		close(lock);
+	if (state.dirfd >= 0)
+		tf_state_close(&state);
+	return rc;
+}
+
+/* ------------------------------------------------------------ save-config */
+
+static int do_save(struct chip *k, const char *file)
+{
+	struct tf_err err = { 0 };
+	uint8_t *data = NULL;
+	size_t len = 0, off = 0;
+	void *cfg = NULL;
+	uint32_t crc = 0;
+	int fd;
+
+	if (!k->fam->ops->save_config) {
+		fprintf(stderr, "touchfw chip: %s: the %s family can not read a configuration "
+			"out of the chip\n", k->c.dev.name, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	if (k->st.mode != TF_CHIP_APP) {
+		fprintf(stderr, "touchfw chip: %s: the chip is not running its firmware (%s)\n",
+			k->c.dev.name, k->st.detail);
+		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
+	}
+	if (k->fam->ops->save_config(&k->c, &data, &len, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		return err.code == ENODEV || err.code == EINVAL || err.code == EBADMSG
+			       ? TF_EXIT_UNSUPPORTED
+			       : TF_EXIT_IO;
+	}
+	/* Prove it is what load_config takes, with the chip's CRC. */
+	if (k->fam->ops->load_config &&
+	    k->fam->ops->load_config(&k->c, data, len, "the saved configuration", &cfg, &crc,
+				     &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name, err.msg);
+		free(data);
+		return TF_EXIT_FAILURE;
+	}
+	if (cfg && k->fam->ops->check_config && k->fam->ops->check_config(&k->c, cfg, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name, err.msg);
+		k->fam->ops->free_config(cfg);
+		free(data);
+		return TF_EXIT_FAILURE;
+	}
+	if (cfg)
+		k->fam->ops->free_config(cfg);
+	if (!strcmp(file, "-")) {
+		fd = STDOUT_FILENO;
+	} else {
+		fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			int e = errno;
+
+			fprintf(stderr, "touchfw chip: %s: %s%s\n", file, strerror(e),
+				e == EEXIST ? " (not overwritten)" : "");
+			free(data);
+			return e == EEXIST ? TF_EXIT_EXISTS
+			       : e == EACCES ? TF_EXIT_PERMISSION
+					     : TF_EXIT_FAILURE;
+		}
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "touchfw chip: writing %s: %s\n", file, strerror(errno));
+			if (fd != STDOUT_FILENO) {
+				close(fd);
+				unlink(file);
+			}
+			free(data);
+			return TF_EXIT_FAILURE;
+		}
+		off += (size_t)n;
+	}
+	if (fd != STDOUT_FILENO && close(fd) < 0) {
+		fprintf(stderr, "touchfw chip: writing %s: %s\n", file, strerror(errno));
+		unlink(file);
+		free(data);
+		return TF_EXIT_FAILURE;
+	}
+	free(data);
+	if (fd != STDOUT_FILENO)
+		fprintf(stderr,
+			"%s: saved the running configuration (%zu bytes, config CRC 0x%0*X) as "
+			"%s; 'touchfw db add %s --board ...' puts it into a database\n",
+			k->c.dev.name, len, k->fam->caps.config_versioned ? 8 : 6, crc, file,
+			file);
+	return TF_EXIT_OK;
+}
+
+int tf_cmd_chip(const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dev, *sub, *file = NULL;
+	bool json = false;
+	struct chip k;
+	struct tf_cli_opts g = { "touchfw chip", "h", opts, usage };
+	int c, rc;
+
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
+		if (c == TF_CLI_STOP)
+			return g.exit;
+		if (c == 'j')
+			json = true;
+	}
+	if (cli->argc - optind < 2) {
+		fprintf(stderr, "touchfw chip: give a DEVICE and info, reset or save-config\n");
+		usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	dev = cli->argv[optind];
+	sub = cli->argv[optind + 1];
+	if (!strcmp(sub, "save-config")) {
+		if (cli->argc - optind != 3) {
+			fprintf(stderr, "touchfw chip: save-config takes one FILE\n");
+			return TF_EXIT_USAGE;
+		}
+		file = cli->argv[optind + 2];
+	} else if (strcmp(sub, "info") && strcmp(sub, "reset")) {
+		fprintf(stderr, "touchfw chip: unknown command '%s'\n", sub);
+		usage(stderr);
+		return TF_EXIT_USAGE;
+	} else if (cli->argc - optind != 2) {
+		fprintf(stderr, "touchfw chip: unexpected '%s'\n", cli->argv[optind + 2]);
+		return TF_EXIT_USAGE;
+	}
+	if (json && strcmp(sub, "info")) {
+		fprintf(stderr, "touchfw chip: --json goes with info\n");
+		return TF_EXIT_USAGE;
+	}
+	rc = chip_open(&k, cli, dev);
+	if (rc == TF_EXIT_OK) {
+		if (!strcmp(sub, "info"))
+			rc = do_info(&k, json);
+		else if (!strcmp(sub, "reset"))
+			rc = do_reset(&k);
+		else
+			rc = do_save(&k, file);
+	}
+	chip_free(&k);
+	return rc;
+}

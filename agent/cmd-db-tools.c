@@ -1,0 +1,943 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `touchfw db add` and `touchfw db list`: the database side of bring-up.
+ * add makes a manifest entry from what a blob says about itself (the
+ * family's blob_facts: hardware, versions, CRCs), the command line filling
+ * only what the bytes do not say and never contradicting them, then proves
+ * the new manifest loads and the blob verifies before it replaces the old
+ * one.  list shows every blob, and with --board what this machine's board
+ * profile could use and why each other blob is not a candidate.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "cmd.h"
+#include "exitcode.h"
+#include "family/family.h"
+#include "device.h"
+#include "flow.h"
+#include "fwdb.h"
+#include "json.h"
+#include "log.h"
+#include "plan.h"
+#include "settings.h"
+
+#define MAX_LIST 16
+
+/* ------------------------------------------------------------ db add */
+
+static void usage_add(FILE *f, const struct tf_db_defaults *d)
+{
+	fprintf(f,
+		"Usage: touchfw db add FILE [--db DIR] [--id ID] [--family NAME]\n"
+		"                      [--hardware ID]... [--version V] [--for-version V]\n"
+		"                      [--board ID]... [--min-from V] [--max-from V]\n"
+		"\n"
+		"Add the blob FILE to the database: its manifest entry (type,\n"
+		"hardware, versions, CRCs, size, SHA-256) is filled from what the\n"
+		"blob's own header says; the options give only what the blob does\n"
+		"not say, and one that contradicts it is an error.  FILE outside\n"
+		"DIR is copied to DIR/FAMILY/.  The new manifest must load and the\n"
+		"blob verify, or nothing changes.  A signed manifest must be\n"
+		"signed again ('touchfw db sign').\n"
+		"\n"
+		"  --db DIR          database directory (default %s)\n"
+		"  --id ID           section name (default: FILE's name without\n"
+		"                    its extension)\n"
+		"  --family NAME     the blob's family (default: the first whose\n"
+		"                    rules take the blob)\n"
+		"  --hardware ID     hardware id (repeat for more), when the blob\n"
+		"                    does not name it\n"
+		"  --version V       firmware: its version, when the image does not\n"
+		"                    say; config: a label, when it has none\n"
+		"  --for-version V   config: the firmware it is for, when it does\n"
+		"                    not say\n"
+		"  --board ID        a board id the blob is for (repeat); none: any\n"
+		"  --min-from V, --max-from V  firmware: running versions it may\n"
+		"                    update\n"
+		"\n"
+		"Prints the new section.  Exit status 0, %d (%s) when FILE is not a\n"
+		"blob touchfw knows or contradicts an option, %d (%s) when the id\n"
+		"or a different DIR/FAMILY/FILE exists, %d (%s) when the result\n"
+		"does not load, %d on a bad command line.\n",
+		d->db_dir, TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_EXISTS,
+		tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID),
+		TF_EXIT_USAGE);
+}
+
+struct add_opts {
+	const char *dir, *id, *family, *version, *for_version, *min_from, *max_from;
+	const char *hardware[MAX_LIST], *boards[MAX_LIST];
+	size_t n_hardware, n_boards;
+	const char *file;
+};
+
+/* Which family's rules take the blob, and what they say about it. */
+static int find_family(const struct add_opts *o, const uint8_t *data, size_t len,
+		       const struct tf_family **fam, struct tf_blob_facts *f)
+{
+	struct tf_err err = { 0 };
+	char why[1200] = "";
+	size_t i;
+
+	if (o->family) {
+		*fam = tf_family_by_name(o->family);
+		if (!*fam) {
+			fprintf(stderr, "touchfw db add: no family '%s'\n", o->family);
+			return TF_EXIT_USAGE;
+		}
+		if (!(*fam)->blob_facts) {
+			fprintf(stderr, "touchfw db add: the %s family can not read its blobs' "
+				"headers\n", o->family);
+			return TF_EXIT_UNSUPPORTED;
+		}
+		if ((*fam)->blob_facts(data, len, o->file, f, &err) < 0) {
+			fprintf(stderr, "touchfw db add: %s\n", err.msg);
+			return TF_EXIT_BAD_INPUT;
+		}
+		return TF_EXIT_OK;
+	}
+	for (i = 0; tf_families[i]; i++) {
+		const struct tf_family *t = tf_families[i];
+		size_t n = strlen(why);
+
+		if (!t->blob_facts)
+			continue;
+		tf_err_clear(&err);
+		if (t->blob_facts(data, len, o->file, f, &err) == 0) {
+			*fam = t;
+			return TF_EXIT_OK;
+		}
+		snprintf(why + n, sizeof(why) - n, "\n  %s: %s", t->ids->name, err.msg);
+	}
+	fprintf(stderr, "touchfw db add: %s is no blob a family touchfw knows takes:%s\n",
+		o->file, why);
+	return TF_EXIT_BAD_INPUT;
+}
+
+/* Blob's word against the option's: a contradiction is an error. */
+static int merge(const char *what, const char *blob, const char *opt, const char **out)
+{
+	if (blob && blob[0] && opt && strcmp(blob, opt)) {
+		fprintf(stderr, "touchfw db add: --%s %s, but the blob says %s\n", what, opt, blob);
+		return TF_EXIT_BAD_INPUT;
+	}
+	*out = blob && blob[0] ? blob : opt;
+	return TF_EXIT_OK;
+}
+
+/* A section name from a file name: its base without the extension. */
+static void id_from_file(const char *file, char *id, size_t size)
+{
+	const char *b = strrchr(file, '/');
+	char *dot;
+	size_t i;
+
+	tf_snprintf(id, size, "%s", b ? b + 1 : file);
+	dot = strrchr(id, '.');
+	if (dot && dot != id)
+		*dot = '\0';
+	for (i = 0; id[i]; i++)
+		if (!(id[i] == '-' || id[i] == '_' || id[i] == '.' ||
+		      (id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'z') ||
+		      (id[i] >= 'A' && id[i] <= 'Z')))
+			id[i] = '-';
+}
+
+static int write_all(const char *path, const void *data, size_t len, bool excl)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : O_TRUNC), 0644);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t n = write(fd, (const char *)data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
+
+			close(fd);
+			unlink(path);
+			return -e;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		int e = errno;
+
+		unlink(path);
+		return -e;
+	}
+	return 0;
+}
+
+/*
+ * Where the blob lives, relative to the database: FILE itself when it is
+ * inside DIR, else a copy at DIR/FAMILY/NAME (an identical file there is
+ * taken as it is).  *@copied when a file was made.
+ */
+static int place_blob(const struct add_opts *o, const struct tf_family *fam,
+		      const uint8_t *data, size_t len, char *rel, size_t size, bool *copied,
+		      char *made, size_t made_size)
+{
+	char rdir[PATH_MAX], rfile[PATH_MAX], sub[PATH_MAX + 64];
+	const char *base = strrchr(o->file, '/');
+	char *old = NULL;
+	size_t old_len, n;
+	int r;
+
+	*copied = false;
+	if (!realpath(o->dir, rdir)) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", o->dir, strerror(errno));
+		return TF_EXIT_DB_INVALID;
+	}
+	if (realpath(o->file, rfile)) {
+		n = strlen(rdir);
+		if (!strncmp(rfile, rdir, n) && rfile[n] == '/') {
+			tf_snprintf(rel, size, "%s", rfile + n + 1);
+			return TF_EXIT_OK;
+		}
+	}
+	base = base ? base + 1 : o->file;
+	if (tf_snprintf(rel, size, "%s/%s", fam->ids->name, base) ||
+	    tf_snprintf(sub, sizeof(sub), "%s/%s", o->dir, fam->ids->name) ||
+	    tf_snprintf(made, made_size, "%s/%s", o->dir, rel)) {
+		fprintf(stderr, "touchfw db add: file name too long\n");
+		return TF_EXIT_USAGE;
+	}
+	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", sub, strerror(errno));
+		return errno == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
+	}
+	if (tf_read_file(made, TF_FWDB_MAX_BLOB_SIZE, &old, &old_len) == 0) {
+		bool same = old_len == len && !memcmp(old, data, len);
+
+		free(old);
+		if (same)
+			return TF_EXIT_OK;
+		fprintf(stderr, "touchfw db add: %s exists with other contents; not overwritten\n",
+			made);
+		return TF_EXIT_EXISTS;
+	}
+	r = write_all(made, data, len, true);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", made, strerror(-r));
+		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
+	}
+	*copied = true;
+	return TF_EXIT_OK;
+}
+
+struct text {
+	char buf[8192];
+	size_t len;
+	bool overflow;
+};
+
+static void add_line(struct text *t, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_line(struct text *t, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->overflow)
+		return;
+	n = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "%s = ", key);
+	if (n < 0 || (size_t)n >= sizeof(t->buf) - t->len)
+		goto full;
+	t->len += (size_t)n;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n + 1 >= sizeof(t->buf) - t->len)
+		goto full;
+	t->len += (size_t)n;
+	t->buf[t->len++] = '\n';
+	t->buf[t->len] = '\0';
+	return;
+full:
+	t->overflow = true;
+}
+
+/* A list: one item a line after the first (continuation lines). */
+static void add_list(struct text *t, const char *key, const char *const *items, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	add_line(t, key, "%s", items[0]);
+	for (i = 1; i < n && !t->overflow; i++) {
+		int k = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "    %s\n", items[i]);
+
+		if (k < 0 || (size_t)k >= sizeof(t->buf) - t->len)
+			t->overflow = true;
+		else
+			t->len += (size_t)k;
+	}
+}
+
+static int run_add_checked(struct add_opts *o)
+{
+	struct tf_fwdb_opts lo = { .sig = TF_SIG_OFF };
+	struct tf_blob_facts f;
+	const struct tf_family *fam = NULL;
+	struct tf_fwdb *db = NULL;
+	struct tf_err err = { 0 };
+	const char *hw[MAX_LIST], *version = NULL, *for_version = NULL;
+	size_t n_hw, i, old_len = 0;
+	char *data = NULL, *old = NULL, id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX], made[PATH_MAX];
+	char manifest[PATH_MAX], tmp[PATH_MAX], sig[PATH_MAX], sha[65];
+	uint8_t digest[32];
+	struct text t = { .len = 0 };
+	size_t len = 0;
+	bool copied = false;
+	int rc, r;
+
+	made[0] = '\0';
+	r = tf_read_file(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", o->file, strerror(-r));
+		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_BAD_INPUT;
+	}
+	rc = find_family(o, (const uint8_t *)data, len, &fam, &f);
+	if (rc)
+		goto out;
+	fprintf(stderr, "%s: %s\n", o->file, f.what);
+	/* Hardware: the blob's, else the command line's; never both apart. */
+	if (f.n_hardware) {
+		n_hw = f.n_hardware;
+		for (i = 0; i < n_hw; i++)
+			hw[i] = f.hardware[i];
+		for (i = 0; i < o->n_hardware; i++) {
+			size_t k;
+
+			for (k = 0; k < n_hw && strcmp(hw[k], o->hardware[i]); k++)
+				;
+			if (k == n_hw) {
+				fprintf(stderr, "touchfw db add: --hardware %s, but the blob says %s\n",
+					o->hardware[i], f.hardware[0]);
+				rc = TF_EXIT_BAD_INPUT;
+				goto out;
+			}
+		}
+	} else {
+		n_hw = o->n_hardware;
+		for (i = 0; i < n_hw; i++)
+			hw[i] = o->hardware[i];
+	}
+	if (!n_hw) {
+		fprintf(stderr, "touchfw db add: %s does not say which hardware it is for: give "
+			"--hardware (the id 'touchfw chip DEV info' shows)\n", o->file);
+		rc = TF_EXIT_USAGE;
+		goto out;
+	}
+	rc = merge("version", f.version, o->version, &version);
+	if (!rc)
+		rc = merge("for-version", f.for_version, o->for_version, &for_version);
+	if (rc)
+		goto out;
+	if (!f.is_config && !version) {
+		fprintf(stderr, "touchfw db add: %s does not say its version: give --version\n",
+			o->file);
+		rc = TF_EXIT_USAGE;
+		goto out;
+	}
+	if (f.is_config && !for_version) {
+		fprintf(stderr, "touchfw db add: %s does not say which firmware it is for: give "
+			"--for-version\n", o->file);
+		rc = TF_EXIT_USAGE;
+		goto out;
+	}
+	if (f.is_config && (o->min_from || o->max_from)) {
+		fprintf(stderr, "touchfw db add: --min-from and --max-from are for firmware\n");
+		rc = TF_EXIT_USAGE;
+		goto out;
+	}
+	if (o->id)
+		tf_snprintf(id, sizeof(id), "%s", o->id);
+	else
+		id_from_file(o->file, id, sizeof(id));
+
+	/* The database as it is: it must load, and not have the id yet. */
+	r = tf_fwdb_load(o->dir, &lo, &db, &err);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		rc = TF_EXIT_DB_INVALID;
+		goto out;
+	}
+	if (tf_fwdb_find(db, id)) {
+		fprintf(stderr, "touchfw db add: %s/%s already has a blob '%s' (give --id)\n",
+			o->dir, TF_FWDB_MANIFEST, id);
+		rc = TF_EXIT_EXISTS;
+		goto out;
+	}
+	tf_fwdb_free(db);
+	db = NULL;
+
+	rc = place_blob(o, fam, (const uint8_t *)data, len, rel, sizeof(rel), &copied, made,
+			sizeof(made));
+	if (rc)
+		goto out;
+	if (sodium_init() < 0) {
+		rc = TF_EXIT_FAILURE;
+		goto out;
+	}
+	crypto_hash_sha256(digest, (const uint8_t *)data, len);
+	tf_sha256_hex(digest, sha);
+
+	snprintf(t.buf, sizeof(t.buf), "[%s]\n", id);
+	t.len = strlen(t.buf);
+	add_line(&t, "type", "%s", f.is_config ? "config" : "firmware");
+	add_line(&t, "family", "%s", fam->ids->name);
+	add_list(&t, "hardware", hw, n_hw);
+	if (f.is_config)
+		add_line(&t, "for_version", "%s", for_version);
+	if (version)
+		add_line(&t, "version", "%s", version);
+	if (o->min_from)
+		add_line(&t, "min_from", "%s", o->min_from);
+	if (o->max_from)
+		add_line(&t, "max_from", "%s", o->max_from);
+	add_line(&t, "file", "%s", rel);
+	add_list(&t, "boards", o->boards, o->n_boards);
+	add_line(&t, "size", "%zu", len);
+	add_line(&t, "sha256", "%s", sha);
+	if (f.has_info_crc)
+		add_line(&t, "info_crc", "0x%06X", f.info_crc);
+	if (f.has_config_crc)
+		add_line(&t, "config_crc", "0x%06X", f.config_crc);
+	if (t.overflow) {
+		fprintf(stderr, "touchfw db add: the entry is too long\n");
+		rc = TF_EXIT_USAGE;
+		goto out;
+	}
+
+	/* New manifest next to the old one; loaded and the blob verified
+	 * before it replaces the old one. */
+	snprintf(manifest, sizeof(manifest), "%s/%s", o->dir, TF_FWDB_MANIFEST);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.add", o->dir, TF_FWDB_MANIFEST);
+	r = tf_read_file(manifest, TF_FWDB_MAX_MANIFEST, &old, &old_len);
+	if (r < 0) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", manifest, strerror(-r));
+		rc = TF_EXIT_DB_INVALID;
+		goto out;
+	}
+	{
+		size_t nl = old_len && old[old_len - 1] != '\n' ? 1 : 0;
+		size_t total = old_len + nl + 1 + t.len;
+		char *nm = malloc(total);
+
+		if (!nm) {
+			rc = TF_EXIT_FAILURE;
+			goto out;
+		}
+		memcpy(nm, old, old_len);
+		if (nl)
+			nm[old_len] = '\n';
+		nm[old_len + nl] = '\n';
+		memcpy(nm + old_len + nl + 1, t.buf, t.len);
+		r = write_all(tmp, nm, total, false);
+		free(nm);
+	}
+	if (r < 0) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", tmp, strerror(-r));
+		rc = r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
+		goto out;
+	}
+	if (rename(tmp, manifest) < 0) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", manifest, strerror(errno));
+		unlink(tmp);
+		rc = TF_EXIT_FAILURE;
+		goto out;
+	}
+	tf_err_clear(&err);
+	r = tf_fwdb_load(o->dir, &lo, &db, &err);
+	if (r == 0) {
+		const struct tf_blob *b = tf_fwdb_find(db, id);
+
+		r = b ? tf_fwdb_verify_blob(db, b, &err) : -ENOENT;
+	}
+	if (r < 0) {
+		/* Put the old manifest back. */
+		if (write_all(tmp, old, old_len, false) == 0)
+			rename(tmp, manifest);
+		fprintf(stderr, "touchfw db add: the new entry does not load: %s; %s left as it "
+			"was\n", err.msg[0] ? err.msg : strerror(-r), manifest);
+		rc = TF_EXIT_DB_INVALID;
+		goto out;
+	}
+	copied = false; /* keep it */
+	fputs(t.buf, stdout);
+	snprintf(sig, sizeof(sig), "%s/%s", o->dir, TF_FWDB_SIGNATURE);
+	fprintf(stderr, "added '%s' to %s%s\n", id, manifest,
+		access(sig, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
+					 "('touchfw db sign --key FILE')"
+				       : "");
+	rc = TF_EXIT_OK;
+out:
+	if (copied && made[0])
+		unlink(made);
+	if (db)
+		tf_fwdb_free(db);
+	free(old);
+	free(data);
+	return rc;
+}
+
+int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "family", required_argument, NULL, 'f' },
+		{ "hardware", required_argument, NULL, 'H' },
+		{ "version", required_argument, NULL, 'v' },
+		{ "for-version", required_argument, NULL, 'F' },
+		{ "board", required_argument, NULL, 'b' },
+		{ "min-from", required_argument, NULL, 'm' },
+		{ "max-from", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct add_opts o = { .dir = d->db_dir };
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o.dir = optarg;
+			break;
+		case 'i':
+			o.id = optarg;
+			break;
+		case 'f':
+			o.family = optarg;
+			break;
+		case 'H':
+		case 'b':
+			if ((c == 'H' ? o.n_hardware : o.n_boards) >= MAX_LIST) {
+				fprintf(stderr, "touchfw db add: at most %d of each\n", MAX_LIST);
+				return TF_EXIT_USAGE;
+			}
+			if (c == 'H')
+				o.hardware[o.n_hardware++] = optarg;
+			else
+				o.boards[o.n_boards++] = optarg;
+			break;
+		case 'v':
+			o.version = optarg;
+			break;
+		case 'F':
+			o.for_version = optarg;
+			break;
+		case 'm':
+			o.min_from = optarg;
+			break;
+		case 'M':
+			o.max_from = optarg;
+			break;
+		case 'h':
+			usage_add(stdout, d);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr, "touchfw db add: bad option '%s'\n", argv[optind - 1]);
+			usage_add(stderr, d);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "touchfw db add: give exactly one FILE\n");
+		usage_add(stderr, d);
+		return TF_EXIT_USAGE;
+	}
+	o.file = argv[optind];
+	return run_add_checked(&o);
+}
+
+/* ------------------------------------------------------------ db list */
+
+static void usage_list(FILE *f, const struct tf_db_defaults *d)
+{
+	fprintf(f,
+		"Usage: touchfw db list [--db DIR] [--board] [--json]\n"
+		"                       [--keys DIR] [--signatures required|optional|off]\n"
+		"\n"
+		"List the database's blobs.  With --board: for this machine's board\n"
+		"profile, which blobs are candidates for which controller and why\n"
+		"each other blob is not; then, for each controller whose device is\n"
+		"here, what the plan chooses among the candidates and why (the\n"
+		"chip is read as 'touchfw probe' reads it; nothing is written).\n"
+		"\n"
+		"  --db DIR          database directory (default %s)\n"
+		"  --board           judge every blob against this board's profile\n"
+		"  --json            one JSON document (doc/json.md)\n"
+		"  --keys DIR, --signatures P   as 'touchfw db check'\n"
+		"\n"
+		"Exit status 0, %d (%s) when the database does not load, %d (%s)\n"
+		"with --board when no profile describes this board.\n",
+		d->db_dir, TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID),
+		TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
+}
+
+/* Why @b is not for any controller of @p; "" when it is a candidate (then
+ * @cand names the controllers). */
+static void judge(const struct tf_blob *b, const struct tf_board_profile *p, char *why,
+		  size_t wsize, char *cand, size_t csize)
+{
+	size_t i, n = 0;
+	bool family_seen = false;
+	char pinned[300] = "";
+
+	why[0] = cand[0] = '\0';
+	if (!tf_blob_fits_board(b, (const char *const *)p->board_ids, p->n_board_ids)) {
+		size_t k, off;
+
+		off = (size_t)snprintf(why, wsize, "not for board %s (boards =", p->board_ids[0]);
+		for (k = 0; k < b->n_boards && off < wsize; k++)
+			off += (size_t)snprintf(why + off, wsize - off, " %s", b->boards[k]);
+		if (off < wsize)
+			snprintf(why + off, wsize - off, ")");
+		return;
+	}
+	for (i = 0; i < p->n_ctrl; i++) {
+		const struct tf_controller *c = &p->ctrl[i];
+		const char *pin = b->type == TF_BLOB_FIRMWARE ? c->firmware_pin : c->config_pin;
+
+		if (strcmp(c->family, b->family))
+			continue;
+		family_seen = true;
+		if (pin[0] && strcmp(pin, b->id)) {
+			tf_snprintf(pinned, sizeof(pinned), "%s pins %s %s", c->node_path,
+				 b->type == TF_BLOB_FIRMWARE ? "firmware" : "config", pin);
+			continue;
+		}
+		n += (size_t)snprintf(cand + n, n < csize ? csize - n : 0, "%s%s", n ? " " : "",
+				      c->node_path);
+	}
+	if (cand[0])
+		return;
+	if (!family_seen)
+		snprintf(why, wsize, "the profile has no %s controller", b->family);
+	else
+		snprintf(why, wsize, "%s", pinned);
+}
+
+/*
+ * What the plan chooses for each controller of the profile whose device is
+ * here: the update flow as a dry run (as `probe` does), against the
+ * database being listed.  Reads the chips; writes nothing.
+ */
+#define MAX_PLANS 16
+struct plan {
+	char dev[64];
+	const char *node;
+	int rc;
+	struct tf_flow_result res;
+};
+
+static size_t make_plans(const struct tf_board_profile *p, const struct tf_settings *base,
+			 const char *dir, const struct tf_fwdb_opts *lo, struct plan *plans)
+{
+	struct tf_settings *s = malloc(sizeof(*s));
+	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true };
+	int saved = tf_log_get_max();
+	size_t i, n = 0;
+
+	if (!s)
+		return 0;
+	*s = *base;
+	tf_snprintf(s->db_dir, sizeof(s->db_dir), "%s", dir);
+	tf_snprintf(s->keys_dir, sizeof(s->keys_dir), "%s",
+		    lo->keys_dir ? lo->keys_dir : base->keys_dir);
+	s->signatures = lo->sig;
+	/* The dry runs' own log would bury the list. */
+	tf_log_set_max(TF_LOG_ERR - 1);
+	for (i = 0; i < p->n_ctrl && n < MAX_PLANS; i++) {
+		const struct tf_controller *c = &p->ctrl[i];
+		struct tf_device dev;
+		int nr;
+
+		if (strcmp(c->bus, "i2c"))
+			continue;
+		nr = tf_i2c_adapter_find(c->adapter_name, c->adapter_path);
+		if (nr < 0)
+			continue;
+		snprintf(plans[n].dev, sizeof(plans[n].dev), "%d-%04x", nr, c->reg);
+		if (tf_device_lookup(plans[n].dev, &dev, NULL) < 0)
+			continue;
+		plans[n].node = c->node_path;
+		memset(&plans[n].res, 0, sizeof(plans[n].res));
+		plans[n].rc = tf_flow_run(s, plans[n].dev, &o, &plans[n].res);
+		n++;
+	}
+	tf_log_set_max(saved);
+	free(s);
+	return n;
+}
+
+/* The devices whose plan chose @b, space separated ("" if none). */
+static void chosen_by(const struct tf_blob *b, const struct plan *plans, size_t n, char *buf,
+		      size_t size)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const char *id = b->type == TF_BLOB_FIRMWARE ? plans[i].res.planned_fw
+							     : plans[i].res.planned_cfg;
+
+		if (plans[i].rc == TF_EXIT_OK && !strcmp(id, b->id))
+			off += (size_t)snprintf(buf + off, off < size ? size - off : 0, "%s%s",
+						off ? " " : "", plans[i].dev);
+	}
+}
+
+static const char *version_of(const struct tf_blob *b, char *buf, size_t size)
+{
+	if (b->type == TF_BLOB_FIRMWARE)
+		snprintf(buf, size, "%s", b->version);
+	else
+		snprintf(buf, size, "for %s%s%s", b->for_version, b->version ? ", " : "",
+			 b->version ? b->version : "");
+	return buf;
+}
+
+static void json_blob(struct tf_json *j, const struct tf_blob *b, const char *cand,
+		      const char *why, bool board, const char *chosen)
+{
+	char hex[16];
+	size_t k;
+
+	tf_json_begin_object(j, NULL);
+	tf_json_string(j, "id", b->id);
+	tf_json_string(j, "type", tf_blob_type_name(b->type));
+	tf_json_string(j, "family", b->family);
+	tf_json_begin_array(j, "hardware");
+	for (k = 0; k < b->n_hardware; k++)
+		tf_json_string(j, NULL, b->hardware[k]);
+	tf_json_end_array(j);
+	tf_json_string(j, "version", b->version);
+	tf_json_string(j, "for_version", b->for_version);
+	tf_json_string(j, "file", b->file);
+	tf_json_uint(j, "size", b->size);
+	tf_json_begin_array(j, "boards");
+	for (k = 0; k < b->n_boards; k++)
+		tf_json_string(j, NULL, b->boards[k]);
+	tf_json_end_array(j);
+	snprintf(hex, sizeof(hex), "0x%06X", b->info_crc);
+	tf_json_string(j, "info_crc", b->has_info_crc ? hex : NULL);
+	snprintf(hex, sizeof(hex), "0x%06X", b->config_crc);
+	tf_json_string(j, "config_crc", b->has_config_crc ? hex : NULL);
+	if (board) {
+		tf_json_bool(j, "candidate", cand[0] != '\0');
+		tf_json_string(j, "controllers", cand[0] ? cand : NULL);
+		tf_json_string(j, "why_not", cand[0] ? NULL : why);
+		tf_json_string(j, "chosen_for", chosen[0] ? chosen : NULL);
+	}
+	tf_json_end_object(j);
+}
+
+int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "keys", required_argument, NULL, 'k' },
+		{ "signatures", required_argument, NULL, 's' },
+		{ "board", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tf_fwdb_opts lo = { .sig = d->sig, .keys_dir = d->keys_dir };
+	const char *dir = d->db_dir;
+	const struct tf_board_profile *p = NULL;
+	struct tf_board_identity id;
+	struct tf_board_set *set = NULL;
+	struct tf_fwdb *db = NULL;
+	struct tf_err err = { 0 };
+	struct tf_json j;
+	struct plan *plans = NULL;
+	size_t n_plans = 0;
+	bool board = false, json = false, have_id = false;
+	int c, rc = TF_EXIT_OK;
+	size_t i;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'k':
+			lo.keys_dir = optarg;
+			break;
+		case 's':
+			if (tf_sig_policy_parse(optarg, &lo.sig) < 0) {
+				fprintf(stderr, "touchfw db list: --signatures is required, "
+					"optional or off, not '%s'\n", optarg);
+				return TF_EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			board = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage_list(stdout, d);
+			return TF_EXIT_OK;
+		default:
+			fprintf(stderr, "touchfw db list: bad option '%s'\n", argv[optind - 1]);
+			usage_list(stderr, d);
+			return TF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "touchfw db list: unexpected '%s'\n", argv[optind]);
+		return TF_EXIT_USAGE;
+	}
+	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
+		fprintf(stderr, "touchfw db list: %s\n", err.msg);
+		return TF_EXIT_DB_INVALID;
+	}
+	if (board) {
+		const char *dirs[TF_MAX_DIRS];
+
+		for (i = 0; i < d->settings->n_boards_dirs; i++)
+			dirs[i] = d->settings->boards_dirs[i];
+		if (tf_board_identify("", &id, &err) < 0) {
+			fprintf(stderr, "touchfw db list: can not identify the board: %s\n", err.msg);
+			rc = TF_EXIT_NO_PROFILE;
+			goto out;
+		}
+		have_id = true;
+		if (tf_board_load(dirs, d->settings->n_boards_dirs, &set, &err) < 0) {
+			fprintf(stderr, "touchfw db list: board profiles: %s\n", err.msg);
+			rc = TF_EXIT_NO_PROFILE;
+			goto out;
+		}
+		p = tf_board_match(set, &id, NULL);
+		if (!p) {
+			fprintf(stderr, "touchfw db list: no board profile describes this board "
+				"(%s); 'touchfw board identify' says why\n",
+				id.n_compatible ? id.compatible[0] : "no compatible");
+			rc = TF_EXIT_NO_PROFILE;
+			goto out;
+		}
+		plans = calloc(MAX_PLANS, sizeof(*plans));
+		if (!plans) {
+			rc = TF_EXIT_FAILURE;
+			goto out;
+		}
+		n_plans = make_plans(p, d->settings, dir, &lo, plans);
+	}
+	if (json) {
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_string(&j, "db", dir);
+		tf_json_string(&j, "profile", p ? p->name : NULL);
+		tf_json_begin_array(&j, "blobs");
+	} else if (p) {
+		printf("board profile %s (%s), board ids:", p->name, p->model);
+		for (i = 0; i < p->n_board_ids; i++)
+			printf(" %s", p->board_ids[i]);
+		printf("\n");
+	}
+	for (i = 0; i < db->n_blobs; i++) {
+		const struct tf_blob *b = &db->blobs[i];
+		char why[600] = "", cand[600] = "", v[TF_VERSION_STR_MAX * 2 + 16], hw[200];
+		char chosen[300] = "";
+		size_t k, n = 0;
+
+		if (p) {
+			judge(b, p, why, sizeof(why), cand, sizeof(cand));
+			chosen_by(b, plans, n_plans, chosen, sizeof(chosen));
+		}
+		if (json) {
+			json_blob(&j, b, cand, why, p != NULL, chosen);
+			continue;
+		}
+		hw[0] = '\0';
+		for (k = 0; k < b->n_hardware; k++)
+			n += (size_t)snprintf(hw + n, n < sizeof(hw) ? sizeof(hw) - n : 0, "%s%s",
+					      k ? "," : "", b->hardware[k]);
+		printf("%-24s %-8s %-7s hw %-10s %-22s", b->id, tf_blob_type_name(b->type),
+		       b->family, hw, version_of(b, v, sizeof(v)));
+		if (p)
+			printf(" %s%s%s%s", cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why,
+			       chosen[0] ? "; chosen for " : "", chosen);
+		else if (b->n_boards)
+			printf(" boards %s%s", b->boards[0], b->n_boards > 1 ? " ..." : "");
+		printf("\n");
+	}
+	if (json) {
+		const char *text;
+
+		tf_json_end_array(&j);
+		if (p) {
+			tf_json_begin_array(&j, "plans");
+			for (i = 0; i < n_plans; i++) {
+				const struct tf_flow_result *r = &plans[i].res;
+
+				tf_json_begin_object(&j, NULL);
+				tf_json_string(&j, "device", plans[i].dev);
+				tf_json_string(&j, "controller", plans[i].node);
+				tf_json_int(&j, "exit_code", plans[i].rc);
+				tf_json_string(&j, "firmware", r->planned_fw[0] ? r->planned_fw : NULL);
+				tf_json_string(&j, "config", r->planned_cfg[0] ? r->planned_cfg : NULL);
+				tf_json_string(&j, "firmware_reason", r->fw_reason);
+				tf_json_string(&j, "config_reason", r->cfg_reason);
+				tf_json_string(&j, "message", r->message);
+				tf_json_end_object(&j);
+			}
+			tf_json_end_array(&j);
+		}
+		tf_json_end_object(&j);
+		text = tf_json_text(&j);
+		if (text)
+			printf("%s\n", text);
+		else
+			rc = TF_EXIT_FAILURE;
+		tf_json_free(&j);
+	}
+	for (i = 0; !json && i < n_plans; i++) {
+		const struct tf_flow_result *r = &plans[i].res;
+
+		if (plans[i].rc != TF_EXIT_OK && !r->fw_reason[0] && !r->cfg_reason[0]) {
+			printf("plan for %s (%s): %s\n", plans[i].dev, plans[i].node, r->message);
+			continue;
+		}
+		printf("plan for %s (%s): firmware: %s; config: %s\n", plans[i].dev,
+		       plans[i].node, r->fw_reason[0] ? r->fw_reason : "-",
+		       r->cfg_reason[0] ? r->cfg_reason : "-");
+	}
+out:
+	free(plans);
+	if (set)
+		tf_board_set_free(set);
+	if (have_id)
+		tf_board_identity_free(&id);
+	tf_fwdb_free(db);
+	return rc;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `touchfw forget DEVICE`: clear what touchfw remembers of a device -- the
+ * automatic path's failed attempts (/run/touchfw/DEV.attempts), the blobs
+ * that failed there (/var/lib/touchfw/failed/DEV.*) and the hardware last
+ * seen there (/var/lib/touchfw/DEV.hw) -- after a chip was swapped or
+ * repaired on the bench.  Takes the device's lock, so no run is cut short.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "event.h"
+#include "exitcode.h"
+#include "log.h"
+#include "settings.h"
+#include "state.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: touchfw forget DEVICE\n"
+		"\n"
+		"Clear what touchfw remembers of DEVICE: the failed attempts of the\n"
+		"automatic path (which make 'run' and the udev path back off or give\n"
+		"up), the firmware blobs that failed on it (not tried again), and the\n"
+		"hardware id last seen there (used for a chip that comes up in its\n"
+		"bootloader).  'touchfw status' shows each, with since when.  For a\n"
+		"chip swapped or repaired on the bench.\n"
+		"\n"
+		"Exit status %d, %d (%s) while another touchfw works on DEVICE,\n"
+		"%d (%s) if a state file is unusable, %d (%s) if it may\n"
+		"not be changed (run as root).\n",
+		TF_EXIT_OK, TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED), TF_EXIT_STATE,
+		tf_exit_name(TF_EXIT_STATE), TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
+}
+
+static int fail(const char *dev, const struct tf_err *err)
+{
+	int rc = err->code == EACCES || err->code == EPERM ? TF_EXIT_PERMISSION : TF_EXIT_STATE;
+
+	log_err(dev, "%s (exit %d, %s)", err->msg, rc, tf_exit_name(rc));
+	return rc;
+}
+
+int tf_cmd_forget(const struct tf_cli *cli)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char said[600] = "", learnt[40];
+	struct tf_attempts a = { 0 };
+	struct tf_hw_hint hint;
+	struct tf_settings s;
+	struct tf_err err = { 0 };
+	struct tf_state st = { .dirfd = -1 };
+	const char *dev;
+	struct tf_cli_opts g = { "touchfw forget", "+h", opts, usage };
+	int c, lock = -1, blobs, r;
+	size_t n = 0;
+
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1)
+		if (c == TF_CLI_STOP)
+			return g.exit;
+	if (optind + 1 != cli->argc || !tf_devname_valid(cli->argv[optind])) {
+		fprintf(stderr,
+			"touchfw forget: give one DEVICE, the kernel's name (e.g. 3-004a)\n");
+		usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	dev = cli->argv[optind];
+	if (tf_settings_load(&s, cli->config, &err) < 0) {
+		log_err(NULL, "%s", err.msg);
+		return TF_EXIT_BAD_INPUT;
+	}
+	/* No state directory: no attempts, nothing to lock. */
+	if (tf_state_open(&st, s.state_dir, false, &err) < 0 && err.code != ENOENT)
+		return fail(dev, &err);
+	if (st.dirfd >= 0) {
+		lock = tf_state_lock(&st, dev, false, true, &err);
+		if (lock == -EWOULDBLOCK) {
+			log_err(dev, "another touchfw is working on this device; nothing "
+				"forgotten (exit %d, %s)", TF_EXIT_LOCKED,
+				tf_exit_name(TF_EXIT_LOCKED));
+			tf_state_close(&st);
+			return TF_EXIT_LOCKED;
+		}
+		if (lock < 0) {
+			tf_state_close(&st);
+			return fail(dev, &err);
+		}
+		/* Corrupt counts too: forgetting is what repairs it. */
+		r = tf_state_read_attempts(&st, dev, &a, NULL);
+		if (r == -EBADMSG)
+			a.count = 1;
+		if ((r == 0 && a.count) || r == -EBADMSG) {
+			if (tf_state_clear_attempts(&st, dev) < 0) {
+				tf_err_set(&err, errno, "%s/%s.attempts: can not remove it: %s",
+					   s.state_dir, dev, strerror(errno));
+				close(lock);
+				tf_state_close(&st);
+				return fail(dev, &err);
+			}
+			n += (size_t)snprintf(said + n, sizeof(said) - n, "%u failed attempt%s",
+					      a.count, a.count == 1 ? "" : "s");
+		}
+	}
+	r = tf_persist_read_hw(s.persist_dir, dev, &hint, &err);
+	if (r == 0 && hint.hw[0] && tf_persist_forget_hw(s.persist_dir, dev, &err) == 0) {
+		tf_time_str(hint.learnt, learnt, sizeof(learnt));
+		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
+				      "%sthe remembered hardware %s (learnt on %s)", n ? ", " : "",
+				      hint.hw, learnt);
+	} else if (r < 0 || err.code) {
+		/* An unreadable hint is removed all the same. */
+		if (tf_persist_forget_hw(s.persist_dir, dev, &err) < 0) {
+			if (lock >= 0)
+				close(lock);
+			tf_state_close(&st);
+			return fail(dev, &err);
+		}
+		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
+				      "%san unreadable hardware hint", n ? ", " : "");
+	}
+	blobs = tf_persist_clear(s.persist_dir, dev);
+	if (blobs > 0)
+		snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
+			 "%s%d failed-blob record%s", n ? ", " : "", blobs, blobs == 1 ? "" : "s");
+	if (lock >= 0)
+		close(lock);
+	tf_state_close(&st);
+	if (said[0])
+		log_info(dev, "forgot %s", said);
+	else
+		log_info(dev, "nothing remembered: no failed attempts, failed blobs or hardware");
+	return TF_EXIT_OK;
+}

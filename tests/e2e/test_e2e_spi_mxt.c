@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * maXTouch over spi, end to end: the real touchfw on an emulated board
+ * whose mXT1664S sits on an spi bus behind Microchip's mchp_spi_ts (the
+ * emulator's model of it binds in bootloader mode and registers its input
+ * device with T100), with always-on power.  touchfw has the driver let go,
+ * binds spidev through driver_override, speaks the mchp_spi_ts framing in
+ * the mode and speed of the profile (the device's own mode is 0, the chip
+ * wants 3), splits to spidev's bufsiz, then undoes all of it and binds
+ * mchp_spi_ts again -- on success and on every failure.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <sys/file.h>
+#include <time.h>
+
+#include "e2e.h"
+#include "emuboard-spi.h"
+#include "mxt_spi.h"
+
+static struct e2e E;
+
+static const char profile[] =
+	"/dts-v1/;\n"
+	"/ {\n"
+	"	touchfw,profile-version = <1>;\n"
+	"	model = \"touchfw emulated spi board\";\n"
+	"	board-compatible = \"touchfw,emul-spi-1664s\";\n"
+	"	board-ids = \"touchfw,emul-1664s\";\n"
+	"	controllers {\n"
+	"		#address-cells = <1>;\n"
+	"		#size-cells = <0>;\n"
+	"		touchscreen@0 {\n"
+	"			family = \"mxt\";\n"
+	"			bus = \"spi\";\n"
+	"			adapter-name = \"emuboard-spi.1\";\n"
+	"			reg = <0>;\n"
+	"			driver = \"mchp_spi_ts\";\n"
+	"			power = \"%s\";\n"
+	"			spi-max-frequency = <8000000>;\n"
+	"			spi-cpol;\n"
+	"			spi-cpha;\n"
+	"		};\n"
+	"	};\n"
+	"};\n";
+
+static const char *spidev_extra = "";
+static bool realtime_next;
+
+static void start_he(const char *state, const char *power, const char *extra,
+		     const char *he_args)
+{
+	char *board = NULL, dir[280], dts[300], cmd[2000], *text = NULL;
+
+	assert_true(asprintf(&board,
+			     "[board]\nname = spi e2e\ncompatible = touchfw,emul-spi-1664s\n"
+			     "pacing = fast\n"
+			     "[spi 1]\nmax_speed_hz = 20000000\n"
+			     "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
+			     "driver = mchp_spi_ts\nstate = %s\nfw_version = 1.0.AA\n"
+			     "spi_mode = 3\nmax_speed_hz = 8000000\n%s"
+			     "[spidev]\nbufsiz = 4096\n%s",
+			     state, extra ? extra : "", spidev_extra) > 0);
+	e2e_prepare(&E, board, he_args);
+	free(board);
+	/* the profile, compiled into a private boards directory */
+	snprintf(dir, sizeof(dir), "%s/boards", E.dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dts, sizeof(dts), "%s/spi.dts", dir);
+	assert_true(asprintf(&text, profile, power) > 0);
+	e2e_write(dts, text);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/spi.dtb' '%s' && rm '%s'", dir,
+		 dts, dts);
+	assert_int_equal(system(cmd), 0);
+	snprintf(E.boards, sizeof(E.boards), "%s", dir);
+	e2e_settings(&E, NULL);
+	if (realtime_next)
+		emub_set_realtime(E.eb, true);
+	e2e_go(&E);
+}
+
+static void start(const char *state, const char *power, const char *extra)
+{
+	start_he(state, power, extra, NULL);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	spidev_extra = "";
+	realtime_next = false;
+	e2e_stop(&E);
+	return 0;
+}
+
+static struct mxt_model *chip(void)
+{
+	struct mxt_spi *s = emub_spi_mxt(E.eb, "touchscreen");
+
+	assert_non_null(s);
+	return s->m;
+}
+
+/* The spi device's input devices (registered by mchp_spi_ts). */
+static int inputs(void)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/input", emub_root(E.eb));
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "input", 5);
+	closedir(d);
+	return n;
+}
+
+/* Nothing of touchfw's is left: mchp_spi_ts bound, no override, no node. */
+static void left_as_found(void)
+{
+	char buf[64], path[600];
+
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mchp_spi_ts");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	snprintf(path, sizeof(path), "%s/dev/spidev1.0", emub_root(E.eb));
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_dry_run_does_not_take_the_device_from_its_driver(void **state)
+{
+	(void)state;
+	start("app", "always-on", NULL);
+	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	assert_non_null(strstr(E.out, "a dry run does not unbind mchp_spi_ts"));
+	left_as_found();
+}
+
+static void test_probe_reads_an_unbound_chip_over_spidev(void **state)
+{
+	char buf[64], path[600];
+
+	(void)state;
+	start("app", "always-on", "bound = false\n");
+	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	assert_non_null(strstr(E.out, "spi1.0       cs0     -              application 162.6"));
+	assert_non_null(strstr(E.out, "1.0.AA"));
+	/* spidev was bound for the read and let go again: still unbound */
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	snprintf(path, sizeof(path), "%s/dev/spidev1.0", emub_root(E.eb));
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_run_flashes_a_chip_without_firmware(void **state)
+{
+	struct emub_spi_stats st;
+
+	(void)state;
+	start("no-image", "always-on", NULL);
+	/* mchp_spi_ts bound in bootloader mode, without an input device */
+	assert_int_equal(inputs(), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "spi: unbinding mchp_spi_ts");
+	e2e_said(&E, "spi: bound spidev (/dev/spidev1.0)");
+	e2e_said(&E, "mode 3, 8 bits, 8000000 Hz, spidev bufsiz 4096");
+	e2e_said(&E, "bootloader over spi");
+	e2e_said(&E, "flashing: 100%");
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	assert_int_equal(mxt_model_nvm_config_crc(chip()), 0x06F670);
+	emub_unlock(E.eb);
+	/* the driver took it again: its input device is there */
+	e2e_said(&E, "input device input0");
+	assert_int_equal(inputs(), 1);
+	left_as_found();
+	assert_int_equal(emub_spi_stats(E.eb, 1, &st), 0);
+	assert_true(st.bytes > 67363); /* the image is 67363 bytes, framing on top */
+}
+
+static void test_invalid_crc_reply_is_named_and_undone(void **state)
+{
+	struct mxt_spi *s;
+
+	(void)state;
+	start("app", "always-on", NULL);
+	/* the chip answers touchfw's first request with 0x08 (invalid CRC) */
+	emub_lock(E.eb);
+	s = emub_spi_mxt(E.eb, "touchscreen");
+	s->faults.crc_reply_at = s->stats.requests + 1;
+	emub_unlock(E.eb);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 10);
+	e2e_said(&E, "answered 0x08 (invalid CRC)");
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+static void test_power_driver_profile_is_refused_over_spi(void **state)
+{
+	(void)state;
+	start("no-image", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
+	e2e_said(&E, "only power = \"always-on\" is supported on spi so far");
+	left_as_found();
+}
+
+static void test_kernel_without_spidev_is_named_and_driver_rebound(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	spidev_extra = "available = false\n";
+	start("app", "always-on", NULL);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 3);
+	e2e_said(&E, "spi1.0: no spidev driver in /sys/bus/spi/drivers");
+	e2e_said(&E, "CONFIG_SPI_SPIDEV");
+	/* the driver that let go is bound again, with its input device */
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mchp_spi_ts");
+	assert_int_equal(inputs(), 1);
+}
+
+static void test_write_fail_reply_is_named_and_undone(void **state)
+{
+	struct mxt_spi *s;
+
+	(void)state;
+	start("app", "always-on", NULL);
+	/* touchfw's first write (T6 0xA5, to the bootloader) answered 0x41 */
+	emub_lock(E.eb);
+	s = emub_spi_mxt(E.eb, "touchscreen");
+	s->faults.write_fail_at = s->stats.writes + 1;
+	emub_unlock(E.eb);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 10);
+	e2e_said(&E, "T6 bootloader command: the chip answered 0x41 (write failed)");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x10);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+static void test_power_loss_midway_leaves_a_flashable_chip(void **state)
+{
+	(void)state;
+	/* the supply drops after frame 20 and comes back: the bootloader
+	 * starts over without an image */
+	start("no-image", "always-on", "fault.power_loss_after = 20\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 11);
+	e2e_said(&E, "the bootloader restarted at frame 21");
+	/* nothing of touchfw's left; the driver holds the chip in bootloader */
+	left_as_found();
+	assert_int_equal(inputs(), 0);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	assert_int_equal(mxt_model_stats(chip())->power_losses, 1);
+	emub_unlock(E.eb);
+	/* the next run flashes it */
+	assert_int_equal(e2e_touchfw(&E, "run", "--force", "spi1.0"), 0);
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	while (hay && (hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+/* Wait until the detached run finished: result recorded, lock free. */
+static void wait_run_done(int timeout_ms)
+{
+	char path[400];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int waited = 0;
+
+	snprintf(path, sizeof(path), "%s/state/spi1.0.lock", E.dir);
+	for (;;) {
+		char *json = e2e_state_file(&E, "spi1.0.json");
+		int fd = open(path, O_RDONLY);
+		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+		if (fd >= 0)
+			close(fd);
+		free(json);
+		if (json && free_lock)
+			return;
+		if (waited > timeout_ms)
+			fail_msg("the detached run did not finish within %d ms", timeout_ms);
+		nanosleep(&ts, NULL);
+		waited += 20;
+	}
+}
+
+static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
+{
+	char path[400], *he = NULL, *log;
+	size_t len;
+
+	(void)state;
+	/* mchp_spi_ts binds at start, as at boot: bind uevent -> handle-event */
+	start_he("no-image", "always-on", NULL, "");
+	wait_run_done(30000);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	usleep(500 * 1000); /* a late handle-event would start a second run */
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	log = e2e_state_file(&E, "spi1.0.log");
+	if (getenv("E2E_VERBOSE"))
+		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	assert_int_equal(count(he, "handed to detached process"), 1);
+	/* spidev's bind and touchfw's own rebind of mchp_spi_ts start nothing */
+	assert_int_equal(count(he, "this bind is touchfw's own rebind"), 1);
+	assert_non_null(log);
+	assert_int_equal(count(log, "verified: firmware"), 1);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	free(he);
+	free(log);
+}
+
+static unsigned frames_passed(void)
+{
+	unsigned n;
+
+	emub_lock(E.eb);
+	n = mxt_model_stats(chip())->frames_passed;
+	emub_unlock(E.eb);
+	return n;
+}
+
+static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
+{
+	struct emub_child *child;
+	const char *msg;
+	int st;
+
+	(void)state;
+	realtime_next = true; /* a flash that takes long enough to stop */
+	start("no-image", "always-on", NULL);
+	child = e2e_spawn(&E, "run", "spi1.0", NULL);
+	while (frames_passed() < 20)
+		usleep(10000);
+	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	msg = emub_child_stderr(child);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 19 || !strstr(msg, "stopped by SIGTERM"))
+		fail_msg("expected exit 19 (interrupted):\n%s", msg);
+	assert_non_null(strstr(msg, "spi: unbinding spidev and clearing driver_override"));
+	emub_child_free(child);
+	left_as_found();
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	emub_unlock(E.eb);
+	/* the next run flashes it */
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_dry_run_does_not_take_the_device_from_its_driver,
+					  teardown),
+		cmocka_unit_test_teardown(test_probe_reads_an_unbound_chip_over_spidev, teardown),
+		cmocka_unit_test_teardown(test_run_flashes_a_chip_without_firmware, teardown),
+		cmocka_unit_test_teardown(test_invalid_crc_reply_is_named_and_undone, teardown),
+		cmocka_unit_test_teardown(test_power_driver_profile_is_refused_over_spi,
+					  teardown),
+		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named_and_driver_rebound,
+					  teardown),
+		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
+		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
+					  teardown),
+		cmocka_unit_test_teardown(test_bind_event_of_mchp_spi_ts_updates_the_chip,
+					  teardown),
+		cmocka_unit_test_teardown(test_sigterm_mid_flash_undoes_spidev_and_rebinds,
+					  teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The emulated spi subsystem, internal to the emuboard library: board
+ * sections [spi N], [spi-chip NAME] and [spidev], spi controllers and their
+ * devices in sysfs (spibus.c: the spi core's view, driver_override,
+ * bind/unbind, uevents) and spidev (spidev.c: the character device with
+ * drivers/spi/spidev.c's ioctl semantics).  Kept apart from the i2c code;
+ * the rest of the library calls only the hooks declared here.
+ */
+#ifndef EMUB_SPI_H
+#define EMUB_SPI_H
+
+#include <glib.h>
+#include <umockdev.h>
+
+#include "em_spi.h"
+#include "emuboard-spi.h"
+
+struct emub;
+struct emub_board_desc;
+
+#define EMUB_SPI_MAX_CTLRS 8
+#define EMUB_SPI_MAX_DEVS 16
+#define SPIDEV_MAJOR 153
+#define SPIDEV_MINORS 32
+
+struct emub_spi_ctlr_desc {
+	int nr;
+	guint32 max_hz, min_hz;
+	guint32 num_cs;
+};
+
+struct emub_spi_dev_desc {
+	char *name;          /* section name, also the DT node name */
+	int bus;
+	guint32 cs;
+	char *model;         /* chip model: "none" (nothing drives MISO) */
+	char **compatible;   /* NULL-terminated; modalias from the first */
+	char *driver;        /* driver named by the board ("spidev", "mchp_spi_ts"), NULL = none */
+	bool bound;
+	guint32 mode;        /* spi-cpol / spi-cpha / spi-cs-high / spi-lsb-first */
+	guint32 max_hz;      /* spi-max-frequency, 0 = the controller's */
+	/* maXTouch models */
+	int state;           /* enum emub_chip_state */
+	bool has_fw_version;
+	guint8 fw_version, fw_build;
+	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
+};
+
+struct emub_spi_board {
+	int nctlrs;
+	struct emub_spi_ctlr_desc ctlrs[EMUB_SPI_MAX_CTLRS];
+	int ndevs;
+	struct emub_spi_dev_desc devs[EMUB_SPI_MAX_DEVS];
+	guint32 bufsiz;      /* spidev.bufsiz, default 4096 */
+	bool no_spidev;      /* [spidev] available = false: a kernel without it */
+};
+
+struct emub_spi_ctlr {
+	struct emub *eb;
+	struct emub_spi_ctlr_desc *desc;
+	char *devpath;       /* /devices/platform/emuboard-spi.N/spi_master/spiN */
+	guint64 now_ns;      /* model time the controller's chips have seen */
+	struct emub_spi_stats stats;
+};
+
+struct emub_spi_dev {
+	struct emub *eb;
+	struct emub_spi_ctlr *ctlr;
+	struct emub_spi_dev_desc *desc;
+	char name[32];       /* "spi1.0" */
+	char *devpath;
+	char *modalias;      /* "spi:NAME" */
+	char *driver_override; /* NULL = none */
+	const char *driver;  /* bound driver, NULL = none */
+	/* struct spi_device */
+	guint32 mode;
+	guint8 bits_per_word;
+	guint32 max_speed_hz;
+	/* the chip */
+	const struct em_spi_ops *ops;
+	void *model;
+	bool selected;       /* chip select active (kept after cs_change on the last transfer) */
+	guint64 chip_now;    /* model time the chip has seen */
+	guint64 end_ns;      /* model time the last message ended */
+	/* spidev */
+	int minor;           /* -1 = spidev not bound */
+	guint32 speed_hz;    /* spidev_data.speed_hz */
+	unsigned int generation; /* bumps at every spidev unbind */
+	char *spidev_path;   /* devpath of spidevB.C */
+	char *devnode;       /* /dev/spidevB.C */
+	UMockdevIoctlBase *ioctl;
+	/* mchp_spi_ts (drv_mchp_spi.c) */
+	struct emub_dev *idev; /* carries its input device (drv_input_register) */
+	bool mchp_in_bootloader;
+	guint16 mchp_t6;       /* T6 address from the info block */
+	bool have_update_fw_result;
+	int update_fw_result;  /* what the last write to update_fw returned */
+};
+
+struct emub_spi {
+	struct emub_spi_board *b;
+	int nctlrs;
+	struct emub_spi_ctlr ctlrs[EMUB_SPI_MAX_CTLRS];
+	int ndevs;
+	struct emub_spi_dev devs[EMUB_SPI_MAX_DEVS];
+	guint32 minors;      /* spidev minors in use */
+	int inotify_fd;
+	GHashTable *watches; /* wd -> char * (directory below /sys) */
+	GSource *source;
+};
+
+/* board.c hooks (spibus.c) */
+/* Parse a [spi N] / [spi-chip NAME] / [spidev] section: 0, -EINVAL with
+ * @err, or 1 if @grp is none of those. */
+int emub_spi_parse_group(GKeyFile *kf, const char *grp, struct emub_board_desc *d, char *err,
+			 size_t errsz);
+int emub_spi_check(struct emub_board_desc *d, char *err, size_t errsz);
+bool emub_spi_has_controllers(const struct emub_board_desc *d);
+void emub_spi_board_free(struct emub_spi_board *b);
+
+/* emub.c hooks (spibus.c) */
+int emub_spi_start(struct emub *eb);
+void emub_spi_stop(struct emub *eb);
+
+/* drv_mchp_spi.c: probe (0 or -errno) and remove, without eb->lock */
+int emub_mchp_probe(struct emub_spi_dev *d);
+void emub_mchp_remove(struct emub_spi_dev *d);
+void emub_mchp_free(struct emub_spi_dev *d);
+/* A write to update_fw: what the write returns (0 or -errno). */
+int emub_mchp_update_fw(struct emub_spi_dev *d);
+
+/* spidev.c */
+int emub_spidev_attach(struct emub_spi_dev *d);
+void emub_spidev_detach(struct emub_spi_dev *d);
+/* Run one message on the controller (eb->lock held): the transfers' tx
+ * bytes out, rx in; returns 0 or -errno. */
+struct emub_spi_xfer {
+	const guint8 *tx;    /* NULL: zeros shifted out */
+	guint8 *rx;          /* NULL: MISO ignored */
+	guint32 len;
+	guint32 speed_hz;
+	guint8 bits_per_word;
+	bool cs_change;
+	guint32 delay_us;
+	guint32 word_delay_us;
+};
+int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, unsigned int n);
+
+#endif /* EMUB_SPI_H */

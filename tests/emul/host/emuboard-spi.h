@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * emuboard's spi API (the part of emuboard.h for spi boards): spi
+ * controllers ([spi N]), spi devices on them ([spi-chip NAME], named
+ * "spiN.C" as the kernel names them), spidev and mchp_spi_ts.  See
+ * tests/emul/README.md.
+ */
+#ifndef EMUBOARD_SPI_H
+#define EMUBOARD_SPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emuboard.h"
+
+struct emub_spi_stats {
+	uint64_t messages;   /* spi_sync() calls that ran */
+	uint64_t transfers;
+	uint64_t bytes;      /* bytes clocked (each is one byte each way) */
+	uint64_t cs_changes; /* chip select released inside a message */
+	uint64_t selects;    /* chip select assertions (one per transaction the chip sees) */
+	uint64_t wire_ns;    /* modelled time on the wire, delays included */
+	uint64_t busy_ns;    /* modelled time the chips had an operation pending */
+};
+
+/* @dev: the [spi-chip NAME] name or the device name ("spi1.0"). */
+const char *emub_spi_dev_name(struct emub *eb, const char *dev);
+/* As "echo DEV > /sys/bus/spi/drivers/DRV/bind" (driver_override and the
+ * match rules apply), but synchronous: 0, -ENODEV (no match, or bound). */
+int emub_spi_bind(struct emub *eb, const char *dev, const char *driver);
+/* As "echo DEV > .../unbind" of its driver: 0 or -ENODEV. */
+int emub_spi_unbind(struct emub *eb, const char *dev);
+/* The bound driver's name into @buf ("" if none); 0 or -ENODEV. */
+int emub_spi_driver(struct emub *eb, const char *dev, char *buf, size_t size);
+/* The device's driver_override ("" if none); 0 or -ENODEV. */
+int emub_spi_driver_override(struct emub *eb, const char *dev, char *buf, size_t size);
+/* Handle the spi sysfs writes closed so far (bind, unbind,
+ * driver_override, drivers_probe, uevent). */
+void emub_spi_settle(struct emub *eb);
+/* Traffic on controller @bus. */
+int emub_spi_stats(struct emub *eb, int bus, struct emub_spi_stats *s);
+/* Chip select of @dev active right now (cs_change on a message's last
+ * transfer keeps it). */
+bool emub_spi_selected(struct emub *eb, const char *dev);
+
+/* What the last write to mchp_spi_ts's update_fw returned (0 or -errno,
+ * in *@result); -ENOENT if there was none, -ENODEV for no such device. */
+int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result);
+
+/* The maXTouch spi personality of @dev's chip model (model/mxt_spi.h; its
+ * ->m is the struct mxt_model), NULL if it has none.  Hold emub_lock(). */
+struct mxt_spi;
+struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev);
+
+#endif /* EMUBOARD_SPI_H */

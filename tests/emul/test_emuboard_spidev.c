@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The emulated spi bus and spidev, checked from a child process inside the
+ * board (this program run as "--child") with raw ioctls, against what
+ * drivers/spi/spidev.c, spi_setup() and __spi_validate() (Linux 6.1) do,
+ * and the sysfs side (driver_override, bind/unbind, drivers_probe, the
+ * uevents) against drivers/base and drivers/spi/spi.c.
+ *
+ * The child runs a list of commands and prints "CMD -> OK [bytes]" or
+ * "CMD -> ENAME" for each:
+ *   open:PATH  mode:V  mode32:V  rdmode  rdmode32  bits:V  rdbits  lsb:V
+ *   speed:V  rdspeed  read:N  write:HEX  ioctl:NUM  msgsize:BYTES
+ *   msg:XFER;XFER...  XFER = [t|r|x]LEN[=HEX][,cs][,d=US][,s=HZ][,b=BITS]
+ *                            [,tn=N][,rn=N]   (t: tx only, r: rx only, x: both)
+ *   gone:NODE (wait until NODE disappears)  write-sys:FILE=VALUE
+ */
+#include <fcntl.h>
+#include <linux/spi/spi.h>
+#include <linux/spi/spidev.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "emub-testutil.h"
+#include "emuboard-spi.h"
+#include "mxt_image.h"
+#include "mxt_model.h"
+#include "mxt_spi.h"
+
+/* ------------------------------------------------------------ child */
+
+static int hexbytes(const char *s, guint8 *out, int max)
+{
+	int n = 0;
+
+	while (s && *s && n < max) {
+		unsigned int v;
+
+		if (sscanf(s, "%2x", &v) != 1)
+			break;
+		out[n++] = (guint8)v;
+		s += 2;
+	}
+	return n;
+}
+
+static void print_result(const char *cmd, long r, const guint8 *data, int n)
+{
+	printf("%s -> ", cmd);
+	if (r < 0) {
+		printf("%s\n", strerrorname_np(errno));
+		return;
+	}
+	printf("OK");
+	if (r > 0)
+		printf(" =%ld", r);
+	for (int i = 0; i < n; i++)
+		printf(" %02x", data[i]);
+	printf("\n");
+}
+
+static int msg_cmd(int fd, const char *arg, guint8 *out, int *nout)
+{
+	char **parts = g_strsplit(arg, ";", -1);
+	struct spi_ioc_transfer x[16];
+	static guint8 tx[16][8192], rx[16][8192];
+	unsigned int n = 0;
+	int r;
+
+	memset(x, 0, sizeof(x));
+	memset(rx, 0xee, sizeof(rx));
+	for (char **p = parts; *p && n < 16; p++, n++) {
+		char **opt = g_strsplit(*p, ",", -1);
+		char kind = opt[0][0];
+		char *eq = strchr(opt[0], '=');
+
+		x[n].len = (guint32)strtoul(opt[0] + 1, NULL, 10);
+		memset(tx[n], 0, sizeof(tx[n]));
+		if (eq)
+			hexbytes(eq + 1, tx[n], (int)sizeof(tx[n]));
+		if (kind == 't' || kind == 'x')
+			x[n].tx_buf = (uintptr_t)tx[n];
+		if (kind == 'r' || kind == 'x')
+			x[n].rx_buf = (uintptr_t)rx[n];
+		for (char **o = opt + 1; *o; o++) {
+			if (!strcmp(*o, "cs"))
+				x[n].cs_change = 1;
+			else if (g_str_has_prefix(*o, "d="))
+				x[n].delay_usecs = (guint16)atoi(*o + 2);
+			else if (g_str_has_prefix(*o, "s="))
+				x[n].speed_hz = (guint32)atoi(*o + 2);
+			else if (g_str_has_prefix(*o, "b="))
+				x[n].bits_per_word = (guint8)atoi(*o + 2);
+			else if (g_str_has_prefix(*o, "tn="))
+				x[n].tx_nbits = (guint8)atoi(*o + 3);
+			else if (g_str_has_prefix(*o, "rn="))
+				x[n].rx_nbits = (guint8)atoi(*o + 3);
+		}
+		g_strfreev(opt);
+	}
+	g_strfreev(parts);
+	/* SPI_IOC_MESSAGE(n) without its VLA (n is known at run time only) */
+	r = ioctl(fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, n * sizeof(x[0])), x);
+	*nout = 0;
+	for (unsigned int i = 0; i < n; i++)
+		if (x[i].rx_buf)
+			for (unsigned int b = 0; b < x[i].len && b < 8 && *nout < 64; b++)
+				out[(*nout)++] = rx[i][b];
+	return r;
+}
+
+static int child_run(int argc, char **argv)
+{
+	int fd = -1;
+
+	for (int i = 0; i < argc; i++) {
+		char *cmd = argv[i], *arg = strchr(cmd, ':');
+		guint8 data[8300];
+		guint32 v32 = 0;
+		guint8 v8 = 0;
+		long r = 0;
+		int n = 0;
+
+		arg = arg ? arg + 1 : (char *)"";
+		errno = 0;
+		if (g_str_has_prefix(cmd, "open:")) {
+			if (fd >= 0)
+				close(fd);
+			fd = open(arg, O_RDWR);
+			r = fd < 0 ? -1 : 0;
+		} else if (g_str_has_prefix(cmd, "mode:")) {
+			v8 = (guint8)strtoul(arg, NULL, 0);
+			r = ioctl(fd, SPI_IOC_WR_MODE, &v8);
+		} else if (g_str_has_prefix(cmd, "mode32:")) {
+			v32 = (guint32)strtoul(arg, NULL, 0);
+			r = ioctl(fd, SPI_IOC_WR_MODE32, &v32);
+		} else if (!strcmp(cmd, "rdmode")) {
+			r = ioctl(fd, SPI_IOC_RD_MODE, &v8);
+			printf("mode=0x%x\n", v8);
+		} else if (!strcmp(cmd, "rdmode32")) {
+			r = ioctl(fd, SPI_IOC_RD_MODE32, &v32);
+			printf("mode32=0x%x\n", v32);
+		} else if (g_str_has_prefix(cmd, "bits:")) {
+			v8 = (guint8)strtoul(arg, NULL, 0);
+			r = ioctl(fd, SPI_IOC_WR_BITS_PER_WORD, &v8);
+		} else if (!strcmp(cmd, "rdbits")) {
+			r = ioctl(fd, SPI_IOC_RD_BITS_PER_WORD, &v8);
+			printf("bits=%u\n", v8);
+		} else if (g_str_has_prefix(cmd, "lsb:")) {
+			v8 = (guint8)strtoul(arg, NULL, 0);
+			r = ioctl(fd, SPI_IOC_WR_LSB_FIRST, &v8);
+		} else if (g_str_has_prefix(cmd, "speed:")) {
+			v32 = (guint32)strtoul(arg, NULL, 0);
+			r = ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &v32);
+		} else if (!strcmp(cmd, "rdspeed")) {
+			r = ioctl(fd, SPI_IOC_RD_MAX_SPEED_HZ, &v32);
+			printf("speed=%u\n", v32);
+		} else if (g_str_has_prefix(cmd, "msg:")) {
+			r = msg_cmd(fd, arg, data, &n);
+		} else if (!strcmp(cmd, "msg0")) {
+			r = ioctl(fd, SPI_IOC_MESSAGE(0), data);
+		} else if (g_str_has_prefix(cmd, "msgsize:")) {
+			memset(data, 0, sizeof(data));
+			r = ioctl(fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, strtoul(arg, NULL, 0)), data);
+		} else if (g_str_has_prefix(cmd, "read:")) {
+			r = read(fd, data, strtoul(arg, NULL, 0));
+			n = r > 0 ? (r > 8 ? 8 : (int)r) : 0;
+		} else if (g_str_has_prefix(cmd, "write:")) {
+			int len = hexbytes(arg, data, (int)sizeof(data));
+
+			r = write(fd, data, (size_t)len);
+		} else if (g_str_has_prefix(cmd, "writen:")) {
+			memset(data, 0x5a, sizeof(data));
+			r = write(fd, data, strtoul(arg, NULL, 0));
+		} else if (g_str_has_prefix(cmd, "ioctl:")) {
+			r = ioctl(fd, strtoul(arg, NULL, 0), data);
+		} else if (g_str_has_prefix(cmd, "write-sys:")) {
+			char *eq = strchr(arg, '=');
+			int sfd;
+
+			*eq = 0;
+			sfd = open(arg, O_WRONLY);
+			r = sfd < 0 ? -1 : write(sfd, eq + 1, strlen(eq + 1));
+			if (sfd >= 0)
+				close(sfd);
+			*eq = '=';
+		} else if (g_str_has_prefix(cmd, "gone:")) {
+			struct stat sb;
+			int k;
+
+			for (k = 0; k < 500 && stat(arg, &sb) == 0; k++)
+				usleep(10000);
+			r = k < 500 ? 0 : -1;
+			errno = ETIMEDOUT;
+		} else {
+			printf("%s -> unknown command\n", cmd);
+			continue;
+		}
+		print_result(cmd, r, data, n);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static const char spi_board[] =
+	"[board]\nname = spidev\ncompatible = t,spidev\n"
+	"[spi 1]\nmax_speed_hz = 20000000\nnum_cs = 2\n"
+	"[spi-chip free]\nbus = 1\nchip_select = 0\ncompatible = acme,widget\n"
+	"[spi-chip raw]\nbus = 1\nchip_select = 1\ndriver = spidev\n"
+	"[spidev]\nbufsiz = 64\n";
+
+static char *run(struct emub *eb, const char *const *cmds)
+{
+	char *out = NULL;
+
+	assert_int_equal(tu_run_self(eb, &out, cmds), 0);
+	return out;
+}
+
+static bool node_exists(struct emub *eb, const char *node)
+{
+	char *p = g_strdup_printf("%s%s", emub_root(eb), node);
+	bool r = g_file_test(p, G_FILE_TEST_EXISTS);
+
+	g_free(p);
+	return r;
+}
+
+static void test_sysfs_layout(void **state)
+{
+	struct emub *eb = tu_board_text(spi_board);
+	char *s;
+
+	(void)state;
+	assert_string_equal(emub_spi_dev_name(eb, "free"), "spi1.0");
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/modalias");
+	assert_string_equal(s, "spi:widget\n"); /* of_modalias_node(): no vendor */
+	g_free(s);
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/driver_override");
+	assert_string_equal(s, "(null)\n");
+	g_free(s);
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/uevent");
+	assert_string_equal(s, "MODALIAS=spi:widget\n");
+	g_free(s);
+	s = tu_sys_read(eb, "module/spidev/parameters/bufsiz");
+	assert_string_equal(s, "64\n");
+	g_free(s);
+	/* the device bound at start has its node; the free one none */
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.1/uevent");
+	assert_string_equal(s, "DRIVER=spidev\nMODALIAS=spi:raw\n");
+	g_free(s);
+	s = tu_sys_read(eb, "class/spidev/spidev1.1/dev");
+	assert_non_null(s);
+	assert_true(g_str_has_prefix(s, "153:"));
+	g_free(s);
+	assert_true(node_exists(eb, "/dev/spidev1.1"));
+	assert_false(node_exists(eb, "/dev/spidev1.0"));
+	/* sysfs paths as the kernel's: controller class spi_master */
+	assert_int_equal(tu_sh(eb, &s, "readlink -f /sys/bus/spi/devices/spi1.0; "
+				       "readlink /sys/bus/spi/devices/spi1.1/driver; "
+				       "ls /sys/bus/spi/drivers/spidev"),
+			 0);
+	assert_contains(s, "/sys/devices/platform/emuboard-spi.1/spi_master/spi1/spi1.0\n");
+	assert_contains(s, "bus/spi/drivers/spidev\n");
+	assert_contains(s, "spi1.1");
+	g_free(s);
+	emub_free(eb);
+}
+
+static void test_driver_override_bind_unbind_and_events(void **state)
+{
+	struct emub *eb = NULL;
+	char err[256], *tmp = tu_tmpdir(), *log = g_strdup_printf("%s/ev", tmp), *cmd, *s;
+	char drv[32];
+
+	(void)state;
+	assert_int_equal(emub_new_from_string(spi_board, tu_top(), &eb, err, sizeof(err)), 0);
+	cmd = g_strdup_printf("echo \"$ACTION $SUBSYSTEM $DEVPATH DRIVER=$DRIVER MODALIAS=$MODALIAS"
+			      " DEVNAME=$DEVNAME\" >> %s", log);
+	emub_set_on_uevent(eb, cmd);
+	emub_set_on_uevent_after_boot(eb, true);
+	if (getenv("EMUB_TEST_LOG"))
+		emub_set_log(eb, stderr);
+	assert_int_equal(emub_start(eb), 0);
+
+	/* bind without an override: spidev does not match, nothing happens */
+	assert_int_equal(tu_sh(eb, NULL, "echo spi1.0 > /sys/bus/spi/drivers/spidev/bind"), 0);
+	assert_int_equal(emub_spi_driver(eb, "free", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "");
+	/* driver_override, then bind: the node appears */
+	assert_int_equal(tu_sh(eb, NULL, "echo spidev > /sys/bus/spi/devices/spi1.0/driver_override"
+					 " && echo spi1.0 > /sys/bus/spi/drivers/spidev/bind"),
+			 0);
+	assert_int_equal(emub_spi_driver(eb, "free", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "spidev");
+	assert_int_equal(emub_spi_driver_override(eb, "free", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "spidev");
+	assert_true(node_exists(eb, "/dev/spidev1.0"));
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/driver_override");
+	assert_string_equal(s, "spidev\n");
+	g_free(s);
+	/* unbind, clear the override: the node goes; nothing rebinds */
+	assert_int_equal(tu_sh(eb, NULL, "echo spi1.0 > /sys/bus/spi/drivers/spidev/unbind && "
+					 "echo > /sys/bus/spi/devices/spi1.0/driver_override && "
+					 "echo spi1.0 > /sys/bus/spi/drivers_probe"),
+			 0);
+	emub_spi_settle(eb);
+	assert_false(node_exists(eb, "/dev/spidev1.0"));
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/driver_override");
+	assert_string_equal(s, "(null)\n");
+	g_free(s);
+	assert_int_equal(emub_spi_driver(eb, "free", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "");
+	/* drivers_probe binds the board's driver of the other device again */
+	assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
+	assert_int_equal(emub_spi_unbind(eb, "raw"), -ENODEV);
+	assert_int_equal(tu_sh(eb, NULL, "echo spi1.1 > /sys/bus/spi/drivers_probe"), 0);
+	assert_int_equal(emub_spi_driver(eb, "raw", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "spidev");
+	emub_free(eb);
+
+	assert_true(g_file_get_contents(log, &s, NULL, NULL));
+	/* probe's class device first, then bind; remove before unbind */
+	assert_string_equal(
+		s,
+		"add spidev /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.0/spidev/spidev1.0"
+		" DRIVER= MODALIAS= DEVNAME=spidev1.0\n"
+		"bind spi /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.0 DRIVER=spidev "
+		"MODALIAS=spi:widget DEVNAME=\n"
+		"remove spidev /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.0/spidev/"
+		"spidev1.0 DRIVER= MODALIAS= DEVNAME=spidev1.0\n"
+		"unbind spi /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.0 DRIVER= "
+		"MODALIAS= DEVNAME=\n"
+		"remove spidev /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.1/spidev/"
+		"spidev1.1 DRIVER= MODALIAS= DEVNAME=spidev1.1\n"
+		"unbind spi /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.1 DRIVER= "
+		"MODALIAS= DEVNAME=\n"
+		"add spidev /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.1/spidev/spidev1.1"
+		" DRIVER= MODALIAS= DEVNAME=spidev1.1\n"
+		"bind spi /devices/platform/emuboard-spi.1/spi_master/spi1/spi1.1 DRIVER=spidev "
+		"MODALIAS=spi:raw DEVNAME=\n");
+	g_free(s);
+	g_free(cmd);
+	g_free(log);
+	tu_rmdir(tmp);
+}
+
+static void test_mode_bits_speed_ioctls(void **state)
+{
+	struct emub *eb = tu_board_text(spi_board);
+	const char *const cmds[] = {
+		"open:/dev/spidev1.1", "rdmode", "rdbits", "rdspeed",
+		"mode:3", "rdmode",
+		"mode32:0x10",      /* SPI_3WIRE: the controller lacks it */
+		"mode32:0x100000",  /* outside SPI_MODE_MASK */
+		"mode32:0x304",     /* CS_HIGH + TX_DUAL|TX_QUAD: dual with quad */
+		"mode32:0x104",     /* CS_HIGH + TX_DUAL: dual dropped */
+		"rdmode32",
+		"bits:9", "bits:16", "rdbits", "bits:0", "rdbits",
+		"speed:0", "speed:99000000", "rdspeed",
+		"lsb:1", "rdmode", "mode:0",
+		"open:/dev/spidev1.1", "rdmode", /* the mode is the device's */
+		NULL};
+	char *out;
+
+	(void)state;
+	out = run(eb, cmds);
+	assert_contains(out, "mode=0x0\nrdmode -> OK\n");
+	assert_contains(out, "bits=8\nrdbits -> OK\n");
+	assert_contains(out, "speed=20000000\n"); /* max_speed_hz of the controller */
+	assert_contains(out, "mode:3 -> OK\nmode=0x3\n");
+	assert_contains(out, "mode32:0x10 -> EINVAL\n");
+	assert_contains(out, "mode32:0x100000 -> EINVAL\n");
+	assert_contains(out, "mode32:0x304 -> EINVAL\n");
+	assert_contains(out, "mode32:0x104 -> OK\nmode32=0x4\n");
+	assert_contains(out, "bits:9 -> EINVAL\nbits:16 -> OK\nbits=16\n");
+	assert_contains(out, "bits:0 -> OK\nbits=8\n");
+	assert_contains(out, "speed:0 -> EINVAL\nspeed:99000000 -> OK\nspeed=99000000\n");
+	assert_contains(out, "lsb:1 -> OK\nmode=0xc\n");
+	assert_contains(out, "mode:0 -> OK\nopen:/dev/spidev1.1 -> OK\nmode=0x0\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+static void test_message_checks_and_bufsiz(void **state)
+{
+	struct emub *eb = tu_board_text(spi_board);
+	const char *const cmds[] = {
+		"open:/dev/spidev1.1",
+		"msg:r64", "msg:r65", "msg:t64;r64",
+		"msg:r30;r30",        /* 32 + 32 after ARCH_KMALLOC_MINALIGN */
+		"msg:r20;r20;r20",    /* 24 * 3 = 72 > 64 */
+		"msg:t33;t30",        /* 40 + 32 */
+		"msg:x3=aabbcc,b=16", /* half a 16-bit word */
+		"msg:t4,tn=2", "msg:r4,rn=4", "msg:t4,tn=1",
+		"msg0", "msgsize:33", "ioctl:0x40206b01", /* SPI_IOC_MESSAGE with nr 1 */
+		"ioctl:0x80017001",                      /* another type */
+		"read:64", "read:65", "writen:64", "writen:65",
+		"msg:x4=01020304",   /* nobody drives MISO */
+		NULL};
+	char *out;
+
+	(void)state;
+	out = run(eb, cmds);
+	assert_contains(out, "msg:r64 -> OK =64 ff");
+	assert_contains(out, "msg:r65 -> EMSGSIZE\n");
+	assert_contains(out, "msg:t64;r64 -> OK =128 ff");
+	assert_contains(out, "msg:r30;r30 -> OK =60 ff");
+	assert_contains(out, "msg:r20;r20;r20 -> EMSGSIZE\n");
+	assert_contains(out, "msg:t33;t30 -> EMSGSIZE\n");
+	assert_contains(out, "msg:x3=aabbcc,b=16 -> EINVAL\n");
+	assert_contains(out, "msg:t4,tn=2 -> EINVAL\n");
+	assert_contains(out, "msg:r4,rn=4 -> EINVAL\n");
+	assert_contains(out, "msg:t4,tn=1 -> OK =4\n");
+	assert_contains(out, "msg0 -> OK\n");
+	assert_contains(out, "msgsize:33 -> EINVAL\n");
+	assert_contains(out, "ioctl:0x40206b01 -> ENOTTY\n");
+	assert_contains(out, "ioctl:0x80017001 -> ENOTTY\n");
+	assert_contains(out, "read:64 -> OK =64 ff ff");
+	assert_contains(out, "read:65 -> EMSGSIZE\n");
+	assert_contains(out, "writen:64 -> OK =64\n");
+	assert_contains(out, "writen:65 -> EMSGSIZE\n");
+	assert_contains(out, "msg:x4=01020304 -> OK =4 ff ff ff ff\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+static void test_loopback_words_and_lsb_first(void **state)
+{
+	struct emub *eb = tu_board_text(spi_board);
+	const char *const cmds[] = {
+		"open:/dev/spidev1.1",
+		"mode:0x20", /* SPI_LOOP */
+		"msg:x4=01020304", "msg:t2=aabb;r2",
+		"msg:x4=01020304,b=16", /* words: wire order and back */
+		"lsb:1", "msg:x2=0180",
+		NULL};
+	char *out;
+	struct emub_spi_stats st;
+
+	(void)state;
+	out = run(eb, cmds);
+	assert_contains(out, "mode:0x20 -> OK\n");
+	assert_contains(out, "msg:x4=01020304 -> OK =4 01 02 03 04\n");
+	/* rx in a transfer without tx: zeros shifted out come back */
+	assert_contains(out, "msg:t2=aabb;r2 -> OK =4 00 00\n");
+	assert_contains(out, "msg:x4=01020304,b=16 -> OK =4 01 02 03 04\n");
+	assert_contains(out, "msg:x2=0180 -> OK =2 01 80\n");
+	g_free(out);
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_int_equal(st.messages, 4);
+	assert_int_equal(st.transfers, 5);
+	assert_int_equal(st.bytes, 14);
+	emub_free(eb);
+}
+
+static void test_cs_change_delays_and_wire_time(void **state)
+{
+	struct emub *eb = tu_board_text(spi_board);
+	const char *const cmds1[] = {"open:/dev/spidev1.1", "speed:1000000",
+				     "msg:t6,cs,d=1000;r10", NULL};
+	const char *const cmds2[] = {"open:/dev/spidev1.1", "msg:t1,cs", NULL};
+	struct emub_spi_stats st;
+	char *out;
+
+	(void)state;
+	out = run(eb, cmds1);
+	assert_contains(out, "-> OK =16 ff");
+	g_free(out);
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_int_equal(st.cs_changes, 1);
+	/* 16 bytes at 1 MHz, 1000 us delay, 10 us chip-select gap */
+	assert_int_equal(st.wire_ns, 128000 + 1000000 + 10000);
+	assert_false(emub_spi_selected(eb, "raw"));
+	/* cs_change on the last transfer keeps the chip selected */
+	out = run(eb, cmds2);
+	assert_contains(out, "msg:t1,cs -> OK =1\n");
+	g_free(out);
+	assert_true(emub_spi_selected(eb, "raw"));
+	emub_free(eb);
+}
+
+static void test_unbound_spidev_file_is_shut_down(void **state)
+{
+	struct emub *eb = tu_board_text(spi_board);
+	const char *const cmds[] = {"open:/dev/spidev1.1", "msg:t1",
+				    "write-sys:/sys/bus/spi/drivers/spidev/unbind=spi1.1",
+				    "gone:/dev/spidev1.1", "rdmode", "msg:t1", NULL};
+	char *out;
+
+	(void)state;
+	out = run(eb, cmds);
+	assert_contains(out, "gone:/dev/spidev1.1 -> OK\n");
+	assert_contains(out, "rdmode -> ESHUTDOWN\nmsg:t1 -> ESHUTDOWN\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+static void test_board_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 1\nchip_select = 0\n",
+		 "[spi-chip c] bus: no [spi 1]"},
+		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\nnum_cs = 1\n[spi-chip c]\nbus = 0\n"
+		 "chip_select = 1\n",
+		 "[spi-chip c] chip_select: 1 is beyond [spi 0] num_cs = 1"},
+		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 0\nchip_select = 0\n"
+		 "[spi-chip d]\nbus = 0\nchip_select = 0\n",
+		 "[spi-chip d] chip_select: 0 is taken by [spi-chip c]"},
+		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 0\nchip_select = 0\n"
+		 "driver = mystery\n",
+		 "[spi-chip c] driver: \"mystery\" is not a modelled spi driver"},
+		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\nspeed = 1\n", "[spi 0]: unknown key \"speed\""},
+		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spidev]\nbufsiz = -1\n",
+		 "[spidev] bufsiz: \"-1\" is not 0..4194304"},
+		{"[board]\nname=x\ncompatible=a,b\n", "board has no [adapter N] or [spi N] section"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct emub *eb = NULL;
+		char err[256] = "";
+
+		assert_int_equal(emub_new_from_string(cases[i].text, NULL, &eb, err, sizeof(err)),
+				 -EINVAL);
+		assert_contains(err, cases[i].msg);
+	}
+}
+
+/* ------------------------------------------------------------ maXTouch over spi */
+
+static const char mxt_board[] =
+	"[board]\nname = mxt-spi\ncompatible = t,spi\n"
+	"[spi 1]\nmax_speed_hz = 20000000\n"
+	"[spi-chip ts]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\ndriver = spidev\n"
+	"spi_mode = 3\nmax_speed_hz = 8000000\nfault.crc_reply_at = 3\n"
+	"[spi-chip bl]\nbus = 1\nchip_select = 1\nmodel = mxt1664s\ndriver = spidev\n"
+	"spi_mode = 3\nmax_speed_hz = 8000000\nstate = no-image\n";
+
+#define FF13 "ffffffffffffffffffffffffff"
+
+static void test_mxt_spi_framing_against_the_model(void **state)
+{
+	struct emub *eb = tu_board_text(mxt_board);
+	const char *const cmds[] = {
+		"open:/dev/spidev1.0",
+		/* read 7 bytes at 0: header with its CRC8, a gap, 6 + 7 bytes out */
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		/* a wrong header CRC: invalid CRC */
+		"msg:t6=0200000700ee,cs,d=1000;x13=" FF13,
+		/* the third request: the board's fault answers 0x08 */
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		/* mode 0 against a mode-3 chip: the bytes arrive a bit late */
+		"mode:0", "msg:t6=0200000700ed,cs,d=1000;x13=" FF13, "mode:3",
+		/* a bootloader read of a chip in its application: nobody answers */
+		"msg:x5=0100000000",
+		"open:/dev/spidev1.1",
+		/* the bootloader answers from the third byte */
+		"mode:3", "msg:x5=0100000000", "msg:x5=0100000000",
+		/* the application framing gets no answer from a bootloader */
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		NULL};
+	char *out;
+
+	(void)state;
+	out = run(eb, cmds);
+	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13
+			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
+	assert_contains(out, "msg:t6=0200000700ee,cs,d=1000;x13=" FF13
+			     " -> OK =19 08 00 00 07 00 50 ff ff\n");
+	/* (the fault is the third request of the board: this one) */
+	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff ff ff ff\n");
+	/* mode 0: the chip samples the header a bit late, answers "invalid
+	 * CRC", and that answer reaches the host a bit late too */
+	assert_contains(out, "mode:0 -> OK\nmsg:t6=0200000700ed,cs,d=1000;x13=" FF13
+			     " -> OK =19 84 00 00");
+	/* APP_CRC_FAIL | extended id, id 0x0a version 1; then WAITING_BOOTLOAD_CMD */
+	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff 60 0a 01\n"
+			     "msg:x5=0100000000 -> OK =5 ff ff e0 0a 01\n");
+	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13 " -> OK =19 ff ff ff ff ff "
+			     "ff ff ff\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+static unsigned mxt_spi_bl_frames(struct emub *eb)
+{
+	return mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->frames_passed;
+}
+
+/* mchp_spi_ts's update_fw: binary maxtouch.fw only, flashed over the bus in
+ * its framing; no input device until an unbind and bind. */
+static void test_mchp_update_fw(void **state)
+{
+	char *dir = tu_tmpdir(), *board, *path, *s;
+	struct mxt_img_header h = {0xa2, 0x06, 0x30, 0x10, 0, 0};
+	size_t cap = mxt_img_size(4000, 200), len;
+	guint8 *img = g_malloc(cap);
+	struct emub *eb;
+	int res = 1;
+
+	(void)state;
+	len = mxt_img_build(&h, NULL, 4000, 200, img, cap);
+	board = g_strdup_printf("[board]\nname = mchp\ncompatible = t,spi\nfirmware_dirs = %s\n"
+				"[spi 1]\n[spi-chip ts]\nbus = 1\nchip_select = 0\n"
+				"model = mxt1664s\ndriver = mchp_spi_ts\nstate = no-image\n"
+				"spi_mode = 3\nmax_speed_hz = 8000000\n", dir);
+	eb = tu_board_text(board);
+	/* bound in bootloader mode: no input device */
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/uevent");
+	assert_string_equal(s, "DRIVER=mchp_spi_ts\nMODALIAS=spi:ts\n");
+	g_free(s);
+	assert_int_equal(tu_sh(eb, NULL, "test ! -e /sys/bus/spi/devices/spi1.0/input"), 0);
+	/* an ASCII .enc is refused (-EINVAL), but the write returns the
+	 * error of the info block read that follows (a chip still in its
+	 * bootloader: -EIO), as mxt_update_fw_store does */
+	path = g_strdup_printf("%s/maxtouch.fw", dir);
+	assert_true(g_file_set_contents(path, "0A1B2C3D", -1, NULL));
+	assert_int_equal(tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw"), 0);
+	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
+	assert_int_equal(res, -EIO);
+	emub_lock(eb);
+	assert_int_equal(mxt_spi_bl_frames(eb), 0);
+	emub_unlock(eb);
+	/* the binary image flashes */
+	assert_true(g_file_set_contents(path, (const char *)img, (gssize)len, NULL));
+	assert_int_equal(tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw"), 0);
+	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
+	assert_int_equal(res, 0);
+	emub_lock(eb);
+	assert_int_equal(mxt_model_mode(emub_spi_mxt(eb, "ts")->m), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(emub_spi_mxt(eb, "ts")->m), 0x30);
+	emub_unlock(eb);
+	/* the driver does not register its input device again by itself */
+	assert_int_equal(tu_sh(eb, NULL, "test ! -e /sys/bus/spi/devices/spi1.0/input"), 0);
+	assert_int_equal(emub_spi_unbind(eb, "ts"), 0);
+	assert_int_equal(emub_spi_bind(eb, "ts", "mchp_spi_ts"), 0);
+	assert_int_equal(tu_sh(eb, NULL, "ls /sys/bus/spi/devices/spi1.0/input | grep -q input"), 0);
+	emub_free(eb);
+	g_free(path);
+	g_free(board);
+	g_free(img);
+	tu_rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sysfs_layout),
+		cmocka_unit_test(test_driver_override_bind_unbind_and_events),
+		cmocka_unit_test(test_mode_bits_speed_ioctls),
+		cmocka_unit_test(test_message_checks_and_bufsiz),
+		cmocka_unit_test(test_loopback_words_and_lsb_first),
+		cmocka_unit_test(test_cs_change_delays_and_wire_time),
+		cmocka_unit_test(test_unbound_spidev_file_is_shut_down),
+		cmocka_unit_test(test_board_errors),
+		cmocka_unit_test(test_mxt_spi_framing_against_the_model),
+		cmocka_unit_test(test_mchp_update_fw),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "--child"))
+		return child_run(argc - 2, argv + 2);
+	tu_init(argv);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
