@@ -178,7 +178,11 @@ static char *board_for_dmi(const struct tf_board_profile *p)
 			char *v;
 			bool any = false;
 
-			snprintf(key, sizeof(key), "dmi.%s", tf_dmi_key_file(p->dmi[i].key));
+			/* the sysfs file: the property's name with _ for - */
+			snprintf(key, sizeof(key), "dmi.%s", tf_dmi_key_property(p->dmi[i].key));
+			for (char *q = key; *q; q++)
+				if (*q == '-')
+					*q = '_';
 			v = g_key_file_get_string(kf, "board", key, NULL);
 			for (size_t j = 0; v && j < p->dmi[i].n_patterns; j++)
 				any = any || !strcmp(v, p->dmi[i].patterns[j]);
