@@ -9,6 +9,7 @@
 #   make check            every test, then all but the VM tests again under
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
+#   make check-format     the C sources formatted as .clang-format says
 #   make demo             the end-to-end demo on an emulated board
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make demo-silead      an emulated Silead tablet: no firmware file, probe
@@ -99,9 +100,9 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 	-DTF_LIBEXECDIR=\"$(PKGLIBEXECDIR)\" \
 	-DTF_RUNSTATEDIR=\"$(RUNSTATEDIR)/touchfw\" \
 	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\"
-# Test hooks: the emulated board's GPIO backend (chosen by
-# $TOUCHFW_GPIO_EMUL), the agent found next to the front end, the detached
-# run keeping umockdev's preload.  Only the binaries the tests, the demo and
+# Test hooks: the agent found next to the front end, the detached run
+# keeping umockdev's preload (and with it the emulated board's GPIO shim,
+# tests/emul/gpiod-preload.c: the agent itself holds no emulator).  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
 TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
 	demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run bench bench-run fuzz \
@@ -158,13 +159,15 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 10
 
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
-EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard) $(B)/fwgen
+# The emulated board's LD_PRELOAD shim over libgpiod (tests/emul/gpiod-preload.c).
+GPIOD_PRELOAD := $(B)/libemuboard-gpiod.so
+EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwgen
 
 # Keep object files of test programs between runs.
 .SECONDARY:
 
 .PHONY: all agent emul boards check check-fast check-run check-san \
-	check-freestanding deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
+	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -191,7 +194,10 @@ $(B)/tests/emul/model/%.o: tests/emul/model/%.c
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
-		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
+		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# emub.c puts the shim into the board's LD_PRELOAD by its absolute path.
+$(B)/tests/emul/host/emub.o: EMUL_CFLAGS = -DEMUB_GPIOD_PRELOAD=\"$(abspath $(GPIOD_PRELOAD))\"
 
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
@@ -208,7 +214,7 @@ $(B)/libemmodel.a: $(MODEL_OBJS)
 	$(q) AR $@
 	$(Q)$(AR) rcs $@ $^
 
-$(B)/libemuboard.a: $(EMUL_LIB_OBJS)
+$(B)/libemuboard.a: $(EMUL_LIB_OBJS) | $(GPIOD_PRELOAD)
 	@rm -f $@
 	$(q) AR $@
 	$(Q)$(AR) rcs $@ $^
@@ -236,6 +242,15 @@ $(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lfdt -lpthread
+
+# The shim is loaded into every program run on the board, sanitized or not
+# (i2c-tools, gpioinfo, the shells of the tests), so it is built without
+# the sanitizer flags; it reaches libgpiod and libc by dlsym(RTLD_NEXT).
+$(GPIOD_PRELOAD): tests/emul/gpiod-preload.c
+	@mkdir -p $(@D)
+	$(q) CCLD $@
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(call pc_cflags,libgpiod) $(CFLAGS) \
+		-fPIC -shared $(LDFLAGS) -o $@ $< -ldl -lpthread
 
 # The chip models must stay freestanding (no libc, no allocation) so that a
 # test kernel module can compile the same sources: build them that way and
@@ -307,6 +322,23 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
 	@$(MAKE) --no-print-directory check-san
 
+# ---------------------------------------------------------------- format
+# Every C source and header under agent/, tests/, bench/ and udev-rules/
+# as .clang-format says (clang-format 14, Debian 12's), changing nothing;
+# `make format` rewrites them.  Not yet part of `make check`: the tree is
+# reformatted in one commit first.
+CLANG_FORMAT ?= clang-format
+FORMAT_SRCS = $(sort $(shell find agent tests bench udev-rules -name '*.[ch]' -type f))
+
+check-format:
+	@B=$(B) tests/deps install clang-format
+	$(q) FORMAT "$(words $(FORMAT_SRCS)) files"
+	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRCS)
+
+format:
+	@B=$(B) tests/deps install clang-format
+	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRCS)
+
 # ---------------------------------------------------------------- bench
 $(B)/bench/bench: $(B)/bench/bench.o $(TEST_LINK)
 	$(q) LD $@
@@ -340,7 +372,7 @@ demo-silead-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 # their own (tests/vm/vm.mk).
 DEB_BUILD := gcc make pkg-config libi2c-dev libgpiod-dev libfdt-dev \
 	device-tree-compiler libudev-dev libsystemd-dev libinih-dev libsodium-dev
-DEB_TEST := clang libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
+DEB_TEST := clang clang-format libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
 	udev systemd binutils
 # The Debian package (make deb, tests/system/check-deb).
 DEB_PKG := dpkg-dev debhelper fakeroot lintian

@@ -1,30 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libgpiod 1.6 backend: the line is found by name (gpiod_line_find) or by
- * chip (label, name, number or path, gpiod_chip_open_lookup) and offset;
+ * The GPIO primitives on libgpiod 1.6: the line is found by name
+ * (gpiod_line_find) or by chip (label, name, number or path,
+ * gpiod_chip_open_lookup) and offset;
  * outputs are requested with their initial value, inputs with both-edge
  * events; active-low is a request flag, so the kernel reports logical
  * values and logical edges.  A libgpiod 2 backend is one more file like
- * this one.
+ * this one.  The emulated boards run this same code: their line requests
+ * are served by an LD_PRELOAD shim (tests/emul/gpiod-preload.c).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <gpiod.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpio.h"
 
-struct gpiod_tf_line {
-	const struct tf_gpio_ops *ops; /* first: gpio.c dispatches on it */
+struct tf_gpio_line {
 	struct gpiod_line *line;
 };
 
-static int gpiod_request(const struct tf_gpio_spec *spec, bool output, int value,
-			 const char *consumer, struct tf_gpio_line **out, struct tf_err *err)
+static int request(const struct tf_gpio_spec *spec, bool output, int value,
+		   const char *consumer, struct tf_gpio_line **out, struct tf_err *err)
 {
 	int flags = spec->active_low ? GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW : 0;
-	struct gpiod_tf_line *l;
+	struct tf_gpio_line *l;
 	struct gpiod_line *line;
 	struct gpiod_chip *chip;
 	int r;
@@ -66,15 +67,26 @@ static int gpiod_request(const struct tf_gpio_spec *spec, bool output, int value
 		gpiod_line_close_chip(line);
 		return tf_err_set(err, ENOMEM, "out of memory");
 	}
-	l->ops = &tf_gpio_gpiod_ops;
 	l->line = line;
-	*out = (struct tf_gpio_line *)l;
+	*out = l;
 	return 0;
 }
 
-/* Find the line as gpiod_request does, read its info, never request it. */
-static int gpiod_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
-			struct tf_err *err)
+int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value, const char *consumer,
+			   struct tf_gpio_line **out, struct tf_err *err)
+{
+	return request(spec, true, value, consumer, out, err);
+}
+
+int tf_gpio_request_input(const struct tf_gpio_spec *spec, const char *consumer,
+			  struct tf_gpio_line **out, struct tf_err *err)
+{
+	return request(spec, false, 0, consumer, out, err);
+}
+
+/* Find the line as request() does, read its info, never request it. */
+int tf_gpio_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
+		   struct tf_err *err)
 {
 	struct gpiod_line *line;
 	struct gpiod_chip *chip;
@@ -107,29 +119,33 @@ static int gpiod_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t 
 	return 0;
 }
 
-static int gpiod_get(struct tf_gpio_line *tl)
+int tf_gpio_get(struct tf_gpio_line *l)
 {
-	struct gpiod_tf_line *l = (struct gpiod_tf_line *)tl;
-	int v = gpiod_line_get_value(l->line);
+	int v;
 
+	if (!l)
+		return -EINVAL;
+	v = gpiod_line_get_value(l->line);
 	return v < 0 ? -errno : v;
 }
 
-static int gpiod_set(struct tf_gpio_line *tl, int value)
+int tf_gpio_set(struct tf_gpio_line *l, int value)
 {
-	struct gpiod_tf_line *l = (struct gpiod_tf_line *)tl;
-
+	if (!l)
+		return -EINVAL;
 	return gpiod_line_set_value(l->line, value ? 1 : 0) < 0 ? -errno : 0;
 }
 
-static int gpiod_wait(struct tf_gpio_line *tl, int timeout_ms)
+int tf_gpio_wait_edge(struct tf_gpio_line *l, int timeout_ms)
 {
-	struct gpiod_tf_line *l = (struct gpiod_tf_line *)tl;
 	struct timespec ts = {.tv_sec = timeout_ms / 1000,
 			      .tv_nsec = (long)(timeout_ms % 1000) * 1000000};
 	struct gpiod_line_event ev;
-	int r = gpiod_line_event_wait(l->line, &ts);
+	int r;
 
+	if (!l)
+		return -EINVAL;
+	r = gpiod_line_event_wait(l->line, &ts);
 	if (r < 0)
 		return -errno;
 	if (r == 0)
@@ -140,21 +156,11 @@ static int gpiod_wait(struct tf_gpio_line *tl, int timeout_ms)
 							     : TF_GPIO_EDGE_DEASSERT;
 }
 
-static void gpiod_release(struct tf_gpio_line *tl)
+void tf_gpio_release(struct tf_gpio_line *l)
 {
-	struct gpiod_tf_line *l = (struct gpiod_tf_line *)tl;
-
+	if (!l)
+		return;
 	gpiod_line_release(l->line);
 	gpiod_line_close_chip(l->line);
 	free(l);
 }
-
-const struct tf_gpio_ops tf_gpio_gpiod_ops = {
-	.name = "gpiod",
-	.request = gpiod_request,
-	.lookup = gpiod_lookup,
-	.get = gpiod_get,
-	.set = gpiod_set,
-	.wait_edge = gpiod_wait,
-	.release = gpiod_release,
-};

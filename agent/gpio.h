@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The agent's small GPIO interface: a reset output and an interrupt (CHG)
- * input with edge waiting.  Backends: libgpiod 1.6 (gpio-gpiod.c, real
- * hardware and the real-kernel VM tests) and "emul" (gpio-emul.c, talks to
- * an emuboard over a unix socket named by $TOUCHFW_GPIO_EMUL, because
- * umockdev can not emulate the line-request file descriptors).  A libgpiod 2
- * backend would be one more file with the same four operations.
+ * input with edge waiting.  The primitives are libgpiod 1.6's
+ * (gpio-gpiod.c), on hardware, in the VM tests and on the emulated boards
+ * alike (there an LD_PRELOAD shim under tests/emul serves the line
+ * requests umockdev can not emulate); a libgpiod 2 build would be one more
+ * file with the same seven functions.  The reset pulse (gpio.c) is built on
+ * them.
  */
 #ifndef TF_GPIO_H
 #define TF_GPIO_H
@@ -33,7 +34,7 @@ enum tf_gpio_edge {
 
 /*
  * Request @spec as an output driven to logical @value (1 = asserted, the
- * active-low inversion is applied by the backend).
+ * active-low inversion is applied by libgpiod).
  */
 int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value,
 			   const char *consumer, struct tf_gpio_line **out,
@@ -94,29 +95,5 @@ struct tf_reset_lines {
 void tf_gpio_reset_pulse(const struct tf_reset_seq *rs, const struct tf_gpio_spec *reset,
 			 const struct tf_gpio_spec *irq, unsigned busy_retry_ms,
 			 struct tf_reset_lines *out);
-
-/* Which backend tf_gpio_request_* uses: "gpiod" or "emul" (the latter when
- * $TOUCHFW_GPIO_EMUL names an emuboard GPIO socket). */
-const char *tf_gpio_backend(void);
-
-/*
- * Backends.  Each fills this table; every line object a backend returns
- * starts with a pointer to its table, so gpio.c can dispatch.
- */
-struct tf_gpio_ops {
-	const char *name;
-	int (*request)(const struct tf_gpio_spec *spec, bool output, int value,
-		       const char *consumer, struct tf_gpio_line **out,
-		       struct tf_err *err);
-	int (*lookup)(const struct tf_gpio_spec *spec, char *consumer, size_t size,
-		      struct tf_err *err);
-	int (*get)(struct tf_gpio_line *l);
-	int (*set)(struct tf_gpio_line *l, int value);
-	int (*wait_edge)(struct tf_gpio_line *l, int timeout_ms);
-	void (*release)(struct tf_gpio_line *l);
-};
-
-extern const struct tf_gpio_ops tf_gpio_gpiod_ops;
-extern const struct tf_gpio_ops tf_gpio_emul_ops;
 
 #endif /* TF_GPIO_H */

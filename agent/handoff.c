@@ -111,12 +111,12 @@ const char *tf_agent_path(char *buf, size_t size)
  * The environment of the detached run: a fixed PATH and the log level,
  * nothing else of udev's (the uevent's variables, whatever a rule set).
  * A test build also passes on what puts the run inside an emulated board
- * (umockdev's preload and testbed, the GPIO socket).
+ * (umockdev's preload, with the emulator's GPIO shim, and its testbed).
  */
 static const char *const handoff_passed_env[] = {
 	"TOUCHFW_LOG_LEVEL",
 #if TF_TEST_HOOKS
-	"LD_PRELOAD", "UMOCKDEV_DIR", "TOUCHFW_GPIO_EMUL",
+	"LD_PRELOAD", "UMOCKDEV_DIR",
 #endif
 };
 

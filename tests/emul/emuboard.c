@@ -6,8 +6,8 @@
  *            [--verbose] BOARD -- COMMAND [ARGS...]
  *
  * Builds the board described by BOARD (a tests/emul/boards/NAME.board file), runs
- * COMMAND inside it with umockdev's preload, UMOCKDEV_DIR and
- * TOUCHFW_GPIO_EMUL set, serves the board until COMMAND exits and exits with
+ * COMMAND inside it with umockdev's preload and the GPIO shim
+ * (libemuboard-gpiod.so) in LD_PRELOAD and UMOCKDEV_DIR set, serves the board until COMMAND exits and exits with
  * its status.  A modelled kernel oops (a read of fw_version, hw_version or
  * object of an atmel_mxt_ts device without info block) is reported loudly
  * and makes the exit status EMUBOARD_EXIT_OOPS if COMMAND succeeded.

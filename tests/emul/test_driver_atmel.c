@@ -11,6 +11,7 @@
  */
 #include <fcntl.h>
 #include <linux/i2c-dev.h>
+#include <linux/input.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -214,6 +215,61 @@ static void test_unbind_switches_driver_supply_off_and_bind_back_on(void **state
 	assert_int_equal(tu_sh(eb, &out, "ls /sys/bus/i2c/devices/1-004a/input"), 0);
 	assert_string_equal(out, "input1\n"); /* input numbers are not */
 	g_free(out);
+	emub_free(eb);
+}
+
+/*
+ * A program that finds the input device by a sysfs rescan opens its event
+ * node at once: the node must answer its ioctls from the moment it exists,
+ * as the kernel's does.  Child: poll for the node, open it, ask its name.
+ */
+static int child_evdev_first_sight(void)
+{
+	gint64 end = g_get_monotonic_time() + 15 * G_USEC_PER_SEC;
+	char name[128] = "";
+	int fd = -1;
+
+	while (g_get_monotonic_time() < end) {
+		if (access("/dev/input/event0", F_OK) == 0) {
+			fd = open("/dev/input/event0", O_RDONLY | O_NONBLOCK);
+			break;
+		}
+		g_usleep(20);
+	}
+	if (fd < 0 && g_get_monotonic_time() >= end)
+		return printf("no /dev/input/event0\n"), 1;
+	if (fd < 0)
+		return printf("open: %s\n", g_strerror(errno)), 1;
+	if (ioctl(fd, EVIOCGNAME(sizeof(name)), name) < 0)
+		return printf("EVIOCGNAME: %s\n", g_strerror(errno)), 1;
+	printf("name=%s\n", name);
+	close(fd);
+	return 0;
+}
+
+static void test_event_node_answers_when_it_first_shows(void **state)
+{
+	const char *const args[] = {"evdev-first-sight", NULL};
+	struct emub *eb = tu_board_file("app.board", false);
+	struct emub_child *c;
+	char *out;
+	int st;
+
+	(void)state;
+	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
+	for (int round = 0; round < 5; round++) {
+		assert_int_equal(emub_unbind(eb, DEV), 0);
+		c = tu_spawn_self(eb, args, NULL);
+		g_usleep(100000);
+		assert_int_equal(emub_bind(eb, DEV), 0);
+		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
+		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
+		emub_child_free(c);
+		assert_string_equal(out, "name=Atmel maXTouch Touchscreen\n");
+		assert_int_equal(st, 0);
+		g_free(out);
+		assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
+	}
 	emub_free(eb);
 }
 
@@ -696,10 +752,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fault_stuck_in_bootloader_binds_without_input),
 		cmocka_unit_test(test_fault_no_input_device),
 		cmocka_unit_test(test_input_delay_lands_after_bind),
+		cmocka_unit_test(test_event_node_answers_when_it_first_shows),
 	};
 
 	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "flash"))
 		return argc >= 8 ? child_flash(argv + 3) : 2;
+	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "evdev-first-sight"))
+		return child_evdev_first_sight();
 	tu_init(argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

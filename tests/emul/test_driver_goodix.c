@@ -66,16 +66,17 @@ static int child_evdev(const char *node)
 	return 0;
 }
 
-/* One connection to the emulator's GPIO socket ($TOUCHFW_GPIO_EMUL). */
+/* One connection to the emulator's GPIO socket ($UMOCKDEV_DIR/emuboard-gpio.sock). */
 static int gpio_conn(void)
 {
 	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	const char *path = getenv("TOUCHFW_GPIO_EMUL");
+	const char *dir = getenv("UMOCKDEV_DIR");
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 
-	if (!path || fd < 0 || strlen(path) >= sizeof(a.sun_path))
+	if (!dir || fd < 0 ||
+	    snprintf(a.sun_path, sizeof(a.sun_path), "%s/emuboard-gpio.sock", dir) >=
+		    (int)sizeof(a.sun_path))
 		return -1;
-	strcpy(a.sun_path, path);
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 		close(fd);
 		return -1;

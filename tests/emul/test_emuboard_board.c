@@ -184,7 +184,7 @@ static int child_reexec(int argc, char **argv)
 
 static void test_reexec_under_preload(void **state)
 {
-	char *argv[] = {tu_self, "--child", "reexec", NULL}, *out = NULL;
+	char *argv[] = {tu_self, "--child", "reexec", NULL}, *out = NULL, *want;
 	char **env = g_environ_unsetenv(g_get_environ(), "LD_PRELOAD");
 	int st = 0;
 
@@ -192,8 +192,22 @@ static void test_reexec_under_preload(void **state)
 	env = g_environ_unsetenv(env, "EMUB_NO_REEXEC");
 	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));
 	assert_int_equal(st, 0);
-	assert_contains(out, "preload=libumockdev-preload.so.0");
+	want = g_strdup_printf("preload=libumockdev-preload.so.0:%s\n", emub_gpiod_preload());
+	assert_string_equal(out, want);
 	g_free(out);
+	g_free(want);
+	/* A sanitizer's runtime stays first (ld.so ignores this missing one). */
+	env = g_environ_setenv(env, "LD_PRELOAD", "/nonexistent/libclang_rt.asan-x86_64.so", TRUE);
+	assert_true(g_spawn_sync(NULL, argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+				 &st, NULL));
+	assert_int_equal(st, 0);
+	want = g_strdup_printf("preload=/nonexistent/libclang_rt.asan-x86_64.so:"
+			       "libumockdev-preload.so.0:%s\n",
+			       emub_gpiod_preload());
+	assert_string_equal(out, want);
+	g_free(out);
+	g_free(want);
+	env = g_environ_unsetenv(env, "LD_PRELOAD");
 	/* opted out */
 	env = g_environ_setenv(env, "EMUB_NO_REEXEC", "1", TRUE);
 	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * touchfw's GPIO interface (agent/gpio.h) with its "emul" backend against
- * the emuboard GPIO socket, from a child inside the board: lines held by
+ * touchfw's GPIO interface (agent/gpio.h, libgpiod underneath) from a
+ * child inside the board, its line requests served by the board's GPIO
+ * socket through libemuboard-gpiod.so (tests/emul/gpiod-preload.c): lines held by
  * the kernel driver model are busy, the reset output resets the chip, the
  * CHG input reports the chip's interrupt edges, and a line user space holds
  * makes the driver's probe fail, as with gpiolib.
@@ -11,6 +12,7 @@
  *   SPEC = name=NAME | chip=LABEL,line=N ; ",al" appended = active low
  */
 #include <fcntl.h>
+#include <gpiod.h>
 #include <linux/i2c-dev.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -82,7 +84,6 @@ static int child_gpio(int argc, char **argv)
 	struct tf_gpio_line *lines[8] = {0};
 	int n = 0;
 
-	printf("backend=%s\n", tf_gpio_backend());
 	for (int i = 0; i < argc; i++) {
 		char **a = g_strsplit(argv[i], ":", -1);
 		struct tf_err err = {0};
@@ -123,6 +124,31 @@ static int child_gpio(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * libgpiod directly, as a program other than touchfw would: a line is
+ * requested once per handle, closing its chip releases it.
+ */
+static int child_libgpiod(void)
+{
+	struct gpiod_line *a = gpiod_line_find("TS_CHG"), *b = gpiod_line_find("TS_CHG");
+
+	if (!a || !b)
+		return printf("find: %s\n", strerror(errno)), 1;
+	printf("a in -> %d\n", gpiod_line_request_both_edges_events_flags(a, "a", 0));
+	printf("a again -> %s\n",
+	       gpiod_line_request_input(a, "a") < 0 ? strerrorname_np(errno) : "0");
+	printf("b while a holds it -> %s\n",
+	       gpiod_line_request_both_edges_events_flags(b, "b", 0) < 0 ? strerrorname_np(errno)
+									   : "0");
+	gpiod_line_close_chip(a); /* releases a's line */
+	printf("b after a's chip closed -> %d\n",
+	       gpiod_line_request_both_edges_events_flags(b, "b", 0));
+	printf("b value -> %d\n", gpiod_line_get_value(b));
+	gpiod_line_release(b);
+	gpiod_line_close_chip(b);
+	return 0;
+}
+
 /* ------------------------------------------------------------ tests */
 
 static char *gpio(struct emub *eb, const char *const *cmds)
@@ -146,7 +172,6 @@ static void test_lines_held_by_bound_driver_are_busy(void **state)
 	char *out = gpio(eb, cmds);
 
 	(void)state;
-	assert_contains(out, "backend=emul");
 	assert_contains(out, "out:name=TS_RESET,al:0 -> EBUSY");
 	assert_contains(out, "in:name=TS_CHG,al -> EBUSY");
 	g_free(out);
@@ -231,28 +256,72 @@ static void test_unknown_lines(void **state)
 
 	(void)state;
 	assert_contains(out, "in:name=NOPE -> ENOENT");
-	assert_contains(out, "in:chip=nochip,line=0 -> ENODEV");
+	/* libgpiod's lookup: neither a label nor a name in /dev */
+	assert_contains(out, "in:chip=nochip,line=0 -> ENOENT");
 	assert_contains(out, "in:chip=emuboard-gpio,line=99 -> EINVAL");
 	g_free(out);
 	emub_free(eb);
 }
 
-static void test_backend_follows_environment(void **state)
+static void test_libgpiod_requests_and_close(void **state)
 {
-	(void)state;
-	unsetenv("TOUCHFW_GPIO_EMUL");
-	assert_string_equal(tf_gpio_backend(), "gpiod");
-	setenv("TOUCHFW_GPIO_EMUL", "/nonexistent/socket", 1);
-	assert_string_equal(tf_gpio_backend(), "emul");
-	{
-		struct tf_gpio_spec spec = {.line = -1, .name = "X"};
-		struct tf_gpio_line *l = NULL;
-		struct tf_err err = {0};
+	struct emub *eb = tu_board_file("demo.board", false);
+	const char *const args[] = {"libgpiod", NULL};
+	char *out = NULL;
 
-		assert_int_equal(tf_gpio_request_input(&spec, "t", &l, &err), -ENOENT);
-		assert_contains(err.msg, "/nonexistent/socket");
-	}
-	unsetenv("TOUCHFW_GPIO_EMUL");
+	(void)state;
+	assert_int_equal(emub_unbind(eb, "touchscreen"), 0);
+	assert_int_equal(tu_run_self(eb, &out, args), 0);
+	assert_contains(out, "a in -> 0\n");
+	/* gpiod_line_request_input is not served by the shim: libgpiod's own
+	 * request, refused by umockdev's chardev */
+	assert_contains(out, "a again -> EOPNOTSUPP\n");
+	assert_contains(out, "b while a holds it -> EBUSY\n");
+	assert_contains(out, "b after a's chip closed -> 0\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+/* libgpiod's own lookups list /dev: through the shim they see the board's. */
+static void test_libgpiod_lookups_see_the_board(void **state)
+{
+	struct emub *eb = tu_board_file("demo.board", false);
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(tu_sh(eb, &out, "gpiofind TS_CHG"), 0);
+	assert_string_equal(out, "gpiochip0 1\n");
+	g_free(out);
+	assert_int_equal(tu_sh(eb, &out, "gpiodetect"), 0);
+	assert_string_equal(out, "gpiochip0 [emuboard-gpio] (8 lines)\n");
+	g_free(out);
+	assert_int_equal(tu_sh(eb, &out, "gpioinfo emuboard-gpio | head -1"), 0);
+	assert_string_equal(out, "gpiochip0 - 8 lines:\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+/*
+ * Without a board the shim hands every call to the real libgpiod: the
+ * host's lookups answer (this machine has no such line or chip).
+ */
+static void test_without_a_board_calls_reach_libgpiod(void **state)
+{
+	char *argv[] = {tu_self, "--child", "gpio", "in:name=TOUCHFW_NO_SUCH_LINE",
+			"in:chip=/dev/touchfw-no-such-chip,line=0", NULL};
+	char **env = g_environ_unsetenv(g_get_environ(), "UMOCKDEV_DIR");
+	char *out = NULL;
+	int st = -1;
+
+	(void)state;
+	env = g_environ_setenv(env, "LD_PRELOAD", emub_gpiod_preload(), TRUE);
+	env = g_environ_setenv(env, "EMUB_NO_REEXEC", "1", TRUE);
+	assert_true(g_spawn_sync(NULL, argv, env, 0, NULL, NULL, &out, NULL, &st, NULL));
+	assert_int_equal(st, 0);
+	assert_contains(out, "in:name=TOUCHFW_NO_SUCH_LINE -> ENOENT");
+	assert_contains(out, "in:chip=/dev/touchfw-no-such-chip,line=0 -> ENOENT");
+	g_free(out);
+	g_strfreev(env);
 }
 
 int main(int argc, char **argv)
@@ -262,11 +331,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_reset_output_and_chg_edges_follow_the_chip),
 		cmocka_unit_test(test_line_held_by_user_space_fails_the_probe),
 		cmocka_unit_test(test_unknown_lines),
-		cmocka_unit_test(test_backend_follows_environment),
+		cmocka_unit_test(test_libgpiod_lookups_see_the_board),
+		cmocka_unit_test(test_libgpiod_requests_and_close),
+		cmocka_unit_test(test_without_a_board_calls_reach_libgpiod),
 	};
 
 	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "gpio"))
 		return child_gpio(argc - 3, argv + 3);
+	if (argc > 2 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "libgpiod"))
+		return child_libgpiod();
 	tu_init(argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,16 +1,15 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tf_gpio_reset_pulse (agent/gpio.c): the reset pulse of a family's
  * caps.reset, with and without the interrupt line driven during it, seen
- * from the other end of touchfw's "emul" GPIO backend.  A small server on
- * a scratch unix socket ($TOUCHFW_GPIO_EMUL) records every request, value
- * change and release with the time it saw it, answering as the emuboard
- * does (tests/emul/host/gpio.c), and can refuse a line; the tests check
- * the order of what touchfw did and lower bounds of the waits between.
+ * from underneath the libgpiod backend (agent/gpio-gpiod.c).  This program
+ * defines the libgpiod 1.6 calls that backend makes, so they take the
+ * place of libgpiod's: each line found is a fresh chip handle, and every
+ * request, value change, release and close is recorded with the time it
+ * was made; a line can be refused.  The tests check the order of what
+ * touchfw did and lower bounds of the waits between.
  */
 #include <errno.h>
-#include <poll.h>
-#include <pthread.h>
+#include <gpiod.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,9 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -28,22 +24,27 @@
 #include "util.h"
 
 #define MAX_EV 32
-#define MAX_FD 8
+#define MAX_LINES 16
 
 struct ev {
-	int conn;       /* connection number, from 1 */
-	char what[128]; /* the command line, or "CLOSE" */
+	int conn;       /* the line handle, from 1 */
+	char what[128]; /* "REQUEST ...", "SET v", "RELEASE", "CLOSE" */
 	uint64_t t_us;
 };
 
-static struct server {
-	char dir[64], path[96];
-	int lfd, wake[2];
-	pthread_t thread;
-	pthread_mutex_t lock;
+/* A line handle as gpiod_line_find() returns it (with its own chip). */
+struct fake_line {
+	int no;
+	char name[40];
+	bool requested, output, closed;
+};
+
+static struct {
 	struct ev ev[MAX_EV];
 	int n_ev;
-	char refuse[32]; /* refuse REQUESTs naming this line ... */
+	struct fake_line lines[MAX_LINES];
+	int n_lines;
+	char refuse[32]; /* refuse requests of this line ... */
 	int refuse_n;    /* ... this many times ... */
 	int refuse_errno; /* ... with this errno */
 } S;
@@ -53,171 +54,180 @@ static uint64_t now_us(void)
 	return tf_now_ms() * 1000;
 }
 
-static void record(int conn, const char *what)
+static void record(const struct fake_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void record(const struct fake_line *l, const char *fmt, ...)
 {
-	pthread_mutex_lock(&S.lock);
-	if (S.n_ev < MAX_EV) {
-		S.ev[S.n_ev].conn = conn;
-		snprintf(S.ev[S.n_ev].what, sizeof(S.ev[S.n_ev].what), "%s", what);
-		S.ev[S.n_ev].t_us = now_us();
-		S.n_ev++;
-	}
-	pthread_mutex_unlock(&S.lock);
+	va_list ap;
+
+	if (S.n_ev >= MAX_EV)
+		fail_msg("more than %d GPIO calls", MAX_EV);
+	S.ev[S.n_ev].conn = l->no;
+	va_start(ap, fmt);
+	vsnprintf(S.ev[S.n_ev].what, sizeof(S.ev[S.n_ev].what), fmt, ap);
+	va_end(ap);
+	S.ev[S.n_ev].t_us = now_us();
+	S.n_ev++;
 }
 
-static void reply(int fd, const char *line)
+static struct fake_line *fake(struct gpiod_line *line)
 {
-	size_t n = strlen(line);
+	struct fake_line *l = (struct fake_line *)line;
 
-	if (write(fd, line, n) != (ssize_t)n)
-		fail_msg("server: write failed");
+	if (l < S.lines || l >= S.lines + S.n_lines)
+		fail_msg("a line handle libgpiod did not give");
+	if (l->closed)
+		fail_msg("line %s used after its chip was closed", l->name);
+	return l;
 }
 
-static void answer(int fd, const char *cmd)
+/* ---------------------------------------------- libgpiod 1.6, as faked */
+
+struct gpiod_line *gpiod_line_find(const char *name)
 {
-	char name[40];
+	struct fake_line *l;
 
-	if (!strncmp(cmd, "REQUEST ", 8)) {
-		const char *p = strstr(cmd, "name=");
-
-		name[0] = '\0';
-		if (p)
-			sscanf(p + 5, "%39s", name);
-		pthread_mutex_lock(&S.lock);
-		if (S.refuse_n && !strcmp(name, S.refuse)) {
-			char err[64];
-
-			S.refuse_n--;
-			snprintf(err, sizeof(err), "ERR %d refused\n", S.refuse_errno);
-			pthread_mutex_unlock(&S.lock);
-			reply(fd, err);
-			return;
-		}
-		pthread_mutex_unlock(&S.lock);
-		reply(fd, "OK\n");
-	} else if (!strncmp(cmd, "GET", 3)) {
-		reply(fd, "OK 0\n");
-	} else {
-		reply(fd, "OK\n");
-	}
+	if (S.n_lines >= MAX_LINES)
+		fail_msg("more than %d lines found", MAX_LINES);
+	l = &S.lines[S.n_lines++];
+	memset(l, 0, sizeof(*l));
+	l->no = S.n_lines;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	return (struct gpiod_line *)l;
 }
 
-static void *serve(void *arg)
+struct gpiod_chip *gpiod_chip_open_lookup(const char *descr)
 {
-	struct pollfd p[MAX_FD + 2];
-	int conn_no[MAX_FD + 2], n = 2, next = 1;
-	char buf[MAX_FD + 2][256];
-	size_t len[MAX_FD + 2];
-
-	(void)arg;
-	p[0] = (struct pollfd){ .fd = S.lfd, .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = S.wake[0], .events = POLLIN };
-	for (;;) {
-		int i;
-
-		if (poll(p, (nfds_t)n, -1) < 0)
-			continue;
-		if (p[1].revents)
-			break;
-		/* Older connections first: a close is seen before a new request. */
-		for (i = 2; i < n; i++) {
-			char c;
-			ssize_t r;
-
-			if (!p[i].revents)
-				continue;
-			r = read(p[i].fd, &c, 1);
-			if (r <= 0) {
-				record(conn_no[i], "CLOSE");
-				close(p[i].fd);
-				p[i] = p[n - 1];
-				conn_no[i] = conn_no[n - 1];
-				memcpy(buf[i], buf[n - 1], sizeof(buf[i]));
-				len[i] = len[n - 1];
-				n--;
-				i--;
-				continue;
-			}
-			if (c == '\n') {
-				buf[i][len[i]] = '\0';
-				record(conn_no[i], buf[i]);
-				answer(p[i].fd, buf[i]);
-				len[i] = 0;
-			} else if (len[i] + 1 < sizeof(buf[i])) {
-				buf[i][len[i]++] = c;
-			}
-		}
-		if (p[0].revents && n < MAX_FD + 2) {
-			int fd = accept(S.lfd, NULL, NULL);
-
-			if (fd >= 0) {
-				p[n] = (struct pollfd){ .fd = fd, .events = POLLIN };
-				conn_no[n] = next++;
-				len[n] = 0;
-				n++;
-			}
-		}
-	}
-	for (int i = 2; i < n; i++)
-		close(p[i].fd);
+	fail_msg("chip %s looked up: the tests name lines", descr);
 	return NULL;
 }
 
+struct gpiod_line *gpiod_chip_get_line(struct gpiod_chip *chip, unsigned int offset)
+{
+	(void)chip;
+	(void)offset;
+	fail_msg("gpiod_chip_get_line without a chip");
+	return NULL;
+}
+
+void gpiod_chip_close(struct gpiod_chip *chip)
+{
+	(void)chip;
+	fail_msg("gpiod_chip_close without a chip");
+}
+
+static int request(struct gpiod_line *line, const char *consumer, int flags, bool output,
+		   int value)
+{
+	struct fake_line *l = fake(line);
+
+	assert_string_equal(consumer, "touchfw");
+	assert_int_equal(flags, 0);
+	if (l->requested) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (output)
+		record(l, "REQUEST name=%s dir=out value=%d", l->name, value);
+	else
+		record(l, "REQUEST name=%s dir=in", l->name);
+	if (S.refuse_n && !strcmp(l->name, S.refuse)) {
+		S.refuse_n--;
+		errno = S.refuse_errno;
+		return -1;
+	}
+	l->requested = true;
+	l->output = output;
+	return 0;
+}
+
+int gpiod_line_request_output_flags(struct gpiod_line *line, const char *consumer, int flags,
+				    int default_val)
+{
+	return request(line, consumer, flags, true, default_val);
+}
+
+int gpiod_line_request_both_edges_events_flags(struct gpiod_line *line, const char *consumer,
+					       int flags)
+{
+	return request(line, consumer, flags, false, 0);
+}
+
+int gpiod_line_get_value(struct gpiod_line *line)
+{
+	struct fake_line *l = fake(line);
+
+	record(l, "GET");
+	return 0;
+}
+
+int gpiod_line_set_value(struct gpiod_line *line, int value)
+{
+	struct fake_line *l = fake(line);
+
+	if (!l->requested || !l->output) {
+		errno = EPERM;
+		return -1;
+	}
+	record(l, "SET %d", value);
+	return 0;
+}
+
+int gpiod_line_event_wait(struct gpiod_line *line, const struct timespec *timeout)
+{
+	(void)fake(line);
+	(void)timeout;
+	return 0;
+}
+
+int gpiod_line_event_read(struct gpiod_line *line, struct gpiod_line_event *event)
+{
+	(void)fake(line);
+	(void)event;
+	errno = EAGAIN;
+	return -1;
+}
+
+void gpiod_line_release(struct gpiod_line *line)
+{
+	struct fake_line *l = fake(line);
+
+	if (l->requested)
+		record(l, "RELEASE");
+	l->requested = false;
+}
+
+void gpiod_line_close_chip(struct gpiod_line *line)
+{
+	struct fake_line *l = fake(line);
+
+	if (l->requested)
+		record(l, "RELEASE");
+	record(l, "CLOSE");
+	l->requested = false;
+	l->closed = true;
+}
+
+/* ------------------------------------------------------------ tests */
+
 static int setup(void **state)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-
 	(void)state;
 	memset(&S, 0, sizeof(S));
-	pthread_mutex_init(&S.lock, NULL);
-	snprintf(S.dir, sizeof(S.dir), "/tmp/tf-reset-XXXXXX");
-	assert_non_null(mkdtemp(S.dir));
-	snprintf(S.path, sizeof(S.path), "%s/gpio", S.dir);
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", S.path);
-	S.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	assert_true(S.lfd >= 0);
-	assert_int_equal(bind(S.lfd, (struct sockaddr *)&a, sizeof(a)), 0);
-	assert_int_equal(listen(S.lfd, 8), 0);
-	assert_int_equal(pipe(S.wake), 0);
-	setenv("TOUCHFW_GPIO_EMUL", S.path, 1);
-	assert_int_equal(pthread_create(&S.thread, NULL, serve, NULL), 0);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	if (write(S.wake[1], "x", 1) != 1)
-		return -1;
-	pthread_join(S.thread, NULL);
-	close(S.lfd);
-	close(S.wake[0]);
-	close(S.wake[1]);
-	unlink(S.path);
-	rmdir(S.dir);
-	unsetenv("TOUCHFW_GPIO_EMUL");
+	for (int i = 0; i < S.n_lines; i++)
+		if (!S.lines[i].closed)
+			fail_msg("line %s was never closed", S.lines[i].name);
 	return 0;
 }
 
 static const struct tf_gpio_spec RST = { .chip = "", .line = -1, .name = "RST" };
 static const struct tf_gpio_spec INT = { .chip = "", .line = -1, .name = "INT" };
-
-/* Wait until the server has seen @n events (closes arrive asynchronously). */
-static void wait_events(int n)
-{
-	uint64_t end = tf_now_ms() + 5000;
-
-	while (tf_now_ms() < end) {
-		int have;
-
-		pthread_mutex_lock(&S.lock);
-		have = S.n_ev;
-		pthread_mutex_unlock(&S.lock);
-		if (have >= n)
-			return;
-		tf_sleep_us(1000);
-	}
-}
 
 /* The index of the first event from @from on whose text starts with
  * @what; fails if there is none. */
@@ -234,14 +244,12 @@ static int find(int from, const char *what)
 	return -1;
 }
 
-/* Make the server refuse the next @times REQUESTs of line @name. */
+/* Make libgpiod refuse the next @times REQUESTs of line @name. */
 static void refuse(const char *name, int times, int err)
 {
-	pthread_mutex_lock(&S.lock);
 	snprintf(S.refuse, sizeof(S.refuse), "%s", name);
 	S.refuse_n = times;
 	S.refuse_errno = err;
-	pthread_mutex_unlock(&S.lock);
 }
 
 static void release(struct tf_reset_lines *l)
@@ -272,6 +280,7 @@ static void test_plain_pulse_keeps_int_an_input(void **state)
 	assert_true(t_end - S.ev[c].t_us >= rs.release_us);
 	assert_int_equal(S.n_ev, 3); /* INT never driven, nothing released */
 	release(&l);
+	assert_int_equal(S.n_ev, 7); /* both released and closed */
 }
 
 static void expect_driven_pulse(int level)
@@ -294,7 +303,7 @@ static void expect_driven_pulse(int level)
 	a = find(0, want);
 	b = find(a + 1, "REQUEST name=RST dir=out value=1");
 	c = find(b + 1, "SET 0");
-	d = find(c + 1, "CLOSE");
+	d = find(c + 1, "RELEASE");
 	e = find(d + 1, "REQUEST name=INT dir=in");
 	assert_int_equal(S.ev[c].conn, S.ev[b].conn);
 	assert_int_equal(S.ev[d].conn, S.ev[a].conn); /* the driven INT let go */
@@ -348,10 +357,9 @@ static void test_refused_reset_leaves_int_an_input(void **state)
 	assert_false(l.pulsed);
 	assert_non_null(strstr(l.reset_err.msg, "RST"));
 	assert_non_null(l.irq);
-	wait_events(5);
 	a = find(0, "REQUEST name=INT dir=out");
 	find(a + 1, "REQUEST name=RST");
-	a = find(a + 1, "CLOSE");
+	a = find(a + 1, "RELEASE");
 	find(a + 1, "REQUEST name=INT dir=in");
 	release(&l);
 }

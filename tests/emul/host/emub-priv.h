@@ -440,7 +440,8 @@ void emub_gpio_kernel_free_locked(struct emub *eb, int line);
 void emub_gpio_kernel_dir_locked(struct emub *eb, int line, bool output, bool phys);
 void emub_gpio_apply_locked(struct emub *eb, int line);
 
-/* drvcore.c */
+/* drvcore.c: the driver core (watch.c: the sysfs writes, drvapi.c: the
+ * kernel API of the driver models, input.c: their input devices) */
 int emub_devices_create(struct emub *eb);
 void emub_devices_stop(struct emub *eb);
 void emub_devices_destroy(struct emub *eb);
@@ -453,6 +454,11 @@ void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level);
 bool emub_chip_is_goodix(const struct emub_chip *c);
 void emub_record_oops(struct emub_dev *d, const char *attr);
 void emub_dev_queue_irq_locked(struct emub_dev *d);
+/* Run the device's threaded interrupt handler now (on its worker). */
+void emub_dev_run_irq(struct emub_dev *d);
+struct emub_dev *emub_dev_by_name(struct emub *eb, const char *name);
+struct emub_attr *emub_attr_find(struct emub_dev *d, const char *name);
+void emub_attr_free(struct emub_attr *a);
 int emub_dev_sysfs_create(struct emub_dev *d);
 void emub_dev_sysfs_remove(struct emub_dev *d);
 int emub_inotify_init(struct emub *eb);

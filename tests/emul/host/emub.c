@@ -24,6 +24,10 @@
 #include "silead_model.h"
 
 #define PRELOAD_LIB "libumockdev-preload.so.0"
+#ifndef EMUB_GPIOD_PRELOAD
+#error "EMUB_GPIOD_PRELOAD: the path of libemuboard-gpiod.so (Makefile)"
+#endif
+#define GPIOD_PRELOAD EMUB_GPIOD_PRELOAD
 
 void emub_log(struct emub *eb, const char *fmt, ...)
 {
@@ -407,16 +411,36 @@ bool emub_realtime(const struct emub *eb)
 
 /* ------------------------------------------------------------ preload */
 
+/*
+ * LD_PRELOAD for the board: umockdev's preload and the GPIO shim
+ * (tests/emul/gpiod-preload.c), each added to @old unless it is there,
+ * after libasan when that is there (it must come first), else in front.
+ */
 static char *preload_value(const char *old)
 {
-	if (!old || !*old)
-		return g_strdup(PRELOAD_LIB);
-	if (strstr(old, "libumockdev-preload"))
-		return g_strdup(old);
-	/* libasan must stay first */
-	if (strstr(old, "libasan") || strstr(old, "libclang_rt.asan"))
-		return g_strdup_printf("%s:%s", old, PRELOAD_LIB);
-	return g_strdup_printf("%s:%s", PRELOAD_LIB, old);
+	const char *const libs[][2] = {{"libumockdev-preload", PRELOAD_LIB},
+				       {"libemuboard-gpiod", GPIOD_PRELOAD}};
+	bool asan = old && (strstr(old, "libasan") || strstr(old, "libclang_rt.asan"));
+	GString *v = g_string_new(asan ? old : NULL);
+
+	for (size_t i = 0; i < G_N_ELEMENTS(libs); i++) {
+		if (old && strstr(old, libs[i][0]))
+			continue;
+		if (v->len)
+			g_string_append_c(v, ':');
+		g_string_append(v, libs[i][1]);
+	}
+	if (!asan && old && *old) {
+		if (v->len)
+			g_string_append_c(v, ':');
+		g_string_append(v, old);
+	}
+	return g_string_free(v, FALSE);
+}
+
+const char *emub_gpiod_preload(void)
+{
+	return GPIOD_PRELOAD;
 }
 
 int emub_reexec_under_preload(int argc, char **argv)
@@ -425,7 +449,7 @@ int emub_reexec_under_preload(int argc, char **argv)
 	char *v;
 
 	(void)argc;
-	if (old && strstr(old, "libumockdev-preload"))
+	if (old && strstr(old, "libumockdev-preload") && strstr(old, "libemuboard-gpiod"))
 		return 0;
 	if (getenv("EMUB_NO_REEXEC") && !strcmp(getenv("EMUB_NO_REEXEC"), "1"))
 		return 0;
@@ -445,8 +469,6 @@ char **emub_child_env(struct emub *eb, const char *const *extra)
 
 	env = g_environ_setenv(env, "LD_PRELOAD", pre, TRUE);
 	env = g_environ_setenv(env, "UMOCKDEV_DIR", eb->root, TRUE);
-	if (eb->gpio_sock)
-		env = g_environ_setenv(env, "TOUCHFW_GPIO_EMUL", eb->gpio_sock, TRUE);
 	g_free(pre);
 	for (; extra && *extra; extra++) {
 		const char *eq = strchr(*extra, '=');

@@ -70,15 +70,16 @@ int emub_start(struct emub *eb);
 /* Stop everything, remove the testbed (unless kept), free. NULL is fine. */
 void emub_free(struct emub *eb);
 
-/* $UMOCKDEV_DIR of the testbed, and the GPIO socket ($TOUCHFW_GPIO_EMUL). */
+/* $UMOCKDEV_DIR of the testbed, and the GPIO socket in it (emuboard-gpio.sock). */
 const char *emub_root(const struct emub *eb);
 const char *emub_gpio_socket(const struct emub *eb);
 const char *emub_board_name(const struct emub *eb);
 bool emub_realtime(const struct emub *eb);
 
 /*
- * Re-execute the calling program under libumockdev-preload (prepended to
- * LD_PRELOAD) unless it already runs under it or EMUB_NO_REEXEC=1 is set.
+ * Re-execute the calling program under libumockdev-preload and the GPIO
+ * shim (put into LD_PRELOAD, after libasan if that is there) unless it
+ * already runs under them or EMUB_NO_REEXEC=1 is set.
  * Needed only by programs that use the testbed in-process (libudev, sysfs
  * reads through the preload); the emulator itself does not need it (its
  * uevents are sent directly to the listeners' sockets).  Returns only if no
@@ -86,11 +87,14 @@ bool emub_realtime(const struct emub *eb);
  */
 int emub_reexec_under_preload(int argc, char **argv);
 
+/* The path of libemuboard-gpiod.so, the GPIO shim emub_spawn preloads. */
+const char *emub_gpiod_preload(void);
+
 /* ------------------------------------------------------------ children */
 
 /*
- * Run @argv inside the board: LD_PRELOAD (umockdev's preload prepended),
- * UMOCKDEV_DIR and TOUCHFW_GPIO_EMUL set, plus @env ("KEY=VALUE", NULL
+ * Run @argv inside the board: LD_PRELOAD (umockdev's preload and the GPIO
+ * shim added) and UMOCKDEV_DIR set, plus @env ("KEY=VALUE", NULL
  * terminated, may be NULL).  stdout/stderr are captured when @capture is
  * true (read them with emub_child_stdout/stderr after waiting).
  */

@@ -6,9 +6,11 @@
  * v2 GET_LINEINFO, as drivers/gpio/gpiolib-cdev.c fills them), so gpiodetect,
  * gpioinfo and gpiofind from libgpiod 1.6 work.  Line requests return a new
  * file descriptor, which umockdev can not emulate: they fail (EBUSY for a
- * line in use, like the kernel, else EOPNOTSUPP) and programs use touchfw's
- * "emul" GPIO backend instead: a unix socket ($TOUCHFW_GPIO_EMUL) served
- * here, one connection per requested line, text lines:
+ * line in use, like the kernel, else EOPNOTSUPP).  Programs on the board
+ * run under libemuboard-gpiod.so (tests/emul/gpiod-preload.c), an
+ * LD_PRELOAD shim that serves libgpiod's line requests through a unix
+ * socket ($UMOCKDEV_DIR/emuboard-gpio.sock) served here, one connection
+ * per requested line, text lines:
  *
  *   REQUEST chip=<label|name> line=<offset> | name=<line name>
  *           dir=in|out [value=0|1] [active_low=0|1] [consumer=<word>]
@@ -327,7 +329,7 @@ static gboolean on_gpio_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *clie
 	case GPIO_V2_GET_LINE_IOCTL:
 		/* The request itself can not be emulated (it returns a new fd). */
 		emub_log(eb, "gpiochip0: line requests can not be emulated under umockdev; "
-			 "use TOUCHFW_GPIO_EMUL");
+			 "libemuboard-gpiod.so serves libgpiod's");
 		r = -EOPNOTSUPP;
 		break;
 	default:
@@ -482,46 +484,6 @@ static char *cmd_wait(struct emub_gpio_conn *c, long ms)
 	return r;
 }
 
-/*
- * INFO chip=C line=N | name=NAME: does the line exist, and who holds it --
- * what the GPIO chardev's GPIO_V2_GET_LINEINFO_IOCTL tells without
- * requesting the line: "OK <offset> <consumer>" ("-" when free).
- */
-static char *cmd_info(struct emub_gpio_conn *c, char **tok)
-{
-	struct emub *eb = c->eb;
-	const char *chip = NULL, *name = NULL, *who;
-	int offset = -1, line;
-	char *r;
-
-	for (; *tok; tok++) {
-		char *eq = strchr(*tok, '=');
-
-		if (!eq)
-			return g_strdup_printf("ERR %d bad argument %s", EINVAL, *tok);
-		*eq++ = 0;
-		if (!strcmp(*tok, "chip"))
-			chip = eq;
-		else if (!strcmp(*tok, "line"))
-			offset = atoi(eq);
-		else if (!strcmp(*tok, "name"))
-			name = eq;
-		else
-			return g_strdup_printf("ERR %d unknown argument %s", EINVAL, *tok);
-	}
-	g_mutex_lock(&eb->lock);
-	line = find_line_locked(eb, chip, offset, name);
-	if (line < 0) {
-		g_mutex_unlock(&eb->lock);
-		return g_strdup_printf("ERR %d no such line", -line);
-	}
-	who = eb->lines[line].user ? eb->lines[line].user->consumer
-				   : eb->lines[line].kernel_consumer;
-	r = g_strdup_printf("OK %d %s", line, who && *who ? who : "-");
-	g_mutex_unlock(&eb->lock);
-	return r;
-}
-
 static char *handle_cmd(struct emub_gpio_conn *c, char *line)
 {
 	struct emub *eb = c->eb;
@@ -538,8 +500,6 @@ static char *handle_cmd(struct emub_gpio_conn *c, char *line)
 		reply = g_strdup_printf("ERR %d empty command", EINVAL);
 	} else if (!strcmp(args[0], "REQUEST")) {
 		reply = cmd_request(c, args + 1);
-	} else if (!strcmp(args[0], "INFO")) {
-		reply = cmd_info(c, args + 1);
 	} else if (!strcmp(args[0], "SET")) {
 		if (c->line < 0 || !c->output || !args[1]) {
 			reply = g_strdup_printf("ERR %d not an output", EPERM);

@@ -486,7 +486,7 @@ static int spidev_probe(struct emub_spi_dev *d)
 	d->speed_hz = d->max_speed_hz;
 	g_mutex_unlock(&eb->lock);
 	{
-		/* the node by hand, as for evdev nodes (drvcore.c): umockdev
+		/* the node by hand, as for evdev nodes (input.c): umockdev
 		 * keeps "N:" nodes in a table remove_device() does not clear */
 		char *node = g_strdup_printf("%s%s", eb->root, d->devnode);
 		char *info = g_strdup_printf("%s/dev/.node/%s", eb->root, cname);

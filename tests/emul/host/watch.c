@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sysfs files children write, watched: bind and unbind of the i2c
+ * drivers, a device's uevent (coldplug), driver attributes such as
+ * update_fw, and firmware_class.path are regular files in the testbed,
+ * watched with inotify from the service thread (a write lands when the
+ * writer closes the file, and returns at once where the kernel's returns
+ * the probe's result: documented limit).  The writes become jobs of the
+ * device's worker (drvcore.c).  Also the service thread itself and
+ * emub_settle().
+ */
+#include <errno.h>
+#include <glib-unix.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include "emub-priv.h"
+
+struct emub_watch {
+	char *rel;
+	int kind;
+	struct emub_dev *dev;
+};
+
+static char *read_rel(struct emub *eb, const char *rel, gsize *len)
+{
+	char *p = emub_sys_path(eb, rel), *buf = NULL;
+
+	if (!g_file_get_contents(p, &buf, len, NULL))
+		buf = NULL;
+	g_free(p);
+	return buf;
+}
+
+void emub_watch_add(struct emub *eb, const char *rel_dir, struct emub_dev *d, int kind)
+{
+	char *p = emub_sys_path(eb, rel_dir);
+	int wd = inotify_add_watch(eb->inotify_fd, p, IN_CLOSE_WRITE | IN_ACCESS);
+	struct emub_watch *w;
+
+	g_free(p);
+	if (wd < 0) {
+		emub_log(eb, "inotify on %s: %s", rel_dir, g_strerror(errno));
+		return;
+	}
+	w = g_new0(struct emub_watch, 1);
+	w->rel = g_strdup(rel_dir);
+	w->kind = kind;
+	w->dev = d;
+	g_hash_table_replace(eb->watches, GINT_TO_POINTER(wd), w);
+}
+
+void emub_watch_remove_dir(struct emub *eb, const char *rel_dir)
+{
+	GHashTableIter it;
+	gpointer k, v;
+
+	g_hash_table_iter_init(&it, eb->watches);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct emub_watch *w = v;
+
+		if (!strcmp(w->rel, rel_dir)) {
+			inotify_rm_watch(eb->inotify_fd, GPOINTER_TO_INT(k));
+			g_hash_table_iter_remove(&it);
+		}
+	}
+}
+
+static void free_watch(gpointer p)
+{
+	struct emub_watch *w = p;
+
+	g_free(w->rel);
+	g_free(w);
+}
+
+/* "1-004a\n" -> "1-004a" (sysfs_streq-like) */
+static char *strip_value(const char *buf)
+{
+	char *s = g_strdup(buf);
+
+	return g_strstrip(s);
+}
+
+static void on_driver_write(struct emub *eb, struct emub_watch *w, const char *name)
+{
+	bool bind = !strcmp(name, "bind");
+	char *rel, *buf, *devname;
+	struct emub_dev *d;
+	gsize len;
+
+	if (!bind && strcmp(name, "unbind"))
+		return;
+	rel = g_strdup_printf("%s/%s", w->rel, name);
+	buf = read_rel(eb, rel, &len);
+	if (!buf || !*buf) {
+		g_free(rel);
+		g_free(buf);
+		return;
+	}
+	emub_sys_write(eb, rel, ""); /* write-only in sysfs */
+	devname = strip_value(buf);
+	d = emub_dev_by_name(eb, devname);
+	if (!d || !d->drv || strcmp(w->rel + strlen("bus/i2c/drivers/"), d->drv->name))
+		emub_log(eb, "%s: \"%s\": no such device for this driver (the write would fail "
+			 "with ENODEV)", rel, devname);
+	else
+		emub_dev_queue(d, bind ? EMUB_JOB_BIND : EMUB_JOB_UNBIND, NULL, NULL, 0, 0,
+			       bind ? 0 : 0, false, NULL);
+	g_free(devname);
+	g_free(buf);
+	g_free(rel);
+}
+
+/* kobject_synth_uevent(): "add", "change", ... written to a uevent file */
+static void on_uevent_write(struct emub *eb, struct emub_dev *d, const char *buf)
+{
+	static const char *const actions[] = {"add", "remove", "change", "move",
+					      "online", "offline", "bind", "unbind"};
+	char *s = strip_value(buf), *sp = strchr(s, ' ');
+
+	if (sp)
+		*sp = 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(actions); i++) {
+		if (!strcmp(s, actions[i])) {
+			GPtrArray *env;
+
+			g_mutex_lock(&eb->lock);
+			env = emub_dev_env(d, true, strcmp(s, "unbind") != 0);
+			emub_dev_update_uevent_file(d);
+			g_mutex_unlock(&eb->lock);
+			emub_uevent_send(eb, s, d->devpath, "i2c", env);
+			g_ptr_array_free(env, TRUE);
+			g_free(s);
+			return;
+		}
+	}
+	emub_log(eb, "%s/uevent: \"%s\" is not an action (the write would fail with EINVAL)",
+		 d->name, s);
+	g_mutex_lock(&eb->lock);
+	emub_dev_update_uevent_file(d);
+	g_mutex_unlock(&eb->lock);
+	g_free(s);
+}
+
+static void on_device_event(struct emub *eb, struct emub_watch *w, const struct inotify_event *ev)
+{
+	struct emub_dev *d = w->dev;
+	struct emub_attr *a;
+	char *rel, *buf;
+	gsize len;
+
+	if (!strcmp(ev->name, "uevent")) {
+		if (!(ev->mask & IN_CLOSE_WRITE))
+			return;
+		rel = g_strdup_printf("%s/uevent", w->rel);
+		buf = read_rel(eb, rel, &len);
+		g_free(rel);
+		if (buf) {
+			GPtrArray *env;
+			GString *s = g_string_new(NULL);
+
+			g_mutex_lock(&eb->lock);
+			env = emub_dev_env(d, true, true);
+			g_mutex_unlock(&eb->lock);
+			for (guint i = 0; i < env->len; i++)
+				g_string_append_printf(s, "%s\n", (char *)env->pdata[i]);
+			if (strcmp(buf, s->str)) /* not our own rewrite */
+				on_uevent_write(eb, d, buf);
+			g_string_free(s, TRUE);
+			g_ptr_array_free(env, TRUE);
+		}
+		g_free(buf);
+		return;
+	}
+	g_mutex_lock(&eb->lock);
+	a = emub_attr_find(d, ev->name);
+	if (!a) {
+		g_mutex_unlock(&eb->lock);
+		return;
+	}
+	if ((ev->mask & IN_ACCESS) && a->armed_oops) {
+		char *name = g_strdup(a->name);
+
+		g_mutex_unlock(&eb->lock);
+		emub_record_oops(d, name);
+		emub_dev_queue(d, EMUB_JOB_ATTR_READ, name, NULL, 0, 0, 0, false, NULL);
+		g_free(name);
+		return;
+	}
+	if ((ev->mask & IN_CLOSE_WRITE) && a->writable) {
+		char *name = g_strdup(a->name);
+
+		g_mutex_unlock(&eb->lock);
+		rel = g_strdup_printf("%s/%s", w->rel, name);
+		buf = read_rel(eb, rel, &len);
+		if (buf && len) {
+			emub_sys_write(eb, rel, ""); /* S_IWUSR only: nothing to read */
+			emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, false, NULL);
+		}
+		g_free(buf);
+		g_free(rel);
+		g_free(name);
+		return;
+	}
+	g_mutex_unlock(&eb->lock);
+}
+
+/* module_param_string(path, fw_path_para, 256, 0644): kept as written,
+ * trailing newline included; reads show it with "\n" appended. */
+static void on_fwparam_write(struct emub *eb, const char *name)
+{
+	char *buf, *canon;
+	gsize len;
+
+	if (strcmp(name, "path"))
+		return;
+	buf = read_rel(eb, "module/firmware_class/parameters/path", &len);
+	if (!buf)
+		return;
+	g_mutex_lock(&eb->lock);
+	canon = g_strdup_printf("%s\n", eb->fw_path_param ? eb->fw_path_param : "");
+	if (strcmp(buf, canon)) {
+		if (len >= 256) {
+			emub_log(eb, "firmware_class.path: %zu bytes is too long (the write would "
+				 "fail with ENOSPC)", (size_t)len);
+		} else {
+			g_free(eb->fw_path_param);
+			eb->fw_path_param = g_strndup(buf, len);
+			emub_log(eb, "firmware_class.path = \"%s\"%s", eb->fw_path_param,
+				 g_str_has_suffix(eb->fw_path_param, "\n")
+					 ? " (trailing newline kept, as Linux 6.1 does)"
+					 : "");
+		}
+		g_free(canon);
+		canon = g_strdup_printf("%s\n", eb->fw_path_param ? eb->fw_path_param : "");
+		emub_sys_write(eb, "module/firmware_class/parameters/path", canon);
+	}
+	g_mutex_unlock(&eb->lock);
+	g_free(canon);
+	g_free(buf);
+}
+
+static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
+{
+	struct emub *eb = data;
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	(void)cond;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (eb->stopping)
+			continue; /* drain: the devices are going away */
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+			struct emub_watch *w =
+				g_hash_table_lookup(eb->watches, GINT_TO_POINTER(ev->wd));
+
+			p += sizeof(*ev) + ev->len;
+			if (!w || !ev->len)
+				continue;
+			switch (w->kind) {
+			case EMUB_WATCH_DRIVER:
+				if (ev->mask & IN_CLOSE_WRITE)
+					on_driver_write(eb, w, ev->name);
+				break;
+			case EMUB_WATCH_DEVICE:
+				on_device_event(eb, w, ev);
+				break;
+			case EMUB_WATCH_FWPARAM:
+				if (ev->mask & IN_CLOSE_WRITE)
+					on_fwparam_write(eb, ev->name);
+				break;
+			}
+		}
+	}
+	return G_SOURCE_CONTINUE;
+}
+
+struct settle {
+	struct emub *eb;
+	GMutex m;
+	GCond c;
+	bool done;
+};
+
+static gboolean settle_cb(gpointer data)
+{
+	struct settle *s = data;
+
+	on_inotify(s->eb->inotify_fd, G_IO_IN, s->eb);
+	g_mutex_lock(&s->m);
+	s->done = true;
+	g_cond_signal(&s->c);
+	g_mutex_unlock(&s->m);
+	return G_SOURCE_REMOVE;
+}
+
+/*
+ * Handle every sysfs write that has been closed so far: the kernel queues
+ * the inotify event at close(), so after a writer returned its write is
+ * seen here, and the job it causes is queued when this returns.
+ */
+void emub_settle(struct emub *eb)
+{
+	struct settle s = {.eb = eb};
+
+	if (!eb->service || g_thread_self() == eb->service)
+		return;
+	g_mutex_init(&s.m);
+	g_cond_init(&s.c);
+	g_main_context_invoke(eb->ctx, settle_cb, &s);
+	g_mutex_lock(&s.m);
+	while (!s.done)
+		g_cond_wait(&s.c, &s.m);
+	g_mutex_unlock(&s.m);
+	g_mutex_clear(&s.m);
+	g_cond_clear(&s.c);
+}
+
+static gpointer service_main(gpointer data)
+{
+	struct emub *eb = data;
+
+	g_main_context_push_thread_default(eb->ctx);
+	g_main_loop_run(eb->loop);
+	g_main_context_pop_thread_default(eb->ctx);
+	return NULL;
+}
+
+int emub_inotify_init(struct emub *eb)
+{
+	eb->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (eb->inotify_fd < 0)
+		return -errno;
+	eb->watches = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_watch);
+	eb->ctx = g_main_context_new();
+	eb->loop = g_main_loop_new(eb->ctx, FALSE);
+	return 0;
+}
+
+int emub_service_start(struct emub *eb)
+{
+	GSource *s = g_unix_fd_source_new(eb->inotify_fd, G_IO_IN);
+
+	g_source_set_callback(s, G_SOURCE_FUNC(on_inotify), eb, NULL);
+	g_source_attach(s, eb->ctx);
+	g_source_unref(s);
+	eb->service = g_thread_new("emub-service", service_main, eb);
+	return 0;
+}
+
+static gboolean quit_loop(gpointer data)
+{
+	g_main_loop_quit(data);
+	return G_SOURCE_REMOVE;
+}
+
+void emub_service_stop(struct emub *eb)
+{
+	if (eb->service) {
+		g_main_context_invoke(eb->ctx, quit_loop, eb->loop);
+		g_thread_join(eb->service);
+		eb->service = NULL;
+	}
+	if (eb->watches)
+		g_hash_table_destroy(eb->watches);
+	eb->watches = NULL;
+	if (eb->inotify_fd >= 0)
+		close(eb->inotify_fd);
+	eb->inotify_fd = -1;
+	if (eb->loop)
+		g_main_loop_unref(eb->loop);
+	if (eb->ctx)
+		g_main_context_unref(eb->ctx);
+	eb->loop = NULL;
+	eb->ctx = NULL;
+}
