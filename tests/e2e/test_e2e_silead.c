@@ -26,13 +26,13 @@
 
 static struct e2e E;
 
-#define expect_rc(want, ...)                                                         \
-	do {                                                                         \
-		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
-		if (rc_ != (want))                                                   \
+#define expect_rc(want, ...)                                                              \
+	do {                                                                              \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                   \
+		if (rc_ != (want))                                                        \
 			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n", rc_, \
-				(int)(want), E.err ? E.err : "");                    \
-		assert_int_equal(rc_, (want));                                       \
+				(int)(want), E.err ? E.err : "");                         \
+		assert_int_equal(rc_, (want));                                            \
 	} while (0)
 
 static int teardown(void **state)
@@ -100,9 +100,10 @@ static void start_tablet(const char *distro_blob, const char *dmi_product, const
 	if (handle_event) {
 		char *he = NULL;
 
-		assert_true(asprintf(&he, "TOUCHFW_LOG_LEVEL=debug '%s/touchfw' --config '%s' "
-				     "handle-event >>'%s/he.log' 2>&1", E.build, E.conf,
-				     E.dir) > 0);
+		assert_true(asprintf(&he,
+				     "TOUCHFW_LOG_LEVEL=debug '%s/touchfw' --config '%s' "
+				     "handle-event >>'%s/he.log' 2>&1",
+				     E.build, E.conf, E.dir) > 0);
 		emub_set_on_uevent(E.eb, he);
 		free(he);
 	}

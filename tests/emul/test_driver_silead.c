@@ -37,8 +37,8 @@ static int child_evdev(const char *node)
 	    ioctl(fd, EVIOCGABS(ABS_MT_POSITION_Y), &ay) < 0 ||
 	    ioctl(fd, EVIOCGABS(ABS_MT_SLOT), &slot) < 0)
 		return printf("ioctl: %s\n", strerror(errno)), 1;
-	printf("NAME %s\nX %d %d\nY %d %d\nSLOTS %d\n", name, ax.minimum, ax.maximum, ay.minimum,
-	       ay.maximum, slot.maximum + 1);
+	printf("NAME %s\nX %d %d\nY %d %d\nSLOTS %d\n", name, ax.minimum, ax.maximum,
+	       ay.minimum, ay.maximum, slot.maximum + 1);
 	close(fd);
 	return 0;
 }
@@ -47,7 +47,7 @@ static int child_evdev(const char *node)
 
 static void put32(GByteArray *b, guint32 v)
 {
-	guint8 x[4] = {(guint8)v, (guint8)(v >> 8), (guint8)(v >> 16), (guint8)(v >> 24)};
+	guint8 x[4] = { (guint8)v, (guint8)(v >> 8), (guint8)(v >> 16), (guint8)(v >> 24) };
 
 	g_byte_array_append(b, x, 4);
 }
@@ -90,9 +90,9 @@ static char *tablet(const char *expect, const char *fwdir, const char *props)
 			       "[chip " DEV "]\nadapter = 1\naddress = 0x40\nmodel = silead\n"
 			       "acpi_id = MSSL1680\ndriver = silead_ts\nbound = false\n"
 			       "power_gpio = 0\nchg_gpio = 1\n%s%s%s%s\n",
-			       fwdir ? "firmware_dirs = " : "", fwdir ? fwdir : "", fwdir ? "\n" : "",
-			       expect ? "silead.firmware = " : "", expect ? expect : "",
-			       expect ? "\n" : "", props ? props : "");
+			       fwdir ? "firmware_dirs = " : "", fwdir ? fwdir : "",
+			       fwdir ? "\n" : "", expect ? "silead.firmware = " : "",
+			       expect ? expect : "", expect ? "\n" : "", props ? props : "");
 }
 
 static struct emub *start(const char *text, const char *uevent_log)
@@ -121,7 +121,7 @@ static struct emub *start(const char *text, const char *uevent_log)
 static char *evdev(struct emub *eb)
 {
 	char node[64], *out = NULL;
-	const char *args[] = {"evdev", node, NULL};
+	const char *args[] = { "evdev", node, NULL };
 
 	assert_int_equal(emub_input_node(eb, DEV, node, sizeof(node)), 0);
 	if (tu_run_self(eb, &out, args))
@@ -158,7 +158,8 @@ static int xfer_write(struct silead_model *m, const guint8 *b, int n)
 
 static void wr32(struct silead_model *m, guint8 reg, guint32 v, int want)
 {
-	guint8 b[5] = {reg, (guint8)v, (guint8)(v >> 8), (guint8)(v >> 16), (guint8)(v >> 24)};
+	guint8 b[5] = { reg, (guint8)v, (guint8)(v >> 8), (guint8)(v >> 16),
+			(guint8)(v >> 24) };
 
 	assert_int_equal(xfer_write(m, b, 5), want);
 }
@@ -174,7 +175,7 @@ static guint32 rd32(struct silead_model *m, guint8 reg)
 
 static void ctl(struct silead_model *m, guint8 v)
 {
-	guint8 b[2] = {0xe0, v};
+	guint8 b[2] = { 0xe0, v };
 
 	assert_int_equal(xfer_write(m, b, 2), EM_ACK);
 }
@@ -182,8 +183,8 @@ static void ctl(struct silead_model *m, guint8 v)
 static void test_chip_model_protocol(void **state)
 {
 	struct silead_model *m = g_new0(struct silead_model, 1);
-	struct silead_model_cfg cfg = {.addr = 0x40, .chip_id = 0x80360000};
-	struct silead_model_point pt = {3, 1000, 2000};
+	struct silead_model_cfg cfg = { .addr = 0x40, .chip_id = 0x80360000 };
+	struct silead_model_point pt = { 3, 1000, 2000 };
 	guint8 frame[44], reg = 0x80;
 
 	(void)state;
@@ -203,11 +204,11 @@ static void test_chip_model_protocol(void **state)
 	assert_int_equal(rd32(m, 0x04), 0xdeadbeef);
 	assert_int_equal(rd32(m, 0x7c), 0x01020304);
 	/* what the chip can not take */
-	wr32(m, 0x06, 1, EM_NAK_DATA);  /* not word-aligned */
+	wr32(m, 0x06, 1, EM_NAK_DATA);	 /* not word-aligned */
 	wr32(m, 0xf0, 256, EM_NAK_DATA); /* no such page */
-	wr32(m, 0xfc, 1, EM_NAK_DATA);  /* the id is read-only */
+	wr32(m, 0xfc, 1, EM_NAK_DATA);	 /* the id is read-only */
 	{
-		guint8 b[3] = {0x08, 1, 2};
+		guint8 b[3] = { 0x08, 1, 2 };
 
 		assert_int_equal(xfer_write(m, b, 3), EM_NAK_DATA); /* half a word */
 	}
@@ -224,9 +225,9 @@ static void test_chip_model_protocol(void **state)
 	assert_int_equal(silead_model_ops.read(m, 0x40, frame, 44), EM_ACK);
 	assert_false(silead_model_ops.irq_asserted(m));
 	assert_int_equal(frame[0], 1);
-	assert_int_equal(frame[4] | frame[5] << 8, 2000);              /* Y */
-	assert_int_equal(frame[6] | (frame[7] & 0x0f) << 8, 1000);     /* X */
-	assert_int_equal(frame[7] >> 4, 3);                            /* id */
+	assert_int_equal(frame[4] | frame[5] << 8, 2000);	   /* Y */
+	assert_int_equal(frame[6] | (frame[7] & 0x0f) << 8, 1000); /* X */
+	assert_int_equal(frame[7] >> 4, 3);			   /* id */
 	/* power loss: the program is gone, the chip boots empty */
 	silead_model_ops.set_power(m, false);
 	assert_int_equal(silead_model_ops.write(m, 0x40, &reg, 1), EM_NAK_ADDR);
@@ -243,8 +244,8 @@ static void test_chip_model_expected_program(void **state)
 {
 	struct silead_model *m = g_new0(struct silead_model, 1);
 	struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
-	struct silead_model_cfg cfg = {.addr = 0x40};
-	struct silead_model_point pt = {0, 10, 10};
+	struct silead_model_cfg cfg = { .addr = 0x40 };
+	struct silead_model_point pt = { 0, 10, 10 };
 	em_u32 page = 0;
 
 	(void)state;
@@ -336,7 +337,7 @@ static void test_acpi_name_file_binds(void **state)
 	char *dir = tu_tmpdir(), *fwdir = g_build_filename(dir, "fw", NULL), *text, *out;
 	GByteArray *fw = mkfw(3, 1);
 	char *sub, *exp;
-	struct silead_model_point pt = {1, 100, 200};
+	struct silead_model_point pt = { 1, 100, 200 };
 	struct emub *eb;
 
 	(void)state;
@@ -384,7 +385,7 @@ static void test_properties_and_wrong_firmware(void **state)
 {
 	char *dir = tu_tmpdir(), *text, *out, *sub, *exp;
 	GByteArray *right = mkfw(2, 7), *wrong = mkfw(2, 8);
-	struct silead_model_point pt = {0, 5, 5};
+	struct silead_model_point pt = { 0, 5, 5 };
 	struct emub *eb;
 
 	(void)state;
@@ -392,10 +393,11 @@ static void test_properties_and_wrong_firmware(void **state)
 	g_free(sub);
 	sub = fw_file(dir, "gsl1680-other.fw", wrong);
 	exp = g_build_filename(sub, "gsl1680-t8plus.fw", NULL);
-	text = tablet(exp, dir, "silead.firmware_name = gsl1680-other.fw\n"
-				"silead.max_fingers = 10\ntouchscreen.size_x = 1960\n"
-				"touchscreen.size_y = 1500\ntouchscreen.swapped_x_y = true\n"
-				"touchscreen.inverted_y = true\n");
+	text = tablet(exp, dir,
+		      "silead.firmware_name = gsl1680-other.fw\n"
+		      "silead.max_fingers = 10\ntouchscreen.size_x = 1960\n"
+		      "touchscreen.size_y = 1500\ntouchscreen.swapped_x_y = true\n"
+		      "touchscreen.inverted_y = true\n");
 	eb = start(text, NULL);
 	assert_int_equal(emub_bind(eb, DEV), 0);
 	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
@@ -486,12 +488,13 @@ static void test_of_client_file_name(void **state)
 
 	(void)state;
 	sub = fw_file(dir, "gsl1680.fw", fw);
-	text = g_strdup_printf("[board]\nname = dt silead\ncompatible = touchfw,test\n"
-			       "firmware_dirs = %s\n[adapter 2]\n"
-			       "[chip " DEV "]\nadapter = 2\naddress = 0x40\nmodel = silead\n"
-			       "compatible = silead,gsl1680\ndriver = silead_ts\nbound = false\n"
-			       "chg_gpio = 1\npower = always-on\ntouchscreen.size_x = 800\n",
-			       dir);
+	text = g_strdup_printf(
+		"[board]\nname = dt silead\ncompatible = touchfw,test\n"
+		"firmware_dirs = %s\n[adapter 2]\n"
+		"[chip " DEV "]\nadapter = 2\naddress = 0x40\nmodel = silead\n"
+		"compatible = silead,gsl1680\ndriver = silead_ts\nbound = false\n"
+		"chg_gpio = 1\npower = always-on\ntouchscreen.size_x = 800\n",
+		dir);
 	eb = start(text, NULL);
 	assert_int_equal(emub_bind(eb, DEV), 0);
 	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
@@ -506,10 +509,10 @@ static void test_of_client_file_name(void **state)
 static void test_board_keys_checked(void **state)
 {
 	static const char *const bad[][2] = {
-		{"silead.firmware = /nonexistent.fw\n", "silead.firmware"},
-		{"silead.max_fingers = 11\n", "silead.max_fingers"},
-		{"acpi_id = mssl1680\n", "acpi_id"},
-		{"compatible = silead,gsl1680\n", "acpi_id"},
+		{ "silead.firmware = /nonexistent.fw\n", "silead.firmware" },
+		{ "silead.max_fingers = 11\n", "silead.max_fingers" },
+		{ "acpi_id = mssl1680\n", "acpi_id" },
+		{ "compatible = silead,gsl1680\n", "acpi_id" },
 	};
 	struct emub *eb = NULL;
 	char err[512];
@@ -528,7 +531,9 @@ static void test_board_keys_checked(void **state)
 				      "[chip c]\nadapter = 1\naddress = 0x40\nmodel = silead\n"
 				      "acpi_id = MSSL1680\n");
 
-		assert_int_not_equal(emub_new_from_string(text, tu_top(), &eb, err, sizeof(err)), 0);
+		assert_int_not_equal(emub_new_from_string(text, tu_top(), &eb, err,
+							  sizeof(err)),
+				     0);
 		assert_contains(err, "ACPI machine");
 		g_free(text);
 	}
@@ -537,7 +542,9 @@ static void test_board_keys_checked(void **state)
 				      "[chip c]\nadapter = 1\naddress = 0x40\nmodel = eeprom\n"
 				      "silead.max_fingers = 5\n");
 
-		assert_int_not_equal(emub_new_from_string(text, tu_top(), &eb, err, sizeof(err)), 0);
+		assert_int_not_equal(emub_new_from_string(text, tu_top(), &eb, err,
+							  sizeof(err)),
+				     0);
 		assert_contains(err, "only for model = silead");
 		g_free(text);
 	}

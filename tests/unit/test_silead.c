@@ -116,17 +116,20 @@ static void test_file_names(void **state)
 	(void)state;
 	/* firmware-name first (touchscreen_dmi.c, DT) */
 	assert_int_equal(silead_fw_file_name("gsl1680-t8plus.fw", "acpi:MSSL1680:", "", b,
-					     sizeof(b)), 0);
+					     sizeof(b)),
+			 0);
 	assert_string_equal(b, "silead/gsl1680-t8plus.fw");
 	/* ACPI id, lower-cased */
 	assert_int_equal(silead_fw_file_name("", "acpi:MSSL1680:", "", b, sizeof(b)), 0);
 	assert_string_equal(b, "silead/mssl1680.fw");
-	assert_int_equal(silead_fw_file_name(NULL, "acpi:MSSL0017:PNP0C50:", NULL, b, sizeof(b)),
+	assert_int_equal(silead_fw_file_name(NULL, "acpi:MSSL0017:PNP0C50:", NULL, b,
+					     sizeof(b)),
 			 0);
 	assert_string_equal(b, "silead/mssl0017.fw");
 	/* i2c id from the compatible, or the i2c modalias */
 	assert_int_equal(silead_fw_file_name("", "of:NtsT(null)Csilead,gsl3670",
-					     "silead,gsl3670", b, sizeof(b)), 0);
+					     "silead,gsl3670", b, sizeof(b)),
+			 0);
 	assert_string_equal(b, "silead/gsl3670.fw");
 	assert_int_equal(silead_fw_file_name(NULL, "i2c:mssl1680", NULL, b, sizeof(b)), 0);
 	assert_string_equal(b, "silead/mssl1680.fw");
@@ -146,9 +149,14 @@ static void test_blob_rule(void **state)
 	const struct tf_family *f = tf_family_by_name("silead");
 	char *hw[] = { (char *)"gsl1680" }, *bad_hw[] = { (char *)"mssl1680" };
 	char *boards[] = { (char *)"example,t8plus" };
-	struct tf_blob b = { .id = (char *)"t8", .type = TF_BLOB_FIRMWARE,
-			     .family = (char *)"silead", .hardware = hw, .n_hardware = 1,
-			     .version = (char *)"1", .boards = boards, .n_boards = 1,
+	struct tf_blob b = { .id = (char *)"t8",
+			     .type = TF_BLOB_FIRMWARE,
+			     .family = (char *)"silead",
+			     .hardware = hw,
+			     .n_hardware = 1,
+			     .version = (char *)"1",
+			     .boards = boards,
+			     .n_boards = 1,
 			     .file = (char *)"silead/t8.fw" };
 	const char *key = NULL;
 	char msg[256];
@@ -231,12 +239,9 @@ static void test_expected_axes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fw_golden),
-		cmocka_unit_test(test_fw_corrupted),
-		cmocka_unit_test(test_file_names),
-		cmocka_unit_test(test_blob_rule),
-		cmocka_unit_test(test_registry_and_ids),
-		cmocka_unit_test(test_expected_axes),
+		cmocka_unit_test(test_fw_golden),	 cmocka_unit_test(test_fw_corrupted),
+		cmocka_unit_test(test_file_names),	 cmocka_unit_test(test_blob_rule),
+		cmocka_unit_test(test_registry_and_ids), cmocka_unit_test(test_expected_axes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,7 +40,8 @@ int silead_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 		*key = b->min_from ? "min_from" : b->max_from ? "max_from" : "for_version";
 		tf_snprintf(msg, size,
 			    "a Silead chip keeps no firmware between probes: there is nothing "
-			    "to update from; leave %s out", *key);
+			    "to update from; leave %s out",
+			    *key);
 		return -EINVAL;
 	}
 	if (b->has_info_crc || b->has_config_crc) {
@@ -50,15 +51,16 @@ int silead_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 	}
 	if (!b->n_boards) {
 		*key = "boards";
-		tf_snprintf(msg, size,
-			    "Silead firmware is made for one tablet's panel: name its board(s)");
+		tf_snprintf(
+			msg, size,
+			"Silead firmware is made for one tablet's panel: name its board(s)");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int silead_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size)
+int silead_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size)
 {
 	struct tf_err err = { 0 };
 

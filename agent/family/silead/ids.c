@@ -14,11 +14,11 @@
 
 static const char *const silead_drivers[] = { "silead_ts", NULL };
 static const char *const silead_compatibles[] = {
-	"silead,gsl1680", "silead,gsl1688", "silead,gsl3670", "silead,gsl3675",
-	"silead,gsl3692", NULL,
+	"silead,gsl1680", "silead,gsl1688", "silead,gsl3670",
+	"silead,gsl3675", "silead,gsl3692", NULL,
 };
 static const char *const silead_acpi[] = {
-	"GSL1680", "GSL1688", "GSL3670", "GSL3675", "GSL3692",
+	"GSL1680",  "GSL1688",	"GSL3670",  "GSL3675",	"GSL3692",
 	"MSSL1680", "MSSL0001", "MSSL0002", "MSSL0017", NULL,
 };
 static const char *const silead_i2c_ids[] = {

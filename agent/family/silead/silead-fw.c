@@ -12,7 +12,8 @@
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 int silead_fw_check(const uint8_t *data, size_t len, const char *name,
@@ -26,39 +27,45 @@ int silead_fw_check(const uint8_t *data, size_t len, const char *name,
 	if (len == 0)
 		return tf_err_set(err, EBADMSG, "%s: empty", name);
 	if (len > SILEAD_FW_MAX)
-		return tf_err_set(err, EBADMSG, "%s: %zu bytes, more than a Silead chip's "
-				  "RAM could take (%u at most)", name, len, SILEAD_FW_MAX);
+		return tf_err_set(err, EBADMSG,
+				  "%s: %zu bytes, more than a Silead chip's "
+				  "RAM could take (%u at most)",
+				  name, len, SILEAD_FW_MAX);
 	if (len % SILEAD_PAIR_LEN)
 		return tf_err_set(err, EBADMSG,
 				  "%s: %zu bytes is not a whole number of 8-byte (register, "
 				  "value) pairs (%zu bytes left over; silead_ts would drop "
-				  "them)", name, len, len % SILEAD_PAIR_LEN);
+				  "them)",
+				  name, len, len % SILEAD_PAIR_LEN);
 	for (i = 0; i < len / SILEAD_PAIR_LEN; i++) {
 		uint32_t reg = le32(data + i * SILEAD_PAIR_LEN);
 		uint32_t val = le32(data + i * SILEAD_PAIR_LEN + 4);
 
 		if (reg == SILEAD_REG_PAGE) {
 			if (val > 0xff)
-				return tf_err_set(err, EBADMSG,
-						  "%s: pair %zu (byte %zu): page 0x%08X is not a "
-						  "RAM page (0x00-0xFF)", name, i,
-						  i * SILEAD_PAIR_LEN, val);
+				return tf_err_set(
+					err, EBADMSG,
+					"%s: pair %zu (byte %zu): page 0x%08X is not a "
+					"RAM page (0x00-0xFF)",
+					name, i, i * SILEAD_PAIR_LEN, val);
 			in.pages++;
 			if (val > in.max_page)
 				in.max_page = val;
 		} else if (reg < SILEAD_PAGE_WORDS_END && !(reg & 3)) {
 			if (!in.pages)
-				return tf_err_set(err, EBADMSG,
-						  "%s: pair %zu (byte %zu) writes word 0x%02X "
-						  "before any page select (0xF0): it would land in "
-						  "whatever page the chip last had", name, i,
-						  i * SILEAD_PAIR_LEN, reg);
+				return tf_err_set(
+					err, EBADMSG,
+					"%s: pair %zu (byte %zu) writes word 0x%02X "
+					"before any page select (0xF0): it would land in "
+					"whatever page the chip last had",
+					name, i, i * SILEAD_PAIR_LEN, reg);
 			in.words++;
 		} else {
 			return tf_err_set(err, EBADMSG,
 					  "%s: pair %zu (byte %zu): register 0x%08X is neither "
 					  "the page register 0xF0 nor a word 0x00-0x7C (4-byte "
-					  "aligned)", name, i, i * SILEAD_PAIR_LEN, reg);
+					  "aligned)",
+					  name, i, i * SILEAD_PAIR_LEN, reg);
 		}
 	}
 	if (!in.words)
@@ -69,13 +76,13 @@ int silead_fw_check(const uint8_t *data, size_t len, const char *name,
 	return 0;
 }
 
-static const char *const hw_ids[] = { "gsl1680", "gsl1688", "gsl3670", "gsl3675",
-				      "gsl3692" };
+static const char *const hw_ids[] = { "gsl1680", "gsl1688", "gsl3670", "gsl3675", "gsl3692" };
 /* silead_ts_acpi_match and silead_ts_id */
-static const char *const acpi_ids[] = { "GSL1680", "GSL1688", "GSL3670", "GSL3675", "GSL3692",
-					"MSSL1680", "MSSL0001", "MSSL0002", "MSSL0017" };
-static const char *const i2c_ids[] = { "gsl1680", "gsl1688", "gsl3670", "gsl3675",
-				       "gsl3692", "mssl1680" };
+static const char *const acpi_ids[] = { "GSL1680",  "GSL1688",	"GSL3670",
+					"GSL3675",  "GSL3692",	"MSSL1680",
+					"MSSL0001", "MSSL0002", "MSSL0017" };
+static const char *const i2c_ids[] = { "gsl1680", "gsl1688", "gsl3670",
+				       "gsl3675", "gsl3692", "mssl1680" };
 
 bool silead_hw_valid(const char *id)
 {

@@ -30,11 +30,13 @@ static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	st->mode = TF_CHIP_APP;
 	if (c->dev.driver[0] && !strcmp(c->dev.driver, SILEAD_DRIVER_NAME))
 		tf_snprintf(st->detail, sizeof(st->detail),
-			    "%s bound: its probe loaded a program the chip runs", c->dev.driver);
+			    "%s bound: its probe loaded a program the chip runs",
+			    c->dev.driver);
 	else
 		tf_snprintf(st->detail, sizeof(st->detail),
 			    "%s not bound: the chip holds no program (the driver's probe "
-			    "fails without its firmware file)", SILEAD_DRIVER_NAME);
+			    "fails without its firmware file)",
+			    SILEAD_DRIVER_NAME);
 	return 0;
 }
 
@@ -83,11 +85,12 @@ static int silead_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 
 	(void)st;
 	if (silead_fw_file_name(fw_name, c->dev.modalias, c->dev.compatible, buf, size) < 0)
-		return tf_err_set(err, EINVAL,
-				  "%s: can not tell which file %s requests (modalias '%s'%s%s%s)",
-				  c->dev.name, SILEAD_DRIVER_NAME, c->dev.modalias,
-				  fw_name && fw_name[0] ? ", config-name '" : "",
-				  fw_name ? fw_name : "", fw_name && fw_name[0] ? "'" : "");
+		return tf_err_set(
+			err, EINVAL,
+			"%s: can not tell which file %s requests (modalias '%s'%s%s%s)",
+			c->dev.name, SILEAD_DRIVER_NAME, c->dev.modalias,
+			fw_name && fw_name[0] ? ", config-name '" : "", fw_name ? fw_name : "",
+			fw_name && fw_name[0] ? "'" : "");
 	return 0;
 }
 

@@ -22,7 +22,7 @@
 
 #define SILEAD_DRIVER_NAME "silead_ts"
 #define SILEAD_REG_PAGE 0xf0
-#define SILEAD_PAGE_WORDS_END 0x80  /* words at 0x00..0x7C */
+#define SILEAD_PAGE_WORDS_END 0x80 /* words at 0x00..0x7C */
 #define SILEAD_PAIR_LEN 8
 #define SILEAD_FW_MAX (512u * 1024u) /* real files are 20-60 KiB */
 #define SILEAD_AXIS_DEFAULT_MAX 4095 /* input_set_abs_params(..., 0, 4095) */
@@ -30,7 +30,7 @@
 /* What a firmware file holds. */
 struct silead_fw_info {
 	size_t pairs;
-	size_t pages;  /* page selects */
+	size_t pages; /* page selects */
 	size_t words;
 	uint32_t max_page;
 };
@@ -67,7 +67,7 @@ struct tf_family_ids;
 extern const struct tf_family_ids tf_family_ids_silead;
 extern const struct tf_family_ops silead_ops;
 int silead_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
-int silead_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size);
+int silead_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size);
 
 #endif /* TF_FAMILY_SILEAD_H */

@@ -70,7 +70,7 @@
 #define TRKID_MAX 0xffff
 
 static const char *const silead_acpi_match[] = {
-	"GSL1680", "GSL1688", "GSL3670", "GSL3675", "GSL3692",
+	"GSL1680",  "GSL1688",	"GSL3670",  "GSL3675",	"GSL3692",
 	"MSSL1680", "MSSL0001", "MSSL0002", "MSSL0017", NULL,
 };
 
@@ -99,8 +99,8 @@ static struct silead_ts_data *data_of(struct emub_dev *d)
 /* i2c_smbus_write_byte_data: command, value */
 static int write_byte_data(struct silead_ts_data *ts, guint8 cmd, guint8 val)
 {
-	guint8 buf[2] = {cmd, val};
-	struct em_msg msg = {.addr = ts->addr, .flags = 0, .len = 2, .buf = buf};
+	guint8 buf[2] = { cmd, val };
+	struct em_msg msg = { .addr = ts->addr, .flags = 0, .len = 2, .buf = buf };
 	int r = drv_i2c_transfer(ts->d, &msg, 1);
 
 	return r < 0 ? r : r == 1 ? 0 : -EIO;
@@ -110,7 +110,10 @@ static int write_byte_data(struct silead_ts_data *ts, guint8 cmd, guint8 val)
 static int write_i2c_block(struct silead_ts_data *ts, guint8 cmd, guint8 len, const guint8 *v)
 {
 	guint8 buf[33];
-	struct em_msg msg = {.addr = ts->addr, .flags = 0, .len = (guint16)(len + 1), .buf = buf};
+	struct em_msg msg = { .addr = ts->addr,
+			      .flags = 0,
+			      .len = (guint16)(len + 1),
+			      .buf = buf };
 	int r;
 
 	buf[0] = cmd;
@@ -124,8 +127,8 @@ static int write_i2c_block(struct silead_ts_data *ts, guint8 cmd, guint8 len, co
 static int read_i2c_block(struct silead_ts_data *ts, guint8 cmd, guint8 len, guint8 *v)
 {
 	struct em_msg msgs[2] = {
-		{.addr = ts->addr, .flags = 0, .len = 1, .buf = &cmd},
-		{.addr = ts->addr, .flags = EM_MSG_RD, .len = len, .buf = v},
+		{ .addr = ts->addr, .flags = 0, .len = 1, .buf = &cmd },
+		{ .addr = ts->addr, .flags = EM_MSG_RD, .len = len, .buf = v },
 	};
 	int r = drv_i2c_transfer(ts->d, msgs, 2);
 
@@ -394,7 +397,8 @@ static int silead_ts_probe(struct emub_dev *d)
 	ts->have_power = d->reset_line >= 0;
 	if (ts->have_power) {
 		g_mutex_lock(&d->eb->lock);
-		error = emub_gpio_kernel_request_locked(d->eb, d->reset_line, "power", true, false);
+		error = emub_gpio_kernel_request_locked(d->eb, d->reset_line, "power", true,
+							false);
 		g_mutex_unlock(&d->eb->lock);
 		if (error) {
 			emub_dev_log(d, "Shutdown GPIO request failed");
@@ -472,8 +476,8 @@ static void silead_destroy(struct emub_dev *d)
 }
 
 static const char *const silead_of_match[] = {
-	"silead,gsl1680", "silead,gsl1688", "silead,gsl3670", "silead,gsl3675", "silead,gsl3692",
-	NULL,
+	"silead,gsl1680", "silead,gsl1688", "silead,gsl3670",
+	"silead,gsl3675", "silead,gsl3692", NULL,
 };
 
 const struct emub_driver_ops emub_drv_silead = {

@@ -205,7 +205,8 @@ static int sl_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 	if (len == 1)
 		return EM_ACK;
 	if (reg < 0x80 || reg == SILEAD_MODEL_REG_PAGE) {
-		if (len != 5 || !silead_model_ram_apply(&m->ram, &m->page, reg, le32(buf + 1))) {
+		if (len != 5 ||
+		    !silead_model_ram_apply(&m->ram, &m->page, reg, le32(buf + 1))) {
 			m->stats.bad_writes++;
 			return EM_NAK_DATA;
 		}

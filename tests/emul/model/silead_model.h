@@ -68,12 +68,12 @@ struct silead_model_ram {
 };
 
 struct silead_model_timing {
-	em_u64 boot_ns;  /* power / shutdown released to answering */
+	em_u64 boot_ns;	 /* power / shutdown released to answering */
 	em_u64 start_ns; /* start command to the program running */
 };
 
 struct silead_model_faults {
-	bool nak;          /* never acknowledges its address */
+	bool nak;	   /* never acknowledges its address */
 	bool never_starts; /* the program never runs: status stays 0 */
 };
 
@@ -90,17 +90,17 @@ struct silead_model_cfg {
 
 struct silead_model_stats {
 	em_u32 power_ups;
-	em_u32 resets;        /* 0x88 written */
-	em_u32 starts;        /* programs that ran */
+	em_u32 resets;	      /* 0x88 written */
+	em_u32 starts;	      /* programs that ran */
 	em_u32 words_written; /* RAM words */
 	em_u32 pages_selected;
-	em_u32 bad_writes;    /* NAKed data */
+	em_u32 bad_writes; /* NAKed data */
 	em_u32 frames_read;
-	em_u32 touches_lost;  /* touches a wrong or absent program did not report */
+	em_u32 touches_lost; /* touches a wrong or absent program did not report */
 };
 
 struct silead_model_point {
-	em_u8 id;   /* 0..15 */
+	em_u8 id;    /* 0..15 */
 	em_u16 x, y; /* 0..4095 */
 };
 
@@ -109,12 +109,12 @@ struct silead_model {
 	struct silead_model_cfg cfg;
 	em_u64 now;
 	bool powered, shutdown_held;
-	bool awake;          /* powered, released and booted */
-	em_u64 ready_at;     /* boot completes (EM_NEVER: none) */
-	em_u64 run_at;       /* start completes (EM_NEVER: none) */
-	bool in_reset;       /* 0x88 written, no start since */
+	bool awake;	 /* powered, released and booted */
+	em_u64 ready_at; /* boot completes (EM_NEVER: none) */
+	em_u64 run_at;	 /* start completes (EM_NEVER: none) */
+	bool in_reset;	 /* 0x88 written, no start since */
 	bool running, program_ok;
-	em_u8 regs[256];     /* plain registers (control, clock, power, ...) */
+	em_u8 regs[256]; /* plain registers (control, clock, power, ...) */
 	em_u32 page;
 	em_u8 ptr;
 	struct silead_model_ram ram;

@@ -51,7 +51,9 @@ MODULE_PARM_DESC(chip_id, "the id at 0xFC");
 
 static uint fw_seed = 1;
 module_param(fw_seed, uint, 0444);
-MODULE_PARM_DESC(fw_seed, "the panel's program: silead_model_make_fw(fw_seed, fw_pages) (fwgen silead-fw --tag SEED --size PAGES); 0: any program touches");
+MODULE_PARM_DESC(
+	fw_seed,
+	"the panel's program: silead_model_make_fw(fw_seed, fw_pages) (fwgen silead-fw --tag SEED --size PAGES); 0: any program touches");
 
 static uint fw_pages = 4;
 module_param(fw_pages, uint, 0444);
@@ -59,7 +61,9 @@ MODULE_PARM_DESC(fw_pages, "pages of the panel's program (1..256)");
 
 static char *firmware_name = "gsl1680-emul-tablet.fw";
 module_param(firmware_name, charp, 0444);
-MODULE_PARM_DESC(firmware_name, "the client's firmware-name property (\"\": none, the driver then asks for silead/gsl1680.fw)");
+MODULE_PARM_DESC(
+	firmware_name,
+	"the client's firmware-name property (\"\": none, the driver then asks for silead/gsl1680.fw)");
 
 static uint size_x = 1960;
 module_param(size_x, uint, 0444);
@@ -163,8 +167,8 @@ static int semu_state_show(struct seq_file *sf, void *unused)
 		   p.digest);
 	seq_printf(sf, "int_high=%d\npwr_held=%d\npowered=%d\n", p.int_high, p.pwr_held,
 		   READ_ONCE(s->core.powered));
-	seq_printf(sf, "power_ups=%u\nresets=%u\nstarts=%u\nwords_written=%u\n",
-		   p.st.power_ups, p.st.resets, p.st.starts, p.st.words_written);
+	seq_printf(sf, "power_ups=%u\nresets=%u\nstarts=%u\nwords_written=%u\n", p.st.power_ups,
+		   p.st.resets, p.st.starts, p.st.words_written);
 	seq_printf(sf, "pages_selected=%u\nbad_writes=%u\nframes_read=%u\ntouches_lost=%u\n",
 		   p.st.pages_selected, p.st.bad_writes, p.st.frames_read, p.st.touches_lost);
 	emul_core_show_counters(sf, &s->core, &p.count);
