@@ -85,7 +85,14 @@ AGENT_LIBS := $(call pc_libs,libudev,-ludev) $(call pc_libs,libgpiod,-lgpiod) \
 	$(call pc_libs,libsodium,-lsodium) $(call pc_libs,inih,-linih) \
 	$(call pc_libs,libfdt,-lfdt) -li2c
 AGENT_PC_CFLAGS := $(call pc_cflags,libudev libgpiod libsodium inih)
-FRONT_LIBS := $(call pc_libs,inih,-linih) -ldl
+# The front end runs for every bind udev sees: it takes libinih's archive
+# where there is one (libinih-dev ships it), so no event pays for loading a
+# shared library; without the archive it dlopen()s libinih.so.1 only when a
+# settings file is parsed (agent/settings.c).  bench/README.md has the figures.
+comma := ,
+INIH_A := $(shell $(CC) -print-file-name=libinih.a 2>/dev/null)
+FRONT_INIH := $(if $(filter /%,$(INIH_A)),-Wl$(comma)-u$(comma)ini_parse_stream $(INIH_A))
+FRONT_LIBS := -ldl
 SYSTEMD_CFLAGS := $(if $(filter 1,$(WITH_SYSTEMD)),$(call pc_cflags,libsystemd) -DTF_WITH_SYSTEMD=1,-DTF_WITH_SYSTEMD=0)
 TEST_LIBS := $(call pc_libs,cmocka,-lcmocka)
 UMOCKDEV_CFLAGS := $(call pc_cflags,umockdev-1.0)
@@ -128,7 +135,7 @@ ALL_LDFLAGS = $(TF_LDFLAGS) $(LDFLAGS)
 
 # ---------------------------------------------------------------- sources
 # agent/main.c is the small front end (`touchfw`): handle-event and command
-# dispatch, libc + libinih only, so the udev fast path stays cheap.
+# dispatch, libc (+ libinih's archive) only, so the udev fast path stays cheap.
 # agent/agent-main.c is the full agent (`touchfw-agent`), which the front
 # end executes for every other command.
 FRONT_MAIN := agent/main.c
@@ -223,7 +230,7 @@ $(B)/libemuboard.a: $(EMUL_LIB_OBJS) | $(GPIOD_PRELOAD)
 # dependency on libudev & co. sneaking into the fast path is a link error.
 $(B)/touchfw: $(B)/agent/main.o $(B)/libtouchfw.a
 	$(q) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONT_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONT_INIH) $(FRONT_LIBS)
 
 $(B)/touchfw-agent: $(B)/agent/agent-main.o $(B)/libtouchfw.a
 	$(q) LD $@

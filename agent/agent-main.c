@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "cli.h"
 #include "exitcode.h"
@@ -17,6 +18,10 @@ int main(int argc, char **argv)
 	int r;
 
 	tf_log_init("touchfw");
+	/* Flashing paces itself with sleeps of a few hundred microseconds,
+	 * learned per frame; the default 50 us timer slack would add up to
+	 * that much to each (bench/README.md). */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 	r = tf_cli_parse_global(argc, argv, &cli);
 	if (r != TF_CLI_CONTINUE)
 		return r;

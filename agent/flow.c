@@ -698,8 +698,8 @@ static int load_fw(struct run *r)
 		return rc;
 	if (r->plan.fw)
 		tf_sha256_hex(r->plan.fw->sha256, r->fw_sha);
+	/* The family keeps @data as the image or frees it: held once. */
 	rc = r->ops->load_firmware(&r->c, data, len, name, &r->fw_img, &err);
-	free(data);
 	if (rc < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
 	tf_snprintf(r->res->fw_id, sizeof(r->res->fw_id), "%s",

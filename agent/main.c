@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * touchfw: the front end.  udev runs `touchfw handle-event` on every bind of
- * a candidate controller, so this binary links only libc and libinih and
- * decides there without touching the bus.  Every other command is executed
- * by touchfw-agent (which links libudev, libfdt, libsodium, libgpiod and
+ * a candidate controller, so this binary links only libc (and libinih's
+ * archive, or loads libinih when it parses a settings file) and decides
+ * there without touching the bus.  Every other command is executed by
+ * touchfw-agent (which links libudev, libfdt, libsodium, libgpiod and
  * libi2c), found next to this binary in a build tree or in the package's
  * libexec directory.
  */

@@ -5,12 +5,43 @@
  */
 #include "settings.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+
+#include "fs.h"
+
+/*
+ * The front end (`touchfw`, the udev fast path) does not link libinih: most
+ * events end before any settings are read, and a system without a settings
+ * file never parses one, so the library is loaded only when a file is
+ * parsed.  The agent and the tests link it, which resolves this weak
+ * reference directly.
+ */
+#pragma weak ini_parse_stream
+
+typedef int (*ini_stream_fn)(ini_reader, void *, ini_handler, void *);
+
+static ini_stream_fn ini_parser(void)
+{
+	static ini_stream_fn fn;
+	void *h;
+
+	if (ini_parse_stream)
+		return ini_parse_stream;
+	if (fn)
+		return fn;
+	h = dlopen("libinih.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (h)
+		*(void **)&fn = dlsym(h, "ini_parse_stream");
+	return fn;
+}
 
 #define DEFAULT_CONFIG TF_SETTINGS_DEFAULT_PATH
 #define SETTINGS_MAX (1u << 20)
@@ -234,6 +265,7 @@ int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
 		      const char *name, struct tf_err *err)
 {
 	struct parse_ctx c = { .s = s, .err = err, .pos = text, .end = text + len };
+	ini_stream_fn parse;
 	int r;
 
 	tf_settings_defaults(s);
@@ -241,7 +273,11 @@ int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
 	if (memchr(text, '\0', len))
 		return tf_err_set(err, EINVAL, "%s: contains a NUL byte, not a settings file",
 				  name);
-	r = ini_parse_stream(reader, &c, handler, &c);
+	parse = ini_parser();
+	if (!parse)
+		return tf_err_set(err, ENOSYS, "%s: can not load libinih.so.1 to parse it: %s",
+				  name, dlerror());
+	r = parse(reader, &c, handler, &c);
 	if (c.failed)
 		return -EINVAL;
 	if (r != 0)
@@ -250,9 +286,56 @@ int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
 	return 0;
 }
 
+/*
+ * Read a small file into @stack, or into a heap buffer (*@heap, to free)
+ * when it does not fit: settings files and /proc/cmdline are a few hundred
+ * bytes, and the udev fast path reads both, so the common case allocates
+ * nothing.
+ */
+static int read_small(const char *path, size_t max, char *stack, size_t ssize,
+		      char **heap, const char **text, size_t *len)
+{
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	*heap = NULL;
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r = read(fd, stack + n, ssize - 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			close(fd);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == ssize - 1) {
+			/* Did not fit: read it whole from the start. */
+			int e = lseek(fd, 0, SEEK_SET) < 0 ? -errno : tf_read_fd(fd, max, heap, len);
+
+			close(fd);
+			if (e < 0)
+				return e;
+			*text = *heap;
+			return 0;
+		}
+	}
+	close(fd);
+	stack[n] = '\0';
+	*text = stack;
+	*len = n;
+	return 0;
+}
+
 int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err)
 {
-	char *text = NULL, *cmdline = NULL;
+	char buf[8192], *heap = NULL;
+	const char *text;
 	size_t len = 0;
 	int r;
 
@@ -260,7 +343,7 @@ int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err
 		path = getenv("TOUCHFW_CONFIG");
 	if (!path || !*path)
 		path = DEFAULT_CONFIG;
-	r = tf_read_file(path, SETTINGS_MAX, &text, &len);
+	r = read_small(path, SETTINGS_MAX, buf, sizeof(buf), &heap, &text, &len);
 	if (r == -ENOENT) {
 		tf_settings_defaults(s);
 		snprintf(s->path, sizeof(s->path), "%s", path);
@@ -271,14 +354,14 @@ int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err
 					      : strerror(-r));
 	} else {
 		r = tf_settings_parse(s, text, len, path, err);
-		free(text);
+		free(heap);
 		if (r < 0)
 			return r;
 		s->file_found = true;
 	}
-	if (tf_read_file(s->cmdline, 65536, &cmdline, NULL) == 0) {
-		s->disabled_by_cmdline = tf_cmdline_disables(cmdline);
-		free(cmdline);
+	if (read_small(s->cmdline, 65536, buf, sizeof(buf), &heap, &text, &len) == 0) {
+		s->disabled_by_cmdline = tf_cmdline_disables(text);
+		free(heap);
 	}
 	return 0;
 }

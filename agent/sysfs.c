@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,25 +90,43 @@ int tf_sysfs_inputs(const char *subsys, const char *dev,
 	return n;
 }
 
+/*
+ * The udev fast path asks this for every event of a known driver, so it
+ * reads the directories with getdents64() into a buffer on the stack
+ * (opendir() would allocate 32 KiB).
+ */
 bool tf_any_profile(const char (*dirs)[256], unsigned n)
 {
-	struct dirent *de;
+	union {
+		struct dirent64 de;
+		char b[4096];
+	} u;
 	unsigned i;
-	DIR *d;
 
 	for (i = 0; i < n; i++) {
-		d = opendir(dirs[i]);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			size_t l = strlen(de->d_name);
+		int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ssize_t got;
+		bool found = false;
 
-			if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
-				closedir(d);
-				return true;
+		if (fd < 0)
+			continue;
+		while (!found && (got = getdents64(fd, u.b, sizeof(u.b))) > 0) {
+			ssize_t off = 0;
+
+			while (off < got) {
+				const struct dirent64 *de = (const void *)(u.b + off);
+				size_t l = strlen(de->d_name);
+
+				if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
+					found = true;
+					break;
+				}
+				off += de->d_reclen;
 			}
 		}
-		closedir(d);
+		close(fd);
+		if (found)
+			return true;
 	}
 	return false;
 }

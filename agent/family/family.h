@@ -125,8 +125,10 @@ struct tf_family_ops {
 	/* Mode, versions, CRCs -- reading only, safe with the driver bound. */
 	int (*detect)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
 
-	/* Blobs: parse and check; *img / *cfg are family-private. */
-	int (*load_firmware)(struct tf_ctx *c, const uint8_t *data, size_t len,
+	/* Blobs: parse and check; *img / *cfg are family-private.
+	 * load_firmware takes @data (malloc()ed) whatever it returns: it
+	 * keeps it in *img or frees it, so an image is held once. */
+	int (*load_firmware)(struct tf_ctx *c, uint8_t *data, size_t len,
 			     const char *name, void **img, struct tf_err *err);
 	void (*free_firmware)(void *img);
 	/* With caps.kernel_fw_attr: the binary the driver wants (e.g. .enc

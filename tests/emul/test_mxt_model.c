@@ -634,6 +634,56 @@ static void test_frame_split_in_small_writes_is_reassembled(void **state)
 	free(r);
 }
 
+/*
+ * Two controllers on one bus, both in bootloader mode (0x24 and 0x25): the
+ * bus counts a transaction that reaches one while the other holds a frame
+ * in part, and nothing while frames are sent whole or in pieces back to
+ * back.
+ */
+static void test_bus_counts_frames_interleaved_between_two_chips(void **state)
+{
+	struct rig *r = rig_new("mxt224e", no_image);
+	struct mxt_model *b = calloc(1, sizeof(*b));
+	struct mxt_model_cfg cfg;
+	static const uint8_t unlock_cmd[2] = { 0xdc, 0xaa };
+	size_t len, fl;
+	uint8_t *img = make_image(0x21, 0x01, 1000, 270, &len), s;
+
+	(void)state;
+	assert_non_null(b);
+	assert_true(mxt_model_preset("mxt224e", &cfg));
+	no_image(&cfg);
+	cfg.app_addr = 0x4b;
+	mxt_model_init(b, &cfg, 0);
+	assert_int_equal(em_bus_add_chip(&r->bus, &mxt_model_ops, b), 0);
+	assert_int_equal(mxt_model_bootloader_addr(b), 0x25);
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_APP_CRC_FAIL);
+	unlock(r);
+	assert_int_equal(bl_status(r, 0x25) & 0xc0, MXT_BL_APP_CRC_FAIL);
+	assert_int_equal(bl_status(r, 0x25) & 0xc0, MXT_BL_WAITING_BOOTLOAD_CMD);
+	assert_int_equal(wr(r, 0x25, unlock_cmd, 2), 1);
+	fl = (size_t)(img[0] << 8 | img[1]) + 2;
+	wait_chg(r, 300);
+	assert_int_equal(bl_status(r, 0x24) & 0xc0, MXT_BL_WAITING_FRAME_DATA);
+	/* A whole frame in pieces, then the other chip: not interleaved. */
+	assert_int_equal(wr(r, 0x24, img, 10), 1);
+	assert_int_equal(wr(r, 0x24, img + 10, (uint16_t)(fl - 10)), 1);
+	assert_int_equal(rd(r, 0x25, &s, 1), 1);
+	assert_int_equal(r->bus.interleaved, 0);
+	advance_ms(r, 50);
+	assert_int_equal(bl_status(r, 0x24), MXT_BL_FRAME_CRC_PASS);
+	advance_ms(r, 50);
+	/* Half a frame to 0x24, then a status read of 0x25: interleaved. */
+	assert_int_equal(wr(r, 0x24, img + fl, 10), 1);
+	assert_true(mxt_model_ops.mid_unit(&r->chip));
+	assert_false(mxt_model_ops.mid_unit(b));
+	assert_int_equal(rd(r, 0x25, &s, 1), 1);
+	assert_int_equal(r->bus.interleaved, 1);
+	free(img);
+	free(b);
+	free(r);
+}
+
 /* A copy of @img's first frame, length in @f0, with one bit of its header
  * body flipped: its frame CRC no longer matches. */
 static uint8_t *first_frame_corrupted(const uint8_t *img, size_t *f0)
@@ -1071,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_extended_id_read_returns_status_id_version),
 		cmocka_unit_test(test_flash_by_hand_installs_new_version),
 		cmocka_unit_test(test_frame_split_in_small_writes_is_reassembled),
+		cmocka_unit_test(test_bus_counts_frames_interleaved_between_two_chips),
 		cmocka_unit_test(test_bad_frame_crc_is_refused_and_resend_passes),
 		cmocka_unit_test(test_frame_crc_fail_read_releases_chg_then_asserts_it_again),
 		cmocka_unit_test(test_pass_read_after_programming_releases_chg_then_asserts_it_again),

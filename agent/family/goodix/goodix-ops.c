@@ -156,12 +156,12 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	return 0;
 }
 
-static int goodix_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
+static int goodix_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
 				const char *name, void **img, struct tf_err *err)
 {
 	(void)c;
-	(void)data;
 	(void)len;
+	free(data);
 	(void)img;
 	return tf_err_set(err, EOPNOTSUPP,
 			  "%s: touchfw does not flash Goodix firmware (only vendor tools "

@@ -67,6 +67,20 @@ size_t mxt_fw_frame_len(const struct mxt_fw *fw, size_t off)
 int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
 		 struct mxt_fw *fw, struct tf_err *err)
 {
+	uint8_t *copy = malloc(len ? len : 1);
+
+	if (!copy) {
+		memset(fw, 0, sizeof(*fw));
+		return -ENOMEM;
+	}
+	if (len)
+		memcpy(copy, buf, len);
+	return mxt_fw_parse_owned(copy, len, form, fw, err);
+}
+
+int mxt_fw_parse_owned(uint8_t *buf, size_t len, enum mxt_fw_form form,
+		       struct mxt_fw *fw, struct tf_err *err)
+{
 	size_t off = 0;
 	int r;
 
@@ -75,16 +89,16 @@ int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
 		form = looks_enc(buf, len) ? MXT_FW_ENC : MXT_FW_BINARY;
 	if (form == MXT_FW_ENC) {
 		r = decode_enc(buf, len, &fw->data, &fw->len, err);
+		free(buf);
 		if (r < 0)
 			return r;
 		fw->was_enc = true;
 	} else {
-		if (!len)
+		if (!len) {
+			free(buf);
 			return tf_err_set(err, EINVAL, "firmware image is empty");
-		fw->data = malloc(len);
-		if (!fw->data)
-			return -ENOMEM;
-		memcpy(fw->data, buf, len);
+		}
+		fw->data = buf;
 		fw->len = len;
 	}
 	while (off < fw->len) {

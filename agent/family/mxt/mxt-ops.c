@@ -344,7 +344,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 
 /* ------------------------------------------------------------ blobs */
 
-static int mxt_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
+static int mxt_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
 			     const char *name, void **img, struct tf_err *err)
 {
 	struct mxt_fw *fw = calloc(1, sizeof(*fw));
@@ -353,13 +353,15 @@ static int mxt_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
 	int r;
 
 	(void)c;
-	if (!fw)
+	if (!fw) {
+		free(data);
 		return -ENOMEM;
+	}
 	if (dot && !strcmp(dot, ".enc"))
 		form = MXT_FW_ENC;
 	else if (dot && (!strcmp(dot, ".fw") || !strcmp(dot, ".bin")))
 		form = MXT_FW_BINARY;
-	r = mxt_fw_parse(data, len, form, fw, err);
+	r = mxt_fw_parse_owned(data, len, form, fw, err);
 	if (r < 0) {
 		free(fw);
 		return tf_err_prefix(err, "%s: ", name ? name : "firmware");
@@ -458,6 +460,17 @@ static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadli
 		delay_us = deadline > now ? deadline - now : 0;
 	if (delay_us)
 		tf_sleep_us(delay_us);
+}
+
+/*
+ * The next sleep of a one-off wait (the new firmware starting, a backup, a
+ * reset): doubling from where it started, but never past POLL_MAX_US, so
+ * the chip is seen at most that long after it is ready (a 50 ms ceiling
+ * left the board waiting up to 50 ms for touchfw; bench/README.md).
+ */
+static uint64_t backoff(uint64_t d)
+{
+	return d * 2 < POLL_MAX_US ? d * 2 : POLL_MAX_US;
 }
 
 /* Poll every POLL_MIN_US for the first POLL_FLAT_US, then back off. */
@@ -783,7 +796,7 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 		if (now_us() >= deadline)
 			break;
 		tf_sleep_us(delay);
-		delay = delay * 2 < 50000 ? delay * 2 : 50000;
+		delay = backoff(delay);
 	}
 	/* Every frame passed, yet the bootloader refuses to start the image
 	 * (APP_CRC_FAIL): its verdict on the blob. */
@@ -806,7 +819,7 @@ static int t6_command(struct tf_ctx *c, uint8_t off, uint8_t val)
 
 static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
 {
-	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000, delay = 5000;
+	uint64_t deadline = now_us() + (uint64_t)timeout_ms * 1000, delay = 1000;
 	uint8_t b;
 
 	for (;;) {
@@ -816,7 +829,7 @@ static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
 			return tf_err_set(err, ETIMEDOUT, "no answer at 0x%02x after reset",
 					  P(c)->app);
 		tf_sleep_us(delay);
-		delay = delay * 2 > 100000 ? 100000 : delay * 2;
+		delay = backoff(delay);
 	}
 }
 
@@ -857,7 +870,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 	deadline = now_us() + MXT_BACKUP_TIMEOUT_MS * 1000ULL;
 	do {
 		tf_sleep_us(delay);
-		delay = delay * 2 > 50000 ? 50000 : delay * 2;
+		delay = backoff(delay);
 		r = reg_read(c, p->app, (uint16_t)(p->info.t6 + T6_BACKUPNV), &v, 1);
 		if (r < 0 && !tf_i2c_nak(r))
 			return tf_err_set(err, -r, "reading T6: %s", errstr(c, r));

@@ -96,6 +96,10 @@ struct mxt_fw {
  */
 int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
 		 struct mxt_fw *fw, struct tf_err *err);
+/* The same, taking @buf (malloc()ed): a binary image is kept as it is, not
+ * copied (so a large image is held once); freed on error and for .enc. */
+int mxt_fw_parse_owned(uint8_t *buf, size_t len, enum mxt_fw_form form,
+		       struct mxt_fw *fw, struct tf_err *err);
 void mxt_fw_free(struct mxt_fw *fw);
 /* Length of the frame at @off (header + payload), 0 if none. */
 size_t mxt_fw_frame_len(const struct mxt_fw *fw, size_t off);

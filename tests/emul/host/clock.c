@@ -145,6 +145,13 @@ static bool w_irq(const void *p)
 	return c->ops->irq_asserted(c->model);
 }
 
+static bool w_mid_unit(const void *p)
+{
+	const struct emub_chip *c = p;
+
+	return c->ops->mid_unit && c->ops->mid_unit(c->model);
+}
+
 const struct em_chip_ops emub_chip_wrap_ops = {
 	.name = "emuboard",
 	.write = w_write,
@@ -153,6 +160,7 @@ const struct em_chip_ops emub_chip_wrap_ops = {
 	.advance = w_advance,
 	.next_event = w_next_event,
 	.irq_asserted = w_irq,
+	.mid_unit = w_mid_unit,
 	.set_reset = NULL,
 	.set_power = NULL,
 };
@@ -204,12 +212,43 @@ void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t)
 		eb->now_ns = bus->now_ns;
 }
 
+/*
+ * Board activity, for the benchmarks' figure of what user space itself
+ * costs: called after every change of what is pending (a transfer, a chip
+ * event, a driver job queued or done).  The time since the last call
+ * counts as idle when, at that call, no chip had an operation pending and
+ * no driver job was queued or running -- less the part still inside the
+ * last transfer's wire time.
+ */
+void emub_activity_note_locked(struct emub *eb, bool user_xfer)
+{
+	guint64 now = eb->realtime ? emub_wall_model_ns(eb) : eb->now_ns;
+	guint64 from = MAX(eb->act_since, eb->xfer_until);
+	bool busy = false;
+
+	if (!eb->act_busy && now > from) {
+		eb->idle_ns += now - from;
+		eb->idle_xfers += user_xfer;
+		if (eb->trace && now - from >= 1000000)
+			emub_log(eb, "idle %.1f ms before %s", (double)(now - from) / 1e6,
+				 user_xfer ? "a transfer" : "a driver job or chip event");
+	}
+	for (int i = 0; i < eb->nchips && !busy; i++) {
+		struct emub_chip *c = &eb->chips[i];
+
+		busy = c->ops->next_event(c->model) != EM_NEVER || (c->dev && c->dev->busy > 0);
+	}
+	eb->act_busy = busy;
+	eb->act_since = MAX(now, eb->act_since);
+}
+
 void emub_advance_all_locked(struct emub *eb, guint64 t)
 {
 	for (int i = 0; i < eb->nadapters; i++)
 		emub_bus_advance_locked(&eb->adapters[i], t);
 	if (t > eb->now_ns)
 		eb->now_ns = t;
+	emub_activity_note_locked(eb, false);
 }
 
 void emub_sync_locked(struct emub *eb)
@@ -274,6 +313,9 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 		eb->now_ns = bus->now_ns;
 	if (end_ns)
 		*end_ns = bus->now_ns;
+	emub_activity_note_locked(eb, !driver);
+	if (bus->now_ns > eb->xfer_until)
+		eb->xfer_until = bus->now_ns;
 	emub_pacer_kick_locked(eb);
 	return r;
 }

@@ -81,6 +81,7 @@ void emub_dev_log(struct emub_dev *d, const char *fmt, ...)
 static void push_locked(struct emub_dev *d, struct emub_job *j)
 {
 	d->busy++;
+	emub_activity_note_locked(d->eb, false);
 	g_async_queue_push(d->jobs, j);
 }
 
@@ -390,6 +391,7 @@ static gpointer worker_main(gpointer data)
 		g_free(j);
 		g_mutex_lock(&eb->lock);
 		d->busy--;
+		emub_activity_note_locked(eb, false);
 		if (!d->busy)
 			g_cond_broadcast(&d->idle_cond);
 		g_mutex_unlock(&eb->lock);

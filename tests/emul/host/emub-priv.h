@@ -320,6 +320,15 @@ struct emub {
 	GThread *completer;   /* realtime: completes ioctls at their wire end */
 	GAsyncQueue *completions;
 
+	/* Board activity (emub_activity_note_locked): model time nothing
+	 * modelled was pending -- no transfer on a wire, no chip operation,
+	 * no driver job -- so the board waited for user space. */
+	bool act_busy;        /* at act_since: a chip or a driver job busy */
+	guint64 act_since;
+	guint64 xfer_until;   /* end of the last transfer's wire time */
+	guint64 idle_ns;
+	guint64 idle_xfers;   /* user transfers that ended an idle stretch */
+
 	/* gpio */
 	char *gpio_label;
 	int gpio_nlines;
@@ -400,6 +409,7 @@ guint64 emub_wall_model_ns(struct emub *eb); /* realtime: model time of "now" */
 void emub_sync_locked(struct emub *eb);
 void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t);
 void emub_advance_all_locked(struct emub *eb, guint64 t);
+void emub_activity_note_locked(struct emub *eb, bool user_xfer);
 void emub_check_irqs_locked(struct emub *eb);
 /* What the buses hold: forwards to the chip model, samples CHG after every
  * message and event (priv = struct emub_chip *). */

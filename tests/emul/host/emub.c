@@ -884,6 +884,32 @@ uint64_t emub_skipped_ns(struct emub *eb, int nr)
 	return t;
 }
 
+uint64_t emub_idle_ns(struct emub *eb, uint64_t *transfers)
+{
+	guint64 t;
+
+	g_mutex_lock(&eb->lock);
+	emub_sync_locked(eb); /* closes the interval up to now */
+	t = eb->idle_ns;
+	if (transfers)
+		*transfers = eb->idle_xfers;
+	g_mutex_unlock(&eb->lock);
+	return t;
+}
+
+uint64_t emub_adapter_interleaved(struct emub *eb, int nr)
+{
+	struct emub_adapter *ad = emub_find_adapter(eb, nr);
+	guint64 n;
+
+	if (!ad)
+		return 0;
+	g_mutex_lock(&eb->lock);
+	n = ad->bus.interleaved;
+	g_mutex_unlock(&eb->lock);
+	return n;
+}
+
 uint64_t emub_chip_busy_ns(struct emub *eb, const char *dev)
 {
 	struct emub_chip *c = emub_find_chip(eb, dev);

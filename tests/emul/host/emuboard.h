@@ -194,6 +194,15 @@ int emub_adapter_counters(struct emub *eb, int nr, struct emub_bus_counters *use
 /* Model time now, and the model time fast pacing skipped on adapter @nr. */
 uint64_t emub_model_time_ns(struct emub *eb);
 uint64_t emub_skipped_ns(struct emub *eb, int nr);
+/* Realtime: model time during which nothing modelled was pending -- no
+ * transfer on a wire, no chip operation, no emulated-driver job -- so the
+ * board waited for user space (what user space and the emulator cost);
+ * *@transfers (may be NULL): the i2c-dev transfers that ended such a wait,
+ * each of which carries the emulator's own round trip. */
+uint64_t emub_idle_ns(struct emub *eb, uint64_t *transfers);
+/* Transactions on adapter @nr that reached one device while another held
+ * a unit in part (a maXTouch bootloader frame): interleaved frames. */
+uint64_t emub_adapter_interleaved(struct emub *eb, int nr);
 /* Modelled time the chip had an internal operation pending. */
 uint64_t emub_chip_busy_ns(struct emub *eb, const char *dev);
 /* Write every counter and stat as JSON. */

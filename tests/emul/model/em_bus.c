@@ -102,7 +102,7 @@ static void stop_all(struct em_bus *bus)
  * takes it.  Only one chip may answer an address on a real bus, so the order
  * does not matter for sane boards.
  */
-static int route(struct em_bus *bus, struct em_msg *m)
+static int route(struct em_bus *bus, struct em_msg *m, unsigned int *taker)
 {
 	unsigned int i;
 	int r;
@@ -116,15 +116,33 @@ static int route(struct em_bus *bus, struct em_msg *m)
 			r = c->ops->read(c->priv, m->addr, m->buf, m->len);
 		else
 			r = c->ops->write(c->priv, m->addr, m->buf, m->len);
-		if (r != EM_NAK_ADDR)
+		if (r != EM_NAK_ADDR) {
+			*taker = i;
 			return r;
+		}
 	}
 	return EM_NAK_ADDR;
+}
+
+/* Does a chip other than @taker hold a unit in part? */
+static bool other_mid_unit(const struct em_bus *bus, unsigned int taker)
+{
+	unsigned int i;
+
+	for (i = 0; i < bus->nchips; i++) {
+		const struct em_chip *c = &bus->chips[i];
+
+		if (i != taker && c->ops->mid_unit && c->ops->mid_unit(c->priv))
+			return true;
+	}
+	return false;
 }
 
 int em_bus_transfer(struct em_bus *bus, struct em_msg *msgs, int n)
 {
 	em_u64 t0 = bus->now_ns, t = t0;
+	bool interleaved = false;
+	unsigned int taker = 0;
 	int i, r = 0;
 
 	if (n <= 0)
@@ -148,7 +166,11 @@ int em_bus_transfer(struct em_bus *bus, struct em_msg *msgs, int n)
 			t += bits_to_ns(bus, (em_u64)m->len * EM_BITS_PER_BYTE);
 		em_bus_advance(bus, t);
 		bus->count.messages++;
-		r = route(bus, m);
+		r = route(bus, m, &taker);
+		if (r != EM_NAK_ADDR && !interleaved && other_mid_unit(bus, taker)) {
+			interleaved = true;
+			bus->interleaved++;
+		}
 		if (r == EM_NAK_ADDR) {
 			r = EM_XFER_NAK_ADDR;
 			break;

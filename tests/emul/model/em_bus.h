@@ -41,6 +41,9 @@ struct em_bus {
 	unsigned int nchips;
 	struct em_chip chips[EM_BUS_MAX_CHIPS];
 	struct em_bus_counters count;
+	/* Transactions that reached one device while another held a unit
+	 * in part (em_chip_ops.mid_unit): two hosts' frames interleaved. */
+	em_u64 interleaved;
 };
 
 /* Result of em_bus_transfer(): >= 0 messages done, or one of these. */

@@ -32,6 +32,10 @@ struct em_chip_ops {
 	/* Reset input (true = held in reset) and supply. May be NULL. */
 	void (*set_reset)(void *chip, bool asserted);
 	void (*set_power)(void *chip, bool on);
+	/* True while the chip holds part of a unit that traffic to another
+	 * device must not split (a maXTouch bootloader frame received in
+	 * part).  May be NULL. */
+	bool (*mid_unit)(const void *chip);
 };
 
 struct em_chip {

@@ -932,6 +932,17 @@ static void op_set_power(void *chip, bool on)
 		schedule(m, EV_BOOT, m->cfg.t.power_on_ns);
 }
 
+/* A bootloader frame received in part: its next bytes must come before any
+ * other device's traffic on the bus. */
+static bool op_mid_unit(const void *p)
+{
+	const struct mxt_model *m = p;
+
+	return m->mode == MXT_MODE_BOOTLOADER && m->bl_unlocked &&
+	       m->bl_status == MXT_BL_WAITING_FRAME_DATA && m->frame_len > 0 &&
+	       (m->frame_len < 2 || m->frame_len < m->frame_want);
+}
+
 const struct em_chip_ops mxt_model_ops = {
 	.name = "mxt",
 	.write = op_write,
@@ -942,6 +953,7 @@ const struct em_chip_ops mxt_model_ops = {
 	.irq_asserted = op_irq_asserted,
 	.set_reset = op_set_reset,
 	.set_power = op_set_power,
+	.mid_unit = op_mid_unit,
 };
 
 /* ------------------------------------------------------------ setup */
