@@ -40,21 +40,24 @@ static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	return 0;
 }
 
-static int silead_load_firmware(struct tf_ctx *c, const uint8_t *data, size_t len,
-				const char *name, void **img, struct tf_err *err)
+/* Takes @data (family.h): kept as the image, or freed. */
+static int silead_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+				void **img, struct tf_err *err)
 {
 	struct silead_img *m;
 	struct silead_fw_info info;
 
 	(void)c;
-	if (silead_fw_check(data, len, name, &info, err) < 0)
+	if (silead_fw_check(data, len, name, &info, err) < 0) {
+		free(data);
 		return -EBADMSG;
+	}
 	m = calloc(1, sizeof(*m));
-	if (!m || !(m->data = malloc(len))) {
-		free(m);
+	if (!m) {
+		free(data);
 		return tf_err_set(err, ENOMEM, "out of memory");
 	}
-	memcpy(m->data, data, len);
+	m->data = data;
 	m->len = len;
 	m->info = info;
 	*img = m;
