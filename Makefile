@@ -112,7 +112,7 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 # tests/emul/gpiod-preload.c: the agent itself holds no emulator).  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
 TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
-	demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run bench bench-run fuzz \
+	demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run bench bench-run fuzz soak soak-run \
 	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
 ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
 TEST_HOOKS ?= 1
@@ -173,7 +173,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 # Keep object files of test programs between runs.
 .SECONDARY:
 
-.PHONY: all agent emul boards check check-fast check-run check-san \
+.PHONY: soak soak-run all agent emul boards check check-fast check-run check-san \
 	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
 	uninstall clean fuzz bench bench-run deb
 
@@ -328,6 +328,18 @@ check-san:
 check: deps-check
 	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
 	@$(MAKE) --no-print-directory check-san
+
+# ---------------------------------------------------------------- soak
+# The emulator soak (tests/e2e/test_soak.c) at length; make check runs it
+# with its short default.  SOAK_ITER binds per phase (two phases), SOAK_SEED
+# to replay one; SOAK_VERBOSE=1 prints each bind, 2 touchfw's output too.
+SOAK_ITER ?= 150
+SOAK_SEED ?= $(shell date +%s)
+soak: deps-check
+	@$(MAKE) --no-print-directory soak-run
+soak-run: $(TEST_DEPS)
+	@TOUCHFW_TOP=$(CURDIR) TOUCHFW_BUILD=$(CURDIR)/$(B) SOAK_ITER=$(SOAK_ITER) \
+		SOAK_SEED=$(SOAK_SEED) $(B)/tests/e2e/test_soak
 
 # ---------------------------------------------------------------- format
 # Every C source and header under agent/, tests/, bench/ and udev-rules/

@@ -262,6 +262,18 @@ tf_board_match(const struct tf_board_set *set,
 	       struct tf_board_match_info *info);
 
 /*
+ * (board-conflict.c) Another profile of @set that matches @id exactly as
+ * well as @pick (the match) does -- a tie only set order would break --
+ * and disagrees with it (board ids, a controller, one of its properties);
+ * what differs is in @why.  NULL when there is none: profiles that agree
+ * may tie.  Callers refuse such a board (exit profile-invalid).
+ */
+const struct tf_board_profile *tf_board_match_conflict(const struct tf_board_set *set,
+						       const struct tf_board_identity *id,
+						       const struct tf_board_profile *pick,
+						       char *why, size_t size);
+
+/*
  * The controller of @p on @bus ("i2c"/"spi") at @reg whose adapter is
  * @adapter_name (the adapter's sysfs "name") or @adapter_of_path (the DT
  * path of the adapter's of_node; a /sys/firmware/devicetree/base or

@@ -725,6 +725,21 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 		if (live)
 			bad = tf_board_live(pick, &j);
 	}
+	{
+		char diff[600];
+		const struct tf_board_profile *other =
+			pick ? tf_board_match_conflict(set, &id, pick, diff, sizeof(diff)) : NULL;
+
+		if (other) {
+			tf_json_begin_object(&j, "conflict");
+			tf_json_string(&j, "path", other->path);
+			tf_json_string(&j, "differs", diff);
+			tf_json_end_object(&j);
+			bad = 1;
+		} else {
+			tf_json_string(&j, "conflict", NULL);
+		}
+	}
 	tf_json_end_object(&j);
 	text = tf_json_text(&j);
 	printf("%s\n", text ? text : "{}");

@@ -702,6 +702,20 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	printf("profile: %s \"%s\" ", pick->path, pick->model);
 	print_match_reason(&id, &mi);
 	printf("\n");
+	{
+		char diff[600];
+		const struct tf_board_profile *other =
+			tf_board_match_conflict(set, &id, pick, diff, sizeof(diff));
+
+		if (other) {
+			printf("conflict: %s matches as well as %s and disagrees (%s): "
+			       "touchfw refuses this board until one goes or overrides the "
+			       "other\n", other->path, pick->path, diff);
+			tf_board_set_free(set);
+			tf_board_identity_free(&id);
+			return TF_EXIT_PROFILE_INVALID;
+		}
+	}
 	print_profile(pick);
 	r = live ? tf_board_live(pick, NULL) : 0;
 	tf_board_set_free(set);

@@ -71,6 +71,10 @@ struct run {
 	 * driver took it again (only one of them can reach the chip) */
 	struct tf_chip_state spi_after;
 	bool spi_after_valid;
+	/* spi with power = "driver": the bound driver keeps the device (and
+	 * so the chip's power); the chip is read through the driver's
+	 * attributes (ops.detect_driver) and flashed through kernel_fw_attr */
+	bool via_driver;
 };
 
 static const char *dev_of(struct run *r)
@@ -94,6 +98,16 @@ static int finish(struct run *r, int code, const char *fmt, ...)
 	vsnprintf(r->res->message, sizeof(r->res->message), fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+/* A chip's config CRC for messages: "0x06F670", or "unknown" (a driver
+ * that never got the chip's T6 message shows 0). */
+static const char *crc_text(const struct tf_chip_state *st, char buf[16])
+{
+	if (!st->has_config_crc)
+		return "unknown";
+	snprintf(buf, 16, "0x%06X", st->config_crc & 0xffffffu);
+	return buf;
 }
 
 /* ------------------------------------------------------------ progress */
@@ -190,6 +204,19 @@ static int step_profile(struct run *r)
 		rlog(r, TF_LOG_WARNING, "%s", why);
 	}
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
+	if (r->profile) {
+		char diff[600];
+		const struct tf_board_profile *other =
+			tf_board_match_conflict(r->boards, &r->id, r->profile, diff, sizeof(diff));
+
+		if (other)
+			return finish(r, TF_EXIT_PROFILE_INVALID,
+				      "board profiles %s and %s both match this board equally "
+				      "well and disagree (%s); remove one, or let one take the "
+				      "other's file name in an earlier boards directory "
+				      "(touchfw-board(5))",
+				      r->profile->path, other->path, diff);
+	}
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK; /* manual flash: synthesised below */
@@ -398,8 +425,9 @@ static int open_spi(struct run *r)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "over spi touchfw flashes through spidev, without the touch "
 			      "driver, and the profile says the driver owns the power "
-			      "(power = \"driver\"); only power = \"always-on\" is supported on "
-			      "spi so far");
+			      "(power = \"driver\"); the %s family can not work through the "
+			      "driver's attributes instead, so only power = \"always-on\" works "
+			      "for it on spi", r->fam->ids->name);
 	if (drv[0] && strcmp(drv, "spidev")) {
 		tf_snprintf(r->spi_prev_driver, sizeof(r->spi_prev_driver), "%s", drv);
 		rlog(r, TF_LOG_INFO, "spi: unbinding %s, so that spidev can have the device",
@@ -430,6 +458,22 @@ static int open_spi(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/*
+ * spi with power = "driver": the driver must keep the device (spidev can
+ * only have it without the driver, and without the driver the chip may
+ * lose its power), so the family reads the chip through the driver's
+ * attributes and flashes through its kernel_fw_attr.  A driver not bound
+ * yet is bound by step_detect(); spidev left bound is used as it is.
+ */
+static bool spi_through_driver(struct run *r)
+{
+	const char *drv = r->c.dev.driver;
+
+	return r->ctrl->power == TF_POWER_DRIVER && r->ops->detect_driver &&
+	       r->fam->caps.kernel_fw_attr &&
+	       (drv[0] ? strcmp(drv, "spidev") != 0 : r->ctrl->driver[0] != 0);
+}
+
 static int step_bus(struct run *r)
 {
 	unsigned t = r->fam->caps.transports;
@@ -439,6 +483,13 @@ static int step_bus(struct run *r)
 		if (!(t & TF_TRANSPORT_SPI))
 			return finish(r, TF_EXIT_UNSUPPORTED, "the %s family has no spi transport",
 				      r->fam->ids->name);
+		if (spi_through_driver(r)) {
+			r->via_driver = true;
+			rlog(r, TF_LOG_INFO, "spi: the driver keeps the device (power = \"driver\"): "
+			     "the chip is read through its attributes and flashed through its %s",
+			     r->fam->caps.kernel_fw_attr);
+			return TF_EXIT_OK;
+		}
 		return open_spi(r);
 	}
 	if (strcmp(r->c.dev.subsys, "i2c"))
@@ -460,11 +511,38 @@ static int step_bus(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/*
+ * The chip's state: over the bus, or what the bound driver shows.  A
+ * driver creates its attributes in its probe, after the driver core made
+ * the driver link: the kernel's bind write returns after the probe, but a
+ * bind touchfw did not make (or a driver core that answers at once) can
+ * leave the link visible before the attributes, so a missing one is
+ * looked for again for a moment.
+ */
+static int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
+{
+	/* as long as a probe may take (a driver may sleep seconds for a
+	 * chip in its bootloader) */
+	uint64_t end = tf_now_ms() + TF_BIND_TIMEOUT_MS;
+	int rc;
+
+	if (!r->via_driver)
+		return r->ops->detect(&r->c, st, err);
+	for (;;) {
+		tf_device_refresh(&r->c.dev);
+		tf_err_clear(err);
+		rc = r->ops->detect_driver(&r->c, st, err);
+		if (rc != -ENOENT || !r->c.dev.driver[0] || tf_now_ms() >= end)
+			return rc;
+		tf_sleep_us(20000);
+	}
+}
+
 static int detect(struct run *r, struct tf_chip_state *st)
 {
 	struct tf_err err = { 0 };
 
-	if (r->ops->detect(&r->c, st, &err) < 0)
+	if (chip_read(r, st, &err) < 0)
 		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO,
 			      "%s", err.msg);
 	return TF_EXIT_OK;
@@ -579,11 +657,12 @@ static int step_detect(struct run *r)
 		/* nothing in the chip to read: what the driver says */
 		rlog(r, TF_LOG_INFO, "%s", r->chip.detail);
 	} else if (r->chip.mode == TF_CHIP_APP) {
+		char crc[16];
+
 		persist_hw(r, r->chip.hw);
-		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s%06X",
+		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s",
 			 tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
-			 r->chip.has_config_crc ? "0x" : "unknown ",
-			 r->chip.has_config_crc ? r->chip.config_crc : 0);
+			 crc_text(&r->chip, crc));
 	} else {
 		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
@@ -604,6 +683,7 @@ static int step_plan(struct run *r)
 	struct tf_plan_input in = { 0 };
 	struct tf_err err = { 0 };
 	char t[40];
+	int rc;
 
 	if (!r->db)
 		return TF_EXIT_OK; /* manual files */
@@ -625,7 +705,12 @@ static int step_plan(struct run *r)
 		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
 		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
-	if (tf_plan_make(&in, &r->plan, &err) < 0 && r->hint_used) {
+	rc = tf_plan_make(&in, &r->plan, &err);
+	/* -ENODEV: the chip's bootloader says it is another kind of chip than
+	 * the firmware is for; no hint changes that. */
+	if (rc == -ENODEV)
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+	if (rc < 0 && r->hint_used) {
 		struct tf_err e2 = { 0 };
 
 		/* A chip swapped at the same address: the board decides, as
@@ -809,6 +894,13 @@ static int interrupted(struct run *r, const char *what)
 		      r->c.dev.name);
 }
 
+/* Why a bind failed: the bind file missing means the kernel has no such
+ * driver (not built, module not loaded); else its probe refused. */
+static const char *bind_failure(const struct tf_err *e)
+{
+	return e->code == ENOENT ? "no such driver in this kernel" : "the driver's probe failed";
+}
+
 static int rebind(struct run *r, struct tf_input_watch **w)
 {
 	struct tf_err err = { 0 };
@@ -827,7 +919,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
 	rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
-		return finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)", err.msg);
+		return finish(r, TF_EXIT_VERIFY, "%s (%s)", err.msg, bind_failure(&err));
 	return TF_EXIT_OK;
 }
 
@@ -1075,8 +1167,8 @@ out:
 			tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL));
 			rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 			if (tf_device_bind(&r->c.dev, drv, &e2) < 0 && !rc)
-				rc = finish(r, TF_EXIT_VERIFY, "%s (the driver's probe failed)",
-					    e2.msg);
+				rc = finish(r, TF_EXIT_VERIFY, "%s (%s)", e2.msg,
+					    bind_failure(&e2));
 		}
 	}
 	return rc;
@@ -1105,6 +1197,32 @@ static int config_bus_bound(struct run *r, struct tf_input_watch **w)
 	if (!rc)
 		rc = wait_input(r, *w);
 	return rc;
+}
+
+/* Does the bound driver need a rebind for its input device after an
+ * update through kernel_fw_attr (caps.kernel_fw_rebind)? */
+static bool rebind_after_update(struct run *r)
+{
+	const char *const *d;
+
+	for (d = r->fam->caps.kernel_fw_rebind; d && *d; d++)
+		if (!strcmp(*d, r->c.dev.driver))
+			return true;
+	return false;
+}
+
+/* After the rebind that follows an update: a driver that bound with the
+ * chip in its bootloader registers no input device, so waiting for one
+ * would only run into the timeout. */
+static int bootloader_after_rebind(struct run *r)
+{
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+
+	if (chip_read(r, &st, &err) < 0 || st.mode != TF_CHIP_BOOTLOADER)
+		return TF_EXIT_OK; /* the input device (or its absence) says more */
+	return finish(r, TF_EXIT_BOOTLOADER, "after %s and a rebind: %s",
+		      r->fam->caps.kernel_fw_attr, st.detail);
 }
 
 /* Kernel-assisted: the driver flashes, from a staged image. */
@@ -1142,8 +1260,23 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
 					  &err);
-		/* The driver re-initialises and registers a new input device. */
-		rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
+		if (wr == 0 && !tf_stop_requested() && rebind_after_update(r)) {
+			/* It re-read the chip but keeps (or never had) its old
+			 * input device: a new probe registers one. */
+			rlog(r, TF_LOG_INFO, "%s registers no input device again after %s: "
+			     "rebinding it", r->c.dev.driver, caps->kernel_fw_attr);
+			tf_input_watch_free(*w);
+			*w = NULL;
+			rc = rebind(r, w);
+			if (!rc)
+				rc = bootloader_after_rebind(r);
+			if (!rc)
+				rc = wait_input(r, *w);
+		} else {
+			/* The driver re-initialises and registers a new input
+			 * device. */
+			rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
+		}
 		tf_fw_unstage(&stage);
 		/* The kernel's write returns when the driver is done: a stop
 		 * is seen after it, with nothing of ours left staged. */
@@ -1157,7 +1290,20 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
-			seen = r->ops->detect(&r->c, &st, &e2) == 0;
+			seen = chip_read(r, &st, &e2) == 0;
+			if (r->via_driver && seen && st.mode == TF_CHIP_BOOTLOADER) {
+				char msg[sizeof(r->res->message)];
+
+				/* No bus to recover over: the driver holds the
+				 * bootloader, and its update flashes from there
+				 * on the next run. */
+				tf_snprintf(msg, sizeof(msg), "%s", wr < 0 ? err.msg : r->res->message);
+				err.rejected = wr < 0 && r->ops->kernel_fw_rejected &&
+					       r->ops->kernel_fw_rejected(err.code, &st);
+				record_blob_failure(r, &err);
+				r->chip = st;
+				return fail_bootloader(r, msg, NULL);
+			}
 			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				rlog(r, TF_LOG_INFO,
@@ -1389,7 +1535,7 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 					      len);
 		if (n >= size || caps->kernel_fw_probe)
 			; /* said it all */
-		else if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER)
+		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
 					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
@@ -1431,6 +1577,25 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 		snprintf(buf + n, size - n, "would write nothing");
 }
 
+/*
+ * Through the driver (spi, power = "driver") a configuration could only go
+ * through the driver too: refused before anything is flashed (and by a
+ * dry run) when the driver loads none.
+ */
+static int driver_takes_config(struct run *r)
+{
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX];
+
+	if (!r->via_driver || !r->cfg_obj)
+		return TF_EXIT_OK;
+	if (r->fam->caps.kernel_cfg &&
+	    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) == 0)
+		return TF_EXIT_OK;
+	return finish(r, TF_EXIT_UNSUPPORTED, "config %s: %s; nothing was written",
+		      r->res->cfg_id, err.msg[0] ? err.msg : "the driver loads no configuration file");
+}
+
 static int step_update(struct run *r)
 {
 	struct tf_input_watch *w = NULL;
@@ -1440,9 +1605,13 @@ static int step_update(struct run *r)
 		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
+	if ((rc = driver_takes_config(r)))
+		return rc;
 	r->touched = true;
 	if (r->fam->caps.kernel_fw_probe)
 		rc = path_probe_file(r, &w);
+	else if (r->via_driver)
+		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
 	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
@@ -1520,13 +1689,17 @@ static int step_verify(struct run *r)
 {
 	struct tf_chip_state st;
 	struct tf_err err = { 0 };
-	char cfg_name[TF_FW_NAME_MAX];
+	char cfg_name[TF_FW_NAME_MAX], crc[16];
 	int rc;
 
 	if (!r->flashed_anything && !r->cfg_obj)
 		return TF_EXIT_OK;
 	tf_device_refresh(&r->c.dev);
-	if (!strcmp(r->c.dev.subsys, "spi")) {
+	if (r->via_driver) {
+		rc = detect(r, &st); /* what the driver shows after its new probe */
+		if (rc)
+			return rc;
+	} else if (!strcmp(r->c.dev.subsys, "spi")) {
 		/* the bound driver owns the spi device: what the chip said
 		 * over spidev just before the driver was bound again */
 		if (!r->spi_after_valid)
@@ -1571,14 +1744,14 @@ static int step_verify(struct run *r)
 		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s", r->c.dev.driver,
 		     r->res->fw_id, r->res->input[0] ? r->res->input : "-");
 	else if (st.has_config_version && !r->flashed_anything)
-		rlog(r, TF_LOG_INFO, "verified: configuration version %s -> %s, config CRC 0x%06X, "
+		rlog(r, TF_LOG_INFO, "verified: configuration version %s -> %s, config CRC %s, "
 			 "input %s", r->res->config_version_before[0] ?
 			 r->res->config_version_before : "(none)", st.config_version_str,
-			 st.config_crc, r->res->input[0] ? r->res->input : "-");
+			 crc_text(&st, crc), r->res->input[0] ? r->res->input : "-");
 	else
-		rlog(r, TF_LOG_INFO, "verified: firmware %s%s%s, config CRC 0x%06X, input %s",
+		rlog(r, TF_LOG_INFO, "verified: firmware %s%s%s, config CRC %s, input %s",
 			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
-			 " -> ", st.version_str, st.config_crc,
+			 " -> ", st.version_str, crc_text(&st, crc),
 			 r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
@@ -1599,13 +1772,13 @@ static int after_failure(struct run *r, int rc)
 	size_t n = strlen(m), size = sizeof(r->res->message);
 	int i;
 
-	if (!r->touched || !r->c.bus || rc == TF_EXIT_INTERRUPTED)
+	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED)
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	/* A driver probing after the rebind may hold the chip in reset for a
 	 * moment: silence is looked at a few times. */
 	for (i = 0; i < 20; i++) {
-		if (r->ops->detect(&r->c, &st, &err) < 0)
+		if (chip_read(r, &st, &err) < 0)
 			break;
 		if (st.mode != TF_CHIP_ABSENT)
 			break;
@@ -1728,6 +1901,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 {
 	struct run r;
 	struct tf_err err = { 0 };
+	char crc[16];
 	int rc;
 
 	memset(&r, 0, sizeof(r));
@@ -1793,7 +1967,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		char what[480];
 
 		/* Read, parse and check everything a real run would write. */
-		if ((rc = step_load(&r)))
+		if ((rc = step_load(&r)) || (rc = driver_takes_config(&r)))
 			goto out;
 		describe_dry_run(&r, what, sizeof(what));
 		rc = finish(&r, TF_EXIT_OK, "%s: %s; leaving the chip alone",
@@ -1816,15 +1990,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	else if (r.chip.has_config_version && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
 			    "updated: configuration version %s -> %s (firmware %s), config "
-			    "CRC 0x%06X, input %s",
+			    "CRC %s, input %s",
 			    res->config_version_before[0] ? res->config_version_before : "(none)",
-			    r.chip.config_version_str, r.chip.version_str, r.chip.config_crc,
+			    r.chip.config_version_str, r.chip.version_str, crc_text(&r.chip, crc),
 			    res->input[0] ? res->input : "-");
 	else
 		rc = finish(&r, TF_EXIT_OK,
-			    "updated: firmware %s -> %s, config CRC 0x%06X, input %s",
+			    "updated: firmware %s -> %s, config CRC %s, input %s",
 			    res->version_before[0] ? res->version_before : "(none)",
-			    r.chip.version_str, r.chip.config_crc, res->input[0] ? res->input : "-");
+			    r.chip.version_str, crc_text(&r.chip, crc), res->input[0] ? res->input : "-");
 out:
 	if (rc && r.ops) {
 		rc = after_failure(&r, rc);

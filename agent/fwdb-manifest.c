@@ -117,6 +117,7 @@ enum key {
 	K_MAX_FROM,
 	K_INFO_CRC,
 	K_CONFIG_CRC,
+	K_BOOTLOADER_ID,
 	K_COUNT_
 };
 
@@ -454,6 +455,15 @@ static int set_config_crc(struct parser *p, const char *v, bool cont)
 	return set_crc(p, v, &p->blob->config_crc, &p->blob->has_config_crc);
 }
 
+/* The family checks the syntax (check_blob); here only the character set. */
+static int set_bootloader_id(struct parser *p, const char *v, bool cont)
+{
+	(void)cont;
+	if (!token_ok(v, 31, "._:-"))
+		return bad(p, "'%s' is not a bootloader id", v);
+	return set_str(p, &p->blob->bootloader_id, v);
+}
+
 static const struct key_def keys[K_COUNT_] = {
 	[K_FORMAT] = { "format", true, false, false, set_format },
 	[K_DESCRIPTION] = { "description", true, true, true, set_description },
@@ -471,6 +481,7 @@ static const struct key_def keys[K_COUNT_] = {
 	[K_MAX_FROM] = { "max_from", false, false, false, set_max_from },
 	[K_INFO_CRC] = { "info_crc", false, false, false, set_info_crc },
 	[K_CONFIG_CRC] = { "config_crc", false, false, false, set_config_crc },
+	[K_BOOTLOADER_ID] = { "bootloader_id", false, false, false, set_bootloader_id },
 };
 
 static int begin_section(struct parser *p, const char *id)
@@ -774,6 +785,9 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 				  &b->v_version) < 0)
 			return p->rc;
 	} else {
+		if (lines[K_BOOTLOADER_ID])
+			return perr(p, lines[K_BOOTLOADER_ID], b->id, "bootloader_id",
+				    "only firmware blobs have this key");
 		if (!lines[K_FOR_VERSION])
 			return perr(p, b->line, b->id, NULL,
 				    "missing required key 'for_version' (the "
@@ -794,6 +808,10 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 			    "%s is below min_from %s", b->max_from,
 			    b->min_from);
 	fam = tf_family_by_name(b->family);
+	if (fam && b->bootloader_id && !fam->caps.bootloader_mode)
+		return perr(p, lines[K_BOOTLOADER_ID], b->id, "bootloader_id",
+			    "%s chips have no bootloader mode touchfw can read an id in",
+			    b->family);
 	if (!fam || !fam->check_blob)
 		return 0;
 	/* The family's own rules: hardware ids, CRC widths, lengths. */
@@ -889,6 +907,7 @@ void tf_fwdb_free(struct tf_fwdb *db)
 		free(b->for_version);
 		free(b->min_from);
 		free(b->max_from);
+		free(b->bootloader_id);
 		free_list(b->boards, b->n_boards);
 		free(b->file);
 	}

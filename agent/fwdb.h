@@ -69,6 +69,9 @@ struct tf_blob {
 	char *version;	   /* firmware: installed version; config: label/NULL */
 	char *for_version; /* config: the firmware it is written for */
 	char *min_from, *max_from; /* NULL when absent */
+	/* firmware: the bootloader id of the chips it is made for, in the
+	 * family's canonical form (tf_chip_state.bl_id); NULL: not given */
+	char *bootloader_id;
 	char **boards;		   /* none: any board */
 	size_t n_boards;
 	char *file; /* relative to the DB directory, already checked */

@@ -81,12 +81,34 @@ static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b
 			  in->family, b->id, n, why[0] ? why : "unknown", in->devname);
 }
 
+/*
+ * A chip in its bootloader can not say which hardware it is, but its
+ * bootloader reports an id: a firmware that names the bootloader id of the
+ * chips it is made for (manifest bootloader_id) fits only a chip that
+ * reports that id.  Nothing to compare (no id read, none given): it fits.
+ */
+static bool bootloader_fits(const struct tf_chip_state *st, const struct tf_blob *b)
+{
+	return st->mode != TF_CHIP_BOOTLOADER || !st->bl_id[0] || !b->bootloader_id ||
+	       !strcmp(st->bl_id, b->bootloader_id);
+}
+
+/* -ENODEV: the chip is of another kind than the firmware (exit unsupported). */
+static int wrong_bootloader(const struct tf_chip_state *st, const struct tf_blob *b,
+			    struct tf_err *err)
+{
+	return tf_err_set(err, ENODEV,
+			  "the chip's bootloader reports id %s, but %s is made for "
+			  "bootloader id %s: a chip of another kind, not flashed",
+			  st->bl_id, b->id, b->bootloader_id);
+}
+
 static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 			   struct tf_err *err)
 {
 	const struct tf_chip_state *st = in->st;
 	const char *hw = hardware(in);
-	const struct tf_blob *best = NULL, *skipped_best = NULL, *b;
+	const struct tf_blob *best = NULL, *skipped_best = NULL, *wrong_bl = NULL, *b;
 	const char *first_hw = NULL;
 	char why[300], skipped_why[300] = "";
 	bool ambiguous = false;
@@ -106,6 +128,8 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 				 "running the pinned version %s", b->version);
 			return 0;
 		}
+		if (!bootloader_fits(st, b))
+			return wrong_bootloader(st, b, err);
 		p->fw = b;
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "pinned by the board profile (%s)",
 			 b->id);
@@ -121,6 +145,11 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		if (st->mode == TF_CHIP_APP && st->has_version &&
 		    !tf_blob_fits_from_version(b, &st->version))
 			continue;
+		if (!bootloader_fits(st, b)) {
+			if (!wrong_bl)
+				wrong_bl = b;
+			continue;
+		}
 		if (in->max_blob_failures &&
 		    (n = failures(in, b, why, sizeof(why))) >= in->max_blob_failures) {
 			if (!skipped_best ||
@@ -149,6 +178,8 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 				  "hardware on this board: pin one in the board profile "
 				  "(firmware-pin)");
 	if (st->mode == TF_CHIP_BOOTLOADER) {
+		if (!best && !skipped_best && wrong_bl)
+			return wrong_bootloader(st, wrong_bl, err);
 		if (!best && skipped_best)
 			return failed_before(in, skipped_best, skipped_n, skipped_why, skipped,
 					     err);

@@ -55,7 +55,9 @@ struct tf_plan_input {
 	bool force;
 };
 
-/* Returns 0 (a plan, possibly empty) or -ENOENT with a reason in @err. */
+/* Returns 0 (a plan, possibly empty) or -ENOENT with a reason in @err;
+ * -ENODEV when the chip is in its bootloader and reports a bootloader id
+ * that no firmware for it names (a chip of another kind). */
 int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *plan,
 		 struct tf_err *err);
 

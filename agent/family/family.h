@@ -51,6 +51,9 @@ struct tf_chip_state {
 	struct tf_version config_version;
 	char config_version_str[TF_VERSION_STR_MAX];
 	uint16_t bl_addr;        /* bootloader address found / to use */
+	/* The bootloader's id in the family's canonical form (a manifest's
+	 * bootloader_id is compared with it), "" when not read. */
+	char bl_id[16];
 	char detail[160];        /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
 };
 
@@ -124,6 +127,13 @@ struct tf_family_ops {
 	void (*fini)(struct tf_ctx *c);
 	/* Mode, versions, CRCs -- reading only, safe with the driver bound. */
 	int (*detect)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+	/* Optional: the same, from what the bound driver c->dev.driver shows
+	 * in its own sysfs attributes, for a device no bus reaches while the
+	 * driver holds it (spi: spidev only binds without it).  The bootloader
+	 * has no hardware id there.  -EOPNOTSUPP: this driver shows nothing
+	 * usable; -ENOENT: an attribute is missing (the flow looks again for
+	 * a moment: a probe creates them after the driver link). */
+	int (*detect_driver)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
 
 	/* Blobs: parse and check; *img / *cfg are family-private.
 	 * load_firmware takes @data (malloc()ed) whatever it returns: it
@@ -217,6 +227,10 @@ struct tf_family_caps {
 	 * NULL: the driver has no such interface. */
 	const char *kernel_fw_attr;
 	const char *kernel_fw_value;
+	/* Drivers (of ids->drivers) that register no input device again
+	 * after a write to kernel_fw_attr: the flow unbinds and binds them
+	 * afterwards.  NULL-terminated; NULL: none. */
+	const char *const *kernel_fw_rebind;
 	/* The driver applies a configuration file (kernel_cfg_name) at every
 	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
 	 * where the driver requests none; the flow then writes over the bus. */

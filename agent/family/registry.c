@@ -88,6 +88,15 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
 	     "%s: config_only without a way to install a configuration", n);
 	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
+	NEED(!c->kernel_fw_rebind || c->kernel_fw_attr, "%s: kernel_fw_rebind needs kernel_fw_attr",
+	     n);
+	for (const char *const *d = c->kernel_fw_rebind; d && *d; d++) {
+		const char *const *k = f->ids->drivers;
+
+		while (*k && strcmp(*k, *d))
+			k++;
+		NEED(*k, "%s: kernel_fw_rebind names %s, not one of its drivers", n, *d);
+	}
 	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
 			     f->version->format),
 	     "%s: a version scheme needs name, syntax, parse and format", n);

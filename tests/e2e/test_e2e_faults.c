@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "e2e.h"
+#include "exitcode.h"
 
 static struct e2e E;
 
@@ -702,6 +703,71 @@ static void test_source_profile_in_boards_dir_is_named(void **state)
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
+/*
+ * Issue 15 item 6: the shipped emul-demo profile and a second file that
+ * matches the same board as well but says power always-on.  touchfw used
+ * to take the one whose name sorts first without a word (and could unbind
+ * a driver-powered chip); now it refuses, naming both files and what
+ * differs, and touches nothing.  Taking the shipped file's name in the
+ * earlier directory is the override, and that one is used.
+ */
+static void test_two_profiles_that_disagree_are_refused(void **state)
+{
+	const char *top = getenv("TOUCHFW_TOP");
+	char path[400], cmd[1400], shipped[300], *text = NULL, *q, *out = NULL;
+	size_t len;
+
+	(void)state;
+	start("app", NULL);
+	snprintf(shipped, sizeof(shipped), "%s", E.boards);
+	/* The shipped example, with power always-on, as a second file. */
+	snprintf(path, sizeof(path), "%s/boards/examples/emul-demo.dts", top && *top ? top : ".");
+	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
+	q = strstr(text, "power = \"driver\";");
+	assert_non_null(q);
+	assert_true(asprintf(&out, "%.*spower = \"always-on\";%s", (int)(q - text), text,
+			     q + strlen("power = \"driver\";")) > 0);
+	free(text);
+	snprintf(path, sizeof(path), "%s/local.dts", E.dir);
+	e2e_write(path, out);
+	free(out);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/zz-local.dtb' '%s' && "
+		 "cp '%s/emul-demo.dtb' '%s/emul-demo.dtb'", E.boards, path, shipped, E.boards);
+	assert_int_equal(system(cmd), 0);
+	e2e_settings(&E, NULL);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL),
+			 TF_EXIT_PROFILE_INVALID);
+	e2e_said(&E, "emul-demo.dtb and ");
+	e2e_said(&E, "zz-local.dtb both match this board equally well and disagree "
+		     "(/controllers/touchscreen@4a power: \"driver\" in emul-demo, "
+		     "\"always-on\" in zz-local)");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+	assert_int_equal(e2e_chip(&E).stats.bootloader_entries, 0);
+	assert_int_equal(e2e_chip(&E).stats.backups, 0);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	/* board identify says so too, in text and JSON. */
+	assert_int_equal(e2e_touchfw(&E, "board", "identify"), TF_EXIT_PROFILE_INVALID);
+	assert_non_null(strstr(E.out, "conflict: "));
+	assert_non_null(strstr(E.out, "power: \"driver\" in emul-demo"));
+	assert_int_equal(e2e_touchfw(&E, "board", "identify", "--json"), TF_EXIT_PROFILE_INVALID);
+	assert_non_null(strstr(E.out, "\"conflict\""));
+	assert_non_null(strstr(E.out, "zz-local.dtb"));
+	/* The override: the local profile takes the shipped one's name in an
+	 * earlier directory; then it is the profile, without a word. */
+	snprintf(cmd, sizeof(cmd), "rm '%s/emul-demo.dtb' && mv '%s/zz-local.dtb' "
+		 "'%s/emul-demo.dtb'", E.boards, E.boards, E.boards);
+	assert_int_equal(system(cmd), 0);
+	assert_true((size_t)snprintf(E.boards, sizeof(E.boards), "%s/boards %.*s", E.dir,
+				     (int)(sizeof(E.boards) / 2), shipped) < sizeof(E.boards));
+	e2e_settings(&E, NULL);
+	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "--dry-run", "1-004a", NULL),
+			 0);
+	e2e_said(&E, "power always-on");
+	e2e_not_said(&E, "disagree");
+}
+
 static void test_wrong_chip_at_the_address(void **state)
 {
 	static const char board[] =
@@ -773,6 +839,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_controller_for_the_device_names_the_nearest,
 					  teardown),
 		cmocka_unit_test_teardown(test_source_profile_in_boards_dir_is_named, teardown),
+		cmocka_unit_test_teardown(test_two_profiles_that_disagree_are_refused, teardown),
 		cmocka_unit_test_teardown(test_wrong_chip_at_the_address, teardown),
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};

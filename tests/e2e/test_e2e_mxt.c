@@ -407,6 +407,42 @@ static void test_driver_config_file_in_firmware_path_is_reported(void **state)
 	e2e_said(&E, "maxtouch.cfg exists: the atmel_mxt_ts driver applies it at every probe");
 }
 
+/*
+ * Issue 15 item 11: a chip of another variant (an mXT1664S, bootloader id
+ * 19 in extended-id mode) in its bootloader on the mXT224E board.  The
+ * board's only firmware names bootloader id 10 in the manifest: touchfw
+ * reads the chip's id and refuses before the first frame (exit
+ * unsupported), the bootloader never unlocked.  Before, it flashed the
+ * mXT224E image into the chip's bootloader (twice, bounded) and ended in
+ * exit 11.
+ */
+static void test_bootloader_of_another_chip_is_not_flashed(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt1664s", "no-image", "1.0.AA", "driver", NULL);
+	struct e2e_chip c;
+	char *json;
+
+	(void)state;
+	assert_non_null(b);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), TF_EXIT_UNSUPPORTED);
+	e2e_said(&E, "id 19 version 2");
+	e2e_said(&E, "the chip's bootloader reports id 19, but mxt224e-fw-2.1.AB is made "
+		     "for bootloader id 10");
+	c = e2e_chip(&E);
+	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(c.stats.frames_passed + c.stats.frames_failed, 0);
+	/* Not counted against the blob: it was never tried. */
+	json = e2e_state_file(&E, "1-004a.json");
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"exit_code\":13"));
+	free(json);
+	/* A second run says the same: nothing recorded made it give up. */
+	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), TF_EXIT_UNSUPPORTED);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +456,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_report_only_mode_never_writes, teardown),
 		cmocka_unit_test_teardown(test_off_switch_in_settings_and_on_cmdline, teardown),
 		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address, teardown),
+		cmocka_unit_test_teardown(test_bootloader_of_another_chip_is_not_flashed, teardown),
 		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines, teardown),
 		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
 		cmocka_unit_test_teardown(test_probe_and_status_of_a_missing_device_exit_no_device,

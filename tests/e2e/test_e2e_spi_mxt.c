@@ -7,7 +7,10 @@
  * binds spidev through driver_override, speaks the mchp_spi_ts framing in
  * the mode and speed of the profile (the device's own mode is 0, the chip
  * wants 3), splits to spidev's bufsiz, then undoes all of it and binds
- * mchp_spi_ts again -- on success and on every failure.
+ * mchp_spi_ts again -- on success and on every failure.  With power =
+ * "driver" the driver keeps the device: touchfw reads the chip through
+ * its attributes, stages maxtouch.fw for its update_fw and binds it again
+ * afterwards (it registers no new input device by itself).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -47,6 +50,9 @@ static const char profile[] =
 
 static const char *spidev_extra = "";
 static bool realtime_next;
+static bool no_config_next; /* the database without the 1664S's configuration */
+
+static void db_without_config(void);
 
 static void start_he(const char *state, const char *power, const char *extra,
 		     const char *he_args)
@@ -76,6 +82,8 @@ static void start_he(const char *state, const char *power, const char *extra,
 	assert_int_equal(system(cmd), 0);
 	snprintf(E.boards, sizeof(E.boards), "%s", dir);
 	e2e_settings(&E, NULL);
+	if (no_config_next)
+		db_without_config();
 	if (realtime_next)
 		emub_set_realtime(E.eb, true);
 	e2e_go(&E);
@@ -91,6 +99,7 @@ static int teardown(void **state)
 	(void)state;
 	spidev_extra = "";
 	realtime_next = false;
+	no_config_next = false;
 	e2e_stop(&E);
 	return 0;
 }
@@ -206,13 +215,164 @@ static void test_invalid_crc_reply_is_named_and_undone(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
-static void test_power_driver_profile_is_refused_over_spi(void **state)
+/* The firmware file the database holds for the 1664S. */
+static const char *fw_file(void)
+{
+	static char path[400];
+
+	snprintf(path, sizeof(path), "%s/mxt1664s/fw-3.0.10.enc", E.db);
+	return path;
+}
+
+static bool staged_left(void)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/state/firmware/maxtouch.fw", E.dir);
+	return access(path, F_OK) == 0;
+}
+
+/* The database without the 1664S's configuration (the build's signature
+ * no longer holds: not checked). */
+static void db_without_config(void)
+{
+	char path[400], *text = NULL, *a, *b;
+	size_t len;
+
+	e2e_private_db(&E);
+	e2e_settings(&E, "signatures = off");
+	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
+	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
+	a = strstr(text, "[mxt1664s-cfg-3.0.10]");
+	assert_non_null(a);
+	b = strstr(a + 1, "\n[");
+	assert_non_null(b);
+	memmove(a, b + 1, strlen(b + 1) + 1);
+	e2e_write(path, text);
+	free(text);
+}
+
+static void test_power_driver_reads_the_chip_through_the_driver(void **state)
 {
 	(void)state;
+	start("app", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "status", "spi1.0"), 0);
+	assert_non_null(strstr(E.out, "1.0.AA"));
+	assert_non_null(strstr(E.out, "162.6"));
+	/* a dry run refuses what the run would refuse: the configuration */
+	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 13);
+	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
+	db_without_config();
+	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 0);
+	e2e_said(&E, "would flash firmware mxt1664s-fw-3.0.10 (67363 bytes) through "
+		 "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power)");
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+}
+
+static void test_power_driver_flashes_through_update_fw_and_rebinds(void **state)
+{
+	int result = -1;
+	char *json;
+
+	(void)state;
+	start("app", "driver", NULL);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 0);
+	e2e_said(&E, "the chip is read through its attributes");
+	e2e_said(&E, "asking mchp_spi_ts to flash it (update_fw)");
+	e2e_said(&E, "mchp_spi_ts registers no input device again after update_fw: rebinding");
+	e2e_said(&E, "updated: firmware 1.0.AA -> 3.0.10");
+	assert_int_equal(emub_spi_update_fw_result(E.eb, "touchscreen", &result), 0);
+	assert_int_equal(result, 0);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	/* spidev was never bound: no node, no override; the new probe's
+	 * input device is there, nothing staged is left */
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+	json = e2e_state_file(&E, "spi1.0.json");
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"path\":\"update_fw\""));
+	free(json);
+}
+
+static void test_power_driver_run_flashes_a_chip_without_firmware(void **state)
+{
+	(void)state;
+	/* mchp_spi_ts bound in bootloader mode: its update_fw flashes from there */
+	start("no-image", "driver", NULL);
+	db_without_config();
+	assert_int_equal(inputs(), 0);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "mchp_spi_ts holds the chip in its bootloader (in_bootloader 1)");
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+	/* the next run has nothing to do */
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "up to date (firmware 3.0.10");
+}
+
+static void test_power_driver_with_a_config_is_refused_before_flashing(void **state)
+{
+	(void)state;
+	/* the database has a configuration for the 1664S, which mchp_spi_ts
+	 * could only take through update_cfg */
 	start("no-image", "driver", NULL);
 	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
-	e2e_said(&E, "only power = \"always-on\" is supported on spi so far");
+	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
+	e2e_said(&E, "nothing was written");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	assert_int_equal(mxt_model_stats(chip())->frames_passed, 0);
+	emub_unlock(E.eb);
 	left_as_found();
+	assert_false(staged_left());
+}
+
+static void test_power_driver_image_refused_leaves_the_bootloader_named(void **state)
+{
+	(void)state;
+	/* the bootloader fails every frame's check: mchp_spi_ts gives up
+	 * after 20 retries with the chip in its bootloader */
+	start("app", "driver", "fault.crc_fail_always = true\n");
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 11);
+	e2e_said(&E, "after update_fw and a rebind: mchp_spi_ts holds the chip in its "
+		 "bootloader");
+	e2e_said(&E, "the chip is in its bootloader: the next bind or 'touchfw run spi1.0' "
+		 "flashes it again");
+	left_as_found();
+	assert_int_equal(inputs(), 0);
+	assert_false(staged_left());
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	emub_unlock(E.eb);
+}
+
+static void test_power_driver_without_a_new_input_device_fails_verify(void **state)
+{
+	(void)state;
+	/* the driver binds again after the update but registers no input
+	 * device: the firmware went in, the update is not verified */
+	start("app", "driver", "fault.no_input = true\n");
+	e2e_settings(&E, "input_timeout_ms = 700");
+	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 12);
+	e2e_said(&E, "rebinding it");
+	e2e_said(&E, "waiting up to 700 ms for the application-mode input device");
+	e2e_said(&E, "(driver mchp_spi_ts)");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_false(staged_left());
 }
 
 static void test_kernel_without_spidev_is_named_and_driver_rebound(void **state)
@@ -340,6 +500,39 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	free(log);
 }
 
+static void test_bind_event_with_power_driver_updates_through_update_fw(void **state)
+{
+	char path[400], *he = NULL, *log;
+	size_t len;
+
+	(void)state;
+	/* mchp_spi_ts binds at start in bootloader mode: handle-event runs
+	 * touchfw, whose own rebind after update_fw starts nothing more */
+	no_config_next = true;
+	start_he("no-image", "driver", NULL, "");
+	wait_run_done(30000);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	usleep(500 * 1000); /* a late handle-event would start a second run */
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	log = e2e_state_file(&E, "spi1.0.log");
+	if (getenv("E2E_VERBOSE"))
+		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	assert_int_equal(count(he, "handed to detached process"), 1);
+	assert_int_equal(count(he, "this bind is touchfw's own rebind"), 1);
+	assert_non_null(log);
+	assert_int_equal(count(log, "asking mchp_spi_ts to flash it (update_fw)"), 1);
+	assert_int_equal(count(log, "verified: firmware"), 1);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+	free(he);
+	free(log);
+}
+
 static unsigned frames_passed(void)
 {
 	unsigned n;
@@ -387,8 +580,18 @@ int main(void)
 		cmocka_unit_test_teardown(test_probe_reads_an_unbound_chip_over_spidev, teardown),
 		cmocka_unit_test_teardown(test_run_flashes_a_chip_without_firmware, teardown),
 		cmocka_unit_test_teardown(test_invalid_crc_reply_is_named_and_undone, teardown),
-		cmocka_unit_test_teardown(test_power_driver_profile_is_refused_over_spi,
+		cmocka_unit_test_teardown(test_power_driver_reads_the_chip_through_the_driver,
 					  teardown),
+		cmocka_unit_test_teardown(test_power_driver_flashes_through_update_fw_and_rebinds,
+					  teardown),
+		cmocka_unit_test_teardown(test_power_driver_run_flashes_a_chip_without_firmware,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_power_driver_with_a_config_is_refused_before_flashing, teardown),
+		cmocka_unit_test_teardown(
+			test_power_driver_image_refused_leaves_the_bootloader_named, teardown),
+		cmocka_unit_test_teardown(
+			test_power_driver_without_a_new_input_device_fails_verify, teardown),
 		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named_and_driver_rebound,
 					  teardown),
 		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
@@ -398,6 +601,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_sigterm_mid_flash_undoes_spidev_and_rebinds,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_bind_event_with_power_driver_updates_through_update_fw, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -578,9 +578,10 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 	 * CRC", and that answer reaches the host a bit late too */
 	assert_contains(out, "mode:0 -> OK\nmsg:t6=0200000700ed,cs,d=1000;x13=" FF13
 			     " -> OK =19 84 00 00");
-	/* APP_CRC_FAIL | extended id, id 0x0a version 1; then WAITING_BOOTLOAD_CMD */
-	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff 60 0a 01\n"
-			     "msg:x5=0100000000 -> OK =5 ff ff e0 0a 01\n");
+	/* APP_CRC_FAIL | extended id, the mXT1664S preset's id 0x13 version 2;
+	 * then WAITING_BOOTLOAD_CMD */
+	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff 60 13 02\n"
+			     "msg:x5=0100000000 -> OK =5 ff ff e0 13 02\n");
 	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13 " -> OK =19 ff ff ff ff ff "
 			     "ff ff ff\n");
 	g_free(out);

@@ -1354,6 +1354,90 @@ static void test_match_tie_goes_to_earlier_directory(void **state)
 	tf_board_set_free(set);
 }
 
+/*
+ * Issue 15 item 6: two profiles that match equally well and disagree are
+ * a conflict (tf_board_match_conflict names the other and what differs);
+ * profiles that agree may tie; the same file name in an earlier directory
+ * and a strictly better match are the ways one profile overrides another.
+ */
+static void test_match_conflict_between_equal_profiles(void **state)
+{
+	static const char *const compat[] = { "acme,tablet-7-revb", "acme,tablet-7" };
+	struct tf_board_identity id = { 0 };
+	const struct tf_board_profile *p, *o;
+	struct tf_board_set *set;
+	char etc[512], usr[512], why[600];
+	const char *dirs[2];
+
+	(void)state;
+	id_set_compatible(&id, compat, 2);
+	/* Disagree on a controller property: a conflict, both named. */
+	new_dir(usr, sizeof(usr), "c1");
+	make_profile_ctrl(usr, "a.dtb", "A",
+			  "board-compatible = \"acme,tablet-7\"; board-ids = \"acme,t7\";", "");
+	make_profile_ctrl(usr, "b.dtb", "B",
+			  "board-compatible = \"acme,tablet-7\"; board-ids = \"acme,t7\";",
+			  "input-timeout-ms = <9000>;");
+	dirs[0] = usr;
+	set = load_dirs(dirs, 1);
+	p = tf_board_match(set, &id, NULL);
+	assert_non_null(p);
+	assert_string_equal(p->model, "A");
+	o = tf_board_match_conflict(set, &id, p, why, sizeof(why));
+	assert_non_null(o);
+	assert_string_equal(o->model, "B");
+	assert_non_null(strstr(why, "/controllers/touchscreen@4a input-timeout-ms: 0 in a, "
+				    "9000 in b"));
+	tf_board_set_free(set);
+	/* Disagree on the board ids only (which DB blobs fit). */
+	new_dir(usr, sizeof(usr), "c2");
+	make_profile(usr, "a.dtb", "A",
+		     "board-compatible = \"acme,tablet-7\"; board-ids = \"acme,t7\";");
+	make_profile(usr, "b.dtb", "B",
+		     "board-compatible = \"acme,tablet-7\"; board-ids = \"acme,t7-lite\";");
+	set = load_dirs(dirs, 1);
+	p = tf_board_match(set, &id, NULL);
+	assert_non_null(tf_board_match_conflict(set, &id, p, why, sizeof(why)));
+	assert_non_null(strstr(why, "board-ids: \"acme,t7\" only in a"));
+	tf_board_set_free(set);
+	/* Agree (only the model differs): no conflict. */
+	new_dir(usr, sizeof(usr), "c3");
+	make_profile_ctrl(usr, "a.dtb", "A",
+			  "board-compatible = \"acme,tablet-7\"; board-ids = \"acme,t7\";", "");
+	make_profile_ctrl(usr, "b.dtb", "B",
+			  "board-compatible = \"acme,tablet-7\"; board-ids = \"acme,t7\";", "");
+	set = load_dirs(dirs, 1);
+	p = tf_board_match(set, &id, NULL);
+	assert_null(tf_board_match_conflict(set, &id, p, why, sizeof(why)));
+	assert_string_equal(why, "");
+	tf_board_set_free(set);
+	/* The same file name in an earlier directory replaces the shipped one. */
+	new_dir(etc, sizeof(etc), "c4-etc");
+	new_dir(usr, sizeof(usr), "c4-usr");
+	make_profile_ctrl(usr, "a.dtb", "shipped", "board-compatible = \"acme,tablet-7\";", "");
+	make_profile_ctrl(etc, "a.dtb", "local", "board-compatible = \"acme,tablet-7\";",
+			  "input-timeout-ms = <9000>;");
+	dirs[0] = etc;
+	dirs[1] = usr;
+	set = load_dirs(dirs, 2);
+	p = tf_board_match(set, &id, NULL);
+	assert_string_equal(p->model, "local");
+	assert_null(tf_board_match_conflict(set, &id, p, why, sizeof(why)));
+	tf_board_set_free(set);
+	/* A more specific compatible string wins outright. */
+	new_dir(usr, sizeof(usr), "c5");
+	make_profile_ctrl(usr, "a.dtb", "generic", "board-compatible = \"acme,tablet-7\";", "");
+	make_profile_ctrl(usr, "b.dtb", "rev B", "board-compatible = \"acme,tablet-7-revb\";",
+			  "input-timeout-ms = <9000>;");
+	dirs[0] = usr;
+	set = load_dirs(dirs, 1);
+	p = tf_board_match(set, &id, NULL);
+	assert_string_equal(p->model, "rev B");
+	assert_null(tf_board_match_conflict(set, &id, p, why, sizeof(why)));
+	tf_board_set_free(set);
+	tf_board_identity_free(&id);
+}
+
 static void test_match_dmi_needs_every_key(void **state)
 {
 	struct tf_board_identity id = { 0 };
@@ -2353,6 +2437,7 @@ int main(void)
 
 		cmocka_unit_test(test_match_first_root_compatible_wins),
 		cmocka_unit_test(test_match_tie_goes_to_earlier_directory),
+		cmocka_unit_test(test_match_conflict_between_equal_profiles),
 		cmocka_unit_test(test_match_dmi_needs_every_key),
 		cmocka_unit_test(test_match_dmi_absent_key_never_matches),
 		cmocka_unit_test(test_match_dmi_glob_and_alternatives),

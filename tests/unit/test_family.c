@@ -109,6 +109,16 @@ static void test_check_refuses_broken_promises(void **state)
 	expect_incomplete(&f, "no way to install firmware");
 	f.caps = orig->caps;
 
+	{
+		static const char *const foreign[] = { "spidev", NULL };
+
+		f.caps.kernel_fw_attr = "update_fw";
+		f.caps.kernel_fw_value = "1";
+		f.caps.kernel_fw_rebind = foreign;
+		expect_incomplete(&f, "kernel_fw_rebind names spidev, not one of its drivers");
+		f.caps = orig->caps;
+	}
+
 	f.caps.transports = 0;
 	expect_incomplete(&f, "supports no transport");
 	f.caps.transports = TF_TRANSPORT_SMBUS;
@@ -159,6 +169,7 @@ static void test_check_refuses_broken_promises(void **state)
 	f.caps.bus_flash = false;
 	f.caps.bootloader_mode = false;
 	f.caps.kernel_fw_attr = NULL;
+	f.caps.kernel_fw_rebind = NULL;
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
 	expect_incomplete(&f, "config_only without a way to install a configuration");

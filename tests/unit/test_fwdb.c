@@ -680,6 +680,29 @@ static void test_manifest_config_without_for_version_is_error(void **state)
 			      "[cfg] missing required key 'for_version'");
 }
 
+/* Issue 15 item 11: a firmware's bootloader_id (mxt: decimal 0 to 31). */
+static void test_manifest_bootloader_id(void **state)
+{
+	struct tf_fwdb *db = NULL;
+	struct tf_err err;
+
+	(void)state;
+	assert_int_equal(parse_text(HDR "[fw]\n" FW_BODY "size = 10\nbootloader_id = 19\n",
+				    &db, &err), 0);
+	assert_non_null(db);
+	assert_string_equal(db->blobs[0].bootloader_id, "19");
+	tf_fwdb_free(db);
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = 10\nbootloader_id = 32\n", 11,
+			  "bootloader_id: '32' is not an mxt bootloader id");
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = 10\nbootloader_id = 07\n", 11,
+			  "is not an mxt bootloader id");
+	expect_text_error(HDR "[cfg]\ntype = config\nfamily = mxt\nhardware = 129.1\n"
+			  "for_version = 2.1.AB\nfile = c.cfg\nsize = 10\nsha256 = "
+			  "0000000000000000000000000000000000000000000000000000000000000000\n"
+			  "bootloader_id = 10\n", 11,
+			  "bootloader_id: only firmware blobs have this key");
+}
+
 static void test_manifest_config_only_key_on_firmware_is_error(void **state)
 {
 	(void)state;
@@ -2094,6 +2117,7 @@ int main(void)
 		T(test_manifest_firmware_without_version_is_error),
 		T(test_manifest_config_without_for_version_is_error),
 		T(test_manifest_config_only_key_on_firmware_is_error),
+		T(test_manifest_bootloader_id),
 		T(test_manifest_malformed_mxt_version_is_error),
 		T(test_manifest_non_decimal_mxt_hardware_is_error),
 		T(test_manifest_min_from_above_max_from_is_error),

@@ -3,7 +3,9 @@
  * maXTouch manifest rules (struct tf_family.check_blob): hardware ids are
  * "family_id.variant_id", the decimal bytes atmel_mxt_ts's hw_version
  * prints ("%u.%u"); the info block and config CRCs are CRC24s, so wider
- * values are typos.
+ * values are typos.  A firmware's bootloader_id is the id the chip's
+ * bootloader reports (decimal 0 to 31: the low five bits of the status
+ * byte, or of the second byte of the extended-id read).
  */
 #include "mxt.h"
 
@@ -49,6 +51,21 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
 				    b->hardware[i]);
 			return -EINVAL;
 		}
+	if (b->bootloader_id) {
+		const char *v = b->bootloader_id;
+		size_t n = strlen(v), i;
+		unsigned id = 0;
+
+		for (i = 0; i < n && v[i] >= '0' && v[i] <= '9'; i++)
+			id = id * 10 + (unsigned)(v[i] - '0');
+		if (n == 0 || n > 2 || i != n || (n > 1 && v[0] == '0') || id > 31) {
+			*key = "bootloader_id";
+			tf_snprintf(msg, size,
+				    "'%s' is not an mxt bootloader id (decimal 0 to 31, "
+				    "no leading zero)", v);
+			return -EINVAL;
+		}
+	}
 	if (b->has_info_crc && b->info_crc > MXT_CRC24_MAX) {
 		*key = "info_crc";
 		tf_snprintf(msg, size, "0x%X is wider than an mxt CRC24", b->info_crc);

@@ -14,6 +14,9 @@
 
 #include "family/family.h"
 
+/* mchp_spi_ts's mxt_update_fw_store() re-reads the info block only. */
+static const char *const rebind_after_update_fw[] = { "mchp_spi_ts", NULL };
+
 const struct tf_family tf_family_mxt = {
 	.ids = &tf_family_ids_mxt,
 	.version = &mxt_version_scheme,
@@ -30,6 +33,7 @@ const struct tf_family tf_family_mxt = {
 		.bus_config = true,
 		.kernel_fw_attr = "update_fw",
 		.kernel_fw_value = "1",
+		.kernel_fw_rebind = rebind_after_update_fw,
 		.kernel_cfg = true,
 		.reset = {
 			.assert_us = 50000,

@@ -254,6 +254,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	struct mxt_priv *p = P(c);
 	uint16_t cand[2];
 	uint8_t s = 0, ext[3];
+	bool id_state;
 	int r, i, n = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -317,16 +318,29 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		if (r == 1) {
 			st->mode = TF_CHIP_BOOTLOADER;
 			st->bl_addr = cand[i];
-			if ((s & MXT_BOOT_EXTENDED_ID) &&
-			    (s & (uint8_t)~MXT_BOOT_STATUS_MASK) &&
-			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0)
+			/* The id (atmel_mxt_ts's mxt_get_bootloader_version,
+			 * mxt-app's mxt_check_bootloader): in the low bits of
+			 * the status byte of the states that carry it
+			 * (WAITING_BOOTLOAD_CMD, APP_CRC_FAIL), five bits; with
+			 * bit 5 (extended id) set, in the second byte of a
+			 * 3-byte read instead, the version in the third. */
+			id_state = (s & 0x40) != 0;
+			if (id_state && (s & MXT_BOOT_EXTENDED_ID) &&
+			    tf_i2c_read(c->bus, cand[i], ext, 3) == 0) {
+				snprintf(st->bl_id, sizeof(st->bl_id), "%u", ext[1] & 0x1fu);
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
-					 cand[i], mxt_status_name(s), s, ext[1], ext[2]);
-			else
+					 cand[i], mxt_status_name(s), s, ext[1] & 0x1fu, ext[2]);
+			} else if (id_state && !(s & MXT_BOOT_EXTENDED_ID)) {
+				snprintf(st->bl_id, sizeof(st->bl_id), "%u", s & 0x1fu);
+				snprintf(st->detail, sizeof(st->detail),
+					 "bootloader at 0x%02x: %s (0x%02x), id %u", cand[i],
+					 mxt_status_name(s), s, s & 0x1fu);
+			} else {
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x)", cand[i],
 					 mxt_status_name(s), s);
+			}
 			return 0;
 		}
 	}
@@ -928,9 +942,92 @@ static bool mxt_kernel_fw_rejected(int code, const struct tf_chip_state *after)
 static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
 			       size_t size, struct tf_err *err)
 {
-	(void)c;
 	(void)st;
+	/* mchp_spi_ts requests maxtouch.cfg only when update_cfg is written
+	 * (mxt_update_cfg_store), never at probe */
+	if (c && !strcmp(c->dev.driver, "mchp_spi_ts"))
+		return tf_err_set(err, EOPNOTSUPP, "mchp_spi_ts loads no configuration file at "
+				  "probe (only through its update_cfg, which touchfw does not "
+				  "use); with power = \"always-on\" touchfw writes it over spidev");
 	return fixed_name("maxtouch.cfg", buf, size, err);
+}
+
+/* One attribute of the bound driver, for mxt_detect_driver. */
+static int driver_attr(struct tf_ctx *c, const char *attr, char *buf, size_t size,
+		       struct tf_err *err)
+{
+	char path[sizeof(c->dev.syspath) + 32];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, attr);
+	r = tf_read_attr(path, buf, size);
+
+	if (r < 0)
+		return tf_err_set(err, -r, "%s/%s: %s%s", c->dev.syspath, attr, strerror(-r),
+				  r == -ENOENT ? " (not a driver version touchfw knows?)" : "");
+	return 0;
+}
+
+/*
+ * mchp_spi_ts's attributes (mxt_attr_group): in_bootloader first -- in the
+ * bootloader data->info is NULL and fw_version/hw_version would oops the
+ * kernel, as atmel's do; then hw_version "FAMILY.VARIANT", fw_version
+ * "MAJOR.MINOR.BUILD" (data->info, read again by update_fw) and
+ * config_crc, which stays 0 while no T6 message reached the driver: 0 is
+ * "unknown" here.
+ */
+static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	char bl[16], hw[32], fw[32], crc[32], tail;
+	unsigned fam, var, maj, min, build;
+	unsigned long v;
+	char *end;
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	if (strcmp(c->dev.driver, "mchp_spi_ts"))
+		return tf_err_set(err, EOPNOTSUPP, "driver %s: touchfw reads no chip state "
+				  "from its attributes", c->dev.driver[0] ? c->dev.driver : "(none)");
+	if ((r = driver_attr(c, "in_bootloader", bl, sizeof(bl), err)) < 0)
+		return r;
+	if (!strcmp(bl, "1")) {
+		st->mode = TF_CHIP_BOOTLOADER;
+		st->bl_addr = 1; /* spi: no addresses */
+		snprintf(st->detail, sizeof(st->detail),
+			 "%s holds the chip in its bootloader (in_bootloader 1)", c->dev.driver);
+		return 0;
+	}
+	if (strcmp(bl, "0"))
+		return tf_err_set(err, EBADMSG, "%s/in_bootloader: \"%s\" is not 0 or 1",
+				  c->dev.syspath, bl);
+	if ((r = driver_attr(c, "hw_version", hw, sizeof(hw), err)) < 0 ||
+	    (r = driver_attr(c, "fw_version", fw, sizeof(fw), err)) < 0 ||
+	    (r = driver_attr(c, "config_crc", crc, sizeof(crc), err)) < 0)
+		return r;
+	if (sscanf(hw, "%u.%u%c", &fam, &var, &tail) != 2 || fam > 255 || var > 255)
+		return tf_err_set(err, EBADMSG, "%s/hw_version: \"%s\" is not FAMILY.VARIANT",
+				  c->dev.syspath, hw);
+	if (sscanf(fw, "%u.%u.%x%c", &maj, &min, &build, &tail) != 3 || maj > 15 || min > 15 ||
+	    build > 255)
+		return tf_err_set(err, EBADMSG, "%s/fw_version: \"%s\" is not MAJOR.MINOR.BUILD",
+				  c->dev.syspath, fw);
+	errno = 0;
+	v = strtoul(crc, &end, 16);
+	if (!crc[0] || *end || errno || v > 0xffffff)
+		return tf_err_set(err, EBADMSG, "%s/config_crc: \"%s\" is not a 24-bit CRC",
+				  c->dev.syspath, crc);
+	st->mode = TF_CHIP_APP;
+	mxt_hw_string((uint8_t)fam, (uint8_t)var, st->hw, sizeof(st->hw));
+	mxt_version_string((uint8_t)(maj << 4 | min), (uint8_t)build, st->version_str,
+			   sizeof(st->version_str));
+	mxt_version_from_info((uint8_t)(maj << 4 | min), (uint8_t)build, &st->version);
+	st->has_version = true;
+	st->has_config_crc = v != 0;
+	st->config_crc = (uint32_t)v;
+	st->bl_addr = 1;
+	tf_snprintf(st->detail, sizeof(st->detail), "application, as %s shows it: hardware %s, "
+		 "firmware %s", c->dev.driver, st->hw, st->version_str);
+	return 0;
 }
 
 /* ------------------------------------------------------------ bring-up tools */
@@ -1112,6 +1209,7 @@ const struct tf_family_ops mxt_ops = {
 	.init = mxt_init,
 	.fini = mxt_fini,
 	.detect = mxt_detect,
+	.detect_driver = mxt_detect_driver,
 	.load_firmware = mxt_load_firmware,
 	.free_firmware = mxt_free_firmware,
 	.kernel_firmware = mxt_kernel_firmware,

@@ -12,9 +12,9 @@
  *   fails only if the spi transfer itself does), then 0x01 0x01 to the
  *   bootloader and 3 s (MXT_FW_RESET_TIME), once; still nothing: bound "in
  *   bootloader" without an input device (mxt_initialize returns 0);
- * - with T100 an input device is registered ("Atmel maXTouch Touchscreen"
- *   as atmel_mxt_ts names it -- the name in mchp_spi_ts is not checked
- *   here), bus BUS_SPI, the T100 ranges; without T100 none.
+ * - with T100 an input device is registered ("SPI maXTouch Touchscreen",
+ *   mxt_initialize_input_devices), bus BUS_SPI, the T100 ranges; without
+ *   T100 none (nor with fault.no_input).
  *
  * update_fw (mxt_update_fw_store/mxt_load_fw): maxtouch.fw from the
  * firmware path, refused (-EINVAL) when it is ASCII hex; 0xA5 to T6 unless
@@ -23,8 +23,15 @@
  * FRAME_CRC_PASS (rechecking CHECK, retrying FAIL after retry x 1 ms, 20
  * times), 3 s; 1 s; the info block read again (its failure is the write's
  * error).  The input device is not registered again: unbind and bind.
- * Attribute update_fw only (in_bootloader, fw_version, ... are not
- * modelled), no IRQ handler, no maxtouch.cfg at probe.
+ *
+ * Attributes (mxt_attr_group): fw_version ("%u.%u.%02X") and hw_version
+ * ("%u.%u") from data->info -- NULL in the bootloader and after a failed
+ * info read, where the real show functions oops (the file then holds a
+ * placeholder that no parser takes); in_bootloader; config_crc ("%06x" of
+ * data->config_crc, which only a T6 message sets: messages are not
+ * modelled, so it stays 0, as when the message never arrives); update_fw.
+ * update_cfg, object, mem_access and the debug attributes are not
+ * modelled, nor the IRQ handler or a maxtouch.cfg at probe.
  */
 #include <linux/input.h>
 #include <string.h>
@@ -129,6 +136,7 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 		d->idev->devpath = g_strdup(d->devpath);
 	}
 	d->mchp_t6 = 0;
+	d->mchp_have_info = false;
 	for (;;) {
 		if (read_info(d, info, &len, &crc_ok) == 0) {
 			if (!crc_ok) {
@@ -163,6 +171,8 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 		}
 	}
 	d->mchp_in_bootloader = false;
+	d->mchp_have_info = true;
+	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
 	for (guint i = 0; i < info[6]; i++) {
 		const guint8 *o = info + 7 + i * 6;
 
@@ -179,14 +189,15 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 				yr = (guint16)(b[0] | b[1] << 8);
 		}
 	}
-	if (!t100) {
-		emub_log(d->eb, "mchp_spi_ts %s: No touch object detected", d->name);
+	if (!t100 || d->desc->no_input) {
+		emub_log(d->eb, "mchp_spi_ts %s: %s", d->name, t100 ? "no input device "
+			 "(fault.no_input)" : "No touch object detected");
 		return 0;
 	}
 	{
 		char phys[64];
 		struct emub_input_desc in = {
-			.name = "Atmel maXTouch Touchscreen",
+			.name = "SPI maXTouch Touchscreen",
 			.phys = phys,
 			.bustype = BUS_SPI,
 			.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
@@ -395,8 +406,53 @@ int emub_mchp_update_fw(struct emub_spi_dev *d)
 	else
 		emub_log(d->eb, "mchp_spi_ts %s: The firmware update succeeded", d->name);
 	sleep_ms(d, 1000); /* MXT_FW_FLASH_TIME */
-	/* mxt_read_info_block(); the input device is not registered again */
-	if (read_info(d, info, &len, &crc_ok) || !crc_ok)
+	/* mxt_read_info_block(): frees the old one first; the input device
+	 * is not registered again */
+	d->mchp_have_info = false;
+	if (read_info(d, info, &len, &crc_ok) || !crc_ok) {
+		emub_mchp_attrs_write(d);
 		return -EIO;
+	}
+	d->mchp_have_info = true;
+	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
+	emub_mchp_attrs_write(d);
 	return r;
+}
+
+/* ------------------------------------------------------------ attributes */
+
+#define NULL_INFO "(emuboard: reading this oopses the kernel: NULL info block)\n"
+
+static void attr(struct emub_spi_dev *d, const char *name, const char *content)
+{
+	char *f = g_strdup_printf("%s/%s", d->devpath + 1, name);
+
+	if (content)
+		emub_sys_write(d->eb, f, content);
+	else
+		emub_sys_remove(d->eb, f);
+	g_free(f);
+}
+
+static const char *const attr_names[] = {"fw_version", "hw_version", "in_bootloader",
+					 "config_crc", "update_fw"};
+
+void emub_mchp_attrs_write(struct emub_spi_dev *d)
+{
+	char fw[32], hw[32];
+
+	snprintf(fw, sizeof(fw), "%u.%u.%02X\n", d->mchp_info[2] >> 4, d->mchp_info[2] & 0xf,
+		 d->mchp_info[3]);
+	snprintf(hw, sizeof(hw), "%u.%u\n", d->mchp_info[0], d->mchp_info[1]);
+	attr(d, "fw_version", d->mchp_have_info ? fw : NULL_INFO);
+	attr(d, "hw_version", d->mchp_have_info ? hw : NULL_INFO);
+	attr(d, "in_bootloader", d->mchp_in_bootloader ? "1\n" : "0\n");
+	attr(d, "config_crc", "000000\n");
+	attr(d, "update_fw", "");
+}
+
+void emub_mchp_attrs_remove(struct emub_spi_dev *d)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(attr_names); i++)
+		attr(d, attr_names[i], NULL);
 }

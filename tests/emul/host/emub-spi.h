@@ -45,6 +45,8 @@ struct emub_spi_dev_desc {
 	bool has_fw_version;
 	guint8 fw_version, fw_build;
 	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
+	bool crc_fail_always; /* the bootloader fails every frame's check */
+	bool no_input;        /* mchp_spi_ts registers no input device */
 };
 
 struct emub_spi_board {
@@ -94,6 +96,8 @@ struct emub_spi_dev {
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
 	guint16 mchp_t6;       /* T6 address from the info block */
+	bool mchp_have_info;   /* data->info set (NULL after a failed read) */
+	guint8 mchp_info[4];   /* family, variant, version, build */
 	bool have_update_fw_result;
 	int update_fw_result;  /* what the last write to update_fw returned */
 };
@@ -129,6 +133,10 @@ void emub_mchp_remove(struct emub_spi_dev *d);
 void emub_mchp_free(struct emub_spi_dev *d);
 /* A write to update_fw: what the write returns (0 or -errno). */
 int emub_mchp_update_fw(struct emub_spi_dev *d);
+/* Its attribute group in sysfs, as the show functions print it now;
+ * removed at unbind. */
+void emub_mchp_attrs_write(struct emub_spi_dev *d);
+void emub_mchp_attrs_remove(struct emub_spi_dev *d);
 
 /* spidev.c */
 int emub_spidev_attach(struct emub_spi_dev *d);

@@ -219,6 +219,15 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 				c->crc_fail_frame = v;
 			else
 				c->power_loss_after = v;
+		} else if (!strcmp(k, "fault.crc_fail_always") || !strcmp(k, "fault.no_input")) {
+			bool on = false;
+
+			if (!parse_bool(s, &on))
+				r = ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);
+			else if (!strcmp(k, "fault.crc_fail_always"))
+				c->crc_fail_always = on;
+			else
+				c->no_input = on;
 		} else if (!strcmp(k, "compatible")) {
 			char **l = g_key_file_get_string_list(kf, grp, k, NULL, NULL);
 
@@ -591,13 +600,8 @@ static int dev_bind(struct emub_spi_dev *d, const char *drv)
 		emub_sys_remove(d->eb, target);
 	} else {
 		d->driver = driver_known(drv);
-		if (!strcmp(drv, "mchp_spi_ts")) {
-			/* its attribute group (update_fw only, see drv_mchp_spi.c) */
-			char *f = g_strdup_printf("%s/update_fw", d->devpath + 1);
-
-			emub_sys_write(d->eb, f, "");
-			g_free(f);
-		}
+		if (!strcmp(drv, "mchp_spi_ts"))
+			emub_mchp_attrs_write(d); /* its attribute group */
 		update_files(d);
 		emub_log(d->eb, "spi %s: bound to %s", d->name, drv);
 		send_event(d, "bind");
@@ -623,9 +627,7 @@ static int dev_unbind(struct emub_spi_dev *d, const char *drv)
 	if (!strcmp(d->driver, "spidev")) {
 		spidev_remove(d);
 	} else {
-		f = g_strdup_printf("%s/update_fw", d->devpath + 1);
-		emub_sys_remove(d->eb, f);
-		g_free(f);
+		emub_mchp_attrs_remove(d);
 		emub_mchp_remove(d);
 	}
 	emub_log(d->eb, "spi %s: unbound from %s", d->name, d->driver);
@@ -1055,6 +1057,7 @@ int emub_spi_start(struct emub *eb)
 			cfg.faults.crc_fail_frame = d->desc->crc_fail_frame;
 			cfg.faults.crc_fail_times = d->desc->crc_fail_frame ? 1 : 0;
 			cfg.faults.power_loss_after = d->desc->power_loss_after;
+			cfg.faults.crc_fail_always = d->desc->crc_fail_always;
 			mxt_model_init(m, &cfg, eb->now_ns);
 			mxt_spi_init(sp, m);
 			sp->faults.crc_reply_at = d->desc->crc_reply_at;

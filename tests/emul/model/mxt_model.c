@@ -129,6 +129,12 @@ bool mxt_model_preset(const char *name, struct mxt_model_cfg *c)
 		c->matrix_x = 32;
 		c->matrix_y = 52;
 		c->bl_extended_id = true;
+		/* Another bootloader than the mXT224E's (id 10): the
+		 * values are the model's own, the encoding is the
+		 * kernel's and mxt-app's (extended id: a 3-byte read
+		 * gives status, id, version). */
+		c->bl_id = 0x13;
+		c->bl_version = 0x02;
 		set_preset_objects(c, preset_1664s, EM_ARRAY_SIZE(preset_1664s));
 		return true;
 	}

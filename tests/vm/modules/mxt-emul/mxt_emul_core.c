@@ -17,11 +17,21 @@
  *   - an atmel_mxt_ts client at 0x4a with the "compatible" property the
  *     driver insists on, that interrupt, and (through a GPIO lookup table:
  *     6.1 has no software-node GPIO references) the reset line;
+ *   - with spi=1, an spi controller (below the platform device
+ *     "mxt-emul-spi") whose chip select 0 is served by the spi personality
+ *     of the same chip model (tests/emul/model/mxt_spi.c: Microchip's
+ *     mchp_spi_ts framing), with a device whose modalias is
+ *     "mchp_spi_ts" -- no such driver in Debian's kernel, so it stays
+ *     unbound until spidev is bound to it through driver_override; the
+ *     spi core does the chip-select changes and delays, transfer_one
+ *     shifts the bytes through the model;
  *
  * and of its own debugfs mxt-emul/state (the model as the chip would know
  * it) and mxt-emul/power.  Model time, locking: emul_core.h.
  */
 #include <linux/debugfs.h>
+#include <linux/platform_device.h>
+#include <linux/spi/spi.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -32,6 +42,7 @@
 
 #include "emul_core.h"
 #include "mxt_model.h"
+#include "mxt_spi.h"
 
 #define EMU_GPIO_LABEL "touchfw-mxt-emul"
 #define EMU_LINE_RESET 0
@@ -82,15 +93,25 @@ MODULE_PARM_DESC(stuck_in_bootloader, "fault: the bootloader never starts the ap
 static bool corrupt_info_crc;
 module_param(corrupt_info_crc, bool, 0444);
 MODULE_PARM_DESC(corrupt_info_crc, "fault: the info block CRC reads back wrong");
+static bool spi;
+module_param(spi, bool, 0444);
+MODULE_PARM_DESC(spi, "also register an spi controller whose chip select 0 is the chip (mchp_spi_ts framing)");
+
 static uint slow_factor;
 module_param(slow_factor, uint, 0444);
 MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
+static uint reset_ms;
+module_param(reset_ms, uint, 0444);
+MODULE_PARM_DESC(reset_ms, "T6 soft reset to application ready, ms (0 = the model's 40 ms)");
 
 /* ------------------------------------------------------------ state */
 
 struct mxt_emul {
 	struct emul_core core;
 	struct mxt_model chip; /* under core.lock */
+	struct mxt_spi spi;    /* the same chip behind spi, under core.lock */
+	struct platform_device *spi_pdev;
+	struct spi_controller *spi_ctlr;
 	struct dentry *dir;
 };
 
@@ -265,6 +286,7 @@ static int emu_chip_cfg(struct mxt_model_cfg *cfg)
 	cfg->faults.stuck_in_bootloader = stuck_in_bootloader;
 	cfg->faults.corrupt_info_crc = corrupt_info_crc;
 	cfg->faults.slow_factor = slow_factor;
+	cfg->t.reset_ns = (u64)reset_ms * NSEC_PER_MSEC;
 	return 0;
 }
 
@@ -293,8 +315,125 @@ static int emu_add_client(struct mxt_emul *e)
 	return emul_core_add_client(&e->core, &info, &reset, reset_gpio ? 1 : 0);
 }
 
+/* ------------------------------------------------------------ spi */
+
+struct emu_spi_op {
+	bool select, selected;
+	const u8 *mosi;
+	u8 *miso;
+	u32 len;
+};
+
+/* Under core.lock, the model advanced to now by emul_core_step(). */
+static void emu_spi_fn(struct emul_core *c, void *arg)
+{
+	struct mxt_emul *e = c->glue;
+	struct emu_spi_op *op = arg;
+
+	if (op->select)
+		mxt_spi_ops.select(&e->spi, op->selected);
+	else
+		mxt_spi_ops.xfer(&e->spi, op->mosi, op->miso, op->len);
+}
+
+static struct mxt_emul *emu_of(struct spi_controller *ctlr)
+{
+	return *(struct mxt_emul **)spi_controller_get_devdata(ctlr);
+}
+
+/* @level: the chip-select wire; low selects a device without SPI_CS_HIGH. */
+static void emu_spi_set_cs(struct spi_device *sd, bool level)
+{
+	struct emu_spi_op op = {
+		.select = true,
+		.selected = (sd->mode & SPI_CS_HIGH) ? level : !level,
+	};
+
+	emul_core_step(&emu_of(sd->controller)->core, emu_spi_fn, &op);
+}
+
+/*
+ * One transfer, done when it returns.  The chip samples in its own mode
+ * (mxt_spi_ops.mode): in another one it sees garbage and drives nothing
+ * sensible, modelled as MISO left high and MOSI ignored.
+ */
+static int emu_spi_transfer_one(struct spi_controller *ctlr, struct spi_device *sd,
+				struct spi_transfer *t)
+{
+	struct emu_spi_op op = { .len = t->len };
+	u8 *zeros = NULL, *sink = NULL;
+
+	if (!t->len)
+		return 0;
+	if ((sd->mode & (SPI_CPOL | SPI_CPHA)) != mxt_spi_ops.mode) {
+		if (t->rx_buf)
+			memset(t->rx_buf, 0xff, t->len);
+		return 0;
+	}
+	if (!t->tx_buf)
+		zeros = kzalloc(t->len, GFP_KERNEL);
+	if (!t->rx_buf)
+		sink = kmalloc(t->len, GFP_KERNEL);
+	if ((!t->tx_buf && !zeros) || (!t->rx_buf && !sink)) {
+		kfree(zeros);
+		kfree(sink);
+		return -ENOMEM;
+	}
+	op.mosi = t->tx_buf ? t->tx_buf : zeros;
+	op.miso = t->rx_buf ? t->rx_buf : sink;
+	emul_core_step(&emu_of(ctlr)->core, emu_spi_fn, &op);
+	kfree(zeros);
+	kfree(sink);
+	return 0;
+}
+
+static int emu_add_spi(struct mxt_emul *e)
+{
+	struct spi_board_info info = {
+		.modalias = "mchp_spi_ts",
+		.max_speed_hz = 8000000,
+		.chip_select = 0,
+		.mode = SPI_MODE_0, /* the profile says 3: touchfw must set it */
+	};
+	struct spi_controller *ctlr;
+	int r;
+
+	mxt_spi_init(&e->spi, &e->chip);
+	e->spi_pdev = platform_device_register_simple("mxt-emul-spi", PLATFORM_DEVID_NONE,
+						      NULL, 0);
+	if (IS_ERR(e->spi_pdev)) {
+		r = PTR_ERR(e->spi_pdev);
+		e->spi_pdev = NULL;
+		return r;
+	}
+	ctlr = spi_alloc_master(&e->spi_pdev->dev, sizeof(e));
+	if (!ctlr)
+		return -ENOMEM;
+	*(struct mxt_emul **)spi_controller_get_devdata(ctlr) = e;
+	ctlr->bus_num = -1;
+	ctlr->num_chipselect = 1;
+	ctlr->mode_bits = SPI_CPOL | SPI_CPHA | SPI_CS_HIGH;
+	ctlr->bits_per_word_mask = SPI_BPW_MASK(8);
+	ctlr->max_speed_hz = 20000000;
+	ctlr->set_cs = emu_spi_set_cs;
+	ctlr->transfer_one = emu_spi_transfer_one;
+	r = spi_register_controller(ctlr);
+	if (r) {
+		spi_controller_put(ctlr);
+		return r;
+	}
+	e->spi_ctlr = ctlr;
+	if (!spi_new_device(ctlr, &info))
+		return -ENODEV;
+	return 0;
+}
+
 static void emu_teardown(struct mxt_emul *e)
 {
+	if (e->spi_ctlr)
+		spi_unregister_controller(e->spi_ctlr);
+	if (e->spi_pdev)
+		platform_device_unregister(e->spi_pdev);
 	debugfs_remove_recursive(e->dir);
 	emul_core_teardown(&e->core);
 	kfree(e);
@@ -330,6 +469,13 @@ static int __init mxt_emul_init(void)
 		r = emu_add_client(e);
 		if (r)
 			goto fail;
+	}
+	if (spi) {
+		r = emu_add_spi(e);
+		if (r)
+			goto fail;
+		pr_info("mxt_emul: spi%d.0 (mchp_spi_ts framing) below mxt-emul-spi\n",
+			e->spi_ctlr->bus_num);
 	}
 	emu = e;
 	pr_info("mxt_emul: %s at 0x%02x on i2c-%d (\"%s\"), state %s, firmware %s, CHG irq %u, gpiochip \"%s\"\n",
