@@ -1199,6 +1199,13 @@ static int config_bus_bound(struct run *r, struct tf_input_watch **w)
 	return rc;
 }
 
+/* A bootloader-mode chip whose bound driver flashes it there itself. */
+static bool through_driver_in_bootloader(const struct run *r)
+{
+	return r->fam->caps.kernel_fw_bootloader && r->c.dev.driver[0] &&
+	       r->ctrl->power == TF_POWER_DRIVER;
+}
+
 /* Does the bound driver need a rebind for its input device after an
  * update through kernel_fw_attr (caps.kernel_fw_rebind)? */
 static bool rebind_after_update(struct run *r)
@@ -1291,7 +1298,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 				 wr < 0 ? err.msg : r->res->message);
 			seen = chip_read(r, &st, &e2) == 0;
-			if (r->via_driver && seen && st.mode == TF_CHIP_BOOTLOADER) {
+			if ((r->via_driver || through_driver_in_bootloader(r)) && seen &&
+			    st.mode == TF_CHIP_BOOTLOADER) {
 				char msg[sizeof(r->res->message)];
 
 				/* No bus to recover over: the driver holds the
@@ -1304,7 +1312,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 				r->chip = st;
 				return fail_bootloader(r, msg, NULL);
 			}
-			if (r->fam->caps.bootloader_mode && seen && st.mode == TF_CHIP_BOOTLOADER) {
+			if (r->fam->caps.bootloader_mode && r->fam->caps.bus_flash && seen &&
+			    st.mode == TF_CHIP_BOOTLOADER) {
 				/* Recover now, once, at the bootloader address. */
 				rlog(r, TF_LOG_INFO,
 				     "the chip is in its bootloader: flashing it directly");
@@ -1535,7 +1544,8 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 					      len);
 		if (n >= size || caps->kernel_fw_probe)
 			; /* said it all */
-		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver)
+		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
+			 !through_driver_in_bootloader(r))
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
 					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
@@ -1610,7 +1620,8 @@ static int step_update(struct run *r)
 	r->touched = true;
 	if (r->fam->caps.kernel_fw_probe)
 		rc = path_probe_file(r, &w);
-	else if (r->via_driver)
+	else if (r->via_driver ||
+		 (r->chip.mode == TF_CHIP_BOOTLOADER && through_driver_in_bootloader(r)))
 		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);

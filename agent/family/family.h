@@ -227,6 +227,10 @@ struct tf_family_caps {
 	 * NULL: the driver has no such interface. */
 	const char *kernel_fw_attr;
 	const char *kernel_fw_value;
+	/* With kernel_fw_attr: the driver binds with the chip in its
+	 * bootloader (recovery) mode too and its attribute flashes it there,
+	 * so a bootloader-mode chip is updated through the bound driver. */
+	bool kernel_fw_bootloader;
 	/* Drivers (of ids->drivers) that register no input device again
 	 * after a write to kernel_fw_attr: the flow unbinds and binds them
 	 * afterwards.  NULL-terminated; NULL: none. */

@@ -68,8 +68,10 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 			       c->enter_bootloader_desc),
 	     "%s: bus_flash needs enter_bootloader, write_firmware, leave_bootloader and "
 	     "enter_bootloader_desc", n);
-	NEED(!c->bootloader_mode || c->bus_flash,
+	NEED(!c->bootloader_mode || c->bus_flash || c->kernel_fw_bootloader,
 	     "%s: a bootloader mode without bus flashing could never be left", n);
+	NEED(!c->kernel_fw_bootloader || c->kernel_fw_attr,
+	     "%s: kernel_fw_bootloader needs kernel_fw_attr", n);
 	NEED(!c->bus_config || o->write_config, "%s: bus_config needs write_config", n);
 	NEED(!c->kernel_fw_attr || (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
 	     "%s: kernel_fw_attr needs kernel_fw_value, kernel_firmware and kernel_fw_name", n);

@@ -26,6 +26,8 @@
 
 #include "goodix_model.h"
 #include "silead_model.h"
+#include "elants_model.h"
+#include "elantp_model.h"
 #include "mxt_image.h"
 #include "mxt_model.h"
 
@@ -37,6 +39,8 @@ static void usage(FILE *f)
 		"       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
 		"       fwgen goodix-config --id ID --version N --resolution WxH\n"
 		"       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
+		"       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
+		"       fwgen elantp-fw --id PRODUCT --version N -o FILE\n"
 		"                           [--touches N] -o FILE\n"
 		"\n"
 		"PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
@@ -236,6 +240,62 @@ static int make_goodix_config(const char *id, const char *ver, const char *res,
 	return write_file(out, cfg.stored, cfg.stored_len);
 }
 
+/* An Elan touchscreen image in the chip model's layout (elants_model.h). */
+static int make_elants_fw(const char *id, const char *ver, unsigned long pages,
+			  const char *out)
+{
+	unsigned long hw, fw;
+	char *e1 = NULL, *e2 = NULL;
+	em_u8 *img;
+	int r;
+
+	if (!id || !ver || !out) {
+		fprintf(stderr, "fwgen: elants-fw needs --id, --version and -o\n");
+		return -1;
+	}
+	hw = strtoul(id, &e1, 16);
+	fw = strtoul(ver, &e2, 16);
+	if (*e1 || *e2 || hw > 0xfffe || !fw || fw > 0xfffe || !pages ||
+	    pages * ELANTS_MODEL_PAGE > ELANTS_MODEL_FLASH_MAX) {
+		fprintf(stderr, "fwgen: bad --id, --version (hex) or --size (pages)\n");
+		return -1;
+	}
+	img = malloc(pages * ELANTS_MODEL_PAGE);
+	if (!img)
+		return -1;
+	elants_model_make_image(img, (em_u32)pages, (em_u16)fw, (em_u16)hw, 0);
+	r = write_file(out, img, pages * ELANTS_MODEL_PAGE);
+	free(img);
+	return r;
+}
+
+/* An Elan touchpad image in the chip model's layout (elantp_model.h). */
+static int make_elantp_fw(const char *id, const char *ver, const char *out)
+{
+	unsigned long pid, fw;
+	char *e1 = NULL, *e2 = NULL;
+	em_u8 *img;
+	int r;
+
+	if (!id || !ver || !out) {
+		fprintf(stderr, "fwgen: elantp-fw needs --id, --version and -o\n");
+		return -1;
+	}
+	pid = strtoul(id, &e1, 10);
+	fw = strtoul(ver, &e2, 10);
+	if (*e1 || *e2 || !pid || pid > 0xffff || !fw || fw > 255) {
+		fprintf(stderr, "fwgen: bad --id (decimal product id) or --version (1-255)\n");
+		return -1;
+	}
+	img = malloc(ELANTP_MODEL_FLASH);
+	if (!img)
+		return -1;
+	elantp_model_make_image(img, (em_u16)pid, (em_u8)fw);
+	r = write_file(out, img, ELANTP_MODEL_FLASH);
+	free(img);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -293,6 +353,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "goodix-config"))
 		return make_goodix_config(gid, ver, res, touches, out) ? 1 : 0;
+	if (!strcmp(mode, "elantp-fw"))
+		return make_elantp_fw(gid, ver, out) ? 1 : 0;
+	if (!strcmp(mode, "elants-fw"))
+		return make_elants_fw(gid, ver, size ? size : 64, out) ? 1 : 0;
 	if (!chip || !ver || !out || !mxt_model_preset(chip, &cfg) ||
 	    parse_version(ver, &maj, &min, &build)) {
 		fprintf(stderr, "fwgen: need a known --chip, --version M.m.BB and -o\n");

@@ -274,6 +274,9 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	c->nak_addrs = g_array_new(FALSE, FALSE, sizeof(guint16));
 	c->ee_fill = 0xff;
 	c->gx_cfg_version = 0x41;
+	c->el_nak_iap_page = -1;
+	c->el_bc_version = 0x6401;
+	c->tp_fail_page = -1;
 	c->gx_x = 800;
 	c->gx_y = 480;
 	c->gx_touches = 5;
@@ -494,6 +497,38 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			BOOL(gx_fixed_address);
 		} else if (!strcmp(k, "fault.corrupt_readback")) {
 			BOOL(gx_corrupt_readback);
+		} else if (!strcmp(k, "elants.hw_version")) {
+			U32(el_hw_version, 0xfffe);
+			c->el_has_hw = true;
+		} else if (!strcmp(k, "elants.fw_version")) {
+			U32(el_fw_version, 0xfffe);
+		} else if (!strcmp(k, "elants.bc_version")) {
+			U32(el_bc_version, 0xffff);
+		} else if (!strcmp(k, "elants.flash")) {
+			if (!strcmp(s, "corrupt"))
+				c->el_flash_corrupt = true;
+			else if (!strcmp(s, "valid"))
+				c->el_flash_corrupt = false;
+			else
+				r = ERR("[%s] elants.flash: \"%s\" is neither valid nor corrupt", grp, s);
+		} else if (!strcmp(k, "fault.iap_nak_page")) {
+			if (!parse_u32(s, &v) || v > 511)
+				r = ERR("[%s] fault.iap_nak_page: \"%s\" is not a page 0-511", grp, s);
+			else
+				c->el_nak_iap_page = (gint32)v;
+		} else if (!strcmp(k, "fault.refuse_iap")) {
+			BOOL(el_refuse_iap);
+		} else if (!strcmp(k, "elantp.product_id")) {
+			U32(tp_product_id, 0xffff);
+			c->tp_has_id = true;
+		} else if (!strcmp(k, "elantp.fw_version")) {
+			U32(tp_fw_version, 255);
+		} else if (!strcmp(k, "fault.iap_page_error")) {
+			if (!parse_u32(s, &v) || v > 511)
+				r = ERR("[%s] fault.iap_page_error: \"%s\" is not a page 0-511", grp,
+					s);
+			else
+				c->tp_fail_page = (gint32)v;
 		} else if (!strcmp(k, "irq_type")) {
 			if (!strcmp(s, "level"))
 				c->irq_level = true;
@@ -559,15 +594,14 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	if (!have_addr)
 		return ERR("[%s] address: missing", grp);
 	if (!c->model)
-		return ERR("[%s] model: missing (mxt224e, mxt1664s, eeprom, goodix or silead)", grp);
+		return ERR("[%s] model: missing (mxt224e, mxt1664s, eeprom, goodix, silead, elants "
+			   "or elantp)", grp);
 	if (strcmp(c->model, "eeprom") && strcmp(c->model, "mxt224e") &&
 	    strcmp(c->model, "mxt1664s") && strcmp(c->model, "goodix") &&
-	    strcmp(c->model, "silead"))
-		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom, goodix or silead",
-			   grp, c->model);
-	if (c->driver && !emub_find_driver(c->driver))
-		return ERR("[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24, "
-			   "Goodix-TS, silead_ts)", grp, c->driver);
+	    strcmp(c->model, "silead") && strcmp(c->model, "elants") &&
+	    strcmp(c->model, "elantp"))
+		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom, goodix, silead, "
+			   "elants or elantp", grp, c->model);
 	if (strcmp(c->model, "silead")) {
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "silead.") ||
@@ -583,6 +617,24 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	if (c->acpi_id && c->compatible)
 		return ERR("[%s] acpi_id: a chip is enumerated by ACPI or by its compatible, "
 			   "not both", grp);
+	if (!strcmp(c->model, "elantp") && !c->tp_has_id)
+		return ERR("[%s] elantp.product_id: missing (e.g. 18)", grp);
+	if (strcmp(c->model, "elantp"))
+		for (gsize i = 0; i < nkeys; i++)
+			if (g_str_has_prefix(keys_copy[i], "elantp.") ||
+			    !strcmp(keys_copy[i], "fault.iap_page_error"))
+				return ERR("[%s] %s: only for model = elantp", grp, keys_copy[i]);
+	if (!strcmp(c->model, "elants") && !c->el_has_hw)
+		return ERR("[%s] elants.hw_version: missing (the FW ID, e.g. 0x2a1c)", grp);
+	if (strcmp(c->model, "elants"))
+		for (gsize i = 0; i < nkeys; i++)
+			if (g_str_has_prefix(keys_copy[i], "elants.") ||
+			    !strcmp(keys_copy[i], "fault.iap_nak_page") ||
+			    !strcmp(keys_copy[i], "fault.refuse_iap"))
+				return ERR("[%s] %s: only for model = elants", grp, keys_copy[i]);
+	if (c->driver && !emub_find_driver(c->driver))
+		return ERR("[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24, "
+			   "Goodix-TS, silead_ts, elants_i2c, elan_i2c)", grp, c->driver);
 	if (!strcmp(c->model, "goodix")) {
 		if (!c->gx_has_id)
 			return ERR("[%s] goodix.id: missing (the product id, e.g. 911)", grp);
@@ -592,7 +644,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	} else {
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "goodix.") ||
-			    !strcmp(keys_copy[i], "int_gpio") ||
+			    (!strcmp(keys_copy[i], "int_gpio") && strcmp(c->model, "elants") &&
+			     strcmp(c->model, "elantp")) ||
 			    !strcmp(keys_copy[i], "fault.refuse_config") ||
 			    !strcmp(keys_copy[i], "fault.config_volatile") ||
 			    !strcmp(keys_copy[i], "fault.fixed_address") ||

@@ -33,6 +33,8 @@ static const struct emub_driver_ops *const drivers[] = {
 	&emub_drv_at24,
 	&emub_drv_goodix,
 	&emub_drv_silead,
+	&emub_drv_elants,
+	&emub_drv_elan_i2c,
 };
 
 const struct emub_driver_ops *emub_find_driver(const char *name)

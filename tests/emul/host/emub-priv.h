@@ -103,6 +103,17 @@ struct emub_chip_desc {
 	/* touchscreen-* properties (DT, or touchscreen_dmi.c's for ACPI) */
 	guint32 ts_size_x, ts_size_y; /* 0 = absent */
 	bool ts_swapped, ts_inv_x, ts_inv_y;
+	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
+	guint16 el_hw_version, el_fw_version, el_bc_version;
+	bool el_has_hw;
+	bool el_flash_corrupt;  /* elants.flash = corrupt: recovery at power-up */
+	gint32 el_nak_iap_page; /* fault.iap_nak_page; -1 never */
+	bool el_refuse_iap;     /* fault.refuse_iap */
+	/* elantp (an Elan i2c touchpad) */
+	guint16 tp_product_id;
+	bool tp_has_id;
+	guint8 tp_fw_version;   /* 0: empty flash, the chip in IAP */
+	gint32 tp_fail_page;    /* fault.iap_page_error; -1 never */
 };
 
 struct emub_line_desc {
@@ -203,6 +214,8 @@ extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
 extern const struct emub_driver_ops emub_drv_at24;
 extern const struct emub_driver_ops emub_drv_goodix;
 extern const struct emub_driver_ops emub_drv_silead;
+extern const struct emub_driver_ops emub_drv_elants;
+extern const struct emub_driver_ops emub_drv_elan_i2c;
 
 struct emub_absinfo {
 	gint32 value, minimum, maximum, fuzz, flat, resolution;

@@ -22,6 +22,8 @@
 #include "mxt_model.h"
 #include "goodix_model.h"
 #include "silead_model.h"
+#include "elants_model.h"
+#include "elantp_model.h"
 
 #define PRELOAD_LIB "libumockdev-preload.so.0"
 #ifndef EMUB_GPIOD_PRELOAD
@@ -166,6 +168,51 @@ static int make_chip(struct emub_chip *c)
 		silead_model_init(m, &cfg, 0);
 		c->model = m;
 		c->ops = &silead_model_ops;
+	} else if (!strcmp(d->model, "elantp")) {
+		struct elantp_model *m = g_new0(struct elantp_model, 1);
+		struct elantp_model_cfg cfg = {
+			.product_id = d->tp_product_id,
+			.sm_version = 3,
+			.iap_version = 0,
+			.max_x = 3052,
+			.max_y = 1888,
+			.fail_page = d->tp_fail_page,
+		};
+		em_u8 *img = NULL;
+
+		if (d->tp_fw_version) {
+			img = g_malloc(ELANTP_MODEL_FLASH);
+			elantp_model_make_image(img, d->tp_product_id, d->tp_fw_version);
+		}
+		elantp_model_init(m, &cfg, img);
+		g_free(img);
+		c->model = m;
+		c->ops = &elantp_model_ops;
+	} else if (!strcmp(d->model, "elants")) {
+		struct elants_model *m = g_new0(struct elants_model, 1);
+		struct elants_model_cfg cfg = {
+			.hw_version = d->el_hw_version,
+			.bc_version = d->el_bc_version,
+			.test_version = 0x0101,
+			.remark_id = 0,
+			.rows = 31, .cols = 18, .osr = 64,
+			.nak_iap_page = d->el_nak_iap_page,
+			.refuse_iap = d->el_refuse_iap,
+		};
+		em_u8 *img = NULL;
+		em_u32 len = 0;
+
+		if (d->el_fw_version) {
+			len = 64 * ELANTS_MODEL_PAGE;
+			img = g_malloc(len);
+			elants_model_make_image(img, 64, d->el_fw_version, d->el_hw_version, 0);
+			if (d->el_flash_corrupt)
+				img[100] ^= 0xff;
+		}
+		elants_model_init(m, &cfg, img, len);
+		g_free(img);
+		c->model = m;
+		c->ops = &elants_model_ops;
 	} else if (!strcmp(d->model, "goodix")) {
 		struct goodix_model *m = g_new0(struct goodix_model, 1);
 		struct goodix_model_cfg cfg;
@@ -1010,6 +1057,24 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 				silead_model_program_ok(m) ? "true" : "false", s->power_ups,
 				s->resets, s->starts, s->words_written, s->pages_selected,
 				s->bad_writes, s->frames_read, s->touches_lost);
+		} else if (c->ops == &elantp_model_ops) {
+			struct elantp_model *m = c->model;
+			const struct elantp_model_stats *s = elantp_model_stats(m);
+
+			fprintf(f,
+				", \"mode\": %d, \"fw_version\": %u, \"stats\": "
+				"{\"iap_entries\": %u, \"pages_written\": %u, \"resets\": %u}",
+				(int)elantp_model_mode(m), elantp_model_fw_version(m),
+				s->iap_entries, s->pages_written, s->resets);
+		} else if (c->ops == &elants_model_ops) {
+			struct elants_model *m = c->model;
+			const struct elants_model_stats *s = elants_model_stats(m);
+
+			fprintf(f,
+				", \"mode\": %d, \"fw_version\": \"%04x\", \"stats\": "
+				"{\"iap_entries\": %u, \"pages_written\": %u, \"hellos\": %u}",
+				(int)elants_model_mode(m), elants_model_fw_version(m),
+				s->iap_entries, s->pages_written, s->hellos);
 		} else if (c->ops == &goodix_model_ops) {
 			struct goodix_model *m = c->model;
 			const struct goodix_model_stats *s = goodix_model_stats(m);
@@ -1072,6 +1137,20 @@ struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev)
 	struct emub_chip *c = emub_find_chip(eb, dev);
 
 	return c && c->ops == &eeprom_model_ops ? c->model : NULL;
+}
+
+struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+
+	return c && c->ops == &elantp_model_ops ? c->model : NULL;
+}
+
+struct elants_model *emub_chip_elants(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+
+	return c && c->ops == &elants_model_ops ? c->model : NULL;
 }
 
 struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev)

@@ -32,6 +32,8 @@ struct mxt_model_faults;
 struct mxt_model_stats;
 struct eeprom_model;
 struct goodix_model;
+struct elants_model;
+struct elantp_model;
 
 /* ------------------------------------------------------------ lifecycle */
 
@@ -227,6 +229,10 @@ struct silead_model_point;
  * the one the board expects), -ENODEV. */
 int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_model_point *pts,
 		      unsigned int n);
+/* The Elan touchscreen model of chip @dev, or NULL; under emub_lock. */
+struct elants_model *emub_chip_elants(struct emub *eb, const char *dev);
+/* The Elan touchpad model of chip @dev, or NULL; under emub_lock. */
+struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev);
 struct goodix_model_point;
 /* A Goodix chip reports a touch frame (goodix_model_touch) and raises INT:
  * a bound Goodix-TS runs its interrupt handler. */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Elan touchpads served by elan_i2c (drivers/input/mouse/elan_i2c_core.c,
+ * elan_i2c_i2c.c, elan_i2c.h): the driver flashes in application mode
+ * through update_fw; touchfw picks the blob, stages it under the name the
+ * driver computes from the product id and checks the result after a
+ * rebind.
+ */
+#ifndef TF_ELANTP_H
+#define TF_ELANTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "family/family.h"
+
+#define ELANTP_PAGE 64           /* ETP_FW_PAGE_SIZE */
+#define ELANTP_SIG_LEN 6         /* ETP_FW_SIGNATURE_SIZE */
+#define ELANTP_IAP_START_OFF 0x106 /* ETP_IAP_START_ADDR * 2 */
+#define ELANTP_FW_MAX (2048 * ELANTP_PAGE)
+
+extern const struct tf_family_ids tf_family_ids_elantp;
+extern const struct tf_family_ops elantp_ops;
+
+/* elan_i2c_<product_id>.0.bin (ETP_FW_NAME). */
+int elantp_fw_name(uint16_t product_id, char *buf, size_t size);
+/* "%d.0" as the driver prints product_id and firmware_version: 0 and the
+ * number, or -EINVAL. */
+int elantp_attr_number(const char *s, unsigned max, unsigned *v);
+/*
+ * The driver's rule for an image: the signature AA 55 CC 33 FF FF at
+ * validpage_count * 64 - 6, the count by ic type (elan_get_fwinfo), which
+ * no attribute shows -- so at one of the addresses it can be; and an IAP
+ * start (LE16 at 0x106, in words) inside the image.  0, or -EBADMSG.
+ */
+int elantp_check_image(const uint8_t *data, size_t len, char *msg, size_t size);
+int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
+			   char *msg, size_t size);
+
+#endif /* TF_ELANTP_H */

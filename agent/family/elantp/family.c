@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Elan touchpad family (elan_i2c) as the registry sees it.  The
+ * driver flashes a touchpad in application mode (update_fw); touchfw never
+ * writes the flash itself.  After an update the driver re-initialises but
+ * keeps its input device, so touchfw rebinds and judges the new probe.
+ * Versions are the driver's firmware_version, "N.0": dotted.  A touchpad
+ * left in IAP has no driver (probe fails); its recovery over i2c-dev is not
+ * done yet, so such a chip is only reported.
+ */
+#include "elantp.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int elantp_check_controller(const struct tf_controller *ctl, char *msg, size_t size)
+{
+	if (strcmp(ctl->bus, "i2c"))
+		return tf_snprintf(msg, size, "bus %s: elan_i2c serves i2c devices only",
+				   ctl->bus), -EINVAL;
+	if (ctl->power != TF_POWER_DRIVER)
+		return tf_snprintf(msg, size, "power: only the driver flashes an Elan touchpad, "
+				   "so power must be \"driver\""), -EINVAL;
+	return 0;
+}
+
+/* It keeps its input device after update_fw: rebind it. */
+static const char *const elantp_rebind[] = { "elan_i2c", NULL };
+
+const struct tf_family tf_family_elantp = {
+	.ids = &tf_family_ids_elantp,
+	.check_blob = elantp_check_blob,
+	.check_blob_data = elantp_check_blob_data,
+	.check_controller = elantp_check_controller,
+	.caps = {
+		.transports = TF_TRANSPORT_I2C,
+		.kernel_fw_attr = "update_fw",
+		.kernel_fw_value = "1",
+		.kernel_fw_rebind = elantp_rebind,
+	},
+	.ops = &elantp_ops,
+};

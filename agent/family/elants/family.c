@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Elan touchscreen family (elants_i2c) as the registry sees it.  The
+ * driver does the flashing (update_fw, IAP, forced in recovery); touchfw
+ * never writes the chip's flash itself.  The driver binds with the chip in
+ * recovery, so such a chip is updated through update_fw too.  After an
+ * update the driver re-initialises but keeps its input device (with the
+ * ranges it had at probe: 0 in recovery) and reports iap_mode "Normal"
+ * whatever the chip said, so touchfw rebinds and judges the new probe.
+ */
+#include "elants.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int elants_check_controller(const struct tf_controller *ctl, char *msg, size_t size)
+{
+	if (strcmp(ctl->bus, "i2c"))
+		return tf_snprintf(msg, size, "bus %s: elants_i2c serves i2c devices only",
+				   ctl->bus), -EINVAL;
+	if (ctl->power != TF_POWER_DRIVER)
+		return tf_snprintf(msg, size, "power: only the driver flashes an Elan "
+				   "touchscreen, so power must be \"driver\""), -EINVAL;
+	return 0;
+}
+
+/* It keeps its input device after update_fw: rebind it. */
+static const char *const elants_rebind[] = { "elants_i2c", NULL };
+
+const struct tf_family tf_family_elants = {
+	.ids = &tf_family_ids_elants,
+	.version = &elants_version_scheme,
+	.check_blob = elants_check_blob,
+	.check_blob_data = elants_check_blob_data,
+	.check_controller = elants_check_controller,
+	.caps = {
+		.transports = TF_TRANSPORT_I2C,
+		.bootloader_mode = true,
+		.kernel_fw_attr = "update_fw",
+		.kernel_fw_value = "1",
+		.kernel_fw_bootloader = true,
+		.kernel_fw_rebind = elants_rebind,
+	},
+	.ops = &elants_ops,
+};

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End to end on an emulated Elan i2c touchpad: the real touchfw binaries
+ * inside an emulated board, judged by the touchpad chip model
+ * (tests/emul/model/elantp_model.c) and the emulated elan_i2c driver
+ * (tests/emul/host/drv_elan_i2c.c).  touchfw stages the image under the
+ * name the driver computes from the product id (elan_i2c_<id>.0.bin),
+ * writes update_fw, rebinds (the driver keeps its old input device) and
+ * checks firmware_version and the new input device.  Faults: a page error
+ * midway (the touchpad is left in IAP and elan_i2c no longer binds), no
+ * input device, an image without the signature, no profile.
+ */
+#include "e2e.h"
+
+#include "elantp_model.h"
+#include "exitcode.h"
+
+#define DEV "1-0015"
+
+static struct e2e E;
+
+#define expect_rc(want, ...)                                                         \
+	do {                                                                         \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
+		if (rc_ != (want))                                                   \
+			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", \
+				rc_, (int)(want), E.out ? E.out : "", E.err ? E.err : ""); \
+		assert_int_equal(rc_, (want));                                       \
+	} while (0)
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+static void start(const char *compatible, const char *extra)
+{
+	char *b = NULL;
+
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Elan touchpad board\n"
+			     "compatible = %s\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x15\n"
+			     "model = elantp\n"
+			     "compatible = elan,ekth6915\n"
+			     "driver = elan_i2c\n"
+			     "elantp.product_id = 18\n"
+			     "elantp.fw_version = 5\n"
+			     "power = driver\n"
+			     "int_gpio = 1\n"
+			     "%s"
+			     "[gpiochip]\n"
+			     "label = emuboard-gpio\n"
+			     "lines = 8\n"
+			     "line.0 = TP_RESET\n"
+			     "line.1 = TP_INT\n",
+			     compatible, extra ? extra : "") > 0);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+}
+
+struct chip {
+	enum elantp_model_mode mode;
+	unsigned fw;
+	struct elantp_model_stats stats;
+};
+
+static struct chip chip(void)
+{
+	struct elantp_model *m;
+	struct chip c;
+
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
+	emub_lock(E.eb);
+	m = emub_chip_elantp(E.eb, "touchpad");
+	assert_non_null(m);
+	c.mode = elantp_model_mode(m);
+	c.fw = elantp_model_fw_version(m);
+	c.stats = *elantp_model_stats(m);
+	emub_unlock(E.eb);
+	return c;
+}
+
+static void test_older_firmware_is_flashed_by_the_driver_and_rebound(void **state)
+{
+	struct chip c;
+	char *json;
+
+	(void)state;
+	start("touchfw,emul-elantp", NULL);
+	assert_int_equal(chip().fw, 5);
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "/elan_i2c_18.0.bin; asking elan_i2c to flash it (update_fw)");
+	e2e_said(&E, "elan_i2c registers no input device again after update_fw: rebinding it");
+	e2e_said(&E, "verified: firmware 5.0 -> 6.0");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_MAIN);
+	assert_int_equal(c.fw, 6);
+	assert_int_equal(c.stats.iap_entries, 1);
+	assert_int_equal(c.stats.pages_written, 512 - 32);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	json = e2e_state_file(&E, DEV ".json");
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"path\":\"update_fw\""));
+	assert_non_null(strstr(json, "\"version_after\":\"6.0\""));
+	free(json);
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "running 6.0");
+	assert_int_equal(chip().stats.iap_entries, 1);
+}
+
+static void test_dry_run_names_the_file_the_driver_requests(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elantp", NULL);
+	expect_rc(0, "run", "--dry-run", DEV);
+	e2e_said(&E, "through elan_i2c's update_fw as elan_i2c_18.0.bin");
+	assert_int_equal(chip().stats.iap_entries, 0);
+}
+
+static void test_page_error_midway_leaves_iap_and_no_driver(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start("touchfw,emul-elantp", "fault.iap_page_error = 100\n");
+	expect_rc(TF_EXIT_VERIFY, "run", DEV);
+	e2e_said(&E, "the driver's probe failed");
+	c = chip();
+	assert_int_equal(c.stats.pages_written, 100 - 32);
+	assert_true(c.stats.page_errors >= 3);
+	/* elan_i2c's probe fails on a touchpad in IAP: it stays unbound. */
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+}
+
+static void test_driver_without_input_device_fails_verification(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elantp", "fault.no_input = true\n");
+	expect_rc(TF_EXIT_VERIFY, "run", DEV);
+	e2e_said(&E, "rebinding it");
+	assert_int_equal(chip().fw, 6);
+}
+
+static void test_image_without_signature_is_refused_before_the_chip(void **state)
+{
+	static uint8_t img[ELANTP_MODEL_FLASH];
+	char path[400];
+	FILE *f;
+
+	(void)state;
+	start("touchfw,emul-elantp", NULL);
+	elantp_model_make_image(img, 18, 7);
+	img[ELANTP_MODEL_SIG_ADDR] = 0;
+	snprintf(path, sizeof(path), "%s/nosig.bin", E.dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	assert_int_equal(fclose(f), 0);
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", path, DEV);
+	e2e_said(&E, "no AA 55 CC 33 FF FF signature where elan_i2c looks for it");
+	assert_int_equal(chip().stats.iap_entries, 0);
+	assert_int_equal(chip().fw, 5);
+}
+
+static void test_no_profile_for_this_board_touches_nothing(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elantp-unknown", NULL);
+	expect_rc(TF_EXIT_NO_PROFILE, "run", DEV);
+	assert_int_equal(chip().stats.iap_entries, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_older_firmware_is_flashed_by_the_driver_and_rebound,
+					  teardown),
+		cmocka_unit_test_teardown(test_dry_run_names_the_file_the_driver_requests,
+					  teardown),
+		cmocka_unit_test_teardown(test_page_error_midway_leaves_iap_and_no_driver,
+					  teardown),
+		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_image_without_signature_is_refused_before_the_chip, teardown),
+		cmocka_unit_test_teardown(test_no_profile_for_this_board_touches_nothing,
+					  teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

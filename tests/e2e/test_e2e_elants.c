@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End to end on an emulated Elan touchscreen: the real touchfw binaries
+ * inside an emulated board, judged by the Elan chip model
+ * (tests/emul/model/elants_model.c) and the emulated elants_i2c driver
+ * (tests/emul/host/drv_elants.c).  touchfw never writes the chip's flash:
+ * it stages the image under the name the driver computes from the
+ * hardware id (elants_i2c_<hw>.bin), writes update_fw, rebinds (the driver
+ * keeps its old input device) and checks fw_version, iap_mode and the new
+ * input device.  Paths: an older application, a chip in recovery (the
+ * driver binds and flashes it there), detection by the hello packet with
+ * no driver; faults: an IAP that fails midway, a driver that registers no
+ * input device, an image the driver would refuse, an image for other
+ * hardware, no board profile.
+ */
+#include "e2e.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "elants_model.h"
+#include "exitcode.h"
+
+#define DEV "1-0010"
+#define HW 0x2a1c
+#define DB_FW 0x5512 /* elants-2a1c-fw-5512 in the demo database */
+#define OLD_FW 0x5511
+
+static struct e2e E;
+
+#define expect_rc(want, ...)                                                         \
+	do {                                                                         \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
+		if (rc_ != (want))                                                   \
+			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", \
+				rc_, (int)(want), E.out ? E.out : "", E.err ? E.err : ""); \
+		assert_int_equal(rc_, (want));                                       \
+	} while (0)
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+/* The chip at 0x10 with firmware @fw (0: empty flash), @extra keys; its
+ * supplies switched by the driver, or with @always_on by the platform (as
+ * elants_i2c assumes where it has no reset GPIO). */
+static void start_he(const char *compatible, unsigned fw, bool always_on, const char *extra,
+		     const char *he_args)
+{
+	char *b = NULL;
+
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Elan board\n"
+			     "compatible = %s\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchscreen]\n"
+			     "adapter = 1\n"
+			     "address = 0x10\n"
+			     "model = elants\n"
+			     "compatible = elan,ekth3500\n"
+			     "driver = elants_i2c\n"
+			     "elants.hw_version = 0x%04x\n"
+			     "elants.fw_version = 0x%04x\n"
+			     "power = %s\n"
+			     "int_gpio = 1\n"
+			     "%s"
+			     "[gpiochip]\n"
+			     "label = emuboard-gpio\n"
+			     "lines = 8\n"
+			     "line.0 = TS_RESET\n"
+			     "line.1 = TS_INT\n",
+			     compatible, HW, fw, always_on ? "always-on" : "driver",
+			     extra ? extra : "") > 0);
+	e2e_start_ex(&E, b, he_args);
+	free(b);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+}
+
+static void start_ex(const char *compatible, unsigned fw, bool always_on, const char *extra)
+{
+	start_he(compatible, fw, always_on, extra, NULL);
+}
+
+static void start(const char *compatible, unsigned fw, const char *extra)
+{
+	start_ex(compatible, fw, false, extra);
+}
+
+struct chip {
+	enum elants_model_mode mode;
+	unsigned fw;
+	struct elants_model_stats stats;
+};
+
+static struct chip chip(void)
+{
+	struct elants_model *m;
+	struct chip c;
+
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	emub_lock(E.eb);
+	m = emub_chip_elants(E.eb, "touchscreen");
+	assert_non_null(m);
+	c.mode = elants_model_mode(m);
+	c.fw = elants_model_fw_version(m);
+	c.stats = *elants_model_stats(m);
+	emub_unlock(E.eb);
+	return c;
+}
+
+/* A file in the private directory, for `flash --firmware`. */
+static const char *write_blob(const char *name, const uint8_t *data, size_t len)
+{
+	static char path[400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", E.dir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* ------------------------------------------------------------ paths */
+
+static void test_older_firmware_is_flashed_by_the_driver_and_rebound(void **state)
+{
+	struct chip c;
+	char *json;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, NULL);
+	assert_int_equal(chip().fw, OLD_FW);
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "/elants_i2c_2a1c.bin; asking elants_i2c to flash it (update_fw)");
+	e2e_said(&E, "elants_i2c registers no input device again after update_fw: rebinding it");
+	e2e_said(&E, "verified: firmware 5511 -> 5512");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(c.fw, DB_FW);
+	assert_int_equal(c.stats.iap_entries, 1);
+	assert_int_equal(c.stats.pages_written, 64);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	json = e2e_state_file(&E, DEV ".json");
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"path\":\"update_fw\""));
+	assert_non_null(strstr(json, "\"version_after\":\"5512\""));
+	free(json);
+	/* Nothing staged is left, and a second run has nothing to do. */
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "running 5512");
+	assert_int_equal(chip().stats.iap_entries, 1);
+}
+
+static void test_chip_in_recovery_is_flashed_through_the_bound_driver(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "elants.flash = corrupt\n");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
+	/* The driver bound anyway, and says so in iap_mode. */
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "elants_i2c reports recovery mode (no valid application); hardware 2a1c");
+	e2e_said(&E, "chip in bootloader mode: newest firmware for 2a1c is 5512");
+	e2e_said(&E, "/elants_i2c_2a1c.bin; asking elants_i2c to flash it");
+	e2e_said(&E, "verified: firmware (bootloader) -> 5512");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(c.fw, DB_FW);
+	assert_int_equal(c.stats.iap_entries, 1);
+}
+
+static void test_dry_run_names_the_file_the_driver_requests(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, NULL);
+	expect_rc(0, "run", "--dry-run", DEV);
+	e2e_said(&E, "through elants_i2c's update_fw as elants_i2c_2a1c.bin");
+	assert_int_equal(chip().stats.iap_entries, 0);
+	assert_int_equal(chip().fw, OLD_FW);
+}
+
+static void test_unbound_chip_is_read_by_its_hello_packet(void **state)
+{
+	(void)state;
+	/* No driver bound, the platform powers the chip: touchfw asks it. */
+	start_ex("touchfw,emul-elants", OLD_FW, true, "bound = false\n");
+	expect_rc(0, "chip", DEV, "info");
+	assert_non_null(E.out);
+	assert_non_null(strstr(E.out, "driver:           none"));
+	assert_non_null(strstr(E.out, "hello at 0x10: firmware 5511, hardware 2a1c"));
+	e2e_stop(&E);
+	start_ex("touchfw,emul-elants", OLD_FW, true, "bound = false\nelants.flash = corrupt\n");
+	expect_rc(0, "chip", DEV, "info");
+	assert_non_null(E.out);
+	assert_non_null(strstr(E.out, "hello packet 55 55 80 80 at 0x10: recovery mode; "
+				      "hardware 2a1c"));
+	assert_int_equal(chip().mode, ELANTS_MODEL_RECOVERY);
+}
+
+/* Wait until the detached run finished: result recorded, lock free. */
+static void wait_run_done(int timeout_ms)
+{
+	char path[400];
+	int waited = 0;
+
+	snprintf(path, sizeof(path), "%s/state/" DEV ".lock", E.dir);
+	for (;;) {
+		char *json = e2e_state_file(&E, DEV ".json");
+		int fd = open(path, O_RDONLY);
+		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+		if (fd >= 0)
+			close(fd);
+		free(json);
+		if (json && free_lock)
+			return;
+		if (waited > timeout_ms)
+			fail_msg("the detached run did not finish within %d ms", timeout_ms);
+		usleep(20 * 1000);
+		waited += 20;
+	}
+}
+
+static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
+{
+	char *log;
+
+	(void)state;
+	/* As at boot: the driver binds the chip in recovery, its bind uevent
+	 * runs handle-event, which hands off to a detached run. */
+	start_he("touchfw,emul-elants", OLD_FW, false, "elants.flash = corrupt\n", "");
+	wait_run_done(30000);
+	assert_int_equal(chip().mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(chip().fw, DB_FW);
+	log = e2e_state_file(&E, DEV ".log");
+	assert_non_null(log);
+	assert_non_null(strstr(log, "reports recovery mode"));
+	assert_non_null(strstr(log, "verified: firmware (bootloader) -> 5512"));
+	free(log);
+	/* touchfw's own rebind started no second update. */
+	usleep(500 * 1000);
+	assert_int_equal(chip().stats.iap_entries, 1);
+}
+
+/* ------------------------------------------------------------ faults */
+
+static void test_iap_failing_midway_leaves_recovery_and_says_so(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "fault.iap_nak_page = 10\n");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	e2e_said(&E, "after update_fw and a rebind: elants_i2c reports recovery mode");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
+	assert_int_equal(c.stats.pages_written, 10);
+	assert_true(c.stats.bad_acks >= 30);
+	/* The driver is bound again, in recovery: the next run retries, and
+	 * (the fault gone) recovers it through update_fw. */
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+}
+
+static void test_driver_without_input_device_fails_verification(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "fault.no_input = true\n");
+	expect_rc(TF_EXIT_VERIFY, "run", DEV);
+	e2e_said(&E, "rebinding it");
+	e2e_said(&E, "driver update failed");
+	/* The chip took the firmware; the missing input device fails it. */
+	assert_int_equal(chip().fw, DB_FW);
+}
+
+static void test_image_the_driver_would_refuse_is_refused_before_the_chip(void **state)
+{
+	uint8_t buf[ELANTS_MODEL_PAGE * 3 + 1] = { 0 };
+	const char *f;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, NULL);
+	f = write_blob("short.bin", buf, sizeof(buf));
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
+	e2e_said(&E, "397 bytes is not a whole number of 132-byte pages (elants_i2c refuses it)");
+	assert_int_equal(chip().stats.iap_entries, 0);
+	assert_int_equal(chip().fw, OLD_FW);
+}
+
+static void test_image_for_other_hardware_leaves_the_chip_in_recovery(void **state)
+{
+	static uint8_t img[16 * ELANTS_MODEL_PAGE];
+	const char *f;
+	struct chip c;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, NULL);
+	elants_model_make_image(img, 16, 0x6000, 0x1234, 0);
+	f = write_blob("other.bin", img, sizeof(img));
+	expect_rc(TF_EXIT_BOOTLOADER, "flash", "--firmware", f, DEV);
+	e2e_said(&E, "after update_fw and a rebind: elants_i2c reports recovery mode");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
+	assert_int_equal(c.stats.pages_written, 16);
+	/* ... and the database's image brings it back. */
+	expect_rc(0, "run", DEV);
+	assert_int_equal(chip().fw, DB_FW);
+}
+
+static void test_no_profile_for_this_board_touches_nothing(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elants-unknown", OLD_FW, NULL);
+	expect_rc(TF_EXIT_NO_PROFILE, "run", DEV);
+	assert_int_equal(chip().stats.iap_entries, 0);
+	assert_int_equal(chip().fw, OLD_FW);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_older_firmware_is_flashed_by_the_driver_and_rebound,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_chip_in_recovery_is_flashed_through_the_bound_driver, teardown),
+		cmocka_unit_test_teardown(test_dry_run_names_the_file_the_driver_requests,
+					  teardown),
+		cmocka_unit_test_teardown(test_unbound_chip_is_read_by_its_hello_packet, teardown),
+		cmocka_unit_test_teardown(test_bind_in_recovery_is_handled_from_the_uevent,
+					  teardown),
+		cmocka_unit_test_teardown(test_iap_failing_midway_leaves_recovery_and_says_so,
+					  teardown),
+		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_image_the_driver_would_refuse_is_refused_before_the_chip, teardown),
+		cmocka_unit_test_teardown(
+			test_image_for_other_hardware_leaves_the_chip_in_recovery, teardown),
+		cmocka_unit_test_teardown(test_no_profile_for_this_board_touches_nothing,
+					  teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

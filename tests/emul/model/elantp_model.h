@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An Elan i2c touchpad (the chips elan_i2c serves over i2c), modelled from
+ * the kernel's drivers/input/mouse/elan_i2c_i2c.c, elan_i2c_core.c and
+ * elan_i2c.h -- the registers the driver reads and writes and the answers
+ * it checks -- not from touchfw's agent.  Freestanding: see em_types.h.
+ *
+ * Bus: a write of a LE16 register then a read in one transaction reads
+ * it; a write of a LE16 register and a LE16 value writes it; a plain read
+ * takes what the chip has pending (the 2-byte reset acknowledgement 00 00,
+ * with INT asserted until it is read).  Modelled as "pattern 0" parts with
+ * ic type 0x08 (elan_get_fwinfo: 512 pages of 64 bytes, signature
+ * AA 55 CC 33 FF FF at 512 * 64 - 6).
+ *  - 0x0005 STAND: 0x0100 reset (acknowledged), 0x0800 wake, 0x0801 sleep.
+ *  - 0x0001 / 0x0002: the 30-byte device and 158-byte report descriptors.
+ *  - 0x0100 pattern, 0x0101 product id, 0x0102 firmware version, 0x0103
+ *    sample version and ic type, 0x0104 clickpad bit, 0x0105 traces,
+ *    0x0106 / 0x0107 maximum x / y, 0x0108 resolution, 0x010A pressure
+ *    format, 0x0110 IAP version, 0x0300 mode, 0x0307 power, 0x030F
+ *    firmware checksum.
+ *  - IAP: 0x0310 control (bit 9 main mode; bit 5 page error, bit 4
+ *    interface error), 0x0311 password: 0x1EA5 written in main mode
+ *    switches to IAP, written again in IAP unlocks writing (and reads
+ *    back; the model then erases the last page, so an update cut short
+ *    leaves the chip in IAP); pages arrive as 01 06 + 64 bytes + their LE16 word sum and are
+ *    written from the application's first page (the image's LE16 at byte
+ *    0x106, in words, as the driver computes it) on; after the last page
+ *    the chip resets itself (watchdog); 0x0314 = F0F0 resets it; 0x0315
+ *    reads the sum of the page sums written in this IAP.
+ *  - In IAP mode only the IAP registers answer: the others NAK, so the
+ *    driver's probe fails on a touchpad left there.
+ *
+ * Image layout beyond the driver's facts is this model's own: the bytes
+ * before the signature hold the product id (LE16, at -10) and the
+ * firmware version (at -8).  The chip boots the application only when the
+ * signature is there and the product id is its own.
+ */
+#ifndef ELANTP_MODEL_H
+#define ELANTP_MODEL_H
+
+#include "em_chip.h"
+
+#define ELANTP_MODEL_PAGE 64
+#define ELANTP_MODEL_PAGES 512
+#define ELANTP_MODEL_FLASH (ELANTP_MODEL_PAGE * ELANTP_MODEL_PAGES)
+#define ELANTP_MODEL_SIG_ADDR (ELANTP_MODEL_FLASH - 6)
+#define ELANTP_MODEL_IAP_START_WORDS 0x0400 /* application from page 32 */
+
+enum elantp_model_mode { ELANTP_MODEL_OFF, ELANTP_MODEL_MAIN, ELANTP_MODEL_IAP };
+
+struct elantp_model_cfg {
+	em_u16 product_id;
+	em_u8 sm_version, iap_version;
+	em_u16 max_x, max_y;
+	int fail_page; /* answer a page error from this page index on (-1 never) */
+};
+
+struct elantp_model_stats {
+	unsigned resets, iap_entries, pages_written, page_errors, boots_valid;
+};
+
+struct elantp_model {
+	struct elantp_model_cfg cfg;
+	enum elantp_model_mode mode;
+	bool powered;
+	em_u8 flash[ELANTP_MODEL_FLASH];
+	em_u8 fw_version;
+	bool unlocked;
+	em_u16 password, ctrl_err, power, iap_sum;
+	em_u32 page_ptr;
+	bool reg_set;
+	em_u16 reg;
+	em_u8 pending[2];
+	bool have_pending;
+	struct elantp_model_stats stats;
+};
+
+/* @image of ELANTP_MODEL_FLASH bytes, or NULL: empty flash (IAP mode). */
+void elantp_model_init(struct elantp_model *m, const struct elantp_model_cfg *cfg,
+		       const em_u8 *image);
+extern const struct em_chip_ops elantp_model_ops;
+/* A valid image for @product_id at @fw_version (ELANTP_MODEL_FLASH bytes). */
+void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version);
+enum elantp_model_mode elantp_model_mode(const struct elantp_model *m);
+em_u8 elantp_model_fw_version(const struct elantp_model *m);
+const struct elantp_model_stats *elantp_model_stats(const struct elantp_model *m);
+
+#endif /* ELANTP_MODEL_H */

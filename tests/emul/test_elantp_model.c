@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Elan touchpad chip model on its own, driven as elan_i2c_i2c.c
+ * drives a chip: registers in main mode, the reset acknowledgement, the
+ * password that enters IAP and then unlocks it, pages with their sums
+ * (a bad sum is a page error), the watchdog reset after the last page,
+ * the IAP checksum, and IAP mode answering only the IAP registers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "elantp_model.h"
+
+static struct elantp_model M;
+static uint8_t img[ELANTP_MODEL_FLASH];
+
+static int rd(uint16_t reg, unsigned *v)
+{
+	uint8_t a[2] = { (uint8_t)reg, (uint8_t)(reg >> 8) }, r[2];
+	int rc = elantp_model_ops.write(&M, 0x15, a, 2);
+
+	if (rc == EM_ACK)
+		rc = elantp_model_ops.read(&M, 0x15, r, 2);
+	elantp_model_ops.stop(&M);
+	*v = (unsigned)(r[0] | r[1] << 8);
+	return rc;
+}
+
+static void wr(uint16_t reg, uint16_t val)
+{
+	uint8_t b[4] = { (uint8_t)reg, (uint8_t)(reg >> 8), (uint8_t)val, (uint8_t)(val >> 8) };
+
+	assert_int_equal(elantp_model_ops.write(&M, 0x15, b, 4), EM_ACK);
+	elantp_model_ops.stop(&M);
+}
+
+static void start(uint8_t fw)
+{
+	struct elantp_model_cfg cfg = { .product_id = 18, .max_x = 3052, .max_y = 1888,
+					.fail_page = -1 };
+
+	elantp_model_make_image(img, 18, fw);
+	elantp_model_init(&M, &cfg, fw ? img : NULL);
+}
+
+/* Pages from the IAP start on, as __elan_update_firmware sends them. */
+static unsigned send_pages(const uint8_t *image, unsigned from, unsigned to, bool bad_sum)
+{
+	unsigned p, sw = 0, ctrl;
+
+	for (p = from; p < to; p++) {
+		uint8_t b[ELANTP_MODEL_PAGE + 4] = { 0x01, 0x06 };
+		uint16_t s = 0;
+		int j;
+
+		memcpy(b + 2, image + p * ELANTP_MODEL_PAGE, ELANTP_MODEL_PAGE);
+		for (j = 0; j < ELANTP_MODEL_PAGE; j += 2)
+			s = (uint16_t)(s + (b[2 + j] | b[3 + j] << 8));
+		b[ELANTP_MODEL_PAGE + 2] = (uint8_t)(s + (bad_sum ? 1 : 0));
+		b[ELANTP_MODEL_PAGE + 3] = (uint8_t)(s >> 8);
+		assert_int_equal(elantp_model_ops.write(&M, 0x15, b, sizeof(b)), EM_ACK);
+		elantp_model_ops.stop(&M);
+		assert_int_equal(rd(0x0310, &ctrl), EM_ACK);
+		if (bad_sum)
+			assert_true(ctrl & (1u << 5));
+		sw = (sw + s) & 0xffff;
+	}
+	return sw;
+}
+
+static void test_main_mode_registers_and_reset_ack(void **state)
+{
+	unsigned v;
+	uint8_t ack[2] = { 9, 9 };
+
+	(void)state;
+	start(5);
+	assert_int_equal(rd(0x0101, &v), EM_ACK);
+	assert_int_equal(v, 18);
+	assert_int_equal(rd(0x0102, &v), EM_ACK);
+	assert_int_equal(v & 0xff, 5);
+	assert_int_equal(rd(0x0310, &v), EM_ACK);
+	assert_true(v & (1u << 9));
+	wr(0x0005, 0x0100);
+	assert_true(elantp_model_ops.irq_asserted(&M));
+	assert_int_equal(elantp_model_ops.read(&M, 0x15, ack, 2), EM_ACK);
+	assert_memory_equal(ack, "\0\0", 2);
+	assert_false(elantp_model_ops.irq_asserted(&M));
+}
+
+static void test_full_update(void **state)
+{
+	static uint8_t fresh[ELANTP_MODEL_FLASH];
+	unsigned v, sw;
+
+	(void)state;
+	start(5);
+	elantp_model_make_image(fresh, 18, 6);
+	wr(0x0311, 0x1ea5);
+	assert_int_equal(rd(0x0310, &v), EM_ACK);
+	assert_false(v & (1u << 9));
+	/* IAP mode: the product id does not answer. */
+	assert_int_equal(rd(0x0101, &v), EM_NAK_DATA);
+	wr(0x0311, 0x1ea5);
+	assert_int_equal(rd(0x0311, &v), EM_ACK);
+	assert_int_equal(v, 0x1ea5);
+	sw = send_pages(fresh, 32, ELANTP_MODEL_PAGES, false);
+	/* the watchdog reset after the last page: main mode, new version */
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_MAIN);
+	assert_int_equal(elantp_model_fw_version(&M), 6);
+	assert_int_equal(rd(0x0315, &v), EM_ACK);
+	assert_int_equal(v, sw);
+}
+
+static void test_cut_short_and_bad_sums(void **state)
+{
+	static uint8_t fresh[ELANTP_MODEL_FLASH];
+
+	(void)state;
+	start(5);
+	elantp_model_make_image(fresh, 18, 6);
+	wr(0x0311, 0x1ea5);
+	wr(0x0311, 0x1ea5);
+	send_pages(fresh, 32, 40, true);
+	assert_int_equal(elantp_model_stats(&M)->pages_written, 0);
+	send_pages(fresh, 32, 100, false);
+	wr(0x0314, 0xf0f0);
+	/* the application's last page was erased: the chip stays in IAP */
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_IAP);
+	start(0);
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_IAP);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_main_mode_registers_and_reset_ack),
+		cmocka_unit_test(test_full_update),
+		cmocka_unit_test(test_cut_short_and_bad_sums),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Elan touchpad family's pure parts: the file name elan_i2c requests
+ * (elan_i2c_<product_id>.0.bin), the "%d.0" attributes, the image rule
+ * (signature AA 55 CC 33 FF FF at validpage_count * 64 - 6 for a count
+ * elan_get_fwinfo knows; IAP start inside the image), the manifest rule
+ * and the registry entry.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "family/elantp/elantp.h"
+#include "family/family.h"
+#include "fwdb.h"
+
+static uint8_t img[2048 * 64];
+
+/* An image of @pages valid pages with the signature where the driver
+ * looks (built here, not with the family's code). */
+static size_t make(unsigned pages)
+{
+	size_t len = (size_t)pages * 64;
+
+	memset(img, 0x11, len);
+	img[0x106] = 0x00; /* IAP start 0x0400 words: byte 0x800 */
+	img[0x107] = 0x04;
+	memcpy(img + len - 6, "\xaa\x55\xcc\x33\xff\xff", 6);
+	return len;
+}
+
+static void test_file_name_and_attributes(void **state)
+{
+	char buf[TF_FW_NAME_MAX];
+	unsigned v;
+
+	(void)state;
+	assert_int_equal(elantp_fw_name(18, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "elan_i2c_18.0.bin");
+	assert_int_equal(elantp_attr_number("18.0", 0xffff, &v), 0);
+	assert_int_equal(v, 18);
+	assert_int_equal(elantp_attr_number("6", 255, &v), 0);
+	assert_int_equal(elantp_attr_number("256.0", 255, &v), -EINVAL);
+	assert_int_equal(elantp_attr_number("18.1", 0xffff, &v), -EINVAL);
+	assert_int_equal(elantp_attr_number("018.0", 0xffff, &v), -EINVAL);
+	assert_int_equal(elantp_attr_number("-1.0", 0xffff, &v), -EINVAL);
+	assert_int_equal(elantp_attr_number("", 0xffff, &v), -EINVAL);
+}
+
+static void test_image_rule(void **state)
+{
+	char msg[200];
+	size_t len;
+
+	(void)state;
+	assert_int_equal(elantp_check_image(img, make(512), msg, sizeof(msg)), 0);
+	assert_int_equal(elantp_check_image(img, make(1280), msg, sizeof(msg)), 0);
+	/* 600 pages is no ic type's count: the signature is not looked for there. */
+	assert_int_equal(elantp_check_image(img, make(600), msg, sizeof(msg)), -EBADMSG);
+	len = make(512);
+	img[len - 1] = 0;
+	assert_int_equal(elantp_check_image(img, len, msg, sizeof(msg)), -EBADMSG);
+	assert_non_null(strstr(msg, "no AA 55 CC 33 FF FF signature"));
+	len = make(512);
+	img[0x107] = 0x40; /* IAP start 0x4000 words = byte 0x8000 = the end */
+	assert_int_equal(elantp_check_image(img, len, msg, sizeof(msg)), -EBADMSG);
+	assert_non_null(strstr(msg, "past its end"));
+	assert_int_equal(elantp_check_image(img, 0x100, msg, sizeof(msg)), -EBADMSG);
+}
+
+static void test_manifest_rule(void **state)
+{
+	char *ok[] = { "18" }, *dotted[] = { "18.0" }, *hex[] = { "0x12" };
+	struct tf_blob b = { .type = TF_BLOB_FIRMWARE, .hardware = ok, .n_hardware = 1 };
+	const char *key = NULL;
+	char msg[200];
+
+	(void)state;
+	assert_int_equal(elantp_check_blob(&b, &key, msg, sizeof(msg)), 0);
+	b.hardware = dotted;
+	assert_int_equal(elantp_check_blob(&b, &key, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(key, "hardware");
+	b.hardware = hex;
+	assert_int_equal(elantp_check_blob(&b, &key, msg, sizeof(msg)), -EINVAL);
+	b.hardware = ok;
+	b.type = TF_BLOB_CONFIG;
+	assert_int_equal(elantp_check_blob(&b, &key, msg, sizeof(msg)), -EINVAL);
+}
+
+static void test_registry_entry(void **state)
+{
+	const struct tf_family *f = tf_family_by_driver("elan_i2c");
+	char why[200];
+
+	(void)state;
+	assert_non_null(f);
+	assert_string_equal(f->ids->name, "elantp");
+	assert_int_equal(tf_family_check(f, why, sizeof(why)), 0);
+	assert_string_equal(f->caps.kernel_fw_attr, "update_fw");
+	assert_non_null(f->caps.kernel_fw_rebind);
+	assert_string_equal(f->caps.kernel_fw_rebind[0], f->ids->drivers[0]);
+	assert_false(f->caps.bus_flash);
+	assert_false(f->caps.bootloader_mode);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_name_and_attributes),
+		cmocka_unit_test(test_image_rule),
+		cmocka_unit_test(test_manifest_rule),
+		cmocka_unit_test(test_registry_entry),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
