@@ -12,6 +12,8 @@
 #   make check-format     the C sources formatted as .clang-format says
 #   make demo             the end-to-end demo on an emulated board
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
+#   make demo-silead      an emulated Silead tablet: no firmware file, probe
+#                         failed, to a verified input device
 #   make deps             install missing Debian 12 packages (root)
 #   make deb              the Debian package (debian/), built in $(B)/deb
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
@@ -110,7 +112,7 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 # tests/emul/gpiod-preload.c: the agent itself holds no emulator).  Only the binaries the tests, the demo and
 # the benchmarks run have them; a plain `make` and `make install` never.
 TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
-	demo-run demo-goodix demo-goodix-run bench bench-run fuzz soak soak-run \
+	demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run bench bench-run fuzz soak soak-run \
 	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
 ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
 TEST_HOOKS ?= 1
@@ -172,7 +174,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 .SECONDARY:
 
 .PHONY: soak soak-run all agent emul boards check check-fast check-run check-san \
-	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run install \
+	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -378,6 +380,11 @@ demo-goodix: deps-check
 	@$(MAKE) --no-print-directory demo-goodix-run
 demo-goodix-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo-goodix
+
+demo-silead: deps-check
+	@$(MAKE) --no-print-directory demo-silead-run
+demo-silead-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-silead
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add

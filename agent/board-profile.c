@@ -112,6 +112,8 @@ enum ctrl_prop {
 	C_FLASH_TIMEOUT,
 	C_CONFIG_NAME,
 	C_SWAPPED_X_Y,
+	C_SIZE_X,
+	C_SIZE_Y,
 	C_SPI_MAX_FREQ,
 	C_SPI_CPOL,
 	C_SPI_CPHA,
@@ -141,6 +143,8 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_FLASH_TIMEOUT] = "flash-timeout-ms",
 	[C_CONFIG_NAME] = "config-name",
 	[C_SWAPPED_X_Y] = "touchscreen-swapped-x-y",
+	[C_SIZE_X] = "touchscreen-size-x",
+	[C_SIZE_Y] = "touchscreen-size-y",
 	[C_SPI_MAX_FREQ] = "spi-max-frequency",
 	[C_SPI_CPOL] = "spi-cpol",
 	[C_SPI_CPHA] = "spi-cpha",
@@ -1200,6 +1204,20 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			ctl->swapped_x_y = true;
 		else
 			ok = false;
+	}
+	/* the panel's size as the kernel's touchscreen-size-x/-y give it
+	 * (touchscreen.yaml: the largest coordinate + 1) */
+	for (int i = C_SIZE_X; i <= C_SIZE_Y; i++) {
+		uint32_t *out = i == C_SIZE_X ? &ctl->size_x : &ctl->size_y;
+
+		if (!v[i].seen)
+			continue;
+		if (!val_u32(c, path, ctrl_props[i], &v[i], "1280", out)) {
+			ok = false;
+		} else if (*out < 1 || *out > 65536) {
+			issue(c, path, "%s %u is out of range (1..65536)", ctrl_props[i], *out);
+			ok = false;
+		}
 	}
 
 	/* spi settings: the bus's own properties, as in spi-peripheral-props */

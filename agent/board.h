@@ -100,6 +100,11 @@ struct tf_controller {
 	/* The device tree swaps the axes (touchscreen-swapped-x-y): the
 	 * driver's ABS_MT_POSITION_X range is then the panel's Y. */
 	bool swapped_x_y;
+	/* touchscreen-size-x/-y of the board's kernel properties (DT, or
+	 * the kernel's DMI table on x86 tablets), 0 if not given: the
+	 * driver's ABS_MT_POSITION_X/Y maxima are then size - 1 (swapped
+	 * with swapped_x_y). */
+	uint32_t size_x, size_y;
 	/* spi only: spi-max-frequency (0: not given), spi-cpol/spi-cpha
 	 * (has_spi_mode: either given; SPI_CPHA 1 | SPI_CPOL 2), spi-bits-per-word
 	 * (0: not given).  What is not given, the device keeps. */

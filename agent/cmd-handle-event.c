@@ -31,9 +31,11 @@ static void usage(FILE *f)
 		"\n"
 		"Run by udev (udev-rules/61-touchfw.rules) with the uevent in the\n"
 		"environment (ACTION, DEVPATH, SUBSYSTEM, DRIVER, MODALIAS, OF_*).\n"
-		"Acts on 'bind' of an i2c/spi touch controller, and on 'add' with\n"
-		"DRIVER set (coldplug replay); ignores remove, unbind, change and\n"
-		"unknown actions.  Decides without bus I/O and hands the work to\n"
+		"Acts on 'bind' of an i2c/spi touch controller, on 'add' with\n"
+		"DRIVER set (coldplug replay), and on 'add' of a controller whose\n"
+		"driver's probe fails until touchfw installs its firmware file (no\n"
+		"bind follows); ignores remove, unbind, change and unknown actions.\n"
+		"Decides without bus I/O and hands the work to\n"
 		"touchfw@DEVICE.service (or a detached 'touchfw run' where systemd\n"
 		"is not running), then returns.\n"
 		"\n"
@@ -63,7 +65,6 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
 	const struct tf_family_ids *fam = NULL;
 	const char *cand = getenv("TOUCHFW_CANDIDATE");
 	bool candidate = cand && !strcmp(cand, "1");
-	bool waiting_bind = false;
 
 	*why = "";
 	switch (ev->action) {
@@ -76,11 +77,13 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
 	case TF_ACTION_ADD:
 		if (ev->driver)
 			break; /* coldplug replay of a bound device */
+		fam = tf_family_ids_by_uevent(ev);
+		if (fam && fam->probe_needs_file)
+			break; /* its probe fails without touchfw's file: no bind follows */
 		if (!add_only) {
 			*why = "add without DRIVER (the bind event will follow)";
 			return TF_VERDICT_IGNORED;
 		}
-		waiting_bind = true;
 		break;
 	default:
 		snprintf(detail, dsize, "ACTION=%s is not for touchfw",
@@ -95,7 +98,10 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
 		*why = detail;
 		return TF_VERDICT_IGNORED;
 	}
-	fam = waiting_bind ? tf_family_ids_by_uevent(ev) : tf_family_ids_by_driver(ev->driver);
+	if (ev->driver)
+		fam = tf_family_ids_by_driver(ev->driver);
+	else if (!fam)
+		fam = tf_family_ids_by_uevent(ev);
 	if (!fam && !candidate) {
 		snprintf(detail, dsize, "driver %s is not a touch driver touchfw knows",
 			 ev->driver ? ev->driver : "(none)");
@@ -125,6 +131,17 @@ static enum tf_verdict decide(const struct tf_settings *s, const char **why)
  * is a refusal with its reason, never a hand-off: the run would meet the
  * same problem, and a detached run's log would go where it points.
  */
+/*
+ * An add of a device whose driver's probe fails without a file touchfw
+ * installs: no bind follows, so the run must not wait for one.
+ */
+static bool waits_for_file(const struct tf_uevent *ev)
+{
+	const struct tf_family_ids *fam = ev->driver ? NULL : tf_family_ids_by_uevent(ev);
+
+	return fam && fam->probe_needs_file;
+}
+
 static enum tf_verdict check_state(const struct tf_uevent *ev,
 				   const struct tf_settings *s, const char **why,
 				   char *detail, size_t dsize)
@@ -190,7 +207,7 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 		tf_snprintf(detail, dsize, "%s", err.msg);
 		*why = detail;
 	}
-	if (v == TF_VERDICT_HANDED_OFF && !ev->driver &&
+	if (v == TF_VERDICT_HANDED_OFF && !ev->driver && !waits_for_file(ev) &&
 	    (r = tf_state_mark_wait_bind(&st, ev->devname, now)) < 0) {
 		/* The unit can not take --wait-bind: the run needs this note. */
 		tf_snprintf(detail, dsize, "%s/%s.waitbind: can not write the note for the run: %s",
@@ -283,7 +300,7 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 		break;
 	}
 	if (tf_handoff(&s, cli->config_from_args ? cli->config : NULL, ev.devname,
-		       ev.driver ? NULL : wait_args, &how, &err) < 0) {
+		       ev.driver || waits_for_file(&ev) ? NULL : wait_args, &how, &err) < 0) {
 		log_err(ev.devname, "%s (driver %s): could not hand off: %s",
 			ev.action_str, ev.driver ? ev.driver : "none yet", err.msg);
 		return TF_EXIT_FAILURE;

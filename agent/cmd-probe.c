@@ -94,6 +94,39 @@ static bool have(struct row *rows, int n, const char *dev)
 	return false;
 }
 
+/*
+ * x86 machines name a client after its ACPI device ("i2c-<HID>:00"),
+ * not its address: when @dev ("3-0040") does not exist, take the one
+ * ACPI-named client on adapter @nr (the profile's controller there), as
+ * tf_board_lookup_controller() matches such a client the other way round.
+ */
+static void acpi_client(int nr, char *dev, size_t size)
+{
+	char path[300], found[64] = "";
+	struct dirent *de;
+	struct stat sb;
+	int hits = 0;
+	DIR *d;
+
+	tf_snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s", dev);
+	if (lstat(path, &sb) == 0)
+		return;
+	tf_snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d", nr);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "i2c-", 4) || !strchr(de->d_name, ':') ||
+		    !tf_devname_valid(de->d_name))
+			continue;
+		hits++;
+		tf_snprintf(found, sizeof(found), "%s", de->d_name);
+	}
+	closedir(d);
+	if (hits == 1)
+		tf_snprintf(dev, size, "%s", found);
+}
+
 /* Controllers of the matching profile, by adapter name/path + address. */
 static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 {
@@ -133,6 +166,7 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 				 c->node_path, c->adapter_name[0] ? c->adapter_name : c->adapter_path);
 		} else {
 			tf_snprintf(r->dev, sizeof(r->dev), "%d-%04x", nr, c->reg);
+			acpi_client(nr, r->dev, sizeof(r->dev));
 			tf_snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path, p->name);
 		}
 		n++;
@@ -277,15 +311,18 @@ static void print_table(struct row *rows, int n, bool status)
 	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		const char *addr = strchr(r->dev, '-');
+		/* i2c: the address (an ACPI name, i2c-HID:00, has none);
+		 * spi (spiB.C): the chip select */
+		const char *addr = strncmp(r->dev, "i2c-", 4) ? strchr(r->dev, '-') : NULL;
 		const char *cs = !strncmp(r->dev, "spi", 3) ? strchr(r->dev, '.') : NULL;
 		char where[16];
 
-		/* i2c: the address; spi (spiB.C): the chip select */
 		if (cs)
 			tf_snprintf(where, sizeof(where), "cs%s", cs + 1);
+		else if (addr)
+			tf_snprintf(where, sizeof(where), "0x%s", addr + 3);
 		else
-			tf_snprintf(where, sizeof(where), "0x%s", addr ? addr + 3 : "-");
+			tf_snprintf(where, sizeof(where), "-");
 		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
 			 r->res.crc_before);
 		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,

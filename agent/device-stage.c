@@ -66,7 +66,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	int fd, r;
 
 	memset(st, 0, sizeof(*st));
-	st->lock_fd = st->dir_fd = -1;
+	st->lock_fd = st->dir_fd = st->sub_fd = -1;
 	tf_snprintf(st->param, sizeof(st->param), "%s", param);
 	if (tf_snprintf(st->dir, sizeof(st->dir), "%s/firmware", state_dir) ||
 	    tf_snprintf(st->name, sizeof(st->name), "%s", name) ||
@@ -105,8 +105,32 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 				  "(kernel without firmware_class?)", param);
 	}
 	(void)dev;
-	unlinkat(st->dir_fd, name, 0);
-	fd = tf_state_open_file(st->dir_fd, st->dir, name, O_WRONLY | O_CREAT | O_EXCL, err);
+	/* Drivers request names with one directory ("vendor/file.fw"): that
+	 * subdirectory is made in touchfw's directory, checked likewise. */
+	st->base = strrchr(st->name, '/');
+	if (st->base) {
+		char sub[128];
+
+		tf_snprintf(sub, sizeof(sub), "%.*s", (int)(st->base - st->name), st->name);
+		st->base++;
+		if (!sub[0] || strchr(sub, '/') || !strcmp(sub, ".") || !strcmp(sub, "..") ||
+		    !st->base[0] || !strcmp(st->base, "..")) {
+			tf_fw_unstage(st);
+			return tf_err_set(err, EINVAL, "'%s': not a file name with at most one "
+					  "directory", name);
+		}
+		st->sub_fd = tf_state_subdir(st->dir_fd, st->dir, sub, true, err);
+		if (st->sub_fd < 0) {
+			r = st->sub_fd;
+			tf_fw_unstage(st);
+			return r;
+		}
+	} else {
+		st->base = st->name;
+	}
+	unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
+	fd = tf_state_open_file(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->dir, st->base,
+				O_WRONLY | O_CREAT | O_EXCL, err);
 	if (fd < 0) {
 		tf_fw_unstage(st);
 		return fd;
@@ -125,18 +149,48 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	if (close(fd) < 0 && !r)
 		r = errno;
 	if (r) {
-		unlinkat(st->dir_fd, name, 0);
+		unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
 		tf_fw_unstage(st);
 		return tf_err_set(err, r, "%s: %s", st->file, strerror(r));
 	}
 	r = tf_write_attr(param, st->dir);
 	if (r < 0) {
-		unlinkat(st->dir_fd, name, 0);
+		unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
 		tf_fw_unstage(st);
 		return tf_err_set(err, -r, "%s: %s", param, strerror(-r));
 	}
 	st->active = true;
 	return 0;
+}
+
+/* tf_fw_repair's removal of stale files staged in @dir/@sub; how many. */
+static int repair_subdir(int dfd, const char *dir, const char *sub, char *what, size_t size,
+			 size_t *used, int n0)
+{
+	int fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), n = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		struct stat sb;
+
+		if (e->d_name[0] == '.' ||
+		    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    S_ISDIR(sb.st_mode) || unlinkat(dirfd(d), e->d_name, 0) < 0)
+			continue;
+		if (*used < size)
+			*used += (size_t)snprintf(what + *used, size - *used,
+						  "%sremoved the stale %s/%s/%s",
+						  n0 + n ? "; " : "", dir, sub, e->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t size)
@@ -180,8 +234,14 @@ int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t si
 			struct stat sb;
 
 			if (e->d_name[0] == '.' ||
-			    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
-			    S_ISDIR(sb.st_mode) || unlinkat(dirfd(d), e->d_name, 0) < 0)
+			    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			if (S_ISDIR(sb.st_mode)) {
+				/* a staged "vendor/file": files one level down */
+				n += repair_subdir(dirfd(d), dir, e->d_name, what, size, &used, n);
+				continue;
+			}
+			if (unlinkat(dirfd(d), e->d_name, 0) < 0)
 				continue;
 			if (used < size)
 				used += (size_t)snprintf(what + used, size - used,
@@ -200,12 +260,14 @@ void tf_fw_unstage(struct tf_fw_stage *st)
 		/* An empty string can not be written to a sysfs parameter;
 		 * a single newline resets firmware_class.path to empty. */
 		tf_write_attr(st->param, st->saved[0] ? st->saved : "\n");
-		unlinkat(st->dir_fd, st->name, 0);
+		unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
 		st->active = false;
 	}
+	if (st->sub_fd >= 0)
+		close(st->sub_fd);
 	if (st->dir_fd >= 0)
 		close(st->dir_fd);
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
-	st->lock_fd = st->dir_fd = -1;
+	st->lock_fd = st->dir_fd = st->sub_fd = -1;
 }

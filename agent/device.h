@@ -90,9 +90,11 @@ struct tf_fw_stage {
 	char dir[300];
 	char file[400];
 	char saved[256];   /* previous value, restored by unstage */
-	char name[128];    /* the staged file's name in dir */
+	char name[128];    /* the staged file's name in dir ("x.bin", "vendor/x.fw") */
 	int lock_fd;
 	int dir_fd;        /* dir, opened and checked as state dirs are */
+	int sub_fd;        /* name's one subdirectory in dir, else -1 */
+	const char *base;  /* name's last component (in sub_fd, else dir_fd) */
 	bool active;
 };
 int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir,

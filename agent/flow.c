@@ -616,15 +616,17 @@ static int step_detect(struct run *r)
 	/* A driver that owns the power keeps the chip off while unbound; a
 	 * dry run does not bind it (it changes nothing) and says so. */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
-	    r->ctrl->driver[0] && r->o->dry_run) {
+	    r->ctrl->driver[0] && r->o->dry_run && !r->fam->caps.kernel_fw_probe) {
 		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
 		return finish(r, TF_EXIT_NO_DEVICE,
 			      "driver %s is not bound and owns the power, so the chip "
 			      "is off; a dry run does not bind it ('touchfw run %s' does)",
 			      r->ctrl->driver, r->c.dev.name);
 	}
+	/* A driver that loads the firmware at probe can not bind before the
+	 * file is there: the path does both (path_probe_file). */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
-	    r->ctrl->driver[0]) {
+	    r->ctrl->driver[0] && !r->fam->caps.kernel_fw_probe) {
 		rlog(r, TF_LOG_INFO, "driver not bound and it owns the power: binding %s first",
 			 r->ctrl->driver);
 		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0)
@@ -651,7 +653,10 @@ static int step_detect(struct run *r)
 			    "%s", r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s", r->chip.detail);
-	if (r->chip.mode == TF_CHIP_APP) {
+	if (r->chip.mode == TF_CHIP_APP && r->fam->caps.kernel_fw_probe) {
+		/* nothing in the chip to read: what the driver says */
+		rlog(r, TF_LOG_INFO, "%s", r->chip.detail);
+	} else if (r->chip.mode == TF_CHIP_APP) {
 		char crc[16];
 
 		persist_hw(r, r->chip.hw);
@@ -1430,6 +1435,129 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	return TF_EXIT_OK;
 }
 
+/* Is @path a file holding exactly @data? */
+static bool same_file(const char *path, const uint8_t *data, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	bool same;
+
+	if (tf_read_file(path, len + 1, &buf, &n) < 0)
+		return false;
+	same = n == len && !memcmp(buf, data, len);
+	free(buf);
+	return same;
+}
+
+/*
+ * caps.kernel_fw_probe: the driver loads the firmware file into the chip at
+ * every probe and fails without it.  Stage the blob under the name the
+ * driver requests, in touchfw's own directory at the front of the loader's
+ * path (a distribution's file of that name is shadowed, never touched),
+ * make the driver probe (bind; rebind when it runs another file), and wait
+ * for its input device.  Nothing is written to the chip by touchfw.
+ */
+/*
+ * The kernel probes right after the add that may have started this run,
+ * and the driver link exists while it does: wait until the link has not
+ * changed for PROBE_SETTLE_MS (at most PROBE_SETTLE_MAX_MS), so the run
+ * neither unbinds a probe in progress nor binds over one.
+ */
+#define PROBE_SETTLE_MS 300
+#define PROBE_SETTLE_MAX_MS 5000
+static void settle_driver_link(struct run *r)
+{
+	uint64_t start = tf_now_ms(), since = start;
+	char last[sizeof(r->c.dev.driver)];
+
+	tf_device_refresh(&r->c.dev);
+	tf_snprintf(last, sizeof(last), "%s", r->c.dev.driver);
+	while (tf_now_ms() - since < PROBE_SETTLE_MS && tf_now_ms() - start < PROBE_SETTLE_MAX_MS) {
+		tf_sleep_us(20000);
+		tf_device_refresh(&r->c.dev);
+		if (strcmp(last, r->c.dev.driver)) {
+			tf_snprintf(last, sizeof(last), "%s", r->c.dev.driver);
+			since = tf_now_ms();
+		}
+	}
+}
+
+static int path_probe_file(struct run *r, struct tf_input_watch **w)
+{
+	struct tf_fw_stage stage;
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX], found[400];
+	const uint8_t *img;
+	size_t len;
+	int rc;
+
+	tf_snprintf(r->res->path, sizeof(r->res->path), "driver-probe");
+	if (!r->fw_img)
+		return TF_EXIT_OK;
+	if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+		return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+	r->ops->kernel_firmware(r->fw_img, &img, &len);
+	/* A driver bound now loaded the first such file in the loader's path;
+	 * if that is ours byte for byte, there is nothing to do. */
+	settle_driver_link(r);
+	/* The input device a run verified is still there: the driver has
+	 * not probed since, so it runs what that run staged (a second run
+	 * for the same add and bind ends here). */
+	if (r->c.dev.driver[0] && !r->o->force) {
+		struct tf_input_node in[1];
+		struct tf_file_id dbid;
+		char manifest[300];
+
+		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
+		    tf_file_id_get(manifest, &dbid) == 0 &&
+		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0 &&
+		    tf_state_is_uptodate(&r->st, r->c.dev.name, &dbid, in[0].input)) {
+			rlog(r, TF_LOG_INFO, "%s has not probed since a run verified input %s with "
+				 "this database: nothing to do", r->c.dev.driver, in[0].event);
+			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
+			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
+			return TF_EXIT_OK;
+		}
+	}
+	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
+			     r->s->firmware_class_path, name, found, sizeof(found)) == 0) {
+		struct tf_input_node in[1];
+
+		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
+		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
+			rlog(r, TF_LOG_INFO, "%s already loads %s (%s, the same bytes as %s), "
+				 "input %s", r->c.dev.driver, name, found, r->res->fw_id,
+				 in[0].event);
+			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
+			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
+			return TF_EXIT_OK;
+		}
+		rlog(r, TF_LOG_WARNING, "%s exists and is not %s: touchfw's copy goes first in "
+			 "the loader's path (the file itself is left alone)", found,
+			 r->res->fw_id);
+	}
+	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name,
+			name, img, len, &err) < 0)
+		return finish(r, TF_EXIT_IO, "%s", err.msg);
+	rlog(r, TF_LOG_INFO, "staged %s as %s; %s loads it when it probes", r->res->fw_id,
+		 stage.file, driver_to_bind(r));
+	r->flashed_anything = true;
+	rc = rebind(r, w);
+	if (!rc)
+		rc = wait_input(r, *w);
+	tf_fw_unstage(&stage);
+	if (tf_stop_requested())
+		return interrupted(r, "while the driver probed");
+	if (rc) {
+		err.rejected = false;
+		tf_snprintf(err.msg, sizeof(err.msg), "%s", r->res->message);
+		record_blob_failure(r, &err);
+		return rc;
+	}
+	tf_device_refresh(&r->c.dev);
+	return detect(r, &r->chip);
+}
+
 /*
  * A dry run's account of what the update would write, by which path (the
  * choice step_update() makes), and the configuration's CRC against the
@@ -1448,13 +1576,22 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 	if (r->fw_img) {
 		if (r->ops->kernel_firmware)
 			r->ops->kernel_firmware(r->fw_img, &img, &len);
-		if (caps->kernel_fw_attr && r->ops->kernel_fw_name &&
+		if ((caps->kernel_fw_attr || caps->kernel_fw_probe) && r->ops->kernel_fw_name &&
 		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
 			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
-		n += (size_t)snprintf(buf + n, size - n, "would flash firmware %s (%zu bytes) ",
-				      r->res->fw_id, len);
-		if (n < size && r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
-		    !through_driver_in_bootloader(r))
+		if (caps->kernel_fw_probe)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "would stage firmware %s (%zu bytes) as %s and make %s "
+					      "probe (it loads the file into the chip)",
+					      r->res->fw_id, len, kname, driver_to_bind(r));
+		else
+			n += (size_t)snprintf(buf + n, size - n,
+					      "would flash firmware %s (%zu bytes) ", r->res->fw_id,
+					      len);
+		if (n >= size || caps->kernel_fw_probe)
+			; /* said it all */
+		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
+			 !through_driver_in_bootloader(r))
 			n += (size_t)snprintf(buf + n, size - n,
 					      "at the bootloader address 0x%02x (the chip is in "
 					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
@@ -1527,8 +1664,10 @@ static int step_update(struct run *r)
 	if ((rc = driver_takes_config(r)))
 		return rc;
 	r->touched = true;
-	if (r->via_driver ||
-	    (r->chip.mode == TF_CHIP_BOOTLOADER && through_driver_in_bootloader(r)))
+	if (r->fam->caps.kernel_fw_probe)
+		rc = path_probe_file(r, &w);
+	else if (r->via_driver ||
+		 (r->chip.mode == TF_CHIP_BOOTLOADER && through_driver_in_bootloader(r)))
 		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
@@ -1563,9 +1702,13 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	char cfg_name[TF_FW_NAME_MAX];
 	uint64_t end;
 
-	if (!r->cfg_obj || !r->ops->expected_axes || !r->res->input[0])
+	void *blob = r->cfg_obj ? r->cfg_obj
+				: r->fam->caps.kernel_fw_probe ? r->fw_img : NULL;
+	const char *blob_id = r->cfg_obj ? r->res->cfg_id : r->res->fw_id;
+
+	if (!blob || !r->ops->expected_axes || !r->res->input[0])
 		return TF_EXIT_OK;
-	if (r->ops->expected_axes(&r->c, r->cfg_obj, &want_x, &want_y) < 0)
+	if (r->ops->expected_axes(&r->c, blob, &want_x, &want_y) < 0)
 		return TF_EXIT_OK;
 	/* The kernel's sysfs entry comes first; the /dev node is udev's (or
 	 * devtmpfs') and may follow a moment later. */
@@ -1590,13 +1733,12 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 				    cfg_name);
 		return finish(r, TF_EXIT_VERIFY,
 			      "input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
-			      "%d/%d: the driver did not take the configuration%s", r->res->input,
-			      got_x, got_y, r->res->cfg_id, want_x, want_y,
-			      hint);
+			      "%d/%d: the driver did not take the %s%s", r->res->input,
+			      got_x, got_y, r->cfg_obj ? blob_id : "the board profile", want_x,
+			      want_y, r->cfg_obj ? "configuration" : "board's properties", hint);
 	}
 	rlog(r, TF_LOG_INFO, "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives",
-	     r->res->input,
-		 got_x, got_y, r->res->cfg_id);
+	     r->res->input, got_x, got_y, r->cfg_obj ? blob_id : "the board profile");
 	return TF_EXIT_OK;
 }
 
@@ -1636,7 +1778,10 @@ static int step_verify(struct run *r)
 	if (st.has_config_version)
 		tf_snprintf(r->res->config_version_after, sizeof(r->res->config_version_after),
 			    "%s", st.config_version_str);
-	if (r->plan.fw && tf_version_cmp(&st.version, &r->plan.fw->v_version))
+	/* A chip that reports no version (caps.kernel_fw_probe) is judged by
+	 * its driver's input device below. */
+	if (r->plan.fw && (st.has_version || !r->fam->caps.kernel_fw_probe) &&
+	    tf_version_cmp(&st.version, &r->plan.fw->v_version))
 		return finish(r, TF_EXIT_VERIFY,
 			      "the chip reports firmware %s after installing %s (%s)",
 			      st.version_str, r->plan.fw->version, r->plan.fw->id);
@@ -1652,7 +1797,10 @@ static int step_verify(struct run *r)
 			      r->fam->caps.kernel_cfg &&
 			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
 						      &err) == 0 ? cfg_name : "driver config");
-	if (st.has_config_version && !r->flashed_anything)
+	if (r->fam->caps.kernel_fw_probe)
+		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s", r->c.dev.driver,
+		     r->res->fw_id, r->res->input[0] ? r->res->input : "-");
+	else if (st.has_config_version && !r->flashed_anything)
 		rlog(r, TF_LOG_INFO, "verified: configuration version %s -> %s, config CRC %s, "
 			 "input %s", r->res->config_version_before[0] ?
 			 r->res->config_version_before : "(none)", st.config_version_str,
@@ -1891,7 +2039,12 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 	}
 	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
 		goto out;
-	if (r.chip.has_config_version && !r.flashed_anything)
+	if (r.fam->caps.kernel_fw_probe)
+		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
+			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
+			    r.c.dev.driver[0] ? r.c.dev.driver : "none",
+			    res->input[0] ? res->input : "-");
+	else if (r.chip.has_config_version && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
 			    "updated: configuration version %s -> %s (firmware %s), config "
 			    "CRC %s, input %s",

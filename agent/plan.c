@@ -199,7 +199,16 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 			 hw, skipped ? " (skipped blobs that failed here before)" : "");
 		return 0;
 	}
-	if (st->has_version && tf_version_cmp(&best->v_version, &st->version) <= 0) {
+	if (!st->has_version) {
+		/* A chip that keeps no firmware (its driver loads it at every
+		 * probe): the board's newest is what it should run. */
+		p->fw = best;
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
+			    "the chip reports no firmware version; %s is the newest for this "
+			    "board", best->version);
+		return 0;
+	}
+	if (tf_version_cmp(&best->v_version, &st->version) <= 0) {
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
 			 "running %s; newest in the database is %s", st->version_str,
 			 best->version);

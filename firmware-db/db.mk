@@ -10,6 +10,7 @@ DB_KEYS := $(B)/keys
 DB_BLOBS := $(DB_DIR)/mxt224e/fw-2.1.AB.fw $(DB_DIR)/mxt224e/cfg-2.1.AB.cfg \
 	$(DB_DIR)/mxt1664s/fw-3.0.10.enc $(DB_DIR)/mxt1664s/cfg-3.0.10.cfg \
 	$(DB_DIR)/goodix/gt911-cfg-72.bin $(DB_DIR)/goodix/gt1151-cfg-90.bin \
+	$(DB_DIR)/silead/emul-tablet-1.fw $(DB_DIR)/silead/emul-other-1.fw \
 	$(DB_DIR)/elants/elants-2a1c-fw-5512.bin $(DB_DIR)/elantp/elantp-18-fw-6.0.bin
 DB_OUTPUTS := $(DB_DIR)/manifest.ini $(DB_BLOBS) $(DB_DIR)/manifest.ini.sig
 
@@ -61,3 +62,14 @@ $(DB_KEYS)/build-demo.key: | $(B)/touchfw-agent
 $(DB_DIR)/manifest.ini.sig: $(DB_DIR)/manifest.ini $(DB_BLOBS) $(DB_KEYS)/build-demo.key
 	$(q) SIGN $@
 	$(Q)$(B)/touchfw-agent db sign --key $(DB_KEYS)/build-demo.key --db $(DB_DIR) >/dev/null
+
+# Silead: per-tablet files; the emulated tablet's panel runs seed 1 only
+# (tests/emul/boards/silead-tablet.board, silead.firmware_seed = 1/4).
+$(DB_DIR)/silead/emul-tablet-1.fw: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen silead-fw --tag 1 --size 4 -o $@
+$(DB_DIR)/silead/emul-other-1.fw: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen silead-fw --tag 2 --size 4 -o $@

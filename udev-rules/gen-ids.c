@@ -11,6 +11,10 @@
  *   @FAMILY_DRIVER_RULES@    by one udev line per family matching DRIVER;
  *   @FAMILY_MODALIAS_RULES@  by udev lines matching the modalias of the
  *                            families' OF, ACPI and i2c ids (add-only);
+ *   @FAMILY_PROBE_FILE_RULES@ by a udev line per family whose driver's probe
+ *                            fails without the file touchfw installs
+ *                            (probe_needs_file): its "add" without DRIVER,
+ *                            by modalias, goes to LABEL="touchfw_handoff";
  * and inside any line
  *   @FAMILY_DRIVER_RE@       by an mdev regex for DRIVER;
  *   @FAMILY_MODALIAS_RE@     by an mdev regex for MODALIAS.
@@ -90,6 +94,39 @@ static void modalias_rules(void)
 			printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
 		}
 	}
+}
+
+static void probe_file_rules(void)
+{
+	size_t i, n = 0;
+	const char *const *p;
+
+	for (i = 0; tf_family_ids_all[i]; i++) {
+		const struct tf_family_ids *f = tf_family_ids_all[i];
+		bool any = false;
+
+		if (!f->probe_needs_file)
+			continue;
+		n++;
+		printf("# %s (agent/family/%s/ids.c)\n"
+		       "ACTION==\"add\", ENV{DRIVER}!=\"?*\", ENV{MODALIAS}==\"", f->description,
+		       f->name);
+		for (p = f->compatibles; p && *p; p++, any = true) {
+			check_id(f, *p);
+			printf("%sof:*C%s|of:*C%sC*", any ? "|" : "", *p, *p);
+		}
+		for (p = f->acpi_ids; p && *p; p++, any = true) {
+			check_id(f, *p);
+			printf("%sacpi:%s:*", any ? "|" : "", *p);
+		}
+		for (p = f->i2c_ids; p && *p; p++, any = true) {
+			check_id(f, *p);
+			printf("%si2c:%s", any ? "|" : "", *p);
+		}
+		printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\", GOTO=\"touchfw_handoff\"\n");
+	}
+	if (!n)
+		printf("# (none: every family's driver binds without touchfw's files)\n");
 }
 
 /* Every family's @which list as "a|b|c" (plain names: no escaping). */
@@ -179,6 +216,8 @@ int main(int argc, char **argv)
 			driver_rules();
 		else if (!strcmp(line, "@FAMILY_MODALIAS_RULES@\n"))
 			modalias_rules();
+		else if (!strcmp(line, "@FAMILY_PROBE_FILE_RULES@\n"))
+			probe_file_rules();
 		else
 			line_out(line);
 	}

@@ -253,6 +253,12 @@ struct tf_family_caps {
 	/* Installs no firmware at all, only configurations (no firmware
 	 * interface in the driver, no bus flashing). */
 	bool config_only;
+	/* The chip keeps no firmware: the driver loads the file
+	 * kernel_fw_name (bytes from kernel_firmware) into it at every probe,
+	 * and its probe fails without it.  Installing is staging that file
+	 * and making the driver probe again (bind, or rebind when it runs
+	 * another file); detect() learns nothing from the bus. */
+	bool kernel_fw_probe;
 	/* The reset pulse touchfw gives when it owns the chip (gpio.h). */
 	struct tf_reset_seq reset;
 };

@@ -22,6 +22,13 @@ struct tf_family_ids {
 	const char *const *compatibles; /* OF compatibles the drivers match */
 	const char *const *acpi_ids;    /* ACPI HIDs the drivers match */
 	const char *const *i2c_ids;     /* i2c_device_id names ("i2c:NAME") */
+	/*
+	 * The driver's probe fails until a file touchfw installs exists (a
+	 * flashless chip loaded at every probe), so an "add" without DRIVER
+	 * is followed by no "bind": handle-event and the udev rule act on
+	 * that add.
+	 */
+	bool probe_needs_file;
 };
 
 /* Every family's ids, in registry order, NULL-terminated. */

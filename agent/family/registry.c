@@ -79,7 +79,11 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!(c->bus_config || c->kernel_cfg || o->load_config) ||
 		     (o->load_config && o->free_config),
 	     "%s: configurations need load_config and free_config", n);
-	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only,
+	NEED(!c->kernel_fw_probe || (o->kernel_firmware && o->kernel_fw_name && !c->bus_flash &&
+				      !c->kernel_fw_attr && !c->config_only),
+	     "%s: kernel_fw_probe needs kernel_firmware and kernel_fw_name, and no other "
+	     "way to install firmware", n);
+	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only || c->kernel_fw_probe,
 	     "%s: no way to install firmware", n);
 	NEED(!c->config_only || (!c->bus_flash && !c->kernel_fw_attr && !c->bootloader_mode),
 	     "%s: config_only with a way to install firmware", n);

@@ -153,6 +153,53 @@ static void same_line(GKeyFile *kf, const char *chip, const char *key, bool has,
 	g_free(label);
 }
 
+/* The .board file whose dmi.* keys match every dmi-match key of @p
+ * (exactly: the example profiles use no globs), or NULL. */
+static char *board_for_dmi(const struct tf_board_profile *p)
+{
+	char dir[4096], *found = NULL;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/tests/emul/boards", top());
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[4400], key[80];
+		bool all = true;
+		GKeyFile *kf;
+
+		if (!g_str_has_suffix(de->d_name, ".board"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		kf = g_key_file_new();
+		assert_true(g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL));
+		for (size_t i = 0; i < p->n_dmi && all; i++) {
+			char *v;
+			bool any = false;
+
+			/* the sysfs file: the property's name with _ for - */
+			snprintf(key, sizeof(key), "dmi.%s", tf_dmi_key_property(p->dmi[i].key));
+			for (char *q = key; *q; q++)
+				if (*q == '-')
+					*q = '_';
+			v = g_key_file_get_string(kf, "board", key, NULL);
+			for (size_t j = 0; v && j < p->dmi[i].n_patterns; j++)
+				any = any || !strcmp(v, p->dmi[i].patterns[j]);
+			all = any;
+			g_free(v);
+		}
+		if (all && p->n_dmi) {
+			if (found)
+				fail_msg("%s and %s both match the profile's dmi-match", found, path);
+			found = strdup(path);
+		}
+		g_key_file_free(kf);
+	}
+	closedir(d);
+	return found;
+}
+
 static void check_example(const char *name)
 {
 	struct tf_board_profile *p;
@@ -161,11 +208,11 @@ static void check_example(const char *name)
 	size_t len, k;
 
 	p = example(name);
-	assert_true(p->n_compatible > 0);
-	board = board_for(p->compatible[0]);
+	assert_true(p->n_compatible > 0 || p->n_dmi > 0);
+	board = p->n_compatible ? board_for(p->compatible[0]) : board_for_dmi(p);
 	if (!board)
 		fail_msg("%s: no tests/emul/boards/*.board has compatible %s", name,
-			 p->compatible[0]);
+			 p->n_compatible ? p->compatible[0] : "(dmi-match)");
 	kf = g_key_file_new();
 	assert_true(g_key_file_load_from_file(kf, board, G_KEY_FILE_NONE, NULL));
 	for (k = 0; k < p->n_ctrl; k++) {
@@ -188,13 +235,19 @@ static void check_example(const char *name)
 		g_free(s);
 		same_line(kf, chip, "reset_gpio", c->has_reset, &c->reset, "reset");
 		same_line(kf, chip, "chg_gpio", c->has_chg, &c->chg, "chg");
+		s = g_key_file_get_string(kf, chip, "acpi_id", NULL);
+		/* an ACPI client is named after its ACPI device */
+		if (s)
+			snprintf(dev, sizeof(dev), "i2c-%s:00", s);
+		else
+			snprintf(dev, sizeof(dev), "%d-%04x", nr, c->reg);
+		g_free(s);
 		g_free(chip);
 
 		/* touchfw on the booted board picks this profile for the chip. */
 		assert_true(g_file_get_contents(board, &text, &len, NULL));
 		e2e_start(&E, text);
 		g_free(text);
-		snprintf(dev, sizeof(dev), "%d-%04x", nr, c->reg);
 		e2e_touchfw(&E, "run", "--dry-run", dev);
 		if (E.rc == 4)
 			fail_msg("%s: touchfw found no profile for %s", name, E.err);
@@ -210,7 +263,7 @@ static void check_example(const char *name)
 
 static const char *const examples[] = { "emul-demo",  "emul-always-on",    "emul-1664s",
 					"emul-gt911", "emul-gt911-nogpio", "emul-gt1151",
-					"emul-elants", "emul-elantp" };
+					"emul-silead-tablet", "emul-elants", "emul-elantp" };
 
 static void test_example_emul_demo_matches_its_board(void **state)
 {
@@ -246,6 +299,12 @@ static void test_example_emul_gt1151_matches_its_board(void **state)
 {
 	(void)state;
 	check_example("emul-gt1151");
+}
+
+static void test_example_emul_silead_tablet_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-silead-tablet");
 }
 
 static void test_example_emul_elants_matches_its_board(void **state)
@@ -290,6 +349,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_example_emul_demo_matches_its_board, teardown),
+		cmocka_unit_test_teardown(test_example_emul_silead_tablet_matches_its_board,
+					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_always_on_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_1664s_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_gt911_matches_its_board, teardown),

@@ -11,6 +11,7 @@
  *                [--frame BYTES] [--enc] -o FILE
  *   fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE
  *   fwgen goodix-config --id ID --version N --resolution WxH
+ *   fwgen silead-fw --tag SEED --size PAGES -o FILE   (silead_model_make_fw)
  *                [--touches N] -o FILE
  *
  * Goodix configurations come from the Goodix chip model
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "goodix_model.h"
+#include "silead_model.h"
 #include "elants_model.h"
 #include "elantp_model.h"
 #include "mxt_image.h"
@@ -36,6 +38,7 @@ static void usage(FILE *f)
 		"                   [--frame BYTES] [--enc] -o FILE\n"
 		"       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
 		"       fwgen goodix-config --id ID --version N --resolution WxH\n"
+		"       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
 		"       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
 		"       fwgen elantp-fw --id PRODUCT --version N -o FILE\n"
 		"                           [--touches N] -o FILE\n"
@@ -336,6 +339,17 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (!strcmp(mode, "silead-fw")) {
+		static em_u8 buf[256 * 33 * 8];
+		size_t n;
+
+		if (!out || size < 1 || size > 256) {
+			fprintf(stderr, "fwgen: silead-fw needs --size PAGES (1-256) and -o\n");
+			return 2;
+		}
+		n = silead_model_make_fw((em_u32)tag, (em_u32)size, buf, sizeof(buf));
+		return write_file(out, buf, n) ? 1 : 0;
 	}
 	if (!strcmp(mode, "goodix-config"))
 		return make_goodix_config(gid, ver, res, touches, out) ? 1 : 0;

@@ -13,6 +13,7 @@
 
 #include "emub-priv.h"
 #include "emub-spi.h"
+#include "silead_model.h"
 
 #define ERR(...) (snprintf(err, errsz, __VA_ARGS__), -EINVAL)
 
@@ -410,6 +411,84 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 		} else if (!strcmp(k, "goodix.config_name")) {
 			g_free(c->gx_config_name);
 			c->gx_config_name = g_strdup(s);
+		} else if (!strcmp(k, "acpi_id")) {
+			bool ok = strlen(s) >= 7 && strlen(s) <= 8;
+
+			for (const char *q = s; ok && *q; q++)
+				ok = g_ascii_isupper(*q) || g_ascii_isdigit(*q);
+			if (!ok)
+				r = ERR("[%s] acpi_id: \"%s\" is not an ACPI or PNP id (e.g. MSSL1680)",
+					grp, s);
+			g_free(c->acpi_id);
+			c->acpi_id = g_strdup(s);
+		} else if (!strcmp(k, "acpi_path")) {
+			g_free(c->acpi_path);
+			c->acpi_path = g_strdup(s);
+		} else if (!strcmp(k, "power_gpio")) {
+			if (parse_gpio_line(s, &c->reset_gpio))
+				r = ERR("[%s] power_gpio: \"%s\" is not a line offset", grp, s);
+		} else if (!strcmp(k, "silead.id")) {
+			U32(sl_id, 0xffffffffu);
+		} else if (!strcmp(k, "silead.firmware")) {
+			char *path = g_path_is_absolute(s) ? g_strdup(s)
+							   : g_build_filename(base_dir, s, NULL);
+			gchar *buf = NULL;
+			gsize n = 0;
+			GError *ge = NULL;
+
+			if (!g_file_get_contents(path, &buf, &n, &ge)) {
+				r = ERR("[%s] silead.firmware: %s", grp, ge->message);
+				g_error_free(ge);
+			} else {
+				struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
+
+				if (!silead_model_fw_digest((const em_u8 *)buf, n, ram,
+							    &c->sl_expected))
+					r = ERR("[%s] silead.firmware: %s: not (register, value) "
+						"pairs a Silead chip takes", grp, path);
+				c->sl_has_expected = true;
+				g_free(ram);
+			}
+			g_free(buf);
+			g_free(path);
+		} else if (!strcmp(k, "silead.firmware_seed")) {
+			/* silead_model_make_fw(SEED, PAGES): fwgen silead-fw's file */
+			guint32 seed, pages = 4;
+			char **l = g_strsplit(s, "/", 2);
+
+			if (!l[0] || !parse_u32(l[0], &seed) ||
+			    (l[1] && (!parse_u32(l[1], &pages) || pages < 1 || pages > 256))) {
+				r = ERR("[%s] silead.firmware_seed: \"%s\" is not SEED or SEED/PAGES",
+					grp, s);
+			} else {
+				gsize cap = (gsize)pages * 33 * 8;
+				em_u8 *buf = g_malloc(cap);
+				struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
+				size_t n = silead_model_make_fw(seed, pages, buf, cap);
+
+				silead_model_fw_digest(buf, n, ram, &c->sl_expected);
+				c->sl_has_expected = true;
+				g_free(ram);
+				g_free(buf);
+			}
+			g_strfreev(l);
+		} else if (!strcmp(k, "silead.firmware_name")) {
+			g_free(c->sl_firmware_name);
+			c->sl_firmware_name = g_strdup(s);
+		} else if (!strcmp(k, "silead.max_fingers")) {
+			U32(sl_max_fingers, 10);
+		} else if (!strcmp(k, "fault.never_starts")) {
+			BOOL(sl_never_starts);
+		} else if (!strcmp(k, "touchscreen.size_x")) {
+			U32(ts_size_x, 65535);
+		} else if (!strcmp(k, "touchscreen.size_y")) {
+			U32(ts_size_y, 65535);
+		} else if (!strcmp(k, "touchscreen.swapped_x_y")) {
+			BOOL(ts_swapped);
+		} else if (!strcmp(k, "touchscreen.inverted_x")) {
+			BOOL(ts_inv_x);
+		} else if (!strcmp(k, "touchscreen.inverted_y")) {
+			BOOL(ts_inv_y);
 		} else if (!strcmp(k, "fault.refuse_config")) {
 			BOOL(gx_refuse_config);
 		} else if (!strcmp(k, "fault.config_volatile")) {
@@ -515,12 +594,29 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	if (!have_addr)
 		return ERR("[%s] address: missing", grp);
 	if (!c->model)
-		return ERR("[%s] model: missing (mxt224e, mxt1664s, eeprom, goodix, elants or elantp)", grp);
+		return ERR("[%s] model: missing (mxt224e, mxt1664s, eeprom, goodix, silead, elants "
+			   "or elantp)", grp);
 	if (strcmp(c->model, "eeprom") && strcmp(c->model, "mxt224e") &&
 	    strcmp(c->model, "mxt1664s") && strcmp(c->model, "goodix") &&
-	    strcmp(c->model, "elants") && strcmp(c->model, "elantp"))
-		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom, goodix, elants "
-			   "or elantp", grp, c->model);
+	    strcmp(c->model, "silead") && strcmp(c->model, "elants") &&
+	    strcmp(c->model, "elantp"))
+		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom, goodix, silead, "
+			   "elants or elantp", grp, c->model);
+	if (strcmp(c->model, "silead")) {
+		for (gsize i = 0; i < nkeys; i++)
+			if (g_str_has_prefix(keys_copy[i], "silead.") ||
+			    !strcmp(keys_copy[i], "power_gpio") ||
+			    !strcmp(keys_copy[i], "fault.never_starts"))
+				return ERR("[%s] %s: only for model = silead", grp, keys_copy[i]);
+	} else if (!c->sl_id) {
+		c->sl_id = 0x80360000u; /* an example id; silead.c only logs it */
+	}
+	if (c->acpi_id && (!d->dmi_keys || !d->dmi_keys[0]))
+		return ERR("[%s] acpi_id: an ACPI-enumerated chip needs an ACPI machine "
+			   "([board] dmi.*)", grp);
+	if (c->acpi_id && c->compatible)
+		return ERR("[%s] acpi_id: a chip is enumerated by ACPI or by its compatible, "
+			   "not both", grp);
 	if (!strcmp(c->model, "elantp") && !c->tp_has_id)
 		return ERR("[%s] elantp.product_id: missing (e.g. 18)", grp);
 	if (strcmp(c->model, "elantp"))
@@ -538,7 +634,7 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 				return ERR("[%s] %s: only for model = elants", grp, keys_copy[i]);
 	if (c->driver && !emub_find_driver(c->driver))
 		return ERR("[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24, "
-			   "Goodix-TS, elants_i2c, elan_i2c)", grp, c->driver);
+			   "Goodix-TS, silead_ts, elants_i2c, elan_i2c)", grp, c->driver);
 	if (!strcmp(c->model, "goodix")) {
 		if (!c->gx_has_id)
 			return ERR("[%s] goodix.id: missing (the product id, e.g. 911)", grp);
@@ -712,6 +808,9 @@ void emub_board_desc_clear(struct emub_board_desc *d)
 		g_strfreev(c->compatible);
 		g_free(c->driver);
 		g_free(c->gx_config_name);
+		g_free(c->acpi_id);
+		g_free(c->acpi_path);
+		g_free(c->sl_firmware_name);
 		if (c->gx_config)
 			g_byte_array_free(c->gx_config, TRUE);
 		if (c->nak_addrs)

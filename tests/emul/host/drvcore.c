@@ -32,6 +32,7 @@ static const struct emub_driver_ops *const drivers[] = {
 	&emub_drv_atmel_mxt_ts,
 	&emub_drv_at24,
 	&emub_drv_goodix,
+	&emub_drv_silead,
 	&emub_drv_elants,
 	&emub_drv_elan_i2c,
 };
@@ -44,11 +45,18 @@ const struct emub_driver_ops *emub_find_driver(const char *name)
 	return NULL;
 }
 
-/* driver_match_device() for OF devices: any compatible in the match table */
+/* driver_match_device(): the OF compatibles, or the ACPI id against the
+ * driver's acpi_match_table (acpi_driver_match_device) */
 static bool driver_matches(struct emub_dev *d)
 {
 	if (!d->drv)
 		return false;
+	if (d->chip->desc->acpi_id) {
+		for (const char *const *m = d->drv->acpi_match; m && *m; m++)
+			if (!strcmp(d->chip->desc->acpi_id, *m))
+				return true;
+		return false;
+	}
 	for (char **c = d->chip->desc->compatible; c && *c; c++)
 		for (const char *const *m = d->drv->of_match; *m; m++)
 			if (!strcmp(*c, *m))
@@ -413,7 +421,24 @@ int emub_devices_create(struct emub *eb)
 		d->eb = eb;
 		d->chip = c;
 		c->dev = d;
-		snprintf(d->name, sizeof(d->name), "%d-%04x", c->ad->desc.nr, c->desc->addr);
+		if (c->desc->acpi_id) {
+			/* i2c_acpi_new_device: "i2c-" + the ACPI device's name,
+			 * "<HID>:<instance>" (acpi_init_device_object) */
+			int inst = 0;
+
+			for (int k = 0; k < i; k++)
+				if (eb->chips[k].desc->acpi_id &&
+				    !strcmp(eb->chips[k].desc->acpi_id, c->desc->acpi_id))
+					inst++;
+			snprintf(d->client_name, sizeof(d->client_name), "%s:%02x",
+				 c->desc->acpi_id, inst);
+			snprintf(d->name, sizeof(d->name), "i2c-%s", d->client_name);
+			d->acpi_node = g_strdup_printf("/devices/LNXSYSTM:00/LNXSYBUS:00/"
+						       "PNP0A08:00/%s", d->client_name);
+		} else {
+			snprintf(d->name, sizeof(d->name), "%d-%04x", c->ad->desc.nr,
+				 c->desc->addr);
+		}
 		d->devpath = g_strdup_printf("%s/%s", c->ad->devpath, d->name);
 		d->of_fullname = g_strdup_printf("/i2c@%x/%s@%x", c->ad->desc.nr, c->desc->name,
 						 c->desc->addr);
@@ -500,6 +525,7 @@ void emub_devices_destroy(struct emub *eb)
 		g_free(d->priv);
 		g_free(d->devpath);
 		g_free(d->of_fullname);
+		g_free(d->acpi_node);
 		g_cond_clear(&d->idle_cond);
 		eb->chips[i].dev = NULL;
 		g_free(d);

@@ -89,6 +89,20 @@ struct emub_chip_desc {
 	guint16 gx_x, gx_y;
 	char *gx_config_name;   /* DT "goodix,config-name" */
 	bool gx_refuse_config, gx_config_volatile, gx_fixed_address, gx_corrupt_readback;
+	/* ACPI enumeration (i2c_acpi_new_device): HID, e.g. "MSSL1680"; NULL: DT
+	 * or no firmware node.  acpi_path: the namespace path ("path" file). */
+	char *acpi_id;
+	char *acpi_path;
+	/* silead (reset_gpio is its "power" shutdown pin, active high) */
+	guint32 sl_id;
+	bool sl_has_expected;
+	guint64 sl_expected;    /* digest of the program the panel needs */
+	char *sl_firmware_name; /* "firmware-name" property */
+	guint32 sl_max_fingers; /* "silead,max-fingers", 0 = absent */
+	bool sl_never_starts;
+	/* touchscreen-* properties (DT, or touchscreen_dmi.c's for ACPI) */
+	guint32 ts_size_x, ts_size_y; /* 0 = absent */
+	bool ts_swapped, ts_inv_x, ts_inv_y;
 	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
 	guint16 el_hw_version, el_fw_version, el_bc_version;
 	bool el_has_hw;
@@ -180,6 +194,7 @@ struct emub_line {
 struct emub_driver_ops {
 	const char *name;
 	const char *const *of_match; /* compatible strings, NULL-terminated */
+	const char *const *acpi_match; /* ACPI ids, NULL-terminated; may be NULL */
 	int (*probe)(struct emub_dev *d);
 	void (*remove)(struct emub_dev *d);
 	/* a write to a driver attribute: the store function, run in the
@@ -200,6 +215,7 @@ const struct emub_driver_ops *emub_find_driver(const char *name);
 extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
 extern const struct emub_driver_ops emub_drv_at24;
 extern const struct emub_driver_ops emub_drv_goodix;
+extern const struct emub_driver_ops emub_drv_silead;
 extern const struct emub_driver_ops emub_drv_elants;
 extern const struct emub_driver_ops emub_drv_elan_i2c;
 
@@ -257,7 +273,9 @@ struct emub_job {
 struct emub_dev {
 	struct emub *eb;
 	struct emub_chip *chip;
-	char name[32];         /* "1-004a" */
+	char name[48];         /* "1-004a", "i2c-MSSL1680:00" */
+	char client_name[32];  /* ACPI: "MSSL1680:00" (the client's name) */
+	char *acpi_node;       /* ACPI: /devices/LNXSYSTM:00/.../MSSL1680:00 */
 	char *devpath;         /* /devices/... */
 	char *of_fullname;     /* /i2c@1/touchscreen@4a */
 	const struct emub_driver_ops *drv; /* driver named by the board */

@@ -21,6 +21,7 @@
 #include "emub-spi.h"
 #include "mxt_model.h"
 #include "goodix_model.h"
+#include "silead_model.h"
 #include "elants_model.h"
 #include "elantp_model.h"
 
@@ -154,6 +155,19 @@ static int make_chip(struct emub_chip *c)
 		eeprom_model_init(m, &cfg, 0);
 		c->model = m;
 		c->ops = &eeprom_model_ops;
+	} else if (!strcmp(d->model, "silead")) {
+		struct silead_model *m = g_new0(struct silead_model, 1);
+		struct silead_model_cfg cfg;
+
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.addr = d->addr;
+		cfg.chip_id = d->sl_id;
+		cfg.has_expected = d->sl_has_expected;
+		cfg.expected = d->sl_expected;
+		cfg.faults.never_starts = d->sl_never_starts;
+		silead_model_init(m, &cfg, 0);
+		c->model = m;
+		c->ops = &silead_model_ops;
 	} else if (!strcmp(d->model, "elantp")) {
 		struct elantp_model *m = g_new0(struct elantp_model, 1);
 		struct elantp_model_cfg cfg = {
@@ -1045,6 +1059,19 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 				s->frames_passed, s->frames_failed, s->images_completed, s->resets,
 				s->hw_resets, s->bootloader_entries, s->backups, s->power_losses,
 				s->config_writes);
+		} else if (c->ops == &silead_model_ops) {
+			struct silead_model *m = c->model;
+			const struct silead_model_stats *s = silead_model_stats(m);
+
+			fprintf(f,
+				", \"running\": %s, \"program_ok\": %s, \"stats\": "
+				"{\"power_ups\": %u, \"resets\": %u, \"starts\": %u, "
+				"\"words_written\": %u, \"pages_selected\": %u, "
+				"\"bad_writes\": %u, \"frames_read\": %u, \"touches_lost\": %u}",
+				silead_model_running(m) ? "true" : "false",
+				silead_model_program_ok(m) ? "true" : "false", s->power_ups,
+				s->resets, s->starts, s->words_written, s->pages_selected,
+				s->bad_writes, s->frames_read, s->touches_lost);
 		} else if (c->ops == &elantp_model_ops) {
 			struct elantp_model *m = c->model;
 			const struct elantp_model_stats *s = elantp_model_stats(m);
@@ -1162,6 +1189,30 @@ int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_mode
 	emub_pacer_kick_locked(eb);
 	g_mutex_unlock(&eb->lock);
 	return 0;
+}
+
+struct silead_model *emub_chip_silead(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+
+	return c && c->ops == &silead_model_ops ? c->model : NULL;
+}
+
+int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_model_point *pts,
+		      unsigned int n)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+	bool reported;
+
+	if (!c || c->ops != &silead_model_ops)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	emub_sync_locked(eb);
+	reported = silead_model_touch(c->model, pts, (em_u8)MIN(n, 255u));
+	emub_check_irqs_locked(eb);
+	emub_pacer_kick_locked(eb);
+	g_mutex_unlock(&eb->lock);
+	return reported ? 0 : -EAGAIN;
 }
 
 bool emub_chip_is_goodix(const struct emub_chip *c)

@@ -223,6 +223,14 @@ void emub_unlock(struct emub *eb);
 struct mxt_model *emub_chip_mxt(struct emub *eb, const char *dev);
 struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev);
 struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev);
+struct silead_model;
+struct silead_model *emub_chip_silead(struct emub *eb, const char *dev);
+struct silead_model_point;
+/* A Silead chip reports a touch frame (silead_model_touch) and raises its
+ * interrupt: 0, -EAGAIN when the chip reported nothing (no program, or not
+ * the one the board expects), -ENODEV. */
+int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_model_point *pts,
+		      unsigned int n);
 /* The Elan touchscreen model of chip @dev, or NULL; under emub_lock. */
 struct elants_model *emub_chip_elants(struct emub *eb, const char *dev);
 /* The Elan touchpad model of chip @dev, or NULL; under emub_lock. */

@@ -301,6 +301,34 @@ static struct dt_node *build_dt(struct emub *eb)
 					dt_prop_str(cn, "goodix,config-name", c->gx_config_name);
 				continue;
 			}
+			/* touchscreen.yaml, silead,gsl1680.yaml */
+			if (c->ts_size_x)
+				dt_prop_u32(cn, "touchscreen-size-x", c->ts_size_x);
+			if (c->ts_size_y)
+				dt_prop_u32(cn, "touchscreen-size-y", c->ts_size_y);
+			if (c->ts_inv_x)
+				dt_prop_bytes(cn, "touchscreen-inverted-x", "", 0);
+			if (c->ts_inv_y)
+				dt_prop_bytes(cn, "touchscreen-inverted-y", "", 0);
+			if (c->ts_swapped)
+				dt_prop_bytes(cn, "touchscreen-swapped-x-y", "", 0);
+			if (c->sl_firmware_name)
+				dt_prop_str(cn, "firmware-name", c->sl_firmware_name);
+			if (c->sl_max_fingers)
+				dt_prop_u32(cn, "silead,max-fingers", c->sl_max_fingers);
+			if (!strcmp(c->model, "silead") && c->reset_gpio >= 0) {
+				guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio,
+						    GPIO_ACTIVE_HIGH};
+
+				dt_prop_cells(cn, "power-gpios", cells, 3);
+				if (c->chg_gpio >= 0) {
+					guint32 irq[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
+							  IRQ_TYPE_EDGE_FALLING};
+
+					dt_prop_cells(cn, "interrupts-extended", irq, 3);
+				}
+				continue;
+			}
 			if (c->reset_gpio >= 0) {
 				guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio, GPIO_ACTIVE_LOW};
 
@@ -603,10 +631,21 @@ static char *client_name(struct emub_chip *c)
 	const char *comp = c->desc->compatible ? c->desc->compatible[0] : NULL;
 	const char *comma;
 
+	/* i2c_acpi_fill_info(): acpi_set_modalias() with the ACPI device's
+	 * name as the default: "MSSL1680:00" */
+	if (c->desc->acpi_id && c->dev)
+		return g_strdup(c->dev->client_name);
 	if (!comp)
 		return g_strdup(c->desc->name);
 	comma = strchr(comp, ',');
 	return g_strdup(comma ? comma + 1 : comp);
+}
+
+/* acpi_device_modalias() / create_pnp_modalias(): "acpi:<HID>:" (no CIDs
+ * are modelled) */
+static char *acpi_modalias(struct emub_chip *c)
+{
+	return g_strdup_printf("acpi:%s:", c->desc->acpi_id);
 }
 
 /*
@@ -622,7 +661,15 @@ GPtrArray *emub_dev_env(struct emub_dev *d, bool with_driver, bool with_modalias
 
 	if (with_driver && (d->bound || d->probing))
 		g_ptr_array_add(env, g_strdup_printf("DRIVER=%s", d->drv->name));
-	if (c->desc->compatible && d->eb->desc.compatible) {
+	if (c->desc->acpi_id) {
+		/* i2c_device_uevent(): acpi_device_uevent_modalias() first */
+		if (with_modalias) {
+			char *m = acpi_modalias(c);
+
+			g_ptr_array_add(env, g_strdup_printf("MODALIAS=%s", m));
+			g_free(m);
+		}
+	} else if (c->desc->compatible && d->eb->desc.compatible) {
 		g_ptr_array_add(env, g_strdup_printf("OF_NAME=%s", c->desc->name));
 		g_ptr_array_add(env, g_strdup_printf("OF_FULLNAME=%s", d->of_fullname));
 		for (char **p = c->desc->compatible; *p; p++, n++)
@@ -657,6 +704,62 @@ void emub_dev_update_uevent_file(struct emub_dev *d)
 	g_ptr_array_free(env, TRUE);
 }
 
+/*
+ * The ACPI device object the client was made from
+ * (drivers/acpi/device_sysfs.c: hid, modalias, path, status, uevent,
+ * physical_node), and the client's firmware_node link to it
+ * (acpi_bind_one).
+ */
+static void build_acpi_node(struct emub_dev *d, const char *rel)
+{
+	struct emub *eb = d->eb;
+	struct emub_chip_desc *c = d->chip->desc;
+	const char *node = d->acpi_node + 1;
+	char *f, *v, *m = acpi_modalias(d->chip);
+
+	emub_sys_mkdir(eb, node);
+	f = g_strdup_printf("%s/hid", node);
+	v = g_strdup_printf("%s\n", c->acpi_id);
+	emub_sys_write(eb, f, v);
+	g_free(f);
+	g_free(v);
+	f = g_strdup_printf("%s/modalias", node);
+	v = g_strdup_printf("%s\n", m);
+	emub_sys_write(eb, f, v);
+	g_free(f);
+	g_free(v);
+	f = g_strdup_printf("%s/path", node);
+	if (c->acpi_path)
+		v = g_strdup_printf("%s\n", c->acpi_path);
+	else
+		v = g_strdup_printf("\\_SB_.PCI0.I2C%d.%.4s\n", c->adapter, c->acpi_id);
+	emub_sys_write(eb, f, v);
+	g_free(f);
+	g_free(v);
+	f = g_strdup_printf("%s/status", node);
+	emub_sys_write(eb, f, "15\n");
+	g_free(f);
+	f = g_strdup_printf("%s/uevent", node);
+	v = g_strdup_printf("MODALIAS=%s\n", m);
+	emub_sys_write(eb, f, v);
+	g_free(f);
+	g_free(v);
+	f = g_strdup_printf("%s/subsystem", node);
+	emub_sys_symlink(eb, "bus/acpi", f);
+	g_free(f);
+	f = g_strdup_printf("%s/physical_node", node);
+	emub_sys_symlink(eb, rel, f);
+	g_free(f);
+	f = g_strdup_printf("bus/acpi/devices/%s", d->client_name);
+	emub_sys_mkdir(eb, "bus/acpi/devices");
+	emub_sys_symlink(eb, node, f);
+	g_free(f);
+	f = g_strdup_printf("%s/firmware_node", rel);
+	emub_sys_symlink(eb, node, f);
+	g_free(f);
+	g_free(m);
+}
+
 /* Create the client device directory (i2c_new_client_device()). */
 int emub_dev_sysfs_create(struct emub_dev *d)
 {
@@ -677,7 +780,12 @@ int emub_dev_sysfs_create(struct emub_dev *d)
 	g_free(v);
 	g_free(f);
 	f = g_strdup_printf("%s/modalias", rel);
-	if (c->desc->compatible && eb->desc.compatible) {
+	if (c->desc->acpi_id) {
+		char *m = acpi_modalias(c);
+
+		v = g_strdup_printf("%s\n", m);
+		g_free(m);
+	} else if (c->desc->compatible && eb->desc.compatible) {
 		char *m = of_modalias(c);
 
 		v = g_strdup_printf("%s\n", m);
@@ -702,6 +810,8 @@ int emub_dev_sysfs_create(struct emub_dev *d)
 		g_free(f);
 		g_free(t);
 	}
+	if (c->desc->acpi_id)
+		build_acpi_node(d, rel);
 	emub_dev_update_uevent_file(d);
 	f = g_strdup_printf("bus/i2c/devices/%s", d->name);
 	emub_sys_symlink(eb, rel, f);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Silead GSL1680 family as the registry sees it: ids, manifest rules,
+ * capabilities and operations.  Facts from drivers/input/touchscreen/
+ * silead.c (Linux 6.1) and drivers/platform/x86/touchscreen_dmi.c:
+ *  - the chip has no flash: silead_ts loads the firmware file into it at
+ *    every probe (and on a failed resume), so the file must be where the
+ *    loader looks whenever the driver probes; without it the probe fails
+ *    ("Firmware request error") and no bind uevent comes;
+ *  - the file's name is silead/<firmware-name> when the device has that
+ *    property -- touchscreen_dmi.c sets it by DMI on x86 tablets, with
+ *    touchscreen-size-x/-y and the inversion and swap -- which a board
+ *    profile gives as config-name, else from the ACPI or i2c id;
+ *  - the probe needs I2C_FUNC_I2C and the SMBus I2C-block functions.
+ * Nothing in the chip says which file it runs; touchfw's proof is the
+ * driver binding with its input device and the axis ranges the board's
+ * properties give.
+ */
+#include "silead.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "family/family.h"
+
+static int silead_check_controller(const struct tf_controller *ctl, char *msg, size_t size)
+{
+	if (strcmp(ctl->bus, "i2c"))
+		return tf_snprintf(msg, size, "bus %s: Silead chips are i2c devices", ctl->bus),
+		       -EINVAL;
+	return 0;
+}
+
+const struct tf_family tf_family_silead = {
+	.ids = &tf_family_ids_silead,
+	.check_blob = silead_check_blob,
+	.check_blob_data = silead_check_blob_data,
+	.check_controller = silead_check_controller,
+	.caps = {
+		.transports = TF_TRANSPORT_I2C,
+		.kernel_fw_probe = true,
+		.config_name = true,
+	},
+	.ops = &silead_ops,
+};

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Silead operations for the update flow.  Nothing here touches the bus:
+ * the chip keeps nothing between power cycles, silead_ts owns its power
+ * and loads the firmware file at every probe, and a bound driver means
+ * its probe found the chip's status 0x5A5A5A5A after loading the file
+ * (silead_ts_setup).  Installing is the flow's kernel_fw_probe path: the
+ * bytes under the name silead_ts computes (silead_fw_file_name), then a
+ * probe; the proof is the input device with the axis ranges the board's
+ * touchscreen-size-x/-y give.
+ */
+#include "silead.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "family/family.h"
+
+struct silead_img {
+	uint8_t *data;
+	size_t len;
+	struct silead_fw_info info;
+};
+
+static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	(void)err;
+	memset(st, 0, sizeof(*st));
+	st->mode = TF_CHIP_APP;
+	if (c->dev.driver[0] && !strcmp(c->dev.driver, SILEAD_DRIVER_NAME))
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "%s bound: its probe loaded a program the chip runs",
+			    c->dev.driver);
+	else
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "%s not bound: the chip holds no program (the driver's probe "
+			    "fails without its firmware file)",
+			    SILEAD_DRIVER_NAME);
+	return 0;
+}
+
+/* Takes @data (family.h): kept as the image, or freed. */
+static int silead_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+				void **img, struct tf_err *err)
+{
+	struct silead_img *m;
+	struct silead_fw_info info;
+
+	(void)c;
+	if (silead_fw_check(data, len, name, &info, err) < 0) {
+		free(data);
+		return -EBADMSG;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		free(data);
+		return tf_err_set(err, ENOMEM, "out of memory");
+	}
+	m->data = data;
+	m->len = len;
+	m->info = info;
+	*img = m;
+	return 0;
+}
+
+static void silead_free_firmware(void *img)
+{
+	struct silead_img *m = img;
+
+	if (m)
+		free(m->data);
+	free(m);
+}
+
+static void silead_kernel_firmware(void *img, const uint8_t **data, size_t *len)
+{
+	struct silead_img *m = img;
+
+	*data = m->data;
+	*len = m->len;
+}
+
+static int silead_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+				 size_t size, struct tf_err *err)
+{
+	const char *fw_name = c->ctrl ? c->ctrl->config_name : NULL;
+
+	(void)st;
+	if (silead_fw_file_name(fw_name, c->dev.modalias, c->dev.compatible, buf, size) < 0)
+		return tf_err_set(
+			err, EINVAL,
+			"%s: can not tell which file %s requests (modalias '%s'%s%s%s)",
+			c->dev.name, SILEAD_DRIVER_NAME, c->dev.modalias,
+			fw_name && fw_name[0] ? ", config-name '" : "", fw_name ? fw_name : "",
+			fw_name && fw_name[0] ? "'" : "");
+	return 0;
+}
+
+/* silead_ts_request_input_dev: 0..4095, then touchscreen_parse_properties */
+static int silead_expected_axes(struct tf_ctx *c, void *img, int32_t *x_max, int32_t *y_max)
+{
+	int32_t x = SILEAD_AXIS_DEFAULT_MAX, y = SILEAD_AXIS_DEFAULT_MAX;
+
+	(void)img;
+	if (c->ctrl && c->ctrl->size_x)
+		x = (int32_t)c->ctrl->size_x - 1;
+	if (c->ctrl && c->ctrl->size_y)
+		y = (int32_t)c->ctrl->size_y - 1;
+	if (c->ctrl && c->ctrl->swapped_x_y) {
+		*x_max = y;
+		*y_max = x;
+	} else {
+		*x_max = x;
+		*y_max = y;
+	}
+	return 0;
+}
+
+const struct tf_family_ops silead_ops = {
+	.detect = silead_detect,
+	.load_firmware = silead_load_firmware,
+	.free_firmware = silead_free_firmware,
+	.kernel_firmware = silead_kernel_firmware,
+	.kernel_fw_name = silead_kernel_fw_name,
+	.expected_axes = silead_expected_axes,
+};
