@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* The boot FDT can be much larger than a profile. */
-#define MAX_BOOT_FDT_SIZE	 (16u * 1024u * 1024u)
+#define MAX_BOOT_FDT_SIZE (16u * 1024u * 1024u)
 #define MAX_PROC_COMPATIBLE_SIZE (64u * 1024u)
 
 void tf_board_identity_free(struct tf_board_identity *id)
@@ -33,8 +33,7 @@ void tf_board_identity_free(struct tf_board_identity *id)
  * and entries with control characters are dropped: they can match nothing
  * and would garble output.  A final entry without its NUL still counts.
  */
-static int set_compatible(struct tf_board_identity *id, const char *buf,
-			  size_t len)
+static int set_compatible(struct tf_board_identity *id, const char *buf, size_t len)
 {
 	const char *s = buf, *end = buf + len;
 	char **v;
@@ -67,16 +66,15 @@ static int set_compatible(struct tf_board_identity *id, const char *buf,
 }
 
 /* Root compatible from a flattened tree; -EINVAL if it is not sound. */
-static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt,
-			       size_t len)
+static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt, size_t len)
 {
 	const char *val;
 	int plen = 0;
 
 	if (len < sizeof(struct fdt_header) || ((uintptr_t)fdt & 7) ||
 	    fdt_magic(fdt) != FDT_MAGIC || fdt_version(fdt) < FDT_MIN_VERSION ||
-	    fdt_totalsize(fdt) > len ||
-	    board_walk_structure(fdt, fdt_totalsize(fdt)) || fdt_check_full(fdt, len))
+	    fdt_totalsize(fdt) > len || board_walk_structure(fdt, fdt_totalsize(fdt)) ||
+	    fdt_check_full(fdt, len))
 		return -EINVAL;
 	val = fdt_getprop(fdt, 0, "compatible", &plen);
 	if (!val || plen <= 0)
@@ -92,8 +90,7 @@ static void rstrip(char *s)
 		s[--n] = '\0';
 }
 
-int tf_board_identify(const char *sysroot, struct tf_board_identity *id,
-		      struct tf_err *err)
+int tf_board_identify(const char *sysroot, struct tf_board_identity *id, struct tf_err *err)
 {
 	char path[4096];
 	char *buf = NULL;
@@ -105,54 +102,44 @@ int tf_board_identify(const char *sysroot, struct tf_board_identity *id,
 		sysroot = "";
 
 	if (tf_snprintf(path, sizeof(path), "%s/sys/firmware/fdt", sysroot))
-		return tf_err_set(err, ENAMETOOLONG, "%s: sysroot too long",
-				  sysroot);
+		return tf_err_set(err, ENAMETOOLONG, "%s: sysroot too long", sysroot);
 	r = tf_read_file(path, MAX_BOOT_FDT_SIZE, &buf, &len);
 	if (r == 0) {
 		r = compatible_from_fdt(id, buf, len);
 		free(buf);
 		buf = NULL;
 		if (r == -ENOMEM)
-			return tf_err_set(err, ENOMEM, "%s: out of memory",
-					  path);
+			return tf_err_set(err, ENOMEM, "%s: out of memory", path);
 		if (r == 0 && id->n_compatible)
-			snprintf(id->compatible_source,
-				 sizeof(id->compatible_source), "%s",
+			snprintf(id->compatible_source, sizeof(id->compatible_source), "%s",
 				 "/sys/firmware/fdt");
 	} else if (r == -ENOMEM) {
 		return tf_err_set(err, ENOMEM, "%s: out of memory", path);
 	}
 	/* Not there, root-only, or unsound: the live tree says the same. */
 	if (!id->n_compatible) {
-		if (tf_snprintf(path, sizeof(path),
-				"%s/proc/device-tree/compatible", sysroot))
-			return tf_err_set(err, ENAMETOOLONG,
-					  "%s: sysroot too long", sysroot);
+		if (tf_snprintf(path, sizeof(path), "%s/proc/device-tree/compatible", sysroot))
+			return tf_err_set(err, ENAMETOOLONG, "%s: sysroot too long", sysroot);
 		r = tf_read_file(path, MAX_PROC_COMPATIBLE_SIZE, &buf, &len);
 		if (r == 0) {
 			r = set_compatible(id, buf, len);
 			free(buf);
 			if (r)
-				return tf_err_set(err, -r, "%s: out of memory",
-						  path);
+				return tf_err_set(err, -r, "%s: out of memory", path);
 			if (id->n_compatible)
-				snprintf(id->compatible_source,
-					 sizeof(id->compatible_source), "%s",
-					 "/proc/device-tree/compatible");
-		} else if (r != -ENOENT && r != -EACCES && r != -EPERM &&
-			   r != -ENOTDIR) {
+				snprintf(id->compatible_source, sizeof(id->compatible_source),
+					 "%s", "/proc/device-tree/compatible");
+		} else if (r != -ENOENT && r != -EACCES && r != -EPERM && r != -ENOTDIR) {
 			tf_board_identity_free(id);
-			return tf_err_set(err, -r, "%s: %s", path,
-					  strerror(-r));
+			return tf_err_set(err, -r, "%s: %s", path, strerror(-r));
 		}
 	}
 
 	for (i = 0; i < TF_DMI_KEY_COUNT_; i++) {
-		if (tf_snprintf(path, sizeof(path), "%s/sys/class/dmi/id/%s",
-				sysroot, tf_dmi_key_file((enum tf_dmi_key)i))) {
+		if (tf_snprintf(path, sizeof(path), "%s/sys/class/dmi/id/%s", sysroot,
+				tf_dmi_key_file((enum tf_dmi_key)i))) {
 			tf_board_identity_free(id);
-			return tf_err_set(err, ENAMETOOLONG,
-					  "%s: sysroot too long", sysroot);
+			return tf_err_set(err, ENAMETOOLONG, "%s: sysroot too long", sysroot);
 		}
 		/* Absent or unreadable keys simply never match. */
 		if (tf_read_attr(path, id->dmi[i], sizeof(id->dmi[i])) == 0) {

@@ -19,8 +19,7 @@ static bool dmi_value_matches(const struct tf_dmi_match *m, const char *value)
 
 	/* Exact first, so a literal "[" in a product name still matches. */
 	for (i = 0; i < m->n_patterns; i++)
-		if (!strcmp(m->patterns[i], value) ||
-		    fnmatch(m->patterns[i], value, 0) == 0)
+		if (!strcmp(m->patterns[i], value) || fnmatch(m->patterns[i], value, 0) == 0)
 			return true;
 	return false;
 }
@@ -38,11 +37,9 @@ bool tf_board_profile_matches(const struct tf_board_profile *p,
 	if (p->n_compatible) {
 		for (i = 0; i < id->n_compatible; i++)
 			for (j = 0; j < p->n_compatible; j++)
-				if (!strcmp(id->compatible[i],
-					    p->compatible[j])) {
+				if (!strcmp(id->compatible[i], p->compatible[j])) {
 					if (info) {
-						info->kind =
-						    TF_BOARD_MATCH_COMPATIBLE;
+						info->kind = TF_BOARD_MATCH_COMPATIBLE;
 						info->compatible_index = i;
 					}
 					return true;
@@ -54,8 +51,7 @@ bool tf_board_profile_matches(const struct tf_board_profile *p,
 	for (i = 0; i < p->n_dmi; i++) {
 		const struct tf_dmi_match *m = &p->dmi[i];
 
-		if ((unsigned)m->key >= TF_DMI_KEY_COUNT_ ||
-		    !id->dmi_present[m->key] ||
+		if ((unsigned)m->key >= TF_DMI_KEY_COUNT_ || !id->dmi_present[m->key] ||
 		    !dmi_value_matches(m, id->dmi[m->key]))
 			return false;
 	}
@@ -81,10 +77,9 @@ static bool match_better(const struct tf_board_match_info *a,
 	return a->n_dmi_keys > b->n_dmi_keys;
 }
 
-const struct tf_board_profile *
-tf_board_match(const struct tf_board_set *set,
-	       const struct tf_board_identity *id,
-	       struct tf_board_match_info *info)
+const struct tf_board_profile *tf_board_match(const struct tf_board_set *set,
+					      const struct tf_board_identity *id,
+					      struct tf_board_match_info *info)
 {
 	struct tf_board_match_info best = { .kind = TF_BOARD_MATCH_NONE };
 	const struct tf_board_profile *pick = NULL;
@@ -123,13 +118,11 @@ static bool dt_path_equal(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-const struct tf_controller *
-tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
-			 const char *adapter_name, const char *adapter_of_path,
-			 uint16_t reg)
+const struct tf_controller *tf_board_find_controller(const struct tf_board_profile *p,
+						     const char *bus, const char *adapter_name,
+						     const char *adapter_of_path, uint16_t reg)
 {
-	const char *of =
-	    adapter_of_path ? board_dt_path_strip(adapter_of_path) : NULL;
+	const char *of = adapter_of_path ? board_dt_path_strip(adapter_of_path) : NULL;
 	size_t i;
 
 	if (!p || !bus)
@@ -142,18 +135,17 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
 		if (ctl->adapter_name[0] && adapter_name &&
 		    !strcmp(ctl->adapter_name, adapter_name))
 			return ctl;
-		if (ctl->adapter_path[0] && of && *of &&
-		    dt_path_equal(ctl->adapter_path, of))
+		if (ctl->adapter_path[0] && of && *of && dt_path_equal(ctl->adapter_path, of))
 			return ctl;
 	}
 	return NULL;
 }
 
-const struct tf_controller *
-tf_board_lookup_controller(const struct tf_board_profile *p, const char *bus,
-			   const char *adapter_name,
-			   const char *adapter_of_path, bool has_reg,
-			   uint16_t reg)
+const struct tf_controller *tf_board_lookup_controller(const struct tf_board_profile *p,
+						       const char *bus,
+						       const char *adapter_name,
+						       const char *adapter_of_path,
+						       bool has_reg, uint16_t reg)
 {
 	const struct tf_controller *ctrl;
 	size_t k, hits = 0;
@@ -167,8 +159,8 @@ tf_board_lookup_controller(const struct tf_board_profile *p, const char *bus,
 	for (k = 0; k < p->n_ctrl; k++) {
 		const struct tf_controller *t = &p->ctrl[k];
 
-		if (tf_board_find_controller(p, bus, adapter_name,
-					     adapter_of_path, t->reg) == t) {
+		if (tf_board_find_controller(p, bus, adapter_name, adapter_of_path, t->reg) ==
+		    t) {
 			ctrl = t;
 			hits++;
 		}
@@ -193,11 +185,9 @@ static void appendf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool ctrl_on_adapter(const struct tf_controller *c,
-			    const struct tf_board_miss_device *d)
+static bool ctrl_on_adapter(const struct tf_controller *c, const struct tf_board_miss_device *d)
 {
-	const char *of = d->adapter_of_path ? board_dt_path_strip(d->adapter_of_path)
-					    : NULL;
+	const char *of = d->adapter_of_path ? board_dt_path_strip(d->adapter_of_path) : NULL;
 
 	if (c->adapter_name[0])
 		return d->adapter_name && !strcmp(c->adapter_name, d->adapter_name);
@@ -206,8 +196,7 @@ static bool ctrl_on_adapter(const struct tf_controller *c,
 
 /* How close @c comes to the device: adapter 2, address 1, driver 4 when
  * both adapter and address agree. */
-static unsigned ctrl_score(const struct tf_controller *c,
-			   const struct tf_board_miss_device *d)
+static unsigned ctrl_score(const struct tf_controller *c, const struct tf_board_miss_device *d)
 {
 	bool a, r;
 
@@ -217,50 +206,48 @@ static unsigned ctrl_score(const struct tf_controller *c,
 	r = !d->has_reg || c->reg == d->reg;
 	if (a && r)
 		return 3 + (!c->driver[0] || !d->driver || !d->driver[0] ||
-			    !strcmp(c->driver, d->driver) ? 4 : 0);
+					    !strcmp(c->driver, d->driver)
+				    ? 4
+				    : 0);
 	return (a ? 2 : 0) + (r ? 1 : 0);
 }
 
 static void describe_board_miss(const struct tf_board_profile *p,
-				const struct tf_board_identity *id, char *buf,
-				size_t size)
+				const struct tf_board_identity *id, char *buf, size_t size)
 {
 	size_t i, j;
 
 	if (p->n_compatible) {
 		appendf(buf, size, "its board-compatible");
 		for (i = 0; i < p->n_compatible; i++)
-			appendf(buf, size, "%s \"%s\"", i ? "," : "",
-				p->compatible[i]);
+			appendf(buf, size, "%s \"%s\"", i ? "," : "", p->compatible[i]);
 		if (!id->n_compatible) {
-			appendf(buf, size, " differs: this machine has no "
+			appendf(buf, size,
+				" differs: this machine has no "
 				"device-tree root compatible");
 			return;
 		}
 		appendf(buf, size, " differs from this board's");
 		for (i = 0; i < id->n_compatible && i < 3; i++)
-			appendf(buf, size, "%s \"%s\"", i ? "," : "",
-				id->compatible[i]);
+			appendf(buf, size, "%s \"%s\"", i ? "," : "", id->compatible[i]);
 		return;
 	}
 	if (!id->has_dmi) {
-		appendf(buf, size, "it matches by dmi-match, and this machine "
+		appendf(buf, size,
+			"it matches by dmi-match, and this machine "
 			"has no DMI");
 		return;
 	}
 	for (i = 0; i < p->n_dmi; i++) {
 		const struct tf_dmi_match *m = &p->dmi[i];
 
-		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
-		    id->dmi_present[m->key] &&
+		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ && id->dmi_present[m->key] &&
 		    dmi_value_matches(m, id->dmi[m->key]))
 			continue;
 		appendf(buf, size, "its dmi-match %s", tf_dmi_key_property(m->key));
 		for (j = 0; j < m->n_patterns; j++)
-			appendf(buf, size, "%s\"%s\"", j ? "|" : " ",
-				m->patterns[j]);
-		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ &&
-		    id->dmi_present[m->key])
+			appendf(buf, size, "%s\"%s\"", j ? "|" : " ", m->patterns[j]);
+		if ((unsigned)m->key < TF_DMI_KEY_COUNT_ && id->dmi_present[m->key])
 			appendf(buf, size, " differs from this machine's \"%s\"",
 				id->dmi[m->key]);
 		else
@@ -270,8 +257,7 @@ static void describe_board_miss(const struct tf_board_profile *p,
 	}
 }
 
-static void describe_adapter(const struct tf_controller *c, char *buf,
-			     size_t size)
+static void describe_adapter(const struct tf_controller *c, char *buf, size_t size)
 {
 	if (c->adapter_name[0])
 		appendf(buf, size, "adapter '%s'", c->adapter_name);
@@ -279,20 +265,17 @@ static void describe_adapter(const struct tf_controller *c, char *buf,
 		appendf(buf, size, "adapter %s", c->adapter_path);
 }
 
-static void describe_ctrl_miss(const struct tf_board_profile *p,
-			       const struct tf_controller *c, unsigned score,
-			       const struct tf_board_miss_device *d, char *buf,
+static void describe_ctrl_miss(const struct tf_board_profile *p, const struct tf_controller *c,
+			       unsigned score, const struct tf_board_miss_device *d, char *buf,
 			       size_t size)
 {
-	const char *dev_adapter = d->adapter_name && d->adapter_name[0]
-				      ? d->adapter_name
+	const char *dev_adapter = d->adapter_name && d->adapter_name[0] ? d->adapter_name
 				  : d->adapter_of_path && d->adapter_of_path[0]
-				      ? board_dt_path_strip(d->adapter_of_path)
-				      : "unnamed";
+					  ? board_dt_path_strip(d->adapter_of_path)
+					  : "unnamed";
 
 	if (!c) {
-		appendf(buf, size, "it has no %s controller at all",
-			d->bus ? d->bus : "");
+		appendf(buf, size, "it has no %s controller at all", d->bus ? d->bus : "");
 		return;
 	}
 	if (score >= 7) {
@@ -300,24 +283,22 @@ static void describe_ctrl_miss(const struct tf_board_profile *p,
 		return;
 	}
 	if (score == 3) {
-		appendf(buf, size, "its controller %s is this device but says "
+		appendf(buf, size,
+			"its controller %s is this device but says "
 			"driver = \"%s\", and the device is bound to %s",
 			c->node_path, c->driver, d->driver);
 		return;
 	}
 	appendf(buf, size, "its nearest controller %s is on ", c->node_path);
 	describe_adapter(c, buf, size);
-	appendf(buf, size, " at 0x%02x, not on adapter '%s'", c->reg,
-		dev_adapter);
+	appendf(buf, size, " at 0x%02x, not on adapter '%s'", c->reg, dev_adapter);
 	if (d->has_reg)
 		appendf(buf, size, " at 0x%02x", d->reg);
 	(void)p;
 }
 
-void tf_board_explain_miss(const struct tf_board_set *set,
-			   const struct tf_board_identity *id,
-			   const struct tf_board_miss_device *d, char *buf,
-			   size_t size)
+void tf_board_explain_miss(const struct tf_board_set *set, const struct tf_board_identity *id,
+			   const struct tf_board_miss_device *d, char *buf, size_t size)
 {
 	const struct tf_board_profile *best = NULL;
 	const struct tf_controller *best_ctrl = NULL;
@@ -331,8 +312,10 @@ void tf_board_explain_miss(const struct tf_board_set *set,
 	if (!set || !set->n) {
 		appendf(buf, size, "no valid board profile is installed");
 		if (set && set->n_inv)
-			appendf(buf, size, " (%zu invalid: see 'touchfw board "
-				"check')", set->n_inv);
+			appendf(buf, size,
+				" (%zu invalid: see 'touchfw board "
+				"check')",
+				set->n_inv);
 		return;
 	}
 	for (i = 0; i < set->n; i++) {

@@ -46,8 +46,7 @@ struct tf_board_set {
 /* Free @n strings of @v and @v itself; NULL is fine. */
 void board_strv_free(char **v, size_t n);
 /* Add one issue to @rep (NULL is fine); past TF_BOARD_MAX_ISSUES, count it. */
-void board_report_add(struct tf_board_report *rep, const char *node,
-		      const char *msg);
+void board_report_add(struct tf_board_report *rep, const char *node, const char *msg);
 bool board_has_control_char(const char *s);
 /* What is wrong with the structure block of a blob (NULL if nothing). */
 const char *board_walk_structure(const void *fdt, uint32_t total);

@@ -24,7 +24,6 @@
 #include <limits.h>
 #include <unistd.h>
 
-
 #include "family/ids.h"
 
 /* ------------------------------------------------------------- tables */
@@ -36,8 +35,7 @@ static const struct {
 	[TF_DMI_BIOS_VERSION] = { "bios-version", "bios_version" },
 	[TF_DMI_BIOS_DATE] = { "bios-date", "bios_date" },
 	[TF_DMI_BIOS_RELEASE] = { "bios-release", "bios_release" },
-	[TF_DMI_EC_FIRMWARE_RELEASE] = { "ec-firmware-release",
-					 "ec_firmware_release" },
+	[TF_DMI_EC_FIRMWARE_RELEASE] = { "ec-firmware-release", "ec_firmware_release" },
 	[TF_DMI_SYS_VENDOR] = { "sys-vendor", "sys_vendor" },
 	[TF_DMI_PRODUCT_NAME] = { "product-name", "product_name" },
 	[TF_DMI_PRODUCT_VERSION] = { "product-version", "product_version" },
@@ -156,8 +154,7 @@ static const struct {
 	enum node_kind kind;
 	const char *prop, *hint;
 } prop_hints[] = {
-	{ NODE_ROOT, "compatible",
-	  "the board's compatible strings go in board-compatible" },
+	{ NODE_ROOT, "compatible", "the board's compatible strings go in board-compatible" },
 	{ NODE_CONTROLLER, "compatible",
 	  "name the controller family with family and the kernel driver "
 	  "with driver" },
@@ -176,8 +173,7 @@ static const struct {
 	{ NODE_CONTROLLER, "interrupts",
 	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
 	  "or chg-gpio-name" },
-	{ NODE_CONTROLLER, "adapter",
-	  "name the adapter with adapter-name or adapter-path" },
+	{ NODE_CONTROLLER, "adapter", "name the adapter with adapter-name or adapter-path" },
 	{ NODE_CONTROLLER, "adapter-nr",
 	  "adapters are named by adapter-name or adapter-path, never by "
 	  "number: bus numbers change between boots" },
@@ -204,11 +200,11 @@ static const struct {
 /* 7-bit i2c addresses; 0x00-0x02 and 0x78-0x7f are reserved. */
 #define I2C_ADDR_MIN 0x03u
 #define I2C_ADDR_MAX 0x77u
-#define SPI_CS_MAX   255u
+#define SPI_CS_MAX 255u
 
-#define MAX_CONTROLLERS	    32
-#define MAX_COMPATIBLE_LEN  127
-#define MAX_BOARD_ID_LEN    63
+#define MAX_CONTROLLERS 32
+#define MAX_COMPATIBLE_LEN 127
+#define MAX_BOARD_ID_LEN 63
 #define MAX_DMI_PATTERN_LEN 255
 
 const char *tf_dmi_key_property(enum tf_dmi_key key)
@@ -276,8 +272,7 @@ void tf_board_report_free(struct tf_board_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-void board_report_add(struct tf_board_report *rep, const char *node,
-		      const char *msg)
+void board_report_add(struct tf_board_report *rep, const char *node, const char *msg)
 {
 	struct tf_board_issue *is;
 
@@ -309,7 +304,7 @@ struct parse_ctx {
 };
 
 static void issue(struct parse_ctx *c, const char *node, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 static void issue(struct parse_ctx *c, const char *node, const char *fmt, ...)
 {
@@ -424,9 +419,8 @@ struct prop_val {
 	bool seen;
 };
 
-static void unknown_property(struct parse_ctx *c, const char *node,
-			     enum node_kind kind, const char *name,
-			     const char *const *known, size_t n_known)
+static void unknown_property(struct parse_ctx *c, const char *node, enum node_kind kind,
+			     const char *name, const char *const *known, size_t n_known)
 {
 	char safe[72];
 	const char *pick;
@@ -434,8 +428,7 @@ static void unknown_property(struct parse_ctx *c, const char *node,
 
 	safe_copy(safe, sizeof(safe), name, strlen(name));
 	for (i = 0; i < TF_ARRAY_SIZE(prop_hints); i++) {
-		if ((prop_hints[i].kind == kind ||
-		     prop_hints[i].kind == NODE_ANY) &&
+		if ((prop_hints[i].kind == kind || prop_hints[i].kind == NODE_ANY) &&
 		    !strcmp(prop_hints[i].prop, name)) {
 			issue(c, node, "unknown property \"%s\" (%s)", safe,
 			      prop_hints[i].hint);
@@ -467,8 +460,7 @@ static void unknown_property(struct parse_ctx *c, const char *node,
 	}
 	pick = closest(name, known, n_known);
 	if (pick)
-		issue(c, node, "unknown property \"%s\" (did you mean \"%s\"?)",
-		      safe, pick);
+		issue(c, node, "unknown property \"%s\" (did you mean \"%s\"?)", safe, pick);
 	else
 		issue(c, node, "unknown property \"%s\"", safe);
 }
@@ -477,15 +469,13 @@ static void unknown_property(struct parse_ctx *c, const char *node,
  * Sort the properties of @node into @vals by the names in @known; anything
  * else is reported.
  */
-static void read_props(struct parse_ctx *c, int node, const char *path,
-		       enum node_kind kind, const char *const *known,
-		       size_t n_known, struct prop_val *vals)
+static void read_props(struct parse_ctx *c, int node, const char *path, enum node_kind kind,
+		       const char *const *known, size_t n_known, struct prop_val *vals)
 {
 	int poff;
 
 	memset(vals, 0, n_known * sizeof(*vals));
-	fdt_for_each_property_offset(poff, c->fdt, node)
-	{
+	fdt_for_each_property_offset(poff, c->fdt, node) {
 		const char *name = NULL;
 		const char *val;
 		int len = 0;
@@ -493,8 +483,7 @@ static void read_props(struct parse_ctx *c, int node, const char *path,
 
 		val = fdt_getprop_by_offset(c->fdt, poff, &name, &len);
 		if (!val || !name) {
-			issue(c, path, "unreadable property: %s",
-			      fdt_strerror(len));
+			issue(c, path, "unreadable property: %s", fdt_strerror(len));
 			continue;
 		}
 		for (i = 0; i < n_known; i++)
@@ -525,8 +514,7 @@ static bool val_string(struct parse_ctx *c, const char *path, const char *prop,
 		return false;
 	}
 	if (v->val[v->len - 1] != '\0') {
-		issue(c, path, "%s must be a string, like %s = \"...\";", prop,
-		      prop);
+		issue(c, path, "%s must be a string, like %s = \"...\";", prop, prop);
 		return false;
 	}
 	n = strlen(v->val);
@@ -543,8 +531,7 @@ static bool val_string(struct parse_ctx *c, const char *path, const char *prop,
 		return false;
 	}
 	if (n >= outsz) {
-		issue(c, path, "%s is longer than %zu characters", prop,
-		      outsz - 1);
+		issue(c, path, "%s is longer than %zu characters", prop, outsz - 1);
 		return false;
 	}
 	memcpy(out, v->val, n + 1);
@@ -556,8 +543,8 @@ static bool val_string(struct parse_ctx *c, const char *path, const char *prop,
  * whitespace unless @spaces, and no entry twice.
  */
 static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
-			const struct prop_val *v, size_t maxlen, bool spaces,
-			char ***out, size_t *n_out)
+			const struct prop_val *v, size_t maxlen, bool spaces, char ***out,
+			size_t *n_out)
 {
 	const char *s, *end;
 	char **v_out = NULL;
@@ -567,14 +554,12 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 	*out = NULL;
 	*n_out = 0;
 	if (v->len <= 0) {
-		issue(c, path, "%s has no value; it must be a list of strings",
-		      prop);
+		issue(c, path, "%s has no value; it must be a list of strings", prop);
 		return false;
 	}
 	if (v->val[v->len - 1] != '\0') {
-		issue(c, path,
-		      "%s must be a list of strings, like %s = \"a\", \"b\";",
-		      prop, prop);
+		issue(c, path, "%s must be a list of strings, like %s = \"a\", \"b\";", prop,
+		      prop);
 		return false;
 	}
 	v_out = calloc(MAX_LIST_ENTRIES, sizeof(*v_out));
@@ -588,8 +573,7 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 		bool dup = false;
 
 		if (n == MAX_LIST_ENTRIES) {
-			issue(c, path, "%s has more than %d entries", prop,
-			      MAX_LIST_ENTRIES);
+			issue(c, path, "%s has more than %d entries", prop, MAX_LIST_ENTRIES);
 			ok = false;
 			break;
 		}
@@ -597,35 +581,29 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 			issue(c, path, "%s entry %zu is empty", prop, n + 1);
 			ok = false;
 		} else if (board_has_control_char(s)) {
-			issue(c, path,
-			      "%s entry %zu contains a control character", prop,
+			issue(c, path, "%s entry %zu contains a control character", prop,
 			      n + 1);
 			ok = false;
 		} else if (len > maxlen) {
-			issue(c, path,
-			      "%s entry %zu is longer than %zu characters",
-			      prop, n + 1, maxlen);
+			issue(c, path, "%s entry %zu is longer than %zu characters", prop,
+			      n + 1, maxlen);
 			ok = false;
 		} else if (!spaces && has_space(s)) {
-			issue(c, path, "%s entry \"%s\" contains whitespace",
-			      prop, s);
+			issue(c, path, "%s entry \"%s\" contains whitespace", prop, s);
 			ok = false;
-		} else if (spaces && len > 0 &&
-			   isspace((unsigned char)s[len - 1])) {
-			issue(
-			    c, path,
-			    "%s \"%s\" ends in whitespace; DMI values are "
-			    "compared with trailing whitespace removed, so it "
-			    "would never match",
-			    prop, s);
+		} else if (spaces && len > 0 && isspace((unsigned char)s[len - 1])) {
+			issue(c, path,
+			      "%s \"%s\" ends in whitespace; DMI values are "
+			      "compared with trailing whitespace removed, so it "
+			      "would never match",
+			      prop, s);
 			ok = false;
 		} else {
 			for (i = 0; i < n; i++)
 				if (v_out[i] && !strcmp(v_out[i], s))
 					dup = true;
 			if (dup) {
-				issue(c, path, "%s lists \"%s\" twice", prop,
-				      s);
+				issue(c, path, "%s lists \"%s\" twice", prop, s);
 				ok = false;
 			}
 		}
@@ -647,12 +625,11 @@ static bool val_strlist(struct parse_ctx *c, const char *path, const char *prop,
 }
 
 static bool val_u32(struct parse_ctx *c, const char *path, const char *prop,
-		    const struct prop_val *v, const char *example,
-		    uint32_t *out)
+		    const struct prop_val *v, const char *example, uint32_t *out)
 {
 	if (v->len != (int)sizeof(fdt32_t)) {
-		issue(c, path, "%s must be one 32-bit number, like %s = <%s>;",
-		      prop, prop, example);
+		issue(c, path, "%s must be one 32-bit number, like %s = <%s>;", prop, prop,
+		      example);
 		return false;
 	}
 	*out = fdt32_ld((const fdt32_t *)v->val);
@@ -663,9 +640,7 @@ static bool val_flag(struct parse_ctx *c, const char *path, const char *prop,
 		     const struct prop_val *v)
 {
 	if (v->len != 0) {
-		issue(c, path,
-		      "%s is a flag and takes no value (write \"%s;\")", prop,
-		      prop);
+		issue(c, path, "%s is a flag and takes no value (write \"%s;\")", prop, prop);
 		return false;
 	}
 	return true;
@@ -684,8 +659,7 @@ static bool dt_path_ok(const char *p)
 {
 	size_t n = strlen(p);
 
-	return p[0] == '/' && n > 1 && p[n - 1] != '/' && !strstr(p, "//") &&
-	       !has_space(p);
+	return p[0] == '/' && n > 1 && p[n - 1] != '/' && !strstr(p, "//") && !has_space(p);
 }
 
 /*
@@ -726,16 +700,14 @@ static const char *family_list(char *buf, size_t size)
 }
 
 /* The base name of @path without its directory and .dtb/.dts suffix. */
-static void profile_name(const char *path, char *out, size_t outsz,
-			 bool *too_long)
+static void profile_name(const char *path, char *out, size_t outsz, bool *too_long)
 {
 	const char *base = strrchr(path, '/');
 	size_t n;
 
 	base = base ? base + 1 : path;
 	n = strlen(base);
-	if (n > 4 &&
-	    (!strcmp(base + n - 4, ".dtb") || !strcmp(base + n - 4, ".dts")))
+	if (n > 4 && (!strcmp(base + n - 4, ".dtb") || !strcmp(base + n - 4, ".dts")))
 		n -= 4;
 	*too_long = n >= outsz;
 	if (*too_long)
@@ -758,12 +730,11 @@ static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 	memset(spec, 0, sizeof(*spec));
 	spec->line = -1;
 	*has = false;
-	if (chip->seen && !val_string(c, path, ctrl_props[chip_idx], chip,
-				      spec->chip, GPIO_NAME_MAX + 1))
+	if (chip->seen &&
+	    !val_string(c, path, ctrl_props[chip_idx], chip, spec->chip, GPIO_NAME_MAX + 1))
 		ok = false;
 	if (line->seen) {
-		if (!val_u32(c, path, ctrl_props[chip_idx + 1], line, "12",
-			     &off)) {
+		if (!val_u32(c, path, ctrl_props[chip_idx + 1], line, "12", &off)) {
 			ok = false;
 		} else if (off > GPIO_LINE_MAX) {
 			issue(c, path, "%s %u is out of range (0..%u)",
@@ -771,8 +742,8 @@ static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 			ok = false;
 		}
 	}
-	if (name->seen && !val_string(c, path, ctrl_props[chip_idx + 2], name,
-				      spec->name, GPIO_NAME_MAX + 1))
+	if (name->seen &&
+	    !val_string(c, path, ctrl_props[chip_idx + 2], name, spec->name, GPIO_NAME_MAX + 1))
 		ok = false;
 	if (al->seen && !val_flag(c, path, ctrl_props[chip_idx + 3], al))
 		ok = false;
@@ -808,8 +779,7 @@ static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 	*has = true;
 }
 
-static bool gpio_same(const struct tf_gpio_spec *a,
-		      const struct tf_gpio_spec *b)
+static bool gpio_same(const struct tf_gpio_spec *a, const struct tf_gpio_spec *b)
 {
 	if (a->name[0] || b->name[0])
 		return !strcmp(a->name, b->name);
@@ -823,21 +793,19 @@ static bool reg_in_range(const char *bus, uint32_t reg)
 	return reg <= SPI_CS_MAX;
 }
 
-static void reg_range_issue(struct parse_ctx *c, const char *path,
-			    const char *prop, const char *bus, uint32_t reg)
+static void reg_range_issue(struct parse_ctx *c, const char *path, const char *prop,
+			    const char *bus, uint32_t reg)
 {
 	if (!strcmp(bus, "i2c"))
-		issue(c, path,
-		      "%s 0x%x is not a 7-bit i2c address (0x%02x..0x%02x)",
-		      prop, reg, I2C_ADDR_MIN, I2C_ADDR_MAX);
+		issue(c, path, "%s 0x%x is not a 7-bit i2c address (0x%02x..0x%02x)", prop, reg,
+		      I2C_ADDR_MIN, I2C_ADDR_MAX);
 	else
-		issue(c, path, "%s %u is not an spi chip select (0..%u)", prop,
-		      reg, SPI_CS_MAX);
+		issue(c, path, "%s %u is not an spi chip select (0..%u)", prop, reg,
+		      SPI_CS_MAX);
 }
 
-static bool parse_timeout(struct parse_ctx *c, const char *path,
-			  const struct prop_val *v, enum ctrl_prop idx,
-			  uint32_t min, uint32_t max, uint32_t *out)
+static bool parse_timeout(struct parse_ctx *c, const char *path, const struct prop_val *v,
+			  enum ctrl_prop idx, uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint32_t t;
 
@@ -847,17 +815,15 @@ static bool parse_timeout(struct parse_ctx *c, const char *path,
 	if (!val_u32(c, path, ctrl_props[idx], &v[idx], "5000", &t))
 		return false;
 	if (t < min || t > max) {
-		issue(c, path, "%s %u is out of range (%u..%u)",
-		      ctrl_props[idx], t, min, max);
+		issue(c, path, "%s %u is out of range (%u..%u)", ctrl_props[idx], t, min, max);
 		return false;
 	}
 	*out = t;
 	return true;
 }
 
-static bool pin_ok(struct parse_ctx *c, const char *path,
-		   const struct prop_val *v, enum ctrl_prop idx, char *out,
-		   size_t outsz)
+static bool pin_ok(struct parse_ctx *c, const char *path, const struct prop_val *v,
+		   enum ctrl_prop idx, char *out, size_t outsz)
 {
 	if (!v[idx].seen)
 		return true;
@@ -932,13 +898,13 @@ static bool family_has_driver(struct parse_ctx *c, const char *path,
 		      "kernel driver names use underscores)",
 		      ctl->driver, ctl->family, pick);
 	else
-		issue(c, path, "driver \"%s\" is not a %s driver (known: %s)",
-		      ctl->driver, ctl->family, known);
+		issue(c, path, "driver \"%s\" is not a %s driver (known: %s)", ctl->driver,
+		      ctl->family, known);
 	return false;
 }
 
-static bool parse_controller(struct parse_ctx *c, int node, const char *path,
-			     const char *name, struct tf_controller *ctl)
+static bool parse_controller(struct parse_ctx *c, int node, const char *path, const char *name,
+			     struct tf_controller *ctl)
 {
 	struct prop_val v[C_COUNT_];
 	char family[64] = "", bus[16] = "", power[32] = "";
@@ -951,8 +917,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	snprintf(ctl->node_path, sizeof(ctl->node_path), "%s", path);
 	read_props(c, node, path, NODE_CONTROLLER, ctrl_props, C_COUNT_, v);
 
-	fdt_for_each_subnode(child, c->fdt, node)
-	{
+	fdt_for_each_subnode(child, c->fdt, node) {
 		char sub[256], cpath[512];
 		int len = 0;
 		const char *cname = fdt_get_name(c->fdt, child, &len);
@@ -960,8 +925,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		safe_copy(sub, sizeof(sub), cname ? cname : "?",
 			  cname && len > 0 ? (size_t)len : 1);
 		snprintf(cpath, sizeof(cpath), "%s/%s", path, sub);
-		issue(c, cpath,
-		      "unknown node (a controller has no child nodes)");
+		issue(c, cpath, "unknown node (a controller has no child nodes)");
 		ok = false;
 	}
 
@@ -971,19 +935,16 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		      family_list(family, sizeof(family)));
 		family[0] = '\0';
 		ok = false;
-	} else if (val_string(c, path, "family", &v[C_FAMILY], family,
-			      sizeof(family))) {
+	} else if (val_string(c, path, "family", &v[C_FAMILY], family, sizeof(family))) {
 		if (!tf_family_ids_by_name(family)) {
 			char known[128];
 
-			issue(c, path,
-			      "family \"%s\" is not supported (known: %s)",
-			      family, family_list(known, sizeof(known)));
+			issue(c, path, "family \"%s\" is not supported (known: %s)", family,
+			      family_list(known, sizeof(known)));
 			ok = false;
 		} else {
 			/* A known family name always fits. */
-			tf_snprintf(ctl->family, sizeof(ctl->family), "%s",
-				    family);
+			tf_snprintf(ctl->family, sizeof(ctl->family), "%s", family);
 		}
 	} else {
 		ok = false;
@@ -995,8 +956,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		ok = false;
 	} else if (val_string(c, path, "bus", &v[C_BUS], bus, sizeof(bus))) {
 		if (strcmp(bus, "i2c") && strcmp(bus, "spi")) {
-			issue(c, path,
-			      "bus \"%s\" is not one of \"i2c\", \"spi\"", bus);
+			issue(c, path, "bus \"%s\" is not one of \"i2c\", \"spi\"", bus);
 			ok = false;
 		} else {
 			tf_snprintf(ctl->bus, sizeof(ctl->bus), "%s", bus);
@@ -1018,8 +978,8 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		      "named, never numbered)");
 		ok = false;
 	} else if (v[C_ADAPTER_NAME].seen) {
-		if (!val_string(c, path, "adapter-name", &v[C_ADAPTER_NAME],
-				ctl->adapter_name, sizeof(ctl->adapter_name))) {
+		if (!val_string(c, path, "adapter-name", &v[C_ADAPTER_NAME], ctl->adapter_name,
+				sizeof(ctl->adapter_name))) {
 			ok = false;
 		} else if (bus_number_name(ctl->adapter_name)) {
 			issue(c, path,
@@ -1027,8 +987,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			      "numbers change between boots (did you mean the "
 			      "adapter's name, as in /sys/bus/i2c/devices/%s/name, "
 			      "or its device-tree adapter-path?)",
-			      ctl->adapter_name,
-			      bus_number_name(ctl->adapter_name));
+			      ctl->adapter_name, bus_number_name(ctl->adapter_name));
 			ok = false;
 		} else if (bus_ok && !strcmp(bus, "i2c") &&
 			   strlen(ctl->adapter_name) > I2C_ADAPTER_NAME_MAX) {
@@ -1039,11 +998,10 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			ok = false;
 		}
 	} else {
-		if (!val_string(c, path, "adapter-path", &v[C_ADAPTER_PATH],
-				ctl->adapter_path, sizeof(ctl->adapter_path))) {
+		if (!val_string(c, path, "adapter-path", &v[C_ADAPTER_PATH], ctl->adapter_path,
+				sizeof(ctl->adapter_path))) {
 			ok = false;
-		} else if (board_dt_path_strip(ctl->adapter_path) !=
-			   ctl->adapter_path) {
+		} else if (board_dt_path_strip(ctl->adapter_path) != ctl->adapter_path) {
 			/* Copied from a shell: it could never match. */
 			const char *plain = board_dt_path_strip(ctl->adapter_path);
 
@@ -1053,11 +1011,10 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 			      ctl->adapter_path, *plain ? plain : "/");
 			ok = false;
 		} else if (!dt_path_ok(ctl->adapter_path)) {
-			issue(
-			    c, path,
-			    "adapter-path \"%s\" is not an absolute "
-			    "device-tree node path like \"/soc/i2c@7000c400\"",
-			    ctl->adapter_path);
+			issue(c, path,
+			      "adapter-path \"%s\" is not an absolute "
+			      "device-tree node path like \"/soc/i2c@7000c400\"",
+			      ctl->adapter_path);
 			ok = false;
 		}
 	}
@@ -1097,18 +1054,15 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 
 	/* bootloader-reg */
 	if (v[C_BOOTLOADER_REG].seen &&
-	    val_u32(c, path, "bootloader-reg", &v[C_BOOTLOADER_REG], "0x26",
-		    &blreg)) {
+	    val_u32(c, path, "bootloader-reg", &v[C_BOOTLOADER_REG], "0x26", &blreg)) {
 		if (bus_ok && strcmp(bus, "i2c")) {
-			issue(c, path,
-			      "bootloader-reg is for i2c controllers only");
+			issue(c, path, "bootloader-reg is for i2c controllers only");
 			ok = false;
 		} else if (bus_ok && !reg_in_range(bus, blreg)) {
 			reg_range_issue(c, path, "bootloader-reg", bus, blreg);
 			ok = false;
 		} else if (reg_ok && blreg == reg) {
-			issue(c, path, "bootloader-reg 0x%x is the same as reg",
-			      blreg);
+			issue(c, path, "bootloader-reg 0x%x is the same as reg", blreg);
 			ok = false;
 		} else {
 			ctl->has_bootloader_reg = true;
@@ -1135,19 +1089,17 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	}
 
 	/* GPIO lines */
-	parse_gpio(c, path, "reset", v, C_RESET_CHIP, &ctl->reset,
-		   &ctl->has_reset);
+	parse_gpio(c, path, "reset", v, C_RESET_CHIP, &ctl->reset, &ctl->has_reset);
 	parse_gpio(c, path, "chg", v, C_CHG_CHIP, &ctl->chg, &ctl->has_chg);
-	if ((v[C_RESET_CHIP].seen || v[C_RESET_NAME].seen ||
-	     v[C_RESET_LINE].seen || v[C_RESET_ACTIVE_LOW].seen) &&
+	if ((v[C_RESET_CHIP].seen || v[C_RESET_NAME].seen || v[C_RESET_LINE].seen ||
+	     v[C_RESET_ACTIVE_LOW].seen) &&
 	    !ctl->has_reset)
 		ok = false;
 	if ((v[C_CHG_CHIP].seen || v[C_CHG_NAME].seen || v[C_CHG_LINE].seen ||
 	     v[C_CHG_ACTIVE_LOW].seen) &&
 	    !ctl->has_chg)
 		ok = false;
-	if (ctl->has_reset && ctl->has_chg &&
-	    gpio_same(&ctl->reset, &ctl->chg)) {
+	if (ctl->has_reset && ctl->has_chg && gpio_same(&ctl->reset, &ctl->chg)) {
 		issue(c, path, "reset and chg name the same GPIO line");
 		ok = false;
 	}
@@ -1159,8 +1111,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 		      "switches the chip's power; never unbind to flash) or "
 		      "\"always-on\"");
 		ok = false;
-	} else if (val_string(c, path, "power", &v[C_POWER], power,
-			      sizeof(power))) {
+	} else if (val_string(c, path, "power", &v[C_POWER], power, sizeof(power))) {
 		if (!strcmp(power, "driver")) {
 			ctl->power = TF_POWER_DRIVER;
 		} else if (!strcmp(power, "always-on")) {
@@ -1177,21 +1128,18 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	}
 
 	/* firmware DB pins */
-	if (!pin_ok(c, path, v, C_FIRMWARE_PIN, ctl->firmware_pin,
-		    sizeof(ctl->firmware_pin)))
+	if (!pin_ok(c, path, v, C_FIRMWARE_PIN, ctl->firmware_pin, sizeof(ctl->firmware_pin)))
 		ok = false;
-	if (!pin_ok(c, path, v, C_CONFIG_PIN, ctl->config_pin,
-		    sizeof(ctl->config_pin)))
+	if (!pin_ok(c, path, v, C_CONFIG_PIN, ctl->config_pin, sizeof(ctl->config_pin)))
 		ok = false;
 
 	/* the driver's configuration file name, as the board's DT gives it */
 	if (v[C_CONFIG_NAME].seen) {
-		if (!val_string(c, path, "config-name", &v[C_CONFIG_NAME],
-				ctl->config_name, sizeof(ctl->config_name))) {
+		if (!val_string(c, path, "config-name", &v[C_CONFIG_NAME], ctl->config_name,
+				sizeof(ctl->config_name))) {
 			ok = false;
 		} else if (!charset_ok(ctl->config_name, "._-") ||
-			   !strcmp(ctl->config_name, ".") ||
-			   !strcmp(ctl->config_name, "..")) {
+			   !strcmp(ctl->config_name, ".") || !strcmp(ctl->config_name, "..")) {
 			issue(c, path,
 			      "config-name \"%s\" is not a plain file name "
 			      "(letters, digits and ._- only)",
@@ -1278,8 +1226,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path,
 	return ok && reg_ok;
 }
 
-static bool same_adapter(const struct tf_controller *a,
-			 const struct tf_controller *b)
+static bool same_adapter(const struct tf_controller *a, const struct tf_controller *b)
 {
 	if (strcmp(a->bus, b->bus))
 		return false;
@@ -1289,8 +1236,7 @@ static bool same_adapter(const struct tf_controller *a,
 }
 
 /* Two controllers can not share an address on one adapter. */
-static void check_addresses(struct parse_ctx *c, struct tf_controller *ctl,
-			    size_t n)
+static void check_addresses(struct parse_ctx *c, struct tf_controller *ctl, size_t n)
 {
 	size_t i, j;
 
@@ -1303,27 +1249,22 @@ static void check_addresses(struct parse_ctx *c, struct tf_controller *ctl,
 			if (!same_adapter(a, b))
 				continue;
 			if (a->reg == b->reg)
-				issue(c, b->node_path,
-				      "same bus, adapter and reg as %s",
+				issue(c, b->node_path, "same bus, adapter and reg as %s",
 				      a->node_path);
 			else if (b->has_bootloader_reg &&
 				 (b->bootloader_reg == a->reg ||
 				  (a->has_bootloader_reg &&
 				   a->bootloader_reg == b->bootloader_reg)))
-				issue(c, b->node_path,
-				      "bootloader-reg 0x%x is also used by %s",
+				issue(c, b->node_path, "bootloader-reg 0x%x is also used by %s",
 				      b->bootloader_reg, a->node_path);
-			else if (a->has_bootloader_reg &&
-				 a->bootloader_reg == b->reg)
-				issue(c, b->node_path,
-				      "reg 0x%x is the bootloader-reg of %s",
+			else if (a->has_bootloader_reg && a->bootloader_reg == b->reg)
+				issue(c, b->node_path, "reg 0x%x is the bootloader-reg of %s",
 				      b->reg, a->node_path);
 		}
 	}
 }
 
-static void parse_controllers(struct parse_ctx *c, int node,
-			      struct tf_board_profile *p)
+static void parse_controllers(struct parse_ctx *c, int node, struct tf_board_profile *p)
 {
 	static const char path[] = "/controllers";
 	struct prop_val v[L_COUNT_];
@@ -1332,16 +1273,12 @@ static void parse_controllers(struct parse_ctx *c, int node,
 	size_t n = 0;
 	int child;
 
-	read_props(c, node, path, NODE_CONTROLLERS, controllers_props, L_COUNT_,
-		   v);
+	read_props(c, node, path, NODE_CONTROLLERS, controllers_props, L_COUNT_, v);
 	if (v[L_ADDRESS_CELLS].seen &&
-	    val_u32(c, path, "#address-cells", &v[L_ADDRESS_CELLS], "1",
-		    &cells) &&
-	    cells != 1)
+	    val_u32(c, path, "#address-cells", &v[L_ADDRESS_CELLS], "1", &cells) && cells != 1)
 		issue(c, path, "#address-cells must be <1> (reg is one cell)");
 	if (v[L_SIZE_CELLS].seen &&
-	    val_u32(c, path, "#size-cells", &v[L_SIZE_CELLS], "0", &cells) &&
-	    cells != 0)
+	    val_u32(c, path, "#size-cells", &v[L_SIZE_CELLS], "0", &cells) && cells != 0)
 		issue(c, path, "#size-cells must be <0> (reg has no size)");
 
 	p->ctrl = calloc(MAX_CONTROLLERS, sizeof(*p->ctrl));
@@ -1349,8 +1286,7 @@ static void parse_controllers(struct parse_ctx *c, int node,
 		c->oom = true;
 		return;
 	}
-	fdt_for_each_subnode(child, c->fdt, node)
-	{
+	fdt_for_each_subnode(child, c->fdt, node) {
 		char cpath[256], safe[200];
 		int len = 0;
 		const char *name = fdt_get_name(c->fdt, child, &len);
@@ -1363,13 +1299,11 @@ static void parse_controllers(struct parse_ctx *c, int node,
 		safe_copy(safe, sizeof(safe), name, (size_t)len);
 		snprintf(cpath, sizeof(cpath), "%s/%s", path, safe);
 		if (n == MAX_CONTROLLERS) {
-			issue(c, cpath, "too many controllers (at most %d)",
-			      MAX_CONTROLLERS);
+			issue(c, cpath, "too many controllers (at most %d)", MAX_CONTROLLERS);
 			all_ok = false;
 			break;
 		}
-		if (!name_is_clean(name, (size_t)len) ||
-		    (size_t)len >= sizeof(safe)) {
+		if (!name_is_clean(name, (size_t)len) || (size_t)len >= sizeof(safe)) {
 			issue(c, cpath,
 			      "node name must be printable ASCII without "
 			      "spaces, shorter than %zu characters",
@@ -1385,8 +1319,7 @@ static void parse_controllers(struct parse_ctx *c, int node,
 	if (child < 0 && child != -FDT_ERR_NOTFOUND)
 		issue(c, path, "unreadable node: %s", fdt_strerror(child));
 	if (n == 0 && all_ok)
-		issue(c, path,
-		      "no controllers: add at least one controller node");
+		issue(c, path, "no controllers: add at least one controller node");
 	check_addresses(c, p->ctrl, n);
 	p->n_ctrl = n;
 }
@@ -1402,8 +1335,7 @@ static void parse_dmi(struct parse_ctx *c, int node, struct tf_board_profile *p)
 	for (i = 0; i < TF_DMI_KEY_COUNT_; i++)
 		known[i] = dmi_keys[i].prop;
 	read_props(c, node, path, NODE_DMI, known, TF_DMI_KEY_COUNT_, v);
-	fdt_for_each_subnode(child, c->fdt, node)
-	{
+	fdt_for_each_subnode(child, c->fdt, node) {
 		char sub[128], cpath[256];
 		int len = 0;
 		const char *cname = fdt_get_name(c->fdt, child, &len);
@@ -1432,17 +1364,15 @@ static void parse_dmi(struct parse_ctx *c, int node, struct tf_board_profile *p)
 
 		if (!v[i].seen)
 			continue;
-		if (val_strlist(c, path, dmi_keys[i].prop, &v[i],
-				MAX_DMI_PATTERN_LEN, true, &m->patterns,
-				&m->n_patterns)) {
+		if (val_strlist(c, path, dmi_keys[i].prop, &v[i], MAX_DMI_PATTERN_LEN, true,
+				&m->patterns, &m->n_patterns)) {
 			m->key = (enum tf_dmi_key)i;
 			p->n_dmi++;
 		}
 	}
 }
 
-static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
-		       bool name_too_long)
+static void parse_root(struct parse_ctx *c, struct tf_board_profile *p, bool name_too_long)
 {
 	static const char *const root_nodes[] = { "controllers", "dmi-match" };
 	struct prop_val v[R_COUNT_];
@@ -1456,8 +1386,7 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
 		      "touchfw,profile-version is missing (write "
 		      "touchfw,profile-version = <%d>;)",
 		      TF_BOARD_PROFILE_VERSION);
-	} else if (val_u32(c, "/", root_props[R_VERSION], &v[R_VERSION], "1",
-			   &version) &&
+	} else if (val_u32(c, "/", root_props[R_VERSION], &v[R_VERSION], "1", &version) &&
 		   version != TF_BOARD_PROFILE_VERSION) {
 		/* A newer format can not be judged by these rules. */
 		issue(c, "/",
@@ -1475,11 +1404,9 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
 	if (!v[R_MODEL].seen)
 		issue(c, "/", "model is missing (a human-readable board name)");
 	else
-		val_string(c, "/", "model", &v[R_MODEL], p->model,
-			   sizeof(p->model));
+		val_string(c, "/", "model", &v[R_MODEL], p->model, sizeof(p->model));
 
-	fdt_for_each_subnode(child, c->fdt, 0)
-	{
+	fdt_for_each_subnode(child, c->fdt, 0) {
 		char safe[200], cpath[256];
 		int len = 0;
 		const char *name = fdt_get_name(c->fdt, child, &len);
@@ -1489,8 +1416,7 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
 			issue(c, "/", "a node has no name");
 			continue;
 		}
-		if (!strcmp(name, "controllers") ||
-		    !strcmp(name, "dmi-match")) {
+		if (!strcmp(name, "controllers") || !strcmp(name, "dmi-match")) {
 			int *slot = name[0] == 'c' ? &ctrl_node : &dmi_node;
 
 			if (*slot >= 0)
@@ -1503,8 +1429,7 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
 		snprintf(cpath, sizeof(cpath), "/%s", safe);
 		pick = closest(name, root_nodes, TF_ARRAY_SIZE(root_nodes));
 		if (pick)
-			issue(c, cpath, "unknown node (did you mean \"%s\"?)",
-			      pick);
+			issue(c, cpath, "unknown node (did you mean \"%s\"?)", pick);
 		else
 			issue(c, cpath,
 			      "unknown node (expected controllers or "
@@ -1522,15 +1447,13 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p,
 
 	if (v[R_BOARD_COMPATIBLE].seen)
 		val_strlist(c, "/", "board-compatible", &v[R_BOARD_COMPATIBLE],
-			    MAX_COMPATIBLE_LEN, false, &p->compatible,
-			    &p->n_compatible);
+			    MAX_COMPATIBLE_LEN, false, &p->compatible, &p->n_compatible);
 	if (dmi_node >= 0)
 		parse_dmi(c, dmi_node, p);
 
 	if (v[R_BOARD_IDS].seen) {
-		val_strlist(c, "/", "board-ids", &v[R_BOARD_IDS],
-			    MAX_BOARD_ID_LEN, false, &p->board_ids,
-			    &p->n_board_ids);
+		val_strlist(c, "/", "board-ids", &v[R_BOARD_IDS], MAX_BOARD_ID_LEN, false,
+			    &p->board_ids, &p->n_board_ids);
 	} else if (p->n_compatible) {
 		if (strv_copy(p->compatible, p->n_compatible, &p->board_ids))
 			c->oom = true;
@@ -1578,8 +1501,7 @@ static uint32_t be32_at(const void *base, uint64_t off)
 {
 	const uint8_t *b = (const uint8_t *)base + off;
 
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	       (uint32_t)b[2] << 8 | b[3];
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
 /*
@@ -1593,10 +1515,8 @@ static uint32_t be32_at(const void *base, uint64_t off)
  */
 const char *board_walk_structure(const void *fdt, uint32_t total)
 {
-	uint64_t s_off = fdt_off_dt_struct(fdt),
-		 s_size = fdt_size_dt_struct(fdt);
-	uint64_t t_off = fdt_off_dt_strings(fdt),
-		 t_size = fdt_size_dt_strings(fdt);
+	uint64_t s_off = fdt_off_dt_struct(fdt), s_size = fdt_size_dt_struct(fdt);
+	uint64_t t_off = fdt_off_dt_strings(fdt), t_size = fdt_size_dt_strings(fdt);
 	uint64_t p, end;
 	uint32_t depth = 0;
 	bool root_seen = false;
@@ -1646,9 +1566,8 @@ const char *board_walk_structure(const void *fdt, uint32_t total)
 				return "a property value runs off the "
 				       "structure "
 				       "block";
-			if (nameoff >= t_size ||
-			    !memchr((const char *)fdt + t_off + nameoff, '\0',
-				    (size_t)(t_size - nameoff)))
+			if (nameoff >= t_size || !memchr((const char *)fdt + t_off + nameoff,
+							 '\0', (size_t)(t_size - nameoff)))
 				return "a property name lies outside the "
 				       "strings "
 				       "block";
@@ -1712,14 +1631,12 @@ static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 	}
 	total = fdt_totalsize(fdt);
 	if (total > len) {
-		issue(c, "",
-		      "truncated: the header says %u bytes, the file has %zu",
-		      total, len);
+		issue(c, "", "truncated: the header says %u bytes, the file has %zu", total,
+		      len);
 		return false;
 	}
 	if (total < len) {
-		issue(c, "", "%zu bytes of trailing data after the device tree",
-		      len - total);
+		issue(c, "", "%zu bytes of trailing data after the device tree", len - total);
 		return false;
 	}
 	why = board_walk_structure(fdt, total);
@@ -1735,8 +1652,8 @@ static bool check_blob(struct parse_ctx *c, const void *fdt, size_t len)
 	return true;
 }
 
-int tf_board_parse(const void *dtb, size_t len, const char *path,
-		   struct tf_board_profile **out, struct tf_board_report *rep)
+int tf_board_parse(const void *dtb, size_t len, const char *path, struct tf_board_profile **out,
+		   struct tf_board_report *rep)
 {
 	struct parse_ctx c = { .rep = rep };
 	struct tf_board_profile *p;

@@ -25,8 +25,7 @@ size_t tf_board_set_count(const struct tf_board_set *set)
 	return set ? set->n : 0;
 }
 
-const struct tf_board_profile *tf_board_set_get(const struct tf_board_set *set,
-						size_t i)
+const struct tf_board_profile *tf_board_set_get(const struct tf_board_set *set, size_t i)
 {
 	return set && i < set->n ? set->prof[i] : NULL;
 }
@@ -41,8 +40,8 @@ const char *tf_board_set_invalid_path(const struct tf_board_set *set, size_t i)
 	return set && i < set->n_inv ? set->inv[i].path : NULL;
 }
 
-const struct tf_board_report *
-tf_board_set_invalid_report(const struct tf_board_set *set, size_t i)
+const struct tf_board_report *tf_board_set_invalid_report(const struct tf_board_set *set,
+							  size_t i)
 {
 	return set && i < set->n_inv ? &set->inv[i].rep : NULL;
 }
@@ -123,13 +122,11 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static int add_invalid(struct tf_board_set *set, const char *path,
-		       struct tf_board_report *rep)
+static int add_invalid(struct tf_board_set *set, const char *path, struct tf_board_report *rep)
 {
 	struct board_invalid *e;
 
-	if (grow((void **)&set->inv, &set->cap_inv, set->n_inv,
-		 sizeof(*set->inv)))
+	if (grow((void **)&set->inv, &set->cap_inv, set->n_inv, sizeof(*set->inv)))
 		return -ENOMEM;
 	e = &set->inv[set->n_inv];
 	e->path = strdup(path);
@@ -141,8 +138,7 @@ static int add_invalid(struct tf_board_set *set, const char *path,
 	return 0;
 }
 
-static int add_invalid_msg(struct tf_board_set *set, const char *path,
-			   const char *msg)
+static int add_invalid_msg(struct tf_board_set *set, const char *path, const char *msg)
 {
 	struct tf_board_report rep;
 	int r;
@@ -154,8 +150,7 @@ static int add_invalid_msg(struct tf_board_set *set, const char *path,
 	return r;
 }
 
-static int add_shadowed(struct tf_board_set *set, const char *path,
-			const char *by)
+static int add_shadowed(struct tf_board_set *set, const char *path, const char *by)
 {
 	struct board_shadowed *e;
 
@@ -194,8 +189,7 @@ static bool is_source_name(const char *name)
 
 /* A .dts in a profile directory is not read: remember it, unless its
  * compiled .dtb is there too (sources kept beside their blobs). */
-static int note_source(struct tf_board_set *set, int dfd, const char *dir,
-		       const char *name)
+static int note_source(struct tf_board_set *set, int dfd, const char *dir, const char *name)
 {
 	char dtb[NAME_MAX + 1], *path;
 	size_t n = strlen(name);
@@ -206,8 +200,7 @@ static int note_source(struct tf_board_set *set, int dfd, const char *dir,
 	dtb[n - 1] = 'b';
 	if (faccessat(dfd, dtb, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		return 0;
-	if (grow((void **)&set->ign, &set->cap_ign, set->n_ign,
-		 sizeof(*set->ign)))
+	if (grow((void **)&set->ign, &set->cap_ign, set->n_ign, sizeof(*set->ign)))
 		return -ENOMEM;
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
@@ -262,8 +255,7 @@ static void taken_free(struct taken *t)
 }
 
 /* One file of a profile directory: a profile, a mask, or an invalid one. */
-static int load_one(struct tf_board_set *set, int dfd, const char *name,
-		    const char *path)
+static int load_one(struct tf_board_set *set, int dfd, const char *name, const char *path)
 {
 	struct tf_board_report rep;
 	struct tf_board_profile *p = NULL;
@@ -312,8 +304,8 @@ static int load_one(struct tf_board_set *set, int dfd, const char *name,
 	return 0;
 }
 
-static int load_dir(struct tf_board_set *set, struct taken *taken,
-		    const char *dir, struct tf_err *err)
+static int load_dir(struct tf_board_set *set, struct taken *taken, const char *dir,
+		    struct tf_err *err)
 {
 	_cleanup_close_ int dfd = -1;
 	char **names = NULL;
@@ -360,8 +352,8 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 		const char *by;
 
 		if (tf_snprintf(path, sizeof(path), "%s/%s", dir, names[i])) {
-			r = tf_err_set(err, ENAMETOOLONG,
-				       "%s/%s: path too long", dir, names[i]);
+			r = tf_err_set(err, ENAMETOOLONG, "%s/%s: path too long", dir,
+				       names[i]);
 			break;
 		}
 		by = taken_by(taken, names[i]);
@@ -379,8 +371,8 @@ static int load_dir(struct tf_board_set *set, struct taken *taken,
 	return r;
 }
 
-int tf_board_load(const char *const *dirs, size_t n_dirs,
-		  struct tf_board_set **out, struct tf_err *err)
+int tf_board_load(const char *const *dirs, size_t n_dirs, struct tf_board_set **out,
+		  struct tf_err *err)
 {
 	struct tf_board_set *set;
 	struct taken taken = { 0 };

@@ -27,12 +27,12 @@
 
 /* Bounds of a controller's timeouts (boards/README.md); a profile that
  * gives none leaves them to the settings file. */
-#define TF_BOARD_INPUT_TIMEOUT_MIN_MS	  100u
-#define TF_BOARD_INPUT_TIMEOUT_MAX_MS	  600000u
-#define TF_BOARD_FLASH_TIMEOUT_MIN_MS	  1000u
-#define TF_BOARD_FLASH_TIMEOUT_MAX_MS	  3600000u
-#define TF_BOARD_SPI_HZ_MIN		  1000u
-#define TF_BOARD_SPI_HZ_MAX		  200000000u
+#define TF_BOARD_INPUT_TIMEOUT_MIN_MS 100u
+#define TF_BOARD_INPUT_TIMEOUT_MAX_MS 600000u
+#define TF_BOARD_FLASH_TIMEOUT_MIN_MS 1000u
+#define TF_BOARD_FLASH_TIMEOUT_MAX_MS 3600000u
+#define TF_BOARD_SPI_HZ_MIN 1000u
+#define TF_BOARD_SPI_HZ_MAX 200000000u
 
 /* Largest profile blob accepted; real ones are a few hundred bytes. */
 #define TF_BOARD_MAX_DTB_SIZE (1024u * 1024u)
@@ -92,7 +92,7 @@ struct tf_controller {
 	bool has_reset, has_chg;
 	struct tf_gpio_spec reset, chg;
 	enum tf_power power;
-	char firmware_pin[64], config_pin[64]; /* firmware DB ids, or "" */
+	char firmware_pin[64], config_pin[64];	     /* firmware DB ids, or "" */
 	uint32_t input_timeout_ms, flash_timeout_ms; /* 0: not given, settings apply */
 	/* The configuration file name the board's device tree gives the
 	 * driver ("vendor,config-name"), "" if none. */
@@ -174,8 +174,8 @@ void tf_board_report_free(struct tf_board_report *rep);
  * no I/O.  Returns 0 and *@out, or -EINVAL with every mistake added to
  * @rep (may be NULL), or -ENOMEM.
  */
-int tf_board_parse(const void *dtb, size_t len, const char *path,
-		   struct tf_board_profile **out, struct tf_board_report *rep);
+int tf_board_parse(const void *dtb, size_t len, const char *path, struct tf_board_profile **out,
+		   struct tf_board_report *rep);
 void tf_board_free(struct tf_board_profile *p);
 
 /*
@@ -185,8 +185,7 @@ void tf_board_free(struct tf_board_profile *p);
  * from <sysroot>/sys/class/dmi/id/<key>.  A machine with neither yields an
  * empty identity, not an error.  Free with tf_board_identity_free().
  */
-int tf_board_identify(const char *sysroot, struct tf_board_identity *id,
-		      struct tf_err *err);
+int tf_board_identify(const char *sysroot, struct tf_board_identity *id, struct tf_err *err);
 void tf_board_identity_free(struct tf_board_identity *id);
 
 /*
@@ -199,19 +198,18 @@ void tf_board_identity_free(struct tf_board_identity *id);
  * A .dts there is not read (see tf_board_set_ignored_path()).
  */
 struct tf_board_set;
-int tf_board_load(const char *const *dirs, size_t n_dirs,
-		  struct tf_board_set **out, struct tf_err *err);
+int tf_board_load(const char *const *dirs, size_t n_dirs, struct tf_board_set **out,
+		  struct tf_err *err);
 void tf_board_set_free(struct tf_board_set *set);
 
 /* Valid profiles in precedence order: directory order, then file name. */
 size_t tf_board_set_count(const struct tf_board_set *set);
-const struct tf_board_profile *tf_board_set_get(const struct tf_board_set *set,
-						size_t i);
+const struct tf_board_profile *tf_board_set_get(const struct tf_board_set *set, size_t i);
 /* Profiles that failed to read or parse, with their mistakes. */
 size_t tf_board_set_invalid_count(const struct tf_board_set *set);
 const char *tf_board_set_invalid_path(const struct tf_board_set *set, size_t i);
-const struct tf_board_report *
-tf_board_set_invalid_report(const struct tf_board_set *set, size_t i);
+const struct tf_board_report *tf_board_set_invalid_report(const struct tf_board_set *set,
+							  size_t i);
 /*
  * Device-tree sources (*.dts) found in the directories without their
  * compiled .dtb beside them: touchfw reads only compiled profiles, so
@@ -256,10 +254,9 @@ bool tf_board_profile_matches(const struct tf_board_profile *p,
  * (most specific) root compatible wins; among DMI matches the one with the
  * most keys; remaining ties go to set order (directory, then file name).
  */
-const struct tf_board_profile *
-tf_board_match(const struct tf_board_set *set,
-	       const struct tf_board_identity *id,
-	       struct tf_board_match_info *info);
+const struct tf_board_profile *tf_board_match(const struct tf_board_set *set,
+					      const struct tf_board_identity *id,
+					      struct tf_board_match_info *info);
 
 /*
  * (board-conflict.c) Another profile of @set that matches @id exactly as
@@ -279,10 +276,9 @@ const struct tf_board_profile *tf_board_match_conflict(const struct tf_board_set
  * path of the adapter's of_node; a /sys/firmware/devicetree/base or
  * /proc/device-tree prefix is ignored).  Either may be NULL when unknown.
  */
-const struct tf_controller *
-tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
-			 const char *adapter_name, const char *adapter_of_path,
-			 uint16_t reg);
+const struct tf_controller *tf_board_find_controller(const struct tf_board_profile *p,
+						     const char *bus, const char *adapter_name,
+						     const char *adapter_of_path, uint16_t reg);
 
 /*
  * The controller of @p for a device on @bus and that adapter, as
@@ -291,11 +287,11 @@ tf_board_find_controller(const struct tf_board_profile *p, const char *bus,
  * name: for them, when that finds nothing, the only controller on that
  * adapter; NULL if there are several.
  */
-const struct tf_controller *
-tf_board_lookup_controller(const struct tf_board_profile *p, const char *bus,
-			   const char *adapter_name,
-			   const char *adapter_of_path, bool has_reg,
-			   uint16_t reg);
+const struct tf_controller *tf_board_lookup_controller(const struct tf_board_profile *p,
+						       const char *bus,
+						       const char *adapter_name,
+						       const char *adapter_of_path,
+						       bool has_reg, uint16_t reg);
 
 /* A device no profile's controller describes, as the kernel shows it. */
 struct tf_board_miss_device {
@@ -304,7 +300,7 @@ struct tf_board_miss_device {
 	const char *adapter_of_path; /* its of_node path, or NULL */
 	bool has_reg;		     /* ACPI-named clients have none */
 	uint16_t reg;
-	const char *driver;	     /* bound driver, "" or NULL if none */
+	const char *driver; /* bound driver, "" or NULL if none */
 };
 
 /*
@@ -316,10 +312,8 @@ struct tf_board_miss_device {
  * its board-compatible "a" differs from this board's "b"; its controller
  * /controllers/touchscreen@4a is this device".  Pure.
  */
-void tf_board_explain_miss(const struct tf_board_set *set,
-			   const struct tf_board_identity *id,
-			   const struct tf_board_miss_device *d, char *buf,
-			   size_t size);
+void tf_board_explain_miss(const struct tf_board_set *set, const struct tf_board_identity *id,
+			   const struct tf_board_miss_device *d, char *buf, size_t size);
 
 /* "driver" / "always-on". */
 const char *tf_power_name(enum tf_power power);

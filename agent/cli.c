@@ -26,14 +26,13 @@ void tf_cli_usage(FILE *f)
 	const struct tf_command *c;
 	int i;
 
-	fprintf(f,
-		"Usage: touchfw [--config FILE] [-v|-q] COMMAND [ARGS...]\n"
-		"\n"
-		"Brings i2c/spi touch controllers that come up in boot mode to\n"
-		"working firmware and configuration, on the kernel's bind event\n"
-		"or by hand.\n"
-		"\n"
-		"Commands:\n");
+	fprintf(f, "Usage: touchfw [--config FILE] [-v|-q] COMMAND [ARGS...]\n"
+		   "\n"
+		   "Brings i2c/spi touch controllers that come up in boot mode to\n"
+		   "working firmware and configuration, on the kernel's bind event\n"
+		   "or by hand.\n"
+		   "\n"
+		   "Commands:\n");
 	for (c = tf_all_commands; c->name; c++)
 		fprintf(f, "  %-14s %s\n", c->name, c->summary);
 	fprintf(f,
@@ -54,8 +53,7 @@ void tf_cli_usage(FILE *f)
 		"Exit codes:\n",
 		TF_SYSCONFDIR);
 	for (i = 0; i < TF_EXIT_MAX_; i++)
-		fprintf(f, "  %2d  %-18s %s\n", i, tf_exit_name(i),
-			tf_exit_text(i));
+		fprintf(f, "  %2d  %-18s %s\n", i, tf_exit_name(i), tf_exit_text(i));
 	fprintf(f, "\nSee touchfw(8).\n");
 }
 
@@ -95,8 +93,7 @@ int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
 			printf("touchfw %s\n", TF_VERSION);
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw: unknown option '%s'\n",
-				argv[optind - 1]);
+			fprintf(stderr, "touchfw: unknown option '%s'\n", argv[optind - 1]);
 			fprintf(stderr, "Try 'touchfw --help'.\n");
 			return TF_EXIT_USAGE;
 		}

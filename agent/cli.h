@@ -15,11 +15,11 @@
 #define TF_CLI_CONTINUE (-1)
 
 struct tf_cli {
-	const char *config;  /* --config FILE, or NULL for the default */
+	const char *config;    /* --config FILE, or NULL for the default */
 	bool config_from_args; /* config came from --config, not $TOUCHFW_CONFIG */
-	int verbosity;       /* -v count minus -q count */
-	const char *command; /* argv[cmd_index] */
-	int argc;            /* arguments from the command on */
+	int verbosity;	       /* -v count minus -q count */
+	const char *command;   /* argv[cmd_index] */
+	int argc;	       /* arguments from the command on */
 	char **argv;
 };
 

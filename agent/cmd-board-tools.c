@@ -134,11 +134,13 @@ static int hint_family_devices(const struct tf_family *fam, int want_nr, uint16_
 		if (tf_read_attr(path, aname, sizeof(aname)) < 0)
 			aname[0] = '\0';
 		if ((int)nr == want_nr && addr != want_reg)
-			say(LIVE_HINT, "did you mean reg = <0x%02x>? %s is bound to %s there", addr,
-			    de->d_name, drv);
+			say(LIVE_HINT, "did you mean reg = <0x%02x>? %s is bound to %s there",
+			    addr, de->d_name, drv);
 		else if ((int)nr != want_nr)
-			say(LIVE_HINT, "did you mean adapter-name = \"%s\"? %s (reg 0x%02x) is bound "
-			    "to %s", aname, de->d_name, addr, drv);
+			say(LIVE_HINT,
+			    "did you mean adapter-name = \"%s\"? %s (reg 0x%02x) is bound "
+			    "to %s",
+			    aname, de->d_name, addr, drv);
 		else
 			continue;
 		hints++;
@@ -262,13 +264,15 @@ static void probe_unclaimed(const struct tf_family *fam, const struct tf_control
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0)
 		return;
 	if (tf_i2c_open(&c.bus, dev->adapter_nr, &err) == 0) {
-			if (fam->ops->detect(&c, &st, &err) < 0)
+		if (fam->ops->detect(&c, &st, &err) < 0)
 			say(LIVE_HINT, "the bus at 0x%02x: %s", ctl->reg, err.msg);
 		else if (st.mode == TF_CHIP_ABSENT)
 			say(LIVE_HINT, "no chip answers there either: %s", st.detail);
 		else
-			say(LIVE_HINT, "a chip answers there all the same (%s): only the "
-			    "firmware's (DT/ACPI) description of it is missing", st.detail);
+			say(LIVE_HINT,
+			    "a chip answers there all the same (%s): only the "
+			    "firmware's (DT/ACPI) description of it is missing",
+			    st.detail);
 		tf_i2c_close(c.bus);
 	}
 	if (fam->ops->fini)
@@ -304,8 +308,10 @@ static int check_controller(const struct tf_controller *ctl)
 	say(LIVE_OK, "adapter i2c-%d", nr);
 	tf_snprintf(name, sizeof(name), "%d-%04x", nr, ctl->reg);
 	if (tf_device_lookup(name, &dev, &err) < 0) {
-		say(LIVE_FAIL, "no i2c client %s: the kernel has no device at 0x%02x on i2c-%d "
-		    "(firmware description or ACPI/DT node missing?)", name, ctl->reg, nr);
+		say(LIVE_FAIL,
+		    "no i2c client %s: the kernel has no device at 0x%02x on i2c-%d "
+		    "(firmware description or ACPI/DT node missing?)",
+		    name, ctl->reg, nr);
 		hint_family_devices(fam, nr, ctl->reg);
 		/* Does a chip answer there all the same?  Then only the
 		 * firmware's description of it is missing. */
@@ -321,16 +327,18 @@ static int check_controller(const struct tf_controller *ctl)
 	}
 	say(LIVE_OK, "device %s", name);
 	if (!dev.driver[0]) {
-		say(LIVE_FAIL, "no driver bound to %s (expected %s; is the module loaded?)", name,
-		    ctl->driver[0] ? ctl->driver : fam->ids->drivers[0]);
+		say(LIVE_FAIL, "no driver bound to %s (expected %s; is the module loaded?)",
+		    name, ctl->driver[0] ? ctl->driver : fam->ids->drivers[0]);
 		bad++;
 	} else if (ctl->driver[0] && strcmp(ctl->driver, dev.driver)) {
-		say(LIVE_FAIL, "driver %s is bound, the profile says %s", dev.driver, ctl->driver);
+		say(LIVE_FAIL, "driver %s is bound, the profile says %s", dev.driver,
+		    ctl->driver);
 		if (family_has_driver(fam, dev.driver))
 			say(LIVE_HINT, "did you mean driver = \"%s\"?", dev.driver);
 		bad++;
 	} else if (!family_has_driver(fam, dev.driver)) {
-		say(LIVE_FAIL, "driver %s is bound: not a %s driver", dev.driver, fam->ids->name);
+		say(LIVE_FAIL, "driver %s is bound: not a %s driver", dev.driver,
+		    fam->ids->name);
 		bad++;
 	} else {
 		say(LIVE_OK, "driver %s bound", dev.driver);
@@ -413,9 +421,11 @@ static void dts_str(FILE *f, const char *s)
 static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf_family *fam,
 			   const struct tf_board_identity *id)
 {
-	const char *vendor = id->dmi_present[TF_DMI_SYS_VENDOR] ? id->dmi[TF_DMI_SYS_VENDOR] : "";
-	const char *product =
-		id->dmi_present[TF_DMI_PRODUCT_NAME] ? id->dmi[TF_DMI_PRODUCT_NAME] : "";
+	const char *vendor = id->dmi_present[TF_DMI_SYS_VENDOR] ? id->dmi[TF_DMI_SYS_VENDOR]
+								: "";
+	const char *product = id->dmi_present[TF_DMI_PRODUCT_NAME]
+				      ? id->dmi[TF_DMI_PRODUCT_NAME]
+				      : "";
 
 	fprintf(f,
 		"// SPDX-License-Identifier: GPL-2.0-or-later\n"
@@ -445,8 +455,9 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		dts_str(f, id->compatible[0]);
 		fprintf(f, ";\n");
 	} else {
-		fprintf(f, "\t/* No device tree: the machine by its DMI (/sys/class/dmi/id). */\n"
-			   "\tdmi-match {\n");
+		fprintf(f,
+			"\t/* No device tree: the machine by its DMI (/sys/class/dmi/id). */\n"
+			"\tdmi-match {\n");
 		if (vendor[0]) {
 			fprintf(f, "\t\tsys-vendor = ");
 			dts_str(f, vendor);
@@ -475,19 +486,18 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		"\t\t\tdriver = ",
 		dev->addr);
 	dts_str(f, dev->driver);
-	fprintf(f,
-		";\n"
-		"\t\t\t/* Lines, by name as 'gpioinfo' shows them (or -gpio-chip and\n"
-		"\t\t\t * -gpio-line), when the board wires them to the SoC:\n"
-		"\t\t\t * reset-gpio-name = \"...\"; reset-active-low;\n"
-		"\t\t\t * chg-gpio-name = \"...\";\n"
-		"\t\t\t */\n"
-		"\t\t\t/* \"driver\": the driver owns the chip's power (safe default);\n"
-		"\t\t\t * \"always-on\" when the rail is never switched off. */\n"
-		"\t\t\tpower = \"driver\";\n"
-		"\t\t};\n"
-		"\t};\n"
-		"};\n");
+	fprintf(f, ";\n"
+		   "\t\t\t/* Lines, by name as 'gpioinfo' shows them (or -gpio-chip and\n"
+		   "\t\t\t * -gpio-line), when the board wires them to the SoC:\n"
+		   "\t\t\t * reset-gpio-name = \"...\"; reset-active-low;\n"
+		   "\t\t\t * chg-gpio-name = \"...\";\n"
+		   "\t\t\t */\n"
+		   "\t\t\t/* \"driver\": the driver owns the chip's power (safe default);\n"
+		   "\t\t\t * \"always-on\" when the rail is never switched off. */\n"
+		   "\t\t\tpower = \"driver\";\n"
+		   "\t\t};\n"
+		   "\t};\n"
+		   "};\n");
 }
 
 int tf_cmd_board_init(int argc, char **argv)
@@ -522,19 +532,25 @@ int tf_cmd_board_init(int argc, char **argv)
 		return TF_EXIT_NO_DEVICE;
 	}
 	if (!dev.driver[0]) {
-		fprintf(stderr, "touchfw: board init: no driver is bound to %s: bind the touch "
-			"driver first, so its family is known\n", dev.name);
+		fprintf(stderr,
+			"touchfw: board init: no driver is bound to %s: bind the touch "
+			"driver first, so its family is known\n",
+			dev.name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	fam = tf_family_by_driver(dev.driver);
 	if (!fam) {
-		fprintf(stderr, "touchfw: board init: %s is bound to %s, a driver no touchfw "
-			"family knows\n", dev.name, dev.driver);
+		fprintf(stderr,
+			"touchfw: board init: %s is bound to %s, a driver no touchfw "
+			"family knows\n",
+			dev.name, dev.driver);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (strcmp(dev.subsys, "i2c") || !dev.has_addr || !dev.adapter_name[0]) {
-		fprintf(stderr, "touchfw: board init: %s: only i2c clients with an address in "
-			"their name and a named adapter so far\n", dev.name);
+		fprintf(stderr,
+			"touchfw: board init: %s: only i2c clients with an address in "
+			"their name and a named adapter so far\n",
+			dev.name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (tf_board_identify("", &id, &err) < 0) {
@@ -551,7 +567,7 @@ int tf_cmd_board_init(int argc, char **argv)
 			fprintf(stderr, "touchfw: board init: %s: %s%s\n", out, strerror(e),
 				e == EEXIST ? " (not overwritten)" : "");
 			tf_board_identity_free(&id);
-			return e == EEXIST ? TF_EXIT_EXISTS
+			return e == EEXIST   ? TF_EXIT_EXISTS
 			       : e == EACCES ? TF_EXIT_PERMISSION
 					     : TF_EXIT_FAILURE;
 		}
@@ -565,15 +581,18 @@ int tf_cmd_board_init(int argc, char **argv)
 			unlink(out);
 			return TF_EXIT_FAILURE;
 		}
-		fprintf(stderr, "wrote %s: check the lines and power, then 'touchfw board check "
-			"%s'\n", out, out);
+		fprintf(stderr,
+			"wrote %s: check the lines and power, then 'touchfw board check "
+			"%s'\n",
+			out, out);
 	}
 	return TF_EXIT_OK;
 }
 
 /* ------------------------------------------------------------ identify --json */
 
-static void json_gpio(struct tf_json *j, const char *key, bool has, const struct tf_gpio_spec *g)
+static void json_gpio(struct tf_json *j, const char *key, bool has,
+		      const struct tf_gpio_spec *g)
 {
 	if (!has) {
 		tf_json_string(j, key, NULL);
@@ -708,7 +727,8 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 		tf_json_string(&j, "path", pick->path);
 		tf_json_string(&j, "model", pick->model);
 		tf_json_string(&j, "matched_by",
-			       mi.kind == TF_BOARD_MATCH_COMPATIBLE ? "compatible" : "dmi-match");
+			       mi.kind == TF_BOARD_MATCH_COMPATIBLE ? "compatible"
+								    : "dmi-match");
 		tf_json_string(&j, "matched_compatible",
 			       mi.kind == TF_BOARD_MATCH_COMPATIBLE
 				       ? id.compatible[mi.compatible_index]
@@ -728,7 +748,8 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 	{
 		char diff[600];
 		const struct tf_board_profile *other =
-			pick ? tf_board_match_conflict(set, &id, pick, diff, sizeof(diff)) : NULL;
+			pick ? tf_board_match_conflict(set, &id, pick, diff, sizeof(diff))
+			     : NULL;
 
 		if (other) {
 			tf_json_begin_object(&j, "conflict");
@@ -743,7 +764,7 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 	tf_json_end_object(&j);
 	text = tf_json_text(&j);
 	printf("%s\n", text ? text : "{}");
-	rc = !text ? TF_EXIT_FAILURE
+	rc = !text   ? TF_EXIT_FAILURE
 	     : !pick ? TF_EXIT_NO_PROFILE
 	     : bad   ? TF_EXIT_PROFILE_INVALID
 		     : TF_EXIT_OK;

@@ -59,80 +59,77 @@ static void json_mistake(const char *node, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "Usage: touchfw board check [--json] FILE...\n"
-	    "       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
-	    "       touchfw board init DEVICE [--out FILE]\n"
-	    "\n"
-	    "Board profiles tell touchfw which touch controllers a board has,\n"
-	    "where they are and who powers them (see boards/README.md).\n"
-	    "\n"
-	    "  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
-	    "            and explain every mistake\n"
-	    "  identify  show this machine's identity and the profile that\n"
-	    "            matches it; --live: check its controllers against\n"
-	    "            the machine\n"
-	    "  init      write a profile skeleton from a bound controller\n"
-	    "\n"
-	    "'touchfw board COMMAND --help' describes each.\n");
+	fprintf(f,
+		"Usage: touchfw board check [--json] FILE...\n"
+		"       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
+		"       touchfw board init DEVICE [--out FILE]\n"
+		"\n"
+		"Board profiles tell touchfw which touch controllers a board has,\n"
+		"where they are and who powers them (see boards/README.md).\n"
+		"\n"
+		"  check     validate profiles (.dts, compiled with dtc, or .dtb)\n"
+		"            and explain every mistake\n"
+		"  identify  show this machine's identity and the profile that\n"
+		"            matches it; --live: check its controllers against\n"
+		"            the machine\n"
+		"  init      write a profile skeleton from a bound controller\n"
+		"\n"
+		"'touchfw board COMMAND --help' describes each.\n");
 }
 
 static void check_usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "Usage: touchfw board check [--json] FILE...\n"
-	    "\n"
-	    "Validate board profiles.  A FILE ending in .dts is compiled with\n"
-	    "dtc first ($DTC, default dtc) and dtc's messages are shown; any\n"
-	    "other FILE is read as a compiled blob.  Every mistake is printed\n"
-	    "as 'FILE: NODE: message'; --json: one document instead\n"
-	    "(doc/json.md).\n"
-	    "\n"
-	    "Exit status: %d (%s) if all are valid, %d (%s) if any has\n"
-	    "mistakes, %d (%s) if a file can not be read, %d (%s) if dtc can\n"
-	    "not be run.\n",
-	    TF_EXIT_OK, tf_exit_name(TF_EXIT_OK), TF_EXIT_PROFILE_INVALID,
-	    tf_exit_name(TF_EXIT_PROFILE_INVALID), TF_EXIT_BAD_INPUT,
-	    tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_FAILURE,
-	    tf_exit_name(TF_EXIT_FAILURE));
+	fprintf(f,
+		"Usage: touchfw board check [--json] FILE...\n"
+		"\n"
+		"Validate board profiles.  A FILE ending in .dts is compiled with\n"
+		"dtc first ($DTC, default dtc) and dtc's messages are shown; any\n"
+		"other FILE is read as a compiled blob.  Every mistake is printed\n"
+		"as 'FILE: NODE: message'; --json: one document instead\n"
+		"(doc/json.md).\n"
+		"\n"
+		"Exit status: %d (%s) if all are valid, %d (%s) if any has\n"
+		"mistakes, %d (%s) if a file can not be read, %d (%s) if dtc can\n"
+		"not be run.\n",
+		TF_EXIT_OK, tf_exit_name(TF_EXIT_OK), TF_EXIT_PROFILE_INVALID,
+		tf_exit_name(TF_EXIT_PROFILE_INVALID), TF_EXIT_BAD_INPUT,
+		tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_FAILURE,
+		tf_exit_name(TF_EXIT_FAILURE));
 }
 
 static void identify_usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "Usage: touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
-	    "                              [--json]\n"
-	    "\n"
-	    "Show the root compatible strings (device-tree machines) and DMI\n"
-	    "strings (ACPI machines) touchfw matches profiles against, the\n"
-	    "profiles found, and which one describes this machine.\n"
-	    "\n"
-	    "  --boards DIR   profile directory, highest priority first;\n"
-	    "                 repeatable (default: boards_dirs of the settings\n"
-	    "                 file, --config or $TOUCHFW_CONFIG; built in:\n"
-	    "                 %s\n"
-	    "                 then %s)\n"
-	    "  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
-	    "                 tests)\n"
-	    "  --live         check each controller of the matching profile\n"
-	    "                 against the machine: adapter, the device at its\n"
-	    "                 address, the driver bound, which address the chip\n"
-	    "                 answers at, the GPIO lines; with 'did you mean'\n"
-	    "                 hints where they differ\n"
-	    "  --json         one JSON document (doc/json.md)\n"
-	    "\n"
-	    "The boot device tree (/sys/firmware/fdt) is readable by root\n"
-	    "only; other users see /proc/device-tree/compatible, which\n"
-	    "names the same board.\n"
-	    "\n"
-	    "Exit status: %d (%s) if a profile matches, %d (%s) if none "
-	    "does,\n%d (%s) if --live finds the machine differs from it.\n",
-	    TF_SYSCONFDIR "/boards", TF_DATADIR "/boards", TF_EXIT_OK, tf_exit_name(TF_EXIT_OK),
-	    TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE), TF_EXIT_PROFILE_INVALID,
-	    tf_exit_name(TF_EXIT_PROFILE_INVALID));
+	fprintf(f,
+		"Usage: touchfw board identify [--boards DIR]... [--sysroot DIR] [--live]\n"
+		"                              [--json]\n"
+		"\n"
+		"Show the root compatible strings (device-tree machines) and DMI\n"
+		"strings (ACPI machines) touchfw matches profiles against, the\n"
+		"profiles found, and which one describes this machine.\n"
+		"\n"
+		"  --boards DIR   profile directory, highest priority first;\n"
+		"                 repeatable (default: boards_dirs of the settings\n"
+		"                 file, --config or $TOUCHFW_CONFIG; built in:\n"
+		"                 %s\n"
+		"                 then %s)\n"
+		"  --sysroot DIR  read /sys and /proc below DIR (offline images,\n"
+		"                 tests)\n"
+		"  --live         check each controller of the matching profile\n"
+		"                 against the machine: adapter, the device at its\n"
+		"                 address, the driver bound, which address the chip\n"
+		"                 answers at, the GPIO lines; with 'did you mean'\n"
+		"                 hints where they differ\n"
+		"  --json         one JSON document (doc/json.md)\n"
+		"\n"
+		"The boot device tree (/sys/firmware/fdt) is readable by root\n"
+		"only; other users see /proc/device-tree/compatible, which\n"
+		"names the same board.\n"
+		"\n"
+		"Exit status: %d (%s) if a profile matches, %d (%s) if none "
+		"does,\n%d (%s) if --live finds the machine differs from it.\n",
+		TF_SYSCONFDIR "/boards", TF_DATADIR "/boards", TF_EXIT_OK,
+		tf_exit_name(TF_EXIT_OK), TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE),
+		TF_EXIT_PROFILE_INVALID, tf_exit_name(TF_EXIT_PROFILE_INVALID));
 }
 
 /* ------------------------------------------------------------- output */
@@ -154,8 +151,7 @@ static void print_controller(const struct tf_controller *c)
 		printf("adapter \"%s\"", c->adapter_name);
 	else
 		printf("adapter %s", c->adapter_path);
-	printf(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select",
-	       c->reg);
+	printf(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select", c->reg);
 	if (c->has_bootloader_reg)
 		printf(" (bootloader 0x%02x)", c->bootloader_reg);
 	if (c->driver[0])
@@ -192,11 +188,9 @@ static void print_profile(const struct tf_board_profile *p)
 	} else {
 		printf("  matches dmi-match");
 		for (i = 0; i < p->n_dmi; i++) {
-			printf("%s %s", i ? "," : "",
-			       tf_dmi_key_property(p->dmi[i].key));
+			printf("%s %s", i ? "," : "", tf_dmi_key_property(p->dmi[i].key));
 			for (j = 0; j < p->dmi[i].n_patterns; j++)
-				printf("%s\"%s\"", j ? "|" : " ",
-				       p->dmi[i].patterns[j]);
+				printf("%s\"%s\"", j ? "|" : " ", p->dmi[i].patterns[j]);
 		}
 		printf("\n");
 	}
@@ -221,14 +215,12 @@ static void print_report(const char *file, const struct tf_board_report *rep)
 	}
 	for (i = 0; i < rep->n; i++) {
 		if (rep->issues[i].node[0])
-			printf("%s: %s: %s\n", file, rep->issues[i].node,
-			       rep->issues[i].msg);
+			printf("%s: %s: %s\n", file, rep->issues[i].node, rep->issues[i].msg);
 		else
 			printf("%s: %s\n", file, rep->issues[i].msg);
 	}
 	if (rep->n_dropped)
-		printf("%s: ... and %zu more mistakes not shown\n", file,
-		       rep->n_dropped);
+		printf("%s: ... and %zu more mistakes not shown\n", file, rep->n_dropped);
 }
 
 /* ------------------------------------------------------------- check */
@@ -251,8 +243,7 @@ static bool ends_with(const char *s, const char *suffix)
  * Print what dtc said, each line under the file it is about.  Some of its
  * warnings name the output file: show the source instead of our temporary.
  */
-static void print_dtc_output(const char *file, const char *tmp_dtb, char *out,
-			     size_t len)
+static void print_dtc_output(const char *file, const char *tmp_dtb, char *out, size_t len)
 {
 	size_t tmp_len = strlen(tmp_dtb);
 	char *line = out, *nl, *s, *hit;
@@ -267,8 +258,7 @@ static void print_dtc_output(const char *file, const char *tmp_dtb, char *out,
 			json_mistake("dtc", "%s", line);
 		} else if (*line) {
 			printf("%s: dtc: ", file);
-			for (s = line; (hit = strstr(s, tmp_dtb));
-			     s = hit + tmp_len)
+			for (s = line; (hit = strstr(s, tmp_dtb)); s = hit + tmp_len)
 				printf("%.*s%s", (int)(hit - s), s, file);
 			printf("%s\n", s);
 		}
@@ -311,10 +301,8 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 	argv[7] = (char *)src;
 	argv[8] = NULL;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
-					 O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
-					 O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
 	r = posix_spawnp(&pid, dtc, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -363,8 +351,7 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 	return CHECK_INVALID;
 }
 
-static enum check_result check_blob(const char *file, const char *blob_path,
-				    bool quiet)
+static enum check_result check_blob(const char *file, const char *blob_path, bool quiet)
 {
 	struct tf_board_profile *p = NULL;
 	struct tf_board_report rep;
@@ -408,7 +395,8 @@ static enum check_result check_blob(const char *file, const char *blob_path,
 			const struct tf_family *f = tf_family_by_name(p->ctrl[i].family);
 			char msg[300];
 
-			if (f && tf_family_check_controller(f, &p->ctrl[i], msg, sizeof(msg)) < 0) {
+			if (f &&
+			    tf_family_check_controller(f, &p->ctrl[i], msg, sizeof(msg)) < 0) {
 				if (check_json)
 					json_mistake(p->ctrl[i].node_path, "%s", msg);
 				else
@@ -438,8 +426,7 @@ static enum check_result check_source(const char *file, bool quiet)
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if (tf_snprintf(dir, sizeof(dir), "%s/touchfw-board-XXXXXX", tmp) ||
-	    !mkdtemp(dir)) {
+	if (tf_snprintf(dir, sizeof(dir), "%s/touchfw-board-XXXXXX", tmp) || !mkdtemp(dir)) {
 		fprintf(stderr,
 			"touchfw: %s: can not make a temporary directory in "
 			"%s: %s\n",
@@ -531,8 +518,7 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 		tf_json_free(&j);
 		check_json = NULL;
 	} else if (!quiet || n_invalid || n_unreadable || n_failed) {
-		printf("checked %zu profile%s: ", n_files,
-		       n_files == 1 ? "" : "s");
+		printf("checked %zu profile%s: ", n_files, n_files == 1 ? "" : "s");
 		if (!n_invalid && !n_unreadable && !n_failed)
 			printf("all valid\n");
 		else
@@ -570,8 +556,7 @@ static void print_identity(const struct tf_board_identity *id)
 	printf("dmi:\n");
 	for (i = 0; i < TF_DMI_KEY_COUNT_; i++)
 		if (id->dmi_present[i])
-			printf("  %-20s \"%s\"\n",
-			       tf_dmi_key_property((enum tf_dmi_key)i),
+			printf("  %-20s \"%s\"\n", tf_dmi_key_property((enum tf_dmi_key)i),
 			       id->dmi[i]);
 }
 
@@ -579,8 +564,7 @@ static void print_match_reason(const struct tf_board_identity *id,
 			       const struct tf_board_match_info *mi)
 {
 	if (mi->kind == TF_BOARD_MATCH_COMPATIBLE)
-		printf("by compatible \"%s\"",
-		       id->compatible[mi->compatible_index]);
+		printf("by compatible \"%s\"", id->compatible[mi->compatible_index]);
 	else
 		printf("by dmi-match (%zu key%s)", mi->n_dmi_keys,
 		       mi->n_dmi_keys == 1 ? "" : "s");
@@ -653,13 +637,12 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 
 	r = tf_board_load(dirs, n_dirs, &set, &err);
 	if (r) {
-		fprintf(stderr, "touchfw: can not load board profiles: %s\n",
-			err.msg);
+		fprintf(stderr, "touchfw: can not load board profiles: %s\n", err.msg);
 		tf_board_identity_free(&id);
 		return TF_EXIT_FAILURE;
 	}
-	printf("profiles: %zu valid, %zu invalid, from",
-	       tf_board_set_count(set), tf_board_set_invalid_count(set));
+	printf("profiles: %zu valid, %zu invalid, from", tf_board_set_count(set),
+	       tf_board_set_invalid_count(set));
 	for (i = 0; i < n_dirs; i++)
 		printf(" %s", dirs[i]);
 	printf("\n");
@@ -672,8 +655,7 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 	for (i = 0; i < tf_board_set_ignored_count(set); i++) {
 		char msg[1200];
 
-		tf_board_ignored_message(tf_board_set_ignored_path(set, i), msg,
-					 sizeof(msg));
+		tf_board_ignored_message(tf_board_set_ignored_path(set, i), msg, sizeof(msg));
 		printf("%s\n", msg);
 	}
 	for (i = 0; i < tf_board_set_invalid_count(set); i++) {
@@ -710,7 +692,8 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		if (other) {
 			printf("conflict: %s matches as well as %s and disagrees (%s): "
 			       "touchfw refuses this board until one goes or overrides the "
-			       "other\n", other->path, pick->path, diff);
+			       "other\n",
+			       other->path, pick->path, diff);
 			tf_board_set_free(set);
 			tf_board_identity_free(&id);
 			return TF_EXIT_PROFILE_INVALID;

@@ -166,8 +166,8 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 	if (k->c.ctrl) {
 		k->fam = tf_family_by_name(k->c.ctrl->family);
 		if (!k->fam) {
-			fprintf(stderr, "touchfw chip: %s: family '%s' is not supported\n", name,
-				k->c.ctrl->family);
+			fprintf(stderr, "touchfw chip: %s: family '%s' is not supported\n",
+				name, k->c.ctrl->family);
 			return TF_EXIT_UNSUPPORTED;
 		}
 	} else {
@@ -217,12 +217,13 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	const struct tf_chip_state *st = &k->st;
 	size_t i, j;
 
-	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name, k->c.dev.adapter_nr,
+	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name,
+	       k->c.dev.adapter_nr,
 	       k->c.dev.adapter_name[0] ? k->c.dev.adapter_name : "unnamed");
 	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
-	printf("profile:          %s\n",
-	       k->profile && k->c.ctrl != &k->synth ? k->profile->name
-						    : "none (from the driver)");
+	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
+						 ? k->profile->name
+						 : "none (from the driver)");
 	printf("family:           %s\n", k->fam->ids->name);
 	printf("mode:             %s\n", tf_chip_mode_name(st->mode));
 	if (st->hw[0])
@@ -397,7 +398,8 @@ static int reset_by_line(struct chip *k)
 			tf_state_mark_own_bind(&state, k->c.dev.name, (uint64_t)time(NULL));
 		printf("%s: binding %s\n", k->c.dev.name, drv);
 		if (tf_device_bind(&k->c.dev, drv, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s (the driver's probe failed)\n", err.msg);
+			fprintf(stderr, "touchfw chip: %s (the driver's probe failed)\n",
+				err.msg);
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
@@ -406,8 +408,8 @@ static int reset_by_line(struct chip *k)
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
-		printf("%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name, node.input,
-		       node.event);
+		printf("%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name,
+		       node.input, node.event);
 	}
 out:
 	if (w)
@@ -427,8 +429,10 @@ static int do_reset(struct chip *k)
 	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
 		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
 		if (lock == -EWOULDBLOCK) {
-			fprintf(stderr, "touchfw chip: %s: a touchfw run is working on it; try "
-				"again when it is done\n", k->c.dev.name);
+			fprintf(stderr,
+				"touchfw chip: %s: a touchfw run is working on it; try "
+				"again when it is done\n",
+				k->c.dev.name);
 			tf_state_close(&state);
 			return TF_EXIT_LOCKED;
 		}
@@ -445,7 +449,8 @@ static int do_reset(struct chip *k)
 
 			rc = TF_EXIT_OK;
 			if (k->fam->ops->detect(&k->c, &after, &err) == 0)
-				printf("%s: reset by command; %s\n", k->c.dev.name, after.detail);
+				printf("%s: reset by command; %s\n", k->c.dev.name,
+				       after.detail);
 			else
 				printf("%s: reset by command\n", k->c.dev.name);
 		}
@@ -471,8 +476,10 @@ static int do_save(struct chip *k, const char *file)
 	int fd;
 
 	if (!k->fam->ops->save_config) {
-		fprintf(stderr, "touchfw chip: %s: the %s family can not read a configuration "
-			"out of the chip\n", k->c.dev.name, k->fam->ids->name);
+		fprintf(stderr,
+			"touchfw chip: %s: the %s family can not read a configuration "
+			"out of the chip\n",
+			k->c.dev.name, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->st.mode != TF_CHIP_APP) {
@@ -490,12 +497,15 @@ static int do_save(struct chip *k, const char *file)
 	if (k->fam->ops->load_config &&
 	    k->fam->ops->load_config(&k->c, data, len, "the saved configuration", &cfg, &crc,
 				     &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name, err.msg);
+		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name,
+			err.msg);
 		free(data);
 		return TF_EXIT_FAILURE;
 	}
-	if (cfg && k->fam->ops->check_config && k->fam->ops->check_config(&k->c, cfg, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name, err.msg);
+	if (cfg && k->fam->ops->check_config &&
+	    k->fam->ops->check_config(&k->c, cfg, &err) < 0) {
+		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name,
+			err.msg);
 		k->fam->ops->free_config(cfg);
 		free(data);
 		return TF_EXIT_FAILURE;
@@ -512,7 +522,7 @@ static int do_save(struct chip *k, const char *file)
 			fprintf(stderr, "touchfw chip: %s: %s%s\n", file, strerror(e),
 				e == EEXIST ? " (not overwritten)" : "");
 			free(data);
-			return e == EEXIST ? TF_EXIT_EXISTS
+			return e == EEXIST   ? TF_EXIT_EXISTS
 			       : e == EACCES ? TF_EXIT_PERMISSION
 					     : TF_EXIT_FAILURE;
 		}
@@ -523,7 +533,8 @@ static int do_save(struct chip *k, const char *file)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			fprintf(stderr, "touchfw chip: writing %s: %s\n", file, strerror(errno));
+			fprintf(stderr, "touchfw chip: writing %s: %s\n", file,
+				strerror(errno));
 			if (fd != STDOUT_FILENO) {
 				close(fd);
 				unlink(file);

@@ -71,8 +71,8 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"or a different DIR/FAMILY/FILE exists, %d (%s) when the result\n"
 		"does not load, %d on a bad command line.\n",
 		d->db_dir, TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_EXISTS,
-		tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID),
-		TF_EXIT_USAGE);
+		tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_DB_INVALID,
+		tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
 }
 
 struct add_opts {
@@ -97,8 +97,10 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 			return TF_EXIT_USAGE;
 		}
 		if (!(*fam)->blob_facts) {
-			fprintf(stderr, "touchfw db add: the %s family can not read its blobs' "
-				"headers\n", o->family);
+			fprintf(stderr,
+				"touchfw db add: the %s family can not read its blobs' "
+				"headers\n",
+				o->family);
 			return TF_EXIT_UNSUPPORTED;
 		}
 		if ((*fam)->blob_facts(data, len, o->file, f, &err) < 0) {
@@ -129,7 +131,8 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 static int merge(const char *what, const char *blob, const char *opt, const char **out)
 {
 	if (blob && blob[0] && opt && strcmp(blob, opt)) {
-		fprintf(stderr, "touchfw db add: --%s %s, but the blob says %s\n", what, opt, blob);
+		fprintf(stderr, "touchfw db add: --%s %s, but the blob says %s\n", what, opt,
+			blob);
 		return TF_EXIT_BAD_INPUT;
 	}
 	*out = blob && blob[0] ? blob : opt;
@@ -228,7 +231,8 @@ static int place_blob(const struct add_opts *o, const struct tf_family *fam,
 		free(old);
 		if (same)
 			return TF_EXIT_OK;
-		fprintf(stderr, "touchfw db add: %s exists with other contents; not overwritten\n",
+		fprintf(stderr,
+			"touchfw db add: %s exists with other contents; not overwritten\n",
 			made);
 		return TF_EXIT_EXISTS;
 	}
@@ -283,7 +287,8 @@ static void add_list(struct text *t, const char *key, const char *const *items, 
 		return;
 	add_line(t, key, "%s", items[0]);
 	for (i = 1; i < n && !t->overflow; i++) {
-		int k = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "    %s\n", items[i]);
+		int k = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "    %s\n",
+				 items[i]);
 
 		if (k < 0 || (size_t)k >= sizeof(t->buf) - t->len)
 			t->overflow = true;
@@ -330,7 +335,8 @@ static int run_add_checked(struct add_opts *o)
 			for (k = 0; k < n_hw && strcmp(hw[k], o->hardware[i]); k++)
 				;
 			if (k == n_hw) {
-				fprintf(stderr, "touchfw db add: --hardware %s, but the blob says %s\n",
+				fprintf(stderr,
+					"touchfw db add: --hardware %s, but the blob says %s\n",
 					o->hardware[i], f.hardware[0]);
 				rc = TF_EXIT_BAD_INPUT;
 				goto out;
@@ -342,8 +348,10 @@ static int run_add_checked(struct add_opts *o)
 			hw[i] = o->hardware[i];
 	}
 	if (!n_hw) {
-		fprintf(stderr, "touchfw db add: %s does not say which hardware it is for: give "
-			"--hardware (the id 'touchfw chip DEV info' shows)\n", o->file);
+		fprintf(stderr,
+			"touchfw db add: %s does not say which hardware it is for: give "
+			"--hardware (the id 'touchfw chip DEV info' shows)\n",
+			o->file);
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
@@ -359,8 +367,10 @@ static int run_add_checked(struct add_opts *o)
 		goto out;
 	}
 	if (f.is_config && !for_version) {
-		fprintf(stderr, "touchfw db add: %s does not say which firmware it is for: give "
-			"--for-version\n", o->file);
+		fprintf(stderr,
+			"touchfw db add: %s does not say which firmware it is for: give "
+			"--for-version\n",
+			o->file);
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
@@ -477,8 +487,10 @@ static int run_add_checked(struct add_opts *o)
 		/* Put the old manifest back. */
 		if (write_all(tmp, old, old_len, false) == 0)
 			rename(tmp, manifest);
-		fprintf(stderr, "touchfw db add: the new entry does not load: %s; %s left as it "
-			"was\n", err.msg[0] ? err.msg : strerror(-r), manifest);
+		fprintf(stderr,
+			"touchfw db add: the new entry does not load: %s; %s left as it "
+			"was\n",
+			err.msg[0] ? err.msg : strerror(-r), manifest);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
@@ -534,7 +546,8 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		case 'H':
 		case 'b':
 			if ((c == 'H' ? o.n_hardware : o.n_boards) >= MAX_LIST) {
-				fprintf(stderr, "touchfw db add: at most %d of each\n", MAX_LIST);
+				fprintf(stderr, "touchfw db add: at most %d of each\n",
+					MAX_LIST);
 				return TF_EXIT_USAGE;
 			}
 			if (c == 'H')
@@ -610,7 +623,8 @@ static void judge(const struct tf_blob *b, const struct tf_board_profile *p, cha
 	if (!tf_blob_fits_board(b, (const char *const *)p->board_ids, p->n_board_ids)) {
 		size_t k, off;
 
-		off = (size_t)snprintf(why, wsize, "not for board %s (boards =", p->board_ids[0]);
+		off = (size_t)snprintf(why, wsize,
+				       "not for board %s (boards =", p->board_ids[0]);
 		for (k = 0; k < b->n_boards && off < wsize; k++)
 			off += (size_t)snprintf(why + off, wsize - off, " %s", b->boards[k]);
 		if (off < wsize)
@@ -626,7 +640,7 @@ static void judge(const struct tf_blob *b, const struct tf_board_profile *p, cha
 		family_seen = true;
 		if (pin[0] && strcmp(pin, b->id)) {
 			tf_snprintf(pinned, sizeof(pinned), "%s pins %s %s", c->node_path,
-				 b->type == TF_BLOB_FIRMWARE ? "firmware" : "config", pin);
+				    b->type == TF_BLOB_FIRMWARE ? "firmware" : "config", pin);
 			continue;
 		}
 		n += (size_t)snprintf(cand + n, n < csize ? csize - n : 0, "%s%s", n ? " " : "",
@@ -792,8 +806,10 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 			break;
 		case 's':
 			if (tf_sig_policy_parse(optarg, &lo.sig) < 0) {
-				fprintf(stderr, "touchfw db list: --signatures is required, "
-					"optional or off, not '%s'\n", optarg);
+				fprintf(stderr,
+					"touchfw db list: --signatures is required, "
+					"optional or off, not '%s'\n",
+					optarg);
 				return TF_EXIT_USAGE;
 			}
 			break;
@@ -826,7 +842,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		for (i = 0; i < d->settings->n_boards_dirs; i++)
 			dirs[i] = d->settings->boards_dirs[i];
 		if (tf_board_identify("", &id, &err) < 0) {
-			fprintf(stderr, "touchfw db list: can not identify the board: %s\n", err.msg);
+			fprintf(stderr, "touchfw db list: can not identify the board: %s\n",
+				err.msg);
 			rc = TF_EXIT_NO_PROFILE;
 			goto out;
 		}
@@ -838,7 +855,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		}
 		p = tf_board_match(set, &id, NULL);
 		if (!p) {
-			fprintf(stderr, "touchfw db list: no board profile describes this board "
+			fprintf(stderr,
+				"touchfw db list: no board profile describes this board "
 				"(%s); 'touchfw board identify' says why\n",
 				id.n_compatible ? id.compatible[0] : "no compatible");
 			rc = TF_EXIT_NO_PROFILE;
@@ -880,12 +898,13 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		}
 		hw[0] = '\0';
 		for (k = 0; k < b->n_hardware; k++)
-			n += (size_t)snprintf(hw + n, n < sizeof(hw) ? sizeof(hw) - n : 0, "%s%s",
-					      k ? "," : "", b->hardware[k]);
+			n += (size_t)snprintf(hw + n, n < sizeof(hw) ? sizeof(hw) - n : 0,
+					      "%s%s", k ? "," : "", b->hardware[k]);
 		printf("%-24s %-8s %-7s hw %-10s %-22s", b->id, tf_blob_type_name(b->type),
 		       b->family, hw, version_of(b, v, sizeof(v)));
 		if (p)
-			printf(" %s%s%s%s", cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why,
+			printf(" %s%s%s%s",
+			       cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why,
 			       chosen[0] ? "; chosen for " : "", chosen);
 		else if (b->n_boards)
 			printf(" boards %s%s", b->boards[0], b->n_boards > 1 ? " ..." : "");
@@ -904,8 +923,10 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 				tf_json_string(&j, "device", plans[i].dev);
 				tf_json_string(&j, "controller", plans[i].node);
 				tf_json_int(&j, "exit_code", plans[i].rc);
-				tf_json_string(&j, "firmware", r->planned_fw[0] ? r->planned_fw : NULL);
-				tf_json_string(&j, "config", r->planned_cfg[0] ? r->planned_cfg : NULL);
+				tf_json_string(&j, "firmware",
+					       r->planned_fw[0] ? r->planned_fw : NULL);
+				tf_json_string(&j, "config",
+					       r->planned_cfg[0] ? r->planned_cfg : NULL);
 				tf_json_string(&j, "firmware_reason", r->fw_reason);
 				tf_json_string(&j, "config_reason", r->cfg_reason);
 				tf_json_string(&j, "message", r->message);
@@ -925,7 +946,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		const struct tf_flow_result *r = &plans[i].res;
 
 		if (plans[i].rc != TF_EXIT_OK && !r->fw_reason[0] && !r->cfg_reason[0]) {
-			printf("plan for %s (%s): %s\n", plans[i].dev, plans[i].node, r->message);
+			printf("plan for %s (%s): %s\n", plans[i].dev, plans[i].node,
+			       r->message);
 			continue;
 		}
 		printf("plan for %s (%s): firmware: %s; config: %s\n", plans[i].dev,

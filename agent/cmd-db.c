@@ -81,8 +81,8 @@ static void usage_check(FILE *f)
 		defaults.from ? "Defaults from db_dir, keys_dir and signatures in "
 			      : "No settings file: built-in directories; 'optional' means a\n"
 				"signature is required once a key is installed.",
-		defaults.from ? defaults.from : "",
-		TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
+		defaults.from ? defaults.from : "", TF_EXIT_DB_INVALID,
+		tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
 }
 
 static void usage_sign(FILE *f)
@@ -152,9 +152,8 @@ static void print_signature(const struct tf_fwdb *db, enum tf_sig_policy policy)
 	size_t i;
 
 	for (i = 0; i < db->n_sig_lines; i++)
-		printf("signature %s (%s line %u): %s\n",
-		       db->sig_lines[i].key_id, TF_FWDB_SIGNATURE,
-		       db->sig_lines[i].line,
+		printf("signature %s (%s line %u): %s\n", db->sig_lines[i].key_id,
+		       TF_FWDB_SIGNATURE, db->sig_lines[i].line,
 		       line_result(db->sig_lines[i].result));
 	if (db->sig_state == TF_SIG_STATE_UNSIGNED)
 		printf("signature: none (unsigned; allowed by --signatures "
@@ -238,9 +237,10 @@ static size_t check_json(const char *dir, const struct tf_fwdb *db, enum tf_sig_
 	tf_json_end_array(&j);
 	tf_json_begin_object(&j, "signature");
 	tf_json_string(&j, "policy", tf_sig_policy_name(policy));
-	tf_json_string(&j, "state", db->is_signed ? "verified"
-				    : db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
-									     : "not_checked");
+	tf_json_string(&j, "state",
+		       db->is_signed				? "verified"
+		       : db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
+								: "not_checked");
 	tf_json_string(&j, "signer", db->is_signed ? db->signer : NULL);
 	tf_json_begin_array(&j, "lines");
 	for (i = 0; i < db->n_sig_lines; i++) {
@@ -269,8 +269,7 @@ static int run_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tf_fwdb_opts o = { .sig = defaults.sig,
-				  .keys_dir = defaults.keys_dir };
+	struct tf_fwdb_opts o = { .sig = defaults.sig, .keys_dir = defaults.keys_dir };
 	bool json = false;
 	const char *dir = defaults.db_dir;
 	struct tf_fwdb *db;
@@ -327,13 +326,11 @@ static int run_check(int argc, char **argv)
 		if (b->type == TF_BLOB_FIRMWARE)
 			snprintf(version, sizeof(version), "%s", b->version);
 		else
-			snprintf(version, sizeof(version), "for %s",
-				 b->for_version);
+			snprintf(version, sizeof(version), "for %s", b->for_version);
 		tf_err_clear(&err);
 		r = tf_fwdb_verify_blob(db, b, &err);
-		printf("%-24s %-8s %-8s %-14s %s%s\n", b->id,
-		       tf_blob_type_name(b->type), b->family, version,
-		       r < 0 ? "FAILED: " : "ok", r < 0 ? err.msg : "");
+		printf("%-24s %-8s %-8s %-14s %s%s\n", b->id, tf_blob_type_name(b->type),
+		       b->family, version, r < 0 ? "FAILED: " : "ok", r < 0 ? err.msg : "");
 		if (r < 0)
 			failed++;
 	}
@@ -341,10 +338,9 @@ static int run_check(int argc, char **argv)
 	printf("%s: %zu blob%s, %zu ok, %zu failed; %s%s\n", dir, db->n_blobs,
 	       db->n_blobs == 1 ? "" : "s", db->n_blobs - failed, failed,
 	       db->is_signed ? "signed by " : "",
-	       db->is_signed ? db->signer
-	       : db->sig_state == TF_SIG_STATE_UNSIGNED
-		   ? "unsigned"
-		   : "signature not checked");
+	       db->is_signed				? db->signer
+	       : db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
+							: "signature not checked");
 	tf_fwdb_free(db);
 	return failed ? TF_EXIT_DB_INVALID : TF_EXIT_OK;
 }
@@ -392,8 +388,8 @@ static int run_sign(int argc, char **argv)
 	}
 	if (tf_fwdb_key_id_from_path(key, id, sizeof(id)) < 0)
 		snprintf(id, sizeof(id), "?");
-	printf("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST,
-	       id, dir, TF_FWDB_SIGNATURE);
+	printf("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST, id, dir,
+	       TF_FWDB_SIGNATURE);
 	return TF_EXIT_OK;
 }
 
@@ -417,8 +413,7 @@ static int run_keygen(int argc, char **argv)
 	}
 	if (!out || optind != argc - 1) {
 		fprintf(stderr, "touchfw db keygen: %s\n",
-			!out ? "--out DIR is required"
-			     : "give exactly one key NAME");
+			!out ? "--out DIR is required" : "give exactly one key NAME");
 		usage_keygen(stderr);
 		return TF_EXIT_USAGE;
 	}
@@ -476,11 +471,8 @@ int tf_cmd_db(const struct tf_cli *cli)
 		const char *name;
 		int (*run)(int argc, char **argv);
 	} subs[] = {
-		{ "check", run_check },
-		{ "sign", run_sign },
-		{ "keygen", run_keygen },
-		{ "add", run_add },
-		{ "list", run_list },
+		{ "check", run_check }, { "sign", run_sign }, { "keygen", run_keygen },
+		{ "add", run_add },	{ "list", run_list },
 	};
 	const char *sub;
 	size_t i;
@@ -495,8 +487,7 @@ int tf_cmd_db(const struct tf_cli *cli)
 		return TF_EXIT_USAGE;
 	}
 	sub = cli->argv[1];
-	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") ||
-	    !strcmp(sub, "help")) {
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
 		usage(stdout);
 		return TF_EXIT_OK;
 	}

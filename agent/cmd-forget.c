@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		"%d (%s) if a state file is unusable, %d (%s) if it may\n"
 		"not be changed (run as root).\n",
 		TF_EXIT_OK, TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED), TF_EXIT_STATE,
-		tf_exit_name(TF_EXIT_STATE), TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
+		tf_exit_name(TF_EXIT_STATE), TF_EXIT_PERMISSION,
+		tf_exit_name(TF_EXIT_PERMISSION));
 }
 
 static int fail(const char *dev, const struct tf_err *err)
@@ -85,9 +86,10 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	if (st.dirfd >= 0) {
 		lock = tf_state_lock(&st, dev, false, true, &err);
 		if (lock == -EWOULDBLOCK) {
-			log_err(dev, "another touchfw is working on this device; nothing "
-				"forgotten (exit %d, %s)", TF_EXIT_LOCKED,
-				tf_exit_name(TF_EXIT_LOCKED));
+			log_err(dev,
+				"another touchfw is working on this device; nothing "
+				"forgotten (exit %d, %s)",
+				TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED));
 			tf_state_close(&st);
 			return TF_EXIT_LOCKED;
 		}
@@ -115,8 +117,8 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	if (r == 0 && hint.hw[0] && tf_persist_forget_hw(s.persist_dir, dev, &err) == 0) {
 		tf_time_str(hint.learnt, learnt, sizeof(learnt));
 		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
-				      "%sthe remembered hardware %s (learnt on %s)", n ? ", " : "",
-				      hint.hw, learnt);
+				      "%sthe remembered hardware %s (learnt on %s)",
+				      n ? ", " : "", hint.hw, learnt);
 	} else if (r < 0 || err.code) {
 		/* An unreadable hint is removed all the same. */
 		if (tf_persist_forget_hw(s.persist_dir, dev, &err) < 0) {
@@ -131,13 +133,15 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	blobs = tf_persist_clear(s.persist_dir, dev);
 	if (blobs > 0)
 		snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
-			 "%s%d failed-blob record%s", n ? ", " : "", blobs, blobs == 1 ? "" : "s");
+			 "%s%d failed-blob record%s", n ? ", " : "", blobs,
+			 blobs == 1 ? "" : "s");
 	if (lock >= 0)
 		close(lock);
 	tf_state_close(&st);
 	if (said[0])
 		log_info(dev, "forgot %s", said);
 	else
-		log_info(dev, "nothing remembered: no failed attempts, failed blobs or hardware");
+		log_info(dev,
+			 "nothing remembered: no failed attempts, failed blobs or hardware");
 	return TF_EXIT_OK;
 }

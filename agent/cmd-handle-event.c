@@ -26,32 +26,31 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: touchfw handle-event [--add-only]\n"
-		"\n"
-		"Run by udev (udev-rules/61-touchfw.rules) with the uevent in the\n"
-		"environment (ACTION, DEVPATH, SUBSYSTEM, DRIVER, MODALIAS, OF_*).\n"
-		"Acts on 'bind' of an i2c/spi touch controller, on 'add' with\n"
-		"DRIVER set (coldplug replay), and on 'add' of a controller whose\n"
-		"driver's probe fails until touchfw installs its firmware file (no\n"
-		"bind follows); ignores remove, unbind, change and unknown actions.\n"
-		"Decides without bus I/O and hands the work to\n"
-		"touchfw@DEVICE.service (or a detached 'touchfw run' where systemd\n"
-		"is not running), then returns.\n"
-		"\n"
-		"  --add-only   for udev/mdev setups that never send 'bind': act on\n"
-		"               'add' of a known controller before its driver binds;\n"
-		"               the run then waits for the driver (bind_timeout_ms).\n"
-		"\n"
-		"Set TOUCHFW_CANDIDATE=1 from a rule to hand over a device whose\n"
-		"driver touchfw does not list (an OEM extension); it still needs a\n"
-		"board profile describing it.\n"
-		"\n"
-		"Settings come from 'touchfw --config FILE handle-event' or the\n"
-		"default file, never from $TOUCHFW_CONFIG (udev passes a uevent's\n"
-		"variables on).  Exit 0 for every event that is not touchfw's, 7\n"
-		"for its own with an unusable DEVPATH, 16 when touchfw's state\n"
-		"directory or a state file can not be trusted.\n");
+	fprintf(f, "Usage: touchfw handle-event [--add-only]\n"
+		   "\n"
+		   "Run by udev (udev-rules/61-touchfw.rules) with the uevent in the\n"
+		   "environment (ACTION, DEVPATH, SUBSYSTEM, DRIVER, MODALIAS, OF_*).\n"
+		   "Acts on 'bind' of an i2c/spi touch controller, on 'add' with\n"
+		   "DRIVER set (coldplug replay), and on 'add' of a controller whose\n"
+		   "driver's probe fails until touchfw installs its firmware file (no\n"
+		   "bind follows); ignores remove, unbind, change and unknown actions.\n"
+		   "Decides without bus I/O and hands the work to\n"
+		   "touchfw@DEVICE.service (or a detached 'touchfw run' where systemd\n"
+		   "is not running), then returns.\n"
+		   "\n"
+		   "  --add-only   for udev/mdev setups that never send 'bind': act on\n"
+		   "               'add' of a known controller before its driver binds;\n"
+		   "               the run then waits for the driver (bind_timeout_ms).\n"
+		   "\n"
+		   "Set TOUCHFW_CANDIDATE=1 from a rule to hand over a device whose\n"
+		   "driver touchfw does not list (an OEM extension); it still needs a\n"
+		   "board profile describing it.\n"
+		   "\n"
+		   "Settings come from 'touchfw --config FILE handle-event' or the\n"
+		   "default file, never from $TOUCHFW_CONFIG (udev passes a uevent's\n"
+		   "variables on).  Exit 0 for every event that is not touchfw's, 7\n"
+		   "for its own with an unusable DEVPATH, 16 when touchfw's state\n"
+		   "directory or a state file can not be trusted.\n");
 }
 
 /*
@@ -59,8 +58,8 @@ static void usage(FILE *f)
  * hands us end here, so the settings file and /proc/cmdline are read only
  * for the rest (see decide()).
  */
-static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
-				    const char **why, char *detail, size_t dsize)
+static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, const char **why,
+				    char *detail, size_t dsize)
 {
 	const struct tf_family_ids *fam = NULL;
 	const char *cand = getenv("TOUCHFW_CANDIDATE");
@@ -86,13 +85,11 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only,
 		}
 		break;
 	default:
-		snprintf(detail, dsize, "ACTION=%s is not for touchfw",
-			 ev->action_str);
+		snprintf(detail, dsize, "ACTION=%s is not for touchfw", ev->action_str);
 		*why = detail;
 		return TF_VERDICT_IGNORED;
 	}
-	if (!ev->subsystem ||
-	    (strcmp(ev->subsystem, "i2c") && strcmp(ev->subsystem, "spi"))) {
+	if (!ev->subsystem || (strcmp(ev->subsystem, "i2c") && strcmp(ev->subsystem, "spi"))) {
 		snprintf(detail, dsize, "SUBSYSTEM=%s is not i2c or spi",
 			 ev->subsystem ? ev->subsystem : "(none)");
 		*why = detail;
@@ -142,9 +139,8 @@ static bool waits_for_file(const struct tf_uevent *ev)
 	return fam && fam->probe_needs_file;
 }
 
-static enum tf_verdict check_state(const struct tf_uevent *ev,
-				   const struct tf_settings *s, const char **why,
-				   char *detail, size_t dsize)
+static enum tf_verdict check_state(const struct tf_uevent *ev, const struct tf_settings *s,
+				   const char **why, char *detail, size_t dsize)
 {
 	struct tf_state st;
 	struct tf_attempts a;
@@ -162,8 +158,8 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 		return TF_VERDICT_STATE_BAD;
 	}
 	if (ev->action == TF_ACTION_BIND &&
-	    (r = tf_state_take_own_bind(&st, ev->devname, now, s->own_bind_window_s,
-					&err)) > 0) {
+	    (r = tf_state_take_own_bind(&st, ev->devname, now, s->own_bind_window_s, &err)) >
+		    0) {
 		*why = "this bind is touchfw's own rebind";
 		v = TF_VERDICT_OWN_BIND;
 	} else if (r < 0 || (r = tf_state_locked_by_other(&st, ev->devname, &err)) < 0) {
@@ -181,9 +177,9 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 	} else if (a.count >= s->max_attempts) {
 		/* cut short if need be: the whole story is in `touchfw status` */
 		tf_snprintf(detail, dsize,
-			 "gave up after %u failed attempts (last: %s); "
-			 "'touchfw run --force' or a reboot retries",
-			 a.count, a.last_error[0] ? a.last_error : "unknown");
+			    "gave up after %u failed attempts (last: %s); "
+			    "'touchfw run --force' or a reboot retries",
+			    a.count, a.last_error[0] ? a.last_error : "unknown");
 		*why = detail;
 		v = TF_VERDICT_GAVE_UP;
 	} else if (a.count && a.next_allowed > now) {
@@ -195,7 +191,8 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 	} else if (ev->action != TF_ACTION_ADD || ev->driver) {
 		/* Up to date: an input device exists and nothing changed since
 		 * a run verified this device against this database. */
-		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", s->db_dir) == 0 &&
+		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", s->db_dir) ==
+			    0 &&
 		    tf_file_id_get(manifest, &dbid) == 0 &&
 		    tf_sysfs_inputs(ev->subsystem, ev->devname, in, TF_MAX_INPUTS) > 0 &&
 		    tf_state_is_uptodate(&st, ev->devname, &dbid, in[0].input)) {
@@ -210,7 +207,8 @@ static enum tf_verdict check_state(const struct tf_uevent *ev,
 	if (v == TF_VERDICT_HANDED_OFF && !ev->driver && !waits_for_file(ev) &&
 	    (r = tf_state_mark_wait_bind(&st, ev->devname, now)) < 0) {
 		/* The unit can not take --wait-bind: the run needs this note. */
-		tf_snprintf(detail, dsize, "%s/%s.waitbind: can not write the note for the run: %s",
+		tf_snprintf(detail, dsize,
+			    "%s/%s.waitbind: can not write the note for the run: %s",
 			    s->state_dir, ev->devname, strerror(-r));
 		*why = detail;
 		v = TF_VERDICT_STATE_BAD;
@@ -267,8 +265,9 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 	if (v == TF_VERDICT_HANDED_OFF) {
 		/* Only the command line's --config: $TOUCHFW_CONFIG may come
 		 * from a uevent, and udev passes those to RUN programs. */
-		if (tf_settings_load(&s, cli->config_from_args ? cli->config
-							       : TF_SETTINGS_DEFAULT_PATH,
+		if (tf_settings_load(&s,
+				     cli->config_from_args ? cli->config
+							   : TF_SETTINGS_DEFAULT_PATH,
 				     &err) < 0) {
 			log_err(ev.devname, "%s", err.msg);
 			return TF_EXIT_BAD_INPUT;
@@ -280,8 +279,8 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 	switch (v) {
 	case TF_VERDICT_IGNORED:
 	case TF_VERDICT_NO_PROFILES:
-		log_debug(ev.devname, "%s %s: nothing to do: %s", ev.action_str,
-			  ev.devpath, why);
+		log_debug(ev.devname, "%s %s: nothing to do: %s", ev.action_str, ev.devpath,
+			  why);
 		return TF_EXIT_OK;
 	case TF_VERDICT_OWN_BIND:
 	case TF_VERDICT_DISABLED:
@@ -301,8 +300,8 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 	}
 	if (tf_handoff(&s, cli->config_from_args ? cli->config : NULL, ev.devname,
 		       ev.driver || waits_for_file(&ev) ? NULL : wait_args, &how, &err) < 0) {
-		log_err(ev.devname, "%s (driver %s): could not hand off: %s",
-			ev.action_str, ev.driver ? ev.driver : "none yet", err.msg);
+		log_err(ev.devname, "%s (driver %s): could not hand off: %s", ev.action_str,
+			ev.driver ? ev.driver : "none yet", err.msg);
 		return TF_EXIT_FAILURE;
 	}
 	log_info(ev.devname, "%s (driver %s): handed to %s", ev.action_str,

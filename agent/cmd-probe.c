@@ -32,15 +32,15 @@
 
 struct row {
 	char dev[64];
-	bool given; /* named on the command line */
+	bool given;	 /* named on the command line */
 	char where[600]; /* profile node, or why there is no device */
 	bool present;
 	struct tf_flow_result res;
 	int rc;
 	char last[600];
 	struct tf_attempts att;
-	uint64_t att_time; /* status: when the last attempt was recorded */
-	bool gave_up; /* status: max_attempts reached, no run acts until --force */
+	uint64_t att_time;	/* status: when the last attempt was recorded */
+	bool gave_up;		/* status: max_attempts reached, no run acts until --force */
 	struct tf_hw_hint hint; /* status: remembered hardware */
 	char hint_err[300];
 	struct tf_failure_rec failed[4]; /* status: blobs that failed here */
@@ -65,11 +65,13 @@ static void usage(FILE *f, const char *cmd)
 		"\n"
 		"Exit status %d, or %d (%s) if a DEVICE given does not exist, %d (%s)\n"
 		"if a file or device could not be opened (run as root).\n",
-		cmd, strcmp(cmd, "status") ? "" :
-		"  status also shows the last recorded result and\n"
-		"what touchfw remembers of each device, with since when: failed\n"
-		"attempts, blobs that failed there, the hardware last seen there\n"
-		"('touchfw forget DEVICE' clears them).",
+		cmd,
+		strcmp(cmd, "status")
+			? ""
+			: "  status also shows the last recorded result and\n"
+			  "what touchfw remembers of each device, with since when: failed\n"
+			  "attempts, blobs that failed there, the hardware last seen there\n"
+			  "('touchfw forget DEVICE' clears them).",
 		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
@@ -163,11 +165,13 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 		if (nr < 0) {
 			tf_snprintf(r->dev, sizeof(r->dev), "-");
 			tf_snprintf(r->where, sizeof(r->where), "%s: adapter '%s' not found",
-				 c->node_path, c->adapter_name[0] ? c->adapter_name : c->adapter_path);
+				    c->node_path,
+				    c->adapter_name[0] ? c->adapter_name : c->adapter_path);
 		} else {
 			tf_snprintf(r->dev, sizeof(r->dev), "%d-%04x", nr, c->reg);
 			acpi_client(nr, r->dev, sizeof(r->dev));
-			tf_snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path, p->name);
+			tf_snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path,
+				    p->name);
 		}
 		n++;
 	}
@@ -188,7 +192,7 @@ static int from_drivers(struct row *rows, int n)
 			DIR *dir;
 
 			tf_snprintf(path, sizeof(path), "/sys/bus/i2c/drivers/%s",
-				 tf_family_ids_all[f]->drivers[d]);
+				    tf_family_ids_all[f]->drivers[d]);
 			dir = opendir(path);
 			if (!dir)
 				continue;
@@ -197,10 +201,11 @@ static int from_drivers(struct row *rows, int n)
 				    !tf_devname_valid(de->d_name) || have(rows, n, de->d_name))
 					continue;
 				memset(&rows[n], 0, sizeof(rows[n]));
-				if (tf_snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", de->d_name))
+				if (tf_snprintf(rows[n].dev, sizeof(rows[n].dev), "%s",
+						de->d_name))
 					continue;
 				tf_snprintf(rows[n].where, sizeof(rows[n].where), "bound to %s",
-					 tf_family_ids_all[f]->drivers[d]);
+					    tf_family_ids_all[f]->drivers[d]);
 				n++;
 			}
 			closedir(dir);
@@ -212,7 +217,8 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 {
 	/* The dry run logs every step and its outcome; the table says it
 	 * all, so it stays quiet unless -v. */
-	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true,
+	struct tf_flow_opts o = { .dry_run = true,
+				  .quiet_progress = true,
 				  .log_max = verbosity > 0 ? 0 : TF_LOG_QUIET };
 	struct tf_device d;
 	struct tf_state st;
@@ -270,13 +276,14 @@ static void print_remembered(const struct row *r)
 		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++)
 		printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
-		       "(last: %s); not tried again\n", r->failed[i].sha256_hex,
-		       r->failed[i].failures, r->failed[i].failures == 1 ? "" : "s",
+		       "(last: %s); not tried again\n",
+		       r->failed[i].sha256_hex, r->failed[i].failures,
+		       r->failed[i].failures == 1 ? "" : "s",
 		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
-		       "chip is in its bootloader)\n", r->hint.hw,
-		       r->hint.from[0] ? r->hint.from : "an older touchfw",
+		       "chip is in its bootloader)\n",
+		       r->hint.hw, r->hint.from[0] ? r->hint.from : "an older touchfw",
 		       tf_time_str(r->hint.learnt, t, sizeof(t)));
 	else if (r->hint_err[0])
 		printf("  remembered hardware: unreadable (%s)\n", r->hint_err);
@@ -307,8 +314,8 @@ static void print_table(struct row *rows, int n, bool status)
 	char crc[16], act[64];
 	int i;
 
-	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", "DEVICE", "ADDR", "DRIVER",
-	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
+	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", "DEVICE", "ADDR", "DRIVER", "MODE",
+	       "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		/* i2c: the address (an ACPI name, i2c-HID:00, has none);
@@ -324,9 +331,9 @@ static void print_table(struct row *rows, int n, bool status)
 		else
 			tf_snprintf(where, sizeof(where), "-");
 		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
-			 r->res.crc_before);
-		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev,
-		       where, r->res.driver[0] ? r->res.driver : "-",
+			    r->res.crc_before);
+		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev, where,
+		       r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
 		       r->res.hw[0] ? r->res.hw : "-",
@@ -373,14 +380,17 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "profile", r->res.profile[0] ? r->res.profile : NULL);
 		tf_json_string(&j, "mode", r->res.mode_before[0] ? r->res.mode_before : NULL);
 		tf_json_string(&j, "hardware", r->res.hw[0] ? r->res.hw : NULL);
-		tf_json_string(&j, "firmware", r->res.version_before[0] ? r->res.version_before : NULL);
+		tf_json_string(&j, "firmware",
+			       r->res.version_before[0] ? r->res.version_before : NULL);
 		if (r->res.has_crc_before)
 			tf_json_crc(&j, "config_crc", r->res.crc_before);
 		if (r->res.config_version_before[0])
 			tf_json_string(&j, "config_version", r->res.config_version_before);
 		tf_json_string(&j, "detail", r->res.detail[0] ? r->res.detail : NULL);
-		tf_json_string(&j, "db_firmware", r->res.planned_fw[0] ? r->res.planned_fw : NULL);
-		tf_json_string(&j, "db_config", r->res.planned_cfg[0] ? r->res.planned_cfg : NULL);
+		tf_json_string(&j, "db_firmware",
+			       r->res.planned_fw[0] ? r->res.planned_fw : NULL);
+		tf_json_string(&j, "db_config",
+			       r->res.planned_cfg[0] ? r->res.planned_cfg : NULL);
 		tf_json_string(&j, "firmware_reason", r->res.fw_reason);
 		tf_json_string(&j, "config_reason", r->res.cfg_reason);
 		tf_json_string(&j, "action", action(r, act, sizeof(act)));
@@ -393,7 +403,8 @@ static void print_json(struct row *rows, int n, bool status)
 				       r->hint.hw[0] ? r->hint.hw : NULL);
 			if (r->hint.hw[0])
 				tf_json_uint(&j, "remembered_hardware_learnt", r->hint.learnt);
-			tf_json_string(&j, "last_error", r->att.last_error[0] ? r->att.last_error : NULL);
+			tf_json_string(&j, "last_error",
+				       r->att.last_error[0] ? r->att.last_error : NULL);
 			/* The recorded result is JSON already: embed it as text. */
 			tf_json_string(&j, "last_result", r->last[0] ? r->last : NULL);
 		}
@@ -420,8 +431,10 @@ static int exit_code(const struct row *rows, int n, const char *cmd)
 		const struct row *r = &rows[i];
 
 		if (r->given && !r->present) {
-			fprintf(stderr, "touchfw %s: %s: no such device (see /sys/bus/i2c/devices "
-				"and /sys/bus/spi/devices)\n", cmd, r->dev);
+			fprintf(stderr,
+				"touchfw %s: %s: no such device (see /sys/bus/i2c/devices "
+				"and /sys/bus/spi/devices)\n",
+				cmd, r->dev);
 			if (rc == TF_EXIT_OK)
 				rc = TF_EXIT_NO_DEVICE;
 		} else if (r->present && r->rc == TF_EXIT_PERMISSION) {

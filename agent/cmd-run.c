@@ -38,24 +38,23 @@ static void progress_bar(void *user, const char *dev, const struct tf_progress *
 
 static void run_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: touchfw run [--force] [--dry-run] [--wait-bind] [--json] DEVICE\n"
-		"\n"
-		"The whole update for one controller (touchfw@DEVICE.service runs\n"
-		"this): lock, board profile, firmware database, mode detection, the\n"
-		"version policy, flash and/or configure, rebind, wait for the input\n"
-		"device, read the versions back, record the result in the state\n"
-		"directory.  DEVICE is the kernel's name, e.g. 3-004a.\n"
-		"\n"
-		"  --force      ignore the attempt limit and blobs that failed before;\n"
-		"               allow a configuration for another info-block CRC\n"
-		"  --dry-run    decide and report, write nothing: read and check\n"
-		"               the blobs, say what would be written, by which\n"
-		"               path, and the config CRC against the chip's\n"
-		"  --wait-bind  wait for a driver to bind first (udev without bind\n"
-		"               events; see udev-rules/README)\n"
-		"  --json       the result record on standard output as one JSON\n"
-		"               document (doc/json.md); the log stays on stderr\n");
+	fprintf(f, "Usage: touchfw run [--force] [--dry-run] [--wait-bind] [--json] DEVICE\n"
+		   "\n"
+		   "The whole update for one controller (touchfw@DEVICE.service runs\n"
+		   "this): lock, board profile, firmware database, mode detection, the\n"
+		   "version policy, flash and/or configure, rebind, wait for the input\n"
+		   "device, read the versions back, record the result in the state\n"
+		   "directory.  DEVICE is the kernel's name, e.g. 3-004a.\n"
+		   "\n"
+		   "  --force      ignore the attempt limit and blobs that failed before;\n"
+		   "               allow a configuration for another info-block CRC\n"
+		   "  --dry-run    decide and report, write nothing: read and check\n"
+		   "               the blobs, say what would be written, by which\n"
+		   "               path, and the config CRC against the chip's\n"
+		   "  --wait-bind  wait for a driver to bind first (udev without bind\n"
+		   "               events; see udev-rules/README)\n"
+		   "  --json       the result record on standard output as one JSON\n"
+		   "               document (doc/json.md); the log stays on stderr\n");
 }
 
 /* `--json`: the record the state directory keeps, on standard output. */
@@ -97,7 +96,8 @@ static void flash_usage(FILE *f)
 		"The files are read and parsed before the device is touched: a\n"
 		"missing or malformed one exits %d (%s).  A --firmware image is\n"
 		"written whatever version it holds: flash is the tool for a\n"
-		"deliberate downgrade.\n", TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT));
+		"deliberate downgrade.\n",
+		TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT));
 }
 
 static int load_settings(const struct tf_cli *cli, struct tf_settings *s)
@@ -114,12 +114,9 @@ static int load_settings(const struct tf_cli *cli, struct tf_settings *s)
 int tf_cmd_run(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "wait-bind", no_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, 'f' },	 { "dry-run", no_argument, NULL, 'n' },
+		{ "wait-bind", no_argument, NULL, 'w' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },	 { NULL, 0, NULL, 0 },
 	};
 	struct tf_flow_opts o = { 0 };
 	struct tf_flow_result res;

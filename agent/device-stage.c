@@ -44,14 +44,14 @@ int tf_firmware_find(const char (*dirs)[256], unsigned n, const char *class_para
 	/* firmware_class.path first, as the kernel searches it first. */
 	if (class_param && tf_read_attr(class_param, custom, sizeof(custom)) == 0 &&
 	    custom[0]) {
-		if (tf_snprintf(out, size, "%s/%s", custom, name) == 0 &&
-		    stat(out, &sb) == 0 && S_ISREG(sb.st_mode))
+		if (tf_snprintf(out, size, "%s/%s", custom, name) == 0 && stat(out, &sb) == 0 &&
+		    S_ISREG(sb.st_mode))
 			return 0;
 	}
 	for (i = 0; i < n; i++) {
 		expand_release(dirs[i], dir, sizeof(dir));
-		if (tf_snprintf(out, size, "%s/%s", dir, name) == 0 &&
-		    stat(out, &sb) == 0 && S_ISREG(sb.st_mode))
+		if (tf_snprintf(out, size, "%s/%s", dir, name) == 0 && stat(out, &sb) == 0 &&
+		    S_ISREG(sb.st_mode))
 			return 0;
 	}
 	return -ENOENT;
@@ -101,8 +101,10 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	}
 	if (tf_read_attr(param, st->saved, sizeof(st->saved)) < 0) {
 		tf_fw_unstage(st);
-		return tf_err_set(err, ENOENT, "%s: can not read the firmware search path "
-				  "(kernel without firmware_class?)", param);
+		return tf_err_set(err, ENOENT,
+				  "%s: can not read the firmware search path "
+				  "(kernel without firmware_class?)",
+				  param);
 	}
 	(void)dev;
 	/* Drivers request names with one directory ("vendor/file.fw"): that
@@ -116,8 +118,10 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 		if (!sub[0] || strchr(sub, '/') || !strcmp(sub, ".") || !strcmp(sub, "..") ||
 		    !st->base[0] || !strcmp(st->base, "..")) {
 			tf_fw_unstage(st);
-			return tf_err_set(err, EINVAL, "'%s': not a file name with at most one "
-					  "directory", name);
+			return tf_err_set(err, EINVAL,
+					  "'%s': not a file name with at most one "
+					  "directory",
+					  name);
 		}
 		st->sub_fd = tf_state_subdir(st->dir_fd, st->dir, sub, true, err);
 		if (st->sub_fd < 0) {
@@ -238,7 +242,8 @@ int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t si
 				continue;
 			if (S_ISDIR(sb.st_mode)) {
 				/* a staged "vendor/file": files one level down */
-				n += repair_subdir(dirfd(d), dir, e->d_name, what, size, &used, n);
+				n += repair_subdir(dirfd(d), dir, e->d_name, what, size, &used,
+						   n);
 				continue;
 			}
 			if (unlinkat(dirfd(d), e->d_name, 0) < 0)

@@ -93,8 +93,8 @@ static int scan_new(struct tf_input_watch *w, struct tf_input_node *node)
 	return 0;
 }
 
-int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
-			struct tf_input_node *node, struct tf_err *err)
+int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms, struct tf_input_node *node,
+			struct tf_err *err)
 {
 	uint64_t end = tf_now_ms() + (uint64_t)timeout_ms;
 	struct pollfd pfd = { .fd = udev_monitor_get_fd(w->mon), .events = POLLIN };
@@ -109,12 +109,13 @@ int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
 		if (r == -ENODEV)
 			return tf_err_set(err, ENODEV, "the device went away");
 		if (tf_stop_requested())
-			return tf_err_set(err, EINTR, "stopped by signal %d while waiting "
-					  "for the input device", tf_stop_requested());
+			return tf_err_set(err, EINTR,
+					  "stopped by signal %d while waiting "
+					  "for the input device",
+					  tf_stop_requested());
 		now = tf_now_ms();
 		if (now >= end)
-			return tf_err_set(err, ETIMEDOUT,
-					  "no new input device within %d ms",
+			return tf_err_set(err, ETIMEDOUT, "no new input device within %d ms",
 					  timeout_ms);
 		/* Wake on any input event, and at least every 250 ms in case
 		 * events are not delivered here (no udevd, containers). */
@@ -159,8 +160,7 @@ int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *
 	r = ioctl(fd, EVIOCGABS(axis), &ai);
 	if (r < 0) {
 		r = errno;
-		return tf_err_set(err, r, "%s: EVIOCGABS(0x%02x): %s", path, axis,
-				  strerror(r));
+		return tf_err_set(err, r, "%s: EVIOCGABS(0x%02x): %s", path, axis, strerror(r));
 	}
 	*min = ai.minimum;
 	*max = ai.maximum;

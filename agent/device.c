@@ -37,8 +37,7 @@ static bool parse_i2c_name(const char *name, int *nr, uint16_t *addr)
 	unsigned a, n;
 	char tail;
 
-	if (sscanf(name, "%u-%4x%c", &n, &a, &tail) != 2 || strlen(name) < 6 ||
-	    a > 0x3ff)
+	if (sscanf(name, "%u-%4x%c", &n, &a, &tail) != 2 || strlen(name) < 6 || a > 0x3ff)
 		return false;
 	*nr = (int)n;
 	*addr = (uint16_t)a;
@@ -177,8 +176,8 @@ int tf_i2c_adapter_find(const char *name, const char *of_path)
 	return found;
 }
 
-static int driver_file(const struct tf_device *d, const char *driver,
-		       const char *file, const char *what, struct tf_err *err)
+static int driver_file(const struct tf_device *d, const char *driver, const char *file,
+		       const char *what, struct tf_err *err)
 {
 	char path[PATH_MAX];
 	int r;
@@ -188,8 +187,7 @@ static int driver_file(const struct tf_device *d, const char *driver,
 	tf_snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", d->subsys, driver, file);
 	r = tf_write_attr(path, d->name);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s driver %s: %s", what, driver,
-				  strerror(-r));
+		return tf_err_set(err, -r, "%s driver %s: %s", what, driver, strerror(-r));
 	return 0;
 }
 
@@ -225,8 +223,8 @@ int tf_device_unbind(struct tf_device *d, struct tf_err *err)
 	if (r < 0)
 		return r;
 	if (!wait_link(d, false, TF_UNBIND_TIMEOUT_MS))
-		return tf_err_set(err, ETIMEDOUT, "driver %s still bound %d ms after unbind", drv,
-				  TF_UNBIND_TIMEOUT_MS);
+		return tf_err_set(err, ETIMEDOUT, "driver %s still bound %d ms after unbind",
+				  drv, TF_UNBIND_TIMEOUT_MS);
 	return 0;
 }
 
@@ -237,13 +235,15 @@ int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err)
 	if (r < 0)
 		return r;
 	if (!wait_link(d, true, TF_BIND_TIMEOUT_MS))
-		return tf_err_set(err, ENODEV, "driver %s did not bind within %d ms "
-				  "(its probe failed?)", driver, TF_BIND_TIMEOUT_MS);
+		return tf_err_set(err, ENODEV,
+				  "driver %s did not bind within %d ms "
+				  "(its probe failed?)",
+				  driver, TF_BIND_TIMEOUT_MS);
 	return 0;
 }
 
-int tf_device_attr_write(const struct tf_device *d, const char *attr,
-			 const char *value, struct tf_err *err)
+int tf_device_attr_write(const struct tf_device *d, const char *attr, const char *value,
+			 struct tf_err *err)
 {
 	char path[PATH_MAX];
 	int r;
@@ -255,8 +255,7 @@ int tf_device_attr_write(const struct tf_device *d, const char *attr,
 	return 0;
 }
 
-int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
-			 struct tf_err *err)
+int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms, struct tf_err *err)
 {
 	uint64_t end = tf_now_ms() + (uint64_t)timeout_ms, since = 0;
 	char last[64] = "";
@@ -277,7 +276,8 @@ int tf_device_wait_bound(struct tf_device *d, int timeout_ms, int settle_ms,
 		}
 		if (now >= end)
 			return tf_err_set(err, ETIMEDOUT,
-					  "no driver finished binding within %d ms", timeout_ms);
+					  "no driver finished binding within %d ms",
+					  timeout_ms);
 		tf_sleep_us(20000);
 	}
 }

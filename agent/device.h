@@ -19,17 +19,17 @@
 #include "util.h"
 
 struct tf_device {
-	char name[64];   /* "1-004a", "i2c-ABCD0001:00", "spi1.0" */
-	char subsys[8];  /* "i2c" or "spi" */
+	char name[64];	/* "1-004a", "i2c-ABCD0001:00", "spi1.0" */
+	char subsys[8]; /* "i2c" or "spi" */
 	char syspath[PATH_MAX];
-	int adapter_nr;  /* i2c-N */
+	int adapter_nr; /* i2c-N */
 	bool has_addr;
 	uint16_t addr;
 	char driver[64]; /* "" when unbound */
 	char adapter_name[128];
 	char adapter_of_path[256]; /* DT path of the adapter, "" if none */
 	char modalias[256];
-	char compatible[128];      /* first of_node compatible, "" if none */
+	char compatible[128]; /* first of_node compatible, "" if none */
 };
 
 int tf_device_lookup(const char *name, struct tf_device *d, struct tf_err *err);
@@ -45,8 +45,8 @@ int tf_device_unbind(struct tf_device *d, struct tf_err *err);
 int tf_device_bind(struct tf_device *d, const char *driver, struct tf_err *err);
 
 /* Driver attribute files (e.g. update_fw); the caller knows which are safe. */
-int tf_device_attr_write(const struct tf_device *d, const char *attr,
-			 const char *value, struct tf_err *err);
+int tf_device_attr_write(const struct tf_device *d, const char *attr, const char *value,
+			 struct tf_err *err);
 
 /*
  * Wait until the device has a driver bound, for udev setups without bind
@@ -67,8 +67,8 @@ int tf_input_watch_start(const struct tf_device *d, struct tf_input_watch **w,
  * when the watch started, with its eventN node.  Fills @node.  Returns 0,
  * -ETIMEDOUT, or -ENODEV when the device itself went away.
  */
-int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms,
-			struct tf_input_node *node, struct tf_err *err);
+int tf_input_watch_wait(struct tf_input_watch *w, int timeout_ms, struct tf_input_node *node,
+			struct tf_err *err);
 void tf_input_watch_free(struct tf_input_watch *w);
 
 /*
@@ -86,15 +86,15 @@ int tf_input_abs_range(const char *event, unsigned axis, int32_t *min, int32_t *
  * distribution's /lib/firmware files are never touched.
  */
 struct tf_fw_stage {
-	char param[256];   /* the sysfs parameter file */
+	char param[256]; /* the sysfs parameter file */
 	char dir[300];
 	char file[400];
-	char saved[256];   /* previous value, restored by unstage */
-	char name[128];    /* the staged file's name in dir ("x.bin", "vendor/x.fw") */
+	char saved[256]; /* previous value, restored by unstage */
+	char name[128];	 /* the staged file's name in dir ("x.bin", "vendor/x.fw") */
 	int lock_fd;
-	int dir_fd;        /* dir, opened and checked as state dirs are */
-	int sub_fd;        /* name's one subdirectory in dir, else -1 */
-	const char *base;  /* name's last component (in sub_fd, else dir_fd) */
+	int dir_fd;	  /* dir, opened and checked as state dirs are */
+	int sub_fd;	  /* name's one subdirectory in dir, else -1 */
+	const char *base; /* name's last component (in sub_fd, else dir_fd) */
 	bool active;
 };
 int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir,

@@ -11,8 +11,8 @@
 
 static const char *const action_names[] = {
 	[TF_ACTION_UNKNOWN] = "unknown", [TF_ACTION_ADD] = "add",
-	[TF_ACTION_REMOVE] = "remove",   [TF_ACTION_CHANGE] = "change",
-	[TF_ACTION_MOVE] = "move",       [TF_ACTION_ONLINE] = "online",
+	[TF_ACTION_REMOVE] = "remove",	 [TF_ACTION_CHANGE] = "change",
+	[TF_ACTION_MOVE] = "move",	 [TF_ACTION_ONLINE] = "online",
 	[TF_ACTION_OFFLINE] = "offline", [TF_ACTION_BIND] = "bind",
 	[TF_ACTION_UNBIND] = "unbind",
 };
@@ -40,15 +40,13 @@ bool tf_devname_valid(const char *name)
 {
 	const char *p;
 
-	if (!name || !*name || strlen(name) > 100 || !strcmp(name, ".") ||
-	    !strcmp(name, ".."))
+	if (!name || !*name || strlen(name) > 100 || !strcmp(name, ".") || !strcmp(name, ".."))
 		return false;
 	for (p = name; *p; p++) {
 		char c = *p;
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-		      c == ':' || c == '-'))
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == ':' || c == '-'))
 			return false;
 	}
 	return true;
@@ -135,15 +133,13 @@ int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 			ev->has_seqnum = parse_u64(v, &ev->seqnum);
 		else if ((v = match(e, "OF_COMPATIBLE_N"))) {
 			if (parse_u64(v, &n))
-				ev->n_compatible = n > TF_EVENT_MAX_COMPAT
-							   ? TF_EVENT_MAX_COMPAT
-							   : (unsigned)n;
+				ev->n_compatible = n > TF_EVENT_MAX_COMPAT ? TF_EVENT_MAX_COMPAT
+									   : (unsigned)n;
 		} else if (!strncmp(e, "OF_COMPATIBLE_", 14)) {
 			char *end;
 			unsigned long idx = strtoul(e + 14, &end, 10);
 
-			if (end != e + 14 && *end == '=' &&
-			    idx < TF_EVENT_MAX_COMPAT)
+			if (end != e + 14 && *end == '=' && idx < TF_EVENT_MAX_COMPAT)
 				ev->compatible[idx] = end + 1;
 		}
 	}

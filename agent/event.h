@@ -38,7 +38,7 @@ struct tf_uevent {
 	const char *compatible[TF_EVENT_MAX_COMPAT];
 	uint64_t seqnum;
 	bool has_seqnum;
-	char devname[128];     /* last DEVPATH component: "3-004a", "spi1.0" */
+	char devname[128];	 /* last DEVPATH component: "3-004a", "spi1.0" */
 	const char *bad_devpath; /* why DEVPATH is unusable (devname ""), or NULL */
 };
 

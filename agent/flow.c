@@ -26,7 +26,7 @@
 #include "plan.h"
 #include "state.h"
 
-#define MAX_BLOB_FAILURES 2    /* across reboots, per device and blob */
+#define MAX_BLOB_FAILURES 2 /* across reboots, per device and blob */
 #define GPIO_BUSY_RETRY_MS 2000
 #define EVENT_NODE_WAIT_MS 3000 /* sysfs has the event node, /dev not yet */
 
@@ -56,11 +56,11 @@ struct run {
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
-	bool touched;           /* the update started: re-detect after a failure */
-	bool foreign;           /* the chip refused the image as another chip's */
-	bool attempt_reserved;  /* this run already counts in DEV.attempts */
+	bool touched;		/* the update started: re-detect after a failure */
+	bool foreign;		/* the chip refused the image as another chip's */
+	bool attempt_reserved;	/* this run already counts in DEV.attempts */
 	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
-	bool hint_used;         /* the plan went by it (the chip could not say) */
+	bool hint_used;		/* the plan went by it (the chip could not say) */
 	uint64_t t0;
 	struct tf_progress last_progress;
 	int last_pct;
@@ -124,8 +124,7 @@ static void progress(void *user, const struct tf_progress *p)
 		r->o->progress(r->o->progress_user, dev_of(r), p);
 	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
 		rlog(r, TF_LOG_INFO, "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
-			 p->done, p->total, p->bytes,
-			 p->retries ? ", with retries" : "");
+		     p->done, p->total, p->bytes, p->retries ? ", with retries" : "");
 	}
 	r->last_pct = pct;
 }
@@ -143,24 +142,23 @@ static int step_device(struct run *r)
 	if (tf_device_lookup(name, &r->c.dev, &err) < 0)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	/* The note from handle-event is used up either way. */
-	rc = r->o->dry_run ? 0 : tf_state_take_wait_bind(&r->st, name, (uint64_t)time(NULL),
-							 r->s->bind_timeout_ms / 1000 + 60,
-							 &err);
+	rc = r->o->dry_run ? 0
+			   : tf_state_take_wait_bind(&r->st, name, (uint64_t)time(NULL),
+						     r->s->bind_timeout_ms / 1000 + 60, &err);
 	if (rc < 0)
 		return finish(r, TF_EXIT_STATE, "%s", err.msg);
 	if ((rc || r->o->wait_bind) && !r->c.dev.driver[0]) {
 		rlog(r, TF_LOG_INFO, "waiting up to %u ms for a driver to bind",
-			 r->s->bind_timeout_ms);
+		     r->s->bind_timeout_ms);
 		rc = tf_device_wait_bound(&r->c.dev, (int)r->s->bind_timeout_ms, 500, &err);
 		if (rc < 0)
 			return finish(r, TF_EXIT_NO_DEVICE, "%s", err.msg);
 	}
 	tf_snprintf(r->res->driver, sizeof(r->res->driver), "%s", r->c.dev.driver);
-	rlog(r, TF_LOG_INFO, "device %s on %s adapter %s%d (%s), driver %s",
-		 r->c.dev.syspath, r->c.dev.subsys,
-		 strcmp(r->c.dev.subsys, "spi") ? "i2c-" : "spi", r->c.dev.adapter_nr,
-		 r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
-		 r->c.dev.driver[0] ? r->c.dev.driver : "none");
+	rlog(r, TF_LOG_INFO, "device %s on %s adapter %s%d (%s), driver %s", r->c.dev.syspath,
+	     r->c.dev.subsys, strcmp(r->c.dev.subsys, "spi") ? "i2c-" : "spi",
+	     r->c.dev.adapter_nr, r->c.dev.adapter_name[0] ? r->c.dev.adapter_name : "unnamed",
+	     r->c.dev.driver[0] ? r->c.dev.driver : "none");
 	return TF_EXIT_OK;
 }
 
@@ -197,7 +195,7 @@ static int step_profile(struct run *r)
 	for (i = 0; i < tf_board_set_invalid_count(r->boards); i++)
 		rlog(r, TF_LOG_WARNING,
 		     "ignoring invalid board profile %s (see 'touchfw board check')",
-			 tf_board_set_invalid_path(r->boards, i));
+		     tf_board_set_invalid_path(r->boards, i));
 	for (i = 0; i < tf_board_set_ignored_count(r->boards); i++) {
 		tf_board_ignored_message(tf_board_set_ignored_path(r->boards, i), why,
 					 sizeof(why));
@@ -206,8 +204,10 @@ static int step_profile(struct run *r)
 	r->profile = tf_board_match(r->boards, &r->id, &mi);
 	if (r->profile) {
 		char diff[600];
-		const struct tf_board_profile *other =
-			tf_board_match_conflict(r->boards, &r->id, r->profile, diff, sizeof(diff));
+		const struct tf_board_profile *other = tf_board_match_conflict(r->boards,
+									       &r->id,
+									       r->profile, diff,
+									       sizeof(diff));
 
 		if (other)
 			return finish(r, TF_EXIT_PROFILE_INVALID,
@@ -220,31 +220,32 @@ static int step_profile(struct run *r)
 	if (!r->profile) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK; /* manual flash: synthesised below */
-		rlog(r, TF_LOG_DEBUG, "board identity: %s%s", r->id.n_compatible ?
-			  r->id.compatible[0] : "", r->id.has_dmi ? " (DMI)" : "");
+		rlog(r, TF_LOG_DEBUG, "board identity: %s%s",
+		     r->id.n_compatible ? r->id.compatible[0] : "",
+		     r->id.has_dmi ? " (DMI)" : "");
 		return finish(r, TF_EXIT_NO_PROFILE,
 			      "no board profile describes this board (%s); nothing to do; %s",
 			      r->id.n_compatible ? r->id.compatible[0]
-			      : r->id.has_dmi ? "DMI machine" : "no identity",
+			      : r->id.has_dmi	 ? "DMI machine"
+						 : "no identity",
 			      explain_miss(r, why, sizeof(why)));
 	}
-	r->ctrl = tf_board_lookup_controller(r->profile, r->c.dev.subsys,
-					     r->c.dev.adapter_name,
-					     r->c.dev.adapter_of_path,
-					     r->c.dev.has_addr, r->c.dev.addr);
+	r->ctrl = tf_board_lookup_controller(r->profile, r->c.dev.subsys, r->c.dev.adapter_name,
+					     r->c.dev.adapter_of_path, r->c.dev.has_addr,
+					     r->c.dev.addr);
 	if (!r->ctrl) {
 		if (r->o->firmware_file || r->o->config_file)
 			return TF_EXIT_OK;
 		return finish(r, TF_EXIT_NO_PROFILE,
 			      "board profile %s has no controller on adapter '%s' "
-			      "at 0x%02x; nothing to do; %s", r->profile->name,
-			      r->c.dev.adapter_name, r->c.dev.addr,
+			      "at 0x%02x; nothing to do; %s",
+			      r->profile->name, r->c.dev.adapter_name, r->c.dev.addr,
 			      explain_miss(r, why, sizeof(why)));
 	}
 	tf_snprintf(r->res->profile, sizeof(r->res->profile), "%s", r->profile->name);
 	rlog(r, TF_LOG_INFO, "board profile %s (%s): controller %s, family %s, power %s",
-		 r->profile->name, r->profile->model, r->ctrl->node_path, r->ctrl->family,
-		 tf_power_name(r->ctrl->power));
+	     r->profile->name, r->profile->model, r->ctrl->node_path, r->ctrl->family,
+	     tf_power_name(r->ctrl->power));
 	return TF_EXIT_OK;
 }
 
@@ -272,7 +273,7 @@ static int synth_controller(struct run *r)
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
 	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (command line)",
-		 fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
+	     fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
 	return TF_EXIT_OK;
 }
 
@@ -290,9 +291,10 @@ static bool family_driver(const struct tf_family *f, const char *driver)
 /* The driver to bind: the one bound before, the profile's, the family's. */
 static const char *driver_to_bind(struct run *r)
 {
-	if (r->spi_prev_driver[0] && (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
+	if (r->spi_prev_driver[0] &&
+	    (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
 		return r->spi_prev_driver;
-	return r->c.dev.driver[0] ? r->c.dev.driver
+	return r->c.dev.driver[0]   ? r->c.dev.driver
 	       : r->ctrl->driver[0] ? r->ctrl->driver
 				    : r->fam->ids->drivers[0];
 }
@@ -313,14 +315,14 @@ static int step_family(struct run *r)
 		if (r->ctrl != &r->synth &&
 		    tf_family_check_controller(fi, r->ctrl, msg, sizeof(msg)) < 0)
 			return finish(r, TF_EXIT_PROFILE_INVALID, "board profile %s: %s: %s",
-				      r->profile ? r->profile->path : "",
-				      r->ctrl->node_path, msg);
+				      r->profile ? r->profile->path : "", r->ctrl->node_path,
+				      msg);
 	}
 	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "bound to driver %s, which is not a %s driver; the board "
-			      "profile says %s is a %s controller", r->c.dev.driver, fi->ids->name,
-			      r->ctrl->node_path,
+			      "profile says %s is a %s controller",
+			      r->c.dev.driver, fi->ids->name, r->ctrl->node_path,
 			      fi->ids->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
@@ -345,18 +347,20 @@ static int step_attempts(struct run *r)
 	/* Corrupt: the safe side, as if at the limit; unusable: refuse. */
 	rc = tf_state_read_attempts(&r->st, r->c.dev.name, &a, &err);
 	if (rc == -EBADMSG)
-		return finish(r, TF_EXIT_BACKOFF, "not updating: %s; 'touchfw run "
-			      "--force %s' tries again and replaces it", err.msg,
-			      r->c.dev.name);
+		return finish(r, TF_EXIT_BACKOFF,
+			      "not updating: %s; 'touchfw run "
+			      "--force %s' tries again and replaces it",
+			      err.msg, r->c.dev.name);
 	if (rc < 0)
 		return finish(r, TF_EXIT_STATE, "not updating: %s", err.msg);
 	if (a.count >= r->s->max_attempts)
 		return finish(r, TF_EXIT_BACKOFF,
 			      "gave up after %u failed attempts (last: %s); "
-			      "'touchfw run --force %s' tries again", a.count, a.last_error,
-			      r->c.dev.name);
+			      "'touchfw run --force %s' tries again",
+			      a.count, a.last_error, r->c.dev.name);
 	if (a.count && a.next_allowed > now)
-		return finish(r, TF_EXIT_BACKOFF, "backing off for %llus after %u failed attempt%s",
+		return finish(r, TF_EXIT_BACKOFF,
+			      "backing off for %llus after %u failed attempt%s",
 			      (unsigned long long)(a.next_allowed - now), a.count,
 			      a.count == 1 ? "" : "s");
 	return TF_EXIT_OK;
@@ -371,13 +375,12 @@ static int step_db(struct run *r)
 		return TF_EXIT_OK;
 	opts.sig = r->s->signatures;
 	if (tf_fwdb_load(r->s->db_dir, &opts, &r->db, &err) < 0)
-		return finish(r, TF_EXIT_DB_INVALID, "firmware database: %s",
-			      err.msg);
+		return finish(r, TF_EXIT_DB_INVALID, "firmware database: %s", err.msg);
 	rlog(r, TF_LOG_INFO, "firmware database %s: %zu blobs, %s", r->s->db_dir,
-		 r->db->n_blobs,
-		 r->db->sig_state == TF_SIG_STATE_VERIFIED ? "signature verified"
-		 : r->db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
-							     : "signature not checked");
+	     r->db->n_blobs,
+	     r->db->sig_state == TF_SIG_STATE_VERIFIED	 ? "signature verified"
+	     : r->db->sig_state == TF_SIG_STATE_UNSIGNED ? "unsigned"
+							 : "signature not checked");
 	return TF_EXIT_OK;
 }
 
@@ -397,8 +400,8 @@ static void spi_let_go(struct run *r)
 	if (!r->claim.active)
 		return;
 	if (r->claim.bound_spidev)
-		rlog(r, TF_LOG_INFO, "spi: unbinding spidev%s", r->claim.set_override
-		     ? " and clearing driver_override" : "");
+		rlog(r, TF_LOG_INFO, "spi: unbinding spidev%s",
+		     r->claim.set_override ? " and clearing driver_override" : "");
 	if (tf_spidev_release(&r->claim, &err) < 0)
 		rlog(r, TF_LOG_WARNING, "%s", err.msg);
 	tf_device_refresh(&r->c.dev);
@@ -419,15 +422,18 @@ static int open_spi(struct run *r)
 	if (drv[0] && strcmp(drv, "spidev") && r->o->dry_run)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "over spi only spidev reaches the chip, and a dry run does not "
-			      "unbind %s ('touchfw run %s' does)", drv, r->c.dev.name);
-	if (r->ctrl->power == TF_POWER_DRIVER && (drv[0] ? strcmp(drv, "spidev") != 0
-							 : r->ctrl->driver[0] != 0))
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "over spi touchfw flashes through spidev, without the touch "
-			      "driver, and the profile says the driver owns the power "
-			      "(power = \"driver\"); the %s family can not work through the "
-			      "driver's attributes instead, so only power = \"always-on\" works "
-			      "for it on spi", r->fam->ids->name);
+			      "unbind %s ('touchfw run %s' does)",
+			      drv, r->c.dev.name);
+	if (r->ctrl->power == TF_POWER_DRIVER &&
+	    (drv[0] ? strcmp(drv, "spidev") != 0 : r->ctrl->driver[0] != 0))
+		return finish(
+			r, TF_EXIT_UNSUPPORTED,
+			"over spi touchfw flashes through spidev, without the touch "
+			"driver, and the profile says the driver owns the power "
+			"(power = \"driver\"); the %s family can not work through the "
+			"driver's attributes instead, so only power = \"always-on\" works "
+			"for it on spi",
+			r->fam->ids->name);
 	if (drv[0] && strcmp(drv, "spidev")) {
 		tf_snprintf(r->spi_prev_driver, sizeof(r->spi_prev_driver), "%s", drv);
 		rlog(r, TF_LOG_INFO, "spi: unbinding %s, so that spidev can have the device",
@@ -445,9 +451,8 @@ static int open_spi(struct run *r)
 	cfg.bits = r->ctrl->spi_bits;
 	cfg.speed_hz = r->ctrl->spi_max_hz;
 	if (tf_spi_open(&r->c.spi, r->claim.node, &cfg, &err) < 0)
-		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
-			      "%s%s", err.msg,
-			      err.code == EACCES ? " (touchfw needs root)" : "");
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO, "%s%s",
+			      err.msg, err.code == EACCES ? " (touchfw needs root)" : "");
 	r->c.spi_open = true;
 	rlog(r, TF_LOG_INFO, "spi: %s, mode %u, %u bits, %u Hz, spidev bufsiz %zu",
 	     r->claim.node, r->c.spi.mode & 3, r->c.spi.bits, r->c.spi.speed_hz,
@@ -481,11 +486,12 @@ static int step_bus(struct run *r)
 
 	if (!strcmp(r->c.dev.subsys, "spi")) {
 		if (!(t & TF_TRANSPORT_SPI))
-			return finish(r, TF_EXIT_UNSUPPORTED, "the %s family has no spi transport",
-				      r->fam->ids->name);
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "the %s family has no spi transport", r->fam->ids->name);
 		if (spi_through_driver(r)) {
 			r->via_driver = true;
-			rlog(r, TF_LOG_INFO, "spi: the driver keeps the device (power = \"driver\"): "
+			rlog(r, TF_LOG_INFO,
+			     "spi: the driver keeps the device (power = \"driver\"): "
 			     "the chip is read through its attributes and flashed through its %s",
 			     r->fam->caps.kernel_fw_attr);
 			return TF_EXIT_OK;
@@ -496,18 +502,16 @@ static int step_bus(struct run *r)
 		return finish(r, TF_EXIT_UNSUPPORTED, "%s devices are not supported",
 			      r->c.dev.subsys);
 	if (!(t & TF_TRANSPORT_I2C))
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "the %s family has no i2c transport",
+		return finish(r, TF_EXIT_UNSUPPORTED, "the %s family has no i2c transport",
 			      r->fam->ids->name);
 	if (tf_i2c_open(&r->c.bus, r->c.dev.adapter_nr, &err) < 0)
-		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO,
-			      "%s%s", err.msg,
-			      err.code == EACCES ? " (touchfw needs root)" : "");
+		return finish(r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO, "%s%s",
+			      err.msg, err.code == EACCES ? " (touchfw needs root)" : "");
 	if (!tf_i2c_plain_ok(r->c.bus) && !(t & TF_TRANSPORT_SMBUS))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "adapter i2c-%d (%s) is SMBus-only; the %s family needs "
-			      "plain I2C transfers", r->c.dev.adapter_nr, r->c.dev.adapter_name,
-			      r->fam->ids->name);
+			      "plain I2C transfers",
+			      r->c.dev.adapter_nr, r->c.dev.adapter_name, r->fam->ids->name);
 	return TF_EXIT_OK;
 }
 
@@ -543,8 +547,8 @@ static int detect(struct run *r, struct tf_chip_state *st)
 	struct tf_err err = { 0 };
 
 	if (chip_read(r, st, &err) < 0)
-		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO,
-			      "%s", err.msg);
+		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO, "%s",
+			      err.msg);
 	return TF_EXIT_OK;
 }
 
@@ -566,8 +570,10 @@ static int detect_settled(struct run *r, struct tf_chip_state *st)
 
 	if (rc || st->mode != TF_CHIP_ABSENT || !r->c.dev.driver[0])
 		return rc;
-	rlog(r, TF_LOG_INFO, "%s; %s may be resetting it after its probe: retrying for up "
-		 "to %u ms", st->detail, r->c.dev.driver, bound);
+	rlog(r, TF_LOG_INFO,
+	     "%s; %s may be resetting it after its probe: retrying for up "
+	     "to %u ms",
+	     st->detail, r->c.dev.driver, bound);
 	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
 		tf_sleep_us(delay * 1000);
 		delay = delay * 2 < 200 ? delay * 2 : 200;
@@ -577,7 +583,7 @@ static int detect_settled(struct run *r, struct tf_chip_state *st)
 	}
 	if (st->mode != TF_CHIP_ABSENT)
 		rlog(r, TF_LOG_INFO, "the chip answered after %llu ms",
-			 (unsigned long long)(tf_now_ms() - t0));
+		     (unsigned long long)(tf_now_ms() - t0));
 	return TF_EXIT_OK;
 }
 
@@ -615,8 +621,8 @@ static int step_detect(struct run *r)
 
 	/* A driver that owns the power keeps the chip off while unbound; a
 	 * dry run does not bind it (it changes nothing) and says so. */
-	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
-	    r->ctrl->driver[0] && r->o->dry_run && !r->fam->caps.kernel_fw_probe) {
+	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER && r->ctrl->driver[0] &&
+	    r->o->dry_run && !r->fam->caps.kernel_fw_probe) {
 		tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "unpowered");
 		return finish(r, TF_EXIT_NO_DEVICE,
 			      "driver %s is not bound and owns the power, so the chip "
@@ -625,12 +631,13 @@ static int step_detect(struct run *r)
 	}
 	/* A driver that loads the firmware at probe can not bind before the
 	 * file is there: the path does both (path_probe_file). */
-	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER &&
-	    r->ctrl->driver[0] && !r->fam->caps.kernel_fw_probe) {
+	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER && r->ctrl->driver[0] &&
+	    !r->fam->caps.kernel_fw_probe) {
 		rlog(r, TF_LOG_INFO, "driver not bound and it owns the power: binding %s first",
-			 r->ctrl->driver);
+		     r->ctrl->driver);
 		if (tf_state_mark_own_bind(&r->st, r->c.dev.name, (uint64_t)time(NULL)) < 0)
-			rlog(r, TF_LOG_WARNING, "the marker for touchfw's own bind could not be "
+			rlog(r, TF_LOG_WARNING,
+			     "the marker for touchfw's own bind could not be "
 			     "written in %s: handle-event may start another run for it",
 			     r->s->state_dir);
 		if (tf_device_bind(&r->c.dev, r->ctrl->driver, &err) < 0)
@@ -641,16 +648,17 @@ static int step_detect(struct run *r)
 	if (rc)
 		return rc;
 	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "%s",
-		 tf_chip_mode_name(r->chip.mode));
+		    tf_chip_mode_name(r->chip.mode));
 	tf_snprintf(r->res->hw, sizeof(r->res->hw), "%s", r->chip.hw);
 	tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
 	tf_snprintf(r->res->version_before, sizeof(r->res->version_before), "%s",
-		 r->chip.version_str);
+		    r->chip.version_str);
 	r->res->has_crc_before = r->chip.has_config_crc;
 	r->res->crc_before = r->chip.config_crc;
 	if (r->chip.has_config_version)
-		tf_snprintf(r->res->config_version_before, sizeof(r->res->config_version_before),
-			    "%s", r->chip.config_version_str);
+		tf_snprintf(r->res->config_version_before,
+			    sizeof(r->res->config_version_before), "%s",
+			    r->chip.config_version_str);
 	if (r->chip.mode == TF_CHIP_ABSENT)
 		return finish(r, TF_EXIT_NO_DEVICE, "%s", r->chip.detail);
 	if (r->chip.mode == TF_CHIP_APP && r->fam->caps.kernel_fw_probe) {
@@ -661,20 +669,19 @@ static int step_detect(struct run *r)
 
 		persist_hw(r, r->chip.hw);
 		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s",
-			 tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
-			 crc_text(&r->chip, crc));
+		     tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
+		     crc_text(&r->chip, crc));
 	} else {
 		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
 	if (r->fam->caps.kernel_cfg &&
 	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
-			     r->s->firmware_class_path, cfg_name, found,
-			     sizeof(found)) == 0)
+			     r->s->firmware_class_path, cfg_name, found, sizeof(found)) == 0)
 		rlog(r, TF_LOG_WARNING,
-			 "%s exists: the %s driver applies it at every probe and may undo "
-			 "touchfw's configuration", found, r->c.dev.driver[0] ?
-			 r->c.dev.driver : "kernel");
+		     "%s exists: the %s driver applies it at every probe and may undo "
+		     "touchfw's configuration",
+		     found, r->c.dev.driver[0] ? r->c.dev.driver : "kernel");
 	return TF_EXIT_OK;
 }
 
@@ -702,8 +709,10 @@ static int step_plan(struct run *r)
 	in.config_versioned = r->fam->caps.config_versioned;
 	in.force = r->o->force;
 	if (r->hint_used)
-		rlog(r, TF_LOG_INFO, "hardware unknown in bootloader mode: remembered hardware %s "
-		     "(learnt on %s from %s)", r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
+		rlog(r, TF_LOG_INFO,
+		     "hardware unknown in bootloader mode: remembered hardware %s "
+		     "(learnt on %s from %s)",
+		     r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	rc = tf_plan_make(&in, &r->plan, &err);
 	/* -ENODEV: the chip's bootloader says it is another kind of chip than
@@ -717,10 +726,12 @@ static int step_plan(struct run *r)
 		 * it does for a chip never seen. */
 		in.hw_hint = NULL;
 		if (tf_plan_make(&in, &r->plan, &e2) == 0 && r->plan.fw) {
-			rlog(r, TF_LOG_WARNING, "remembered hardware %s (learnt on %s) has no "
+			rlog(r, TF_LOG_WARNING,
+			     "remembered hardware %s (learnt on %s) has no "
 			     "firmware for this board: a swapped chip? choosing by the board; "
-			     "'touchfw forget %s' clears it", r->hint.hw,
-			     tf_time_str(r->hint.learnt, t, sizeof(t)), r->c.dev.name);
+			     "'touchfw forget %s' clears it",
+			     r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
+			     r->c.dev.name);
 			r->hint_used = false;
 			tf_err_clear(&err);
 		}
@@ -728,21 +739,24 @@ static int step_plan(struct run *r)
 	if (err.code)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
 	if (r->plan.fw) {
-		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s", r->plan.fw->id);
-		tf_snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version), "%s",
-			 r->plan.fw->version);
+		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s",
+			    r->plan.fw->id);
+		tf_snprintf(r->res->planned_fw_version, sizeof(r->res->planned_fw_version),
+			    "%s", r->plan.fw->version);
 	}
 	if (r->plan.cfg && r->plan.cfg_needed)
-		tf_snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s", r->plan.cfg->id);
+		tf_snprintf(r->res->planned_cfg, sizeof(r->res->planned_cfg), "%s",
+			    r->plan.cfg->id);
 	tf_snprintf(r->res->fw_reason, sizeof(r->res->fw_reason), "%s", r->plan.fw_reason);
 	tf_snprintf(r->res->cfg_reason, sizeof(r->res->cfg_reason), "%s", r->plan.cfg_reason);
-	rlog(r, TF_LOG_INFO, "firmware: %s%s%s", r->plan.fw ? "install " : "keep: ",
-		 r->plan.fw ? r->plan.fw->id : "", r->plan.fw ? "" : r->plan.fw_reason);
+	rlog(r, TF_LOG_INFO, "firmware: %s%s%s",
+	     r->plan.fw ? "install " : "keep: ", r->plan.fw ? r->plan.fw->id : "",
+	     r->plan.fw ? "" : r->plan.fw_reason);
 	if (r->plan.fw)
 		rlog(r, TF_LOG_INFO, "firmware: why: %s", r->plan.fw_reason);
 	rlog(r, TF_LOG_INFO, "config: %s%s (%s)",
 	     r->plan.cfg && r->plan.cfg_needed ? "write " : "keep",
-		 r->plan.cfg && r->plan.cfg_needed ? r->plan.cfg->id : "", r->plan.cfg_reason);
+	     r->plan.cfg && r->plan.cfg_needed ? r->plan.cfg->id : "", r->plan.cfg_reason);
 	return TF_EXIT_OK;
 }
 
@@ -836,7 +850,7 @@ static int step_files(struct run *r)
 		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
 	if (r->o->config_file)
 		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC 0x%06X",
-			 r->o->config_file, r->cfg_crc);
+		     r->o->config_file, r->cfg_crc);
 	return TF_EXIT_OK;
 }
 
@@ -856,7 +870,8 @@ static int step_load(struct run *r)
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
-			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
+			     r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
 		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
@@ -890,15 +905,15 @@ static int interrupted(struct run *r, const char *what)
 		      "stopped by SIG%s %s; the driver is bound again and nothing "
 		      "is left staged; this counts as an attempt, not as a failure of "
 		      "the firmware: the next bind or 'touchfw run %s' tries again",
-		      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what,
-		      r->c.dev.name);
+		      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what, r->c.dev.name);
 }
 
 /* Why a bind failed: the bind file missing means the kernel has no such
  * driver (not built, module not loaded); else its probe refused. */
 static const char *bind_failure(const struct tf_err *e)
 {
-	return e->code == ENOENT ? "no such driver in this kernel" : "the driver's probe failed";
+	return e->code == ENOENT ? "no such driver in this kernel"
+				 : "the driver's probe failed";
 }
 
 static int rebind(struct run *r, struct tf_input_watch **w)
@@ -937,7 +952,8 @@ static int wait_input(struct run *r, struct tf_input_watch *w)
 			      "%s (driver %s)", err.msg,
 			      r->c.dev.driver[0] ? r->c.dev.driver : "not bound");
 	tf_snprintf(r->res->input, sizeof(r->res->input), "%s", node.event);
-	rlog(r, TF_LOG_INFO, "input device %s (/dev/input/%s) appeared", node.input, node.event);
+	rlog(r, TF_LOG_INFO, "input device %s (/dev/input/%s) appeared", node.input,
+	     node.event);
 	return TF_EXIT_OK;
 }
 
@@ -957,15 +973,17 @@ static void record_blob_failure(struct run *r, const struct tf_err *e)
 	if (!r->fw_sha[0])
 		return;
 	if (!e->rejected) {
-		rlog(r, TF_LOG_INFO, "an interruption, not a rejection of %s: it counts as an "
-			 "attempt only", r->res->fw_id);
+		rlog(r, TF_LOG_INFO,
+		     "an interruption, not a rejection of %s: it counts as an "
+		     "attempt only",
+		     r->res->fw_id);
 		return;
 	}
 
-	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why,
-				      &err) < 0)
+	if (tf_persist_record_failure(r->s->persist_dir, r->c.dev.name, r->fw_sha, why, &err) <
+	    0)
 		rlog(r, TF_LOG_ERR, "the failure of %s could not be recorded: %s",
-			r->res->fw_id, err.msg);
+		     r->res->fw_id, err.msg);
 }
 
 static int flash_over_bus(struct run *r)
@@ -975,15 +993,16 @@ static int flash_over_bus(struct run *r)
 	if (!r->fam->caps.bus_flash)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family can not flash over the bus; only its driver "
-			      "can (power = \"driver\" in the profile)", r->fam->ids->name);
+			      "can (power = \"driver\" in the profile)",
+			      r->fam->ids->name);
 	if (r->c.spi_open)
 		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
 		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
 		     r->c.chg ? ", CHG line watched" : ", polling");
 	else
 		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s",
-		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file",
-		     r->chip.bl_addr, r->c.chg ? ", CHG line watched" : ", polling");
+		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
+		     r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		record_blob_failure(r, &err);
@@ -1019,8 +1038,7 @@ static int config_over_bus(struct run *r)
 			      "the %s family can not write a configuration over the bus",
 			      r->fam->ids->name);
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
-		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id,
-			      err.msg);
+		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
 		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 		return TF_EXIT_OK;
@@ -1038,7 +1056,8 @@ static int path_bootloader(struct run *r, struct tf_input_watch **w)
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "bootloader");
 	if (!r->fw_img)
-		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode", NULL);
+		return fail_bootloader(r, "no firmware chosen for a chip in bootloader mode",
+				       NULL);
 	/* The bound driver found no application: it keeps its interrupt off
 	 * and nobody claims the bootloader address. */
 	rc = flash_over_bus(r);
@@ -1071,12 +1090,12 @@ static int request_lines(struct run *r)
 	r->c.reset = l.reset;
 	if (r->ctrl->has_chg && !l.irq)
 		rlog(r, TF_LOG_WARNING, "CHG line not available (%s): polling instead",
-			 l.irq_err.msg);
+		     l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
 		rlog(r, TF_LOG_WARNING, "reset line not available (%s)", l.reset_err.msg);
 	if (l.pulsed)
 		rlog(r, TF_LOG_INFO, "reset pulse on the profile's reset line%s",
-			 l.irq_driven ? ", interrupt line driven" : "");
+		     l.irq_driven ? ", interrupt line driven" : "");
 	if ((r->fam->caps.lines_needed & TF_LINE_RESET) && !r->c.reset)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family needs the reset line, which the profile "
@@ -1130,8 +1149,10 @@ static int detect_after_reset(struct run *r, struct tf_chip_state *st, bool puls
 	rc = detect(r, st);
 	if (rc || st->mode != TF_CHIP_ABSENT || !pulsed)
 		return rc;
-	rlog(r, TF_LOG_INFO, "%s after the reset pulse: waiting up to %u ms for the chip to "
-		 "start", st->detail, bound);
+	rlog(r, TF_LOG_INFO,
+	     "%s after the reset pulse: waiting up to %u ms for the chip to "
+	     "start",
+	     st->detail, bound);
 	while (st->mode == TF_CHIP_ABSENT && tf_now_ms() - t0 < bound && !tf_stop_requested()) {
 		tf_sleep_us(delay * 1000);
 		delay = delay * 2 < 50 ? delay * 2 : 50;
@@ -1141,7 +1162,7 @@ static int detect_after_reset(struct run *r, struct tf_chip_state *st, bool puls
 	}
 	if (st->mode != TF_CHIP_ABSENT)
 		rlog(r, TF_LOG_INFO, "the chip answered %llu ms after the reset's minimum",
-			 (unsigned long long)(tf_now_ms() - t0));
+		     (unsigned long long)(tf_now_ms() - t0));
 	return TF_EXIT_OK;
 }
 
@@ -1188,7 +1209,7 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 		}
 		if (r->chip.mode == TF_CHIP_APP) {
 			rlog(r, TF_LOG_INFO, "entering the bootloader (%s)",
-				 r->fam->caps.enter_bootloader_desc);
+			     r->fam->caps.enter_bootloader_desc);
 			if (r->ops->enter_bootloader(&r->c, &r->chip, &err) < 0) {
 				rc = finish(r, TF_EXIT_IO, "%s", err.msg);
 				goto out;
@@ -1232,11 +1253,11 @@ static int config_bus_bound(struct run *r, struct tf_input_watch **w)
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "bus-config");
 	rlog(r, TF_LOG_INFO, "config: writing %s over the bus, %s bound", r->res->cfg_id,
-		 r->c.dev.driver);
+	     r->c.dev.driver);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 	rlog(r, TF_LOG_INFO, "config: the chip took %s; rebinding so that %s reads it",
-		 r->res->cfg_id, r->c.dev.driver);
+	     r->res->cfg_id, r->c.dev.driver);
 	tf_input_watch_free(*w);
 	*w = NULL;
 	rc = rebind(r, w);
@@ -1308,16 +1329,18 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 		}
 		rlog(r, TF_LOG_INFO, "staged %s as %s; asking %s to flash it (%s)",
-			 r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
+		     r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
 		/* Synchronous on a real kernel: returns when the driver is done. */
-		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value,
-					  &err);
+		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
+					  caps->kernel_fw_value, &err);
 		if (wr == 0 && !tf_stop_requested() && rebind_after_update(r)) {
 			/* It re-read the chip but keeps (or never had) its old
 			 * input device: a new probe registers one. */
-			rlog(r, TF_LOG_INFO, "%s registers no input device again after %s: "
-			     "rebinding it", r->c.dev.driver, caps->kernel_fw_attr);
+			rlog(r, TF_LOG_INFO,
+			     "%s registers no input device again after %s: "
+			     "rebinding it",
+			     r->c.dev.driver, caps->kernel_fw_attr);
 			tf_input_watch_free(*w);
 			*w = NULL;
 			rc = rebind(r, w);
@@ -1335,14 +1358,14 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		 * is seen after it, with nothing of ours left staged. */
 		if (tf_stop_requested())
 			return interrupted(r, "while the driver flashed (its update was "
-					   "left to finish; not verified)");
+					      "left to finish; not verified)");
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };
 			bool seen;
 
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
-				 wr < 0 ? err.msg : r->res->message);
+			     wr < 0 ? err.msg : r->res->message);
 			seen = chip_read(r, &st, &e2) == 0;
 			if ((r->via_driver || through_driver_in_bootloader(r)) && seen &&
 			    st.mode == TF_CHIP_BOOTLOADER) {
@@ -1351,7 +1374,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 				/* No bus to recover over: the driver holds the
 				 * bootloader, and its update flashes from there
 				 * on the next run. */
-				tf_snprintf(msg, sizeof(msg), "%s", wr < 0 ? err.msg : r->res->message);
+				tf_snprintf(msg, sizeof(msg), "%s",
+					    wr < 0 ? err.msg : r->res->message);
 				err.rejected = wr < 0 && r->ops->kernel_fw_rejected &&
 					       r->ops->kernel_fw_rejected(err.code, &st);
 				record_blob_failure(r, &err);
@@ -1387,10 +1411,11 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	if (r->cfg_obj) {
 		rc = r->ops->check_config ? r->ops->check_config(&r->c, r->cfg_obj, &err) : 0;
 		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s",
-				      r->res->cfg_id, err.msg);
-		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc && !r->o->force) {
-			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
+			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
+		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc &&
+		    !r->o->force) {
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
+			     r->cfg_crc);
 			return TF_EXIT_OK;
 		}
 		/* The driver's own way first: it requests the file at probe,
@@ -1419,7 +1444,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
 		rlog(r, TF_LOG_INFO, "config: staged %s as %s; the driver applies it on rebind",
-			 r->res->cfg_id, stage.file);
+		     r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
 		*w = NULL;
 		rc = rebind(r, w);
@@ -1472,7 +1497,8 @@ static void settle_driver_link(struct run *r)
 
 	tf_device_refresh(&r->c.dev);
 	tf_snprintf(last, sizeof(last), "%s", r->c.dev.driver);
-	while (tf_now_ms() - since < PROBE_SETTLE_MS && tf_now_ms() - start < PROBE_SETTLE_MAX_MS) {
+	while (tf_now_ms() - since < PROBE_SETTLE_MS &&
+	       tf_now_ms() - start < PROBE_SETTLE_MAX_MS) {
 		tf_sleep_us(20000);
 		tf_device_refresh(&r->c.dev);
 		if (strcmp(last, r->c.dev.driver)) {
@@ -1508,12 +1534,15 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 		struct tf_file_id dbid;
 		char manifest[300];
 
-		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
+		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) ==
+			    0 &&
 		    tf_file_id_get(manifest, &dbid) == 0 &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0 &&
 		    tf_state_is_uptodate(&r->st, r->c.dev.name, &dbid, in[0].input)) {
-			rlog(r, TF_LOG_INFO, "%s has not probed since a run verified input %s with "
-				 "this database: nothing to do", r->c.dev.driver, in[0].event);
+			rlog(r, TF_LOG_INFO,
+			     "%s has not probed since a run verified input %s with "
+			     "this database: nothing to do",
+			     r->c.dev.driver, in[0].event);
 			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
 			return TF_EXIT_OK;
@@ -1525,22 +1554,24 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 
 		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
-			rlog(r, TF_LOG_INFO, "%s already loads %s (%s, the same bytes as %s), "
-				 "input %s", r->c.dev.driver, name, found, r->res->fw_id,
-				 in[0].event);
+			rlog(r, TF_LOG_INFO,
+			     "%s already loads %s (%s, the same bytes as %s), "
+			     "input %s",
+			     r->c.dev.driver, name, found, r->res->fw_id, in[0].event);
 			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
 			return TF_EXIT_OK;
 		}
-		rlog(r, TF_LOG_WARNING, "%s exists and is not %s: touchfw's copy goes first in "
-			 "the loader's path (the file itself is left alone)", found,
-			 r->res->fw_id);
+		rlog(r, TF_LOG_WARNING,
+		     "%s exists and is not %s: touchfw's copy goes first in "
+		     "the loader's path (the file itself is left alone)",
+		     found, r->res->fw_id);
 	}
-	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name,
-			name, img, len, &err) < 0)
+	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
+			img, len, &err) < 0)
 		return finish(r, TF_EXIT_IO, "%s", err.msg);
 	rlog(r, TF_LOG_INFO, "staged %s as %s; %s loads it when it probes", r->res->fw_id,
-		 stage.file, driver_to_bind(r));
+	     stage.file, driver_to_bind(r));
 	r->flashed_anything = true;
 	rc = rebind(r, w);
 	if (!rc)
@@ -1578,56 +1609,66 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 			r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if ((caps->kernel_fw_attr || caps->kernel_fw_probe) && r->ops->kernel_fw_name &&
 		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
-			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)", err.msg);
+			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)",
+				    err.msg);
 		if (caps->kernel_fw_probe)
-			n += (size_t)snprintf(buf + n, size - n,
-					      "would stage firmware %s (%zu bytes) as %s and make %s "
-					      "probe (it loads the file into the chip)",
-					      r->res->fw_id, len, kname, driver_to_bind(r));
+			n += (size_t)snprintf(
+				buf + n, size - n,
+				"would stage firmware %s (%zu bytes) as %s and make %s "
+				"probe (it loads the file into the chip)",
+				r->res->fw_id, len, kname, driver_to_bind(r));
 		else
 			n += (size_t)snprintf(buf + n, size - n,
-					      "would flash firmware %s (%zu bytes) ", r->res->fw_id,
-					      len);
+					      "would flash firmware %s (%zu bytes) ",
+					      r->res->fw_id, len);
 		if (n >= size || caps->kernel_fw_probe)
 			; /* said it all */
 		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
 			 !through_driver_in_bootloader(r))
-			n += (size_t)snprintf(buf + n, size - n,
-					      "at the bootloader address 0x%02x (the chip is in "
-					      "bootloader mode; %s stays bound)", r->chip.bl_addr, drv);
+			n += (size_t)
+				snprintf(buf + n, size - n,
+					 "at the bootloader address 0x%02x (the chip is in "
+					 "bootloader mode; %s stays bound)",
+					 r->chip.bl_addr, drv);
 		else if (n < size && !r->c.dev.driver[0])
 			n += (size_t)snprintf(buf + n, size - n,
 					      "over i2c-dev (no driver is bound)");
 		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON)
-			n += (size_t)snprintf(buf + n, size - n,
-					      "over i2c-dev after unbinding %s (power is always on)",
-					      drv);
+			n += (size_t)snprintf(
+				buf + n, size - n,
+				"over i2c-dev after unbinding %s (power is always on)", drv);
 		else if (n < size && caps->kernel_fw_attr && r->ops->kernel_fw_name)
-			n += (size_t)snprintf(buf + n, size - n,
-					      "through %s's %s as %s (the driver owns the power)",
-					      drv, caps->kernel_fw_attr, kname);
+			n += (size_t)
+				snprintf(buf + n, size - n,
+					 "through %s's %s as %s (the driver owns the power)",
+					 drv, caps->kernel_fw_attr, kname);
 		else if (n < size)
-			n += (size_t)snprintf(buf + n, size - n,
-					      "by no path: the driver owns the power and has no "
-					      "firmware update interface");
+			n += (size_t)
+				snprintf(buf + n, size - n,
+					 "by no path: the driver owns the power and has no "
+					 "firmware update interface");
 	}
 	if (n < size && r->cfg_obj) {
-		n += (size_t)snprintf(buf + n, size - n, "%swould write config %s (CRC 0x%06X; ",
-				      n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+		n += (size_t)snprintf(buf + n, size - n,
+				      "%swould write config %s (CRC 0x%06X; ", n ? "; " : "",
+				      r->res->cfg_id, r->cfg_crc);
 		if (n < size && r->fw_img)
 			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
 		else if (n < size && r->chip.mode != TF_CHIP_APP)
-			n += (size_t)snprintf(buf + n, size - n, "but it can not: the chip is in "
-					      "bootloader mode and no firmware is to be flashed)");
+			n += (size_t)
+				snprintf(buf + n, size - n,
+					 "but it can not: the chip is in "
+					 "bootloader mode and no firmware is to be flashed)");
 		else if (n < size && r->chip.has_config_crc)
 			n += (size_t)snprintf(buf + n, size - n, "the chip has 0x%06X)",
 					      r->chip.config_crc);
 		else if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "the chip's is unknown)");
 	} else if (n < size && r->res->cfg_id[0]) {
-		n += (size_t)snprintf(buf + n, size - n,
-				      "%sconfig %s: not written, the chip already has its CRC 0x%06X",
-				      n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+		n += (size_t)snprintf(
+			buf + n, size - n,
+			"%sconfig %s: not written, the chip already has its CRC 0x%06X",
+			n ? "; " : "", r->res->cfg_id, r->cfg_crc);
 	}
 	if (n < size && !r->fw_img && !r->cfg_obj && !r->res->cfg_id[0])
 		snprintf(buf + n, size - n, "would write nothing");
@@ -1649,7 +1690,8 @@ static int driver_takes_config(struct run *r)
 	    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) == 0)
 		return TF_EXIT_OK;
 	return finish(r, TF_EXIT_UNSUPPORTED, "config %s: %s; nothing was written",
-		      r->res->cfg_id, err.msg[0] ? err.msg : "the driver loads no configuration file");
+		      r->res->cfg_id,
+		      err.msg[0] ? err.msg : "the driver loads no configuration file");
 }
 
 static int step_update(struct run *r)
@@ -1702,8 +1744,7 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	char cfg_name[TF_FW_NAME_MAX];
 	uint64_t end;
 
-	void *blob = r->cfg_obj ? r->cfg_obj
-				: r->fam->caps.kernel_fw_probe ? r->fw_img : NULL;
+	void *blob = r->cfg_obj ? r->cfg_obj : r->fam->caps.kernel_fw_probe ? r->fw_img : NULL;
 	const char *blob_id = r->cfg_obj ? r->res->cfg_id : r->res->fw_id;
 
 	if (!blob || !r->ops->expected_axes || !r->res->input[0])
@@ -1714,7 +1755,8 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	 * devtmpfs') and may follow a moment later. */
 	for (end = tf_now_ms() + EVENT_NODE_WAIT_MS;;) {
 		tf_err_clear(&err);
-		if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x, &err) == 0 ||
+		if (tf_input_abs_range(r->res->input, ABS_MT_POSITION_X, &min, &got_x, &err) ==
+			    0 ||
 		    err.code != ENOENT || tf_now_ms() >= end)
 			break;
 		tf_sleep_us(10000);
@@ -1733,9 +1775,10 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 				    cfg_name);
 		return finish(r, TF_EXIT_VERIFY,
 			      "input %s has ABS_MT_POSITION_X/Y maxima %d/%d, but %s gives "
-			      "%d/%d: the driver did not take the %s%s", r->res->input,
-			      got_x, got_y, r->cfg_obj ? blob_id : "the board profile", want_x,
-			      want_y, r->cfg_obj ? "configuration" : "board's properties", hint);
+			      "%d/%d: the driver did not take the %s%s",
+			      r->res->input, got_x, got_y,
+			      r->cfg_obj ? blob_id : "the board profile", want_x, want_y,
+			      r->cfg_obj ? "configuration" : "board's properties", hint);
 	}
 	rlog(r, TF_LOG_INFO, "input %s: ABS_MT_POSITION_X/Y maxima %d/%d, as %s gives",
 	     r->res->input, got_x, got_y, r->cfg_obj ? blob_id : "the board profile");
@@ -1760,7 +1803,8 @@ static int step_verify(struct run *r)
 		/* the bound driver owns the spi device: what the chip said
 		 * over spidev just before the driver was bound again */
 		if (!r->spi_after_valid)
-			return finish(r, TF_EXIT_VERIFY, "the chip could not be read back over "
+			return finish(r, TF_EXIT_VERIFY,
+				      "the chip could not be read back over "
 				      "spidev after the update");
 		st = r->spi_after;
 	} else {
@@ -1792,24 +1836,30 @@ static int step_verify(struct run *r)
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
 			      "config CRC is 0x%06X after writing %s (expected 0x%06X); "
-			      "is a %s in the firmware path overriding it?", st.config_crc,
-			      r->res->cfg_id, r->cfg_crc,
+			      "is a %s in the firmware path overriding it?",
+			      st.config_crc, r->res->cfg_id, r->cfg_crc,
 			      r->fam->caps.kernel_cfg &&
-			      r->ops->kernel_cfg_name(&r->c, &st, cfg_name, sizeof(cfg_name),
-						      &err) == 0 ? cfg_name : "driver config");
+					      r->ops->kernel_cfg_name(&r->c, &st, cfg_name,
+								      sizeof(cfg_name),
+								      &err) == 0
+				      ? cfg_name
+				      : "driver config");
 	if (r->fam->caps.kernel_fw_probe)
 		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s", r->c.dev.driver,
 		     r->res->fw_id, r->res->input[0] ? r->res->input : "-");
 	else if (st.has_config_version && !r->flashed_anything)
-		rlog(r, TF_LOG_INFO, "verified: configuration version %s -> %s, config CRC %s, "
-			 "input %s", r->res->config_version_before[0] ?
-			 r->res->config_version_before : "(none)", st.config_version_str,
-			 crc_text(&st, crc), r->res->input[0] ? r->res->input : "-");
+		rlog(r, TF_LOG_INFO,
+		     "verified: configuration version %s -> %s, config CRC %s, "
+		     "input %s",
+		     r->res->config_version_before[0] ? r->res->config_version_before
+						      : "(none)",
+		     st.config_version_str, crc_text(&st, crc),
+		     r->res->input[0] ? r->res->input : "-");
 	else
 		rlog(r, TF_LOG_INFO, "verified: firmware %s%s%s, config CRC %s, input %s",
-			 r->res->version_before[0] ? r->res->version_before : "(bootloader)",
-			 " -> ", st.version_str, crc_text(&st, crc),
-			 r->res->input[0] ? r->res->input : "-");
+		     r->res->version_before[0] ? r->res->version_before : "(bootloader)",
+		     " -> ", st.version_str, crc_text(&st, crc),
+		     r->res->input[0] ? r->res->input : "-");
 	r->chip = st;
 	return TF_EXIT_OK;
 }
@@ -1843,18 +1893,22 @@ static int after_failure(struct run *r, int rc)
 	}
 	if (r->foreign && r->hint_used &&
 	    tf_persist_forget_hw(r->s->persist_dir, r->c.dev.name, NULL) == 0 && n < size)
-		n += (size_t)snprintf(m + n, size - n, "; the remembered hardware %s was wrong "
-				      "and is forgotten", r->hint.hw);
+		n += (size_t)snprintf(m + n, size - n,
+				      "; the remembered hardware %s was wrong "
+				      "and is forgotten",
+				      r->hint.hw);
 	if (err.code) {
 		if (n < size)
-			snprintf(m + n, size - n, "; the chip's state could not be read again: %s",
-				 err.msg);
+			snprintf(m + n, size - n,
+				 "; the chip's state could not be read again: %s", err.msg);
 		return rc;
 	}
 	if (st.mode == TF_CHIP_BOOTLOADER) {
 		if (n < size)
-			snprintf(m + n, size - n, "; the chip is in its bootloader: the next bind "
-				 "or 'touchfw run %s' flashes it again", r->c.dev.name);
+			snprintf(m + n, size - n,
+				 "; the chip is in its bootloader: the next bind "
+				 "or 'touchfw run %s' flashes it again",
+				 r->c.dev.name);
 		return TF_EXIT_BOOTLOADER;
 	}
 	if (st.mode == TF_CHIP_ABSENT) {
@@ -1863,8 +1917,10 @@ static int after_failure(struct run *r, int rc)
 		if (n < size)
 			snprintf(m + n, size - n, "; the chip does not answer now (%s)%s%s%s",
 				 st.detail,
-				 rc == TF_EXIT_BOOTLOADER ? "; it comes back in its bootloader: "
-				 "the next bind or 'touchfw run " : "",
+				 rc == TF_EXIT_BOOTLOADER
+					 ? "; it comes back in its bootloader: "
+					   "the next bind or 'touchfw run "
+					 : "",
 				 rc == TF_EXIT_BOOTLOADER ? r->c.dev.name : "",
 				 rc == TF_EXIT_BOOTLOADER ? "' flashes it again" : "");
 		return rc;
@@ -1872,7 +1928,8 @@ static int after_failure(struct run *r, int rc)
 	if (rc != TF_EXIT_BOOTLOADER)
 		return rc; /* the message says what failed in application mode */
 	if (n < size)
-		snprintf(m + n, size - n, "; the chip is back in application mode (firmware %s)",
+		snprintf(m + n, size - n,
+			 "; the chip is back in application mode (firmware %s)",
 			 st.version_str);
 	/* Its application was never replaced: an image the chip refused is
 	 * bad input, anything else an I/O failure that left it unchanged. */
@@ -1895,9 +1952,11 @@ static int reserve_attempt(struct run *r)
 	if (r->o->manual)
 		return TF_EXIT_OK;
 	if (tf_state_reserve_attempt(&r->st, r->c.dev.name, r->s->backoff_s, &err) < 0)
-		return finish(r, TF_EXIT_STATE, "not updating: the attempt can not be "
+		return finish(r, TF_EXIT_STATE,
+			      "not updating: the attempt can not be "
 			      "recorded (%s), so the limit of %u attempts would not hold; "
-			      "nothing was flashed", err.msg, r->s->max_attempts);
+			      "nothing was flashed",
+			      err.msg, r->s->max_attempts);
 	r->attempt_reserved = true;
 	return TF_EXIT_OK;
 }
@@ -1920,12 +1979,12 @@ static void record(struct run *r)
 
 		if (tf_state_clear_attempts(&r->st, r->c.dev.name) < 0)
 			rlog(r, TF_LOG_ERR, "%s/%s.attempts: can not remove it: %s",
-			     r->s->state_dir,
-				r->c.dev.name, strerror(errno));
+			     r->s->state_dir, r->c.dev.name, strerror(errno));
 		if (r->flashed_anything)
 			tf_persist_clear(r->s->persist_dir, r->c.dev.name);
 		if (r->chip.mode == TF_CHIP_APP && r->db &&
-		    tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
+		    tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) ==
+			    0 &&
 		    tf_file_id_get(manifest, &id) == 0 &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, TF_MAX_INPUTS) > 0)
 			tf_state_write_uptodate(&r->st, r->c.dev.name, &id, in[0].input,
@@ -1938,7 +1997,8 @@ static void record(struct run *r)
 	if (!r->o->manual &&
 	    (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
 	     r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
-	     r->res->exit_code == TF_EXIT_BAD_INPUT || r->res->exit_code == TF_EXIT_NO_FIRMWARE)) {
+	     r->res->exit_code == TF_EXIT_BAD_INPUT ||
+	     r->res->exit_code == TF_EXIT_NO_FIRMWARE)) {
 		struct tf_err err = { 0 };
 		unsigned count;
 
@@ -1947,14 +2007,15 @@ static void record(struct run *r)
 			rlog(r, TF_LOG_ERR, "the failed attempt could not be recorded: %s",
 			     err.msg);
 		if (count >= r->s->max_attempts)
-			rlog(r, TF_LOG_ERR, "attempt %u of %u failed: giving up on this device "
-			     "until 'touchfw run --force %s' or a reboot", count,
-				r->s->max_attempts, r->c.dev.name);
+			rlog(r, TF_LOG_ERR,
+			     "attempt %u of %u failed: giving up on this device "
+			     "until 'touchfw run --force %s' or a reboot",
+			     count, r->s->max_attempts, r->c.dev.name);
 	}
 }
 
-int tf_flow_run(const struct tf_settings *s, const char *devname,
-		const struct tf_flow_opts *o, struct tf_flow_result *res)
+int tf_flow_run(const struct tf_settings *s, const char *devname, const struct tf_flow_opts *o,
+		struct tf_flow_result *res)
 {
 	struct run r;
 	struct tf_err err = { 0 };
@@ -1996,8 +2057,10 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 				   : tf_state_lock(&r.st, devname, false, !o->dry_run, &err);
 	if (r.lock_fd < 0 && !(o->dry_run && r.lock_fd == -ENOENT)) {
 		rc = finish(&r, r.lock_fd == -EWOULDBLOCK ? TF_EXIT_LOCKED : TF_EXIT_STATE,
-			    "%s", r.lock_fd == -EWOULDBLOCK
-			    ? "another touchfw is working on this device" : err.msg);
+			    "%s",
+			    r.lock_fd == -EWOULDBLOCK
+				    ? "another touchfw is working on this device"
+				    : err.msg);
 		goto out;
 	}
 	if (!o->dry_run) {
@@ -2007,17 +2070,18 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		 * loader path or a staged file: undo that first, or a later
 		 * update would "restore" the stale path. */
 		if (tf_fw_repair(s->firmware_class_path, s->state_dir, what, sizeof(what)) > 0)
-			rlog(&r, TF_LOG_WARNING, "repaired what an interrupted run left: %s", what);
+			rlog(&r, TF_LOG_WARNING, "repaired what an interrupted run left: %s",
+			     what);
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
-	    (rc = step_db(&r)) ||
-	    (rc = step_bus(&r)) || (rc = step_detect(&r)) || (rc = step_plan(&r)))
+	    (rc = step_db(&r)) || (rc = step_bus(&r)) || (rc = step_detect(&r)) ||
+	    (rc = step_plan(&r)))
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {
-		rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)",
-			    r.chip.version_str, r.plan.cfg ? ", config matches" : "");
+		rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)", r.chip.version_str,
+			    r.plan.cfg ? ", config matches" : "");
 		goto out;
 	}
 	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {
@@ -2048,14 +2112,16 @@ int tf_flow_run(const struct tf_settings *s, const char *devname,
 		rc = finish(&r, TF_EXIT_OK,
 			    "updated: configuration version %s -> %s (firmware %s), config "
 			    "CRC %s, input %s",
-			    res->config_version_before[0] ? res->config_version_before : "(none)",
-			    r.chip.config_version_str, r.chip.version_str, crc_text(&r.chip, crc),
-			    res->input[0] ? res->input : "-");
+			    res->config_version_before[0] ? res->config_version_before
+							  : "(none)",
+			    r.chip.config_version_str, r.chip.version_str,
+			    crc_text(&r.chip, crc), res->input[0] ? res->input : "-");
 	else
 		rc = finish(&r, TF_EXIT_OK,
 			    "updated: firmware %s -> %s, config CRC %s, input %s",
 			    res->version_before[0] ? res->version_before : "(none)",
-			    r.chip.version_str, crc_text(&r.chip, crc), res->input[0] ? res->input : "-");
+			    r.chip.version_str, crc_text(&r.chip, crc),
+			    res->input[0] ? res->input : "-");
 out:
 	if (rc && r.ops) {
 		rc = after_failure(&r, rc);

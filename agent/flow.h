@@ -33,15 +33,15 @@
 struct tf_progress;
 
 struct tf_flow_opts {
-	bool force;        /* allow downgrades and mismatched configs */
-	bool dry_run;      /* decide and report, never write */
-	bool wait_bind;    /* udev without bind events: wait for the driver */
-	bool manual;       /* `flash`: ignore attempts/backoff */
-	bool ignore_state; /* `run --force`: ignore the attempt limit */
+	bool force;		   /* allow downgrades and mismatched configs */
+	bool dry_run;		   /* decide and report, never write */
+	bool wait_bind;		   /* udev without bind events: wait for the driver */
+	bool manual;		   /* `flash`: ignore attempts/backoff */
+	bool ignore_state;	   /* `run --force`: ignore the attempt limit */
 	const char *firmware_file; /* instead of the DB (flash) */
 	const char *config_file;
-	const char *family;        /* flash without a profile: family */
-	bool always_on;            /* flash without a profile: power */
+	const char *family; /* flash without a profile: family */
+	bool always_on;	    /* flash without a profile: power */
 	/* Flashing progress goes here when set (the command's progress bar),
 	 * else to the log every 10%. */
 	void (*progress)(void *user, const char *dev, const struct tf_progress *p);
@@ -55,7 +55,7 @@ struct tf_flow_opts {
 struct tf_flow_result {
 	int exit_code;
 	char message[600];
-	char path[24];       /* "bootloader", "update_fw", "unbind", "none" */
+	char path[24]; /* "bootloader", "update_fw", "unbind", "none" */
 	char mode_before[16];
 	char version_before[48], version_after[48];
 	/* Families with versioned configurations: the chip's, "" if none. */
@@ -75,8 +75,8 @@ struct tf_flow_result {
 	char fw_reason[200], cfg_reason[200];
 };
 
-int tf_flow_run(const struct tf_settings *s, const char *devname,
-		const struct tf_flow_opts *o, struct tf_flow_result *res);
+int tf_flow_run(const struct tf_settings *s, const char *devname, const struct tf_flow_opts *o,
+		struct tf_flow_result *res);
 
 /* The JSON record written to the state directory (state-record.c). */
 char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r);

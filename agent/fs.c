@@ -32,8 +32,8 @@ struct open_how {
 	uint64_t resolve;
 };
 #define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_NO_SYMLINKS   0x04
-#define RESOLVE_BENEATH	      0x08
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
 #endif
 #ifndef SYS_openat2
 #define SYS_openat2 437 /* the same on every architecture but alpha */
@@ -47,8 +47,7 @@ static int open_openat2(int dirfd, const char *path, int flags)
 {
 	struct open_how how = {
 		.flags = (uint64_t)flags,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd;
 	int tries = 0;
@@ -67,8 +66,7 @@ static int walk_error(int dirfd, const char *comp)
 	int e = errno;
 	struct stat st;
 
-	if (e == ENOTDIR &&
-	    fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (e == ENOTDIR && fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode))
 		return -ELOOP;
 	return -e;
@@ -109,8 +107,7 @@ static bool path_beneath(const char *path)
 	for (;;) {
 		slash = strchr(c, '/');
 		n = slash ? (size_t)(slash - c) : strlen(c);
-		if (n == 0 || (n == 1 && *c == '.') ||
-		    (n == 2 && !memcmp(c, "..", 2)))
+		if (n == 0 || (n == 1 && *c == '.') || (n == 2 && !memcmp(c, "..", 2)))
 			return false;
 		if (!slash)
 			return true;
@@ -147,7 +144,6 @@ int tf_open_beneath(int dirfd, const char *path, enum tf_open_method how)
 	}
 	return fd;
 }
-
 
 int tf_read_fd(int fd, size_t max, char **buf, size_t *len)
 {
@@ -197,11 +193,9 @@ int tf_read_fd(int fd, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
-int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
-		    size_t *len)
+int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf, size_t *len)
 {
-	_cleanup_close_ int fd =
-		openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0)
 		return -errno;

@@ -18,8 +18,7 @@
 /* Read everything from @fd (same rules). */
 int tf_read_fd(int fd, size_t max, char **buf, size_t *len);
 int tf_read_file(const char *path, size_t max, char **buf, size_t *len);
-int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf,
-		    size_t *len);
+int tf_read_file_at(int dirfd, const char *name, size_t max, char **buf, size_t *len);
 
 /*
  * Open the regular file @path below @dirfd for reading without following

@@ -19,8 +19,7 @@ int tf_fwdb_crypto_ready(struct tf_err *err)
 
 	if (!ready) {
 		if (sodium_init() < 0)
-			return tf_err_set(err, EIO,
-					  "libsodium failed to start");
+			return tf_err_set(err, EIO, "libsodium failed to start");
 		ready = true;
 	}
 	return 0;
@@ -28,8 +27,7 @@ int tf_fwdb_crypto_ready(struct tf_err *err)
 
 /* ------------------------------------------------------------ key files */
 
-static int b64_decode_exact(const char *s, size_t n, uint8_t *out,
-			    size_t out_len)
+static int b64_decode_exact(const char *s, size_t n, uint8_t *out, size_t out_len)
 {
 	const char *end = NULL;
 	size_t got = 0;
@@ -42,8 +40,7 @@ static int b64_decode_exact(const char *s, size_t n, uint8_t *out,
 }
 
 /* Next line of [*pos, len) without its '\n' and trailing blanks. */
-bool tf_fwdb_next_line(const char *buf, size_t len, size_t *pos,
-		      const char **line, size_t *n)
+bool tf_fwdb_next_line(const char *buf, size_t len, size_t *pos, const char **line, size_t *n)
 {
 	const char *s, *nl;
 	size_t l;
@@ -71,8 +68,8 @@ size_t tf_fwdb_token_len(const char *s, size_t n)
 	return i;
 }
 
-int tf_fwdb_parse_key(const char *buf, size_t len, const char *name,
-		      uint8_t *key, size_t key_len, struct tf_err *err)
+int tf_fwdb_parse_key(const char *buf, size_t len, const char *name, uint8_t *key,
+		      size_t key_len, struct tf_err *err)
 {
 	size_t pos = 0, n;
 	unsigned lineno = 0, found = 0;
@@ -105,9 +102,8 @@ int tf_fwdb_parse_key(const char *buf, size_t len, const char *name,
 	return 0;
 }
 
-int tf_fwdb_parse_sig_lines(const char *buf, size_t len, const char *name,
-			    bool allow_none, struct tf_sig_line **out,
-			    size_t *n_out, struct tf_err *err)
+int tf_fwdb_parse_sig_lines(const char *buf, size_t len, const char *name, bool allow_none,
+			    struct tf_sig_line **out, size_t *n_out, struct tf_err *err)
 {
 	struct tf_sig_line *lines = NULL, *nl;
 	size_t pos = 0, n, n_lines = 0, idlen, i;
@@ -121,11 +117,9 @@ int tf_fwdb_parse_sig_lines(const char *buf, size_t len, const char *name,
 	if (r < 0)
 		return r;
 	if (len > SIG_FILE_MAX)
-		return tf_err_set(err, EFBIG, "%s: larger than %d bytes", name,
-				  SIG_FILE_MAX);
+		return tf_err_set(err, EFBIG, "%s: larger than %d bytes", name, SIG_FILE_MAX);
 	if (memchr(buf, '\0', len))
-		return tf_err_set(err, EBADMSG, "%s: contains a NUL byte",
-				  name);
+		return tf_err_set(err, EBADMSG, "%s: contains a NUL byte", name);
 	while (tf_fwdb_next_line(buf, len, &pos, &line, &n)) {
 		lineno++;
 		if (n == 0 || line[0] == '#')
@@ -159,22 +153,19 @@ int tf_fwdb_parse_sig_lines(const char *buf, size_t len, const char *name,
 				r = tf_err_set(err, EBADMSG,
 					       "%s:%u: second signature by "
 					       "'%s' (first on line %u)",
-					       name, lineno, lines[i].key_id,
-					       lines[i].line);
+					       name, lineno, lines[i].key_id, lines[i].line);
 				goto fail;
 			}
 		sig = line + idlen;
 		while (sig < line + n && (*sig == ' ' || *sig == '\t'))
 			sig++;
 		if (sig == line + n ||
-		    b64_decode_exact(sig, (size_t)(line + n - sig),
-				     lines[n_lines].sig,
+		    b64_decode_exact(sig, (size_t)(line + n - sig), lines[n_lines].sig,
 				     sizeof(lines[n_lines].sig)) < 0) {
 			r = tf_err_set(err, EBADMSG,
 				       "%s:%u: signature by '%s' is not the "
 				       "base64 of a %d-byte Ed25519 signature",
-				       name, lineno, lines[n_lines].key_id,
-				       crypto_sign_BYTES);
+				       name, lineno, lines[n_lines].key_id, crypto_sign_BYTES);
 			goto fail;
 		}
 		n_lines++;
@@ -192,9 +183,7 @@ fail:
 }
 
 int tf_fwdb_parse_signatures(const char *buf, size_t len, const char *name,
-			     struct tf_sig_line **out, size_t *n_out,
-			     struct tf_err *err)
+			     struct tf_sig_line **out, size_t *n_out, struct tf_err *err)
 {
 	return tf_fwdb_parse_sig_lines(buf, len, name, false, out, n_out, err);
 }
-

@@ -30,8 +30,8 @@
 
 static bool in_set(char c, const char *extra)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || (c && strchr(extra, c));
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr(extra, c));
 }
 
 static bool token_ok(const char *s, size_t max, const char *extra)
@@ -49,9 +49,8 @@ static bool family_ok(const char *s)
 	size_t n;
 
 	for (n = 0; s[n]; n++)
-		if (!((s[n] >= 'a' && s[n] <= 'z') ||
-		      (s[n] >= '0' && s[n] <= '9') || s[n] == '_' ||
-		      s[n] == '-') ||
+		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') ||
+		      s[n] == '_' || s[n] == '-') ||
 		    n >= FAMILY_MAX)
 			return false;
 	return n > 0;
@@ -175,8 +174,7 @@ static const char *section_label(const struct parser *p)
 
 /* "NAME:LINE: [SECTION] KEY: message"; parts left out when unknown. */
 __attribute__((format(printf, 5, 6))) static int
-perr(struct parser *p, unsigned line, const char *sect, const char *key,
-     const char *fmt, ...)
+perr(struct parser *p, unsigned line, const char *sect, const char *key, const char *fmt, ...)
 {
 	char msg[384], where[sizeof(((struct tf_err *)0)->msg)];
 	size_t n;
@@ -202,8 +200,7 @@ perr(struct parser *p, unsigned line, const char *sect, const char *key,
 }
 
 /* An error about the key on the current line. */
-__attribute__((format(printf, 2, 3))) static int bad(struct parser *p,
-						     const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int bad(struct parser *p, const char *fmt, ...)
 {
 	char msg[320];
 	va_list ap;
@@ -211,8 +208,7 @@ __attribute__((format(printf, 2, 3))) static int bad(struct parser *p,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return perr(p, p->lineno, section_label(p), keys[p->cur_key].name, "%s",
-		    msg);
+	return perr(p, p->lineno, section_label(p), keys[p->cur_key].name, "%s", msg);
 }
 
 static int set_str(struct parser *p, char **dst, const char *v)
@@ -238,8 +234,7 @@ static int add_tokens(struct parser *p, char ***list, size_t *n, const char *v,
 			break;
 		len = strcspn(v, " \t");
 		if (len > TOKEN_MAX)
-			return bad(p, "%s longer than %d characters", what,
-				   TOKEN_MAX);
+			return bad(p, "%s longer than %d characters", what, TOKEN_MAX);
 		memcpy(tok, v, len);
 		tok[len] = '\0';
 		v += len;
@@ -247,14 +242,12 @@ static int add_tokens(struct parser *p, char ***list, size_t *n, const char *v,
 			return bad(p, "'%s' is not a valid %s", tok, what);
 		for (i = 0; i < *n; i++)
 			if (!strcmp((*list)[i], tok))
-				return bad(p, "%s '%s' listed twice", what,
-					   tok);
+				return bad(p, "%s '%s' listed twice", what, tok);
 		if (*n >= TF_FWDB_MAX_LIST)
 			return bad(p, "more than %d entries", TF_FWDB_MAX_LIST);
 		nl = realloc(*list, (*n + 1) * sizeof(**list));
 		if (!nl)
-			return p->rc =
-				   tf_err_set(p->err, ENOMEM, "out of memory");
+			return p->rc = tf_err_set(p->err, ENOMEM, "out of memory");
 		*list = nl;
 		if (set_str(p, &nl[*n], tok) < 0)
 			return p->rc;
@@ -320,8 +313,8 @@ static bool hw_token_ok(const char *s)
 static int set_hardware(struct parser *p, const char *v, bool cont)
 {
 	(void)cont;
-	return add_tokens(p, &p->blob->hardware, &p->blob->n_hardware, v,
-			  hw_token_ok, "hardware id");
+	return add_tokens(p, &p->blob->hardware, &p->blob->n_hardware, v, hw_token_ok,
+			  "hardware id");
 }
 
 static bool board_token_ok(const char *s)
@@ -332,8 +325,8 @@ static bool board_token_ok(const char *s)
 static int set_boards(struct parser *p, const char *v, bool cont)
 {
 	(void)cont;
-	return add_tokens(p, &p->blob->boards, &p->blob->n_boards, v,
-			  board_token_ok, "board id");
+	return add_tokens(p, &p->blob->boards, &p->blob->n_boards, v, board_token_ok,
+			  "board id");
 }
 
 /* Versions are checked against the family's scheme once the section is
@@ -387,8 +380,7 @@ static int set_size(struct parser *p, const char *v, bool cont)
 	(void)cont;
 	for (i = 0; v[i]; i++) {
 		if (v[i] < '0' || v[i] > '9')
-			return bad(p, "'%s' is not a decimal number of bytes",
-				   v);
+			return bad(p, "'%s' is not a decimal number of bytes", v);
 		s = s * 10 + (uint64_t)(v[i] - '0');
 		if (s > TF_FWDB_MAX_BLOB_SIZE)
 			return bad(p,
@@ -397,8 +389,7 @@ static int set_size(struct parser *p, const char *v, bool cont)
 				   v, TF_FWDB_MAX_BLOB_SIZE);
 	}
 	if (v[0] == '0')
-		return bad(p, "'%s': a size is not 0 and has no leading zeros",
-			   v);
+		return bad(p, "'%s': a size is not 0 and has no leading zeros", v);
 	p->blob->size = s;
 	return 0;
 }
@@ -409,8 +400,7 @@ static int set_sha256(struct parser *p, const char *v, bool cont)
 
 	(void)cont;
 	if (strlen(v) != 2 * SHA256_LEN)
-		return bad(p, "must be 64 hex digits, found %zu characters",
-			   strlen(v));
+		return bad(p, "must be 64 hex digits, found %zu characters", strlen(v));
 	for (i = 0; i < SHA256_LEN; i++) {
 		int hi = tf_hexval(v[2 * i]), lo = tf_hexval(v[2 * i + 1]);
 
@@ -429,8 +419,7 @@ static int set_crc(struct parser *p, const char *v, uint32_t *crc, bool *has)
 	size_t i, n = strlen(v);
 
 	if (n < 3 || n > 10 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X'))
-		return bad(p, "'%s' is not 0x followed by 1 to 8 hex digits",
-			   v);
+		return bad(p, "'%s' is not 0x followed by 1 to 8 hex digits", v);
 	for (i = 2; i < n; i++) {
 		int d = tf_hexval(v[i]);
 
@@ -471,8 +460,7 @@ static const struct key_def keys[K_COUNT_] = {
 	[K_FAMILY] = { "family", false, false, false, set_family },
 	[K_HARDWARE] = { "hardware", false, true, false, set_hardware },
 	[K_VERSION] = { "version", false, false, false, set_version },
-	[K_FOR_VERSION] = { "for_version", false, false, false,
-			    set_for_version },
+	[K_FOR_VERSION] = { "for_version", false, false, false, set_for_version },
 	[K_FILE] = { "file", false, false, false, set_file },
 	[K_SIZE] = { "size", false, false, false, set_size },
 	[K_SHA256] = { "sha256", false, false, false, set_sha256 },
@@ -506,24 +494,22 @@ static int begin_section(struct parser *p, const char *id)
 	for (i = 0; i < db->n_blobs; i++)
 		if (!strcmp(db->blobs[i].id, id))
 			return perr(p, p->lineno, NULL, NULL,
-				    "duplicate section [%s] (first on line %u)",
-				    id, db->blobs[i].line);
+				    "duplicate section [%s] (first on line %u)", id,
+				    db->blobs[i].line);
 	if (db->n_blobs >= TF_FWDB_MAX_BLOBS)
-		return perr(p, p->lineno, NULL, NULL,
-			    "more than %d blob sections", TF_FWDB_MAX_BLOBS);
+		return perr(p, p->lineno, NULL, NULL, "more than %d blob sections",
+			    TF_FWDB_MAX_BLOBS);
 	if (db->n_blobs == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 8;
 		struct tf_blob *nb = realloc(db->blobs, cap * sizeof(*nb));
 		unsigned(*nl)[K_COUNT_];
 
 		if (!nb)
-			return p->rc =
-				   tf_err_set(p->err, ENOMEM, "out of memory");
+			return p->rc = tf_err_set(p->err, ENOMEM, "out of memory");
 		db->blobs = nb;
 		nl = realloc(p->blob_lines, cap * sizeof(*nl));
 		if (!nl)
-			return p->rc =
-				   tf_err_set(p->err, ENOMEM, "out of memory");
+			return p->rc = tf_err_set(p->err, ENOMEM, "out of memory");
 		p->blob_lines = nl;
 		p->cap = cap;
 	}
@@ -549,12 +535,10 @@ static int section_header(struct parser *p, const char *s)
 	size_t n;
 
 	if (!close)
-		return perr(p, p->lineno, NULL, NULL,
-			    "section header without ']'");
+		return perr(p, p->lineno, NULL, NULL, "section header without ']'");
 	n = (size_t)(close - s - 1);
 	if (n == 0 || n > TF_FWDB_ID_MAX)
-		return perr(p, p->lineno, NULL, NULL,
-			    "a section name has 1 to %d characters",
+		return perr(p, p->lineno, NULL, NULL, "a section name has 1 to %d characters",
 			    TF_FWDB_ID_MAX);
 	memcpy(id, s + 1, n);
 	id[n] = '\0';
@@ -566,8 +550,7 @@ static int section_header(struct parser *p, const char *s)
 	for (rest = close + 1; *rest && isspace((unsigned char)*rest); rest++)
 		;
 	if (*rest && *rest != ';')
-		return perr(p, p->lineno, NULL, NULL,
-			    "unexpected text after [%s]", id);
+		return perr(p, p->lineno, NULL, NULL, "unexpected text after [%s]", id);
 	return begin_section(p, id);
 }
 
@@ -604,11 +587,9 @@ static int classify_line(struct parser *p, const char *line)
 		return section_header(p, s);
 	e = find_chars_or_comment(s, "=:");
 	if (*e != '=')
-		return perr(p, p->lineno, section_label(p), NULL,
-			    "expected 'key = value'");
+		return perr(p, p->lineno, section_label(p), NULL, "expected 'key = value'");
 	if (e == s)
-		return perr(p, p->lineno, section_label(p), NULL,
-			    "no key name before '='");
+		return perr(p, p->lineno, section_label(p), NULL, "no key name before '='");
 	p->kind = LINE_KEY;
 	p->after_key = true;
 	return 0;
@@ -635,11 +616,9 @@ static char *manifest_reader(char *str, int num, void *stream)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)start[i];
 
-		if ((c < 0x20 && c != '\t' && !(c == '\r' && i == n - 1)) ||
-		    c == 0x7f) {
-			perr(p, p->lineno, NULL, NULL,
-			     "control character 0x%02X in column %zu", c,
-			     i + 1);
+		if ((c < 0x20 && c != '\t' && !(c == '\r' && i == n - 1)) || c == 0x7f) {
+			perr(p, p->lineno, NULL, NULL, "control character 0x%02X in column %zu",
+			     c, i + 1);
 			return NULL;
 		}
 	}
@@ -659,14 +638,12 @@ static char *manifest_reader(char *str, int num, void *stream)
 	return str;
 }
 
-static const struct key_def *find_key(const char *name, bool database,
-				      enum key *id)
+static const struct key_def *find_key(const char *name, bool database, enum key *id)
 {
 	int k;
 
 	for (k = 0; k < K_COUNT_; k++)
-		if (keys[k].database == database &&
-		    !strcmp(keys[k].name, name)) {
+		if (keys[k].database == database && !strcmp(keys[k].name, name)) {
 			*id = (enum key)k;
 			return &keys[k];
 		}
@@ -681,8 +658,8 @@ static void list_keys(bool database, char *buf, size_t size)
 	buf[0] = '\0';
 	for (k = 0; k < K_COUNT_; k++)
 		if (keys[k].database == database && used < size) {
-			snprintf(buf + used, size - used, "%s%s",
-				 used ? ", " : "", keys[k].name);
+			snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+				 keys[k].name);
 			used += strlen(buf + used);
 		}
 }
@@ -720,8 +697,8 @@ static int manifest_handler(void *user, const char *section, const char *name,
 	k = find_key(name, p->sec == SEC_DATABASE, &id);
 	if (!k) {
 		list_keys(p->sec == SEC_DATABASE, valid, sizeof(valid));
-		perr(p, p->lineno, section_label(p), NULL,
-		     "unknown key '%s' (known: %s)", name, valid);
+		perr(p, p->lineno, section_label(p), NULL, "unknown key '%s' (known: %s)", name,
+		     valid);
 		return 0;
 	}
 	p->cur_key = id;
@@ -737,26 +714,23 @@ static int manifest_handler(void *user, const char *section, const char *name,
 	return k->set(p, value, false) == 0;
 }
 
-static int check_version(struct parser *p, const struct tf_blob *b,
-			 const unsigned *lines, enum key k, const char *s,
-			 struct tf_version *v)
+static int check_version(struct parser *p, const struct tf_blob *b, const unsigned *lines,
+			 enum key k, const char *s, struct tf_version *v)
 {
 	const struct tf_version_scheme *sch = tf_version_scheme_for(b->family);
 
 	if (tf_version_parse_scheme(sch, s, v) < 0)
 		return perr(p, lines[k], b->id, keys[k].name,
-			    "'%s' is not a version in the %s scheme: %s", s,
-			    sch->name, sch->syntax);
+			    "'%s' is not a version in the %s scheme: %s", s, sch->name,
+			    sch->syntax);
 	return 0;
 }
 
-static int finish_blob(struct parser *p, struct tf_blob *b,
-		       const unsigned *lines)
+static int finish_blob(struct parser *p, struct tf_blob *b, const unsigned *lines)
 {
 	static const enum key required[] = { K_TYPE, K_FAMILY, K_HARDWARE,
 					     K_FILE, K_SIZE,   K_SHA256 };
-	static const enum key config_only[] = { K_FOR_VERSION, K_INFO_CRC,
-						K_CONFIG_CRC };
+	static const enum key config_only[] = { K_FOR_VERSION, K_INFO_CRC, K_CONFIG_CRC };
 	const struct tf_family *fam;
 	const char *key = NULL;
 	char msg[320];
@@ -765,12 +739,10 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 
 	for (i = 0; i < TF_ARRAY_SIZE(required); i++)
 		if (!lines[required[i]])
-			return perr(p, b->line, b->id, NULL,
-				    "missing required key '%s'",
+			return perr(p, b->line, b->id, NULL, "missing required key '%s'",
 				    keys[required[i]].name);
 	if (b->n_hardware == 0)
-		return perr(p, lines[K_HARDWARE], b->id, "hardware",
-			    "no hardware id");
+		return perr(p, lines[K_HARDWARE], b->id, "hardware", "no hardware id");
 	if (b->type == TF_BLOB_FIRMWARE) {
 		if (!lines[K_VERSION])
 			return perr(p, b->line, b->id, NULL,
@@ -781,8 +753,7 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 				return perr(p, lines[config_only[i]], b->id,
 					    keys[config_only[i]].name,
 					    "only config blobs have this key");
-		if (check_version(p, b, lines, K_VERSION, b->version,
-				  &b->v_version) < 0)
+		if (check_version(p, b, lines, K_VERSION, b->version, &b->v_version) < 0)
 			return p->rc;
 	} else {
 		if (lines[K_BOOTLOADER_ID])
@@ -796,17 +767,15 @@ static int finish_blob(struct parser *p, struct tf_blob *b,
 				  &b->v_for_version) < 0)
 			return p->rc;
 	}
-	if (b->min_from && check_version(p, b, lines, K_MIN_FROM, b->min_from,
-					 &b->v_min_from) < 0)
+	if (b->min_from &&
+	    check_version(p, b, lines, K_MIN_FROM, b->min_from, &b->v_min_from) < 0)
 		return p->rc;
-	if (b->max_from && check_version(p, b, lines, K_MAX_FROM, b->max_from,
-					 &b->v_max_from) < 0)
+	if (b->max_from &&
+	    check_version(p, b, lines, K_MAX_FROM, b->max_from, &b->v_max_from) < 0)
 		return p->rc;
-	if (b->min_from && b->max_from &&
-	    tf_version_cmp(&b->v_min_from, &b->v_max_from) > 0)
-		return perr(p, lines[K_MAX_FROM], b->id, "max_from",
-			    "%s is below min_from %s", b->max_from,
-			    b->min_from);
+	if (b->min_from && b->max_from && tf_version_cmp(&b->v_min_from, &b->v_max_from) > 0)
+		return perr(p, lines[K_MAX_FROM], b->id, "max_from", "%s is below min_from %s",
+			    b->max_from, b->min_from);
 	fam = tf_family_by_name(b->family);
 	if (fam && b->bootloader_id && !fam->caps.bootloader_mode)
 		return perr(p, lines[K_BOOTLOADER_ID], b->id, "bootloader_id",
@@ -829,13 +798,11 @@ static int finish_manifest(struct parser *p)
 	size_t i;
 
 	if (!p->have_db)
-		return perr(p, 0, NULL, NULL,
-			    "no [database] section (with format = %d)",
+		return perr(p, 0, NULL, NULL, "no [database] section (with format = %d)",
 			    TF_FWDB_FORMAT);
 	if (!p->db_lines[K_FORMAT])
 		return perr(p, p->db_line, "database", NULL,
-			    "missing required key 'format' (format = %d)",
-			    TF_FWDB_FORMAT);
+			    "missing required key 'format' (format = %d)", TF_FWDB_FORMAT);
 	for (i = 0; i < p->db->n_blobs; i++)
 		if (finish_blob(p, &p->db->blobs[i], p->blob_lines[i]) < 0)
 			return p->rc;
@@ -851,8 +818,8 @@ static struct tf_fwdb *fwdb_new(void)
 	return db;
 }
 
-int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name,
-			   struct tf_fwdb **out, struct tf_err *err)
+int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name, struct tf_fwdb **out,
+			   struct tf_err *err)
 {
 	struct parser p = { .buf = buf, .len = len, .err = err };
 	int r;
@@ -860,8 +827,8 @@ int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name,
 	*out = NULL;
 	p.name = name ? name : TF_FWDB_MANIFEST;
 	if (len > TF_FWDB_MAX_MANIFEST)
-		return tf_err_set(err, EFBIG, "%s: larger than %d bytes",
-				  p.name, TF_FWDB_MAX_MANIFEST);
+		return tf_err_set(err, EFBIG, "%s: larger than %d bytes", p.name,
+				  TF_FWDB_MAX_MANIFEST);
 	p.db = fwdb_new();
 	if (!p.db)
 		return tf_err_set(err, ENOMEM, "out of memory");
@@ -869,8 +836,7 @@ int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name,
 	if (!p.rc && r > 0)
 		perr(&p, (unsigned)r, NULL, NULL, "syntax error");
 	else if (!p.rc && r < 0)
-		p.rc = tf_err_set(err, ENOMEM, "%s: libinih failed (%d)",
-				  p.name, r);
+		p.rc = tf_err_set(err, ENOMEM, "%s: libinih failed (%d)", p.name, r);
 	if (!p.rc)
 		finish_manifest(&p);
 	free(p.blob_lines);
@@ -926,4 +892,3 @@ const char *tf_blob_type_name(enum tf_blob_type t)
 {
 	return t == TF_BLOB_CONFIG ? "config" : "firmware";
 }
-

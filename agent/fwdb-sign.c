@@ -33,8 +33,7 @@ int tf_fwdb_key_id_from_path(const char *path, char *id, size_t size)
 	return tf_fwdb_key_id_valid(id) ? 0 : -EINVAL;
 }
 
-static int read_secret_key(const char *path,
-			   uint8_t sk[crypto_sign_SECRETKEYBYTES],
+static int read_secret_key(const char *path, uint8_t sk[crypto_sign_SECRETKEYBYTES],
 			   struct tf_err *err)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -50,8 +49,7 @@ static int read_secret_key(const char *path,
 	if (fstat(fd, &st) < 0)
 		return tf_err_set(err, errno, "secret key %s: %m", path);
 	if (!S_ISREG(st.st_mode))
-		return tf_err_set(err, EINVAL,
-				  "secret key %s: not a regular file", path);
+		return tf_err_set(err, EINVAL, "secret key %s: not a regular file", path);
 	if (st.st_mode & 077)
 		return tf_err_set(err, EPERM,
 				  "secret key %s: mode %03o lets others read "
@@ -60,10 +58,8 @@ static int read_secret_key(const char *path,
 				  path, (unsigned)(st.st_mode & 0777));
 	r = tf_read_fd(fd, KEY_FILE_MAX, &buf, &len);
 	if (r < 0)
-		return tf_err_set(err, -r, "secret key %s: %s", path,
-				  strerror(-r));
-	r = tf_fwdb_parse_key(buf, len, path, sk, crypto_sign_SECRETKEYBYTES,
-			      err);
+		return tf_err_set(err, -r, "secret key %s: %s", path, strerror(-r));
+	r = tf_fwdb_parse_key(buf, len, path, sk, crypto_sign_SECRETKEYBYTES, err);
 	sodium_memzero(buf, len);
 	free(buf);
 	if (r < 0) {
@@ -101,8 +97,7 @@ static bool put_line(char *out, size_t *used, size_t cap, const char *l, size_t 
 
 /* The signature file's new text: @old with @id's line replaced, or with
  * the line appended.  Comments and other keys' lines are kept. */
-static char *merge_signature(const char *old, size_t old_len, const char *id,
-			     const char *line)
+static char *merge_signature(const char *old, size_t old_len, const char *id, const char *line)
 {
 	size_t pos = 0, n, cap = old_len + strlen(line) + 2, used = 0;
 	char *out = malloc(cap + 1);
@@ -114,8 +109,8 @@ static char *merge_signature(const char *old, size_t old_len, const char *id,
 	while (old && tf_fwdb_next_line(old, old_len, &pos, &l, &n)) {
 		size_t idlen = tf_fwdb_token_len(l, n);
 
-		if (n && l[0] != '#' && idlen == strlen(id) &&
-		    !memcmp(l, id, idlen) && !replaced) {
+		if (n && l[0] != '#' && idlen == strlen(id) && !memcmp(l, id, idlen) &&
+		    !replaced) {
 			l = line;
 			n = strlen(line);
 			replaced = true;
@@ -149,8 +144,8 @@ static int write_all(int fd, const char *buf, size_t len)
 }
 
 /* Replace @dir/@name with @text: temporary file, fsync, rename. */
-static int replace_file(const char *dir, const char *name, const char *text,
-			mode_t mode, struct tf_err *err)
+static int replace_file(const char *dir, const char *name, const char *text, mode_t mode,
+			struct tf_err *err)
 {
 	char tmp[PATH_MAX], dst[PATH_MAX];
 	int fd, r;
@@ -177,13 +172,11 @@ static int replace_file(const char *dir, const char *name, const char *text,
 	return 0;
 }
 
-int tf_fwdb_sign(const char *dir, const char *secret_key_file,
-		 struct tf_err *err)
+int tf_fwdb_sign(const char *dir, const char *secret_key_file, struct tf_err *err)
 {
 	uint8_t sk[crypto_sign_SECRETKEYBYTES], pk[crypto_sign_PUBLICKEYBYTES];
 	uint8_t sig[crypto_sign_BYTES];
-	char b64[sodium_base64_ENCODED_LEN(crypto_sign_BYTES,
-					   sodium_base64_VARIANT_ORIGINAL)];
+	char b64[sodium_base64_ENCODED_LEN(crypto_sign_BYTES, sodium_base64_VARIANT_ORIGINAL)];
 	char id[TF_FWDB_KEY_ID_MAX + 1], line[sizeof(id) + sizeof(b64) + 2];
 	_cleanup_free_ char *manifest = NULL, *old = NULL, *text = NULL;
 	_cleanup_close_ int dirfd = -1;
@@ -206,8 +199,8 @@ int tf_fwdb_sign(const char *dir, const char *secret_key_file,
 	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return tf_err_set(err, errno, "firmware database %s: %m", dir);
-	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_MANIFEST, TF_FWDB_MAX_MANIFEST,
-			 &manifest, &len, NULL, err);
+	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_MANIFEST, TF_FWDB_MAX_MANIFEST, &manifest,
+			      &len, NULL, err);
 	if (r < 0)
 		return r;
 	/* A signature vouches for the content: refuse to sign a broken one. */
@@ -220,36 +213,32 @@ int tf_fwdb_sign(const char *dir, const char *secret_key_file,
 			return tf_err_prefix(err, "refusing to sign: ");
 		tf_fwdb_free(db);
 	}
-	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_SIGNATURE, SIG_FILE_MAX, &old,
-			 &old_len, NULL, err);
+	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_SIGNATURE, SIG_FILE_MAX, &old, &old_len, NULL,
+			      err);
 	if (r == -ENOENT) {
 		tf_err_clear(err);
 	} else if (r < 0) {
 		return r;
 	} else {
 		/* Comments only is fine: this adds the first line. */
-		r = tf_fwdb_parse_sig_lines(old, old_len, TF_FWDB_SIGNATURE, true,
-				     &lines, &n_lines, err);
+		r = tf_fwdb_parse_sig_lines(old, old_len, TF_FWDB_SIGNATURE, true, &lines,
+					    &n_lines, err);
 		if (r < 0)
-			return tf_err_prefix(err,
-					     "refusing to rewrite %s/: ", dir);
+			return tf_err_prefix(err, "refusing to rewrite %s/: ", dir);
 		free(lines);
 	}
 	r = read_secret_key(secret_key_file, sk, err);
 	if (r < 0)
 		return r;
-	crypto_sign_detached(sig, NULL, (const unsigned char *)manifest, len,
-			     sk);
+	crypto_sign_detached(sig, NULL, (const unsigned char *)manifest, len, sk);
 	crypto_sign_ed25519_sk_to_pk(pk, sk);
 	sodium_memzero(sk, sizeof(sk));
-	if (crypto_sign_verify_detached(sig, (const unsigned char *)manifest,
-					len, pk) != 0)
+	if (crypto_sign_verify_detached(sig, (const unsigned char *)manifest, len, pk) != 0)
 		return tf_err_set(err, EIO,
 				  "signature made with %s does not "
 				  "verify",
 				  secret_key_file);
-	sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
-			  sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig), sodium_base64_VARIANT_ORIGINAL);
 	snprintf(line, sizeof(line), "%s %s", id, b64);
 	text = merge_signature(old, old_len, id, line);
 	if (!text)
@@ -257,12 +246,11 @@ int tf_fwdb_sign(const char *dir, const char *secret_key_file,
 	return replace_file(dir, TF_FWDB_SIGNATURE, text, 0644, err);
 }
 
-static int write_new_file(int dirfd, const char *dir, const char *name,
-			  const char *text, mode_t mode, struct tf_err *err)
+static int write_new_file(int dirfd, const char *dir, const char *name, const char *text,
+			  mode_t mode, struct tf_err *err)
 {
-	int fd =
-	    openat(dirfd, name,
-		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			mode);
 	int r;
 
 	if (fd < 0)
@@ -280,8 +268,7 @@ static int write_new_file(int dirfd, const char *dir, const char *name,
 		r = -errno;
 	if (r < 0) {
 		unlinkat(dirfd, name, 0);
-		return tf_err_set(err, -r, "%s/%s: %s", dir, name,
-				  strerror(-r));
+		return tf_err_set(err, -r, "%s/%s: %s", dir, name, strerror(-r));
 	}
 	return 0;
 }
@@ -316,15 +303,12 @@ int tf_fwdb_keygen(const char *dir, const char *key_id, struct tf_err *err)
 	snprintf(key_name, sizeof(key_name), "%s.key", key_id);
 	snprintf(pub_name, sizeof(pub_name), "%s.pub", key_id);
 	if (faccessat(dirfd, pub_name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-		return tf_err_set(err, EEXIST,
-				  "%s/%s exists (refusing to overwrite a key)",
+		return tf_err_set(err, EEXIST, "%s/%s exists (refusing to overwrite a key)",
 				  dir, pub_name);
 	crypto_sign_keypair(pk, sk);
-	sodium_bin2base64(sk64, sizeof(sk64), sk, sizeof(sk),
-			  sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2base64(sk64, sizeof(sk64), sk, sizeof(sk), sodium_base64_VARIANT_ORIGINAL);
 	sodium_memzero(sk, sizeof(sk));
-	sodium_bin2base64(pk64, sizeof(pk64), pk, sizeof(pk),
-			  sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2base64(pk64, sizeof(pk64), pk, sizeof(pk), sodium_base64_VARIANT_ORIGINAL);
 	n = strlen(sk64);
 	sk64[n] = '\n';
 	sk64[n + 1] = '\0';
@@ -340,4 +324,3 @@ int tf_fwdb_keygen(const char *dir, const char *key_id, struct tf_err *err)
 		unlinkat(dirfd, key_name, 0);
 	return r;
 }
-

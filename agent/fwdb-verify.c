@@ -43,33 +43,28 @@ static const char *open_problem(int r)
 }
 
 /* Read a file inside the DB directory, no symlinks, at most @max bytes. */
-int tf_fwdb_read_file(int dirfd, const char *dir, const char *name,
-			size_t max, char **buf, size_t *len, struct stat *st,
-			struct tf_err *err)
+int tf_fwdb_read_file(int dirfd, const char *dir, const char *name, size_t max, char **buf,
+		      size_t *len, struct stat *st, struct tf_err *err)
 {
 	_cleanup_close_ int fd = open_db_file(dirfd, name);
 	int r;
 
 	if (fd < 0)
-		return tf_err_set(err, -fd, "%s/%s: %s", dir, name,
-				  open_problem(fd));
+		return tf_err_set(err, -fd, "%s/%s: %s", dir, name, open_problem(fd));
 	if (st && fstat(fd, st) < 0)
 		return tf_err_set(err, errno, "%s/%s: %m", dir, name);
 	r = tf_read_fd(fd, max, buf, len);
 	if (r == -EFBIG)
-		return tf_err_set(err, EFBIG, "%s/%s: larger than %zu bytes",
-				  dir, name, max);
+		return tf_err_set(err, EFBIG, "%s/%s: larger than %zu bytes", dir, name, max);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s/%s: %s", dir, name,
-				  strerror(-r));
+		return tf_err_set(err, -r, "%s/%s: %s", dir, name, strerror(-r));
 	return 0;
 }
 
 /* ------------------------------------------------------------ signatures */
 
 static int read_public_key(int keysfd, const char *keys_dir, const char *id,
-			   uint8_t pk[crypto_sign_PUBLICKEYBYTES],
-			   struct tf_err *err)
+			   uint8_t pk[crypto_sign_PUBLICKEYBYTES], struct tf_err *err)
 {
 	_cleanup_free_ char *buf = NULL;
 	char name[TF_FWDB_KEY_ID_MAX + 8], path[PATH_MAX];
@@ -85,8 +80,7 @@ static int read_public_key(int keysfd, const char *keys_dir, const char *id,
 		return r;
 	if (r < 0)
 		return tf_err_set(err, -r, "%s: %s", path, strerror(-r));
-	return tf_fwdb_parse_key(buf, len, path, pk, crypto_sign_PUBLICKEYBYTES,
-				 err);
+	return tf_fwdb_parse_key(buf, len, path, pk, crypto_sign_PUBLICKEYBYTES, err);
 }
 
 /* Is any <key-id>.pub installed in @keys_dir?  Its name in @name. */
@@ -114,12 +108,11 @@ static bool any_public_key(const char *keys_dir, char *name, size_t size)
 	return found;
 }
 
-static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
-			   const char *manifest, size_t manifest_len,
-			   const struct tf_fwdb_opts *opts, struct tf_err *err)
+static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir, const char *manifest,
+			   size_t manifest_len, const struct tf_fwdb_opts *opts,
+			   struct tf_err *err)
 {
-	const char *keys_dir =
-	    opts->keys_dir ? opts->keys_dir : TF_FWDB_DEFAULT_KEYS_DIR;
+	const char *keys_dir = opts->keys_dir ? opts->keys_dir : TF_FWDB_DEFAULT_KEYS_DIR;
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int keysfd = -1;
 	uint8_t pk[crypto_sign_PUBLICKEYBYTES];
@@ -131,8 +124,8 @@ static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
 	if (opts->sig == TF_SIG_OFF)
 		return 0;
 	snprintf(sig_path, sizeof(sig_path), "%s/%s", dir, TF_FWDB_SIGNATURE);
-	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_SIGNATURE, SIG_FILE_MAX, &buf,
-			 &len, NULL, err);
+	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_SIGNATURE, SIG_FILE_MAX, &buf, &len, NULL,
+			      err);
 	if (r == -ENOENT && opts->sig == TF_SIG_OPTIONAL) {
 		char key[NAME_MAX + 1];
 
@@ -150,19 +143,16 @@ static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
 				  sig_path, keys_dir, key);
 	}
 	if (r == -ENOENT)
-		return tf_err_set(err, ENOKEY,
-				  "%s: missing, and signatures are required",
+		return tf_err_set(err, ENOKEY, "%s: missing, and signatures are required",
 				  sig_path);
 	if (r < 0)
 		return r;
-	r = tf_fwdb_parse_signatures(buf, len, sig_path, &db->sig_lines,
-				     &db->n_sig_lines, err);
+	r = tf_fwdb_parse_signatures(buf, len, sig_path, &db->sig_lines, &db->n_sig_lines, err);
 	if (r < 0)
 		return r;
 	keysfd = open(keys_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (keysfd < 0 && errno != ENOENT)
-		return tf_err_set(err, errno, "keys directory %s: %m",
-				  keys_dir);
+		return tf_err_set(err, errno, "keys directory %s: %m", keys_dir);
 	for (i = 0; i < db->n_sig_lines; i++) {
 		struct tf_sig_line *l = &db->sig_lines[i];
 
@@ -174,13 +164,11 @@ static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
 		}
 		if (r < 0)
 			return r;
-		if (crypto_sign_verify_detached(l->sig,
-						(const unsigned char *)manifest,
+		if (crypto_sign_verify_detached(l->sig, (const unsigned char *)manifest,
 						manifest_len, pk) == 0) {
 			l->result = TF_SIG_LINE_VERIFIED;
 			if (!db->is_signed)
-				memcpy(db->signer, l->key_id,
-				       sizeof(db->signer));
+				memcpy(db->signer, l->key_id, sizeof(db->signer));
 			db->is_signed = true;
 		} else {
 			l->result = TF_SIG_LINE_BAD;
@@ -196,18 +184,16 @@ static int check_signature(struct tf_fwdb *db, int dirfd, const char *dir,
 				  "%s:%u: signature by '%s' does not verify: "
 				  "%s/%s was changed after signing, or the "
 				  "signature is damaged",
-				  sig_path, bad->line, bad->key_id, dir,
-				  TF_FWDB_MANIFEST);
-	return tf_err_set(
-	    err, ENOKEY,
-	    "%s:%u: no public key %s/%s.pub for the signature by "
-	    "'%s'%s",
-	    sig_path, unknown->line, keys_dir, unknown->key_id, unknown->key_id,
-	    keysfd < 0 ? " (the keys directory does not exist)" : "");
+				  sig_path, bad->line, bad->key_id, dir, TF_FWDB_MANIFEST);
+	return tf_err_set(err, ENOKEY,
+			  "%s:%u: no public key %s/%s.pub for the signature by "
+			  "'%s'%s",
+			  sig_path, unknown->line, keys_dir, unknown->key_id, unknown->key_id,
+			  keysfd < 0 ? " (the keys directory does not exist)" : "");
 }
 
-int tf_fwdb_load(const char *dir, const struct tf_fwdb_opts *opts,
-		 struct tf_fwdb **out, struct tf_err *err)
+int tf_fwdb_load(const char *dir, const struct tf_fwdb_opts *opts, struct tf_fwdb **out,
+		 struct tf_err *err)
 {
 	static const struct tf_fwdb_opts defaults = { .sig = TF_SIG_REQUIRED };
 	_cleanup_close_ int dirfd = -1;
@@ -229,8 +215,8 @@ int tf_fwdb_load(const char *dir, const struct tf_fwdb_opts *opts,
 	dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return tf_err_set(err, errno, "firmware database %s: %m", dir);
-	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_MANIFEST, TF_FWDB_MAX_MANIFEST,
-			 &buf, &len, &st, err);
+	r = tf_fwdb_read_file(dirfd, dir, TF_FWDB_MANIFEST, TF_FWDB_MAX_MANIFEST, &buf, &len,
+			      &st, err);
 	if (r < 0)
 		return r;
 	snprintf(name, sizeof(name), "%s/%s", dir, TF_FWDB_MANIFEST);
@@ -265,21 +251,19 @@ int tf_fwdb_changed(const struct tf_fwdb *db)
 
 	if (!db || !db->dir)
 		return -EINVAL;
-	if (tf_snprintf(path, sizeof(path), "%s/%s", db->dir,
-			TF_FWDB_MANIFEST) < 0)
+	if (tf_snprintf(path, sizeof(path), "%s/%s", db->dir, TF_FWDB_MANIFEST) < 0)
 		return -ENAMETOOLONG;
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 1 : -errno;
 	return st.st_dev != db->dev || st.st_ino != db->ino ||
-	       st.st_size != db->manifest_size ||
-	       st.st_mtim.tv_sec != db->mtime.tv_sec ||
+	       st.st_size != db->manifest_size || st.st_mtim.tv_sec != db->mtime.tv_sec ||
 	       st.st_mtim.tv_nsec != db->mtime.tv_nsec;
 }
 
 /* ------------------------------------------------------------ blobs */
 
-static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b,
-		      uint8_t **data, struct tf_err *err)
+static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b, uint8_t **data,
+		      struct tf_err *err)
 {
 	crypto_hash_sha256_state h;
 	uint8_t digest[SHA256_LEN], chunk[READ_CHUNK], *buf = NULL, *dst;
@@ -302,9 +286,8 @@ static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b,
 		return ret;
 	fd = open_db_file(db->dirfd, b->file);
 	if (fd < 0)
-		return tf_err_set(err, -fd, "%s/%s ([%s], line %u): %s",
-				  db->dir, b->file, b->id, b->line,
-				  open_problem(fd));
+		return tf_err_set(err, -fd, "%s/%s ([%s], line %u): %s", db->dir, b->file,
+				  b->id, b->line, open_problem(fd));
 	if (fstat(fd, &st) < 0)
 		return tf_err_set(err, errno, "%s/%s: %m", db->dir, b->file);
 	if ((uint64_t)st.st_size < b->size)
@@ -312,14 +295,12 @@ static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b,
 				  "%s/%s ([%s], line %u): truncated: %llu of "
 				  "%llu bytes",
 				  db->dir, b->file, b->id, b->line,
-				  (unsigned long long)st.st_size,
-				  (unsigned long long)b->size);
+				  (unsigned long long)st.st_size, (unsigned long long)b->size);
 	if ((uint64_t)st.st_size > b->size)
 		return tf_err_set(err, EBADMSG,
 				  "%s/%s ([%s], line %u): size mismatch: "
 				  "manifest says %llu bytes, file has %llu",
-				  db->dir, b->file, b->id, b->line,
-				  (unsigned long long)b->size,
+				  db->dir, b->file, b->id, b->line, (unsigned long long)b->size,
 				  (unsigned long long)st.st_size);
 	if (data) {
 		buf = malloc((size_t)b->size);
@@ -329,16 +310,14 @@ static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b,
 	crypto_hash_sha256_init(&h);
 	/* Read one byte past the size to notice a file that grew. */
 	for (;;) {
-		size_t want = buf && got < b->size ? (size_t)(b->size - got)
-						   : sizeof(chunk);
+		size_t want = buf && got < b->size ? (size_t)(b->size - got) : sizeof(chunk);
 
 		dst = buf && got < b->size ? buf + got : chunk;
 		r = read(fd, dst, want);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			ret = tf_err_set(err, errno, "%s/%s: %m", db->dir,
-					 b->file);
+			ret = tf_err_set(err, errno, "%s/%s: %m", db->dir, b->file);
 			goto fail;
 		}
 		if (r == 0)
@@ -358,8 +337,7 @@ static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b,
 		ret = tf_err_set(err, EBADMSG,
 				 "%s/%s ([%s], line %u): truncated: %llu of "
 				 "%llu bytes",
-				 db->dir, b->file, b->id, b->line,
-				 (unsigned long long)got,
+				 db->dir, b->file, b->id, b->line, (unsigned long long)got,
 				 (unsigned long long)b->size);
 		goto fail;
 	}
@@ -370,8 +348,7 @@ static int blob_check(const struct tf_fwdb *db, const struct tf_blob *b,
 		ret = tf_err_set(err, EBADMSG,
 				 "%s/%s ([%s], line %u): sha256 mismatch: "
 				 "manifest says %s, file has %s",
-				 db->dir, b->file, b->id, b->line, want_hex,
-				 got_hex);
+				 db->dir, b->file, b->id, b->line, want_hex, got_hex);
 		goto fail;
 	}
 	if (data)
@@ -404,8 +381,8 @@ static bool has_data_rule(const struct tf_blob *b)
 	return fam && fam->check_blob_data;
 }
 
-int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
-		      uint8_t **data, size_t *len, struct tf_err *err)
+int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b, uint8_t **data,
+		      size_t *len, struct tf_err *err)
 {
 	int r;
 
@@ -423,8 +400,7 @@ int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
 	return 0;
 }
 
-int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b,
-			struct tf_err *err)
+int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b, struct tf_err *err)
 {
 	uint8_t *data = NULL;
 	size_t len;
@@ -461,8 +437,7 @@ bool tf_blob_fits_hardware(const struct tf_blob *b, const char *hw)
 	return false;
 }
 
-bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids,
-			size_t n)
+bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids, size_t n)
 {
 	size_t i, j;
 
@@ -477,8 +452,7 @@ bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids,
 	return false;
 }
 
-bool tf_blob_fits_from_version(const struct tf_blob *b,
-			       const struct tf_version *current)
+bool tf_blob_fits_from_version(const struct tf_blob *b, const struct tf_version *current)
 {
 	if (!b)
 		return false;
@@ -490,4 +464,3 @@ bool tf_blob_fits_from_version(const struct tf_blob *b,
 		return false;
 	return true;
 }
-

@@ -28,19 +28,19 @@
 #include "util.h"
 #include "version.h"
 
-#define TF_FWDB_MANIFEST  "manifest.ini"
+#define TF_FWDB_MANIFEST "manifest.ini"
 #define TF_FWDB_SIGNATURE "manifest.ini.sig"
 /* Where `touchfw db` looks unless told otherwise (a setting may override). */
-#define TF_FWDB_DEFAULT_DIR	 TF_DATADIR "/firmware-db"
+#define TF_FWDB_DEFAULT_DIR TF_DATADIR "/firmware-db"
 #define TF_FWDB_DEFAULT_KEYS_DIR TF_SYSCONFDIR "/keys"
 
-#define TF_FWDB_FORMAT	      1
-#define TF_FWDB_MAX_MANIFEST  (1024 * 1024)
+#define TF_FWDB_FORMAT 1
+#define TF_FWDB_MAX_MANIFEST (1024 * 1024)
 #define TF_FWDB_MAX_BLOB_SIZE (64ULL * 1024 * 1024)
-#define TF_FWDB_MAX_BLOBS     4096
-#define TF_FWDB_MAX_LIST      256 /* hardware ids, boards per blob */
-#define TF_FWDB_ID_MAX	      64  /* section (blob) id length */
-#define TF_FWDB_KEY_ID_MAX    63
+#define TF_FWDB_MAX_BLOBS 4096
+#define TF_FWDB_MAX_LIST 256 /* hardware ids, boards per blob */
+#define TF_FWDB_ID_MAX 64    /* section (blob) id length */
+#define TF_FWDB_KEY_ID_MAX 63
 
 enum tf_blob_type {
 	TF_BLOB_FIRMWARE,
@@ -66,13 +66,13 @@ struct tf_blob {
 	char *family;
 	char **hardware; /* family-defined ids, at least one */
 	size_t n_hardware;
-	char *version;	   /* firmware: installed version; config: label/NULL */
-	char *for_version; /* config: the firmware it is written for */
+	char *version;		   /* firmware: installed version; config: label/NULL */
+	char *for_version;	   /* config: the firmware it is written for */
 	char *min_from, *max_from; /* NULL when absent */
 	/* firmware: the bootloader id of the chips it is made for, in the
 	 * family's canonical form (tf_chip_state.bl_id); NULL: not given */
 	char *bootloader_id;
-	char **boards;		   /* none: any board */
+	char **boards; /* none: any board */
 	size_t n_boards;
 	char *file; /* relative to the DB directory, already checked */
 	uint64_t size;
@@ -126,8 +126,8 @@ struct tf_fwdb {
  * Parse manifest bytes (pure: no file access, no signature).  @name names
  * the source in messages.  On success *@out has dir == NULL, dirfd == -1.
  */
-int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name,
-			   struct tf_fwdb **out, struct tf_err *err);
+int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name, struct tf_fwdb **out,
+			   struct tf_err *err);
 
 /*
  * Parse manifest.ini.sig bytes (pure).  Lines are "<key-id> <base64>";
@@ -135,22 +135,21 @@ int tf_fwdb_parse_manifest(const char *buf, size_t len, const char *name,
  * signature line, each key id at most once.
  */
 int tf_fwdb_parse_signatures(const char *buf, size_t len, const char *name,
-			     struct tf_sig_line **out, size_t *n_out,
-			     struct tf_err *err);
+			     struct tf_sig_line **out, size_t *n_out, struct tf_err *err);
 
 /*
  * Parse a key file (pure): one base64 line decoding to exactly @key_len
  * bytes, '#' comment lines and blank lines allowed.
  */
-int tf_fwdb_parse_key(const char *buf, size_t len, const char *name,
-		      uint8_t *key, size_t key_len, struct tf_err *err);
+int tf_fwdb_parse_key(const char *buf, size_t len, const char *name, uint8_t *key,
+		      size_t key_len, struct tf_err *err);
 
 /*
  * Open @dir, read and parse its manifest, apply the signature policy
  * (@opts NULL: required, default keys directory).  Blob files are not read.
  */
-int tf_fwdb_load(const char *dir, const struct tf_fwdb_opts *opts,
-		 struct tf_fwdb **out, struct tf_err *err);
+int tf_fwdb_load(const char *dir, const struct tf_fwdb_opts *opts, struct tf_fwdb **out,
+		 struct tf_err *err);
 
 /* 1 if manifest.ini is no longer the file that was loaded, 0 if it is,
  * -errno if it can not be checked. */
@@ -161,23 +160,20 @@ int tf_fwdb_changed(const struct tf_fwdb *db);
  * file is a regular file reached without symlinks, that its size is the
  * manifest's and its SHA-256 matches.  Nothing unverified is returned.
  */
-int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b,
-		      uint8_t **data, size_t *len, struct tf_err *err);
+int tf_fwdb_read_blob(const struct tf_fwdb *db, const struct tf_blob *b, uint8_t **data,
+		      size_t *len, struct tf_err *err);
 /* The same checks without keeping the data. */
-int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b,
-			struct tf_err *err);
+int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b, struct tf_err *err);
 
 const struct tf_blob *tf_fwdb_find(const struct tf_fwdb *db, const char *id);
 bool tf_blob_fits_hardware(const struct tf_blob *b, const char *hw);
 /* True if the blob names no boards, or names one of @board_ids. */
-bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids,
-			size_t n);
+bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids, size_t n);
 /*
  * True if @current lies in [min_from, max_from] (absent bounds are open).
  * @current NULL means "unknown" and fits only a blob without bounds.
  */
-bool tf_blob_fits_from_version(const struct tf_blob *b,
-			       const struct tf_version *current);
+bool tf_blob_fits_from_version(const struct tf_blob *b, const struct tf_version *current);
 void tf_fwdb_free(struct tf_fwdb *db);
 
 /*
@@ -186,8 +182,7 @@ void tf_fwdb_free(struct tf_fwdb *db);
  * parse, then adds or replaces this key's line in manifest.ini.sig,
  * keeping other keys' lines, atomically (rename).
  */
-int tf_fwdb_sign(const char *dir, const char *secret_key_file,
-		 struct tf_err *err);
+int tf_fwdb_sign(const char *dir, const char *secret_key_file, struct tf_err *err);
 /* Write @dir/<key_id>.key (0600) and @dir/<key_id>.pub (0644); never
  * overwrites (-EEXIST). */
 int tf_fwdb_keygen(const char *dir, const char *key_id, struct tf_err *err);

@@ -33,8 +33,8 @@ static int request(const struct tf_gpio_spec *spec, bool output, int value,
 	if (spec->name[0]) {
 		line = gpiod_line_find(spec->name);
 		if (!line)
-			return tf_err_set(err, errno ? errno : ENOENT, "GPIO line \"%s\" not found",
-					  spec->name);
+			return tf_err_set(err, errno ? errno : ENOENT,
+					  "GPIO line \"%s\" not found", spec->name);
 	} else {
 		chip = gpiod_chip_open_lookup(spec->chip);
 		if (!chip)
@@ -114,7 +114,10 @@ int tf_gpio_lookup(const struct tf_gpio_spec *spec, char *consumer, size_t size,
 	}
 	r = gpiod_line_update(line);
 	who = r == 0 && gpiod_line_is_used(line) ? gpiod_line_consumer(line) : NULL;
-	snprintf(consumer, size, "%s", who ? who : r == 0 && gpiod_line_is_used(line) ? "?" : "");
+	snprintf(consumer, size, "%s",
+		 who				      ? who
+		 : r == 0 && gpiod_line_is_used(line) ? "?"
+						      : "");
 	gpiod_line_close_chip(line);
 	return 0;
 }
@@ -138,8 +141,8 @@ int tf_gpio_set(struct tf_gpio_line *l, int value)
 
 int tf_gpio_wait_edge(struct tf_gpio_line *l, int timeout_ms)
 {
-	struct timespec ts = {.tv_sec = timeout_ms / 1000,
-			      .tv_nsec = (long)(timeout_ms % 1000) * 1000000};
+	struct timespec ts = { .tv_sec = timeout_ms / 1000,
+			       .tv_nsec = (long)(timeout_ms % 1000) * 1000000 };
 	struct gpiod_line_event ev;
 	int r;
 

@@ -35,8 +35,8 @@ void tf_gpio_reset_pulse(const struct tf_reset_seq *rs, const struct tf_gpio_spe
 				 &out->irq_err) < 0)
 		out->irq = NULL;
 	if (reset) {
-		if (request_retry(reset, true, 1, busy_retry_ms, &out->reset,
-				  &out->reset_err) < 0) {
+		if (request_retry(reset, true, 1, busy_retry_ms, &out->reset, &out->reset_err) <
+		    0) {
 			out->reset = NULL;
 		} else {
 			out->pulsed = true;

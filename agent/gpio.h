@@ -18,9 +18,9 @@
 
 /* How a board profile names a line: by chip label + offset, or by name. */
 struct tf_gpio_spec {
-	char chip[64];  /* gpiochip label or name ("gpiochip0"); "" if by name */
-	int line;       /* offset on that chip, -1 if by name */
-	char name[64];  /* line name ("TS_RESET"), "" if by chip+offset */
+	char chip[64]; /* gpiochip label or name ("gpiochip0"); "" if by name */
+	int line;      /* offset on that chip, -1 if by name */
+	char name[64]; /* line name ("TS_RESET"), "" if by chip+offset */
 	bool active_low;
 };
 
@@ -36,13 +36,11 @@ enum tf_gpio_edge {
  * Request @spec as an output driven to logical @value (1 = asserted, the
  * active-low inversion is applied by libgpiod).
  */
-int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value,
-			   const char *consumer, struct tf_gpio_line **out,
-			   struct tf_err *err);
+int tf_gpio_request_output(const struct tf_gpio_spec *spec, int value, const char *consumer,
+			   struct tf_gpio_line **out, struct tf_err *err);
 /* Request @spec as an input reporting both edges. */
-int tf_gpio_request_input(const struct tf_gpio_spec *spec,
-			  const char *consumer, struct tf_gpio_line **out,
-			  struct tf_err *err);
+int tf_gpio_request_input(const struct tf_gpio_spec *spec, const char *consumer,
+			  struct tf_gpio_line **out, struct tf_err *err);
 /*
  * Is the line @spec names there, and who holds it -- without requesting
  * it (requesting would change its direction).  0 with @consumer the
@@ -78,10 +76,10 @@ struct tf_reset_seq {
 
 /* What tf_gpio_reset_pulse() took and did. */
 struct tf_reset_lines {
-	struct tf_gpio_line *reset; /* held, released (logical 0); NULL if not taken */
-	struct tf_gpio_line *irq;   /* held as an input; NULL if not taken */
-	bool pulsed;                /* the reset pulse was given */
-	bool irq_driven;            /* with the interrupt line driven */
+	struct tf_gpio_line *reset;	  /* held, released (logical 0); NULL if not taken */
+	struct tf_gpio_line *irq;	  /* held as an input; NULL if not taken */
+	bool pulsed;			  /* the reset pulse was given */
+	bool irq_driven;		  /* with the interrupt line driven */
 	struct tf_err reset_err, irq_err; /* why a line given was not taken */
 };
 

@@ -11,15 +11,15 @@
 #include "cli.h"
 
 enum tf_verdict {
-	TF_VERDICT_IGNORED,   /* not an event or device of ours */
-	TF_VERDICT_DISABLED,  /* off switch */
-	TF_VERDICT_OWN_BIND,  /* the bind touchfw's own rebind caused */
-	TF_VERDICT_BUSY,      /* a run already holds the device */
-	TF_VERDICT_GAVE_UP,   /* attempts exhausted */
-	TF_VERDICT_BACKOFF,   /* retry not due yet */
-	TF_VERDICT_UPTODATE,  /* verified earlier, inputs unchanged */
+	TF_VERDICT_IGNORED,	/* not an event or device of ours */
+	TF_VERDICT_DISABLED,	/* off switch */
+	TF_VERDICT_OWN_BIND,	/* the bind touchfw's own rebind caused */
+	TF_VERDICT_BUSY,	/* a run already holds the device */
+	TF_VERDICT_GAVE_UP,	/* attempts exhausted */
+	TF_VERDICT_BACKOFF,	/* retry not due yet */
+	TF_VERDICT_UPTODATE,	/* verified earlier, inputs unchanged */
 	TF_VERDICT_NO_PROFILES, /* no board profile installed at all */
-	TF_VERDICT_STATE_BAD, /* state directory or a state file unusable */
+	TF_VERDICT_STATE_BAD,	/* state directory or a state file unusable */
 	TF_VERDICT_HANDED_OFF,
 };
 

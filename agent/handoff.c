@@ -116,7 +116,8 @@ const char *tf_agent_path(char *buf, size_t size)
 static const char *const handoff_passed_env[] = {
 	"TOUCHFW_LOG_LEVEL",
 #if TF_TEST_HOOKS
-	"LD_PRELOAD", "UMOCKDEV_DIR",
+	"LD_PRELOAD",
+	"UMOCKDEV_DIR",
 #endif
 };
 
@@ -137,7 +138,8 @@ static size_t handoff_env(char **out, size_t max, char *const *from)
 		for (k = 0; k < TF_ARRAY_SIZE(handoff_passed_env) && n + 1 < max; k++) {
 			size_t len = strlen(handoff_passed_env[k]);
 
-			if (!strncmp(from[i], handoff_passed_env[k], len) && from[i][len] == '=')
+			if (!strncmp(from[i], handoff_passed_env[k], len) &&
+			    from[i][len] == '=')
 				out[n++] = from[i];
 		}
 	out[n] = NULL;
@@ -151,9 +153,8 @@ struct sdbus_api {
 	int (*set_address)(sd_bus *, const char *);
 	int (*start)(sd_bus *);
 	int (*open_system)(sd_bus **);
-	int (*call_method)(sd_bus *, const char *, const char *, const char *,
-			   const char *, sd_bus_error *, sd_bus_message **,
-			   const char *, ...);
+	int (*call_method)(sd_bus *, const char *, const char *, const char *, const char *,
+			   sd_bus_error *, sd_bus_message **, const char *, ...);
 	sd_bus *(*flush_close_unref)(sd_bus *);
 	sd_bus_message *(*message_unref)(sd_bus_message *);
 	void (*error_free)(sd_bus_error *);
@@ -172,26 +173,23 @@ static int sdbus_load(struct sdbus_api *a)
 	*(void **)&a->flush_close_unref = dlsym(a->h, "sd_bus_flush_close_unref");
 	*(void **)&a->message_unref = dlsym(a->h, "sd_bus_message_unref");
 	*(void **)&a->error_free = dlsym(a->h, "sd_bus_error_free");
-	if (!a->bus_new || !a->set_address || !a->start || !a->open_system ||
-	    !a->call_method || !a->flush_close_unref || !a->message_unref ||
-	    !a->error_free) {
+	if (!a->bus_new || !a->set_address || !a->start || !a->open_system || !a->call_method ||
+	    !a->flush_close_unref || !a->message_unref || !a->error_free) {
 		dlclose(a->h);
 		return -ENOSYS;
 	}
 	return 0;
 }
 
-static int start_unit(struct sdbus_api *a, sd_bus *bus, const char *unit,
-		      struct tf_err *err)
+static int start_unit(struct sdbus_api *a, sd_bus *bus, const char *unit, struct tf_err *err)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	int r;
 
-	r = a->call_method(bus, "org.freedesktop.systemd1",
-			   "/org/freedesktop/systemd1",
-			   "org.freedesktop.systemd1.Manager", "StartUnit", &e,
-			   &reply, "ss", unit, "replace");
+	r = a->call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+			   "org.freedesktop.systemd1.Manager", "StartUnit", &e, &reply, "ss",
+			   unit, "replace");
 	if (r < 0)
 		tf_err_set(err, -r, "StartUnit %s: %s", unit,
 			   e.message ? e.message : strerror(-r));
@@ -201,8 +199,7 @@ static int start_unit(struct sdbus_api *a, sd_bus *bus, const char *unit,
 	return r < 0 ? r : 0;
 }
 
-static int handoff_sdbus(const char *unit, enum tf_handoff_how *how,
-			 struct tf_err *err)
+static int handoff_sdbus(const char *unit, enum tf_handoff_how *how, struct tf_err *err)
 {
 	struct sdbus_api a;
 	sd_bus *bus = NULL;
@@ -269,8 +266,7 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
 		if (errno != EINTR)
 			return tf_err_set(err, errno, "waitpid: %s", strerror(errno));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return tf_err_set(err, EIO, "systemctl --no-block start %s failed",
-				  unit);
+		return tf_err_set(err, EIO, "systemctl --no-block start %s failed", unit);
 	return 0;
 }
 
@@ -279,9 +275,8 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
  * worker; it gets its own session, /dev/null for input and a log file in
  * the state directory for output.
  */
-static int handoff_fork(const struct tf_settings *s, const char *config_path,
-			const char *dev, const char *const *args,
-			struct tf_err *err)
+static int handoff_fork(const struct tf_settings *s, const char *config_path, const char *dev,
+			const char *const *args, struct tf_err *err)
 {
 	char agent_buf[PATH_MAX], logname[300];
 	const char *agent = tf_agent_path(agent_buf, sizeof(agent_buf));
@@ -360,16 +355,14 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path,
 		;
 	if (read(pfd[0], &ok, 1) == 1) {
 		close(pfd[0]);
-		return tf_err_set(err, EIO, "could not start the detached agent %s",
-				  agent);
+		return tf_err_set(err, EIO, "could not start the detached agent %s", agent);
 	}
 	close(pfd[0]);
 	return 0;
 }
 
-int tf_handoff(const struct tf_settings *s, const char *config_path,
-	       const char *dev, const char *const *args,
-	       enum tf_handoff_how *how, struct tf_err *err)
+int tf_handoff(const struct tf_settings *s, const char *config_path, const char *dev,
+	       const char *const *args, enum tf_handoff_how *how, struct tf_err *err)
 {
 	char unit[256];
 	bool systemd = s->handoff == TF_HANDOFF_SYSTEMD ||

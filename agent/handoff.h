@@ -29,9 +29,8 @@ int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size);
  * Start `touchfw run [args] DEV` for @dev without waiting for it.  @args
  * are extra arguments for the fork path (the unit carries its own).
  */
-int tf_handoff(const struct tf_settings *s, const char *config_path,
-	       const char *dev, const char *const *args,
-	       enum tf_handoff_how *how, struct tf_err *err);
+int tf_handoff(const struct tf_settings *s, const char *config_path, const char *dev,
+	       const char *const *args, enum tf_handoff_how *how, struct tf_err *err);
 
 const char *tf_handoff_how_name(enum tf_handoff_how how);
 

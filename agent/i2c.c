@@ -19,7 +19,7 @@ struct tf_i2c {
 	int fd;
 	unsigned long funcs;
 	uint16_t max_write; /* bytes per write message, 0 = not limited yet */
-	int slave;          /* address set with I2C_SLAVE, -1 = none */
+	int slave;	    /* address set with I2C_SLAVE, -1 = none */
 };
 
 /* Bytes the next write message may carry, of @want: within what the
@@ -47,8 +47,7 @@ static bool write_refused(struct tf_i2c *bus, size_t n)
 
 bool tf_i2c_nak(int r)
 {
-	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT ||
-	       r == -EAGAIN;
+	return r == -ENXIO || r == -EREMOTEIO || r == -EIO || r == -ETIMEDOUT || r == -EAGAIN;
 }
 
 int tf_i2c_open(struct tf_i2c **busp, int nr, struct tf_err *err)
@@ -102,7 +101,9 @@ static int rdwr(struct tf_i2c *bus, struct i2c_msg *msgs, unsigned n)
 
 int tf_i2c_write(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len)
 {
-	struct i2c_msg m = { .addr = addr, .flags = 0, .len = (uint16_t)len,
+	struct i2c_msg m = { .addr = addr,
+			     .flags = 0,
+			     .len = (uint16_t)len,
 			     .buf = (uint8_t *)buf };
 
 	if (len > I2C_DEV_MAX_MSG)
@@ -112,7 +113,9 @@ int tf_i2c_write(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t l
 
 int tf_i2c_read(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len)
 {
-	struct i2c_msg m = { .addr = addr, .flags = I2C_M_RD, .len = (uint16_t)len,
+	struct i2c_msg m = { .addr = addr,
+			     .flags = I2C_M_RD,
+			     .len = (uint16_t)len,
 			     .buf = buf };
 
 	if (len > I2C_DEV_MAX_MSG)
@@ -120,8 +123,8 @@ int tf_i2c_read(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len)
 	return rdwr(bus, &m, 1);
 }
 
-int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w,
-		      size_t wlen, uint8_t *r, size_t rlen)
+int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w, size_t wlen,
+		      uint8_t *r, size_t rlen)
 {
 	struct i2c_msg m[2] = {
 		{ .addr = addr, .flags = 0, .len = (uint16_t)wlen, .buf = (uint8_t *)w },
@@ -232,8 +235,8 @@ static void put_reg(uint8_t *p, enum tf_i2c_reg16 order, uint16_t reg)
 	p[order == TF_I2C_REG_BE16 ? 0 : 1] = (uint8_t)(reg >> 8);
 }
 
-int tf_i2c_reg_write(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
-		     uint16_t reg, const uint8_t *val, size_t len, size_t block)
+int tf_i2c_reg_write(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order, uint16_t reg,
+		     const uint8_t *val, size_t len, size_t block)
 {
 	uint8_t buf[I2C_DEV_MAX_MSG];
 	size_t off = 0;
@@ -257,8 +260,8 @@ int tf_i2c_reg_write(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
 	return 0;
 }
 
-int tf_i2c_reg_read(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
-		    uint16_t reg, uint8_t *buf, size_t len, size_t chunk)
+int tf_i2c_reg_read(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order, uint16_t reg,
+		    uint8_t *buf, size_t len, size_t chunk)
 {
 	size_t off = 0;
 

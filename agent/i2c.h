@@ -33,8 +33,8 @@ bool tf_i2c_plain_ok(const struct tf_i2c *bus);
 int tf_i2c_write(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len);
 int tf_i2c_read(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len);
 /* Write then read with a repeated START (one transaction). */
-int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w,
-		      size_t wlen, uint8_t *r, size_t rlen);
+int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w, size_t wlen,
+		      uint8_t *r, size_t rlen);
 /* One byte with SMBus receive-byte (libi2c) at @addr, via I2C_SLAVE. */
 int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val);
 /*
@@ -56,11 +56,11 @@ enum tf_i2c_reg16 { TF_I2C_REG_LE16, TF_I2C_REG_BE16 };
  * adapter takes it, else in register-addressed pieces (the last piece
  * last), each at most @block data bytes and within the adapter's limit.
  */
-int tf_i2c_reg_write(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
-		     uint16_t reg, const uint8_t *val, size_t len, size_t block);
+int tf_i2c_reg_write(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order, uint16_t reg,
+		     const uint8_t *val, size_t len, size_t block);
 /* Register read in reads of at most @chunk bytes, halved while the
  * adapter refuses them. */
-int tf_i2c_reg_read(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order,
-		    uint16_t reg, uint8_t *buf, size_t len, size_t chunk);
+int tf_i2c_reg_read(struct tf_i2c *bus, uint16_t addr, enum tf_i2c_reg16 order, uint16_t reg,
+		    uint8_t *buf, size_t len, size_t chunk);
 
 #endif /* TF_I2C_H */

@@ -39,7 +39,6 @@ int main(int argc, char **argv)
 
 	agent = tf_agent_path(buf, sizeof(buf));
 	execv(agent, argv);
-	fprintf(stderr, "touchfw: can not run the agent %s: %s\n", agent,
-		strerror(errno));
+	fprintf(stderr, "touchfw: can not run the agent %s: %s\n", agent, strerror(errno));
 	return TF_EXIT_FAILURE;
 }

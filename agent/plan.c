@@ -34,20 +34,21 @@ static unsigned failures(const struct tf_plan_input *in, const struct tf_blob *b
 	return tf_persist_failures_why(in->persist_dir, in->devname, hex, why, why_size);
 }
 
-static const struct tf_blob *pinned(const struct tf_plan_input *in,
-				    const char *id, enum tf_blob_type type,
-				    struct tf_err *err)
+static const struct tf_blob *pinned(const struct tf_plan_input *in, const char *id,
+				    enum tf_blob_type type, struct tf_err *err)
 {
 	const struct tf_blob *b = tf_fwdb_find(in->db, id);
 
 	if (!b) {
-		tf_err_set(err, ENOENT, "the profile pins '%s', which the firmware "
-			   "database does not have", id);
+		tf_err_set(err, ENOENT,
+			   "the profile pins '%s', which the firmware "
+			   "database does not have",
+			   id);
 		return NULL;
 	}
 	if (b->type != type || strcmp(b->family, in->family)) {
-		tf_err_set(err, ENOENT, "the profile pins '%s', which is not a %s %s",
-			   id, in->family, tf_blob_type_name(type));
+		tf_err_set(err, ENOENT, "the profile pins '%s', which is not a %s %s", id,
+			   in->family, tf_blob_type_name(type));
 		return NULL;
 	}
 	return b;
@@ -120,19 +121,21 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		if (!b)
 			return -ENOENT;
 		if (hw[0] && !tf_blob_fits_hardware(b, hw))
-			return tf_err_set(err, ENOENT, "pinned firmware '%s' is not for "
-					  "hardware %s", b->id, hw);
+			return tf_err_set(err, ENOENT,
+					  "pinned firmware '%s' is not for "
+					  "hardware %s",
+					  b->id, hw);
 		if (st->mode == TF_CHIP_APP && st->has_version &&
 		    !tf_version_cmp(&st->version, &b->v_version)) {
 			tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
-				 "running the pinned version %s", b->version);
+				    "running the pinned version %s", b->version);
 			return 0;
 		}
 		if (!bootloader_fits(st, b))
 			return wrong_bootloader(st, b, err);
 		p->fw = b;
-		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "pinned by the board profile (%s)",
-			 b->id);
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
+			    "pinned by the board profile (%s)", b->id);
 		return 0;
 	}
 	for (i = 0; i < in->db->n_blobs; i++) {
@@ -186,17 +189,17 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		if (!best)
 			return tf_err_set(err, ENOENT,
 					  "the chip is in bootloader mode and the database has "
-					  "no %s firmware for %s%s", in->family,
-					  hw[0] ? "hardware " : "this board", hw);
+					  "no %s firmware for %s%s",
+					  in->family, hw[0] ? "hardware " : "this board", hw);
 		p->fw = best;
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
-			 "chip in bootloader mode: newest firmware for %s is %s",
-			 hw[0] ? hw : "this board", best->version);
+			    "chip in bootloader mode: newest firmware for %s is %s",
+			    hw[0] ? hw : "this board", best->version);
 		return 0;
 	}
 	if (!best) {
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "no firmware for hardware %s%s",
-			 hw, skipped ? " (skipped blobs that failed here before)" : "");
+			    hw, skipped ? " (skipped blobs that failed here before)" : "");
 		return 0;
 	}
 	if (!st->has_version) {
@@ -205,18 +208,19 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		p->fw = best;
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
 			    "the chip reports no firmware version; %s is the newest for this "
-			    "board", best->version);
+			    "board",
+			    best->version);
 		return 0;
 	}
 	if (tf_version_cmp(&best->v_version, &st->version) <= 0) {
 		tf_snprintf(p->fw_reason, sizeof(p->fw_reason),
-			 "running %s; newest in the database is %s", st->version_str,
-			 best->version);
+			    "running %s; newest in the database is %s", st->version_str,
+			    best->version);
 		return 0;
 	}
 	p->fw = best;
 	tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "%s is newer than the running %s",
-		 best->version, st->version_str);
+		    best->version, st->version_str);
 	return 0;
 }
 
@@ -240,8 +244,10 @@ static int choose_versioned_config(const struct tf_plan_input *in, struct tf_pla
 		if (!best)
 			return -ENOENT;
 		if (!best->version || tf_version_parse(in->family, best->version, &best_v) < 0)
-			return tf_err_set(err, ENOENT, "pinned configuration '%s' has no %s "
-					  "configuration version", best->id, in->family);
+			return tf_err_set(err, ENOENT,
+					  "pinned configuration '%s' has no %s "
+					  "configuration version",
+					  best->id, in->family);
 	} else {
 		for (i = 0; i < in->db->n_blobs; i++) {
 			b = &in->db->blobs[i];
@@ -266,8 +272,8 @@ static int choose_versioned_config(const struct tf_plan_input *in, struct tf_pla
 	if (!st->has_config_version) {
 		p->cfg_needed = true;
 		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
-			    "the chip holds no valid configuration; %s is version %s%s", best->id,
-			    best->version, pin ? " (pinned)" : "");
+			    "the chip holds no valid configuration; %s is version %s%s",
+			    best->id, best->version, pin ? " (pinned)" : "");
 		return 0;
 	}
 	c = tf_version_cmp(&best_v, &st->config_version);
@@ -282,13 +288,13 @@ static int choose_versioned_config(const struct tf_plan_input *in, struct tf_pla
 	if (c > 0) {
 		p->cfg_needed = true;
 		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
-			    "%s is version %s, newer than the chip's %s", best->id, best->version,
-			    st->config_version_str);
+			    "%s is version %s, newer than the chip's %s", best->id,
+			    best->version, st->config_version_str);
 	} else if (in->force) {
 		p->cfg_needed = true;
 		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
-			    "forced: %s is version %s, the chip has %s", best->id, best->version,
-			    st->config_version_str);
+			    "forced: %s is version %s, the chip has %s", best->id,
+			    best->version, st->config_version_str);
 	} else if (c == 0) {
 		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
 			    "the chip runs configuration version %s, the newest (%s)",
@@ -302,8 +308,7 @@ static int choose_versioned_config(const struct tf_plan_input *in, struct tf_pla
 	return 0;
 }
 
-static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
-			 struct tf_err *err)
+static int choose_config(const struct tf_plan_input *in, struct tf_plan *p, struct tf_err *err)
 {
 	const char *hw = p->fw && p->fw->n_hardware == 1 && !hardware(in)[0]
 				 ? p->fw->hardware[0]
@@ -324,8 +329,8 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 		if (!b)
 			return -ENOENT;
 		best = b;
-		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "pinned by the board profile (%s)",
-			 b->id);
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "pinned by the board profile (%s)", b->id);
 	} else {
 		for (i = 0; i < in->db->n_blobs; i++) {
 			b = &in->db->blobs[i];
@@ -338,12 +343,12 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 		}
 		if (!best) {
 			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
-				 "no configuration for firmware %s on this board",
-				 p->target_version);
+				    "no configuration for firmware %s on this board",
+				    p->target_version);
 			return 0;
 		}
-		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "%s is written for firmware %s",
-			 best->id, p->target_version);
+		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
+			    "%s is written for firmware %s", best->id, p->target_version);
 	}
 	p->cfg = best;
 	/* Same firmware and a known CRC on both sides: compare now. */
@@ -351,8 +356,8 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p,
 		p->cfg_needed = best->config_crc != in->st->config_crc;
 		if (!p->cfg_needed)
 			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
-				 "config CRC 0x%06X already matches %s", in->st->config_crc,
-				 best->id);
+				    "config CRC 0x%06X already matches %s", in->st->config_crc,
+				    best->id);
 	} else {
 		p->cfg_needed = true;
 	}
@@ -371,6 +376,6 @@ int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *p, struct tf_er
 		tf_snprintf(p->target_version, sizeof(p->target_version), "%s", p->fw->version);
 	else if (in->st->has_version)
 		tf_snprintf(p->target_version, sizeof(p->target_version), "%s",
-			 in->st->version_str);
+			    in->st->version_str);
 	return choose_config(in, p, err);
 }

@@ -33,7 +33,7 @@
 struct tf_plan {
 	const struct tf_blob *fw;  /* NULL: keep the firmware */
 	const struct tf_blob *cfg; /* NULL: no configuration known for it */
-	bool cfg_needed;           /* cfg differs from the chip (or unknown) */
+	bool cfg_needed;	   /* cfg differs from the chip (or unknown) */
 	char target_version[TF_VERSION_STR_MAX];
 	char fw_reason[200];
 	char cfg_reason[200];
@@ -42,12 +42,12 @@ struct tf_plan {
 struct tf_plan_input {
 	const struct tf_fwdb *db;
 	const struct tf_board_profile *profile; /* may be NULL (manual use) */
-	const struct tf_controller *ctrl;       /* may be NULL */
+	const struct tf_controller *ctrl;	/* may be NULL */
 	const char *family;
 	const struct tf_chip_state *st;
-	const char *hw_hint;       /* hardware last seen here, or NULL */
+	const char *hw_hint; /* hardware last seen here, or NULL */
 	const char *devname;
-	const char *persist_dir;   /* for failures that survive reboots */
+	const char *persist_dir; /* for failures that survive reboots */
 	unsigned max_blob_failures;
 	/* Configurations are chosen by their version (see above). */
 	bool config_versioned;
@@ -58,8 +58,7 @@ struct tf_plan_input {
 /* Returns 0 (a plan, possibly empty) or -ENOENT with a reason in @err;
  * -ENODEV when the chip is in its bootloader and reports a bootloader id
  * that no firmware for it names (a chip of another kind). */
-int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *plan,
-		 struct tf_err *err);
+int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *plan, struct tf_err *err);
 
 void tf_sha256_hex(const uint8_t sha[32], char out[65]);
 

@@ -109,8 +109,7 @@ static char *reader(char *str, int num, void *stream)
 
 static int parse_bool(const char *v, bool *out)
 {
-	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") ||
-	    !strcmp(v, "on"))
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on"))
 		*out = true;
 	else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") ||
 		 !strcmp(v, "off"))
@@ -158,8 +157,7 @@ static int set_dirs(char (*dirs)[256], unsigned *n, const char *v)
 	return 0;
 }
 
-static int handler(void *user, const char *section, const char *name,
-		   const char *value)
+static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_ctx *c = user;
 	struct tf_settings *s = c->s;
@@ -217,27 +215,27 @@ static int handler(void *user, const char *section, const char *name,
 		else if (!strcmp(name, "firmware_dirs"))
 			bad = set_dirs(s->firmware_dirs, &s->n_firmware_dirs, value);
 		else if (!strcmp(name, "firmware_class_path"))
-			bad = set_path(s->firmware_class_path,
-				       sizeof(s->firmware_class_path), value);
+			bad = set_path(s->firmware_class_path, sizeof(s->firmware_class_path),
+				       value);
 		else if (!strcmp(name, "cmdline"))
 			bad = set_path(s->cmdline, sizeof(s->cmdline), value);
 		else
 			goto unknown;
 	} else {
-		tf_err_set(c->err, EINVAL, "%s:%u: unknown section [%s]", s->path,
-			   c->line, section);
+		tf_err_set(c->err, EINVAL, "%s:%u: unknown section [%s]", s->path, c->line,
+			   section);
 		c->failed = 1;
 		return 0;
 	}
 	if (bad) {
-		tf_err_set(c->err, EINVAL, "%s:%u: [%s] %s: invalid value '%s'",
-			   s->path, c->line, section, name, value);
+		tf_err_set(c->err, EINVAL, "%s:%u: [%s] %s: invalid value '%s'", s->path,
+			   c->line, section, name, value);
 		c->failed = 1;
 	}
 	return 1;
 unknown:
-	tf_err_set(c->err, EINVAL, "%s:%u: [%s]: unknown key '%s'", s->path,
-		   c->line, section, name);
+	tf_err_set(c->err, EINVAL, "%s:%u: [%s]: unknown key '%s'", s->path, c->line, section,
+		   name);
 	c->failed = 1;
 	return 1;
 }
@@ -261,8 +259,8 @@ bool tf_cmdline_disables(const char *cmdline)
 	return false;
 }
 
-int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
-		      const char *name, struct tf_err *err)
+int tf_settings_parse(struct tf_settings *s, const char *text, size_t len, const char *name,
+		      struct tf_err *err)
 {
 	struct parse_ctx c = { .s = s, .err = err, .pos = text, .end = text + len };
 	ini_stream_fn parse;
@@ -292,8 +290,8 @@ int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
  * bytes, and the udev fast path reads both, so the common case allocates
  * nothing.
  */
-static int read_small(const char *path, size_t max, char *stack, size_t ssize,
-		      char **heap, const char **text, size_t *len)
+static int read_small(const char *path, size_t max, char *stack, size_t ssize, char **heap,
+		      const char **text, size_t *len)
 {
 	size_t n = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -316,7 +314,8 @@ static int read_small(const char *path, size_t max, char *stack, size_t ssize,
 		n += (size_t)r;
 		if (n == ssize - 1) {
 			/* Did not fit: read it whole from the start. */
-			int e = lseek(fd, 0, SEEK_SET) < 0 ? -errno : tf_read_fd(fd, max, heap, len);
+			int e = lseek(fd, 0, SEEK_SET) < 0 ? -errno
+							   : tf_read_fd(fd, max, heap, len);
 
 			close(fd);
 			if (e < 0)

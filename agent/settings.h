@@ -20,18 +20,18 @@ enum tf_mode { TF_MODE_UPDATE, TF_MODE_REPORT_ONLY };
 enum tf_handoff { TF_HANDOFF_AUTO, TF_HANDOFF_SYSTEMD, TF_HANDOFF_FORK };
 
 struct tf_settings {
-	char path[512];          /* the file read, for messages */
+	char path[512]; /* the file read, for messages */
 	bool file_found;
-	bool enabled;            /* [touchfw] enabled */
-	bool disabled_by_cmdline;/* touchfw.disable / touchfw=off */
+	bool enabled;		  /* [touchfw] enabled */
+	bool disabled_by_cmdline; /* touchfw.disable / touchfw=off */
 	enum tf_mode mode;
 	enum tf_handoff handoff;
 	enum tf_sig_policy signatures; /* the one policy enum, fwdb.h's */
-	unsigned max_attempts;   /* per device, then give up until reboot */
-	unsigned backoff_s;      /* first retry delay, doubling */
+	unsigned max_attempts;	       /* per device, then give up until reboot */
+	unsigned backoff_s;	       /* first retry delay, doubling */
 	unsigned input_timeout_ms;
 	unsigned flash_timeout_ms;
-	unsigned bind_timeout_ms;/* add-only udev: wait for the driver */
+	unsigned bind_timeout_ms; /* add-only udev: wait for the driver */
 	unsigned own_bind_window_s;
 	char state_dir[256];
 	char persist_dir[256];
@@ -42,8 +42,8 @@ struct tf_settings {
 	unsigned n_firmware_dirs;
 	char firmware_dirs[TF_MAX_DIRS][256];
 	char firmware_class_path[256]; /* the sysfs parameter file */
-	char cmdline[256];             /* /proc/cmdline, for tests */
-	char agent_unit[64];           /* "touchfw@%s.service" prefix */
+	char cmdline[256];	       /* /proc/cmdline, for tests */
+	char agent_unit[64];	       /* "touchfw@%s.service" prefix */
 };
 
 /* The settings file when neither --config nor $TOUCHFW_CONFIG names one. */
@@ -60,8 +60,8 @@ int tf_settings_load(struct tf_settings *s, const char *path, struct tf_err *err
  * defaults, then @text; @name is the file for messages.  Fuzzed in
  * tests/fuzz/fuzz_settings.c.
  */
-int tf_settings_parse(struct tf_settings *s, const char *text, size_t len,
-		      const char *name, struct tf_err *err);
+int tf_settings_parse(struct tf_settings *s, const char *text, size_t len, const char *name,
+		      struct tf_err *err);
 /* Is touchfw switched off, by the file or the kernel command line? */
 bool tf_settings_disabled(const struct tf_settings *s);
 /* Parse a kernel command line for touchfw.disable / touchfw=off (pure). */

@@ -33,13 +33,13 @@ int tf_spi_bufsiz(size_t *out, struct tf_err *err)
 	errno = 0;
 	v = strtoul(val, &end, 10);
 	if (errno || end == val || *end || val[0] == '-')
-		return tf_err_set(err, EINVAL, "%s: \"%s\" is not a number", TF_SPIDEV_BUFSIZ_PARAM,
-				  val);
+		return tf_err_set(err, EINVAL, "%s: \"%s\" is not a number",
+				  TF_SPIDEV_BUFSIZ_PARAM, val);
 	if (v < TF_SPI_ALIGN)
 		return tf_err_set(err, EMSGSIZE,
 				  "%s: %lu bytes is less than one transfer (%u) takes; load "
-				  "spidev with a larger bufsiz", TF_SPIDEV_BUFSIZ_PARAM, v,
-				  TF_SPI_ALIGN);
+				  "spidev with a larger bufsiz",
+				  TF_SPIDEV_BUFSIZ_PARAM, v, TF_SPI_ALIGN);
 	*out = v;
 	return 0;
 }
@@ -64,7 +64,8 @@ int tf_spi_open(struct tf_spi *s, const char *node, const struct tf_spi_cfg *cfg
 		goto fail_io;
 	if (cfg && cfg->has_mode) {
 		/* keep the flags the device has (cs-high, ...), set CPOL/CPHA */
-		mode = (mode & ~(uint32_t)(SPI_CPOL | SPI_CPHA)) | (cfg->mode & (SPI_CPOL | SPI_CPHA));
+		mode = (mode & ~(uint32_t)(SPI_CPOL | SPI_CPHA)) |
+		       (cfg->mode & (SPI_CPOL | SPI_CPHA));
 		if (ioctl(s->fd, SPI_IOC_WR_MODE32, &mode) < 0) {
 			r = errno;
 			tf_spi_close(s);
@@ -157,7 +158,8 @@ int tf_spi_message(struct tf_spi *s, const struct tf_spi_xfer *x, size_t n)
 			bool last_piece = off + len == x[i].len;
 			size_t need = aligned(len);
 
-			if (nk == MAX_XFERS_PER_MSG || (x[i].tx && tx_total + need > s->bufsiz) ||
+			if (nk == MAX_XFERS_PER_MSG ||
+			    (x[i].tx && tx_total + need > s->bufsiz) ||
 			    (x[i].rx && rx_total + need > s->bufsiz)) {
 				/* another message: keep the chip selected across
 				 * the split unless a gap is wanted here anyway */
@@ -291,7 +293,8 @@ static int spidev_file(const char *dev, const char *file, struct tf_err *err)
 	r = tf_write_attr(path, dev);
 	if (r < 0)
 		return tf_err_set(err, -r, "%s spidev (%s): %s",
-				  !strcmp(file, "bind") ? "binding" : "unbinding", path, strerror(-r));
+				  !strcmp(file, "bind") ? "binding" : "unbinding", path,
+				  strerror(-r));
 	return 0;
 }
 
@@ -321,7 +324,8 @@ int tf_spidev_claim(const char *dev, struct tf_spidev_claim *c, int timeout_ms,
 	if (drv[0])
 		return tf_err_set(err, EBUSY,
 				  "bound to %s; it must let go (unbind) before spidev can "
-				  "have the device", drv);
+				  "have the device",
+				  drv);
 	if (stat("/sys/bus/spi/drivers/spidev", &sb) < 0)
 		return tf_err_set(err, ENODEV,
 				  "no spidev driver in /sys/bus/spi/drivers (the kernel needs "
@@ -333,7 +337,8 @@ int tf_spidev_claim(const char *dev, struct tf_spidev_claim *c, int timeout_ms,
 	if (strcmp(ovr, "(null)") && ovr[0] && strcmp(ovr, "spidev"))
 		return tf_err_set(err, EBUSY,
 				  "driver_override is \"%s\"; somebody else chose its driver, "
-				  "touchfw leaves it alone", ovr);
+				  "touchfw leaves it alone",
+				  ovr);
 	c->active = true;
 	if (strcmp(ovr, "spidev")) {
 		r = write_override(dev, "spidev", err);
@@ -351,14 +356,13 @@ int tf_spidev_claim(const char *dev, struct tf_spidev_claim *c, int timeout_ms,
 		goto undo;
 	}
 	return 0;
-undo:
-	{
-		struct tf_err e2 = { 0 };
+undo : {
+	struct tf_err e2 = { 0 };
 
-		driver_of(dev, drv, sizeof(drv));
-		c->bound_spidev = !strcmp(drv, "spidev") || c->bound_spidev;
-		tf_spidev_release(c, &e2);
-	}
+	driver_of(dev, drv, sizeof(drv));
+	c->bound_spidev = !strcmp(drv, "spidev") || c->bound_spidev;
+	tf_spidev_release(c, &e2);
+}
 	return r;
 }
 
@@ -376,7 +380,8 @@ int tf_spidev_release(struct tf_spidev_claim *c, struct tf_err *err)
 		if (!strcmp(drv, "spidev")) {
 			rc = spidev_file(c->dev, "unbind", err);
 			if (!rc && !wait_state(c->dev, "", NULL, 0, 3000))
-				rc = tf_err_set(err, ETIMEDOUT, "spidev still bound 3 s after "
+				rc = tf_err_set(err, ETIMEDOUT,
+						"spidev still bound 3 s after "
 						"unbind");
 		}
 		c->bound_spidev = false;

@@ -26,7 +26,7 @@
 
 #define TF_SPIDEV_BUFSIZ_PARAM "/sys/module/spidev/parameters/bufsiz"
 #define TF_SPIDEV_BUFSIZ_DEFAULT 4096u /* spidev.c, when the file is absent */
-#define TF_SPI_ALIGN 8u                /* ARCH_KMALLOC_MINALIGN (x86-64, arm64 >= 8) */
+#define TF_SPI_ALIGN 8u		       /* ARCH_KMALLOC_MINALIGN (x86-64, arm64 >= 8) */
 
 struct tf_spi_stats {
 	uint64_t messages; /* SPI_IOC_MESSAGE calls */
@@ -37,14 +37,14 @@ struct tf_spi_stats {
 /* Settings for the device; 0 / has_mode false: keep what the device has. */
 struct tf_spi_cfg {
 	bool has_mode;
-	uint32_t mode;     /* SPI_CPHA 1 | SPI_CPOL 2 */
+	uint32_t mode; /* SPI_CPHA 1 | SPI_CPOL 2 */
 	uint8_t bits;
 	uint32_t speed_hz;
 };
 
 struct tf_spi {
 	int fd;
-	char node[64];     /* /dev/spidevB.C */
+	char node[64]; /* /dev/spidevB.C */
 	uint32_t mode;
 	uint8_t bits;
 	uint32_t speed_hz;
@@ -78,10 +78,10 @@ int tf_spi_transfer(struct tf_spi *s, const uint8_t *tx, uint8_t *rx, size_t len
 
 /* What tf_spidev_claim did, so that release undoes exactly that. */
 struct tf_spidev_claim {
-	char dev[64];       /* "spi1.0" */
-	char node[64];      /* "/dev/spidev1.0" */
-	bool set_override;  /* we wrote driver_override */
-	bool bound_spidev;  /* we bound spidev */
+	char dev[64];	   /* "spi1.0" */
+	char node[64];	   /* "/dev/spidev1.0" */
+	bool set_override; /* we wrote driver_override */
+	bool bound_spidev; /* we bound spidev */
 	bool active;
 };
 

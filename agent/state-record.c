@@ -21,8 +21,8 @@ static uint64_t next_allowed(unsigned count, unsigned backoff_s)
 	return (uint64_t)time(NULL) + ((uint64_t)backoff_s << shift);
 }
 
-int tf_state_reserve_attempt(struct tf_state *st, const char *dev,
-			     unsigned backoff_s, struct tf_err *err)
+int tf_state_reserve_attempt(struct tf_state *st, const char *dev, unsigned backoff_s,
+			     struct tf_err *err)
 {
 	struct tf_attempts a;
 

@@ -32,12 +32,13 @@ static int check_dir(int fd, const char *dir, struct tf_err *err)
 	if (sb.st_uid != geteuid())
 		return tf_err_set(err, EPERM,
 				  "%s: owned by uid %u, not by uid %u that touchfw runs as; "
-				  "refusing to use it", dir, (unsigned)sb.st_uid,
-				  (unsigned)geteuid());
+				  "refusing to use it",
+				  dir, (unsigned)sb.st_uid, (unsigned)geteuid());
 	if (sb.st_mode & 022)
 		return tf_err_set(err, EPERM,
 				  "%s: writable by group or others (mode %04o), refusing "
-				  "to use it", dir, (unsigned)(sb.st_mode & 07777));
+				  "to use it",
+				  dir, (unsigned)(sb.st_mode & 07777));
 	return 0;
 }
 
@@ -50,8 +51,7 @@ static int open_dir_checked(int atfd, const char *name, const char *shown, bool 
 	int r;
 
 	if (create && mkdirat(atfd, name, 0700) < 0 && errno != EEXIST)
-		return tf_err_set(err, errno, "%s: can not create: %s", shown,
-				  strerror(errno));
+		return tf_err_set(err, errno, "%s: can not create: %s", shown, strerror(errno));
 	fd = openat(atfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		r = errno;
@@ -60,8 +60,10 @@ static int open_dir_checked(int atfd, const char *name, const char *shown, bool 
 
 			if (fstatat(atfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 			    S_ISLNK(sb.st_mode))
-				return tf_err_set(err, ELOOP, "%s: a symbolic link, refusing "
-						  "to follow it", shown);
+				return tf_err_set(err, ELOOP,
+						  "%s: a symbolic link, refusing "
+						  "to follow it",
+						  shown);
 		}
 		return tf_err_set(err, r, "%s: %s", shown, strerror(r));
 	}
@@ -71,8 +73,7 @@ static int open_dir_checked(int atfd, const char *name, const char *shown, bool 
 	return tf_take_fd(&fd);
 }
 
-int tf_state_open(struct tf_state *st, const char *dir, bool create,
-		  struct tf_err *err)
+int tf_state_open(struct tf_state *st, const char *dir, bool create, struct tf_err *err)
 {
 	int fd;
 
@@ -123,8 +124,7 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 	struct stat sb;
 	int e;
 
-	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
-		    0600);
+	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT)
@@ -195,15 +195,13 @@ static int write_at(int dirfd, const char *dir, const char *name, const char *co
 		r = -errno;
 	if (r) {
 		unlinkat(dirfd, tmp, 0);
-		return tf_err_set(err, -r, "%s/%s: can not write: %s", dir, name,
-				  strerror(-r));
+		return tf_err_set(err, -r, "%s/%s: can not write: %s", dir, name, strerror(-r));
 	}
 	return 0;
 }
 
 /* Read @name (at most 64 KiB: state files are small). */
-static int read_at(int dirfd, const char *dir, const char *name, char **out,
-		   struct tf_err *err)
+static int read_at(int dirfd, const char *dir, const char *name, char **out, struct tf_err *err)
 {
 	_cleanup_close_ int fd = tf_state_open_file(dirfd, dir, name, O_RDONLY, err);
 	int r;
@@ -291,8 +289,8 @@ static int mark(struct tf_state *st, const char *dev, const char *what, uint64_t
 	return write_at(st->dirfd, st->dir, name, buf, NULL);
 }
 
-static int take(struct tf_state *st, const char *dev, const char *what,
-		uint64_t now_s, unsigned window_s, struct tf_err *err)
+static int take(struct tf_state *st, const char *dev, const char *what, uint64_t now_s,
+		unsigned window_s, struct tf_err *err)
 {
 	char name[160], *buf = NULL;
 	uint64_t t;
@@ -318,8 +316,8 @@ int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s)
 	return mark(st, dev, "ownbind", now_s);
 }
 
-int tf_state_take_own_bind(struct tf_state *st, const char *dev,
-			   uint64_t now_s, unsigned window_s, struct tf_err *err)
+int tf_state_take_own_bind(struct tf_state *st, const char *dev, uint64_t now_s,
+			   unsigned window_s, struct tf_err *err)
 {
 	return take(st, dev, "ownbind", now_s, window_s, err);
 }
@@ -329,8 +327,8 @@ int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s
 	return mark(st, dev, "waitbind", now_s);
 }
 
-int tf_state_take_wait_bind(struct tf_state *st, const char *dev,
-			    uint64_t now_s, unsigned window_s, struct tf_err *err)
+int tf_state_take_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s,
+			    unsigned window_s, struct tf_err *err)
 {
 	return take(st, dev, "waitbind", now_s, window_s, err);
 }
@@ -377,16 +375,19 @@ int tf_attempts_parse(const char *text, struct tf_attempts *a, struct tf_err *er
 					  (int)(len > 40 ? 40 : len), line);
 		if (eq - line == 5 && !strncmp(line, "count", 5)) {
 			if (!parse_u64_field(eq + 1, len - 6, UINT32_MAX - 1, &v))
-				return tf_err_set(err, EBADMSG, "field count: '%.*s' is not a "
-						  "count (0 to %u)", (int)(len - 6 > 40 ? 40 : len - 6),
-						  eq + 1, UINT32_MAX - 1);
+				return tf_err_set(err, EBADMSG,
+						  "field count: '%.*s' is not a "
+						  "count (0 to %u)",
+						  (int)(len - 6 > 40 ? 40 : len - 6), eq + 1,
+						  UINT32_MAX - 1);
 			a->count = (unsigned)v;
 			have_count = true;
 		} else if (eq - line == 12 && !strncmp(line, "next_allowed", 12)) {
 			if (!parse_u64_field(eq + 1, len - 13, UINT64_MAX, &v))
-				return tf_err_set(err, EBADMSG, "field next_allowed: '%.*s' is "
-						  "not a time", (int)(len - 13 > 40 ? 40 : len - 13),
-						  eq + 1);
+				return tf_err_set(err, EBADMSG,
+						  "field next_allowed: '%.*s' is "
+						  "not a time",
+						  (int)(len - 13 > 40 ? 40 : len - 13), eq + 1);
 			a->next_allowed = v;
 		} else if (eq - line == 10 && !strncmp(line, "last_error", 10)) {
 			size_t n = len - 11;
@@ -408,8 +409,8 @@ int tf_attempts_parse(const char *text, struct tf_attempts *a, struct tf_err *er
 	return 0;
 }
 
-int tf_state_read_attempts(struct tf_state *st, const char *dev,
-			   struct tf_attempts *a, struct tf_err *err)
+int tf_state_read_attempts(struct tf_state *st, const char *dev, struct tf_attempts *a,
+			   struct tf_err *err)
 {
 	char name[160], *buf = NULL;
 	int r;
@@ -436,8 +437,8 @@ int tf_state_read_attempts(struct tf_state *st, const char *dev,
 	return r;
 }
 
-int tf_state_write_attempts(struct tf_state *st, const char *dev,
-			    const struct tf_attempts *a, struct tf_err *err)
+int tf_state_write_attempts(struct tf_state *st, const char *dev, const struct tf_attempts *a,
+			    struct tf_err *err)
 {
 	char name[160], buf[700], msg[sizeof(a->last_error)];
 	size_t i;
@@ -448,8 +449,8 @@ int tf_state_write_attempts(struct tf_state *st, const char *dev,
 	for (i = 0; msg[i]; i++)
 		if (msg[i] == '\n')
 			msg[i] = ' ';
-	snprintf(buf, sizeof(buf), "count=%u\nnext_allowed=%llu\nlast_error=%s\n",
-		 a->count, (unsigned long long)a->next_allowed, msg);
+	snprintf(buf, sizeof(buf), "count=%u\nnext_allowed=%llu\nlast_error=%s\n", a->count,
+		 (unsigned long long)a->next_allowed, msg);
 	return write_at(st->dirfd, st->dir, name, buf, err);
 }
 
@@ -481,15 +482,13 @@ int tf_file_id_get(const char *path, struct tf_file_id *id)
 
 static void format_id(char *buf, size_t size, const struct tf_file_id *id)
 {
-	snprintf(buf, size, "%llu:%llu:%llu:%lld.%09lld",
-		 (unsigned long long)id->dev, (unsigned long long)id->ino,
-		 (unsigned long long)id->size, (long long)id->mtime_s,
-		 (long long)id->mtime_ns);
+	snprintf(buf, size, "%llu:%llu:%llu:%lld.%09lld", (unsigned long long)id->dev,
+		 (unsigned long long)id->ino, (unsigned long long)id->size,
+		 (long long)id->mtime_s, (long long)id->mtime_ns);
 }
 
-int tf_state_write_uptodate(struct tf_state *st, const char *dev,
-			    const struct tf_file_id *db, const char *input,
-			    const char *versions)
+int tf_state_write_uptodate(struct tf_state *st, const char *dev, const struct tf_file_id *db,
+			    const char *input, const char *versions)
 {
 	char name[160], idbuf[128], buf[512];
 
@@ -501,8 +500,8 @@ int tf_state_write_uptodate(struct tf_state *st, const char *dev,
 	return write_at(st->dirfd, st->dir, name, buf, NULL);
 }
 
-bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
-			  const struct tf_file_id *db, const char *input)
+bool tf_state_is_uptodate(struct tf_state *st, const char *dev, const struct tf_file_id *db,
+			  const char *input)
 {
 	char name[160], idbuf[128], want[240], *buf = NULL;
 	bool ok;
@@ -550,8 +549,7 @@ int tf_state_read_result(struct tf_state *st, const char *dev, char **json)
 /* ------------------------------------------------------------ persistent */
 
 /* The persistent directory (checked), and with @failed its failed/. */
-static int persist_dirfd(const char *persist_dir, bool create, bool failed,
-			 struct tf_err *err)
+static int persist_dirfd(const char *persist_dir, bool create, bool failed, struct tf_err *err)
 {
 	struct tf_state pst;
 	int fd, r;
@@ -591,9 +589,10 @@ int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why
 
 		if (len > 9 && !strncmp(line, "failures=", 9)) {
 			if (!parse_u64_field(line + 9, len - 9, UINT32_MAX - 1, &v))
-				return tf_err_set(err, EBADMSG, "field failures: '%.*s' is not "
-						  "a count", (int)(len - 9 > 40 ? 40 : len - 9),
-						  line + 9);
+				return tf_err_set(err, EBADMSG,
+						  "field failures: '%.*s' is not "
+						  "a count",
+						  (int)(len - 9 > 40 ? 40 : len - 9), line + 9);
 			*n = (unsigned)v;
 			have = true;
 		} else if (len >= 11 && !strncmp(line, "last_error=", 11)) {
@@ -647,8 +646,8 @@ unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 	return UINT_MAX;
 }
 
-int tf_persist_record_failure(const char *persist_dir, const char *dev,
-			      const char *sha256_hex, const char *why, struct tf_err *err)
+int tf_persist_record_failure(const char *persist_dir, const char *dev, const char *sha256_hex,
+			      const char *why, struct tf_err *err)
 {
 	char name[300], shown[600], buf[700], msg[512];
 	unsigned n;
@@ -717,7 +716,7 @@ int tf_persist_clear(const char *persist_dir, const char *dev)
 }
 
 int tf_persist_list_failures(const char *persist_dir, const char *dev,
-			      struct tf_failure_rec *out, int max)
+			     struct tf_failure_rec *out, int max)
 {
 	char prefix[160];
 	struct dirent *de;
@@ -835,7 +834,8 @@ int tf_persist_read_hw(const char *persist_dir, const char *dev, struct tf_hw_hi
 	free(buf);
 	if (r < 0) {
 		memset(h, 0, sizeof(*h));
-		return tf_err_set(err, EBADMSG, "%s/%s: not a hardware id and when it was learnt",
+		return tf_err_set(err, EBADMSG,
+				  "%s/%s: not a hardware id and when it was learnt",
 				  persist_dir, name);
 	}
 	return 0;

@@ -30,7 +30,7 @@ struct tf_state {
 };
 
 struct tf_attempts {
-	unsigned count;        /* failed runs since the last success */
+	unsigned count;	       /* failed runs since the last success */
 	uint64_t next_allowed; /* CLOCK_REALTIME seconds */
 	char last_error[512];
 };
@@ -46,8 +46,7 @@ struct tf_file_id {
  * directory, not a symlink, owned by the effective uid, not writable by
  * group or others.  -EPERM with the reason in @err otherwise.
  */
-int tf_state_open(struct tf_state *st, const char *dir, bool create,
-		  struct tf_err *err);
+int tf_state_open(struct tf_state *st, const char *dir, bool create, struct tf_err *err);
 void tf_state_close(struct tf_state *st);
 /* A subdirectory of a checked state directory, checked the same way;
  * returns its fd or -errno with the reason in @err. */
@@ -69,15 +68,14 @@ int tf_state_lock(struct tf_state *st, const char *dev, bool wait, bool create,
 		  struct tf_err *err);
 /* 1 while another process holds the device's lock, 0 if not, -errno (with
  * @err) when the lock file is unusable. */
-int tf_state_locked_by_other(struct tf_state *st, const char *dev,
-			     struct tf_err *err);
+int tf_state_locked_by_other(struct tf_state *st, const char *dev, struct tf_err *err);
 
 /* "The next bind of @dev is ours": written just before touchfw rebinds. */
 int tf_state_mark_own_bind(struct tf_state *st, const char *dev, uint64_t now_s);
 /* Consume the marker: 1 if it was younger than @window_s, 0 if not or
  * absent, -errno (with @err) when it is not a usable file. */
-int tf_state_take_own_bind(struct tf_state *st, const char *dev,
-			   uint64_t now_s, unsigned window_s, struct tf_err *err);
+int tf_state_take_own_bind(struct tf_state *st, const char *dev, uint64_t now_s,
+			   unsigned window_s, struct tf_err *err);
 
 /*
  * "The run for @dev must wait for its driver to bind": set by handle-event
@@ -85,8 +83,8 @@ int tf_state_take_own_bind(struct tf_state *st, const char *dev,
  * --wait-bind option.
  */
 int tf_state_mark_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s);
-int tf_state_take_wait_bind(struct tf_state *st, const char *dev,
-			    uint64_t now_s, unsigned window_s, struct tf_err *err);
+int tf_state_take_wait_bind(struct tf_state *st, const char *dev, uint64_t now_s,
+			    unsigned window_s, struct tf_err *err);
 
 /*
  * Parse an attempts file (pure).  Strict: a number that does not fit, junk
@@ -99,10 +97,10 @@ int tf_attempts_parse(const char *text, struct tf_attempts *a, struct tf_err *er
  * says "at the limit" (count UINT_MAX, the reason in last_error): callers
  * that only look at @a stay on the safe side.
  */
-int tf_state_read_attempts(struct tf_state *st, const char *dev,
-			   struct tf_attempts *a, struct tf_err *err);
-int tf_state_write_attempts(struct tf_state *st, const char *dev,
-			    const struct tf_attempts *a, struct tf_err *err);
+int tf_state_read_attempts(struct tf_state *st, const char *dev, struct tf_attempts *a,
+			   struct tf_err *err);
+int tf_state_write_attempts(struct tf_state *st, const char *dev, const struct tf_attempts *a,
+			    struct tf_err *err);
 int tf_state_clear_attempts(struct tf_state *st, const char *dev);
 /*
  * Attempt bookkeeping (state-record.c).  Reserve: count a run as a failed
@@ -113,8 +111,8 @@ int tf_state_clear_attempts(struct tf_state *st, const char *dev);
  * per attempt (at most 1024 times).  An unreadable or corrupt file starts
  * again from zero.
  */
-int tf_state_reserve_attempt(struct tf_state *st, const char *dev,
-			     unsigned backoff_s, struct tf_err *err);
+int tf_state_reserve_attempt(struct tf_state *st, const char *dev, unsigned backoff_s,
+			     struct tf_err *err);
 int tf_state_fail_attempt(struct tf_state *st, const char *dev, bool reserved,
 			  unsigned backoff_s, const char *why, unsigned *count,
 			  struct tf_err *err);
@@ -125,11 +123,10 @@ int tf_state_fail_attempt(struct tf_state *st, const char *dev, bool reserved,
  * reload, a chip swapped behind it) registers a new input device, so the
  * record no longer holds and the next event is handed off again.
  */
-int tf_state_write_uptodate(struct tf_state *st, const char *dev,
-			    const struct tf_file_id *db, const char *input,
-			    const char *versions);
-bool tf_state_is_uptodate(struct tf_state *st, const char *dev,
-			  const struct tf_file_id *db, const char *input);
+int tf_state_write_uptodate(struct tf_state *st, const char *dev, const struct tf_file_id *db,
+			    const char *input, const char *versions);
+bool tf_state_is_uptodate(struct tf_state *st, const char *dev, const struct tf_file_id *db,
+			  const char *input);
 int tf_state_clear_uptodate(struct tf_state *st, const char *dev);
 
 int tf_state_write_result(struct tf_state *st, const char *dev, const char *json);
@@ -154,9 +151,8 @@ int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why
  */
 unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 				 const char *sha256_hex, char *why, size_t why_size);
-int tf_persist_record_failure(const char *persist_dir, const char *dev,
-			      const char *sha256_hex, const char *why,
-			      struct tf_err *err);
+int tf_persist_record_failure(const char *persist_dir, const char *dev, const char *sha256_hex,
+			      const char *why, struct tf_err *err);
 int tf_persist_clear(const char *persist_dir, const char *dev);
 
 /* A device's failure records, for status: at most @max in @out; returns

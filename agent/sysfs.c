@@ -53,8 +53,7 @@ static int cmp_inputs(const void *a, const void *b)
 		      ((const struct tf_input_node *)b)->input);
 }
 
-int tf_sysfs_inputs(const char *subsys, const char *dev,
-		    struct tf_input_node *out, int max)
+int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *out, int max)
 {
 	char path[PATH_MAX], sub[PATH_MAX];
 	struct dirent *de, *de2;

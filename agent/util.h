@@ -71,8 +71,7 @@ int tf_err_set(struct tf_err *e, int code, const char *fmt, ...)
 int tf_err_reject(struct tf_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prefix the existing message with more context ("file: ..."). */
-int tf_err_prefix(struct tf_err *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int tf_err_prefix(struct tf_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tf_err_clear(struct tf_err *e);
 
 /* The bounded file readers (tf_read_fd, tf_read_file, tf_read_file_at)

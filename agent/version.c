@@ -71,8 +71,7 @@ static int format_dotted(const struct tf_version *v, char *buf, size_t size)
 		return -EINVAL;
 	buf[0] = '\0';
 	for (i = 0; i < v->n_parts; i++) {
-		r = tf_snprintf(buf + used, size - used, "%s%u", i ? "." : "",
-				v->part[i]);
+		r = tf_snprintf(buf + used, size - used, "%s%u", i ? "." : "", v->part[i]);
 		if (r < 0)
 			return r;
 		used += strlen(buf + used);

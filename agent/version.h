@@ -37,7 +37,7 @@ struct tf_version_scheme {
 
 struct tf_version {
 	const struct tf_version_scheme *scheme; /* NULL counts as dotted */
-	unsigned n_parts; /* 1..TF_VERSION_MAX_PARTS */
+	unsigned n_parts;			/* 1..TF_VERSION_MAX_PARTS */
 	uint32_t part[TF_VERSION_MAX_PARTS];
 };
 
@@ -65,9 +65,9 @@ int tf_version_parse_dec(const char **p, bool canonical, uint32_t max, uint32_t 
 
 /*
  * Total order: <0, 0, >0, by the scheme's cmp, else: components compare as
- * numbers, missing trailing components count as 0 ("1.2" == "1.2.0").  Versions of different schemes
- * are not comparable in any meaningful way; they order by scheme name so
- * that sorting stays well defined.
+ * numbers, missing trailing components count as 0 ("1.2" == "1.2.0").  Versions of different
+ * schemes are not comparable in any meaningful way; they order by scheme name so that sorting
+ * stays well defined.
  */
 int tf_version_cmp(const struct tf_version *a, const struct tf_version *b);
 

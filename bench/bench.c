@@ -165,12 +165,15 @@ static void bench_handle_event(const char *heconf)
 	char *ag_argv[] = { agent, "--version", NULL };
 	char *env_unbind[] = { "ACTION=unbind", "DEVPATH=/devices/x/i2c-1/1-004a",
 			       "SUBSYSTEM=i2c", confenv, NULL };
-	char *env_other[] = { "ACTION=bind", "DEVPATH=/devices/x/i2c-1/1-0050",
-			      "SUBSYSTEM=i2c", "DRIVER=at24", confenv, NULL };
-	char *env_ours[] = { "ACTION=bind", "DEVPATH=/devices/x/i2c-1/1-004a",
-			     "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts", confenv, NULL };
+	char *env_other[] = { "ACTION=bind",   "DEVPATH=/devices/x/i2c-1/1-0050",
+			      "SUBSYSTEM=i2c", "DRIVER=at24",
+			      confenv,	       NULL };
+	char *env_ours[] = { "ACTION=bind",   "DEVPATH=/devices/x/i2c-1/1-004a",
+			     "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts",
+			     confenv,	      NULL };
 	char **envs[] = { env_unbind, env_other, env_ours };
-	const char *names[] = { "unbind event (ignored)", "bind of a driver touchfw does not know",
+	const char *names[] = { "unbind event (ignored)",
+				"bind of a driver touchfw does not know",
 				"bind of atmel_mxt_ts, no profile installed" };
 	double t[RUNS], w[3][RUNS], a[RUNS], it;
 	double mt;
@@ -201,8 +204,8 @@ static void bench_handle_event(const char *heconf)
 		printf("   %-44s wall %5.2f x (goal <= 1.10)  instructions %5.2f x\n", names[k],
 		       median(w[k], RUNS) / mt, it > 0 ? ik / it : 0.0);
 	}
-	printf("   %-44s wall %5.2f x (what the split saves)\n", "for comparison, touchfw-agent --version",
-	       median(a, RUNS) / mt);
+	printf("   %-44s wall %5.2f x (what the split saves)\n",
+	       "for comparison, touchfw-agent --version", median(a, RUNS) / mt);
 }
 
 /* ------------------------------------------------------------ boards */
@@ -212,15 +215,16 @@ static char *mxt_board(const char *compat, const char *pacing, const char *max_t
 {
 	char *s = NULL;
 
-	if (asprintf(&s,
-		     "[board]\nname = touchfw benchmark board\ncompatible = %s\npacing = %s\n"
-		     "[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n%s"
-		     "[chip touchscreen]\nadapter = 1\naddress = 0x4a\nmodel = mxt224e\n"
-		     "compatible = atmel,maxtouch\ndriver = atmel_mxt_ts\nbound = true\n"
-		     "state = %s\nfw_version = 1.0.AA\npower = %s\nreset_gpio = 0\nchg_gpio = 1\n%s"
-		     "[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TS_RESET\n"
-		     "line.1 = TS_CHG\n",
-		     compat, pacing, max_transfer, state, power, irq) < 0)
+	if (asprintf(
+		    &s,
+		    "[board]\nname = touchfw benchmark board\ncompatible = %s\npacing = %s\n"
+		    "[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n%s"
+		    "[chip touchscreen]\nadapter = 1\naddress = 0x4a\nmodel = mxt224e\n"
+		    "compatible = atmel,maxtouch\ndriver = atmel_mxt_ts\nbound = true\n"
+		    "state = %s\nfw_version = 1.0.AA\npower = %s\nreset_gpio = 0\nchg_gpio = 1\n%s"
+		    "[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TS_RESET\n"
+		    "line.1 = TS_CHG\n",
+		    compat, pacing, max_transfer, state, power, irq) < 0)
 		exit(1);
 	return s;
 }
@@ -232,22 +236,29 @@ static char *multi_board(int n, bool one_bus)
 	char *s = NULL, *t;
 	int i;
 
-	if (asprintf(&s, "[board]\nname = touchfw benchmark board, %d controllers\n"
-			 "compatible = touchfw,bench-multi\npacing = realtime\n", n) < 0)
+	if (asprintf(&s,
+		     "[board]\nname = touchfw benchmark board, %d controllers\n"
+		     "compatible = touchfw,bench-multi\npacing = realtime\n",
+		     n) < 0)
 		exit(1);
 	for (i = 1; i <= (one_bus ? 1 : n); i++) {
-		if (asprintf(&t, "%s[adapter %d]\nname = touchfw emulated adapter %d\n"
-				 "speed = 400000\nmax_transfer = 255\n", s, i, i) < 0)
+		if (asprintf(&t,
+			     "%s[adapter %d]\nname = touchfw emulated adapter %d\n"
+			     "speed = 400000\nmax_transfer = 255\n",
+			     s, i, i) < 0)
 			exit(1);
 		free(s);
 		s = t;
 	}
 	for (i = 1; i <= n; i++) {
-		if (asprintf(&t, "%s[chip ts%d]\nadapter = %d\naddress = 0x%x\nmodel = mxt224e\n"
-				 "compatible = atmel,maxtouch\ndriver = atmel_mxt_ts\nbound = true\n"
-				 "state = no-image\nfw_version = 1.0.AA\npower = driver\n"
-				 "reset_gpio = %d\nchg_gpio = %d\n",
-			     s, i, one_bus ? 1 : i, one_bus ? 0x49 + i : 0x4a, 2 * i - 2, 2 * i - 1) < 0)
+		if (asprintf(
+			    &t,
+			    "%s[chip ts%d]\nadapter = %d\naddress = 0x%x\nmodel = mxt224e\n"
+			    "compatible = atmel,maxtouch\ndriver = atmel_mxt_ts\nbound = true\n"
+			    "state = no-image\nfw_version = 1.0.AA\npower = driver\n"
+			    "reset_gpio = %d\nchg_gpio = %d\n",
+			    s, i, one_bus ? 1 : i, one_bus ? 0x49 + i : 0x4a, 2 * i - 2,
+			    2 * i - 1) < 0)
 			exit(1);
 		free(s);
 		s = t;
@@ -325,8 +336,8 @@ static void find_agent_libs(void)
 	while (fgets(line, sizeof(line), p)) {
 		char name[256];
 
-		if (sscanf(line, " %255s", name) == 1 && strlen(agent_libs) + strlen(name) + 2 <
-								 sizeof(agent_libs)) {
+		if (sscanf(line, " %255s", name) == 1 &&
+		    strlen(agent_libs) + strlen(name) + 2 < sizeof(agent_libs)) {
 			char *slash = strrchr(name, '/');
 
 			strcat(agent_libs, slash ? slash + 1 : name);
@@ -645,7 +656,8 @@ static void run_measured(struct emub *eb, const char *chip, int adapter, bool dr
 	if (first >= 0 && last > first && last < sm->n) {
 		r->phase_wall = sm->s[last].wall - sm->s[first].wall;
 		r->phase_model = (double)(sm->s[last].bus_ns - sm->s[first].bus_ns +
-					  sm->s[last].busy_ns - sm->s[first].busy_ns) / 1e9;
+					  sm->s[last].busy_ns - sm->s[first].busy_ns) /
+				 1e9;
 		r->phase_xfers = sm->s[last].transactions - sm->s[first].transactions;
 		r->phase_idle_xfers = sm->s[last].idle_xfers - sm->s[first].idle_xfers;
 		r->phase_idle_ns = sm->s[last].idle_ns - sm->s[first].idle_ns;
@@ -694,7 +706,8 @@ static void flash_path(const char *title, const char *board_text, bool driver_si
 	modelled = (double)(r.u.bus_ns + r.d.bus_ns + r.busy_ns) / 1e9;
 	printf("\n   %s:\n", title);
 	printf("   bytes on the bus per image byte            %5.3f     (goal <= 1.05)\n",
-	       (double)(r.u.bytes_written + r.u.bytes_read + r.d.bytes_written + r.d.bytes_read) /
+	       (double)(r.u.bytes_written + r.u.bytes_read + r.d.bytes_written +
+			r.d.bytes_read) /
 		       (double)len);
 	printf("   i2c-dev transactions per frame             %5.2f%s\n",
 	       (double)r.u.transactions / frames,
@@ -706,8 +719,8 @@ static void flash_path(const char *title, const char *board_text, bool driver_si
 		printf("     touchfw, the emulator's %.2f s out       %5.3f     (goal <= 1.05; %" PRIu64
 		       " of %" PRIu64 "\n"
 		       "     transfers found the board waiting, %.0f us each)\n",
-		       emul, (r.phase_wall - emul) / r.phase_model, r.phase_idle_xfers, r.phase_xfers,
-		       r.xfer_cost * 1e6);
+		       emul, (r.phase_wall - emul) / r.phase_model, r.phase_idle_xfers,
+		       r.phase_xfers, r.xfer_cost * 1e6);
 	}
 	/* The whole command against everything modelled: the time a
 	 * transfer, a chip operation or a driver job was pending (the board
@@ -772,25 +785,29 @@ static void bench_flash(void)
 	       "   400 kHz, real-time pacing, 5 ms programming per frame (the model's default),\n"
 	       "   by each path:\n",
 	       len, frames, FRAME_BYTES);
-	b = mxt_board("touchfw,emul-demo", "realtime", "max_transfer = 255\n", "no-image", "driver",
-		      "");
+	b = mxt_board("touchfw,emul-demo", "realtime", "max_transfer = 255\n", "no-image",
+		      "driver", "");
 	if (want("flash") || want("flash-a"))
-		flash_path("a. bootloader mode, driver bound (it owns CHG): status polling, adapter limit\n"
-		   "      255 bytes per message",
-		   b, false, fw, len, frames);
+		flash_path(
+			"a. bootloader mode, driver bound (it owns CHG): status polling, adapter limit\n"
+			"      255 bytes per message",
+			b, false, fw, len, frames);
 	free(b);
 	b = mxt_board("touchfw,emul-always-on", "realtime", "max_transfer = 255\n", "app",
 		      "always-on", "irq_type = edge\n");
 	if (want("flash") || want("flash-b"))
-		flash_path("b. application mode, always-on supply: unbind, flash with CHG through the GPIO\n"
-		   "      interface",
-		   b, false, fw, len, frames);
+		flash_path(
+			"b. application mode, always-on supply: unbind, flash with CHG through the GPIO\n"
+			"      interface",
+			b, false, fw, len, frames);
 	free(b);
-	b = mxt_board("touchfw,emul-demo", "realtime", "", "app", "driver", "irq_type = level\n");
+	b = mxt_board("touchfw,emul-demo", "realtime", "", "app", "driver",
+		      "irq_type = level\n");
 	if (want("flash") || want("flash-c"))
-		flash_path("c. application mode, the driver owns power: the driver's update_fw (one\n"
-		   "      message per frame, so no adapter limit)",
-		   b, true, fw, len, frames);
+		flash_path(
+			"c. application mode, the driver owns power: the driver's update_fw (one\n"
+			"      message per frame, so no adapter limit)",
+			b, true, fw, len, frames);
 	free(b);
 }
 
@@ -807,7 +824,8 @@ static void bench_memory_1m(void)
 	snprintf(fw, sizeof(fw), "%s/bench-1m.fw", dir);
 	snprintf(bin, sizeof(bin), "%s/touchfw", build);
 	write_image(fw, 1024 * 1024, &len, &frames);
-	b = mxt_board("touchfw,emul-demo", "fast", "max_transfer = 255\n", "no-image", "driver", "");
+	b = mxt_board("touchfw,emul-demo", "fast", "max_transfer = 255\n", "no-image", "driver",
+		      "");
 	eb = board_up(b, "touchscreen");
 	run_measured(eb, "touchscreen", 1, false, argv, 0, &r);
 	if (r.rc != 0) {
@@ -828,21 +846,20 @@ static void bench_memory_1m(void)
  * Microchip's framing.  Modelled time: the wire (bits at 8 MHz, the 1 ms
  * chip-select gaps touchfw asks for, delays) plus the chip's busy time.
  */
-static const char spi_board_text[] =
-	"[board]\n"
-	"name = touchfw spi benchmark board\n"
-	"compatible = touchfw,bench-spi\n"
-	"pacing = realtime\n"
-	"[spi 1]\n"
-	"max_speed_hz = 20000000\n"
-	"[spi-chip touchscreen]\n"
-	"bus = 1\n"
-	"chip_select = 0\n"
-	"model = mxt1664s\n"
-	"driver = mchp_spi_ts\n"
-	"state = no-image\n"
-	"spi_mode = 3\n"
-	"max_speed_hz = 8000000\n";
+static const char spi_board_text[] = "[board]\n"
+				     "name = touchfw spi benchmark board\n"
+				     "compatible = touchfw,bench-spi\n"
+				     "pacing = realtime\n"
+				     "[spi 1]\n"
+				     "max_speed_hz = 20000000\n"
+				     "[spi-chip touchscreen]\n"
+				     "bus = 1\n"
+				     "chip_select = 0\n"
+				     "model = mxt1664s\n"
+				     "driver = mchp_spi_ts\n"
+				     "state = no-image\n"
+				     "spi_mode = 3\n"
+				     "max_speed_hz = 8000000\n";
 
 static const char spi_profile[] =
 	"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
@@ -859,7 +876,10 @@ struct spi_sampler {
 	struct emub *eb;
 	volatile int stop;
 	int n;
-	struct { double wall; uint64_t bytes, wire_ns, busy_ns; } s[MAX_SAMPLES];
+	struct {
+		double wall;
+		uint64_t bytes, wire_ns, busy_ns;
+	} s[MAX_SAMPLES];
 };
 
 static void *spi_sampler_main(void *arg)
@@ -905,15 +925,18 @@ static void bench_flash_spi(const char *build, const char *dir)
 		exit(1);
 	}
 	free(img);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/spiboards' && printf '%%s' '%s' | "
-		 "dtc -q -I dts -O dtb -o '%s/spiboards/spi.dtb' -", dir, spi_profile, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/spiboards' && printf '%%s' '%s' | "
+		 "dtc -q -I dts -O dtb -o '%s/spiboards/spi.dtb' -",
+		 dir, spi_profile, dir);
 	if (system(cmd) != 0) {
 		fprintf(stderr, "dtc failed on the spi profile\n");
 		exit(1);
 	}
 	snprintf(conf, sizeof(conf), "%s/spi.conf", dir);
 	f = fopen(conf, "w");
-	fprintf(f, "[touchfw]\nhandoff = fork\nsignatures = off\n"
+	fprintf(f,
+		"[touchfw]\nhandoff = fork\nsignatures = off\n"
 		"[paths]\nstate_dir = %s/state\npersist_dir = %s/persist\n"
 		"db_dir = %s/db\nboards_dirs = %s/spiboards\ncmdline = %s/cmdline\n",
 		dir, dir, dir, dir, dir);
@@ -962,7 +985,8 @@ static void bench_flash_spi(const char *build, const char *dir)
 	if (first >= 0 && last > first && last < sm->n) {
 		double pw = sm->s[last].wall - sm->s[first].wall;
 		double pm = (double)(sm->s[last].wire_ns - sm->s[first].wire_ns +
-				     sm->s[last].busy_ns - sm->s[first].busy_ns) / 1e9;
+				     sm->s[last].busy_ns - sm->s[first].busy_ns) /
+			    1e9;
 
 		printf("  flashing: wall / modelled bus + device     %5.3f     (goal <= 1.10; %.2f s / %.2f s)\n",
 		       pw / pm, pw, pm);
@@ -1098,9 +1122,11 @@ static struct multi flash_many(const char *board_text, int n, bool one_bus, int 
 
 		if (only && i + 1 != only)
 			continue;
-		if (emub_child_wait(c[i], 900000, &st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		if (emub_child_wait(c[i], 900000, &st) < 0 || !WIFEXITED(st) ||
+		    WEXITSTATUS(st)) {
 			/* Counted (not verified) and shown; the other figures go on. */
-			printf("   touchfw flash %s FAILED:\n%s", devs[i], emub_child_stderr(c[i]));
+			printf("   touchfw flash %s FAILED:\n%s", devs[i],
+			       emub_child_stderr(c[i]));
 			emub_child_free(c[i]);
 			continue;
 		}
@@ -1112,8 +1138,8 @@ static struct multi flash_many(const char *board_text, int n, bool one_bus, int 
 		emub_wait_idle(eb, chip, 30000);
 		emub_lock(eb);
 		mm = emub_chip_mxt(eb, chip);
-		if (mm && mxt_model_mode(mm) == MXT_MODE_APP && mxt_model_fw_version(mm) == 0x21 &&
-		    mxt_model_fw_build(mm) == 0xab)
+		if (mm && mxt_model_mode(mm) == MXT_MODE_APP &&
+		    mxt_model_fw_version(mm) == 0x21 && mxt_model_fw_build(mm) == 0xab)
 			m.ok++;
 		emub_unlock(eb);
 	}
@@ -1175,7 +1201,8 @@ static void bench_several(void)
 		printf("   %d on separate buses: %.2f s together, slowest alone %.2f s: %5.2f x; "
 		       "%d of %d verified\n"
 		       "     the emulator serves every bus from one thread (umockdev's): %.0f us per\n"
-		       "     transfer alone, %.0f us with %d at once; %" PRIu64 " transfers on each\n"
+		       "     transfer alone, %.0f us with %d at once; %" PRIu64
+		       " transfers on each\n"
 		       "     controller's critical path: %.2f s of waiting out\n"
 		       "     touchfw                                  %5.2f x (goal <= 1.2)\n",
 		       n, all.wall, slowest, all.wall / slowest, all.ok, n, all.cost1 * 1e6,
@@ -1186,8 +1213,9 @@ static void bench_several(void)
 		printf("     CPU time (user + system): touchfw's %d processes %.2f s at once, %.2f s\n"
 		       "     one at a time; the emulator (the board's threads, umockdev's thread,\n"
 		       "     timers) %.2f s at once; %.2f s of CPU in %.2f s of wall on %ld cores\n",
-		       n, all.cpu_touchfw, cpu1, all.cpu_emulator, all.cpu_touchfw + all.cpu_emulator,
-		       all.wall, sysconf(_SC_NPROCESSORS_ONLN));
+		       n, all.cpu_touchfw, cpu1, all.cpu_emulator,
+		       all.cpu_touchfw + all.cpu_emulator, all.wall,
+		       sysconf(_SC_NPROCESSORS_ONLN));
 		free(b);
 	}
 	{
@@ -1246,7 +1274,8 @@ int main(int argc, char **argv)
 		mkdir(empty, 0700);
 		snprintf(conf2, sizeof(conf2), "%s/he.conf", dir);
 		g = fopen(conf2, "w");
-		fprintf(g, "[paths]\nstate_dir = %s/state\nboards_dirs = %s\ncmdline = %s/cmdline\n",
+		fprintf(g,
+			"[paths]\nstate_dir = %s/state\nboards_dirs = %s\ncmdline = %s/cmdline\n",
 			dir, empty, dir);
 		fclose(g);
 		bench_handle_event(conf2);

@@ -57,7 +57,8 @@ static void driver_rules(void)
 	for (i = 0; tf_family_ids_all[i]; i++) {
 		const struct tf_family_ids *f = tf_family_ids_all[i];
 
-		printf("# %s (agent/family/%s/ids.c)\nENV{DRIVER}==\"", f->description, f->name);
+		printf("# %s (agent/family/%s/ids.c)\nENV{DRIVER}==\"", f->description,
+		       f->name);
 		glob_list(f, f->drivers, "", "");
 		printf("\", ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
 	}
@@ -77,7 +78,8 @@ static void modalias_rules(void)
 			printf("ENV{MODALIAS}==\"");
 			for (p = f->compatibles; *p; p++) {
 				check_id(f, *p);
-				printf("%sof:*C%s|of:*C%sC*", p == f->compatibles ? "" : "|", *p, *p);
+				printf("%sof:*C%s|of:*C%sC*", p == f->compatibles ? "" : "|",
+				       *p, *p);
 			}
 			printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
 		}
@@ -109,8 +111,8 @@ static void probe_file_rules(void)
 			continue;
 		n++;
 		printf("# %s (agent/family/%s/ids.c)\n"
-		       "ACTION==\"add\", ENV{DRIVER}!=\"?*\", ENV{MODALIAS}==\"", f->description,
-		       f->name);
+		       "ACTION==\"add\", ENV{DRIVER}!=\"?*\", ENV{MODALIAS}==\"",
+		       f->description, f->name);
 		for (p = f->compatibles; p && *p; p++, any = true) {
 			check_id(f, *p);
 			printf("%sof:*C%s|of:*C%sC*", any ? "|" : "", *p, *p);

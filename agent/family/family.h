@@ -29,8 +29,8 @@
 #define TF_FW_NAME_MAX 128
 
 enum tf_chip_mode {
-	TF_CHIP_ABSENT,     /* answers at none of its addresses */
-	TF_CHIP_APP,        /* application firmware running */
+	TF_CHIP_ABSENT,	    /* answers at none of its addresses */
+	TF_CHIP_APP,	    /* application firmware running */
 	TF_CHIP_BOOTLOADER, /* bootloader only (no or stale firmware) */
 };
 /* "application", "bootloader" or "absent" (registry.c). */
@@ -39,7 +39,7 @@ const char *tf_chip_mode_name(enum tf_chip_mode m);
 /* What detect() found, in family-independent terms. */
 struct tf_chip_state {
 	enum tf_chip_mode mode;
-	char hw[32];             /* hardware id, "" when unknown (bootloader) */
+	char hw[32]; /* hardware id, "" when unknown (bootloader) */
 	bool has_version;
 	struct tf_version version;
 	char version_str[48];
@@ -50,16 +50,16 @@ struct tf_chip_state {
 	bool has_config_version;
 	struct tf_version config_version;
 	char config_version_str[TF_VERSION_STR_MAX];
-	uint16_t bl_addr;        /* bootloader address found / to use */
+	uint16_t bl_addr; /* bootloader address found / to use */
 	/* The bootloader's id in the family's canonical form (a manifest's
 	 * bootloader_id is compared with it), "" when not read. */
 	char bl_id[16];
-	char detail[160];        /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
+	char detail[160]; /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
 };
 
 /* Progress of a firmware write, for the progress bar and logs. */
 struct tf_progress {
-	size_t done, total;      /* frames */
+	size_t done, total; /* frames */
 	size_t bytes, total_bytes;
 	unsigned retries;
 };
@@ -69,16 +69,16 @@ typedef void (*tf_progress_fn)(void *user, const struct tf_progress *p);
 struct tf_ctx {
 	struct tf_device dev;
 	const struct tf_controller *ctrl;
-	struct tf_i2c *bus;         /* i2c devices: NULL until the flow opens it */
-	struct tf_spi spi;          /* spi devices: the spidev transport */
+	struct tf_i2c *bus; /* i2c devices: NULL until the flow opens it */
+	struct tf_spi spi;  /* spi devices: the spidev transport */
 	bool spi_open;
-	struct tf_gpio_line *chg;   /* only when no driver holds the line */
+	struct tf_gpio_line *chg; /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;
 	uint32_t flash_timeout_ms;
 	tf_progress_fn progress;
 	void *progress_user;
-	void *priv;                 /* the family's per-run state */
+	void *priv; /* the family's per-run state */
 };
 
 /*
@@ -93,10 +93,10 @@ struct tf_ctx {
 struct tf_chip_info {
 	size_t n_fields;
 	struct {
-		char key[24];   /* a JSON-safe name: [a-z0-9_] */
+		char key[24]; /* a JSON-safe name: [a-z0-9_] */
 		char value[96];
 	} field[TF_CHIP_INFO_FIELDS];
-	char table[24];         /* "objects"; "" when there is no table */
+	char table[24]; /* "objects"; "" when there is no table */
 	size_t n_cols, n_rows;
 	char col[TF_CHIP_INFO_COLS][16];
 	char cell[TF_CHIP_INFO_ROWS][TF_CHIP_INFO_COLS][16];
@@ -109,15 +109,15 @@ struct tf_chip_info {
  */
 #define TF_BLOB_FACTS_HW 8
 struct tf_blob_facts {
-	bool is_config;             /* else firmware */
+	bool is_config; /* else firmware */
 	size_t n_hardware;
 	char hardware[TF_BLOB_FACTS_HW][32];
-	char version[48];           /* firmware: its version; config: its version, if any */
-	char for_version[48];       /* config: the firmware it was made for */
+	char version[48];     /* firmware: its version; config: its version, if any */
+	char for_version[48]; /* config: the firmware it was made for */
 	bool has_info_crc, has_config_crc;
 	uint32_t info_crc, config_crc;
-	char ext[8];                /* usual file name extension, "cfg" */
-	char what[160];             /* one line for people */
+	char ext[8];	/* usual file name extension, "cfg" */
+	char what[160]; /* one line for people */
 };
 
 /* The operations.  Optional ones may be NULL; the flow checks. */
@@ -138,8 +138,8 @@ struct tf_family_ops {
 	/* Blobs: parse and check; *img / *cfg are family-private.
 	 * load_firmware takes @data (malloc()ed) whatever it returns: it
 	 * keeps it in *img or frees it, so an image is held once. */
-	int (*load_firmware)(struct tf_ctx *c, uint8_t *data, size_t len,
-			     const char *name, void **img, struct tf_err *err);
+	int (*load_firmware)(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+			     void **img, struct tf_err *err);
 	void (*free_firmware)(void *img);
 	/* With caps.kernel_fw_attr: the binary the driver wants (e.g. .enc
 	 * decoded) and the file name it requests, as the driver computes it
@@ -155,9 +155,8 @@ struct tf_family_ops {
 	bool (*kernel_fw_rejected)(int code, const struct tf_chip_state *after);
 	/* Configurations (with caps.bus_config or caps.kernel_cfg): parse one;
 	 * @want_crc gets the CRC the chip will report. */
-	int (*load_config)(struct tf_ctx *c, const uint8_t *data, size_t len,
-			   const char *name, void **cfg, uint32_t *want_crc,
-			   struct tf_err *err);
+	int (*load_config)(struct tf_ctx *c, const uint8_t *data, size_t len, const char *name,
+			   void **cfg, uint32_t *want_crc, struct tf_err *err);
 	/* Optional: check a parsed config against the chip as it is now (app
 	 * mode). */
 	int (*check_config)(struct tf_ctx *c, void *cfg, struct tf_err *err);
@@ -167,10 +166,9 @@ struct tf_family_ops {
 			       size_t size, struct tf_err *err);
 
 	/* With caps.bus_flash; the driver must not be driving the chip. */
-	int (*enter_bootloader)(struct tf_ctx *c, struct tf_chip_state *st,
-				struct tf_err *err);
-	int (*write_firmware)(struct tf_ctx *c, const struct tf_chip_state *st,
-			      void *img, struct tf_err *err);
+	int (*enter_bootloader)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+	int (*write_firmware)(struct tf_ctx *c, const struct tf_chip_state *st, void *img,
+			      struct tf_err *err);
 	int (*leave_bootloader)(struct tf_ctx *c, const struct tf_chip_state *st,
 				struct tf_err *err);
 	/* With caps.bus_config (and caps.bus_config_bound: also while the
@@ -266,15 +264,14 @@ struct tf_family_caps {
 struct tf_blob;
 
 struct tf_family {
-	const struct tf_family_ids *ids;         /* ids->name is the family's name */
+	const struct tf_family_ids *ids;	 /* ids->name is the family's name */
 	const struct tf_version_scheme *version; /* NULL: dotted */
 	/*
 	 * Optional: the family's rules for a manifest blob (hardware-id syntax,
 	 * CRC widths, lengths), after the generic checks passed.  Returns 0, or
 	 * -EINVAL with *@key the manifest key at fault and @msg the reason.
 	 */
-	int (*check_blob)(const struct tf_blob *b, const char **key, char *msg,
-			  size_t size);
+	int (*check_blob)(const struct tf_blob *b, const char **key, char *msg, size_t size);
 	/*
 	 * Optional: the family's rules for a blob's bytes (lengths, checksums,
 	 * the version inside), checked whenever a blob is read or verified

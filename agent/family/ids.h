@@ -16,12 +16,12 @@
 #include "event.h"
 
 struct tf_family_ids {
-	const char *name;               /* the family's folder name */
-	const char *description;        /* vendor and product line */
-	const char *const *drivers;     /* kernel driver names, NULL-terminated */
+	const char *name;		/* the family's folder name */
+	const char *description;	/* vendor and product line */
+	const char *const *drivers;	/* kernel driver names, NULL-terminated */
 	const char *const *compatibles; /* OF compatibles the drivers match */
-	const char *const *acpi_ids;    /* ACPI HIDs the drivers match */
-	const char *const *i2c_ids;     /* i2c_device_id names ("i2c:NAME") */
+	const char *const *acpi_ids;	/* ACPI HIDs the drivers match */
+	const char *const *i2c_ids;	/* i2c_device_id names ("i2c:NAME") */
 	/*
 	 * The driver's probe fails until a file touchfw installs exists (a
 	 * flashless chip loaded at every probe), so an "add" without DRIVER

@@ -75,8 +75,7 @@ static bool modalias_has(const char *modalias, const char *const *compats,
 		for (c = compats; c && *c; c++) {
 			size_t n = strlen(*c);
 
-			if (!strncmp(p + 1, *c, n) &&
-			    (p[1 + n] == '\0' || p[1 + n] == 'C'))
+			if (!strncmp(p + 1, *c, n) && (p[1 + n] == '\0' || p[1 + n] == 'C'))
 				return true;
 		}
 	}

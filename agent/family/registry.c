@@ -43,9 +43,9 @@ const struct tf_family *tf_family_by_driver(const char *driver)
 	return NULL;
 }
 
-#define NEED(cond, ...)                                          \
-	do {                                                     \
-		if (!(cond))                                     \
+#define NEED(cond, ...)                                                      \
+	do {                                                                 \
+		if (!(cond))                                                 \
 			return tf_snprintf(why, size, __VA_ARGS__), -EINVAL; \
 	} while (0)
 
@@ -64,25 +64,28 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(c->transports, "%s: supports no transport", n);
 	NEED(!(c->transports & TF_TRANSPORT_SMBUS) || (c->transports & TF_TRANSPORT_I2C),
 	     "%s: SMBus without i2c", n);
-	NEED(!c->bus_flash || (o->enter_bootloader && o->write_firmware && o->leave_bootloader &&
-			       c->enter_bootloader_desc),
+	NEED(!c->bus_flash || (o->enter_bootloader && o->write_firmware &&
+			       o->leave_bootloader && c->enter_bootloader_desc),
 	     "%s: bus_flash needs enter_bootloader, write_firmware, leave_bootloader and "
-	     "enter_bootloader_desc", n);
+	     "enter_bootloader_desc",
+	     n);
 	NEED(!c->bootloader_mode || c->bus_flash || c->kernel_fw_bootloader,
 	     "%s: a bootloader mode without bus flashing could never be left", n);
 	NEED(!c->kernel_fw_bootloader || c->kernel_fw_attr,
 	     "%s: kernel_fw_bootloader needs kernel_fw_attr", n);
 	NEED(!c->bus_config || o->write_config, "%s: bus_config needs write_config", n);
-	NEED(!c->kernel_fw_attr || (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
+	NEED(!c->kernel_fw_attr ||
+		     (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
 	     "%s: kernel_fw_attr needs kernel_fw_value, kernel_firmware and kernel_fw_name", n);
 	NEED(!c->kernel_cfg || o->kernel_cfg_name, "%s: kernel_cfg needs kernel_cfg_name", n);
 	NEED(!(c->bus_config || c->kernel_cfg || o->load_config) ||
 		     (o->load_config && o->free_config),
 	     "%s: configurations need load_config and free_config", n);
 	NEED(!c->kernel_fw_probe || (o->kernel_firmware && o->kernel_fw_name && !c->bus_flash &&
-				      !c->kernel_fw_attr && !c->config_only),
+				     !c->kernel_fw_attr && !c->config_only),
 	     "%s: kernel_fw_probe needs kernel_firmware and kernel_fw_name, and no other "
-	     "way to install firmware", n);
+	     "way to install firmware",
+	     n);
 	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only || c->kernel_fw_probe,
 	     "%s: no way to install firmware", n);
 	NEED(!c->config_only || (!c->bus_flash && !c->kernel_fw_attr && !c->bootloader_mode),
@@ -90,8 +93,8 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
 	     "%s: config_only without a way to install a configuration", n);
 	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
-	NEED(!c->kernel_fw_rebind || c->kernel_fw_attr, "%s: kernel_fw_rebind needs kernel_fw_attr",
-	     n);
+	NEED(!c->kernel_fw_rebind || c->kernel_fw_attr,
+	     "%s: kernel_fw_rebind needs kernel_fw_attr", n);
 	for (const char *const *d = c->kernel_fw_rebind; d && *d; d++) {
 		const char *const *k = f->ids->drivers;
 
@@ -116,7 +119,8 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 		return tf_snprintf(msg, size,
 				   "config-name is given, but the %s driver takes no "
 				   "configuration file name from the board",
-				   f->ids->name), -EINVAL;
+				   f->ids->name),
+		       -EINVAL;
 	if (f->check_controller)
 		return f->check_controller(ctl, msg, size);
 	return 0;

@@ -32,19 +32,18 @@
 
 struct e2e {
 	struct emub *eb;
-	char dir[256];      /* private root: conf, state, persist, db copy */
+	char dir[256]; /* private root: conf, state, persist, db copy */
 	char conf[300];
 	char build[256];
-	char db[300];       /* firmware DB in use */
+	char db[300]; /* firmware DB in use */
 	char boards[300];
-	char *out, *err;    /* output of the last touchfw run */
+	char *out, *err; /* output of the last touchfw run */
 	int rc;
 };
 
 /* Board text: an mxt224e (or @model) at 0x4a on adapter 1. */
-static inline char *e2e_board(const char *compatible, const char *model,
-			      const char *state, const char *fw, const char *power,
-			      const char *extra)
+static inline char *e2e_board(const char *compatible, const char *model, const char *state,
+			      const char *fw, const char *power, const char *extra)
 {
 	char *s = NULL;
 
@@ -96,21 +95,21 @@ static inline void e2e_settings(struct e2e *e, const char *extra)
 	char *text = NULL, path[400];
 
 	assert_true(asprintf(&text,
-		 "[touchfw]\n"
-		 "handoff = fork\n"
-		 "backoff_s = 0\n"
-		 "input_timeout_ms = 5000\n"
-		 "%s\n"
-		 "[paths]\n"
-		 "state_dir = %s/state\n"
-		 "persist_dir = %s/persist\n"
-		 "db_dir = %s\n"
-		 "keys_dir = %s/keys\n"
-		 "boards_dirs = %s\n"
-		 "firmware_dirs = %s/firmware\n"
-		 "cmdline = %s/cmdline\n",
-		 extra ? extra : "", e->dir, e->dir, e->db, e->build, e->boards, e->dir,
-		 e->dir) > 0);
+			     "[touchfw]\n"
+			     "handoff = fork\n"
+			     "backoff_s = 0\n"
+			     "input_timeout_ms = 5000\n"
+			     "%s\n"
+			     "[paths]\n"
+			     "state_dir = %s/state\n"
+			     "persist_dir = %s/persist\n"
+			     "db_dir = %s\n"
+			     "keys_dir = %s/keys\n"
+			     "boards_dirs = %s\n"
+			     "firmware_dirs = %s/firmware\n"
+			     "cmdline = %s/cmdline\n",
+			     extra ? extra : "", e->dir, e->dir, e->db, e->build, e->boards,
+			     e->dir, e->dir) > 0);
 	e2e_write(e->conf, text);
 	free(text);
 	snprintf(path, sizeof(path), "%s/cmdline", e->dir);
@@ -156,9 +155,10 @@ static inline void e2e_prepare(struct e2e *e, const char *board_text,
 
 		/* --config, as handle-event ignores $TOUCHFW_CONFIG (a
 		 * uevent could carry it). */
-		assert_true(asprintf(&cmd, "TOUCHFW_LOG_LEVEL=debug '%s/touchfw' --config '%s' "
-				     "handle-event %s >>'%s/he.log' 2>&1", e->build, e->conf,
-				     handle_event_args, e->dir) > 0);
+		assert_true(asprintf(&cmd,
+				     "TOUCHFW_LOG_LEVEL=debug '%s/touchfw' --config '%s' "
+				     "handle-event %s >>'%s/he.log' 2>&1",
+				     e->build, e->conf, handle_event_args, e->dir) > 0);
 		emub_set_on_uevent(e->eb, cmd);
 		free(cmd);
 	}

@@ -25,7 +25,7 @@ static int teardown(void **state)
 static void start(const char *model, const char *state, const char *fw, const char *power)
 {
 	char *b = e2e_board(strcmp(power, "always-on") ? "touchfw,emul-demo"
-						      : "touchfw,emul-always-on",
+						       : "touchfw,emul-always-on",
 			    model, state, fw, power, NULL);
 
 	assert_non_null(b);
@@ -138,22 +138,25 @@ static void test_forget_clears_what_status_shows(void **state)
 	e2e_write(path, "count=3\nnext_allowed=0\nlast_error=verify failed\n");
 	path_of(path, sizeof(path), "persist/failed");
 	assert_int_equal(mkdir(path, 0700), 0);
-	path_of(path, sizeof(path), "persist/failed/1-004a."
+	path_of(path, sizeof(path),
+		"persist/failed/1-004a."
 		"9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e");
 	e2e_write(path, "failures=2\nlast_error=frame 1 refused\n");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
 	e2e_said(&E, "gave up after 3 failed attempts");
 	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
 	if (!strstr(E.out, "remembered hardware: 129.1, learnt from the chip in application "
-		    "mode on ") || !strstr(E.out, "attempts: 3 failed (last: verify failed)") ||
+			   "mode on ") ||
+	    !strstr(E.out, "attempts: 3 failed (last: verify failed)") ||
 	    !strstr(E.out, "failed blob: sha256 9108969ac5728a01... failed here 2 times") ||
 	    !strstr(E.out, "'touchfw forget 1-004a' clears"))
 		fail_msg("status does not show what is remembered:\n%s", E.out);
 	assert_int_equal(e2e_touchfw(&E, "forget", "1-004a"), 0);
 	e2e_said(&E, "forgot 3 failed attempts, the remembered hardware 129.1");
 	e2e_said(&E, "1 failed-blob record");
-	assert_false(exists_in("persist/failed/1-004a."
-			       "9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e"));
+	assert_false(
+		exists_in("persist/failed/1-004a."
+			  "9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e"));
 	assert_false(exists_in("state/1-004a.attempts"));
 	assert_false(exists_in("persist/1-004a.hw"));
 	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
@@ -258,10 +261,12 @@ static void test_progress_bar_is_ended_before_the_next_line(void **state)
 	 * its own. */
 	at = out ? strstr(out, "2/194 frames") : NULL;
 	if (!at)
-		fail_msg("no progress bar on the terminal:\n%s%s", out ? out : "", err ? err : "");
+		fail_msg("no progress bar on the terminal:\n%s%s", out ? out : "",
+			 err ? err : "");
 	at += strlen("2/194 frames");
 	if (*at != '\n' && !(at[0] == '\r' && at[1] == '\n'))
-		fail_msg("the line after the bar does not start on a line of its own:\n%s", out);
+		fail_msg("the line after the bar does not start on a line of its own:\n%s",
+			 out);
 	free(out);
 	free(err);
 }
@@ -284,7 +289,7 @@ static void test_swapped_chip_is_not_refused_for_remembered_hardware(void **stat
 	swap_chip("mxt224e", "no-image", "1.0.AA");
 	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
 	if (!strstr(E.out, "remembered hardware: 162.6, learnt from the chip in application "
-		    "mode on "))
+			   "mode on "))
 		fail_msg("status does not show the remembered hardware:\n%s", E.out);
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	e2e_said(&E, "remembered hardware 162.6 (learnt on ");
@@ -309,12 +314,15 @@ static void edit_manifest(const char *from, const char *to)
 	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
 	at = strstr(text, from);
 	assert_non_null(at);
-	assert_true(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) > 0);
+	assert_true(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) >
+		    0);
 	e2e_write(path, out);
 	free(out);
 	free(text);
-	snprintf(cmd, sizeof(cmd), "'%s/touchfw' db sign --key '%s/keys/build-demo.key' --db '%s' "
-		 ">/dev/null", E.build, E.build, E.db);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s/touchfw' db sign --key '%s/keys/build-demo.key' --db '%s' "
+		 ">/dev/null",
+		 E.build, E.build, E.db);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -372,17 +380,18 @@ static void test_run_refuses_a_blob_that_contradicts_its_manifest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_manual_flash_mistakes_do_not_poison_run, teardown),
+		cmocka_unit_test_teardown(test_manual_flash_mistakes_do_not_poison_run,
+					  teardown),
 		cmocka_unit_test_teardown(test_forget_clears_what_status_shows, teardown),
 		cmocka_unit_test_teardown(
 			test_image_for_another_chip_is_named_and_the_chip_seen_again, teardown),
 		cmocka_unit_test_teardown(test_lower_layers_do_not_name_the_device, teardown),
 		cmocka_unit_test_teardown(test_progress_bar_is_ended_before_the_next_line,
 					  teardown),
-		cmocka_unit_test_teardown(test_swapped_chip_is_not_refused_for_remembered_hardware,
-					  teardown),
-		cmocka_unit_test_teardown(test_db_check_compares_the_manifest_with_the_blob_headers,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_swapped_chip_is_not_refused_for_remembered_hardware, teardown),
+		cmocka_unit_test_teardown(
+			test_db_check_compares_the_manifest_with_the_blob_headers, teardown),
 		cmocka_unit_test_teardown(test_run_refuses_a_blob_that_contradicts_its_manifest,
 					  teardown),
 	};

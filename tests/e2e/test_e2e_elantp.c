@@ -19,13 +19,13 @@
 
 static struct e2e E;
 
-#define expect_rc(want, ...)                                                         \
-	do {                                                                         \
-		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
-		if (rc_ != (want))                                                   \
-			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", \
-				rc_, (int)(want), E.out ? E.out : "", E.err ? E.err : ""); \
-		assert_int_equal(rc_, (want));                                       \
+#define expect_rc(want, ...)                                                                  \
+	do {                                                                                  \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                       \
+		if (rc_ != (want))                                                            \
+			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", rc_, \
+				(int)(want), E.out ? E.out : "", E.err ? E.err : "");         \
+		assert_int_equal(rc_, (want));                                                \
 	} while (0)
 
 static int teardown(void **state)
@@ -184,8 +184,8 @@ static void test_no_profile_for_this_board_touches_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_older_firmware_is_flashed_by_the_driver_and_rebound,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_older_firmware_is_flashed_by_the_driver_and_rebound, teardown),
 		cmocka_unit_test_teardown(test_dry_run_names_the_file_the_driver_requests,
 					  teardown),
 		cmocka_unit_test_teardown(test_page_error_midway_leaves_iap_and_no_driver,

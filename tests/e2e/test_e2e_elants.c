@@ -29,13 +29,13 @@
 
 static struct e2e E;
 
-#define expect_rc(want, ...)                                                         \
-	do {                                                                         \
-		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
-		if (rc_ != (want))                                                   \
-			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", \
-				rc_, (int)(want), E.out ? E.out : "", E.err ? E.err : ""); \
-		assert_int_equal(rc_, (want));                                       \
+#define expect_rc(want, ...)                                                                  \
+	do {                                                                                  \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                       \
+		if (rc_ != (want))                                                            \
+			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", rc_, \
+				(int)(want), E.out ? E.out : "", E.err ? E.err : "");         \
+		assert_int_equal(rc_, (want));                                                \
 	} while (0)
 
 static int teardown(void **state)
@@ -142,7 +142,8 @@ static void test_older_firmware_is_flashed_by_the_driver_and_rebound(void **stat
 	assert_int_equal(chip().fw, OLD_FW);
 	expect_rc(0, "run", DEV);
 	e2e_said(&E, "/elants_i2c_2a1c.bin; asking elants_i2c to flash it (update_fw)");
-	e2e_said(&E, "elants_i2c registers no input device again after update_fw: rebinding it");
+	e2e_said(&E,
+		 "elants_i2c registers no input device again after update_fw: rebinding it");
 	e2e_said(&E, "verified: firmware 5511 -> 5512");
 	c = chip();
 	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
@@ -202,7 +203,8 @@ static void test_unbound_chip_is_read_by_its_hello_packet(void **state)
 	assert_non_null(strstr(E.out, "driver:           none"));
 	assert_non_null(strstr(E.out, "hello at 0x10: firmware 5511, hardware 2a1c"));
 	e2e_stop(&E);
-	start_ex("touchfw,emul-elants", OLD_FW, true, "bound = false\nelants.flash = corrupt\n");
+	start_ex("touchfw,emul-elants", OLD_FW, true,
+		 "bound = false\nelants.flash = corrupt\n");
 	expect_rc(0, "chip", DEV, "info");
 	assert_non_null(E.out);
 	assert_non_null(strstr(E.out, "hello packet 55 55 80 80 at 0x10: recovery mode; "
@@ -294,7 +296,8 @@ static void test_image_the_driver_would_refuse_is_refused_before_the_chip(void *
 	start("touchfw,emul-elants", OLD_FW, NULL);
 	f = write_blob("short.bin", buf, sizeof(buf));
 	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
-	e2e_said(&E, "397 bytes is not a whole number of 132-byte pages (elants_i2c refuses it)");
+	e2e_said(&E,
+		 "397 bytes is not a whole number of 132-byte pages (elants_i2c refuses it)");
 	assert_int_equal(chip().stats.iap_entries, 0);
 	assert_int_equal(chip().fw, OLD_FW);
 }
@@ -331,13 +334,14 @@ static void test_no_profile_for_this_board_touches_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_older_firmware_is_flashed_by_the_driver_and_rebound,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_older_firmware_is_flashed_by_the_driver_and_rebound, teardown),
 		cmocka_unit_test_teardown(
 			test_chip_in_recovery_is_flashed_through_the_bound_driver, teardown),
 		cmocka_unit_test_teardown(test_dry_run_names_the_file_the_driver_requests,
 					  teardown),
-		cmocka_unit_test_teardown(test_unbound_chip_is_read_by_its_hello_packet, teardown),
+		cmocka_unit_test_teardown(test_unbound_chip_is_read_by_its_hello_packet,
+					  teardown),
 		cmocka_unit_test_teardown(test_bind_in_recovery_is_handled_from_the_uevent,
 					  teardown),
 		cmocka_unit_test_teardown(test_iap_failing_midway_leaves_recovery_and_says_so,
@@ -345,7 +349,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
 					  teardown),
 		cmocka_unit_test_teardown(
-			test_image_the_driver_would_refuse_is_refused_before_the_chip, teardown),
+			test_image_the_driver_would_refuse_is_refused_before_the_chip,
+			teardown),
 		cmocka_unit_test_teardown(
 			test_image_for_other_hardware_leaves_the_chip_in_recovery, teardown),
 		cmocka_unit_test_teardown(test_no_profile_for_this_board_touches_nothing,

@@ -24,8 +24,7 @@ static int teardown(void **state)
 
 /* @he_args: like udev, run handle-event (with these arguments) for every
  * uevent, in the board; NULL: do not. */
-static void start(const char *state, const char *fw, const char *extra,
-		  const char *he_args)
+static void start(const char *state, const char *fw, const char *extra, const char *he_args)
 {
 	char *b = e2e_board("touchfw,emul-demo", "mxt224e", state, fw, "driver", extra);
 
@@ -116,8 +115,12 @@ static void test_bind_event_updates_and_own_rebind_is_ignored(void **state)
 static void test_coldplug_add_with_driver_is_handled(void **state)
 {
 	char devpath[400], syspath[300];
-	const char *env[] = { "ACTION=add", devpath, "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts",
-			      "MODALIAS=of:NtouchscreenT(null)Catmel,maxtouch", NULL };
+	const char *env[] = { "ACTION=add",
+			      devpath,
+			      "SUBSYSTEM=i2c",
+			      "DRIVER=atmel_mxt_ts",
+			      "MODALIAS=of:NtouchscreenT(null)Catmel,maxtouch",
+			      NULL };
 
 	(void)state;
 	/* The driver bound before udevd listened (no handler at start);
@@ -166,8 +169,8 @@ static void test_uptodate_record_holds_until_a_new_probe(void **state)
 
 static void test_ignored_events_start_nothing(void **state)
 {
-	static const char *const actions[] = { "change", "remove", "unbind", "online",
-					       "offline", "move", "frobnicate" };
+	static const char *const actions[] = { "change",  "remove", "unbind",	 "online",
+					       "offline", "move",   "frobnicate" };
 	char env_a[64], env_p[256];
 	size_t i;
 
@@ -175,7 +178,8 @@ static void test_ignored_events_start_nothing(void **state)
 	start("no-image", "1.0.AA", NULL, NULL);
 	snprintf(env_p, sizeof(env_p), "DEVPATH=/devices/platform/emul/i2c-1/1-004a");
 	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
-		const char *env[] = { env_a, env_p, "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts", NULL };
+		const char *env[] = { env_a, env_p, "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts",
+				      NULL };
 
 		snprintf(env_a, sizeof(env_a), "ACTION=%s", actions[i]);
 		assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
@@ -191,7 +195,8 @@ static void test_ignored_events_start_nothing(void **state)
 	}
 	/* A driver touchfw does not know. */
 	{
-		const char *env[] = { "ACTION=bind", env_p, "SUBSYSTEM=i2c", "DRIVER=at24", NULL };
+		const char *env[] = { "ACTION=bind", env_p, "SUBSYSTEM=i2c", "DRIVER=at24",
+				      NULL };
 
 		assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
 		e2e_said(&E, "driver at24 is not a touch driver touchfw knows");
@@ -270,7 +275,8 @@ static void test_udev_without_bind_events_waits_for_the_driver(void **state)
 
 	(void)state;
 	/* systemd v240 / mdev: only "add", before the driver binds. */
-	start("no-image", "1.0.AA", "bind_events = false\nprobe_delay_ms = 400\nbound = false\n",
+	start("no-image", "1.0.AA",
+	      "bind_events = false\nprobe_delay_ms = 400\nbound = false\n",
 	      HANDLE_EVENT_ADD_ONLY);
 	assert_int_equal(emub_uevent(E.eb, "touchscreen", "add"), 0);
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
@@ -297,8 +303,8 @@ static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **s
 	int st;
 
 	(void)state;
-	start("no-image", "1.0.AA", "bind_events = false\nprobe_delay_ms = 400\nbound = false\n",
-	      NULL);
+	start("no-image", "1.0.AA",
+	      "bind_events = false\nprobe_delay_ms = 400\nbound = false\n", NULL);
 	e2e_settings(&E, "handoff = systemd\nbind_timeout_ms = 20000");
 	e2e_touchfw_env(&E, env, "handle-event", "--add-only", NULL);
 	e2e_said(&E, "add (driver none yet)");
@@ -322,15 +328,18 @@ static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **s
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_bind_event_updates_and_own_rebind_is_ignored, teardown),
+		cmocka_unit_test_teardown(test_bind_event_updates_and_own_rebind_is_ignored,
+					  teardown),
 		cmocka_unit_test_teardown(test_coldplug_add_with_driver_is_handled, teardown),
-		cmocka_unit_test_teardown(test_uptodate_record_holds_until_a_new_probe, teardown),
+		cmocka_unit_test_teardown(test_uptodate_record_holds_until_a_new_probe,
+					  teardown),
 		cmocka_unit_test_teardown(test_ignored_events_start_nothing, teardown),
 		cmocka_unit_test_teardown(test_failures_back_off_then_give_up, teardown),
 		cmocka_unit_test_teardown(test_second_run_while_locked_exits_locked, teardown),
-		cmocka_unit_test_teardown(test_udev_without_bind_events_waits_for_the_driver, teardown),
-		cmocka_unit_test_teardown(test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver,
+		cmocka_unit_test_teardown(test_udev_without_bind_events_waits_for_the_driver,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver, teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_events", tests, NULL, NULL);

@@ -138,8 +138,9 @@ static void same_line(GKeyFile *kf, const char *chip, const char *key, bool has,
 	board_has = g_key_file_has_key(kf, chip, key, NULL);
 
 	if (has != board_has)
-		fail_msg("the profile %s a %s line, the board's [%s] %s", has ? "has" : "has no",
-			 what, chip, board_has ? "has one" : "has none");
+		fail_msg("the profile %s a %s line, the board's [%s] %s",
+			 has ? "has" : "has no", what, chip,
+			 board_has ? "has one" : "has none");
 	if (has) {
 		int line = g_key_file_get_integer(kf, chip, key, NULL);
 
@@ -179,7 +180,8 @@ static char *board_for_dmi(const struct tf_board_profile *p)
 			bool any = false;
 
 			/* the sysfs file: the property's name with _ for - */
-			snprintf(key, sizeof(key), "dmi.%s", tf_dmi_key_property(p->dmi[i].key));
+			snprintf(key, sizeof(key), "dmi.%s",
+				 tf_dmi_key_property(p->dmi[i].key));
 			for (char *q = key; *q; q++)
 				if (*q == '-')
 					*q = '_';
@@ -191,7 +193,8 @@ static char *board_for_dmi(const struct tf_board_profile *p)
 		}
 		if (all && p->n_dmi) {
 			if (found)
-				fail_msg("%s and %s both match the profile's dmi-match", found, path);
+				fail_msg("%s and %s both match the profile's dmi-match", found,
+					 path);
 			found = strdup(path);
 		}
 		g_key_file_free(kf);
@@ -261,9 +264,10 @@ static void check_example(const char *name)
 	tf_board_free(p);
 }
 
-static const char *const examples[] = { "emul-demo",  "emul-always-on",    "emul-1664s",
-					"emul-gt911", "emul-gt911-nogpio", "emul-gt1151",
-					"emul-silead-tablet", "emul-elants", "emul-elantp" };
+static const char *const examples[] = {
+	"emul-demo",   "emul-always-on",     "emul-1664s",  "emul-gt911", "emul-gt911-nogpio",
+	"emul-gt1151", "emul-silead-tablet", "emul-elants", "emul-elantp"
+};
 
 static void test_example_emul_demo_matches_its_board(void **state)
 {
@@ -333,7 +337,8 @@ static void test_every_emulated_example_is_checked(void **state)
 		size_t i, n = strlen(de->d_name);
 		bool listed = false;
 
-		if (strncmp(de->d_name, "emul-", 5) || n < 4 || strcmp(de->d_name + n - 4, ".dts"))
+		if (strncmp(de->d_name, "emul-", 5) || n < 4 ||
+		    strcmp(de->d_name + n - 4, ".dts"))
 			continue;
 		for (i = 0; i < TF_ARRAY_SIZE(examples); i++)
 			if (!strncmp(examples[i], de->d_name, n - 4) && !examples[i][n - 4])
@@ -351,7 +356,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_example_emul_demo_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_silead_tablet_matches_its_board,
 					  teardown),
-		cmocka_unit_test_teardown(test_example_emul_always_on_matches_its_board, teardown),
+		cmocka_unit_test_teardown(test_example_emul_always_on_matches_its_board,
+					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_1664s_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_gt911_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_elants_matches_its_board, teardown),

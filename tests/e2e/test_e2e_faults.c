@@ -256,7 +256,8 @@ static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
 
 static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver",
+			    NULL);
 	struct emub_child *child;
 	int st;
 
@@ -290,7 +291,8 @@ static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
  */
 static void test_unbind_storm_does_not_blacklist_the_firmware(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver",
+			    NULL);
 	struct emub_child *child;
 	int st;
 
@@ -362,7 +364,8 @@ static void test_corrupt_manifest_names_the_line(void **state)
 	e2e_settings(&E, "signatures = off");
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
 	/* the bad key is the third line appended */
-	snprintf(where, sizeof(where), "manifest.ini:%u: [broken] unknown key 'famliy'", lines + 3);
+	snprintf(where, sizeof(where), "manifest.ini:%u: [broken] unknown key 'famliy'",
+		 lines + 3);
 	e2e_said(&E, where);
 }
 
@@ -483,28 +486,34 @@ static void test_flash_dry_run_reads_and_checks_its_files(void **state)
 	snprintf(other, sizeof(other), "%s/firmware-db/mxt1664s/fw-3.0.10.enc", E.build);
 	/* A valid image: what would be written, and by which path. */
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", fw, "1-004a"), 0);
-	snprintf(want, sizeof(want), "dry run: would flash firmware %s (50531 bytes) at the "
+	snprintf(want, sizeof(want),
+		 "dry run: would flash firmware %s (50531 bytes) at the "
 		 "bootloader address 0x24 (the chip is in bootloader mode; atmel_mxt_ts stays "
-		 "bound); leaving the chip alone", fw);
+		 "bound); leaving the chip alone",
+		 fw);
 	e2e_said(&E, want);
 	e2e_not_said(&E, "would install no firmware");
 	/* An image for another chip parses (its frames are opaque to a host:
 	 * only the bootloader can refuse them); it is named, not ignored. */
-	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", other, "1-004a"), 0);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", other, "1-004a"),
+			 0);
 	snprintf(want, sizeof(want), "would flash firmware %s (67363 bytes)", other);
 	e2e_said(&E, want);
 	/* Bad files are refused before the device is touched. */
 	t = user_transactions();
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", "/nonexistent.fw",
-				     "1-004a"), 7);
+				     "1-004a"),
+			 7);
 	e2e_said(&E, "/nonexistent.fw: No such file or directory (exit 7, bad-input)");
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", "/etc/passwd",
-				     "1-004a"), 7);
+				     "1-004a"),
+			 7);
 	e2e_said(&E, "/etc/passwd: firmware image truncated");
 	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", "/etc/passwd", "1-004a"), 7);
 	e2e_not_said(&E, "bootloader mode");
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", "/etc/passwd",
-				     "1-004a"), 7);
+				     "1-004a"),
+			 7);
 	e2e_said(&E, "/etc/passwd: ");
 	assert_true(user_transactions() == t);
 	c = e2e_chip(&E);
@@ -535,8 +544,10 @@ static void test_flash_dry_run_compares_the_config_crc_with_the_chip(void **stat
 	chip_crc = e2e_chip(&E).ram_crc; /* what the chip reports (T6) */
 	assert_int_not_equal(chip_crc, crc);
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", cfg, "1-004a"), 0);
-	snprintf(want, sizeof(want), "dry run: would write config %s (CRC 0x%06X; the chip has "
-		 "0x%06X); leaving the chip alone", cfg, crc, chip_crc);
+	snprintf(want, sizeof(want),
+		 "dry run: would write config %s (CRC 0x%06X; the chip has "
+		 "0x%06X); leaving the chip alone",
+		 cfg, crc, chip_crc);
 	e2e_said(&E, want);
 	/* For another chip: the same check a real flash makes. */
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", other, "1-004a"), 7);
@@ -575,7 +586,8 @@ static void test_obp_raw_for_other_firmware_needs_force(void **state)
 	/* OBP_RAW V1: magic, info bytes, info-block CRC, config CRC */
 	f = fopen(path, "r");
 	assert_non_null(f);
-	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &cfg_crc), 1);
+	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &cfg_crc),
+			 1);
 	fclose(f);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	assert_int_not_equal(e2e_chip(&E).nvm_crc, cfg_crc);
@@ -614,7 +626,8 @@ static void test_flash_config_writes_the_bytes_it_checked(void **state)
 	gen("config --chip mxt224e --version 1.0.AA", bad);
 	f = fopen(good, "r");
 	assert_non_null(f);
-	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &good_crc), 1);
+	assert_int_equal(fscanf(f, "OBP_RAW V1 %*x %*x %*x %*x %*x %*x %*x %*x %x", &good_crc),
+			 1);
 	fclose(f);
 	snprintf(fifo, sizeof(fifo), "%s/cfg.fifo", E.dir);
 	snprintf(mark, sizeof(mark), "%s/second-open", E.dir);
@@ -697,7 +710,8 @@ static void test_no_profile_says_why_at_the_default_level(void **state)
 
 static void test_no_controller_for_the_device_names_the_nearest(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver",
+			    NULL);
 	char *p;
 
 	(void)state;
@@ -711,9 +725,11 @@ static void test_no_controller_for_the_device_names_the_nearest(void **state)
 	e2e_said(&E, "board profile emul-demo has no controller on adapter "
 		     "'touchfw emulated adapter X' at 0x4a; nothing to do; nearest profile "
 		     "emul-demo (");
-	e2e_said(&E, "describes this board, but its nearest controller "
-		     "/controllers/touchscreen@4a is on adapter 'touchfw emulated adapter 1' at "
-		     "0x4a, not on adapter 'touchfw emulated adapter X' at 0x4a (exit 4, no-profile)");
+	e2e_said(
+		&E,
+		"describes this board, but its nearest controller "
+		"/controllers/touchscreen@4a is on adapter 'touchfw emulated adapter 1' at "
+		"0x4a, not on adapter 'touchfw emulated adapter X' at 0x4a (exit 4, no-profile)");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
@@ -730,9 +746,10 @@ static void test_source_profile_in_boards_dir_is_named(void **state)
 	e2e_write(path, "/dts-v1/;\n/ { };\n");
 	e2e_settings(&E, NULL);
 	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL), 4);
-	snprintf(want, sizeof(want), "ignoring %s: touchfw reads only compiled profiles; "
-		 "compile it with dtc (dtc -I dts -O dtb -o %s/emul-demo.dtb %s) or make", path,
-		 E.boards, path);
+	snprintf(want, sizeof(want),
+		 "ignoring %s: touchfw reads only compiled profiles; "
+		 "compile it with dtc (dtc -I dts -O dtb -o %s/emul-demo.dtb %s) or make",
+		 path, E.boards, path);
 	e2e_said(&E, want);
 	e2e_said(&E, "no valid board profile is installed");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
@@ -756,7 +773,8 @@ static void test_two_profiles_that_disagree_are_refused(void **state)
 	start("app", NULL);
 	snprintf(shipped, sizeof(shipped), "%s", E.boards);
 	/* The shipped example, with power always-on, as a second file. */
-	snprintf(path, sizeof(path), "%s/boards/examples/emul-demo.dts", top && *top ? top : ".");
+	snprintf(path, sizeof(path), "%s/boards/examples/emul-demo.dts",
+		 top && *top ? top : ".");
 	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
 	q = strstr(text, "power = \"driver\";");
 	assert_non_null(q);
@@ -768,8 +786,10 @@ static void test_two_profiles_that_disagree_are_refused(void **state)
 	free(out);
 	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
 	assert_int_equal(mkdir(E.boards, 0755), 0);
-	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/zz-local.dtb' '%s' && "
-		 "cp '%s/emul-demo.dtb' '%s/emul-demo.dtb'", E.boards, path, shipped, E.boards);
+	snprintf(cmd, sizeof(cmd),
+		 "dtc -q -I dts -O dtb -o '%s/zz-local.dtb' '%s' && "
+		 "cp '%s/emul-demo.dtb' '%s/emul-demo.dtb'",
+		 E.boards, path, shipped, E.boards);
 	assert_int_equal(system(cmd), 0);
 	e2e_settings(&E, NULL);
 	assert_int_equal(e2e_touchfw_env(&E, default_level, "run", "1-004a", NULL),
@@ -786,13 +806,16 @@ static void test_two_profiles_that_disagree_are_refused(void **state)
 	assert_int_equal(e2e_touchfw(&E, "board", "identify"), TF_EXIT_PROFILE_INVALID);
 	assert_non_null(strstr(E.out, "conflict: "));
 	assert_non_null(strstr(E.out, "power: \"driver\" in emul-demo"));
-	assert_int_equal(e2e_touchfw(&E, "board", "identify", "--json"), TF_EXIT_PROFILE_INVALID);
+	assert_int_equal(e2e_touchfw(&E, "board", "identify", "--json"),
+			 TF_EXIT_PROFILE_INVALID);
 	assert_non_null(strstr(E.out, "\"conflict\""));
 	assert_non_null(strstr(E.out, "zz-local.dtb"));
 	/* The override: the local profile takes the shipped one's name in an
 	 * earlier directory; then it is the profile, without a word. */
-	snprintf(cmd, sizeof(cmd), "rm '%s/emul-demo.dtb' && mv '%s/zz-local.dtb' "
-		 "'%s/emul-demo.dtb'", E.boards, E.boards, E.boards);
+	snprintf(cmd, sizeof(cmd),
+		 "rm '%s/emul-demo.dtb' && mv '%s/zz-local.dtb' "
+		 "'%s/emul-demo.dtb'",
+		 E.boards, E.boards, E.boards);
 	assert_int_equal(system(cmd), 0);
 	assert_true((size_t)snprintf(E.boards, sizeof(E.boards), "%s/boards %.*s", E.dir,
 				     (int)(sizeof(E.boards) / 2), shipped) < sizeof(E.boards));
@@ -819,7 +842,8 @@ static void test_wrong_chip_at_the_address(void **state)
 
 static void test_smbus_only_adapter_is_refused(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "no-image", "1.0.AA", "driver",
+			    NULL);
 	char *p;
 
 	(void)state;
@@ -840,22 +864,27 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_fault_nak_everywhere_is_no_device, teardown),
 		cmocka_unit_test_teardown(test_fault_crc_fail_once_is_retried, teardown),
-		cmocka_unit_test_teardown(test_fault_crc_fail_always_leaves_bootloader, teardown),
-		cmocka_unit_test_teardown(test_fault_stuck_in_bootloader_is_bounded, teardown),
-		cmocka_unit_test_teardown(test_slow_host_reads_the_held_last_verdict_and_flashes,
+		cmocka_unit_test_teardown(test_fault_crc_fail_always_leaves_bootloader,
 					  teardown),
+		cmocka_unit_test_teardown(test_fault_stuck_in_bootloader_is_bounded, teardown),
+		cmocka_unit_test_teardown(
+			test_slow_host_reads_the_held_last_verdict_and_flashes, teardown),
 		cmocka_unit_test_teardown(test_slow_host_missing_the_last_verdict_still_flashes,
 					  teardown),
-		cmocka_unit_test_teardown(test_slow_host_stuck_chip_is_left_in_bootloader, teardown),
-		cmocka_unit_test_teardown(test_slow_host_stuck_chip_unread_variant_is_left_in_bootloader,
+		cmocka_unit_test_teardown(test_slow_host_stuck_chip_is_left_in_bootloader,
 					  teardown),
-		cmocka_unit_test_teardown(test_fault_power_loss_then_next_run_recovers, teardown),
+		cmocka_unit_test_teardown(
+			test_slow_host_stuck_chip_unread_variant_is_left_in_bootloader,
+			teardown),
+		cmocka_unit_test_teardown(test_fault_power_loss_then_next_run_recovers,
+					  teardown),
 		cmocka_unit_test_teardown(test_fault_power_loss_during_unbind_flash, teardown),
 		cmocka_unit_test_teardown(test_fault_slow_chip_in_realtime, teardown),
-		cmocka_unit_test_teardown(test_fault_slow_chip_is_waited_for_after_the_reset_pulse,
-					   teardown),
+		cmocka_unit_test_teardown(
+			test_fault_slow_chip_is_waited_for_after_the_reset_pulse, teardown),
 		cmocka_unit_test_teardown(test_fault_driver_binds_without_input, teardown),
-		cmocka_unit_test_teardown(test_fault_corrupt_info_block_is_not_our_chip, teardown),
+		cmocka_unit_test_teardown(test_fault_corrupt_info_block_is_not_our_chip,
+					  teardown),
 		cmocka_unit_test_teardown(test_driver_unbound_mid_flash_ends_cleanly, teardown),
 		cmocka_unit_test_teardown(test_unbind_storm_does_not_blacklist_the_firmware,
 					  teardown),
@@ -865,18 +894,23 @@ int main(void)
 		cmocka_unit_test_teardown(test_blob_hash_mismatch_writes_nothing, teardown),
 		cmocka_unit_test_teardown(test_truncated_fw_file, teardown),
 		cmocka_unit_test_teardown(test_enc_odd_length_and_non_hex, teardown),
-		cmocka_unit_test_teardown(test_flash_dry_run_reads_and_checks_its_files, teardown),
-		cmocka_unit_test_teardown(test_flash_dry_run_compares_the_config_crc_with_the_chip,
+		cmocka_unit_test_teardown(test_flash_dry_run_reads_and_checks_its_files,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_flash_dry_run_compares_the_config_crc_with_the_chip, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
-		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force, teardown),
-		cmocka_unit_test_teardown(test_flash_config_writes_the_bytes_it_checked, teardown),
+		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force,
+					  teardown),
+		cmocka_unit_test_teardown(test_flash_config_writes_the_bytes_it_checked,
+					  teardown),
 		cmocka_unit_test_teardown(test_profile_without_a_match, teardown),
-		cmocka_unit_test_teardown(test_no_profile_says_why_at_the_default_level, teardown),
+		cmocka_unit_test_teardown(test_no_profile_says_why_at_the_default_level,
+					  teardown),
 		cmocka_unit_test_teardown(test_no_controller_for_the_device_names_the_nearest,
 					  teardown),
 		cmocka_unit_test_teardown(test_source_profile_in_boards_dir_is_named, teardown),
-		cmocka_unit_test_teardown(test_two_profiles_that_disagree_are_refused, teardown),
+		cmocka_unit_test_teardown(test_two_profiles_that_disagree_are_refused,
+					  teardown),
 		cmocka_unit_test_teardown(test_wrong_chip_at_the_address, teardown),
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};

@@ -22,13 +22,13 @@ static struct e2e E;
 
 /* touchfw's exit code, with its whole output when it is not @want (cmocka
  * cuts long failure messages short). */
-#define expect_rc(want, ...)                                                         \
-	do {                                                                         \
-		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                              \
-		if (rc_ != (want))                                                   \
+#define expect_rc(want, ...)                                                              \
+	do {                                                                              \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                   \
+		if (rc_ != (want))                                                        \
 			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n", rc_, \
-				(int)(want), E.err ? E.err : "");                    \
-		assert_int_equal(rc_, (want));                                       \
+				(int)(want), E.err ? E.err : "");                         \
+		assert_int_equal(rc_, (want));                                            \
 	} while (0)
 
 static int teardown(void **state)
@@ -71,8 +71,8 @@ static void start_gt911(const char *compatible, bool gpios, int version, const c
 			     "lines = 8\n"
 			     "line.0 = TS_RESET\n"
 			     "line.1 = TS_INT\n",
-			     compatible, version,
-			     gpios ? "reset_gpio = 0\nint_gpio = 1\n" : "", extra ? extra : "") > 0);
+			     compatible, version, gpios ? "reset_gpio = 0\nint_gpio = 1\n" : "",
+			     extra ? extra : "") > 0);
 	e2e_start(&E, b);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
@@ -96,8 +96,8 @@ static void start_gt1151(void)
 }
 
 struct chip {
-	uint8_t version;	/* active config's byte 0, 0 if none */
-	uint16_t x, y;		/* its resolution */
+	uint8_t version; /* active config's byte 0, 0 if none */
+	uint16_t x, y;	 /* its resolution */
 	struct goodix_model_stats stats;
 };
 
@@ -241,10 +241,12 @@ static void test_nak_is_no_device_and_nothing_written(void **state)
 static void test_config_refused_by_chip_fails_the_bus_write(void **state)
 {
 	(void)state;
-	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION, "fault.refuse_config = true\n");
+	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION,
+		    "fault.refuse_config = true\n");
 	expect_rc(TF_EXIT_VERIFY, "run", "1-005d");
-	e2e_said(&E, "the chip did not take goodix/gt911-cfg-72.bin (version 72): it reads back "
-		     "version 65");
+	e2e_said(&E,
+		 "the chip did not take goodix/gt911-cfg-72.bin (version 72): it reads back "
+		 "version 65");
 	assert_stale();
 	assert_true(chip().stats.configs_refused > 0);
 }
@@ -264,7 +266,8 @@ static void test_driver_with_old_resolution_fails_verification(void **state)
 static void test_no_input_device_after_rebind_fails(void **state)
 {
 	(void)state;
-	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION, "fault.no_input = true\n");
+	start_gt911("touchfw,emul-gt911-nogpio", false, STALE_VERSION,
+		    "fault.no_input = true\n");
 	expect_rc(TF_EXIT_VERIFY, "run", "1-005d");
 	e2e_said(&E, "no new input device within");
 	/* The configuration itself went in and was read back. */
@@ -281,12 +284,13 @@ static void test_bad_blob_is_refused_before_the_chip_is_touched(void **state)
 	e2e_settings(&E, "signatures = off");
 	/* Damage the checksum byte and make the manifest agree with the
 	 * damaged file, as a careless OEM tool would. */
-	snprintf(cmd, sizeof(cmd),
-		 "cd '%s' && f=goodix/gt911-cfg-72.bin && "
-		 "printf '\\001' | dd of=$f bs=1 seek=184 conv=notrunc 2>/dev/null && "
-		 "sum=$(sha256sum $f | cut -d' ' -f1) && "
-		 "sed -i \"/^\\[gt911-cfg-72\\]/,/^sha256/s/^sha256 = .*/sha256 = $sum/\" manifest.ini",
-		 E.db);
+	snprintf(
+		cmd, sizeof(cmd),
+		"cd '%s' && f=goodix/gt911-cfg-72.bin && "
+		"printf '\\001' | dd of=$f bs=1 seek=184 conv=notrunc 2>/dev/null && "
+		"sum=$(sha256sum $f | cut -d' ' -f1) && "
+		"sed -i \"/^\\[gt911-cfg-72\\]/,/^sha256/s/^sha256 = .*/sha256 = $sum/\" manifest.ini",
+		E.db);
 	assert_int_equal(system(cmd), 0);
 	expect_rc(TF_EXIT_DB_INVALID, "run", "1-005d");
 	e2e_said(&E, "goodix/gt911-cfg-72.bin ([gt911-cfg-72], line");
@@ -309,7 +313,8 @@ static void test_config_file_for_another_chip_is_refused_by_flash(void **state)
 	/* The GT1151's 240-byte configuration offered to a GT911. */
 	snprintf(path, sizeof(path), "%s/firmware-db/goodix/gt1151-cfg-90.bin", E.build);
 	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--config", path, "1-005d");
-	e2e_said(&E, "240 bytes, but chip 911 (GT911) reads a 186-byte configuration at 0x8047");
+	e2e_said(&E,
+		 "240 bytes, but chip 911 (GT911) reads a 186-byte configuration at 0x8047");
 	assert_stale();
 	assert_int_equal(chip().stats.config_writes, 0);
 }
@@ -323,7 +328,8 @@ static void test_probe_shows_goodix_fields(void **state)
 	    !strstr(E.out, "800x480") || !strstr(E.out, "0x1060"))
 		fail_msg("probe output:\n%s", E.out);
 	expect_rc(0, "probe", "--json", "1-005d");
-	if (!strstr(E.out, "\"config_version\":\"65\"") || !strstr(E.out, "\"hardware\":\"911\""))
+	if (!strstr(E.out, "\"config_version\":\"65\"") ||
+	    !strstr(E.out, "\"hardware\":\"911\""))
 		fail_msg("probe --json output:\n%s", E.out);
 	assert_int_equal(chip().stats.config_writes, 0);
 }
@@ -333,8 +339,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_stale_gt911_gets_db_config_staged_as_driver_file,
 					  teardown),
-		cmocka_unit_test_teardown(test_gt911_without_gpios_gets_config_over_the_bus_bound,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_gt911_without_gpios_gets_config_over_the_bus_bound, teardown),
 		cmocka_unit_test_teardown(
 			test_always_on_gt1151_unbinds_resets_and_writes_gt1x_config, teardown),
 		cmocka_unit_test_teardown(

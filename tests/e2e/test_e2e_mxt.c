@@ -25,8 +25,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void start(const char *compat, const char *state, const char *fw,
-		  const char *power, const char *extra)
+static void start(const char *compat, const char *state, const char *fw, const char *power,
+		  const char *extra)
 {
 	char *b = e2e_board(compat, "mxt224e", state, fw, power, extra);
 
@@ -127,7 +127,8 @@ static void test_second_run_is_a_noop(void **state)
 	e2e_said(&E, "up to date");
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, &d2), 0);
 	/* Reads only: no byte beyond register pointers was written. */
-	assert_true(u2.bytes_written - u1.bytes_written <= 2 * (u2.transactions - u1.transactions));
+	assert_true(u2.bytes_written - u1.bytes_written <=
+		    2 * (u2.transactions - u1.transactions));
 	assert_int_equal(e2e_chip(&E).stats.resets, before.stats.resets);
 	assert_int_equal(d2.transactions, d1.transactions); /* no rebind */
 }
@@ -146,7 +147,8 @@ static void test_outdated_firmware_through_update_fw(void **state)
 	 */
 	{
 		char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver",
-				    NULL), *p;
+				    NULL),
+		     *p;
 
 		assert_non_null(b);
 		p = strstr(b, "max_transfer = 255\n");
@@ -234,7 +236,8 @@ static void test_report_only_mode_never_writes(void **state)
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
 	/* Reads only: no byte beyond register pointers was written... */
-	assert_true(u2.bytes_written - u1.bytes_written <= 2 * (u2.transactions - u1.transactions));
+	assert_true(u2.bytes_written - u1.bytes_written <=
+		    2 * (u2.transactions - u1.transactions));
 	/* ...no frame, config write, reset or bootloader entry... */
 	assert_memory_equal(&c.stats, &before.stats, sizeof(c.stats));
 	/* ...and the bootloader was not unlocked (a 2-byte command the
@@ -296,8 +299,10 @@ static void test_manual_flash_with_enc_file_and_progress_lines(void **state)
 	{
 		char cmd[900];
 
-		snprintf(cmd, sizeof(cmd), "'%s/fwgen' image --chip mxt224e --version 2.2.01 "
-			 "--size 8000 --enc -o '%s'", E.build, fw);
+		snprintf(cmd, sizeof(cmd),
+			 "'%s/fwgen' image --chip mxt224e --version 2.2.01 "
+			 "--size 8000 --enc -o '%s'",
+			 E.build, fw);
 		assert_int_equal(system(cmd), 0);
 	}
 	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw, "1-004a"), 0);
@@ -384,8 +389,10 @@ static void test_probe_without_permission_fails_naming_what(void **state)
 	mkdir(dir, 0700);
 	assert_int_equal(chmod(dir, 0), 0);
 	assert_int_equal(touchfw_without_permission("probe", "1-004a"), TF_EXIT_PERMISSION);
-	snprintf(want, sizeof(want), "touchfw probe: 1-004a: could not read it: state directory "
-		 "%s: Permission denied (touchfw needs root)", dir);
+	snprintf(want, sizeof(want),
+		 "touchfw probe: 1-004a: could not read it: state directory "
+		 "%s: Permission denied (touchfw needs root)",
+		 dir);
 	e2e_said(&E, want);
 	assert_int_equal(touchfw_without_permission("status", "1-004a"), TF_EXIT_PERMISSION);
 	assert_int_equal(touchfw_without_permission("run", "1-004a"), TF_EXIT_PERMISSION);
@@ -418,7 +425,8 @@ static void test_driver_config_file_in_firmware_path_is_reported(void **state)
  */
 static void test_bootloader_of_another_chip_is_not_flashed(void **state)
 {
-	char *b = e2e_board("touchfw,emul-demo", "mxt1664s", "no-image", "1.0.AA", "driver", NULL);
+	char *b = e2e_board("touchfw,emul-demo", "mxt1664s", "no-image", "1.0.AA", "driver",
+			    NULL);
 	struct e2e_chip c;
 	char *json;
 
@@ -446,23 +454,32 @@ static void test_bootloader_of_another_chip_is_not_flashed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_bootloader_chip_is_flashed_with_driver_bound, teardown),
+		cmocka_unit_test_teardown(test_bootloader_chip_is_flashed_with_driver_bound,
+					  teardown),
 		cmocka_unit_test_teardown(test_second_run_is_a_noop, teardown),
 		cmocka_unit_test_teardown(test_outdated_firmware_through_update_fw, teardown),
-		cmocka_unit_test_teardown(test_update_fw_refused_by_the_adapter_falls_back, teardown),
-		cmocka_unit_test_teardown(test_outdated_firmware_through_unbind_and_flash, teardown),
+		cmocka_unit_test_teardown(test_update_fw_refused_by_the_adapter_falls_back,
+					  teardown),
+		cmocka_unit_test_teardown(test_outdated_firmware_through_unbind_and_flash,
+					  teardown),
 		cmocka_unit_test_teardown(test_config_only_update, teardown),
-		cmocka_unit_test_teardown(test_config_only_update_always_on_writes_over_the_bus, teardown),
+		cmocka_unit_test_teardown(test_config_only_update_always_on_writes_over_the_bus,
+					  teardown),
 		cmocka_unit_test_teardown(test_report_only_mode_never_writes, teardown),
 		cmocka_unit_test_teardown(test_off_switch_in_settings_and_on_cmdline, teardown),
-		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address, teardown),
-		cmocka_unit_test_teardown(test_bootloader_of_another_chip_is_not_flashed, teardown),
-		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines, teardown),
-		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
-		cmocka_unit_test_teardown(test_probe_and_status_of_a_missing_device_exit_no_device,
+		cmocka_unit_test_teardown(test_family_a2_uses_the_alternate_bootloader_address,
 					  teardown),
-		cmocka_unit_test_teardown(test_probe_without_permission_fails_naming_what, teardown),
-		cmocka_unit_test_teardown(test_driver_config_file_in_firmware_path_is_reported, teardown),
+		cmocka_unit_test_teardown(test_bootloader_of_another_chip_is_not_flashed,
+					  teardown),
+		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines,
+					  teardown),
+		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
+		cmocka_unit_test_teardown(
+			test_probe_and_status_of_a_missing_device_exit_no_device, teardown),
+		cmocka_unit_test_teardown(test_probe_without_permission_fails_naming_what,
+					  teardown),
+		cmocka_unit_test_teardown(test_driver_config_file_in_firmware_path_is_reported,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_mxt", tests, NULL, NULL);

@@ -113,8 +113,7 @@ static void test_sigterm_on_the_unbind_path(void **state)
 	/* The driver's probe of what touchfw bound may still run. */
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 	if (!strstr(msg, "stopped by SIGTERM") || !strstr(msg, "attempt") ||
-	    !emub_dev_bound(E.eb, "touchscreen"))
-	{
+	    !emub_dev_bound(E.eb, "touchscreen")) {
 		fprintf(stderr, "%s", msg);
 		fail_msg("unexpected message or driver unbound");
 	}

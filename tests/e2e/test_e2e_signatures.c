@@ -120,11 +120,12 @@ static void test_db_check_uses_the_settings_like_the_agent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_deleted_signature_is_refused_while_a_key_is_trusted,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_deleted_signature_is_refused_while_a_key_is_trusted, teardown),
 		cmocka_unit_test_teardown(
 			test_unsigned_database_is_accepted_where_no_key_is_installed, teardown),
-		cmocka_unit_test_teardown(test_db_check_uses_the_settings_like_the_agent, teardown),
+		cmocka_unit_test_teardown(test_db_check_uses_the_settings_like_the_agent,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_signatures", tests, NULL, NULL);

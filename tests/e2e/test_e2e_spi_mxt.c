@@ -24,29 +24,28 @@
 
 static struct e2e E;
 
-static const char profile[] =
-	"/dts-v1/;\n"
-	"/ {\n"
-	"	touchfw,profile-version = <1>;\n"
-	"	model = \"touchfw emulated spi board\";\n"
-	"	board-compatible = \"touchfw,emul-spi-1664s\";\n"
-	"	board-ids = \"touchfw,emul-1664s\";\n"
-	"	controllers {\n"
-	"		#address-cells = <1>;\n"
-	"		#size-cells = <0>;\n"
-	"		touchscreen@0 {\n"
-	"			family = \"mxt\";\n"
-	"			bus = \"spi\";\n"
-	"			adapter-name = \"emuboard-spi.1\";\n"
-	"			reg = <0>;\n"
-	"			driver = \"mchp_spi_ts\";\n"
-	"			power = \"%s\";\n"
-	"			spi-max-frequency = <8000000>;\n"
-	"			spi-cpol;\n"
-	"			spi-cpha;\n"
-	"		};\n"
-	"	};\n"
-	"};\n";
+static const char profile[] = "/dts-v1/;\n"
+			      "/ {\n"
+			      "	touchfw,profile-version = <1>;\n"
+			      "	model = \"touchfw emulated spi board\";\n"
+			      "	board-compatible = \"touchfw,emul-spi-1664s\";\n"
+			      "	board-ids = \"touchfw,emul-1664s\";\n"
+			      "	controllers {\n"
+			      "		#address-cells = <1>;\n"
+			      "		#size-cells = <0>;\n"
+			      "		touchscreen@0 {\n"
+			      "			family = \"mxt\";\n"
+			      "			bus = \"spi\";\n"
+			      "			adapter-name = \"emuboard-spi.1\";\n"
+			      "			reg = <0>;\n"
+			      "			driver = \"mchp_spi_ts\";\n"
+			      "			power = \"%s\";\n"
+			      "			spi-max-frequency = <8000000>;\n"
+			      "			spi-cpol;\n"
+			      "			spi-cpha;\n"
+			      "		};\n"
+			      "	};\n"
+			      "};\n";
 
 static const char *spidev_extra = "";
 static bool realtime_next;
@@ -59,15 +58,16 @@ static void start_he(const char *state, const char *power, const char *extra,
 {
 	char *board = NULL, dir[280], dts[300], cmd[2000], *text = NULL;
 
-	assert_true(asprintf(&board,
-			     "[board]\nname = spi e2e\ncompatible = touchfw,emul-spi-1664s\n"
-			     "pacing = fast\n"
-			     "[spi 1]\nmax_speed_hz = 20000000\n"
-			     "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
-			     "driver = mchp_spi_ts\nstate = %s\nfw_version = 1.0.AA\n"
-			     "spi_mode = 3\nmax_speed_hz = 8000000\n%s"
-			     "[spidev]\nbufsiz = 4096\n%s",
-			     state, extra ? extra : "", spidev_extra) > 0);
+	assert_true(
+		asprintf(&board,
+			 "[board]\nname = spi e2e\ncompatible = touchfw,emul-spi-1664s\n"
+			 "pacing = fast\n"
+			 "[spi 1]\nmax_speed_hz = 20000000\n"
+			 "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
+			 "driver = mchp_spi_ts\nstate = %s\nfw_version = 1.0.AA\n"
+			 "spi_mode = 3\nmax_speed_hz = 8000000\n%s"
+			 "[spidev]\nbufsiz = 4096\n%s",
+			 state, extra ? extra : "", spidev_extra) > 0);
 	e2e_prepare(&E, board, he_args);
 	free(board);
 	/* the profile, compiled into a private boards directory */
@@ -265,7 +265,7 @@ static void test_power_driver_reads_the_chip_through_the_driver(void **state)
 	db_without_config();
 	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 0);
 	e2e_said(&E, "would flash firmware mxt1664s-fw-3.0.10 (67363 bytes) through "
-		 "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power)");
+		     "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power)");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
@@ -346,9 +346,9 @@ static void test_power_driver_image_refused_leaves_the_bootloader_named(void **s
 	start("app", "driver", "fault.crc_fail_always = true\n");
 	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 11);
 	e2e_said(&E, "after update_fw and a rebind: mchp_spi_ts holds the chip in its "
-		 "bootloader");
+		     "bootloader");
 	e2e_said(&E, "the chip is in its bootloader: the next bind or 'touchfw run spi1.0' "
-		 "flashes it again");
+		     "flashes it again");
 	left_as_found();
 	assert_int_equal(inputs(), 0);
 	assert_false(staged_left());
@@ -577,13 +577,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_dry_run_does_not_take_the_device_from_its_driver,
 					  teardown),
-		cmocka_unit_test_teardown(test_probe_reads_an_unbound_chip_over_spidev, teardown),
+		cmocka_unit_test_teardown(test_probe_reads_an_unbound_chip_over_spidev,
+					  teardown),
 		cmocka_unit_test_teardown(test_run_flashes_a_chip_without_firmware, teardown),
 		cmocka_unit_test_teardown(test_invalid_crc_reply_is_named_and_undone, teardown),
 		cmocka_unit_test_teardown(test_power_driver_reads_the_chip_through_the_driver,
 					  teardown),
-		cmocka_unit_test_teardown(test_power_driver_flashes_through_update_fw_and_rebinds,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_power_driver_flashes_through_update_fw_and_rebinds, teardown),
 		cmocka_unit_test_teardown(test_power_driver_run_flashes_a_chip_without_firmware,
 					  teardown),
 		cmocka_unit_test_teardown(
@@ -592,8 +593,8 @@ int main(void)
 			test_power_driver_image_refused_leaves_the_bootloader_named, teardown),
 		cmocka_unit_test_teardown(
 			test_power_driver_without_a_new_input_device_fails_verify, teardown),
-		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named_and_driver_rebound,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_kernel_without_spidev_is_named_and_driver_rebound, teardown),
 		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
 					  teardown),

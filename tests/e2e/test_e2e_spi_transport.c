@@ -97,13 +97,12 @@ static int child_run(int argc, char **argv)
 
 /* ------------------------------------------------------------ tests */
 
-static const char board[] =
-	"[board]\nname = spi-transport\ncompatible = t,spi\n"
-	"[spi 2]\nmax_speed_hz = 8000000\nnum_cs = 4\n"
-	"[spi-chip free]\nbus = 2\nchip_select = 0\n"
-	"[spi-chip raw]\nbus = 2\nchip_select = 1\ndriver = spidev\n"
-	"[spi-chip taken]\nbus = 2\nchip_select = 2\n"
-	"[spidev]\nbufsiz = 64\n";
+static const char board[] = "[board]\nname = spi-transport\ncompatible = t,spi\n"
+			    "[spi 2]\nmax_speed_hz = 8000000\nnum_cs = 4\n"
+			    "[spi-chip free]\nbus = 2\nchip_select = 0\n"
+			    "[spi-chip raw]\nbus = 2\nchip_select = 1\ndriver = spidev\n"
+			    "[spi-chip taken]\nbus = 2\nchip_select = 2\n"
+			    "[spidev]\nbufsiz = 64\n";
 
 static char *child(struct emub *eb, const char *const *args)
 {

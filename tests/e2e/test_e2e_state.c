@@ -117,9 +117,11 @@ static int run_tf(int timeout_ms, const char *const *env, ...)
 	return E.rc;
 }
 
-#define BIND_ENV(devpath)                                                         \
-	{ "ACTION=bind", "DEVPATH=" devpath, "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts", \
-	  NULL }
+#define BIND_ENV(devpath)                                                                  \
+	{                                                                                  \
+		"ACTION=bind", "DEVPATH=" devpath, "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts", \
+			NULL                                                               \
+	}
 #define OUR_DEVPATH "/devices/platform/emul/i2c-1/1-004a"
 
 /* ------------------------------------------------------------ item 12 */
@@ -296,8 +298,7 @@ static void test_attempts_count_overflow_is_at_the_limit(void **state)
 	start("no-image", "1.0.AA", NULL);
 	mkdir_in("state", 0700);
 	/* 2^32: read into an unsigned it was 0, and the limit was gone. */
-	write_in("state/1-004a.attempts",
-		 "count=4294967296\nnext_allowed=0\nlast_error=x\n");
+	write_in("state/1-004a.attempts", "count=4294967296\nnext_allowed=0\nlast_error=x\n");
 	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), 9);
 	e2e_said(&E, "1-004a.attempts: corrupt, read as 'at the limit': field count:");
 	assert_int_equal(run_tf(30000, env, "handle-event", NULL), 0);
@@ -402,8 +403,8 @@ static void test_malformed_devpath_only_refuses_own_events(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *remove[] = { "ACTION=remove", bad[i], "SUBSYSTEM=i2c", NULL };
 		const char *unbind[] = { "ACTION=unbind", bad[i], "SUBSYSTEM=i2c", NULL };
-		const char *usb[] = { "ACTION=bind", bad[i], "SUBSYSTEM=usb",
-				      "DRIVER=usbhid", NULL };
+		const char *usb[] = { "ACTION=bind", bad[i], "SUBSYSTEM=usb", "DRIVER=usbhid",
+				      NULL };
 		const char *ours[] = { "ACTION=bind", bad[i], "SUBSYSTEM=i2c",
 				       "DRIVER=atmel_mxt_ts", NULL };
 
@@ -428,8 +429,12 @@ static void test_handle_event_ignores_touchfw_config_from_the_event(void **state
 {
 	char confenv[400], bin[400];
 	const char *argv[] = { bin, "handle-event", NULL };
-	const char *env[] = { "ACTION=bind", "DEVPATH=" OUR_DEVPATH, "SUBSYSTEM=i2c",
-			      "DRIVER=atmel_mxt_ts", "TOUCHFW_LOG_LEVEL=debug", confenv,
+	const char *env[] = { "ACTION=bind",
+			      "DEVPATH=" OUR_DEVPATH,
+			      "SUBSYSTEM=i2c",
+			      "DRIVER=atmel_mxt_ts",
+			      "TOUCHFW_LOG_LEVEL=debug",
+			      confenv,
 			      NULL };
 
 	(void)state;
@@ -450,8 +455,9 @@ static void test_handle_event_ignores_touchfw_config_from_the_event(void **state
 static void test_handoff_runs_systemctl_by_path(void **state)
 {
 	char pathenv[600], fake[400], script[600];
-	const char *env[] = { "ACTION=bind", "DEVPATH=" OUR_DEVPATH, "SUBSYSTEM=i2c",
-			      "DRIVER=atmel_mxt_ts", pathenv, NULL };
+	const char *env[] = { "ACTION=bind",   "DEVPATH=" OUR_DEVPATH,
+			      "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts",
+			      pathenv,	       NULL };
 
 	(void)state;
 	start("no-image", "1.0.AA", NULL);
@@ -506,9 +512,11 @@ static pid_t find_detached_run(void)
 /* The detached run gets a clean environment and `--` before the device. */
 static void test_detached_run_gets_a_clean_environment(void **state)
 {
-	const char *env[] = { "ACTION=add", "DEVPATH=" OUR_DEVPATH, "SUBSYSTEM=i2c",
-			      "MODALIAS=of:NtouchscreenT(null)Catmel,maxtouch",
-			      "FROM_A_UDEV_RULE=1", NULL };
+	const char *env[] = {
+		"ACTION=add",	      "DEVPATH=" OUR_DEVPATH,
+		"SUBSYSTEM=i2c",      "MODALIAS=of:NtouchscreenT(null)Catmel,maxtouch",
+		"FROM_A_UDEV_RULE=1", NULL
+	};
 	char path[300], *buf = NULL;
 	size_t len = 0, i;
 	pid_t pid = 0;
@@ -527,8 +535,9 @@ static void test_detached_run_gets_a_clean_environment(void **state)
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
 	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
 	for (i = 0; i < len; i += strlen(buf + i) + 1) {
-		if (!strncmp(buf + i, "FROM_A_UDEV_RULE=", 17) || !strncmp(buf + i, "ACTION=", 7) ||
-		    !strncmp(buf + i, "DEVPATH=", 8) || !strncmp(buf + i, "MODALIAS=", 9))
+		if (!strncmp(buf + i, "FROM_A_UDEV_RULE=", 17) ||
+		    !strncmp(buf + i, "ACTION=", 7) || !strncmp(buf + i, "DEVPATH=", 8) ||
+		    !strncmp(buf + i, "MODALIAS=", 9))
 			fail_msg("the detached run inherited %s", buf + i);
 	}
 	free(buf);
@@ -592,7 +601,8 @@ static void test_read_only_commands_change_nothing(void **state)
 		after = snapshot_state();
 		if (strcmp(before, after))
 			fail_msg("touchfw %s changed the state directories:\n--- before\n%s"
-				 "--- after\n%s", cmds[i][0], before, after);
+				 "--- after\n%s",
+				 cmds[i][0], before, after);
 		free(after);
 	}
 	e2e_said(&E, "a dry run does not bind it");
@@ -601,11 +611,13 @@ static void test_read_only_commands_change_nothing(void **state)
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		assert_int_equal(run_tf(30000, NULL, cmds[i][0], cmds[i][1], cmds[i][2], NULL), 0);
+		assert_int_equal(run_tf(30000, NULL, cmds[i][0], cmds[i][1], cmds[i][2], NULL),
+				 0);
 		after = snapshot_state();
 		if (strcmp(before, after))
 			fail_msg("touchfw %s changed the state directories:\n--- before\n%s"
-				 "--- after\n%s", cmds[i][0], before, after);
+				 "--- after\n%s",
+				 cmds[i][0], before, after);
 		free(after);
 	}
 	assert_int_equal(e2e_chip(&E).version, 0x10);
@@ -622,13 +634,15 @@ int main(void)
 		cmocka_unit_test_teardown(test_staging_dir_symlink_is_refused, teardown),
 		cmocka_unit_test_teardown(test_fifo_state_files_do_not_hang, teardown),
 		cmocka_unit_test_teardown(test_fifo_hw_hint_is_ignored, teardown),
-		cmocka_unit_test_teardown(test_attempts_count_overflow_is_at_the_limit, teardown),
-		cmocka_unit_test_teardown(test_failure_record_overflow_skips_the_blob, teardown),
+		cmocka_unit_test_teardown(test_attempts_count_overflow_is_at_the_limit,
+					  teardown),
+		cmocka_unit_test_teardown(test_failure_record_overflow_skips_the_blob,
+					  teardown),
 		cmocka_unit_test_teardown(test_full_state_dir_does_not_flash, teardown),
 		cmocka_unit_test_teardown(test_malformed_devpath_only_refuses_own_events,
 					  teardown),
-		cmocka_unit_test_teardown(test_handle_event_ignores_touchfw_config_from_the_event,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_handle_event_ignores_touchfw_config_from_the_event, teardown),
 		cmocka_unit_test_teardown(test_handoff_runs_systemctl_by_path, teardown),
 		cmocka_unit_test_teardown(test_detached_run_gets_a_clean_environment, teardown),
 		cmocka_unit_test_teardown(test_read_only_commands_change_nothing, teardown),

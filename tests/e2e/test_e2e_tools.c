@@ -18,13 +18,13 @@
 
 static struct e2e E;
 
-#define expect_rc(want, ...)                                                              \
-	do {                                                                              \
-		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                   \
-		if (rc_ != (want))                                                        \
+#define expect_rc(want, ...)                                                                  \
+	do {                                                                                  \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                       \
+		if (rc_ != (want))                                                            \
 			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", rc_, \
-				(int)(want), E.out ? E.out : "", E.err ? E.err : "");     \
-		assert_int_equal(rc_, (want));                                            \
+				(int)(want), E.out ? E.out : "", E.err ? E.err : "");         \
+		assert_int_equal(rc_, (want));                                                \
 	} while (0)
 
 static void out_has(const char *needle)
@@ -307,8 +307,8 @@ static void test_goodix_saved_config_goes_into_the_db_and_flashes_as_noop(void *
 	expect_rc(0, "chip", "1-005d", "save-config", cfg);
 	assert_int_equal(tf_read_file(cfg, 4096, (char **)&data, &len), 0);
 	assert_int_equal(len, 186);
-	assert_int_equal(data[0], 65);     /* the chip's config version */
-	assert_int_equal(data[185], 1);    /* fresh, as a file has it */
+	assert_int_equal(data[0], 65);	/* the chip's config version */
+	assert_int_equal(data[185], 1); /* fresh, as a file has it */
 	free(data);
 
 	emub_lock(E.eb);
@@ -324,8 +324,8 @@ static void test_goodix_saved_config_goes_into_the_db_and_flashes_as_noop(void *
 	/* A Goodix blob does not name its chip: the command line must. */
 	expect_rc(TF_EXIT_USAGE, "db", "add", cfg, "--db", db);
 	e2e_said(&E, "--hardware");
-	expect_rc(0, "db", "add", cfg, "--db", db, "--hardware", "911", "--for-version", "0x1060",
-		  "--board", "touchfw,emul-gt911");
+	expect_rc(0, "db", "add", cfg, "--db", db, "--hardware", "911", "--for-version",
+		  "0x1060", "--board", "touchfw,emul-gt911");
 	out_has("version = 65");
 	out_has("family = goodix");
 	expect_rc(0, "db", "check", "--db", db, "--signatures", "off");
@@ -512,7 +512,8 @@ static void out_is_json(void)
 	e2e_write(path, E.out ? E.out : "");
 	assert_true(asprintf(&cmd,
 			     "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
-			     "sys.exit(0 if d[\"version\"] == 1 else 1)' '%s'", path) > 0);
+			     "sys.exit(0 if d[\"version\"] == 1 else 1)' '%s'",
+			     path) > 0);
 	if (system(cmd) != 0)
 		fail_msg("not one JSON document with \"version\": 1:\n%s", E.out ? E.out : "");
 	free(cmd);
@@ -554,12 +555,13 @@ static void test_json_on_every_reporting_command(void **state)
 		char *bad = path_in("bad.dts"), *good = NULL;
 
 		assert_true(asprintf(&good, "%s/../boards/examples/emul-demo.dts",
-				     getenv("TOUCHFW_BUILD") ? getenv("TOUCHFW_BUILD") : "build") >
-			    0);
+				     getenv("TOUCHFW_BUILD") ? getenv("TOUCHFW_BUILD")
+							     : "build") > 0);
 		if (access(good, R_OK) != 0) {
 			free(good);
 			assert_true(asprintf(&good, "%s/boards/examples/emul-demo.dts",
-					     getenv("TOUCHFW_TOP") ? getenv("TOUCHFW_TOP") : ".") > 0);
+					     getenv("TOUCHFW_TOP") ? getenv("TOUCHFW_TOP")
+								   : ".") > 0);
 		}
 		e2e_write(bad, "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
 			       "\tmodel = \"bad\";\n\tboard-compatible = \"x,y\";\n"
@@ -581,25 +583,32 @@ static void test_json_on_every_reporting_command(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_chip_info_shows_identity_and_object_table, teardown),
-		cmocka_unit_test_teardown(test_chip_info_of_a_goodix_gives_config_version_and_size,
+		cmocka_unit_test_teardown(test_chip_info_shows_identity_and_object_table,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_chip_info_of_a_goodix_gives_config_version_and_size, teardown),
 		cmocka_unit_test_teardown(test_chip_of_a_missing_device_and_bad_command_line,
 					  teardown),
-		cmocka_unit_test_teardown(test_chip_reset_mxt_by_command_with_driver_bound, teardown),
-		cmocka_unit_test_teardown(test_chip_reset_goodix_pulses_the_reset_line, teardown),
-		cmocka_unit_test_teardown(test_chip_reset_goodix_without_reset_line_is_unsupported,
+		cmocka_unit_test_teardown(test_chip_reset_mxt_by_command_with_driver_bound,
 					  teardown),
-		cmocka_unit_test_teardown(test_mxt_saved_config_goes_into_the_db_and_flashes_as_noop,
+		cmocka_unit_test_teardown(test_chip_reset_goodix_pulses_the_reset_line,
 					  teardown),
 		cmocka_unit_test_teardown(
-			test_mxt_config_saved_from_a_stale_chip_is_what_the_chip_runs, teardown),
+			test_chip_reset_goodix_without_reset_line_is_unsupported, teardown),
 		cmocka_unit_test_teardown(
-			test_goodix_saved_config_goes_into_the_db_and_flashes_as_noop, teardown),
-		cmocka_unit_test_teardown(test_db_add_refuses_what_contradicts_the_header, teardown),
-		cmocka_unit_test_teardown(test_db_list_says_what_fits_this_board_and_why_not_the_rest,
+			test_mxt_saved_config_goes_into_the_db_and_flashes_as_noop, teardown),
+		cmocka_unit_test_teardown(
+			test_mxt_config_saved_from_a_stale_chip_is_what_the_chip_runs,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_goodix_saved_config_goes_into_the_db_and_flashes_as_noop,
+			teardown),
+		cmocka_unit_test_teardown(test_db_add_refuses_what_contradicts_the_header,
 					  teardown),
-		cmocka_unit_test_teardown(test_board_identify_live_checks_the_controllers, teardown),
+		cmocka_unit_test_teardown(
+			test_db_list_says_what_fits_this_board_and_why_not_the_rest, teardown),
+		cmocka_unit_test_teardown(test_board_identify_live_checks_the_controllers,
+					  teardown),
 		cmocka_unit_test_teardown(
 			test_board_identify_live_says_what_the_machine_has_instead, teardown),
 		cmocka_unit_test_teardown(test_board_init_writes_a_profile_board_check_accepts,

@@ -7,8 +7,8 @@
  *
  * Builds the board described by BOARD (a tests/emul/boards/NAME.board file), runs
  * COMMAND inside it with umockdev's preload and the GPIO shim
- * (libemuboard-gpiod.so) in LD_PRELOAD and UMOCKDEV_DIR set, serves the board until COMMAND exits and exits with
- * its status.  A modelled kernel oops (a read of fw_version, hw_version or
+ * (libemuboard-gpiod.so) in LD_PRELOAD and UMOCKDEV_DIR set, serves the board until COMMAND
+ * exits and exits with its status.  A modelled kernel oops (a read of fw_version, hw_version or
  * object of an atmel_mxt_ts device without info block) is reported loudly
  * and makes the exit status EMUBOARD_EXIT_OOPS if COMMAND succeeded.
  * See tests/emul/README.md.
@@ -38,18 +38,22 @@ static void forward(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: emuboard [--realtime] [--stats FILE] [--on-uevent CMD] [--keep DIR]\n"
-		   "                [--verbose] BOARD -- COMMAND [ARGS...]\n"
-		   "Run COMMAND on the emulated board BOARD (see tests/emul/README.md).\n");
+	fprintf(f,
+		"usage: emuboard [--realtime] [--stats FILE] [--on-uevent CMD] [--keep DIR]\n"
+		"                [--verbose] BOARD -- COMMAND [ARGS...]\n"
+		"Run COMMAND on the emulated board BOARD (see tests/emul/README.md).\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"realtime", no_argument, NULL, 'r'},  {"stats", required_argument, NULL, 's'},
-		{"on-uevent", required_argument, NULL, 'u'},
-		{"keep", required_argument, NULL, 'k'}, {"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+		{ "realtime", no_argument, NULL, 'r' },
+		{ "stats", required_argument, NULL, 's' },
+		{ "on-uevent", required_argument, NULL, 'u' },
+		{ "keep", required_argument, NULL, 'k' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *stats = NULL, *on_uevent = NULL, *keep = NULL;
 	bool realtime = false, verbose = false;

@@ -33,27 +33,26 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
-		"                   [--frame BYTES] [--enc] -o FILE\n"
-		"       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
-		"       fwgen goodix-config --id ID --version N --resolution WxH\n"
-		"       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
-		"       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
-		"       fwgen elantp-fw --id PRODUCT --version N -o FILE\n"
-		"                           [--touches N] -o FILE\n"
-		"\n"
-		"PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
-		"(default 256).  --enc writes the vendor's ASCII-hex form.\n"
-		"--tag sets a marker in the T38 user-data object so configs differ.\n");
+	fprintf(f, "Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
+		   "                   [--frame BYTES] [--enc] -o FILE\n"
+		   "       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
+		   "       fwgen goodix-config --id ID --version N --resolution WxH\n"
+		   "       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
+		   "       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
+		   "       fwgen elantp-fw --id PRODUCT --version N -o FILE\n"
+		   "                           [--touches N] -o FILE\n"
+		   "\n"
+		   "PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
+		   "(default 256).  --enc writes the vendor's ASCII-hex form.\n"
+		   "--tag sets a marker in the T38 user-data object so configs differ.\n");
 }
 
 static int parse_version(const char *s, unsigned *maj, unsigned *min, unsigned *build)
 {
 	char tail;
 
-	if (sscanf(s, "%u.%u.%x%c", maj, min, build, &tail) != 3 || *maj > 15 ||
-	    *min > 15 || *build > 0xff)
+	if (sscanf(s, "%u.%u.%x%c", maj, min, build, &tail) != 3 || *maj > 15 || *min > 15 ||
+	    *build > 0xff)
 		return -1;
 	return 0;
 }
@@ -73,12 +72,12 @@ static int write_file(const char *path, const void *buf, size_t len)
 	return 0;
 }
 
-static int make_image(const struct mxt_model_cfg *cfg, unsigned version,
-		      unsigned build, unsigned long size, unsigned long frame,
-		      int enc, const char *out)
+static int make_image(const struct mxt_model_cfg *cfg, unsigned version, unsigned build,
+		      unsigned long size, unsigned long frame, int enc, const char *out)
 {
-	struct mxt_img_header h = { cfg->family_id, cfg->variant_id,
-				    (em_u8)version, (em_u8)build, 0, 0 };
+	struct mxt_img_header h = {
+		cfg->family_id, cfg->variant_id, (em_u8)version, (em_u8)build, 0, 0
+	};
 	size_t cap = mxt_img_size((em_u32)size, (em_u16)frame), len, i;
 	unsigned char *img;
 	char *hex;
@@ -135,7 +134,7 @@ static void fill_object(em_u8 type, em_u8 *v, em_u16 size, unsigned tag)
 		for (i = 0; i < size; i++)
 			v[i] = (em_u8)(10 + i);
 		break;
-	case 9:   /* multitouch: enable, then geometry */
+	case 9: /* multitouch: enable, then geometry */
 	case 100:
 		v[0] = 0x83;
 		for (i = 1; i < size; i++)
@@ -153,8 +152,8 @@ static void fill_object(em_u8 type, em_u8 *v, em_u16 size, unsigned tag)
 	}
 }
 
-static int make_config(const struct mxt_model_cfg *base, unsigned version,
-		       unsigned build, unsigned tag, const char *out)
+static int make_config(const struct mxt_model_cfg *base, unsigned version, unsigned build,
+		       unsigned tag, const char *out)
 {
 	static struct mxt_model m;
 	struct mxt_model_cfg cfg = *base;
@@ -224,7 +223,8 @@ static int make_goodix_config(const char *id, const char *ver, const char *res,
 	char *end, tail;
 
 	if (!id || !ver || !res || !out || strlen(id) < 1 || strlen(id) > 4) {
-		fprintf(stderr, "fwgen: goodix-config needs --id, --version, --resolution, -o\n");
+		fprintf(stderr,
+			"fwgen: goodix-config needs --id, --version, --resolution, -o\n");
 		return -1;
 	}
 	v = strtoul(ver, &end, 0);
@@ -241,8 +241,7 @@ static int make_goodix_config(const char *id, const char *ver, const char *res,
 }
 
 /* An Elan touchscreen image in the chip model's layout (elants_model.h). */
-static int make_elants_fw(const char *id, const char *ver, unsigned long pages,
-			  const char *out)
+static int make_elants_fw(const char *id, const char *ver, unsigned long pages, const char *out)
 {
 	unsigned long hw, fw;
 	char *e1 = NULL, *e2 = NULL;
@@ -326,18 +325,42 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': chip = optarg; break;
-		case 'v': ver = optarg; break;
-		case 's': size = strtoul(optarg, NULL, 0); break;
-		case 'f': frame = strtoul(optarg, NULL, 0); break;
-		case 't': tag = strtoul(optarg, NULL, 0); break;
-		case 'e': enc = 1; break;
-		case 'i': gid = optarg; break;
-		case 'r': res = optarg; break;
-		case 'n': touches = strtoul(optarg, NULL, 0); break;
-		case 'o': out = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'c':
+			chip = optarg;
+			break;
+		case 'v':
+			ver = optarg;
+			break;
+		case 's':
+			size = strtoul(optarg, NULL, 0);
+			break;
+		case 'f':
+			frame = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			tag = strtoul(optarg, NULL, 0);
+			break;
+		case 'e':
+			enc = 1;
+			break;
+		case 'i':
+			gid = optarg;
+			break;
+		case 'r':
+			res = optarg;
+			break;
+		case 'n':
+			touches = strtoul(optarg, NULL, 0);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (!strcmp(mode, "silead-fw")) {

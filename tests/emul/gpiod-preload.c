@@ -122,7 +122,7 @@ static void drop_chip(struct gpiod_chip *chip)
 static int board_connect(void)
 {
 	const char *dir = getenv("UMOCKDEV_DIR");
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	int fd;
 
 	if (!dir || !*dir ||
@@ -230,8 +230,9 @@ static int board_request(struct gpiod_line *line, const char *consumer, int flag
 				  ? '_'
 				  : consumer[i];
 	word[i] = '\0';
-	snprintf(cmd, sizeof(cmd), "REQUEST chip=%s line=%u dir=%s value=%d active_low=%d%s%s\n",
-		 name, REAL(gpiod_line_offset)(line), output ? "out" : "in", value ? 1 : 0,
+	snprintf(cmd, sizeof(cmd),
+		 "REQUEST chip=%s line=%u dir=%s value=%d active_low=%d%s%s\n", name,
+		 REAL(gpiod_line_offset)(line), output ? "out" : "in", value ? 1 : 0,
 		 (flags & GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) ? 1 : 0, i ? " consumer=" : "",
 		 word);
 	r = transact(fd, cmd, reply, sizeof(reply));

@@ -10,9 +10,9 @@
 #include "eeprom_model.h"
 #include "emub-testutil.h"
 
-#define BOARD(adapter_extra, chip_extra)                                                  \
-	"[board]\nname = at24\ncompatible = t,at24\n[adapter 1]\n" adapter_extra          \
-	"[chip eeprom]\nadapter = 1\naddress = 0x50\nmodel = eeprom\n"                   \
+#define BOARD(adapter_extra, chip_extra)                                         \
+	"[board]\nname = at24\ncompatible = t,at24\n[adapter 1]\n" adapter_extra \
+	"[chip eeprom]\nadapter = 1\naddress = 0x50\nmodel = eeprom\n"           \
 	"compatible = atmel,24c02\ndriver = at24\n" chip_extra
 
 static void test_probe_reads_one_byte_and_binds(void **state)

@@ -6,8 +6,8 @@
  * the firmware path's quirks), maxtouch.cfg, and every chip fault the
  * emulator offers with its documented outcome.  Also an independent
  * bootloader flasher made of plain write()s of at most 255 bytes (an
- * adapter's usual transfer limit), run inside the board as "--child flash", which flashes the demo
- * chip while its driver stays bound.
+ * adapter's usual transfer limit), run inside the board as "--child flash", which flashes the
+ * demo chip while its driver stays bound.
  */
 #include <fcntl.h>
 #include <linux/i2c-dev.h>
@@ -96,12 +96,14 @@ static int flash(char **a, char *path, char **fwp)
 		int r;
 
 		if (wait_status(fd, 0xc0, 0x80, &s))
-			return printf("frame %d: not waiting for data (0x%02x)\n", frames, s), 1;
+			return printf("frame %d: not waiting for data (0x%02x)\n", frames, s),
+			       1;
 		for (size_t off = 0; off < len; off += chunk) {
 			size_t n = len - off < chunk ? len - off : chunk;
 
 			if (write(fd, fw + pos + off, n) != (ssize_t)n)
-				return printf("frame %d: write: %s\n", frames, strerror(errno)), 1;
+				return printf("frame %d: write: %s\n", frames, strerror(errno)),
+				       1;
 		}
 		r = wait_status(fd, 0xff, 0x04, &s);
 		if (r < 0)
@@ -120,8 +122,8 @@ static int flash(char **a, char *path, char **fwp)
 		guint8 info[7];
 
 		if (write(fd, "\0\0", 2) == 2 && read(fd, info, 7) == 7) {
-			printf("FLASHED frames=%d resends=%d info=%02x %02x %02x %02x\n", frames,
-			       resends, info[0], info[1], info[2], info[3]);
+			printf("FLASHED frames=%d resends=%d info=%02x %02x %02x %02x\n",
+			       frames, resends, info[0], info[1], info[2], info[3]);
 			return 0;
 		}
 		usleep(1000);
@@ -135,8 +137,10 @@ static int flash(char **a, char *path, char **fwp)
 static guint8 *make_image(guint8 version, guint8 build, guint32 payload, guint16 per_frame,
 			  gsize *len)
 {
-	struct mxt_img_header h = {.family_id = 0x81, .variant_id = 0x01, .version = version,
-				   .build = build};
+	struct mxt_img_header h = { .family_id = 0x81,
+				    .variant_id = 0x01,
+				    .version = version,
+				    .build = build };
 	size_t cap = mxt_img_size(payload, per_frame);
 	guint8 *buf = g_malloc(cap);
 
@@ -196,7 +200,8 @@ static void test_unbind_switches_driver_supply_off_and_bind_back_on(void **state
 	assert_true(emub_chip_powered(eb, DEV));
 	assert_int_equal(emub_input_node(eb, DEV, node, sizeof(node)), 0);
 	assert_string_equal(node, "/dev/input/event0");
-	assert_int_equal(tu_sh(eb, &out, "test -c /dev/input/event0 && cat %s/input/input0/name",
+	assert_int_equal(tu_sh(eb, &out,
+			       "test -c /dev/input/event0 && cat %s/input/input0/name",
 			       "/sys/bus/i2c/devices/1-004a"),
 			 0);
 	assert_string_equal(out, "Atmel maXTouch Touchscreen\n");
@@ -253,7 +258,7 @@ static int child_evdev_first_sight(void)
 
 static void test_event_node_answers_when_it_first_shows(void **state)
 {
-	const char *const args[] = {"evdev-first-sight", NULL};
+	const char *const args[] = { "evdev-first-sight", NULL };
 	struct emub *eb = tu_board_file("app.board", false);
 	struct emub_child *c;
 	char *out;
@@ -381,10 +386,13 @@ static void test_app_mode_attributes(void **state)
 
 	(void)state;
 	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
-	assert_int_equal(tu_sh(eb, &out, "cd /sys/bus/i2c/devices/1-004a && cat fw_version hw_version"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "cd /sys/bus/i2c/devices/1-004a && cat fw_version hw_version"),
+			 0);
 	assert_string_equal(out, "1.0.AA\n129.1\n");
 	g_free(out);
-	assert_int_equal(tu_sh(eb, &out, "grep -A2 '^T7:' /sys/bus/i2c/devices/1-004a/object"), 0);
+	assert_int_equal(tu_sh(eb, &out, "grep -A2 '^T7:' /sys/bus/i2c/devices/1-004a/object"),
+			 0);
 	/* T7 after mxt_init_t7_power_cfg: idle 100, active 20 */
 	assert_string_equal(out, "T7:\n\t[ 0]: 64 (100)\n\t[ 1]: 14 (20)\n");
 	g_free(out);
@@ -422,7 +430,7 @@ static void test_flash_bootloader_chip_with_plain_writes_while_bound(void **stat
 	char *dir = tu_tmpdir(), *file = g_build_filename(dir, "fw.bin", NULL), *out;
 	gsize len;
 	guint8 *img = make_image(0x21, 0x05, 20000, 500, &len);
-	const char *args[] = {"flash", "1", "0x24", "0x4a", file, "255", NULL};
+	const char *args[] = { "flash", "1", "0x24", "0x4a", file, "255", NULL };
 
 	(void)state;
 	tu_write_file(dir, "fw.bin", img, len);
@@ -461,8 +469,9 @@ static void test_update_fw_flashes_and_reregisters_input(void **state)
 	assert_int_equal(update_fw(eb), 0);
 	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
 	assert_true(has_input(eb));
-	assert_int_equal(tu_sh(eb, &out, "cat /sys/bus/i2c/devices/1-004a/fw_version; "
-				     "ls /sys/bus/i2c/devices/1-004a/input"),
+	assert_int_equal(tu_sh(eb, &out,
+			       "cat /sys/bus/i2c/devices/1-004a/fw_version; "
+			       "ls /sys/bus/i2c/devices/1-004a/input"),
 			 0);
 	assert_string_equal(out, "2.1.05\ninput1\n");
 	g_free(out);
@@ -503,11 +512,12 @@ static void test_firmware_dirs_stand_in_for_lib_firmware(void **state)
 
 	(void)state;
 	tu_write_file(dir, "maxtouch.fw", img, len);
-	text = g_strdup_printf("[board]\nname = fw\ncompatible = t,fw\nfirmware_dirs = /nonexistent;%s\n"
-			       "[adapter 1]\n[chip touchscreen]\nadapter = 1\naddress = 0x4a\n"
-			       "model = mxt224e\ncompatible = atmel,maxtouch\n"
-			       "driver = atmel_mxt_ts\nchg_gpio = 1\n",
-			       dir);
+	text = g_strdup_printf(
+		"[board]\nname = fw\ncompatible = t,fw\nfirmware_dirs = /nonexistent;%s\n"
+		"[adapter 1]\n[chip touchscreen]\nadapter = 1\naddress = 0x4a\n"
+		"model = mxt224e\ncompatible = atmel,maxtouch\n"
+		"driver = atmel_mxt_ts\nchg_gpio = 1\n",
+		dir);
 	eb = tu_board_text(text);
 	/* firmware_class.path is empty: the loader falls back to the dirs */
 	assert_int_equal(update_fw(eb), 0);
@@ -637,7 +647,7 @@ static int flash_with_faults(const struct mxt_model_faults *f, struct emub **ebp
 
 static void test_fault_frame_crc_fail_once_is_resent(void **state)
 {
-	struct mxt_model_faults f = {.crc_fail_frame = 3, .crc_fail_times = 1};
+	struct mxt_model_faults f = { .crc_fail_frame = 3, .crc_fail_times = 1 };
 	struct emub *eb;
 
 	(void)state;
@@ -652,7 +662,7 @@ static void test_fault_frame_crc_fail_once_is_resent(void **state)
 
 static void test_fault_frame_crc_fail_always_gives_up_after_20_retries(void **state)
 {
-	struct mxt_model_faults f = {.crc_fail_always = true};
+	struct mxt_model_faults f = { .crc_fail_always = true };
 	struct emub *eb;
 
 	(void)state;
@@ -667,7 +677,7 @@ static void test_fault_frame_crc_fail_always_gives_up_after_20_retries(void **st
 
 static void test_fault_power_loss_after_frame_leaves_app_crc_fail(void **state)
 {
-	struct mxt_model_faults f = {.power_loss_after = 3};
+	struct mxt_model_faults f = { .power_loss_after = 3 };
 	struct emub *eb;
 
 	(void)state;
@@ -682,7 +692,7 @@ static void test_fault_power_loss_after_frame_leaves_app_crc_fail(void **state)
 
 static void test_fault_stuck_in_bootloader_binds_without_input(void **state)
 {
-	struct mxt_model_faults f = {.stuck_in_bootloader = true};
+	struct mxt_model_faults f = { .stuck_in_bootloader = true };
 	struct emub *eb;
 	int second = 1;
 

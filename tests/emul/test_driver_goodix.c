@@ -32,8 +32,8 @@ static int child_evdev(const char *node)
 {
 	struct input_absinfo ax, ay, slot;
 	struct input_id id;
-	unsigned long absbits[ABS_CNT / (8 * sizeof(long))] = {0};
-	unsigned long keybits[KEY_CNT / (8 * sizeof(long))] = {0};
+	unsigned long absbits[ABS_CNT / (8 * sizeof(long))] = { 0 };
+	unsigned long keybits[KEY_CNT / (8 * sizeof(long))] = { 0 };
 	char name[128] = "";
 	int fd = open(node, O_RDONLY | O_NONBLOCK), version = 0;
 
@@ -56,12 +56,14 @@ static int child_evdev(const char *node)
 	printf("X %d %d\nY %d %d\nSLOTS %d\n", ax.minimum, ax.maximum, ay.minimum, ay.maximum,
 	       slot.maximum + 1);
 	printf("ABSBIT_MT_X %d\n", (int)(absbits[ABS_MT_POSITION_X / (8 * sizeof(long))] >>
-					 (ABS_MT_POSITION_X % (8 * sizeof(long))) & 1));
+						 (ABS_MT_POSITION_X % (8 * sizeof(long))) &
+					 1));
 	printf("KEY_LEFTMETA %d\n", (int)(keybits[KEY_LEFTMETA / (8 * sizeof(long))] >>
-					  (KEY_LEFTMETA % (8 * sizeof(long))) & 1));
+						  (KEY_LEFTMETA % (8 * sizeof(long))) &
+					  1));
 	/* an axis the device does not have */
-	printf("ABS_PRESSURE %s\n", ioctl(fd, EVIOCGABS(ABS_PRESSURE), &ax) < 0 ? strerror(errno)
-										: "ok");
+	printf("ABS_PRESSURE %s\n",
+	       ioctl(fd, EVIOCGABS(ABS_PRESSURE), &ax) < 0 ? strerror(errno) : "ok");
 	close(fd);
 	return 0;
 }
@@ -69,7 +71,7 @@ static int child_evdev(const char *node)
 /* One connection to the emulator's GPIO socket ($UMOCKDEV_DIR/emuboard-gpio.sock). */
 static int gpio_conn(void)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	const char *dir = getenv("UMOCKDEV_DIR");
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 
@@ -105,15 +107,15 @@ static int child_reset_select(int int_level, int addr)
 {
 	int rst = gpio_conn(), irq = gpio_conn(), i2c = open("/dev/i2c-1", O_RDWR);
 	char reply[128], cmd[128];
-	guint8 reg[2] = {0x81, 0x40}, id[5] = {0};
+	guint8 reg[2] = { 0x81, 0x40 }, id[5] = { 0 };
 
 	if (rst < 0 || irq < 0 || i2c < 0)
 		return printf("setup: %s\n", strerror(errno)), 1;
 	if (!gpio_say(rst, "REQUEST chip=gpiochip0 line=0 dir=out value=0 consumer=test", reply,
 		      sizeof(reply)))
 		return printf("RST: %s\n", reply), 1;
-	snprintf(cmd, sizeof(cmd), "REQUEST chip=gpiochip0 line=1 dir=out value=%d consumer=test",
-		 int_level);
+	snprintf(cmd, sizeof(cmd),
+		 "REQUEST chip=gpiochip0 line=1 dir=out value=%d consumer=test", int_level);
 	if (!gpio_say(irq, cmd, reply, sizeof(reply)))
 		return printf("INT: %s\n", reply), 1;
 	g_usleep(1000);
@@ -206,8 +208,9 @@ static char *board_text(const char *id, int addr, bool gpios, const char *fwdir,
 			       "goodix.id = %s\ngoodix.fw_version = 0x1060\n"
 			       "goodix.config_version = 0x41\ngoodix.resolution = 800x480\n"
 			       "%s%s\n",
-			       fwdir ? "firmware_dirs = " : "", fwdir ? fwdir : "", fwdir ? "\n" : "",
-			       addr, id, gpios ? "reset_gpio = 0\nint_gpio = 1\n" : "",
+			       fwdir ? "firmware_dirs = " : "", fwdir ? fwdir : "",
+			       fwdir ? "\n" : "", addr, id,
+			       gpios ? "reset_gpio = 0\nint_gpio = 1\n" : "",
 			       extra ? extra : "");
 }
 
@@ -222,8 +225,9 @@ static struct emub *start(const char *text, const char *uevent_log)
 	if (getenv("EMUB_TEST_LOG"))
 		emub_set_log(eb, stderr);
 	if (uevent_log) {
-		char *cmd = g_strdup_printf("echo \"$ACTION $SUBSYSTEM ${DEVPATH##*/}\" >> '%s'",
-					    uevent_log);
+		char *cmd =
+			g_strdup_printf("echo \"$ACTION $SUBSYSTEM ${DEVPATH##*/}\" >> '%s'",
+					uevent_log);
 
 		emub_set_on_uevent(eb, cmd);
 		g_free(cmd);
@@ -258,7 +262,7 @@ static char *wait_log(const char *path, int n)
 static char *evdev(struct emub *eb)
 {
 	char node[64], *out = NULL;
-	const char *args[] = {"evdev", node, NULL};
+	const char *args[] = { "evdev", node, NULL };
 
 	assert_int_equal(emub_input_node(eb, DEV, node, sizeof(node)), 0);
 	if (tu_run_self(eb, &out, args))
@@ -544,8 +548,8 @@ static void test_chip_without_config_gets_defaults(void **state)
 /* A config file makes a chip without config usable. */
 static void test_config_file_rescues_chip_without_config(void **state)
 {
-	char *dir = tu_tmpdir(), *text = board_text("967", 0x5d, true, dir,
-						     "goodix.config = none\n"), *out;
+	char *dir = tu_tmpdir(),
+	     *text = board_text("967", 0x5d, true, dir, "goodix.config = none\n"), *out;
 	guint8 *cfg = mkcfg(228, false, 0x01, 600, 1024, 5);
 	struct emub *eb;
 
@@ -576,11 +580,14 @@ static void test_unbind_removes_input_and_rebind(void **state)
 	assert_false(has_input(eb));
 	assert_false(emub_chip_powered(eb, DEV)); /* goodix_disable_regulators */
 	ev = wait_log(log, 6);
-	assert_string_equal(ev, "bind i2c 1-005d\nadd input input0\nadd input event0\n"
-				"remove input event0\nremove input input0\nunbind i2c 1-005d\n");
+	assert_string_equal(ev,
+			    "bind i2c 1-005d\nadd input input0\nadd input event0\n"
+			    "remove input event0\nremove input input0\nunbind i2c 1-005d\n");
 	g_free(ev);
-	assert_int_equal(tu_sh(eb, &out, "gpioinfo gpiochip0 | head -3; "
-					 "test -e /dev/input/event0 || echo gone"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "gpioinfo gpiochip0 | head -3; "
+			       "test -e /dev/input/event0 || echo gone"),
+			 0);
 	assert_not_contains(out, "[used]");
 	assert_contains(out, "gone");
 	g_free(out);
@@ -643,8 +650,8 @@ static void test_nak_fails_probe(void **state)
 
 static void test_refuse_config_fault(void **state)
 {
-	char *dir = tu_tmpdir(), *text = board_text("911", 0x5d, true, dir,
-						     "fault.refuse_config = true\n"), *out;
+	char *dir = tu_tmpdir(),
+	     *text = board_text("911", 0x5d, true, dir, "fault.refuse_config = true\n"), *out;
 	guint8 *cfg = mkcfg(186, false, 0x42, 1024, 600, 5);
 	struct emub *eb;
 
@@ -665,7 +672,7 @@ static void test_refuse_config_fault(void **state)
 /* goodix_ts_irq_handler reads the frame and writes 0 to 0x814E. */
 static void test_touch_interrupt_handled(void **state)
 {
-	struct goodix_model_point p[2] = {{0, 100, 200, 20}, {1, 300, 400, 20}};
+	struct goodix_model_point p[2] = { { 0, 100, 200, 20 }, { 1, 300, 400, 20 } };
 	char *text = board_text("911", 0x5d, true, NULL, NULL);
 	struct emub *eb = start(text, NULL);
 
@@ -688,8 +695,8 @@ static void test_user_space_reset_selects_address(void **state)
 {
 	char *text = board_text("911", 0x5d, true, NULL, "power = always-on\n");
 	struct emub *eb = start(text, NULL);
-	const char *hi[] = {"reset-select", "1", "0x14", NULL};
-	const char *lo[] = {"reset-select", "0", "0x5d", NULL};
+	const char *hi[] = { "reset-select", "1", "0x14", NULL };
+	const char *lo[] = { "reset-select", "0", "0x5d", NULL };
 	char *out;
 
 	(void)state;
@@ -714,8 +721,9 @@ static void test_user_space_reset_selects_address(void **state)
 static void test_board_keys_checked(void **state)
 {
 	static const char *const bad[] = {
-		"goodix.id = 12345\n", "goodix.resolution = 800\n", "goodix.trigger = both\n",
-		"goodix.config = /nonexistent/cfg.bin\n", "goodix.touches = 16\n",
+		"goodix.id = 12345\n",	   "goodix.resolution = 800\n",
+		"goodix.trigger = both\n", "goodix.config = /nonexistent/cfg.bin\n",
+		"goodix.touches = 16\n",
 	};
 	struct emub *eb = NULL;
 	char err[512];
@@ -732,7 +740,9 @@ static void test_board_keys_checked(void **state)
 	{
 		char *text = board_text("911", 0x38, true, NULL, NULL);
 
-		assert_int_not_equal(emub_new_from_string(text, tu_top(), &eb, err, sizeof(err)), 0);
+		assert_int_not_equal(emub_new_from_string(text, tu_top(), &eb, err,
+							  sizeof(err)),
+				     0);
 		assert_contains(err, "0x14 or 0x5d");
 		g_free(text);
 	}

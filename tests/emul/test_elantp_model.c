@@ -41,7 +41,9 @@ static void wr(uint16_t reg, uint16_t val)
 
 static void start(uint8_t fw)
 {
-	struct elantp_model_cfg cfg = { .product_id = 18, .max_x = 3052, .max_y = 1888,
+	struct elantp_model_cfg cfg = { .product_id = 18,
+					.max_x = 3052,
+					.max_y = 1888,
 					.fail_page = -1 };
 
 	elantp_model_make_image(img, 18, fw);

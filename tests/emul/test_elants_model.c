@@ -50,13 +50,19 @@ static int query(uint8_t info)
 	if (a[0] != 0x52)
 		return -1;
 	return (int)((((uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 |
-		       a[3]) >> 4) & 0xffff);
+		       a[3]) >>
+		      4) &
+		     0xffff);
 }
 
 static void start(uint16_t fw, bool corrupt)
 {
-	struct elants_model_cfg cfg = { .hw_version = HW, .bc_version = 0x6401, .rows = 31,
-					.cols = 18, .osr = 64, .nak_iap_page = -1 };
+	struct elants_model_cfg cfg = { .hw_version = HW,
+					.bc_version = 0x6401,
+					.rows = 31,
+					.cols = 18,
+					.osr = 64,
+					.nak_iap_page = -1 };
 
 	elants_model_make_image(img, 32, fw, HW, 0);
 	if (corrupt)
@@ -88,7 +94,7 @@ static void test_recovery_answers_hw_only(void **state)
 	assert_int_equal(elants_model_mode(&M), ELANTS_MODEL_RECOVERY);
 	assert_int_equal(query(0xf0), HW);
 	assert_int_equal(query(0x00), -1); /* the boot code has no fw version */
-	start(0, false);                    /* empty flash: recovery too */
+	start(0, false);		   /* empty flash: recovery too */
 	hello(h);
 	assert_memory_equal(h, "\x55\x55\x80\x80", 4);
 }

@@ -71,7 +71,8 @@ static void test_board_mistakes_are_named(void **state)
 	expect_error(B A C "chg_gpio = 9\n", "beyond [gpiochip] lines = 8");
 	expect_error(B A C "[chip ee]\nadapter = 1\naddress = 0x4a\nmodel = eeprom\n",
 		     "0x4a is taken by [chip ts]");
-	expect_error(B A "[chip ee]\nadapter = 1\naddress = 0x50\nmodel = eeprom\nreset_gpio = 0\n",
+	expect_error(B A
+		     "[chip ee]\nadapter = 1\naddress = 0x50\nmodel = eeprom\nreset_gpio = 0\n",
 		     "an eeprom has no reset or CHG pin");
 	expect_error(B A "[widget x]\n", "[widget x]: unknown section");
 	expect_error("[board]\nname = b\n" A, "needs compatible (device tree) or dmi.* keys");
@@ -115,12 +116,13 @@ static void test_i2c_bus_layout(void **state)
 	char *out;
 
 	(void)state;
-	assert_int_equal(tu_sh(eb, &out,
-			       "cd /sys/bus/i2c/devices && cat i2c-1/name 1-004a/name 1-004a/modalias && "
-			       "readlink 1-004a/subsystem i2c-1/subsystem && "
-			       "cat /sys/class/i2c-dev/i2c-1/dev && readlink /sys/class/i2c-dev/i2c-1 && "
-			       "ls /sys/bus/i2c/drivers/atmel_mxt_ts && stat -c %%t:%%T /dev/i2c-1"),
-			 0);
+	assert_int_equal(
+		tu_sh(eb, &out,
+		      "cd /sys/bus/i2c/devices && cat i2c-1/name 1-004a/name 1-004a/modalias && "
+		      "readlink 1-004a/subsystem i2c-1/subsystem && "
+		      "cat /sys/class/i2c-dev/i2c-1/dev && readlink /sys/class/i2c-dev/i2c-1 && "
+		      "ls /sys/bus/i2c/drivers/atmel_mxt_ts && stat -c %%t:%%T /dev/i2c-1"),
+		0);
 	assert_string_equal(out, "touchfw emulated adapter 1\n"
 				 "maxtouch\n"
 				 "of:NtouchscreenT(null)Catmel,maxtouch\n"
@@ -140,7 +142,10 @@ static void test_dmi_strings(void **state)
 	char *out;
 
 	(void)state;
-	assert_int_equal(tu_sh(eb, &out, "cat /sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name"), 0);
+	assert_int_equal(
+		tu_sh(eb, &out,
+		      "cat /sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name"),
+		0);
 	assert_string_equal(out, "touchfw\nEmulated SMBus Board\n");
 	g_free(out);
 	/* an ACPI-style board has no flattened device tree */
@@ -155,14 +160,20 @@ static void test_firmware_path_parameter_keeps_the_newline(void **state)
 	char *out;
 
 	(void)state;
-	assert_int_equal(tu_sh(eb, &out, "echo /lib/fw > /sys/module/firmware_class/parameters/path"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "echo /lib/fw > /sys/module/firmware_class/parameters/path"),
+			 0);
 	g_free(out);
 	emub_settle(eb);
-	assert_int_equal(tu_sh(eb, &out, "od -c /sys/module/firmware_class/parameters/path | head -1"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "od -c /sys/module/firmware_class/parameters/path | head -1"),
+			 0);
 	/* param_get_string adds "\n" to the stored "/lib/fw\n" */
 	assert_contains(out, "/   l   i   b   /   f   w  \\n  \\n");
 	g_free(out);
-	assert_int_equal(tu_sh(eb, &out, "printf /lib/fw > /sys/module/firmware_class/parameters/path"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "printf /lib/fw > /sys/module/firmware_class/parameters/path"),
+			 0);
 	g_free(out);
 	emub_settle(eb);
 	out = tu_sys_read(eb, "module/firmware_class/parameters/path");
@@ -184,7 +195,7 @@ static int child_reexec(int argc, char **argv)
 
 static void test_reexec_under_preload(void **state)
 {
-	char *argv[] = {tu_self, "--child", "reexec", NULL}, *out = NULL, *want;
+	char *argv[] = { tu_self, "--child", "reexec", NULL }, *out = NULL, *want;
 	char **env = g_environ_unsetenv(g_get_environ(), "LD_PRELOAD");
 	int st = 0;
 
@@ -199,9 +210,10 @@ static void test_reexec_under_preload(void **state)
 	g_free(out);
 	g_free(want);
 	/* A sanitizer's runtime stays first (ld.so ignores this missing one). */
-	env = g_environ_setenv(env, "LD_PRELOAD", "/nonexistent/libclang_rt.asan-x86_64.so", TRUE);
-	assert_true(g_spawn_sync(NULL, argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-				 &st, NULL));
+	env = g_environ_setenv(env, "LD_PRELOAD", "/nonexistent/libclang_rt.asan-x86_64.so",
+			       TRUE);
+	assert_true(g_spawn_sync(NULL, argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+				 NULL, &st, NULL));
 	assert_int_equal(st, 0);
 	want = g_strdup_printf("preload=/nonexistent/libclang_rt.asan-x86_64.so:%s:"
 			       "libumockdev-preload.so.0\n",

@@ -53,7 +53,8 @@ static int drain(void)
 		guint8 tab[7 + 12 * 6];
 		guint16 t44 = 0, t5 = 0;
 
-		if (write(fd, "\0\0", 2) != 2 || read(fd, tab, sizeof(tab)) != (ssize_t)sizeof(tab))
+		if (write(fd, "\0\0", 2) != 2 ||
+		    read(fd, tab, sizeof(tab)) != (ssize_t)sizeof(tab))
 			return -1;
 		for (int i = 0; i < tab[6]; i++) {
 			const guint8 *e = tab + 7 + i * 6;
@@ -64,7 +65,7 @@ static int drain(void)
 				t5 = (guint16)(e[1] | e[2] << 8);
 		}
 		do {
-			guint8 p[2] = {t44 & 0xff, t44 >> 8};
+			guint8 p[2] = { t44 & 0xff, t44 >> 8 };
 
 			if (write(fd, p, 2) != 2 || read(fd, &cnt, 1) != 1)
 				return -1;
@@ -81,12 +82,12 @@ static int drain(void)
 
 static int child_gpio(int argc, char **argv)
 {
-	struct tf_gpio_line *lines[8] = {0};
+	struct tf_gpio_line *lines[8] = { 0 };
 	int n = 0;
 
 	for (int i = 0; i < argc; i++) {
 		char **a = g_strsplit(argv[i], ":", -1);
-		struct tf_err err = {0};
+		struct tf_err err = { 0 };
 		struct tf_gpio_spec spec;
 		int r = 0;
 
@@ -95,7 +96,8 @@ static int child_gpio(int argc, char **argv)
 			if (!strcmp(a[0], "in"))
 				r = tf_gpio_request_input(&spec, "test", &lines[n], &err);
 			else
-				r = tf_gpio_request_output(&spec, atoi(a[2]), "test", &lines[n], &err);
+				r = tf_gpio_request_output(&spec, atoi(a[2]), "test", &lines[n],
+							   &err);
 			if (!r)
 				n++;
 		} else if (!strcmp(a[0], "get")) {
@@ -138,8 +140,9 @@ static int child_libgpiod(void)
 	printf("a again -> %s\n",
 	       gpiod_line_request_input(a, "a") < 0 ? strerrorname_np(errno) : "0");
 	printf("b while a holds it -> %s\n",
-	       gpiod_line_request_both_edges_events_flags(b, "b", 0) < 0 ? strerrorname_np(errno)
-									   : "0");
+	       gpiod_line_request_both_edges_events_flags(b, "b", 0) < 0
+		       ? strerrorname_np(errno)
+		       : "0");
 	gpiod_line_close_chip(a); /* releases a's line */
 	printf("b after a's chip closed -> %d\n",
 	       gpiod_line_request_both_edges_events_flags(b, "b", 0));
@@ -168,7 +171,7 @@ static char *gpio(struct emub *eb, const char *const *cmds)
 static void test_lines_held_by_bound_driver_are_busy(void **state)
 {
 	struct emub *eb = tu_board_file("demo.board", false);
-	const char *const cmds[] = {"out:name=TS_RESET,al:0", "in:name=TS_CHG,al", NULL};
+	const char *const cmds[] = { "out:name=TS_RESET,al:0", "in:name=TS_CHG,al", NULL };
 	char *out = gpio(eb, cmds);
 
 	(void)state;
@@ -186,17 +189,17 @@ static void test_lines_held_by_bound_driver_are_busy(void **state)
 static void test_reset_output_and_chg_edges_follow_the_chip(void **state)
 {
 	struct emub *eb = tu_board_file("always-on.board", false);
-	const char *const cmds[] = {"in:chip=emuboard-gpio,line=1,al",
-				    "out:chip=gpiochip0,line=0,al:1", /* hold in reset */
-				    "get:0",
-				    "wait:0:50",
-				    "set:1:0",   /* release: the chip boots, queues T6 */
-				    "wait:0:500",
-				    "get:0",
-				    "drain",     /* reading the messages releases CHG */
-				    "wait:0:500",
-				    "wait:0:50",
-				    NULL};
+	const char *const cmds[] = { "in:chip=emuboard-gpio,line=1,al",
+				     "out:chip=gpiochip0,line=0,al:1", /* hold in reset */
+				     "get:0",
+				     "wait:0:50",
+				     "set:1:0", /* release: the chip boots, queues T6 */
+				     "wait:0:500",
+				     "get:0",
+				     "drain", /* reading the messages releases CHG */
+				     "wait:0:500",
+				     "wait:0:50",
+				     NULL };
 	char *out;
 	unsigned hw_resets;
 
@@ -223,7 +226,7 @@ static void test_reset_output_and_chg_edges_follow_the_chip(void **state)
 static void test_line_held_by_user_space_fails_the_probe(void **state)
 {
 	struct emub *eb = tu_board_file("always-on.board", false);
-	const char *const args[] = {"gpio", "in:name=TS_CHG,al", "sleep:3000", NULL};
+	const char *const args[] = { "gpio", "in:name=TS_CHG,al", "sleep:3000", NULL };
 	struct emub_child *c;
 	char *out = NULL;
 	int held = 0;
@@ -250,8 +253,8 @@ static void test_line_held_by_user_space_fails_the_probe(void **state)
 static void test_unknown_lines(void **state)
 {
 	struct emub *eb = tu_board_file("demo.board", false);
-	const char *const cmds[] = {"in:name=NOPE", "in:chip=nochip,line=0",
-				    "in:chip=emuboard-gpio,line=99", NULL};
+	const char *const cmds[] = { "in:name=NOPE", "in:chip=nochip,line=0",
+				     "in:chip=emuboard-gpio,line=99", NULL };
 	char *out = gpio(eb, cmds);
 
 	(void)state;
@@ -266,7 +269,7 @@ static void test_unknown_lines(void **state)
 static void test_libgpiod_requests_and_close(void **state)
 {
 	struct emub *eb = tu_board_file("demo.board", false);
-	const char *const args[] = {"libgpiod", NULL};
+	const char *const args[] = { "libgpiod", NULL };
 	char *out = NULL;
 
 	(void)state;
@@ -307,8 +310,12 @@ static void test_libgpiod_lookups_see_the_board(void **state)
  */
 static void test_without_a_board_calls_reach_libgpiod(void **state)
 {
-	char *argv[] = {tu_self, "--child", "gpio", "in:name=TOUCHFW_NO_SUCH_LINE",
-			"in:chip=/dev/touchfw-no-such-chip,line=0", NULL};
+	char *argv[] = { tu_self,
+			 "--child",
+			 "gpio",
+			 "in:name=TOUCHFW_NO_SUCH_LINE",
+			 "in:chip=/dev/touchfw-no-such-chip,line=0",
+			 NULL };
 	char **env = g_environ_unsetenv(g_get_environ(), "UMOCKDEV_DIR");
 	char *out = NULL;
 	int st = -1;

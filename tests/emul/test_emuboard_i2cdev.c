@@ -92,7 +92,7 @@ static int child_run(int argc, char **argv)
 		} else if (g_str_has_prefix(cmd, "rdwr:")) {
 			char **parts = g_strsplit(arg, ";", -1);
 			struct i2c_msg msgs[8];
-			struct i2c_rdwr_ioctl_data d = {.msgs = msgs, .nmsgs = 0};
+			struct i2c_rdwr_ioctl_data d = { .msgs = msgs, .nmsgs = 0 };
 			guint8 bufs[8][300];
 
 			memset(bufs, 0xee, sizeof(bufs));
@@ -116,27 +116,30 @@ static int child_run(int argc, char **argv)
 			r = ioctl(fd, I2C_RDWR, &d);
 			for (unsigned int k = 0; k < d.nmsgs; k++)
 				if (msgs[k].flags & I2C_M_RD)
-					for (int b = 0; b < msgs[k].len && n < (int)sizeof(data); b++)
+					for (int b = 0;
+					     b < msgs[k].len && n < (int)sizeof(data); b++)
 						data[n++] = bufs[k][b];
 			g_strfreev(parts);
 		} else if (g_str_has_prefix(cmd, "rdwrn:")) {
 			int cnt = atoi(arg);
 			struct i2c_msg *msgs = g_new0(struct i2c_msg, cnt ? cnt : 1);
-			struct i2c_rdwr_ioctl_data d = {.msgs = msgs, .nmsgs = (guint32)cnt};
+			struct i2c_rdwr_ioctl_data d = { .msgs = msgs, .nmsgs = (guint32)cnt };
 
 			for (int k = 0; k < cnt; k++)
 				msgs[k].addr = 0x51;
 			r = ioctl(fd, I2C_RDWR, &d);
 			g_free(msgs);
 		} else if (!strcmp(cmd, "rdwrnull")) {
-			struct i2c_rdwr_ioctl_data d = {.msgs = NULL, .nmsgs = 1};
+			struct i2c_rdwr_ioctl_data d = { .msgs = NULL, .nmsgs = 1 };
 
 			r = ioctl(fd, I2C_RDWR, &d);
 		} else if (g_str_has_prefix(cmd, "rdwrlen:")) {
 			static guint8 big[8200];
-			struct i2c_msg m = {.addr = 0x51, .flags = I2C_M_RD, .len = (guint16)atoi(arg),
-					    .buf = big};
-			struct i2c_rdwr_ioctl_data d = {.msgs = &m, .nmsgs = 1};
+			struct i2c_msg m = { .addr = 0x51,
+					     .flags = I2C_M_RD,
+					     .len = (guint16)atoi(arg),
+					     .buf = big };
+			struct i2c_rdwr_ioctl_data d = { .msgs = &m, .nmsgs = 1 };
 
 			r = ioctl(fd, I2C_RDWR, &d);
 		} else if (g_str_has_prefix(cmd, "read:")) {
@@ -152,7 +155,8 @@ static int child_run(int argc, char **argv)
 			r = (int)write(fd, data, (size_t)len);
 			if (r >= 0)
 				printf("count=%d\n", r);
-		} else if (g_str_has_prefix(cmd, "smbus:") || g_str_has_prefix(cmd, "smbusnull:")) {
+		} else if (g_str_has_prefix(cmd, "smbus:") ||
+			   g_str_has_prefix(cmd, "smbusnull:")) {
 			unsigned int rw = 0, command = 0, size = 0;
 			char hex[200] = "";
 			union i2c_smbus_data u;
@@ -167,8 +171,9 @@ static int child_run(int argc, char **argv)
 			a.data = g_str_has_prefix(cmd, "smbusnull:") ? NULL : &u;
 			r = ioctl(fd, I2C_SMBUS, &a);
 			n = size == I2C_SMBUS_BYTE || size == I2C_SMBUS_BYTE_DATA ? 1
-			    : size == I2C_SMBUS_WORD_DATA || size == I2C_SMBUS_PROC_CALL ? 2
-											 : u.block[0] + 1;
+			    : size == I2C_SMBUS_WORD_DATA || size == I2C_SMBUS_PROC_CALL
+				    ? 2
+				    : u.block[0] + 1;
 			memcpy(data, u.block, (size_t)n);
 		} else if (g_str_has_prefix(cmd, "ioctl:")) {
 			r = ioctl(fd, strtoul(arg, NULL, 0), 0);
@@ -184,12 +189,13 @@ static int child_run(int argc, char **argv)
 
 /* ------------------------------------------------------------ tests */
 
-static const char eeprom_board[] = "[board]\nname = i2cdev\ncompatible = t,i2cdev\n"
-				   "[adapter 1]\nspeed = 400000\nmax_transfer = 64\n"
-				   "[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"
-				   "compatible = atmel,24c02\npower = always-on\neeprom.fill = 0\n"
-				   "[chip bound]\nadapter = 1\naddress = 0x50\nmodel = eeprom\n"
-				   "compatible = atmel,24c02\ndriver = at24\npower = always-on\n";
+static const char eeprom_board[] =
+	"[board]\nname = i2cdev\ncompatible = t,i2cdev\n"
+	"[adapter 1]\nspeed = 400000\nmax_transfer = 64\n"
+	"[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"
+	"compatible = atmel,24c02\npower = always-on\neeprom.fill = 0\n"
+	"[chip bound]\nadapter = 1\naddress = 0x50\nmodel = eeprom\n"
+	"compatible = atmel,24c02\ndriver = at24\npower = always-on\n";
 
 static char *run(struct emub *eb, const char *const *cmds)
 {
@@ -202,23 +208,23 @@ static char *run(struct emub *eb, const char *const *cmds)
 static void test_slave_address_checks(void **state)
 {
 	struct emub *eb = tu_board_text(eeprom_board);
-	const char *const cmds[] = {"open:1", "slave:0x80", "slave:0x50", "force:0x50",
-				    "slave:0x51", "tenbit:1", "slave:0x3ff", "slave:0x400",
-				    "tenbit:0", "slave:0x3ff", NULL};
+	const char *const cmds[] = { "open:1",	   "slave:0x80",  "slave:0x50",	 "force:0x50",
+				     "slave:0x51", "tenbit:1",	  "slave:0x3ff", "slave:0x400",
+				     "tenbit:0",   "slave:0x3ff", NULL };
 	char *out = run(eb, cmds);
 
 	(void)state;
 	assert_contains(out, "slave:0x80 -> EINVAL");
 	assert_contains(out, "slave:0x50 -> EBUSY"); /* at24 is bound there */
 	assert_contains(out, "force:0x50 -> OK");
-	assert_contains(out, "slave:0x51 -> OK");    /* no driver: not busy */
+	assert_contains(out, "slave:0x51 -> OK"); /* no driver: not busy */
 	assert_contains(out, "tenbit:1 -> OK\nslave:0x3ff -> OK\nslave:0x400 -> EINVAL");
 	assert_contains(out, "tenbit:0 -> OK\nslave:0x3ff -> EINVAL");
 	g_free(out);
 	/* unbound, the address is free for I2C_SLAVE */
 	assert_int_equal(emub_unbind(eb, "bound"), 0);
 	{
-		const char *const c2[] = {"open:1", "slave:0x50", NULL};
+		const char *const c2[] = { "open:1", "slave:0x50", NULL };
 
 		out = run(eb, c2);
 		assert_contains(out, "slave:0x50 -> OK");
@@ -230,24 +236,24 @@ static void test_slave_address_checks(void **state)
 static void test_rdwr_limits_and_errors(void **state)
 {
 	struct emub *eb = tu_board_text(eeprom_board);
-	const char *const cmds[] = {"open:1",
-				    "rdwrn:0",
-				    "rdwrn:42",
-				    "rdwrn:43",
-				    "rdwrnull",
-				    "rdwrlen:8193",
-				    "rdwrlen:65",
-				    "rdwr:w1@0x51=00;r4@0x51",
-				    "rdwr:w1@0x33=00;r4@0x33",
-				    "rdwr:r4@0x51;w1@0x33=00",
-				    "rdwr:rr4@0x51",
-				    "rdwr:rr40@0x51",
-				    NULL};
+	const char *const cmds[] = { "open:1",
+				     "rdwrn:0",
+				     "rdwrn:42",
+				     "rdwrn:43",
+				     "rdwrnull",
+				     "rdwrlen:8193",
+				     "rdwrlen:65",
+				     "rdwr:w1@0x51=00;r4@0x51",
+				     "rdwr:w1@0x33=00;r4@0x33",
+				     "rdwr:r4@0x51;w1@0x33=00",
+				     "rdwr:rr4@0x51",
+				     "rdwr:rr40@0x51",
+				     NULL };
 	char *out = run(eb, cmds);
 
 	(void)state;
 	assert_contains(out, "rdwrn:0 -> EINVAL");
-	assert_contains(out, "rdwrn:42 -> OK");     /* I2C_RDWR_IOCTL_MAX_MSGS */
+	assert_contains(out, "rdwrn:42 -> OK"); /* I2C_RDWR_IOCTL_MAX_MSGS */
 	assert_contains(out, "rdwrn:43 -> EINVAL");
 	assert_contains(out, "rdwrnull -> EINVAL");
 	assert_contains(out, "rdwrlen:8193 -> EINVAL");
@@ -267,9 +273,9 @@ static void test_rdwr_limits_and_errors(void **state)
 static void test_read_write_go_to_the_slave_address(void **state)
 {
 	struct emub *eb = tu_board_text(eeprom_board);
-	const char *const cmds[] = {"open:1", "read:1", "force:0x51", "write:0a112233",
-				    "write:0a", "read:3", "read:65", "open:1", "read:1",
-				    NULL};
+	const char *const cmds[] = { "open:1",	 "read:1", "force:0x51", "write:0a112233",
+				     "write:0a", "read:3", "read:65",	 "open:1",
+				     "read:1",	 NULL };
 	char *out = run(eb, cmds);
 
 	(void)state;
@@ -287,28 +293,28 @@ static void test_read_write_go_to_the_slave_address(void **state)
 static void test_smbus_emulation(void **state)
 {
 	struct emub *eb = tu_board_text(eeprom_board);
-	const char *const cmds[] = {"open:1",
-				    "force:0x51",
-				    "smbus:0:20:2:5a",       /* write byte data 0x20 = 0x5a */
-				    "smbus:1:20:2",          /* read byte data */
-				    "smbus:0:30:3:3412",     /* write word: LE 0x1234 */
-				    "smbus:1:30:3",
-				    "smbus:1:30:8:04",       /* i2c block read 4 */
-				    "smbus:1:30:8:00",       /* block[0] = 0: EINVAL */
-				    "smbus:1:30:5",          /* block read: RECV_LEN */
-				    "smbus:1:30:9",          /* bad size */
-				    "smbus:2:30:2",          /* bad read_write */
-				    "smbusnull:1:30:2",      /* NULL data */
-				    "smbus:0:00:0",          /* quick write */
-				    "pec:1",
-				    "smbus:1:30:2",          /* the EEPROM sends no PEC */
-				    "smbus:0:40:2:77",       /* PEC byte written as data */
-				    "pec:0",
-				    "smbus:1:40:3",
-				    "funcs",
-				    "ioctl:0x0799",
-				    "retries:3",
-				    NULL};
+	const char *const cmds[] = { "open:1",
+				     "force:0x51",
+				     "smbus:0:20:2:5a",	  /* write byte data 0x20 = 0x5a */
+				     "smbus:1:20:2",	  /* read byte data */
+				     "smbus:0:30:3:3412", /* write word: LE 0x1234 */
+				     "smbus:1:30:3",
+				     "smbus:1:30:8:04",	 /* i2c block read 4 */
+				     "smbus:1:30:8:00",	 /* block[0] = 0: EINVAL */
+				     "smbus:1:30:5",	 /* block read: RECV_LEN */
+				     "smbus:1:30:9",	 /* bad size */
+				     "smbus:2:30:2",	 /* bad read_write */
+				     "smbusnull:1:30:2", /* NULL data */
+				     "smbus:0:00:0",	 /* quick write */
+				     "pec:1",
+				     "smbus:1:30:2",	/* the EEPROM sends no PEC */
+				     "smbus:0:40:2:77", /* PEC byte written as data */
+				     "pec:0",
+				     "smbus:1:40:3",
+				     "funcs",
+				     "ioctl:0x0799",
+				     "retries:3",
+				     NULL };
 	char *out = run(eb, cmds);
 
 	(void)state;
@@ -333,7 +339,7 @@ static void test_smbus_emulation(void **state)
 	{
 		struct eeprom_model *m;
 		guint8 pec = 0;
-		const guint8 bytes[] = {0xa2, 0x40, 0x77};
+		const guint8 bytes[] = { 0xa2, 0x40, 0x77 };
 
 		/* CRC-8 x^8+x^2+x+1 of address byte, command, data */
 		for (size_t i = 0; i < sizeof(bytes); i++) {
@@ -352,9 +358,11 @@ static void test_smbus_emulation(void **state)
 static void test_smbus_only_adapter_refuses_i2c(void **state)
 {
 	struct emub *eb = tu_board_file("smbus.board", false);
-	const char *const cmds[] = {"open:0",  "force:0x50", "funcs", "rdwr:w1@0x50=00;r1@0x50",
-				    "read:1",  "write:00",   "smbus:1:00:2",
-				    "smbus:1:00:8:02", NULL};
+	const char *const cmds[] = {
+		"open:0", "force:0x50", "funcs",	"rdwr:w1@0x50=00;r1@0x50",
+		"read:1", "write:00",	"smbus:1:00:2", "smbus:1:00:8:02",
+		NULL
+	};
 	char *out = run(eb, cmds);
 
 	(void)state;
@@ -370,11 +378,12 @@ static void test_smbus_only_adapter_refuses_i2c(void **state)
 
 static void test_nak_errno_is_configurable_and_fault_nak_applies(void **state)
 {
-	struct emub *eb = tu_board_text("[board]\nname = n\ncompatible = t,n\n"
-					"[adapter 3]\nnak_errno = EREMOTEIO\n"
-					"[chip e]\nadapter = 3\naddress = 0x52\nmodel = eeprom\n"
-					"power = always-on\nfault.nak = 0x52\n");
-	const char *const cmds[] = {"open:3", "force:0x52", "read:1", NULL};
+	struct emub *eb = tu_board_text(
+		"[board]\nname = n\ncompatible = t,n\n"
+		"[adapter 3]\nnak_errno = EREMOTEIO\n"
+		"[chip e]\nadapter = 3\naddress = 0x52\nmodel = eeprom\n"
+		"power = always-on\nfault.nak = 0x52\n");
+	const char *const cmds[] = { "open:3", "force:0x52", "read:1", NULL };
 	char *out = run(eb, cmds);
 
 	(void)state;

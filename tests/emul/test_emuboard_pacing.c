@@ -55,8 +55,10 @@ static int child_main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[0], "chg-after-reset")) {
-		struct tf_gpio_spec chg = {.line = -1, .name = "TS_CHG", .active_low = true};
-		struct tf_gpio_spec rst = {.line = -1, .name = "TS_RESET", .active_low = true};
+		struct tf_gpio_spec chg = { .line = -1, .name = "TS_CHG", .active_low = true };
+		struct tf_gpio_spec rst = { .line = -1,
+					    .name = "TS_RESET",
+					    .active_low = true };
 		struct tf_gpio_line *c = NULL, *r = NULL;
 		struct tf_err err;
 		gint64 t0;
@@ -84,9 +86,9 @@ static int child_main(int argc, char **argv)
 /* ------------------------------------------------------------ tests */
 
 #define PACING_BOARD "[board]\nname = pacing\ncompatible = t,pacing\n"
-#define SPARE_EEPROM                                                                \
-	"[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"             \
-	"compatible = atmel,24c02\npower = always-on\n"                            \
+#define SPARE_EEPROM                                                  \
+	"[chip spare]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n" \
+	"compatible = atmel,24c02\npower = always-on\n"               \
 	"eeprom.write_cycle_ms = 50\n" /* a slow part: robust timing */
 
 static const char eeprom_board[] = PACING_BOARD "[adapter 1]\nspeed = 100000\n" SPARE_EEPROM;
@@ -115,7 +117,7 @@ static long number_after(const char *out, const char *prefix)
 static void test_fast_pacing_skips_the_write_cycle(void **state)
 {
 	struct emub *eb = board(eeprom_board, false);
-	const char *const args[] = {"eeprom-cycle", NULL};
+	const char *const args[] = { "eeprom-cycle", NULL };
 	char *out;
 
 	(void)state;
@@ -131,12 +133,13 @@ static void test_fast_pacing_skips_the_write_cycle(void **state)
 static void test_realtime_write_cycle_is_naked(void **state)
 {
 	struct emub *eb = board(eeprom_board, true);
-	const char *const args[] = {"eeprom-cycle", NULL};
+	const char *const args[] = { "eeprom-cycle", NULL };
 	char *out;
 
 	(void)state;
 	assert_int_equal(tu_run_self(eb, &out, args), 0);
-	assert_contains(out, "write data -> OK\nwrite at once -> ENXIO\nwrite after 60 ms -> OK\n");
+	assert_contains(out,
+			"write data -> OK\nwrite at once -> ENXIO\nwrite after 60 ms -> OK\n");
 	g_free(out);
 	assert_int_equal(emub_skipped_ns(eb, 1), 0);
 	emub_free(eb);
@@ -153,7 +156,7 @@ static uint64_t user_bus_ns(struct emub *eb)
 
 static void test_realtime_transfer_lasts_its_wire_time(void **state)
 {
-	const char *const args[] = {"bigread", "4000", NULL};
+	const char *const args[] = { "bigread", "4000", NULL };
 	/* START + address/ACK + 9 bits per byte + STOP at 100 kHz */
 	const long wire_us = (1 + 9 + 9 * 4000 + 1) * 10;
 	const uint64_t wire_ns = (uint64_t)wire_us * 1000;
@@ -191,7 +194,7 @@ static void test_realtime_transfer_lasts_its_wire_time(void **state)
 
 static void test_chg_edge_comes_when_the_chip_boots(void **state)
 {
-	const char *const args[] = {"chg-after-reset", NULL};
+	const char *const args[] = { "chg-after-reset", NULL };
 	static const char *const boards[] = {
 		"[board]\nname = chg\ncompatible = t,chg\n[adapter 1]\n[chip touchscreen]\n"
 		"adapter = 1\naddress = 0x4a\nmodel = mxt224e\ncompatible = atmel,maxtouch\n"
@@ -277,11 +280,14 @@ static void test_fast_pacing_host_delay(void **state)
 	(void)state;
 	t0 = emub_model_time_ns(eb);
 	wire0 = user_bus_ns(eb);
-	assert_int_equal(tu_sh(eb, &out, "i2ctransfer -f -y 1 w1@0x51 0 r1 && "
-				      "i2ctransfer -f -y 1 w1@0x51 0 r1"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "i2ctransfer -f -y 1 w1@0x51 0 r1 && "
+			       "i2ctransfer -f -y 1 w1@0x51 0 r1"),
+			 0);
 	g_free(out);
 	/* two transfers, each 70 ms late, plus their wire time */
-	assert_int_equal(emub_model_time_ns(eb) - t0, 2 * 70000000ULL + user_bus_ns(eb) - wire0);
+	assert_int_equal(emub_model_time_ns(eb) - t0,
+			 2 * 70000000ULL + user_bus_ns(eb) - wire0);
 	/* run-time change, 0 switches it off */
 	assert_int_equal(emub_set_host_delay(eb, 1, 0), 0);
 	assert_int_equal(emub_set_host_delay(eb, 1, 2000000), -EINVAL);
@@ -327,10 +333,13 @@ static char *program(void)
 
 static void test_program_runs_command_and_writes_stats(void **state)
 {
-	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
-	char *dir = tu_tmpdir(), *stats = g_build_filename(dir, "stats.json", NULL), *json = NULL;
-	char *argv[] = {prog, "--stats", stats, board, "--", "sh", "-c",
-			"i2ctransfer -f -y 1 w2@0x4a 0 0 r1 && exit 7", NULL};
+	char *prog = program(),
+	     *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
+	char *dir = tu_tmpdir(), *stats = g_build_filename(dir, "stats.json", NULL),
+	     *json = NULL;
+	char *argv[] = { prog, "--stats", stats, board,
+			 "--", "sh",	  "-c",	 "i2ctransfer -f -y 1 w2@0x4a 0 0 r1 && exit 7",
+			 NULL };
 	char *out = NULL;
 	int st = 0;
 
@@ -340,8 +349,9 @@ static void test_program_runs_command_and_writes_stats(void **state)
 	assert_int_equal(WEXITSTATUS(st), 7);
 	assert_string_equal(out, "0x81\n");
 	assert_true(g_file_get_contents(stats, &json, NULL, NULL));
-	assert_contains(json, "\"user\": {\"transactions\": 1, \"messages\": 2, \"bytes_written\": 2, "
-			      "\"bytes_read\": 1");
+	assert_contains(
+		json, "\"user\": {\"transactions\": 1, \"messages\": 2, \"bytes_written\": 2, "
+		      "\"bytes_read\": 1");
 	g_free(json);
 	g_free(out);
 	g_free(stats);
@@ -352,8 +362,10 @@ static void test_program_runs_command_and_writes_stats(void **state)
 
 static void test_program_fails_loudly_on_oops(void **state)
 {
-	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/demo.board", tu_top());
-	char *argv[] = {prog, board, "--", "cat", "/sys/bus/i2c/devices/1-004a/hw_version", NULL};
+	char *prog = program(),
+	     *board = g_strdup_printf("%s/tests/emul/boards/demo.board", tu_top());
+	char *argv[] = { prog, board, "--", "cat", "/sys/bus/i2c/devices/1-004a/hw_version",
+			 NULL };
 	char *err = NULL;
 	int st = 0;
 
@@ -371,9 +383,17 @@ static void test_program_fails_loudly_on_oops(void **state)
 
 static void test_program_on_uevent_starts_after_boot(void **state)
 {
-	char *prog = program(), *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
-	char *argv[] = {prog, "--on-uevent", "echo \"RUN $ACTION $SUBSYSTEM ${DRIVER:-none}\"",
-			board, "--", "sh", "-c", "echo add > /sys/bus/i2c/devices/1-004a/uevent", NULL};
+	char *prog = program(),
+	     *board = g_strdup_printf("%s/tests/emul/boards/app.board", tu_top());
+	char *argv[] = { prog,
+			 "--on-uevent",
+			 "echo \"RUN $ACTION $SUBSYSTEM ${DRIVER:-none}\"",
+			 board,
+			 "--",
+			 "sh",
+			 "-c",
+			 "echo add > /sys/bus/i2c/devices/1-004a/uevent",
+			 NULL };
 	char *out = NULL;
 	int st = 0;
 

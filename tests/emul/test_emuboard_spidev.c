@@ -161,7 +161,8 @@ static int child_run(int argc, char **argv)
 			r = ioctl(fd, SPI_IOC_MESSAGE(0), data);
 		} else if (g_str_has_prefix(cmd, "msgsize:")) {
 			memset(data, 0, sizeof(data));
-			r = ioctl(fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, strtoul(arg, NULL, 0)), data);
+			r = ioctl(fd, _IOC(_IOC_WRITE, SPI_IOC_MAGIC, 0, strtoul(arg, NULL, 0)),
+				  data);
 		} else if (g_str_has_prefix(cmd, "read:")) {
 			r = read(fd, data, strtoul(arg, NULL, 0));
 			n = r > 0 ? (r > 8 ? 8 : (int)r) : 0;
@@ -258,9 +259,10 @@ static void test_sysfs_layout(void **state)
 	assert_true(node_exists(eb, "/dev/spidev1.1"));
 	assert_false(node_exists(eb, "/dev/spidev1.0"));
 	/* sysfs paths as the kernel's: controller class spi_master */
-	assert_int_equal(tu_sh(eb, &s, "readlink -f /sys/bus/spi/devices/spi1.0; "
-				       "readlink /sys/bus/spi/devices/spi1.1/driver; "
-				       "ls /sys/bus/spi/drivers/spidev"),
+	assert_int_equal(tu_sh(eb, &s,
+			       "readlink -f /sys/bus/spi/devices/spi1.0; "
+			       "readlink /sys/bus/spi/devices/spi1.1/driver; "
+			       "ls /sys/bus/spi/drivers/spidev"),
 			 0);
 	assert_contains(s, "/sys/devices/platform/emuboard-spi.1/spi_master/spi1/spi1.0\n");
 	assert_contains(s, "bus/spi/drivers/spidev\n");
@@ -277,8 +279,10 @@ static void test_driver_override_bind_unbind_and_events(void **state)
 
 	(void)state;
 	assert_int_equal(emub_new_from_string(spi_board, tu_top(), &eb, err, sizeof(err)), 0);
-	cmd = g_strdup_printf("echo \"$ACTION $SUBSYSTEM $DEVPATH DRIVER=$DRIVER MODALIAS=$MODALIAS"
-			      " DEVNAME=$DEVNAME\" >> %s", log);
+	cmd = g_strdup_printf(
+		"echo \"$ACTION $SUBSYSTEM $DEVPATH DRIVER=$DRIVER MODALIAS=$MODALIAS"
+		" DEVNAME=$DEVNAME\" >> %s",
+		log);
 	emub_set_on_uevent(eb, cmd);
 	emub_set_on_uevent_after_boot(eb, true);
 	if (getenv("EMUB_TEST_LOG"))
@@ -290,8 +294,9 @@ static void test_driver_override_bind_unbind_and_events(void **state)
 	assert_int_equal(emub_spi_driver(eb, "free", drv, sizeof(drv)), 0);
 	assert_string_equal(drv, "");
 	/* driver_override, then bind: the node appears */
-	assert_int_equal(tu_sh(eb, NULL, "echo spidev > /sys/bus/spi/devices/spi1.0/driver_override"
-					 " && echo spi1.0 > /sys/bus/spi/drivers/spidev/bind"),
+	assert_int_equal(tu_sh(eb, NULL,
+			       "echo spidev > /sys/bus/spi/devices/spi1.0/driver_override"
+			       " && echo spi1.0 > /sys/bus/spi/drivers/spidev/bind"),
 			 0);
 	assert_int_equal(emub_spi_driver(eb, "free", drv, sizeof(drv)), 0);
 	assert_string_equal(drv, "spidev");
@@ -302,9 +307,10 @@ static void test_driver_override_bind_unbind_and_events(void **state)
 	assert_string_equal(s, "spidev\n");
 	g_free(s);
 	/* unbind, clear the override: the node goes; nothing rebinds */
-	assert_int_equal(tu_sh(eb, NULL, "echo spi1.0 > /sys/bus/spi/drivers/spidev/unbind && "
-					 "echo > /sys/bus/spi/devices/spi1.0/driver_override && "
-					 "echo spi1.0 > /sys/bus/spi/drivers_probe"),
+	assert_int_equal(tu_sh(eb, NULL,
+			       "echo spi1.0 > /sys/bus/spi/drivers/spidev/unbind && "
+			       "echo > /sys/bus/spi/devices/spi1.0/driver_override && "
+			       "echo spi1.0 > /sys/bus/spi/drivers_probe"),
 			 0);
 	emub_spi_settle(eb);
 	assert_false(node_exists(eb, "/dev/spidev1.0"));
@@ -351,18 +357,32 @@ static void test_mode_bits_speed_ioctls(void **state)
 {
 	struct emub *eb = tu_board_text(spi_board);
 	const char *const cmds[] = {
-		"open:/dev/spidev1.1", "rdmode", "rdbits", "rdspeed",
-		"mode:3", "rdmode",
-		"mode32:0x10",      /* SPI_3WIRE: the controller lacks it */
-		"mode32:0x100000",  /* outside SPI_MODE_MASK */
-		"mode32:0x304",     /* CS_HIGH + TX_DUAL|TX_QUAD: dual with quad */
-		"mode32:0x104",     /* CS_HIGH + TX_DUAL: dual dropped */
+		"open:/dev/spidev1.1",
+		"rdmode",
+		"rdbits",
+		"rdspeed",
+		"mode:3",
+		"rdmode",
+		"mode32:0x10",	   /* SPI_3WIRE: the controller lacks it */
+		"mode32:0x100000", /* outside SPI_MODE_MASK */
+		"mode32:0x304",	   /* CS_HIGH + TX_DUAL|TX_QUAD: dual with quad */
+		"mode32:0x104",	   /* CS_HIGH + TX_DUAL: dual dropped */
 		"rdmode32",
-		"bits:9", "bits:16", "rdbits", "bits:0", "rdbits",
-		"speed:0", "speed:99000000", "rdspeed",
-		"lsb:1", "rdmode", "mode:0",
-		"open:/dev/spidev1.1", "rdmode", /* the mode is the device's */
-		NULL};
+		"bits:9",
+		"bits:16",
+		"rdbits",
+		"bits:0",
+		"rdbits",
+		"speed:0",
+		"speed:99000000",
+		"rdspeed",
+		"lsb:1",
+		"rdmode",
+		"mode:0",
+		"open:/dev/spidev1.1",
+		"rdmode", /* the mode is the device's */
+		NULL
+	};
 	char *out;
 
 	(void)state;
@@ -387,19 +407,27 @@ static void test_mode_bits_speed_ioctls(void **state)
 static void test_message_checks_and_bufsiz(void **state)
 {
 	struct emub *eb = tu_board_text(spi_board);
-	const char *const cmds[] = {
-		"open:/dev/spidev1.1",
-		"msg:r64", "msg:r65", "msg:t64;r64",
-		"msg:r30;r30",        /* 32 + 32 after ARCH_KMALLOC_MINALIGN */
-		"msg:r20;r20;r20",    /* 24 * 3 = 72 > 64 */
-		"msg:t33;t30",        /* 40 + 32 */
-		"msg:x3=aabbcc,b=16", /* half a 16-bit word */
-		"msg:t4,tn=2", "msg:r4,rn=4", "msg:t4,tn=1",
-		"msg0", "msgsize:33", "ioctl:0x40206b01", /* SPI_IOC_MESSAGE with nr 1 */
-		"ioctl:0x80017001",                      /* another type */
-		"read:64", "read:65", "writen:64", "writen:65",
-		"msg:x4=01020304",   /* nobody drives MISO */
-		NULL};
+	const char *const cmds[] = { "open:/dev/spidev1.1",
+				     "msg:r64",
+				     "msg:r65",
+				     "msg:t64;r64",
+				     "msg:r30;r30", /* 32 + 32 after ARCH_KMALLOC_MINALIGN */
+				     "msg:r20;r20;r20",	   /* 24 * 3 = 72 > 64 */
+				     "msg:t33;t30",	   /* 40 + 32 */
+				     "msg:x3=aabbcc,b=16", /* half a 16-bit word */
+				     "msg:t4,tn=2",
+				     "msg:r4,rn=4",
+				     "msg:t4,tn=1",
+				     "msg0",
+				     "msgsize:33",
+				     "ioctl:0x40206b01", /* SPI_IOC_MESSAGE with nr 1 */
+				     "ioctl:0x80017001", /* another type */
+				     "read:64",
+				     "read:65",
+				     "writen:64",
+				     "writen:65",
+				     "msg:x4=01020304", /* nobody drives MISO */
+				     NULL };
 	char *out;
 
 	(void)state;
@@ -430,13 +458,14 @@ static void test_message_checks_and_bufsiz(void **state)
 static void test_loopback_words_and_lsb_first(void **state)
 {
 	struct emub *eb = tu_board_text(spi_board);
-	const char *const cmds[] = {
-		"open:/dev/spidev1.1",
-		"mode:0x20", /* SPI_LOOP */
-		"msg:x4=01020304", "msg:t2=aabb;r2",
-		"msg:x4=01020304,b=16", /* words: wire order and back */
-		"lsb:1", "msg:x2=0180",
-		NULL};
+	const char *const cmds[] = { "open:/dev/spidev1.1",
+				     "mode:0x20", /* SPI_LOOP */
+				     "msg:x4=01020304",
+				     "msg:t2=aabb;r2",
+				     "msg:x4=01020304,b=16", /* words: wire order and back */
+				     "lsb:1",
+				     "msg:x2=0180",
+				     NULL };
 	char *out;
 	struct emub_spi_stats st;
 
@@ -459,9 +488,9 @@ static void test_loopback_words_and_lsb_first(void **state)
 static void test_cs_change_delays_and_wire_time(void **state)
 {
 	struct emub *eb = tu_board_text(spi_board);
-	const char *const cmds1[] = {"open:/dev/spidev1.1", "speed:1000000",
-				     "msg:t6,cs,d=1000;r10", NULL};
-	const char *const cmds2[] = {"open:/dev/spidev1.1", "msg:t1,cs", NULL};
+	const char *const cmds1[] = { "open:/dev/spidev1.1", "speed:1000000",
+				      "msg:t6,cs,d=1000;r10", NULL };
+	const char *const cmds2[] = { "open:/dev/spidev1.1", "msg:t1,cs", NULL };
 	struct emub_spi_stats st;
 	char *out;
 
@@ -485,9 +514,13 @@ static void test_cs_change_delays_and_wire_time(void **state)
 static void test_unbound_spidev_file_is_shut_down(void **state)
 {
 	struct emub *eb = tu_board_text(spi_board);
-	const char *const cmds[] = {"open:/dev/spidev1.1", "msg:t1",
-				    "write-sys:/sys/bus/spi/drivers/spidev/unbind=spi1.1",
-				    "gone:/dev/spidev1.1", "rdmode", "msg:t1", NULL};
+	const char *const cmds[] = { "open:/dev/spidev1.1",
+				     "msg:t1",
+				     "write-sys:/sys/bus/spi/drivers/spidev/unbind=spi1.1",
+				     "gone:/dev/spidev1.1",
+				     "rdmode",
+				     "msg:t1",
+				     NULL };
 	char *out;
 
 	(void)state;
@@ -503,21 +536,23 @@ static void test_board_errors(void **state)
 	static const struct {
 		const char *text, *msg;
 	} cases[] = {
-		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 1\nchip_select = 0\n",
-		 "[spi-chip c] bus: no [spi 1]"},
-		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\nnum_cs = 1\n[spi-chip c]\nbus = 0\n"
-		 "chip_select = 1\n",
-		 "[spi-chip c] chip_select: 1 is beyond [spi 0] num_cs = 1"},
-		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 0\nchip_select = 0\n"
-		 "[spi-chip d]\nbus = 0\nchip_select = 0\n",
-		 "[spi-chip d] chip_select: 0 is taken by [spi-chip c]"},
-		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 0\nchip_select = 0\n"
-		 "driver = mystery\n",
-		 "[spi-chip c] driver: \"mystery\" is not a modelled spi driver"},
-		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\nspeed = 1\n", "[spi 0]: unknown key \"speed\""},
-		{"[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spidev]\nbufsiz = -1\n",
-		 "[spidev] bufsiz: \"-1\" is not 0..4194304"},
-		{"[board]\nname=x\ncompatible=a,b\n", "board has no [adapter N] or [spi N] section"},
+		{ "[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 1\nchip_select = 0\n",
+		  "[spi-chip c] bus: no [spi 1]" },
+		{ "[board]\nname=x\ncompatible=a,b\n[spi 0]\nnum_cs = 1\n[spi-chip c]\nbus = 0\n"
+		  "chip_select = 1\n",
+		  "[spi-chip c] chip_select: 1 is beyond [spi 0] num_cs = 1" },
+		{ "[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 0\nchip_select = 0\n"
+		  "[spi-chip d]\nbus = 0\nchip_select = 0\n",
+		  "[spi-chip d] chip_select: 0 is taken by [spi-chip c]" },
+		{ "[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spi-chip c]\nbus = 0\nchip_select = 0\n"
+		  "driver = mystery\n",
+		  "[spi-chip c] driver: \"mystery\" is not a modelled spi driver" },
+		{ "[board]\nname=x\ncompatible=a,b\n[spi 0]\nspeed = 1\n",
+		  "[spi 0]: unknown key \"speed\"" },
+		{ "[board]\nname=x\ncompatible=a,b\n[spi 0]\n[spidev]\nbufsiz = -1\n",
+		  "[spidev] bufsiz: \"-1\" is not 0..4194304" },
+		{ "[board]\nname=x\ncompatible=a,b\n",
+		  "board has no [adapter N] or [spi N] section" },
 	};
 
 	(void)state;
@@ -525,7 +560,8 @@ static void test_board_errors(void **state)
 		struct emub *eb = NULL;
 		char err[256] = "";
 
-		assert_int_equal(emub_new_from_string(cases[i].text, NULL, &eb, err, sizeof(err)),
+		assert_int_equal(emub_new_from_string(cases[i].text, NULL, &eb, err,
+						      sizeof(err)),
 				 -EINVAL);
 		assert_contains(err, cases[i].msg);
 	}
@@ -557,13 +593,12 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 		/* mode 0 against a mode-3 chip: the bytes arrive a bit late */
 		"mode:0", "msg:t6=0200000700ed,cs,d=1000;x13=" FF13, "mode:3",
 		/* a bootloader read of a chip in its application: nobody answers */
-		"msg:x5=0100000000",
-		"open:/dev/spidev1.1",
+		"msg:x5=0100000000", "open:/dev/spidev1.1",
 		/* the bootloader answers from the third byte */
 		"mode:3", "msg:x5=0100000000", "msg:x5=0100000000",
 		/* the application framing gets no answer from a bootloader */
-		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
-		NULL};
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13, NULL
+	};
 	char *out;
 
 	(void)state;
@@ -582,8 +617,9 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 	 * then WAITING_BOOTLOAD_CMD */
 	assert_contains(out, "mode:3 -> OK\nmsg:x5=0100000000 -> OK =5 ff ff 60 13 02\n"
 			     "msg:x5=0100000000 -> OK =5 ff ff e0 13 02\n");
-	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13 " -> OK =19 ff ff ff ff ff "
-			     "ff ff ff\n");
+	assert_contains(out,
+			"msg:t6=0200000700ed,cs,d=1000;x13=" FF13 " -> OK =19 ff ff ff ff ff "
+			"ff ff ff\n");
 	g_free(out);
 	emub_free(eb);
 }
@@ -598,7 +634,7 @@ static unsigned mxt_spi_bl_frames(struct emub *eb)
 static void test_mchp_update_fw(void **state)
 {
 	char *dir = tu_tmpdir(), *board, *path, *s;
-	struct mxt_img_header h = {0xa2, 0x06, 0x30, 0x10, 0, 0};
+	struct mxt_img_header h = { 0xa2, 0x06, 0x30, 0x10, 0, 0 };
 	size_t cap = mxt_img_size(4000, 200), len;
 	guint8 *img = g_malloc(cap);
 	struct emub *eb;
@@ -609,7 +645,8 @@ static void test_mchp_update_fw(void **state)
 	board = g_strdup_printf("[board]\nname = mchp\ncompatible = t,spi\nfirmware_dirs = %s\n"
 				"[spi 1]\n[spi-chip ts]\nbus = 1\nchip_select = 0\n"
 				"model = mxt1664s\ndriver = mchp_spi_ts\nstate = no-image\n"
-				"spi_mode = 3\nmax_speed_hz = 8000000\n", dir);
+				"spi_mode = 3\nmax_speed_hz = 8000000\n",
+				dir);
 	eb = tu_board_text(board);
 	/* bound in bootloader mode: no input device */
 	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/uevent");
@@ -640,7 +677,9 @@ static void test_mchp_update_fw(void **state)
 	assert_int_equal(tu_sh(eb, NULL, "test ! -e /sys/bus/spi/devices/spi1.0/input"), 0);
 	assert_int_equal(emub_spi_unbind(eb, "ts"), 0);
 	assert_int_equal(emub_spi_bind(eb, "ts", "mchp_spi_ts"), 0);
-	assert_int_equal(tu_sh(eb, NULL, "ls /sys/bus/spi/devices/spi1.0/input | grep -q input"), 0);
+	assert_int_equal(tu_sh(eb, NULL,
+			       "ls /sys/bus/spi/devices/spi1.0/input | grep -q input"),
+			 0);
 	emub_free(eb);
 	g_free(path);
 	g_free(board);

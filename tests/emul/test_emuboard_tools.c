@@ -136,7 +136,8 @@ static void test_eeprom_i2cset_i2cget_roundtrip(void **state)
 	char *out;
 
 	(void)state;
-	assert_int_equal(tu_sh(eb, &out, "i2cset -y 1 0x51 0x10 0xab && i2cget -y 1 0x51 0x10"), 0);
+	assert_int_equal(tu_sh(eb, &out, "i2cset -y 1 0x51 0x10 0xab && i2cget -y 1 0x51 0x10"),
+			 0);
 	assert_string_equal(out, "0xab\n");
 	g_free(out);
 	emub_lock(eb);
@@ -145,7 +146,9 @@ static void test_eeprom_i2cset_i2cget_roundtrip(void **state)
 	assert_int_equal(eeprom_model_stats(m)->write_cycles, 1);
 	emub_unlock(eb);
 	/* word write and read */
-	assert_int_equal(tu_sh(eb, &out, "i2cset -y 1 0x51 0x20 0x1234 w && i2cget -y 1 0x51 0x20 w"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "i2cset -y 1 0x51 0x20 0x1234 w && i2cget -y 1 0x51 0x20 w"),
+			 0);
 	assert_string_equal(out, "0x1234\n");
 	g_free(out);
 	emub_free(eb);
@@ -207,7 +210,8 @@ static void test_smbus_only_adapter_with_i2c_tools(void **state)
 	assert_int_equal(tu_sh(eb, &out, "i2cdetect -y 0"), 0);
 	assert_contains(out, "50: 50 --");
 	g_free(out);
-	assert_int_equal(tu_sh(eb, &out, "i2cset -y 0 0x50 0x05 0x5a && i2cget -y 0 0x50 0x05"), 0);
+	assert_int_equal(tu_sh(eb, &out, "i2cset -y 0 0x50 0x05 0x5a && i2cget -y 0 0x50 0x05"),
+			 0);
 	assert_string_equal(out, "0x5a\n");
 	g_free(out);
 	assert_int_equal(tu_sh(eb, &out, "i2cdump -y -r 0-0xf 0 0x50 b"), 0);
@@ -233,9 +237,12 @@ static void test_gpioinfo_shows_lines_held_by_the_driver(void **state)
 	 * preload does not redirect: they see the host's /dev (README). */
 	/* bound (bootloader mode): atmel holds reset (devm) and CHG (IRQ) */
 	assert_int_equal(tu_sh(eb, &out, "gpioinfo gpiochip0"), 0);
-	assert_true(g_regex_match_simple("line +0: +\"TS_RESET\" +\"reset\" +output +active-low "
-					 "+\\[used\\]", out, 0, 0));
-	assert_true(g_regex_match_simple("line +1: +\"TS_CHG\" +\"interrupt\" +input", out, 0, 0));
+	assert_true(
+		g_regex_match_simple("line +0: +\"TS_RESET\" +\"reset\" +output +active-low "
+				     "+\\[used\\]",
+				     out, 0, 0));
+	assert_true(
+		g_regex_match_simple("line +1: +\"TS_CHG\" +\"interrupt\" +input", out, 0, 0));
 	g_free(out);
 	assert_int_equal(tu_sh(eb, &out, "gpioinfo /dev/gpiochip0 | head -1"), 0);
 	assert_string_equal(out, "gpiochip0 - 8 lines:\n");
@@ -257,7 +264,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_i2cdetect_shows_bound_app_chip_as_UU),
 		cmocka_unit_test(test_i2cdetect_shows_bootloader_address_in_bootloader_mode),
-		cmocka_unit_test(test_i2cdetect_finds_nothing_when_driver_switched_supply_is_off),
+		cmocka_unit_test(
+			test_i2cdetect_finds_nothing_when_driver_switched_supply_is_off),
 		cmocka_unit_test(test_i2ctransfer_reads_info_block_in_app_mode),
 		cmocka_unit_test(test_i2ctransfer_in_bootloader_mode),
 		cmocka_unit_test(test_mxt1664s_bootloader_at_alternate_address),

@@ -39,7 +39,8 @@ static int child_monitor(int n)
 			continue;
 		printf("EVENT\n");
 		udev_list_entry_foreach(e, udev_device_get_properties_list_entry(d))
-			printf("%s=%s\n", udev_list_entry_get_name(e), udev_list_entry_get_value(e));
+			printf("%s=%s\n", udev_list_entry_get_name(e),
+			       udev_list_entry_get_value(e));
 		/* what a listener finds in sysfs when the event arrives */
 		if (!strcmp(udev_device_get_action(d), "bind")) {
 			char *l = g_strdup_printf("%s/driver", udev_device_get_syspath(d));
@@ -66,7 +67,7 @@ static int child_monitor(int n)
 static struct emub_child *monitor(struct emub *eb, int n)
 {
 	char num[16];
-	const char *args[] = {"monitor", num, NULL};
+	const char *args[] = { "monitor", num, NULL };
 	struct emub_child *c;
 
 	snprintf(num, sizeof(num), "%d", n);
@@ -171,7 +172,8 @@ static void test_coldplug_add_carries_driver(void **state)
 	(void)state;
 	assert_int_equal(emub_uevent(eb, "touchscreen", "add"), 0);
 	/* what "udevadm trigger --action=add" does: write to the uevent file */
-	assert_int_equal(tu_sh(eb, &out, "echo change > /sys/bus/i2c/devices/1-004a/uevent"), 0);
+	assert_int_equal(tu_sh(eb, &out, "echo change > /sys/bus/i2c/devices/1-004a/uevent"),
+			 0);
 	g_free(out);
 	ev = events(c);
 	assert_true(has_line(ev[1], "ACTION=add"));
@@ -182,9 +184,10 @@ static void test_coldplug_add_carries_driver(void **state)
 	g_strfreev(ev);
 	/* the file reads back the device's variables, not the action */
 	out = tu_sys_read(eb, DEVPATH "/uevent");
-	assert_string_equal(out, "DRIVER=atmel_mxt_ts\nOF_NAME=touchscreen\n"
-				 "OF_FULLNAME=/i2c@1/touchscreen@4a\nOF_COMPATIBLE_0=atmel,maxtouch\n"
-				 "OF_COMPATIBLE_N=1\nMODALIAS=of:NtouchscreenT(null)Catmel,maxtouch\n");
+	assert_string_equal(
+		out, "DRIVER=atmel_mxt_ts\nOF_NAME=touchscreen\n"
+		     "OF_FULLNAME=/i2c@1/touchscreen@4a\nOF_COMPATIBLE_0=atmel,maxtouch\n"
+		     "OF_COMPATIBLE_N=1\nMODALIAS=of:NtouchscreenT(null)Catmel,maxtouch\n");
 	g_free(out);
 	emub_free(eb);
 }
@@ -196,14 +199,18 @@ static void test_sysfs_unbind_and_bind_files(void **state)
 	char **ev, *out;
 
 	(void)state;
-	assert_int_equal(tu_sh(eb, &out, "echo 1-004a > /sys/bus/i2c/drivers/atmel_mxt_ts/unbind"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "echo 1-004a > /sys/bus/i2c/drivers/atmel_mxt_ts/unbind"),
+			 0);
 	g_free(out);
 	/* the write returned at once; the unbind happens behind it */
 	assert_int_equal(emub_wait_idle(eb, "touchscreen", 10000), 0);
 	assert_false(emub_dev_bound(eb, "touchscreen"));
 	assert_int_equal(tu_sh(eb, &out, "test -e /sys/bus/i2c/devices/1-004a/driver"), 1);
 	g_free(out);
-	assert_int_equal(tu_sh(eb, &out, "echo 1-004a > /sys/bus/i2c/drivers/atmel_mxt_ts/bind"), 0);
+	assert_int_equal(tu_sh(eb, &out,
+			       "echo 1-004a > /sys/bus/i2c/drivers/atmel_mxt_ts/bind"),
+			 0);
 	g_free(out);
 	assert_int_equal(emub_wait_idle(eb, "touchscreen", 10000), 0);
 	assert_true(emub_dev_bound(eb, "touchscreen"));
@@ -271,8 +278,14 @@ static void test_listeners_come_and_go(void **state)
 static void test_udevadm_monitor_sees_bind(void **state)
 {
 	struct emub *eb = tu_board_file("always-on.board", false);
-	const char *argv[] = {"stdbuf",	  "-oL", "udevadm", "monitor", "--kernel", "--property",
-			      "--subsystem-match=i2c", NULL};
+	const char *argv[] = { "stdbuf",
+			       "-oL",
+			       "udevadm",
+			       "monitor",
+			       "--kernel",
+			       "--property",
+			       "--subsystem-match=i2c",
+			       NULL };
 	struct emub_child *c;
 	const char *out;
 
@@ -286,7 +299,8 @@ static void test_udevadm_monitor_sees_bind(void **state)
 	out = emub_child_stdout(c);
 	assert_contains(out, "KERNEL[");
 	assert_contains(out, "ACTION=unbind\nDEVPATH=" DEVPATH "\nSUBSYSTEM=i2c\n");
-	assert_contains(out, "ACTION=bind\nDEVPATH=" DEVPATH "\nSUBSYSTEM=i2c\nDRIVER=atmel_mxt_ts\n");
+	assert_contains(out, "ACTION=bind\nDEVPATH=" DEVPATH
+			     "\nSUBSYSTEM=i2c\nDRIVER=atmel_mxt_ts\n");
 	assert_not_contains(out, "input"); /* subsystem filter works */
 	emub_child_free(c);
 	emub_free(eb);

@@ -166,13 +166,17 @@ static void read_cfg(struct rig *r, uint16_t reg, uint8_t *out, uint16_t len)
 
 static void test_layout_every_id(void **state)
 {
-	static const struct { const char *id; uint16_t addr, len; int csum; } t[] = {
-		{ "911", 0x8047, 186, 8 },  { "9271", 0x8047, 186, 8 },
-		{ "9110", 0x8047, 186, 8 }, { "9111", 0x8047, 186, 8 },
-		{ "927", 0x8047, 186, 8 },  { "928", 0x8047, 186, 8 },
-		{ "912", 0x8047, 228, 8 },  { "9147", 0x8047, 228, 8 },
-		{ "967", 0x8047, 228, 8 },  { "915", 0x8047, 240, 8 },
-		{ "9157", 0x8047, 240, 8 }, { "970", 0x8047, 240, 8 },
+	static const struct {
+		const char *id;
+		uint16_t addr, len;
+		int csum;
+	} t[] = {
+		{ "911", 0x8047, 186, 8 },   { "9271", 0x8047, 186, 8 },
+		{ "9110", 0x8047, 186, 8 },  { "9111", 0x8047, 186, 8 },
+		{ "927", 0x8047, 186, 8 },   { "928", 0x8047, 186, 8 },
+		{ "912", 0x8047, 228, 8 },   { "9147", 0x8047, 228, 8 },
+		{ "967", 0x8047, 228, 8 },   { "915", 0x8047, 240, 8 },
+		{ "9157", 0x8047, 240, 8 },  { "970", 0x8047, 240, 8 },
 		{ "1151", 0x8050, 240, 16 }, { "1158", 0x8050, 240, 16 },
 		{ "5663", 0x8050, 240, 16 }, { "5688", 0x8050, 240, 16 },
 		{ "917S", 0x8050, 240, 16 }, { "9286", 0x8050, 240, 16 },
@@ -188,7 +192,8 @@ static void test_layout_every_id(void **state)
 		goodix_model_layout_for(id, &lay);
 		assert_int_equal(lay.config_addr, t[i].addr);
 		assert_int_equal(lay.config_len, t[i].len);
-		assert_int_equal(lay.csum, t[i].csum == 8 ? GOODIX_MODEL_CSUM_8 : GOODIX_MODEL_CSUM_16);
+		assert_int_equal(lay.csum,
+				 t[i].csum == 8 ? GOODIX_MODEL_CSUM_8 : GOODIX_MODEL_CSUM_16);
 	}
 }
 

@@ -117,10 +117,10 @@ static void test_crc24_polynomial_step_by_hand(void **state)
 	 *   -> 0x2f8020 -> 0x5f8040 -> 0xbf8080 -> 0x17f8100, bit 24 set:
 	 *   ^ 0x80001b = 0x1ff811b; keep 24 bits: 0xff811b.
 	 */
-	static const uint8_t b[] = { 0xff, 0xff, 0xff, 0xff, 0x00, 0x80,
-				     0x00, 0x80, 0x00, 0x80, 0x00, 0x80,
-				     0x00, 0x80, 0x00, 0x80, 0x00, 0x80,
-				     0x00, 0x80 };
+	static const uint8_t b[] = {
+		0xff, 0xff, 0xff, 0xff, 0x00, 0x80, 0x00, 0x80, 0x00, 0x80,
+		0x00, 0x80, 0x00, 0x80, 0x00, 0x80, 0x00, 0x80, 0x00, 0x80
+	};
 
 	(void)state;
 	assert_int_equal(mxt_model_crc24(b, sizeof(b)), 0xff811b);
@@ -223,8 +223,8 @@ static void test_t5_read_streams_several_messages(void **state)
 	assert_true(mxt_model_queue_msg(&r->chip, touch, sizeof(touch)));
 	/* mxt_read_and_process_messages reads count * msg_size from T5. */
 	assert_int_equal(reg_read(r, object_addr(r, 5, NULL), buf, 27), 2);
-	assert_int_equal(buf[0], 1);     /* T6 reset message first */
-	assert_int_equal(buf[9], 2);     /* then the touch */
+	assert_int_equal(buf[0], 1);	 /* T6 reset message first */
+	assert_int_equal(buf[9], 2);	 /* then the touch */
 	assert_int_equal(buf[18], 0xff); /* then "no message" */
 	free(r);
 }
@@ -252,7 +252,7 @@ static void test_config_is_lost_on_reset_without_backup(void **state)
 	(void)state;
 	assert_int_equal(reg_write(r, t7, v, 2), 1);
 	assert_int_not_equal(mxt_model_config_crc(&r->chip), crc0);
-	t6_cmd(r, 0, 0x01); /* normal reset */
+	t6_cmd(r, 0, 0x01);			       /* normal reset */
 	assert_int_equal(reg_read(r, 0, back, 1), -1); /* NAK while resetting */
 	/* A software reset is a reset, not the reset line. */
 	assert_int_equal(mxt_model_stats(&r->chip)->resets, 1);
@@ -426,9 +426,18 @@ static void test_t6_a5_enters_bootloader_at_mapped_address(void **state)
 	free(r);
 }
 
-static void set_addr_4b(struct mxt_model_cfg *c) { c->app_addr = 0x4b; }
-static void set_addr_4c(struct mxt_model_cfg *c) { c->app_addr = 0x4c; }
-static void set_addr_5a(struct mxt_model_cfg *c) { c->app_addr = 0x5a; }
+static void set_addr_4b(struct mxt_model_cfg *c)
+{
+	c->app_addr = 0x4b;
+}
+static void set_addr_4c(struct mxt_model_cfg *c)
+{
+	c->app_addr = 0x4c;
+}
+static void set_addr_5a(struct mxt_model_cfg *c)
+{
+	c->app_addr = 0x5a;
+}
 
 static void test_bootloader_address_mapping(void **state)
 {
@@ -458,7 +467,10 @@ static void test_bootloader_address_mapping(void **state)
 	free(r);
 }
 
-static void no_image(struct mxt_model_cfg *c) { c->app_valid = false; }
+static void no_image(struct mxt_model_cfg *c)
+{
+	c->app_valid = false;
+}
 
 static void test_no_image_reports_app_crc_fail_once(void **state)
 {
@@ -539,8 +551,8 @@ static void test_extended_id_read_returns_status_id_version(void **state)
 }
 
 /* A synthetic image for the 224e. */
-static uint8_t *make_image(uint8_t version, uint8_t build, uint32_t payload,
-			   uint16_t per_frame, size_t *len)
+static uint8_t *make_image(uint8_t version, uint8_t build, uint32_t payload, uint16_t per_frame,
+			   size_t *len)
 {
 	struct mxt_img_header h = { 0x81, 0x01, version, build, 0, 0 };
 	size_t cap = mxt_img_size(payload, per_frame);
@@ -773,8 +785,8 @@ static void test_pass_read_after_programming_releases_chg_then_asserts_it_again(
  * Send every frame of @img; for the last one, read nothing for @late_ms
  * (mxt-app on i2c-dev reads each verdict 50 ms after its frame).
  */
-static uint8_t flash_reading_last_verdict_late(struct rig *r, const uint8_t *img,
-					       size_t len, uint64_t late_ms)
+static uint8_t flash_reading_last_verdict_late(struct rig *r, const uint8_t *img, size_t len,
+					       uint64_t late_ms)
 {
 	size_t pos = 0, fl;
 	uint8_t s = 0;
@@ -1124,7 +1136,8 @@ int main(void)
 		cmocka_unit_test(test_bus_counts_frames_interleaved_between_two_chips),
 		cmocka_unit_test(test_bad_frame_crc_is_refused_and_resend_passes),
 		cmocka_unit_test(test_frame_crc_fail_read_releases_chg_then_asserts_it_again),
-		cmocka_unit_test(test_pass_read_after_programming_releases_chg_then_asserts_it_again),
+		cmocka_unit_test(
+			test_pass_read_after_programming_releases_chg_then_asserts_it_again),
 		cmocka_unit_test(test_frame_out_of_sequence_is_refused),
 		cmocka_unit_test(test_image_for_another_variant_is_refused),
 		cmocka_unit_test(test_fault_crc_fail_once_then_pass),

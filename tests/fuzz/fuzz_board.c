@@ -39,9 +39,10 @@ static void check_invariants(const struct tf_board_profile *p)
 
 		if (!c->adapter_name[0] == !c->adapter_path[0])
 			abort();
-		found = tf_board_find_controller(
-		    p, c->bus, c->adapter_name[0] ? c->adapter_name : NULL,
-		    c->adapter_path[0] ? c->adapter_path : NULL, c->reg);
+		found = tf_board_find_controller(p, c->bus,
+						 c->adapter_name[0] ? c->adapter_name : NULL,
+						 c->adapter_path[0] ? c->adapter_path : NULL,
+						 c->reg);
 		if (found != c)
 			abort();
 		if (c->has_bootloader_reg && c->bootloader_reg == c->reg)
@@ -55,8 +56,7 @@ static void check_invariants(const struct tf_board_profile *p)
 	for (i = 0; i < p->n_dmi; i++) {
 		enum tf_dmi_key k = p->dmi[i].key;
 
-		snprintf(id.dmi[k], sizeof(id.dmi[k]), "%s",
-			 p->dmi[i].patterns[0]);
+		snprintf(id.dmi[k], sizeof(id.dmi[k]), "%s", p->dmi[i].patterns[0]);
 		id.dmi_present[k] = true;
 		id.has_dmi = true;
 	}

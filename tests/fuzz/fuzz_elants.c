@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size - 1] = '\0';
 	if (elants_hex16_parse(s, &x) == 0) {
 		elants_version_fw(x, &v);
-		if (elants_version_scheme.format(&v, back, sizeof(back)) != 0 || strcmp(back, s))
+		if (elants_version_scheme.format(&v, back, sizeof(back)) != 0 ||
+		    strcmp(back, s))
 			abort();
 		if (elants_fw_name(x, back, sizeof(back)) == 0 &&
 		    (strchr(back, '/') || strncmp(back, "elants_i2c_", 11)))

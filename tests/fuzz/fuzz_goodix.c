@@ -15,8 +15,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const ids[] = { "911", "967", "9157", "1151", "917S", "928", "9147",
-				   "5688" };
+static const char *const ids[] = {
+	"911", "967", "9157", "1151", "917S", "928", "9147", "5688"
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

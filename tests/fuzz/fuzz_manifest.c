@@ -19,13 +19,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_manifest: %s:%d: %s\n",          \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond)                                                                       \
+	do {                                                                              \
+		if (!(cond)) {                                                            \
+			fprintf(stderr, "fuzz_manifest: %s:%d: %s\n", __FILE__, __LINE__, \
+				#cond);                                                   \
+			abort();                                                          \
+		}                                                                         \
 	} while (0)
 
 static void check_version_roundtrip(const char *family, const char *s,
@@ -58,8 +58,7 @@ static void check_blob(const struct tf_blob *b)
 	for (i = 0; i < b->n_hardware; i++)
 		CHECK(tf_blob_fits_hardware(b, b->hardware[i]));
 	for (i = 0; i < b->n_boards; i++)
-		CHECK(tf_blob_fits_board(b, (const char *const *)&b->boards[i],
-					 1));
+		CHECK(tf_blob_fits_board(b, (const char *const *)&b->boards[i], 1));
 	if (b->n_boards == 0)
 		CHECK(tf_blob_fits_board(b, &board, 1));
 	if (b->type == TF_BLOB_FIRMWARE) {
@@ -68,8 +67,7 @@ static void check_blob(const struct tf_blob *b)
 		check_version_roundtrip(b->family, b->version, &b->v_version);
 	} else {
 		CHECK(b->for_version);
-		check_version_roundtrip(b->family, b->for_version,
-					&b->v_for_version);
+		check_version_roundtrip(b->family, b->for_version, &b->v_for_version);
 	}
 	check_version_roundtrip(b->family, b->min_from, &b->v_min_from);
 	check_version_roundtrip(b->family, b->max_from, &b->v_max_from);
@@ -79,8 +77,7 @@ static void check_blob(const struct tf_blob *b)
 		CHECK(tf_blob_fits_from_version(b, &b->v_min_from));
 	if (b->max_from)
 		CHECK(tf_blob_fits_from_version(b, &b->v_max_from));
-	if (b->type == TF_BLOB_FIRMWARE &&
-	    tf_version_parse(b->family, b->version, &v) == 0)
+	if (b->type == TF_BLOB_FIRMWARE && tf_version_parse(b->family, b->version, &v) == 0)
 		(void)tf_blob_fits_from_version(b, &v);
 	(void)tf_blob_fits_from_version(b, NULL);
 }
@@ -116,8 +113,7 @@ static void fuzz_signatures(const char *buf, size_t size)
 	struct tf_sig_line *lines = NULL;
 	size_t n = 0, i;
 
-	if (tf_fwdb_parse_signatures(buf, size, "fuzz.sig", &lines, &n, &err) <
-	    0) {
+	if (tf_fwdb_parse_signatures(buf, size, "fuzz.sig", &lines, &n, &err) < 0) {
 		CHECK(lines == NULL && n == 0 && err.msg[0] != '\0');
 		return;
 	}

@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 1:
 	case 2:
-		if (mxt_fw_parse(data + 1, size - 1, data[0] % 4 == 1 ? MXT_FW_AUTO : MXT_FW_ENC,
-				 &fw, &err) == 0) {
+		if (mxt_fw_parse(data + 1, size - 1,
+				 data[0] % 4 == 1 ? MXT_FW_AUTO : MXT_FW_ENC, &fw, &err) == 0) {
 			size_t off = 0;
 
 			/* The frame chain must cover the image exactly. */

@@ -129,7 +129,8 @@ static int wait_udev_event(struct udev_monitor *mon, const char *action, const c
 		long ms;
 
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		ms = 5000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		ms = 5000 -
+		     ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
 		if (ms <= 0 || poll(&p, 1, (int)ms) <= 0)
 			return -ETIMEDOUT;
 		d = udev_monitor_receive_device(mon);
@@ -156,7 +157,10 @@ static void check_i2c(const char *bus, const char *dev)
 	struct i2c_rdwr_ioctl_data rdwr = { .msgs = msgs, .nmsgs = 2 };
 	union i2c_smbus_data data;
 	struct i2c_smbus_ioctl_data smbus = {
-		.read_write = I2C_SMBUS_READ, .command = 0, .size = I2C_SMBUS_BYTE_DATA, .data = &data,
+		.read_write = I2C_SMBUS_READ,
+		.command = 0,
+		.size = I2C_SMBUS_BYTE_DATA,
+		.data = &data,
 	};
 	int fd, r;
 
@@ -169,12 +173,13 @@ static void check_i2c(const char *bus, const char *dev)
 	 * EOPNOTSUPP, which proves the ioctl got through the sandbox (the
 	 * seccomp filter would answer EPERM). */
 	r = ioctl(fd, I2C_RDWR, &rdwr);
-	report(r >= 0 || errno == EOPNOTSUPP,
-	       "I2C_RDWR reaches the adapter (%s)", r >= 0 ? "transferred" : strerror(errno));
+	report(r >= 0 || errno == EOPNOTSUPP, "I2C_RDWR reaches the adapter (%s)",
+	       r >= 0 ? "transferred" : strerror(errno));
 	r = ioctl(fd, I2C_SLAVE_FORCE, (unsigned long)addr);
 	report(r == 0, "I2C_SLAVE_FORCE 0x%02x (%s)", addr, r == 0 ? "set" : strerror(errno));
 	r = ioctl(fd, I2C_SMBUS, &smbus);
-	report(r == 0, "SMBus read byte data at 0x%02x (%s)", addr, r == 0 ? "read" : strerror(errno));
+	report(r == 0, "SMBus read byte data at 0x%02x (%s)", addr,
+	       r == 0 ? "read" : strerror(errno));
 	close(fd);
 }
 
@@ -195,14 +200,16 @@ static void check_bind(const char *dev, const char *driver)
 	report(r == 0, "write %s to %s (%s)", dev, path, r ? strerror(-r) : "written");
 	report(driver_of(dev, drv, sizeof(drv)) < 0, "the driver link is gone after unbind");
 	r = wait_udev_event(mon, "unbind", dev);
-	report(r == 0, "udev's unbind event for %s arrives (%s)", dev, r ? strerror(-r) : "received");
+	report(r == 0, "udev's unbind event for %s arrives (%s)", dev,
+	       r ? strerror(-r) : "received");
 	snprintf(path, sizeof(path), "/sys/bus/i2c/drivers/%s/bind", driver);
 	r = write_file(path, dev, strlen(dev));
 	report(r == 0, "write %s to %s (%s)", dev, path, r ? strerror(-r) : "written");
 	report(driver_of(dev, drv, sizeof(drv)) == 0 && !strcmp(drv, driver),
 	       "driver %s is bound again", driver);
 	r = wait_udev_event(mon, "bind", dev);
-	report(r == 0, "udev's bind event for %s arrives (%s)", dev, r ? strerror(-r) : "received");
+	report(r == 0, "udev's bind event for %s arrives (%s)", dev,
+	       r ? strerror(-r) : "received");
 	udev_monitor_unref(mon);
 	udev_unref(udev);
 }
@@ -241,11 +248,16 @@ static void check_firmware_class_path(void)
 static void check_files(void)
 {
 	static const char *const writable[] = {
-		"/run/touchfw/probe", "/run/touchfw/firmware/probe", "/var/lib/touchfw/probe",
+		"/run/touchfw/probe",
+		"/run/touchfw/firmware/probe",
+		"/var/lib/touchfw/probe",
 		"/tmp/probe",
 	};
 	static const char *const readonly[] = {
-		"/etc/probe", "/usr/probe", "/run/probe", "/var/probe",
+		"/etc/probe",
+		"/usr/probe",
+		"/run/probe",
+		"/var/probe",
 	};
 	char buf[4096];
 	size_t i;
@@ -294,7 +306,8 @@ static void check_denied(void)
 	report(fd == -EROFS, "write /proc/sys/kernel/hostname is refused with EROFS (%s)",
 	       fd ? strerror(-fd) : "written!");
 	fd = write_file("/sys/module/printk/parameters/time", "1", 1);
-	report(fd == -EROFS, "write /sys/module/printk/parameters/time is refused with EROFS (%s)",
+	report(fd == -EROFS,
+	       "write /sys/module/printk/parameters/time is refused with EROFS (%s)",
 	       fd ? strerror(-fd) : "written!");
 }
 
@@ -303,10 +316,12 @@ static void check_self(void)
 	char exe[4096], buf[4096], *p;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	report(n > 0, "readlink /proc/self/exe (%s)", n > 0 ? (exe[n] = '\0', exe) : strerror(errno));
-	if (read_file("/proc/self/status", buf, sizeof(buf)) > 0 && (p = strstr(buf, "CapBnd:")))
-		report(strtoull(p + 7, NULL, 16) == 0, "no capabilities in the bounding set (%.*s)",
-		       (int)strcspn(p, "\n"), p);
+	report(n > 0, "readlink /proc/self/exe (%s)",
+	       n > 0 ? (exe[n] = '\0', exe) : strerror(errno));
+	if (read_file("/proc/self/status", buf, sizeof(buf)) > 0 &&
+	    (p = strstr(buf, "CapBnd:")))
+		report(strtoull(p + 7, NULL, 16) == 0,
+		       "no capabilities in the bounding set (%.*s)", (int)strcspn(p, "\n"), p);
 	else
 		report(0, "read CapBnd from /proc/self/status");
 	report(getuid() == 0, "runs as uid 0 (uid %u)", (unsigned)getuid());

@@ -51,8 +51,8 @@ static void run_dtc(const char *src, const char *out)
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		execlp("dtc", "dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out,
-		       src, (char *)NULL);
+		execlp("dtc", "dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out, src,
+		       (char *)NULL);
 		_exit(127);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -101,8 +101,7 @@ static void compile_fixture(const char *name, char *out, size_t size)
 {
 	char src[4096];
 
-	snprintf(src, sizeof(src), "%s/tests/unit/fixtures/board/%s.dts", top(),
-		 name);
+	snprintf(src, sizeof(src), "%s/tests/unit/fixtures/board/%s.dts", top(), name);
 	snprintf(out, size, "%s/%s.dtb", g_tmp, name);
 	run_dtc(src, out);
 }
@@ -116,8 +115,7 @@ static void compile_example(const char *name, char *out, size_t size)
 	run_dtc(src, out);
 }
 
-static int parse_file(const char *dtb, struct tf_board_profile **p,
-		      struct tf_board_report *rep)
+static int parse_file(const char *dtb, struct tf_board_profile **p, struct tf_board_report *rep)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -150,20 +148,17 @@ static void load_fixture(const char *name, char **buf, size_t *len)
  * Write a valid profile whose match rule is @rule (a board-compatible
  * property or a dmi-match node) to @dir/@file, compiled.
  */
-static void make_profile_ctrl(const char *dir, const char *file,
-			      const char *model, const char *rule,
-			      const char *ctrl_extra);
+static void make_profile_ctrl(const char *dir, const char *file, const char *model,
+			      const char *rule, const char *ctrl_extra);
 
-static void make_profile(const char *dir, const char *file, const char *model,
-			 const char *rule)
+static void make_profile(const char *dir, const char *file, const char *model, const char *rule)
 {
 	make_profile_ctrl(dir, file, model, rule, "");
 }
 
 /* As make_profile, with @ctrl_extra (properties) in the controller node. */
-static void make_profile_ctrl(const char *dir, const char *file,
-			      const char *model, const char *rule,
-			      const char *ctrl_extra)
+static void make_profile_ctrl(const char *dir, const char *file, const char *model,
+			      const char *rule, const char *ctrl_extra)
 {
 	char src[4096], out[4096], text[2048];
 
@@ -193,8 +188,7 @@ static void make_profile_ctrl(const char *dir, const char *file,
 	run_dtc(src, out);
 }
 
-static void id_set_compatible(struct tf_board_identity *id,
-			      const char *const *c, size_t n)
+static void id_set_compatible(struct tf_board_identity *id, const char *const *c, size_t n)
 {
 	size_t i;
 
@@ -205,8 +199,7 @@ static void id_set_compatible(struct tf_board_identity *id,
 	id->n_compatible = n;
 }
 
-static void id_set_dmi(struct tf_board_identity *id, enum tf_dmi_key k,
-		       const char *v)
+static void id_set_dmi(struct tf_board_identity *id, enum tf_dmi_key k, const char *v)
 {
 	snprintf(id->dmi[k], sizeof(id->dmi[k]), "%s", v);
 	id->dmi_present[k] = true;
@@ -218,18 +211,16 @@ static void dump_report(const struct tf_board_report *rep)
 	size_t i;
 
 	for (i = 0; i < rep->n; i++)
-		print_message("  issue %zu: '%s': '%s'\n", i,
-			      rep->issues[i].node, rep->issues[i].msg);
+		print_message("  issue %zu: '%s': '%s'\n", i, rep->issues[i].node,
+			      rep->issues[i].msg);
 }
 
-static bool report_has(const struct tf_board_report *rep, const char *node,
-		       const char *msg)
+static bool report_has(const struct tf_board_report *rep, const char *node, const char *msg)
 {
 	size_t i;
 
 	for (i = 0; i < rep->n; i++)
-		if (!strcmp(rep->issues[i].node, node) &&
-		    strstr(rep->issues[i].msg, msg))
+		if (!strcmp(rep->issues[i].node, node) && strstr(rep->issues[i].msg, msg))
 			return true;
 	return false;
 }
@@ -248,8 +239,7 @@ static struct tf_board_set *load_dirs(const char *const *dirs, size_t n)
 
 /* ------------------------------------------------------------- group */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
@@ -263,8 +253,7 @@ static int group_setup(void **state)
 	const char *t = getenv("TMPDIR");
 
 	(void)state;
-	snprintf(g_tmp, sizeof(g_tmp), "%s/test_board-XXXXXX",
-		 t && *t ? t : "/tmp");
+	snprintf(g_tmp, sizeof(g_tmp), "%s/test_board-XXXXXX", t && *t ? t : "/tmp");
 	return mkdtemp(g_tmp) ? 0 : -1;
 }
 
@@ -393,8 +382,7 @@ static void test_golden_dmi_profile_fields_are_read(void **state)
 	assert_int_equal(p->dmi[2].n_patterns, 2);
 	assert_string_equal(p->dmi[2].patterns[1], "GB-2");
 	assert_int_equal(p->n_ctrl, 1);
-	assert_string_equal(p->ctrl[0].adapter_name,
-			    "Synopsys DesignWare I2C adapter");
+	assert_string_equal(p->ctrl[0].adapter_name, "Synopsys DesignWare I2C adapter");
 	assert_string_equal(p->ctrl[0].reset.name, "TS_RST");
 	assert_false(p->ctrl[0].reset.active_low);
 	tf_board_free(p);
@@ -471,9 +459,8 @@ static void test_profile_file_name_too_long_is_reported(void **state)
 	assert_int_equal(tf_board_parse(buf, len, path, &p, &rep), -EINVAL);
 	assert_int_equal(rep.n, 1);
 	assert_string_equal(rep.issues[0].node, "");
-	assert_string_equal(rep.issues[0].msg,
-			    "file name is too long (at most 63 characters "
-			    "before .dtb)");
+	assert_string_equal(rep.issues[0].msg, "file name is too long (at most 63 characters "
+					       "before .dtb)");
 	tf_board_report_free(&rep);
 	free(buf);
 }
@@ -493,14 +480,8 @@ static void test_timeouts_default_when_not_given(void **state)
 static void test_examples_are_all_valid(void **state)
 {
 	static const char *const examples[] = {
-		"acme-tablet-7",
-		"contoso-book-14",
-		"emul-demo",
-		"emul-always-on",
-		"emul-1664s",
-		"emul-gt911",
-		"emul-gt911-nogpio",
-		"emul-gt1151",
+		"acme-tablet-7", "contoso-book-14", "emul-demo",	 "emul-always-on",
+		"emul-1664s",	 "emul-gt911",	    "emul-gt911-nogpio", "emul-gt1151",
 	};
 	size_t i;
 
@@ -555,8 +536,7 @@ static void test_example_emul_demo_describes_the_emulated_board(void **state)
 	tf_board_free(p);
 }
 
-static void
-test_example_emul_always_on_differs_in_power_and_compatible(void **state)
+static void test_example_emul_always_on_differs_in_power_and_compatible(void **state)
 {
 	struct tf_board_profile *demo = NULL, *aon = NULL;
 	struct tf_controller a, b;
@@ -652,8 +632,8 @@ static void test_report_collects_every_mistake(void **state)
 	assert_true(report_has(&rep, "/", "model is missing"));
 	assert_true(report_has(&rep, "/controllers/touchscreen@4a",
 			       "reg 0x99 is not a 7-bit i2c address"));
-	assert_true(report_has(&rep, "/controllers/touchscreen@4a",
-			       "power \"on\" is not one of"));
+	assert_true(
+		report_has(&rep, "/controllers/touchscreen@4a", "power \"on\" is not one of"));
 	assert_true(report_has(&rep, "/controllers/touchpad@25",
 			       "reset-gpio-chip needs reset-gpio-line"));
 	tf_board_report_free(&rep);
@@ -681,9 +661,7 @@ static void test_report_keeps_at_most_max_issues(void **state)
 	assert_int_equal(fdt_finish(buf), 0);
 
 	tf_board_report_init(&rep);
-	assert_int_equal(
-	    tf_board_parse(buf, fdt_totalsize(buf), "x.dtb", &p, &rep),
-	    -EINVAL);
+	assert_int_equal(tf_board_parse(buf, fdt_totalsize(buf), "x.dtb", &p, &rep), -EINVAL);
 	assert_int_equal(rep.n, TF_BOARD_MAX_ISSUES);
 	assert_true(rep.n_dropped > 0);
 	tf_board_report_free(&rep);
@@ -734,8 +712,7 @@ static void test_buffer_shorter_than_header_is_rejected(void **state)
 
 static void test_source_text_is_rejected_as_not_compiled(void **state)
 {
-	static const char text[] =
-	    "/dts-v1/;\n/ { touchfw,profile-version = <1>; };\n";
+	static const char text[] = "/dts-v1/;\n/ { touchfw,profile-version = <1>; };\n";
 
 	(void)state;
 	expect_blob_rejected(text, sizeof(text) - 1, "no d00dfeed magic");
@@ -837,8 +814,7 @@ static void test_property_length_pointing_backwards_is_rejected(void **state)
 	assert_int_equal(fdt32_ld((const fdt32_t *)(buf + prop)), FDT_PROP);
 	*(fdt32_t *)(buf + prop + 4) = cpu_to_fdt32(0xfffffff4u);
 	alarm(10);
-	expect_blob_rejected(buf, len,
-			     "a property value runs off the structure block");
+	expect_blob_rejected(buf, len, "a property value runs off the structure block");
 	alarm(0);
 	free(buf);
 }
@@ -923,16 +899,14 @@ static void test_unaligned_buffer_parses(void **state)
 /* ------------------------------------------------------------- identity */
 
 /* A boot FDT whose root compatible is the NUL-separated @compat. */
-static void write_boot_fdt(const char *sysroot, const char *compat,
-			   size_t compat_len)
+static void write_boot_fdt(const char *sysroot, const char *compat, size_t compat_len)
 {
 	char path[4096], buf[4096];
 
 	assert_int_equal(fdt_create(buf, sizeof(buf)), 0);
 	assert_int_equal(fdt_finish_reservemap(buf), 0);
 	assert_int_equal(fdt_begin_node(buf, ""), 0);
-	assert_int_equal(
-	    fdt_property(buf, "compatible", compat, (int)compat_len), 0);
+	assert_int_equal(fdt_property(buf, "compatible", compat, (int)compat_len), 0);
 	assert_int_equal(fdt_property_string(buf, "model", "Fake board"), 0);
 	assert_int_equal(fdt_begin_node(buf, "chosen"), 0);
 	assert_int_equal(fdt_end_node(buf), 0);
@@ -944,8 +918,7 @@ static void write_boot_fdt(const char *sysroot, const char *compat,
 	write_file(path, buf, fdt_totalsize(buf));
 }
 
-static void write_proc_compatible(const char *sysroot, const char *compat,
-				  size_t len)
+static void write_proc_compatible(const char *sysroot, const char *compat, size_t len)
 {
 	char path[4096];
 
@@ -1011,8 +984,7 @@ static void test_identify_falls_back_to_proc_device_tree(void **state)
 	assert_int_equal(id.n_compatible, 2);
 	assert_string_equal(id.compatible[0], "live,board-v2");
 	assert_string_equal(id.compatible[1], "live,board");
-	assert_string_equal(id.compatible_source,
-			    "/proc/device-tree/compatible");
+	assert_string_equal(id.compatible_source, "/proc/device-tree/compatible");
 	tf_board_identity_free(&id);
 }
 
@@ -1124,10 +1096,8 @@ static void test_load_etc_overrides_same_file_name_in_usr_share(void **state)
 	(void)state;
 	new_dir(etc, sizeof(etc), "etc");
 	new_dir(usr, sizeof(usr), "usr");
-	make_profile(etc, "board.dtb", "from etc",
-		     "board-compatible = \"x,b\";");
-	make_profile(usr, "board.dtb", "from usr",
-		     "board-compatible = \"x,b\";");
+	make_profile(etc, "board.dtb", "from etc", "board-compatible = \"x,b\";");
+	make_profile(usr, "board.dtb", "from usr", "board-compatible = \"x,b\";");
 	make_profile(usr, "other.dtb", "other", "board-compatible = \"x,o\";");
 	dirs[0] = etc;
 	dirs[1] = usr;
@@ -1230,8 +1200,7 @@ static void test_load_invalid_override_still_shadows_lower_profile(void **state)
 	new_dir(usr, sizeof(usr), "usr");
 	snprintf(path, sizeof(path), "%s/board.dtb", etc);
 	write_file(path, "junk", 4);
-	make_profile(usr, "board.dtb", "shipped",
-		     "board-compatible = \"x,b\";");
+	make_profile(usr, "board.dtb", "shipped", "board-compatible = \"x,b\";");
 	dirs[0] = etc;
 	dirs[1] = usr;
 	set = load_dirs(dirs, 2);
@@ -1299,8 +1268,7 @@ static void test_load_ignores_files_not_named_dtb(void **state)
 
 static void test_match_first_root_compatible_wins(void **state)
 {
-	static const char *const compat[] = { "acme,tablet-7-revb",
-					      "acme,tablet-7" };
+	static const char *const compat[] = { "acme,tablet-7-revb", "acme,tablet-7" };
 	struct tf_board_identity id = { 0 };
 	struct tf_board_match_info mi;
 	const struct tf_board_profile *p;
@@ -1311,10 +1279,8 @@ static void test_match_first_root_compatible_wins(void **state)
 	(void)state;
 	new_dir(dir, sizeof(dir), "boards");
 	/* "a" sorts first but names only the generic compatible. */
-	make_profile(dir, "a.dtb", "generic",
-		     "board-compatible = \"acme,tablet-7\";");
-	make_profile(dir, "b.dtb", "rev B",
-		     "board-compatible = \"acme,tablet-7-revb\";");
+	make_profile(dir, "a.dtb", "generic", "board-compatible = \"acme,tablet-7\";");
+	make_profile(dir, "b.dtb", "rev B", "board-compatible = \"acme,tablet-7-revb\";");
 	dirs[0] = dir;
 	set = load_dirs(dirs, 1);
 	id_set_compatible(&id, compat, 2);
@@ -1339,10 +1305,8 @@ static void test_match_tie_goes_to_earlier_directory(void **state)
 	(void)state;
 	new_dir(etc, sizeof(etc), "etc");
 	new_dir(usr, sizeof(usr), "usr");
-	make_profile(usr, "a-shipped.dtb", "shipped",
-		     "board-compatible = \"acme,tablet-7\";");
-	make_profile(etc, "z-local.dtb", "local",
-		     "board-compatible = \"acme,tablet-7\";");
+	make_profile(usr, "a-shipped.dtb", "shipped", "board-compatible = \"acme,tablet-7\";");
+	make_profile(etc, "z-local.dtb", "local", "board-compatible = \"acme,tablet-7\";");
 	dirs[0] = etc;
 	dirs[1] = usr;
 	set = load_dirs(dirs, 2);
@@ -1533,8 +1497,7 @@ static void test_match_dmi_with_more_keys_wins(void **state)
 
 	(void)state;
 	new_dir(dir, sizeof(dir), "boards");
-	make_profile(dir, "a-family.dtb", "family",
-		     "dmi-match { sys-vendor = \"Contoso\"; };");
+	make_profile(dir, "a-family.dtb", "family", "dmi-match { sys-vendor = \"Contoso\"; };");
 	make_profile(dir, "b-model.dtb", "model",
 		     "dmi-match { sys-vendor = \"Contoso\"; "
 		     "product-name = \"Book 14\"; };");
@@ -1561,8 +1524,7 @@ static void test_match_compatible_beats_dmi(void **state)
 
 	(void)state;
 	new_dir(dir, sizeof(dir), "boards");
-	make_profile(dir, "a-dmi.dtb", "by dmi",
-		     "dmi-match { sys-vendor = \"Contoso\"; };");
+	make_profile(dir, "a-dmi.dtb", "by dmi", "dmi-match { sys-vendor = \"Contoso\"; };");
 	make_profile(dir, "b-dt.dtb", "by compatible",
 		     "board-compatible = \"contoso,arm-book\";");
 	dirs[0] = dir;
@@ -1606,12 +1568,10 @@ static void test_find_controller_by_adapter_name(void **state)
 
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dmi", &p, NULL), 0);
-	c = tf_board_find_controller(
-	    p, "i2c", "Synopsys DesignWare I2C adapter", NULL, 0x4b);
+	c = tf_board_find_controller(p, "i2c", "Synopsys DesignWare I2C adapter", NULL, 0x4b);
 	assert_non_null(c);
 	assert_string_equal(c->node_path, "/controllers/touchscreen@4b");
-	assert_null(
-	    tf_board_find_controller(p, "i2c", "i915 gmbus dpb", NULL, 0x4b));
+	assert_null(tf_board_find_controller(p, "i2c", "i915 gmbus dpb", NULL, 0x4b));
 	tf_board_free(p);
 }
 
@@ -1621,20 +1581,16 @@ static void test_find_controller_by_adapter_path_with_sysfs_prefix(void **state)
 
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dt", &p, NULL), 0);
-	assert_ptr_equal(
-	    tf_board_find_controller(p, "i2c", NULL, "/soc/i2c@7000c400", 0x4a),
-	    &p->ctrl[0]);
-	assert_ptr_equal(tf_board_find_controller(
-			     p, "i2c", NULL,
-			     "/sys/firmware/devicetree/base/soc/i2c@7000c400",
-			     0x4a),
+	assert_ptr_equal(tf_board_find_controller(p, "i2c", NULL, "/soc/i2c@7000c400", 0x4a),
 			 &p->ctrl[0]);
-	assert_ptr_equal(
-	    tf_board_find_controller(
-		p, "i2c", NULL, "/proc/device-tree/soc/i2c@7000c400/", 0x4a),
-	    &p->ctrl[0]);
-	assert_null(tf_board_find_controller(p, "i2c", NULL,
-					     "/soc/i2c@7000c500", 0x4a));
+	assert_ptr_equal(tf_board_find_controller(
+				 p, "i2c", NULL,
+				 "/sys/firmware/devicetree/base/soc/i2c@7000c400", 0x4a),
+			 &p->ctrl[0]);
+	assert_ptr_equal(tf_board_find_controller(p, "i2c", NULL,
+						  "/proc/device-tree/soc/i2c@7000c400/", 0x4a),
+			 &p->ctrl[0]);
+	assert_null(tf_board_find_controller(p, "i2c", NULL, "/soc/i2c@7000c500", 0x4a));
 	tf_board_free(p);
 }
 
@@ -1645,8 +1601,7 @@ static void test_find_controller_by_path_ignores_adapter_name(void **state)
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dt", &p, NULL), 0);
 	/* The profile names this adapter by path; a name proves nothing. */
-	assert_null(tf_board_find_controller(p, "i2c", "/soc/i2c@7000c400",
-					     NULL, 0x4a));
+	assert_null(tf_board_find_controller(p, "i2c", "/soc/i2c@7000c400", NULL, 0x4a));
 	tf_board_free(p);
 }
 
@@ -1656,15 +1611,11 @@ static void test_find_controller_needs_same_bus_and_reg(void **state)
 
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dt", &p, NULL), 0);
-	assert_null(tf_board_find_controller(p, "i2c", NULL,
-					     "/soc/i2c@7000c400", 0x4b));
-	assert_null(tf_board_find_controller(p, "spi", NULL,
-					     "/soc/i2c@7000c400", 0x4a));
-	assert_ptr_equal(
-	    tf_board_find_controller(p, "spi", "spi-golden.0", NULL, 1),
-	    &p->ctrl[1]);
-	assert_null(
-	    tf_board_find_controller(p, "i2c", "spi-golden.0", NULL, 1));
+	assert_null(tf_board_find_controller(p, "i2c", NULL, "/soc/i2c@7000c400", 0x4b));
+	assert_null(tf_board_find_controller(p, "spi", NULL, "/soc/i2c@7000c400", 0x4a));
+	assert_ptr_equal(tf_board_find_controller(p, "spi", "spi-golden.0", NULL, 1),
+			 &p->ctrl[1]);
+	assert_null(tf_board_find_controller(p, "i2c", "spi-golden.0", NULL, 1));
 	tf_board_free(p);
 }
 
@@ -1678,19 +1629,16 @@ static void test_lookup_controller_without_address(void **state)
 
 	(void)state;
 	assert_int_equal(parse_fixture("golden-dmi", &p, NULL), 0);
-	assert_ptr_equal(tf_board_lookup_controller(
-			     p, "i2c", "Synopsys DesignWare I2C adapter", NULL,
-			     false, 0),
+	assert_ptr_equal(tf_board_lookup_controller(p, "i2c", "Synopsys DesignWare I2C adapter",
+						    NULL, false, 0),
 			 &p->ctrl[0]);
-	assert_ptr_equal(tf_board_lookup_controller(
-			     p, "i2c", "Synopsys DesignWare I2C adapter", NULL,
-			     true, 0x4b),
+	assert_ptr_equal(tf_board_lookup_controller(p, "i2c", "Synopsys DesignWare I2C adapter",
+						    NULL, true, 0x4b),
 			 &p->ctrl[0]);
 	/* With an address, only that address. */
-	assert_null(tf_board_lookup_controller(
-	    p, "i2c", "Synopsys DesignWare I2C adapter", NULL, true, 0x4c));
-	assert_null(tf_board_lookup_controller(p, "i2c", "i915 gmbus dpb",
-					       NULL, false, 0));
+	assert_null(tf_board_lookup_controller(p, "i2c", "Synopsys DesignWare I2C adapter",
+					       NULL, true, 0x4c));
+	assert_null(tf_board_lookup_controller(p, "i2c", "i915 gmbus dpb", NULL, false, 0));
 	/* Two controllers on that adapter: which one is not known. */
 	own = p->ctrl;
 	n_own = p->n_ctrl;
@@ -1699,11 +1647,10 @@ static void test_lookup_controller_without_address(void **state)
 	two[1].reg = 0x4c;
 	p->ctrl = two;
 	p->n_ctrl = 2;
-	assert_null(tf_board_lookup_controller(
-	    p, "i2c", "Synopsys DesignWare I2C adapter", NULL, false, 0));
-	assert_ptr_equal(tf_board_lookup_controller(
-			     p, "i2c", "Synopsys DesignWare I2C adapter", NULL,
-			     true, 0x4c),
+	assert_null(tf_board_lookup_controller(p, "i2c", "Synopsys DesignWare I2C adapter",
+					       NULL, false, 0));
+	assert_ptr_equal(tf_board_lookup_controller(p, "i2c", "Synopsys DesignWare I2C adapter",
+						    NULL, true, 0x4c),
 			 &two[1]);
 	p->ctrl = own;
 	p->n_ctrl = n_own;
@@ -1712,13 +1659,16 @@ static void test_lookup_controller_without_address(void **state)
 
 /* ------------------------------------------------------------- near misses */
 
-static void explain(const char *dir, const char *compat, const char *adapter,
-		    uint16_t reg, const char *driver, char *out, size_t size)
+static void explain(const char *dir, const char *compat, const char *adapter, uint16_t reg,
+		    const char *driver, char *out, size_t size)
 {
 	struct tf_board_identity id = { 0 };
 	struct tf_board_miss_device d = {
-		.bus = "i2c", .adapter_name = adapter, .has_reg = true,
-		.reg = reg, .driver = driver,
+		.bus = "i2c",
+		.adapter_name = adapter,
+		.has_reg = true,
+		.reg = reg,
+		.driver = driver,
 	};
 	const char *dirs[1] = { dir };
 	struct tf_board_set *set = load_dirs(dirs, 1);
@@ -1739,8 +1689,7 @@ static void test_explain_miss_names_the_profile_whose_compatible_differs(void **
 	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
 	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";",
 			  "driver = \"atmel_mxt_ts\";");
-	explain(dir, "other,board", "adapter A", 0x4a, "atmel_mxt_ts", out,
-		sizeof(out));
+	explain(dir, "other,board", "adapter A", 0x4a, "atmel_mxt_ts", out, sizeof(out));
 	/* Both are for this device; a is first in file-name order. */
 	snprintf(want, sizeof(want),
 		 "nearest profile a (%s/a.dtb): its board-compatible \"x,a\" "
@@ -1757,10 +1706,8 @@ static void test_explain_miss_prefers_the_profile_for_this_board(void **state)
 	(void)state;
 	new_dir(dir, sizeof(dir), "boards");
 	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
-	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";",
-			  "");
-	explain(dir, "x,b", "adapter B", 0x4a, "atmel_mxt_ts", out,
-		sizeof(out));
+	make_profile_ctrl(dir, "b.dtb", "B", "board-compatible = \"x,b\";", "");
+	explain(dir, "x,b", "adapter B", 0x4a, "atmel_mxt_ts", out, sizeof(out));
 	snprintf(want, sizeof(want),
 		 "nearest profile b (%s/b.dtb) describes this board, but its "
 		 "nearest controller /controllers/touchscreen@4a is on adapter "
@@ -1778,8 +1725,7 @@ static void test_explain_miss_says_the_driver_differs(void **state)
 	make_profile_ctrl(dir, "g.dtb", "G", "board-compatible = \"x,g\";",
 			  "driver = \"atmel_mxt_ts\";");
 	/* Something else (an EEPROM driver) is bound at that address. */
-	explain(dir, "other,board", "adapter A", 0x4a, "at24", out,
-		sizeof(out));
+	explain(dir, "other,board", "adapter A", 0x4a, "at24", out, sizeof(out));
 	assert_non_null(strstr(out, "its controller /controllers/touchscreen@4a "
 				    "is this device but says driver = "
 				    "\"atmel_mxt_ts\", and the device is bound "
@@ -1876,11 +1822,13 @@ static void test_cmd_check_applies_the_families_rules(void **state)
 	assert_int_equal(rc, TF_EXIT_PROFILE_INVALID);
 	snprintf(line, sizeof(line),
 		 "%s: /controllers/touchscreen@4a: reg 0x4a: a Goodix chip answers at 0x14 "
-		 "or 0x5d (the level of INT at reset chooses)\n", src);
+		 "or 0x5d (the level of INT at reset chooses)\n",
+		 src);
 	assert_non_null(strstr(out, line));
 	snprintf(line, sizeof(line),
 		 "%s: /controllers/touchscreen@4b: config-name is given, but the mxt driver "
-		 "takes no configuration file name from the board\n", src);
+		 "takes no configuration file name from the board\n",
+		 src);
 	assert_non_null(strstr(out, line));
 }
 
@@ -1944,12 +1892,9 @@ static void test_cmd_without_subcommand_is_a_usage_error(void **state)
 
 	(void)state;
 	assert_int_equal(run_board(out, sizeof(out), 0), TF_EXIT_USAGE);
-	assert_int_equal(run_board(out, sizeof(out), 1, "check"),
-			 TF_EXIT_USAGE);
-	assert_int_equal(run_board(out, sizeof(out), 1, "frobnicate"),
-			 TF_EXIT_USAGE);
-	assert_int_equal(run_board(out, sizeof(out), 2, "check", "--help"),
-			 TF_EXIT_OK);
+	assert_int_equal(run_board(out, sizeof(out), 1, "check"), TF_EXIT_USAGE);
+	assert_int_equal(run_board(out, sizeof(out), 1, "frobnicate"), TF_EXIT_USAGE);
+	assert_int_equal(run_board(out, sizeof(out), 2, "check", "--help"), TF_EXIT_OK);
 	assert_non_null(strstr(out, "Usage: touchfw board check"));
 }
 
@@ -1969,8 +1914,7 @@ static void test_cmd_identify_shows_matching_profile(void **state)
 	snprintf(want, sizeof(want), "%s/emul-demo.dtb", dir);
 	write_file(want, buf, len);
 	free(buf);
-	rc = run_board(out, sizeof(out), 5, "identify", "--sysroot", root,
-		       "--boards", dir);
+	rc = run_board(out, sizeof(out), 5, "identify", "--sysroot", root, "--boards", dir);
 	print_message("%s", out);
 	assert_int_equal(rc, TF_EXIT_OK);
 	assert_non_null(strstr(out, "\"touchfw,emul-demo\""));
@@ -2060,8 +2004,7 @@ static void test_cmd_identify_without_match_exits_no_profile(void **state)
 	write_dmi(root, "sys_vendor", "Nobody\n");
 	new_dir(dir, sizeof(dir), "boards");
 	make_profile(dir, "a.dtb", "A", "board-compatible = \"x,a\";");
-	rc = run_board(out, sizeof(out), 5, "identify", "--sysroot", root,
-		       "--boards", dir);
+	rc = run_board(out, sizeof(out), 5, "identify", "--sysroot", root, "--boards", dir);
 	assert_int_equal(rc, TF_EXIT_NO_PROFILE);
 	assert_non_null(strstr(out, "sys-vendor"));
 	assert_non_null(strstr(out, "profile: none"));
@@ -2070,20 +2013,20 @@ static void test_cmd_identify_without_match_exits_no_profile(void **state)
 /* ------------------------------------------------------------- main */
 
 #define CTRL "/controllers/touchscreen@4a"
-#define BAD(test, fixture, ...)                                                \
-	{                                                                      \
-		.name = #test, .test_func = test_bad_fixture,                  \
-		.initial_state = &(struct bad_case)                            \
-		{                                                              \
-			fixture,                                               \
-			{                                                      \
-				__VA_ARGS__                                    \
-			}                                                      \
-		}                                                              \
+#define BAD(test, fixture, ...)                               \
+	{                                                     \
+		.name = #test, .test_func = test_bad_fixture, \
+		.initial_state = &(struct bad_case)           \
+		{                                             \
+			fixture,                              \
+			{                                     \
+				__VA_ARGS__                   \
+			}                                     \
+		}                                             \
 	}
-#define E(node, msg)                                                           \
-	{                                                                      \
-		node, msg                                                      \
+#define E(node, msg)      \
+	{                 \
+		node, msg \
 	}
 
 int main(void)
@@ -2093,78 +2036,61 @@ int main(void)
 		cmocka_unit_test(test_golden_dt_spi_controller_is_read),
 		cmocka_unit_test(test_golden_dmi_profile_fields_are_read),
 		cmocka_unit_test(test_board_ids_default_to_board_compatible),
-		cmocka_unit_test(
-		    test_board_ids_default_to_file_name_for_dmi_profiles),
+		cmocka_unit_test(test_board_ids_default_to_file_name_for_dmi_profiles),
 		cmocka_unit_test(test_board_ids_given_replace_the_default),
-		cmocka_unit_test(
-		    test_dmi_profile_without_file_name_needs_board_ids),
+		cmocka_unit_test(test_dmi_profile_without_file_name_needs_board_ids),
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
 		cmocka_unit_test(test_golden_goodix_profile_fields_are_read),
 		cmocka_unit_test(test_examples_are_all_valid),
 		cmocka_unit_test(test_cmd_identify_honours_settings_and_names_stray_sources),
 		cmocka_unit_test(test_load_names_sources_without_their_blob),
-		cmocka_unit_test(
-		    test_explain_miss_names_the_profile_whose_compatible_differs),
+		cmocka_unit_test(test_explain_miss_names_the_profile_whose_compatible_differs),
 		cmocka_unit_test(test_explain_miss_prefers_the_profile_for_this_board),
 		cmocka_unit_test(test_explain_miss_says_the_driver_differs),
 		cmocka_unit_test(test_explain_miss_with_no_profile_installed),
-		cmocka_unit_test(
-		    test_example_emul_demo_describes_the_emulated_board),
-		cmocka_unit_test(
-		    test_example_emul_always_on_differs_in_power_and_compatible),
+		cmocka_unit_test(test_example_emul_demo_describes_the_emulated_board),
+		cmocka_unit_test(test_example_emul_always_on_differs_in_power_and_compatible),
 
 		/* Root node. */
 		BAD(test_version_missing_is_reported, "bad-version-missing",
 		    E("/", "touchfw,profile-version is missing (write "
 			   "touchfw,profile-version = <1>;)")),
-		BAD(test_version_unsupported_stops_the_check,
-		    "bad-version-unsupported",
+		BAD(test_version_unsupported_stops_the_check, "bad-version-unsupported",
 		    E("/", "touchfw,profile-version 2 is not supported (this "
 			   "touchfw reads version 1)")),
 		BAD(test_model_missing_is_reported, "bad-model-missing",
 		    E("/", "model is missing (a human-readable board name)")),
-		BAD(test_profile_without_match_rule_is_rejected,
-		    "bad-no-match-rule",
+		BAD(test_profile_without_match_rule_is_rejected, "bad-no-match-rule",
 		    E("/", "needs board-compatible (device-tree boards) or a "
 			   "dmi-match node (ACPI boards); neither is given")),
-		BAD(test_profile_with_both_match_rules_is_rejected,
-		    "bad-both-match-rules",
+		BAD(test_profile_with_both_match_rules_is_rejected, "bad-both-match-rules",
 		    E("/", "has both board-compatible and a dmi-match node; "
 			   "give exactly one")),
-		BAD(test_root_compatible_points_to_board_compatible,
-		    "bad-root-compatible",
+		BAD(test_root_compatible_points_to_board_compatible, "bad-root-compatible",
 		    E("/", "unknown property \"compatible\" (the board's "
 			   "compatible strings go in board-compatible)")),
-		BAD(test_empty_compatible_entry_is_rejected,
-		    "bad-compatible-empty-entry",
+		BAD(test_empty_compatible_entry_is_rejected, "bad-compatible-empty-entry",
 		    E("/", "board-compatible entry 2 is empty")),
-		BAD(test_duplicate_compatible_is_rejected,
-		    "bad-compatible-twice",
+		BAD(test_duplicate_compatible_is_rejected, "bad-compatible-twice",
 		    E("/", "board-compatible lists \"fixture,board\" twice")),
-		BAD(test_compatible_with_whitespace_is_rejected,
-		    "bad-compatible-whitespace",
+		BAD(test_compatible_with_whitespace_is_rejected, "bad-compatible-whitespace",
 		    E("/", "board-compatible entry \"fixture, board\" contains "
 			   "whitespace")),
-		BAD(test_empty_board_id_is_rejected,
-		    "bad-board-ids-empty-entry",
+		BAD(test_empty_board_id_is_rejected, "bad-board-ids-empty-entry",
 		    E("/", "board-ids entry 1 is empty")),
-		BAD(test_misspelt_root_node_suggests_controllers,
-		    "bad-root-node-typo",
+		BAD(test_misspelt_root_node_suggests_controllers, "bad-root-node-typo",
 		    E("/controler", "unknown node (did you mean "
 				    "\"controllers\"?)")),
-		BAD(test_controllers_node_missing_is_reported,
-		    "bad-controllers-missing",
+		BAD(test_controllers_node_missing_is_reported, "bad-controllers-missing",
 		    E("/", "controllers node is missing")),
 		BAD(test_controllers_node_without_controllers_is_rejected,
 		    "bad-controllers-empty",
 		    E("/controllers", "no controllers: add at least one "
 				      "controller node")),
 		BAD(test_unknown_property_in_controllers_is_rejected,
-		    "bad-controllers-property",
-		    E("/controllers", "unknown property \"foo\"")),
-		BAD(test_address_cells_other_than_one_is_rejected,
-		    "bad-address-cells",
+		    "bad-controllers-property", E("/controllers", "unknown property \"foo\"")),
+		BAD(test_address_cells_other_than_one_is_rejected, "bad-address-cells",
 		    E("/controllers", "#address-cells must be <1> (reg is one "
 				      "cell)")),
 
@@ -2181,15 +2107,12 @@ int main(void)
 		BAD(test_reg_missing_is_reported, "bad-reg-missing",
 		    E(CTRL, "reg is missing (the i2c address or spi chip "
 			    "select, like reg = <0x4a>;)")),
-		BAD(test_unit_address_must_match_reg,
-		    "bad-unit-address-mismatch",
+		BAD(test_unit_address_must_match_reg, "bad-unit-address-mismatch",
 		    E(CTRL, "unit address \"4a\" does not match reg 0x4b (name "
 			    "the node touchscreen@4b)")),
-		BAD(test_spi_chip_select_beyond_255_is_rejected,
-		    "bad-spi-chip-select",
+		BAD(test_spi_chip_select_beyond_255_is_rejected, "bad-spi-chip-select",
 		    E(CTRL, "reg 256 is not an spi chip select (0..255)")),
-		BAD(test_bootloader_reg_equal_to_reg_is_rejected,
-		    "bad-bootloader-reg-same",
+		BAD(test_bootloader_reg_equal_to_reg_is_rejected, "bad-bootloader-reg-same",
 		    E(CTRL, "bootloader-reg 0x4a is the same as reg")),
 		BAD(test_bootloader_reg_beyond_7_bits_is_rejected,
 		    "bad-bootloader-reg-not-7bit",
@@ -2202,8 +2125,7 @@ int main(void)
 		    E(CTRL, "spi-max-frequency 500 is not 1000..200000000 Hz"),
 		    E(CTRL, "spi-cpol is a flag and takes no value (write \"spi-cpol;\")"),
 		    E(CTRL, "spi-bits-per-word 33 is not 1..32")),
-		BAD(test_bootloader_reg_on_spi_is_rejected,
-		    "bad-bootloader-reg-on-spi",
+		BAD(test_bootloader_reg_on_spi_is_rejected, "bad-bootloader-reg-on-spi",
 		    E(CTRL, "bootloader-reg is for i2c controllers only")),
 		BAD(test_two_controllers_at_one_address_are_rejected,
 		    "bad-same-adapter-and-reg",
@@ -2211,8 +2133,7 @@ int main(void)
 		      "same bus, adapter and reg as " CTRL)),
 		BAD(test_controller_at_anothers_bootloader_address_is_rejected,
 		    "bad-bootloader-reg-collision",
-		    E("/controllers/touchpad@26",
-		      "reg 0x26 is the bootloader-reg of " CTRL)),
+		    E("/controllers/touchpad@26", "reg 0x26 is the bootloader-reg of " CTRL)),
 
 		/* Controller: adapter. */
 		BAD(test_adapter_named_twice_is_rejected, "bad-adapter-both",
@@ -2221,23 +2142,19 @@ int main(void)
 		BAD(test_adapter_missing_is_reported, "bad-adapter-missing",
 		    E(CTRL, "adapter-name or adapter-path is missing (adapters "
 			    "are named, never numbered)")),
-		BAD(test_relative_adapter_path_is_rejected,
-		    "bad-adapter-path-relative",
+		BAD(test_relative_adapter_path_is_rejected, "bad-adapter-path-relative",
 		    E(CTRL, "adapter-path \"soc/i2c@7000c400\" is not an "
 			    "absolute device-tree node path like "
 			    "\"/soc/i2c@7000c400\"")),
-		BAD(test_adapter_path_copied_from_proc_is_rejected,
-		    "bad-adapter-path-proc",
-		    E(CTRL,
-		      "adapter-path \"/proc/device-tree/soc/i2c@7000c400\" "
-		      "is a path in /proc or /sys; write the device-tree "
-		      "path \"/soc/i2c@7000c400\"")),
+		BAD(test_adapter_path_copied_from_proc_is_rejected, "bad-adapter-path-proc",
+		    E(CTRL, "adapter-path \"/proc/device-tree/soc/i2c@7000c400\" "
+			    "is a path in /proc or /sys; write the device-tree "
+			    "path \"/soc/i2c@7000c400\"")),
 		BAD(test_adapter_name_longer_than_kernel_limit_is_rejected,
 		    "bad-adapter-name-too-long",
 		    E(CTRL, "adapter-name is longer than 47 characters, more "
 			    "than an i2c adapter name can hold")),
-		BAD(test_adapter_bus_number_is_refused_with_reason,
-		    "bad-adapter-number",
+		BAD(test_adapter_bus_number_is_refused_with_reason, "bad-adapter-number",
 		    E(CTRL, "unknown property \"adapter-nr\" (adapters are "
 			    "named by adapter-name or adapter-path, never by "
 			    "number: bus numbers change between boots)")),
@@ -2247,8 +2164,7 @@ int main(void)
 			    "change between boots (did you mean the adapter's name, "
 			    "as in /sys/bus/i2c/devices/i2c-3/name, or its "
 			    "device-tree adapter-path?)")),
-		BAD(test_misspelt_adapter_name_is_unknown_and_missing,
-		    "bad-adapter-name-typo",
+		BAD(test_misspelt_adapter_name_is_unknown_and_missing, "bad-adapter-name-typo",
 		    E(CTRL, "unknown property \"adapter-nmae\" (did you mean "
 			    "\"adapter-name\"?)"),
 		    E(CTRL, "adapter-name or adapter-path is missing (adapters "
@@ -2263,11 +2179,9 @@ int main(void)
 		    E(CTRL, "family \"acme\" is not supported (known: @KNOWN@)")),
 		BAD(test_family_missing_is_reported, "bad-family-missing",
 		    E(CTRL, "family is missing (known: @KNOWN@)")),
-		BAD(test_string_list_where_one_string_belongs_is_rejected,
-		    "bad-family-list",
+		BAD(test_string_list_where_one_string_belongs_is_rejected, "bad-family-list",
 		    E(CTRL, "family must be a single string, not a list")),
-		BAD(test_number_where_string_belongs_is_rejected,
-		    "bad-family-number",
+		BAD(test_number_where_string_belongs_is_rejected, "bad-family-number",
 		    E(CTRL, "family must be a string, like family = "
 			    "\"...\";")),
 		BAD(test_empty_string_is_rejected, "bad-family-empty",
@@ -2287,8 +2201,7 @@ int main(void)
 		BAD(test_driver_name_with_space_is_rejected, "bad-driver-name",
 		    E(CTRL, "driver \"atmel mxt\" is not a kernel driver name "
 			    "(letters, digits, _ and - only)")),
-		BAD(test_pin_that_is_not_a_db_id_is_rejected,
-		    "bad-pin-not-an-id",
+		BAD(test_pin_that_is_not_a_db_id_is_rejected, "bad-pin-not-an-id",
 		    E(CTRL, "firmware-pin \"fw 1\" is not a firmware DB id "
 			    "(letters, digits and ._+:- only)")),
 		BAD(test_config_name_that_is_a_path_is_rejected, "bad-config-name-path",
@@ -2301,8 +2214,7 @@ int main(void)
 		    "bad-goodix-config-name-property",
 		    E(CTRL, "unknown property \"goodix,config-name\" (a kernel "
 			    "binding's name; the profile calls it config-name)")),
-		BAD(test_child_node_in_controller_is_rejected,
-		    "bad-controller-child-node",
+		BAD(test_child_node_in_controller_is_rejected, "bad-controller-child-node",
 		    E(CTRL "/gpio", "unknown node (a controller has no child "
 				    "nodes)")),
 
@@ -2315,72 +2227,57 @@ int main(void)
 		    E(CTRL, "power \"on\" is not one of \"driver\", "
 			    "\"always-on\"")),
 		BAD(test_zero_timeout_is_rejected, "bad-timeout-zero",
-		    E(CTRL,
-		      "input-timeout-ms 0 is out of range (100..600000)")),
-		BAD(test_timeout_beyond_bound_is_rejected,
-		    "bad-timeout-too-long",
+		    E(CTRL, "input-timeout-ms 0 is out of range (100..600000)")),
+		BAD(test_timeout_beyond_bound_is_rejected, "bad-timeout-too-long",
 		    E(CTRL, "flash-timeout-ms 7200000 is out of range "
 			    "(1000..3600000)")),
-		BAD(test_misspelt_timeout_suggests_the_right_name,
-		    "bad-timeout-typo",
+		BAD(test_misspelt_timeout_suggests_the_right_name, "bad-timeout-typo",
 		    E(CTRL, "unknown property \"input-timeout\" (did you mean "
 			    "\"input-timeout-ms\"?)")),
 
 		/* Controller: GPIO lines. */
-		BAD(test_gpio_chip_without_line_is_rejected,
-		    "bad-gpio-chip-without-line",
+		BAD(test_gpio_chip_without_line_is_rejected, "bad-gpio-chip-without-line",
 		    E(CTRL, "reset-gpio-chip needs reset-gpio-line")),
-		BAD(test_gpio_line_without_chip_is_rejected,
-		    "bad-gpio-line-without-chip",
+		BAD(test_gpio_line_without_chip_is_rejected, "bad-gpio-line-without-chip",
 		    E(CTRL, "chg-gpio-line needs chg-gpio-chip")),
-		BAD(test_gpio_by_chip_and_name_is_rejected,
-		    "bad-gpio-chip-and-name",
+		BAD(test_gpio_by_chip_and_name_is_rejected, "bad-gpio-chip-and-name",
 		    E(CTRL, "give reset-gpio-chip + reset-gpio-line or "
 			    "reset-gpio-name, not both")),
-		BAD(test_active_low_without_line_is_rejected,
-		    "bad-gpio-active-low-alone",
+		BAD(test_active_low_without_line_is_rejected, "bad-gpio-active-low-alone",
 		    E(CTRL, "reset-active-low without a reset line")),
-		BAD(test_active_low_with_value_is_rejected,
-		    "bad-gpio-active-low-value",
+		BAD(test_active_low_with_value_is_rejected, "bad-gpio-active-low-value",
 		    E(CTRL, "chg-active-low is a flag and takes no value "
 			    "(write \"chg-active-low;\")")),
-		BAD(test_gpio_line_beyond_ngpio_is_rejected,
-		    "bad-gpio-line-out-of-range",
+		BAD(test_gpio_line_beyond_ngpio_is_rejected, "bad-gpio-line-out-of-range",
 		    E(CTRL, "reset-gpio-line 70000 is out of range "
 			    "(0..65534)")),
 		BAD(test_gpio_name_longer_than_kernel_limit_is_rejected,
 		    "bad-gpio-name-too-long",
 		    E(CTRL, "reset-gpio-name is longer than 31 characters")),
-		BAD(test_reset_and_chg_on_one_line_are_rejected,
-		    "bad-gpio-same-line",
+		BAD(test_reset_and_chg_on_one_line_are_rejected, "bad-gpio-same-line",
 		    E(CTRL, "reset and chg name the same GPIO line")),
-		BAD(test_kernel_style_gpios_property_is_explained,
-		    "bad-gpio-phandle-style",
+		BAD(test_kernel_style_gpios_property_is_explained, "bad-gpio-phandle-style",
 		    E(CTRL, "unknown property \"reset-gpios\" (name the line "
 			    "with reset-gpio-chip + reset-gpio-line, or "
 			    "reset-gpio-name; a profile has no GPIO "
 			    "phandles)")),
 
 		/* dmi-match. */
-		BAD(test_dmi_sysfs_file_name_suggests_property_name,
-		    "bad-dmi-key-typo",
+		BAD(test_dmi_sysfs_file_name_suggests_property_name, "bad-dmi-key-typo",
 		    E("/dmi-match", "unknown property \"product_version\" (did "
 				    "you mean \"product-version\"?)")),
-		BAD(test_dmi_serial_number_is_refused_with_reason,
-		    "bad-dmi-serial",
+		BAD(test_dmi_serial_number_is_refused_with_reason, "bad-dmi-serial",
 		    E("/dmi-match", "product-serial identifies one unit, not a "
 				    "board model; it can not be matched")),
 		BAD(test_dmi_match_without_keys_is_rejected, "bad-dmi-empty",
 		    E("/dmi-match", "dmi-match has no keys; add sys-vendor, "
 				    "product-name, board-name, ...")),
-		BAD(test_dmi_value_with_trailing_space_is_rejected,
-		    "bad-dmi-trailing-space",
+		BAD(test_dmi_value_with_trailing_space_is_rejected, "bad-dmi-trailing-space",
 		    E("/dmi-match", "product-name \"Laptop 14 \" ends in "
 				    "whitespace; DMI values are compared with "
 				    "trailing whitespace removed, so it would "
 				    "never match")),
-		BAD(test_child_node_in_dmi_match_is_rejected,
-		    "bad-dmi-child-node",
+		BAD(test_child_node_in_dmi_match_is_rejected, "bad-dmi-child-node",
 		    E("/dmi-match/bios", "unknown node (dmi-match has no child "
 					 "nodes)")),
 
@@ -2391,48 +2288,33 @@ int main(void)
 		cmocka_unit_test(test_empty_buffer_is_rejected),
 		cmocka_unit_test(test_buffer_shorter_than_header_is_rejected),
 		cmocka_unit_test(test_source_text_is_rejected_as_not_compiled),
-		cmocka_unit_test(
-		    test_truncated_dtb_is_rejected_at_every_length),
-		cmocka_unit_test(
-		    test_header_claiming_more_than_the_file_is_rejected),
+		cmocka_unit_test(test_truncated_dtb_is_rejected_at_every_length),
+		cmocka_unit_test(test_header_claiming_more_than_the_file_is_rejected),
 		cmocka_unit_test(test_trailing_data_is_rejected),
 		cmocka_unit_test(test_corrupt_structure_block_is_rejected),
 		cmocka_unit_test(test_oversized_buffer_is_rejected),
-		cmocka_unit_test(
-		    test_pre_v16_blob_is_rejected_before_libfdt_sees_it),
-		cmocka_unit_test(
-		    test_property_length_pointing_backwards_is_rejected),
+		cmocka_unit_test(test_pre_v16_blob_is_rejected_before_libfdt_sees_it),
+		cmocka_unit_test(test_property_length_pointing_backwards_is_rejected),
 		cmocka_unit_test(test_blob_version_16_is_rejected),
 		cmocka_unit_test(test_byte_corruption_never_crashes),
 		cmocka_unit_test(test_unaligned_buffer_parses),
 
-		cmocka_unit_test(
-		    test_identify_reads_root_compatible_from_boot_fdt),
-		cmocka_unit_test(
-		    test_identify_prefers_boot_fdt_over_proc_device_tree),
+		cmocka_unit_test(test_identify_reads_root_compatible_from_boot_fdt),
+		cmocka_unit_test(test_identify_prefers_boot_fdt_over_proc_device_tree),
 		cmocka_unit_test(test_identify_falls_back_to_proc_device_tree),
-		cmocka_unit_test(
-		    test_identify_falls_back_when_boot_fdt_is_corrupt),
-		cmocka_unit_test(
-		    test_identify_reads_dmi_and_strips_trailing_whitespace),
-		cmocka_unit_test(
-		    test_identify_empty_sysroot_gives_empty_identity),
+		cmocka_unit_test(test_identify_falls_back_when_boot_fdt_is_corrupt),
+		cmocka_unit_test(test_identify_reads_dmi_and_strips_trailing_whitespace),
+		cmocka_unit_test(test_identify_empty_sysroot_gives_empty_identity),
 		cmocka_unit_test(test_identify_ignores_pre_v16_boot_fdt),
 
-		cmocka_unit_test(
-		    test_load_reads_every_profile_in_file_name_order),
-		cmocka_unit_test(
-		    test_load_etc_overrides_same_file_name_in_usr_share),
+		cmocka_unit_test(test_load_reads_every_profile_in_file_name_order),
+		cmocka_unit_test(test_load_etc_overrides_same_file_name_in_usr_share),
 		cmocka_unit_test(test_load_empty_file_masks_lower_profile),
-		cmocka_unit_test(
-		    test_load_dev_null_symlink_masks_lower_profile),
-		cmocka_unit_test(
-		    test_load_invalid_profile_is_reported_and_others_kept),
-		cmocka_unit_test(
-		    test_load_invalid_override_still_shadows_lower_profile),
+		cmocka_unit_test(test_load_dev_null_symlink_masks_lower_profile),
+		cmocka_unit_test(test_load_invalid_profile_is_reported_and_others_kept),
+		cmocka_unit_test(test_load_invalid_override_still_shadows_lower_profile),
 		cmocka_unit_test(test_load_missing_directory_is_skipped),
-		cmocka_unit_test(
-		    test_load_directory_that_can_not_be_read_is_an_error),
+		cmocka_unit_test(test_load_directory_that_can_not_be_read_is_an_error),
 		cmocka_unit_test(test_load_ignores_files_not_named_dtb),
 
 		cmocka_unit_test(test_match_first_root_compatible_wins),
@@ -2447,27 +2329,21 @@ int main(void)
 		cmocka_unit_test(test_match_nothing_returns_null),
 
 		cmocka_unit_test(test_find_controller_by_adapter_name),
-		cmocka_unit_test(
-		    test_find_controller_by_adapter_path_with_sysfs_prefix),
-		cmocka_unit_test(
-		    test_find_controller_by_path_ignores_adapter_name),
+		cmocka_unit_test(test_find_controller_by_adapter_path_with_sysfs_prefix),
+		cmocka_unit_test(test_find_controller_by_path_ignores_adapter_name),
 		cmocka_unit_test(test_find_controller_needs_same_bus_and_reg),
 		cmocka_unit_test(test_lookup_controller_without_address),
 
-		cmocka_unit_test(
-		    test_cmd_check_prints_every_mistake_with_file_and_node),
+		cmocka_unit_test(test_cmd_check_prints_every_mistake_with_file_and_node),
 		cmocka_unit_test(test_cmd_check_applies_the_families_rules),
 		cmocka_unit_test(test_cmd_check_valid_profiles_exit_ok),
 		cmocka_unit_test(test_cmd_check_passes_on_dtc_errors),
-		cmocka_unit_test(
-		    test_cmd_check_corrupt_dtb_exits_profile_invalid),
+		cmocka_unit_test(test_cmd_check_corrupt_dtb_exits_profile_invalid),
 		cmocka_unit_test(test_cmd_check_missing_file_exits_bad_input),
 		cmocka_unit_test(test_cmd_without_subcommand_is_a_usage_error),
 		cmocka_unit_test(test_cmd_identify_shows_matching_profile),
-		cmocka_unit_test(
-		    test_cmd_identify_without_match_exits_no_profile),
+		cmocka_unit_test(test_cmd_identify_without_match_exits_no_profile),
 	};
 
-	return cmocka_run_group_tests_name("board", tests, group_setup,
-					   group_teardown);
+	return cmocka_run_group_tests_name("board", tests, group_setup, group_teardown);
 }

@@ -49,8 +49,8 @@ static void test_bind_event_with_of_properties(void **state)
 
 static void test_unbind_event_has_no_driver(void **state)
 {
-	char *env[] = { "ACTION=unbind", "DEVPATH=/devices/x/i2c-3/3-004a",
-			"SUBSYSTEM=i2c", "OF_COMPATIBLE_0=atmel,maxtouch",
+	char *env[] = { "ACTION=unbind",     "DEVPATH=/devices/x/i2c-3/3-004a",
+			"SUBSYSTEM=i2c",     "OF_COMPATIBLE_0=atmel,maxtouch",
 			"OF_COMPATIBLE_N=1", NULL };
 	struct tf_uevent ev;
 
@@ -67,10 +67,10 @@ static void test_every_kernel_action_is_recognised(void **state)
 		const char *s;
 		enum tf_action a;
 	} t[] = {
-		{ "add", TF_ACTION_ADD },       { "remove", TF_ACTION_REMOVE },
+		{ "add", TF_ACTION_ADD },	{ "remove", TF_ACTION_REMOVE },
 		{ "change", TF_ACTION_CHANGE }, { "move", TF_ACTION_MOVE },
 		{ "online", TF_ACTION_ONLINE }, { "offline", TF_ACTION_OFFLINE },
-		{ "bind", TF_ACTION_BIND },     { "unbind", TF_ACTION_UNBIND },
+		{ "bind", TF_ACTION_BIND },	{ "unbind", TF_ACTION_UNBIND },
 	};
 	size_t i;
 
@@ -83,8 +83,8 @@ static void test_every_kernel_action_is_recognised(void **state)
 
 static void test_unknown_action_is_not_add(void **state)
 {
-	char *env[] = { "ACTION=reattach", "DEVPATH=/devices/x/3-004a",
-			"SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts", NULL };
+	char *env[] = { "ACTION=reattach", "DEVPATH=/devices/x/3-004a", "SUBSYSTEM=i2c",
+			"DRIVER=atmel_mxt_ts", NULL };
 	struct tf_uevent ev;
 
 	(void)state;
@@ -121,7 +121,8 @@ static void test_malformed_devpath_leaves_no_device_name(void **state)
 		{ "DEVPATH=/devices//3-004a", "empty component" },
 		{ "DEVPATH=devices/x/3-004a", "not an absolute path" },
 		{ "DEVPATH=/devices/x/1234567890123456789012345678901234567890123456789012"
-		  "345678901234567890123456789012345678901234567890123456789", "longer than 100" },
+		  "345678901234567890123456789012345678901234567890123456789",
+		  "longer than 100" },
 	};
 	struct tf_uevent ev;
 	size_t i;
@@ -153,9 +154,13 @@ static void test_empty_driver_counts_as_absent(void **state)
 
 static void test_compatible_count_is_bounded_and_holes_cut(void **state)
 {
-	char *env[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a",
-			"OF_COMPATIBLE_N=3", "OF_COMPATIBLE_0=a,b",
-			"OF_COMPATIBLE_2=c,d", "OF_COMPATIBLE_99=x,y", NULL };
+	char *env[] = { "ACTION=add",
+			"DEVPATH=/devices/x/3-004a",
+			"OF_COMPATIBLE_N=3",
+			"OF_COMPATIBLE_0=a,b",
+			"OF_COMPATIBLE_2=c,d",
+			"OF_COMPATIBLE_99=x,y",
+			NULL };
 	char *huge[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a",
 			 "OF_COMPATIBLE_N=4000000000", NULL };
 	struct tf_uevent ev;
@@ -196,8 +201,10 @@ static void test_family_by_driver_and_ids(void **state)
 			  "MODALIAS=of:NeepromT(null)Catmel,24c02", NULL };
 	char *prefix[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a",
 			   "MODALIAS=of:NxT(null)Catmel,maxtouchX", NULL };
-	char *i2c[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a", "MODALIAS=i2c:maxtouch", NULL };
-	char *i2c_other[] = { "ACTION=add", "DEVPATH=/devices/x/3-0050", "MODALIAS=i2c:24c02", NULL };
+	char *i2c[] = { "ACTION=add", "DEVPATH=/devices/x/3-004a", "MODALIAS=i2c:maxtouch",
+			NULL };
+	char *i2c_other[] = { "ACTION=add", "DEVPATH=/devices/x/3-0050", "MODALIAS=i2c:24c02",
+			      NULL };
 	struct tf_uevent ev;
 
 	(void)state;

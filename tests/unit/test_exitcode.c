@@ -80,11 +80,12 @@ static void test_man_page_lists_the_same_codes(void **state)
 		if (sscanf(buf, "%d\t%63[^\t]\t", &code, name) != 2)
 			continue;
 		if (code < 0 || code >= TF_EXIT_MAX_)
-			fail_msg("touchfw(8) documents exit code %d, which touchfw does not have",
-				 code);
+			fail_msg(
+				"touchfw(8) documents exit code %d, which touchfw does not have",
+				code);
 		if (strcmp(name, tf_exit_name(code)))
-			fail_msg("touchfw(8) names exit code %d '%s', the code '%s'", code, name,
-				 tf_exit_name(code));
+			fail_msg("touchfw(8) names exit code %d '%s', the code '%s'", code,
+				 name, tf_exit_name(code));
 		assert_false(seen[code]);
 		seen[code] = true;
 		rows++;

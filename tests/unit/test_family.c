@@ -160,7 +160,8 @@ static void test_check_refuses_broken_promises(void **state)
 	expect_incomplete(&f, "detect is required");
 	ops = *orig->ops;
 	ops.load_firmware = NULL;
-	expect_incomplete(&f, "load_firmware and free_firmware are required unless config_only");
+	expect_incomplete(&f,
+			  "load_firmware and free_firmware are required unless config_only");
 	ops = *orig->ops;
 
 	/* A family that installs configurations only. */

@@ -2,8 +2,8 @@
 /*
  * Unit tests for agent/fwdb-*.c, fs.c and the `touchfw db` command: the
  * manifest parser on golden and corrupted fixtures
- * (tests/unit/fixtures/fwdb/), blob access (size, hash, symlinks, both open implementations), the signature
- * policy against fixture signatures made with openssl, and signing and key
+ * (tests/unit/fixtures/fwdb/), blob access (size, hash, symlinks, both open implementations),
+ * the signature policy against fixture signatures made with openssl, and signing and key
  * generation round trips.  Tests that change files work on a copy of the
  * golden database in a temporary directory; binary blobs are generated at
  * run time.
@@ -54,11 +54,10 @@ static char *fixture(char *buf, size_t size, const char *rel)
 	return buf;
 }
 
-#define assert_contains(hay, needle)                                           \
-	do {                                                                   \
-		if (!strstr((hay), (needle)))                                  \
-			fail_msg("'%s' does not contain '%s'", (hay),          \
-				 (needle));                                    \
+#define assert_contains(hay, needle)                                             \
+	do {                                                                     \
+		if (!strstr((hay), (needle)))                                    \
+			fail_msg("'%s' does not contain '%s'", (hay), (needle)); \
 	} while (0)
 
 /* noinline: gcc 12 mistakes the returned buffer for the local pointer */
@@ -74,8 +73,7 @@ __attribute__((noinline)) static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static void write_file(const char *dir, const char *rel, const void *data,
-		       size_t len)
+static void write_file(const char *dir, const char *rel, const void *data, size_t len)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -122,8 +120,7 @@ static void copy_tree(const char *src, const char *dst)
 	closedir(dir);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
@@ -172,8 +169,8 @@ static int tdb_teardown(void **state)
 	return 0;
 }
 
-static int load(const char *dir, enum tf_sig_policy sig, const char *keys,
-		struct tf_fwdb **db, struct tf_err *err)
+static int load(const char *dir, enum tf_sig_policy sig, const char *keys, struct tf_fwdb **db,
+		struct tf_err *err)
 {
 	struct tf_fwdb_opts o = { .sig = sig, .keys_dir = keys };
 
@@ -193,8 +190,8 @@ static void use_sig_fixture(const struct tdb *t, const char *name)
 	free(buf);
 }
 
-static void expect_load_error(const struct tdb *t, enum tf_sig_policy sig,
-			      const char *keys, int code, const char *substr)
+static void expect_load_error(const struct tdb *t, enum tf_sig_policy sig, const char *keys,
+			      int code, const char *substr)
 {
 	struct tf_fwdb *db = (struct tf_fwdb *)1;
 	struct tf_err err;
@@ -207,13 +204,11 @@ static void expect_load_error(const struct tdb *t, enum tf_sig_policy sig,
 static int parse_text(const char *text, struct tf_fwdb **db, struct tf_err *err)
 {
 	tf_err_clear(err);
-	return tf_fwdb_parse_manifest(text, strlen(text), "inline.ini", db,
-				      err);
+	return tf_fwdb_parse_manifest(text, strlen(text), "inline.ini", db, err);
 }
 
 /* Parse a corrupted fixture: -EBADMSG, "name:LINE:" and @substr. */
-static void expect_manifest_error(const char *rel, unsigned line,
-				  const char *substr)
+static void expect_manifest_error(const char *rel, unsigned line, const char *substr)
 {
 	char path[PATH_MAX], name[128], want[160];
 	struct tf_fwdb *db = (struct tf_fwdb *)1;
@@ -237,8 +232,7 @@ static void expect_manifest_error(const char *rel, unsigned line,
 	assert_contains(err.msg, substr);
 }
 
-static void expect_text_error(const char *text, unsigned line,
-			      const char *substr)
+static void expect_text_error(const char *text, unsigned line, const char *substr)
 {
 	struct tf_fwdb *db = (struct tf_fwdb *)1;
 	struct tf_err err;
@@ -252,10 +246,10 @@ static void expect_text_error(const char *text, unsigned line,
 }
 
 #define HDR "[database]\nformat = 1\n"
-#define FW_BODY                                                                \
-	"type = firmware\nfamily = mxt\nhardware = 129.1\n"                    \
-	"version = 2.1.AB\nfile = fw.bin\n"                                    \
-	"sha256 = "                                                            \
+#define FW_BODY                                             \
+	"type = firmware\nfamily = mxt\nhardware = 129.1\n" \
+	"version = 2.1.AB\nfile = fw.bin\n"                 \
+	"sha256 = "                                         \
 	"0000000000000000000000000000000000000000000000000000000000000000\n"
 
 /* ------------------------------------------------------------ golden */
@@ -271,8 +265,7 @@ static void test_good_manifest_parses_every_key(void **state)
 
 	(void)state;
 	buf = slurp(fixture(path, sizeof(path), "good/manifest.ini"), &len);
-	assert_int_equal(tf_fwdb_parse_manifest(buf, len, "good", &db, &err),
-			 0);
+	assert_int_equal(tf_fwdb_parse_manifest(buf, len, "good", &db, &err), 0);
 	free(buf);
 	assert_null(db->dir);
 	assert_int_equal(db->dirfd, -1);
@@ -381,11 +374,9 @@ static struct tf_fwdb *parse_good(void)
 	struct tf_fwdb *db;
 	struct tf_err err;
 	size_t len;
-	char *buf =
-	    slurp(fixture(path, sizeof(path), "good/manifest.ini"), &len);
+	char *buf = slurp(fixture(path, sizeof(path), "good/manifest.ini"), &len);
 
-	assert_int_equal(tf_fwdb_parse_manifest(buf, len, "good", &db, &err),
-			 0);
+	assert_int_equal(tf_fwdb_parse_manifest(buf, len, "good", &db, &err), 0);
 	free(buf);
 	return db;
 }
@@ -421,10 +412,8 @@ static void test_fits_board_empty_list_means_any_board(void **state)
 	const char *boards[] = { "other,board" };
 
 	(void)state;
-	assert_true(
-	    tf_blob_fits_board(tf_fwdb_find(db, "gt911-cfg-3"), boards, 1));
-	assert_true(
-	    tf_blob_fits_board(tf_fwdb_find(db, "gt911-cfg-3"), NULL, 0));
+	assert_true(tf_blob_fits_board(tf_fwdb_find(db, "gt911-cfg-3"), boards, 1));
+	assert_true(tf_blob_fits_board(tf_fwdb_find(db, "gt911-cfg-3"), NULL, 0));
 	tf_fwdb_free(db);
 }
 
@@ -495,8 +484,7 @@ static void test_changed_detects_rewritten_manifest(void **state)
 static void test_manifest_missing_database_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/no-database.ini", 0,
-			      "no [database] section");
+	expect_manifest_error("bad/no-database.ini", 0, "no [database] section");
 }
 
 static void test_manifest_wrong_format_is_error_with_line(void **state)
@@ -509,15 +497,13 @@ static void test_manifest_wrong_format_is_error_with_line(void **state)
 static void test_manifest_missing_format_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/format-missing.ini", 2,
-			      "missing required key 'format'");
+	expect_manifest_error("bad/format-missing.ini", 2, "missing required key 'format'");
 }
 
 static void test_manifest_unknown_key_is_error_with_line(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/unknown-key.ini", 9,
-			      "[fw] unknown key 'verison'");
+	expect_manifest_error("bad/unknown-key.ini", 9, "[fw] unknown key 'verison'");
 }
 
 static void test_manifest_duplicate_key_is_error_with_both_lines(void **state)
@@ -527,8 +513,7 @@ static void test_manifest_duplicate_key_is_error_with_both_lines(void **state)
 			      "[fw] sha256: duplicate key (first on line 12)");
 }
 
-static void
-test_manifest_duplicate_section_is_error_with_both_lines(void **state)
+static void test_manifest_duplicate_section_is_error_with_both_lines(void **state)
 {
 	(void)state;
 	expect_manifest_error("bad/duplicate-section.ini", 14,
@@ -545,40 +530,33 @@ static void test_manifest_duplicate_database_section_is_error(void **state)
 static void test_manifest_bad_hex_in_sha256_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/bad-hex-sha256.ini", 12,
-			      "sha256: 'g' is not a hex digit");
+	expect_manifest_error("bad/bad-hex-sha256.ini", 12, "sha256: 'g' is not a hex digit");
 }
 
 static void test_manifest_short_sha256_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/short-sha256.ini", 12,
-			      "must be 64 hex digits, found 63");
+	expect_manifest_error("bad/short-sha256.ini", 12, "must be 64 hex digits, found 63");
 }
 
 static void test_manifest_size_with_unit_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/bad-size.ini", 11,
-			      "size: '12k' is not a decimal number");
+	expect_manifest_error("bad/bad-size.ini", 11, "size: '12k' is not a decimal number");
 }
 
 static void test_manifest_hex_size_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/hex-size.ini", 11,
-			      "size: '0x100' is not a decimal number");
+	expect_manifest_error("bad/hex-size.ini", 11, "size: '0x100' is not a decimal number");
 }
 
 static void test_manifest_zero_or_zero_padded_size_is_error(void **state)
 {
 	(void)state;
-	expect_text_error(HDR "[fw]\n" FW_BODY "size = 0\n", 10,
-			  "a size is not 0");
-	expect_text_error(HDR "[fw]\n" FW_BODY "size = 0100\n", 10,
-			  "no leading zeros");
-	expect_text_error(HDR "[fw]\n" FW_BODY "size = -1\n", 10,
-			  "not a decimal number");
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = 0\n", 10, "a size is not 0");
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = 0100\n", 10, "no leading zeros");
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = -1\n", 10, "not a decimal number");
 }
 
 static void test_manifest_size_above_limit_is_error(void **state)
@@ -586,9 +564,8 @@ static void test_manifest_size_above_limit_is_error(void **state)
 	(void)state;
 	expect_text_error(HDR "[fw]\n" FW_BODY "size = 67108865\n", 10,
 			  "larger than the limit");
-	expect_text_error(HDR "[fw]\n" FW_BODY
-			      "size = 99999999999999999999999999\n",
-			  10, "larger than the limit");
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = 99999999999999999999999999\n", 10,
+			  "larger than the limit");
 }
 
 static void test_manifest_crc_without_0x_is_error(void **state)
@@ -609,8 +586,7 @@ static void test_manifest_mxt_crc_wider_than_24_bits_is_error(void **state)
 static void test_manifest_path_with_dotdot_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/path-dotdot.ini", 10,
-			      "file: '../x' must not contain '..'");
+	expect_manifest_error("bad/path-dotdot.ini", 10, "file: '../x' must not contain '..'");
 }
 
 static void test_manifest_absolute_path_is_error(void **state)
@@ -630,22 +606,19 @@ static void test_manifest_path_with_empty_component_is_error(void **state)
 static void test_manifest_path_with_inner_dotdot_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/path-dotdot-inside.ini", 10,
-			      "must not contain '..'");
+	expect_manifest_error("bad/path-dotdot-inside.ini", 10, "must not contain '..'");
 }
 
 static void test_manifest_path_with_trailing_slash_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/path-trailing-slash.ini", 10,
-			      "has an empty component");
+	expect_manifest_error("bad/path-trailing-slash.ini", 10, "has an empty component");
 }
 
 static void test_manifest_path_with_dot_component_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/path-dot.ini", 10,
-			      "must not contain a '.' component");
+	expect_manifest_error("bad/path-dot.ini", 10, "must not contain a '.' component");
 }
 
 static void test_manifest_path_with_odd_characters_is_error(void **state)
@@ -687,8 +660,9 @@ static void test_manifest_bootloader_id(void **state)
 	struct tf_err err;
 
 	(void)state;
-	assert_int_equal(parse_text(HDR "[fw]\n" FW_BODY "size = 10\nbootloader_id = 19\n",
-				    &db, &err), 0);
+	assert_int_equal(parse_text(HDR "[fw]\n" FW_BODY "size = 10\nbootloader_id = 19\n", &db,
+				    &err),
+			 0);
 	assert_non_null(db);
 	assert_string_equal(db->blobs[0].bootloader_id, "19");
 	tf_fwdb_free(db);
@@ -696,11 +670,12 @@ static void test_manifest_bootloader_id(void **state)
 			  "bootloader_id: '32' is not an mxt bootloader id");
 	expect_text_error(HDR "[fw]\n" FW_BODY "size = 10\nbootloader_id = 07\n", 11,
 			  "is not an mxt bootloader id");
-	expect_text_error(HDR "[cfg]\ntype = config\nfamily = mxt\nhardware = 129.1\n"
+	expect_text_error(HDR
+			  "[cfg]\ntype = config\nfamily = mxt\nhardware = 129.1\n"
 			  "for_version = 2.1.AB\nfile = c.cfg\nsize = 10\nsha256 = "
 			  "0000000000000000000000000000000000000000000000000000000000000000\n"
-			  "bootloader_id = 10\n", 11,
-			  "bootloader_id: only firmware blobs have this key");
+			  "bootloader_id = 10\n",
+			  11, "bootloader_id: only firmware blobs have this key");
 }
 
 static void test_manifest_config_only_key_on_firmware_is_error(void **state)
@@ -736,12 +711,10 @@ static void test_manifest_min_from_above_max_from_is_error(void **state)
 static void test_manifest_key_outside_section_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/key-outside-section.ini", 2,
-			      "key outside any section");
+	expect_manifest_error("bad/key-outside-section.ini", 2, "key outside any section");
 }
 
-static void
-test_manifest_indented_line_after_single_value_key_is_error(void **state)
+static void test_manifest_indented_line_after_single_value_key_is_error(void **state)
 {
 	(void)state;
 	expect_manifest_error("bad/continued-single-value.ini", 12,
@@ -773,23 +746,20 @@ static void test_manifest_text_after_section_header_is_error(void **state)
 static void test_manifest_colon_separator_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/colon-separator.ini", 3,
-			      "expected 'key = value'");
+	expect_manifest_error("bad/colon-separator.ini", 3, "expected 'key = value'");
 }
 
 static void test_manifest_uppercase_family_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error("bad/bad-family.ini", 7,
-			      "family: 'MXT' is not a family name");
+	expect_manifest_error("bad/bad-family.ini", 7, "family: 'MXT' is not a family name");
 }
 
 static void test_manifest_bad_board_id_is_error(void **state)
 {
 	(void)state;
-	expect_manifest_error(
-	    "bad/bad-board.ini", 13,
-	    "boards: 'acme/tablet-8' is not a valid board id");
+	expect_manifest_error("bad/bad-board.ini", 13,
+			      "boards: 'acme/tablet-8' is not a valid board id");
 }
 
 static void test_manifest_empty_required_value_is_error(void **state)
@@ -811,19 +781,16 @@ static void test_manifest_nul_byte_is_error_with_line(void **state)
 	struct tf_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(
-	    tf_fwdb_parse_manifest(text, sizeof(text) - 1, "nul", &db, &err),
-	    -EBADMSG);
+	assert_int_equal(tf_fwdb_parse_manifest(text, sizeof(text) - 1, "nul", &db, &err),
+			 -EBADMSG);
 	assert_contains(err.msg, "nul:3: control character 0x00 in column 16");
 }
 
 static void test_manifest_control_character_is_error(void **state)
 {
 	(void)state;
-	expect_text_error(HDR "description = a\033b\n", 3,
-			  "control character 0x1B");
-	expect_text_error(HDR "description = a\rb\n", 3,
-			  "control character 0x0D");
+	expect_text_error(HDR "description = a\033b\n", 3, "control character 0x1B");
+	expect_text_error(HDR "description = a\rb\n", 3, "control character 0x0D");
 }
 
 static void test_manifest_crlf_line_ends_parse(void **state)
@@ -878,21 +845,19 @@ static void test_manifest_empty_input_is_missing_database(void **state)
 	struct tf_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(tf_fwdb_parse_manifest("", 0, "empty", &db, &err),
-			 -EBADMSG);
+	assert_int_equal(tf_fwdb_parse_manifest("", 0, "empty", &db, &err), -EBADMSG);
 	assert_contains(err.msg, "empty: no [database] section");
 }
 
-static void
-test_manifest_section_ids_longer_than_inih_keeps_are_distinct(void **state)
+static void test_manifest_section_ids_longer_than_inih_keeps_are_distinct(void **state)
 {
 	/* libinih keeps 49 characters of a section name; ids differing
 	 * after that must still be two blobs, not a merged one. */
 	const char *text = HDR
-	    "[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-1]\n" FW_BODY
-	    "size = 4\n"
-	    "[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-2]\n" FW_BODY
-	    "size = 4\n";
+		"[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-1]\n" FW_BODY
+		"size = 4\n"
+		"[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-2]\n" FW_BODY
+		"size = 4\n";
 	struct tf_fwdb *db;
 	struct tf_err err;
 
@@ -936,8 +901,7 @@ static void test_manifest_other_family_uses_dotted_versions(void **state)
 	assert_ptr_equal(db->blobs[0].v_version.scheme, &tf_version_dotted);
 	tf_fwdb_free(db);
 	snprintf(text, sizeof(text), HDR "[g]\n%sversion = 2.1.AB\n", body);
-	expect_text_error(text, 10,
-			  "'2.1.AB' is not a version in the dotted scheme");
+	expect_text_error(text, 10, "'2.1.AB' is not a version in the dotted scheme");
 }
 
 static void test_manifest_config_version_is_free_label(void **state)
@@ -946,14 +910,13 @@ static void test_manifest_config_version_is_free_label(void **state)
 	struct tf_err err;
 
 	(void)state;
-	assert_int_equal(
-	    parse_text(HDR "[c]\ntype = config\nfamily = mxt\n"
-			   "hardware = 129.1\nfor_version = 2.1.AB\n"
-			   "version = acme-cfg-7+rc1\nfile = c\nsize = 1\n"
-			   "sha256 = 000000000000000000000000000000000000"
-			   "0000000000000000000000000000\n",
-		       &db, &err),
-	    0);
+	assert_int_equal(parse_text(HDR "[c]\ntype = config\nfamily = mxt\n"
+					"hardware = 129.1\nfor_version = 2.1.AB\n"
+					"version = acme-cfg-7+rc1\nfile = c\nsize = 1\n"
+					"sha256 = 000000000000000000000000000000000000"
+					"0000000000000000000000000000\n",
+				    &db, &err),
+			 0);
 	assert_string_equal(db->blobs[0].version, "acme-cfg-7+rc1");
 	tf_fwdb_free(db);
 }
@@ -964,8 +927,7 @@ static void test_manifest_description_continues_on_indented_lines(void **state)
 	struct tf_err err;
 
 	(void)state;
-	assert_int_equal(
-	    parse_text(HDR "description = first\n  second\n", &db, &err), 0);
+	assert_int_equal(parse_text(HDR "description = first\n  second\n", &db, &err), 0);
 	assert_string_equal(db->description, "first second");
 	tf_fwdb_free(db);
 }
@@ -990,14 +952,12 @@ static void test_manifest_list_continues_after_blank_and_comment(void **state)
 static void test_manifest_reports_first_error_only(void **state)
 {
 	(void)state;
-	expect_text_error(HDR "bogus = 1\nformat = 1\n", 3,
-			  "unknown key 'bogus'");
+	expect_text_error(HDR "bogus = 1\nformat = 1\n", 3, "unknown key 'bogus'");
 }
 
 /* ------------------------------------------------------------ blobs */
 
-static void expect_blob_error(struct tdb *t, const char *id, int code,
-			      const char *substr)
+static void expect_blob_error(struct tdb *t, const char *id, int code, const char *substr)
 {
 	struct tf_fwdb *db;
 	struct tf_err err;
@@ -1005,15 +965,12 @@ static void expect_blob_error(struct tdb *t, const char *id, int code,
 	size_t len = 1;
 
 	assert_int_equal(load(t->db, TF_SIG_OFF, NULL, &db, &err), 0);
-	assert_int_equal(
-	    tf_fwdb_read_blob(db, tf_fwdb_find(db, id), &data, &len, &err),
-	    code);
+	assert_int_equal(tf_fwdb_read_blob(db, tf_fwdb_find(db, id), &data, &len, &err), code);
 	assert_null(data);
 	assert_int_equal(len, 0);
 	assert_contains(err.msg, substr);
 	tf_err_clear(&err);
-	assert_int_equal(tf_fwdb_verify_blob(db, tf_fwdb_find(db, id), &err),
-			 code);
+	assert_int_equal(tf_fwdb_verify_blob(db, tf_fwdb_find(db, id), &err), code);
 	assert_contains(err.msg, substr);
 	tf_fwdb_free(db);
 }
@@ -1078,8 +1035,7 @@ static void test_blob_symlink_escaping_db_is_refused(void **state)
 	snprintf(target, sizeof(target), "%s/outside.txt", t->root);
 	assert_int_equal(rename(path, target), 0);
 	assert_int_equal(symlink(target, path), 0);
-	expect_blob_error(t, "gt911-cfg-3", -ELOOP,
-			  "is a symlink or has one on its path");
+	expect_blob_error(t, "gt911-cfg-3", -ELOOP, "is a symlink or has one on its path");
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("../../outside.txt", path), 0);
 	expect_blob_error(t, "gt911-cfg-3", -ELOOP, "is a symlink");
@@ -1154,8 +1110,7 @@ static void test_generated_binary_blob_roundtrip(void **state)
 	crypto_hash_sha256(digest, blob, n);
 	for (i = 0; i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", digest[i]);
-	assert_int_equal(mkdir(strcat(strcpy(manifest, t->db), "/bin"), 0755),
-			 0);
+	assert_int_equal(mkdir(strcat(strcpy(manifest, t->db), "/bin"), 0755), 0);
 	write_file(t->db, "bin/fw.bin", blob, n);
 	snprintf(manifest, sizeof(manifest),
 		 HDR "[bin]\ntype = firmware\nfamily = mxt\nhardware = 164.17\n"
@@ -1164,8 +1119,7 @@ static void test_generated_binary_blob_roundtrip(void **state)
 		 n, hex);
 	write_text(t->db, "manifest.ini", manifest);
 	assert_int_equal(load(t->db, TF_SIG_OFF, NULL, &db, &err), 0);
-	assert_int_equal(
-	    tf_fwdb_read_blob(db, &db->blobs[0], &data, &len, &err), 0);
+	assert_int_equal(tf_fwdb_read_blob(db, &db->blobs[0], &data, &len, &err), 0);
 	assert_int_equal(len, n);
 	assert_memory_equal(data, blob, n);
 	free(data);
@@ -1181,8 +1135,7 @@ static void test_read_blob_of_buffer_parsed_manifest_is_error(void **state)
 	size_t len;
 
 	(void)state;
-	assert_int_equal(
-	    tf_fwdb_read_blob(db, &db->blobs[0], &data, &len, &err), -EBADF);
+	assert_int_equal(tf_fwdb_read_blob(db, &db->blobs[0], &data, &len, &err), -EBADF);
 	tf_fwdb_free(db);
 }
 
@@ -1208,16 +1161,14 @@ static void make_open_tree(const struct tdb *t, int *dirfd)
 	assert_true(*dirfd >= 0);
 }
 
-static void expect_open(int dirfd, const char *path, enum tf_open_method how,
-			int want)
+static void expect_open(int dirfd, const char *path, enum tf_open_method how, int want)
 {
 	int fd = tf_open_beneath(dirfd, path, how);
 
 	if (want == 0 && fd < 0)
 		fail_msg("%s (method %d): %s", path, how, strerror(-fd));
 	if (want < 0 && fd != want)
-		fail_msg("%s (method %d): got %d, want %d", path, how, fd,
-			 want);
+		fail_msg("%s (method %d): got %d, want %d", path, how, fd, want);
 	if (fd >= 0)
 		close(fd);
 }
@@ -1290,15 +1241,12 @@ static void test_open_rejects_dotdot_and_absolute_paths(void **state)
 static bool auto_open_without_openat2(struct tdb *t, int errno_value)
 {
 	struct sock_filter filter[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K,
-			 SECCOMP_RET_ERRNO | (uint32_t)errno_value),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (uint32_t)errno_value),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { .len = TF_ARRAY_SIZE(filter),
-				   .filter = filter };
+	struct sock_fprog prog = { .len = TF_ARRAY_SIZE(filter), .filter = filter };
 	int dirfd, status;
 	pid_t pid;
 
@@ -1316,18 +1264,15 @@ static bool auto_open_without_openat2(struct tdb *t, int errno_value)
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
 			_exit(77);
-		if (tf_open_beneath(dirfd, "sub/file", TF_OPEN_OPENAT2) !=
-		    -errno_value)
+		if (tf_open_beneath(dirfd, "sub/file", TF_OPEN_OPENAT2) != -errno_value)
 			_exit(78); /* the filter did not take */
 		fd = tf_open_beneath(dirfd, "sub/file", TF_OPEN_AUTO);
 		if (fd < 0)
 			_exit(1);
 		close(fd);
-		if (tf_open_beneath(dirfd, "dir-link/file",
-					 TF_OPEN_AUTO) != -ELOOP)
+		if (tf_open_beneath(dirfd, "dir-link/file", TF_OPEN_AUTO) != -ELOOP)
 			_exit(2);
-		if (tf_open_beneath(dirfd, "out-link", TF_OPEN_AUTO) !=
-		    -ELOOP)
+		if (tf_open_beneath(dirfd, "out-link", TF_OPEN_AUTO) != -ELOOP)
 			_exit(3);
 		_exit(0);
 	}
@@ -1393,8 +1338,7 @@ static void test_signature_required_unknown_key_fails(void **state)
 	struct tdb *t = *state;
 
 	use_sig_fixture(t, "unknown-key.sig");
-	expect_load_error(t, TF_SIG_REQUIRED, t->keys, -ENOKEY,
-			  "no public key");
+	expect_load_error(t, TF_SIG_REQUIRED, t->keys, -ENOKEY, "no public key");
 	expect_load_error(t, TF_SIG_REQUIRED, t->keys, -ENOKEY,
 			  "someone-else.pub for the signature by "
 			  "'someone-else'");
@@ -1451,7 +1395,7 @@ static void test_signature_optional_without_signature_is_refused_with_a_key(void
 	assert_int_equal(load(t->db, TF_SIG_OPTIONAL, t->keys, &db, &err), -ENOKEY);
 	assert_null(db);
 	assert_non_null(strstr(err.msg, "manifest.ini.sig: missing, and signatures are "
-				"required while a trusted key is installed"));
+					"required while a trusted key is installed"));
 	assert_non_null(strstr(err.msg, ".pub"));
 }
 
@@ -1472,8 +1416,7 @@ static void test_signature_optional_with_bad_signature_fails(void **state)
 	struct tdb *t = *state;
 
 	use_sig_fixture(t, "bad-signature.sig");
-	expect_load_error(t, TF_SIG_OPTIONAL, t->keys, -EKEYREJECTED,
-			  "does not verify");
+	expect_load_error(t, TF_SIG_OPTIONAL, t->keys, -EKEYREJECTED, "does not verify");
 }
 
 static void test_signature_optional_with_unknown_key_fails(void **state)
@@ -1481,8 +1424,7 @@ static void test_signature_optional_with_unknown_key_fails(void **state)
 	struct tdb *t = *state;
 
 	use_sig_fixture(t, "unknown-key.sig");
-	expect_load_error(t, TF_SIG_OPTIONAL, t->keys, -ENOKEY,
-			  "no public key");
+	expect_load_error(t, TF_SIG_OPTIONAL, t->keys, -ENOKEY, "no public key");
 }
 
 static void test_signature_optional_with_malformed_line_fails(void **state)
@@ -1573,9 +1515,7 @@ static void expect_sig_parse_error(const char *name, const char *substr)
 
 	snprintf(rel, sizeof(rel), "sig/%s", name);
 	buf = slurp(fixture(path, sizeof(path), rel), &len);
-	assert_int_equal(
-	    tf_fwdb_parse_signatures(buf, len, name, &lines, &n, &err),
-	    -EBADMSG);
+	assert_int_equal(tf_fwdb_parse_signatures(buf, len, name, &lines, &n, &err), -EBADMSG);
 	free(buf);
 	assert_null(lines);
 	assert_int_equal(n, 0);
@@ -1601,16 +1541,14 @@ static void test_signature_bad_key_id_is_malformed(void **state)
 static void test_signature_line_without_signature_is_malformed(void **state)
 {
 	(void)state;
-	expect_sig_parse_error("missing-signature.sig",
-			       "missing-signature.sig:2: signature by "
-			       "'fixture-2024' is not the base64");
+	expect_sig_parse_error("missing-signature.sig", "missing-signature.sig:2: signature by "
+							"'fixture-2024' is not the base64");
 }
 
 static void test_signature_file_of_comments_only_is_malformed(void **state)
 {
 	(void)state;
-	expect_sig_parse_error("only-comments.sig",
-			       "only-comments.sig: no signature lines");
+	expect_sig_parse_error("only-comments.sig", "only-comments.sig: no signature lines");
 }
 
 static void test_signature_same_key_twice_is_malformed(void **state)
@@ -1631,8 +1569,7 @@ static void test_public_key_with_comments_and_newline_parses(void **state)
 
 	(void)state;
 	buf = slurp(fixture(path, sizeof(path), "keys/fixture-2024.pub"), &len);
-	assert_int_equal(
-	    tf_fwdb_parse_key(buf, len, "pub", pk, sizeof(pk), &err), 0);
+	assert_int_equal(tf_fwdb_parse_key(buf, len, "pub", pk, sizeof(pk), &err), 0);
 	assert_int_equal(pk[0], 0xbb);
 	free(buf);
 }
@@ -1641,21 +1578,17 @@ static void test_public_key_of_wrong_length_is_error(void **state)
 {
 	uint8_t pk[32];
 	struct tf_err err = { 0 };
-	const char *k64 =
-	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-	    "AAAAAAAAAAAAAAAAAAAAAAAAAA==\n";
+	const char *k64 = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+			  "AAAAAAAAAAAAAAAAAAAAAAAAAA==\n";
 
 	(void)state;
-	assert_int_equal(
-	    tf_fwdb_parse_key(k64, strlen(k64), "k.pub", pk, sizeof(pk), &err),
-	    -EBADMSG);
+	assert_int_equal(tf_fwdb_parse_key(k64, strlen(k64), "k.pub", pk, sizeof(pk), &err),
+			 -EBADMSG);
 	assert_contains(err.msg, "k.pub:1: not the base64 of a 32-byte key");
-	assert_int_equal(
-	    tf_fwdb_parse_key("AAAA\nAAAA\n", 10, "two", pk, sizeof(pk), &err),
-	    -EBADMSG);
-	assert_int_equal(
-	    tf_fwdb_parse_key("# none\n", 7, "none", pk, sizeof(pk), &err),
-	    -EBADMSG);
+	assert_int_equal(tf_fwdb_parse_key("AAAA\nAAAA\n", 10, "two", pk, sizeof(pk), &err),
+			 -EBADMSG);
+	assert_int_equal(tf_fwdb_parse_key("# none\n", 7, "none", pk, sizeof(pk), &err),
+			 -EBADMSG);
 	assert_contains(err.msg, "none: no key in the file");
 }
 
@@ -1674,8 +1607,7 @@ static void test_damaged_public_key_file_fails_load(void **state)
 
 /* ------------------------------------------------------------ sign, keygen */
 
-static void keygen_in(const struct tdb *t, const char *id, char *keys,
-		      size_t size)
+static void keygen_in(const struct tdb *t, const char *id, char *keys, size_t size)
 {
 	struct tf_err err;
 
@@ -1763,8 +1695,7 @@ static void test_sign_then_load_verifies_roundtrip(void **state)
 	assert_string_equal(db->signer, "acme-2024");
 	tf_fwdb_free(db);
 	/* The fixture key does not know the new signer. */
-	expect_load_error(t, TF_SIG_REQUIRED, t->keys, -ENOKEY,
-			  "no public key");
+	expect_load_error(t, TF_SIG_REQUIRED, t->keys, -ENOKEY, "no public key");
 }
 
 static void test_sign_replaces_own_line_and_keeps_others(void **state)
@@ -1867,8 +1798,7 @@ static void test_sign_refuses_damaged_secret_key(void **state)
 	assert_int_equal(tf_fwdb_parse_key(buf, len, key, sk, 64, &err), 0);
 	free(buf);
 	sk[40] ^= 1; /* the public half no longer matches the seed */
-	sodium_bin2base64(b64, sizeof(b64), sk, sizeof(sk),
-			  sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2base64(b64, sizeof(b64), sk, sizeof(sk), sodium_base64_VARIANT_ORIGINAL);
 	fd = open(key, O_WRONLY | O_TRUNC);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, b64, strlen(b64)), (ssize_t)strlen(b64));
@@ -1895,15 +1825,11 @@ static void test_key_id_from_path_strips_dir_and_suffix(void **state)
 	char id[TF_FWDB_KEY_ID_MAX + 1];
 
 	(void)state;
-	assert_int_equal(
-	    tf_fwdb_key_id_from_path("/x/y/acme-2024.key", id, sizeof(id)), 0);
+	assert_int_equal(tf_fwdb_key_id_from_path("/x/y/acme-2024.key", id, sizeof(id)), 0);
 	assert_string_equal(id, "acme-2024");
-	assert_int_equal(tf_fwdb_key_id_from_path(".key", id, sizeof(id)),
-			 -EINVAL);
-	assert_int_equal(tf_fwdb_key_id_from_path("a b.key", id, sizeof(id)),
-			 -EINVAL);
-	assert_int_equal(tf_fwdb_key_id_from_path("acme.pub", id, sizeof(id)),
-			 -EINVAL);
+	assert_int_equal(tf_fwdb_key_id_from_path(".key", id, sizeof(id)), -EINVAL);
+	assert_int_equal(tf_fwdb_key_id_from_path("a b.key", id, sizeof(id)), -EINVAL);
+	assert_int_equal(tf_fwdb_key_id_from_path("acme.pub", id, sizeof(id)), -EINVAL);
 }
 
 static void test_sig_policy_names_roundtrip(void **state)
@@ -1944,8 +1870,7 @@ static int run_db(int argc, const char *const *args)
 static void test_cmd_db_check_good_database_exits_ok(void **state)
 {
 	struct tdb *t = *state;
-	const char *args[] = { "db",	 "check", "--db", t->db,
-			       "--keys", t->keys, NULL };
+	const char *args[] = { "db", "check", "--db", t->db, "--keys", t->keys, NULL };
 
 	assert_int_equal(run_db(6, args), TF_EXIT_OK);
 }
@@ -1963,7 +1888,8 @@ static void test_cmd_db_check_honours_the_settings_file(void **state)
 	snprintf(conf, sizeof(conf), "%s/touchfw.conf", t->root);
 	snprintf(text, sizeof(text),
 		 "[touchfw]\nsignatures = required\n"
-		 "[paths]\ndb_dir = %s\nkeys_dir = %s\n", t->db, t->keys);
+		 "[paths]\ndb_dir = %s\nkeys_dir = %s\n",
+		 t->db, t->keys);
 	write_text(t->root, "touchfw.conf", text);
 	setenv("TOUCHFW_CONFIG", conf, 1);
 	assert_int_equal(run_db(2, args), TF_EXIT_OK);
@@ -1979,7 +1905,8 @@ static void test_cmd_db_check_honours_the_settings_file(void **state)
 	assert_int_equal(tf_cmd_db(&cli), TF_EXIT_DB_INVALID);
 	snprintf(text, sizeof(text),
 		 "[touchfw]\nsignatures = off\n"
-		 "[paths]\ndb_dir = %s\nkeys_dir = %s\n", t->db, t->keys);
+		 "[paths]\ndb_dir = %s\nkeys_dir = %s\n",
+		 t->db, t->keys);
 	write_text(t->root, "touchfw.conf", text);
 	assert_int_equal(tf_cmd_db(&cli), TF_EXIT_OK);
 	/* A settings file with a mistake is named, not ignored. */
@@ -1990,8 +1917,7 @@ static void test_cmd_db_check_honours_the_settings_file(void **state)
 static void test_cmd_db_check_bad_blob_exits_db_invalid(void **state)
 {
 	struct tdb *t = *state;
-	const char *args[] = { "db",	       "check", "--db", t->db,
-			       "--signatures", "off",	NULL };
+	const char *args[] = { "db", "check", "--db", t->db, "--signatures", "off", NULL };
 
 	write_text(t->db, "goodix/gt911-cfg-3.txt", "short");
 	assert_int_equal(run_db(6, args), TF_EXIT_DB_INVALID);
@@ -2000,8 +1926,7 @@ static void test_cmd_db_check_bad_blob_exits_db_invalid(void **state)
 static void test_cmd_db_check_bad_signature_exits_db_invalid(void **state)
 {
 	struct tdb *t = *state;
-	const char *args[] = { "db",	 "check", "--db", t->db,
-			       "--keys", t->keys, NULL };
+	const char *args[] = { "db", "check", "--db", t->db, "--keys", t->keys, NULL };
 
 	use_sig_fixture(t, "bad-signature.sig");
 	assert_int_equal(run_db(6, args), TF_EXIT_DB_INVALID);
@@ -2014,8 +1939,7 @@ static void test_cmd_db_bad_command_lines_exit_usage(void **state)
 	const char *policy[] = { "db", "check", "--signatures", "maybe", NULL };
 	const char *extra[] = { "db", "check", "stray", NULL };
 	const char *nokey[] = { "db", "sign", NULL };
-	const char *noname[] = { "db", "keygen", "--out", "/nonexistent",
-				 NULL };
+	const char *noname[] = { "db", "keygen", "--out", "/nonexistent", NULL };
 
 	(void)state;
 	assert_int_equal(run_db(1, none), TF_EXIT_USAGE);
@@ -2044,13 +1968,9 @@ static void test_cmd_db_keygen_sign_check_roundtrip(void **state)
 {
 	struct tdb *t = *state;
 	char keys[PATH_MAX + 32], key[PATH_MAX + 64];
-	const char *keygen[] = { "db",	  "keygen", "release-1",
-				 "--out", keys,	    NULL };
-	const char *sign[] = {
-		"db", "sign", "--key", key, "--db", t->db, NULL
-	};
-	const char *check[] = { "db",	  "check", "--db", t->db,
-				"--keys", keys,	   NULL };
+	const char *keygen[] = { "db", "keygen", "release-1", "--out", keys, NULL };
+	const char *sign[] = { "db", "sign", "--key", key, "--db", t->db, NULL };
+	const char *check[] = { "db", "check", "--db", t->db, "--keys", keys, NULL };
 
 	snprintf(keys, sizeof(keys), "%s/release-keys", t->root);
 	snprintf(key, sizeof(key), "%s/release-1.key", keys);
@@ -2065,9 +1985,7 @@ static void test_cmd_db_sign_of_invalid_manifest_exits_db_invalid(void **state)
 {
 	struct tdb *t = *state;
 	char keys[PATH_MAX + 32], key[PATH_MAX + 64];
-	const char *sign[] = {
-		"db", "sign", "--key", key, "--db", t->db, NULL
-	};
+	const char *sign[] = { "db", "sign", "--key", key, "--db", t->db, NULL };
 
 	keygen_in(t, "k", keys, sizeof(keys));
 	snprintf(key, sizeof(key), "%s/k.key", keys);
@@ -2075,7 +1993,7 @@ static void test_cmd_db_sign_of_invalid_manifest_exits_db_invalid(void **state)
 	assert_int_equal(run_db(6, sign), TF_EXIT_DB_INVALID);
 }
 
-#define T(f)  cmocka_unit_test(f)
+#define T(f) cmocka_unit_test(f)
 #define TD(f) cmocka_unit_test_setup_teardown(f, tdb_setup, tdb_teardown)
 
 int main(void)

@@ -68,8 +68,8 @@ static void seal16(uint8_t *b, size_t len)
 	fail_msg("no 16-bit checksum found");
 }
 
-static void build(uint8_t *b, size_t len, bool c16, uint8_t version, uint16_t x,
-		  uint16_t y, uint8_t touches)
+static void build(uint8_t *b, size_t len, bool c16, uint8_t version, uint16_t x, uint16_t y,
+		  uint8_t touches)
 {
 	size_t i;
 
@@ -177,7 +177,8 @@ static void test_gt911_golden_config_by_hand(void **state)
 	b[185] = 0x01;
 	assert_int_equal(goodix_cfg_checksum(GOODIX_CHECKSUM_8, b, 186), 0x5c);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 186,
-					  "gt911.cfg", &info, NULL), 0);
+					  "gt911.cfg", &info, NULL),
+			 0);
 	assert_int_equal(info.version, 0x41);
 	assert_int_equal(info.x_res, 1024);
 	assert_int_equal(info.y_res, 600);
@@ -207,7 +208,8 @@ static void test_gt1x_golden_config_by_hand(void **state)
 	b[239] = 0x01;
 	assert_int_equal(goodix_cfg_checksum(GOODIX_CHECKSUM_16, b, 240), 0xfa01);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("1151"), "1151", b, 240,
-					  "gt1151.cfg", &info, NULL), 0);
+					  "gt1151.cfg", &info, NULL),
+			 0);
 	assert_int_equal(info.x_res, 800);
 	assert_int_equal(info.y_res, 480);
 	assert_int_equal(info.checksum, 0xfa01);
@@ -216,7 +218,8 @@ static void test_gt1x_golden_config_by_hand(void **state)
 	 * the kernel's sum includes that byte. */
 	b[237] = 0xfa - 1;
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("1151"), "1151", b, 240,
-					  "gt1151.cfg", NULL, NULL), -EBADMSG);
+					  "gt1151.cfg", NULL, NULL),
+			 -EBADMSG);
 }
 
 static void test_every_length_class_accepts_its_own_config(void **state)
@@ -238,8 +241,9 @@ static void test_every_length_class_accepts_its_own_config(void **state)
 	for (i = 0; i < TF_ARRAY_SIZE(cases); i++) {
 		build(b, cases[i].len, cases[i].c16, (uint8_t)(60 + i), 1280, 800, 10);
 		assert_int_equal(goodix_cfg_check(goodix_chip_data_for(cases[i].id),
-						  cases[i].id, b, cases[i].len, "c.cfg",
-						  &info, NULL), 0);
+						  cases[i].id, b, cases[i].len, "c.cfg", &info,
+						  NULL),
+				 0);
 		assert_int_equal(info.version, 60 + i);
 		assert_int_equal(info.len, cases[i].len);
 	}
@@ -253,7 +257,8 @@ static void test_wrong_length_names_chip_and_both_lengths(void **state)
 	(void)state;
 	build(b, 240, false, 0x42, 800, 480, 5);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 240,
-					  "panel.cfg", NULL, &err), -EBADMSG);
+					  "panel.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "panel.cfg"));
 	assert_non_null(strstr(err.msg, "240 bytes"));
 	assert_non_null(strstr(err.msg, "chip 911 (GT911) reads a 186-byte"));
@@ -261,7 +266,8 @@ static void test_wrong_length_names_chip_and_both_lengths(void **state)
 	/* A GT1x blob offered to a GT967. */
 	build(b, 240, true, 0x42, 800, 480, 5);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("967"), "967", b, 240,
-					  "gt1x.cfg", NULL, &err), -EBADMSG);
+					  "gt1x.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "228-byte"));
 }
 
@@ -273,15 +279,18 @@ static void test_truncated_config_is_refused(void **state)
 	(void)state;
 	build(b, 186, false, 0x42, 800, 480, 5);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 100,
-					  "short.cfg", NULL, &err), -EBADMSG);
+					  "short.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "short.cfg: truncated: 100 bytes"));
-	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 0,
-					  "empty.cfg", NULL, &err), -EBADMSG);
+	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 0, "empty.cfg",
+					  NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "truncated: 0 bytes"));
 	/* One byte short of its class is the wrong length, not a crash. */
 	build(b, 228, false, 0x42, 800, 480, 5);
-	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("967"), "967", b, 227,
-					  "cut.cfg", NULL, &err), -EBADMSG);
+	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("967"), "967", b, 227, "cut.cfg",
+					  NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "227 bytes"));
 }
 
@@ -295,7 +304,8 @@ static void test_bad_8bit_checksum_is_refused_never_repaired(void **state)
 	b[100] ^= 0x10;
 	memcpy(copy, b, sizeof(b));
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 186,
-					  "bad8.cfg", NULL, &err), -EBADMSG);
+					  "bad8.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "bad8.cfg: checksum byte at byte 184"));
 	assert_non_null(strstr(err.msg, "never repairs"));
 	/* Expected and found values are both named. */
@@ -320,13 +330,15 @@ static void test_bad_16bit_checksum_is_refused(void **state)
 	build(b, 240, true, 0x42, 800, 480, 5);
 	b[7] ^= 1;
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("5688"), "5688", b, 240,
-					  "bad16.cfg", NULL, &err), -EBADMSG);
+					  "bad16.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "checksum word at byte 237"));
 	assert_non_null(strstr(err.msg, "goodix_check_cfg_16"));
 	/* An 8-bit-sealed blob is not a 16-bit one. */
 	build(b, 240, false, 0x42, 800, 480, 5);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("5688"), "5688", b, 240,
-					  "bad16.cfg", NULL, &err), -EBADMSG);
+					  "bad16.cfg", NULL, &err),
+			 -EBADMSG);
 }
 
 static void test_fresh_byte_must_be_one(void **state)
@@ -339,12 +351,14 @@ static void test_fresh_byte_must_be_one(void **state)
 	b[185] = 0;
 	/* Keep the checksum right: the fresh byte is outside the sum. */
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 186,
-					  "stale.cfg", NULL, &err), -EBADMSG);
+					  "stale.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "config-fresh byte 185 is 0x00"));
 	build(b, 240, true, 0x42, 800, 480, 5);
 	b[239] = 2;
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("1151"), "1151", b, 240,
-					  "stale.cfg", NULL, &err), -EBADMSG);
+					  "stale.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "is 0x02"));
 }
 
@@ -356,11 +370,13 @@ static void test_zero_resolution_or_contacts_is_refused(void **state)
 	(void)state;
 	build(b, 186, false, 0x42, 0, 480, 5);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 186,
-					  "zero.cfg", NULL, &err), -EBADMSG);
+					  "zero.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "resolution 0x480"));
 	build(b, 186, false, 0x42, 800, 480, 0xf0);
 	assert_int_equal(goodix_cfg_check(goodix_chip_data_for("911"), "911", b, 186,
-					  "zero.cfg", NULL, &err), -EBADMSG);
+					  "zero.cfg", NULL, &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "contact count"));
 }
 
@@ -409,10 +425,10 @@ static void test_file_name_is_computed_from_id_or_config_name(void **state)
 
 static void test_version_scheme_parses_and_prints_alike(void **state)
 {
-	static const char *const bad_cfg[] = { "", "256", "007", "-1", "1a", " 7", "0x41",
-					       "1000", NULL };
-	static const char *const bad_fw[] = { "", "1060", "0x106", "0x10600", "0x10A0",
-					      "0X1060", "0x1g60", NULL };
+	static const char *const bad_cfg[] = { "",   "256",  "007",  "-1", "1a",
+					       " 7", "0x41", "1000", NULL };
+	static const char *const bad_fw[] = { "",	"1060",	  "0x106",  "0x10600",
+					      "0x10A0", "0X1060", "0x1g60", NULL };
 	char buf[16];
 	uint8_t c;
 	uint16_t f;
@@ -447,7 +463,8 @@ static void test_blob_rule_accepts_a_config_for_all_its_chips(void **state)
 	(void)state;
 	build(b, 186, false, 72, 800, 480, 5);
 	assert_int_equal(goodix_blob_check(hw, 3, "72", b, 186, "gt911/cfg-72.bin", &info,
-					   NULL), 0);
+					   NULL),
+			 0);
 	assert_int_equal(info.version, 72);
 	assert_int_equal(goodix_blob_check(hw, 3, NULL, b, 186, "x", NULL, NULL), 0);
 }
@@ -585,7 +602,7 @@ static void test_blob_facts_reads_version_and_layout_not_chip_ids(void **state)
 	assert_int_equal(goodix_blob_facts(b, sizeof(b), "gt911.bin", &f, &err), 0);
 	assert_true(f.is_config);
 	assert_string_equal(f.version, "65");
-	assert_int_equal(f.n_hardware, 0);   /* the bytes do not name the chip */
+	assert_int_equal(f.n_hardware, 0);	/* the bytes do not name the chip */
 	assert_string_equal(f.for_version, ""); /* nor the firmware */
 	assert_false(f.has_config_crc);
 	assert_non_null(strstr(f.what, "GT911-layout"));

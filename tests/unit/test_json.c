@@ -74,9 +74,8 @@ static void test_quotes_backslashes_and_controls_are_escaped(void **state)
 	tf_json_begin_object(&j, NULL);
 	tf_json_string(&j, "k\"ey", "a\"b\\c\nd\te\x01\x1f\x7f");
 	tf_json_end_object(&j);
-	assert_string_equal(tf_json_text(&j),
-			    "{\"k\\\"ey\":\"a\\\"b\\\\c\\nd\\u0009e\\u0001"
-			    "\\u001f\\u007f\"}");
+	assert_string_equal(tf_json_text(&j), "{\"k\\\"ey\":\"a\\\"b\\\\c\\nd\\u0009e\\u0001"
+					      "\\u001f\\u007f\"}");
 	tf_json_free(&j);
 }
 
@@ -91,9 +90,8 @@ static void test_integers_at_their_limits(void **state)
 	tf_json_int(&j, NULL, INT64_MAX);
 	tf_json_uint(&j, NULL, UINT64_MAX);
 	tf_json_end_array(&j);
-	assert_string_equal(tf_json_text(&j),
-			    "[-9223372036854775808,9223372036854775807,"
-			    "18446744073709551615]");
+	assert_string_equal(tf_json_text(&j), "[-9223372036854775808,9223372036854775807,"
+					      "18446744073709551615]");
 	tf_json_free(&j);
 }
 
@@ -117,17 +115,20 @@ static void test_invalid_utf8_becomes_replacement_characters(void **state)
 	(void)state;
 	tf_json_init(&j);
 	tf_json_begin_array(&j, NULL);
-	tf_json_string(&j, NULL, "a\xff" "b");          /* never valid */
-	tf_json_string(&j, NULL, "\xc3");               /* truncated at the end */
-	tf_json_string(&j, NULL, "\xe2\x82" "x");       /* truncated mid-string */
-	tf_json_string(&j, NULL, "\xc0\xaf");           /* overlong '/' */
-	tf_json_string(&j, NULL, "\xed\xa0\x80");       /* UTF-16 surrogate */
-	tf_json_string(&j, NULL, "\xf4\x90\x80\x80");   /* above U+10FFFF */
+	tf_json_string(&j, NULL,
+		       "a\xff"
+		       "b");		  /* never valid */
+	tf_json_string(&j, NULL, "\xc3"); /* truncated at the end */
+	tf_json_string(&j, NULL,
+		       "\xe2\x82"
+		       "x");			      /* truncated mid-string */
+	tf_json_string(&j, NULL, "\xc0\xaf");	      /* overlong '/' */
+	tf_json_string(&j, NULL, "\xed\xa0\x80");     /* UTF-16 surrogate */
+	tf_json_string(&j, NULL, "\xf4\x90\x80\x80"); /* above U+10FFFF */
 	tf_json_end_array(&j);
-	assert_string_equal(tf_json_text(&j),
-			    "[\"a\\ufffdb\",\"\\ufffd\",\"\\ufffd\\ufffdx\","
-			    "\"\\ufffd\\ufffd\",\"\\ufffd\\ufffd\\ufffd\","
-			    "\"\\ufffd\\ufffd\\ufffd\\ufffd\"]");
+	assert_string_equal(tf_json_text(&j), "[\"a\\ufffdb\",\"\\ufffd\",\"\\ufffd\\ufffdx\","
+					      "\"\\ufffd\\ufffd\",\"\\ufffd\\ufffd\\ufffd\","
+					      "\"\\ufffd\\ufffd\\ufffd\\ufffd\"]");
 	tf_json_free(&j);
 }
 

@@ -90,8 +90,9 @@ static void test_partial_line_is_ended_before_the_next(void **state)
 	log_err("3-004a", "frame 3 failed");
 	tf_log_partial("[####] 4/4\n");
 	log_info("3-004a", "done");
-	assert_string_equal(captured(), "\r[#...] 1/4\r[##..] 2/4\ntouchfw: 3-004a: frame 3 failed\n"
-					"\r[####] 4/4\ntouchfw: 3-004a: done\n");
+	assert_string_equal(captured(),
+			    "\r[#...] 1/4\r[##..] 2/4\ntouchfw: 3-004a: frame 3 failed\n"
+			    "\r[####] 4/4\ntouchfw: 3-004a: done\n");
 }
 
 /* A line below the level does not end the bar (it prints nothing). */

@@ -108,10 +108,8 @@ static void test_info_block_truncated_is_rejected(void **state)
 static void test_info_block_t44_not_before_t5_is_rejected(void **state)
 {
 	/* Hand-made: T44 at 0x30, T5 at 0x40, T6 at 0x50, CRC over it. */
-	uint8_t b[7 + 3 * 6 + 3] = { 0x80, 0x01, 0x10, 0xaa, 10, 10, 3,
-				     44, 0x30, 0, 0, 0, 0,
-				     5, 0x40, 0, 9, 0, 0,
-				     6, 0x50, 0, 5, 0, 1 };
+	uint8_t b[7 + 3 * 6 + 3] = { 0x80, 0x01, 0x10, 0xaa, 10, 10, 3, 44,   0x30, 0, 0, 0, 0,
+				     5,	   0x40, 0,    9,    0,	 0,  6, 0x50, 0,    5, 0, 1 };
 	struct mxt_info *info = malloc(sizeof(*info));
 	struct tf_err err = { 0 };
 	uint32_t crc = mxt_crc24(b, 25);
@@ -244,7 +242,8 @@ static void test_fw_enc_upper_lower_and_newline_decode_alike(void **state)
 	assert_int_equal(fw.len, len);
 	assert_memory_equal(fw.data, img, len);
 	mxt_fw_free(&fw);
-	assert_int_equal(mxt_fw_parse((uint8_t *)crlf, strlen(crlf), MXT_FW_AUTO, &fw, NULL), 0);
+	assert_int_equal(mxt_fw_parse((uint8_t *)crlf, strlen(crlf), MXT_FW_AUTO, &fw, NULL),
+			 0);
 	assert_true(fw.was_enc);
 	assert_int_equal(fw.len, len);
 	assert_memory_equal(fw.data, img, len);
@@ -396,7 +395,8 @@ static void test_cfg_for_another_chip_is_refused(void **state)
 	txt[15] = '2'; /* variant 01 -> 02 */
 	assert_int_equal(mxt_cfg_parse(txt, len, &cfg, NULL), 0);
 	assert_int_equal(mxt_info_parse(ib, ilen, info, NULL), 0);
-	assert_int_equal(mxt_cfg_image(&cfg, info, true, &mem, &start, &n, &crc, &err), -EINVAL);
+	assert_int_equal(mxt_cfg_image(&cfg, info, true, &mem, &start, &n, &crc, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, "variant 2"));
 	mxt_cfg_free(&cfg);
 	free(txt);
@@ -421,7 +421,8 @@ static void test_cfg_inconsistent_crc_is_refused(void **state)
 	p[15] = '3'; /* T7 byte 0: 0x20 -> 0x30 */
 	assert_int_equal(mxt_cfg_parse(txt, len, &cfg, NULL), 0);
 	assert_int_equal(mxt_info_parse(ib, ilen, info, NULL), 0);
-	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err), -EINVAL);
+	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, "its contents give"));
 	mxt_cfg_free(&cfg);
 	free(txt);
@@ -442,22 +443,28 @@ static void test_cfg_unknown_and_oversize_objects_are_refused(void **state)
 
 	(void)state;
 	assert_int_equal(mxt_info_parse(ib, ilen, info, NULL), 0);
-	snprintf(txt, sizeof(txt), "OBP_RAW V1\n81 01 21 AB 13 0B 0C\n%06X\n0\n0063 0000 0001 00\n",
+	snprintf(txt, sizeof(txt),
+		 "OBP_RAW V1\n81 01 21 AB 13 0B 0C\n%06X\n0\n0063 0000 0001 00\n",
 		 info->crc_read);
 	assert_int_equal(mxt_cfg_parse(txt, strlen(txt), &cfg, NULL), 0);
-	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err), -EINVAL);
+	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, "line 5: the chip has no object T99"));
 	mxt_cfg_free(&cfg);
-	snprintf(txt, sizeof(txt), "OBP_RAW V1\n81 01 21 AB 13 0B 0C\n%06X\n0\n0007 0000 0005 1 2 3 4 5\n",
+	snprintf(txt, sizeof(txt),
+		 "OBP_RAW V1\n81 01 21 AB 13 0B 0C\n%06X\n0\n0007 0000 0005 1 2 3 4 5\n",
 		 info->crc_read);
 	assert_int_equal(mxt_cfg_parse(txt, strlen(txt), &cfg, NULL), 0);
-	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err), -EINVAL);
+	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, "T7 has 5 bytes"));
 	mxt_cfg_free(&cfg);
-	snprintf(txt, sizeof(txt), "OBP_RAW V1\n81 01 21 AB 13 0B 0C\n%06X\n0\n0007 0001 0004 1 2 3 4\n",
+	snprintf(txt, sizeof(txt),
+		 "OBP_RAW V1\n81 01 21 AB 13 0B 0C\n%06X\n0\n0007 0001 0004 1 2 3 4\n",
 		 info->crc_read);
 	assert_int_equal(mxt_cfg_parse(txt, strlen(txt), &cfg, NULL), 0);
-	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err), -EINVAL);
+	assert_int_equal(mxt_cfg_image(&cfg, info, false, &mem, &start, &n, &crc, &err),
+			 -EINVAL);
 	assert_non_null(strstr(err.msg, "instance 1"));
 	mxt_cfg_free(&cfg);
 	free(info);
@@ -515,7 +522,8 @@ static void test_blob_facts_of_an_obp_raw_file_and_a_firmware_image(void **state
 	assert_string_equal(f.version, "");
 	assert_string_equal(f.ext, "fw");
 
-	assert_int_equal(mxt_blob_facts((const uint8_t *)"OBP_RAW V1\n81 01", 16, "bad", &f, &err),
+	assert_int_equal(mxt_blob_facts((const uint8_t *)"OBP_RAW V1\n81 01", 16, "bad", &f,
+					&err),
 			 -EBADMSG);
 	assert_int_equal(mxt_blob_facts((const uint8_t *)"root:x:0:0", 10, "passwd", &f, &err),
 			 -EBADMSG);

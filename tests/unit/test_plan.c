@@ -233,8 +233,10 @@ static void versioned(struct fixture *f, struct tf_fwdb **db, int chip_cfg_versi
 {
 	struct tf_err err = { 0 };
 
-	assert_int_equal(tf_fwdb_parse_manifest(versioned_manifest, sizeof(versioned_manifest) - 1,
-						"test", db, &err), 0);
+	assert_int_equal(tf_fwdb_parse_manifest(versioned_manifest,
+						sizeof(versioned_manifest) - 1, "test", db,
+						&err),
+			 0);
 	f->in.db = *db;
 	f->in.family = "cv";
 	f->in.config_versioned = true;
@@ -249,7 +251,8 @@ static void versioned(struct fixture *f, struct tf_fwdb **db, int chip_cfg_versi
 		snprintf(f->st.config_version_str, sizeof(f->st.config_version_str), "%d",
 			 chip_cfg_version);
 		assert_int_equal(tf_version_parse("cv", f->st.config_version_str,
-						  &f->st.config_version), 0);
+						  &f->st.config_version),
+				 0);
 	}
 }
 
@@ -337,25 +340,33 @@ static void test_versioned_config_chip_without_one_gets_the_newest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_newer_firmware_is_chosen_numerically, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_min_from_excludes_too_old_running_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_newer_firmware_is_chosen_numerically,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_min_from_excludes_too_old_running_version,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_a_downgrade, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_same_version_and_crc_is_a_noop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_version_and_crc_is_a_noop, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_pin_wins_even_backwards, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pin_to_missing_or_wrong_blob_is_an_error, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bootloader_chip_uses_hint_or_needs_agreement, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_board_restricted_config_only_for_that_board, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_hardware_gets_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pin_to_missing_or_wrong_blob_is_an_error,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_bootloader_chip_uses_hint_or_needs_agreement, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_board_restricted_config_only_for_that_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_hardware_gets_nothing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_versioned_config_newer_is_written, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_versioned_config_same_or_older_is_kept, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_versioned_config_same_or_older_is_kept,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_versioned_config_force_writes_an_older_one,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_versioned_config_pin_may_go_back, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(
-			test_versioned_config_chip_without_one_gets_the_newest, setup, teardown),
+			test_versioned_config_chip_without_one_gets_the_newest, setup,
+			teardown),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

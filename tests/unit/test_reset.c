@@ -27,7 +27,7 @@
 #define MAX_LINES 16
 
 struct ev {
-	int conn;       /* the line handle, from 1 */
+	int conn;	/* the line handle, from 1 */
 	char what[128]; /* "REQUEST ...", "SET v", "RELEASE", "CLOSE" */
 	uint64_t t_us;
 };
@@ -44,8 +44,8 @@ static struct {
 	int n_ev;
 	struct fake_line lines[MAX_LINES];
 	int n_lines;
-	char refuse[32]; /* refuse requests of this line ... */
-	int refuse_n;    /* ... this many times ... */
+	char refuse[32];  /* refuse requests of this line ... */
+	int refuse_n;	  /* ... this many times ... */
 	int refuse_errno; /* ... with this errno */
 } S;
 
@@ -285,8 +285,10 @@ static void test_plain_pulse_keeps_int_an_input(void **state)
 
 static void expect_driven_pulse(int level)
 {
-	const struct tf_reset_seq rs = { .assert_us = 20000, .release_us = 60000,
-					 .drive_int = true, .int_level = level,
+	const struct tf_reset_seq rs = { .assert_us = 20000,
+					 .release_us = 60000,
+					 .drive_int = true,
+					 .int_level = level,
 					 .int_hold_us = 25000 };
 	struct tf_reset_lines l;
 	char want[64];
@@ -328,8 +330,10 @@ static void test_int_driven_high_during_reset(void **state)
 
 static void test_no_reset_line_no_driving(void **state)
 {
-	const struct tf_reset_seq rs = { .assert_us = 1000, .release_us = 2000,
-					 .drive_int = true, .int_hold_us = 1000 };
+	const struct tf_reset_seq rs = { .assert_us = 1000,
+					 .release_us = 2000,
+					 .drive_int = true,
+					 .int_hold_us = 1000 };
 	struct tf_reset_lines l;
 
 	(void)state;
@@ -345,8 +349,10 @@ static void test_no_reset_line_no_driving(void **state)
 
 static void test_refused_reset_leaves_int_an_input(void **state)
 {
-	const struct tf_reset_seq rs = { .assert_us = 1000, .release_us = 2000,
-					 .drive_int = true, .int_hold_us = 1000 };
+	const struct tf_reset_seq rs = { .assert_us = 1000,
+					 .release_us = 2000,
+					 .drive_int = true,
+					 .int_hold_us = 1000 };
 	struct tf_reset_lines l;
 	int a;
 

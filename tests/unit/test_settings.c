@@ -209,15 +209,15 @@ struct uint_key {
 	size_t offset;
 };
 
-#define UKEY(n, l, h) { #n, l, h, offsetof(struct tf_settings, n) }
+#define UKEY(n, l, h)                                     \
+	{                                                 \
+#n, l, h, offsetof(struct tf_settings, n) \
+	}
 
 static const struct uint_key uint_keys[] = {
-	UKEY(max_attempts, 1, 100),
-	UKEY(backoff_s, 0, 86400),
-	UKEY(input_timeout_ms, 100, 600000),
-	UKEY(flash_timeout_ms, 1000, 3600000),
-	UKEY(bind_timeout_ms, 100, 600000),
-	UKEY(own_bind_window_s, 1, 3600),
+	UKEY(max_attempts, 1, 100),	     UKEY(backoff_s, 0, 86400),
+	UKEY(input_timeout_ms, 100, 600000), UKEY(flash_timeout_ms, 1000, 3600000),
+	UKEY(bind_timeout_ms, 100, 600000),  UKEY(own_bind_window_s, 1, 3600),
 };
 
 static unsigned uint_of(const struct tf_settings *s, const struct uint_key *k)
@@ -371,8 +371,7 @@ static void test_syntax_errors_and_nul_bytes(void **state)
 	(void)state;
 	expect_bad("[touchfw]\nenabled no\n", "t.conf:2: syntax error");
 	expect_bad("[touchfw\n", "t.conf:1: syntax error");
-	assert_int_equal(tf_settings_parse(&s, nul, sizeof(nul) - 1, "t.conf", &err),
-			 -EINVAL);
+	assert_int_equal(tf_settings_parse(&s, nul, sizeof(nul) - 1, "t.conf", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "t.conf: contains a NUL byte"));
 }
 

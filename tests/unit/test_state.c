@@ -26,7 +26,9 @@ static void test_attempts_golden(void **state)
 
 	(void)state;
 	assert_int_equal(tf_attempts_parse("count=2\nnext_allowed=1764790000\n"
-					   "last_error=1-004a: frame CRC failed\n", &a, &err), 0);
+					   "last_error=1-004a: frame CRC failed\n",
+					   &a, &err),
+			 0);
 	assert_int_equal(a.count, 2);
 	assert_int_equal(a.next_allowed, 1764790000ULL);
 	assert_string_equal(a.last_error, "1-004a: frame CRC failed");
@@ -38,8 +40,8 @@ static void test_attempts_golden(void **state)
 static void test_attempts_corrupt_names_the_field(void **state)
 {
 	static const char *const bad[][2] = {
-		{ "count=4294967296\n", "field count" },   /* 2^32: wrapped to 0 */
-		{ "count=4294967295\n", "field count" },   /* UINT_MAX is reserved */
+		{ "count=4294967296\n", "field count" }, /* 2^32: wrapped to 0 */
+		{ "count=4294967295\n", "field count" }, /* UINT_MAX is reserved */
 		{ "count=18446744073709551617\n", "field count" },
 		{ "count=-1\n", "field count" },
 		{ "count=+3\n", "field count" },
@@ -60,7 +62,8 @@ static void test_attempts_corrupt_names_the_field(void **state)
 
 		assert_int_equal(tf_attempts_parse(bad[i][0], &a, &err), -EBADMSG);
 		if (!strstr(err.msg, bad[i][1]))
-			fail_msg("'%s': expected \"%s\" in \"%s\"", bad[i][0], bad[i][1], err.msg);
+			fail_msg("'%s': expected \"%s\" in \"%s\"", bad[i][0], bad[i][1],
+				 err.msg);
 	}
 }
 
@@ -72,11 +75,13 @@ static void test_failure_record_golden_and_corrupt(void **state)
 
 	(void)state;
 	assert_int_equal(tf_failure_record_parse("failures=2\nlast_error=no luck\n", &n, why,
-						 sizeof(why), &err), 0);
+						 sizeof(why), &err),
+			 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(why, "no luck");
 	assert_int_equal(tf_failure_record_parse("failures=4294967297\n", &n, why, sizeof(why),
-						 &err), -EBADMSG);
+						 &err),
+			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "field failures"));
 	assert_int_equal(tf_failure_record_parse("last_error=x\n", &n, why, sizeof(why), &err),
 			 -EBADMSG);
@@ -100,7 +105,9 @@ static void test_hw_hint_is_one_printable_word(void **state)
 			 -EBADMSG);
 	/* Where and when it was learnt; strict about both. */
 	assert_int_equal(tf_hw_hint_parse("162.6\nlearnt=1796400000\nfrom=the chip in "
-					  "application mode\n", &h), 0);
+					  "application mode\n",
+					  &h),
+			 0);
 	assert_string_equal(h.hw, "162.6");
 	assert_int_equal(h.learnt, 1796400000);
 	assert_string_equal(h.from, "the chip in application mode");
@@ -140,13 +147,15 @@ static void test_settings_parse_golden_and_errors(void **state)
 	assert_int_equal(s.signatures, TF_SIG_OPTIONAL);
 	assert_int_equal(tf_settings_parse(&s, "[touchfw]\n\nmax_attempts = 0\n",
 					   strlen("[touchfw]\n\nmax_attempts = 0\n"), "t.conf",
-					   &err), -EINVAL);
+					   &err),
+			 -EINVAL);
 	assert_string_equal(err.msg, "t.conf:3: [touchfw] max_attempts: invalid value '0'");
 	assert_int_equal(tf_settings_parse(&s, "[touchfw]\nx=1\0y", 15, "t.conf", &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, "NUL byte"));
 	assert_int_equal(tf_settings_parse(&s, "[paths]\nstate_dir = run\n",
-					   strlen("[paths]\nstate_dir = run\n"), "t.conf", &err),
+					   strlen("[paths]\nstate_dir = run\n"), "t.conf",
+					   &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, "t.conf:2: [paths] state_dir"));
 }

@@ -21,8 +21,7 @@ static struct tf_version parse_ok(const char *family, const char *s)
 	struct tf_version v;
 
 	if (tf_version_parse(family, s, &v) != 0)
-		fail_msg("'%s' should parse as a %s version", s,
-			 family ? family : "dotted");
+		fail_msg("'%s' should parse as a %s version", s, family ? family : "dotted");
 	return v;
 }
 
@@ -42,8 +41,7 @@ static int cmp(const char *family, const char *a, const char *b)
 	return tf_version_cmp(&va, &vb);
 }
 
-static void assert_formats_as(const char *family, const char *in,
-			      const char *want)
+static void assert_formats_as(const char *family, const char *in, const char *want)
 {
 	struct tf_version v = parse_ok(family, in);
 	char buf[TF_VERSION_STR_MAX];
@@ -87,10 +85,9 @@ static void test_mxt_accepts_nibble_limits_and_lowercase_build(void **state)
 static void test_mxt_rejects_malformed_versions(void **state)
 {
 	static const char *const bad[] = {
-		"",	   "2",	      "2.1",	  "2.1.A",   "2.1.ABC",
-		"2.1.AG",  "16.0.00", "2.16.00",  "02.1.AB", "2.01.AB",
-		"2..AB",   ".2.1.AB", "2.1.AB.",  " 2.1.AB", "2.1.AB ",
-		"+2.1.AB", "-2.1.AB", "2.1.0xAB", "2,1,AB",  "2.1.AB.1",
+		"",	   "2",	      "2.1",	 "2.1.A",    "2.1.ABC", "2.1.AG",   "16.0.00",
+		"2.16.00", "02.1.AB", "2.01.AB", "2..AB",    ".2.1.AB", "2.1.AB.",  " 2.1.AB",
+		"2.1.AB ", "+2.1.AB", "-2.1.AB", "2.1.0xAB", "2,1,AB",	"2.1.AB.1",
 	};
 	size_t i;
 
@@ -192,8 +189,7 @@ static void test_different_schemes_order_consistently(void **state)
 
 	(void)state;
 	assert_true(tf_version_cmp(&m, &d) != 0);
-	assert_true((tf_version_cmp(&m, &d) > 0) ==
-		    (tf_version_cmp(&d, &m) < 0));
+	assert_true((tf_version_cmp(&m, &d) > 0) == (tf_version_cmp(&d, &m) < 0));
 }
 
 static void test_format_reports_short_buffer(void **state)
@@ -202,8 +198,7 @@ static void test_format_reports_short_buffer(void **state)
 	char buf[8];
 
 	(void)state;
-	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)),
-			 -ENAMETOOLONG);
+	assert_int_equal(tf_version_format(&v, buf, sizeof(buf)), -ENAMETOOLONG);
 }
 
 static void test_format_rejects_malformed_struct(void **state)
@@ -266,8 +261,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_family_mxt_uses_mxt_scheme_others_dotted),
 		cmocka_unit_test(test_mxt_parses_major_minor_hex_build),
-		cmocka_unit_test(
-		    test_mxt_accepts_nibble_limits_and_lowercase_build),
+		cmocka_unit_test(test_mxt_accepts_nibble_limits_and_lowercase_build),
 		cmocka_unit_test(test_mxt_rejects_malformed_versions),
 		cmocka_unit_test(test_mxt_build_compares_as_hex_number),
 		cmocka_unit_test(test_mxt_minor_ten_is_newer_than_minor_nine),
@@ -275,11 +269,9 @@ int main(void)
 		cmocka_unit_test(test_mxt_from_info_block_bytes),
 		cmocka_unit_test(test_dotted_parses_one_to_four_components),
 		cmocka_unit_test(test_dotted_rejects_malformed_versions),
-		cmocka_unit_test(
-		    test_dotted_compares_numerically_not_as_strings),
+		cmocka_unit_test(test_dotted_compares_numerically_not_as_strings),
 		cmocka_unit_test(test_dotted_missing_components_count_as_zero),
-		cmocka_unit_test(
-		    test_dotted_leading_zeros_mean_the_same_number),
+		cmocka_unit_test(test_dotted_leading_zeros_mean_the_same_number),
 		cmocka_unit_test(test_different_schemes_order_consistently),
 		cmocka_unit_test(test_format_reports_short_buffer),
 		cmocka_unit_test(test_format_rejects_malformed_struct),

@@ -30,7 +30,8 @@ int elantp_attr_number(const char *s, unsigned max, unsigned *v)
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	n = strtoul(s, &end, 10);
-	if (n > max || (strcmp(end, ".0") && *end) || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+	if (n > max || (strcmp(end, ".0") && *end) ||
+	    (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
 		return -EINVAL;
 	*v = (unsigned)n;
 	return 0;
@@ -46,15 +47,18 @@ int elantp_check_image(const uint8_t *data, size_t len, char *msg, size_t size)
 	start = (size_t)(data[ELANTP_IAP_START_OFF] | data[ELANTP_IAP_START_OFF + 1] << 8) * 2;
 	if (start >= len)
 		return snprintf(msg, size, "its IAP start 0x%zx (at 0x%x) is past its end",
-				start / 2, ELANTP_IAP_START_OFF), -EBADMSG;
+				start / 2, ELANTP_IAP_START_OFF),
+		       -EBADMSG;
 	for (i = 0; i < sizeof(validpage_counts) / sizeof(validpage_counts[0]); i++) {
 		size_t at = (size_t)validpage_counts[i] * ELANTP_PAGE - ELANTP_SIG_LEN;
 
 		if (at + ELANTP_SIG_LEN <= len && !memcmp(data + at, signature, ELANTP_SIG_LEN))
 			return 0;
 	}
-	return snprintf(msg, size, "no AA 55 CC 33 FF FF signature where elan_i2c looks "
-			"for it (elan_i2c refuses it)"), -EBADMSG;
+	return snprintf(msg, size,
+			"no AA 55 CC 33 FF FF signature where elan_i2c looks "
+			"for it (elan_i2c refuses it)"),
+	       -EBADMSG;
 }
 
 int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size)
@@ -68,17 +72,20 @@ int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 		return -EINVAL;
 	}
 	for (i = 0; i < b->n_hardware; i++)
-		if (elantp_attr_number(b->hardware[i], 0xffff, &v) < 0 || strchr(b->hardware[i], '.')) {
+		if (elantp_attr_number(b->hardware[i], 0xffff, &v) < 0 ||
+		    strchr(b->hardware[i], '.')) {
 			*key = "hardware";
-			snprintf(msg, size, "\"%s\" is not a product id in decimal (as product_id "
-				 "prints it, without its \".0\")", b->hardware[i]);
+			snprintf(msg, size,
+				 "\"%s\" is not a product id in decimal (as product_id "
+				 "prints it, without its \".0\")",
+				 b->hardware[i]);
 			return -EINVAL;
 		}
 	return 0;
 }
 
-int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size)
+int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size)
 {
 	(void)b;
 	return elantp_check_image(data, len, msg, size);

@@ -27,8 +27,7 @@ struct elantp_img {
 #define ELANTP_ATTR_WAIT_MS 2000
 
 /* The attribute group comes last in probe: wait for it a moment. */
-static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size,
-		struct tf_err *err)
+static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
 	char path[PATH_MAX];
 	unsigned waited = 0;
@@ -37,9 +36,10 @@ static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size,
 	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
 	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
 		if (waited >= ELANTP_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO, "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)", c->dev.name,
-					  c->dev.driver, name, waited);
+			return tf_err_set(err, EIO,
+					  "%s: driver %s has no readable attribute "
+					  "%s (waited %u ms after its probe)",
+					  c->dev.name, c->dev.driver, name, waited);
 		tf_sleep_us(10000);
 		waited += 10;
 	}
@@ -67,12 +67,14 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	    attr(c, "fw_checksum", cs, sizeof(cs), err) < 0)
 		return -err->code;
 	if (elantp_attr_number(id_s, 0xffff, &id) < 0 || elantp_attr_number(fw_s, 255, &fw) < 0)
-		return tf_err_set(err, EBADMSG, "%s: product_id \"%s\" / firmware_version \"%s\" "
-				  "are not as elan_i2c prints them", c->dev.name, id_s, fw_s);
+		return tf_err_set(err, EBADMSG,
+				  "%s: product_id \"%s\" / firmware_version \"%s\" "
+				  "are not as elan_i2c prints them",
+				  c->dev.name, id_s, fw_s);
 	st->mode = TF_CHIP_APP;
 	fill(st, id, fw);
-	tf_snprintf(st->detail, sizeof(st->detail), "%s: product %u, firmware %u.0, checksum %s",
-		    c->dev.driver, id, fw, cs);
+	tf_snprintf(st->detail, sizeof(st->detail),
+		    "%s: product %u, firmware %u.0, checksum %s", c->dev.driver, id, fw, cs);
 	return 0;
 }
 
@@ -109,8 +111,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	if (!(ctrl & (1u << 9))) {
 		st->mode = TF_CHIP_BOOTLOADER;
 		snprintf(st->detail, sizeof(st->detail),
-			 "IAP mode at 0x%02x (control 0x%04x): elan_i2c's probe fails on it", addr,
-			 ctrl);
+			 "IAP mode at 0x%02x (control 0x%04x): elan_i2c's probe fails on it",
+			 addr, ctrl);
 		return 0;
 	}
 	if ((rc = reg_read(c, 0x0101, &id)) < 0 || (rc = reg_read(c, 0x0102, &fw)) < 0)
@@ -118,8 +120,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 				  strerror(-rc));
 	st->mode = TF_CHIP_APP;
 	fill(st, id, fw & 0xff);
-	tf_snprintf(st->detail, sizeof(st->detail), "main mode at 0x%02x: product %u, firmware %s",
-		    addr, id, st->version_str);
+	tf_snprintf(st->detail, sizeof(st->detail),
+		    "main mode at 0x%02x: product %u, firmware %s", addr, id, st->version_str);
 	return 0;
 }
 
@@ -132,8 +134,8 @@ static int elantp_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 }
 
 /* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
-static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
-				const char *name, void **img, struct tf_err *err)
+static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+				void **img, struct tf_err *err)
 {
 	struct elantp_img *i;
 	char why[160];
@@ -177,9 +179,10 @@ static int elantp_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 	unsigned id;
 
 	if (elantp_attr_number(st->hw, 0xffff, &id) < 0)
-		return tf_err_set(err, EINVAL, "%s: the product id is unknown (\"%s\"), so the "
-				  "file elan_i2c would request can not be named", c->dev.name,
-				  st->hw);
+		return tf_err_set(err, EINVAL,
+				  "%s: the product id is unknown (\"%s\"), so the "
+				  "file elan_i2c would request can not be named",
+				  c->dev.name, st->hw);
 	return elantp_fw_name((uint16_t)id, buf, size);
 }
 

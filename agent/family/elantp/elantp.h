@@ -14,8 +14,8 @@
 
 #include "family/family.h"
 
-#define ELANTP_PAGE 64           /* ETP_FW_PAGE_SIZE */
-#define ELANTP_SIG_LEN 6         /* ETP_FW_SIGNATURE_SIZE */
+#define ELANTP_PAGE 64		   /* ETP_FW_PAGE_SIZE */
+#define ELANTP_SIG_LEN 6	   /* ETP_FW_SIGNATURE_SIZE */
 #define ELANTP_IAP_START_OFF 0x106 /* ETP_IAP_START_ADDR * 2 */
 #define ELANTP_FW_MAX (2048 * ELANTP_PAGE)
 
@@ -35,7 +35,7 @@ int elantp_attr_number(const char *s, unsigned max, unsigned *v);
  */
 int elantp_check_image(const uint8_t *data, size_t len, char *msg, size_t size);
 int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
-int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size);
+int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size);
 
 #endif /* TF_ELANTP_H */

@@ -24,8 +24,11 @@ int elants_fw_name(uint16_t hw, char *buf, size_t size)
 int elants_check_image(size_t len, char *msg, size_t size)
 {
 	if (len < ELANTS_PAGE || len % ELANTS_PAGE)
-		return snprintf(msg, size, "%zu bytes is not a whole number of %d-byte pages "
-				"(elants_i2c refuses it)", len, ELANTS_PAGE), -EBADMSG;
+		return snprintf(msg, size,
+				"%zu bytes is not a whole number of %d-byte pages "
+				"(elants_i2c refuses it)",
+				len, ELANTS_PAGE),
+		       -EBADMSG;
 	if (len > ELANTS_FW_MAX)
 		return snprintf(msg, size, "%zu bytes is more than %d", len, ELANTS_FW_MAX),
 		       -EBADMSG;
@@ -45,16 +48,18 @@ int elants_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 	for (i = 0; i < b->n_hardware; i++) {
 		if (elants_hex16_parse(b->hardware[i], &hw) < 0 || hw == 0xffff) {
 			*key = "hardware";
-			snprintf(msg, size, "\"%s\" is not a hardware id as hw_version prints "
-				 "it (four lowercase hex digits, not ffff)", b->hardware[i]);
+			snprintf(msg, size,
+				 "\"%s\" is not a hardware id as hw_version prints "
+				 "it (four lowercase hex digits, not ffff)",
+				 b->hardware[i]);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-int elants_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size)
+int elants_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size)
 {
 	(void)b;
 	(void)data;

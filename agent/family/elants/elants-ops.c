@@ -38,8 +38,7 @@ struct elants_img {
  */
 #define ELANTS_ATTR_WAIT_MS 2000
 
-static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size,
-		struct tf_err *err)
+static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
 	char path[PATH_MAX];
 	unsigned waited = 0;
@@ -51,9 +50,10 @@ static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size,
 	 * has its line.) */
 	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
 		if (waited >= ELANTS_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO, "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)", c->dev.name,
-					  c->dev.driver, name, waited);
+			return tf_err_set(err, EIO,
+					  "%s: driver %s has no readable attribute "
+					  "%s (waited %u ms after its probe)",
+					  c->dev.name, c->dev.driver, name, waited);
 		tf_sleep_us(10000);
 		waited += 10;
 	}
@@ -98,8 +98,10 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 		return 0;
 	}
 	if (strcmp(mode, "Normal"))
-		return tf_err_set(err, EBADMSG, "%s: iap_mode \"%s\" is neither Normal nor "
-				  "Recovery", c->dev.name, mode);
+		return tf_err_set(err, EBADMSG,
+				  "%s: iap_mode \"%s\" is neither Normal nor "
+				  "Recovery",
+				  c->dev.name, mode);
 	if (elants_hex16_parse(fw_s, &fw) < 0)
 		return tf_err_set(err, EBADMSG, "%s: fw_version \"%s\" is not four hex digits",
 				  c->dev.name, fw_s);
@@ -126,7 +128,8 @@ static int query(struct tf_ctx *c, uint8_t info, uint16_t *v)
 	if (r[0] != 0x52)
 		return -EBADMSG;
 	*v = (uint16_t)(((uint32_t)r[0] << 24 | (uint32_t)r[1] << 16 | (uint32_t)r[2] << 8 |
-			 r[3]) >> 4);
+			 r[3]) >>
+			4);
 	return 0;
 }
 
@@ -149,8 +152,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		return 0;
 	}
 	if (rc < 0)
-		return tf_err_set(err, -rc, "soft reset at 0x%02x on i2c-%d: %s", a, c->dev.adapter_nr,
-				  strerror(-rc));
+		return tf_err_set(err, -rc, "soft reset at 0x%02x on i2c-%d: %s", a,
+				  c->dev.adapter_nr, strerror(-rc));
 	tf_sleep_us(30000);
 	rc = tf_i2c_write(c->bus, a, boot, 4);
 	if (rc >= 0) {
@@ -171,13 +174,15 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		return 0;
 	}
 	if (memcmp(hello, "\x55\x55\x55\x55", 4))
-		return tf_err_set(err, EBADMSG, "0x%02x answers but its hello packet is "
-				  "%02x %02x %02x %02x, not an Elan touchscreen's", a, hello[0],
-				  hello[1], hello[2], hello[3]);
+		return tf_err_set(err, EBADMSG,
+				  "0x%02x answers but its hello packet is "
+				  "%02x %02x %02x %02x, not an Elan touchscreen's",
+				  a, hello[0], hello[1], hello[2], hello[3]);
 	rc = query(c, 0x00, &fw);
 	if (rc < 0 || fw == 0 || fw == 0xffff)
-		return tf_err_set(err, EIO, "0x%02x: the firmware version could not be read (%s)",
-				  a, rc < 0 ? strerror(-rc) : "invalid value");
+		return tf_err_set(err, EIO,
+				  "0x%02x: the firmware version could not be read (%s)", a,
+				  rc < 0 ? strerror(-rc) : "invalid value");
 	st->mode = TF_CHIP_APP;
 	fill_version(st, fw);
 	tf_snprintf(st->detail, sizeof(st->detail), "hello at 0x%02x: firmware %s, hardware %s",
@@ -197,8 +202,8 @@ static int elants_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 }
 
 /* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
-static int elants_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
-				const char *name, void **img, struct tf_err *err)
+static int elants_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+				void **img, struct tf_err *err)
 {
 	struct elants_img *i;
 	char why[160];
@@ -242,7 +247,8 @@ static int elants_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 	uint16_t hw;
 
 	if (elants_hex16_parse(st->hw, &hw) < 0 || elants_fw_name(hw, buf, size) < 0)
-		return tf_err_set(err, EINVAL, "%s: the hardware id is unknown (\"%s\"), so the "
+		return tf_err_set(err, EINVAL,
+				  "%s: the hardware id is unknown (\"%s\"), so the "
 				  "file elants_i2c would request can not be named",
 				  c->dev.name, st->hw);
 	return 0;

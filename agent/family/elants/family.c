@@ -17,10 +17,13 @@ static int elants_check_controller(const struct tf_controller *ctl, char *msg, s
 {
 	if (strcmp(ctl->bus, "i2c"))
 		return tf_snprintf(msg, size, "bus %s: elants_i2c serves i2c devices only",
-				   ctl->bus), -EINVAL;
+				   ctl->bus),
+		       -EINVAL;
 	if (ctl->power != TF_POWER_DRIVER)
-		return tf_snprintf(msg, size, "power: only the driver flashes an Elan "
-				   "touchscreen, so power must be \"driver\""), -EINVAL;
+		return tf_snprintf(msg, size,
+				   "power: only the driver flashes an Elan "
+				   "touchscreen, so power must be \"driver\""),
+		       -EINVAL;
 	return 0;
 }
 

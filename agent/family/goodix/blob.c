@@ -45,14 +45,16 @@ int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 		*key = "version";
 		tf_snprintf(msg, size,
 			    "'%s' is not a Goodix configuration version (byte 0 of the blob, "
-			    "decimal 1-255)", b->version ? b->version : "");
+			    "decimal 1-255)",
+			    b->version ? b->version : "");
 		return -EINVAL;
 	}
 	if (b->for_version && goodix_fw_version_parse(b->for_version, &fw) < 0) {
 		*key = "for_version";
 		tf_snprintf(msg, size,
 			    "'%s' is not a Goodix firmware version (0x and four lowercase "
-			    "hex digits, e.g. 0x1060)", b->for_version);
+			    "hex digits, e.g. 0x1060)",
+			    b->for_version);
 		return -EINVAL;
 	}
 	if (b->has_info_crc || b->has_config_crc) {
@@ -63,13 +65,13 @@ int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 	return 0;
 }
 
-int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size)
+int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size)
 {
 	struct tf_err err = { 0 };
 
-	if (goodix_blob_check((const char *const *)b->hardware, b->n_hardware, b->version,
-			      data, len, NULL, NULL, &err) < 0) {
+	if (goodix_blob_check((const char *const *)b->hardware, b->n_hardware, b->version, data,
+			      len, NULL, NULL, &err) < 0) {
 		tf_snprintf(msg, size, "%s", err.msg);
 		return -EBADMSG;
 	}
@@ -100,21 +102,25 @@ int goodix_blob_facts(const uint8_t *data, size_t len, const char *name,
 			r = goodix_cfg_check(chip, layouts[i], data, len, name, &info, &why);
 	}
 	if (r < 0)
-		return tf_err_set(err, EBADMSG, "%s", why.msg[0] ? why.msg :
-				  "not a Goodix configuration (186, 228 or 240 bytes)");
+		return tf_err_set(
+			err, EBADMSG, "%s",
+			why.msg[0] ? why.msg
+				   : "not a Goodix configuration (186, 228 or 240 bytes)");
 	if (info.version == 0)
-		return tf_err_set(err, EBADMSG,
-				  "%s: configuration version 0 (byte 0) means 'take it whatever "
-				  "you hold' to the chip, which renumbers it: give it a version",
-				  name);
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: configuration version 0 (byte 0) means 'take it whatever "
+			"you hold' to the chip, which renumbers it: give it a version",
+			name);
 	f->is_config = true;
 	goodix_cfg_version_format(info.version, f->version, sizeof(f->version));
 	tf_snprintf(f->ext, sizeof(f->ext), "bin");
-	tf_snprintf(f->what, sizeof(f->what),
-		 "%s-layout configuration (%zu bytes, %s checksum 0x%0*X), version %u, %ux%u, "
-		 "%u touches; the blob names neither its chip ids nor its firmware",
-		 chip->klass, len, info.checksum_kind == GOODIX_CHECKSUM_16 ? "16-bit" : "8-bit",
-		 info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum, info.version,
-		 info.x_res, info.y_res, info.max_touch);
+	tf_snprintf(
+		f->what, sizeof(f->what),
+		"%s-layout configuration (%zu bytes, %s checksum 0x%0*X), version %u, %ux%u, "
+		"%u touches; the blob names neither its chip ids nor its firmware",
+		chip->klass, len, info.checksum_kind == GOODIX_CHECKSUM_16 ? "16-bit" : "8-bit",
+		info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum, info.version,
+		info.x_res, info.y_res, info.max_touch);
 	return 0;
 }

@@ -33,10 +33,12 @@ static int goodix_check_controller(const struct tf_controller *ctl, char *msg, s
 		return tf_snprintf(msg, size,
 				   "reg 0x%02x: a Goodix chip answers at 0x%02x or 0x%02x (the "
 				   "level of INT at reset chooses)",
-				   ctl->reg, GOODIX_ADDR_INT_HIGH, GOODIX_ADDR_INT_LOW), -EINVAL;
+				   ctl->reg, GOODIX_ADDR_INT_HIGH, GOODIX_ADDR_INT_LOW),
+		       -EINVAL;
 	if (strcmp(ctl->bus, "i2c"))
 		return tf_snprintf(msg, size, "bus %s: Goodix GT9xx/GT1x chips are i2c devices",
-				   ctl->bus), -EINVAL;
+				   ctl->bus),
+		       -EINVAL;
 	return 0;
 }
 

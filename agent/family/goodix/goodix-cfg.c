@@ -13,16 +13,28 @@
 #include <string.h>
 
 static const struct goodix_chip_data gt1x_data = {
-	"GT1x", GOODIX_GT1X_REG_CONFIG, GOODIX_CONFIG_GT9X_LENGTH, GOODIX_CHECKSUM_16,
+	"GT1x",
+	GOODIX_GT1X_REG_CONFIG,
+	GOODIX_CONFIG_GT9X_LENGTH,
+	GOODIX_CHECKSUM_16,
 };
 static const struct goodix_chip_data gt911_data = {
-	"GT911", GOODIX_GT9X_REG_CONFIG, GOODIX_CONFIG_911_LENGTH, GOODIX_CHECKSUM_8,
+	"GT911",
+	GOODIX_GT9X_REG_CONFIG,
+	GOODIX_CONFIG_911_LENGTH,
+	GOODIX_CHECKSUM_8,
 };
 static const struct goodix_chip_data gt967_data = {
-	"GT967", GOODIX_GT9X_REG_CONFIG, GOODIX_CONFIG_967_LENGTH, GOODIX_CHECKSUM_8,
+	"GT967",
+	GOODIX_GT9X_REG_CONFIG,
+	GOODIX_CONFIG_967_LENGTH,
+	GOODIX_CHECKSUM_8,
 };
 static const struct goodix_chip_data gt9x_data = {
-	"GT9x", GOODIX_GT9X_REG_CONFIG, GOODIX_CONFIG_GT9X_LENGTH, GOODIX_CHECKSUM_8,
+	"GT9x",
+	GOODIX_GT9X_REG_CONFIG,
+	GOODIX_CONFIG_GT9X_LENGTH,
+	GOODIX_CHECKSUM_8,
 };
 
 /* goodix_chip_ids: ids compare as strings, exactly ("917S", not "917s"). */
@@ -111,17 +123,16 @@ uint16_t goodix_cfg_checksum(enum goodix_checksum kind, const uint8_t *buf, size
 	}
 }
 
-uint16_t goodix_cfg_stored_checksum(enum goodix_checksum kind, const uint8_t *buf,
-				    size_t len)
+uint16_t goodix_cfg_stored_checksum(enum goodix_checksum kind, const uint8_t *buf, size_t len)
 {
 	if (kind == GOODIX_CHECKSUM_8)
 		return len >= 2 ? buf[len - 2] : 0;
 	return len >= 3 ? (uint16_t)(buf[len - 3] << 8 | buf[len - 2]) : 0;
 }
 
-int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
-		     const uint8_t *buf, size_t len, const char *name,
-		     struct goodix_cfg_info *info, struct tf_err *err)
+int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id, const uint8_t *buf,
+		     size_t len, const char *name, struct goodix_cfg_info *info,
+		     struct tf_err *err)
 {
 	struct goodix_cfg_info tmp;
 	uint16_t want, got;
@@ -155,13 +166,15 @@ int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
 				  "0x%0*X (%s, as goodix_check_cfg_%s); touchfw never "
 				  "repairs a checksum: fix the file where it was made",
 				  pfx, c16 ? "word" : "byte", at, c16 ? 4 : 2, got, c16 ? 4 : 2,
-				  want, c16 ? "two's complement of the big-endian word sum"
-					    : "two's complement of the byte sum",
+				  want,
+				  c16 ? "two's complement of the big-endian word sum"
+				      : "two's complement of the byte sum",
 				  c16 ? "16" : "8");
 	if (buf[len - 1] != 1)
 		return tf_err_set(err, EBADMSG,
 				  "%sconfig-fresh byte %zu is 0x%02X, must be 0x01 (the "
-				  "driver refuses it)", pfx, len - 1, buf[len - 1]);
+				  "driver refuses it)",
+				  pfx, len - 1, buf[len - 1]);
 	tmp.len = len;
 	tmp.version = buf[GOODIX_CFG_VERSION_LOC];
 	tmp.x_res = (uint16_t)(buf[GOODIX_CFG_RESOLUTION_LOC] |
@@ -176,11 +189,13 @@ int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
 	if (!tmp.x_res || !tmp.y_res)
 		return tf_err_set(err, EBADMSG,
 				  "%sresolution %ux%u (bytes 1-4) has a zero axis; the "
-				  "driver would ignore it", pfx, tmp.x_res, tmp.y_res);
+				  "driver would ignore it",
+				  pfx, tmp.x_res, tmp.y_res);
 	if (!tmp.max_touch)
 		return tf_err_set(err, EBADMSG,
 				  "%scontact count (byte 5, low nibble) is 0; the driver "
-				  "would ignore the configuration", pfx);
+				  "would ignore the configuration",
+				  pfx);
 	if (info)
 		*info = tmp;
 	return 0;
@@ -200,8 +215,8 @@ uint32_t goodix_cfg_digest(const uint8_t *buf, size_t len)
 	return ~crc;
 }
 
-void goodix_cfg_axis_max(const struct goodix_cfg_info *info, bool swapped_x_y,
-			 int32_t *x_max, int32_t *y_max)
+void goodix_cfg_axis_max(const struct goodix_cfg_info *info, bool swapped_x_y, int32_t *x_max,
+			 int32_t *y_max)
 {
 	int32_t x = (int32_t)info->x_res - 1, y = (int32_t)info->y_res - 1;
 
@@ -216,8 +231,8 @@ bool goodix_config_name_valid(const char *name)
 	if (!name || !name[0] || !strcmp(name, ".") || !strcmp(name, ".."))
 		return false;
 	for (n = 0; name[n]; n++)
-		if (n >= 64 || !(is_alnum(name[n]) || name[n] == '.' || name[n] == '_' ||
-				 name[n] == '-'))
+		if (n >= 64 ||
+		    !(is_alnum(name[n]) || name[n] == '.' || name[n] == '_' || name[n] == '-'))
 			return false;
 	return true;
 }
@@ -266,19 +281,22 @@ int goodix_blob_check(const char *const *hardware, size_t n_hardware, const char
 		return tf_err_set(err, EBADMSG,
 				  "%sconfiguration version 0 (byte 0) is the vendor "
 				  "driver's forced update: the chip renumbers it, so it can "
-				  "not be verified; give the blob its real version", pfx);
+				  "not be verified; give the blob its real version",
+				  pfx);
 	if (version) {
 		char s[8];
 
 		if (goodix_cfg_version_parse(version, &v) < 0)
 			return tf_err_set(err, EBADMSG,
 					  "%sversion '%s' is not a Goodix configuration "
-					  "version (decimal 0-255)", pfx, version);
+					  "version (decimal 0-255)",
+					  pfx, version);
 		if (v != got.version) {
 			goodix_cfg_version_format(got.version, s, sizeof(s));
 			return tf_err_set(err, EBADMSG,
 					  "%sthe manifest says version %u, the blob's byte 0 "
-					  "says %s", pfx, v, s);
+					  "says %s",
+					  pfx, v, s);
 		}
 	}
 	if (info)

@@ -28,7 +28,7 @@
 
 /* Time the chip may take to show a written configuration as its own. */
 #define GOODIX_READBACK_TIMEOUT_MS 200
-#define GOODIX_READBACK_POLL_US	   10000
+#define GOODIX_READBACK_POLL_US 10000
 
 struct goodix_priv {
 	uint16_t addr;
@@ -150,14 +150,14 @@ static int goodix_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	goodix_cfg_version_format(info.version, v, sizeof(v));
 	tf_snprintf(st->config_version_str, sizeof(st->config_version_str), "%s", v);
 	snprintf(st->detail, sizeof(st->detail),
-		 "application at 0x%02x: %s, config version %s, checksum 0x%0*X, %ux%u", p->addr,
-		 chip, v, info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2, info.checksum,
-		 info.x_res, info.y_res);
+		 "application at 0x%02x: %s, config version %s, checksum 0x%0*X, %ux%u",
+		 p->addr, chip, v, info.checksum_kind == GOODIX_CHECKSUM_16 ? 4 : 2,
+		 info.checksum, info.x_res, info.y_res);
 	return 0;
 }
 
-static int goodix_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
-				const char *name, void **img, struct tf_err *err)
+static int goodix_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+				void **img, struct tf_err *err)
 {
 	(void)c;
 	(void)len;
@@ -165,7 +165,8 @@ static int goodix_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
 	(void)img;
 	return tf_err_set(err, EOPNOTSUPP,
 			  "%s: touchfw does not flash Goodix firmware (only vendor tools "
-			  "do); it installs configurations", name ? name : "firmware");
+			  "do); it installs configurations",
+			  name ? name : "firmware");
 }
 
 static void goodix_free_firmware(void *img)
@@ -203,7 +204,8 @@ static int goodix_load_config(struct tf_ctx *c, const uint8_t *data, size_t len,
 		for (i = 0; i < TF_ARRAY_SIZE(layouts) && r < 0; i++) {
 			chip = goodix_chip_data_for(layouts[i]);
 			if (chip && chip->config_len == len)
-				r = goodix_cfg_check(chip, layouts[i], data, len, name, NULL, NULL);
+				r = goodix_cfg_check(chip, layouts[i], data, len, name, NULL,
+						     NULL);
 		}
 		if (r < 0) {
 			/* Name what is wrong against the layout of its length. */
@@ -215,7 +217,8 @@ static int goodix_load_config(struct tf_ctx *c, const uint8_t *data, size_t len,
 			if (i == TF_ARRAY_SIZE(layouts) || !chip)
 				return tf_err_set(err, EBADMSG,
 						  "%s: %zu bytes, longer than any Goodix "
-						  "configuration (240 at most)", name, len);
+						  "configuration (240 at most)",
+						  name, len);
 			goodix_cfg_check(chip, layouts[i], data, len, name, NULL, err);
 			return -EBADMSG;
 		}
@@ -254,8 +257,8 @@ static int goodix_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 				err);
 }
 
-static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
-				  char *buf, size_t size, struct tf_err *err)
+static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+				  size_t size, struct tf_err *err)
 {
 	const char *cname = c->ctrl ? c->ctrl->config_name : NULL;
 
@@ -263,8 +266,9 @@ static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *
 		return tf_err_set(err, EOPNOTSUPP,
 				  "%s requests a configuration file only when it has both "
 				  "the INT and RST lines (goodix_get_gpio_config); the board "
-				  "profile names %s", GOODIX_DRIVER_NAME,
-				  c->ctrl && c->ctrl->has_chg ? "no reset line"
+				  "profile names %s",
+				  GOODIX_DRIVER_NAME,
+				  c->ctrl && c->ctrl->has_chg	  ? "no reset line"
 				  : c->ctrl && c->ctrl->has_reset ? "no interrupt line"
 								  : "neither");
 	if (!st->hw[0])
@@ -307,19 +311,24 @@ static int goodix_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		tf_sleep_us(GOODIX_READBACK_POLL_US);
 	}
 	if (r < 0)
-		return tf_err_set(err, -r, "no answer at 0x%02x after the configuration "
-				  "was written", p->addr);
+		return tf_err_set(err, -r,
+				  "no answer at 0x%02x after the configuration "
+				  "was written",
+				  p->addr);
 	back[b->len - 1] = 1;
-	if (goodix_cfg_check(p->chip, p->product.id, back, b->len, "read back", &got, NULL) == 0)
+	if (goodix_cfg_check(p->chip, p->product.id, back, b->len, "read back", &got, NULL) ==
+	    0)
 		return tf_err_set(err, EIO,
 				  "the chip did not take %s (version %u): it reads back "
 				  "version %u, checksum 0x%02X, %ux%u (a chip keeps its own "
 				  "configuration when the one offered has a lower version or "
-				  "a checksum it refuses)", b->name, b->info.version, got.version,
-				  got.checksum, got.x_res, got.y_res);
+				  "a checksum it refuses)",
+				  b->name, b->info.version, got.version, got.checksum,
+				  got.x_res, got.y_res);
 	return tf_err_set(err, EIO,
 			  "the chip did not take %s (version %u): what it reads back "
-			  "is not a valid configuration", b->name, b->info.version);
+			  "is not a valid configuration",
+			  b->name, b->info.version);
 }
 
 /* The axis maxima the driver derives from this configuration. */
@@ -405,8 +414,7 @@ static int goodix_chip_info(struct tf_ctx *c, const struct tf_chip_state *st,
  * (never recomputed: a chip only runs a configuration whose checksum it
  * accepted), the fresh byte 1.  Its digest is the chip's config digest.
  */
-static int goodix_save_config(struct tf_ctx *c, uint8_t **data, size_t *len,
-			      struct tf_err *err)
+static int goodix_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct tf_err *err)
 {
 	struct goodix_priv *p = P(c);
 	struct goodix_cfg_info info;

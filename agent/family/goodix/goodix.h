@@ -19,35 +19,35 @@
 #include "util.h"
 
 /* Registers (goodix.h): 16-bit addresses, big-endian on the wire. */
-#define GOODIX_REG_COMMAND	   0x8040
-#define GOODIX_REG_ID		   0x8140 /* 4 ASCII id bytes, LE16 firmware version */
-#define GOODIX_ID_READ_LEN	   6
-#define GOODIX_ID_MAX_LEN	   4
-#define GOODIX_GT9X_REG_CONFIG	   0x8047
-#define GOODIX_GT1X_REG_CONFIG	   0x8050
+#define GOODIX_REG_COMMAND 0x8040
+#define GOODIX_REG_ID 0x8140 /* 4 ASCII id bytes, LE16 firmware version */
+#define GOODIX_ID_READ_LEN 6
+#define GOODIX_ID_MAX_LEN 4
+#define GOODIX_GT9X_REG_CONFIG 0x8047
+#define GOODIX_GT1X_REG_CONFIG 0x8050
 
 /* Config lengths (goodix.c GOODIX_CONFIG_*_LENGTH). */
-#define GOODIX_CONFIG_MIN_LENGTH   186
-#define GOODIX_CONFIG_911_LENGTH   186
-#define GOODIX_CONFIG_967_LENGTH   228
-#define GOODIX_CONFIG_GT9X_LENGTH  240
-#define GOODIX_CONFIG_MAX_LENGTH   240
+#define GOODIX_CONFIG_MIN_LENGTH 186
+#define GOODIX_CONFIG_911_LENGTH 186
+#define GOODIX_CONFIG_967_LENGTH 228
+#define GOODIX_CONFIG_GT9X_LENGTH 240
+#define GOODIX_CONFIG_MAX_LENGTH 240
 
 /* Fields of a configuration (goodix.c RESOLUTION_LOC, MAX_CONTACTS_LOC). */
-#define GOODIX_CFG_VERSION_LOC	   0
-#define GOODIX_CFG_RESOLUTION_LOC  1
+#define GOODIX_CFG_VERSION_LOC 0
+#define GOODIX_CFG_RESOLUTION_LOC 1
 #define GOODIX_CFG_MAX_CONTACTS_LOC 5
 
 /* goodix_send_cfg: "Let the firmware reconfigure itself, so sleep 10ms". */
-#define GOODIX_CONFIG_SETTLE_US	   10000
+#define GOODIX_CONFIG_SETTLE_US 10000
 
 /* I2C addresses, chosen by the INT level while RESET is released
  * (goodix_reset_no_int_sync: INT high -> 0x14, low -> 0x5d). */
-#define GOODIX_ADDR_INT_HIGH	   0x14
-#define GOODIX_ADDR_INT_LOW	   0x5d
+#define GOODIX_ADDR_INT_HIGH 0x14
+#define GOODIX_ADDR_INT_LOW 0x5d
 
 /* The driver's name in sysfs (goodix_ts_driver.driver.name). */
-#define GOODIX_DRIVER_NAME	   "Goodix-TS"
+#define GOODIX_DRIVER_NAME "Goodix-TS"
 
 enum goodix_checksum {
 	GOODIX_CHECKSUM_8,  /* goodix_check_cfg_8: byte len-2, fresh at len-1 */
@@ -56,7 +56,7 @@ enum goodix_checksum {
 
 /* What a chip id means for its configuration (goodix_chip_data). */
 struct goodix_chip_data {
-	const char *klass;	/* "GT911", "GT967", "GT9x", "GT1x": for messages */
+	const char *klass; /* "GT911", "GT967", "GT9x", "GT1x": for messages */
 	uint16_t config_reg;
 	uint16_t config_len;
 	enum goodix_checksum checksum;
@@ -88,8 +88,8 @@ struct goodix_product {
  * LE16.  -EBADMSG with a message when the id is empty or not printable
  * (a chip that is not a Goodix, or not running its firmware).
  */
-int goodix_product_parse(const uint8_t *buf, size_t len,
-			 struct goodix_product *p, struct tf_err *err);
+int goodix_product_parse(const uint8_t *buf, size_t len, struct goodix_product *p,
+			 struct tf_err *err);
 
 /* What touchfw reads out of a valid configuration. */
 struct goodix_cfg_info {
@@ -98,7 +98,7 @@ struct goodix_cfg_info {
 	uint16_t x_res, y_res; /* bytes 1-4, LE16 each */
 	uint8_t max_touch;     /* byte 5, low nibble */
 	enum goodix_checksum checksum_kind;
-	uint16_t checksum;     /* as stored: 8-bit or BE16 */
+	uint16_t checksum; /* as stored: 8-bit or BE16 */
 };
 
 /*
@@ -107,11 +107,9 @@ struct goodix_cfg_info {
  * at len-4, whose low byte is the checksum's own high byte: the value
  * depends on what is stored there, exactly as the kernel computes it.
  */
-uint16_t goodix_cfg_checksum(enum goodix_checksum kind, const uint8_t *buf,
-			     size_t len);
+uint16_t goodix_cfg_checksum(enum goodix_checksum kind, const uint8_t *buf, size_t len);
 /* The checksum stored in @buf (byte len-2, or BE16 at len-3). */
-uint16_t goodix_cfg_stored_checksum(enum goodix_checksum kind, const uint8_t *buf,
-				    size_t len);
+uint16_t goodix_cfg_stored_checksum(enum goodix_checksum kind, const uint8_t *buf, size_t len);
 
 /*
  * Check a configuration blob for a chip whose data is @chip (id @id, for
@@ -122,9 +120,9 @@ uint16_t goodix_cfg_stored_checksum(enum goodix_checksum kind, const uint8_t *bu
  * zero resolution or contact count (the driver would fall back to its
  * defaults).  Never modifies or repairs anything.
  */
-int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id,
-		     const uint8_t *buf, size_t len, const char *name,
-		     struct goodix_cfg_info *info, struct tf_err *err);
+int goodix_cfg_check(const struct goodix_chip_data *chip, const char *id, const uint8_t *buf,
+		     size_t len, const char *name, struct goodix_cfg_info *info,
+		     struct tf_err *err);
 
 /*
  * touchfw's digest of a configuration, standing in for the config CRC other
@@ -140,8 +138,8 @@ uint32_t goodix_cfg_digest(const uint8_t *buf, size_t len);
  * swapped when the board sets touchscreen-swapped-x-y
  * (touchscreen_parse_properties).
  */
-void goodix_cfg_axis_max(const struct goodix_cfg_info *info, bool swapped_x_y,
-			 int32_t *x_max, int32_t *y_max);
+void goodix_cfg_axis_max(const struct goodix_cfg_info *info, bool swapped_x_y, int32_t *x_max,
+			 int32_t *y_max);
 
 /*
  * The file name goodix_ts_probe requests: "goodix/<config_name>" when the
@@ -149,8 +147,7 @@ void goodix_cfg_axis_max(const struct goodix_cfg_info *info, bool swapped_x_y,
  * else "goodix_<id>_cfg.bin".  -EINVAL if @id is not goodix_id_valid or
  * @config_name is not a plain file name; -ENAMETOOLONG if @size is short.
  */
-int goodix_cfg_file_name(const char *id, const char *config_name, char *buf,
-			 size_t size);
+int goodix_cfg_file_name(const char *id, const char *config_name, char *buf, size_t size);
 /* A goodix,config-name value touchfw accepts: [A-Za-z0-9._-]+, no "."/"..",
  * at most 64 characters (the kernel's cfg_name buffer is 64 with "goodix/"). */
 bool goodix_config_name_valid(const char *name);
@@ -165,10 +162,9 @@ bool goodix_config_name_valid(const char *name);
  * when @version is given (the manifest's) it must
  * be the blob's byte 0.  -EBADMSG with a message naming @name.
  */
-int goodix_blob_check(const char *const *hardware, size_t n_hardware,
-		      const char *version, const uint8_t *buf, size_t len,
-		      const char *name, struct goodix_cfg_info *info,
-		      struct tf_err *err);
+int goodix_blob_check(const char *const *hardware, size_t n_hardware, const char *version,
+		      const uint8_t *buf, size_t len, const char *name,
+		      struct goodix_cfg_info *info, struct tf_err *err);
 
 /*
  * Versions.  touchfw's scheme for this family, printed and parsed the same:
@@ -199,8 +195,8 @@ void goodix_version_cfg(uint8_t version, struct tf_version *v);
 void goodix_version_fw(uint16_t fw, struct tf_version *v);
 /* Manifest rules, on the section and on the bytes (blob.c). */
 int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
-int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len,
-			   char *msg, size_t size);
+int goodix_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
+			   size_t size);
 struct tf_blob_facts;
 int goodix_blob_facts(const uint8_t *data, size_t len, const char *name,
 		      struct tf_blob_facts *f, struct tf_err *err);

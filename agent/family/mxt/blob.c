@@ -27,8 +27,7 @@ bool mxt_hw_id_ok(const char *s)
 		v = 0;
 		for (digits = 0; s[digits] >= '0' && s[digits] <= '9'; digits++)
 			v = v * 10 + (unsigned)(s[digits] - '0');
-		if (digits == 0 || digits > 3 || v > 255 ||
-		    (digits > 1 && s[0] == '0'))
+		if (digits == 0 || digits > 3 || v > 255 || (digits > 1 && s[0] == '0'))
 			return false;
 		s += digits;
 		if (part == 0 && *s++ != '.')
@@ -62,7 +61,8 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
 			*key = "bootloader_id";
 			tf_snprintf(msg, size,
 				    "'%s' is not an mxt bootloader id (decimal 0 to 31, "
-				    "no leading zero)", v);
+				    "no leading zero)",
+				    v);
 			return -EINVAL;
 		}
 	}
@@ -86,8 +86,8 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
  * or .enc hex) carries no header at all, so its hardware and version come
  * from the command line.
  */
-int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
-		   struct tf_blob_facts *f, struct tf_err *err)
+int mxt_blob_facts(const uint8_t *data, size_t len, const char *name, struct tf_blob_facts *f,
+		   struct tf_err *err)
 {
 	struct mxt_cfg cfg;
 	struct mxt_fw fw = { 0 };
@@ -111,19 +111,22 @@ int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
 		tf_snprintf(f->what, sizeof(f->what),
 			    "OBP_RAW configuration for hardware %s firmware %s, %zu object "
 			    "lines, info CRC 0x%06X, config CRC 0x%06X",
-			    f->hardware[0], f->for_version, cfg.n, cfg.info_crc, cfg.config_crc);
+			    f->hardware[0], f->for_version, cfg.n, cfg.info_crc,
+			    cfg.config_crc);
 		mxt_cfg_free(&cfg);
 		return 0;
 	}
 	if (mxt_fw_parse(data, len, MXT_FW_AUTO, &fw, &why) < 0)
-		return tf_err_set(err, EBADMSG,
-				  "%s: neither an OBP_RAW configuration nor a firmware image: %s",
-				  name, why.msg);
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: neither an OBP_RAW configuration nor a firmware image: %s", name,
+			why.msg);
 	f->is_config = false;
 	tf_snprintf(f->ext, sizeof(f->ext), "%s", fw.was_enc ? "enc" : "fw");
 	tf_snprintf(f->what, sizeof(f->what),
-		 "firmware image (%s), %zu frames; the image names neither its hardware "
-		 "nor its version", fw.was_enc ? ".enc hex" : ".fw binary", fw.frames);
+		    "firmware image (%s), %zu frames; the image names neither its hardware "
+		    "nor its version",
+		    fw.was_enc ? ".enc hex" : ".fw binary", fw.frames);
 	mxt_fw_free(&fw);
 	return 0;
 }
@@ -157,7 +160,8 @@ int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len
 	mxt_version_string(cfg.info[2], cfg.info[3], ver, sizeof(ver));
 	mxt_version_from_info(cfg.info[2], cfg.info[3], &v);
 	if (b->n_hardware != 1 || strcmp(b->hardware[0], hw))
-		tf_snprintf(msg, size, "hardware: the manifest says %s, the blob's header %s "
+		tf_snprintf(msg, size,
+			    "hardware: the manifest says %s, the blob's header %s "
 			    "(an OBP_RAW configuration is for one chip)",
 			    b->n_hardware ? b->hardware[0] : "nothing", hw);
 	else if (b->has_info_crc && b->info_crc != cfg.info_crc)
@@ -165,10 +169,13 @@ int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len
 			    "info_crc: the manifest says 0x%06X, the blob's header 0x%06X",
 			    b->info_crc, cfg.info_crc);
 	else if (b->has_config_crc && cfg.config_crc && b->config_crc != cfg.config_crc)
-		tf_snprintf(msg, size, "config_crc: the manifest says 0x%06X, the blob's header "
-			    "0x%06X", b->config_crc, cfg.config_crc);
+		tf_snprintf(msg, size,
+			    "config_crc: the manifest says 0x%06X, the blob's header "
+			    "0x%06X",
+			    b->config_crc, cfg.config_crc);
 	else if (b->for_version && tf_version_cmp(&b->v_for_version, &v))
-		tf_snprintf(msg, size, "for_version: the manifest says %s, the blob's header %s",
+		tf_snprintf(msg, size,
+			    "for_version: the manifest says %s, the blob's header %s",
 			    b->for_version, ver);
 	else
 		msg[0] = '\0';

@@ -12,12 +12,12 @@
 static const char *const mxt_drivers[] = { "atmel_mxt_ts", "mchp_spi_ts", NULL };
 static const char *const mxt_compatibles[] = {
 	"atmel,maxtouch",     "atmel,qt602240_ts", "atmel,atmel_mxt_ts",
-	"atmel,atmel_mxt_tp", "atmel,mXT224",      NULL,
+	"atmel,atmel_mxt_tp", "atmel,mXT224",	   NULL,
 };
 static const char *const mxt_acpi[] = { "ATML0000", "ATML0001", NULL };
 /* i2c_device_id names: clients made by new_device or board files. */
 static const char *const mxt_i2c_ids[] = { "qt602240_ts", "atmel_mxt_ts", "atmel_mxt_tp",
-					   "maxtouch", "mXT224", NULL };
+					   "maxtouch",	  "mXT224",	  NULL };
 
 const struct tf_family_ids tf_family_ids_mxt = {
 	.name = "mxt",

@@ -51,8 +51,8 @@ static int next_hex(struct lexer *lx, uint32_t max, uint32_t *out)
 	}
 	if (!digits)
 		return -1;
-	if (lx->p < lx->end && !(*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' ||
-				 *lx->p == '\n'))
+	if (lx->p < lx->end &&
+	    !(*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\n'))
 		return -1;
 	*out = (uint32_t)v;
 	return 1;
@@ -81,13 +81,14 @@ int mxt_cfg_parse(const char *buf, size_t len, struct mxt_cfg *cfg, struct tf_er
 	lx.p += strlen(MAGIC);
 	for (i = 0; i < MXT_INFO_SIZE; i++) {
 		if (next_hex(&lx, 0xff, &v) != 1)
-			return tf_err_set(err, EINVAL, "line %u: info-block byte %d: expected a hex byte",
+			return tf_err_set(err, EINVAL,
+					  "line %u: info-block byte %d: expected a hex byte",
 					  lx.line, i + 1);
 		cfg->info[i] = (uint8_t)v;
 	}
 	if (next_hex(&lx, 0xffffff, &cfg->info_crc) != 1)
-		return tf_err_set(err, EINVAL, "line %u: expected the info-block CRC (24-bit hex)",
-				  lx.line);
+		return tf_err_set(err, EINVAL,
+				  "line %u: expected the info-block CRC (24-bit hex)", lx.line);
 	if (next_hex(&lx, 0xffffff, &cfg->config_crc) != 1)
 		return tf_err_set(err, EINVAL, "line %u: expected the config CRC (24-bit hex)",
 				  lx.line);
@@ -108,8 +109,8 @@ int mxt_cfg_parse(const char *buf, size_t len, struct mxt_cfg *cfg, struct tf_er
 		}
 		if (t > 0xff || size == 0 || size > 256 || inst > 0xff) {
 			r = tf_err_set(err, EINVAL,
-				       "line %u: T%u instance %u size %u out of range",
-				       o.line, t, inst, size);
+				       "line %u: T%u instance %u size %u out of range", o.line,
+				       t, inst, size);
 			goto fail;
 		}
 		o.type = (uint16_t)t;
@@ -157,9 +158,9 @@ static bool volatile_object(uint16_t type)
 	return type == MXT_T5 || type == MXT_T6 || type == MXT_T37 || type == MXT_T44;
 }
 
-int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info,
-		  bool force, uint8_t **mem, uint16_t *start, uint16_t *len,
-		  uint32_t *crc, struct tf_err *err)
+int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info, bool force,
+		  uint8_t **mem, uint16_t *start, uint16_t *len, uint32_t *crc,
+		  struct tf_err *err)
 {
 	uint16_t s = info->cfg_start, n;
 	uint8_t *m;
@@ -171,10 +172,11 @@ int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info,
 				  "config is for family %u variant %u, the chip is %u.%u",
 				  cfg->info[0], cfg->info[1], info->family, info->variant);
 	if (cfg->info_crc != info->crc_read && !force)
-		return tf_err_set(err, EINVAL,
-				  "config is for info-block CRC 0x%06X, the chip has 0x%06X "
-				  "(another firmware version or object layout; --force overrides)",
-				  cfg->info_crc, info->crc_read);
+		return tf_err_set(
+			err, EINVAL,
+			"config is for info-block CRC 0x%06X, the chip has 0x%06X "
+			"(another firmware version or object layout; --force overrides)",
+			cfg->info_crc, info->crc_read);
 	if (info->mem_size <= info->crc_start || info->crc_start < s)
 		return tf_err_set(err, EINVAL, "chip has no configuration area");
 	n = (uint16_t)(info->mem_size - s);
@@ -196,8 +198,8 @@ int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info,
 		if (o->instance >= ob->instances) {
 			free(m);
 			return tf_err_set(err, EINVAL,
-					  "line %u: T%u instance %u, the chip has %u",
-					  o->line, o->type, o->instance, ob->instances);
+					  "line %u: T%u instance %u, the chip has %u", o->line,
+					  o->type, o->instance, ob->instances);
 		}
 		if (o->size > ob->size) {
 			free(m);

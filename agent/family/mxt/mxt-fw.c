@@ -26,8 +26,8 @@ static bool looks_enc(const uint8_t *buf, size_t len)
 	return true;
 }
 
-static int decode_enc(const uint8_t *buf, size_t len, uint8_t **out,
-		      size_t *outlen, struct tf_err *err)
+static int decode_enc(const uint8_t *buf, size_t len, uint8_t **out, size_t *outlen,
+		      struct tf_err *err)
 {
 	size_t i, n;
 	uint8_t *b;
@@ -41,11 +41,11 @@ static int decode_enc(const uint8_t *buf, size_t len, uint8_t **out,
 	for (i = 0; i < len; i++)
 		if (tf_hexval(buf[i]) < 0)
 			return tf_err_set(err, EINVAL,
-					  ".enc image: byte %zu (0x%02x) is not a hex digit",
-					  i, buf[i]);
+					  ".enc image: byte %zu (0x%02x) is not a hex digit", i,
+					  buf[i]);
 	if (len % 2)
-		return tf_err_set(err, EINVAL,
-				  ".enc image: odd number of hex digits (%zu)", len);
+		return tf_err_set(err, EINVAL, ".enc image: odd number of hex digits (%zu)",
+				  len);
 	n = len / 2;
 	b = malloc(n);
 	if (!b)
@@ -64,8 +64,8 @@ size_t mxt_fw_frame_len(const struct mxt_fw *fw, size_t off)
 	return (size_t)(fw->data[off] << 8 | fw->data[off + 1]) + 2;
 }
 
-int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
-		 struct mxt_fw *fw, struct tf_err *err)
+int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form, struct mxt_fw *fw,
+		 struct tf_err *err)
 {
 	uint8_t *copy = malloc(len ? len : 1);
 
@@ -78,8 +78,8 @@ int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
 	return mxt_fw_parse_owned(copy, len, form, fw, err);
 }
 
-int mxt_fw_parse_owned(uint8_t *buf, size_t len, enum mxt_fw_form form,
-		       struct mxt_fw *fw, struct tf_err *err)
+int mxt_fw_parse_owned(uint8_t *buf, size_t len, enum mxt_fw_form form, struct mxt_fw *fw,
+		       struct tf_err *err)
 {
 	size_t off = 0;
 	int r;

@@ -35,8 +35,7 @@ const struct mxt_object *mxt_info_object(const struct mxt_info *info, uint8_t ty
 	return NULL;
 }
 
-int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
-		   struct tf_err *err)
+int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info, struct tf_err *err)
 {
 	const struct mxt_object *o;
 	size_t need;
@@ -53,8 +52,7 @@ int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
 	info->matrix_x = buf[4];
 	info->matrix_y = buf[5];
 	info->num_objects = buf[6];
-	need = MXT_INFO_SIZE + (size_t)info->num_objects * MXT_OBJ_ENTRY +
-	       MXT_INFO_CRC_SIZE;
+	need = MXT_INFO_SIZE + (size_t)info->num_objects * MXT_OBJ_ENTRY + MXT_INFO_CRC_SIZE;
 	if (len < need)
 		return tf_err_set(err, EBADMSG, "info block: %zu bytes, %u objects need %zu",
 				  len, info->num_objects, need);
@@ -82,7 +80,8 @@ int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
 			rid = (uint8_t)(rid + ob->report_ids * ob->instances);
 		end = (uint32_t)ob->start + (uint32_t)ob->size * ob->instances;
 		if (ob->start < need || end > 0xffff)
-			return tf_err_set(err, EBADMSG, "info block: T%u at 0x%04X overlaps the table",
+			return tf_err_set(err, EBADMSG,
+					  "info block: T%u at 0x%04X overlaps the table",
 					  ob->type, ob->start);
 		if (end > info->mem_size)
 			info->mem_size = (uint16_t)end;
@@ -95,7 +94,8 @@ int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
 
 			if (a->start < be && b->start < ae)
 				return tf_err_set(err, EBADMSG,
-						  "info block: T%u and T%u overlap", a->type, b->type);
+						  "info block: T%u and T%u overlap", a->type,
+						  b->type);
 		}
 	o = mxt_info_object(info, MXT_T5);
 	if (!o || o->size < 2)
@@ -110,7 +110,8 @@ int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
 	if (o) {
 		info->t44 = o->start;
 		if (info->t5 != info->t44 + 1)
-			return tf_err_set(err, EBADMSG, "info block: T5 is not right after T44");
+			return tf_err_set(err, EBADMSG,
+					  "info block: T5 is not right after T44");
 	}
 	if ((o = mxt_info_object(info, MXT_T71)) || (o = mxt_info_object(info, MXT_T7)))
 		info->crc_start = o->start;
@@ -150,8 +151,8 @@ bool mxt_status_plausible(uint8_t s)
 	uint8_t hi = s & (uint8_t)~MXT_BOOT_STATUS_MASK;
 
 	return hi == MXT_WAITING_BOOTLOAD_CMD || hi == MXT_WAITING_FRAME_DATA ||
-	       hi == MXT_APP_CRC_FAIL || s == MXT_FRAME_CRC_CHECK ||
-	       s == MXT_FRAME_CRC_FAIL || s == MXT_FRAME_CRC_PASS;
+	       hi == MXT_APP_CRC_FAIL || s == MXT_FRAME_CRC_CHECK || s == MXT_FRAME_CRC_FAIL ||
+	       s == MXT_FRAME_CRC_PASS;
 }
 
 const char *mxt_status_name(uint8_t s)

@@ -31,15 +31,15 @@
 
 #include "family/family.h"
 
-#define MXT_FRAME_RETRIES 20          /* atmel_mxt_ts.c */
-#define MXT_RETRY_BACKOFF_MS 20       /* atmel_mxt_ts.c: retry * 20 ms */
-#define MXT_CHG_TIMEOUT_MS 300        /* MXT_FW_CHG_TIMEOUT */
+#define MXT_FRAME_RETRIES 20	      /* atmel_mxt_ts.c */
+#define MXT_RETRY_BACKOFF_MS 20	      /* atmel_mxt_ts.c: retry * 20 ms */
+#define MXT_CHG_TIMEOUT_MS 300	      /* MXT_FW_CHG_TIMEOUT */
 #define MXT_STATE_TIMEOUT_MS 2000     /* one bootloader state change */
 #define MXT_BL_ENTER_TIMEOUT_MS 3000  /* 0xA5 reset to bootloader ready */
 #define MXT_APP_START_TIMEOUT_MS 6000 /* MXT_FW_RESET_TIME twice */
 #define MXT_BACKUP_TIMEOUT_MS 3000
-#define MXT_RESET_TIMEOUT_MS 3000     /* MXT_RESET_TIMEOUT */
-#define MXT_BLOCK_WRITE 256           /* MXT_MAX_BLOCK_WRITE */
+#define MXT_RESET_TIMEOUT_MS 3000 /* MXT_RESET_TIMEOUT */
+#define MXT_BLOCK_WRITE 256	  /* MXT_MAX_BLOCK_WRITE */
 #define MXT_READ_CHUNK 255
 #define POLL_MIN_US 50
 #define POLL_FLAT_US 2000
@@ -108,16 +108,15 @@ static void mxt_fini(struct tf_ctx *c)
 }
 
 /* Register read (LE16 address, then data), in chunks an adapter takes. */
-static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf,
-		    size_t len)
+static int reg_read(struct tf_ctx *c, uint16_t addr, uint16_t reg, uint8_t *buf, size_t len)
 {
 	if (c->spi_open)
 		return mxt_spi_read(&c->spi, reg, buf, len, &P(c)->spi_reply);
 	return tf_i2c_reg_read(c->bus, addr, TF_I2C_REG_LE16, reg, buf, len, MXT_READ_CHUNK);
 }
 
-static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg,
-		     const uint8_t *val, size_t len)
+static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg, const uint8_t *val,
+		     size_t len)
 {
 	if (c->spi_open)
 		return mxt_spi_write(&c->spi, reg, val, len, &P(c)->spi_reply);
@@ -139,8 +138,7 @@ static int read_info(struct tf_ctx *c, struct mxt_info *info, struct tf_err *err
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, id, sizeof(id));
-	r = reg_read(c, P(c)->app, MXT_INFO_SIZE, buf + MXT_INFO_SIZE,
-		     len - MXT_INFO_SIZE);
+	r = reg_read(c, P(c)->app, MXT_INFO_SIZE, buf + MXT_INFO_SIZE, len - MXT_INFO_SIZE);
 	if (r == 0)
 		r = mxt_info_parse(buf, len, info, err);
 	free(buf);
@@ -148,8 +146,7 @@ static int read_info(struct tf_ctx *c, struct mxt_info *info, struct tf_err *err
 }
 
 /* CRC of the configuration as it is in the chip's RAM now. */
-static int read_config_crc(struct tf_ctx *c, const struct mxt_info *info,
-			   uint32_t *crc)
+static int read_config_crc(struct tf_ctx *c, const struct mxt_info *info, uint32_t *crc)
 {
 	size_t n = (size_t)(info->mem_size - info->crc_start);
 	uint8_t *buf = malloc(n ? n : 1);
@@ -183,12 +180,13 @@ static void fill_app_state(struct tf_ctx *c, struct tf_chip_state *st)
 	if (c->spi_open)
 		snprintf(st->detail, sizeof(st->detail),
 			 "application over %s: family %u variant %u, %u objects, info CRC "
-			 "0x%06X", c->spi.node, i->family, i->variant, i->num_objects,
-			 i->crc_read);
+			 "0x%06X",
+			 c->spi.node, i->family, i->variant, i->num_objects, i->crc_read);
 	else
 		snprintf(st->detail, sizeof(st->detail),
 			 "application at 0x%02x: family %u variant %u, %u objects, info CRC "
-			 "0x%06X", P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
+			 "0x%06X",
+			 P(c)->app, i->family, i->variant, i->num_objects, i->crc_read);
 }
 
 /* The bootloader's status byte: a plain one-byte read (hot loop). */
@@ -267,9 +265,10 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "0x%02x answers but ", p->app);
 	if (c->spi_open && r == -EPROTO)
-		return tf_err_set(err, EPROTO, "reading the info block over %s: the chip "
-				  "answered 0x%02x (%s)", c->spi.node, p->spi_reply,
-				  mxt_spi_reply_name(p->spi_reply));
+		return tf_err_set(err, EPROTO,
+				  "reading the info block over %s: the chip "
+				  "answered 0x%02x (%s)",
+				  c->spi.node, p->spi_reply, mxt_spi_reply_name(p->spi_reply));
 	if (!tf_i2c_nak(r)) {
 		char w[80];
 
@@ -294,13 +293,15 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 					 mxt_status_name(s), s, ext[1], ext[2]);
 			else
 				snprintf(st->detail, sizeof(st->detail),
-					 "bootloader over spi: %s (0x%02x)", mxt_status_name(s), s);
+					 "bootloader over spi: %s (0x%02x)", mxt_status_name(s),
+					 s);
 			return 0;
 		}
 		st->mode = TF_CHIP_ABSENT;
 		snprintf(st->detail, sizeof(st->detail),
 			 "no answer over %s in the application's framing nor the bootloader's "
-			 "(MISO stays high)", c->spi.node);
+			 "(MISO stays high)",
+			 c->spi.node);
 		return 0;
 	}
 	if (c->ctrl && c->ctrl->has_bootloader_reg) {
@@ -313,8 +314,7 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	for (i = 0; i < n; i++) {
 		r = probe_bl(c, cand[i], &s);
 		if (r < 0)
-			return tf_err_set(err, -r, "reading 0x%02x: %s",
-					  cand[i], strerror(-r));
+			return tf_err_set(err, -r, "reading 0x%02x: %s", cand[i], strerror(-r));
 		if (r == 1) {
 			st->mode = TF_CHIP_BOOTLOADER;
 			st->bl_addr = cand[i];
@@ -330,7 +330,8 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 				snprintf(st->bl_id, sizeof(st->bl_id), "%u", ext[1] & 0x1fu);
 				snprintf(st->detail, sizeof(st->detail),
 					 "bootloader at 0x%02x: %s (0x%02x), id %u version %u",
-					 cand[i], mxt_status_name(s), s, ext[1] & 0x1fu, ext[2]);
+					 cand[i], mxt_status_name(s), s, ext[1] & 0x1fu,
+					 ext[2]);
 			} else if (id_state && !(s & MXT_BOOT_EXTENDED_ID)) {
 				snprintf(st->bl_id, sizeof(st->bl_id), "%u", s & 0x1fu);
 				snprintf(st->detail, sizeof(st->detail),
@@ -351,15 +352,15 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 			 p->app, cand[0], cand[1]);
 	else
 		snprintf(st->detail, sizeof(st->detail),
-			 "no answer at 0x%02x (application) nor 0x%02x (bootloader)",
-			 p->app, cand[0]);
+			 "no answer at 0x%02x (application) nor 0x%02x (bootloader)", p->app,
+			 cand[0]);
 	return 0;
 }
 
 /* ------------------------------------------------------------ blobs */
 
-static int mxt_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len,
-			     const char *name, void **img, struct tf_err *err)
+static int mxt_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+			     void **img, struct tf_err *err)
 {
 	struct mxt_fw *fw = calloc(1, sizeof(*fw));
 	enum mxt_fw_form form = MXT_FW_AUTO;
@@ -400,9 +401,8 @@ static void mxt_free_firmware(void *img)
 	}
 }
 
-static int mxt_load_config(struct tf_ctx *c, const uint8_t *data, size_t len,
-			   const char *name, void **out, uint32_t *want_crc,
-			   struct tf_err *err)
+static int mxt_load_config(struct tf_ctx *c, const uint8_t *data, size_t len, const char *name,
+			   void **out, uint32_t *want_crc, struct tf_err *err)
 {
 	struct mxt_cfg_blob *b = calloc(1, sizeof(*b));
 	int r;
@@ -428,8 +428,8 @@ static int mxt_check_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		return tf_err_set(err, EINVAL, "the chip is not in application mode");
 	free(b->image);
 	b->image = NULL;
-	return mxt_cfg_image(&b->cfg, &P(c)->info, c->force, &b->image, &b->start,
-			     &b->len, &b->crc, err);
+	return mxt_cfg_image(&b->cfg, &P(c)->info, c->force, &b->image, &b->start, &b->len,
+			     &b->crc, err);
 }
 
 static void mxt_free_config(void *cfg)
@@ -628,11 +628,11 @@ static int restarted(size_t frame, uint8_t s, struct tf_err *err)
 {
 	return tf_err_set(err, EIO,
 			  "the bootloader restarted at frame %zu (status 0x%02x %s: "
-			  "power loss or reset?)", frame, s, mxt_status_name(s));
+			  "power loss or reset?)",
+			  frame, s, mxt_status_name(s));
 }
 
-static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
-				struct tf_err *err)
+static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
 	struct mxt_priv *p = P(c);
 	uint8_t v = T6_BOOT_VALUE, s;
@@ -642,14 +642,14 @@ static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
 		return tf_err_set(err, EINVAL, "not in application mode");
 	r = reg_write(c, p->app, (uint16_t)(p->info.t6 + T6_RESET), &v, 1);
 	if (r < 0)
-		return tf_err_set(err, -r, "T6 bootloader command: %s",
-				  errstr(c, r));
+		return tf_err_set(err, -r, "T6 bootloader command: %s", errstr(c, r));
 	/* MXT_RESET_TIME is 200 ms; poll instead of sleeping it all. */
 	r = wait_status(c, st->bl_addr, is_plausible, 10000, MXT_BL_ENTER_TIMEOUT_MS, &s);
 	if (r < 0)
 		return tf_err_set(err, -r == ETIMEDOUT ? ETIMEDOUT : -r,
 				  "no bootloader at 0x%02x after the reset to "
-				  "bootloader mode", st->bl_addr);
+				  "bootloader mode",
+				  st->bl_addr);
 	p->have_info = false;
 	st->mode = TF_CHIP_BOOTLOADER;
 	snprintf(st->detail, sizeof(st->detail), "bootloader at 0x%02x: %s (0x%02x)",
@@ -657,8 +657,8 @@ static int mxt_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
 	return 0;
 }
 
-static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
-			      void *img, struct tf_err *err)
+static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st, void *img,
+			      struct tf_err *err)
 {
 	static const uint8_t unlock[2] = { 0xdc, 0xaa }; /* LSB, MSB */
 	struct mxt_fw *fw = img;
@@ -673,8 +673,9 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 
 	r = status_read(c, bl, &s);
 	/* APP_CRC_FAIL is reported once, then WAITING_BOOTLOAD_CMD. */
-	for (tries = 0; r == 0 && (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_APP_CRC_FAIL &&
-			tries < 5; tries++) {
+	for (tries = 0;
+	     r == 0 && (s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_APP_CRC_FAIL && tries < 5;
+	     tries++) {
 		tf_sleep_us(2000);
 		r = status_read(c, bl, &s);
 	}
@@ -684,7 +685,8 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 	if ((s & (uint8_t)~MXT_BOOT_STATUS_MASK) == MXT_WAITING_BOOTLOAD_CMD) {
 		r = bl_send(c, bl, unlock, sizeof(unlock));
 		if (r < 0)
-			return tf_err_set(err, -r, "unlocking the bootloader: %s", errstr(c, r));
+			return tf_err_set(err, -r, "unlocking the bootloader: %s",
+					  errstr(c, r));
 	} else if (!is_waiting_cmd_or_data(s) && !is_plausible(s)) {
 		return tf_err_set(err, EPROTO, "unexpected bootloader status 0x%02x", s);
 	}
@@ -698,7 +700,8 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 					  "stopped by signal %d after frame %zu of %zu",
 					  tf_stop_requested(), prog.done, fw->frames);
 		if (!ready) {
-			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS, &s);
+			r = wait_status(c, bl, is_ready_or_restarted, 0, MXT_STATE_TIMEOUT_MS,
+					&s);
 			if (r == 0 && restart_state(s) && prog.done)
 				return restarted(prog.done + 1, s, err);
 			if (r == 0 && !is_waiting_data(s))
@@ -706,16 +709,16 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 			if (r < 0)
 				return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
 						  "bootloader not ready for frame %zu of %zu "
-						  "(%s, last status 0x%02x %s)", prog.done + 1,
-						  fw->frames,
-						  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
-						  mxt_status_name(s));
+						  "(%s, last status 0x%02x %s)",
+						  prog.done + 1, fw->frames,
+						  r == -ETIMEDOUT ? "timed out" : errstr(c, r),
+						  s, mxt_status_name(s));
 		}
 		ready = false;
 		r = bl_send(c, bl, fw->data + pos, fl);
 		if (r < 0 && !tf_i2c_nak(r))
-			return tf_err_set(err, -r, "writing frame %zu: %s",
-					  prog.done + 1, errstr(c, r));
+			return tf_err_set(err, -r, "writing frame %zu: %s", prog.done + 1,
+					  errstr(c, r));
 		t_written = now_us();
 		sent = r == 0;
 		if (sent)
@@ -745,7 +748,8 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 				return restarted(prog.done + 1, s, err);
 			return tf_err_set(err, r == -ETIMEDOUT ? ETIMEDOUT : -r,
 					  "bootloader did not finish programming frame %zu "
-					  "(%s, last status 0x%02x %s)", prog.done,
+					  "(%s, last status 0x%02x %s)",
+					  prog.done,
 					  r == -ETIMEDOUT ? "timed out" : errstr(c, r), s,
 					  mxt_status_name(s));
 		}
@@ -761,15 +765,17 @@ static int mxt_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st,
 			 * bootloader checks it against its own chip): refused
 			 * every time, the image is another chip's. */
 			if (refused && !prog.done)
-				tf_err_set(err, EIO,
-					   "the bootloader refused the first frame: the image is "
-					   "for another chip (frame 1 of %zu failed %u times, "
-					   "status 0x%02x %s)", fw->frames, retry - 1, s,
-					   mxt_status_name(s));
+				tf_err_set(
+					err, EIO,
+					"the bootloader refused the first frame: the image is "
+					"for another chip (frame 1 of %zu failed %u times, "
+					"status 0x%02x %s)",
+					fw->frames, retry - 1, s, mxt_status_name(s));
 			else
 				tf_err_set(err, EIO,
 					   "frame %zu of %zu failed %u times (last status "
-					   "0x%02x %s)", prog.done + 1, fw->frames, retry - 1, s,
+					   "0x%02x %s)",
+					   prog.done + 1, fw->frames, retry - 1, s,
 					   mxt_status_name(s));
 			if (err && refused) {
 				err->rejected = true;
@@ -816,9 +822,9 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 	 * (APP_CRC_FAIL): its verdict on the blob. */
 	if (saw_bl)
 		return tf_err_reject(err, EIO,
-				  "the chip did not start the new firmware: its "
-				  "bootloader still answers at 0x%02x (%s)", st->bl_addr,
-				  mxt_status_name(s));
+				     "the chip did not start the new firmware: its "
+				     "bootloader still answers at 0x%02x (%s)",
+				     st->bl_addr, mxt_status_name(s));
 	return tf_err_set(err, ETIMEDOUT,
 			  "no answer at 0x%02x or 0x%02x within %d ms after flashing", p->app,
 			  st->bl_addr, MXT_APP_START_TIMEOUT_MS);
@@ -874,8 +880,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 			continue;
 		r = reg_write(c, p->app, o->start, b->image + (o->start - b->start), span);
 		if (r < 0)
-			return tf_err_set(err, -r, "writing T%u: %s",
-					  o->type, errstr(c, r));
+			return tf_err_set(err, -r, "writing T%u: %s", o->type, errstr(c, r));
 	}
 	r = t6_command(c, T6_BACKUPNV, T6_BACKUP_VALUE);
 	if (r < 0)
@@ -900,22 +905,20 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		return r;
 	r = read_config_crc(c, &p->info, &crc);
 	if (r < 0)
-		return tf_err_set(err, -r, "reading the config back: %s",
-				  errstr(c, r));
+		return tf_err_set(err, -r, "reading the config back: %s", errstr(c, r));
 	if (crc != b->crc)
 		return tf_err_reject(err, EIO,
-				  "after backup and reset the chip's config CRC is "
-				  "0x%06X, expected 0x%06X", crc, b->crc);
+				     "after backup and reset the chip's config CRC is "
+				     "0x%06X, expected 0x%06X",
+				     crc, b->crc);
 	return 0;
 }
 
 /* atmel_mxt_ts requests fixed names: MXT_FW_NAME and MXT_CFG_NAME. */
-static int fixed_name(const char *name, char *buf, size_t size,
-		      struct tf_err *err)
+static int fixed_name(const char *name, char *buf, size_t size, struct tf_err *err)
 {
 	if (tf_snprintf(buf, size, "%s", name))
-		return tf_err_set(err, ENAMETOOLONG, "file name %s too long",
-				  name);
+		return tf_err_set(err, ENAMETOOLONG, "file name %s too long", name);
 	return 0;
 }
 
@@ -946,9 +949,11 @@ static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
 	/* mchp_spi_ts requests maxtouch.cfg only when update_cfg is written
 	 * (mxt_update_cfg_store), never at probe */
 	if (c && !strcmp(c->dev.driver, "mchp_spi_ts"))
-		return tf_err_set(err, EOPNOTSUPP, "mchp_spi_ts loads no configuration file at "
-				  "probe (only through its update_cfg, which touchfw does not "
-				  "use); with power = \"always-on\" touchfw writes it over spidev");
+		return tf_err_set(
+			err, EOPNOTSUPP,
+			"mchp_spi_ts loads no configuration file at "
+			"probe (only through its update_cfg, which touchfw does not "
+			"use); with power = \"always-on\" touchfw writes it over spidev");
 	return fixed_name("maxtouch.cfg", buf, size, err);
 }
 
@@ -986,15 +991,18 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 
 	memset(st, 0, sizeof(*st));
 	if (strcmp(c->dev.driver, "mchp_spi_ts"))
-		return tf_err_set(err, EOPNOTSUPP, "driver %s: touchfw reads no chip state "
-				  "from its attributes", c->dev.driver[0] ? c->dev.driver : "(none)");
+		return tf_err_set(err, EOPNOTSUPP,
+				  "driver %s: touchfw reads no chip state "
+				  "from its attributes",
+				  c->dev.driver[0] ? c->dev.driver : "(none)");
 	if ((r = driver_attr(c, "in_bootloader", bl, sizeof(bl), err)) < 0)
 		return r;
 	if (!strcmp(bl, "1")) {
 		st->mode = TF_CHIP_BOOTLOADER;
 		st->bl_addr = 1; /* spi: no addresses */
 		snprintf(st->detail, sizeof(st->detail),
-			 "%s holds the chip in its bootloader (in_bootloader 1)", c->dev.driver);
+			 "%s holds the chip in its bootloader (in_bootloader 1)",
+			 c->dev.driver);
 		return 0;
 	}
 	if (strcmp(bl, "0"))
@@ -1009,7 +1017,8 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 				  c->dev.syspath, hw);
 	if (sscanf(fw, "%u.%u.%x%c", &maj, &min, &build, &tail) != 3 || maj > 15 || min > 15 ||
 	    build > 255)
-		return tf_err_set(err, EBADMSG, "%s/fw_version: \"%s\" is not MAJOR.MINOR.BUILD",
+		return tf_err_set(err, EBADMSG,
+				  "%s/fw_version: \"%s\" is not MAJOR.MINOR.BUILD",
 				  c->dev.syspath, fw);
 	errno = 0;
 	v = strtoul(crc, &end, 16);
@@ -1025,8 +1034,10 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 	st->has_config_crc = v != 0;
 	st->config_crc = (uint32_t)v;
 	st->bl_addr = 1;
-	tf_snprintf(st->detail, sizeof(st->detail), "application, as %s shows it: hardware %s, "
-		 "firmware %s", c->dev.driver, st->hw, st->version_str);
+	tf_snprintf(st->detail, sizeof(st->detail),
+		    "application, as %s shows it: hardware %s, "
+		    "firmware %s",
+		    c->dev.driver, st->hw, st->version_str);
 	return 0;
 }
 
@@ -1111,7 +1122,8 @@ struct text {
 	bool failed;
 };
 
-static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void text_add(struct text *t, const char *fmt, ...)
 {
@@ -1174,11 +1186,12 @@ static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct
 				  strerror(-r));
 	}
 	text_add(&t, "OBP_RAW V1\n");
-	text_add(&t, "%02X %02X %02X %02X %02X %02X %02X\n", i->family, i->variant,
-		 i->version, i->build, i->matrix_x, i->matrix_y, i->num_objects);
+	text_add(&t, "%02X %02X %02X %02X %02X %02X %02X\n", i->family, i->variant, i->version,
+		 i->build, i->matrix_x, i->matrix_y, i->num_objects);
 	text_add(&t, "%06X\n", i->crc_read);
 	text_add(&t, "%06X\n",
-		 mxt_crc24(mem + (i->crc_start - i->cfg_start), (size_t)(i->mem_size - i->crc_start)));
+		 mxt_crc24(mem + (i->crc_start - i->cfg_start),
+			   (size_t)(i->mem_size - i->crc_start)));
 	for (k = 0; k < i->num_objects; k++) {
 		const struct mxt_object *o = &i->obj[k];
 

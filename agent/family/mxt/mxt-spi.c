@@ -98,8 +98,10 @@ static int request(struct tf_spi *s, uint8_t op, uint16_t reg, const uint8_t *wd
 	uint8_t resp[MXT_SPI_HEADER + MXT_SPI_MAX_LEN];
 	uint16_t rlen = op == MXT_SPI_READ_REQ ? len : 0;
 	struct tf_spi_xfer x[2] = {
-		{ .tx = req, .len = MXT_SPI_HEADER + (op == MXT_SPI_WRITE_REQ ? len : 0),
-		  .delay_us = MXT_SPI_GAP_US, .cs_change = true },
+		{ .tx = req,
+		  .len = MXT_SPI_HEADER + (op == MXT_SPI_WRITE_REQ ? len : 0),
+		  .delay_us = MXT_SPI_GAP_US,
+		  .cs_change = true },
 		{ .tx = ones, .rx = resp, .len = (size_t)MXT_SPI_HEADER + rlen },
 	};
 	int r;
@@ -112,8 +114,8 @@ static int request(struct tf_spi *s, uint8_t op, uint16_t reg, const uint8_t *wd
 	if (r < 0)
 		return r;
 	*reply = resp[0];
-	r = mxt_spi_reply_errno(resp[0], op == MXT_SPI_READ_REQ ? MXT_SPI_READ_OK
-							       : MXT_SPI_WRITE_OK);
+	r = mxt_spi_reply_errno(resp[0],
+				op == MXT_SPI_READ_REQ ? MXT_SPI_READ_OK : MXT_SPI_WRITE_OK);
 	if (!r && rdata)
 		memcpy(rdata, resp + MXT_SPI_HEADER, len);
 	return r;
@@ -122,7 +124,8 @@ static int request(struct tf_spi *s, uint8_t op, uint16_t reg, const uint8_t *wd
 int mxt_spi_read(struct tf_spi *s, uint16_t reg, uint8_t *buf, size_t len, uint8_t *reply)
 {
 	for (size_t off = 0; off < len;) {
-		uint16_t n = (uint16_t)(len - off < MXT_SPI_MAX_LEN ? len - off : MXT_SPI_MAX_LEN);
+		uint16_t n = (uint16_t)(len - off < MXT_SPI_MAX_LEN ? len - off
+								    : MXT_SPI_MAX_LEN);
 		int r = request(s, MXT_SPI_READ_REQ, (uint16_t)(reg + off), NULL, buf + off, n,
 				reply);
 
@@ -137,7 +140,8 @@ int mxt_spi_write(struct tf_spi *s, uint16_t reg, const uint8_t *buf, size_t len
 		  uint8_t *reply)
 {
 	for (size_t off = 0; off < len;) {
-		uint16_t n = (uint16_t)(len - off < MXT_SPI_MAX_LEN ? len - off : MXT_SPI_MAX_LEN);
+		uint16_t n = (uint16_t)(len - off < MXT_SPI_MAX_LEN ? len - off
+								    : MXT_SPI_MAX_LEN);
 		int r = request(s, MXT_SPI_WRITE_REQ, (uint16_t)(reg + off), buf + off, NULL, n,
 				reply);
 

@@ -41,7 +41,7 @@
 struct mxt_object {
 	uint8_t type;
 	uint16_t start;
-	uint16_t size;      /* per instance */
+	uint16_t size; /* per instance */
 	uint16_t instances;
 	uint8_t report_ids; /* per instance */
 };
@@ -64,8 +64,7 @@ uint32_t mxt_crc24(const uint8_t *p, size_t n);
  * is short, the CRC is zero or wrong (-EBADMSG), or the object table is not
  * usable (no T5/T6, T5 not right after T44, overlapping objects).
  */
-int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info,
-		   struct tf_err *err);
+int mxt_info_parse(const uint8_t *buf, size_t len, struct mxt_info *info, struct tf_err *err);
 const struct mxt_object *mxt_info_object(const struct mxt_info *info, uint8_t type);
 /* "M.m.BB" as atmel's fw_version prints it; "F.V" as hw_version does. */
 void mxt_version_string(uint8_t version, uint8_t build, char *buf, size_t size);
@@ -94,12 +93,12 @@ struct mxt_fw {
  * or a non-hex character is an error naming the offset.  The frame chain
  * must cover the data exactly: a truncated last frame is an error.
  */
-int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form,
-		 struct mxt_fw *fw, struct tf_err *err);
+int mxt_fw_parse(const uint8_t *buf, size_t len, enum mxt_fw_form form, struct mxt_fw *fw,
+		 struct tf_err *err);
 /* The same, taking @buf (malloc()ed): a binary image is kept as it is, not
  * copied (so a large image is held once); freed on error and for .enc. */
-int mxt_fw_parse_owned(uint8_t *buf, size_t len, enum mxt_fw_form form,
-		       struct mxt_fw *fw, struct tf_err *err);
+int mxt_fw_parse_owned(uint8_t *buf, size_t len, enum mxt_fw_form form, struct mxt_fw *fw,
+		       struct tf_err *err);
 void mxt_fw_free(struct mxt_fw *fw);
 /* Length of the frame at @off (header + payload), 0 if none. */
 size_t mxt_fw_frame_len(const struct mxt_fw *fw, size_t off);
@@ -119,8 +118,7 @@ struct mxt_cfg {
 	struct mxt_cfg_obj *obj;
 };
 
-int mxt_cfg_parse(const char *buf, size_t len, struct mxt_cfg *cfg,
-		  struct tf_err *err);
+int mxt_cfg_parse(const char *buf, size_t len, struct mxt_cfg *cfg, struct tf_err *err);
 void mxt_cfg_free(struct mxt_cfg *cfg);
 
 /*
@@ -134,9 +132,9 @@ void mxt_cfg_free(struct mxt_cfg *cfg);
  * command).  *@mem covers [*@start, *@start + *@len); *@crc is the CRC24
  * from info->crc_start (T71 or T7) to the end, as the chip reports it.
  */
-int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info,
-		  bool force, uint8_t **mem, uint16_t *start, uint16_t *len,
-		  uint32_t *crc, struct tf_err *err);
+int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info, bool force,
+		  uint8_t **mem, uint16_t *start, uint16_t *len, uint32_t *crc,
+		  struct tf_err *err);
 
 /* ------------------------------------------------------------ family */
 
@@ -157,8 +155,8 @@ void mxt_version_from_info(uint8_t version_byte, uint8_t build, struct tf_versio
 bool mxt_hw_id_ok(const char *s);
 int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
 struct tf_blob_facts;
-int mxt_blob_facts(const uint8_t *data, size_t len, const char *name,
-		   struct tf_blob_facts *f, struct tf_err *err);
+int mxt_blob_facts(const uint8_t *data, size_t len, const char *name, struct tf_blob_facts *f,
+		   struct tf_err *err);
 int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			size_t size);
 /* The flow's operations (mxt-ops.c). */
@@ -169,8 +167,8 @@ extern const struct tf_family_ops mxt_ops;
 struct tf_spi;
 
 #define MXT_SPI_HEADER 6
-#define MXT_SPI_MAX_LEN 64      /* MXT_MAX_SPI_BLOCK */
-#define MXT_SPI_GAP_US 1000     /* chip-select gap between request and response */
+#define MXT_SPI_MAX_LEN 64  /* MXT_MAX_SPI_BLOCK */
+#define MXT_SPI_GAP_US 1000 /* chip-select gap between request and response */
 #define MXT_SPI_WRITE_REQ 0x01
 #define MXT_SPI_READ_REQ 0x02
 #define MXT_SPI_WRITE_OK 0x81

@@ -13,7 +13,7 @@
 
 #include "version.h"
 
-#define MXT_NIBBLE_MAX	 15
+#define MXT_NIBBLE_MAX 15
 #define MXT_BUILD_DIGITS 2
 
 static int parse_mxt(const char *s, struct tf_version *v)

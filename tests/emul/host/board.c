@@ -36,11 +36,13 @@ static bool parse_u32(const char *s, guint32 *out)
 
 static bool parse_bool(const char *s, bool *out)
 {
-	if (!g_ascii_strcasecmp(s, "true") || !strcmp(s, "1") || !g_ascii_strcasecmp(s, "yes")) {
+	if (!g_ascii_strcasecmp(s, "true") || !strcmp(s, "1") ||
+	    !g_ascii_strcasecmp(s, "yes")) {
 		*out = true;
 		return true;
 	}
-	if (!g_ascii_strcasecmp(s, "false") || !strcmp(s, "0") || !g_ascii_strcasecmp(s, "no")) {
+	if (!g_ascii_strcasecmp(s, "false") || !strcmp(s, "0") ||
+	    !g_ascii_strcasecmp(s, "no")) {
 		*out = false;
 		return true;
 	}
@@ -91,8 +93,8 @@ static char **get_list(GKeyFile *kf, const char *grp, const char *key)
 	return out;
 }
 
-static int parse_board(GKeyFile *kf, const char *base_dir, struct emub_board_desc *d,
-		       char *err, size_t errsz)
+static int parse_board(GKeyFile *kf, const char *base_dir, struct emub_board_desc *d, char *err,
+		       size_t errsz)
 {
 	static const char *const grp = "board";
 	gsize nkeys = 0;
@@ -124,7 +126,8 @@ static int parse_board(GKeyFile *kf, const char *base_dir, struct emub_board_des
 			else if (!strcmp(v, "realtime"))
 				d->realtime = true;
 			else
-				r = ERR("[board] pacing: \"%s\" is neither fast nor realtime", v);
+				r = ERR("[board] pacing: \"%s\" is neither fast nor realtime",
+					v);
 		} else if (!strcmp(k, "firmware_dirs")) {
 			char **l = get_list(kf, grp, k);
 
@@ -160,8 +163,8 @@ static int parse_board(GKeyFile *kf, const char *base_dir, struct emub_board_des
 	return r;
 }
 
-static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *d,
-			 char *err, size_t errsz)
+static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *d, char *err,
+			 size_t errsz)
 {
 	struct emub_adapter_desc *a;
 	guint32 nr, v;
@@ -211,7 +214,8 @@ static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *
 			else if (!strcmp(s, "EIO"))
 				a->nak_errno = EIO;
 			else
-				r = ERR("[%s] nak_errno: \"%s\" is not ENXIO, EREMOTEIO or EIO", grp, s);
+				r = ERR("[%s] nak_errno: \"%s\" is not ENXIO, EREMOTEIO or EIO",
+					grp, s);
 		} else {
 			r = ERR("[%s]: unknown key \"%s\"", grp, k);
 		}
@@ -289,20 +293,20 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 		char *s = get_str(kf, grp, k);
 		bool b;
 
-#define U32(field, max)                                                        \
-	do {                                                                   \
-		if (!parse_u32(s, &v) || v > (max))                            \
-			r = ERR("[%s] %s: \"%s\" is not a number <= %u", grp,  \
-				k, s, (unsigned)(max));                        \
-		else                                                           \
-			c->field = v;                                          \
+#define U32(field, max)                                                             \
+	do {                                                                        \
+		if (!parse_u32(s, &v) || v > (max))                                 \
+			r = ERR("[%s] %s: \"%s\" is not a number <= %u", grp, k, s, \
+				(unsigned)(max));                                   \
+		else                                                                \
+			c->field = v;                                               \
 	} while (0)
-#define BOOL(field)                                                            \
-	do {                                                                   \
-		if (!parse_bool(s, &b))                                        \
-			r = ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);  \
-		else                                                           \
-			c->field = b;                                          \
+#define BOOL(field)                                                             \
+	do {                                                                    \
+		if (!parse_bool(s, &b))                                         \
+			r = ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s); \
+		else                                                            \
+			c->field = b;                                           \
 	} while (0)
 
 		if (!strcmp(k, "adapter")) {
@@ -331,7 +335,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			else if (!strcmp(s, "no-image"))
 				c->state = EMUB_STATE_NO_IMAGE;
 			else
-				r = ERR("[%s] state: \"%s\" is not app, bootloader or no-image", grp, s);
+				r = ERR("[%s] state: \"%s\" is not app, bootloader or no-image",
+					grp, s);
 		} else if (!strcmp(k, "fw_version")) {
 			if (!parse_fw_version(s, &c->fw_version, &c->fw_build))
 				r = ERR("[%s] fw_version: \"%s\" is not MAJOR.MINOR.BUILD (e.g. 1.0.AA)",
@@ -343,7 +348,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			else if (!strcmp(s, "always-on"))
 				c->power_driver = false;
 			else
-				r = ERR("[%s] power: \"%s\" is neither driver nor always-on", grp, s);
+				r = ERR("[%s] power: \"%s\" is neither driver nor always-on",
+					grp, s);
 		} else if (!strcmp(k, "reset_gpio")) {
 			if (parse_gpio_line(s, &c->reset_gpio))
 				r = ERR("[%s] reset_gpio: \"%s\" is not a line offset", grp, s);
@@ -361,7 +367,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			c->gx_has_id = true;
 		} else if (!strcmp(k, "goodix.strap")) {
 			if (!parse_u32(s, &v) || (v != 0x14 && v != 0x5d))
-				r = ERR("[%s] goodix.strap: \"%s\" is not 0x14 or 0x5d", grp, s);
+				r = ERR("[%s] goodix.strap: \"%s\" is not 0x14 or 0x5d", grp,
+					s);
 			else
 				c->gx_strap = (guint16)v;
 		} else if (!strcmp(k, "goodix.fw_version")) {
@@ -372,8 +379,9 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			c->gx_config = NULL;
 			c->gx_config_none = !strcmp(s, "none");
 			if (!c->gx_config_none) {
-				char *path = g_path_is_absolute(s) ? g_strdup(s)
-								   : g_build_filename(base_dir, s, NULL);
+				char *path = g_path_is_absolute(s)
+						     ? g_strdup(s)
+						     : g_build_filename(base_dir, s, NULL);
 				gchar *buf = NULL;
 				gsize n = 0;
 				GError *ge = NULL;
@@ -382,11 +390,12 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 					r = ERR("[%s] goodix.config: %s", grp, ge->message);
 					g_error_free(ge);
 				} else if (n > 240) {
-					r = ERR("[%s] goodix.config: %s has %zu bytes, more than 240", grp,
-						path, (size_t)n);
+					r = ERR("[%s] goodix.config: %s has %zu bytes, more than 240",
+						grp, path, (size_t)n);
 				} else {
 					c->gx_config = g_byte_array_new();
-					g_byte_array_append(c->gx_config, (guint8 *)buf, (guint)n);
+					g_byte_array_append(c->gx_config, (guint8 *)buf,
+							    (guint)n);
 				}
 				g_free(buf);
 				g_free(path);
@@ -395,14 +404,15 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			U32(gx_cfg_version, 255);
 		} else if (!strcmp(k, "goodix.resolution")) {
 			if (!parse_res(s, &c->gx_x, &c->gx_y))
-				r = ERR("[%s] goodix.resolution: \"%s\" is not WIDTHxHEIGHT", grp, s);
+				r = ERR("[%s] goodix.resolution: \"%s\" is not WIDTHxHEIGHT",
+					grp, s);
 		} else if (!strcmp(k, "goodix.touches")) {
 			U32(gx_touches, 15);
 		} else if (!strcmp(k, "goodix.trigger")) {
-			static const char *const t[] = {"rising", "falling", "low", "high"};
+			static const char *const t[] = { "rising", "falling", "low", "high" };
 
-			r = ERR("[%s] goodix.trigger: \"%s\" is not rising, falling, low or high", grp,
-				s);
+			r = ERR("[%s] goodix.trigger: \"%s\" is not rising, falling, low or high",
+				grp, s);
 			for (guint8 i = 0; i < 4; i++)
 				if (!strcmp(s, t[i])) {
 					c->gx_trigger = i;
@@ -430,8 +440,9 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 		} else if (!strcmp(k, "silead.id")) {
 			U32(sl_id, 0xffffffffu);
 		} else if (!strcmp(k, "silead.firmware")) {
-			char *path = g_path_is_absolute(s) ? g_strdup(s)
-							   : g_build_filename(base_dir, s, NULL);
+			char *path = g_path_is_absolute(s)
+					     ? g_strdup(s)
+					     : g_build_filename(base_dir, s, NULL);
 			gchar *buf = NULL;
 			gsize n = 0;
 			GError *ge = NULL;
@@ -440,12 +451,14 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 				r = ERR("[%s] silead.firmware: %s", grp, ge->message);
 				g_error_free(ge);
 			} else {
-				struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
+				struct silead_model_ram *ram = g_new0(struct silead_model_ram,
+								      1);
 
 				if (!silead_model_fw_digest((const em_u8 *)buf, n, ram,
 							    &c->sl_expected))
 					r = ERR("[%s] silead.firmware: %s: not (register, value) "
-						"pairs a Silead chip takes", grp, path);
+						"pairs a Silead chip takes",
+						grp, path);
 				c->sl_has_expected = true;
 				g_free(ram);
 			}
@@ -463,7 +476,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			} else {
 				gsize cap = (gsize)pages * 33 * 8;
 				em_u8 *buf = g_malloc(cap);
-				struct silead_model_ram *ram = g_new0(struct silead_model_ram, 1);
+				struct silead_model_ram *ram = g_new0(struct silead_model_ram,
+								      1);
 				size_t n = silead_model_make_fw(seed, pages, buf, cap);
 
 				silead_model_fw_digest(buf, n, ram, &c->sl_expected);
@@ -510,10 +524,12 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			else if (!strcmp(s, "valid"))
 				c->el_flash_corrupt = false;
 			else
-				r = ERR("[%s] elants.flash: \"%s\" is neither valid nor corrupt", grp, s);
+				r = ERR("[%s] elants.flash: \"%s\" is neither valid nor corrupt",
+					grp, s);
 		} else if (!strcmp(k, "fault.iap_nak_page")) {
 			if (!parse_u32(s, &v) || v > 511)
-				r = ERR("[%s] fault.iap_nak_page: \"%s\" is not a page 0-511", grp, s);
+				r = ERR("[%s] fault.iap_nak_page: \"%s\" is not a page 0-511",
+					grp, s);
 			else
 				c->el_nak_iap_page = (gint32)v;
 		} else if (!strcmp(k, "fault.refuse_iap")) {
@@ -525,8 +541,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			U32(tp_fw_version, 255);
 		} else if (!strcmp(k, "fault.iap_page_error")) {
 			if (!parse_u32(s, &v) || v > 511)
-				r = ERR("[%s] fault.iap_page_error: \"%s\" is not a page 0-511", grp,
-					s);
+				r = ERR("[%s] fault.iap_page_error: \"%s\" is not a page 0-511",
+					grp, s);
 			else
 				c->tp_fail_page = (gint32)v;
 		} else if (!strcmp(k, "irq_type")) {
@@ -535,7 +551,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			else if (!strcmp(s, "edge"))
 				c->irq_level = false;
 			else
-				r = ERR("[%s] irq_type: \"%s\" is neither level nor edge", grp, s);
+				r = ERR("[%s] irq_type: \"%s\" is neither level nor edge", grp,
+					s);
 		} else if (!strcmp(k, "input_delay_ms")) {
 			U32(input_delay_ms, 600000);
 		} else if (!strcmp(k, "bind_events")) {
@@ -557,7 +574,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 				guint16 a;
 
 				if (!parse_u32(*p, &v) || v > 0x7f)
-					r = ERR("[%s] fault.nak: \"%s\" is not a 7-bit address", grp, *p);
+					r = ERR("[%s] fault.nak: \"%s\" is not a 7-bit address",
+						grp, *p);
 				a = (guint16)v;
 				g_array_append_val(c->nak_addrs, a);
 			}
@@ -594,36 +612,44 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	if (!have_addr)
 		return ERR("[%s] address: missing", grp);
 	if (!c->model)
-		return ERR("[%s] model: missing (mxt224e, mxt1664s, eeprom, goodix, silead, elants "
-			   "or elantp)", grp);
+		return ERR(
+			"[%s] model: missing (mxt224e, mxt1664s, eeprom, goodix, silead, elants "
+			"or elantp)",
+			grp);
 	if (strcmp(c->model, "eeprom") && strcmp(c->model, "mxt224e") &&
 	    strcmp(c->model, "mxt1664s") && strcmp(c->model, "goodix") &&
 	    strcmp(c->model, "silead") && strcmp(c->model, "elants") &&
 	    strcmp(c->model, "elantp"))
-		return ERR("[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom, goodix, silead, "
-			   "elants or elantp", grp, c->model);
+		return ERR(
+			"[%s] model: \"%s\" is not mxt224e, mxt1664s, eeprom, goodix, silead, "
+			"elants or elantp",
+			grp, c->model);
 	if (strcmp(c->model, "silead")) {
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "silead.") ||
 			    !strcmp(keys_copy[i], "power_gpio") ||
 			    !strcmp(keys_copy[i], "fault.never_starts"))
-				return ERR("[%s] %s: only for model = silead", grp, keys_copy[i]);
+				return ERR("[%s] %s: only for model = silead", grp,
+					   keys_copy[i]);
 	} else if (!c->sl_id) {
 		c->sl_id = 0x80360000u; /* an example id; silead.c only logs it */
 	}
 	if (c->acpi_id && (!d->dmi_keys || !d->dmi_keys[0]))
 		return ERR("[%s] acpi_id: an ACPI-enumerated chip needs an ACPI machine "
-			   "([board] dmi.*)", grp);
+			   "([board] dmi.*)",
+			   grp);
 	if (c->acpi_id && c->compatible)
 		return ERR("[%s] acpi_id: a chip is enumerated by ACPI or by its compatible, "
-			   "not both", grp);
+			   "not both",
+			   grp);
 	if (!strcmp(c->model, "elantp") && !c->tp_has_id)
 		return ERR("[%s] elantp.product_id: missing (e.g. 18)", grp);
 	if (strcmp(c->model, "elantp"))
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "elantp.") ||
 			    !strcmp(keys_copy[i], "fault.iap_page_error"))
-				return ERR("[%s] %s: only for model = elantp", grp, keys_copy[i]);
+				return ERR("[%s] %s: only for model = elantp", grp,
+					   keys_copy[i]);
 	if (!strcmp(c->model, "elants") && !c->el_has_hw)
 		return ERR("[%s] elants.hw_version: missing (the FW ID, e.g. 0x2a1c)", grp);
 	if (strcmp(c->model, "elants"))
@@ -631,16 +657,20 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			if (g_str_has_prefix(keys_copy[i], "elants.") ||
 			    !strcmp(keys_copy[i], "fault.iap_nak_page") ||
 			    !strcmp(keys_copy[i], "fault.refuse_iap"))
-				return ERR("[%s] %s: only for model = elants", grp, keys_copy[i]);
+				return ERR("[%s] %s: only for model = elants", grp,
+					   keys_copy[i]);
 	if (c->driver && !emub_find_driver(c->driver))
-		return ERR("[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24, "
-			   "Goodix-TS, silead_ts, elants_i2c, elan_i2c)", grp, c->driver);
+		return ERR(
+			"[%s] driver: no model of kernel driver \"%s\" (have atmel_mxt_ts, at24, "
+			"Goodix-TS, silead_ts, elants_i2c, elan_i2c)",
+			grp, c->driver);
 	if (!strcmp(c->model, "goodix")) {
 		if (!c->gx_has_id)
 			return ERR("[%s] goodix.id: missing (the product id, e.g. 911)", grp);
 		if (c->addr != 0x14 && c->addr != 0x5d)
-			return ERR("[%s] address: a Goodix chip answers at 0x14 or 0x5d, not 0x%02x",
-				   grp, c->addr);
+			return ERR(
+				"[%s] address: a Goodix chip answers at 0x14 or 0x5d, not 0x%02x",
+				grp, c->addr);
 	} else {
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "goodix.") ||
@@ -650,7 +680,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			    !strcmp(keys_copy[i], "fault.config_volatile") ||
 			    !strcmp(keys_copy[i], "fault.fixed_address") ||
 			    !strcmp(keys_copy[i], "fault.corrupt_readback"))
-				return ERR("[%s] %s: only for model = goodix", grp, keys_copy[i]);
+				return ERR("[%s] %s: only for model = goodix", grp,
+					   keys_copy[i]);
 	}
 	if (!have_bound)
 		c->bound = c->driver != NULL;
@@ -678,7 +709,8 @@ static int parse_gpiochip(GKeyFile *kf, struct emub_board_desc *d, char *err, si
 			d->gpio_label = g_strdup(s);
 		} else if (!strcmp(k, "lines")) {
 			if (!parse_u32(s, &v) || v < 1 || v > EMUB_MAX_LINES)
-				r = ERR("[gpiochip] lines: \"%s\" is not 1..%d", s, EMUB_MAX_LINES);
+				r = ERR("[gpiochip] lines: \"%s\" is not 1..%d", s,
+					EMUB_MAX_LINES);
 			else
 				d->gpio_nlines = (int)v;
 		} else if (g_str_has_prefix(k, "line.")) {
@@ -714,19 +746,21 @@ static int check_wiring(struct emub_board_desc *d, char *err, size_t errsz)
 			if (!strcmp(o->name, c->name))
 				return ERR("[chip %s]: defined twice", c->name);
 			if (o->adapter == c->adapter && o->addr == c->addr)
-				return ERR("[chip %s] address: 0x%02x is taken by [chip %s]", c->name,
-					   c->addr, o->name);
+				return ERR("[chip %s] address: 0x%02x is taken by [chip %s]",
+					   c->name, c->addr, o->name);
 			if (c->reset_gpio >= 0 &&
 			    (c->reset_gpio == o->reset_gpio || c->reset_gpio == o->chg_gpio))
-				return ERR("[chip %s] reset_gpio: line %d is wired to [chip %s]",
-					   c->name, c->reset_gpio, o->name);
+				return ERR(
+					"[chip %s] reset_gpio: line %d is wired to [chip %s]",
+					c->name, c->reset_gpio, o->name);
 			if (c->chg_gpio >= 0 &&
 			    (c->chg_gpio == o->reset_gpio || c->chg_gpio == o->chg_gpio))
-				return ERR("[chip %s] chg_gpio: line %d is wired to [chip %s]", c->name,
-					   c->chg_gpio, o->name);
+				return ERR("[chip %s] chg_gpio: line %d is wired to [chip %s]",
+					   c->name, c->chg_gpio, o->name);
 		}
 		if (c->reset_gpio >= 0 && c->reset_gpio == c->chg_gpio)
-			return ERR("[chip %s]: reset_gpio and chg_gpio are the same line", c->name);
+			return ERR("[chip %s]: reset_gpio and chg_gpio are the same line",
+				   c->name);
 		if (c->reset_gpio >= d->gpio_nlines || c->chg_gpio >= d->gpio_nlines)
 			return ERR("[chip %s]: GPIO line beyond [gpiochip] lines = %d", c->name,
 				   d->gpio_nlines);
@@ -774,7 +808,8 @@ int emub_board_parse(const char *text, const char *base_dir, struct emub_board_d
 	if (!r) {
 		for (int i = 0; i < EMUB_MAX_LINES; i++)
 			if (d->line_names[i] && i >= d->gpio_nlines)
-				r = ERR("[gpiochip] line.%d: beyond lines = %d", i, d->gpio_nlines);
+				r = ERR("[gpiochip] line.%d: beyond lines = %d", i,
+					d->gpio_nlines);
 	}
 	if (!r)
 		r = check_wiring(d, err, errsz);

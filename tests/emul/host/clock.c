@@ -283,7 +283,8 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 
 		emub_bus_advance_locked(ad, eb->now_ns);
 		if (!driver && ad->desc.host_delay_us)
-			emub_bus_advance_locked(ad, bus->now_ns + ad->desc.host_delay_us * 1000ULL);
+			emub_bus_advance_locked(ad,
+						bus->now_ns + ad->desc.host_delay_us * 1000ULL);
 		ne = em_bus_next_event(bus);
 		if (!driver && ne != EM_NEVER && ne > bus->now_ns) {
 			ad->skipped_ns += ne - bus->now_ns;
@@ -295,15 +296,17 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 		GString *t = g_string_new(NULL);
 
 		for (int i = 0; i < n; i++) {
-			g_string_append_printf(t, " %c%u@%02x", msgs[i].flags & EM_MSG_RD ? 'r' : 'w',
+			g_string_append_printf(t, " %c%u@%02x",
+					       msgs[i].flags & EM_MSG_RD ? 'r' : 'w',
 					       msgs[i].len, msgs[i].addr);
 			for (int k = 0; k < msgs[i].len && k < 8; k++)
-				g_string_append_printf(t, "%c%02x", k ? ' ' : '=', msgs[i].buf[k]);
+				g_string_append_printf(t, "%c%02x", k ? ' ' : '=',
+						       msgs[i].buf[k]);
 			if (msgs[i].len > 8)
 				g_string_append(t, " ...");
 		}
-		emub_log(eb, "i2c-%d %s:%s -> %d", ad->desc.nr, driver ? "driver" : "user", t->str,
-			 r);
+		emub_log(eb, "i2c-%d %s:%s -> %d", ad->desc.nr, driver ? "driver" : "user",
+			 t->str, r);
 		g_string_free(t, TRUE);
 	}
 	if (driver)
@@ -401,7 +404,8 @@ bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms, bool (*check)(v
 		 * moment of wall time; while they keep doing things, keep
 		 * waiting, else the timeout has passed. */
 		seen = eb->now_ns;
-		g_cond_wait_until(&eb->gpio_cond, &eb->lock, g_get_monotonic_time() + FAST_GRACE_US);
+		g_cond_wait_until(&eb->gpio_cond, &eb->lock,
+				  g_get_monotonic_time() + FAST_GRACE_US);
 		if (check(arg))
 			return true;
 		if (eb->now_ns == seen && next_event_all_locked(eb) == EM_NEVER) {

@@ -18,8 +18,8 @@ static int at24_test_read(struct emub_dev *d)
 {
 	guint8 off = 0, val = 0;
 	struct em_msg m[2] = {
-		{.addr = d->chip->desc->addr, .flags = 0, .len = 1, .buf = &off},
-		{.addr = d->chip->desc->addr, .flags = EM_MSG_RD, .len = 1, .buf = &val},
+		{ .addr = d->chip->desc->addr, .flags = 0, .len = 1, .buf = &off },
+		{ .addr = d->chip->desc->addr, .flags = EM_MSG_RD, .len = 1, .buf = &val },
 	};
 	bool smbus = d->chip->ad->desc.smbus_only;
 	unsigned int waited = 0;
@@ -43,7 +43,8 @@ static int at24_probe(struct emub_dev *d)
 		drv_regulator(d, false);
 		return -ENODEV;
 	}
-	emub_dev_log(d, "%u byte EEPROM, writable", d->chip->desc->ee_size ? d->chip->desc->ee_size : 256);
+	emub_dev_log(d, "%u byte EEPROM, writable",
+		     d->chip->desc->ee_size ? d->chip->desc->ee_size : 256);
 	return 0;
 }
 
@@ -53,7 +54,7 @@ static void at24_remove(struct emub_dev *d)
 }
 
 static const char *const at24_of_match[] = {
-	"atmel,24c00", "atmel,24c01", "atmel,24c02", "atmel,spd", "atmel,24c04",
+	"atmel,24c00", "atmel,24c01", "atmel,24c02", "atmel,spd",   "atmel,24c04",
 	"atmel,24c08", "atmel,24c16", "atmel,24c32", "atmel,24c64", NULL,
 };
 

@@ -158,8 +158,10 @@ static struct mxt_data *data_of(struct emub_dev *d)
 
 static int mxt_bootloader_read(struct mxt_data *data, guint8 *val, guint16 count)
 {
-	struct em_msg m = {.addr = data->bootloader_addr, .flags = EM_MSG_RD, .len = count,
-			   .buf = val};
+	struct em_msg m = { .addr = data->bootloader_addr,
+			    .flags = EM_MSG_RD,
+			    .len = count,
+			    .buf = val };
 	int ret = drv_i2c_transfer(data->d, &m, 1);
 
 	if (ret == 1)
@@ -171,8 +173,10 @@ static int mxt_bootloader_read(struct mxt_data *data, guint8 *val, guint16 count
 
 static int mxt_bootloader_write(struct mxt_data *data, const guint8 *val, guint16 count)
 {
-	struct em_msg m = {.addr = data->bootloader_addr, .flags = 0, .len = count,
-			   .buf = (guint8 *)val};
+	struct em_msg m = { .addr = data->bootloader_addr,
+			    .flags = 0,
+			    .len = count,
+			    .buf = (guint8 *)val };
 	int ret = drv_i2c_transfer(data->d, &m, 1);
 
 	if (ret == 1)
@@ -292,10 +296,10 @@ static int mxt_send_bootloader_cmd(struct mxt_data *data, bool unlock)
 
 static int __mxt_read_reg(struct mxt_data *data, guint16 reg, guint16 len, void *val)
 {
-	guint8 buf[2] = {reg & 0xff, (reg >> 8) & 0xff};
+	guint8 buf[2] = { reg & 0xff, (reg >> 8) & 0xff };
 	struct em_msg xfer[2] = {
-		{.addr = data->addr, .flags = 0, .len = 2, .buf = buf},
-		{.addr = data->addr, .flags = EM_MSG_RD, .len = len, .buf = val},
+		{ .addr = data->addr, .flags = 0, .len = 2, .buf = buf },
+		{ .addr = data->addr, .flags = EM_MSG_RD, .len = len, .buf = val },
 	};
 	int ret = drv_i2c_transfer(data->d, xfer, 2);
 
@@ -602,7 +606,8 @@ static int mxt_parse_object_table(struct mxt_data *data, const guint8 *raw)
 	guint8 reportid = 1;
 
 	data->mem_size = 0;
-	data->object_table = g_new0(struct mxt_object, data->info->object_num ? data->info->object_num : 1);
+	data->object_table = g_new0(struct mxt_object,
+				    data->info->object_num ? data->info->object_num : 1);
 	for (int i = 0; i < data->info->object_num; i++) {
 		const guint8 *e = raw + i * MXT_OBJECT_SIZE;
 		struct mxt_object *object = &data->object_table[i];
@@ -616,7 +621,8 @@ static int mxt_parse_object_table(struct mxt_data *data, const guint8 *raw)
 		object->num_report_ids = e[5];
 		if (object->num_report_ids) {
 			min_id = reportid;
-			reportid = (guint8)(reportid + object->num_report_ids * obj_instances(object));
+			reportid = (guint8)(reportid +
+					    object->num_report_ids * obj_instances(object));
 		}
 		switch (object->type) {
 		case MXT_GEN_MESSAGE_T5:
@@ -668,7 +674,8 @@ static int mxt_parse_object_table(struct mxt_data *data, const guint8 *raw)
 		emub_dev_log(data->d, "Invalid T44 position");
 		return -EINVAL;
 	}
-	data->msg_buf = g_malloc0((gsize)data->max_reportid * (data->T5_msg_size ? data->T5_msg_size : 1));
+	data->msg_buf = g_malloc0((gsize)data->max_reportid *
+				  (data->T5_msg_size ? data->T5_msg_size : 1));
 	return 0;
 }
 
@@ -728,8 +735,10 @@ static int mxt_read_info_block(struct mxt_data *data)
  */
 static char *object_snapshot(struct mxt_data *data)
 {
-	static const guint8 readable[] = {6, 7, 8, 53, 9, 15, 23, 52, 100, 20, 22, 24, 27,
-					  40, 41, 42, 47, 48, 18, 19, 25, 28, 38, 43, 46, 71};
+	static const guint8 readable[] = {
+		6,  7,	8,  53, 9,  15, 23, 52, 100, 20, 22, 24, 27,
+		40, 41, 42, 47, 48, 18, 19, 25, 28,  38, 43, 46, 71
+	};
 	struct mxt_model *m = data->d->chip->model;
 	GString *s = g_string_new(NULL);
 	const guint8 *mem;
@@ -773,7 +782,8 @@ static void update_attrs(struct mxt_data *data)
 
 		snprintf(fw, sizeof(fw), "%u.%u.%02X\n", data->info->version >> 4,
 			 data->info->version & 0xf, data->info->build);
-		snprintf(hw, sizeof(hw), "%u.%u\n", data->info->family_id, data->info->variant_id);
+		snprintf(hw, sizeof(hw), "%u.%u\n", data->info->family_id,
+			 data->info->variant_id);
 		drv_attr_set(d, "fw_version", fw, false);
 		drv_attr_set(d, "hw_version", hw, false);
 		drv_attr_set(d, "object", obj, false);
@@ -883,7 +893,8 @@ static int mxt_update_cfg(struct mxt_data *data, const guint8 *fwdata, gsize fws
 		if (!object) {
 			for (unsigned int i = 0; i < size; i++) {
 				if (!scan_hex(raw, &pos, &v)) {
-					emub_dev_log(data->d, "Bad format in T%d at %d", type, i);
+					emub_dev_log(data->d, "Bad format in T%d at %d", type,
+						     i);
 					ret = -EINVAL;
 					goto out;
 				}
@@ -933,9 +944,10 @@ static int mxt_update_cfg(struct mxt_data *data, const guint8 *fwdata, gsize fws
 	if (crc_start > start_ofs) {
 		calculated_crc = mxt_calculate_crc(mem, crc_start - start_ofs, (long)mem_size);
 		if (config_crc > 0 && config_crc != calculated_crc)
-			emub_dev_log(data->d,
-				     "Config CRC in file inconsistent, calculated=%06X, file=%06X",
-				     calculated_crc, config_crc);
+			emub_dev_log(
+				data->d,
+				"Config CRC in file inconsistent, calculated=%06X, file=%06X",
+				calculated_crc, config_crc);
 	}
 
 	/* mxt_upload_cfg_mem() */
@@ -970,7 +982,7 @@ out:
 
 static int mxt_set_t7_power_cfg_run(struct mxt_data *data)
 {
-	guint8 cfg[2] = {data->t7_idle, data->t7_active};
+	guint8 cfg[2] = { data->t7_idle, data->t7_active };
 
 	return __mxt_write_reg(data, data->T7_address, 2, cfg);
 }
@@ -1046,8 +1058,8 @@ static int mxt_initialize_input_device(struct mxt_data *data)
 		    __mxt_read_reg(data, o->start_address + MXT_T100_CFG1, 1, buf) ||
 		    __mxt_read_reg(data, o->start_address + MXT_T100_TCHAUX, 1, &tchaux))
 			emub_dev_log(data->d, "Failed to read T100 config");
-		abs |= G_GUINT64_CONSTANT(1) << ABS_MT_TOOL_TYPE |
-		       G_GUINT64_CONSTANT(1) << ABS_MT_DISTANCE;
+		abs |= G_GUINT64_CONSTANT(1) << ABS_MT_TOOL_TYPE | G_GUINT64_CONSTANT(1)
+									   << ABS_MT_DISTANCE;
 		if (tchaux & MXT_T100_TCHAUX_AMPL)
 			abs |= G_GUINT64_CONSTANT(1) << ABS_PRESSURE |
 			       G_GUINT64_CONSTANT(1) << ABS_MT_PRESSURE;
@@ -1287,7 +1299,8 @@ static int mxt_load_fw(struct mxt_data *data)
 		frame_size = (gsize)(fw[pos] << 8 | (pos + 1 < size ? fw[pos + 1] : 0)) + 2;
 		if (pos + frame_size > size) {
 			/* the kernel would read past the end of the firmware */
-			emub_dev_log(d, "frame at %zu runs past the end of the file", (size_t)pos);
+			emub_dev_log(d, "frame at %zu runs past the end of the file",
+				     (size_t)pos);
 			ret = -EINVAL;
 			goto disable_irq;
 		}
@@ -1362,7 +1375,7 @@ static void atmel_destroy(struct emub_dev *d)
 	d->priv = NULL;
 }
 
-static const char *const atmel_of_match[] = {"atmel,maxtouch", NULL};
+static const char *const atmel_of_match[] = { "atmel,maxtouch", NULL };
 
 const struct emub_driver_ops emub_drv_atmel_mxt_ts = {
 	.name = "atmel_mxt_ts",

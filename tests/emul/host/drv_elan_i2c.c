@@ -101,10 +101,10 @@ static struct elan_tp_data *data_of(struct emub_dev *d)
 
 static int elan_i2c_read_block(struct elan_tp_data *data, guint16 reg, guint8 *val, guint16 len)
 {
-	guint8 buf[2] = {(guint8)reg, (guint8)(reg >> 8)};
+	guint8 buf[2] = { (guint8)reg, (guint8)(reg >> 8) };
 	struct em_msg msgs[2] = {
-		{.addr = data->addr, .flags = 0, .len = 2, .buf = buf},
-		{.addr = data->addr, .flags = EM_MSG_RD, .len = len, .buf = val},
+		{ .addr = data->addr, .flags = 0, .len = 2, .buf = buf },
+		{ .addr = data->addr, .flags = EM_MSG_RD, .len = len, .buf = val },
 	};
 	int ret = drv_i2c_transfer(data->d, msgs, 2);
 
@@ -122,8 +122,8 @@ static int elan_i2c_read_cmd(struct elan_tp_data *data, guint16 reg, guint8 *val
 
 static int elan_i2c_write_cmd(struct elan_tp_data *data, guint16 reg, guint16 cmd)
 {
-	guint8 buf[4] = {(guint8)reg, (guint8)(reg >> 8), (guint8)cmd, (guint8)(cmd >> 8)};
-	struct em_msg msg = {.addr = data->addr, .flags = 0, .len = 4, .buf = buf};
+	guint8 buf[4] = { (guint8)reg, (guint8)(reg >> 8), (guint8)cmd, (guint8)(cmd >> 8) };
+	struct em_msg msg = { .addr = data->addr, .flags = 0, .len = 4, .buf = buf };
 	int ret = drv_i2c_transfer(data->d, &msg, 1);
 
 	if (ret != 1) {
@@ -204,7 +204,9 @@ static int elan_initialize(struct elan_tp_data *data)
 static int elan_get_fwinfo(struct elan_tp_data *data)
 {
 	switch (data->ic_type) {
-	case 0x00: case 0x06: case 0x08:
+	case 0x00:
+	case 0x06:
+	case 0x08:
 		data->fw_validpage_count = 512;
 		break;
 	default:
@@ -213,8 +215,8 @@ static int elan_get_fwinfo(struct elan_tp_data *data)
 		data->fw_page_size = 0;
 		return -ENXIO;
 	}
-	data->fw_signature_address =
-		(guint32)data->fw_validpage_count * ETP_FW_PAGE_SIZE - ETP_FW_SIGNATURE_SIZE;
+	data->fw_signature_address = (guint32)data->fw_validpage_count * ETP_FW_PAGE_SIZE -
+				     ETP_FW_SIGNATURE_SIZE;
 	data->fw_page_size = ETP_FW_PAGE_SIZE;
 	return 0;
 }
@@ -238,8 +240,10 @@ static int elan_query_device_info(struct elan_tp_data *data)
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_PRESSURE_CMD, val)))
 		return error;
 	if (elan_get_fwinfo(data))
-		emub_dev_log(data->d, "unexpected iap version %#04x (ic type: %#04x), firmware "
-			     "update will not work", data->iap_version, data->ic_type);
+		emub_dev_log(data->d,
+			     "unexpected iap version %#04x (ic type: %#04x), firmware "
+			     "update will not work",
+			     data->iap_version, data->ic_type);
 	return 0;
 }
 
@@ -261,13 +265,13 @@ static void set_attrs(struct elan_tp_data *data, bool add)
 {
 	char v[24];
 
-#define ATTR(name, fmt, val)                                       \
-	do {                                                       \
-		snprintf(v, sizeof(v), fmt "\n", val);             \
-		if (add)                                           \
+#define ATTR(name, fmt, val)                                          \
+	do {                                                          \
+		snprintf(v, sizeof(v), fmt "\n", val);                \
+		if (add)                                              \
 			drv_attr_add(data->d, name, v, false, false); \
-		else                                               \
-			drv_attr_set(data->d, name, v, false);     \
+		else                                                  \
+			drv_attr_set(data->d, name, v, false);        \
 	} while (0)
 	ATTR("product_id", "%d.0", data->product_id);
 	ATTR("firmware_version", "%d.0", data->fw_version);
@@ -302,7 +306,8 @@ static int elan_i2c_prepare_fw_update(struct elan_tp_data *data)
 	if ((error = elan_i2c_iap_get_mode(data, &mode)))
 		return error;
 	if (mode == IAP_MODE) {
-		if ((error = elan_i2c_write_cmd(data, ETP_I2C_IAP_RESET_CMD, ETP_I2C_IAP_RESET)))
+		if ((error = elan_i2c_write_cmd(data, ETP_I2C_IAP_RESET_CMD,
+						ETP_I2C_IAP_RESET)))
 			return error;
 		drv_msleep(data->d, 30);
 	}
@@ -422,7 +427,7 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 
 static int elan_sysfs_update_fw(struct elan_tp_data *data)
 {
-	static const guint8 signature[] = {0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff};
+	static const guint8 signature[] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
 	char fw_name[64];
 	guint8 *fw = NULL;
 	gsize size = 0;
@@ -479,7 +484,7 @@ static int elan_probe(struct emub_dev *d)
 		.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
 	};
 	guint8 dummy;
-	struct em_msg probe_msg = {.flags = EM_MSG_RD, .len = 1, .buf = &dummy};
+	struct em_msg probe_msg = { .flags = EM_MSG_RD, .len = 1, .buf = &dummy };
 	int error;
 
 	data->d = d;
@@ -501,9 +506,10 @@ static int elan_probe(struct emub_dev *d)
 	if ((error = elan_initialize(data)) || (error = elan_query_device_info(data)) ||
 	    (error = elan_query_device_parameters(data)))
 		goto fail_power;
-	emub_dev_log(d, "Elan Touchpad: Module ID: 0x%04x, Firmware: 0x%04x, Sample: 0x%04x, "
-		     "IAP: 0x%04x", data->product_id, data->fw_version, data->sm_version,
-		     data->iap_version);
+	emub_dev_log(d,
+		     "Elan Touchpad: Module ID: 0x%04x, Firmware: 0x%04x, Sample: 0x%04x, "
+		     "IAP: 0x%04x",
+		     data->product_id, data->fw_version, data->sm_version, data->iap_version);
 	in.product = data->product_id;
 	/* BTN_LEFT/BTN_RIGHT: key bits of that word are not modelled */
 	in.propbits |= 1u << INPUT_PROP_POINTER;
@@ -603,7 +609,7 @@ static void elan_destroy(struct emub_dev *d)
 	d->priv = NULL;
 }
 
-static const char *const elan_of_match[] = {"elan,ekth6915", NULL};
+static const char *const elan_of_match[] = { "elan,ekth6915", NULL };
 
 const struct emub_driver_ops emub_drv_elan_i2c = {
 	.name = "elan_i2c",

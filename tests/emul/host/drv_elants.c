@@ -125,15 +125,22 @@ static int elants_i2c_execute_command(struct elants_data *ts, const guint8 *cmd,
 	int ret;
 
 	switch (cmd[0]) {
-	case CMD_HEADER_READ: expected = CMD_HEADER_RESP; break;
-	case CMD_HEADER_6B_READ: expected = CMD_HEADER_6B_RESP; break;
-	case CMD_HEADER_ROM_READ: expected = CMD_HEADER_ROM_RESP; break;
-	default: return -EINVAL;
+	case CMD_HEADER_READ:
+		expected = CMD_HEADER_RESP;
+		break;
+	case CMD_HEADER_6B_READ:
+		expected = CMD_HEADER_6B_RESP;
+		break;
+	case CMD_HEADER_ROM_READ:
+		expected = CMD_HEADER_ROM_RESP;
+		break;
+	default:
+		return -EINVAL;
 	}
 	for (;;) {
 		struct em_msg msgs[2] = {
-			{.addr = ts->addr, .flags = 0, .len = cmd_size, .buf = (guint8 *)cmd},
-			{.addr = ts->addr, .flags = EM_MSG_RD, .len = resp_size, .buf = resp},
+			{ .addr = ts->addr, .flags = 0, .len = cmd_size, .buf = (guint8 *)cmd },
+			{ .addr = ts->addr, .flags = EM_MSG_RD, .len = resp_size, .buf = resp },
 		};
 
 		ret = drv_i2c_transfer(ts->d, msgs, 2);
@@ -146,7 +153,8 @@ static int elants_i2c_execute_command(struct elants_data *ts, const guint8 *cmd,
 		if (ret != 2 || resp[0] != expected) {
 			if (--retries > 0)
 				continue;
-			emub_dev_log(ts->d, "(%s) unexpected response: %02x", cmd_name, resp[0]);
+			emub_dev_log(ts->d, "(%s) unexpected response: %02x", cmd_name,
+				     resp[0]);
 			return -EIO;
 		}
 		return 0;
@@ -155,7 +163,7 @@ static int elants_i2c_execute_command(struct elants_data *ts, const guint8 *cmd,
 
 static int elants_i2c_sw_reset(struct elants_data *ts)
 {
-	static const guint8 soft_rst_cmd[] = {0x77, 0x77, 0x77, 0x77};
+	static const guint8 soft_rst_cmd[] = { 0x77, 0x77, 0x77, 0x77 };
 	int error = elants_i2c_send(ts, soft_rst_cmd, 4);
 
 	if (error) {
@@ -168,14 +176,15 @@ static int elants_i2c_sw_reset(struct elants_data *ts)
 
 static guint16 elants_i2c_parse_version(const guint8 *buf)
 {
-	guint32 be = (guint32)buf[0] << 24 | (guint32)buf[1] << 16 | (guint32)buf[2] << 8 | buf[3];
+	guint32 be = (guint32)buf[0] << 24 | (guint32)buf[1] << 16 | (guint32)buf[2] << 8 |
+		     buf[3];
 
 	return (guint16)(be >> 4);
 }
 
 static int elants_i2c_query_hw_version(struct elants_data *ts)
 {
-	const guint8 cmd[] = {CMD_HEADER_READ, E_ELAN_INFO_FW_ID, 0x00, 0x01};
+	const guint8 cmd[] = { CMD_HEADER_READ, E_ELAN_INFO_FW_ID, 0x00, 0x01 };
 	guint8 resp[HEADER_SIZE];
 	int retry_cnt = MAX_RETRIES, error;
 
@@ -193,7 +202,7 @@ static int elants_i2c_query_hw_version(struct elants_data *ts)
 
 static int elants_i2c_query_fw_version(struct elants_data *ts)
 {
-	const guint8 cmd[] = {CMD_HEADER_READ, E_ELAN_INFO_FW_VER, 0x00, 0x01};
+	const guint8 cmd[] = { CMD_HEADER_READ, E_ELAN_INFO_FW_VER, 0x00, 0x01 };
 	guint8 resp[HEADER_SIZE];
 	int retry_cnt = MAX_RETRIES, error;
 
@@ -211,7 +220,7 @@ static int elants_i2c_query_fw_version(struct elants_data *ts)
 
 static int elants_i2c_query_test_version(struct elants_data *ts)
 {
-	const guint8 cmd[] = {CMD_HEADER_READ, E_ELAN_INFO_TEST_VER, 0x00, 0x01};
+	const guint8 cmd[] = { CMD_HEADER_READ, E_ELAN_INFO_TEST_VER, 0x00, 0x01 };
 	guint8 resp[HEADER_SIZE];
 	guint16 version;
 	int error = elants_i2c_execute_command(ts, cmd, 4, resp, 4, MAX_RETRIES,
@@ -227,7 +236,7 @@ static int elants_i2c_query_test_version(struct elants_data *ts)
 
 static int elants_i2c_query_bc_version(struct elants_data *ts)
 {
-	const guint8 cmd[] = {CMD_HEADER_READ, E_ELAN_INFO_BC_VER, 0x00, 0x01};
+	const guint8 cmd[] = { CMD_HEADER_READ, E_ELAN_INFO_BC_VER, 0x00, 0x01 };
 	guint8 resp[HEADER_SIZE];
 	guint16 version;
 	int error = elants_i2c_execute_command(ts, cmd, 4, resp, 4, 1, "read BC version");
@@ -243,10 +252,10 @@ static int elants_i2c_query_bc_version(struct elants_data *ts)
 /* elants_i2c_query_ts_info_ekth() */
 static int elants_i2c_query_ts_info(struct elants_data *ts)
 {
-	const guint8 res_cmd[] = {CMD_HEADER_6B_READ, 0, 0, 0, 0, 0};
-	const guint8 osr_cmd[] = {CMD_HEADER_READ, E_INFO_OSR, 0x00, 0x01};
-	const guint8 scan_cmd[] = {CMD_HEADER_READ, E_INFO_PHY_SCAN, 0x00, 0x01};
-	const guint8 drive_cmd[] = {CMD_HEADER_READ, E_INFO_PHY_DRIVER, 0x00, 0x01};
+	const guint8 res_cmd[] = { CMD_HEADER_6B_READ, 0, 0, 0, 0, 0 };
+	const guint8 osr_cmd[] = { CMD_HEADER_READ, E_INFO_OSR, 0x00, 0x01 };
+	const guint8 scan_cmd[] = { CMD_HEADER_READ, E_INFO_PHY_SCAN, 0x00, 0x01 };
+	const guint8 drive_cmd[] = { CMD_HEADER_READ, E_INFO_PHY_DRIVER, 0x00, 0x01 };
 	guint8 resp[17];
 	guint16 rows, cols, osr;
 	int error;
@@ -277,7 +286,7 @@ static int elants_i2c_query_ts_info(struct elants_data *ts)
 
 static int elants_i2c_fastboot(struct elants_data *ts)
 {
-	static const guint8 boot_cmd[] = {0x4d, 0x61, 0x69, 0x6e};
+	static const guint8 boot_cmd[] = { 0x4d, 0x61, 0x69, 0x6e };
 	int error = elants_i2c_send(ts, boot_cmd, 4);
 
 	if (error)
@@ -287,8 +296,8 @@ static int elants_i2c_fastboot(struct elants_data *ts)
 
 static int elants_i2c_initialize(struct elants_data *ts)
 {
-	static const guint8 hello_packet[] = {0x55, 0x55, 0x55, 0x55};
-	static const guint8 recov_packet[] = {0x55, 0x55, 0x80, 0x80};
+	static const guint8 hello_packet[] = { 0x55, 0x55, 0x55, 0x55 };
+	static const guint8 recov_packet[] = { 0x55, 0x55, 0x80, 0x80 };
 	guint8 buf[HEADER_SIZE];
 	int error = 0, error2, retry_cnt;
 
@@ -311,8 +320,8 @@ static int elants_i2c_initialize(struct elants_data *ts)
 			break;
 		} else {
 			error = -EINVAL;
-			emub_dev_log(ts->d, "invalid 'hello' packet: %02x %02x %02x %02x", buf[0],
-				     buf[1], buf[2], buf[3]);
+			emub_dev_log(ts->d, "invalid 'hello' packet: %02x %02x %02x %02x",
+				     buf[0], buf[1], buf[2], buf[3]);
 		}
 	}
 	/* hw version is available even if device in recovery state */
@@ -348,13 +357,13 @@ static void set_attrs(struct elants_data *ts, bool add)
 	} else {
 		drv_attr_set(ts->d, "iap_mode", mode, false);
 	}
-#define ATTR(name, width)                                                   \
-	do {                                                                \
+#define ATTR(name, width)                                                    \
+	do {                                                                 \
 		snprintf(v, sizeof(v), "%0*x\n", width, (unsigned)ts->name); \
-		if (add)                                                    \
-			drv_attr_add(ts->d, #name, v, false, false);        \
-		else                                                        \
-			drv_attr_set(ts->d, #name, v, false);               \
+		if (add)                                                     \
+			drv_attr_add(ts->d, #name, v, false, false);         \
+		else                                                         \
+			drv_attr_set(ts->d, #name, v, false);                \
 	} while (0)
 	ATTR(fw_version, 4);
 	ATTR(hw_version, 4);
@@ -367,7 +376,7 @@ static void set_attrs(struct elants_data *ts, bool add)
 
 static int elants_i2c_fw_write_page(struct elants_data *ts, const guint8 *page)
 {
-	static const guint8 ack_ok[] = {0xaa, 0xaa};
+	static const guint8 ack_ok[] = { 0xaa, 0xaa };
 	guint8 buf[2];
 	int retry, error = 0;
 
@@ -389,10 +398,10 @@ static int elants_i2c_fw_write_page(struct elants_data *ts, const guint8 *page)
 static int elants_i2c_do_update_firmware(struct elants_data *ts, const guint8 *fw, gsize size,
 					 bool force)
 {
-	static const guint8 enter_iap[] = {0x45, 0x49, 0x41, 0x50};
-	static const guint8 enter_iap2[] = {0x54, 0x00, 0x12, 0x34};
-	static const guint8 iap_ack[] = {0x55, 0xaa, 0x33, 0xcc};
-	static const guint8 close_idle[] = {0x54, 0x2c, 0x01, 0x01};
+	static const guint8 enter_iap[] = { 0x45, 0x49, 0x41, 0x50 };
+	static const guint8 enter_iap2[] = { 0x54, 0x00, 0x12, 0x34 };
+	static const guint8 iap_ack[] = { 0x55, 0xaa, 0x33, 0xcc };
+	static const guint8 close_idle[] = { 0x54, 0x2c, 0x01, 0x01 };
 	guint8 buf[HEADER_SIZE], send_id;
 	gsize page, n_fw_pages;
 	int error;
@@ -456,9 +465,9 @@ static int elants_i2c_do_update_firmware(struct elants_data *ts, const guint8 *f
 
 static int elants_i2c_calibrate(struct elants_data *ts)
 {
-	static const guint8 w_flashkey[] = {CMD_HEADER_WRITE, 0xc0, 0xe1, 0x5a};
-	static const guint8 rek[] = {CMD_HEADER_WRITE, 0x29, 0x00, 0x01};
-	static const guint8 rek_resp[] = {CMD_HEADER_REK, 0x66, 0x66, 0x66};
+	static const guint8 w_flashkey[] = { CMD_HEADER_WRITE, 0xc0, 0xe1, 0x5a };
+	static const guint8 rek[] = { CMD_HEADER_WRITE, 0x29, 0x00, 0x01 };
+	static const guint8 rek_resp[] = { CMD_HEADER_REK, 0x66, 0x66, 0x66 };
 	int ret;
 
 	drv_irq_disable(ts->d);
@@ -541,7 +550,7 @@ static int elants_i2c_probe(struct emub_dev *d)
 		.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
 	};
 	guint8 dummy;
-	struct em_msg probe_msg = {.flags = EM_MSG_RD, .len = 1, .buf = &dummy};
+	struct em_msg probe_msg = { .flags = EM_MSG_RD, .len = 1, .buf = &dummy };
 	int error;
 
 	ts->d = d;
@@ -687,7 +696,7 @@ static void elants_destroy(struct emub_dev *d)
 	d->priv = NULL;
 }
 
-static const char *const elants_of_match[] = {"elan,ekth3500", "elan,ektf3624", NULL};
+static const char *const elants_of_match[] = { "elan,ekth3500", "elan,ektf3624", NULL };
 
 const struct emub_driver_ops emub_drv_elants = {
 	.name = "elants_i2c",

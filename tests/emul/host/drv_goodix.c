@@ -75,24 +75,27 @@ struct goodix_chip_data {
 	bool csum16;
 };
 
-static const struct goodix_chip_data gt1x_chip_data = {GOODIX_GT1X_REG_CONFIG_DATA,
-						       GOODIX_CONFIG_GT9X_LENGTH, true};
-static const struct goodix_chip_data gt911_chip_data = {GOODIX_GT9X_REG_CONFIG_DATA,
-							GOODIX_CONFIG_911_LENGTH, false};
-static const struct goodix_chip_data gt967_chip_data = {GOODIX_GT9X_REG_CONFIG_DATA,
-							GOODIX_CONFIG_967_LENGTH, false};
-static const struct goodix_chip_data gt9x_chip_data = {GOODIX_GT9X_REG_CONFIG_DATA,
-						       GOODIX_CONFIG_GT9X_LENGTH, false};
+static const struct goodix_chip_data gt1x_chip_data = { GOODIX_GT1X_REG_CONFIG_DATA,
+							GOODIX_CONFIG_GT9X_LENGTH, true };
+static const struct goodix_chip_data gt911_chip_data = { GOODIX_GT9X_REG_CONFIG_DATA,
+							 GOODIX_CONFIG_911_LENGTH, false };
+static const struct goodix_chip_data gt967_chip_data = { GOODIX_GT9X_REG_CONFIG_DATA,
+							 GOODIX_CONFIG_967_LENGTH, false };
+static const struct goodix_chip_data gt9x_chip_data = { GOODIX_GT9X_REG_CONFIG_DATA,
+							GOODIX_CONFIG_GT9X_LENGTH, false };
 
 static const struct {
 	const char *id;
 	const struct goodix_chip_data *data;
 } goodix_chip_ids[] = {
-	{"1151", &gt1x_chip_data}, {"1158", &gt1x_chip_data},  {"5663", &gt1x_chip_data},
-	{"5688", &gt1x_chip_data}, {"917S", &gt1x_chip_data},  {"9286", &gt1x_chip_data},
-	{"911", &gt911_chip_data}, {"9271", &gt911_chip_data}, {"9110", &gt911_chip_data},
-	{"9111", &gt911_chip_data}, {"927", &gt911_chip_data}, {"928", &gt911_chip_data},
-	{"912", &gt967_chip_data}, {"9147", &gt967_chip_data}, {"967", &gt967_chip_data},
+	{ "1151", &gt1x_chip_data },  { "1158", &gt1x_chip_data },
+	{ "5663", &gt1x_chip_data },  { "5688", &gt1x_chip_data },
+	{ "917S", &gt1x_chip_data },  { "9286", &gt1x_chip_data },
+	{ "911", &gt911_chip_data },  { "9271", &gt911_chip_data },
+	{ "9110", &gt911_chip_data }, { "9111", &gt911_chip_data },
+	{ "927", &gt911_chip_data },  { "928", &gt911_chip_data },
+	{ "912", &gt967_chip_data },  { "9147", &gt967_chip_data },
+	{ "967", &gt967_chip_data },
 };
 
 struct goodix_ts_data {
@@ -121,10 +124,10 @@ static struct goodix_ts_data *data_of(struct emub_dev *d)
 /* goodix_i2c_read: BE16 register, then the read, one transfer */
 static int goodix_i2c_read(struct goodix_ts_data *ts, guint16 reg, guint8 *buf, int len)
 {
-	guint8 wbuf[2] = {(guint8)(reg >> 8), (guint8)reg};
+	guint8 wbuf[2] = { (guint8)(reg >> 8), (guint8)reg };
 	struct em_msg msgs[2] = {
-		{.addr = ts->addr, .flags = 0, .len = 2, .buf = wbuf},
-		{.addr = ts->addr, .flags = EM_MSG_RD, .len = (guint16)len, .buf = buf},
+		{ .addr = ts->addr, .flags = 0, .len = 2, .buf = wbuf },
+		{ .addr = ts->addr, .flags = EM_MSG_RD, .len = (guint16)len, .buf = buf },
 	};
 	int ret = drv_i2c_transfer(ts->d, msgs, 2);
 
@@ -139,7 +142,10 @@ static int goodix_i2c_read(struct goodix_ts_data *ts, guint16 reg, guint8 *buf, 
 static int goodix_i2c_write(struct goodix_ts_data *ts, guint16 reg, const guint8 *buf, int len)
 {
 	guint8 *abuf = g_malloc((gsize)len + 2);
-	struct em_msg msg = {.addr = ts->addr, .flags = 0, .len = (guint16)(len + 2), .buf = abuf};
+	struct em_msg msg = { .addr = ts->addr,
+			      .flags = 0,
+			      .len = (guint16)(len + 2),
+			      .buf = abuf };
 	int ret;
 
 	abuf[0] = (guint8)(reg >> 8);
@@ -432,8 +438,7 @@ retry_read_config:
 		ts->input_registered = true;
 	}
 	/* goodix_irq_flags[]: rising, falling, level low, level high */
-	if (ts->have_int &&
-	    drv_irq_request_on_gpio(ts->d, ts->int_trigger_type >= 2) == 0)
+	if (ts->have_int && drv_irq_request_on_gpio(ts->d, ts->int_trigger_type >= 2) == 0)
 		return 0;
 	if (!ts->have_int)
 		emub_dev_log(ts->d, "no interrupt GPIO: interrupt not modelled");
@@ -458,8 +463,8 @@ static void goodix_work(struct emub_dev *d, int what)
 
 		g_free(cfg);
 		if (error) {
-			emub_dev_log(d, "config %s not sent (%d): no input device", ts->cfg_name,
-				     error);
+			emub_dev_log(d, "config %s not sent (%d): no input device",
+				     ts->cfg_name, error);
 			return;
 		}
 	}
@@ -513,7 +518,8 @@ reset:
 		if (name)
 			snprintf(ts->cfg_name, sizeof(ts->cfg_name), "goodix/%s", name);
 		else
-			snprintf(ts->cfg_name, sizeof(ts->cfg_name), "goodix_%s_cfg.bin", ts->id);
+			snprintf(ts->cfg_name, sizeof(ts->cfg_name), "goodix_%s_cfg.bin",
+				 ts->id);
 		/* request_firmware_nowait(): the callback runs later */
 		drv_queue_work(d, WORK_CONFIG_CB, d->chip->desc->input_delay_ms);
 		return 0;

@@ -54,10 +54,14 @@ static int spi_read(struct emub_spi_dev *d, guint16 reg, guint8 *buf, guint16 le
 	int r = 0;
 
 	for (guint16 off = 0; off < len && !r;) {
-		guint16 n = len - off < MXT_SPI_MAX_LEN ? (guint16)(len - off) : MXT_SPI_MAX_LEN;
+		guint16 n = len - off < MXT_SPI_MAX_LEN ? (guint16)(len - off)
+							: MXT_SPI_MAX_LEN;
 		struct emub_spi_xfer x[2] = {
-			{.tx = hdr, .len = MXT_SPI_HEADER, .cs_change = true, .delay_us = 1000},
-			{.tx = ones, .rx = rx, .len = (guint32)MXT_SPI_HEADER + n},
+			{ .tx = hdr,
+			  .len = MXT_SPI_HEADER,
+			  .cs_change = true,
+			  .delay_us = 1000 },
+			{ .tx = ones, .rx = rx, .len = (guint32)MXT_SPI_HEADER + n },
 		};
 
 		hdr[0] = MXT_SPI_READ_REQ;
@@ -81,8 +85,8 @@ static int spi_read(struct emub_spi_dev *d, guint16 reg, guint8 *buf, guint16 le
 
 static void bl_write(struct emub_spi_dev *d, const guint8 *buf, guint32 n)
 {
-	guint8 tx[2 + 8] = {0};
-	struct emub_spi_xfer x = {.tx = tx, .len = n + 2};
+	guint8 tx[2 + 8] = { 0 };
+	struct emub_spi_xfer x = { .tx = tx, .len = n + 2 };
 
 	memcpy(tx + 2, buf, n);
 	g_mutex_lock(&d->eb->lock);
@@ -92,8 +96,8 @@ static void bl_write(struct emub_spi_dev *d, const guint8 *buf, guint32 n)
 
 static void bl_read(struct emub_spi_dev *d, guint8 *val)
 {
-	guint8 tx[3] = {0x01, 0, 0}, rx[3];
-	struct emub_spi_xfer x = {.tx = tx, .rx = rx, .len = 3};
+	guint8 tx[3] = { 0x01, 0, 0 }, rx[3];
+	struct emub_spi_xfer x = { .tx = tx, .rx = rx, .len = 3 };
 
 	g_mutex_lock(&d->eb->lock);
 	emub_spi_message_locked(d, &x, 1);
@@ -140,21 +144,24 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 	for (;;) {
 		if (read_info(d, info, &len, &crc_ok) == 0) {
 			if (!crc_ok) {
-				emub_log(d->eb, "mchp_spi_ts %s: info block CRC error", d->name);
+				emub_log(d->eb, "mchp_spi_ts %s: info block CRC error",
+					 d->name);
 				return -EIO;
 			}
 			break;
 		}
 		bl_read(d, &st);
-		emub_log(d->eb, "mchp_spi_ts %s: Detected bootloader, status:%02X", d->name, st);
+		emub_log(d->eb, "mchp_spi_ts %s: Detected bootloader, status:%02X", d->name,
+			 st);
 		if (++attempts > 1) {
-			emub_log(d->eb, "mchp_spi_ts %s: Could not recover from bootloader mode",
+			emub_log(d->eb,
+				 "mchp_spi_ts %s: Could not recover from bootloader mode",
 				 d->name);
 			d->mchp_in_bootloader = true;
 			return 0;
 		}
 		{
-			static const guint8 exit_bl[2] = {0x01, 0x01};
+			static const guint8 exit_bl[2] = { 0x01, 0x01 };
 
 			bl_write(d, exit_bl, 2);
 		}
@@ -190,8 +197,10 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 		}
 	}
 	if (!t100 || d->desc->no_input) {
-		emub_log(d->eb, "mchp_spi_ts %s: %s", d->name, t100 ? "no input device "
-			 "(fault.no_input)" : "No touch object detected");
+		emub_log(d->eb, "mchp_spi_ts %s: %s", d->name,
+			 t100 ? "no input device "
+				"(fault.no_input)"
+			      : "No touch object detected");
 		return 0;
 	}
 	{
@@ -203,7 +212,8 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 			.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
 			.keybits_word5 = G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64),
 			.propbits = 1u << INPUT_PROP_DIRECT,
-			.absbits = G_GUINT64_CONSTANT(1) << ABS_X | G_GUINT64_CONSTANT(1) << ABS_Y |
+			.absbits = G_GUINT64_CONSTANT(1) << ABS_X |
+				   G_GUINT64_CONSTANT(1) << ABS_Y |
 				   G_GUINT64_CONSTANT(1) << ABS_MT_SLOT |
 				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_X |
 				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_Y |
@@ -245,8 +255,8 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 {
 	guint8 req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN], ones[MXT_SPI_HEADER], rx[MXT_SPI_HEADER];
 	struct emub_spi_xfer x[2] = {
-		{.tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 50},
-		{.tx = ones, .rx = rx, .len = MXT_SPI_HEADER},
+		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 50 },
+		{ .tx = ones, .rx = rx, .len = MXT_SPI_HEADER },
 	};
 	int r;
 
@@ -285,7 +295,7 @@ static void sleep_ms(struct emub_spi_dev *d, unsigned int ms)
 static void bl_write_n(struct emub_spi_dev *d, const guint8 *buf, guint32 n)
 {
 	guint8 *tx = g_malloc0(n + 2);
-	struct emub_spi_xfer x = {.tx = tx, .len = n + 2, .cs_change = false};
+	struct emub_spi_xfer x = { .tx = tx, .len = n + 2, .cs_change = false };
 
 	memcpy(tx + 2, buf, n);
 	g_mutex_lock(&d->eb->lock);
@@ -333,7 +343,8 @@ static int load_fw(struct emub_spi_dev *d)
 	for (gsize i = 0; i < len && hex; i++)
 		hex = (fw[i] >= '0' && fw[i] <= '9') || (fw[i] >= 'A' && fw[i] <= 'F');
 	if (hex) {
-		emub_log(d->eb, "mchp_spi_ts %s: Aborting: firmware file must be in binary format",
+		emub_log(d->eb,
+			 "mchp_spi_ts %s: Aborting: firmware file must be in binary format",
 			 d->name);
 		g_free(fw);
 		return -EINVAL;
@@ -352,7 +363,7 @@ static int load_fw(struct emub_spi_dev *d)
 	/* its result is not looked at (ret is overwritten by the unlock) */
 	(void)check_bl(d, 0xc0);
 	{
-		static const guint8 unlock[2] = {0xdc, 0xaa};
+		static const guint8 unlock[2] = { 0xdc, 0xaa };
 
 		bl_write_n(d, unlock, 2);
 	}
@@ -376,7 +387,8 @@ static int load_fw(struct emub_spi_dev *d)
 			retry++;
 			sleep_ms(d, retry * 1); /* msleep(retry * 1) in mchp_spi_ts */
 			if (retry > 20) {
-				emub_log(d->eb, "mchp_spi_ts %s: Retry count exceeded", d->name);
+				emub_log(d->eb, "mchp_spi_ts %s: Retry count exceeded",
+					 d->name);
 				break;
 			}
 			r = 0;
@@ -434,8 +446,8 @@ static void attr(struct emub_spi_dev *d, const char *name, const char *content)
 	g_free(f);
 }
 
-static const char *const attr_names[] = {"fw_version", "hw_version", "in_bootloader",
-					 "config_crc", "update_fw"};
+static const char *const attr_names[] = { "fw_version", "hw_version", "in_bootloader",
+					  "config_crc", "update_fw" };
 
 void emub_mchp_attrs_write(struct emub_spi_dev *d)
 {

@@ -51,7 +51,7 @@ int drv_smbus_transfer(struct emub_dev *d, struct em_msg *msgs, int n)
 
 int drv_i2c_master_send(struct emub_dev *d, guint16 addr, const guint8 *buf, guint16 len)
 {
-	struct em_msg m = {.addr = addr, .flags = 0, .len = len, .buf = (guint8 *)buf};
+	struct em_msg m = { .addr = addr, .flags = 0, .len = len, .buf = (guint8 *)buf };
 	int r = drv_i2c_transfer(d, &m, 1);
 
 	return r == 1 ? len : r;
@@ -59,7 +59,7 @@ int drv_i2c_master_send(struct emub_dev *d, guint16 addr, const guint8 *buf, gui
 
 int drv_i2c_master_recv(struct emub_dev *d, guint16 addr, guint8 *buf, guint16 len)
 {
-	struct em_msg m = {.addr = addr, .flags = EM_MSG_RD, .len = len, .buf = buf};
+	struct em_msg m = { .addr = addr, .flags = EM_MSG_RD, .len = len, .buf = buf };
 	int r = drv_i2c_transfer(d, &m, 1);
 
 	return r == 1 ? len : r;
@@ -267,7 +267,7 @@ static bool completion_or_irq(void *p)
 int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int timeout_ms)
 {
 	struct emub *eb = d->eb;
-	struct wait_arg a = {.d = d, .done = done};
+	struct wait_arg a = { .d = d, .done = done };
 	guint64 deadline;
 
 	g_mutex_lock(&eb->lock);
@@ -291,8 +291,8 @@ int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int tim
 		}
 		if (now >= deadline)
 			break;
-		emub_wait_model_locked(eb, (deadline - now + 999999) / 1000000, completion_or_irq,
-				       &a);
+		emub_wait_model_locked(eb, (deadline - now + 999999) / 1000000,
+				       completion_or_irq, &a);
 		if (!completion_or_irq(&a) && model_now_locked(eb) >= deadline)
 			break;
 	}

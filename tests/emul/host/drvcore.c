@@ -29,12 +29,8 @@
 #include "goodix_model.h"
 
 static const struct emub_driver_ops *const drivers[] = {
-	&emub_drv_atmel_mxt_ts,
-	&emub_drv_at24,
-	&emub_drv_goodix,
-	&emub_drv_silead,
-	&emub_drv_elants,
-	&emub_drv_elan_i2c,
+	&emub_drv_atmel_mxt_ts, &emub_drv_at24,	  &emub_drv_goodix,
+	&emub_drv_silead,	&emub_drv_elants, &emub_drv_elan_i2c,
 };
 
 const struct emub_driver_ops *emub_find_driver(const char *name)
@@ -243,7 +239,8 @@ static int do_unbind(struct emub_dev *d)
 	g_mutex_lock(&eb->lock);
 	if (d->stuck) {
 		g_mutex_unlock(&eb->lock);
-		emub_dev_log(d, "unbind hangs: the oops left the attribute's active reference held");
+		emub_dev_log(
+			d, "unbind hangs: the oops left the attribute's active reference held");
 		return -EBUSY;
 	}
 	if (!d->bound) {
@@ -434,7 +431,8 @@ int emub_devices_create(struct emub *eb)
 				 c->desc->acpi_id, inst);
 			snprintf(d->name, sizeof(d->name), "i2c-%s", d->client_name);
 			d->acpi_node = g_strdup_printf("/devices/LNXSYSTM:00/LNXSYBUS:00/"
-						       "PNP0A08:00/%s", d->client_name);
+						       "PNP0A08:00/%s",
+						       d->client_name);
 		} else {
 			snprintf(d->name, sizeof(d->name), "%d-%04x", c->ad->desc.nr,
 				 c->desc->addr);
@@ -562,7 +560,8 @@ void emub_chip_power_locked(struct emub_chip *c, bool on)
 {
 	if (c->powered == on)
 		return;
-	emub_bus_advance_locked(c->ad, c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
+	emub_bus_advance_locked(c->ad,
+				c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
 	c->powered = on;
 	if (c->ops->set_power)
 		c->ops->set_power(c->model, on);
@@ -572,7 +571,8 @@ void emub_chip_power_locked(struct emub_chip *c, bool on)
 
 void emub_chip_reset_locked(struct emub_chip *c, bool held)
 {
-	emub_bus_advance_locked(c->ad, c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
+	emub_bus_advance_locked(c->ad,
+				c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
 	if (c->ops->set_reset)
 		c->ops->set_reset(c->model, held);
 	emub_check_irqs_locked(c->eb);
@@ -583,7 +583,8 @@ void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level)
 {
 	if (!emub_chip_is_goodix(c))
 		return;
-	emub_bus_advance_locked(c->ad, c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
+	emub_bus_advance_locked(c->ad,
+				c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
 	goodix_model_set_int(c->model, driven, level);
 	emub_check_irqs_locked(c->eb);
 	emub_pacer_kick_locked(c->eb);

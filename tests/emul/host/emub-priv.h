@@ -46,29 +46,29 @@ struct emub_adapter_desc {
 	guint32 hz;
 	guint16 max_transfer; /* 0 = no quirk */
 	bool smbus_only;
-	int nak_errno;        /* errno of a NAK: ENXIO (default) or EREMOTEIO */
+	int nak_errno;	       /* errno of a NAK: ENXIO (default) or EREMOTEIO */
 	guint32 host_delay_us; /* fast pacing: model time before each user transfer */
 };
 
 struct emub_chip_desc {
-	char *name;          /* section name, also the DT node name */
+	char *name; /* section name, also the DT node name */
 	int adapter;
 	guint16 addr;
-	char *model;         /* "mxt224e", "mxt1664s", "eeprom", "goodix" */
-	char **compatible;   /* NULL-terminated */
-	char *driver;        /* kernel driver to model, NULL = none */
+	char *model;	   /* "mxt224e", "mxt1664s", "eeprom", "goodix" */
+	char **compatible; /* NULL-terminated */
+	char *driver;	   /* kernel driver to model, NULL = none */
 	bool bound;
 	enum emub_chip_state state;
 	bool has_fw_version;
 	guint8 fw_version, fw_build;
-	bool power_driver;   /* power = driver */
+	bool power_driver;	  /* power = driver */
 	int reset_gpio, chg_gpio; /* -1 = not wired */
-	bool irq_level;      /* CHG interrupt type: level-low (else edge) */
+	bool irq_level;		  /* CHG interrupt type: level-low (else edge) */
 	int input_delay_ms;
 	bool bind_events;
 	int probe_delay_ms;
 	/* faults */
-	GArray *nak_addrs;   /* guint16 */
+	GArray *nak_addrs; /* guint16 */
 	bool no_input;
 	guint32 crc_fail_frame, crc_fail_times;
 	bool crc_fail_always, stuck_in_bootloader, corrupt_info_crc;
@@ -79,15 +79,15 @@ struct emub_chip_desc {
 	guint32 ee_write_cycle_ms;
 	guint8 ee_fill;
 	/* goodix (chg_gpio is its INT pin, both ways) */
-	char gx_id[4];          /* product id bytes, NUL-padded */
+	char gx_id[4]; /* product id bytes, NUL-padded */
 	bool gx_has_id;
 	guint16 gx_fw_version;
-	guint16 gx_strap;       /* address without INT driven at reset; 0 = address */
-	GByteArray *gx_config;  /* goodix.config file contents; NULL: made up */
-	bool gx_config_none;    /* goodix.config = none */
+	guint16 gx_strap;      /* address without INT driven at reset; 0 = address */
+	GByteArray *gx_config; /* goodix.config file contents; NULL: made up */
+	bool gx_config_none;   /* goodix.config = none */
 	guint8 gx_cfg_version, gx_touches, gx_trigger;
 	guint16 gx_x, gx_y;
-	char *gx_config_name;   /* DT "goodix,config-name" */
+	char *gx_config_name; /* DT "goodix,config-name" */
 	bool gx_refuse_config, gx_config_volatile, gx_fixed_address, gx_corrupt_readback;
 	/* ACPI enumeration (i2c_acpi_new_device): HID, e.g. "MSSL1680"; NULL: DT
 	 * or no firmware node.  acpi_path: the namespace path ("path" file). */
@@ -96,7 +96,7 @@ struct emub_chip_desc {
 	/* silead (reset_gpio is its "power" shutdown pin, active high) */
 	guint32 sl_id;
 	bool sl_has_expected;
-	guint64 sl_expected;    /* digest of the program the panel needs */
+	guint64 sl_expected;	/* digest of the program the panel needs */
 	char *sl_firmware_name; /* "firmware-name" property */
 	guint32 sl_max_fingers; /* "silead,max-fingers", 0 = absent */
 	bool sl_never_starts;
@@ -106,14 +106,14 @@ struct emub_chip_desc {
 	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
 	guint16 el_hw_version, el_fw_version, el_bc_version;
 	bool el_has_hw;
-	bool el_flash_corrupt;  /* elants.flash = corrupt: recovery at power-up */
+	bool el_flash_corrupt;	/* elants.flash = corrupt: recovery at power-up */
 	gint32 el_nak_iap_page; /* fault.iap_nak_page; -1 never */
-	bool el_refuse_iap;     /* fault.refuse_iap */
+	bool el_refuse_iap;	/* fault.refuse_iap */
 	/* elantp (an Elan i2c touchpad) */
 	guint16 tp_product_id;
 	bool tp_has_id;
-	guint8 tp_fw_version;   /* 0: empty flash, the chip in IAP */
-	gint32 tp_fail_page;    /* fault.iap_page_error; -1 never */
+	guint8 tp_fw_version; /* 0: empty flash, the chip in IAP */
+	gint32 tp_fail_page;  /* fault.iap_page_error; -1 never */
 };
 
 struct emub_line_desc {
@@ -147,11 +147,11 @@ struct emub_adapter {
 	struct emub *eb;
 	struct emub_adapter_desc desc;
 	struct em_bus bus;
-	struct em_bus_counters drv;   /* the emulated drivers' share of bus.count */
-	guint64 skipped_ns;           /* fast pacing: model time skipped */
-	int retries, timeout_ms;      /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
-	char *devpath;                /* /devices/platform/emuboard-i2c.N/i2c-N */
-	char *devnode;                /* /dev/i2c-N */
+	struct em_bus_counters drv; /* the emulated drivers' share of bus.count */
+	guint64 skipped_ns;	    /* fast pacing: model time skipped */
+	int retries, timeout_ms;    /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
+	char *devpath;		    /* /devices/platform/emuboard-i2c.N/i2c-N */
+	char *devnode;		    /* /dev/i2c-N */
 	UMockdevIoctlBase *ioctl;
 };
 
@@ -162,8 +162,8 @@ struct emub_chip {
 	const struct em_chip_ops *ops;
 	void *model;
 	bool powered;
-	bool irq_level_now;   /* last seen CHG (true = asserted) */
-	guint64 now_ns;       /* model time the chip has seen */
+	bool irq_level_now; /* last seen CHG (true = asserted) */
+	guint64 now_ns;	    /* model time the chip has seen */
 	guint64 busy_ns;
 	struct emub_dev *dev;
 };
@@ -178,7 +178,7 @@ struct emub_edge {
 struct emub_line {
 	int offset;
 	char *name;
-	bool phys;            /* physical level */
+	bool phys; /* physical level */
 	/* kernel (driver model) use */
 	const char *kernel_consumer; /* "reset", "interrupt", NULL */
 	bool kernel_output;
@@ -193,7 +193,7 @@ struct emub_line {
 /* Kernel-side driver model of one driver name. */
 struct emub_driver_ops {
 	const char *name;
-	const char *const *of_match; /* compatible strings, NULL-terminated */
+	const char *const *of_match;   /* compatible strings, NULL-terminated */
 	const char *const *acpi_match; /* ACPI ids, NULL-terminated; may be NULL */
 	int (*probe)(struct emub_dev *d);
 	void (*remove)(struct emub_dev *d);
@@ -224,14 +224,14 @@ struct emub_absinfo {
 };
 
 struct emub_input {
-	int number;     /* inputN */
-	int minor;      /* evdev minor (64 + K) */
-	char *devpath;  /* of inputN */
-	char *evpath;   /* of eventK */
-	char *devnode;  /* /dev/input/eventK */
+	int number;    /* inputN */
+	int minor;     /* evdev minor (64 + K) */
+	char *devpath; /* of inputN */
+	char *evpath;  /* of eventK */
+	char *devnode; /* /dev/input/eventK */
 	/* what the evdev ioctls answer */
 	char *name, *phys;
-	guint16 id[4];  /* bustype, vendor, product, version */
+	guint16 id[4]; /* bustype, vendor, product, version */
 	guint64 evbits, keybits[12], absbits, propbits;
 	struct emub_absinfo abs[64];
 	UMockdevIoctlBase *ioctl;
@@ -239,9 +239,9 @@ struct emub_input {
 
 struct emub_attr {
 	char *name;
-	char *content;    /* what a read returns */
+	char *content; /* what a read returns */
 	bool writable;
-	bool armed_oops;  /* a read is a modelled NULL dereference */
+	bool armed_oops; /* a read is a modelled NULL dereference */
 };
 
 enum emub_job_kind {
@@ -273,32 +273,32 @@ struct emub_job {
 struct emub_dev {
 	struct emub *eb;
 	struct emub_chip *chip;
-	char name[48];         /* "1-004a", "i2c-MSSL1680:00" */
-	char client_name[32];  /* ACPI: "MSSL1680:00" (the client's name) */
-	char *acpi_node;       /* ACPI: /devices/LNXSYSTM:00/.../MSSL1680:00 */
-	char *devpath;         /* /devices/... */
-	char *of_fullname;     /* /i2c@1/touchscreen@4a */
+	char name[48];			   /* "1-004a", "i2c-MSSL1680:00" */
+	char client_name[32];		   /* ACPI: "MSSL1680:00" (the client's name) */
+	char *acpi_node;		   /* ACPI: /devices/LNXSYSTM:00/.../MSSL1680:00 */
+	char *devpath;			   /* /devices/... */
+	char *of_fullname;		   /* /i2c@1/touchscreen@4a */
 	const struct emub_driver_ops *drv; /* driver named by the board */
 	/* driver core state, under eb->lock */
 	bool bound;
 	bool probing;
-	bool stuck;            /* a modelled oops left the driver wedged */
+	bool stuck; /* a modelled oops left the driver wedged */
 	bool irq_requested, irq_enabled;
-	guint64 irq_edges;     /* CHG assertion edges seen */
+	guint64 irq_edges; /* CHG assertion edges seen */
 	bool irq_pending;
 	unsigned int irq_storm; /* level re-runs while CHG stays asserted */
 	int reset_line, chg_line;
-	bool int_gpio_held;    /* the chg_line is held as a GPIO (goodix "irq") */
+	bool int_gpio_held; /* the chg_line is held as a GPIO (goodix "irq") */
 	bool have_update_fw;
 	int update_fw_count;
 	int update_fw_result;
-	GPtrArray *attrs;      /* struct emub_attr *, driver attributes */
+	GPtrArray *attrs; /* struct emub_attr *, driver attributes */
 	struct emub_input *input;
-	void *priv;            /* driver model data */
+	void *priv; /* driver model data */
 	/* worker */
 	GThread *worker;
 	GAsyncQueue *jobs;
-	int busy;              /* jobs queued or running */
+	int busy; /* jobs queued or running */
 	GCond idle_cond;
 };
 
@@ -318,8 +318,8 @@ struct emub {
 	bool keep;
 
 	UMockdevTestbed *tb;
-	char *root;      /* testbed root ($UMOCKDEV_DIR) */
-	char *sys;       /* root + "/sys" */
+	char *root; /* testbed root ($UMOCKDEV_DIR) */
+	char *sys;  /* root + "/sys" */
 
 	int nadapters;
 	struct emub_adapter adapters[EMUB_MAX_ADAPTERS];
@@ -327,22 +327,22 @@ struct emub {
 	struct emub_chip chips[EMUB_MAX_CHIPS];
 
 	/* model time */
-	guint64 now_ns;       /* board model time */
-	gint64 t0_us;         /* realtime: wall clock at model time 0 */
+	guint64 now_ns; /* board model time */
+	gint64 t0_us;	/* realtime: wall clock at model time 0 */
 	GThread *pacer;
 	GCond pacer_cond;
 	bool pacer_quit;
-	GThread *completer;   /* realtime: completes ioctls at their wire end */
+	GThread *completer; /* realtime: completes ioctls at their wire end */
 	GAsyncQueue *completions;
 
 	/* Board activity (emub_activity_note_locked): model time nothing
 	 * modelled was pending -- no transfer on a wire, no chip operation,
 	 * no driver job -- so the board waited for user space. */
-	bool act_busy;        /* at act_since: a chip or a driver job busy */
+	bool act_busy; /* at act_since: a chip or a driver job busy */
 	guint64 act_since;
-	guint64 xfer_until;   /* end of the last transfer's wire time */
+	guint64 xfer_until; /* end of the last transfer's wire time */
 	guint64 idle_ns;
-	guint64 idle_xfers;   /* user transfers that ended an idle stretch */
+	guint64 idle_xfers; /* user transfers that ended an idle stretch */
 
 	/* gpio */
 	char *gpio_label;
@@ -352,13 +352,13 @@ struct emub {
 	int gpio_listen_fd;
 	GPtrArray *gpio_conns;
 	bool stopping;
-	GCond gpio_cond;      /* an edge was queued or a line changed */
+	GCond gpio_cond; /* an edge was queued or a line changed */
 	UMockdevIoctlBase *gpio_ioctl;
 
 	/* sysfs */
-	char *fw_path_param;  /* firmware_class.path as written (newline kept) */
+	char *fw_path_param; /* firmware_class.path as written (newline kept) */
 	int inotify_fd;
-	GHashTable *watches;  /* wd -> struct emub_watch * */
+	GHashTable *watches; /* wd -> struct emub_watch * */
 
 	/* service thread */
 	GMainContext *ctx;
@@ -431,8 +431,8 @@ void emub_check_irqs_locked(struct emub *eb);
 extern const struct em_chip_ops emub_chip_wrap_ops;
 /* Run one transaction for user space or a driver; returns em_bus_transfer's
  * result; *@end_ns gets the model time the transaction ends. */
-int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n,
-			 bool driver, guint64 *end_ns);
+int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bool driver,
+			 guint64 *end_ns);
 /* Sleep (realtime) until model time @t; not holding the lock. */
 void emub_sleep_until_model(struct emub *eb, guint64 t);
 void emub_pacer_start(struct emub *eb);
@@ -444,8 +444,8 @@ void emub_pacer_kick_locked(struct emub *eb);
  * time pass.  Fast pacing jumps over pending chip events; realtime waits.
  * Returns true if @check succeeded.  Called with the lock held.
  */
-bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms,
-			    bool (*check)(void *), void *arg);
+bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms, bool (*check)(void *),
+			    void *arg);
 
 /* i2cdev.c */
 int emub_i2cdev_attach(struct emub_adapter *ad);

@@ -31,22 +31,22 @@ struct emub_spi_ctlr_desc {
 };
 
 struct emub_spi_dev_desc {
-	char *name;          /* section name, also the DT node name */
+	char *name; /* section name, also the DT node name */
 	int bus;
 	guint32 cs;
-	char *model;         /* chip model: "none" (nothing drives MISO) */
-	char **compatible;   /* NULL-terminated; modalias from the first */
-	char *driver;        /* driver named by the board ("spidev", "mchp_spi_ts"), NULL = none */
+	char *model;	   /* chip model: "none" (nothing drives MISO) */
+	char **compatible; /* NULL-terminated; modalias from the first */
+	char *driver; /* driver named by the board ("spidev", "mchp_spi_ts"), NULL = none */
 	bool bound;
-	guint32 mode;        /* spi-cpol / spi-cpha / spi-cs-high / spi-lsb-first */
-	guint32 max_hz;      /* spi-max-frequency, 0 = the controller's */
+	guint32 mode;	/* spi-cpol / spi-cpha / spi-cs-high / spi-lsb-first */
+	guint32 max_hz; /* spi-max-frequency, 0 = the controller's */
 	/* maXTouch models */
-	int state;           /* enum emub_chip_state */
+	int state; /* enum emub_chip_state */
 	bool has_fw_version;
 	guint8 fw_version, fw_build;
 	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
 	bool crc_fail_always; /* the bootloader fails every frame's check */
-	bool no_input;        /* mchp_spi_ts registers no input device */
+	bool no_input;	      /* mchp_spi_ts registers no input device */
 };
 
 struct emub_spi_board {
@@ -54,15 +54,15 @@ struct emub_spi_board {
 	struct emub_spi_ctlr_desc ctlrs[EMUB_SPI_MAX_CTLRS];
 	int ndevs;
 	struct emub_spi_dev_desc devs[EMUB_SPI_MAX_DEVS];
-	guint32 bufsiz;      /* spidev.bufsiz, default 4096 */
-	bool no_spidev;      /* [spidev] available = false: a kernel without it */
+	guint32 bufsiz; /* spidev.bufsiz, default 4096 */
+	bool no_spidev; /* [spidev] available = false: a kernel without it */
 };
 
 struct emub_spi_ctlr {
 	struct emub *eb;
 	struct emub_spi_ctlr_desc *desc;
-	char *devpath;       /* /devices/platform/emuboard-spi.N/spi_master/spiN */
-	guint64 now_ns;      /* model time the controller's chips have seen */
+	char *devpath;	/* /devices/platform/emuboard-spi.N/spi_master/spiN */
+	guint64 now_ns; /* model time the controller's chips have seen */
 	struct emub_spi_stats stats;
 };
 
@@ -70,11 +70,11 @@ struct emub_spi_dev {
 	struct emub *eb;
 	struct emub_spi_ctlr *ctlr;
 	struct emub_spi_dev_desc *desc;
-	char name[32];       /* "spi1.0" */
+	char name[32]; /* "spi1.0" */
 	char *devpath;
-	char *modalias;      /* "spi:NAME" */
+	char *modalias;	       /* "spi:NAME" */
 	char *driver_override; /* NULL = none */
-	const char *driver;  /* bound driver, NULL = none */
+	const char *driver;    /* bound driver, NULL = none */
 	/* struct spi_device */
 	guint32 mode;
 	guint8 bits_per_word;
@@ -82,24 +82,24 @@ struct emub_spi_dev {
 	/* the chip */
 	const struct em_spi_ops *ops;
 	void *model;
-	bool selected;       /* chip select active (kept after cs_change on the last transfer) */
-	guint64 chip_now;    /* model time the chip has seen */
-	guint64 end_ns;      /* model time the last message ended */
+	bool selected;	  /* chip select active (kept after cs_change on the last transfer) */
+	guint64 chip_now; /* model time the chip has seen */
+	guint64 end_ns;	  /* model time the last message ended */
 	/* spidev */
-	int minor;           /* -1 = spidev not bound */
-	guint32 speed_hz;    /* spidev_data.speed_hz */
+	int minor;		 /* -1 = spidev not bound */
+	guint32 speed_hz;	 /* spidev_data.speed_hz */
 	unsigned int generation; /* bumps at every spidev unbind */
-	char *spidev_path;   /* devpath of spidevB.C */
-	char *devnode;       /* /dev/spidevB.C */
+	char *spidev_path;	 /* devpath of spidevB.C */
+	char *devnode;		 /* /dev/spidevB.C */
 	UMockdevIoctlBase *ioctl;
 	/* mchp_spi_ts (drv_mchp_spi.c) */
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
-	guint16 mchp_t6;       /* T6 address from the info block */
-	bool mchp_have_info;   /* data->info set (NULL after a failed read) */
-	guint8 mchp_info[4];   /* family, variant, version, build */
+	guint16 mchp_t6;     /* T6 address from the info block */
+	bool mchp_have_info; /* data->info set (NULL after a failed read) */
+	guint8 mchp_info[4]; /* family, variant, version, build */
 	bool have_update_fw_result;
-	int update_fw_result;  /* what the last write to update_fw returned */
+	int update_fw_result; /* what the last write to update_fw returned */
 };
 
 struct emub_spi {
@@ -108,7 +108,7 @@ struct emub_spi {
 	struct emub_spi_ctlr ctlrs[EMUB_SPI_MAX_CTLRS];
 	int ndevs;
 	struct emub_spi_dev devs[EMUB_SPI_MAX_DEVS];
-	guint32 minors;      /* spidev minors in use */
+	guint32 minors; /* spidev minors in use */
 	int inotify_fd;
 	GHashTable *watches; /* wd -> char * (directory below /sys) */
 	GSource *source;
@@ -144,8 +144,8 @@ void emub_spidev_detach(struct emub_spi_dev *d);
 /* Run one message on the controller (eb->lock held): the transfers' tx
  * bytes out, rx in; returns 0 or -errno. */
 struct emub_spi_xfer {
-	const guint8 *tx;    /* NULL: zeros shifted out */
-	guint8 *rx;          /* NULL: MISO ignored */
+	const guint8 *tx; /* NULL: zeros shifted out */
+	guint8 *rx;	  /* NULL: MISO ignored */
 	guint32 len;
 	guint32 speed_hz;
 	guint8 bits_per_word;

@@ -89,7 +89,7 @@ static inline int tu_sh(struct emub *eb, char **out, const char *fmt, ...)
 {
 	va_list ap;
 	char *cmd, *o = NULL, *e = NULL;
-	const char *argv[] = {"/bin/sh", "-c", NULL, NULL};
+	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
 	int r;
 
 	va_start(ap, fmt);
@@ -149,17 +149,17 @@ static inline bool tu_contains(const char *hay, const char *needle)
 	return hay && strstr(hay, needle);
 }
 
-#define assert_contains(hay, needle)                                                  \
-	do {                                                                          \
-		const char *h_ = (hay), *n_ = (needle);                               \
-		if (!tu_contains(h_, n_))                                             \
+#define assert_contains(hay, needle)                                                 \
+	do {                                                                         \
+		const char *h_ = (hay), *n_ = (needle);                              \
+		if (!tu_contains(h_, n_))                                            \
 			fail_msg("expected \"%s\" in:\n%s", n_, h_ ? h_ : "(null)"); \
 	} while (0)
-#define assert_not_contains(hay, needle)                                              \
-	do {                                                                          \
-		const char *h_ = (hay), *n_ = (needle);                               \
-		if (tu_contains(h_, n_))                                              \
-			fail_msg("did not expect \"%s\" in:\n%s", n_, h_);            \
+#define assert_not_contains(hay, needle)                                   \
+	do {                                                               \
+		const char *h_ = (hay), *n_ = (needle);                    \
+		if (tu_contains(h_, n_))                                   \
+			fail_msg("did not expect \"%s\" in:\n%s", n_, h_); \
 	} while (0)
 
 /* Read a file of the testbed's /sys (relative to it). */
@@ -202,7 +202,8 @@ static inline void tu_rmdir(char *dir)
 	g_free(dir);
 }
 
-static inline void tu_write_file(const char *dir, const char *name, const void *data, size_t len)
+static inline void tu_write_file(const char *dir, const char *name, const void *data,
+				 size_t len)
 {
 	char *p = g_build_filename(dir, name, NULL);
 

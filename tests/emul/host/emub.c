@@ -147,7 +147,9 @@ static int make_chip(struct emub_chip *c)
 	if (!strcmp(d->model, "eeprom")) {
 		struct eeprom_model *m = g_new0(struct eeprom_model, 1);
 		struct eeprom_model_cfg cfg = {
-			.addr = d->addr, .size = d->ee_size, .page_size = d->ee_page,
+			.addr = d->addr,
+			.size = d->ee_size,
+			.page_size = d->ee_page,
 			.fill = d->ee_fill,
 			.write_cycle_ns = (guint64)d->ee_write_cycle_ms * 1000000,
 		};
@@ -195,7 +197,9 @@ static int make_chip(struct emub_chip *c)
 			.bc_version = d->el_bc_version,
 			.test_version = 0x0101,
 			.remark_id = 0,
-			.rows = 31, .cols = 18, .osr = 64,
+			.rows = 31,
+			.cols = 18,
+			.osr = 64,
 			.nak_iap_page = d->el_nak_iap_page,
 			.refuse_iap = d->el_refuse_iap,
 		};
@@ -350,7 +354,8 @@ int emub_start(struct emub *eb)
 			continue;
 		emub_dev_queue(c->dev, EMUB_JOB_BIND, NULL, NULL, 0, 0, 0, true, &res);
 		if (res)
-			emub_log(eb, "%s: probe at start failed: %s", c->dev->name, g_strerror(-res));
+			emub_log(eb, "%s: probe at start failed: %s", c->dev->name,
+				 g_strerror(-res));
 	}
 	if (eb->on_uevent_after_boot) {
 		for (int i = 0; i < eb->nchips; i++)
@@ -362,7 +367,7 @@ int emub_start(struct emub *eb)
 
 static void keep_tree(struct emub *eb)
 {
-	char *argv[] = {"cp", "-a", NULL, NULL, NULL};
+	char *argv[] = { "cp", "-a", NULL, NULL, NULL };
 	char *src = g_strdup_printf("%s/.", eb->root);
 
 	if (!eb->keep_dir) {
@@ -400,7 +405,8 @@ void emub_free(struct emub *eb)
 		emub_uevent_runner_stop(eb);
 		for (int i = 0; i < eb->nadapters; i++)
 			if (eb->adapters[i].ioctl) {
-				umockdev_testbed_detach_ioctl(eb->tb, eb->adapters[i].devnode, NULL);
+				umockdev_testbed_detach_ioctl(eb->tb, eb->adapters[i].devnode,
+							      NULL);
 				g_object_unref(eb->adapters[i].ioctl);
 			}
 	} else {
@@ -467,8 +473,8 @@ bool emub_realtime(const struct emub *eb)
  */
 static char *preload_value(const char *old)
 {
-	const char *const libs[][2] = {{"libemuboard-gpiod", GPIOD_PRELOAD},
-				       {"libumockdev-preload", PRELOAD_LIB}};
+	const char *const libs[][2] = { { "libemuboard-gpiod", GPIOD_PRELOAD },
+					{ "libumockdev-preload", PRELOAD_LIB } };
 	bool asan = old && (strstr(old, "libasan") || strstr(old, "libclang_rt.asan"));
 	GString *v = g_string_new(asan ? old : NULL);
 
@@ -569,8 +575,10 @@ int emub_spawn(struct emub *eb, const char *const *argv, const char *const *env,
 	}
 	if (pid == 0) {
 		if (capture) {
-			int o = open(c->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-			int e = open(c->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			int o = open(c->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				     0644);
+			int e = open(c->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				     0644);
 
 			if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 				_exit(127);
@@ -988,9 +996,10 @@ uint64_t emub_chip_busy_ns(struct emub *eb, const char *dev)
 static void json_counters(FILE *f, const char *name, const struct em_bus_counters *c)
 {
 	fprintf(f,
-		"\"%s\": {\"transactions\": %" G_GUINT64_FORMAT ", \"messages\": %" G_GUINT64_FORMAT
-		", \"bytes_written\": %" G_GUINT64_FORMAT ", \"bytes_read\": %" G_GUINT64_FORMAT
-		", \"naks\": %" G_GUINT64_FORMAT ", \"bus_ns\": %" G_GUINT64_FORMAT "}",
+		"\"%s\": {\"transactions\": %" G_GUINT64_FORMAT
+		", \"messages\": %" G_GUINT64_FORMAT ", \"bytes_written\": %" G_GUINT64_FORMAT
+		", \"bytes_read\": %" G_GUINT64_FORMAT ", \"naks\": %" G_GUINT64_FORMAT
+		", \"bus_ns\": %" G_GUINT64_FORMAT "}",
 		name, c->transactions, c->messages, c->bytes_written, c->bytes_read, c->naks,
 		c->bus_ns);
 }
@@ -1016,8 +1025,9 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 	emub_sync_locked(eb);
 	fprintf(f, "{\n  \"board\": ");
 	json_str(f, eb->desc.name);
-	fprintf(f, ",\n  \"pacing\": \"%s\",\n  \"model_time_ns\": %" G_GUINT64_FORMAT
-		   ",\n  \"uevents\": %" G_GUINT64_FORMAT ",\n  \"adapters\": [",
+	fprintf(f,
+		",\n  \"pacing\": \"%s\",\n  \"model_time_ns\": %" G_GUINT64_FORMAT
+		",\n  \"uevents\": %" G_GUINT64_FORMAT ",\n  \"adapters\": [",
 		eb->realtime ? "realtime" : "fast", eb->now_ns, eb->seqnum);
 	for (int i = 0; i < eb->nadapters; i++) {
 		struct emub_adapter *ad = &eb->adapters[i];
@@ -1041,8 +1051,8 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 		fprintf(f, ", \"device\": \"%s\", \"model\": ", c->dev ? c->dev->name : "");
 		json_str(f, c->desc->model);
 		fprintf(f, ", \"powered\": %s, \"bound\": %s, \"busy_ns\": %" G_GUINT64_FORMAT,
-			c->powered ? "true" : "false", c->dev && c->dev->bound ? "true" : "false",
-			c->busy_ns);
+			c->powered ? "true" : "false",
+			c->dev && c->dev->bound ? "true" : "false", c->busy_ns);
 		if (c->ops == &mxt_model_ops) {
 			struct mxt_model *m = c->model;
 			const struct mxt_model_stats *s = mxt_model_stats(m);
@@ -1056,9 +1066,9 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 				"\"power_losses\": %u, \"config_writes\": %u}",
 				(int)mxt_model_mode(m), mxt_model_fw_version(m) >> 4,
 				mxt_model_fw_version(m) & 15, mxt_model_fw_build(m),
-				s->frames_passed, s->frames_failed, s->images_completed, s->resets,
-				s->hw_resets, s->bootloader_entries, s->backups, s->power_losses,
-				s->config_writes);
+				s->frames_passed, s->frames_failed, s->images_completed,
+				s->resets, s->hw_resets, s->bootloader_entries, s->backups,
+				s->power_losses, s->config_writes);
 		} else if (c->ops == &silead_model_ops) {
 			struct silead_model *m = c->model;
 			const struct silead_model_stats *s = silead_model_stats(m);
@@ -1102,10 +1112,11 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 				"\"configs_bad_checksum\": %u, \"configs_old_version\": %u, "
 				"\"configs_refused\": %u, \"config_writes\": %u, "
 				"\"requests\": %u, \"touch_frames\": %u}",
-				(int)goodix_model_mode(m), goodix_model_addr(m), have ? cfg[0] : -1,
-				s->resets, s->configs_applied, s->configs_bad_checksum,
-				s->configs_old_version, s->configs_refused, s->config_writes,
-				s->requests, s->touch_frames);
+				(int)goodix_model_mode(m), goodix_model_addr(m),
+				have ? cfg[0] : -1, s->resets, s->configs_applied,
+				s->configs_bad_checksum, s->configs_old_version,
+				s->configs_refused, s->config_writes, s->requests,
+				s->touch_frames);
 		} else {
 			const struct eeprom_model_stats *s = eeprom_model_stats(c->model);
 

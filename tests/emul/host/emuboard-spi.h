@@ -14,9 +14,9 @@
 #include "emuboard.h"
 
 struct emub_spi_stats {
-	uint64_t messages;   /* spi_sync() calls that ran */
+	uint64_t messages; /* spi_sync() calls that ran */
 	uint64_t transfers;
-	uint64_t bytes;      /* bytes clocked (each is one byte each way) */
+	uint64_t bytes;	     /* bytes clocked (each is one byte each way) */
 	uint64_t cs_changes; /* chip select released inside a message */
 	uint64_t selects;    /* chip select assertions (one per transaction the chip sees) */
 	uint64_t wire_ns;    /* modelled time on the wire, delays included */

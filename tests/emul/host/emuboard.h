@@ -43,8 +43,8 @@ struct elantp_model;
  * directory, or to @base_dir for a string (NULL = current directory).
  */
 int emub_new_from_file(const char *path, struct emub **out, char *err, size_t errsz);
-int emub_new_from_string(const char *text, const char *base_dir, struct emub **out,
-			 char *err, size_t errsz);
+int emub_new_from_string(const char *text, const char *base_dir, struct emub **out, char *err,
+			 size_t errsz);
 
 /* Options; call before emub_start().  Realtime overrides the board's pacing. */
 void emub_set_realtime(struct emub *eb, bool realtime);
@@ -100,8 +100,8 @@ const char *emub_gpiod_preload(void);
  * terminated, may be NULL).  stdout/stderr are captured when @capture is
  * true (read them with emub_child_stdout/stderr after waiting).
  */
-int emub_spawn(struct emub *eb, const char *const *argv, const char *const *env,
-	       bool capture, struct emub_child **out);
+int emub_spawn(struct emub *eb, const char *const *argv, const char *const *env, bool capture,
+	       struct emub_child **out);
 /*
  * Wait up to @timeout_ms (< 0 = forever).  On timeout the child is killed
  * with SIGKILL and -ETIMEDOUT returned.  *@wstatus gets the waitpid status.
@@ -115,8 +115,8 @@ void emub_child_free(struct emub_child *c);
  * Convenience: spawn, wait, return the exit code (>= 0), -ETIMEDOUT, or
  * 128 + signal.  *@out / *@errout (may be NULL) receive malloc'ed output.
  */
-int emub_run(struct emub *eb, const char *const *argv, const char *const *env,
-	     int timeout_ms, char **out, char **errout);
+int emub_run(struct emub *eb, const char *const *argv, const char *const *env, int timeout_ms,
+	     char **out, char **errout);
 
 /* ------------------------------------------------------------ uevents */
 

@@ -47,11 +47,11 @@
 struct emub_gpio_conn {
 	struct emub *eb;
 	int fd;
-	int line;          /* -1 before REQUEST */
+	int line; /* -1 before REQUEST */
 	bool output;
 	bool active_low;
 	char consumer[32];
-	GQueue edges;      /* struct emub_edge * */
+	GQueue edges; /* struct emub_edge * */
 	GThread *thread;
 };
 
@@ -279,7 +279,8 @@ static gboolean on_gpio_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *clie
 		}
 		g_mutex_lock(&eb->lock);
 		line_info_locked(eb, (int)li.line_offset, &used, &out, &al, &cons);
-		li.flags = (used ? GPIOLINE_FLAG_KERNEL : 0) | (out ? GPIOLINE_FLAG_IS_OUT : 0) |
+		li.flags = (used ? GPIOLINE_FLAG_KERNEL : 0) |
+			   (out ? GPIOLINE_FLAG_IS_OUT : 0) |
 			   (al ? GPIOLINE_FLAG_ACTIVE_LOW : 0);
 		memset(li.name, 0, sizeof(li.name));
 		memset(li.consumer, 0, sizeof(li.consumer));
@@ -329,7 +330,7 @@ static gboolean on_gpio_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *clie
 	case GPIO_V2_GET_LINE_IOCTL:
 		/* The request itself can not be emulated (it returns a new fd). */
 		emub_log(eb, "gpiochip0: line requests can not be emulated under umockdev; "
-			 "libemuboard-gpiod.so serves libgpiod's");
+			     "libemuboard-gpiod.so serves libgpiod's");
 		r = -EOPNOTSUPP;
 		break;
 	default:
@@ -682,7 +683,7 @@ static gboolean on_accept(gint fd, GIOCondition cond, gpointer data)
 
 int emub_gpio_setup(struct emub *eb)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	GError *e = NULL;
 	GSource *s;
 	char *rec;
@@ -693,7 +694,8 @@ int emub_gpio_setup(struct emub *eb)
 	eb->gpio_conns = g_ptr_array_new();
 	for (int i = 0; i < eb->gpio_nlines; i++) {
 		eb->lines[i].offset = i;
-		eb->lines[i].name = g_strdup(eb->desc.line_names[i] ? eb->desc.line_names[i] : "");
+		eb->lines[i].name = g_strdup(eb->desc.line_names[i] ? eb->desc.line_names[i]
+								    : "");
 	}
 	for (int i = 0; i < eb->nchips; i++) {
 		struct emub_chip *c = &eb->chips[i];
@@ -709,7 +711,8 @@ int emub_gpio_setup(struct emub *eb)
 	/* gpiochip0 on the gpio bus, with its character device */
 	emub_sys_mkdir(eb, "devices/platform/emuboard-gpio");
 	emub_sys_symlink(eb, "bus/platform", "devices/platform/emuboard-gpio/subsystem");
-	emub_sys_symlink(eb, "devices/platform/emuboard-gpio", "bus/platform/devices/emuboard-gpio");
+	emub_sys_symlink(eb, "devices/platform/emuboard-gpio",
+			 "bus/platform/devices/emuboard-gpio");
 	rec = g_strdup_printf("P: /devices/platform/emuboard-gpio/gpiochip0\n"
 			      "N: gpiochip0\n"
 			      "E: DEVNAME=/dev/gpiochip0\n"

@@ -174,9 +174,9 @@ static int adapter_transfer(struct emub_adapter *ad, struct i2c_msg *msgs, int n
 			return -EOPNOTSUPP;
 	}
 	for (int i = 0; i < n; i++) {
-		if (msgs[i].flags & (I2C_M_TEN | I2C_M_RECV_LEN | I2C_M_NO_RD_ACK |
-				     I2C_M_IGNORE_NAK | I2C_M_REV_DIR_ADDR | I2C_M_NOSTART |
-				     I2C_M_STOP))
+		if (msgs[i].flags &
+		    (I2C_M_TEN | I2C_M_RECV_LEN | I2C_M_NO_RD_ACK | I2C_M_IGNORE_NAK |
+		     I2C_M_REV_DIR_ADDR | I2C_M_NOSTART | I2C_M_STOP))
 			return -EOPNOTSUPP;
 		if (msgs[i].addr > 0x7f)
 			return -EINVAL;
@@ -245,21 +245,21 @@ static bool native_supports(const struct emub_adapter *ad, char rw, int size)
 		return f & I2C_FUNC_SMBUS_QUICK;
 	case I2C_SMBUS_BYTE:
 		return f & (rw == I2C_SMBUS_READ ? I2C_FUNC_SMBUS_READ_BYTE
-						  : I2C_FUNC_SMBUS_WRITE_BYTE);
+						 : I2C_FUNC_SMBUS_WRITE_BYTE);
 	case I2C_SMBUS_BYTE_DATA:
 		return f & (rw == I2C_SMBUS_READ ? I2C_FUNC_SMBUS_READ_BYTE_DATA
-						  : I2C_FUNC_SMBUS_WRITE_BYTE_DATA);
+						 : I2C_FUNC_SMBUS_WRITE_BYTE_DATA);
 	case I2C_SMBUS_WORD_DATA:
 		return f & (rw == I2C_SMBUS_READ ? I2C_FUNC_SMBUS_READ_WORD_DATA
-						  : I2C_FUNC_SMBUS_WRITE_WORD_DATA);
+						 : I2C_FUNC_SMBUS_WRITE_WORD_DATA);
 	case I2C_SMBUS_PROC_CALL:
 		return f & I2C_FUNC_SMBUS_PROC_CALL;
 	case I2C_SMBUS_BLOCK_DATA:
 		return f & (rw == I2C_SMBUS_READ ? I2C_FUNC_SMBUS_READ_BLOCK_DATA
-						  : I2C_FUNC_SMBUS_WRITE_BLOCK_DATA);
+						 : I2C_FUNC_SMBUS_WRITE_BLOCK_DATA);
 	case I2C_SMBUS_I2C_BLOCK_DATA:
 		return f & (rw == I2C_SMBUS_READ ? I2C_FUNC_SMBUS_READ_I2C_BLOCK
-						  : I2C_FUNC_SMBUS_WRITE_I2C_BLOCK);
+						 : I2C_FUNC_SMBUS_WRITE_I2C_BLOCK);
 	default:
 		return false;
 	}
@@ -275,8 +275,11 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 	int nmsgs = rw == I2C_SMBUS_READ ? 2 : 1;
 	guint8 partial_pec = 0;
 	struct i2c_msg msg[2] = {
-		{.addr = addr, .flags = flags & I2C_M_TEN, .len = 1, .buf = buf0},
-		{.addr = addr, .flags = (flags & I2C_M_TEN) | I2C_M_RD, .len = 0, .buf = buf1},
+		{ .addr = addr, .flags = flags & I2C_M_TEN, .len = 1, .buf = buf0 },
+		{ .addr = addr,
+		  .flags = (flags & I2C_M_TEN) | I2C_M_RD,
+		  .len = 0,
+		  .buf = buf1 },
 	};
 	bool wants_pec = (flags & I2C_CLIENT_PEC) && size != I2C_SMBUS_QUICK &&
 			 size != I2C_SMBUS_I2C_BLOCK_DATA;
@@ -499,15 +502,17 @@ static int ioctl_rdwr(struct emub_adapter *ad, UMockdevIoctlData *arg, guint64 *
 			break;
 		}
 		if (msgs[i].len) {
-			r = resolve(md, (gsize)i * sizeof(struct i2c_msg) +
-						offsetof(struct i2c_msg, buf),
+			r = resolve(md,
+				    (gsize)i * sizeof(struct i2c_msg) +
+					    offsetof(struct i2c_msg, buf),
 				    msgs[i].len, &bd);
 			if (r)
 				break;
 			g_object_unref(bd); /* the parent keeps it */
 		}
 		if (msgs[i].flags & I2C_M_RECV_LEN) {
-			if (!(msgs[i].flags & I2C_M_RD) || msgs[i].len < 1 || msgs[i].buf[0] < 1 ||
+			if (!(msgs[i].flags & I2C_M_RD) || msgs[i].len < 1 ||
+			    msgs[i].buf[0] < 1 ||
 			    msgs[i].len < msgs[i].buf[0] + I2C_SMBUS_BLOCK_MAX) {
 				r = -EINVAL;
 				break;
@@ -518,7 +523,8 @@ static int ioctl_rdwr(struct emub_adapter *ad, UMockdevIoctlData *arg, guint64 *
 		/* write into copies: user buffers change only on success */
 		for (i = 0; i < n; i++) {
 			saved[i] = msgs[i].buf;
-			msgs[i].buf = g_memdup2(saved[i] ? saved[i] : (guint8 *)"", msgs[i].len ? msgs[i].len : 1);
+			msgs[i].buf = g_memdup2(saved[i] ? saved[i] : (guint8 *)"",
+						msgs[i].len ? msgs[i].len : 1);
 		}
 		r = adapter_transfer(ad, msgs, n, end_ns);
 		for (i = 0; i < n; i++) {

@@ -64,7 +64,7 @@ static gboolean on_evdev_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *cli
 
 		r = put_arg(client, &v, sizeof(v));
 	} else if (req == EVIOCGID) {
-		struct input_id id = {inp->id[0], inp->id[1], inp->id[2], inp->id[3]};
+		struct input_id id = { inp->id[0], inp->id[1], inp->id[2], inp->id[3] };
 
 		r = put_arg(client, &id, sizeof(id));
 	} else if (req == EVIOCGRAB) {
@@ -83,7 +83,8 @@ static gboolean on_evdev_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *cli
 			static const guint8 zero[96];
 
 			r = put_sized(client, size, zero, sizeof(zero));
-		} else if (nr >= _IOC_NR(EVIOCGBIT(0, 0)) && nr < _IOC_NR(EVIOCGBIT(EV_MAX + 1, 0))) {
+		} else if (nr >= _IOC_NR(EVIOCGBIT(0, 0)) &&
+			   nr < _IOC_NR(EVIOCGBIT(EV_MAX + 1, 0))) {
 			unsigned int type = nr - _IOC_NR(EVIOCGBIT(0, 0));
 			static const guint64 none[12];
 
@@ -204,8 +205,9 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 {
 	struct emub *eb = d->eb;
 	struct emub_input *inp;
-	guint64 ev[1] = {in->evbits}, key[12] = {0}, abs[1] = {in->absbits}, none[1] = {0};
-	guint64 prop[1] = {in->propbits};
+	guint64 ev[1] = { in->evbits }, key[12] = { 0 }, abs[1] = { in->absbits },
+		none[1] = { 0 };
+	guint64 prop[1] = { in->propbits };
 	GString *rec = g_string_new(NULL), *ma = g_string_new(NULL), *t = g_string_new(NULL);
 	GPtrArray *env;
 	GError *e = NULL;
@@ -261,8 +263,9 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	g_string_append_printf(rec, "P: %s\nE: SUBSYSTEM=input\n", inp->devpath);
 	for (guint i = 0; i < env->len; i++)
 		g_string_append_printf(rec, "E: %s\n", (char *)env->pdata[i]);
-	g_string_append_printf(rec, "A: name=%s\\n\nA: phys=%s\\n\nA: uniq=\\n\nA: modalias=%s\\n\n\n",
-			       in->name, in->phys, ma->str);
+	g_string_append_printf(
+		rec, "A: name=%s\\n\nA: phys=%s\\n\nA: uniq=\\n\nA: modalias=%s\\n\n\n",
+		in->name, in->phys, ma->str);
 	/*
 	 * The event node is made by hand, not with an "N:" line: umockdev 0.17
 	 * keeps every node it made in a table that remove_device() does not
@@ -270,10 +273,11 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	 * abort it.  What its preload needs: the file under dev/ and the
 	 * dev/.node/<name> link holding "major:minor".
 	 */
-	g_string_append_printf(rec,
-			       "P: %s\nE: DEVNAME=input/event%d\n"
-			       "E: MAJOR=13\nE: MINOR=%d\nE: SUBSYSTEM=input\nA: dev=13:%d\\n\n",
-			       inp->evpath, k, inp->minor, inp->minor);
+	g_string_append_printf(
+		rec,
+		"P: %s\nE: DEVNAME=input/event%d\n"
+		"E: MAJOR=13\nE: MINOR=%d\nE: SUBSYSTEM=input\nA: dev=13:%d\\n\n",
+		inp->evpath, k, inp->minor, inp->minor);
 	/*
 	 * The node answers its ioctls before anything of it appears in sysfs
 	 * or /dev: a program that finds it by a rescan opens it at once (the
@@ -380,7 +384,8 @@ void drv_input_unregister(struct emub_dev *d)
 	{
 		char *f[3] = {
 			g_strdup_printf("%s/sys/dev/char/13:%d", eb->root, inp->minor),
-			g_strdup_printf("%s/dev/.node/input_event%d", eb->root, inp->minor - 64),
+			g_strdup_printf("%s/dev/.node/input_event%d", eb->root,
+					inp->minor - 64),
 			g_strdup_printf("%s/dev/input/event%d", eb->root, inp->minor - 64),
 		};
 

@@ -124,7 +124,8 @@ static int parse_ctlr(GKeyFile *kf, const char *grp, struct emub_spi_board *b, c
 			g_strstrip(s);
 		if (!strcmp(k, "max_speed_hz")) {
 			if (!parse_u32(s, &v) || v < 1000)
-				r = ERR("[%s] max_speed_hz: \"%s\" is not a frequency >= 1000", grp, s);
+				r = ERR("[%s] max_speed_hz: \"%s\" is not a frequency >= 1000",
+					grp, s);
 			c->max_hz = v;
 		} else if (!strcmp(k, "min_speed_hz")) {
 			if (!parse_u32(s, &v))
@@ -183,7 +184,8 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 
 			if (strcmp(s, "none") && !mxt_model_preset(s, &mc))
 				r = ERR("[%s] model: \"%s\" is not a spi chip model (none, "
-					"mxt224e, mxt1664s)", grp, s);
+					"mxt224e, mxt1664s)",
+					grp, s);
 			g_free(c->model);
 			c->model = g_strdup(s);
 		} else if (!strcmp(k, "state")) {
@@ -194,19 +196,21 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			else if (!strcmp(s, "no-image"))
 				c->state = EMUB_STATE_NO_IMAGE;
 			else
-				r = ERR("[%s] state: \"%s\" is not app, bootloader or no-image", grp,
-					s);
+				r = ERR("[%s] state: \"%s\" is not app, bootloader or no-image",
+					grp, s);
 		} else if (!strcmp(k, "fw_version")) {
 			unsigned int maj, min, b;
 			char tail;
 
 			if (sscanf(s, "%u.%u.%x%c", &maj, &min, &b, &tail) != 3 || maj > 15 ||
 			    min > 15 || b > 255)
-				r = ERR("[%s] fw_version: \"%s\" is not MAJOR.MINOR.BUILD", grp, s);
+				r = ERR("[%s] fw_version: \"%s\" is not MAJOR.MINOR.BUILD", grp,
+					s);
 			c->has_fw_version = true;
 			c->fw_version = (guint8)(maj << 4 | min);
 			c->fw_build = (guint8)b;
-		} else if (!strcmp(k, "fault.crc_reply_at") || !strcmp(k, "fault.write_fail_at") ||
+		} else if (!strcmp(k, "fault.crc_reply_at") ||
+			   !strcmp(k, "fault.write_fail_at") ||
 			   !strcmp(k, "fault.crc_fail_frame") ||
 			   !strcmp(k, "fault.power_loss_after")) {
 			if (!parse_u32(s, &v))
@@ -219,7 +223,8 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 				c->crc_fail_frame = v;
 			else
 				c->power_loss_after = v;
-		} else if (!strcmp(k, "fault.crc_fail_always") || !strcmp(k, "fault.no_input")) {
+		} else if (!strcmp(k, "fault.crc_fail_always") ||
+			   !strcmp(k, "fault.no_input")) {
 			bool on = false;
 
 			if (!parse_bool(s, &on))
@@ -238,7 +243,8 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 		} else if (!strcmp(k, "driver")) {
 			if (*s && strcmp(s, "spidev") && strcmp(s, "mchp_spi_ts"))
 				r = ERR("[%s] driver: \"%s\" is not a modelled spi driver (spidev, "
-					"mchp_spi_ts)", grp, s);
+					"mchp_spi_ts)",
+					grp, s);
 			g_free(c->driver);
 			c->driver = *s ? g_strdup(s) : NULL;
 		} else if (!strcmp(k, "bound")) {
@@ -334,14 +340,16 @@ int emub_spi_check(struct emub_board_desc *d, char *err, size_t errsz)
 		if (!ctl)
 			return ERR("[spi-chip %s] bus: no [spi %d]", c->name, c->bus);
 		if (c->cs >= ctl->num_cs)
-			return ERR("[spi-chip %s] chip_select: %u is beyond [spi %d] num_cs = %u",
-				   c->name, c->cs, c->bus, ctl->num_cs);
+			return ERR(
+				"[spi-chip %s] chip_select: %u is beyond [spi %d] num_cs = %u",
+				c->name, c->cs, c->bus, ctl->num_cs);
 		for (int j = 0; j < i; j++) {
 			if (!strcmp(b->devs[j].name, c->name))
 				return ERR("[spi-chip %s]: defined twice", c->name);
 			if (b->devs[j].bus == c->bus && b->devs[j].cs == c->cs)
-				return ERR("[spi-chip %s] chip_select: %u is taken by [spi-chip %s]",
-					   c->name, c->cs, b->devs[j].name);
+				return ERR(
+					"[spi-chip %s] chip_select: %u is taken by [spi-chip %s]",
+					c->name, c->cs, b->devs[j].name);
 		}
 		for (int j = 0; j < d->nchips; j++)
 			if (!strcmp(d->chips[j].name, c->name))
@@ -438,7 +446,7 @@ static void send_event(struct emub_spi_dev *d, const char *action)
 /* The drivers modelled, by the names they register. */
 static const char *driver_known(const char *drv)
 {
-	static const char *const names[] = {"spidev", "mchp_spi_ts"};
+	static const char *const names[] = { "spidev", "mchp_spi_ts" };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
 		if (!strcmp(drv, names[i]))
@@ -696,7 +704,9 @@ static void on_driver_dir(struct emub *eb, const char *dir, const char *name)
 	r = !d ? -ENODEV : bind ? dev_bind(d, drv) : dev_unbind(d, drv);
 	if (r)
 		emub_log(eb, "%s/%s: \"%s\": %s (the write would fail with %s)", dir, name, buf,
-			 !d ? "no such device" : bind ? "bound already or no match" : "not bound to it",
+			 !d	? "no such device"
+			 : bind ? "bound already or no match"
+				: "not bound to it",
 			 g_strerror(-r));
 	g_free(buf);
 }
@@ -714,8 +724,9 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 		if (!buf)
 			return;
 		{
-			char *canon = g_strdup_printf("%s\n", d->driver_override ? d->driver_override
-										 : "(null)");
+			char *canon = g_strdup_printf("%s\n", d->driver_override
+								      ? d->driver_override
+								      : "(null)");
 			bool ours = !strcmp(buf, canon);
 
 			g_free(canon);
@@ -750,8 +761,9 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 		return;
 	}
 	if (!strcmp(name, "uevent")) {
-		static const char *const actions[] = {"add",    "remove",  "change", "move",
-						      "online", "offline", "bind",   "unbind"};
+		static const char *const actions[] = {
+			"add", "remove", "change", "move", "online", "offline", "bind", "unbind"
+		};
 		GPtrArray *env = dev_env(d, true, true);
 		char *ours = env_text(env);
 
@@ -790,7 +802,8 @@ static void handle(struct emub *eb, const char *dir, const char *name)
 			if (d && !strcmp(d->name, buf))
 				dev_attach(d);
 			else
-				emub_log(eb, "bus/spi/drivers_probe: \"%s\": no such device", buf);
+				emub_log(eb, "bus/spi/drivers_probe: \"%s\": no such device",
+					 buf);
 			g_free(buf);
 		}
 		return;
@@ -885,7 +898,8 @@ static void build_dev(struct emub *eb, struct emub_spi_dev *d)
 
 	/* of_register_spi_device(): modalias from the first compatible
 	 * without its vendor prefix (of_modalias_node()) */
-	d->modalias = g_strdup_printf("spi:%s", comp ? (comma ? comma + 1 : comp) : d->desc->name);
+	d->modalias = g_strdup_printf("spi:%s",
+				      comp ? (comma ? comma + 1 : comp) : d->desc->name);
 	d->devpath = g_strdup_printf("%s/%s", d->ctlr->devpath, d->name);
 	rel = d->devpath + 1;
 	emub_sys_mkdir(eb, rel);
@@ -983,7 +997,7 @@ static int service_run(struct call *k)
 
 static int service_call(struct emub *eb, struct emub_spi_dev *d, const char *drv, bool bind)
 {
-	struct call k = {.eb = eb, .d = d, .drv = drv, .bind = bind};
+	struct call k = { .eb = eb, .d = d, .drv = drv, .bind = bind };
 
 	if (!eb->spi)
 		return -ENODEV;
@@ -1086,7 +1100,7 @@ void emub_spi_stop(struct emub *eb)
 		return;
 	if (s->source) {
 		/* on the service thread, so no handler runs while it goes */
-		struct call k = {.eb = eb, .destroy = true};
+		struct call k = { .eb = eb, .destroy = true };
 
 		service_run(&k);
 		g_source_unref(s->source);
@@ -1222,7 +1236,8 @@ static void clock_bytes(struct emub_spi_dev *d, struct emub_spi_xfer *x, guint32
 		g_free(seen);
 	}
 	if (x->rx) {
-		to_wire(miso, len, x->bits_per_word, d->mode & SPI_LSB_FIRST); /* its own inverse */
+		to_wire(miso, len, x->bits_per_word,
+			d->mode & SPI_LSB_FIRST); /* its own inverse */
 		memcpy(x->rx, miso, len);
 	}
 	g_free(mosi);
@@ -1255,7 +1270,8 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 			x[i].speed_hz = c->desc->max_hz;
 		if (c->desc->max_hz && x[i].speed_hz > c->desc->max_hz)
 			x[i].speed_hz = c->desc->max_hz;
-		if (x[i].bits_per_word != 8 && x[i].bits_per_word != 16 && x[i].bits_per_word != 32)
+		if (x[i].bits_per_word != 8 && x[i].bits_per_word != 16 &&
+		    x[i].bits_per_word != 32)
 			return -EINVAL; /* __spi_validate_bits_per_word() */
 		w = x[i].bits_per_word <= 8 ? 1 : x[i].bits_per_word <= 16 ? 2 : 4;
 		if (x[i].len % w)

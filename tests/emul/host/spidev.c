@@ -41,12 +41,12 @@
 #include "emub-spi.h"
 
 #define KMALLOC_MINALIGN 8u /* ARCH_KMALLOC_MINALIGN on x86-64 */
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+#define ALIGN_UP(x, a) (((x) + (a)-1) / (a) * (a))
 
 /* spidev.c */
-#define SPI_MODE_MASK                                                                   \
+#define SPI_MODE_MASK                                                                       \
 	(SPI_MODE_X_MASK | SPI_CS_HIGH | SPI_LSB_FIRST | SPI_3WIRE | SPI_LOOP | SPI_NO_CS | \
-	 SPI_READY | SPI_TX_DUAL | SPI_TX_QUAD | SPI_TX_OCTAL | SPI_RX_DUAL | SPI_RX_QUAD |  \
+	 SPI_READY | SPI_TX_DUAL | SPI_TX_QUAD | SPI_TX_OCTAL | SPI_RX_DUAL | SPI_RX_QUAD | \
 	 SPI_RX_OCTAL | SPI_RX_CPHA_FLIP)
 /* the emulated controller's mode_bits (spibus.c) */
 #define CTLR_MODE_BITS (SPI_CPOL | SPI_CPHA | SPI_CS_HIGH | SPI_LSB_FIRST | SPI_LOOP)
@@ -98,14 +98,15 @@ static int setup(struct emub_spi_dev *d, guint32 mode, guint8 bpw)
 	if (((mode & SPI_TX_DUAL) && (mode & SPI_TX_QUAD)) ||
 	    ((mode & SPI_RX_DUAL) && (mode & SPI_RX_QUAD)))
 		return -EINVAL;
-	if ((mode & SPI_3WIRE) && (mode & (SPI_TX_DUAL | SPI_TX_QUAD | SPI_TX_OCTAL | SPI_RX_DUAL |
-					   SPI_RX_QUAD | SPI_RX_OCTAL)))
+	if ((mode & SPI_3WIRE) && (mode & (SPI_TX_DUAL | SPI_TX_QUAD | SPI_TX_OCTAL |
+					   SPI_RX_DUAL | SPI_RX_QUAD | SPI_RX_OCTAL)))
 		return -EINVAL;
 	bad = mode & ~(CTLR_MODE_BITS | SPI_CS_WORD_BIT);
 	ugly = bad & (SPI_TX_DUAL | SPI_TX_QUAD | SPI_TX_OCTAL | SPI_RX_DUAL | SPI_RX_QUAD |
 		      SPI_RX_OCTAL);
 	if (ugly) {
-		emub_log(d->eb, "spi %s: setup: ignoring unsupported mode bits %x", d->name, ugly);
+		emub_log(d->eb, "spi %s: setup: ignoring unsupported mode bits %x", d->name,
+			 ugly);
 		mode &= ~ugly;
 		bad &= ~ugly;
 	}
@@ -172,7 +173,8 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 	for (unsigned int i = 0; i < n && !r; i++) {
 		guint32 aligned = ALIGN_UP((guint64)u[i].len, KMALLOC_MINALIGN) > UINT_MAX
 					  ? UINT_MAX
-					  : (guint32)ALIGN_UP((guint64)u[i].len, KMALLOC_MINALIGN);
+					  : (guint32)ALIGN_UP((guint64)u[i].len,
+							      KMALLOC_MINALIGN);
 
 		total += u[i].len;
 		if (total > INT_MAX || u[i].len > INT_MAX) {
@@ -187,8 +189,9 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 				break;
 			}
 			if (u[i].len) {
-				r = resolve(md, (gsize)i * sizeof(*u) +
-							offsetof(struct spi_ioc_transfer, rx_buf),
+				r = resolve(md,
+					    (gsize)i * sizeof(*u) +
+						    offsetof(struct spi_ioc_transfer, rx_buf),
 					    u[i].len, &bufs[nres]);
 				if (r)
 					break;
@@ -202,8 +205,9 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 				break;
 			}
 			if (u[i].len) {
-				r = resolve(md, (gsize)i * sizeof(*u) +
-							offsetof(struct spi_ioc_transfer, tx_buf),
+				r = resolve(md,
+					    (gsize)i * sizeof(*u) +
+						    offsetof(struct spi_ioc_transfer, tx_buf),
 					    u[i].len, &bufs[nres]);
 				if (r)
 					break;
@@ -357,7 +361,7 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(client);
 	struct spidev_file *f = file_of(d, client);
 	gsize count = (gsize)arg->data_len;
-	struct emub_spi_xfer x = {0};
+	struct emub_spi_xfer x = { 0 };
 	guint64 end;
 	int r = 0;
 

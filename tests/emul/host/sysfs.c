@@ -139,7 +139,7 @@ struct dt_prop {
 };
 
 struct dt_node {
-	char *name; /* "" for the root */
+	char *name;	     /* "" for the root */
 	GPtrArray *props;    /* struct dt_prop * */
 	GPtrArray *children; /* struct dt_node * */
 };
@@ -283,22 +283,24 @@ static struct dt_node *build_dt(struct emub *eb)
 				/* Documentation/devicetree/bindings/input/touchscreen/
 				 * goodix.yaml: reset-gpios and irq-gpios, active high */
 				if (c->reset_gpio >= 0) {
-					guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio,
-							    GPIO_ACTIVE_HIGH};
+					guint32 cells[3] = { GPIO_PHANDLE,
+							     (guint32)c->reset_gpio,
+							     GPIO_ACTIVE_HIGH };
 
 					dt_prop_cells(cn, "reset-gpios", cells, 3);
 				}
 				if (c->chg_gpio >= 0) {
-					guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
-							    GPIO_ACTIVE_HIGH};
-					guint32 irq[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
-							  IRQ_TYPE_EDGE_FALLING};
+					guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
+							     GPIO_ACTIVE_HIGH };
+					guint32 irq[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
+							   IRQ_TYPE_EDGE_FALLING };
 
 					dt_prop_cells(cn, "irq-gpios", cells, 3);
 					dt_prop_cells(cn, "interrupts-extended", irq, 3);
 				}
 				if (c->gx_config_name)
-					dt_prop_str(cn, "goodix,config-name", c->gx_config_name);
+					dt_prop_str(cn, "goodix,config-name",
+						    c->gx_config_name);
 				continue;
 			}
 			/* touchscreen.yaml, silead,gsl1680.yaml */
@@ -317,27 +319,28 @@ static struct dt_node *build_dt(struct emub *eb)
 			if (c->sl_max_fingers)
 				dt_prop_u32(cn, "silead,max-fingers", c->sl_max_fingers);
 			if (!strcmp(c->model, "silead") && c->reset_gpio >= 0) {
-				guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio,
-						    GPIO_ACTIVE_HIGH};
+				guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->reset_gpio,
+						     GPIO_ACTIVE_HIGH };
 
 				dt_prop_cells(cn, "power-gpios", cells, 3);
 				if (c->chg_gpio >= 0) {
-					guint32 irq[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
-							  IRQ_TYPE_EDGE_FALLING};
+					guint32 irq[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
+							   IRQ_TYPE_EDGE_FALLING };
 
 					dt_prop_cells(cn, "interrupts-extended", irq, 3);
 				}
 				continue;
 			}
 			if (c->reset_gpio >= 0) {
-				guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->reset_gpio, GPIO_ACTIVE_LOW};
+				guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->reset_gpio,
+						     GPIO_ACTIVE_LOW };
 
 				dt_prop_cells(cn, "reset-gpios", cells, 3);
 			}
 			if (c->chg_gpio >= 0) {
-				guint32 cells[3] = {GPIO_PHANDLE, (guint32)c->chg_gpio,
-						    c->irq_level ? IRQ_TYPE_LEVEL_LOW
-								 : IRQ_TYPE_EDGE_FALLING};
+				guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
+						     c->irq_level ? IRQ_TYPE_LEVEL_LOW
+								  : IRQ_TYPE_EDGE_FALLING };
 
 				dt_prop_cells(cn, "interrupts-extended", cells, 3);
 			}
@@ -461,10 +464,11 @@ static int build_adapter(struct emub *eb, struct emub_adapter *ad)
 	emub_sys_mkdir(eb, plat);
 	s = g_strdup_printf("%s/uevent", plat);
 	{
-		char *ev = g_strdup_printf("DRIVER=emuboard-i2c\nOF_NAME=i2c\nOF_FULLNAME=/i2c@%x\n"
-					   "OF_COMPATIBLE_0=touchfw,emuboard-i2c\nOF_COMPATIBLE_N=1\n"
-					   "MODALIAS=of:Ni2cT(null)Ctouchfw,emuboard-i2c\n",
-					   nr);
+		char *ev = g_strdup_printf(
+			"DRIVER=emuboard-i2c\nOF_NAME=i2c\nOF_FULLNAME=/i2c@%x\n"
+			"OF_COMPATIBLE_0=touchfw,emuboard-i2c\nOF_COMPATIBLE_N=1\n"
+			"MODALIAS=of:Ni2cT(null)Ctouchfw,emuboard-i2c\n",
+			nr);
 
 		emub_sys_write(eb, s, ev);
 		g_free(ev);

@@ -33,7 +33,7 @@
 /* systemd's struct monitor_netlink_header (sd-device/device-monitor.c) */
 struct monitor_netlink_header {
 	char prefix[8]; /* "libudev" */
-	guint32 magic;  /* network order */
+	guint32 magic;	/* network order */
 	guint32 header_size;
 	guint32 properties_off;
 	guint32 properties_len;
@@ -81,9 +81,9 @@ static guint32 murmur2(const char *s)
 /* 0 sent, -ECONNREFUSED listener gone, other -errno */
 static int send_one(const char *path, struct iovec *iov, int n)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	struct msghdr mh = {0};
-	struct timeval tv = {.tv_sec = 2};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct msghdr mh = { 0 };
+	struct timeval tv = { .tv_sec = 2 };
 	int fd, r = 0;
 
 	if (strlen(path) >= sizeof(a.sun_path))
@@ -196,7 +196,7 @@ int emub_listeners(struct emub *eb)
 
 	if (glob(pattern, 0, NULL, &gl) == 0) {
 		for (size_t i = 0; i < gl.gl_pathc; i++) {
-			struct sockaddr_un a = {.sun_family = AF_UNIX};
+			struct sockaddr_un a = { .sun_family = AF_UNIX };
 			int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 			if (fd < 0 || strlen(gl.gl_pathv[i]) >= sizeof(a.sun_path)) {
@@ -244,7 +244,7 @@ uint64_t emub_seqnum(struct emub *eb)
 static void run_one(struct emub *eb, char **evenv)
 {
 	char **env = emub_child_env(eb, (const char *const *)evenv);
-	char *argv[] = {"/bin/sh", "-c", eb->on_uevent, NULL};
+	char *argv[] = { "/bin/sh", "-c", eb->on_uevent, NULL };
 	GError *e = NULL;
 	GPid pid;
 	int status = 0;

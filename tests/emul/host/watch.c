@@ -104,8 +104,10 @@ static void on_driver_write(struct emub *eb, struct emub_watch *w, const char *n
 	devname = strip_value(buf);
 	d = emub_dev_by_name(eb, devname);
 	if (!d || !d->drv || strcmp(w->rel + strlen("bus/i2c/drivers/"), d->drv->name))
-		emub_log(eb, "%s: \"%s\": no such device for this driver (the write would fail "
-			 "with ENODEV)", rel, devname);
+		emub_log(eb,
+			 "%s: \"%s\": no such device for this driver (the write would fail "
+			 "with ENODEV)",
+			 rel, devname);
 	else
 		emub_dev_queue(d, bind ? EMUB_JOB_BIND : EMUB_JOB_UNBIND, NULL, NULL, 0, 0,
 			       bind ? 0 : 0, false, NULL);
@@ -117,8 +119,8 @@ static void on_driver_write(struct emub *eb, struct emub_watch *w, const char *n
 /* kobject_synth_uevent(): "add", "change", ... written to a uevent file */
 static void on_uevent_write(struct emub *eb, struct emub_dev *d, const char *buf)
 {
-	static const char *const actions[] = {"add", "remove", "change", "move",
-					      "online", "offline", "bind", "unbind"};
+	static const char *const actions[] = { "add",	 "remove",  "change", "move",
+					       "online", "offline", "bind",   "unbind" };
 	char *s = strip_value(buf), *sp = strchr(s, ' ');
 
 	if (sp)
@@ -145,7 +147,8 @@ static void on_uevent_write(struct emub *eb, struct emub_dev *d, const char *buf
 	g_free(s);
 }
 
-static void on_device_event(struct emub *eb, struct emub_watch *w, const struct inotify_event *ev)
+static void on_device_event(struct emub *eb, struct emub_watch *w,
+			    const struct inotify_event *ev)
 {
 	struct emub_dev *d = w->dev;
 	struct emub_attr *a;
@@ -198,7 +201,8 @@ static void on_device_event(struct emub *eb, struct emub_watch *w, const struct 
 		buf = read_rel(eb, rel, &len);
 		if (buf && len) {
 			emub_sys_write(eb, rel, ""); /* S_IWUSR only: nothing to read */
-			emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, false, NULL);
+			emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, false,
+				       NULL);
 		}
 		g_free(buf);
 		g_free(rel);
@@ -224,8 +228,10 @@ static void on_fwparam_write(struct emub *eb, const char *name)
 	canon = g_strdup_printf("%s\n", eb->fw_path_param ? eb->fw_path_param : "");
 	if (strcmp(buf, canon)) {
 		if (len >= 256) {
-			emub_log(eb, "firmware_class.path: %zu bytes is too long (the write would "
-				 "fail with ENOSPC)", (size_t)len);
+			emub_log(eb,
+				 "firmware_class.path: %zu bytes is too long (the write would "
+				 "fail with ENOSPC)",
+				 (size_t)len);
 		} else {
 			g_free(eb->fw_path_param);
 			eb->fw_path_param = g_strndup(buf, len);
@@ -255,8 +261,8 @@ static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
 			continue; /* drain: the devices are going away */
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
-			struct emub_watch *w =
-				g_hash_table_lookup(eb->watches, GINT_TO_POINTER(ev->wd));
+			struct emub_watch *w = g_hash_table_lookup(eb->watches,
+								   GINT_TO_POINTER(ev->wd));
 
 			p += sizeof(*ev) + ev->len;
 			if (!w || !ev->len)
@@ -305,7 +311,7 @@ static gboolean settle_cb(gpointer data)
  */
 void emub_settle(struct emub *eb)
 {
-	struct settle s = {.eb = eb};
+	struct settle s = { .eb = eb };
 
 	if (!eb->service || g_thread_self() == eb->service)
 		return;

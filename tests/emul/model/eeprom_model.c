@@ -15,8 +15,7 @@ static em_u16 page_of(const struct eeprom_model *m)
 	return m->cfg.page_size ? m->cfg.page_size : 8;
 }
 
-void eeprom_model_init(struct eeprom_model *m, const struct eeprom_model_cfg *cfg,
-		       em_u64 now)
+void eeprom_model_init(struct eeprom_model *m, const struct eeprom_model_cfg *cfg, em_u64 now)
 {
 	em_memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;

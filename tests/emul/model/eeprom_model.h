@@ -23,11 +23,11 @@
 #define EEPROM_MODEL_WRITE_CYCLE_NS (5 * EM_NSEC_PER_MSEC) /* tWR max */
 
 struct eeprom_model_cfg {
-	em_u16 addr;           /* 7-bit address, 0x50..0x57 on real parts */
-	em_u16 size;           /* bytes, power of two, <= 256 (0 = 256) */
+	em_u16 addr;	       /* 7-bit address, 0x50..0x57 on real parts */
+	em_u16 size;	       /* bytes, power of two, <= 256 (0 = 256) */
 	em_u16 page_size;      /* bytes, power of two, <= 16 (0 = 8) */
 	em_u64 write_cycle_ns; /* 0 = EEPROM_MODEL_WRITE_CYCLE_NS */
-	em_u8 fill;            /* initial content of every byte */
+	em_u8 fill;	       /* initial content of every byte */
 };
 
 struct eeprom_model_stats {
@@ -35,21 +35,21 @@ struct eeprom_model_stats {
 	em_u32 bytes_written; /* bytes programmed by those cycles */
 	em_u32 busy_naks;     /* address NAKs during a write cycle */
 	em_u32 discarded;     /* writes dropped (repeated START, power loss) */
-	em_u64 busy_ns;       /* modelled time spent in write cycles */
+	em_u64 busy_ns;	      /* modelled time spent in write cycles */
 };
 
 /* Opaque in spirit: hosts use the functions below. */
 struct eeprom_model {
 	struct eeprom_model_cfg cfg;
 	em_u8 mem[EEPROM_MODEL_MAX_SIZE];
-	em_u8 ptr;           /* word address counter */
+	em_u8 ptr; /* word address counter */
 	em_u64 now;
 	bool powered;
 	/* page latch of the write in progress */
 	em_u8 latch[EEPROM_MODEL_MAX_PAGE];
-	em_u16 latch_valid;  /* bitmap of latched bytes in the page */
-	em_u8 latch_page;    /* page base address */
-	bool addressed;      /* a write to us is open (before STOP) */
+	em_u16 latch_valid; /* bitmap of latched bytes in the page */
+	em_u8 latch_page;   /* page base address */
+	bool addressed;	    /* a write to us is open (before STOP) */
 	/* internal write cycle */
 	bool busy;
 	em_u64 busy_until;

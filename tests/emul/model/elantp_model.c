@@ -192,21 +192,50 @@ static int read_reg(struct elantp_model *m, em_u8 *buf, em_u16 len)
 		return EM_NAK_DATA;
 	if (!word) {
 		switch (m->reg) {
-		case 0x0001: case 0x0002: case 0x0100: case 0x0300: case 0x0316:
+		case 0x0001:
+		case 0x0002:
+		case 0x0100:
+		case 0x0300:
+		case 0x0316:
 			break;
-		case 0x0101: v = m->cfg.product_id; break;
-		case 0x0102: v = m->fw_version; break;
-		case 0x0103: v = (em_u16)(m->cfg.sm_version | 0x08 << 8); break;
-		case 0x0104: v = (em_u16)(0x10 | m->cfg.sm_version << 8); break;
-		case 0x0105: v = 14 | 8 << 8; break;
-		case 0x0106: v = m->cfg.max_x; break;
-		case 0x0107: v = m->cfg.max_y; break;
-		case 0x0108: v = 2 | 2 << 8; break;
-		case 0x010a: v = 0x10; break;
-		case 0x0110: v = m->cfg.iap_version; break;
-		case 0x0307: v = m->power; break;
-		case 0x030f: v = fw_checksum(m); break;
-		default: break;
+		case 0x0101:
+			v = m->cfg.product_id;
+			break;
+		case 0x0102:
+			v = m->fw_version;
+			break;
+		case 0x0103:
+			v = (em_u16)(m->cfg.sm_version | 0x08 << 8);
+			break;
+		case 0x0104:
+			v = (em_u16)(0x10 | m->cfg.sm_version << 8);
+			break;
+		case 0x0105:
+			v = 14 | 8 << 8;
+			break;
+		case 0x0106:
+			v = m->cfg.max_x;
+			break;
+		case 0x0107:
+			v = m->cfg.max_y;
+			break;
+		case 0x0108:
+			v = 2 | 2 << 8;
+			break;
+		case 0x010a:
+			v = 0x10;
+			break;
+		case 0x0110:
+			v = m->cfg.iap_version;
+			break;
+		case 0x0307:
+			v = m->power;
+			break;
+		case 0x030f:
+			v = fw_checksum(m);
+			break;
+		default:
+			break;
 		}
 	}
 	em_memset(buf, 0, len);

@@ -224,8 +224,12 @@ static int elants_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 		r[16] = 1;
 		answer(m, r, 17);
 	} else if (len == 6 && buf[0] == 0x96 && buf[1] == 0x80 && buf[2] == 0x1f) {
-		em_u8 r[6] = { 0x95, 0x80, 0x1f, (em_u8)(m->cfg.remark_id >> 8),
-			       (em_u8)m->cfg.remark_id, 0 };
+		em_u8 r[6] = { 0x95,
+			       0x80,
+			       0x1f,
+			       (em_u8)(m->cfg.remark_id >> 8),
+			       (em_u8)m->cfg.remark_id,
+			       0 };
 
 		answer(m, r, 6);
 	} else if (len == 4 && !em_memcmp(buf, flashkey, 4)) {

@@ -42,22 +42,22 @@
 #define ELANTS_MODEL_TRAILER 8
 
 enum elants_model_mode {
-	ELANTS_MODEL_OFF,       /* unpowered or held in reset */
-	ELANTS_MODEL_RESET,     /* after a soft reset: waits for Main or EIAP */
-	ELANTS_MODEL_NORMAL,    /* application running */
-	ELANTS_MODEL_RECOVERY,  /* boot code: no valid application */
-	ELANTS_MODEL_IAP,       /* in-application programming */
+	ELANTS_MODEL_OFF,      /* unpowered or held in reset */
+	ELANTS_MODEL_RESET,    /* after a soft reset: waits for Main or EIAP */
+	ELANTS_MODEL_NORMAL,   /* application running */
+	ELANTS_MODEL_RECOVERY, /* boot code: no valid application */
+	ELANTS_MODEL_IAP,      /* in-application programming */
 };
 
 struct elants_model_cfg {
-	em_u16 hw_version;   /* FW ID, what elants_i2c_%04x.bin is named by */
-	em_u16 bc_version;   /* boot code << 8 | IAP version */
+	em_u16 hw_version; /* FW ID, what elants_i2c_%04x.bin is named by */
+	em_u16 bc_version; /* boot code << 8 | IAP version */
 	em_u16 test_version;
 	em_u16 remark_id;
 	em_u8 rows, cols, osr; /* x_max = (rows - 1) * osr, y_max = (cols - 1) * osr */
 	/* Faults. */
-	int nak_iap_page;    /* answer 55 55 instead of AA AA from this page on (-1 never) */
-	bool refuse_iap;     /* never enter IAP (answer nothing) */
+	int nak_iap_page; /* answer 55 55 instead of AA AA from this page on (-1 never) */
+	bool refuse_iap;  /* never enter IAP (answer nothing) */
 };
 
 struct elants_model_stats {
@@ -70,9 +70,9 @@ struct elants_model {
 	enum elants_model_mode mode;
 	bool powered;
 	em_u8 flash[ELANTS_MODEL_FLASH_MAX];
-	em_u32 flash_len;     /* bytes of the image in flash */
-	bool app_valid;       /* decided at the last boot */
-	em_u16 fw_version;    /* of the running application */
+	em_u32 flash_len;  /* bytes of the image in flash */
+	bool app_valid;	   /* decided at the last boot */
+	em_u16 fw_version; /* of the running application */
 	/* IAP */
 	bool iap_acked, iap_dummy, iap_cleared;
 	em_u32 iap_page;

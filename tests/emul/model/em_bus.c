@@ -16,8 +16,7 @@ void em_bus_init(struct em_bus *bus, em_u32 hz)
 	bus->hz = hz ? hz : 100000;
 }
 
-int em_bus_add_chip(struct em_bus *bus, const struct em_chip_ops *ops,
-		    void *chip)
+int em_bus_add_chip(struct em_bus *bus, const struct em_chip_ops *ops, void *chip)
 {
 	if (bus->nchips >= EM_BUS_MAX_CHIPS)
 		return -1;
@@ -73,12 +72,10 @@ static em_u64 bits_to_ns(const struct em_bus *bus, em_u64 bits)
 
 static em_u64 msg_bits(const struct em_msg *m)
 {
-	return EM_START_BITS + EM_BITS_PER_BYTE +
-	       (em_u64)m->len * EM_BITS_PER_BYTE;
+	return EM_START_BITS + EM_BITS_PER_BYTE + (em_u64)m->len * EM_BITS_PER_BYTE;
 }
 
-em_u64 em_bus_wire_ns(const struct em_bus *bus, const struct em_msg *msgs,
-		      int n)
+em_u64 em_bus_wire_ns(const struct em_bus *bus, const struct em_msg *msgs, int n)
 {
 	em_u64 bits = EM_STOP_BITS;
 	int i;

@@ -30,13 +30,13 @@ struct em_bus_counters {
 	em_u64 messages;
 	em_u64 bytes_written; /* data bytes, host to chip */
 	em_u64 bytes_read;    /* data bytes, chip to host */
-	em_u64 naks;          /* transactions that ended in a NAK */
-	em_u64 bus_ns;        /* modelled wire time */
+	em_u64 naks;	      /* transactions that ended in a NAK */
+	em_u64 bus_ns;	      /* modelled wire time */
 };
 
 struct em_bus {
-	em_u32 hz;          /* SCL frequency, e.g. 100000 or 400000 */
-	em_u64 now_ns;      /* model time of the bus (never goes back) */
+	em_u32 hz;	    /* SCL frequency, e.g. 100000 or 400000 */
+	em_u64 now_ns;	    /* model time of the bus (never goes back) */
 	em_u8 nak_addr[16]; /* fault: bitmap of 7-bit addresses that never ACK */
 	unsigned int nchips;
 	struct em_chip chips[EM_BUS_MAX_CHIPS];

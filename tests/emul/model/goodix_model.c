@@ -23,7 +23,7 @@
 #define VERSION_AFTER_ZERO 0x41 /* 'A' */
 
 /* Offsets in the register window. */
-#define R(addr) ((em_u16)((addr) - GOODIX_MODEL_REG_BASE))
+#define R(addr) ((em_u16)((addr)-GOODIX_MODEL_REG_BASE))
 #define ID_LEN 6 /* 4 id bytes + LE16 firmware version */
 #define COOR_LEN (1 + GOODIX_MODEL_MAX_POINTS * GOODIX_MODEL_POINT_SIZE + 1)
 
@@ -146,8 +146,8 @@ bool goodix_model_fill_checksum(em_u8 *cfg, em_u16 len, enum goodix_model_csum c
 	return false;
 }
 
-void goodix_model_make_config(struct goodix_model_cfg *cfg, em_u8 version,
-			      em_u16 x_res, em_u16 y_res, em_u8 touches, em_u8 trigger)
+void goodix_model_make_config(struct goodix_model_cfg *cfg, em_u8 version, em_u16 x_res,
+			      em_u16 y_res, em_u8 touches, em_u8 trigger)
 {
 	struct goodix_model_layout lay;
 	em_u16 i;
@@ -339,8 +339,7 @@ static int op_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 		return EM_ACK; /* a quick write or half an address: nothing */
 	m->ptr = (em_u16)(buf[0] << 8 | buf[1]);
 	for (i = 2, a = m->ptr; i < len; i++, a++) {
-		if (a >= m->lay.config_addr &&
-		    a < m->lay.config_addr + m->lay.config_len)
+		if (a >= m->lay.config_addr && a < m->lay.config_addr + m->lay.config_len)
 			cfg = true;
 		write_reg(m, a, buf[i]);
 	}

@@ -78,24 +78,24 @@ struct goodix_model_layout {
 };
 
 struct goodix_model_timing {
-	em_u64 boot_ns;      /* RST released / power on to answering */
+	em_u64 boot_ns;	     /* RST released / power on to answering */
 	em_u64 cfg_apply_ns; /* fresh config accepted to applied and stored */
-	em_u64 wake_ns;      /* INT high in sleep to answering again */
+	em_u64 wake_ns;	     /* INT high in sleep to answering again */
 };
 
 struct goodix_model_faults {
-	bool nak;             /* the chip never acknowledges its address */
-	bool refuse_config;   /* config writes are ignored, whatever they hold */
-	bool config_volatile; /* an applied config is not stored: lost at reset */
-	bool fixed_address;   /* ignores INT at reset: always the strap address */
-	bool corrupt_readback;/* config checksum byte reads back wrong */
-	em_u32 slow_factor;   /* multiply every busy time (0 = 1) */
+	bool nak;	       /* the chip never acknowledges its address */
+	bool refuse_config;    /* config writes are ignored, whatever they hold */
+	bool config_volatile;  /* an applied config is not stored: lost at reset */
+	bool fixed_address;    /* ignores INT at reset: always the strap address */
+	bool corrupt_readback; /* config checksum byte reads back wrong */
+	em_u32 slow_factor;    /* multiply every busy time (0 = 1) */
 };
 
 struct goodix_model_cfg {
-	char id[4];          /* product id bytes, e.g. '9','1','1',0 */
+	char id[4]; /* product id bytes, e.g. '9','1','1',0 */
 	em_u16 fw_version;
-	em_u16 addr;         /* strap address: 0x14 or 0x5d */
+	em_u16 addr; /* strap address: 0x14 or 0x5d */
 	/* Config stored in flash; stored_len 0 = none.  Bytes beyond the
 	 * layout's length are ignored; a shorter one counts as missing. */
 	em_u8 stored[GOODIX_MODEL_CONFIG_MAX];
@@ -112,14 +112,14 @@ enum goodix_model_mode {
 };
 
 struct goodix_model_stats {
-	em_u32 resets;           /* reset releases and power-ups */
+	em_u32 resets; /* reset releases and power-ups */
 	em_u32 configs_applied;
 	em_u32 configs_bad_checksum;
 	em_u32 configs_old_version;
-	em_u32 configs_refused;  /* refuse_config fault */
-	em_u32 config_writes;    /* write messages touching the config area */
-	em_u32 requests;         /* config requests raised */
-	em_u32 touch_frames;     /* frames the host read */
+	em_u32 configs_refused; /* refuse_config fault */
+	em_u32 config_writes;	/* write messages touching the config area */
+	em_u32 requests;	/* config requests raised */
+	em_u32 touch_frames;	/* frames the host read */
 };
 
 struct goodix_model_point {
@@ -135,17 +135,17 @@ struct goodix_model {
 	enum goodix_model_mode mode;
 	bool powered, reset_held;
 	bool int_driven, int_level; /* the host drives INT (and its level) */
-	em_u16 addr;                /* address in use */
-	em_u64 ready_at;            /* boot or wake completes (EM_NEVER: none) */
-	em_u64 apply_at;            /* accepted config applied (EM_NEVER: none) */
+	em_u16 addr;		    /* address in use */
+	em_u64 ready_at;	    /* boot or wake completes (EM_NEVER: none) */
+	em_u64 apply_at;	    /* accepted config applied (EM_NEVER: none) */
 	em_u8 regs[GOODIX_MODEL_REG_SPAN];
 	em_u8 active[GOODIX_MODEL_CONFIG_MAX]; /* config in use */
 	em_u8 flash[GOODIX_MODEL_CONFIG_MAX];  /* config kept across resets */
 	bool flash_valid, active_valid;
-	em_u8 pending[GOODIX_MODEL_CONFIG_MAX];/* accepted, being applied */
+	em_u8 pending[GOODIX_MODEL_CONFIG_MAX]; /* accepted, being applied */
 	em_u16 ptr;
 	bool fresh_written;  /* this transaction set the fresh byte to 1 */
-	bool sleep_cmd;      /* this transaction wrote the screen-off command */
+	bool sleep_cmd;	     /* this transaction wrote the screen-off command */
 	bool request_unread; /* a raised request the host has not read */
 	bool frame_unread;   /* a touch frame the host has not read */
 	struct goodix_model_stats stats;
@@ -168,8 +168,8 @@ bool goodix_model_checksum_ok(const em_u8 *cfg, em_u16 len, enum goodix_model_cs
  * @x_res x @y_res, @touches points (1..10), trigger @trigger (0..3),
  * correct checksum, fresh byte 1.  Writes cfg->stored and cfg->stored_len.
  */
-void goodix_model_make_config(struct goodix_model_cfg *cfg, em_u8 version,
-			      em_u16 x_res, em_u16 y_res, em_u8 touches, em_u8 trigger);
+void goodix_model_make_config(struct goodix_model_cfg *cfg, em_u8 version, em_u16 x_res,
+			      em_u16 y_res, em_u8 touches, em_u8 trigger);
 
 /* Powered at model time @now, RST released, INT undriven: booted already. */
 void goodix_model_init(struct goodix_model *m, const struct goodix_model_cfg *cfg, em_u64 now);

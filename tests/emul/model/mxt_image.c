@@ -69,8 +69,7 @@ bool mxt_img_parse_header(const em_u8 *body, size_t len, struct mxt_img_header *
 {
 	const em_u8 *p = body + MXT_IMG_MAGIC_LEN;
 
-	if (len != MXT_IMG_HEADER_BODY ||
-	    em_memcmp(body, MXT_IMG_MAGIC, MXT_IMG_MAGIC_LEN))
+	if (len != MXT_IMG_HEADER_BODY || em_memcmp(body, MXT_IMG_MAGIC, MXT_IMG_MAGIC_LEN))
 		return false;
 	h->family_id = p[0];
 	h->variant_id = p[1];
@@ -119,9 +118,8 @@ static size_t seal_frame(em_u8 *out, em_u8 kind, em_u16 seq, size_t body_len)
 	return 2 + len;
 }
 
-size_t mxt_img_build(const struct mxt_img_header *h, const em_u8 *payload,
-		     em_u32 payload_len, em_u16 data_per_frame, em_u8 *out,
-		     size_t out_cap)
+size_t mxt_img_build(const struct mxt_img_header *h, const em_u8 *payload, em_u32 payload_len,
+		     em_u16 data_per_frame, em_u8 *out, size_t out_cap)
 {
 	em_u32 frames, off, seed, crc = MXT_IMG_CRC32_INIT;
 	size_t need = mxt_img_size(payload_len, data_per_frame), pos = 0;
@@ -144,8 +142,7 @@ size_t mxt_img_build(const struct mxt_img_header *h, const em_u8 *payload,
 	put_be32(b + 13, payload_len);
 	pos += seal_frame(out + pos, MXT_IMG_HEADER, seq++, MXT_IMG_HEADER_BODY);
 
-	seed = 0x9e3779b9u ^ ((em_u32)h->family_id << 24 |
-			      (em_u32)h->variant_id << 16 |
+	seed = 0x9e3779b9u ^ ((em_u32)h->family_id << 24 | (em_u32)h->variant_id << 16 |
 			      (em_u32)h->version << 8 | h->build);
 	for (off = 0; off < payload_len; off += data_per_frame) {
 		em_u32 n = payload_len - off, i;

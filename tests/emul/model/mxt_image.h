@@ -72,9 +72,8 @@ bool mxt_img_parse_header(const em_u8 *body, size_t len, struct mxt_img_header *
  * arguments are invalid.  @payload may be NULL to use a deterministic
  * pseudo-random payload of @payload_len bytes seeded from the header.
  */
-size_t mxt_img_build(const struct mxt_img_header *h, const em_u8 *payload,
-		     em_u32 payload_len, em_u16 data_per_frame, em_u8 *out,
-		     size_t out_cap);
+size_t mxt_img_build(const struct mxt_img_header *h, const em_u8 *payload, em_u32 payload_len,
+		     em_u16 data_per_frame, em_u8 *out, size_t out_cap);
 
 /* Size mxt_img_build() needs for the same arguments. */
 size_t mxt_img_size(em_u32 payload_len, em_u16 data_per_frame);

@@ -10,15 +10,15 @@
 #include "mxt_image.h"
 
 /* Timing defaults, in the range the datasheets and the kernel give. */
-#define DEF_POWER_ON_NS (40 * EM_NSEC_PER_MSEC)   /* mXT224 datasheet */
-#define DEF_BL_ENTER_NS (60 * EM_NSEC_PER_MSEC)   /* kernel waits 200 ms */
-#define DEF_BL_EXIT_NS (60 * EM_NSEC_PER_MSEC)    /* kernel waits 3 s */
+#define DEF_POWER_ON_NS (40 * EM_NSEC_PER_MSEC) /* mXT224 datasheet */
+#define DEF_BL_ENTER_NS (60 * EM_NSEC_PER_MSEC) /* kernel waits 200 ms */
+#define DEF_BL_EXIT_NS (60 * EM_NSEC_PER_MSEC)	/* kernel waits 3 s */
 #define DEF_FRAME_CHECK_NS (50 * EM_NSEC_PER_USEC)
 #define DEF_FRAME_PROG_NS (5 * EM_NSEC_PER_MSEC)
 #define DEF_BACKUP_NS (25 * EM_NSEC_PER_MSEC)
 #define DEF_RESET_NS (40 * EM_NSEC_PER_MSEC)
-#define CHG_PULSE_NS (1 * EM_NSEC_PER_MSEC)       /* end-of-flash CHG pulse */
-#define POWER_GLITCH_NS (10 * EM_NSEC_PER_MSEC)   /* power-loss fault */
+#define CHG_PULSE_NS (1 * EM_NSEC_PER_MSEC)	/* end-of-flash CHG pulse */
+#define POWER_GLITCH_NS (10 * EM_NSEC_PER_MSEC) /* power-loss fault */
 /*
  * A status read that moves the bootloader on releases CHG; the next status
  * asserts it this long after.  On a real wire that is an edge; asserting
@@ -50,14 +50,14 @@
 
 enum ev {
 	EV_NONE,
-	EV_BOOT,           /* reset/power-on complete: run the app or the BL */
-	EV_BOOT_TO_BL,     /* 0xA5 reset complete: start the bootloader */
-	EV_FRAME_CHECKED,  /* CRC verdict of the frame in the buffer */
+	EV_BOOT,	  /* reset/power-on complete: run the app or the BL */
+	EV_BOOT_TO_BL,	  /* 0xA5 reset complete: start the bootloader */
+	EV_FRAME_CHECKED, /* CRC verdict of the frame in the buffer */
 	EV_FRAME_PROGRAMMED,
-	EV_FINAL_PULSE,    /* last verdict read: start the end-of-flash pulse */
-	EV_FINAL_PULSE_END,/* end-of-flash CHG pulse over: reset into app */
+	EV_FINAL_PULSE,	    /* last verdict read: start the end-of-flash pulse */
+	EV_FINAL_PULSE_END, /* end-of-flash CHG pulse over: reset into app */
 	EV_BACKUP_DONE,
-	EV_POWER_RESTORE,  /* power-loss fault: supply comes back */
+	EV_POWER_RESTORE, /* power-loss fault: supply comes back */
 };
 
 /* Bootloader sub-state beyond the status byte. */
@@ -73,21 +73,19 @@ enum ev {
  */
 static const struct mxt_obj_def preset_224e[] = {
 	/* type size inst rids */
-	{ T37, 130, 1, 0 }, { T44, 1, 1, 0 },  { T5, 10, 1, 0 },
-	{ T6, 6, 1, 1 },    { T38, 8, 1, 0 },  { T7, 4, 1, 0 },
-	{ 8, 10, 1, 0 },    { 9, 35, 1, 10 },  { 15, 11, 1, 1 },
-	{ 18, 2, 1, 0 },    { 19, 16, 1, 1 },  { 25, 6, 1, 1 },
+	{ T37, 130, 1, 0 }, { T44, 1, 1, 0 }, { T5, 10, 1, 0 }, { T6, 6, 1, 1 },
+	{ T38, 8, 1, 0 },   { T7, 4, 1, 0 },  { 8, 10, 1, 0 },	{ 9, 35, 1, 10 },
+	{ 15, 11, 1, 1 },   { 18, 2, 1, 0 },  { 19, 16, 1, 1 }, { 25, 6, 1, 1 },
 };
 
 static const struct mxt_obj_def preset_1664s[] = {
-	{ T37, 130, 1, 0 }, { T44, 1, 1, 0 },  { T5, 10, 1, 0 },
-	{ T6, 6, 1, 1 },    { T38, 64, 1, 0 }, { T71, 112, 1, 0 },
-	{ T7, 4, 1, 0 },    { 8, 10, 1, 0 },   { 18, 2, 1, 0 },
-	{ 19, 6, 1, 1 },    { 25, 6, 1, 1 },   { 100, 60, 1, 12 },
+	{ T37, 130, 1, 0 }, { T44, 1, 1, 0 },	{ T5, 10, 1, 0 }, { T6, 6, 1, 1 },
+	{ T38, 64, 1, 0 },  { T71, 112, 1, 0 }, { T7, 4, 1, 0 },  { 8, 10, 1, 0 },
+	{ 18, 2, 1, 0 },    { 19, 6, 1, 1 },	{ 25, 6, 1, 1 },  { 100, 60, 1, 12 },
 };
 
-static void set_preset_objects(struct mxt_model_cfg *c,
-			       const struct mxt_obj_def *o, unsigned int n)
+static void set_preset_objects(struct mxt_model_cfg *c, const struct mxt_obj_def *o,
+			       unsigned int n)
 {
 	unsigned int i;
 
@@ -198,8 +196,7 @@ em_u16 mxt_model_bootloader_addr(const struct mxt_model *m)
 
 /* ------------------------------------------------------------ application */
 
-static bool find_object(const struct mxt_model *m, em_u8 type, em_u16 *start,
-			em_u16 *size)
+static bool find_object(const struct mxt_model *m, em_u8 type, em_u16 *start, em_u16 *size)
 {
 	const em_u8 *e = m->mem + INFO_SIZE;
 	unsigned int i;
@@ -216,8 +213,7 @@ static bool find_object(const struct mxt_model *m, em_u8 type, em_u16 *start,
 	return false;
 }
 
-bool mxt_model_object(const struct mxt_model *m, em_u8 type, em_u16 *start,
-		      em_u16 *size)
+bool mxt_model_object(const struct mxt_model *m, em_u8 type, em_u16 *start, em_u16 *size)
 {
 	return find_object(m, type, start, size);
 }
@@ -226,8 +222,7 @@ bool mxt_model_object(const struct mxt_model *m, em_u8 type, em_u16 *start,
 static void build_memory_map(struct mxt_model *m)
 {
 	const struct mxt_model_cfg *c = &m->cfg;
-	em_u16 addr = (em_u16)(INFO_SIZE + c->num_objects * OBJ_ENTRY_SIZE +
-			       CRC_SIZE);
+	em_u16 addr = (em_u16)(INFO_SIZE + c->num_objects * OBJ_ENTRY_SIZE + CRC_SIZE);
 	em_u8 *e = m->mem + INFO_SIZE;
 	em_u8 rid = 1;
 	unsigned int i;
@@ -275,14 +270,12 @@ static void build_memory_map(struct mxt_model *m)
 
 static em_u32 ram_config_crc(const struct mxt_model *m)
 {
-	return mxt_model_crc24(m->mem + m->crc_start,
-			       (em_u32)(m->mem_size - m->crc_start));
+	return mxt_model_crc24(m->mem + m->crc_start, (em_u32)(m->mem_size - m->crc_start));
 }
 
 static em_u32 nvm_config_crc(const struct mxt_model *m)
 {
-	return mxt_model_crc24(m->nvm_cfg + m->crc_start,
-			       (em_u32)(m->mem_size - m->crc_start));
+	return mxt_model_crc24(m->nvm_cfg + m->crc_start, (em_u32)(m->mem_size - m->crc_start));
 }
 
 /* Writable configuration: from the config CRC start to the end. */
@@ -393,8 +386,7 @@ static em_u8 bl_status_byte(const struct mxt_model *m)
 
 	if (s == MXT_BL_WAITING_BOOTLOAD_CMD || s == MXT_BL_WAITING_FRAME_DATA ||
 	    s == MXT_BL_APP_CRC_FAIL)
-		s |= m->cfg.bl_extended_id ? MXT_BL_EXTENDED_ID
-					   : (em_u8)(m->cfg.bl_id & 0x1f);
+		s |= m->cfg.bl_extended_id ? MXT_BL_EXTENDED_ID : (em_u8)(m->cfg.bl_id & 0x1f);
 	return s;
 }
 
@@ -478,8 +470,8 @@ static bool frame_content_ok(struct mxt_model *m)
 	case MXT_IMG_HEADER:
 		if (seq != 0 || !mxt_img_parse_header(body, body_len, &h))
 			return false;
-		if (h.family_id != m->cfg.family_id ||
-		    h.variant_id != m->cfg.variant_id || h.frame_count < 3)
+		if (h.family_id != m->cfg.family_id || h.variant_id != m->cfg.variant_id ||
+		    h.frame_count < 3)
 			return false;
 		m->next_seq = 0;
 		m->have_header = false;
@@ -499,12 +491,11 @@ static bool frame_content_ok(struct mxt_model *m)
 			return false;
 		return true;
 	case MXT_IMG_END:
-		if (!m->have_header || body_len != 4 ||
-		    (em_u32)seq + 1 != m->hdr.frame_count ||
+		if (!m->have_header || body_len != 4 || (em_u32)seq + 1 != m->hdr.frame_count ||
 		    m->payload_seen != m->hdr.payload_len)
 			return false;
-		return ((em_u32)body[0] << 24 | body[1] << 16 | body[2] << 8 |
-				body[3]) == m->payload_crc;
+		return ((em_u32)body[0] << 24 | body[1] << 16 | body[2] << 8 | body[3]) ==
+		       m->payload_crc;
 	default:
 		return false;
 	}
@@ -516,8 +507,7 @@ static bool fault_fails_frame(struct mxt_model *m)
 
 	if (f->crc_fail_always)
 		return true;
-	if (f->crc_fail_frame && f->crc_fail_frame == m->frame_index + 1 &&
-	    m->crc_fail_left) {
+	if (f->crc_fail_frame && f->crc_fail_frame == m->frame_index + 1 && m->crc_fail_left) {
 		m->crc_fail_left--;
 		return true;
 	}
@@ -527,8 +517,8 @@ static bool fault_fails_frame(struct mxt_model *m)
 static void frame_checked(struct mxt_model *m)
 {
 	bool ok = m->frame_want <= MXT_MODEL_MAX_FRAME &&
-		  mxt_img_frame_crc_ok(m->frame, m->frame_want) &&
-		  frame_content_ok(m) && !fault_fails_frame(m);
+		  mxt_img_frame_crc_ok(m->frame, m->frame_want) && frame_content_ok(m) &&
+		  !fault_fails_frame(m);
 
 	m->bl_flags = 0;
 	if (!ok) {
@@ -982,8 +972,7 @@ static void default_timing(struct mxt_model_timing *t)
 		t->reset_ns = DEF_RESET_NS;
 }
 
-void mxt_model_init(struct mxt_model *m, const struct mxt_model_cfg *cfg,
-		    em_u64 now)
+void mxt_model_init(struct mxt_model *m, const struct mxt_model_cfg *cfg, em_u64 now)
 {
 	em_memset(m, 0, sizeof(*m));
 	em_memcpy(&m->cfg, cfg, sizeof(m->cfg)); /* no libc memcpy from a struct copy */
@@ -1066,8 +1055,7 @@ const em_u8 *mxt_model_mem(const struct mxt_model *m, em_u16 *size)
 	return m->mem;
 }
 
-void mxt_model_set_nvm(struct mxt_model *m, em_u16 addr, const em_u8 *data,
-		       em_u16 len)
+void mxt_model_set_nvm(struct mxt_model *m, em_u16 addr, const em_u8 *data, em_u16 len)
 {
 	em_u16 i;
 

@@ -50,7 +50,7 @@
 
 struct mxt_obj_def {
 	em_u8 type;
-	em_u16 size;      /* bytes per instance, 1..256 */
+	em_u16 size;	  /* bytes per instance, 1..256 */
 	em_u8 instances;  /* 1..256 stored as count, <= 255 here */
 	em_u8 report_ids; /* per instance */
 };
@@ -66,13 +66,13 @@ struct mxt_model_timing {
 };
 
 struct mxt_model_faults {
-	em_u32 crc_fail_frame;   /* 1-based frame index to fail; 0 = none */
-	em_u32 crc_fail_times;   /* how often it fails before passing */
-	bool crc_fail_always;    /* every frame fails its check */
-	em_u32 power_loss_after; /* lose power after frame K is programmed */
-	bool stuck_in_bootloader;/* the bootloader never starts the app */
-	bool corrupt_info_crc;   /* info block CRC reads back wrong */
-	em_u32 slow_factor;      /* multiply every device busy time (0 = 1) */
+	em_u32 crc_fail_frame;	  /* 1-based frame index to fail; 0 = none */
+	em_u32 crc_fail_times;	  /* how often it fails before passing */
+	bool crc_fail_always;	  /* every frame fails its check */
+	em_u32 power_loss_after;  /* lose power after frame K is programmed */
+	bool stuck_in_bootloader; /* the bootloader never starts the app */
+	bool corrupt_info_crc;	  /* info block CRC reads back wrong */
+	em_u32 slow_factor;	  /* multiply every device busy time (0 = 1) */
 };
 
 struct mxt_model_cfg {
@@ -104,8 +104,8 @@ struct mxt_model_cfg {
 };
 
 enum mxt_mode {
-	MXT_MODE_OFF,     /* no power */
-	MXT_MODE_RESET,   /* held in reset or booting: NAKs everything */
+	MXT_MODE_OFF,	/* no power */
+	MXT_MODE_RESET, /* held in reset or booting: NAKs everything */
 	MXT_MODE_APP,
 	MXT_MODE_BOOTLOADER,
 };
@@ -114,7 +114,7 @@ struct mxt_model_stats {
 	em_u32 frames_passed;
 	em_u32 frames_failed;
 	em_u32 images_completed;
-	em_u32 resets;    /* every reset: reset line, T6 RESET, bootloader exit */
+	em_u32 resets;	  /* every reset: reset line, T6 RESET, bootloader exit */
 	em_u32 hw_resets; /* the reset line asserted while powered, only */
 	em_u32 bootloader_entries;
 	em_u32 backups;
@@ -154,11 +154,15 @@ struct mxt_model {
 	em_u32 frame_index; /* frames passed in this session */
 	em_u16 next_seq;
 	bool have_header;
-	struct { em_u8 family_id, variant_id, version, build; em_u16 frame_count; em_u32 payload_len; } hdr;
+	struct {
+		em_u8 family_id, variant_id, version, build;
+		em_u16 frame_count;
+		em_u32 payload_len;
+	} hdr;
 	em_u32 payload_seen, payload_crc;
 	bool final_pending;
-	bool final_wait_read;  /* image done, last verdict not read yet */
-	em_u8 queued_reset;    /* T6 RESET value waiting for a backup */
+	bool final_wait_read; /* image done, last verdict not read yet */
+	em_u8 queued_reset;   /* T6 RESET value waiting for a backup */
 	em_u8 bl_flags;
 	em_u32 crc_fail_left;
 	struct mxt_model_stats stats;
@@ -182,7 +186,7 @@ bool mxt_model_app_valid(const struct mxt_model *m);
 em_u8 mxt_model_fw_version(const struct mxt_model *m);
 em_u8 mxt_model_fw_build(const struct mxt_model *m);
 em_u32 mxt_model_info_crc(const struct mxt_model *m);
-em_u32 mxt_model_config_crc(const struct mxt_model *m);     /* RAM */
+em_u32 mxt_model_config_crc(const struct mxt_model *m);	    /* RAM */
 em_u32 mxt_model_nvm_config_crc(const struct mxt_model *m); /* NVM */
 const struct mxt_model_stats *mxt_model_stats(const struct mxt_model *m);
 struct mxt_model_faults *mxt_model_faults(struct mxt_model *m);

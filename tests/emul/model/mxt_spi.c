@@ -152,7 +152,8 @@ static void op_xfer(void *chip, const em_u8 *mosi, em_u8 *miso, em_u32 len)
 				out = s->resp[s->pos];
 		} else if (m->mode == MXT_MODE_RESET) {
 			out = 0xff;
-		} else if (m->mode == MXT_MODE_BOOTLOADER && s->in_len >= 1 && s->in[0] == 0x01) {
+		} else if (m->mode == MXT_MODE_BOOTLOADER && s->in_len >= 1 &&
+			   s->in[0] == 0x01) {
 			/* a bootloader read: the status from the third byte */
 			if (s->pos == 2) {
 				mxt_model_ops.read(m, mxt_model_bootloader_addr(m), s->bl, 3);

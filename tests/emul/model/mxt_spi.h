@@ -46,30 +46,30 @@
 #define MXT_SPI_INVALID_CRC 0x08
 
 struct mxt_spi_stats {
-	em_u32 requests;     /* application-mode requests seen */
-	em_u32 writes;       /* of them, well-formed write requests */
-	em_u32 crc_errors;   /* requests with a bad header CRC */
-	em_u32 invalid;      /* invalid requests */
-	em_u32 responses;    /* response frames clocked out */
+	em_u32 requests;   /* application-mode requests seen */
+	em_u32 writes;	   /* of them, well-formed write requests */
+	em_u32 crc_errors; /* requests with a bad header CRC */
+	em_u32 invalid;	   /* invalid requests */
+	em_u32 responses;  /* response frames clocked out */
 	em_u32 bl_reads, bl_writes;
 };
 
 struct mxt_spi_faults {
-	em_u32 crc_reply_at; /* answer the Nth request (1-based) with 0x08; 0 = never */
-	em_u32 write_fail_at;/* answer the Nth write request (stats.writes) with 0x41 */
+	em_u32 crc_reply_at;  /* answer the Nth request (1-based) with 0x08; 0 = never */
+	em_u32 write_fail_at; /* answer the Nth write request (stats.writes) with 0x41 */
 };
 
 struct mxt_spi {
 	struct mxt_model *m;
 	bool selected;
-	em_u32 pos;          /* bytes clocked in this frame */
-	bool readout;        /* this frame clocks out a pending response */
+	em_u32 pos;   /* bytes clocked in this frame */
+	bool readout; /* this frame clocks out a pending response */
 	em_u8 in[MXT_MODEL_MAX_FRAME + 8];
 	em_u32 in_len;
 	em_u8 resp[MXT_SPI_HEADER + MXT_SPI_MAX_LEN];
 	em_u32 resp_len;
 	bool resp_pending;
-	em_u8 bl[3];         /* bootloader read: status, id, version */
+	em_u8 bl[3]; /* bootloader read: status, id, version */
 	struct mxt_spi_stats stats;
 	struct mxt_spi_faults faults;
 };

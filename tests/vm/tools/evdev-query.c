@@ -38,7 +38,8 @@ static int number(const char *s, const char *what, long max, long *out)
 	errno = 0;
 	*out = strtol(s, &end, 0);
 	if (errno || end == s || *end || *out < 0 || *out > max) {
-		fprintf(stderr, "evdev-query: %s \"%s\" is not a number 0..%ld\n", what, s, max);
+		fprintf(stderr, "evdev-query: %s \"%s\" is not a number 0..%ld\n", what, s,
+			max);
 		return -1;
 	}
 	return 0;
@@ -52,7 +53,8 @@ static int query_abs(int fd, const char *dev, const char *code_s)
 	if (number(code_s, "axis code", ABS_MAX, &code))
 		return 2;
 	if (ioctl(fd, EVIOCGABS(code), &ai) < 0) {
-		fprintf(stderr, "evdev-query: %s: EVIOCGABS(%ld): %s\n", dev, code, strerror(errno));
+		fprintf(stderr, "evdev-query: %s: EVIOCGABS(%ld): %s\n", dev, code,
+			strerror(errno));
 		return 1;
 	}
 	printf("%d %d\n", ai.minimum, ai.maximum);

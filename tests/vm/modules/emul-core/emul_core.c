@@ -45,7 +45,9 @@ MODULE_PARM_DESC(max_xfer_len, "adapter quirk: longest read or write message (0 
 
 static int nak_errno = ENXIO;
 module_param(nak_errno, int, 0444);
-MODULE_PARM_DESC(nak_errno, "errno for an address NAK (default ENXIO, as i2c fault-codes.rst says; DesignWare gives EREMOTEIO)");
+MODULE_PARM_DESC(
+	nak_errno,
+	"errno for an address NAK (default ENXIO, as i2c fault-codes.rst says; DesignWare gives EREMOTEIO)");
 
 int emul_core_check_params(const char *module)
 {
@@ -92,8 +94,7 @@ static void emul_see_irq_locked(struct emul_core *c, struct emul_edges *ed)
  * Bring the model up to @now one internal event at a time, so that an
  * interrupt pulse between two events is seen even when the timer comes late.
  */
-static void emul_advance_locked(struct emul_core *c, u64 now,
-				struct emul_edges *ed)
+static void emul_advance_locked(struct emul_core *c, u64 now, struct emul_edges *ed)
 {
 	unsigned int guard;
 
@@ -137,8 +138,7 @@ static void emul_arm_locked(struct emul_core *c)
  */
 static bool emul_irq_deliverable(struct emul_core *c)
 {
-	return irq_has_action(c->irq) &&
-	       !irqd_irq_masked(irq_get_irq_data(c->irq));
+	return irq_has_action(c->irq) && !irqd_irq_masked(irq_get_irq_data(c->irq));
 }
 
 /* Raise the interrupt for what its user wants; no lock held. */
@@ -157,8 +157,7 @@ static void emul_raise(struct emul_core *c, const struct emul_edges *ed)
 		return;
 	}
 	for (i = 0; i < ed->n; i++) {
-		unsigned int edge = ed->high[i] ? IRQ_TYPE_EDGE_RISING :
-						  IRQ_TYPE_EDGE_FALLING;
+		unsigned int edge = ed->high[i] ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING;
 
 		if (!(type & edge) || !emul_irq_deliverable(c))
 			continue;
@@ -167,8 +166,7 @@ static void emul_raise(struct emul_core *c, const struct emul_edges *ed)
 	}
 }
 
-void emul_core_step(struct emul_core *c,
-		    void (*fn)(struct emul_core *c, void *arg), void *arg)
+void emul_core_step(struct emul_core *c, void (*fn)(struct emul_core *c, void *arg), void *arg)
 {
 	struct emul_edges ed = { 0 };
 	unsigned long flags;
@@ -293,8 +291,7 @@ static int emul_gpio_get_direction(struct gpio_chip *gc, unsigned int off)
 {
 	struct emul_core *c = gpiochip_get_data(gc);
 
-	return READ_ONCE(c->driven[off]) ? GPIO_LINE_DIRECTION_OUT :
-					   GPIO_LINE_DIRECTION_IN;
+	return READ_ONCE(c->driven[off]) ? GPIO_LINE_DIRECTION_OUT : GPIO_LINE_DIRECTION_IN;
 }
 
 static int emul_gpio_direction_input(struct gpio_chip *gc, unsigned int off)
@@ -306,8 +303,7 @@ static int emul_gpio_direction_input(struct gpio_chip *gc, unsigned int off)
 	return 0;
 }
 
-static int emul_gpio_direction_output(struct gpio_chip *gc, unsigned int off,
-				      int value)
+static int emul_gpio_direction_output(struct gpio_chip *gc, unsigned int off, int value)
 {
 	struct emul_core *c = gpiochip_get_data(gc);
 	struct emul_drive d = { off, true, !!value };
@@ -428,8 +424,8 @@ static void emul_apply_power(struct emul_core *c, void *arg)
 }
 
 /* Write 0 or 1: switch the chips' supply (a board's power switch). */
-static ssize_t emul_power_write(struct file *f, const char __user *ubuf,
-				size_t len, loff_t *pos)
+static ssize_t emul_power_write(struct file *f, const char __user *ubuf, size_t len,
+				loff_t *pos)
 {
 	struct emul_core *c = file_inode(f)->i_private;
 	bool on;
@@ -459,12 +455,11 @@ void emul_core_show_counters(struct seq_file *sf, struct emul_core *c,
 {
 	seq_printf(sf, "transactions=%llu\nmessages=%llu\nbytes_written=%llu\n",
 		   count->transactions, count->messages, count->bytes_written);
-	seq_printf(sf, "bytes_read=%llu\nnaks=%llu\nbus_us=%llu\n",
-		   count->bytes_read, count->naks,
-		   div_u64(count->bus_ns, NSEC_PER_USEC));
+	seq_printf(sf, "bytes_read=%llu\nnaks=%llu\nbus_us=%llu\n", count->bytes_read,
+		   count->naks, div_u64(count->bus_ns, NSEC_PER_USEC));
 	seq_printf(sf, "irqs_raised=%d\nedges_dropped=%d\nirq=%u\nirq_trigger=%s\n",
-		   atomic_read(&c->irqs_raised), atomic_read(&c->edges_dropped),
-		   c->irq, emul_core_trigger_name(c));
+		   atomic_read(&c->irqs_raised), atomic_read(&c->edges_dropped), c->irq,
+		   emul_core_trigger_name(c));
 }
 
 const char *emul_core_trigger_name(struct emul_core *c)
@@ -484,8 +479,7 @@ const char *emul_core_trigger_name(struct emul_core *c)
 	return "?";
 }
 
-static int emul_irq_map(struct irq_domain *d, unsigned int virq,
-			irq_hw_number_t hw)
+static int emul_irq_map(struct irq_domain *d, unsigned int virq, irq_hw_number_t hw)
 {
 	struct emul_core *c = d->host_data;
 
@@ -501,8 +495,7 @@ static const struct irq_domain_ops emul_irq_ops = {
 
 /* ------------------------------------------------------------ setup */
 
-void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg,
-		    void *glue)
+void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg, void *glue)
 {
 	unsigned int i;
 
@@ -608,8 +601,7 @@ int emul_core_add_client(struct emul_core *c, struct i2c_board_info *info,
 		if (!c->lookup)
 			return -ENOMEM;
 		/* i2c_dev_set_name(): "<adapter nr>-<addr, 4 hex digits>" */
-		c->lookup->dev_id = kasprintf(GFP_KERNEL, "%d-%04x", c->adap.nr,
-					      info->addr);
+		c->lookup->dev_id = kasprintf(GFP_KERNEL, "%d-%04x", c->adap.nr, info->addr);
 		if (!c->lookup->dev_id)
 			return -ENOMEM;
 		for (i = 0; i < n; i++) {

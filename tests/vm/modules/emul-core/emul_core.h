@@ -40,7 +40,7 @@ struct emul_core;
 /* One pin of the chip as a GPIO line. */
 struct emul_line_desc {
 	const char *name;
-	bool output_ok;  /* the host may drive it (else direction_output is -EPERM) */
+	bool output_ok;	  /* the host may drive it (else direction_output is -EPERM) */
 	bool init_driven; /* state at load: driven by the host, at init_high */
 	bool init_high;
 };
@@ -48,20 +48,19 @@ struct emul_line_desc {
 /* What the chip glue tells the core; both called with the lock held. */
 struct emul_chip_ops {
 	/* The host now drives @line at @high (@driven), or lets go of it. */
-	void (*line_changed)(struct emul_core *c, unsigned int line, bool driven,
-			     bool high);
+	void (*line_changed)(struct emul_core *c, unsigned int line, bool driven, bool high);
 	/* The level the chip (or the board's pull) puts on an undriven @line. */
 	bool (*line_level)(struct emul_core *c, unsigned int line);
 };
 
 struct emul_core_cfg {
 	const char *gpio_label;
-	const char *irq_name;          /* irq domain and irq chip name */
+	const char *irq_name; /* irq domain and irq chip name */
 	const struct emul_line_desc *lines;
 	unsigned int nlines;
-	unsigned int irq_line;         /* the line whose .to_irq is the interrupt */
-	unsigned int default_trigger;  /* an edge: what the board describes */
-	bool level_ok;                 /* level triggers may be requested */
+	unsigned int irq_line;	      /* the line whose .to_irq is the interrupt */
+	unsigned int default_trigger; /* an edge: what the board describes */
+	bool level_ok;		      /* level triggers may be requested */
 	const struct emul_chip_ops *ops;
 };
 
@@ -69,13 +68,13 @@ struct emul_core {
 	spinlock_t lock; /* bus, chip model, driven, high, irq_high, dying */
 	struct em_bus bus;
 	const struct emul_core_cfg *cfg;
-	void *glue;                   /* the chip glue's own state */
+	void *glue; /* the chip glue's own state */
 	bool driven[EMUL_MAX_LINES];
 	bool high[EMUL_MAX_LINES];
-	bool irq_high;                /* interrupt line's wire level, as last seen */
-	bool powered;                 /* the chips' supply (debugfs power) */
+	bool irq_high; /* interrupt line's wire level, as last seen */
+	bool powered;  /* the chips' supply (debugfs power) */
 	bool dying;
-	unsigned int irq_type;        /* trigger its user asked for */
+	unsigned int irq_type; /* trigger its user asked for */
 	atomic_t irqs_raised;
 	atomic_t edges_dropped;
 
@@ -102,8 +101,7 @@ struct emul_core {
  */
 int emul_core_check_params(const char *module);
 /* Lock, clock, bus and line states; add the chips to c->bus after this. */
-void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg,
-		    void *glue);
+void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg, void *glue);
 /* Register the irq domain, the GPIO chip and the adapter; arm the clock. */
 int emul_core_start(struct emul_core *c);
 /*
@@ -116,8 +114,7 @@ int emul_core_add_client(struct emul_core *c, struct i2c_board_info *info,
 void emul_core_teardown(struct emul_core *c);
 
 /* Run @fn (may be NULL) on the model at the current time, under the lock. */
-void emul_core_step(struct emul_core *c,
-		    void (*fn)(struct emul_core *c, void *arg), void *arg);
+void emul_core_step(struct emul_core *c, void (*fn)(struct emul_core *c, void *arg), void *arg);
 
 /* debugfs @dir/power: write 0 or 1 to switch every chip's supply. */
 void emul_core_debugfs_power(struct emul_core *c, struct dentry *dir);

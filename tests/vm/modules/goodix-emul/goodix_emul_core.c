@@ -53,11 +53,14 @@ MODULE_PARM_DESC(fw_version, "firmware version word at 0x8144");
 
 static ushort addr = 0x5d;
 module_param(addr, ushort, 0444);
-MODULE_PARM_DESC(addr, "the client's address: 0x5d or 0x14 (the driver selects it with INT at reset)");
+MODULE_PARM_DESC(
+	addr, "the client's address: 0x5d or 0x14 (the driver selects it with INT at reset)");
 
 static ushort strap;
 module_param(strap, ushort, 0444);
-MODULE_PARM_DESC(strap, "address the chip answers at before any reset pulse (default: the other one of 0x14/0x5d than addr)");
+MODULE_PARM_DESC(
+	strap,
+	"address the chip answers at before any reset pulse (default: the other one of 0x14/0x5d than addr)");
 
 static bool has_config = true;
 module_param(has_config, bool, 0444);
@@ -81,23 +84,31 @@ MODULE_PARM_DESC(touches, "touch points in the stored config (1..10)");
 
 static uint trigger = 1;
 module_param(trigger, uint, 0444);
-MODULE_PARM_DESC(trigger, "INT trigger type in the stored config: 0 rising, 1 falling, 2 low level, 3 high level");
+MODULE_PARM_DESC(
+	trigger,
+	"INT trigger type in the stored config: 0 rising, 1 falling, 2 low level, 3 high level");
 
 static uint boot_us;
 module_param(boot_us, uint, 0444);
-MODULE_PARM_DESC(boot_us, "RST released or power on to answering, in us (0: the model's default)");
+MODULE_PARM_DESC(boot_us,
+		 "RST released or power on to answering, in us (0: the model's default)");
 
 static uint cfg_apply_us;
 module_param(cfg_apply_us, uint, 0444);
-MODULE_PARM_DESC(cfg_apply_us, "a fresh config accepted to applied and stored, in us (0: the model's default)");
+MODULE_PARM_DESC(
+	cfg_apply_us,
+	"a fresh config accepted to applied and stored, in us (0: the model's default)");
 
 static uint wake_us;
 module_param(wake_us, uint, 0444);
-MODULE_PARM_DESC(wake_us, "INT driven high in sleep to answering again, in us (0: the model's default)");
+MODULE_PARM_DESC(wake_us,
+		 "INT driven high in sleep to answering again, in us (0: the model's default)");
 
 static bool gpios = true;
 module_param(gpios, bool, 0444);
-MODULE_PARM_DESC(gpios, "give the client the INT and RST lines (without them goodix_ts neither resets the chip nor loads a config file)");
+MODULE_PARM_DESC(
+	gpios,
+	"give the client the INT and RST lines (without them goodix_ts neither resets the chip nor loads a config file)");
 
 static bool client = true;
 module_param(client, bool, 0444);
@@ -111,7 +122,8 @@ module_param(config_volatile, bool, 0444);
 MODULE_PARM_DESC(config_volatile, "fault: an applied config is not stored, lost at reset");
 static bool fixed_address;
 module_param(fixed_address, bool, 0444);
-MODULE_PARM_DESC(fixed_address, "fault: INT at reset is ignored, the chip stays at its strap address");
+MODULE_PARM_DESC(fixed_address,
+		 "fault: INT at reset is ignored, the chip stays at its strap address");
 static uint slow_factor;
 module_param(slow_factor, uint, 0444);
 MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
@@ -127,8 +139,7 @@ struct goodix_emul {
 static struct goodix_emul *gemu;
 
 /* RST: active low, pulled up when undriven.  INT: both ways. */
-static void gemu_line_changed(struct emul_core *c, unsigned int line,
-			      bool driven, bool high)
+static void gemu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
 {
 	struct goodix_emul *g = c->glue;
 
@@ -223,8 +234,8 @@ static void gemu_snap(struct emul_core *c, void *arg)
 	s->rst_held = c->driven[GEMU_LINE_RST] && !c->high[GEMU_LINE_RST];
 }
 
-static void gemu_show_config(struct seq_file *sf, const char *key, bool ok,
-			     const u8 *cfg, unsigned int len)
+static void gemu_show_config(struct seq_file *sf, const char *key, bool ok, const u8 *cfg,
+			     unsigned int len)
 {
 	unsigned int i;
 
@@ -262,15 +273,13 @@ static int gemu_state_show(struct seq_file *sf, void *unused)
 	gemu_show_config(sf, "config", s->active_ok, s->active, s->lay.config_len);
 	gemu_show_config(sf, "flash_config", s->flash_ok, s->flash, s->lay.config_len);
 	seq_printf(sf, "request=0x%02x\n", s->request);
-	seq_printf(sf, "int_high=%d\nint_driven=%d\nrst_held=%d\npowered=%d\n",
-		   s->int_high, s->int_driven, s->rst_held, READ_ONCE(g->core.powered));
-	seq_printf(sf, "resets=%u\nconfigs_applied=%u\nconfigs_bad_checksum=%u\n",
-		   s->st.resets, s->st.configs_applied, s->st.configs_bad_checksum);
+	seq_printf(sf, "int_high=%d\nint_driven=%d\nrst_held=%d\npowered=%d\n", s->int_high,
+		   s->int_driven, s->rst_held, READ_ONCE(g->core.powered));
+	seq_printf(sf, "resets=%u\nconfigs_applied=%u\nconfigs_bad_checksum=%u\n", s->st.resets,
+		   s->st.configs_applied, s->st.configs_bad_checksum);
 	seq_printf(sf, "configs_old_version=%u\nconfigs_refused=%u\nconfig_writes=%u\n",
-		   s->st.configs_old_version, s->st.configs_refused,
-		   s->st.config_writes);
-	seq_printf(sf, "requests=%u\ntouch_frames=%u\n", s->st.requests,
-		   s->st.touch_frames);
+		   s->st.configs_old_version, s->st.configs_refused, s->st.config_writes);
+	seq_printf(sf, "requests=%u\ntouch_frames=%u\n", s->st.requests, s->st.touch_frames);
 	emul_core_show_counters(sf, &g->core, &s->count);
 	kfree(s);
 	return 0;
@@ -291,8 +300,8 @@ static void gemu_apply_touch(struct emul_core *c, void *arg)
 }
 
 /* "ID X Y W" per finger, one a line, or "up": one frame. */
-static ssize_t gemu_touch_write(struct file *file, const char __user *ubuf,
-				size_t len, loff_t *pos)
+static ssize_t gemu_touch_write(struct file *file, const char __user *ubuf, size_t len,
+				loff_t *pos)
 {
 	struct goodix_emul *g = file_inode(file)->i_private;
 	struct gemu_frame f = { .n = 0 };
@@ -311,8 +320,8 @@ static ssize_t gemu_touch_write(struct file *file, const char __user *ubuf,
 		line = strim(line);
 		if (!*line || !strcmp(line, "up"))
 			continue;
-		if (sscanf(line, "%u %u %u %u", &pid, &x, &y, &w) != 4 ||
-		    pid > 15 || x > U16_MAX || y > U16_MAX || w > U16_MAX ||
+		if (sscanf(line, "%u %u %u %u", &pid, &x, &y, &w) != 4 || pid > 15 ||
+		    x > U16_MAX || y > U16_MAX || w > U16_MAX ||
 		    f.n == GOODIX_MODEL_MAX_POINTS) {
 			pr_err("goodix_emul: touch: \"%s\" is not \"ID X Y W\" (at most %d points)\n",
 			       line, GOODIX_MODEL_MAX_POINTS);
@@ -355,14 +364,14 @@ static int gemu_chip_cfg(struct goodix_model_cfg *cfg)
 		return -EINVAL;
 	}
 	if (!strap)
-		strap = addr == GOODIX_MODEL_ADDR_LOW ? GOODIX_MODEL_ADDR_HIGH :
-							GOODIX_MODEL_ADDR_LOW;
+		strap = addr == GOODIX_MODEL_ADDR_LOW ? GOODIX_MODEL_ADDR_HIGH
+						      : GOODIX_MODEL_ADDR_LOW;
 	if (strap != GOODIX_MODEL_ADDR_LOW && strap != GOODIX_MODEL_ADDR_HIGH) {
 		pr_err("goodix_emul: strap 0x%x is neither 0x5d nor 0x14\n", strap);
 		return -EINVAL;
 	}
-	if (cfg_version > 0xff || !x_res || x_res > U16_MAX || !y_res ||
-	    y_res > U16_MAX || touches < 1 || touches > 10 || trigger > 3) {
+	if (cfg_version > 0xff || !x_res || x_res > U16_MAX || !y_res || y_res > U16_MAX ||
+	    touches < 1 || touches > 10 || trigger > 3) {
 		pr_err("goodix_emul: config out of range: cfg_version 0..255, x_res/y_res 1..65535, touches 1..10, trigger 0..3\n");
 		return -EINVAL;
 	}
@@ -397,8 +406,7 @@ static int gemu_add_client(struct goodix_emul *g)
 	};
 
 	info.addr = addr;
-	return emul_core_add_client(&g->core, &info, lines,
-				    gpios ? ARRAY_SIZE(lines) : 0);
+	return emul_core_add_client(&g->core, &info, lines, gpios ? ARRAY_SIZE(lines) : 0);
 }
 
 static void gemu_teardown(struct goodix_emul *g)

@@ -57,11 +57,15 @@ MODULE_PARM_DESC(preset, "chip model preset: mxt224e or mxt1664s");
 
 static char *state = "app";
 module_param(state, charp, 0444);
-MODULE_PARM_DESC(state, "starting state: app, bootloader (valid image, sitting in the bootloader) or noimage");
+MODULE_PARM_DESC(
+	state,
+	"starting state: app, bootloader (valid image, sitting in the bootloader) or noimage");
 
 static char *fw_version = "1.0.AA";
 module_param(fw_version, charp, 0444);
-MODULE_PARM_DESC(fw_version, "installed firmware, MAJOR.MINOR.BUILD (build in hex), as fw_version shows it");
+MODULE_PARM_DESC(
+	fw_version,
+	"installed firmware, MAJOR.MINOR.BUILD (build in hex), as fw_version shows it");
 
 static ushort addr = 0x4a;
 module_param(addr, ushort, 0444);
@@ -80,13 +84,15 @@ module_param(crc_fail_frame, uint, 0444);
 MODULE_PARM_DESC(crc_fail_frame, "fault: 1-based frame whose CRC check fails (0 = none)");
 static uint crc_fail_times;
 module_param(crc_fail_times, uint, 0444);
-MODULE_PARM_DESC(crc_fail_times, "fault: how often that frame fails before it passes (default 1)");
+MODULE_PARM_DESC(crc_fail_times,
+		 "fault: how often that frame fails before it passes (default 1)");
 static bool crc_fail_always;
 module_param(crc_fail_always, bool, 0444);
 MODULE_PARM_DESC(crc_fail_always, "fault: every frame fails its CRC check");
 static uint power_loss_after;
 module_param(power_loss_after, uint, 0444);
-MODULE_PARM_DESC(power_loss_after, "fault: the supply drops once frame K is programmed (0 = never)");
+MODULE_PARM_DESC(power_loss_after,
+		 "fault: the supply drops once frame K is programmed (0 = never)");
 static bool stuck_in_bootloader;
 module_param(stuck_in_bootloader, bool, 0444);
 MODULE_PARM_DESC(stuck_in_bootloader, "fault: the bootloader never starts the application");
@@ -95,7 +101,9 @@ module_param(corrupt_info_crc, bool, 0444);
 MODULE_PARM_DESC(corrupt_info_crc, "fault: the info block CRC reads back wrong");
 static bool spi;
 module_param(spi, bool, 0444);
-MODULE_PARM_DESC(spi, "also register an spi controller whose chip select 0 is the chip (mchp_spi_ts framing)");
+MODULE_PARM_DESC(
+	spi,
+	"also register an spi controller whose chip select 0 is the chip (mchp_spi_ts framing)");
 
 static uint slow_factor;
 module_param(slow_factor, uint, 0444);
@@ -118,8 +126,7 @@ struct mxt_emul {
 static struct mxt_emul *emu;
 
 /* The chip's RESET pin has a pull-up: an undriven line releases it. */
-static void emu_line_changed(struct emul_core *c, unsigned int line,
-			     bool driven, bool high)
+static void emu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
 {
 	struct mxt_emul *e = c->glue;
 
@@ -143,8 +150,10 @@ static const struct emul_chip_ops emu_chip_ops = {
 };
 
 static const struct emul_line_desc emu_lines[EMU_NLINES] = {
-	[EMU_LINE_RESET] = { .name = "MXT_RESET", .output_ok = true,
-			     .init_driven = true, .init_high = true },
+	[EMU_LINE_RESET] = { .name = "MXT_RESET",
+			     .output_ok = true,
+			     .init_driven = true,
+			     .init_high = true },
 	/* CHG is the chip's output: driving it would fight the chip. */
 	[EMU_LINE_CHG] = { .name = "MXT_CHG" },
 };
@@ -223,20 +232,20 @@ static int emu_state_show(struct seq_file *sf, void *unused)
 	emul_core_step(&e->core, emu_snap, &s);
 	seq_printf(sf, "mode=%s\n", emu_mode_name(s.mode));
 	seq_printf(sf, "app_valid=%d\n", s.app_valid);
-	seq_printf(sf, "fw_version=%u.%u.%02X\n", s.fw_version >> 4,
-		   s.fw_version & 0xf, s.fw_build);
+	seq_printf(sf, "fw_version=%u.%u.%02X\n", s.fw_version >> 4, s.fw_version & 0xf,
+		   s.fw_build);
 	seq_printf(sf, "bl_status=0x%02x\n", s.bl_status);
 	seq_printf(sf, "app_addr=0x%02x\nbl_addr=0x%02x\n", addr, s.bl_addr);
 	seq_printf(sf, "info_crc=0x%06X\n", s.info_crc);
 	seq_printf(sf, "config_crc=0x%06X\n", s.config_crc);
 	seq_printf(sf, "nvm_config_crc=0x%06X\n", s.nvm_config_crc);
-	seq_printf(sf, "chg_asserted=%d\nreset_held=%d\npowered=%d\n", s.chg,
-		   s.reset_held, READ_ONCE(e->core.powered));
+	seq_printf(sf, "chg_asserted=%d\nreset_held=%d\npowered=%d\n", s.chg, s.reset_held,
+		   READ_ONCE(e->core.powered));
 	seq_printf(sf, "frames_passed=%u\nframes_failed=%u\nimages_completed=%u\n",
 		   s.st.frames_passed, s.st.frames_failed, s.st.images_completed);
 	seq_printf(sf, "resets=%u\nhw_resets=%u\n", s.st.resets, s.st.hw_resets);
-	seq_printf(sf, "bootloader_entries=%u\nbackups=%u\n",
-		   s.st.bootloader_entries, s.st.backups);
+	seq_printf(sf, "bootloader_entries=%u\nbackups=%u\n", s.st.bootloader_entries,
+		   s.st.backups);
 	seq_printf(sf, "power_losses=%u\nconfig_writes=%u\n", s.st.power_losses,
 		   s.st.config_writes);
 	emul_core_show_counters(sf, &e->core, &s.count);
@@ -255,8 +264,8 @@ static int emu_chip_cfg(struct mxt_model_cfg *cfg)
 		pr_err("mxt_emul: unknown preset \"%s\" (mxt224e, mxt1664s)\n", preset);
 		return -EINVAL;
 	}
-	if (sscanf(fw_version, "%u.%u.%x%c", &maj, &min, &build, &tail) != 3 ||
-	    maj > 15 || min > 15 || build > 0xff) {
+	if (sscanf(fw_version, "%u.%u.%x%c", &maj, &min, &build, &tail) != 3 || maj > 15 ||
+	    min > 15 || build > 0xff) {
 		pr_err("mxt_emul: fw_version \"%s\" is not MAJOR.MINOR.BUILD (e.g. 1.0.AA)\n",
 		       fw_version);
 		return -EINVAL;
@@ -308,8 +317,8 @@ static int emu_add_client(struct mxt_emul *e)
 		.swnode = &emu_client_node,
 	};
 	/* 6.1 gpiolib has no software-node GPIO references: a lookup table. */
-	const struct gpiod_lookup reset =
-		GPIO_LOOKUP_IDX(NULL, EMU_LINE_RESET, "reset", 0, GPIO_ACTIVE_LOW);
+	const struct gpiod_lookup reset = GPIO_LOOKUP_IDX(NULL, EMU_LINE_RESET, "reset", 0,
+							  GPIO_ACTIVE_LOW);
 
 	info.addr = addr;
 	return emul_core_add_client(&e->core, &info, &reset, reset_gpio ? 1 : 0);
@@ -399,8 +408,8 @@ static int emu_add_spi(struct mxt_emul *e)
 	int r;
 
 	mxt_spi_init(&e->spi, &e->chip);
-	e->spi_pdev = platform_device_register_simple("mxt-emul-spi", PLATFORM_DEVID_NONE,
-						      NULL, 0);
+	e->spi_pdev = platform_device_register_simple("mxt-emul-spi", PLATFORM_DEVID_NONE, NULL,
+						      0);
 	if (IS_ERR(e->spi_pdev)) {
 		r = PTR_ERR(e->spi_pdev);
 		e->spi_pdev = NULL;
