@@ -318,6 +318,7 @@ check-run: $(TEST_DEPS) $(B)/freestanding.ok
 	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
 check-fast: deps-check
+	@$(MAKE) --no-print-directory check-format
 	@$(MAKE) --no-print-directory check-run
 
 # Sanitizer pass: clang, so the tree is also proven warning-free there.
@@ -326,6 +327,7 @@ check-san:
 	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
 check: deps-check
+	@$(MAKE) --no-print-directory check-format
 	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
 	@$(MAKE) --no-print-directory check-san
 
@@ -344,8 +346,7 @@ soak-run: $(TEST_DEPS)
 # ---------------------------------------------------------------- format
 # Every C source and header under agent/, tests/, bench/ and udev-rules/
 # as .clang-format says (clang-format 14, Debian 12's), changing nothing;
-# `make format` rewrites them.  Not yet part of `make check`: the tree is
-# reformatted in one commit first.
+# `make format` rewrites them.  Part of `make check` and `make check-fast`.
 CLANG_FORMAT ?= clang-format
 FORMAT_SRCS = $(sort $(shell find agent tests bench udev-rules -name '*.[ch]' -type f))
 
