@@ -333,7 +333,12 @@ struct emub {
 	GCond pacer_cond;
 	bool pacer_quit;
 	GThread *completer; /* realtime: completes ioctls at their wire end */
-	GAsyncQueue *completions;
+	GMutex done_lock;   /* guards completions, completer_run */
+	GCond done_cond;    /* a completion was queued first, or stop */
+	GQueue completions; /* by due time (i2cdev.c) */
+	bool completer_run;
+	GMutex serve_lock;	 /* guards serve_pool */
+	GThreadPool *serve_pool; /* serve.c: the bus nodes' requests */
 
 	/* Board activity (emub_activity_note_locked): model time nothing
 	 * modelled was pending -- no transfer on a wire, no chip operation,
@@ -446,6 +451,13 @@ void emub_pacer_kick_locked(struct emub *eb);
  */
 bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms, bool (*check)(void *),
 			    void *arg);
+
+/* serve.c: connect @fn (a UMockdevIoctlBase signal handler) to run on
+ * the board's pool of threads instead of umockdev's one thread */
+void emub_serve_connect(struct emub *eb, UMockdevIoctlBase *base, const char *signal,
+			GCallback fn, gpointer user);
+int emub_serve_start(struct emub *eb);
+void emub_serve_stop(struct emub *eb);
 
 /* i2cdev.c */
 int emub_i2cdev_attach(struct emub_adapter *ad);
