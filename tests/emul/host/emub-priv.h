@@ -364,6 +364,7 @@ struct emub {
 	char *fw_path_param; /* firmware_class.path as written (newline kept) */
 	int inotify_fd;
 	GHashTable *watches; /* wd -> struct emub_watch * */
+	GPtrArray *fifos;    /* struct emub_fifo *: bind, unbind */
 
 	/* service thread */
 	GMainContext *ctx;
@@ -408,6 +409,13 @@ int emub_build_fdt(struct emub *eb, void **blob, size_t *len);
 GPtrArray *emub_dev_env(struct emub_dev *d, bool with_driver, bool with_modalias);
 void emub_dev_update_uevent_file(struct emub_dev *d);
 void emub_watch_add(struct emub *eb, const char *rel_dir, struct emub_dev *d, int kind);
+/* A write-only sysfs file every write of which counts: a named pipe read
+ * by the service thread, split into names @is_name knows (watch.c). */
+int emub_fifo_add(struct emub *eb, const char *rel,
+		  bool (*is_name)(struct emub *eb, const char *name),
+		  void (*on_value)(struct emub *eb, const char *rel, const char *value));
+/* bind and unbind of the i2c driver directory @dir */
+int emub_driver_files_add(struct emub *eb, const char *dir);
 void emub_watch_remove_dir(struct emub *eb, const char *rel_dir);
 int emub_service_start(struct emub *eb);
 void emub_service_stop(struct emub *eb);
