@@ -252,6 +252,7 @@ static void reset(struct berlin_model *m, bool cold)
 	m->mem[BERLIN_SOFT_RESET] = 0;
 	m->mem[BERLIN_HOLD_CPU_W] = 0;
 	m->cpu_held = false;
+	m->boot_frozen = false;
 	m->irq = false;
 	m->ack_at = m->done_at = m->wdt_at = EM_NEVER;
 	m->ready_at = m->now + BERLIN_SPI_READY_NS;
@@ -404,6 +405,10 @@ static void op_advance(void *chip, em_u64 now)
 		if (t == m->restore_at) {
 			m->restore_at = EM_NEVER;
 			reset(m, true);
+		} else if (t == m->boot_at && m->cpu_held) {
+			/* a held CPU boots nothing: on when it is let go */
+			m->boot_at = EM_NEVER;
+			m->boot_frozen = true;
 		} else if (t == m->boot_at) {
 			m->boot_at = EM_NEVER;
 			fill_version(m);
@@ -482,8 +487,13 @@ static void write_done(struct berlin_model *m)
 	em_u32 cmd = m->lay.flash_cmd;
 
 	m->stats.writes++;
-	if (touched(m, BERLIN_HOLD_CPU_W, 1))
+	if (touched(m, BERLIN_HOLD_CPU_W, 1)) {
 		m->cpu_held = m->mem[BERLIN_HOLD_CPU_W] & 1;
+		if (!m->cpu_held && m->boot_frozen) {
+			m->boot_frozen = false;
+			m->boot_at = m->now + BERLIN_BOOT_NS;
+		}
+	}
 	if (touched(m, m->lay.watchdog, 1) && !m->mem[m->lay.watchdog])
 		m->wdt_at = EM_NEVER;
 	if (touched(m, BERLIN_TOUCH_DATA_ADDR, 1) && !m->mem[BERLIN_TOUCH_DATA_ADDR])

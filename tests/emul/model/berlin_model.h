@@ -74,7 +74,8 @@
  *   - an enabled watchdog resets a running ISP after BERLIN_WDT_NS (why
  *     fwupdate disables it);
  *   - the bus answers BERLIN_SPI_READY_NS after a reset, the firmware has
- *     filled the version BERLIN_BOOT_NS after it.
+ *     filled the version BERLIN_BOOT_NS after it (a CPU held before then
+ *     boots when it is let go).
  */
 #ifndef BERLIN_MODEL_H
 #define BERLIN_MODEL_H
@@ -166,6 +167,7 @@ struct berlin_model {
 	em_u64 boot_at;	 /* the firmware fills its blocks then (EM_NEVER: done) */
 	em_u64 ack_at, done_at, restore_at, wdt_at;
 	bool cpu_held;
+	bool boot_frozen; /* the CPU was held before the firmware's boot ended */
 	em_u32 cpu_ticks;
 	/* the flash command under way */
 	bool cmd_ok;
