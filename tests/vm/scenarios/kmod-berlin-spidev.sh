@@ -70,7 +70,7 @@ vm_require "spidev binds through driver_override" berlin_spidev
 ver=$(spidev-xfer "$BERLIN_NODE" 8000000 F10001000CFFFFFFFF 37)
 vm_log "version frame: $ver"
 vm_check "4 dummies, then rom_pid BRLA, patch_pid 9916, patch_vid 01000001, sum 0x01FD" \
-	test "$ver" = ffffffffffffffffff42524c41000001000000393931360000000001000001000000000000fd01
+	test "$ver" = ffffffffffffffffff42524c4100000100000039393136000000000100000100000000fd01
 vm_check "the model runs its application" test "$(berlin_state mode)" = app
 berlin_release
 vm_require "mxt_emul unloads" rmmod mxt_emul
