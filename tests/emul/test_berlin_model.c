@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <linux/spi/spidev.h>
+#include <sys/ioctl.h>
 
 #include "berlin_image.h"
 #include "berlin_model.h"
@@ -27,9 +30,15 @@
 
 /* ------------------------------------------------------------ the rig */
 
+/* The model driven directly, or (fd >= 0) a chip behind /dev/spidevB.C
+ * of a board, in the board's fast pacing (a host's waits are the chip's
+ * busy times there: no sleeping). */
 struct rig {
 	struct berlin_model *m;
 	em_u64 now;
+	int fd;
+	enum berlin_variant variant;
+	int errors; /* failed ioctls */
 };
 
 static struct rig *rig_new(enum berlin_variant v, const em_u8 *flash,
@@ -38,6 +47,8 @@ static struct rig *rig_new(enum berlin_variant v, const em_u8 *flash,
 	struct rig *r = calloc(1, sizeof(*r));
 
 	r->m = calloc(1, sizeof(*r->m));
+	r->fd = -1;
+	r->variant = v;
 	if (f)
 		r->m->faults = *f;
 	berlin_model_init(r->m, v, flash, 0);
@@ -53,6 +64,8 @@ static void rig_free(struct rig *r)
 
 static void sleep_ns(struct rig *r, em_u64 ns)
 {
+	if (r->fd >= 0)
+		return;
 	r->now += ns;
 	berlin_model_ops.advance(r->m, r->now);
 }
@@ -60,7 +73,25 @@ static void sleep_ns(struct rig *r, em_u64 ns)
 /* One chip-select frame at 8 MHz (1 us a byte). */
 static void frame(struct rig *r, const uint8_t *tx, uint8_t *rx, uint32_t len)
 {
-	uint8_t *sink = rx ? rx : malloc(len);
+	uint8_t *sink;
+
+	if (r->fd >= 0) {
+		struct spi_ioc_transfer x;
+
+		memset(&x, 0, sizeof(x));
+		x.tx_buf = (uintptr_t)tx;
+		x.rx_buf = (uintptr_t)rx;
+		x.len = len;
+		x.speed_hz = 8000000;
+		x.bits_per_word = 8;
+		if (ioctl(r->fd, SPI_IOC_MESSAGE(1), &x) < 0) {
+			r->errors++;
+			if (rx)
+				memset(rx, 0xff, len);
+		}
+		return;
+	}
+	sink = rx ? rx : malloc(len);
 
 	berlin_model_ops.advance(r->m, r->now);
 	berlin_model_ops.select(r->m, true);
@@ -73,11 +104,33 @@ static void frame(struct rig *r, const uint8_t *tx, uint8_t *rx, uint32_t len)
 
 static uint32_t dummies(struct rig *r)
 {
-	return r->m->variant == BERLIN_A ? 4 : 3;
+	return r->variant == BERLIN_A ? 4 : 3;
+}
+
+/* spidev's default bufsiz: every frame, prefix included, fits in it */
+#define FRAME_MAX 4096
+
+static void rd1(struct rig *r, uint32_t addr, uint8_t *buf, uint32_t n);
+static void wr1(struct rig *r, uint32_t addr, const uint8_t *buf, uint32_t n);
+
+static void rd(struct rig *r, uint32_t addr, uint8_t *buf, uint32_t n)
+{
+	for (uint32_t off = 0, k; off < n; off += k) {
+		k = n - off < FRAME_MAX - 8 ? n - off : FRAME_MAX - 8;
+		rd1(r, addr + off, buf + off, k);
+	}
+}
+
+static void wr(struct rig *r, uint32_t addr, const uint8_t *buf, uint32_t n)
+{
+	for (uint32_t off = 0, k; off < n; off += k) {
+		k = n - off < FRAME_MAX - 5 ? n - off : FRAME_MAX - 5;
+		wr1(r, addr + off, buf + off, k);
+	}
 }
 
 /* goodix_berlin_spi_read: F1, BE32 address, 0xFF dummies, zeros */
-static void rd(struct rig *r, uint32_t addr, uint8_t *buf, uint32_t n)
+static void rd1(struct rig *r, uint32_t addr, uint8_t *buf, uint32_t n)
 {
 	uint32_t pre = 5 + dummies(r);
 	uint8_t *tx = calloc(1, pre + n), *rx = malloc(pre + n);
@@ -94,7 +147,7 @@ static void rd(struct rig *r, uint32_t addr, uint8_t *buf, uint32_t n)
 	free(rx);
 }
 
-static void wr(struct rig *r, uint32_t addr, const uint8_t *buf, uint32_t n)
+static void wr1(struct rig *r, uint32_t addr, const uint8_t *buf, uint32_t n)
 {
 	uint8_t *tx = malloc(5 + n);
 
@@ -145,7 +198,7 @@ static bool version_ok(const uint8_t v[28])
 
 static void version(struct rig *r, uint8_t v[28])
 {
-	rd(r, r->m->variant == BERLIN_A ? 0x1000C : 0x10014, v, 28);
+	rd(r, r->variant == BERLIN_A ? 0x1000C : 0x10014, v, 28);
 }
 
 /* ------------------------------------------------------------ flashing */
@@ -831,6 +884,8 @@ static void test_driver_probe_fails_empty_binds_after_flash(void **state)
 	r.m = emub_spi_berlin(eb, "ts");
 	assert_non_null(r.m);
 	r.now = r.m->now;
+	r.fd = -1;
+	r.variant = BERLIN_D;
 	assert_int_equal(fw_update(&r, f, len, false), OK);
 	emub_unlock(eb);
 	assert_int_equal(emub_spi_bind(eb, "ts", "goodix-berlin-spi"), 0);
@@ -903,6 +958,69 @@ static void test_board_files(void **state)
 	assert_non_null(strstr(err, "berlin.firmware"));
 }
 
+/* The whole job as a user-space flasher does it: spidev bound through
+ * driver_override, fwupdate's sequence on /dev/spidev1.0 (a child inside
+ * the board, fast pacing), spidev let go, the kernel driver bound. */
+static void test_spidev_flash_then_bind(void **state)
+{
+	struct emub *eb = tu_board_text(empty_board);
+	char *dir = tu_tmpdir(), *path, *out = NULL, *s;
+	char drv[64];
+	uint32_t len;
+	uint8_t *f = make_file("9916", 0x0100000A, 30000, &len);
+
+	(void)state;
+	tu_write_file(dir, "fw.bin", f, len);
+	path = g_build_filename(dir, "fw.bin", NULL);
+	tu_sys_write(eb, "bus/spi/devices/spi1.0/driver_override", "spidev\n");
+	tu_sys_write(eb, "bus/spi/drivers/spidev/bind", "spi1.0\n");
+	emub_spi_settle(eb);
+	assert_int_equal(emub_spi_driver(eb, "ts", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "spidev");
+	{
+		const char *args[] = { "flash", "/dev/spidev1.0", path, NULL };
+
+		assert_int_equal(tu_run_self(eb, &out, args), 0);
+	}
+	assert_true(tu_contains(out, "result 0"));
+	g_free(out);
+	tu_sys_write(eb, "bus/spi/drivers/spidev/unbind", "spi1.0\n");
+	tu_sys_write(eb, "bus/spi/devices/spi1.0/driver_override", "\n");
+	emub_spi_settle(eb);
+	assert_int_equal(emub_spi_bind(eb, "ts", "goodix-berlin-spi"), 0);
+	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/uevent");
+	assert_string_equal(s, "DRIVER=goodix-berlin-spi\nMODALIAS=spi:gt9916\n");
+	g_free(s);
+	emub_lock(eb);
+	assert_int_equal(berlin_model_mode(emub_spi_berlin(eb, "ts")), BERLIN_APP);
+	emub_unlock(eb);
+	emub_free(eb);
+	g_free(path);
+	tu_rmdir(dir);
+	free(f);
+}
+
+/* --child flash DEV FILE: fwupdate's sequence on an spidev node. */
+static int child_flash(const char *dev, const char *file)
+{
+	struct rig r = { .fd = open(dev, O_RDWR), .variant = BERLIN_D };
+	gchar *f = NULL;
+	gsize len = 0;
+	uint8_t mode = SPI_MODE_0;
+	int res;
+
+	if (r.fd < 0 || ioctl(r.fd, SPI_IOC_WR_MODE, &mode) < 0 ||
+	    !g_file_get_contents(file, &f, &len, NULL)) {
+		printf("cannot open %s or %s\n", dev, file);
+		return 1;
+	}
+	res = fw_update(&r, (const uint8_t *)f, (uint32_t)len, false);
+	printf("result %d, ioctl errors %d\n", res, r.errors);
+	g_free(f);
+	close(r.fd);
+	return res || r.errors ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -924,9 +1042,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_driver_probe_fails_empty_binds_after_flash),
 		cmocka_unit_test(test_driver_refuses_bad_version_and_silence),
 		cmocka_unit_test(test_board_files),
+		cmocka_unit_test(test_spidev_flash_then_bind),
 	};
 
+	if (argc == 5 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "flash"))
+		return child_flash(argv[3], argv[4]);
 	tu_init(argv);
-	(void)argc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

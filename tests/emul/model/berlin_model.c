@@ -378,11 +378,10 @@ static void cmd_done(struct berlin_model *m)
 static em_u64 next(const struct berlin_model *m, bool with_wdt)
 {
 	em_u64 t = EM_NEVER;
-	const em_u64 ev[] = { m->ready_at > m->now ? m->ready_at : EM_NEVER,
-			      m->boot_at,
-			      m->ack_at,
-			      m->done_at,
-			      m->restore_at,
+	/* ready_at is no event: it comes before boot_at, which a host that
+	 * resets the chip waits for (fast pacing then skips to the end of
+	 * the boot, not to a bus that answers with nothing filled in) */
+	const em_u64 ev[] = { m->boot_at, m->ack_at, m->done_at, m->restore_at,
 			      with_wdt ? m->wdt_at : EM_NEVER };
 
 	for (em_u32 i = 0; i < EM_ARRAY_SIZE(ev); i++)
@@ -429,7 +428,6 @@ static void op_advance(void *chip, em_u64 now)
 			m->stats.watchdog_resets++;
 			reset(m, false);
 		}
-		/* else ready_at: nothing to run */
 	}
 	if (now > m->now)
 		m->now = now;
