@@ -45,6 +45,12 @@ module_param(fw_version, uint, 0444);
 MODULE_PARM_DESC(fw_version,
 		 "the firmware in flash (1..255; 0: none, the touchpad stays in IAP)");
 
+static uint iap_start_page = 32;
+module_param(iap_start_page, uint, 0444);
+MODULE_PARM_DESC(
+	iap_start_page,
+	"the first application page (the boot code's size; the image says it to the driver): 32, or 496 for the demo DB's product 19, whose update is 16 pages");
+
 static int fail_page = -1;
 module_param(fail_page, int, 0444);
 MODULE_PARM_DESC(fail_page, "fault: a page error from this page index on (-1 never)");
@@ -177,6 +183,7 @@ static int __init elantp_emul_init(void)
 		.iap_version = 0,
 		.max_x = 3052,
 		.max_y = 1888,
+		.iap_start_page = iap_start_page,
 		.fail_page = fail_page,
 	};
 	struct i2c_board_info info = { I2C_BOARD_INFO("elan_i2c", 0) };
@@ -187,15 +194,16 @@ static int __init elantp_emul_init(void)
 	r = emul_core_check_params("elantp_emul");
 	if (r)
 		return r;
-	if (product_id > 0xffff || fw_version > 255) {
-		pr_err("elantp_emul: product_id (0..65535) or fw_version (0..255) out of range\n");
+	if (product_id > 0xffff || fw_version > 255 || !iap_start_page ||
+	    iap_start_page >= ELANTP_MODEL_PAGES) {
+		pr_err("elantp_emul: product_id (0..65535), fw_version (0..255) or iap_start_page (1..511) out of range\n");
 		return -EINVAL;
 	}
 	if (fw_version) {
 		img = kvmalloc(ELANTP_MODEL_FLASH, GFP_KERNEL);
 		if (!img)
 			return -ENOMEM;
-		elantp_model_make_image(img, product_id, fw_version);
+		elantp_model_make_image_at(img, product_id, fw_version, iap_start_page);
 	}
 	p = kvzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p) {
@@ -221,9 +229,9 @@ static int __init elantp_emul_init(void)
 	if (r)
 		goto fail;
 	pemu = p;
-	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %u, firmware %u, INT irq %u, gpiochip \"%s\"\n",
-		addr, p->core.adap.nr, p->core.adap.name, product_id, fw_version, p->core.irq,
-		PEMU_GPIO_LABEL);
+	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
+		addr, p->core.adap.nr, p->core.adap.name, product_id, fw_version,
+		iap_start_page, p->core.irq, PEMU_GPIO_LABEL);
 	return 0;
 
 fail:
