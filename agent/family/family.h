@@ -314,4 +314,15 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size);
 int tf_family_check_controller(const struct tf_family *f, const struct tf_controller *ctl,
 			       char *msg, size_t size);
 
+/*
+ * A firmware image that is the file's bytes as they are (plain-image.c),
+ * for families whose driver loads the file itself: load_firmware checks
+ * the bytes, then hands them to tf_plain_image_take(), which keeps them
+ * as *@img (or frees them when it can not); tf_plain_image_free and
+ * tf_plain_image_bytes serve as free_firmware and kernel_firmware.
+ */
+int tf_plain_image_take(uint8_t *data, size_t len, void **img, struct tf_err *err);
+void tf_plain_image_free(void *img);
+void tf_plain_image_bytes(void *img, const uint8_t **data, size_t *len);
+
 #endif /* TF_FAMILY_H */

@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct elantp_img {
-	uint8_t *data;
-	size_t len;
-};
-
 #define ELANTP_ATTR_WAIT_MS 2000
 
 /* The attribute group comes last in probe: wait for it a moment. */
@@ -137,7 +132,6 @@ static int elantp_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
 {
-	struct elantp_img *i;
 	char why[160];
 
 	(void)c;
@@ -145,32 +139,7 @@ static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, con
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
-	i = calloc(1, sizeof(*i));
-	if (!i) {
-		free(data);
-		return tf_err_set(err, ENOMEM, "out of memory");
-	}
-	i->data = data;
-	i->len = len;
-	*img = i;
-	return 0;
-}
-
-static void elantp_free_firmware(void *img)
-{
-	struct elantp_img *i = img;
-
-	if (i)
-		free(i->data);
-	free(i);
-}
-
-static void elantp_kernel_firmware(void *img, const uint8_t **data, size_t *len)
-{
-	struct elantp_img *i = img;
-
-	*data = i->data;
-	*len = i->len;
+	return tf_plain_image_take(data, len, img, err);
 }
 
 static int elantp_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
@@ -196,8 +165,8 @@ static bool elantp_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 const struct tf_family_ops elantp_ops = {
 	.detect = elantp_detect,
 	.load_firmware = elantp_load_firmware,
-	.free_firmware = elantp_free_firmware,
-	.kernel_firmware = elantp_kernel_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elantp_kernel_fw_name,
 	.kernel_fw_rejected = elantp_kernel_fw_rejected,
 };

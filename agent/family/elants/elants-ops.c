@@ -26,11 +26,6 @@
 
 #include "fs.h"
 
-struct elants_img {
-	uint8_t *data;
-	size_t len;
-};
-
 /*
  * elants_i2c_probe adds its attribute group last, after the input device
  * is registered: right after a bind, user space may see the input device
@@ -205,7 +200,6 @@ static int elants_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 static int elants_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
 {
-	struct elants_img *i;
 	char why[160];
 
 	(void)c;
@@ -213,32 +207,7 @@ static int elants_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, con
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
-	i = calloc(1, sizeof(*i));
-	if (!i) {
-		free(data);
-		return tf_err_set(err, ENOMEM, "out of memory");
-	}
-	i->data = data;
-	i->len = len;
-	*img = i;
-	return 0;
-}
-
-static void elants_free_firmware(void *img)
-{
-	struct elants_img *i = img;
-
-	if (i)
-		free(i->data);
-	free(i);
-}
-
-static void elants_kernel_firmware(void *img, const uint8_t **data, size_t *len)
-{
-	struct elants_img *i = img;
-
-	*data = i->data;
-	*len = i->len;
+	return tf_plain_image_take(data, len, img, err);
 }
 
 static int elants_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
@@ -265,8 +234,8 @@ static bool elants_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 const struct tf_family_ops elants_ops = {
 	.detect = elants_detect,
 	.load_firmware = elants_load_firmware,
-	.free_firmware = elants_free_firmware,
-	.kernel_firmware = elants_kernel_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elants_kernel_fw_name,
 	.kernel_fw_rejected = elants_kernel_fw_rejected,
 };
