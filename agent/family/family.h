@@ -315,6 +315,15 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 			       char *msg, size_t size);
 
 /*
+ * The bound driver's attribute @name (c->dev.syspath/@name) into @buf,
+ * trailing newline and blanks cut (driver-attr.c).  One missing or empty
+ * is read again for up to @wait_ms: a driver may add its attributes last
+ * in its probe.  0, or -EIO naming the attribute.
+ */
+int tf_driver_attr_wait(const struct tf_ctx *c, const char *name, char *buf, size_t size,
+			unsigned wait_ms, struct tf_err *err);
+
+/*
  * A firmware image that is the file's bytes as they are (plain-image.c),
  * for families whose driver loads the file itself: load_firmware checks
  * the bytes, then hands them to tf_plain_image_take(), which keeps them

@@ -24,24 +24,7 @@
 /* The attribute group comes last in probe: wait for it a moment. */
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
-	char path[PATH_MAX];
-	unsigned waited = 0;
-	size_t n;
-
-	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
-	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
-		if (waited >= ELANTP_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO,
-					  "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)",
-					  c->dev.name, c->dev.driver, name, waited);
-		tf_sleep_us(10000);
-		waited += 10;
-	}
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
+	return tf_driver_attr_wait(c, name, buf, size, ELANTP_ATTR_WAIT_MS, err);
 }
 
 static void fill(struct tf_chip_state *st, unsigned id, unsigned fw)

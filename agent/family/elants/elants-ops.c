@@ -35,27 +35,7 @@
 
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
-	char path[PATH_MAX];
-	unsigned waited = 0;
-	size_t n;
-
-	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
-
-	/* (An empty read counts as not there yet: a sysfs attribute always
-	 * has its line.) */
-	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
-		if (waited >= ELANTS_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO,
-					  "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)",
-					  c->dev.name, c->dev.driver, name, waited);
-		tf_sleep_us(10000);
-		waited += 10;
-	}
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
+	return tf_driver_attr_wait(c, name, buf, size, ELANTS_ATTR_WAIT_MS, err);
 }
 
 static void fill_hw(struct tf_chip_state *st, uint16_t hw)
