@@ -300,6 +300,8 @@ extern const struct tf_family *const tf_families[];
 const struct tf_family *tf_family_by_name(const char *name);
 /* The family whose ids list @driver, NULL if none. */
 const struct tf_family *tf_family_by_driver(const char *driver);
+/* Is @driver one of @f's kernel drivers? */
+bool tf_family_has_driver(const struct tf_family *f, const char *driver);
 /*
  * Is @f complete: every operation its capabilities promise is there?
  * 0, or -EINVAL with the reason in @why.  (The unit tests hold every

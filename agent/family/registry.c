@@ -31,15 +31,23 @@ const struct tf_family *tf_family_by_name(const char *name)
 	return NULL;
 }
 
+bool tf_family_has_driver(const struct tf_family *f, const char *driver)
+{
+	const char *const *d;
+
+	for (d = f->ids->drivers; driver && d && *d; d++)
+		if (!strcmp(*d, driver))
+			return true;
+	return false;
+}
+
 const struct tf_family *tf_family_by_driver(const char *driver)
 {
 	size_t i;
-	const char *const *d;
 
 	for (i = 0; driver && tf_families[i]; i++)
-		for (d = tf_families[i]->ids->drivers; d && *d; d++)
-			if (!strcmp(*d, driver))
-				return tf_families[i];
+		if (tf_family_has_driver(tf_families[i], driver))
+			return tf_families[i];
 	return NULL;
 }
 
