@@ -475,6 +475,7 @@ void emub_completer_stop(struct emub *eb);
 
 /* gpio.c */
 int emub_gpio_setup(struct emub *eb);
+void emub_gpio_settle(struct emub *eb);
 void emub_gpio_teardown(struct emub *eb);
 void emub_gpio_chip_edge_locked(struct emub *eb, struct emub_chip *c, bool asserted, guint64 t);
 /* Kernel requests of lines: -EBUSY when user space holds them. */

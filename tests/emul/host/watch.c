@@ -459,6 +459,7 @@ void emub_settle(struct emub *eb)
 
 	if (!eb->service || g_thread_self() == eb->service)
 		return;
+	emub_gpio_settle(eb); /* lines of programs that are gone are free */
 	g_mutex_init(&s.m);
 	g_cond_init(&s.c);
 	g_main_context_invoke(eb->ctx, settle_cb, &s);
