@@ -613,12 +613,19 @@ static void read_hw_hint(struct run *r)
 		rlog(r, TF_LOG_WARNING, "hardware hint ignored: %s", err.msg);
 }
 
+static void settle_driver_link(struct run *r);
+
 static int step_detect(struct run *r)
 {
 	char found[400], cfg_name[TF_FW_NAME_MAX];
 	struct tf_err err = { 0 };
 	int rc;
 
+	/* An add of a chip whose driver's probe may refuse it (one left in
+	 * its bootloader: caps.bus_recovery) can be handled while that probe
+	 * runs: let it end first, neither racing nor judging it. */
+	if (!r->c.dev.driver[0] && r->fam->caps.bus_recovery)
+		settle_driver_link(r);
 	/* A driver that owns the power keeps the chip off while unbound; a
 	 * dry run does not bind it (it changes nothing) and says so. */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER && r->ctrl->driver[0] &&
@@ -986,11 +993,28 @@ static void record_blob_failure(struct run *r, const struct tf_err *e)
 		     r->res->fw_id, err.msg);
 }
 
+/*
+ * caps.bus_recovery: a chip left in its bootloader, with no driver bound
+ * (its probe refuses such a chip), is flashed over the bus -- only where
+ * the board profile allows it (allow-bus-recovery).  needs_bus_recovery:
+ * this is such a chip; bus_recovery: and the profile allows it.
+ */
+static bool needs_bus_recovery(const struct run *r)
+{
+	return r->fam->caps.bus_recovery && r->chip.mode == TF_CHIP_BOOTLOADER &&
+	       !r->c.dev.driver[0] && !r->via_driver;
+}
+
+static bool bus_recovery(const struct run *r)
+{
+	return needs_bus_recovery(r) && r->ctrl->bus_recovery;
+}
+
 static int flash_over_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
 
-	if (!r->fam->caps.bus_flash)
+	if (!r->fam->caps.bus_flash && !bus_recovery(r))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family can not flash over the bus; only its driver "
 			      "can (power = \"driver\" in the profile)",
@@ -1590,6 +1614,26 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 }
 
 /*
+ * A chip its driver can not take (caps.bus_recovery) that needs firmware:
+ * without the board's consent, say which device, why, and which property
+ * allows it, before anything touches the chip (a dry run says the same).
+ */
+static int step_recovery_allowed(struct run *r)
+{
+	if (!r->plan.fw && !r->o->firmware_file)
+		return TF_EXIT_OK;
+	if (!needs_bus_recovery(r) || r->ctrl->bus_recovery)
+		return TF_EXIT_OK;
+	return finish(r, TF_EXIT_UNSUPPORTED,
+		      "%s is in its bootloader (%s) and no driver is bound, so only "
+		      "touchfw could flash it, over the bus; board profile %s does not "
+		      "allow that: its maker adds allow-bus-recovery to %s where the "
+		      "chip may be recovered so; the chip was not touched",
+		      r->c.dev.name, r->chip.detail, r->profile ? r->profile->path : "(none)",
+		      r->ctrl->node_path);
+}
+
+/*
  * A dry run's account of what the update would write, by which path (the
  * choice step_update() makes), and the configuration's CRC against the
  * chip's.  Everything was read, parsed and checked by step_load().
@@ -1623,6 +1667,12 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 					      r->res->fw_id, len);
 		if (n >= size || caps->kernel_fw_probe)
 			; /* said it all */
+		else if (bus_recovery(r))
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over i2c-dev at 0x%02x (the chip is in its "
+					      "bootloader and no driver is bound; the board "
+					      "profile allows bus recovery), then bind %s",
+					      r->chip.bl_addr, driver_to_bind(r));
 		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
 			 !through_driver_in_bootloader(r))
 			n += (size_t)
@@ -2076,7 +2126,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
 	    (rc = step_db(&r)) || (rc = step_bus(&r)) || (rc = step_detect(&r)) ||
-	    (rc = step_plan(&r)))
+	    (rc = step_plan(&r)) || (rc = step_recovery_allowed(&r)))
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {

@@ -179,6 +179,7 @@ static int make_chip(struct emub_chip *c)
 			.max_x = 3052,
 			.max_y = 1888,
 			.fail_page = d->tp_fail_page,
+			.power_loss_page = d->tp_power_loss,
 		};
 		em_u8 *img = NULL;
 

@@ -130,6 +130,16 @@ static void write_page(struct elantp_model *m, const em_u8 *buf)
 		m->ctrl_err |= 1u << 4;
 		return;
 	}
+	if (m->cfg.power_loss_page >= 0 && m->page_ptr >= (em_u32)m->cfg.power_loss_page) {
+		/* Brown-out: the page is lost, the chip starts again from its
+		 * flash (locked); the error bits of before are gone with it,
+		 * the next page finds it locked. */
+		m->cfg.power_loss_page = -1;
+		m->stats.power_losses++;
+		m->have_pending = false;
+		boot(m);
+		return;
+	}
 	if (le16(buf + 2 + ELANTP_MODEL_PAGE) != want ||
 	    (m->cfg.fail_page >= 0 && m->page_ptr >= (em_u32)m->cfg.fail_page)) {
 		m->ctrl_err |= 1u << 5;
