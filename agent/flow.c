@@ -1683,7 +1683,7 @@ static void describe_dry_run(struct run *r, char *buf, size_t size)
 		else if (n < size && !r->c.dev.driver[0])
 			n += (size_t)snprintf(buf + n, size - n,
 					      "over i2c-dev (no driver is bound)");
-		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON)
+		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON && caps->bus_flash)
 			n += (size_t)snprintf(
 				buf + n, size - n,
 				"over i2c-dev after unbinding %s (power is always on)", drv);
@@ -1763,10 +1763,11 @@ static int step_update(struct run *r)
 		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
-	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
+	else if ((r->ctrl->power == TF_POWER_ALWAYS_ON && r->fam->caps.bus_flash) ||
+		 !r->c.dev.driver[0])
 		rc = path_unbind(r, &w);
 	else
-		rc = path_update_fw(r, &w);
+		rc = path_update_fw(r, &w); /* also always-on: no bus flashing */
 	if (!rc && !r->res->input[0]) {
 		if (!w) {
 			struct tf_err err = { 0 };

@@ -134,6 +134,12 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 					   ? "flashes over the bus anyway (power decides)"
 					   : "has no bus recovery"),
 		       -EINVAL;
+	if (ctl->bus_recovery && ctl->power != TF_POWER_ALWAYS_ON)
+		return tf_snprintf(msg, size,
+				   "allow-bus-recovery needs power = \"always-on\": the chip "
+				   "is flashed while no driver holds it, so the platform "
+				   "must keep it powered"),
+		       -EINVAL;
 	if (f->check_controller)
 		return f->check_controller(ctl, msg, size);
 	return 0;

@@ -121,7 +121,7 @@ static void test_bus_recovery_rules(void **state)
 {
 	const struct tf_family *f = tf_family_by_name("elantp");
 	const struct tf_family *g = tf_family_by_name("goodix");
-	struct tf_controller ctl = { .bus = "i2c", .power = TF_POWER_DRIVER, .reg = 0x15 };
+	struct tf_controller ctl = { .bus = "i2c", .power = TF_POWER_ALWAYS_ON, .reg = 0x15 };
 	struct tf_family_ops ops;
 	struct tf_family copy;
 	char why[200];
@@ -133,6 +133,10 @@ static void test_bus_recovery_rules(void **state)
 	assert_int_equal(tf_family_check_controller(f, &ctl, why, sizeof(why)), 0);
 	assert_int_equal(tf_family_check_controller(g, &ctl, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "allow-bus-recovery"));
+	/* the chip is flashed unbound: the platform must power it */
+	ctl.power = TF_POWER_DRIVER;
+	assert_int_equal(tf_family_check_controller(f, &ctl, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "always-on"));
 	ctl.bus_recovery = false;
 	ctl.reg = 0x5d; /* a Goodix address */
 	assert_int_equal(tf_family_check_controller(g, &ctl, why, sizeof(why)), 0);

@@ -305,8 +305,12 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 			tf_err_clear(err);
 			if ((rc = recover_page(c, page, sum, p, err)) == 0)
 				break;
-			if (tries + 1 >= ETP_RETRY_COUNT)
+			if (tries + 1 >= ETP_RETRY_COUNT) {
+				/* as elan_update_firmware after a failure: reset
+				 * the IC (it stays in IAP, locked) */
+				(void)reg_write(c, ETP_IAP_RESET_REG, ETP_IAP_RESET);
 				return rc;
+			}
 			prog.retries++;
 		}
 		total = (uint16_t)(total + sum);

@@ -20,11 +20,8 @@ static int elantp_check_controller(const struct tf_controller *ctl, char *msg, s
 		return tf_snprintf(msg, size, "bus %s: elan_i2c serves i2c devices only",
 				   ctl->bus),
 		       -EINVAL;
-	if (ctl->power != TF_POWER_DRIVER)
-		return tf_snprintf(msg, size,
-				   "power: only the driver flashes an Elan touchpad, "
-				   "so power must be \"driver\""),
-		       -EINVAL;
+	/* always-on (the platform powers it) serves recovery from IAP; an
+	 * application-mode touchpad is still flashed by the driver only. */
 	return 0;
 }
 
