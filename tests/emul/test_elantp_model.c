@@ -41,7 +41,8 @@ static void wr(uint16_t reg, uint16_t val)
 
 static void start(uint8_t fw)
 {
-	struct elantp_model_cfg cfg = { .product_id = 18,
+	struct elantp_model_cfg cfg = { .addr = 0x15,
+					.product_id = 18,
 					.max_x = 3052,
 					.max_y = 1888,
 					.fail_page = -1,
@@ -85,6 +86,10 @@ static void test_main_mode_registers_and_reset_ack(void **state)
 	start(5);
 	assert_int_equal(rd(0x0101, &v), EM_ACK);
 	assert_int_equal(v, 18);
+	/* another chip's address is not its own (an Elan touchscreen at 0x10
+	 * shares the bus on a laptop) */
+	assert_int_equal(elantp_model_ops.read(&M, 0x10, ack, 2), EM_NAK_ADDR);
+	assert_int_equal(elantp_model_ops.write(&M, 0x10, ack, 2), EM_NAK_ADDR);
 	assert_int_equal(rd(0x0102, &v), EM_ACK);
 	assert_int_equal(v & 0xff, 5);
 	assert_int_equal(rd(0x0310, &v), EM_ACK);

@@ -163,8 +163,7 @@ static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 {
 	struct elantp_model *m = chip;
 
-	(void)addr;
-	if (!m->powered || m->mode == ELANTP_MODEL_OFF)
+	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	if (len == 2) {
 		m->reg = le16(buf);
@@ -260,8 +259,7 @@ static int elantp_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 {
 	struct elantp_model *m = chip;
 
-	(void)addr;
-	if (!m->powered || m->mode == ELANTP_MODEL_OFF)
+	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	if (m->reg_set)
 		return read_reg(m, buf, len);

@@ -53,6 +53,7 @@
 enum elantp_model_mode { ELANTP_MODEL_OFF, ELANTP_MODEL_MAIN, ELANTP_MODEL_IAP };
 
 struct elantp_model_cfg {
+	em_u16 addr; /* its i2c address; 0: answers any (a chip alone on its bus) */
 	em_u16 product_id;
 	em_u8 sm_version, iap_version;
 	em_u16 max_x, max_y;
