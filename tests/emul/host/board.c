@@ -547,8 +547,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 			else
 				c->tp_fail_page = (gint32)v;
 		} else if (!strcmp(k, "fault.iap_power_loss")) {
-			if (!parse_u32(s, &v) || v > 511)
-				r = ERR("[%s] fault.iap_power_loss: \"%s\" is not a page 0-511",
+			if (!parse_u32(s, &v) || v < 1 || v > 511)
+				r = ERR("[%s] fault.iap_power_loss: \"%s\" is not a page 1-511",
 					grp, s);
 			else
 				c->tp_power_loss = (gint32)v;
