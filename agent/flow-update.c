@@ -1014,11 +1014,12 @@ int step_update(struct run *r)
 		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
-	else if ((r->ctrl->power == TF_POWER_ALWAYS_ON && r->fam->caps.bus_flash) ||
+	else if ((r->ctrl->power == TF_POWER_ALWAYS_ON &&
+		  (r->fam->caps.bus_flash || r->fam->caps.bus_config)) ||
 		 !r->c.dev.driver[0])
 		rc = path_unbind(r, &w);
 	else
-		rc = path_update_fw(r, &w); /* also always-on: no bus flashing */
+		rc = path_update_fw(r, &w); /* also always-on: nothing to write over the bus */
 	if (!rc && !r->res->input[0]) {
 		if (!w) {
 			struct tf_err err = { 0 };
