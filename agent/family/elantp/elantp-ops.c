@@ -24,11 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct elantp_img {
-	uint8_t *data;
-	size_t len;
-};
-
 /* Per run (c->priv): the sum of the page sums a recovery sent, which the
  * touchpad's IAP checksum must equal. */
 struct elantp_run {
@@ -57,24 +52,7 @@ struct elantp_run {
 /* The attribute group comes last in probe: wait for it a moment. */
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
-	char path[PATH_MAX];
-	unsigned waited = 0;
-	size_t n;
-
-	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
-	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
-		if (waited >= ELANTP_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO,
-					  "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)",
-					  c->dev.name, c->dev.driver, name, waited);
-		tf_sleep_us(10000);
-		waited += 10;
-	}
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
+	return tf_driver_attr_wait(c, name, buf, size, ELANTP_ATTR_WAIT_MS, err);
 }
 
 static void fill(struct tf_chip_state *st, unsigned id, unsigned fw)
@@ -253,13 +231,13 @@ static int recover_page(struct tf_ctx *c, const uint8_t *page, uint16_t sum, uns
 
 /* The image's pages as elan_i2c flashes them: the count its signature
  * shows (elantp_check_image found it at one of elan_get_fwinfo's). */
-static unsigned valid_pages(const struct elantp_img *i)
+static unsigned valid_pages(const uint8_t *data, size_t len)
 {
 	static const uint8_t sig[ELANTP_SIG_LEN] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
 	unsigned n;
 
-	for (n = (unsigned)(i->len / ELANTP_PAGE); n > 0; n--)
-		if (!memcmp(i->data + (size_t)n * ELANTP_PAGE - ELANTP_SIG_LEN, sig,
+	for (n = (unsigned)(len / ELANTP_PAGE); n > 0; n--)
+		if (!memcmp(data + (size_t)n * ELANTP_PAGE - ELANTP_SIG_LEN, sig,
 			    ELANTP_SIG_LEN))
 			return n;
 	return 0;
@@ -274,8 +252,9 @@ static unsigned valid_pages(const struct elantp_img *i)
 static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st, void *img,
 				 struct tf_err *err)
 {
-	struct elantp_img *i = img;
 	struct elantp_run *run = c->priv;
+	const uint8_t *data;
+	size_t len;
 	unsigned boot, pages, p, j, tries;
 	uint16_t total = 0;
 	struct tf_progress prog = { 0 };
@@ -283,9 +262,9 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 
 	(void)st;
 	run->sent = false;
-	pages = valid_pages(i);
-	boot = (unsigned)(i->data[ELANTP_IAP_START_OFF] | i->data[ELANTP_IAP_START_OFF + 1]
-								  << 8) *
+	tf_plain_image_bytes(img, &data, &len);
+	pages = valid_pages(data, len);
+	boot = (unsigned)(data[ELANTP_IAP_START_OFF] | data[ELANTP_IAP_START_OFF + 1] << 8) *
 	       2 / ELANTP_PAGE;
 	if (!pages || boot >= pages)
 		return tf_err_set(err, EBADMSG, "the image has no pages after its IAP start");
@@ -294,7 +273,7 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 	prog.total = pages - boot;
 	prog.total_bytes = (size_t)prog.total * ELANTP_PAGE;
 	for (p = boot; p < pages; p++) {
-		const uint8_t *page = i->data + (size_t)p * ELANTP_PAGE;
+		const uint8_t *page = data + (size_t)p * ELANTP_PAGE;
 		uint16_t sum = 0;
 
 		if (tf_stop_requested())
@@ -381,7 +360,6 @@ static void elantp_fini(struct tf_ctx *c)
 static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
 {
-	struct elantp_img *i;
 	char why[160];
 
 	(void)c;
@@ -389,32 +367,7 @@ static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, con
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
-	i = calloc(1, sizeof(*i));
-	if (!i) {
-		free(data);
-		return tf_err_set(err, ENOMEM, "out of memory");
-	}
-	i->data = data;
-	i->len = len;
-	*img = i;
-	return 0;
-}
-
-static void elantp_free_firmware(void *img)
-{
-	struct elantp_img *i = img;
-
-	if (i)
-		free(i->data);
-	free(i);
-}
-
-static void elantp_kernel_firmware(void *img, const uint8_t **data, size_t *len)
-{
-	struct elantp_img *i = img;
-
-	*data = i->data;
-	*len = i->len;
+	return tf_plain_image_take(data, len, img, err);
 }
 
 static int elantp_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
@@ -442,8 +395,8 @@ const struct tf_family_ops elantp_ops = {
 	.fini = elantp_fini,
 	.detect = elantp_detect,
 	.load_firmware = elantp_load_firmware,
-	.free_firmware = elantp_free_firmware,
-	.kernel_firmware = elantp_kernel_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elantp_kernel_fw_name,
 	.kernel_fw_rejected = elantp_kernel_fw_rejected,
 	.write_firmware = elantp_write_firmware,
