@@ -246,6 +246,23 @@ $(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
+# Goodix Berlin fixtures for the emulated GT9916 (tests/emul/boards/berlin-*):
+# a firmware file in the container fwupdate.c parses (ISP, application,
+# config subsystems) and its config alone in the updater's text form.
+# Deterministic, so tests and a manifest can carry fixed hashes.
+BERLIN_FIXTURES := $(B)/fixtures/berlin/gt9916-9916-01000002.bin \
+	$(B)/fixtures/berlin/gt9916-cfg-22.cfg
+
+$(B)/fixtures/berlin/gt9916-9916-01000002.bin: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen berlin-fw --chip gt9916 --id 9916 --version 01000002 --size 65536 \
+		--config-id 0x22 -o $@
+$(B)/fixtures/berlin/gt9916-cfg-22.cfg: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen berlin-cfg --config-id 0x22 --enc -o $@
+
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lfdt -lpthread
@@ -311,7 +328,7 @@ fuzz: $(FUZZ_BINS)
 		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/out/$$n.log | tail -1; \
 	done
 
-TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS)
+TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
