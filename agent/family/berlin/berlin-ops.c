@@ -54,8 +54,7 @@ static int need_spi(struct tf_ctx *c, struct tf_err *err)
 {
 	if (c->spi_open)
 		return 0;
-	return tf_err_set(err, EOPNOTSUPP, "%s: the Berlin family works over spidev only",
-			  c->dev.name);
+	return tf_err_set(err, EOPNOTSUPP, "the Berlin family works over spidev only");
 }
 
 static int rd(struct tf_ctx *c, uint32_t addr, uint8_t *buf, size_t len, const char *what,
@@ -64,8 +63,8 @@ static int rd(struct tf_ctx *c, uint32_t addr, uint8_t *buf, size_t len, const c
 	int r = berlin_spi_read(&c->spi, addr, buf, len);
 
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading %s (0x%05X) over %s: %s", c->dev.name,
-				  what, addr, c->spi.node, strerror(-r));
+		return tf_err_set(err, -r, "reading %s (0x%05X) over %s: %s", what, addr,
+				  c->spi.node, strerror(-r));
 	return 0;
 }
 
@@ -75,8 +74,8 @@ static int wr(struct tf_ctx *c, uint32_t addr, const uint8_t *buf, size_t len, c
 	int r = berlin_spi_write(&c->spi, addr, buf, len);
 
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: writing %s (0x%05X) over %s: %s", c->dev.name,
-				  what, addr, c->spi.node, strerror(-r));
+		return tf_err_set(err, -r, "writing %s (0x%05X) over %s: %s", what, addr,
+				  c->spi.node, strerror(-r));
 	return 0;
 }
 
@@ -104,9 +103,9 @@ static int wr_confirm(struct tf_ctx *c, uint32_t addr, const uint8_t *buf, size_
 		return r;
 	if (at != len)
 		return tf_err_set(err, EIO,
-				  "%s: %s (%zu bytes at 0x%05X) reads back different from "
+				  "%s (%zu bytes at 0x%05X) reads back different from "
 				  "byte %zu on, %d times",
-				  c->dev.name, what, len, addr, at, BERLIN_CONFIRM_TRIES);
+				  what, len, addr, at, BERLIN_CONFIRM_TRIES);
 	return 0;
 }
 
@@ -128,7 +127,7 @@ static int read_version(struct tf_ctx *c, struct berlin_version *v, struct tf_er
 	if ((r = rd(c, BERLIN_REG_VERSION, raw, sizeof(raw), "the version block", err)) < 0)
 		return r;
 	if (berlin_version_parse(raw, v, why, sizeof(why)) < 0)
-		return tf_err_set(err, EBADMSG, "%s: version block at 0x%05X: %s", c->dev.name,
+		return tf_err_set(err, EBADMSG, "version block at 0x%05X: %s",
 				  BERLIN_REG_VERSION, why);
 	return 0;
 }
@@ -362,9 +361,9 @@ static int hold_cpu(struct tf_ctx *c, struct tf_err *err)
 		tf_sleep_us(100);
 	}
 	return tf_err_set(err, EIO,
-			  "%s: the CPU did not stop after the soft reset (0x%05X still "
+			  "the CPU did not stop after the soft reset (0x%05X still "
 			  "changing after %d tries)",
-			  c->dev.name, BERLIN_REG_HOLD_R, BERLIN_HOLD_TRIES);
+			  BERLIN_REG_HOLD_R, BERLIN_HOLD_TRIES);
 }
 
 static int berlin_enter_bootloader(struct tf_ctx *c, struct tf_chip_state *st,
@@ -412,9 +411,9 @@ static int start_isp(struct tf_ctx *c, const struct berlin_fw *fw, struct tf_err
 	if (r == -ETIMEDOUT) {
 		berlin_pid_text(v.patch_pid, 8, pid, sizeof(pid));
 		return tf_err_set(err, EIO,
-				  "%s: the ISP program did not start: the version says patch "
+				  "the ISP program did not start: the version says patch "
 				  "pid %s after %d ms",
-				  c->dev.name, pid, BERLIN_BOOT_TIMEOUT_MS);
+				  pid, BERLIN_BOOT_TIMEOUT_MS);
 	}
 	if (r < 0)
 		return tf_err_prefix(err, "waiting for the ISP program: ");
@@ -452,21 +451,20 @@ static int flash_cmd(struct tf_ctx *c, uint8_t type, uint16_t len, uint32_t addr
 				return -EAGAIN;
 		} else if (back[1] == BERLIN_ACK_CHK_ERROR) {
 			*status = 0;
-			return tf_err_set(
-				err, EPROTO,
-				"%s: the ISP refused the flash command's checksum (ack "
-				"0x%02X)",
-				c->dev.name, back[1]);
+			return tf_err_set(err, EPROTO,
+					  "the ISP refused the flash command's checksum (ack "
+					  "0x%02X)",
+					  back[1]);
 		}
 		if (tf_now_ms() - t0 >=
 		    (acked ? BERLIN_STATUS_TIMEOUT_MS : BERLIN_ACK_TIMEOUT_MS)) {
 			*status = 0;
-			return tf_err_set(
-				err, ETIMEDOUT,
-				"%s: no %s for the flash command at 0x%05X after %llu "
-				"ms (ack 0x%02X, status 0x%02X)",
-				c->dev.name, acked ? "status" : "ack", addr,
-				(unsigned long long)(tf_now_ms() - t0), back[1], back[0]);
+			return tf_err_set(err, ETIMEDOUT,
+					  "no %s for the flash command at 0x%05X after %llu "
+					  "ms (ack 0x%02X, status 0x%02X)",
+					  acked ? "status" : "ack", addr,
+					  (unsigned long long)(tf_now_ms() - t0), back[1],
+					  back[0]);
 		}
 	}
 }
@@ -493,9 +491,9 @@ static int flash_subsys(struct tf_ctx *c, const struct berlin_fw *fw, unsigned i
 		for (tries = 1; tries <= BERLIN_PACKET_TRIES; tries++) {
 			if (tf_stop_requested())
 				return tf_err_set(err, EINTR,
-						  "%s: stopped before the packet at "
+						  "stopped before the packet at "
 						  "0x%05X",
-						  c->dev.name, addr);
+						  addr);
 			if ((r = wr_confirm(c, BERLIN_REG_ISP_BUF, pkt, n + 4, "the ISP buffer",
 					    err)) < 0)
 				return r;
@@ -510,12 +508,11 @@ static int flash_subsys(struct tf_ctx *c, const struct berlin_fw *fw, unsigned i
 			int n_tries = tries > BERLIN_PACKET_TRIES ? BERLIN_PACKET_TRIES : tries;
 			char what[160];
 
-			tf_snprintf(
-				what, sizeof(what),
-				"%s: ISP status 0x%02X (%s) for subsystem[%u] (type %u) packet "
-				"at 0x%05X, %u bytes, after %d attempt%s",
-				c->dev.name, status, berlin_status_name(status), idx, s->type,
-				addr, n, n_tries, n_tries == 1 ? "" : "s");
+			tf_snprintf(what, sizeof(what),
+				    "ISP status 0x%02X (%s) for subsystem[%u] (type %u) packet "
+				    "at 0x%05X, %u bytes, after %d attempt%s",
+				    status, berlin_status_name(status), idx, s->type, addr, n,
+				    n_tries, n_tries == 1 ? "" : "s");
 			/* a bad address is the file's; a checksum or write error
 			 * the transfer's or the flash's, not the image's */
 			if (status == BERLIN_STATUS_ADDR_ERR)
@@ -589,34 +586,31 @@ static int berlin_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state 
 	r = wait_version(c, not_isp, &v, err);
 	if (r == -ETIMEDOUT)
 		return tf_err_set(err, EIO,
-				  "%s: still running the ISP program %d ms after the reset",
-				  c->dev.name, BERLIN_BOOT_TIMEOUT_MS);
+				  "still running the ISP program %d ms after the reset",
+				  BERLIN_BOOT_TIMEOUT_MS);
 	if (r < 0)
 		return tf_err_prefix(err, "after the reset: ");
 	berlin_pid_text(v.patch_pid, 8, pid, sizeof(pid));
 	vid_text(v.patch_vid, 4, vid, sizeof(vid));
 	if (berlin_version_nocode(&v))
 		return tf_err_set(err, EIO,
-				  "%s: after flashing and a reset the chip says NOCODE: it did "
-				  "not take the firmware",
-				  c->dev.name);
+				  "after flashing and a reset the chip says NOCODE: it did "
+				  "not take the firmware");
 	if (p->flashed) {
 		berlin_pid_text(p->want_pid, 8, want_pid, sizeof(want_pid));
 		vid_text(p->want_vid, 4, want_vid, sizeof(want_vid));
 		if (memcmp(v.patch_pid, p->want_pid, 8) || memcmp(v.patch_vid, p->want_vid, 4))
-			return tf_err_set(
-				err, EBADMSG,
-				"%s: after flashing %s %s and a reset the chip runs %s "
-				"%s",
-				c->dev.name, want_pid, want_vid, pid, vid);
+			return tf_err_set(err, EBADMSG,
+					  "after flashing %s %s and a reset the chip runs %s "
+					  "%s",
+					  want_pid, want_vid, pid, vid);
 	}
 	r = read_ic_info(c, &cfg_id, &cfg_ver, &info_len, why, sizeof(why), err);
 	if (r == -EBADMSG)
-		return tf_err_set(
-			err, EBADMSG,
-			"%s: firmware %s %s runs, but its chip info at 0x%05X %s: the "
-			"driver will not bind",
-			c->dev.name, pid, vid, BERLIN_REG_IC_INFO, why);
+		return tf_err_set(err, EBADMSG,
+				  "firmware %s %s runs, but its chip info at 0x%05X %s: the "
+				  "driver will not bind",
+				  pid, vid, BERLIN_REG_IC_INFO, why);
 	return r;
 }
 
@@ -629,8 +623,8 @@ static int berlin_soft_reset(struct tf_ctx *c, struct tf_err *err)
 		return r;
 	r = wait_version(c, not_isp, &v, err);
 	if (r == -ETIMEDOUT)
-		return tf_err_set(err, EIO, "%s: no valid version block %d ms after the reset",
-				  c->dev.name, BERLIN_BOOT_TIMEOUT_MS);
+		return tf_err_set(err, EIO, "no valid version block %d ms after the reset",
+				  BERLIN_BOOT_TIMEOUT_MS);
 	return r;
 }
 
