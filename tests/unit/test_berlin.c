@@ -139,6 +139,14 @@ static void test_version_block(void **state)
 	assert_int_equal(berlin_version_parse(raw, &v, msg, sizeof(msg)), 0);
 	assert_true(berlin_version_isp(&v));
 
+	/* all zeros sums to its zero checksum, but is the bus's idle level
+	 * (or a chip still starting), not a version; so is all 0xFF */
+	memset(raw, 0, sizeof(raw));
+	assert_int_equal(berlin_version_parse(raw, &v, msg, sizeof(msg)), -EBADMSG);
+	assert_non_null(strstr(msg, "all 0x00"));
+	memset(raw, 0xff, sizeof(raw));
+	assert_int_equal(berlin_version_parse(raw, &v, msg, sizeof(msg)), -EBADMSG);
+
 	/* one byte off: the LE16 sum no longer matches, and the message
 	 * gives both */
 	version_block(raw, "BERLIN", "9916", vid);

@@ -158,7 +158,15 @@ int berlin_version_parse(const uint8_t raw[BERLIN_VERSION_LEN], struct berlin_ve
 	uint16_t want = (uint16_t)(raw[26] | raw[27] << 8);
 	uint16_t got = berlin_sum8(raw, BERLIN_VERSION_LEN - 2);
 
+	bool idle = true;
+
 	memset(v, 0, sizeof(*v));
+	for (int i = 0; i < BERLIN_VERSION_LEN && idle; i++)
+		idle = raw[i] == 0x00 || raw[i] == 0xff;
+	/* all zeros "checks" (0 sums to 0): the bus's idle level or a chip
+	 * still booting, never a version (goodix_berlin_is_dummy_data) */
+	if (idle)
+		return BAD("all 0x%02X: no chip answering, or one still starting", raw[0]);
 	if (want != got)
 		return BAD("checksum 0x%04X, but its bytes sum to 0x%04X", want, got);
 	memcpy(v->rom_pid, raw, 6);

@@ -36,6 +36,14 @@ struct berlin_img {
 #define BERLIN_ACK_TIMEOUT_MS 1000
 #define BERLIN_STATUS_TIMEOUT_MS 3000
 #define BERLIN_HOLD_TRIES 100
+/* After a soft reset, before the version means anything: the firmware's
+ * boot time the driver allows (GOODIX_BERLIN_NORMAL_RESET_DELAY_MS), which
+ * fwupdate.c also waits before it looks for the ISP (chip_reset(100)). */
+#define BERLIN_RESET_WAIT_MS 100
+/* detect(): how long a version block that does not check is read again
+ * (a chip still starting after its power-up or reset) before it counts
+ * as "no working firmware". */
+#define BERLIN_SETTLE_MS 300
 #define BERLIN_CONFIRM_TRIES 3
 
 static int berlin_init(struct tf_ctx *c, struct tf_err *err)
@@ -137,12 +145,12 @@ static int wait_version(struct tf_ctx *c, bool (*want)(const struct berlin_versi
 			struct berlin_version *v, struct tf_err *err)
 {
 	uint64_t end = tf_now_ms() + BERLIN_BOOT_TIMEOUT_MS;
-	uint64_t delay = 1000;
+	uint64_t delay = BERLIN_RESET_WAIT_MS * 1000u;
 	int r;
 
 	for (;;) {
 		tf_sleep_us(delay);
-		delay = delay * 2 < 20000 ? delay * 2 : 20000;
+		delay = 10000;
 		tf_err_clear(err);
 		r = read_version(c, v, err);
 		if (r == 0 && want(v))
@@ -253,13 +261,12 @@ static int berlin_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	}
 	if (r < 0)
 		return r;
-	for (int i = 0; i < 3; i++) {
-		if (i)
-			tf_sleep_us(5000);
+	for (uint64_t end = tf_now_ms() + BERLIN_SETTLE_MS;;) {
 		tf_err_clear(err);
 		r = read_version(c, &v, err);
-		if (r != -EBADMSG)
+		if (r != -EBADMSG || tf_now_ms() >= end)
 			break;
+		tf_sleep_us(10000);
 	}
 	if (r == -EBADMSG) {
 		st->mode = TF_CHIP_BOOTLOADER;
