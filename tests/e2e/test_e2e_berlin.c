@@ -271,6 +271,20 @@ static void test_isp_checksum_status_is_retried(void **state)
 	nothing_left();
 }
 
+/* One flash command's own checksum is refused (ack 0x33): the packet is
+ * sent again, and the run succeeds. */
+static void test_refused_command_checksum_is_retried(void **state)
+{
+	(void)state;
+	start("none", "fault.ack_fail_at = 2\n", NULL, false);
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "updated: firmware (none) -> 01000002");
+	runs(NEW_VID);
+	driver_is("goodix-berlin-spi");
+	assert_int_equal(inputs(), 1);
+	nothing_left();
+}
+
 /* Every packet's data check fails: three attempts, then a clean failure
  * naming the status; the chip keeps no firmware, nothing is left bound,
  * and once the fault is gone the next run flashes it. */
@@ -383,6 +397,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_current_chip_is_left_alone, teardown),
 		cmocka_unit_test_teardown(test_older_firmware_is_updated, teardown),
 		cmocka_unit_test_teardown(test_isp_checksum_status_is_retried, teardown),
+		cmocka_unit_test_teardown(test_refused_command_checksum_is_retried, teardown),
 		cmocka_unit_test_teardown(test_isp_checksum_status_always_fails_cleanly,
 					  teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_then_rerun, teardown),

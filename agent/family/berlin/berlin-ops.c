@@ -505,12 +505,20 @@ static int flash_subsys(struct tf_ctx *c, const struct berlin_fw *fw, unsigned i
 					    err)) < 0)
 				return r;
 			r = flash_cmd(c, s->type, (uint16_t)(n + 4), addr, &status, err);
-			if (r != -EAGAIN)
+			/* a refused command checksum (-EPROTO) is the transfer's:
+			 * worth another attempt, as a failed data check is */
+			if (r != -EAGAIN && r != -EPROTO)
 				break;
 			prog->retries++;
 			if (status == BERLIN_STATUS_ADDR_ERR)
 				break; /* the address will not get better */
 		}
+		if (r == -EPROTO)
+			return tf_err_set(
+				err, EIO,
+				"the ISP refused the flash command's checksum (ack 0x%02X) "
+				"for subsystem[%u] packet at 0x%05X, %d times",
+				BERLIN_ACK_CHK_ERROR, idx, addr, BERLIN_PACKET_TRIES);
 		if (r == -EAGAIN) {
 			int n_tries = tries > BERLIN_PACKET_TRIES ? BERLIN_PACKET_TRIES : tries;
 			char what[160];
