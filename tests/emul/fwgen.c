@@ -43,21 +43,22 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
-		   "                   [--frame BYTES] [--enc] -o FILE\n"
-		   "       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
-		   "       fwgen goodix-config --id ID --version N --resolution WxH\n"
-		   "       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
-		   "       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
-		   "       fwgen elantp-fw --id PRODUCT --version N -o FILE\n"
-		   "       fwgen berlin-fw --chip gt9916|gt9897 --id PID --version VID\n"
-		   "                 --size BYTES [--config-id N] [--tag SEED] -o FILE\n"
-		   "       fwgen berlin-cfg --config-id N [--version V] [--enc] -o FILE\n"
-		   "                           [--touches N] -o FILE\n"
-		   "\n"
-		   "PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
-		   "(default 256).  --enc writes the vendor's ASCII-hex form.\n"
-		   "--tag sets a marker in the T38 user-data object so configs differ.\n");
+	fprintf(f,
+		"Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
+		"                   [--frame BYTES] [--enc] -o FILE\n"
+		"       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
+		"       fwgen goodix-config --id ID --version N --resolution WxH\n"
+		"                           [--touches N] -o FILE\n"
+		"       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
+		"       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
+		"       fwgen elantp-fw --id PRODUCT --version N [--iap-start PAGE] -o FILE\n"
+		"       fwgen berlin-fw --chip gt9916|gt9897 --id PID --version VID\n"
+		"                 --size BYTES [--config-id N] [--tag SEED] -o FILE\n"
+		"       fwgen berlin-cfg --config-id N [--version V] [--enc] -o FILE\n"
+		"\n"
+		"PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
+		"(default 256).  --enc writes the vendor's ASCII-hex form.\n"
+		"--tag sets a marker in the T38 user-data object so configs differ.\n");
 }
 
 static int parse_version(const char *s, unsigned *maj, unsigned *min, unsigned *build)
@@ -282,7 +283,8 @@ static int make_elants_fw(const char *id, const char *ver, unsigned long pages, 
 }
 
 /* An Elan touchpad image in the chip model's layout (elantp_model.h). */
-static int make_elantp_fw(const char *id, const char *ver, const char *out)
+static int make_elantp_fw(const char *id, const char *ver, unsigned long iap_start,
+			  const char *out)
 {
 	unsigned long pid, fw;
 	char *e1 = NULL, *e2 = NULL;
@@ -295,14 +297,16 @@ static int make_elantp_fw(const char *id, const char *ver, const char *out)
 	}
 	pid = strtoul(id, &e1, 10);
 	fw = strtoul(ver, &e2, 10);
-	if (*e1 || *e2 || !pid || pid > 0xffff || !fw || fw > 255) {
-		fprintf(stderr, "fwgen: bad --id (decimal product id) or --version (1-255)\n");
+	if (*e1 || *e2 || !pid || pid > 0xffff || !fw || fw > 255 || !iap_start ||
+	    iap_start >= ELANTP_MODEL_PAGES) {
+		fprintf(stderr, "fwgen: bad --id (decimal product id), --version (1-255) or "
+				"--iap-start (page 1-511)\n");
 		return -1;
 	}
 	img = malloc(ELANTP_MODEL_FLASH);
 	if (!img)
 		return -1;
-	elantp_model_make_image(img, (em_u16)pid, (em_u8)fw);
+	elantp_model_make_image_at(img, (em_u16)pid, (em_u8)fw, (em_u16)iap_start);
 	r = write_file(out, img, ELANTP_MODEL_FLASH);
 	free(img);
 	return r;
@@ -428,6 +432,7 @@ int main(int argc, char **argv)
 		{ "resolution", required_argument, NULL, 'r' },
 		{ "touches", required_argument, NULL, 'n' },
 		{ "config-id", required_argument, NULL, 'C' },
+		{ "iap-start", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -435,6 +440,7 @@ int main(int argc, char **argv)
 	const char *chip = NULL, *ver = NULL, *out = NULL, *mode, *gid = NULL, *res = NULL,
 		   *config_id = NULL;
 	unsigned long size = 0, frame = 256, tag = 1, touches = 5;
+	unsigned long iap_start = ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE;
 	unsigned maj, min, build;
 	struct mxt_model_cfg cfg;
 	int c, enc = 0;
@@ -477,6 +483,9 @@ int main(int argc, char **argv)
 		case 'C':
 			config_id = optarg;
 			break;
+		case 'a':
+			iap_start = strtoul(optarg, NULL, 0);
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -506,7 +515,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "goodix-config"))
 		return make_goodix_config(gid, ver, res, touches, out) ? 1 : 0;
 	if (!strcmp(mode, "elantp-fw"))
-		return make_elantp_fw(gid, ver, out) ? 1 : 0;
+		return make_elantp_fw(gid, ver, iap_start, out) ? 1 : 0;
 	if (!strcmp(mode, "elants-fw"))
 		return make_elants_fw(gid, ver, size ? size : 64, out) ? 1 : 0;
 	if (!chip || !ver || !out || !mxt_model_preset(chip, &cfg) ||
