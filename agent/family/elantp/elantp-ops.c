@@ -172,9 +172,9 @@ static int recover_prepare(struct tf_ctx *c, struct tf_err *err)
 		return bus_err(c, rc, "reading the IAP control register", err);
 	if (v & ETP_MAIN_MODE_ON)
 		return tf_err_set(err, EALREADY,
-				  "%s runs its application (IAP control 0x%04x): not "
-				  "flashed over the bus; elan_i2c can take it",
-				  c->dev.name, v);
+				  "the chip runs its application (IAP control 0x%04x): "
+				  "not flashed over the bus; elan_i2c can take it",
+				  v);
 	if ((rc = reg_write(c, ETP_IAP_RESET_REG, ETP_IAP_RESET)) < 0)
 		return bus_err(c, rc, "resetting the IC (IAP reset)", err);
 	tf_sleep_us(30000);
@@ -185,10 +185,10 @@ static int recover_prepare(struct tf_ctx *c, struct tf_err *err)
 		return bus_err(c, rc, "reading the IAP control register", err);
 	if (v & ETP_MAIN_MODE_ON)
 		return tf_err_set(err, EALREADY,
-				  "%s started its application after the IAP reset "
+				  "the chip started its application after the IAP reset "
 				  "(IAP control 0x%04x): not flashed over the bus; "
 				  "elan_i2c can take it",
-				  c->dev.name, v);
+				  v);
 	if ((rc = reg_write(c, ETP_IAP, ETP_PASSWORD)) < 0)
 		return bus_err(c, rc, "setting the flash key again", err);
 	tf_sleep_us(30000);
