@@ -557,6 +557,47 @@ static int bootloader_after_rebind(struct run *r)
 		      r->fam->caps.kernel_fw_attr, st.detail);
 }
 
+/*
+ * caps.kernel_fw_failure_rebind: the driver stays bound in recovery after
+ * the failed update with the chip as the failure left it, and its next
+ * update would not reset it.  Rebind once, so that a new probe resets the
+ * chip and reads it again, and look at what it found (@st, @seen).  The
+ * next run can flash only a chip whose boot code answered with the
+ * hardware id it had: the file the driver requests is named by it.
+ */
+static int failure_rebind(struct run *r, struct tf_input_watch **w, struct tf_chip_state *st,
+			  bool *seen)
+{
+	struct tf_err e = { 0 };
+	char hw[sizeof(st->hw)];
+	int rc;
+
+	tf_snprintf(hw, sizeof(hw), "%s", r->chip.hw[0] ? r->chip.hw : st->hw);
+	rlog(r, TF_LOG_INFO,
+	     "%s stays in recovery after the failed %s without resetting the "
+	     "chip, and its next update would not reset it either: rebinding it "
+	     "so that a new probe resets the chip",
+	     r->c.dev.driver, r->fam->caps.kernel_fw_attr);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (rc)
+		return rc;
+	tf_device_refresh(&r->c.dev);
+	*seen = chip_read(r, st, &e) == 0;
+	if (!*seen || st->mode != TF_CHIP_BOOTLOADER || !hw[0] || !strcmp(st->hw, hw))
+		return TF_EXIT_OK;
+	r->next_run_said = true;
+	return finish(r, TF_EXIT_BOOTLOADER,
+		      "the update through %s failed, and after a rebind %s reads "
+		      "hardware %s instead of %s: the chip did not leave the "
+		      "interrupted update on the driver's reset, and an update now "
+		      "would request the wrong file; switch the machine off (a full "
+		      "power cycle, not a reboot), then run 'touchfw run %s'",
+		      r->fam->caps.kernel_fw_attr, r->c.dev.driver,
+		      st->hw[0] ? st->hw : "(none)", hw, r->c.dev.name);
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -625,6 +666,17 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 			     wr < 0 ? err.msg : r->res->message);
 			seen = chip_read(r, &st, &e2) == 0;
+			if (wr < 0 && seen && st.mode == TF_CHIP_BOOTLOADER &&
+			    r->fam->caps.kernel_fw_failure_rebind && r->c.dev.driver[0]) {
+				rc = failure_rebind(r, w, &st, &seen);
+				if (rc) {
+					err.rejected = r->ops->kernel_fw_rejected &&
+						       r->ops->kernel_fw_rejected(err.code,
+										  &st);
+					record_blob_failure(r, &err);
+					return rc;
+				}
+			}
 			if ((r->via_driver || through_driver_in_bootloader(r)) && seen &&
 			    st.mode == TF_CHIP_BOOTLOADER) {
 				char msg[sizeof(r->res->message)];

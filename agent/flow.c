@@ -841,7 +841,8 @@ static int after_failure(struct run *r, int rc)
 	size_t n = strlen(m), size = sizeof(r->res->message);
 	int i;
 
-	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED)
+	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED ||
+	    r->next_run_said)
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	/* A driver probing after the rebind may hold the chip in reset for a

@@ -106,9 +106,10 @@ struct emub_chip_desc {
 	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
 	guint16 el_hw_version, el_fw_version, el_bc_version;
 	bool el_has_hw;
-	bool el_flash_corrupt;	/* elants.flash = corrupt: recovery at power-up */
-	gint32 el_nak_iap_page; /* fault.iap_nak_page; -1 never */
-	bool el_refuse_iap;	/* fault.refuse_iap */
+	bool el_flash_corrupt;	   /* elants.flash = corrupt: recovery at power-up */
+	gint32 el_nak_iap_page;	   /* fault.iap_nak_page; -1 never */
+	bool el_refuse_iap;	   /* fault.refuse_iap */
+	bool el_iap_ignores_reset; /* fault.iap_ignores_reset */
 	/* elantp (an Elan i2c touchpad) */
 	guint16 tp_product_id;
 	bool tp_has_id;
