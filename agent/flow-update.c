@@ -598,6 +598,33 @@ static int failure_rebind(struct run *r, struct tf_input_watch **w, struct tf_ch
 		      st->hw[0] ? st->hw : "(none)", hw, r->c.dev.name);
 }
 
+/* Is the device's driver gone (unbound by someone else)? */
+static bool driver_gone(struct run *r)
+{
+	tf_device_refresh(&r->c.dev);
+	return !r->c.dev.driver[0];
+}
+
+/*
+ * The driver was unbound while it flashed through its attribute, not by
+ * touchfw: neither the image's fault nor a verification that could be
+ * made.  An interruption, like a stop signal; whoever unbound the driver
+ * decides when it binds again (touchfw does not undo their unbind).
+ */
+static int unbound_under_us(struct run *r, const char *drv, const char *write_err)
+{
+	rlog(r, TF_LOG_INFO,
+	     "an interruption, not a rejection of %s: it counts as an attempt only",
+	     r->res->fw_id);
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s was unbound while it flashed through %s, not by touchfw%s%s%s: "
+		      "the update is not verified and nothing is left staged; this "
+		      "counts as an attempt, not as a failure of the firmware: the "
+		      "next bind or 'touchfw run %s' tries again",
+		      drv, r->fam->caps.kernel_fw_attr, write_err ? " (the write: " : "",
+		      write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -605,7 +632,9 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	struct tf_err err = { 0 };
 	char name[TF_FW_NAME_MAX];
 	const uint8_t *img;
+	char drv[64];
 	size_t len;
+	bool gone;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
@@ -630,10 +659,12 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		rlog(r, TF_LOG_INFO, "staged %s as %s; asking %s to flash it (%s)",
 		     r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
+		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
-		if (wr == 0 && !tf_stop_requested() && rebind_after_update(r)) {
+		gone = !tf_stop_requested() && driver_gone(r);
+		if (wr == 0 && !gone && !tf_stop_requested() && rebind_after_update(r)) {
 			/* It re-read the chip but keeps (or never had) its old
 			 * input device: a new probe registers one. */
 			rlog(r, TF_LOG_INFO,
@@ -650,7 +681,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		} else {
 			/* The driver re-initialises and registers a new input
 			 * device. */
-			rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
+			rc = wr < 0 || gone || tf_stop_requested() ? TF_EXIT_OK
+								   : wait_input(r, *w);
+			/* ... unless someone unbinds it meanwhile. */
+			gone = gone || (rc && !tf_stop_requested() && driver_gone(r));
 		}
 		tf_fw_unstage(&stage);
 		/* The kernel's write returns when the driver is done: a stop
@@ -658,6 +692,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (tf_stop_requested())
 			return interrupted(r, "while the driver flashed (its update was "
 					      "left to finish; not verified)");
+		if (gone)
+			return unbound_under_us(r, drv, wr < 0 ? err.msg : NULL);
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };

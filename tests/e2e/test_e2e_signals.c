@@ -162,6 +162,87 @@ static void test_sigterm_while_the_driver_flashes(void **state)
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
+/*
+ * Someone unbinds the driver while it flashes through update_fw (issue 15
+ * leftover): before its store runs (the write finds no attribute) or in
+ * the middle (removing the attribute waits for the store).  Neither a
+ * verdict on the image nor a verification that could be made: an
+ * interruption (exit 19), counted as an attempt; touchfw does not bind
+ * the driver again behind the back of whoever unbound it; the next bind,
+ * or the next run (which binds it, power = driver), brings the chip up.
+ */
+static void unbind_during_update_fw(unsigned frames, bool bind_back)
+{
+	char before[300], now[300], staging[400];
+	struct emub_child *child;
+	int st;
+
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver", NULL);
+	char *mt;
+
+	/* An adapter without a transfer limit: the driver's own flash runs
+	 * to its end (a couple of seconds in real time). */
+	assert_non_null(b);
+	mt = strstr(b, "max_transfer = 255\n");
+	assert_non_null(mt);
+	memmove(mt, mt + strlen("max_transfer = 255\n"),
+		strlen(mt + strlen("max_transfer = 255\n")) + 1);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	e2e_settings(&E, "input_timeout_ms = 20000");
+	loader_path(before, sizeof(before));
+	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
+	child = e2e_spawn(&E, "run", "1-004a", NULL);
+	do {
+		usleep(2000);
+		loader_path(now, sizeof(now));
+	} while (strcmp(now, staging));
+	while (frames && e2e_chip(&E).stats.frames_passed < frames)
+		usleep(5000);
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != TF_EXIT_INTERRUPTED ||
+	    !strstr(emub_child_stderr(child),
+		    "atmel_mxt_ts was unbound while it flashed through update_fw, not by "
+		    "touchfw") ||
+	    !strstr(emub_child_stderr(child), "counts as an attempt, not as a failure") ||
+	    !strstr(emub_child_stderr(child), "'touchfw run 1-004a' tries again")) {
+		fprintf(stderr, "exit %d\n%s", WEXITSTATUS(st), emub_child_stderr(child));
+		fail_msg("unexpected exit or message");
+	}
+	emub_child_free(child);
+	loader_path(now, sizeof(now));
+	assert_string_equal(now, before);
+	assert_int_equal(staged_files(), 0);
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	if (bind_back) {
+		/* "the next bind": whoever unbound it binds it again. */
+		assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+		assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 30000), 0);
+	}
+	if (e2e_touchfw(&E, "run", "1-004a") != 0) {
+		fprintf(stderr, "%s", E.err ? E.err : "");
+		fail_msg("the next run failed");
+	}
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+}
+
+static void test_driver_unbound_before_its_update_fw_store(void **state)
+{
+	(void)state;
+	unbind_during_update_fw(0, true);
+}
+
+static void test_driver_unbound_while_its_update_fw_store_flashes(void **state)
+{
+	(void)state;
+	unbind_during_update_fw(20, false);
+}
+
 static void test_stale_staging_from_a_killed_run_is_repaired(void **state)
 {
 	char path[500], dir[400], now[300];
@@ -230,6 +311,10 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_sigterm_on_the_unbind_path, teardown),
 		cmocka_unit_test_teardown(test_sigterm_while_the_driver_flashes, teardown),
+		cmocka_unit_test_teardown(test_driver_unbound_before_its_update_fw_store,
+					  teardown),
+		cmocka_unit_test_teardown(test_driver_unbound_while_its_update_fw_store_flashes,
+					  teardown),
 		cmocka_unit_test_teardown(test_stale_staging_from_a_killed_run_is_repaired,
 					  teardown),
 	};

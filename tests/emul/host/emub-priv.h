@@ -284,6 +284,11 @@ struct emub_dev {
 	bool bound;
 	bool probing;
 	bool stuck; /* a modelled oops left the driver wedged */
+	/* An attribute's store is running (worker), and an unbind asked
+	 * meanwhile already removed the driver link: __device_release_driver
+	 * calls driver_sysfs_remove() before the driver's remove, which then
+	 * waits for the store (kernfs drains active references). */
+	bool in_attr_write, links_gone;
 	bool irq_requested, irq_enabled;
 	guint64 irq_edges; /* CHG assertion edges seen */
 	bool irq_pending;
