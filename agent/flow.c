@@ -210,17 +210,6 @@ static int synth_controller(struct run *r)
 	return TF_EXIT_OK;
 }
 
-/* Is @driver one of @f's kernel drivers? */
-static bool family_driver(const struct tf_family *f, const char *driver)
-{
-	const char *const *d;
-
-	for (d = f->ids->drivers; d && *d; d++)
-		if (!strcmp(*d, driver))
-			return true;
-	return false;
-}
-
 /* The driver to bind: the one bound before, the profile's, the family's. */
 const char *driver_to_bind(struct run *r)
 {
@@ -251,7 +240,7 @@ static int step_family(struct run *r)
 				      r->profile ? r->profile->path : "", r->ctrl->node_path,
 				      msg);
 	}
-	if (r->c.dev.driver[0] && !family_driver(fi, r->c.dev.driver))
+	if (r->c.dev.driver[0] && !tf_family_has_driver(fi, r->c.dev.driver))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "bound to driver %s, which is not a %s driver; the board "
 			      "profile says %s is a %s controller",
