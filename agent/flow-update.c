@@ -625,6 +625,27 @@ static int unbound_under_us(struct run *r, const char *drv, const char *write_er
 		      write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
 }
 
+/*
+ * caps.kernel_fw_retry_bound: the driver's update failed and it is still
+ * bound.  Whether the chip was left in its bootloader can not be read
+ * through the driver (it keeps what it read at probe), so both cases are
+ * said; what holds in both is that the bound driver's next write is the
+ * way on, and that a new probe is not.
+ */
+static int retry_bound(struct run *r, const char *why)
+{
+	r->next_run_said = true;
+	return finish(r, TF_EXIT_VERIFY,
+		      "%s; if the update got as far as the flash, the chip now runs its "
+		      "bootloader while %s stays bound, still reporting the firmware it "
+		      "had; its %s flashes from there, so the next 'touchfw run %s' tries "
+		      "again; do not unbind %s or reboot before that: its probe fails on "
+		      "a chip in its bootloader, and touchfw can not flash it without the "
+		      "driver",
+		      why, r->c.dev.driver, r->fam->caps.kernel_fw_attr, r->c.dev.name,
+		      r->c.dev.driver);
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -748,6 +769,9 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			else
 				err.rejected = false;
 			record_blob_failure(r, &err);
+			if (wr < 0 && !err.rejected && r->fam->caps.kernel_fw_retry_bound &&
+			    !driver_gone(r))
+				return retry_bound(r, err.msg);
 			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 		}
 		rc = detect(r, &r->chip);

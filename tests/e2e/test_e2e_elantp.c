@@ -147,8 +147,20 @@ static void test_page_error_midway_fails_the_write_and_leaves_iap(void **state)
 	assert_true(c.stats.page_errors >= 3);
 	/* No re-probe after a failed update: elan_i2c stays bound (a
 	 * rebind would fail, the touchpad answering only IAP registers),
-	 * and the next update_fw flashes from IAP. */
+	 * and the next update_fw flashes from IAP: touchfw says so. */
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	e2e_said(&E, "the chip now runs its bootloader while elan_i2c stays bound, still "
+		     "reporting the firmware it had; its update_fw flashes from there, so the "
+		     "next 'touchfw run 1-0015' tries again; do not unbind elan_i2c or reboot "
+		     "before that");
+	/* ... and it does: the page fault was passing. */
+	emub_lock(E.eb);
+	emub_chip_elantp(E.eb, "touchpad")->cfg.fail_page = -1;
+	emub_unlock(E.eb);
+	expect_rc(0, "run", DEV);
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_MAIN);
+	assert_int_equal(c.fw, 6);
 }
 
 static void test_driver_without_input_device_fails_verification(void **state)

@@ -320,6 +320,23 @@ static void test_chip_staying_in_iap_through_the_reprobe_is_explained(void **sta
 	assert_int_equal(c.stats.iap_entries, 1);
 }
 
+/* The promise of a next run holds after the back-off, and within the
+ * attempt limit: the message says which. */
+static void test_failure_message_names_the_back_off_and_the_limit(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "fault.iap_nak_page = 10\n");
+	e2e_settings(&E, "backoff_s = 600\nmax_attempts = 2");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	e2e_said(&E, "flashes it again; attempt 1 of 2: the next one waits 600s (back-off)");
+	expect_rc(TF_EXIT_BACKOFF, "run", DEV);
+	expect_rc(TF_EXIT_BOOTLOADER, "run", "--force", DEV);
+	e2e_said(&E, "that was attempt 2 of 2: touchfw leaves 1-0010 alone until 'touchfw run "
+		     "--force 1-0010' or a reboot");
+	expect_rc(TF_EXIT_BACKOFF, "run", DEV);
+	e2e_said(&E, "gave up after 2 failed attempts");
+}
+
 static void test_driver_without_input_device_fails_verification(void **state)
 {
 	(void)state;
@@ -392,6 +409,8 @@ int main(void)
 			test_iap_failing_midway_is_reprobed_and_the_next_run_flashes, teardown),
 		cmocka_unit_test_teardown(
 			test_chip_staying_in_iap_through_the_reprobe_is_explained, teardown),
+		cmocka_unit_test_teardown(test_failure_message_names_the_back_off_and_the_limit,
+					  teardown),
 		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
 					  teardown),
 		cmocka_unit_test_teardown(

@@ -6,7 +6,10 @@
  * keeps its input device, so touchfw rebinds and judges the new probe.
  * Versions are the driver's firmware_version, "N.0": dotted.  A touchpad
  * left in IAP has no driver (probe fails); its recovery over i2c-dev is not
- * done yet, so such a chip is only reported.
+ * done yet, so such a chip is only reported.  After a failed update the
+ * driver resets the IAP (elan_update_firmware) and stays bound, and its
+ * next update_fw starts from IAP (elan_i2c_prepare_fw_update): touchfw
+ * leaves it bound, never rebinding into a probe that would fail.
  */
 #include "elantp.h"
 
@@ -40,6 +43,7 @@ const struct tf_family tf_family_elantp = {
 		.kernel_fw_attr = "update_fw",
 		.kernel_fw_value = "1",
 		.kernel_fw_rebind = elantp_rebind,
+		.kernel_fw_retry_bound = true,
 	},
 	.ops = &elantp_ops,
 };
