@@ -671,16 +671,31 @@ static int unbound_under_us(struct run *r, const char *drv, const char *write_er
  */
 static int retry_bound(struct run *r, const char *why)
 {
+	const char *drv = r->c.dev.driver;
+
 	r->next_run_said = true;
+	if (r->fam->caps.bus_recovery && r->ctrl->bus_recovery)
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s; if the update got as far as the flash, the chip now runs "
+			      "its bootloader while %s stays bound, still reporting the "
+			      "firmware it had; its %s flashes from there, so the next "
+			      "'touchfw run %s' tries again; after an unbind or a reboot %s "
+			      "can not bind (its probe fails on a chip in its bootloader), "
+			      "and 'touchfw run %s' then recovers the chip over the bus, as "
+			      "the board profile allows (allow-bus-recovery)",
+			      why, drv, r->fam->caps.kernel_fw_attr, r->c.dev.name, drv,
+			      r->c.dev.name);
 	return finish(r, TF_EXIT_VERIFY,
 		      "%s; if the update got as far as the flash, the chip now runs its "
 		      "bootloader while %s stays bound, still reporting the firmware it "
 		      "had; its %s flashes from there, so the next 'touchfw run %s' tries "
 		      "again; do not unbind %s or reboot before that: its probe fails on "
-		      "a chip in its bootloader, and touchfw can not flash it without the "
-		      "driver",
-		      why, r->c.dev.driver, r->fam->caps.kernel_fw_attr, r->c.dev.name,
-		      r->c.dev.driver);
+		      "a chip in its bootloader, and %s",
+		      why, drv, r->fam->caps.kernel_fw_attr, r->c.dev.name, drv,
+		      r->fam->caps.bus_recovery
+			      ? "the board profile does not allow touchfw to recover the "
+				"chip over the bus (allow-bus-recovery)"
+			      : "touchfw can not flash the chip without its driver");
 }
 
 /* Kernel-assisted: the driver flashes, from a staged image. */
