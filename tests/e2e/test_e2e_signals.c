@@ -124,24 +124,36 @@ static void test_sigterm_on_the_unbind_path(void **state)
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
+/* `touchfw run 1-004a` in the background, returned once it has staged the
+ * image and asked the driver to flash it (the loader's path points at the
+ * staging directory); @before: the loader's path until then. */
+static struct emub_child *run_until_staged(char *before, size_t size)
+{
+	char now[300], staging[400];
+	struct emub_child *child;
+
+	e2e_settings(&E, "input_timeout_ms = 20000");
+	loader_path(before, size);
+	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
+	child = e2e_spawn(&E, "run", "1-004a", NULL);
+	do {
+		usleep(2000);
+		loader_path(now, sizeof(now));
+	} while (strcmp(now, staging));
+	return child;
+}
+
 static void test_sigterm_while_the_driver_flashes(void **state)
 {
-	char before[300], now[300], staging[400];
+	char before[300], now[300];
 	struct emub_child *child;
 	int st;
 
 	(void)state;
 	/* power = driver, chip in application mode: update_fw. */
 	start_realtime("touchfw,emul-demo", "app", "driver");
-	e2e_settings(&E, "input_timeout_ms = 20000");
-	loader_path(before, sizeof(before));
-	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
-	child = e2e_spawn(&E, "run", "1-004a", NULL);
 	/* Stop it once the image is staged and the driver asked to flash. */
-	do {
-		usleep(5000);
-		loader_path(now, sizeof(now));
-	} while (strcmp(now, staging));
+	child = run_until_staged(before, sizeof(before));
 	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
 	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
 	assert_true(WIFEXITED(st));
@@ -173,12 +185,10 @@ static void test_sigterm_while_the_driver_flashes(void **state)
  */
 static void unbind_during_update_fw(unsigned frames, bool bind_back)
 {
-	char before[300], now[300], staging[400];
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver", NULL);
+	char before[300], now[300], *mt;
 	struct emub_child *child;
 	int st;
-
-	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver", NULL);
-	char *mt;
 
 	/* An adapter without a transfer limit: the driver's own flash runs
 	 * to its end (a couple of seconds in real time). */
@@ -192,14 +202,7 @@ static void unbind_during_update_fw(unsigned frames, bool bind_back)
 	emub_set_realtime(E.eb, true);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
-	e2e_settings(&E, "input_timeout_ms = 20000");
-	loader_path(before, sizeof(before));
-	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
-	child = e2e_spawn(&E, "run", "1-004a", NULL);
-	do {
-		usleep(2000);
-		loader_path(now, sizeof(now));
-	} while (strcmp(now, staging));
+	child = run_until_staged(before, sizeof(before));
 	while (frames && e2e_chip(&E).stats.frames_passed < frames)
 		usleep(5000);
 	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
