@@ -43,9 +43,10 @@
 #      elants_i2c once (it stays in recovery without resetting the chip,
 #      and its next update would not reset it either), whose probe resets
 #      the chip into its boot code (iap_mode Recovery, hardware 2a1c), and
-#      reports it left in recovery (exit 11, the next run flashes it); the
-#      touchpad's failed update is exit 12, nothing rebound; nothing is
-#      left staged;
+#      reports it left in recovery (exit 11, the next run flashes it), and
+#      the next run does, once the fault passes; the touchpad's failed
+#      update is exit 12, nothing rebound, the message naming the next run
+#      as the way on; nothing is left staged;
 #   no oops, no warning.  Figures: bind uevent -> verified input device,
 #   per family.
 . /vm/emul.sh
@@ -181,6 +182,13 @@ vm_check "the new probe reset the chip into its boot code: recovery, 10 pages wr
 	'[ "$(emul_state mode)" = recovery ] && [ "$(emul_state pages_written)" = 10 ] &&
 	 [ "$(cat "$EMUL_SYS/iap_mode")" = Recovery ] &&
 	 [ "$(cat "$EMUL_SYS/hw_version")" = 2a1c ]'
+# The fault passes; the next run (--force: past the back-off the message
+# names) flashes the chip through the real driver's forced IAP.
+echo -1 >/sys/kernel/debug/elants-emul/nak_iap_page
+vm_check "the next run flashes it through elants_i2c in recovery: 5512, iap_mode Normal" eval \
+	'"$TOUCHFW" run --force "$elants_dev" >/dev/null 2>&1 &&
+	 [ "$(emul_state mode)" = normal ] && [ "$(emul_state fw_version)" = 5512 ] &&
+	 [ "$(cat "$EMUL_SYS/iap_mode")" = Normal ] && [ "$(emul_state iap_entries)" = 2 ]'
 elantp_use
 vm_log "touchpad result: $(emul_result)"
 vm_check "elan_i2c: the IAP reported a failed write (EIO), the driver stays bound (still saying 5.0)" eval \
@@ -190,6 +198,7 @@ vm_check "touchfw: the write returned EIO, an interruption (exit 12), no rebind"
 	'[ "$(emul_result_field exit_code)" = 12 ] &&
 	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
 	 emul_log_has "an interruption, not a rejection of elantp-19-fw-6.0" &&
+	 emul_log_has "so the next .touchfw run $elantp_dev. tries again; do not unbind elan_i2c" &&
 	 [ "$(emul_bind_count)" = 1 ]'
 vm_check "the touchpad is left in IAP (4 pages written)" eval \
 	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 4 ]'
