@@ -603,7 +603,7 @@ static int bootloader_after_rebind(struct run *r)
  * hardware id it had: the file the driver requests is named by it.
  */
 static int failure_rebind(struct run *r, struct tf_input_watch **w, struct tf_chip_state *st,
-			  bool *seen)
+			  bool *seen, const char *why)
 {
 	struct tf_err e = { 0 };
 	char hw[sizeof(st->hw)];
@@ -622,6 +622,13 @@ static int failure_rebind(struct run *r, struct tf_input_watch **w, struct tf_ch
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	*seen = chip_read(r, st, &e) == 0;
+	/* The update failed before the application was replaced. */
+	if (*seen && st->mode == TF_CHIP_APP && r->chip.mode == TF_CHIP_APP &&
+	    !strcmp(st->version_str, r->chip.version_str))
+		return finish(r, TF_EXIT_IO,
+			      "%s; after a rebind the chip runs its application again "
+			      "(firmware %s)",
+			      why, st->version_str);
 	if (!*seen || st->mode != TF_CHIP_BOOTLOADER || !hw[0] || !strcmp(st->hw, hw))
 		return TF_EXIT_OK;
 	r->next_run_said = true;
@@ -777,7 +784,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			seen = chip_read(r, &st, &e2) == 0;
 			if (wr < 0 && seen && st.mode == TF_CHIP_BOOTLOADER &&
 			    r->fam->caps.kernel_fw_failure_rebind && r->c.dev.driver[0]) {
-				rc = failure_rebind(r, w, &st, &seen);
+				rc = failure_rebind(r, w, &st, &seen, err.msg);
 				if (rc) {
 					err.rejected = r->ops->kernel_fw_rejected &&
 						       r->ops->kernel_fw_rejected(err.code,

@@ -298,6 +298,35 @@ static void test_iap_failing_midway_is_reprobed_and_the_next_run_flashes(void **
 	assert_int_equal(c.stats.iap_entries, 2);
 }
 
+/* A chip that never acknowledged the IAP still holds its application, but
+ * elants_i2c marks recovery all the same, and its next update would send
+ * the recovery entry to a running application.  The rebind's probe finds
+ * the application: the touchscreen works on, and the next run updates it
+ * the normal way. */
+static void test_refused_iap_is_reprobed_back_to_the_application(void **state)
+{
+	struct elants_model *m;
+	struct chip c;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "fault.refuse_iap = true\n");
+	expect_rc(TF_EXIT_IO, "run", DEV);
+	e2e_said(&E, "rebinding it so that a new probe resets the chip");
+	e2e_said(&E, "writing update_fw: Input/output error; after a rebind the chip runs its "
+		     "application again (firmware 5511)");
+	e2e_not_said(&E, "flashes it again");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(c.fw, OLD_FW);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	emub_lock(E.eb);
+	m = emub_chip_elants(E.eb, "touchscreen");
+	m->cfg.refuse_iap = false;
+	emub_unlock(E.eb);
+	expect_rc(0, "run", DEV);
+	assert_int_equal(chip().fw, DB_FW);
+}
+
 /* Without a reset line the driver's soft reset is all a rebind sends; a
  * chip that stays in IAP through it answers no hardware id, and touchfw
  * says what brings it back instead of promising the next run. */
@@ -409,6 +438,8 @@ int main(void)
 			test_iap_failing_midway_is_reprobed_and_the_next_run_flashes, teardown),
 		cmocka_unit_test_teardown(
 			test_chip_staying_in_iap_through_the_reprobe_is_explained, teardown),
+		cmocka_unit_test_teardown(test_refused_iap_is_reprobed_back_to_the_application,
+					  teardown),
 		cmocka_unit_test_teardown(test_failure_message_names_the_back_off_and_the_limit,
 					  teardown),
 		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
