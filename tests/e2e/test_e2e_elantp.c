@@ -209,6 +209,7 @@ static void test_image_without_signature_is_refused_before_the_chip(void **state
 	assert_int_equal(fclose(f), 0);
 	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", path, DEV);
 	e2e_said(&E, "no AA 55 CC 33 FF FF signature where elan_i2c looks for it");
+	e2e_error_names_device(E.err, "no AA 55 CC 33 FF FF signature", DEV);
 	assert_int_equal(chip().stats.iap_entries, 0);
 	assert_int_equal(chip().fw, 5);
 }

@@ -74,9 +74,9 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 		return -err->code;
 	if (elantp_attr_number(id_s, 0xffff, &id) < 0 || elantp_attr_number(fw_s, 255, &fw) < 0)
 		return tf_err_set(err, EBADMSG,
-				  "%s: product_id \"%s\" / firmware_version \"%s\" "
+				  "product_id \"%s\" / firmware_version \"%s\" "
 				  "are not as elan_i2c prints them",
-				  c->dev.name, id_s, fw_s);
+				  id_s, fw_s);
 	st->mode = TF_CHIP_APP;
 	fill(st, id, fw);
 	tf_snprintf(st->detail, sizeof(st->detail),
@@ -107,8 +107,7 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	int rc;
 
 	if (!c->bus)
-		return tf_err_set(err, ENODEV, "%s: no driver bound and no bus open",
-				  c->dev.name);
+		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
 	rc = reg_read(c, ETP_IAP_CTRL, &ctrl);
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;
@@ -173,9 +172,9 @@ static int recover_prepare(struct tf_ctx *c, struct tf_err *err)
 		return bus_err(c, rc, "reading the IAP control register", err);
 	if (v & ETP_MAIN_MODE_ON)
 		return tf_err_set(err, EALREADY,
-				  "%s runs its application (IAP control 0x%04x): not "
-				  "flashed over the bus; elan_i2c can take it",
-				  c->dev.name, v);
+				  "the chip runs its application (IAP control 0x%04x): "
+				  "not flashed over the bus; elan_i2c can take it",
+				  v);
 	if ((rc = reg_write(c, ETP_IAP_RESET_REG, ETP_IAP_RESET)) < 0)
 		return bus_err(c, rc, "resetting the IC (IAP reset)", err);
 	tf_sleep_us(30000);
@@ -186,10 +185,10 @@ static int recover_prepare(struct tf_ctx *c, struct tf_err *err)
 		return bus_err(c, rc, "reading the IAP control register", err);
 	if (v & ETP_MAIN_MODE_ON)
 		return tf_err_set(err, EALREADY,
-				  "%s started its application after the IAP reset "
+				  "the chip started its application after the IAP reset "
 				  "(IAP control 0x%04x): not flashed over the bus; "
 				  "elan_i2c can take it",
-				  c->dev.name, v);
+				  v);
 	if ((rc = reg_write(c, ETP_IAP, ETP_PASSWORD)) < 0)
 		return bus_err(c, rc, "setting the flash key again", err);
 	tf_sleep_us(30000);
@@ -375,11 +374,12 @@ static int elantp_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 {
 	unsigned id;
 
+	(void)c;
 	if (elantp_attr_number(st->hw, 0xffff, &id) < 0)
 		return tf_err_set(err, EINVAL,
-				  "%s: the product id is unknown (\"%s\"), so the "
+				  "the product id is unknown (\"%s\"), so the "
 				  "file elan_i2c would request can not be named",
-				  c->dev.name, st->hw);
+				  st->hw);
 	return elantp_fw_name((uint16_t)id, buf, size);
 }
 
