@@ -39,9 +39,14 @@
 #   3. the drivers' own accounts agree (kernel log), the models hold the
 #      new firmware, nothing is left staged, the loader's path is back;
 #   4. both chips again, their IAP failing midway: each driver's update_fw
-#      write fails with EIO and the driver stays bound; touchfw reports the
-#      touchscreen left in recovery (exit 11) and the touchpad's failed
-#      update (exit 12), rebinds nothing and leaves nothing staged;
+#      write fails with EIO and the driver stays bound; touchfw rebinds
+#      elants_i2c once (it stays in recovery without resetting the chip,
+#      and its next update would not reset it either), whose probe resets
+#      the chip into its boot code (iap_mode Recovery, hardware 2a1c), and
+#      reports it left in recovery (exit 11, the next run flashes it), and
+#      the next run does, once the fault passes; the touchpad's failed
+#      update is exit 12, nothing rebound, the message naming the next run
+#      as the way on; nothing is left staged;
 #   no oops, no warning.  Figures: bind uevent -> verified input device,
 #   per family.
 . /vm/emul.sh
@@ -151,7 +156,7 @@ elantp_use
 vm_require "elantp_emul unloads" emul_unload
 
 # ---- 5. the flash fails midway: the write to update_fw returns the
-# driver's error, the driver stays bound, nothing rebinds
+# driver's error, the driver stays bound; touchfw rebinds elants_i2c only
 rm -rf "${TOUCHFW_STATE:?}"/*
 emul_monitor_start
 emul_dmesg_mark
@@ -167,12 +172,23 @@ vm_log "touchscreen result: $(emul_result)"
 vm_check "elants_i2c: the IAP failed (EIO), the driver stays bound in recovery" eval \
 	'emul_dmesg_has "elants_i2c $elants_dev: firmware update failed: -5" &&
 	 [ "$(emul_driver)" = elants_i2c ] && [ "$(cat "$EMUL_SYS/iap_mode")" = Recovery ]'
-vm_check "touchfw: the write returned EIO, left in its bootloader (exit 11), no rebind" eval \
+vm_check "touchfw: the write returned EIO; one rebind; in recovery, the next run flashes it (exit 11)" eval \
 	'[ "$(emul_result_field exit_code)" = 11 ] &&
 	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
-	 [ "$(emul_bind_count)" = 1 ]'
-vm_check "the chip is still in IAP with 10 pages written" eval \
-	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 10 ]'
+	 emul_log_has "rebinding it so that a new probe resets the chip" &&
+	 emul_log_has "flashes it again" &&
+	 [ "$(emul_bind_count)" = 2 ]'
+vm_check "the new probe reset the chip into its boot code: recovery, 10 pages written, hw_version 2a1c" eval \
+	'[ "$(emul_state mode)" = recovery ] && [ "$(emul_state pages_written)" = 10 ] &&
+	 [ "$(cat "$EMUL_SYS/iap_mode")" = Recovery ] &&
+	 [ "$(cat "$EMUL_SYS/hw_version")" = 2a1c ]'
+# The fault passes; the next run (--force: past the back-off the message
+# names) flashes the chip through the real driver's forced IAP.
+echo -1 >/sys/kernel/debug/elants-emul/nak_iap_page
+vm_check "the next run flashes it through elants_i2c in recovery: 5512, iap_mode Normal" eval \
+	'"$TOUCHFW" run --force "$elants_dev" >/dev/null 2>&1 &&
+	 [ "$(emul_state mode)" = normal ] && [ "$(emul_state fw_version)" = 5512 ] &&
+	 [ "$(cat "$EMUL_SYS/iap_mode")" = Normal ] && [ "$(emul_state iap_entries)" = 2 ]'
 elantp_use
 vm_log "touchpad result: $(emul_result)"
 vm_check "elan_i2c: the IAP reported a failed write (EIO), the driver stays bound (still saying 5.0)" eval \
@@ -182,6 +198,7 @@ vm_check "touchfw: the write returned EIO, an interruption (exit 12), no rebind"
 	'[ "$(emul_result_field exit_code)" = 12 ] &&
 	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
 	 emul_log_has "an interruption, not a rejection of elantp-19-fw-6.0" &&
+	 emul_log_has "so the next .touchfw run $elantp_dev. tries again; do not unbind elan_i2c" &&
 	 [ "$(emul_bind_count)" = 1 ]'
 vm_check "the touchpad is left in IAP (4 pages written)" eval \
 	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 4 ]'
