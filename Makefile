@@ -158,6 +158,7 @@ BOARD_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 10
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
 # The emulated board's LD_PRELOAD shim over libgpiod (tests/emul/gpiod-preload.c).
@@ -315,16 +316,10 @@ $(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
 		-o $@ $< $(B)/libtouchfw.a $(AGENT_LIBS) $(FRONT_LIBS)
 
 # Each fuzz target runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/
-# NAME/, fixtures included); new inputs go to a scratch directory.
+# NAME/, fixtures included); new inputs go to a scratch directory.  FUZZ_JOBS
+# (default: the CPUs) run at once, one core each; results in order.
 fuzz: $(FUZZ_BINS)
-	@set -e; for f in $(FUZZ_BINS); do n=$$(basename $$f); \
-		mkdir -p $(B)/fuzz/out/$$n; \
-		echo "  FUZZ    $$n for $(FUZZ_SECONDS)s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
-			$(B)/fuzz/out/$$n tests/fuzz/corpus/$$n \
-			>$(B)/fuzz/out/$$n.log 2>&1 || { tail -50 $(B)/fuzz/out/$$n.log; exit 1; }; \
-		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/out/$$n.log | tail -1; \
-	done
+	@FUZZ_JOBS=$(FUZZ_JOBS) tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
 
@@ -332,18 +327,23 @@ TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUT
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
 	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
+# The checks build with one job per CPU unless make was given -j (CI runs a
+# plain `make check`); tests/run-tests then runs TEST_JOBS programs at once.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
 check-fast: deps-check
 	@$(MAKE) --no-print-directory check-format
-	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory $(CHECK_J) check-run
 
 # Sanitizer pass: clang, so the tree is also proven warning-free there.
 check-san:
-	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) check-run
-	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) fuzz
+	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) check-run
+	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
 check: deps-check
 	@$(MAKE) --no-print-directory check-format
-	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
+	@$(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)"
 	@$(MAKE) --no-print-directory check-san
 
 # ---------------------------------------------------------------- soak
