@@ -47,8 +47,14 @@
 #      the next run does, once the fault passes; the touchpad's failed
 #      update is exit 12, nothing rebound, the message naming the next run
 #      as the way on; nothing is left staged;
+#   5. the touchpad model again, without firmware (left in IAP), at 0x16,
+#      where the profile's touchpad@16 is always-on and allows bus
+#      recovery: elan_i2c's probe fails ("device initialize failed"), no
+#      bind follows; the shipped rule runs handle-event on the add, the run
+#      recovers it over i2c-dev (16 pages from IAP as found), binds
+#      elan_i2c and verifies firmware_version 6.0 and the input device;
 #   no oops, no warning.  Figures: bind uevent -> verified input device,
-#   per family.
+#   per family; add uevent -> verified input device for the recovery.
 . /vm/emul.sh
 . /vm/elants-emul.sh
 . /vm/elantp-emul.sh
@@ -208,5 +214,50 @@ emul_monitor_stop
 elants_use
 vm_check "elants_emul unloads" emul_unload
 elantp_use
+vm_check "elantp_emul unloads" emul_unload
+
+# ---- 6. a touchpad left in IAP: elan_i2c's probe fails, no bind follows;
+# its add uevent starts a run that recovers it over i2c-dev (the profile's
+# touchpad@16 is always-on and allows bus recovery), binds elan_i2c and
+# verifies
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elantp_emul loads (touchpad 19 at 0x16, no firmware: left in IAP)" \
+	elantp_load addr=0x16 product_id=19 fw_version=0 iap_start_page=496
+vm_log "touchpad in IAP: $elantp_dev ($elantp_devpath)"
+tp_done=""
+elan_recovery_done() {
+	emul_run_done && tp_done=$(vm_now_us)
+}
+udevadm settle --timeout=30
+vm_require "the run ends" vm_wait 60 "the recovery run" elan_recovery_done
+vm_log "touchpad result: $(emul_result)"
+vm_check "elan_i2c's probe failed on the touchpad in IAP (kernel log)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: device initialize failed: -5"
+vm_check "the add uevent started the run (no bind came before it)" eval \
+	'emul_log_has "^touchfw: $elantp_dev: device " && [ "$(emul_runs)" = 1 ]'
+vm_check "touchfw found it in IAP at 0x16 and flashed elantp-19-fw-6.0 there" eval \
+	'emul_log_has "IAP mode at 0x16" &&
+	 emul_log_has "flashing elantp-19-fw-6.0 (6.0) at bootloader address 0x16"'
+vm_check "result ok through the bootloader, (bootloader) -> 6.0" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = bootloader ] &&
+	 emul_log_has "verified: firmware (bootloader) -> 6.0"'
+vm_check "the touchpad runs 6, its 16 pages written from IAP as found" eval \
+	'[ "$(emul_state mode)" = main ] && [ "$(emul_state fw_version)" = 6 ] &&
+	 [ "$(emul_state iap_entries)" = 0 ] && [ "$(emul_state pages_written)" = 16 ] &&
+	 [ "$(emul_state page_errors)" = 0 ]'
+vm_check "elan_i2c bound it on firmware 6 (kernel log), one bind: touchfw's" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0013, Firmware: 0x0006" &&
+	 [ "$(emul_driver)" = elan_i2c ] && [ "$(emul_bind_count)" = 1 ]'
+vm_check "elan_i2c says product_id 19, firmware_version 6.0" eval \
+	'[ "$(cat "$EMUL_SYS/product_id")" = 19.0 ] && [ "$(cat "$EMUL_SYS/firmware_version")" = 6.0 ]'
+vm_check "the input device is \"Elan Touchpad\", X 0..3052, the one touchfw verified" eval \
+	'[ "$(cat "$EMUL_SYS/input/$(emul_input)/name")" = "Elan Touchpad" ] &&
+	 [ "$(elan_abs_max $ABS_MT_POSITION_X)" = 3052 ] &&
+	 [ "$(emul_result_field input)" = "$(emul_event)" ]'
+_add=$(emul_add_us)
+[ -z "$_add" ] || vm_figure elantp_add_to_verified_input_ms "$(vm_us_to_ms $((tp_done - _add)))" ms
+emul_monitor_stop
 vm_check "elantp_emul unloads" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
