@@ -1307,6 +1307,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	char name[TF_FW_NAME_MAX];
 	const uint8_t *img;
 	size_t len;
+	bool rebound = false;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
@@ -1334,19 +1335,26 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
-		if (wr == 0 && !tf_stop_requested() && rebind_after_update(r)) {
+		rebound = rebind_after_update(r) && !tf_stop_requested();
+		if (rebound) {
 			/* It re-read the chip but keeps (or never had) its old
-			 * input device: a new probe registers one. */
-			rlog(r, TF_LOG_INFO,
-			     "%s registers no input device again after %s: "
-			     "rebinding it",
-			     r->c.dev.driver, caps->kernel_fw_attr);
+			 * input device -- after a failed update too, with the
+			 * chip in its bootloader and its IRQ off: a new probe
+			 * after every write. */
+			if (wr == 0)
+				rlog(r, TF_LOG_INFO,
+				     "%s registers no input device again after %s: "
+				     "rebinding it",
+				     r->c.dev.driver, caps->kernel_fw_attr);
+			else
+				rlog(r, TF_LOG_INFO, "%s: rebinding %s for a fresh probe",
+				     err.msg, r->c.dev.driver);
 			tf_input_watch_free(*w);
 			*w = NULL;
 			rc = rebind(r, w);
-			if (!rc)
+			if (!rc && wr == 0 && !tf_stop_requested())
 				rc = bootloader_after_rebind(r);
-			if (!rc)
+			if (!rc && wr == 0 && !tf_stop_requested())
 				rc = wait_input(r, *w);
 		} else {
 			/* The driver re-initialises and registers a new input
@@ -1357,8 +1365,12 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* The kernel's write returns when the driver is done: a stop
 		 * is seen after it, with nothing of ours left staged. */
 		if (tf_stop_requested())
-			return interrupted(r, "while the driver flashed (its update was "
-					      "left to finish; not verified)");
+			return interrupted(r,
+					   rebound ? "while the driver flashed (its update "
+						     "was left to finish and the driver "
+						     "bound again; not verified)"
+						   : "while the driver flashed (its update was "
+						     "left to finish; not verified)");
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };

@@ -22,7 +22,10 @@
  * driver overwrites it), unlock, per frame WAITING_FRAME_DATA, the frame,
  * FRAME_CRC_PASS (rechecking CHECK, retrying FAIL after retry x 1 ms, 20
  * times), 3 s; 1 s; the info block read again (its failure is the write's
- * error).  The input device is not registered again: unbind and bind.
+ * error).  The write returns when all that is done, with that error (the
+ * store runs in the writer's context; spibus.c emub_spi_attr_write).  The
+ * input device is neither unregistered nor registered again: unbind and
+ * bind.
  *
  * Attributes (mxt_attr_group): fw_version ("%u.%u.%02X") and hw_version
  * ("%u.%u") from data->info -- NULL in the bootloader and after a failed

@@ -100,6 +100,7 @@ struct emub_spi_dev {
 	guint8 mchp_info[4]; /* family, variant, version, build */
 	bool have_update_fw_result;
 	int update_fw_result; /* what the last write to update_fw returned */
+	int update_fw_count;  /* writes to update_fw handled */
 };
 
 struct emub_spi {
@@ -122,6 +123,12 @@ int emub_spi_parse_group(GKeyFile *kf, const char *grp, struct emub_board_desc *
 int emub_spi_check(struct emub_board_desc *d, char *err, size_t errsz);
 bool emub_spi_has_controllers(const struct emub_board_desc *d);
 void emub_spi_board_free(struct emub_spi_board *b);
+
+/* gpio.c hook (spibus.c): the board's shim wrote to @rel (below /sys) and
+ * waits for the store function: 0 with *@res what the write returns (0 or
+ * -errno) once the driver model's store has run, or 1 when @rel is no
+ * writable attribute of a bound spi driver (a plain file write). */
+int emub_spi_attr_write(struct emub *eb, const char *rel, int *res);
 
 /* emub.c hooks (spibus.c) */
 int emub_spi_start(struct emub *eb);

@@ -711,6 +711,25 @@ static void on_driver_dir(struct emub *eb, const char *dir, const char *name)
 	g_free(buf);
 }
 
+/* A driver attribute's store function (eb->lock not held): what the write
+ * returns, 0 or -errno; -ENOENT when no driver has the attribute. */
+static int attr_store(struct emub_spi_dev *d, const char *name)
+{
+	int r;
+
+	if (!d->driver || strcmp(d->driver, "mchp_spi_ts"))
+		return -ENOENT; /* the attribute group went with the driver */
+	if (strcmp(name, "update_fw"))
+		return -ENOENT;
+	r = emub_mchp_update_fw(d);
+	g_mutex_lock(&d->eb->lock);
+	d->have_update_fw_result = true;
+	d->update_fw_result = r;
+	d->update_fw_count++;
+	g_mutex_unlock(&d->eb->lock);
+	return r;
+}
+
 static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *name)
 {
 	const char *dir = d->devpath + 1;
@@ -747,16 +766,12 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 		return;
 	}
 	if (!strcmp(name, "update_fw")) {
+		/* a writer not under the board's shim: the write has returned
+		 * already; the store runs now */
 		char *b = take(eb, dir, name);
 
-		if (b && d->driver && !strcmp(d->driver, "mchp_spi_ts")) {
-			int r = emub_mchp_update_fw(d);
-
-			g_mutex_lock(&eb->lock);
-			d->have_update_fw_result = true;
-			d->update_fw_result = r;
-			g_mutex_unlock(&eb->lock);
-		}
+		if (b)
+			attr_store(d, name);
 		g_free(b);
 		return;
 	}
@@ -951,6 +966,7 @@ struct call {
 	const char *drv;
 	bool bind;
 	bool destroy;
+	const char *attr; /* a driver attribute's store instead of bind/unbind */
 	int r;
 	GMutex m;
 	GCond c;
@@ -965,7 +981,9 @@ static gboolean call_cb(gpointer data)
 		g_source_destroy(k->eb->spi->source);
 	else if (k->eb->spi->inotify_fd >= 0)
 		on_inotify(k->eb->spi->inotify_fd, G_IO_IN, k->eb);
-	if (k->d)
+	if (k->d && k->attr)
+		k->r = attr_store(k->d, k->attr);
+	else if (k->d)
 		k->r = k->bind ? dev_bind(k->d, k->drv) : dev_unbind(k->d, NULL);
 	g_mutex_lock(&k->m);
 	k->done = true;
@@ -1002,6 +1020,46 @@ static int service_call(struct emub *eb, struct emub_spi_dev *d, const char *drv
 	if (!eb->spi)
 		return -ENODEV;
 	return service_run(&k);
+}
+
+int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
+{
+	static const char *const attrs[] = { "update_fw" };
+	struct emub_spi *s = eb->spi;
+	struct emub_spi_dev *d = NULL;
+	const char *name = NULL;
+	char *buf;
+	gsize len = 0;
+
+	for (int i = 0; s && i < s->ndevs && !d; i++) {
+		size_t dl = strlen(s->devs[i].devpath + 1);
+
+		if (strncmp(rel, s->devs[i].devpath + 1, dl) || rel[dl] != '/')
+			continue;
+		for (size_t a = 0; a < G_N_ELEMENTS(attrs); a++)
+			if (!strcmp(rel + dl + 1, attrs[a]))
+				name = attrs[a];
+		if (name)
+			d = &s->devs[i];
+	}
+	if (!d)
+		return 1;
+	buf = read_rel(eb, rel, &len);
+	if (!buf || !len) { /* a write of nothing: sysfs calls no store */
+		g_free(buf);
+		*res = 0;
+		return 0;
+	}
+	g_free(buf);
+	/* taken here: the writer's close finds the file empty and the
+	 * inotify path runs nothing a second time */
+	emub_sys_write(eb, rel, "");
+	{
+		struct call k = { .eb = eb, .d = d, .attr = name };
+
+		*res = service_run(&k);
+	}
+	return 0;
 }
 
 int emub_spi_start(struct emub *eb)
@@ -1418,6 +1476,19 @@ struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)
 	struct emub_spi_dev *d = find_dev(eb, dev);
 
 	return d && d->ops == &mxt_spi_ops ? d->model : NULL;
+}
+
+int emub_spi_update_fw_count_now(struct emub *eb, const char *dev)
+{
+	struct emub_spi_dev *d = find_dev(eb, dev);
+	int n;
+
+	if (!d)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	n = d->update_fw_count;
+	g_mutex_unlock(&eb->lock);
+	return n;
 }
 
 int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result)
