@@ -1335,12 +1335,14 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
-		rebound = rebind_after_update(r) && !tf_stop_requested();
+		rebound = rebind_after_update(r);
 		if (rebound) {
 			/* It re-read the chip but keeps (or never had) its old
 			 * input device -- after a failed update too, with the
 			 * chip in its bootloader and its IRQ off: a new probe
-			 * after every write. */
+			 * after every write, a stopped run's too (the write has
+			 * returned, the driver is done; nothing else would bind
+			 * it again). */
 			if (wr == 0)
 				rlog(r, TF_LOG_INFO,
 				     "%s registers no input device again after %s: "

@@ -573,6 +573,50 @@ static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
+static void test_sigterm_during_update_fw_still_rebinds(void **state)
+{
+	struct emub_child *child;
+	const char *msg;
+	int st;
+
+	(void)state;
+	/* SIGTERM while mchp_spi_ts's update_fw write is blocked in the
+	 * driver's flash: the write returns when the driver is done, and
+	 * the driver must still be bound again -- it registers no input
+	 * device by itself after update_fw */
+	realtime_next = true;
+	no_config_next = true;
+	start("app", "driver", NULL);
+	/* a part as fast as mchp_spi_ts's waits need: its bootloader up
+	 * before the unlock, 5 + 1 ms after 0xA5, and a frame programmed
+	 * before the next status read, 1 ms after FRAME_CRC_PASS (the
+	 * model's defaults, 60 ms and 5 ms, are longer: in realtime pacing
+	 * the driver's update would fail with -EINVAL) */
+	emub_lock(E.eb);
+	chip()->cfg.t.bl_enter_ns = 2 * 1000 * 1000;
+	chip()->cfg.t.frame_prog_ns = 500 * 1000;
+	emub_unlock(E.eb);
+	child = e2e_spawn(&E, "flash", "--firmware", fw_file(), "spi1.0", NULL);
+	while (frames_passed() < 20)
+		usleep(10000);
+	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	msg = emub_child_stderr(child);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 19 || !strstr(msg, "stopped by SIGTERM"))
+		fail_msg("expected exit 19 (interrupted):\n%s", msg);
+	assert_non_null(strstr(msg, "rebinding it"));
+	assert_non_null(strstr(msg, "the driver bound again; not verified"));
+	emub_child_free(child);
+	/* the update went in; the new probe registered the input device */
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +649,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_bind_event_with_power_driver_updates_through_update_fw, teardown),
+		cmocka_unit_test_teardown(test_sigterm_during_update_fw_still_rebinds,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
