@@ -185,6 +185,45 @@ static int child_run(int argc, char **argv)
 			if (sfd >= 0)
 				close(sfd);
 			*eq = '=';
+		} else if (g_str_has_prefix(cmd, "first-sight:")) {
+			/* open the node the moment it shows, as a program that
+			 * polls for it (or rescans sysfs) does */
+			gint64 end = g_get_monotonic_time() + 15 * G_USEC_PER_SEC;
+
+			fd = -1;
+			errno = ETIMEDOUT;
+			while (g_get_monotonic_time() < end) {
+				if (access(arg, F_OK) == 0) {
+					fd = open(arg, O_RDWR);
+					break;
+				}
+				g_usleep(20);
+			}
+			r = fd < 0 ? -1 : ioctl(fd, SPI_IOC_RD_MODE32, &v32);
+		} else if (g_str_has_prefix(cmd, "last-sight:")) {
+			/* open and ask the node until it is gone, as a program
+			 * racing an unbind does: while the node shows it is
+			 * spidev's (answers, or ESHUTDOWN), then ENOENT */
+			gint64 end = g_get_monotonic_time() + 15 * G_USEC_PER_SEC;
+			int opens = 0;
+
+			r = -1;
+			errno = ETIMEDOUT;
+			while (g_get_monotonic_time() < end) {
+				int f = open(arg, O_RDWR);
+
+				if (f < 0) {
+					r = errno == ENOENT && opens ? 0 : -1;
+					break;
+				}
+				opens++;
+				if (ioctl(f, SPI_IOC_RD_MODE32, &v32) < 0 &&
+				    errno != ESHUTDOWN) {
+					close(f);
+					break;
+				}
+				close(f);
+			}
 		} else if (g_str_has_prefix(cmd, "gone:")) {
 			struct stat sb;
 			int k;
@@ -227,6 +266,64 @@ static bool node_exists(struct emub *eb, const char *node)
 
 	g_free(p);
 	return r;
+}
+
+/*
+ * A program that finds the spidev node by polling opens it the moment it
+ * appears: the node must answer its ioctls from then on, as the kernel's
+ * does from device_add() on (the same race input.c had).
+ */
+static void test_spidev_node_answers_when_it_first_shows(void **state)
+{
+	const char *const args[] = { "first-sight:/dev/spidev1.1", NULL };
+	struct emub *eb = tu_board_text(spi_board);
+
+	(void)state;
+	for (int round = 0; round < 10; round++) {
+		struct emub_child *c;
+		char *out;
+		int st;
+
+		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
+		c = tu_spawn_self(eb, args, NULL);
+		g_usleep(50000);
+		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);
+		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
+		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
+		emub_child_free(c);
+		assert_string_equal(out, "first-sight:/dev/spidev1.1 -> OK\n");
+		assert_int_equal(st, 0);
+		g_free(out);
+	}
+	emub_free(eb);
+}
+
+/* ... and until it is gone, it is spidev's: a program that opens it
+ * while spidev unbinds gets an answer, ESHUTDOWN or ENOENT, never a
+ * plain file (ENOTTY) whose handler went first. */
+static void test_spidev_node_answers_until_it_goes(void **state)
+{
+	const char *const args[] = { "last-sight:/dev/spidev1.1", NULL };
+	struct emub *eb = tu_board_text(spi_board);
+
+	(void)state;
+	for (int round = 0; round < 10; round++) {
+		struct emub_child *c;
+		char *out;
+		int st;
+
+		c = tu_spawn_self(eb, args, NULL);
+		g_usleep(50000);
+		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
+		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
+		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
+		emub_child_free(c);
+		assert_string_equal(out, "last-sight:/dev/spidev1.1 -> OK\n");
+		assert_int_equal(st, 0);
+		g_free(out);
+		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);
+	}
+	emub_free(eb);
 }
 
 static void test_sysfs_layout(void **state)
@@ -709,6 +806,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_board_errors),
 		cmocka_unit_test(test_mxt_spi_framing_against_the_model),
 		cmocka_unit_test(test_mchp_update_fw),
+		cmocka_unit_test(test_spidev_node_answers_when_it_first_shows),
+		cmocka_unit_test(test_spidev_node_answers_until_it_goes),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))

@@ -91,7 +91,11 @@ struct emub_spi_dev {
 	unsigned int generation; /* bumps at every spidev unbind */
 	char *spidev_path;	 /* devpath of spidevB.C */
 	char *devnode;		 /* /dev/spidevB.C */
+	/* the node's ioctl emulation: attached at the first spidev probe and
+	 * kept (for that node path) until the board stops, so a file opened
+	 * before an unbind gets ESHUTDOWN, never a vanished handler */
 	UMockdevIoctlBase *ioctl;
+	char *ioctl_node;
 	/* mchp_spi_ts (drv_mchp_spi.c) */
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
@@ -145,7 +149,8 @@ int emub_mchp_update_fw(struct emub_spi_dev *d);
 void emub_mchp_attrs_write(struct emub_spi_dev *d);
 void emub_mchp_attrs_remove(struct emub_spi_dev *d);
 
-/* spidev.c */
+/* spidev.c: the ioctl emulation of d->devnode (kept from an earlier
+ * binding when it serves the same node); detach at the board's stop. */
 int emub_spidev_attach(struct emub_spi_dev *d);
 void emub_spidev_detach(struct emub_spi_dev *d);
 /* Run one message on the controller (eb->lock held): the transfers' tx

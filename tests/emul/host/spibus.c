@@ -511,17 +511,24 @@ static int spidev_probe(struct emub_spi_dev *d)
 		char *chr = g_strdup_printf("dev/char/%d:%d", SPIDEV_MAJOR, minor);
 		char *dv = g_strdup_printf("%s/device", d->spidev_path + 1);
 
+		char *info_dir = g_path_get_dirname(info), *node_dir = g_path_get_dirname(node);
+
 		/* the ioctl handler first: a program that sees the node
-		 * must find it served */
+		 * must find it served; then what umockdev's preload reads
+		 * (the .node link), then the node in one step
+		 * (g_file_set_contents renames it into place) -- last: it
+		 * is what waiters see */
 		emub_spidev_attach(d);
-		g_mkdir_with_parents(info, 0755);
-		rmdir(info);
+		g_mkdir_with_parents(info_dir, 0755);
 		unlink(info);
 		if (symlink(num, info))
 			emub_log(eb, "spidev: %s: %s", info, g_strerror(errno));
 		emub_sys_symlink(eb, d->spidev_path + 1, chr);
 		emub_sys_symlink(eb, d->devpath + 1, dv);
-		g_file_set_contents(node, "", 0, NULL); /* last: it is what waiters see */
+		g_mkdir_with_parents(node_dir, 0755);
+		g_file_set_contents(node, "", 0, NULL);
+		g_free(info_dir);
+		g_free(node_dir);
 		g_free(node);
 		g_free(info);
 		g_free(num);
@@ -559,17 +566,15 @@ static void spidev_remove(struct emub_spi_dev *d)
 	g_ptr_array_add(env, g_strdup_printf("MAJOR=%d", SPIDEV_MAJOR));
 	g_ptr_array_add(env, g_strdup_printf("MINOR=%d", minor));
 	g_ptr_array_add(env, g_strdup_printf("DEVNAME=%s", cname));
-	emub_uevent_send(eb, "remove", d->spidev_path, "spidev", env);
-	g_ptr_array_free(env, TRUE);
-	emub_spidev_detach(d);
-	p = g_strdup_printf("/sys%s", d->spidev_path);
-	umockdev_testbed_remove_device(eb->tb, p);
-	g_free(p);
+	/* the node goes first (device_destroy()); its ioctl emulation
+	 * stays, answering ESHUTDOWN to files still open (a program that
+	 * opened the node just before finds spidev's answer, not a
+	 * vanished handler) */
 	{
 		char *f[3] = {
-			g_strdup_printf("%s/sys/dev/char/%d:%d", eb->root, SPIDEV_MAJOR, minor),
-			g_strdup_printf("%s/dev/.node/%s", eb->root, cname),
 			g_strdup_printf("%s%s", eb->root, d->devnode),
+			g_strdup_printf("%s/dev/.node/%s", eb->root, cname),
+			g_strdup_printf("%s/sys/dev/char/%d:%d", eb->root, SPIDEV_MAJOR, minor),
 		};
 
 		for (int i = 0; i < 3; i++) {
@@ -577,6 +582,11 @@ static void spidev_remove(struct emub_spi_dev *d)
 			g_free(f[i]);
 		}
 	}
+	emub_uevent_send(eb, "remove", d->spidev_path, "spidev", env);
+	g_ptr_array_free(env, TRUE);
+	p = g_strdup_printf("/sys%s", d->spidev_path);
+	umockdev_testbed_remove_device(eb->tb, p);
+	g_free(p);
 	p = g_strdup_printf("%s/spidev", d->devpath + 1);
 	emub_sys_remove(eb, p);
 	g_free(p);
