@@ -173,6 +173,7 @@ static void test_probe_reads_an_unbound_chip_over_spidev(void **state)
 static void test_run_flashes_a_chip_without_firmware(void **state)
 {
 	struct emub_spi_stats st;
+	struct mxt_spi_stats spi_st;
 
 	(void)state;
 	start("no-image", "always-on", NULL);
@@ -189,7 +190,12 @@ static void test_run_flashes_a_chip_without_firmware(void **state)
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
 	assert_int_equal(mxt_model_nvm_config_crc(chip()), 0x06F670);
+	spi_st = emub_spi_mxt(E.eb, "touchscreen")->stats;
 	emub_unlock(E.eb);
+	/* every response was asked for after the chip's preparation time
+	 * (touchfw's delay_usecs + cs_change gap) */
+	assert_int_equal(spi_st.early_responses, 0);
+	assert_true(spi_st.responses > 10);
 	/* the driver took it again: its input device is there */
 	e2e_said(&E, "input device input0");
 	assert_int_equal(inputs(), 1);

@@ -694,12 +694,25 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 		/* the bootloader answers from the third byte */
 		"mode:3", "msg:x5=0100000000", "msg:x5=0100000000",
 		/* the application framing gets no answer from a bootloader */
-		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13, NULL
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		/* the response asked for 100 us after the request: not ready
+		 * (0xFF), the request lost; 600 us: answered */
+		"open:/dev/spidev1.0", "mode:3", "msg:t6=0200000700ed,cs,d=100;x13=" FF13,
+		"msg:t6=0200000700ed,cs,d=600;x13=" FF13, NULL
 	};
+	struct mxt_spi *ts;
 	char *out;
 
 	(void)state;
 	out = run(eb, cmds);
+	emub_lock(eb);
+	ts = emub_spi_mxt(eb, "ts");
+	assert_int_equal(ts->stats.early_responses, 1);
+	emub_unlock(eb);
+	assert_contains(out, "msg:t6=0200000700ed,cs,d=100;x13=" FF13
+			     " -> OK =19 ff ff ff ff ff ff ff ff\n"
+			     "msg:t6=0200000700ed,cs,d=600;x13=" FF13
+			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
 	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13
 			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
 	assert_contains(out, "msg:t6=0200000700ee,cs,d=1000;x13=" FF13

@@ -253,12 +253,17 @@ void emub_mchp_free(struct emub_spi_dev *d)
 
 /* ------------------------------------------------------------ update_fw */
 
-/* mxt_t6_command() over spi: a write request, its verdict after the gap */
+static void sleep_ms(struct emub_spi_dev *d, unsigned int ms);
+
+/* mxt_t6_command() over spi: mxt_spi_write_req (the request, 500 us with
+ * the chip still selected), the wait for its completion (CHG is not
+ * modelled: the 1 ms timeout, MXT_CS_MAX_DELAY), then
+ * mxt_spi_write_process (6 bytes out, the verdict in the first) */
 static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, guint16 len)
 {
 	guint8 req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN], ones[MXT_SPI_HEADER], rx[MXT_SPI_HEADER];
 	struct emub_spi_xfer x[2] = {
-		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 50 },
+		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 500 },
 		{ .tx = ones, .rx = rx, .len = MXT_SPI_HEADER },
 	};
 	int r;
@@ -271,12 +276,15 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 	req[5] = mxt_spi_model_crc8(req, 5);
 	memcpy(req + MXT_SPI_HEADER, val, len);
 	memset(ones, 0xff, sizeof(ones));
-	/* mxt_spi_write_req(), then (the IRQ) mxt_spi_write_process() */
 	g_mutex_lock(&d->eb->lock);
 	r = emub_spi_message_locked(d, &x[0], 1);
-	if (!r)
-		r = emub_spi_message_locked(d, &x[1], 1);
 	g_mutex_unlock(&d->eb->lock);
+	sleep_ms(d, 1);
+	if (!r) {
+		g_mutex_lock(&d->eb->lock);
+		r = emub_spi_message_locked(d, &x[1], 1);
+		g_mutex_unlock(&d->eb->lock);
+	}
 	if (!r && rx[0] != MXT_SPI_WRITE_OK)
 		r = -EIO;
 	return r;
