@@ -547,8 +547,11 @@ static int detect(struct run *r, struct tf_chip_state *st)
 	struct tf_err err = { 0 };
 
 	if (chip_read(r, st, &err) < 0)
-		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO, "%s",
-			      err.msg);
+		return finish(r,
+			      err.code == EBADMSG || err.code == EOPNOTSUPP
+				      ? TF_EXIT_UNSUPPORTED
+				      : TF_EXIT_IO,
+			      "%s", err.msg);
 	return TF_EXIT_OK;
 }
 

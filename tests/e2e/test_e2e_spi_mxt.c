@@ -579,6 +579,23 @@ static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
+static void test_chip_with_t144_data_crc_is_refused_untouched(void **state)
+{
+	(void)state;
+	/* T144 in the object table: mchp_spi_ts would CRC its write data,
+	 * a framing touchfw does not speak -- refused before any write */
+	start("app", "always-on", "t144 = true\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
+	e2e_said(&E, "the chip lists T144: its spi writes carry a data CRC");
+	emub_lock(E.eb);
+	assert_int_equal(emub_spi_mxt(E.eb, "touchscreen")->stats.writes, 0);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x10);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
 static void test_sigterm_during_update_fw_still_rebinds(void **state)
 {
 	struct emub_child *child;
@@ -656,6 +673,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_bind_event_with_power_driver_updates_through_update_fw, teardown),
 		cmocka_unit_test_teardown(test_sigterm_during_update_fw_still_rebinds,
+					  teardown),
+		cmocka_unit_test_teardown(test_chip_with_t144_data_crc_is_refused_untouched,
 					  teardown),
 	};
 

@@ -142,6 +142,19 @@ static int read_info(struct tf_ctx *c, struct mxt_info *info, struct tf_err *err
 	if (r == 0)
 		r = mxt_info_parse(buf, len, info, err);
 	free(buf);
+	/*
+	 * mchp_spi_ts turns a data CRC on when the object table lists T144
+	 * (mxt_parse_object_table: a CRC8 after each write's data, in the
+	 * length, 14-byte chunks; T5 messages one byte longer).  How the chip
+	 * answers a bad data CRC, and whether its read responses change, no
+	 * source says, so touchfw does not write to such a chip over spidev.
+	 */
+	if (r == 0 && c->spi_open && mxt_info_object(info, MXT_T144))
+		return tf_err_set(err, EOPNOTSUPP,
+				  "the chip lists T144: its spi writes carry a data CRC "
+				  "(mchp_spi_ts's crc_enabled), which touchfw does not "
+				  "speak; nothing was written (with power = \"driver\" "
+				  "mchp_spi_ts writes it)");
 	return r;
 }
 
@@ -264,6 +277,8 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "0x%02x answers but ", p->app);
+	if (r == -EOPNOTSUPP)
+		return r;
 	if (c->spi_open && r == -EPROTO)
 		return tf_err_set(err, EPROTO,
 				  "reading the info block over %s: the chip "
@@ -805,6 +820,8 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 			p->have_info = true;
 			return 0;
 		}
+		if (r == -EOPNOTSUPP)
+			return r; /* the new firmware lists T144 (read_info) */
 		if (r == -EBADMSG) {
 			/* The new firmware runs with a corrupt info block. */
 			if (err)

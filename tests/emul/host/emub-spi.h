@@ -47,6 +47,7 @@ struct emub_spi_dev_desc {
 	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
 	bool crc_fail_always; /* the bootloader fails every frame's check */
 	bool no_input;	      /* mchp_spi_ts registers no input device */
+	bool t144;	      /* the object table lists T144 (mchp_spi_ts: data CRC on) */
 };
 
 struct emub_spi_board {

@@ -224,13 +224,15 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			else
 				c->power_loss_after = v;
 		} else if (!strcmp(k, "fault.crc_fail_always") ||
-			   !strcmp(k, "fault.no_input")) {
+			   !strcmp(k, "fault.no_input") || !strcmp(k, "t144")) {
 			bool on = false;
 
 			if (!parse_bool(s, &on))
 				r = ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);
 			else if (!strcmp(k, "fault.crc_fail_always"))
 				c->crc_fail_always = on;
+			else if (!strcmp(k, "t144"))
+				c->t144 = on;
 			else
 				c->no_input = on;
 		} else if (!strcmp(k, "compatible")) {
@@ -1140,6 +1142,15 @@ int emub_spi_start(struct emub *eb)
 			cfg.faults.crc_fail_times = d->desc->crc_fail_frame ? 1 : 0;
 			cfg.faults.power_loss_after = d->desc->power_loss_after;
 			cfg.faults.crc_fail_always = d->desc->crc_fail_always;
+			if (d->desc->t144 && cfg.num_objects < MXT_MODEL_MAX_OBJECTS) {
+				/* T144 listed last (its size is the model's
+				 * choice: only its presence is documented) */
+				cfg.objects[cfg.num_objects].type = 144;
+				cfg.objects[cfg.num_objects].size = 2;
+				cfg.objects[cfg.num_objects].instances = 1;
+				cfg.objects[cfg.num_objects].report_ids = 0;
+				cfg.num_objects++;
+			}
 			mxt_model_init(m, &cfg, eb->now_ns);
 			mxt_spi_init(sp, m);
 			sp->faults.crc_reply_at = d->desc->crc_reply_at;

@@ -19,7 +19,8 @@
  *   What is unverified and chosen here: the response header echoes the
  *   request's register and length (the driver looks at byte 0 only); a
  *   length over 64 (the driver's MXT_MAX_SPI_BLOCK) is an invalid request;
- *   the T144 data CRC is not modelled (the presets have no T144); a
+ *   the T144 data CRC is not modelled (the presets have no T144; the
+ *   board's `t144 = true` lists one, for touchfw's refusal); a
  *   response waits in the interface while the chip resets (the driver
  *   reads the status of its T6 RESET / 0xA5 write 1 ms later).
  * Bootloader mode: a frame starting 0x01 is a read (the status, id and
