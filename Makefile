@@ -107,19 +107,11 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 	-DTF_LIBEXECDIR=\"$(PKGLIBEXECDIR)\" \
 	-DTF_RUNSTATEDIR=\"$(RUNSTATEDIR)/touchfw\" \
 	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\"
-# Test hooks: the agent found next to the front end, the detached run
-# keeping umockdev's preload (and with it the emulated board's GPIO shim,
-# tests/emul/gpiod-preload.c: the agent itself holds no emulator).  Only the binaries the tests, the demo and
-# the benchmarks run have them; a plain `make` and `make install` never.
-TEST_HOOK_GOALS := check check-fast check-run check-san check-vm check-vm-run demo \
-	demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run bench bench-run fuzz soak soak-run \
-	$(B)/tests/% $(B)/fuzz/% $(B)/bench/%
-ifneq ($(filter $(TEST_HOOK_GOALS),$(MAKECMDGOALS)),)
-TEST_HOOKS ?= 1
-endif
-TEST_HOOKS ?= 0
-TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS) \
-	-DTF_TEST_HOOKS=$(if $(filter 1,$(TEST_HOOKS)),1,0)
+# The binaries the tests run are the ones `make install` installs: no test
+# hooks.  On an emulated board, the board's LD_PRELOAD shim maps the
+# agent's installed path to the build's and keeps the board's variables
+# in the detached run's environment (tests/emul/exec-preload.c).
+TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS)
 ifeq ($(SAN),1)
 TF_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -246,6 +238,23 @@ $(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
+# Goodix Berlin fixtures for the emulated GT9916 (tests/emul/boards/berlin-*):
+# a firmware file in the container fwupdate.c parses (ISP, application,
+# config subsystems) and its config alone in the updater's text form.
+# Deterministic, so tests and a manifest can carry fixed hashes.
+BERLIN_FIXTURES := $(B)/fixtures/berlin/gt9916-9916-01000002.bin \
+	$(B)/fixtures/berlin/gt9916-cfg-22.cfg
+
+$(B)/fixtures/berlin/gt9916-9916-01000002.bin: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen berlin-fw --chip gt9916 --id 9916 --version 01000002 --size 65536 \
+		--config-id 0x22 -o $@
+$(B)/fixtures/berlin/gt9916-cfg-22.cfg: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen berlin-cfg --config-id 0x22 --enc -o $@
+
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UMOCKDEV_LIBS) -lfdt -lpthread
@@ -253,11 +262,15 @@ $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 # The shim is loaded into every program run on the board, sanitized or not
 # (i2c-tools, gpioinfo, the shells of the tests), so it is built without
 # the sanitizer flags; it reaches libgpiod and libc by dlsym(RTLD_NEXT).
-$(GPIOD_PRELOAD): tests/emul/gpiod-preload.c
+# Its exec part (tests/emul/exec-preload.c) maps the agent's installed
+# path to this build's, so it follows the install paths (paths.stamp).
+$(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/paths.stamp
 	@mkdir -p $(@D)
 	$(q) CCLD $@
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(call pc_cflags,libgpiod) $(CFLAGS) \
-		-fPIC -shared $(LDFLAGS) -o $@ $< -ldl -lpthread
+		-DEMUB_AGENT=\"$(abspath $(B))/touchfw-agent\" \
+		-DEMUB_INSTALLED_AGENT=\"$(PKGLIBEXECDIR)/touchfw-agent\" \
+		-fPIC -shared $(LDFLAGS) -o $@ $(filter %.c,$^) -ldl -lpthread
 
 # The chip models must stay freestanding (no libc, no allocation) so that a
 # test kernel module can compile the same sources: build them that way and
@@ -311,7 +324,7 @@ fuzz: $(FUZZ_BINS)
 		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/out/$$n.log | tail -1; \
 	done
 
-TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS)
+TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
@@ -421,7 +434,7 @@ deps-check:
 # instead of installing a touchfw that looks for its agent and settings
 # under /usr/local.
 PATHS_STAMP := $(B)/paths.stamp
-PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR) TEST_HOOKS=$(TEST_HOOKS)
+PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR)
 $(PATHS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(PATHS_NOW)' | cmp -s - $@ || printf '%s\n' '$(PATHS_NOW)' >$@
@@ -476,8 +489,6 @@ INSTALLED = $(BINDIR)/touchfw $(PKGLIBEXECDIR)/touchfw-agent \
 	  $(PKGDATADIR)/firmware-db/manifest.ini.sig $(PKGSYSCONFDIR)/keys/build-demo.pub)
 
 install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
-	@test "$(TEST_HOOKS)" != 1 || { echo "make install: refusing to install a" \
-		"build with test hooks (TEST_HOOKS=1); run it as a goal of its own"; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGLIBEXECDIR) \
 		$(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
 		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \

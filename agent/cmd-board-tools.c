@@ -185,16 +185,6 @@ static void hint_adapters(const char *want)
 		say(LIVE_HINT, "no i2c adapters here (is the adapter's driver loaded?)");
 }
 
-static bool family_has_driver(const struct tf_family *f, const char *drv)
-{
-	const char *const *d;
-
-	for (d = f->ids->drivers; d && *d; d++)
-		if (!strcmp(*d, drv))
-			return true;
-	return false;
-}
-
 static int check_line(const char *what, const struct tf_gpio_spec *g)
 {
 	char who[80] = "";
@@ -333,10 +323,10 @@ static int check_controller(const struct tf_controller *ctl)
 	} else if (ctl->driver[0] && strcmp(ctl->driver, dev.driver)) {
 		say(LIVE_FAIL, "driver %s is bound, the profile says %s", dev.driver,
 		    ctl->driver);
-		if (family_has_driver(fam, dev.driver))
+		if (tf_family_has_driver(fam, dev.driver))
 			say(LIVE_HINT, "did you mean driver = \"%s\"?", dev.driver);
 		bad++;
-	} else if (!family_has_driver(fam, dev.driver)) {
+	} else if (!tf_family_has_driver(fam, dev.driver)) {
 		say(LIVE_FAIL, "driver %s is bound: not a %s driver", dev.driver,
 		    fam->ids->name);
 		bad++;

@@ -6,12 +6,15 @@
  */
 #include "handle-event.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "event.h"
 #include "exitcode.h"
@@ -108,6 +111,47 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, c
 	return TF_VERDICT_HANDED_OFF; /* provisionally; settings and state follow */
 }
 
+/*
+ * Does any *.dtb exist in any of @dirs?  Asked for every event of a known
+ * driver, so it reads the directories with getdents64() into a buffer on the stack
+ * (opendir() would allocate 32 KiB).
+ */
+static bool any_profile(const char (*dirs)[256], unsigned n)
+{
+	union {
+		struct dirent64 de;
+		char b[4096];
+	} u;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ssize_t got;
+		bool found = false;
+
+		if (fd < 0)
+			continue;
+		while (!found && (got = getdents64(fd, u.b, sizeof(u.b))) > 0) {
+			ssize_t off = 0;
+
+			while (off < got) {
+				const struct dirent64 *de = (const void *)(u.b + off);
+				size_t l = strlen(de->d_name);
+
+				if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
+					found = true;
+					break;
+				}
+				off += de->d_reclen;
+			}
+		}
+		close(fd);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 static enum tf_verdict decide(const struct tf_settings *s, const char **why)
 {
 	if (tf_settings_disabled(s)) {
@@ -115,7 +159,7 @@ static enum tf_verdict decide(const struct tf_settings *s, const char **why)
 					      : "disabled in the settings";
 		return TF_VERDICT_DISABLED;
 	}
-	if (!tf_any_profile(s->boards_dirs, s->n_boards_dirs)) {
+	if (!any_profile(s->boards_dirs, s->n_boards_dirs)) {
 		*why = "no board profile is installed";
 		return TF_VERDICT_NO_PROFILES;
 	}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Firmware database manifest parser (pure: a buffer in, a struct tf_fwdb
- * out, no file access), the names of its enums, and tf_fwdb_free().
+ * out, no file access), the names of its enums, tf_fwdb_free(), and the
+ * pure lookups in a parsed manifest (a blob by id, does a blob fit a
+ * hardware, a board, a running version).
  *
  * libinih does not tell its handler the line number, and it silently
  * truncates long section names and reads indented lines as continuations,
@@ -891,4 +893,58 @@ void tf_fwdb_free(struct tf_fwdb *db)
 const char *tf_blob_type_name(enum tf_blob_type t)
 {
 	return t == TF_BLOB_CONFIG ? "config" : "firmware";
+}
+
+/* ------------------------------------------------------------ lookups */
+
+const struct tf_blob *tf_fwdb_find(const struct tf_fwdb *db, const char *id)
+{
+	size_t i;
+
+	if (!db || !id)
+		return NULL;
+	for (i = 0; i < db->n_blobs; i++)
+		if (!strcmp(db->blobs[i].id, id))
+			return &db->blobs[i];
+	return NULL;
+}
+
+bool tf_blob_fits_hardware(const struct tf_blob *b, const char *hw)
+{
+	size_t i;
+
+	if (!b || !hw)
+		return false;
+	for (i = 0; i < b->n_hardware; i++)
+		if (!strcmp(b->hardware[i], hw))
+			return true;
+	return false;
+}
+
+bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids, size_t n)
+{
+	size_t i, j;
+
+	if (!b)
+		return false;
+	if (b->n_boards == 0)
+		return true;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < b->n_boards; j++)
+			if (board_ids[i] && !strcmp(board_ids[i], b->boards[j]))
+				return true;
+	return false;
+}
+
+bool tf_blob_fits_from_version(const struct tf_blob *b, const struct tf_version *current)
+{
+	if (!b)
+		return false;
+	if (!current)
+		return !b->min_from && !b->max_from;
+	if (b->min_from && tf_version_cmp(current, &b->v_min_from) < 0)
+		return false;
+	if (b->max_from && tf_version_cmp(current, &b->v_max_from) > 0)
+		return false;
+	return true;
 }

@@ -3,7 +3,7 @@
  * Firmware database loading and verification: read manifest.ini and its
  * signature file from the database directory (through fs.c, no symlinks),
  * apply the signature policy with the public keys, and check a blob's
- * size and SHA-256 when it is read.  Also the blob matching helpers.
+ * size and SHA-256 when it is read.
  */
 #include "fwdb-priv.h"
 
@@ -411,56 +411,4 @@ int tf_fwdb_verify_blob(const struct tf_fwdb *db, const struct tf_blob *b, struc
 	r = tf_fwdb_read_blob(db, b, &data, &len, err);
 	free(data);
 	return r;
-}
-
-const struct tf_blob *tf_fwdb_find(const struct tf_fwdb *db, const char *id)
-{
-	size_t i;
-
-	if (!db || !id)
-		return NULL;
-	for (i = 0; i < db->n_blobs; i++)
-		if (!strcmp(db->blobs[i].id, id))
-			return &db->blobs[i];
-	return NULL;
-}
-
-bool tf_blob_fits_hardware(const struct tf_blob *b, const char *hw)
-{
-	size_t i;
-
-	if (!b || !hw)
-		return false;
-	for (i = 0; i < b->n_hardware; i++)
-		if (!strcmp(b->hardware[i], hw))
-			return true;
-	return false;
-}
-
-bool tf_blob_fits_board(const struct tf_blob *b, const char *const *board_ids, size_t n)
-{
-	size_t i, j;
-
-	if (!b)
-		return false;
-	if (b->n_boards == 0)
-		return true;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < b->n_boards; j++)
-			if (board_ids[i] && !strcmp(board_ids[i], b->boards[j]))
-				return true;
-	return false;
-}
-
-bool tf_blob_fits_from_version(const struct tf_blob *b, const struct tf_version *current)
-{
-	if (!b)
-		return false;
-	if (!current)
-		return !b->min_from && !b->max_from;
-	if (b->min_from && tf_version_cmp(current, &b->v_min_from) < 0)
-		return false;
-	if (b->max_from && tf_version_cmp(current, &b->v_max_from) > 0)
-		return false;
-	return true;
 }

@@ -11,7 +11,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,51 +80,23 @@ static bool systemd_running(void)
 	return lstat("/run/systemd/system", &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-const char *tf_agent_path(char *buf, size_t size)
+const char *tf_agent_path(void)
 {
-#if TF_TEST_HOOKS
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	/* A test build runs from its build tree, the agent next to it. */
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			if (tf_snprintf(buf, size, "%s/touchfw-agent", self) == 0 &&
-			    access(buf, X_OK) == 0)
-				return buf;
-		}
-	}
-#else
-	(void)buf;
-	(void)size;
-#endif
 	return TF_LIBEXECDIR "/touchfw-agent";
 }
 
 /*
  * The environment of the detached run: a fixed PATH and the log level,
  * nothing else of udev's (the uevent's variables, whatever a rule set).
- * A test build also passes on what puts the run inside an emulated board
- * (umockdev's preload, with the emulator's GPIO shim, and its testbed).
  */
 static const char *const handoff_passed_env[] = {
 	"TOUCHFW_LOG_LEVEL",
-#if TF_TEST_HOOKS
-	"LD_PRELOAD",
-	"UMOCKDEV_DIR",
-#endif
 };
 
 /*
  * The detached run's environment built from @from into @out (@max slots,
  * NULL-terminated; entries point into @from): PATH=TF_HANDOFF_PATH and
- * TOUCHFW_LOG_LEVEL, plus in a test build what the emulated board needs.
- * Returns the number of entries.
+ * TOUCHFW_LOG_LEVEL.  Returns the number of entries.
  */
 static size_t handoff_env(char **out, size_t max, char *const *from)
 {
@@ -278,8 +249,8 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
 static int handoff_fork(const struct tf_settings *s, const char *config_path, const char *dev,
 			const char *const *args, struct tf_err *err)
 {
-	char agent_buf[PATH_MAX], logname[300];
-	const char *agent = tf_agent_path(agent_buf, sizeof(agent_buf));
+	char logname[300];
+	const char *agent = tf_agent_path();
 	struct tf_state st;
 	int pfd[2], status, logfd, r;
 	pid_t pid;

@@ -35,11 +35,11 @@ int tf_handoff(const struct tf_settings *s, const char *config_path, const char 
 const char *tf_handoff_how_name(enum tf_handoff_how how);
 
 /*
- * Where the agent binary is: the compiled-in libexec path; in a test build
- * (TF_TEST_HOOKS) the one next to this binary first.  Never from the
- * environment: udev's RUN programs get the uevent's variables.
+ * Where the agent binary is: the compiled-in libexec path, only.  Never
+ * from the environment (udev's RUN programs get the uevent's variables)
+ * nor from where this binary lies.
  */
-const char *tf_agent_path(char *buf, size_t size);
+const char *tf_agent_path(void);
 
 /* PATH for what handle-event starts (systemctl, the detached run). */
 #define TF_HANDOFF_PATH "/usr/sbin:/usr/bin:/sbin:/bin"

@@ -454,15 +454,21 @@ int tf_state_write_attempts(struct tf_state *st, const char *dev, const struct t
 	return write_at(st->dirfd, st->dir, name, buf, err);
 }
 
-int tf_state_clear_attempts(struct tf_state *st, const char *dev)
+/* Remove DEV.@suffix; one that is not there is removed already. */
+static int remove_dev_file(struct tf_state *st, const char *dev, const char *suffix)
 {
 	char name[160];
 
-	if (name_for(name, sizeof(name), dev, "attempts"))
+	if (name_for(name, sizeof(name), dev, suffix))
 		return -EINVAL;
 	if (unlinkat(st->dirfd, name, 0) < 0 && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+int tf_state_clear_attempts(struct tf_state *st, const char *dev)
+{
+	return remove_dev_file(st, dev, "attempts");
 }
 
 int tf_file_id_get(const char *path, struct tf_file_id *id)
@@ -519,13 +525,7 @@ bool tf_state_is_uptodate(struct tf_state *st, const char *dev, const struct tf_
 
 int tf_state_clear_uptodate(struct tf_state *st, const char *dev)
 {
-	char name[160];
-
-	if (name_for(name, sizeof(name), dev, "uptodate"))
-		return -EINVAL;
-	if (unlinkat(st->dirfd, name, 0) < 0 && errno != ENOENT)
-		return -errno;
-	return 0;
+	return remove_dev_file(st, dev, "uptodate");
 }
 
 int tf_state_write_result(struct tf_state *st, const char *dev, const char *json)
@@ -694,6 +694,19 @@ static DIR *failed_dir(const char *persist_dir, int *r)
 	return d;
 }
 
+/* @dev's failure records: the directory (NULL with *@r as failed_dir()
+ * says, or -EINVAL for a bad name) and their names' prefix "DEV.". */
+static DIR *dev_failures(const char *persist_dir, const char *dev, char *prefix, size_t size,
+			 int *r)
+{
+	if (!tf_devname_valid(dev)) {
+		*r = -EINVAL;
+		return NULL;
+	}
+	snprintf(prefix, size, "%s.", dev);
+	return failed_dir(persist_dir, r);
+}
+
 int tf_persist_clear(const char *persist_dir, const char *dev)
 {
 	char prefix[160];
@@ -701,12 +714,9 @@ int tf_persist_clear(const char *persist_dir, const char *dev)
 	DIR *d;
 	int n = 0;
 
-	if (!tf_devname_valid(dev))
-		return -EINVAL;
-	d = failed_dir(persist_dir, &n);
+	d = dev_failures(persist_dir, dev, prefix, sizeof(prefix), &n);
 	if (!d)
 		return n;
-	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, prefix, strlen(prefix)) &&
 		    unlinkat(dirfd(d), de->d_name, 0) == 0)
@@ -723,12 +733,9 @@ int tf_persist_list_failures(const char *persist_dir, const char *dev,
 	DIR *d;
 	int n = 0;
 
-	if (!tf_devname_valid(dev))
-		return -EINVAL;
-	d = failed_dir(persist_dir, &n);
+	d = dev_failures(persist_dir, dev, prefix, sizeof(prefix), &n);
 	if (!d)
 		return n;
-	snprintf(prefix, sizeof(prefix), "%s.", dev);
 	while ((de = readdir(d)) && n < max) {
 		struct tf_failure_rec *f = &out[n];
 		struct stat sb;

@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,45 +86,4 @@ int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *o
 	closedir(d);
 	qsort(out, (size_t)n, sizeof(*out), cmp_inputs);
 	return n;
-}
-
-/*
- * The udev fast path asks this for every event of a known driver, so it
- * reads the directories with getdents64() into a buffer on the stack
- * (opendir() would allocate 32 KiB).
- */
-bool tf_any_profile(const char (*dirs)[256], unsigned n)
-{
-	union {
-		struct dirent64 de;
-		char b[4096];
-	} u;
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		ssize_t got;
-		bool found = false;
-
-		if (fd < 0)
-			continue;
-		while (!found && (got = getdents64(fd, u.b, sizeof(u.b))) > 0) {
-			ssize_t off = 0;
-
-			while (off < got) {
-				const struct dirent64 *de = (const void *)(u.b + off);
-				size_t l = strlen(de->d_name);
-
-				if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
-					found = true;
-					break;
-				}
-				off += de->d_reclen;
-			}
-		}
-		close(fd);
-		if (found)
-			return true;
-	}
-	return false;
 }

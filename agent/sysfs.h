@@ -24,7 +24,5 @@ int tf_sysfs_link_name(const char *path, char *buf, size_t size);
 int tf_sysfs_driver(const char *subsys, const char *dev, char *buf, size_t size);
 /* Input children (inputN, with their eventN); returns how many, or -errno. */
 int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *out, int max);
-/* Does any *.dtb exist in any of @dirs? */
-bool tf_any_profile(const char (*dirs)[256], unsigned n);
 
 #endif /* TF_SYSFS_H */

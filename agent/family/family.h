@@ -300,6 +300,8 @@ extern const struct tf_family *const tf_families[];
 const struct tf_family *tf_family_by_name(const char *name);
 /* The family whose ids list @driver, NULL if none. */
 const struct tf_family *tf_family_by_driver(const char *driver);
+/* Is @driver one of @f's kernel drivers? */
+bool tf_family_has_driver(const struct tf_family *f, const char *driver);
 /*
  * Is @f complete: every operation its capabilities promise is there?
  * 0, or -EINVAL with the reason in @why.  (The unit tests hold every
@@ -313,5 +315,25 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size);
  */
 int tf_family_check_controller(const struct tf_family *f, const struct tf_controller *ctl,
 			       char *msg, size_t size);
+
+/*
+ * The bound driver's attribute @name (c->dev.syspath/@name) into @buf,
+ * trailing newline and blanks cut (driver-attr.c).  One missing or empty
+ * is read again for up to @wait_ms: a driver may add its attributes last
+ * in its probe.  0, or -EIO naming the attribute.
+ */
+int tf_driver_attr_wait(const struct tf_ctx *c, const char *name, char *buf, size_t size,
+			unsigned wait_ms, struct tf_err *err);
+
+/*
+ * A firmware image that is the file's bytes as they are (plain-image.c),
+ * for families whose driver loads the file itself: load_firmware checks
+ * the bytes, then hands them to tf_plain_image_take(), which keeps them
+ * as *@img (or frees them when it can not); tf_plain_image_free and
+ * tf_plain_image_bytes serve as free_firmware and kernel_firmware.
+ */
+int tf_plain_image_take(uint8_t *data, size_t len, void **img, struct tf_err *err);
+void tf_plain_image_free(void *img);
+void tf_plain_image_bytes(void *img, const uint8_t **data, size_t *len);
 
 #endif /* TF_FAMILY_H */

@@ -21,26 +21,36 @@ const struct tf_family *const tf_families[] = {
 	NULL,
 };
 
-const struct tf_family *tf_family_by_name(const char *name)
+/* The family of @ids (the lookups are registry-ids.c's, over the same
+ * registry.def), NULL if none. */
+static const struct tf_family *by_ids(const struct tf_family_ids *ids)
 {
 	size_t i;
 
-	for (i = 0; name && tf_families[i]; i++)
-		if (!strcmp(tf_families[i]->ids->name, name))
+	for (i = 0; ids && tf_families[i]; i++)
+		if (tf_families[i]->ids == ids)
 			return tf_families[i];
 	return NULL;
 }
 
-const struct tf_family *tf_family_by_driver(const char *driver)
+const struct tf_family *tf_family_by_name(const char *name)
 {
-	size_t i;
+	return by_ids(tf_family_ids_by_name(name));
+}
+
+bool tf_family_has_driver(const struct tf_family *f, const char *driver)
+{
 	const char *const *d;
 
-	for (i = 0; driver && tf_families[i]; i++)
-		for (d = tf_families[i]->ids->drivers; d && *d; d++)
-			if (!strcmp(*d, driver))
-				return tf_families[i];
-	return NULL;
+	for (d = f->ids->drivers; driver && d && *d; d++)
+		if (!strcmp(*d, driver))
+			return true;
+	return false;
+}
+
+const struct tf_family *tf_family_by_driver(const char *driver)
+{
+	return by_ids(tf_family_ids_by_driver(driver));
 }
 
 #define NEED(cond, ...)                                                      \

@@ -320,7 +320,7 @@ static void edit_manifest(const char *from, const char *to)
 	free(out);
 	free(text);
 	snprintf(cmd, sizeof(cmd),
-		 "'%s/touchfw' db sign --key '%s/keys/build-demo.key' --db '%s' "
+		 "'%s/touchfw-agent' db sign --key '%s/keys/build-demo.key' --db '%s' "
 		 ">/dev/null",
 		 E.build, E.build, E.db);
 	assert_int_equal(system(cmd), 0);

@@ -7,8 +7,9 @@
  * name the driver computes from the product id (elan_i2c_<id>.0.bin),
  * writes update_fw, rebinds (the driver keeps its old input device) and
  * checks firmware_version and the new input device.  Faults: a page error
- * midway (the touchpad is left in IAP and elan_i2c no longer binds), no
- * input device, an image without the signature, no profile.
+ * midway (the write fails with EIO, the touchpad is left in IAP with
+ * elan_i2c still bound), an image elan_i2c refuses (the write fails with
+ * EBADF), no input device, an image without the signature, no profile.
  */
 #include "e2e.h"
 
@@ -128,19 +129,26 @@ static void test_dry_run_names_the_file_the_driver_requests(void **state)
 	assert_int_equal(chip().stats.iap_entries, 0);
 }
 
-static void test_page_error_midway_leaves_iap_and_no_driver(void **state)
+static void test_page_error_midway_fails_the_write_and_leaves_iap(void **state)
 {
 	struct chip c;
 
 	(void)state;
 	start("touchfw,emul-elantp", "fault.iap_page_error = 100\n");
 	expect_rc(TF_EXIT_VERIFY, "run", DEV);
-	e2e_said(&E, "the driver's probe failed");
+	/* elan_sysfs_update_fw returns the update's error to the writer
+	 * once elan_update_firmware has reset the IAP. */
+	e2e_said(&E, "driver update failed: writing update_fw: Input/output error");
+	e2e_said(&E, "an interruption, not a rejection of elantp-18-fw-6.0");
+	e2e_not_said(&E, "rebinding it");
 	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
 	assert_int_equal(c.stats.pages_written, 100 - 32);
 	assert_true(c.stats.page_errors >= 3);
-	/* elan_i2c's probe fails on a touchpad in IAP: it stays unbound. */
-	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	/* No re-probe after a failed update: elan_i2c stays bound (a
+	 * rebind would fail, the touchpad answering only IAP registers),
+	 * and the next update_fw flashes from IAP. */
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
 }
 
 static void test_driver_without_input_device_fails_verification(void **state)
@@ -173,6 +181,34 @@ static void test_image_without_signature_is_refused_before_the_chip(void **state
 	assert_int_equal(chip().fw, 5);
 }
 
+/* The signature where another ic type has it: touchfw can not tell the
+ * touchpad's ic type from the bound driver, so elan_i2c is the judge:
+ * signature mismatch, -EBADF from the write, the chip untouched. */
+static void test_image_the_driver_refuses_fails_the_write(void **state)
+{
+	static uint8_t img[640 * ELANTP_MODEL_PAGE];
+	char path[400];
+	FILE *f;
+
+	(void)state;
+	start("touchfw,emul-elantp", NULL);
+	elantp_model_make_image(img, 18, 7);
+	memset(img + ELANTP_MODEL_SIG_ADDR, 0, 6);
+	memcpy(img + sizeof(img) - 6, "\xaa\x55\xcc\x33\xff\xff", 6);
+	snprintf(path, sizeof(path), "%s/640pages.bin", E.dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	assert_int_equal(fclose(f), 0);
+	expect_rc(TF_EXIT_VERIFY, "flash", "--firmware", path, DEV);
+	e2e_said(&E, "driver update failed: writing update_fw: Bad file descriptor");
+	e2e_not_said(&E, "an interruption");
+	e2e_not_said(&E, "rebinding it");
+	assert_int_equal(chip().stats.iap_entries, 0);
+	assert_int_equal(chip().fw, 5);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+}
+
 static void test_no_profile_for_this_board_touches_nothing(void **state)
 {
 	(void)state;
@@ -188,7 +224,9 @@ int main(void)
 			test_older_firmware_is_flashed_by_the_driver_and_rebound, teardown),
 		cmocka_unit_test_teardown(test_dry_run_names_the_file_the_driver_requests,
 					  teardown),
-		cmocka_unit_test_teardown(test_page_error_midway_leaves_iap_and_no_driver,
+		cmocka_unit_test_teardown(test_page_error_midway_fails_the_write_and_leaves_iap,
+					  teardown),
+		cmocka_unit_test_teardown(test_image_the_driver_refuses_fails_the_write,
 					  teardown),
 		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
 					  teardown),

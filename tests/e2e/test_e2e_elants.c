@@ -266,13 +266,19 @@ static void test_iap_failing_midway_leaves_recovery_and_says_so(void **state)
 	(void)state;
 	start("touchfw,emul-elants", OLD_FW, "fault.iap_nak_page = 10\n");
 	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
-	e2e_said(&E, "after update_fw and a rebind: elants_i2c reports recovery mode");
+	/* elants_i2c_fw_update returns the IAP's error to the writer and
+	 * stays bound in recovery (no re-probe, nothing to rebind). */
+	e2e_said(&E, "driver update failed: writing update_fw: Input/output error");
+	e2e_said(&E, "writing update_fw: Input/output error; the chip is in its bootloader");
+	e2e_not_said(&E, "rebinding it");
 	c = chip();
-	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
+	/* The driver sends no reset after a failed IAP: the chip is still in
+	 * it, without a valid application. */
+	assert_int_equal(c.mode, ELANTS_MODEL_IAP);
 	assert_int_equal(c.stats.pages_written, 10);
 	assert_true(c.stats.bad_acks >= 30);
-	/* The driver is bound again, in recovery: the next run retries, and
-	 * (the fault gone) recovers it through update_fw. */
+	/* The driver stays bound, its iap_mode Recovery: the next run
+	 * retries through update_fw (forced IAP). */
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 }
 

@@ -13,6 +13,15 @@
  *   fwgen goodix-config --id ID --version N --resolution WxH
  *   fwgen silead-fw --tag SEED --size PAGES -o FILE   (silead_model_make_fw)
  *                [--touches N] -o FILE
+ *   fwgen berlin-fw --chip gt9916|gt9897 --id PID --version VID --size BYTES
+ *                [--config-id N] [--tag SEED] -o FILE
+ *   fwgen berlin-cfg --config-id N [--version V] [--enc] -o FILE
+ *
+ * Goodix Berlin firmware files are berlin_image.h's container (the header
+ * fwupdate.c parses, ISP subsystem 0, the application in subsystems, the
+ * config as subsystem type 4 with --config-id); VID is the patch_vid as 8
+ * hex digits.  berlin-cfg writes the 4 KiB config alone, binary or (--enc)
+ * in the "0xHH," text fwupdate's load_config_file reads.
  *
  * Goodix configurations come from the Goodix chip model
  * (goodix_model_make_config): the length and checksum its product id
@@ -24,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "berlin_image.h"
 #include "goodix_model.h"
 #include "silead_model.h"
 #include "elants_model.h"
@@ -33,18 +43,22 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
-		   "                   [--frame BYTES] [--enc] -o FILE\n"
-		   "       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
-		   "       fwgen goodix-config --id ID --version N --resolution WxH\n"
-		   "       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
-		   "       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
-		   "       fwgen elantp-fw --id PRODUCT --version N -o FILE\n"
-		   "                           [--touches N] -o FILE\n"
-		   "\n"
-		   "PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
-		   "(default 256).  --enc writes the vendor's ASCII-hex form.\n"
-		   "--tag sets a marker in the T38 user-data object so configs differ.\n");
+	fprintf(f,
+		"Usage: fwgen image --chip PRESET --version M.m.BB --size BYTES\n"
+		"                   [--frame BYTES] [--enc] -o FILE\n"
+		"       fwgen config --chip PRESET --version M.m.BB [--tag N] -o FILE\n"
+		"       fwgen goodix-config --id ID --version N --resolution WxH\n"
+		"                           [--touches N] -o FILE\n"
+		"       fwgen silead-fw --tag SEED --size PAGES -o FILE\n"
+		"       fwgen elants-fw --id HWID --version FWVER [--size PAGES] -o FILE\n"
+		"       fwgen elantp-fw --id PRODUCT --version N [--iap-start PAGE] -o FILE\n"
+		"       fwgen berlin-fw --chip gt9916|gt9897 --id PID --version VID\n"
+		"                 --size BYTES [--config-id N] [--tag SEED] -o FILE\n"
+		"       fwgen berlin-cfg --config-id N [--version V] [--enc] -o FILE\n"
+		"\n"
+		"PRESET: mxt224e, mxt1664s.  --frame is the payload per frame\n"
+		"(default 256).  --enc writes the vendor's ASCII-hex form.\n"
+		"--tag sets a marker in the T38 user-data object so configs differ.\n");
 }
 
 static int parse_version(const char *s, unsigned *maj, unsigned *min, unsigned *build)
@@ -269,7 +283,8 @@ static int make_elants_fw(const char *id, const char *ver, unsigned long pages, 
 }
 
 /* An Elan touchpad image in the chip model's layout (elantp_model.h). */
-static int make_elantp_fw(const char *id, const char *ver, const char *out)
+static int make_elantp_fw(const char *id, const char *ver, unsigned long iap_start,
+			  const char *out)
 {
 	unsigned long pid, fw;
 	char *e1 = NULL, *e2 = NULL;
@@ -282,17 +297,126 @@ static int make_elantp_fw(const char *id, const char *ver, const char *out)
 	}
 	pid = strtoul(id, &e1, 10);
 	fw = strtoul(ver, &e2, 10);
-	if (*e1 || *e2 || !pid || pid > 0xffff || !fw || fw > 255) {
-		fprintf(stderr, "fwgen: bad --id (decimal product id) or --version (1-255)\n");
+	if (*e1 || *e2 || !pid || pid > 0xffff || !fw || fw > 255 || !iap_start ||
+	    iap_start >= ELANTP_MODEL_PAGES) {
+		fprintf(stderr, "fwgen: bad --id (decimal product id), --version (1-255) or "
+				"--iap-start (page 1-511)\n");
 		return -1;
 	}
 	img = malloc(ELANTP_MODEL_FLASH);
 	if (!img)
 		return -1;
-	elantp_model_make_image(img, (em_u16)pid, (em_u8)fw);
+	elantp_model_make_image_at(img, (em_u16)pid, (em_u8)fw, (em_u16)iap_start);
 	r = write_file(out, img, ELANTP_MODEL_FLASH);
 	free(img);
 	return r;
+}
+
+/* A Goodix Berlin firmware file (berlin_image.h) for the chip model. */
+static int make_berlin_fw(const char *chip, const char *pid, const char *ver,
+			  unsigned long size, const char *config_id, unsigned long tag,
+			  const char *out)
+{
+	struct berlin_fw_spec s = { .seed = (em_u32)tag, .config_version = 1 };
+	unsigned int b[4];
+	unsigned long id = 0;
+	char tail, *end = NULL;
+	em_u8 *buf;
+	em_u32 len;
+	int r;
+
+	if (!chip || !pid || !ver || !out || !size) {
+		fprintf(stderr,
+			"fwgen: berlin-fw needs --chip, --id, --version, --size and -o\n");
+		return -1;
+	}
+	if (!strcmp(chip, "gt9916"))
+		s.variant = BERLIN_D;
+	else if (!strcmp(chip, "gt9897"))
+		s.variant = BERLIN_A;
+	else {
+		fprintf(stderr, "fwgen: --chip: \"%s\" is not gt9916 or gt9897\n", chip);
+		return -1;
+	}
+	if (!*pid || strlen(pid) > 8) {
+		fprintf(stderr, "fwgen: --id: the patch pid is 1..8 characters\n");
+		return -1;
+	}
+	if (strlen(ver) != 8 ||
+	    sscanf(ver, "%2x%2x%2x%2x%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4) {
+		fprintf(stderr, "fwgen: --version: \"%s\" is not a patch_vid of 8 hex digits\n",
+			ver);
+		return -1;
+	}
+	if (config_id) {
+		id = strtoul(config_id, &end, 0);
+		if (!*config_id || *end || id > 0xffffffffUL) {
+			fprintf(stderr, "fwgen: --config-id: \"%s\" is not a 32-bit number\n",
+				config_id);
+			return -1;
+		}
+	}
+	s.pid = pid;
+	for (int i = 0; i < 4; i++)
+		s.vid[i] = (em_u8)b[i];
+	s.app_size = size > BERLIN_APP_MAX ? 1 : (em_u32)size;
+	s.with_config = config_id != NULL;
+	s.config_id = (em_u32)id;
+	len = berlin_fw_file_size(&s);
+	if (!len) {
+		fprintf(stderr,
+			"fwgen: --size: the application is an even size of %d..%u bytes\n",
+			BERLIN_DESC_SIZE, BERLIN_APP_MAX);
+		return -1;
+	}
+	buf = malloc(len);
+	if (!buf)
+		return -1;
+	r = berlin_fw_file_build(&s, buf, len) == len ? write_file(out, buf, len) : -1;
+	free(buf);
+	return r;
+}
+
+/* The config alone: binary, or the text fwupdate's load_config_file reads. */
+static int make_berlin_cfg(const char *config_id, const char *ver, int enc, const char *out)
+{
+	em_u8 cfg[BERLIN_CONFIG_SIZE];
+	unsigned long id, v = 1;
+	char *end = NULL;
+	FILE *f;
+
+	if (!config_id || !out) {
+		fprintf(stderr, "fwgen: berlin-cfg needs --config-id and -o\n");
+		return -1;
+	}
+	id = strtoul(config_id, &end, 0);
+	if (!*config_id || *end || id > 0xffffffffUL) {
+		fprintf(stderr, "fwgen: --config-id: \"%s\" is not a 32-bit number\n",
+			config_id);
+		return -1;
+	}
+	if (ver) {
+		v = strtoul(ver, &end, 0);
+		if (!*ver || *end || v > 255) {
+			fprintf(stderr, "fwgen: --version: \"%s\" is not 0..255\n", ver);
+			return -1;
+		}
+	}
+	berlin_model_make_config(cfg, (em_u32)id, (em_u8)v);
+	if (!enc)
+		return write_file(out, cfg, sizeof(cfg));
+	f = fopen(out, "w");
+	if (!f) {
+		fprintf(stderr, "fwgen: %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(cfg); i++)
+		fprintf(f, "0x%02X%s", cfg[i], i % 16 == 15 ? ",\n" : ",");
+	if (fclose(f) != 0) {
+		fprintf(stderr, "fwgen: %s: write failed\n", out);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -307,12 +431,16 @@ int main(int argc, char **argv)
 		{ "id", required_argument, NULL, 'i' },
 		{ "resolution", required_argument, NULL, 'r' },
 		{ "touches", required_argument, NULL, 'n' },
+		{ "config-id", required_argument, NULL, 'C' },
+		{ "iap-start", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *chip = NULL, *ver = NULL, *out = NULL, *mode, *gid = NULL, *res = NULL;
+	const char *chip = NULL, *ver = NULL, *out = NULL, *mode, *gid = NULL, *res = NULL,
+		   *config_id = NULL;
 	unsigned long size = 0, frame = 256, tag = 1, touches = 5;
+	unsigned long iap_start = ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE;
 	unsigned maj, min, build;
 	struct mxt_model_cfg cfg;
 	int c, enc = 0;
@@ -352,6 +480,12 @@ int main(int argc, char **argv)
 		case 'n':
 			touches = strtoul(optarg, NULL, 0);
 			break;
+		case 'C':
+			config_id = optarg;
+			break;
+		case 'a':
+			iap_start = strtoul(optarg, NULL, 0);
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -374,10 +508,14 @@ int main(int argc, char **argv)
 		n = silead_model_make_fw((em_u32)tag, (em_u32)size, buf, sizeof(buf));
 		return write_file(out, buf, n) ? 1 : 0;
 	}
+	if (!strcmp(mode, "berlin-fw"))
+		return make_berlin_fw(chip, gid, ver, size, config_id, tag, out) ? 1 : 0;
+	if (!strcmp(mode, "berlin-cfg"))
+		return make_berlin_cfg(config_id, ver, enc, out) ? 1 : 0;
 	if (!strcmp(mode, "goodix-config"))
 		return make_goodix_config(gid, ver, res, touches, out) ? 1 : 0;
 	if (!strcmp(mode, "elantp-fw"))
-		return make_elantp_fw(gid, ver, out) ? 1 : 0;
+		return make_elantp_fw(gid, ver, iap_start, out) ? 1 : 0;
 	if (!strcmp(mode, "elants-fw"))
 		return make_elants_fw(gid, ver, size ? size : 64, out) ? 1 : 0;
 	if (!chip || !ver || !out || !mxt_model_preset(chip, &cfg) ||

@@ -119,6 +119,36 @@ static void test_full_update(void **state)
 	assert_int_equal(v, sw);
 }
 
+/* A part whose boot code is larger: the image says where the application
+ * starts, and only the pages from there on are written and summed. */
+static void test_update_of_a_part_with_a_later_iap_start(void **state)
+{
+	static uint8_t fresh[ELANTP_MODEL_FLASH];
+	struct elantp_model_cfg cfg = { .product_id = 19,
+					.max_x = 3052,
+					.max_y = 1888,
+					.iap_start_page = 496,
+					.fail_page = -1 };
+	unsigned v, sw;
+
+	(void)state;
+	elantp_model_make_image_at(img, 19, 5, 496);
+	elantp_model_init(&M, &cfg, img);
+	elantp_model_make_image_at(fresh, 19, 6, 496);
+	/* where __elan_update_firmware reads the IAP start: in words */
+	assert_int_equal(fresh[0x106] | fresh[0x107] << 8, 496 * ELANTP_MODEL_PAGE / 2);
+	wr(0x0311, 0x1ea5);
+	wr(0x0311, 0x1ea5);
+	sw = send_pages(fresh, 496, ELANTP_MODEL_PAGES, false);
+	assert_int_equal(elantp_model_stats(&M)->pages_written, 16);
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_MAIN);
+	assert_int_equal(elantp_model_fw_version(&M), 6);
+	assert_int_equal(rd(0x0315, &v), EM_ACK);
+	assert_int_equal(v, sw);
+	assert_int_equal(rd(0x030f, &v), EM_ACK);
+	assert_int_equal(v, sw);
+}
+
 static void test_cut_short_and_bad_sums(void **state)
 {
 	static uint8_t fresh[ELANTP_MODEL_FLASH];
@@ -143,6 +173,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_main_mode_registers_and_reset_ack),
 		cmocka_unit_test(test_full_update),
+		cmocka_unit_test(test_update_of_a_part_with_a_later_iap_start),
 		cmocka_unit_test(test_cut_short_and_bad_sums),
 	};
 

@@ -31,7 +31,7 @@ check-run: $(SYSTEM_DEPS)
 # ---------------------------------------------------------------- VM
 # What the touchfw-* VM scenarios (tests/vm/scenarios/touchfw-*.sh) put
 # into their images, named there as @B@/...:
-#   vm-root/   `make install PREFIX=/usr` (no test hooks) as a Debian
+#   vm-root/   `make install PREFIX=/usr` as a Debian
 #              package would install it, with udev's and systemd's
 #              directories under /usr (the image is merged-/usr), from a
 #              build directory of its own
@@ -46,7 +46,7 @@ TOUCHFW_VM_DEPS := $(B)/tests/system/sandbox-probe $(B)/tests/system/qemu-at24.d
 touchfw-vm-root: $(TOUCHFW_VM_DEPS)
 	$(q) INSTALL $(VM_ROOT)
 	@rm -rf $(VM_ROOT)
-	@$(MAKE) --no-print-directory B=$(VM_USR_B) PREFIX=/usr TEST_HOOKS=0 \
+	@$(MAKE) --no-print-directory B=$(VM_USR_B) PREFIX=/usr \
 		UDEVRULESDIR=/usr/lib/udev/rules.d SYSTEMDUNITDIR=/usr/lib/systemd/system \
 		DESTDIR=$(abspath $(VM_ROOT)) install >$(VM_USR_B).log 2>&1 || \
 		{ cat $(VM_USR_B).log; exit 1; }

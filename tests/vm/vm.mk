@@ -23,7 +23,7 @@ VM_CHECKS := $(VM_MK_DIR)/check-vm
 # (see deps-check in the Makefile).
 check-vm: deps-check
 	@$(MAKE) --no-print-directory check-vm-run
-check-vm-run: $(PROGRAMS) $(B)/tests/vm/evdev-query
+check-vm-run: $(PROGRAMS) $(B)/tests/vm/evdev-query $(B)/tests/vm/spidev-xfer
 	@$(MAKE) --no-print-directory $(DB_OUTPUTS) $(INSTALL_DATA)
 	@B=$(B) SCENARIO="$(SCENARIO)" $(VM_MK_DIR)/check-vm
 
@@ -39,4 +39,10 @@ $(B)/tests/vm/evdev-query: $(VM_MK_DIR)/tools/evdev-query.c
 	@mkdir -p $(@D)
 	$(q) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
-check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),$(B)/tests/vm/evdev-query)
+# Another: one spidev transfer, for the Berlin scenario (kmod-berlin-spidev).
+$(B)/tests/vm/spidev-xfer: $(VM_MK_DIR)/tools/spidev-xfer.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),$(B)/tests/vm/evdev-query \
+	$(B)/tests/vm/spidev-xfer)

@@ -19,34 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct elantp_img {
-	uint8_t *data;
-	size_t len;
-};
-
 #define ELANTP_ATTR_WAIT_MS 2000
 
 /* The attribute group comes last in probe: wait for it a moment. */
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
-	char path[PATH_MAX];
-	unsigned waited = 0;
-	size_t n;
-
-	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
-	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
-		if (waited >= ELANTP_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO,
-					  "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)",
-					  c->dev.name, c->dev.driver, name, waited);
-		tf_sleep_us(10000);
-		waited += 10;
-	}
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
+	return tf_driver_attr_wait(c, name, buf, size, ELANTP_ATTR_WAIT_MS, err);
 }
 
 static void fill(struct tf_chip_state *st, unsigned id, unsigned fw)
@@ -137,7 +115,6 @@ static int elantp_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
 {
-	struct elantp_img *i;
 	char why[160];
 
 	(void)c;
@@ -145,32 +122,7 @@ static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, con
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
-	i = calloc(1, sizeof(*i));
-	if (!i) {
-		free(data);
-		return tf_err_set(err, ENOMEM, "out of memory");
-	}
-	i->data = data;
-	i->len = len;
-	*img = i;
-	return 0;
-}
-
-static void elantp_free_firmware(void *img)
-{
-	struct elantp_img *i = img;
-
-	if (i)
-		free(i->data);
-	free(i);
-}
-
-static void elantp_kernel_firmware(void *img, const uint8_t **data, size_t *len)
-{
-	struct elantp_img *i = img;
-
-	*data = i->data;
-	*len = i->len;
+	return tf_plain_image_take(data, len, img, err);
 }
 
 static int elantp_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
@@ -196,8 +148,8 @@ static bool elantp_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 const struct tf_family_ops elantp_ops = {
 	.detect = elantp_detect,
 	.load_firmware = elantp_load_firmware,
-	.free_firmware = elantp_free_firmware,
-	.kernel_firmware = elantp_kernel_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elantp_kernel_fw_name,
 	.kernel_fw_rejected = elantp_kernel_fw_rejected,
 };

@@ -26,11 +26,6 @@
 
 #include "fs.h"
 
-struct elants_img {
-	uint8_t *data;
-	size_t len;
-};
-
 /*
  * elants_i2c_probe adds its attribute group last, after the input device
  * is registered: right after a bind, user space may see the input device
@@ -40,27 +35,7 @@ struct elants_img {
 
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
-	char path[PATH_MAX];
-	unsigned waited = 0;
-	size_t n;
-
-	tf_snprintf(path, sizeof(path), "%s/%s", c->dev.syspath, name);
-
-	/* (An empty read counts as not there yet: a sysfs attribute always
-	 * has its line.) */
-	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
-		if (waited >= ELANTS_ATTR_WAIT_MS)
-			return tf_err_set(err, EIO,
-					  "%s: driver %s has no readable attribute "
-					  "%s (waited %u ms after its probe)",
-					  c->dev.name, c->dev.driver, name, waited);
-		tf_sleep_us(10000);
-		waited += 10;
-	}
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
+	return tf_driver_attr_wait(c, name, buf, size, ELANTS_ATTR_WAIT_MS, err);
 }
 
 static void fill_hw(struct tf_chip_state *st, uint16_t hw)
@@ -205,7 +180,6 @@ static int elants_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 static int elants_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
 {
-	struct elants_img *i;
 	char why[160];
 
 	(void)c;
@@ -213,32 +187,7 @@ static int elants_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, con
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
-	i = calloc(1, sizeof(*i));
-	if (!i) {
-		free(data);
-		return tf_err_set(err, ENOMEM, "out of memory");
-	}
-	i->data = data;
-	i->len = len;
-	*img = i;
-	return 0;
-}
-
-static void elants_free_firmware(void *img)
-{
-	struct elants_img *i = img;
-
-	if (i)
-		free(i->data);
-	free(i);
-}
-
-static void elants_kernel_firmware(void *img, const uint8_t **data, size_t *len)
-{
-	struct elants_img *i = img;
-
-	*data = i->data;
-	*len = i->len;
+	return tf_plain_image_take(data, len, img, err);
 }
 
 static int elants_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
@@ -265,8 +214,8 @@ static bool elants_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 const struct tf_family_ops elants_ops = {
 	.detect = elants_detect,
 	.load_firmware = elants_load_firmware,
-	.free_firmware = elants_free_firmware,
-	.kernel_firmware = elants_kernel_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elants_kernel_fw_name,
 	.kernel_fw_rejected = elants_kernel_fw_rejected,
 };

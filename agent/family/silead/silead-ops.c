@@ -17,12 +17,6 @@
 
 #include "family/family.h"
 
-struct silead_img {
-	uint8_t *data;
-	size_t len;
-	struct silead_fw_info info;
-};
-
 static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
 	(void)err;
@@ -44,7 +38,6 @@ static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 static int silead_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
 {
-	struct silead_img *m;
 	struct silead_fw_info info;
 
 	(void)c;
@@ -52,33 +45,7 @@ static int silead_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, con
 		free(data);
 		return -EBADMSG;
 	}
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		free(data);
-		return tf_err_set(err, ENOMEM, "out of memory");
-	}
-	m->data = data;
-	m->len = len;
-	m->info = info;
-	*img = m;
-	return 0;
-}
-
-static void silead_free_firmware(void *img)
-{
-	struct silead_img *m = img;
-
-	if (m)
-		free(m->data);
-	free(m);
-}
-
-static void silead_kernel_firmware(void *img, const uint8_t **data, size_t *len)
-{
-	struct silead_img *m = img;
-
-	*data = m->data;
-	*len = m->len;
+	return tf_plain_image_take(data, len, img, err);
 }
 
 static int silead_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
@@ -120,8 +87,8 @@ static int silead_expected_axes(struct tf_ctx *c, void *img, int32_t *x_max, int
 const struct tf_family_ops silead_ops = {
 	.detect = silead_detect,
 	.load_firmware = silead_load_firmware,
-	.free_firmware = silead_free_firmware,
-	.kernel_firmware = silead_kernel_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = silead_kernel_fw_name,
 	.expected_axes = silead_expected_axes,
 };

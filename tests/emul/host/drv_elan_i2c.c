@@ -10,8 +10,9 @@
  * elan_i2c_<product_id>.0.bin, refuses a file without the signature
  * (-EBADF), writes the pages from the image's IAP start with their sums,
  * waits for the reset, compares the chip's IAP checksum, re-initialises --
- * and keeps its input device.  The emulator's attribute writes return at
- * once; the result the kernel's write would return is logged and kept.
+ * and keeps its input device.  The write to update_fw returns when that
+ * is done, with its error (drvcore.c, the shim's ATTRWRITE), as the
+ * kernel's store does; the result is also logged and kept for the tests.
  *
  * Not modelled: the SMBus transport, trackpoints, touch reports, quirks,
  * touchscreen-* properties, the baseline group, the button key bits,
@@ -597,10 +598,9 @@ static int elan_attr_write(struct emub_dev *d, const char *attr, const char *buf
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
 		 result ? g_strerror(-result) : "the byte count (success)");
-	/* Not yet the writer's result: the elan families' failure paths
-	 * were written against a write that always succeeded (see
-	 * tests/emul/README.md, "Driver attribute writes"). */
-	return 0;
+	/* The store returns when the update is over: its error, else the
+	 * byte count (attr_write's 0), as sysfs gives it to the writer. */
+	return result;
 }
 
 static void elan_destroy(struct emub_dev *d)

@@ -15,8 +15,9 @@
  *    refuses a size that is not a multiple of 132, flashes it (forced IAP
  *    in recovery), re-initialises and calibrates -- but keeps its input
  *    device as it was: the new ranges show only after a rebind.
- * The emulator's attribute writes return at once (drvcore.c); the result
- * the kernel's write would return is logged and kept for the tests.
+ * The write to update_fw returns when that is done, with its error
+ * (drvcore.c, the shim's ATTRWRITE), as write_update_fw does; the result
+ * is also logged and kept for the tests.
  *
  * Not modelled: the remark id check (bc versions below 0x60 here), i2c-hid
  * detection, eKTF3624, touch reports, suspend/resume.
@@ -684,10 +685,9 @@ static int elants_attr_write(struct emub_dev *d, const char *attr, const char *b
 	g_mutex_unlock(&d->eb->lock);
 	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
 		 result ? g_strerror(-result) : "the byte count (success)");
-	/* Not yet the writer's result: the elan families' failure paths
-	 * were written against a write that always succeeded (see
-	 * tests/emul/README.md, "Driver attribute writes"). */
-	return 0;
+	/* The store returns when the update is over: its error, else the
+	 * byte count (attr_write's 0), as sysfs gives it to the writer. */
+	return result;
 }
 
 static void elants_destroy(struct emub_dev *d)

@@ -134,14 +134,7 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 	bool crc_ok, t100 = false;
 	int attempts = 0;
 
-	if (!d->idev) {
-		/* the driver core's view the shared helpers take (input
-		 * devices, request_firmware) */
-		d->idev = g_new0(struct emub_dev, 1);
-		d->idev->eb = d->eb;
-		snprintf(d->idev->name, sizeof(d->idev->name), "%s", d->name);
-		d->idev->devpath = g_strdup(d->devpath);
-	}
+	emub_spi_input_dev(d);
 	d->mchp_t6 = 0;
 	d->mchp_have_info = false;
 	for (;;) {

@@ -48,6 +48,15 @@ struct emub_spi_dev_desc {
 	bool crc_fail_always; /* the bootloader fails every frame's check */
 	bool no_input;	      /* mchp_spi_ts registers no input device */
 	bool t144;	      /* the object table lists T144 (mchp_spi_ts: data CRC on) */
+	/* Goodix Berlin models (gt9916, gt9897) */
+	bool has_berlin_fw; /* berlin.firmware = VID: a valid image in flash */
+	guint8 berlin_vid[4];
+	char berlin_pid[9];
+	guint32 berlin_size; /* application bytes (berlin.size) */
+	bool has_config_id;
+	guint32 config_id;
+	guint32 ack_fail_at, checksum_fail_at, write_error_at, power_loss_at;
+	bool checksum_fail_always, bad_version;
 };
 
 struct emub_spi_board {
@@ -106,6 +115,8 @@ struct emub_spi_dev {
 	bool have_update_fw_result;
 	int update_fw_result; /* what the last write to update_fw returned */
 	int update_fw_count;  /* writes to update_fw handled */
+	/* goodix-berlin-spi (drv_goodix_berlin.c) */
+	int berlin_variant; /* enum berlin_variant by the compatible */
 };
 
 struct emub_spi {
@@ -149,6 +160,14 @@ int emub_mchp_update_fw(struct emub_spi_dev *d);
  * removed at unbind. */
 void emub_mchp_attrs_write(struct emub_spi_dev *d);
 void emub_mchp_attrs_remove(struct emub_spi_dev *d);
+
+/* drv_goodix_berlin.c: probe (0 or -errno) and remove, without eb->lock */
+int emub_berlin_probe(struct emub_spi_dev *d);
+void emub_berlin_remove(struct emub_spi_dev *d);
+
+/* The driver core's view of @d the shared driver helpers take (input
+ * devices, request_firmware), made at the first probe (spibus.c). */
+struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d);
 
 /* spidev.c: the ioctl emulation of d->devnode (kept from an earlier
  * binding when it serves the same node); detach at the board's stop. */

@@ -54,4 +54,9 @@ int emub_spi_update_fw_count_now(struct emub *eb, const char *dev);
 struct mxt_spi;
 struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev);
 
+/* The Goodix Berlin model of @dev's chip (model/berlin_model.h), NULL if
+ * it has none.  Hold emub_lock(). */
+struct berlin_model;
+struct berlin_model *emub_spi_berlin(struct emub *eb, const char *dev);
+
 #endif /* EMUBOARD_SPI_H */

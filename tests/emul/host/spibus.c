@@ -48,6 +48,7 @@
 #include <linux/spi/spi.h>
 
 #include "emub-priv.h"
+#include "berlin_model.h"
 #include "emub-spi.h"
 #include "mxt_model.h"
 #include "mxt_spi.h"
@@ -93,6 +94,92 @@ static bool parse_bool(const char *s, bool *out)
 	else
 		return false;
 	return true;
+}
+
+/* The drivers modelled, by the names they register. */
+static const char *driver_known(const char *drv)
+{
+	static const char *const names[] = { "spidev", "mchp_spi_ts", "goodix-berlin-spi" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (!strcmp(drv, names[i]))
+			return names[i];
+	return NULL;
+}
+
+/* The Goodix Berlin models, by the part they stand for. */
+static bool is_berlin(const char *model)
+{
+	return !strcmp(model, "gt9916") || !strcmp(model, "gt9897");
+}
+
+static int parse_berlin_key(struct emub_spi_dev_desc *c, const char *grp, const char *k,
+			    const char *s, char *err, size_t errsz)
+{
+	guint32 v;
+
+	if (!strcmp(k, "berlin.firmware")) {
+		unsigned int b[4];
+		char tail;
+
+		c->has_berlin_fw = false;
+		if (!strcmp(s, "none"))
+			return 0;
+		if (strlen(s) != 8 ||
+		    sscanf(s, "%2x%2x%2x%2x%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4)
+			return ERR("[%s] berlin.firmware: \"%s\" is not none or a patch_vid "
+				   "of 8 hex digits",
+				   grp, s);
+		for (int i = 0; i < 4; i++)
+			c->berlin_vid[i] = (guint8)b[i];
+		c->has_berlin_fw = true;
+		return 0;
+	}
+	if (!strcmp(k, "berlin.pid")) {
+		if (!*s || strlen(s) > 8)
+			return ERR("[%s] berlin.pid: \"%s\" is not 1..8 characters", grp, s);
+		snprintf(c->berlin_pid, sizeof(c->berlin_pid), "%s", s);
+		return 0;
+	}
+	if (!strcmp(k, "berlin.config_id")) {
+		if (!parse_u32(s, &v))
+			return ERR("[%s] berlin.config_id: \"%s\" is not a number", grp, s);
+		c->has_config_id = true;
+		c->config_id = v;
+		return 0;
+	}
+	if (!strcmp(k, "berlin.size")) {
+		if (!parse_u32(s, &v) || v < BERLIN_DESC_SIZE || v > BERLIN_APP_MAX || v & 1)
+			return ERR("[%s] berlin.size: \"%s\" is not an even size %d..%u", grp,
+				   s, BERLIN_DESC_SIZE, BERLIN_APP_MAX);
+		c->berlin_size = v;
+		return 0;
+	}
+	if (!strcmp(k, "fault.checksum_fail_always") || !strcmp(k, "fault.bad_version")) {
+		bool on = false;
+
+		if (!parse_bool(s, &on))
+			return ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);
+		if (!strcmp(k, "fault.bad_version"))
+			c->bad_version = on;
+		else
+			c->checksum_fail_always = on;
+		return 0;
+	}
+	if (g_str_has_prefix(k, "fault.")) {
+		if (!parse_u32(s, &v))
+			return ERR("[%s] %s: \"%s\" is not a number", grp, k, s);
+		if (!strcmp(k, "fault.ack_fail_at"))
+			c->ack_fail_at = v;
+		else if (!strcmp(k, "fault.checksum_fail_at"))
+			c->checksum_fail_at = v;
+		else if (!strcmp(k, "fault.write_error_at"))
+			c->write_error_at = v;
+		else
+			c->power_loss_at = v;
+		return 0;
+	}
+	return ERR("[%s]: unknown key \"%s\"", grp, k);
 }
 
 static int parse_ctlr(GKeyFile *kf, const char *grp, struct emub_spi_board *b, char *err,
@@ -162,6 +249,8 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 	c = &b->devs[b->ndevs++];
 	c->name = g_strdup(name);
 	c->model = g_strdup("none");
+	snprintf(c->berlin_pid, sizeof(c->berlin_pid), "9916");
+	c->berlin_size = 65536;
 	keys = g_key_file_get_keys(kf, grp, &nkeys, NULL);
 	for (gsize i = 0; i < nkeys && !r; i++) {
 		const char *k = keys[i];
@@ -182,9 +271,9 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 		} else if (!strcmp(k, "model")) {
 			struct mxt_model_cfg mc;
 
-			if (strcmp(s, "none") && !mxt_model_preset(s, &mc))
+			if (strcmp(s, "none") && !is_berlin(s) && !mxt_model_preset(s, &mc))
 				r = ERR("[%s] model: \"%s\" is not a spi chip model (none, "
-					"mxt224e, mxt1664s)",
+					"mxt224e, mxt1664s, gt9916, gt9897)",
 					grp, s);
 			g_free(c->model);
 			c->model = g_strdup(s);
@@ -223,6 +312,13 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 				c->crc_fail_frame = v;
 			else
 				c->power_loss_after = v;
+		} else if (g_str_has_prefix(k, "berlin.") || !strcmp(k, "fault.ack_fail_at") ||
+			   !strcmp(k, "fault.checksum_fail_at") ||
+			   !strcmp(k, "fault.write_error_at") ||
+			   !strcmp(k, "fault.power_loss_at") ||
+			   !strcmp(k, "fault.checksum_fail_always") ||
+			   !strcmp(k, "fault.bad_version")) {
+			r = parse_berlin_key(c, grp, k, s, err, errsz);
 		} else if (!strcmp(k, "fault.crc_fail_always") ||
 			   !strcmp(k, "fault.no_input") || !strcmp(k, "t144")) {
 			bool on = false;
@@ -243,9 +339,9 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			g_strfreev(c->compatible);
 			c->compatible = l;
 		} else if (!strcmp(k, "driver")) {
-			if (*s && strcmp(s, "spidev") && strcmp(s, "mchp_spi_ts"))
+			if (*s && !driver_known(s))
 				r = ERR("[%s] driver: \"%s\" is not a modelled spi driver (spidev, "
-					"mchp_spi_ts)",
+					"mchp_spi_ts, goodix-berlin-spi)",
 					grp, s);
 			g_free(c->driver);
 			c->driver = *s ? g_strdup(s) : NULL;
@@ -445,17 +541,6 @@ static void send_event(struct emub_spi_dev *d, const char *action)
 	g_ptr_array_free(env, TRUE);
 }
 
-/* The drivers modelled, by the names they register. */
-static const char *driver_known(const char *drv)
-{
-	static const char *const names[] = { "spidev", "mchp_spi_ts" };
-
-	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
-		if (!strcmp(drv, names[i]))
-			return names[i];
-	return NULL;
-}
-
 /* spi_match_device() */
 static bool matches(struct emub_spi_dev *d, const char *drv)
 {
@@ -613,7 +698,9 @@ static int dev_bind(struct emub_spi_dev *d, const char *drv)
 	g_free(target);
 	target = g_strdup_printf("bus/spi/drivers/%s/%s", drv, d->name);
 	emub_sys_symlink(d->eb, d->devpath + 1, target);
-	r = !strcmp(drv, "spidev") ? spidev_probe(d) : emub_mchp_probe(d);
+	r = !strcmp(drv, "spidev")	  ? spidev_probe(d)
+	    : !strcmp(drv, "mchp_spi_ts") ? emub_mchp_probe(d)
+					  : emub_berlin_probe(d);
 	if (r) {
 		emub_log(d->eb, "spi %s: probe of %s failed: %s", d->name, drv, g_strerror(-r));
 		emub_sys_remove(d->eb, link);
@@ -646,9 +733,11 @@ static int dev_unbind(struct emub_spi_dev *d, const char *drv)
 	g_free(f);
 	if (!strcmp(d->driver, "spidev")) {
 		spidev_remove(d);
-	} else {
+	} else if (!strcmp(d->driver, "mchp_spi_ts")) {
 		emub_mchp_attrs_remove(d);
 		emub_mchp_remove(d);
+	} else {
+		emub_berlin_remove(d);
 	}
 	emub_log(d->eb, "spi %s: unbound from %s", d->name, d->driver);
 	d->driver = NULL;
@@ -1074,6 +1163,30 @@ int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
 	return 0;
 }
 
+/* A Berlin chip as the board describes it: the flash holds a model-made
+ * application (berlin.firmware) and config (berlin.config_id), or is erased. */
+static struct berlin_model *berlin_new(struct emub *eb, const struct emub_spi_dev_desc *c)
+{
+	struct berlin_model *m = g_new0(struct berlin_model, 1);
+	enum berlin_variant v = !strcmp(c->model, "gt9897") ? BERLIN_A : BERLIN_D;
+	guint8 *flash = g_malloc(BERLIN_FLASH_SIZE);
+
+	memset(flash, 0xff, BERLIN_FLASH_SIZE);
+	if (c->has_berlin_fw)
+		berlin_model_make_app(flash, c->berlin_size, c->berlin_pid, c->berlin_vid, 1);
+	if (c->has_config_id)
+		berlin_model_make_config(flash + BERLIN_CONFIG_ADDR, c->config_id, 1);
+	m->faults.ack_fail_at = c->ack_fail_at;
+	m->faults.checksum_fail_at = c->checksum_fail_at;
+	m->faults.checksum_fail_always = c->checksum_fail_always;
+	m->faults.write_error_at = c->write_error_at;
+	m->faults.power_loss_at = c->power_loss_at;
+	m->faults.bad_version = c->bad_version;
+	berlin_model_init(m, v, flash, eb->now_ns);
+	g_free(flash);
+	return m;
+}
+
 int emub_spi_start(struct emub *eb)
 {
 	struct emub_spi_board *b = eb->desc.spi;
@@ -1126,7 +1239,15 @@ int emub_spi_start(struct emub *eb)
 					  ? d->desc->max_hz
 					  : d->ctlr->desc->max_hz;
 		d->ops = NULL; /* model "none": nothing drives MISO */
-		if (strcmp(d->desc->model, "none")) {
+		d->berlin_variant = d->desc->compatible && d->desc->compatible[0] &&
+						    !strcmp(d->desc->compatible[0],
+							    "goodix,gt9897")
+					    ? BERLIN_A
+					    : BERLIN_D;
+		if (is_berlin(d->desc->model)) {
+			d->model = berlin_new(eb, d->desc);
+			d->ops = &berlin_model_ops;
+		} else if (strcmp(d->desc->model, "none")) {
 			struct mxt_model_cfg cfg;
 			struct mxt_model *m = g_new0(struct mxt_model, 1);
 			struct mxt_spi *sp = g_new0(struct mxt_spi, 1);
@@ -1195,10 +1316,9 @@ void emub_spi_stop(struct emub *eb)
 		g_free(d->driver_override);
 		g_free(d->spidev_path);
 		g_free(d->devnode);
-		if (d->model) {
+		if (d->model && d->ops == &mxt_spi_ops)
 			g_free(((struct mxt_spi *)d->model)->m);
-			g_free(d->model);
-		}
+		g_free(d->model);
 	}
 	for (int i = 0; i < s->nctlrs; i++)
 		g_free(s->ctlrs[i].devpath);
@@ -1490,6 +1610,24 @@ bool emub_spi_selected(struct emub *eb, const char *dev)
 	sel = d->selected;
 	g_mutex_unlock(&eb->lock);
 	return sel;
+}
+
+struct berlin_model *emub_spi_berlin(struct emub *eb, const char *dev)
+{
+	struct emub_spi_dev *d = find_dev(eb, dev);
+
+	return d && d->ops == &berlin_model_ops ? d->model : NULL;
+}
+
+struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d)
+{
+	if (!d->idev) {
+		d->idev = g_new0(struct emub_dev, 1);
+		d->idev->eb = d->eb;
+		snprintf(d->idev->name, sizeof(d->idev->name), "%s", d->name);
+		d->idev->devpath = g_strdup(d->devpath);
+	}
+	return d->idev;
 }
 
 struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)

@@ -12,18 +12,26 @@ static em_u16 le16(const em_u8 *p)
 	return (em_u16)(p[0] | p[1] << 8);
 }
 
-void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version)
+void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
+				em_u16 iap_start_page)
 {
+	em_u16 words = (em_u16)(iap_start_page * ELANTP_MODEL_PAGE / 2);
 	em_u32 i;
 
 	for (i = 0; i < ELANTP_MODEL_FLASH; i++)
 		out[i] = (em_u8)(i * 13 + fw_version);
-	out[0x106] = (em_u8)ELANTP_MODEL_IAP_START_WORDS;
-	out[0x107] = (em_u8)(ELANTP_MODEL_IAP_START_WORDS >> 8);
+	out[0x106] = (em_u8)words;
+	out[0x107] = (em_u8)(words >> 8);
 	out[ELANTP_MODEL_SIG_ADDR - 4] = (em_u8)product_id;
 	out[ELANTP_MODEL_SIG_ADDR - 3] = (em_u8)(product_id >> 8);
 	out[ELANTP_MODEL_SIG_ADDR - 2] = fw_version;
 	em_memcpy(out + ELANTP_MODEL_SIG_ADDR, signature, 6);
+}
+
+void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version)
+{
+	elantp_model_make_image_at(out, product_id, fw_version,
+				   ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE);
 }
 
 static em_u16 page_sum(const em_u8 *p)
@@ -36,8 +44,10 @@ static em_u16 page_sum(const em_u8 *p)
 	return s;
 }
 
-static em_u32 boot_pages(void)
+static em_u32 boot_pages(const struct elantp_model *m)
 {
+	if (m->cfg.iap_start_page && m->cfg.iap_start_page < ELANTP_MODEL_PAGES)
+		return m->cfg.iap_start_page;
 	return ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE;
 }
 
@@ -71,7 +81,7 @@ static em_u16 fw_checksum(const struct elantp_model *m)
 	em_u16 s = 0;
 	em_u32 p;
 
-	for (p = boot_pages(); p < ELANTP_MODEL_PAGES; p++)
+	for (p = boot_pages(m); p < ELANTP_MODEL_PAGES; p++)
 		s = (em_u16)(s + page_sum(m->flash + p * ELANTP_MODEL_PAGE));
 	return s;
 }
@@ -103,7 +113,7 @@ static int write_reg(struct elantp_model *m, em_u16 reg, em_u16 val)
 			 * (signature and all) is erased first, so a chip whose
 			 * update stops midway stays in IAP. */
 			m->unlocked = true;
-			m->page_ptr = boot_pages();
+			m->page_ptr = boot_pages(m);
 			m->iap_sum = 0;
 			em_memset(m->flash + ELANTP_MODEL_FLASH - ELANTP_MODEL_PAGE, 0xff,
 				  ELANTP_MODEL_PAGE);

@@ -24,7 +24,8 @@
  *    back; the model then erases the last page, so an update cut short
  *    leaves the chip in IAP); pages arrive as 01 06 + 64 bytes + their LE16 word sum and are
  *    written from the application's first page (the image's LE16 at byte
- *    0x106, in words, as the driver computes it) on; after the last page
+ *    0x106, in words, as the driver computes it; the chip's own boot code
+ *    ends there: page 32 unless the part says otherwise) on; after the last page
  *    the chip resets itself (watchdog); 0x0314 = F0F0 resets it; 0x0315
  *    reads the sum of the page sums written in this IAP.
  *  - In IAP mode only the IAP registers answer: the others NAK, so the
@@ -52,6 +53,8 @@ struct elantp_model_cfg {
 	em_u16 product_id;
 	em_u8 sm_version, iap_version;
 	em_u16 max_x, max_y;
+	/* First application page: the boot code's size (0: the default, 32). */
+	em_u16 iap_start_page;
 	int fail_page; /* answer a page error from this page index on (-1 never) */
 };
 
@@ -81,6 +84,9 @@ void elantp_model_init(struct elantp_model *m, const struct elantp_model_cfg *cf
 extern const struct em_chip_ops elantp_model_ops;
 /* A valid image for @product_id at @fw_version (ELANTP_MODEL_FLASH bytes). */
 void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version);
+/* The same for a part whose application starts at @iap_start_page (1..511). */
+void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
+				em_u16 iap_start_page);
 enum elantp_model_mode elantp_model_mode(const struct elantp_model *m);
 em_u8 elantp_model_fw_version(const struct elantp_model *m);
 const struct elantp_model_stats *elantp_model_stats(const struct elantp_model *m);

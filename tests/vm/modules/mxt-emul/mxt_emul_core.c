@@ -25,6 +25,17 @@
  *     unbound until spidev is bound to it through driver_override; the
  *     spi core does the chip-select changes and delays, transfer_one
  *     shifts the bytes through the model;
+ *   - with berlin=1, on the same spi controller (registered for it alone
+ *     without spi=1), chip select 1 is a Goodix Berlin chip
+ *     (tests/emul/model/berlin_model.c: Berlin-D gt9916, or Berlin-A
+ *     gt9897 with berlin_chip=gt9897), modalias "gt9916" / "gt9897" -- no
+ *     goodix_berlin_spi in Debian's 6.1 kernel, so it stays unbound until
+ *     spidev is bound through driver_override; empty (ROM, "NOCODE")
+ *     unless berlin_fw names a patch_vid; its debugfs file
+ *     mxt-emul/berlin shows mode, version and counters.  The Berlin model
+ *     is not on the i2c bus's clock: it is advanced to now before each of
+ *     its spi operations, which is when its ack, status and boot events
+ *     can be seen;
  *
  * and of its own debugfs mxt-emul/state (the model as the chip would know
  * it) and mxt-emul/power.  Model time, locking: emul_core.h.
@@ -41,6 +52,9 @@
 #include <linux/uaccess.h>
 
 #include "emul_core.h"
+#include <linux/vmalloc.h>
+
+#include "berlin_model.h"
 #include "mxt_model.h"
 #include "mxt_spi.h"
 
@@ -105,6 +119,31 @@ MODULE_PARM_DESC(
 	spi,
 	"also register an spi controller whose chip select 0 is the chip (mchp_spi_ts framing)");
 
+static bool berlin;
+module_param(berlin, bool, 0444);
+MODULE_PARM_DESC(berlin, "also serve a Goodix Berlin chip on spi chip select 1");
+static char *berlin_chip = "gt9916";
+module_param(berlin_chip, charp, 0444);
+MODULE_PARM_DESC(berlin_chip, "the Berlin part: gt9916 (Berlin-D) or gt9897 (Berlin-A)");
+static char *berlin_fw = "none";
+module_param(berlin_fw, charp, 0444);
+MODULE_PARM_DESC(
+	berlin_fw,
+	"Berlin flash: none (empty, NOCODE) or a patch_vid of 8 hex digits (pid 9916)");
+static uint berlin_ack_fail_at;
+module_param(berlin_ack_fail_at, uint, 0444);
+MODULE_PARM_DESC(berlin_ack_fail_at, "fault: the Nth Berlin flash command is acked 0x33");
+static uint berlin_checksum_fail_at;
+module_param(berlin_checksum_fail_at, uint, 0444);
+MODULE_PARM_DESC(berlin_checksum_fail_at, "fault: the Nth Berlin packet reports status 0x33");
+static uint berlin_write_error_at;
+module_param(berlin_write_error_at, uint, 0444);
+MODULE_PARM_DESC(berlin_write_error_at, "fault: the Nth Berlin packet reports status 0x55");
+static uint berlin_power_loss_at;
+module_param(berlin_power_loss_at, uint, 0444);
+MODULE_PARM_DESC(berlin_power_loss_at,
+		 "fault: the Berlin chip loses power halfway through its Nth packet");
+
 static uint slow_factor;
 module_param(slow_factor, uint, 0444);
 MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
@@ -120,6 +159,7 @@ struct mxt_emul {
 	struct mxt_spi spi;    /* the same chip behind spi, under core.lock */
 	struct platform_device *spi_pdev;
 	struct spi_controller *spi_ctlr;
+	struct berlin_model *berlin; /* vzalloc'ed (its flash), under core.lock */
 	struct dentry *dir;
 };
 
@@ -253,6 +293,44 @@ static int emu_state_show(struct seq_file *sf, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(emu_state);
 
+struct emu_berlin_snap {
+	enum berlin_mode mode;
+	u8 version[BERLIN_VERSION_LEN];
+	struct berlin_stats st;
+};
+
+static void emu_berlin_snap(struct emul_core *c, void *arg)
+{
+	struct mxt_emul *e = c->glue;
+	struct emu_berlin_snap *s = arg;
+
+	berlin_model_ops.advance(e->berlin, c->bus.now_ns);
+	s->mode = berlin_model_mode(e->berlin);
+	memcpy(s->version, e->berlin->mem + e->berlin->lay.version_addr, BERLIN_VERSION_LEN);
+	s->st = e->berlin->stats;
+}
+
+/* key=value lines: the Berlin chip as it would know itself. */
+static int emu_berlin_show(struct seq_file *sf, void *unused)
+{
+	static const char *const modes[] = { "off", "rom", "isp", "app" };
+	struct mxt_emul *e = sf->private;
+	struct emu_berlin_snap s;
+
+	emul_core_step(&e->core, emu_berlin_snap, &s);
+	seq_printf(sf, "mode=%s\n", s.mode < ARRAY_SIZE(modes) ? modes[s.mode] : "?");
+	seq_printf(sf, "patch_pid=%.8s\n", s.version + 10);
+	seq_printf(sf, "patch_vid=%*phN\n", 4, s.version + 18);
+	seq_printf(sf, "resets=%u\nboots_rom=%u\nboots_isp=%u\nboots_app=%u\n", s.st.resets,
+		   s.st.boots_rom, s.st.boots_isp, s.st.boots_app);
+	seq_printf(sf, "flash_cmds=%u\nflash_writes=%u\nchecksum_fails=%u\n", s.st.flash_cmds,
+		   s.st.flash_writes, s.st.checksum_fails);
+	seq_printf(sf, "power_losses=%u\nwatchdog_resets=%u\nlost_writes=%u\n",
+		   s.st.power_losses, s.st.watchdog_resets, s.st.lost_writes);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(emu_berlin);
+
 /* ------------------------------------------------------------ setup */
 
 static int emu_chip_cfg(struct mxt_model_cfg *cfg)
@@ -327,6 +405,7 @@ static int emu_add_client(struct mxt_emul *e)
 /* ------------------------------------------------------------ spi */
 
 struct emu_spi_op {
+	u8 cs;
 	bool select, selected;
 	const u8 *mosi;
 	u8 *miso;
@@ -338,11 +417,18 @@ static void emu_spi_fn(struct emul_core *c, void *arg)
 {
 	struct mxt_emul *e = c->glue;
 	struct emu_spi_op *op = arg;
+	const struct em_spi_ops *ops = &mxt_spi_ops;
+	void *chip = &e->spi;
 
+	if (op->cs == 1) {
+		ops = &berlin_model_ops;
+		chip = e->berlin;
+		ops->advance(chip, c->bus.now_ns);
+	}
 	if (op->select)
-		mxt_spi_ops.select(&e->spi, op->selected);
+		ops->select(chip, op->selected);
 	else
-		mxt_spi_ops.xfer(&e->spi, op->mosi, op->miso, op->len);
+		ops->xfer(chip, op->mosi, op->miso, op->len);
 }
 
 static struct mxt_emul *emu_of(struct spi_controller *ctlr)
@@ -354,6 +440,7 @@ static struct mxt_emul *emu_of(struct spi_controller *ctlr)
 static void emu_spi_set_cs(struct spi_device *sd, bool level)
 {
 	struct emu_spi_op op = {
+		.cs = spi_get_chipselect(sd, 0),
 		.select = true,
 		.selected = (sd->mode & SPI_CS_HIGH) ? level : !level,
 	};
@@ -369,12 +456,13 @@ static void emu_spi_set_cs(struct spi_device *sd, bool level)
 static int emu_spi_transfer_one(struct spi_controller *ctlr, struct spi_device *sd,
 				struct spi_transfer *t)
 {
-	struct emu_spi_op op = { .len = t->len };
+	struct emu_spi_op op = { .cs = spi_get_chipselect(sd, 0), .len = t->len };
+	const struct em_spi_ops *ops = op.cs == 1 ? &berlin_model_ops : &mxt_spi_ops;
 	u8 *zeros = NULL, *sink = NULL;
 
 	if (!t->len)
 		return 0;
-	if ((sd->mode & (SPI_CPOL | SPI_CPHA)) != mxt_spi_ops.mode) {
+	if ((sd->mode & (SPI_CPOL | SPI_CPHA)) != ops->mode) {
 		if (t->rx_buf)
 			memset(t->rx_buf, 0xff, t->len);
 		return 0;
@@ -393,6 +481,68 @@ static int emu_spi_transfer_one(struct spi_controller *ctlr, struct spi_device *
 	emul_core_step(&emu_of(ctlr)->core, emu_spi_fn, &op);
 	kfree(zeros);
 	kfree(sink);
+	return 0;
+}
+
+/* berlin_fw: none, or the patch_vid of a model-made application */
+static int emu_berlin_flash(u8 *flash)
+{
+	u8 vid[4];
+	int r;
+
+	memset(flash, 0xff, BERLIN_FLASH_SIZE);
+	if (!strcmp(berlin_fw, "none"))
+		return 0;
+	r = strlen(berlin_fw) == 8 ? hex2bin(vid, berlin_fw, 4) : -EINVAL;
+	if (r) {
+		pr_err("mxt_emul: berlin_fw=%s: not none or 8 hex digits\n", berlin_fw);
+		return -EINVAL;
+	}
+	berlin_model_make_app(flash, 65536, "9916", vid, 1);
+	berlin_model_make_config(flash + BERLIN_CONFIG_ADDR, 0x11, 1);
+	return 0;
+}
+
+static int emu_add_berlin(struct mxt_emul *e)
+{
+	struct spi_board_info info = {
+		.max_speed_hz = 8000000,
+		.chip_select = 1,
+		.mode = SPI_MODE_0,
+	};
+	enum berlin_variant v;
+	u8 *flash;
+	int r;
+
+	if (!strcmp(berlin_chip, "gt9916")) {
+		v = BERLIN_D;
+	} else if (!strcmp(berlin_chip, "gt9897")) {
+		v = BERLIN_A;
+	} else {
+		pr_err("mxt_emul: berlin_chip=%s: not gt9916 or gt9897\n", berlin_chip);
+		return -EINVAL;
+	}
+	strscpy(info.modalias, berlin_chip, sizeof(info.modalias));
+	e->berlin = vzalloc(sizeof(*e->berlin));
+	flash = vmalloc(BERLIN_FLASH_SIZE);
+	if (!e->berlin || !flash) {
+		vfree(flash);
+		return -ENOMEM;
+	}
+	r = emu_berlin_flash(flash);
+	if (!r) {
+		e->berlin->faults.ack_fail_at = berlin_ack_fail_at;
+		e->berlin->faults.checksum_fail_at = berlin_checksum_fail_at;
+		e->berlin->faults.write_error_at = berlin_write_error_at;
+		e->berlin->faults.power_loss_at = berlin_power_loss_at;
+		/* before the controller exists: nothing else sees it yet */
+		berlin_model_init(e->berlin, v, flash, ktime_get_ns());
+	}
+	vfree(flash);
+	if (r)
+		return r;
+	if (!spi_new_device(e->spi_ctlr, &info))
+		return -ENODEV;
 	return 0;
 }
 
@@ -420,7 +570,7 @@ static int emu_add_spi(struct mxt_emul *e)
 		return -ENOMEM;
 	*(struct mxt_emul **)spi_controller_get_devdata(ctlr) = e;
 	ctlr->bus_num = -1;
-	ctlr->num_chipselect = 1;
+	ctlr->num_chipselect = 2;
 	ctlr->mode_bits = SPI_CPOL | SPI_CPHA | SPI_CS_HIGH;
 	ctlr->bits_per_word_mask = SPI_BPW_MASK(8);
 	ctlr->max_speed_hz = 20000000;
@@ -432,7 +582,7 @@ static int emu_add_spi(struct mxt_emul *e)
 		return r;
 	}
 	e->spi_ctlr = ctlr;
-	if (!spi_new_device(ctlr, &info))
+	if (spi && !spi_new_device(ctlr, &info))
 		return -ENODEV;
 	return 0;
 }
@@ -445,6 +595,7 @@ static void emu_teardown(struct mxt_emul *e)
 		platform_device_unregister(e->spi_pdev);
 	debugfs_remove_recursive(e->dir);
 	emul_core_teardown(&e->core);
+	vfree(e->berlin);
 	kfree(e);
 }
 
@@ -479,12 +630,21 @@ static int __init mxt_emul_init(void)
 		if (r)
 			goto fail;
 	}
-	if (spi) {
+	if (spi || berlin) {
 		r = emu_add_spi(e);
 		if (r)
 			goto fail;
-		pr_info("mxt_emul: spi%d.0 (mchp_spi_ts framing) below mxt-emul-spi\n",
-			e->spi_ctlr->bus_num);
+		if (spi)
+			pr_info("mxt_emul: spi%d.0 (mchp_spi_ts framing) below mxt-emul-spi\n",
+				e->spi_ctlr->bus_num);
+	}
+	if (berlin) {
+		r = emu_add_berlin(e);
+		if (r)
+			goto fail;
+		debugfs_create_file("berlin", 0444, e->dir, e, &emu_berlin_fops);
+		pr_info("mxt_emul: spi%d.1 Goodix Berlin %s, flash %s\n", e->spi_ctlr->bus_num,
+			berlin_chip, berlin_fw);
 	}
 	emu = e;
 	pr_info("mxt_emul: %s at 0x%02x on i2c-%d (\"%s\"), state %s, firmware %s, CHG irq %u, gpiochip \"%s\"\n",

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared internals of the update flow: flow.c (the state machine, from
+ * the device to the verified result) and flow-update.c (the write paths:
+ * reading the blobs, flashing over the bus, the driver's update_fw with a
+ * staged image, the configuration over the bus or as the driver's file).
+ * The public API is flow.h; nothing outside agent/flow*.c includes this.
+ */
+#ifndef TF_FLOW_PRIV_H
+#define TF_FLOW_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "device.h"
+#include "family/family.h"
+#include "flow.h"
+#include "fwdb.h"
+#include "log.h"
+#include "plan.h"
+#include "state.h"
+
+struct run {
+	const struct tf_settings *s;
+	const struct tf_flow_opts *o;
+	struct tf_flow_result *res;
+	struct tf_state st;
+	int lock_fd;
+	struct tf_board_identity id;
+	struct tf_board_set *boards;
+	const struct tf_board_profile *profile;
+	struct tf_controller synth; /* flash without a profile */
+	const struct tf_controller *ctrl;
+	const struct tf_family *fam;
+	const struct tf_family_ops *ops; /* fam->ops */
+	struct tf_fwdb *db;
+	struct tf_ctx c;
+	struct tf_chip_state chip;
+	struct tf_plan plan;
+	void *fw_img, *cfg_obj;
+	/* The configuration's bytes as read and checked once (load_cfg):
+	 * staged from here, never read again (a file swapped in between
+	 * would be applied unchecked). */
+	uint8_t *cfg_data;
+	size_t cfg_len;
+	uint32_t cfg_crc;
+	char fw_sha[65];
+	bool flashed_anything;
+	bool touched;		/* the update started: re-detect after a failure */
+	bool foreign;		/* the chip refused the image as another chip's */
+	bool attempt_reserved;	/* this run already counts in DEV.attempts */
+	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
+	bool hint_used;		/* the plan went by it (the chip could not say) */
+	uint64_t t0;
+	struct tf_progress last_progress;
+	int last_pct;
+	/* spi: the spidev node touchfw made, and the driver that let go */
+	struct tf_spidev_claim claim;
+	char spi_prev_driver[64];
+	/* spi: the chip read back over spidev after the update, before the
+	 * driver took it again (only one of them can reach the chip) */
+	struct tf_chip_state spi_after;
+	bool spi_after_valid;
+	/* spi with power = "driver": the bound driver keeps the device (and
+	 * so the chip's power); the chip is read through the driver's
+	 * attributes (ops.detect_driver) and flashed through kernel_fw_attr */
+	bool via_driver;
+};
+
+static inline const char *dev_of(struct run *r)
+{
+	return r->c.dev.name[0] ? r->c.dev.name : "touchfw";
+}
+
+/* A line about this run's device, at the level its options allow; the
+ * device is named here once, messages never name it themselves. */
+#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, dev_of(r), __VA_ARGS__)
+
+/* flow.c */
+
+/* Record the outcome and return its exit code. */
+int finish(struct run *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The chip's state over the bus, or what the bound driver shows. */
+int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err);
+/* chip_read(), a failure recorded with finish(). */
+int detect(struct run *r, struct tf_chip_state *st);
+/* The driver to bind: the one bound before, the profile's, the family's. */
+const char *driver_to_bind(struct run *r);
+/* spi: close spidev and undo the claim, so the touch driver can bind. */
+void spi_let_go(struct run *r);
+
+/* flow-update.c */
+
+/* flash: the files given are read and parsed before the device is touched. */
+int step_files(struct run *r);
+/* Read the plan's (or the given) blobs and let the family check them. */
+int step_load(struct run *r);
+/* Write by the path the chip's state and the profile allow; rebind, input. */
+int step_update(struct run *r);
+/* Through the driver, a configuration only if the driver loads one. */
+int driver_takes_config(struct run *r);
+/* A dry run's account of what step_update() would write, and how. */
+void describe_dry_run(struct run *r, char *buf, size_t size);
+/* A stop signal arrived: finish() with what was done about it. */
+int interrupted(struct run *r, const char *what);
+/* Give back the profile's GPIO lines taken for the update. */
+void release_lines(struct run *r);
+
+#endif

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * elantp_emul: touchfw's Elan i2c touchpad model (tests/emul/model/
+ * elantp_model.c) behind real kernel interfaces, so that Debian's own
+ * elan_i2c binds to it in the VM tests and judges the model.  Through
+ * emul_core (tests/vm/modules/emul-core) it registers an i2c adapter
+ * (adapter_name=, default "touchfw emulated adapter 1"), a GPIO chip
+ * ("touchfw-elantp-emul": line 0 TP_INT) and a one-interrupt irq domain on
+ * INT, and instantiates an "elan_i2c" client (the driver's i2c id: no ACPI
+ * node for an emulated adapter) with that interrupt.  elan_i2c has no
+ * reset line: it resets the touchpad with a command.
+ *
+ * INT is active low: low while the reset acknowledgement waits unread,
+ * falling edge (what elan_i2c asks for when the platform says nothing).
+ *
+ * debugfs elantp-emul/: state (key=value lines), power (0/1, the supply).
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "emul_core.h"
+#include "elantp_model.h"
+
+#define PEMU_GPIO_LABEL "touchfw-elantp-emul"
+#define PEMU_LINE_INT 0
+#define PEMU_NLINES 1
+
+/* ------------------------------------------------------------ parameters */
+
+static ushort addr = 0x15;
+module_param(addr, ushort, 0444);
+MODULE_PARM_DESC(addr, "the client's 7-bit address");
+
+static uint product_id = 18;
+module_param(product_id, uint, 0444);
+MODULE_PARM_DESC(product_id, "the product id; elan_i2c_<id>.0.bin");
+
+static uint fw_version = 5;
+module_param(fw_version, uint, 0444);
+MODULE_PARM_DESC(fw_version,
+		 "the firmware in flash (1..255; 0: none, the touchpad stays in IAP)");
+
+static uint iap_start_page = 32;
+module_param(iap_start_page, uint, 0444);
+MODULE_PARM_DESC(
+	iap_start_page,
+	"the first application page (the boot code's size; the image says it to the driver): 32, or 496 for the demo DB's product 19, whose update is 16 pages");
+
+static int fail_page = -1;
+module_param(fail_page, int, 0444);
+MODULE_PARM_DESC(fail_page, "fault: a page error from this page index on (-1 never)");
+
+/* ------------------------------------------------------------ state */
+
+struct elantp_emul {
+	struct emul_core core;
+	struct elantp_model chip; /* under core.lock */
+	struct dentry *dir;
+};
+
+static struct elantp_emul *pemu;
+
+/* No line the host drives. */
+static void pemu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
+{
+	(void)c;
+	(void)line;
+	(void)driven;
+	(void)high;
+}
+
+/* INT low while the reset acknowledgement waits. */
+static bool pemu_line_level(struct emul_core *c, unsigned int line)
+{
+	struct elantp_emul *p = c->glue;
+
+	(void)line;
+	return !elantp_model_ops.irq_asserted(&p->chip);
+}
+
+static const struct emul_chip_ops pemu_chip_ops = {
+	.line_changed = pemu_line_changed,
+	.line_level = pemu_line_level,
+};
+
+static const struct emul_line_desc pemu_lines[PEMU_NLINES] = {
+	[PEMU_LINE_INT] = { .name = "TP_INT" },
+};
+
+static const struct emul_core_cfg pemu_core_cfg = {
+	.gpio_label = PEMU_GPIO_LABEL,
+	.irq_name = "elantp-emul-int",
+	.lines = pemu_lines,
+	.nlines = PEMU_NLINES,
+	.irq_line = PEMU_LINE_INT,
+	.default_trigger = IRQ_TYPE_EDGE_FALLING,
+	.level_ok = true,
+	.ops = &pemu_chip_ops,
+};
+
+/*
+ * The model answers whatever address it is given (the emulator routes by
+ * address before it): here the bus offers every message to every chip, so
+ * only our address is acknowledged.
+ */
+static int pemu_write(void *chip, u16 a, const u8 *buf, u16 len)
+{
+	return a == addr ? elantp_model_ops.write(chip, a, buf, len) : EM_NAK_ADDR;
+}
+
+static int pemu_read(void *chip, u16 a, u8 *buf, u16 len)
+{
+	return a == addr ? elantp_model_ops.read(chip, a, buf, len) : EM_NAK_ADDR;
+}
+
+static struct em_chip_ops pemu_model_ops;
+
+/* ------------------------------------------------------------ debugfs */
+
+static const char *const pemu_mode_names[] = {
+	[ELANTP_MODEL_OFF] = "off",
+	[ELANTP_MODEL_MAIN] = "main",
+	[ELANTP_MODEL_IAP] = "iap",
+};
+
+struct pemu_snapshot {
+	enum elantp_model_mode mode;
+	u8 fw_version;
+	struct elantp_model_stats st;
+	struct em_bus_counters count;
+	bool int_high;
+};
+
+static void pemu_snap(struct emul_core *c, void *arg)
+{
+	struct elantp_emul *p = c->glue;
+	struct pemu_snapshot *s = arg;
+
+	s->mode = elantp_model_mode(&p->chip);
+	s->fw_version = elantp_model_fw_version(&p->chip);
+	s->st = *elantp_model_stats(&p->chip);
+	s->count = c->bus.count;
+	s->int_high = emul_core_wire_locked(c, PEMU_LINE_INT);
+}
+
+static int pemu_state_show(struct seq_file *sf, void *unused)
+{
+	struct elantp_emul *p = sf->private;
+	struct pemu_snapshot s;
+
+	emul_core_step(&p->core, pemu_snap, &s);
+	seq_printf(sf, "mode=%s\nfw_version=%u\nproduct_id=%u\n",
+		   s.mode < ARRAY_SIZE(pemu_mode_names) ? pemu_mode_names[s.mode] : "?",
+		   s.fw_version, product_id);
+	seq_printf(sf, "int_high=%d\npowered=%d\n", s.int_high, READ_ONCE(p->core.powered));
+	seq_printf(sf, "resets=%u\niap_entries=%u\npages_written=%u\npage_errors=%u\n",
+		   s.st.resets, s.st.iap_entries, s.st.pages_written, s.st.page_errors);
+	seq_printf(sf, "boots_valid=%u\n", s.st.boots_valid);
+	emul_core_show_counters(sf, &p->core, &s.count);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pemu_state);
+
+/* ------------------------------------------------------------ setup */
+
+static void pemu_teardown(struct elantp_emul *p)
+{
+	debugfs_remove_recursive(p->dir);
+	emul_core_teardown(&p->core);
+	kvfree(p);
+}
+
+static int __init elantp_emul_init(void)
+{
+	struct elantp_model_cfg cfg = {
+		.product_id = product_id,
+		.sm_version = 3,
+		.iap_version = 0,
+		.max_x = 3052,
+		.max_y = 1888,
+		.iap_start_page = iap_start_page,
+		.fail_page = fail_page,
+	};
+	struct i2c_board_info info = { I2C_BOARD_INFO("elan_i2c", 0) };
+	struct elantp_emul *p;
+	u8 *img = NULL;
+	int r;
+
+	r = emul_core_check_params("elantp_emul");
+	if (r)
+		return r;
+	if (product_id > 0xffff || fw_version > 255 || !iap_start_page ||
+	    iap_start_page >= ELANTP_MODEL_PAGES) {
+		pr_err("elantp_emul: product_id (0..65535), fw_version (0..255) or iap_start_page (1..511) out of range\n");
+		return -EINVAL;
+	}
+	if (fw_version) {
+		img = kvmalloc(ELANTP_MODEL_FLASH, GFP_KERNEL);
+		if (!img)
+			return -ENOMEM;
+		elantp_model_make_image_at(img, product_id, fw_version, iap_start_page);
+	}
+	p = kvzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		kvfree(img);
+		return -ENOMEM;
+	}
+	emul_core_init(&p->core, &pemu_core_cfg, p);
+	elantp_model_init(&p->chip, &cfg, img);
+	kvfree(img);
+	pemu_model_ops = elantp_model_ops;
+	pemu_model_ops.write = pemu_write;
+	pemu_model_ops.read = pemu_read;
+	em_bus_add_chip(&p->core.bus, &pemu_model_ops, &p->chip);
+
+	r = emul_core_start(&p->core);
+	if (r)
+		goto fail;
+	p->dir = debugfs_create_dir("elantp-emul", NULL);
+	debugfs_create_file("state", 0444, p->dir, p, &pemu_state_fops);
+	emul_core_debugfs_power(&p->core, p->dir);
+	info.addr = addr;
+	r = emul_core_add_client(&p->core, &info, NULL, 0);
+	if (r)
+		goto fail;
+	pemu = p;
+	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
+		addr, p->core.adap.nr, p->core.adap.name, product_id, fw_version,
+		iap_start_page, p->core.irq, PEMU_GPIO_LABEL);
+	return 0;
+
+fail:
+	pemu_teardown(p);
+	return r;
+}
+
+static void __exit elantp_emul_exit(void)
+{
+	pemu_teardown(pemu);
+	pr_info("elantp_emul: unloaded\n");
+}
+
+module_init(elantp_emul_init);
+module_exit(elantp_emul_exit);
+
+MODULE_DESCRIPTION("touchfw test: emulated Elan i2c touchpad on a virtual i2c adapter");
+MODULE_LICENSE("GPL");

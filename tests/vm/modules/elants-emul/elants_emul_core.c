@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * elants_emul: touchfw's Elan eKTH touchscreen model (tests/emul/model/
+ * elants_model.c) behind real kernel interfaces, so that the kernel's own
+ * elants_i2c (built from Debian's linux-source, tests/vm/modules/
+ * elants-i2c) binds to it in the VM tests and judges the model.  Through
+ * emul_core (tests/vm/modules/emul-core) it registers an i2c adapter
+ * (adapter_name=, default "touchfw emulated adapter 1"), a GPIO chip
+ * ("touchfw-elants-emul": line 0 ELAN_RESET, line 1 ELAN_INT) and a
+ * one-interrupt irq domain on INT, and instantiates an "elants_i2c" client
+ * (the driver's i2c id: no ACPI node for an emulated adapter) with that
+ * interrupt and the reset line as its "reset" GPIO (active low).
+ *
+ * The reset line driven low holds the chip in reset; undriven it reads
+ * high (the board's pull-up).  INT is active low: low while an answer
+ * waits in the chip's output buffer, falling edge (what elants_i2c asks
+ * for when the platform says nothing).
+ *
+ * debugfs elants-emul/: state (key=value lines), power (0/1, the supply).
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "emul_core.h"
+#include "elants_model.h"
+
+#define TEMU_GPIO_LABEL "touchfw-elants-emul"
+#define TEMU_LINE_RESET 0
+#define TEMU_LINE_INT 1
+#define TEMU_NLINES 2
+
+/* ------------------------------------------------------------ parameters */
+
+static ushort addr = 0x10;
+module_param(addr, ushort, 0444);
+MODULE_PARM_DESC(addr, "the client's 7-bit address");
+
+static uint hw_version = 0x2a1c;
+module_param(hw_version, uint, 0444);
+MODULE_PARM_DESC(hw_version, "the hardware id (FW ID) the chip reports; elants_i2c_%04x.bin");
+
+static uint fw_version;
+module_param(fw_version, uint, 0444);
+MODULE_PARM_DESC(fw_version,
+		 "the application in flash (0: empty flash, the chip boots into recovery)");
+
+static uint fw_pages = 64;
+module_param(fw_pages, uint, 0444);
+MODULE_PARM_DESC(fw_pages, "132-byte pages of the application in flash (1..512)");
+
+static uint bc_version = 0x6401;
+module_param(bc_version, uint, 0444);
+MODULE_PARM_DESC(bc_version, "boot code << 8 | IAP version");
+
+static int nak_iap_page = -1;
+module_param(nak_iap_page, int, 0444);
+MODULE_PARM_DESC(nak_iap_page, "fault: answer 55 55 to IAP pages from this one on (-1 never)");
+
+static bool reset_gpio = true;
+module_param(reset_gpio, bool, 0444);
+MODULE_PARM_DESC(reset_gpio, "give the client the reset line");
+
+/* ------------------------------------------------------------ state */
+
+struct elants_emul {
+	struct emul_core core;
+	struct elants_model chip; /* under core.lock */
+	struct dentry *dir;
+};
+
+static struct elants_emul *temu;
+
+static void temu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
+{
+	struct elants_emul *t = c->glue;
+
+	if (line == TEMU_LINE_RESET)
+		elants_model_ops.set_reset(&t->chip, driven && !high);
+}
+
+/* RESET pulled up when undriven; INT low while an answer waits. */
+static bool temu_line_level(struct emul_core *c, unsigned int line)
+{
+	struct elants_emul *t = c->glue;
+
+	if (line == TEMU_LINE_INT)
+		return !elants_model_ops.irq_asserted(&t->chip);
+	return true;
+}
+
+static const struct emul_chip_ops temu_chip_ops = {
+	.line_changed = temu_line_changed,
+	.line_level = temu_line_level,
+};
+
+static const struct emul_line_desc temu_lines[TEMU_NLINES] = {
+	[TEMU_LINE_RESET] = { .name = "ELAN_RESET", .output_ok = true },
+	[TEMU_LINE_INT] = { .name = "ELAN_INT" },
+};
+
+static const struct emul_core_cfg temu_core_cfg = {
+	.gpio_label = TEMU_GPIO_LABEL,
+	.irq_name = "elants-emul-int",
+	.lines = temu_lines,
+	.nlines = TEMU_NLINES,
+	.irq_line = TEMU_LINE_INT,
+	.default_trigger = IRQ_TYPE_EDGE_FALLING,
+	.level_ok = true,
+	.ops = &temu_chip_ops,
+};
+
+/*
+ * The model answers whatever address it is given (the emulator routes by
+ * address before it): here the bus offers every message to every chip, so
+ * only our address is acknowledged.
+ */
+static int temu_write(void *chip, u16 a, const u8 *buf, u16 len)
+{
+	return a == addr ? elants_model_ops.write(chip, a, buf, len) : EM_NAK_ADDR;
+}
+
+static int temu_read(void *chip, u16 a, u8 *buf, u16 len)
+{
+	return a == addr ? elants_model_ops.read(chip, a, buf, len) : EM_NAK_ADDR;
+}
+
+static struct em_chip_ops temu_model_ops;
+
+/* ------------------------------------------------------------ debugfs */
+
+static const char *const temu_mode_names[] = {
+	[ELANTS_MODEL_OFF] = "off",	  [ELANTS_MODEL_RESET] = "reset",
+	[ELANTS_MODEL_NORMAL] = "normal", [ELANTS_MODEL_RECOVERY] = "recovery",
+	[ELANTS_MODEL_IAP] = "iap",
+};
+
+struct temu_snapshot {
+	enum elants_model_mode mode;
+	u16 fw_version;
+	struct elants_model_stats st;
+	struct em_bus_counters count;
+	bool int_high, reset_held;
+};
+
+static void temu_snap(struct emul_core *c, void *arg)
+{
+	struct elants_emul *t = c->glue;
+	struct temu_snapshot *p = arg;
+
+	p->mode = elants_model_mode(&t->chip);
+	p->fw_version = elants_model_fw_version(&t->chip);
+	p->st = *elants_model_stats(&t->chip);
+	p->count = c->bus.count;
+	p->int_high = emul_core_wire_locked(c, TEMU_LINE_INT);
+	p->reset_held = c->driven[TEMU_LINE_RESET] && !c->high[TEMU_LINE_RESET];
+}
+
+static int temu_state_show(struct seq_file *sf, void *unused)
+{
+	struct elants_emul *t = sf->private;
+	struct temu_snapshot p;
+
+	emul_core_step(&t->core, temu_snap, &p);
+	seq_printf(sf, "mode=%s\nfw_version=%04x\nhw_version=%04x\n",
+		   p.mode < ARRAY_SIZE(temu_mode_names) ? temu_mode_names[p.mode] : "?",
+		   p.fw_version, hw_version);
+	seq_printf(sf, "int_high=%d\nreset_held=%d\npowered=%d\n", p.int_high, p.reset_held,
+		   READ_ONCE(t->core.powered));
+	seq_printf(sf, "soft_resets=%u\nhellos=%u\niap_entries=%u\npages_written=%u\n",
+		   p.st.soft_resets, p.st.hellos, p.st.iap_entries, p.st.pages_written);
+	seq_printf(sf, "bad_acks=%u\ncalibrations=%u\nimages_booted=%u\n", p.st.bad_acks,
+		   p.st.calibrations, p.st.images_booted);
+	emul_core_show_counters(sf, &t->core, &p.count);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(temu_state);
+
+/* ------------------------------------------------------------ setup */
+
+static int temu_add_client(struct elants_emul *t)
+{
+	struct i2c_board_info info = { I2C_BOARD_INFO("elants_i2c", 0) };
+	const struct gpiod_lookup lines[] = {
+		GPIO_LOOKUP_IDX(NULL, TEMU_LINE_RESET, "reset", 0, GPIO_ACTIVE_LOW),
+	};
+
+	info.addr = addr;
+	return emul_core_add_client(&t->core, &info, lines, reset_gpio ? ARRAY_SIZE(lines) : 0);
+}
+
+static void temu_teardown(struct elants_emul *t)
+{
+	debugfs_remove_recursive(t->dir);
+	emul_core_teardown(&t->core);
+	kvfree(t);
+}
+
+static int __init elants_emul_init(void)
+{
+	struct elants_model_cfg cfg = {
+		.hw_version = hw_version,
+		.bc_version = bc_version,
+		.test_version = 0x0101,
+		.remark_id = 0,
+		.rows = 31,
+		.cols = 18,
+		.osr = 64,
+		.nak_iap_page = nak_iap_page,
+	};
+	struct elants_emul *t;
+	u32 len = 0;
+	u8 *img = NULL;
+	int r;
+
+	r = emul_core_check_params("elants_emul");
+	if (r)
+		return r;
+	if (hw_version > 0xfffe || fw_version > 0xfffe || !fw_pages ||
+	    fw_pages > ELANTS_MODEL_FLASH_MAX / ELANTS_MODEL_PAGE) {
+		pr_err("elants_emul: hw_version, fw_version (0..fffe) or fw_pages (1..512) out of range\n");
+		return -EINVAL;
+	}
+	if (fw_version) {
+		len = fw_pages * ELANTS_MODEL_PAGE;
+		img = kvmalloc(len, GFP_KERNEL);
+		if (!img)
+			return -ENOMEM;
+		elants_model_make_image(img, fw_pages, fw_version, hw_version, 0);
+	}
+	t = kvzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		kvfree(img);
+		return -ENOMEM;
+	}
+	emul_core_init(&t->core, &temu_core_cfg, t);
+	elants_model_init(&t->chip, &cfg, img, len);
+	kvfree(img);
+	temu_model_ops = elants_model_ops;
+	temu_model_ops.write = temu_write;
+	temu_model_ops.read = temu_read;
+	em_bus_add_chip(&t->core.bus, &temu_model_ops, &t->chip);
+
+	r = emul_core_start(&t->core);
+	if (r)
+		goto fail;
+	t->dir = debugfs_create_dir("elants-emul", NULL);
+	debugfs_create_file("state", 0444, t->dir, t, &temu_state_fops);
+	emul_core_debugfs_power(&t->core, t->dir);
+	r = temu_add_client(t);
+	if (r)
+		goto fail;
+	temu = t;
+	pr_info("elants_emul: eKTH at 0x%02x on i2c-%d (\"%s\"), hardware %04x, firmware %04x (%s), INT irq %u, gpiochip \"%s\"\n",
+		addr, t->core.adap.nr, t->core.adap.name, hw_version, fw_version,
+		fw_version ? "application" : "empty flash: recovery", t->core.irq,
+		TEMU_GPIO_LABEL);
+	return 0;
+
+fail:
+	temu_teardown(t);
+	return r;
+}
+
+static void __exit elants_emul_exit(void)
+{
+	temu_teardown(temu);
+	pr_info("elants_emul: unloaded\n");
+}
+
+module_init(elants_emul_init);
+module_exit(elants_emul_exit);
+
+MODULE_DESCRIPTION("touchfw test: emulated Elan eKTH touchscreen on a virtual i2c adapter");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-build-module: elants-i2c
+# vm-build-module: elants-emul
+# vm-build-module: elantp-emul
+# vm-image: --module elan_i2c
+# vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
+# vm-image: --file tests/vm/modules/elants-emul/guest.sh:/vm/elants-emul.sh
+# vm-image: --file tests/vm/modules/elantp-emul/guest.sh:/vm/elantp-emul.sh
+# vm-image: --bin @B@/tests/vm/evdev-query:/usr/bin/evdev-query
+# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
+# vm-image: --bin @B@/touchfw-agent:/usr/local/libexec/touchfw/touchfw-agent
+# vm-image: --file @B@/61-touchfw.rules:/usr/lib/udev/rules.d/61-touchfw.rules
+# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
+# vm-image: --dtb tests/vm/modules/elants-emul/boards/qemu-elan-emul.dts:/usr/local/etc/touchfw/boards/qemu-elan-emul.dtb
+#
+# "kmod-touchfw-elan" (busybox init): the real Elan drivers judge touchfw's
+# two Elan families in one boot.
+#   - Touchscreen: the kernel's elants_i2c, which Debian does not build, is
+#     built at test time from Debian's linux-source-6.1 (tests/vm/modules/
+#     elants-i2c); elants_emul puts the eKTH model (hardware id 2a1c) with
+#     an empty flash behind "touchfw emulated adapter 1" (client
+#     "elants_i2c" at 0x10, reset line, interrupt).
+#   - Touchpad: Debian's own elan_i2c; elantp_emul puts the touchpad model
+#     (product id 19, firmware 5, application from page 496: the driver
+#     writes 16 pages at 35 ms each, where product 18's 480 took 22 s
+#     under TCG) behind "touchfw emulated adapter 2" (client "elan_i2c" at
+#     0x15, interrupt).
+# Both modules are loaded together, so the two runs overlap and share the
+# firmware loader's path:
+#   1. elants_i2c binds in recovery (iap_mode Recovery) with an input
+#      device of zero range; elan_i2c binds on firmware 5;
+#   2. the shipped rule runs touchfw handle-event on each bind; each run
+#      stages the DB's blob under the name its driver computes
+#      (elants_i2c_2a1c.bin, elan_i2c_19.0.bin), writes update_fw (the
+#      write returns when the driver has flashed), rebinds (both drivers
+#      keep their old input device) and verifies the version attributes
+#      and the new input device;
+#   3. the drivers' own accounts agree (kernel log), the models hold the
+#      new firmware, nothing is left staged, the loader's path is back;
+#   4. both chips again, their IAP failing midway: each driver's update_fw
+#      write fails with EIO and the driver stays bound; touchfw reports the
+#      touchscreen left in recovery (exit 11) and the touchpad's failed
+#      update (exit 12), rebinds nothing and leaves nothing staged;
+#   no oops, no warning.  Figures: bind uevent -> verified input device,
+#   per family.
+. /vm/emul.sh
+. /vm/elants-emul.sh
+. /vm/elantp-emul.sh
+ABS_MT_POSITION_X=53
+ABS_MT_POSITION_Y=54
+
+# elan_abs_max CODE: the maximum of an absolute axis of the current
+# device's input device.
+elan_abs_max() {
+	evdev-query "/dev/input/$(emul_event)" abs "$1" | cut -d' ' -f2
+}
+
+elan_setup() {
+	emul_setup && vm_modprobe "$ELANTS_DRIVER_MODULE"
+}
+ELANTS_DRIVER_MODULE=elants_i2c
+
+elantp_use
+vm_require "modules and debugfs (elan_i2c, and elants_i2c built from linux-source)" elan_setup
+vm_log "elants_i2c: $(modinfo -F description elants_i2c) ($(modinfo -F filename elants_i2c))"
+emul_touchfw_dirs
+emul_udev_debug
+emul_monitor_start
+printf %s /vm/no-firmware-here >/sys/module/firmware_class/parameters/path
+emul_dmesg_mark
+
+# ---- 1. both chips, both drivers bind; each bind starts a run
+vm_require "elants_emul loads (eKTH 2a1c at 0x10, empty flash)" elants_load fw_version=0
+vm_require "elantp_emul loads (touchpad 19 at 0x15, firmware 5, application from page 496)" \
+	elantp_load product_id=19 fw_version=5 iap_start_page=496
+vm_log "touchscreen $elants_dev ($elants_devpath), touchpad $elantp_dev ($elantp_devpath)"
+
+# Each run records its result after verifying (or failing); poll both and
+# note when each appeared.
+ts_done="" tp_done=""
+elan_runs_done() {
+	[ -n "$ts_done" ] || { [ -s "$TOUCHFW_STATE/$elants_dev.json" ] && ts_done=$(vm_now_us); }
+	[ -n "$tp_done" ] || { [ -s "$TOUCHFW_STATE/$elantp_dev.json" ] && tp_done=$(vm_now_us); }
+	[ -n "$ts_done" ] && [ -n "$tp_done" ] && ! pidof touchfw-agent touchfw >/dev/null
+}
+udevadm settle --timeout=30
+vm_require "both runs end" vm_wait 120 "both touchfw runs" elan_runs_done
+
+# ---- 2. the touchscreen, judged by elants_i2c
+elants_use
+vm_log "touchscreen result: $(emul_result)"
+vm_check "elants_i2c bound the chip in recovery first: touchfw read iap_mode Recovery" \
+	emul_log_has "elants_i2c reports recovery mode (no valid application); hardware 2a1c"
+vm_check "result ok through update_fw" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ]'
+vm_check "touchfw staged the DB's blob as elants_i2c_2a1c.bin" \
+	emul_log_has "staged elants-2a1c-fw-5512 as /run/touchfw/firmware/elants_i2c_2a1c.bin"
+vm_check "elants_i2c requested that file and flashed it (kernel log)" eval \
+	'emul_dmesg_has "elants_i2c $elants_dev: requesting fw name = elants_i2c_2a1c.bin" &&
+	 emul_dmesg_has "elants_i2c $elants_dev: firmware update completed"'
+vm_check "elants_i2c is bound, iap_mode Normal, fw_version 5512, hw_version 2a1c" eval \
+	'[ "$(emul_driver)" = elants_i2c ] && [ "$(cat "$EMUL_SYS/iap_mode")" = Normal ] &&
+	 [ "$(cat "$EMUL_SYS/fw_version")" = 5512 ] && [ "$(cat "$EMUL_SYS/hw_version")" = 2a1c ]'
+vm_check "the chip runs 5512, written in 64 pages in one IAP" eval \
+	'[ "$(emul_state mode)" = normal ] && [ "$(emul_state fw_version)" = 5512 ] &&
+	 [ "$(emul_state iap_entries)" = 1 ] && [ "$(emul_state pages_written)" = 64 ]'
+vm_check "the input device is \"Elan Touchscreen\", axes 0..1920 x 0..1088" eval \
+	'[ "$(cat "$EMUL_SYS/input/$(emul_input)/name")" = "Elan Touchscreen" ] &&
+	 [ "$(elan_abs_max $ABS_MT_POSITION_X)" = 1920 ] && [ "$(elan_abs_max $ABS_MT_POSITION_Y)" = 1088 ]'
+vm_check "touchfw verified that input device ($(emul_event))" \
+	test "$(emul_result_field input)" = "$(emul_event)"
+vm_check "the driver's bind, touchfw's rebind: two binds" test "$(emul_bind_count)" = 2
+emul_figure_since_bind elants_bind_to_verified_input_ms "$ts_done"
+
+# ---- 3. the touchpad, judged by elan_i2c
+elantp_use
+vm_log "touchpad result: $(emul_result)"
+vm_check "elan_i2c bound the touchpad on firmware 5 (its own account)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0013, Firmware: 0x0005"
+vm_check "result ok through update_fw, 5.0 -> 6.0" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+	 emul_log_has "verified: firmware 5.0 -> 6.0"'
+vm_check "touchfw staged the DB's blob as elan_i2c_19.0.bin" \
+	emul_log_has "staged elantp-19-fw-6.0 as /run/touchfw/firmware/elan_i2c_19.0.bin"
+vm_check "elan_i2c bound again on firmware 6 (kernel log)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0013, Firmware: 0x0006"
+vm_check "elan_i2c is bound, product_id 19, firmware_version 6.0" eval \
+	'[ "$(emul_driver)" = elan_i2c ] && [ "$(cat "$EMUL_SYS/product_id")" = 19.0 ] &&
+	 [ "$(cat "$EMUL_SYS/firmware_version")" = 6.0 ]'
+vm_check "the touchpad runs 6, written in 16 pages in one IAP" eval \
+	'[ "$(emul_state mode)" = main ] && [ "$(emul_state fw_version)" = 6 ] &&
+	 [ "$(emul_state iap_entries)" = 1 ] && [ "$(emul_state pages_written)" = 16 ]'
+vm_check "the input device is \"Elan Touchpad\", X 0..3052" eval \
+	'[ "$(cat "$EMUL_SYS/input/$(emul_input)/name")" = "Elan Touchpad" ] &&
+	 [ "$(elan_abs_max $ABS_MT_POSITION_X)" = 3052 ]'
+vm_check "touchfw verified that input device ($(emul_event))" \
+	test "$(emul_result_field input)" = "$(emul_event)"
+vm_check "the driver's bind, touchfw's rebind: two binds" test "$(emul_bind_count)" = 2
+emul_figure_since_bind elantp_bind_to_verified_input_ms "$tp_done"
+
+# ---- 4. nothing left behind
+vm_check "firmware_class.path is restored" \
+	test "$(cat /sys/module/firmware_class/parameters/path)" = /vm/no-firmware-here
+vm_check "nothing is left staged" eval \
+	'[ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
+emul_monitor_stop
+elants_use
+vm_require "elants_emul unloads" emul_unload
+elantp_use
+vm_require "elantp_emul unloads" emul_unload
+
+# ---- 5. the flash fails midway: the write to update_fw returns the
+# driver's error, the driver stays bound, nothing rebinds
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elants_emul loads again, its IAP refusing pages from the 10th on" \
+	elants_load fw_version=0 nak_iap_page=10
+vm_require "elantp_emul loads again, a page error from page 500 on" \
+	elantp_load product_id=19 fw_version=5 iap_start_page=496 fail_page=500
+ts_done="" tp_done=""
+udevadm settle --timeout=30
+vm_require "both runs end" vm_wait 120 "both touchfw runs" elan_runs_done
+elants_use
+vm_log "touchscreen result: $(emul_result)"
+vm_check "elants_i2c: the IAP failed (EIO), the driver stays bound in recovery" eval \
+	'emul_dmesg_has "elants_i2c $elants_dev: firmware update failed: -5" &&
+	 [ "$(emul_driver)" = elants_i2c ] && [ "$(cat "$EMUL_SYS/iap_mode")" = Recovery ]'
+vm_check "touchfw: the write returned EIO, left in its bootloader (exit 11), no rebind" eval \
+	'[ "$(emul_result_field exit_code)" = 11 ] &&
+	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
+	 [ "$(emul_bind_count)" = 1 ]'
+vm_check "the chip is still in IAP with 10 pages written" eval \
+	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 10 ]'
+elantp_use
+vm_log "touchpad result: $(emul_result)"
+vm_check "elan_i2c: the IAP reported a failed write (EIO), the driver stays bound (still saying 5.0)" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: firmware update failed: -5" &&
+	 [ "$(emul_driver)" = elan_i2c ] && [ "$(cat "$EMUL_SYS/firmware_version")" = 5.0 ]'
+vm_check "touchfw: the write returned EIO, an interruption (exit 12), no rebind" eval \
+	'[ "$(emul_result_field exit_code)" = 12 ] &&
+	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
+	 emul_log_has "an interruption, not a rejection of elantp-19-fw-6.0" &&
+	 [ "$(emul_bind_count)" = 1 ]'
+vm_check "the touchpad is left in IAP (4 pages written)" eval \
+	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 4 ]'
+vm_check "nothing is left staged" eval \
+	'[ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
+emul_monitor_stop
+elants_use
+vm_check "elants_emul unloads" emul_unload
+elantp_use
+vm_check "elantp_emul unloads" emul_unload
+vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
