@@ -265,13 +265,13 @@ static void test_power_driver_reads_the_chip_through_the_driver(void **state)
 	assert_int_equal(e2e_touchfw(&E, "status", "spi1.0"), 0);
 	assert_non_null(strstr(E.out, "1.0.AA"));
 	assert_non_null(strstr(E.out, "162.6"));
-	/* a dry run refuses what the run would refuse: the configuration */
-	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 13);
-	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
-	db_without_config();
+	/* the configuration goes through the driver too (update_cfg) */
+	assert_non_null(strstr(E.out, "flash 3.0.10 + config"));
 	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 0);
 	e2e_said(&E, "would flash firmware mxt1664s-fw-3.0.10 (67363 bytes) through "
-		     "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power)");
+		     "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power); "
+		     "would write config mxt1664s-cfg-3.0.10 (CRC 0x06F670; after the new "
+		     "firmware)");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
@@ -327,20 +327,64 @@ static void test_power_driver_run_flashes_a_chip_without_firmware(void **state)
 	e2e_said(&E, "up to date (firmware 3.0.10");
 }
 
-static void test_power_driver_with_a_config_is_refused_before_flashing(void **state)
+static void test_power_driver_flashes_and_configures_through_the_driver(void **state)
 {
+	int result = -1;
+
 	(void)state;
-	/* the database has a configuration for the 1664S, which mchp_spi_ts
-	 * could only take through update_cfg */
+	/* firmware through update_fw, then the database's configuration
+	 * through update_cfg (mchp_spi_ts loads maxtouch.cfg only there) */
 	start("no-image", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
-	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
-	e2e_said(&E, "nothing was written");
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	e2e_said(&E, "asking mchp_spi_ts to apply it (update_cfg)");
+	e2e_said(&E, "config: the chip's config CRC is 0x06F670 after update_cfg, as the file "
+		     "says");
+	assert_int_equal(emub_spi_update_cfg_result(E.eb, "touchscreen", &result), 0);
+	assert_int_equal(result, 0);
 	emub_lock(E.eb);
-	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
-	assert_int_equal(mxt_model_stats(chip())->frames_passed, 0);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	assert_int_equal(mxt_model_nvm_config_crc(chip()), 0x06F670);
 	emub_unlock(E.eb);
 	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+	/* the next run has nothing to do: the config the chip runs, read
+	 * through mem_access, has the file's CRC (the driver's config_crc
+	 * says nothing after a plain probe) */
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "up to date (firmware 3.0.10, config matches)");
+}
+
+/* A configuration for another firmware (another info CRC): mxt_update_cfg
+ * would clear the chip's configuration and then refuse the file -- touchfw
+ * holds it against the info block (mem_access) and writes nothing. */
+static void test_power_driver_config_for_other_info_block_is_refused(void **state)
+{
+	char path[400], *text = NULL;
+	size_t len;
+	int result;
+	uint32_t before;
+
+	(void)state;
+	start("app", "driver", NULL);
+	emub_lock(E.eb);
+	before = mxt_model_nvm_config_crc(chip());
+	emub_unlock(E.eb);
+	snprintf(path, sizeof(path), "%s/mxt1664s/cfg-3.0.10.cfg", E.db);
+	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
+	/* the 1.0.AA chip's info CRC is not the 3.0.10 file's */
+	snprintf(path, sizeof(path), "%s/other.cfg", E.dir);
+	e2e_write(path, text);
+	free(text);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "spi1.0"), 7);
+	e2e_said(&E, "config is for info-block CRC 0x847920, the chip has 0x14571A");
+	assert_int_equal(emub_spi_update_cfg_result(E.eb, "touchscreen", &result), -ENOENT);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_nvm_config_crc(chip()), before);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
 }
 
@@ -656,7 +700,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_power_driver_run_flashes_a_chip_without_firmware,
 					  teardown),
 		cmocka_unit_test_teardown(
-			test_power_driver_with_a_config_is_refused_before_flashing, teardown),
+			test_power_driver_flashes_and_configures_through_the_driver, teardown),
+		cmocka_unit_test_teardown(
+			test_power_driver_config_for_other_info_block_is_refused, teardown),
 		cmocka_unit_test_teardown(
 			test_power_driver_image_refused_leaves_the_bootloader_named, teardown),
 		cmocka_unit_test_teardown(

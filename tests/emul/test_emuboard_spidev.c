@@ -806,6 +806,39 @@ static void test_mchp_update_fw(void **state)
 	tu_rmdir(dir);
 }
 
+/* mchp_spi_ts's update_cfg clears the chip's configuration (zeros and a
+ * backup to NVM) before it even requests maxtouch.cfg: without the file
+ * the write fails with ENOENT and the chip is left cleared. */
+static void test_mchp_update_cfg_clears_before_requesting_the_file(void **state)
+{
+	char *dir = tu_tmpdir(), *board;
+	struct mxt_model_stats before;
+	struct emub *eb;
+	int res = 0, st;
+
+	(void)state;
+	board = g_strdup_printf("[board]\nname = mchp\ncompatible = t,spi\nfirmware_dirs = %s\n"
+				"[spi 1]\n[spi-chip ts]\nbus = 1\nchip_select = 0\n"
+				"model = mxt1664s\ndriver = mchp_spi_ts\nstate = app\n"
+				"spi_mode = 3\nmax_speed_hz = 8000000\n",
+				dir);
+	eb = tu_board_text(board);
+	emub_lock(eb);
+	before = *mxt_model_stats(emub_spi_mxt(eb, "ts")->m);
+	emub_unlock(eb);
+	st = tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_cfg 2>/dev/null");
+	assert_int_not_equal(st, 0);
+	assert_int_equal(emub_spi_update_cfg_result(eb, "ts", &res), 0);
+	assert_int_equal(res, -ENOENT);
+	emub_lock(eb);
+	assert_int_equal(mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->backups,
+			 before.backups + 1);
+	emub_unlock(eb);
+	emub_free(eb);
+	g_free(board);
+	tu_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,6 +854,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mchp_update_fw),
 		cmocka_unit_test(test_spidev_node_answers_when_it_first_shows),
 		cmocka_unit_test(test_spidev_node_answers_until_it_goes),
+		cmocka_unit_test(test_mchp_update_cfg_clears_before_requesting_the_file),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))

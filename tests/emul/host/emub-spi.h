@@ -109,9 +109,15 @@ struct emub_spi_dev {
 	/* mchp_spi_ts (drv_mchp_spi.c) */
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
-	guint16 mchp_t6;     /* T6 address from the info block */
-	bool mchp_have_info; /* data->info set (NULL after a failed read) */
-	guint8 mchp_info[4]; /* family, variant, version, build */
+	guint16 mchp_t6;		  /* T6 address from the info block */
+	bool mchp_have_info;		  /* data->info set (NULL after a failed read) */
+	guint8 mchp_info[4];		  /* family, variant, version, build */
+	guint8 mchp_raw[7 + 255 * 6 + 3]; /* the info block it read (data->raw_info_block) */
+	guint16 mchp_raw_len;
+	guint32 mchp_config_crc; /* data->config_crc (T6 messages set it) */
+	guint8 mchp_t7[2];	 /* data->t7_cfg: zero until mxt_init_t7_power_cfg */
+	bool have_update_cfg_result;
+	int update_cfg_result; /* what the last write to update_cfg returned */
 	bool have_update_fw_result;
 	int update_fw_result; /* what the last write to update_fw returned */
 	int update_fw_count;  /* writes to update_fw handled */
@@ -156,6 +162,8 @@ void emub_mchp_remove(struct emub_spi_dev *d);
 void emub_mchp_free(struct emub_spi_dev *d);
 /* A write to update_fw: what the write returns (0 or -errno). */
 int emub_mchp_update_fw(struct emub_spi_dev *d);
+/* A write to update_cfg (mxt_update_cfg_store): what the write returns. */
+int emub_mchp_update_cfg(struct emub_spi_dev *d);
 /* Its attribute group in sysfs, as the show functions print it now;
  * removed at unbind. */
 void emub_mchp_attrs_write(struct emub_spi_dev *d);

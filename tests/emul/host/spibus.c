@@ -820,6 +820,14 @@ static int attr_store(struct emub_spi_dev *d, const char *name)
 
 	if (!d->driver || strcmp(d->driver, "mchp_spi_ts"))
 		return -ENOENT; /* the attribute group went with the driver */
+	if (!strcmp(name, "update_cfg")) {
+		r = emub_mchp_update_cfg(d);
+		g_mutex_lock(&d->eb->lock);
+		d->have_update_cfg_result = true;
+		d->update_cfg_result = r;
+		g_mutex_unlock(&d->eb->lock);
+		return r;
+	}
 	if (strcmp(name, "update_fw"))
 		return -ENOENT;
 	r = emub_mchp_update_fw(d);
@@ -866,7 +874,7 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 		g_free(buf);
 		return;
 	}
-	if (!strcmp(name, "update_fw")) {
+	if (!strcmp(name, "update_fw") || !strcmp(name, "update_cfg")) {
 		/* a writer not under the board's shim: the write has returned
 		 * already; the store runs now */
 		char *b = take(eb, dir, name);
@@ -1125,7 +1133,7 @@ static int service_call(struct emub *eb, struct emub_spi_dev *d, const char *drv
 
 int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
 {
-	static const char *const attrs[] = { "update_fw" };
+	static const char *const attrs[] = { "update_fw", "update_cfg" };
 	struct emub_spi *s = eb->spi;
 	struct emub_spi_dev *d = NULL;
 	const char *name = NULL;
@@ -1635,6 +1643,24 @@ struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)
 	struct emub_spi_dev *d = find_dev(eb, dev);
 
 	return d && d->ops == &mxt_spi_ops ? d->model : NULL;
+}
+
+int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result)
+{
+	struct emub_spi_dev *d;
+	int r = -ENOENT;
+
+	emub_spi_settle(eb);
+	d = find_dev(eb, dev);
+	if (!d)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	if (d->have_update_cfg_result) {
+		*result = d->update_cfg_result;
+		r = 0;
+	}
+	g_mutex_unlock(&eb->lock);
+	return r;
 }
 
 int emub_spi_update_fw_count_now(struct emub *eb, const char *dev)
