@@ -1004,6 +1004,10 @@ static void driver_memory(struct tf_ctx *c, struct tf_chip_state *st)
 	ssize_t n = -1;
 	int fd;
 
+	if (!P(c)) {
+		free(buf);
+		return; /* no family state to fill (a bare context) */
+	}
 	P(c)->have_info = false;
 	snprintf(path, sizeof(path), "%s/mem_access", c->dev.syspath);
 	fd = buf ? open(path, O_RDONLY | O_CLOEXEC) : -1;
