@@ -12,7 +12,7 @@ DB_BLOBS := $(DB_DIR)/mxt224e/fw-2.1.AB.fw $(DB_DIR)/mxt224e/cfg-2.1.AB.cfg \
 	$(DB_DIR)/goodix/gt911-cfg-72.bin $(DB_DIR)/goodix/gt1151-cfg-90.bin \
 	$(DB_DIR)/silead/emul-tablet-1.fw $(DB_DIR)/silead/emul-other-1.fw \
 	$(DB_DIR)/elants/elants-2a1c-fw-5512.bin $(DB_DIR)/elantp/elantp-18-fw-6.0.bin \
-	$(DB_DIR)/elantp/elantp-19-fw-6.0.bin
+	$(DB_DIR)/elantp/elantp-19-fw-6.0.bin $(DB_DIR)/berlin/gt9916-fw-01000002.bin
 DB_OUTPUTS := $(DB_DIR)/manifest.ini $(DB_BLOBS) $(DB_DIR)/manifest.ini.sig
 
 $(DB_DIR)/mxt224e/fw-2.1.AB.fw: $(B)/fwgen
@@ -50,6 +50,11 @@ $(DB_DIR)/elantp/elantp-18-fw-6.0.bin: $(B)/fwgen
 	@mkdir -p $(@D)
 	$(q) FWGEN $@
 	$(Q)$(B)/fwgen elantp-fw --id 18 --version 6 -o $@
+$(DB_DIR)/berlin/gt9916-fw-01000002.bin: $(B)/fwgen
+	@mkdir -p $(@D)
+	$(q) FWGEN $@
+	$(Q)$(B)/fwgen berlin-fw --chip gt9916 --id 9916 --version 01000002 --size 65536 \
+		--config-id 0x22 -o $@
 
 # The VM tests' touchpad part: application from page 496 (16 pages to write).
 $(DB_DIR)/elantp/elantp-19-fw-6.0.bin: $(B)/fwgen

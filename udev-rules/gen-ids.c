@@ -10,7 +10,7 @@
  * copies TEMPLATE, replacing a line that is exactly
  *   @FAMILY_DRIVER_RULES@    by one udev line per family matching DRIVER;
  *   @FAMILY_MODALIAS_RULES@  by udev lines matching the modalias of the
- *                            families' OF, ACPI and i2c ids (add-only);
+ *                            families' OF, ACPI, i2c and spi ids (add-only);
  *   @FAMILY_PROBE_FILE_RULES@ by a udev line per family whose driver's probe
  *                            fails without the file touchfw installs
  *                            (probe_needs_file): its "add" without DRIVER,
@@ -95,6 +95,12 @@ static void modalias_rules(void)
 			glob_list(f, f->i2c_ids, "i2c:", "");
 			printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
 		}
+		if (f->spi_ids && f->spi_ids[0]) {
+			/* Devices made by board files or spi_new_device. */
+			printf("ENV{MODALIAS}==\"");
+			glob_list(f, f->spi_ids, "spi:", "");
+			printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
+		}
 	}
 }
 
@@ -125,6 +131,10 @@ static void probe_file_rules(void)
 			check_id(f, *p);
 			printf("%si2c:%s", any ? "|" : "", *p);
 		}
+		for (p = f->spi_ids; p && *p; p++, any = true) {
+			check_id(f, *p);
+			printf("%sspi:%s", any ? "|" : "", *p);
+		}
 		printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\", GOTO=\"touchfw_handoff\"\n");
 	}
 	if (!n)
@@ -140,7 +150,7 @@ static size_t re_alternatives(FILE *out, size_t which)
 	for (i = 0; tf_family_ids_all[i]; i++) {
 		const struct tf_family_ids *f = tf_family_ids_all[i];
 		const char *const *lists[] = { f->drivers, f->compatibles, f->acpi_ids,
-					       f->i2c_ids };
+					       f->i2c_ids, f->spi_ids };
 
 		for (p = lists[which]; p && *p; p++) {
 			check_id(f, *p);
@@ -171,6 +181,8 @@ static void modalias_re(FILE *out)
 	re_alternatives(out, 2);
 	fputs("):.*|i2c:(", out);
 	re_alternatives(out, 3);
+	fputs(")|spi:(", out);
+	re_alternatives(out, 4);
 	fputs("))$", out);
 }
 

@@ -22,11 +22,13 @@ struct tf_family_ids {
 	const char *const *compatibles; /* OF compatibles the drivers match */
 	const char *const *acpi_ids;	/* ACPI HIDs the drivers match */
 	const char *const *i2c_ids;	/* i2c_device_id names ("i2c:NAME") */
+	const char *const *spi_ids;	/* spi_device_id names ("spi:NAME") */
 	/*
 	 * The driver's probe fails until a file touchfw installs exists (a
-	 * flashless chip loaded at every probe), so an "add" without DRIVER
-	 * is followed by no "bind": handle-event and the udev rule act on
-	 * that add.
+	 * flashless chip loaded at every probe) or until touchfw flashed the
+	 * chip (a driver that does not bind an empty chip), so an "add"
+	 * without DRIVER is followed by no "bind": handle-event and the udev
+	 * rule act on that add.
 	 */
 	bool probe_needs_file;
 };
@@ -36,8 +38,8 @@ extern const struct tf_family_ids *const tf_family_ids_all[];
 
 const struct tf_family_ids *tf_family_ids_by_name(const char *name);
 const struct tf_family_ids *tf_family_ids_by_driver(const char *driver);
-/* By OF_COMPATIBLE_* or an "of:", "acpi:" or "i2c:" MODALIAS (no driver
- * bound yet). */
+/* By OF_COMPATIBLE_* or an "of:", "acpi:", "i2c:" or "spi:" MODALIAS (no
+ * driver bound yet). */
 const struct tf_family_ids *tf_family_ids_by_uevent(const struct tf_uevent *ev);
 
 #endif /* TF_FAMILY_IDS_H */

@@ -48,13 +48,15 @@ const struct tf_family_ids *tf_family_ids_by_driver(const char *driver)
 }
 
 /* "of:NnameT(null)Ccompat" -> does any C<compat> match the list? */
-static bool modalias_has(const char *modalias, const char *const *compats,
-			 const char *const *acpi, const char *const *i2c)
+static bool modalias_has(const char *modalias, const struct tf_family_ids *f)
 {
+	const char *const *compats = f->compatibles, *const *acpi = f->acpi_ids;
 	const char *p;
 
 	if (!strncmp(modalias, "i2c:", 4))
-		return in_list(i2c, modalias + 4);
+		return in_list(f->i2c_ids, modalias + 4);
+	if (!strncmp(modalias, "spi:", 4))
+		return in_list(f->spi_ids, modalias + 4);
 
 	if (!strncmp(modalias, "acpi:", 5)) {
 		for (; acpi && *acpi; acpi++) {
@@ -93,8 +95,7 @@ const struct tf_family_ids *tf_family_ids_by_uevent(const struct tf_uevent *ev)
 		for (k = 0; k < ev->n_compatible; k++)
 			if (in_list(f->compatibles, ev->compatible[k]))
 				return f;
-		if (ev->modalias &&
-		    modalias_has(ev->modalias, f->compatibles, f->acpi_ids, f->i2c_ids))
+		if (ev->modalias && modalias_has(ev->modalias, f))
 			return f;
 	}
 	return NULL;
