@@ -592,9 +592,9 @@ static int config_attr(struct run *r, struct tf_input_watch **w, const char *nam
 		return finish(r, TF_EXIT_IO, "%s", err.msg);
 	rlog(r, TF_LOG_INFO, "config: staged %s as %s; asking %s to apply it (%s)",
 	     r->res->cfg_id, stage.file, r->c.dev.driver, caps->kernel_cfg_attr);
-	/* A probe registers the input device before its attribute group
-	 * (mxt_initialize, then mxt_sysfs_init): after a rebind that was
-	 * not ours to wait for, the attribute may come a moment later. */
+	/* A probe may register the input device before its attribute
+	 * group (some drivers do): after a rebind that was not ours to
+	 * wait for, the attribute may come a moment later. */
 	end = tf_now_ms() + ms;
 	for (;;) {
 		char path[sizeof(r->c.dev.syspath) + 64];
@@ -683,28 +683,25 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
-		rebound = rebind_after_update(r);
+		/* After a failed write the driver stays bound for the next
+		 * update_fw to flash from the bootloader (a touchpad driver's probe
+		 * would even fail then): no rebind. */
+		rebound = wr == 0 && rebind_after_update(r);
 		if (rebound) {
 			/* It re-read the chip but keeps (or never had) its old
-			 * input device -- after a failed update too, with the
-			 * chip in its bootloader and its IRQ off: a new probe
-			 * after every write, a stopped run's too (the write has
-			 * returned, the driver is done; nothing else would bind
-			 * it again). */
-			if (wr == 0)
-				rlog(r, TF_LOG_INFO,
-				     "%s registers no input device again after %s: "
-				     "rebinding it",
-				     r->c.dev.driver, caps->kernel_fw_attr);
-			else
-				rlog(r, TF_LOG_INFO, "%s: rebinding %s for a fresh probe",
-				     err.msg, r->c.dev.driver);
+			 * input device: a new probe registers one -- after a
+			 * stopped run's write too (the write has returned, the
+			 * driver is done; nothing else would bind it again). */
+			rlog(r, TF_LOG_INFO,
+			     "%s registers no input device again after %s: "
+			     "rebinding it",
+			     r->c.dev.driver, caps->kernel_fw_attr);
 			tf_input_watch_free(*w);
 			*w = NULL;
 			rc = rebind(r, w);
-			if (!rc && wr == 0 && !tf_stop_requested())
+			if (!rc && !tf_stop_requested())
 				rc = bootloader_after_rebind(r);
-			if (!rc && wr == 0 && !tf_stop_requested())
+			if (!rc && !tf_stop_requested())
 				rc = wait_input(r, *w);
 		} else {
 			/* The driver re-initialises and registers a new input
