@@ -14,6 +14,8 @@
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make demo-silead      an emulated Silead tablet: no firmware file, probe
 #                         failed, to a verified input device
+#   make demo-elan        an emulated laptop: an Elan touchpad left in IAP
+#                         recovered, an Elan touchscreen in recovery updated
 #   make deps             install missing Debian 12 packages (root)
 #   make deb              the Debian package (debian/), built in $(B)/deb
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
@@ -166,7 +168,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 .SECONDARY:
 
 .PHONY: soak soak-run all agent emul boards check check-fast check-run check-san \
-	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
+	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -399,6 +401,13 @@ demo-silead: deps-check
 	@$(MAKE) --no-print-directory demo-silead-run
 demo-silead-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo-silead
+
+# An emulated laptop: an Elan touchpad left in IAP recovered over i2c-dev,
+# an Elan touchscreen in recovery updated through elants_i2c's update_fw.
+demo-elan: deps-check
+	@$(MAKE) --no-print-directory demo-elan-run
+demo-elan-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-elan
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add

@@ -114,6 +114,7 @@ struct emub_chip_desc {
 	bool tp_has_id;
 	guint8 tp_fw_version; /* 0: empty flash, the chip in IAP */
 	gint32 tp_fail_page;  /* fault.iap_page_error; -1 never */
+	gint32 tp_power_loss; /* fault.iap_power_loss; -1 never */
 };
 
 struct emub_line_desc {

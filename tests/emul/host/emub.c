@@ -173,12 +173,14 @@ static int make_chip(struct emub_chip *c)
 	} else if (!strcmp(d->model, "elantp")) {
 		struct elantp_model *m = g_new0(struct elantp_model, 1);
 		struct elantp_model_cfg cfg = {
+			.addr = d->addr,
 			.product_id = d->tp_product_id,
 			.sm_version = 3,
 			.iap_version = 0,
 			.max_x = 3052,
 			.max_y = 1888,
 			.fail_page = d->tp_fail_page,
+			.power_loss_page = d->tp_power_loss,
 		};
 		em_u8 *img = NULL;
 
@@ -193,6 +195,7 @@ static int make_chip(struct emub_chip *c)
 	} else if (!strcmp(d->model, "elants")) {
 		struct elants_model *m = g_new0(struct elants_model, 1);
 		struct elants_model_cfg cfg = {
+			.addr = d->addr,
 			.hw_version = d->el_hw_version,
 			.bc_version = d->el_bc_version,
 			.test_version = 0x0101,
