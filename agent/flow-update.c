@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "exitcode.h"
@@ -705,6 +706,95 @@ static int retry_bound(struct run *r, const char *why)
 			      : "touchfw can not flash the chip without its driver");
 }
 
+/* Does the bound driver take its configuration file only through
+ * caps.kernel_cfg_attr (not at probe)? */
+bool cfg_through_attr(const struct run *r)
+{
+	for (const char *const *d = r->fam->caps.kernel_cfg_attr_drivers; d && *d; d++)
+		if (!strcmp(*d, r->c.dev.driver))
+			return true;
+	return false;
+}
+
+/*
+ * caps.kernel_cfg_attr: stage the file as @name, write the attribute (the
+ * kernel's write returns when the driver has applied it), read the
+ * driver's config CRC until it shows the file's (the driver learns it from
+ * the chip's message after its reset), then rebind it for its input device
+ * -- on every way out once the attribute was written.
+ */
+static int config_attr(struct run *r, struct tf_input_watch **w, const char *name)
+{
+	const struct tf_family_caps *caps = &r->fam->caps;
+	unsigned ms = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
+						: r->s->input_timeout_ms;
+	struct tf_fw_stage stage;
+	struct tf_chip_state st = { 0 };
+	struct tf_err err = { 0 }, e2 = { 0 };
+	uint64_t end;
+	bool seen = false;
+	int wr, rc;
+
+	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
+			r->cfg_data, r->cfg_len, &err) < 0)
+		return finish(r, TF_EXIT_IO, "%s", err.msg);
+	rlog(r, TF_LOG_INFO, "config: staged %s as %s; asking %s to apply it (%s)",
+	     r->res->cfg_id, stage.file, r->c.dev.driver, caps->kernel_cfg_attr);
+	/* A probe may register the input device before its attribute
+	 * group (some drivers do): after a rebind that was not ours to
+	 * wait for, the attribute may come a moment later. */
+	end = tf_now_ms() + ms;
+	for (;;) {
+		char path[sizeof(r->c.dev.syspath) + 64];
+		struct stat sb;
+
+		tf_snprintf(path, sizeof(path), "%s/%s", r->c.dev.syspath,
+			    caps->kernel_cfg_attr);
+		if (stat(path, &sb) == 0 || tf_now_ms() >= end || tf_stop_requested())
+			break;
+		tf_sleep_us(10000);
+	}
+	r->flashed_anything = true;
+	wr = tf_device_attr_write(&r->c.dev, caps->kernel_cfg_attr, caps->kernel_cfg_value,
+				  &err);
+	end = tf_now_ms() + ms;
+	while (wr == 0 && !tf_stop_requested()) {
+		seen = chip_read(r, &st, &e2) == 0 && st.mode == TF_CHIP_APP &&
+		       st.has_config_crc;
+		if ((seen && st.config_crc == r->cfg_crc) || tf_now_ms() >= end)
+			break;
+		tf_sleep_us(20000);
+	}
+	tf_fw_unstage(&stage);
+	rlog(r, TF_LOG_INFO, "%s applies no configuration to its input device: rebinding it",
+	     r->c.dev.driver);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (!rc && !tf_stop_requested())
+		rc = wait_input(r, *w);
+	if (tf_stop_requested())
+		return interrupted(r, "while the driver applied the config (the driver "
+				      "bound again; not verified)");
+	if (wr < 0)
+		return finish(r, TF_EXIT_VERIFY, "config %s: %s", r->res->cfg_id, err.msg);
+	if (!seen)
+		return finish(r, TF_EXIT_VERIFY,
+			      "config %s: no config CRC could be read through %s within %u ms "
+			      "after %s (not verified)",
+			      r->res->cfg_id, r->c.dev.driver, ms, caps->kernel_cfg_attr);
+	if (st.config_crc != r->cfg_crc)
+		return finish(r, TF_EXIT_VERIFY,
+			      "config %s: after %s the chip's config CRC is 0x%06X (through "
+			      "%s), expected 0x%06X",
+			      r->res->cfg_id, caps->kernel_cfg_attr, st.config_crc,
+			      r->c.dev.driver, r->cfg_crc);
+	rlog(r, TF_LOG_INFO,
+	     "config: the chip's config CRC is 0x%06X after %s, as the file says",
+	     st.config_crc, caps->kernel_cfg_attr);
+	return rc;
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -715,6 +805,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	char drv[64];
 	size_t len;
 	bool gone;
+	bool rebound = false;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
@@ -744,9 +835,16 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
 		gone = !tf_stop_requested() && driver_gone(r);
-		if (wr == 0 && !gone && !tf_stop_requested() && rebind_after_update(r)) {
+		/* After a failed write the driver stays bound for the next
+		 * update_fw to flash from the bootloader (a touchpad driver's probe
+		 * would even fail then): no rebind; nor after someone else
+		 * unbound it. */
+		rebound = wr == 0 && !gone && rebind_after_update(r);
+		if (rebound) {
 			/* It re-read the chip but keeps (or never had) its old
-			 * input device: a new probe registers one. */
+			 * input device: a new probe registers one -- after a
+			 * stopped run's write too (the write has returned, the
+			 * driver is done; nothing else would bind it again). */
 			rlog(r, TF_LOG_INFO,
 			     "%s registers no input device again after %s: "
 			     "rebinding it",
@@ -754,9 +852,9 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			tf_input_watch_free(*w);
 			*w = NULL;
 			rc = rebind(r, w);
-			if (!rc)
+			if (!rc && !tf_stop_requested())
 				rc = bootloader_after_rebind(r);
-			if (!rc)
+			if (!rc && !tf_stop_requested())
 				rc = wait_input(r, *w);
 		} else {
 			/* The driver re-initialises and registers a new input
@@ -770,8 +868,12 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* The kernel's write returns when the driver is done: a stop
 		 * is seen after it, with nothing of ours left staged. */
 		if (tf_stop_requested())
-			return interrupted(r, "while the driver flashed (its update was "
-					      "left to finish; not verified)");
+			return interrupted(r,
+					   rebound ? "while the driver flashed (its update "
+						     "was left to finish and the driver "
+						     "bound again; not verified)"
+						   : "while the driver flashed (its update was "
+						     "left to finish; not verified)");
 		if (gone)
 			return unbound_under_us(r, drv, wr < 0 ? err.msg : NULL);
 		if (wr < 0 || rc) {
@@ -868,6 +970,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		}
 		if (!r->fw_img)
 			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
+		if (cfg_through_attr(r))
+			return config_attr(r, w, name);
 		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)

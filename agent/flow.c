@@ -469,8 +469,11 @@ int detect(struct run *r, struct tf_chip_state *st)
 	struct tf_err err = { 0 };
 
 	if (chip_read(r, st, &err) < 0)
-		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO, "%s",
-			      err.msg);
+		return finish(r,
+			      err.code == EBADMSG || err.code == EOPNOTSUPP
+				      ? TF_EXIT_UNSUPPORTED
+				      : TF_EXIT_IO,
+			      "%s", err.msg);
 	return TF_EXIT_OK;
 }
 
@@ -601,7 +604,7 @@ static int step_detect(struct run *r)
 	} else {
 		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
-	if (r->fam->caps.kernel_cfg &&
+	if (r->fam->caps.kernel_cfg && !cfg_through_attr(r) &&
 	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, cfg_name, found, sizeof(found)) == 0)

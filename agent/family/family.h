@@ -262,6 +262,14 @@ struct tf_family_caps {
 	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
 	 * where the driver requests none; the flow then writes over the bus. */
 	bool kernel_cfg;
+	/* Drivers (of ids->drivers) that apply the kernel_cfg_name file only
+	 * when @kernel_cfg_value is written to their attribute
+	 * @kernel_cfg_attr (not at probe): the flow stages the file, writes
+	 * the attribute, then reads the driver's config CRC (detect) and
+	 * rebinds for the input device.  NULL-terminated; NULL: none. */
+	const char *const *kernel_cfg_attr_drivers;
+	const char *kernel_cfg_attr;
+	const char *kernel_cfg_value;
 	/* write_config is safe with the driver bound and working (the driver
 	 * only reads the chip; the configuration registers are the chip's to
 	 * judge), so a configuration needs no unbind: write, then rebind. */
