@@ -68,6 +68,40 @@ static int child_evdev(const char *node)
 	return 0;
 }
 
+/*
+ * Open @node, say so by creating @marker, wait until the node is gone,
+ * then ask it something: ENODEV, as evdev_ioctl() answers on a file whose
+ * device was disconnected.
+ */
+static int child_evdev_gone(const char *node, const char *marker)
+{
+	struct input_id id;
+	int fd = open(node, O_RDONLY | O_NONBLOCK), i;
+	FILE *m;
+
+	if (fd < 0) {
+		printf("open %s: %s\n", node, strerror(errno));
+		return 1;
+	}
+	m = fopen(marker, "w");
+	if (!m)
+		return 1;
+	fclose(m);
+	for (i = 0; i < 1000 && access(node, F_OK) == 0; i++)
+		usleep(10000);
+	if (i == 1000) {
+		printf("%s never went away\n", node);
+		return 1;
+	}
+	if (ioctl(fd, EVIOCGID, &id) == 0 || errno != ENODEV) {
+		printf("EVIOCGID on the removed node: %s\n",
+		       errno == 0 ? "answered" : strerror(errno));
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 /* One connection to the emulator's GPIO socket ($UMOCKDEV_DIR/emuboard-gpio.sock). */
 static int gpio_conn(void)
 {
@@ -310,6 +344,40 @@ static void bind_idle(struct emub *eb)
 }
 
 /* ------------------------------------------------------------ tests */
+
+/*
+ * An event node opened before its device goes away (unbind) answers
+ * ENODEV, as the kernel's does, and its ioctl socket stays until the
+ * minor is used again: removing the socket raced with a program opening
+ * the node at that moment (umockdev's preload then exits the program:
+ * "Failed to connect to ioctl socket for /dev/input/event0").
+ */
+static void test_event_node_opened_before_unbind_answers_enodev(void **state)
+{
+	struct emub *eb = tu_board_file("goodix-gt911.board", false);
+	char node[64], *dir = tu_tmpdir(), *marker = g_build_filename(dir, "opened", NULL);
+	const char *args[] = { "evdev-gone", node, marker, NULL };
+	struct emub_child *c;
+	int st = 0, i;
+
+	(void)state;
+	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
+	assert_int_equal(emub_input_node(eb, DEV, node, sizeof(node)), 0);
+	c = tu_spawn_self(eb, args, NULL);
+	for (i = 0; i < 1000 && !g_file_test(marker, G_FILE_TEST_EXISTS); i++)
+		g_usleep(10000);
+	assert_int_equal(emub_unbind(eb, DEV), 0);
+	assert_int_equal(emub_child_wait(c, TU_TIMEOUT_MS, &st), 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("child: %s%s", emub_child_stdout(c), emub_child_stderr(c));
+	emub_child_free(c);
+	/* the minor is used again by the next bind */
+	bind_idle(eb);
+	g_free(evdev(eb));
+	g_free(marker);
+	tu_rmdir(dir);
+	emub_free(eb);
+}
 
 static void test_board_file_stale_config_no_file(void **state)
 {
@@ -767,10 +835,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_touch_interrupt_handled),
 		cmocka_unit_test(test_user_space_reset_selects_address),
 		cmocka_unit_test(test_board_keys_checked),
+		cmocka_unit_test(test_event_node_opened_before_unbind_answers_enodev),
 	};
 
 	if (argc > 3 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "evdev"))
 		return child_evdev(argv[3]);
+	if (argc > 4 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "evdev-gone"))
+		return child_evdev_gone(argv[3], argv[4]);
 	if (argc > 4 && !strcmp(argv[1], "--child") && !strcmp(argv[2], "reset-select"))
 		return child_reset_select(atoi(argv[3]), (int)strtol(argv[4], NULL, 0));
 	tu_init(argv);

@@ -7,8 +7,10 @@
  * (bus devices, i2c-dev class devices, driver directories) and the
  * firmware_class.path parameter look as on a real kernel.
  */
+#include <fcntl.h>
 #include <libfdt.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "emub-testutil.h"
 
@@ -154,6 +156,44 @@ static void test_dmi_strings(void **state)
 	emub_free(eb);
 }
 
+/*
+ * Two writers, one after the other, as touchfw's unstage and next stage
+ * are: the service thread handles the first close while the second writer
+ * has truncated the file (O_TRUNC, as `echo > path` and touchfw open it)
+ * and is about to write.  The lock held here keeps the service thread
+ * between its read of the file and its handling of what it read until the
+ * second write is in the file.  Writing the old value back over the file
+ * then wiped the second write: firmware_class.path stayed empty and the
+ * driver's next request found nothing (test_e2e_mxt under load).
+ */
+static void test_firmware_path_write_during_the_handling_of_another_is_kept(void **state)
+{
+	static const char rel[] = "module/firmware_class/parameters/path";
+	struct emub *eb = tu_board_file("app.board", false);
+	char *p = g_build_filename(emub_root(eb), "sys", rel, NULL), *out;
+	int fd;
+
+	(void)state;
+	emub_lock(eb);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "/a", 2), 2);
+	assert_int_equal(close(fd), 0);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_true(fd >= 0);
+	usleep(300000); /* the service thread reads the file, waits for the lock */
+	assert_int_equal(write(fd, "/b", 2), 2);
+	emub_unlock(eb);
+	usleep(100000); /* ... and handles the first close */
+	assert_int_equal(close(fd), 0);
+	emub_settle(eb);
+	out = tu_sys_read(eb, rel);
+	assert_string_equal(out, "/b\n");
+	g_free(out);
+	g_free(p);
+	emub_free(eb);
+}
+
 static void test_firmware_path_parameter_keeps_the_newline(void **state)
 {
 	struct emub *eb = tu_board_file("app.board", false);
@@ -239,6 +279,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_i2c_bus_layout),
 		cmocka_unit_test(test_dmi_strings),
 		cmocka_unit_test(test_firmware_path_parameter_keeps_the_newline),
+		cmocka_unit_test(
+			test_firmware_path_write_during_the_handling_of_another_is_kept),
 		cmocka_unit_test(test_reexec_under_preload),
 	};
 

@@ -381,6 +381,9 @@ struct emub {
 	/* input numbering (input.c: input_no never reused, evdev minors are) */
 	int next_input_no;
 	guint64 evdev_minors; /* bitmap of used minors - 64 */
+	/* the ioctl handlers of removed event nodes, answering ENODEV, kept
+	 * on their socket until the minor is used again (input.c) */
+	UMockdevIoctlBase *evdev_gone[64];
 
 	/* uevents */
 	GMutex uevent_lock;
@@ -466,6 +469,9 @@ void emub_pacer_kick_locked(struct emub *eb);
  */
 bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms, bool (*check)(void *),
 			    void *arg);
+
+/* input.c: the board is going away */
+void emub_input_teardown(struct emub *eb);
 
 /* serve.c: connect @fn (a UMockdevIoctlBase signal handler) to run on
  * the board's pool of threads instead of umockdev's one thread */

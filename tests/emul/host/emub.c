@@ -413,6 +413,7 @@ void emub_free(struct emub *eb)
 		emub_pacer_stop(eb);
 		emub_completer_stop(eb);
 		emub_uevent_runner_stop(eb);
+		emub_input_teardown(eb);
 		for (int i = 0; i < eb->nadapters; i++)
 			if (eb->adapters[i].ioctl) {
 				umockdev_testbed_detach_ioctl(eb->tb, eb->adapters[i].devnode,

@@ -140,10 +140,44 @@ static gboolean on_evdev_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *cli
 	return TRUE;
 }
 
+/* evdev_ioctl() on a node whose device is gone (!evdev->exist): ENODEV */
+static gboolean on_gone_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client,
+			      gpointer user)
+{
+	(void)base;
+	(void)user;
+	umockdev_ioctl_client_complete(client, -1, ENODEV);
+	return TRUE;
+}
+
+static void detach_gone(struct emub *eb, int k)
+{
+	UMockdevIoctlBase *gone;
+	char *node;
+
+	g_mutex_lock(&eb->lock);
+	gone = eb->evdev_gone[k];
+	eb->evdev_gone[k] = NULL;
+	g_mutex_unlock(&eb->lock);
+	if (!gone)
+		return;
+	node = g_strdup_printf("/dev/input/event%d", k);
+	umockdev_testbed_detach_ioctl(eb->tb, node, NULL);
+	g_free(node);
+	g_object_unref(gone);
+}
+
+void emub_input_teardown(struct emub *eb)
+{
+	for (int k = 0; k < 64; k++)
+		detach_gone(eb, k);
+}
+
 static void evdev_attach(struct emub *eb, struct emub_input *inp, int k)
 {
 	GError *e = NULL;
 
+	detach_gone(eb, k); /* the minor is used again */
 	inp->devnode = g_strdup_printf("/dev/input/event%d", k);
 	inp->ioctl = umockdev_ioctl_base_new();
 	g_signal_connect(inp->ioctl, "handle-ioctl", G_CALLBACK(on_evdev_ioctl), inp);
@@ -166,6 +200,29 @@ static void evdev_detach(struct emub *eb, struct emub_input *inp)
 		g_clear_error(&e);
 	}
 	g_object_unref(inp->ioctl);
+	inp->ioctl = NULL;
+}
+
+/*
+ * The event node's device is gone (evdev_disconnect): its socket stays,
+ * answering ENODEV as the kernel's evdev_ioctl() does for a file opened
+ * before, until the minor is used again.  Taking the socket away instead
+ * (umockdev unlinks it) raced with a program opening the node at that
+ * moment: umockdev's preload saw the socket, then could not connect to it
+ * and exited the program ("Failed to connect to ioctl socket for
+ * /dev/input/event0", test_e2e_goodix under load).
+ */
+static void evdev_retire(struct emub *eb, struct emub_input *inp)
+{
+	int k = inp->minor - 64;
+
+	if (!inp->ioctl)
+		return;
+	g_signal_handlers_disconnect_by_data(inp->ioctl, inp);
+	g_signal_connect(inp->ioctl, "handle-ioctl", G_CALLBACK(on_gone_ioctl), NULL);
+	g_mutex_lock(&eb->lock);
+	eb->evdev_gone[k] = inp->ioctl;
+	g_mutex_unlock(&eb->lock);
 	inp->ioctl = NULL;
 }
 
@@ -376,7 +433,7 @@ void drv_input_unregister(struct emub_dev *d)
 	g_ptr_array_add(evenv, g_strdup_printf("DEVNAME=input/event%d", inp->minor - 64));
 	emub_uevent_send(eb, "remove", inp->evpath, "input", evenv);
 	g_ptr_array_free(evenv, TRUE);
-	evdev_detach(eb, inp);
+	evdev_retire(eb, inp);
 	sysp = g_strdup_printf("/sys%s", inp->evpath);
 	umockdev_testbed_remove_device(eb->tb, sysp);
 	g_free(sysp);

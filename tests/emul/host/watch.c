@@ -355,18 +355,54 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 	g_mutex_unlock(&eb->lock);
 }
 
-/* module_param_string(path, fw_path_para, 256, 0644): kept as written,
- * trailing newline included; reads show it with "\n" appended. */
+/* One "\n" appended to the file (O_APPEND: after whatever is in it when
+ * the write happens); the file as it is afterwards, NULL if unreadable. */
+static char *append_newline(struct emub *eb, const char *rel)
+{
+	char *p = emub_sys_path(eb, rel), *buf = NULL;
+	int fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (write(fd, "\n", 1) != 1)
+			emub_log(eb, "%s: %s", rel, g_strerror(errno));
+		close(fd);
+	}
+	if (!g_file_get_contents(p, &buf, NULL, NULL))
+		buf = NULL;
+	g_free(p);
+	return buf;
+}
+
+/*
+ * module_param_string(path, fw_path_para, 256, 0644): kept as written,
+ * trailing newline included; reads show it with "\n" appended.
+ *
+ * The file is the writers' as much as ours, and a write lands at any time
+ * relative to this (the service thread runs after the writer's close): a
+ * writer opens it with O_TRUNC and then writes.  So the value read here
+ * may be an empty file (a writer between its truncation and its write:
+ * its own close comes later and is handled then), and the "\n" that
+ * makes the read-back form is only ever appended, never written over the
+ * file: truncating it here and writing the old value back would wipe a
+ * write that landed after the read (touchfw's next staging path was lost
+ * that way and the driver found no file).  An append lands at the end of
+ * what is there: after a newer complete value (then that value is the
+ * parameter: what is read back names it), or before a writer's write
+ * (which overwrites it from offset 0), never inside one.
+ */
 static void on_fwparam_write(struct emub *eb, const char *name)
 {
-	char *buf, *canon;
+	static const char rel[] = "module/firmware_class/parameters/path";
+	char *buf, *canon, *after = NULL;
 	gsize len;
 
 	if (strcmp(name, "path"))
 		return;
-	buf = read_rel(eb, "module/firmware_class/parameters/path", &len);
-	if (!buf)
+	buf = read_rel(eb, rel, &len);
+	if (!buf || !len) {
+		g_free(buf);
 		return;
+	}
 	g_mutex_lock(&eb->lock);
 	canon = g_strdup_printf("%s\n", eb->fw_path_param ? eb->fw_path_param : "");
 	if (strcmp(buf, canon)) {
@@ -375,19 +411,29 @@ static void on_fwparam_write(struct emub *eb, const char *name)
 				 "firmware_class.path: %zu bytes is too long (the write would "
 				 "fail with ENOSPC)",
 				 (size_t)len);
+			emub_sys_write(eb, rel, canon);
 		} else {
+			size_t n;
+
 			g_free(eb->fw_path_param);
 			eb->fw_path_param = g_strndup(buf, len);
+			after = append_newline(eb, rel);
+			n = after ? strlen(after) : 0;
+			/* A newer value written completely before the append:
+			 * the newer value minus the "\n" appended to it. */
+			if (n > 1 && after[n - 1] == '\n' &&
+			    (n != len + 1 || memcmp(after, buf, len))) {
+				g_free(eb->fw_path_param);
+				eb->fw_path_param = g_strndup(after, n - 1);
+			}
 			emub_log(eb, "firmware_class.path = \"%s\"%s", eb->fw_path_param,
 				 g_str_has_suffix(eb->fw_path_param, "\n")
 					 ? " (trailing newline kept, as Linux 6.1 does)"
 					 : "");
 		}
-		g_free(canon);
-		canon = g_strdup_printf("%s\n", eb->fw_path_param ? eb->fw_path_param : "");
-		emub_sys_write(eb, "module/firmware_class/parameters/path", canon);
 	}
 	g_mutex_unlock(&eb->lock);
+	g_free(after);
 	g_free(canon);
 	g_free(buf);
 }
