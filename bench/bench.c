@@ -21,6 +21,7 @@
  *  6. Several controllers at once: 2 and 4 on separate buses, 2 on one bus
  *     (frames never interleaved).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1010,44 +1011,255 @@ static const char gt911_board[] =
 	"power = driver\nreset_gpio = 0\nint_gpio = 1\n"
 	"[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TS_RESET\nline.1 = TS_INT\n";
 
-static void family_run(const char *title, const char *board_text, const char *dev)
+static const char elants_board[] =
+	"[board]\nname = touchfw benchmark Elan touchscreen board\n"
+	"compatible = touchfw,emul-elants\npacing = realtime\n"
+	"[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+	"[chip touchscreen]\nadapter = 1\naddress = 0x10\nmodel = elants\n"
+	"compatible = elan,ekth3500\ndriver = elants_i2c\nelants.hw_version = 0x2a1c\n"
+	"elants.fw_version = 0x5511\npower = driver\nint_gpio = 1\n"
+	"[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TS_RESET\nline.1 = TS_INT\n";
+
+static const char elantp_board[] =
+	"[board]\nname = touchfw benchmark Elan touchpad board\n"
+	"compatible = touchfw,emul-elantp\npacing = realtime\n"
+	"[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+	"[chip touchpad]\nadapter = 1\naddress = 0x15\nmodel = elantp\n"
+	"compatible = elan,ekth6915\ndriver = elan_i2c\nelantp.product_id = 18\n"
+	"elantp.fw_version = 5\npower = driver\nint_gpio = 1\n"
+	"[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TP_RESET\nline.1 = TP_INT\n";
+
+/* `touchfw run` on an i2c board: wall time to the verified input device
+ * (touchfw's exit 0 and the emulated driver's input device on @chip), and
+ * the board's idle clock: what it waited for user space, less the
+ * emulator's round trips, is touchfw's own time. */
+static void family_run(const char *title, const char *board_text, const char *chip,
+		       const char *dev)
 {
 	char bin[600];
 	const char *argv[] = { bin, "run", dev, NULL };
-	struct emub *eb = board_up(board_text, "touchscreen");
+	struct emub *eb = board_up(board_text, chip);
 	struct result r;
 	char node[64];
 	double emul, idle;
 
 	snprintf(bin, sizeof(bin), "%s/touchfw", build);
-	run_measured(eb, "touchscreen", 1, false, argv, 0, &r);
-	if (r.rc != 0 || emub_input_node(eb, "touchscreen", node, sizeof(node)) != 0) {
+	run_measured(eb, chip, 1, false, argv, 0, &r);
+	if (r.rc != 0 || emub_input_node(eb, chip, node, sizeof(node)) != 0) {
 		fprintf(stderr, "touchfw run %s failed (%d):\n%s\n", dev, r.rc, r.err);
 		exit(1);
 	}
 	emul = (double)r.idle_xfers * r.xfer_cost;
 	idle = (double)r.idle_ns / 1e9;
-	printf("   %-10s run to verified input device %7.0f ms; the board waited for user space\n"
-	       "              %.1f ms, of which the emulator %.1f ms (%" PRIu64 " of %" PRIu64
+	printf("   %-19s %7.0f ms to %s; modelled (bus, chip, driver) %.0f ms;\n"
+	       "                       the board waited for user space %.1f ms, of which the\n"
+	       "                       emulator %.1f ms (%" PRIu64 " of %" PRIu64
 	       " transfers ended a wait):\n"
-	       "              touchfw's own overhead %6.1f ms (goal <= 50)\n",
-	       title, r.wall * 1e3, idle * 1e3, emul * 1e3, r.idle_xfers, r.u.transactions,
-	       (idle - emul) * 1e3);
+	       "                       touchfw's own overhead %6.1f ms (goal <= 50)\n",
+	       title, r.wall * 1e3, node, (r.wall - idle) * 1e3, idle * 1e3, emul * 1e3,
+	       r.idle_xfers, r.u.transactions, (idle - emul) * 1e3);
 	free(r.err);
+	emub_free(eb);
+}
+
+/*
+ * spi boards.  The board's idle clock counts i2c and driver-job activity
+ * only, so on spi the modelled time is the controller's: the wire (bits
+ * at the clock, delays, chip-select gaps), the chip's busy time and the
+ * emulated drivers' sleeps; the emulator's cost is one round trip per
+ * spidev message, measured on an empty i2c adapter of the same board
+ * (adapter 9: umockdev's same socket).
+ */
+#define SPI_COST_ADAPTER 9
+
+static const char famspi_mxt_profile[] =
+	"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+	"\tmodel = \"touchfw benchmark spi mXT1664S board\";\n"
+	"\tboard-compatible = \"touchfw,bench-spi-1664s\";\n"
+	"\tboard-ids = \"touchfw,emul-1664s\";\n"
+	"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+	"\t\ttouchscreen@0 {\n\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"spi\";\n"
+	"\t\t\tadapter-name = \"emuboard-spi.1\";\n\t\t\treg = <0>;\n"
+	"\t\t\tdriver = \"mchp_spi_ts\";\n\t\t\tpower = \"always-on\";\n"
+	"\t\t\tspi-max-frequency = <8000000>;\n\t\t\tspi-cpol;\n\t\t\tspi-cpha;\n"
+	"\t\t};\n\t};\n};\n";
+
+static const char famspi_berlin_profile[] =
+	"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+	"\tmodel = \"touchfw benchmark gt9916 board\";\n"
+	"\tboard-compatible = \"touchfw,emul-berlin\";\n"
+	"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+	"\t\ttouchscreen@0 {\n\t\t\tfamily = \"berlin\";\n\t\t\tbus = \"spi\";\n"
+	"\t\t\tadapter-name = \"emuboard-spi.1\";\n\t\t\treg = <0>;\n"
+	"\t\t\tdriver = \"goodix-berlin-spi\";\n\t\t\tpower = \"always-on\";\n"
+	"\t\t\tspi-max-frequency = <8000000>;\n\t\t\tinput-timeout-ms = <3000>;\n"
+	"\t\t};\n\t};\n};\n";
+
+static const char famspi_mxt_board[] =
+	"[board]\nname = touchfw benchmark spi mXT1664S board\n"
+	"compatible = touchfw,bench-spi-1664s\npacing = realtime\n"
+	"[adapter 9]\nname = touchfw emulated adapter 9\nspeed = 400000\n"
+	"[spi 1]\nmax_speed_hz = 20000000\n"
+	"[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
+	"driver = mchp_spi_ts\nstate = no-image\nfw_version = 1.0.AA\nspi_mode = 3\n"
+	"max_speed_hz = 8000000\n[spidev]\nbufsiz = 4096\n";
+
+/* %s: the firmware the chip runs ("none": an empty chip) */
+static const char famspi_berlin_board[] =
+	"[board]\nname = touchfw benchmark gt9916 board\n"
+	"compatible = touchfw,emul-berlin\npacing = realtime\n"
+	"[adapter 9]\nname = touchfw emulated adapter 9\nspeed = 400000\n"
+	"[spi 1]\nmax_speed_hz = 50000000\n"
+	"[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = gt9916\n"
+	"compatible = goodix,gt9916\ndriver = goodix-berlin-spi\nbound = true\n"
+	"berlin.firmware = %s\nberlin.pid = 9916\nberlin.config_id = 0x11\n"
+	"max_speed_hz = 8000000\n[spidev]\nbufsiz = 4096\n";
+
+static char famspi_conf[600];
+
+/* The spi profiles compiled into a boards directory of their own, and a
+ * settings file that names it (the database is the build's). */
+static void famspi_setup(void)
+{
+	static const struct {
+		const char *name, *text;
+	} p[] = { { "mxt-spi", famspi_mxt_profile }, { "berlin", famspi_berlin_profile } };
+	char cmd[2400];
+	FILE *f;
+
+	if (famspi_conf[0])
+		return;
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p '%s/famboards' && printf '%%s' '%s' | "
+			 "dtc -q -I dts -O dtb -o '%s/famboards/%s.dtb' -",
+			 dir, p[i].text, dir, p[i].name);
+		if (system(cmd) != 0)
+			die("dtc failed on the profile", p[i].name);
+	}
+	snprintf(famspi_conf, sizeof(famspi_conf), "%s/famspi.conf", dir);
+	f = fopen(famspi_conf, "w");
+	if (!f)
+		die("can not write", famspi_conf);
+	fprintf(f,
+		"[touchfw]\nhandoff = fork\nsignatures = off\n"
+		"[paths]\nstate_dir = %s/famspi-state\npersist_dir = %s/famspi-persist\n"
+		"db_dir = %s/firmware-db\nboards_dirs = %s/famboards\n"
+		"firmware_dirs = %s/firmware\ncmdline = %s/cmdline\n",
+		dir, dir, build, dir, dir, dir);
+	fclose(f);
+}
+
+/* Input devices under spi1.0 (the driver's, once it has bound). */
+static int spi_inputs(struct emub *eb)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/input", emub_root(eb));
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "input", 5);
+	closedir(d);
+	return n;
+}
+
+static void family_run_spi(const char *title, const char *board_text)
+{
+	char bin[600], confenv[700], err[512];
+	const char *argv[] = { bin, "run", "spi1.0", NULL };
+	const char *env[] = { confenv, NULL };
+	struct emub_spi_stats s0, s1;
+	struct emub_child *child;
+	struct emub *eb;
+	double t0, wall, cost, after, wire, busy, drv, emul;
+	int st, rc;
+
+	famspi_setup();
+	snprintf(bin, sizeof(bin), "%s/touchfw", build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", famspi_conf);
+	if (emub_new_from_string(board_text, dir, &eb, err, sizeof(err)) < 0 ||
+	    emub_start(eb) < 0)
+		die("spi board:", err);
+	emub_spi_settle(eb);
+	cost = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	emub_spi_stats(eb, 1, &s0);
+	t0 = now_s();
+	if (emub_spawn(eb, argv, env, true, &child) < 0 ||
+	    emub_child_wait(child, 600000, &st) < 0)
+		die("touchfw run spi1.0 did not finish:", title);
+	wall = now_s() - t0;
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	emub_spi_stats(eb, 1, &s1);
+	if (rc != 0 || spi_inputs(eb) < 1) {
+		fprintf(stderr, "touchfw run spi1.0 (%s) failed (%d):\n%s\n", title, rc,
+			emub_child_stderr(child));
+		exit(1);
+	}
+	if (getenv("BENCH_VERBOSE"))
+		fprintf(stderr, "%s", emub_child_stderr(child));
+	emub_child_free(child);
+	after = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	if (after < cost)
+		cost = after;
+	wire = (double)(s1.wire_ns - s0.wire_ns) / 1e9;
+	busy = (double)(s1.busy_ns - s0.busy_ns) / 1e9;
+	drv = (double)(s1.driver_ns - s0.driver_ns) / 1e9;
+	emul = (double)(s1.user_messages - s0.user_messages) * cost;
+	printf("   %-19s %7.0f ms to the driver's input device on spi1.0; modelled: wire\n"
+	       "                       %.0f ms, chip busy %.0f ms, the driver's sleeps %.0f ms;\n"
+	       "                       the emulator %.1f ms (%" PRIu64
+	       " spidev messages, %.0f us each):\n"
+	       "                       touchfw's own overhead %6.1f ms (goal <= 50)\n",
+	       title, wall * 1e3, wire * 1e3, busy * 1e3, drv * 1e3, emul * 1e3,
+	       s1.user_messages - s0.user_messages, cost * 1e6,
+	       (wall - wire - busy - drv - emul) * 1e3);
 	emub_free(eb);
 }
 
 static void bench_families(void)
 {
 	char *b = mxt_board("touchfw,emul-demo", "realtime", "max_transfer = 255\n", "no-image",
-			    "driver", "");
+			    "driver", ""),
+	     *silead = NULL, *berlin = NULL;
 
 	printf("\n5. per family, `touchfw run` (what the event hands off) from its start to the\n"
-	       "   verified input device, real-time pacing; modelled delays are every moment a\n"
-	       "   transfer, a chip operation or the emulated driver's work was pending:\n");
-	family_run("maXTouch", b, "1-004a");
+	       "   verified input device, real-time pacing; on i2c the modelled delays are\n"
+	       "   every moment a transfer, a chip operation or the emulated driver's work was\n"
+	       "   pending (the board's idle clock); on spi the controller's wire time, the\n"
+	       "   chip's busy time and the emulated driver's sleeps:\n");
+	family_run("maXTouch (i2c)", b, "touchscreen", "1-004a");
 	free(b);
-	family_run("Goodix", gt911_board, "1-005d");
+	family_run_spi("maXTouch (spi)", famspi_mxt_board);
+	family_run("Goodix GT911", gt911_board, "touchscreen", "1-005d");
+	/* silead_ts loads its file from the board's firmware directory,
+	 * where touchfw stages it (the bench's firmware_dirs). */
+	if (asprintf(&silead,
+		     "[board]\nname = touchfw benchmark Silead tablet\n"
+		     "dmi.sys_vendor = touchfw\ndmi.product_name = Emulated Silead Tablet\n"
+		     "pacing = realtime\nfirmware_dirs = %s/firmware\n"
+		     "[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+		     "[chip touchscreen]\nadapter = 1\naddress = 0x40\nmodel = silead\n"
+		     "acpi_id = MSSL1680\ndriver = silead_ts\npower = driver\npower_gpio = 0\n"
+		     "chg_gpio = 1\nsilead.firmware_seed = 1/4\n"
+		     "silead.firmware_name = gsl1680-emul-tablet.fw\n"
+		     "touchscreen.size_x = 1960\ntouchscreen.size_y = 1500\n"
+		     "touchscreen.swapped_x_y = true\n"
+		     "[gpiochip]\nlabel = emuboard-gpio\nlines = 8\n",
+		     dir) < 0)
+		exit(1);
+	family_run("Silead GSL1680", silead, "touchscreen", "i2c-MSSL1680:00");
+	free(silead);
+	family_run("Elan touchscreen", elants_board, "touchscreen", "1-0010");
+	family_run("Elan touchpad", elantp_board, "touchpad", "1-0015");
+	if (asprintf(&berlin, famspi_berlin_board, "none") < 0)
+		exit(1);
+	family_run_spi("Goodix Berlin (spi)", berlin);
+	free(berlin);
 }
 
 /* ------------------------------------------------------------ several at once */

@@ -163,6 +163,7 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 
 			g_mutex_lock(&d->eb->lock);
 			d->ctlr->now_ns += FW_RESET_NS; /* msleep(MXT_FW_RESET_TIME) */
+			d->ctlr->stats.driver_ns += FW_RESET_NS;
 			if (d->ctlr->now_ns > d->eb->now_ns)
 				d->eb->now_ns = d->ctlr->now_ns;
 			until = d->ctlr->now_ns;
@@ -278,6 +279,7 @@ static void sleep_ms(struct emub_spi_dev *d, unsigned int ms)
 
 	g_mutex_lock(&d->eb->lock);
 	d->ctlr->now_ns += (guint64)ms * 1000000ULL;
+	d->ctlr->stats.driver_ns += (guint64)ms * 1000000ULL;
 	if (d->ctlr->now_ns > d->eb->now_ns)
 		d->eb->now_ns = d->ctlr->now_ns;
 	until = d->ctlr->now_ns;
