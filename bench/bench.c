@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "berlin_image.h"
 #include "emuboard.h"
 #include "emuboard-spi.h"
 #include "mxt_image.h"
@@ -1221,6 +1222,154 @@ static void family_run_spi(const char *title, const char *board_text)
 	emub_free(eb);
 }
 
+/*
+ * Goodix Berlin over spidev: the largest image the emulated GT9916 takes
+ * (an application up to the config page at 0x3E000, 248 KiB, and the
+ * config), written by `touchfw flash` at 8 MHz while the chip runs older
+ * firmware: touchfw has goodix-berlin-spi let go, binds spidev, loads the
+ * ISP, writes packets of 4 KiB and binds the driver again.  The flashing
+ * phase runs from the chip's first flash write to its last (sampled every
+ * 2 ms); modelled: the wire and the chip's busy time (the ack, 2.5 ms a
+ * KiB of flash) in that window.
+ */
+struct berlin_sampler {
+	struct emub *eb;
+	volatile int stop;
+	int n;
+	struct {
+		double wall;
+		uint64_t bytes, wire_ns, busy_ns, user_messages;
+		uint32_t writes; /* the chip's flash writes */
+	} s[MAX_SAMPLES];
+};
+
+static void *berlin_sampler_main(void *arg)
+{
+	struct berlin_sampler *sm = arg;
+	struct emub_spi_stats st;
+
+	while (!sm->stop && sm->n < MAX_SAMPLES) {
+		emub_spi_stats(sm->eb, 1, &st);
+		emub_lock(sm->eb);
+		sm->s[sm->n].writes = emub_spi_berlin(sm->eb, "touchscreen")->stats.flash_writes;
+		emub_unlock(sm->eb);
+		sm->s[sm->n].wall = now_s();
+		sm->s[sm->n].bytes = st.bytes;
+		sm->s[sm->n].wire_ns = st.wire_ns;
+		sm->s[sm->n].busy_ns = st.busy_ns;
+		sm->s[sm->n].user_messages = st.user_messages;
+		sm->n++;
+		usleep(SAMPLE_US);
+	}
+	return NULL;
+}
+
+static void bench_flash_berlin(void)
+{
+	struct berlin_fw_spec spec = {
+		.variant = BERLIN_D,
+		.pid = "9916",
+		.vid = { 0x01, 0x00, 0x00, 0x02 },
+		.app_size = BERLIN_APP_MAX,
+		.with_config = true,
+		.config_id = 0x22,
+		.config_version = 1,
+		.seed = 1,
+	};
+	struct berlin_sampler *sm = calloc(1, sizeof(*sm));
+	char fw[600], bin[600], confenv[700], err[512], *board = NULL;
+	const char *argv[] = { bin, "flash", "--firmware", fw, "spi1.0", NULL };
+	const char *env[] = { confenv, NULL };
+	uint32_t len = berlin_fw_file_size(&spec), final_writes;
+	uint8_t *img = malloc(len);
+	struct emub_spi_stats s0, s1;
+	struct emub_child *child;
+	struct emub *eb;
+	pthread_t thr;
+	double t0, wall, cost, after;
+	int first = -1, last = -1, i, st, rc;
+	FILE *f;
+
+	famspi_setup();
+	if (!sm || !img || berlin_fw_file_build(&spec, img, len) != len)
+		die("can not build the Berlin image", "");
+	snprintf(fw, sizeof(fw), "%s/bench-berlin.bin", dir);
+	f = fopen(fw, "wb");
+	if (!f || fwrite(img, 1, len, f) != len || fclose(f))
+		die("can not write", fw);
+	free(img);
+	snprintf(bin, sizeof(bin), "%s/touchfw", build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", famspi_conf);
+	if (asprintf(&board, famspi_berlin_board, "01000001") < 0)
+		exit(1);
+	if (emub_new_from_string(board, dir, &eb, err, sizeof(err)) < 0 || emub_start(eb) < 0)
+		die("Berlin board:", err);
+	free(board);
+	emub_spi_settle(eb);
+	cost = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	emub_spi_stats(eb, 1, &s0);
+	sm->eb = eb;
+	pthread_create(&thr, NULL, berlin_sampler_main, sm);
+	t0 = now_s();
+	if (emub_spawn(eb, argv, env, true, &child) < 0 ||
+	    emub_child_wait(child, 600000, &st) < 0)
+		die("touchfw flash (Berlin) did not finish", "");
+	wall = now_s() - t0;
+	sm->stop = 1;
+	pthread_join(thr, NULL);
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	emub_spi_stats(eb, 1, &s1);
+	emub_lock(eb);
+	final_writes = emub_spi_berlin(eb, "touchscreen")->stats.flash_writes;
+	emub_unlock(eb);
+	if (rc != 0 || spi_inputs(eb) < 1) {
+		fprintf(stderr, "touchfw flash (Berlin) failed (%d):\n%s\n", rc,
+			emub_child_stderr(child));
+		exit(1);
+	}
+	if (getenv("BENCH_VERBOSE"))
+		fprintf(stderr, "%s", emub_child_stderr(child));
+	emub_child_free(child);
+	after = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	if (after < cost)
+		cost = after;
+	for (i = 0; i < sm->n; i++) {
+		if (first < 0 && sm->s[i].writes >= 1)
+			first = i;
+		if (last < 0 && sm->s[i].writes >= final_writes)
+			last = i;
+	}
+	printf("\nflash over spi, Goodix Berlin: a %u-byte file (%u-byte application, the\n"
+	       "config, the ISP) on an emulated GT9916 running older firmware, 8 MHz, mode 0,\n"
+	       "real-time pacing, spidev bufsiz 4096, packets of 4 KiB, driver\n"
+	       "goodix-berlin-spi let go and bound again:\n",
+	       len, spec.app_size);
+	printf("  bytes clocked per file byte                %5.3f\n",
+	       (double)(s1.bytes - s0.bytes) / (double)len);
+	if (first >= 0 && last > first) {
+		double pw = sm->s[last].wall - sm->s[first].wall;
+		double pm = (double)(sm->s[last].wire_ns - sm->s[first].wire_ns +
+				     sm->s[last].busy_ns - sm->s[first].busy_ns) /
+			    1e9;
+		uint64_t msgs = sm->s[last].user_messages - sm->s[first].user_messages;
+		double emul = (double)msgs * cost;
+
+		printf("  flashing: wall / modelled bus + device     %5.3f     (goal <= 1.10; %.3f s / %.3f s,\n"
+		       "    %u of %u flash writes)\n",
+		       pw / pm, pw, pm, sm->s[last].writes - sm->s[first].writes, final_writes);
+		printf("    touchfw, the emulator's %.3f s out      %5.3f     (%" PRIu64
+		       " spidev messages, %.0f us each)\n",
+		       emul, (pw - emul) / pm, msgs, cost * 1e6);
+	}
+	printf("  whole command: wall                        %.2f s (modelled: wire %.2f s, chip\n"
+	       "    busy %.2f s, the driver's sleeps %.2f s)\n",
+	       wall, (double)(s1.wire_ns - s0.wire_ns) / 1e9,
+	       (double)(s1.busy_ns - s0.busy_ns) / 1e9,
+	       (double)(s1.driver_ns - s0.driver_ns) / 1e9);
+	emub_free(eb);
+	free(sm);
+}
+
 static void bench_families(void)
 {
 	char *b = mxt_board("touchfw,emul-demo", "realtime", "max_transfer = 255\n", "no-image",
@@ -1498,6 +1647,8 @@ int main(int argc, char **argv)
 		bench_flash();
 		if (want("spi"))
 			bench_flash_spi(build, dir);
+		if (want("spi") || want("spi-berlin"))
+			bench_flash_berlin();
 		if (want("memory"))
 			bench_memory_1m();
 		if (want("family"))
