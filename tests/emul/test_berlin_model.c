@@ -971,12 +971,19 @@ static void test_board_files(void **state)
 {
 	struct emub *eb = tu_board_file("berlin-gt9916-fw.board", false);
 	struct emub *bad = NULL;
+	struct emub_spi_stats st;
 	char drv[64], err[512];
 	char *s;
 
 	(void)state;
 	assert_int_equal(emub_spi_driver(eb, "touchscreen", drv, sizeof(drv)), 0);
 	assert_string_equal(drv, "goodix-berlin-spi");
+	/* the probe's sleeps (power on 3 + 15 + 4 ms, then 100 ms) are the
+	 * driver's; its messages are not user space's */
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_int_equal(st.driver_ns, 122000000);
+	assert_true(st.messages > 0);
+	assert_int_equal(st.user_messages, 0);
 	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/input/input0/name");
 	assert_string_equal(s, "Goodix Berlin Capacitive TouchScreen\n");
 	g_free(s);
