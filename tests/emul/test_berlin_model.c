@@ -1001,6 +1001,34 @@ static void test_board_files(void **state)
 	assert_non_null(strstr(err, "berlin.firmware"));
 }
 
+/* Realtime: goodix-berlin-spi's probe sleeps 3 + 15 + 4 ms and 100 ms
+ * (goodix_berlin_power_on, the reset delay), and a kernel's msleep waits
+ * that long from when it is called -- also when the controller has been
+ * idle for longer than that (its clock behind the wall). */
+static void test_driver_sleeps_take_their_time_in_realtime(void **state)
+{
+	struct emub *eb = tu_board_text(
+		"[board]\nname = berlin\ncompatible = t,berlin\n"
+		"pacing = realtime\n[spi 1]\n[spi-chip ts]\nbus = 1\n"
+		"chip_select = 0\nmodel = gt9916\ncompatible = goodix,gt9916\n"
+		"driver = goodix-berlin-spi\nbound = false\n"
+		"berlin.firmware = 01000001\nmax_speed_hz = 8000000\n");
+	struct emub_spi_stats st;
+	char drv[64];
+	gint64 t0;
+
+	(void)state;
+	g_usleep(300000); /* the controller idle for longer than the sleeps */
+	t0 = g_get_monotonic_time();
+	assert_int_equal(emub_spi_bind(eb, "ts", "goodix-berlin-spi"), 0);
+	assert_true(g_get_monotonic_time() - t0 >= 122000);
+	assert_int_equal(emub_spi_driver(eb, "ts", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "goodix-berlin-spi");
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_int_equal(st.driver_ns, 122000000);
+	emub_free(eb);
+}
+
 /* The whole job as a user-space flasher does it: spidev bound through
  * driver_override, fwupdate's sequence on /dev/spidev1.0 (a child inside
  * the board, fast pacing), spidev let go, the kernel driver bound. */
@@ -1086,6 +1114,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_driver_refuses_bad_version_and_silence),
 		cmocka_unit_test(test_driver_berlin_a),
 		cmocka_unit_test(test_board_files),
+		cmocka_unit_test(test_driver_sleeps_take_their_time_in_realtime),
 		cmocka_unit_test(test_spidev_flash_then_bind),
 	};
 
