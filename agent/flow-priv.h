@@ -49,6 +49,7 @@ struct run {
 	char fw_sha[65];
 	bool flashed_anything;
 	bool touched;		/* the update started: re-detect after a failure */
+	bool next_run_said;	/* the message already says what the next run can do */
 	bool foreign;		/* the chip refused the image as another chip's */
 	bool attempt_reserved;	/* this run already counts in DEV.attempts */
 	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */

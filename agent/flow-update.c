@@ -594,6 +594,117 @@ static int bootloader_after_rebind(struct run *r)
 		      r->fam->caps.kernel_fw_attr, st.detail);
 }
 
+/*
+ * caps.kernel_fw_failure_rebind: the driver stays bound in recovery after
+ * the failed update with the chip as the failure left it, and its next
+ * update would not reset it.  Rebind once, so that a new probe resets the
+ * chip and reads it again, and look at what it found (@st, @seen).  The
+ * next run can flash only a chip whose boot code answered with the
+ * hardware id it had: the file the driver requests is named by it.
+ */
+static int failure_rebind(struct run *r, struct tf_input_watch **w, struct tf_chip_state *st,
+			  bool *seen, const char *why)
+{
+	struct tf_err e = { 0 };
+	char hw[sizeof(st->hw)];
+	int rc;
+
+	tf_snprintf(hw, sizeof(hw), "%s", r->chip.hw[0] ? r->chip.hw : st->hw);
+	rlog(r, TF_LOG_INFO,
+	     "%s stays in recovery after the failed %s without resetting the "
+	     "chip, and its next update would not reset it either: rebinding it "
+	     "so that a new probe resets the chip",
+	     r->c.dev.driver, r->fam->caps.kernel_fw_attr);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (rc)
+		return rc;
+	tf_device_refresh(&r->c.dev);
+	*seen = chip_read(r, st, &e) == 0;
+	/* The update failed before the application was replaced. */
+	if (*seen && st->mode == TF_CHIP_APP && r->chip.mode == TF_CHIP_APP &&
+	    !strcmp(st->version_str, r->chip.version_str))
+		return finish(r, TF_EXIT_IO,
+			      "%s; after a rebind the chip runs its application again "
+			      "(firmware %s)",
+			      why, st->version_str);
+	if (!*seen || st->mode != TF_CHIP_BOOTLOADER || !hw[0] || !strcmp(st->hw, hw))
+		return TF_EXIT_OK;
+	r->next_run_said = true;
+	return finish(r, TF_EXIT_BOOTLOADER,
+		      "the update through %s failed, and after a rebind %s reads "
+		      "hardware %s instead of %s: the chip did not leave the "
+		      "interrupted update on the driver's reset, and an update now "
+		      "would request the wrong file; switch the machine off (a full "
+		      "power cycle, not a reboot), then run 'touchfw run %s'",
+		      r->fam->caps.kernel_fw_attr, r->c.dev.driver,
+		      st->hw[0] ? st->hw : "(none)", hw, r->c.dev.name);
+}
+
+/* Is the device's driver gone (unbound by someone else)? */
+static bool driver_gone(struct run *r)
+{
+	tf_device_refresh(&r->c.dev);
+	return !r->c.dev.driver[0];
+}
+
+/*
+ * The driver was unbound while it flashed through its attribute, not by
+ * touchfw: neither the image's fault nor a verification that could be
+ * made.  An interruption, like a stop signal; whoever unbound the driver
+ * decides when it binds again (touchfw does not undo their unbind).
+ */
+static int unbound_under_us(struct run *r, const char *drv, const char *write_err)
+{
+	rlog(r, TF_LOG_INFO,
+	     "an interruption, not a rejection of %s: it counts as an attempt only",
+	     r->res->fw_id);
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s was unbound while it flashed through %s, not by touchfw%s%s%s: "
+		      "the update is not verified and nothing is left staged; this "
+		      "counts as an attempt, not as a failure of the firmware: the "
+		      "next bind or 'touchfw run %s' tries again",
+		      drv, r->fam->caps.kernel_fw_attr, write_err ? " (the write: " : "",
+		      write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
+}
+
+/*
+ * caps.kernel_fw_retry_bound: the driver's update failed and it is still
+ * bound.  Whether the chip was left in its bootloader can not be read
+ * through the driver (it keeps what it read at probe), so both cases are
+ * said; what holds in both is that the bound driver's next write is the
+ * way on, and that a new probe is not.
+ */
+static int retry_bound(struct run *r, const char *why)
+{
+	const char *drv = r->c.dev.driver;
+
+	r->next_run_said = true;
+	if (r->fam->caps.bus_recovery && r->ctrl->bus_recovery)
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s; if the update got as far as the flash, the chip now runs "
+			      "its bootloader while %s stays bound, still reporting the "
+			      "firmware it had; its %s flashes from there, so the next "
+			      "'touchfw run %s' tries again; after an unbind or a reboot %s "
+			      "can not bind (its probe fails on a chip in its bootloader), "
+			      "and 'touchfw run %s' then recovers the chip over the bus, as "
+			      "the board profile allows (allow-bus-recovery)",
+			      why, drv, r->fam->caps.kernel_fw_attr, r->c.dev.name, drv,
+			      r->c.dev.name);
+	return finish(r, TF_EXIT_VERIFY,
+		      "%s; if the update got as far as the flash, the chip now runs its "
+		      "bootloader while %s stays bound, still reporting the firmware it "
+		      "had; its %s flashes from there, so the next 'touchfw run %s' tries "
+		      "again; do not unbind %s or reboot before that: its probe fails on "
+		      "a chip in its bootloader, and %s",
+		      why, drv, r->fam->caps.kernel_fw_attr, r->c.dev.name, drv,
+		      r->fam->caps.bus_recovery
+			      ? "the board profile does not allow touchfw to recover the "
+				"chip over the bus (allow-bus-recovery)"
+			      : "touchfw can not flash the chip without its driver");
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -601,7 +712,9 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	struct tf_err err = { 0 };
 	char name[TF_FW_NAME_MAX];
 	const uint8_t *img;
+	char drv[64];
 	size_t len;
+	bool gone;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
@@ -626,10 +739,12 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		rlog(r, TF_LOG_INFO, "staged %s as %s; asking %s to flash it (%s)",
 		     r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
+		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
-		if (wr == 0 && !tf_stop_requested() && rebind_after_update(r)) {
+		gone = !tf_stop_requested() && driver_gone(r);
+		if (wr == 0 && !gone && !tf_stop_requested() && rebind_after_update(r)) {
 			/* It re-read the chip but keeps (or never had) its old
 			 * input device: a new probe registers one. */
 			rlog(r, TF_LOG_INFO,
@@ -646,7 +761,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		} else {
 			/* The driver re-initialises and registers a new input
 			 * device. */
-			rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
+			rc = wr < 0 || gone || tf_stop_requested() ? TF_EXIT_OK
+								   : wait_input(r, *w);
+			/* ... unless someone unbinds it meanwhile. */
+			gone = gone || (rc && !tf_stop_requested() && driver_gone(r));
 		}
 		tf_fw_unstage(&stage);
 		/* The kernel's write returns when the driver is done: a stop
@@ -654,6 +772,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (tf_stop_requested())
 			return interrupted(r, "while the driver flashed (its update was "
 					      "left to finish; not verified)");
+		if (gone)
+			return unbound_under_us(r, drv, wr < 0 ? err.msg : NULL);
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };
@@ -662,6 +782,17 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 			     wr < 0 ? err.msg : r->res->message);
 			seen = chip_read(r, &st, &e2) == 0;
+			if (wr < 0 && seen && st.mode == TF_CHIP_BOOTLOADER &&
+			    r->fam->caps.kernel_fw_failure_rebind && r->c.dev.driver[0]) {
+				rc = failure_rebind(r, w, &st, &seen, err.msg);
+				if (rc) {
+					err.rejected = r->ops->kernel_fw_rejected &&
+						       r->ops->kernel_fw_rejected(err.code,
+										  &st);
+					record_blob_failure(r, &err);
+					return rc;
+				}
+			}
 			if ((r->via_driver || through_driver_in_bootloader(r)) && seen &&
 			    st.mode == TF_CHIP_BOOTLOADER) {
 				char msg[sizeof(r->res->message)];
@@ -697,6 +828,9 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			else
 				err.rejected = false;
 			record_blob_failure(r, &err);
+			if (wr < 0 && !err.rejected && r->fam->caps.kernel_fw_retry_bound &&
+			    !driver_gone(r))
+				return retry_bound(r, err.msg);
 			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 		}
 		rc = detect(r, &r->chip);

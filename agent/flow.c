@@ -827,6 +827,32 @@ static int step_verify(struct run *r)
  * Completes the message with the state found and returns the exit code
  * that state calls for.
  */
+/*
+ * What the message promised of the next run holds within the attempt
+ * limit and after the back-off: say which applies (the count is known
+ * only once this failure is recorded).
+ */
+static void attempt_note(struct run *r, unsigned count)
+{
+	char *m = r->res->message;
+	size_t n = strlen(m), size = sizeof(r->res->message);
+	uint64_t now = (uint64_t)time(NULL);
+	struct tf_attempts a;
+
+	if (!count || n >= size)
+		return;
+	if (count >= r->s->max_attempts)
+		snprintf(m + n, size - n,
+			 "; that was attempt %u of %u: touchfw leaves %s alone until "
+			 "'touchfw run --force %s' or a reboot",
+			 count, r->s->max_attempts, r->c.dev.name, r->c.dev.name);
+	else if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) == 0 &&
+		 a.next_allowed > now)
+		snprintf(m + n, size - n,
+			 "; attempt %u of %u: the next one waits %llus (back-off)", count,
+			 r->s->max_attempts, (unsigned long long)(a.next_allowed - now));
+}
+
 static int after_failure(struct run *r, int rc)
 {
 	struct tf_chip_state st;
@@ -835,7 +861,8 @@ static int after_failure(struct run *r, int rc)
 	size_t n = strlen(m), size = sizeof(r->res->message);
 	int i;
 
-	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED)
+	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED ||
+	    r->next_run_said)
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	/* A driver probing after the rebind may hold the chip in reset for a
@@ -967,6 +994,7 @@ static void record(struct run *r)
 			     "attempt %u of %u failed: giving up on this device "
 			     "until 'touchfw run --force %s' or a reboot",
 			     count, r->s->max_attempts, r->c.dev.name);
+		attempt_note(r, count);
 	}
 }
 

@@ -243,6 +243,21 @@ struct tf_family_caps {
 	 * after a write to kernel_fw_attr: the flow unbinds and binds them
 	 * afterwards.  NULL-terminated; NULL: none. */
 	const char *const *kernel_fw_rebind;
+	/* With kernel_fw_bootloader: after a failed write to kernel_fw_attr
+	 * the driver stays bound in its recovery mode without resetting the
+	 * chip, and its next update skips the reset too, so a chip the
+	 * failure left mid-update would not answer it.  The flow rebinds
+	 * once (a new probe resets the chip and reads it again) and promises
+	 * the next run only when that probe found the chip's boot code with
+	 * the hardware id it had. */
+	bool kernel_fw_failure_rebind;
+	/* Without kernel_fw_bootloader: after a failed write to
+	 * kernel_fw_attr the driver stays bound (still reporting the old
+	 * firmware) and its next write flashes the chip from its bootloader,
+	 * but a new probe fails on a chip there.  The flow leaves it bound
+	 * and says so: the next run tries again, an unbind or reboot first
+	 * leaves no driver to do it. */
+	bool kernel_fw_retry_bound;
 	/* The driver applies a configuration file (kernel_cfg_name) at every
 	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
 	 * where the driver requests none; the flow then writes over the bus. */
