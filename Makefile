@@ -382,7 +382,7 @@ $(B)/bench/bench: $(B)/bench/bench.o $(TEST_LINK)
 # Ratios measured in one run (bench/README.md); no thresholds.
 bench: deps-check
 	@$(MAKE) --no-print-directory bench-run
-bench-run: $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS)
+bench-run: $(PROGRAMS) $(B)/bench/bench $(BOARD_DTBS) $(DB_OUTPUTS)
 	@TOUCHFW_BUILD=$(CURDIR)/$(B) $(B)/bench/bench
 
 # ---------------------------------------------------------------- demo

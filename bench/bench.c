@@ -13,14 +13,19 @@
  *     update_fw -- on an emulated maXTouch in real-time pacing: flashing
  *     phase and whole command against the modelled bus + device time,
  *     with and without the emulator's cost; peak RSS, libraries vs heap.
- *     And flashing over spi: an mXT1664S behind mchp_spi_ts at 8 MHz.
+ *     And flashing over spi: an mXT1664S behind mchp_spi_ts at 8 MHz, and
+ *     a Goodix Berlin GT9916 over spidev with the largest image it takes.
  *  4. Peak RSS for a 1 MiB image.
- *  5. `touchfw run` per family, from its start to the verified input
- *     device: wall time, and the agent's own overhead (the time the board
- *     waited for user space, less the emulator's cost).
+ *  5. `touchfw run` per family (maXTouch over i2c and spi, Goodix, Silead,
+ *     Elan touchscreen and touchpad, Goodix Berlin), from its start to the
+ *     verified input device: wall time, the modelled part, and the agent's
+ *     own overhead (on i2c the time the board waited for user space, on
+ *     spi the wall time less the wire, chip and driver time; both less the
+ *     emulator's cost).
  *  6. Several controllers at once: 2 and 4 on separate buses, 2 on one bus
  *     (frames never interleaved).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -38,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "berlin_image.h"
 #include "emuboard.h"
 #include "emuboard-spi.h"
 #include "mxt_image.h"
@@ -67,8 +73,9 @@ static void die(const char *what, const char *arg)
 	exit(1);
 }
 
-/* $BENCH_ONLY: a comma-separated list of parts (fast, flash, memory,
- * family, several) to run; all when unset. */
+/* $BENCH_ONLY: a comma-separated list of parts (fast, flash, flash-a,
+ * flash-b, flash-c, spi, spi-berlin, memory, family, several) to run; all
+ * when unset. */
 static bool want(const char *part)
 {
 	const char *only = getenv("BENCH_ONLY");
@@ -1011,44 +1018,437 @@ static const char gt911_board[] =
 	"power = driver\nreset_gpio = 0\nint_gpio = 1\n"
 	"[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TS_RESET\nline.1 = TS_INT\n";
 
-static void family_run(const char *title, const char *board_text, const char *dev)
+static const char elants_board[] =
+	"[board]\nname = touchfw benchmark Elan touchscreen board\n"
+	"compatible = touchfw,emul-elants\npacing = realtime\n"
+	"[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+	"[chip touchscreen]\nadapter = 1\naddress = 0x10\nmodel = elants\n"
+	"compatible = elan,ekth3500\ndriver = elants_i2c\nelants.hw_version = 0x2a1c\n"
+	"elants.fw_version = 0x5511\npower = driver\nint_gpio = 1\n"
+	"[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TS_RESET\nline.1 = TS_INT\n";
+
+static const char elantp_board[] =
+	"[board]\nname = touchfw benchmark Elan touchpad board\n"
+	"compatible = touchfw,emul-elantp\npacing = realtime\n"
+	"[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+	"[chip touchpad]\nadapter = 1\naddress = 0x15\nmodel = elantp\n"
+	"compatible = elan,ekth6915\ndriver = elan_i2c\nelantp.product_id = 18\n"
+	"elantp.fw_version = 5\npower = driver\nint_gpio = 1\n"
+	"[gpiochip]\nlabel = emuboard-gpio\nlines = 8\nline.0 = TP_RESET\nline.1 = TP_INT\n";
+
+/* `touchfw run` on an i2c board: wall time to the verified input device
+ * (touchfw's exit 0 and the emulated driver's input device on @chip), and
+ * the board's idle clock: what it waited for user space, less the
+ * emulator's round trips, is touchfw's own time. */
+static void family_run(const char *title, const char *board_text, const char *chip,
+		       const char *dev)
 {
 	char bin[600];
 	const char *argv[] = { bin, "run", dev, NULL };
-	struct emub *eb = board_up(board_text, "touchscreen");
+	struct emub *eb = board_up(board_text, chip);
 	struct result r;
 	char node[64];
 	double emul, idle;
 
 	snprintf(bin, sizeof(bin), "%s/touchfw", build);
-	run_measured(eb, "touchscreen", 1, false, argv, 0, &r);
-	if (r.rc != 0 || emub_input_node(eb, "touchscreen", node, sizeof(node)) != 0) {
+	run_measured(eb, chip, 1, false, argv, 0, &r);
+	if (r.rc != 0 || emub_input_node(eb, chip, node, sizeof(node)) != 0) {
 		fprintf(stderr, "touchfw run %s failed (%d):\n%s\n", dev, r.rc, r.err);
 		exit(1);
 	}
 	emul = (double)r.idle_xfers * r.xfer_cost;
 	idle = (double)r.idle_ns / 1e9;
-	printf("   %-10s run to verified input device %7.0f ms; the board waited for user space\n"
-	       "              %.1f ms, of which the emulator %.1f ms (%" PRIu64 " of %" PRIu64
+	printf("   %-19s %7.0f ms to %s; modelled (bus, chip, driver) %.0f ms;\n"
+	       "                       the board waited for user space %.1f ms, of which the\n"
+	       "                       emulator %.1f ms (%" PRIu64 " of %" PRIu64
 	       " transfers ended a wait):\n"
-	       "              touchfw's own overhead %6.1f ms (goal <= 50)\n",
-	       title, r.wall * 1e3, idle * 1e3, emul * 1e3, r.idle_xfers, r.u.transactions,
-	       (idle - emul) * 1e3);
+	       "                       touchfw's own overhead %6.1f ms (goal <= 50)\n",
+	       title, r.wall * 1e3, node, (r.wall - idle) * 1e3, idle * 1e3, emul * 1e3,
+	       r.idle_xfers, r.u.transactions, (idle - emul) * 1e3);
 	free(r.err);
 	emub_free(eb);
+}
+
+/*
+ * spi boards.  The board's idle clock counts i2c and driver-job activity
+ * only, so on spi the modelled time is the controller's: the wire (bits
+ * at the clock, delays, chip-select gaps), the chip's busy time and the
+ * emulated drivers' sleeps; the emulator's cost is one round trip per
+ * spidev message, measured on an empty i2c adapter of the same board
+ * (adapter 9: umockdev's same socket).
+ */
+#define SPI_COST_ADAPTER 9
+
+static const char famspi_mxt_profile[] =
+	"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+	"\tmodel = \"touchfw benchmark spi mXT1664S board\";\n"
+	"\tboard-compatible = \"touchfw,bench-spi-1664s\";\n"
+	"\tboard-ids = \"touchfw,emul-1664s\";\n"
+	"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+	"\t\ttouchscreen@0 {\n\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"spi\";\n"
+	"\t\t\tadapter-name = \"emuboard-spi.1\";\n\t\t\treg = <0>;\n"
+	"\t\t\tdriver = \"mchp_spi_ts\";\n\t\t\tpower = \"always-on\";\n"
+	"\t\t\tspi-max-frequency = <8000000>;\n\t\t\tspi-cpol;\n\t\t\tspi-cpha;\n"
+	"\t\t};\n\t};\n};\n";
+
+static const char famspi_berlin_profile[] =
+	"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+	"\tmodel = \"touchfw benchmark gt9916 board\";\n"
+	"\tboard-compatible = \"touchfw,emul-berlin\";\n"
+	"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+	"\t\ttouchscreen@0 {\n\t\t\tfamily = \"berlin\";\n\t\t\tbus = \"spi\";\n"
+	"\t\t\tadapter-name = \"emuboard-spi.1\";\n\t\t\treg = <0>;\n"
+	"\t\t\tdriver = \"goodix-berlin-spi\";\n\t\t\tpower = \"always-on\";\n"
+	"\t\t\tspi-max-frequency = <8000000>;\n\t\t\tinput-timeout-ms = <3000>;\n"
+	"\t\t};\n\t};\n};\n";
+
+static const char famspi_mxt_board[] =
+	"[board]\nname = touchfw benchmark spi mXT1664S board\n"
+	"compatible = touchfw,bench-spi-1664s\npacing = realtime\n"
+	"[adapter 9]\nname = touchfw emulated adapter 9\nspeed = 400000\n"
+	"[spi 1]\nmax_speed_hz = 20000000\n"
+	"[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
+	"driver = mchp_spi_ts\nstate = no-image\nfw_version = 1.0.AA\nspi_mode = 3\n"
+	"max_speed_hz = 8000000\n[spidev]\nbufsiz = 4096\n";
+
+/* %s: the firmware the chip runs ("none": an empty chip) */
+static const char famspi_berlin_board[] =
+	"[board]\nname = touchfw benchmark gt9916 board\n"
+	"compatible = touchfw,emul-berlin\npacing = realtime\n"
+	"[adapter 9]\nname = touchfw emulated adapter 9\nspeed = 400000\n"
+	"[spi 1]\nmax_speed_hz = 50000000\n"
+	"[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = gt9916\n"
+	"compatible = goodix,gt9916\ndriver = goodix-berlin-spi\nbound = true\n"
+	"berlin.firmware = %s\nberlin.pid = 9916\nberlin.config_id = 0x11\n"
+	"max_speed_hz = 8000000\n[spidev]\nbufsiz = 4096\n";
+
+static char famspi_conf[600];
+
+/* The spi profiles compiled into a boards directory of their own, and a
+ * settings file that names it (the database is the build's). */
+static void famspi_setup(void)
+{
+	static const struct {
+		const char *name, *text;
+	} p[] = { { "mxt-spi", famspi_mxt_profile }, { "berlin", famspi_berlin_profile } };
+	char cmd[2400];
+	FILE *f;
+
+	if (famspi_conf[0])
+		return;
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p '%s/famboards' && printf '%%s' '%s' | "
+			 "dtc -q -I dts -O dtb -o '%s/famboards/%s.dtb' -",
+			 dir, p[i].text, dir, p[i].name);
+		if (system(cmd) != 0)
+			die("dtc failed on the profile", p[i].name);
+	}
+	snprintf(famspi_conf, sizeof(famspi_conf), "%s/famspi.conf", dir);
+	f = fopen(famspi_conf, "w");
+	if (!f)
+		die("can not write", famspi_conf);
+	fprintf(f,
+		"[touchfw]\nhandoff = fork\nsignatures = off\n"
+		"[paths]\nstate_dir = %s/famspi-state\npersist_dir = %s/famspi-persist\n"
+		"db_dir = %s/firmware-db\nboards_dirs = %s/famboards\n"
+		"firmware_dirs = %s/firmware\ncmdline = %s/cmdline\n",
+		dir, dir, build, dir, dir, dir);
+	fclose(f);
+}
+
+/* Input devices under spi1.0 (the driver's, once it has bound). */
+static int spi_inputs(struct emub *eb)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/input", emub_root(eb));
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "input", 5);
+	closedir(d);
+	return n;
+}
+
+/* The Berlin chip's boots into the ISP or an application so far (0 on a
+ * board without one): touchfw waits after each soft reset that starts
+ * one.  On the family board the chip is empty, so the soft reset before
+ * the CPU hold (followed by 5 ms, not the 100) boots the ROM and is not
+ * counted. */
+static int berlin_resets(struct emub *eb)
+{
+	struct berlin_model *m;
+	int n;
+
+	emub_lock(eb);
+	m = emub_spi_berlin(eb, "touchscreen");
+	n = m ? (int)(m->stats.boots_isp + m->stats.boots_app) : 0;
+	emub_unlock(eb);
+	return n;
+}
+
+static void family_run_spi(const char *title, const char *board_text)
+{
+	char bin[600], confenv[700], err[512];
+	const char *argv[] = { bin, "run", "spi1.0", NULL };
+	const char *env[] = { confenv, NULL };
+	struct emub_spi_stats s0, s1;
+	struct emub_child *child;
+	struct emub *eb;
+	double t0, wall, cost, after, wire, busy, drv, emul, own;
+	int st, rc, resets0, resets;
+
+	famspi_setup();
+	snprintf(bin, sizeof(bin), "%s/touchfw", build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", famspi_conf);
+	if (emub_new_from_string(board_text, dir, &eb, err, sizeof(err)) < 0 ||
+	    emub_start(eb) < 0)
+		die("spi board:", err);
+	emub_spi_settle(eb);
+	cost = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	emub_spi_stats(eb, 1, &s0);
+	resets0 = berlin_resets(eb);
+	t0 = now_s();
+	if (emub_spawn(eb, argv, env, true, &child) < 0 ||
+	    emub_child_wait(child, 600000, &st) < 0)
+		die("touchfw run spi1.0 did not finish:", title);
+	wall = now_s() - t0;
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	emub_spi_stats(eb, 1, &s1);
+	resets = berlin_resets(eb) - resets0;
+	if (rc != 0 || spi_inputs(eb) < 1) {
+		fprintf(stderr, "touchfw run spi1.0 (%s) failed (%d):\n%s\n", title, rc,
+			emub_child_stderr(child));
+		exit(1);
+	}
+	if (getenv("BENCH_VERBOSE"))
+		fprintf(stderr, "%s", emub_child_stderr(child));
+	emub_child_free(child);
+	after = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	if (after < cost)
+		cost = after;
+	wire = (double)(s1.wire_ns - s0.wire_ns) / 1e9;
+	busy = (double)(s1.busy_ns - s0.busy_ns) / 1e9;
+	drv = (double)(s1.driver_ns - s0.driver_ns) / 1e9;
+	emul = (double)(s1.user_messages - s0.user_messages) * cost;
+	own = wall - wire - busy - drv - emul;
+	printf("   %-19s %7.0f ms to the driver's input device on spi1.0; modelled: wire\n"
+	       "                       %.0f ms, chip busy %.0f ms, the driver's sleeps %.0f ms;\n"
+	       "                       the emulator %.1f ms (%" PRIu64
+	       " spidev messages, %.0f us each):\n"
+	       "                       touchfw's own overhead %6.1f ms (goal <= 50)\n",
+	       title, wall * 1e3, wire * 1e3, busy * 1e3, drv * 1e3, emul * 1e3,
+	       s1.user_messages - s0.user_messages, cost * 1e6, own * 1e3);
+	/* After each soft reset touchfw waits 100 ms before the version
+	 * block means anything (goodix_berlin_core.c's
+	 * GOODIX_BERLIN_NORMAL_RESET_DELAY_MS, fwupdate.c's chip_reset(100));
+	 * the emulated chip has booted BERLIN_BOOT_NS after it, counted as
+	 * busy.  The difference is the sources' timing, printed apart. */
+	if (resets > 0) {
+		double req = resets * (0.100 - (double)BERLIN_BOOT_NS / 1e9);
+
+		printf("                         of which the 100 ms wait after each of %d soft\n"
+		       "                         resets into the ISP or firmware the sources require,\n"
+		       "                         beyond the emulated chip's %.0f ms boot: %.0f ms;\n"
+		       "                         touchfw around it %6.1f ms (goal <= 50)\n",
+		       resets, (double)BERLIN_BOOT_NS / 1e6, req * 1e3, (own - req) * 1e3);
+	}
+	emub_free(eb);
+}
+
+/*
+ * Goodix Berlin over spidev: the largest image the emulated GT9916 takes
+ * (an application up to the config page at 0x3E000, 248 KiB, and the
+ * config), written by `touchfw flash` at 8 MHz while the chip runs older
+ * firmware: touchfw has goodix-berlin-spi let go, binds spidev, loads the
+ * ISP, writes packets of 4 KiB and binds the driver again.  The flashing
+ * phase runs from the chip's first flash write to its last (sampled every
+ * 2 ms); modelled: the wire and the chip's busy time (the ack, 2.5 ms a
+ * KiB of flash) in that window.
+ */
+struct berlin_sampler {
+	struct emub *eb;
+	volatile int stop;
+	int n;
+	struct {
+		double wall;
+		uint64_t bytes, wire_ns, busy_ns, user_messages;
+		uint32_t writes; /* the chip's flash writes */
+	} s[MAX_SAMPLES];
+};
+
+static void *berlin_sampler_main(void *arg)
+{
+	struct berlin_sampler *sm = arg;
+	struct emub_spi_stats st;
+
+	while (!sm->stop && sm->n < MAX_SAMPLES) {
+		emub_spi_stats(sm->eb, 1, &st);
+		emub_lock(sm->eb);
+		sm->s[sm->n].writes =
+			emub_spi_berlin(sm->eb, "touchscreen")->stats.flash_writes;
+		emub_unlock(sm->eb);
+		sm->s[sm->n].wall = now_s();
+		sm->s[sm->n].bytes = st.bytes;
+		sm->s[sm->n].wire_ns = st.wire_ns;
+		sm->s[sm->n].busy_ns = st.busy_ns;
+		sm->s[sm->n].user_messages = st.user_messages;
+		sm->n++;
+		usleep(SAMPLE_US);
+	}
+	return NULL;
+}
+
+static void bench_flash_berlin(void)
+{
+	struct berlin_fw_spec spec = {
+		.variant = BERLIN_D,
+		.pid = "9916",
+		.vid = { 0x01, 0x00, 0x00, 0x02 },
+		.app_size = BERLIN_APP_MAX,
+		.with_config = true,
+		.config_id = 0x22,
+		.config_version = 1,
+		.seed = 1,
+	};
+	struct berlin_sampler *sm = calloc(1, sizeof(*sm));
+	char fw[600], bin[600], confenv[700], err[512], *board = NULL;
+	const char *argv[] = { bin, "flash", "--firmware", fw, "spi1.0", NULL };
+	const char *env[] = { confenv, NULL };
+	uint32_t len = berlin_fw_file_size(&spec), final_writes;
+	uint8_t *img = malloc(len);
+	struct emub_spi_stats s0, s1;
+	struct emub_child *child;
+	struct emub *eb;
+	pthread_t thr;
+	double t0, wall, cost, after;
+	int first = -1, last = -1, i, st, rc;
+	FILE *f;
+
+	famspi_setup();
+	if (!sm || !img || berlin_fw_file_build(&spec, img, len) != len)
+		die("can not build the Berlin image", "");
+	snprintf(fw, sizeof(fw), "%s/bench-berlin.bin", dir);
+	f = fopen(fw, "wb");
+	if (!f || fwrite(img, 1, len, f) != len || fclose(f))
+		die("can not write", fw);
+	free(img);
+	snprintf(bin, sizeof(bin), "%s/touchfw", build);
+	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", famspi_conf);
+	if (asprintf(&board, famspi_berlin_board, "01000001") < 0)
+		exit(1);
+	if (emub_new_from_string(board, dir, &eb, err, sizeof(err)) < 0 || emub_start(eb) < 0)
+		die("Berlin board:", err);
+	free(board);
+	emub_spi_settle(eb);
+	cost = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	emub_spi_stats(eb, 1, &s0);
+	sm->eb = eb;
+	pthread_create(&thr, NULL, berlin_sampler_main, sm);
+	t0 = now_s();
+	if (emub_spawn(eb, argv, env, true, &child) < 0 ||
+	    emub_child_wait(child, 600000, &st) < 0)
+		die("touchfw flash (Berlin) did not finish", "");
+	wall = now_s() - t0;
+	sm->stop = 1;
+	pthread_join(thr, NULL);
+	rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	emub_spi_stats(eb, 1, &s1);
+	emub_lock(eb);
+	final_writes = emub_spi_berlin(eb, "touchscreen")->stats.flash_writes;
+	emub_unlock(eb);
+	if (rc != 0 || spi_inputs(eb) < 1) {
+		fprintf(stderr, "touchfw flash (Berlin) failed (%d):\n%s\n", rc,
+			emub_child_stderr(child));
+		exit(1);
+	}
+	if (getenv("BENCH_VERBOSE"))
+		fprintf(stderr, "%s", emub_child_stderr(child));
+	emub_child_free(child);
+	after = least_xfer_cost(eb, SPI_COST_ADAPTER);
+	if (after < cost)
+		cost = after;
+	for (i = 0; i < sm->n; i++) {
+		if (first < 0 && sm->s[i].writes >= 1)
+			first = i;
+		if (last < 0 && sm->s[i].writes >= final_writes)
+			last = i;
+	}
+	printf("\nflash over spi, Goodix Berlin: a %u-byte file (%u-byte application, the\n"
+	       "config, the ISP) on an emulated GT9916 running older firmware, 8 MHz, mode 0,\n"
+	       "real-time pacing, spidev bufsiz 4096, packets of 4 KiB, driver\n"
+	       "goodix-berlin-spi let go and bound again:\n",
+	       len, spec.app_size);
+	printf("  bytes clocked per file byte                %5.3f\n",
+	       (double)(s1.bytes - s0.bytes) / (double)len);
+	if (first >= 0 && last > first) {
+		double pw = sm->s[last].wall - sm->s[first].wall;
+		double pm = (double)(sm->s[last].wire_ns - sm->s[first].wire_ns +
+				     sm->s[last].busy_ns - sm->s[first].busy_ns) /
+			    1e9;
+		uint64_t msgs = sm->s[last].user_messages - sm->s[first].user_messages;
+		double emul = (double)msgs * cost;
+
+		printf("  flashing: wall / modelled bus + device     %5.3f     (goal <= 1.10; %.3f s / %.3f s,\n"
+		       "    %u of %u flash writes)\n",
+		       pw / pm, pw, pm, sm->s[last].writes - sm->s[first].writes, final_writes);
+		printf("    touchfw, the emulator's %.3f s out      %5.3f     (%" PRIu64
+		       " spidev messages, %.0f us each)\n",
+		       emul, (pw - emul) / pm, msgs, cost * 1e6);
+	}
+	printf("  whole command: wall                        %.2f s (modelled: wire %.2f s, chip\n"
+	       "    busy %.2f s, the driver's sleeps %.2f s)\n",
+	       wall, (double)(s1.wire_ns - s0.wire_ns) / 1e9,
+	       (double)(s1.busy_ns - s0.busy_ns) / 1e9,
+	       (double)(s1.driver_ns - s0.driver_ns) / 1e9);
+	emub_free(eb);
+	free(sm);
 }
 
 static void bench_families(void)
 {
 	char *b = mxt_board("touchfw,emul-demo", "realtime", "max_transfer = 255\n", "no-image",
-			    "driver", "");
+			    "driver", ""),
+	     *silead = NULL, *berlin = NULL;
 
 	printf("\n5. per family, `touchfw run` (what the event hands off) from its start to the\n"
-	       "   verified input device, real-time pacing; modelled delays are every moment a\n"
-	       "   transfer, a chip operation or the emulated driver's work was pending:\n");
-	family_run("maXTouch", b, "1-004a");
+	       "   verified input device, real-time pacing; on i2c the modelled delays are\n"
+	       "   every moment a transfer, a chip operation or the emulated driver's work was\n"
+	       "   pending (the board's idle clock); on spi the controller's wire time, the\n"
+	       "   chip's busy time and the emulated driver's sleeps:\n");
+	family_run("maXTouch (i2c)", b, "touchscreen", "1-004a");
 	free(b);
-	family_run("Goodix", gt911_board, "1-005d");
+	family_run_spi("maXTouch (spi)", famspi_mxt_board);
+	family_run("Goodix GT911", gt911_board, "touchscreen", "1-005d");
+	/* silead_ts loads its file from the board's firmware directory,
+	 * where touchfw stages it (the bench's firmware_dirs). */
+	if (asprintf(&silead,
+		     "[board]\nname = touchfw benchmark Silead tablet\n"
+		     "dmi.sys_vendor = touchfw\ndmi.product_name = Emulated Silead Tablet\n"
+		     "pacing = realtime\nfirmware_dirs = %s/firmware\n"
+		     "[adapter 1]\nname = touchfw emulated adapter 1\nspeed = 400000\n"
+		     "[chip touchscreen]\nadapter = 1\naddress = 0x40\nmodel = silead\n"
+		     "acpi_id = MSSL1680\ndriver = silead_ts\npower = driver\npower_gpio = 0\n"
+		     "chg_gpio = 1\nsilead.firmware_seed = 1/4\n"
+		     "silead.firmware_name = gsl1680-emul-tablet.fw\n"
+		     "touchscreen.size_x = 1960\ntouchscreen.size_y = 1500\n"
+		     "touchscreen.swapped_x_y = true\n"
+		     "[gpiochip]\nlabel = emuboard-gpio\nlines = 8\n",
+		     dir) < 0)
+		exit(1);
+	family_run("Silead GSL1680", silead, "touchscreen", "i2c-MSSL1680:00");
+	free(silead);
+	family_run("Elan touchscreen", elants_board, "touchscreen", "1-0010");
+	family_run("Elan touchpad", elantp_board, "touchpad", "1-0015");
+	if (asprintf(&berlin, famspi_berlin_board, "none") < 0)
+		exit(1);
+	family_run_spi("Goodix Berlin (spi)", berlin);
+	free(berlin);
 }
 
 /* ------------------------------------------------------------ several at once */
@@ -1287,6 +1687,8 @@ int main(int argc, char **argv)
 		bench_flash();
 		if (want("spi"))
 			bench_flash_spi(build, dir);
+		if (want("spi") || want("spi-berlin"))
+			bench_flash_berlin();
 		if (want("memory"))
 			bench_memory_1m();
 		if (want("family"))

@@ -971,12 +971,19 @@ static void test_board_files(void **state)
 {
 	struct emub *eb = tu_board_file("berlin-gt9916-fw.board", false);
 	struct emub *bad = NULL;
+	struct emub_spi_stats st;
 	char drv[64], err[512];
 	char *s;
 
 	(void)state;
 	assert_int_equal(emub_spi_driver(eb, "touchscreen", drv, sizeof(drv)), 0);
 	assert_string_equal(drv, "goodix-berlin-spi");
+	/* the probe's sleeps (power on 3 + 15 + 4 ms, then 100 ms) are the
+	 * driver's; its messages are not user space's */
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_int_equal(st.driver_ns, 122000000);
+	assert_true(st.messages > 0);
+	assert_int_equal(st.user_messages, 0);
 	s = tu_sys_read(eb, "bus/spi/devices/spi1.0/input/input0/name");
 	assert_string_equal(s, "Goodix Berlin Capacitive TouchScreen\n");
 	g_free(s);
@@ -992,6 +999,34 @@ static void test_board_files(void **state)
 				     NULL, &bad, err, sizeof(err)),
 		0);
 	assert_non_null(strstr(err, "berlin.firmware"));
+}
+
+/* Realtime: goodix-berlin-spi's probe sleeps 3 + 15 + 4 ms and 100 ms
+ * (goodix_berlin_power_on, the reset delay), and a kernel's msleep waits
+ * that long from when it is called -- also when the controller has been
+ * idle for longer than that (its clock behind the wall). */
+static void test_driver_sleeps_take_their_time_in_realtime(void **state)
+{
+	struct emub *eb = tu_board_text(
+		"[board]\nname = berlin\ncompatible = t,berlin\n"
+		"pacing = realtime\n[spi 1]\n[spi-chip ts]\nbus = 1\n"
+		"chip_select = 0\nmodel = gt9916\ncompatible = goodix,gt9916\n"
+		"driver = goodix-berlin-spi\nbound = false\n"
+		"berlin.firmware = 01000001\nmax_speed_hz = 8000000\n");
+	struct emub_spi_stats st;
+	char drv[64];
+	gint64 t0;
+
+	(void)state;
+	g_usleep(300000); /* the controller idle for longer than the sleeps */
+	t0 = g_get_monotonic_time();
+	assert_int_equal(emub_spi_bind(eb, "ts", "goodix-berlin-spi"), 0);
+	assert_true(g_get_monotonic_time() - t0 >= 122000);
+	assert_int_equal(emub_spi_driver(eb, "ts", drv, sizeof(drv)), 0);
+	assert_string_equal(drv, "goodix-berlin-spi");
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_int_equal(st.driver_ns, 122000000);
+	emub_free(eb);
 }
 
 /* The whole job as a user-space flasher does it: spidev bound through
@@ -1079,6 +1114,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_driver_refuses_bad_version_and_silence),
 		cmocka_unit_test(test_driver_berlin_a),
 		cmocka_unit_test(test_board_files),
+		cmocka_unit_test(test_driver_sleeps_take_their_time_in_realtime),
 		cmocka_unit_test(test_spidev_flash_then_bind),
 	};
 

@@ -579,6 +579,8 @@ static void test_loopback_words_and_lsb_first(void **state)
 	assert_int_equal(st.messages, 4);
 	assert_int_equal(st.transfers, 5);
 	assert_int_equal(st.bytes, 14);
+	assert_int_equal(st.user_messages, 4); /* all of them through spidev */
+	assert_int_equal(st.driver_ns, 0);
 	emub_free(eb);
 }
 

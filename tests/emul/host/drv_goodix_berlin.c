@@ -43,15 +43,7 @@
 
 static void sleep_ms(struct emub_spi_dev *d, unsigned int ms)
 {
-	guint64 until;
-
-	g_mutex_lock(&d->eb->lock);
-	d->ctlr->now_ns += (guint64)ms * 1000000ULL;
-	if (d->ctlr->now_ns > d->eb->now_ns)
-		d->eb->now_ns = d->ctlr->now_ns;
-	until = d->ctlr->now_ns;
-	g_mutex_unlock(&d->eb->lock);
-	emub_sleep_until_model(d->eb, until);
+	emub_spi_driver_msleep(d, ms);
 }
 
 static guint32 dummy_len(struct emub_spi_dev *d)

@@ -176,17 +176,8 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 
 			bl_write(d, exit_bl, 2);
 		}
-		{
-			guint64 until;
-
-			g_mutex_lock(&d->eb->lock);
-			d->ctlr->now_ns += FW_RESET_NS; /* msleep(MXT_FW_RESET_TIME) */
-			if (d->ctlr->now_ns > d->eb->now_ns)
-				d->eb->now_ns = d->ctlr->now_ns;
-			until = d->ctlr->now_ns;
-			g_mutex_unlock(&d->eb->lock);
-			emub_sleep_until_model(d->eb, until); /* realtime: really wait */
-		}
+		/* msleep(MXT_FW_RESET_TIME); realtime: really wait */
+		emub_spi_driver_msleep(d, (unsigned int)(FW_RESET_NS / 1000000ULL));
 	}
 	d->mchp_in_bootloader = false;
 	d->mchp_have_info = true;
@@ -304,15 +295,7 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 
 static void sleep_ms(struct emub_spi_dev *d, unsigned int ms)
 {
-	guint64 until;
-
-	g_mutex_lock(&d->eb->lock);
-	d->ctlr->now_ns += (guint64)ms * 1000000ULL;
-	if (d->ctlr->now_ns > d->eb->now_ns)
-		d->eb->now_ns = d->ctlr->now_ns;
-	until = d->ctlr->now_ns;
-	g_mutex_unlock(&d->eb->lock);
-	emub_sleep_until_model(d->eb, until);
+	emub_spi_driver_msleep(d, ms);
 }
 
 static void bl_write_n(struct emub_spi_dev *d, const guint8 *buf, guint32 n)

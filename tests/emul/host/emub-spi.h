@@ -177,6 +177,9 @@ void emub_berlin_remove(struct emub_spi_dev *d);
  * devices, request_firmware), made at the first probe (spibus.c). */
 struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d);
 
+/* An emulated spi driver's msleep(@ms), without eb->lock (spibus.c). */
+void emub_spi_driver_msleep(struct emub_spi_dev *d, unsigned int ms);
+
 /* spidev.c: the ioctl emulation of d->devnode (kept from an earlier
  * binding when it serves the same node); detach at the board's stop. */
 int emub_spidev_attach(struct emub_spi_dev *d);

@@ -1544,6 +1544,34 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 	return 0;
 }
 
+/*
+ * An emulated driver's msleep(@ms): the controller's clock moves on by @ms
+ * from the later of its own time and (realtime) now -- a controller whose
+ * clock lags the wall would otherwise count a sleep that never waited --
+ * and in realtime the caller waits for it.  Counted in driver_ns.
+ */
+void emub_spi_driver_msleep(struct emub_spi_dev *d, unsigned int ms)
+{
+	struct emub *eb = d->eb;
+	guint64 from, until;
+
+	g_mutex_lock(&eb->lock);
+	from = d->ctlr->now_ns;
+	if (eb->realtime) {
+		guint64 wall = emub_wall_model_ns(eb);
+
+		if (wall > from)
+			from = wall;
+	}
+	until = from + (guint64)ms * 1000000ULL;
+	d->ctlr->now_ns = until;
+	d->ctlr->stats.driver_ns += (guint64)ms * 1000000ULL;
+	if (until > eb->now_ns)
+		eb->now_ns = until;
+	g_mutex_unlock(&eb->lock);
+	emub_sleep_until_model(eb, until);
+}
+
 /* ------------------------------------------------------------ API */
 
 const char *emub_spi_dev_name(struct emub *eb, const char *dev)

@@ -240,6 +240,7 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 
 		g_mutex_lock(&d->eb->lock);
 		r = emub_spi_message_locked(d, k, n);
+		d->ctlr->stats.user_messages++;
 		end = d->end_ns;
 		g_mutex_unlock(&d->eb->lock);
 		/* realtime: the caller gets the result when the wire is done */
@@ -391,6 +392,7 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 		else
 			x.rx = g_malloc0(count ? count : 1);
 		r = emub_spi_message_locked(d, &x, 1);
+		d->ctlr->stats.user_messages++;
 		if (!r && !write)
 			memcpy(arg->data, x.rx, count);
 		if (!write)
