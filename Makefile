@@ -14,6 +14,8 @@
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
 #   make demo-silead      an emulated Silead tablet: no firmware file, probe
 #                         failed, to a verified input device
+#   make demo-elan        an emulated laptop: an Elan touchpad left in IAP
+#                         recovered, an Elan touchscreen in recovery updated
 #   make deps             install missing Debian 12 packages (root)
 #   make deb              the Debian package (debian/), built in $(B)/deb
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
@@ -156,6 +158,7 @@ BOARD_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 10
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 PROGRAMS := $(B)/touchfw $(B)/touchfw-agent
 # The emulated board's LD_PRELOAD shim over libgpiod (tests/emul/gpiod-preload.c).
@@ -166,7 +169,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 .SECONDARY:
 
 .PHONY: soak soak-run all agent emul boards check check-fast check-run check-san \
-	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run install \
+	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -313,16 +316,10 @@ $(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
 		-o $@ $< $(B)/libtouchfw.a $(AGENT_LIBS) $(FRONT_LIBS)
 
 # Each fuzz target runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/
-# NAME/, fixtures included); new inputs go to a scratch directory.
+# NAME/, fixtures included); new inputs go to a scratch directory.  FUZZ_JOBS
+# (default: the CPUs) run at once, one core each; results in order.
 fuzz: $(FUZZ_BINS)
-	@set -e; for f in $(FUZZ_BINS); do n=$$(basename $$f); \
-		mkdir -p $(B)/fuzz/out/$$n; \
-		echo "  FUZZ    $$n for $(FUZZ_SECONDS)s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
-			$(B)/fuzz/out/$$n tests/fuzz/corpus/$$n \
-			>$(B)/fuzz/out/$$n.log 2>&1 || { tail -50 $(B)/fuzz/out/$$n.log; exit 1; }; \
-		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/out/$$n.log | tail -1; \
-	done
+	@FUZZ_JOBS=$(FUZZ_JOBS) tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
 
@@ -330,18 +327,23 @@ TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUT
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
 	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
+# The checks build with one job per CPU unless make was given -j (CI runs a
+# plain `make check`); tests/run-tests then runs TEST_JOBS programs at once.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
 check-fast: deps-check
 	@$(MAKE) --no-print-directory check-format
-	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory $(CHECK_J) check-run
 
 # Sanitizer pass: clang, so the tree is also proven warning-free there.
 check-san:
-	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) check-run
-	@$(MAKE) --no-print-directory B=build-san SAN=1 CC=$(SAN_CC) fuzz
+	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) check-run
+	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
 check: deps-check
 	@$(MAKE) --no-print-directory check-format
-	@$(MAKE) --no-print-directory check-run EXTRA_CHECKS="$(VM_CHECKS)"
+	@$(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)"
 	@$(MAKE) --no-print-directory check-san
 
 # ---------------------------------------------------------------- soak
@@ -399,6 +401,13 @@ demo-silead: deps-check
 	@$(MAKE) --no-print-directory demo-silead-run
 demo-silead-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo-silead
+
+# An emulated laptop: an Elan touchpad left in IAP recovered over i2c-dev,
+# an Elan touchscreen in recovery updated through elants_i2c's update_fw.
+demo-elan: deps-check
+	@$(MAKE) --no-print-directory demo-elan-run
+demo-elan-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-elan
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add

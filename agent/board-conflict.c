@@ -100,6 +100,7 @@ static void controller_diff(const struct tf_controller *a, const struct tf_contr
 	DIFF_NUM("input-timeout-ms", input_timeout_ms);
 	DIFF_NUM("flash-timeout-ms", flash_timeout_ms);
 	DIFF_NUM("touchscreen-swapped-x-y", swapped_x_y);
+	DIFF_NUM("allow-bus-recovery", bus_recovery);
 #undef DIFF_STR
 #undef DIFF_NUM
 }

@@ -116,6 +116,7 @@ enum ctrl_prop {
 	C_SPI_CPOL,
 	C_SPI_CPHA,
 	C_SPI_BITS,
+	C_BUS_RECOVERY,
 	C_COUNT_,
 };
 static const char *const ctrl_props[C_COUNT_] = {
@@ -147,6 +148,7 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_SPI_CPOL] = "spi-cpol",
 	[C_SPI_CPHA] = "spi-cpha",
 	[C_SPI_BITS] = "spi-bits-per-word",
+	[C_BUS_RECOVERY] = "allow-bus-recovery",
 };
 
 /* Habits from kernel bindings that do not carry over, with what to do. */
@@ -1150,6 +1152,12 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path, co
 	if (v[C_SWAPPED_X_Y].seen) {
 		if (val_flag(c, path, "touchscreen-swapped-x-y", &v[C_SWAPPED_X_Y]))
 			ctl->swapped_x_y = true;
+		else
+			ok = false;
+	}
+	if (v[C_BUS_RECOVERY].seen) {
+		if (val_flag(c, path, "allow-bus-recovery", &v[C_BUS_RECOVERY]))
+			ctl->bus_recovery = true;
 		else
 			ok = false;
 	}

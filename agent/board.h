@@ -100,6 +100,10 @@ struct tf_controller {
 	/* The device tree swaps the axes (touchscreen-swapped-x-y): the
 	 * driver's ABS_MT_POSITION_X range is then the panel's Y. */
 	bool swapped_x_y;
+	/* allow-bus-recovery: touchfw may flash a chip left in its
+	 * bootloader over the bus where the driver can not (families with
+	 * caps.bus_recovery); the board's maker allows it. */
+	bool bus_recovery;
 	/* touchscreen-size-x/-y of the board's kernel properties (DT, or
 	 * the kernel's DMI table on x86 tablets), 0 if not given: the
 	 * driver's ABS_MT_POSITION_X/Y maxima are then size - 1 (swapped

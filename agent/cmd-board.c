@@ -173,6 +173,8 @@ static void print_controller(const struct tf_controller *c)
 		printf(", config-name %s", c->config_name);
 	if (c->swapped_x_y)
 		printf(", axes swapped");
+	if (c->bus_recovery)
+		printf(", bus recovery allowed");
 	printf("\n");
 }
 

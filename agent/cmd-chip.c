@@ -158,7 +158,7 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 		return TF_EXIT_BAD_INPUT;
 	}
 	if (tf_device_lookup(name, &k->c.dev, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
 		hint_devices();
 		return TF_EXIT_NO_DEVICE;
 	}
@@ -194,7 +194,7 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
 		return TF_EXIT_FAILURE;
 	}
 	k->inited = true;
@@ -204,7 +204,7 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 		return err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO;
 	}
 	if (k->fam->ops->detect(&k->c, &k->st, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
 		return err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
 	}
 	return TF_EXIT_OK;
@@ -322,7 +322,7 @@ static int do_info(struct chip *k, bool json)
 		return TF_EXIT_FAILURE;
 	}
 	if (k->fam->ops->chip_info && k->fam->ops->chip_info(&k->c, &k->st, ci, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 		free(ci);
 		return TF_EXIT_IO;
 	}
@@ -368,13 +368,13 @@ static int reset_by_line(struct chip *k)
 		state.dirfd = -1;
 	if (drv[0]) {
 		if (tf_input_watch_start(&k->c.dev, &w, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_FAILURE;
 			goto out;
 		}
 		printf("%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
 		if (tf_device_unbind(&k->c.dev, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
 			goto out;
 		}
@@ -398,13 +398,14 @@ static int reset_by_line(struct chip *k)
 			tf_state_mark_own_bind(&state, k->c.dev.name, (uint64_t)time(NULL));
 		printf("%s: binding %s\n", k->c.dev.name, drv);
 		if (tf_device_bind(&k->c.dev, drv, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s (the driver's probe failed)\n",
-				err.msg);
+			fprintf(stderr, "touchfw chip: %s: %s (the driver's probe failed)\n",
+				k->c.dev.name, err.msg);
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
 		if (tf_input_watch_wait(w, (int)k->s.input_timeout_ms, &node, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s (driver %s)\n", err.msg, drv);
+			fprintf(stderr, "touchfw chip: %s: %s (driver %s)\n", k->c.dev.name,
+				err.msg, drv);
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
@@ -442,7 +443,7 @@ static int do_reset(struct chip *k)
 		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, k->st.detail);
 	} else if (k->fam->ops->soft_reset && k->st.mode == TF_CHIP_APP) {
 		if (k->fam->ops->soft_reset(&k->c, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
 		} else {
 			struct tf_chip_state after;
@@ -488,7 +489,7 @@ static int do_save(struct chip *k, const char *file)
 		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->save_config(&k->c, &data, &len, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 		return err.code == ENODEV || err.code == EINVAL || err.code == EBADMSG
 			       ? TF_EXIT_UNSUPPORTED
 			       : TF_EXIT_IO;

@@ -35,8 +35,9 @@ static void usage(FILE *f)
 		   "environment (ACTION, DEVPATH, SUBSYSTEM, DRIVER, MODALIAS, OF_*).\n"
 		   "Acts on 'bind' of an i2c/spi touch controller, on 'add' with\n"
 		   "DRIVER set (coldplug replay), and on 'add' of a controller whose\n"
-		   "driver's probe fails until touchfw installs its firmware file (no\n"
-		   "bind follows); ignores remove, unbind, change and unknown actions.\n"
+		   "driver's probe fails until touchfw installs its firmware file, or\n"
+		   "fails on a chip left in its bootloader (no bind follows); ignores\n"
+		   "remove, unbind, change and unknown actions.\n"
 		   "Decides without bus I/O and hands the work to\n"
 		   "touchfw@DEVICE.service (or a detached 'touchfw run' where systemd\n"
 		   "is not running), then returns.\n"
@@ -82,6 +83,8 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, c
 		fam = tf_family_ids_by_uevent(ev);
 		if (fam && fam->probe_needs_file)
 			break; /* its probe fails without touchfw's file: no bind follows */
+		if (fam && fam->probe_fails_in_bootloader)
+			break; /* a chip in its bootloader gets no bind */
 		if (!add_only) {
 			*why = "add without DRIVER (the bind event will follow)";
 			return TF_VERDICT_IGNORED;
@@ -174,13 +177,14 @@ static enum tf_verdict decide(const struct tf_settings *s, const char **why)
  */
 /*
  * An add of a device whose driver's probe fails without a file touchfw
- * installs: no bind follows, so the run must not wait for one.
+ * installs, or on a chip left in its bootloader: no bind may follow, so
+ * the run must not wait for one.
  */
 static bool waits_for_file(const struct tf_uevent *ev)
 {
 	const struct tf_family_ids *fam = ev->driver ? NULL : tf_family_ids_by_uevent(ev);
 
-	return fam && fam->probe_needs_file;
+	return fam && (fam->probe_needs_file || fam->probe_fails_in_bootloader);
 }
 
 static enum tf_verdict check_state(const struct tf_uevent *ev, const struct tf_settings *s,

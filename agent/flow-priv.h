@@ -103,6 +103,12 @@ int step_update(struct run *r);
 int driver_takes_config(struct run *r);
 /* A dry run's account of what step_update() would write, and how. */
 void describe_dry_run(struct run *r, char *buf, size_t size);
+/* Wait until the driver link has not changed for a moment (a probe in
+ * progress ends first). */
+void settle_driver_link(struct run *r);
+/* caps.bus_recovery: refuse, before the chip is touched, to flash a chip
+ * left in its bootloader where the board profile does not allow it. */
+int step_recovery_allowed(struct run *r);
 /* A stop signal arrived: finish() with what was done about it. */
 int interrupted(struct run *r, const char *what);
 /* Give back the profile's GPIO lines taken for the update. */

@@ -244,11 +244,48 @@ static void record_blob_failure(struct run *r, const struct tf_err *e)
 		     r->res->fw_id, err.msg);
 }
 
+/*
+ * caps.bus_recovery: a chip left in its bootloader, with no driver bound
+ * (its probe refuses such a chip), is flashed over the bus -- only where
+ * the board profile allows it (allow-bus-recovery).  needs_bus_recovery:
+ * this is such a chip; bus_recovery: and the profile allows it.
+ */
+static bool needs_bus_recovery(const struct run *r)
+{
+	return r->fam->caps.bus_recovery && r->chip.mode == TF_CHIP_BOOTLOADER &&
+	       !r->c.dev.driver[0] && !r->via_driver;
+}
+
+static bool bus_recovery(const struct run *r)
+{
+	return needs_bus_recovery(r) && r->ctrl->bus_recovery;
+}
+
+/*
+ * A chip its driver can not take (caps.bus_recovery) that needs firmware:
+ * without the board's consent, say which device, why, and which property
+ * allows it, before anything touches the chip (a dry run says the same).
+ */
+int step_recovery_allowed(struct run *r)
+{
+	if (!r->plan.fw && !r->o->firmware_file)
+		return TF_EXIT_OK;
+	if (!needs_bus_recovery(r) || r->ctrl->bus_recovery)
+		return TF_EXIT_OK;
+	return finish(r, TF_EXIT_UNSUPPORTED,
+		      "%s is in its bootloader (%s) and no driver is bound, so only "
+		      "touchfw could flash it, over the bus; board profile %s does not "
+		      "allow that: its maker adds allow-bus-recovery to %s where the "
+		      "chip may be recovered so; the chip was not touched",
+		      r->c.dev.name, r->chip.detail, r->profile ? r->profile->path : "(none)",
+		      r->ctrl->node_path);
+}
+
 static int flash_over_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
 
-	if (!r->fam->caps.bus_flash)
+	if (!r->fam->caps.bus_flash && !bus_recovery(r))
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family can not flash over the bus; only its driver "
 			      "can (power = \"driver\" in the profile)",
@@ -748,7 +785,7 @@ static bool same_file(const char *path, const uint8_t *data, size_t len)
  */
 #define PROBE_SETTLE_MS 300
 #define PROBE_SETTLE_MAX_MS 5000
-static void settle_driver_link(struct run *r)
+void settle_driver_link(struct run *r)
 {
 	uint64_t start = tf_now_ms(), since = start;
 	char last[sizeof(r->c.dev.driver)];
@@ -881,6 +918,12 @@ void describe_dry_run(struct run *r, char *buf, size_t size)
 					      r->res->fw_id, len);
 		if (n >= size || caps->kernel_fw_probe)
 			; /* said it all */
+		else if (bus_recovery(r))
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over i2c-dev at 0x%02x (the chip is in its "
+					      "bootloader and no driver is bound; the board "
+					      "profile allows bus recovery), then bind %s",
+					      r->chip.bl_addr, driver_to_bind(r));
 		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
 			 !through_driver_in_bootloader(r))
 			n += (size_t)
@@ -891,7 +934,7 @@ void describe_dry_run(struct run *r, char *buf, size_t size)
 		else if (n < size && !r->c.dev.driver[0])
 			n += (size_t)snprintf(buf + n, size - n,
 					      "over i2c-dev (no driver is bound)");
-		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON)
+		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON && caps->bus_flash)
 			n += (size_t)snprintf(
 				buf + n, size - n,
 				"over i2c-dev after unbinding %s (power is always on)", drv);
@@ -971,10 +1014,12 @@ int step_update(struct run *r)
 		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
 	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
 		rc = path_bootloader(r, &w);
-	else if (r->ctrl->power == TF_POWER_ALWAYS_ON || !r->c.dev.driver[0])
+	else if ((r->ctrl->power == TF_POWER_ALWAYS_ON &&
+		  (r->fam->caps.bus_flash || r->fam->caps.bus_config)) ||
+		 !r->c.dev.driver[0])
 		rc = path_unbind(r, &w);
 	else
-		rc = path_update_fw(r, &w);
+		rc = path_update_fw(r, &w); /* also always-on: nothing to write over the bus */
 	if (!rc && !r->res->input[0]) {
 		if (!w) {
 			struct tf_err err = { 0 };

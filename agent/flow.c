@@ -541,6 +541,11 @@ static int step_detect(struct run *r)
 	struct tf_err err = { 0 };
 	int rc;
 
+	/* An add of a chip whose driver's probe may refuse it (one left in
+	 * its bootloader: caps.bus_recovery) can be handled while that probe
+	 * runs: let it end first, neither racing nor judging it. */
+	if (!r->c.dev.driver[0] && r->fam->caps.bus_recovery)
+		settle_driver_link(r);
 	/* A driver that owns the power keeps the chip off while unbound; a
 	 * dry run does not bind it (it changes nothing) and says so. */
 	if (!r->c.dev.driver[0] && r->ctrl->power == TF_POWER_DRIVER && r->ctrl->driver[0] &&
@@ -1027,7 +1032,7 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
 	    (rc = step_db(&r)) || (rc = step_bus(&r)) || (rc = step_detect(&r)) ||
-	    (rc = step_plan(&r)))
+	    (rc = step_plan(&r)) || (rc = step_recovery_allowed(&r)))
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {

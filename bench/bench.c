@@ -516,9 +516,10 @@ static double least_xfer_cost(struct emub *eb, int adapter)
 	return best;
 }
 
-/* The same with @n loops at once, one per adapter 1..@n: umockdev serves
- * every device node's requests from one thread, so they wait for each
- * other there. */
+/* The same with @n loops at once, one per adapter 1..@n.  Each bus is
+ * served on its own (tests/emul/host/serve.c), but every round trip to a
+ * calling process still passes umockdev's one thread and the machine's
+ * cores, so at once they cost more each. */
 static double measure_xfer_cost_n(struct emub *eb, int n, int count)
 {
 	char self[600], dev[4][32], cnt[16], addr[8];
@@ -1195,12 +1196,12 @@ static void bench_several(void)
 		}
 		all = flash_many(b, n, false, 0, fw, NULL);
 		/* Each controller's transfers that found the board waiting
-		 * are on its critical path; at once, each of them also waits
-		 * for the others' in umockdev's one thread. */
+		 * are on its critical path; at once, each of them costs what
+		 * the loops at once measured. */
 		extra = (double)xfers * (all.costn - all.cost1);
 		printf("   %d on separate buses: %.2f s together, slowest alone %.2f s: %5.2f x; "
 		       "%d of %d verified\n"
-		       "     the emulator serves every bus from one thread (umockdev's): %.0f us per\n"
+		       "     the emulator's own cost (umockdev's round trips): %.0f us per\n"
 		       "     transfer alone, %.0f us with %d at once; %" PRIu64
 		       " transfers on each\n"
 		       "     controller's critical path: %.2f s of waiting out\n"

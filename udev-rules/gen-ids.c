@@ -13,7 +13,9 @@
  *                            families' OF, ACPI, i2c and spi ids (add-only);
  *   @FAMILY_PROBE_FILE_RULES@ by a udev line per family whose driver's probe
  *                            fails without the file touchfw installs
- *                            (probe_needs_file): its "add" without DRIVER,
+ *                            (probe_needs_file) or on a chip left in its
+ *                            bootloader (probe_fails_in_bootloader): its
+ *                            "add" without DRIVER,
  *                            by modalias, goes to LABEL="touchfw_handoff";
  * and inside any line
  *   @FAMILY_DRIVER_RE@       by an mdev regex for DRIVER;
@@ -113,7 +115,7 @@ static void probe_file_rules(void)
 		const struct tf_family_ids *f = tf_family_ids_all[i];
 		bool any = false;
 
-		if (!f->probe_needs_file)
+		if (!f->probe_needs_file && !f->probe_fails_in_bootloader)
 			continue;
 		n++;
 		printf("# %s (agent/family/%s/ids.c)\n"

@@ -23,9 +23,9 @@ int tf_driver_attr_wait(const struct tf_ctx *c, const char *name, char *buf, siz
 	while (tf_read_attr(path, buf, size) < 0 || !buf[0]) {
 		if (waited >= wait_ms)
 			return tf_err_set(err, EIO,
-					  "%s: driver %s has no readable attribute "
+					  "driver %s has no readable attribute "
 					  "%s (waited %u ms after its probe)",
-					  c->dev.name, c->dev.driver, name, waited);
+					  c->dev.driver, name, waited);
 		tf_sleep_us(10000);
 		waited += 10;
 	}

@@ -219,6 +219,16 @@ struct tf_family_caps {
 	/* detect() may find the chip in a bootloader instead of its
 	 * application (then only bus flashing helps). */
 	bool bootloader_mode;
+	/*
+	 * Bus flashing only to recover a chip left in its bootloader, which
+	 * its driver's probe refuses (so no driver is bound and none can
+	 * flash it): write_firmware from the bootloader as found, then
+	 * leave_bootloader; never entering it from the application.  Done
+	 * only where the board profile allows it (tf_controller.bus_recovery,
+	 * the profile's allow-bus-recovery), as a fault there is the
+	 * vendor's to support.
+	 */
+	bool bus_recovery;
 	bool bus_config; /* writes configuration over the bus (write_config) */
 	/* The kernel driver flashes a file it requests (kernel_fw_name) when
 	 * @kernel_fw_value is written to its attribute @kernel_fw_attr;

@@ -31,6 +31,13 @@ struct tf_family_ids {
 	 * rule act on that add.
 	 */
 	bool probe_needs_file;
+	/*
+	 * The driver's probe fails on a chip left in its bootloader, so an
+	 * "add" without DRIVER may be followed by no "bind" either:
+	 * handle-event acts on that add (the run lets the probe end first,
+	 * and finds the driver bound or the chip in its bootloader).
+	 */
+	bool probe_fails_in_bootloader;
 };
 
 /* Every family's ids, in registry order, NULL-terminated. */

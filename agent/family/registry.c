@@ -79,8 +79,13 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	     "%s: bus_flash needs enter_bootloader, write_firmware, leave_bootloader and "
 	     "enter_bootloader_desc",
 	     n);
-	NEED(!c->bootloader_mode || c->bus_flash || c->kernel_fw_bootloader,
+	NEED(!c->bootloader_mode || c->bus_flash || c->kernel_fw_bootloader || c->bus_recovery,
 	     "%s: a bootloader mode without bus flashing could never be left", n);
+	NEED(!c->bus_recovery || (o->write_firmware && o->leave_bootloader && !c->bus_flash &&
+				  c->bootloader_mode),
+	     "%s: bus_recovery needs write_firmware, leave_bootloader and bootloader_mode, "
+	     "and no bus_flash (which flashes from any mode)",
+	     n);
 	NEED(!c->kernel_fw_bootloader || c->kernel_fw_attr,
 	     "%s: kernel_fw_bootloader needs kernel_fw_attr", n);
 	NEED(!c->bus_config || o->write_config, "%s: bus_config needs write_config", n);
@@ -130,6 +135,20 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 				   "config-name is given, but the %s driver takes no "
 				   "configuration file name from the board",
 				   f->ids->name),
+		       -EINVAL;
+	if (ctl->bus_recovery && !f->caps.bus_recovery)
+		return tf_snprintf(msg, size,
+				   "allow-bus-recovery is given, but the %s family %s",
+				   f->ids->name,
+				   f->caps.bus_flash
+					   ? "flashes over the bus anyway (power decides)"
+					   : "has no bus recovery"),
+		       -EINVAL;
+	if (ctl->bus_recovery && ctl->power != TF_POWER_ALWAYS_ON)
+		return tf_snprintf(msg, size,
+				   "allow-bus-recovery needs power = \"always-on\": the chip "
+				   "is flashed while no driver holds it, so the platform "
+				   "must keep it powered"),
 		       -EINVAL;
 	if (f->check_controller)
 		return f->check_controller(ctl, msg, size);

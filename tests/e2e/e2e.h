@@ -276,6 +276,63 @@ static inline void e2e_not_said(struct e2e *e, const char *needle)
 		fail_msg("did not expect \"%s\" in touchfw's output:\n%s", needle, e->err);
 }
 
+/*
+ * How often one line of @text names @dev: a command quoted for the reader
+ * ('touchfw run DEV') and a sysfs path (/DEV) do not count.
+ */
+static inline unsigned e2e_names_in_line(const char *line, size_t len, const char *dev)
+{
+	size_t i, n = 0, dl = strlen(dev);
+	bool quoted = false;
+
+	for (i = 0; i < len; i++) {
+		if (line[i] == '\'')
+			quoted = !quoted;
+		else if (!quoted && i + dl <= len && !strncmp(line + i, dev, dl) &&
+			 (i == 0 || line[i - 1] != '/'))
+			n++;
+	}
+	return (unsigned)n;
+}
+
+/* No line of @text names @dev more than once: the log call names the
+ * device, messages do not repeat it (issue 14 item 3). */
+static inline void e2e_names_device_once(const char *text, const char *dev)
+{
+	const char *line = text ? text : "";
+
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+		unsigned n = e2e_names_in_line(line, len, dev);
+
+		if (n > 1)
+			fail_msg("this line names %s %u times:\n%.*s", dev, n, (int)len, line);
+		line += len + (line[len] ? 1 : 0);
+	}
+}
+
+/* The line of @text holding @needle names @dev exactly once: an error
+ * says which device it is about, and says it once. */
+static inline void e2e_error_names_device(const char *text, const char *needle, const char *dev)
+{
+	const char *at = text ? strstr(text, needle) : NULL, *line;
+	size_t len;
+	unsigned n;
+
+	if (!at)
+		fail_msg("expected \"%s\" in touchfw's output:\n%s", needle,
+			 text ? text : "(none)");
+	line = at;
+	while (line > text && line[-1] != '\n')
+		line--;
+	len = strcspn(line, "\n");
+	n = e2e_names_in_line(line, len, dev);
+	if (n != 1)
+		fail_msg("this line names %s %u times, not once:\n%.*s", dev, n, (int)len,
+			 line);
+	e2e_names_device_once(text, dev);
+}
+
 /* Chip state, under the emulator's lock. */
 struct e2e_chip {
 	enum mxt_mode mode;

@@ -63,32 +63,6 @@ static bool exists_in(const char *name)
 	return access(path, F_OK) == 0;
 }
 
-/*
- * No line of @text names @dev more than once: the log call names the
- * device, messages do not repeat it (a command quoted for the reader,
- * 'touchfw run DEV', and a sysfs path do not count).
- */
-static void names_device_once(const char *text, const char *dev)
-{
-	const char *line = text ? text : "";
-
-	while (*line) {
-		size_t len = strcspn(line, "\n"), i, n = 0;
-		bool quoted = false;
-
-		for (i = 0; i < len; i++) {
-			if (line[i] == '\'')
-				quoted = !quoted;
-			else if (!quoted && !strncmp(line + i, dev, strlen(dev)) &&
-				 (i == 0 || line[i - 1] != '/'))
-				n++;
-		}
-		if (n > 1)
-			fail_msg("this line names %s %zu times:\n%.*s", dev, n, (int)len, line);
-		line += len + (line[len] ? 1 : 0);
-	}
-}
-
 /* The mXT1664S image of the demo database: for another chip here. */
 static void other_chip_image(char *buf, size_t size)
 {
@@ -193,7 +167,7 @@ static void test_image_for_another_chip_is_named_and_the_chip_seen_again(void **
 	e2e_said(&E, "refused the first frame: the image is for another chip");
 	e2e_said(&E, "the chip is back in application mode (firmware 1.0.AA)");
 	e2e_not_said(&E, "the chip is in its bootloader");
-	names_device_once(E.err, "1-004a");
+	e2e_names_device_once(E.err, "1-004a");
 	/* In its bootloader without an application, the same refusal leaves
 	 * it there, and says so. */
 	e2e_stop(&E);
@@ -204,7 +178,7 @@ static void test_image_for_another_chip_is_named_and_the_chip_seen_again(void **
 	e2e_said(&E, "the chip is in its bootloader");
 	/* Said once: the family says what failed, the flow where the chip is. */
 	e2e_not_said(&E, "stays in its bootloader");
-	names_device_once(E.err, "1-004a");
+	e2e_names_device_once(E.err, "1-004a");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 }
 
@@ -222,7 +196,7 @@ static void test_lower_layers_do_not_name_the_device(void **state)
 	other_chip_image(other, sizeof(other));
 	assert_int_not_equal(e2e_touchfw(&E, "flash", "--firmware", other, "1-004a"), 0);
 	e2e_said(&E, "driver update failed: ");
-	names_device_once(E.err, "1-004a");
+	e2e_names_device_once(E.err, "1-004a");
 	/* Nor an empty warning. */
 	e2e_not_said(&E, "1-004a: \n");
 }

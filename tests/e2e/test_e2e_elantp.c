@@ -36,7 +36,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void start(const char *compatible, const char *extra)
+/* The touchpad at 0x15 running firmware @fw (0: left in IAP: then the
+ * platform powers it, as boards that allow its recovery do; else the
+ * driver), @extra chip keys; @he_args not NULL: every uevent runs
+ * handle-event (udev's RUN). */
+static void start_he(const char *compatible, unsigned fw, const char *extra,
+		     const char *he_args)
 {
 	char *b = NULL;
 
@@ -55,8 +60,8 @@ static void start(const char *compatible, const char *extra)
 			     "compatible = elan,ekth6915\n"
 			     "driver = elan_i2c\n"
 			     "elantp.product_id = 18\n"
-			     "elantp.fw_version = 5\n"
-			     "power = driver\n"
+			     "elantp.fw_version = %u\n"
+			     "power = %s\n"
 			     "int_gpio = 1\n"
 			     "%s"
 			     "[gpiochip]\n"
@@ -64,10 +69,22 @@ static void start(const char *compatible, const char *extra)
 			     "lines = 8\n"
 			     "line.0 = TP_RESET\n"
 			     "line.1 = TP_INT\n",
-			     compatible, extra ? extra : "") > 0);
-	e2e_start(&E, b);
+			     compatible, fw, fw ? "driver" : "always-on",
+			     extra ? extra : "") > 0);
+	e2e_start_ex(&E, b, he_args);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+}
+
+static void start(const char *compatible, const char *extra)
+{
+	start_he(compatible, 5, extra, NULL);
+}
+
+/* A touchpad left in IAP: elan_i2c's probe failed, nothing is bound. */
+static void start_iap(const char *compatible, const char *extra)
+{
+	start_he(compatible, 0, extra, NULL);
 }
 
 struct chip {
@@ -177,6 +194,7 @@ static void test_image_without_signature_is_refused_before_the_chip(void **state
 	assert_int_equal(fclose(f), 0);
 	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", path, DEV);
 	e2e_said(&E, "no AA 55 CC 33 FF FF signature where elan_i2c looks for it");
+	e2e_error_names_device(E.err, "no AA 55 CC 33 FF FF signature", DEV);
 	assert_int_equal(chip().stats.iap_entries, 0);
 	assert_int_equal(chip().fw, 5);
 }
@@ -217,6 +235,171 @@ static void test_no_profile_for_this_board_touches_nothing(void **state)
 	assert_int_equal(chip().stats.iap_entries, 0);
 }
 
+/* ------------------------------------------------ recovery from IAP */
+
+static void assert_recovered(void)
+{
+	struct chip c = chip();
+
+	assert_int_equal(c.mode, ELANTP_MODEL_MAIN);
+	assert_int_equal(c.fw, 6);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+}
+
+static void test_touchpad_in_iap_is_recovered_over_i2c_dev_where_allowed(void **state)
+{
+	struct chip c;
+	char *json;
+
+	(void)state;
+	start_iap("touchfw,emul-elantp-iap", NULL);
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "over i2c-dev at 0x15 (the chip is in its bootloader and no driver is "
+		     "bound; the board profile allows bus recovery), then bind elan_i2c");
+	assert_int_equal(chip().stats.pages_written, 0);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "IAP mode at 0x15");
+	e2e_said(&E, "flashing elantp-18-fw-6.0 (6.0) at bootloader address 0x15");
+	e2e_said(&E, "rebind: binding elan_i2c");
+	e2e_said(&E, "verified: firmware (bootloader) -> 6.0");
+	assert_recovered();
+	c = chip();
+	/* from IAP as found: no entry from the application, every page once */
+	assert_int_equal(c.stats.iap_entries, 0);
+	assert_int_equal(c.stats.pages_written, 512 - 32);
+	assert_int_equal(c.stats.page_errors, 0);
+	json = e2e_state_file(&E, DEV ".json");
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"path\":\"bootloader\""));
+	assert_non_null(strstr(json, "\"version_after\":\"6.0\""));
+	free(json);
+	/* elan_i2c now runs it: the next run is up to date */
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "running 6.0");
+	assert_int_equal(chip().stats.pages_written, 512 - 32);
+}
+
+/* The board's profile as the example, but without allow-bus-recovery, as
+ * the only profile (compiled with dtc like the build does). */
+static void profile_without_consent(void)
+{
+	const char *top = getenv("TOUCHFW_TOP");
+	char path[400], cmd[1200], *text = NULL, *q, *out = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/boards/examples/emul-elantp-iap.dts",
+		 top && *top ? top : ".");
+	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
+	q = strstr(text, "allow-bus-recovery;");
+	assert_non_null(q);
+	assert_true(asprintf(&out, "%.*s%s", (int)(q - text), text,
+			     q + strlen("allow-bus-recovery;")) > 0);
+	free(text);
+	snprintf(path, sizeof(path), "%s/no-consent.dts", E.dir);
+	e2e_write(path, out);
+	free(out);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/emul-elantp-iap.dtb' '%s'",
+		 E.boards, path);
+	assert_int_equal(system(cmd), 0);
+	e2e_settings(&E, NULL);
+}
+
+static void test_touchpad_in_iap_without_consent_is_left_untouched(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start_iap("touchfw,emul-elantp-iap", NULL);
+	profile_without_consent();
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	e2e_said(&E, "1-0015 is in its bootloader (IAP mode at 0x15");
+	e2e_said(&E, "does not allow that: its maker adds allow-bus-recovery to "
+		     "/controllers/touchpad@15");
+	e2e_said(&E, "the chip was not touched");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_int_equal(c.stats.pages_written, 0);
+	assert_int_equal(c.stats.page_errors, 0);
+	assert_int_equal(c.stats.iap_entries, 0);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+}
+
+static void test_page_errors_midway_leave_iap_for_the_next_run(void **state)
+{
+	struct elantp_model *m;
+	struct chip c;
+
+	(void)state;
+	start_iap("touchfw,emul-elantp-iap", "fault.iap_page_error = 100\n");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	e2e_said(&E, "the touchpad reports a failed write of page 100 (IAP control 0x0020: "
+		     "page error)");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_int_equal(c.stats.pages_written, 100 - 32);
+	assert_int_equal(c.stats.page_errors, 3); /* tried ETP_RETRY_COUNT times */
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	/* reset as the driver does after a failed update: in IAP at its
+	 * address, locked -- what the next run finds (test_power_loss_...
+	 * shows that run recovering it) */
+	emub_lock(E.eb);
+	m = emub_chip_elantp(E.eb, "touchpad");
+	assert_false(m->unlocked);
+	emub_unlock(E.eb);
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "bootloader mode: IAP mode at 0x15");
+}
+
+static void test_power_loss_midway_leaves_iap_and_a_rerun_recovers(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start_iap("touchfw,emul-elantp-iap", "fault.iap_power_loss = 200\n");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	/* the page after the brown-out finds the chip locked again */
+	e2e_said(&E, "failed write of page 201 (IAP control 0x0010: interface error)");
+	c = chip();
+	assert_int_equal(c.stats.power_losses, 1);
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	assert_recovered();
+}
+
+/* At boot: the kernel adds the touchpad, elan_i2c's probe fails on it (no
+ * bind), and udev's add runs handle-event, which hands it to a run. */
+static void test_add_of_a_touchpad_in_iap_starts_its_recovery(void **state)
+{
+	char path[400], *log = NULL;
+	size_t n;
+	int i;
+
+	(void)state;
+	start_he("touchfw,emul-elantp-iap", 0, NULL, "");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	/* the kernel adds it (as at boot): elan_i2c probes, fails, no bind */
+	assert_int_equal(emub_replug(E.eb, "touchpad"), 0);
+	for (i = 0; i < 600 && !emub_dev_bound(E.eb, "touchpad"); i++)
+		usleep(50000);
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	if (!emub_dev_bound(E.eb, "touchpad")) {
+		if (tf_read_file(path, 1 << 20, &log, &n) < 0)
+			log = NULL;
+		fail_msg("not recovered; handle-event said:\n%s", log ? log : "(nothing)");
+	}
+	assert_int_equal(tf_read_file(path, 1 << 20, &log, &n), 0);
+	assert_non_null(strstr(log, "add (driver none yet): handed to"));
+	free(log);
+	assert_recovered();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +416,16 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_image_without_signature_is_refused_before_the_chip, teardown),
 		cmocka_unit_test_teardown(test_no_profile_for_this_board_touches_nothing,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_touchpad_in_iap_is_recovered_over_i2c_dev_where_allowed, teardown),
+		cmocka_unit_test_teardown(
+			test_touchpad_in_iap_without_consent_is_left_untouched, teardown),
+		cmocka_unit_test_teardown(test_page_errors_midway_leave_iap_for_the_next_run,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_power_loss_midway_leaves_iap_and_a_rerun_recovers, teardown),
+		cmocka_unit_test_teardown(test_add_of_a_touchpad_in_iap_starts_its_recovery,
 					  teardown),
 	};
 

@@ -304,6 +304,7 @@ static void test_image_the_driver_would_refuse_is_refused_before_the_chip(void *
 	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
 	e2e_said(&E,
 		 "397 bytes is not a whole number of 132-byte pages (elants_i2c refuses it)");
+	e2e_error_names_device(E.err, "is not a whole number of 132-byte pages", DEV);
 	assert_int_equal(chip().stats.iap_entries, 0);
 	assert_int_equal(chip().fw, OLD_FW);
 }

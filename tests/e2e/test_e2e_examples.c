@@ -265,8 +265,9 @@ static void check_example(const char *name)
 }
 
 static const char *const examples[] = {
-	"emul-demo",   "emul-always-on",     "emul-1664s",  "emul-gt911", "emul-gt911-nogpio",
-	"emul-gt1151", "emul-silead-tablet", "emul-elants", "emul-elantp"
+	"emul-demo",	     "emul-always-on",	"emul-1664s",	      "emul-gt911",
+	"emul-gt911-nogpio", "emul-gt1151",	"emul-silead-tablet", "emul-elants",
+	"emul-elantp",	     "emul-elantp-iap", "emul-elan-laptop"
 };
 
 static void test_example_emul_demo_matches_its_board(void **state)
@@ -323,6 +324,18 @@ static void test_example_emul_elantp_matches_its_board(void **state)
 	check_example("emul-elantp");
 }
 
+static void test_example_emul_elantp_iap_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-elantp-iap");
+}
+
+static void test_example_emul_elan_laptop_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-elan-laptop");
+}
+
 static void test_every_emulated_example_is_checked(void **state)
 {
 	char dir[4096];
@@ -362,6 +375,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_example_emul_gt911_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_elants_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_elantp_matches_its_board, teardown),
+		cmocka_unit_test_teardown(test_example_emul_elantp_iap_matches_its_board,
+					  teardown),
+		cmocka_unit_test_teardown(test_example_emul_elan_laptop_matches_its_board,
+					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_gt911_nogpio_matches_its_board,
 					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_gt1151_matches_its_board, teardown),

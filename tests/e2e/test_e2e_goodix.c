@@ -295,6 +295,7 @@ static void test_bad_blob_is_refused_before_the_chip_is_touched(void **state)
 	expect_rc(TF_EXIT_DB_INVALID, "run", "1-005d");
 	e2e_said(&E, "goodix/gt911-cfg-72.bin ([gt911-cfg-72], line");
 	e2e_said(&E, "checksum byte at byte 184 is 0x01");
+	e2e_error_names_device(E.err, "checksum byte at byte 184 is 0x01", "1-005d");
 	e2e_said(&E, "never repairs a checksum");
 	e2e_not_said(&E, "unbinding");
 	assert_stale();

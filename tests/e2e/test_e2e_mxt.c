@@ -438,6 +438,7 @@ static void test_bootloader_of_another_chip_is_not_flashed(void **state)
 	e2e_said(&E, "id 19 version 2");
 	e2e_said(&E, "the chip's bootloader reports id 19, but mxt224e-fw-2.1.AB is made "
 		     "for bootloader id 10");
+	e2e_error_names_device(E.err, "the chip's bootloader reports id 19", "1-004a");
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_BOOTLOADER);
 	assert_int_equal(c.stats.frames_passed + c.stats.frames_failed, 0);

@@ -293,6 +293,7 @@ static void test_axes_differ_from_profile(void **state)
 	expect_rc(TF_EXIT_VERIFY, "run", DEV);
 	e2e_said(&E, "has ABS_MT_POSITION_X/Y maxima 1959/1499, but the board profile gives "
 		     "1499/1959");
+	e2e_error_names_device(E.err, "has ABS_MT_POSITION_X/Y maxima", DEV);
 }
 
 /* A tablet no profile describes (another DMI product): exit 4, the

@@ -475,6 +475,25 @@ static void test_handoff_runs_systemctl_by_path(void **state)
 	assert_int_equal(access(fake, F_OK), -1);
 }
 
+/* Process @pid runs inside this test's board (its UMOCKDEV_DIR): test
+ * programs run side by side (tests/run-tests), each with boards of its own. */
+static bool in_our_board(const char *pid)
+{
+	char path[300], want[600], *env = NULL;
+	size_t len = 0, i;
+	bool ours = false;
+
+	snprintf(path, sizeof(path), "/proc/%s/environ", pid);
+	if (tf_read_file(path, 1 << 20, &env, &len) < 0)
+		return false;
+	snprintf(want, sizeof(want), "UMOCKDEV_DIR=%s", emub_root(E.eb));
+	for (i = 0; i < len; i += strlen(env + i) + 1)
+		if (!strcmp(env + i, want))
+			ours = true;
+	free(env);
+	return ours;
+}
+
 /* The detached run of `touchfw run` whose executable is the agent, or 0. */
 static pid_t find_detached_run(void)
 {
@@ -504,6 +523,8 @@ static pid_t find_detached_run(void)
 			if (!strcmp(cmd + i, "run") && (i == 0 || cmd[i - 1] == '\0'))
 				found = (pid_t)atoi(de->d_name);
 		free(cmd);
+		if (found && !in_our_board(de->d_name))
+			found = 0; /* another test program's, run at the same time */
 	}
 	closedir(d);
 	return found;

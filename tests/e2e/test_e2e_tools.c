@@ -51,7 +51,7 @@ static void start_mxt(const char *compat, const char *fw)
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 }
 
-static void start_gt911(bool gpios)
+static void start_gt911_ex(bool gpios, const char *extra)
 {
 	char *b = NULL;
 
@@ -75,16 +75,22 @@ static void start_gt911(bool gpios)
 			     "goodix.resolution = 800x480\n"
 			     "goodix.touches = 5\n"
 			     "power = driver\n"
-			     "%s"
+			     "%s%s"
 			     "[gpiochip]\n"
 			     "label = emuboard-gpio\n"
 			     "lines = 8\n"
 			     "line.0 = TS_RESET\n"
 			     "line.1 = TS_INT\n",
-			     gpios ? "reset_gpio = 0\nint_gpio = 1\n" : "") > 0);
+			     gpios ? "reset_gpio = 0\nint_gpio = 1\n" : "",
+			     extra ? extra : "") > 0);
 	e2e_start(&E, b);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+}
+
+static void start_gt911(bool gpios)
+{
+	start_gt911_ex(gpios, NULL);
 }
 
 static char *path_in(const char *name)
@@ -155,12 +161,28 @@ static void test_chip_info_of_a_goodix_gives_config_version_and_size(void **stat
 	out_has("resolution:       800x480");
 }
 
+/*
+ * A family's error through `touchfw chip`: the family says what failed,
+ * the command says which device, once (issue 14 item 3).  The GT911's
+ * configuration reads back with a bad checksum byte.
+ */
+static void test_chip_names_the_device_once_in_a_family_error(void **state)
+{
+	(void)state;
+	start_gt911_ex(true, "fault.corrupt_readback = true\n");
+	expect_rc(TF_EXIT_UNSUPPORTED, "chip", "1-005d", "save-config", "-");
+	e2e_error_names_device(E.err, "the chip holds no configuration to save", "1-005d");
+	e2e_said(&E, "checksum byte at byte 184");
+}
+
 static void test_chip_of_a_missing_device_and_bad_command_line(void **state)
 {
 	(void)state;
 	start_mxt("touchfw,emul-demo", "2.1.AB");
 	expect_rc(TF_EXIT_NO_DEVICE, "chip", "1-0077", "info");
 	e2e_said(&E, "touch controllers here: 1-004a (atmel_mxt_ts)");
+	/* Which device is missing, said once (device.c's message does not). */
+	e2e_error_names_device(E.err, "no such i2c or spi device", "1-0077");
 	expect_rc(TF_EXIT_USAGE, "chip", "1-004a", "frobnicate");
 	expect_rc(TF_EXIT_USAGE, "chip", "1-004a");
 	expect_rc(TF_EXIT_USAGE, "chip", "1-004a", "reset", "--json");
@@ -587,6 +609,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_chip_info_of_a_goodix_gives_config_version_and_size, teardown),
+		cmocka_unit_test_teardown(test_chip_names_the_device_once_in_a_family_error,
+					  teardown),
 		cmocka_unit_test_teardown(test_chip_of_a_missing_device_and_bad_command_line,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_reset_mxt_by_command_with_driver_bound,

@@ -87,6 +87,8 @@ static struct held *find_held(struct gpiod_line *line)
 	return h;
 }
 
+static int transact(int fd, const char *cmd, char *reply, size_t size);
+
 static void drop_held(struct held *h)
 {
 	struct held **p;
@@ -98,7 +100,16 @@ static void drop_held(struct held *h)
 			break;
 		}
 	pthread_mutex_unlock(&held_lock);
-	close(h->fd); /* the board releases the line with the connection */
+	{
+		/* Released when this returns, as the kernel's close() of a line
+		 * request releases it: the board would release it only when its
+		 * connection thread saw the close, and a request right after
+		 * (this program's or another's) could still find it held. */
+		char reply[64];
+
+		transact(h->fd, "RELEASE\n", reply, sizeof(reply));
+	}
+	close(h->fd);
 	free(h);
 }
 

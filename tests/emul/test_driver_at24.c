@@ -15,6 +15,97 @@
 	"[chip eeprom]\nadapter = 1\naddress = 0x50\nmodel = eeprom\n"           \
 	"compatible = atmel,24c02\ndriver = at24\n" chip_extra
 
+/*
+ * Writes to a driver's bind and unbind files that come close together
+ * (two programs rebinding two devices of one driver) all count, as each
+ * write(2) is a store in the kernel.  The files used to be plain files
+ * read after the writer closed them, so the second write replaced the
+ * first before it was read and one device stayed bound.  printf writes
+ * no newline, so the two names also arrive in one read.
+ */
+static void test_writes_close_together_to_unbind_all_count(void **state)
+{
+	struct emub *eb = tu_board_text(
+		"[board]\nname = at24\ncompatible = t,at24\n[adapter 1]\n"
+		"[chip e0]\nadapter = 1\naddress = 0x50\nmodel = eeprom\n"
+		"compatible = atmel,24c02\ndriver = at24\npower = always-on\n"
+		"[chip e1]\nadapter = 1\naddress = 0x51\nmodel = eeprom\n"
+		"compatible = atmel,24c02\ndriver = at24\npower = always-on\n");
+	char *out;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(tu_sh(eb, &out,
+				       "d=/sys/bus/i2c/drivers/at24; printf 1-0050 >$d/unbind; "
+				       "printf 1-0051 >$d/unbind"),
+				 0);
+		g_free(out);
+		assert_int_equal(emub_wait_idle(eb, "e0", 5000), 0);
+		assert_int_equal(emub_wait_idle(eb, "e1", 5000), 0);
+		assert_false(emub_dev_bound(eb, "e0"));
+		assert_false(emub_dev_bound(eb, "e1"));
+		assert_int_equal(tu_sh(eb, &out,
+				       "d=/sys/bus/i2c/drivers/at24; echo 1-0051 >$d/bind; "
+				       "echo 1-0050 >$d/bind"),
+				 0);
+		g_free(out);
+		assert_int_equal(emub_wait_idle(eb, "e0", 5000), 0);
+		assert_int_equal(emub_wait_idle(eb, "e1", 5000), 0);
+		assert_true(emub_dev_bound(eb, "e0"));
+		assert_true(emub_dev_bound(eb, "e1"));
+	}
+	/* a name no device has: nothing happens (ENODEV in the kernel) */
+	assert_int_equal(tu_sh(eb, &out, "echo 1-0052 >/sys/bus/i2c/drivers/at24/unbind"), 0);
+	g_free(out);
+	assert_int_equal(emub_wait_idle(eb, "e0", 5000), 0);
+	assert_true(emub_dev_bound(eb, "e0"));
+	assert_true(emub_dev_bound(eb, "e1"));
+	emub_free(eb);
+}
+
+/*
+ * A probe that fails leaves no driver link behind, and shows none while it
+ * runs: the bind write returned at once (unlike the kernel's, which returns
+ * after the probe), and a writer that waits for the link (touchfw) took a
+ * probe in progress for a bound driver when it looked in time.  at24's
+ * probe retries a NAKed chip for 25 ms (realtime: 25 ms of wall time).
+ */
+static void test_a_failing_probe_shows_no_driver_link(void **state)
+{
+	struct emub *eb = NULL;
+	char err[256], *link;
+	bool seen = false;
+	char *out;
+
+	(void)state;
+	assert_int_equal(emub_new_from_string(BOARD("", "power = always-on\nbound = false\n"
+							"fault.nak = 0x50\n"),
+					      tu_top(), &eb, err, sizeof(err)),
+			 0);
+	emub_set_realtime(eb, true);
+	assert_int_equal(emub_start(eb), 0);
+	link = g_strdup_printf("%s/sys/bus/i2c/devices/1-0050/driver", emub_root(eb));
+	assert_int_equal(tu_sh(eb, &out, "echo 1-0050 > /sys/bus/i2c/drivers/at24/bind"), 0);
+	g_free(out);
+	for (int i = 0; i < 200; i++) {
+		seen |= g_file_test(link, G_FILE_TEST_IS_SYMLINK);
+		g_usleep(500);
+	}
+	assert_int_equal(emub_wait_idle(eb, "eeprom", 5000), 0);
+	assert_false(emub_dev_bound(eb, "eeprom"));
+	assert_false(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
+	assert_false(seen);
+	/* a probe that succeeds: the link is there once bound */
+	assert_int_equal(emub_set_nak(eb, 1, 0x50, false), 0);
+	assert_int_equal(tu_sh(eb, &out, "echo 1-0050 > /sys/bus/i2c/drivers/at24/bind"), 0);
+	g_free(out);
+	assert_int_equal(emub_wait_idle(eb, "eeprom", 5000), 0);
+	assert_true(emub_dev_bound(eb, "eeprom"));
+	assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
+	g_free(link);
+	emub_free(eb);
+}
+
 static void test_probe_reads_one_byte_and_binds(void **state)
 {
 	struct emub *eb = tu_board_text(BOARD("", "power = driver\n"));
@@ -81,6 +172,8 @@ static void test_probe_waits_out_a_write_cycle(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_writes_close_together_to_unbind_all_count),
+		cmocka_unit_test(test_a_failing_probe_shows_no_driver_link),
 		cmocka_unit_test(test_probe_reads_one_byte_and_binds),
 		cmocka_unit_test(test_probe_fails_with_enodev_when_nobody_answers),
 		cmocka_unit_test(test_probe_on_smbus_only_adapter),

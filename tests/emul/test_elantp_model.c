@@ -41,10 +41,12 @@ static void wr(uint16_t reg, uint16_t val)
 
 static void start(uint8_t fw)
 {
-	struct elantp_model_cfg cfg = { .product_id = 18,
+	struct elantp_model_cfg cfg = { .addr = 0x15,
+					.product_id = 18,
 					.max_x = 3052,
 					.max_y = 1888,
-					.fail_page = -1 };
+					.fail_page = -1,
+					.power_loss_page = -1 };
 
 	elantp_model_make_image(img, 18, fw);
 	elantp_model_init(&M, &cfg, fw ? img : NULL);
@@ -84,6 +86,10 @@ static void test_main_mode_registers_and_reset_ack(void **state)
 	start(5);
 	assert_int_equal(rd(0x0101, &v), EM_ACK);
 	assert_int_equal(v, 18);
+	/* another chip's address is not its own (an Elan touchscreen at 0x10
+	 * shares the bus on a laptop) */
+	assert_int_equal(elantp_model_ops.read(&M, 0x10, ack, 2), EM_NAK_ADDR);
+	assert_int_equal(elantp_model_ops.write(&M, 0x10, ack, 2), EM_NAK_ADDR);
 	assert_int_equal(rd(0x0102, &v), EM_ACK);
 	assert_int_equal(v & 0xff, 5);
 	assert_int_equal(rd(0x0310, &v), EM_ACK);
@@ -168,6 +174,78 @@ static void test_cut_short_and_bad_sums(void **state)
 	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_IAP);
 }
 
+/*
+ * A touchpad that boots in IAP (empty flash), recovered as
+ * elan_i2c_prepare_fw_update does from IAP: IAP reset (it stays in IAP),
+ * the password (unlocks, as it is in IAP already), IAP still, the password
+ * again, read back; the pages; the watchdog reset starts the application.
+ */
+static void test_recovery_from_iap(void **state)
+{
+	static uint8_t fresh[ELANTP_MODEL_FLASH];
+	unsigned v, sw;
+
+	(void)state;
+	start(0);
+	elantp_model_make_image(fresh, 18, 6);
+	assert_int_equal(rd(0x0310, &v), EM_ACK);
+	assert_false(v & (1u << 9));
+	/* the driver's probe reads the product id: refused in IAP */
+	assert_int_equal(rd(0x0101, &v), EM_NAK_DATA);
+	/* locked: a page is an interface error, nothing written */
+	send_pages(fresh, 32, 33, false);
+	assert_int_equal(rd(0x0310, &v), EM_ACK);
+	assert_true(v & (1u << 4));
+	assert_int_equal(elantp_model_stats(&M)->pages_written, 0);
+	wr(0x0314, 0xf0f0);
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_IAP);
+	wr(0x0311, 0x1ea5);
+	assert_int_equal(rd(0x0310, &v), EM_ACK);
+	assert_false(v & (1u << 9));
+	assert_int_equal(elantp_model_stats(&M)->iap_entries, 0);
+	wr(0x0311, 0x1ea5);
+	assert_int_equal(rd(0x0311, &v), EM_ACK);
+	assert_int_equal(v, 0x1ea5);
+	sw = send_pages(fresh, 32, ELANTP_MODEL_PAGES, false);
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_MAIN);
+	assert_int_equal(elantp_model_fw_version(&M), 6);
+	assert_int_equal(rd(0x0315, &v), EM_ACK);
+	assert_int_equal(v, sw);
+	assert_int_equal(rd(0x0101, &v), EM_ACK);
+	assert_int_equal(v, 18);
+}
+
+/* The supply drops once midway: the chip restarts in IAP, locked (the
+ * pages after it are interface errors); unlocked again, a full pass
+ * recovers it. */
+static void test_power_loss_midway_leaves_iap_once(void **state)
+{
+	static uint8_t fresh[ELANTP_MODEL_FLASH];
+	unsigned v;
+
+	(void)state;
+	start(5);
+	M.cfg.power_loss_page = 100;
+	elantp_model_make_image(fresh, 18, 6);
+	wr(0x0311, 0x1ea5);
+	wr(0x0311, 0x1ea5);
+	send_pages(fresh, 32, 102, false);
+	assert_int_equal(elantp_model_stats(&M)->power_losses, 1);
+	assert_int_equal(elantp_model_stats(&M)->pages_written, 100 - 32);
+	assert_int_equal(rd(0x0310, &v), EM_ACK);
+	assert_false(v & (1u << 9));
+	assert_true(v & (1u << 4)); /* page 101 found it locked */
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_IAP);
+	wr(0x0314, 0xf0f0);
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_IAP);
+	wr(0x0311, 0x1ea5);
+	wr(0x0311, 0x1ea5);
+	send_pages(fresh, 32, ELANTP_MODEL_PAGES, false);
+	assert_int_equal(elantp_model_stats(&M)->power_losses, 1);
+	assert_int_equal(elantp_model_mode(&M), ELANTP_MODEL_MAIN);
+	assert_int_equal(elantp_model_fw_version(&M), 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +253,8 @@ int main(void)
 		cmocka_unit_test(test_full_update),
 		cmocka_unit_test(test_update_of_a_part_with_a_later_iap_start),
 		cmocka_unit_test(test_cut_short_and_bad_sums),
+		cmocka_unit_test(test_recovery_from_iap),
+		cmocka_unit_test(test_power_loss_midway_leaves_iap_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

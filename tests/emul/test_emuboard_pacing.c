@@ -9,9 +9,13 @@
  */
 #include <fcntl.h>
 #include <linux/i2c-dev.h>
+#include <linux/i2c.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "emub-testutil.h"
 #include "gpio.h"
@@ -51,6 +55,25 @@ static int child_main(int argc, char **argv)
 		t0 = now_us();
 		r = read(fd, buf, n);
 		printf("read %zd in %" G_GINT64_FORMAT " us\n", r, now_us() - t0);
+		g_free(buf);
+		return 0;
+	}
+	if (!strcmp(argv[0], "timed-read") && argc > 3) {
+		/* one I2C_RDWR read of N bytes from ADDR on DEV; prints when it
+		 * returned (CLOCK_MONOTONIC, the same clock in every process) */
+		size_t n = strtoul(argv[3], NULL, 0);
+		guint8 *buf = g_malloc(n);
+		struct i2c_msg m = { .addr = (guint16)strtoul(argv[2], NULL, 0),
+				     .flags = I2C_M_RD,
+				     .len = (guint16)n,
+				     .buf = buf };
+		struct i2c_rdwr_ioctl_data x = { .msgs = &m, .nmsgs = 1 };
+		int fd = open(argv[1], O_RDWR), r;
+
+		if (fd < 0)
+			return 1;
+		r = ioctl(fd, I2C_RDWR, &x);
+		printf("returned %d at %" G_GINT64_FORMAT " us\n", r, now_us());
 		g_free(buf);
 		return 0;
 	}
@@ -189,6 +212,102 @@ static void test_realtime_transfer_lasts_its_wire_time(void **state)
 	g_free(out);
 	assert_int_equal(user_bus_ns(eb), wire_ns);
 	assert_int_equal(emub_model_time_ns(eb) - t0, wire_ns);
+	emub_free(eb);
+}
+
+/* Two adapters: a slow one with an EEPROM, a fast one with nothing on it. */
+static const char two_bus_board[] = PACING_BOARD "[adapter 1]\nspeed = 100000\n"
+						 "[adapter 2]\nspeed = 400000\n" SPARE_EEPROM;
+
+static gint64 returned_at(struct emub_child *c)
+{
+	const char *p;
+	int st;
+
+	assert_int_equal(emub_child_wait(c, 20000, &st), 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	p = strstr(emub_child_stdout(c), " at ");
+	assert_non_null(p);
+	return g_ascii_strtoll(p + 4, NULL, 10);
+}
+
+/*
+ * Realtime: a transfer completes when its own wire time is over, whatever
+ * is on the wire of another bus.  A 8000-byte read at 100 kHz (720 ms) is
+ * on bus 1 when an address-only transfer starts on bus 2: the short one
+ * returns first.  (The completions thread used to sleep until the
+ * earliest completion queued when it looked, so the short one waited for
+ * the long one to end.)
+ */
+static void test_realtime_buses_complete_independently(void **state)
+{
+	const char *const long_args[] = { "timed-read", "/dev/i2c-1", "0x51", "8000", NULL };
+	const char *const short_args[] = { "timed-read", "/dev/i2c-2", "0x77", "1", NULL };
+	struct emub *eb = board(two_bus_board, true);
+	struct emub_bus_counters u = { 0 };
+	struct emub_child *lc, *sc;
+	gint64 long_end, short_end;
+	int i;
+
+	(void)state;
+	lc = tu_spawn_self(eb, long_args, NULL);
+	/* wait until the long read is on the wire (the model ran it) */
+	for (i = 0; i < 10000 && u.bytes_read < 8000; i++) {
+		g_usleep(1000);
+		assert_int_equal(emub_adapter_counters(eb, 1, &u, NULL), 0);
+	}
+	assert_int_equal(u.bytes_read, 8000);
+	sc = tu_spawn_self(eb, short_args, NULL);
+	short_end = returned_at(sc);
+	long_end = returned_at(lc);
+	assert_true(short_end < long_end);
+	emub_child_free(sc);
+	emub_child_free(lc);
+	emub_free(eb);
+}
+
+/*
+ * A request is served without umockdev's one thread waiting on the caller:
+ * a client that stops answering while its I2C_RDWR argument is read (a
+ * descheduled or stopped process) holds up no other bus.  The stalled
+ * client speaks umockdev's preload protocol itself (libumockdev-preload.c:
+ * requests and replies of three longs, READ_MEM answered with the bytes).
+ */
+static void test_a_stalled_client_holds_no_other_bus(void **state)
+{
+	const char *const args[] = { "timed-read", "/dev/i2c-2", "0x77", "1", NULL };
+	struct emub *eb = board(two_bus_board, false);
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	unsigned long req[3] = { 1 /* IOCTL */, I2C_RDWR, 0x1000 }, rep[3];
+	struct i2c_rdwr_ioctl_data none = { 0 }; /* no messages: EINVAL */
+	struct emub_child *c;
+	int fd, st, r;
+
+	(void)state;
+	g_snprintf(a.sun_path, sizeof(a.sun_path), "%s/ioctl/dev/i2c-1", emub_root(eb));
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(send(fd, req, sizeof(req), 0), sizeof(req));
+	/* the emulator asks for the argument; no answer for now */
+	assert_int_equal(recv(fd, rep, sizeof(rep), MSG_WAITALL), sizeof(rep));
+	assert_int_equal(rep[0], 5 /* READ_MEM */);
+	assert_int_equal(rep[1], 0x1000);
+	assert_int_equal(rep[2], sizeof(none));
+
+	c = tu_spawn_self(eb, args, NULL);
+	r = emub_child_wait(c, 10000, &st);
+	/* answer, so the stalled request ends either way: EINVAL, as i2c-dev */
+	assert_int_equal(send(fd, &none, sizeof(none), 0), sizeof(none));
+	assert_int_equal(recv(fd, rep, sizeof(rep), MSG_WAITALL), sizeof(rep));
+	assert_int_equal(rep[0], 3 /* DONE */);
+	assert_int_equal((long)rep[1], -1);
+	assert_int_equal(rep[2], EINVAL);
+	close(fd);
+	assert_int_equal(r, 0); /* the other bus's transfer was served meanwhile */
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_contains(emub_child_stdout(c), "returned -1 at ");
+	emub_child_free(c);
 	emub_free(eb);
 }
 
@@ -413,6 +532,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fast_pacing_skips_the_write_cycle),
 		cmocka_unit_test(test_realtime_write_cycle_is_naked),
 		cmocka_unit_test(test_realtime_transfer_lasts_its_wire_time),
+		cmocka_unit_test(test_realtime_buses_complete_independently),
+		cmocka_unit_test(test_a_stalled_client_holds_no_other_bus),
 		cmocka_unit_test(test_chg_edge_comes_when_the_chip_boots),
 		cmocka_unit_test(test_counters_keep_driver_and_user_apart),
 		cmocka_unit_test(test_fast_pacing_host_delay),

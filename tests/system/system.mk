@@ -11,13 +11,15 @@
 #   check-fresh-deps   the first `make demo` on a fresh machine (fake apt-get)
 #   check-deb          `make deb`, lintian, the .deb's files and scripts
 #   check-family-isolation  no family name or id in agent/ outside agent/family/
+#   check-family-messages  no family message names the device (its caller does)
 #   check-fast-path    handle-event's no-op events: libc only, no heap
 #   check-no-emulator-client  the built binaries hold no emulator client
 
 SYSTEM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 SYSTEM_CHECKS := $(SYSTEM_MK_DIR)/check-udev-rules $(SYSTEM_MK_DIR)/check-unit \
-	$(SYSTEM_MK_DIR)/check-family-isolation $(SYSTEM_MK_DIR)/check-no-emulator-client \
+	$(SYSTEM_MK_DIR)/check-family-isolation $(SYSTEM_MK_DIR)/check-family-messages \
+	$(SYSTEM_MK_DIR)/check-no-emulator-client \
 	$(SYSTEM_MK_DIR)/check-fast-path \
 	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps \
 	$(SYSTEM_MK_DIR)/check-deb

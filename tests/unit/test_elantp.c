@@ -106,7 +106,46 @@ static void test_registry_entry(void **state)
 	assert_non_null(f->caps.kernel_fw_rebind);
 	assert_string_equal(f->caps.kernel_fw_rebind[0], f->ids->drivers[0]);
 	assert_false(f->caps.bus_flash);
-	assert_false(f->caps.bootloader_mode);
+	/* IAP: only recovered over the bus, where the profile allows it */
+	assert_true(f->caps.bootloader_mode);
+	assert_true(f->caps.bus_recovery);
+	assert_non_null(f->ops->write_firmware);
+	assert_non_null(f->ops->leave_bootloader);
+	assert_true(f->ids->probe_fails_in_bootloader);
+	assert_false(f->ids->probe_needs_file);
+}
+
+/* allow-bus-recovery: for a family with bus recovery only; a family
+ * promising it needs the operations. */
+static void test_bus_recovery_rules(void **state)
+{
+	const struct tf_family *f = tf_family_by_name("elantp");
+	const struct tf_family *g = tf_family_by_name("goodix");
+	struct tf_controller ctl = { .bus = "i2c", .power = TF_POWER_ALWAYS_ON, .reg = 0x15 };
+	struct tf_family_ops ops;
+	struct tf_family copy;
+	char why[200];
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(g);
+	ctl.bus_recovery = true;
+	assert_int_equal(tf_family_check_controller(f, &ctl, why, sizeof(why)), 0);
+	assert_int_equal(tf_family_check_controller(g, &ctl, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "allow-bus-recovery"));
+	/* the chip is flashed unbound: the platform must power it */
+	ctl.power = TF_POWER_DRIVER;
+	assert_int_equal(tf_family_check_controller(f, &ctl, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "always-on"));
+	ctl.bus_recovery = false;
+	ctl.reg = 0x5d; /* a Goodix address */
+	assert_int_equal(tf_family_check_controller(g, &ctl, why, sizeof(why)), 0);
+	copy = *f;
+	ops = *f->ops;
+	ops.leave_bootloader = NULL;
+	copy.ops = &ops;
+	assert_int_equal(tf_family_check(&copy, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "bus_recovery"));
 }
 
 int main(void)
@@ -116,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_image_rule),
 		cmocka_unit_test(test_manifest_rule),
 		cmocka_unit_test(test_registry_entry),
+		cmocka_unit_test(test_bus_recovery_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,16 +10,44 @@
  *  - writing update_fw makes the driver request elan_i2c_<id>.0.bin; it
  *    refuses a file without its signature (-EBADF) and keeps its input
  *    device afterwards.
+ *  - a touchpad left in IAP has no driver, so, where the board profile
+ *    allows it, touchfw recovers it over i2c-dev as elan_i2c_i2c.c's
+ *    prepare_fw_update, write_fw_block and finish_fw_update and
+ *    elan_i2c_core.c's __elan_update_firmware do (see recover_* below).
  */
 #include "elantp.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Per run (c->priv): the sum of the page sums a recovery sent, which the
+ * touchpad's IAP checksum must equal. */
+struct elantp_run {
+	bool sent;
+	uint16_t sum;
+};
+
 #define ELANTP_ATTR_WAIT_MS 2000
+
+/* elan_i2c_i2c.c's registers and values for IAP. */
+#define ETP_STAND 0x0005	 /* ETP_I2C_STAND_CMD */
+#define ETP_RESET 0x0100	 /* ETP_I2C_RESET */
+#define ETP_IAP_CTRL 0x0310	 /* ETP_I2C_IAP_CTRL_CMD */
+#define ETP_IAP 0x0311		 /* ETP_I2C_IAP_CMD: the password */
+#define ETP_IAP_RESET_REG 0x0314 /* ETP_I2C_IAP_RESET_CMD */
+#define ETP_IAP_CHECKSUM 0x0315	 /* ETP_I2C_IAP_CHECKSUM_CMD */
+#define ETP_PASSWORD 0x1ea5	 /* ETP_I2C_IAP_PASSWORD */
+#define ETP_IAP_RESET 0xf0f0	 /* ETP_I2C_IAP_RESET */
+#define ETP_MAIN_MODE_ON (1u << 9)
+#define ETP_FW_IAP_PAGE_ERR (1u << 5)
+#define ETP_FW_IAP_INTF_ERR (1u << 4)
+#define ETP_RETRY_COUNT 3
+#define ETP_REPORT_LEN 34 /* ETP_I2C_REPORT_LEN */
+#define ETP_INF_LENGTH 2  /* ETP_I2C_INF_LENGTH */
 
 /* The attribute group comes last in probe: wait for it a moment. */
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
@@ -46,9 +74,9 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 		return -err->code;
 	if (elantp_attr_number(id_s, 0xffff, &id) < 0 || elantp_attr_number(fw_s, 255, &fw) < 0)
 		return tf_err_set(err, EBADMSG,
-				  "%s: product_id \"%s\" / firmware_version \"%s\" "
+				  "product_id \"%s\" / firmware_version \"%s\" "
 				  "are not as elan_i2c prints them",
-				  c->dev.name, id_s, fw_s);
+				  id_s, fw_s);
 	st->mode = TF_CHIP_APP;
 	fill(st, id, fw);
 	tf_snprintf(st->detail, sizeof(st->detail),
@@ -56,11 +84,15 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	return 0;
 }
 
+static uint16_t chip_addr(const struct tf_ctx *c)
+{
+	return c->ctrl ? c->ctrl->reg : c->dev.addr;
+}
+
 static int reg_read(struct tf_ctx *c, uint16_t reg, unsigned *v)
 {
 	uint8_t a[2] = { (uint8_t)reg, (uint8_t)(reg >> 8) }, r[2];
-	uint16_t addr = c->ctrl ? c->ctrl->reg : c->dev.addr;
-	int rc = tf_i2c_write_read(c->bus, addr, a, 2, r, 2);
+	int rc = tf_i2c_write_read(c->bus, chip_addr(c), a, 2, r, 2);
 
 	if (rc < 0)
 		return rc;
@@ -75,9 +107,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	int rc;
 
 	if (!c->bus)
-		return tf_err_set(err, ENODEV, "%s: no driver bound and no bus open",
-				  c->dev.name);
-	rc = reg_read(c, 0x0310, &ctrl);
+		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
+	rc = reg_read(c, ETP_IAP_CTRL, &ctrl);
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;
 		snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", addr);
@@ -86,7 +117,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	if (rc < 0)
 		return tf_err_set(err, -rc, "reading the IAP control register at 0x%02x: %s",
 				  addr, strerror(-rc));
-	if (!(ctrl & (1u << 9))) {
+	st->bl_addr = addr;
+	if (!(ctrl & ETP_MAIN_MODE_ON)) {
 		st->mode = TF_CHIP_BOOTLOADER;
 		snprintf(st->detail, sizeof(st->detail),
 			 "IAP mode at 0x%02x (control 0x%04x): elan_i2c's probe fails on it",
@@ -111,6 +143,218 @@ static int elantp_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	return detect_bus(c, st, err);
 }
 
+static int reg_write(struct tf_ctx *c, uint16_t reg, uint16_t val)
+{
+	uint8_t b[4] = { (uint8_t)reg, (uint8_t)(reg >> 8), (uint8_t)val, (uint8_t)(val >> 8) };
+
+	return tf_i2c_write(c->bus, chip_addr(c), b, sizeof(b));
+}
+
+/* A bus error on @what, as the driver's dev_err() would put it. */
+static int bus_err(struct tf_ctx *c, int rc, const char *what, struct tf_err *err)
+{
+	return tf_err_set(err, -rc, "%s at 0x%02x: %s", what, chip_addr(c), strerror(-rc));
+}
+
+/*
+ * elan_i2c_prepare_fw_update for a touchpad in IAP: reset the IC (F0F0 at
+ * 0x0314), 30 ms; the password 0x1EA5 at 0x0311, 30 ms; still IAP (a
+ * touchpad whose application started after the reset is not flashed over
+ * the bus: its driver can take it); the password again (unlocks writing),
+ * 30 ms; it reads back.
+ */
+static int recover_prepare(struct tf_ctx *c, struct tf_err *err)
+{
+	unsigned v;
+	int rc;
+
+	if ((rc = reg_read(c, ETP_IAP_CTRL, &v)) < 0)
+		return bus_err(c, rc, "reading the IAP control register", err);
+	if (v & ETP_MAIN_MODE_ON)
+		return tf_err_set(err, EALREADY,
+				  "the chip runs its application (IAP control 0x%04x): "
+				  "not flashed over the bus; elan_i2c can take it",
+				  v);
+	if ((rc = reg_write(c, ETP_IAP_RESET_REG, ETP_IAP_RESET)) < 0)
+		return bus_err(c, rc, "resetting the IC (IAP reset)", err);
+	tf_sleep_us(30000);
+	if ((rc = reg_write(c, ETP_IAP, ETP_PASSWORD)) < 0)
+		return bus_err(c, rc, "setting the flash key", err);
+	tf_sleep_us(30000);
+	if ((rc = reg_read(c, ETP_IAP_CTRL, &v)) < 0)
+		return bus_err(c, rc, "reading the IAP control register", err);
+	if (v & ETP_MAIN_MODE_ON)
+		return tf_err_set(err, EALREADY,
+				  "the chip started its application after the IAP reset "
+				  "(IAP control 0x%04x): not flashed over the bus; "
+				  "elan_i2c can take it",
+				  v);
+	if ((rc = reg_write(c, ETP_IAP, ETP_PASSWORD)) < 0)
+		return bus_err(c, rc, "setting the flash key again", err);
+	tf_sleep_us(30000);
+	if ((rc = reg_read(c, ETP_IAP, &v)) < 0)
+		return bus_err(c, rc, "reading the IAP password back", err);
+	if (v != ETP_PASSWORD)
+		return tf_err_set(err, EIO,
+				  "the IAP password reads back as 0x%04X, not 0x%04X: "
+				  "writing is not unlocked",
+				  v, ETP_PASSWORD);
+	return 0;
+}
+
+/* elan_i2c_write_fw_block: 01 06, the page, its LE16 word sum; 20 ms for
+ * the chip to program it; then no page or interface error. */
+static int recover_page(struct tf_ctx *c, const uint8_t *page, uint16_t sum, unsigned idx,
+			struct tf_err *err)
+{
+	uint8_t b[ELANTP_PAGE + 4] = { 0x01, 0x06 };
+	unsigned v;
+	int rc;
+
+	memcpy(b + 2, page, ELANTP_PAGE);
+	b[ELANTP_PAGE + 2] = (uint8_t)sum;
+	b[ELANTP_PAGE + 3] = (uint8_t)(sum >> 8);
+	if ((rc = tf_i2c_write(c->bus, chip_addr(c), b, sizeof(b))) < 0)
+		return tf_err_set(err, -rc, "writing page %u: %s", idx, strerror(-rc));
+	tf_sleep_us(20000);
+	if ((rc = reg_read(c, ETP_IAP_CTRL, &v)) < 0)
+		return tf_err_set(err, -rc, "reading the result of page %u: %s", idx,
+				  strerror(-rc));
+	if (v & (ETP_FW_IAP_PAGE_ERR | ETP_FW_IAP_INTF_ERR))
+		return tf_err_set(err, EIO,
+				  "the touchpad reports a failed write of page %u "
+				  "(IAP control 0x%04x: %s error)",
+				  idx, v, v & ETP_FW_IAP_PAGE_ERR ? "page" : "interface");
+	return 0;
+}
+
+/* The image's pages as elan_i2c flashes them: the count its signature
+ * shows (elantp_check_image found it at one of elan_get_fwinfo's). */
+static unsigned valid_pages(const uint8_t *data, size_t len)
+{
+	static const uint8_t sig[ELANTP_SIG_LEN] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
+	unsigned n;
+
+	for (n = (unsigned)(len / ELANTP_PAGE); n > 0; n--)
+		if (!memcmp(data + (size_t)n * ELANTP_PAGE - ELANTP_SIG_LEN, sig,
+			    ELANTP_SIG_LEN))
+			return n;
+	return 0;
+}
+
+/*
+ * __elan_update_firmware over i2c-dev, from IAP as found: the pages from
+ * the image's IAP start (LE16 at 0x106, in words) to its signature, each
+ * tried ETP_RETRY_COUNT times, their sums added up for the check in
+ * leave_bootloader (kept in c->priv).
+ */
+static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *st, void *img,
+				 struct tf_err *err)
+{
+	struct elantp_run *run = c->priv;
+	const uint8_t *data;
+	size_t len;
+	unsigned boot, pages, p, j, tries;
+	uint16_t total = 0;
+	struct tf_progress prog = { 0 };
+	int rc;
+
+	(void)st;
+	run->sent = false;
+	tf_plain_image_bytes(img, &data, &len);
+	pages = valid_pages(data, len);
+	boot = (unsigned)(data[ELANTP_IAP_START_OFF] | data[ELANTP_IAP_START_OFF + 1] << 8) *
+	       2 / ELANTP_PAGE;
+	if (!pages || boot >= pages)
+		return tf_err_set(err, EBADMSG, "the image has no pages after its IAP start");
+	if ((rc = recover_prepare(c, err)) < 0)
+		return rc;
+	prog.total = pages - boot;
+	prog.total_bytes = (size_t)prog.total * ELANTP_PAGE;
+	for (p = boot; p < pages; p++) {
+		const uint8_t *page = data + (size_t)p * ELANTP_PAGE;
+		uint16_t sum = 0;
+
+		if (tf_stop_requested())
+			return tf_err_set(err, EINTR, "stopped before page %u", p);
+		for (j = 0; j < ELANTP_PAGE; j += 2)
+			sum = (uint16_t)(sum + (page[j] | page[j + 1] << 8));
+		for (tries = 0;; tries++) {
+			tf_err_clear(err);
+			if ((rc = recover_page(c, page, sum, p, err)) == 0)
+				break;
+			if (tries + 1 >= ETP_RETRY_COUNT) {
+				/* as elan_update_firmware after a failure: reset
+				 * the IC (it stays in IAP, locked) */
+				(void)reg_write(c, ETP_IAP_RESET_REG, ETP_IAP_RESET);
+				return rc;
+			}
+			prog.retries++;
+		}
+		total = (uint16_t)(total + sum);
+		prog.done++;
+		prog.bytes += ELANTP_PAGE;
+		if (c->progress)
+			c->progress(c->progress_user, &prog);
+	}
+	run->sent = true;
+	run->sum = total;
+	return 0;
+}
+
+/*
+ * elan_i2c_finish_fw_update and the check after it: 600 ms for the
+ * watchdog reset the last page starts, the report it leaves read, a reset
+ * (0x0005 = 0x0100) and its 2-byte acknowledgement (the driver waits for
+ * the interrupt up to 300 ms; touchfw, holding no interrupt, waits that
+ * long), then the chip's IAP checksum against the pages' sums, and the
+ * application running (IAP control bit 9).
+ */
+static int elantp_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st,
+				   struct tf_err *err)
+{
+	uint8_t buf[ETP_REPORT_LEN];
+	const struct elantp_run *run = c->priv;
+	unsigned v;
+	int rc;
+
+	(void)st;
+	tf_sleep_us(600000);
+	(void)tf_i2c_read(c->bus, chip_addr(c), buf, ETP_REPORT_LEN);
+	if ((rc = reg_write(c, ETP_STAND, ETP_RESET)) < 0)
+		return bus_err(c, rc, "resetting the touchpad after the update", err);
+	tf_sleep_us(300000);
+	if ((rc = tf_i2c_read(c->bus, chip_addr(c), buf, ETP_INF_LENGTH)) < 0)
+		return bus_err(c, rc, "reading the reset acknowledgement", err);
+	if ((rc = reg_read(c, ETP_IAP_CHECKSUM, &v)) < 0)
+		return bus_err(c, rc, "reading the IAP checksum", err);
+	if (run->sent && v != run->sum)
+		return tf_err_set(err, EIO,
+				  "the touchpad's IAP checksum is 0x%04X, the pages sent sum "
+				  "to 0x%04X",
+				  v, (unsigned)run->sum);
+	if ((rc = reg_read(c, ETP_IAP_CTRL, &v)) < 0)
+		return bus_err(c, rc, "reading the IAP control register", err);
+	if (!(v & ETP_MAIN_MODE_ON))
+		return tf_err_set(err, EIO,
+				  "the touchpad is still in IAP after the update and a "
+				  "reset (IAP control 0x%04x)",
+				  v);
+	return 0;
+}
+
+static int elantp_init(struct tf_ctx *c, struct tf_err *err)
+{
+	c->priv = calloc(1, sizeof(struct elantp_run));
+	return c->priv ? 0 : tf_err_set(err, ENOMEM, "out of memory");
+}
+
+static void elantp_fini(struct tf_ctx *c)
+{
+	free(c->priv);
+	c->priv = NULL;
+}
+
 /* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
 static int elantp_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 				void **img, struct tf_err *err)
@@ -130,11 +374,12 @@ static int elantp_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 {
 	unsigned id;
 
+	(void)c;
 	if (elantp_attr_number(st->hw, 0xffff, &id) < 0)
 		return tf_err_set(err, EINVAL,
-				  "%s: the product id is unknown (\"%s\"), so the "
+				  "the product id is unknown (\"%s\"), so the "
 				  "file elan_i2c would request can not be named",
-				  c->dev.name, st->hw);
+				  st->hw);
 	return elantp_fw_name((uint16_t)id, buf, size);
 }
 
@@ -146,10 +391,14 @@ static bool elantp_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 }
 
 const struct tf_family_ops elantp_ops = {
+	.init = elantp_init,
+	.fini = elantp_fini,
 	.detect = elantp_detect,
 	.load_firmware = elantp_load_firmware,
 	.free_firmware = tf_plain_image_free,
 	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elantp_kernel_fw_name,
 	.kernel_fw_rejected = elantp_kernel_fw_rejected,
+	.write_firmware = elantp_write_firmware,
+	.leave_bootloader = elantp_leave_bootloader,
 };

@@ -4,7 +4,8 @@
  * elan_i2c_i2c.c, elan_i2c.h): the driver flashes in application mode
  * through update_fw; touchfw picks the blob, stages it under the name the
  * driver computes from the product id and checks the result after a
- * rebind.
+ * rebind.  A touchpad left in IAP, which the driver's probe refuses, is
+ * recovered over i2c-dev where the board profile allows it.
  */
 #ifndef TF_ELANTP_H
 #define TF_ELANTP_H

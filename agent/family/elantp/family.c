@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Elan touchpad family (elan_i2c) as the registry sees it.  The
- * driver flashes a touchpad in application mode (update_fw); touchfw never
- * writes the flash itself.  After an update the driver re-initialises but
- * keeps its input device, so touchfw rebinds and judges the new probe.
+ * driver flashes a touchpad in application mode (update_fw); touchfw writes
+ * the flash itself only to recover one left in IAP (below).  After an update the driver
+ * re-initialises but keeps its input device, so touchfw rebinds and judges the new probe.
  * Versions are the driver's firmware_version, "N.0": dotted.  A touchpad
- * left in IAP has no driver (probe fails); its recovery over i2c-dev is not
- * done yet, so such a chip is only reported.
+ * left in IAP has no driver (probe fails): touchfw recovers it over i2c-dev
+ * (caps.bus_recovery) where the board profile allows it, as fwupd does only
+ * on machines its quirks name, then binds elan_i2c.
  */
 #include "elantp.h"
 
@@ -19,11 +20,8 @@ static int elantp_check_controller(const struct tf_controller *ctl, char *msg, s
 		return tf_snprintf(msg, size, "bus %s: elan_i2c serves i2c devices only",
 				   ctl->bus),
 		       -EINVAL;
-	if (ctl->power != TF_POWER_DRIVER)
-		return tf_snprintf(msg, size,
-				   "power: only the driver flashes an Elan touchpad, "
-				   "so power must be \"driver\""),
-		       -EINVAL;
+	/* always-on (the platform powers it) serves recovery from IAP; an
+	 * application-mode touchpad is still flashed by the driver only. */
 	return 0;
 }
 
@@ -37,6 +35,9 @@ const struct tf_family tf_family_elantp = {
 	.check_controller = elantp_check_controller,
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
+		/* IAP: no driver binds; recovered over the bus where allowed. */
+		.bootloader_mode = true,
+		.bus_recovery = true,
 		.kernel_fw_attr = "update_fw",
 		.kernel_fw_value = "1",
 		.kernel_fw_rebind = elantp_rebind,

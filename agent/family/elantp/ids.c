@@ -29,4 +29,6 @@ const struct tf_family_ids tf_family_ids_elantp = {
 	.compatibles = elantp_compatibles,
 	.acpi_ids = elantp_acpi,
 	.i2c_ids = elantp_i2c_ids,
+	/* elan_probe fails on a touchpad in IAP (its queries are refused). */
+	.probe_fails_in_bootloader = true,
 };

@@ -62,8 +62,8 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	    attr(c, "fw_version", fw_s, sizeof(fw_s), err) < 0)
 		return -err->code;
 	if (elants_hex16_parse(hw_s, &hw) < 0)
-		return tf_err_set(err, EBADMSG, "%s: hw_version \"%s\" is not four hex digits",
-				  c->dev.name, hw_s);
+		return tf_err_set(err, EBADMSG, "hw_version \"%s\" is not four hex digits",
+				  hw_s);
 	fill_hw(st, hw);
 	if (!strcmp(mode, "Recovery")) {
 		st->mode = TF_CHIP_BOOTLOADER;
@@ -74,12 +74,12 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	}
 	if (strcmp(mode, "Normal"))
 		return tf_err_set(err, EBADMSG,
-				  "%s: iap_mode \"%s\" is neither Normal nor "
+				  "iap_mode \"%s\" is neither Normal nor "
 				  "Recovery",
-				  c->dev.name, mode);
+				  mode);
 	if (elants_hex16_parse(fw_s, &fw) < 0)
-		return tf_err_set(err, EBADMSG, "%s: fw_version \"%s\" is not four hex digits",
-				  c->dev.name, fw_s);
+		return tf_err_set(err, EBADMSG, "fw_version \"%s\" is not four hex digits",
+				  fw_s);
 	st->mode = TF_CHIP_APP;
 	fill_version(st, fw);
 	tf_snprintf(st->detail, sizeof(st->detail), "%s: firmware %s, hardware %s",
@@ -118,8 +118,7 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	int rc;
 
 	if (!c->bus)
-		return tf_err_set(err, ENODEV, "%s: no driver bound and no bus open",
-				  c->dev.name);
+		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
 	rc = tf_i2c_write(c->bus, a, reset, 4);
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;
@@ -195,11 +194,12 @@ static int elants_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 {
 	uint16_t hw;
 
+	(void)c;
 	if (elants_hex16_parse(st->hw, &hw) < 0 || elants_fw_name(hw, buf, size) < 0)
 		return tf_err_set(err, EINVAL,
-				  "%s: the hardware id is unknown (\"%s\"), so the "
+				  "the hardware id is unknown (\"%s\"), so the "
 				  "file elants_i2c would request can not be named",
-				  c->dev.name, st->hw);
+				  st->hw);
 	return 0;
 }
 

@@ -374,8 +374,8 @@ static int read_cfg(struct tf_ctx *c, uint8_t *cfg, struct goodix_cfg_info *info
 
 	r = reg_read(c, p->chip->config_reg, cfg, p->chip->config_len);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reading the configuration at 0x%04x: %s",
-				  c->dev.name, p->chip->config_reg, strerror(-r));
+		return tf_err_set(err, -r, "reading the configuration at 0x%04x: %s",
+				  p->chip->config_reg, strerror(-r));
 	cfg[p->chip->config_len - 1] = 1;
 	return goodix_cfg_check(p->chip, p->product.id, cfg, p->chip->config_len,
 				"the chip's configuration", info, err);
@@ -422,15 +422,14 @@ static int goodix_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, str
 	int r;
 
 	if (!p->have_product)
-		return tf_err_set(err, ENODEV, "%s: the chip is not answering", c->dev.name);
+		return tf_err_set(err, ENODEV, "the chip is not answering");
 	cfg = malloc(GOODIX_CONFIG_MAX_LENGTH);
 	if (!cfg)
 		return -ENOMEM;
 	r = read_cfg(c, cfg, &info, err);
 	if (r < 0) {
 		free(cfg);
-		return tf_err_prefix(err, "%s: the chip holds no configuration to save: ",
-				     c->dev.name);
+		return tf_err_prefix(err, "the chip holds no configuration to save: ");
 	}
 	*data = cfg;
 	*len = p->chip->config_len;

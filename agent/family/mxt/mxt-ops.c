@@ -1106,11 +1106,10 @@ static int mxt_soft_reset(struct tf_ctx *c, struct tf_err *err)
 	int r;
 
 	if (!P(c)->have_info)
-		return tf_err_set(err, ENODEV, "%s: the chip is not in application mode",
-				  c->dev.name);
+		return tf_err_set(err, ENODEV, "the chip is not in application mode");
 	r = t6_command(c, T6_RESET, T6_RESET_VALUE);
 	if (r < 0)
-		return tf_err_set(err, -r, "%s: reset command: %s", c->dev.name, strerror(-r));
+		return tf_err_set(err, -r, "reset command: %s", strerror(-r));
 	tf_sleep_us(10000);
 	return wait_app(c, MXT_RESET_TIMEOUT_MS, err);
 }
@@ -1170,11 +1169,9 @@ static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct
 	int r;
 
 	if (!p->have_info)
-		return tf_err_set(err, ENODEV, "%s: the chip is not in application mode",
-				  c->dev.name);
+		return tf_err_set(err, ENODEV, "the chip is not in application mode");
 	if (i->mem_size <= i->crc_start || i->crc_start < i->cfg_start)
-		return tf_err_set(err, EINVAL, "%s: the chip has no configuration area",
-				  c->dev.name);
+		return tf_err_set(err, EINVAL, "the chip has no configuration area");
 	n = (size_t)(i->mem_size - i->cfg_start);
 	mem = malloc(n);
 	if (!mem)
@@ -1182,8 +1179,7 @@ static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct
 	r = reg_read(c, p->app, i->cfg_start, mem, n);
 	if (r < 0) {
 		free(mem);
-		return tf_err_set(err, -r, "%s: reading the configuration: %s", c->dev.name,
-				  strerror(-r));
+		return tf_err_set(err, -r, "reading the configuration: %s", strerror(-r));
 	}
 	text_add(&t, "OBP_RAW V1\n");
 	text_add(&t, "%02X %02X %02X %02X %02X %02X %02X\n", i->family, i->variant, i->version,

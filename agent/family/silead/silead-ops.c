@@ -55,12 +55,11 @@ static int silead_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *s
 
 	(void)st;
 	if (silead_fw_file_name(fw_name, c->dev.modalias, c->dev.compatible, buf, size) < 0)
-		return tf_err_set(
-			err, EINVAL,
-			"%s: can not tell which file %s requests (modalias '%s'%s%s%s)",
-			c->dev.name, SILEAD_DRIVER_NAME, c->dev.modalias,
-			fw_name && fw_name[0] ? ", config-name '" : "", fw_name ? fw_name : "",
-			fw_name && fw_name[0] ? "'" : "");
+		return tf_err_set(err, EINVAL,
+				  "can not tell which file %s requests (modalias '%s'%s%s%s)",
+				  SILEAD_DRIVER_NAME, c->dev.modalias,
+				  fw_name && fw_name[0] ? ", config-name '" : "",
+				  fw_name ? fw_name : "", fw_name && fw_name[0] ? "'" : "");
 	return 0;
 }
 

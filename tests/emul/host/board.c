@@ -281,6 +281,7 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	c->el_nak_iap_page = -1;
 	c->el_bc_version = 0x6401;
 	c->tp_fail_page = -1;
+	c->tp_power_loss = -1;
 	c->gx_x = 800;
 	c->gx_y = 480;
 	c->gx_touches = 5;
@@ -545,6 +546,12 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 					grp, s);
 			else
 				c->tp_fail_page = (gint32)v;
+		} else if (!strcmp(k, "fault.iap_power_loss")) {
+			if (!parse_u32(s, &v) || v < 1 || v > 511)
+				r = ERR("[%s] fault.iap_power_loss: \"%s\" is not a page 1-511",
+					grp, s);
+			else
+				c->tp_power_loss = (gint32)v;
 		} else if (!strcmp(k, "irq_type")) {
 			if (!strcmp(s, "level"))
 				c->irq_level = true;
@@ -647,7 +654,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 	if (strcmp(c->model, "elantp"))
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "elantp.") ||
-			    !strcmp(keys_copy[i], "fault.iap_page_error"))
+			    !strcmp(keys_copy[i], "fault.iap_page_error") ||
+			    !strcmp(keys_copy[i], "fault.iap_power_loss"))
 				return ERR("[%s] %s: only for model = elantp", grp,
 					   keys_copy[i]);
 	if (!strcmp(c->model, "elants") && !c->el_has_hw)

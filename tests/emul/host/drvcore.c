@@ -207,8 +207,13 @@ static int do_bind(struct emub_dev *d)
 		g_mutex_unlock(&eb->lock);
 		return -ENODEV;
 	}
+	/* The kernel adds the driver links before the probe (driver_sysfs_add)
+	 * and takes them away when it fails, but its bind write returns only
+	 * after the probe, so the writer never sees them for a failed one.
+	 * Here the write returns at once, so they come with the probe's
+	 * success: a writer that waits for the link (touchfw) must not take
+	 * a probe in progress, which may yet fail, for a bound driver. */
 	d->probing = true;
-	driver_links(d, true);
 	emub_dev_update_uevent_file(d);
 	g_mutex_unlock(&eb->lock);
 
@@ -217,7 +222,6 @@ static int do_bind(struct emub_dev *d)
 	g_mutex_lock(&eb->lock);
 	d->probing = false;
 	if (r) {
-		driver_links(d, false);
 		emub_dev_update_uevent_file(d);
 		g_mutex_unlock(&eb->lock);
 		drv_devres_release(d);
@@ -225,6 +229,7 @@ static int do_bind(struct emub_dev *d)
 		return r;
 	}
 	d->bound = true;
+	driver_links(d, true);
 	emub_dev_update_uevent_file(d);
 	g_mutex_unlock(&eb->lock);
 	send_dev_uevent(d, "bind");

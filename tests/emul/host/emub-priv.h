@@ -114,6 +114,7 @@ struct emub_chip_desc {
 	bool tp_has_id;
 	guint8 tp_fw_version; /* 0: empty flash, the chip in IAP */
 	gint32 tp_fail_page;  /* fault.iap_page_error; -1 never */
+	gint32 tp_power_loss; /* fault.iap_power_loss; -1 never */
 };
 
 struct emub_line_desc {
@@ -333,7 +334,12 @@ struct emub {
 	GCond pacer_cond;
 	bool pacer_quit;
 	GThread *completer; /* realtime: completes ioctls at their wire end */
-	GAsyncQueue *completions;
+	GMutex done_lock;   /* guards completions, completer_run */
+	GCond done_cond;    /* a completion was queued first, or stop */
+	GQueue completions; /* by due time (i2cdev.c) */
+	bool completer_run;
+	GMutex serve_lock;	 /* guards serve_pool */
+	GThreadPool *serve_pool; /* serve.c: the bus nodes' requests */
 
 	/* Board activity (emub_activity_note_locked): model time nothing
 	 * modelled was pending -- no transfer on a wire, no chip operation,
@@ -359,6 +365,7 @@ struct emub {
 	char *fw_path_param; /* firmware_class.path as written (newline kept) */
 	int inotify_fd;
 	GHashTable *watches; /* wd -> struct emub_watch * */
+	GPtrArray *fifos;    /* struct emub_fifo *: bind, unbind */
 
 	/* service thread */
 	GMainContext *ctx;
@@ -403,6 +410,13 @@ int emub_build_fdt(struct emub *eb, void **blob, size_t *len);
 GPtrArray *emub_dev_env(struct emub_dev *d, bool with_driver, bool with_modalias);
 void emub_dev_update_uevent_file(struct emub_dev *d);
 void emub_watch_add(struct emub *eb, const char *rel_dir, struct emub_dev *d, int kind);
+/* A write-only sysfs file every write of which counts: a named pipe read
+ * by the service thread, split into names @is_name knows (watch.c). */
+int emub_fifo_add(struct emub *eb, const char *rel,
+		  bool (*is_name)(struct emub *eb, const char *name),
+		  void (*on_value)(struct emub *eb, const char *rel, const char *value));
+/* bind and unbind of the i2c driver directory @dir */
+int emub_driver_files_add(struct emub *eb, const char *dir);
 void emub_watch_remove_dir(struct emub *eb, const char *rel_dir);
 int emub_service_start(struct emub *eb);
 void emub_service_stop(struct emub *eb);
@@ -447,6 +461,13 @@ void emub_pacer_kick_locked(struct emub *eb);
 bool emub_wait_model_locked(struct emub *eb, guint64 timeout_ms, bool (*check)(void *),
 			    void *arg);
 
+/* serve.c: connect @fn (a UMockdevIoctlBase signal handler) to run on
+ * the board's pool of threads instead of umockdev's one thread */
+void emub_serve_connect(struct emub *eb, UMockdevIoctlBase *base, const char *signal,
+			GCallback fn, gpointer user);
+int emub_serve_start(struct emub *eb);
+void emub_serve_stop(struct emub *eb);
+
 /* i2cdev.c */
 int emub_i2cdev_attach(struct emub_adapter *ad);
 int emub_errno_of_xfer(struct emub_adapter *ad, int em_result);
@@ -455,6 +476,7 @@ void emub_completer_stop(struct emub *eb);
 
 /* gpio.c */
 int emub_gpio_setup(struct emub *eb);
+void emub_gpio_settle(struct emub *eb);
 void emub_gpio_teardown(struct emub *eb);
 void emub_gpio_chip_edge_locked(struct emub *eb, struct emub_chip *c, bool asserted, guint64 t);
 /* Kernel requests of lines: -EBUSY when user space holds them. */

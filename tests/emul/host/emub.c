@@ -57,6 +57,9 @@ static struct emub *emub_alloc(void)
 
 	g_mutex_init(&eb->lock);
 	g_mutex_init(&eb->uevent_lock);
+	g_mutex_init(&eb->serve_lock);
+	g_mutex_init(&eb->done_lock);
+	g_cond_init(&eb->done_cond);
 	g_cond_init(&eb->pacer_cond);
 	g_cond_init(&eb->gpio_cond);
 	eb->inotify_fd = -1;
@@ -173,12 +176,14 @@ static int make_chip(struct emub_chip *c)
 	} else if (!strcmp(d->model, "elantp")) {
 		struct elantp_model *m = g_new0(struct elantp_model, 1);
 		struct elantp_model_cfg cfg = {
+			.addr = d->addr,
 			.product_id = d->tp_product_id,
 			.sm_version = 3,
 			.iap_version = 0,
 			.max_x = 3052,
 			.max_y = 1888,
 			.fail_page = d->tp_fail_page,
+			.power_loss_page = d->tp_power_loss,
 		};
 		em_u8 *img = NULL;
 
@@ -193,6 +198,7 @@ static int make_chip(struct emub_chip *c)
 	} else if (!strcmp(d->model, "elants")) {
 		struct elants_model *m = g_new0(struct elants_model, 1);
 		struct elants_model_cfg cfg = {
+			.addr = d->addr,
 			.hw_version = d->el_hw_version,
 			.bc_version = d->el_bc_version,
 			.test_version = 0x0101,
@@ -318,7 +324,9 @@ int emub_start(struct emub *eb)
 			return r;
 	}
 	eb->gpio_nlines = eb->desc.gpio_nlines;
-	r = emub_build_tree(eb);
+	r = emub_serve_start(eb);
+	if (!r)
+		r = emub_build_tree(eb);
 	if (!r)
 		r = emub_gpio_setup(eb);
 	for (int i = 0; !r && i < eb->nadapters; i++)
@@ -394,6 +402,7 @@ void emub_free(struct emub *eb)
 	eb->stopping = true;
 	g_cond_broadcast(&eb->gpio_cond);
 	g_mutex_unlock(&eb->lock);
+	emub_serve_stop(eb); /* what was asked of the bus nodes is done */
 	if (eb->started) {
 		emub_devices_stop(eb);
 		emub_spi_stop(eb);
@@ -437,6 +446,9 @@ void emub_free(struct emub *eb)
 	g_free(eb->on_uevent);
 	g_mutex_clear(&eb->lock);
 	g_mutex_clear(&eb->uevent_lock);
+	g_mutex_clear(&eb->serve_lock);
+	g_mutex_clear(&eb->done_lock);
+	g_cond_clear(&eb->done_cond);
 	g_cond_clear(&eb->pacer_cond);
 	g_cond_clear(&eb->gpio_cond);
 	g_free(eb);

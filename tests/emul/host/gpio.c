@@ -29,6 +29,7 @@
  * line is released, as most GPIO controllers keep their output latch.
  */
 #include <errno.h>
+#include <poll.h>
 #include <linux/gpio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -623,6 +624,7 @@ static gpointer conn_main(gpointer data)
 	struct emub_gpio_conn *c = data;
 	GString *in = g_string_new(NULL);
 	char buf[512];
+	int fd;
 
 	for (;;) {
 		ssize_t n = read(c->fd, buf, sizeof(buf));
@@ -653,11 +655,40 @@ static gpointer conn_main(gpointer data)
 done:
 	g_mutex_lock(&c->eb->lock);
 	conn_release_locked(c);
+	fd = c->fd;
+	c->fd = -1; /* under the lock: emub_gpio_settle() polls it */
 	g_mutex_unlock(&c->eb->lock);
 	g_string_free(in, TRUE);
-	close(c->fd);
-	c->fd = -1;
+	close(fd);
 	return NULL;
+}
+
+/*
+ * A program that held lines has exited, or closed its connection: wait
+ * until the connection's thread has released them, as the kernel releases
+ * a line request when its file is closed, before the caller goes on (a
+ * driver probing next would find the lines still held, EBUSY).  Only
+ * connections whose peer is gone are waited for.
+ */
+void emub_gpio_settle(struct emub *eb)
+{
+	for (int tries = 0; tries < 5000; tries++) {
+		bool pending = false;
+
+		g_mutex_lock(&eb->lock);
+		for (guint i = 0; eb->gpio_conns && i < eb->gpio_conns->len && !pending; i++) {
+			struct emub_gpio_conn *c = eb->gpio_conns->pdata[i];
+			struct pollfd p = { .fd = c->fd, .events = POLLRDHUP };
+
+			if (c->fd >= 0 && poll(&p, 1, 0) > 0 &&
+			    (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+				pending = true;
+		}
+		g_mutex_unlock(&eb->lock);
+		if (!pending)
+			return;
+		g_usleep(1000);
+	}
 }
 
 static gboolean on_accept(gint fd, GIOCondition cond, gpointer data)

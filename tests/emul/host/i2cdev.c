@@ -16,9 +16,11 @@
  * fail with EOPNOTSUPP, so I2C_FUNCS reports neither
  * I2C_FUNC_SMBUS_READ_BLOCK_DATA nor I2C_FUNC_10BIT_ADDR.
  *
- * Everything here runs on umockdev's ioctl thread: the bus lock is held
- * for one transaction only, and in realtime pacing the ioctl is completed
- * later by the completer thread when its wire time has passed.
+ * The handlers run on the board's pool of threads (serve.c), one request
+ * of an open file at a time, so clients of separate adapters never wait
+ * for each other: the board lock is held for one transaction only, and
+ * in realtime pacing the ioctl is completed later by the completer thread
+ * when its wire time has passed.
  */
 #include <errno.h>
 #include <limits.h>
@@ -74,6 +76,15 @@ int emub_errno_of_xfer(struct emub_adapter *ad, int r)
 
 /* ------------------------------------------------------------ completions */
 
+/*
+ * Realtime pacing: a transfer completes for its caller when its wire time
+ * has passed.  One thread does that for every adapter, so it must never
+ * sleep past the earliest completion due: a status read on one bus (due
+ * in 50 us) queued while a frame on another bus is on the wire (due in
+ * 7 ms) is completed at its own time, not after the frame.  It waits on a
+ * condition with the earliest due time as deadline, and each new
+ * completion wakes it to look again.
+ */
 struct completion {
 	guint64 due_ns; /* CLOCK_MONOTONIC */
 	UMockdevIoctlClient *client;
@@ -89,27 +100,47 @@ static gint by_due(gconstpointer a, gconstpointer b, gpointer u)
 	return x->due_ns < y->due_ns ? -1 : x->due_ns > y->due_ns;
 }
 
+static guint64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (guint64)ts.tv_sec * 1000000000ULL + (guint64)ts.tv_nsec;
+}
+
 static gpointer completer_main(gpointer data)
 {
 	struct emub *eb = data;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	g_mutex_lock(&eb->done_lock);
 	for (;;) {
-		struct completion *c = g_async_queue_pop(eb->completions);
-		struct timespec ts;
+		struct completion *c = g_queue_peek_head(&eb->completions);
+		guint64 now;
 
-		if (!c->client) {
-			g_free(c);
-			break;
+		if (!c) {
+			if (!eb->completer_run)
+				break;
+			g_cond_wait(&eb->done_cond, &eb->done_lock);
+			continue;
 		}
-		ts.tv_sec = (time_t)(c->due_ns / 1000000000ULL);
-		ts.tv_nsec = (long)(c->due_ns % 1000000000ULL);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		now = mono_ns();
+		if (c->due_ns > now) {
+			/* g_cond_wait_until() counts in us: round up, so
+			 * nothing completes before its wire time is over */
+			g_cond_wait_until(&eb->done_cond, &eb->done_lock,
+					  (gint64)((c->due_ns - now + 999) / 1000) +
+						  g_get_monotonic_time());
+			continue;
+		}
+		g_queue_pop_head(&eb->completions);
+		g_mutex_unlock(&eb->done_lock);
 		umockdev_ioctl_client_complete(c->client, c->res, c->err);
 		g_object_unref(c->client);
 		g_free(c);
+		g_mutex_lock(&eb->done_lock);
 	}
+	g_mutex_unlock(&eb->done_lock);
 	return NULL;
 }
 
@@ -117,19 +148,24 @@ void emub_completer_start(struct emub *eb)
 {
 	if (!eb->realtime)
 		return;
-	eb->completions = g_async_queue_new();
+	g_queue_init(&eb->completions);
+	g_mutex_lock(&eb->done_lock);
+	eb->completer_run = true;
+	g_mutex_unlock(&eb->done_lock);
 	eb->completer = g_thread_new("emub-complete", completer_main, eb);
 }
 
+/* Completes what is queued, each at its time, then stops. */
 void emub_completer_stop(struct emub *eb)
 {
 	if (!eb->completer)
 		return;
-	g_async_queue_push_sorted(eb->completions, g_new0(struct completion, 1), by_due, NULL);
+	g_mutex_lock(&eb->done_lock);
+	eb->completer_run = false;
+	g_cond_signal(&eb->done_cond);
+	g_mutex_unlock(&eb->done_lock);
 	g_thread_join(eb->completer);
 	eb->completer = NULL;
-	g_async_queue_unref(eb->completions);
-	eb->completions = NULL;
 }
 
 /* Complete now, or (realtime) once model time @end_ns has come. */
@@ -139,14 +175,22 @@ static void finish(struct emub_adapter *ad, UMockdevIoctlClient *client, long re
 	struct emub *eb = ad->eb;
 
 	if (eb->realtime && end_ns) {
-		struct completion *c = g_new0(struct completion, 1);
+		g_mutex_lock(&eb->done_lock);
+		if (eb->completer_run) {
+			struct completion *c = g_new0(struct completion, 1);
 
-		c->due_ns = (guint64)(eb->t0_us * 1000) + end_ns;
-		c->client = g_object_ref(client);
-		c->res = res;
-		c->err = err;
-		g_async_queue_push_sorted(eb->completions, c, by_due, NULL);
-		return;
+			c->due_ns = (guint64)(eb->t0_us * 1000) + end_ns;
+			c->client = g_object_ref(client);
+			c->res = res;
+			c->err = err;
+			g_queue_insert_sorted(&eb->completions, c, by_due, NULL);
+			if (g_queue_peek_head(&eb->completions) == c)
+				g_cond_signal(
+					&eb->done_cond); /* due before what it waits for */
+			g_mutex_unlock(&eb->done_lock);
+			return;
+		}
+		g_mutex_unlock(&eb->done_lock); /* stopped: the board is going down */
 	}
 	umockdev_ioctl_client_complete(client, res, err);
 }
@@ -164,7 +208,7 @@ static int adapter_transfer(struct emub_adapter *ad, struct i2c_msg *msgs, int n
 	struct em_msg em[I2C_RDWR_IOCTL_MAX_MSGS + 2];
 	guint8 *tmp[I2C_RDWR_IOCTL_MAX_MSGS + 2];
 	guint64 wire;
-	int r;
+	int r, timeout_ms;
 
 	if (ad->desc.smbus_only)
 		return -EOPNOTSUPP;
@@ -193,10 +237,11 @@ static int adapter_transfer(struct emub_adapter *ad, struct i2c_msg *msgs, int n
 	g_mutex_lock(&ad->eb->lock);
 	wire = em_bus_wire_ns(&ad->bus, em, n);
 	r = emub_transfer_locked(ad, em, n, false, end_ns);
+	timeout_ms = ad->timeout_ms;
 	g_mutex_unlock(&ad->eb->lock);
 	if (r < 0) {
 		r = emub_errno_of_xfer(ad, r);
-	} else if (ad->timeout_ms > 0 && wire > (guint64)ad->timeout_ms * 1000000) {
+	} else if (timeout_ms > 0 && wire > (guint64)timeout_ms * 1000000) {
 		r = -ETIMEDOUT; /* longer than the adapter's I2C_TIMEOUT */
 	} else {
 		for (int i = 0; i < n; i++)
@@ -662,17 +707,23 @@ static gboolean on_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 		break;
 	case I2C_RETRIES:
 		/* adapter-wide, as i2c-dev sets client->adapter->retries */
-		if (a > INT_MAX)
+		if (a > INT_MAX) {
 			r = -EINVAL;
-		else
+		} else {
+			g_mutex_lock(&ad->eb->lock);
 			ad->retries = (int)a;
+			g_mutex_unlock(&ad->eb->lock);
+		}
 		break;
 	case I2C_TIMEOUT:
 		/* adapter-wide, in units of 10 ms */
-		if (a > INT_MAX / 10)
+		if (a > INT_MAX / 10) {
 			r = -EINVAL;
-		else
+		} else {
+			g_mutex_lock(&ad->eb->lock);
 			ad->timeout_ms = (int)a * 10;
+			g_mutex_unlock(&ad->eb->lock);
+		}
 		break;
 	default:
 		r = -ENOTTY;
@@ -743,9 +794,9 @@ int emub_i2cdev_attach(struct emub_adapter *ad)
 	GError *e = NULL;
 
 	ad->ioctl = umockdev_ioctl_base_new();
-	g_signal_connect(ad->ioctl, "handle-ioctl", G_CALLBACK(on_ioctl), ad);
-	g_signal_connect(ad->ioctl, "handle-read", G_CALLBACK(on_read), ad);
-	g_signal_connect(ad->ioctl, "handle-write", G_CALLBACK(on_write), ad);
+	emub_serve_connect(ad->eb, ad->ioctl, "handle-ioctl", G_CALLBACK(on_ioctl), ad);
+	emub_serve_connect(ad->eb, ad->ioctl, "handle-read", G_CALLBACK(on_read), ad);
+	emub_serve_connect(ad->eb, ad->ioctl, "handle-write", G_CALLBACK(on_write), ad);
 	if (!umockdev_testbed_attach_ioctl(ad->eb->tb, ad->devnode, ad->ioctl, &e)) {
 		emub_log(ad->eb, "attach_ioctl %s: %s", ad->devnode, e ? e->message : "?");
 		g_clear_error(&e);

@@ -1399,13 +1399,16 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 		if (x[i].speed_hz && c->desc->min_hz && x[i].speed_hz < c->desc->min_hz)
 			return -EINVAL;
 	}
-	t = c->now_ns > eb->now_ns ? c->now_ns : eb->now_ns;
 	if (eb->realtime) {
+		/* the wall clock and this controller's own wire: a transfer
+		 * still on another bus (eb->now_ns) does not hold this one */
 		guint64 wall = emub_wall_model_ns(eb);
 
-		if (wall > t)
-			t = wall;
-	} else if (d->ops && d->ops->next_event) {
+		t = c->now_ns > wall ? c->now_ns : wall;
+	} else {
+		t = c->now_ns > eb->now_ns ? c->now_ns : eb->now_ns;
+	}
+	if (!eb->realtime && d->ops && d->ops->next_event) {
 		guint64 ne = d->ops->next_event(d->model);
 
 		if (ne != EM_NEVER && ne > t)

@@ -155,8 +155,12 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 	struct emub_spi_xfer *k = NULL;
 	guint64 total = 0, tx_total = 0, rx_total = 0;
 	unsigned int n, size, nres = 0;
+	guint32 speed_hz;
 	int r = 0;
 
+	g_mutex_lock(&d->eb->lock);
+	speed_hz = d->speed_hz;
+	g_mutex_unlock(&d->eb->lock);
 	if (_IOC_NR(req) != _IOC_NR(SPI_IOC_MESSAGE(0)) || _IOC_DIR(req) != _IOC_WRITE)
 		return -ENOTTY;
 	size = _IOC_SIZE(req);
@@ -218,7 +222,7 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 		k[i].bits_per_word = u[i].bits_per_word;
 		k[i].delay_us = u[i].delay_usecs;
 		k[i].word_delay_us = u[i].word_delay_usecs;
-		k[i].speed_hz = u[i].speed_hz ? u[i].speed_hz : d->speed_hz;
+		k[i].speed_hz = u[i].speed_hz ? u[i].speed_hz : speed_hz;
 		/* __spi_validate(): only single-wire transfers on this controller */
 		if ((u[i].tx_buf && u[i].tx_nbits > 1) || (u[i].rx_buf && u[i].rx_nbits > 1))
 			r = -EINVAL;
@@ -290,15 +294,21 @@ static gboolean on_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 		r = req == SPI_IOC_RD_MODE ? put(arg, &v8, 1) : put(arg, &v32, 4);
 		break;
 	case SPI_IOC_RD_LSB_FIRST:
+		g_mutex_lock(&eb->lock);
 		v8 = (d->mode & SPI_LSB_FIRST) ? 1 : 0;
+		g_mutex_unlock(&eb->lock);
 		r = put(arg, &v8, 1);
 		break;
 	case SPI_IOC_RD_BITS_PER_WORD:
+		g_mutex_lock(&eb->lock);
 		v8 = d->bits_per_word;
+		g_mutex_unlock(&eb->lock);
 		r = put(arg, &v8, 1);
 		break;
 	case SPI_IOC_RD_MAX_SPEED_HZ:
+		g_mutex_lock(&eb->lock);
 		v32 = d->speed_hz;
+		g_mutex_unlock(&eb->lock);
 		r = put(arg, &v32, 4);
 		break;
 	case SPI_IOC_WR_MODE:
@@ -341,8 +351,11 @@ static gboolean on_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 		r = get(arg, &v32, 4);
 		if (!r && !v32)
 			r = -EINVAL;
-		if (!r)
+		if (!r) {
+			g_mutex_lock(&eb->lock);
 			d->speed_hz = v32;
+			g_mutex_unlock(&eb->lock);
+		}
 		break;
 	default:
 		r = ioc_message(d, req, arg);
@@ -410,9 +423,9 @@ int emub_spidev_attach(struct emub_spi_dev *d)
 	GError *e = NULL;
 
 	d->ioctl = umockdev_ioctl_base_new();
-	g_signal_connect(d->ioctl, "handle-ioctl", G_CALLBACK(on_ioctl), d);
-	g_signal_connect(d->ioctl, "handle-read", G_CALLBACK(on_read), d);
-	g_signal_connect(d->ioctl, "handle-write", G_CALLBACK(on_write), d);
+	emub_serve_connect(d->eb, d->ioctl, "handle-ioctl", G_CALLBACK(on_ioctl), d);
+	emub_serve_connect(d->eb, d->ioctl, "handle-read", G_CALLBACK(on_read), d);
+	emub_serve_connect(d->eb, d->ioctl, "handle-write", G_CALLBACK(on_write), d);
 	if (!umockdev_testbed_attach_ioctl(d->eb->tb, d->devnode, d->ioctl, &e)) {
 		emub_log(d->eb, "attach_ioctl %s: %s", d->devnode, e ? e->message : "?");
 		g_clear_error(&e);

@@ -541,12 +541,7 @@ static void build_drivers(struct emub *eb)
 			continue;
 		dir = g_strdup_printf("bus/i2c/drivers/%s", drv);
 		emub_sys_mkdir(eb, dir);
-		f = g_strdup_printf("%s/bind", dir);
-		emub_sys_write(eb, f, "");
-		g_free(f);
-		f = g_strdup_printf("%s/unbind", dir);
-		emub_sys_write(eb, f, "");
-		g_free(f);
+		emub_driver_files_add(eb, dir);
 		f = g_strdup_printf("%s/uevent", dir);
 		emub_sys_write(eb, f, "");
 		g_free(f);

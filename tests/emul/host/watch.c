@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The sysfs files children write, watched: bind and unbind of the i2c
- * drivers, a device's uevent (coldplug), driver attributes such as
- * update_fw, and firmware_class.path are regular files in the testbed,
- * watched with inotify from the service thread (a write lands when the
- * writer closes the file, and returns at once where the kernel's returns
- * the probe's result: documented limit).  The writes become jobs of the
+ * The sysfs files children write, watched: a device's uevent (coldplug),
+ * driver attributes such as update_fw, and firmware_class.path are regular
+ * files in the testbed, watched with inotify from the service thread (a
+ * write lands when the writer closes the file); bind and unbind of the i2c
+ * drivers are named pipes read by the same thread (emub_fifo_add).  Writes
+ * return at once where the kernel's returns the probe's result: documented
+ * limit.  The writes become jobs of the
  * device's worker (drvcore.c).  Also the service thread itself and
  * emub_settle().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <glib-unix.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emub-priv.h"
@@ -84,36 +87,176 @@ static char *strip_value(const char *buf)
 	return g_strstrip(s);
 }
 
-static void on_driver_write(struct emub *eb, struct emub_watch *w, const char *name)
-{
-	bool bind = !strcmp(name, "bind");
-	char *rel, *buf, *devname;
-	struct emub_dev *d;
-	gsize len;
+/*
+ * A driver's bind and unbind files are named pipes.  Several programs
+ * write them at once (touchfw rebinding two controllers of one driver),
+ * and a regular file keeps only the last write: the first device's unbind
+ * was lost when two landed before the service thread read the file.  Each
+ * write(2) to a pipe arrives whole; the service thread reads them as they
+ * come and keeps a write end open itself, so a writer never blocks in
+ * open() and the reader never sees end-of-file.  A pipe keeps no
+ * boundaries between writes, so what was read is split into device names:
+ * at each point the longest name of a device that exists ("1-004a4-004a"
+ * is two writes without newlines, as touchfw writes them); anything else
+ * up to the next white space is an unknown name (ENODEV in the kernel).
+ */
+struct emub_fifo {
+	struct emub *eb;
+	char *rel; /* "bus/i2c/drivers/atmel_mxt_ts/unbind" */
+	int rfd, wfd;
+	GString *buf;
+	bool (*is_name)(struct emub *eb, const char *name);
+	void (*on_value)(struct emub *eb, const char *rel, const char *value);
+};
 
-	if (!bind && strcmp(name, "unbind"))
-		return;
-	rel = g_strdup_printf("%s/%s", w->rel, name);
-	buf = read_rel(eb, rel, &len);
-	if (!buf || !*buf) {
-		g_free(rel);
-		g_free(buf);
-		return;
+static void fifo_consume(struct emub_fifo *f)
+{
+	char *s = f->buf->str, *end = s + f->buf->len;
+
+	while (s < end) {
+		size_t span, len;
+		char *name = NULL;
+
+		while (s < end && g_ascii_isspace(*s))
+			s++;
+		for (span = 0; s + span < end && !g_ascii_isspace(s[span]); span++)
+			;
+		if (!span)
+			break;
+		for (len = span; len > 0; len--) {
+			name = g_strndup(s, len);
+			if (f->is_name(f->eb, name))
+				break;
+			g_free(name);
+			name = NULL;
+		}
+		if (!name) {
+			len = span;
+			name = g_strndup(s, len);
+		}
+		f->on_value(f->eb, f->rel, name);
+		g_free(name);
+		s += len;
 	}
-	emub_sys_write(eb, rel, ""); /* write-only in sysfs */
-	devname = strip_value(buf);
-	d = emub_dev_by_name(eb, devname);
-	if (!d || !d->drv || strcmp(w->rel + strlen("bus/i2c/drivers/"), d->drv->name))
+	g_string_truncate(f->buf, 0);
+}
+
+static void fifo_drain(struct emub_fifo *f)
+{
+	char b[4096];
+	ssize_t n;
+
+	while ((n = read(f->rfd, b, sizeof(b))) > 0)
+		g_string_append_len(f->buf, b, n);
+	if (f->buf->len && !f->eb->stopping)
+		fifo_consume(f);
+	g_string_truncate(f->buf, 0);
+}
+
+static gboolean on_fifo(gint fd, GIOCondition cond, gpointer data)
+{
+	(void)fd;
+	(void)cond;
+	fifo_drain(data);
+	return G_SOURCE_CONTINUE;
+}
+
+static void free_fifo(gpointer p)
+{
+	struct emub_fifo *f = p;
+
+	if (f->rfd >= 0)
+		close(f->rfd);
+	if (f->wfd >= 0)
+		close(f->wfd);
+	g_string_free(f->buf, TRUE);
+	g_free(f->rel);
+	g_free(f);
+}
+
+int emub_fifo_add(struct emub *eb, const char *rel,
+		  bool (*is_name)(struct emub *eb, const char *name),
+		  void (*on_value)(struct emub *eb, const char *rel, const char *value))
+{
+	char *p = emub_sys_path(eb, rel);
+	struct emub_fifo *f;
+	GSource *src;
+
+	for (guint i = 0; eb->fifos && i < eb->fifos->len; i++)
+		if (!strcmp(((struct emub_fifo *)eb->fifos->pdata[i])->rel, rel)) {
+			g_free(p);
+			return 0; /* one driver, several devices */
+		}
+	unlink(p);
+	if (mkfifo(p, 0200) < 0) {
+		int r = -errno;
+
+		emub_log(eb, "mkfifo %s: %s", rel, g_strerror(errno));
+		g_free(p);
+		return r;
+	}
+	f = g_new0(struct emub_fifo, 1);
+	f->eb = eb;
+	f->rel = g_strdup(rel);
+	f->buf = g_string_new(NULL);
+	f->is_name = is_name;
+	f->on_value = on_value;
+	f->rfd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	f->wfd = f->rfd >= 0 ? open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	g_free(p);
+	if (f->rfd < 0 || f->wfd < 0) {
+		int r = -errno;
+
+		emub_log(eb, "open %s: %s", rel, g_strerror(errno));
+		free_fifo(f);
+		return r;
+	}
+	if (!eb->fifos)
+		eb->fifos = g_ptr_array_new_with_free_func(free_fifo);
+	g_ptr_array_add(eb->fifos, f);
+	src = g_unix_fd_source_new(f->rfd, G_IO_IN);
+	g_source_set_callback(src, G_SOURCE_FUNC(on_fifo), f, NULL);
+	g_source_attach(src, eb->ctx);
+	g_source_unref(src);
+	return 0;
+}
+
+static bool i2c_dev_name(struct emub *eb, const char *name)
+{
+	return emub_dev_by_name(eb, name) != NULL;
+}
+
+/* "echo DEV > /sys/bus/i2c/drivers/DRV/bind|unbind" */
+static void on_driver_value(struct emub *eb, const char *rel, const char *devname)
+{
+	const char *name = strrchr(rel, '/') + 1;
+	bool bind = !strcmp(name, "bind");
+	size_t dirlen = (size_t)(name - 1 - rel);
+	struct emub_dev *d = emub_dev_by_name(eb, devname);
+
+	if (!d || !d->drv || strlen(d->drv->name) + strlen("bus/i2c/drivers/") != dirlen ||
+	    strncmp(rel + strlen("bus/i2c/drivers/"), d->drv->name, strlen(d->drv->name)))
 		emub_log(eb,
 			 "%s: \"%s\": no such device for this driver (the write would fail "
 			 "with ENODEV)",
 			 rel, devname);
 	else
-		emub_dev_queue(d, bind ? EMUB_JOB_BIND : EMUB_JOB_UNBIND, NULL, NULL, 0, 0,
-			       bind ? 0 : 0, false, NULL);
-	g_free(devname);
-	g_free(buf);
-	g_free(rel);
+		emub_dev_queue(d, bind ? EMUB_JOB_BIND : EMUB_JOB_UNBIND, NULL, NULL, 0, 0, 0,
+			       false, NULL);
+}
+
+int emub_driver_files_add(struct emub *eb, const char *dir)
+{
+	char *f = g_strdup_printf("%s/bind", dir);
+	int r = emub_fifo_add(eb, f, i2c_dev_name, on_driver_value);
+
+	g_free(f);
+	if (!r) {
+		f = g_strdup_printf("%s/unbind", dir);
+		r = emub_fifo_add(eb, f, i2c_dev_name, on_driver_value);
+		g_free(f);
+	}
+	return r;
 }
 
 /* kobject_synth_uevent(): "add", "change", ... written to a uevent file */
@@ -269,9 +412,7 @@ static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)
 				continue;
 			switch (w->kind) {
 			case EMUB_WATCH_DRIVER:
-				if (ev->mask & IN_CLOSE_WRITE)
-					on_driver_write(eb, w, ev->name);
-				break;
+				break; /* bind, unbind: pipes (emub_fifo_add) */
 			case EMUB_WATCH_DEVICE:
 				on_device_event(eb, w, ev);
 				break;
@@ -297,6 +438,8 @@ static gboolean settle_cb(gpointer data)
 	struct settle *s = data;
 
 	on_inotify(s->eb->inotify_fd, G_IO_IN, s->eb);
+	for (guint i = 0; s->eb->fifos && i < s->eb->fifos->len; i++)
+		fifo_drain(s->eb->fifos->pdata[i]);
 	g_mutex_lock(&s->m);
 	s->done = true;
 	g_cond_signal(&s->c);
@@ -307,7 +450,8 @@ static gboolean settle_cb(gpointer data)
 /*
  * Handle every sysfs write that has been closed so far: the kernel queues
  * the inotify event at close(), so after a writer returned its write is
- * seen here, and the job it causes is queued when this returns.
+ * seen here, and the job it causes is queued when this returns (a write
+ * to a driver's bind or unbind pipe is there once write() returned).
  */
 void emub_settle(struct emub *eb)
 {
@@ -315,6 +459,7 @@ void emub_settle(struct emub *eb)
 
 	if (!eb->service || g_thread_self() == eb->service)
 		return;
+	emub_gpio_settle(eb); /* lines of programs that are gone are free */
 	g_mutex_init(&s.m);
 	g_cond_init(&s.c);
 	g_main_context_invoke(eb->ctx, settle_cb, &s);
@@ -374,6 +519,9 @@ void emub_service_stop(struct emub *eb)
 	if (eb->watches)
 		g_hash_table_destroy(eb->watches);
 	eb->watches = NULL;
+	if (eb->fifos)
+		g_ptr_array_free(eb->fifos, TRUE);
+	eb->fifos = NULL;
 	if (eb->inotify_fd >= 0)
 		close(eb->inotify_fd);
 	eb->inotify_fd = -1;

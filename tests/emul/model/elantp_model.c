@@ -140,6 +140,16 @@ static void write_page(struct elantp_model *m, const em_u8 *buf)
 		m->ctrl_err |= 1u << 4;
 		return;
 	}
+	if (m->cfg.power_loss_page > 0 && m->page_ptr >= (em_u32)m->cfg.power_loss_page) {
+		/* Brown-out: the page is lost, the chip starts again from its
+		 * flash (locked); the error bits of before are gone with it,
+		 * the next page finds it locked. */
+		m->cfg.power_loss_page = -1;
+		m->stats.power_losses++;
+		m->have_pending = false;
+		boot(m);
+		return;
+	}
 	if (le16(buf + 2 + ELANTP_MODEL_PAGE) != want ||
 	    (m->cfg.fail_page >= 0 && m->page_ptr >= (em_u32)m->cfg.fail_page)) {
 		m->ctrl_err |= 1u << 5;
@@ -163,8 +173,7 @@ static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 {
 	struct elantp_model *m = chip;
 
-	(void)addr;
-	if (!m->powered || m->mode == ELANTP_MODEL_OFF)
+	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	if (len == 2) {
 		m->reg = le16(buf);
@@ -260,8 +269,7 @@ static int elantp_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 {
 	struct elantp_model *m = chip;
 
-	(void)addr;
-	if (!m->powered || m->mode == ELANTP_MODEL_OFF)
+	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	if (m->reg_set)
 		return read_reg(m, buf, len);

@@ -29,7 +29,11 @@
  *    the chip resets itself (watchdog); 0x0314 = F0F0 resets it; 0x0315
  *    reads the sum of the page sums written in this IAP.
  *  - In IAP mode only the IAP registers answer: the others NAK, so the
- *    driver's probe fails on a touchpad left there.
+ *    driver's probe fails on a touchpad left there.  A touchpad that
+ *    boots in IAP (no valid application) is flashed the same way, as
+ *    elan_i2c_prepare_fw_update does from IAP: F0F0 at 0x0314 (it stays
+ *    in IAP), the password (unlocks: in IAP already), the password again,
+ *    the pages.  Pages sent while locked set the interface error (bit 4).
  *
  * Image layout beyond the driver's facts is this model's own: the bytes
  * before the signature hold the product id (LE16, at -10) and the
@@ -50,16 +54,23 @@
 enum elantp_model_mode { ELANTP_MODEL_OFF, ELANTP_MODEL_MAIN, ELANTP_MODEL_IAP };
 
 struct elantp_model_cfg {
+	em_u16 addr; /* its i2c address; 0: answers any (a chip alone on its bus) */
 	em_u16 product_id;
 	em_u8 sm_version, iap_version;
 	em_u16 max_x, max_y;
 	/* First application page: the boot code's size (0: the default, 32). */
 	em_u16 iap_start_page;
 	int fail_page; /* answer a page error from this page index on (-1 never) */
+	/* The supply drops as this page index arrives (0 or less: never;
+	 * page 0 is boot code, never written), once: the
+	 * page is lost, the chip starts again from its flash as it is (in
+	 * IAP: the application's last page was erased at the unlock) and
+	 * must be unlocked anew; the writes after it are interface errors. */
+	int power_loss_page;
 };
 
 struct elantp_model_stats {
-	unsigned resets, iap_entries, pages_written, page_errors, boots_valid;
+	unsigned resets, iap_entries, pages_written, page_errors, boots_valid, power_losses;
 };
 
 struct elantp_model {

@@ -145,8 +145,7 @@ static int elants_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 	static const em_u8 rek[] = { 0x54, 0x29, 0x00, 0x01 };
 	struct elants_model *m = chip;
 
-	(void)addr;
-	if (!m->powered || m->mode == ELANTS_MODEL_OFF)
+	if (!m->powered || m->mode == ELANTS_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	if (len == 4 && !em_memcmp(buf, soft_reset, 4)) {
 		m->stats.soft_resets++;
@@ -248,8 +247,7 @@ static int elants_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 	struct elants_model *m = chip;
 	em_u16 n;
 
-	(void)addr;
-	if (!m->powered || m->mode == ELANTS_MODEL_OFF)
+	if (!m->powered || m->mode == ELANTS_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	em_memset(buf, 0, len);
 	n = len < m->out_len ? len : m->out_len;

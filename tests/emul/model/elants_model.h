@@ -50,6 +50,7 @@ enum elants_model_mode {
 };
 
 struct elants_model_cfg {
+	em_u16 addr;	   /* its i2c address; 0: answers any (a chip alone on its bus) */
 	em_u16 hw_version; /* FW ID, what elants_i2c_%04x.bin is named by */
 	em_u16 bc_version; /* boot code << 8 | IAP version */
 	em_u16 test_version;
