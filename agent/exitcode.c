@@ -29,7 +29,8 @@ static const struct {
 	[TF_EXIT_PERMISSION] = { "permission", "permission denied opening a file or device" },
 	[TF_EXIT_EXISTS] = { "exists", "refused to overwrite an existing file" },
 	[TF_EXIT_INTERRUPTED] = { "interrupted",
-				  "stopped by a signal, undone, counts as an attempt" },
+				  "stopped by a signal (undone), or the driver was unbound "
+				  "while it flashed; counts as an attempt" },
 };
 
 const char *tf_exit_name(int code)

@@ -27,7 +27,8 @@ enum tf_exit {
 	TF_EXIT_STATE = 16,	      /* state dir or file unusable: nothing flashed */
 	TF_EXIT_PERMISSION = 17,      /* a file or device can not be opened: not root? */
 	TF_EXIT_EXISTS = 18,	      /* refused to overwrite an existing file */
-	TF_EXIT_INTERRUPTED = 19,     /* stopped by a signal; undone, counts as an attempt */
+	TF_EXIT_INTERRUPTED = 19,     /* stopped by a signal, or the driver unbound under
+				       * its update: counts as an attempt */
 	TF_EXIT_MAX_,
 };
 

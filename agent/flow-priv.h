@@ -49,6 +49,7 @@ struct run {
 	char fw_sha[65];
 	bool flashed_anything;
 	bool touched;		/* the update started: re-detect after a failure */
+	bool next_run_said;	/* the message already says what the next run can do */
 	bool foreign;		/* the chip refused the image as another chip's */
 	bool attempt_reserved;	/* this run already counts in DEV.attempts */
 	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
@@ -84,6 +85,9 @@ static inline const char *dev_of(struct run *r)
 int finish(struct run *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The chip's state over the bus, or what the bound driver shows. */
 int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err);
+/* The bound driver takes its configuration file only through
+ * caps.kernel_cfg_attr, not at probe. */
+bool cfg_through_attr(const struct run *r);
 /* chip_read(), a failure recorded with finish(). */
 int detect(struct run *r, struct tf_chip_state *st);
 /* The driver to bind: the one bound before, the profile's, the family's. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "exitcode.h"
@@ -594,6 +595,206 @@ static int bootloader_after_rebind(struct run *r)
 		      r->fam->caps.kernel_fw_attr, st.detail);
 }
 
+/*
+ * caps.kernel_fw_failure_rebind: the driver stays bound in recovery after
+ * the failed update with the chip as the failure left it, and its next
+ * update would not reset it.  Rebind once, so that a new probe resets the
+ * chip and reads it again, and look at what it found (@st, @seen).  The
+ * next run can flash only a chip whose boot code answered with the
+ * hardware id it had: the file the driver requests is named by it.
+ */
+static int failure_rebind(struct run *r, struct tf_input_watch **w, struct tf_chip_state *st,
+			  bool *seen, const char *why)
+{
+	struct tf_err e = { 0 };
+	char hw[sizeof(st->hw)];
+	int rc;
+
+	tf_snprintf(hw, sizeof(hw), "%s", r->chip.hw[0] ? r->chip.hw : st->hw);
+	rlog(r, TF_LOG_INFO,
+	     "%s stays in recovery after the failed %s without resetting the "
+	     "chip, and its next update would not reset it either: rebinding it "
+	     "so that a new probe resets the chip",
+	     r->c.dev.driver, r->fam->caps.kernel_fw_attr);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (rc)
+		return rc;
+	tf_device_refresh(&r->c.dev);
+	*seen = chip_read(r, st, &e) == 0;
+	/* The update failed before the application was replaced. */
+	if (*seen && st->mode == TF_CHIP_APP && r->chip.mode == TF_CHIP_APP &&
+	    !strcmp(st->version_str, r->chip.version_str))
+		return finish(r, TF_EXIT_IO,
+			      "%s; after a rebind the chip runs its application again "
+			      "(firmware %s)",
+			      why, st->version_str);
+	if (!*seen || st->mode != TF_CHIP_BOOTLOADER || !hw[0] || !strcmp(st->hw, hw))
+		return TF_EXIT_OK;
+	r->next_run_said = true;
+	return finish(r, TF_EXIT_BOOTLOADER,
+		      "the update through %s failed, and after a rebind %s reads "
+		      "hardware %s instead of %s: the chip did not leave the "
+		      "interrupted update on the driver's reset, and an update now "
+		      "would request the wrong file; switch the machine off (a full "
+		      "power cycle, not a reboot), then run 'touchfw run %s'",
+		      r->fam->caps.kernel_fw_attr, r->c.dev.driver,
+		      st->hw[0] ? st->hw : "(none)", hw, r->c.dev.name);
+}
+
+/* Is the device's driver gone (unbound by someone else)? */
+static bool driver_gone(struct run *r)
+{
+	tf_device_refresh(&r->c.dev);
+	return !r->c.dev.driver[0];
+}
+
+/*
+ * The driver was unbound while it flashed through its attribute, not by
+ * touchfw: neither the image's fault nor a verification that could be
+ * made.  An interruption, like a stop signal; whoever unbound the driver
+ * decides when it binds again (touchfw does not undo their unbind).
+ */
+static int unbound_under_us(struct run *r, const char *drv, const char *write_err)
+{
+	rlog(r, TF_LOG_INFO,
+	     "an interruption, not a rejection of %s: it counts as an attempt only",
+	     r->res->fw_id);
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s was unbound while it flashed through %s, not by touchfw%s%s%s: "
+		      "the update is not verified and nothing is left staged; this "
+		      "counts as an attempt, not as a failure of the firmware: the "
+		      "next bind or 'touchfw run %s' tries again",
+		      drv, r->fam->caps.kernel_fw_attr, write_err ? " (the write: " : "",
+		      write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
+}
+
+/*
+ * caps.kernel_fw_retry_bound: the driver's update failed and it is still
+ * bound.  Whether the chip was left in its bootloader can not be read
+ * through the driver (it keeps what it read at probe), so both cases are
+ * said; what holds in both is that the bound driver's next write is the
+ * way on, and that a new probe is not.
+ */
+static int retry_bound(struct run *r, const char *why)
+{
+	const char *drv = r->c.dev.driver;
+
+	r->next_run_said = true;
+	if (r->fam->caps.bus_recovery && r->ctrl->bus_recovery)
+		return finish(r, TF_EXIT_VERIFY,
+			      "%s; if the update got as far as the flash, the chip now runs "
+			      "its bootloader while %s stays bound, still reporting the "
+			      "firmware it had; its %s flashes from there, so the next "
+			      "'touchfw run %s' tries again; after an unbind or a reboot %s "
+			      "can not bind (its probe fails on a chip in its bootloader), "
+			      "and 'touchfw run %s' then recovers the chip over the bus, as "
+			      "the board profile allows (allow-bus-recovery)",
+			      why, drv, r->fam->caps.kernel_fw_attr, r->c.dev.name, drv,
+			      r->c.dev.name);
+	return finish(r, TF_EXIT_VERIFY,
+		      "%s; if the update got as far as the flash, the chip now runs its "
+		      "bootloader while %s stays bound, still reporting the firmware it "
+		      "had; its %s flashes from there, so the next 'touchfw run %s' tries "
+		      "again; do not unbind %s or reboot before that: its probe fails on "
+		      "a chip in its bootloader, and %s",
+		      why, drv, r->fam->caps.kernel_fw_attr, r->c.dev.name, drv,
+		      r->fam->caps.bus_recovery
+			      ? "the board profile does not allow touchfw to recover the "
+				"chip over the bus (allow-bus-recovery)"
+			      : "touchfw can not flash the chip without its driver");
+}
+
+/* Does the bound driver take its configuration file only through
+ * caps.kernel_cfg_attr (not at probe)? */
+bool cfg_through_attr(const struct run *r)
+{
+	for (const char *const *d = r->fam->caps.kernel_cfg_attr_drivers; d && *d; d++)
+		if (!strcmp(*d, r->c.dev.driver))
+			return true;
+	return false;
+}
+
+/*
+ * caps.kernel_cfg_attr: stage the file as @name, write the attribute (the
+ * kernel's write returns when the driver has applied it), read the
+ * driver's config CRC until it shows the file's (the driver learns it from
+ * the chip's message after its reset), then rebind it for its input device
+ * -- on every way out once the attribute was written.
+ */
+static int config_attr(struct run *r, struct tf_input_watch **w, const char *name)
+{
+	const struct tf_family_caps *caps = &r->fam->caps;
+	unsigned ms = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
+						: r->s->input_timeout_ms;
+	struct tf_fw_stage stage;
+	struct tf_chip_state st = { 0 };
+	struct tf_err err = { 0 }, e2 = { 0 };
+	uint64_t end;
+	bool seen = false;
+	int wr, rc;
+
+	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
+			r->cfg_data, r->cfg_len, &err) < 0)
+		return finish(r, TF_EXIT_IO, "%s", err.msg);
+	rlog(r, TF_LOG_INFO, "config: staged %s as %s; asking %s to apply it (%s)",
+	     r->res->cfg_id, stage.file, r->c.dev.driver, caps->kernel_cfg_attr);
+	/* A probe may register the input device before its attribute
+	 * group (some drivers do): after a rebind that was not ours to
+	 * wait for, the attribute may come a moment later. */
+	end = tf_now_ms() + ms;
+	for (;;) {
+		char path[sizeof(r->c.dev.syspath) + 64];
+		struct stat sb;
+
+		tf_snprintf(path, sizeof(path), "%s/%s", r->c.dev.syspath,
+			    caps->kernel_cfg_attr);
+		if (stat(path, &sb) == 0 || tf_now_ms() >= end || tf_stop_requested())
+			break;
+		tf_sleep_us(10000);
+	}
+	r->flashed_anything = true;
+	wr = tf_device_attr_write(&r->c.dev, caps->kernel_cfg_attr, caps->kernel_cfg_value,
+				  &err);
+	end = tf_now_ms() + ms;
+	while (wr == 0 && !tf_stop_requested()) {
+		seen = chip_read(r, &st, &e2) == 0 && st.mode == TF_CHIP_APP &&
+		       st.has_config_crc;
+		if ((seen && st.config_crc == r->cfg_crc) || tf_now_ms() >= end)
+			break;
+		tf_sleep_us(20000);
+	}
+	tf_fw_unstage(&stage);
+	rlog(r, TF_LOG_INFO, "%s applies no configuration to its input device: rebinding it",
+	     r->c.dev.driver);
+	tf_input_watch_free(*w);
+	*w = NULL;
+	rc = rebind(r, w);
+	if (!rc && !tf_stop_requested())
+		rc = wait_input(r, *w);
+	if (tf_stop_requested())
+		return interrupted(r, "while the driver applied the config (the driver "
+				      "bound again; not verified)");
+	if (wr < 0)
+		return finish(r, TF_EXIT_VERIFY, "config %s: %s", r->res->cfg_id, err.msg);
+	if (!seen)
+		return finish(r, TF_EXIT_VERIFY,
+			      "config %s: no config CRC could be read through %s within %u ms "
+			      "after %s (not verified)",
+			      r->res->cfg_id, r->c.dev.driver, ms, caps->kernel_cfg_attr);
+	if (st.config_crc != r->cfg_crc)
+		return finish(r, TF_EXIT_VERIFY,
+			      "config %s: after %s the chip's config CRC is 0x%06X (through "
+			      "%s), expected 0x%06X",
+			      r->res->cfg_id, caps->kernel_cfg_attr, st.config_crc,
+			      r->c.dev.driver, r->cfg_crc);
+	rlog(r, TF_LOG_INFO,
+	     "config: the chip's config CRC is 0x%06X after %s, as the file says",
+	     st.config_crc, caps->kernel_cfg_attr);
+	return rc;
+}
+
 /* Kernel-assisted: the driver flashes, from a staged image. */
 static int path_update_fw(struct run *r, struct tf_input_watch **w)
 {
@@ -601,7 +802,10 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	struct tf_err err = { 0 };
 	char name[TF_FW_NAME_MAX];
 	const uint8_t *img;
+	char drv[64];
 	size_t len;
+	bool gone;
+	bool rebound = false;
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
@@ -626,12 +830,21 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		rlog(r, TF_LOG_INFO, "staged %s as %s; asking %s to flash it (%s)",
 		     r->res->fw_id, stage.file, r->c.dev.driver, caps->kernel_fw_attr);
 		r->flashed_anything = true;
+		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 		/* Synchronous on a real kernel: returns when the driver is done. */
 		wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					  caps->kernel_fw_value, &err);
-		if (wr == 0 && !tf_stop_requested() && rebind_after_update(r)) {
+		gone = !tf_stop_requested() && driver_gone(r);
+		/* After a failed write the driver stays bound for the next
+		 * update_fw to flash from the bootloader (a touchpad driver's probe
+		 * would even fail then): no rebind; nor after someone else
+		 * unbound it. */
+		rebound = wr == 0 && !gone && rebind_after_update(r);
+		if (rebound) {
 			/* It re-read the chip but keeps (or never had) its old
-			 * input device: a new probe registers one. */
+			 * input device: a new probe registers one -- after a
+			 * stopped run's write too (the write has returned, the
+			 * driver is done; nothing else would bind it again). */
 			rlog(r, TF_LOG_INFO,
 			     "%s registers no input device again after %s: "
 			     "rebinding it",
@@ -639,21 +852,30 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			tf_input_watch_free(*w);
 			*w = NULL;
 			rc = rebind(r, w);
-			if (!rc)
+			if (!rc && !tf_stop_requested())
 				rc = bootloader_after_rebind(r);
-			if (!rc)
+			if (!rc && !tf_stop_requested())
 				rc = wait_input(r, *w);
 		} else {
 			/* The driver re-initialises and registers a new input
 			 * device. */
-			rc = wr < 0 || tf_stop_requested() ? TF_EXIT_OK : wait_input(r, *w);
+			rc = wr < 0 || gone || tf_stop_requested() ? TF_EXIT_OK
+								   : wait_input(r, *w);
+			/* ... unless someone unbinds it meanwhile. */
+			gone = gone || (rc && !tf_stop_requested() && driver_gone(r));
 		}
 		tf_fw_unstage(&stage);
 		/* The kernel's write returns when the driver is done: a stop
 		 * is seen after it, with nothing of ours left staged. */
 		if (tf_stop_requested())
-			return interrupted(r, "while the driver flashed (its update was "
-					      "left to finish; not verified)");
+			return interrupted(r,
+					   rebound ? "while the driver flashed (its update "
+						     "was left to finish and the driver "
+						     "bound again; not verified)"
+						   : "while the driver flashed (its update was "
+						     "left to finish; not verified)");
+		if (gone)
+			return unbound_under_us(r, drv, wr < 0 ? err.msg : NULL);
 		if (wr < 0 || rc) {
 			struct tf_chip_state st;
 			struct tf_err e2 = { 0 };
@@ -662,6 +884,17 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			rlog(r, TF_LOG_WARNING, "driver update failed: %s",
 			     wr < 0 ? err.msg : r->res->message);
 			seen = chip_read(r, &st, &e2) == 0;
+			if (wr < 0 && seen && st.mode == TF_CHIP_BOOTLOADER &&
+			    r->fam->caps.kernel_fw_failure_rebind && r->c.dev.driver[0]) {
+				rc = failure_rebind(r, w, &st, &seen, err.msg);
+				if (rc) {
+					err.rejected = r->ops->kernel_fw_rejected &&
+						       r->ops->kernel_fw_rejected(err.code,
+										  &st);
+					record_blob_failure(r, &err);
+					return rc;
+				}
+			}
 			if ((r->via_driver || through_driver_in_bootloader(r)) && seen &&
 			    st.mode == TF_CHIP_BOOTLOADER) {
 				char msg[sizeof(r->res->message)];
@@ -697,6 +930,9 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			else
 				err.rejected = false;
 			record_blob_failure(r, &err);
+			if (wr < 0 && !err.rejected && r->fam->caps.kernel_fw_retry_bound &&
+			    !driver_gone(r))
+				return retry_bound(r, err.msg);
 			return rc ? rc : finish(r, TF_EXIT_VERIFY, "%s", err.msg);
 		}
 		rc = detect(r, &r->chip);
@@ -734,6 +970,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		}
 		if (!r->fw_img)
 			tf_snprintf(r->res->path, sizeof(r->res->path), "driver-config");
+		if (cfg_through_attr(r))
+			return config_attr(r, w, name);
 		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)

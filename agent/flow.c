@@ -469,8 +469,11 @@ int detect(struct run *r, struct tf_chip_state *st)
 	struct tf_err err = { 0 };
 
 	if (chip_read(r, st, &err) < 0)
-		return finish(r, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO, "%s",
-			      err.msg);
+		return finish(r,
+			      err.code == EBADMSG || err.code == EOPNOTSUPP
+				      ? TF_EXIT_UNSUPPORTED
+				      : TF_EXIT_IO,
+			      "%s", err.msg);
 	return TF_EXIT_OK;
 }
 
@@ -601,7 +604,7 @@ static int step_detect(struct run *r)
 	} else {
 		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
-	if (r->fam->caps.kernel_cfg &&
+	if (r->fam->caps.kernel_cfg && !cfg_through_attr(r) &&
 	    r->ops->kernel_cfg_name(&r->c, &r->chip, cfg_name, sizeof(cfg_name), &err) == 0 &&
 	    tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
 			     r->s->firmware_class_path, cfg_name, found, sizeof(found)) == 0)
@@ -827,6 +830,32 @@ static int step_verify(struct run *r)
  * Completes the message with the state found and returns the exit code
  * that state calls for.
  */
+/*
+ * What the message promised of the next run holds within the attempt
+ * limit and after the back-off: say which applies (the count is known
+ * only once this failure is recorded).
+ */
+static void attempt_note(struct run *r, unsigned count)
+{
+	char *m = r->res->message;
+	size_t n = strlen(m), size = sizeof(r->res->message);
+	uint64_t now = (uint64_t)time(NULL);
+	struct tf_attempts a;
+
+	if (!count || n >= size)
+		return;
+	if (count >= r->s->max_attempts)
+		snprintf(m + n, size - n,
+			 "; that was attempt %u of %u: touchfw leaves %s alone until "
+			 "'touchfw run --force %s' or a reboot",
+			 count, r->s->max_attempts, r->c.dev.name, r->c.dev.name);
+	else if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) == 0 &&
+		 a.next_allowed > now)
+		snprintf(m + n, size - n,
+			 "; attempt %u of %u: the next one waits %llus (back-off)", count,
+			 r->s->max_attempts, (unsigned long long)(a.next_allowed - now));
+}
+
 static int after_failure(struct run *r, int rc)
 {
 	struct tf_chip_state st;
@@ -835,7 +864,8 @@ static int after_failure(struct run *r, int rc)
 	size_t n = strlen(m), size = sizeof(r->res->message);
 	int i;
 
-	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED)
+	if (!r->touched || !(r->c.bus || r->via_driver) || rc == TF_EXIT_INTERRUPTED ||
+	    r->next_run_said)
 		return rc;
 	tf_device_refresh(&r->c.dev);
 	/* A driver probing after the rebind may hold the chip in reset for a
@@ -967,6 +997,7 @@ static void record(struct run *r)
 			     "attempt %u of %u failed: giving up on this device "
 			     "until 'touchfw run --force %s' or a reboot",
 			     count, r->s->max_attempts, r->c.dev.name);
+		attempt_note(r, count);
 	}
 }
 

@@ -243,10 +243,33 @@ struct tf_family_caps {
 	 * after a write to kernel_fw_attr: the flow unbinds and binds them
 	 * afterwards.  NULL-terminated; NULL: none. */
 	const char *const *kernel_fw_rebind;
+	/* With kernel_fw_bootloader: after a failed write to kernel_fw_attr
+	 * the driver stays bound in its recovery mode without resetting the
+	 * chip, and its next update skips the reset too, so a chip the
+	 * failure left mid-update would not answer it.  The flow rebinds
+	 * once (a new probe resets the chip and reads it again) and promises
+	 * the next run only when that probe found the chip's boot code with
+	 * the hardware id it had. */
+	bool kernel_fw_failure_rebind;
+	/* Without kernel_fw_bootloader: after a failed write to
+	 * kernel_fw_attr the driver stays bound (still reporting the old
+	 * firmware) and its next write flashes the chip from its bootloader,
+	 * but a new probe fails on a chip there.  The flow leaves it bound
+	 * and says so: the next run tries again, an unbind or reboot first
+	 * leaves no driver to do it. */
+	bool kernel_fw_retry_bound;
 	/* The driver applies a configuration file (kernel_cfg_name) at every
 	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
 	 * where the driver requests none; the flow then writes over the bus. */
 	bool kernel_cfg;
+	/* Drivers (of ids->drivers) that apply the kernel_cfg_name file only
+	 * when @kernel_cfg_value is written to their attribute
+	 * @kernel_cfg_attr (not at probe): the flow stages the file, writes
+	 * the attribute, then reads the driver's config CRC (detect) and
+	 * rebinds for the input device.  NULL-terminated; NULL: none. */
+	const char *const *kernel_cfg_attr_drivers;
+	const char *kernel_cfg_attr;
+	const char *kernel_cfg_value;
 	/* write_config is safe with the driver bound and working (the driver
 	 * only reads the chip; the configuration registers are the chip's to
 	 * judge), so a configuration needs no unbind: write, then rebind. */

@@ -117,6 +117,18 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 			k++;
 		NEED(*k, "%s: kernel_fw_rebind names %s, not one of its drivers", n, *d);
 	}
+	NEED(!c->kernel_cfg_attr_drivers ||
+		     (c->kernel_cfg && c->kernel_cfg_attr && c->kernel_cfg_value),
+	     "%s: kernel_cfg_attr_drivers needs kernel_cfg, kernel_cfg_attr and "
+	     "kernel_cfg_value",
+	     n);
+	for (const char *const *d = c->kernel_cfg_attr_drivers; d && *d; d++) {
+		const char *const *k = f->ids->drivers;
+
+		while (*k && strcmp(*k, *d))
+			k++;
+		NEED(*k, "%s: kernel_cfg_attr_drivers names %s, not one of its drivers", n, *d);
+	}
 	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
 			     f->version->format),
 	     "%s: a version scheme needs name, syntax, parse and format", n);

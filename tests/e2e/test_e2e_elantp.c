@@ -36,10 +36,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The touchpad at 0x15 running firmware @fw (0: left in IAP: then the
- * platform powers it, as boards that allow its recovery do; else the
- * driver), @extra chip keys; @he_args not NULL: every uevent runs
- * handle-event (udev's RUN). */
+/* The touchpad at 0x15 running firmware @fw (0: left in IAP), @extra chip
+ * keys; powered by the platform where left in IAP or where the board
+ * allows its recovery (the -iap boards), as such boards do, else by the
+ * driver; @he_args not NULL: every uevent runs handle-event (udev's RUN). */
 static void start_he(const char *compatible, unsigned fw, const char *extra,
 		     const char *he_args)
 {
@@ -69,7 +69,8 @@ static void start_he(const char *compatible, unsigned fw, const char *extra,
 			     "lines = 8\n"
 			     "line.0 = TP_RESET\n"
 			     "line.1 = TP_INT\n",
-			     compatible, fw, fw ? "driver" : "always-on",
+			     compatible, fw,
+			     fw && !strstr(compatible, "-iap") ? "driver" : "always-on",
 			     extra ? extra : "") > 0);
 	e2e_start_ex(&E, b, he_args);
 	free(b);
@@ -164,8 +165,22 @@ static void test_page_error_midway_fails_the_write_and_leaves_iap(void **state)
 	assert_true(c.stats.page_errors >= 3);
 	/* No re-probe after a failed update: elan_i2c stays bound (a
 	 * rebind would fail, the touchpad answering only IAP registers),
-	 * and the next update_fw flashes from IAP. */
+	 * and the next update_fw flashes from IAP: touchfw says so. */
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	e2e_said(&E, "the chip now runs its bootloader while elan_i2c stays bound, still "
+		     "reporting the firmware it had; its update_fw flashes from there, so the "
+		     "next 'touchfw run 1-0015' tries again; do not unbind elan_i2c or reboot "
+		     "before that: its probe fails on a chip in its bootloader, and the board "
+		     "profile does not allow touchfw to recover the chip over the bus "
+		     "(allow-bus-recovery)");
+	/* ... and it does: the page fault was passing. */
+	emub_lock(E.eb);
+	emub_chip_elantp(E.eb, "touchpad")->cfg.fail_page = -1;
+	emub_unlock(E.eb);
+	expect_rc(0, "run", DEV);
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_MAIN);
+	assert_int_equal(c.fw, 6);
 }
 
 static void test_driver_without_input_device_fails_verification(void **state)
@@ -280,6 +295,38 @@ static void test_touchpad_in_iap_is_recovered_over_i2c_dev_where_allowed(void **
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	e2e_said(&E, "running 6.0");
 	assert_int_equal(chip().stats.pages_written, 512 - 32);
+}
+
+/* The same failure where the board allows recovery over i2c-dev: the
+ * message says the other way on, and it holds -- after an unbind elan_i2c
+ * can not bind, and the next run recovers the touchpad over the bus. */
+static void test_page_error_midway_where_recovery_is_allowed_names_it(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start_he("touchfw,emul-elantp-iap", 5, "fault.iap_page_error = 100\n", NULL);
+	expect_rc(TF_EXIT_VERIFY, "run", DEV);
+	e2e_said(&E,
+		 "its update_fw flashes from there, so the next 'touchfw run 1-0015' tries "
+		 "again; after an unbind or a reboot elan_i2c can not bind (its probe fails "
+		 "on a chip in its bootloader), and 'touchfw run 1-0015' then recovers the "
+		 "chip over the bus, as the board profile allows (allow-bus-recovery)");
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	assert_int_equal(chip().mode, ELANTP_MODEL_IAP);
+	emub_lock(E.eb);
+	emub_chip_elantp(E.eb, "touchpad")->cfg.fail_page = -1;
+	emub_unlock(E.eb);
+	assert_int_equal(emub_unbind(E.eb, "touchpad"), 0);
+	/* elan_i2c's probe fails on the touchpad in IAP. */
+	assert_int_not_equal(emub_bind(E.eb, "touchpad"), 0);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "bootloader mode: IAP mode at 0x15");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_MAIN);
+	assert_int_equal(c.fw, 6);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
 }
 
 /* The board's profile as the example, but without allow-bus-recovery, as
@@ -419,6 +466,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_touchpad_in_iap_is_recovered_over_i2c_dev_where_allowed, teardown),
+		cmocka_unit_test_teardown(
+			test_page_error_midway_where_recovery_is_allowed_names_it, teardown),
 		cmocka_unit_test_teardown(
 			test_touchpad_in_iap_without_consent_is_left_untouched, teardown),
 		cmocka_unit_test_teardown(test_page_errors_midway_leave_iap_for_the_next_run,

@@ -9,7 +9,9 @@
  * keeps its old input device) and checks fw_version, iap_mode and the new
  * input device.  Paths: an older application, a chip in recovery (the
  * driver binds and flashes it there), detection by the hello packet with
- * no driver; faults: an IAP that fails midway, a driver that registers no
+ * no driver; faults: an IAP that fails midway (touchfw rebinds so that the
+ * driver's probe resets the chip, and the next run flashes it; a chip
+ * that ignores that reset is explained), a driver that registers no
  * input device, an image the driver would refuse, an image for other
  * hardware, no board profile.
  */
@@ -46,8 +48,9 @@ static int teardown(void **state)
 }
 
 /* The chip at 0x10 with firmware @fw (0: empty flash), @extra keys; its
- * supplies switched by the driver, or with @always_on by the platform (as
- * elants_i2c assumes where it has no reset GPIO). */
+ * supplies and reset line switched by the driver, or with @always_on by
+ * the platform (as elants_i2c assumes where it has no reset GPIO, which
+ * it then does not have). */
 static void start_he(const char *compatible, unsigned fw, bool always_on, const char *extra,
 		     const char *he_args)
 {
@@ -70,6 +73,7 @@ static void start_he(const char *compatible, unsigned fw, bool always_on, const 
 			     "elants.hw_version = 0x%04x\n"
 			     "elants.fw_version = 0x%04x\n"
 			     "power = %s\n"
+			     "%s"
 			     "int_gpio = 1\n"
 			     "%s"
 			     "[gpiochip]\n"
@@ -78,7 +82,7 @@ static void start_he(const char *compatible, unsigned fw, bool always_on, const 
 			     "line.0 = TS_RESET\n"
 			     "line.1 = TS_INT\n",
 			     compatible, HW, fw, always_on ? "always-on" : "driver",
-			     extra ? extra : "") > 0);
+			     always_on ? "" : "reset_gpio = 0\n", extra ? extra : "") > 0);
 	e2e_start_ex(&E, b, he_args);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
@@ -259,27 +263,107 @@ static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
 
 /* ------------------------------------------------------------ faults */
 
-static void test_iap_failing_midway_leaves_recovery_and_says_so(void **state)
+static void test_iap_failing_midway_is_reprobed_and_the_next_run_flashes(void **state)
 {
+	struct elants_model *m;
 	struct chip c;
 
 	(void)state;
 	start("touchfw,emul-elants", OLD_FW, "fault.iap_nak_page = 10\n");
 	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
 	/* elants_i2c_fw_update returns the IAP's error to the writer and
-	 * stays bound in recovery (no re-probe, nothing to rebind). */
+	 * stays bound in recovery without resetting the chip, which is
+	 * still in IAP: its next update (54 00 12 34, no reset) would not
+	 * be answered.  touchfw rebinds: the new probe resets the chip into
+	 * its boot code. */
 	e2e_said(&E, "driver update failed: writing update_fw: Input/output error");
-	e2e_said(&E, "writing update_fw: Input/output error; the chip is in its bootloader");
-	e2e_not_said(&E, "rebinding it");
+	e2e_said(&E, "rebinding it so that a new probe resets the chip");
+	e2e_said(&E, "writing update_fw: Input/output error; the chip is in its bootloader: "
+		     "the next bind or 'touchfw run 1-0010' flashes it again");
 	c = chip();
-	/* The driver sends no reset after a failed IAP: the chip is still in
-	 * it, without a valid application. */
-	assert_int_equal(c.mode, ELANTS_MODEL_IAP);
+	assert_int_equal(c.mode, ELANTS_MODEL_RECOVERY);
 	assert_int_equal(c.stats.pages_written, 10);
 	assert_true(c.stats.bad_acks >= 30);
-	/* The driver stays bound, its iap_mode Recovery: the next run
-	 * retries through update_fw (forced IAP). */
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	/* ... and it does: the page fault was passing. */
+	emub_lock(E.eb);
+	m = emub_chip_elants(E.eb, "touchscreen");
+	m->cfg.nak_iap_page = -1;
+	emub_unlock(E.eb);
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "verified: firmware (bootloader) -> 5512");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(c.fw, DB_FW);
+	assert_int_equal(c.stats.iap_entries, 2);
+}
+
+/* A chip that never acknowledged the IAP still holds its application, but
+ * elants_i2c marks recovery all the same, and its next update would send
+ * the recovery entry to a running application.  The rebind's probe finds
+ * the application: the touchscreen works on, and the next run updates it
+ * the normal way. */
+static void test_refused_iap_is_reprobed_back_to_the_application(void **state)
+{
+	struct elants_model *m;
+	struct chip c;
+
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "fault.refuse_iap = true\n");
+	expect_rc(TF_EXIT_IO, "run", DEV);
+	e2e_said(&E, "rebinding it so that a new probe resets the chip");
+	e2e_said(&E, "writing update_fw: Input/output error; after a rebind the chip runs its "
+		     "application again (firmware 5511)");
+	e2e_not_said(&E, "flashes it again");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_NORMAL);
+	assert_int_equal(c.fw, OLD_FW);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	emub_lock(E.eb);
+	m = emub_chip_elants(E.eb, "touchscreen");
+	m->cfg.refuse_iap = false;
+	emub_unlock(E.eb);
+	expect_rc(0, "run", DEV);
+	assert_int_equal(chip().fw, DB_FW);
+}
+
+/* Without a reset line the driver's soft reset is all a rebind sends; a
+ * chip that stays in IAP through it answers no hardware id, and touchfw
+ * says what brings it back instead of promising the next run. */
+static void test_chip_staying_in_iap_through_the_reprobe_is_explained(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start_ex("touchfw,emul-elants", OLD_FW, true,
+		 "fault.iap_nak_page = 10\nfault.iap_ignores_reset = true\n");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	e2e_said(&E, "rebinding it so that a new probe resets the chip");
+	e2e_said(&E, "after a rebind elants_i2c reads hardware 0000 instead of 2a1c: the chip "
+		     "did not leave the interrupted update on the driver's reset");
+	e2e_said(&E, "switch the machine off (a full power cycle, not a reboot), then run "
+		     "'touchfw run 1-0010'");
+	e2e_not_said(&E, "flashes it again");
+	c = chip();
+	assert_int_equal(c.mode, ELANTS_MODEL_IAP);
+	assert_int_equal(c.stats.iap_entries, 1);
+}
+
+/* The promise of a next run holds after the back-off, and within the
+ * attempt limit: the message says which. */
+static void test_failure_message_names_the_back_off_and_the_limit(void **state)
+{
+	(void)state;
+	start("touchfw,emul-elants", OLD_FW, "fault.iap_nak_page = 10\n");
+	e2e_settings(&E, "backoff_s = 600\nmax_attempts = 2");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	e2e_said(&E, "flashes it again; attempt 1 of 2: the next one waits 600s (back-off)");
+	expect_rc(TF_EXIT_BACKOFF, "run", DEV);
+	expect_rc(TF_EXIT_BOOTLOADER, "run", "--force", DEV);
+	e2e_said(&E, "that was attempt 2 of 2: touchfw leaves 1-0010 alone until 'touchfw run "
+		     "--force 1-0010' or a reboot");
+	expect_rc(TF_EXIT_BACKOFF, "run", DEV);
+	e2e_said(&E, "gave up after 2 failed attempts");
 }
 
 static void test_driver_without_input_device_fails_verification(void **state)
@@ -351,7 +435,13 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_bind_in_recovery_is_handled_from_the_uevent,
 					  teardown),
-		cmocka_unit_test_teardown(test_iap_failing_midway_leaves_recovery_and_says_so,
+		cmocka_unit_test_teardown(
+			test_iap_failing_midway_is_reprobed_and_the_next_run_flashes, teardown),
+		cmocka_unit_test_teardown(
+			test_chip_staying_in_iap_through_the_reprobe_is_explained, teardown),
+		cmocka_unit_test_teardown(test_refused_iap_is_reprobed_back_to_the_application,
+					  teardown),
+		cmocka_unit_test_teardown(test_failure_message_names_the_back_off_and_the_limit,
 					  teardown),
 		cmocka_unit_test_teardown(test_driver_without_input_device_fails_verification,
 					  teardown),

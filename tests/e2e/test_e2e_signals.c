@@ -124,24 +124,36 @@ static void test_sigterm_on_the_unbind_path(void **state)
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
+/* `touchfw run 1-004a` in the background, returned once it has staged the
+ * image and asked the driver to flash it (the loader's path points at the
+ * staging directory); @before: the loader's path until then. */
+static struct emub_child *run_until_staged(char *before, size_t size)
+{
+	char now[300], staging[400];
+	struct emub_child *child;
+
+	e2e_settings(&E, "input_timeout_ms = 20000");
+	loader_path(before, size);
+	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
+	child = e2e_spawn(&E, "run", "1-004a", NULL);
+	do {
+		usleep(2000);
+		loader_path(now, sizeof(now));
+	} while (strcmp(now, staging));
+	return child;
+}
+
 static void test_sigterm_while_the_driver_flashes(void **state)
 {
-	char before[300], now[300], staging[400];
+	char before[300], now[300];
 	struct emub_child *child;
 	int st;
 
 	(void)state;
 	/* power = driver, chip in application mode: update_fw. */
 	start_realtime("touchfw,emul-demo", "app", "driver");
-	e2e_settings(&E, "input_timeout_ms = 20000");
-	loader_path(before, sizeof(before));
-	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
-	child = e2e_spawn(&E, "run", "1-004a", NULL);
 	/* Stop it once the image is staged and the driver asked to flash. */
-	do {
-		usleep(5000);
-		loader_path(now, sizeof(now));
-	} while (strcmp(now, staging));
+	child = run_until_staged(before, sizeof(before));
 	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
 	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
 	assert_true(WIFEXITED(st));
@@ -160,6 +172,78 @@ static void test_sigterm_while_the_driver_flashes(void **state)
 	/* Whatever the driver made of it, the next run brings the chip up. */
 	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
 	assert_int_equal(e2e_chip(&E).version, 0x21);
+}
+
+/*
+ * Someone unbinds the driver while it flashes through update_fw (issue 15
+ * leftover): before its store runs (the write finds no attribute) or in
+ * the middle (removing the attribute waits for the store).  Neither a
+ * verdict on the image nor a verification that could be made: an
+ * interruption (exit 19), counted as an attempt; touchfw does not bind
+ * the driver again behind the back of whoever unbound it; the next bind,
+ * or the next run (which binds it, power = driver), brings the chip up.
+ */
+static void unbind_during_update_fw(unsigned frames, bool bind_back)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", "app", "1.0.AA", "driver", NULL);
+	char before[300], now[300], *mt;
+	struct emub_child *child;
+	int st;
+
+	/* An adapter without a transfer limit: the driver's own flash runs
+	 * to its end (a couple of seconds in real time). */
+	assert_non_null(b);
+	mt = strstr(b, "max_transfer = 255\n");
+	assert_non_null(mt);
+	memmove(mt, mt + strlen("max_transfer = 255\n"),
+		strlen(mt + strlen("max_transfer = 255\n")) + 1);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	emub_set_realtime(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	child = run_until_staged(before, sizeof(before));
+	while (frames && e2e_chip(&E).stats.frames_passed < frames)
+		usleep(5000);
+	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != TF_EXIT_INTERRUPTED ||
+	    !strstr(emub_child_stderr(child),
+		    "atmel_mxt_ts was unbound while it flashed through update_fw, not by "
+		    "touchfw") ||
+	    !strstr(emub_child_stderr(child), "counts as an attempt, not as a failure") ||
+	    !strstr(emub_child_stderr(child), "'touchfw run 1-004a' tries again")) {
+		fprintf(stderr, "exit %d\n%s", WEXITSTATUS(st), emub_child_stderr(child));
+		fail_msg("unexpected exit or message");
+	}
+	emub_child_free(child);
+	loader_path(now, sizeof(now));
+	assert_string_equal(now, before);
+	assert_int_equal(staged_files(), 0);
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	if (bind_back) {
+		/* "the next bind": whoever unbound it binds it again. */
+		assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
+		assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 30000), 0);
+	}
+	if (e2e_touchfw(&E, "run", "1-004a") != 0) {
+		fprintf(stderr, "%s", E.err ? E.err : "");
+		fail_msg("the next run failed");
+	}
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+}
+
+static void test_driver_unbound_before_its_update_fw_store(void **state)
+{
+	(void)state;
+	unbind_during_update_fw(0, true);
+}
+
+static void test_driver_unbound_while_its_update_fw_store_flashes(void **state)
+{
+	(void)state;
+	unbind_during_update_fw(20, false);
 }
 
 static void test_stale_staging_from_a_killed_run_is_repaired(void **state)
@@ -230,6 +314,10 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_sigterm_on_the_unbind_path, teardown),
 		cmocka_unit_test_teardown(test_sigterm_while_the_driver_flashes, teardown),
+		cmocka_unit_test_teardown(test_driver_unbound_before_its_update_fw_store,
+					  teardown),
+		cmocka_unit_test_teardown(test_driver_unbound_while_its_update_fw_store_flashes,
+					  teardown),
 		cmocka_unit_test_teardown(test_stale_staging_from_a_killed_run_is_repaired,
 					  teardown),
 	};

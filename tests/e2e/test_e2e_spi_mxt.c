@@ -173,6 +173,7 @@ static void test_probe_reads_an_unbound_chip_over_spidev(void **state)
 static void test_run_flashes_a_chip_without_firmware(void **state)
 {
 	struct emub_spi_stats st;
+	struct mxt_spi_stats spi_st;
 
 	(void)state;
 	start("no-image", "always-on", NULL);
@@ -189,7 +190,12 @@ static void test_run_flashes_a_chip_without_firmware(void **state)
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
 	assert_int_equal(mxt_model_nvm_config_crc(chip()), 0x06F670);
+	spi_st = emub_spi_mxt(E.eb, "touchscreen")->stats;
 	emub_unlock(E.eb);
+	/* every response was asked for after the chip's preparation time
+	 * (touchfw's delay_usecs + cs_change gap) */
+	assert_int_equal(spi_st.early_responses, 0);
+	assert_true(spi_st.responses > 10);
 	/* the driver took it again: its input device is there */
 	e2e_said(&E, "input device input0");
 	assert_int_equal(inputs(), 1);
@@ -259,13 +265,13 @@ static void test_power_driver_reads_the_chip_through_the_driver(void **state)
 	assert_int_equal(e2e_touchfw(&E, "status", "spi1.0"), 0);
 	assert_non_null(strstr(E.out, "1.0.AA"));
 	assert_non_null(strstr(E.out, "162.6"));
-	/* a dry run refuses what the run would refuse: the configuration */
-	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 13);
-	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
-	db_without_config();
+	/* the configuration goes through the driver too (update_cfg) */
+	assert_non_null(strstr(E.out, "flash 3.0.10 + config"));
 	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 0);
 	e2e_said(&E, "would flash firmware mxt1664s-fw-3.0.10 (67363 bytes) through "
-		     "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power)");
+		     "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power); "
+		     "would write config mxt1664s-cfg-3.0.10 (CRC 0x06F670; after the new "
+		     "firmware)");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
@@ -321,20 +327,64 @@ static void test_power_driver_run_flashes_a_chip_without_firmware(void **state)
 	e2e_said(&E, "up to date (firmware 3.0.10");
 }
 
-static void test_power_driver_with_a_config_is_refused_before_flashing(void **state)
+static void test_power_driver_flashes_and_configures_through_the_driver(void **state)
 {
+	int result = -1;
+
 	(void)state;
-	/* the database has a configuration for the 1664S, which mchp_spi_ts
-	 * could only take through update_cfg */
+	/* firmware through update_fw, then the database's configuration
+	 * through update_cfg (mchp_spi_ts loads maxtouch.cfg only there) */
 	start("no-image", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
-	e2e_said(&E, "mchp_spi_ts loads no configuration file at probe");
-	e2e_said(&E, "nothing was written");
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
+	e2e_said(&E, "asking mchp_spi_ts to apply it (update_cfg)");
+	e2e_said(&E, "config: the chip's config CRC is 0x06F670 after update_cfg, as the file "
+		     "says");
+	assert_int_equal(emub_spi_update_cfg_result(E.eb, "touchscreen", &result), 0);
+	assert_int_equal(result, 0);
 	emub_lock(E.eb);
-	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
-	assert_int_equal(mxt_model_stats(chip())->frames_passed, 0);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	assert_int_equal(mxt_model_nvm_config_crc(chip()), 0x06F670);
 	emub_unlock(E.eb);
 	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+	/* the next run has nothing to do: the config the chip runs, read
+	 * through mem_access, has the file's CRC (the driver's config_crc
+	 * says nothing after a plain probe) */
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_said(&E, "up to date (firmware 3.0.10, config matches)");
+}
+
+/* A configuration for another firmware (another info CRC): mxt_update_cfg
+ * would clear the chip's configuration and then refuse the file -- touchfw
+ * holds it against the info block (mem_access) and writes nothing. */
+static void test_power_driver_config_for_other_info_block_is_refused(void **state)
+{
+	char path[400], *text = NULL;
+	size_t len;
+	int result;
+	uint32_t before;
+
+	(void)state;
+	start("app", "driver", NULL);
+	emub_lock(E.eb);
+	before = mxt_model_nvm_config_crc(chip());
+	emub_unlock(E.eb);
+	snprintf(path, sizeof(path), "%s/mxt1664s/cfg-3.0.10.cfg", E.db);
+	assert_int_equal(tf_read_file(path, 1 << 20, &text, &len), 0);
+	/* the 1.0.AA chip's info CRC is not the 3.0.10 file's */
+	snprintf(path, sizeof(path), "%s/other.cfg", E.dir);
+	e2e_write(path, text);
+	free(text);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "spi1.0"), 7);
+	e2e_said(&E, "config is for info-block CRC 0x847920, the chip has 0x14571A");
+	assert_int_equal(emub_spi_update_cfg_result(E.eb, "touchscreen", &result), -ENOENT);
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_nvm_config_crc(chip()), before);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
 }
 
@@ -345,12 +395,15 @@ static void test_power_driver_image_refused_leaves_the_bootloader_named(void **s
 	 * after 20 retries with the chip in its bootloader */
 	start("app", "driver", "fault.crc_fail_always = true\n");
 	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 11);
-	e2e_said(&E, "after update_fw and a rebind: mchp_spi_ts holds the chip in its "
-		     "bootloader");
+	/* the write fails with the driver's error (mxt_update_fw_store
+	 * returns the info block read's -EIO); the driver stays bound, its
+	 * old input device still registered, for the next update_fw */
+	e2e_said(&E, "writing update_fw: Input/output error");
+	e2e_not_said(&E, "rebinding it");
 	e2e_said(&E, "the chip is in its bootloader: the next bind or 'touchfw run spi1.0' "
 		     "flashes it again");
 	left_as_found();
-	assert_int_equal(inputs(), 0);
+	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
 	emub_lock(E.eb);
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
@@ -572,6 +625,67 @@ static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
+static void test_chip_with_t144_data_crc_is_refused_untouched(void **state)
+{
+	(void)state;
+	/* T144 in the object table: mchp_spi_ts would CRC its write data,
+	 * a framing touchfw does not speak -- refused before any write */
+	start("app", "always-on", "t144 = true\n");
+	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 13);
+	e2e_said(&E, "the chip lists T144: its spi writes carry a data CRC");
+	emub_lock(E.eb);
+	assert_int_equal(emub_spi_mxt(E.eb, "touchscreen")->stats.writes, 0);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x10);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+static void test_sigterm_during_update_fw_still_rebinds(void **state)
+{
+	struct emub_child *child;
+	const char *msg;
+	int st;
+
+	(void)state;
+	/* SIGTERM while mchp_spi_ts's update_fw write is blocked in the
+	 * driver's flash: the write returns when the driver is done, and
+	 * the driver must still be bound again -- it registers no input
+	 * device by itself after update_fw */
+	realtime_next = true;
+	no_config_next = true;
+	start("app", "driver", NULL);
+	/* a part as fast as mchp_spi_ts's waits need: its bootloader up
+	 * before the unlock, 5 + 1 ms after 0xA5, and a frame programmed
+	 * before the next status read, 1 ms after FRAME_CRC_PASS (the
+	 * model's defaults, 60 ms and 5 ms, are longer: in realtime pacing
+	 * the driver's update would fail with -EINVAL) */
+	emub_lock(E.eb);
+	chip()->cfg.t.bl_enter_ns = 2 * 1000 * 1000;
+	chip()->cfg.t.frame_prog_ns = 500 * 1000;
+	emub_unlock(E.eb);
+	child = e2e_spawn(&E, "flash", "--firmware", fw_file(), "spi1.0", NULL);
+	while (frames_passed() < 20)
+		usleep(10000);
+	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	msg = emub_child_stderr(child);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 19 || !strstr(msg, "stopped by SIGTERM"))
+		fail_msg("expected exit 19 (interrupted):\n%s", msg);
+	assert_non_null(strstr(msg, "rebinding it"));
+	assert_non_null(strstr(msg, "the driver bound again; not verified"));
+	emub_child_free(child);
+	/* the update went in; the new probe registered the input device */
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
+	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	assert_false(staged_left());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,7 +702,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_power_driver_run_flashes_a_chip_without_firmware,
 					  teardown),
 		cmocka_unit_test_teardown(
-			test_power_driver_with_a_config_is_refused_before_flashing, teardown),
+			test_power_driver_flashes_and_configures_through_the_driver, teardown),
+		cmocka_unit_test_teardown(
+			test_power_driver_config_for_other_info_block_is_refused, teardown),
 		cmocka_unit_test_teardown(
 			test_power_driver_image_refused_leaves_the_bootloader_named, teardown),
 		cmocka_unit_test_teardown(
@@ -604,6 +720,10 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_bind_event_with_power_driver_updates_through_update_fw, teardown),
+		cmocka_unit_test_teardown(test_sigterm_during_update_fw_still_rebinds,
+					  teardown),
+		cmocka_unit_test_teardown(test_chip_with_t144_data_crc_is_refused_untouched,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * as elants_i2c.c drives a chip: the hello packet after soft reset and
  * fast boot (normal and recovery), the info queries and which of them
  * the boot code answers, the two IAP entries, a whole update, an update
- * cut short, and the page acknowledgement fault.
+ * cut short, the page acknowledgement fault, and the forced IAP after a
+ * failed one (taken only after a reset).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -164,6 +165,58 @@ static void test_recovery_iap_and_interrupted_iap(void **state)
 	assert_int_equal(elants_model_fw_version(&M), 0x5512);
 }
 
+/*
+ * What elants_i2c meets after its own failed IAP: it stays bound, and its
+ * next update sends 54 00 12 34 without a reset.  Mid-IAP that is not
+ * acknowledged; after the soft reset of a new probe it is.  A chip that
+ * ignores the soft reset in IAP answers neither the hello nor the
+ * hardware id: only power ends it.
+ */
+static void test_forced_iap_mid_iap_needs_a_reset_first(void **state)
+{
+	static uint8_t fresh[20 * ELANTS_MODEL_PAGE];
+	uint8_t h[4], a[4] = { 0xff, 0xff, 0xff, 0xff };
+
+	(void)state;
+	start(0x5511, false);
+	M.cfg.nak_iap_page = 3;
+	hello(h);
+	elants_model_make_image(fresh, 20, 0x5512, HW, 0);
+	iap(true, fresh, 6, 3);
+	assert_int_equal(elants_model_mode(&M), ELANTS_MODEL_IAP);
+	w("\x54\x00\x12\x34", 4);
+	assert_false(elants_model_ops.irq_asserted(&M));
+	r(a, 4);
+	assert_memory_not_equal(a, "\x55\xaa\x33\xcc", 4);
+	/* A new probe's soft reset and fast boot: recovery, then the forced
+	 * IAP is taken and the update completes. */
+	M.cfg.nak_iap_page = -1;
+	hello(h);
+	assert_memory_equal(h, "\x55\x55\x80\x80", 4);
+	assert_int_equal(query(0xf0), HW);
+	iap(false, fresh, 20, ~0u);
+	hello(h);
+	assert_memory_equal(h, "\x55\x55\x55\x55", 4);
+	assert_int_equal(elants_model_fw_version(&M), 0x5512);
+
+	/* The same with a chip that ignores the soft reset in IAP. */
+	start(0x5511, false);
+	M.cfg.nak_iap_page = 3;
+	M.cfg.iap_ignores_reset = true;
+	hello(h);
+	iap(true, fresh, 6, 3);
+	w("\x77\x77\x77\x77", 4);
+	w("Main", 4);
+	assert_false(elants_model_ops.irq_asserted(&M));
+	assert_int_equal(elants_model_mode(&M), ELANTS_MODEL_IAP);
+	assert_int_equal(query(0xf0), -1);
+	/* Power ends it: the boot code, in recovery. */
+	elants_model_ops.set_power(&M, false);
+	elants_model_ops.set_power(&M, true);
+	hello(h);
+	assert_memory_equal(h, "\x55\x55\x80\x80", 4);
+}
+
 static void test_image_for_other_hardware_is_not_booted(void **state)
 {
 	static uint8_t other[20 * ELANTS_MODEL_PAGE];
@@ -203,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_recovery_iap_and_interrupted_iap),
 		cmocka_unit_test(test_image_for_other_hardware_is_not_booted),
 		cmocka_unit_test(test_page_ack_fault),
+		cmocka_unit_test(test_forced_iap_mid_iap_needs_a_reset_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -185,6 +185,45 @@ static int child_run(int argc, char **argv)
 			if (sfd >= 0)
 				close(sfd);
 			*eq = '=';
+		} else if (g_str_has_prefix(cmd, "first-sight:")) {
+			/* open the node the moment it shows, as a program that
+			 * polls for it (or rescans sysfs) does */
+			gint64 end = g_get_monotonic_time() + 15 * G_USEC_PER_SEC;
+
+			fd = -1;
+			errno = ETIMEDOUT;
+			while (g_get_monotonic_time() < end) {
+				if (access(arg, F_OK) == 0) {
+					fd = open(arg, O_RDWR);
+					break;
+				}
+				g_usleep(20);
+			}
+			r = fd < 0 ? -1 : ioctl(fd, SPI_IOC_RD_MODE32, &v32);
+		} else if (g_str_has_prefix(cmd, "last-sight:")) {
+			/* open and ask the node until it is gone, as a program
+			 * racing an unbind does: while the node shows it is
+			 * spidev's (answers, or ESHUTDOWN), then ENOENT */
+			gint64 end = g_get_monotonic_time() + 15 * G_USEC_PER_SEC;
+			int opens = 0;
+
+			r = -1;
+			errno = ETIMEDOUT;
+			while (g_get_monotonic_time() < end) {
+				int f = open(arg, O_RDWR);
+
+				if (f < 0) {
+					r = errno == ENOENT && opens ? 0 : -1;
+					break;
+				}
+				opens++;
+				if (ioctl(f, SPI_IOC_RD_MODE32, &v32) < 0 &&
+				    errno != ESHUTDOWN) {
+					close(f);
+					break;
+				}
+				close(f);
+			}
 		} else if (g_str_has_prefix(cmd, "gone:")) {
 			struct stat sb;
 			int k;
@@ -227,6 +266,64 @@ static bool node_exists(struct emub *eb, const char *node)
 
 	g_free(p);
 	return r;
+}
+
+/*
+ * A program that finds the spidev node by polling opens it the moment it
+ * appears: the node must answer its ioctls from then on, as the kernel's
+ * does from device_add() on (the same race input.c had).
+ */
+static void test_spidev_node_answers_when_it_first_shows(void **state)
+{
+	const char *const args[] = { "first-sight:/dev/spidev1.1", NULL };
+	struct emub *eb = tu_board_text(spi_board);
+
+	(void)state;
+	for (int round = 0; round < 10; round++) {
+		struct emub_child *c;
+		char *out;
+		int st;
+
+		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
+		c = tu_spawn_self(eb, args, NULL);
+		g_usleep(50000);
+		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);
+		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
+		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
+		emub_child_free(c);
+		assert_string_equal(out, "first-sight:/dev/spidev1.1 -> OK\n");
+		assert_int_equal(st, 0);
+		g_free(out);
+	}
+	emub_free(eb);
+}
+
+/* ... and until it is gone, it is spidev's: a program that opens it
+ * while spidev unbinds gets an answer, ESHUTDOWN or ENOENT, never a
+ * plain file (ENOTTY) whose handler went first. */
+static void test_spidev_node_answers_until_it_goes(void **state)
+{
+	const char *const args[] = { "last-sight:/dev/spidev1.1", NULL };
+	struct emub *eb = tu_board_text(spi_board);
+
+	(void)state;
+	for (int round = 0; round < 10; round++) {
+		struct emub_child *c;
+		char *out;
+		int st;
+
+		c = tu_spawn_self(eb, args, NULL);
+		g_usleep(50000);
+		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
+		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
+		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
+		emub_child_free(c);
+		assert_string_equal(out, "last-sight:/dev/spidev1.1 -> OK\n");
+		assert_int_equal(st, 0);
+		g_free(out);
+		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);
+	}
+	emub_free(eb);
 }
 
 static void test_sysfs_layout(void **state)
@@ -597,12 +694,25 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 		/* the bootloader answers from the third byte */
 		"mode:3", "msg:x5=0100000000", "msg:x5=0100000000",
 		/* the application framing gets no answer from a bootloader */
-		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13, NULL
+		"msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+		/* the response asked for 100 us after the request: not ready
+		 * (0xFF), the request lost; 600 us: answered */
+		"open:/dev/spidev1.0", "mode:3", "msg:t6=0200000700ed,cs,d=100;x13=" FF13,
+		"msg:t6=0200000700ed,cs,d=600;x13=" FF13, NULL
 	};
+	struct mxt_spi *ts;
 	char *out;
 
 	(void)state;
 	out = run(eb, cmds);
+	emub_lock(eb);
+	ts = emub_spi_mxt(eb, "ts");
+	assert_int_equal(ts->stats.early_responses, 1);
+	emub_unlock(eb);
+	assert_contains(out, "msg:t6=0200000700ed,cs,d=100;x13=" FF13
+			     " -> OK =19 ff ff ff ff ff ff ff ff\n"
+			     "msg:t6=0200000700ed,cs,d=600;x13=" FF13
+			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
 	assert_contains(out, "msg:t6=0200000700ed,cs,d=1000;x13=" FF13
 			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
 	assert_contains(out, "msg:t6=0200000700ee,cs,d=1000;x13=" FF13
@@ -629,6 +739,20 @@ static unsigned mxt_spi_bl_frames(struct emub *eb)
 	return mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->frames_passed;
 }
 
+/* A kernel's write to update_fw returns when mxt_update_fw_store() does
+ * (mxt_load_fw() and the info block read), with its error: the writer sees
+ * the result, and the driver has finished by then (no settling first). */
+static int mchp_update_fw(struct emub *eb)
+{
+	int res = 1, before = emub_spi_update_fw_count_now(eb, "ts");
+	int st = tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw 2>/dev/null");
+
+	assert_int_equal(emub_spi_update_fw_count_now(eb, "ts"), before + 1);
+	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
+	assert_int_equal(st != 0, res != 0);
+	return res;
+}
+
 /* mchp_spi_ts's update_fw: binary maxtouch.fw only, flashed over the bus in
  * its framing; no input device until an unbind and bind. */
 static void test_mchp_update_fw(void **state)
@@ -638,7 +762,6 @@ static void test_mchp_update_fw(void **state)
 	size_t cap = mxt_img_size(4000, 200), len;
 	guint8 *img = g_malloc(cap);
 	struct emub *eb;
-	int res = 1;
 
 	(void)state;
 	len = mxt_img_build(&h, NULL, 4000, 200, img, cap);
@@ -658,17 +781,13 @@ static void test_mchp_update_fw(void **state)
 	 * bootloader: -EIO), as mxt_update_fw_store does */
 	path = g_strdup_printf("%s/maxtouch.fw", dir);
 	assert_true(g_file_set_contents(path, "0A1B2C3D", -1, NULL));
-	assert_int_equal(tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw"), 0);
-	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
-	assert_int_equal(res, -EIO);
+	assert_int_equal(mchp_update_fw(eb), -EIO);
 	emub_lock(eb);
 	assert_int_equal(mxt_spi_bl_frames(eb), 0);
 	emub_unlock(eb);
 	/* the binary image flashes */
 	assert_true(g_file_set_contents(path, (const char *)img, (gssize)len, NULL));
-	assert_int_equal(tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_fw"), 0);
-	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), 0);
-	assert_int_equal(res, 0);
+	assert_int_equal(mchp_update_fw(eb), 0);
 	emub_lock(eb);
 	assert_int_equal(mxt_model_mode(emub_spi_mxt(eb, "ts")->m), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(emub_spi_mxt(eb, "ts")->m), 0x30);
@@ -687,6 +806,39 @@ static void test_mchp_update_fw(void **state)
 	tu_rmdir(dir);
 }
 
+/* mchp_spi_ts's update_cfg clears the chip's configuration (zeros and a
+ * backup to NVM) before it even requests maxtouch.cfg: without the file
+ * the write fails with ENOENT and the chip is left cleared. */
+static void test_mchp_update_cfg_clears_before_requesting_the_file(void **state)
+{
+	char *dir = tu_tmpdir(), *board;
+	struct mxt_model_stats before;
+	struct emub *eb;
+	int res = 0, st;
+
+	(void)state;
+	board = g_strdup_printf("[board]\nname = mchp\ncompatible = t,spi\nfirmware_dirs = %s\n"
+				"[spi 1]\n[spi-chip ts]\nbus = 1\nchip_select = 0\n"
+				"model = mxt1664s\ndriver = mchp_spi_ts\nstate = app\n"
+				"spi_mode = 3\nmax_speed_hz = 8000000\n",
+				dir);
+	eb = tu_board_text(board);
+	emub_lock(eb);
+	before = *mxt_model_stats(emub_spi_mxt(eb, "ts")->m);
+	emub_unlock(eb);
+	st = tu_sh(eb, NULL, "echo 1 > /sys/bus/spi/devices/spi1.0/update_cfg 2>/dev/null");
+	assert_int_not_equal(st, 0);
+	assert_int_equal(emub_spi_update_cfg_result(eb, "ts", &res), 0);
+	assert_int_equal(res, -ENOENT);
+	emub_lock(eb);
+	assert_int_equal(mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->backups,
+			 before.backups + 1);
+	emub_unlock(eb);
+	emub_free(eb);
+	g_free(board);
+	tu_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +852,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_board_errors),
 		cmocka_unit_test(test_mxt_spi_framing_against_the_model),
 		cmocka_unit_test(test_mchp_update_fw),
+		cmocka_unit_test(test_spidev_node_answers_when_it_first_shows),
+		cmocka_unit_test(test_spidev_node_answers_until_it_goes),
+		cmocka_unit_test(test_mchp_update_cfg_clears_before_requesting_the_file),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))

@@ -119,6 +119,21 @@ static void test_check_refuses_broken_promises(void **state)
 		f.caps = orig->caps;
 	}
 
+	{
+		static const char *const foreign[] = { "spidev", NULL };
+
+		f.caps.kernel_cfg = true;
+		f.caps.kernel_cfg_attr = "update_cfg";
+		f.caps.kernel_cfg_value = "1";
+		f.caps.kernel_cfg_attr_drivers = foreign;
+		expect_incomplete(&f, "kernel_cfg_attr_drivers names spidev, not one of its "
+				      "drivers");
+		f.caps.kernel_cfg_attr_drivers = orig->ids->drivers;
+		f.caps.kernel_cfg_attr = NULL;
+		expect_incomplete(&f, "kernel_cfg_attr_drivers needs kernel_cfg");
+		f.caps = orig->caps;
+	}
+
 	f.caps.transports = 0;
 	expect_incomplete(&f, "supports no transport");
 	f.caps.transports = TF_TRANSPORT_SMBUS;
@@ -132,6 +147,7 @@ static void test_check_refuses_broken_promises(void **state)
 
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
+	f.caps.kernel_cfg_attr_drivers = NULL;
 	ops.free_config = NULL;
 	expect_incomplete(&f, "configurations need load_config and free_config");
 	f.caps = orig->caps;
@@ -150,6 +166,7 @@ static void test_check_refuses_broken_promises(void **state)
 	assert_non_null(ops.save_config);
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
+	f.caps.kernel_cfg_attr_drivers = NULL;
 	ops.load_config = NULL;
 	ops.free_config = NULL;
 	expect_incomplete(&f, "save_config without load_config");
@@ -173,6 +190,7 @@ static void test_check_refuses_broken_promises(void **state)
 	f.caps.kernel_fw_rebind = NULL;
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
+	f.caps.kernel_cfg_attr_drivers = NULL;
 	expect_incomplete(&f, "config_only without a way to install a configuration");
 	f.caps.bus_config = true;
 	ops.load_firmware = NULL;

@@ -7,7 +7,10 @@
  * Versions are the driver's firmware_version, "N.0": dotted.  A touchpad
  * left in IAP has no driver (probe fails): touchfw recovers it over i2c-dev
  * (caps.bus_recovery) where the board profile allows it, as fwupd does only
- * on machines its quirks name, then binds elan_i2c.
+ * on machines its quirks name, then binds elan_i2c.  After a failed update
+ * the driver resets the IAP (elan_update_firmware) and stays bound, and its
+ * next update_fw starts from IAP (elan_i2c_prepare_fw_update): touchfw
+ * leaves it bound, never rebinding into a probe that would fail.
  */
 #include "elantp.h"
 
@@ -41,6 +44,7 @@ const struct tf_family tf_family_elantp = {
 		.kernel_fw_attr = "update_fw",
 		.kernel_fw_value = "1",
 		.kernel_fw_rebind = elantp_rebind,
+		.kernel_fw_retry_bound = true,
 	},
 	.ops = &elantp_ops,
 };

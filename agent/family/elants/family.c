@@ -7,6 +7,10 @@
  * update the driver re-initialises but keeps its input device (with the
  * ranges it had at probe: 0 in recovery) and reports iap_mode "Normal"
  * whatever the chip said, so touchfw rebinds and judges the new probe.
+ * After a failed update it stays bound in recovery with the chip as the
+ * failure left it (possibly mid-IAP), and its next update sends the
+ * recovery IAP command without a reset: touchfw rebinds so that a new
+ * probe resets the chip into its boot code (elants_i2c_initialize).
  */
 #include "elants.h"
 
@@ -43,6 +47,7 @@ const struct tf_family tf_family_elants = {
 		.kernel_fw_value = "1",
 		.kernel_fw_bootloader = true,
 		.kernel_fw_rebind = elants_rebind,
+		.kernel_fw_failure_rebind = true,
 	},
 	.ops = &elants_ops,
 };

@@ -24,10 +24,12 @@
 #include "mxt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "family/family.h"
 
@@ -142,6 +144,19 @@ static int read_info(struct tf_ctx *c, struct mxt_info *info, struct tf_err *err
 	if (r == 0)
 		r = mxt_info_parse(buf, len, info, err);
 	free(buf);
+	/*
+	 * mchp_spi_ts turns a data CRC on when the object table lists T144
+	 * (mxt_parse_object_table: a CRC8 after each write's data, in the
+	 * length, 14-byte chunks; T5 messages one byte longer).  How the chip
+	 * answers a bad data CRC, and whether its read responses change, no
+	 * source says, so touchfw does not write to such a chip over spidev.
+	 */
+	if (r == 0 && c->spi_open && mxt_info_object(info, MXT_T144))
+		return tf_err_set(err, EOPNOTSUPP,
+				  "the chip lists T144: its spi writes carry a data CRC "
+				  "(mchp_spi_ts's crc_enabled), which touchfw does not "
+				  "speak; nothing was written (with power = \"driver\" "
+				  "mchp_spi_ts writes it)");
 	return r;
 }
 
@@ -264,6 +279,8 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "0x%02x answers but ", p->app);
+	if (r == -EOPNOTSUPP)
+		return r;
 	if (c->spi_open && r == -EPROTO)
 		return tf_err_set(err, EPROTO,
 				  "reading the info block over %s: the chip "
@@ -805,6 +822,8 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 			p->have_info = true;
 			return 0;
 		}
+		if (r == -EOPNOTSUPP)
+			return r; /* the new firmware lists T144 (read_info) */
 		if (r == -EBADMSG) {
 			/* The new firmware runs with a corrupt info block. */
 			if (err)
@@ -946,14 +965,9 @@ static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
 			       size_t size, struct tf_err *err)
 {
 	(void)st;
-	/* mchp_spi_ts requests maxtouch.cfg only when update_cfg is written
-	 * (mxt_update_cfg_store), never at probe */
-	if (c && !strcmp(c->dev.driver, "mchp_spi_ts"))
-		return tf_err_set(
-			err, EOPNOTSUPP,
-			"mchp_spi_ts loads no configuration file at "
-			"probe (only through its update_cfg, which touchfw does not "
-			"use); with power = \"always-on\" touchfw writes it over spidev");
+	(void)c;
+	/* atmel_mxt_ts at probe; mchp_spi_ts when update_cfg is written
+	 * (mxt_update_cfg_store; caps.kernel_cfg_attr_drivers) */
 	return fixed_name("maxtouch.cfg", buf, size, err);
 }
 
@@ -971,6 +985,55 @@ static int driver_attr(struct tf_ctx *c, const char *attr, char *buf, size_t siz
 		return tf_err_set(err, -r, "%s/%s: %s%s", c->dev.syspath, attr, strerror(-r),
 				  r == -ENOENT ? " (not a driver version touchfw knows?)" : "");
 	return 0;
+}
+
+/*
+ * The chip's memory through mchp_spi_ts's mem_access (a binary attribute,
+ * mxt_mem_access_read): the info block check_config needs to hold a
+ * configuration against the chip -- its info CRC above all, as
+ * mxt_update_cfg clears the chip's configuration before it looks at the
+ * file's -- and the configuration the chip runs, whose CRC the driver's
+ * config_crc shows only after a T6 message (0 after a plain probe).
+ * Without the attribute (another driver version) neither is known.
+ */
+static void driver_memory(struct tf_ctx *c, struct tf_chip_state *st)
+{
+	char path[sizeof(c->dev.syspath) + 32];
+	uint8_t *buf = malloc(65536);
+	size_t len;
+	ssize_t n = -1;
+	int fd;
+
+	if (!P(c)) {
+		free(buf);
+		return; /* no family state to fill (a bare context) */
+	}
+	P(c)->have_info = false;
+	snprintf(path, sizeof(path), "%s/mem_access", c->dev.syspath);
+	fd = buf ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		n = pread(fd, buf, 65536, 0);
+		close(fd);
+	}
+	if (n < MXT_INFO_SIZE) {
+		free(buf);
+		return;
+	}
+	len = MXT_INFO_SIZE + (size_t)buf[6] * MXT_OBJ_ENTRY + MXT_INFO_CRC_SIZE;
+	if ((size_t)n < len || mxt_info_parse(buf, len, &P(c)->info, NULL) < 0) {
+		free(buf);
+		return;
+	}
+	P(c)->have_info = true;
+	st->has_info_crc = true;
+	st->info_crc = P(c)->info.crc_read;
+	if ((size_t)n >= P(c)->info.mem_size && P(c)->info.mem_size > P(c)->info.crc_start) {
+		st->config_crc =
+			mxt_crc24(buf + P(c)->info.crc_start,
+				  (size_t)(P(c)->info.mem_size - P(c)->info.crc_start));
+		st->has_config_crc = true;
+	}
+	free(buf);
 }
 
 /*
@@ -1033,6 +1096,7 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 	st->has_version = true;
 	st->has_config_crc = v != 0;
 	st->config_crc = (uint32_t)v;
+	driver_memory(c, st); /* the chip's own config CRC, when it can be read */
 	st->bl_addr = 1;
 	tf_snprintf(st->detail, sizeof(st->detail),
 		    "application, as %s shows it: hardware %s, "

@@ -26,6 +26,7 @@
 #define MXT_T7 7
 #define MXT_T37 37
 #define MXT_T44 44
+#define MXT_T144 144 /* over spi: write data carries a CRC8 (mchp_spi_ts) */
 #define MXT_T71 71
 
 /* Bootloader status (atmel_mxt_ts.c). */

@@ -535,6 +535,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 				c->el_nak_iap_page = (gint32)v;
 		} else if (!strcmp(k, "fault.refuse_iap")) {
 			BOOL(el_refuse_iap);
+		} else if (!strcmp(k, "fault.iap_ignores_reset")) {
+			BOOL(el_iap_ignores_reset);
 		} else if (!strcmp(k, "elantp.product_id")) {
 			U32(tp_product_id, 0xffff);
 			c->tp_has_id = true;
@@ -664,7 +666,8 @@ static int parse_chip(GKeyFile *kf, const char *grp, const char *base_dir,
 		for (gsize i = 0; i < nkeys; i++)
 			if (g_str_has_prefix(keys_copy[i], "elants.") ||
 			    !strcmp(keys_copy[i], "fault.iap_nak_page") ||
-			    !strcmp(keys_copy[i], "fault.refuse_iap"))
+			    !strcmp(keys_copy[i], "fault.refuse_iap") ||
+			    !strcmp(keys_copy[i], "fault.iap_ignores_reset"))
 				return ERR("[%s] %s: only for model = elants", grp,
 					   keys_copy[i]);
 	if (c->driver && !emub_find_driver(c->driver))

@@ -14,7 +14,14 @@
  *  - a write to update_fw requests elants_i2c_%04x.bin (hw_version),
  *    refuses a size that is not a multiple of 132, flashes it (forced IAP
  *    in recovery), re-initialises and calibrates -- but keeps its input
- *    device as it was: the new ranges show only after a rebind.
+ *    device as it was: the new ranges show only after a rebind;
+ *  - a failed IAP leaves the driver bound with iap_mode Recovery and the
+ *    chip as the failure left it (no reset, no re-initialisation): the
+ *    next write to update_fw takes the forced path (54 00 12 34, no
+ *    reset first), which only a chip running its boot code answers;
+ *  - probe and remove switch the supplies and the reset line only where a
+ *    reset GPIO is wired (elants_i2c_power_on/_off); without one a rebind
+ *    reaches the chip only through elants_i2c_initialize's soft reset.
  * The write to update_fw returns when that is done, with its error
  * (drvcore.c, the shim's ATTRWRITE), as write_update_fw does; the result
  * is also logged and kept for the tests.
@@ -568,9 +575,11 @@ static int elants_i2c_probe(struct emub_dev *d)
 		emub_dev_log(d, "failed to get reset gpio: %d", error);
 		goto fail;
 	}
-	/* elants_i2c_power_on: regulators, 5 ms, reset released, 20 ms */
-	drv_regulator(d, true);
+	/* elants_i2c_power_on: without a reset GPIO it touches nothing (the
+	 * platform powers the chip); with one: regulators, 5 ms, reset
+	 * released, 20 ms. */
 	if (ts->have_reset_gpio) {
+		drv_regulator(d, true);
 		drv_usleep(d, 5000);
 		drv_reset_gpio_set(d, 0);
 		drv_msleep(d, 20);
@@ -623,7 +632,11 @@ fail_input:
 	if (ts->input_registered)
 		drv_input_unregister(d);
 fail_power:
-	drv_regulator(d, false);
+	/* the devm action elants_i2c_power_off */
+	if (ts->have_reset_gpio) {
+		drv_reset_gpio_set(d, 1);
+		drv_regulator(d, false);
+	}
 fail:
 	d->priv = NULL;
 	g_free(ts);
@@ -638,10 +651,13 @@ static void elants_i2c_remove(struct emub_dev *d)
 	drv_attrs_remove(d);
 	if (ts && ts->input_registered)
 		drv_input_unregister(d);
-	/* elants_i2c_power_off: reset asserted, regulators off */
-	if (ts && ts->have_reset_gpio)
+	/* elants_i2c_power_off: with a reset GPIO, reset asserted and the
+	 * regulators off; without one nothing (the chip keeps its power and
+	 * whatever state it is in, IAP included). */
+	if (ts && ts->have_reset_gpio) {
 		drv_reset_gpio_set(d, 1);
-	drv_regulator(d, false);
+		drv_regulator(d, false);
+	}
 	d->priv = NULL;
 	g_free(ts);
 }

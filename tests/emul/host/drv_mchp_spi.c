@@ -22,16 +22,33 @@
  * driver overwrites it), unlock, per frame WAITING_FRAME_DATA, the frame,
  * FRAME_CRC_PASS (rechecking CHECK, retrying FAIL after retry x 1 ms, 20
  * times), 3 s; 1 s; the info block read again (its failure is the write's
- * error).  The input device is not registered again: unbind and bind.
+ * error).  The write returns when all that is done, with that error (the
+ * store runs in the writer's context; spibus.c emub_spi_attr_write).  The
+ * input device is neither unregistered nor registered again: unbind and
+ * bind.
+ *
+ * update_cfg (mxt_update_cfg_store): mxt_clear_cfg first -- zeros from the
+ * end of the info block to the end of memory and a backup, before the file
+ * is requested; maxtouch.cfg (-ENOENT without it); T7 written with the
+ * driver's t7_cfg (zero until mxt_init_t7_power_cfg ran), messages read;
+ * mxt_init_t7_power_cfg; mxt_update_cfg: REPORTALL (the T6 message sets
+ * config_crc), the OBP_RAW V1 header (family/variant mismatch -EINVAL; an
+ * info CRC mismatch programs nothing yet the write succeeds: the config
+ * stays cleared), the same config CRC: nothing; else T70 stopped, each
+ * object written with the driver's write_offset arithmetic, backup, reset,
+ * 1 s, T7 again.  The write returns success unless the file is missing;
+ * the IRQ handler's read of the reset's T6 message (config_crc) is done
+ * before it returns.
  *
  * Attributes (mxt_attr_group): fw_version ("%u.%u.%02X") and hw_version
  * ("%u.%u") from data->info -- NULL in the bootloader and after a failed
  * info read, where the real show functions oops (the file then holds a
  * placeholder that no parser takes); in_bootloader; config_crc ("%06x" of
- * data->config_crc, which only a T6 message sets: messages are not
- * modelled, so it stays 0, as when the message never arrives); update_fw.
- * update_cfg, object, mem_access and the debug attributes are not
- * modelled, nor the IRQ handler or a maxtouch.cfg at probe.
+ * data->config_crc, which only T6 messages set: those update_cfg reads);
+ * update_fw; update_cfg; mem_access (a snapshot of the chip's memory,
+ * read at bind and after update_fw/update_cfg: the real one reads the chip
+ * on demand, which a regular file can not).  object and the debug attributes are not modelled,
+ * nor the IRQ handler (beyond update_cfg's last read) or a maxtouch.cfg at probe.
  */
 #include <linux/input.h>
 #include <string.h>
@@ -134,6 +151,7 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 	emub_spi_input_dev(d);
 	d->mchp_t6 = 0;
 	d->mchp_have_info = false;
+	d->mchp_raw_len = 0;
 	for (;;) {
 		if (read_info(d, info, &len, &crc_ok) == 0) {
 			if (!crc_ok) {
@@ -173,6 +191,10 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 	d->mchp_in_bootloader = false;
 	d->mchp_have_info = true;
 	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
+	memcpy(d->mchp_raw, info, len);
+	d->mchp_raw_len = len;
+	d->mchp_config_crc = 0;
+	memset(d->mchp_t7, 0, sizeof(d->mchp_t7));
 	for (guint i = 0; i < info[6]; i++) {
 		const guint8 *o = info + 7 + i * 6;
 
@@ -243,12 +265,17 @@ void emub_mchp_free(struct emub_spi_dev *d)
 
 /* ------------------------------------------------------------ update_fw */
 
-/* mxt_t6_command() over spi: a write request, its verdict after the gap */
+static void sleep_ms(struct emub_spi_dev *d, unsigned int ms);
+
+/* mxt_t6_command() over spi: mxt_spi_write_req (the request, 500 us with
+ * the chip still selected), the wait for its completion (CHG is not
+ * modelled: the 1 ms timeout, MXT_CS_MAX_DELAY), then
+ * mxt_spi_write_process (6 bytes out, the verdict in the first) */
 static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, guint16 len)
 {
 	guint8 req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN], ones[MXT_SPI_HEADER], rx[MXT_SPI_HEADER];
 	struct emub_spi_xfer x[2] = {
-		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 50 },
+		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 500 },
 		{ .tx = ones, .rx = rx, .len = MXT_SPI_HEADER },
 	};
 	int r;
@@ -261,12 +288,15 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 	req[5] = mxt_spi_model_crc8(req, 5);
 	memcpy(req + MXT_SPI_HEADER, val, len);
 	memset(ones, 0xff, sizeof(ones));
-	/* mxt_spi_write_req(), then (the IRQ) mxt_spi_write_process() */
 	g_mutex_lock(&d->eb->lock);
 	r = emub_spi_message_locked(d, &x[0], 1);
-	if (!r)
-		r = emub_spi_message_locked(d, &x[1], 1);
 	g_mutex_unlock(&d->eb->lock);
+	sleep_ms(d, 1);
+	if (!r) {
+		g_mutex_lock(&d->eb->lock);
+		r = emub_spi_message_locked(d, &x[1], 1);
+		g_mutex_unlock(&d->eb->lock);
+	}
 	if (!r && rx[0] != MXT_SPI_WRITE_OK)
 		r = -EIO;
 	return r;
@@ -414,14 +444,333 @@ int emub_mchp_update_fw(struct emub_spi_dev *d)
 	/* mxt_read_info_block(): frees the old one first; the input device
 	 * is not registered again */
 	d->mchp_have_info = false;
+	d->mchp_raw_len = 0;
 	if (read_info(d, info, &len, &crc_ok) || !crc_ok) {
 		emub_mchp_attrs_write(d);
 		return -EIO;
 	}
 	d->mchp_have_info = true;
 	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
+	memcpy(d->mchp_raw, info, len);
+	d->mchp_raw_len = len;
 	emub_mchp_attrs_write(d);
 	return r;
+}
+
+/* ------------------------------------------------------------ update_cfg */
+
+/* The object table the driver parsed (mxt_parse_object_table). */
+struct objs {
+	guint16 t5, t5_size, t6, t7, t38, mem_size;
+	guint8 t6_rid, max_rid;
+	guint32 info_crc;
+};
+
+static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
+{
+	const guint8 *r = d->mchp_raw;
+	guint8 rid = 1;
+
+	memset(o, 0, sizeof(*o));
+	for (guint i = 0; i < r[6]; i++) {
+		const guint8 *e = r + 7 + i * 6;
+		guint16 start = (guint16)(e[1] | e[2] << 8);
+		guint16 size = (guint16)(e[3] + 1), inst = (guint16)(e[4] + 1);
+		guint8 min = e[5] ? rid : 0;
+
+		rid = (guint8)(rid + e[5] * inst);
+		if (e[0] == 5) {
+			o->t5 = start;
+			o->t5_size = (guint16)(size - 1); /* no CRC byte (no T144) */
+		} else if (e[0] == 6) {
+			o->t6 = start;
+			o->t6_rid = min;
+		} else if (e[0] == 7) {
+			o->t7 = start;
+		} else if (e[0] == 38) {
+			o->t38 = start;
+		}
+		if (start + size * inst > o->mem_size)
+			o->mem_size = (guint16)(start + size * inst);
+	}
+	o->max_rid = rid;
+	o->info_crc = (guint32)r[d->mchp_raw_len - 3] | (guint32)r[d->mchp_raw_len - 2] << 8 |
+		      (guint32)r[d->mchp_raw_len - 1] << 16;
+}
+
+/* mxt_write_block(): 64-byte requests, 1 ms apart; the last verdict */
+static int write_block(struct emub_spi_dev *d, guint16 reg, const guint8 *val, guint32 len)
+{
+	int r = 0;
+
+	for (guint32 off = 0; off < len;) {
+		guint16 n = (guint16)(len - off < MXT_SPI_MAX_LEN ? len - off
+								  : MXT_SPI_MAX_LEN);
+
+		r = spi_write(d, (guint16)(reg + off), val + off, n);
+		sleep_ms(d, 1);
+		off += n;
+	}
+	return r;
+}
+
+/* mxt_process_messages_until_invalid(): T5 read until report id 0xFF (a T6
+ * message sets data->config_crc) */
+static void process_messages(struct emub_spi_dev *d, const struct objs *o)
+{
+	guint8 msg[MXT_SPI_MAX_LEN];
+
+	if (!o->t5 || !o->t5_size || o->t5_size > sizeof(msg))
+		return;
+	for (guint i = 0; i < o->max_rid; i++) {
+		if (spi_read(d, o->t5, msg, o->t5_size) || msg[0] == 0xff)
+			return;
+		if (msg[0] == o->t6_rid && o->t5_size >= 5)
+			d->mchp_config_crc = (guint32)msg[2] | (guint32)msg[3] << 8 |
+					     (guint32)msg[4] << 16;
+	}
+}
+
+/* mxt_update_crc(): config_crc zeroed, then the T6 command (for
+ * REPORTALL its messages read) */
+static void update_crc(struct emub_spi_dev *d, const struct objs *o, guint8 cmd, guint8 val)
+{
+	d->mchp_config_crc = 0;
+	spi_write(d, (guint16)(o->t6 + cmd), &val, 1);
+	if (cmd == 3)
+		process_messages(d, o);
+}
+
+/* sscanf "%x" / "%hhx" with %n, as the driver parses: -1 at the end of the
+ * text, 0 for no number */
+static int scan_hex(const char *raw, gsize *pos, guint32 *out)
+{
+	const char *p = raw + *pos;
+	char *end;
+	unsigned long v;
+
+	while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+		p++;
+	if (!*p)
+		return -1;
+	v = strtoul(p, &end, 16);
+	if (end == p)
+		return 0;
+	*out = (guint32)v;
+	*pos = (gsize)(end - raw);
+	return 1;
+}
+
+/* mxt_init_t7_power_cfg(): read T7; zero twice: 20/100 written */
+static void init_t7(struct emub_spi_dev *d, const struct objs *o)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		if (spi_read(d, o->t7, d->mchp_t7, 2))
+			return;
+		if (d->mchp_t7[0] && d->mchp_t7[1])
+			return;
+	}
+	d->mchp_t7[0] = 100; /* idle */
+	d->mchp_t7[1] = 20;  /* active */
+	spi_write(d, o->t7, d->mchp_t7, 2);
+}
+
+/* mxt_update_cfg(): 0, -EINVAL, or 1 (an info CRC mismatch: nothing
+ * programmed, which mxt_configure_objects only warns about) */
+static int update_cfg(struct emub_spi_dev *d, const struct objs *o, const char *raw)
+{
+	static const char magic[] = "OBP_RAW V1";
+	guint32 v, info_crc, config_crc;
+	guint8 info[7], *mem;
+	gsize pos, mem_size, write_offset = 0;
+
+	update_crc(d, o, 3, 1); /* REPORTALL: the chip's config CRC */
+	process_messages(d, o);
+	if (strncmp(raw, magic, strlen(magic))) {
+		emub_log(d->eb, "mchp_spi_ts %s: Unrecognised config file", d->name);
+		return -EINVAL;
+	}
+	pos = strlen(magic);
+	for (int i = 0; i < 7; i++) {
+		if (scan_hex(raw, &pos, &v) != 1) {
+			emub_log(d->eb, "mchp_spi_ts %s: Bad format", d->name);
+			return -EINVAL;
+		}
+		info[i] = (guint8)v;
+	}
+	if (info[0] != d->mchp_info[0] || info[1] != d->mchp_info[1]) {
+		emub_log(d->eb, "mchp_spi_ts %s: %s ID mismatch!", d->name,
+			 info[0] != d->mchp_info[0] ? "Family" : "Variant");
+		return -EINVAL;
+	}
+	if (scan_hex(raw, &pos, &info_crc) != 1 || scan_hex(raw, &pos, &config_crc) != 1) {
+		emub_log(d->eb, "mchp_spi_ts %s: Bad format: failed to parse a CRC", d->name);
+		return -EINVAL;
+	}
+	if (info_crc != o->info_crc) {
+		emub_log(d->eb,
+			 "mchp_spi_ts %s: Warning: Info CRC error - device=0x%06X "
+			 "file=0x%06X Failed Config Programming",
+			 d->name, o->info_crc, info_crc);
+		return 1;
+	}
+	if (config_crc && d->mchp_config_crc && config_crc == d->mchp_config_crc) {
+		emub_log(d->eb, "mchp_spi_ts %s: Config CRC 0x%06X: OK. No update required.",
+			 d->name, config_crc);
+		return 0;
+	}
+	update_crc(d, o, 1, 0x33); /* stop T70 dynamic configuration */
+	sleep_ms(d, 5);
+	mem_size = o->mem_size > o->t38 ? o->mem_size - o->t38 : 0;
+	mem = g_malloc0(mem_size + 1);
+	/* mxt_prepare_cfg_mem(): each object's bytes at their address in
+	 * cfg.mem, but written from cfg.mem + the running sum of the sizes
+	 * (write_offset) -- the same bytes only for a file whose objects are
+	 * contiguous from T38, in order; objects the chip lacks skipped */
+	for (;;) {
+		guint32 type, inst, size;
+		int k = scan_hex(raw, &pos, &type);
+		const guint8 *e = NULL;
+		guint16 start, osize, oinst;
+
+		if (k <= 0)
+			break;
+		if (scan_hex(raw, &pos, &inst) != 1 || scan_hex(raw, &pos, &size) != 1) {
+			emub_log(d->eb, "mchp_spi_ts %s: Bad format: failed to parse object",
+				 d->name);
+			g_free(mem);
+			return -EINVAL;
+		}
+		for (guint i = 0; i < d->mchp_raw[6] && !e; i++)
+			if (d->mchp_raw[7 + i * 6] == type)
+				e = d->mchp_raw + 7 + i * 6;
+		if (!e) {
+			for (guint32 i = 0; i < size; i++)
+				if (scan_hex(raw, &pos, &v) != 1) {
+					g_free(mem);
+					return -EINVAL;
+				}
+			continue;
+		}
+		start = (guint16)(e[1] | e[2] << 8);
+		osize = (guint16)(e[3] + 1);
+		oinst = (guint16)(e[4] + 1);
+		if (inst >= oinst) {
+			emub_log(d->eb, "mchp_spi_ts %s: Object instances exceeded!", d->name);
+			g_free(mem);
+			return -EINVAL;
+		}
+		start = (guint16)(start + osize * inst);
+		for (guint32 i = 0; i < size; i++) {
+			gsize at;
+
+			if (scan_hex(raw, &pos, &v) != 1) {
+				emub_log(d->eb, "mchp_spi_ts %s: Bad format in T%u at %u",
+					 d->name, type, i);
+				g_free(mem);
+				return -EINVAL;
+			}
+			if (i > osize || start < o->t38)
+				continue;
+			at = start + i - o->t38;
+			if (at < mem_size)
+				mem[at] = (guint8)v;
+		}
+		if (start >= o->t38) {
+			guint32 n = write_offset + size <= mem_size ? size
+				    : write_offset < mem_size
+					    ? (guint32)(mem_size - write_offset)
+					    : 0;
+
+			write_block(d, start, mem + write_offset, n);
+			write_offset += size;
+		}
+	}
+	g_free(mem);
+	sleep_ms(d, 5);
+	update_crc(d, o, 1, 0x55); /* backup to NVM */
+	sleep_ms(d, 50);
+	{
+		guint8 one = 1; /* mxt_soft_reset() */
+
+		spi_write(d, o->t6, &one, 1);
+		sleep_ms(d, 1000); /* MXT_RESET_INVALID_CHG */
+	}
+	emub_log(d->eb, "mchp_spi_ts %s: Config successfully updated", d->name);
+	init_t7(d, o);
+	return 0;
+}
+
+/* mxt_clear_cfg(): zeros from the end of the info block to the end of
+ * memory, 64 bytes a request, then a backup -- before the file is even
+ * requested */
+static int clear_cfg(struct emub_spi_dev *d, const struct objs *o)
+{
+	guint16 start = (guint16)(7 + d->mchp_raw[6] * 6 + 3);
+	guint8 zeros[MXT_SPI_MAX_LEN] = { 0 };
+
+	for (guint32 off = start; off < o->mem_size;) {
+		guint16 n = (guint16)(o->mem_size - off < MXT_SPI_MAX_LEN ? o->mem_size - off
+									  : MXT_SPI_MAX_LEN);
+		int r = spi_write(d, (guint16)off, zeros, n);
+
+		sleep_ms(d, 1);
+		if (r) {
+			emub_log(d->eb, "mchp_spi_ts %s: Error writing configuration", d->name);
+			return r;
+		}
+		off += n;
+	}
+	sleep_ms(d, 10);
+	update_crc(d, o, 1, 0x55);
+	sleep_ms(d, 100);
+	return 0;
+}
+
+/* update_cfg written: mxt_update_cfg_store(); the write's result */
+int emub_mchp_update_cfg(struct emub_spi_dev *d)
+{
+	struct objs o;
+	guint8 *cfg = NULL;
+	gsize len = 0;
+	char *raw;
+	int r;
+
+	if (!d->mchp_have_info || !d->mchp_raw_len) {
+		/* data->info NULL (bootloader): mxt_clear_cfg dereferences it */
+		emub_log(d->eb,
+			 "mchp_spi_ts %s: update_cfg without an info block: the real "
+			 "driver oopses here",
+			 d->name);
+		return -EIO;
+	}
+	parse_objects(d, &o);
+	if (clear_cfg(d, &o))
+		emub_log(d->eb, "mchp_spi_ts %s: Failed clear configuration", d->name);
+	if (drv_request_firmware(d->idev, "maxtouch.cfg", &cfg, &len)) {
+		emub_log(d->eb, "mchp_spi_ts %s: Failure to request config file maxtouch.cfg",
+			 d->name);
+		emub_mchp_attrs_write(d);
+		return -ENOENT;
+	}
+	raw = g_strndup((const char *)cfg, len); /* kmemdup_nul */
+	g_free(cfg);
+	/* mxt_set_t7_power_cfg(RUN) with data->t7_cfg, 2 ms; messages */
+	spi_write(d, o.t7, d->mchp_t7, 2);
+	sleep_ms(d, 2);
+	process_messages(d, &o);
+	/* mxt_configure_objects() */
+	init_t7(d, &o);
+	r = update_cfg(d, &o, raw);
+	if (r)
+		emub_log(d->eb, "mchp_spi_ts %s: Error %d updating config", d->name, r);
+	sleep_ms(d, 100);
+	g_free(raw);
+	/* the IRQ handler (one message per interrupt, irq_state WRITE_DONE)
+	 * takes the reset's T6 message right after: data->config_crc */
+	process_messages(d, &o);
+	emub_mchp_attrs_write(d);
+	return 0;
 }
 
 /* ------------------------------------------------------------ attributes */
@@ -440,7 +789,8 @@ static void attr(struct emub_spi_dev *d, const char *name, const char *content)
 }
 
 static const char *const attr_names[] = { "fw_version", "hw_version", "in_bootloader",
-					  "config_crc", "update_fw" };
+					  "config_crc", "update_fw",  "update_cfg",
+					  "mem_access" };
 
 void emub_mchp_attrs_write(struct emub_spi_dev *d)
 {
@@ -452,8 +802,39 @@ void emub_mchp_attrs_write(struct emub_spi_dev *d)
 	attr(d, "fw_version", d->mchp_have_info ? fw : NULL_INFO);
 	attr(d, "hw_version", d->mchp_have_info ? hw : NULL_INFO);
 	attr(d, "in_bootloader", d->mchp_in_bootloader ? "1\n" : "0\n");
-	attr(d, "config_crc", "000000\n");
+	{
+		char crc[16];
+
+		snprintf(crc, sizeof(crc), "%06x\n", d->mchp_config_crc);
+		attr(d, "config_crc", crc);
+	}
 	attr(d, "update_fw", "");
+	attr(d, "update_cfg", "");
+	{
+		/* mem_access reads the chip on demand (mxt_read_block); a
+		 * regular file can not: it holds the chip's memory as read
+		 * now, [0, mem_size) -- empty without an info block, where
+		 * the real one has mem_size 0 */
+		char *f = g_strdup_printf("%s/mem_access", d->devpath + 1);
+		char *p = emub_sys_path(d->eb, f);
+		guint8 *mem = NULL;
+		gsize n = 0;
+
+		if (d->mchp_have_info && d->mchp_raw_len) {
+			struct objs o;
+
+			parse_objects(d, &o);
+			n = o.mem_size;
+			mem = g_malloc0(n ? n : 1);
+			if (spi_read(d, 0, mem, (guint16)n))
+				n = 0;
+		}
+		g_file_set_contents(p, (const char *)(mem ? mem : d->mchp_raw), (gssize)n,
+				    NULL);
+		g_free(mem);
+		g_free(p);
+		g_free(f);
+	}
 }
 
 void emub_mchp_attrs_remove(struct emub_spi_dev *d)

@@ -94,6 +94,8 @@ void emub_dev_queue_irq_locked(struct emub_dev *d)
 	push_locked(d, j);
 }
 
+static void driver_links(struct emub_dev *d, bool add);
+
 int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr,
 		   const char *buf, size_t len, int what, int delay_ms, bool wait, int *result)
 {
@@ -137,6 +139,13 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 		return -ENODEV;
 	}
 	push_locked(d, j);
+	if (kind == EMUB_JOB_UNBIND && d->in_attr_write && d->bound && !d->links_gone &&
+	    !d->stuck) {
+		/* The unbind starts now: the driver link goes first, the rest
+		 * waits for the store in flight. */
+		driver_links(d, false);
+		d->links_gone = true;
+	}
 	g_mutex_unlock(&eb->lock);
 	if (!wait)
 		return 0;
@@ -252,7 +261,9 @@ static int do_unbind(struct emub_dev *d)
 		g_mutex_unlock(&eb->lock);
 		return -ENODEV;
 	}
-	driver_links(d, false);
+	if (!d->links_gone)
+		driver_links(d, false);
+	d->links_gone = false;
 	g_mutex_unlock(&eb->lock);
 
 	d->drv->remove(d);
@@ -370,8 +381,15 @@ static gpointer worker_main(gpointer data)
 				res = -ENOENT;
 			else if (d->stuck)
 				res = -EIO;
-			else if (d->drv->attr_write)
+			else if (d->drv->attr_write) {
+				g_mutex_lock(&eb->lock);
+				d->in_attr_write = true;
+				g_mutex_unlock(&eb->lock);
 				res = d->drv->attr_write(d, j->attr, j->buf, j->len);
+				g_mutex_lock(&eb->lock);
+				d->in_attr_write = false;
+				g_mutex_unlock(&eb->lock);
+			}
 			break;
 		case EMUB_JOB_ATTR_READ:
 			if (d->bound && d->drv->attr_read)

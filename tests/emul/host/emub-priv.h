@@ -106,9 +106,10 @@ struct emub_chip_desc {
 	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
 	guint16 el_hw_version, el_fw_version, el_bc_version;
 	bool el_has_hw;
-	bool el_flash_corrupt;	/* elants.flash = corrupt: recovery at power-up */
-	gint32 el_nak_iap_page; /* fault.iap_nak_page; -1 never */
-	bool el_refuse_iap;	/* fault.refuse_iap */
+	bool el_flash_corrupt;	   /* elants.flash = corrupt: recovery at power-up */
+	gint32 el_nak_iap_page;	   /* fault.iap_nak_page; -1 never */
+	bool el_refuse_iap;	   /* fault.refuse_iap */
+	bool el_iap_ignores_reset; /* fault.iap_ignores_reset */
 	/* elantp (an Elan i2c touchpad) */
 	guint16 tp_product_id;
 	bool tp_has_id;
@@ -284,6 +285,11 @@ struct emub_dev {
 	bool bound;
 	bool probing;
 	bool stuck; /* a modelled oops left the driver wedged */
+	/* An attribute's store is running (worker), and an unbind asked
+	 * meanwhile already removed the driver link: __device_release_driver
+	 * calls driver_sysfs_remove() before the driver's remove, which then
+	 * waits for the store (kernfs drains active references). */
+	bool in_attr_write, links_gone;
 	bool irq_requested, irq_enabled;
 	guint64 irq_edges; /* CHG assertion edges seen */
 	bool irq_pending;

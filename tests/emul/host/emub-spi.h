@@ -47,6 +47,7 @@ struct emub_spi_dev_desc {
 	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
 	bool crc_fail_always; /* the bootloader fails every frame's check */
 	bool no_input;	      /* mchp_spi_ts registers no input device */
+	bool t144;	      /* the object table lists T144 (mchp_spi_ts: data CRC on) */
 	/* Goodix Berlin models (gt9916, gt9897) */
 	bool has_berlin_fw; /* berlin.firmware = VID: a valid image in flash */
 	guint8 berlin_vid[4];
@@ -100,15 +101,26 @@ struct emub_spi_dev {
 	unsigned int generation; /* bumps at every spidev unbind */
 	char *spidev_path;	 /* devpath of spidevB.C */
 	char *devnode;		 /* /dev/spidevB.C */
+	/* the node's ioctl emulation: attached at the first spidev probe and
+	 * kept (for that node path) until the board stops, so a file opened
+	 * before an unbind gets ESHUTDOWN, never a vanished handler */
 	UMockdevIoctlBase *ioctl;
+	char *ioctl_node;
 	/* mchp_spi_ts (drv_mchp_spi.c) */
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
-	guint16 mchp_t6;     /* T6 address from the info block */
-	bool mchp_have_info; /* data->info set (NULL after a failed read) */
-	guint8 mchp_info[4]; /* family, variant, version, build */
+	guint16 mchp_t6;		  /* T6 address from the info block */
+	bool mchp_have_info;		  /* data->info set (NULL after a failed read) */
+	guint8 mchp_info[4];		  /* family, variant, version, build */
+	guint8 mchp_raw[7 + 255 * 6 + 3]; /* the info block it read (data->raw_info_block) */
+	guint16 mchp_raw_len;
+	guint32 mchp_config_crc; /* data->config_crc (T6 messages set it) */
+	guint8 mchp_t7[2];	 /* data->t7_cfg: zero until mxt_init_t7_power_cfg */
+	bool have_update_cfg_result;
+	int update_cfg_result; /* what the last write to update_cfg returned */
 	bool have_update_fw_result;
 	int update_fw_result; /* what the last write to update_fw returned */
+	int update_fw_count;  /* writes to update_fw handled */
 	/* goodix-berlin-spi (drv_goodix_berlin.c) */
 	int berlin_variant; /* enum berlin_variant by the compatible */
 };
@@ -134,6 +146,12 @@ int emub_spi_check(struct emub_board_desc *d, char *err, size_t errsz);
 bool emub_spi_has_controllers(const struct emub_board_desc *d);
 void emub_spi_board_free(struct emub_spi_board *b);
 
+/* gpio.c hook (spibus.c): the board's shim wrote to @rel (below /sys) and
+ * waits for the store function: 0 with *@res what the write returns (0 or
+ * -errno) once the driver model's store has run, or 1 when @rel is no
+ * writable attribute of a bound spi driver (a plain file write). */
+int emub_spi_attr_write(struct emub *eb, const char *rel, int *res);
+
 /* emub.c hooks (spibus.c) */
 int emub_spi_start(struct emub *eb);
 void emub_spi_stop(struct emub *eb);
@@ -144,6 +162,8 @@ void emub_mchp_remove(struct emub_spi_dev *d);
 void emub_mchp_free(struct emub_spi_dev *d);
 /* A write to update_fw: what the write returns (0 or -errno). */
 int emub_mchp_update_fw(struct emub_spi_dev *d);
+/* A write to update_cfg (mxt_update_cfg_store): what the write returns. */
+int emub_mchp_update_cfg(struct emub_spi_dev *d);
 /* Its attribute group in sysfs, as the show functions print it now;
  * removed at unbind. */
 void emub_mchp_attrs_write(struct emub_spi_dev *d);
@@ -157,7 +177,8 @@ void emub_berlin_remove(struct emub_spi_dev *d);
  * devices, request_firmware), made at the first probe (spibus.c). */
 struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d);
 
-/* spidev.c */
+/* spidev.c: the ioctl emulation of d->devnode (kept from an earlier
+ * binding when it serves the same node); detach at the board's stop. */
 int emub_spidev_attach(struct emub_spi_dev *d);
 void emub_spidev_detach(struct emub_spi_dev *d);
 /* Run one message on the controller (eb->lock held): the transfers' tx

@@ -208,6 +208,7 @@ static int make_chip(struct emub_chip *c)
 			.osr = 64,
 			.nak_iap_page = d->el_nak_iap_page,
 			.refuse_iap = d->el_refuse_iap,
+			.iap_ignores_reset = d->el_iap_ignores_reset,
 		};
 		em_u8 *img = NULL;
 		em_u32 len = 0;

@@ -46,6 +46,10 @@ bool emub_spi_selected(struct emub *eb, const char *dev);
 /* What the last write to mchp_spi_ts's update_fw returned (0 or -errno,
  * in *@result); -ENOENT if there was none, -ENODEV for no such device. */
 int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result);
+/* The same for update_cfg (mxt_update_cfg_store). */
+int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result);
+/* Writes to update_fw its driver has handled, without settling first. */
+int emub_spi_update_fw_count_now(struct emub *eb, const char *dev);
 
 /* The maXTouch spi personality of @dev's chip model (model/mxt_spi.h; its
  * ->m is the struct mxt_model), NULL if it has none.  Hold emub_lock(). */

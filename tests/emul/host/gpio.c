@@ -41,6 +41,7 @@
 #include <glib-unix.h>
 
 #include "emub-priv.h"
+#include "emub-spi.h"
 #include "goodix_model.h"
 
 #define EDGE_QUEUE_MAX 16 /* gpiolib-cdev v1 lineevent kfifo */
@@ -530,8 +531,13 @@ static char *cmd_attr_write(struct emub *eb, const char *path)
 	}
 	g_mutex_unlock(&eb->lock);
 	if (!d) {
+		/* an spi device's driver attribute (spibus.c)? */
+		int r = emub_spi_attr_write(eb, rel, &res);
+
 		g_free(rel);
-		return g_strdup("NOATTR");
+		if (r)
+			return g_strdup("NOATTR");
+		return res < 0 ? g_strdup_printf("ERR %d", -res) : g_strdup("OK");
 	}
 	{
 		char *p = emub_sys_path(eb, rel);

@@ -320,13 +320,15 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			   !strcmp(k, "fault.bad_version")) {
 			r = parse_berlin_key(c, grp, k, s, err, errsz);
 		} else if (!strcmp(k, "fault.crc_fail_always") ||
-			   !strcmp(k, "fault.no_input")) {
+			   !strcmp(k, "fault.no_input") || !strcmp(k, "t144")) {
 			bool on = false;
 
 			if (!parse_bool(s, &on))
 				r = ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);
 			else if (!strcmp(k, "fault.crc_fail_always"))
 				c->crc_fail_always = on;
+			else if (!strcmp(k, "t144"))
+				c->t144 = on;
 			else
 				c->no_input = on;
 		} else if (!strcmp(k, "compatible")) {
@@ -596,17 +598,24 @@ static int spidev_probe(struct emub_spi_dev *d)
 		char *chr = g_strdup_printf("dev/char/%d:%d", SPIDEV_MAJOR, minor);
 		char *dv = g_strdup_printf("%s/device", d->spidev_path + 1);
 
+		char *info_dir = g_path_get_dirname(info), *node_dir = g_path_get_dirname(node);
+
 		/* the ioctl handler first: a program that sees the node
-		 * must find it served */
+		 * must find it served; then what umockdev's preload reads
+		 * (the .node link), then the node in one step
+		 * (g_file_set_contents renames it into place) -- last: it
+		 * is what waiters see */
 		emub_spidev_attach(d);
-		g_mkdir_with_parents(info, 0755);
-		rmdir(info);
+		g_mkdir_with_parents(info_dir, 0755);
 		unlink(info);
 		if (symlink(num, info))
 			emub_log(eb, "spidev: %s: %s", info, g_strerror(errno));
 		emub_sys_symlink(eb, d->spidev_path + 1, chr);
 		emub_sys_symlink(eb, d->devpath + 1, dv);
-		g_file_set_contents(node, "", 0, NULL); /* last: it is what waiters see */
+		g_mkdir_with_parents(node_dir, 0755);
+		g_file_set_contents(node, "", 0, NULL);
+		g_free(info_dir);
+		g_free(node_dir);
 		g_free(node);
 		g_free(info);
 		g_free(num);
@@ -644,17 +653,15 @@ static void spidev_remove(struct emub_spi_dev *d)
 	g_ptr_array_add(env, g_strdup_printf("MAJOR=%d", SPIDEV_MAJOR));
 	g_ptr_array_add(env, g_strdup_printf("MINOR=%d", minor));
 	g_ptr_array_add(env, g_strdup_printf("DEVNAME=%s", cname));
-	emub_uevent_send(eb, "remove", d->spidev_path, "spidev", env);
-	g_ptr_array_free(env, TRUE);
-	emub_spidev_detach(d);
-	p = g_strdup_printf("/sys%s", d->spidev_path);
-	umockdev_testbed_remove_device(eb->tb, p);
-	g_free(p);
+	/* the node goes first (device_destroy()); its ioctl emulation
+	 * stays, answering ESHUTDOWN to files still open (a program that
+	 * opened the node just before finds spidev's answer, not a
+	 * vanished handler) */
 	{
 		char *f[3] = {
-			g_strdup_printf("%s/sys/dev/char/%d:%d", eb->root, SPIDEV_MAJOR, minor),
-			g_strdup_printf("%s/dev/.node/%s", eb->root, cname),
 			g_strdup_printf("%s%s", eb->root, d->devnode),
+			g_strdup_printf("%s/dev/.node/%s", eb->root, cname),
+			g_strdup_printf("%s/sys/dev/char/%d:%d", eb->root, SPIDEV_MAJOR, minor),
 		};
 
 		for (int i = 0; i < 3; i++) {
@@ -662,6 +669,11 @@ static void spidev_remove(struct emub_spi_dev *d)
 			g_free(f[i]);
 		}
 	}
+	emub_uevent_send(eb, "remove", d->spidev_path, "spidev", env);
+	g_ptr_array_free(env, TRUE);
+	p = g_strdup_printf("/sys%s", d->spidev_path);
+	umockdev_testbed_remove_device(eb->tb, p);
+	g_free(p);
 	p = g_strdup_printf("%s/spidev", d->devpath + 1);
 	emub_sys_remove(eb, p);
 	g_free(p);
@@ -800,6 +812,33 @@ static void on_driver_dir(struct emub *eb, const char *dir, const char *name)
 	g_free(buf);
 }
 
+/* A driver attribute's store function (eb->lock not held): what the write
+ * returns, 0 or -errno; -ENOENT when no driver has the attribute. */
+static int attr_store(struct emub_spi_dev *d, const char *name)
+{
+	int r;
+
+	if (!d->driver || strcmp(d->driver, "mchp_spi_ts"))
+		return -ENOENT; /* the attribute group went with the driver */
+	if (!strcmp(name, "update_cfg")) {
+		r = emub_mchp_update_cfg(d);
+		g_mutex_lock(&d->eb->lock);
+		d->have_update_cfg_result = true;
+		d->update_cfg_result = r;
+		g_mutex_unlock(&d->eb->lock);
+		return r;
+	}
+	if (strcmp(name, "update_fw"))
+		return -ENOENT;
+	r = emub_mchp_update_fw(d);
+	g_mutex_lock(&d->eb->lock);
+	d->have_update_fw_result = true;
+	d->update_fw_result = r;
+	d->update_fw_count++;
+	g_mutex_unlock(&d->eb->lock);
+	return r;
+}
+
 static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *name)
 {
 	const char *dir = d->devpath + 1;
@@ -835,17 +874,13 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 		g_free(buf);
 		return;
 	}
-	if (!strcmp(name, "update_fw")) {
+	if (!strcmp(name, "update_fw") || !strcmp(name, "update_cfg")) {
+		/* a writer not under the board's shim: the write has returned
+		 * already; the store runs now */
 		char *b = take(eb, dir, name);
 
-		if (b && d->driver && !strcmp(d->driver, "mchp_spi_ts")) {
-			int r = emub_mchp_update_fw(d);
-
-			g_mutex_lock(&eb->lock);
-			d->have_update_fw_result = true;
-			d->update_fw_result = r;
-			g_mutex_unlock(&eb->lock);
-		}
+		if (b)
+			attr_store(d, name);
 		g_free(b);
 		return;
 	}
@@ -1040,6 +1075,7 @@ struct call {
 	const char *drv;
 	bool bind;
 	bool destroy;
+	const char *attr; /* a driver attribute's store instead of bind/unbind */
 	int r;
 	GMutex m;
 	GCond c;
@@ -1054,7 +1090,9 @@ static gboolean call_cb(gpointer data)
 		g_source_destroy(k->eb->spi->source);
 	else if (k->eb->spi->inotify_fd >= 0)
 		on_inotify(k->eb->spi->inotify_fd, G_IO_IN, k->eb);
-	if (k->d)
+	if (k->d && k->attr)
+		k->r = attr_store(k->d, k->attr);
+	else if (k->d)
 		k->r = k->bind ? dev_bind(k->d, k->drv) : dev_unbind(k->d, NULL);
 	g_mutex_lock(&k->m);
 	k->done = true;
@@ -1091,6 +1129,46 @@ static int service_call(struct emub *eb, struct emub_spi_dev *d, const char *drv
 	if (!eb->spi)
 		return -ENODEV;
 	return service_run(&k);
+}
+
+int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
+{
+	static const char *const attrs[] = { "update_fw", "update_cfg" };
+	struct emub_spi *s = eb->spi;
+	struct emub_spi_dev *d = NULL;
+	const char *name = NULL;
+	char *buf;
+	gsize len = 0;
+
+	for (int i = 0; s && i < s->ndevs && !d; i++) {
+		size_t dl = strlen(s->devs[i].devpath + 1);
+
+		if (strncmp(rel, s->devs[i].devpath + 1, dl) || rel[dl] != '/')
+			continue;
+		for (size_t a = 0; a < G_N_ELEMENTS(attrs); a++)
+			if (!strcmp(rel + dl + 1, attrs[a]))
+				name = attrs[a];
+		if (name)
+			d = &s->devs[i];
+	}
+	if (!d)
+		return 1;
+	buf = read_rel(eb, rel, &len);
+	if (!buf || !len) { /* a write of nothing: sysfs calls no store */
+		g_free(buf);
+		*res = 0;
+		return 0;
+	}
+	g_free(buf);
+	/* taken here: the writer's close finds the file empty and the
+	 * inotify path runs nothing a second time */
+	emub_sys_write(eb, rel, "");
+	{
+		struct call k = { .eb = eb, .d = d, .attr = name };
+
+		*res = service_run(&k);
+	}
+	return 0;
 }
 
 /* A Berlin chip as the board describes it: the flash holds a model-made
@@ -1193,6 +1271,15 @@ int emub_spi_start(struct emub *eb)
 			cfg.faults.crc_fail_times = d->desc->crc_fail_frame ? 1 : 0;
 			cfg.faults.power_loss_after = d->desc->power_loss_after;
 			cfg.faults.crc_fail_always = d->desc->crc_fail_always;
+			if (d->desc->t144 && cfg.num_objects < MXT_MODEL_MAX_OBJECTS) {
+				/* T144 listed last (its size is the model's
+				 * choice: only its presence is documented) */
+				cfg.objects[cfg.num_objects].type = 144;
+				cfg.objects[cfg.num_objects].size = 2;
+				cfg.objects[cfg.num_objects].instances = 1;
+				cfg.objects[cfg.num_objects].report_ids = 0;
+				cfg.num_objects++;
+			}
 			mxt_model_init(m, &cfg, eb->now_ns);
 			mxt_spi_init(sp, m);
 			sp->faults.crc_reply_at = d->desc->crc_reply_at;
@@ -1559,6 +1646,37 @@ struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)
 	struct emub_spi_dev *d = find_dev(eb, dev);
 
 	return d && d->ops == &mxt_spi_ops ? d->model : NULL;
+}
+
+int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result)
+{
+	struct emub_spi_dev *d;
+	int r = -ENOENT;
+
+	emub_spi_settle(eb);
+	d = find_dev(eb, dev);
+	if (!d)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	if (d->have_update_cfg_result) {
+		*result = d->update_cfg_result;
+		r = 0;
+	}
+	g_mutex_unlock(&eb->lock);
+	return r;
+}
+
+int emub_spi_update_fw_count_now(struct emub *eb, const char *dev)
+{
+	struct emub_spi_dev *d = find_dev(eb, dev);
+	int n;
+
+	if (!d)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	n = d->update_fw_count;
+	g_mutex_unlock(&eb->lock);
+	return n;
 }
 
 int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result)

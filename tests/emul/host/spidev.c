@@ -422,6 +422,9 @@ int emub_spidev_attach(struct emub_spi_dev *d)
 {
 	GError *e = NULL;
 
+	if (d->ioctl && !strcmp(d->ioctl_node, d->devnode))
+		return 0; /* still there from the last binding */
+	emub_spidev_detach(d);
 	d->ioctl = umockdev_ioctl_base_new();
 	emub_serve_connect(d->eb, d->ioctl, "handle-ioctl", G_CALLBACK(on_ioctl), d);
 	emub_serve_connect(d->eb, d->ioctl, "handle-read", G_CALLBACK(on_read), d);
@@ -433,6 +436,7 @@ int emub_spidev_attach(struct emub_spi_dev *d)
 		d->ioctl = NULL;
 		return -EIO;
 	}
+	d->ioctl_node = g_strdup(d->devnode);
 	return 0;
 }
 
@@ -440,7 +444,9 @@ void emub_spidev_detach(struct emub_spi_dev *d)
 {
 	if (!d->ioctl)
 		return;
-	umockdev_testbed_detach_ioctl(d->eb->tb, d->devnode, NULL);
+	umockdev_testbed_detach_ioctl(d->eb->tb, d->ioctl_node, NULL);
 	g_object_unref(d->ioctl);
 	d->ioctl = NULL;
+	g_free(d->ioctl_node);
+	d->ioctl_node = NULL;
 }

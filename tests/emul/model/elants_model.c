@@ -147,7 +147,8 @@ static int elants_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 
 	if (!m->powered || m->mode == ELANTS_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
-	if (len == 4 && !em_memcmp(buf, soft_reset, 4)) {
+	if (len == 4 && !em_memcmp(buf, soft_reset, 4) &&
+	    !(m->mode == ELANTS_MODEL_IAP && m->cfg.iap_ignores_reset)) {
 		m->stats.soft_resets++;
 		if (m->mode == ELANTS_MODEL_IAP)
 			boot(m); /* the new image is judged at the next boot */

@@ -10,7 +10,9 @@
  *  - 77 77 77 77: soft reset.  The chip then waits for "Main" (4D 61 69 6E,
  *    fast boot) and answers the hello packet: 55 55 55 55 when its flash
  *    holds a valid application for this chip, else 55 55 80 80 (recovery:
- *    the boot code runs).  A soft reset while in IAP ends IAP.
+ *    the boot code runs).  A soft reset while in IAP ends IAP (the
+ *    reset command is the boot code's, and IAP runs in it); a chip that
+ *    takes only pages there is the fault iap_ignores_reset.
  *  - 53 <info> 00 01: a 4-byte answer 52 ..; the driver takes bits 4..19 of
  *    it as big-endian 32 (elants_i2c_parse_version).  F0 hardware id and 10
  *    boot code version answer in recovery too; 00 firmware version, E0 test
@@ -24,6 +26,12 @@
  *    one-byte write, then 132-byte pages, each answered AA AA: the first
  *    page clears the last page of the flash (the application is invalid
  *    from then on), the following ones are written in order from page 0.
+ *    In IAP nothing but pages is taken: 54 00 12 34 (the driver's forced
+ *    IAP, sent without a reset after its own failed IAP) is not
+ *    acknowledged there, only by the boot code after a reset.  What an
+ *    Elan chip does with it mid-IAP is not documented; this is the
+ *    cautious reading of the driver, which resets before every IAP entry
+ *    but that one.
  *
  * The image layout is this model's own (Elan's is not public): the driver
  * only requires a multiple of 132 bytes and reads the remark id as LE16 at
@@ -57,8 +65,10 @@ struct elants_model_cfg {
 	em_u16 remark_id;
 	em_u8 rows, cols, osr; /* x_max = (rows - 1) * osr, y_max = (cols - 1) * osr */
 	/* Faults. */
-	int nak_iap_page; /* answer 55 55 instead of AA AA from this page on (-1 never) */
-	bool refuse_iap;  /* never enter IAP (answer nothing) */
+	int nak_iap_page;	/* answer 55 55 instead of AA AA from this page on (-1 never) */
+	bool refuse_iap;	/* never enter IAP (answer nothing) */
+	bool iap_ignores_reset; /* in IAP, 77 77 77 77 is not taken: only power or
+				 * the reset line end it */
 };
 
 struct elants_model_stats {

@@ -45,6 +45,7 @@ static void respond(struct mxt_spi *s, em_u8 status, const em_u8 *hdr, const em_
 		em_memcpy(s->resp + MXT_SPI_HEADER, data, len);
 	s->resp_len = MXT_SPI_HEADER + (data ? len : 0);
 	s->resp_pending = true;
+	s->resp_at = s->xfer_at;
 }
 
 /* A request frame ended (chip deselected): run it against the model. */
@@ -114,9 +115,20 @@ static void op_select(void *chip, bool selected)
 		 * resets (the driver reads the 0x81 of its T6 RESET or 0xA5
 		 * write 1 ms later, and needs it) */
 		s->readout = s->resp_pending && m->mode != MXT_MODE_OFF;
+		/* too soon: the chip is still preparing it; the frame reads
+		 * 0xFF and the request is lost */
+		s->early = s->readout && s->now - s->resp_at < MXT_SPI_RESPONSE_GAP_NS;
+		if (s->early)
+			s->readout = false;
 		return;
 	}
 	/* frame end */
+	if (s->early) {
+		s->early = false;
+		s->resp_pending = false;
+		s->stats.early_responses++;
+		return;
+	}
 	if (s->readout) {
 		s->resp_pending = false;
 		s->stats.responses++;
@@ -143,7 +155,9 @@ static void op_xfer(void *chip, const em_u8 *mosi, em_u8 *miso, em_u32 len)
 	for (em_u32 i = 0; i < len; i++, s->pos++) {
 		em_u8 out = 0xff;
 
-		if (!s->selected || m->mode == MXT_MODE_OFF) {
+		if (i == 0)
+			s->xfer_at = s->now;
+		if (!s->selected || m->mode == MXT_MODE_OFF || s->early) {
 			miso[i] = 0xff;
 			continue;
 		}
@@ -173,6 +187,7 @@ static void op_advance(void *chip, em_u64 now)
 {
 	struct mxt_spi *s = chip;
 
+	s->now = now;
 	mxt_model_ops.advance(s->m, now);
 }
 

@@ -19,7 +19,8 @@
  *   What is unverified and chosen here: the response header echoes the
  *   request's register and length (the driver looks at byte 0 only); a
  *   length over 64 (the driver's MXT_MAX_SPI_BLOCK) is an invalid request;
- *   the T144 data CRC is not modelled (the presets have no T144); a
+ *   the T144 data CRC is not modelled (the presets have no T144; the
+ *   board's `t144 = true` lists one, for touchfw's refusal); a
  *   response waits in the interface while the chip resets (the driver
  *   reads the status of its T6 RESET / 0xA5 write 1 ms later).
  * Bootloader mode: a frame starting 0x01 is a read (the status, id and
@@ -44,13 +45,27 @@
 #define MXT_SPI_READ_FAIL 0x42
 #define MXT_SPI_INVALID_REQ 0x04
 #define MXT_SPI_INVALID_CRC 0x08
+/*
+ * The chip's time to prepare a response: a response frame that starts
+ * sooner after its request's last transfer began reads 0xFF and the
+ * request is lost (counted, stats.early_responses).  500 us is the least
+ * any mchp_spi_ts path leaves between a request and its response frame
+ * (mxt_spi_write_req's delay_usecs and mxt_spi_read_req's cs_change_delay,
+ * each followed by a wait for CHG; mxt_spi_transfer and mxt_spi_write_xfer
+ * leave 1000 us): the sources give no figure of the chip's own, so the
+ * model takes the driver's floor.  Measured from the start of the
+ * request's last transfer, as the model sees no clock: its wire time
+ * counts towards the gap.
+ */
+#define MXT_SPI_RESPONSE_GAP_NS 500000u
 
 struct mxt_spi_stats {
-	em_u32 requests;   /* application-mode requests seen */
-	em_u32 writes;	   /* of them, well-formed write requests */
-	em_u32 crc_errors; /* requests with a bad header CRC */
-	em_u32 invalid;	   /* invalid requests */
-	em_u32 responses;  /* response frames clocked out */
+	em_u32 requests;	/* application-mode requests seen */
+	em_u32 writes;		/* of them, well-formed write requests */
+	em_u32 crc_errors;	/* requests with a bad header CRC */
+	em_u32 invalid;		/* invalid requests */
+	em_u32 responses;	/* response frames clocked out */
+	em_u32 early_responses; /* response frames started within MXT_SPI_RESPONSE_GAP_NS */
 	em_u32 bl_reads, bl_writes;
 };
 
@@ -69,7 +84,11 @@ struct mxt_spi {
 	em_u8 resp[MXT_SPI_HEADER + MXT_SPI_MAX_LEN];
 	em_u32 resp_len;
 	bool resp_pending;
-	em_u8 bl[3]; /* bootloader read: status, id, version */
+	em_u64 now;	/* model time of the last advance */
+	em_u64 xfer_at; /* when this frame's last transfer began */
+	em_u64 resp_at; /* when the request of the pending response ended */
+	bool early;	/* this frame came too soon for the pending response */
+	em_u8 bl[3];	/* bootloader read: status, id, version */
 	struct mxt_spi_stats stats;
 	struct mxt_spi_faults faults;
 };

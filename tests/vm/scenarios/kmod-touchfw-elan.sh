@@ -39,11 +39,22 @@
 #   3. the drivers' own accounts agree (kernel log), the models hold the
 #      new firmware, nothing is left staged, the loader's path is back;
 #   4. both chips again, their IAP failing midway: each driver's update_fw
-#      write fails with EIO and the driver stays bound; touchfw reports the
-#      touchscreen left in recovery (exit 11) and the touchpad's failed
-#      update (exit 12), rebinds nothing and leaves nothing staged;
+#      write fails with EIO and the driver stays bound; touchfw rebinds
+#      elants_i2c once (it stays in recovery without resetting the chip,
+#      and its next update would not reset it either), whose probe resets
+#      the chip into its boot code (iap_mode Recovery, hardware 2a1c), and
+#      reports it left in recovery (exit 11, the next run flashes it), and
+#      the next run does, once the fault passes; the touchpad's failed
+#      update is exit 12, nothing rebound, the message naming the next run
+#      as the way on; nothing is left staged;
+#   5. the touchpad model again, without firmware (left in IAP), at 0x16,
+#      where the profile's touchpad@16 is always-on and allows bus
+#      recovery: elan_i2c's probe fails ("device initialize failed"), no
+#      bind follows; the shipped rule runs handle-event on the add, the run
+#      recovers it over i2c-dev (16 pages from IAP as found), binds
+#      elan_i2c and verifies firmware_version 6.0 and the input device;
 #   no oops, no warning.  Figures: bind uevent -> verified input device,
-#   per family.
+#   per family; add uevent -> verified input device for the recovery.
 . /vm/emul.sh
 . /vm/elants-emul.sh
 . /vm/elantp-emul.sh
@@ -151,7 +162,7 @@ elantp_use
 vm_require "elantp_emul unloads" emul_unload
 
 # ---- 5. the flash fails midway: the write to update_fw returns the
-# driver's error, the driver stays bound, nothing rebinds
+# driver's error, the driver stays bound; touchfw rebinds elants_i2c only
 rm -rf "${TOUCHFW_STATE:?}"/*
 emul_monitor_start
 emul_dmesg_mark
@@ -167,12 +178,23 @@ vm_log "touchscreen result: $(emul_result)"
 vm_check "elants_i2c: the IAP failed (EIO), the driver stays bound in recovery" eval \
 	'emul_dmesg_has "elants_i2c $elants_dev: firmware update failed: -5" &&
 	 [ "$(emul_driver)" = elants_i2c ] && [ "$(cat "$EMUL_SYS/iap_mode")" = Recovery ]'
-vm_check "touchfw: the write returned EIO, left in its bootloader (exit 11), no rebind" eval \
+vm_check "touchfw: the write returned EIO; one rebind; in recovery, the next run flashes it (exit 11)" eval \
 	'[ "$(emul_result_field exit_code)" = 11 ] &&
 	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
-	 [ "$(emul_bind_count)" = 1 ]'
-vm_check "the chip is still in IAP with 10 pages written" eval \
-	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 10 ]'
+	 emul_log_has "rebinding it so that a new probe resets the chip" &&
+	 emul_log_has "flashes it again" &&
+	 [ "$(emul_bind_count)" = 2 ]'
+vm_check "the new probe reset the chip into its boot code: recovery, 10 pages written, hw_version 2a1c" eval \
+	'[ "$(emul_state mode)" = recovery ] && [ "$(emul_state pages_written)" = 10 ] &&
+	 [ "$(cat "$EMUL_SYS/iap_mode")" = Recovery ] &&
+	 [ "$(cat "$EMUL_SYS/hw_version")" = 2a1c ]'
+# The fault passes; the next run (--force: past the back-off the message
+# names) flashes the chip through the real driver's forced IAP.
+echo -1 >/sys/kernel/debug/elants-emul/nak_iap_page
+vm_check "the next run flashes it through elants_i2c in recovery: 5512, iap_mode Normal" eval \
+	'"$TOUCHFW" run --force "$elants_dev" >/dev/null 2>&1 &&
+	 [ "$(emul_state mode)" = normal ] && [ "$(emul_state fw_version)" = 5512 ] &&
+	 [ "$(cat "$EMUL_SYS/iap_mode")" = Normal ] && [ "$(emul_state iap_entries)" = 2 ]'
 elantp_use
 vm_log "touchpad result: $(emul_result)"
 vm_check "elan_i2c: the IAP reported a failed write (EIO), the driver stays bound (still saying 5.0)" eval \
@@ -182,6 +204,7 @@ vm_check "touchfw: the write returned EIO, an interruption (exit 12), no rebind"
 	'[ "$(emul_result_field exit_code)" = 12 ] &&
 	 emul_log_has "driver update failed: writing update_fw: Input/output error" &&
 	 emul_log_has "an interruption, not a rejection of elantp-19-fw-6.0" &&
+	 emul_log_has "so the next .touchfw run $elantp_dev. tries again; do not unbind elan_i2c" &&
 	 [ "$(emul_bind_count)" = 1 ]'
 vm_check "the touchpad is left in IAP (4 pages written)" eval \
 	'[ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 4 ]'
@@ -191,5 +214,50 @@ emul_monitor_stop
 elants_use
 vm_check "elants_emul unloads" emul_unload
 elantp_use
+vm_check "elantp_emul unloads" emul_unload
+
+# ---- 6. a touchpad left in IAP: elan_i2c's probe fails, no bind follows;
+# its add uevent starts a run that recovers it over i2c-dev (the profile's
+# touchpad@16 is always-on and allows bus recovery), binds elan_i2c and
+# verifies
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elantp_emul loads (touchpad 19 at 0x16, no firmware: left in IAP)" \
+	elantp_load addr=0x16 product_id=19 fw_version=0 iap_start_page=496
+vm_log "touchpad in IAP: $elantp_dev ($elantp_devpath)"
+tp_done=""
+elan_recovery_done() {
+	emul_run_done && tp_done=$(vm_now_us)
+}
+udevadm settle --timeout=30
+vm_require "the run ends" vm_wait 60 "the recovery run" elan_recovery_done
+vm_log "touchpad result: $(emul_result)"
+vm_check "elan_i2c's probe failed on the touchpad in IAP (kernel log)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: device initialize failed: -5"
+vm_check "the add uevent started the run (no bind came before it)" eval \
+	'emul_log_has "^touchfw: $elantp_dev: device " && [ "$(emul_runs)" = 1 ]'
+vm_check "touchfw found it in IAP at 0x16 and flashed elantp-19-fw-6.0 there" eval \
+	'emul_log_has "IAP mode at 0x16" &&
+	 emul_log_has "flashing elantp-19-fw-6.0 (6.0) at bootloader address 0x16"'
+vm_check "result ok through the bootloader, (bootloader) -> 6.0" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = bootloader ] &&
+	 emul_log_has "verified: firmware (bootloader) -> 6.0"'
+vm_check "the touchpad runs 6, its 16 pages written from IAP as found" eval \
+	'[ "$(emul_state mode)" = main ] && [ "$(emul_state fw_version)" = 6 ] &&
+	 [ "$(emul_state iap_entries)" = 0 ] && [ "$(emul_state pages_written)" = 16 ] &&
+	 [ "$(emul_state page_errors)" = 0 ]'
+vm_check "elan_i2c bound it on firmware 6 (kernel log), one bind: touchfw's" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0013, Firmware: 0x0006" &&
+	 [ "$(emul_driver)" = elan_i2c ] && [ "$(emul_bind_count)" = 1 ]'
+vm_check "elan_i2c says product_id 19, firmware_version 6.0" eval \
+	'[ "$(cat "$EMUL_SYS/product_id")" = 19.0 ] && [ "$(cat "$EMUL_SYS/firmware_version")" = 6.0 ]'
+vm_check "the input device is \"Elan Touchpad\", X 0..3052, the one touchfw verified" eval \
+	'[ "$(cat "$EMUL_SYS/input/$(emul_input)/name")" = "Elan Touchpad" ] &&
+	 [ "$(elan_abs_max $ABS_MT_POSITION_X)" = 3052 ] &&
+	 [ "$(emul_result_field input)" = "$(emul_event)" ]'
+_add=$(emul_add_us)
+[ -z "$_add" ] || vm_figure elantp_add_to_verified_input_ms "$(vm_us_to_ms $((tp_done - _add)))" ms
+emul_monitor_stop
 vm_check "elantp_emul unloads" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

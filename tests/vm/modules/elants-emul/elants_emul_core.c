@@ -180,6 +180,36 @@ static int temu_state_show(struct seq_file *sf, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(temu_state);
 
+/* nak_iap_page, writable: a scenario ends the fault (a passing one) and
+ * shows the next update going through. */
+static void temu_set_nak(struct emul_core *c, void *arg)
+{
+	struct elants_emul *t = c->glue;
+
+	t->chip.cfg.nak_iap_page = *(int *)arg;
+}
+
+static ssize_t temu_nak_write(struct file *f, const char __user *ubuf, size_t n, loff_t *ppos)
+{
+	struct elants_emul *t = f->private_data;
+	int v, r;
+
+	r = kstrtoint_from_user(ubuf, n, 0, &v);
+	if (r)
+		return r;
+	if (v < -1)
+		return -EINVAL;
+	emul_core_step(&t->core, temu_set_nak, &v);
+	return n;
+}
+
+static const struct file_operations temu_nak_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = temu_nak_write,
+	.llseek = noop_llseek,
+};
+
 /* ------------------------------------------------------------ setup */
 
 static int temu_add_client(struct elants_emul *t)
@@ -250,6 +280,7 @@ static int __init elants_emul_init(void)
 		goto fail;
 	t->dir = debugfs_create_dir("elants-emul", NULL);
 	debugfs_create_file("state", 0444, t->dir, t, &temu_state_fops);
+	debugfs_create_file("nak_iap_page", 0200, t->dir, t, &temu_nak_fops);
 	emul_core_debugfs_power(&t->core, t->dir);
 	r = temu_add_client(t);
 	if (r)

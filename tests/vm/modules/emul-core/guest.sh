@@ -235,6 +235,15 @@ emul_bind_us() {
 		' "$EMUL_MONITOR_LOG"
 }
 
+# emul_add_us: udevadm monitor's stamp of the client's add uevent
+# (CLOCK_MONOTONIC, µs); for a client no driver binds.
+emul_add_us() {
+	awk -v dp="$EMUL_DEVPATH" '
+		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t)
+			if ($2 == "add" && $3 == dp) { printf "%d\n", t * 1000000; exit } }
+		' "$EMUL_MONITOR_LOG"
+}
+
 # emul_figure_since_bind NAME T_DONE [NTH]: the figure NAME, from the NTH
 # bind uevent (default 1) to T_DONE (µs, vm_now_us); none when udevadm
 # monitor did not record that bind.
