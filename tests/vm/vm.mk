@@ -39,7 +39,7 @@ $(B)/tests/vm/evdev-query: $(VM_MK_DIR)/tools/evdev-query.c
 	@mkdir -p $(@D)
 	$(q) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
-# Another: one spidev transfer, for the Berlin scenario (kmod-berlin-spidev).
+# Another: one spidev transfer, for the Berlin checks of kmod-touchfw-spi.
 $(B)/tests/vm/spidev-xfer: $(VM_MK_DIR)/tools/spidev-xfer.c
 	@mkdir -p $(@D)
 	$(q) CC $@

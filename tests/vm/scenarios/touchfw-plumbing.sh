@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-image: --dir @B@/vm-root:/ --bin @B@/vm-root/usr/bin/touchfw:/usr/bin/touchfw
+# vm-image: --bin @B@/vm-root/usr/libexec/touchfw/touchfw-agent:/usr/libexec/touchfw/touchfw-agent
 # vm-image: --bin /usr/bin/systemd-hwdb:/usr/bin/systemd-hwdb
 #
 # "touchfw-plumbing" (busybox init, a real systemd-udevd 252): touchfw

@@ -7,7 +7,14 @@
 # the kernel's uevent to the RUN program takes.  An at24 EEPROM on i2c-stub
 # stands in for a touch controller: it binds without hardware.  On the way,
 # i2c-dev's address check as the agent's bus access meets it.
+# At the end, in the same boot (was the scenario "module"): the harness's
+# own check that an out-of-tree module built against Debian's
+# linux-headers package for this kernel loads in the VM, unsigned,
+# tainting the kernel (O: out of tree, E: unsigned), takes a parameter and
+# unloads.  The emulated-controller test modules go the same way.  Nothing
+# above loads a module from outside the kernel package.
 # vm-image: --bin /usr/sbin/i2cget
+# vm-build-module: hello
 
 vm_require "i2c-stub loads with a chip at 0x50" vm_modprobe i2c-stub chip_addr=0x50
 vm_require "i2c-dev loads" vm_modprobe i2c-dev
@@ -103,3 +110,19 @@ for pair in "bind_after_add:$bind" "unbind:$unbind" "rebind:$rebind" "remove:$re
 	vm_check "udevadm monitor saw the kernel's ${pair%%:*}" test -n "$us"
 	[ -n "$us" ] && vm_figure "uevent_to_run_ms_${pair%%:*}" "$(vm_us_to_ms "$us")" ms
 done
+
+# -------- an out-of-tree module (was the scenario "module")
+vm_check "the kernel is $VM_KVER" test "$(uname -r)" = "$VM_KVER"
+vm_require "modprobe finds vm_hello in extra/ through modules.dep" \
+	grep -q '^extra/vm_hello.ko:' "/lib/modules/$VM_KVER/modules.dep"
+unsigned_taint() { echo $(($(cat /proc/sys/kernel/tainted) >> 13 & 1)); }
+vm_check "no unsigned module tainted the kernel before" test "$(unsigned_taint)" = 0
+vm_require "vm_hello loads" vm_modprobe vm_hello greeting=from-the-harness
+vm_check "its init ran with the parameter" eval \
+	'dmesg | grep -q "vm_hello: loaded, greeting=from-the-harness"'
+vm_check "the module is tainted O and E (out of tree, unsigned)" \
+	test "$(cat /sys/module/vm_hello/taint)" = OE
+vm_check "the kernel is tainted by it (bit 13, TAINT_UNSIGNED_MODULE)" \
+	test "$(unsigned_taint)" = 1
+vm_check "vm_hello unloads" rmmod vm_hello
+vm_check "its exit ran" eval 'dmesg | grep -q "vm_hello: unloaded"'

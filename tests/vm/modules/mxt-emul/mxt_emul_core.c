@@ -412,7 +412,13 @@ struct emu_spi_op {
 	u32 len;
 };
 
-/* Under core.lock, the model advanced to now by emul_core_step(). */
+/*
+ * Under core.lock, the maXTouch model advanced to now by emul_core_step().
+ * Each spi personality is told the time too: the Berlin model has its own
+ * clock, and mxt_spi keeps the time of each transfer (a response frame that
+ * comes too soon after its request reads 0xFF); without it mxt_spi's clock
+ * stays at 0 and every application-mode response is lost.
+ */
 static void emu_spi_fn(struct emul_core *c, void *arg)
 {
 	struct mxt_emul *e = c->glue;
@@ -423,8 +429,8 @@ static void emu_spi_fn(struct emul_core *c, void *arg)
 	if (op->cs == 1) {
 		ops = &berlin_model_ops;
 		chip = e->berlin;
-		ops->advance(chip, c->bus.now_ns);
 	}
+	ops->advance(chip, c->bus.now_ns);
 	if (op->select)
 		ops->select(chip, op->selected);
 	else
