@@ -107,11 +107,14 @@ vm_log "binds: $(emul_bind_count); handle-event: $(emul_handle_event_lines | tr 
 vm_check "the driver bound with the other tablet's file, and touchfw rebound it: two binds" \
 	test "$(emul_bind_count)" = 2
 # The add comes before the probe, so it is the add that starts the run;
-# the driver's own bind finds touchfw at work, or a run that finds the
-# driver has not probed since touchfw verified it.
+# the driver's own bind finds touchfw at work (in handle-event, or, when
+# it was handed off before the add's run took the device's lock, in its
+# own run: exit 8, locked), or a run that finds the driver has not probed
+# since touchfw verified it.
 vm_check "the add ran touchfw; the driver's own bind changed nothing more" eval \
 	'emul_handle_event_said "add (driver none yet): handed to detached process" &&
 	 { emul_handle_event_said "bind: nothing to do: touchfw is already working on this device" ||
+	   emul_log_has "another touchfw is working on this device (exit 8, locked)" ||
 	   emul_log_has "silead_ts has not probed since a run verified input"; } &&
 	 [ "$(emul_log | grep -c "staged silead-emul-tablet-1")" = 1 ]'
 vm_check "touchfw saw that file is not the board's and shadowed it" \
