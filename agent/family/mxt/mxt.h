@@ -169,8 +169,7 @@ struct tf_spi;
 
 #define MXT_SPI_HEADER 6
 #define MXT_SPI_MAX_LEN 64     /* MXT_MAX_SPI_BLOCK */
-#define MXT_SPI_MAX_LEN_CRC 14 /* MXT_MAX_SPI_BLOCK_CRC: write data per request, data CRC on \
-				*/
+#define MXT_SPI_MAX_LEN_CRC 14 /* MXT_MAX_SPI_BLOCK_CRC: with the data CRC */
 #define MXT_SPI_GAP_US 1000    /* chip-select gap between request and response */
 #define MXT_SPI_WRITE_REQ 0x01
 #define MXT_SPI_READ_REQ 0x02
