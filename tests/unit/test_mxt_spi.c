@@ -60,6 +60,150 @@ static void test_headers_match_hand_vectors(void **state)
 	}
 }
 
+/*
+ * mchp_spi_ts with crc_enabled (T144 listed): the data's CRC8 after it,
+ * counted in the length (mxt_spi_write_req).  CRC8 of 01 02 = 0x78, of
+ * 01..0E = 0x21; header 01 23 01 03 00 -> 0xCB, 01 23 01 02 00 -> 0x0F
+ * (worked out with the bit-reversing MSB-first CRC, as above).
+ */
+static void test_write_frame_with_data_crc(void **state)
+{
+	static const uint8_t data[2] = { 0x01, 0x02 };
+	static const uint8_t want_crc[9] = { 0x01, 0x23, 0x01, 0x03, 0x00,
+					     0xcb, 0x01, 0x02, 0x78 };
+	static const uint8_t want_plain[8] = { 0x01, 0x23, 0x01, 0x02, 0x00, 0x0f, 0x01, 0x02 };
+	uint8_t f[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1], d14[14];
+
+	(void)state;
+	assert_int_equal(mxt_spi_write_frame(0x0123, data, 2, true, f), 9);
+	assert_memory_equal(f, want_crc, 9);
+	assert_int_equal(mxt_spi_write_frame(0x0123, data, 2, false, f), 8);
+	assert_memory_equal(f, want_plain, 8);
+	for (int i = 0; i < 14; i++)
+		d14[i] = (uint8_t)(i + 1);
+	assert_int_equal(mxt_spi_write_frame(0x0123, d14, 14, true, f), 21);
+	assert_int_equal(f[3], 15);
+	assert_int_equal(f[20], 0x21);
+	assert_int_equal(MXT_SPI_MAX_LEN_CRC, 14); /* MXT_MAX_SPI_BLOCK_CRC */
+}
+
+/* The chip model alone, its spi personality driven frame by frame. */
+struct spi_rig {
+	struct mxt_model m;
+	struct mxt_spi s;
+	em_u64 now;
+};
+
+static void rig_frame(struct spi_rig *r, const uint8_t *tx, uint8_t *rx, size_t n)
+{
+	uint8_t sink[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 8];
+
+	mxt_spi_ops.advance(&r->s, r->now);
+	mxt_spi_ops.select(&r->s, true);
+	mxt_spi_ops.xfer(&r->s, tx, rx ? rx : sink, (em_u32)n);
+	mxt_spi_ops.select(&r->s, false);
+	r->now += 1000000; /* the driver's 1 ms gap */
+}
+
+/* A request frame, then the 6-byte response frame: its verdict byte. */
+static uint8_t rig_request(struct spi_rig *r, const uint8_t *req, size_t n)
+{
+	uint8_t ones[MXT_SPI_HEADER], resp[MXT_SPI_HEADER];
+
+	memset(ones, 0xff, sizeof(ones));
+	rig_frame(r, req, NULL, n);
+	rig_frame(r, ones, resp, sizeof(ones));
+	return resp[0];
+}
+
+/* A write request of @data at @reg with @len in the header and @tail
+ * bytes after the data. */
+static size_t rig_write_req(uint8_t *f, uint16_t reg, const uint8_t *data, size_t n,
+			    uint16_t len, const uint8_t *tail, size_t ntail)
+{
+	f[0] = MXT_SPI_WRITE_REQ;
+	f[1] = (uint8_t)reg;
+	f[2] = (uint8_t)(reg >> 8);
+	f[3] = (uint8_t)len;
+	f[4] = (uint8_t)(len >> 8);
+	f[5] = mxt_spi_model_crc8(f, 5);
+	memcpy(f + 6, data, n);
+	memcpy(f + 6 + n, tail, ntail);
+	return 6 + n + ntail;
+}
+
+static void rig_init(struct spi_rig *r, bool t144)
+{
+	struct mxt_model_cfg cfg;
+
+	memset(r, 0, sizeof(*r));
+	assert_true(mxt_model_preset("mxt1664s", &cfg));
+	if (t144) {
+		cfg.objects[cfg.num_objects].type = 144;
+		cfg.objects[cfg.num_objects].size = 2;
+		cfg.objects[cfg.num_objects].instances = 1;
+		cfg.num_objects++;
+	}
+	mxt_model_init(&r->m, &cfg, 0);
+	mxt_spi_init(&r->s, &r->m);
+	r->now = 1000000000ull;
+	assert_int_equal(mxt_model_mode(&r->m), MXT_MODE_APP);
+}
+
+static void test_model_checks_the_data_crc_when_t144_is_listed(void **state)
+{
+	static const uint8_t data[2] = { 0x01, 0x02 }, good = 0x78, bad = 0x79;
+	uint8_t f[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1], d15[15];
+	struct spi_rig *r = calloc(1, sizeof(*r));
+	const em_u8 *mem;
+	em_u16 t7, size;
+
+	(void)state;
+	assert_non_null(r);
+	rig_init(r, true);
+	assert_true(mxt_model_object(&r->m, 7, &t7, &size));
+	mem = mxt_model_mem(&r->m, &size);
+	/* a bad data CRC: "invalid CRC", nothing written */
+	assert_int_equal(rig_request(r, f, rig_write_req(f, t7, data, 2, 3, &bad, 1)),
+			 MXT_SPI_INVALID_CRC);
+	assert_int_equal(r->s.stats.data_crc_errors, 1);
+	assert_int_not_equal(mem[t7], 0x01);
+	/* the data without its CRC (the length counts the data only) */
+	assert_int_not_equal(rig_request(r, f, rig_write_req(f, t7, data, 2, 2, NULL, 0)),
+			     MXT_SPI_WRITE_OK);
+	assert_int_not_equal(mem[t7], 0x01);
+	/* more than 14 data bytes a request: invalid request */
+	memset(d15, 0, sizeof(d15));
+	assert_int_equal(
+		rig_request(r, f, rig_write_req(f, t7, d15, 15, 16, (const uint8_t[]){ 0 }, 1)),
+		MXT_SPI_INVALID_REQ);
+	/* the driver's frame: written */
+	assert_int_equal(rig_request(r, f, rig_write_req(f, t7, data, 2, 3, &good, 1)),
+			 MXT_SPI_WRITE_OK);
+	assert_int_equal(mem[t7], 0x01);
+	assert_int_equal(mem[t7 + 1], 0x02);
+	/* reads are unchanged: 6 + 2 bytes out, the data from byte 6 */
+	{
+		uint8_t rq[6] = { MXT_SPI_READ_REQ, (uint8_t)t7, (uint8_t)(t7 >> 8), 2, 0 };
+		uint8_t ones[8], resp[8];
+
+		rq[5] = mxt_spi_model_crc8(rq, 5);
+		memset(ones, 0xff, sizeof(ones));
+		rig_frame(r, rq, NULL, 6);
+		rig_frame(r, ones, resp, 8);
+		assert_int_equal(resp[0], MXT_SPI_READ_OK);
+		assert_memory_equal(resp + 6, data, 2);
+	}
+	/* without T144 the same CRC byte is just a third data byte */
+	rig_init(r, false);
+	mem = mxt_model_mem(&r->m, &size);
+	assert_int_equal(rig_request(r, f, rig_write_req(f, t7, data, 2, 3, &bad, 1)),
+			 MXT_SPI_WRITE_OK);
+	assert_int_equal(mem[t7 + 2], 0x79);
+	assert_int_equal(r->s.stats.data_crc_errors, 0);
+	free(r);
+}
+
 static void test_replies_are_named_and_mapped(void **state)
 {
 	(void)state;
@@ -194,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_crc8_check_value),
 		cmocka_unit_test(test_headers_match_hand_vectors),
 		cmocka_unit_test(test_replies_are_named_and_mapped),
+		cmocka_unit_test(test_write_frame_with_data_crc),
+		cmocka_unit_test(test_model_checks_the_data_crc_when_t144_is_listed),
 		cmocka_unit_test_setup_teardown(test_driver_attributes_give_the_chip_state,
 						setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_driver_in_bootloader_reads_no_version,

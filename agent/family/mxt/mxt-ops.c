@@ -77,6 +77,7 @@ struct mxt_priv {
 	 * changed: frame written -> verdict, PASS read -> ready. */
 	struct pace check, prog;
 	uint8_t spi_reply; /* the last spi verdict byte, for messages */
+	bool data_crc;	   /* spi writes carry a data CRC (the chip lists T144) */
 	char errbuf[64];
 };
 
@@ -121,7 +122,7 @@ static int reg_write(struct tf_ctx *c, uint16_t addr, uint16_t reg, const uint8_
 		     size_t len)
 {
 	if (c->spi_open)
-		return mxt_spi_write(&c->spi, reg, val, len, &P(c)->spi_reply);
+		return mxt_spi_write(&c->spi, reg, val, len, P(c)->data_crc, &P(c)->spi_reply);
 	return tf_i2c_reg_write(c->bus, addr, TF_I2C_REG_LE16, reg, val, len, MXT_BLOCK_WRITE);
 }
 
@@ -147,16 +148,12 @@ static int read_info(struct tf_ctx *c, struct mxt_info *info, struct tf_err *err
 	/*
 	 * mchp_spi_ts turns a data CRC on when the object table lists T144
 	 * (mxt_parse_object_table: a CRC8 after each write's data, in the
-	 * length, 14-byte chunks; T5 messages one byte longer).  How the chip
-	 * answers a bad data CRC, and whether its read responses change, no
-	 * source says, so touchfw does not write to such a chip over spidev.
+	 * length, 14-byte chunks; reads unchanged).  Decided afresh at each
+	 * info read, so a firmware that adds or drops T144 is spoken to as it
+	 * lists itself (the driver's flag, once set, stays until it unbinds).
 	 */
-	if (r == 0 && c->spi_open && mxt_info_object(info, MXT_T144))
-		return tf_err_set(err, EOPNOTSUPP,
-				  "the chip lists T144: its spi writes carry a data CRC "
-				  "(mchp_spi_ts's crc_enabled), which touchfw does not "
-				  "speak; nothing was written (with power = \"driver\" "
-				  "mchp_spi_ts writes it)");
+	if (r == 0 && c->spi_open)
+		P(c)->data_crc = mxt_info_object(info, MXT_T144) != NULL;
 	return r;
 }
 
@@ -279,8 +276,6 @@ static int mxt_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	}
 	if (r == -EBADMSG)
 		return tf_err_prefix(err, "0x%02x answers but ", p->app);
-	if (r == -EOPNOTSUPP)
-		return r;
 	if (c->spi_open && r == -EPROTO)
 		return tf_err_set(err, EPROTO,
 				  "reading the info block over %s: the chip "
@@ -822,8 +817,6 @@ static int mxt_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state *st
 			p->have_info = true;
 			return 0;
 		}
-		if (r == -EOPNOTSUPP)
-			return r; /* the new firmware lists T144 (read_info) */
 		if (r == -EBADMSG) {
 			/* The new firmware runs with a corrupt info block. */
 			if (err)

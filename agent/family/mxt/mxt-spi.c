@@ -12,8 +12,12 @@
  * out, whose first byte is the chip's verdict (0x82 read ok, 0x81 write
  * ok; 0x42/0x41 failed, 0x04 invalid request, 0x08 invalid CRC) and whose
  * data starts at byte 6.  Requests carry at most 64 bytes
- * (MXT_MAX_SPI_BLOCK).  A verdict byte of 0xFF means nobody drove MISO: no
- * chip, or a chip in its bootloader, which does not speak this framing --
+ * (MXT_MAX_SPI_BLOCK).  When the object table lists T144, mchp_spi_ts
+ * sets crc_enabled (mxt_parse_object_table) and from then on appends to
+ * each write's data the CRC8 of that data (the same CRC, init 0), counted
+ * in the header's length, with at most 14 data bytes a request
+ * (mxt_write_block's MXT_MAX_SPI_BLOCK_CRC); reads do not change.  A verdict byte of 0xFF means
+ * nobody drove MISO: no chip, or a chip in its bootloader, which does not speak this framing --
  * reported as -ENXIO, as an i2c NAK is.
  *
  * Bootloader mode: a read clocks 0x01 0x00 ... and the status (then id and
@@ -89,26 +93,40 @@ int mxt_spi_reply_errno(uint8_t reply, uint8_t ok)
 	return -EPROTO;
 }
 
+size_t mxt_spi_write_frame(uint16_t reg, const uint8_t *data, uint16_t n, bool data_crc,
+			   uint8_t out[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1])
+{
+	uint16_t len = (uint16_t)(n + (data_crc ? 1 : 0));
+
+	mxt_spi_header(MXT_SPI_WRITE_REQ, reg, len, out);
+	if (n)
+		memcpy(out + MXT_SPI_HEADER, data, n);
+	if (data_crc)
+		out[MXT_SPI_HEADER + n] = mxt_spi_crc8(data, n);
+	return (size_t)MXT_SPI_HEADER + len;
+}
+
 /* One request and its response; @reply gets the verdict byte. */
 static int request(struct tf_spi *s, uint8_t op, uint16_t reg, const uint8_t *wdata,
-		   uint8_t *rdata, uint16_t len, uint8_t *reply)
+		   uint8_t *rdata, uint16_t len, bool data_crc, uint8_t *reply)
 {
-	uint8_t req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN];
+	uint8_t req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1];
 	uint8_t ones[MXT_SPI_HEADER + MXT_SPI_MAX_LEN];
 	uint8_t resp[MXT_SPI_HEADER + MXT_SPI_MAX_LEN];
 	uint16_t rlen = op == MXT_SPI_READ_REQ ? len : 0;
 	struct tf_spi_xfer x[2] = {
 		{ .tx = req,
-		  .len = MXT_SPI_HEADER + (op == MXT_SPI_WRITE_REQ ? len : 0),
+		  .len = MXT_SPI_HEADER,
 		  .delay_us = MXT_SPI_GAP_US,
 		  .cs_change = true },
 		{ .tx = ones, .rx = resp, .len = (size_t)MXT_SPI_HEADER + rlen },
 	};
 	int r;
 
-	mxt_spi_header(op, reg, len, req);
-	if (wdata && len)
-		memcpy(req + MXT_SPI_HEADER, wdata, len);
+	if (op == MXT_SPI_WRITE_REQ)
+		x[0].len = mxt_spi_write_frame(reg, wdata, len, data_crc, req);
+	else
+		mxt_spi_header(op, reg, len, req);
 	memset(ones, 0xff, sizeof(ones));
 	r = tf_spi_message(s, x, 2);
 	if (r < 0)
@@ -127,7 +145,7 @@ int mxt_spi_read(struct tf_spi *s, uint16_t reg, uint8_t *buf, size_t len, uint8
 		uint16_t n = (uint16_t)(len - off < MXT_SPI_MAX_LEN ? len - off
 								    : MXT_SPI_MAX_LEN);
 		int r = request(s, MXT_SPI_READ_REQ, (uint16_t)(reg + off), NULL, buf + off, n,
-				reply);
+				false, reply);
 
 		if (r < 0)
 			return r;
@@ -136,14 +154,15 @@ int mxt_spi_read(struct tf_spi *s, uint16_t reg, uint8_t *buf, size_t len, uint8
 	return 0;
 }
 
-int mxt_spi_write(struct tf_spi *s, uint16_t reg, const uint8_t *buf, size_t len,
+int mxt_spi_write(struct tf_spi *s, uint16_t reg, const uint8_t *buf, size_t len, bool data_crc,
 		  uint8_t *reply)
 {
+	size_t max = data_crc ? MXT_SPI_MAX_LEN_CRC : MXT_SPI_MAX_LEN;
+
 	for (size_t off = 0; off < len;) {
-		uint16_t n = (uint16_t)(len - off < MXT_SPI_MAX_LEN ? len - off
-								    : MXT_SPI_MAX_LEN);
+		uint16_t n = (uint16_t)(len - off < max ? len - off : max);
 		int r = request(s, MXT_SPI_WRITE_REQ, (uint16_t)(reg + off), buf + off, NULL, n,
-				reply);
+				data_crc, reply);
 
 		if (r < 0)
 			return r;

@@ -168,8 +168,9 @@ extern const struct tf_family_ops mxt_ops;
 struct tf_spi;
 
 #define MXT_SPI_HEADER 6
-#define MXT_SPI_MAX_LEN 64  /* MXT_MAX_SPI_BLOCK */
-#define MXT_SPI_GAP_US 1000 /* chip-select gap between request and response */
+#define MXT_SPI_MAX_LEN 64     /* MXT_MAX_SPI_BLOCK */
+#define MXT_SPI_MAX_LEN_CRC 14 /* MXT_MAX_SPI_BLOCK_CRC: with the data CRC */
+#define MXT_SPI_GAP_US 1000    /* chip-select gap between request and response */
 #define MXT_SPI_WRITE_REQ 0x01
 #define MXT_SPI_READ_REQ 0x02
 #define MXT_SPI_WRITE_OK 0x81
@@ -189,8 +190,15 @@ int mxt_spi_reply_errno(uint8_t reply, uint8_t ok);
 /* Register access in requests of at most 64 bytes; *@reply gets the last
  * verdict byte (for messages). */
 int mxt_spi_read(struct tf_spi *s, uint16_t reg, uint8_t *buf, size_t len, uint8_t *reply);
-int mxt_spi_write(struct tf_spi *s, uint16_t reg, const uint8_t *buf, size_t len,
+/* With @data_crc (the chip lists T144: mchp_spi_ts's crc_enabled) each
+ * write request carries at most 14 data bytes and their CRC8 after them,
+ * counted in the header's length. */
+int mxt_spi_write(struct tf_spi *s, uint16_t reg, const uint8_t *buf, size_t len, bool data_crc,
 		  uint8_t *reply);
+/* One write request frame (header, @n <= 64 data bytes, with @data_crc
+ * their CRC8 and n <= 14) into @out; returns its length. */
+size_t mxt_spi_write_frame(uint16_t reg, const uint8_t *data, uint16_t n, bool data_crc,
+			   uint8_t out[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1]);
 /* Bootloader: @n (<= 8) status bytes; -ENXIO when nothing answered. */
 int mxt_spi_bl_read(struct tf_spi *s, uint8_t *buf, size_t n);
 int mxt_spi_bl_write(struct tf_spi *s, const uint8_t *buf, size_t n);

@@ -59,6 +59,7 @@
 #include "mxt_spi.h"
 
 #define MXT_T100 100
+#define MXT_T144 144 /* MXT_SPT_MESSAGECOUNT_T144: crc_enabled */
 #define T100_XRANGE 13
 #define T100_YRANGE 24
 #define FW_RESET_NS 3000000000ULL /* MXT_FW_RESET_TIME */
@@ -150,6 +151,7 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 
 	emub_spi_input_dev(d);
 	d->mchp_t6 = 0;
+	d->mchp_crc = false;
 	d->mchp_have_info = false;
 	d->mchp_raw_len = 0;
 	for (;;) {
@@ -191,6 +193,8 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 
 		if (o[0] == 6)
 			d->mchp_t6 = (guint16)(o[1] | o[2] << 8);
+		if (o[0] == MXT_T144)
+			d->mchp_crc = true; /* mxt_parse_object_table */
 		if (o[0] == MXT_T100) {
 			guint16 start = (guint16)(o[1] | o[2] << 8);
 			guint8 b[2];
@@ -261,12 +265,15 @@ static void sleep_ms(struct emub_spi_dev *d, unsigned int ms);
 /* mxt_t6_command() over spi: mxt_spi_write_req (the request, 500 us with
  * the chip still selected), the wait for its completion (CHG is not
  * modelled: the 1 ms timeout, MXT_CS_MAX_DELAY), then
- * mxt_spi_write_process (6 bytes out, the verdict in the first) */
+ * mxt_spi_write_process (6 bytes out, the verdict in the first).  With
+ * crc_enabled the data's CRC8 follows it, counted in the length. */
 static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, guint16 len)
 {
-	guint8 req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN], ones[MXT_SPI_HEADER], rx[MXT_SPI_HEADER];
+	guint8 req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1], ones[MXT_SPI_HEADER],
+		rx[MXT_SPI_HEADER];
+	guint16 wlen = (guint16)(len + (d->mchp_crc ? 1 : 0));
 	struct emub_spi_xfer x[2] = {
-		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + len, .delay_us = 500 },
+		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + wlen, .delay_us = 500 },
 		{ .tx = ones, .rx = rx, .len = MXT_SPI_HEADER },
 	};
 	int r;
@@ -274,10 +281,12 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 	req[0] = MXT_SPI_WRITE_REQ;
 	req[1] = (guint8)(reg & 0xff);
 	req[2] = (guint8)(reg >> 8);
-	req[3] = (guint8)(len & 0xff);
-	req[4] = (guint8)(len >> 8);
+	req[3] = (guint8)(wlen & 0xff);
+	req[4] = (guint8)(wlen >> 8);
 	req[5] = mxt_spi_model_crc8(req, 5);
 	memcpy(req + MXT_SPI_HEADER, val, len);
+	if (d->mchp_crc)
+		req[MXT_SPI_HEADER + len] = mxt_spi_model_crc8(val, len);
 	memset(ones, 0xff, sizeof(ones));
 	g_mutex_lock(&d->eb->lock);
 	r = emub_spi_message_locked(d, &x[0], 1);
@@ -436,6 +445,11 @@ int emub_mchp_update_fw(struct emub_spi_dev *d)
 	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
 	memcpy(d->mchp_raw, info, len);
 	d->mchp_raw_len = len;
+	/* crc_enabled is set by a T144 in the new table and, as in the
+	 * driver (mxt_free_object_table leaves it), never cleared */
+	for (guint i = 0; i < info[6]; i++)
+		if (info[7 + i * 6] == MXT_T144)
+			d->mchp_crc = true;
 	emub_mchp_attrs_write(d);
 	return r;
 }
@@ -464,7 +478,8 @@ static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
 		rid = (guint8)(rid + e[5] * inst);
 		if (e[0] == 5) {
 			o->t5 = start;
-			o->t5_size = (guint16)(size - 1); /* no CRC byte (no T144) */
+			/* the message's CRC byte is read only with crc_enabled */
+			o->t5_size = (guint16)(d->mchp_crc ? size : size - 1);
 		} else if (e[0] == 6) {
 			o->t6 = start;
 			o->t6_rid = min;
@@ -481,14 +496,15 @@ static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
 		      (guint32)r[d->mchp_raw_len - 1] << 16;
 }
 
-/* mxt_write_block(): 64-byte requests, 1 ms apart; the last verdict */
+/* mxt_write_block(): 64-byte requests (14 with crc_enabled), 1 ms apart;
+ * the last verdict */
 static int write_block(struct emub_spi_dev *d, guint16 reg, const guint8 *val, guint32 len)
 {
+	guint32 max = d->mchp_crc ? MXT_SPI_MAX_LEN_CRC : MXT_SPI_MAX_LEN;
 	int r = 0;
 
 	for (guint32 off = 0; off < len;) {
-		guint16 n = (guint16)(len - off < MXT_SPI_MAX_LEN ? len - off
-								  : MXT_SPI_MAX_LEN);
+		guint16 n = (guint16)(len - off < max ? len - off : max);
 
 		r = spi_write(d, (guint16)(reg + off), val + off, n);
 		sleep_ms(d, 1);

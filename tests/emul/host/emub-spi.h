@@ -110,6 +110,7 @@ struct emub_spi_dev {
 	struct emub_dev *idev; /* carries its input device (drv_input_register) */
 	bool mchp_in_bootloader;
 	guint16 mchp_t6;		  /* T6 address from the info block */
+	bool mchp_crc;			  /* crc_enabled: the object table listed T144 */
 	bool mchp_have_info;		  /* data->info set (NULL after a failed read) */
 	guint8 mchp_info[4];		  /* family, variant, version, build */
 	guint8 mchp_raw[7 + 255 * 6 + 3]; /* the info block it read (data->raw_info_block) */

@@ -54,6 +54,7 @@ static void app_request(struct mxt_spi *s)
 	const em_u8 *h = s->in;
 	em_u16 reg, len;
 	em_u8 buf[2 + MXT_SPI_MAX_LEN];
+	bool data_crc;
 
 	if (s->in_len < MXT_SPI_HEADER)
 		return; /* too short to be anything: ignored */
@@ -66,11 +67,22 @@ static void app_request(struct mxt_spi *s)
 		respond(s, MXT_SPI_INVALID_CRC, h, 0, 0);
 		return;
 	}
+	data_crc = h[0] == MXT_SPI_WRITE_REQ && mxt_model_object(s->m, MXT_SPI_T144, 0, 0);
 	if ((h[0] != MXT_SPI_READ_REQ && h[0] != MXT_SPI_WRITE_REQ) || len > MXT_SPI_MAX_LEN ||
+	    (data_crc && (len < 2 || len > MXT_SPI_MAX_LEN_CRC + 1)) ||
 	    (h[0] == MXT_SPI_WRITE_REQ && s->in_len < (em_u32)MXT_SPI_HEADER + len)) {
 		s->stats.invalid++;
 		respond(s, MXT_SPI_INVALID_REQ, h, 0, 0);
 		return;
+	}
+	if (data_crc) {
+		/* the data, then its CRC8 (see mxt_spi.h) */
+		len--;
+		if (mxt_spi_model_crc8(h + MXT_SPI_HEADER, len) != h[MXT_SPI_HEADER + len]) {
+			s->stats.data_crc_errors++;
+			respond(s, MXT_SPI_INVALID_CRC, h, 0, 0);
+			return;
+		}
 	}
 	buf[0] = (em_u8)(reg & 0xff);
 	buf[1] = (em_u8)(reg >> 8);

@@ -19,10 +19,18 @@
  *   What is unverified and chosen here: the response header echoes the
  *   request's register and length (the driver looks at byte 0 only); a
  *   length over 64 (the driver's MXT_MAX_SPI_BLOCK) is an invalid request;
- *   the T144 data CRC is not modelled (the presets have no T144; the
- *   board's `t144 = true` lists one, for touchfw's refusal); a
- *   response waits in the interface while the chip resets (the driver
+ *   a response waits in the interface while the chip resets (the driver
  *   reads the status of its T6 RESET / 0xA5 write 1 ms later).
+ * Data CRC: while the object table lists T144 (the driver's crc_enabled,
+ *   set in mxt_parse_object_table by T144's mere presence), a write's data
+ *   is followed by the CRC8 of that data (same CRC, init 0), counted in
+ *   the header's length; the driver sends at most 14 data bytes a request
+ *   (MXT_MAX_SPI_BLOCK_CRC).  Reads are unchanged (the driver's read path
+ *   does not look at crc_enabled; only its T5 message size grows by the
+ *   message's own CRC byte, which the model's T5 already holds).  Chosen
+ *   here, as no source says: a bad data CRC is answered 0x08 (invalid
+ *   CRC) and nothing is written; a data-CRC write of more than 14 data
+ *   bytes or of none is an invalid request (0x04), nothing written.
  * Bootloader mode: a frame starting 0x01 is a read (the status, id and
  *   version from its third byte on, as mxt_bootloader_read takes rx + 2); a
  *   frame starting 0x00 0x00 is a write of the rest (unlock, frame data).
@@ -37,6 +45,8 @@
 
 #define MXT_SPI_HEADER 6
 #define MXT_SPI_MAX_LEN 64
+#define MXT_SPI_MAX_LEN_CRC 14 /* MXT_MAX_SPI_BLOCK_CRC: data bytes with the data CRC */
+#define MXT_SPI_T144 144       /* listed: write data carries its CRC8 */
 #define MXT_SPI_WRITE_REQ 0x01
 #define MXT_SPI_READ_REQ 0x02
 #define MXT_SPI_WRITE_OK 0x81
@@ -63,6 +73,7 @@ struct mxt_spi_stats {
 	em_u32 requests;	/* application-mode requests seen */
 	em_u32 writes;		/* of them, well-formed write requests */
 	em_u32 crc_errors;	/* requests with a bad header CRC */
+	em_u32 data_crc_errors; /* writes with a bad data CRC (T144 listed) */
 	em_u32 invalid;		/* invalid requests */
 	em_u32 responses;	/* response frames clocked out */
 	em_u32 early_responses; /* response frames started within MXT_SPI_RESPONSE_GAP_NS */
