@@ -127,8 +127,10 @@ static size_t rig_write_req(uint8_t *f, uint16_t reg, const uint8_t *data, size_
 	f[3] = (uint8_t)len;
 	f[4] = (uint8_t)(len >> 8);
 	f[5] = mxt_spi_model_crc8(f, 5);
-	memcpy(f + 6, data, n);
-	memcpy(f + 6 + n, tail, ntail);
+	if (n)
+		memcpy(f + 6, data, n);
+	if (ntail)
+		memcpy(f + 6 + n, tail, ntail);
 	return 6 + n + ntail;
 }
 
