@@ -10,6 +10,7 @@
 #ifndef TF_E2E_H
 #define TF_E2E_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -360,6 +361,26 @@ static inline struct e2e_chip e2e_chip(struct e2e *e)
 	c.stats = *mxt_model_stats(m);
 	emub_unlock(e->eb);
 	return c;
+}
+
+/* How many input devices the emulated spi device @spidev (e.g. "spi1.0")
+ * has registered through its driver. */
+static inline int e2e_spi_inputs(struct e2e *e, const char *spidev)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/%s/input", emub_root(e->eb),
+		 spidev);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "input", 5);
+	closedir(d);
+	return n;
 }
 
 /* A file in touchfw's state directory, or NULL. */

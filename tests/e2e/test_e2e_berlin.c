@@ -115,21 +115,10 @@ static void runs(const char *vid)
 	assert_string_equal(got, vid);
 }
 
+/* The spi device's input devices (registered by goodix-berlin-spi). */
 static int inputs(void)
 {
-	char path[600];
-	struct dirent *de;
-	DIR *d;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/input", emub_root(E.eb));
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		n += !strncmp(de->d_name, "input", 5);
-	closedir(d);
-	return n;
+	return e2e_spi_inputs(&E, "spi1.0");
 }
 
 static void driver_is(const char *want)
