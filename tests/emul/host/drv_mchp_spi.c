@@ -781,9 +781,23 @@ static void attr(struct emub_spi_dev *d, const char *name, const char *content)
 	char *f = g_strdup_printf("%s/%s", d->devpath + 1, name);
 
 	if (content)
-		emub_sys_write(d->eb, f, content);
+		emub_sys_publish(d->eb, f, content);
 	else
 		emub_sys_remove(d->eb, f);
+	g_free(f);
+}
+
+/* update_fw, update_cfg: made once; afterwards the file is the writers'
+ * (spibus.c empties it after taking a write), and rewriting it here could
+ * wipe a write not taken yet. */
+static void write_only_attr(struct emub_spi_dev *d, const char *name)
+{
+	char *f = g_strdup_printf("%s/%s", d->devpath + 1, name);
+	char *p = emub_sys_path(d->eb, f);
+
+	if (!g_file_test(p, G_FILE_TEST_EXISTS))
+		emub_sys_write(d->eb, f, "");
+	g_free(p);
 	g_free(f);
 }
 
@@ -807,15 +821,14 @@ void emub_mchp_attrs_write(struct emub_spi_dev *d)
 		snprintf(crc, sizeof(crc), "%06x\n", d->mchp_config_crc);
 		attr(d, "config_crc", crc);
 	}
-	attr(d, "update_fw", "");
-	attr(d, "update_cfg", "");
+	write_only_attr(d, "update_fw");
+	write_only_attr(d, "update_cfg");
 	{
 		/* mem_access reads the chip on demand (mxt_read_block); a
 		 * regular file can not: it holds the chip's memory as read
 		 * now, [0, mem_size) -- empty without an info block, where
 		 * the real one has mem_size 0 */
 		char *f = g_strdup_printf("%s/mem_access", d->devpath + 1);
-		char *p = emub_sys_path(d->eb, f);
 		guint8 *mem = NULL;
 		gsize n = 0;
 
@@ -828,10 +841,8 @@ void emub_mchp_attrs_write(struct emub_spi_dev *d)
 			if (spi_read(d, 0, mem, (guint16)n))
 				n = 0;
 		}
-		g_file_set_contents(p, (const char *)(mem ? mem : d->mchp_raw), (gssize)n,
-				    NULL);
+		emub_sys_publish_bin(d->eb, f, mem ? mem : d->mchp_raw, n);
 		g_free(mem);
-		g_free(p);
 		g_free(f);
 	}
 }
