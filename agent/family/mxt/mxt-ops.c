@@ -42,6 +42,10 @@
 #define MXT_BACKUP_TIMEOUT_MS 3000
 #define MXT_RESET_TIMEOUT_MS 3000 /* MXT_RESET_TIMEOUT */
 #define MXT_BLOCK_WRITE 256	  /* MXT_MAX_BLOCK_WRITE */
+/* The driver core adds a driver's attribute group when its probe returns
+ * (really_probe: dev_groups after ->probe), after the input device the
+ * probe registered: a run that saw that device may look first. */
+#define MXT_ATTR_GROUP_WAIT_MS 2000
 #define MXT_READ_CHUNK 255
 #define POLL_MIN_US 50
 #define POLL_FLAT_US 2000
@@ -1051,7 +1055,13 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 				  "driver %s: touchfw reads no chip state "
 				  "from its attributes",
 				  c->dev.driver[0] ? c->dev.driver : "(none)");
-	if ((r = driver_attr(c, "in_bootloader", bl, sizeof(bl), err)) < 0)
+	for (uint64_t t0 = tf_now_ms();;) {
+		r = driver_attr(c, "in_bootloader", bl, sizeof(bl), err);
+		if (r != -ENOENT || tf_now_ms() - t0 >= MXT_ATTR_GROUP_WAIT_MS)
+			break;
+		tf_sleep_us(10000);
+	}
+	if (r < 0)
 		return r;
 	if (!strcmp(bl, "1")) {
 		st->mode = TF_CHIP_BOOTLOADER;
