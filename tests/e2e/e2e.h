@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -40,7 +42,61 @@ struct e2e {
 	char boards[300];
 	char *out, *err; /* output of the last touchfw run */
 	int rc;
+	void *keep[16]; /* freed by e2e_stop (e2e_keep) */
+	unsigned nkeep;
 };
+
+/*
+ * Free @p when the test ends (e2e_stop, from its teardown), failed or
+ * not: a failing assertion leaves the test by longjmp, and what it held
+ * then would be reported by LeakSanitizer on top of the failure.
+ * Returns @p.
+ */
+static inline void *e2e_keep(struct e2e *e, void *p)
+{
+	if (e->nkeep >= sizeof(e->keep) / sizeof(e->keep[0]))
+		fail_msg("e2e_keep: more than %zu buffers",
+			 sizeof(e->keep) / sizeof(e->keep[0]));
+	e->keep[e->nkeep++] = p;
+	return p;
+}
+
+static inline long long e2e_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* @pid has not ended (it may be a zombie not yet reaped: that has). */
+static inline bool e2e_running(int pid)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == 0;
+}
+
+/*
+ * Wait until @cond holds: for a state of the chip model or of touchfw's
+ * files that nothing signals, looked at every millisecond, for at most
+ * @timeout_ms (generous: a bound, not a timing), then fail naming @what.
+ * With @pid > 0, also fail as soon as that process ended first (the
+ * state it was to bring about will not come).
+ */
+#define e2e_wait_until(cond, pid, timeout_ms, what)                                          \
+	do {                                                                                 \
+		long long end_ = e2e_now_ms() + (timeout_ms);                                \
+		while (!(cond)) {                                                            \
+			if ((pid) > 0 && !e2e_running(pid))                                  \
+				fail_msg("waiting for %s: the program ended first", (what)); \
+			if (e2e_now_ms() > end_)                                             \
+				fail_msg("waiting for %s: not within %d ms", (what),         \
+					 (int)(timeout_ms));                                 \
+			usleep(1000);                                                        \
+		}                                                                            \
+	} while (0)
 
 /* Board text: an mxt224e (or @model) at 0x4a on adapter 1. */
 static inline char *e2e_board(const char *compatible, const char *model, const char *state,
@@ -191,6 +247,8 @@ static inline void e2e_stop(struct e2e *e)
 	emub_free(e->eb);
 	free(e->out);
 	free(e->err);
+	for (unsigned i = 0; i < e->nkeep; i++)
+		free(e->keep[i]);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", e->dir);
@@ -263,18 +321,35 @@ static inline struct emub_child *e2e_spawn(struct e2e *e, ...)
 
 #define e2e_touchfw(e, ...) e2e_touchfw_env(e, NULL, __VA_ARGS__, NULL)
 
+/* Fail with the last run's whole output on stderr first: cmocka cuts a
+ * long message short. */
+#define e2e_fail_with_output(e, ...)                                                   \
+	do {                                                                           \
+		fprintf(stderr, "--- touchfw's output (exit %d):\n%s%s---\n", (e)->rc, \
+			(e)->out ? (e)->out : "", (e)->err ? (e)->err : "(none)\n");   \
+		fail_msg(__VA_ARGS__);                                                 \
+	} while (0)
+
+/* touchfw with @args exits @want (else its output is shown). */
+#define e2e_expect(e, want, ...)                                                          \
+	do {                                                                              \
+		int want_ = (want), rc_ = e2e_touchfw(e, __VA_ARGS__);                    \
+		if (rc_ != want_)                                                         \
+			e2e_fail_with_output(e, "touchfw exited %d, not %d", rc_, want_); \
+	} while (0)
+
 /* The last run's stderr contains @needle. */
 static inline void e2e_said(struct e2e *e, const char *needle)
 {
 	if (!e->err || !strstr(e->err, needle))
-		fail_msg("expected \"%s\" in touchfw's output:\n%s", needle,
-			 e->err ? e->err : "(none)");
+		e2e_fail_with_output(e, "expected \"%s\" in touchfw's output (above)", needle);
 }
 
 static inline void e2e_not_said(struct e2e *e, const char *needle)
 {
 	if (e->err && strstr(e->err, needle))
-		fail_msg("did not expect \"%s\" in touchfw's output:\n%s", needle, e->err);
+		e2e_fail_with_output(e, "did not expect \"%s\" in touchfw's output (above)",
+				     needle);
 }
 
 /*

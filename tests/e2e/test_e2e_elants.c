@@ -242,7 +242,8 @@ static void wait_run_done(int timeout_ms)
 
 static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
 {
-	char *log;
+	char *log, *he = NULL, path[400];
+	size_t len;
 
 	(void)state;
 	/* As at boot: the driver binds the chip in recovery, its bind uevent
@@ -256,8 +257,18 @@ static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
 	assert_non_null(strstr(log, "reports recovery mode"));
 	assert_non_null(strstr(log, "verified: firmware (bootloader) -> 5512"));
 	free(log);
-	/* touchfw's own rebind started no second update. */
-	usleep(500 * 1000);
+	/* touchfw's own rebind started no second update: its bind uevent
+	 * (sent by the worker wait_idle waits for) has had its handle-event,
+	 * which would have handed a second run off by now. */
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	assert_int_equal(emub_wait_uevents_run(E.eb, 60000), 0);
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	e2e_keep(&E, he);
+	fprintf(stderr, "--- he.log\n%s", he); /* shown if the program fails */
+	assert_non_null(strstr(he, "handed to detached process"));
+	assert_null(strstr(strstr(he, "handed to detached process") + 1,
+			   "handed to detached process"));
 	assert_int_equal(chip().stats.iap_entries, 1);
 }
 

@@ -56,6 +56,14 @@ static unsigned count(const char *hay, const char *needle)
 	return n;
 }
 
+static bool state_file_exists(const char *name)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/state/%s", E.dir, name);
+	return access(path, F_OK) == 0;
+}
+
 /* Wait until the detached run finished: result recorded, lock free. */
 static void wait_run_done(int timeout_ms)
 {
@@ -94,12 +102,15 @@ static void test_bind_event_updates_and_own_rebind_is_ignored(void **state)
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_APP);
 	assert_int_equal(c.version, 0x21);
-	/* Give a late handle-event time to (wrongly) start a second run. */
-	usleep(500 * 1000);
-	he = read_file(E.dir, "he.log");
-	log = e2e_state_file(&E, "1-004a.log");
-	if (getenv("E2E_VERBOSE"))
-		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	/* Every uevent so far has had its handle-event (the rebind's bind
+	 * was sent by the worker wait_idle waited for): a late one would
+	 * have handed off a second run by now. */
+	assert_int_equal(emub_wait_uevents_run(E.eb, 60000), 0);
+	he = e2e_keep(&E, read_file(E.dir, "he.log"));
+	log = e2e_keep(&E, e2e_state_file(&E, "1-004a.log"));
+	/* shown with the program's log if it fails */
+	fprintf(stderr, "--- he.log\n%s--- run log\n%s", he ? he : "(none)\n",
+		log ? log : "(none)\n");
 	assert_non_null(he);
 	assert_non_null(log);
 	assert_int_equal(count(he, "handed to detached process"), 1);
@@ -108,8 +119,6 @@ static void test_bind_event_updates_and_own_rebind_is_ignored(void **state)
 	assert_int_equal(count(he, "1-004a: unbind /devices"), 1);
 	assert_int_equal(count(he, "ACTION=unbind is not for touchfw"), 1);
 	assert_int_equal(count(log, "verified: firmware"), 1);
-	free(he);
-	free(log);
 }
 
 static void test_coldplug_add_with_driver_is_handled(void **state)
@@ -144,7 +153,7 @@ static void test_uptodate_record_holds_until_a_new_probe(void **state)
 	start("no-image", "1.0.AA", NULL, NULL);
 	assert_int_equal(emub_dev_syspath(E.eb, "touchscreen", syspath, sizeof(syspath)), 0);
 	snprintf(devpath, sizeof(devpath), "DEVPATH=%s", syspath + strlen("/sys"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	/* The bind from the run's own rebind, then a later one. */
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
@@ -216,21 +225,21 @@ static void test_failures_back_off_then_give_up(void **state)
 	start("no-image", "1.0.AA", "fault.crc_fail_always = true\n", NULL);
 	/* backoff_s = 0 in the test settings: failures count but do not wait. */
 	for (i = 1; i <= 2; i++) {
-		assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+		e2e_expect(&E, 11, "run", "1-004a");
 		e2e_said(&E, "the chip is in its bootloader");
 	}
 	/* A blob that failed twice on this device is not tried again. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 5);
+	e2e_expect(&E, 5, "run", "1-004a");
 	e2e_said(&E, "its only mxt firmware, mxt224e-fw-2.1.AB, failed here 2 times (last: ");
 	e2e_said(&E, "failed 20 times"); /* why, from /var/lib/touchfw */
 	e2e_said(&E, "giving up on this device");
 	att = e2e_state_file(&E, "1-004a.attempts");
 	assert_non_null(strstr(att, "count=3"));
 	free(att);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
+	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "gave up after 3 failed attempts");
 	/* status says so, not just "no firmware" */
-	assert_int_equal(e2e_touchfw(&E, "status"), 0);
+	e2e_expect(&E, 0, "status");
 	assert_non_null(E.out);
 	assert_non_null(strstr(E.out, " gave-up\n"));
 	assert_non_null(strstr(E.out, "attempts: 3 failed"));
@@ -239,14 +248,14 @@ static void test_failures_back_off_then_give_up(void **state)
 	e2e_not_said(&E, "handed to");
 	/* With a backoff, a failure makes the next events wait. */
 	e2e_settings(&E, "backoff_s = 3600\nmax_attempts = 10");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 5);
+	e2e_expect(&E, 5, "run", "1-004a");
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
 	e2e_said(&E, "backing off for");
 	e2e_not_said(&E, "handed to");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
+	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "backing off for");
 	/* --force retries, the failed blob included (and fails again, cleanly). */
-	assert_int_equal(e2e_touchfw(&E, "run", "--force", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "--force", "1-004a");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 }
 
@@ -263,7 +272,7 @@ static void test_second_run_while_locked_exits_locked(void **state)
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	assert_true(fd >= 0);
 	assert_int_equal(flock(fd, LOCK_EX), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 8);
+	e2e_expect(&E, 8, "run", "1-004a");
 	e2e_said(&E, "another touchfw is working on this device");
 	close(fd);
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
@@ -312,7 +321,9 @@ static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **s
 	assert_non_null(note);
 	free(note);
 	child = e2e_spawn(&E, "run", "1-004a", NULL);
-	usleep(300000);
+	/* the run has taken the note (after finding no driver): it waits */
+	e2e_wait_until(!state_file_exists("1-004a.waitbind"), emub_child_pid(child), 60000,
+		       "the run to take the note");
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
 	assert_true(WIFEXITED(st));

@@ -91,8 +91,8 @@ static int run_and_stop(unsigned frames, char **msg)
 	struct emub_child *child = e2e_spawn(&E, "run", "1-004a", NULL);
 	int st;
 
-	while (e2e_chip(&E).stats.frames_passed < before + frames)
-		usleep(10000);
+	e2e_wait_until(e2e_chip(&E).stats.frames_passed >= before + frames,
+		       emub_child_pid(child), 60000, "the frames to stop after");
 	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
 	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
 	*msg = strdup(emub_child_stderr(child));
@@ -120,7 +120,7 @@ static void test_sigterm_on_the_unbind_path(void **state)
 	free(msg);
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 	/* Not held against the firmware: the next run flashes it. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
@@ -136,10 +136,8 @@ static struct emub_child *run_until_staged(char *before, size_t size)
 	loader_path(before, size);
 	snprintf(staging, sizeof(staging), "%s/state/firmware", E.dir);
 	child = e2e_spawn(&E, "run", "1-004a", NULL);
-	do {
-		usleep(2000);
-		loader_path(now, sizeof(now));
-	} while (strcmp(now, staging));
+	e2e_wait_until((loader_path(now, sizeof(now)), !strcmp(now, staging)),
+		       emub_child_pid(child), 60000, "the firmware to be staged");
 	return child;
 }
 
@@ -170,7 +168,7 @@ static void test_sigterm_while_the_driver_flashes(void **state)
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 30000), 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 	/* Whatever the driver made of it, the next run brings the chip up. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
@@ -203,8 +201,8 @@ static void unbind_during_update_fw(unsigned frames, bool bind_back)
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 	child = run_until_staged(before, sizeof(before));
-	while (frames && e2e_chip(&E).stats.frames_passed < frames)
-		usleep(5000);
+	e2e_wait_until(!frames || e2e_chip(&E).stats.frames_passed >= frames,
+		       emub_child_pid(child), 60000, "the frames to unbind after");
 	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
 	assert_true(WIFEXITED(st));
@@ -254,7 +252,7 @@ static void test_stale_staging_from_a_killed_run_is_repaired(void **state)
 	(void)state;
 	start_realtime("touchfw,emul-demo", "app", "driver");
 	/* A first run makes the state directory (and flashes). */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	/* What kill -9 during update_fw leaves behind. */
 	snprintf(dir, sizeof(dir), "%s/state/firmware", E.dir);
 	mkdir(dir, 0700);
@@ -264,7 +262,7 @@ static void test_stale_staging_from_a_killed_run_is_repaired(void **state)
 	fputs("stale", f);
 	assert_int_equal(fclose(f), 0);
 	set_loader_path(dir);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "repaired what an interrupted run left");
 	loader_path(now, sizeof(now));
 	assert_string_equal(now, "");

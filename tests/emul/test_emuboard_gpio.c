@@ -8,7 +8,7 @@
  * makes the driver's probe fail, as with gpiolib.
  *
  * Child commands (one line of output each):
- *   in:SPEC  out:SPEC:VALUE  get:I  set:I:V  wait:I:MS  rel:I  drain  sleep:MS
+ *   in:SPEC  out:SPEC:VALUE  get:I  set:I:V  wait:I:MS  rel:I  drain  hold
  *   SPEC = name=NAME | chip=LABEL,line=N ; ",al" appended = active low
  */
 #include <fcntl.h>
@@ -111,8 +111,12 @@ static int child_gpio(int argc, char **argv)
 			lines[atoi(a[1])] = NULL;
 		} else if (!strcmp(a[0], "drain")) {
 			r = drain();
-		} else if (!strcmp(a[0], "sleep")) {
-			g_usleep((gulong)atoi(a[1]) * 1000);
+		} else if (!strcmp(a[0], "hold")) {
+			/* keep the lines until the test ends this program */
+			printf("holding\n");
+			fflush(stdout);
+			for (;;)
+				pause();
 		}
 		if (r < 0)
 			printf("%s -> %s\n", argv[i], strerrorname_np(-r));
@@ -226,7 +230,7 @@ static void test_reset_output_and_chg_edges_follow_the_chip(void **state)
 static void test_line_held_by_user_space_fails_the_probe(void **state)
 {
 	struct emub *eb = tu_board_file("always-on.board", false);
-	const char *const args[] = { "gpio", "in:name=TS_CHG,al", "sleep:3000", NULL };
+	const char *const args[] = { "gpio", "in:name=TS_CHG,al", "hold", NULL };
 	struct emub_child *c;
 	char *out = NULL;
 	int held = 0;
@@ -245,7 +249,7 @@ static void test_line_held_by_user_space_fails_the_probe(void **state)
 	assert_int_equal(emub_bind(eb, "touchscreen"), -EBUSY);
 	assert_false(emub_dev_bound(eb, "touchscreen"));
 	emub_child_free(c); /* closing the connection releases the line */
-	g_usleep(50000);
+	emub_settle(eb);    /* ... once the board has seen it closed */
 	assert_int_equal(emub_bind(eb, "touchscreen"), 0);
 	emub_free(eb);
 }
