@@ -250,7 +250,7 @@ void emub_mchp_free(struct emub_spi_dev *d)
 	if (!d->idev)
 		return;
 	if (d->idev->input) {
-		emub_input_free(d->idev->input);
+		emub_input_free(d->eb, d->idev->input);
 		d->idev->input = NULL;
 	}
 	g_free(d->idev->devpath);

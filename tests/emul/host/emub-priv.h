@@ -403,6 +403,7 @@ struct emub {
 
 	/* children */
 	GPtrArray *children;
+	GPtrArray *inputs_dead; /* emub_input_free(), freed by emub_free */
 
 	struct emub_spi *spi; /* spi controllers, devices, spidev (emub-spi.h) */
 };
@@ -602,7 +603,14 @@ struct emub_input_desc {
 	struct emub_absinfo abs[64];
 };
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
-void emub_input_free(struct emub_input *inp);
+/*
+ * An input device that is gone (or never was registered), freed only when
+ * the board is: umockdev's thread may be running its event node's ioctl
+ * handler right now, on the struct as its data, and it stops only with
+ * the testbed (emub_free).
+ */
+void emub_input_free(struct emub *eb, struct emub_input *inp);
+void emub_inputs_reap(struct emub *eb);
 void drv_input_unregister(struct emub_dev *d);
 /* queue deferred work (e.g. the async firmware callback) after @delay_ms
  * of wall time */

@@ -69,6 +69,7 @@ static struct emub *emub_alloc(void)
 	eb->inotify_fd = -1;
 	eb->gpio_listen_fd = -1;
 	eb->oopses = g_ptr_array_new_with_free_func(g_free);
+	eb->inputs_dead = g_ptr_array_new();
 	return eb;
 }
 
@@ -436,6 +437,7 @@ void emub_free(struct emub *eb)
 		}
 		g_object_unref(eb->tb);
 	}
+	emub_inputs_reap(eb); /* umockdev's thread is gone with the testbed */
 	for (int i = 0; i < eb->nadapters; i++) {
 		g_free(eb->adapters[i].devpath);
 		g_free(eb->adapters[i].devnode);
@@ -1009,6 +1011,21 @@ int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms)
 	}
 	g_mutex_unlock(&eb->lock);
 	return r;
+}
+
+int emub_wait_board_idle(struct emub *eb, int timeout_ms)
+{
+	gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+
+	emub_spi_settle(eb); /* spi binds run on the service thread */
+	for (int i = 0; i < eb->nchips; i++) {
+		gint64 left = (end - g_get_monotonic_time()) / 1000;
+
+		if (eb->chips[i].dev &&
+		    emub_wait_idle(eb, eb->chips[i].desc->name, (int)MAX(left, 0)) < 0)
+			return -ETIMEDOUT;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ counters */

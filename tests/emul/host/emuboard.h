@@ -171,6 +171,9 @@ void emub_settle(struct emub *eb);
 /* Wait until the device's driver model has no queued or running work
  * (probe, async firmware callback, update_fw, ...). */
 int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms);
+/* emub_wait_idle() for every device, after the spi driver core's pending
+ * binds (emub_spi_settle): the uevents of what was asked so far are sent. */
+int emub_wait_board_idle(struct emub *eb, int timeout_ms);
 
 /* ------------------------------------------------------------ state */
 
