@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -480,6 +481,57 @@ static inline char *e2e_state_file(struct e2e *e, const char *name)
 	}
 	fclose(f);
 	return buf;
+}
+
+/* A run of touchfw on @dev has finished: its result is recorded and its
+ * lock is free. */
+static inline bool e2e_run_done(struct e2e *e, const char *dev)
+{
+	char path[400], name[128], *json;
+	bool free_lock;
+	int fd;
+
+	snprintf(name, sizeof(name), "%s.json", dev);
+	json = e2e_state_file(e, name);
+	free(json);
+	snprintf(path, sizeof(path), "%s/state/%s.lock", e->dir, dev);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	if (fd >= 0)
+		close(fd);
+	return json && free_lock;
+}
+
+/*
+ * Wait for the run handle-event handed off for @dev to finish, then for
+ * every uevent so far to have had its handle-event (those of the run's
+ * own rebind among them: a second run would have been handed off by
+ * then).  On timeout, fail with what handle-event said.  For a test that
+ * checks the result, and so that no run is left working on the board
+ * when the test takes it down.
+ */
+static inline void e2e_wait_run_done(struct e2e *e, const char *dev)
+{
+	long long end = e2e_now_ms() + 120000;
+
+	while (!e2e_run_done(e, dev)) {
+		if (e2e_now_ms() > end) {
+			char path[400], *he = NULL;
+			size_t n;
+
+			snprintf(path, sizeof(path), "%s/he.log", e->dir);
+			if (tf_read_file(path, 1 << 20, &he, &n) < 0)
+				he = NULL;
+			fprintf(stderr, "--- he.log\n%s", he ? he : "(none)\n");
+			free(he);
+			fail_msg("the run for %s did not finish within 120 s", dev);
+		}
+		usleep(1000);
+	}
+	/* the bind uevent of the run's rebind follows the probe the run saw
+	 * end in an input device */
+	assert_int_equal(emub_wait_board_idle(e->eb, 60000), 0);
+	assert_int_equal(emub_wait_uevents_run(e->eb, 60000), 0);
 }
 
 /* Copy the built firmware DB into @e->dir so a test may damage it. */

@@ -192,7 +192,6 @@ static void test_add_event_flashes_and_binds(void **state)
 {
 	char path[600], *log = NULL;
 	size_t n;
-	int i;
 
 	(void)state;
 	start("none", NULL, NULL, true);
@@ -201,14 +200,13 @@ static void test_add_event_flashes_and_binds(void **state)
 	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/uevent", emub_root(E.eb));
 	e2e_write(path, "add\n");
 	emub_spi_settle(E.eb);
-	for (i = 0; i < 600 && inputs() == 0; i++)
-		usleep(50000);
+	e2e_wait_run_done(&E, "spi1.0");
 	snprintf(path, sizeof(path), "%s/he.log", E.dir);
 	assert_int_equal(tf_read_file(path, 1 << 20, &log, &n), 0);
+	e2e_keep(&E, log);
 	if (!inputs())
 		fail_msg("no input device; handle-event said:\n%s", log);
 	assert_non_null(strstr(log, "add"));
-	free(log);
 	driver_is("goodix-berlin-spi");
 	runs(NEW_VID);
 	nothing_left();

@@ -486,33 +486,6 @@ static unsigned count(const char *hay, const char *needle)
 	return n;
 }
 
-/* The detached run finished: result recorded, lock free. */
-static bool run_done(void)
-{
-	char path[400], *json = e2e_state_file(&E, "spi1.0.json");
-	int fd;
-	bool free_lock;
-
-	snprintf(path, sizeof(path), "%s/state/spi1.0.lock", E.dir);
-	fd = open(path, O_RDONLY);
-	free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-	if (fd >= 0)
-		close(fd);
-	free(json);
-	return json && free_lock;
-}
-
-/* The run handle-event handed off has finished, its sysfs writes are
- * handled (its rebind's bind uevent is sent after the probe that made the
- * input device it waited for), and every uevent so far has had its
- * handle-event: a second run would have been handed off by now. */
-static void wait_run_done(void)
-{
-	e2e_wait_until(run_done(), 0, 60000, "the detached run to finish");
-	emub_spi_settle(E.eb);
-	assert_int_equal(emub_wait_uevents_run(E.eb, 60000), 0);
-}
-
 static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 {
 	char path[400], *he = NULL, *log;
@@ -521,7 +494,7 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	(void)state;
 	/* mchp_spi_ts binds at start, as at boot: bind uevent -> handle-event */
 	start_he("no-image", "always-on", NULL, "");
-	wait_run_done();
+	e2e_wait_run_done(&E, "spi1.0");
 	emub_lock(E.eb);
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
@@ -551,7 +524,7 @@ static void test_bind_event_with_power_driver_updates_through_update_fw(void **s
 	 * touchfw, whose own rebind after update_fw starts nothing more */
 	no_config_next = true;
 	start_he("no-image", "driver", NULL, "");
-	wait_run_done();
+	e2e_wait_run_done(&E, "spi1.0");
 	emub_lock(E.eb);
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
