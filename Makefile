@@ -340,7 +340,7 @@ TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUT
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
 	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) \
-		$(if $(GPIOD2_CHECK),$(addprefix $(GPIOD2_B)/,$(GPIOD2_TESTS))) \
+		$(if $(GPIOD2_CHECK),$(addprefix $(GPIOD2_B)/,$(GPIOD2_RUN))) \
 		$(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
 # The checks build with one job per CPU unless make was given -j (CI runs a
@@ -572,7 +572,13 @@ uninstall:
 # is left out) in $(B)/deb/touchfw-$(VERSION), so that
 # dpkg-buildpackage's outputs (.deb, .dsc, .tar.xz, .changes, .buildinfo:
 # written to the parent directory) and debian/'s build files stay out of
-# the tree.  Source and binary package, unsigned.
+# the tree.  Source and binary package, unsigned.  It is built against
+# the libgpiod pkg-config finds (PKG_CONFIG_PATH is passed on), and its
+# Depends names that library's package (dpkg-shlibdeps): libgpiod2 for
+# 1.6, libgpiod3 for 2.x.  For a library outside the system's paths and
+# packages (make gpiod2-deb), DEB_SHLIBDEPS_DIRS (colon-separated) tells
+# dpkg-shlibdeps where it is and DEB_SHLIBS_LOCAL names a shlibs file
+# (debian/shlibs.local of the copy) with its package.
 DEB_DIR := $(B)/deb
 deb:
 	@B=$(B) tests/deps install $(DEB_BUILD) $(DEB_PKG)
@@ -580,8 +586,11 @@ deb:
 	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/touchfw-$(VERSION)
 	@git ls-files -z -c -o --exclude-standard | \
 		tar -c --null --ignore-failed-read -T - -f - | tar -x -C $(DEB_DIR)/touchfw-$(VERSION)
+	$(if $(DEB_SHLIBS_LOCAL),@cp $(DEB_SHLIBS_LOCAL) $(DEB_DIR)/touchfw-$(VERSION)/debian/shlibs.local)
 	@cd $(DEB_DIR)/touchfw-$(VERSION) && \
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u B -u SAN \
+		$(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH=$(PKG_CONFIG_PATH)) \
+		$(if $(DEB_SHLIBDEPS_DIRS),DEB_SHLIBDEPS_DIRS=$(DEB_SHLIBDEPS_DIRS)) \
 		dpkg-buildpackage -us -uc -j2 >../build.log 2>&1 || \
 		{ tail -40 ../build.log; echo "make deb: failed, see $(DEB_DIR)/build.log"; exit 1; }
 	@ls $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes

@@ -28,8 +28,13 @@ GPIOD2_MAKE = PKG_CONFIG_PATH=$(GPIOD2_PC_DIR)$(if $(PKG_CONFIG_PATH),:$(PKG_CON
 
 # Test programs whose outcome depends on the agent's GPIO backend: they
 # request, pulse or wait on lines (tests/gpiod2/README.md says how they
-# were found).
-GPIOD2_TESTS := tests/unit/test_reset tests/emul/test_emuboard_gpio
+# were found).  GPIOD2_RUN is what check-run runs of them: of
+# test_e2e_faults (two minutes) only its test of the CHG wait after the
+# reset pulse.
+GPIOD2_TESTS := tests/unit/test_reset tests/emul/test_emuboard_gpio tests/e2e/test_e2e_mxt \
+	tests/e2e/test_e2e_goodix tests/e2e/test_e2e_tools tests/e2e/test_e2e_faults
+GPIOD2_RUN := $(filter-out %/test_e2e_faults,$(GPIOD2_TESTS)) \
+	tests/e2e/test_e2e_faults::test_fault_slow_chip_is_waited_for_after_the_reset_pulse
 
 # Run in check-run when the normal build is on libgpiod 1 and not sanitized.
 GPIOD2_CHECK := $(if $(filter 1,$(GPIOD_MAJOR)),$(if $(filter 1,$(SAN)),,1))
@@ -57,3 +62,5 @@ gpiod2-test-deps: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS) $(BER
 	$(addprefix $(B)/,$(GPIOD2_TESTS))
 
 check-run: $(if $(GPIOD2_CHECK),gpiod2-check-deps)
+# ... and the package built against it (tests/system/check-deb --gpiod2).
+SYSTEM_CHECKS += $(if $(GPIOD2_CHECK),$(GPIOD2_MK_DIR)/../system/check-deb-gpiod2)
