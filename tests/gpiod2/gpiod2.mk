@@ -44,8 +44,17 @@ GPIOD2_CHECK := $(if $(filter 1,$(GPIOD_MAJOR)),$(if $(filter 1,$(SAN)),,1))
 gpiod2-fetch:
 	@$(GPIOD2_MK_DIR)/fetch $(GPIOD2_DIR)
 
+# The two programs are also copied to $(GPIOD2_DIR)/bin, where the VM
+# scenario kmod-touchfw-gpiod2 finds them (@B@/gpiod2/bin).
 gpiod2: gpiod2-fetch
 	+@$(GPIOD2_MAKE) TF_RPATH=$(GPIOD2_LIBDIR) all
+	@mkdir -p $(GPIOD2_DIR)/bin && cp $(GPIOD2_B)/touchfw $(GPIOD2_B)/touchfw-agent $(GPIOD2_DIR)/bin/
+
+# check-vm: the scenario above needs that build (every scenario, or one
+# named kmod-touchfw-gpiod2).
+GPIOD2_VM := $(if $(SCENARIO),$(filter %gpiod2,$(SCENARIO)),1)
+check-vm-run: $(if $(GPIOD2_VM),gpiod2)
+check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),gpiod2)
 
 # Built without a run path: the package's libgpiod3 is the system's.
 # dpkg-shlibdeps finds libgpiod.so.3 in the unpacked directory and its
