@@ -140,9 +140,17 @@ LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN),\
 	$(wildcard agent/*.c agent/family/*.c agent/family/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 
-MODEL_SRCS := $(wildcard tests/emul/model/*.c)
+# tests/emul/family/<name>/ holds one family's emulation (tests/emul/README.md):
+# its freestanding chip models in model/, its host glue and driver models
+# beside them, its fwgen generators (fwgen.c) and demo DB entries (db.mk).
+EMUL_FAMILY_DIRS := $(patsubst %/,%,$(wildcard tests/emul/family/*/))
+MODEL_SRCS := $(wildcard tests/emul/model/*.c $(addsuffix /model/*.c,$(EMUL_FAMILY_DIRS)))
+MODEL_HDRS := $(wildcard tests/emul/model/*.h $(addsuffix /model/*.h,$(EMUL_FAMILY_DIRS)))
 MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/%.o)
-EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c)
+MODEL_INC := -Itests/emul/model $(addprefix -I,$(addsuffix /model,$(EMUL_FAMILY_DIRS)))
+EMUL_INC := $(MODEL_INC) -Itests/emul/host -Itests/emul/family $(addprefix -I,$(EMUL_FAMILY_DIRS))
+EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c) \
+	$(filter-out %/fwgen.c,$(wildcard $(addsuffix /*.c,$(EMUL_FAMILY_DIRS))))
 EMUL_LIB_OBJS := $(EMUL_LIB_SRCS:%.c=$(B)/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/test_*.c))
@@ -193,9 +201,14 @@ $(B)/tests/emul/model/%.o: tests/emul/model/%.c
 	$(q) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(B)/tests/emul/family/%.o: tests/emul/family/%.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(EMUL_INC) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+	$(CC) $(ALL_CFLAGS) $(EMUL_INC) -Itests \
 		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # emub.c puts the shim into the board's LD_PRELOAD by its absolute path.
@@ -203,7 +216,7 @@ $(B)/tests/emul/host/emub.o: EMUL_CFLAGS = -DEMUB_GPIOD_PRELOAD=\"$(abspath $(GP
 
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+	$(CC) $(ALL_CFLAGS) $(EMUL_INC) -Itests \
 		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/libtouchfw.a: $(LIB_OBJS)
@@ -279,11 +292,11 @@ $(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/path
 # test kernel module can compile the same sources: build them that way and
 # insist that nothing outside the models is referenced.
 check-freestanding: $(B)/freestanding.ok
-$(B)/freestanding.ok: $(MODEL_SRCS) $(wildcard tests/emul/model/*.h)
-	@mkdir -p $(B)/freestanding
+$(B)/freestanding.ok: $(MODEL_SRCS) $(MODEL_HDRS)
+	@rm -rf $(B)/freestanding && mkdir -p $(B)/freestanding
 	@set -e; for f in $(MODEL_SRCS); do \
 		o=$(B)/freestanding/$$(basename $$f .c).o; \
-		$(CC) -std=gnu11 $(WARN) -ffreestanding -nostdlib -fno-builtin \
+		$(CC) -std=gnu11 $(WARN) $(MODEL_INC) -ffreestanding -nostdlib -fno-builtin \
 			-fno-stack-protector -O2 -c -o $$o $$f; \
 	done
 	@$(CC) -r -nostdlib -o $(B)/freestanding-all.o $(B)/freestanding/*.o

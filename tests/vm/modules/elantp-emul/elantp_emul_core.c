@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * elantp_emul: touchfw's Elan i2c touchpad model (tests/emul/model/
+ * elantp_emul: touchfw's Elan i2c touchpad model (tests/emul/family/elantp/model/
  * elantp_model.c) behind real kernel interfaces, so that Debian's own
  * elan_i2c binds to it in the VM tests and judges the model.  Through
  * emul_core (tests/vm/modules/emul-core) it registers an i2c adapter

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * elants_emul: touchfw's Elan eKTH touchscreen model (tests/emul/model/
+ * elants_emul: touchfw's Elan eKTH touchscreen model (tests/emul/family/elants/model/
  * elants_model.c) behind real kernel interfaces, so that the kernel's own
  * elants_i2c (built from Debian's linux-source, tests/vm/modules/
  * elants-i2c) binds to it in the VM tests and judges the model.  Through

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * goodix_emul: touchfw's Goodix GT9xx/GT1x chip model (tests/emul/model/
+ * goodix_emul: touchfw's Goodix GT9xx/GT1x chip model (tests/emul/family/goodix/model/
  * goodix_model.c) behind real kernel interfaces, so that Debian's own
  * goodix_ts binds to it in the VM tests and judges the model.  Through
  * emul_core (tests/vm/modules/emul-core, shared with mxt-emul) it

@@ -19,7 +19,7 @@
  *     6.1 has no software-node GPIO references) the reset line;
  *   - with spi=1, an spi controller (below the platform device
  *     "mxt-emul-spi") whose chip select 0 is served by the spi personality
- *     of the same chip model (tests/emul/model/mxt_spi.c: Microchip's
+ *     of the same chip model (tests/emul/family/mxt/model/mxt_spi.c: Microchip's
  *     mchp_spi_ts framing), with a device whose modalias is
  *     "mchp_spi_ts" -- no such driver in Debian's kernel, so it stays
  *     unbound until spidev is bound to it through driver_override; the
@@ -27,7 +27,7 @@
  *     shifts the bytes through the model;
  *   - with berlin=1, on the same spi controller (registered for it alone
  *     without spi=1), chip select 1 is a Goodix Berlin chip
- *     (tests/emul/model/berlin_model.c: Berlin-D gt9916, or Berlin-A
+ *     (tests/emul/family/berlin/model/berlin_model.c: Berlin-D gt9916, or Berlin-A
  *     gt9897 with berlin_chip=gt9897), modalias "gt9916" / "gt9897" -- no
  *     goodix_berlin_spi in Debian's 6.1 kernel, so it stays unbound until
  *     spidev is bound through driver_override; empty (ROM, "NOCODE")

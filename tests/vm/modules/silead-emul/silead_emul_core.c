@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * silead_emul: touchfw's Silead GSL1680 chip model (tests/emul/model/
+ * silead_emul: touchfw's Silead GSL1680 chip model (tests/emul/family/silead/model/
  * silead_model.c) behind real kernel interfaces, so that Debian's own
  * silead module binds to it in the VM tests and judges the model.
  * Through emul_core (tests/vm/modules/emul-core) it registers an i2c
