@@ -136,11 +136,6 @@ static int elan_i2c_write_cmd(struct elan_tp_data *data, guint16 reg, guint16 cm
 	return 0;
 }
 
-static guint16 le16(const guint8 *p)
-{
-	return (guint16)(p[0] | p[1] << 8);
-}
-
 static int elan_i2c_initialize(struct elan_tp_data *data)
 {
 	guint8 val[256];
@@ -171,7 +166,7 @@ static int __elan_initialize(struct elan_tp_data *data)
 	}
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_UNIQUEID_CMD, val)))
 		return error;
-	data->product_id = le16(val);
+	data->product_id = em_get_le16(val);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_PATTERN_CMD, val)))
 		return error;
 	data->pattern = val[1];
@@ -234,7 +229,7 @@ static int elan_query_device_info(struct elan_tp_data *data)
 	data->fw_version = val[0];
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_FW_CHECKSUM_CMD, val)))
 		return error;
-	data->fw_checksum = le16(val);
+	data->fw_checksum = em_get_le16(val);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_VERSION_CMD, val)))
 		return error;
 	data->iap_version = val[0];
@@ -255,10 +250,10 @@ static int elan_query_device_parameters(struct elan_tp_data *data)
 
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_MAX_X_AXIS_CMD, val)))
 		return error;
-	data->max_x = le16(val) & 0x0fff;
+	data->max_x = em_get_le16(val) & 0x0fff;
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_MAX_Y_AXIS_CMD, val)))
 		return error;
-	data->max_y = le16(val) & 0x0fff;
+	data->max_y = em_get_le16(val) & 0x0fff;
 	return elan_i2c_read_cmd(data, ETP_I2C_XY_TRACENUM_CMD, val);
 }
 
@@ -294,7 +289,7 @@ static int elan_i2c_iap_get_mode(struct elan_tp_data *data, enum tp_mode *mode)
 
 	if (error)
 		return error;
-	*mode = (le16(val) & ETP_I2C_MAIN_MODE_ON) ? MAIN_MODE : IAP_MODE;
+	*mode = (em_get_le16(val) & ETP_I2C_MAIN_MODE_ON) ? MAIN_MODE : IAP_MODE;
 	return 0;
 }
 
@@ -326,8 +321,8 @@ static int elan_i2c_prepare_fw_update(struct elan_tp_data *data)
 	drv_msleep(data->d, 30);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CMD, val)))
 		return error;
-	if (le16(val) != ETP_I2C_IAP_PASSWORD) {
-		emub_dev_log(data->d, "wrong iap password: 0x%X", le16(val));
+	if (em_get_le16(val) != ETP_I2C_IAP_PASSWORD) {
+		emub_dev_log(data->d, "wrong iap password: 0x%X", em_get_le16(val));
 		return -EIO;
 	}
 	return 0;
@@ -354,7 +349,7 @@ static int elan_i2c_write_fw_block(struct elan_tp_data *data, const guint8 *page
 	drv_msleep(data->d, 20);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CTRL_CMD, val)))
 		return error;
-	result = le16(val);
+	result = em_get_le16(val);
 	if (result & (ETP_FW_IAP_PAGE_ERR | ETP_FW_IAP_INTF_ERR)) {
 		emub_dev_log(data->d, "IAP reports failed write: %04hx", result);
 		return -EIO;
@@ -394,7 +389,7 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 
 	if ((error = elan_i2c_prepare_fw_update(data)))
 		return error;
-	iap_start_addr = le16(&fw[ETP_IAP_START_ADDR * 2]);
+	iap_start_addr = em_get_le16(&fw[ETP_IAP_START_ADDR * 2]);
 	boot_page_count = (guint16)((iap_start_addr * 2) / data->fw_page_size);
 	for (i = boot_page_count; i < data->fw_validpage_count; i++) {
 		const guint8 *page = &fw[i * data->fw_page_size];
@@ -417,7 +412,7 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 		return error;
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CHECKSUM_CMD, val)))
 		return error;
-	fw_checksum = le16(val);
+	fw_checksum = em_get_le16(val);
 	if (sw_checksum != fw_checksum) {
 		emub_dev_log(data->d, "checksum diff sw=[%04X], fw=[%04X]", sw_checksum,
 			     fw_checksum);
