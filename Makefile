@@ -148,8 +148,11 @@ MODEL_SRCS := $(wildcard tests/emul/model/*.c $(addsuffix /model/*.c,$(EMUL_FAMI
 MODEL_HDRS := $(wildcard tests/emul/model/*.h $(addsuffix /model/*.h,$(EMUL_FAMILY_DIRS)))
 MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/%.o)
 MODEL_INC := -Itests/emul/model $(addprefix -I,$(addsuffix /model,$(EMUL_FAMILY_DIRS)))
-EMUL_INC := $(MODEL_INC) -Itests/emul/host -Itests/emul/family $(addprefix -I,$(EMUL_FAMILY_DIRS))
-EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c) \
+EMUL_INC := $(MODEL_INC) -Itests/emul -Itests/emul/host -Itests/emul/family \
+	$(addprefix -I,$(EMUL_FAMILY_DIRS))
+# fwgen's commands: each family's fwgen.c (tests/emul/fwgen.h)
+FWGEN_FAMILY_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard $(addsuffix /fwgen.c,$(EMUL_FAMILY_DIRS))))
+EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c) tests/emul/family/registry.c \
 	$(filter-out %/fwgen.c,$(wildcard $(addsuffix /*.c,$(EMUL_FAMILY_DIRS))))
 EMUL_LIB_OBJS := $(EMUL_LIB_SRCS:%.c=$(B)/%.o)
 
@@ -250,26 +253,9 @@ $(B)/boards/%.dtb: boards/%.dts
 	$(Q)$(DTC) -q -I dts -O dtb -o $@ $<
 
 # ---------------------------------------------------------------- emulator
-$(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
+$(B)/fwgen: $(B)/tests/emul/fwgen.o $(FWGEN_FAMILY_OBJS) $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
-
-# Goodix Berlin fixtures for the emulated GT9916 (tests/emul/boards/berlin-*):
-# a firmware file in the container fwupdate.c parses (ISP, application,
-# config subsystems) and its config alone in the updater's text form.
-# Deterministic, so tests and a manifest can carry fixed hashes.
-BERLIN_FIXTURES := $(B)/fixtures/berlin/gt9916-9916-01000002.bin \
-	$(B)/fixtures/berlin/gt9916-cfg-22.cfg
-
-$(B)/fixtures/berlin/gt9916-9916-01000002.bin: $(B)/fwgen
-	@mkdir -p $(@D)
-	$(q) FWGEN $@
-	$(Q)$(B)/fwgen berlin-fw --chip gt9916 --id 9916 --version 01000002 --size 65536 \
-		--config-id 0x22 -o $@
-$(B)/fixtures/berlin/gt9916-cfg-22.cfg: $(B)/fwgen
-	@mkdir -p $(@D)
-	$(q) FWGEN $@
-	$(Q)$(B)/fwgen berlin-cfg --config-id 0x22 --enc -o $@
 
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
@@ -334,7 +320,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
 fuzz: $(FUZZ_BINS)
 	@FUZZ_JOBS=$(FUZZ_JOBS) tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
-TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
+TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(EMUL_FIXTURES)
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok

@@ -14,6 +14,7 @@
  */
 #include <dirent.h>
 
+#include "emub-berlin.h"
 #include "berlin_model.h"
 #include "e2e.h"
 #include "emuboard-spi.h"

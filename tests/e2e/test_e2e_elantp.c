@@ -11,6 +11,7 @@
  * elan_i2c still bound), an image elan_i2c refuses (the write fails with
  * EBADF), no input device, an image without the signature, no profile.
  */
+#include "emub-elantp.h"
 #include "e2e.h"
 
 #include "elantp_model.h"

@@ -15,6 +15,7 @@
  * input device, an image the driver would refuse, an image for other
  * hardware, no board profile.
  */
+#include "emub-elants.h"
 #include "e2e.h"
 
 #include <fcntl.h>

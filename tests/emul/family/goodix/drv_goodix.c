@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emub-priv.h"
+#include "goodix-emul.h"
 
 /* goodix.h / goodix.c */
 #define GOODIX_REG_ID 0x8140
@@ -512,7 +512,7 @@ reset:
 		goto fail_power;
 	ts->chip = goodix_get_chip_data(ts->id);
 	if (ts->load_cfg_from_disk) {
-		const char *name = d->chip->desc->gx_config_name;
+		const char *name = goodix_board(d->chip->desc)->config_name;
 
 		/* update device config */
 		if (name)

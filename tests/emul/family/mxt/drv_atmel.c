@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "emub-priv.h"
+#include "mxt-emul.h"
 #include "mxt_model.h"
 
 #define MXT_FW_NAME "maxtouch.fw"

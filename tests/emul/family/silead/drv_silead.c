@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emub-priv.h"
+#include "silead-emul.h"
 
 #define SILEAD_TS_NAME "silead_ts"
 
@@ -383,9 +383,10 @@ static int silead_ts_probe(struct emub_dev *d)
 	}
 	silead_ts_set_default_fw_name(ts);
 	/* silead_ts_read_props() */
-	ts->max_fingers = c->sl_max_fingers ? c->sl_max_fingers : 5;
-	if (c->sl_firmware_name)
-		snprintf(ts->fw_name, sizeof(ts->fw_name), "silead/%s", c->sl_firmware_name);
+	ts->max_fingers = silead_board(c)->max_fingers ? silead_board(c)->max_fingers : 5;
+	if (silead_board(c)->firmware_name)
+		snprintf(ts->fw_name, sizeof(ts->fw_name), "silead/%s",
+			 silead_board(c)->firmware_name);
 	/* We must have the IRQ provided by DT or ACPI subsytem */
 	if (d->chg_line < 0) {
 		error = -ENODEV;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * emul_core: the kernel-side plumbing every emulated touch controller
- * module of the VM tests shares (mxt-emul, goodix-emul): an i2c adapter
+ * module of the VM tests shares (modules/NAME-emul): an i2c adapter
  * whose transfers a chip model serves through em_bus, a GPIO chip whose
  * lines are the chip's pins (each one an input the host may or may not
  * drive, one of them also an interrupt), a one-interrupt irq domain raised
