@@ -165,30 +165,8 @@ struct mxt_emul {
 
 static struct mxt_emul *emu;
 
-/* The chip's RESET pin has a pull-up: an undriven line releases it. */
-static void emu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
-{
-	struct mxt_emul *e = c->glue;
-
-	if (line == EMU_LINE_RESET)
-		mxt_model_ops.set_reset(&e->chip, driven && !high);
-}
-
-/* RESET reads as pulled up; CHG is the wire: low while the chip asserts it. */
-static bool emu_line_level(struct emul_core *c, unsigned int line)
-{
-	struct mxt_emul *e = c->glue;
-
-	if (line == EMU_LINE_CHG)
-		return !mxt_model_ops.irq_asserted(&e->chip);
-	return true;
-}
-
-static const struct emul_chip_ops emu_chip_ops = {
-	.line_changed = emu_line_changed,
-	.line_level = emu_line_level,
-};
-
+/* The chip's RESET pin has a pull-up: an undriven line releases it; CHG
+ * is the wire, low while the chip asserts it (the core's default pins). */
 static const struct emul_line_desc emu_lines[EMU_NLINES] = {
 	[EMU_LINE_RESET] = { .name = "MXT_RESET",
 			     .output_ok = true,
@@ -211,7 +189,8 @@ static struct emul_core_cfg emu_core_cfg = {
 	 */
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.level_ok = false,
-	.ops = &emu_chip_ops,
+	.has_reset = true,
+	.reset_line = EMU_LINE_RESET,
 };
 
 /* ------------------------------------------------------------ debugfs */
@@ -621,7 +600,7 @@ static int __init mxt_emul_init(void)
 		return -ENOMEM;
 	emul_core_init(&e->core, &emu_core_cfg, e);
 	mxt_model_init(&e->chip, &cfg, e->core.bus.now_ns);
-	em_bus_add_chip(&e->core.bus, &mxt_model_ops, &e->chip);
+	emul_core_add_chip(&e->core, &mxt_model_ops, &e->chip, 0);
 
 	r = emul_core_start(&e->core);
 	if (r)
