@@ -531,6 +531,8 @@ struct emub_input_desc {
 	/* input_set_abs_params() of the axes in absbits (others 0..0) */
 	struct emub_absinfo abs[64];
 };
+/* input_set_abs_params(@code, @min, @max, 0, 0) into @in */
+void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max);
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
 void emub_input_free(struct emub_input *inp);
 void drv_input_unregister(struct emub_dev *d);
@@ -538,5 +540,10 @@ void drv_input_unregister(struct emub_dev *d);
  * of wall time */
 void drv_queue_work(struct emub_dev *d, int what, int delay_ms);
 bool drv_fault_no_input(struct emub_dev *d);
+/* A driver's update_fw store is over: record @result (0 or -errno) for
+ * emub_update_fw_result() and the log; returns @result. */
+int drv_update_fw_done(struct emub_dev *d, int result);
+/* .destroy of a driver whose d->priv is one g_malloc'ed block */
+void drv_free_priv(struct emub_dev *d);
 
 #endif /* EMUB_PRIV_H */

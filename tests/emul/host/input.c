@@ -469,3 +469,10 @@ void drv_input_unregister(struct emub_dev *d)
 	emub_dev_log(d, "input: unregistered input%d", inp->number);
 	emub_input_free(inp);
 }
+
+void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max)
+{
+	in->absbits |= G_GUINT64_CONSTANT(1) << code;
+	in->abs[code].minimum = min;
+	in->abs[code].maximum = max;
+}

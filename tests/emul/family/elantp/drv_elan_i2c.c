@@ -462,13 +462,6 @@ static int elan_sysfs_update_fw(struct elan_tp_data *data)
 	return error;
 }
 
-static void set_abs(struct emub_input_desc *in, int code, int min, int max)
-{
-	in->absbits |= G_GUINT64_CONSTANT(1) << code;
-	in->abs[code].minimum = min;
-	in->abs[code].maximum = max;
-}
-
 static int elan_probe(struct emub_dev *d)
 {
 	struct elan_tp_data *data = g_new0(struct elan_tp_data, 1);
@@ -511,15 +504,15 @@ static int elan_probe(struct emub_dev *d)
 	in.propbits |= 1u << INPUT_PROP_POINTER;
 	if (data->clickpad)
 		in.propbits |= 1u << INPUT_PROP_BUTTONPAD;
-	set_abs(&in, ABS_X, 0, (int)data->max_x);
-	set_abs(&in, ABS_Y, 0, (int)data->max_y);
-	set_abs(&in, ABS_PRESSURE, 0, ETP_MAX_PRESSURE);
-	set_abs(&in, ABS_DISTANCE, 0, 1);
-	set_abs(&in, ABS_MT_POSITION_X, 0, (int)data->max_x);
-	set_abs(&in, ABS_MT_POSITION_Y, 0, (int)data->max_y);
-	set_abs(&in, ABS_MT_PRESSURE, 0, ETP_MAX_PRESSURE);
-	set_abs(&in, ABS_MT_SLOT, 0, ETP_MAX_FINGERS - 1);
-	set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	drv_input_set_abs(&in, ABS_X, 0, (int)data->max_x);
+	drv_input_set_abs(&in, ABS_Y, 0, (int)data->max_y);
+	drv_input_set_abs(&in, ABS_PRESSURE, 0, ETP_MAX_PRESSURE);
+	drv_input_set_abs(&in, ABS_DISTANCE, 0, 1);
+	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, (int)data->max_x);
+	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, (int)data->max_y);
+	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, ETP_MAX_PRESSURE);
+	drv_input_set_abs(&in, ABS_MT_SLOT, 0, ETP_MAX_FINGERS - 1);
+	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
 	if (drv_fault_no_input(d)) {
 		emub_dev_log(d, "fault: input device not registered");
 	} else {
@@ -586,22 +579,9 @@ static int elan_attr_write(struct emub_dev *d, const char *attr, const char *buf
 		return 0;
 	result = elan_sysfs_update_fw(data);
 	set_attrs(data, false);
-	g_mutex_lock(&d->eb->lock);
-	d->have_update_fw = true;
-	d->update_fw_count++;
-	d->update_fw_result = result;
-	g_mutex_unlock(&d->eb->lock);
-	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
-		 result ? g_strerror(-result) : "the byte count (success)");
 	/* The store returns when the update is over: its error, else the
 	 * byte count (attr_write's 0), as sysfs gives it to the writer. */
-	return result;
-}
-
-static void elan_destroy(struct emub_dev *d)
-{
-	g_free(d->priv);
-	d->priv = NULL;
+	return drv_update_fw_done(d, result);
 }
 
 static const char *const elan_of_match[] = { "elan,ekth6915", NULL };
@@ -613,5 +593,5 @@ const struct emub_driver_ops emub_drv_elan_i2c = {
 	.remove = elan_remove,
 	.attr_write = elan_attr_write,
 	.irq = elan_isr,
-	.destroy = elan_destroy,
+	.destroy = drv_free_priv,
 };

@@ -49,6 +49,43 @@ static int parse_fw_version(const struct emub_parse *p, const char *s, guint8 *v
 	return 0;
 }
 
+/* One of the shared keys: 0 or the message; 1 when @k is none of them. */
+static int parse_common(struct mxt_board_common *b, const char *k, const char *s,
+			const struct emub_parse *p)
+{
+	if (!strcmp(k, "state"))
+		return parse_state(p, s, &b->state);
+	if (!strcmp(k, "fw_version")) {
+		b->has_fw_version = true;
+		return parse_fw_version(p, s, &b->fw_version, &b->fw_build);
+	}
+	if (!strcmp(k, "fault.crc_fail_frame"))
+		return emub_key_u32(p, k, s, 0xffffff, &b->crc_fail_frame);
+	if (!strcmp(k, "fault.power_loss_after"))
+		return emub_key_u32(p, k, s, 0xffffff, &b->power_loss_after);
+	if (!strcmp(k, "fault.crc_fail_always"))
+		return emub_key_bool(p, k, s, &b->crc_fail_always);
+	return 1;
+}
+
+/* The preset with the shared keys applied. */
+static bool preset(const char *model, const struct mxt_board_common *b,
+		   struct mxt_model_cfg *cfg)
+{
+	if (!mxt_model_preset(model, cfg))
+		return false;
+	if (b->has_fw_version) {
+		cfg->fw_version = b->fw_version;
+		cfg->fw_build = b->fw_build;
+	}
+	cfg->app_valid = b->state != MXT_BOARD_NO_IMAGE;
+	cfg->start_in_bootloader = b->state != MXT_BOARD_APP;
+	cfg->faults.crc_fail_frame = b->crc_fail_frame;
+	cfg->faults.power_loss_after = b->power_loss_after;
+	cfg->faults.crc_fail_always = b->crc_fail_always;
+	return true;
+}
+
 /* ------------------------------------------------------------ i2c */
 
 static const char *const i2c_keys[] = {
@@ -68,21 +105,12 @@ static int i2c_parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 			 const struct emub_parse *p)
 {
 	struct mxt_board *b = c->fam;
+	int r = parse_common(&b->c, k, s, p);
 
-	if (!strcmp(k, "state"))
-		return parse_state(p, s, &b->state);
-	if (!strcmp(k, "fw_version")) {
-		b->has_fw_version = true;
-		return parse_fw_version(p, s, &b->fw_version, &b->fw_build);
-	}
-	if (!strcmp(k, "fault.crc_fail_frame"))
-		return emub_key_u32(p, k, s, 0xffffff, &b->crc_fail_frame);
+	if (r <= 0)
+		return r;
 	if (!strcmp(k, "fault.crc_fail_times"))
 		return emub_key_u32(p, k, s, 0xffffff, &b->crc_fail_times);
-	if (!strcmp(k, "fault.power_loss_after"))
-		return emub_key_u32(p, k, s, 0xffffff, &b->power_loss_after);
-	if (!strcmp(k, "fault.crc_fail_always"))
-		return emub_key_bool(p, k, s, &b->crc_fail_always);
 	if (!strcmp(k, "bl_final_reset_unread"))
 		return emub_key_bool(p, k, s, &b->bl_final_reset_unread);
 	if (!strcmp(k, "fault.stuck_in_bootloader"))
@@ -97,20 +125,11 @@ static int i2c_create(struct emub_chip *c)
 	struct mxt_model *m;
 	struct mxt_model_cfg cfg;
 
-	if (!mxt_model_preset(d->model, &cfg))
+	if (!preset(d->model, &b->c, &cfg))
 		return -EINVAL;
 	m = g_new0(struct mxt_model, 1);
 	cfg.app_addr = d->addr;
-	if (b->has_fw_version) {
-		cfg.fw_version = b->fw_version;
-		cfg.fw_build = b->fw_build;
-	}
-	cfg.app_valid = b->state != MXT_BOARD_NO_IMAGE;
-	cfg.start_in_bootloader = b->state != MXT_BOARD_APP;
-	cfg.faults.crc_fail_frame = b->crc_fail_frame;
 	cfg.faults.crc_fail_times = b->crc_fail_times;
-	cfg.faults.crc_fail_always = b->crc_fail_always;
-	cfg.faults.power_loss_after = b->power_loss_after;
 	cfg.faults.stuck_in_bootloader = b->stuck_in_bootloader;
 	cfg.final_reset_unread = b->bl_final_reset_unread;
 	cfg.faults.corrupt_info_crc = b->corrupt_info_crc;
@@ -166,24 +185,15 @@ static int spi_parse_key(struct emub_spi_dev_desc *c, const char *k, const char 
 			 const struct emub_parse *p)
 {
 	struct mxt_spi_board *b = c->fam;
+	int r = parse_common(&b->c, k, s, p);
 
-	if (!strcmp(k, "state"))
-		return parse_state(p, s, &b->state);
-	if (!strcmp(k, "fw_version")) {
-		b->has_fw_version = true;
-		return parse_fw_version(p, s, &b->fw_version, &b->fw_build);
-	}
+	if (r <= 0)
+		return r;
 	if (!strcmp(k, "fault.crc_reply_at"))
 		return emub_key_u32(p, k, s, 0xffffffff, &b->crc_reply_at);
 	if (!strcmp(k, "fault.write_fail_at"))
 		return emub_key_u32(p, k, s, 0xffffffff, &b->write_fail_at);
-	if (!strcmp(k, "fault.crc_fail_frame"))
-		return emub_key_u32(p, k, s, 0xffffffff, &b->crc_fail_frame);
-	if (!strcmp(k, "fault.power_loss_after"))
-		return emub_key_u32(p, k, s, 0xffffffff, &b->power_loss_after);
-	if (!strcmp(k, "t144"))
-		return emub_key_bool(p, k, s, &b->t144);
-	return emub_key_bool(p, k, s, &b->crc_fail_always);
+	return emub_key_bool(p, k, s, &b->t144);
 }
 
 static int spi_create(struct emub_spi_dev *d, guint64 now_ns)
@@ -193,20 +203,11 @@ static int spi_create(struct emub_spi_dev *d, guint64 now_ns)
 	struct mxt_model *m;
 	struct mxt_spi *sp;
 
-	if (!mxt_model_preset(d->desc->model, &cfg))
+	if (!preset(d->desc->model, &b->c, &cfg))
 		return -EINVAL;
 	m = g_new0(struct mxt_model, 1);
 	sp = g_new0(struct mxt_spi, 1);
-	if (b->has_fw_version) {
-		cfg.fw_version = b->fw_version;
-		cfg.fw_build = b->fw_build;
-	}
-	cfg.app_valid = b->state != MXT_BOARD_NO_IMAGE;
-	cfg.start_in_bootloader = b->state != MXT_BOARD_APP;
-	cfg.faults.crc_fail_frame = b->crc_fail_frame;
-	cfg.faults.crc_fail_times = b->crc_fail_frame ? 1 : 0;
-	cfg.faults.power_loss_after = b->power_loss_after;
-	cfg.faults.crc_fail_always = b->crc_fail_always;
+	cfg.faults.crc_fail_times = b->c.crc_fail_frame ? 1 : 0;
 	if (b->t144 && cfg.num_objects < MXT_MODEL_MAX_OBJECTS) {
 		/* T144 listed last (its size is the model's choice: only its
 		 * presence is documented) */

@@ -17,25 +17,28 @@ enum mxt_board_state {
 	MXT_BOARD_NO_IMAGE,
 };
 
-/* desc->fam of a maXTouch [chip NAME] */
-struct mxt_board {
+/* The keys a maXTouch [chip NAME] and [spi-chip NAME] share */
+struct mxt_board_common {
 	enum mxt_board_state state;
 	bool has_fw_version;
 	guint8 fw_version, fw_build;
-	guint32 crc_fail_frame, crc_fail_times;
-	bool crc_fail_always, stuck_in_bootloader, corrupt_info_crc;
+	guint32 crc_fail_frame, power_loss_after;
+	bool crc_fail_always; /* the bootloader fails every frame's check */
+};
+
+/* desc->fam of a maXTouch [chip NAME] */
+struct mxt_board {
+	struct mxt_board_common c;
+	guint32 crc_fail_times;
+	bool stuck_in_bootloader, corrupt_info_crc;
 	bool bl_final_reset_unread;
-	guint32 power_loss_after;
 };
 
 /* desc->fam of a maXTouch [spi-chip NAME] */
 struct mxt_spi_board {
-	enum mxt_board_state state;
-	bool has_fw_version;
-	guint8 fw_version, fw_build;
-	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
-	bool crc_fail_always; /* the bootloader fails every frame's check */
-	bool t144;	      /* the object table lists T144 (mchp_spi_ts: data CRC on) */
+	struct mxt_board_common c;
+	guint32 crc_reply_at, write_fail_at;
+	bool t144; /* the object table lists T144 (mchp_spi_ts: data CRC on) */
 };
 
 extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
