@@ -162,8 +162,8 @@ bool emul_core_wire_locked(struct emul_core *c, unsigned int line);
  * state is a struct of @size bytes that begins with struct emul_core.
  */
 struct emul_module {
-	const char *name;    /* "silead_emul": messages */
-	const char *debugfs; /* its debugfs directory, "silead-emul" */
+	const char *name;    /* "NAME_emul": messages */
+	const char *debugfs; /* its debugfs directory, "NAME-emul" */
 	const struct emul_core_cfg *core;
 	size_t size;
 	/* make the chip model and emul_core_add_chip() it: 0 or -errno */
