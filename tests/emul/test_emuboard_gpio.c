@@ -304,12 +304,13 @@ static void test_line_held_by_user_space_fails_the_probe(void **state)
 	(void)state;
 	assert_int_equal(emub_unbind(eb, "touchscreen"), 0);
 	c = tu_spawn_self(eb, args, NULL);
-	for (int i = 0; i < 200 && !held; i++) {
-		tu_sh(eb, &out, "gpioinfo gpiochip0");
-		held = g_regex_match_simple("\"TS_CHG\" +\"test\"", out, 0, 0);
-		g_free(out);
-		g_usleep(10000);
-	}
+	/* it says "holding" once its request was granted */
+	if (emub_child_wait_output(c, "holding\n", 60000) < 0)
+		fail_msg("the child did not get the line: %s%s", emub_child_stdout(c),
+			 emub_child_stderr(c));
+	tu_sh(eb, &out, "gpioinfo gpiochip0");
+	held = g_regex_match_simple("\"TS_CHG\" +\"test\"", out, 0, 0);
+	g_free(out);
 	assert_true(held);
 	/* devm_request_threaded_irq on a line user space watches: EBUSY */
 	assert_int_equal(emub_bind(eb, "touchscreen"), -EBUSY);

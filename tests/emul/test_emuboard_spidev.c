@@ -228,12 +228,14 @@ static int child_run(int argc, char **argv)
 				close(f);
 			}
 		} else if (g_str_has_prefix(cmd, "gone:")) {
+			/* the unbind written before is done on the service
+			 * thread: the node goes then (a bound: 60 s) */
+			gint64 end = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
 			struct stat sb;
-			int k;
 
-			for (k = 0; k < 500 && stat(arg, &sb) == 0; k++)
-				usleep(10000);
-			r = k < 500 ? 0 : -1;
+			while (stat(arg, &sb) == 0 && g_get_monotonic_time() < end)
+				g_usleep(10000);
+			r = stat(arg, &sb) < 0 ? 0 : -1;
 			errno = ETIMEDOUT;
 		} else {
 			printf("%s -> unknown command\n", cmd);
