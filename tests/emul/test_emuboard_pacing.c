@@ -38,7 +38,8 @@ static int child_main(int argc, char **argv)
 		printf("write data -> %s\n", r == 2 ? "OK" : strerrorname_np(errno));
 		r = write(fd, "\x00", 1);
 		printf("write at once -> %s\n", r == 1 ? "OK" : strerrorname_np(errno));
-		g_usleep(60000); /* past the EEPROM's modelled write cycle: time is the subject */
+		g_usleep(60000); /* past the EEPROM's modelled write cycle: time is the subject
+				  */
 		r = write(fd, "\x00", 1);
 		printf("write after 60 ms -> %s\n", r == 1 ? "OK" : strerrorname_np(errno));
 		return 0;
