@@ -357,10 +357,14 @@ check-san:
 	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) check-run
 	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
+# Each pass says how long it took, build included (tests/run-tests says
+# how long its programs took).
 check: deps-check
 	@$(MAKE) --no-print-directory check-format
-	@$(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)"
-	@$(MAKE) --no-print-directory check-san
+	@t=$$(date +%s); $(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)" && \
+		echo "make check: plain pass (build, tests, VM) $$(($$(date +%s) - t))s"
+	@t=$$(date +%s); $(MAKE) --no-print-directory check-san && \
+		echo "make check: sanitizer pass (build, tests, fuzz) $$(($$(date +%s) - t))s"
 
 # make check with a CPU hog on every core (stress-ng) and TEST_JOBS above
 # the core count (tests/check-stress): a suite that holds only on a quiet
