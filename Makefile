@@ -9,6 +9,7 @@
 #   make check            every test, then all but the VM tests again under
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
+#   make check-stress     make check with a CPU hog on every core
 #   make check-format     the C sources formatted as .clang-format says
 #   make demo             the end-to-end demo on an emulated board
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
@@ -191,7 +192,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 .SECONDARY:
 
 .PHONY: soak soak-run all agent emul boards check check-fast check-run check-san \
-	check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run install \
+	check-stress check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -356,10 +357,20 @@ check-san:
 	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) check-run
 	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
+# Each pass says how long it took, build included (tests/run-tests says
+# how long its programs took).
 check: deps-check
 	@$(MAKE) --no-print-directory check-format
-	@$(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)"
-	@$(MAKE) --no-print-directory check-san
+	@t=$$(date +%s); $(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)" && \
+		echo "make check: plain pass (build, tests, VM) $$(($$(date +%s) - t))s"
+	@t=$$(date +%s); $(MAKE) --no-print-directory check-san && \
+		echo "make check: sanitizer pass (build, tests, fuzz) $$(($$(date +%s) - t))s"
+
+# make check with a CPU hog on every core (stress-ng) and TEST_JOBS above
+# the core count (tests/check-stress): a suite that holds only on a quiet
+# machine fails here.
+check-stress: deps-check
+	@MAKE="$(MAKE)" tests/check-stress
 
 # ---------------------------------------------------------------- soak
 # The emulator soak (tests/e2e/test_soak.c) at length; make check runs it
@@ -430,7 +441,7 @@ demo-elan-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 DEB_BUILD := gcc make pkg-config libi2c-dev libgpiod-dev libfdt-dev \
 	device-tree-compiler libudev-dev libsystemd-dev libinih-dev libsodium-dev
 DEB_TEST := clang clang-format libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
-	udev systemd binutils
+	udev systemd binutils stress-ng
 # The Debian package (make deb, tests/system/check-deb).
 DEB_PKG := dpkg-dev debhelper fakeroot lintian
 DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_PKG) $(DEB_VM)

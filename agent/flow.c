@@ -851,9 +851,12 @@ static void attempt_note(struct run *r, unsigned count)
 			 count, r->s->max_attempts, r->c.dev.name, r->c.dev.name);
 	else if (tf_state_read_attempts(&r->st, r->c.dev.name, &a, NULL) == 0 &&
 		 a.next_allowed > now)
+		/* the back-off this failure set, not what is left of it a
+		 * moment later (a second boundary may have passed) */
 		snprintf(m + n, size - n,
 			 "; attempt %u of %u: the next one waits %llus (back-off)", count,
-			 r->s->max_attempts, (unsigned long long)(a.next_allowed - now));
+			 r->s->max_attempts,
+			 (unsigned long long)tf_attempt_backoff_s(count, r->s->backoff_s));
 }
 
 static int after_failure(struct run *r, int rc)

@@ -13,12 +13,17 @@
 #include "json.h"
 #include "state.h"
 
-/* Seconds from now until the next try after @count failed attempts. */
+uint64_t tf_attempt_backoff_s(unsigned count, unsigned backoff_s)
+{
+	unsigned shift = count > 10 ? 10 : count ? count - 1 : 0;
+
+	return (uint64_t)backoff_s << shift;
+}
+
+/* When the next try may start after @count failed attempts. */
 static uint64_t next_allowed(unsigned count, unsigned backoff_s)
 {
-	unsigned shift = count > 10 ? 10 : count - 1;
-
-	return (uint64_t)time(NULL) + ((uint64_t)backoff_s << shift);
+	return (uint64_t)time(NULL) + tf_attempt_backoff_s(count, backoff_s);
 }
 
 int tf_state_reserve_attempt(struct tf_state *st, const char *dev, unsigned backoff_s,

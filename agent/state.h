@@ -116,6 +116,9 @@ int tf_state_reserve_attempt(struct tf_state *st, const char *dev, unsigned back
 int tf_state_fail_attempt(struct tf_state *st, const char *dev, bool reserved,
 			  unsigned backoff_s, const char *why, unsigned *count,
 			  struct tf_err *err);
+/* The back-off after @count failed attempts: @backoff_s doubled per
+ * attempt after the first (what the functions above set). */
+uint64_t tf_attempt_backoff_s(unsigned count, unsigned backoff_s);
 
 /*
  * The fast path's record: verified up to date against this database, with

@@ -20,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -41,7 +44,61 @@ struct e2e {
 	char boards[300];
 	char *out, *err; /* output of the last touchfw run */
 	int rc;
+	void *keep[16]; /* freed by e2e_stop (e2e_keep) */
+	unsigned nkeep;
 };
+
+/*
+ * Free @p when the test ends (e2e_stop, from its teardown), failed or
+ * not: a failing assertion leaves the test by longjmp, and what it held
+ * then would be reported by LeakSanitizer on top of the failure.
+ * Returns @p.
+ */
+static inline void *e2e_keep(struct e2e *e, void *p)
+{
+	if (e->nkeep >= sizeof(e->keep) / sizeof(e->keep[0]))
+		fail_msg("e2e_keep: more than %zu buffers",
+			 sizeof(e->keep) / sizeof(e->keep[0]));
+	e->keep[e->nkeep++] = p;
+	return p;
+}
+
+static inline long long e2e_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* @pid has not ended (it may be a zombie not yet reaped: that has). */
+static inline bool e2e_running(int pid)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == 0;
+}
+
+/*
+ * Wait until @cond holds: for a state of the chip model or of touchfw's
+ * files that nothing signals, looked at every millisecond, for at most
+ * @timeout_ms (generous: a bound, not a timing), then fail naming @what.
+ * With @pid > 0, also fail as soon as that process ended first (the
+ * state it was to bring about will not come).
+ */
+#define e2e_wait_until(cond, pid, timeout_ms, what)                                          \
+	do {                                                                                 \
+		long long end_ = e2e_now_ms() + (timeout_ms);                                \
+		while (!(cond)) {                                                            \
+			if ((pid) > 0 && !e2e_running(pid))                                  \
+				fail_msg("waiting for %s: the program ended first", (what)); \
+			if (e2e_now_ms() > end_)                                             \
+				fail_msg("waiting for %s: not within %d ms", (what),         \
+					 (int)(timeout_ms));                                 \
+			usleep(1000);                                                        \
+		}                                                                            \
+	} while (0)
 
 /* Board text: an mxt224e (or @model) at 0x4a on adapter 1. */
 static inline char *e2e_board(const char *compatible, const char *model, const char *state,
@@ -192,6 +249,8 @@ static inline void e2e_stop(struct e2e *e)
 	emub_free(e->eb);
 	free(e->out);
 	free(e->err);
+	for (unsigned i = 0; i < e->nkeep; i++)
+		free(e->keep[i]);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", e->dir);
@@ -264,18 +323,35 @@ static inline struct emub_child *e2e_spawn(struct e2e *e, ...)
 
 #define e2e_touchfw(e, ...) e2e_touchfw_env(e, NULL, __VA_ARGS__, NULL)
 
+/* Fail with the last run's whole output on stderr first: cmocka cuts a
+ * long message short. */
+#define e2e_fail_with_output(e, ...)                                                   \
+	do {                                                                           \
+		fprintf(stderr, "--- touchfw's output (exit %d):\n%s%s---\n", (e)->rc, \
+			(e)->out ? (e)->out : "", (e)->err ? (e)->err : "(none)\n");   \
+		fail_msg(__VA_ARGS__);                                                 \
+	} while (0)
+
+/* touchfw with @args exits @want (else its output is shown). */
+#define e2e_expect(e, want, ...)                                                          \
+	do {                                                                              \
+		int want_ = (want), rc_ = e2e_touchfw(e, __VA_ARGS__);                    \
+		if (rc_ != want_)                                                         \
+			e2e_fail_with_output(e, "touchfw exited %d, not %d", rc_, want_); \
+	} while (0)
+
 /* The last run's stderr contains @needle. */
 static inline void e2e_said(struct e2e *e, const char *needle)
 {
 	if (!e->err || !strstr(e->err, needle))
-		fail_msg("expected \"%s\" in touchfw's output:\n%s", needle,
-			 e->err ? e->err : "(none)");
+		e2e_fail_with_output(e, "expected \"%s\" in touchfw's output (above)", needle);
 }
 
 static inline void e2e_not_said(struct e2e *e, const char *needle)
 {
 	if (e->err && strstr(e->err, needle))
-		fail_msg("did not expect \"%s\" in touchfw's output:\n%s", needle, e->err);
+		e2e_fail_with_output(e, "did not expect \"%s\" in touchfw's output (above)",
+				     needle);
 }
 
 /*
@@ -406,6 +482,57 @@ static inline char *e2e_state_file(struct e2e *e, const char *name)
 	}
 	fclose(f);
 	return buf;
+}
+
+/* A run of touchfw on @dev has finished: its result is recorded and its
+ * lock is free. */
+static inline bool e2e_run_done(struct e2e *e, const char *dev)
+{
+	char path[400], name[128], *json;
+	bool free_lock;
+	int fd;
+
+	snprintf(name, sizeof(name), "%s.json", dev);
+	json = e2e_state_file(e, name);
+	free(json);
+	snprintf(path, sizeof(path), "%s/state/%s.lock", e->dir, dev);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	if (fd >= 0)
+		close(fd);
+	return json && free_lock;
+}
+
+/*
+ * Wait for the run handle-event handed off for @dev to finish, then for
+ * every uevent so far to have had its handle-event (those of the run's
+ * own rebind among them: a second run would have been handed off by
+ * then).  On timeout, fail with what handle-event said.  For a test that
+ * checks the result, and so that no run is left working on the board
+ * when the test takes it down.
+ */
+static inline void e2e_wait_run_done(struct e2e *e, const char *dev)
+{
+	long long end = e2e_now_ms() + 120000;
+
+	while (!e2e_run_done(e, dev)) {
+		if (e2e_now_ms() > end) {
+			char path[400], *he = NULL;
+			size_t n;
+
+			snprintf(path, sizeof(path), "%s/he.log", e->dir);
+			if (tf_read_file(path, 1 << 20, &he, &n) < 0)
+				he = NULL;
+			fprintf(stderr, "--- he.log\n%s", he ? he : "(none)\n");
+			free(he);
+			fail_msg("the run for %s did not finish within 120 s", dev);
+		}
+		usleep(1000);
+	}
+	/* the bind uevent of the run's rebind follows the probe the run saw
+	 * end in an input device */
+	assert_int_equal(emub_wait_board_idle(e->eb, 60000), 0);
+	assert_int_equal(emub_wait_uevents_run(e->eb, 60000), 0);
 }
 
 /* Copy the built firmware DB into @e->dir so a test may damage it. */

@@ -150,7 +150,7 @@ static void test_empty_chip_is_not_bound(void **state)
 	assert_int_equal(inputs(), 0);
 	assert_int_equal(chip().mode, BERLIN_ROM);
 	/* the chip as touchfw reads it (a dry run reads an unbound device) */
-	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	e2e_expect(&E, 0, "probe", "spi1.0");
 	assert_non_null(strstr(E.out, "bootloader"));
 	driver_is("");
 	nothing_left();
@@ -162,7 +162,7 @@ static void test_run_flashes_an_empty_chip_and_binds_the_driver(void **state)
 
 	(void)state;
 	start("none", NULL, NULL, false);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "spi: bound spidev (/dev/spidev1.0)");
 	e2e_said(&E, "empty chip: no firmware (patch pid NOCODE");
 	e2e_said(&E, "firmware: install berlin-9916-fw-01000002");
@@ -180,7 +180,7 @@ static void test_run_flashes_an_empty_chip_and_binds_the_driver(void **state)
 	assert_int_equal(inputs(), 1);
 	nothing_left();
 	/* and a second run has nothing to do */
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "up to date");
 	assert_int_equal(chip().stats.flash_writes, c.stats.flash_writes);
 	driver_is("goodix-berlin-spi");
@@ -193,7 +193,6 @@ static void test_add_event_flashes_and_binds(void **state)
 {
 	char path[600], *log = NULL;
 	size_t n;
-	int i;
 
 	(void)state;
 	start("none", NULL, NULL, true);
@@ -202,14 +201,13 @@ static void test_add_event_flashes_and_binds(void **state)
 	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/uevent", emub_root(E.eb));
 	e2e_write(path, "add\n");
 	emub_spi_settle(E.eb);
-	for (i = 0; i < 600 && inputs() == 0; i++)
-		usleep(50000);
+	e2e_wait_run_done(&E, "spi1.0");
 	snprintf(path, sizeof(path), "%s/he.log", E.dir);
 	assert_int_equal(tf_read_file(path, 1 << 20, &log, &n), 0);
+	e2e_keep(&E, log);
 	if (!inputs())
 		fail_msg("no input device; handle-event said:\n%s", log);
 	assert_non_null(strstr(log, "add"));
-	free(log);
 	driver_is("goodix-berlin-spi");
 	runs(NEW_VID);
 	nothing_left();
@@ -220,7 +218,7 @@ static void test_current_chip_is_left_alone(void **state)
 	(void)state;
 	start(NEW_VID, NULL, NULL, false);
 	driver_is("goodix-berlin-spi");
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "spi: unbinding goodix-berlin-spi, so that spidev can have the device");
 	e2e_said(&E, "application mode: hardware 9916, firmware 01000002");
 	e2e_said(&E, "firmware: keep");
@@ -238,7 +236,7 @@ static void test_older_firmware_is_updated(void **state)
 	(void)state;
 	start("01000001", NULL, NULL, false);
 	driver_is("goodix-berlin-spi");
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "application mode: hardware 9916, firmware 01000001");
 	e2e_said(&E, "entering the bootloader (soft reset and CPU hold");
 	e2e_said(&E, "updated: firmware 01000001 -> 01000002");
@@ -254,7 +252,7 @@ static void test_isp_checksum_status_is_retried(void **state)
 {
 	(void)state;
 	start("none", "fault.checksum_fail_at = 3\n", NULL, false);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	assert_int_equal(chip().stats.checksum_fails, 1);
 	runs(NEW_VID);
 	driver_is("goodix-berlin-spi");
@@ -267,7 +265,7 @@ static void test_refused_command_checksum_is_retried(void **state)
 {
 	(void)state;
 	start("none", "fault.ack_fail_at = 2\n", NULL, false);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "updated: firmware (none) -> 01000002");
 	runs(NEW_VID);
 	driver_is("goodix-berlin-spi");
@@ -284,7 +282,7 @@ static void test_isp_checksum_status_always_fails_cleanly(void **state)
 
 	(void)state;
 	start("none", "fault.checksum_fail_always = true\n", NULL, false);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), TF_EXIT_BOOTLOADER);
+	e2e_expect(&E, TF_EXIT_BOOTLOADER, "run", "spi1.0");
 	e2e_said(&E, "ISP status 0x33 (data checksum failed)");
 	e2e_said(&E, "after 3 attempts");
 	assert_int_equal(chip().stats.checksum_fails, 3);
@@ -295,7 +293,7 @@ static void test_isp_checksum_status_always_fails_cleanly(void **state)
 	m = emub_spi_berlin(E.eb, "touchscreen");
 	m->faults.checksum_fail_always = false;
 	emub_unlock(E.eb);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	runs(NEW_VID);
 	driver_is("goodix-berlin-spi");
 	assert_int_equal(inputs(), 1);
@@ -309,12 +307,12 @@ static void test_power_loss_midway_then_rerun(void **state)
 {
 	(void)state;
 	start("none", "fault.power_loss_at = 4\n", NULL, false);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), TF_EXIT_BOOTLOADER);
+	e2e_expect(&E, TF_EXIT_BOOTLOADER, "run", "spi1.0");
 	assert_int_equal(chip().stats.power_losses, 1);
 	assert_true(chip().mode != BERLIN_APP);
 	driver_is("");
 	nothing_left();
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "updated: firmware (none) -> 01000002");
 	runs(NEW_VID);
 	driver_is("goodix-berlin-spi");
@@ -326,7 +324,7 @@ static void test_kernel_without_spidev_is_named(void **state)
 {
 	(void)state;
 	start("01000001", NULL, "available = false\n", false);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), TF_EXIT_NO_DEVICE);
+	e2e_expect(&E, TF_EXIT_NO_DEVICE, "run", "spi1.0");
 	e2e_said(&E, "spi1.0: no spidev driver in /sys/bus/spi/drivers");
 	assert_int_equal(chip().stats.flash_writes, 0);
 	runs("01000001");
@@ -368,7 +366,7 @@ static void test_bad_file_in_db_is_refused_before_the_chip(void **state)
 			 TF_EXIT_DB_INVALID);
 	assert_non_null(
 		strstr(E.out, "berlin/gt9916-fw-01000002.bin: checksum: the header says"));
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), TF_EXIT_DB_INVALID);
+	e2e_expect(&E, TF_EXIT_DB_INVALID, "run", "spi1.0");
 	e2e_said(&E, "checksum: the header says");
 	assert_int_equal(chip().stats.flash_writes, 0);
 	assert_int_equal(chip().stats.boots_isp, 0);

@@ -85,11 +85,11 @@ static void test_manual_flash_mistakes_do_not_poison_run(void **state)
 	start("mxt224e", "no-image", "1.0.AA", "driver");
 	other_chip_image(other, sizeof(other));
 	for (i = 0; i < 4; i++) {
-		assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", other, "1-004a"), 11);
+		e2e_expect(&E, 11, "flash", "--firmware", other, "1-004a");
 		e2e_not_said(&E, "attempt");
 	}
 	assert_false(exists_in("state/1-004a.attempts"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_not_said(&E, "gave up");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
@@ -106,7 +106,7 @@ static void test_forget_clears_what_status_shows(void **state)
 	(void)state;
 	start("mxt224e", "app", "1.0.AA", "driver");
 	/* A run learns the hardware; three failed runs leave their marks. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_true(exists_in("persist/1-004a.hw"));
 	path_of(path, sizeof(path), "state/1-004a.attempts");
 	e2e_write(path, "count=3\nnext_allowed=0\nlast_error=verify failed\n");
@@ -116,16 +116,16 @@ static void test_forget_clears_what_status_shows(void **state)
 		"persist/failed/1-004a."
 		"9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e");
 	e2e_write(path, "failures=2\nlast_error=frame 1 refused\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
+	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "gave up after 3 failed attempts");
-	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
+	e2e_expect(&E, 0, "status", "1-004a");
 	if (!strstr(E.out, "remembered hardware: 129.1, learnt from the chip in application "
 			   "mode on ") ||
 	    !strstr(E.out, "attempts: 3 failed (last: verify failed)") ||
 	    !strstr(E.out, "failed blob: sha256 9108969ac5728a01... failed here 2 times") ||
 	    !strstr(E.out, "'touchfw forget 1-004a' clears"))
 		fail_msg("status does not show what is remembered:\n%s", E.out);
-	assert_int_equal(e2e_touchfw(&E, "forget", "1-004a"), 0);
+	e2e_expect(&E, 0, "forget", "1-004a");
 	e2e_said(&E, "forgot 3 failed attempts, the remembered hardware 129.1");
 	e2e_said(&E, "1 failed-blob record");
 	assert_false(
@@ -133,14 +133,14 @@ static void test_forget_clears_what_status_shows(void **state)
 			  "9108969ac5728a01ed4f7f562ed9023fb32ca0823c8772e52290891718f7fe7e"));
 	assert_false(exists_in("state/1-004a.attempts"));
 	assert_false(exists_in("persist/1-004a.hw"));
-	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
+	e2e_expect(&E, 0, "status", "1-004a");
 	if (!strstr(E.out, "remembered: nothing"))
 		fail_msg("status after forget:\n%s", E.out);
 	/* Forgetting twice is not an error; a bad name is. */
-	assert_int_equal(e2e_touchfw(&E, "forget", "1-004a"), 0);
+	e2e_expect(&E, 0, "forget", "1-004a");
 	e2e_said(&E, "nothing remembered");
-	assert_int_equal(e2e_touchfw(&E, "forget", "../etc"), 2);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 2, "forget", "../etc");
+	e2e_expect(&E, 0, "run", "1-004a");
 }
 
 /* ------------------------------------------------------------ defect 4 */
@@ -160,7 +160,7 @@ static void test_image_for_another_chip_is_named_and_the_chip_seen_again(void **
 	(void)state;
 	start("mxt224e", "app", "1.0.AA", "always-on");
 	other_chip_image(other, sizeof(other));
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", other, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--firmware", other, "1-004a");
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_APP);
 	assert_int_equal(c.version, 0x10);
@@ -173,7 +173,7 @@ static void test_image_for_another_chip_is_named_and_the_chip_seen_again(void **
 	e2e_stop(&E);
 	start("mxt224e", "no-image", "1.0.AA", "driver");
 	other_chip_image(other, sizeof(other));
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", other, "1-004a"), 11);
+	e2e_expect(&E, 11, "flash", "--firmware", other, "1-004a");
 	e2e_said(&E, "refused the first frame: the image is for another chip");
 	e2e_said(&E, "the chip is in its bootloader");
 	/* Said once: the family says what failed, the flow where the chip is. */
@@ -258,19 +258,19 @@ static void test_swapped_chip_is_not_refused_for_remembered_hardware(void **stat
 {
 	(void)state;
 	start("mxt1664s", "app", "3.0.10", "driver");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_true(exists_in("persist/1-004a.hw"));
 	swap_chip("mxt224e", "no-image", "1.0.AA");
-	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
+	e2e_expect(&E, 0, "status", "1-004a");
 	if (!strstr(E.out, "remembered hardware: 162.6, learnt from the chip in application "
 			   "mode on "))
 		fail_msg("status does not show the remembered hardware:\n%s", E.out);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "remembered hardware 162.6 (learnt on ");
 	e2e_said(&E, "has no firmware for this board: a swapped chip? choosing by the board");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 	/* The chip now reports its own hardware, which replaces the hint. */
-	assert_int_equal(e2e_touchfw(&E, "status", "1-004a"), 0);
+	e2e_expect(&E, 0, "status", "1-004a");
 	if (!strstr(E.out, "remembered hardware: 129.1"))
 		fail_msg("status after the update:\n%s", E.out);
 }
@@ -324,7 +324,7 @@ static void test_db_check_compares_the_manifest_with_the_blob_headers(void **sta
 		e2e_private_db(&E);
 		edit_manifest(lies[i].from, lies[i].to);
 		snprintf(arg, sizeof(arg), "%s", E.db);
-		assert_int_equal(e2e_touchfw(&E, "db", "check", "--db", arg), 6);
+		e2e_expect(&E, 6, "db", "check", "--db", arg);
 		/* db check reports on stdout, one line per blob. */
 		if (!E.out || !strstr(E.out, lies[i].said) ||
 		    !strstr(E.out, "[mxt224e-cfg-2.1.AB]"))
@@ -345,7 +345,7 @@ static void test_run_refuses_a_blob_that_contradicts_its_manifest(void **state)
 	e2e_private_db(&E);
 	edit_manifest("config_crc = 0xE67ACA", "config_crc = 0xE67ACB");
 	before = e2e_chip(&E);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_expect(&E, 6, "run", "1-004a");
 	e2e_said(&E, "config_crc: the manifest says 0xE67ACB, the blob's header 0xE67ACA");
 	assert_int_equal(e2e_chip(&E).nvm_crc, before.nvm_crc);
 	assert_int_equal(e2e_chip(&E).stats.config_writes, before.stats.config_writes);

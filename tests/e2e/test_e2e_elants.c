@@ -217,39 +217,16 @@ static void test_unbound_chip_is_read_by_its_hello_packet(void **state)
 	assert_int_equal(chip().mode, ELANTS_MODEL_RECOVERY);
 }
 
-/* Wait until the detached run finished: result recorded, lock free. */
-static void wait_run_done(int timeout_ms)
-{
-	char path[400];
-	int waited = 0;
-
-	snprintf(path, sizeof(path), "%s/state/" DEV ".lock", E.dir);
-	for (;;) {
-		char *json = e2e_state_file(&E, DEV ".json");
-		int fd = open(path, O_RDONLY);
-		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-
-		if (fd >= 0)
-			close(fd);
-		free(json);
-		if (json && free_lock)
-			return;
-		if (waited > timeout_ms)
-			fail_msg("the detached run did not finish within %d ms", timeout_ms);
-		usleep(20 * 1000);
-		waited += 20;
-	}
-}
-
 static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
 {
-	char *log;
+	char *log, *he = NULL, path[400];
+	size_t len;
 
 	(void)state;
 	/* As at boot: the driver binds the chip in recovery, its bind uevent
 	 * runs handle-event, which hands off to a detached run. */
 	start_he("touchfw,emul-elants", OLD_FW, false, "elants.flash = corrupt\n", "");
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, DEV);
 	assert_int_equal(chip().mode, ELANTS_MODEL_NORMAL);
 	assert_int_equal(chip().fw, DB_FW);
 	log = e2e_state_file(&E, DEV ".log");
@@ -257,8 +234,16 @@ static void test_bind_in_recovery_is_handled_from_the_uevent(void **state)
 	assert_non_null(strstr(log, "reports recovery mode"));
 	assert_non_null(strstr(log, "verified: firmware (bootloader) -> 5512"));
 	free(log);
-	/* touchfw's own rebind started no second update. */
-	usleep(500 * 1000);
+	/* touchfw's own rebind started no second update: its bind uevent
+	 * has had its handle-event (e2e_wait_run_done), which would have
+	 * handed a second run off by then. */
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	e2e_keep(&E, he);
+	fprintf(stderr, "--- he.log\n%s", he); /* shown if the program fails */
+	assert_non_null(strstr(he, "handed to detached process"));
+	assert_null(strstr(strstr(he, "handed to detached process") + 1,
+			   "handed to detached process"));
 	assert_int_equal(chip().stats.iap_entries, 1);
 }
 

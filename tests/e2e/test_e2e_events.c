@@ -56,29 +56,12 @@ static unsigned count(const char *hay, const char *needle)
 	return n;
 }
 
-/* Wait until the detached run finished: result recorded, lock free. */
-static void wait_run_done(int timeout_ms)
+static bool state_file_exists(const char *name)
 {
 	char path[400];
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	int waited = 0;
 
-	snprintf(path, sizeof(path), "%s/state/1-004a.lock", E.dir);
-	for (;;) {
-		char *json = e2e_state_file(&E, "1-004a.json");
-		int fd = open(path, O_RDONLY);
-		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-
-		if (fd >= 0)
-			close(fd);
-		free(json);
-		if (json && free_lock)
-			return;
-		if (waited > timeout_ms)
-			fail_msg("the detached run did not finish within %d ms", timeout_ms);
-		nanosleep(&ts, NULL);
-		waited += 20;
-	}
+	snprintf(path, sizeof(path), "%s/state/%s", E.dir, name);
+	return access(path, F_OK) == 0;
 }
 
 static void test_bind_event_updates_and_own_rebind_is_ignored(void **state)
@@ -89,17 +72,16 @@ static void test_bind_event_updates_and_own_rebind_is_ignored(void **state)
 	(void)state;
 	/* The driver binds at start, as at boot: bind uevent -> handle-event. */
 	start("no-image", "1.0.AA", NULL, HANDLE_EVENT);
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, "1-004a");
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	c = e2e_chip(&E);
 	assert_int_equal(c.mode, MXT_MODE_APP);
 	assert_int_equal(c.version, 0x21);
-	/* Give a late handle-event time to (wrongly) start a second run. */
-	usleep(500 * 1000);
-	he = read_file(E.dir, "he.log");
-	log = e2e_state_file(&E, "1-004a.log");
-	if (getenv("E2E_VERBOSE"))
-		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	he = e2e_keep(&E, read_file(E.dir, "he.log"));
+	log = e2e_keep(&E, e2e_state_file(&E, "1-004a.log"));
+	/* shown with the program's log if it fails */
+	fprintf(stderr, "--- he.log\n%s--- run log\n%s", he ? he : "(none)\n",
+		log ? log : "(none)\n");
 	assert_non_null(he);
 	assert_non_null(log);
 	assert_int_equal(count(he, "handed to detached process"), 1);
@@ -108,8 +90,6 @@ static void test_bind_event_updates_and_own_rebind_is_ignored(void **state)
 	assert_int_equal(count(he, "1-004a: unbind /devices"), 1);
 	assert_int_equal(count(he, "ACTION=unbind is not for touchfw"), 1);
 	assert_int_equal(count(log, "verified: firmware"), 1);
-	free(he);
-	free(log);
 }
 
 static void test_coldplug_add_with_driver_is_handled(void **state)
@@ -130,7 +110,7 @@ static void test_coldplug_add_with_driver_is_handled(void **state)
 	snprintf(devpath, sizeof(devpath), "DEVPATH=%s", syspath + strlen("/sys"));
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
 	e2e_said(&E, "add (driver atmel_mxt_ts): handed to detached process");
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
@@ -144,7 +124,7 @@ static void test_uptodate_record_holds_until_a_new_probe(void **state)
 	start("no-image", "1.0.AA", NULL, NULL);
 	assert_int_equal(emub_dev_syspath(E.eb, "touchscreen", syspath, sizeof(syspath)), 0);
 	snprintf(devpath, sizeof(devpath), "DEVPATH=%s", syspath + strlen("/sys"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	/* The bind from the run's own rebind, then a later one. */
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
@@ -164,7 +144,7 @@ static void test_uptodate_record_holds_until_a_new_probe(void **state)
 	}
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
 	e2e_said(&E, "handed to detached process");
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, "1-004a");
 }
 
 static void test_ignored_events_start_nothing(void **state)
@@ -216,21 +196,21 @@ static void test_failures_back_off_then_give_up(void **state)
 	start("no-image", "1.0.AA", "fault.crc_fail_always = true\n", NULL);
 	/* backoff_s = 0 in the test settings: failures count but do not wait. */
 	for (i = 1; i <= 2; i++) {
-		assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+		e2e_expect(&E, 11, "run", "1-004a");
 		e2e_said(&E, "the chip is in its bootloader");
 	}
 	/* A blob that failed twice on this device is not tried again. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 5);
+	e2e_expect(&E, 5, "run", "1-004a");
 	e2e_said(&E, "its only mxt firmware, mxt224e-fw-2.1.AB, failed here 2 times (last: ");
 	e2e_said(&E, "failed 20 times"); /* why, from /var/lib/touchfw */
 	e2e_said(&E, "giving up on this device");
 	att = e2e_state_file(&E, "1-004a.attempts");
 	assert_non_null(strstr(att, "count=3"));
 	free(att);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
+	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "gave up after 3 failed attempts");
 	/* status says so, not just "no firmware" */
-	assert_int_equal(e2e_touchfw(&E, "status"), 0);
+	e2e_expect(&E, 0, "status");
 	assert_non_null(E.out);
 	assert_non_null(strstr(E.out, " gave-up\n"));
 	assert_non_null(strstr(E.out, "attempts: 3 failed"));
@@ -239,14 +219,14 @@ static void test_failures_back_off_then_give_up(void **state)
 	e2e_not_said(&E, "handed to");
 	/* With a backoff, a failure makes the next events wait. */
 	e2e_settings(&E, "backoff_s = 3600\nmax_attempts = 10");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 5);
+	e2e_expect(&E, 5, "run", "1-004a");
 	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
 	e2e_said(&E, "backing off for");
 	e2e_not_said(&E, "handed to");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 9);
+	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "backing off for");
 	/* --force retries, the failed blob included (and fails again, cleanly). */
-	assert_int_equal(e2e_touchfw(&E, "run", "--force", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "--force", "1-004a");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 }
 
@@ -263,7 +243,7 @@ static void test_second_run_while_locked_exits_locked(void **state)
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	assert_true(fd >= 0);
 	assert_int_equal(flock(fd, LOCK_EX), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 8);
+	e2e_expect(&E, 8, "run", "1-004a");
 	e2e_said(&E, "another touchfw is working on this device");
 	close(fd);
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
@@ -280,7 +260,7 @@ static void test_udev_without_bind_events_waits_for_the_driver(void **state)
 	      HANDLE_EVENT_ADD_ONLY);
 	assert_int_equal(emub_uevent(E.eb, "touchscreen", "add"), 0);
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, "1-004a");
 	he = read_file(E.dir, "he.log");
 	assert_non_null(strstr(he, "add (driver none yet): handed to"));
 	free(he);
@@ -312,7 +292,9 @@ static void test_add_only_leaves_the_unit_a_note_to_wait_for_the_driver(void **s
 	assert_non_null(note);
 	free(note);
 	child = e2e_spawn(&E, "run", "1-004a", NULL);
-	usleep(300000);
+	/* the run has taken the note (after finding no driver): it waits */
+	e2e_wait_until(!state_file_exists("1-004a.waitbind"), emub_child_pid(child), 60000,
+		       "the run to take the note");
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
 	assert_true(WIFEXITED(st));

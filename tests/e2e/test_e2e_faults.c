@@ -44,7 +44,7 @@ static void test_fault_nak_everywhere_is_no_device(void **state)
 	assert_int_equal(emub_set_nak(E.eb, 1, 0x4a, true), 0);
 	assert_int_equal(emub_set_nak(E.eb, 1, 0x24, true), 0);
 	assert_int_equal(emub_set_nak(E.eb, 1, 0x26, true), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 3);
+	e2e_expect(&E, 3, "run", "1-004a");
 	e2e_said(&E, "no answer at 0x4a (application) nor 0x24/0x26 (bootloader)");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_APP);
 }
@@ -55,7 +55,7 @@ static void test_fault_crc_fail_once_is_retried(void **state)
 
 	(void)state;
 	start("no-image", "fault.crc_fail_frame = 3\nfault.crc_fail_times = 1\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 	assert_int_equal(e2e_chip(&E).stats.frames_failed, 1);
 	json = e2e_state_file(&E, "1-004a.json");
@@ -69,7 +69,7 @@ static void test_fault_crc_fail_always_leaves_bootloader(void **state)
 
 	(void)state;
 	start("no-image", "fault.crc_fail_always = true\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "1-004a");
 	e2e_said(&E, "failed 20 times");
 	e2e_said(&E, "the next bind or 'touchfw run 1-004a' flashes it again");
 	c = e2e_chip(&E);
@@ -81,7 +81,7 @@ static void test_fault_stuck_in_bootloader_is_bounded(void **state)
 {
 	(void)state;
 	start("no-image", "fault.stuck_in_bootloader = true\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "1-004a");
 	e2e_said(&E, "did not start the new firmware");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 	assert_int_equal(e2e_chip(&E).stats.images_completed, 1);
@@ -99,7 +99,7 @@ static void slow_host_flashes(const char *board_extra)
 {
 	start("no-image", board_extra);
 	assert_int_equal(emub_set_host_delay(E.eb, 1, 100000), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 	assert_int_equal(e2e_chip(&E).stats.images_completed, 1);
 	assert_int_equal(e2e_chip(&E).stats.frames_failed, 0);
@@ -121,7 +121,7 @@ static void slow_host_stuck_chip(const char *board_extra)
 {
 	start("no-image", board_extra);
 	assert_int_equal(emub_set_host_delay(E.eb, 1, 100000), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "1-004a");
 	e2e_said(&E, "did not start the new firmware");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 	assert_int_equal(e2e_chip(&E).stats.images_completed, 1);
@@ -144,12 +144,12 @@ static void test_fault_power_loss_then_next_run_recovers(void **state)
 {
 	(void)state;
 	start("no-image", "fault.power_loss_after = 20\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "1-004a");
 	e2e_said(&E, "restarted");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 	assert_int_equal(e2e_chip(&E).stats.power_losses, 1);
 	/* The fault fires once; the next attempt flashes from the start. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
@@ -158,10 +158,10 @@ static void test_fault_power_loss_during_unbind_flash(void **state)
 	(void)state;
 	start_model("touchfw,emul-always-on", "mxt224e", "app", "1.0.AA", "always-on",
 		    "fault.power_loss_after = 5\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 11);
+	e2e_expect(&E, 11, "run", "1-004a");
 	/* touchfw bound the driver again: it sees a bootloader chip. */
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).version, 0x21);
 }
 
@@ -191,7 +191,7 @@ static void test_fault_slow_chip_in_realtime(void **state)
 	/* udev's bind comes after the probe. */
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).nvm_crc, 0xE67ACA);
 }
 
@@ -241,7 +241,7 @@ static void test_fault_driver_binds_without_input(void **state)
 	start("no-image", "fault.no_input = true\n");
 	/* emul-demo sets no input-timeout-ms: the settings' value applies */
 	e2e_settings(&E, "input_timeout_ms = 700");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 12);
+	e2e_expect(&E, 12, "run", "1-004a");
 	e2e_said(&E, "waiting up to 700 ms for the application-mode input device");
 	e2e_said(&E, "no new input device within");
 	/* The firmware itself went in: the chip runs it. */
@@ -255,7 +255,7 @@ static void test_fault_corrupt_info_block_is_not_our_chip(void **state)
 	 * that owns the supply would leave the chip off. */
 	start_model("touchfw,emul-always-on", "mxt224e", "app", "1.0.AA", "always-on",
 		    "fault.corrupt_info_crc = true\nbound = false\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
+	e2e_expect(&E, 13, "run", "1-004a");
 	e2e_said(&E, "info block CRC mismatch");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
@@ -276,8 +276,8 @@ static void test_driver_unbound_mid_flash_ends_cleanly(void **state)
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 	child = e2e_spawn(&E, "run", "1-004a", NULL);
-	while (e2e_chip(&E).stats.frames_passed < 30)
-		usleep(20000);
+	e2e_wait_until(e2e_chip(&E).stats.frames_passed >= 30, emub_child_pid(child), 60000,
+		       "30 frames flashed");
 	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
 	assert_true(WIFEXITED(st));
@@ -312,8 +312,8 @@ static void test_unbind_storm_does_not_blacklist_the_firmware(void **state)
 		unsigned before = e2e_chip(&E).stats.frames_passed;
 
 		child = e2e_spawn(&E, "run", "1-004a", NULL);
-		while (e2e_chip(&E).stats.frames_passed < before + 20)
-			usleep(20000);
+		e2e_wait_until(e2e_chip(&E).stats.frames_passed >= before + 20,
+			       emub_child_pid(child), 60000, "20 more frames flashed");
 		assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
 		assert_int_equal(emub_child_wait(child, 30000, &st), 0);
 		assert_true(WIFEXITED(st));
@@ -325,7 +325,7 @@ static void test_unbind_storm_does_not_blacklist_the_firmware(void **state)
 		assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 		assert_false(e2e_chip(&E).app_valid);
 	}
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	assert_true(e2e_chip(&E).app_valid);
 }
 
@@ -340,7 +340,7 @@ static void test_missing_manifest(void **state)
 	e2e_private_db(&E);
 	snprintf(path, sizeof(path), "%s/manifest.ini", E.db);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_expect(&E, 6, "run", "1-004a");
 	e2e_said(&E, "manifest.ini");
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
 }
@@ -368,7 +368,7 @@ static void test_corrupt_manifest_names_the_line(void **state)
 	/* The build signed the original: checking signatures would fail
 	 * first, so switch them off to see the parser's message. */
 	e2e_settings(&E, "signatures = off");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_expect(&E, 6, "run", "1-004a");
 	/* the bad key is the third line appended */
 	snprintf(where, sizeof(where), "manifest.ini:%u: [broken] unknown key 'famliy'",
 		 lines + 3);
@@ -388,7 +388,7 @@ static void test_tampered_manifest_fails_its_signature(void **state)
 	fputs("; an innocent comment\n", f);
 	fclose(f);
 	e2e_settings(&E, "signatures = required");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_expect(&E, 6, "run", "1-004a");
 	/* exit 6 is any database error: it must be the signature */
 	e2e_said(&E, "manifest.ini.sig:1: signature by 'build-demo' does not verify");
 	e2e_said(&E, "manifest.ini was changed after signing");
@@ -408,7 +408,7 @@ static void test_blob_hash_mismatch_writes_nothing(void **state)
 	fseek(f, 1000, SEEK_SET);
 	fputc(0x5a, f);
 	fclose(f);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_expect(&E, 6, "run", "1-004a");
 	e2e_said(&E, "fw-2.1.AB.fw");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
@@ -444,7 +444,7 @@ static void test_truncated_fw_file(void **state)
 	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
 	write_bytes(path, buf, len - 10);
 	free(buf);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", path, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--firmware", path, "1-004a");
 	e2e_said(&E, "truncated");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
@@ -461,12 +461,12 @@ static void test_enc_odd_length_and_non_hex(void **state)
 	gen("image --chip mxt224e --version 2.2.00 --size 3000 --enc", path);
 	assert_int_equal(tf_read_file(path, 1 << 20, &buf, &len), 0);
 	write_bytes(path, buf, len - 2); /* drop newline and one digit */
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", path, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--firmware", path, "1-004a");
 	e2e_said(&E, "odd number of hex digits");
 	buf[100] = 'Z';
 	write_bytes(path, buf, len);
 	free(buf);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", path, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--firmware", path, "1-004a");
 	e2e_said(&E, "byte 100");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
@@ -491,7 +491,7 @@ static void test_flash_dry_run_reads_and_checks_its_files(void **state)
 	snprintf(fw, sizeof(fw), "%s/firmware-db/mxt224e/fw-2.1.AB.fw", E.build);
 	snprintf(other, sizeof(other), "%s/firmware-db/mxt1664s/fw-3.0.10.enc", E.build);
 	/* A valid image: what would be written, and by which path. */
-	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--firmware", fw, "1-004a"), 0);
+	e2e_expect(&E, 0, "flash", "--dry-run", "--firmware", fw, "1-004a");
 	snprintf(want, sizeof(want),
 		 "dry run: would flash firmware %s (50531 bytes) at the "
 		 "bootloader address 0x24 (the chip is in bootloader mode; atmel_mxt_ts stays "
@@ -515,7 +515,7 @@ static void test_flash_dry_run_reads_and_checks_its_files(void **state)
 				     "1-004a"),
 			 7);
 	e2e_said(&E, "/etc/passwd: firmware image truncated");
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", "/etc/passwd", "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--firmware", "/etc/passwd", "1-004a");
 	e2e_not_said(&E, "bootloader mode");
 	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", "/etc/passwd",
 				     "1-004a"),
@@ -549,14 +549,14 @@ static void test_flash_dry_run_compares_the_config_crc_with_the_chip(void **stat
 	writes = e2e_chip(&E).stats.config_writes;
 	chip_crc = e2e_chip(&E).ram_crc; /* what the chip reports (T6) */
 	assert_int_not_equal(chip_crc, crc);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", cfg, "1-004a"), 0);
+	e2e_expect(&E, 0, "flash", "--dry-run", "--config", cfg, "1-004a");
 	snprintf(want, sizeof(want),
 		 "dry run: would write config %s (CRC 0x%06X; the chip has "
 		 "0x%06X); leaving the chip alone",
 		 cfg, crc, chip_crc);
 	e2e_said(&E, want);
 	/* For another chip: the same check a real flash makes. */
-	assert_int_equal(e2e_touchfw(&E, "flash", "--dry-run", "--config", other, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--dry-run", "--config", other, "1-004a");
 	e2e_said(&E, "config is for family 162 variant 6, the chip is 129.1");
 	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
 	assert_int_equal(e2e_chip(&E).ram_crc, chip_crc);
@@ -573,7 +573,7 @@ static void test_obp_raw_for_another_chip(void **state)
 	gen("config --chip mxt1664s --version 3.0.10", path);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
-	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--config", path, "1-004a");
 	e2e_said(&E, "config is for family 162 variant 6, the chip is 129.1");
 	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
 }
@@ -598,10 +598,10 @@ static void test_obp_raw_for_other_firmware_needs_force(void **state)
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	assert_int_not_equal(e2e_chip(&E).nvm_crc, cfg_crc);
 	writes = e2e_chip(&E).stats.config_writes; /* the driver's own T7 fix-up */
-	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "1-004a"), 7);
+	e2e_expect(&E, 7, "flash", "--config", path, "1-004a");
 	e2e_said(&E, "info-block CRC");
 	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--force", "--config", path, "1-004a"), 0);
+	e2e_expect(&E, 0, "flash", "--force", "--config", path, "1-004a");
 	/* forced: the config really went to the chip and into its NVM (a
 	 * rebind alone adds config writes too: the driver's T7 fix-up) */
 	assert_true(e2e_chip(&E).stats.config_writes > writes);
@@ -690,7 +690,7 @@ static void test_profile_without_a_match(void **state)
 {
 	(void)state;
 	start_model("vendor,unknown-board", "mxt224e", "no-image", "1.0.AA", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 4);
+	e2e_expect(&E, 4, "run", "1-004a");
 	e2e_said(&E, "no board profile describes this board (vendor,unknown-board)");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
@@ -809,7 +809,7 @@ static void test_two_profiles_that_disagree_are_refused(void **state)
 	assert_int_equal(e2e_chip(&E).stats.backups, 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 	/* board identify says so too, in text and JSON. */
-	assert_int_equal(e2e_touchfw(&E, "board", "identify"), TF_EXIT_PROFILE_INVALID);
+	e2e_expect(&E, TF_EXIT_PROFILE_INVALID, "board", "identify");
 	assert_non_null(strstr(E.out, "conflict: "));
 	assert_non_null(strstr(E.out, "power: \"driver\" in emul-demo"));
 	assert_int_equal(e2e_touchfw(&E, "board", "identify", "--json"),
@@ -842,7 +842,7 @@ static void test_wrong_chip_at_the_address(void **state)
 
 	(void)state;
 	e2e_start(&E, board);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
+	e2e_expect(&E, 13, "run", "1-004a");
 	e2e_said(&E, "0x4a answers but info block CRC mismatch");
 }
 
@@ -860,7 +860,7 @@ static void test_smbus_only_adapter_is_refused(void **state)
 	p[18] = ' ';
 	e2e_start(&E, b);
 	free(b);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 13);
+	e2e_expect(&E, 13, "run", "1-004a");
 	e2e_said(&E, "is SMBus-only");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }

@@ -82,7 +82,7 @@ static void test_bootloader_chip_is_flashed_with_driver_bound(void **state)
 	start_traced("touchfw,emul-demo", "no-image", "1.0.AA", "driver");
 	assert_false(emub_input_node(E.eb, "touchscreen", (char[64]){ 0 }, 64) == 0);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "bootloader mode");
 	e2e_said(&E, "flashing mxt224e-fw-2.1.AB (2.1.AB) at bootloader address 0x24");
 	e2e_said(&E, "verified: firmware (bootloader) -> 2.1.AB");
@@ -120,10 +120,10 @@ static void test_second_run_is_a_noop(void **state)
 
 	(void)state;
 	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	before = e2e_chip(&E);
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, &d1), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "up to date");
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, &d2), 0);
 	/* Reads only: no byte beyond register pointers was written. */
@@ -157,7 +157,7 @@ static void test_outdated_firmware_through_update_fw(void **state)
 		e2e_start(&E, b);
 		free(b);
 	}
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "2.1.AB is newer than the running 1.0.AA");
 	e2e_said(&E, "update_fw");
 	assert_int_equal(emub_update_fw_result(E.eb, "touchscreen", &result), 0);
@@ -173,7 +173,7 @@ static void test_update_fw_refused_by_the_adapter_falls_back(void **state)
 	(void)state;
 	/* A 255-byte adapter limit: the driver's one-message frames fail. */
 	start("touchfw,emul-demo", "app", "1.0.AA", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "driver update failed");
 	e2e_said(&E, "flashing it directly");
 	assert_updated();
@@ -185,7 +185,7 @@ static void test_outdated_firmware_through_unbind_and_flash(void **state)
 
 	(void)state;
 	start("touchfw,emul-always-on", "app", "1.0.AA", "always-on", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "unbinding atmel_mxt_ts (power is always on)");
 	e2e_said(&E, "entering the bootloader");
 	e2e_said(&E, "CHG line watched");
@@ -201,7 +201,7 @@ static void test_config_only_update(void **state)
 	/* Running the current firmware, configuration never written. */
 	start("touchfw,emul-demo", "app", "2.1.AB", "driver", NULL);
 	assert_int_not_equal(e2e_chip(&E).nvm_crc, DB_CFG_CRC);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "firmware: keep");
 	e2e_said(&E, "config: write mxt224e-cfg-2.1.AB");
 	assert_updated();
@@ -212,7 +212,7 @@ static void test_config_only_update_always_on_writes_over_the_bus(void **state)
 {
 	(void)state;
 	start("touchfw,emul-always-on", "app", "2.1.AB", "always-on", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "config: writing mxt224e-cfg-2.1.AB, backup to NVM, reset");
 	e2e_said(&E, "config: CRC 0xE67ACA verified after reset");
 	assert_updated();
@@ -230,7 +230,7 @@ static void test_report_only_mode_never_writes(void **state)
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	before = e2e_chip(&E);
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u1, NULL), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "report-only mode: would flash firmware mxt224e-fw-2.1.AB");
 	assert_int_equal(emub_adapter_counters(E.eb, 1, &u2, NULL), 0);
 	c = e2e_chip(&E);
@@ -252,12 +252,12 @@ static void test_off_switch_in_settings_and_on_cmdline(void **state)
 	(void)state;
 	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
 	e2e_settings(&E, "enabled = no");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 14);
+	e2e_expect(&E, 14, "run", "1-004a");
 	e2e_said(&E, "touchfw is disabled");
 	e2e_settings(&E, NULL);
 	snprintf(path, sizeof(path), "%s/cmdline", E.dir);
 	e2e_write(path, "ro quiet touchfw.disable\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 14);
+	e2e_expect(&E, 14, "run", "1-004a");
 	e2e_said(&E, "kernel command line");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
@@ -280,7 +280,7 @@ static void test_family_a2_uses_the_alternate_bootloader_address(void **state)
 	memcpy(p, "state = no-image  \n", 19);
 	e2e_start(&E, b);
 	free(b);
-	assert_int_equal(e2e_touchfw(&E, "run", "2-004a"), 0);
+	e2e_expect(&E, 0, "run", "2-004a");
 	e2e_said(&E, "bootloader at 0x26");
 	e2e_said(&E, "mxt1664s-fw-3.0.10");
 	c = e2e_chip(&E);
@@ -305,7 +305,7 @@ static void test_manual_flash_with_enc_file_and_progress_lines(void **state)
 			 E.build, fw);
 		assert_int_equal(system(cmd), 0);
 	}
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw, "1-004a"), 0);
+	e2e_expect(&E, 0, "flash", "--firmware", fw, "1-004a");
 	e2e_said(&E, "flashing: 100%");
 	assert_int_equal(e2e_chip(&E).version, 0x22);
 }
@@ -314,12 +314,12 @@ static void test_probe_and_status_show_the_controller(void **state)
 {
 	(void)state;
 	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "probe"), 0);
+	e2e_expect(&E, 0, "probe");
 	assert_non_null(strstr(E.out, "1-004a"));
 	assert_non_null(strstr(E.out, "bootloader"));
 	assert_non_null(strstr(E.out, "flash 2.1.AB + config"));
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
-	assert_int_equal(e2e_touchfw(&E, "status", "--json"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
+	e2e_expect(&E, 0, "status", "--json");
 	assert_non_null(strstr(E.out, "\"mode\":\"application\""));
 	assert_non_null(strstr(E.out, "\"firmware\":\"2.1.AB\""));
 	assert_non_null(strstr(E.out, "\"action\":\"none\""));
@@ -332,15 +332,15 @@ static void test_probe_and_status_of_a_missing_device_exit_no_device(void **stat
 {
 	(void)state;
 	start("touchfw,emul-demo", "no-image", "1.0.AA", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "probe", "5-0010"), 3);
+	e2e_expect(&E, 3, "probe", "5-0010");
 	e2e_said(&E, "touchfw probe: 5-0010: no such device");
 	assert_non_null(strstr(E.out, "no device"));
-	assert_int_equal(e2e_touchfw(&E, "status", "5-0010"), 3);
+	e2e_expect(&E, 3, "status", "5-0010");
 	e2e_said(&E, "touchfw status: 5-0010: no such device");
 	/* One missing among present ones still says so. */
-	assert_int_equal(e2e_touchfw(&E, "probe", "--json", "1-004a", "5-0010"), 3);
+	e2e_expect(&E, 3, "probe", "--json", "1-004a", "5-0010");
 	assert_non_null(strstr(E.out, "\"device\":\"1-004a\""));
-	assert_int_equal(e2e_touchfw(&E, "probe", "1-004a"), 0);
+	e2e_expect(&E, 0, "probe", "1-004a");
 }
 
 /*
@@ -410,7 +410,7 @@ static void test_driver_config_file_in_firmware_path_is_reported(void **state)
 	start("touchfw,emul-demo", "app", "2.1.AB", "driver", NULL);
 	snprintf(path, sizeof(path), "%s/firmware/maxtouch.cfg", E.dir);
 	e2e_write(path, "OBP_RAW V1\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "maxtouch.cfg exists: the atmel_mxt_ts driver applies it at every probe");
 }
 
@@ -434,7 +434,7 @@ static void test_bootloader_of_another_chip_is_not_flashed(void **state)
 	assert_non_null(b);
 	e2e_start(&E, b);
 	free(b);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), TF_EXIT_UNSUPPORTED);
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "run", "1-004a");
 	e2e_said(&E, "id 19 version 2");
 	e2e_said(&E, "the chip's bootloader reports id 19, but mxt224e-fw-2.1.AB is made "
 		     "for bootloader id 10");
@@ -448,7 +448,7 @@ static void test_bootloader_of_another_chip_is_not_flashed(void **state)
 	assert_non_null(strstr(json, "\"exit_code\":13"));
 	free(json);
 	/* A second run says the same: nothing recorded made it give up. */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), TF_EXIT_UNSUPPORTED);
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "run", "1-004a");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 

@@ -71,13 +71,13 @@ static void test_deleted_signature_is_refused_while_a_key_is_trusted(void **stat
 	e2e_private_db(&E);
 	tamper_and_unsign();
 	/* the default policy, "optional"; the demo key is installed */
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 6);
+	e2e_expect(&E, 6, "run", "1-004a");
 	e2e_said(&E, "manifest.ini.sig: missing, and signatures are required while a "
 		     "trusted key is installed");
 	e2e_said(&E, "build-demo.pub");
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 	/* db check says the same, loading it as the run did */
-	assert_int_equal(e2e_touchfw(&E, "db", "check"), 6);
+	e2e_expect(&E, 6, "db", "check");
 	e2e_said(&E, "missing, and signatures are required while a trusted key is installed");
 }
 
@@ -92,9 +92,9 @@ static void test_unsigned_database_is_accepted_where_no_key_is_installed(void **
 	snprintf(nokeys, sizeof(nokeys), "%s/nokeys", E.dir);
 	assert_int_equal(mkdir(nokeys, 0755), 0);
 	use_keys_dir(nokeys, NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "1-004a"), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "unsigned");
-	assert_int_equal(e2e_touchfw(&E, "db", "check"), 0);
+	e2e_expect(&E, 0, "db", "check");
 	assert_non_null(E.out);
 	assert_non_null(strstr(E.out, "unsigned"));
 }
@@ -108,12 +108,12 @@ static void test_db_check_uses_the_settings_like_the_agent(void **state)
 	e2e_settings(&E, "signatures = off");
 	/* The run accepts it (signatures off): db check must agree, and
 	 * check the settings' database, not the compiled-in one. */
-	assert_int_equal(e2e_touchfw(&E, "db", "check"), 0);
+	e2e_expect(&E, 0, "db", "check");
 	assert_non_null(E.out);
 	assert_non_null(strstr(E.out, E.db));
 	assert_non_null(strstr(E.out, "signature not checked"));
 	/* --signatures still overrides. */
-	assert_int_equal(e2e_touchfw(&E, "db", "check", "--signatures", "required"), 6);
+	e2e_expect(&E, 6, "db", "check", "--signatures", "required");
 	e2e_said(&E, "manifest.ini.sig: missing, and signatures are required");
 }
 

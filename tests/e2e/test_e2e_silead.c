@@ -189,20 +189,17 @@ static void test_add_event_runs_touchfw(void **state)
 {
 	char path[400], *log = NULL;
 	size_t n;
-	int i;
 
 	(void)state;
 	start_tablet(NULL, NULL, NULL, true);
 	assert_int_equal(emub_replug(E.eb, "touchscreen"), 0);
-	for (i = 0; i < 600 && !emub_dev_bound(E.eb, "touchscreen"); i++)
-		usleep(50000);
+	e2e_wait_run_done(&E, DEV);
 	snprintf(path, sizeof(path), "%s/he.log", E.dir);
 	assert_int_equal(tf_read_file(path, 1 << 20, &log, &n), 0);
+	e2e_keep(&E, log);
 	if (!emub_dev_bound(E.eb, "touchscreen"))
 		fail_msg("not bound; handle-event said:\n%s", log);
 	assert_non_null(strstr(log, "add"));
-	free(log);
-	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	assert_true(chip().ok);
 }
 
@@ -236,16 +233,13 @@ static void test_wrong_file_shadowed(void **state)
  * runs touchfw, which rebinds it with the board's. */
 static void test_bind_event_with_wrong_file(void **state)
 {
-	int i;
-
 	(void)state;
 	start_tablet(OTHER, NULL, NULL, true);
 	assert_false(chip().ok);
 	assert_int_equal(emub_unbind(E.eb, "touchscreen"), 0);
 	assert_int_equal(emub_bind(E.eb, "touchscreen"), 0);
-	/* the program runs before the probe returns: wait for both */
-	for (i = 0; i < 600 && !(chip().ok && emub_dev_bound(E.eb, "touchscreen")); i++)
-		usleep(50000);
+	/* the program runs before the probe returns: wait for its run */
+	e2e_wait_run_done(&E, DEV);
 	assert_true(chip().ok);
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 }

@@ -136,7 +136,7 @@ static void test_dry_run_does_not_take_the_device_from_its_driver(void **state)
 {
 	(void)state;
 	start("app", "always-on", NULL);
-	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	e2e_expect(&E, 0, "probe", "spi1.0");
 	assert_non_null(strstr(E.out, "a dry run does not unbind mchp_spi_ts"));
 	left_as_found();
 }
@@ -147,7 +147,7 @@ static void test_probe_reads_an_unbound_chip_over_spidev(void **state)
 
 	(void)state;
 	start("app", "always-on", "bound = false\n");
-	assert_int_equal(e2e_touchfw(&E, "probe", "spi1.0"), 0);
+	e2e_expect(&E, 0, "probe", "spi1.0");
 	assert_non_null(strstr(E.out, "spi1.0       cs0     -              application 162.6"));
 	assert_non_null(strstr(E.out, "1.0.AA"));
 	/* spidev was bound for the read and let go again: still unbound */
@@ -168,7 +168,7 @@ static void test_run_flashes_a_chip_without_firmware(void **state)
 	start("no-image", "always-on", NULL);
 	/* mchp_spi_ts bound in bootloader mode, without an input device */
 	assert_int_equal(inputs(), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "spi: unbinding mchp_spi_ts");
 	e2e_said(&E, "spi: bound spidev (/dev/spidev1.0)");
 	e2e_said(&E, "mode 3, 8 bits, 8000000 Hz, spidev bufsiz 4096");
@@ -204,7 +204,7 @@ static void test_invalid_crc_reply_is_named_and_undone(void **state)
 	s = emub_spi_mxt(E.eb, "touchscreen");
 	s->faults.crc_reply_at = s->stats.requests + 1;
 	emub_unlock(E.eb);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 10);
+	e2e_expect(&E, 10, "run", "spi1.0");
 	e2e_said(&E, "answered 0x08 (invalid CRC)");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
@@ -251,12 +251,12 @@ static void test_power_driver_reads_the_chip_through_the_driver(void **state)
 {
 	(void)state;
 	start("app", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "status", "spi1.0"), 0);
+	e2e_expect(&E, 0, "status", "spi1.0");
 	assert_non_null(strstr(E.out, "1.0.AA"));
 	assert_non_null(strstr(E.out, "162.6"));
 	/* the configuration goes through the driver too (update_cfg) */
 	assert_non_null(strstr(E.out, "flash 3.0.10 + config"));
-	assert_int_equal(e2e_touchfw(&E, "run", "--dry-run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "--dry-run", "spi1.0");
 	e2e_said(&E, "would flash firmware mxt1664s-fw-3.0.10 (67363 bytes) through "
 		     "mchp_spi_ts's update_fw as maxtouch.fw (the driver owns the power); "
 		     "would write config mxt1664s-cfg-3.0.10 (CRC 0x06F670; after the new "
@@ -273,7 +273,7 @@ static void test_power_driver_flashes_through_update_fw_and_rebinds(void **state
 
 	(void)state;
 	start("app", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 0);
+	e2e_expect(&E, 0, "flash", "--firmware", fw_file(), "spi1.0");
 	e2e_said(&E, "the chip is read through its attributes");
 	e2e_said(&E, "asking mchp_spi_ts to flash it (update_fw)");
 	e2e_said(&E, "mchp_spi_ts registers no input device again after update_fw: rebinding");
@@ -302,7 +302,7 @@ static void test_power_driver_run_flashes_a_chip_without_firmware(void **state)
 	start("no-image", "driver", NULL);
 	db_without_config();
 	assert_int_equal(inputs(), 0);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "mchp_spi_ts holds the chip in its bootloader (in_bootloader 1)");
 	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
 	emub_lock(E.eb);
@@ -312,7 +312,7 @@ static void test_power_driver_run_flashes_a_chip_without_firmware(void **state)
 	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
 	/* the next run has nothing to do */
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "up to date (firmware 3.0.10");
 }
 
@@ -324,7 +324,7 @@ static void test_power_driver_flashes_and_configures_through_the_driver(void **s
 	/* firmware through update_fw, then the database's configuration
 	 * through update_cfg (mchp_spi_ts loads maxtouch.cfg only there) */
 	start("no-image", "driver", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
 	e2e_said(&E, "asking mchp_spi_ts to apply it (update_cfg)");
 	e2e_said(&E, "config: the chip's config CRC is 0x06F670 after update_cfg, as the file "
@@ -341,7 +341,7 @@ static void test_power_driver_flashes_and_configures_through_the_driver(void **s
 	/* the next run has nothing to do: the config the chip runs, read
 	 * through mem_access, has the file's CRC (the driver's config_crc
 	 * says nothing after a plain probe) */
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	e2e_said(&E, "up to date (firmware 3.0.10, config matches)");
 }
 
@@ -366,7 +366,7 @@ static void test_power_driver_config_for_other_info_block_is_refused(void **stat
 	snprintf(path, sizeof(path), "%s/other.cfg", E.dir);
 	e2e_write(path, text);
 	free(text);
-	assert_int_equal(e2e_touchfw(&E, "flash", "--config", path, "spi1.0"), 7);
+	e2e_expect(&E, 7, "flash", "--config", path, "spi1.0");
 	e2e_said(&E, "config is for info-block CRC 0x847920, the chip has 0x14571A");
 	assert_int_equal(emub_spi_update_cfg_result(E.eb, "touchscreen", &result), -ENOENT);
 	emub_lock(E.eb);
@@ -383,7 +383,7 @@ static void test_power_driver_image_refused_leaves_the_bootloader_named(void **s
 	/* the bootloader fails every frame's check: mchp_spi_ts gives up
 	 * after 20 retries with the chip in its bootloader */
 	start("app", "driver", "fault.crc_fail_always = true\n");
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 11);
+	e2e_expect(&E, 11, "flash", "--firmware", fw_file(), "spi1.0");
 	/* the write fails with the driver's error (mxt_update_fw_store
 	 * returns the info block read's -EIO); the driver stays bound, its
 	 * old input device still registered, for the next update_fw */
@@ -406,7 +406,7 @@ static void test_power_driver_without_a_new_input_device_fails_verify(void **sta
 	 * device: the firmware went in, the update is not verified */
 	start("app", "driver", "fault.no_input = true\n");
 	e2e_settings(&E, "input_timeout_ms = 700");
-	assert_int_equal(e2e_touchfw(&E, "flash", "--firmware", fw_file(), "spi1.0"), 12);
+	e2e_expect(&E, 12, "flash", "--firmware", fw_file(), "spi1.0");
 	e2e_said(&E, "rebinding it");
 	e2e_said(&E, "waiting up to 700 ms for the application-mode input device");
 	e2e_said(&E, "(driver mchp_spi_ts)");
@@ -424,7 +424,7 @@ static void test_kernel_without_spidev_is_named_and_driver_rebound(void **state)
 	(void)state;
 	spidev_extra = "available = false\n";
 	start("app", "always-on", NULL);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 3);
+	e2e_expect(&E, 3, "run", "spi1.0");
 	e2e_said(&E, "spi1.0: no spidev driver in /sys/bus/spi/drivers");
 	e2e_said(&E, "CONFIG_SPI_SPIDEV");
 	/* the driver that let go is bound again, with its input device */
@@ -444,7 +444,7 @@ static void test_write_fail_reply_is_named_and_undone(void **state)
 	s = emub_spi_mxt(E.eb, "touchscreen");
 	s->faults.write_fail_at = s->stats.writes + 1;
 	emub_unlock(E.eb);
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 10);
+	e2e_expect(&E, 10, "run", "spi1.0");
 	e2e_said(&E, "T6 bootloader command: the chip answered 0x41 (write failed)");
 	emub_lock(E.eb);
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
@@ -460,7 +460,7 @@ static void test_power_loss_midway_leaves_a_flashable_chip(void **state)
 	/* the supply drops after frame 20 and comes back: the bootloader
 	 * starts over without an image */
 	start("no-image", "always-on", "fault.power_loss_after = 20\n");
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 11);
+	e2e_expect(&E, 11, "run", "spi1.0");
 	e2e_said(&E, "the bootloader restarted at frame 21");
 	/* nothing of touchfw's left; the driver holds the chip in bootloader */
 	left_as_found();
@@ -470,7 +470,7 @@ static void test_power_loss_midway_leaves_a_flashable_chip(void **state)
 	assert_int_equal(mxt_model_stats(chip())->power_losses, 1);
 	emub_unlock(E.eb);
 	/* the next run flashes it */
-	assert_int_equal(e2e_touchfw(&E, "run", "--force", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "--force", "spi1.0");
 	e2e_said(&E, "updated: firmware (none) -> 3.0.10");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
@@ -487,31 +487,6 @@ static unsigned count(const char *hay, const char *needle)
 	return n;
 }
 
-/* Wait until the detached run finished: result recorded, lock free. */
-static void wait_run_done(int timeout_ms)
-{
-	char path[400];
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	int waited = 0;
-
-	snprintf(path, sizeof(path), "%s/state/spi1.0.lock", E.dir);
-	for (;;) {
-		char *json = e2e_state_file(&E, "spi1.0.json");
-		int fd = open(path, O_RDONLY);
-		bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-
-		if (fd >= 0)
-			close(fd);
-		free(json);
-		if (json && free_lock)
-			return;
-		if (waited > timeout_ms)
-			fail_msg("the detached run did not finish within %d ms", timeout_ms);
-		nanosleep(&ts, NULL);
-		waited += 20;
-	}
-}
-
 static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 {
 	char path[400], *he = NULL, *log;
@@ -520,17 +495,17 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	(void)state;
 	/* mchp_spi_ts binds at start, as at boot: bind uevent -> handle-event */
 	start_he("no-image", "always-on", NULL, "");
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, "spi1.0");
 	emub_lock(E.eb);
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
 	emub_unlock(E.eb);
-	usleep(500 * 1000); /* a late handle-event would start a second run */
 	snprintf(path, sizeof(path), "%s/he.log", E.dir);
 	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
-	log = e2e_state_file(&E, "spi1.0.log");
-	if (getenv("E2E_VERBOSE"))
-		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	e2e_keep(&E, he);
+	log = e2e_keep(&E, e2e_state_file(&E, "spi1.0.log"));
+	/* shown with the program's log if it fails */
+	fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log ? log : "(none)\n");
 	assert_int_equal(count(he, "handed to detached process"), 1);
 	/* spidev's bind and touchfw's own rebind of mchp_spi_ts start nothing */
 	assert_int_equal(count(he, "this bind is touchfw's own rebind"), 1);
@@ -538,8 +513,6 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	assert_int_equal(count(log, "verified: firmware"), 1);
 	left_as_found();
 	assert_int_equal(inputs(), 1);
-	free(he);
-	free(log);
 }
 
 static void test_bind_event_with_power_driver_updates_through_update_fw(void **state)
@@ -552,17 +525,17 @@ static void test_bind_event_with_power_driver_updates_through_update_fw(void **s
 	 * touchfw, whose own rebind after update_fw starts nothing more */
 	no_config_next = true;
 	start_he("no-image", "driver", NULL, "");
-	wait_run_done(30000);
+	e2e_wait_run_done(&E, "spi1.0");
 	emub_lock(E.eb);
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
 	emub_unlock(E.eb);
-	usleep(500 * 1000); /* a late handle-event would start a second run */
 	snprintf(path, sizeof(path), "%s/he.log", E.dir);
 	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
-	log = e2e_state_file(&E, "spi1.0.log");
-	if (getenv("E2E_VERBOSE"))
-		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
+	e2e_keep(&E, he);
+	log = e2e_keep(&E, e2e_state_file(&E, "spi1.0.log"));
+	/* shown with the program's log if it fails */
+	fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log ? log : "(none)\n");
 	assert_int_equal(count(he, "handed to detached process"), 1);
 	assert_int_equal(count(he, "this bind is touchfw's own rebind"), 1);
 	assert_non_null(log);
@@ -571,8 +544,6 @@ static void test_bind_event_with_power_driver_updates_through_update_fw(void **s
 	left_as_found();
 	assert_int_equal(inputs(), 1);
 	assert_false(staged_left());
-	free(he);
-	free(log);
 }
 
 static unsigned frames_passed(void)
@@ -595,8 +566,8 @@ static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
 	realtime_next = true; /* a flash that takes long enough to stop */
 	start("no-image", "always-on", NULL);
 	child = e2e_spawn(&E, "run", "spi1.0", NULL);
-	while (frames_passed() < 20)
-		usleep(10000);
+	e2e_wait_until(frames_passed() >= 20, emub_child_pid(child), 60000,
+		       "20 frames flashed");
 	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
 	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
 	msg = emub_child_stderr(child);
@@ -609,7 +580,7 @@ static void test_sigterm_mid_flash_undoes_spidev_and_rebinds(void **state)
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
 	emub_unlock(E.eb);
 	/* the next run flashes it */
-	assert_int_equal(e2e_touchfw(&E, "run", "spi1.0"), 0);
+	e2e_expect(&E, 0, "run", "spi1.0");
 	left_as_found();
 	assert_int_equal(inputs(), 1);
 }
@@ -669,8 +640,8 @@ static void test_sigterm_during_update_fw_still_rebinds(void **state)
 	chip()->cfg.t.frame_prog_ns = 500 * 1000;
 	emub_unlock(E.eb);
 	child = e2e_spawn(&E, "flash", "--firmware", fw_file(), "spi1.0", NULL);
-	while (frames_passed() < 20)
-		usleep(10000);
+	e2e_wait_until(frames_passed() >= 20, emub_child_pid(child), 60000,
+		       "20 frames flashed");
 	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
 	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
 	msg = emub_child_stderr(child);

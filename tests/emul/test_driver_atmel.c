@@ -239,6 +239,7 @@ static int child_evdev_first_sight(void)
 	char name[128] = "";
 	int fd = -1;
 
+	fprintf(stderr, "looking\n"); /* the test binds now */
 	while (g_get_monotonic_time() < end) {
 		if (access("/dev/input/event0", F_OK) == 0) {
 			fd = open("/dev/input/event0", O_RDONLY | O_NONBLOCK);
@@ -270,12 +271,13 @@ static void test_event_node_answers_when_it_first_shows(void **state)
 	for (int round = 0; round < 5; round++) {
 		assert_int_equal(emub_unbind(eb, DEV), 0);
 		c = tu_spawn_self(eb, args, NULL);
-		g_usleep(100000);
+		/* it looks for the node before it is there */
+		assert_int_equal(emub_child_wait_output(c, "looking\n", 20000), 0);
 		assert_int_equal(emub_bind(eb, DEV), 0);
 		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
 		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
 		emub_child_free(c);
-		assert_string_equal(out, "name=Atmel maXTouch Touchscreen\n");
+		assert_string_equal(out, "name=Atmel maXTouch Touchscreen\nlooking\n");
 		assert_int_equal(st, 0);
 		g_free(out);
 		assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);

@@ -77,7 +77,8 @@ static int child_evdev(const char *node)
 static int child_evdev_gone(const char *node, const char *marker)
 {
 	struct input_id id;
-	int fd = open(node, O_RDONLY | O_NONBLOCK), i;
+	int fd = open(node, O_RDONLY | O_NONBLOCK);
+	gint64 end;
 	FILE *m;
 
 	if (fd < 0) {
@@ -88,11 +89,15 @@ static int child_evdev_gone(const char *node, const char *marker)
 	if (!m)
 		return 1;
 	fclose(m);
-	for (i = 0; i < 1000 && access(node, F_OK) == 0; i++)
-		usleep(10000);
-	if (i == 1000) {
-		printf("%s never went away\n", node);
-		return 1;
+	printf("opened\n");
+	fflush(stdout);
+	/* the test unbinds once it reads that; a bound: 60 s */
+	for (end = g_get_monotonic_time() + 60 * G_USEC_PER_SEC; access(node, F_OK) == 0;) {
+		if (g_get_monotonic_time() > end) {
+			printf("%s never went away\n", node);
+			return 1;
+		}
+		g_usleep(10000);
 	}
 	if (ioctl(fd, EVIOCGID, &id) == 0 || errno != ENODEV) {
 		printf("EVIOCGID on the removed node: %s\n",
@@ -153,15 +158,18 @@ static int child_reset_select(int int_level, int addr)
 		 "REQUEST chip=gpiochip0 line=1 dir=out value=%d consumer=test", int_level);
 	if (!gpio_say(irq, cmd, reply, sizeof(reply)))
 		return printf("INT: %s\n", reply), 1;
+	/* goodix_reset(): INT held at the address level >100 us (T3) before
+	 * reset is let go -- the host's own timing, not a wait for the board */
 	g_usleep(1000);
 	if (!gpio_say(rst, "SET 1", reply, sizeof(reply)))
 		return printf("RST SET: %s\n", reply), 1;
 	if (ioctl(i2c, I2C_SLAVE, addr) < 0)
 		return printf("I2C_SLAVE: %s\n", strerror(errno)), 1;
-	for (int tries = 0;; tries++) {
+	/* the chip answers once it has booted: a bound, 20 s */
+	for (gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;;) {
 		if (write(i2c, reg, 2) == 2 && read(i2c, id, 4) == 4)
 			break;
-		if (tries > 200)
+		if (g_get_monotonic_time() > end)
 			return printf("no answer at 0x%02x: %s\n", addr, strerror(errno)), 1;
 		g_usleep(1000);
 	}
@@ -276,7 +284,9 @@ static struct emub *start(const char *text, const char *uevent_log)
 /* The uevent log once it has @n lines (the runner works in order). */
 static char *wait_log(const char *path, int n)
 {
-	for (int tries = 0; tries < 1000; tries++) {
+	/* the --on-uevent command appends a line per uevent; a bound: 60 s */
+	for (gint64 end = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+	     g_get_monotonic_time() < end;) {
 		char *s = NULL;
 
 		if (g_file_get_contents(path, &s, NULL, NULL)) {
@@ -359,14 +369,17 @@ static void test_event_node_opened_before_unbind_answers_enodev(void **state)
 	char node[64], *dir = tu_tmpdir(), *marker = g_build_filename(dir, "opened", NULL);
 	const char *args[] = { "evdev-gone", node, marker, NULL };
 	struct emub_child *c;
-	int st = 0, i;
+	int st = 0;
 
 	(void)state;
 	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
 	assert_int_equal(emub_input_node(eb, DEV, node, sizeof(node)), 0);
 	c = tu_spawn_self(eb, args, NULL);
-	for (i = 0; i < 1000 && !g_file_test(marker, G_FILE_TEST_EXISTS); i++)
-		g_usleep(10000);
+	/* the child has the node open */
+	if (emub_child_wait_output(c, "opened\n", 60000) < 0)
+		fail_msg("child did not open %s: %s%s", node, emub_child_stdout(c),
+			 emub_child_stderr(c));
+	assert_true(g_file_test(marker, G_FILE_TEST_EXISTS));
 	assert_int_equal(emub_unbind(eb, DEV), 0);
 	assert_int_equal(emub_child_wait(c, TU_TIMEOUT_MS, &st), 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))

@@ -166,6 +166,23 @@ static void test_dmi_strings(void **state)
  * then wiped the second write: firmware_class.path stayed empty and the
  * driver's next request found nothing (test_e2e_mxt under load).
  */
+/* Wait (bounded) until the service thread has read @read values of
+ * firmware_class.path and handled @handled of them. */
+static bool fw_path_progress(struct emub *eb, int read, int handled)
+{
+	gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+	int r, h;
+
+	for (;;) {
+		emub_fw_path_progress(eb, &r, &h);
+		if (r >= read && h >= handled)
+			return true;
+		if (g_get_monotonic_time() > end)
+			return false;
+		g_usleep(1000);
+	}
+}
+
 static void test_firmware_path_write_during_the_handling_of_another_is_kept(void **state)
 {
 	static const char rel[] = "module/firmware_class/parameters/path";
@@ -179,12 +196,14 @@ static void test_firmware_path_write_during_the_handling_of_another_is_kept(void
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "/a", 2), 2);
 	assert_int_equal(close(fd), 0);
+	/* the service thread has read "/a" and waits for the lock */
+	assert_true(fw_path_progress(eb, 1, 0));
 	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	assert_true(fd >= 0);
-	usleep(300000); /* the service thread reads the file, waits for the lock */
 	assert_int_equal(write(fd, "/b", 2), 2);
 	emub_unlock(eb);
-	usleep(100000); /* ... and handles the first close */
+	/* ... and handles the first close */
+	assert_true(fw_path_progress(eb, 1, 1));
 	assert_int_equal(close(fd), 0);
 	emub_settle(eb);
 	out = tu_sys_read(eb, rel);

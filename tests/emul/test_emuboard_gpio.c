@@ -9,7 +9,7 @@
  * makes the driver's probe fail, as with gpiolib.
  *
  * Child commands (one line of output each):
- *   in:SPEC  out:SPEC:VALUE  get:I  set:I:V  wait:I:MS  rel:I  drain  sleep:MS
+ *   in:SPEC  out:SPEC:VALUE  get:I  set:I:V  wait:I:MS  rel:I  drain  hold
  *   SPEC = name=NAME | chip=LABEL,line=N ; ",al" appended = active low
  */
 #include <fcntl.h>
@@ -113,8 +113,12 @@ static int child_gpio(int argc, char **argv)
 			lines[atoi(a[1])] = NULL;
 		} else if (!strcmp(a[0], "drain")) {
 			r = drain();
-		} else if (!strcmp(a[0], "sleep")) {
-			g_usleep((gulong)atoi(a[1]) * 1000);
+		} else if (!strcmp(a[0], "hold")) {
+			/* keep the lines until the test ends this program */
+			printf("holding\n");
+			fflush(stdout);
+			for (;;)
+				pause();
 		}
 		if (r < 0)
 			printf("%s -> %s\n", argv[i], strerrorname_np(-r));
@@ -292,7 +296,7 @@ static void test_reset_output_and_chg_edges_follow_the_chip(void **state)
 static void test_line_held_by_user_space_fails_the_probe(void **state)
 {
 	struct emub *eb = tu_board_file("always-on.board", false);
-	const char *const args[] = { "gpio", "in:name=TS_CHG,al", "sleep:3000", NULL };
+	const char *const args[] = { "gpio", "in:name=TS_CHG,al", "hold", NULL };
 	struct emub_child *c;
 	char *out = NULL;
 	int held = 0;
@@ -300,18 +304,19 @@ static void test_line_held_by_user_space_fails_the_probe(void **state)
 	(void)state;
 	assert_int_equal(emub_unbind(eb, "touchscreen"), 0);
 	c = tu_spawn_self(eb, args, NULL);
-	for (int i = 0; i < 200 && !held; i++) {
-		tu_sh(eb, &out, "gpioinfo gpiochip0");
-		held = g_regex_match_simple("\"TS_CHG\" +\"test\"", out, 0, 0);
-		g_free(out);
-		g_usleep(10000);
-	}
+	/* it says "holding" once its request was granted */
+	if (emub_child_wait_output(c, "holding\n", 60000) < 0)
+		fail_msg("the child did not get the line: %s%s", emub_child_stdout(c),
+			 emub_child_stderr(c));
+	tu_sh(eb, &out, "gpioinfo gpiochip0");
+	held = g_regex_match_simple("\"TS_CHG\" +\"test\"", out, 0, 0);
+	g_free(out);
 	assert_true(held);
 	/* devm_request_threaded_irq on a line user space watches: EBUSY */
 	assert_int_equal(emub_bind(eb, "touchscreen"), -EBUSY);
 	assert_false(emub_dev_bound(eb, "touchscreen"));
 	emub_child_free(c); /* closing the connection releases the line */
-	g_usleep(50000);
+	emub_settle(eb);    /* ... once the board has seen it closed */
 	assert_int_equal(emub_bind(eb, "touchscreen"), 0);
 	emub_free(eb);
 }

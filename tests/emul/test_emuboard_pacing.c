@@ -38,7 +38,8 @@ static int child_main(int argc, char **argv)
 		printf("write data -> %s\n", r == 2 ? "OK" : strerrorname_np(errno));
 		r = write(fd, "\x00", 1);
 		printf("write at once -> %s\n", r == 1 ? "OK" : strerrorname_np(errno));
-		g_usleep(60000);
+		g_usleep(60000); /* past the EEPROM's modelled write cycle: time is the subject
+				  */
 		r = write(fd, "\x00", 1);
 		printf("write after 60 ms -> %s\n", r == 1 ? "OK" : strerrorname_np(errno));
 		return 0;
@@ -92,6 +93,9 @@ static int child_main(int argc, char **argv)
 			printf("request: %s\n", err.msg);
 			return 1;
 		}
+		/* reset held 10 ms, a pulse the chip takes (the test counts it
+		 * in model time); its CHG edge was queued before the request
+		 * was granted */
 		g_usleep(10000);
 		while (tf_gpio_wait_edge(c, 0) > 0)
 			; /* CHG dropped when reset was asserted */

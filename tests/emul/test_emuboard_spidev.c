@@ -193,6 +193,7 @@ static int child_run(int argc, char **argv)
 
 			fd = -1;
 			errno = ETIMEDOUT;
+			fprintf(stderr, "looking\n"); /* the test binds now */
 			while (g_get_monotonic_time() < end) {
 				if (access(arg, F_OK) == 0) {
 					fd = open(arg, O_RDWR);
@@ -217,7 +218,8 @@ static int child_run(int argc, char **argv)
 					r = errno == ENOENT && opens ? 0 : -1;
 					break;
 				}
-				opens++;
+				if (!opens++)
+					fprintf(stderr, "opened\n"); /* the test unbinds now */
 				if (ioctl(f, SPI_IOC_RD_MODE32, &v32) < 0 &&
 				    errno != ESHUTDOWN) {
 					close(f);
@@ -226,12 +228,14 @@ static int child_run(int argc, char **argv)
 				close(f);
 			}
 		} else if (g_str_has_prefix(cmd, "gone:")) {
+			/* the unbind written before is done on the service
+			 * thread: the node goes then (a bound: 60 s) */
+			gint64 end = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
 			struct stat sb;
-			int k;
 
-			for (k = 0; k < 500 && stat(arg, &sb) == 0; k++)
-				usleep(10000);
-			r = k < 500 ? 0 : -1;
+			while (stat(arg, &sb) == 0 && g_get_monotonic_time() < end)
+				g_usleep(10000);
+			r = stat(arg, &sb) < 0 ? 0 : -1;
 			errno = ETIMEDOUT;
 		} else {
 			printf("%s -> unknown command\n", cmd);
@@ -287,12 +291,13 @@ static void test_spidev_node_answers_when_it_first_shows(void **state)
 
 		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
 		c = tu_spawn_self(eb, args, NULL);
-		g_usleep(50000);
+		/* it looks for the node before it is there */
+		assert_int_equal(emub_child_wait_output(c, "looking\n", 20000), 0);
 		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);
 		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
 		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
 		emub_child_free(c);
-		assert_string_equal(out, "first-sight:/dev/spidev1.1 -> OK\n");
+		assert_string_equal(out, "first-sight:/dev/spidev1.1 -> OK\nlooking\n");
 		assert_int_equal(st, 0);
 		g_free(out);
 	}
@@ -314,12 +319,13 @@ static void test_spidev_node_answers_until_it_goes(void **state)
 		int st;
 
 		c = tu_spawn_self(eb, args, NULL);
-		g_usleep(50000);
+		/* it has the node open, answering, before the unbind starts */
+		assert_int_equal(emub_child_wait_output(c, "opened\n", 20000), 0);
 		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
 		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
 		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
 		emub_child_free(c);
-		assert_string_equal(out, "last-sight:/dev/spidev1.1 -> OK\n");
+		assert_string_equal(out, "last-sight:/dev/spidev1.1 -> OK\nopened\n");
 		assert_int_equal(st, 0);
 		g_free(out);
 		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);

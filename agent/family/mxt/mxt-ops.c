@@ -42,6 +42,11 @@
 #define MXT_BACKUP_TIMEOUT_MS 3000
 #define MXT_RESET_TIMEOUT_MS 3000 /* MXT_RESET_TIMEOUT */
 #define MXT_BLOCK_WRITE 256	  /* MXT_MAX_BLOCK_WRITE */
+/* The driver core adds a driver's attribute group when its probe returns
+ * (really_probe: dev_groups after ->probe), after the input device the
+ * probe registered, one file after the other: a run that saw that device
+ * come from a probe it did not wait for (deferred) may look first. */
+#define MXT_ATTR_GROUP_WAIT_MS 5000
 #define MXT_READ_CHUNK 255
 #define POLL_MIN_US 50
 #define POLL_FLAT_US 2000
@@ -980,6 +985,21 @@ static int driver_attr(struct tf_ctx *c, const char *attr, char *buf, size_t siz
 	return 0;
 }
 
+/* in_bootloader, and in the application hw_version, fw_version and
+ * config_crc (buffers of 16, 32, 32, 32 bytes): 0, or the first error. */
+static int driver_state_attrs(struct tf_ctx *c, char *bl, char *hw, char *fw, char *crc,
+			      struct tf_err *err)
+{
+	int r = driver_attr(c, "in_bootloader", bl, 16, err);
+
+	if (r < 0 || strcmp(bl, "0"))
+		return r;
+	if ((r = driver_attr(c, "hw_version", hw, 32, err)) < 0 ||
+	    (r = driver_attr(c, "fw_version", fw, 32, err)) < 0)
+		return r;
+	return driver_attr(c, "config_crc", crc, 32, err);
+}
+
 /*
  * The chip's memory through mchp_spi_ts's mem_access (a binary attribute,
  * mxt_mem_access_read): the info block check_config needs to hold a
@@ -1051,7 +1071,13 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 				  "driver %s: touchfw reads no chip state "
 				  "from its attributes",
 				  c->dev.driver[0] ? c->dev.driver : "(none)");
-	if ((r = driver_attr(c, "in_bootloader", bl, sizeof(bl), err)) < 0)
+	for (uint64_t t0 = tf_now_ms();;) {
+		r = driver_state_attrs(c, bl, hw, fw, crc, err);
+		if (r != -ENOENT || tf_now_ms() - t0 >= MXT_ATTR_GROUP_WAIT_MS)
+			break;
+		tf_sleep_us(10000);
+	}
+	if (r < 0)
 		return r;
 	if (!strcmp(bl, "1")) {
 		st->mode = TF_CHIP_BOOTLOADER;
@@ -1064,10 +1090,6 @@ static int mxt_detect_driver(struct tf_ctx *c, struct tf_chip_state *st, struct 
 	if (strcmp(bl, "0"))
 		return tf_err_set(err, EBADMSG, "%s/in_bootloader: \"%s\" is not 0 or 1",
 				  c->dev.syspath, bl);
-	if ((r = driver_attr(c, "hw_version", hw, sizeof(hw), err)) < 0 ||
-	    (r = driver_attr(c, "fw_version", fw, sizeof(fw), err)) < 0 ||
-	    (r = driver_attr(c, "config_crc", crc, sizeof(crc), err)) < 0)
-		return r;
 	if (sscanf(hw, "%u.%u%c", &fam, &var, &tail) != 2 || fam > 255 || var > 255)
 		return tf_err_set(err, EBADMSG, "%s/hw_version: \"%s\" is not FAMILY.VARIANT",
 				  c->dev.syspath, hw);

@@ -352,7 +352,10 @@ void drv_attr_add(struct emub_dev *d, const char *name, const char *content, boo
 	a->content = g_strdup(oops_on_read ? OOPS_PLACEHOLDER : content ? content : "");
 	g_mutex_lock(&d->eb->lock);
 	g_ptr_array_add(d->attrs, a);
-	emub_sys_write(d->eb, rel, a->content);
+	if (writable)
+		emub_sys_write(d->eb, rel, a->content);
+	else
+		emub_sys_publish(d->eb, rel, a->content);
 	g_mutex_unlock(&d->eb->lock);
 	g_free(rel);
 }
@@ -369,7 +372,10 @@ void drv_attr_set(struct emub_dev *d, const char *name, const char *content, boo
 		g_free(a->content);
 		a->armed_oops = oops_on_read;
 		a->content = g_strdup(oops_on_read ? OOPS_PLACEHOLDER : content ? content : "");
-		emub_sys_write(d->eb, rel, a->content);
+		if (a->writable)
+			emub_sys_write(d->eb, rel, a->content);
+		else
+			emub_sys_publish(d->eb, rel, a->content);
 		g_free(rel);
 	}
 	g_mutex_unlock(&d->eb->lock);

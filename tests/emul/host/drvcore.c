@@ -528,7 +528,7 @@ void emub_devices_destroy(struct emub *eb)
 		if (d->priv && d->drv && d->drv->destroy)
 			d->drv->destroy(d);
 		if (d->input)
-			emub_input_free(d->input);
+			emub_input_free(eb, d->input);
 		g_free(d->priv);
 		g_free(d->devpath);
 		g_free(d->of_fullname);

@@ -315,6 +315,9 @@ struct emub {
 
 	/* sysfs */
 	char *fw_path_param; /* firmware_class.path as written (newline kept) */
+	/* writes to firmware_class.path the service thread has read (a value,
+	 * not an empty file) and of those handled (g_atomic_int) */
+	int fw_path_reads, fw_path_handled;
 	int inotify_fd;
 	GHashTable *watches; /* wd -> struct emub_watch * */
 	GPtrArray *fifos;    /* struct emub_fifo *: bind, unbind */
@@ -336,12 +339,17 @@ struct emub {
 	guint64 seqnum;
 	GAsyncQueue *run_queue; /* --on-uevent */
 	GThread *runner;
+	/* uevents queued for --on-uevent, and of those the ones whose command
+	 * has ended (under uevent_lock; run_cond signalled at each end) */
+	guint64 run_queued, run_done;
+	GCond run_cond;
 
 	/* oops records */
 	GPtrArray *oopses;
 
 	/* children */
 	GPtrArray *children;
+	GPtrArray *inputs_dead; /* emub_input_free(), freed by emub_free */
 
 	struct emub_spi *spi; /* spi controllers, devices, spidev (emub-spi.h) */
 };
@@ -355,6 +363,15 @@ struct emub_adapter *emub_find_adapter(struct emub *eb, int nr);
 
 /* sysfs.c: files in the testbed, by path below the testbed's /sys */
 int emub_sys_write(struct emub *eb, const char *rel, const char *content);
+/*
+ * A read-only attribute's content, replaced whole: written beside it and
+ * renamed over it, so a reader sees the old value or the new one, never
+ * an empty or half-written file (sysfs's show() is one call).  Not for a
+ * file programs write (uevent, update_fw, bind, ...): a write in flight
+ * would land in the replaced file and be lost; those keep emub_sys_write.
+ */
+int emub_sys_publish(struct emub *eb, const char *rel, const char *content);
+int emub_sys_publish_bin(struct emub *eb, const char *rel, const void *buf, size_t len);
 int emub_sys_mkdir(struct emub *eb, const char *rel);
 int emub_sys_symlink(struct emub *eb, const char *target, const char *rel);
 void emub_sys_remove(struct emub *eb, const char *rel);
@@ -470,6 +487,9 @@ int emub_dev_sysfs_create(struct emub_dev *d);
 void emub_dev_sysfs_remove(struct emub_dev *d);
 int emub_inotify_init(struct emub *eb);
 char **emub_child_env(struct emub *eb, const char *const *extra);
+/* Wait for child @pid to end until @end_us (monotonic µs, < 0: no end):
+ * 0 (reaped, *status set), -ETIMEDOUT or -errno (emub.c). */
+int emub_pid_wait(pid_t pid, int *status, gint64 end_us);
 
 /* ------------------------------------------------------------ for driver models
  * Run on the device's worker thread, without eb->lock.
@@ -534,7 +554,14 @@ struct emub_input_desc {
 /* input_set_abs_params(@code, @min, @max, 0, 0) into @in */
 void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max);
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
-void emub_input_free(struct emub_input *inp);
+/*
+ * An input device that is gone (or never was registered), freed only when
+ * the board is: umockdev's thread may be running its event node's ioctl
+ * handler right now, on the struct as its data, and it stops only with
+ * the testbed (emub_free).
+ */
+void emub_input_free(struct emub *eb, struct emub_input *inp);
+void emub_inputs_reap(struct emub *eb);
 void drv_input_unregister(struct emub_dev *d);
 /* queue deferred work (e.g. the async firmware callback) after @delay_ms
  * of wall time */

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +54,7 @@ static struct emub *emub_alloc(void)
 
 	g_mutex_init(&eb->lock);
 	g_mutex_init(&eb->uevent_lock);
+	g_cond_init(&eb->run_cond);
 	g_mutex_init(&eb->serve_lock);
 	g_mutex_init(&eb->done_lock);
 	g_cond_init(&eb->done_cond);
@@ -59,6 +63,7 @@ static struct emub *emub_alloc(void)
 	eb->inotify_fd = -1;
 	eb->gpio_listen_fd = -1;
 	eb->oopses = g_ptr_array_new_with_free_func(g_free);
+	eb->inputs_dead = g_ptr_array_new();
 	return eb;
 }
 
@@ -302,6 +307,7 @@ void emub_free(struct emub *eb)
 		}
 		g_object_unref(eb->tb);
 	}
+	emub_inputs_reap(eb); /* umockdev's thread is gone with the testbed */
 	for (int i = 0; i < eb->nadapters; i++) {
 		g_free(eb->adapters[i].devpath);
 		g_free(eb->adapters[i].devnode);
@@ -318,6 +324,7 @@ void emub_free(struct emub *eb)
 	g_free(eb->on_uevent);
 	g_mutex_clear(&eb->lock);
 	g_mutex_clear(&eb->uevent_lock);
+	g_cond_clear(&eb->run_cond);
 	g_mutex_clear(&eb->serve_lock);
 	g_mutex_clear(&eb->done_lock);
 	g_cond_clear(&eb->done_cond);
@@ -447,6 +454,9 @@ int emub_spawn(struct emub *eb, const char *const *argv, const char *const *env,
 	if (capture) {
 		c->out_path = g_strdup_printf("%s/child-%d.out", eb->root, n);
 		c->err_path = g_strdup_printf("%s/child-%d.err", eb->root, n);
+		/* there before the child runs, for emub_child_wait_output */
+		g_file_set_contents(c->out_path, "", 0, NULL);
+		g_file_set_contents(c->err_path, "", 0, NULL);
 	}
 	fflush(NULL);
 	pid = fork();
@@ -478,29 +488,60 @@ int emub_spawn(struct emub *eb, const char *const *argv, const char *const *env,
 	return 0;
 }
 
-int emub_child_wait(struct emub_child *c, int timeout_ms, int *wstatus)
+/*
+ * Wait for the child @pid to end, until @end_us (g_get_monotonic_time();
+ * < 0: no end): 0 once reaped (*@status its waitpid status), -ETIMEDOUT
+ * with it still running, or -errno.  Sleeps in poll() on a pidfd, so the
+ * caller wakes when the child ends, not at the next tick of a poll loop.
+ */
+int emub_pid_wait(pid_t pid, int *status, gint64 end_us)
 {
-	gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
-	int r = 0;
+	int pfd = pidfd_open(pid, 0), r = -ETIMEDOUT;
 
-	while (!c->reaped) {
-		pid_t p = waitpid(c->pid, &c->status, WNOHANG);
+	for (;;) {
+		pid_t p = waitpid(pid, status, WNOHANG);
+		gint64 left;
+		struct pollfd pl = { .fd = pfd, .events = POLLIN };
 
-		if (p == c->pid) {
-			c->reaped = true;
+		if (p == pid) {
+			r = 0;
 			break;
 		}
-		if (p < 0 && errno != EINTR)
-			return -errno;
-		if (timeout_ms >= 0 && g_get_monotonic_time() >= end) {
+		if (p < 0 && errno != EINTR) {
+			r = -errno;
+			break;
+		}
+		left = end_us < 0 ? -1 : end_us - g_get_monotonic_time();
+		if (end_us >= 0 && left <= 0)
+			break;
+		if (pfd < 0) /* no pidfd (Linux < 5.3): look again in a ms */
+			g_usleep(1000);
+		else
+			poll(&pl, 1, left < 0 ? -1 : (int)MIN((left + 999) / 1000, 60000));
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return r;
+}
+
+int emub_child_wait(struct emub_child *c, int timeout_ms, int *wstatus)
+{
+	int r = 0;
+
+	if (!c->reaped) {
+		gint64 end = timeout_ms < 0
+				     ? -1
+				     : g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+
+		r = emub_pid_wait(c->pid, &c->status, end);
+		if (r == -ETIMEDOUT) {
 			kill(-c->pid, SIGKILL);
 			kill(c->pid, SIGKILL);
 			waitpid(c->pid, &c->status, 0);
-			c->reaped = true;
-			r = -ETIMEDOUT;
-			break;
+		} else if (r) {
+			return r;
 		}
-		g_usleep(1000);
+		c->reaped = true;
 	}
 	if (c->out_path && !c->out)
 		g_file_get_contents(c->out_path, &c->out, NULL, NULL);
@@ -508,6 +549,74 @@ int emub_child_wait(struct emub_child *c, int timeout_ms, int *wstatus)
 		g_file_get_contents(c->err_path, &c->err, NULL, NULL);
 	if (wstatus)
 		*wstatus = c->status;
+	return r;
+}
+
+/* @c's captured output so far contains @needle. */
+static bool child_said(const struct emub_child *c, const char *needle)
+{
+	const char *paths[] = { c->out_path, c->err_path };
+	bool found = false;
+
+	for (int i = 0; i < 2 && !found; i++) {
+		char *s = NULL;
+
+		if (paths[i] && g_file_get_contents(paths[i], &s, NULL, NULL))
+			found = strstr(s, needle) != NULL;
+		g_free(s);
+	}
+	return found;
+}
+
+int emub_child_wait_output(struct emub_child *c, const char *needle, int timeout_ms)
+{
+	gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+	int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	int pfd = c->reaped ? -1 : pidfd_open(c->pid, 0);
+	int r = -ETIMEDOUT;
+
+	if (!c->out_path) {
+		r = -EINVAL; /* nothing captured */
+		goto out;
+	}
+	if (ifd >= 0 && (inotify_add_watch(ifd, c->out_path, IN_MODIFY) < 0 ||
+			 inotify_add_watch(ifd, c->err_path, IN_MODIFY) < 0)) {
+		close(ifd);
+		ifd = -1;
+	}
+	for (;;) {
+		struct pollfd p[2] = { { .fd = ifd, .events = POLLIN },
+				       { .fd = pfd, .events = POLLIN } };
+		gint64 left;
+		char buf[4096];
+
+		/* ended: what it wrote is all there is */
+		bool ended = c->reaped || (pfd >= 0 && poll(&p[1], 1, 0) > 0);
+
+		if (child_said(c, needle)) {
+			r = 0;
+			break;
+		}
+		if (ended) {
+			r = -ECHILD;
+			break;
+		}
+		left = end - g_get_monotonic_time();
+		if (left <= 0)
+			break;
+		if (ifd < 0 || pfd < 0) {
+			g_usleep(1000); /* without inotify or a pidfd: look again */
+			continue;
+		}
+		poll(p, 2, (int)MIN((left + 999) / 1000, 60000));
+		while (read(ifd, buf, sizeof(buf)) > 0)
+			;
+	}
+out:
+	if (ifd >= 0)
+		close(ifd);
+	if (pfd >= 0)
+		close(pfd);
 	return r;
 }
 
@@ -772,6 +881,21 @@ int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms)
 	}
 	g_mutex_unlock(&eb->lock);
 	return r;
+}
+
+int emub_wait_board_idle(struct emub *eb, int timeout_ms)
+{
+	gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+
+	emub_spi_settle(eb); /* spi binds run on the service thread */
+	for (int i = 0; i < eb->nchips; i++) {
+		gint64 left = (end - g_get_monotonic_time()) / 1000;
+
+		if (eb->chips[i].dev &&
+		    emub_wait_idle(eb, eb->chips[i].desc->name, (int)MAX(left, 0)) < 0)
+			return -ETIMEDOUT;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ counters */

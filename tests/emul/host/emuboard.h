@@ -102,6 +102,14 @@ int emub_spawn(struct emub *eb, const char *const *argv, const char *const *env,
  * with SIGKILL and -ETIMEDOUT returned.  *@wstatus gets the waitpid status.
  */
 int emub_child_wait(struct emub_child *c, int timeout_ms, int *wstatus);
+/*
+ * Wait up to @timeout_ms until @c (spawned with @capture) has written
+ * @needle to its stdout or stderr: a child says it got somewhere ("ready",
+ * "opened") by writing, unbuffered or flushed, and the test goes on from
+ * there instead of guessing how long that takes.  0; -ECHILD if the
+ * child ended without writing it; -ETIMEDOUT; -EINVAL without capture.
+ */
+int emub_child_wait_output(struct emub_child *c, const char *needle, int timeout_ms);
 int emub_child_pid(const struct emub_child *c);
 const char *emub_child_stdout(const struct emub_child *c);
 const char *emub_child_stderr(const struct emub_child *c);
@@ -119,6 +127,13 @@ int emub_run(struct emub *eb, const char *const *argv, const char *const *env, i
 int emub_listeners(struct emub *eb);
 /* Wait until at least @n listeners exist; 0 or -ETIMEDOUT. */
 int emub_wait_listeners(struct emub *eb, int n, int timeout_ms);
+/*
+ * Wait until the --on-uevent command (emub_set_on_uevent) of every uevent
+ * sent so far has ended, as `udevadm settle` waits for udevd's queue: then
+ * what those runs did or handed over is done or started, and a check that
+ * a run did not happen can be made.  0 or -ETIMEDOUT.
+ */
+int emub_wait_uevents_run(struct emub *eb, int timeout_ms);
 /* Total uevents sent so far (their SEQNUM of the last one). */
 uint64_t emub_seqnum(struct emub *eb);
 
@@ -151,6 +166,9 @@ void emub_settle(struct emub *eb);
 /* Wait until the device's driver model has no queued or running work
  * (probe, async firmware callback, update_fw, ...). */
 int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms);
+/* emub_wait_idle() for every device, after the spi driver core's pending
+ * binds (emub_spi_settle): the uevents of what was asked so far are sent. */
+int emub_wait_board_idle(struct emub *eb, int timeout_ms);
 
 /* ------------------------------------------------------------ state */
 
@@ -175,6 +193,11 @@ int emub_update_fw_count_now(struct emub *eb, const char *dev);
  * @i-th or NULL. */
 int emub_oops_count(struct emub *eb);
 const char *emub_oops_message(struct emub *eb, int i);
+
+/* Closed writes of firmware_class.path the service thread has read a
+ * value from, and of those the ones it has handled: where it is while a
+ * test holds emub_lock() (test_emuboard_board). */
+void emub_fw_path_progress(struct emub *eb, int *read, int *handled);
 
 /* ------------------------------------------------------------ counters */
 

@@ -226,8 +226,17 @@ static void evdev_retire(struct emub *eb, struct emub_input *inp)
 	inp->ioctl = NULL;
 }
 
-void emub_input_free(struct emub_input *inp)
+void emub_input_free(struct emub *eb, struct emub_input *inp)
 {
+	g_mutex_lock(&eb->lock);
+	g_ptr_array_add(eb->inputs_dead, inp);
+	g_mutex_unlock(&eb->lock);
+}
+
+static void input_free_now(gpointer p)
+{
+	struct emub_input *inp = p;
+
 	g_free(inp->devpath);
 	g_free(inp->evpath);
 	g_free(inp->devnode);
@@ -236,6 +245,13 @@ void emub_input_free(struct emub_input *inp)
 	if (inp->ioctl)
 		g_object_unref(inp->ioctl);
 	g_free(inp);
+}
+
+void emub_inputs_reap(struct emub *eb)
+{
+	g_ptr_array_set_free_func(eb->inputs_dead, input_free_now);
+	g_ptr_array_free(eb->inputs_dead, TRUE);
+	eb->inputs_dead = NULL;
 }
 
 /* input_print_bitmap(): longs from the highest non-zero one down, "%lx"
@@ -403,7 +419,7 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 		eb->evdev_minors &= ~(G_GUINT64_CONSTANT(1) << k);
 		g_mutex_unlock(&eb->lock);
 		evdev_detach(eb, inp);
-		emub_input_free(inp);
+		emub_input_free(eb, inp);
 	}
 	g_ptr_array_free(env, TRUE);
 	g_string_free(rec, TRUE);
@@ -467,7 +483,7 @@ void drv_input_unregister(struct emub_dev *d)
 	eb->evdev_minors &= ~(G_GUINT64_CONSTANT(1) << (inp->minor - 64));
 	g_mutex_unlock(&eb->lock);
 	emub_dev_log(d, "input: unregistered input%d", inp->number);
-	emub_input_free(inp);
+	emub_input_free(eb, inp);
 }
 
 void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max)

@@ -1139,7 +1139,7 @@ void emub_spi_stop(struct emub *eb)
 		g_free(d->drv_priv);
 		if (d->idev) {
 			if (d->idev->input)
-				emub_input_free(d->idev->input);
+				emub_input_free(eb, d->idev->input);
 			g_free(d->idev->devpath);
 			g_free(d->idev);
 			d->idev = NULL;

@@ -65,6 +65,36 @@ int emub_sys_write(struct emub *eb, const char *rel, const char *content)
 	return sys_write_bin(eb, rel, content, strlen(content));
 }
 
+int emub_sys_publish_bin(struct emub *eb, const char *rel, const void *buf, size_t len)
+{
+	char *p = emub_sys_path(eb, rel), *dir = g_path_get_dirname(p);
+	char *base = g_path_get_basename(p);
+	char *tmp = g_strdup_printf("%s/.%s.XXXXXX", dir, base);
+	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644), r;
+
+	/* not g_file_set_contents: it fsyncs a file it replaces */
+	if (fd < 0) {
+		r = -errno;
+	} else {
+		close(fd);
+		r = write_all(tmp, buf, len);
+		if (!r && rename(tmp, p) < 0)
+			r = -errno;
+		if (r)
+			unlink(tmp);
+	}
+	g_free(tmp);
+	g_free(base);
+	g_free(dir);
+	g_free(p);
+	return r;
+}
+
+int emub_sys_publish(struct emub *eb, const char *rel, const char *content)
+{
+	return emub_sys_publish_bin(eb, rel, content, strlen(content));
+}
+
 int emub_sys_mkdir(struct emub *eb, const char *rel)
 {
 	char *p = emub_sys_path(eb, rel);
@@ -716,12 +746,12 @@ static void build_acpi_node(struct emub_dev *d, const char *rel)
 	emub_sys_mkdir(eb, node);
 	f = g_strdup_printf("%s/hid", node);
 	v = g_strdup_printf("%s\n", c->acpi_id);
-	emub_sys_write(eb, f, v);
+	emub_sys_publish(eb, f, v);
 	g_free(f);
 	g_free(v);
 	f = g_strdup_printf("%s/modalias", node);
 	v = g_strdup_printf("%s\n", m);
-	emub_sys_write(eb, f, v);
+	emub_sys_publish(eb, f, v);
 	g_free(f);
 	g_free(v);
 	f = g_strdup_printf("%s/path", node);
@@ -729,15 +759,15 @@ static void build_acpi_node(struct emub_dev *d, const char *rel)
 		v = g_strdup_printf("%s\n", c->acpi_path);
 	else
 		v = g_strdup_printf("\\_SB_.PCI0.I2C%d.%.4s\n", c->adapter, c->acpi_id);
-	emub_sys_write(eb, f, v);
+	emub_sys_publish(eb, f, v);
 	g_free(f);
 	g_free(v);
 	f = g_strdup_printf("%s/status", node);
-	emub_sys_write(eb, f, "15\n");
+	emub_sys_publish(eb, f, "15\n");
 	g_free(f);
 	f = g_strdup_printf("%s/uevent", node);
 	v = g_strdup_printf("MODALIAS=%s\n", m);
-	emub_sys_write(eb, f, v);
+	emub_sys_publish(eb, f, v);
 	g_free(f);
 	g_free(v);
 	f = g_strdup_printf("%s/subsystem", node);
@@ -770,7 +800,7 @@ int emub_dev_sysfs_create(struct emub_dev *d)
 	{
 		char *nl = g_strdup_printf("%s\n", v);
 
-		emub_sys_write(eb, f, nl);
+		emub_sys_publish(eb, f, nl);
 		g_free(nl);
 	}
 	g_free(v);
@@ -792,7 +822,7 @@ int emub_dev_sysfs_create(struct emub_dev *d)
 		v = g_strdup_printf("i2c:%s\n", n);
 		g_free(n);
 	}
-	emub_sys_write(eb, f, v);
+	emub_sys_publish(eb, f, v);
 	g_free(v);
 	g_free(f);
 	f = g_strdup_printf("%s/subsystem", rel);

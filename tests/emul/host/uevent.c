@@ -178,6 +178,7 @@ int emub_uevent_send(struct emub *eb, const char *action, const char *devpath,
 		g_ptr_array_add(all, NULL);
 		j->env = (char **)g_ptr_array_free(all, FALSE);
 		g_async_queue_push(eb->run_queue, j);
+		eb->run_queued++;
 	} else {
 		g_ptr_array_free(all, TRUE);
 	}
@@ -227,6 +228,22 @@ int emub_wait_listeners(struct emub *eb, int n, int timeout_ms)
 	return 0;
 }
 
+int emub_wait_uevents_run(struct emub *eb, int timeout_ms)
+{
+	gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+	int r = 0;
+
+	g_mutex_lock(&eb->uevent_lock);
+	for (guint64 want = eb->run_queued; eb->run_done < want;) {
+		if (!g_cond_wait_until(&eb->run_cond, &eb->uevent_lock, end)) {
+			r = -ETIMEDOUT;
+			break;
+		}
+	}
+	g_mutex_unlock(&eb->uevent_lock);
+	return r;
+}
+
 uint64_t emub_seqnum(struct emub *eb)
 {
 	guint64 s;
@@ -259,18 +276,10 @@ static void run_one(struct emub *eb, char **evenv)
 	/* udevd runs RUN programs one at a time per device and kills them when
 	 * the event times out; one queue gives the same ordering here. */
 	end = g_get_monotonic_time() + RUN_TIMEOUT_S * G_USEC_PER_SEC;
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
-		if (g_get_monotonic_time() > end) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			emub_log(eb, "on-uevent: killed after %d s", RUN_TIMEOUT_S);
-			break;
-		}
-		g_usleep(2000);
+	if (emub_pid_wait(pid, &status, end) == -ETIMEDOUT) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		emub_log(eb, "on-uevent: killed after %d s", RUN_TIMEOUT_S);
 	}
 	g_spawn_close_pid(pid);
 	g_strfreev(env);
@@ -290,6 +299,10 @@ static gpointer runner_main(gpointer data)
 		run_one(eb, j->env);
 		g_strfreev(j->env);
 		g_free(j);
+		g_mutex_lock(&eb->uevent_lock);
+		eb->run_done++;
+		g_cond_broadcast(&eb->run_cond);
+		g_mutex_unlock(&eb->uevent_lock);
 	}
 	return NULL;
 }

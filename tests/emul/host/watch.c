@@ -403,6 +403,7 @@ static void on_fwparam_write(struct emub *eb, const char *name)
 		g_free(buf);
 		return;
 	}
+	g_atomic_int_inc(&eb->fw_path_reads);
 	g_mutex_lock(&eb->lock);
 	canon = g_strdup_printf("%s\n", eb->fw_path_param ? eb->fw_path_param : "");
 	if (strcmp(buf, canon)) {
@@ -433,9 +434,16 @@ static void on_fwparam_write(struct emub *eb, const char *name)
 		}
 	}
 	g_mutex_unlock(&eb->lock);
+	g_atomic_int_inc(&eb->fw_path_handled);
 	g_free(after);
 	g_free(canon);
 	g_free(buf);
+}
+
+void emub_fw_path_progress(struct emub *eb, int *read, int *handled)
+{
+	*read = g_atomic_int_get(&eb->fw_path_reads);
+	*handled = g_atomic_int_get(&eb->fw_path_handled);
 }
 
 static gboolean on_inotify(gint fd, GIOCondition cond, gpointer data)

@@ -84,7 +84,7 @@ vm_start_udevd() {
 vm_coldplug() {
 	udevadm trigger --type=subsystems --action=add &&
 		udevadm trigger --type=devices --action=add &&
-		udevadm settle --timeout=30
+		udevadm settle --timeout=60
 }
 
 # vm_wait SECONDS WHAT CMD...: poll CMD every 50 ms until it succeeds;
@@ -159,24 +159,67 @@ vm_event_has() { grep -q "^$2=" "$(vm_event_path "$1")"; }
 # time user space can see.  log-event stamps RUN's start on the same clock.
 VM_MONITOR_LOG=/run/vm-monitor.log
 
+# The inodes of PID's sockets.
+vm_socket_inodes() {
+	ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\].*/\1/p'
+}
+
+# vm_netlink_listening PID: PID has a uevent socket (NETLINK_KOBJECT_UEVENT,
+# protocol 15) bound to a multicast group (/proc/net/netlink: Eth, Groups,
+# Inode): the kernel queues every uevent for it from now on.  What a
+# listener (udevadm monitor, mdev -d) is waited for before the action whose
+# uevents it is to see, instead of a guess at how long it takes to start.
+vm_netlink_listening() {
+	for _nl_ino in $(vm_socket_inodes "$1"); do
+		awk -v ino="$_nl_ino" '$2 == 15 && $4 != "00000000" && $NF == ino { f = 1 }
+			END { exit !f }' /proc/net/netlink && return 0
+	done
+	return 1
+}
+
+# vm_netlink_drained PID: PID has read every uevent queued on its uevent
+# sockets (Rmem 0) and sleeps waiting for more: what it read is handled
+# (udevadm monitor prints line-buffered, then waits in epoll again).  One
+# awk a call (a fork costs tens of ms under TCG): PID's socket inodes are
+# looked up once.
+vm_netlink_drained() {
+	if [ "${_nd_pid:-}" != "$1" ]; then
+		_nd_inodes=" $(vm_socket_inodes "$1" | tr '\n' ' ') "
+		_nd_pid=$1
+	fi
+	awk -v inos="$_nd_inodes" '
+		FNR == NR { if ($2 == 15 && index(inos, " " $NF " ") && $5 != 0) busy = 1; next }
+		/^State:/ { sleeping = $3 == "(sleeping)" }
+		END { exit busy || !sleeping }' /proc/net/netlink "/proc/$1/status" 2>/dev/null
+}
+
 # vm_monitor_start [SUBSYSTEM]: record kernel uevents with their properties.
 vm_monitor_start() {
 	udevadm monitor --kernel --property ${1:+--subsystem-match="$1"} \
 		>"$VM_MONITOR_LOG" 2>&1 &
 	vm_monitor_pid=$!
-	sleep 0.3 # it needs ~0.2 s before it receives events
+	vm_wait 30 "udevadm monitor to listen" vm_netlink_listening "$vm_monitor_pid"
 }
 
+# Stop it once it has written every uevent the kernel sent so far.
 vm_monitor_stop() {
 	[ -n "${vm_monitor_pid:-}" ] || return 0
-	sleep 0.1 # let it write the last event
+	vm_wait 30 "udevadm monitor to read every uevent" vm_netlink_drained "$vm_monitor_pid"
 	kill "$vm_monitor_pid" 2>/dev/null
+	_nd_pid=""
 	wait "$vm_monitor_pid" 2>/dev/null
 	vm_monitor_pid=""
 }
 
+# The monitor's log holds every uevent the kernel sent so far.
+vm_monitor_sync() {
+	[ -n "${vm_monitor_pid:-}" ] || return 0
+	vm_wait 30 "udevadm monitor to read every uevent" vm_netlink_drained "$vm_monitor_pid"
+}
+
 # vm_kernel_stamp_us SEQNUM: the monitor's time for that uevent, in µs.
 vm_kernel_stamp_us() {
+	vm_monitor_sync
 	awk -v want="$1" '
 		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t) }
 		$0 == "SEQNUM=" want { printf "%d\n", t * 1000000; found = 1; exit }

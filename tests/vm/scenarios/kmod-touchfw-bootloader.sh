@@ -49,8 +49,10 @@ vm_check "the driver reads fw_version 2.1.AB" test "$(cat "$EMUL_SYS/fw_version"
 vm_check "the chip completed one image; config CRC 0xE67ACA in RAM and NVM" eval \
 	'[ "$(emul_state images_completed)" = 1 ] && [ "$(emul_state config_crc)" = 0xE67ACA ] &&
 		[ "$(emul_state nvm_config_crc)" = 0xE67ACA ]'
-udevadm settle --timeout=10
-vm_check "touchfw's own rebind: a second bind uevent" test "$(emul_bind_count)" = 2
+udevadm settle --timeout=60
+vm_check "touchfw's own rebind: a second bind uevent" \
+	vm_wait 30 "the monitor to show the second bind" eval '[ "$(emul_bind_count)" = 2 ]'
+
 # What handle-event decided for it, not only what did not happen yet: a
 # run it wrongly detached might not have written anything by now.
 vm_check "handle-event knew it for touchfw's own rebind" \
@@ -58,7 +60,8 @@ vm_check "handle-event knew it for touchfw's own rebind" \
 	emul_handle_event_said "bind: nothing to do: this bind is touchfw's own rebind"
 vm_check "and handed nothing over (one hand-over in all)" \
 	test "$(emul_handle_event_lines | grep -c "handed to")" = 1
-sleep 1
+# udevadm settle above: every event's handle-event has run, so a run one of
+# them handed over is a touchfw process now, or has written its log.
 vm_check "no second run" eval \
 	'[ "$(grep -c "^touchfw: $EMUL_DEV: device " "$log")" = 1 ] && ! pidof touchfw-agent touchfw'
 emul_figure_since_bind bind_uevent_to_verified_input_ms "$t_done"
@@ -71,7 +74,7 @@ frames=$(emul_state frames_passed)
 emul_dmesg_mark
 rm -f "$TOUCHFW_STATE/$EMUL_DEV.json"
 emul_rebind
-udevadm settle --timeout=10
+udevadm settle --timeout=60
 vm_check "a second bind after a new probe is handed off" \
 	vm_wait 10 "handle-event" emul_handle_event_said "bind (driver atmel_mxt_ts): handed to"
 vm_check "the second run finds the chip up to date and writes nothing" eval \

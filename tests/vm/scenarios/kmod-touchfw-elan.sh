@@ -95,7 +95,7 @@ elan_runs_done() {
 	[ -n "$tp_done" ] || { [ -s "$TOUCHFW_STATE/$elantp_dev.json" ] && tp_done=$(vm_now_us); }
 	[ -n "$ts_done" ] && [ -n "$tp_done" ] && ! pidof touchfw-agent touchfw >/dev/null
 }
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 vm_require "both runs end" vm_wait 120 "both touchfw runs" elan_runs_done
 
 # ---- 2. the touchscreen, judged by elants_i2c
@@ -171,7 +171,7 @@ vm_require "elants_emul loads again, its IAP refusing pages from the 10th on" \
 vm_require "elantp_emul loads again, a page error from page 500 on" \
 	elantp_load product_id=19 fw_version=5 iap_start_page=496 fail_page=500
 ts_done="" tp_done=""
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 vm_require "both runs end" vm_wait 120 "both touchfw runs" elan_runs_done
 elants_use
 vm_log "touchscreen result: $(emul_result)"
@@ -230,7 +230,7 @@ tp_done=""
 elan_recovery_done() {
 	emul_run_done && tp_done=$(vm_now_us)
 }
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 vm_require "the run ends" vm_wait 60 "the recovery run" elan_recovery_done
 vm_log "touchpad result: $(emul_result)"
 vm_check "elan_i2c's probe failed on the touchpad in IAP (kernel log)" \

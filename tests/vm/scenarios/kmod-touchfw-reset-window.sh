@@ -40,10 +40,13 @@ vm_require "modules and debugfs" eval \
 emul_touchfw_dirs
 emul_use_profile driver
 
-# The chip's supply off and on, then time for its power-on.
+# The chip booted: out of reset, its application answering.
+chip_up() { vm_wait 30 "the chip to boot" eval '[ "$(emul_state mode)" = app ]'; }
+
+# The chip's supply off and on, then its power-on.
 power_cycle() {
 	echo 0 >/sys/kernel/debug/mxt-emul/power && echo 1 >/sys/kernel/debug/mxt-emul/power &&
-		sleep 0.3
+		chip_up
 }
 
 # bind_then CMD...: bind the driver and run CMD at once (the window is
@@ -70,7 +73,7 @@ unbind() { echo "$EMUL_DEV" >"/sys/bus/i2c/drivers/$EMUL_DRIVER/unbind"; }
 emul_dmesg_mark
 vm_require "mxt_emul loads (mxt224e, 2.1.AB, no config, 800 ms soft reset)" \
 	emul_load fw_version=2.1.AB reset_ms=800 reset_gpio=0
-sleep 0.5
+vm_require "the chip boots" chip_up
 vm_require "atmel_mxt_ts loads and binds" eval \
 	'vm_modprobe "$EMUL_DRIVER_MODULE" dyndbg=+p && vm_wait 10 "the bind" eval "[ -n \"\$(emul_driver)\" ]"'
 vm_require "the driver registers its input device" vm_wait 10 "input device" emul_has_input
@@ -106,7 +109,7 @@ vm_require "touchfw's rule installed" eval \
 		udevadm control --reload'
 emul_udev_debug
 vm_require "unbind, power cycle" eval 'unbind && power_cycle'
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 rm -rf "${TOUCHFW_STATE:?}"/* # another boot: nothing verified yet
 emul_dmesg_mark
 r0=$(emul_state resets)

@@ -39,7 +39,7 @@ vm_log "soak: seed $SEED, $ROUNDS chips"
 
 failures() { cat "$FAILED"/* 2>/dev/null | sed -n 's/^failures=//p' | awk '{ n += $1 } END { print n + 0 }'; }
 attempts() { sed -n 's/^count=//p' "$TOUCHFW_STATE/$EMUL_DEV.attempts" 2>/dev/null || echo 0; }
-idle() { udevadm settle --timeout=30; vm_wait 90 "touchfw to finish" eval '! pidof touchfw-agent touchfw >/dev/null'; }
+idle() { udevadm settle --timeout=60; vm_wait 90 "touchfw to finish" eval '! pidof touchfw-agent touchfw >/dev/null'; }
 bound() { [ -n "$(emul_driver)" ] || echo "$EMUL_DEV" >"/sys/bus/i2c/drivers/$EMUL_DRIVER/bind"; }
 
 n_ok=0 n_interrupted=0 n_recovered=0 n_forced=0 binds=0 bad=0

@@ -115,10 +115,10 @@ emul_use_profile spi
 
 udevadm monitor --kernel --property --subsystem-match=spi >/tmp/spi-events.log 2>&1 &
 mon=$!
-sleep 0.3 # it needs ~0.2 s before it receives events
+vm_wait 30 "udevadm monitor to listen" vm_netlink_listening "$mon"
 /usr/local/bin/touchfw run "$SPI_DEV" >/tmp/run.log 2>&1
 rc=$?
-sleep 0.3
+vm_wait 30 "udevadm monitor to read every uevent" vm_netlink_drained "$mon"
 kill "$mon"
 sed 's/^/vm:   /' /tmp/run.log
 # ACTION and DRIVER of each spi uevent, one line each

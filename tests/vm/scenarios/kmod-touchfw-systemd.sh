@@ -55,7 +55,7 @@ emul_monitor_start
 vm_require "mxt_emul loads (mxt224e without a valid image)" emul_load state=noimage
 unit="touchfw@$(systemd-escape "$EMUL_DEV").service"
 vm_log "device $EMUL_DEV, unit $unit"
-udevadm settle --timeout=20
+udevadm settle --timeout=60
 # What udevd logged of its RUN program, touchfw handle-event.
 he_lines() { journalctl -q -u systemd-udevd.service -o cat | grep "touchfw handle-event"; }
 he_said() { he_lines | grep -qF -- "$1"; }
@@ -90,7 +90,7 @@ vm_figure touchfw_duration_ms "$(emul_result_field duration_ms)" ms
 # date and writes nothing.
 frames=$(emul_state frames_passed)
 emul_rebind
-udevadm settle --timeout=20
+udevadm settle --timeout=60
 # The first bind logged the same line: count them.
 handed_twice() {
 	test "$(he_lines | grep -cF "bind (driver atmel_mxt_ts): handed to systemd")" = 2

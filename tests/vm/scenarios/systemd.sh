@@ -16,7 +16,7 @@ vm_check "tmpfiles.d entries are applied at boot (/run/vm-tmpfiles, 0700)" \
 
 vm_require "i2c-stub loads with a chip at 0x50" vm_modprobe i2c-stub chip_addr=0x50
 vm_require "at24 loads" vm_modprobe at24
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 adapter=""
 for a in /sys/bus/i2c/devices/i2c-*; do
 	[ "$(cat "$a/name")" = "SMBus stub driver" ] && adapter=$a

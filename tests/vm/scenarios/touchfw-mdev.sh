@@ -31,8 +31,8 @@ vm_require "the shipped add-only line adapts to at24" test -n "$add_line"
 sed 's/^/vm: mdev.conf: /' /etc/mdev.conf
 mdev -d -f &
 mdev_pid=$!
-sleep 0.5 # mdev -d needs a moment to listen, as udevadm monitor does
-vm_require "mdev -d runs with the shipped lines in /etc/mdev.conf" kill -0 "$mdev_pid"
+vm_require "mdev -d listens for uevents with the shipped lines in /etc/mdev.conf" \
+	vm_wait 30 "mdev -d to listen" vm_netlink_listening "$mdev_pid"
 
 vm_require "i2c-stub loads with chips at 0x50 and 0x51" vm_modprobe i2c-stub chip_addr=0x50,0x51
 vm_require "at24 loads" vm_modprobe at24

@@ -35,7 +35,7 @@ vm_require "udevd restarted with debug logging" \
 
 vm_require "i2c-stub loads with chips at 0x50 and 0x51" vm_modprobe i2c-stub chip_addr=0x50,0x51
 vm_require "at24 loads" vm_modprobe at24
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 adapter=$(tf_adapter)
 vm_require "i2c-stub adapter found" test -n "$adapter"
 bus=${adapter##*/i2c-}
@@ -93,7 +93,7 @@ vm_check "touchfw handled coldplug's add (DRIVER=at24)" eval \
 	'tf_said "$dev" | grep -qF "touchfw: $dev: add $devpath: nothing to do: no board profile is installed"'
 udevadm trigger "/sys$devpath"
 vm_check "the change reached udev" eval 'vm_wait_event 10 change "DEVPATH=$devpath" >/dev/null'
-udevadm settle --timeout=10
+udevadm settle --timeout=60
 
 # -------- an unmarked at24 never reaches touchfw
 echo "24c01 0x51" >"$adapter/new_device"
@@ -107,7 +107,7 @@ vm_check "touchfw never ran for the unmarked $other" test "$(tf_runs "$other")" 
 vm_events_reset
 echo 0x50 >"$adapter/delete_device"
 vm_check "remove of $dev reached udev" eval 'vm_wait_event 10 remove "DEVPATH=$devpath" >/dev/null'
-udevadm settle --timeout=10
+udevadm settle --timeout=60
 vm_check "touchfw ran for bind, rebind and coldplug's add only (3 runs): not for change, unbind, remove" \
 	test "$(tf_runs "$dev")" = 3
 tf_said "$dev" | sed 's/^/vm: udevd: /'

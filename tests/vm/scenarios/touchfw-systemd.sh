@@ -38,7 +38,7 @@ for d in i2c spi gpiochip; do
 	vm_check "/proc/devices names the $d driver that DeviceAllow=char-$d means" \
 		grep -q "^ *[0-9]* $d\$" /proc/devices
 done
-udevadm settle --timeout=30
+udevadm settle --timeout=60
 adapter=$(tf_adapter)
 vm_require "i2c-stub adapter found" test -n "$adapter"
 bus=${adapter##*/i2c-}

@@ -70,6 +70,7 @@ struct mchp_data {
 	guint16 raw_len;
 	guint32 config_crc; /* data->config_crc (T6 messages set it) */
 	guint8 t7[2];	    /* data->t7_cfg: zero until mxt_init_t7_power_cfg */
+	bool group_early;   /* the probe published the attribute group */
 };
 
 static struct mchp_data *data_of(const struct emub_spi_dev *d)
@@ -82,6 +83,7 @@ static struct mchp_data *data_of(const struct emub_spi_dev *d)
 }
 
 static void emub_mchp_attrs_write(struct emub_spi_dev *d);
+static void emub_mchp_attrs_remove(struct emub_spi_dev *d);
 
 #define MXT_T100 100
 #define MXT_T144 144 /* MXT_SPT_MESSAGECOUNT_T144: crc_enabled */
@@ -172,7 +174,7 @@ static int emub_mchp_probe(struct emub_spi_dev *d)
 	guint8 info[7 + 255 * 6 + 3], st;
 	guint16 len = 0, xr = 0, yr = 0;
 	bool crc_ok, t100 = false;
-	int attempts = 0;
+	int attempts = 0, r;
 
 	emub_spi_input_dev(d);
 	data_of(d)->t6 = 0;
@@ -260,7 +262,20 @@ static int emub_mchp_probe(struct emub_spi_dev *d)
 		in.abs[ABS_Y].maximum = in.abs[ABS_MT_POSITION_Y].maximum = yr;
 		in.abs[ABS_MT_SLOT].maximum = 9;
 		in.abs[ABS_MT_TRACKING_ID].maximum = 65535;
-		return drv_input_register(d->idev, &in);
+		/* The kernel adds the attribute group after the probe (the
+		 * driver core's dev_groups), but a write to the driver's
+		 * bind file returns only then: whoever bound it and then
+		 * waits for the input device finds the group there.  Here
+		 * that write returns at once (the service thread binds), so
+		 * the group goes first to keep that promise. */
+		emub_mchp_attrs_write(d);
+		data_of(d)->group_early = true;
+		r = drv_input_register(d->idev, &in);
+		if (r) { /* the probe failed: no group */
+			emub_mchp_attrs_remove(d);
+			data_of(d)->group_early = false;
+		}
+		return r;
 	}
 }
 
@@ -794,9 +809,23 @@ static void attr(struct emub_spi_dev *d, const char *name, const char *content)
 	char *f = g_strdup_printf("%s/%s", d->devpath + 1, name);
 
 	if (content)
-		emub_sys_write(d->eb, f, content);
+		emub_sys_publish(d->eb, f, content);
 	else
 		emub_sys_remove(d->eb, f);
+	g_free(f);
+}
+
+/* update_fw, update_cfg: made once; afterwards the file is the writers'
+ * (spibus.c empties it after taking a write), and rewriting it here could
+ * wipe a write not taken yet. */
+static void write_only_attr(struct emub_spi_dev *d, const char *name)
+{
+	char *f = g_strdup_printf("%s/%s", d->devpath + 1, name);
+	char *p = emub_sys_path(d->eb, f);
+
+	if (!g_file_test(p, G_FILE_TEST_EXISTS))
+		emub_sys_write(d->eb, f, "");
+	g_free(p);
 	g_free(f);
 }
 
@@ -820,15 +849,14 @@ static void emub_mchp_attrs_write(struct emub_spi_dev *d)
 		snprintf(crc, sizeof(crc), "%06x\n", data_of(d)->config_crc);
 		attr(d, "config_crc", crc);
 	}
-	attr(d, "update_fw", "");
-	attr(d, "update_cfg", "");
+	write_only_attr(d, "update_fw");
+	write_only_attr(d, "update_cfg");
 	{
 		/* mem_access reads the chip on demand (mxt_read_block); a
 		 * regular file can not: it holds the chip's memory as read
 		 * now, [0, mem_size) -- empty without an info block, where
 		 * the real one has mem_size 0 */
 		char *f = g_strdup_printf("%s/mem_access", d->devpath + 1);
-		char *p = emub_sys_path(d->eb, f);
 		guint8 *mem = NULL;
 		gsize n = 0;
 
@@ -841,12 +869,20 @@ static void emub_mchp_attrs_write(struct emub_spi_dev *d)
 			if (spi_read(d, 0, mem, (guint16)n))
 				n = 0;
 		}
-		g_file_set_contents(p, (const char *)(mem ? mem : data_of(d)->raw), (gssize)n,
-				    NULL);
+		emub_sys_publish_bin(d->eb, f, mem ? mem : data_of(d)->raw, n);
 		g_free(mem);
-		g_free(p);
 		g_free(f);
 	}
+}
+
+/* The driver core's dev_groups once the probe returned: published by the
+ * probe already where it registered an input device. */
+static void emub_mchp_attrs_add(struct emub_spi_dev *d)
+{
+	if (data_of(d)->group_early)
+		data_of(d)->group_early = false;
+	else
+		emub_mchp_attrs_write(d);
 }
 
 static void emub_mchp_attrs_remove(struct emub_spi_dev *d)
@@ -870,7 +906,7 @@ const struct emub_spi_driver emub_spi_drv_mchp = {
 	.name = "mchp_spi_ts",
 	.probe = emub_mchp_probe,
 	.remove = emub_mchp_remove,
-	.attrs_add = emub_mchp_attrs_write,
+	.attrs_add = emub_mchp_attrs_add,
 	.attrs_remove = emub_mchp_attrs_remove,
 	.attr_store = mchp_attr_store,
 };

@@ -114,13 +114,22 @@ emul_monitor_start() {
 	udevadm monitor --kernel --property --subsystem-match=i2c \
 		--subsystem-match=input >"$EMUL_MONITOR_LOG" 2>&1 &
 	emul_monitor_pid=$!
-	sleep 0.3 # it needs ~0.2 s before it receives events
+	vm_wait 30 "udevadm monitor to listen" vm_netlink_listening "$emul_monitor_pid"
 }
 
+# The monitor's log holds every uevent the kernel sent so far (the
+# readers below call it first).
+emul_monitor_sync() {
+	[ -n "${emul_monitor_pid:-}" ] || return 0
+	vm_wait 30 "udevadm monitor to read every uevent" vm_netlink_drained "$emul_monitor_pid"
+}
+
+# Stop it once it has written every uevent the kernel sent so far.
 emul_monitor_stop() {
 	[ -n "${emul_monitor_pid:-}" ] || return 0
-	sleep 0.1
+	vm_wait 30 "udevadm monitor to read every uevent" vm_netlink_drained "$emul_monitor_pid"
 	kill "$emul_monitor_pid" 2>/dev/null
+	_nd_pid=""
 	wait "$emul_monitor_pid" 2>/dev/null
 	emul_monitor_pid=""
 }
@@ -131,6 +140,7 @@ emul_monitor_stop() {
 # the input device from an asynchronous firmware callback can make the
 # figure negative: the input device came first.
 emul_bind_to_input_us() {
+	emul_monitor_sync
 	awk -v dp="$EMUL_DEVPATH" -v nth="${1:-1}" '
 		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t)
 			action = $2; path = $3
@@ -145,8 +155,19 @@ emul_bind_to_input_us() {
 		}' "$EMUL_MONITOR_LOG"
 }
 
+# How many input devices (their event node's add) the client registered
+# since the monitor started.
+emul_input_add_count() {
+	emul_monitor_sync
+	awk -v dp="$EMUL_DEVPATH" '
+		/^KERNEL\[/ { action = $2; path = $3 }
+		/^DEVNAME=(\/dev\/)?input\/event/ && action == "add" && index(path, dp "/input/") == 1 { n++ }
+		END { print n + 0 }' "$EMUL_MONITOR_LOG"
+}
+
 # How many bind uevents the client had since the monitor started.
 emul_bind_count() {
+	emul_monitor_sync
 	awk -v dp="$EMUL_DEVPATH" '
 		/^KERNEL\[/ { action = $2; path = $3 }
 		/^DRIVER=/ && action == "bind" && path == dp { n++ }
@@ -201,7 +222,7 @@ emul_runs() { emul_log | grep -c "^touchfw: $EMUL_DEV: device "; }
 # emul_wait_run SECONDS: udev has run handle-event for what happened so
 # far, and the run it started (if any) has finished.
 emul_wait_run() {
-	udevadm settle --timeout=30
+	udevadm settle --timeout=60
 	vm_wait "$1" "touchfw run" emul_run_done
 }
 
@@ -229,6 +250,7 @@ emul_rebind() {
 # emul_bind_us [NTH]: udevadm monitor's stamp of the client's NTH bind
 # uevent (CLOCK_MONOTONIC, µs).
 emul_bind_us() {
+	emul_monitor_sync
 	awk -v dp="$EMUL_DEVPATH" -v nth="${1:-1}" '
 		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t); a = $2; p = $3 }
 		/^DRIVER=/ && a == "bind" && p == dp && ++n == nth { printf "%d\n", t * 1000000; exit }
@@ -238,6 +260,7 @@ emul_bind_us() {
 # emul_add_us: udevadm monitor's stamp of the client's add uevent
 # (CLOCK_MONOTONIC, µs); for a client no driver binds.
 emul_add_us() {
+	emul_monitor_sync
 	awk -v dp="$EMUL_DEVPATH" '
 		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t)
 			if ($2 == "add" && $3 == dp) { printf "%d\n", t * 1000000; exit } }

@@ -42,6 +42,7 @@ sld_events_wait() {
 
 # emul_add_us: udevadm monitor's stamp of the client's first add uevent (µs).
 sld_add_us() {
+	emul_monitor_sync
 	awk -v dp="$EMUL_DEVPATH" '
 		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t)
 			if ($2 == "add" && $3 == dp) { printf "%d\n", t * 1000000; exit } }
