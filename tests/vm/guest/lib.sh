@@ -160,16 +160,39 @@ vm_event_has() { grep -q "^$2=" "$(vm_event_path "$1")"; }
 VM_MONITOR_LOG=/run/vm-monitor.log
 
 # vm_monitor_start [SUBSYSTEM]: record kernel uevents with their properties.
+# The monitor receives events once its netlink socket is bound to the
+# kernel's uevent group: wait for that socket in /proc/net/netlink rather
+# than for a time (under load it took more than the 0.3 s once given it,
+# and the first event of a scenario went unrecorded).
 vm_monitor_start() {
 	udevadm monitor --kernel --property ${1:+--subsystem-match="$1"} \
 		>"$VM_MONITOR_LOG" 2>&1 &
 	vm_monitor_pid=$!
-	sleep 0.3 # it needs ~0.2 s before it receives events
+	vm_wait 30 "udevadm monitor's uevent socket" vm_monitor_bound
 }
 
+# vm_monitor_rmem: the bytes of uevents queued on the monitor's socket, not
+# yet read (/proc/net/netlink: Eth 15 is NETLINK_KOBJECT_UEVENT, Groups
+# not 0 once bound to the kernel's group, Rmem the receive queue, Inode the
+# socket's, matched against the monitor's open sockets).  Fails while it
+# has no such socket.
+vm_monitor_rmem() {
+	[ -n "${vm_monitor_pid:-}" ] || return 1
+	_mr_inodes=" $(ls -l "/proc/$vm_monitor_pid/fd" 2>/dev/null |
+		sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
+	awk -v inodes="$_mr_inodes" '
+		$2 == 15 && $4 != "00000000" && index(inodes, " " $10 " ") { print $5; f = 1; exit }
+		END { exit !f }' /proc/net/netlink
+}
+vm_monitor_bound() { vm_monitor_rmem >/dev/null; }
+vm_monitor_drained() { [ "$(vm_monitor_rmem)" = 0 ]; }
+
+# vm_monitor_stop: once the monitor has read every uevent queued for it (the
+# kernel queues a uevent on every listener before the write that caused it
+# returns), end it; it writes what it read as it exits.
 vm_monitor_stop() {
 	[ -n "${vm_monitor_pid:-}" ] || return 0
-	sleep 0.1 # let it write the last event
+	vm_wait 30 "udevadm monitor to read its queue" vm_monitor_drained
 	kill "$vm_monitor_pid" 2>/dev/null
 	wait "$vm_monitor_pid" 2>/dev/null
 	vm_monitor_pid=""
