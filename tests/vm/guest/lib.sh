@@ -178,8 +178,9 @@ vm_monitor_start() {
 # has no such socket.
 vm_monitor_rmem() {
 	[ -n "${vm_monitor_pid:-}" ] || return 1
-	_mr_inodes=" $(ls -l "/proc/$vm_monitor_pid/fd" 2>/dev/null |
-		sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
+	_mr_inodes=" $(for _mr_fd in "/proc/$vm_monitor_pid/fd"/*; do
+		readlink "$_mr_fd" 2>/dev/null
+	done | sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
 	awk -v inodes="$_mr_inodes" '
 		$2 == 15 && $4 != "00000000" && index(inodes, " " $10 " ") { print $5; f = 1; exit }
 		END { exit !f }' /proc/net/netlink
