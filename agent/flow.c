@@ -439,11 +439,12 @@ static int step_bus(struct run *r)
 
 /*
  * The chip's state: over the bus, or what the bound driver shows.  A
- * driver creates its attributes in its probe, after the driver core made
- * the driver link: the kernel's bind write returns after the probe, but a
- * bind touchfw did not make (or a driver core that answers at once) can
- * leave the link visible before the attributes, so a missing one is
- * looked for again for a moment.
+ * driver creates its attributes in its probe or right after it, and the
+ * driver core made the driver link before: the kernel's bind write returns
+ * after the probe, but a bind touchfw did not make (or a driver core that
+ * answers at once) can leave the link visible before the attributes, so a
+ * missing one is looked for again while the link stays -- and a link that
+ * goes meanwhile was a probe that failed: the device is unbound.
  */
 int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
 {
@@ -452,8 +453,25 @@ int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
 	uint64_t end = tf_now_ms() + TF_BIND_TIMEOUT_MS;
 	int rc;
 
-	if (!r->via_driver)
+	if (!r->via_driver) {
+		char drv[sizeof(r->c.dev.driver)];
+
+		tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
+		rc = r->ops->detect(&r->c, st, err);
+		if (rc >= 0 || !drv[0])
+			return rc;
+		/* The link exists during a probe, also one that then fails
+		 * (a run started by the add can see it): a link gone by now
+		 * was no bound driver, so the device is judged again as it
+		 * is, once a probe in progress has ended. */
+		tf_device_refresh(&r->c.dev);
+		if (!strcmp(drv, r->c.dev.driver))
+			return rc;
+		rlog(r, TF_LOG_INFO, "%s; judging the device again", err->msg);
+		settle_driver_link(r);
+		tf_err_clear(err);
 		return r->ops->detect(&r->c, st, err);
+	}
 	for (;;) {
 		tf_device_refresh(&r->c.dev);
 		tf_err_clear(err);

@@ -352,8 +352,10 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 /*
  * The bound driver's attribute @name (c->dev.syspath/@name) into @buf,
  * trailing newline and blanks cut (driver-attr.c).  One missing or empty
- * is read again for up to @wait_ms: a driver may add its attributes last
- * in its probe.  0, or -EIO naming the attribute.
+ * is read again for up to @wait_ms while the driver link stays: a driver's
+ * attributes come at the end of its probe or after it, and the link exists
+ * during the probe.  0; -EIO naming the attribute; -ENODEV when the link
+ * went away (or to another driver) meanwhile: the probe failed.
  */
 int tf_driver_attr_wait(const struct tf_ctx *c, const char *name, char *buf, size_t size,
 			unsigned wait_ms, struct tf_err *err);

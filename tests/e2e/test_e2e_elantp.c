@@ -443,6 +443,52 @@ static void test_add_of_a_touchpad_in_iap_starts_its_recovery(void **state)
 	assert_recovered();
 }
 
+/*
+ * As Linux 6.12 showed it (kmod-touchfw-elan): the run the add started
+ * looked at the touchpad while elan_i2c's probe of it, which fails on a
+ * touchpad in IAP, was still running, so the driver link was there; then
+ * the probe failed and took the link away.  A run that took the link for a
+ * bound driver waited for product_id and gave up ("has no readable
+ * attribute"), leaving the touchpad in IAP.  The emulated driver core
+ * shows the link during the probe and holds the probe until the run has
+ * said it saw elan_i2c; then the probe fails.
+ */
+static bool run_log_has(const char *text)
+{
+	char *log = e2e_state_file(&E, DEV ".log");
+	bool has = log && strstr(log, text);
+
+	free(log);
+	return has;
+}
+
+static void test_add_seen_during_a_probe_that_fails_still_recovers(void **state)
+{
+	char *log = NULL;
+
+	(void)state;
+	start_he("touchfw,emul-elantp-iap", 0, NULL, "");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	assert_int_equal(emub_hold_probe(E.eb, "touchpad", true), 0);
+	assert_int_equal(emub_replug(E.eb, "touchpad"), 0);
+	e2e_wait_until(run_log_has("driver elan_i2c"), 0, 60000,
+		       "the run to see the probe's driver link");
+	assert_int_equal(emub_hold_probe(E.eb, "touchpad", false), 0);
+	/* bounded poll; the check below names what the run said */
+	for (long long end = e2e_now_ms() + 60000;
+	     !emub_dev_bound(E.eb, "touchpad") && e2e_now_ms() < end;)
+		usleep(1000);
+	log = e2e_state_file(&E, DEV ".log");
+	if (!emub_dev_bound(E.eb, "touchpad"))
+		fail_msg("not recovered; the run said:\n%s", log ? log : "(nothing)");
+	assert_non_null(log);
+	assert_non_null(strstr(log, "driver elan_i2c let go of the device while its attribute "
+				    "product_id was awaited"));
+	assert_non_null(strstr(log, "IAP mode at 0x15"));
+	free(log);
+	assert_recovered();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +518,8 @@ int main(void)
 			test_power_loss_midway_leaves_iap_and_a_rerun_recovers, teardown),
 		cmocka_unit_test_teardown(test_add_of_a_touchpad_in_iap_starts_its_recovery,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_add_seen_during_a_probe_that_fails_still_recovers, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

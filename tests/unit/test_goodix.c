@@ -569,6 +569,11 @@ static void test_uevents_of_goodix_devices_are_ours(void **state)
 			"MODALIAS=i2c:GDIX1001:00", NULL };
 	char *other[] = { "ACTION=add", "DEVPATH=/devices/x/1-005d",
 			  "MODALIAS=of:NtouchscreenT(null)Cgoodix,gt9916", NULL };
+	/* Linux 6.12's goodix_acpi_match adds GDIX1003 and GDX9110. */
+	char *acpi_612[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-GDIX1003:00",
+			     "MODALIAS=acpi:GDIX1003:", NULL };
+	char *acpi_9110[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-GDX9110:00",
+			      "MODALIAS=acpi:GDX9110:", NULL };
 	struct tf_uevent ev;
 
 	(void)state;
@@ -582,6 +587,12 @@ static void test_uevents_of_goodix_devices_are_ours(void **state)
 	assert_int_equal(tf_uevent_parse(acpi, &ev), 0);
 	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
 	assert_int_equal(tf_uevent_parse(i2c, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
+	assert_int_equal(tf_uevent_parse(acpi_612, &ev), 0);
+	assert_non_null(tf_family_ids_by_uevent(&ev));
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
+	assert_int_equal(tf_uevent_parse(acpi_9110, &ev), 0);
+	assert_non_null(tf_family_ids_by_uevent(&ev));
 	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "goodix");
 	/* Berlin (goodix_berlin_*) is another driver, not goodix_ts: the
 	 * berlin family's. */

@@ -4,17 +4,23 @@
 # Makefile: Debian's kernel, the host's udev and systemd in an initramfs,
 # one boot per scenario.
 #
-#   make check-vm                     every scenario
+#   make check-vm                     the default set: each scenario under
+#                                     the kernels its "# vm-kernels:" names
+#   make check-vm KERNEL=6.12         every scenario under one kernel
+#                                     (tests/vm/kernels/6.12)
+#   make check-vm-matrix              every scenario under every kernel
+#   make check-vm-rest                the matrix less the default set (CI
+#                                     runs it after make check)
 #   make check-vm SCENARIO=uevents    one (or a space-separated list)
-#   make vm-kernel                    fetch and unpack the kernel only
-#   make vm-headers                   install the matching linux-headers
+#   make vm-kernel [KERNEL=...]       fetch and unpack the kernel only
+#   make vm-headers [KERNEL=...]      install the matching linux-headers
 
 VM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 DEB_VM := $(strip $(shell sed 's/\#.*//' $(VM_MK_DIR)/debian-packages))
 VM_CHECKS := $(VM_MK_DIR)/check-vm
 
-.PHONY: check-vm check-vm-run vm-kernel vm-headers
+.PHONY: check-vm check-vm-run check-vm-matrix check-vm-rest vm-kernel vm-headers
 
 # The kmod-* scenarios put touchfw, its generated udev rules and unit, its
 # demo firmware DB and board profiles into the image (DB_OUTPUTS and
@@ -23,15 +29,20 @@ VM_CHECKS := $(VM_MK_DIR)/check-vm
 # (see deps-check in the Makefile).
 check-vm: deps-check
 	@$(MAKE) --no-print-directory check-vm-run
+check-vm-matrix: deps-check
+	@$(MAKE) --no-print-directory check-vm-run VM_MATRIX=1
+check-vm-rest: deps-check
+	@$(MAKE) --no-print-directory check-vm-run VM_MATRIX=rest
 check-vm-run: $(PROGRAMS) $(B)/tests/vm/evdev-query $(B)/tests/vm/spidev-xfer
 	@$(MAKE) --no-print-directory $(DB_OUTPUTS) $(INSTALL_DATA)
-	@B=$(B) SCENARIO="$(SCENARIO)" $(VM_MK_DIR)/check-vm
+	@B=$(B) SCENARIO="$(SCENARIO)" KERNEL="$(KERNEL)" VM_MATRIX="$(VM_MATRIX)" \
+		$(VM_MK_DIR)/check-vm
 
 vm-kernel:
-	@B=$(B) $(VM_MK_DIR)/fetch-kernel
+	@B=$(B) KERNEL="$(KERNEL)" $(VM_MK_DIR)/fetch-kernel
 
 vm-headers:
-	@B=$(B) $(VM_MK_DIR)/build-module --headers
+	@B=$(B) KERNEL="$(KERNEL)" $(VM_MK_DIR)/build-module --headers
 
 # A guest tool (the image has no evtest): axis ranges and events of an
 # evdev node, for the kmod-goodix-* scenarios (# vm-image: --bin @B@/...).

@@ -31,7 +31,9 @@ struct elantp_run {
 	uint16_t sum;
 };
 
-#define ELANTP_ATTR_WAIT_MS 2000
+/* elan_i2c's attributes (dev_groups) come after its probe, which may take
+ * seconds: waited for as long as a probe may take while the link stays. */
+#define ELANTP_ATTR_WAIT_MS TF_BIND_TIMEOUT_MS
 
 /* elan_i2c_i2c.c's registers and values for IAP. */
 #define ETP_STAND 0x0005	 /* ETP_I2C_STAND_CMD */
@@ -49,7 +51,7 @@ struct elantp_run {
 #define ETP_REPORT_LEN 34 /* ETP_I2C_REPORT_LEN */
 #define ETP_INF_LENGTH 2  /* ETP_I2C_INF_LENGTH */
 
-/* The attribute group comes last in probe: wait for it a moment. */
+/* The attribute group comes after the probe (see above). */
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
 	return tf_driver_attr_wait(c, name, buf, size, ELANTP_ATTR_WAIT_MS, err);

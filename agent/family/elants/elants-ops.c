@@ -27,11 +27,14 @@
 #include "fs.h"
 
 /*
- * elants_i2c_probe adds its attribute group last, after the input device
- * is registered: right after a bind, user space may see the input device
- * before the attributes.  A missing one is waited for that long.
+ * elants_i2c adds its attribute group after the input device is
+ * registered: last in its probe (Linux 6.1), or through dev_groups after
+ * the probe returned (6.12).  A run started by the add, or right after a
+ * bind, may see the link and the input device before the attributes: a
+ * missing one is waited for as long as a probe may take while the driver
+ * link stays (tf_driver_attr_wait).
  */
-#define ELANTS_ATTR_WAIT_MS 2000
+#define ELANTS_ATTR_WAIT_MS TF_BIND_TIMEOUT_MS
 
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {

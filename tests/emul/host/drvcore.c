@@ -7,7 +7,11 @@
  *           (driver_sysfs_add) BEFORE probe, so the link exists during a
  *           probe that then fails; probe; the driver's attributes; then the
  *           bind uevent (driver_bound).  A failed probe removes the links
- *           and sends nothing.
+ *           and sends nothing.  A probe the kernel starts itself (the
+ *           device added: emub_replug) shows the links while it runs, and
+ *           can be held there (emub_hold_probe) so that a run started by
+ *           the add sees them; a bind written to sysfs shows them with
+ *           its success (see do_bind).
  *   unbind: links removed first (driver_sysfs_remove), then the driver's
  *           remove(), devres release (IRQ, GPIOs), then the unbind uevent
  *           with DRIVER gone and MODALIAS zapped (lib/kobject_uevent.c).
@@ -182,8 +186,9 @@ static void driver_links(struct emub_dev *d, bool add)
 	g_free(back);
 }
 
-/* really_probe() */
-static int do_bind(struct emub_dev *d)
+/* really_probe(); @autoprobe: started by the kernel (device_add ->
+ * bus_probe_device), nobody waits on a sysfs write for it */
+static int do_bind(struct emub_dev *d, bool autoprobe)
 {
 	struct emub *eb = d->eb;
 	int r;
@@ -207,9 +212,17 @@ static int do_bind(struct emub_dev *d)
 	 * after the probe, so the writer never sees them for a failed one.
 	 * Here the write returns at once, so they come with the probe's
 	 * success: a writer that waits for the link (touchfw) must not take
-	 * a probe in progress, which may yet fail, for a bound driver. */
+	 * a probe in progress, which may yet fail, for a bound driver.  A
+	 * probe nobody wrote for (the device's add) has them while it runs,
+	 * as on a kernel, where anyone may look meanwhile. */
 	d->probing = true;
+	if (autoprobe)
+		driver_links(d, true);
 	emub_dev_update_uevent_file(d);
+	while (autoprobe && d->probe_hold && !eb->stopping) {
+		emub_dev_log(d, "probe held (emub_hold_probe), the driver link shown");
+		g_cond_wait(&d->idle_cond, &eb->lock);
+	}
 	g_mutex_unlock(&eb->lock);
 
 	r = d->drv->probe(d);
@@ -217,6 +230,8 @@ static int do_bind(struct emub_dev *d)
 	g_mutex_lock(&eb->lock);
 	d->probing = false;
 	if (r) {
+		if (autoprobe)
+			driver_links(d, false);
 		emub_dev_update_uevent_file(d);
 		g_mutex_unlock(&eb->lock);
 		drv_devres_release(d);
@@ -224,7 +239,8 @@ static int do_bind(struct emub_dev *d)
 		return r;
 	}
 	d->bound = true;
-	driver_links(d, true);
+	if (!autoprobe)
+		driver_links(d, true);
 	emub_dev_update_uevent_file(d);
 	g_mutex_unlock(&eb->lock);
 	send_dev_uevent(d, "bind");
@@ -292,8 +308,8 @@ static int do_replug(struct emub_dev *d)
 	g_mutex_unlock(&eb->lock);
 	emub_uevent_send(eb, "add", d->devpath, "i2c", env);
 	g_ptr_array_free(env, TRUE);
-	emub_dev_queue(d, EMUB_JOB_BIND, NULL, NULL, 0, 0, d->chip->desc->probe_delay_ms, false,
-		       NULL);
+	emub_dev_queue(d, EMUB_JOB_BIND, NULL, NULL, 0, EMUB_BIND_AUTOPROBE,
+		       d->chip->desc->probe_delay_ms, false, NULL);
 	return 0;
 }
 
@@ -354,7 +370,7 @@ static gpointer worker_main(gpointer data)
 		}
 		switch (j->kind) {
 		case EMUB_JOB_BIND:
-			res = do_bind(d);
+			res = do_bind(d, j->what == EMUB_BIND_AUTOPROBE);
 			break;
 		case EMUB_JOB_UNBIND:
 			res = do_unbind(d);

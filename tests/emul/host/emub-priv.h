@@ -203,6 +203,10 @@ enum emub_job_kind {
 	EMUB_JOB_QUIT,
 };
 
+/* EMUB_JOB_BIND's what: a probe the kernel starts itself (device added),
+ * not a sysfs bind write (0) */
+#define EMUB_BIND_AUTOPROBE 1
+
 struct emub_job {
 	enum emub_job_kind kind;
 	char *attr;
@@ -230,7 +234,8 @@ struct emub_dev {
 	/* driver core state, under eb->lock */
 	bool bound;
 	bool probing;
-	bool stuck; /* a modelled oops left the driver wedged */
+	bool probe_hold; /* emub_hold_probe: autoprobes wait on idle_cond */
+	bool stuck;	 /* a modelled oops left the driver wedged */
 	/* An attribute's store is running (worker), and an unbind asked
 	 * meanwhile already removed the driver link: __device_release_driver
 	 * calls driver_sysfs_remove() before the driver's remove, which then

@@ -277,6 +277,9 @@ void emub_free(struct emub *eb)
 	g_mutex_lock(&eb->lock);
 	eb->stopping = true;
 	g_cond_broadcast(&eb->gpio_cond);
+	for (int i = 0; eb->started && i < eb->nchips; i++)
+		if (eb->chips[i].dev)
+			g_cond_broadcast(&eb->chips[i].dev->idle_cond); /* held probes */
 	g_mutex_unlock(&eb->lock);
 	emub_serve_stop(eb); /* what was asked of the bus nodes is done */
 	if (eb->started) {
@@ -861,6 +864,20 @@ int emub_replug(struct emub *eb, const char *dev)
 	emub_settle(eb);
 	emub_dev_queue(c->dev, EMUB_JOB_REPLUG, NULL, NULL, 0, 0, 0, true, &res);
 	return res;
+}
+
+int emub_hold_probe(struct emub *eb, const char *dev, bool hold)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+
+	if (!c || !c->dev || !c->dev->drv)
+		return -ENODEV;
+	g_mutex_lock(&eb->lock);
+	c->dev->probe_hold = hold;
+	if (!hold)
+		g_cond_broadcast(&c->dev->idle_cond);
+	g_mutex_unlock(&eb->lock);
+	return 0;
 }
 
 int emub_wait_idle(struct emub *eb, const char *dev, int timeout_ms)

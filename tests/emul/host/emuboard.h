@@ -159,6 +159,14 @@ int emub_uevent(struct emub *eb, const char *dev, const char *action);
  */
 int emub_replug(struct emub *eb, const char *dev);
 /*
+ * @hold true: a probe the kernel starts itself (after emub_replug's add)
+ * stops after the driver link is made, as a slow probe would, until this
+ * is called with @hold false -- the link is there while the probe runs,
+ * so a run started by the add sees a driver that may yet fail its probe.
+ * Probes of sysfs bind writes are not held.
+ */
+int emub_hold_probe(struct emub *eb, const char *dev, bool hold);
+/*
  * Handle every sysfs write (bind, unbind, update_fw, uevent, firmware path)
  * that its writer has closed so far.  emub_wait_idle() does this first.
  */

@@ -194,6 +194,10 @@ vm_netlink_drained() {
 }
 
 # vm_monitor_start [SUBSYSTEM]: record kernel uevents with their properties.
+# The monitor receives events once its netlink socket is bound to the
+# kernel's uevent group: wait for that socket in /proc/net/netlink rather
+# than for a time (under load it took more than the 0.3 s once given it,
+# and the first event of a scenario went unrecorded).
 vm_monitor_start() {
 	udevadm monitor --kernel --property ${1:+--subsystem-match="$1"} \
 		>"$VM_MONITOR_LOG" 2>&1 &

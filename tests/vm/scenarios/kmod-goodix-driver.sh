@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernels: 6.1 6.12
 # vm-build-module: goodix-emul
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/goodix-emul/guest.sh:/vm/goodix-emul.sh
@@ -38,6 +39,7 @@
 . /vm/goodix-emul.sh
 
 vm_require "modules and debugfs" emul_setup
+emul_fw_debug_on
 fwdir=/run/gfw
 mkdir -p "$fwdir"
 printf %s "$fwdir" >/sys/module/firmware_class/parameters/path
@@ -214,8 +216,9 @@ t_done=$(vm_now_us)
 vm_log "result: $(emul_result)"
 vm_check "result ok through the driver's config file, 65 -> 72" eval \
 	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = driver-config ]'
-vm_check "the driver loaded the goodix_911_cfg.bin touchfw staged" \
-	emul_dmesg_has "Goodix-TS $EMUL_DEV: firmware: direct-loading firmware goodix_911_cfg.bin"
+vm_check "the driver loaded the goodix_911_cfg.bin touchfw staged (the DB's bytes)" \
+	emul_fw_loaded "Goodix-TS $EMUL_DEV" goodix_911_cfg.bin \
+	"$TOUCHFW_STATE/firmware/goodix_911_cfg.bin" /usr/local/share/touchfw/firmware-db/goodix/gt911-cfg-72.bin
 vm_check "the chip applied the DB's configuration (version 0x48, 1024x600), once" new_cfg_ok
 vm_check "the input device's maxima are 1023 and 599" axes_ok
 vm_check "touchfw verified the input device the driver registered ($(emul_event))" eval \

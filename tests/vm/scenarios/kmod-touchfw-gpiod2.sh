@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernels: 6.12
 # vm-build-module: mxt-emul
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh

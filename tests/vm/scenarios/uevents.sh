@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernels: 6.1 6.12
 #
 # "uevents" (busybox init): the real kernel's driver-core events for an i2c
 # client reach a real systemd-udevd and its RUN programs as touchfw expects:

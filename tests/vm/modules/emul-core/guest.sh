@@ -108,6 +108,29 @@ emul_dmesg() {
 }
 emul_dmesg_has() { emul_dmesg | grep -q -- "$1"; }
 
+# The firmware loader's own account of a file it gave a driver.  Debian's
+# 6.1 says "firmware: direct-loading firmware NAME" at info level (a Debian
+# patch); 6.12 says which file it read ("Loading firmware from PATH") and
+# its sha256 ("Loaded FW: NAME, sha256: ...") at debug level only: call
+# emul_fw_debug_on first (dynamic debug of the loader; without
+# CONFIG_DYNAMIC_DEBUG the control file is missing and nothing changes).
+emul_fw_debug_on() {
+	echo 'file drivers/base/firmware_loader/main.c +p' \
+		>/proc/dynamic_debug/control 2>/dev/null || true
+}
+# emul_fw_loaded DRIVER-AND-DEV NAME PATH [SAME-BYTES-FILE]: the loader
+# gave the device NAME read from PATH (6.12: that path, and, with a file
+# given, those bytes: the sha256 it logged; 6.1 names only NAME).
+emul_fw_loaded() {
+	if emul_dmesg_has "$1: firmware: direct-loading firmware $2\$"; then
+		vm_log "loader (6.1 form): $1 direct-loading $2"
+		return 0
+	fi
+	emul_dmesg_has "$1: Loading firmware from $3\$" || return 1
+	[ -n "${4:-}" ] || return 0
+	emul_dmesg_has "$1: Loaded FW: $2, sha256: $(sha256sum "$4" | cut -d' ' -f1)\$"
+}
+
 # Kernel uevents of i2c and input devices, stamped by udevadm monitor
 # (CLOCK_MONOTONIC when received, the same moment as udevd).
 emul_monitor_start() {
