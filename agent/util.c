@@ -228,3 +228,20 @@ const char *tf_time_str(uint64_t t, char *buf, size_t size)
 		tf_snprintf(buf, size, "an unknown time");
 	return buf;
 }
+
+int tf_strcpy_fit(char *dst, size_t size, const char *src)
+{
+	size_t i;
+
+	if (!size)
+		return -ENAMETOOLONG;
+	for (i = 0; src[i]; i++) {
+		if (i + 1 >= size) {
+			dst[i] = '\0';
+			return -ENAMETOOLONG;
+		}
+		dst[i] = src[i];
+	}
+	dst[i] = '\0';
+	return 0;
+}
