@@ -204,13 +204,15 @@ static void bench_handle_event(const char *heconf)
 	it = instructions(t_argv, env_unbind);
 	printf("1. udev fast path: touchfw handle-event, whole process, as a ratio to /bin/true\n"
 	       "   (wall: median of %d, interleaved, /bin/true %.2f ms; instructions: callgrind,\n"
-	       "   /bin/true %.0f):\n",
+	       "   /bin/true %.0f, each event's ratio to /bin/true run with its environment,\n"
+	       "   as tests/system/check-fast-path counts them):\n",
 	       RUNS, mt * 1e3, it);
 	for (k = 0; k < 3; k++) {
-		double ik = it > 0 ? instructions(he_argv, envs[k]) : 0;
+		double tk = it > 0 ? instructions(t_argv, envs[k]) : 0;
+		double ik = tk > 0 ? instructions(he_argv, envs[k]) : 0;
 
-		printf("   %-44s wall %5.2f x (goal <= 1.10)  instructions %5.2f x\n", names[k],
-		       median(w[k], RUNS) / mt, it > 0 ? ik / it : 0.0);
+		printf("   %-44s wall %5.2f x (goal <= 1.10)  instructions %5.3f x (goal <= 1.10)\n",
+		       names[k], median(w[k], RUNS) / mt, tk > 0 ? ik / tk : 0.0);
 	}
 	printf("   %-44s wall %5.2f x (what the split saves)\n",
 	       "for comparison, touchfw-agent --version", median(a, RUNS) / mt);
