@@ -83,9 +83,8 @@ int tf_opt_next(struct tf_optscan *s, const struct tf_optdef *defs, const char *
 
 /*
  * The global options, read: TF_CLI_CONTINUE with the command in @cli, or
- * what else the line asks for, printing nothing (the front end hands all
- * of those to the agent, so that it links no help text).  The settings
- * file comes from --config only: the agent's main() adds $TOUCHFW_CONFIG
+ * what else the line asks for, printing nothing.  The settings file comes
+ * from --config only: the agent's main() adds $TOUCHFW_CONFIG
  * (handle-event never takes it).
  */
 #define TF_CLI_HELP (-10)

@@ -33,6 +33,7 @@ int main(int argc, char **argv, char **envp)
 {
 	struct tf_cli cli;
 	const char *agent;
+	int r;
 
 	/* $TOUCHFW_LOG_LEVEL: handle-event takes it in its one pass over
 	 * the environment; the agent reads it itself */
@@ -40,12 +41,12 @@ int main(int argc, char **argv, char **envp)
 	/* handle-event leaves nothing in stdio buffers (its log lines are
 	 * write(2)s, its usage text is flushed): libc's exit handlers would
 	 * only add to the cost of every event. */
-	if (tf_cli_scan_global(argc, argv, envp, &cli) == TF_CLI_CONTINUE &&
-	    tf_streq(cli.command, "handle-event"))
+	r = tf_cli_parse_global(argc, argv, envp, &cli);
+	if (r != TF_CLI_CONTINUE)
+		return r;
+	if (tf_streq(cli.command, "handle-event"))
 		_exit(tf_cmd_handle_event(&cli));
 
-	/* Everything else, --help and bad options included, is the agent's
-	 * (it reads the same command line the same way). */
 	agent = tf_agent_path();
 	execv(agent, argv);
 	fprintf(stderr, "touchfw: can not run the agent %s: %s\n", agent, strerror(errno));
