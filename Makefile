@@ -82,6 +82,14 @@ INSTALL_EXAMPLES ?= 0
 pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
 
+# libgpiod 1.6 (Debian 12, Ubuntu 22.04) and 2.x (Debian 13, Ubuntu 24.04,
+# Fedora, Yocto, Buildroot) have different APIs: the agent compiles one
+# backend, agent/gpio-gpiod1.c or agent/gpio-gpiod2.c, as pkg-config's
+# libgpiod version says (PKG_CONFIG_PATH picks another libgpiod: make
+# gpiod2 below).  TF_RPATH adds a run path to the binaries, for a library
+# outside the loader's paths.
+GPIOD_VERSION := $(shell $(PKG_CONFIG) --modversion libgpiod 2>/dev/null)
+GPIOD_MAJOR := $(if $(filter 0.% 1.%,$(GPIOD_VERSION)),1,$(if $(GPIOD_VERSION),2,1))
 # libi2c and libfdt ship no .pc file on Debian 12.
 AGENT_LIBS := $(call pc_libs,libudev,-ludev) $(call pc_libs,libgpiod,-lgpiod) \
 	$(call pc_libs,libsodium,-lsodium) $(call pc_libs,inih,-linih) \
@@ -130,6 +138,8 @@ TF_CFLAGS += -fsanitize=fuzzer-no-link
 endif
 endif
 
+TF_LDFLAGS += $(if $(TF_RPATH),-Wl$(comma)-rpath$(comma)$(TF_RPATH))
+
 ALL_CFLAGS = $(TF_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(TF_LDFLAGS) $(LDFLAGS)
 
@@ -142,13 +152,25 @@ FRONT_MAIN := agent/main.c
 AGENT_MAIN := agent/agent-main.c
 # agent/family/ holds the controller families, one folder each
 # (doc/families.md): a new family needs no Makefile edit.
-LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN),\
+LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN) \
+	$(if $(filter 1,$(GPIOD_MAJOR)),agent/gpio-gpiod2.c,agent/gpio-gpiod1.c),\
 	$(wildcard agent/*.c agent/family/*.c agent/family/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 
-MODEL_SRCS := $(wildcard tests/emul/model/*.c)
+# tests/emul/family/<name>/ holds one family's emulation (tests/emul/README.md):
+# its freestanding chip models in model/, its host glue and driver models
+# beside them, its fwgen generators (fwgen.c) and demo DB entries (db.mk).
+EMUL_FAMILY_DIRS := $(patsubst %/,%,$(wildcard tests/emul/family/*/))
+MODEL_SRCS := $(wildcard tests/emul/model/*.c $(addsuffix /model/*.c,$(EMUL_FAMILY_DIRS)))
+MODEL_HDRS := $(wildcard tests/emul/model/*.h $(addsuffix /model/*.h,$(EMUL_FAMILY_DIRS)))
 MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/%.o)
-EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c)
+MODEL_INC := -Itests/emul/model $(addprefix -I,$(addsuffix /model,$(EMUL_FAMILY_DIRS)))
+EMUL_INC := $(MODEL_INC) -Itests/emul -Itests/emul/host -Itests/emul/family \
+	$(addprefix -I,$(EMUL_FAMILY_DIRS))
+# fwgen's commands: each family's fwgen.c (tests/emul/fwgen.h)
+FWGEN_FAMILY_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard $(addsuffix /fwgen.c,$(EMUL_FAMILY_DIRS))))
+EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c) tests/emul/family/registry.c \
+	$(filter-out %/fwgen.c,$(wildcard $(addsuffix /*.c,$(EMUL_FAMILY_DIRS))))
 EMUL_LIB_OBJS := $(EMUL_LIB_SRCS:%.c=$(B)/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/test_*.c))
@@ -199,17 +221,24 @@ $(B)/tests/emul/model/%.o: tests/emul/model/%.c
 	$(q) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# Tests that call libgpiod themselves use the API of TF_GPIOD_MAJOR's.
+$(B)/tests/emul/family/%.o: tests/emul/family/%.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(EMUL_INC) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
-		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(EMUL_INC) -Itests \
+		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -DTF_GPIOD_MAJOR=$(GPIOD_MAJOR) \
+		-MMD -MP -c -o $@ $<
 
 # emub.c puts the shim into the board's LD_PRELOAD by its absolute path.
 $(B)/tests/emul/host/emub.o: EMUL_CFLAGS = -DEMUB_GPIOD_PRELOAD=\"$(abspath $(GPIOD_PRELOAD))\"
 
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+	$(CC) $(ALL_CFLAGS) $(EMUL_INC) -Itests \
 		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/libtouchfw.a: $(LIB_OBJS)
@@ -243,26 +272,9 @@ $(B)/boards/%.dtb: boards/%.dts
 	$(Q)$(DTC) -q -I dts -O dtb -o $@ $<
 
 # ---------------------------------------------------------------- emulator
-$(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
+$(B)/fwgen: $(B)/tests/emul/fwgen.o $(FWGEN_FAMILY_OBJS) $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
-
-# Goodix Berlin fixtures for the emulated GT9916 (tests/emul/boards/berlin-*):
-# a firmware file in the container fwupdate.c parses (ISP, application,
-# config subsystems) and its config alone in the updater's text form.
-# Deterministic, so tests and a manifest can carry fixed hashes.
-BERLIN_FIXTURES := $(B)/fixtures/berlin/gt9916-9916-01000002.bin \
-	$(B)/fixtures/berlin/gt9916-cfg-22.cfg
-
-$(B)/fixtures/berlin/gt9916-9916-01000002.bin: $(B)/fwgen
-	@mkdir -p $(@D)
-	$(q) FWGEN $@
-	$(Q)$(B)/fwgen berlin-fw --chip gt9916 --id 9916 --version 01000002 --size 65536 \
-		--config-id 0x22 -o $@
-$(B)/fixtures/berlin/gt9916-cfg-22.cfg: $(B)/fwgen
-	@mkdir -p $(@D)
-	$(q) FWGEN $@
-	$(Q)$(B)/fwgen berlin-cfg --config-id 0x22 --enc -o $@
 
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
@@ -270,13 +282,14 @@ $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 
 # The shim is loaded into every program run on the board, sanitized or not
 # (i2c-tools, gpioinfo, the shells of the tests), so it is built without
-# the sanitizer flags; it reaches libgpiod and libc by dlsym(RTLD_NEXT).
+# the sanitizer flags; it serves the kernel's GPIO uAPI beneath any
+# libgpiod and reaches umockdev and libc by dlsym(RTLD_NEXT).
 # Its exec part (tests/emul/exec-preload.c) maps the agent's installed
 # path to this build's, so it follows the install paths (paths.stamp).
 $(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/paths.stamp
 	@mkdir -p $(@D)
 	$(q) CCLD $@
-	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(call pc_cflags,libgpiod) $(CFLAGS) \
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
 		-DEMUB_AGENT=\"$(abspath $(B))/touchfw-agent\" \
 		-DEMUB_INSTALLED_AGENT=\"$(PKGLIBEXECDIR)/touchfw-agent\" \
 		-fPIC -shared $(LDFLAGS) -o $@ $(filter %.c,$^) -ldl -lpthread
@@ -285,11 +298,11 @@ $(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/path
 # test kernel module can compile the same sources: build them that way and
 # insist that nothing outside the models is referenced.
 check-freestanding: $(B)/freestanding.ok
-$(B)/freestanding.ok: $(MODEL_SRCS) $(wildcard tests/emul/model/*.h)
-	@mkdir -p $(B)/freestanding
+$(B)/freestanding.ok: $(MODEL_SRCS) $(MODEL_HDRS)
+	@rm -rf $(B)/freestanding && mkdir -p $(B)/freestanding
 	@set -e; for f in $(MODEL_SRCS); do \
 		o=$(B)/freestanding/$$(basename $$f .c).o; \
-		$(CC) -std=gnu11 $(WARN) -ffreestanding -nostdlib -fno-builtin \
+		$(CC) -std=gnu11 $(WARN) $(MODEL_INC) -ffreestanding -nostdlib -fno-builtin \
 			-fno-stack-protector -O2 -c -o $$o $$f; \
 	done
 	@$(CC) -r -nostdlib -o $(B)/freestanding-all.o $(B)/freestanding/*.o
@@ -327,11 +340,13 @@ $(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
 fuzz: $(FUZZ_BINS)
 	@FUZZ_JOBS=$(FUZZ_JOBS) tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
-TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
+TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(EMUL_FIXTURES)
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
-	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
+	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) \
+		$(if $(GPIOD2_CHECK),$(addprefix $(GPIOD2_B)/,$(GPIOD2_RUN))) \
+		$(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
 # The checks build with one job per CPU unless make was given -j (CI runs a
 # plain `make check`); tests/run-tests then runs TEST_JOBS programs at once.
@@ -449,7 +464,8 @@ deps-check:
 # instead of installing a touchfw that looks for its agent and settings
 # under /usr/local.
 PATHS_STAMP := $(B)/paths.stamp
-PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR)
+# The libgpiod built against is part of it: another one rebuilds.
+PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR) libgpiod=$(GPIOD_VERSION) $(call pc_cflags,libgpiod)
 $(PATHS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(PATHS_NOW)' | cmp -s - $@ || printf '%s\n' '$(PATHS_NOW)' >$@
@@ -561,7 +577,13 @@ uninstall:
 # is left out) in $(B)/deb/touchfw-$(VERSION), so that
 # dpkg-buildpackage's outputs (.deb, .dsc, .tar.xz, .changes, .buildinfo:
 # written to the parent directory) and debian/'s build files stay out of
-# the tree.  Source and binary package, unsigned.
+# the tree.  Source and binary package, unsigned.  It is built against
+# the libgpiod pkg-config finds (PKG_CONFIG_PATH is passed on), and its
+# Depends names that library's package (dpkg-shlibdeps): libgpiod2 for
+# 1.6, libgpiod3 for 2.x.  For a library outside the system's paths and
+# packages (make gpiod2-deb), DEB_SHLIBDEPS_DIRS (colon-separated) tells
+# dpkg-shlibdeps where it is and DEB_SHLIBS_LOCAL names a shlibs file
+# (debian/shlibs.local of the copy) with its package.
 DEB_DIR := $(B)/deb
 deb:
 	@B=$(B) tests/deps install $(DEB_BUILD) $(DEB_PKG)
@@ -569,13 +591,19 @@ deb:
 	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/touchfw-$(VERSION)
 	@git ls-files -z -c -o --exclude-standard | \
 		tar -c --null --ignore-failed-read -T - -f - | tar -x -C $(DEB_DIR)/touchfw-$(VERSION)
+	$(if $(DEB_SHLIBS_LOCAL),@cp $(DEB_SHLIBS_LOCAL) $(DEB_DIR)/touchfw-$(VERSION)/debian/shlibs.local)
 	@cd $(DEB_DIR)/touchfw-$(VERSION) && \
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u B -u SAN \
+		$(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH=$(PKG_CONFIG_PATH)) \
+		$(if $(DEB_SHLIBDEPS_DIRS),DEB_SHLIBDEPS_DIRS=$(DEB_SHLIBDEPS_DIRS)) \
 		dpkg-buildpackage -us -uc -j2 >../build.log 2>&1 || \
 		{ tail -40 ../build.log; echo "make deb: failed, see $(DEB_DIR)/build.log"; exit 1; }
 	@ls $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes
 
 clean:
 	rm -rf $(B) build-san
+
+# Last: its rules name the programs, boards and fixtures defined above.
+-include tests/gpiod2/gpiod2.mk
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "emub-mxt.h"
 #include "emuboard.h"
 #include "util.h"
 #include "mxt_model.h"
@@ -416,6 +417,19 @@ static inline void e2e_private_db(struct e2e *e)
 	assert_int_equal(system(cmd), 0);
 	snprintf(e->db, sizeof(e->db), "%s/db", e->dir);
 	e2e_settings(e, NULL);
+}
+
+/*
+ * Run only the tests whose names match TOUCHFW_TEST_FILTER (a cmocka
+ * pattern, '*' and '?'), when it is set: tests/run-tests sets it for a
+ * program listed as PROGRAM::PATTERN.  Call before cmocka_run_group_tests.
+ */
+static inline void e2e_test_filter(void)
+{
+	const char *f = getenv("TOUCHFW_TEST_FILTER");
+
+	if (f && *f)
+		cmocka_set_test_filter(f);
 }
 
 #endif /* TF_E2E_H */

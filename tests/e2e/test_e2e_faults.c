@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include "emub-mxt.h"
 #include "e2e.h"
 #include "exitcode.h"
 
@@ -920,5 +921,6 @@ int main(void)
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};
 
+	e2e_test_filter();
 	return cmocka_run_group_tests_name("e2e_faults", tests, NULL, NULL);
 }

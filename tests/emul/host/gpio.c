@@ -5,12 +5,13 @@
  * /dev/gpiochipN answers the chip and line information ioctls (uAPI v1 and
  * v2 GET_LINEINFO, as drivers/gpio/gpiolib-cdev.c fills them), so gpiodetect,
  * gpioinfo and gpiofind from libgpiod 1.6 work.  Line requests return a new
- * file descriptor, which umockdev can not emulate: they fail (EBUSY for a
- * line in use, like the kernel, else EOPNOTSUPP).  Programs on the board
- * run under libemuboard-gpiod.so (tests/emul/gpiod-preload.c), an
- * LD_PRELOAD shim that serves libgpiod's line requests through a unix
- * socket ($UMOCKDEV_DIR/emuboard-gpio.sock) served here, one connection
- * per requested line, text lines:
+ * file descriptor, which umockdev can not emulate: here they fail (EBUSY
+ * for a line in use, like the kernel, else EOPNOTSUPP).  Programs on the
+ * board run under libemuboard-gpiod.so (tests/emul/gpiod-preload.c), an
+ * LD_PRELOAD shim that serves the line requests of the kernel's uAPI (v1
+ * and v2, beneath any libgpiod) through a unix socket
+ * ($UMOCKDEV_DIR/emuboard-gpio.sock) served here, one connection per
+ * requested line, text lines:
  *
  *   REQUEST chip=<label|name> line=<offset> | name=<line name>
  *           dir=in|out [value=0|1] [active_low=0|1] [consumer=<word>]
@@ -23,8 +24,8 @@
  *
  * Wiring: a reset line drives the chip's reset input (low = held, the pin
  * is active low); a CHG line follows the chip's interrupt output (low =
- * asserted).  Lines held by the kernel driver model (atmel_mxt_ts holds
- * reset with devm_gpiod_get and CHG as its IRQ while bound) are busy: a
+ * asserted).  Lines held by the kernel driver model (one holds reset with
+ * devm_gpiod_get and CHG as its IRQ while bound) are busy: a
  * request fails with EBUSY, as gpiolib does.  Line values stay when a
  * line is released, as most GPIO controllers keep their output latch.
  */
@@ -42,7 +43,6 @@
 
 #include "emub-priv.h"
 #include "emub-spi.h"
-#include "goodix_model.h"
 
 #define EDGE_QUEUE_MAX 16 /* gpiolib-cdev v1 lineevent kfifo */
 
@@ -77,7 +77,8 @@ static void queue_edge_locked(struct emub *eb, struct emub_line *l, guint64 t)
 }
 
 /*
- * A Goodix INT pin is an output of the chip unless the host drives it: an
+ * A both-ways INT pin (the chip model's int_level) is an output of the
+ * chip unless the host drives it: an
  * output line (kernel or user space) drives the chip's pin, an input line
  * (or a free one) follows it.  Released lines go back to the chip.
  */
@@ -86,13 +87,13 @@ static void int_pin_locked(struct emub *eb, struct emub_line *l)
 	struct emub_chip *c = l->chg_of;
 	bool driven, lvl;
 
-	if (!c || !emub_chip_is_goodix(c))
+	if (!c || !emub_chip_int_both_ways(c))
 		return;
 	driven = (l->kernel_consumer && l->kernel_output) || (l->user && l->user->output);
 	emub_chip_int_locked(c, driven, l->phys);
 	if (driven)
 		return;
-	lvl = goodix_model_int_level(c->model);
+	lvl = c->desc->cm->int_level(c->model);
 	if (lvl != l->phys) {
 		l->phys = lvl;
 		queue_edge_locked(eb, l, c->now_ns);
@@ -104,7 +105,7 @@ static void apply_reset_locked(struct emub_line *l)
 {
 	if (l->reset_of)
 		emub_chip_reset_locked(l->reset_of, !l->phys);
-	if (l->chg_of && emub_chip_is_goodix(l->chg_of))
+	if (l->chg_of && emub_chip_int_both_ways(l->chg_of))
 		int_pin_locked(l->chg_of->eb, l);
 }
 
@@ -122,10 +123,10 @@ void emub_gpio_chip_edge_locked(struct emub *eb, struct emub_chip *c, bool asser
 
 		if (l->chg_of != c)
 			continue;
-		if (emub_chip_is_goodix(c)) {
+		if (emub_chip_int_both_ways(c)) {
 			bool driven = (l->kernel_consumer && l->kernel_output) ||
 				      (u && u->output);
-			bool lvl = goodix_model_int_level(c->model);
+			bool lvl = c->desc->cm->int_level(c->model);
 
 			if (driven || lvl == l->phys)
 				continue;
@@ -219,11 +220,11 @@ static void line_info_locked(struct emub *eb, int off, bool *used, bool *out, bo
 
 	*used = l->kernel_consumer || l->user;
 	*out = l->user ? l->user->output : l->kernel_output;
-	/* the driver model asks for lines by their DT flags: active low
-	 * (maXTouch reset), active high (Goodix INT and RST) */
+	/* the driver model asks for lines by their DT flags: reset active
+	 * low, unless the chip model's lines are active high */
 	*al = l->user ? l->user->active_low
 		      : (l->kernel_consumer != NULL && l->reset_of &&
-			 !emub_chip_is_goodix(l->reset_of));
+			 !l->reset_of->desc->cm->lines_active_high);
 	*consumer = l->user ? l->user->consumer : l->kernel_consumer ? l->kernel_consumer : "";
 }
 
@@ -332,7 +333,7 @@ static gboolean on_gpio_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *clie
 	case GPIO_V2_GET_LINE_IOCTL:
 		/* The request itself can not be emulated (it returns a new fd). */
 		emub_log(eb, "gpiochip0: line requests can not be emulated under umockdev; "
-			     "libemuboard-gpiod.so serves libgpiod's");
+			     "libemuboard-gpiod.so serves them");
 		r = -EOPNOTSUPP;
 		break;
 	default:

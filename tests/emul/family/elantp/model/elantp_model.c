@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Elan i2c touchpad model; see elantp_model.h for the protocol and its
+ * sources.
+ */
+#include "elantp_model.h"
+
+static const em_u8 signature[6] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
+
+void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
+				em_u16 iap_start_page)
+{
+	em_u16 words = (em_u16)(iap_start_page * ELANTP_MODEL_PAGE / 2);
+	em_u32 i;
+
+	for (i = 0; i < ELANTP_MODEL_FLASH; i++)
+		out[i] = (em_u8)(i * 13 + fw_version);
+	out[0x106] = (em_u8)words;
+	out[0x107] = (em_u8)(words >> 8);
+	out[ELANTP_MODEL_SIG_ADDR - 4] = (em_u8)product_id;
+	out[ELANTP_MODEL_SIG_ADDR - 3] = (em_u8)(product_id >> 8);
+	out[ELANTP_MODEL_SIG_ADDR - 2] = fw_version;
+	em_memcpy(out + ELANTP_MODEL_SIG_ADDR, signature, 6);
+}
+
+void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version)
+{
+	elantp_model_make_image_at(out, product_id, fw_version,
+				   ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE);
+}
+
+static em_u16 page_sum(const em_u8 *p)
+{
+	em_u16 s = 0;
+	int j;
+
+	for (j = 0; j < ELANTP_MODEL_PAGE; j += 2)
+		s = (em_u16)(s + em_get_le16(p + j));
+	return s;
+}
+
+static em_u32 boot_pages(const struct elantp_model *m)
+{
+	if (m->cfg.iap_start_page && m->cfg.iap_start_page < ELANTP_MODEL_PAGES)
+		return m->cfg.iap_start_page;
+	return ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE;
+}
+
+static void boot(struct elantp_model *m)
+{
+	bool ok = !em_memcmp(m->flash + ELANTP_MODEL_SIG_ADDR, signature, 6) &&
+		  em_get_le16(m->flash + ELANTP_MODEL_SIG_ADDR - 4) == m->cfg.product_id;
+
+	m->mode = ok ? ELANTP_MODEL_MAIN : ELANTP_MODEL_IAP;
+	m->fw_version = ok ? m->flash[ELANTP_MODEL_SIG_ADDR - 2] : 0;
+	m->unlocked = false;
+	m->password = 0;
+	m->ctrl_err = 0;
+	if (ok)
+		m->stats.boots_valid++;
+}
+
+void elantp_model_init(struct elantp_model *m, const struct elantp_model_cfg *cfg,
+		       const em_u8 *image)
+{
+	em_memset(m, 0, sizeof(*m));
+	m->cfg = *cfg;
+	if (image)
+		em_memcpy(m->flash, image, ELANTP_MODEL_FLASH);
+	m->powered = true;
+	boot(m);
+}
+
+static em_u16 fw_checksum(const struct elantp_model *m)
+{
+	em_u16 s = 0;
+	em_u32 p;
+
+	for (p = boot_pages(m); p < ELANTP_MODEL_PAGES; p++)
+		s = (em_u16)(s + page_sum(m->flash + p * ELANTP_MODEL_PAGE));
+	return s;
+}
+
+static void ack_reset(struct elantp_model *m)
+{
+	m->pending[0] = m->pending[1] = 0;
+	m->have_pending = true;
+}
+
+static int write_reg(struct elantp_model *m, em_u16 reg, em_u16 val)
+{
+	switch (reg) {
+	case 0x0005:
+		if (val == 0x0100) {
+			m->stats.resets++;
+			boot(m);
+			ack_reset(m);
+		}
+		return EM_ACK;
+	case 0x0311:
+		if (val != 0x1ea5)
+			return EM_ACK;
+		if (m->mode == ELANTP_MODEL_MAIN) {
+			m->mode = ELANTP_MODEL_IAP;
+			m->stats.iap_entries++;
+		} else {
+			/* Unlocked for writing: the application's last page
+			 * (signature and all) is erased first, so a chip whose
+			 * update stops midway stays in IAP. */
+			m->unlocked = true;
+			m->page_ptr = boot_pages(m);
+			m->iap_sum = 0;
+			em_memset(m->flash + ELANTP_MODEL_FLASH - ELANTP_MODEL_PAGE, 0xff,
+				  ELANTP_MODEL_PAGE);
+		}
+		m->password = val;
+		return EM_ACK;
+	case 0x0314:
+		if (val == 0xf0f0)
+			boot(m);
+		return EM_ACK;
+	}
+	if (m->mode != ELANTP_MODEL_MAIN)
+		return EM_NAK_DATA;
+	if (reg == 0x0307)
+		m->power = val;
+	return EM_ACK; /* 0x0300 mode, 0x0316 calibrate, ... */
+}
+
+static void write_page(struct elantp_model *m, const em_u8 *buf)
+{
+	em_u16 want = page_sum(buf + 2);
+
+	if (m->mode != ELANTP_MODEL_IAP || !m->unlocked || m->page_ptr >= ELANTP_MODEL_PAGES) {
+		m->ctrl_err |= 1u << 4;
+		return;
+	}
+	if (m->cfg.power_loss_page > 0 && m->page_ptr >= (em_u32)m->cfg.power_loss_page) {
+		/* Brown-out: the page is lost, the chip starts again from its
+		 * flash (locked); the error bits of before are gone with it,
+		 * the next page finds it locked. */
+		m->cfg.power_loss_page = -1;
+		m->stats.power_losses++;
+		m->have_pending = false;
+		boot(m);
+		return;
+	}
+	if (em_get_le16(buf + 2 + ELANTP_MODEL_PAGE) != want ||
+	    (m->cfg.fail_page >= 0 && m->page_ptr >= (em_u32)m->cfg.fail_page)) {
+		m->ctrl_err |= 1u << 5;
+		m->stats.page_errors++;
+		return;
+	}
+	m->ctrl_err = 0;
+	em_memcpy(m->flash + m->page_ptr * ELANTP_MODEL_PAGE, buf + 2, ELANTP_MODEL_PAGE);
+	m->iap_sum = (em_u16)(m->iap_sum + want);
+	m->page_ptr++;
+	m->stats.pages_written++;
+	if (m->page_ptr == ELANTP_MODEL_PAGES) {
+		em_u16 sum = m->iap_sum;
+
+		boot(m); /* the watchdog resets the chip after the last page */
+		m->iap_sum = sum;
+	}
+}
+
+static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
+{
+	struct elantp_model *m = chip;
+
+	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
+		return EM_NAK_ADDR;
+	if (len == 2) {
+		m->reg = em_get_le16(buf);
+		m->reg_set = true;
+		return EM_ACK;
+	}
+	if (len == 4)
+		return write_reg(m, em_get_le16(buf), em_get_le16(buf + 2));
+	if (len == ELANTP_MODEL_PAGE + 4 && buf[0] == 0x01 && buf[1] == 0x06) {
+		write_page(m, buf);
+		return EM_ACK;
+	}
+	return EM_ACK;
+}
+
+static int read_reg(struct elantp_model *m, em_u8 *buf, em_u16 len)
+{
+	em_u16 v = 0;
+	bool word = true;
+
+	switch (m->reg) {
+	case 0x0310:
+		v = (em_u16)((m->mode == ELANTP_MODEL_MAIN ? 1u << 9 : 0) | m->ctrl_err);
+		break;
+	case 0x0311:
+		v = m->password;
+		break;
+	case 0x0315:
+		v = m->iap_sum;
+		break;
+	default:
+		word = false;
+	}
+	if (!word && m->mode != ELANTP_MODEL_MAIN)
+		return EM_NAK_DATA;
+	if (!word) {
+		switch (m->reg) {
+		case 0x0001:
+		case 0x0002:
+		case 0x0100:
+		case 0x0300:
+		case 0x0316:
+			break;
+		case 0x0101:
+			v = m->cfg.product_id;
+			break;
+		case 0x0102:
+			v = m->fw_version;
+			break;
+		case 0x0103:
+			v = (em_u16)(m->cfg.sm_version | 0x08 << 8);
+			break;
+		case 0x0104:
+			v = (em_u16)(0x10 | m->cfg.sm_version << 8);
+			break;
+		case 0x0105:
+			v = 14 | 8 << 8;
+			break;
+		case 0x0106:
+			v = m->cfg.max_x;
+			break;
+		case 0x0107:
+			v = m->cfg.max_y;
+			break;
+		case 0x0108:
+			v = 2 | 2 << 8;
+			break;
+		case 0x010a:
+			v = 0x10;
+			break;
+		case 0x0110:
+			v = m->cfg.iap_version;
+			break;
+		case 0x0307:
+			v = m->power;
+			break;
+		case 0x030f:
+			v = fw_checksum(m);
+			break;
+		default:
+			break;
+		}
+	}
+	em_memset(buf, 0, len);
+	if (len >= 1)
+		buf[0] = (em_u8)v;
+	if (len >= 2)
+		buf[1] = (em_u8)(v >> 8);
+	return EM_ACK;
+}
+
+static int elantp_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
+{
+	struct elantp_model *m = chip;
+
+	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
+		return EM_NAK_ADDR;
+	if (m->reg_set)
+		return read_reg(m, buf, len);
+	em_memset(buf, 0, len);
+	if (m->have_pending && len >= 1) {
+		buf[0] = m->pending[0];
+		if (len >= 2)
+			buf[1] = m->pending[1];
+	}
+	m->have_pending = false;
+	return EM_ACK;
+}
+
+static void elantp_stop(void *chip)
+{
+	struct elantp_model *m = chip;
+
+	m->reg_set = false;
+}
+
+static void elantp_advance(void *chip, em_u64 now)
+{
+	(void)chip;
+	(void)now;
+}
+
+static em_u64 elantp_next_event(const void *chip)
+{
+	(void)chip;
+	return EM_NEVER;
+}
+
+static bool elantp_irq(const void *chip)
+{
+	return ((const struct elantp_model *)chip)->have_pending;
+}
+
+static void elantp_set_reset(void *chip, bool asserted)
+{
+	struct elantp_model *m = chip;
+
+	if (asserted)
+		m->mode = ELANTP_MODEL_OFF;
+	else if (m->powered)
+		boot(m);
+}
+
+static void elantp_set_power(void *chip, bool on)
+{
+	struct elantp_model *m = chip;
+
+	m->powered = on;
+	m->have_pending = false;
+	if (on)
+		boot(m);
+	else
+		m->mode = ELANTP_MODEL_OFF;
+}
+
+const struct em_chip_ops elantp_model_ops = {
+	.name = "elantp",
+	.write = elantp_write,
+	.read = elantp_read,
+	.stop = elantp_stop,
+	.advance = elantp_advance,
+	.next_event = elantp_next_event,
+	.irq_asserted = elantp_irq,
+	.set_reset = elantp_set_reset,
+	.set_power = elantp_set_power,
+};
+
+enum elantp_model_mode elantp_model_mode(const struct elantp_model *m)
+{
+	return m->mode;
+}
+
+em_u8 elantp_model_fw_version(const struct elantp_model *m)
+{
+	return m->mode == ELANTP_MODEL_MAIN ? m->fw_version : 0;
+}
+
+const struct elantp_model_stats *elantp_model_stats(const struct elantp_model *m)
+{
+	return &m->stats;
+}
