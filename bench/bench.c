@@ -570,86 +570,131 @@ static double measure_xfer_cost_n(struct emub *eb, int n, int count)
  * waiting, and the part of them the emulator saw itself handling it
  * (service_ns: umockdev's round trips for the buffers, the wake-up after
  * the wire, the copies); what it can not see is umockdev passing the
- * request in and the result out.  That part is measured here, on the same
- * board: a child inside it sends one-transfer messages to a chip select
- * with no chip (every one finds the board waiting), and what its wall time
- * per message holds beyond the wire and the emulator's seen handling is
- * umockdev's passing.
+ * request in and the result out -- and with the result the bytes the
+ * message read, copied back to the caller after the emulator completed
+ * it, so this part grows with them (a message reading 4 KiB costs about
+ * half as much again as one reading 8 bytes).  That part is measured
+ * here, on the same board: a child inside it sends one-transfer messages
+ * to a chip select with no chip (every one finds the board waiting, and
+ * the child does nothing between them), and what the emulator did not see
+ * of their gaps is umockdev's passing -- for messages reading
+ * SPI_COST_SMALL and SPI_COST_LARGE bytes (spidev's default bufsiz, the
+ * most one message holds), and each gap of a run gets the cost for what
+ * the message before it read (struct emub_spi_gap's after_rx), in
+ * proportion between the two.
  */
 #define SPI_COST_NODE "/dev/spidev1.1"
 #define SPI_COST_CHIP                                                  \
 	"[spi-chip cost]\nbus = 1\nchip_select = 1\ndriver = spidev\n" \
 	"max_speed_hz = 8000000\n"
+#define SPI_COST_SMALL 8
+#define SPI_COST_LARGE 4096
+#define SPI_COST_LOOP 200
 
-/* Child mode: one message, then @n more, timed, on @dev; prints the seconds. */
-static int spi_xfer_loop(const char *dev, int n)
+struct spi_passing {
+	double small, large; /* seconds per message reading SPI_COST_SMALL, _LARGE bytes */
+};
+
+/* Child mode: @n messages of @len bytes each way on @dev. */
+static int spi_xfer_loop(const char *dev, int n, int len)
 {
-	uint8_t tx[8] = { 0 }, rx[8];
+	static uint8_t tx[SPI_COST_LARGE], rx[SPI_COST_LARGE];
 	struct spi_ioc_transfer x = { .tx_buf = (uintptr_t)tx,
 				      .rx_buf = (uintptr_t)rx,
-				      .len = sizeof(tx),
+				      .len = (uint32_t)len,
 				      .speed_hz = 8000000 };
 	int fd = open(dev, O_RDWR), i;
-	double t0;
 
-	if (fd < 0 || ioctl(fd, SPI_IOC_MESSAGE(1), &x) < 0)
+	if (len < 1 || len > SPI_COST_LARGE || fd < 0)
 		return 1;
-	t0 = now_s();
 	for (i = 0; i < n; i++)
 		if (ioctl(fd, SPI_IOC_MESSAGE(1), &x) < 0)
 			return 1;
-	printf("%.9f\n", now_s() - t0);
 	return 0;
 }
 
-/* umockdev's passing of one spidev message on @eb now, seconds. */
-static double measure_spi_passing(struct emub *eb, int n)
+static int cmp_u32(const void *a, const void *b)
 {
-	char self[600], count[16];
-	const char *argv[] = { self, "--spi-xfer", SPI_COST_NODE, count, NULL };
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* umockdev's passing on @eb now, seconds, after a message reading @len
+ * bytes: the median of what the emulator did not see of the gaps of a
+ * loop of such messages (each after one of its own: the first, after the
+ * child's start, is left out).  The median, as a load spike in a loop
+ * says nothing of the cost in the run measured. */
+static double measure_spi_passing(struct emub *eb, int len)
+{
+	char self[600], count[16], size[16];
+	const char *argv[] = { self, "--spi-xfer", SPI_COST_NODE, count, size, NULL };
+	struct emub_spi_gap g[SPI_COST_LOOP + 1];
+	uint32_t u[SPI_COST_LOOP];
 	struct emub_spi_stats s0, s1;
 	struct emub_child *c;
-	double loop, per;
+	size_t k, n = 0;
 	int st;
 
 	snprintf(self, sizeof(self), "%s/bench/bench", build);
-	snprintf(count, sizeof(count), "%d", n);
+	snprintf(count, sizeof(count), "%d", SPI_COST_LOOP + 1);
+	snprintf(size, sizeof(size), "%d", len);
 	emub_spi_stats(eb, 1, &s0);
 	if (emub_spawn(eb, argv, NULL, true, &c) < 0 || emub_child_wait(c, 60000, &st) < 0 ||
 	    !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		die("the spidev message loop failed", "");
-	emub_spi_stats(eb, 1, &s1);
-	loop = strtod(emub_child_stdout(c), NULL);
 	emub_child_free(c);
-	/* n + 1 messages ran; the timed n are alike */
-	per = (double)(s1.wire_ns - s0.wire_ns + s1.service_ns - s0.service_ns) / 1e9 / (n + 1);
-	return loop / n > per ? loop / n - per : 0;
+	emub_spi_stats(eb, 1, &s1);
+	if (s1.idle_messages - s0.idle_messages != SPI_COST_LOOP + 1)
+		die("the spidev message loop did not find the board waiting every time", "");
+	k = emub_spi_idle_unseen(eb, 1, s0.idle_messages, g, SPI_COST_LOOP + 1);
+	for (size_t i = 1; i < k; i++)
+		if (g[i].after_rx == (uint32_t)len)
+			u[n++] = g[i].unseen_ns;
+	if (n != SPI_COST_LOOP)
+		die("the spidev message loop's gaps do not follow its messages", "");
+	qsort(u, n, sizeof(u[0]), cmp_u32);
+	return (double)u[n / 2] / 1e9;
 }
 
-/* The least of five loops of 100 (as for i2c): taken out of touchfw's
- * figures, they stay an upper bound of its share. */
-static double least_spi_passing(struct emub *eb)
+/* For each size, the lesser of @p's and a loop's now (measured before and
+ * after a run, as for i2c): taken out of touchfw's figures, they stay an
+ * upper bound of its share. */
+static void least_spi_passing(struct emub *eb, struct spi_passing *p)
 {
-	double best = 1, c;
+	double c;
 
-	for (int i = 0; i < 5; i++)
-		if ((c = measure_spi_passing(eb, 100)) < best)
-			best = c;
-	return best;
+	if ((c = measure_spi_passing(eb, SPI_COST_SMALL)) < p->small)
+		p->small = c;
+	if ((c = measure_spi_passing(eb, SPI_COST_LARGE)) < p->large)
+		p->large = c;
+}
+
+/* umockdev's passing in a gap after a message that read @rx bytes: in
+ * proportion between the two sizes measured (never below the small). */
+static double spi_passing_after(const struct spi_passing *p, uint32_t rx)
+{
+	double f;
+
+	if (rx <= SPI_COST_SMALL || p->large <= p->small)
+		return p->small;
+	f = rx >= SPI_COST_LARGE
+		    ? 1.0
+		    : (double)(rx - SPI_COST_SMALL) / (SPI_COST_LARGE - SPI_COST_SMALL);
+	return p->small + f * (p->large - p->small);
 }
 
 /* The emulator's cost between two samples @a and @b of controller 1's
  * counters on @eb: what it saw itself, and of each message that found the
- * board waiting @passing more -- never more than that message's gap
- * holds beyond what the emulator saw (emub_spi_idle_unseen), so touchfw's
- * share is never taken below 0 and one message's spare never hides
- * another's. */
+ * board waiting umockdev's passing more (for what the message before it
+ * read) -- never more than that message's gap holds beyond what the
+ * emulator saw (emub_spi_idle_unseen), so touchfw's share is never taken
+ * below 0 and one message's spare never hides another's. */
 static double spi_emulator_s(struct emub *eb, const struct emub_spi_stats *a,
-			     const struct emub_spi_stats *b, double passing)
+			     const struct emub_spi_stats *b, const struct spi_passing *p)
 {
-	uint64_t first = a->idle_messages, n = b->idle_messages - a->idle_messages;
-	uint64_t p = (uint64_t)(passing * 1e9), sum = 0;
-	uint32_t buf[1024];
+	uint64_t first = a->idle_messages, n = b->idle_messages - a->idle_messages, sum = 0;
+	struct emub_spi_gap buf[1024];
 
 	while (n) {
 		size_t k = emub_spi_idle_unseen(eb, 1, first, buf,
@@ -657,8 +702,11 @@ static double spi_emulator_s(struct emub *eb, const struct emub_spi_stats *a,
 
 		if (!k)
 			break;
-		for (size_t i = 0; i < k; i++)
-			sum += buf[i] < p ? buf[i] : p;
+		for (size_t i = 0; i < k; i++) {
+			uint64_t c = (uint64_t)(spi_passing_after(p, buf[i].after_rx) * 1e9);
+
+			sum += buf[i].unseen_ns < c ? buf[i].unseen_ns : c;
+		}
 		first += k;
 		n -= k;
 	}
@@ -1024,7 +1072,8 @@ static int spi_inputs(struct emub *eb);
  * cost measured on the same board before and after. */
 struct spi_run {
 	struct emub *eb;
-	double wall, passing;
+	double wall;
+	struct spi_passing passing;
 	struct emub_spi_stats s0, s1;
 	struct spi_sampler *sm;
 };
@@ -1034,7 +1083,7 @@ static void spi_flash_run(struct emub *eb, bool berlin, const char *const *argv,
 {
 	struct emub_child *child;
 	pthread_t thr;
-	double t0, after;
+	double t0;
 	int st, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -1043,7 +1092,8 @@ static void spi_flash_run(struct emub *eb, bool berlin, const char *const *argv,
 	if (!r->sm)
 		die("out of memory", "");
 	emub_spi_settle(eb);
-	r->passing = least_spi_passing(eb);
+	r->passing.small = r->passing.large = 1;
+	least_spi_passing(eb, &r->passing);
 	emub_spi_stats(eb, 1, &r->s0);
 	r->sm->eb = eb;
 	r->sm->berlin = berlin;
@@ -1064,9 +1114,7 @@ static void spi_flash_run(struct emub *eb, bool berlin, const char *const *argv,
 	if (getenv("BENCH_VERBOSE"))
 		fprintf(stderr, "%s", emub_child_stderr(child));
 	emub_child_free(child);
-	after = least_spi_passing(eb);
-	if (after < r->passing)
-		r->passing = after;
+	least_spi_passing(eb, &r->passing);
 }
 
 /* The flashing window [@first, @last] of @r: wall against the modelled
@@ -1077,7 +1125,7 @@ static void spi_print_window(const struct spi_run *r, int first, int last, const
 	const struct emub_spi_stats *a = &r->sm->s[first].st, *b = &r->sm->s[last].st;
 	double pw = r->sm->s[last].wall - r->sm->s[first].wall;
 	double pm = (double)(b->active_ns - a->active_ns) / 1e9;
-	double emul = spi_emulator_s(r->eb, a, b, r->passing);
+	double emul = spi_emulator_s(r->eb, a, b, &r->passing);
 	uint64_t idle_msgs = b->idle_messages - a->idle_messages;
 
 	printf("  flashing: wall / modelled wire + chip      %5.3f     (%.3f s / %.3f s%s)\n",
@@ -1085,11 +1133,12 @@ static void spi_print_window(const struct spi_run *r, int first, int last, const
 	printf("    touchfw, the emulator's %.3f s out      %5.3f     (goal <= 1.03; %" PRIu64
 	       " of %" PRIu64 " spidev\n"
 	       "    messages found the board waiting; the emulator's handling it saw %.0f us\n"
-	       "    each, umockdev's passing %.0f us each)\n",
+	       "    each, umockdev's passing %.0f us each after a message reading %d bytes,\n"
+	       "    %.0f us after one reading %d)\n",
 	       emul, (pw - emul) / pm, idle_msgs, b->user_messages - a->user_messages,
 	       idle_msgs ? (double)(b->service_ns - a->service_ns) / 1e3 / (double)idle_msgs
 			 : 0.0,
-	       r->passing * 1e6);
+	       r->passing.small * 1e6, SPI_COST_SMALL, r->passing.large * 1e6, SPI_COST_LARGE);
 }
 
 /* The whole command: wall, the modelled parts, touchfw's own time. */
@@ -1097,7 +1146,7 @@ static void spi_print_whole(const struct spi_run *r)
 {
 	const struct emub_spi_stats *a = &r->s0, *b = &r->s1;
 	double active = (double)(b->active_ns - a->active_ns) / 1e9;
-	double emul = spi_emulator_s(r->eb, a, b, r->passing);
+	double emul = spi_emulator_s(r->eb, a, b, &r->passing);
 
 	printf("  whole command: wall                        %.2f s (modelled %.2f s: wire %.2f s,\n"
 	       "    chip busy %.2f s, the driver's sleeps %.2f s; the emulator %.2f s)\n",
@@ -1389,7 +1438,7 @@ static void family_run_spi(const char *title, const char *board_text)
 	resets = berlin_resets(eb) - resets0;
 	wall = r.wall;
 	active = (double)(r.s1.active_ns - r.s0.active_ns) / 1e9;
-	emul = spi_emulator_s(eb, &r.s0, &r.s1, r.passing);
+	emul = spi_emulator_s(eb, &r.s0, &r.s1, &r.passing);
 	own = wall - active - emul;
 	printf("   %-19s %7.0f ms to the driver's input device on spi1.0; modelled %.0f ms:\n"
 	       "                       wire %.0f ms, chip busy %.0f ms, the driver's sleeps %.0f ms;\n"
@@ -1726,8 +1775,8 @@ int main(int argc, char **argv)
 
 	if (argc == 5 && !strcmp(argv[1], "--xfer"))
 		return xfer_loop(argv[2], (int)strtol(argv[3], NULL, 0), atoi(argv[4]));
-	if (argc == 4 && !strcmp(argv[1], "--spi-xfer"))
-		return spi_xfer_loop(argv[2], atoi(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "--spi-xfer"))
+		return spi_xfer_loop(argv[2], atoi(argv[3]), atoi(argv[4]));
 	abs = realpath(b ? b : "build", NULL);
 	if (!abs)
 		die("build directory not found:", b ? b : "build");

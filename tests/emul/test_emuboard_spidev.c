@@ -860,12 +860,14 @@ static void test_idle_clock_counts_only_waits_for_user_space(void **state)
 	struct mxt_img_header h = { 0xa2, 0x06, 0x30, 0x10, 0, 0 };
 	size_t cap = mxt_img_size(1000, 200);
 	guint8 *img = g_malloc(cap);
-	const char *raw[] = { "open:/dev/spidev1.1", "msg:x8", "msg:x8",
+	const char *raw[] = { "open:/dev/spidev1.1", "msg:x8", "msg:t16",
 			      "msg:t4;r4",	     "msg:x8", NULL };
 	const char *cmds[64] = { "open:/dev/spidev1.0", "mode:3",	   "msg:x3=010000",
 				 "msg:x3=010000",	"msg:t4=0000dcaa", "msg:x3=010000" };
 	struct emub_spi_stats s0, s1, s2;
-	uint32_t unseen[8];
+	struct emub_spi_gap gaps[8];
+	/* what the message before each read (umockdev copies it back unseen) */
+	static const uint32_t after_rx[4] = { 0, 8, 0, 4 };
 	uint64_t rest = 0;
 	GString *frame = g_string_new("msg:t");
 	unsigned int n = 6, busy = 0, flen;
@@ -898,9 +900,11 @@ static void test_idle_clock_counts_only_waits_for_user_space(void **state)
 	assert_true(s1.service_ns - s0.service_ns <= s1.idle_ns - s0.idle_ns);
 	assert_int_equal(s1.active_ns - s0.active_ns, s1.wire_ns - s0.wire_ns);
 	/* each gap: what the emulator saw of it, and the rest */
-	assert_int_equal(emub_spi_idle_unseen(eb, 1, s0.idle_messages, unseen, 8), 4);
-	for (int i = 0; i < 4; i++)
-		rest += unseen[i];
+	assert_int_equal(emub_spi_idle_unseen(eb, 1, s0.idle_messages, gaps, 8), 4);
+	for (int i = 0; i < 4; i++) {
+		rest += gaps[i].unseen_ns;
+		assert_int_equal(gaps[i].after_rx, after_rx[i]);
+	}
 	assert_int_equal(rest + s1.service_ns - s0.service_ns, s1.idle_ns - s0.idle_ns);
 	/* a frame, then status reads while the chip checks and programs it */
 	out = run(eb, cmds);

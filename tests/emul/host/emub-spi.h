@@ -60,7 +60,7 @@ struct emub_spi_ctlr {
 	char *devpath;	       /* /devices/platform/emuboard-spi.N/spi_master/spiN */
 	guint64 now_ns;	       /* model time the controller's chips have seen */
 	guint64 covered_until; /* stats.active_ns counted up to here */
-	GArray *unseen;	       /* guint32 ns per idle message (emub_spi_idle_unseen) */
+	GArray *unseen;	       /* struct emub_spi_gap per idle message (emub_spi_idle_unseen) */
 	struct emub_spi_stats stats;
 };
 
@@ -89,6 +89,8 @@ struct emub_spi_dev {
 	guint64 gap_ns;	      /* ... for this long up to its wire's start (0: not) */
 	guint64 tail_from;    /* the last user message's wire ended */
 	guint64 tail_to;      /* ... and the emulator completed it */
+	guint32 tail_rx;      /* ... having read this many bytes (umockdev copies
+			       * them back after the completion) */
 	/* spidev */
 	int minor;		 /* -1 = spidev not bound */
 	guint32 speed_hz;	 /* spidev_data.speed_hz */
@@ -167,8 +169,8 @@ struct emub_spi_xfer {
 int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, unsigned int n);
 /* After a user message (eb->lock held): count it, and its gap on the idle
  * clock with the emulator's handling seen in it (its handler started at
- * model time @entry_ns). */
-void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns);
+ * model time @entry_ns; it reads @rx bytes). */
+void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns, guint32 rx);
 /* Its completion is due now: the emulator's handling after its wire. */
 void emub_spi_user_done(struct emub_spi_dev *d);
 

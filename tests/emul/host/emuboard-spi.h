@@ -36,20 +36,32 @@ struct emub_spi_stats {
 	 * round trips for the buffers), and the previous one's on that node
 	 * from its wire's end to its completion (the wake-up, the copies).
 	 * What the emulator can not see -- umockdev passing the request in
-	 * and the result out -- is the rest of its cost; bench/ measures it
-	 * on the same board with a loop of messages, and takes it out of
-	 * each message's gap (emub_spi_idle_unseen) as far as that goes.
+	 * and the result out, the data the last message read copied back
+	 * to the caller included -- is the rest of its cost; bench/
+	 * measures it on the same board with loops of messages, and takes it
+	 * out of each message's gap (emub_spi_idle_unseen) as far as that
+	 * goes.
 	 */
 	uint64_t idle_messages;
 	uint64_t idle_ns;
 	uint64_t service_ns;
 };
 
+/* A gap in which a spidev message found the board waiting. */
+struct emub_spi_gap {
+	uint32_t unseen_ns; /* what the emulator did not see itself of it (the
+			     * gap less service_ns' part) */
+	uint32_t after_rx;  /* bytes the message before it on that node read:
+			     * umockdev copies them back to the caller after
+			     * the emulator has completed it, unseen, so the
+			     * gap's unseen part grows with them */
+};
+
 /* Of each message on controller @bus that found the board waiting, from
- * the @first-th on (counting as idle_messages does, from 0): what the
- * emulator did not see itself of its gap (the gap less service_ns' part),
- * in ns, up to @n into @out; returns how many. */
-size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, uint32_t *out, size_t n);
+ * the @first-th on (counting as idle_messages does, from 0): its gap, up
+ * to @n into @out; returns how many. */
+size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, struct emub_spi_gap *out,
+			    size_t n);
 
 /* @dev: the [spi-chip NAME] name or the device name ("spi1.0"). */
 const char *emub_spi_dev_name(struct emub *eb, const char *dev);

@@ -1409,12 +1409,14 @@ static guint64 overlap(guint64 a0, guint64 a1, guint64 b0, guint64 b1)
 	return hi > lo ? hi - lo : 0;
 }
 
-void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns)
+void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns, guint32 rx)
 {
 	struct emub_spi_stats *st = &d->ctlr->stats;
 	guint64 from = d->gap_from, to = d->gap_from + d->gap_ns, seen;
+	guint32 after_rx = d->tail_rx;
 
 	st->user_messages++;
+	d->tail_rx = rx; /* for the next one's gap */
 	if (!d->gap_ns)
 		return;
 	/* this message's handling before its wire, the last one's after its
@@ -1427,16 +1429,19 @@ void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns)
 	st->idle_ns += d->gap_ns;
 	st->service_ns += seen;
 	if (!d->ctlr->unseen)
-		d->ctlr->unseen = g_array_new(FALSE, FALSE, sizeof(guint32));
+		d->ctlr->unseen = g_array_new(FALSE, FALSE, sizeof(struct emub_spi_gap));
 	{
 		guint64 u = d->gap_ns - seen;
-		guint32 v = u > G_MAXUINT32 ? G_MAXUINT32 : (guint32)u;
+		struct emub_spi_gap g = { .unseen_ns = u > G_MAXUINT32 ? G_MAXUINT32
+								       : (guint32)u,
+					  .after_rx = after_rx };
 
-		g_array_append_val(d->ctlr->unseen, v);
+		g_array_append_val(d->ctlr->unseen, g);
 	}
 }
 
-size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, uint32_t *out, size_t n)
+size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, struct emub_spi_gap *out,
+			    size_t n)
 {
 	struct emub_spi *s = eb->spi;
 	size_t k = 0;
@@ -1448,7 +1453,7 @@ size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, uint32_t *
 			continue;
 		g_mutex_lock(&eb->lock);
 		for (; a && k < n && first + k < a->len; k++)
-			out[k] = g_array_index(a, guint32, first + k);
+			out[k] = g_array_index(a, struct emub_spi_gap, first + k);
 		g_mutex_unlock(&eb->lock);
 	}
 	return k;

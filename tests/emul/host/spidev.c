@@ -232,17 +232,19 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 	if (!r) {
 		/* rx data reaches the caller only on success: run into copies */
 		guint8 **rx = g_new0(guint8 *, n);
+		guint32 rx_bytes = 0;
 
 		for (unsigned int i = 0; i < n; i++)
 			if (k[i].rx) {
 				rx[i] = k[i].rx;
 				k[i].rx = g_malloc(k[i].len);
+				rx_bytes += k[i].len;
 			}
 		guint64 end;
 
 		g_mutex_lock(&d->eb->lock);
 		r = emub_spi_message_locked(d, k, n);
-		emub_spi_user_message_locked(d, entry_ns);
+		emub_spi_user_message_locked(d, entry_ns, r ? 0 : rx_bytes);
 		*ran = true;
 		end = d->end_ns;
 		g_mutex_unlock(&d->eb->lock);
@@ -400,7 +402,7 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 		else
 			x.rx = g_malloc0(count ? count : 1);
 		r = emub_spi_message_locked(d, &x, 1);
-		emub_spi_user_message_locked(d, entry_ns);
+		emub_spi_user_message_locked(d, entry_ns, !r && !write ? x.len : 0);
 		ran = true;
 		if (!r && !write)
 			memcpy(arg->data, x.rx, count);
