@@ -70,7 +70,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void die(const char *what, const char *arg)
+static __attribute__((noreturn)) void die(const char *what, const char *arg)
 {
 	fprintf(stderr, "bench: %s %s\n", what, arg);
 	exit(1);
