@@ -151,13 +151,13 @@ void tf_sleep_us(uint64_t us)
 
 	/*
 	 * The chips' readiness is polled on paces learnt to tens of us (a
-	 * maXTouch frame's programming, a Berlin packet's flash write); the
-	 * kernel's default timer slack of 50 us lets each such sleep end up
-	 * to that much later still, and by a varying amount the paces can not
-	 * learn (a 500 us sleep here: 89 us late in the median, 104 at the
-	 * 90th percentile; with 1 ns of slack 37 and 52).  A sleep never
-	 * ends before what it asked, slack or not, so no delay a chip needs
-	 * gets shorter: only the wake-up after it comes sooner.
+	 * frame's programming, a packet's flash write); the kernel's default
+	 * timer slack of 50 us lets each such sleep end up to that much
+	 * later still, and by a varying amount the paces can not learn (a
+	 * 500 us sleep here: 89 us late in the median, 104 at the 90th
+	 * percentile; with 1 ns of slack 37 and 52).  A sleep never ends
+	 * before what it asked, slack or not, so no delay a chip needs gets
+	 * shorter: only the wake-up after it comes sooner.
 	 */
 	if (!precise) {
 		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
