@@ -96,13 +96,15 @@ AGENT_LIBS := $(call pc_libs,libudev,-ludev) $(call pc_libs,libgpiod,-lgpiod) \
 	$(call pc_libs,libsodium,-lsodium) $(call pc_libs,inih,-linih) \
 	$(call pc_libs,libfdt,-lfdt) -li2c
 AGENT_PC_CFLAGS := $(call pc_cflags,libudev libgpiod libsodium inih)
-# The front end runs for every bind udev sees: it takes libinih's archive
-# where there is one (libinih-dev ships it), so no event pays for loading a
-# shared library; without the archive it dlopen()s libinih.so.1 only when a
-# settings file is parsed (agent/settings.c).  bench/README.md has the figures.
+# The front end runs for every bind udev sees, and most of its cost is the
+# dynamic loader's (bench/README.md): it links only libc (its settings
+# parser is touchfw's own) and only the functions it calls, and its
+# relative relocations are packed (DT_RELR, binutils >= 2.38, glibc >=
+# 2.36) where the linker can.
 comma := ,
-INIH_A := $(shell $(CC) -print-file-name=libinih.a 2>/dev/null)
-FRONT_INIH := $(if $(filter /%,$(INIH_A)),-Wl$(comma)-u$(comma)ini_parse_stream $(INIH_A))
+FRONT_LDFLAGS := $(shell echo 'int main(void){return 0;}' | $(CC) -x c -o /dev/null \
+	-Wl$(comma)-z$(comma)pack-relative-relocs - >/dev/null 2>&1 && \
+	echo -Wl$(comma)-z$(comma)pack-relative-relocs) -Wl$(comma)--gc-sections
 FRONT_LIBS := -ldl
 SYSTEMD_CFLAGS := $(if $(filter 1,$(WITH_SYSTEMD)),$(call pc_cflags,libsystemd) -DTF_WITH_SYSTEMD=1,-DTF_WITH_SYSTEMD=0)
 TEST_LIBS := $(call pc_libs,cmocka,-lcmocka)
@@ -122,7 +124,11 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 # hooks.  On an emulated board, the board's LD_PRELOAD shim maps the
 # agent's installed path to the build's and keeps the board's variables
 # in the detached run's environment (tests/emul/exec-preload.c).
-TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS)
+# Each function and object in a section of its own, so that the front end
+# links (--gc-sections) only what it calls: fewer libc symbols and
+# relocations for the dynamic loader at every event (FRONT_LDFLAGS).
+TF_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Iagent $(PATH_DEFS) -ffunction-sections \
+	-fdata-sections
 ifeq ($(SAN),1)
 TF_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -140,7 +146,7 @@ ALL_LDFLAGS = $(TF_LDFLAGS) $(LDFLAGS)
 
 # ---------------------------------------------------------------- sources
 # agent/main.c is the small front end (`touchfw`): handle-event and command
-# dispatch, libc (+ libinih's archive) only, so the udev fast path stays cheap.
+# dispatch, libc only, so the udev fast path stays cheap.
 # agent/agent-main.c is the full agent (`touchfw-agent`), which the front
 # end executes for every other command.
 FRONT_MAIN := agent/main.c
@@ -255,7 +261,7 @@ $(B)/libemuboard.a: $(EMUL_LIB_OBJS) | $(GPIOD_PRELOAD)
 # dependency on libudev & co. sneaking into the fast path is a link error.
 $(B)/touchfw: $(B)/agent/main.o $(B)/libtouchfw.a
 	$(q) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONT_INIH) $(FRONT_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(FRONT_LDFLAGS) -o $@ $^ $(FRONT_LIBS)
 
 $(B)/touchfw-agent: $(B)/agent/agent-main.o $(B)/libtouchfw.a
 	$(q) LD $@

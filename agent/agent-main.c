@@ -5,6 +5,7 @@
  * file only dispatches; each command lives in its own cmd-*.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -12,18 +13,22 @@
 #include "exitcode.h"
 #include "log.h"
 
+extern char **environ;
+
 int main(int argc, char **argv)
 {
 	struct tf_cli cli;
 	int r;
 
-	tf_log_init("touchfw");
+	tf_log_init("touchfw", getenv("TOUCHFW_LOG_LEVEL"));
 	/* Flashing paces itself with sleeps of a few hundred microseconds,
 	 * learned per frame; the default 50 us timer slack would add up to
 	 * that much to each (bench/README.md). */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-	r = tf_cli_parse_global(argc, argv, &cli);
+	r = tf_cli_parse_global(argc, argv, environ, &cli);
 	if (r != TF_CLI_CONTINUE)
 		return r;
+	if (!cli.config_from_args)
+		cli.config = getenv("TOUCHFW_CONFIG");
 	return tf_cli_dispatch(&cli, tf_agent_commands);
 }

@@ -6,7 +6,6 @@
  */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,27 +56,104 @@ void tf_cli_usage(FILE *f)
 	fprintf(f, "\nSee touchfw(8).\n");
 }
 
-int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
+/*
+ * One option of @s->argv, read as getopt_long(3) reads it with a '+'
+ * option string and opterr 0: "--name", "--name=VALUE" or "--name VALUE"
+ * (a unique prefix of a name will do, an exact name always), "-x",
+ * clustered "-xy", "-cVALUE" or "-c VALUE"; "--" ends the options, and so
+ * does the first word that is not one ("-" alone is not).  No libc getopt:
+ * the front end runs for every event udev sees, and getopt's variables
+ * alone cost every run their relocations (bench/README.md).
+ */
+int tf_opt_next(struct tf_optscan *s, const struct tf_optdef *defs, const char **arg)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	const char *w;
+	int k, found = -1;
+
+	*arg = NULL;
+	if (s->cluster && *s->cluster) {
+		char c = *s->cluster++;
+
+		for (k = 0; defs[k].long_name; k++)
+			if (defs[k].short_name && defs[k].short_name == c)
+				break;
+		if (!defs[k].long_name)
+			return TF_OPT_BAD;
+		if (defs[k].has_arg) {
+			if (*s->cluster)
+				*arg = s->cluster;
+			else if (s->i < s->argc)
+				*arg = s->argv[s->i++];
+			else
+				return TF_OPT_BAD;
+			s->cluster = NULL;
+		}
+		return k;
+	}
+	s->cluster = NULL;
+	if (s->i >= s->argc)
+		return TF_OPT_END;
+	w = s->argv[s->i];
+	s->bad = w;
+	if (w[0] != '-' || !w[1])
+		return TF_OPT_END; /* the first operand */
+	s->i++;
+	if (w[1] != '-') {
+		s->cluster = w + 1;
+		return tf_opt_next(s, defs, arg);
+	}
+	if (!w[2])
+		return TF_OPT_END; /* "--" */
+	/* an exact name, else the one name it begins */
+	for (int pass = 0; pass < 2 && found < 0; pass++)
+		for (k = 0; defs[k].long_name; k++) {
+			const char *n = defs[k].long_name, *p = w + 2;
+
+			while (*p && *p != '=' && *p == *n)
+				p++, n++;
+			if ((*p && *p != '=') || (!pass && *n))
+				continue;
+			if (found >= 0)
+				return TF_OPT_BAD; /* ambiguous */
+			found = k;
+		}
+	if (found < 0)
+		return TF_OPT_BAD;
+	for (w += 2; *w && *w != '='; w++)
+		;
+	if (defs[found].has_arg) {
+		if (*w == '=')
+			*arg = w + 1;
+		else if (s->i < s->argc)
+			*arg = s->argv[s->i++];
+		else
+			return TF_OPT_BAD;
+	} else if (*w == '=') {
+		return TF_OPT_BAD;
+	}
+	return found;
+}
+
+int tf_cli_scan_global(int argc, char **argv, char **envp, struct tf_cli *cli)
+{
+	static const struct tf_optdef opts[] = {
+		{ "config", 'c', true }, { "verbose", 'v', false }, { "quiet", 'q', false },
+		{ "help", 'h', false },	 { "version", 'V', false }, { NULL, 0, false },
 	};
-	int c;
+	struct tf_optscan sc = { .argc = argc, .argv = argv, .i = 1 };
+	const char *arg;
+	int k;
 
 	memset(cli, 0, sizeof(*cli));
-	cli->config = getenv("TOUCHFW_CONFIG");
-	/* '+': stop at the first non-option, which is the command. */
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:vqhV", opts, NULL)) != -1) {
-		switch (c) {
+	cli->envp = envp;
+	while ((k = tf_opt_next(&sc, opts, &arg)) != TF_OPT_END) {
+		if (k == TF_OPT_BAD) {
+			cli->bad = sc.bad;
+			return TF_CLI_BAD_OPTION;
+		}
+		switch (opts[k].short_name) {
 		case 'c':
-			cli->config = optarg;
+			cli->config = arg;
 			cli->config_from_args = true;
 			break;
 		case 'v':
@@ -87,31 +163,44 @@ int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli)
 			cli->verbosity--;
 			break;
 		case 'h':
-			tf_cli_usage(stdout);
-			return TF_EXIT_OK;
-		case 'V':
-			printf("touchfw %s\n", TF_VERSION);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw: unknown option '%s'\n", argv[optind - 1]);
-			fprintf(stderr, "Try 'touchfw --help'.\n");
-			return TF_EXIT_USAGE;
+			return TF_CLI_HELP;
+		default: /* 'V' */
+			return TF_CLI_VERSION;
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "touchfw: no command given\n");
-		tf_cli_usage(stderr);
-		return TF_EXIT_USAGE;
-	}
-	cli->command = argv[optind];
-	cli->argc = argc - optind;
-	cli->argv = argv + optind;
+	if (sc.i >= argc)
+		return TF_CLI_NO_COMMAND;
+	cli->command = argv[sc.i];
+	cli->argc = argc - sc.i;
+	cli->argv = argv + sc.i;
 	/* The default is info (or $TOUCHFW_LOG_LEVEL): -v adds debug. */
 	if (cli->verbosity > 0)
 		tf_log_set_max(TF_LOG_DEBUG);
 	else if (cli->verbosity < 0)
 		tf_log_set_max(TF_LOG_ERR);
 	return TF_CLI_CONTINUE;
+}
+
+int tf_cli_parse_global(int argc, char **argv, char **envp, struct tf_cli *cli)
+{
+	switch (tf_cli_scan_global(argc, argv, envp, cli)) {
+	case TF_CLI_BAD_OPTION:
+		fprintf(stderr, "touchfw: unknown option '%s'\n", cli->bad);
+		fprintf(stderr, "Try 'touchfw --help'.\n");
+		return TF_EXIT_USAGE;
+	case TF_CLI_HELP:
+		tf_cli_usage(stdout);
+		return TF_EXIT_OK;
+	case TF_CLI_VERSION:
+		printf("touchfw %s\n", TF_VERSION);
+		return TF_EXIT_OK;
+	case TF_CLI_NO_COMMAND:
+		fprintf(stderr, "touchfw: no command given\n");
+		tf_cli_usage(stderr);
+		return TF_EXIT_USAGE;
+	default:
+		return TF_CLI_CONTINUE;
+	}
 }
 
 int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table)
@@ -130,39 +219,5 @@ int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table)
 	else
 		fprintf(stderr, "touchfw: unknown command '%s'\nTry 'touchfw --help'.\n",
 			cli->command);
-	return TF_EXIT_USAGE;
-}
-
-int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
-{
-	int c;
-
-	if (!o->started) {
-		/* 0: glibc starts a fresh scan (the global options used it). */
-		optind = 0;
-		opterr = 0;
-		o->started = true;
-	}
-	c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
-	if (c == 'h') {
-		o->usage(stdout);
-		o->exit = TF_EXIT_OK;
-		return TF_CLI_STOP;
-	}
-	if (c == '?' || c == ':') {
-		fprintf(stderr, "%s: bad option '%s'\n", o->name, argv[optind - 1]);
-		o->usage(stderr);
-		o->exit = TF_EXIT_USAGE;
-		return TF_CLI_STOP;
-	}
-	return c;
-}
-
-int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o)
-{
-	if (optind >= argc)
-		return TF_CLI_CONTINUE;
-	fprintf(stderr, "%s: unexpected '%s'\n", o->name, argv[optind]);
-	o->usage(stderr);
 	return TF_EXIT_USAGE;
 }

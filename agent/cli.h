@@ -8,7 +8,7 @@
 #ifndef TF_CLI_H
 #define TF_CLI_H
 
-#include <getopt.h>
+#include <getopt.h> /* struct option, for tf_cli_opts */
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,6 +21,8 @@ struct tf_cli {
 	const char *command;   /* argv[cmd_index] */
 	int argc;	       /* arguments from the command on */
 	char **argv;
+	char **envp;	 /* the environment main() was given */
+	const char *bad; /* the word tf_cli_scan_global() did not take */
 };
 
 struct tf_command {
@@ -56,8 +58,43 @@ int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o);
  * or "@name: unexpected 'X'" and the usage on stderr, TF_EXIT_USAGE. */
 int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o);
 
-/* Parse global options; returns TF_CLI_CONTINUE or an exit code. */
-int tf_cli_parse_global(int argc, char **argv, struct tf_cli *cli);
+/*
+ * Options without getopt(3) (cli.c has the rules, getopt_long's): a table
+ * ended by a NULL long_name; tf_opt_next() returns the index of the next
+ * option in it (*@arg its value, if it takes one), TF_OPT_END at the
+ * first operand (argv[s->i]) or after "--", TF_OPT_BAD for an unknown,
+ * ambiguous or incomplete one (s->bad is the word it was in).
+ */
+struct tf_optdef {
+	const char *long_name;
+	char short_name; /* 0: none */
+	bool has_arg;
+};
+struct tf_optscan {
+	int argc;
+	char **argv;
+	int i;		     /* the next word; set to 1 (or the first option) */
+	const char *cluster; /* the rest of "-xyz" */
+	const char *bad;
+};
+#define TF_OPT_END (-1)
+#define TF_OPT_BAD (-2)
+int tf_opt_next(struct tf_optscan *s, const struct tf_optdef *defs, const char **arg);
+
+/*
+ * The global options, read: TF_CLI_CONTINUE with the command in @cli, or
+ * what else the line asks for, printing nothing.  The settings file comes
+ * from --config only: the agent's main() adds $TOUCHFW_CONFIG
+ * (handle-event never takes it).
+ */
+#define TF_CLI_HELP (-10)
+#define TF_CLI_VERSION (-11)
+#define TF_CLI_BAD_OPTION (-12) /* cli->bad is the word */
+#define TF_CLI_NO_COMMAND (-13)
+int tf_cli_scan_global(int argc, char **argv, char **envp, struct tf_cli *cli);
+/* The same, with --help, --version and the errors printed: returns
+ * TF_CLI_CONTINUE or an exit code. */
+int tf_cli_parse_global(int argc, char **argv, char **envp, struct tf_cli *cli);
 int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table);
 void tf_cli_usage(FILE *f);
 

@@ -9,13 +9,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "event.h"
 #include "exitcode.h"
 #include "family/ids.h"
@@ -24,8 +24,6 @@
 #include "settings.h"
 #include "state.h"
 #include "sysfs.h"
-
-extern char **environ;
 
 static void usage(FILE *f)
 {
@@ -58,22 +56,29 @@ static void usage(FILE *f)
 }
 
 /*
+ * Why an event was let go, in three parts ("SUBSYSTEM=", the value, " is
+ * not i2c or spi"): most events end in filter_event() and are logged only
+ * at debug level, so the line is put together only when it is printed.
+ */
+struct reason {
+	const char *a, *v, *b;
+};
+
+/*
  * What the event alone decides: no settings, no files.  Most events udev
  * hands us end here, so the settings file and /proc/cmdline are read only
  * for the rest (see decide()).
  */
-static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, const char **why,
-				    char *detail, size_t dsize)
+static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, bool candidate,
+				    struct reason *why)
 {
 	const struct tf_family_ids *fam = NULL;
-	const char *cand = getenv("TOUCHFW_CANDIDATE");
-	bool candidate = cand && !strcmp(cand, "1");
 
-	*why = "";
+	*why = (struct reason){ "", "", "" };
 	switch (ev->action) {
 	case TF_ACTION_BIND:
 		if (!ev->driver) {
-			*why = "bind without DRIVER";
+			why->a = "bind without DRIVER";
 			return TF_VERDICT_IGNORED;
 		}
 		break;
@@ -86,19 +91,18 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, c
 		if (fam && fam->probe_fails_in_bootloader)
 			break; /* a chip in its bootloader gets no bind */
 		if (!add_only) {
-			*why = "add without DRIVER (the bind event will follow)";
+			why->a = "add without DRIVER (the bind event will follow)";
 			return TF_VERDICT_IGNORED;
 		}
 		break;
 	default:
-		snprintf(detail, dsize, "ACTION=%s is not for touchfw", ev->action_str);
-		*why = detail;
+		*why = (struct reason){ "ACTION=", ev->action_str, " is not for touchfw" };
 		return TF_VERDICT_IGNORED;
 	}
-	if (!ev->subsystem || (strcmp(ev->subsystem, "i2c") && strcmp(ev->subsystem, "spi"))) {
-		snprintf(detail, dsize, "SUBSYSTEM=%s is not i2c or spi",
-			 ev->subsystem ? ev->subsystem : "(none)");
-		*why = detail;
+	if (!ev->subsystem ||
+	    (!tf_streq(ev->subsystem, "i2c") && !tf_streq(ev->subsystem, "spi"))) {
+		*why = (struct reason){ "SUBSYSTEM=", ev->subsystem ? ev->subsystem : "(none)",
+					" is not i2c or spi" };
 		return TF_VERDICT_IGNORED;
 	}
 	if (ev->driver)
@@ -106,9 +110,8 @@ static enum tf_verdict filter_event(const struct tf_uevent *ev, bool add_only, c
 	else if (!fam)
 		fam = tf_family_ids_by_uevent(ev);
 	if (!fam && !candidate) {
-		snprintf(detail, dsize, "driver %s is not a touch driver touchfw knows",
-			 ev->driver ? ev->driver : "(none)");
-		*why = detail;
+		*why = (struct reason){ "driver ", ev->driver ? ev->driver : "(none)",
+					" is not a touch driver touchfw knows" };
 		return TF_VERDICT_IGNORED;
 	}
 	return TF_VERDICT_HANDED_OFF; /* provisionally; settings and state follow */
@@ -139,9 +142,14 @@ static bool any_profile(const char (*dirs)[256], unsigned n)
 
 			while (off < got) {
 				const struct dirent64 *de = (const void *)(u.b + off);
-				size_t l = strlen(de->d_name);
+				const char *dot = NULL, *c;
 
-				if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
+				/* the last '.', found without strlen(): one libc
+				 * symbol less to bind at every event */
+				for (c = de->d_name; *c; c++)
+					if (*c == '.')
+						dot = c;
+				if (dot && dot > de->d_name && tf_streq(dot, ".dtb")) {
 					found = true;
 					break;
 				}
@@ -265,45 +273,68 @@ static enum tf_verdict check_state(const struct tf_uevent *ev, const struct tf_s
 	return v;
 }
 
+/* handle-event's options, without getopt (main.c): 0 to go on, else the
+ * exit code. */
+static int parse_options(const struct tf_cli *cli, bool *add_only)
+{
+	static const struct tf_optdef opts[] = {
+		{ "add-only", 0, false },
+		{ "help", 'h', false },
+		{ NULL, 0, false },
+	};
+	struct tf_optscan sc = { .argc = cli->argc, .argv = cli->argv, .i = 1 };
+	const char *arg;
+	int k;
+
+	while ((k = tf_opt_next(&sc, opts, &arg)) != TF_OPT_END) {
+		if (k == TF_OPT_BAD) {
+			fprintf(stderr, "touchfw handle-event: bad option '%s'\n", sc.bad);
+			usage(stderr);
+			return TF_EXIT_USAGE;
+		}
+		if (k == 1) {
+			usage(stdout);
+			fflush(stdout); /* main.c ends handle-event with _exit() */
+			return TF_EXIT_OK;
+		}
+		*add_only = true;
+	}
+	if (sc.i != cli->argc) {
+		usage(stderr);
+		return TF_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int tf_cmd_handle_event(const struct tf_cli *cli)
 {
-	static const struct option opts[] = {
-		{ "add-only", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tf_settings s;
 	struct tf_uevent ev;
 	struct tf_err err = { 0 };
 	enum tf_handoff_how how;
 	enum tf_verdict v;
-	const char *why;
+	struct reason why;
 	const char *wait_args[] = { "--wait-bind", NULL };
 	bool add_only = false;
 	char detail[300];
-	struct tf_cli_opts g = { "touchfw handle-event", "+h", opts, usage };
-	int c;
+	int r;
 
-	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
-		if (c == TF_CLI_STOP)
-			return g.exit;
-		if (c == 'a')
-			add_only = true;
-	}
-	if (optind != cli->argc) {
-		usage(stderr);
-		return TF_EXIT_USAGE;
-	}
-	if (tf_uevent_parse(environ, &ev) < 0) {
+	if ((r = parse_options(cli, &add_only)))
+		return r;
+	r = tf_uevent_parse(cli->envp, &ev);
+	if (ev.log_level && !cli->verbosity) /* -v and -q win */
+		tf_log_init(NULL, ev.log_level);
+	if (r < 0) {
 		log_err(NULL, "handle-event needs a uevent in the environment "
 			      "(ACTION and DEVPATH); udev provides it");
 		return TF_EXIT_USAGE;
 	}
-	v = filter_event(&ev, add_only, &why, detail, sizeof(detail));
+	v = filter_event(&ev, add_only, ev.candidate && tf_streq(ev.candidate, "1"), &why);
 	if (ev.bad_devpath) {
 		/* Not even a name to log with; the raw DEVPATH may hold anything. */
 		if (v == TF_VERDICT_IGNORED) {
-			log_debug(NULL, "%s: nothing to do: %s", ev.action_str, why);
+			log_debug(NULL, "%s: nothing to do: %s%s%s", ev.action_str, why.a,
+				  why.v, why.b);
 			return TF_EXIT_OK;
 		}
 		log_err(NULL, "%s (driver %s): refusing the event: its DEVPATH is unusable: %s",
@@ -320,34 +351,35 @@ int tf_cmd_handle_event(const struct tf_cli *cli)
 			log_err(ev.devname, "%s", err.msg);
 			return TF_EXIT_BAD_INPUT;
 		}
-		v = decide(&s, &why);
+		v = decide(&s, &why.a);
 	}
 	if (v == TF_VERDICT_HANDED_OFF)
-		v = check_state(&ev, &s, &why, detail, sizeof(detail));
+		v = check_state(&ev, &s, &why.a, detail, sizeof(detail));
 	switch (v) {
 	case TF_VERDICT_IGNORED:
 	case TF_VERDICT_NO_PROFILES:
-		log_debug(ev.devname, "%s %s: nothing to do: %s", ev.action_str, ev.devpath,
-			  why);
+		log_debug(ev.devname, "%s %s: nothing to do: %s%s%s", ev.action_str, ev.devpath,
+			  why.a, why.v, why.b);
 		return TF_EXIT_OK;
 	case TF_VERDICT_OWN_BIND:
 	case TF_VERDICT_DISABLED:
 	case TF_VERDICT_BUSY:
 	case TF_VERDICT_UPTODATE:
 	case TF_VERDICT_BACKOFF:
-		log_info(ev.devname, "%s: nothing to do: %s", ev.action_str, why);
+		log_info(ev.devname, "%s: nothing to do: %s", ev.action_str, why.a);
 		return TF_EXIT_OK;
 	case TF_VERDICT_GAVE_UP:
-		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why);
+		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why.a);
 		return TF_EXIT_OK;
 	case TF_VERDICT_STATE_BAD:
-		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why);
+		log_err(ev.devname, "%s: not updating: %s", ev.action_str, why.a);
 		return TF_EXIT_STATE;
 	case TF_VERDICT_HANDED_OFF:
 		break;
 	}
 	if (tf_handoff(&s, cli->config_from_args ? cli->config : NULL, ev.devname,
-		       ev.driver || waits_for_file(&ev) ? NULL : wait_args, &how, &err) < 0) {
+		       ev.driver || waits_for_file(&ev) ? NULL : wait_args, cli->envp, &how,
+		       &err) < 0) {
 		log_err(ev.devname, "%s (driver %s): could not hand off: %s", ev.action_str,
 			ev.driver ? ev.driver : "none yet", err.msg);
 		return TF_EXIT_FAILURE;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 static const char *const action_names[] = {
 	[TF_ACTION_UNKNOWN] = "unknown", [TF_ACTION_ADD] = "add",
 	[TF_ACTION_REMOVE] = "remove",	 [TF_ACTION_CHANGE] = "change",
@@ -24,7 +26,7 @@ enum tf_action tf_action_from_string(const char *s)
 	if (!s)
 		return TF_ACTION_UNKNOWN;
 	for (i = 1; i < sizeof(action_names) / sizeof(action_names[0]); i++)
-		if (!strcmp(s, action_names[i]))
+		if (tf_streq(s, action_names[i]))
 			return (enum tf_action)i;
 	return TF_ACTION_UNKNOWN;
 }
@@ -40,11 +42,13 @@ bool tf_devname_valid(const char *name)
 {
 	const char *p;
 
-	if (!name || !*name || strlen(name) > 100 || !strcmp(name, ".") || !strcmp(name, ".."))
+	if (!name || !*name || tf_streq(name, ".") || tf_streq(name, ".."))
 		return false;
 	for (p = name; *p; p++) {
 		char c = *p;
 
+		if (p - name >= 100)
+			return false; /* longer than 100 */
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == ':' || c == '-'))
 			return false;
@@ -52,14 +56,21 @@ bool tf_devname_valid(const char *name)
 	return true;
 }
 
-/* Value of KEY in an env entry "KEY=value", or NULL. */
+/* Value of KEY in an env entry "KEY=value", or NULL.  A loop of its own:
+ * every event udev hands touchfw goes through here (main.c). */
 static const char *match(const char *entry, const char *key)
 {
-	size_t n = strlen(key);
+	while (*key && *entry == *key)
+		entry++, key++;
+	return !*key && *entry == '=' ? entry + 1 : NULL;
+}
 
-	if (strncmp(entry, key, n) || entry[n] != '=')
-		return NULL;
-	return entry + n + 1;
+/* @entry past @prefix, or NULL. */
+static const char *after(const char *entry, const char *prefix)
+{
+	while (*prefix && *entry == *prefix)
+		entry++, prefix++;
+	return *prefix ? NULL : entry;
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -77,8 +88,9 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-/* What is wrong with @p as a sysfs device path, or NULL. */
-static const char *devpath_problem(const char *p)
+/* What is wrong with @p as a sysfs device path, or NULL; *@name gets its
+ * last component. */
+static const char *devpath_problem(const char *p, const char **name)
 {
 	const char *c;
 
@@ -90,22 +102,24 @@ static const char *devpath_problem(const char *p)
 	if (c[-1] == '/')
 		return "it ends in '/'";
 	for (c = p; *c; c++) {
-		size_t n;
+		const char *e;
 
 		if (*c != '/')
 			continue;
-		n = strcspn(c + 1, "/");
-		if (n == 0)
+		for (e = c + 1; *e && *e != '/'; e++)
+			;
+		if (e == c + 1)
 			return "it has an empty component ('//')";
-		if ((n == 1 && c[1] == '.') || (n == 2 && c[1] == '.' && c[2] == '.'))
+		if ((e - c == 2 && c[1] == '.') || (e - c == 3 && c[1] == '.' && c[2] == '.'))
 			return "it has a '.' or '..' component";
+		*name = c + 1;
 	}
 	return NULL;
 }
 
 int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 {
-	const char *v, *slash;
+	const char *v;
 	uint64_t n;
 	size_t i;
 
@@ -115,7 +129,16 @@ int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 	for (i = 0; envp[i]; i++) {
 		const char *e = envp[i];
 
-		if ((v = match(e, "ACTION")))
+		/* every key touchfw reads begins with one of these */
+		if (e[0] != 'A' && e[0] != 'D' && e[0] != 'S' && e[0] != 'M' && e[0] != 'O' &&
+		    e[0] != 'T')
+			continue;
+		if ((v = after(e, "TOUCHFW_"))) {
+			if ((v = match(v, "CANDIDATE")))
+				ev->candidate = v;
+			else if ((v = match(e + 8, "LOG_LEVEL")))
+				ev->log_level = v;
+		} else if ((v = match(e, "ACTION")))
 			ev->action_str = v;
 		else if ((v = match(e, "DEVPATH")))
 			ev->devpath = v;
@@ -135,11 +158,11 @@ int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 			if (parse_u64(v, &n))
 				ev->n_compatible = n > TF_EVENT_MAX_COMPAT ? TF_EVENT_MAX_COMPAT
 									   : (unsigned)n;
-		} else if (!strncmp(e, "OF_COMPATIBLE_", 14)) {
+		} else if ((v = after(e, "OF_COMPATIBLE_"))) {
 			char *end;
-			unsigned long idx = strtoul(e + 14, &end, 10);
+			unsigned long idx = strtoul(v, &end, 10);
 
-			if (end != e + 14 && *end == '=' && idx < TF_EVENT_MAX_COMPAT)
+			if (end != v && *end == '=' && idx < TF_EVENT_MAX_COMPAT)
 				ev->compatible[idx] = end + 1;
 		}
 	}
@@ -155,16 +178,14 @@ int tf_uevent_parse(char *const *envp, struct tf_uevent *ev)
 	if (!ev->action_str || !ev->devpath)
 		return -EINVAL;
 	ev->action = tf_action_from_string(ev->action_str);
-	ev->bad_devpath = devpath_problem(ev->devpath);
+	ev->bad_devpath = devpath_problem(ev->devpath, &v);
 	if (ev->bad_devpath)
 		return 0;
-	slash = strrchr(ev->devpath, '/');
-	v = slash ? slash + 1 : ev->devpath;
-	if (strlen(v) > 100)
+	if (tf_strcpy_fit(ev->devname, 101, v) < 0)
 		ev->bad_devpath = "its device name is longer than 100 characters";
 	else if (!tf_devname_valid(v))
 		ev->bad_devpath = "its device name has characters a device name can not have";
-	else
-		strcpy(ev->devname, v);
+	if (ev->bad_devpath)
+		ev->devname[0] = '\0';
 	return 0;
 }

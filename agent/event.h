@@ -40,6 +40,11 @@ struct tf_uevent {
 	bool has_seqnum;
 	char devname[128];	 /* last DEVPATH component: "3-004a", "spi1.0" */
 	const char *bad_devpath; /* why DEVPATH is unusable (devname ""), or NULL */
+	/* touchfw's own two variables, taken in the same pass over the
+	 * environment: TOUCHFW_CANDIDATE (set by a udev rule) and
+	 * TOUCHFW_LOG_LEVEL; NULL when absent */
+	const char *candidate;
+	const char *log_level;
 };
 
 /*

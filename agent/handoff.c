@@ -23,8 +23,6 @@
 #include <systemd/sd-bus.h>
 #endif
 
-extern char **environ;
-
 const char *tf_handoff_how_name(enum tf_handoff_how how)
 {
 	switch (how) {
@@ -209,7 +207,7 @@ static int handoff_sdbus(const char *unit, enum tf_handoff_how *how, struct tf_e
 }
 #endif
 
-static int handoff_systemctl(const char *unit, struct tf_err *err)
+static int handoff_systemctl(const char *unit, char *const *env, struct tf_err *err)
 {
 	pid_t pid = fork();
 	int status;
@@ -228,7 +226,7 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
 				       (char *)"start", (char *)unit, NULL };
 		char *envp[8];
 
-		handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
+		handoff_env(envp, TF_ARRAY_SIZE(envp), env);
 		execve("/usr/bin/systemctl", argv, envp);
 		execve("/bin/systemctl", argv, envp);
 		_exit(127);
@@ -247,7 +245,7 @@ static int handoff_systemctl(const char *unit, struct tf_err *err)
  * the state directory for output.
  */
 static int handoff_fork(const struct tf_settings *s, const char *config_path, const char *dev,
-			const char *const *args, struct tf_err *err)
+			const char *const *args, char *const *env, struct tf_err *err)
 {
 	char logname[300];
 	const char *agent = tf_agent_path();
@@ -312,7 +310,7 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path, co
 		argv[i++] = "--"; /* a device name is never an option */
 		argv[i++] = dev;
 		argv[i] = NULL;
-		handoff_env(envp, TF_ARRAY_SIZE(envp), environ);
+		handoff_env(envp, TF_ARRAY_SIZE(envp), env);
 		/* On success the close-on-exec pipe just closes. */
 		execve(agent, (char *const *)argv, envp);
 		fail = 'E';
@@ -333,7 +331,8 @@ static int handoff_fork(const struct tf_settings *s, const char *config_path, co
 }
 
 int tf_handoff(const struct tf_settings *s, const char *config_path, const char *dev,
-	       const char *const *args, enum tf_handoff_how *how, struct tf_err *err)
+	       const char *const *args, char *const *env, enum tf_handoff_how *how,
+	       struct tf_err *err)
 {
 	char unit[256];
 	bool systemd = s->handoff == TF_HANDOFF_SYSTEMD ||
@@ -341,7 +340,7 @@ int tf_handoff(const struct tf_settings *s, const char *config_path, const char 
 	int r;
 
 	if (!systemd) {
-		r = handoff_fork(s, config_path, dev, args, err);
+		r = handoff_fork(s, config_path, dev, args, env, err);
 		if (r == 0)
 			*how = TF_HANDED_FORK;
 		return r;
@@ -353,7 +352,7 @@ int tf_handoff(const struct tf_settings *s, const char *config_path, const char 
 	if (handoff_sdbus(unit, how, err) == 0)
 		return 0;
 #endif
-	r = handoff_systemctl(unit, err);
+	r = handoff_systemctl(unit, env, err);
 	if (r == 0)
 		*how = TF_HANDED_SYSTEMCTL;
 	return r;

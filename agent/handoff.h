@@ -27,10 +27,12 @@ int tf_unit_name(const char *prefix, const char *dev, char *buf, size_t size);
 
 /*
  * Start `touchfw run [args] DEV` for @dev without waiting for it.  @args
- * are extra arguments for the fork path (the unit carries its own).
+ * are extra arguments for the fork path (the unit carries its own); @env
+ * is this process's environment, of which the run gets a few variables.
  */
 int tf_handoff(const struct tf_settings *s, const char *config_path, const char *dev,
-	       const char *const *args, enum tf_handoff_how *how, struct tf_err *err);
+	       const char *const *args, char *const *env, enum tf_handoff_how *how,
+	       struct tf_err *err);
 
 const char *tf_handoff_how_name(enum tf_handoff_how how);
 

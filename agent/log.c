@@ -17,22 +17,20 @@ static int log_max = TF_LOG_INFO;
 static int log_prefix = -1;
 static bool line_open; /* a tf_log_partial() line waits for its end */
 
-void tf_log_init(const char *prog)
+void tf_log_init(const char *prog, const char *level)
 {
-	const char *lvl = getenv("TOUCHFW_LOG_LEVEL");
-
 	if (prog)
 		log_prog = prog;
-	if (lvl) {
-		if (!strcmp(lvl, "debug"))
+	if (level) {
+		if (!strcmp(level, "debug"))
 			log_max = TF_LOG_DEBUG;
-		else if (!strcmp(lvl, "info"))
+		else if (!strcmp(level, "info"))
 			log_max = TF_LOG_INFO;
-		else if (!strcmp(lvl, "notice"))
+		else if (!strcmp(level, "notice"))
 			log_max = TF_LOG_NOTICE;
-		else if (!strcmp(lvl, "warning"))
+		else if (!strcmp(level, "warning"))
 			log_max = TF_LOG_WARNING;
-		else if (!strcmp(lvl, "err"))
+		else if (!strcmp(level, "err"))
 			log_max = TF_LOG_ERR;
 	}
 }

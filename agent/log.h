@@ -19,7 +19,9 @@ enum tf_log_prio {
 	TF_LOG_DEBUG = 7,
 };
 
-void tf_log_init(const char *prog);
+/* @level: $TOUCHFW_LOG_LEVEL's value (debug, info, notice, warning, err) or
+ * NULL; the caller reads it (the front end from main()'s environment). */
+void tf_log_init(const char *prog, const char *level);
 void tf_log_set_max(int prio);
 int tf_log_get_max(void);
 

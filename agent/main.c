@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * touchfw: the front end.  udev runs `touchfw handle-event` on every bind of
- * a candidate controller, so this binary links only libc (and libinih's
- * archive, or loads libinih when it parses a settings file) and decides
- * there without touching the bus.  Every other command is executed by
+ * a candidate controller, so this binary links only libc and decides there
+ * without touching the bus.  Every other command is executed by
  * touchfw-agent (which links libudev, libfdt, libsodium, libgpiod and
  * libi2c), from the package's libexec directory (in the tests' emulated
  * boards, their shim maps that path to the build's agent).
@@ -21,19 +20,32 @@
 #include "log.h"
 #include "util.h"
 
-int main(int argc, char **argv)
+/*
+ * No getenv(), environ, getopt or stdio on the fast path: the environment
+ * comes as main()'s third argument and handle-event reads it in one pass
+ * (tf_uevent_parse), the options are read by tf_cli_scan_global() -- each
+ * libc symbol the front end uses is a lookup by the dynamic loader at
+ * every event, and the loader's work is most of the front end's cost
+ * (bench/README.md; tests/system/check-fast-path counts it).  Every other
+ * command goes to the agent, which reads its own environment.
+ */
+int main(int argc, char **argv, char **envp)
 {
 	struct tf_cli cli;
 	const char *agent;
 	int r;
 
-	tf_log_init("touchfw");
-	r = tf_cli_parse_global(argc, argv, &cli);
+	/* $TOUCHFW_LOG_LEVEL: handle-event takes it in its one pass over
+	 * the environment; the agent reads it itself */
+	tf_log_init("touchfw", NULL);
+	/* handle-event leaves nothing in stdio buffers (its log lines are
+	 * write(2)s, its usage text is flushed): libc's exit handlers would
+	 * only add to the cost of every event. */
+	r = tf_cli_parse_global(argc, argv, envp, &cli);
 	if (r != TF_CLI_CONTINUE)
 		return r;
-
-	if (!strcmp(cli.command, "handle-event"))
-		return tf_cmd_handle_event(&cli);
+	if (tf_streq(cli.command, "handle-event"))
+		_exit(tf_cmd_handle_event(&cli));
 
 	agent = tf_agent_path();
 	execv(agent, argv);

@@ -15,12 +15,14 @@
 #include "util.h"
 
 #define TF_MAX_DIRS 8
+#define TF_SETTINGS_LINE_MAX 200 /* bytes in a line of the file, its newline included */
 
 enum tf_mode { TF_MODE_UPDATE, TF_MODE_REPORT_ONLY };
 enum tf_handoff { TF_HANDOFF_AUTO, TF_HANDOFF_SYSTEMD, TF_HANDOFF_FORK };
 
 struct tf_settings {
-	char path[512]; /* the file read, for messages */
+	/* (the numbers first: tf_settings_defaults() zeroes them and sets
+	 * the strings, not 6 KiB of zeros at every event) */
 	bool file_found;
 	bool enabled;		  /* [touchfw] enabled */
 	bool disabled_by_cmdline; /* touchfw.disable / touchfw=off */
@@ -33,13 +35,14 @@ struct tf_settings {
 	unsigned flash_timeout_ms;
 	unsigned bind_timeout_ms; /* add-only udev: wait for the driver */
 	unsigned own_bind_window_s;
+	unsigned n_boards_dirs;
+	unsigned n_firmware_dirs;
+	char path[512]; /* the file read, for messages */
 	char state_dir[256];
 	char persist_dir[256];
 	char db_dir[256];
 	char keys_dir[256];
-	unsigned n_boards_dirs;
 	char boards_dirs[TF_MAX_DIRS][256];
-	unsigned n_firmware_dirs;
 	char firmware_dirs[TF_MAX_DIRS][256];
 	char firmware_class_path[256]; /* the sysfs parameter file */
 	char cmdline[256];	       /* /proc/cmdline, for tests */

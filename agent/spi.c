@@ -144,7 +144,6 @@ int tf_spi_message(struct tf_spi *s, const struct tf_spi_xfer *x, size_t n)
 		return -EBADF;
 	if (!piece_max)
 		return -EMSGSIZE;
-	memset(k, 0, sizeof(k));
 	for (size_t i = 0; i < n; i++) {
 		size_t off = 0;
 
@@ -164,10 +163,10 @@ int tf_spi_message(struct tf_spi *s, const struct tf_spi_xfer *x, size_t n)
 				r = send_msg(s, k, nk);
 				if (r < 0)
 					return r;
-				memset(k, 0, sizeof(k));
 				nk = 0;
 				tx_total = rx_total = 0;
 			}
+			memset(&k[nk], 0, sizeof(k[nk])); /* only the transfers sent */
 			k[nk].len = (uint32_t)len;
 			if (x[i].tx) {
 				k[nk].tx_buf = (uintptr_t)(x[i].tx + off);

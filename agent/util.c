@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -146,7 +147,22 @@ void tf_sleep_us(uint64_t us)
 {
 	struct timespec ts = { .tv_sec = (time_t)(us / 1000000ULL),
 			       .tv_nsec = (long)(us % 1000000ULL) * 1000L };
+	static bool precise;
 
+	/*
+	 * The chips' readiness is polled on paces learnt to tens of us (a
+	 * frame's programming, a packet's flash write); the kernel's default
+	 * timer slack of 50 us lets each such sleep end up to that much
+	 * later still, and by a varying amount the paces can not learn (a
+	 * 500 us sleep here: 89 us late in the median, 104 at the 90th
+	 * percentile; with 1 ns of slack 37 and 52).  A sleep never ends
+	 * before what it asked, slack or not, so no delay a chip needs gets
+	 * shorter: only the wake-up after it comes sooner.
+	 */
+	if (!precise) {
+		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+		precise = true;
+	}
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
@@ -227,4 +243,21 @@ const char *tf_time_str(uint64_t t, char *buf, size_t size)
 	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
 		tf_snprintf(buf, size, "an unknown time");
 	return buf;
+}
+
+int tf_strcpy_fit(char *dst, size_t size, const char *src)
+{
+	size_t i;
+
+	if (!size)
+		return -ENAMETOOLONG;
+	for (i = 0; src[i]; i++) {
+		if (i + 1 >= size) {
+			dst[i] = '\0';
+			return -ENAMETOOLONG;
+		}
+		dst[i] = src[i];
+	}
+	dst[i] = '\0';
+	return 0;
 }

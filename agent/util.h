@@ -113,4 +113,18 @@ bool tf_parse_u32(const char *s, uint32_t *out);
 int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* strcmp(@a, @b) == 0, inline: the udev fast path compares with this, so
+ * that it binds no strcmp (each libc symbol is a lookup by the dynamic
+ * loader at every event, most of the front end's cost; main.c). */
+static inline bool tf_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* Copy @src into @dst of @size bytes; -ENAMETOOLONG (and @dst cut, ended)
+ * when it does not fit, else 0.  No stdio: the fast path's strings. */
+int tf_strcpy_fit(char *dst, size_t size, const char *src);
+
 #endif /* TF_UTIL_H */

@@ -5,7 +5,7 @@
  * that handle-event can decide "one of ours?" from the uevent alone.  Each
  * family folder fills one struct tf_family_ids (agent/family/<name>/ids.c);
  * registry-ids.c lists them from registry.def.  Pure data and string
- * compares: the front end (libc + libinih only) links this and nothing
+ * compares: the front end (libc only) links this and nothing
  * else of the families.
  */
 #ifndef TF_FAMILY_IDS_H

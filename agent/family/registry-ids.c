@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 #define TF_FAMILY(n) extern const struct tf_family_ids tf_family_ids_##n;
 #include "family/registry.def"
 #undef TF_FAMILY
@@ -22,7 +24,7 @@ const struct tf_family_ids *const tf_family_ids_all[] = {
 static bool in_list(const char *const *list, const char *s)
 {
 	for (; list && *list; list++)
-		if (!strcmp(*list, s))
+		if (tf_streq(*list, s))
 			return true;
 	return false;
 }
@@ -32,7 +34,7 @@ const struct tf_family_ids *tf_family_ids_by_name(const char *name)
 	size_t i;
 
 	for (i = 0; name && tf_family_ids_all[i]; i++)
-		if (!strcmp(tf_family_ids_all[i]->name, name))
+		if (tf_streq(tf_family_ids_all[i]->name, name))
 			return tf_family_ids_all[i];
 	return NULL;
 }

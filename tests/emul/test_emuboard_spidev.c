@@ -848,6 +848,100 @@ static void test_mchp_update_cfg_clears_before_requesting_the_file(void **state)
 	tu_rmdir(dir);
 }
 
+/*
+ * The idle clock (emuboard-spi.h), real-time pacing: a spidev message that
+ * begins with nothing modelled pending found the board waiting for user
+ * space, and only the emulator's own handling of it is counted apart; one
+ * that begins while the chip checks or programs a frame did not.  The
+ * modelled time counts a chip busy during a read once.
+ */
+static void test_idle_clock_counts_only_waits_for_user_space(void **state)
+{
+	static const char board[] =
+		"[board]\nname = idle\ncompatible = t,spi\npacing = realtime\n"
+		"[spi 1]\nmax_speed_hz = 20000000\n"
+		"[spi-chip bl]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\ndriver = spidev\n"
+		"spi_mode = 3\nmax_speed_hz = 8000000\nstate = no-image\n"
+		"[spi-chip raw]\nbus = 1\nchip_select = 1\ndriver = spidev\n";
+	struct mxt_img_header h = { 0xa2, 0x06, 0x30, 0x10, 0, 0 };
+	size_t cap = mxt_img_size(1000, 200);
+	guint8 *img = g_malloc(cap);
+	const char *raw[] = { "open:/dev/spidev1.1", "msg:x8", "msg:t16",
+			      "msg:t4;r4",	     "msg:x8", NULL };
+	const char *cmds[64] = { "open:/dev/spidev1.0", "mode:3",	   "msg:x3=010000",
+				 "msg:x3=010000",	"msg:t4=0000dcaa", "msg:x3=010000" };
+	struct emub_spi_stats s0, s1, s2;
+	struct emub_spi_gap gaps[8];
+	/* what the message before each read (umockdev copies it back unseen) */
+	static const uint32_t after_rx[4] = { 0, 8, 0, 4 };
+	uint64_t rest = 0;
+	GString *frame = g_string_new("msg:t");
+	unsigned int n = 6, busy = 0, flen;
+	gint64 t0, t1;
+	struct emub *eb;
+	char *out, *p;
+	bool pass_seen = false;
+
+	(void)state;
+	assert_true(mxt_img_build(&h, NULL, 1000, 200, img, cap) > 0);
+	/* the first (header) frame, after the bootloader write's 00 00 */
+	flen = (unsigned int)(img[0] << 8 | img[1]) + 2;
+	g_string_append_printf(frame, "%u=0000", flen + 2);
+	for (unsigned int i = 0; i < flen; i++)
+		g_string_append_printf(frame, "%02x", img[i]);
+	cmds[n++] = frame->str;
+	while (n < 40)
+		cmds[n++] = "msg:x3=010000";
+	cmds[n] = NULL;
+	t0 = g_get_monotonic_time(); /* before the board's clock starts */
+	eb = tu_board_text(board);
+	assert_int_equal(emub_spi_stats(eb, 1, &s0), 0);
+	/* no chip behind chip select 1: every message finds the board waiting */
+	out = run(eb, raw);
+	g_free(out);
+	assert_int_equal(emub_spi_stats(eb, 1, &s1), 0);
+	assert_int_equal(s1.user_messages - s0.user_messages, 4);
+	assert_int_equal(s1.idle_messages - s0.idle_messages, 4);
+	assert_true(s1.service_ns - s0.service_ns > 0);
+	assert_true(s1.service_ns - s0.service_ns <= s1.idle_ns - s0.idle_ns);
+	assert_int_equal(s1.active_ns - s0.active_ns, s1.wire_ns - s0.wire_ns);
+	/* each gap: what the emulator saw of it, and the rest */
+	assert_int_equal(emub_spi_idle_unseen(eb, 1, s0.idle_messages, gaps, 8), 4);
+	for (int i = 0; i < 4; i++) {
+		rest += gaps[i].unseen_ns;
+		assert_int_equal(gaps[i].after_rx, after_rx[i]);
+	}
+	assert_int_equal(rest + s1.service_ns - s0.service_ns, s1.idle_ns - s0.idle_ns);
+	/* a frame, then status reads while the chip checks and programs it */
+	out = run(eb, cmds);
+	t1 = g_get_monotonic_time();
+	assert_int_equal(emub_spi_stats(eb, 1, &s2), 0);
+	assert_int_equal(s2.user_messages - s1.user_messages, 38);
+	/* reads that saw the check, or PASS again (programming still going:
+	 * the first PASS read would have moved a finished chip on) */
+	for (p = out; (p = strstr(p, "msg:x3=010000 -> OK =3 ")); p++) {
+		unsigned int b = (unsigned int)strtoul(p + 29, NULL, 16);
+
+		if (b == MXT_BL_FRAME_CRC_CHECK || (b == MXT_BL_FRAME_CRC_PASS && pass_seen))
+			busy++;
+		pass_seen = pass_seen || b == MXT_BL_FRAME_CRC_PASS;
+	}
+	assert_true(pass_seen);
+	g_free(out);
+	assert_true(s2.idle_messages - s1.idle_messages <= 38 - busy);
+	/* the frame's programming (5 ms) counted, once beside the reads */
+	assert_true(s2.busy_ns - s1.busy_ns >= 5000000);
+	assert_true(s2.active_ns - s1.active_ns <
+		    s2.wire_ns - s1.wire_ns + s2.busy_ns - s1.busy_ns);
+	assert_true(s2.active_ns - s1.active_ns >= s2.busy_ns - s1.busy_ns);
+	/* waiting and modelled never overlap */
+	assert_true((s2.active_ns - s0.active_ns) + (s2.idle_ns - s0.idle_ns) <=
+		    (guint64)(t1 - t0) * 1000);
+	emub_free(eb);
+	g_string_free(frame, TRUE);
+	g_free(img);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -864,6 +958,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_spidev_node_answers_when_it_first_shows),
 		cmocka_unit_test(test_spidev_node_answers_until_it_goes),
 		cmocka_unit_test(test_mchp_update_cfg_clears_before_requesting_the_file),
+		cmocka_unit_test(test_idle_clock_counts_only_waits_for_user_space),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))

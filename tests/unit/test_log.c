@@ -51,7 +51,7 @@ static int setup(void **state)
 	(void)state;
 	unsetenv("JOURNAL_STREAM");
 	unsetenv("TOUCHFW_LOG_LEVEL");
-	tf_log_init("touchfw");
+	tf_log_init("touchfw", NULL);
 	tf_log_set_max(TF_LOG_INFO);
 	return 0;
 }

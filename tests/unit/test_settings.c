@@ -149,6 +149,26 @@ static void test_empty_and_comment_only_text_gives_the_defaults(void **state)
 	assert_string_equal(s.db_dir, d.db_dir);
 }
 
+static void test_comments_blanks_and_byte_order_mark(void **state)
+{
+	struct tf_settings s;
+
+	(void)state;
+	expect_ok(&s, "\xef\xbb\xbf# touchfw.conf\r\n  ; indented comment\n"
+		      "\t[touchfw]\t; the section\r\n"
+		      "  enabled\t=\tno  ; a comment after a blank\r\n"
+		      "[paths] # another\n"
+		      "db_dir = /a;b\n"
+		      "cmdline=/c # not a comment\n");
+	assert_false(s.enabled);
+	/* ';' right after a value's text is part of it; '#' never starts an
+	 * inline comment */
+	assert_string_equal(s.db_dir, "/a;b");
+	assert_string_equal(s.cmdline, "/c # not a comment");
+	/* an empty value is a value (and here an invalid one) */
+	expect_bad("[touchfw]\nmode =   ; nothing\n", "[touchfw] mode: invalid value ''");
+}
+
 /* ------------------------------------------------------------ [touchfw] */
 
 static void test_enabled_takes_every_boolean_spelling(void **state)
@@ -297,15 +317,22 @@ static void test_a_long_path_and_an_overlong_line(void **state)
 	char text[600];
 
 	(void)state;
-	/* libinih reads lines of up to 200 bytes; a path that fits is taken. */
+	/* Lines of up to TF_SETTINGS_LINE_MAX (200) bytes, the newline
+	 * included; a path that fits is taken. */
 	snprintf(text, sizeof(text), "[paths]\ndb_dir = /%0180d\n", 0);
 	expect_ok(&s, text);
 	assert_int_equal(strlen(s.db_dir), 181);
-	/* A longer line is refused, naming the file (libinih counts the
-	 * rest of the line as a line of its own). */
+	/* A longer line is refused, naming the file and line. */
 	snprintf(text, sizeof(text), "[paths]\ndb_dir = /%0255d\n", 0);
-	expect_bad(text, "t.conf:");
-	expect_bad(text, ": syntax error");
+	expect_bad(text, "t.conf:2: syntax error: longer than 200 bytes");
+	/* the boundary: 199 bytes and the newline; then one more */
+	snprintf(text, sizeof(text), "[paths]\ndb_dir = /%0189d\n", 0);
+	expect_ok(&s, text);
+	snprintf(text, sizeof(text), "[paths]\ndb_dir = /%0190d\n", 0);
+	expect_bad(text, "t.conf:2: syntax error: longer than 200 bytes");
+	/* the last line needs no newline */
+	snprintf(text, sizeof(text), "[paths]\ndb_dir = /%0190d", 0);
+	expect_ok(&s, text);
 }
 
 static void test_directory_lists(void **state)
@@ -345,9 +372,10 @@ static void test_directory_lists(void **state)
 static void test_unknown_sections_and_keys_name_file_and_line(void **state)
 {
 	(void)state;
-	/* libinih shows a section through its keys: the line is the key's. */
+	/* An unknown section is refused at its own line, keys or none. */
 	expect_bad("[touchfw]\nenabled = yes\n[general]\nx = 1\n",
-		   "t.conf:4: unknown section [general]");
+		   "t.conf:3: unknown section [general]");
+	expect_bad("[touchfw]\n[ touchfw ]\n", "t.conf:2: unknown section [ touchfw ]");
 	expect_bad("# comment\n[touchfw]\nenable = no\n",
 		   "t.conf:3: [touchfw]: unknown key 'enable'");
 	expect_bad("[paths]\n\n\ndbdir = /d\n", "t.conf:4: [paths]: unknown key 'dbdir'");
@@ -371,6 +399,11 @@ static void test_syntax_errors_and_nul_bytes(void **state)
 	(void)state;
 	expect_bad("[touchfw]\nenabled no\n", "t.conf:2: syntax error");
 	expect_bad("[touchfw\n", "t.conf:1: syntax error");
+	expect_bad("[touchfw] x\n", "t.conf:1: syntax error: a section is \"[name]\"");
+	expect_bad("[touchfw]\n= no\n", "t.conf:2: syntax error");
+	/* ':' is no separator, and a line is never continued */
+	expect_bad("[touchfw]\nenabled: no\n", "t.conf:2: syntax error");
+	expect_bad("[paths]\nboards_dirs = /a\n  /b\n", "t.conf:3: syntax error");
 	assert_int_equal(tf_settings_parse(&s, nul, sizeof(nul) - 1, "t.conf", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "t.conf: contains a NUL byte"));
 }
@@ -473,6 +506,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_empty_and_comment_only_text_gives_the_defaults),
+		cmocka_unit_test(test_comments_blanks_and_byte_order_mark),
 		cmocka_unit_test(test_enabled_takes_every_boolean_spelling),
 		cmocka_unit_test(test_mode_handoff_and_signatures),
 		cmocka_unit_test(test_numbers_take_their_limits_and_refuse_beyond),

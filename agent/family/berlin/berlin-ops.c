@@ -18,6 +18,9 @@
 
 struct berlin_priv {
 	bool held; /* enter_bootloader held the CPU after a soft reset */
+	/* how long a full packet's flash command kept the chip busy at least
+	 * (us from the command's write; 0: not seen yet), see flash_cmd() */
+	uint64_t flash_busy_us;
 	/* what write_firmware flashed, for leave_bootloader to find */
 	bool flashed;
 	uint8_t want_pid[8], want_vid[4];
@@ -42,6 +45,14 @@ struct berlin_img {
  * costs the bus little and finds the status sooner (with 5 ms steps the
  * last poll came on average half a step late, 5 % of the flashing time). */
 #define BERLIN_POLL_MAX_US 1000
+/* Once a full packet has been flashed, the next one's first status read
+ * comes when that one was last seen busy (scaled down for a shorter
+ * packet, which takes less), and up to this many reads follow without a
+ * sleep: the status is seen within one read of its change (a read is
+ * 24 bytes, 24 us at 8 MHz), where a growing step lands half a step late
+ * on average.  Then the step grows as above, for a chip slower than the
+ * last packet said. */
+#define BERLIN_FINE_POLLS 20
 /* After a soft reset, before the version means anything: the firmware's
  * boot time the driver allows (GOODIX_BERLIN_NORMAL_RESET_DELAY_MS), which
  * fwupdate.c also waits before it looks for the ISP (chip_reset(100)). */
@@ -433,13 +444,36 @@ static int start_isp(struct tf_ctx *c, const struct berlin_fw *fw, struct tf_err
 	return 0;
 }
 
+static uint64_t now_us(void)
+{
+	return tf_now_ns() / 1000;
+}
+
+/* A full packet: BERLIN_PACKET_MAX bytes and their sum. */
+#define BERLIN_FULL_PACKET (BERLIN_PACKET_MAX + 4u)
+
+/* What a written packet's status polls taught: @busy_at the start of the
+ * last read that found the chip still busy (us from the command; 0: none). */
+static void flash_learn(struct berlin_priv *p, uint16_t len, uint64_t first_us,
+			uint64_t busy_at)
+{
+	if (len != BERLIN_FULL_PACKET)
+		return; /* a shorter packet says less about a full one */
+	if (busy_at)
+		p->flash_busy_us = busy_at; /* the chip was busy then: it takes longer */
+	else if (first_us)
+		p->flash_busy_us -= p->flash_busy_us / 8; /* done at the first read: earlier */
+}
+
 /* One packet's flash command, polled for ack and status; the status byte
  * the chip ended with in *@status (0 when it never answered). */
 static int flash_cmd(struct tf_ctx *c, uint8_t type, uint16_t len, uint32_t addr,
 		     uint8_t *status, struct tf_err *err)
 {
+	struct berlin_priv *p = P(c);
 	uint8_t cmd[BERLIN_FLASH_CMD_LEN], back[BERLIN_FLASH_CMD_LEN];
-	uint64_t t0 = tf_now_ms(), delay = 100;
+	uint64_t t0 = tf_now_ms(), delay = 100, sent, first = 0, busy_at = 0, read_at;
+	unsigned fine = 0;
 	bool acked = false;
 	int r;
 
@@ -447,17 +481,35 @@ static int flash_cmd(struct tf_ctx *c, uint8_t type, uint16_t len, uint32_t addr
 	berlin_flash_cmd(type, len, addr, cmd);
 	if ((r = wr(c, BERLIN_REG_FLASH_CMD, cmd, sizeof(cmd), "the flash command", err)) < 0)
 		return r;
+	sent = now_us();
+	if (p->flash_busy_us && len <= BERLIN_FULL_PACKET) {
+		/* the chip's time grows with the packet: scaled down, still
+		 * a time it is busy */
+		first = p->flash_busy_us * len / BERLIN_FULL_PACKET;
+		delay = first;
+	}
 	for (;;) {
-		tf_sleep_us(delay);
-		delay = delay * 2 < BERLIN_POLL_MAX_US ? delay * 2 : BERLIN_POLL_MAX_US;
+		if (delay)
+			tf_sleep_us(delay);
+		if (first && fine < BERLIN_FINE_POLLS) {
+			fine++;
+			delay = 0;
+		} else {
+			delay = delay * 2 < BERLIN_POLL_MAX_US ? delay * 2 : BERLIN_POLL_MAX_US;
+			if (!delay)
+				delay = 100;
+		}
+		read_at = now_us() - sent;
 		if ((r = rd(c, BERLIN_REG_FLASH_CMD, back, sizeof(back), "the flash command",
 			    err)) < 0)
 			return r;
 		*status = back[0];
 		if (back[1] == BERLIN_ACK_PASS) {
 			acked = true;
-			if (back[0] == BERLIN_STATUS_WRITE_OK)
+			if (back[0] == BERLIN_STATUS_WRITE_OK) {
+				flash_learn(p, len, first, busy_at);
 				return 0;
+			}
 			if (back[0] == BERLIN_STATUS_CHK_FAIL ||
 			    back[0] == BERLIN_STATUS_ADDR_ERR ||
 			    back[0] == BERLIN_STATUS_WRITE_ERR)
@@ -469,6 +521,7 @@ static int flash_cmd(struct tf_ctx *c, uint8_t type, uint16_t len, uint32_t addr
 					  "0x%02X)",
 					  back[1]);
 		}
+		busy_at = read_at;
 		if (tf_now_ms() - t0 >=
 		    (acked ? BERLIN_STATUS_TIMEOUT_MS : BERLIN_ACK_TIMEOUT_MS)) {
 			*status = 0;

@@ -170,7 +170,13 @@ struct tf_spi;
 #define MXT_SPI_HEADER 6
 #define MXT_SPI_MAX_LEN 64     /* MXT_MAX_SPI_BLOCK */
 #define MXT_SPI_MAX_LEN_CRC 14 /* MXT_MAX_SPI_BLOCK_CRC: with the data CRC */
-#define MXT_SPI_GAP_US 1000    /* chip-select gap between request and response */
+/* Chip-select gap between a request and its response: what mchp_spi_ts
+ * leaves where it does not wait for CHG after it (mxt_spi_transfer's and
+ * mxt_spi_write_xfer's 1000 us).  Its paths with 500 us (mxt_spi_read_req's
+ * cs_change_delay, mxt_spi_write_req's delay_usecs) wait for CHG after
+ * that, which touchfw over spidev does not; the bootloader's frames and
+ * status reads, most of a flash, have no gap at all. */
+#define MXT_SPI_GAP_US 1000
 #define MXT_SPI_WRITE_REQ 0x01
 #define MXT_SPI_READ_REQ 0x02
 #define MXT_SPI_WRITE_OK 0x81

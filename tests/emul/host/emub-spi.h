@@ -57,8 +57,10 @@ struct emub_spi_board {
 struct emub_spi_ctlr {
 	struct emub *eb;
 	struct emub_spi_ctlr_desc *desc;
-	char *devpath;	/* /devices/platform/emuboard-spi.N/spi_master/spiN */
-	guint64 now_ns; /* model time the controller's chips have seen */
+	char *devpath;	       /* /devices/platform/emuboard-spi.N/spi_master/spiN */
+	guint64 now_ns;	       /* model time the controller's chips have seen */
+	guint64 covered_until; /* stats.active_ns counted up to here */
+	GArray *unseen;	       /* struct emub_spi_gap per idle message (emub_spi_idle_unseen) */
 	struct emub_spi_stats stats;
 };
 
@@ -81,6 +83,14 @@ struct emub_spi_dev {
 	bool selected;	  /* chip select active (kept after cs_change on the last transfer) */
 	guint64 chip_now; /* model time the chip has seen */
 	guint64 end_ns;	  /* model time the last message ended */
+	/* the idle clock (emuboard-spi.h, idle_ns): model times */
+	guint64 chip_idle_at; /* the chip's last operation ended (busy: chip_now) */
+	guint64 gap_from;     /* the last message found the board waiting from here */
+	guint64 gap_ns;	      /* ... for this long up to its wire's start (0: not) */
+	guint64 tail_from;    /* the last user message's wire ended */
+	guint64 tail_to;      /* ... and the emulator completed it */
+	guint32 tail_rx;      /* ... having read this many bytes (umockdev copies
+			       * them back after the completion) */
 	/* spidev */
 	int minor;		 /* -1 = spidev not bound */
 	guint32 speed_hz;	 /* spidev_data.speed_hz */
@@ -157,5 +167,11 @@ struct emub_spi_xfer {
 	guint32 word_delay_us;
 };
 int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, unsigned int n);
+/* After a user message (eb->lock held): count it, and its gap on the idle
+ * clock with the emulator's handling seen in it (its handler started at
+ * model time @entry_ns; it reads @rx bytes). */
+void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns, guint32 rx);
+/* Its completion is due now: the emulator's handling after its wire. */
+void emub_spi_user_done(struct emub_spi_dev *d);
 
 #endif /* EMUB_SPI_H */

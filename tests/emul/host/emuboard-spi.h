@@ -24,7 +24,44 @@ struct emub_spi_stats {
 	uint64_t wire_ns;    /* modelled time on the wire, delays included */
 	uint64_t busy_ns;    /* modelled time the chips had an operation pending */
 	uint64_t driver_ns;  /* modelled time the emulated drivers slept (msleep) */
+	uint64_t active_ns;  /* the time any of those three was going on (their union:
+			      * a chip busy while its status is polled counts once) */
+	/*
+	 * The board's idle clock for user space (real-time pacing only): a
+	 * spidev message "found the board waiting" when it began after the
+	 * controller's last wire time or driver sleep had ended and its chip
+	 * had no operation pending; idle_ns sums those gaps.  Of them,
+	 * service_ns is the emulator's own handling it saw inside the gaps:
+	 * this message's from the handler's start to its wire (umockdev's
+	 * round trips for the buffers), and the previous one's on that node
+	 * from its wire's end to its completion (the wake-up, the copies).
+	 * What the emulator can not see -- umockdev passing the request in
+	 * and the result out, the data the last message read copied back
+	 * to the caller included -- is the rest of its cost; bench/
+	 * measures it on the same board with loops of messages, and takes it
+	 * out of each message's gap (emub_spi_idle_unseen) as far as that
+	 * goes.
+	 */
+	uint64_t idle_messages;
+	uint64_t idle_ns;
+	uint64_t service_ns;
 };
+
+/* A gap in which a spidev message found the board waiting. */
+struct emub_spi_gap {
+	uint32_t unseen_ns; /* what the emulator did not see itself of it (the
+			     * gap less service_ns' part) */
+	uint32_t after_rx;  /* bytes the message before it on that node read:
+			     * umockdev copies them back to the caller after
+			     * the emulator has completed it, unseen, so the
+			     * gap's unseen part grows with them */
+};
+
+/* Of each message on controller @bus that found the board waiting, from
+ * the @first-th on (counting as idle_messages does, from 0): its gap, up
+ * to @n into @out; returns how many. */
+size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, struct emub_spi_gap *out,
+			    size_t n);
 
 /* @dev: the [spi-chip NAME] name or the device name ("spi1.0"). */
 const char *emub_spi_dev_name(struct emub *eb, const char *dev);

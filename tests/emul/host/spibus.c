@@ -1154,8 +1154,11 @@ void emub_spi_stop(struct emub *eb)
 		else
 			g_free(d->model);
 	}
-	for (int i = 0; i < s->nctlrs; i++)
+	for (int i = 0; i < s->nctlrs; i++) {
 		g_free(s->ctlrs[i].devpath);
+		if (s->ctlrs[i].unseen)
+			g_array_free(s->ctlrs[i].unseen, TRUE);
+	}
 	if (s->watches)
 		g_hash_table_destroy(s->watches);
 	if (s->inotify_fd >= 0)
@@ -1204,6 +1207,19 @@ static void shift_one_bit(guint8 *buf, guint32 len, guint8 first_bit)
 	}
 }
 
+/* Modelled activity from @a to @b, for stats.active_ns: the intervals
+ * come in the order they start, so their union is what lies beyond the
+ * last one's end. */
+static void cover(struct emub_spi_ctlr *c, guint64 a, guint64 b)
+{
+	if (a < c->covered_until)
+		a = c->covered_until;
+	if (b > a) {
+		c->stats.active_ns += b - a;
+		c->covered_until = b;
+	}
+}
+
 /* Run the chip's events up to @t, counting the time it was busy. */
 static void advance_chip(struct emub_spi_dev *d, guint64 t)
 {
@@ -1218,16 +1234,23 @@ static void advance_chip(struct emub_spi_dev *d, guint64 t)
 			break;
 		if (ne > from) {
 			d->ctlr->stats.busy_ns += ne - from;
+			cover(d->ctlr, from, ne);
 			from = ne;
 		}
 		d->ops->advance(d->model, ne);
+		if (d->ops->next_event(d->model) == EM_NEVER)
+			d->chip_idle_at = ne; /* its last operation ended here */
 		if (d->ops->next_event(d->model) <= ne)
 			break;
 	}
-	if (d->ops->next_event(d->model) != EM_NEVER && t > from)
+	if (d->ops->next_event(d->model) != EM_NEVER && t > from) {
 		d->ctlr->stats.busy_ns += t - from;
+		cover(d->ctlr, from, t);
+	}
 	d->ops->advance(d->model, t);
 	d->chip_now = t;
+	if (d->ops->next_event(d->model) != EM_NEVER)
+		d->chip_idle_at = t; /* still busy */
 }
 
 static void set_cs(struct emub_spi_dev *d, bool active)
@@ -1329,6 +1352,14 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 	}
 	advance_chip(d, t);
 	start = t;
+	/* the idle clock: since when nothing modelled was pending */
+	d->gap_ns = 0;
+	if (eb->realtime) {
+		d->gap_from = MAX(c->now_ns, d->chip_idle_at);
+		if (d->ops && d->ops->next_event && d->ops->next_event(d->model) != EM_NEVER)
+			d->gap_from = t; /* an operation pending: the chip is busy */
+		d->gap_ns = t > d->gap_from ? t - d->gap_from : 0;
+	}
 	set_cs(d, true);
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int w = x[i].bits_per_word <= 8 ? 1 : x[i].bits_per_word <= 16 ? 2 : 4;
@@ -1360,6 +1391,7 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 		set_cs(d, false);
 	c->stats.messages++;
 	c->stats.wire_ns += t - start;
+	cover(c, start, t);
 	c->now_ns = t;
 	if (t > eb->now_ns)
 		eb->now_ns = t;
@@ -1368,6 +1400,73 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 		emub_log(eb, "spi %s: message of %u transfer%s, %llu ns", d->name, n,
 			 n == 1 ? "" : "s", (unsigned long long)(t - start));
 	return 0;
+}
+
+static guint64 overlap(guint64 a0, guint64 a1, guint64 b0, guint64 b1)
+{
+	guint64 lo = MAX(a0, b0), hi = MIN(a1, b1);
+
+	return hi > lo ? hi - lo : 0;
+}
+
+void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns, guint32 rx)
+{
+	struct emub_spi_stats *st = &d->ctlr->stats;
+	guint64 from = d->gap_from, to = d->gap_from + d->gap_ns, seen;
+	guint32 after_rx = d->tail_rx;
+
+	st->user_messages++;
+	d->tail_rx = rx; /* for the next one's gap */
+	if (!d->gap_ns)
+		return;
+	/* this message's handling before its wire, the last one's after its
+	 * wire: disjoint (a client sends the next request once the last is
+	 * complete), each counted where it lies in the gap */
+	seen = overlap(entry_ns, to, from, to) + overlap(d->tail_from, d->tail_to, from, to);
+	if (seen > d->gap_ns)
+		seen = d->gap_ns;
+	st->idle_messages++;
+	st->idle_ns += d->gap_ns;
+	st->service_ns += seen;
+	if (!d->ctlr->unseen)
+		d->ctlr->unseen = g_array_new(FALSE, FALSE, sizeof(struct emub_spi_gap));
+	{
+		guint64 u = d->gap_ns - seen;
+		struct emub_spi_gap g = { .unseen_ns = u > G_MAXUINT32 ? G_MAXUINT32
+								       : (guint32)u,
+					  .after_rx = after_rx };
+
+		g_array_append_val(d->ctlr->unseen, g);
+	}
+}
+
+size_t emub_spi_idle_unseen(struct emub *eb, int bus, uint64_t first, struct emub_spi_gap *out,
+			    size_t n)
+{
+	struct emub_spi *s = eb->spi;
+	size_t k = 0;
+
+	for (int i = 0; s && i < s->nctlrs; i++) {
+		GArray *a = s->ctlrs[i].unseen;
+
+		if (s->ctlrs[i].desc->nr != bus)
+			continue;
+		g_mutex_lock(&eb->lock);
+		for (; a && k < n && first + k < a->len; k++)
+			out[k] = g_array_index(a, struct emub_spi_gap, first + k);
+		g_mutex_unlock(&eb->lock);
+	}
+	return k;
+}
+
+void emub_spi_user_done(struct emub_spi_dev *d)
+{
+	struct emub *eb = d->eb;
+
+	g_mutex_lock(&eb->lock);
+	d->tail_from = d->end_ns;
+	d->tail_to = eb->realtime ? emub_wall_model_ns(eb) : d->end_ns;
+	g_mutex_unlock(&eb->lock);
 }
 
 /*
@@ -1392,6 +1491,7 @@ void emub_spi_driver_msleep(struct emub_spi_dev *d, unsigned int ms)
 	until = from + (guint64)ms * 1000000ULL;
 	d->ctlr->now_ns = until;
 	d->ctlr->stats.driver_ns += (guint64)ms * 1000000ULL;
+	cover(d->ctlr, from, until);
 	if (until > eb->now_ns)
 		eb->now_ns = until;
 	g_mutex_unlock(&eb->lock);

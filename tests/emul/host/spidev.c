@@ -147,7 +147,9 @@ static int get(UMockdevIoctlData *arg, void *v, gsize len)
 	return 0;
 }
 
-static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *arg)
+/* SPI_IOC_MESSAGE(N); *@ran when the message reached the controller. */
+static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *arg,
+		       guint64 entry_ns, bool *ran)
 {
 	UMockdevIoctlData *md = NULL;
 	UMockdevIoctlData *bufs[2 * 512];
@@ -230,17 +232,20 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 	if (!r) {
 		/* rx data reaches the caller only on success: run into copies */
 		guint8 **rx = g_new0(guint8 *, n);
+		guint32 rx_bytes = 0;
 
 		for (unsigned int i = 0; i < n; i++)
 			if (k[i].rx) {
 				rx[i] = k[i].rx;
 				k[i].rx = g_malloc(k[i].len);
+				rx_bytes += k[i].len;
 			}
 		guint64 end;
 
 		g_mutex_lock(&d->eb->lock);
 		r = emub_spi_message_locked(d, k, n);
-		d->ctlr->stats.user_messages++;
+		emub_spi_user_message_locked(d, entry_ns, r ? 0 : rx_bytes);
+		*ran = true;
 		end = d->end_ns;
 		g_mutex_unlock(&d->eb->lock);
 		/* realtime: the caller gets the result when the wire is done */
@@ -269,6 +274,8 @@ static gboolean on_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(client);
 	struct spidev_file *f = file_of(d, client);
 	struct emub *eb = d->eb;
+	guint64 entry_ns = eb->realtime ? emub_wall_model_ns(eb) : 0;
+	bool ran = false;
 	guint32 v32 = 0;
 	guint8 v8 = 0;
 	int r = 0;
@@ -359,9 +366,11 @@ static gboolean on_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 		}
 		break;
 	default:
-		r = ioc_message(d, req, arg);
+		r = ioc_message(d, req, arg, entry_ns, &ran);
 	}
 out:
+	if (ran)
+		emub_spi_user_done(d);
 	if (r < 0)
 		umockdev_ioctl_client_complete(client, -1, -r);
 	else
@@ -376,7 +385,8 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 	struct spidev_file *f = file_of(d, client);
 	gsize count = (gsize)arg->data_len;
 	struct emub_spi_xfer x = { 0 };
-	guint64 end;
+	guint64 end, entry_ns = d->eb->realtime ? emub_wall_model_ns(d->eb) : 0;
+	bool ran = false;
 	int r = 0;
 
 	g_mutex_lock(&d->eb->lock);
@@ -392,7 +402,8 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 		else
 			x.rx = g_malloc0(count ? count : 1);
 		r = emub_spi_message_locked(d, &x, 1);
-		d->ctlr->stats.user_messages++;
+		emub_spi_user_message_locked(d, entry_ns, !r && !write ? x.len : 0);
+		ran = true;
 		if (!r && !write)
 			memcpy(arg->data, x.rx, count);
 		if (!write)
@@ -401,6 +412,8 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 	end = d->end_ns;
 	g_mutex_unlock(&d->eb->lock);
 	emub_sleep_until_model(d->eb, end);
+	if (ran)
+		emub_spi_user_done(d);
 	if (r < 0)
 		umockdev_ioctl_client_complete(client, -1, -r);
 	else
