@@ -151,9 +151,11 @@ struct emub_adapter {
 	struct em_bus bus;
 	struct em_bus_counters drv; /* the emulated drivers' share of bus.count */
 	guint64 skipped_ns;	    /* fast pacing: model time skipped */
-	int retries, timeout_ms;    /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
-	char *devpath;		    /* /devices/platform/emuboard-i2c.N/i2c-N */
-	char *devnode;		    /* /dev/i2c-N */
+	guint64 idle_run_ns;	 /* fast pacing: model time run for a host's idle wall time */
+	guint64 wall_mark_ns;	 /* fast pacing: wall time (monotonic) the clock last moved */
+	int retries, timeout_ms; /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
+	char *devpath;		 /* /devices/platform/emuboard-i2c.N/i2c-N */
+	char *devnode;		 /* /dev/i2c-N */
 	UMockdevIoctlBase *ioctl;
 };
 

@@ -71,8 +71,9 @@ struct emub_spi_board {
 struct emub_spi_ctlr {
 	struct emub *eb;
 	struct emub_spi_ctlr_desc *desc;
-	char *devpath;	/* /devices/platform/emuboard-spi.N/spi_master/spiN */
-	guint64 now_ns; /* model time the controller's chips have seen */
+	char *devpath;	      /* /devices/platform/emuboard-spi.N/spi_master/spiN */
+	guint64 now_ns;	      /* model time the controller's chips have seen */
+	guint64 wall_mark_ns; /* fast pacing: wall time (monotonic) now_ns last moved */
 	struct emub_spi_stats stats;
 };
 
@@ -198,5 +199,9 @@ struct emub_spi_xfer {
 	guint32 word_delay_us;
 };
 int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, unsigned int n);
+/* Fast pacing, before a user-space (spidev) message: the chip events due
+ * within the wall time the host let pass since the controller's clock last
+ * moved run first (as clock.c does for i2c-dev transfers). */
+void emub_spi_run_idle_time_locked(struct emub_spi_dev *d);
 
 #endif /* EMUB_SPI_H */

@@ -18,12 +18,14 @@ struct emub_spi_stats {
 	uint64_t user_messages; /* of those, user space's through spidev (each one
 				 * of umockdev's round trips) */
 	uint64_t transfers;
-	uint64_t bytes;	     /* bytes clocked (each is one byte each way) */
-	uint64_t cs_changes; /* chip select released inside a message */
-	uint64_t selects;    /* chip select assertions (one per transaction the chip sees) */
-	uint64_t wire_ns;    /* modelled time on the wire, delays included */
-	uint64_t busy_ns;    /* modelled time the chips had an operation pending */
-	uint64_t driver_ns;  /* modelled time the emulated drivers slept (msleep) */
+	uint64_t bytes;	      /* bytes clocked (each is one byte each way) */
+	uint64_t cs_changes;  /* chip select released inside a message */
+	uint64_t selects;     /* chip select assertions (one per transaction the chip sees) */
+	uint64_t wire_ns;     /* modelled time on the wire, delays included */
+	uint64_t busy_ns;     /* modelled time the chips had an operation pending */
+	uint64_t driver_ns;   /* modelled time the emulated drivers slept (msleep) */
+	uint64_t idle_run_ns; /* fast pacing: model time run for a host's idle wall
+			       * time before its spidev message (README "Pacing") */
 };
 
 /* @dev: the [spi-chip NAME] name or the device name ("spi1.0"). */

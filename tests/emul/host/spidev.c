@@ -239,6 +239,7 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 		guint64 end;
 
 		g_mutex_lock(&d->eb->lock);
+		emub_spi_run_idle_time_locked(d);
 		r = emub_spi_message_locked(d, k, n);
 		d->ctlr->stats.user_messages++;
 		end = d->end_ns;
@@ -391,6 +392,7 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 			x.tx = arg->data;
 		else
 			x.rx = g_malloc0(count ? count : 1);
+		emub_spi_run_idle_time_locked(d);
 		r = emub_spi_message_locked(d, &x, 1);
 		d->ctlr->stats.user_messages++;
 		if (!r && !write)
