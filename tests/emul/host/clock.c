@@ -220,9 +220,11 @@ void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t)
 }
 
 /*
- * Fast pacing, before a user-space transfer: the wall time since the bus's
- * clock last moved is time the host let pass, and the chip events due
- * within it run, one by one, as they would have in real time.  The clock
+ * Fast pacing, before a user-space transfer: the wall time from the bus's
+ * clock last moving to this request's arrival, less EMUB_IDLE_SLACK_NS
+ * (the emulator's and the machine's own latency), is time the host let
+ * pass, and the chip events due within it run, one by one, as they would
+ * have in real time.  The clock
  * stops at the last of them, not at the end of the idle stretch: with
  * nothing left pending the rest changes nothing a host can see (so model
  * time stays what the transfers and the chips' own times make it), and
@@ -232,11 +234,13 @@ void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t)
 static void run_idle_time_locked(struct emub_adapter *ad)
 {
 	struct em_bus *bus = &ad->bus;
-	guint64 from = bus->now_ns, now = mono_ns(), until;
+	guint64 from = bus->now_ns, now = emub_serve_arrival_ns(), until;
 
-	if (!ad->wall_mark_ns || now <= ad->wall_mark_ns)
+	if (!now)
+		now = mono_ns();
+	if (!ad->wall_mark_ns || now <= ad->wall_mark_ns + EMUB_IDLE_SLACK_NS)
 		return;
-	until = from + (now - ad->wall_mark_ns);
+	until = from + (now - ad->wall_mark_ns - EMUB_IDLE_SLACK_NS);
 	for (int guard = 0; guard < 100000; guard++) {
 		guint64 ne = em_bus_next_event(bus);
 

@@ -480,6 +480,20 @@ void emub_input_teardown(struct emub *eb);
 void emub_serve_connect(struct emub *eb, UMockdevIoctlBase *base, const char *signal,
 			GCallback fn, gpointer user);
 int emub_serve_start(struct emub *eb);
+/*
+ * When the request the calling thread serves reached the board
+ * (CLOCK_MONOTONIC ns), before its arguments were fetched from the caller
+ * (umockdev's round trips); 0 outside a served request.  Fast pacing
+ * measures a host's idle time up to here, not up to the emulator's own
+ * work (clock.c).
+ */
+guint64 emub_serve_arrival_ns(void);
+/*
+ * Fast pacing: this much of a host's idle gap is taken for the emulator's
+ * and a busy machine's own latency (socket hops, scheduling), not for time
+ * the host let pass; only the rest runs chip events (clock.c, spibus.c).
+ */
+#define EMUB_IDLE_SLACK_NS (20 * G_GUINT64_CONSTANT(1000000))
 void emub_serve_stop(struct emub *eb);
 
 /* i2cdev.c */

@@ -1460,13 +1460,15 @@ void emub_spi_run_idle_time_locked(struct emub_spi_dev *d)
 {
 	struct emub *eb = d->eb;
 	struct emub_spi_ctlr *c = d->ctlr;
-	guint64 now = wall_ns(), from, t, until;
+	guint64 now = emub_serve_arrival_ns(), from, t, until;
 
-	if (eb->realtime || !c->wall_mark_ns || now <= c->wall_mark_ns || !d->ops ||
-	    !d->ops->next_event)
+	if (!now)
+		now = wall_ns();
+	if (eb->realtime || !c->wall_mark_ns || now <= c->wall_mark_ns + EMUB_IDLE_SLACK_NS ||
+	    !d->ops || !d->ops->next_event)
 		return;
 	from = t = c->now_ns > eb->now_ns ? c->now_ns : eb->now_ns;
-	until = from + (now - c->wall_mark_ns);
+	until = from + (now - c->wall_mark_ns - EMUB_IDLE_SLACK_NS);
 	for (int guard = 0; guard < 100000; guard++) {
 		guint64 ne = d->ops->next_event(d->model);
 
