@@ -82,6 +82,14 @@ INSTALL_EXAMPLES ?= 0
 pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
 
+# libgpiod 1.6 (Debian 12, Ubuntu 22.04) and 2.x (Debian 13, Ubuntu 24.04,
+# Fedora, Yocto, Buildroot) have different APIs: the agent compiles one
+# backend, agent/gpio-gpiod1.c or agent/gpio-gpiod2.c, as pkg-config's
+# libgpiod version says (PKG_CONFIG_PATH picks another libgpiod: make
+# gpiod2 below).  TF_RPATH adds a run path to the binaries, for a library
+# outside the loader's paths.
+GPIOD_VERSION := $(shell $(PKG_CONFIG) --modversion libgpiod 2>/dev/null)
+GPIOD_MAJOR := $(if $(filter 0.% 1.%,$(GPIOD_VERSION)),1,$(if $(GPIOD_VERSION),2,1))
 # libi2c and libfdt ship no .pc file on Debian 12.
 AGENT_LIBS := $(call pc_libs,libudev,-ludev) $(call pc_libs,libgpiod,-lgpiod) \
 	$(call pc_libs,libsodium,-lsodium) $(call pc_libs,inih,-linih) \
@@ -124,6 +132,8 @@ TF_CFLAGS += -fsanitize=fuzzer-no-link
 endif
 endif
 
+TF_LDFLAGS += $(if $(TF_RPATH),-Wl$(comma)-rpath$(comma)$(TF_RPATH))
+
 ALL_CFLAGS = $(TF_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(TF_LDFLAGS) $(LDFLAGS)
 
@@ -136,7 +146,8 @@ FRONT_MAIN := agent/main.c
 AGENT_MAIN := agent/agent-main.c
 # agent/family/ holds the controller families, one folder each
 # (doc/families.md): a new family needs no Makefile edit.
-LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN),\
+LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN) \
+	$(if $(filter 1,$(GPIOD_MAJOR)),agent/gpio-gpiod2.c,agent/gpio-gpiod1.c),\
 	$(wildcard agent/*.c agent/family/*.c agent/family/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 
@@ -193,10 +204,12 @@ $(B)/tests/emul/model/%.o: tests/emul/model/%.c
 	$(q) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# Tests that call libgpiod themselves use the API of TF_GPIOD_MAJOR's.
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
-		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -DTF_GPIOD_MAJOR=$(GPIOD_MAJOR) \
+		-MMD -MP -c -o $@ $<
 
 # emub.c puts the shim into the board's LD_PRELOAD by its absolute path.
 $(B)/tests/emul/host/emub.o: EMUL_CFLAGS = -DEMUB_GPIOD_PRELOAD=\"$(abspath $(GPIOD_PRELOAD))\"
@@ -264,13 +277,14 @@ $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 
 # The shim is loaded into every program run on the board, sanitized or not
 # (i2c-tools, gpioinfo, the shells of the tests), so it is built without
-# the sanitizer flags; it reaches libgpiod and libc by dlsym(RTLD_NEXT).
+# the sanitizer flags; it serves the kernel's GPIO uAPI beneath any
+# libgpiod and reaches umockdev and libc by dlsym(RTLD_NEXT).
 # Its exec part (tests/emul/exec-preload.c) maps the agent's installed
 # path to this build's, so it follows the install paths (paths.stamp).
 $(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/paths.stamp
 	@mkdir -p $(@D)
 	$(q) CCLD $@
-	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(call pc_cflags,libgpiod) $(CFLAGS) \
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
 		-DEMUB_AGENT=\"$(abspath $(B))/touchfw-agent\" \
 		-DEMUB_INSTALLED_AGENT=\"$(PKGLIBEXECDIR)/touchfw-agent\" \
 		-fPIC -shared $(LDFLAGS) -o $@ $(filter %.c,$^) -ldl -lpthread
@@ -325,7 +339,9 @@ TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUT
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
-	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
+	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) \
+		$(if $(GPIOD2_CHECK),$(addprefix $(GPIOD2_B)/,$(GPIOD2_RUN))) \
+		$(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
 # The checks build with one job per CPU unless make was given -j (CI runs a
 # plain `make check`); tests/run-tests then runs TEST_JOBS programs at once.
@@ -443,7 +459,8 @@ deps-check:
 # instead of installing a touchfw that looks for its agent and settings
 # under /usr/local.
 PATHS_STAMP := $(B)/paths.stamp
-PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR)
+# The libgpiod built against is part of it: another one rebuilds.
+PATHS_NOW = $(PATH_DEFS) BINDIR=$(BINDIR) libgpiod=$(GPIOD_VERSION) $(call pc_cflags,libgpiod)
 $(PATHS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(PATHS_NOW)' | cmp -s - $@ || printf '%s\n' '$(PATHS_NOW)' >$@
@@ -555,7 +572,13 @@ uninstall:
 # is left out) in $(B)/deb/touchfw-$(VERSION), so that
 # dpkg-buildpackage's outputs (.deb, .dsc, .tar.xz, .changes, .buildinfo:
 # written to the parent directory) and debian/'s build files stay out of
-# the tree.  Source and binary package, unsigned.
+# the tree.  Source and binary package, unsigned.  It is built against
+# the libgpiod pkg-config finds (PKG_CONFIG_PATH is passed on), and its
+# Depends names that library's package (dpkg-shlibdeps): libgpiod2 for
+# 1.6, libgpiod3 for 2.x.  For a library outside the system's paths and
+# packages (make gpiod2-deb), DEB_SHLIBDEPS_DIRS (colon-separated) tells
+# dpkg-shlibdeps where it is and DEB_SHLIBS_LOCAL names a shlibs file
+# (debian/shlibs.local of the copy) with its package.
 DEB_DIR := $(B)/deb
 deb:
 	@B=$(B) tests/deps install $(DEB_BUILD) $(DEB_PKG)
@@ -563,13 +586,19 @@ deb:
 	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/touchfw-$(VERSION)
 	@git ls-files -z -c -o --exclude-standard | \
 		tar -c --null --ignore-failed-read -T - -f - | tar -x -C $(DEB_DIR)/touchfw-$(VERSION)
+	$(if $(DEB_SHLIBS_LOCAL),@cp $(DEB_SHLIBS_LOCAL) $(DEB_DIR)/touchfw-$(VERSION)/debian/shlibs.local)
 	@cd $(DEB_DIR)/touchfw-$(VERSION) && \
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u B -u SAN \
+		$(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH=$(PKG_CONFIG_PATH)) \
+		$(if $(DEB_SHLIBDEPS_DIRS),DEB_SHLIBDEPS_DIRS=$(DEB_SHLIBDEPS_DIRS)) \
 		dpkg-buildpackage -us -uc -j2 >../build.log 2>&1 || \
 		{ tail -40 ../build.log; echo "make deb: failed, see $(DEB_DIR)/build.log"; exit 1; }
 	@ls $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes
 
 clean:
 	rm -rf $(B) build-san
+
+# Last: its rules name the programs, boards and fixtures defined above.
+-include tests/gpiod2/gpiod2.mk
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The reset pulse a family's caps.reset describes, on the primitives of
- * gpio-gpiod.c.
+ * gpio.h (gpio-gpiod1.c or gpio-gpiod2.c).
  */
 #include <errno.h>
 #include <string.h>

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The agent's small GPIO interface: a reset output and an interrupt (CHG)
- * input with edge waiting.  The primitives are libgpiod 1.6's
- * (gpio-gpiod.c), on hardware, in the VM tests and on the emulated boards
- * alike (there an LD_PRELOAD shim under tests/emul serves the line
- * requests umockdev can not emulate); a libgpiod 2 build would be one more
- * file with the same seven functions.  The reset pulse (gpio.c) is built on
- * them.
+ * input with edge waiting.  Two backends have the same seven functions,
+ * and the Makefile compiles one, as pkg-config's libgpiod version says:
+ * gpio-gpiod1.c on libgpiod 1.6 (Debian 12, Ubuntu 22.04), gpio-gpiod2.c
+ * on libgpiod 2 (2.0 and later).  Nothing else in the agent knows which.
+ * They run on hardware, in the VM tests and on the emulated boards alike
+ * (there an LD_PRELOAD shim under tests/emul serves the kernel's line
+ * requests that umockdev can not emulate).  The reset pulse (gpio.c) is
+ * built on them.
  */
 #ifndef TF_GPIO_H
 #define TF_GPIO_H

@@ -418,4 +418,17 @@ static inline void e2e_private_db(struct e2e *e)
 	e2e_settings(e, NULL);
 }
 
+/*
+ * Run only the tests whose names match TOUCHFW_TEST_FILTER (a cmocka
+ * pattern, '*' and '?'), when it is set: tests/run-tests sets it for a
+ * program listed as PROGRAM::PATTERN.  Call before cmocka_run_group_tests.
+ */
+static inline void e2e_test_filter(void)
+{
+	const char *f = getenv("TOUCHFW_TEST_FILTER");
+
+	if (f && *f)
+		cmocka_set_test_filter(f);
+}
+
 #endif /* TF_E2E_H */

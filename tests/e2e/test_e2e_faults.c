@@ -994,5 +994,6 @@ int main(void)
 		cmocka_unit_test_teardown(test_smbus_only_adapter_is_refused, teardown),
 	};
 
+	e2e_test_filter();
 	return cmocka_run_group_tests_name("e2e_faults", tests, NULL, NULL);
 }

@@ -5,12 +5,13 @@
  * /dev/gpiochipN answers the chip and line information ioctls (uAPI v1 and
  * v2 GET_LINEINFO, as drivers/gpio/gpiolib-cdev.c fills them), so gpiodetect,
  * gpioinfo and gpiofind from libgpiod 1.6 work.  Line requests return a new
- * file descriptor, which umockdev can not emulate: they fail (EBUSY for a
- * line in use, like the kernel, else EOPNOTSUPP).  Programs on the board
- * run under libemuboard-gpiod.so (tests/emul/gpiod-preload.c), an
- * LD_PRELOAD shim that serves libgpiod's line requests through a unix
- * socket ($UMOCKDEV_DIR/emuboard-gpio.sock) served here, one connection
- * per requested line, text lines:
+ * file descriptor, which umockdev can not emulate: here they fail (EBUSY
+ * for a line in use, like the kernel, else EOPNOTSUPP).  Programs on the
+ * board run under libemuboard-gpiod.so (tests/emul/gpiod-preload.c), an
+ * LD_PRELOAD shim that serves the line requests of the kernel's uAPI (v1
+ * and v2, beneath any libgpiod) through a unix socket
+ * ($UMOCKDEV_DIR/emuboard-gpio.sock) served here, one connection per
+ * requested line, text lines:
  *
  *   REQUEST chip=<label|name> line=<offset> | name=<line name>
  *           dir=in|out [value=0|1] [active_low=0|1] [consumer=<word>]
@@ -332,7 +333,7 @@ static gboolean on_gpio_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *clie
 	case GPIO_V2_GET_LINE_IOCTL:
 		/* The request itself can not be emulated (it returns a new fd). */
 		emub_log(eb, "gpiochip0: line requests can not be emulated under umockdev; "
-			     "libemuboard-gpiod.so serves libgpiod's");
+			     "libemuboard-gpiod.so serves them");
 		r = -EOPNOTSUPP;
 		break;
 	default:

@@ -5,9 +5,10 @@
  * gpiod_chip_open_lookup) and offset;
  * outputs are requested with their initial value, inputs with both-edge
  * events; active-low is a request flag, so the kernel reports logical
- * values and logical edges.  A libgpiod 2 backend is one more file like
- * this one.  The emulated boards run this same code: their line requests
- * are served by an LD_PRELOAD shim (tests/emul/gpiod-preload.c).
+ * values and logical edges.  gpio-gpiod2.c is the same on libgpiod 2; the
+ * Makefile compiles one of them.  The emulated boards run this same code,
+ * over the kernel's uAPI that an LD_PRELOAD shim serves
+ * (tests/emul/gpiod-preload.c).
  */
 #include <errno.h>
 #include <gpiod.h>
