@@ -217,7 +217,9 @@ static int child_run(int argc, char **argv)
 					r = errno == ENOENT && opens ? 0 : -1;
 					break;
 				}
-				opens++;
+				if (!opens++ && getenv("LAST_SIGHT_MARK"))
+					g_file_set_contents(getenv("LAST_SIGHT_MARK"), "", 0,
+							    NULL); /* seen once */
 				if (ioctl(f, SPI_IOC_RD_MODE32, &v32) < 0 &&
 				    errno != ESHUTDOWN) {
 					close(f);
@@ -308,15 +310,24 @@ static void test_spidev_node_answers_until_it_goes(void **state)
 {
 	const char *const args[] = { "last-sight:/dev/spidev1.1", NULL };
 	struct emub *eb = tu_board_text(spi_board);
+	char *dir = tu_tmpdir(), *mark = g_strdup_printf("%s/seen", dir);
+	char *env_mark = g_strdup_printf("LAST_SIGHT_MARK=%s", mark);
+	const char *const env[] = { env_mark, NULL };
 
 	(void)state;
 	for (int round = 0; round < 10; round++) {
 		struct emub_child *c;
 		char *out;
-		int st;
+		int st, waited;
 
-		c = tu_spawn_self(eb, args, NULL);
-		g_usleep(50000);
+		unlink(mark);
+		c = tu_spawn_self(eb, args, env);
+		/* the unbind comes once the child has the node open (a busy
+		 * machine may start it late: a fixed sleep was not enough) */
+		for (waited = 0; waited < 20000 && !g_file_test(mark, G_FILE_TEST_EXISTS);
+		     waited++)
+			g_usleep(1000);
+		assert_true(g_file_test(mark, G_FILE_TEST_EXISTS));
 		assert_int_equal(emub_spi_unbind(eb, "raw"), 0);
 		assert_int_equal(emub_child_wait(c, 20000, &st), 0);
 		out = g_strconcat(emub_child_stdout(c), emub_child_stderr(c), NULL);
@@ -327,6 +338,10 @@ static void test_spidev_node_answers_until_it_goes(void **state)
 		assert_int_equal(emub_spi_bind(eb, "raw", "spidev"), 0);
 	}
 	emub_free(eb);
+	unlink(mark);
+	tu_rmdir(dir);
+	g_free(mark);
+	g_free(env_mark);
 }
 
 static void test_sysfs_layout(void **state)
