@@ -151,9 +151,20 @@ LIB_SRCS := $(filter-out $(FRONT_MAIN) $(AGENT_MAIN) \
 	$(wildcard agent/*.c agent/family/*.c agent/family/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 
-MODEL_SRCS := $(wildcard tests/emul/model/*.c)
+# tests/emul/family/<name>/ holds one family's emulation (tests/emul/README.md):
+# its freestanding chip models in model/, its host glue and driver models
+# beside them, its fwgen generators (fwgen.c) and demo DB entries (db.mk).
+EMUL_FAMILY_DIRS := $(patsubst %/,%,$(wildcard tests/emul/family/*/))
+MODEL_SRCS := $(wildcard tests/emul/model/*.c $(addsuffix /model/*.c,$(EMUL_FAMILY_DIRS)))
+MODEL_HDRS := $(wildcard tests/emul/model/*.h $(addsuffix /model/*.h,$(EMUL_FAMILY_DIRS)))
 MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/%.o)
-EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c)
+MODEL_INC := -Itests/emul/model $(addprefix -I,$(addsuffix /model,$(EMUL_FAMILY_DIRS)))
+EMUL_INC := $(MODEL_INC) -Itests/emul -Itests/emul/host -Itests/emul/family \
+	$(addprefix -I,$(EMUL_FAMILY_DIRS))
+# fwgen's commands: each family's fwgen.c (tests/emul/fwgen.h)
+FWGEN_FAMILY_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard $(addsuffix /fwgen.c,$(EMUL_FAMILY_DIRS))))
+EMUL_LIB_SRCS := $(wildcard tests/emul/host/*.c) tests/emul/family/registry.c \
+	$(filter-out %/fwgen.c,$(wildcard $(addsuffix /*.c,$(EMUL_FAMILY_DIRS))))
 EMUL_LIB_OBJS := $(EMUL_LIB_SRCS:%.c=$(B)/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/test_*.c))
@@ -205,9 +216,14 @@ $(B)/tests/emul/model/%.o: tests/emul/model/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Tests that call libgpiod themselves use the API of TF_GPIOD_MAJOR's.
+$(B)/tests/emul/family/%.o: tests/emul/family/%.c
+	@mkdir -p $(@D)
+	$(q) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(EMUL_INC) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -MMD -MP -c -o $@ $<
+
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+	$(CC) $(ALL_CFLAGS) $(EMUL_INC) -Itests \
 		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) $(EMUL_CFLAGS) -DTF_GPIOD_MAJOR=$(GPIOD_MAJOR) \
 		-MMD -MP -c -o $@ $<
 
@@ -216,7 +232,7 @@ $(B)/tests/emul/host/emub.o: EMUL_CFLAGS = -DEMUB_GPIOD_PRELOAD=\"$(abspath $(GP
 
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/emul/model -Itests/emul/host -Itests \
+	$(CC) $(ALL_CFLAGS) $(EMUL_INC) -Itests \
 		$(AGENT_PC_CFLAGS) $(UMOCKDEV_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/libtouchfw.a: $(LIB_OBJS)
@@ -250,26 +266,9 @@ $(B)/boards/%.dtb: boards/%.dts
 	$(Q)$(DTC) -q -I dts -O dtb -o $@ $<
 
 # ---------------------------------------------------------------- emulator
-$(B)/fwgen: $(B)/tests/emul/fwgen.o $(B)/libemmodel.a
+$(B)/fwgen: $(B)/tests/emul/fwgen.o $(FWGEN_FAMILY_OBJS) $(B)/libemmodel.a
 	$(q) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
-
-# Goodix Berlin fixtures for the emulated GT9916 (tests/emul/boards/berlin-*):
-# a firmware file in the container fwupdate.c parses (ISP, application,
-# config subsystems) and its config alone in the updater's text form.
-# Deterministic, so tests and a manifest can carry fixed hashes.
-BERLIN_FIXTURES := $(B)/fixtures/berlin/gt9916-9916-01000002.bin \
-	$(B)/fixtures/berlin/gt9916-cfg-22.cfg
-
-$(B)/fixtures/berlin/gt9916-9916-01000002.bin: $(B)/fwgen
-	@mkdir -p $(@D)
-	$(q) FWGEN $@
-	$(Q)$(B)/fwgen berlin-fw --chip gt9916 --id 9916 --version 01000002 --size 65536 \
-		--config-id 0x22 -o $@
-$(B)/fixtures/berlin/gt9916-cfg-22.cfg: $(B)/fwgen
-	@mkdir -p $(@D)
-	$(q) FWGEN $@
-	$(Q)$(B)/fwgen berlin-cfg --config-id 0x22 --enc -o $@
 
 $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 	$(q) LD $@
@@ -293,11 +292,11 @@ $(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/path
 # test kernel module can compile the same sources: build them that way and
 # insist that nothing outside the models is referenced.
 check-freestanding: $(B)/freestanding.ok
-$(B)/freestanding.ok: $(MODEL_SRCS) $(wildcard tests/emul/model/*.h)
-	@mkdir -p $(B)/freestanding
+$(B)/freestanding.ok: $(MODEL_SRCS) $(MODEL_HDRS)
+	@rm -rf $(B)/freestanding && mkdir -p $(B)/freestanding
 	@set -e; for f in $(MODEL_SRCS); do \
 		o=$(B)/freestanding/$$(basename $$f .c).o; \
-		$(CC) -std=gnu11 $(WARN) -ffreestanding -nostdlib -fno-builtin \
+		$(CC) -std=gnu11 $(WARN) $(MODEL_INC) -ffreestanding -nostdlib -fno-builtin \
 			-fno-stack-protector -O2 -c -o $$o $$f; \
 	done
 	@$(CC) -r -nostdlib -o $(B)/freestanding-all.o $(B)/freestanding/*.o
@@ -335,7 +334,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(B)/libtouchfw.a
 fuzz: $(FUZZ_BINS)
 	@FUZZ_JOBS=$(FUZZ_JOBS) tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
 
-TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(BERLIN_FIXTURES)
+TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUTS) $(EMUL_FIXTURES)
 
 # Runs every test binary under tests/run-tests (cmocka summaries, totals).
 check-run: $(TEST_DEPS) $(B)/freestanding.ok

@@ -44,6 +44,8 @@
 #include <unistd.h>
 
 #include "berlin_image.h"
+#include "emub-mxt.h"
+#include "emub-berlin.h"
 #include "emuboard.h"
 #include "emuboard-spi.h"
 #include "mxt_image.h"

@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "emub-mxt.h"
 #include "emuboard.h"
 #include "util.h"
 #include "mxt_model.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Goodix Berlin over spi, end to end: the real touchfw on an emulated
- * board whose GT9916 (tests/emul/model/berlin_model.c, written from the
+ * board whose GT9916 (tests/emul/family/berlin/model/berlin_model.c, written from the
  * kernel driver and Goodix's updater independently of touchfw's agent)
  * sits on spi1.0 behind the emulator's goodix-berlin-spi, which -- as
  * goodix_berlin_core.c does -- fails its probe on a chip without firmware.
@@ -14,6 +14,7 @@
  */
 #include <dirent.h>
 
+#include "emub-berlin.h"
 #include "berlin_model.h"
 #include "e2e.h"
 #include "emuboard-spi.h"

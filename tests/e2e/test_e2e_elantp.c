@@ -2,7 +2,7 @@
 /*
  * End to end on an emulated Elan i2c touchpad: the real touchfw binaries
  * inside an emulated board, judged by the touchpad chip model
- * (tests/emul/model/elantp_model.c) and the emulated elan_i2c driver
+ * (tests/emul/family/elantp/model/elantp_model.c) and the emulated elan_i2c driver
  * (tests/emul/host/drv_elan_i2c.c).  touchfw stages the image under the
  * name the driver computes from the product id (elan_i2c_<id>.0.bin),
  * writes update_fw, rebinds (the driver keeps its old input device) and
@@ -11,6 +11,7 @@
  * elan_i2c still bound), an image elan_i2c refuses (the write fails with
  * EBADF), no input device, an image without the signature, no profile.
  */
+#include "emub-elantp.h"
 #include "e2e.h"
 
 #include "elantp_model.h"

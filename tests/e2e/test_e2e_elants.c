@@ -2,7 +2,7 @@
 /*
  * End to end on an emulated Elan touchscreen: the real touchfw binaries
  * inside an emulated board, judged by the Elan chip model
- * (tests/emul/model/elants_model.c) and the emulated elants_i2c driver
+ * (tests/emul/family/elants/model/elants_model.c) and the emulated elants_i2c driver
  * (tests/emul/host/drv_elants.c).  touchfw never writes the chip's flash:
  * it stages the image under the name the driver computes from the
  * hardware id (elants_i2c_<hw>.bin), writes update_fw, rebinds (the driver
@@ -15,6 +15,7 @@
  * input device, an image the driver would refuse, an image for other
  * hardware, no board profile.
  */
+#include "emub-elants.h"
 #include "e2e.h"
 
 #include <fcntl.h>

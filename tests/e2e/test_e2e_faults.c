@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include "emub-mxt.h"
 #include "e2e.h"
 #include "exitcode.h"
 

@@ -10,6 +10,7 @@
  * comes back with the old axis ranges, a bad blob refused before the chip
  * is touched, and an older configuration never written without --force.
  */
+#include "emub-goodix.h"
 #include "e2e.h"
 
 #include "exitcode.h"

@@ -12,6 +12,7 @@
  * the program, axes the kernel's properties make different from the
  * profile's, a machine no profile describes, a dry run.
  */
+#include "emub-silead.h"
 #include "e2e.h"
 
 #include <sys/stat.h>

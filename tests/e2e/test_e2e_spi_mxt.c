@@ -18,6 +18,7 @@
 #include <sys/file.h>
 #include <time.h>
 
+#include "emub-mxt.h"
 #include "e2e.h"
 #include "emuboard-spi.h"
 #include "mxt_spi.h"

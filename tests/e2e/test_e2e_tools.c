@@ -9,6 +9,7 @@
  * `db list` saying what the database offers this board and why not the
  * rest.
  */
+#include "emub-goodix.h"
 #include "e2e.h"
 
 #include "exitcode.h"

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "emub-mxt.h"
 #include "e2e.h"
 #include "exitcode.h"
 #include "plan.h"

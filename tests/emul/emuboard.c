@@ -8,8 +8,8 @@
  * Builds the board described by BOARD (a tests/emul/boards/NAME.board file), runs
  * COMMAND inside it with umockdev's preload and the GPIO shim
  * (libemuboard-gpiod.so) in LD_PRELOAD and UMOCKDEV_DIR set, serves the board until COMMAND
- * exits and exits with its status.  A modelled kernel oops (a read of fw_version, hw_version or
- * object of an atmel_mxt_ts device without info block) is reported loudly
+ * exits and exits with its status.  A modelled kernel oops (a driver
+ * model's attribute read that would dereference NULL) is reported loudly
  * and makes the exit status EMUBOARD_EXIT_OOPS if COMMAND succeeded.
  * See tests/emul/README.md.
  */

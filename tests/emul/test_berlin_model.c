@@ -21,6 +21,7 @@
 #include <linux/spi/spidev.h>
 #include <sys/ioctl.h>
 
+#include "emub-berlin.h"
 #include "berlin_image.h"
 #include "berlin_model.h"
 #include "emub-testutil.h"

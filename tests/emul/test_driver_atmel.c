@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "emub-mxt.h"
 #include "emub-testutil.h"
 #include "mxt_image.h"
 #include "mxt_model.h"

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "emub-goodix.h"
 #include "emub-testutil.h"
 #include "goodix_model.h"
 

@@ -16,6 +16,7 @@
 #include <linux/input.h>
 #include <sys/ioctl.h>
 
+#include "emub-silead.h"
 #include "emub-testutil.h"
 #include "silead_model.h"
 

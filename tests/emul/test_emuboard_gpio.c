@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
+#include "emub-mxt.h"
 #include "emub-testutil.h"
 #include "gpio.h"
 #include "mxt_model.h"

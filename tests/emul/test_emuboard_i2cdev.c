@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
+#include "emub-eeprom.h"
 #include "eeprom_model.h"
 #include "emub-testutil.h"
 

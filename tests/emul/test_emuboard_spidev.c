@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "emub-mxt.h"
 #include "emub-testutil.h"
 #include "emuboard-spi.h"
 #include "mxt_image.h"

@@ -9,6 +9,7 @@
  */
 #include <sys/wait.h>
 
+#include "emub-eeprom.h"
 #include "eeprom_model.h"
 #include "emub-testutil.h"
 #include "mxt_model.h"

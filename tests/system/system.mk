@@ -10,7 +10,8 @@
 #   check-install      make install/uninstall into a scratch root
 #   check-fresh-deps   the first `make demo` on a fresh machine (fake apt-get)
 #   check-deb          `make deb`, lintian, the .deb's files and scripts
-#   check-family-isolation  no family name or id in agent/ outside agent/family/
+#   check-family-isolation  no family name or id in agent/ outside agent/family/,
+#                      nor in the emulator core and the VM modules' emul-core
 #   check-family-messages  no family message names the device (its caller does)
 #   check-fast-path    handle-event's no-op events: libc only, no heap
 #   check-no-emulator-client  the built binaries hold no emulator client

@@ -5,7 +5,7 @@
  * 0x31 = 0x8C, init 0, as __mxt_calc_crc8), whose published check value
  * for "123456789" is 0xA1; the header vectors were computed by hand with a
  * bit-reversing MSB-first implementation of the same CRC.  The chip model's
- * own CRC8 (tests/emul/model/mxt_spi.c) must agree.
+ * own CRC8 (tests/emul/family/mxt/model/mxt_spi.c) must agree.
  */
 #include <errno.h>
 #include <setjmp.h>

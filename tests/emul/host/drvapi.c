@@ -404,3 +404,21 @@ bool drv_fault_no_input(struct emub_dev *d)
 	g_mutex_unlock(&d->eb->lock);
 	return v;
 }
+
+int drv_update_fw_done(struct emub_dev *d, int result)
+{
+	g_mutex_lock(&d->eb->lock);
+	d->have_update_fw = true;
+	d->update_fw_count++;
+	d->update_fw_result = result;
+	g_mutex_unlock(&d->eb->lock);
+	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
+		 result ? g_strerror(-result) : "the byte count (success)");
+	return result;
+}
+
+void drv_free_priv(struct emub_dev *d)
+{
+	g_free(d->priv);
+	d->priv = NULL;
+}

@@ -26,20 +26,6 @@
 #include <string.h>
 
 #include "emub-priv.h"
-#include "goodix_model.h"
-
-static const struct emub_driver_ops *const drivers[] = {
-	&emub_drv_atmel_mxt_ts, &emub_drv_at24,	  &emub_drv_goodix,
-	&emub_drv_silead,	&emub_drv_elants, &emub_drv_elan_i2c,
-};
-
-const struct emub_driver_ops *emub_find_driver(const char *name)
-{
-	for (size_t i = 0; i < G_N_ELEMENTS(drivers); i++)
-		if (!strcmp(drivers[i]->name, name))
-			return drivers[i];
-	return NULL;
-}
 
 /* driver_match_device(): the OF compatibles, or the ACPI id against the
  * driver's acpi_match_table (acpi_driver_match_device) */
@@ -604,11 +590,11 @@ void emub_chip_reset_locked(struct emub_chip *c, bool held)
 
 void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level)
 {
-	if (!emub_chip_is_goodix(c))
+	if (!c->desc->cm->int_drive)
 		return;
 	emub_bus_advance_locked(c->ad,
 				c->eb->realtime ? emub_wall_model_ns(c->eb) : c->eb->now_ns);
-	goodix_model_set_int(c->model, driven, level);
+	c->desc->cm->int_drive(c->model, driven, level);
 	emub_check_irqs_locked(c->eb);
 	emub_pacer_kick_locked(c->eb);
 }

@@ -16,6 +16,7 @@
 #include <umockdev.h>
 
 #include "em_bus.h"
+#include "emub-family.h"
 #include "emuboard.h"
 
 #define EMUB_MAX_ADAPTERS 8
@@ -28,17 +29,6 @@ struct emub_spi;
 struct emub_spi_board;
 
 /* ------------------------------------------------------------ board file */
-
-enum emub_model_kind {
-	EMUB_MODEL_MXT,
-	EMUB_MODEL_EEPROM,
-};
-
-enum emub_chip_state {
-	EMUB_STATE_APP,
-	EMUB_STATE_BOOTLOADER,
-	EMUB_STATE_NO_IMAGE,
-};
 
 struct emub_adapter_desc {
 	int nr;
@@ -54,13 +44,12 @@ struct emub_chip_desc {
 	char *name; /* section name, also the DT node name */
 	int adapter;
 	guint16 addr;
-	char *model;	   /* "mxt224e", "mxt1664s", "eeprom", "goodix" */
-	char **compatible; /* NULL-terminated */
-	char *driver;	   /* kernel driver to model, NULL = none */
+	char *model;			  /* a registered chip model's name */
+	const struct emub_chip_model *cm; /* that model (emub-family.h) */
+	void *fam;			  /* its part of the description (cm->fam_size) */
+	char **compatible;		  /* NULL-terminated */
+	char *driver;			  /* kernel driver to model, NULL = none */
 	bool bound;
-	enum emub_chip_state state;
-	bool has_fw_version;
-	guint8 fw_version, fw_build;
 	bool power_driver;	  /* power = driver */
 	int reset_gpio, chg_gpio; /* -1 = not wired */
 	bool irq_level;		  /* CHG interrupt type: level-low (else edge) */
@@ -70,52 +59,14 @@ struct emub_chip_desc {
 	/* faults */
 	GArray *nak_addrs; /* guint16 */
 	bool no_input;
-	guint32 crc_fail_frame, crc_fail_times;
-	bool crc_fail_always, stuck_in_bootloader, corrupt_info_crc;
-	bool bl_final_reset_unread;
-	guint32 power_loss_after, slow_factor;
-	/* eeprom */
-	guint16 ee_size, ee_page;
-	guint32 ee_write_cycle_ms;
-	guint8 ee_fill;
-	/* goodix (chg_gpio is its INT pin, both ways) */
-	char gx_id[4]; /* product id bytes, NUL-padded */
-	bool gx_has_id;
-	guint16 gx_fw_version;
-	guint16 gx_strap;      /* address without INT driven at reset; 0 = address */
-	GByteArray *gx_config; /* goodix.config file contents; NULL: made up */
-	bool gx_config_none;   /* goodix.config = none */
-	guint8 gx_cfg_version, gx_touches, gx_trigger;
-	guint16 gx_x, gx_y;
-	char *gx_config_name; /* DT "goodix,config-name" */
-	bool gx_refuse_config, gx_config_volatile, gx_fixed_address, gx_corrupt_readback;
-	/* ACPI enumeration (i2c_acpi_new_device): HID, e.g. "MSSL1680"; NULL: DT
+	guint32 slow_factor;
+	/* ACPI enumeration (i2c_acpi_new_device): HID, e.g. "ABCD1234"; NULL: DT
 	 * or no firmware node.  acpi_path: the namespace path ("path" file). */
 	char *acpi_id;
 	char *acpi_path;
-	/* silead (reset_gpio is its "power" shutdown pin, active high) */
-	guint32 sl_id;
-	bool sl_has_expected;
-	guint64 sl_expected;	/* digest of the program the panel needs */
-	char *sl_firmware_name; /* "firmware-name" property */
-	guint32 sl_max_fingers; /* "silead,max-fingers", 0 = absent */
-	bool sl_never_starts;
 	/* touchscreen-* properties (DT, or touchscreen_dmi.c's for ACPI) */
 	guint32 ts_size_x, ts_size_y; /* 0 = absent */
 	bool ts_swapped, ts_inv_x, ts_inv_y;
-	/* elants (an Elan eKTH touchscreen; chg_gpio is its INT pin) */
-	guint16 el_hw_version, el_fw_version, el_bc_version;
-	bool el_has_hw;
-	bool el_flash_corrupt;	   /* elants.flash = corrupt: recovery at power-up */
-	gint32 el_nak_iap_page;	   /* fault.iap_nak_page; -1 never */
-	bool el_refuse_iap;	   /* fault.refuse_iap */
-	bool el_iap_ignores_reset; /* fault.iap_ignores_reset */
-	/* elantp (an Elan i2c touchpad) */
-	guint16 tp_product_id;
-	bool tp_has_id;
-	guint8 tp_fw_version; /* 0: empty flash, the chip in IAP */
-	gint32 tp_fail_page;  /* fault.iap_page_error; -1 never */
-	gint32 tp_power_loss; /* fault.iap_power_loss; -1 never */
 };
 
 struct emub_line_desc {
@@ -191,7 +142,7 @@ struct emub_line {
 	/* wiring */
 	struct emub_chip *reset_of; /* drives this chip's reset (active low) */
 	struct emub_chip *chg_of;   /* follows this chip's CHG (active low), or
-				     * is a Goodix chip's INT pin (both ways) */
+				     * is its INT pin both ways (cm->int_level) */
 };
 
 /* Kernel-side driver model of one driver name. */
@@ -215,13 +166,8 @@ struct emub_driver_ops {
 	void (*destroy)(struct emub_dev *d);
 };
 
+/* The i2c driver registered under @name (emub-family.h), or NULL. */
 const struct emub_driver_ops *emub_find_driver(const char *name);
-extern const struct emub_driver_ops emub_drv_atmel_mxt_ts;
-extern const struct emub_driver_ops emub_drv_at24;
-extern const struct emub_driver_ops emub_drv_goodix;
-extern const struct emub_driver_ops emub_drv_silead;
-extern const struct emub_driver_ops emub_drv_elants;
-extern const struct emub_driver_ops emub_drv_elan_i2c;
 
 struct emub_absinfo {
 	gint32 value, minimum, maximum, fuzz, flat, resolution;
@@ -277,9 +223,9 @@ struct emub_job {
 struct emub_dev {
 	struct emub *eb;
 	struct emub_chip *chip;
-	char name[48];			   /* "1-004a", "i2c-MSSL1680:00" */
-	char client_name[32];		   /* ACPI: "MSSL1680:00" (the client's name) */
-	char *acpi_node;		   /* ACPI: /devices/LNXSYSTM:00/.../MSSL1680:00 */
+	char name[48];			   /* "1-004a", "i2c-ABCD1234:00" */
+	char client_name[32];		   /* ACPI: "ABCD1234:00" (the client's name) */
+	char *acpi_node;		   /* ACPI: /devices/LNXSYSTM:00/.../ABCD1234:00 */
 	char *devpath;			   /* /devices/... */
 	char *of_fullname;		   /* /i2c@1/touchscreen@4a */
 	const struct emub_driver_ops *drv; /* driver named by the board */
@@ -297,7 +243,7 @@ struct emub_dev {
 	bool irq_pending;
 	unsigned int irq_storm; /* level re-runs while CHG stays asserted */
 	int reset_line, chg_line;
-	bool int_gpio_held; /* the chg_line is held as a GPIO (goodix "irq") */
+	bool int_gpio_held; /* the chg_line is held as a GPIO (con_id "irq") */
 	bool have_update_fw;
 	int update_fw_count;
 	int update_fw_result;
@@ -524,9 +470,11 @@ int emub_dev_queue(struct emub_dev *d, enum emub_job_kind kind, const char *attr
 		   const char *buf, size_t len, int what, int delay_ms, bool wait, int *result);
 void emub_chip_power_locked(struct emub_chip *c, bool on);
 void emub_chip_reset_locked(struct emub_chip *c, bool held);
-/* A Goodix chip's INT pin: driven by the host at @level, or left to the chip. */
+/* A both-ways INT pin (cm->int_drive): driven by the host at @level, or
+ * left to the chip.  No-op for other chips. */
 void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level);
-bool emub_chip_is_goodix(const struct emub_chip *c);
+/* Is the chip's INT pin both ways (cm->int_level)? */
+bool emub_chip_int_both_ways(const struct emub_chip *c);
 void emub_record_oops(struct emub_dev *d, const char *attr);
 void emub_dev_queue_irq_locked(struct emub_dev *d);
 /* Run the device's threaded interrupt handler now (on its worker). */
@@ -558,10 +506,11 @@ void drv_reset_gpio_set(struct emub_dev *d, int logical);
 /* devm_request_threaded_irq(..., IRQF_NO_AUTOEN) on the CHG line */
 int drv_irq_request(struct emub_dev *d);
 /*
- * Goodix: devm_gpiod_get_optional() of the INT ("irq") and RST ("reset")
- * lines as inputs: 0 (also when not wired: *have false), or -EBUSY.  Then
- * gpiod_direction_output()/_input() on them (physical levels: both are
- * active high in Goodix device trees), and devm_request_threaded_irq() on
+ * For a chip whose INT pin is both ways: devm_gpiod_get_optional() of the
+ * INT ("irq") and RST ("reset") lines as inputs: 0 (also when not wired:
+ * *have false), or -EBUSY.  Then gpiod_direction_output()/_input() on them
+ * (physical levels: both are active high in such device trees, the model's
+ * lines_active_high), and devm_request_threaded_irq() on
  * the INT GPIO the driver holds, enabled, @level true for a level trigger.
  */
 int drv_gpio_get_int(struct emub_dev *d, bool *have);
@@ -598,6 +547,8 @@ struct emub_input_desc {
 	/* input_set_abs_params() of the axes in absbits (others 0..0) */
 	struct emub_absinfo abs[64];
 };
+/* input_set_abs_params(@code, @min, @max, 0, 0) into @in */
+void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max);
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
 void emub_input_free(struct emub_input *inp);
 void drv_input_unregister(struct emub_dev *d);
@@ -605,5 +556,10 @@ void drv_input_unregister(struct emub_dev *d);
  * of wall time */
 void drv_queue_work(struct emub_dev *d, int what, int delay_ms);
 bool drv_fault_no_input(struct emub_dev *d);
+/* A driver's update_fw store is over: record @result (0 or -errno) for
+ * emub_update_fw_result() and the log; returns @result. */
+int drv_update_fw_done(struct emub_dev *d, int result);
+/* .destroy of a driver whose d->priv is one g_malloc'ed block */
+void drv_free_priv(struct emub_dev *d);
 
 #endif /* EMUB_PRIV_H */

@@ -34,29 +34,15 @@ struct emub_spi_dev_desc {
 	char *name; /* section name, also the DT node name */
 	int bus;
 	guint32 cs;
-	char *model;	   /* chip model: "none" (nothing drives MISO) */
+	char *model;	   /* chip model: "none" (nothing drives MISO) or a family's */
 	char **compatible; /* NULL-terminated; modalias from the first */
-	char *driver; /* driver named by the board ("spidev", "mchp_spi_ts"), NULL = none */
+	char *driver;	   /* driver named by the board ("spidev" or a family's), NULL = none */
 	bool bound;
 	guint32 mode;	/* spi-cpol / spi-cpha / spi-cs-high / spi-lsb-first */
 	guint32 max_hz; /* spi-max-frequency, 0 = the controller's */
-	/* maXTouch models */
-	int state; /* enum emub_chip_state */
-	bool has_fw_version;
-	guint8 fw_version, fw_build;
-	guint32 crc_reply_at, write_fail_at, crc_fail_frame, power_loss_after;
-	bool crc_fail_always; /* the bootloader fails every frame's check */
-	bool no_input;	      /* mchp_spi_ts registers no input device */
-	bool t144;	      /* the object table lists T144 (mchp_spi_ts: data CRC on) */
-	/* Goodix Berlin models (gt9916, gt9897) */
-	bool has_berlin_fw; /* berlin.firmware = VID: a valid image in flash */
-	guint8 berlin_vid[4];
-	char berlin_pid[9];
-	guint32 berlin_size; /* application bytes (berlin.size) */
-	bool has_config_id;
-	guint32 config_id;
-	guint32 ack_fail_at, checksum_fail_at, write_error_at, power_loss_at;
-	bool checksum_fail_always, bad_version;
+	bool no_input;	/* fault.no_input: its driver registers no input device */
+	const struct emub_spi_chip_model *cm; /* the model, NULL for "none" */
+	void *fam;			      /* its part of the description (cm->fam_size) */
 };
 
 struct emub_spi_board {
@@ -107,24 +93,14 @@ struct emub_spi_dev {
 	 * before an unbind gets ESHUTDOWN, never a vanished handler */
 	UMockdevIoctlBase *ioctl;
 	char *ioctl_node;
-	/* mchp_spi_ts (drv_mchp_spi.c) */
-	struct emub_dev *idev; /* carries its input device (drv_input_register) */
-	bool mchp_in_bootloader;
-	guint16 mchp_t6;		  /* T6 address from the info block */
-	bool mchp_crc;			  /* crc_enabled: the object table listed T144 */
-	bool mchp_have_info;		  /* data->info set (NULL after a failed read) */
-	guint8 mchp_info[4];		  /* family, variant, version, build */
-	guint8 mchp_raw[7 + 255 * 6 + 3]; /* the info block it read (data->raw_info_block) */
-	guint16 mchp_raw_len;
-	guint32 mchp_config_crc; /* data->config_crc (T6 messages set it) */
-	guint8 mchp_t7[2];	 /* data->t7_cfg: zero until mxt_init_t7_power_cfg */
+	/* the bound driver's: an input device (drv_input_register) */
+	struct emub_dev *idev;
+	void *drv_priv; /* the spi driver model's data (emub_spi_driver) */
 	bool have_update_cfg_result;
 	int update_cfg_result; /* what the last write to update_cfg returned */
 	bool have_update_fw_result;
 	int update_fw_result; /* what the last write to update_fw returned */
 	int update_fw_count;  /* writes to update_fw handled */
-	/* goodix-berlin-spi (drv_goodix_berlin.c) */
-	int berlin_variant; /* enum berlin_variant by the compatible */
 };
 
 struct emub_spi {
@@ -157,23 +133,6 @@ int emub_spi_attr_write(struct emub *eb, const char *rel, int *res);
 /* emub.c hooks (spibus.c) */
 int emub_spi_start(struct emub *eb);
 void emub_spi_stop(struct emub *eb);
-
-/* drv_mchp_spi.c: probe (0 or -errno) and remove, without eb->lock */
-int emub_mchp_probe(struct emub_spi_dev *d);
-void emub_mchp_remove(struct emub_spi_dev *d);
-void emub_mchp_free(struct emub_spi_dev *d);
-/* A write to update_fw: what the write returns (0 or -errno). */
-int emub_mchp_update_fw(struct emub_spi_dev *d);
-/* A write to update_cfg (mxt_update_cfg_store): what the write returns. */
-int emub_mchp_update_cfg(struct emub_spi_dev *d);
-/* Its attribute group in sysfs, as the show functions print it now;
- * removed at unbind. */
-void emub_mchp_attrs_write(struct emub_spi_dev *d);
-void emub_mchp_attrs_remove(struct emub_spi_dev *d);
-
-/* drv_goodix_berlin.c: probe (0 or -errno) and remove, without eb->lock */
-int emub_berlin_probe(struct emub_spi_dev *d);
-void emub_berlin_remove(struct emub_spi_dev *d);
 
 /* The driver core's view of @d the shared driver helpers take (input
  * devices, request_firmware), made at the first probe (spibus.c). */

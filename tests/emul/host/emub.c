@@ -16,14 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "eeprom_model.h"
 #include "emub-priv.h"
 #include "emub-spi.h"
-#include "mxt_model.h"
-#include "goodix_model.h"
-#include "silead_model.h"
-#include "elants_model.h"
-#include "elantp_model.h"
 
 #define PRELOAD_LIB "libumockdev-preload.so.0"
 #ifndef EMUB_GPIOD_PRELOAD
@@ -146,134 +140,10 @@ void emub_set_on_uevent(struct emub *eb, const char *cmd)
 static int make_chip(struct emub_chip *c)
 {
 	struct emub_chip_desc *d = c->desc;
+	int r = d->cm->create(c);
 
-	if (!strcmp(d->model, "eeprom")) {
-		struct eeprom_model *m = g_new0(struct eeprom_model, 1);
-		struct eeprom_model_cfg cfg = {
-			.addr = d->addr,
-			.size = d->ee_size,
-			.page_size = d->ee_page,
-			.fill = d->ee_fill,
-			.write_cycle_ns = (guint64)d->ee_write_cycle_ms * 1000000,
-		};
-
-		eeprom_model_init(m, &cfg, 0);
-		c->model = m;
-		c->ops = &eeprom_model_ops;
-	} else if (!strcmp(d->model, "silead")) {
-		struct silead_model *m = g_new0(struct silead_model, 1);
-		struct silead_model_cfg cfg;
-
-		memset(&cfg, 0, sizeof(cfg));
-		cfg.addr = d->addr;
-		cfg.chip_id = d->sl_id;
-		cfg.has_expected = d->sl_has_expected;
-		cfg.expected = d->sl_expected;
-		cfg.faults.never_starts = d->sl_never_starts;
-		silead_model_init(m, &cfg, 0);
-		c->model = m;
-		c->ops = &silead_model_ops;
-	} else if (!strcmp(d->model, "elantp")) {
-		struct elantp_model *m = g_new0(struct elantp_model, 1);
-		struct elantp_model_cfg cfg = {
-			.addr = d->addr,
-			.product_id = d->tp_product_id,
-			.sm_version = 3,
-			.iap_version = 0,
-			.max_x = 3052,
-			.max_y = 1888,
-			.fail_page = d->tp_fail_page,
-			.power_loss_page = d->tp_power_loss,
-		};
-		em_u8 *img = NULL;
-
-		if (d->tp_fw_version) {
-			img = g_malloc(ELANTP_MODEL_FLASH);
-			elantp_model_make_image(img, d->tp_product_id, d->tp_fw_version);
-		}
-		elantp_model_init(m, &cfg, img);
-		g_free(img);
-		c->model = m;
-		c->ops = &elantp_model_ops;
-	} else if (!strcmp(d->model, "elants")) {
-		struct elants_model *m = g_new0(struct elants_model, 1);
-		struct elants_model_cfg cfg = {
-			.addr = d->addr,
-			.hw_version = d->el_hw_version,
-			.bc_version = d->el_bc_version,
-			.test_version = 0x0101,
-			.remark_id = 0,
-			.rows = 31,
-			.cols = 18,
-			.osr = 64,
-			.nak_iap_page = d->el_nak_iap_page,
-			.refuse_iap = d->el_refuse_iap,
-			.iap_ignores_reset = d->el_iap_ignores_reset,
-		};
-		em_u8 *img = NULL;
-		em_u32 len = 0;
-
-		if (d->el_fw_version) {
-			len = 64 * ELANTS_MODEL_PAGE;
-			img = g_malloc(len);
-			elants_model_make_image(img, 64, d->el_fw_version, d->el_hw_version, 0);
-			if (d->el_flash_corrupt)
-				img[100] ^= 0xff;
-		}
-		elants_model_init(m, &cfg, img, len);
-		g_free(img);
-		c->model = m;
-		c->ops = &elants_model_ops;
-	} else if (!strcmp(d->model, "goodix")) {
-		struct goodix_model *m = g_new0(struct goodix_model, 1);
-		struct goodix_model_cfg cfg;
-
-		memset(&cfg, 0, sizeof(cfg));
-		memcpy(cfg.id, d->gx_id, sizeof(cfg.id));
-		cfg.fw_version = d->gx_fw_version;
-		cfg.addr = d->gx_strap ? d->gx_strap : d->addr;
-		if (d->gx_config) {
-			memcpy(cfg.stored, d->gx_config->data, d->gx_config->len);
-			cfg.stored_len = (em_u16)d->gx_config->len;
-		} else if (!d->gx_config_none) {
-			goodix_model_make_config(&cfg, d->gx_cfg_version, d->gx_x, d->gx_y,
-						 d->gx_touches, d->gx_trigger);
-		}
-		cfg.faults.refuse_config = d->gx_refuse_config;
-		cfg.faults.config_volatile = d->gx_config_volatile;
-		cfg.faults.fixed_address = d->gx_fixed_address;
-		cfg.faults.corrupt_readback = d->gx_corrupt_readback;
-		cfg.faults.slow_factor = d->slow_factor;
-		goodix_model_init(m, &cfg, 0);
-		c->model = m;
-		c->ops = &goodix_model_ops;
-	} else {
-		struct mxt_model *m = g_new0(struct mxt_model, 1);
-		struct mxt_model_cfg cfg;
-
-		if (!mxt_model_preset(d->model, &cfg)) {
-			g_free(m);
-			return -EINVAL;
-		}
-		cfg.app_addr = d->addr;
-		if (d->has_fw_version) {
-			cfg.fw_version = d->fw_version;
-			cfg.fw_build = d->fw_build;
-		}
-		cfg.app_valid = d->state != EMUB_STATE_NO_IMAGE;
-		cfg.start_in_bootloader = d->state != EMUB_STATE_APP;
-		cfg.faults.crc_fail_frame = d->crc_fail_frame;
-		cfg.faults.crc_fail_times = d->crc_fail_times;
-		cfg.faults.crc_fail_always = d->crc_fail_always;
-		cfg.faults.power_loss_after = d->power_loss_after;
-		cfg.faults.stuck_in_bootloader = d->stuck_in_bootloader;
-		cfg.final_reset_unread = d->bl_final_reset_unread;
-		cfg.faults.corrupt_info_crc = d->corrupt_info_crc;
-		cfg.faults.slow_factor = d->slow_factor;
-		mxt_model_init(m, &cfg, 0);
-		c->model = m;
-		c->ops = &mxt_model_ops;
-	}
+	if (r)
+		return r;
 	c->powered = true;
 	/* A supply the driver switches is off until its probe enables it. */
 	if (d->power_driver && d->driver) {
@@ -339,8 +209,8 @@ int emub_start(struct emub *eb)
 
 		if (c->desc->chg_gpio >= 0)
 			eb->lines[c->desc->chg_gpio].phys =
-				emub_chip_is_goodix(c) ? goodix_model_int_level(c->model)
-						       : !c->irq_level_now;
+				emub_chip_int_both_ways(c) ? c->desc->cm->int_level(c->model)
+							   : !c->irq_level_now;
 	}
 	emub_devices_create(eb);
 	if (!eb->on_uevent_after_boot)
@@ -1067,78 +937,8 @@ int emub_write_stats_json(struct emub *eb, FILE *f)
 		fprintf(f, ", \"powered\": %s, \"bound\": %s, \"busy_ns\": %" G_GUINT64_FORMAT,
 			c->powered ? "true" : "false",
 			c->dev && c->dev->bound ? "true" : "false", c->busy_ns);
-		if (c->ops == &mxt_model_ops) {
-			struct mxt_model *m = c->model;
-			const struct mxt_model_stats *s = mxt_model_stats(m);
-
-			fprintf(f,
-				", \"mode\": %d, \"fw_version\": \"%u.%u.%02X\", \"stats\": "
-				"{\"frames_passed\": %u, \"frames_failed\": %u, "
-				"\"images_completed\": %u, \"resets\": %u, "
-				"\"hw_resets\": %u, "
-				"\"bootloader_entries\": %u, \"backups\": %u, "
-				"\"power_losses\": %u, \"config_writes\": %u}",
-				(int)mxt_model_mode(m), mxt_model_fw_version(m) >> 4,
-				mxt_model_fw_version(m) & 15, mxt_model_fw_build(m),
-				s->frames_passed, s->frames_failed, s->images_completed,
-				s->resets, s->hw_resets, s->bootloader_entries, s->backups,
-				s->power_losses, s->config_writes);
-		} else if (c->ops == &silead_model_ops) {
-			struct silead_model *m = c->model;
-			const struct silead_model_stats *s = silead_model_stats(m);
-
-			fprintf(f,
-				", \"running\": %s, \"program_ok\": %s, \"stats\": "
-				"{\"power_ups\": %u, \"resets\": %u, \"starts\": %u, "
-				"\"words_written\": %u, \"pages_selected\": %u, "
-				"\"bad_writes\": %u, \"frames_read\": %u, \"touches_lost\": %u}",
-				silead_model_running(m) ? "true" : "false",
-				silead_model_program_ok(m) ? "true" : "false", s->power_ups,
-				s->resets, s->starts, s->words_written, s->pages_selected,
-				s->bad_writes, s->frames_read, s->touches_lost);
-		} else if (c->ops == &elantp_model_ops) {
-			struct elantp_model *m = c->model;
-			const struct elantp_model_stats *s = elantp_model_stats(m);
-
-			fprintf(f,
-				", \"mode\": %d, \"fw_version\": %u, \"stats\": "
-				"{\"iap_entries\": %u, \"pages_written\": %u, \"resets\": %u}",
-				(int)elantp_model_mode(m), elantp_model_fw_version(m),
-				s->iap_entries, s->pages_written, s->resets);
-		} else if (c->ops == &elants_model_ops) {
-			struct elants_model *m = c->model;
-			const struct elants_model_stats *s = elants_model_stats(m);
-
-			fprintf(f,
-				", \"mode\": %d, \"fw_version\": \"%04x\", \"stats\": "
-				"{\"iap_entries\": %u, \"pages_written\": %u, \"hellos\": %u}",
-				(int)elants_model_mode(m), elants_model_fw_version(m),
-				s->iap_entries, s->pages_written, s->hellos);
-		} else if (c->ops == &goodix_model_ops) {
-			struct goodix_model *m = c->model;
-			const struct goodix_model_stats *s = goodix_model_stats(m);
-			const guint8 *cfg;
-			bool have = goodix_model_active_config(m, &cfg);
-
-			fprintf(f,
-				", \"mode\": %d, \"address\": %u, \"config_version\": %d, "
-				"\"stats\": {\"resets\": %u, \"configs_applied\": %u, "
-				"\"configs_bad_checksum\": %u, \"configs_old_version\": %u, "
-				"\"configs_refused\": %u, \"config_writes\": %u, "
-				"\"requests\": %u, \"touch_frames\": %u}",
-				(int)goodix_model_mode(m), goodix_model_addr(m),
-				have ? cfg[0] : -1, s->resets, s->configs_applied,
-				s->configs_bad_checksum, s->configs_old_version,
-				s->configs_refused, s->config_writes, s->requests,
-				s->touch_frames);
-		} else {
-			const struct eeprom_model_stats *s = eeprom_model_stats(c->model);
-
-			fprintf(f,
-				", \"stats\": {\"write_cycles\": %u, \"bytes_written\": %u, "
-				"\"busy_naks\": %u, \"discarded\": %u}",
-				s->write_cycles, s->bytes_written, s->busy_naks, s->discarded);
-		}
+		if (c->desc->cm->stats_json)
+			c->desc->cm->stats_json(c, f);
 		if (c->dev && c->dev->have_update_fw)
 			fprintf(f, ", \"update_fw_result\": %d", c->dev->update_fw_result);
 		fprintf(f, "}");
@@ -1165,84 +965,33 @@ void emub_unlock(struct emub *eb)
 	g_mutex_unlock(&eb->lock);
 }
 
-struct mxt_model *emub_chip_mxt(struct emub *eb, const char *dev)
+void *emub_chip_model_of(struct emub *eb, const char *dev, const void *ops)
 {
 	struct emub_chip *c = emub_find_chip(eb, dev);
 
-	return c && c->ops == &mxt_model_ops ? c->model : NULL;
+	return c && c->ops == ops ? c->model : NULL;
 }
 
-struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev)
+int emub_chip_poke(struct emub *eb, const char *dev, const void *ops,
+		   int (*fn)(void *model, void *arg), void *arg)
 {
 	struct emub_chip *c = emub_find_chip(eb, dev);
+	int r;
 
-	return c && c->ops == &eeprom_model_ops ? c->model : NULL;
-}
-
-struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev)
-{
-	struct emub_chip *c = emub_find_chip(eb, dev);
-
-	return c && c->ops == &elantp_model_ops ? c->model : NULL;
-}
-
-struct elants_model *emub_chip_elants(struct emub *eb, const char *dev)
-{
-	struct emub_chip *c = emub_find_chip(eb, dev);
-
-	return c && c->ops == &elants_model_ops ? c->model : NULL;
-}
-
-struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev)
-{
-	struct emub_chip *c = emub_find_chip(eb, dev);
-
-	return c && c->ops == &goodix_model_ops ? c->model : NULL;
-}
-
-int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_model_point *pts,
-		      unsigned int n)
-{
-	struct emub_chip *c = emub_find_chip(eb, dev);
-
-	if (!c || c->ops != &goodix_model_ops)
+	if (!c || c->ops != ops)
 		return -ENODEV;
 	g_mutex_lock(&eb->lock);
 	emub_sync_locked(eb);
-	goodix_model_touch(c->model, pts, (em_u8)MIN(n, 255u));
+	r = fn(c->model, arg);
 	emub_check_irqs_locked(eb);
 	emub_pacer_kick_locked(eb);
 	g_mutex_unlock(&eb->lock);
-	return 0;
+	return r;
 }
 
-struct silead_model *emub_chip_silead(struct emub *eb, const char *dev)
+bool emub_chip_int_both_ways(const struct emub_chip *c)
 {
-	struct emub_chip *c = emub_find_chip(eb, dev);
-
-	return c && c->ops == &silead_model_ops ? c->model : NULL;
-}
-
-int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_model_point *pts,
-		      unsigned int n)
-{
-	struct emub_chip *c = emub_find_chip(eb, dev);
-	bool reported;
-
-	if (!c || c->ops != &silead_model_ops)
-		return -ENODEV;
-	g_mutex_lock(&eb->lock);
-	emub_sync_locked(eb);
-	reported = silead_model_touch(c->model, pts, (em_u8)MIN(n, 255u));
-	emub_check_irqs_locked(eb);
-	emub_pacer_kick_locked(eb);
-	g_mutex_unlock(&eb->lock);
-	return reported ? 0 : -EAGAIN;
-}
-
-bool emub_chip_is_goodix(const struct emub_chip *c)
-{
-	return c->ops == &goodix_model_ops;
+	return c->desc->cm->int_level != NULL;
 }
 
 bool emub_chip_powered(struct emub *eb, const char *dev)
@@ -1278,20 +1027,6 @@ int emub_set_host_delay(struct emub *eb, int nr, uint32_t us)
 		return -EINVAL;
 	g_mutex_lock(&eb->lock);
 	ad->desc.host_delay_us = us;
-	g_mutex_unlock(&eb->lock);
-	return 0;
-}
-
-int emub_set_mxt_faults(struct emub *eb, const char *dev, const struct mxt_model_faults *f)
-{
-	struct mxt_model *m = emub_chip_mxt(eb, dev);
-
-	if (!m)
-		return -ENODEV;
-	g_mutex_lock(&eb->lock);
-	*mxt_model_faults(m) = *f;
-	/* the model counts "fail N times" down from this */
-	m->crc_fail_left = f->crc_fail_times ? f->crc_fail_times : 1;
 	g_mutex_unlock(&eb->lock);
 	return 0;
 }

@@ -2,8 +2,8 @@
 /*
  * emuboard's spi API (the part of emuboard.h for spi boards): spi
  * controllers ([spi N]), spi devices on them ([spi-chip NAME], named
- * "spiN.C" as the kernel names them), spidev and mchp_spi_ts.  See
- * tests/emul/README.md.
+ * "spiN.C" as the kernel names them), spidev and the families' spi
+ * drivers.  See tests/emul/README.md.
  */
 #ifndef EMUBOARD_SPI_H
 #define EMUBOARD_SPI_H
@@ -48,22 +48,13 @@ int emub_spi_stats(struct emub *eb, int bus, struct emub_spi_stats *s);
  * transfer keeps it). */
 bool emub_spi_selected(struct emub *eb, const char *dev);
 
-/* What the last write to mchp_spi_ts's update_fw returned (0 or -errno,
- * in *@result); -ENOENT if there was none, -ENODEV for no such device. */
+/* What the last write to the bound driver's update_fw attribute returned
+ * (0 or -errno, in *@result); -ENOENT if there was none, -ENODEV for no
+ * such device. */
 int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result);
-/* The same for update_cfg (mxt_update_cfg_store). */
+/* The same for its update_cfg attribute. */
 int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result);
 /* Writes to update_fw its driver has handled, without settling first. */
 int emub_spi_update_fw_count_now(struct emub *eb, const char *dev);
-
-/* The maXTouch spi personality of @dev's chip model (model/mxt_spi.h; its
- * ->m is the struct mxt_model), NULL if it has none.  Hold emub_lock(). */
-struct mxt_spi;
-struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev);
-
-/* The Goodix Berlin model of @dev's chip (model/berlin_model.h), NULL if
- * it has none.  Hold emub_lock(). */
-struct berlin_model;
-struct berlin_model *emub_spi_berlin(struct emub *eb, const char *dev);
 
 #endif /* EMUBOARD_SPI_H */

@@ -3,10 +3,12 @@
  * emuboard: an emulated board on umockdev.  It gives unmodified programs
  * (touchfw, i2c-tools, libgpiod tools, udev listeners) a fake /sys and /dev
  * with i2c adapters whose i2c-dev nodes behave like drivers/i2c/i2c-dev.c,
- * chips behind them (the freestanding models in tests/emul/model), models
- * of the kernel drivers bound to those chips (driver core bind/unbind,
- * atmel_mxt_ts, at24), the uevents the kernel would send, an emulated
- * gpiochip and a GPIO socket for touchfw's "emul" GPIO backend.
+ * chips behind them (the families' freestanding models, tests/emul/family/
+ * <name>/model), models of the kernel drivers bound to those chips (driver
+ * core bind/unbind, the families' drivers), the uevents the kernel would
+ * send, an emulated gpiochip and a GPIO socket for touchfw's "emul" GPIO
+ * backend.  Each family's own calls (its chip model under emub_lock, its
+ * faults, touches) are in its folder's emub-<name>.h.
  *
  * Threads: the library runs a service thread (inotify on sysfs files, the
  * GPIO socket), one worker per bound device (the driver model, written as
@@ -27,13 +29,6 @@
 
 struct emub;
 struct emub_child;
-struct mxt_model;
-struct mxt_model_faults;
-struct mxt_model_stats;
-struct eeprom_model;
-struct goodix_model;
-struct elants_model;
-struct elantp_model;
 
 /* ------------------------------------------------------------ lifecycle */
 
@@ -50,7 +45,7 @@ int emub_new_from_string(const char *text, const char *base_dir, struct emub **o
 void emub_set_realtime(struct emub *eb, bool realtime);
 /* Keep the testbed directory on emub_free() (copied to @dir if not NULL). */
 void emub_set_keep_dir(struct emub *eb, const char *dir);
-/* Print kernel-style log lines ("[emuboard] atmel_mxt_ts 1-004a: ...") to @f. */
+/* Print kernel-style log lines ("[emuboard] DRIVER 1-004a: ...") to @f. */
 void emub_set_log(struct emub *eb, FILE *f);
 /* Log every bus transaction too (EMUBOARD_TRACE=1 does it at emub_set_log;
  * needs a log). */
@@ -209,7 +204,8 @@ uint64_t emub_idle_run_ns(struct emub *eb, int nr);
  * each of which carries the emulator's own round trip. */
 uint64_t emub_idle_ns(struct emub *eb, uint64_t *transfers);
 /* Transactions on adapter @nr that reached one device while another held
- * a unit in part (a maXTouch bootloader frame): interleaved frames. */
+ * a unit in part (em_chip_ops.mid_unit, e.g. a bootloader frame):
+ * interleaved frames. */
 uint64_t emub_adapter_interleaved(struct emub *eb, int nr);
 /* Modelled time the chip had an internal operation pending. */
 uint64_t emub_chip_busy_ns(struct emub *eb, const char *dev);
@@ -219,31 +215,12 @@ int emub_write_stats_json(struct emub *eb, FILE *f);
 /* ------------------------------------------------------------ chips, faults */
 
 /*
- * Direct access to the chip models.  Hold emub_lock() while touching them:
- * the ioctl, driver and pacing threads use them too.
+ * Direct access to the chip models (the families' emub-<name>.h).  Hold
+ * emub_lock() while touching them: the ioctl, driver and pacing threads
+ * use them too.
  */
 void emub_lock(struct emub *eb);
 void emub_unlock(struct emub *eb);
-struct mxt_model *emub_chip_mxt(struct emub *eb, const char *dev);
-struct eeprom_model *emub_chip_eeprom(struct emub *eb, const char *dev);
-struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev);
-struct silead_model;
-struct silead_model *emub_chip_silead(struct emub *eb, const char *dev);
-struct silead_model_point;
-/* A Silead chip reports a touch frame (silead_model_touch) and raises its
- * interrupt: 0, -EAGAIN when the chip reported nothing (no program, or not
- * the one the board expects), -ENODEV. */
-int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_model_point *pts,
-		      unsigned int n);
-/* The Elan touchscreen model of chip @dev, or NULL; under emub_lock. */
-struct elants_model *emub_chip_elants(struct emub *eb, const char *dev);
-/* The Elan touchpad model of chip @dev, or NULL; under emub_lock. */
-struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev);
-struct goodix_model_point;
-/* A Goodix chip reports a touch frame (goodix_model_touch) and raises INT:
- * a bound Goodix-TS runs its interrupt handler. */
-int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_model_point *pts,
-		      unsigned int n);
 /* Chip supply as the board sees it. */
 bool emub_chip_powered(struct emub *eb, const char *dev);
 
@@ -252,8 +229,6 @@ int emub_set_nak(struct emub *eb, int nr, uint16_t addr, bool nak);
 /* Fast pacing: @us of model time pass before each user-space transfer on
  * adapter @nr, as for a host program descheduled between transfers. */
 int emub_set_host_delay(struct emub *eb, int nr, uint32_t us);
-/* Replace the maXTouch chip faults (struct mxt_model_faults). */
-int emub_set_mxt_faults(struct emub *eb, const char *dev, const struct mxt_model_faults *f);
 /* Driver fault: the driver binds but registers no input device. */
 int emub_set_no_input(struct emub *eb, const char *dev, bool on);
 /* Delay between bind and input registration, wall-clock ms. */

@@ -24,8 +24,8 @@
  *
  * Wiring: a reset line drives the chip's reset input (low = held, the pin
  * is active low); a CHG line follows the chip's interrupt output (low =
- * asserted).  Lines held by the kernel driver model (atmel_mxt_ts holds
- * reset with devm_gpiod_get and CHG as its IRQ while bound) are busy: a
+ * asserted).  Lines held by the kernel driver model (one holds reset with
+ * devm_gpiod_get and CHG as its IRQ while bound) are busy: a
  * request fails with EBUSY, as gpiolib does.  Line values stay when a
  * line is released, as most GPIO controllers keep their output latch.
  */
@@ -43,7 +43,6 @@
 
 #include "emub-priv.h"
 #include "emub-spi.h"
-#include "goodix_model.h"
 
 #define EDGE_QUEUE_MAX 16 /* gpiolib-cdev v1 lineevent kfifo */
 
@@ -78,7 +77,8 @@ static void queue_edge_locked(struct emub *eb, struct emub_line *l, guint64 t)
 }
 
 /*
- * A Goodix INT pin is an output of the chip unless the host drives it: an
+ * A both-ways INT pin (the chip model's int_level) is an output of the
+ * chip unless the host drives it: an
  * output line (kernel or user space) drives the chip's pin, an input line
  * (or a free one) follows it.  Released lines go back to the chip.
  */
@@ -87,13 +87,13 @@ static void int_pin_locked(struct emub *eb, struct emub_line *l)
 	struct emub_chip *c = l->chg_of;
 	bool driven, lvl;
 
-	if (!c || !emub_chip_is_goodix(c))
+	if (!c || !emub_chip_int_both_ways(c))
 		return;
 	driven = (l->kernel_consumer && l->kernel_output) || (l->user && l->user->output);
 	emub_chip_int_locked(c, driven, l->phys);
 	if (driven)
 		return;
-	lvl = goodix_model_int_level(c->model);
+	lvl = c->desc->cm->int_level(c->model);
 	if (lvl != l->phys) {
 		l->phys = lvl;
 		queue_edge_locked(eb, l, c->now_ns);
@@ -105,7 +105,7 @@ static void apply_reset_locked(struct emub_line *l)
 {
 	if (l->reset_of)
 		emub_chip_reset_locked(l->reset_of, !l->phys);
-	if (l->chg_of && emub_chip_is_goodix(l->chg_of))
+	if (l->chg_of && emub_chip_int_both_ways(l->chg_of))
 		int_pin_locked(l->chg_of->eb, l);
 }
 
@@ -123,10 +123,10 @@ void emub_gpio_chip_edge_locked(struct emub *eb, struct emub_chip *c, bool asser
 
 		if (l->chg_of != c)
 			continue;
-		if (emub_chip_is_goodix(c)) {
+		if (emub_chip_int_both_ways(c)) {
 			bool driven = (l->kernel_consumer && l->kernel_output) ||
 				      (u && u->output);
-			bool lvl = goodix_model_int_level(c->model);
+			bool lvl = c->desc->cm->int_level(c->model);
 
 			if (driven || lvl == l->phys)
 				continue;
@@ -220,11 +220,11 @@ static void line_info_locked(struct emub *eb, int off, bool *used, bool *out, bo
 
 	*used = l->kernel_consumer || l->user;
 	*out = l->user ? l->user->output : l->kernel_output;
-	/* the driver model asks for lines by their DT flags: active low
-	 * (maXTouch reset), active high (Goodix INT and RST) */
+	/* the driver model asks for lines by their DT flags: reset active
+	 * low, unless the chip model's lines are active high */
 	*al = l->user ? l->user->active_low
 		      : (l->kernel_consumer != NULL && l->reset_of &&
-			 !emub_chip_is_goodix(l->reset_of));
+			 !l->reset_of->desc->cm->lines_active_high);
 	*consumer = l->user ? l->user->consumer : l->kernel_consumer ? l->kernel_consumer : "";
 }
 

@@ -210,7 +210,7 @@ static void evdev_detach(struct emub *eb, struct emub_input *inp)
  * (umockdev unlinks it) raced with a program opening the node at that
  * moment: umockdev's preload saw the socket, then could not connect to it
  * and exited the program ("Failed to connect to ioctl socket for
- * /dev/input/event0", test_e2e_goodix under load).
+ * /dev/input/event0", seen in an end-to-end test under load).
  */
 static void evdev_retire(struct emub *eb, struct emub_input *inp)
 {
@@ -468,4 +468,11 @@ void drv_input_unregister(struct emub_dev *d)
 	g_mutex_unlock(&eb->lock);
 	emub_dev_log(d, "input: unregistered input%d", inp->number);
 	emub_input_free(inp);
+}
+
+void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max)
+{
+	in->absbits |= G_GUINT64_CONSTANT(1) << code;
+	in->abs[code].minimum = min;
+	in->abs[code].maximum = max;
 }

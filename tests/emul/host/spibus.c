@@ -48,12 +48,11 @@
 #include <linux/spi/spi.h>
 
 #include "emub-priv.h"
-#include "berlin_model.h"
 #include "emub-spi.h"
-#include "mxt_model.h"
-#include "mxt_spi.h"
 
 #define ERR(...) (snprintf(err, errsz, __VA_ARGS__), -EINVAL)
+#define parse_u32 emub_parse_u32
+#define parse_bool emub_parse_bool
 
 #define CTLR_MODE_BITS (SPI_CPOL | SPI_CPHA | SPI_CS_HIGH | SPI_LSB_FIRST | SPI_LOOP)
 #define CS_CHANGE_DELAY_NS 10000ULL /* _spi_transfer_cs_change_delay() default */
@@ -69,117 +68,25 @@ static struct emub_spi_board *board_of(struct emub_board_desc *d)
 	return d->spi;
 }
 
-static bool parse_u32(const char *s, guint32 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || s[0] == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > 0xffffffffULL)
-		return false;
-	*out = (guint32)v;
-	return true;
-}
-
-static bool parse_bool(const char *s, bool *out)
-{
-	if (!g_ascii_strcasecmp(s, "true") || !strcmp(s, "1") || !g_ascii_strcasecmp(s, "yes"))
-		*out = true;
-	else if (!g_ascii_strcasecmp(s, "false") || !strcmp(s, "0") ||
-		 !g_ascii_strcasecmp(s, "no"))
-		*out = false;
-	else
-		return false;
-	return true;
-}
-
-/* The drivers modelled, by the names they register. */
+/* The drivers modelled, by the names they register: spidev, the families'. */
 static const char *driver_known(const char *drv)
 {
-	static const char *const names[] = { "spidev", "mchp_spi_ts", "goodix-berlin-spi" };
+	const struct emub_spi_driver *sd;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
-		if (!strcmp(drv, names[i]))
-			return names[i];
+	if (!strcmp(drv, "spidev"))
+		return "spidev";
+	sd = emub_spi_driver_find(drv);
+	return sd ? sd->name : NULL;
+}
+
+/* Which spi chip model takes @key, and its names for a message; NULL: none. */
+static char *model_of_key(const char *key)
+{
+	for (const struct emub_family *const *f = emub_families; *f; f++)
+		for (const struct emub_spi_chip_model *const *m = (*f)->spi_chips; m && *m; m++)
+			if (emub_name_in((*m)->keys, key))
+				return g_strjoinv(" or ", (char **)(*m)->names);
 	return NULL;
-}
-
-/* The Goodix Berlin models, by the part they stand for. */
-static bool is_berlin(const char *model)
-{
-	return !strcmp(model, "gt9916") || !strcmp(model, "gt9897");
-}
-
-static int parse_berlin_key(struct emub_spi_dev_desc *c, const char *grp, const char *k,
-			    const char *s, char *err, size_t errsz)
-{
-	guint32 v;
-
-	if (!strcmp(k, "berlin.firmware")) {
-		unsigned int b[4];
-		char tail;
-
-		c->has_berlin_fw = false;
-		if (!strcmp(s, "none"))
-			return 0;
-		if (strlen(s) != 8 ||
-		    sscanf(s, "%2x%2x%2x%2x%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4)
-			return ERR("[%s] berlin.firmware: \"%s\" is not none or a patch_vid "
-				   "of 8 hex digits",
-				   grp, s);
-		for (int i = 0; i < 4; i++)
-			c->berlin_vid[i] = (guint8)b[i];
-		c->has_berlin_fw = true;
-		return 0;
-	}
-	if (!strcmp(k, "berlin.pid")) {
-		if (!*s || strlen(s) > 8)
-			return ERR("[%s] berlin.pid: \"%s\" is not 1..8 characters", grp, s);
-		snprintf(c->berlin_pid, sizeof(c->berlin_pid), "%s", s);
-		return 0;
-	}
-	if (!strcmp(k, "berlin.config_id")) {
-		if (!parse_u32(s, &v))
-			return ERR("[%s] berlin.config_id: \"%s\" is not a number", grp, s);
-		c->has_config_id = true;
-		c->config_id = v;
-		return 0;
-	}
-	if (!strcmp(k, "berlin.size")) {
-		if (!parse_u32(s, &v) || v < BERLIN_DESC_SIZE || v > BERLIN_APP_MAX || v & 1)
-			return ERR("[%s] berlin.size: \"%s\" is not an even size %d..%u", grp,
-				   s, BERLIN_DESC_SIZE, BERLIN_APP_MAX);
-		c->berlin_size = v;
-		return 0;
-	}
-	if (!strcmp(k, "fault.checksum_fail_always") || !strcmp(k, "fault.bad_version")) {
-		bool on = false;
-
-		if (!parse_bool(s, &on))
-			return ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);
-		if (!strcmp(k, "fault.bad_version"))
-			c->bad_version = on;
-		else
-			c->checksum_fail_always = on;
-		return 0;
-	}
-	if (g_str_has_prefix(k, "fault.")) {
-		if (!parse_u32(s, &v))
-			return ERR("[%s] %s: \"%s\" is not a number", grp, k, s);
-		if (!strcmp(k, "fault.ack_fail_at"))
-			c->ack_fail_at = v;
-		else if (!strcmp(k, "fault.checksum_fail_at"))
-			c->checksum_fail_at = v;
-		else if (!strcmp(k, "fault.write_error_at"))
-			c->write_error_at = v;
-		else
-			c->power_loss_at = v;
-		return 0;
-	}
-	return ERR("[%s]: unknown key \"%s\"", grp, k);
 }
 
 static int parse_ctlr(GKeyFile *kf, const char *grp, struct emub_spi_board *b, char *err,
@@ -248,9 +155,24 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 		return ERR("[%s]: at most %d spi chips", grp, EMUB_SPI_MAX_DEVS);
 	c = &b->devs[b->ndevs++];
 	c->name = g_strdup(name);
-	c->model = g_strdup("none");
-	snprintf(c->berlin_pid, sizeof(c->berlin_pid), "9916");
-	c->berlin_size = 65536;
+	/* the model first: its keys are its own */
+	c->model = g_key_file_get_string(kf, grp, "model", NULL);
+	if (c->model)
+		g_strstrip(c->model);
+	else
+		c->model = g_strdup("none");
+	if (strcmp(c->model, "none")) {
+		c->cm = emub_spi_chip_model_find(c->model);
+		if (!c->cm) {
+			g_autofree char *names = emub_spi_chip_model_names();
+
+			return ERR("[%s] model: \"%s\" is not a spi chip model (%s)", grp,
+				   c->model, names);
+		}
+		c->fam = g_malloc0(c->cm->fam_size ? c->cm->fam_size : 1);
+		if (c->cm->init)
+			c->cm->init(c);
+	}
 	keys = g_key_file_get_keys(kf, grp, &nkeys, NULL);
 	for (gsize i = 0; i < nkeys && !r; i++) {
 		const char *k = keys[i];
@@ -269,68 +191,14 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			c->cs = v;
 			have_cs = true;
 		} else if (!strcmp(k, "model")) {
-			struct mxt_model_cfg mc;
-
-			if (strcmp(s, "none") && !is_berlin(s) && !mxt_model_preset(s, &mc))
-				r = ERR("[%s] model: \"%s\" is not a spi chip model (none, "
-					"mxt224e, mxt1664s, gt9916, gt9897)",
-					grp, s);
-			g_free(c->model);
-			c->model = g_strdup(s);
-		} else if (!strcmp(k, "state")) {
-			if (!strcmp(s, "app"))
-				c->state = EMUB_STATE_APP;
-			else if (!strcmp(s, "bootloader"))
-				c->state = EMUB_STATE_BOOTLOADER;
-			else if (!strcmp(s, "no-image"))
-				c->state = EMUB_STATE_NO_IMAGE;
-			else
-				r = ERR("[%s] state: \"%s\" is not app, bootloader or no-image",
-					grp, s);
-		} else if (!strcmp(k, "fw_version")) {
-			unsigned int maj, min, b;
-			char tail;
-
-			if (sscanf(s, "%u.%u.%x%c", &maj, &min, &b, &tail) != 3 || maj > 15 ||
-			    min > 15 || b > 255)
-				r = ERR("[%s] fw_version: \"%s\" is not MAJOR.MINOR.BUILD", grp,
-					s);
-			c->has_fw_version = true;
-			c->fw_version = (guint8)(maj << 4 | min);
-			c->fw_build = (guint8)b;
-		} else if (!strcmp(k, "fault.crc_reply_at") ||
-			   !strcmp(k, "fault.write_fail_at") ||
-			   !strcmp(k, "fault.crc_fail_frame") ||
-			   !strcmp(k, "fault.power_loss_after")) {
-			if (!parse_u32(s, &v))
-				r = ERR("[%s] %s: \"%s\" is not a number", grp, k, s);
-			else if (!strcmp(k, "fault.crc_reply_at"))
-				c->crc_reply_at = v;
-			else if (!strcmp(k, "fault.write_fail_at"))
-				c->write_fail_at = v;
-			else if (!strcmp(k, "fault.crc_fail_frame"))
-				c->crc_fail_frame = v;
-			else
-				c->power_loss_after = v;
-		} else if (g_str_has_prefix(k, "berlin.") || !strcmp(k, "fault.ack_fail_at") ||
-			   !strcmp(k, "fault.checksum_fail_at") ||
-			   !strcmp(k, "fault.write_error_at") ||
-			   !strcmp(k, "fault.power_loss_at") ||
-			   !strcmp(k, "fault.checksum_fail_always") ||
-			   !strcmp(k, "fault.bad_version")) {
-			r = parse_berlin_key(c, grp, k, s, err, errsz);
-		} else if (!strcmp(k, "fault.crc_fail_always") ||
-			   !strcmp(k, "fault.no_input") || !strcmp(k, "t144")) {
-			bool on = false;
-
-			if (!parse_bool(s, &on))
+			/* read above */
+		} else if (!strcmp(k, "fault.no_input")) {
+			if (!parse_bool(s, &c->no_input))
 				r = ERR("[%s] %s: \"%s\" is not a boolean", grp, k, s);
-			else if (!strcmp(k, "fault.crc_fail_always"))
-				c->crc_fail_always = on;
-			else if (!strcmp(k, "t144"))
-				c->t144 = on;
-			else
-				c->no_input = on;
+		} else if (c->cm && emub_name_in(c->cm->keys, k)) {
+			const struct emub_parse p = { .grp = grp, .err = err, .errsz = errsz };
+
+			r = c->cm->parse_key(c, k, s, &p);
 		} else if (!strcmp(k, "compatible")) {
 			char **l = g_key_file_get_string_list(kf, grp, k, NULL, NULL);
 
@@ -339,10 +207,12 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 			g_strfreev(c->compatible);
 			c->compatible = l;
 		} else if (!strcmp(k, "driver")) {
-			if (*s && !driver_known(s))
-				r = ERR("[%s] driver: \"%s\" is not a modelled spi driver (spidev, "
-					"mchp_spi_ts, goodix-berlin-spi)",
-					grp, s);
+			if (*s && !driver_known(s)) {
+				g_autofree char *names = emub_spi_driver_names();
+
+				r = ERR("[%s] driver: \"%s\" is not a modelled spi driver (%s)",
+					grp, s, names);
+			}
 			g_free(c->driver);
 			c->driver = *s ? g_strdup(s) : NULL;
 		} else if (!strcmp(k, "bound")) {
@@ -365,7 +235,12 @@ static int parse_dev(GKeyFile *kf, const char *grp, struct emub_spi_board *b, ch
 				r = ERR("[%s] max_speed_hz: \"%s\" is not a number", grp, s);
 			c->max_hz = v;
 		} else {
-			r = ERR("[%s]: unknown key \"%s\"", grp, k);
+			g_autofree char *owner = model_of_key(k);
+
+			if (owner)
+				r = ERR("[%s] %s: only for model = %s", grp, k, owner);
+			else
+				r = ERR("[%s]: unknown key \"%s\"", grp, k);
 		}
 	}
 	if (!r && !have_bus)
@@ -467,6 +342,9 @@ void emub_spi_board_free(struct emub_spi_board *b)
 	if (!b)
 		return;
 	for (int i = 0; i < b->ndevs; i++) {
+		if (b->devs[i].fam && b->devs[i].cm->clear)
+			b->devs[i].cm->clear(&b->devs[i]);
+		g_free(b->devs[i].fam);
 		g_free(b->devs[i].name);
 		g_free(b->devs[i].model);
 		g_strfreev(b->devs[i].compatible);
@@ -687,6 +565,7 @@ static void spidev_remove(struct emub_spi_dev *d)
 /* really_probe(): links first, probe, "bind"; a failed probe undoes them */
 static int dev_bind(struct emub_spi_dev *d, const char *drv)
 {
+	const struct emub_spi_driver *sd;
 	char *link, *target;
 	int r;
 
@@ -698,17 +577,16 @@ static int dev_bind(struct emub_spi_dev *d, const char *drv)
 	g_free(target);
 	target = g_strdup_printf("bus/spi/drivers/%s/%s", drv, d->name);
 	emub_sys_symlink(d->eb, d->devpath + 1, target);
-	r = !strcmp(drv, "spidev")	  ? spidev_probe(d)
-	    : !strcmp(drv, "mchp_spi_ts") ? emub_mchp_probe(d)
-					  : emub_berlin_probe(d);
+	sd = emub_spi_driver_find(drv);
+	r = sd ? sd->probe(d) : spidev_probe(d);
 	if (r) {
 		emub_log(d->eb, "spi %s: probe of %s failed: %s", d->name, drv, g_strerror(-r));
 		emub_sys_remove(d->eb, link);
 		emub_sys_remove(d->eb, target);
 	} else {
 		d->driver = driver_known(drv);
-		if (!strcmp(drv, "mchp_spi_ts"))
-			emub_mchp_attrs_write(d); /* its attribute group */
+		if (sd && sd->attrs_add)
+			sd->attrs_add(d); /* its attribute group */
 		update_files(d);
 		emub_log(d->eb, "spi %s: bound to %s", d->name, drv);
 		send_event(d, "bind");
@@ -721,6 +599,7 @@ static int dev_bind(struct emub_spi_dev *d, const char *drv)
 /* device_release_driver(): links go, remove, "unbind" */
 static int dev_unbind(struct emub_spi_dev *d, const char *drv)
 {
+	const struct emub_spi_driver *sd;
 	char *f;
 
 	if (!d->driver || (drv && strcmp(drv, d->driver)))
@@ -731,13 +610,13 @@ static int dev_unbind(struct emub_spi_dev *d, const char *drv)
 	f = g_strdup_printf("%s/driver", d->devpath + 1);
 	emub_sys_remove(d->eb, f);
 	g_free(f);
-	if (!strcmp(d->driver, "spidev")) {
+	sd = emub_spi_driver_find(d->driver);
+	if (!sd) {
 		spidev_remove(d);
-	} else if (!strcmp(d->driver, "mchp_spi_ts")) {
-		emub_mchp_attrs_remove(d);
-		emub_mchp_remove(d);
 	} else {
-		emub_berlin_remove(d);
+		if (sd->attrs_remove)
+			sd->attrs_remove(d);
+		sd->remove(d);
 	}
 	emub_log(d->eb, "spi %s: unbound from %s", d->name, d->driver);
 	d->driver = NULL;
@@ -816,25 +695,22 @@ static void on_driver_dir(struct emub *eb, const char *dir, const char *name)
  * returns, 0 or -errno; -ENOENT when no driver has the attribute. */
 static int attr_store(struct emub_spi_dev *d, const char *name)
 {
+	const struct emub_spi_driver *sd = d->driver ? emub_spi_driver_find(d->driver) : NULL;
 	int r;
 
-	if (!d->driver || strcmp(d->driver, "mchp_spi_ts"))
+	if (!sd || !sd->attr_store)
 		return -ENOENT; /* the attribute group went with the driver */
+	if (!sd->attr_store(d, name, &r))
+		return -ENOENT;
+	g_mutex_lock(&d->eb->lock);
 	if (!strcmp(name, "update_cfg")) {
-		r = emub_mchp_update_cfg(d);
-		g_mutex_lock(&d->eb->lock);
 		d->have_update_cfg_result = true;
 		d->update_cfg_result = r;
-		g_mutex_unlock(&d->eb->lock);
-		return r;
+	} else if (!strcmp(name, "update_fw")) {
+		d->have_update_fw_result = true;
+		d->update_fw_result = r;
+		d->update_fw_count++;
 	}
-	if (strcmp(name, "update_fw"))
-		return -ENOENT;
-	r = emub_mchp_update_fw(d);
-	g_mutex_lock(&d->eb->lock);
-	d->have_update_fw_result = true;
-	d->update_fw_result = r;
-	d->update_fw_count++;
 	g_mutex_unlock(&d->eb->lock);
 	return r;
 }
@@ -1171,30 +1047,6 @@ int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
 	return 0;
 }
 
-/* A Berlin chip as the board describes it: the flash holds a model-made
- * application (berlin.firmware) and config (berlin.config_id), or is erased. */
-static struct berlin_model *berlin_new(struct emub *eb, const struct emub_spi_dev_desc *c)
-{
-	struct berlin_model *m = g_new0(struct berlin_model, 1);
-	enum berlin_variant v = !strcmp(c->model, "gt9897") ? BERLIN_A : BERLIN_D;
-	guint8 *flash = g_malloc(BERLIN_FLASH_SIZE);
-
-	memset(flash, 0xff, BERLIN_FLASH_SIZE);
-	if (c->has_berlin_fw)
-		berlin_model_make_app(flash, c->berlin_size, c->berlin_pid, c->berlin_vid, 1);
-	if (c->has_config_id)
-		berlin_model_make_config(flash + BERLIN_CONFIG_ADDR, c->config_id, 1);
-	m->faults.ack_fail_at = c->ack_fail_at;
-	m->faults.checksum_fail_at = c->checksum_fail_at;
-	m->faults.checksum_fail_always = c->checksum_fail_always;
-	m->faults.write_error_at = c->write_error_at;
-	m->faults.power_loss_at = c->power_loss_at;
-	m->faults.bad_version = c->bad_version;
-	berlin_model_init(m, v, flash, eb->now_ns);
-	g_free(flash);
-	return m;
-}
-
 int emub_spi_start(struct emub *eb)
 {
 	struct emub_spi_board *b = eb->desc.spi;
@@ -1247,45 +1099,11 @@ int emub_spi_start(struct emub *eb)
 					  ? d->desc->max_hz
 					  : d->ctlr->desc->max_hz;
 		d->ops = NULL; /* model "none": nothing drives MISO */
-		d->berlin_variant = d->desc->compatible && d->desc->compatible[0] &&
-						    !strcmp(d->desc->compatible[0],
-							    "goodix,gt9897")
-					    ? BERLIN_A
-					    : BERLIN_D;
-		if (is_berlin(d->desc->model)) {
-			d->model = berlin_new(eb, d->desc);
-			d->ops = &berlin_model_ops;
-		} else if (strcmp(d->desc->model, "none")) {
-			struct mxt_model_cfg cfg;
-			struct mxt_model *m = g_new0(struct mxt_model, 1);
-			struct mxt_spi *sp = g_new0(struct mxt_spi, 1);
+		if (d->desc->cm) {
+			int r = d->desc->cm->create(d, eb->now_ns);
 
-			mxt_model_preset(d->desc->model, &cfg);
-			if (d->desc->has_fw_version) {
-				cfg.fw_version = d->desc->fw_version;
-				cfg.fw_build = d->desc->fw_build;
-			}
-			cfg.app_valid = d->desc->state != EMUB_STATE_NO_IMAGE;
-			cfg.start_in_bootloader = d->desc->state != EMUB_STATE_APP;
-			cfg.faults.crc_fail_frame = d->desc->crc_fail_frame;
-			cfg.faults.crc_fail_times = d->desc->crc_fail_frame ? 1 : 0;
-			cfg.faults.power_loss_after = d->desc->power_loss_after;
-			cfg.faults.crc_fail_always = d->desc->crc_fail_always;
-			if (d->desc->t144 && cfg.num_objects < MXT_MODEL_MAX_OBJECTS) {
-				/* T144 listed last (its size is the model's
-				 * choice: only its presence is documented) */
-				cfg.objects[cfg.num_objects].type = 144;
-				cfg.objects[cfg.num_objects].size = 2;
-				cfg.objects[cfg.num_objects].instances = 1;
-				cfg.objects[cfg.num_objects].report_ids = 0;
-				cfg.num_objects++;
-			}
-			mxt_model_init(m, &cfg, eb->now_ns);
-			mxt_spi_init(sp, m);
-			sp->faults.crc_reply_at = d->desc->crc_reply_at;
-			sp->faults.write_fail_at = d->desc->write_fail_at;
-			d->model = sp;
-			d->ops = &mxt_spi_ops;
+			if (r)
+				return r;
 		}
 		build_dev(eb, d);
 		if (d->desc->driver)
@@ -1318,15 +1136,23 @@ void emub_spi_stop(struct emub *eb)
 
 		if (d->ioctl)
 			emub_spidev_detach(d);
-		emub_mchp_free(d);
+		g_free(d->drv_priv);
+		if (d->idev) {
+			if (d->idev->input)
+				emub_input_free(d->idev->input);
+			g_free(d->idev->devpath);
+			g_free(d->idev);
+			d->idev = NULL;
+		}
 		g_free(d->devpath);
 		g_free(d->modalias);
 		g_free(d->driver_override);
 		g_free(d->spidev_path);
 		g_free(d->devnode);
-		if (d->model && d->ops == &mxt_spi_ops)
-			g_free(((struct mxt_spi *)d->model)->m);
-		g_free(d->model);
+		if (d->model && d->desc->cm && d->desc->cm->destroy)
+			d->desc->cm->destroy(d);
+		else
+			g_free(d->model);
 	}
 	for (int i = 0; i < s->nctlrs; i++)
 		g_free(s->ctlrs[i].devpath);
@@ -1693,11 +1519,11 @@ bool emub_spi_selected(struct emub *eb, const char *dev)
 	return sel;
 }
 
-struct berlin_model *emub_spi_berlin(struct emub *eb, const char *dev)
+void *emub_spi_model_of(struct emub *eb, const char *dev, const void *ops)
 {
 	struct emub_spi_dev *d = find_dev(eb, dev);
 
-	return d && d->ops == &berlin_model_ops ? d->model : NULL;
+	return d && d->ops == ops ? d->model : NULL;
 }
 
 struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d)
@@ -1709,13 +1535,6 @@ struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d)
 		d->idev->devpath = g_strdup(d->devpath);
 	}
 	return d->idev;
-}
-
-struct mxt_spi *emub_spi_mxt(struct emub *eb, const char *dev)
-{
-	struct emub_spi_dev *d = find_dev(eb, dev);
-
-	return d && d->ops == &mxt_spi_ops ? d->model : NULL;
 }
 
 int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result)

@@ -138,15 +138,15 @@ struct dt_prop {
 	GByteArray *val;
 };
 
-struct dt_node {
+struct emub_dt_node {
 	char *name;	     /* "" for the root */
 	GPtrArray *props;    /* struct dt_prop * */
-	GPtrArray *children; /* struct dt_node * */
+	GPtrArray *children; /* struct emub_dt_node * */
 };
 
-static struct dt_node *dt_node_new(const char *name)
+static struct emub_dt_node *dt_node_new(const char *name)
 {
-	struct dt_node *n = g_new0(struct dt_node, 1);
+	struct emub_dt_node *n = g_new0(struct emub_dt_node, 1);
 
 	n->name = g_strdup(name);
 	n->props = g_ptr_array_new();
@@ -154,7 +154,7 @@ static struct dt_node *dt_node_new(const char *name)
 	return n;
 }
 
-static void dt_node_free(struct dt_node *n)
+static void dt_node_free(struct emub_dt_node *n)
 {
 	for (guint i = 0; i < n->props->len; i++) {
 		struct dt_prop *p = n->props->pdata[i];
@@ -171,15 +171,15 @@ static void dt_node_free(struct dt_node *n)
 	g_free(n);
 }
 
-static struct dt_node *dt_child(struct dt_node *parent, const char *name)
+static struct emub_dt_node *dt_child(struct emub_dt_node *parent, const char *name)
 {
-	struct dt_node *n = dt_node_new(name);
+	struct emub_dt_node *n = dt_node_new(name);
 
 	g_ptr_array_add(parent->children, n);
 	return n;
 }
 
-static void dt_prop_bytes(struct dt_node *n, const char *name, const void *v, size_t len)
+static void dt_prop_bytes(struct emub_dt_node *n, const char *name, const void *v, size_t len)
 {
 	struct dt_prop *p = g_new0(struct dt_prop, 1);
 
@@ -189,12 +189,12 @@ static void dt_prop_bytes(struct dt_node *n, const char *name, const void *v, si
 	g_ptr_array_add(n->props, p);
 }
 
-static void dt_prop_str(struct dt_node *n, const char *name, const char *s)
+static void dt_prop_str(struct emub_dt_node *n, const char *name, const char *s)
 {
 	dt_prop_bytes(n, name, s, strlen(s) + 1);
 }
 
-static void dt_prop_strv(struct dt_node *n, const char *name, char **v)
+static void dt_prop_strv(struct emub_dt_node *n, const char *name, char **v)
 {
 	GByteArray *b = g_byte_array_new();
 
@@ -204,7 +204,8 @@ static void dt_prop_strv(struct dt_node *n, const char *name, char **v)
 	g_byte_array_free(b, TRUE);
 }
 
-static void dt_prop_cells(struct dt_node *n, const char *name, const guint32 *cells, int nc)
+static void dt_prop_cells(struct emub_dt_node *n, const char *name, const guint32 *cells,
+			  int nc)
 {
 	guint32 be[8];
 
@@ -213,7 +214,7 @@ static void dt_prop_cells(struct dt_node *n, const char *name, const guint32 *ce
 	dt_prop_bytes(n, name, be, (size_t)nc * 4);
 }
 
-static void dt_prop_u32(struct dt_node *n, const char *name, guint32 v)
+static void dt_prop_u32(struct emub_dt_node *n, const char *name, guint32 v)
 {
 	dt_prop_cells(n, name, &v, 1);
 }
@@ -224,10 +225,67 @@ static void dt_prop_u32(struct dt_node *n, const char *name, guint32 v)
 #define IRQ_TYPE_EDGE_FALLING 2
 #define IRQ_TYPE_LEVEL_LOW 8
 
-static struct dt_node *build_dt(struct emub *eb)
+/* ------------------------------------------------------------ for the chip glue */
+
+void emub_dt_prop_u32(struct emub_dt_node *n, const char *name, guint32 v)
+{
+	dt_prop_u32(n, name, v);
+}
+
+void emub_dt_prop_str(struct emub_dt_node *n, const char *name, const char *v)
+{
+	dt_prop_str(n, name, v);
+}
+
+void emub_dt_prop_bool(struct emub_dt_node *n, const char *name)
+{
+	dt_prop_bytes(n, name, "", 0);
+}
+
+void emub_dt_prop_gpio(struct emub_dt_node *n, const char *name, int line, bool active_low)
+{
+	guint32 cells[3] = { GPIO_PHANDLE, (guint32)line,
+			     active_low ? GPIO_ACTIVE_LOW : GPIO_ACTIVE_HIGH };
+
+	dt_prop_cells(n, name, cells, 3);
+}
+
+void emub_dt_prop_irq(struct emub_dt_node *n, int line, guint32 type)
+{
+	guint32 irq[3] = { GPIO_PHANDLE, (guint32)line, type };
+
+	dt_prop_cells(n, "interrupts-extended", irq, 3);
+}
+
+/* touchscreen.yaml */
+void emub_dt_touchscreen_props(const struct emub_chip_desc *c, struct emub_dt_node *n)
+{
+	if (c->ts_size_x)
+		dt_prop_u32(n, "touchscreen-size-x", c->ts_size_x);
+	if (c->ts_size_y)
+		dt_prop_u32(n, "touchscreen-size-y", c->ts_size_y);
+	if (c->ts_inv_x)
+		dt_prop_bytes(n, "touchscreen-inverted-x", "", 0);
+	if (c->ts_inv_y)
+		dt_prop_bytes(n, "touchscreen-inverted-y", "", 0);
+	if (c->ts_swapped)
+		dt_prop_bytes(n, "touchscreen-swapped-x-y", "", 0);
+}
+
+void emub_dt_generic_props(const struct emub_chip_desc *c, struct emub_dt_node *n)
+{
+	emub_dt_touchscreen_props(c, n);
+	if (c->reset_gpio >= 0)
+		emub_dt_prop_gpio(n, "reset-gpios", c->reset_gpio, true);
+	if (c->chg_gpio >= 0)
+		emub_dt_prop_irq(n, c->chg_gpio,
+				 c->irq_level ? IRQ_TYPE_LEVEL_LOW : IRQ_TYPE_EDGE_FALLING);
+}
+
+static struct emub_dt_node *build_dt(struct emub *eb)
 {
 	struct emub_board_desc *d = &eb->desc;
-	struct dt_node *root = dt_node_new(""), *gpio;
+	struct emub_dt_node *root = dt_node_new(""), *gpio;
 
 	dt_prop_u32(root, "#address-cells", 1);
 	dt_prop_u32(root, "#size-cells", 1);
@@ -258,7 +316,7 @@ static struct dt_node *build_dt(struct emub *eb)
 	for (int i = 0; i < eb->nadapters; i++) {
 		struct emub_adapter *ad = &eb->adapters[i];
 		char nname[32];
-		struct dt_node *an;
+		struct emub_dt_node *an;
 
 		snprintf(nname, sizeof(nname), "i2c@%x", ad->desc.nr);
 		an = dt_child(root, nname);
@@ -269,7 +327,7 @@ static struct dt_node *build_dt(struct emub *eb)
 		dt_prop_u32(an, "clock-frequency", ad->desc.hz);
 		for (int j = 0; j < eb->nchips; j++) {
 			struct emub_chip_desc *c = eb->chips[j].desc;
-			struct dt_node *cn;
+			struct emub_dt_node *cn;
 			char cnname[80];
 
 			if (c->adapter != ad->desc.nr)
@@ -279,77 +337,16 @@ static struct dt_node *build_dt(struct emub *eb)
 			if (c->compatible)
 				dt_prop_strv(cn, "compatible", c->compatible);
 			dt_prop_u32(cn, "reg", c->addr);
-			if (!strcmp(c->model, "goodix")) {
-				/* Documentation/devicetree/bindings/input/touchscreen/
-				 * goodix.yaml: reset-gpios and irq-gpios, active high */
-				if (c->reset_gpio >= 0) {
-					guint32 cells[3] = { GPIO_PHANDLE,
-							     (guint32)c->reset_gpio,
-							     GPIO_ACTIVE_HIGH };
-
-					dt_prop_cells(cn, "reset-gpios", cells, 3);
-				}
-				if (c->chg_gpio >= 0) {
-					guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
-							     GPIO_ACTIVE_HIGH };
-					guint32 irq[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
-							   IRQ_TYPE_EDGE_FALLING };
-
-					dt_prop_cells(cn, "irq-gpios", cells, 3);
-					dt_prop_cells(cn, "interrupts-extended", irq, 3);
-				}
-				if (c->gx_config_name)
-					dt_prop_str(cn, "goodix,config-name",
-						    c->gx_config_name);
-				continue;
-			}
-			/* touchscreen.yaml, silead,gsl1680.yaml */
-			if (c->ts_size_x)
-				dt_prop_u32(cn, "touchscreen-size-x", c->ts_size_x);
-			if (c->ts_size_y)
-				dt_prop_u32(cn, "touchscreen-size-y", c->ts_size_y);
-			if (c->ts_inv_x)
-				dt_prop_bytes(cn, "touchscreen-inverted-x", "", 0);
-			if (c->ts_inv_y)
-				dt_prop_bytes(cn, "touchscreen-inverted-y", "", 0);
-			if (c->ts_swapped)
-				dt_prop_bytes(cn, "touchscreen-swapped-x-y", "", 0);
-			if (c->sl_firmware_name)
-				dt_prop_str(cn, "firmware-name", c->sl_firmware_name);
-			if (c->sl_max_fingers)
-				dt_prop_u32(cn, "silead,max-fingers", c->sl_max_fingers);
-			if (!strcmp(c->model, "silead") && c->reset_gpio >= 0) {
-				guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->reset_gpio,
-						     GPIO_ACTIVE_HIGH };
-
-				dt_prop_cells(cn, "power-gpios", cells, 3);
-				if (c->chg_gpio >= 0) {
-					guint32 irq[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
-							   IRQ_TYPE_EDGE_FALLING };
-
-					dt_prop_cells(cn, "interrupts-extended", irq, 3);
-				}
-				continue;
-			}
-			if (c->reset_gpio >= 0) {
-				guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->reset_gpio,
-						     GPIO_ACTIVE_LOW };
-
-				dt_prop_cells(cn, "reset-gpios", cells, 3);
-			}
-			if (c->chg_gpio >= 0) {
-				guint32 cells[3] = { GPIO_PHANDLE, (guint32)c->chg_gpio,
-						     c->irq_level ? IRQ_TYPE_LEVEL_LOW
-								  : IRQ_TYPE_EDGE_FALLING };
-
-				dt_prop_cells(cn, "interrupts-extended", cells, 3);
-			}
+			if (c->cm->dt_props)
+				c->cm->dt_props(c, cn);
+			else
+				emub_dt_generic_props(c, cn);
 		}
 	}
 	return root;
 }
 
-static int fdt_emit(void *fdt, struct dt_node *n)
+static int fdt_emit(void *fdt, struct emub_dt_node *n)
 {
 	int r = fdt_begin_node(fdt, n->name);
 
@@ -365,7 +362,7 @@ static int fdt_emit(void *fdt, struct dt_node *n)
 	return r;
 }
 
-static int dt_to_blob(struct dt_node *root, void **blob, size_t *len)
+static int dt_to_blob(struct emub_dt_node *root, void **blob, size_t *len)
 {
 	int size = 4096, r;
 	void *buf;
@@ -395,7 +392,7 @@ static int dt_to_blob(struct dt_node *root, void **blob, size_t *len)
 
 /* The unflattened view, as drivers/of/kobj.c shows it: one directory per
  * node, one binary file per property, and a "name" file. */
-static void dt_to_sysfs(struct emub *eb, struct dt_node *n, const char *rel)
+static void dt_to_sysfs(struct emub *eb, struct emub_dt_node *n, const char *rel)
 {
 	char *name = g_strdup(n->name), *at;
 
@@ -418,7 +415,7 @@ static void dt_to_sysfs(struct emub *eb, struct dt_node *n, const char *rel)
 	}
 	g_free(name);
 	for (guint i = 0; i < n->children->len; i++) {
-		struct dt_node *c = n->children->pdata[i];
+		struct emub_dt_node *c = n->children->pdata[i];
 		char *crel = g_build_filename(rel, c->name, NULL);
 
 		dt_to_sysfs(eb, c, crel);
@@ -428,7 +425,7 @@ static void dt_to_sysfs(struct emub *eb, struct dt_node *n, const char *rel)
 
 int emub_build_fdt(struct emub *eb, void **blob, size_t *len)
 {
-	struct dt_node *root = build_dt(eb);
+	struct emub_dt_node *root = build_dt(eb);
 	int r = dt_to_blob(root, blob, len);
 
 	dt_node_free(root);
@@ -570,7 +567,7 @@ static void build_dmi(struct emub *eb)
 
 int emub_build_tree(struct emub *eb)
 {
-	struct dt_node *root;
+	struct emub_dt_node *root;
 	void *blob = NULL;
 	size_t len = 0;
 	int r;
@@ -631,7 +628,7 @@ static char *client_name(struct emub_chip *c)
 	const char *comma;
 
 	/* i2c_acpi_fill_info(): acpi_set_modalias() with the ACPI device's
-	 * name as the default: "MSSL1680:00" */
+	 * name as the default: "ABCD1234:00" */
 	if (c->desc->acpi_id && c->dev)
 		return g_strdup(c->dev->client_name);
 	if (!comp)

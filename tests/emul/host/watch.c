@@ -102,7 +102,7 @@ static char *strip_value(const char *buf)
  */
 struct emub_fifo {
 	struct emub *eb;
-	char *rel; /* "bus/i2c/drivers/atmel_mxt_ts/unbind" */
+	char *rel; /* "bus/i2c/drivers/DRIVER/unbind" */
 	int rfd, wfd;
 	GString *buf;
 	bool (*is_name)(struct emub *eb, const char *name);

@@ -33,8 +33,8 @@ struct em_chip_ops {
 	void (*set_reset)(void *chip, bool asserted);
 	void (*set_power)(void *chip, bool on);
 	/* True while the chip holds part of a unit that traffic to another
-	 * device must not split (a maXTouch bootloader frame received in
-	 * part).  May be NULL. */
+	 * device must not split (a bootloader frame received in part).
+	 * May be NULL. */
 	bool (*mid_unit)(const void *chip);
 };
 

@@ -63,4 +63,37 @@ static inline int em_memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
+/* Little-endian fields, as most chips lay out their registers and images. */
+static inline em_u16 em_get_le16(const void *p)
+{
+	const em_u8 *b = (const em_u8 *)p;
+
+	return (em_u16)(b[0] | b[1] << 8);
+}
+
+static inline em_u32 em_get_le32(const void *p)
+{
+	const em_u8 *b = (const em_u8 *)p;
+
+	return (em_u32)b[0] | (em_u32)b[1] << 8 | (em_u32)b[2] << 16 | (em_u32)b[3] << 24;
+}
+
+static inline void em_put_le16(void *p, em_u16 v)
+{
+	em_u8 *b = (em_u8 *)p;
+
+	b[0] = (em_u8)v;
+	b[1] = (em_u8)(v >> 8);
+}
+
+static inline void em_put_le32(void *p, em_u32 v)
+{
+	em_u8 *b = (em_u8 *)p;
+
+	b[0] = (em_u8)v;
+	b[1] = (em_u8)(v >> 8);
+	b[2] = (em_u8)(v >> 16);
+	b[3] = (em_u8)(v >> 24);
+}
+
 #endif /* EM_TYPES_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * elantp_emul: touchfw's Elan i2c touchpad model (tests/emul/model/
+ * elantp_emul: touchfw's Elan i2c touchpad model (tests/emul/family/elantp/model/
  * elantp_model.c) behind real kernel interfaces, so that Debian's own
  * elan_i2c binds to it in the VM tests and judges the model.  Through
  * emul_core (tests/vm/modules/emul-core) it registers an i2c adapter
@@ -60,34 +60,9 @@ MODULE_PARM_DESC(fail_page, "fault: a page error from this page index on (-1 nev
 struct elantp_emul {
 	struct emul_core core;
 	struct elantp_model chip; /* under core.lock */
-	struct dentry *dir;
 };
 
-static struct elantp_emul *pemu;
-
-/* No line the host drives. */
-static void pemu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
-{
-	(void)c;
-	(void)line;
-	(void)driven;
-	(void)high;
-}
-
-/* INT low while the reset acknowledgement waits. */
-static bool pemu_line_level(struct emul_core *c, unsigned int line)
-{
-	struct elantp_emul *p = c->glue;
-
-	(void)line;
-	return !elantp_model_ops.irq_asserted(&p->chip);
-}
-
-static const struct emul_chip_ops pemu_chip_ops = {
-	.line_changed = pemu_line_changed,
-	.line_level = pemu_line_level,
-};
-
+/* No line the host drives; INT low while the reset acknowledgement waits. */
 static const struct emul_line_desc pemu_lines[PEMU_NLINES] = {
 	[PEMU_LINE_INT] = { .name = "TP_INT" },
 };
@@ -100,25 +75,7 @@ static const struct emul_core_cfg pemu_core_cfg = {
 	.irq_line = PEMU_LINE_INT,
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.level_ok = true,
-	.ops = &pemu_chip_ops,
 };
-
-/*
- * The model answers whatever address it is given (the emulator routes by
- * address before it): here the bus offers every message to every chip, so
- * only our address is acknowledged.
- */
-static int pemu_write(void *chip, u16 a, const u8 *buf, u16 len)
-{
-	return a == addr ? elantp_model_ops.write(chip, a, buf, len) : EM_NAK_ADDR;
-}
-
-static int pemu_read(void *chip, u16 a, u8 *buf, u16 len)
-{
-	return a == addr ? elantp_model_ops.read(chip, a, buf, len) : EM_NAK_ADDR;
-}
-
-static struct em_chip_ops pemu_model_ops;
 
 /* ------------------------------------------------------------ debugfs */
 
@@ -132,8 +89,6 @@ struct pemu_snapshot {
 	enum elantp_model_mode mode;
 	u8 fw_version;
 	struct elantp_model_stats st;
-	struct em_bus_counters count;
-	bool int_high;
 };
 
 static void pemu_snap(struct emul_core *c, void *arg)
@@ -144,39 +99,25 @@ static void pemu_snap(struct emul_core *c, void *arg)
 	s->mode = elantp_model_mode(&p->chip);
 	s->fw_version = elantp_model_fw_version(&p->chip);
 	s->st = *elantp_model_stats(&p->chip);
-	s->count = c->bus.count;
-	s->int_high = emul_core_wire_locked(c, PEMU_LINE_INT);
 }
 
-static int pemu_state_show(struct seq_file *sf, void *unused)
+static void pemu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 {
-	struct elantp_emul *p = sf->private;
-	struct pemu_snapshot s;
+	const struct pemu_snapshot *s = arg;
 
-	emul_core_step(&p->core, pemu_snap, &s);
 	seq_printf(sf, "mode=%s\nfw_version=%u\nproduct_id=%u\n",
-		   s.mode < ARRAY_SIZE(pemu_mode_names) ? pemu_mode_names[s.mode] : "?",
-		   s.fw_version, product_id);
-	seq_printf(sf, "int_high=%d\npowered=%d\n", s.int_high, READ_ONCE(p->core.powered));
+		   s->mode < ARRAY_SIZE(pemu_mode_names) ? pemu_mode_names[s->mode] : "?",
+		   s->fw_version, product_id);
 	seq_printf(sf, "resets=%u\niap_entries=%u\npages_written=%u\npage_errors=%u\n",
-		   s.st.resets, s.st.iap_entries, s.st.pages_written, s.st.page_errors);
-	seq_printf(sf, "boots_valid=%u\n", s.st.boots_valid);
-	emul_core_show_counters(sf, &p->core, &s.count);
-	return 0;
+		   s->st.resets, s->st.iap_entries, s->st.pages_written, s->st.page_errors);
+	seq_printf(sf, "boots_valid=%u\n", s->st.boots_valid);
 }
-DEFINE_SHOW_ATTRIBUTE(pemu_state);
 
 /* ------------------------------------------------------------ setup */
 
-static void pemu_teardown(struct elantp_emul *p)
+static int pemu_setup(struct emul_core *c)
 {
-	debugfs_remove_recursive(p->dir);
-	emul_core_teardown(&p->core);
-	kvfree(p);
-}
-
-static int __init elantp_emul_init(void)
-{
+	struct elantp_emul *p = c->glue;
 	struct elantp_model_cfg cfg = {
 		.product_id = product_id,
 		.sm_version = 3,
@@ -186,14 +127,8 @@ static int __init elantp_emul_init(void)
 		.iap_start_page = iap_start_page,
 		.fail_page = fail_page,
 	};
-	struct i2c_board_info info = { I2C_BOARD_INFO("elan_i2c", 0) };
-	struct elantp_emul *p;
 	u8 *img = NULL;
-	int r;
 
-	r = emul_core_check_params("elantp_emul");
-	if (r)
-		return r;
 	if (product_id > 0xffff || fw_version > 255 || !iap_start_page ||
 	    iap_start_page >= ELANTP_MODEL_PAGES) {
 		pr_err("elantp_emul: product_id (0..65535), fw_version (0..255) or iap_start_page (1..511) out of range\n");
@@ -205,48 +140,42 @@ static int __init elantp_emul_init(void)
 			return -ENOMEM;
 		elantp_model_make_image_at(img, product_id, fw_version, iap_start_page);
 	}
-	p = kvzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p) {
-		kvfree(img);
-		return -ENOMEM;
-	}
-	emul_core_init(&p->core, &pemu_core_cfg, p);
 	elantp_model_init(&p->chip, &cfg, img);
 	kvfree(img);
-	pemu_model_ops = elantp_model_ops;
-	pemu_model_ops.write = pemu_write;
-	pemu_model_ops.read = pemu_read;
-	em_bus_add_chip(&p->core.bus, &pemu_model_ops, &p->chip);
-
-	r = emul_core_start(&p->core);
-	if (r)
-		goto fail;
-	p->dir = debugfs_create_dir("elantp-emul", NULL);
-	debugfs_create_file("state", 0444, p->dir, p, &pemu_state_fops);
-	emul_core_debugfs_power(&p->core, p->dir);
-	info.addr = addr;
-	r = emul_core_add_client(&p->core, &info, NULL, 0);
-	if (r)
-		goto fail;
-	pemu = p;
-	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
-		addr, p->core.adap.nr, p->core.adap.name, product_id, fw_version,
-		iap_start_page, p->core.irq, PEMU_GPIO_LABEL);
-	return 0;
-
-fail:
-	pemu_teardown(p);
-	return r;
+	/* the model answers any address it is given: only ours here */
+	return emul_core_add_chip(c, &elantp_model_ops, &p->chip, addr);
 }
 
-static void __exit elantp_emul_exit(void)
+/* elan_i2c has no reset line: it resets the touchpad with a command. */
+static int pemu_add_client(struct emul_core *c)
 {
-	pemu_teardown(pemu);
-	pr_info("elantp_emul: unloaded\n");
+	struct i2c_board_info info = { I2C_BOARD_INFO("elan_i2c", 0) };
+
+	info.addr = addr;
+	return emul_core_add_client(c, &info, NULL, 0);
 }
 
-module_init(elantp_emul_init);
-module_exit(elantp_emul_exit);
+static void pemu_loaded(struct emul_core *c)
+{
+	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
+		addr, c->adap.nr, c->adap.name, product_id, fw_version, iap_start_page, c->irq,
+		PEMU_GPIO_LABEL);
+}
+
+static const struct emul_module elantp_emul = {
+	.name = "elantp_emul",
+	.debugfs = "elantp-emul",
+	.core = &pemu_core_cfg,
+	.size = sizeof(struct elantp_emul),
+	.setup = pemu_setup,
+	.snap_size = sizeof(struct pemu_snapshot),
+	.snap = pemu_snap,
+	.show = pemu_show,
+	.add_client = pemu_add_client,
+	.loaded = pemu_loaded,
+};
+
+EMUL_MODULE(elantp_emul);
 
 MODULE_DESCRIPTION("touchfw test: emulated Elan i2c touchpad on a virtual i2c adapter");
 MODULE_LICENSE("GPL");

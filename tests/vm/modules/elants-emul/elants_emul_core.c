@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * elants_emul: touchfw's Elan eKTH touchscreen model (tests/emul/model/
+ * elants_emul: touchfw's Elan eKTH touchscreen model (tests/emul/family/elants/model/
  * elants_model.c) behind real kernel interfaces, so that the kernel's own
  * elants_i2c (built from Debian's linux-source, tests/vm/modules/
  * elants-i2c) binds to it in the VM tests and judges the model.  Through
@@ -70,34 +70,9 @@ MODULE_PARM_DESC(reset_gpio, "give the client the reset line");
 struct elants_emul {
 	struct emul_core core;
 	struct elants_model chip; /* under core.lock */
-	struct dentry *dir;
 };
-
-static struct elants_emul *temu;
-
-static void temu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
-{
-	struct elants_emul *t = c->glue;
-
-	if (line == TEMU_LINE_RESET)
-		elants_model_ops.set_reset(&t->chip, driven && !high);
-}
 
 /* RESET pulled up when undriven; INT low while an answer waits. */
-static bool temu_line_level(struct emul_core *c, unsigned int line)
-{
-	struct elants_emul *t = c->glue;
-
-	if (line == TEMU_LINE_INT)
-		return !elants_model_ops.irq_asserted(&t->chip);
-	return true;
-}
-
-static const struct emul_chip_ops temu_chip_ops = {
-	.line_changed = temu_line_changed,
-	.line_level = temu_line_level,
-};
-
 static const struct emul_line_desc temu_lines[TEMU_NLINES] = {
 	[TEMU_LINE_RESET] = { .name = "ELAN_RESET", .output_ok = true },
 	[TEMU_LINE_INT] = { .name = "ELAN_INT" },
@@ -111,25 +86,9 @@ static const struct emul_core_cfg temu_core_cfg = {
 	.irq_line = TEMU_LINE_INT,
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.level_ok = true,
-	.ops = &temu_chip_ops,
+	.has_reset = true,
+	.reset_line = TEMU_LINE_RESET,
 };
-
-/*
- * The model answers whatever address it is given (the emulator routes by
- * address before it): here the bus offers every message to every chip, so
- * only our address is acknowledged.
- */
-static int temu_write(void *chip, u16 a, const u8 *buf, u16 len)
-{
-	return a == addr ? elants_model_ops.write(chip, a, buf, len) : EM_NAK_ADDR;
-}
-
-static int temu_read(void *chip, u16 a, u8 *buf, u16 len)
-{
-	return a == addr ? elants_model_ops.read(chip, a, buf, len) : EM_NAK_ADDR;
-}
-
-static struct em_chip_ops temu_model_ops;
 
 /* ------------------------------------------------------------ debugfs */
 
@@ -143,8 +102,7 @@ struct temu_snapshot {
 	enum elants_model_mode mode;
 	u16 fw_version;
 	struct elants_model_stats st;
-	struct em_bus_counters count;
-	bool int_high, reset_held;
+	bool reset_held;
 };
 
 static void temu_snap(struct emul_core *c, void *arg)
@@ -155,30 +113,22 @@ static void temu_snap(struct emul_core *c, void *arg)
 	p->mode = elants_model_mode(&t->chip);
 	p->fw_version = elants_model_fw_version(&t->chip);
 	p->st = *elants_model_stats(&t->chip);
-	p->count = c->bus.count;
-	p->int_high = emul_core_wire_locked(c, TEMU_LINE_INT);
 	p->reset_held = c->driven[TEMU_LINE_RESET] && !c->high[TEMU_LINE_RESET];
 }
 
-static int temu_state_show(struct seq_file *sf, void *unused)
+static void temu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 {
-	struct elants_emul *t = sf->private;
-	struct temu_snapshot p;
+	const struct temu_snapshot *p = arg;
 
-	emul_core_step(&t->core, temu_snap, &p);
 	seq_printf(sf, "mode=%s\nfw_version=%04x\nhw_version=%04x\n",
-		   p.mode < ARRAY_SIZE(temu_mode_names) ? temu_mode_names[p.mode] : "?",
-		   p.fw_version, hw_version);
-	seq_printf(sf, "int_high=%d\nreset_held=%d\npowered=%d\n", p.int_high, p.reset_held,
-		   READ_ONCE(t->core.powered));
+		   p->mode < ARRAY_SIZE(temu_mode_names) ? temu_mode_names[p->mode] : "?",
+		   p->fw_version, hw_version);
+	seq_printf(sf, "reset_held=%d\n", p->reset_held);
 	seq_printf(sf, "soft_resets=%u\nhellos=%u\niap_entries=%u\npages_written=%u\n",
-		   p.st.soft_resets, p.st.hellos, p.st.iap_entries, p.st.pages_written);
-	seq_printf(sf, "bad_acks=%u\ncalibrations=%u\nimages_booted=%u\n", p.st.bad_acks,
-		   p.st.calibrations, p.st.images_booted);
-	emul_core_show_counters(sf, &t->core, &p.count);
-	return 0;
+		   p->st.soft_resets, p->st.hellos, p->st.iap_entries, p->st.pages_written);
+	seq_printf(sf, "bad_acks=%u\ncalibrations=%u\nimages_booted=%u\n", p->st.bad_acks,
+		   p->st.calibrations, p->st.images_booted);
 }
-DEFINE_SHOW_ATTRIBUTE(temu_state);
 
 /* nak_iap_page, writable: a scenario ends the fault (a passing one) and
  * shows the next update going through. */
@@ -191,7 +141,7 @@ static void temu_set_nak(struct emul_core *c, void *arg)
 
 static ssize_t temu_nak_write(struct file *f, const char __user *ubuf, size_t n, loff_t *ppos)
 {
-	struct elants_emul *t = f->private_data;
+	struct emul_core *c = f->private_data;
 	int v, r;
 
 	r = kstrtoint_from_user(ubuf, n, 0, &v);
@@ -199,7 +149,7 @@ static ssize_t temu_nak_write(struct file *f, const char __user *ubuf, size_t n,
 		return r;
 	if (v < -1)
 		return -EINVAL;
-	emul_core_step(&t->core, temu_set_nak, &v);
+	emul_core_step(c, temu_set_nak, &v);
 	return n;
 }
 
@@ -210,28 +160,16 @@ static const struct file_operations temu_nak_fops = {
 	.llseek = noop_llseek,
 };
 
+static void temu_files(struct emul_core *c, struct dentry *dir)
+{
+	debugfs_create_file("nak_iap_page", 0200, dir, c, &temu_nak_fops);
+}
+
 /* ------------------------------------------------------------ setup */
 
-static int temu_add_client(struct elants_emul *t)
+static int temu_setup(struct emul_core *c)
 {
-	struct i2c_board_info info = { I2C_BOARD_INFO("elants_i2c", 0) };
-	const struct gpiod_lookup lines[] = {
-		GPIO_LOOKUP_IDX(NULL, TEMU_LINE_RESET, "reset", 0, GPIO_ACTIVE_LOW),
-	};
-
-	info.addr = addr;
-	return emul_core_add_client(&t->core, &info, lines, reset_gpio ? ARRAY_SIZE(lines) : 0);
-}
-
-static void temu_teardown(struct elants_emul *t)
-{
-	debugfs_remove_recursive(t->dir);
-	emul_core_teardown(&t->core);
-	kvfree(t);
-}
-
-static int __init elants_emul_init(void)
-{
+	struct elants_emul *t = c->glue;
 	struct elants_model_cfg cfg = {
 		.hw_version = hw_version,
 		.bc_version = bc_version,
@@ -242,14 +180,9 @@ static int __init elants_emul_init(void)
 		.osr = 64,
 		.nak_iap_page = nak_iap_page,
 	};
-	struct elants_emul *t;
 	u32 len = 0;
 	u8 *img = NULL;
-	int r;
 
-	r = emul_core_check_params("elants_emul");
-	if (r)
-		return r;
 	if (hw_version > 0xfffe || fw_version > 0xfffe || !fw_pages ||
 	    fw_pages > ELANTS_MODEL_FLASH_MAX / ELANTS_MODEL_PAGE) {
 		pr_err("elants_emul: hw_version, fw_version (0..fffe) or fw_pages (1..512) out of range\n");
@@ -262,49 +195,45 @@ static int __init elants_emul_init(void)
 			return -ENOMEM;
 		elants_model_make_image(img, fw_pages, fw_version, hw_version, 0);
 	}
-	t = kvzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t) {
-		kvfree(img);
-		return -ENOMEM;
-	}
-	emul_core_init(&t->core, &temu_core_cfg, t);
 	elants_model_init(&t->chip, &cfg, img, len);
 	kvfree(img);
-	temu_model_ops = elants_model_ops;
-	temu_model_ops.write = temu_write;
-	temu_model_ops.read = temu_read;
-	em_bus_add_chip(&t->core.bus, &temu_model_ops, &t->chip);
-
-	r = emul_core_start(&t->core);
-	if (r)
-		goto fail;
-	t->dir = debugfs_create_dir("elants-emul", NULL);
-	debugfs_create_file("state", 0444, t->dir, t, &temu_state_fops);
-	debugfs_create_file("nak_iap_page", 0200, t->dir, t, &temu_nak_fops);
-	emul_core_debugfs_power(&t->core, t->dir);
-	r = temu_add_client(t);
-	if (r)
-		goto fail;
-	temu = t;
-	pr_info("elants_emul: eKTH at 0x%02x on i2c-%d (\"%s\"), hardware %04x, firmware %04x (%s), INT irq %u, gpiochip \"%s\"\n",
-		addr, t->core.adap.nr, t->core.adap.name, hw_version, fw_version,
-		fw_version ? "application" : "empty flash: recovery", t->core.irq,
-		TEMU_GPIO_LABEL);
-	return 0;
-
-fail:
-	temu_teardown(t);
-	return r;
+	/* the model answers any address it is given: only ours here */
+	return emul_core_add_chip(c, &elants_model_ops, &t->chip, addr);
 }
 
-static void __exit elants_emul_exit(void)
+static int temu_add_client(struct emul_core *c)
 {
-	temu_teardown(temu);
-	pr_info("elants_emul: unloaded\n");
+	struct i2c_board_info info = { I2C_BOARD_INFO("elants_i2c", 0) };
+	const struct gpiod_lookup lines[] = {
+		GPIO_LOOKUP_IDX(NULL, TEMU_LINE_RESET, "reset", 0, GPIO_ACTIVE_LOW),
+	};
+
+	info.addr = addr;
+	return emul_core_add_client(c, &info, lines, reset_gpio ? ARRAY_SIZE(lines) : 0);
 }
 
-module_init(elants_emul_init);
-module_exit(elants_emul_exit);
+static void temu_loaded(struct emul_core *c)
+{
+	pr_info("elants_emul: eKTH at 0x%02x on i2c-%d (\"%s\"), hardware %04x, firmware %04x (%s), INT irq %u, gpiochip \"%s\"\n",
+		addr, c->adap.nr, c->adap.name, hw_version, fw_version,
+		fw_version ? "application" : "empty flash: recovery", c->irq, TEMU_GPIO_LABEL);
+}
+
+static const struct emul_module elants_emul = {
+	.name = "elants_emul",
+	.debugfs = "elants-emul",
+	.core = &temu_core_cfg,
+	.size = sizeof(struct elants_emul),
+	.setup = temu_setup,
+	.snap_size = sizeof(struct temu_snapshot),
+	.snap = temu_snap,
+	.show = temu_show,
+	.files = temu_files,
+	.add_client = temu_add_client,
+	.loaded = temu_loaded,
+};
+
+EMUL_MODULE(elants_emul);
 
 MODULE_DESCRIPTION("touchfw test: emulated Elan eKTH touchscreen on a virtual i2c adapter");
 MODULE_LICENSE("GPL");

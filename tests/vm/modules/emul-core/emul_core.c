@@ -16,8 +16,10 @@
 #include <linux/irqdomain.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "emul_core.h"
@@ -69,11 +71,74 @@ struct emul_edges {
 	bool level_now; /* the line's level at the end of the step */
 };
 
+/* ------------------------------------------------------------ the chip's pins */
+
+/* The defaults (emul_core.h): reset active low and pulled up, the
+ * interrupt line the chip's output, active low. */
+static void emul_default_line_changed(struct emul_core *c, unsigned int line, bool driven,
+				      bool high)
+{
+	if (c->cfg->has_reset && line == c->cfg->reset_line && c->chip_ops &&
+	    c->chip_ops->set_reset)
+		c->chip_ops->set_reset(c->chip, driven && !high);
+}
+
+static bool emul_default_line_level(struct emul_core *c, unsigned int line)
+{
+	if (line == c->cfg->irq_line && c->chip_ops)
+		return !c->chip_ops->irq_asserted(c->chip);
+	return true;
+}
+
+static const struct emul_chip_ops emul_default_ops = {
+	.line_changed = emul_default_line_changed,
+	.line_level = emul_default_line_level,
+};
+
+static const struct emul_chip_ops *emul_ops(struct emul_core *c)
+{
+	return c->cfg->ops ? c->cfg->ops : &emul_default_ops;
+}
+
+/*
+ * A chip answering only at one address: its own ops, called through these
+ * (one chip per module: this file is compiled into each module).
+ */
+static const struct em_chip_ops *emul_filtered;
+static u16 emul_filter_addr;
+static struct em_chip_ops emul_filter_ops;
+
+static int emul_filter_write(void *chip, u16 a, const u8 *buf, u16 len)
+{
+	return a == emul_filter_addr ? emul_filtered->write(chip, a, buf, len) : EM_NAK_ADDR;
+}
+
+static int emul_filter_read(void *chip, u16 a, u8 *buf, u16 len)
+{
+	return a == emul_filter_addr ? emul_filtered->read(chip, a, buf, len) : EM_NAK_ADDR;
+}
+
+int emul_core_add_chip(struct emul_core *c, const struct em_chip_ops *ops, void *chip,
+		       u16 only_addr)
+{
+	c->chip_ops = ops;
+	c->chip = chip;
+	if (only_addr) {
+		emul_filtered = ops;
+		emul_filter_addr = only_addr;
+		emul_filter_ops = *ops;
+		emul_filter_ops.write = emul_filter_write;
+		emul_filter_ops.read = emul_filter_read;
+		ops = &emul_filter_ops;
+	}
+	return em_bus_add_chip(&c->bus, ops, chip);
+}
+
 bool emul_core_wire_locked(struct emul_core *c, unsigned int line)
 {
 	if (c->driven[line])
 		return c->high[line];
-	return c->cfg->ops->line_level(c, line);
+	return emul_ops(c)->line_level(c, line);
 }
 
 static void emul_see_irq_locked(struct emul_core *c, struct emul_edges *ed)
@@ -284,7 +349,7 @@ static void emul_apply_drive(struct emul_core *c, void *arg)
 
 	c->driven[d->line] = d->driven;
 	c->high[d->line] = d->high;
-	c->cfg->ops->line_changed(c, d->line, d->driven, d->high);
+	emul_ops(c)->line_changed(c, d->line, d->driven, d->high);
 }
 
 static int emul_gpio_get_direction(struct gpio_chip *gc, unsigned int off)
@@ -654,4 +719,133 @@ void emul_core_teardown(struct emul_core *c)
 	if (c->irq_fwnode)
 		irq_domain_free_fwnode(c->irq_fwnode);
 	c->irq_fwnode = NULL;
+}
+
+/* ------------------------------------------------------------ the module */
+
+/* One emulated controller per module: its state, for the exit. */
+static struct emul_core *emul_this;
+
+struct emul_state_snap {
+	struct em_bus_counters count;
+	bool int_high;
+	u8 mod[]; /* the module's snapshot */
+};
+
+static void emul_state_snap(struct emul_core *c, void *arg)
+{
+	struct emul_state_snap *s = arg;
+
+	s->count = c->bus.count;
+	s->int_high = emul_core_wire_locked(c, c->cfg->irq_line);
+	if (c->mod->snap)
+		c->mod->snap(c, s->mod);
+}
+
+/* key=value lines, for scenarios to pick with sed. */
+static int emul_state_show(struct seq_file *sf, void *unused)
+{
+	struct emul_core *c = sf->private;
+	struct emul_state_snap *s;
+
+	s = kzalloc(sizeof(*s) + c->mod->snap_size, GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	emul_core_step(c, emul_state_snap, s);
+	if (c->mod->show)
+		c->mod->show(sf, c, s->mod);
+	seq_printf(sf, "int_high=%d\npowered=%d\n", s->int_high, READ_ONCE(c->powered));
+	emul_core_show_counters(sf, c, &s->count);
+	kfree(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(emul_state);
+
+static void emul_module_free(const struct emul_module *m, struct emul_core *c)
+{
+	debugfs_remove_recursive(c->dir);
+	emul_core_teardown(c);
+	if (m->release)
+		m->release(c);
+	kvfree(c);
+}
+
+int emul_module_load(const struct emul_module *m)
+{
+	struct emul_core *c;
+	int r;
+
+	r = emul_core_check_params(m->name);
+	if (r)
+		return r;
+	c = kvzalloc(m->size, GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->mod = m;
+	emul_core_init(c, m->core, c);
+	r = m->setup(c);
+	if (!r)
+		r = emul_core_start(c);
+	if (r)
+		goto fail;
+	c->dir = debugfs_create_dir(m->debugfs, NULL);
+	debugfs_create_file("state", 0444, c->dir, c, &emul_state_fops);
+	emul_core_debugfs_power(c, c->dir);
+	if (m->files)
+		m->files(c, c->dir);
+	if (m->add_client) {
+		r = m->add_client(c);
+		if (r)
+			goto fail;
+	}
+	emul_this = c;
+	if (m->loaded)
+		m->loaded(c);
+	return 0;
+
+fail:
+	emul_module_free(m, c);
+	return r;
+}
+
+void emul_module_unload(const struct emul_module *m)
+{
+	emul_module_free(m, emul_this);
+	pr_info("%s: unloaded\n", m->name);
+}
+
+int emul_parse_touches(const char __user *ubuf, size_t len, unsigned int nf,
+		       const unsigned int *lim, unsigned int (*vals)[4], unsigned int max,
+		       const char *form)
+{
+	char *buf, *line, *cur;
+	unsigned int n = 0, i;
+	int r = 0;
+
+	if (len > 1024 || nf > 4)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	cur = buf;
+	while ((line = strsep(&cur, "\n")) != NULL) {
+		unsigned int v[4] = { 0 };
+		bool ok;
+
+		line = strim(line);
+		if (!*line || !strcmp(line, "up"))
+			continue;
+		ok = n < max && sscanf(line, "%u %u %u %u", &v[0], &v[1], &v[2], &v[3]) == nf;
+		for (i = 0; ok && i < nf; i++)
+			ok = v[i] <= lim[i];
+		if (!ok) {
+			pr_err("%s: touch: \"%s\" is not \"%s\" (at most %u points)\n",
+			       emul_this ? emul_this->mod->name : "emul", line, form, max);
+			r = -EINVAL;
+			break;
+		}
+		memcpy(vals[n++], v, sizeof(v));
+	}
+	kfree(buf);
+	return r ? r : (int)n;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * emul_core: the kernel-side plumbing every emulated touch controller
- * module of the VM tests shares (mxt-emul, goodix-emul): an i2c adapter
+ * module of the VM tests shares (modules/NAME-emul): an i2c adapter
  * whose transfers a chip model serves through em_bus, a GPIO chip whose
  * lines are the chip's pins (each one an input the host may or may not
  * drive, one of them also an interrupt), a one-interrupt irq domain raised
@@ -26,6 +26,7 @@
 #include <linux/i2c.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
+#include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 
@@ -36,6 +37,8 @@
 #define EMUL_MAX_EDGES 16
 
 struct emul_core;
+struct emul_module;
+struct dentry;
 
 /* One pin of the chip as a GPIO line. */
 struct emul_line_desc {
@@ -45,7 +48,11 @@ struct emul_line_desc {
 	bool init_high;
 };
 
-/* What the chip glue tells the core; both called with the lock held. */
+/* What the chip glue tells the core; both called with the lock held.
+ * Without them (cfg->ops NULL) the defaults: the reset line (has_reset)
+ * is the chip's reset input, active low, pulled up when undriven; the
+ * interrupt line is the chip's interrupt output, low while asserted; any
+ * other line reads high. */
 struct emul_chip_ops {
 	/* The host now drives @line at @high (@driven), or lets go of it. */
 	void (*line_changed)(struct emul_core *c, unsigned int line, bool driven, bool high);
@@ -58,10 +65,12 @@ struct emul_core_cfg {
 	const char *irq_name; /* irq domain and irq chip name */
 	const struct emul_line_desc *lines;
 	unsigned int nlines;
-	unsigned int irq_line;	      /* the line whose .to_irq is the interrupt */
-	unsigned int default_trigger; /* an edge: what the board describes */
-	bool level_ok;		      /* level triggers may be requested */
-	const struct emul_chip_ops *ops;
+	unsigned int irq_line;		 /* the line whose .to_irq is the interrupt */
+	unsigned int default_trigger;	 /* an edge: what the board describes */
+	bool level_ok;			 /* level triggers may be requested */
+	const struct emul_chip_ops *ops; /* NULL: the defaults above */
+	bool has_reset;
+	unsigned int reset_line;
 };
 
 struct emul_core {
@@ -92,6 +101,12 @@ struct emul_core {
 	struct i2c_adapter_quirks quirks;
 	struct gpiod_lookup_table *lookup;
 	struct i2c_client *client;
+	/* the chip the module put on the bus (emul_core_add_chip) */
+	const struct em_chip_ops *chip_ops;
+	void *chip;
+	/* the module's own files (emul_module) */
+	const struct emul_module *mod;
+	struct dentry *dir;
 };
 
 /*
@@ -100,6 +115,15 @@ struct emul_core {
  * max_xfer_len, nak_errno.  Checks them: 0 or -EINVAL with a message.
  */
 int emul_core_check_params(const char *module);
+/*
+ * Put the module's chip on the bus: the model behind @ops at @chip, the
+ * one the default line ops ask.  With @only_addr the bus offers it only
+ * messages to that address (a model that answers any address it is
+ * given: the emulator routes by address before it, this bus does not).
+ */
+int emul_core_add_chip(struct emul_core *c, const struct em_chip_ops *ops, void *chip,
+		       u16 only_addr);
+
 /* Lock, clock, bus and line states; add the chips to c->bus after this. */
 void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg, void *glue);
 /* Register the irq domain, the GPIO chip and the adapter; arm the clock. */
@@ -127,5 +151,63 @@ const char *emul_core_trigger_name(struct emul_core *c);
 
 /* The level on @line: the host's when it drives it, else the chip's. */
 bool emul_core_wire_locked(struct emul_core *c, unsigned int line);
+
+/* ------------------------------------------------------------ the module */
+
+/*
+ * An emulated controller module is its chip model plus this: the core
+ * loads it (parameters checked, state allocated, core set up, the chip
+ * made and put on the bus, adapter/GPIO/irq registered, debugfs NAME/
+ * with state and power, the client instantiated) and unloads it.  Its
+ * state is a struct of @size bytes that begins with struct emul_core.
+ */
+struct emul_module {
+	const char *name;    /* "NAME_emul": messages */
+	const char *debugfs; /* its debugfs directory, "NAME-emul" */
+	const struct emul_core_cfg *core;
+	size_t size;
+	/* make the chip model and emul_core_add_chip() it: 0 or -errno */
+	int (*setup)(struct emul_core *c);
+	/* debugfs state: @snap (under the lock) fills a zeroed buffer of
+	 * @snap_size, @show prints its key=value lines; the core adds
+	 * int_high, powered and the counters */
+	size_t snap_size;
+	void (*snap)(struct emul_core *c, void *snap);
+	void (*show)(struct seq_file *sf, struct emul_core *c, const void *snap);
+	/* more debugfs files in @dir (NULL: none) */
+	void (*files)(struct emul_core *c, struct dentry *dir);
+	/* instantiate the client, emul_core_add_client() (NULL: none) */
+	int (*add_client)(struct emul_core *c);
+	/* after the core's teardown: free what setup and add_client kept */
+	void (*release)(struct emul_core *c);
+	/* log the load (pr_info) */
+	void (*loaded)(struct emul_core *c);
+};
+
+int emul_module_load(const struct emul_module *m);
+void emul_module_unload(const struct emul_module *m);
+
+/* module_init/module_exit of a module made of @m (a struct emul_module). */
+#define EMUL_MODULE(m)                            \
+	static int __init emul_module_init(void)  \
+	{                                         \
+		return emul_module_load(&(m));    \
+	}                                         \
+	static void __exit emul_module_exit(void) \
+	{                                         \
+		emul_module_unload(&(m));         \
+	}                                         \
+	module_init(emul_module_init);            \
+	module_exit(emul_module_exit)
+
+/*
+ * Touch lines written to a debugfs file: "up" and empty lines skipped,
+ * every other line @nf numbers (at most 4), field i at most @lim[i], at
+ * most @max lines, into @vals.  The number of lines, or -EINVAL (logged,
+ * naming the line and @form, e.g. "ID X Y") or another -errno.
+ */
+int emul_parse_touches(const char __user *ubuf, size_t len, unsigned int nf,
+		       const unsigned int *lim, unsigned int (*vals)[4], unsigned int max,
+		       const char *form);
 
 #endif /* EMUL_CORE_H */

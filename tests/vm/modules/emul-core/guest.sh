@@ -2,15 +2,15 @@
 #
 # Guest helpers shared by the scenarios of the emulated controller modules
 # (tests/vm/scenarios/kmod-*.sh; busybox ash, sourced after /vm/lib.sh,
-# through the chip's own file: /vm/mxt-emul.sh or /vm/goodix-emul.sh,
+# through the chip's own file: /vm/NAME-emul.sh (modules/NAME-emul/guest.sh),
 # which set the EMUL_* names below and source this one, in the image as
 # /vm/emul.sh).  They load the module with parameters, find its adapter
 # and client, read the chip model's state from debugfs, time kernel
 # uevents with udevadm monitor, and look at touchfw's results.
 #
 # Set by the chip's file:
-#   EMUL_MODULE         the module (mxt_emul)
-#   EMUL_DRIVER_MODULE  the kernel driver's module (atmel_mxt_ts)
+#   EMUL_MODULE         the module (NAME_emul)
+#   EMUL_DRIVER_MODULE  the kernel driver's module
 #   EMUL_DRIVER         its driver directory under /sys/bus/i2c/drivers
 #   EMUL_STATE          the model's debugfs state file
 #   EMUL_PROFILE        file name of touchfw's board profile for it
@@ -127,9 +127,9 @@ emul_monitor_stop() {
 
 # emul_bind_to_input_us [NTH]: from the NTH (default 1st) bind uevent of
 # the client to the "add" of its evdev node in the same binding (between
-# the unbind before and the unbind after), in µs.  atmel_mxt_ts registers
-# the input device from an asynchronous firmware callback, so the figure
-# may be negative: the input device came first.
+# the unbind before and the unbind after), in µs.  A driver that registers
+# the input device from an asynchronous firmware callback can make the
+# figure negative: the input device came first.
 emul_bind_to_input_us() {
 	awk -v dp="$EMUL_DEVPATH" -v nth="${1:-1}" '
 		/^KERNEL\[/ { t = $1; sub(/^KERNEL\[/, "", t); sub(/\].*/, "", t)

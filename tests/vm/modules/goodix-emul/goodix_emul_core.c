@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * goodix_emul: touchfw's Goodix GT9xx/GT1x chip model (tests/emul/model/
+ * goodix_emul: touchfw's Goodix GT9xx/GT1x chip model (tests/emul/family/goodix/model/
  * goodix_model.c) behind real kernel interfaces, so that Debian's own
  * goodix_ts binds to it in the VM tests and judges the model.  Through
  * emul_core (tests/vm/modules/emul-core, shared with mxt-emul) it
@@ -133,10 +133,7 @@ MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
 struct goodix_emul {
 	struct emul_core core;
 	struct goodix_model chip; /* under core.lock */
-	struct dentry *dir;
 };
-
-static struct goodix_emul *gemu;
 
 /* RST: active low, pulled up when undriven.  INT: both ways. */
 static void gemu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
@@ -169,7 +166,7 @@ static const struct emul_line_desc gemu_lines[GEMU_NLINES] = {
 	[GEMU_LINE_INT] = { .name = "GOODIX_INT", .output_ok = true },
 };
 
-static struct emul_core_cfg gemu_core_cfg = {
+static const struct emul_core_cfg gemu_core_cfg = {
 	.gpio_label = GEMU_GPIO_LABEL,
 	.irq_name = "goodix-emul-int",
 	.lines = gemu_lines,
@@ -207,8 +204,7 @@ struct gemu_snapshot {
 	u8 flash[GOODIX_MODEL_CONFIG_MAX];
 	u8 request;
 	struct goodix_model_stats st;
-	struct em_bus_counters count;
-	bool int_high, int_driven, rst_held;
+	bool int_driven, rst_held;
 };
 
 static void gemu_snap(struct emul_core *c, void *arg)
@@ -228,8 +224,6 @@ static void gemu_snap(struct emul_core *c, void *arg)
 		memcpy(s->flash, cfg, s->lay.config_len);
 	s->request = goodix_model_request(&g->chip);
 	s->st = *goodix_model_stats(&g->chip);
-	s->count = c->bus.count;
-	s->int_high = emul_core_wire_locked(c, GEMU_LINE_INT);
 	s->int_driven = c->driven[GEMU_LINE_INT];
 	s->rst_held = c->driven[GEMU_LINE_RST] && !c->high[GEMU_LINE_RST];
 }
@@ -246,16 +240,10 @@ static void gemu_show_config(struct seq_file *sf, const char *key, bool ok, cons
 	seq_putc(sf, '\n');
 }
 
-/* key=value lines, for scenarios to pick with sed. */
-static int gemu_state_show(struct seq_file *sf, void *unused)
+static void gemu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 {
-	struct goodix_emul *g = sf->private;
-	struct gemu_snapshot *s;
+	const struct gemu_snapshot *s = arg;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	emul_core_step(&g->core, gemu_snap, s);
 	seq_printf(sf, "mode=%s\naddr=0x%02x\nid=%.4s\nfw_version=0x%04x\n",
 		   gemu_mode_name(s->mode), s->addr, id, fw_version);
 	seq_printf(sf, "config_addr=0x%04x\nconfig_len=%u\n", s->lay.config_addr,
@@ -273,18 +261,13 @@ static int gemu_state_show(struct seq_file *sf, void *unused)
 	gemu_show_config(sf, "config", s->active_ok, s->active, s->lay.config_len);
 	gemu_show_config(sf, "flash_config", s->flash_ok, s->flash, s->lay.config_len);
 	seq_printf(sf, "request=0x%02x\n", s->request);
-	seq_printf(sf, "int_high=%d\nint_driven=%d\nrst_held=%d\npowered=%d\n", s->int_high,
-		   s->int_driven, s->rst_held, READ_ONCE(g->core.powered));
+	seq_printf(sf, "int_driven=%d\nrst_held=%d\n", s->int_driven, s->rst_held);
 	seq_printf(sf, "resets=%u\nconfigs_applied=%u\nconfigs_bad_checksum=%u\n", s->st.resets,
 		   s->st.configs_applied, s->st.configs_bad_checksum);
 	seq_printf(sf, "configs_old_version=%u\nconfigs_refused=%u\nconfig_writes=%u\n",
 		   s->st.configs_old_version, s->st.configs_refused, s->st.config_writes);
 	seq_printf(sf, "requests=%u\ntouch_frames=%u\n", s->st.requests, s->st.touch_frames);
-	emul_core_show_counters(sf, &g->core, &s->count);
-	kfree(s);
-	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(gemu_state);
 
 struct gemu_frame {
 	struct goodix_model_point pts[GOODIX_MODEL_MAX_POINTS];
@@ -303,41 +286,22 @@ static void gemu_apply_touch(struct emul_core *c, void *arg)
 static ssize_t gemu_touch_write(struct file *file, const char __user *ubuf, size_t len,
 				loff_t *pos)
 {
-	struct goodix_emul *g = file_inode(file)->i_private;
+	static const unsigned int lim[] = { 15, U16_MAX, U16_MAX, U16_MAX };
+	struct emul_core *c = file_inode(file)->i_private;
+	unsigned int v[GOODIX_MODEL_MAX_POINTS][4];
 	struct gemu_frame f = { .n = 0 };
-	char *buf, *line, *cur;
-	ssize_t r = len;
+	int n = emul_parse_touches(ubuf, len, 4, lim, v, GOODIX_MODEL_MAX_POINTS, "ID X Y W");
 
-	if (len > 1024)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	cur = buf;
-	while ((line = strsep(&cur, "\n")) != NULL) {
-		unsigned int pid, x, y, w;
-
-		line = strim(line);
-		if (!*line || !strcmp(line, "up"))
-			continue;
-		if (sscanf(line, "%u %u %u %u", &pid, &x, &y, &w) != 4 || pid > 15 ||
-		    x > U16_MAX || y > U16_MAX || w > U16_MAX ||
-		    f.n == GOODIX_MODEL_MAX_POINTS) {
-			pr_err("goodix_emul: touch: \"%s\" is not \"ID X Y W\" (at most %d points)\n",
-			       line, GOODIX_MODEL_MAX_POINTS);
-			r = -EINVAL;
-			goto out;
-		}
-		f.pts[f.n].id = pid;
-		f.pts[f.n].x = x;
-		f.pts[f.n].y = y;
-		f.pts[f.n].w = w;
-		f.n++;
+	if (n < 0)
+		return n;
+	for (f.n = 0; f.n < n; f.n++) {
+		f.pts[f.n].id = v[f.n][0];
+		f.pts[f.n].x = v[f.n][1];
+		f.pts[f.n].y = v[f.n][2];
+		f.pts[f.n].w = v[f.n][3];
 	}
-	emul_core_step(&g->core, gemu_apply_touch, &f);
-out:
-	kfree(buf);
-	return r;
+	emul_core_step(c, gemu_apply_touch, &f);
+	return len;
 }
 
 static const struct file_operations gemu_touch_fops = {
@@ -346,6 +310,11 @@ static const struct file_operations gemu_touch_fops = {
 	.write = gemu_touch_write,
 	.llseek = noop_llseek,
 };
+
+static void gemu_files(struct emul_core *c, struct dentry *dir)
+{
+	debugfs_create_file("touch", 0200, dir, c, &gemu_touch_fops);
+}
 
 /* ------------------------------------------------------------ setup */
 
@@ -390,7 +359,24 @@ static int gemu_chip_cfg(struct goodix_model_cfg *cfg)
 	return 0;
 }
 
-static int gemu_add_client(struct goodix_emul *g)
+static int gemu_setup(struct emul_core *c)
+{
+	struct goodix_emul *g = c->glue;
+	struct goodix_model_cfg *cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	int r;
+
+	if (!cfg)
+		return -ENOMEM;
+	r = gemu_chip_cfg(cfg);
+	if (!r) {
+		goodix_model_init(&g->chip, cfg, c->bus.now_ns);
+		r = emul_core_add_chip(c, &goodix_model_ops, &g->chip, 0);
+	}
+	kfree(cfg);
+	return r;
+}
+
+static int gemu_add_client(struct emul_core *c)
 {
 	/* goodix_ts's i2c_device_id; no ACPI companion, no OF node. */
 	struct i2c_board_info info = { I2C_BOARD_INFO("GDIX1001:00", 0) };
@@ -405,75 +391,34 @@ static int gemu_add_client(struct goodix_emul *g)
 		GPIO_LOOKUP_IDX(NULL, GEMU_LINE_RST, "reset", 0, GPIO_ACTIVE_HIGH),
 	};
 
+	if (!client)
+		return 0;
 	info.addr = addr;
-	return emul_core_add_client(&g->core, &info, lines, gpios ? ARRAY_SIZE(lines) : 0);
+	return emul_core_add_client(c, &info, lines, gpios ? ARRAY_SIZE(lines) : 0);
 }
 
-static void gemu_teardown(struct goodix_emul *g)
+static void gemu_loaded(struct emul_core *c)
 {
-	debugfs_remove_recursive(g->dir);
-	emul_core_teardown(&g->core);
-	kfree(g);
-}
-
-static int __init goodix_emul_init(void)
-{
-	struct goodix_model_cfg *cfg;
-	struct goodix_emul *g;
-	int r;
-
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
-	if (!cfg)
-		return -ENOMEM;
-	r = emul_core_check_params("goodix_emul");
-	if (!r)
-		r = gemu_chip_cfg(cfg);
-	if (r)
-		goto free_cfg;
-	r = -ENOMEM;
-	g = kzalloc(sizeof(*g), GFP_KERNEL);
-	if (!g)
-		goto free_cfg;
-	emul_core_init(&g->core, &gemu_core_cfg, g);
-	goodix_model_init(&g->chip, cfg, g->core.bus.now_ns);
-	em_bus_add_chip(&g->core.bus, &goodix_model_ops, &g->chip);
-
-	r = emul_core_start(&g->core);
-	if (r)
-		goto fail;
-
-	g->dir = debugfs_create_dir("goodix-emul", NULL);
-	debugfs_create_file("state", 0444, g->dir, g, &gemu_state_fops);
-	debugfs_create_file("touch", 0200, g->dir, g, &gemu_touch_fops);
-	emul_core_debugfs_power(&g->core, g->dir);
-
-	if (client) {
-		r = gemu_add_client(g);
-		if (r)
-			goto fail;
-	}
-	gemu = g;
 	pr_info("goodix_emul: GT%s at 0x%02x (strap 0x%02x) on i2c-%d (\"%s\"), config %s, INT irq %u, gpiochip \"%s\"\n",
-		id, addr, strap, g->core.adap.nr, g->core.adap.name,
-		has_config ? "stored" : "none", g->core.irq, GEMU_GPIO_LABEL);
-	kfree(cfg);
-	return 0;
-
-fail:
-	gemu_teardown(g);
-free_cfg:
-	kfree(cfg);
-	return r;
+		id, addr, strap, c->adap.nr, c->adap.name, has_config ? "stored" : "none",
+		c->irq, GEMU_GPIO_LABEL);
 }
 
-static void __exit goodix_emul_exit(void)
-{
-	gemu_teardown(gemu);
-	pr_info("goodix_emul: unloaded\n");
-}
+static const struct emul_module goodix_emul = {
+	.name = "goodix_emul",
+	.debugfs = "goodix-emul",
+	.core = &gemu_core_cfg,
+	.size = sizeof(struct goodix_emul),
+	.setup = gemu_setup,
+	.snap_size = sizeof(struct gemu_snapshot),
+	.snap = gemu_snap,
+	.show = gemu_show,
+	.files = gemu_files,
+	.add_client = gemu_add_client,
+	.loaded = gemu_loaded,
+};
 
-module_init(goodix_emul_init);
-module_exit(goodix_emul_exit);
+EMUL_MODULE(goodix_emul);
 
 MODULE_DESCRIPTION("touchfw test: emulated Goodix GT9xx on a virtual i2c adapter");
 MODULE_LICENSE("GPL");

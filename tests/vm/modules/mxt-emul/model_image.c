@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The shared chip model source tests/emul/model/mxt_image.c, compiled into the
+ * The shared chip model source tests/emul/family/mxt/model/mxt_image.c, compiled into the
  * module from the tree (Kbuild puts that directory on the include path);
  * its em_types.h takes the __KERNEL__ branch.
  */

@@ -19,7 +19,7 @@
  *     6.1 has no software-node GPIO references) the reset line;
  *   - with spi=1, an spi controller (below the platform device
  *     "mxt-emul-spi") whose chip select 0 is served by the spi personality
- *     of the same chip model (tests/emul/model/mxt_spi.c: Microchip's
+ *     of the same chip model (tests/emul/family/mxt/model/mxt_spi.c: Microchip's
  *     mchp_spi_ts framing), with a device whose modalias is
  *     "mchp_spi_ts" -- no such driver in Debian's kernel, so it stays
  *     unbound until spidev is bound to it through driver_override; the
@@ -27,7 +27,7 @@
  *     shifts the bytes through the model;
  *   - with berlin=1, on the same spi controller (registered for it alone
  *     without spi=1), chip select 1 is a Goodix Berlin chip
- *     (tests/emul/model/berlin_model.c: Berlin-D gt9916, or Berlin-A
+ *     (tests/emul/family/berlin/model/berlin_model.c: Berlin-D gt9916, or Berlin-A
  *     gt9897 with berlin_chip=gt9897), modalias "gt9916" / "gt9897" -- no
  *     goodix_berlin_spi in Debian's 6.1 kernel, so it stays unbound until
  *     spidev is bound through driver_override; empty (ROM, "NOCODE")
@@ -165,30 +165,8 @@ struct mxt_emul {
 
 static struct mxt_emul *emu;
 
-/* The chip's RESET pin has a pull-up: an undriven line releases it. */
-static void emu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
-{
-	struct mxt_emul *e = c->glue;
-
-	if (line == EMU_LINE_RESET)
-		mxt_model_ops.set_reset(&e->chip, driven && !high);
-}
-
-/* RESET reads as pulled up; CHG is the wire: low while the chip asserts it. */
-static bool emu_line_level(struct emul_core *c, unsigned int line)
-{
-	struct mxt_emul *e = c->glue;
-
-	if (line == EMU_LINE_CHG)
-		return !mxt_model_ops.irq_asserted(&e->chip);
-	return true;
-}
-
-static const struct emul_chip_ops emu_chip_ops = {
-	.line_changed = emu_line_changed,
-	.line_level = emu_line_level,
-};
-
+/* The chip's RESET pin has a pull-up: an undriven line releases it; CHG
+ * is the wire, low while the chip asserts it (the core's default pins). */
 static const struct emul_line_desc emu_lines[EMU_NLINES] = {
 	[EMU_LINE_RESET] = { .name = "MXT_RESET",
 			     .output_ok = true,
@@ -211,7 +189,8 @@ static struct emul_core_cfg emu_core_cfg = {
 	 */
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.level_ok = false,
-	.ops = &emu_chip_ops,
+	.has_reset = true,
+	.reset_line = EMU_LINE_RESET,
 };
 
 /* ------------------------------------------------------------ debugfs */
@@ -621,7 +600,7 @@ static int __init mxt_emul_init(void)
 		return -ENOMEM;
 	emul_core_init(&e->core, &emu_core_cfg, e);
 	mxt_model_init(&e->chip, &cfg, e->core.bus.now_ns);
-	em_bus_add_chip(&e->core.bus, &mxt_model_ops, &e->chip);
+	emul_core_add_chip(&e->core, &mxt_model_ops, &e->chip, 0);
 
 	r = emul_core_start(&e->core);
 	if (r)

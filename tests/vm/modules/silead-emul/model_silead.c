@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The shared chip model source tests/emul/model/silead_model.c, compiled into
+ * The shared chip model source tests/emul/family/silead/model/silead_model.c, compiled into
  * the module from the tree (Kbuild puts that directory on the include path);
  * its em_types.h takes the __KERNEL__ branch.
  */

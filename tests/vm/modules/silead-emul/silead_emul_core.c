@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * silead_emul: touchfw's Silead GSL1680 chip model (tests/emul/model/
+ * silead_emul: touchfw's Silead GSL1680 chip model (tests/emul/family/silead/model/
  * silead_model.c) behind real kernel interfaces, so that Debian's own
  * silead module binds to it in the VM tests and judges the model.
  * Through emul_core (tests/vm/modules/emul-core) it registers an i2c
@@ -86,43 +86,19 @@ MODULE_PARM_DESC(never_starts, "fault: a loaded program never runs (status stays
 struct silead_emul {
 	struct emul_core core;
 	struct silead_model chip; /* under core.lock */
-	struct dentry *dir;
 	struct property_entry props[6];
 	struct software_node swnode;
 	bool swnode_registered;
 };
 
-static struct silead_emul *semu;
-
-static void semu_line_changed(struct emul_core *c, unsigned int line, bool driven, bool high)
-{
-	struct silead_emul *s = c->glue;
-
-	if (line == SEMU_LINE_PWR)
-		silead_model_ops.set_reset(&s->chip, driven && !high);
-}
-
-/* PWR pulled up when undriven; INT: low while a frame is unread. */
-static bool semu_line_level(struct emul_core *c, unsigned int line)
-{
-	struct silead_emul *s = c->glue;
-
-	if (line == SEMU_LINE_INT)
-		return !silead_model_ops.irq_asserted(&s->chip);
-	return true;
-}
-
-static const struct emul_chip_ops semu_chip_ops = {
-	.line_changed = semu_line_changed,
-	.line_level = semu_line_level,
-};
-
+/* The power line driven low holds the chip off (its RAM cleared); undriven
+ * it reads high (the board's pull-up).  INT: low while a frame is unread. */
 static const struct emul_line_desc semu_lines[SEMU_NLINES] = {
 	[SEMU_LINE_PWR] = { .name = "SILEAD_PWR", .output_ok = true },
 	[SEMU_LINE_INT] = { .name = "SILEAD_INT" },
 };
 
-static struct emul_core_cfg semu_core_cfg = {
+static const struct emul_core_cfg semu_core_cfg = {
 	.gpio_label = SEMU_GPIO_LABEL,
 	.irq_name = "silead-emul-int",
 	.lines = semu_lines,
@@ -130,17 +106,16 @@ static struct emul_core_cfg semu_core_cfg = {
 	.irq_line = SEMU_LINE_INT,
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.level_ok = true,
-	.ops = &semu_chip_ops,
+	.has_reset = true,
+	.reset_line = SEMU_LINE_PWR,
 };
 
 /* ------------------------------------------------------------ debugfs */
 
 struct semu_snapshot {
-	bool running, program_ok;
+	bool running, program_ok, pwr_held;
 	u64 digest;
 	struct silead_model_stats st;
-	struct em_bus_counters count;
-	bool int_high, pwr_held;
 };
 
 static void semu_snap(struct emul_core *c, void *arg)
@@ -152,29 +127,22 @@ static void semu_snap(struct emul_core *c, void *arg)
 	p->program_ok = silead_model_program_ok(&s->chip);
 	p->digest = silead_model_digest(&s->chip);
 	p->st = *silead_model_stats(&s->chip);
-	p->count = c->bus.count;
-	p->int_high = emul_core_wire_locked(c, SEMU_LINE_INT);
 	p->pwr_held = c->driven[SEMU_LINE_PWR] && !c->high[SEMU_LINE_PWR];
 }
 
-static int semu_state_show(struct seq_file *sf, void *unused)
+static void semu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 {
-	struct silead_emul *s = sf->private;
-	struct semu_snapshot p;
+	const struct semu_snapshot *p = arg;
 
-	emul_core_step(&s->core, semu_snap, &p);
-	seq_printf(sf, "running=%d\nprogram_ok=%d\ndigest=%016llx\n", p.running, p.program_ok,
-		   p.digest);
-	seq_printf(sf, "int_high=%d\npwr_held=%d\npowered=%d\n", p.int_high, p.pwr_held,
-		   READ_ONCE(s->core.powered));
-	seq_printf(sf, "power_ups=%u\nresets=%u\nstarts=%u\nwords_written=%u\n", p.st.power_ups,
-		   p.st.resets, p.st.starts, p.st.words_written);
+	seq_printf(sf, "running=%d\nprogram_ok=%d\ndigest=%016llx\n", p->running, p->program_ok,
+		   p->digest);
+	seq_printf(sf, "pwr_held=%d\n", p->pwr_held);
+	seq_printf(sf, "power_ups=%u\nresets=%u\nstarts=%u\nwords_written=%u\n",
+		   p->st.power_ups, p->st.resets, p->st.starts, p->st.words_written);
 	seq_printf(sf, "pages_selected=%u\nbad_writes=%u\nframes_read=%u\ntouches_lost=%u\n",
-		   p.st.pages_selected, p.st.bad_writes, p.st.frames_read, p.st.touches_lost);
-	emul_core_show_counters(sf, &s->core, &p.count);
-	return 0;
+		   p->st.pages_selected, p->st.bad_writes, p->st.frames_read,
+		   p->st.touches_lost);
 }
-DEFINE_SHOW_ATTRIBUTE(semu_state);
 
 struct semu_frame {
 	struct silead_model_point pts[SILEAD_MODEL_MAX_POINTS];
@@ -195,40 +163,21 @@ static void semu_apply_touch(struct emul_core *c, void *arg)
 static ssize_t semu_touch_write(struct file *file, const char __user *ubuf, size_t len,
 				loff_t *pos)
 {
-	struct silead_emul *s = file_inode(file)->i_private;
+	static const unsigned int lim[] = { 15, 4095, 4095 };
+	struct emul_core *c = file_inode(file)->i_private;
+	unsigned int v[SILEAD_MODEL_MAX_POINTS][4];
 	struct semu_frame f = { .n = 0 };
-	char *buf, *line, *cur;
-	ssize_t r = len;
+	int n = emul_parse_touches(ubuf, len, 3, lim, v, SILEAD_MODEL_MAX_POINTS, "ID X Y");
 
-	if (len > 1024)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	cur = buf;
-	while ((line = strsep(&cur, "\n")) != NULL) {
-		unsigned int pid, x, y;
-
-		line = strim(line);
-		if (!*line || !strcmp(line, "up"))
-			continue;
-		if (sscanf(line, "%u %u %u", &pid, &x, &y) != 3 || pid > 15 || x > 4095 ||
-		    y > 4095 || f.n == SILEAD_MODEL_MAX_POINTS) {
-			pr_err("silead_emul: touch: \"%s\" is not \"ID X Y\"\n", line);
-			r = -EINVAL;
-			goto out;
-		}
-		f.pts[f.n].id = pid;
-		f.pts[f.n].x = x;
-		f.pts[f.n].y = y;
-		f.n++;
+	if (n < 0)
+		return n;
+	for (f.n = 0; f.n < n; f.n++) {
+		f.pts[f.n].id = v[f.n][0];
+		f.pts[f.n].x = v[f.n][1];
+		f.pts[f.n].y = v[f.n][2];
 	}
-	emul_core_step(&s->core, semu_apply_touch, &f);
-	if (!f.reported)
-		r = -EAGAIN;
-out:
-	kfree(buf);
-	return r;
+	emul_core_step(c, semu_apply_touch, &f);
+	return f.reported ? (ssize_t)len : -EAGAIN;
 }
 
 static const struct file_operations semu_touch_fops = {
@@ -238,41 +187,52 @@ static const struct file_operations semu_touch_fops = {
 	.llseek = noop_llseek,
 };
 
+static void semu_files(struct emul_core *c, struct dentry *dir)
+{
+	debugfs_create_file("touch", 0200, dir, c, &semu_touch_fops);
+}
+
 /* ------------------------------------------------------------ setup */
 
-static int semu_chip_cfg(struct silead_model_cfg *cfg)
+static int semu_setup(struct emul_core *c)
 {
+	struct silead_emul *s = c->glue;
+	struct silead_model_cfg cfg;
 	struct silead_model_ram *ram;
 	size_t cap, n;
 	u8 *fw;
 
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->addr = addr;
-	cfg->chip_id = chip_id;
-	cfg->faults.never_starts = never_starts;
-	if (!fw_seed)
-		return 0;
-	if (fw_pages < 1 || fw_pages > SILEAD_MODEL_PAGES) {
-		pr_err("silead_emul: fw_pages %u is not 1..256\n", fw_pages);
-		return -EINVAL;
-	}
-	cap = (size_t)fw_pages * 33 * 8;
-	fw = kmalloc(cap, GFP_KERNEL);
-	ram = kzalloc(sizeof(*ram), GFP_KERNEL);
-	if (!fw || !ram) {
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.addr = addr;
+	cfg.chip_id = chip_id;
+	cfg.faults.never_starts = never_starts;
+	if (fw_seed) {
+		if (fw_pages < 1 || fw_pages > SILEAD_MODEL_PAGES) {
+			pr_err("silead_emul: fw_pages %u is not 1..256\n", fw_pages);
+			return -EINVAL;
+		}
+		cap = (size_t)fw_pages * 33 * 8;
+		fw = kmalloc(cap, GFP_KERNEL);
+		ram = kzalloc(sizeof(*ram), GFP_KERNEL);
+		if (!fw || !ram) {
+			kfree(fw);
+			kfree(ram);
+			return -ENOMEM;
+		}
+		n = silead_model_make_fw(fw_seed, fw_pages, fw, cap);
+		cfg.has_expected = silead_model_fw_digest(fw, n, ram, &cfg.expected);
 		kfree(fw);
 		kfree(ram);
-		return -ENOMEM;
+		if (!cfg.has_expected)
+			return -EINVAL;
 	}
-	n = silead_model_make_fw(fw_seed, fw_pages, fw, cap);
-	cfg->has_expected = silead_model_fw_digest(fw, n, ram, &cfg->expected);
-	kfree(fw);
-	kfree(ram);
-	return cfg->has_expected ? 0 : -EINVAL;
+	silead_model_init(&s->chip, &cfg, c->bus.now_ns);
+	return emul_core_add_chip(c, &silead_model_ops, &s->chip, 0);
 }
 
-static int semu_add_client(struct silead_emul *s)
+static int semu_add_client(struct emul_core *c)
 {
+	struct silead_emul *s = c->glue;
 	struct i2c_board_info info = { I2C_BOARD_INFO("gsl1680", 0) };
 	const struct gpiod_lookup lines[] = {
 		GPIO_LOOKUP_IDX(NULL, SEMU_LINE_PWR, "power", 0, GPIO_ACTIVE_HIGH),
@@ -295,65 +255,40 @@ static int semu_add_client(struct silead_emul *s)
 	s->swnode_registered = true;
 	info.addr = addr;
 	info.swnode = &s->swnode;
-	return emul_core_add_client(&s->core, &info, lines, ARRAY_SIZE(lines));
+	return emul_core_add_client(c, &info, lines, ARRAY_SIZE(lines));
 }
 
-static void semu_teardown(struct silead_emul *s)
+static void semu_release(struct emul_core *c)
 {
-	debugfs_remove_recursive(s->dir);
-	emul_core_teardown(&s->core);
+	struct silead_emul *s = c->glue;
+
 	if (s->swnode_registered)
 		software_node_unregister(&s->swnode);
-	kfree(s);
 }
 
-static int __init silead_emul_init(void)
+static void semu_loaded(struct emul_core *c)
 {
-	struct silead_model_cfg cfg;
-	struct silead_emul *s;
-	int r;
-
-	r = emul_core_check_params("silead_emul");
-	if (!r)
-		r = semu_chip_cfg(&cfg);
-	if (r)
-		return r;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	emul_core_init(&s->core, &semu_core_cfg, s);
-	silead_model_init(&s->chip, &cfg, s->core.bus.now_ns);
-	em_bus_add_chip(&s->core.bus, &silead_model_ops, &s->chip);
-
-	r = emul_core_start(&s->core);
-	if (r)
-		goto fail;
-	s->dir = debugfs_create_dir("silead-emul", NULL);
-	debugfs_create_file("state", 0444, s->dir, s, &semu_state_fops);
-	debugfs_create_file("touch", 0200, s->dir, s, &semu_touch_fops);
-	emul_core_debugfs_power(&s->core, s->dir);
-	r = semu_add_client(s);
-	if (r)
-		goto fail;
-	semu = s;
 	pr_info("silead_emul: GSL1680 at 0x%02x on i2c-%d (\"%s\"), panel program seed %u/%u, firmware-name \"%s\", INT irq %u, gpiochip \"%s\"\n",
-		addr, s->core.adap.nr, s->core.adap.name, fw_seed, fw_pages,
-		firmware_name ? firmware_name : "", s->core.irq, SEMU_GPIO_LABEL);
-	return 0;
-
-fail:
-	semu_teardown(s);
-	return r;
+		addr, c->adap.nr, c->adap.name, fw_seed, fw_pages,
+		firmware_name ? firmware_name : "", c->irq, SEMU_GPIO_LABEL);
 }
 
-static void __exit silead_emul_exit(void)
-{
-	semu_teardown(semu);
-	pr_info("silead_emul: unloaded\n");
-}
+static const struct emul_module silead_emul = {
+	.name = "silead_emul",
+	.debugfs = "silead-emul",
+	.core = &semu_core_cfg,
+	.size = sizeof(struct silead_emul),
+	.setup = semu_setup,
+	.snap_size = sizeof(struct semu_snapshot),
+	.snap = semu_snap,
+	.show = semu_show,
+	.files = semu_files,
+	.add_client = semu_add_client,
+	.release = semu_release,
+	.loaded = semu_loaded,
+};
 
-module_init(silead_emul_init);
-module_exit(silead_emul_exit);
+EMUL_MODULE(silead_emul);
 
 MODULE_DESCRIPTION("touchfw test: emulated Silead GSL1680 on a virtual i2c adapter");
 MODULE_LICENSE("GPL");

@@ -55,8 +55,33 @@
 
 #include "emub-priv.h"
 #include "emub-spi.h"
+#include "mxt-emul.h"
 #include "mxt_model.h"
 #include "mxt_spi.h"
+
+/* struct mxt_data's part the model keeps (d->drv_priv, kept across binds) */
+struct mchp_data {
+	bool in_bootloader;
+	guint16 t6;		     /* T6 address from the info block */
+	bool crc;		     /* crc_enabled: the object table listed T144 */
+	bool have_info;		     /* data->info set (NULL after a failed read) */
+	guint8 info[4];		     /* family, variant, version, build */
+	guint8 raw[7 + 255 * 6 + 3]; /* the info block it read (data->raw_info_block) */
+	guint16 raw_len;
+	guint32 config_crc; /* data->config_crc (T6 messages set it) */
+	guint8 t7[2];	    /* data->t7_cfg: zero until mxt_init_t7_power_cfg */
+};
+
+static struct mchp_data *data_of(const struct emub_spi_dev *d)
+{
+	struct emub_spi_dev *w = (struct emub_spi_dev *)d;
+
+	if (!w->drv_priv)
+		w->drv_priv = g_new0(struct mchp_data, 1);
+	return w->drv_priv;
+}
+
+static void emub_mchp_attrs_write(struct emub_spi_dev *d);
 
 #define MXT_T100 100
 #define MXT_T144 144 /* MXT_SPT_MESSAGECOUNT_T144: crc_enabled */
@@ -142,7 +167,7 @@ static int read_info(struct emub_spi_dev *d, guint8 *info, guint16 *len, bool *c
 	return 0;
 }
 
-int emub_mchp_probe(struct emub_spi_dev *d)
+static int emub_mchp_probe(struct emub_spi_dev *d)
 {
 	guint8 info[7 + 255 * 6 + 3], st;
 	guint16 len = 0, xr = 0, yr = 0;
@@ -150,10 +175,10 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 	int attempts = 0;
 
 	emub_spi_input_dev(d);
-	d->mchp_t6 = 0;
-	d->mchp_crc = false;
-	d->mchp_have_info = false;
-	d->mchp_raw_len = 0;
+	data_of(d)->t6 = 0;
+	data_of(d)->crc = false;
+	data_of(d)->have_info = false;
+	data_of(d)->raw_len = 0;
 	for (;;) {
 		if (read_info(d, info, &len, &crc_ok) == 0) {
 			if (!crc_ok) {
@@ -170,7 +195,7 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 			emub_log(d->eb,
 				 "mchp_spi_ts %s: Could not recover from bootloader mode",
 				 d->name);
-			d->mchp_in_bootloader = true;
+			data_of(d)->in_bootloader = true;
 			return 0;
 		}
 		{
@@ -181,20 +206,20 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 		/* msleep(MXT_FW_RESET_TIME); realtime: really wait */
 		emub_spi_driver_msleep(d, (unsigned int)(FW_RESET_NS / 1000000ULL));
 	}
-	d->mchp_in_bootloader = false;
-	d->mchp_have_info = true;
-	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
-	memcpy(d->mchp_raw, info, len);
-	d->mchp_raw_len = len;
-	d->mchp_config_crc = 0;
-	memset(d->mchp_t7, 0, sizeof(d->mchp_t7));
+	data_of(d)->in_bootloader = false;
+	data_of(d)->have_info = true;
+	memcpy(data_of(d)->info, info, sizeof(data_of(d)->info));
+	memcpy(data_of(d)->raw, info, len);
+	data_of(d)->raw_len = len;
+	data_of(d)->config_crc = 0;
+	memset(data_of(d)->t7, 0, sizeof(data_of(d)->t7));
 	for (guint i = 0; i < info[6]; i++) {
 		const guint8 *o = info + 7 + i * 6;
 
 		if (o[0] == 6)
-			d->mchp_t6 = (guint16)(o[1] | o[2] << 8);
+			data_of(d)->t6 = (guint16)(o[1] | o[2] << 8);
 		if (o[0] == MXT_T144)
-			d->mchp_crc = true; /* mxt_parse_object_table */
+			data_of(d)->crc = true; /* mxt_parse_object_table */
 		if (o[0] == MXT_T100) {
 			guint16 start = (guint16)(o[1] | o[2] << 8);
 			guint8 b[2];
@@ -239,23 +264,10 @@ int emub_mchp_probe(struct emub_spi_dev *d)
 	}
 }
 
-void emub_mchp_remove(struct emub_spi_dev *d)
+static void emub_mchp_remove(struct emub_spi_dev *d)
 {
 	if (d->idev)
 		drv_input_unregister(d->idev);
-}
-
-void emub_mchp_free(struct emub_spi_dev *d)
-{
-	if (!d->idev)
-		return;
-	if (d->idev->input) {
-		emub_input_free(d->idev->input);
-		d->idev->input = NULL;
-	}
-	g_free(d->idev->devpath);
-	g_free(d->idev);
-	d->idev = NULL;
 }
 
 /* ------------------------------------------------------------ update_fw */
@@ -271,7 +283,7 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 {
 	guint8 req[MXT_SPI_HEADER + MXT_SPI_MAX_LEN + 1], ones[MXT_SPI_HEADER],
 		rx[MXT_SPI_HEADER];
-	guint16 wlen = (guint16)(len + (d->mchp_crc ? 1 : 0));
+	guint16 wlen = (guint16)(len + (data_of(d)->crc ? 1 : 0));
 	struct emub_spi_xfer x[2] = {
 		{ .tx = req, .len = (guint32)MXT_SPI_HEADER + wlen, .delay_us = 500 },
 		{ .tx = ones, .rx = rx, .len = MXT_SPI_HEADER },
@@ -285,7 +297,7 @@ static int spi_write(struct emub_spi_dev *d, guint16 reg, const guint8 *val, gui
 	req[4] = (guint8)(wlen >> 8);
 	req[5] = mxt_spi_model_crc8(req, 5);
 	memcpy(req + MXT_SPI_HEADER, val, len);
-	if (d->mchp_crc)
+	if (data_of(d)->crc)
 		req[MXT_SPI_HEADER + len] = mxt_spi_model_crc8(val, len);
 	memset(ones, 0xff, sizeof(ones));
 	g_mutex_lock(&d->eb->lock);
@@ -364,11 +376,11 @@ static int load_fw(struct emub_spi_dev *d)
 		g_free(fw);
 		return -EINVAL;
 	}
-	if (!d->mchp_in_bootloader) {
+	if (!data_of(d)->in_bootloader) {
 		guint8 v = 0xa5;
 
-		d->mchp_in_bootloader = true;
-		r = d->mchp_t6 ? spi_write(d, d->mchp_t6, &v, 1) : -EIO;
+		data_of(d)->in_bootloader = true;
+		r = data_of(d)->t6 ? spi_write(d, data_of(d)->t6, &v, 1) : -EIO;
 		sleep_ms(d, 5);
 		if (r) {
 			g_free(fw);
@@ -414,14 +426,14 @@ static int load_fw(struct emub_spi_dev *d)
 	}
 	if (!r && pos >= len) {
 		sleep_ms(d, 3000); /* MXT_BOOTLOADER_WAIT */
-		d->mchp_in_bootloader = false;
+		data_of(d)->in_bootloader = false;
 	}
 	g_free(fw);
 	return r;
 }
 
 /* update_fw written: mxt_update_fw_store(); the write's result */
-int emub_mchp_update_fw(struct emub_spi_dev *d)
+static int emub_mchp_update_fw(struct emub_spi_dev *d)
 {
 	guint8 info[7 + 255 * 6 + 3];
 	guint16 len;
@@ -435,21 +447,21 @@ int emub_mchp_update_fw(struct emub_spi_dev *d)
 	sleep_ms(d, 1000); /* MXT_FW_FLASH_TIME */
 	/* mxt_read_info_block(): frees the old one first; the input device
 	 * is not registered again */
-	d->mchp_have_info = false;
-	d->mchp_raw_len = 0;
+	data_of(d)->have_info = false;
+	data_of(d)->raw_len = 0;
 	if (read_info(d, info, &len, &crc_ok) || !crc_ok) {
 		emub_mchp_attrs_write(d);
 		return -EIO;
 	}
-	d->mchp_have_info = true;
-	memcpy(d->mchp_info, info, sizeof(d->mchp_info));
-	memcpy(d->mchp_raw, info, len);
-	d->mchp_raw_len = len;
+	data_of(d)->have_info = true;
+	memcpy(data_of(d)->info, info, sizeof(data_of(d)->info));
+	memcpy(data_of(d)->raw, info, len);
+	data_of(d)->raw_len = len;
 	/* crc_enabled is set by a T144 in the new table and, as in the
 	 * driver (mxt_free_object_table leaves it), never cleared */
 	for (guint i = 0; i < info[6]; i++)
 		if (info[7 + i * 6] == MXT_T144)
-			d->mchp_crc = true;
+			data_of(d)->crc = true;
 	emub_mchp_attrs_write(d);
 	return r;
 }
@@ -465,7 +477,7 @@ struct objs {
 
 static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
 {
-	const guint8 *r = d->mchp_raw;
+	const guint8 *r = data_of(d)->raw;
 	guint8 rid = 1;
 
 	memset(o, 0, sizeof(*o));
@@ -479,7 +491,7 @@ static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
 		if (e[0] == 5) {
 			o->t5 = start;
 			/* the message's CRC byte is read only with crc_enabled */
-			o->t5_size = (guint16)(d->mchp_crc ? size : size - 1);
+			o->t5_size = (guint16)(data_of(d)->crc ? size : size - 1);
 		} else if (e[0] == 6) {
 			o->t6 = start;
 			o->t6_rid = min;
@@ -492,15 +504,16 @@ static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
 			o->mem_size = (guint16)(start + size * inst);
 	}
 	o->max_rid = rid;
-	o->info_crc = (guint32)r[d->mchp_raw_len - 3] | (guint32)r[d->mchp_raw_len - 2] << 8 |
-		      (guint32)r[d->mchp_raw_len - 1] << 16;
+	o->info_crc = (guint32)r[data_of(d)->raw_len - 3] |
+		      (guint32)r[data_of(d)->raw_len - 2] << 8 |
+		      (guint32)r[data_of(d)->raw_len - 1] << 16;
 }
 
 /* mxt_write_block(): 64-byte requests (14 with crc_enabled), 1 ms apart;
  * the last verdict */
 static int write_block(struct emub_spi_dev *d, guint16 reg, const guint8 *val, guint32 len)
 {
-	guint32 max = d->mchp_crc ? MXT_SPI_MAX_LEN_CRC : MXT_SPI_MAX_LEN;
+	guint32 max = data_of(d)->crc ? MXT_SPI_MAX_LEN_CRC : MXT_SPI_MAX_LEN;
 	int r = 0;
 
 	for (guint32 off = 0; off < len;) {
@@ -525,8 +538,8 @@ static void process_messages(struct emub_spi_dev *d, const struct objs *o)
 		if (spi_read(d, o->t5, msg, o->t5_size) || msg[0] == 0xff)
 			return;
 		if (msg[0] == o->t6_rid && o->t5_size >= 5)
-			d->mchp_config_crc = (guint32)msg[2] | (guint32)msg[3] << 8 |
-					     (guint32)msg[4] << 16;
+			data_of(d)->config_crc = (guint32)msg[2] | (guint32)msg[3] << 8 |
+						 (guint32)msg[4] << 16;
 	}
 }
 
@@ -534,7 +547,7 @@ static void process_messages(struct emub_spi_dev *d, const struct objs *o)
  * REPORTALL its messages read) */
 static void update_crc(struct emub_spi_dev *d, const struct objs *o, guint8 cmd, guint8 val)
 {
-	d->mchp_config_crc = 0;
+	data_of(d)->config_crc = 0;
 	spi_write(d, (guint16)(o->t6 + cmd), &val, 1);
 	if (cmd == 3)
 		process_messages(d, o);
@@ -564,14 +577,14 @@ static int scan_hex(const char *raw, gsize *pos, guint32 *out)
 static void init_t7(struct emub_spi_dev *d, const struct objs *o)
 {
 	for (int tries = 0; tries < 2; tries++) {
-		if (spi_read(d, o->t7, d->mchp_t7, 2))
+		if (spi_read(d, o->t7, data_of(d)->t7, 2))
 			return;
-		if (d->mchp_t7[0] && d->mchp_t7[1])
+		if (data_of(d)->t7[0] && data_of(d)->t7[1])
 			return;
 	}
-	d->mchp_t7[0] = 100; /* idle */
-	d->mchp_t7[1] = 20;  /* active */
-	spi_write(d, o->t7, d->mchp_t7, 2);
+	data_of(d)->t7[0] = 100; /* idle */
+	data_of(d)->t7[1] = 20;	 /* active */
+	spi_write(d, o->t7, data_of(d)->t7, 2);
 }
 
 /* mxt_update_cfg(): 0, -EINVAL, or 1 (an info CRC mismatch: nothing
@@ -597,9 +610,9 @@ static int update_cfg(struct emub_spi_dev *d, const struct objs *o, const char *
 		}
 		info[i] = (guint8)v;
 	}
-	if (info[0] != d->mchp_info[0] || info[1] != d->mchp_info[1]) {
+	if (info[0] != data_of(d)->info[0] || info[1] != data_of(d)->info[1]) {
 		emub_log(d->eb, "mchp_spi_ts %s: %s ID mismatch!", d->name,
-			 info[0] != d->mchp_info[0] ? "Family" : "Variant");
+			 info[0] != data_of(d)->info[0] ? "Family" : "Variant");
 		return -EINVAL;
 	}
 	if (scan_hex(raw, &pos, &info_crc) != 1 || scan_hex(raw, &pos, &config_crc) != 1) {
@@ -613,7 +626,7 @@ static int update_cfg(struct emub_spi_dev *d, const struct objs *o, const char *
 			 d->name, o->info_crc, info_crc);
 		return 1;
 	}
-	if (config_crc && d->mchp_config_crc && config_crc == d->mchp_config_crc) {
+	if (config_crc && data_of(d)->config_crc && config_crc == data_of(d)->config_crc) {
 		emub_log(d->eb, "mchp_spi_ts %s: Config CRC 0x%06X: OK. No update required.",
 			 d->name, config_crc);
 		return 0;
@@ -640,9 +653,9 @@ static int update_cfg(struct emub_spi_dev *d, const struct objs *o, const char *
 			g_free(mem);
 			return -EINVAL;
 		}
-		for (guint i = 0; i < d->mchp_raw[6] && !e; i++)
-			if (d->mchp_raw[7 + i * 6] == type)
-				e = d->mchp_raw + 7 + i * 6;
+		for (guint i = 0; i < data_of(d)->raw[6] && !e; i++)
+			if (data_of(d)->raw[7 + i * 6] == type)
+				e = data_of(d)->raw + 7 + i * 6;
 		if (!e) {
 			for (guint32 i = 0; i < size; i++)
 				if (scan_hex(raw, &pos, &v) != 1) {
@@ -705,7 +718,7 @@ static int update_cfg(struct emub_spi_dev *d, const struct objs *o, const char *
  * requested */
 static int clear_cfg(struct emub_spi_dev *d, const struct objs *o)
 {
-	guint16 start = (guint16)(7 + d->mchp_raw[6] * 6 + 3);
+	guint16 start = (guint16)(7 + data_of(d)->raw[6] * 6 + 3);
 	guint8 zeros[MXT_SPI_MAX_LEN] = { 0 };
 
 	for (guint32 off = start; off < o->mem_size;) {
@@ -727,7 +740,7 @@ static int clear_cfg(struct emub_spi_dev *d, const struct objs *o)
 }
 
 /* update_cfg written: mxt_update_cfg_store(); the write's result */
-int emub_mchp_update_cfg(struct emub_spi_dev *d)
+static int emub_mchp_update_cfg(struct emub_spi_dev *d)
 {
 	struct objs o;
 	guint8 *cfg = NULL;
@@ -735,7 +748,7 @@ int emub_mchp_update_cfg(struct emub_spi_dev *d)
 	char *raw;
 	int r;
 
-	if (!d->mchp_have_info || !d->mchp_raw_len) {
+	if (!data_of(d)->have_info || !data_of(d)->raw_len) {
 		/* data->info NULL (bootloader): mxt_clear_cfg dereferences it */
 		emub_log(d->eb,
 			 "mchp_spi_ts %s: update_cfg without an info block: the real "
@@ -755,7 +768,7 @@ int emub_mchp_update_cfg(struct emub_spi_dev *d)
 	raw = g_strndup((const char *)cfg, len); /* kmemdup_nul */
 	g_free(cfg);
 	/* mxt_set_t7_power_cfg(RUN) with data->t7_cfg, 2 ms; messages */
-	spi_write(d, o.t7, d->mchp_t7, 2);
+	spi_write(d, o.t7, data_of(d)->t7, 2);
 	sleep_ms(d, 2);
 	process_messages(d, &o);
 	/* mxt_configure_objects() */
@@ -791,20 +804,20 @@ static const char *const attr_names[] = { "fw_version", "hw_version", "in_bootlo
 					  "config_crc", "update_fw",  "update_cfg",
 					  "mem_access" };
 
-void emub_mchp_attrs_write(struct emub_spi_dev *d)
+static void emub_mchp_attrs_write(struct emub_spi_dev *d)
 {
 	char fw[32], hw[32];
 
-	snprintf(fw, sizeof(fw), "%u.%u.%02X\n", d->mchp_info[2] >> 4, d->mchp_info[2] & 0xf,
-		 d->mchp_info[3]);
-	snprintf(hw, sizeof(hw), "%u.%u\n", d->mchp_info[0], d->mchp_info[1]);
-	attr(d, "fw_version", d->mchp_have_info ? fw : NULL_INFO);
-	attr(d, "hw_version", d->mchp_have_info ? hw : NULL_INFO);
-	attr(d, "in_bootloader", d->mchp_in_bootloader ? "1\n" : "0\n");
+	snprintf(fw, sizeof(fw), "%u.%u.%02X\n", data_of(d)->info[2] >> 4,
+		 data_of(d)->info[2] & 0xf, data_of(d)->info[3]);
+	snprintf(hw, sizeof(hw), "%u.%u\n", data_of(d)->info[0], data_of(d)->info[1]);
+	attr(d, "fw_version", data_of(d)->have_info ? fw : NULL_INFO);
+	attr(d, "hw_version", data_of(d)->have_info ? hw : NULL_INFO);
+	attr(d, "in_bootloader", data_of(d)->in_bootloader ? "1\n" : "0\n");
 	{
 		char crc[16];
 
-		snprintf(crc, sizeof(crc), "%06x\n", d->mchp_config_crc);
+		snprintf(crc, sizeof(crc), "%06x\n", data_of(d)->config_crc);
 		attr(d, "config_crc", crc);
 	}
 	attr(d, "update_fw", "");
@@ -819,7 +832,7 @@ void emub_mchp_attrs_write(struct emub_spi_dev *d)
 		guint8 *mem = NULL;
 		gsize n = 0;
 
-		if (d->mchp_have_info && d->mchp_raw_len) {
+		if (data_of(d)->have_info && data_of(d)->raw_len) {
 			struct objs o;
 
 			parse_objects(d, &o);
@@ -828,7 +841,7 @@ void emub_mchp_attrs_write(struct emub_spi_dev *d)
 			if (spi_read(d, 0, mem, (guint16)n))
 				n = 0;
 		}
-		g_file_set_contents(p, (const char *)(mem ? mem : d->mchp_raw), (gssize)n,
+		g_file_set_contents(p, (const char *)(mem ? mem : data_of(d)->raw), (gssize)n,
 				    NULL);
 		g_free(mem);
 		g_free(p);
@@ -836,8 +849,28 @@ void emub_mchp_attrs_write(struct emub_spi_dev *d)
 	}
 }
 
-void emub_mchp_attrs_remove(struct emub_spi_dev *d)
+static void emub_mchp_attrs_remove(struct emub_spi_dev *d)
 {
 	for (size_t i = 0; i < G_N_ELEMENTS(attr_names); i++)
 		attr(d, attr_names[i], NULL);
 }
+
+static bool mchp_attr_store(struct emub_spi_dev *d, const char *attr, int *res)
+{
+	if (!strcmp(attr, "update_cfg"))
+		*res = emub_mchp_update_cfg(d);
+	else if (!strcmp(attr, "update_fw"))
+		*res = emub_mchp_update_fw(d);
+	else
+		return false;
+	return true;
+}
+
+const struct emub_spi_driver emub_spi_drv_mchp = {
+	.name = "mchp_spi_ts",
+	.probe = emub_mchp_probe,
+	.remove = emub_mchp_remove,
+	.attrs_add = emub_mchp_attrs_write,
+	.attrs_remove = emub_mchp_attrs_remove,
+	.attr_store = mchp_attr_store,
+};

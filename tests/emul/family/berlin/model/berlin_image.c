@@ -2,14 +2,6 @@
 /* Goodix Berlin firmware files (see berlin_image.h). */
 #include "berlin_image.h"
 
-static void put_le32(em_u8 *p, em_u32 v)
-{
-	p[0] = (em_u8)v;
-	p[1] = (em_u8)(v >> 8);
-	p[2] = (em_u8)(v >> 16);
-	p[3] = (em_u8)(v >> 24);
-}
-
 em_u32 berlin_fw_header_size(enum berlin_variant v)
 {
 	return v == BERLIN_A ? 256 : 512;
@@ -52,8 +44,8 @@ em_u32 berlin_fw_file_size(const struct berlin_fw_spec *s)
 static void record(em_u8 *r, em_u8 type, em_u32 size, em_u32 addr)
 {
 	r[0] = type;
-	put_le32(r + 1, size);
-	put_le32(r + 5, addr);
+	em_put_le32(r + 1, size);
+	em_put_le32(r + 5, addr);
 	r[9] = 0;
 }
 
@@ -98,7 +90,7 @@ em_u32 berlin_fw_file_build(const struct berlin_fw_spec *s, em_u8 *out, em_u32 c
 		record(rec + BERLIN_FW_SUBSYS_SIZE * n++, BERLIN_FW_TYPE_CONFIG,
 		       BERLIN_CONFIG_SIZE, BERLIN_CONFIG_ADDR);
 	}
-	put_le32(out, len - 8);
-	put_le32(out + 4, berlin_model_sum16(out + 8, len - 8));
+	em_put_le32(out, len - 8);
+	em_put_le32(out + 4, berlin_model_sum16(out + 8, len - 8));
 	return len;
 }

@@ -7,11 +7,6 @@
 
 static const em_u8 signature[6] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
 
-static em_u16 le16(const em_u8 *p)
-{
-	return (em_u16)(p[0] | p[1] << 8);
-}
-
 void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
 				em_u16 iap_start_page)
 {
@@ -40,7 +35,7 @@ static em_u16 page_sum(const em_u8 *p)
 	int j;
 
 	for (j = 0; j < ELANTP_MODEL_PAGE; j += 2)
-		s = (em_u16)(s + le16(p + j));
+		s = (em_u16)(s + em_get_le16(p + j));
 	return s;
 }
 
@@ -54,7 +49,7 @@ static em_u32 boot_pages(const struct elantp_model *m)
 static void boot(struct elantp_model *m)
 {
 	bool ok = !em_memcmp(m->flash + ELANTP_MODEL_SIG_ADDR, signature, 6) &&
-		  le16(m->flash + ELANTP_MODEL_SIG_ADDR - 4) == m->cfg.product_id;
+		  em_get_le16(m->flash + ELANTP_MODEL_SIG_ADDR - 4) == m->cfg.product_id;
 
 	m->mode = ok ? ELANTP_MODEL_MAIN : ELANTP_MODEL_IAP;
 	m->fw_version = ok ? m->flash[ELANTP_MODEL_SIG_ADDR - 2] : 0;
@@ -150,7 +145,7 @@ static void write_page(struct elantp_model *m, const em_u8 *buf)
 		boot(m);
 		return;
 	}
-	if (le16(buf + 2 + ELANTP_MODEL_PAGE) != want ||
+	if (em_get_le16(buf + 2 + ELANTP_MODEL_PAGE) != want ||
 	    (m->cfg.fail_page >= 0 && m->page_ptr >= (em_u32)m->cfg.fail_page)) {
 		m->ctrl_err |= 1u << 5;
 		m->stats.page_errors++;
@@ -176,12 +171,12 @@ static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
 	if (len == 2) {
-		m->reg = le16(buf);
+		m->reg = em_get_le16(buf);
 		m->reg_set = true;
 		return EM_ACK;
 	}
 	if (len == 4)
-		return write_reg(m, le16(buf), le16(buf + 2));
+		return write_reg(m, em_get_le16(buf), em_get_le16(buf + 2));
 	if (len == ELANTP_MODEL_PAGE + 4 && buf[0] == 0x01 && buf[1] == 0x06) {
 		write_page(m, buf);
 		return EM_ACK;

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emub-priv.h"
+#include "silead-emul.h"
 
 #define SILEAD_TS_NAME "silead_ts"
 
@@ -291,13 +291,6 @@ static int silead_ts_setup(struct silead_ts_data *ts)
 
 /* ------------------------------------------------------------ input */
 
-static void set_abs(struct emub_input_desc *in, int code, int min, int max)
-{
-	in->absbits |= G_GUINT64_CONSTANT(1) << code;
-	in->abs[code].minimum = min;
-	in->abs[code].maximum = max;
-}
-
 static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 {
 	const struct emub_chip_desc *c = ts->d->chip->desc;
@@ -308,8 +301,8 @@ static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 		.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
 	};
 
-	set_abs(&in, ABS_MT_POSITION_X, 0, 4095);
-	set_abs(&in, ABS_MT_POSITION_Y, 0, 4095);
+	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, 4095);
+	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, 4095);
 	/* touchscreen_parse_properties(input, true, &prop) */
 	if (c->ts_size_x)
 		in.abs[ABS_MT_POSITION_X].maximum = (gint32)c->ts_size_x - 1;
@@ -322,12 +315,13 @@ static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 		in.abs[ABS_MT_POSITION_Y] = t;
 	}
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED | INPUT_MT_TRACK) */
-	set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_fingers - 1);
-	set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	drv_input_set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_fingers - 1);
+	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
 	in.propbits |= 1u << INPUT_PROP_DIRECT;
 	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
-	set_abs(&in, ABS_X, 0, in.abs[ABS_MT_POSITION_X].maximum); /* input_copy_abs */
-	set_abs(&in, ABS_Y, 0, in.abs[ABS_MT_POSITION_Y].maximum);
+	drv_input_set_abs(&in, ABS_X, 0,
+			  in.abs[ABS_MT_POSITION_X].maximum); /* input_copy_abs */
+	drv_input_set_abs(&in, ABS_Y, 0, in.abs[ABS_MT_POSITION_Y].maximum);
 
 	if (drv_fault_no_input(ts->d)) {
 		emub_dev_log(ts->d, "fault: input device not registered");
@@ -383,9 +377,10 @@ static int silead_ts_probe(struct emub_dev *d)
 	}
 	silead_ts_set_default_fw_name(ts);
 	/* silead_ts_read_props() */
-	ts->max_fingers = c->sl_max_fingers ? c->sl_max_fingers : 5;
-	if (c->sl_firmware_name)
-		snprintf(ts->fw_name, sizeof(ts->fw_name), "silead/%s", c->sl_firmware_name);
+	ts->max_fingers = silead_board(c)->max_fingers ? silead_board(c)->max_fingers : 5;
+	if (silead_board(c)->firmware_name)
+		snprintf(ts->fw_name, sizeof(ts->fw_name), "silead/%s",
+			 silead_board(c)->firmware_name);
 	/* We must have the IRQ provided by DT or ACPI subsytem */
 	if (d->chg_line < 0) {
 		error = -ENODEV;
@@ -469,12 +464,6 @@ static void silead_irq(struct emub_dev *d)
 	/* reported: the model's input device stays silent */
 }
 
-static void silead_destroy(struct emub_dev *d)
-{
-	g_free(d->priv);
-	d->priv = NULL;
-}
-
 static const char *const silead_of_match[] = {
 	"silead,gsl1680", "silead,gsl1688", "silead,gsl3670",
 	"silead,gsl3675", "silead,gsl3692", NULL,
@@ -487,5 +476,5 @@ const struct emub_driver_ops emub_drv_silead = {
 	.probe = silead_ts_probe,
 	.remove = silead_ts_remove,
 	.irq = silead_irq,
-	.destroy = silead_destroy,
+	.destroy = drv_free_priv,
 };

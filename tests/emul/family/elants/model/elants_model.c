@@ -5,17 +5,6 @@
  */
 #include "elants_model.h"
 
-static em_u16 le16(const em_u8 *p)
-{
-	return (em_u16)(p[0] | p[1] << 8);
-}
-
-static void put_le16(em_u8 *p, em_u16 v)
-{
-	p[0] = (em_u8)v;
-	p[1] = (em_u8)(v >> 8);
-}
-
 static em_u16 sum16(const em_u8 *p, em_u32 len)
 {
 	em_u16 s = 0;
@@ -33,12 +22,12 @@ bool elants_model_image_ok(const em_u8 *image, em_u32 len, em_u16 *fw_version,
 	if (!image || len < ELANTS_MODEL_PAGE || len % ELANTS_MODEL_PAGE)
 		return false;
 	t = image + len - ELANTS_MODEL_TRAILER;
-	if (sum16(image, len - 2) != le16(t + 6))
+	if (sum16(image, len - 2) != em_get_le16(t + 6))
 		return false;
 	if (fw_version)
-		*fw_version = le16(t);
+		*fw_version = em_get_le16(t);
 	if (hw_version)
-		*hw_version = le16(t + 2);
+		*hw_version = em_get_le16(t + 2);
 	return true;
 }
 
@@ -51,10 +40,10 @@ void elants_model_make_image(em_u8 *out, em_u32 pages, em_u16 fw_version, em_u16
 	/* Deterministic filler, different per version. */
 	for (i = 0; i < len - ELANTS_MODEL_TRAILER; i++)
 		out[i] = (em_u8)(i * 7 + fw_version + (i >> 8));
-	put_le16(t, fw_version);
-	put_le16(t + 2, hw_version);
-	put_le16(t + 4, remark_id);
-	put_le16(t + 6, sum16(out, len - 2));
+	em_put_le16(t, fw_version);
+	em_put_le16(t + 2, hw_version);
+	em_put_le16(t + 4, remark_id);
+	em_put_le16(t + 6, sum16(out, len - 2));
 }
 
 /* Boot from flash: the application runs when the image is valid and ours. */

@@ -541,13 +541,6 @@ out:
 	return error;
 }
 
-static void set_abs(struct emub_input_desc *in, int code, int min, int max)
-{
-	in->absbits |= G_GUINT64_CONSTANT(1) << code;
-	in->abs[code].minimum = min;
-	in->abs[code].maximum = max;
-}
-
 static int elants_i2c_probe(struct emub_dev *d)
 {
 	struct elants_data *ts = g_new0(struct elants_data, 1);
@@ -595,16 +588,16 @@ static int elants_i2c_probe(struct emub_dev *d)
 	if (ts->iap_mode == ELAN_IAP_RECOVERY)
 		emub_dev_log(d, "the chip is in recovery mode (iap_mode Recovery)");
 
-	set_abs(&in, ABS_MT_POSITION_X, 0, (int)ts->x_max);
-	set_abs(&in, ABS_MT_POSITION_Y, 0, (int)ts->y_max);
-	set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
-	set_abs(&in, ABS_MT_PRESSURE, 0, 255);
-	set_abs(&in, ABS_MT_TOOL_TYPE, 0, MT_TOOL_PALM);
+	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, (int)ts->x_max);
+	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, (int)ts->y_max);
+	drv_input_set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
+	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, 255);
+	drv_input_set_abs(&in, ABS_MT_TOOL_TYPE, 0, MT_TOOL_PALM);
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
-	set_abs(&in, ABS_MT_SLOT, 0, MAX_CONTACT_NUM - 1);
-	set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	set_abs(&in, ABS_X, 0, (int)ts->x_max);
-	set_abs(&in, ABS_Y, 0, (int)ts->y_max);
+	drv_input_set_abs(&in, ABS_MT_SLOT, 0, MAX_CONTACT_NUM - 1);
+	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	drv_input_set_abs(&in, ABS_X, 0, (int)ts->x_max);
+	drv_input_set_abs(&in, ABS_Y, 0, (int)ts->y_max);
 	in.propbits |= 1u << INPUT_PROP_DIRECT;
 	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
 	in.version = ts->fw_version;
@@ -694,22 +687,9 @@ static int elants_attr_write(struct emub_dev *d, const char *attr, const char *b
 		return 0;
 	result = elants_i2c_fw_update(ts);
 	set_attrs(ts, false);
-	g_mutex_lock(&d->eb->lock);
-	d->have_update_fw = true;
-	d->update_fw_count++;
-	d->update_fw_result = result;
-	g_mutex_unlock(&d->eb->lock);
-	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
-		 result ? g_strerror(-result) : "the byte count (success)");
 	/* The store returns when the update is over: its error, else the
 	 * byte count (attr_write's 0), as sysfs gives it to the writer. */
-	return result;
-}
-
-static void elants_destroy(struct emub_dev *d)
-{
-	g_free(d->priv);
-	d->priv = NULL;
+	return drv_update_fw_done(d, result);
 }
 
 static const char *const elants_of_match[] = { "elan,ekth3500", "elan,ektf3624", NULL };
@@ -721,5 +701,5 @@ const struct emub_driver_ops emub_drv_elants = {
 	.remove = elants_i2c_remove,
 	.attr_write = elants_attr_write,
 	.irq = elants_i2c_irq,
-	.destroy = elants_destroy,
+	.destroy = drv_free_priv,
 };

@@ -8,19 +8,6 @@
 #define DEFAULT_BOOT_NS (10 * EM_NSEC_PER_MSEC)
 #define DEFAULT_START_NS (10 * EM_NSEC_PER_MSEC)
 
-static em_u32 le32(const em_u8 *p)
-{
-	return (em_u32)p[0] | (em_u32)p[1] << 8 | (em_u32)p[2] << 16 | (em_u32)p[3] << 24;
-}
-
-static void put_le32(em_u8 *p, em_u32 v)
-{
-	p[0] = (em_u8)v;
-	p[1] = (em_u8)(v >> 8);
-	p[2] = (em_u8)(v >> 16);
-	p[3] = (em_u8)(v >> 24);
-}
-
 void silead_model_ram_clear(struct silead_model_ram *r)
 {
 	em_memset(r, 0, sizeof(*r));
@@ -57,8 +44,8 @@ em_u64 silead_model_ram_digest(const struct silead_model_ram *r)
 
 		if (!(r->written[i / 8] & (1u << (i % 8))))
 			continue;
-		put_le32(b, i);
-		put_le32(b + 4, r->word[i]);
+		em_put_le32(b, i);
+		em_put_le32(b + 4, r->word[i]);
 		for (int k = 0; k < 8; k++) {
 			h ^= b[k];
 			h *= 0x100000001b3ULL;
@@ -74,12 +61,12 @@ size_t silead_model_make_fw(em_u32 seed, em_u32 pages, em_u8 *buf, size_t size)
 	if (size < (size_t)pages * (1 + SILEAD_MODEL_PAGE_WORDS) * 8)
 		return 0;
 	for (em_u32 p = 0; p < pages; p++) {
-		put_le32(buf + n, SILEAD_MODEL_REG_PAGE);
-		put_le32(buf + n + 4, p);
+		em_put_le32(buf + n, SILEAD_MODEL_REG_PAGE);
+		em_put_le32(buf + n + 4, p);
 		n += 8;
 		for (em_u32 w = 0; w < SILEAD_MODEL_PAGE_WORDS; w++) {
-			put_le32(buf + n, w * 4);
-			put_le32(buf + n + 4, seed * 2654435761u ^ (p << 16 | w) * 40503u);
+			em_put_le32(buf + n, w * 4);
+			em_put_le32(buf + n + 4, seed * 2654435761u ^ (p << 16 | w) * 40503u);
 			n += 8;
 		}
 	}
@@ -95,7 +82,8 @@ bool silead_model_fw_digest(const em_u8 *fw, size_t len, struct silead_model_ram
 	if (!len || len % 8)
 		return false;
 	for (size_t o = 0; o < len; o += 8)
-		if (!silead_model_ram_apply(scratch, &page, le32(fw + o), le32(fw + o + 4)))
+		if (!silead_model_ram_apply(scratch, &page, em_get_le32(fw + o),
+					    em_get_le32(fw + o + 4)))
 			return false;
 	*digest = silead_model_ram_digest(scratch);
 	return true;
@@ -206,7 +194,7 @@ static int sl_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 		return EM_ACK;
 	if (reg < 0x80 || reg == SILEAD_MODEL_REG_PAGE) {
 		if (len != 5 ||
-		    !silead_model_ram_apply(&m->ram, &m->page, reg, le32(buf + 1))) {
+		    !silead_model_ram_apply(&m->ram, &m->page, reg, em_get_le32(buf + 1))) {
 			m->stats.bad_writes++;
 			return EM_NAK_DATA;
 		}
@@ -257,13 +245,13 @@ static int sl_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 	} else if (reg == SILEAD_MODEL_REG_STATUS) {
 		em_u8 st[4];
 
-		put_le32(st, m->running ? SILEAD_MODEL_STATUS_OK : 0);
+		em_put_le32(st, m->running ? SILEAD_MODEL_STATUS_OK : 0);
 		for (em_u16 i = 0; i < len && i < 4; i++)
 			buf[i] = st[i];
 	} else if (reg == SILEAD_MODEL_REG_ID) {
 		em_u8 id[4];
 
-		put_le32(id, m->cfg.chip_id);
+		em_put_le32(id, m->cfg.chip_id);
 		for (em_u16 i = 0; i < len && i < 4; i++)
 			buf[i] = id[i];
 	} else {

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "emub-priv.h"
+#include "mxt-emul.h"
 #include "mxt_model.h"
 
 #define MXT_FW_NAME "maxtouch.fw"
@@ -1355,14 +1356,7 @@ static int atmel_attr_write(struct emub_dev *d, const char *attr, const char *bu
 		result = mxt_initialize(data);
 	}
 	update_attrs(data);
-	g_mutex_lock(&d->eb->lock);
-	d->have_update_fw = true;
-	d->update_fw_count++;
-	d->update_fw_result = result;
-	g_mutex_unlock(&d->eb->lock);
-	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
-		 result ? g_strerror(-result) : "the byte count (success)");
-	return result;
+	return drv_update_fw_done(d, result);
 }
 
 static void atmel_destroy(struct emub_dev *d)

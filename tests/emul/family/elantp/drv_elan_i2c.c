@@ -136,11 +136,6 @@ static int elan_i2c_write_cmd(struct elan_tp_data *data, guint16 reg, guint16 cm
 	return 0;
 }
 
-static guint16 le16(const guint8 *p)
-{
-	return (guint16)(p[0] | p[1] << 8);
-}
-
 static int elan_i2c_initialize(struct elan_tp_data *data)
 {
 	guint8 val[256];
@@ -171,7 +166,7 @@ static int __elan_initialize(struct elan_tp_data *data)
 	}
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_UNIQUEID_CMD, val)))
 		return error;
-	data->product_id = le16(val);
+	data->product_id = em_get_le16(val);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_PATTERN_CMD, val)))
 		return error;
 	data->pattern = val[1];
@@ -234,7 +229,7 @@ static int elan_query_device_info(struct elan_tp_data *data)
 	data->fw_version = val[0];
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_FW_CHECKSUM_CMD, val)))
 		return error;
-	data->fw_checksum = le16(val);
+	data->fw_checksum = em_get_le16(val);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_VERSION_CMD, val)))
 		return error;
 	data->iap_version = val[0];
@@ -255,10 +250,10 @@ static int elan_query_device_parameters(struct elan_tp_data *data)
 
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_MAX_X_AXIS_CMD, val)))
 		return error;
-	data->max_x = le16(val) & 0x0fff;
+	data->max_x = em_get_le16(val) & 0x0fff;
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_MAX_Y_AXIS_CMD, val)))
 		return error;
-	data->max_y = le16(val) & 0x0fff;
+	data->max_y = em_get_le16(val) & 0x0fff;
 	return elan_i2c_read_cmd(data, ETP_I2C_XY_TRACENUM_CMD, val);
 }
 
@@ -294,7 +289,7 @@ static int elan_i2c_iap_get_mode(struct elan_tp_data *data, enum tp_mode *mode)
 
 	if (error)
 		return error;
-	*mode = (le16(val) & ETP_I2C_MAIN_MODE_ON) ? MAIN_MODE : IAP_MODE;
+	*mode = (em_get_le16(val) & ETP_I2C_MAIN_MODE_ON) ? MAIN_MODE : IAP_MODE;
 	return 0;
 }
 
@@ -326,8 +321,8 @@ static int elan_i2c_prepare_fw_update(struct elan_tp_data *data)
 	drv_msleep(data->d, 30);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CMD, val)))
 		return error;
-	if (le16(val) != ETP_I2C_IAP_PASSWORD) {
-		emub_dev_log(data->d, "wrong iap password: 0x%X", le16(val));
+	if (em_get_le16(val) != ETP_I2C_IAP_PASSWORD) {
+		emub_dev_log(data->d, "wrong iap password: 0x%X", em_get_le16(val));
 		return -EIO;
 	}
 	return 0;
@@ -354,7 +349,7 @@ static int elan_i2c_write_fw_block(struct elan_tp_data *data, const guint8 *page
 	drv_msleep(data->d, 20);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CTRL_CMD, val)))
 		return error;
-	result = le16(val);
+	result = em_get_le16(val);
 	if (result & (ETP_FW_IAP_PAGE_ERR | ETP_FW_IAP_INTF_ERR)) {
 		emub_dev_log(data->d, "IAP reports failed write: %04hx", result);
 		return -EIO;
@@ -394,7 +389,7 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 
 	if ((error = elan_i2c_prepare_fw_update(data)))
 		return error;
-	iap_start_addr = le16(&fw[ETP_IAP_START_ADDR * 2]);
+	iap_start_addr = em_get_le16(&fw[ETP_IAP_START_ADDR * 2]);
 	boot_page_count = (guint16)((iap_start_addr * 2) / data->fw_page_size);
 	for (i = boot_page_count; i < data->fw_validpage_count; i++) {
 		const guint8 *page = &fw[i * data->fw_page_size];
@@ -417,7 +412,7 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 		return error;
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CHECKSUM_CMD, val)))
 		return error;
-	fw_checksum = le16(val);
+	fw_checksum = em_get_le16(val);
 	if (sw_checksum != fw_checksum) {
 		emub_dev_log(data->d, "checksum diff sw=[%04X], fw=[%04X]", sw_checksum,
 			     fw_checksum);
@@ -467,13 +462,6 @@ static int elan_sysfs_update_fw(struct elan_tp_data *data)
 	return error;
 }
 
-static void set_abs(struct emub_input_desc *in, int code, int min, int max)
-{
-	in->absbits |= G_GUINT64_CONSTANT(1) << code;
-	in->abs[code].minimum = min;
-	in->abs[code].maximum = max;
-}
-
 static int elan_probe(struct emub_dev *d)
 {
 	struct elan_tp_data *data = g_new0(struct elan_tp_data, 1);
@@ -516,15 +504,15 @@ static int elan_probe(struct emub_dev *d)
 	in.propbits |= 1u << INPUT_PROP_POINTER;
 	if (data->clickpad)
 		in.propbits |= 1u << INPUT_PROP_BUTTONPAD;
-	set_abs(&in, ABS_X, 0, (int)data->max_x);
-	set_abs(&in, ABS_Y, 0, (int)data->max_y);
-	set_abs(&in, ABS_PRESSURE, 0, ETP_MAX_PRESSURE);
-	set_abs(&in, ABS_DISTANCE, 0, 1);
-	set_abs(&in, ABS_MT_POSITION_X, 0, (int)data->max_x);
-	set_abs(&in, ABS_MT_POSITION_Y, 0, (int)data->max_y);
-	set_abs(&in, ABS_MT_PRESSURE, 0, ETP_MAX_PRESSURE);
-	set_abs(&in, ABS_MT_SLOT, 0, ETP_MAX_FINGERS - 1);
-	set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	drv_input_set_abs(&in, ABS_X, 0, (int)data->max_x);
+	drv_input_set_abs(&in, ABS_Y, 0, (int)data->max_y);
+	drv_input_set_abs(&in, ABS_PRESSURE, 0, ETP_MAX_PRESSURE);
+	drv_input_set_abs(&in, ABS_DISTANCE, 0, 1);
+	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, (int)data->max_x);
+	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, (int)data->max_y);
+	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, ETP_MAX_PRESSURE);
+	drv_input_set_abs(&in, ABS_MT_SLOT, 0, ETP_MAX_FINGERS - 1);
+	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
 	if (drv_fault_no_input(d)) {
 		emub_dev_log(d, "fault: input device not registered");
 	} else {
@@ -591,22 +579,9 @@ static int elan_attr_write(struct emub_dev *d, const char *attr, const char *buf
 		return 0;
 	result = elan_sysfs_update_fw(data);
 	set_attrs(data, false);
-	g_mutex_lock(&d->eb->lock);
-	d->have_update_fw = true;
-	d->update_fw_count++;
-	d->update_fw_result = result;
-	g_mutex_unlock(&d->eb->lock);
-	emub_log(d->eb, "%s %s: write to update_fw would return %s", d->drv->name, d->name,
-		 result ? g_strerror(-result) : "the byte count (success)");
 	/* The store returns when the update is over: its error, else the
 	 * byte count (attr_write's 0), as sysfs gives it to the writer. */
-	return result;
-}
-
-static void elan_destroy(struct emub_dev *d)
-{
-	g_free(d->priv);
-	d->priv = NULL;
+	return drv_update_fw_done(d, result);
 }
 
 static const char *const elan_of_match[] = { "elan,ekth6915", NULL };
@@ -618,5 +593,5 @@ const struct emub_driver_ops emub_drv_elan_i2c = {
 	.remove = elan_remove,
 	.attr_write = elan_attr_write,
 	.irq = elan_isr,
-	.destroy = elan_destroy,
+	.destroy = drv_free_priv,
 };

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emub-priv.h"
+#include "goodix-emul.h"
 
 /* goodix.h / goodix.c */
 #define GOODIX_REG_ID 0x8140
@@ -362,13 +362,6 @@ static guint16 product_of(const char *id)
 	return (guint16)v;
 }
 
-static void set_abs(struct emub_input_desc *in, int code, int min, int max)
-{
-	in->absbits |= G_GUINT64_CONSTANT(1) << code;
-	in->abs[code].minimum = min;
-	in->abs[code].maximum = max;
-}
-
 static int goodix_configure_dev(struct goodix_ts_data *ts)
 {
 	struct emub_input_desc in = {
@@ -395,8 +388,8 @@ static int goodix_configure_dev(struct goodix_ts_data *ts)
 	}
 	/* input_set_capability(EV_ABS, ABS_MT_POSITION_X/Y): range 0..0 */
 	ts->abs_x_max = ts->abs_y_max = 0;
-	set_abs(&in, ABS_MT_WIDTH_MAJOR, 0, 255);
-	set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
+	drv_input_set_abs(&in, ABS_MT_WIDTH_MAJOR, 0, 255);
+	drv_input_set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
 
 retry_read_config:
 	goodix_read_config(ts);
@@ -418,15 +411,15 @@ retry_read_config:
 		ts->abs_y_max = GOODIX_MAX_HEIGHT - 1;
 		ts->max_touch_num = GOODIX_MAX_CONTACTS;
 	}
-	set_abs(&in, ABS_MT_POSITION_X, 0, ts->abs_x_max);
-	set_abs(&in, ABS_MT_POSITION_Y, 0, ts->abs_y_max);
+	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, ts->abs_x_max);
+	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, ts->abs_y_max);
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
-	set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_touch_num - 1);
-	set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	drv_input_set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_touch_num - 1);
+	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
 	in.propbits |= 1u << INPUT_PROP_DIRECT;
 	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
-	set_abs(&in, ABS_X, 0, ts->abs_x_max); /* copy_abs from the MT axes */
-	set_abs(&in, ABS_Y, 0, ts->abs_y_max);
+	drv_input_set_abs(&in, ABS_X, 0, ts->abs_x_max); /* copy_abs from the MT axes */
+	drv_input_set_abs(&in, ABS_Y, 0, ts->abs_y_max);
 
 	if (drv_fault_no_input(ts->d)) {
 		emub_dev_log(ts->d, "fault: input device not registered");
@@ -512,7 +505,7 @@ reset:
 		goto fail_power;
 	ts->chip = goodix_get_chip_data(ts->id);
 	if (ts->load_cfg_from_disk) {
-		const char *name = d->chip->desc->gx_config_name;
+		const char *name = goodix_board(d->chip->desc)->config_name;
 
 		/* update device config */
 		if (name)
@@ -584,12 +577,6 @@ static void goodix_irq(struct emub_dev *d)
 	goodix_i2c_write(ts, GOODIX_READ_COOR_ADDR, &zero, 1);
 }
 
-static void goodix_destroy(struct emub_dev *d)
-{
-	g_free(d->priv);
-	d->priv = NULL;
-}
-
 static const char *const goodix_of_match[] = {
 	"goodix,gt1151", "goodix,gt1158", "goodix,gt5663", "goodix,gt5688", "goodix,gt911",
 	"goodix,gt9110", "goodix,gt912",  "goodix,gt9147", "goodix,gt917s", "goodix,gt927",
@@ -603,5 +590,5 @@ const struct emub_driver_ops emub_drv_goodix = {
 	.remove = goodix_ts_remove,
 	.irq = goodix_irq,
 	.work = goodix_work,
-	.destroy = goodix_destroy,
+	.destroy = drv_free_priv,
 };

@@ -10,7 +10,7 @@
  */
 #include <errno.h>
 
-#include "emub-priv.h"
+#include "eeprom-emul.h"
 
 #define AT24_WRITE_TIMEOUT_MS 25
 
@@ -44,7 +44,8 @@ static int at24_probe(struct emub_dev *d)
 		return -ENODEV;
 	}
 	emub_dev_log(d, "%u byte EEPROM, writable",
-		     d->chip->desc->ee_size ? d->chip->desc->ee_size : 256);
+		     eeprom_board(d->chip->desc)->size ? eeprom_board(d->chip->desc)->size
+						       : 256);
 	return 0;
 }
 

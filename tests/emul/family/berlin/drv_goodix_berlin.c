@@ -46,9 +46,19 @@ static void sleep_ms(struct emub_spi_dev *d, unsigned int ms)
 	emub_spi_driver_msleep(d, ms);
 }
 
+/* goodix_berlin_spi's match data: Berlin-A's layout for the goodix,gt9897
+ * compatible, Berlin-D's for any other */
+static enum berlin_variant variant_of(const struct emub_spi_dev *d)
+{
+	return d->desc->compatible && d->desc->compatible[0] &&
+			       !strcmp(d->desc->compatible[0], "goodix,gt9897")
+		       ? BERLIN_A
+		       : BERLIN_D;
+}
+
 static guint32 dummy_len(struct emub_spi_dev *d)
 {
-	return d->berlin_variant == BERLIN_A ? 4 : 3;
+	return variant_of(d) == BERLIN_A ? 4 : 3;
 }
 
 /* goodix_berlin_spi_read() */
@@ -165,7 +175,7 @@ invalid:
 static int get_ic_info(struct emub_spi_dev *d)
 {
 	guint8 *data = g_malloc0(IC_INFO_MAX_LEN), raw[2];
-	guint32 addr = d->berlin_variant == BERLIN_A ? 0x10068 : 0x10070, touch = 0;
+	guint32 addr = variant_of(d) == BERLIN_A ? 0x10068 : 0x10070, touch = 0;
 	guint16 length;
 	bool dummy = true;
 	int r;
@@ -213,10 +223,10 @@ out:
 	return r;
 }
 
-int emub_berlin_probe(struct emub_spi_dev *d)
+static int emub_berlin_probe(struct emub_spi_dev *d)
 {
 	guint8 ver[BERLIN_VERSION_LEN];
-	guint32 vaddr = d->berlin_variant == BERLIN_A ? 0x1000C : 0x10014;
+	guint32 vaddr = variant_of(d) == BERLIN_A ? 0x1000C : 0x10014;
 	char phys[] = "input/ts";
 	int r;
 
@@ -289,8 +299,14 @@ no_version:
 	return r;
 }
 
-void emub_berlin_remove(struct emub_spi_dev *d)
+static void emub_berlin_remove(struct emub_spi_dev *d)
 {
 	if (d->idev)
 		drv_input_unregister(d->idev);
 }
+
+const struct emub_spi_driver emub_spi_drv_berlin = {
+	.name = "goodix-berlin-spi",
+	.probe = emub_berlin_probe,
+	.remove = emub_berlin_remove,
+};

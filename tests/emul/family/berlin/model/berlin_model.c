@@ -57,25 +57,6 @@ em_u16 berlin_model_sum8(const em_u8 *p, em_u32 len)
 	return (em_u16)s;
 }
 
-static em_u32 get_le32(const em_u8 *p)
-{
-	return (em_u32)p[0] | (em_u32)p[1] << 8 | (em_u32)p[2] << 16 | (em_u32)p[3] << 24;
-}
-
-static void put_le32(em_u8 *p, em_u32 v)
-{
-	p[0] = (em_u8)v;
-	p[1] = (em_u8)(v >> 8);
-	p[2] = (em_u8)(v >> 16);
-	p[3] = (em_u8)(v >> 24);
-}
-
-static void put_le16(em_u8 *p, em_u16 v)
-{
-	p[0] = (em_u8)v;
-	p[1] = (em_u8)(v >> 8);
-}
-
 /* ------------------------------------------------------------ images */
 
 /* model: the descriptor at the start of an application or ISP image */
@@ -86,11 +67,11 @@ bool berlin_model_desc_ok(const em_u8 *p, em_u32 room, const char *magic, em_u8 
 
 	if (room < BERLIN_DESC_SIZE || em_memcmp(p, magic, 4))
 		return false;
-	len = get_le32(p + 16);
+	len = em_get_le32(p + 16);
 	if (len < BERLIN_DESC_SIZE || len > room || len & 1)
 		return false;
 	if (berlin_model_sum16(p + BERLIN_DESC_SIZE, len - BERLIN_DESC_SIZE) !=
-	    get_le32(p + 20))
+	    em_get_le32(p + 20))
 		return false;
 	if (pid)
 		em_memcpy(pid, p + 4, 8);
@@ -110,7 +91,7 @@ static em_u32 make_image(em_u8 *out, em_u32 len, em_u32 max, const char *magic,
 	em_memcpy(out, magic, 4);
 	em_memcpy(out + 4, pid, 8);
 	em_memcpy(out + 12, vid, 4);
-	put_le32(out + 16, len);
+	em_put_le32(out + 16, len);
 	for (em_u32 i = BERLIN_DESC_SIZE; i < len; i++) {
 		/* xorshift32: deterministic bytes that look like code */
 		x ^= x << 13;
@@ -118,7 +99,8 @@ static em_u32 make_image(em_u8 *out, em_u32 len, em_u32 max, const char *magic,
 		x ^= x << 5;
 		out[i] = (em_u8)(x >> 11);
 	}
-	put_le32(out + 20, berlin_model_sum16(out + BERLIN_DESC_SIZE, len - BERLIN_DESC_SIZE));
+	em_put_le32(out + 20,
+		    berlin_model_sum16(out + BERLIN_DESC_SIZE, len - BERLIN_DESC_SIZE));
 	return len;
 }
 
@@ -144,7 +126,7 @@ void berlin_model_make_config(em_u8 *out, em_u32 config_id, em_u8 version)
 {
 	for (em_u32 i = 0; i < BERLIN_CONFIG_SIZE; i++)
 		out[i] = (em_u8)(i * 7 + 3);
-	put_le32(out + BERLIN_CONFIG_ID_OFFSET, config_id);
+	em_put_le32(out + BERLIN_CONFIG_ID_OFFSET, config_id);
 	out[BERLIN_CONFIG_ID_OFFSET + 4] = version;
 }
 
@@ -178,7 +160,7 @@ static void fill_version(struct berlin_model *m)
 	sum = berlin_model_sum8(v, BERLIN_VERSION_LEN - 2);
 	if (m->mode == BERLIN_APP && m->faults.bad_version)
 		sum++;
-	put_le16(v + BERLIN_VERSION_LEN - 2, sum);
+	em_put_le16(v + BERLIN_VERSION_LEN - 2, sum);
 }
 
 /*
@@ -213,17 +195,17 @@ static void fill_ic_info(struct berlin_model *m)
 
 		p[o++] = n;
 		for (em_u8 i = 0; i < n; i++, o += 2)
-			put_le16(p + o, (em_u16)(120 + 10 * list + i));
+			em_put_le16(p + o, (em_u16)(120 + 10 * list + i));
 	}
 	misc = o;
-	put_le32(p + misc + 0, 0x10174);		 /* cmd_addr */
-	put_le16(p + misc + 4, 16);			 /* cmd_max_len */
-	put_le32(p + misc + 44, BERLIN_TOUCH_DATA_ADDR); /* touch_data_addr */
-	put_le16(p + misc + 48, 8);			 /* touch_data_head_len */
-	put_le16(p + misc + 50, 8);			 /* point_struct_len */
+	em_put_le32(p + misc + 0, 0x10174);		    /* cmd_addr */
+	em_put_le16(p + misc + 4, 16);			    /* cmd_max_len */
+	em_put_le32(p + misc + 44, BERLIN_TOUCH_DATA_ADDR); /* touch_data_addr */
+	em_put_le16(p + misc + 48, 8);			    /* touch_data_head_len */
+	em_put_le16(p + misc + 50, 8);			    /* point_struct_len */
 	o = misc + 114;
-	put_le16(p, (em_u16)(o + 2));
-	put_le16(p + o, berlin_model_sum8(p, o));
+	em_put_le16(p, (em_u16)(o + 2));
+	em_put_le16(p + o, berlin_model_sum8(p, o));
 }
 
 /* ------------------------------------------------------------ reset */
@@ -311,8 +293,8 @@ static void cmd_ack(struct berlin_model *m)
 {
 	em_u8 *c = m->mem + m->lay.flash_cmd;
 	em_u8 *buf = m->mem + m->lay.isp_buffer;
-	em_u32 len = (em_u32)c[5] | (em_u32)c[6] << 8, addr = get_le32(c + 7), n;
-	bool sum_ok = c[2] == 11 && berlin_model_sum8(c + 2, 9) == (em_u16)(c[11] | c[12] << 8);
+	em_u32 len = em_get_le16(c + 5), addr = em_get_le32(c + 7), n;
+	bool sum_ok = c[2] == 11 && berlin_model_sum8(c + 2, 9) == em_get_le16(c + 11);
 
 	m->ack_at = EM_NEVER;
 	if (!sum_ok ||
@@ -338,7 +320,8 @@ static void cmd_ack(struct berlin_model *m)
 		return;
 	}
 	n = len - 4;
-	if (berlin_model_sum16(buf, n) != get_le32(buf + n) || m->faults.checksum_fail_always ||
+	if (berlin_model_sum16(buf, n) != em_get_le32(buf + n) ||
+	    m->faults.checksum_fail_always ||
 	    (m->faults.checksum_fail_at &&
 	     m->stats.flash_writes == m->faults.checksum_fail_at)) {
 		m->stats.checksum_fails++;
@@ -365,7 +348,7 @@ static void cmd_ack(struct berlin_model *m)
 static void cmd_done(struct berlin_model *m)
 {
 	em_u8 *c = m->mem + m->lay.flash_cmd;
-	em_u32 len = (em_u32)c[5] | (em_u32)c[6] << 8, addr = get_le32(c + 7);
+	em_u32 len = em_get_le16(c + 5), addr = em_get_le32(c + 7);
 
 	m->done_at = EM_NEVER;
 	/* the buffer as the check saw it: the host waits for the status */
@@ -590,16 +573,16 @@ bool berlin_model_touch(struct berlin_model *m, em_u8 n, const em_u16 (*pts)[3])
 	em_memset(t, 0, TOUCH_ROOM);
 	t[0] = 0x80; /* GOODIX_BERLIN_TOUCH_EVENT */
 	t[2] = n;    /* request_type: the touch count */
-	put_le16(t + 6, berlin_model_sum8(t, 6));
+	em_put_le16(t + 6, berlin_model_sum8(t, 6));
 	for (em_u8 i = 0; i < n; i++) {
 		em_u8 *p = t + 8 + 8 * i;
 
 		p[0] = (em_u8)(pts[i][0] << 4); /* id, type 0: finger */
-		put_le16(p + 2, pts[i][1]);
-		put_le16(p + 4, pts[i][2]);
-		put_le16(p + 6, 8);
+		em_put_le16(p + 2, pts[i][1]);
+		em_put_le16(p + 4, pts[i][2]);
+		em_put_le16(p + 6, 8);
 	}
-	put_le16(t + 8 + 8 * n, berlin_model_sum8(t + 8, 8u * n));
+	em_put_le16(t + 8 + 8 * n, berlin_model_sum8(t + 8, 8u * n));
 	m->irq = true;
 	return true;
 }
