@@ -512,10 +512,35 @@ static void wait_run_done(int timeout_ms)
 	}
 }
 
+/*
+ * Wait until he.log holds @needle (the handle-event of the last uevent,
+ * touchfw's own rebind, has run) instead of a fixed pause, which a slow
+ * (SAN, busy) machine outlasted: the rebind's line was not yet written.
+ */
+static char *wait_he_log(const char *needle, int timeout_ms)
+{
+	char path[400];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int waited = 0;
+
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	for (;;) {
+		char *he = NULL;
+		size_t len;
+
+		if (tf_read_file(path, 1 << 20, &he, &len) == 0 && strstr(he, needle))
+			return he;
+		free(he);
+		if (waited > timeout_ms)
+			fail_msg("%s: no \"%s\" within %d ms", path, needle, timeout_ms);
+		nanosleep(&ts, NULL);
+		waited += 20;
+	}
+}
+
 static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 {
-	char path[400], *he = NULL, *log;
-	size_t len;
+	char *he, *log;
 
 	(void)state;
 	/* mchp_spi_ts binds at start, as at boot: bind uevent -> handle-event */
@@ -525,9 +550,7 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
 	emub_unlock(E.eb);
-	usleep(500 * 1000); /* a late handle-event would start a second run */
-	snprintf(path, sizeof(path), "%s/he.log", E.dir);
-	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	he = wait_he_log("this bind is touchfw's own rebind", 30000);
 	log = e2e_state_file(&E, "spi1.0.log");
 	if (getenv("E2E_VERBOSE"))
 		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
@@ -544,8 +567,7 @@ static void test_bind_event_of_mchp_spi_ts_updates_the_chip(void **state)
 
 static void test_bind_event_with_power_driver_updates_through_update_fw(void **state)
 {
-	char path[400], *he = NULL, *log;
-	size_t len;
+	char *he, *log;
 
 	(void)state;
 	/* mchp_spi_ts binds at start in bootloader mode: handle-event runs
@@ -557,9 +579,7 @@ static void test_bind_event_with_power_driver_updates_through_update_fw(void **s
 	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_APP);
 	assert_int_equal(mxt_model_fw_version(chip()), 0x30);
 	emub_unlock(E.eb);
-	usleep(500 * 1000); /* a late handle-event would start a second run */
-	snprintf(path, sizeof(path), "%s/he.log", E.dir);
-	assert_int_equal(tf_read_file(path, 1 << 20, &he, &len), 0);
+	he = wait_he_log("this bind is touchfw's own rebind", 30000);
 	log = e2e_state_file(&E, "spi1.0.log");
 	if (getenv("E2E_VERBOSE"))
 		fprintf(stderr, "--- he.log\n%s--- run log\n%s", he, log);
