@@ -686,6 +686,76 @@ static void test_flash_config_writes_the_bytes_it_checked(void **state)
 	assert_int_equal(e2e_chip(&E).nvm_crc, good_crc);
 }
 
+/* T38 (user data) of the chip's RAM: two bytes from its start. */
+static void chip_t38(uint8_t out[2])
+{
+	const em_u8 *mem;
+	struct mxt_model *m;
+	em_u16 start = 0, size = 0;
+
+	emub_lock(E.eb);
+	m = emub_chip_mxt(E.eb, "touchscreen");
+	assert_true(mxt_model_object(m, 38, &start, NULL));
+	mem = mxt_model_mem(m, &size);
+	assert_true(start + 2u <= size);
+	memcpy(out, mem + start, 2);
+	emub_unlock(E.eb);
+}
+
+/*
+ * Issue 27 item 12: a configuration's T38 (user data, before T7 and so
+ * outside the config CRC) is written over the bus, backed up, and is what
+ * the chip holds after its reset -- fwgen's --tag 7 puts 'T' 7 there.
+ */
+static void test_flash_config_over_the_bus_keeps_its_t38(void **state)
+{
+	char cfg[400];
+	uint8_t t38[2];
+
+	(void)state;
+	start_model("touchfw,emul-always-on", "mxt224e", "app", "2.1.AB", "always-on", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/t38.cfg", E.dir);
+	gen("config --chip mxt224e --version 2.1.AB --tag 7", cfg);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--config", cfg, "1-004a"), 0);
+	e2e_said(&E, "verified after reset");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	chip_t38(t38);
+	assert_int_equal(t38[0], 'T');
+	assert_int_equal(t38[1], 7);
+}
+
+/*
+ * The same with a chip that drops what is written to T38 (the model's
+ * fault, as the model itself once did): the config CRC still matches, so
+ * only reading back what was written finds it; touchfw names the object
+ * and exits 12 (verify), and the chip is left running, bound again.
+ */
+static void test_flash_config_dropped_by_the_chip_is_a_verify_failure(void **state)
+{
+	struct mxt_model_faults f;
+	char cfg[400];
+	uint8_t t38[2];
+
+	(void)state;
+	start_model("touchfw,emul-always-on", "mxt224e", "app", "2.1.AB", "always-on", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/t38.cfg", E.dir);
+	gen("config --chip mxt224e --version 2.1.AB --tag 7", cfg);
+	emub_lock(E.eb);
+	f = *mxt_model_faults(emub_chip_mxt(E.eb, "touchscreen"));
+	emub_unlock(E.eb);
+	f.drop_object = 38;
+	assert_int_equal(emub_set_mxt_faults(E.eb, "touchscreen", &f), 0);
+	assert_int_equal(e2e_touchfw(&E, "flash", "--config", cfg, "1-004a"), TF_EXIT_VERIFY);
+	e2e_said(&E, "T38 instance 0 byte 0 reads 0x00, 0x54 was written: the chip did not "
+		     "keep T38");
+	e2e_not_said(&E, "verified after reset");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	chip_t38(t38);
+	assert_int_equal(t38[0], 0);
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_APP);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+}
+
 static void test_profile_without_a_match(void **state)
 {
 	(void)state;
@@ -907,6 +977,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force,
 					  teardown),
+		cmocka_unit_test_teardown(test_flash_config_over_the_bus_keeps_its_t38,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_flash_config_dropped_by_the_chip_is_a_verify_failure, teardown),
 		cmocka_unit_test_teardown(test_flash_config_writes_the_bytes_it_checked,
 					  teardown),
 		cmocka_unit_test_teardown(test_profile_without_a_match, teardown),

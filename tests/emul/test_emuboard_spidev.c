@@ -13,6 +13,7 @@
  *   msg:XFER;XFER...  XFER = [t|r|x]LEN[=HEX][,cs][,d=US][,s=HZ][,b=BITS]
  *                            [,tn=N][,rn=N]   (t: tx only, r: rx only, x: both)
  *   gone:NODE (wait until NODE disappears)  write-sys:FILE=VALUE
+ *   sleep:MS (a host that lets wall time pass)
  */
 #include <fcntl.h>
 #include <linux/spi/spi.h>
@@ -227,6 +228,8 @@ static int child_run(int argc, char **argv)
 				}
 				close(f);
 			}
+		} else if (g_str_has_prefix(cmd, "sleep:")) {
+			g_usleep((gulong)strtoul(arg, NULL, 0) * 1000);
 		} else if (g_str_has_prefix(cmd, "gone:")) {
 			/* the unbind written before is done on the service
 			 * thread: the node goes then (a bound: 60 s) */
@@ -743,6 +746,66 @@ static void test_mxt_spi_framing_against_the_model(void **state)
 	emub_free(eb);
 }
 
+/* An application-mode write request of one byte, then its response frame
+ * 1 ms later: two transfers of a child's msg: command. */
+static char *mxt_spi_write1(guint16 reg, guint8 v)
+{
+	guint8 h[5] = { MXT_SPI_WRITE_REQ, (guint8)reg, (guint8)(reg >> 8), 1, 0 };
+
+	return g_strdup_printf("t7=%02x%02x%02x%02x%02x%02x%02x,cs,d=1000;x6=ffffffffffff",
+			       h[0], h[1], h[2], h[3], h[4], mxt_spi_model_crc8(h, 5), v);
+}
+
+/*
+ * Fast pacing, spidev: a host's sleep is time for the chip too (issue 27,
+ * item 13).  One message sends BACKUPNV, then RESET (which waits for the
+ * backup: two chip operations in a row); then 200 ms of wall time, then
+ * one info-block read: the chip has backed up, reset and booted, as in
+ * real time.  When only the next chip event ran before each message, the
+ * read met a chip in reset (all 0xFF).
+ */
+static void test_mxt_spi_host_sleep_lets_the_chip_finish(void **state)
+{
+	struct emub *eb = tu_board_text("[board]\nname = mxt-spi\ncompatible = t,spi\n"
+					"[spi 1]\nmax_speed_hz = 20000000\n"
+					"[spi-chip ts]\nbus = 1\nchip_select = 0\n"
+					"model = mxt1664s\ndriver = spidev\nspi_mode = 3\n"
+					"max_speed_hz = 8000000\n");
+	struct emub_spi_stats st;
+	guint16 t6 = 0;
+	char *backup, *reset, *both, *out;
+
+	(void)state;
+	emub_lock(eb);
+	assert_true(mxt_model_object(emub_spi_mxt(eb, "ts")->m, 6, &t6, NULL));
+	emub_unlock(eb);
+	backup = mxt_spi_write1((guint16)(t6 + 1), 0x55);
+	reset = mxt_spi_write1(t6, 0x01);
+	both = g_strdup_printf("msg:%s,cs;%s", backup, reset);
+	{
+		const char *const cmds[] = { "open:/dev/spidev1.0",
+					     "mode:3",
+					     both,
+					     "sleep:200",
+					     "msg:t6=0200000700ed,cs,d=1000;x13=" FF13,
+					     NULL };
+
+		out = run(eb, cmds);
+	}
+	assert_contains(out, "sleep:200 -> OK\nmsg:t6=0200000700ed,cs,d=1000;x13=" FF13
+			     " -> OK =19 82 00 00 07 00 26 a2 06\n");
+	emub_lock(eb);
+	assert_int_equal(mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->backups, 1);
+	emub_unlock(eb);
+	assert_int_equal(emub_spi_stats(eb, 1, &st), 0);
+	assert_true(st.idle_run_ns > 0);
+	g_free(out);
+	g_free(backup);
+	g_free(reset);
+	g_free(both);
+	emub_free(eb);
+}
+
 static unsigned mxt_spi_bl_frames(struct emub *eb)
 {
 	return mxt_model_stats(emub_spi_mxt(eb, "ts")->m)->frames_passed;
@@ -954,6 +1017,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unbound_spidev_file_is_shut_down),
 		cmocka_unit_test(test_board_errors),
 		cmocka_unit_test(test_mxt_spi_framing_against_the_model),
+		cmocka_unit_test(test_mxt_spi_host_sleep_lets_the_chip_finish),
 		cmocka_unit_test(test_mchp_update_fw),
 		cmocka_unit_test(test_spidev_node_answers_when_it_first_shows),
 		cmocka_unit_test(test_spidev_node_answers_until_it_goes),

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "emub-eeprom.h"
+#include "emub-mxt.h"
 #include "eeprom_model.h"
 #include "emub-testutil.h"
 #include "mxt_model.h"
@@ -90,6 +91,69 @@ static void test_i2ctransfer_reads_info_block_in_app_mode(void **state)
 	assert_int_equal(emub_unbind(eb, "touchscreen"), 0);
 	assert_int_equal(tu_sh(eb, &out, "i2ctransfer -y 1 w2@0x4a 0x00 0x00 r7"), 0);
 	assert_string_equal(out, "0x81 0x01 0x10 0xaa 0x13 0x0b 0x0c\n");
+	g_free(out);
+	emub_free(eb);
+}
+
+/*
+ * The red team's script (issue 27, item 12) with i2c-tools, as they ran it:
+ * two bytes into T38 (user data, 0x00e5 on the mXT224E), BACKUPNV (T6 + 1
+ * = 0x55), RESET (T6 + 0 = 1, which waits for the backup), then T38 read
+ * back once the chip answers again (a bounded retry: each attempt in fast
+ * pacing moves the chip on to its next event).  T38 is configuration: it
+ * reads back 0x50 0x51, not 0x00 0x00.
+ */
+static void test_i2ctransfer_t38_survives_backupnv_and_reset(void **state)
+{
+	struct emub *eb = tu_board_file("app.board", false);
+	em_u16 t38 = 0, t6 = 0;
+	char *out;
+
+	(void)state;
+	emub_lock(eb);
+	assert_true(mxt_model_object(emub_chip_mxt(eb, "touchscreen"), 38, &t38, NULL));
+	assert_true(mxt_model_object(emub_chip_mxt(eb, "touchscreen"), 6, &t6, NULL));
+	emub_unlock(eb);
+	assert_int_equal(t38, 0xe5);
+	assert_int_equal(t6, 0xdf);
+	assert_int_equal(
+		tu_sh(eb, &out,
+		      "i2ctransfer -f -y 1 w4@0x4a 0xe5 0x00 0x50 0x51 && "
+		      "i2ctransfer -f -y 1 w3@0x4a 0xe0 0x00 0x55 && "
+		      "i2ctransfer -f -y 1 w3@0x4a 0xdf 0x00 0x01 && "
+		      "for i in 1 2 3 4 5 6 7 8; do "
+		      "i2ctransfer -f -y 1 w2@0x4a 0xe5 0x00 r2 2>/dev/null && exit 0; "
+		      "done; exit 1"),
+		0);
+	assert_string_equal(out, "0x50 0x51\n");
+	g_free(out);
+	emub_lock(eb);
+	assert_int_equal(mxt_model_stats(emub_chip_mxt(eb, "touchscreen"))->backups, 1);
+	emub_unlock(eb);
+	emub_free(eb);
+}
+
+/* The same script against fault.drop_object = 38: the writes are taken
+ * and T38 reads 00 00, as the model did before (the fault's outcome). */
+static void test_i2ctransfer_t38_dropped_by_the_fault(void **state)
+{
+	struct emub *eb = tu_board_text(
+		"[board]\nname = drop\ncompatible = t,drop\n[adapter 1]\n"
+		"[chip touchscreen]\nadapter = 1\naddress = 0x4a\nmodel = mxt224e\n"
+		"compatible = atmel,maxtouch\npower = always-on\nfault.drop_object = 38\n");
+	char *out;
+
+	(void)state;
+	assert_int_equal(
+		tu_sh(eb, &out,
+		      "i2ctransfer -f -y 1 w4@0x4a 0xe5 0x00 0x50 0x51 && "
+		      "i2ctransfer -f -y 1 w3@0x4a 0xe0 0x00 0x55 && "
+		      "i2ctransfer -f -y 1 w3@0x4a 0xdf 0x00 0x01 && "
+		      "for i in 1 2 3 4 5 6 7 8; do "
+		      "i2ctransfer -f -y 1 w2@0x4a 0xe5 0x00 r2 2>/dev/null && exit 0; "
+		      "done; exit 1"),
+		0);
+	assert_string_equal(out, "0x00 0x00\n");
 	g_free(out);
 	emub_free(eb);
 }
@@ -277,6 +341,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(
 			test_i2cdetect_finds_nothing_when_driver_switched_supply_is_off),
 		cmocka_unit_test(test_i2ctransfer_reads_info_block_in_app_mode),
+		cmocka_unit_test(test_i2ctransfer_t38_survives_backupnv_and_reset),
+		cmocka_unit_test(test_i2ctransfer_t38_dropped_by_the_fault),
 		cmocka_unit_test(test_i2ctransfer_in_bootloader_mode),
 		cmocka_unit_test(test_mxt1664s_bootloader_at_alternate_address),
 		cmocka_unit_test(test_eeprom_i2cset_i2cget_roundtrip),

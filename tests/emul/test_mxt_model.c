@@ -324,6 +324,155 @@ static void test_t38_user_data_is_outside_the_config_crc(void **state)
 }
 
 /*
+ * T38 is configuration too: written, backed up and read back after a reset
+ * (issue 27, item 12: the red team's `w4@0x4a 0xe5 0x00 0x50 0x51`, BACKUPNV,
+ * RESET, read gave 00 00).  The object's whole span, on both presets.
+ */
+static void check_t38_survives_backup_and_reset(const char *preset)
+{
+	struct rig *r = rig_new(preset, NULL);
+	uint16_t t38_size, t38 = object_addr(r, 38, &t38_size);
+	uint8_t user[64], back[64];
+	uint16_t i;
+
+	assert_true(t38_size <= sizeof(user));
+	for (i = 0; i < t38_size; i++)
+		user[i] = (uint8_t)(0x50 + i);
+	drain(r);
+	assert_int_equal(reg_write(r, t38, user, t38_size), 1);
+	assert_int_equal(reg_read(r, t38, back, t38_size), 2);
+	assert_memory_equal(back, user, t38_size); /* in RAM at once */
+	t6_cmd(r, 1, 0x55);
+	advance_ms(r, 100);
+	assert_int_equal(mxt_model_stats(&r->chip)->backups, 1);
+	t6_cmd(r, 0, 0x01);
+	advance_ms(r, 200);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	memset(back, 0, sizeof(back));
+	assert_int_equal(reg_read(r, t38, back, t38_size), 2);
+	assert_memory_equal(back, user, t38_size);
+	free(r);
+}
+
+static void test_t38_user_data_survives_backup_and_reset(void **state)
+{
+	(void)state;
+	check_t38_survives_backup_and_reset("mxt224e");
+	check_t38_survives_backup_and_reset("mxt1664s");
+}
+
+/* Without a backup T38 is lost at a reset, like any configuration. */
+static void test_t38_without_backup_is_lost_on_reset(void **state)
+{
+	struct rig *r = rig_new("mxt224e", NULL);
+	uint16_t t38 = object_addr(r, 38, NULL);
+	uint8_t user[2] = { 0x50, 0x51 }, back[2];
+
+	(void)state;
+	assert_int_equal(reg_write(r, t38, user, 2), 1);
+	t6_cmd(r, 0, 0x01);
+	advance_ms(r, 200);
+	assert_int_equal(reg_read(r, t38, back, 2), 2);
+	assert_int_equal(back[0], 0);
+	assert_int_equal(back[1], 0);
+	free(r);
+}
+
+static void drop_t38(struct mxt_model_cfg *c)
+{
+	c->faults.drop_object = 38;
+}
+
+/* The fault: writes to one object are acknowledged and dropped; the
+ * objects around it still take theirs. */
+static void test_fault_drop_object_acks_and_drops_its_writes(void **state)
+{
+	struct rig *r = rig_new("mxt224e", drop_t38);
+	uint16_t t38_size, t38 = object_addr(r, 38, &t38_size);
+	uint16_t t7 = object_addr(r, 7, NULL);
+	uint8_t buf[16] = { 0 }, back[16];
+	uint16_t n = (uint16_t)(t38_size + 2), i;
+
+	(void)state;
+	assert_int_equal(t38 + t38_size, t7); /* one write across both */
+	for (i = 0; i < n; i++)
+		buf[i] = (uint8_t)(0x60 + i);
+	assert_int_equal(reg_write(r, t38, buf, n), 1);
+	assert_int_equal(reg_read(r, t38, back, n), 2);
+	for (i = 0; i < t38_size; i++)
+		assert_int_equal(back[i], 0);
+	assert_memory_equal(back + t38_size, buf + t38_size, 2);
+	free(r);
+}
+
+/*
+ * RESTORENV (0x33 to T6's BACKUPNV field, mxt-app's RESTORENV_COMMAND, sent
+ * before it reads a configuration to save it): the configuration in NVM
+ * replaces RAM's, T38 included, and the T6 message reports NVM's CRC.
+ */
+static void test_restorenv_brings_back_the_nvm_config(void **state)
+{
+	struct rig *r = rig_new("mxt224e", NULL);
+	uint16_t t7 = object_addr(r, 7, NULL), t38 = object_addr(r, 38, NULL);
+	uint8_t saved[4] = { 32, 16, 50, 0 }, other[4] = { 1, 2, 3, 4 }, user[2] = { 7, 8 };
+	uint8_t back[4], msg[9];
+	uint32_t nvm_crc;
+
+	(void)state;
+	drain(r);
+	assert_int_equal(reg_write(r, t7, saved, 4), 1);
+	assert_int_equal(reg_write(r, t38, user, 2), 1);
+	t6_cmd(r, 1, 0x55);
+	advance_ms(r, 100);
+	drain(r);
+	nvm_crc = mxt_model_nvm_config_crc(&r->chip);
+	/* RAM changes, not backed up */
+	assert_int_equal(reg_write(r, t7, other, 4), 1);
+	assert_int_equal(reg_write(r, t38, other, 2), 1);
+	assert_int_not_equal(mxt_model_config_crc(&r->chip), nvm_crc);
+	t6_cmd(r, 1, 0x33);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP); /* no reset */
+	assert_int_equal(reg_read(r, t7, back, 4), 2);
+	assert_memory_equal(back, saved, 4);
+	assert_int_equal(reg_read(r, t38, back, 2), 2);
+	assert_memory_equal(back, user, 2);
+	assert_int_equal(mxt_model_config_crc(&r->chip), nvm_crc);
+	assert_int_equal(read_one_message(r, msg), 1);
+	assert_int_equal(msg[0], 1); /* T6 */
+	assert_int_equal(msg[2] | msg[3] << 8 | (uint32_t)msg[4] << 16, nvm_crc);
+	assert_int_equal(mxt_model_stats(&r->chip)->restores, 1);
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 0);
+	/* 0x44, the same without stopping T70 (the model has none) */
+	assert_int_equal(reg_write(r, t7, other, 4), 1);
+	t6_cmd(r, 1, 0x44);
+	assert_int_equal(reg_read(r, t7, back, 4), 2);
+	assert_memory_equal(back, saved, 4);
+	free(r);
+}
+
+/* A restore written while a backup runs comes after it: the commands run
+ * in order, so it brings back what the backup just stored. */
+static void test_restorenv_during_a_backup_waits_for_it(void **state)
+{
+	struct rig *r = rig_new("mxt224e", NULL);
+	uint16_t t7 = object_addr(r, 7, NULL);
+	uint8_t v[4] = { 9, 8, 7, 6 }, back[4];
+
+	(void)state;
+	drain(r);
+	assert_int_equal(reg_write(r, t7, v, 4), 1);
+	t6_cmd(r, 1, 0x55);
+	t6_cmd(r, 1, 0x33);
+	assert_int_equal(mxt_model_stats(&r->chip)->restores, 0);
+	advance_ms(r, 100);
+	assert_int_equal(mxt_model_stats(&r->chip)->backups, 1);
+	assert_int_equal(mxt_model_stats(&r->chip)->restores, 1);
+	assert_int_equal(reg_read(r, t7, back, 4), 2);
+	assert_memory_equal(back, v, 4);
+	free(r);
+}
+
+/*
  * BACKUPNV then RESET 1 ms later: the chip finishes the backup, then resets
  * (commands run in order), so the config survives and the reported CRC is
  * the backed-up one (issue 15, item 17).
@@ -1118,6 +1267,11 @@ int main(void)
 		cmocka_unit_test(test_config_is_lost_on_reset_without_backup),
 		cmocka_unit_test(test_backup_keeps_config_and_reports_crc),
 		cmocka_unit_test(test_t38_user_data_is_outside_the_config_crc),
+		cmocka_unit_test(test_t38_user_data_survives_backup_and_reset),
+		cmocka_unit_test(test_t38_without_backup_is_lost_on_reset),
+		cmocka_unit_test(test_fault_drop_object_acks_and_drops_its_writes),
+		cmocka_unit_test(test_restorenv_brings_back_the_nvm_config),
+		cmocka_unit_test(test_restorenv_during_a_backup_waits_for_it),
 		cmocka_unit_test(test_reset_right_after_backup_waits_for_the_backup),
 		cmocka_unit_test(test_reset_line_during_backup_drops_the_queued_reset),
 		cmocka_unit_test(test_last_verdict_is_held_until_read),

@@ -151,11 +151,21 @@ fail:
 	return r;
 }
 
-/* Objects a configuration file may list but that are not configuration:
- * messages, commands, message count, debug.  Never written. */
-static bool volatile_object(uint16_t type)
+bool mxt_volatile_object(uint16_t type)
 {
-	return type == MXT_T5 || type == MXT_T6 || type == MXT_T37 || type == MXT_T44;
+	switch (type) {
+	case MXT_T3:
+	case MXT_T4:
+	case MXT_T5:
+	case MXT_T6:
+	case MXT_T37:
+	case MXT_T44:
+	case MXT_T53:
+	case MXT_T160:
+		return true;
+	default:
+		return false;
+	}
 }
 
 int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info, bool force,
@@ -188,7 +198,7 @@ int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info, bool f
 		const struct mxt_object *ob = mxt_info_object(info, (uint8_t)o->type);
 		uint32_t at;
 
-		if (volatile_object(o->type))
+		if (mxt_volatile_object(o->type))
 			continue;
 		if (!ob) {
 			free(m);

@@ -880,9 +880,52 @@ static int wait_app(struct tf_ctx *c, int timeout_ms, struct tf_err *err)
 	}
 }
 
-static bool volatile_type(uint8_t t)
+/* An object write_config writes: configuration within the image. */
+static bool written_object(const struct mxt_cfg_blob *b, const struct mxt_object *o)
 {
-	return t == MXT_T5 || t == MXT_T6 || t == MXT_T37 || t == MXT_T44;
+	return !mxt_volatile_object(o->type) && o->start >= b->start &&
+	       (size_t)(o->start - b->start) + (size_t)o->size * o->instances <= b->len;
+}
+
+/*
+ * After the backup and the reset, every object written is read back and
+ * compared with what was written: the config CRC covers T71 (or T7) to the
+ * end only, so a chip that did not keep T38 (user data, before T7) -- or
+ * any object, should two configurations share a CRC -- still reports the
+ * CRC the file promised.  The first difference names the object.
+ */
+static int verify_written(struct tf_ctx *c, const struct mxt_cfg_blob *b, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	unsigned i;
+	int r;
+
+	for (i = 0; i < p->info.num_objects; i++) {
+		const struct mxt_object *o = &p->info.obj[i];
+		size_t span = (size_t)o->size * o->instances, k;
+		const uint8_t *want = b->image + (o->start - b->start);
+		_cleanup_free_ uint8_t *got = NULL;
+
+		if (!written_object(b, o) || !span)
+			continue;
+		got = malloc(span);
+		if (!got)
+			return tf_err_set(err, ENOMEM, "out of memory");
+		r = reg_read(c, p->app, o->start, got, span);
+		if (r < 0)
+			return tf_err_set(err, -r, "reading T%u back: %s", o->type,
+					  errstr(c, r));
+		for (k = 0; k < span && got[k] == want[k]; k++)
+			;
+		if (k < span)
+			return tf_err_reject(
+				err, EIO,
+				"after backup and reset T%u instance %zu byte %zu "
+				"reads 0x%02X, 0x%02X was written: the chip did not "
+				"keep T%u",
+				o->type, k / o->size, k % o->size, got[k], want[k], o->type);
+	}
+	return 0;
 }
 
 static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
@@ -903,7 +946,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 		const struct mxt_object *o = &p->info.obj[i];
 		size_t span = (size_t)o->size * o->instances;
 
-		if (volatile_type(o->type) || o->start < b->start)
+		if (!written_object(b, o))
 			continue;
 		r = reg_write(c, p->app, o->start, b->image + (o->start - b->start), span);
 		if (r < 0)
@@ -938,7 +981,7 @@ static int mxt_write_config(struct tf_ctx *c, void *cfg, struct tf_err *err)
 				     "after backup and reset the chip's config CRC is "
 				     "0x%06X, expected 0x%06X",
 				     crc, b->crc);
-	return 0;
+	return verify_written(c, b, err);
 }
 
 /* atmel_mxt_ts requests fixed names: MXT_FW_NAME and MXT_CFG_NAME. */
@@ -1280,7 +1323,7 @@ static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct
 	for (k = 0; k < i->num_objects; k++) {
 		const struct mxt_object *o = &i->obj[k];
 
-		if (volatile_type(o->type) || o->start < i->cfg_start || !o->size)
+		if (mxt_volatile_object(o->type) || o->start < i->cfg_start || !o->size)
 			continue;
 		for (inst = 0; inst < o->instances; inst++) {
 			size_t at = (size_t)(o->start - i->cfg_start) + (size_t)o->size * inst;

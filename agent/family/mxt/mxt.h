@@ -20,12 +20,16 @@
 #define MXT_INFO_CRC_SIZE 3
 #define MXT_MAX_OBJECTS 255
 
-/* Object types touchfw cares about (atmel_mxt_ts.c). */
+/* Object types touchfw cares about (atmel_mxt_ts.c, mxt-app). */
+#define MXT_T3 3
+#define MXT_T4 4
 #define MXT_T5 5
 #define MXT_T6 6
 #define MXT_T7 7
 #define MXT_T37 37
 #define MXT_T44 44
+#define MXT_T53 53
+#define MXT_T160 160
 #define MXT_T144 144 /* over spi: write data carries a CRC8 (mchp_spi_ts) */
 #define MXT_T71 71
 
@@ -128,14 +132,23 @@ void mxt_cfg_free(struct mxt_cfg *cfg);
  * kernel's mxt_prepare_cfg_mem).  Stricter than the kernel: family and
  * variant must match, and so must the info-block CRC unless @force; objects
  * the chip lacks, oversize objects or bad instances are errors; the file's
- * config CRC, when not zero, must match the contents.  T5, T6, T37 and T44
- * entries are skipped (not configuration; a non-zero T6 byte would be a
- * command).  *@mem covers [*@start, *@start + *@len); *@crc is the CRC24
+ * config CRC, when not zero, must match the contents.  Entries for
+ * volatile objects are skipped (not configuration; a non-zero T6 byte would
+ * be a command).  *@mem covers [*@start, *@start + *@len); *@crc is the CRC24
  * from info->crc_start (T71 or T7) to the end, as the chip reports it.
  */
 int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info, bool force,
 		  uint8_t **mem, uint16_t *start, uint16_t *len, uint32_t *crc,
 		  struct tf_err *err);
+
+/*
+ * Objects that are not configuration -- debug (T3, T4, T37, T53), messages
+ * (T5), commands (T6), message count (T44), T160 -- as mxt-app's
+ * mxt_object_is_volatile lists them: never written from a configuration,
+ * never saved into one.  Everything else is configuration, T38 user data
+ * included (backed up to NVM, though outside the config CRC).
+ */
+bool mxt_volatile_object(uint16_t type);
 
 /* ------------------------------------------------------------ family */
 

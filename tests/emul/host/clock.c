@@ -13,6 +13,10 @@
  *            An adapter's host_delay_us lets that much model time pass
  *            before each user-space transfer: a host program that is
  *            descheduled between transfers, as on a loaded machine.
+ *            Wall time a host lets pass between transfers is time for
+ *            the chips too: the events due within it run before the
+ *            host's next transfer (a tool that sleeps 1 s after a flash
+ *            finds the chip booted, as on real hardware).
  *  realtime  model time is wall time since start.  A transaction completes
  *            for its caller only when its modelled wire time has passed,
  *            device operations take their modelled time, and a pacing
@@ -189,6 +193,7 @@ void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t)
 {
 	struct em_bus *bus = &ad->bus;
 	struct emub *eb = ad->eb;
+	guint64 was = bus->now_ns;
 
 	for (int guard = 0; guard < 100000; guard++) {
 		guint64 ne = em_bus_next_event(bus);
@@ -210,6 +215,55 @@ void emub_bus_advance_locked(struct emub_adapter *ad, guint64 t)
 	}
 	if (bus->now_ns > eb->now_ns)
 		eb->now_ns = bus->now_ns;
+	if (bus->now_ns > was && !eb->realtime)
+		ad->wall_mark_ns = mono_ns();
+}
+
+/*
+ * Fast pacing, before a user-space transfer: the wall time from the bus's
+ * clock last moving to this request's arrival, less EMUB_IDLE_SLACK_NS
+ * (the emulator's and the machine's own latency), is time the host let
+ * pass, and the chip events due within it run, one by one, as they would
+ * have in real time.  The clock
+ * stops at the last of them, not at the end of the idle stretch: with
+ * nothing left pending the rest changes nothing a host can see (so model
+ * time stays what the transfers and the chips' own times make it), and
+ * what is still pending is skipped to next anyway.  A host that polls
+ * sooner than the chip's next event sees every state in turn, as before.
+ */
+static void run_idle_time_locked(struct emub_adapter *ad)
+{
+	struct em_bus *bus = &ad->bus;
+	guint64 from = bus->now_ns, now = emub_serve_arrival_ns(), until;
+
+	if (!now)
+		now = mono_ns();
+	if (!ad->wall_mark_ns || now <= ad->wall_mark_ns + EMUB_IDLE_SLACK_NS)
+		return;
+	until = from + (now - ad->wall_mark_ns - EMUB_IDLE_SLACK_NS);
+	for (int guard = 0; guard < 100000; guard++) {
+		guint64 ne = em_bus_next_event(bus);
+
+		if (ne == EM_NEVER || ne > until)
+			break;
+		emub_bus_advance_locked(ad, ne > bus->now_ns ? ne : bus->now_ns);
+		if (em_bus_next_event(bus) <= ne)
+			break; /* a chip that does not retire its event */
+	}
+	ad->idle_run_ns += bus->now_ns - from;
+}
+
+uint64_t emub_idle_run_ns(struct emub *eb, int nr)
+{
+	struct emub_adapter *ad = emub_find_adapter(eb, nr);
+	guint64 t;
+
+	if (!ad)
+		return 0;
+	g_mutex_lock(&eb->lock);
+	t = ad->idle_run_ns;
+	g_mutex_unlock(&eb->lock);
+	return t;
 }
 
 /*
@@ -281,6 +335,8 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 	} else {
 		guint64 ne;
 
+		if (!driver)
+			run_idle_time_locked(ad);
 		emub_bus_advance_locked(ad, eb->now_ns);
 		if (!driver && ad->desc.host_delay_us)
 			emub_bus_advance_locked(ad,
@@ -319,6 +375,8 @@ int emub_transfer_locked(struct emub_adapter *ad, struct em_msg *msgs, int n, bo
 	emub_activity_note_locked(eb, !driver);
 	if (bus->now_ns > eb->xfer_until)
 		eb->xfer_until = bus->now_ns;
+	if (!eb->realtime)
+		ad->wall_mark_ns = mono_ns(); /* the host's idle time starts now */
 	emub_pacer_kick_locked(eb);
 	return r;
 }

@@ -102,9 +102,11 @@ struct emub_adapter {
 	struct em_bus bus;
 	struct em_bus_counters drv; /* the emulated drivers' share of bus.count */
 	guint64 skipped_ns;	    /* fast pacing: model time skipped */
-	int retries, timeout_ms;    /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
-	char *devpath;		    /* /devices/platform/emuboard-i2c.N/i2c-N */
-	char *devnode;		    /* /dev/i2c-N */
+	guint64 idle_run_ns;	 /* fast pacing: model time run for a host's idle wall time */
+	guint64 wall_mark_ns;	 /* fast pacing: wall time (monotonic) the clock last moved */
+	int retries, timeout_ms; /* I2C_RETRIES, I2C_TIMEOUT: adapter-wide */
+	char *devpath;		 /* /devices/platform/emuboard-i2c.N/i2c-N */
+	char *devnode;		 /* /dev/i2c-N */
 	UMockdevIoctlBase *ioctl;
 };
 
@@ -446,6 +448,20 @@ void emub_input_teardown(struct emub *eb);
 void emub_serve_connect(struct emub *eb, UMockdevIoctlBase *base, const char *signal,
 			GCallback fn, gpointer user);
 int emub_serve_start(struct emub *eb);
+/*
+ * When the request the calling thread serves reached the board
+ * (CLOCK_MONOTONIC ns), before its arguments were fetched from the caller
+ * (umockdev's round trips); 0 outside a served request.  Fast pacing
+ * measures a host's idle time up to here, not up to the emulator's own
+ * work (clock.c).
+ */
+guint64 emub_serve_arrival_ns(void);
+/*
+ * Fast pacing: this much of a host's idle gap is taken for the emulator's
+ * and a busy machine's own latency (socket hops, scheduling), not for time
+ * the host let pass; only the rest runs chip events (clock.c, spibus.c).
+ */
+#define EMUB_IDLE_SLACK_NS (20 * G_GUINT64_CONSTANT(1000000))
 void emub_serve_stop(struct emub *eb);
 
 /* i2cdev.c */

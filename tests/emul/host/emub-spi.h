@@ -61,6 +61,7 @@ struct emub_spi_ctlr {
 	guint64 now_ns;	       /* model time the controller's chips have seen */
 	guint64 covered_until; /* stats.active_ns counted up to here */
 	GArray *unseen;	       /* struct emub_spi_gap per idle message (emub_spi_idle_unseen) */
+	guint64 wall_mark_ns;  /* fast pacing: wall time (monotonic) now_ns last moved */
 	struct emub_spi_stats stats;
 };
 
@@ -173,5 +174,10 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns, guint32 rx);
 /* Its completion is due now: the emulator's handling after its wire. */
 void emub_spi_user_done(struct emub_spi_dev *d);
+
+/* Fast pacing, before a user-space (spidev) message: the chip events due
+ * within the wall time the host let pass since the controller's clock last
+ * moved run first (as clock.c does for i2c-dev transfers). */
+void emub_spi_run_idle_time_locked(struct emub_spi_dev *d);
 
 #endif /* EMUB_SPI_H */

@@ -45,6 +45,8 @@ struct emub_spi_stats {
 	uint64_t idle_messages;
 	uint64_t idle_ns;
 	uint64_t service_ns;
+	uint64_t idle_run_ns; /* fast pacing: model time run for a host's idle wall
+			       * time before its spidev message (README "Pacing") */
 };
 
 /* A gap in which a spidev message found the board waiting. */

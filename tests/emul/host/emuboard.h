@@ -224,6 +224,10 @@ int emub_adapter_counters(struct emub *eb, int nr, struct emub_bus_counters *use
 /* Model time now, and the model time fast pacing skipped on adapter @nr. */
 uint64_t emub_model_time_ns(struct emub *eb);
 uint64_t emub_skipped_ns(struct emub *eb, int nr);
+/* Fast pacing: model time adapter @nr ran through because a host let that
+ * much wall time pass before its next transfer (the chip events due
+ * within it happened; see README "Pacing"). */
+uint64_t emub_idle_run_ns(struct emub *eb, int nr);
 /* Realtime: model time during which nothing modelled was pending -- no
  * transfer on a wire, no chip operation, no emulated-driver job -- so the
  * board waited for user space (what user space and the emulator cost);

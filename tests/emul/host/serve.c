@@ -40,7 +40,16 @@ struct serve_job {
 	struct serve_hook *hook;
 	UMockdevIoctlBase *base;
 	UMockdevIoctlClient *client;
+	guint64 arrival_ns; /* CLOCK_MONOTONIC when umockdev handed it over */
 };
+
+/* The request the calling pool thread runs: when it arrived (0: none). */
+static __thread guint64 job_arrival_ns;
+
+guint64 emub_serve_arrival_ns(void)
+{
+	return job_arrival_ns;
+}
 
 typedef gboolean (*serve_fn)(UMockdevIoctlBase *, UMockdevIoctlClient *, gpointer);
 
@@ -49,7 +58,9 @@ static void run_job(gpointer data, gpointer unused)
 	struct serve_job *j = data;
 
 	(void)unused;
+	job_arrival_ns = j->arrival_ns;
 	((serve_fn)j->hook->fn)(j->base, j->client, j->hook->user);
+	job_arrival_ns = 0;
 	g_object_unref(j->client);
 	g_object_unref(j->base);
 	g_free(j);
@@ -66,6 +77,7 @@ static gboolean trampoline(UMockdevIoctlBase *base, UMockdevIoctlClient *client,
 		struct serve_job *j = g_new0(struct serve_job, 1);
 
 		j->hook = h;
+		j->arrival_ns = (guint64)g_get_monotonic_time() * 1000;
 		j->base = g_object_ref(base);
 		j->client = g_object_ref(client);
 		queued = g_thread_pool_push(eb->serve_pool, j, NULL);

@@ -1300,6 +1300,44 @@ static void clock_bytes(struct emub_spi_dev *d, struct emub_spi_xfer *x, guint32
 	g_free(miso);
 }
 
+static guint64 wall_ns(void)
+{
+	return (guint64)g_get_monotonic_time() * 1000;
+}
+
+void emub_spi_run_idle_time_locked(struct emub_spi_dev *d)
+{
+	struct emub *eb = d->eb;
+	struct emub_spi_ctlr *c = d->ctlr;
+	guint64 now = emub_serve_arrival_ns(), from, t, until;
+
+	if (!now)
+		now = wall_ns();
+	if (eb->realtime || !c->wall_mark_ns || now <= c->wall_mark_ns + EMUB_IDLE_SLACK_NS ||
+	    !d->ops || !d->ops->next_event)
+		return;
+	from = t = c->now_ns > eb->now_ns ? c->now_ns : eb->now_ns;
+	until = from + (now - c->wall_mark_ns - EMUB_IDLE_SLACK_NS);
+	for (int guard = 0; guard < 100000; guard++) {
+		guint64 ne = d->ops->next_event(d->model);
+
+		if (ne == EM_NEVER || ne > until)
+			break;
+		if (ne > t)
+			t = ne;
+		advance_chip(d, t);
+		if (d->ops->next_event(d->model) <= ne)
+			break; /* a chip that does not retire its event */
+	}
+	/* the clock stops at the last event run: see clock.c */
+	if (t > from) {
+		c->stats.idle_run_ns += t - from;
+		c->now_ns = t;
+		if (t > eb->now_ns)
+			eb->now_ns = t;
+	}
+}
+
 /*
  * __spi_validate(), then spi_transfer_one_message().  Called with
  * eb->lock held; the model time the message takes is added to the board's
@@ -1393,6 +1431,8 @@ int emub_spi_message_locked(struct emub_spi_dev *d, struct emub_spi_xfer *x, uns
 	c->stats.wire_ns += t - start;
 	cover(c, start, t);
 	c->now_ns = t;
+	if (!eb->realtime)
+		c->wall_mark_ns = wall_ns(); /* the host's idle time starts now */
 	if (t > eb->now_ns)
 		eb->now_ns = t;
 	d->end_ns = t;
@@ -1490,6 +1530,8 @@ void emub_spi_driver_msleep(struct emub_spi_dev *d, unsigned int ms)
 	}
 	until = from + (guint64)ms * 1000000ULL;
 	d->ctlr->now_ns = until;
+	if (!eb->realtime)
+		d->ctlr->wall_mark_ns = wall_ns();
 	d->ctlr->stats.driver_ns += (guint64)ms * 1000000ULL;
 	cover(d->ctlr, from, until);
 	if (until > eb->now_ns)

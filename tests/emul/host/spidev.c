@@ -243,6 +243,7 @@ static int ioc_message(struct emub_spi_dev *d, gulong req, UMockdevIoctlData *ar
 		guint64 end;
 
 		g_mutex_lock(&d->eb->lock);
+		emub_spi_run_idle_time_locked(d);
 		r = emub_spi_message_locked(d, k, n);
 		emub_spi_user_message_locked(d, entry_ns, r ? 0 : rx_bytes);
 		*ran = true;
@@ -401,6 +402,7 @@ static gboolean on_rw(struct emub_spi_dev *d, UMockdevIoctlClient *client, bool 
 			x.tx = arg->data;
 		else
 			x.rx = g_malloc0(count ? count : 1);
+		emub_spi_run_idle_time_locked(d);
 		r = emub_spi_message_locked(d, &x, 1);
 		emub_spi_user_message_locked(d, entry_ns, !r && !write ? x.len : 0);
 		ran = true;

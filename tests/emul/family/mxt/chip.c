@@ -65,6 +65,8 @@ static int parse_common(struct mxt_board_common *b, const char *k, const char *s
 		return emub_key_u32(p, k, s, 0xffffff, &b->power_loss_after);
 	if (!strcmp(k, "fault.crc_fail_always"))
 		return emub_key_bool(p, k, s, &b->crc_fail_always);
+	if (!strcmp(k, "fault.drop_object"))
+		return emub_key_u32(p, k, s, 255, &b->drop_object);
 	return 1;
 }
 
@@ -83,6 +85,7 @@ static bool preset(const char *model, const struct mxt_board_common *b,
 	cfg->faults.crc_fail_frame = b->crc_fail_frame;
 	cfg->faults.power_loss_after = b->power_loss_after;
 	cfg->faults.crc_fail_always = b->crc_fail_always;
+	cfg->faults.drop_object = (em_u8)b->drop_object;
 	return true;
 }
 
@@ -98,6 +101,7 @@ static const char *const i2c_keys[] = {
 	"fault.stuck_in_bootloader",
 	"fault.power_loss_after",
 	"fault.corrupt_info_crc",
+	"fault.drop_object",
 	NULL,
 };
 
@@ -150,12 +154,13 @@ static void i2c_stats_json(struct emub_chip *c, FILE *f)
 		"{\"frames_passed\": %u, \"frames_failed\": %u, "
 		"\"images_completed\": %u, \"resets\": %u, "
 		"\"hw_resets\": %u, "
-		"\"bootloader_entries\": %u, \"backups\": %u, "
+		"\"bootloader_entries\": %u, \"backups\": %u, \"restores\": %u, "
 		"\"power_losses\": %u, \"config_writes\": %u}",
 		(int)mxt_model_mode(m), mxt_model_fw_version(m) >> 4,
 		mxt_model_fw_version(m) & 15, mxt_model_fw_build(m), s->frames_passed,
 		s->frames_failed, s->images_completed, s->resets, s->hw_resets,
-		s->bootloader_entries, s->backups, s->power_losses, s->config_writes);
+		s->bootloader_entries, s->backups, s->restores, s->power_losses,
+		s->config_writes);
 }
 
 static const struct emub_chip_model mxt_i2c = {
@@ -177,6 +182,7 @@ static const char *const spi_keys[] = {
 	"fault.crc_fail_frame",
 	"fault.power_loss_after",
 	"fault.crc_fail_always",
+	"fault.drop_object",
 	"t144",
 	NULL,
 };

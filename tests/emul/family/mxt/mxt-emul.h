@@ -24,6 +24,7 @@ struct mxt_board_common {
 	guint8 fw_version, fw_build;
 	guint32 crc_fail_frame, power_loss_after;
 	bool crc_fail_always; /* the bootloader fails every frame's check */
+	guint32 drop_object;  /* writes to this object type are dropped */
 };
 
 /* desc->fam of a maXTouch [chip NAME] */

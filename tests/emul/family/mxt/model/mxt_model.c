@@ -27,14 +27,18 @@
  */
 #define BL_CHG_GAP_NS (50 * EM_NSEC_PER_USEC)
 
-/* Object types the model knows by number (atmel_mxt_ts.c). */
+/* Object types the model knows by number (atmel_mxt_ts.c, mxt-app). */
+#define T3 3
+#define T4 4
 #define T5 5
 #define T6 6
 #define T7 7
 #define T37 37
 #define T38 38
 #define T44 44
+#define T53 53
 #define T71 71
+#define T160 160
 
 /* T6 command offsets and values. */
 #define T6_RESET 0
@@ -43,6 +47,15 @@
 #define T6_REPORTALL 3
 #define T6_BOOT_VALUE 0xa5
 #define T6_BACKUP_VALUE 0x55
+/*
+ * Values of the BACKUPNV field besides 0x55 (mxt-app's libmaxtouch.h:
+ * RESTORENV_COMMAND 0x33 "Stop T70 and restore NVRAM settings",
+ * RESTORENV_NS_COMMAND 0x44 the same without stopping T70).  mxt-app
+ * sends 0x33 before it reads a chip's configuration to save it, so what
+ * it saves is what NVM holds.  The model has no T70: both restore.
+ */
+#define T6_RESTORE_VALUE 0x33
+#define T6_RESTORE_NS_VALUE 0x44
 
 #define INFO_SIZE 7
 #define OBJ_ENTRY_SIZE 6
@@ -218,6 +231,29 @@ bool mxt_model_object(const struct mxt_model *m, em_u8 type, em_u16 *start, em_u
 	return find_object(m, type, start, size);
 }
 
+/*
+ * Objects that are not configuration: messages, commands, message count,
+ * debug data (mxt-app's mxt_object_is_volatile, which keeps them out of the
+ * configurations it saves and writes).  Everything else -- T38 user data
+ * included -- is stored in RAM and backed up to NVM.
+ */
+static bool volatile_type(em_u8 type)
+{
+	switch (type) {
+	case T3:
+	case T4:
+	case T5:
+	case T6:
+	case T37:
+	case T44:
+	case T53:
+	case T160:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Lay out the info block, object table and CRC; objects follow in order. */
 static void build_memory_map(struct mxt_model *m)
 {
@@ -229,6 +265,7 @@ static void build_memory_map(struct mxt_model *m)
 	em_u32 crc;
 
 	em_memset(m->mem, 0, sizeof(m->mem));
+	em_memset(m->stored, 0, sizeof(m->stored));
 	m->mem[0] = c->family_id;
 	m->mem[1] = c->variant_id;
 	m->mem[2] = m->fw_version;
@@ -249,6 +286,8 @@ static void build_memory_map(struct mxt_model *m)
 		if (o->type == T6)
 			m->t6_rid = rid;
 		rid = (em_u8)(rid + o->report_ids * (o->instances ? o->instances : 1));
+		if (!volatile_type(o->type) && addr + span <= MXT_MODEL_MEM_SIZE)
+			em_memset(m->stored + addr, o->type, span);
 		addr = (em_u16)(addr + span);
 	}
 	crc = mxt_model_crc24(m->mem, INFO_SIZE + c->num_objects * OBJ_ENTRY_SIZE);
@@ -278,10 +317,20 @@ static em_u32 nvm_config_crc(const struct mxt_model *m)
 	return mxt_model_crc24(m->nvm_cfg + m->crc_start, (em_u32)(m->mem_size - m->crc_start));
 }
 
-/* Writable configuration: from the config CRC start to the end. */
+/* Writable configuration: every byte of a non-volatile object. */
 static bool is_config_addr(const struct mxt_model *m, em_u16 a)
 {
-	return a >= m->crc_start && a < m->mem_size;
+	return a < m->mem_size && m->stored[a];
+}
+
+/* Copy the configuration bytes (and only those) from @from to @to. */
+static void copy_config(const struct mxt_model *m, em_u8 *to, const em_u8 *from)
+{
+	em_u16 a;
+
+	for (a = m->cfg_start; a < m->mem_size; a++)
+		if (m->stored[a])
+			to[a] = from[a];
 }
 
 static em_u16 msg_size(const struct mxt_model *m)
@@ -326,8 +375,7 @@ static void start_app(struct mxt_model *m)
 	m->mode = MXT_MODE_APP;
 	build_memory_map(m);
 	/* RAM configuration comes back from NVM at every boot. */
-	em_memcpy(m->mem + m->crc_start, m->nvm_cfg + m->crc_start,
-		  (size_t)(m->mem_size - m->crc_start));
+	copy_config(m, m->mem, m->nvm_cfg);
 	m->reported_crc = nvm_config_crc(m);
 	m->msg_head = m->msg_count = 0;
 	m->ptr = 0;
@@ -655,6 +703,23 @@ static void t6_reset(struct mxt_model *m, em_u8 v)
 		schedule(m, EV_BOOT, m->cfg.t.reset_ns);
 }
 
+/*
+ * RESTORENV: the configuration NVM holds replaces RAM's, as at a boot but
+ * without one.  Our decisions where no public source says: it takes effect
+ * at once (mxt-app reads the configuration right after sending it), and the
+ * chip reports its T6 status with the config CRC, as after a backup (the
+ * CRC is NVM's again, and mxt-app's self-cap tuning waits for a message
+ * after it).  Written while a backup runs, it waits for the backup, as a
+ * reset does (commands run in order).
+ */
+static void restore_nv(struct mxt_model *m)
+{
+	copy_config(m, m->mem, m->nvm_cfg);
+	m->reported_crc = nvm_config_crc(m);
+	m->stats.restores++;
+	queue_t6(m, 0);
+}
+
 static void t6_command(struct mxt_model *m, em_u16 off, em_u8 v)
 {
 	switch (off) {
@@ -670,6 +735,13 @@ static void t6_command(struct mxt_model *m, em_u16 off, em_u8 v)
 		t6_reset(m, v);
 		return;
 	case T6_BACKUPNV:
+		if (v == T6_RESTORE_VALUE || v == T6_RESTORE_NS_VALUE) {
+			if (m->ev == EV_BACKUP_DONE)
+				m->queued_restore = true;
+			else
+				restore_nv(m);
+			return;
+		}
 		if (v != T6_BACKUP_VALUE)
 			return;
 		m->mem[m->t6_addr + T6_BACKUPNV] = v; /* reads back until done */
@@ -702,6 +774,8 @@ static int app_write(struct mxt_model *m, const em_u8 *buf, em_u16 len)
 		}
 		if (!is_config_addr(m, a))
 			continue; /* info block, T5, T37, T44: read-only */
+		if (m->cfg.faults.drop_object && m->stored[a] == m->cfg.faults.drop_object)
+			continue;
 		if (m->mem[a] != buf[i])
 			changed = true;
 		m->mem[a] = buf[i];
@@ -815,12 +889,15 @@ static void run_event(struct mxt_model *m)
 	case EV_BACKUP_DONE:
 		if (m->mode != MXT_MODE_APP)
 			break;
-		em_memcpy(m->nvm_cfg + m->crc_start, m->mem + m->crc_start,
-			  (size_t)(m->mem_size - m->crc_start));
+		copy_config(m, m->nvm_cfg, m->mem);
 		m->mem[m->t6_addr + T6_BACKUPNV] = 0;
 		m->reported_crc = nvm_config_crc(m);
 		m->stats.backups++;
 		queue_t6(m, 0);
+		if (m->queued_restore) {
+			m->queued_restore = false;
+			restore_nv(m);
+		}
 		if (m->queued_reset) {
 			em_u8 v = m->queued_reset;
 
@@ -898,6 +975,7 @@ static void op_set_reset(void *chip, bool asserted)
 		m->final_pending = false;
 		m->final_wait_read = false;
 		m->queued_reset = 0;
+		m->queued_restore = false;
 		cancel(m);
 		m->stats.resets++;
 		m->stats.hw_resets++;
@@ -918,6 +996,7 @@ static void op_set_power(void *chip, bool on)
 	m->final_pending = false;
 	m->final_wait_read = false;
 	m->queued_reset = 0;
+	m->queued_restore = false;
 	cancel(m);
 	if (!on) {
 		m->mode = MXT_MODE_OFF;
@@ -1067,8 +1146,7 @@ void mxt_model_set_nvm(struct mxt_model *m, em_u16 addr, const em_u8 *data, em_u
 	}
 	if (m->mode == MXT_MODE_APP) {
 		/* As if the chip had booted with it. */
-		em_memcpy(m->mem + m->crc_start, m->nvm_cfg + m->crc_start,
-			  (size_t)(m->mem_size - m->crc_start));
+		copy_config(m, m->mem, m->nvm_cfg);
 		m->reported_crc = nvm_config_crc(m);
 	}
 }

@@ -8,8 +8,12 @@
  * register pointer, info block at 0x0000 (7 bytes) + object table (6 bytes
  * per object) + CRC24, object memory after it.  T5 pops one queued message per
  * message-sized stride read; T44 reads the queue length; T6 takes commands
- * (reset, 0xA5 bootloader entry, backup to NVM, REPORTALL); the configuration
- * lives in RAM and is lost on reset unless backed up to NVM.
+ * (reset, 0xA5 bootloader entry, backup to NVM, restore from NVM,
+ * REPORTALL).  Every object but the volatile ones (messages, commands,
+ * message count, debug: mxt-app's mxt_object_is_volatile) is configuration,
+ * T38 user data included: it lives in RAM and is lost on reset unless backed
+ * up to NVM.  The config CRC covers T71 (or T7) to the end, as the kernel
+ * computes it; T38, before T7, is stored but not in the CRC.
  *
  * Bootloader mode (at the bootloader address, app - 0x26, or app - 0x24 for
  * family >= 0xA2 on 0x4a/0x4b): status byte reads, extended id, unlock, frame
@@ -73,6 +77,9 @@ struct mxt_model_faults {
 	bool stuck_in_bootloader; /* the bootloader never starts the app */
 	bool corrupt_info_crc;	  /* info block CRC reads back wrong */
 	em_u32 slow_factor;	  /* multiply every device busy time (0 = 1) */
+	/* Writes to objects of this type are acknowledged and dropped, as
+	 * the model once did to T38 (0 = none). */
+	em_u8 drop_object;
 };
 
 struct mxt_model_cfg {
@@ -118,6 +125,7 @@ struct mxt_model_stats {
 	em_u32 hw_resets; /* the reset line asserted while powered, only */
 	em_u32 bootloader_entries;
 	em_u32 backups;
+	em_u32 restores; /* T6 RESTORENV: NVM copied back to RAM */
 	em_u32 power_losses;
 	em_u32 config_writes; /* write messages that changed config RAM */
 };
@@ -135,6 +143,7 @@ struct mxt_model {
 	em_u8 mem[MXT_MODEL_MEM_SIZE];
 	em_u16 mem_size, cfg_start, crc_start;
 	em_u8 nvm_cfg[MXT_MODEL_MEM_SIZE];
+	em_u8 stored[MXT_MODEL_MEM_SIZE]; /* object type of a config byte, 0 = none */
 	em_u16 ptr;
 	em_u32 reported_crc; /* config CRC the chip reports (NVM's) */
 	em_u16 t5_addr, t5_size, t6_addr, t44_addr;
@@ -163,6 +172,7 @@ struct mxt_model {
 	bool final_pending;
 	bool final_wait_read; /* image done, last verdict not read yet */
 	em_u8 queued_reset;   /* T6 RESET value waiting for a backup */
+	bool queued_restore;  /* T6 RESTORENV waiting for a backup */
 	em_u8 bl_flags;
 	em_u32 crc_fail_left;
 	struct mxt_model_stats stats;
