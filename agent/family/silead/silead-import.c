@@ -663,10 +663,6 @@ static int import_text(const char *s, size_t len, const char *name, const char *
 	char list[400] = "";
 	int r;
 
-	if (len >= 2 && ((uint8_t)s[0] == 0xff || (uint8_t)s[0] == 0xfe) &&
-	    ((uint8_t)s[1] == 0xfe || (uint8_t)s[1] == 0xff))
-		return tf_err_set(err, EBADMSG,
-				  "%s: UTF-16 text: save it as ASCII or UTF-8 first", name);
 	if (memchr(s, '\0', len))
 		return tf_err_set(err, EBADMSG, "%s: a NUL byte in what should be C text",
 				  name);
@@ -772,6 +768,15 @@ int silead_import(const uint8_t *data, size_t len, const char *name, const char 
 		free(text);
 		return r;
 	}
+	/* Windows editors save UTF-16 with a byte-order mark */
+	if (len >= 4 && len % 2 == 0 &&
+	    ((data[0] == 0xff && data[1] == 0xfe && !data[3]) ||
+	     (data[0] == 0xfe && data[1] == 0xff && !data[2])))
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: UTF-16 text: save it as ASCII or UTF-8 for touchfw to read "
+			"it",
+			name);
 	if (text_like(data, len) && c_like((const char *)data, len))
 		return import_text((const char *)data, len, name, part, SILEAD_FORM_TSCFG, im,
 				   err);

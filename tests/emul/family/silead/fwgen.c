@@ -18,6 +18,7 @@
  * the chip --chip gsl3676, with an "#if 0" block and a parameter array),
  * android-two (two panels' arrays: seeds SEED and SEED + 1).
  * silead-scrambled: the Windows header XORed with 0x88, as SileadTouch.fw.
+ * silead-gslx F reversed: the pages last first (the same RAM).
  * Broken forms, for the parser tests: gslx truncated, bad-size, padding,
  * version2; tscfg bad-register, no-page, big-number, no-array; scrambled
  * wrong-key.
@@ -83,8 +84,8 @@ static void put16(em_u8 *p, unsigned v)
 
 static int run_gslx(const struct fwgen_args *a)
 {
-	static const char *const forms[] = { "truncated", "bad-size", "padding", "version2",
-					     NULL };
+	static const char *const forms[] = { "reversed", "truncated", "bad-size",
+					     "padding",	 "version2",  NULL };
 	const char *model = a->chip ? a->chip : "1680";
 	size_t n = program(a, (em_u32)a->tag), len, i, pages = 0, at = 24;
 	em_u8 *out;
@@ -111,7 +112,10 @@ static int run_gslx(const struct fwgen_args *a)
 		em_u32 reg = em_get_le32(pairs + i), val = em_get_le32(pairs + i + 4);
 
 		if (reg == SILEAD_MODEL_REG_PAGE) {
-			at = 24 + pages++ * 132;
+			/* reversed: the last page first (the loader takes any order) */
+			at = 24 +
+			     (form_is(a->form, "reversed") ? a->size - 1 - pages : pages) * 132;
+			pages++;
 			put16(out + at, val);
 			continue;
 		}
@@ -282,7 +286,8 @@ static const struct fwgen_cmd silead_scrambled = {
 const struct fwgen_family fwgen_family_silead = {
 	.cmds = (const struct fwgen_cmd *const[]){ &silead_fw, &silead_gslx, &silead_tscfg,
 						   &silead_scrambled, NULL },
-	.notes = "silead-gslx F: truncated, bad-size, padding, version2.  silead-tscfg F:\n"
-		 "windows (default), android, android-two; bad-register, no-page,\n"
-		 "big-number, no-array.  silead-scrambled F: wrong-key.\n",
+	.notes =
+		"silead-gslx F: reversed; truncated, bad-size, padding, version2.  silead-tscfg F:\n"
+		"windows (default), android, android-two; bad-register, no-page,\n"
+		"big-number, no-array.  silead-scrambled F: wrong-key.\n",
 };
