@@ -123,6 +123,10 @@ struct tf_blob_facts {
 	 * chip name in its text), not what a header says: the command line
 	 * may name other hardware. */
 	bool hardware_guessed;
+	/* With no hardware: what --hardware takes, in the family's words
+	 * ("silead_ts's ids: gsl1680, ..."); "": the id `touchfw chip DEV
+	 * info` shows. */
+	char hardware_hint[120];
 	/* import_blob: the format the file was in ("maXTouch .xcfg"); "" for
 	 * a blob taken as it is. */
 	char source_format[64];

@@ -106,6 +106,15 @@ static void new_db(const char *name)
 	expect_rc(TF_EXIT_OK, "db", "init", DB);
 }
 
+/* Signed with the build's demo key, which the tests' settings trust. */
+static void sign_db(void)
+{
+	char key[400];
+
+	snprintf(key, sizeof(key), "%s/keys/build-demo.key", E.build);
+	expect_rc(TF_EXIT_OK, "db", "sign", "--key", key, "--db", DB);
+}
+
 /* A build fixture copied into the test's directory as @as; its path. */
 static char *fixture(const char *sub, const char *name, const char *as)
 {
@@ -294,7 +303,7 @@ static void test_remove(void **state)
  * new database and run on the tablet: staged, loaded, the chip runs the
  * tablet's program.  The GSL_TS_CFG.h forms convert to the same bytes.
  */
-static void silead_format_runs(const char *name, const char *as, const char *part)
+static void silead_format_runs(const char *name, const char *as, const char *hw)
 {
 	char want[65], got[65], src[65], blob[600], *fw;
 	bool ok;
@@ -303,12 +312,16 @@ static void silead_format_runs(const char *name, const char *as, const char *par
 	new_db("db");
 	fw = fixture("fixtures/silead", name, as);
 	sha256_of(fw, src);
-	if (part)
-		expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD, "--version",
-			  "1", "--id", "tablet", "--part", part);
-	else
+	if (!hw) {
 		expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD, "--version",
 			  "1", "--id", "tablet");
+	} else {
+		expect_rc(TF_EXIT_USAGE, "db", "add", fw, "--board", SILEAD_BOARD, "--version",
+			  "1", "--id", "tablet");
+		e2e_said(&E, "give --hardware (silead_ts's ids:");
+		expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD, "--version",
+			  "1", "--id", "tablet", "--hardware", hw);
+	}
 	e2e_said(&E, "converted");
 	manifest_has("source_sha256", src);
 	expect_rc(TF_EXIT_OK, "db", "check", "--db", DB, "--signatures", "off");
@@ -317,6 +330,7 @@ static void silead_format_runs(const char *name, const char *as, const char *par
 	sha256_of(blob, got);
 	sha256_of(fixture("fixtures/silead", "tablet-1.fw", "plain.fw"), want);
 	assert_string_equal(got, want);
+	sign_db();
 	expect_rc(TF_EXIT_OK, "run", SILEAD_DEV);
 	e2e_said(&E, "verified");
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
@@ -327,9 +341,21 @@ static void silead_format_runs(const char *name, const char *as, const char *par
 
 static void test_silead_gslx_and_scrambled_run(void **state)
 {
+	bool ok = true;
+
 	(void)state;
 	silead_format_runs("tablet-1.gslx", "gslx680-tablet.fw", NULL);
-	silead_format_runs("tablet-1-SileadTouch.fw", "SileadTouch.fw", NULL);
+	silead_format_runs("tablet-1-SileadTouch.fw", "SileadTouch.fw", "gsl1680");
+	/* the chip tells programs apart: another tablet's loads, never fits */
+	start_tablet();
+	new_db("db");
+	expect_rc(TF_EXIT_OK, "db", "add", fixture("fixtures/silead", "other-2.gslx", "o.gslx"),
+		  "--board", SILEAD_BOARD, "--version", "1");
+	sign_db();
+	e2e_touchfw(&E, "run", SILEAD_DEV);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	assert_int_equal(silead_chip(&ok).words_written, 4 * 32);
+	assert_false(ok);
 }
 
 static void test_silead_headers(void **state)
@@ -349,15 +375,17 @@ static void test_silead_headers(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		new_db(i == 0 ? "db0" : i == 1 ? "db1" : "db2");
 		fw = fixture("fixtures/silead", cases[i].name, "GSL_TS_CFG.h");
-		if (!cases[i].part) {
+		if (i == 0) {
 			/* the Windows header names no chip */
-			if (i == 0) {
-				expect_rc(TF_EXIT_USAGE, "db", "add", fw, "--board",
-					  SILEAD_BOARD, "--version", "1");
-				e2e_said(&E, "--hardware");
-			}
+			expect_rc(TF_EXIT_USAGE, "db", "add", fw, "--board", SILEAD_BOARD,
+				  "--version", "1");
+			e2e_said(&E, "--hardware");
 			expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD,
 				  "--version", "1", "--id", "tablet", "--hardware", "gsl1680");
+		} else if (!cases[i].part) {
+			/* the Android header's names its chip */
+			expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD,
+				  "--version", "1", "--id", "tablet");
 		} else {
 			expect_rc(TF_EXIT_BAD_INPUT, "db", "add", fw, "--board", SILEAD_BOARD,
 				  "--version", "1", "--id", "tablet");
@@ -419,6 +447,7 @@ static void test_mxt_xcfg_runs(void **state)
 	free(cfg);
 	expect_rc(TF_EXIT_OK, "db", "check", "--db", DB, "--signatures", "off");
 	assert_int_not_equal(e2e_chip(&E).nvm_crc, 0xE67ACA);
+	sign_db();
 	expect_rc(TF_EXIT_OK, "run", "1-004a");
 	e2e_said(&E, "config: write tuned");
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);

@@ -130,6 +130,9 @@ int silead_blob_facts(const uint8_t *data, size_t len, const char *name,
 		    "Silead firmware (the register/value pairs silead_ts loads), %zu pages, "
 		    "%zu words; it names no version and no tablet",
 		    info.pages, info.words);
+	tf_snprintf(f->hardware_hint, sizeof(f->hardware_hint),
+		    "silead_ts's ids: gsl1680, gsl1688, gsl3670, gsl3675, gsl3692; the chip "
+		    "is named on it, or in its tablet's firmware file names");
 	/* touchscreen_dmi.c's files are "gsl3676-<tablet>.fw" */
 	chip_hint(base, strlen(base), "its file name", f, false);
 	return 0;
