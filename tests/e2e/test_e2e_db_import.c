@@ -280,11 +280,30 @@ static void test_remove(void **state)
 	fw = fixture("fixtures/silead", "tablet-1.fw", "gsl1680-emul-tablet.fw");
 	expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD, "--version", "1",
 		  "--id", "a");
+	{
+		/* a comment introducing the next section stays with it */
+		char path[500];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/manifest.ini", DB);
+		f = fopen(path, "a");
+		assert_non_null(f);
+		fputs("\n; the other tablet's\n", f);
+		assert_int_equal(fclose(f), 0);
+	}
 	expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", "touchfw,other", "--version", "1",
 		  "--id", "b");
 	assert_true(exists("silead/gsl1680-emul-tablet.fw"));
 	expect_rc(TF_EXIT_OK, "db", "remove", "a", "--db", DB);
 	manifest_lacks("[a]");
+	manifest_has("format", "1");
+	{
+		char *m = manifest();
+
+		assert_non_null(strstr(m, "; the other tablet's\n"));
+		assert_non_null(strstr(m, "[b]\n"));
+		free(m);
+	}
 	e2e_said(&E, "used by 'b'");
 	assert_true(exists("silead/gsl1680-emul-tablet.fw"));
 	expect_rc(TF_EXIT_OK, "db", "check", "--db", DB, "--signatures", "off");
