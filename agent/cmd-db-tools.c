@@ -76,7 +76,7 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"  --part NAME       a file that holds several blobs: which one\n"
 		"\n"
 		"What each family reads from its files and which formats it\n"
-		"converts: touchfw(8), DATABASE.\n"
+		"converts: touchfw(8), db add.\n"
 		"\n"
 		"Prints the new section.  Exit status 0, %d (%s) when FILE is not a\n"
 		"blob touchfw knows or contradicts an option, %d (%s) when the id\n"
