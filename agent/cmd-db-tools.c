@@ -104,18 +104,23 @@ struct found {
 	size_t conv_len;
 };
 
-/* @t's reading of the bytes: an import first, else the blob as it is. */
+/* @t's reading of the bytes: an import first, else the blob as it is.
+ * *@known: the import knew the file's format (its error is the one that
+ * matters). */
 static int try_family(const struct tf_family *t, const struct add_opts *o, const uint8_t *data,
-		      size_t len, struct found *out, struct tf_err *err)
+		      size_t len, struct found *out, bool *known, struct tf_err *err)
 {
 	int r;
 
 	out->fam = t;
+	*known = false;
 	if (t->import_blob) {
 		r = t->import_blob(data, len, o->file, o->part, &out->conv, &out->conv_len,
 				   &out->f, err);
-		if (r != -EMEDIUMTYPE)
+		if (r != -EMEDIUMTYPE) {
+			*known = r < 0;
 			return r;
+		}
 		tf_err_clear(err);
 	}
 	if (!t->blob_facts)
@@ -134,8 +139,9 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 		       struct found *out)
 {
 	struct tf_err err = { 0 };
-	char why[2000] = "";
-	size_t i;
+	char why[2000] = "", known_why[sizeof(err.msg)] = "";
+	size_t i, n_known = 0;
+	bool known;
 	int r;
 
 	if (o->family) {
@@ -145,7 +151,7 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 			fprintf(stderr, "touchfw db add: no family '%s'\n", o->family);
 			return TF_EXIT_USAGE;
 		}
-		r = try_family(t, o, data, len, out, &err);
+		r = try_family(t, o, data, len, out, &known, &err);
 		if (r == -ENOTSUP) {
 			fprintf(stderr, "touchfw db add: %s\n", err.msg);
 			return TF_EXIT_UNSUPPORTED;
@@ -160,15 +166,23 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 		size_t n = strlen(why);
 
 		tf_err_clear(&err);
-		r = try_family(tf_families[i], o, data, len, out, &err);
+		r = try_family(tf_families[i], o, data, len, out, &known, &err);
 		if (r == 0)
 			return TF_EXIT_OK;
 		if (r == -ENOMEM) {
 			fprintf(stderr, "touchfw db add: out of memory\n");
 			return TF_EXIT_FAILURE;
 		}
+		if (known && !n_known++)
+			tf_snprintf(known_why, sizeof(known_why), "%s", err.msg);
 		snprintf(why + n, sizeof(why) - n, "\n  %s: %s", tf_families[i]->ids->name,
 			 err.msg);
+	}
+	/* A format one family knows, broken: its error alone says what to
+	 * fix; the others' "not mine" would bury it. */
+	if (n_known == 1) {
+		fprintf(stderr, "touchfw db add: %s\n", known_why);
+		return TF_EXIT_BAD_INPUT;
 	}
 	fprintf(stderr, "touchfw db add: %s is no blob a family touchfw knows takes:%s\n",
 		o->file, why);

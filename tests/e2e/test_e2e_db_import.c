@@ -429,6 +429,13 @@ static void test_silead_headers(void **state)
 		  SILEAD_BOARD, "--version", "1");
 	e2e_said(&E, "line 14");
 	manifest_lacks("[bad]");
+	/* found without --family: the Silead import's error alone */
+	fw = fixture("fixtures/silead", "tablet-1-truncated.gslx", "bad.gslx");
+	expect_rc(TF_EXIT_BAD_INPUT, "db", "add", fw, "--board", SILEAD_BOARD, "--version",
+		  "1");
+	e2e_said(&E, "bad.gslx: 452 bytes, but a GSLX file of 4 pages has 552");
+	e2e_not_said(&E, "no blob a family touchfw knows");
+	manifest_lacks("[bad]");
 }
 
 /* An .xcfg: converted to OBP_RAW, added, checked, written by a run; the
@@ -475,7 +482,10 @@ static void test_mxt_xcfg_runs(void **state)
 	/* a broken one: refused naming the line; the database as it was */
 	fw = fixture("fixtures/mxt", "mxt224e-2.1.AB-overflow.xcfg", "broken.xcfg");
 	expect_rc(TF_EXIT_BAD_INPUT, "db", "add", fw);
-	e2e_said(&E, "line 38: T7 instance 0: 256 does not fit in 1 byte");
+	e2e_said(&E, "broken.xcfg: line 38: T7 instance 0: 256 does not fit in 1 byte");
+	/* the format is known: its error alone, not every family's "not mine" */
+	e2e_not_said(&E, "no blob a family touchfw knows");
+	e2e_not_said(&E, "Goodix");
 	manifest_lacks("[broken]");
 }
 

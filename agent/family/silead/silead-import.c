@@ -792,7 +792,7 @@ const char *silead_form_name(enum silead_form f)
 	case SILEAD_FORM_GSLX:
 		return "gslx680_ts_acpi container (GSLX)";
 	case SILEAD_FORM_TSCFG:
-		return "GSL_TS_CFG.h C arrays";
+		return "GSL_TS_CFG.h C array";
 	case SILEAD_FORM_SCRAMBLED:
 		return "scrambled SileadTouch.fw (GSL_TS_CFG.h XOR 0x88)";
 	}
