@@ -42,85 +42,147 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"Usage: touchfw db add FILE [--db DIR] [--id ID] [--family NAME]\n"
 		"                      [--hardware ID]... [--version V] [--for-version V]\n"
 		"                      [--board ID]... [--min-from V] [--max-from V]\n"
+		"                      [--part NAME]\n"
 		"\n"
 		"Add the blob FILE to the database: its manifest entry (type,\n"
 		"hardware, versions, CRCs, size, SHA-256) is filled from what the\n"
-		"blob's own header says; the options give only what the blob does\n"
-		"not say, and one that contradicts it is an error.  FILE outside\n"
-		"DIR is copied to DIR/FAMILY/.  The new manifest must load and the\n"
-		"blob verify, or nothing changes.  A signed manifest must be\n"
-		"signed again ('touchfw db sign').\n"
+		"blob says about itself; the options give only what it does not say,\n"
+		"and one that contradicts its header is an error.  A file in a format\n"
+		"the driver does not load but people have (a vendor tool's text,\n"
+		"another driver's container) is converted into the one it loads,\n"
+		"kept as DIR/FAMILY/ID.EXT, and the original's SHA-256 recorded\n"
+		"(source_sha256).  Any other FILE outside DIR is copied to\n"
+		"DIR/FAMILY/.  The new manifest must load and the blob verify, or\n"
+		"nothing changes.  A signed manifest must be signed again\n"
+		"('touchfw db sign').\n"
 		"\n"
-		"  --db DIR          database directory (default %s)\n"
+		"  --db DIR          database directory (default %s;\n"
+		"                    'touchfw db init DIR' makes one)\n"
 		"  --id ID           section name (default: FILE's name without\n"
 		"                    its extension)\n"
 		"  --family NAME     the blob's family (default: the first whose\n"
 		"                    rules take the blob)\n"
 		"  --hardware ID     hardware id (repeat for more), when the blob\n"
-		"                    does not name it\n"
+		"                    does not name it, or instead of one read from\n"
+		"                    a name (a file's name, a chip name in a text)\n"
 		"  --version V       firmware: its version, when the image does not\n"
 		"                    say; config: a label, when it has none\n"
 		"  --for-version V   config: the firmware it is for, when it does\n"
 		"                    not say\n"
 		"  --board ID        a board id the blob is for (repeat); none: any\n"
+		"                    (a blob made for one panel must name it)\n"
 		"  --min-from V, --max-from V  firmware: running versions it may\n"
 		"                    update\n"
+		"  --part NAME       a file that holds several blobs: which one\n"
+		"\n"
+		"What each family reads from its files and which formats it\n"
+		"converts: touchfw(8), db add.\n"
 		"\n"
 		"Prints the new section.  Exit status 0, %d (%s) when FILE is not a\n"
 		"blob touchfw knows or contradicts an option, %d (%s) when the id\n"
 		"or a different DIR/FAMILY/FILE exists, %d (%s) when the result\n"
-		"does not load, %d on a bad command line.\n",
+		"does not load, %d on a bad command line or when an option the\n"
+		"blob needs is missing.\n",
 		d->db_dir, TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT), TF_EXIT_EXISTS,
 		tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_DB_INVALID,
 		tf_exit_name(TF_EXIT_DB_INVALID), TF_EXIT_USAGE);
 }
 
 struct add_opts {
-	const char *dir, *id, *family, *version, *for_version, *min_from, *max_from;
+	const char *dir, *id, *family, *version, *for_version, *min_from, *max_from, *part;
 	const char *hardware[MAX_LIST], *boards[MAX_LIST];
 	size_t n_hardware, n_boards;
 	const char *file;
 };
 
+/* What a family made of FILE: its facts, and the converted blob when the
+ * family imported it from another format. */
+struct found {
+	const struct tf_family *fam;
+	struct tf_blob_facts f;
+	uint8_t *conv;
+	size_t conv_len;
+};
+
+/* @t's reading of the bytes: an import first, else the blob as it is.
+ * *@known: the import knew the file's format (its error is the one that
+ * matters). */
+static int try_family(const struct tf_family *t, const struct add_opts *o, const uint8_t *data,
+		      size_t len, struct found *out, bool *known, struct tf_err *err)
+{
+	int r;
+
+	out->fam = t;
+	*known = false;
+	if (t->import_blob) {
+		r = t->import_blob(data, len, o->file, o->part, &out->conv, &out->conv_len,
+				   &out->f, err);
+		if (r != -EMEDIUMTYPE) {
+			*known = r < 0;
+			return r;
+		}
+		tf_err_clear(err);
+	}
+	if (!t->blob_facts)
+		return tf_err_set(err, ENOTSUP, "the %s family can not read its blobs' headers",
+				  t->ids->name);
+	if (o->part)
+		return tf_err_set(err, EBADMSG,
+				  "%s: --part picks one of several blobs a file holds; this "
+				  "file is no such file of the %s family",
+				  o->file, t->ids->name);
+	return t->blob_facts(data, len, o->file, &out->f, err);
+}
+
 /* Which family's rules take the blob, and what they say about it. */
 static int find_family(const struct add_opts *o, const uint8_t *data, size_t len,
-		       const struct tf_family **fam, struct tf_blob_facts *f)
+		       struct found *out)
 {
 	struct tf_err err = { 0 };
-	char why[1200] = "";
-	size_t i;
+	char why[2000] = "", known_why[sizeof(err.msg)] = "";
+	size_t i, n_known = 0;
+	bool known;
+	int r;
 
 	if (o->family) {
-		*fam = tf_family_by_name(o->family);
-		if (!*fam) {
+		const struct tf_family *t = tf_family_by_name(o->family);
+
+		if (!t) {
 			fprintf(stderr, "touchfw db add: no family '%s'\n", o->family);
 			return TF_EXIT_USAGE;
 		}
-		if (!(*fam)->blob_facts) {
-			fprintf(stderr,
-				"touchfw db add: the %s family can not read its blobs' "
-				"headers\n",
-				o->family);
+		r = try_family(t, o, data, len, out, &known, &err);
+		if (r == -ENOTSUP) {
+			fprintf(stderr, "touchfw db add: %s\n", err.msg);
 			return TF_EXIT_UNSUPPORTED;
 		}
-		if ((*fam)->blob_facts(data, len, o->file, f, &err) < 0) {
+		if (r < 0) {
 			fprintf(stderr, "touchfw db add: %s\n", err.msg);
-			return TF_EXIT_BAD_INPUT;
+			return r == -ENOMEM ? TF_EXIT_FAILURE : TF_EXIT_BAD_INPUT;
 		}
 		return TF_EXIT_OK;
 	}
 	for (i = 0; tf_families[i]; i++) {
-		const struct tf_family *t = tf_families[i];
 		size_t n = strlen(why);
 
-		if (!t->blob_facts)
-			continue;
 		tf_err_clear(&err);
-		if (t->blob_facts(data, len, o->file, f, &err) == 0) {
-			*fam = t;
+		r = try_family(tf_families[i], o, data, len, out, &known, &err);
+		if (r == 0)
 			return TF_EXIT_OK;
+		if (r == -ENOMEM) {
+			fprintf(stderr, "touchfw db add: out of memory\n");
+			return TF_EXIT_FAILURE;
 		}
-		snprintf(why + n, sizeof(why) - n, "\n  %s: %s", t->ids->name, err.msg);
+		if (known && !n_known++)
+			tf_snprintf(known_why, sizeof(known_why), "%s", err.msg);
+		snprintf(why + n, sizeof(why) - n, "\n  %s: %s", tf_families[i]->ids->name,
+			 err.msg);
+	}
+	/* A format one family knows, broken: its error alone says what to
+	 * fix; the others' "not mine" would bury it. */
+	if (n_known == 1) {
+		fprintf(stderr, "touchfw db add: %s\n", known_why);
+		return TF_EXIT_BAD_INPUT;
 	}
 	fprintf(stderr, "touchfw db add: %s is no blob a family touchfw knows takes:%s\n",
 		o->file, why);
@@ -188,36 +250,51 @@ static int write_all(const char *path, const void *data, size_t len, bool excl)
 }
 
 /*
- * Where the blob lives, relative to the database: FILE itself when it is
- * inside DIR, else a copy at DIR/FAMILY/NAME (an identical file there is
- * taken as it is).  *@copied when a file was made.
+ * Where the blob will live, relative to the database: FILE itself when it
+ * is inside DIR and taken as it is, else DIR/FAMILY/@as.  *@made gets the
+ * path to write ("" when nothing is to be written).
  */
-static int place_blob(const struct add_opts *o, const struct tf_family *fam,
-		      const uint8_t *data, size_t len, char *rel, size_t size, bool *copied,
-		      char *made, size_t made_size)
+static int blob_path(const struct add_opts *o, const struct tf_family *fam, const char *as,
+		     bool converted, char *rel, size_t size, char *made, size_t made_size)
 {
-	char rdir[PATH_MAX], rfile[PATH_MAX], sub[PATH_MAX + 64];
-	const char *base = strrchr(o->file, '/');
-	char *old = NULL;
-	size_t old_len, n;
-	int r;
+	char rdir[PATH_MAX], rfile[PATH_MAX];
+	size_t n;
 
-	*copied = false;
+	made[0] = '\0';
 	if (!realpath(o->dir, rdir)) {
 		fprintf(stderr, "touchfw db add: %s: %s\n", o->dir, strerror(errno));
 		return TF_EXIT_DB_INVALID;
 	}
-	if (realpath(o->file, rfile)) {
+	if (!converted && realpath(o->file, rfile)) {
 		n = strlen(rdir);
 		if (!strncmp(rfile, rdir, n) && rfile[n] == '/') {
 			tf_snprintf(rel, size, "%s", rfile + n + 1);
 			return TF_EXIT_OK;
 		}
 	}
-	base = base ? base + 1 : o->file;
-	if (tf_snprintf(rel, size, "%s/%s", fam->ids->name, base) ||
-	    tf_snprintf(sub, sizeof(sub), "%s/%s", o->dir, fam->ids->name) ||
+	if (tf_snprintf(rel, size, "%s/%s", fam->ids->name, as) ||
 	    tf_snprintf(made, made_size, "%s/%s", o->dir, rel)) {
+		fprintf(stderr, "touchfw db add: file name too long\n");
+		return TF_EXIT_USAGE;
+	}
+	return TF_EXIT_OK;
+}
+
+/*
+ * Write the blob to @made (an identical file there is taken as it is; a
+ * different one is never overwritten).  *@copied when a file was made.
+ */
+static int place_blob(const struct add_opts *o, const struct tf_family *fam,
+		      const uint8_t *data, size_t len, const char *made, bool *copied)
+{
+	char sub[PATH_MAX + 64], *old = NULL;
+	size_t old_len;
+	int r;
+
+	*copied = false;
+	if (!made[0])
+		return TF_EXIT_OK;
+	if (tf_snprintf(sub, sizeof(sub), "%s/%s", o->dir, fam->ids->name)) {
 		fprintf(stderr, "touchfw db add: file name too long\n");
 		return TF_EXIT_USAGE;
 	}
@@ -297,17 +374,58 @@ static void add_list(struct text *t, const char *key, const char *const *items, 
 	}
 }
 
+/*
+ * The new section by itself, parsed as the manifest parser and the
+ * family's rules will (no file access): a rule it breaks is reported
+ * before anything is written, naming the option that gives the key.
+ */
+static int precheck(const struct text *t, const char *id)
+{
+	static const struct {
+		const char *key, *option;
+	} opts[] = {
+		{ "hardware", "--hardware" }, { "boards", "--board" },
+		{ "version", "--version" },   { "for_version", "--for-version" },
+		{ "min_from", "--min-from" }, { "max_from", "--max-from" },
+	};
+	struct tf_fwdb *db = NULL;
+	struct tf_err err = { 0 };
+	char *m = NULL, where[TF_FWDB_ID_MAX + 40];
+	size_t i;
+	int r;
+
+	if (asprintf(&m, "[database]\nformat = %d\n\n%s", TF_FWDB_FORMAT, t->buf) < 0)
+		return TF_EXIT_FAILURE;
+	r = tf_fwdb_parse_manifest(m, strlen(m), "the new entry", &db, &err);
+	free(m);
+	if (r == 0) {
+		tf_fwdb_free(db);
+		return TF_EXIT_OK;
+	}
+	for (i = 0; i < TF_ARRAY_SIZE(opts); i++) {
+		snprintf(where, sizeof(where), "[%s] %s:", id, opts[i].key);
+		if (strstr(err.msg, where)) {
+			fprintf(stderr, "touchfw db add: %s (%s)\n", err.msg, opts[i].option);
+			return TF_EXIT_USAGE;
+		}
+	}
+	fprintf(stderr, "touchfw db add: %s\n", err.msg);
+	return TF_EXIT_BAD_INPUT;
+}
+
 static int run_add_checked(struct add_opts *o)
 {
 	struct tf_fwdb_opts lo = { .sig = TF_SIG_OFF };
-	struct tf_blob_facts f;
-	const struct tf_family *fam = NULL;
+	struct found fd = { 0 };
+	struct tf_blob_facts *f = &fd.f;
 	struct tf_fwdb *db = NULL;
 	struct tf_err err = { 0 };
 	const char *hw[MAX_LIST], *version = NULL, *for_version = NULL;
-	size_t n_hw, i, old_len = 0;
+	const uint8_t *blob;
+	size_t n_hw, i, old_len = 0, blob_len;
 	char *data = NULL, *old = NULL, id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX], made[PATH_MAX];
-	char manifest[PATH_MAX], tmp[PATH_MAX], sig[PATH_MAX], sha[65];
+	char manifest[PATH_MAX], tmp[PATH_MAX], sig[PATH_MAX], sha[65], src_sha[65];
+	char as[TF_FWDB_ID_MAX + 16];
 	uint8_t digest[32];
 	struct text t = { .len = 0 };
 	size_t len = 0;
@@ -320,15 +438,23 @@ static int run_add_checked(struct add_opts *o)
 		fprintf(stderr, "touchfw db add: %s: %s\n", o->file, strerror(-r));
 		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_BAD_INPUT;
 	}
-	rc = find_family(o, (const uint8_t *)data, len, &fam, &f);
+	rc = find_family(o, (const uint8_t *)data, len, &fd);
 	if (rc)
 		goto out;
-	fprintf(stderr, "%s: %s\n", o->file, f.what);
-	/* Hardware: the blob's, else the command line's; never both apart. */
-	if (f.n_hardware) {
-		n_hw = f.n_hardware;
+	blob = fd.conv ? fd.conv : (const uint8_t *)data;
+	blob_len = fd.conv ? fd.conv_len : len;
+	if (fd.conv)
+		fprintf(stderr, "%s: %s, converted: %s\n", o->file, f->source_format, f->what);
+	else
+		fprintf(stderr, "%s: %s\n", o->file, f->what);
+	for (i = 0; i < f->n_notes; i++)
+		fprintf(stderr, "%s: %s\n", o->file, f->note[i]);
+	/* Hardware: the blob's, else the command line's; never both apart --
+	 * but a name's reading gives way to the command line. */
+	if (f->n_hardware && !(f->hardware_guessed && o->n_hardware)) {
+		n_hw = f->n_hardware;
 		for (i = 0; i < n_hw; i++)
-			hw[i] = f.hardware[i];
+			hw[i] = f->hardware[i];
 		for (i = 0; i < o->n_hardware; i++) {
 			size_t k;
 
@@ -337,12 +463,15 @@ static int run_add_checked(struct add_opts *o)
 			if (k == n_hw) {
 				fprintf(stderr,
 					"touchfw db add: --hardware %s, but the blob says %s\n",
-					o->hardware[i], f.hardware[0]);
+					o->hardware[i], f->hardware[0]);
 				rc = TF_EXIT_BAD_INPUT;
 				goto out;
 			}
 		}
 	} else {
+		if (f->n_hardware && strcmp(f->hardware[0], o->hardware[0]))
+			fprintf(stderr, "%s: hardware %s as --hardware says, not %s\n", o->file,
+				o->hardware[0], f->hardware[0]);
 		n_hw = o->n_hardware;
 		for (i = 0; i < n_hw; i++)
 			hw[i] = o->hardware[i];
@@ -350,23 +479,25 @@ static int run_add_checked(struct add_opts *o)
 	if (!n_hw) {
 		fprintf(stderr,
 			"touchfw db add: %s does not say which hardware it is for: give "
-			"--hardware (the id 'touchfw chip DEV info' shows)\n",
-			o->file);
+			"--hardware (%s)\n",
+			o->file,
+			f->hardware_hint[0] ? f->hardware_hint
+					    : "the id 'touchfw chip DEV info' shows");
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
-	rc = merge("version", f.version, o->version, &version);
+	rc = merge("version", f->version, o->version, &version);
 	if (!rc)
-		rc = merge("for-version", f.for_version, o->for_version, &for_version);
+		rc = merge("for-version", f->for_version, o->for_version, &for_version);
 	if (rc)
 		goto out;
-	if (!f.is_config && !version) {
+	if (!f->is_config && !version) {
 		fprintf(stderr, "touchfw db add: %s does not say its version: give --version\n",
 			o->file);
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
-	if (f.is_config && !for_version) {
+	if (f->is_config && !for_version) {
 		fprintf(stderr,
 			"touchfw db add: %s does not say which firmware it is for: give "
 			"--for-version\n",
@@ -374,7 +505,7 @@ static int run_add_checked(struct add_opts *o)
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
-	if (f.is_config && (o->min_from || o->max_from)) {
+	if (f->is_config && (o->min_from || o->max_from)) {
 		fprintf(stderr, "touchfw db add: --min-from and --max-from are for firmware\n");
 		rc = TF_EXIT_USAGE;
 		goto out;
@@ -400,23 +531,31 @@ static int run_add_checked(struct add_opts *o)
 	tf_fwdb_free(db);
 	db = NULL;
 
-	rc = place_blob(o, fam, (const uint8_t *)data, len, rel, sizeof(rel), &copied, made,
-			sizeof(made));
+	/* A converted blob is named after its section: two conversions never
+	 * meet under one name. */
+	if (fd.conv)
+		snprintf(as, sizeof(as), "%s.%s", id, f->ext);
+	else
+		snprintf(as, sizeof(as), "%s",
+			 strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file);
+	rc = blob_path(o, fd.fam, as, fd.conv != NULL, rel, sizeof(rel), made, sizeof(made));
 	if (rc)
 		goto out;
 	if (sodium_init() < 0) {
 		rc = TF_EXIT_FAILURE;
 		goto out;
 	}
-	crypto_hash_sha256(digest, (const uint8_t *)data, len);
+	crypto_hash_sha256(digest, blob, blob_len);
 	tf_sha256_hex(digest, sha);
+	crypto_hash_sha256(digest, (const uint8_t *)data, len);
+	tf_sha256_hex(digest, src_sha);
 
 	snprintf(t.buf, sizeof(t.buf), "[%s]\n", id);
 	t.len = strlen(t.buf);
-	add_line(&t, "type", "%s", f.is_config ? "config" : "firmware");
-	add_line(&t, "family", "%s", fam->ids->name);
+	add_line(&t, "type", "%s", f->is_config ? "config" : "firmware");
+	add_line(&t, "family", "%s", fd.fam->ids->name);
 	add_list(&t, "hardware", hw, n_hw);
-	if (f.is_config)
+	if (f->is_config)
 		add_line(&t, "for_version", "%s", for_version);
 	if (version)
 		add_line(&t, "version", "%s", version);
@@ -426,17 +565,25 @@ static int run_add_checked(struct add_opts *o)
 		add_line(&t, "max_from", "%s", o->max_from);
 	add_line(&t, "file", "%s", rel);
 	add_list(&t, "boards", o->boards, o->n_boards);
-	add_line(&t, "size", "%zu", len);
+	add_line(&t, "size", "%zu", blob_len);
 	add_line(&t, "sha256", "%s", sha);
-	if (f.has_info_crc)
-		add_line(&t, "info_crc", "0x%06X", f.info_crc);
-	if (f.has_config_crc)
-		add_line(&t, "config_crc", "0x%06X", f.config_crc);
+	if (fd.conv)
+		add_line(&t, "source_sha256", "%s", src_sha);
+	if (f->has_info_crc)
+		add_line(&t, "info_crc", "0x%06X", f->info_crc);
+	if (f->has_config_crc)
+		add_line(&t, "config_crc", "0x%06X", f->config_crc);
 	if (t.overflow) {
 		fprintf(stderr, "touchfw db add: the entry is too long\n");
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
+	rc = precheck(&t, id);
+	if (rc)
+		goto out;
+	rc = place_blob(o, fd.fam, blob, blob_len, made, &copied);
+	if (rc)
+		goto out;
 
 	/* New manifest next to the old one; loaded and the blob verified
 	 * before it replaces the old one. */
@@ -507,6 +654,7 @@ out:
 		unlink(made);
 	if (db)
 		tf_fwdb_free(db);
+	free(fd.conv);
 	free(old);
 	free(data);
 	return rc;
@@ -524,6 +672,7 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		{ "board", required_argument, NULL, 'b' },
 		{ "min-from", required_argument, NULL, 'm' },
 		{ "max-from", required_argument, NULL, 'M' },
+		{ "part", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -566,6 +715,9 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 			break;
 		case 'M':
 			o.max_from = optarg;
+			break;
+		case 'p':
+			o.part = optarg;
 			break;
 		case 'h':
 			usage_add(stdout, d);

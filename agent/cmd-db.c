@@ -119,14 +119,17 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: touchfw db COMMAND [OPTIONS]\n"
 		   "\n"
-		   "Check, sign or make keys for the firmware database.\n"
+		   "Make, fill, check and sign the firmware database.\n"
 		   "\n"
 		   "Commands:\n"
 		   "  check    verify manifest, signature, blob sizes and "
 		   "hashes\n"
 		   "  sign     sign manifest.ini with a secret key\n"
 		   "  keygen   make a signing key pair\n"
-		   "  add      add a blob, its entry filled from its own header\n"
+		   "  init     make an empty database\n"
+		   "  add      add a blob, its entry filled from its own header;\n"
+		   "           files in formats the driver does not load converted\n"
+		   "  remove   take a blob out (its section, and its file)\n"
 		   "  list     list the blobs; --board: what this board may use\n"
 		   "\n"
 		   "'touchfw db COMMAND --help' describes each.  The format "
@@ -443,7 +446,9 @@ static int run_keygen(int argc, char **argv)
 	return TF_EXIT_OK;
 }
 
-static int run_tool(int argc, char **argv, bool add)
+/* The tools in files of their own, with the defaults they take. */
+static int run_tool(int argc, char **argv,
+		    int (*tool)(int argc, char **argv, const struct tf_db_defaults *d))
 {
 	struct tf_db_defaults d = {
 		.db_dir = defaults.db_dir,
@@ -452,17 +457,27 @@ static int run_tool(int argc, char **argv, bool add)
 		.settings = &settings,
 	};
 
-	return add ? tf_cmd_db_add(argc, argv, &d) : tf_cmd_db_list(argc, argv, &d);
+	return tool(argc, argv, &d);
 }
 
 static int run_add(int argc, char **argv)
 {
-	return run_tool(argc, argv, true);
+	return run_tool(argc, argv, tf_cmd_db_add);
 }
 
 static int run_list(int argc, char **argv)
 {
-	return run_tool(argc, argv, false);
+	return run_tool(argc, argv, tf_cmd_db_list);
+}
+
+static int run_init(int argc, char **argv)
+{
+	return run_tool(argc, argv, tf_cmd_db_init);
+}
+
+static int run_remove(int argc, char **argv)
+{
+	return run_tool(argc, argv, tf_cmd_db_remove);
 }
 
 int tf_cmd_db(const struct tf_cli *cli)
@@ -471,8 +486,9 @@ int tf_cmd_db(const struct tf_cli *cli)
 		const char *name;
 		int (*run)(int argc, char **argv);
 	} subs[] = {
-		{ "check", run_check }, { "sign", run_sign }, { "keygen", run_keygen },
-		{ "add", run_add },	{ "list", run_list },
+		{ "check", run_check },	  { "sign", run_sign }, { "keygen", run_keygen },
+		{ "add", run_add },	  { "list", run_list }, { "init", run_init },
+		{ "remove", run_remove },
 	};
 	const char *sub;
 	size_t i;

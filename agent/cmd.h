@@ -27,6 +27,9 @@ int tf_cmd_chip(const struct tf_cli *cli);
 /* `db add` and `db list` (cmd-db-tools.c); @argv[0] is the subcommand. */
 int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d);
+/* `db init` and `db remove` (cmd-db-edit.c). */
+int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d);
+int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_forget(const struct tf_cli *cli);
 
 #endif /* TF_CMD_H */

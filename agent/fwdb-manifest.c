@@ -119,6 +119,7 @@ enum key {
 	K_INFO_CRC,
 	K_CONFIG_CRC,
 	K_BOOTLOADER_ID,
+	K_SOURCE_SHA256,
 	K_COUNT_
 };
 
@@ -396,11 +397,10 @@ static int set_size(struct parser *p, const char *v, bool cont)
 	return 0;
 }
 
-static int set_sha256(struct parser *p, const char *v, bool cont)
+static int parse_sha256(struct parser *p, const char *v, uint8_t *out)
 {
 	size_t i;
 
-	(void)cont;
 	if (strlen(v) != 2 * SHA256_LEN)
 		return bad(p, "must be 64 hex digits, found %zu characters", strlen(v));
 	for (i = 0; i < SHA256_LEN; i++) {
@@ -409,9 +409,24 @@ static int set_sha256(struct parser *p, const char *v, bool cont)
 		if (hi < 0 || lo < 0)
 			return bad(p, "'%c' is not a hex digit",
 				   hi < 0 ? v[2 * i] : v[2 * i + 1]);
-		p->blob->sha256[i] = (uint8_t)(hi << 4 | lo);
+		out[i] = (uint8_t)(hi << 4 | lo);
 	}
 	return 0;
+}
+
+static int set_sha256(struct parser *p, const char *v, bool cont)
+{
+	(void)cont;
+	return parse_sha256(p, v, p->blob->sha256);
+}
+
+/* The file `db add` converted the blob from (provenance only: the file
+ * is not in the database, so nothing checks it). */
+static int set_source_sha256(struct parser *p, const char *v, bool cont)
+{
+	(void)cont;
+	p->blob->has_source_sha256 = true;
+	return parse_sha256(p, v, p->blob->source_sha256);
 }
 
 /* "0x" and 1 to 8 hex digits; the family's width is checked later. */
@@ -472,6 +487,7 @@ static const struct key_def keys[K_COUNT_] = {
 	[K_INFO_CRC] = { "info_crc", false, false, false, set_info_crc },
 	[K_CONFIG_CRC] = { "config_crc", false, false, false, set_config_crc },
 	[K_BOOTLOADER_ID] = { "bootloader_id", false, false, false, set_bootloader_id },
+	[K_SOURCE_SHA256] = { "source_sha256", false, false, false, set_source_sha256 },
 };
 
 static int begin_section(struct parser *p, const char *id)

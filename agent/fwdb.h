@@ -77,6 +77,9 @@ struct tf_blob {
 	char *file; /* relative to the DB directory, already checked */
 	uint64_t size;
 	uint8_t sha256[32];
+	/* `db add` converted the blob from another file: that file's hash */
+	bool has_source_sha256;
+	uint8_t source_sha256[32];
 	bool has_info_crc, has_config_crc;
 	uint32_t info_crc, config_crc;
 	unsigned line; /* the section header's line in manifest.ini */

@@ -108,6 +108,7 @@ struct tf_chip_info {
  * command line must supply it.
  */
 #define TF_BLOB_FACTS_HW 8
+#define TF_BLOB_FACTS_NOTES 6
 struct tf_blob_facts {
 	bool is_config; /* else firmware */
 	size_t n_hardware;
@@ -118,7 +119,26 @@ struct tf_blob_facts {
 	uint32_t info_crc, config_crc;
 	char ext[8];	/* usual file name extension, "cfg" */
 	char what[160]; /* one line for people */
+	/* hardware[] is the family's reading of a name (the file's name, a
+	 * chip name in its text), not what a header says: the command line
+	 * may name other hardware. */
+	bool hardware_guessed;
+	/* With no hardware: what --hardware takes, in the family's words
+	 * ("silead_ts's ids: gsl1680, ..."); "": the id `touchfw chip DEV
+	 * info` shows. */
+	char hardware_hint[120];
+	/* import_blob: the format the file was in ("maXTouch .xcfg"); "" for
+	 * a blob taken as it is. */
+	char source_format[64];
+	/* More lines for people: what a conversion did, a name mapped, what
+	 * the source said that the blob does not keep (tf_blob_facts_note). */
+	size_t n_notes;
+	char note[TF_BLOB_FACTS_NOTES][240];
 };
+
+/* Add a line to @f's notes (dropped beyond TF_BLOB_FACTS_NOTES). */
+void tf_blob_facts_note(struct tf_blob_facts *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The operations.  Optional ones may be NULL; the flow checks. */
 struct tf_family_ops {
@@ -323,6 +343,20 @@ struct tf_family {
 	 */
 	int (*blob_facts)(const uint8_t *data, size_t len, const char *name,
 			  struct tf_blob_facts *f, struct tf_err *err);
+	/*
+	 * Optional: turn @data, a file in a format people have that the
+	 * driver does not load (a vendor tool's text, another driver's
+	 * container), into the blob the driver loads (`db add`): *@out
+	 * (malloc()ed), with its facts in @f as blob_facts gives them plus
+	 * what only the source said (f->source_format, notes, f->ext the
+	 * converted blob's).  @part picks one of several blobs a file holds
+	 * (NULL: it must hold one).  0; -EMEDIUMTYPE: @data is in none of
+	 * these formats (blob_facts takes it as it is); -EBADMSG with @err
+	 * naming @name and the place at fault.
+	 */
+	int (*import_blob)(const uint8_t *data, size_t len, const char *name, const char *part,
+			   uint8_t **out, size_t *out_len, struct tf_blob_facts *f,
+			   struct tf_err *err);
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };

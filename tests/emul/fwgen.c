@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 		{ "touches", required_argument, NULL, 'n' },
 		{ "config-id", required_argument, NULL, 'C' },
 		{ "iap-start", required_argument, NULL, 'a' },
+		{ "form", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -129,6 +130,9 @@ int main(int argc, char **argv)
 		case 'a':
 			a.iap_start = strtoul(optarg, NULL, 0);
 			a.iap_start_set = true;
+			break;
+		case 'F':
+			a.form = optarg;
 			break;
 		case 'o':
 			a.out = optarg;

@@ -14,6 +14,7 @@
 /* The options on fwgen's command line, as given (NULL / unset if not). */
 struct fwgen_args {
 	const char *chip, *version, *out, *id, *resolution, *config_id;
+	const char *form; /* --form: a command's variant of its output (a layout, a fault) */
 	unsigned long size, frame, tag, touches, iap_start;
 	bool size_set, iap_start_set, enc;
 };

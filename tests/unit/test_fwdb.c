@@ -481,6 +481,30 @@ static void test_changed_detects_rewritten_manifest(void **state)
 
 /* ------------------------------------------------------------ corrupted */
 
+/* source_sha256: the file `db add` converted the blob from. */
+static void test_source_sha256(void **state)
+{
+	struct tf_fwdb *db = NULL;
+	struct tf_err err;
+
+	(void)state;
+	assert_int_equal(
+		parse_text(HDR
+			   "[fw]\n" FW_BODY "size = 1\nsource_sha256 = "
+			   "0f000000000000000000000000000000000000000000000000000000000000a1\n",
+			   &db, &err),
+		0);
+	assert_true(db->blobs[0].has_source_sha256);
+	assert_int_equal(db->blobs[0].source_sha256[0], 0x0f);
+	assert_int_equal(db->blobs[0].source_sha256[31], 0xa1);
+	tf_fwdb_free(db);
+	assert_int_equal(parse_text(HDR "[fw]\n" FW_BODY "size = 1\n", &db, &err), 0);
+	assert_false(db->blobs[0].has_source_sha256);
+	tf_fwdb_free(db);
+	expect_text_error(HDR "[fw]\n" FW_BODY "size = 1\nsource_sha256 = 12\n", 11,
+			  "[fw] source_sha256: must be 64 hex digits");
+}
+
 static void test_manifest_missing_database_is_error(void **state)
 {
 	(void)state;
@@ -2009,6 +2033,7 @@ int main(void)
 		T(test_fits_from_version_honours_min_and_max),
 		TD(test_changed_detects_rewritten_manifest),
 
+		T(test_source_sha256),
 		T(test_manifest_missing_database_is_error),
 		T(test_manifest_wrong_format_is_error_with_line),
 		T(test_manifest_missing_format_is_error),

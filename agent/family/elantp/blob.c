@@ -90,3 +90,44 @@ int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t 
 	(void)b;
 	return elantp_check_image(data, len, msg, size);
 }
+
+/*
+ * `db add`: the image's checks as elan_i2c makes them; its version is not
+ * in a place a host can read, and its name may be the one elan_i2c
+ * requests (elan_i2c_<product id>.0.bin), which gives the product id.
+ */
+int elantp_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err)
+{
+	const char *base = strrchr(name, '/');
+	char msg[200], id[8];
+	unsigned v;
+	size_t n;
+
+	memset(f, 0, sizeof(*f));
+	if (elantp_check_image(data, len, msg, sizeof(msg)) < 0)
+		return tf_err_set(err, EBADMSG, "%s: %s", name, msg);
+	f->is_config = false;
+	tf_snprintf(f->ext, sizeof(f->ext), "bin");
+	tf_snprintf(f->what, sizeof(f->what),
+		    "Elan touchpad firmware image, %zu bytes; it does not say its version",
+		    len);
+	base = base ? base + 1 : name;
+	n = strlen(base);
+	if (n > 15 && n < 15 + sizeof(id) && !strncmp(base, "elan_i2c_", 9) &&
+	    !strcmp(base + n - 6, ".0.bin")) {
+		memcpy(id, base + 9, n - 15);
+		id[n - 15] = '\0';
+		if (elantp_attr_number(id, 0xffff, &v) == 0 && !strchr(id, '.')) {
+			f->n_hardware = 1;
+			tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%s", id);
+			f->hardware_guessed = true;
+			tf_blob_facts_note(
+				f,
+				"hardware (product id) %s: from its file name, the one "
+				"elan_i2c requests for that product",
+				id);
+		}
+	}
+	return 0;
+}

@@ -36,6 +36,8 @@ int elantp_attr_number(const char *s, unsigned max, unsigned *v);
  */
 int elantp_check_image(const uint8_t *data, size_t len, char *msg, size_t size);
 int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+int elantp_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err);
 int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			   size_t size);
 

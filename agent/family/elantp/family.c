@@ -35,6 +35,7 @@ const struct tf_family tf_family_elantp = {
 	.ids = &tf_family_ids_elantp,
 	.check_blob = elantp_check_blob,
 	.check_blob_data = elantp_check_blob_data,
+	.blob_facts = elantp_blob_facts,
 	.check_controller = elantp_check_controller,
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,

@@ -65,3 +65,44 @@ int elants_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t 
 	(void)data;
 	return elants_check_image(len, msg, size);
 }
+
+/*
+ * `db add`: an image says nothing a host can read about itself, so only
+ * its length is judged; its name may be the one elants_i2c requests
+ * (elants_i2c_<hw>.bin), which gives the hardware id.
+ */
+int elants_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err)
+{
+	const char *base = strrchr(name, '/');
+	char msg[200], hw[8];
+	uint16_t id;
+
+	(void)data;
+	memset(f, 0, sizeof(*f));
+	if (elants_check_image(len, msg, sizeof(msg)) < 0)
+		return tf_err_set(err, EBADMSG, "%s: %s", name, msg);
+	f->is_config = false;
+	tf_snprintf(f->ext, sizeof(f->ext), "bin");
+	tf_snprintf(f->what, sizeof(f->what),
+		    "Elan touchscreen firmware image, %zu pages of %d bytes; Elan's layout is "
+		    "not public, so it names neither its hardware nor its version",
+		    len / ELANTS_PAGE, ELANTS_PAGE);
+	base = base ? base + 1 : name;
+	if (strlen(base) == 19 && !strncmp(base, "elants_i2c_", 11) &&
+	    !strcmp(base + 15, ".bin")) {
+		memcpy(hw, base + 11, 4);
+		hw[4] = '\0';
+		if (elants_hex16_parse(hw, &id) == 0 && id != 0xffff) {
+			f->n_hardware = 1;
+			tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%s", hw);
+			f->hardware_guessed = true;
+			tf_blob_facts_note(
+				f,
+				"hardware %s: from its file name, the one elants_i2c "
+				"requests for that hardware id",
+				hw);
+		}
+	}
+	return 0;
+}

@@ -35,6 +35,8 @@ int elants_fw_name(uint16_t hw, char *buf, size_t size);
 int elants_check_image(size_t len, char *msg, size_t size);
 
 int elants_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
+int elants_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err);
 int elants_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			   size_t size);
 

@@ -40,6 +40,7 @@ const struct tf_family tf_family_elants = {
 	.check_blob = elants_check_blob,
 	.check_blob_data = elants_check_blob_data,
 	.check_controller = elants_check_controller,
+	.blob_facts = elants_blob_facts,
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
 		.bootloader_mode = true,

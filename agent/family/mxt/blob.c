@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "family/family.h"
@@ -181,4 +182,53 @@ int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len
 		msg[0] = '\0';
 	mxt_cfg_free(&cfg);
 	return msg[0] ? -EBADMSG : 0;
+}
+
+/*
+ * `db add` of a maXTouch Studio or mxt-app .xcfg: converted to the OBP_RAW
+ * V1 file atmel_mxt_ts loads (mxt-xcfg.c), whose facts are then read as
+ * for any OBP_RAW file.
+ */
+int mxt_import_blob(const uint8_t *data, size_t len, const char *name, const char *part,
+		    uint8_t **out, size_t *out_len, struct tf_blob_facts *f, struct tf_err *err)
+{
+	struct mxt_xcfg_info info;
+	char *raw = NULL;
+	size_t raw_len = 0;
+	int r;
+
+	*out = NULL;
+	*out_len = 0;
+	if (!mxt_xcfg_detect(data, len))
+		return tf_err_set(err, EMEDIUMTYPE, "%s: not an .xcfg", name);
+	if (part && part[0])
+		return tf_err_set(err, EBADMSG,
+				  "%s: an .xcfg holds one configuration; --part is for files "
+				  "that hold several",
+				  name);
+	r = mxt_xcfg_to_raw((const char *)data, len, name, &raw, &raw_len, &info, err);
+	if (r < 0)
+		return r;
+	r = mxt_blob_facts((const uint8_t *)raw, raw_len, name, f, err);
+	if (r < 0) {
+		free(raw);
+		return r;
+	}
+	tf_snprintf(f->source_format, sizeof(f->source_format),
+		    ".xcfg (maXTouch Studio, mxt-app)");
+	tf_blob_facts_note(f,
+			   "converted from .xcfg into OBP_RAW V1, the file atmel_mxt_ts "
+			   "loads: %zu object sections, %zu values",
+			   info.n_objects, info.n_values);
+	if (!info.has_matrix)
+		tf_blob_facts_note(f, "the file gives no matrix size or object count "
+				      "(maXTouch Studio's MATRIX_X, MATRIX_Y, NO_OBJECTS): "
+				      "their OBP_RAW bytes are 00, which neither atmel_mxt_ts "
+				      "nor touchfw checks");
+	if (!info.config_crc)
+		tf_blob_facts_note(f, "its CHECKSUM is 0: the config CRC is known once a "
+				      "chip holds the configuration");
+	*out = (uint8_t *)raw;
+	*out_len = raw_len;
+	return 0;
 }

@@ -27,6 +27,7 @@ const struct tf_family tf_family_mxt = {
 	.version = &mxt_version_scheme,
 	.check_blob = mxt_check_blob,
 	.blob_facts = mxt_blob_facts,
+	.import_blob = mxt_import_blob,
 	.check_blob_data = mxt_check_blob_data,
 	.caps = {
 		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */

@@ -150,6 +150,28 @@ int mxt_cfg_image(const struct mxt_cfg *cfg, const struct mxt_info *info, bool f
  */
 bool mxt_volatile_object(uint16_t type);
 
+/* ------------------------------------------------------------ .xcfg */
+
+/* What an .xcfg said beyond what its OBP_RAW form shows (mxt-xcfg.c). */
+struct mxt_xcfg_info {
+	bool has_matrix; /* MATRIX_X, MATRIX_Y, NO_OBJECTS given (maXTouch Studio) */
+	size_t n_objects, n_values;
+	uint32_t config_crc; /* CHECKSUM; 0: not given */
+};
+
+/* Does @buf start (after a UTF-8 BOM and blank lines) as an .xcfg does:
+ * with [COMMENTS] or [VERSION_INFO_HEADER]? */
+bool mxt_xcfg_detect(const uint8_t *buf, size_t len);
+/*
+ * Convert the .xcfg text @buf (maXTouch Studio's, mxt-app's) into the
+ * OBP_RAW V1 text atmel_mxt_ts loads: *@raw (malloc()ed, NUL-terminated,
+ * *@raw_len bytes without the NUL), formatted as mxt-app writes OBP_RAW
+ * (upper-case hex, "%04X %04X %04X" then " %02X" per byte), objects in the
+ * file's order.  0, or -EBADMSG naming @name and the line at fault.
+ */
+int mxt_xcfg_to_raw(const char *buf, size_t len, const char *name, char **raw, size_t *raw_len,
+		    struct mxt_xcfg_info *info, struct tf_err *err);
+
 /* ------------------------------------------------------------ family */
 
 struct tf_version;
@@ -171,6 +193,10 @@ int mxt_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t 
 struct tf_blob_facts;
 int mxt_blob_facts(const uint8_t *data, size_t len, const char *name, struct tf_blob_facts *f,
 		   struct tf_err *err);
+/* An .xcfg as its OBP_RAW V1 form (family.h, import_blob). */
+int mxt_import_blob(const uint8_t *data, size_t len, const char *name, const char *part,
+		    uint8_t **out, size_t *out_len, struct tf_blob_facts *f,
+		    struct tf_err *err);
 int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			size_t size);
 /* The flow's operations (mxt-ops.c). */

@@ -61,6 +61,58 @@ bool silead_hw_valid(const char *id);
 int silead_fw_file_name(const char *fw_name, const char *modalias, const char *compatible,
 			char *buf, size_t size);
 
+/* ------------------------------------------------------------ imports
+ * (silead-import.c): the formats people have, as the file above. */
+
+#define SILEAD_IMPORT_MAX (4u * 1024u * 1024u)
+
+enum silead_form {
+	SILEAD_FORM_GSLX = 1,  /* gslx680_ts_acpi's container */
+	SILEAD_FORM_TSCFG,     /* GSL_TS_CFG.h: C arrays of {register, value} */
+	SILEAD_FORM_SCRAMBLED, /* the Windows driver's SileadTouch.fw */
+};
+
+struct silead_import {
+	enum silead_form form;
+	uint8_t *fw; /* the pairs silead_ts loads (malloc()ed) */
+	size_t len, pages, words;
+	char chip[16];	     /* the one chip name the file gives, "" none */
+	char chip_from[32];  /* where: "its GSLX header's model", "its text" */
+	char chips_seen[64]; /* several different names: all, and chip "" */
+	char array[64];	     /* GSL_TS_CFG.h: the array taken */
+	bool has_panel;	     /* GSLX: the header's panel parameters */
+	struct {
+		unsigned width, height, touches;
+		bool swapped, xflip, yflip, tracking;
+	} panel;
+};
+
+/*
+ * Turn @data, one of the formats above, into the file silead_ts loads.
+ * @part names the array to take when a GSL_TS_CFG.h has several (NULL:
+ * there must be one).  0; -EMEDIUMTYPE when @data is none of them (a
+ * file silead_ts loads as it is, or not Silead's); -EBADMSG naming @name
+ * (and the line or page) when it is one but broken.
+ */
+int silead_import(const uint8_t *data, size_t len, const char *name, const char *part,
+		  struct silead_import *im, struct tf_err *err);
+void silead_import_free(struct silead_import *im);
+const char *silead_form_name(enum silead_form f);
+/*
+ * Chip names in @s: "gsl" (any case), an optional '_', 3 or 4 digits
+ * ("GSL1680E_FW", "gsl3676-..."), not inside a longer word.  Returns how
+ * many different ones; @chip gets the name when exactly one, @all a list.
+ */
+int silead_chip_names(const char *s, size_t len, char *chip, size_t size, char *all,
+		      size_t all_size);
+/*
+ * silead_ts's id for the chip name @chip ("gsl3676"): the name itself
+ * when it is one of the driver's (*@exact), else its series' (gsl168x:
+ * gsl1680, gsl367x: gsl3670, gsl369x: gsl3692) or gsl1680 -- the driver
+ * loads every one alike.  0, or -EINVAL when @chip is not such a name.
+ */
+int silead_chip_id(const char *chip, char *id, size_t size, bool *exact);
+
 struct tf_blob;
 struct tf_family_ops;
 struct tf_family_ids;
@@ -69,5 +121,13 @@ extern const struct tf_family_ops silead_ops;
 int silead_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
 int silead_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			   size_t size);
+/* `db add` (blob.c): the facts of a file silead_ts loads, and the other
+ * formats converted into one (family.h, blob_facts and import_blob). */
+struct tf_blob_facts;
+int silead_blob_facts(const uint8_t *data, size_t len, const char *name,
+		      struct tf_blob_facts *f, struct tf_err *err);
+int silead_import_blob(const uint8_t *data, size_t len, const char *name, const char *part,
+		       uint8_t **out, size_t *out_len, struct tf_blob_facts *f,
+		       struct tf_err *err);
 
 #endif /* TF_FAMILY_SILEAD_H */
