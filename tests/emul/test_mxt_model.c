@@ -477,6 +477,65 @@ static void test_restorenv_during_a_backup_waits_for_it(void **state)
  * (commands run in order), so the config survives and the reported CRC is
  * the backed-up one (issue 15, item 17).
  */
+static void held_reset(struct mxt_model_cfg *cfg)
+{
+	cfg->t.reset_ns = 800 * EM_NSEC_PER_MSEC;
+	cfg->t.reset_hold_ns = 2000 * EM_NSEC_PER_MSEC;
+}
+
+/* reset_hold_ns: past reset_ns the reset lasts until a transfer meets it
+ * (+50 ms), or until the cap when nobody comes. */
+static void test_held_reset_ends_after_the_transfer_that_met_it(void **state)
+{
+	struct rig *r = rig_new("mxt224e", held_reset);
+	uint8_t b;
+
+	(void)state;
+	drain(r);
+	t6_cmd(r, 0, 0x01);
+	advance_ms(r, 1000); /* past reset_ns: nobody came, still resetting */
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_RESET);
+	assert_int_equal(reg_read(r, 0, &b, 1), -1); /* met: NAK */
+	advance_ms(r, 40);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_RESET);
+	advance_ms(r, 20);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	assert_int_equal(reg_read(r, 0, &b, 1), 2);
+	free(r);
+}
+
+static void test_held_reset_met_early_ends_at_reset_ns(void **state)
+{
+	struct rig *r = rig_new("mxt224e", held_reset);
+	uint8_t b;
+
+	(void)state;
+	drain(r);
+	t6_cmd(r, 0, 0x01);
+	advance_ms(r, 100);
+	assert_int_equal(reg_read(r, 0, &b, 1), -1);
+	advance_ms(r, 690); /* 790 ms: the reset still runs its 800 */
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_RESET);
+	advance_ms(r, 20);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	free(r);
+}
+
+static void test_held_reset_unmet_ends_at_the_cap(void **state)
+{
+	struct rig *r = rig_new("mxt224e", held_reset);
+
+	(void)state;
+	drain(r);
+	t6_cmd(r, 0, 0x01);
+	advance_ms(r, 1990);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_RESET);
+	advance_ms(r, 20);
+	assert_int_equal(mxt_model_mode(&r->chip), MXT_MODE_APP);
+	assert_int_equal(mxt_model_stats(&r->chip)->resets, 1);
+	free(r);
+}
+
 static void test_reset_right_after_backup_waits_for_the_backup(void **state)
 {
 	struct rig *r = rig_new("mxt224e", NULL);
@@ -1265,6 +1324,9 @@ int main(void)
 		cmocka_unit_test(test_boot_queues_t6_reset_message_and_chg),
 		cmocka_unit_test(test_t5_read_streams_several_messages),
 		cmocka_unit_test(test_config_is_lost_on_reset_without_backup),
+		cmocka_unit_test(test_held_reset_ends_after_the_transfer_that_met_it),
+		cmocka_unit_test(test_held_reset_met_early_ends_at_reset_ns),
+		cmocka_unit_test(test_held_reset_unmet_ends_at_the_cap),
 		cmocka_unit_test(test_backup_keeps_config_and_reports_crc),
 		cmocka_unit_test(test_t38_user_data_is_outside_the_config_crc),
 		cmocka_unit_test(test_t38_user_data_survives_backup_and_reset),

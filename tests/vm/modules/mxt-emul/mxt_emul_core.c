@@ -150,6 +150,10 @@ MODULE_PARM_DESC(slow_factor, "fault: multiply every busy time of the chip");
 static uint reset_ms;
 module_param(reset_ms, uint, 0444);
 MODULE_PARM_DESC(reset_ms, "T6 soft reset to application ready, ms (0 = the model's 40 ms)");
+static uint reset_hold_ms;
+module_param(reset_hold_ms, uint, 0444);
+MODULE_PARM_DESC(reset_hold_ms,
+		 "harness: a T6 soft reset goes on past reset_ms until a transfer meets it, at most this long (0 = off)");
 
 /* ------------------------------------------------------------ state */
 
@@ -353,6 +357,7 @@ static int emu_chip_cfg(struct mxt_model_cfg *cfg)
 	cfg->faults.corrupt_info_crc = corrupt_info_crc;
 	cfg->faults.slow_factor = slow_factor;
 	cfg->t.reset_ns = (u64)reset_ms * NSEC_PER_MSEC;
+	cfg->t.reset_hold_ns = (u64)reset_hold_ms * NSEC_PER_MSEC;
 	return 0;
 }
 

@@ -64,6 +64,7 @@
 enum ev {
 	EV_NONE,
 	EV_BOOT,	  /* reset/power-on complete: run the app or the BL */
+	EV_SOFT_RESET_DONE, /* T6 reset's reset_ns over (see reset_hold_ns) */
 	EV_BOOT_TO_BL,	  /* 0xA5 reset complete: start the bootloader */
 	EV_FRAME_CHECKED, /* CRC verdict of the frame in the buffer */
 	EV_FRAME_PROGRAMMED,
@@ -697,10 +698,47 @@ static void t6_reset(struct mxt_model *m, em_u8 v)
 	m->mode = MXT_MODE_RESET;
 	m->msg_count = 0;
 	m->stats.resets++;
-	if (v == T6_BOOT_VALUE)
+	if (v == T6_BOOT_VALUE) {
 		schedule(m, EV_BOOT_TO_BL, m->cfg.t.bl_enter_ns);
-	else
-		schedule(m, EV_BOOT, m->cfg.t.reset_ns);
+	} else {
+		m->soft_reset_at = m->now;
+		m->soft_reset_met = false;
+		m->soft_reset_holding = false;
+		schedule(m, EV_SOFT_RESET_DONE, m->cfg.t.reset_ns);
+	}
+}
+
+/* How long a held T6 reset goes on after the transfer that met it: long
+ * enough that the program retries at least once into the reset. */
+#define RESET_MET_TAIL_NS (50 * EM_NSEC_PER_MSEC)
+
+/* A transfer during a T6 reset (NAKed): see reset_hold_ns. */
+static void soft_reset_meets(struct mxt_model *m)
+{
+	em_u64 end;
+
+	if (m->ev != EV_SOFT_RESET_DONE || m->soft_reset_met || !m->cfg.t.reset_hold_ns)
+		return;
+	m->soft_reset_met = true;
+	if (!m->soft_reset_holding)
+		return; /* still within reset_ns: it ends then */
+	end = m->now + RESET_MET_TAIL_NS;
+	if (end < m->ev_at)
+		m->ev_at = end;
+}
+
+static void soft_reset_done(struct mxt_model *m)
+{
+	em_u64 cap = m->soft_reset_at + m->cfg.t.reset_hold_ns;
+
+	if (m->cfg.t.reset_hold_ns && !m->soft_reset_met && m->now < cap) {
+		/* held: until a transfer meets it, or the cap */
+		m->soft_reset_holding = true;
+		m->ev = EV_SOFT_RESET_DONE;
+		m->ev_at = cap;
+		return;
+	}
+	boot(m, false);
 }
 
 /*
@@ -843,6 +881,7 @@ static int op_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 {
 	struct mxt_model *m = chip;
 
+	soft_reset_meets(m);
 	if (m->mode == MXT_MODE_APP && addr == m->cfg.app_addr)
 		return app_write(m, buf, len);
 	if (m->mode == MXT_MODE_BOOTLOADER && addr == mxt_model_bootloader_addr(m))
@@ -854,6 +893,7 @@ static int op_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 {
 	struct mxt_model *m = chip;
 
+	soft_reset_meets(m);
 	if (m->mode == MXT_MODE_APP && addr == m->cfg.app_addr)
 		return app_read(m, buf, len);
 	if (m->mode == MXT_MODE_BOOTLOADER && addr == mxt_model_bootloader_addr(m))
@@ -869,6 +909,9 @@ static void run_event(struct mxt_model *m)
 	switch (ev) {
 	case EV_BOOT:
 		boot(m, false);
+		break;
+	case EV_SOFT_RESET_DONE:
+		soft_reset_done(m);
 		break;
 	case EV_BOOT_TO_BL:
 		boot(m, true);

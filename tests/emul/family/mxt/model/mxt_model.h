@@ -67,6 +67,15 @@ struct mxt_model_timing {
 	em_u64 frame_prog_ns;  /* CRC pass to ready for the next frame */
 	em_u64 backup_ns;      /* T6 BACKUPNV to done */
 	em_u64 reset_ns;       /* T6 reset to app ready */
+	/*
+	 * A harness knob, not a chip's behaviour: a T6 reset lasts reset_ns
+	 * and then on until a transfer has met it (been NAKed during it),
+	 * ending RESET_MET_TAIL_NS after that one, and never longer than
+	 * reset_hold_ns from the command (0: reset_ns only).  A test of a
+	 * program that must ride out the reset then does not depend on that
+	 * program starting within reset_ns on a loaded machine.
+	 */
+	em_u64 reset_hold_ns;
 };
 
 struct mxt_model_faults {
@@ -172,6 +181,9 @@ struct mxt_model {
 	bool final_pending;
 	bool final_wait_read; /* image done, last verdict not read yet */
 	em_u8 queued_reset;   /* T6 RESET value waiting for a backup */
+	em_u64 soft_reset_at; /* when the T6 reset now running began */
+	bool soft_reset_met;  /* a transfer was NAKed during it */
+	bool soft_reset_holding; /* past reset_ns, held (reset_hold_ns) */
 	bool queued_restore;  /* T6 RESTORENV waiting for a backup */
 	em_u8 bl_flags;
 	em_u32 crc_fail_left;
