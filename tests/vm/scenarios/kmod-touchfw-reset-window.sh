@@ -26,8 +26,10 @@
 # (reset_hold_ms=2000): past its 800 ms it goes on until a transfer meets
 # it, ending 50 ms after that one, and at most 2 s after the command --
 # inside the driver's wait for CHG (100 ms + MXT_RESET_TIMEOUT, 3 s).  The
-# driver itself reads nothing while it waits, so what meets the reset is
-# touchfw; a run slower than 2 s still fails the checks below.
+# driver reads once right after its reset command (its interrupt handler:
+# "Failed to read 15 messages"); only transfers after the 800 ms count, so
+# what meets the hold is touchfw retrying; a run slower than 2 s still
+# fails the checks below.
 # The driver overrides T7 in RAM only, so the chip is power-cycled before
 # each bind (a new boot) to bring the zero T7 back from its NVM.  touchfw right
 # after a bind -- `touchfw probe`, `touchfw flash`, and a run the driver's

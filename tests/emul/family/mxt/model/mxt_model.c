@@ -717,11 +717,11 @@ static void soft_reset_meets(struct mxt_model *m)
 {
 	em_u64 end;
 
-	if (m->ev != EV_SOFT_RESET_DONE || m->soft_reset_met || !m->cfg.t.reset_hold_ns)
-		return;
+	if (m->ev != EV_SOFT_RESET_DONE || m->soft_reset_met || !m->soft_reset_holding)
+		return; /* within reset_ns, a transfer changes nothing: a driver
+			 * that reads right after its reset command must not end
+			 * the hold meant for the program that comes next */
 	m->soft_reset_met = true;
-	if (!m->soft_reset_holding)
-		return; /* still within reset_ns: it ends then */
 	end = m->now + RESET_MET_TAIL_NS;
 	if (end < m->ev_at)
 		m->ev_at = end;

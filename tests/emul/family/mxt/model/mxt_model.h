@@ -69,9 +69,10 @@ struct mxt_model_timing {
 	em_u64 reset_ns;       /* T6 reset to app ready */
 	/*
 	 * A harness knob, not a chip's behaviour: a T6 reset lasts reset_ns
-	 * and then on until a transfer has met it (been NAKed during it),
+	 * and then on until a transfer meets it (is NAKed) after reset_ns,
 	 * ending RESET_MET_TAIL_NS after that one, and never longer than
-	 * reset_hold_ns from the command (0: reset_ns only).  A test of a
+	 * reset_hold_ns from the command (0: reset_ns only).  A program that
+	 * met the reset earlier is still retrying then.  A test of a
 	 * program that must ride out the reset then does not depend on that
 	 * program starting within reset_ns on a loaded machine.
 	 */
