@@ -633,6 +633,46 @@ static int step_detect(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/*
+ * A chip that keeps no firmware (caps.kernel_fw_probe) runs a program only
+ * while its driver is bound: the driver's probe loads the file and fails
+ * without it.  Other chips keep theirs.
+ */
+static bool holds_program(const struct run *r)
+{
+	return !r->fam->caps.kernel_fw_probe ||
+	       (r->c.dev.driver[0] && tf_family_has_driver(r->fam, r->c.dev.driver));
+}
+
+/*
+ * Nothing in the database for a chip that holds no program: it can not
+ * work, so this is no "up to date".  Says which file the driver wants,
+ * for which board the database lacks an entry, and how to add one.
+ */
+static int no_program(struct run *r)
+{
+	char name[TF_FW_NAME_MAX] = "", board[128] = "";
+	struct tf_err err = { 0 };
+	const char *src = r->fam->firmware_source;
+	bool skipped = strstr(r->plan.fw_reason, "skipped") != NULL;
+
+	if (r->ops->kernel_fw_name &&
+	    r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+		tf_snprintf(name, sizeof(name), "its firmware file");
+	if (r->profile && r->profile->n_board_ids)
+		tf_snprintf(board, sizeof(board), "%s", r->profile->board_ids[0]);
+	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "no-program");
+	return finish(r, TF_EXIT_NO_FIRMWARE,
+		      "no firmware for this board: the chip holds no program, %s loads %s "
+		      "at every probe and fails without it, and the database %s has no %s "
+		      "firmware for board %s%s%s%s. Add the board's file with 'touchfw db "
+		      "add FILE --board %s'%s%s",
+		      r->ctrl->driver[0] ? r->ctrl->driver : r->fam->ids->drivers[0], name,
+		      r->s->db_dir, r->fam->ids->name, board[0] ? board : "(no profile)",
+		      skipped ? " (" : "", skipped ? r->plan.fw_reason : "", skipped ? ")" : "",
+		      board[0] ? board : "BOARD", src ? "; " : "", src ? src : "");
+}
+
 static int step_plan(struct run *r)
 {
 	struct tf_plan_input in = { 0 };
@@ -686,6 +726,8 @@ static int step_plan(struct run *r)
 	}
 	if (err.code)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
+	if (!r->plan.fw && !holds_program(r))
+		return no_program(r);
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s",
 			    r->plan.fw->id);
@@ -1088,8 +1130,12 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {
-		rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)", r.chip.version_str,
-			    r.plan.cfg ? ", config matches" : "");
+		if (r.chip.has_version)
+			rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)",
+				    r.chip.version_str, r.plan.cfg ? ", config matches" : "");
+		else
+			rc = finish(&r, TF_EXIT_OK, "nothing to do: %s (%s)", r.chip.detail,
+				    r.plan.fw_reason);
 		goto out;
 	}
 	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {

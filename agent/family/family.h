@@ -357,6 +357,12 @@ struct tf_family {
 	int (*import_blob)(const uint8_t *data, size_t len, const char *name, const char *part,
 			   uint8_t **out, size_t *out_len, struct tf_blob_facts *f,
 			   struct tf_err *err);
+	/*
+	 * Optional, for people whose chip has no firmware in the database:
+	 * where a board's own file comes from, in the family's words (the
+	 * vendor's driver package, a community collection), one sentence.
+	 */
+	const char *firmware_source;
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };

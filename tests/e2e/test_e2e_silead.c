@@ -311,6 +311,51 @@ static void test_dry_run(void **state)
 	assert_false(emub_dev_bound(E.eb, "touchscreen"));
 }
 
+/* A database of the tablet's own, made with `touchfw db init` and signed
+ * with the build's demo key, holding nothing: the settings' db_dir. */
+static void empty_db(void)
+{
+	char key[400];
+
+	snprintf(E.db, sizeof(E.db), "%s/db", E.dir);
+	e2e_settings(&E, NULL);
+	expect_rc(TF_EXIT_OK, "db", "init", E.db);
+	snprintf(key, sizeof(key), "%s/keys/build-demo.key", E.build);
+	expect_rc(TF_EXIT_OK, "db", "sign", "--key", key, "--db", E.db);
+}
+
+/* The database has nothing for the tablet and the driver's probe failed:
+ * the chip holds no program, so touch can not work -- never "up to
+ * date", but no-firmware, naming the file the driver wants, the board
+ * the database lacks and how to add it (issue 26 item 1). */
+static void test_no_firmware_is_no_success(void **state)
+{
+	(void)state;
+	start_tablet(NULL, NULL, NULL, false);
+	empty_db();
+	expect_rc(TF_EXIT_NO_FIRMWARE, "run", DEV);
+	e2e_not_said(&E, "up to date");
+	e2e_said(&E, "the chip holds no program, silead_ts loads " FW_NAME " at every probe");
+	e2e_said(&E, "has no silead firmware for board touchfw,emul-silead-tablet");
+	e2e_said(&E, "'touchfw db add FILE --board touchfw,emul-silead-tablet'");
+	e2e_said(&E, "SileadTouch.fw");
+	e2e_error_names_device(E.err, "no firmware for this board", DEV);
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	/* status says the same: no program, no-firmware */
+	expect_rc(TF_EXIT_OK, "status", DEV);
+	if (!E.out || !strstr(E.out, "no-program") || !strstr(E.out, "no-firmware") ||
+	    strstr(E.out, "application") || !strstr(E.out, "no firmware for this board"))
+		fail_msg("status said:\n%s", E.out ? E.out : "");
+	/* a distribution's file bound the driver: its program runs, and with
+	 * nothing better in the database that is kept */
+	e2e_stop(&E);
+	start_tablet(RIGHT, NULL, NULL, false);
+	empty_db();
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "nothing to do: silead_ts bound");
+	e2e_not_said(&E, "firmware )");
+}
+
 /* touchfw probe finds the ACPI-named client of the profile's controller
  * (its name has no address) and reads nothing from the bus for it. */
 static void test_probe_lists_the_acpi_client(void **state)
@@ -339,7 +384,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_profile_for_this_dmi, teardown),
 		cmocka_unit_test_teardown(test_dry_run, teardown),
 		cmocka_unit_test_teardown(test_probe_lists_the_acpi_client, teardown),
+		cmocka_unit_test_teardown(test_no_firmware_is_no_success, teardown),
 	};
 
+	e2e_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,11 @@ const struct tf_family tf_family_silead = {
 	.check_controller = silead_check_controller,
 	.blob_facts = silead_blob_facts,
 	.import_blob = silead_import_blob,
+	.firmware_source =
+		"each tablet needs its own file (its panel's scan parameters): take the one "
+		"in the tablet's Windows driver (SileadTouch.fw, or GSL_TS_CFG.h, which "
+		"'touchfw db add' converts) or the tablet's file from a community collection "
+		"(github.com/onitake/gsl-firmware)",
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
 		.kernel_fw_probe = true,
