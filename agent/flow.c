@@ -205,8 +205,10 @@ static int synth_controller(struct run *r)
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
-	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (command line)",
-	     fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
+	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (%s)",
+	     fi->ids->name, r->synth.reg, tf_power_name(r->synth.power),
+	     r->o->always_on ? "--always-on"
+			     : "assumed without --always-on: the driver is never unbound");
 	return TF_EXIT_OK;
 }
 
@@ -1139,12 +1141,14 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		goto out;
 	}
 	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {
+		enum upd_path path;
 		char what[480];
 
-		/* Read, parse and check everything a real run would write. */
-		if ((rc = step_load(&r)) || (rc = driver_takes_config(&r)))
+		/* Read, parse and check everything a real run would write,
+		 * and decide as it does, up to its first write. */
+		if ((rc = step_load(&r)) || (rc = decide_update(&r, &path)))
 			goto out;
-		describe_dry_run(&r, what, sizeof(what));
+		describe_dry_run(&r, path, what, sizeof(what));
 		rc = finish(&r, TF_EXIT_OK, "%s: %s; leaving the chip alone",
 			    o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
