@@ -1062,7 +1062,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	/* The input device a run verified is still there: the driver has
 	 * not probed since, so it runs what that run staged (a second run
 	 * for the same add and bind ends here). */
-	if (r->c.dev.driver[0] && !r->o->force) {
+	if (r->c.dev.driver[0] && !r->o->force && !r->chip.not_running) {
 		struct tf_input_node in[1];
 		struct tf_file_id dbid;
 		char manifest[300];
@@ -1086,6 +1086,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 		struct tf_input_node in[1];
 
 		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
+		    !r->chip.not_running &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
 			rlog(r, TF_LOG_INFO,
 			     "%s already loads %s (%s, the same bytes as %s), "

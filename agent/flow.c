@@ -643,7 +643,8 @@ static int step_detect(struct run *r)
 static bool holds_program(const struct run *r)
 {
 	return !r->fam->caps.kernel_fw_probe ||
-	       (r->c.dev.driver[0] && tf_family_has_driver(r->fam, r->c.dev.driver));
+	       (r->c.dev.driver[0] && tf_family_has_driver(r->fam, r->c.dev.driver) &&
+		!r->chip.not_running);
 }
 
 /*
@@ -836,6 +837,8 @@ static int step_verify(struct run *r)
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
 			      tf_chip_mode_name(st.mode), st.detail);
+	if (st.not_running)
+		return finish(r, TF_EXIT_VERIFY, "after the update: %s", st.detail);
 	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
@@ -866,8 +869,9 @@ static int step_verify(struct run *r)
 				      ? cfg_name
 				      : "driver config");
 	if (r->fam->caps.kernel_fw_probe)
-		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s", r->c.dev.driver,
-		     r->res->fw_id, r->res->input[0] ? r->res->input : "-");
+		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s; %s",
+		     r->c.dev.driver, r->res->fw_id, r->res->input[0] ? r->res->input : "-",
+		     st.detail);
 	else if (st.has_config_version && !r->flashed_anything)
 		rlog(r, TF_LOG_INFO,
 		     "verified: configuration version %s -> %s, config CRC %s, "
@@ -881,6 +885,8 @@ static int step_verify(struct run *r)
 		     r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 		     " -> ", st.version_str, crc_text(&st, crc),
 		     r->res->input[0] ? r->res->input : "-");
+	if (r->fam->unproven)
+		rlog(r, TF_LOG_INFO, "not proven by this: %s", r->fam->unproven);
 	r->chip = st;
 	return TF_EXIT_OK;
 }
