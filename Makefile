@@ -119,7 +119,8 @@ PATH_DEFS := -DTF_VERSION=\"$(VERSION)\" \
 	-DTF_DATADIR=\"$(PKGDATADIR)\" \
 	-DTF_LIBEXECDIR=\"$(PKGLIBEXECDIR)\" \
 	-DTF_RUNSTATEDIR=\"$(RUNSTATEDIR)/touchfw\" \
-	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\"
+	-DTF_LOCALSTATEDIR=\"$(LOCALSTATEDIR)/lib/touchfw\" \
+	-DTF_BUILDDIR=\"$(abspath $(B))\"
 # The binaries the tests run are the ones `make install` installs: no test
 # hooks.  On an emulated board, the board's LD_PRELOAD shim maps the
 # agent's installed path to the build's and keeps the board's variables

@@ -101,12 +101,29 @@ void spi_let_go(struct run *r);
 int step_files(struct run *r);
 /* Read the plan's (or the given) blobs and let the family check them. */
 int step_load(struct run *r);
-/* Write by the path the chip's state and the profile allow; rebind, input. */
+/* The ways step_update() can go (decide_update()). */
+enum upd_path {
+	UPD_NOTHING,	/* nothing to write */
+	UPD_PROBE_FILE, /* caps.kernel_fw_probe: stage, make the driver probe */
+	UPD_UPDATE_FW,	/* through the bound driver's attributes and files */
+	UPD_BOOTLOADER, /* the chip is in its bootloader: flash it there */
+	UPD_UNBIND,	/* unbind (or none bound), over the bus */
+};
+/*
+ * The one decision for an update and its dry run: the path step_update()
+ * takes, and every check that comes before that path's first write (a
+ * family that can not write this way, a file name the driver can not
+ * have, a configuration on a chip left in its bootloader).  0 with *@path
+ * set, or an exit code with the message recorded (finish()).
+ */
+int decide_update(struct run *r, enum upd_path *path);
+/* Write by the path decide_update() chose; rebind, input. */
 int step_update(struct run *r);
 /* Through the driver, a configuration only if the driver loads one. */
 int driver_takes_config(struct run *r);
-/* A dry run's account of what step_update() would write, and how. */
-void describe_dry_run(struct run *r, char *buf, size_t size);
+/* A dry run's account of what step_update() would write by @path (from
+ * decide_update()), and how. */
+void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size);
 /* Wait until the driver link has not changed for a moment (a probe in
  * progress ends first). */
 void settle_driver_link(struct run *r);

@@ -1062,7 +1062,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	/* The input device a run verified is still there: the driver has
 	 * not probed since, so it runs what that run staged (a second run
 	 * for the same add and bind ends here). */
-	if (r->c.dev.driver[0] && !r->o->force) {
+	if (r->c.dev.driver[0] && !r->o->force && !r->chip.not_running) {
 		struct tf_input_node in[1];
 		struct tf_file_id dbid;
 		char manifest[300];
@@ -1086,6 +1086,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 		struct tf_input_node in[1];
 
 		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
+		    !r->chip.not_running &&
 		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
 			rlog(r, TF_LOG_INFO,
 			     "%s already loads %s (%s, the same bytes as %s), "
@@ -1127,9 +1128,10 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
  * choice step_update() makes), and the configuration's CRC against the
  * chip's.  Everything was read, parsed and checked by step_load().
  */
-void describe_dry_run(struct run *r, char *buf, size_t size)
+void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size)
 {
 	const char *drv = r->c.dev.driver[0] ? r->c.dev.driver : "the driver";
+	const char *bus = strcmp(r->c.dev.subsys, "spi") ? "i2c-dev" : "spidev";
 	const struct tf_family_caps *caps = &r->fam->caps;
 	const uint8_t *img;
 	char kname[TF_FW_NAME_MAX] = "";
@@ -1140,11 +1142,12 @@ void describe_dry_run(struct run *r, char *buf, size_t size)
 	if (r->fw_img) {
 		if (r->ops->kernel_firmware)
 			r->ops->kernel_firmware(r->fw_img, &img, &len);
-		if ((caps->kernel_fw_attr || caps->kernel_fw_probe) && r->ops->kernel_fw_name &&
+		/* decide_update() checked that the name can be computed */
+		if ((path == UPD_PROBE_FILE || path == UPD_UPDATE_FW) &&
+		    r->ops->kernel_fw_name &&
 		    r->ops->kernel_fw_name(&r->c, &r->chip, kname, sizeof(kname), &err) < 0)
-			tf_snprintf(kname, sizeof(kname), "(a name it can not compute: %s)",
-				    err.msg);
-		if (caps->kernel_fw_probe)
+			tf_snprintf(kname, sizeof(kname), "?");
+		if (path == UPD_PROBE_FILE)
 			n += (size_t)snprintf(
 				buf + n, size - n,
 				"would stage firmware %s (%zu bytes) as %s and make %s "
@@ -1154,38 +1157,33 @@ void describe_dry_run(struct run *r, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "would flash firmware %s (%zu bytes) ",
 					      r->res->fw_id, len);
-		if (n >= size || caps->kernel_fw_probe)
+		if (n >= size || path == UPD_PROBE_FILE)
 			; /* said it all */
-		else if (bus_recovery(r))
+		else if (path == UPD_BOOTLOADER && bus_recovery(r))
 			n += (size_t)snprintf(buf + n, size - n,
-					      "over i2c-dev at 0x%02x (the chip is in its "
+					      "over %s at 0x%02x (the chip is in its "
 					      "bootloader and no driver is bound; the board "
 					      "profile allows bus recovery), then bind %s",
-					      r->chip.bl_addr, driver_to_bind(r));
-		else if (r->chip.mode == TF_CHIP_BOOTLOADER && !r->via_driver &&
-			 !through_driver_in_bootloader(r))
-			n += (size_t)
-				snprintf(buf + n, size - n,
-					 "at the bootloader address 0x%02x (the chip is in "
-					 "bootloader mode; %s stays bound)",
-					 r->chip.bl_addr, drv);
-		else if (n < size && !r->c.dev.driver[0])
-			n += (size_t)snprintf(buf + n, size - n,
-					      "over i2c-dev (no driver is bound)");
-		else if (n < size && r->ctrl->power == TF_POWER_ALWAYS_ON && caps->bus_flash)
+					      bus, r->chip.bl_addr, driver_to_bind(r));
+		else if (path == UPD_BOOTLOADER)
 			n += (size_t)snprintf(
 				buf + n, size - n,
-				"over i2c-dev after unbinding %s (power is always on)", drv);
-		else if (n < size && caps->kernel_fw_attr && r->ops->kernel_fw_name)
+				"at the bootloader address 0x%02x (the chip is in "
+				"bootloader mode; %s%s)",
+				r->chip.bl_addr, r->c.dev.driver[0] ? drv : "",
+				r->c.dev.driver[0] ? " stays bound" : "no driver is bound");
+		else if (path == UPD_UNBIND && !r->c.dev.driver[0])
+			n += (size_t)snprintf(buf + n, size - n, "over %s (no driver is bound)",
+					      bus);
+		else if (path == UPD_UNBIND)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "over %s after unbinding %s (power is always on)",
+					      bus, drv);
+		else
 			n += (size_t)
 				snprintf(buf + n, size - n,
 					 "through %s's %s as %s (the driver owns the power)",
 					 drv, caps->kernel_fw_attr, kname);
-		else if (n < size)
-			n += (size_t)
-				snprintf(buf + n, size - n,
-					 "by no path: the driver owns the power and has no "
-					 "firmware update interface");
 	}
 	if (n < size && r->cfg_obj) {
 		n += (size_t)snprintf(buf + n, size - n,
@@ -1193,11 +1191,6 @@ void describe_dry_run(struct run *r, char *buf, size_t size)
 				      r->res->cfg_id, r->cfg_crc);
 		if (n < size && r->fw_img)
 			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
-		else if (n < size && r->chip.mode != TF_CHIP_APP)
-			n += (size_t)
-				snprintf(buf + n, size - n,
-					 "but it can not: the chip is in "
-					 "bootloader mode and no firmware is to be flashed)");
 		else if (n < size && r->chip.has_config_crc)
 			n += (size_t)snprintf(buf + n, size - n, "the chip has 0x%06X)",
 					      r->chip.config_crc);
@@ -1233,31 +1226,128 @@ int driver_takes_config(struct run *r)
 		      err.msg[0] ? err.msg : "the driver loads no configuration file");
 }
 
+int decide_update(struct run *r, enum upd_path *path)
+{
+	const struct tf_family_caps *caps = &r->fam->caps;
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX];
+	int rc;
+
+	*path = UPD_NOTHING;
+	if (!r->fw_img && !r->cfg_obj)
+		return TF_EXIT_OK;
+	if ((rc = driver_takes_config(r)))
+		return rc;
+	if (caps->kernel_fw_probe)
+		*path = UPD_PROBE_FILE;
+	else if (r->via_driver ||
+		 (r->chip.mode == TF_CHIP_BOOTLOADER && through_driver_in_bootloader(r)))
+		*path = UPD_UPDATE_FW; /* the driver flashes its bootloader too */
+	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
+		*path = UPD_BOOTLOADER;
+	else if ((r->ctrl->power == TF_POWER_ALWAYS_ON &&
+		  (caps->bus_flash || caps->bus_config)) ||
+		 !r->c.dev.driver[0])
+		*path = UPD_UNBIND;
+	else
+		*path = UPD_UPDATE_FW; /* also always-on: nothing to write over the bus */
+
+	/* Only an application takes a configuration (whichever path). */
+	if (r->cfg_obj && !r->fw_img && r->chip.mode != TF_CHIP_APP)
+		return finish(r, TF_EXIT_BOOTLOADER,
+			      "the chip is in its bootloader (%s) and no firmware is to be "
+			      "flashed: a configuration alone can not be written, as only "
+			      "the application firmware takes one (give --firmware as "
+			      "well); nothing was written, the chip stays in its bootloader",
+			      r->chip.detail);
+	switch (*path) {
+	case UPD_PROBE_FILE:
+		if (r->fw_img &&
+		    r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+			return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+		break;
+	case UPD_UPDATE_FW:
+		if (r->fw_img && !caps->kernel_fw_attr)
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "the driver owns the power and has no firmware update "
+				      "interface; set power = \"always-on\" in the profile if "
+				      "that is safe");
+		if (r->fw_img &&
+		    r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+			return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+		if (r->cfg_obj && !caps->kernel_cfg && !caps->bus_config_bound)
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "the %s driver loads no configuration file; set power = "
+				      "\"always-on\" in the profile if that is safe",
+				      r->c.dev.driver[0] ? r->c.dev.driver : driver_to_bind(r));
+		/* With firmware first, the file's name comes from the chip
+		 * the new firmware makes: known only then. */
+		if (r->cfg_obj && !r->fw_img && caps->kernel_cfg &&
+		    r->ops->kernel_cfg_name(&r->c, &r->chip, name, sizeof(name), &err) < 0) {
+			if (err.code != EOPNOTSUPP)
+				return finish(r, TF_EXIT_IO, "%s", err.msg);
+			if (!caps->bus_config_bound)
+				return finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
+		}
+		break;
+	case UPD_BOOTLOADER:
+		if (!caps->bus_flash && !bus_recovery(r))
+			return finish(
+				r, TF_EXIT_UNSUPPORTED,
+				"the %s family can not flash over the bus; only its driver "
+				"can (power = \"driver\" in the profile)",
+				r->fam->ids->name);
+		if (r->cfg_obj && !caps->bus_config)
+			return finish(
+				r, TF_EXIT_UNSUPPORTED,
+				"the %s family can not write a configuration over the bus",
+				r->fam->ids->name);
+		break;
+	case UPD_UNBIND:
+		if (r->fw_img && !caps->bus_flash)
+			return finish(r, TF_EXIT_UNSUPPORTED,
+				      "the %s family can not flash over the bus; only its "
+				      "driver can (power = \"driver\" in the profile)",
+				      r->fam->ids->name);
+		if (r->cfg_obj && !caps->bus_config)
+			return finish(
+				r, TF_EXIT_UNSUPPORTED,
+				"the %s family can not write a configuration over the bus",
+				r->fam->ids->name);
+		break;
+	case UPD_NOTHING:
+		break;
+	}
+	return TF_EXIT_OK;
+}
+
 int step_update(struct run *r)
 {
 	struct tf_input_watch *w = NULL;
+	enum upd_path path;
 	int rc;
 
-	if (!r->fw_img && !r->cfg_obj) {
+	if ((rc = decide_update(r, &path)))
+		return rc;
+	if (path == UPD_NOTHING) {
 		tf_snprintf(r->res->path, sizeof(r->res->path), "none");
 		return TF_EXIT_OK;
 	}
-	if ((rc = driver_takes_config(r)))
-		return rc;
 	r->touched = true;
-	if (r->fam->caps.kernel_fw_probe)
+	switch (path) {
+	case UPD_PROBE_FILE:
 		rc = path_probe_file(r, &w);
-	else if (r->via_driver ||
-		 (r->chip.mode == TF_CHIP_BOOTLOADER && through_driver_in_bootloader(r)))
-		rc = path_update_fw(r, &w); /* the driver flashes its bootloader too */
-	else if (r->chip.mode == TF_CHIP_BOOTLOADER)
+		break;
+	case UPD_UPDATE_FW:
+		rc = path_update_fw(r, &w);
+		break;
+	case UPD_BOOTLOADER:
 		rc = path_bootloader(r, &w);
-	else if ((r->ctrl->power == TF_POWER_ALWAYS_ON &&
-		  (r->fam->caps.bus_flash || r->fam->caps.bus_config)) ||
-		 !r->c.dev.driver[0])
+		break;
+	default:
 		rc = path_unbind(r, &w);
-	else
-		rc = path_update_fw(r, &w); /* also always-on: nothing to write over the bus */
+		break;
+	}
 	if (!rc && !r->res->input[0]) {
 		if (!w) {
 			struct tf_err err = { 0 };

@@ -205,8 +205,10 @@ static int synth_controller(struct run *r)
 	r->synth.reg = r->c.dev.addr;
 	r->synth.power = r->o->always_on ? TF_POWER_ALWAYS_ON : TF_POWER_DRIVER;
 	r->ctrl = &r->synth;
-	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (command line)",
-	     fi->ids->name, r->synth.reg, tf_power_name(r->synth.power));
+	rlog(r, TF_LOG_INFO, "no board profile: family %s at 0x%02x, power %s (%s)",
+	     fi->ids->name, r->synth.reg, tf_power_name(r->synth.power),
+	     r->o->always_on ? "--always-on"
+			     : "assumed without --always-on: the driver is never unbound");
 	return TF_EXIT_OK;
 }
 
@@ -633,6 +635,47 @@ static int step_detect(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/*
+ * A chip that keeps no firmware (caps.kernel_fw_probe) runs a program only
+ * while its driver is bound: the driver's probe loads the file and fails
+ * without it.  Other chips keep theirs.
+ */
+static bool holds_program(const struct run *r)
+{
+	return !r->fam->caps.kernel_fw_probe ||
+	       (r->c.dev.driver[0] && tf_family_has_driver(r->fam, r->c.dev.driver) &&
+		!r->chip.not_running);
+}
+
+/*
+ * Nothing in the database for a chip that holds no program: it can not
+ * work, so this is no "up to date".  Says which file the driver wants,
+ * for which board the database lacks an entry, and how to add one.
+ */
+static int no_program(struct run *r)
+{
+	char name[TF_FW_NAME_MAX] = "", board[128] = "";
+	struct tf_err err = { 0 };
+	const char *src = r->fam->firmware_source;
+	bool skipped = strstr(r->plan.fw_reason, "skipped") != NULL;
+
+	if (r->ops->kernel_fw_name &&
+	    r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+		tf_snprintf(name, sizeof(name), "its firmware file");
+	if (r->profile && r->profile->n_board_ids)
+		tf_snprintf(board, sizeof(board), "%s", r->profile->board_ids[0]);
+	tf_snprintf(r->res->mode_before, sizeof(r->res->mode_before), "no-program");
+	return finish(r, TF_EXIT_NO_FIRMWARE,
+		      "no firmware for this board: the chip holds no program, %s loads %s "
+		      "at every probe and fails without it, and the database %s has no %s "
+		      "firmware for board %s%s%s%s. Add the board's file with 'touchfw db "
+		      "add FILE --board %s'%s%s",
+		      r->ctrl->driver[0] ? r->ctrl->driver : r->fam->ids->drivers[0], name,
+		      r->s->db_dir, r->fam->ids->name, board[0] ? board : "(no profile)",
+		      skipped ? " (" : "", skipped ? r->plan.fw_reason : "", skipped ? ")" : "",
+		      board[0] ? board : "BOARD", src ? "; " : "", src ? src : "");
+}
+
 static int step_plan(struct run *r)
 {
 	struct tf_plan_input in = { 0 };
@@ -686,6 +729,8 @@ static int step_plan(struct run *r)
 	}
 	if (err.code)
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
+	if (!r->plan.fw && !holds_program(r))
+		return no_program(r);
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s",
 			    r->plan.fw->id);
@@ -792,6 +837,8 @@ static int step_verify(struct run *r)
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "after the update the chip is in %s mode (%s)",
 			      tf_chip_mode_name(st.mode), st.detail);
+	if (st.not_running)
+		return finish(r, TF_EXIT_VERIFY, "after the update: %s", st.detail);
 	persist_hw(r, st.hw); /* the chip says what it is now */
 	tf_snprintf(r->res->version_after, sizeof(r->res->version_after), "%s", st.version_str);
 	r->res->has_crc_after = st.has_config_crc;
@@ -822,8 +869,9 @@ static int step_verify(struct run *r)
 				      ? cfg_name
 				      : "driver config");
 	if (r->fam->caps.kernel_fw_probe)
-		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s", r->c.dev.driver,
-		     r->res->fw_id, r->res->input[0] ? r->res->input : "-");
+		rlog(r, TF_LOG_INFO, "verified: %s bound with %s, input %s; %s",
+		     r->c.dev.driver, r->res->fw_id, r->res->input[0] ? r->res->input : "-",
+		     st.detail);
 	else if (st.has_config_version && !r->flashed_anything)
 		rlog(r, TF_LOG_INFO,
 		     "verified: configuration version %s -> %s, config CRC %s, "
@@ -837,6 +885,8 @@ static int step_verify(struct run *r)
 		     r->res->version_before[0] ? r->res->version_before : "(bootloader)",
 		     " -> ", st.version_str, crc_text(&st, crc),
 		     r->res->input[0] ? r->res->input : "-");
+	if (r->fam->unproven)
+		rlog(r, TF_LOG_INFO, "not proven by this: %s", r->fam->unproven);
 	r->chip = st;
 	return TF_EXIT_OK;
 }
@@ -1088,17 +1138,23 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		goto out;
 	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
 	    !o->config_file) {
-		rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)", r.chip.version_str,
-			    r.plan.cfg ? ", config matches" : "");
+		if (r.chip.has_version)
+			rc = finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)",
+				    r.chip.version_str, r.plan.cfg ? ", config matches" : "");
+		else
+			rc = finish(&r, TF_EXIT_OK, "nothing to do: %s (%s)", r.chip.detail,
+				    r.plan.fw_reason);
 		goto out;
 	}
 	if (o->dry_run || s->mode == TF_MODE_REPORT_ONLY) {
+		enum upd_path path;
 		char what[480];
 
-		/* Read, parse and check everything a real run would write. */
-		if ((rc = step_load(&r)) || (rc = driver_takes_config(&r)))
+		/* Read, parse and check everything a real run would write,
+		 * and decide as it does, up to its first write. */
+		if ((rc = step_load(&r)) || (rc = decide_update(&r, &path)))
 			goto out;
-		describe_dry_run(&r, what, sizeof(what));
+		describe_dry_run(&r, path, what, sizeof(what));
 		rc = finish(&r, TF_EXIT_OK, "%s: %s; leaving the chip alone",
 			    o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;

@@ -54,7 +54,7 @@ struct tf_flow_opts {
 
 struct tf_flow_result {
 	int exit_code;
-	char message[600];
+	char message[1024];
 	char path[24]; /* "bootloader", "update_fw", "unbind", "none" */
 	char mode_before[16];
 	char version_before[48], version_after[48];

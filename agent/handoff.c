@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -78,9 +79,32 @@ static bool systemd_running(void)
 	return lstat("/run/systemd/system", &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
+#ifndef TF_BUILDDIR
+#error "TF_BUILDDIR: the build directory, absolute (Makefile)"
+#endif
+
+/* Is this binary the one in TF_BUILDDIR? */
+static bool running_from_build_dir(void)
+{
+	char self[4096], *slash;
+	struct stat here, build;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+		return false;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return false;
+	*(slash == self ? slash + 1 : slash) = '\0';
+	return stat(self, &here) == 0 && stat(TF_BUILDDIR, &build) == 0 &&
+	       here.st_dev == build.st_dev && here.st_ino == build.st_ino;
+}
+
 const char *tf_agent_path(void)
 {
-	return TF_LIBEXECDIR "/touchfw-agent";
+	return running_from_build_dir() ? TF_BUILDDIR "/touchfw-agent"
+					: TF_LIBEXECDIR "/touchfw-agent";
 }
 
 /*

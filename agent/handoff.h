@@ -37,9 +37,13 @@ int tf_handoff(const struct tf_settings *s, const char *config_path, const char 
 const char *tf_handoff_how_name(enum tf_handoff_how how);
 
 /*
- * Where the agent binary is: the compiled-in libexec path, only.  Never
- * from the environment (udev's RUN programs get the uevent's variables)
- * nor from where this binary lies.
+ * Where the agent binary is: the compiled-in libexec path, or -- when
+ * this very binary is the one in the build directory it was built in
+ * (TF_BUILDDIR, compared by device and inode with the directory of
+ * /proc/self/exe, the kernel's word for what runs) -- the agent built
+ * beside it, so that `./build/touchfw ...` works before `make install`
+ * with the trust already given to that binary.  Never from the
+ * environment (udev's RUN programs get the uevent's variables).
  */
 const char *tf_agent_path(void);
 

@@ -4,8 +4,8 @@
  * a candidate controller, so this binary links only libc and decides there
  * without touching the bus.  Every other command is executed by
  * touchfw-agent (which links libudev, libfdt, libsodium, libgpiod and
- * libi2c), from the package's libexec directory (in the tests' emulated
- * boards, their shim maps that path to the build's agent).
+ * libi2c), from the package's libexec directory -- or the one built beside
+ * this binary when it runs from its build directory (tf_agent_path).
  */
 #include <errno.h>
 #include <stdio.h>

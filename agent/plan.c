@@ -198,8 +198,9 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 		return 0;
 	}
 	if (!best) {
-		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "no firmware for hardware %s%s",
-			    hw, skipped ? " (skipped blobs that failed here before)" : "");
+		tf_snprintf(p->fw_reason, sizeof(p->fw_reason), "no firmware for %s%s%s",
+			    hw[0] ? "hardware " : "this board", hw,
+			    skipped ? " (skipped blobs that failed here before)" : "");
 		return 0;
 	}
 	if (!st->has_version) {

@@ -50,6 +50,9 @@ struct tf_chip_state {
 	bool has_config_version;
 	struct tf_version config_version;
 	char config_version_str[TF_VERSION_STR_MAX];
+	/* Application mode by its driver's word (bound), but the chip says
+	 * its program does not run now (a family that can read that). */
+	bool not_running;
 	uint16_t bl_addr; /* bootloader address found / to use */
 	/* The bootloader's id in the family's canonical form (a manifest's
 	 * bootloader_id is compared with it), "" when not read. */
@@ -357,6 +360,18 @@ struct tf_family {
 	int (*import_blob)(const uint8_t *data, size_t len, const char *name, const char *part,
 			   uint8_t **out, size_t *out_len, struct tf_blob_facts *f,
 			   struct tf_err *err);
+	/*
+	 * Optional, for people whose chip has no firmware in the database:
+	 * where a board's own file comes from, in the family's words (the
+	 * vendor's driver package, a community collection), one sentence.
+	 */
+	const char *firmware_source;
+	/*
+	 * Optional: what a verified update of this family can not prove, in
+	 * its words, said with every "verified" (doc/families.md, "What
+	 * 'verified' proves").
+	 */
+	const char *unproven;
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };

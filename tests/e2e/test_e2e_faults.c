@@ -562,6 +562,58 @@ static void test_flash_dry_run_compares_the_config_crc_with_the_chip(void **stat
 	assert_int_equal(e2e_chip(&E).ram_crc, chip_crc);
 }
 
+/* The sentence of @text after "1-004a: " on the line holding @needle,
+ * without the exit note: what a run decided. */
+static char *decision_line(const char *text, const char *needle)
+{
+	const char *at = text ? strstr(text, needle) : NULL, *end;
+
+	if (!at)
+		fail_msg("expected \"%s\" in:\n%s", needle, text ? text : "(none)");
+	end = strstr(at, " (exit ");
+	if (!end)
+		end = at + strcspn(at, "\n");
+	return strndup(at, (size_t)(end - at));
+}
+
+/*
+ * A dry run decides as the real flash does, up to its first write (issue
+ * 26 item 7): a configuration alone for a chip in its bootloader was
+ * "would write config ... (but it can not ...)", exit 0, where flash then
+ * exited 11.  Now both exit 11 with the same reason, and neither writes.
+ * Without a profile, the power the command line did not give is said to
+ * be assumed.
+ */
+static void test_flash_dry_run_predicts_the_flash(void **state)
+{
+	char cfg[400], *dry, *real;
+
+	(void)state;
+	start("no-image", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/firmware-db/mxt224e/cfg-2.1.AB.cfg", E.build);
+	e2e_expect(&E, TF_EXIT_BOOTLOADER, "flash", "--dry-run", "--config", cfg, "1-004a");
+	e2e_not_said(&E, "would write");
+	dry = e2e_keep(&E, decision_line(E.err, "the chip is in its bootloader ("));
+	e2e_expect(&E, TF_EXIT_BOOTLOADER, "flash", "--config", cfg, "1-004a");
+	real = e2e_keep(&E, decision_line(E.err, "the chip is in its bootloader ("));
+	assert_string_equal(dry, real);
+	assert_non_null(strstr(real, "a configuration alone can not be written"));
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(e2e_chip(&E).stats.config_writes, 0);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+	e2e_stop(&E);
+
+	/* no profile, no --always-on: the driver's power is an assumption */
+	start_model("vendor,unknown-board", "mxt224e", "app", "1.0.AA", "driver", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/firmware-db/mxt224e/cfg-2.1.AB.cfg", E.build);
+	e2e_touchfw(&E, "flash", "--dry-run", "--config", cfg, "1-004a");
+	e2e_said(&E, "no board profile: family mxt at 0x4a, power driver (assumed without "
+		     "--always-on: the driver is never unbound)");
+	e2e_not_said(&E, "(command line)");
+	e2e_touchfw(&E, "flash", "--dry-run", "--always-on", "--config", cfg, "1-004a");
+	e2e_said(&E, "power always-on (--always-on)");
+}
+
 static void test_obp_raw_for_another_chip(void **state)
 {
 	char path[400];
@@ -974,6 +1026,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_flash_dry_run_compares_the_config_crc_with_the_chip, teardown),
+		cmocka_unit_test_teardown(test_flash_dry_run_predicts_the_flash, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_another_chip, teardown),
 		cmocka_unit_test_teardown(test_obp_raw_for_other_firmware_needs_force,
 					  teardown),

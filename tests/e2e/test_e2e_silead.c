@@ -311,6 +311,101 @@ static void test_dry_run(void **state)
 	assert_false(emub_dev_bound(E.eb, "touchscreen"));
 }
 
+/* A database of the tablet's own, made with `touchfw db init` and signed
+ * with the build's demo key, holding nothing: the settings' db_dir. */
+static void empty_db(void)
+{
+	char key[400];
+
+	snprintf(E.db, sizeof(E.db), "%s/db", E.dir);
+	e2e_settings(&E, NULL);
+	expect_rc(TF_EXIT_OK, "db", "init", E.db);
+	snprintf(key, sizeof(key), "%s/keys/build-demo.key", E.build);
+	expect_rc(TF_EXIT_OK, "db", "sign", "--key", key, "--db", E.db);
+}
+
+/* The database has nothing for the tablet and the driver's probe failed:
+ * the chip holds no program, so touch can not work -- never "up to
+ * date", but no-firmware, naming the file the driver wants, the board
+ * the database lacks and how to add it (issue 26 item 1). */
+static void test_no_firmware_is_no_success(void **state)
+{
+	(void)state;
+	start_tablet(NULL, NULL, NULL, false);
+	empty_db();
+	expect_rc(TF_EXIT_NO_FIRMWARE, "run", DEV);
+	e2e_not_said(&E, "up to date");
+	e2e_said(&E, "the chip holds no program, silead_ts loads " FW_NAME " at every probe");
+	e2e_said(&E, "has no silead firmware for board touchfw,emul-silead-tablet");
+	e2e_said(&E, "'touchfw db add FILE --board touchfw,emul-silead-tablet'");
+	e2e_said(&E, "SileadTouch.fw");
+	e2e_error_names_device(E.err, "no firmware for this board", DEV);
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	/* status says the same: no program, no-firmware */
+	expect_rc(TF_EXIT_OK, "status", DEV);
+	if (!E.out || !strstr(E.out, "no-program") || !strstr(E.out, "no-firmware") ||
+	    strstr(E.out, "application") || !strstr(E.out, "no firmware for this board"))
+		fail_msg("status said:\n%s", E.out ? E.out : "");
+	/* a distribution's file bound the driver: its program runs, and with
+	 * nothing better in the database that is kept */
+	e2e_stop(&E);
+	start_tablet(RIGHT, NULL, NULL, false);
+	empty_db();
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "nothing to do: silead_ts bound");
+	e2e_not_said(&E, "firmware )");
+}
+
+/* The status register's reads by driver and touchfw (model stats). */
+static unsigned status_reads(void)
+{
+	return chip().stats.status_reads;
+}
+
+/*
+ * Another tablet's file under this tablet's entry (issue 26 item 2): the
+ * driver binds with it and the chip runs it, status OK -- all that driver
+ * and chip can say -- but it reports no touches.  The run says what it
+ * proved (the status read as silead_ts reads it) and what it can not.
+ */
+static void test_wrong_file_under_the_entry_is_not_called_proven(void **state)
+{
+	char other[400], key[400];
+
+	(void)state;
+	start_tablet(NULL, NULL, NULL, false);
+	snprintf(other, sizeof(other), "%s/firmware-db/%s", E.build, OTHER);
+	empty_db();
+	expect_rc(TF_EXIT_OK, "db", "add", other, "--board", "touchfw,emul-silead-tablet",
+		  "--hardware", "gsl1680", "--version", "1", "--id", "tablet");
+	snprintf(key, sizeof(key), "%s/keys/build-demo.key", E.build);
+	expect_rc(TF_EXIT_OK, "db", "sign", "--key", key, "--db", E.db);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "verified: silead_ts bound with tablet, input event0; silead_ts bound: "
+		     "the chip runs the program its probe loaded (status 0x5A5A5A5A at 0xB0, "
+		     "chip id 0x80360000)");
+	e2e_said(&E, "not proven by this: that the file is this panel's");
+	assert_true(chip().running);
+	assert_false(chip().ok);	  /* touches do not come: the database's mistake */
+	assert_true(status_reads() >= 2); /* the probe's, and touchfw's after it */
+}
+
+/* A program that starts, then stops (status 0 again): bound, input
+ * device there, axes right -- and not verified, exit 12. */
+static void test_program_that_stops_is_not_verified(void **state)
+{
+	(void)state;
+	start_tablet(NULL, NULL,
+		     "touchscreen.size_x = 1960\ntouchscreen.size_y = 1500\n"
+		     "touchscreen.swapped_x_y = true\nfault.stops = true\n",
+		     false);
+	expect_rc(TF_EXIT_VERIFY, "run", DEV);
+	e2e_said(&E, "after the update: silead_ts bound, but the chip's program does not run: "
+		     "status 0x00000000 at 0xB0");
+	e2e_not_said(&E, "verified:");
+	assert_false(chip().running);
+}
+
 /* touchfw probe finds the ACPI-named client of the profile's controller
  * (its name has no address) and reads nothing from the bus for it. */
 static void test_probe_lists_the_acpi_client(void **state)
@@ -339,7 +434,12 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_profile_for_this_dmi, teardown),
 		cmocka_unit_test_teardown(test_dry_run, teardown),
 		cmocka_unit_test_teardown(test_probe_lists_the_acpi_client, teardown),
+		cmocka_unit_test_teardown(test_no_firmware_is_no_success, teardown),
+		cmocka_unit_test_teardown(test_wrong_file_under_the_entry_is_not_called_proven,
+					  teardown),
+		cmocka_unit_test_teardown(test_program_that_stops_is_not_verified, teardown),
 	};
 
+	e2e_test_filter();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

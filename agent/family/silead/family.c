@@ -13,8 +13,10 @@
  *    profile gives as config-name, else from the ACPI or i2c id;
  *  - the probe needs I2C_FUNC_I2C and the SMBus I2C-block functions.
  * Nothing in the chip says which file it runs; touchfw's proof is the
- * driver binding with its input device and the axis ranges the board's
- * properties give.
+ * driver binding with its input device, the axis ranges the board's
+ * properties give, and the chip's status register (0xB0) reading
+ * 0x5A5A5A5A after the probe, as silead_ts_get_status reads it: the loaded
+ * program runs.
  */
 #include "silead.h"
 
@@ -38,6 +40,14 @@ const struct tf_family tf_family_silead = {
 	.check_controller = silead_check_controller,
 	.blob_facts = silead_blob_facts,
 	.import_blob = silead_import_blob,
+	.unproven = "that the file is this panel's: another tablet's runs as well "
+		    "(status OK, the same input device) but reports no or wrong touches; "
+		    "touching the screen tells",
+	.firmware_source =
+		"each tablet needs its own file (its panel's scan parameters): take the one "
+		"in the tablet's Windows driver (SileadTouch.fw, or GSL_TS_CFG.h, which "
+		"'touchfw db add' converts) or the tablet's file from a community collection "
+		"(github.com/onitake/gsl-firmware)",
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
 		.kernel_fw_probe = true,

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Silead operations for the update flow.  Nothing here touches the bus:
- * the chip keeps nothing between power cycles, silead_ts owns its power
- * and loads the firmware file at every probe, and a bound driver means
- * its probe found the chip's status 0x5A5A5A5A after loading the file
- * (silead_ts_setup).  Installing is the flow's kernel_fw_probe path: the
- * bytes under the name silead_ts computes (silead_fw_file_name), then a
- * probe; the proof is the input device with the axis ranges the board's
- * touchscreen-size-x/-y give.
+ * Silead operations for the update flow.  Nothing here writes to the chip:
+ * it keeps nothing between power cycles, silead_ts owns its power and
+ * loads the firmware file at every probe, and a bound driver means its
+ * probe found the chip's status 0x5A5A5A5A after loading the file
+ * (silead_ts_setup); detect reads that status (and the chip id) again, as
+ * silead_ts_get_status does, to tell whether the program still runs.  Installing is the flow's
+ * kernel_fw_probe path: the bytes under the name silead_ts computes (silead_fw_file_name), then
+ * a probe; the proof is the input device with the axis ranges the board's touchscreen-size-x/-y
+ * give.
  */
 #include "silead.h"
 
@@ -17,20 +18,61 @@
 
 #include "family/family.h"
 
+#define SILEAD_REG_STATUS 0xb0
+#define SILEAD_REG_ID 0xfc
+#define SILEAD_STATUS_OK 0x5a5a5a5au
+
+/* i2c_smbus_read_i2c_block_data(@reg, 4) as silead_ts does it: the
+ * register byte written, four bytes read, one combined transfer (safe
+ * beside the bound driver, whose transfers are the same kind). */
+static int read_le32(struct tf_ctx *c, uint8_t reg, uint32_t *v)
+{
+	uint8_t b[4];
+	int r = tf_i2c_write_read(c->bus, c->ctrl ? c->ctrl->reg : c->dev.addr, &reg, 1, b, 4);
+
+	if (r < 0)
+		return r;
+	*v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	return 0;
+}
+
 static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
+	uint32_t status = 0, id = 0;
+
 	(void)err;
 	memset(st, 0, sizeof(*st));
 	st->mode = TF_CHIP_APP;
-	if (c->dev.driver[0] && !strcmp(c->dev.driver, SILEAD_DRIVER_NAME))
-		tf_snprintf(st->detail, sizeof(st->detail),
-			    "%s bound: its probe loaded a program the chip runs",
-			    c->dev.driver);
-	else
+	if (!c->dev.driver[0] || strcmp(c->dev.driver, SILEAD_DRIVER_NAME)) {
 		tf_snprintf(st->detail, sizeof(st->detail),
 			    "%s not bound: the chip holds no program (the driver's probe "
 			    "fails without its firmware file)",
 			    SILEAD_DRIVER_NAME);
+		return 0;
+	}
+	/* Bound: its probe read status OK once.  Whether the program still
+	 * runs is the chip's to say, in the register silead_ts reads. */
+	if (!c->bus || read_le32(c, SILEAD_REG_STATUS, &status) < 0) {
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "%s bound: its probe loaded a program the chip ran (the status "
+			    "register could not be read now)",
+			    c->dev.driver);
+		return 0;
+	}
+	if (read_le32(c, SILEAD_REG_ID, &id) < 0)
+		id = 0;
+	if (status != SILEAD_STATUS_OK) {
+		st->not_running = true;
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "%s bound, but the chip's program does not run: status 0x%08X at "
+			    "0xB0, not 0x%08X (chip id 0x%08X)",
+			    c->dev.driver, status, SILEAD_STATUS_OK, id);
+		return 0;
+	}
+	tf_snprintf(st->detail, sizeof(st->detail),
+		    "%s bound: the chip runs the program its probe loaded (status 0x%08X at "
+		    "0xB0, chip id 0x%08X)",
+		    c->dev.driver, status, id);
 	return 0;
 }
 

@@ -13,10 +13,15 @@
 #include "silead_model.h"
 
 static const char *const keys[] = {
-	"power_gpio",		"silead.id",
-	"silead.firmware",	"silead.firmware_seed",
-	"silead.firmware_name", "silead.max_fingers",
-	"fault.never_starts",	NULL,
+	"power_gpio",
+	"silead.id",
+	"silead.firmware",
+	"silead.firmware_seed",
+	"silead.firmware_name",
+	"silead.max_fingers",
+	"fault.never_starts",
+	"fault.stops",
+	NULL,
 };
 
 static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
@@ -81,6 +86,8 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 	}
 	if (!strcmp(k, "silead.max_fingers"))
 		return emub_key_u32(p, k, s, 10, &b->max_fingers);
+	if (!strcmp(k, "fault.stops"))
+		return emub_key_bool(p, k, s, &b->stops);
 	return emub_key_bool(p, k, s, &b->never_starts);
 }
 
@@ -109,6 +116,7 @@ static int create(struct emub_chip *c)
 	cfg.has_expected = b->has_expected;
 	cfg.expected = b->expected;
 	cfg.faults.never_starts = b->never_starts;
+	cfg.faults.stops = b->stops;
 	silead_model_init(m, &cfg, 0);
 	c->model = m;
 	c->ops = &silead_model_ops;

@@ -17,6 +17,7 @@ struct silead_board {
 	char *firmware_name; /* "firmware-name" property */
 	guint32 max_fingers; /* "silead,max-fingers", 0 = absent */
 	bool never_starts;
+	bool stops; /* fault.stops: the program stops after it started */
 };
 
 static inline struct silead_board *silead_board(const struct emub_chip_desc *c)

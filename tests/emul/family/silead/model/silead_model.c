@@ -99,6 +99,7 @@ static void lose_state(struct silead_model *m)
 	m->awake = false;
 	m->ready_at = EM_NEVER;
 	m->run_at = EM_NEVER;
+	m->stop_at = EM_NEVER;
 	m->in_reset = false;
 	m->running = m->program_ok = false;
 	em_memset(m->regs, 0, sizeof(m->regs));
@@ -147,15 +148,23 @@ static void sl_advance(void *chip, em_u64 now)
 			m->running = true;
 			m->program_ok = !m->cfg.has_expected || d == m->cfg.expected;
 			m->stats.starts++;
+			if (m->cfg.faults.stops)
+				m->stop_at = now + SILEAD_MODEL_STOP_NS;
 		}
+	}
+	if (m->stop_at != EM_NEVER && now >= m->stop_at) {
+		m->stop_at = EM_NEVER;
+		m->running = m->program_ok = false;
+		m->frame_unread = false;
 	}
 }
 
 static em_u64 next_event(const void *chip)
 {
 	const struct silead_model *m = chip;
+	em_u64 t = m->ready_at < m->run_at ? m->ready_at : m->run_at;
 
-	return m->ready_at < m->run_at ? m->ready_at : m->run_at;
+	return t < m->stop_at ? t : m->stop_at;
 }
 
 static bool answers(struct silead_model *m, em_u16 addr)
@@ -171,6 +180,7 @@ static void control(struct silead_model *m, em_u8 v)
 		m->in_reset = true;
 		m->running = m->program_ok = false;
 		m->run_at = EM_NEVER;
+		m->stop_at = EM_NEVER;
 		m->frame_unread = false;
 	} else if (v == SILEAD_MODEL_CMD_START) {
 		m->in_reset = false;
@@ -245,6 +255,7 @@ static int sl_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 	} else if (reg == SILEAD_MODEL_REG_STATUS) {
 		em_u8 st[4];
 
+		m->stats.status_reads++;
 		em_put_le32(st, m->running ? SILEAD_MODEL_STATUS_OK : 0);
 		for (em_u16 i = 0; i < len && i < 4; i++)
 			buf[i] = st[i];

@@ -75,7 +75,13 @@ struct silead_model_timing {
 struct silead_model_faults {
 	bool nak;	   /* never acknowledges its address */
 	bool never_starts; /* the program never runs: status stays 0 */
+	/* The program runs, then stops SILEAD_MODEL_STOP_NS later: status 0
+	 * again (code that crashes on this chip; silead.c's resume reloads a
+	 * chip whose status is no longer OK). */
+	bool stops;
 };
+
+#define SILEAD_MODEL_STOP_NS (500 * EM_NSEC_PER_MSEC)
 
 struct silead_model_cfg {
 	em_u16 addr;
@@ -97,6 +103,7 @@ struct silead_model_stats {
 	em_u32 bad_writes; /* NAKed data */
 	em_u32 frames_read;
 	em_u32 touches_lost; /* touches a wrong or absent program did not report */
+	em_u32 status_reads; /* reads of 0xB0 */
 };
 
 struct silead_model_point {
@@ -112,6 +119,7 @@ struct silead_model {
 	bool awake;	 /* powered, released and booted */
 	em_u64 ready_at; /* boot completes (EM_NEVER: none) */
 	em_u64 run_at;	 /* start completes (EM_NEVER: none) */
+	em_u64 stop_at;	 /* faults.stops: the program stops (EM_NEVER: none) */
 	bool in_reset;	 /* 0x88 written, no start since */
 	bool running, program_ok;
 	em_u8 regs[256]; /* plain registers (control, clock, power, ...) */
