@@ -274,16 +274,22 @@ int tf_dir_check(int dirfd, const char *dir, struct tf_err *err)
 		return tf_err_set(err, errno, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return tf_err_set(err, ENOTDIR, "%s: not a directory", dir);
-	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return tf_err_set(err, EPERM,
-				  "%s: owned by uid %u, neither root nor uid %u that touchfw "
-				  "runs as; refusing to create files in it",
-				  dir, (unsigned)st.st_uid, (unsigned)geteuid());
-	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
+	if (!(st.st_mode & 022))
+		return 0; /* only its owner writes there, whom the file is for */
+	if (!(st.st_mode & S_ISVTX))
 		return tf_err_set(err, EPERM,
 				  "%s: writable by group or others and not sticky (mode %04o); "
 				  "refusing to create files in it",
 				  dir, (unsigned)(st.st_mode & 07777));
+	/* sticky: others can not move what touchfw made -- but its owner
+	 * can, so it must be root or touchfw's user, as /tmp is */
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return tf_err_set(err, EPERM,
+				  "%s: writable by others (mode %04o) and owned by uid %u, "
+				  "neither root nor uid %u that touchfw runs as; refusing to "
+				  "create files in it",
+				  dir, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+				  (unsigned)geteuid());
 	return 0;
 }
 

@@ -64,10 +64,10 @@ const char *tf_file_type(mode_t m);
 
 /*
  * Files touchfw creates for a command (the temporary-file rule, touchfw(8)
- * FILES): only in a directory owned by root or by the user touchfw runs as,
- * and writable by nobody else unless it is sticky (as /tmp is, where others
- * can not rename or remove what touchfw made).  tf_dir_check() says why a
- * directory fails that (-EPERM), tf_dir_open() opens @dir and checks it.
+ * FILES): only in a directory writable by its owner alone, or else sticky
+ * and owned by root or by the user touchfw runs as (as /tmp is: others can
+ * not rename or remove what touchfw made there).  tf_dir_check() says why
+ * a directory fails that (-EPERM), tf_dir_open() opens @dir and checks it.
  *
  * tf_create_at(): a new file @name below @dirfd with exactly @mode
  * (O_CREAT | O_EXCL | O_NOFOLLOW: nothing already there, not even a

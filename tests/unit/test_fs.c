@@ -104,6 +104,17 @@ static void test_dir_owner_and_mode(void **state)
 	assert_int_equal(tf_dir_check(fd, dir, &err), 0);
 	assert_int_equal(chmod(dir, 0755), 0);
 	assert_int_equal(tf_dir_check(fd, dir, &err), 0);
+	if (geteuid() == 0) {
+		/* another user's: fine while only its owner writes there
+		 * (the file is for them), not as a sticky shared one */
+		assert_int_equal(chown(dir, 12345, (gid_t)-1), 0);
+		assert_int_equal(tf_dir_check(fd, dir, &err), 0);
+		assert_int_equal(chmod(dir, 01777), 0);
+		assert_int_equal(tf_dir_check(fd, dir, &err), -EPERM);
+		assert_non_null(strstr(err.msg, "owned by uid 12345, neither root nor uid 0"));
+		assert_int_equal(chmod(dir, 0700), 0);
+		assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
+	}
 	close(fd);
 }
 
