@@ -548,18 +548,21 @@ int tf_cmd_board_init(int argc, char **argv)
 		return TF_EXIT_FAILURE;
 	}
 	if (out) {
-		fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		/* a new file in a checked directory (touchfw(8), FILES) */
+		fd = tf_create_path(out, 0644, &err);
 		if (fd < 0 || !(f = fdopen(fd, "w"))) {
-			int e = errno;
+			int e = fd < 0 ? -fd : errno;
 
-			if (fd >= 0)
+			if (fd >= 0) {
 				close(fd);
-			fprintf(stderr, "touchfw: board init: %s: %s%s\n", out, strerror(e),
-				e == EEXIST ? " (not overwritten)" : "");
+				unlink(out);
+			}
+			fprintf(stderr, "touchfw: board init: %s\n",
+				fd < 0 ? err.msg : strerror(e));
 			tf_board_identity_free(&id);
-			return e == EEXIST   ? TF_EXIT_EXISTS
-			       : e == EACCES ? TF_EXIT_PERMISSION
-					     : TF_EXIT_FAILURE;
+			return e == EEXIST		  ? TF_EXIT_EXISTS
+			       : e == EACCES || e == EPERM ? TF_EXIT_PERMISSION
+							   : TF_EXIT_FAILURE;
 		}
 	}
 	write_skeleton(f, &dev, fam, &id);

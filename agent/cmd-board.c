@@ -357,11 +357,13 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 {
 	struct tf_board_profile *p = NULL;
 	struct tf_board_report rep;
+	struct tf_err ferr = { 0 };
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 	int r;
 
-	r = tf_read_file(blob_path, TF_BOARD_MAX_DTB_SIZE, &buf, &len);
+	/* a regular file only: a FIFO must not hang the check */
+	r = tf_read_input(blob_path, TF_BOARD_MAX_DTB_SIZE, &buf, &len, &ferr);
 	if (r == -EFBIG && check_json) {
 		json_mistake("", "larger than %u bytes; not a board profile",
 			     TF_BOARD_MAX_DTB_SIZE);
@@ -373,7 +375,11 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 		return CHECK_INVALID;
 	}
 	if (r) {
-		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
+		/* ferr names the file; @file's own name when it is the input */
+		if (!strcmp(file, blob_path))
+			fprintf(stderr, "touchfw: %s\n", ferr.msg);
+		else
+			fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
 		return CHECK_UNREADABLE;
 	}
 	tf_board_report_init(&rep);
@@ -424,7 +430,9 @@ static enum check_result check_source(const char *file, bool quiet)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], dtb[4096 + 16];
+	struct tf_err err = { 0 };
 	enum check_result res;
+	int fd;
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
@@ -436,10 +444,13 @@ static enum check_result check_source(const char *file, bool quiet)
 		return CHECK_FAILURE;
 	}
 	snprintf(dtb, sizeof(dtb), "%s/profile.dtb", dir);
-	if (access(file, R_OK) < 0) {
-		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(errno));
+	/* readable and a regular file (dtc would wait on a FIFO forever) */
+	fd = tf_open_input(file, &err);
+	if (fd < 0) {
+		fprintf(stderr, "touchfw: %s\n", err.msg);
 		res = CHECK_UNREADABLE;
 	} else {
+		close(fd);
 		res = compile_dts(file, dtb);
 		if (res == CHECK_OK)
 			res = check_blob(file, dtb, quiet);

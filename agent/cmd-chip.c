@@ -516,16 +516,14 @@ static int do_save(struct chip *k, const char *file)
 	if (!strcmp(file, "-")) {
 		fd = STDOUT_FILENO;
 	} else {
-		fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		/* a new file in a checked directory (touchfw(8), FILES) */
+		fd = tf_create_path(file, 0644, &err);
 		if (fd < 0) {
-			int e = errno;
-
-			fprintf(stderr, "touchfw chip: %s: %s%s\n", file, strerror(e),
-				e == EEXIST ? " (not overwritten)" : "");
+			fprintf(stderr, "touchfw chip: %s\n", err.msg);
 			free(data);
-			return e == EEXIST   ? TF_EXIT_EXISTS
-			       : e == EACCES ? TF_EXIT_PERMISSION
-					     : TF_EXIT_FAILURE;
+			return fd == -EEXIST			  ? TF_EXIT_EXISTS
+			       : fd == -EACCES || fd == -EPERM ? TF_EXIT_PERMISSION
+							       : TF_EXIT_FAILURE;
 		}
 	}
 	while (off < len) {

@@ -44,23 +44,6 @@ static void usage_init(FILE *f)
 		tf_exit_name(TF_EXIT_EXISTS), TF_EXIT_USAGE);
 }
 
-/* Write @len bytes of @data to @fd and flush them to disk: 0 or -errno. */
-static int write_fd(int fd, const char *data, size_t len)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		off += (size_t)n;
-	}
-	return fsync(fd) < 0 ? -errno : 0;
-}
-
 static int exit_for(int e)
 {
 	return e == EACCES || e == EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
@@ -79,7 +62,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 	const char *dir, *desc = NULL;
 	char *text = NULL;
 	bool made = false;
-	int c, dfd, fd, r;
+	int c, dfd, r;
 
 	(void)d;
 	optind = 0;
@@ -128,22 +111,6 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 		fprintf(stderr, "touchfw db init: %s: %s\n", dir, strerror(r));
 		return exit_for(r);
 	}
-	fd = openat(dfd, TF_FWDB_MANIFEST, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    DB_FILE_MODE);
-	if (fd < 0) {
-		r = errno;
-		close(dfd);
-		if (r == EEXIST || r == ELOOP) {
-			fprintf(stderr,
-				"touchfw db init: %s/%s exists: a database is there already "
-				"('touchfw db check --db %s' looks at it)\n",
-				dir, TF_FWDB_MANIFEST, dir);
-			return TF_EXIT_EXISTS;
-		}
-		fprintf(stderr, "touchfw db init: %s/%s: %s\n", dir, TF_FWDB_MANIFEST,
-			strerror(r));
-		return exit_for(r);
-	}
 	if (asprintf(&text,
 		     "; The firmware database (touchfw-db(5)): add blobs with\n"
 		     "; 'touchfw db add FILE --db DIR', check it with 'touchfw db check'.\n"
@@ -151,19 +118,25 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 		     "format = %d\n"
 		     "%s%s%s",
 		     TF_FWDB_FORMAT, desc ? "description = " : "", desc ? desc : "",
-		     desc ? "\n" : "") < 0)
-		text = NULL;
-	r = !text			   ? -ENOMEM
-	    : fchmod(fd, DB_FILE_MODE) < 0 ? -errno
-					   : write_fd(fd, text, strlen(text));
-	free(text);
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (r < 0) {
-		unlinkat(dfd, TF_FWDB_MANIFEST, 0);
+		     desc ? "\n" : "") < 0) {
 		close(dfd);
-		fprintf(stderr, "touchfw db init: %s/%s: %s\n", dir, TF_FWDB_MANIFEST,
-			strerror(-r));
+		return TF_EXIT_FAILURE;
+	}
+	/* O_EXCL | O_NOFOLLOW in a directory whose owner and mode are
+	 * checked (touchfw(8), FILES). */
+	r = tf_create_at(dfd, dir, TF_FWDB_MANIFEST, text, strlen(text), DB_FILE_MODE, &err);
+	free(text);
+	if (r == -EEXIST) {
+		close(dfd);
+		fprintf(stderr,
+			"touchfw db init: %s/%s exists: a database is there already "
+			"('touchfw db check --db %s' looks at it)\n",
+			dir, TF_FWDB_MANIFEST, dir);
+		return TF_EXIT_EXISTS;
+	}
+	if (r < 0) {
+		close(dfd);
+		fprintf(stderr, "touchfw db init: %s\n", err.msg);
 		return exit_for(-r);
 	}
 	close(dfd);
@@ -312,28 +285,10 @@ static int cut_section(const char *text, size_t len, const char *id, char **out,
 	return 0;
 }
 
-/* Replace @dir's manifest with @data: a new file renamed over it. */
+/* Replace @dir's manifest with @data (touchfw(8), FILES). */
 static int replace_manifest(const char *dir, const char *data, size_t len, struct tf_err *err)
 {
-	char tmp[4096], path[4096];
-	int fd, r;
-
-	if (tf_snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, TF_FWDB_MANIFEST) ||
-	    tf_snprintf(path, sizeof(path), "%s/%s", dir, TF_FWDB_MANIFEST))
-		return tf_err_set(err, ENAMETOOLONG, "%s: name too long", dir);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return tf_err_set(err, errno, "%s: %s", tmp, strerror(errno));
-	r = fchmod(fd, DB_FILE_MODE) < 0 ? -errno : write_fd(fd, data, len);
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return tf_err_set(err, -r, "%s: %s", path, strerror(-r));
-	}
-	return 0;
+	return tf_replace_file(dir, TF_FWDB_MANIFEST, data, len, DB_FILE_MODE, err);
 }
 
 /*

@@ -219,36 +219,6 @@ static void id_from_file(const char *file, char *id, size_t size)
 			id[i] = '-';
 }
 
-static int write_all(const char *path, const void *data, size_t len, bool excl)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : O_TRUNC), 0644);
-	size_t off = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (off < len) {
-		ssize_t n = write(fd, (const char *)data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-
-			close(fd);
-			unlink(path);
-			return -e;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		int e = errno;
-
-		unlink(path);
-		return -e;
-	}
-	return 0;
-}
-
 /*
  * Where the blob will live, relative to the database: FILE itself when it
  * is inside DIR and taken as it is, else DIR/FAMILY/@as.  *@made gets the
@@ -284,39 +254,58 @@ static int blob_path(const struct add_opts *o, const struct tf_family *fam, cons
  * Write the blob to @made (an identical file there is taken as it is; a
  * different one is never overwritten).  *@copied when a file was made.
  */
-static int place_blob(const struct add_opts *o, const struct tf_family *fam,
+static int place_blob(const struct add_opts *o, int dfd, const struct tf_family *fam,
 		      const uint8_t *data, size_t len, const char *made, bool *copied)
 {
-	char sub[PATH_MAX + 64], *old = NULL;
+	_cleanup_close_ int sfd = -1, ofd = -1;
+	const char *sub = fam->ids->name, *base = strrchr(made, '/');
+	struct tf_err err = { 0 };
+	char subdir[PATH_MAX + 64], *old = NULL;
 	size_t old_len;
 	int r;
 
 	*copied = false;
 	if (!made[0])
 		return TF_EXIT_OK;
-	if (tf_snprintf(sub, sizeof(sub), "%s/%s", o->dir, fam->ids->name)) {
+	base = base ? base + 1 : made;
+	if (tf_snprintf(subdir, sizeof(subdir), "%s/%s", o->dir, sub)) {
 		fprintf(stderr, "touchfw db add: file name too long\n");
 		return TF_EXIT_USAGE;
 	}
-	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", sub, strerror(errno));
+	if (mkdirat(dfd, sub, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", subdir, strerror(errno));
 		return errno == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
-	if (tf_read_file(made, TF_FWDB_MAX_BLOB_SIZE, &old, &old_len) == 0) {
-		bool same = old_len == len && !memcmp(old, data, len);
+	sfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sfd < 0) {
+		fprintf(stderr, "touchfw db add: %s: %s\n", subdir,
+			errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)"
+							   : strerror(errno));
+		return TF_EXIT_FAILURE;
+	}
+	/* An identical regular file there is taken; anything else stays. */
+	ofd = openat(sfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (ofd >= 0 || errno != ENOENT) {
+		struct stat st;
+		bool same = false;
 
-		free(old);
+		if (ofd >= 0 && fstat(ofd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    tf_read_fd(ofd, TF_FWDB_MAX_BLOB_SIZE, &old, &old_len) == 0) {
+			same = old_len == len && !memcmp(old, data, len);
+			free(old);
+		}
 		if (same)
 			return TF_EXIT_OK;
-		fprintf(stderr,
-			"touchfw db add: %s exists with other contents; not overwritten\n",
-			made);
+		fprintf(stderr, "touchfw db add: %s exists%s; not overwritten\n", made,
+			ofd >= 0 ? " with other contents" : "");
 		return TF_EXIT_EXISTS;
 	}
-	r = write_all(made, data, len, true);
+	r = tf_create_at(sfd, subdir, base, data, len, 0644, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", made, strerror(-r));
-		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
+		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		return r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION
+		       : r == -EEXIST		   ? TF_EXIT_EXISTS
+						   : TF_EXIT_FAILURE;
 	}
 	*copied = true;
 	return TF_EXIT_OK;
@@ -424,7 +413,8 @@ static int run_add_checked(struct add_opts *o)
 	const uint8_t *blob;
 	size_t n_hw, i, old_len = 0, blob_len;
 	char *data = NULL, *old = NULL, id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX], made[PATH_MAX];
-	char manifest[PATH_MAX], tmp[PATH_MAX], sig[PATH_MAX], sha[65], src_sha[65];
+	char manifest[PATH_MAX], sig[PATH_MAX], sha[65], src_sha[65];
+	_cleanup_close_ int dfd = -1;
 	char as[TF_FWDB_ID_MAX + 16];
 	uint8_t digest[32];
 	struct text t = { .len = 0 };
@@ -433,9 +423,9 @@ static int run_add_checked(struct add_opts *o)
 	int rc, r;
 
 	made[0] = '\0';
-	r = tf_read_file(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len);
+	r = tf_read_input(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", o->file, strerror(-r));
+		fprintf(stderr, "touchfw db add: %s\n", err.msg);
 		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_BAD_INPUT;
 	}
 	rc = find_family(o, (const uint8_t *)data, len, &fd);
@@ -581,17 +571,24 @@ static int run_add_checked(struct add_opts *o)
 	rc = precheck(&t, id);
 	if (rc)
 		goto out;
-	rc = place_blob(o, fd.fam, blob, blob_len, made, &copied);
+	/* Every file made below a checked directory (touchfw(8), FILES). */
+	dfd = tf_dir_open(o->dir, &err);
+	if (dfd < 0) {
+		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		rc = dfd == -EPERM || dfd == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_DB_INVALID;
+		goto out;
+	}
+	rc = place_blob(o, dfd, fd.fam, blob, blob_len, made, &copied);
 	if (rc)
 		goto out;
 
-	/* New manifest next to the old one; loaded and the blob verified
-	 * before it replaces the old one. */
+	/* The new manifest replaces the old one (a fresh temporary renamed
+	 * over it); it is loaded and the blob verified, else the old one is
+	 * put back the same way. */
 	snprintf(manifest, sizeof(manifest), "%s/%s", o->dir, TF_FWDB_MANIFEST);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.add", o->dir, TF_FWDB_MANIFEST);
-	r = tf_read_file(manifest, TF_FWDB_MAX_MANIFEST, &old, &old_len);
+	r = tf_read_input(manifest, TF_FWDB_MAX_MANIFEST, &old, &old_len, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", manifest, strerror(-r));
+		fprintf(stderr, "touchfw db add: %s\n", err.msg);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
@@ -609,18 +606,12 @@ static int run_add_checked(struct add_opts *o)
 			nm[old_len] = '\n';
 		nm[old_len + nl] = '\n';
 		memcpy(nm + old_len + nl + 1, t.buf, t.len);
-		r = write_all(tmp, nm, total, false);
+		r = tf_replace_at(dfd, o->dir, TF_FWDB_MANIFEST, nm, total, 0644, &err);
 		free(nm);
 	}
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", tmp, strerror(-r));
-		rc = r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
-		goto out;
-	}
-	if (rename(tmp, manifest) < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", manifest, strerror(errno));
-		unlink(tmp);
-		rc = TF_EXIT_FAILURE;
+		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		rc = r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 		goto out;
 	}
 	tf_err_clear(&err);
@@ -632,8 +623,9 @@ static int run_add_checked(struct add_opts *o)
 	}
 	if (r < 0) {
 		/* Put the old manifest back. */
-		if (write_all(tmp, old, old_len, false) == 0)
-			rename(tmp, manifest);
+		struct tf_err e2 = { 0 };
+
+		tf_replace_at(dfd, o->dir, TF_FWDB_MANIFEST, old, old_len, 0644, &e2);
 		fprintf(stderr,
 			"touchfw db add: the new entry does not load: %s; %s left as it "
 			"was\n",

@@ -22,6 +22,42 @@
 
 #include "state.h"
 
+/*
+ * The value firmware_class.path had before touchfw pointed it at its
+ * staging directory, kept in that directory (a dot name, which the repair
+ * never takes for a staged file) before the parameter is written: a run
+ * killed mid-update leaves it for the next start to restore, so a
+ * distribution's own loader path is not lost.
+ */
+#define SAVED_PATH ".firmware_class.path"
+
+/* Strip trailing slashes (and the newline tf_read_attr left). */
+static void trim_dir(char *s)
+{
+	size_t l = strlen(s);
+
+	while (l > 1 && s[l - 1] == '/')
+		s[--l] = '\0';
+}
+
+/* The recorded value in @dfd (@dir for messages): 0, -ENOENT or -errno. */
+static int read_saved(int dfd, const char *dir, char *out, size_t size)
+{
+	_cleanup_close_ int fd = tf_state_open_file(dfd, dir, SAVED_PATH, O_RDONLY, NULL);
+	char *buf = NULL;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = tf_read_fd(fd, 4096, &buf, NULL);
+	if (r < 0)
+		return r;
+	buf[strcspn(buf, "\n")] = '\0';
+	r = tf_snprintf(out, size, "%s", buf) ? -ENAMETOOLONG : 0;
+	free(buf);
+	return r;
+}
+
 static void expand_release(const char *in, char *out, size_t size)
 {
 	struct utsname u;
@@ -106,6 +142,17 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 				  "(kernel without firmware_class?)",
 				  param);
 	}
+	{
+		/* Still ours (a killed run the repair has not seen): the
+		 * value recorded then is the one to put back. */
+		char cur[sizeof(st->saved)];
+
+		tf_snprintf(cur, sizeof(cur), "%s", st->saved);
+		trim_dir(cur);
+		if (!strcmp(cur, st->dir) &&
+		    read_saved(st->dir_fd, st->dir, st->saved, sizeof(st->saved)) < 0)
+			st->saved[0] = '\0';
+	}
 	(void)dev;
 	/* Drivers request names with one directory ("vendor/file.fw"): that
 	 * subdirectory is made in touchfw's directory, checked likewise. */
@@ -157,9 +204,22 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 		tf_fw_unstage(st);
 		return tf_err_set(err, r, "%s: %s", st->file, strerror(r));
 	}
+	/* The old value on disk before the parameter changes (SAVED_PATH). */
+	{
+		char rec[sizeof(st->saved) + 1];
+
+		snprintf(rec, sizeof(rec), "%s\n", st->saved);
+		r = tf_replace_at(st->dir_fd, st->dir, SAVED_PATH, rec, strlen(rec), 0600, err);
+		if (r < 0) {
+			unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
+			tf_fw_unstage(st);
+			return r;
+		}
+	}
 	r = tf_write_attr(param, st->dir);
 	if (r < 0) {
 		unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
+		unlinkat(st->dir_fd, SAVED_PATH, 0);
 		tf_fw_unstage(st);
 		return tf_err_set(err, -r, "%s: %s", param, strerror(-r));
 	}
@@ -216,18 +276,34 @@ int tf_fw_repair(const char *param, const char *state_dir, char *what, size_t si
 	/* Held: another run is staging right now; nothing is stale. */
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0)
 		return 0;
+	dfd = tf_state_subdir(sd.dirfd, state_dir, "firmware", false, NULL);
 	if (tf_read_attr(param, cur, sizeof(cur)) == 0) {
-		size_t l = strlen(cur);
+		char saved[256] = "";
 
-		while (l > 1 && cur[l - 1] == '/')
-			cur[--l] = '\0';
-		if (!strcmp(cur, dir) && tf_write_attr(param, "\n") == 0) {
-			used += (size_t)snprintf(what, size, "%s pointed at %s: reset to empty",
-						 param, dir);
+		trim_dir(cur);
+		/* The value recorded before the parameter was pointed here
+		 * (none: a run from before the record, reset to empty). */
+		if (!strcmp(cur, dir) && dfd >= 0 &&
+		    read_saved(dfd, dir, saved, sizeof(saved)) < 0)
+			saved[0] = '\0';
+		if (!strcmp(cur, dir) && tf_write_attr(param, saved[0] ? saved : "\n") == 0) {
+			if (saved[0])
+				used += (size_t)snprintf(what, size,
+							 "%s pointed at %s: restored to %s",
+							 param, dir, saved);
+			else
+				used += (size_t)snprintf(what, size,
+							 "%s pointed at %s: reset to empty",
+							 param, dir);
 			n++;
 		}
 	}
-	dfd = tf_state_subdir(sd.dirfd, state_dir, "firmware", false, NULL);
+	/* The record goes once the parameter is not ours (any more). */
+	if (dfd >= 0 && tf_read_attr(param, cur, sizeof(cur)) == 0) {
+		trim_dir(cur);
+		if (strcmp(cur, dir))
+			unlinkat(dfd, SAVED_PATH, 0);
+	}
 	d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d && dfd >= 0)
 		close(dfd);
@@ -264,7 +340,8 @@ void tf_fw_unstage(struct tf_fw_stage *st)
 	if (st->active) {
 		/* An empty string can not be written to a sysfs parameter;
 		 * a single newline resets firmware_class.path to empty. */
-		tf_write_attr(st->param, st->saved[0] ? st->saved : "\n");
+		if (tf_write_attr(st->param, st->saved[0] ? st->saved : "\n") == 0)
+			unlinkat(st->dir_fd, SAVED_PATH, 0);
 		unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
 		st->active = false;
 	}

@@ -27,9 +27,11 @@ static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char 
 	int rc;
 
 	if (file) {
-		rc = tf_read_file(file, 64u << 20, &buf, len);
+		/* a regular file only: a FIFO must not hold the device lock
+		 * forever (touchfw(8), FILES) */
+		rc = tf_read_input(file, 64u << 20, &buf, len, &err);
 		if (rc < 0)
-			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", file, strerror(-rc));
+			return finish(r, TF_EXIT_BAD_INPUT, "%s", err.msg);
 		*data = (uint8_t *)buf;
 		*name = file;
 		return TF_EXIT_OK;

@@ -331,6 +331,17 @@ void spi_let_go(struct run *r)
 	tf_device_refresh(&r->c.dev);
 }
 
+/* tf_spidev_repair()'s bind: marked as touchfw's own, as every bind. */
+static void repair_bind(void *user, const char *dev, const char *driver)
+{
+	struct run *r = user;
+	struct tf_err err = { 0 };
+
+	tf_state_mark_own_bind(&r->st, dev, (uint64_t)time(NULL));
+	if (tf_spi_bind_driver(dev, driver, TF_BIND_TIMEOUT_MS, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "%s", err.msg);
+}
+
 /*
  * spi: user space reaches the chip only through spidev, so the touch
  * driver must let go and spidev is bound with driver_override (undone by
@@ -358,6 +369,12 @@ static int open_spi(struct run *r)
 			"driver's attributes instead, so only power = \"always-on\" works "
 			"for it on spi",
 			r->fam->ids->name);
+	/* What the device has, on disk before anything changes: a run
+	 * killed from here on is repaired at the next start
+	 * (tf_spidev_repair). */
+	if (r->st.dirfd >= 0 &&
+	    tf_spidev_record(r->st.dirfd, r->st.dir, r->c.dev.name, drv, &err) < 0)
+		return finish(r, TF_EXIT_STATE, "%s", err.msg);
 	if (drv[0] && strcmp(drv, "spidev")) {
 		tf_snprintf(r->spi_prev_driver, sizeof(r->spi_prev_driver), "%s", drv);
 		rlog(r, TF_LOG_INFO, "spi: unbinding %s, so that spidev can have the device",
@@ -1130,6 +1147,11 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		if (tf_fw_repair(s->firmware_class_path, s->state_dir, what, sizeof(what)) > 0)
 			rlog(&r, TF_LOG_WARNING, "repaired what an interrupted run left: %s",
 			     what);
+		/* ... and an spi device it left bound to spidev */
+		if (tf_spidev_repair(r.st.dirfd, r.st.dir, devname, repair_bind, &r, what,
+				     sizeof(what)) > 0)
+			rlog(&r, TF_LOG_WARNING, "repaired what an interrupted run left: %s",
+			     what);
 	}
 	if ((rc = step_device(&r)) || (rc = step_profile(&r)) || (rc = synth_controller(&r)) ||
 	    (rc = step_family(&r)) || (rc = step_files(&r)) || (rc = step_attempts(&r)) ||
@@ -1208,6 +1230,9 @@ out:
 				rlog(&r, TF_LOG_WARNING, "%s", e2.msg);
 		}
 	}
+	/* the claim undone (or never made): its record goes */
+	if (!r.claim.active && r.st.dirfd >= 0 && !strcmp(r.c.dev.subsys, "spi"))
+		tf_spidev_record_drop(r.st.dirfd, r.c.dev.name);
 	if (r.ops && r.ops->fini && r.c.priv)
 		r.ops->fini(&r.c);
 	release_lines(&r);

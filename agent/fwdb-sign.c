@@ -128,50 +128,6 @@ static char *merge_signature(const char *old, size_t old_len, const char *id, co
 	return out;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Replace @dir/@name with @text: temporary file, fsync, rename. */
-static int replace_file(const char *dir, const char *name, const char *text, mode_t mode,
-			struct tf_err *err)
-{
-	char tmp[PATH_MAX], dst[PATH_MAX];
-	int fd, r;
-
-	if (tf_snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) < 0 ||
-	    tf_snprintf(dst, sizeof(dst), "%s/%s", dir, name) < 0)
-		return tf_err_set(err, ENAMETOOLONG, "%s: path too long", dir);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return tf_err_set(err, errno, "%s: %m", tmp);
-	r = write_all(fd, text, strlen(text));
-	if (r == 0 && fchmod(fd, mode) < 0)
-		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, dst) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return tf_err_set(err, -r, "%s: %s", dst, strerror(-r));
-	}
-	return 0;
-}
-
 int tf_fwdb_sign(const char *dir, const char *secret_key_file, struct tf_err *err)
 {
 	uint8_t sk[crypto_sign_SECRETKEYBYTES], pk[crypto_sign_PUBLICKEYBYTES];
@@ -243,34 +199,19 @@ int tf_fwdb_sign(const char *dir, const char *secret_key_file, struct tf_err *er
 	text = merge_signature(old, old_len, id, line);
 	if (!text)
 		return tf_err_set(err, ENOMEM, "out of memory");
-	return replace_file(dir, TF_FWDB_SIGNATURE, text, 0644, err);
+	return tf_replace_file(dir, TF_FWDB_SIGNATURE, text, strlen(text), 0644, err);
 }
 
+/* A new key file: tf_create_at() (touchfw(8), FILES), never over a key. */
 static int write_new_file(int dirfd, const char *dir, const char *name, const char *text,
 			  mode_t mode, struct tf_err *err)
 {
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			mode);
-	int r;
+	int r = tf_create_at(dirfd, dir, name, text, strlen(text), mode, err);
 
-	if (fd < 0)
-		return tf_err_set(err, errno, "%s/%s: %m%s", dir, name,
-				  errno == EEXIST ? " (refusing to overwrite "
-						    "a key)"
-						  : "");
-	/* The umask may have taken bits away; make the mode exact. */
-	r = fchmod(fd, mode) < 0 ? -errno : 0;
-	if (r == 0)
-		r = write_all(fd, text, strlen(text));
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r < 0) {
-		unlinkat(dirfd, name, 0);
-		return tf_err_set(err, -r, "%s/%s: %s", dir, name, strerror(-r));
-	}
-	return 0;
+	if (r == -EEXIST)
+		return tf_err_set(err, EEXIST, "%s/%s exists (refusing to overwrite a key)", dir,
+				  name);
+	return r;
 }
 
 int tf_fwdb_keygen(const char *dir, const char *key_id, struct tf_err *err)

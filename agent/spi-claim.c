@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "state.h"
 #include "sysfs.h"
 
 static void dev_file(const char *dev, const char *file, char *buf, size_t size)
@@ -200,4 +201,138 @@ int tf_spidev_release(struct tf_spidev_claim *c, struct tf_err *err)
 		c->set_override = false;
 	}
 	return rc;
+}
+
+/* ------------------------------------------------ a claim's record */
+
+static int record_name(const char *dev, char *buf, size_t size)
+{
+	if (!tf_devname_valid(dev))
+		return -EINVAL;
+	return tf_snprintf(buf, size, "%s.spiclaim", dev);
+}
+
+int tf_spidev_record(int dirfd, const char *dir, const char *dev, const char *driver,
+		     struct tf_err *err)
+{
+	char name[160], path[PATH_MAX], ovr[64] = "", drv[64], text[300];
+
+	if (record_name(dev, name, sizeof(name)))
+		return tf_err_set(err, EINVAL, "'%s' is not a device name", dev);
+	dev_file(dev, "driver_override", path, sizeof(path));
+	if (tf_read_attr(path, ovr, sizeof(ovr)) < 0 || !strcmp(ovr, "(null)"))
+		ovr[0] = '\0';
+	driver_of(dev, drv, sizeof(drv));
+	tf_snprintf(text, sizeof(text), "driver = %s\noverride = %s\nspidev = %d\n",
+		    driver ? driver : "", ovr, !strcmp(drv, "spidev"));
+	return tf_replace_at(dirfd, dir, name, text, strlen(text), 0600, err);
+}
+
+void tf_spidev_record_drop(int dirfd, const char *dev)
+{
+	char name[160];
+
+	if (dirfd >= 0 && !record_name(dev, name, sizeof(name)))
+		unlinkat(dirfd, name, 0);
+}
+
+int tf_spi_bind_driver(const char *dev, const char *driver, int timeout_ms,
+		       struct tf_err *err)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (!tf_devname_valid(driver))
+		return tf_err_set(err, EINVAL, "'%s' is not a driver name", driver);
+	tf_snprintf(path, sizeof(path), "/sys/bus/spi/drivers/%s/bind", driver);
+	r = tf_write_attr(path, dev);
+	if (r < 0)
+		return tf_err_set(err, -r, "binding %s (%s): %s", driver, path, strerror(-r));
+	if (!wait_state(dev, driver, NULL, 0, timeout_ms))
+		return tf_err_set(err, ENODEV, "%s did not bind %s within %d ms", driver, dev,
+				  timeout_ms);
+	return 0;
+}
+
+/* "key = value" of @key in @text into @out ("" when absent). */
+static void record_value(const char *text, const char *key, char *out, size_t size)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	out[0] = '\0';
+	while (p && *p) {
+		if (!strncmp(p, key, kl) && !strncmp(p + kl, " = ", 3)) {
+			size_t n = strcspn(p + kl + 3, "\n");
+
+			tf_snprintf(out, size, "%.*s", (int)n, p + kl + 3);
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+}
+
+#define SAY(...)                                                                          \
+	do {                                                                              \
+		if (used < size)                                                          \
+			used += (size_t)snprintf(what + used, size - used, "%s", n ? "; " : ""); \
+		if (used < size)                                                          \
+			used += (size_t)snprintf(what + used, size - used, __VA_ARGS__);  \
+		n++;                                                                      \
+	} while (0)
+
+int tf_spidev_repair(int dirfd, const char *dir, const char *dev,
+		     void (*bind)(void *user, const char *dev, const char *driver), void *user,
+		     char *what, size_t size)
+{
+	char name[160], path[PATH_MAX], was_drv[64], was_ovr[64], was_spidev[8], drv[64],
+		ovr[64] = "";
+	_cleanup_close_ int fd = -1;
+	struct stat sb;
+	char *text = NULL;
+	size_t used = 0;
+	int n = 0;
+
+	what[0] = '\0';
+	if (dirfd < 0 || record_name(dev, name, sizeof(name)))
+		return 0;
+	fd = tf_state_open_file(dirfd, dir, name, O_RDONLY, NULL);
+	if (fd < 0)
+		return 0;
+	if (tf_read_fd(fd, 4096, &text, NULL) < 0) {
+		unlinkat(dirfd, name, 0);
+		return 0;
+	}
+	record_value(text, "driver", was_drv, sizeof(was_drv));
+	record_value(text, "override", was_ovr, sizeof(was_ovr));
+	record_value(text, "spidev", was_spidev, sizeof(was_spidev));
+	free(text);
+	tf_snprintf(path, sizeof(path), "/sys/bus/spi/devices/%s", dev);
+	if (lstat(path, &sb) < 0) {
+		/* the device is gone, and its claim with it */
+		unlinkat(dirfd, name, 0);
+		return 0;
+	}
+	driver_of(dev, drv, sizeof(drv));
+	if (!strcmp(drv, "spidev") && strcmp(was_spidev, "1")) {
+		if (spidev_file(dev, "unbind", NULL) == 0 && wait_state(dev, "", NULL, 0, 3000))
+			SAY("unbound spidev from %s", dev);
+		driver_of(dev, drv, sizeof(drv));
+	}
+	dev_file(dev, "driver_override", path, sizeof(path));
+	if (tf_read_attr(path, ovr, sizeof(ovr)) == 0 && !strcmp(ovr, "spidev") &&
+	    strcmp(was_ovr, "spidev") && write_override(dev, "\n", NULL) == 0)
+		SAY("cleared %s's driver_override (spidev)", dev);
+	if (was_drv[0] && strcmp(was_drv, "spidev") && !drv[0] && tf_devname_valid(was_drv)) {
+		bind(user, dev, was_drv);
+		driver_of(dev, drv, sizeof(drv));
+		if (!strcmp(drv, was_drv))
+			SAY("bound %s again", was_drv);
+		else
+			SAY("binding %s again failed (bound: %s)", was_drv, drv[0] ? drv : "none");
+	}
+	unlinkat(dirfd, name, 0);
+	return n;
 }

@@ -98,4 +98,29 @@ int tf_spidev_claim(const char *dev, struct tf_spidev_claim *c, int timeout_ms,
  * we set it.  Safe to call twice and on a claim never made. */
 int tf_spidev_release(struct tf_spidev_claim *c, struct tf_err *err);
 
+/*
+ * A claim outlives a crash: SIGKILL or SIGSEGV between the touch driver's
+ * unbind and the release leave the device bound to spidev with
+ * driver_override = spidev, and the touch driver can never bind again.  So
+ * before touchfw changes anything it records in the state directory
+ * (@dirfd, @dir for messages) what the device had -- its driver, its
+ * driver_override, whether spidev held it -- as DEVICE.spiclaim
+ * (tf_spidev_record), drops the record once everything is back
+ * (tf_spidev_record_drop), and at the next start, under the device's
+ * lock, tf_spidev_repair() puts back what a record left there says: spidev
+ * unbound if it was not bound before, driver_override cleared if touchfw
+ * set it, and the driver that had the device bound again (@bind is called
+ * for that, so the caller can mark its own bind).  Returns how many things
+ * were repaired, described in @what.
+ */
+int tf_spidev_record(int dirfd, const char *dir, const char *dev, const char *driver,
+		     struct tf_err *err);
+void tf_spidev_record_drop(int dirfd, const char *dev);
+int tf_spidev_repair(int dirfd, const char *dir, const char *dev,
+		     void (*bind)(void *user, const char *dev, const char *driver), void *user,
+		     char *what, size_t size);
+/* Bind spi device @dev to @driver and wait up to @timeout_ms for it. */
+int tf_spi_bind_driver(const char *dev, const char *driver, int timeout_ms,
+		       struct tf_err *err);
+
 #endif /* TF_SPI_H */

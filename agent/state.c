@@ -157,47 +157,14 @@ static int name_for(char *buf, size_t size, const char *dev, const char *suffix)
 }
 
 /*
- * Write @content to @name: a fresh temporary file (O_EXCL, so nothing
- * planted under that name is used), flushed to disk, renamed over @name.
- * A full disk or any other failure leaves @name as it was.
+ * Write @content to @name: tf_replace_at()'s fresh temporary file, flushed
+ * to disk, renamed over @name.  A full disk or any other failure leaves
+ * @name as it was.
  */
 static int write_at(int dirfd, const char *dir, const char *name, const char *content,
 		    struct tf_err *err)
 {
-	char tmp[300];
-	size_t len = strlen(content), done = 0;
-	int fd, r = 0;
-
-	if (tf_snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", name, (int)getpid()))
-		return tf_err_set(err, ENAMETOOLONG, "%s/%s: name too long", dir, name);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST && unlinkat(dirfd, tmp, 0) == 0)
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    0600);
-	if (fd < 0)
-		return tf_err_set(err, errno, "%s/%s: can not write: %s", dir, name,
-				  strerror(errno));
-	while (done < len && !r) {
-		ssize_t w = write(fd, content + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			r = w < 0 ? -errno : -EIO;
-		else
-			done += (size_t)w;
-	}
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && renameat(dirfd, tmp, dirfd, name) < 0)
-		r = -errno;
-	if (r) {
-		unlinkat(dirfd, tmp, 0);
-		return tf_err_set(err, -r, "%s/%s: can not write: %s", dir, name, strerror(-r));
-	}
-	return 0;
+	return tf_replace_at(dirfd, dir, name, content, strlen(content), 0600, err);
 }
 
 /* Read @name (at most 64 KiB: state files are small). */

@@ -48,6 +48,8 @@ static const char profile[] = "/dts-v1/;\n"
 
 /* The board: a GT9916 running @firmware ("none": empty), @extra chip
  * keys (faults), @spidev keys; @he: uevents run handle-event. */
+static const char *pacing = "fast"; /* the next start()'s */
+
 static void start(const char *firmware, const char *extra, const char *spidev, bool he)
 {
 	char *board = NULL, dir[280], dts[300], cmd[2000];
@@ -55,14 +57,15 @@ static void start(const char *firmware, const char *extra, const char *spidev, b
 	assert_true(
 		asprintf(&board,
 			 "[board]\nname = berlin e2e\ncompatible = touchfw,emul-berlin\n"
-			 "pacing = fast\n"
+			 "pacing = %s\n"
 			 "[spi 1]\nmax_speed_hz = 50000000\n"
 			 "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = gt9916\n"
 			 "compatible = goodix,gt9916\ndriver = goodix-berlin-spi\n"
 			 "bound = true\nberlin.firmware = %s\nberlin.pid = 9916\n"
 			 "berlin.config_id = 0x11\nmax_speed_hz = 8000000\n%s"
 			 "[spidev]\nbufsiz = 4096\n%s",
-			 firmware, extra ? extra : "", spidev ? spidev : "") > 0);
+			 pacing, firmware, extra ? extra : "", spidev ? spidev : "") > 0);
+	pacing = "fast";
 	e2e_prepare(&E, board, he ? "" : NULL);
 	free(board);
 	snprintf(dir, sizeof(dir), "%s/boards", E.dir);
@@ -320,6 +323,48 @@ static void test_power_loss_midway_then_rerun(void **state)
 	nothing_left();
 }
 
+/*
+ * Issue 27 item 5: a run killed (SIGKILL, or a crash: no handler runs)
+ * while it flashes over spidev leaves the device bound to spidev with
+ * driver_override = spidev.  The next run puts back what the claim's
+ * record says the device had -- spidev unbound, the override cleared,
+ * goodix-berlin-spi bound -- and goes on to flash the chip.
+ */
+static void test_claim_left_by_a_killed_run_is_repaired(void **state)
+{
+	struct emub_child *child;
+	char ovr[64];
+	int st;
+
+	(void)state;
+	pacing = "realtime";
+	start("01000001", NULL, NULL, false);
+	driver_is("goodix-berlin-spi");
+	child = e2e_spawn(&E, "run", "spi1.0", NULL);
+	e2e_wait_until(chip().stats.flash_writes >= 1, emub_child_pid(child), 60000,
+		       "the first flash write");
+	assert_int_equal(kill(emub_child_pid(child), SIGKILL), 0);
+	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	emub_child_free(child);
+	/* what the killed run left */
+	driver_is("spidev");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", ovr, sizeof(ovr)), 0);
+	assert_string_equal(ovr, "spidev");
+	/* the next run repairs it and flashes */
+	e2e_expect(&E, 0, "run", "spi1.0");
+	e2e_said(&E, "repaired what an interrupted run left: unbound spidev from spi1.0; "
+		     "cleared spi1.0's driver_override (spidev); bound goodix-berlin-spi again");
+	e2e_said(&E, "updated: firmware");
+	runs(NEW_VID);
+	driver_is("goodix-berlin-spi");
+	assert_int_equal(inputs(), 1);
+	nothing_left();
+	/* nothing left to repair after a run that ended */
+	e2e_expect(&E, 0, "run", "spi1.0");
+	e2e_not_said(&E, "repaired");
+}
+
 static void test_kernel_without_spidev_is_named(void **state)
 {
 	(void)state;
@@ -390,6 +435,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_then_rerun, teardown),
 		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named, teardown),
+		cmocka_unit_test_teardown(test_claim_left_by_a_killed_run_is_repaired, teardown),
 		cmocka_unit_test_teardown(test_bad_file_in_db_is_refused_before_the_chip,
 					  teardown),
 	};

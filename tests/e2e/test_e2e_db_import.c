@@ -489,6 +489,100 @@ static void test_mxt_xcfg_runs(void **state)
 	manifest_lacks("[broken]");
 }
 
+/* ------------------------------------------------------ issue 27 item 1 */
+
+/* @path holds exactly @text. */
+static void file_is(const char *path, const char *text)
+{
+	size_t n;
+	char *got = read_all(path, &n);
+
+	if (n != strlen(text) || memcmp(got, text, n))
+		fail_msg("%s changed: '%.*s'", path, (int)n, got);
+	free(got);
+}
+
+/*
+ * What db add, db remove and db sign write goes only where they mean: a
+ * symlink planted under the old fixed temporary name (or the blob's name)
+ * is never written through, and a database directory others may write
+ * (not sticky) gets nothing at all.
+ */
+static void test_writes_no_planted_link(void **state)
+{
+	char victim[500], link[600], key[400], *fw;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	start_mxt();
+	new_db("db");
+	snprintf(victim, sizeof(victim), "%s/victim", E.dir);
+	f = fopen(victim, "w");
+	assert_non_null(f);
+	fputs("precious\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(link, sizeof(link), "%s/.manifest.ini.add", DB);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(mkdir(strcat(strcpy(link, DB), "/silead"), 0755), 0);
+	strcat(link, "/planted.fw");
+	assert_int_equal(symlink(victim, link), 0);
+
+	fw = fixture("fixtures/silead", "tablet-1.fw", "gsl1680-emul-tablet.fw");
+	expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", SILEAD_BOARD, "--version", "1",
+		  "--id", "a");
+	file_is(victim, "precious\n");
+	manifest_has("file", "silead/gsl1680-emul-tablet.fw");
+	snprintf(link, sizeof(link), "%s/.manifest.ini.add", DB);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* a blob name that is a planted link: refused, nothing written */
+	fw = fixture("fixtures/silead", "tablet-1.fw", "planted.fw");
+	expect_rc(TF_EXIT_EXISTS, "db", "add", fw, "--board", "touchfw,other", "--hardware",
+		  "gsl1680", "--version", "1", "--id", "b");
+	e2e_said(&E, "planted.fw exists; not overwritten");
+	file_is(victim, "precious\n");
+	manifest_lacks("[b]");
+
+	/* group- or world-writable and not sticky: nothing made there */
+	assert_int_equal(chmod(DB, 0777), 0);
+	fw = fixture("fixtures/silead", "tablet-1.fw", "other.fw");
+	expect_rc(TF_EXIT_PERMISSION, "db", "add", fw, "--board", "touchfw,other",
+		  "--hardware", "gsl1680", "--version", "1", "--id", "c");
+	e2e_said(&E, "writable by group or others and not sticky (mode 0777)");
+	manifest_lacks("[c]");
+	assert_false(exists("silead/other.fw"));
+	snprintf(key, sizeof(key), "%s/keys/build-demo.key", E.build);
+	assert_int_not_equal(e2e_touchfw(&E, "db", "sign", "--key", key, "--db", DB), 0);
+	e2e_said(&E, "writable by group or others and not sticky");
+	assert_false(exists("manifest.ini.sig"));
+	assert_int_not_equal(e2e_touchfw(&E, "db", "remove", "a", "--db", DB), 0);
+	e2e_said(&E, "writable by group or others and not sticky");
+	manifest_has("file", "silead/gsl1680-emul-tablet.fw");
+	/* sticky, as /tmp: others can not move what touchfw made */
+	assert_int_equal(chmod(DB, 01777), 0);
+	expect_rc(TF_EXIT_OK, "db", "add", fw, "--board", "touchfw,other", "--hardware",
+		  "gsl1680", "--version", "1", "--id", "c");
+	assert_int_equal(chmod(DB, 0755), 0);
+	sign_db();
+	file_is(victim, "precious\n");
+}
+
+/* issue 27 item 8: a FIFO as db add's FILE is refused at once, named. */
+static void test_add_fifo_refused(void **state)
+{
+	char fifo[500];
+
+	(void)state;
+	start_mxt();
+	new_db("db");
+	snprintf(fifo, sizeof(fifo), "%s/blob.fw", E.dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	expect_rc(TF_EXIT_BAD_INPUT, "db", "add", fifo, "--board", SILEAD_BOARD, "--version",
+		  "1");
+	e2e_said(&E, "blob.fw: a FIFO, not a regular file");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +592,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_silead_gslx_and_scrambled_run, teardown),
 		cmocka_unit_test_teardown(test_silead_headers, teardown),
 		cmocka_unit_test_teardown(test_mxt_xcfg_runs, teardown),
+		cmocka_unit_test_teardown(test_writes_no_planted_link, teardown),
+		cmocka_unit_test_teardown(test_add_fifo_refused, teardown),
 	};
 
 	e2e_test_filter();

@@ -270,6 +270,39 @@ static void test_stale_staging_from_a_killed_run_is_repaired(void **state)
 }
 
 /*
+ * Issue 27 item 6: a distribution's own loader path (/opt/distro-fw) is
+ * kept on disk before touchfw points firmware_class.path at its staging;
+ * after SIGKILL during update_fw the next run puts that value back, not an
+ * empty one.
+ */
+static void test_sigkill_during_update_fw_keeps_the_distros_loader_path(void **state)
+{
+	char before[300], now[300];
+	struct emub_child *child;
+	int st;
+
+	(void)state;
+	start_realtime("touchfw,emul-demo", "app", "driver");
+	set_loader_path("/opt/distro-fw");
+	child = run_until_staged(before, sizeof(before));
+	assert_string_equal(before, "/opt/distro-fw");
+	assert_int_equal(kill(emub_child_pid(child), SIGKILL), 0);
+	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	emub_child_free(child);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 30000), 0);
+	e2e_expect(&E, 0, "run", "1-004a");
+	e2e_said(&E, "restored to /opt/distro-fw");
+	loader_path(now, sizeof(now));
+	assert_string_equal(now, "/opt/distro-fw");
+	assert_int_equal(staged_files(), 0);
+	/* and a run that is not killed leaves it as it found it */
+	e2e_expect(&E, 0, "run", "--force", "1-004a");
+	loader_path(now, sizeof(now));
+	assert_string_equal(now, "/opt/distro-fw");
+}
+
+/*
  * Issue 15 item 1: atmel_mxt_ts resets a chip whose T7 config is zero from
  * its asynchronous config callback right after the bind (the emulated
  * driver does, as mxt_check_retrigen/mxt_init_t7_power_cfg ->
@@ -347,6 +380,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_driver_unbound_while_its_update_fw_store_flashes,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_sigkill_during_update_fw_keeps_the_distros_loader_path, teardown),
 		cmocka_unit_test_teardown(test_stale_staging_from_a_killed_run_is_repaired,
 					  teardown),
 	};

@@ -523,6 +523,40 @@ static void test_board_init_writes_a_profile_board_check_accepts(void **state)
 	free(dts);
 }
 
+/* ---------------------------------------------------- issue 27 item 8 */
+
+/*
+ * A FIFO given as an input (flash --firmware / --config, with and without
+ * --dry-run; board check of a .dtb or a .dts) is refused at once, named,
+ * instead of blocking (flash while it holds the device's lock).
+ */
+static void test_fifo_inputs_are_refused_at_once(void **state)
+{
+	char *fifo, *dtb, *dts;
+
+	(void)state;
+	start_gt911(true);
+	fifo = path_in("in.bin");
+	dtb = path_in("in.dtb");
+	dts = path_in("in.dts");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(mkfifo(dtb, 0600), 0);
+	assert_int_equal(mkfifo(dts, 0600), 0);
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", fifo, "1-005d");
+	e2e_said(&E, "in.bin: a FIFO, not a regular file");
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--config", fifo, "1-005d");
+	e2e_said(&E, "in.bin: a FIFO, not a regular file");
+	expect_rc(TF_EXIT_BAD_INPUT, "flash", "--dry-run", "--config", fifo, "1-005d");
+	e2e_said(&E, "in.bin: a FIFO, not a regular file");
+	expect_rc(TF_EXIT_BAD_INPUT, "board", "check", dtb);
+	e2e_said(&E, "in.dtb: a FIFO, not a regular file");
+	expect_rc(TF_EXIT_BAD_INPUT, "board", "check", dts);
+	e2e_said(&E, "in.dts: a FIFO, not a regular file");
+	free(fifo);
+	free(dtb);
+	free(dts);
+}
+
 /* ------------------------------------------------------------ --json */
 
 /* Every reporting command's --json: one document on stdout, a top-level
@@ -639,6 +673,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_board_init_writes_a_profile_board_check_accepts,
 					  teardown),
 		cmocka_unit_test_teardown(test_json_on_every_reporting_command, teardown),
+		cmocka_unit_test_teardown(test_fifo_inputs_are_refused_at_once, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
