@@ -197,6 +197,21 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	return TF_EXIT_OK;
 }
 
+/*
+ * Staging failed: on touchfw's own files (an untrusted or unwritable state
+ * directory, firmware/ or staging lock) the state is unusable (exit 16,
+ * as for every state file), on the kernel's loader path an I/O failure.
+ * Nothing of this step reached the chip either way.
+ */
+static int stage_failed(struct run *r, const struct tf_fw_stage *stage,
+			const struct tf_err *err)
+{
+	if (stage->state_unusable)
+		return finish(r, TF_EXIT_STATE, "%s%s", err->msg,
+			      r->flashed_anything ? "" : "; nothing was flashed");
+	return finish(r, TF_EXIT_IO, "%s", err->msg);
+}
+
 static int wait_input(struct run *r, struct tf_input_watch *w)
 {
 	struct tf_input_node node;
@@ -737,7 +752,7 @@ static int config_attr(struct run *r, struct tf_input_watch **w, const char *nam
 
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
 			r->cfg_data, r->cfg_len, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s", err.msg);
+		return stage_failed(r, &stage, &err);
 	rlog(r, TF_LOG_INFO, "config: staged %s as %s; asking %s to apply it (%s)",
 	     r->res->cfg_id, stage.file, r->c.dev.driver, caps->kernel_cfg_attr);
 	/* A probe may register the input device before its attribute
@@ -822,7 +837,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, img, len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s", err.msg);
+			return stage_failed(r, &stage, &err);
 		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
 			tf_fw_unstage(&stage);
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
@@ -975,7 +990,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s", err.msg);
+			return stage_failed(r, &stage, &err);
 		rlog(r, TF_LOG_INFO, "config: staged %s as %s; the driver applies it on rebind",
 		     r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
@@ -1102,7 +1117,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	}
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
 			img, len, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s", err.msg);
+		return stage_failed(r, &stage, &err);
 	rlog(r, TF_LOG_INFO, "staged %s as %s; %s loads it when it probes", r->res->fw_id,
 	     stage.file, driver_to_bind(r));
 	r->flashed_anything = true;

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "e2e.h"
+#include "exitcode.h"
 
 static struct e2e E;
 static bool mounted; /* a tmpfs on E.dir/state */
@@ -74,6 +75,15 @@ static char *read_in(const char *name)
 	if (tf_read_file(path, 1 << 20, &buf, NULL) < 0)
 		return NULL;
 	return buf;
+}
+
+/* E.dir/@name, in a static buffer (one at a time). */
+static const char *read_path(const char *name)
+{
+	static char path[400];
+
+	path_of(path, sizeof(path), name);
+	return path;
 }
 
 static void fifo_in(const char *name)
@@ -223,13 +233,48 @@ static void test_staging_dir_symlink_is_refused(void **state)
 	write_in("elsewhere/maxtouch.fw", "a distribution's firmware\n");
 	path_of(elsewhere, sizeof(elsewhere), "elsewhere");
 	symlink_in("state/firmware", elsewhere);
-	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), 10);
+	/* An untrusted state file: 16 (state-unusable), as touchfw(8)
+	 * says, not 10 (io) -- nothing was flashed. */
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
 	e2e_said(&E, "firmware: a symbolic link, refusing to follow it");
+	e2e_said(&E, "nothing was flashed");
 	v = read_in("elsewhere/maxtouch.fw");
 	assert_non_null(v);
 	assert_string_equal(v, "a distribution's firmware\n");
 	free(v);
 	assert_int_equal(e2e_chip(&E).version, 0x10);
+}
+
+/* The staging directory of another mode, and the staging lock where a
+ * FIFO or a symlink stands: each is state touchfw can not trust (exit 16,
+ * issue 27 item 10), the chip untouched. */
+static void test_untrusted_staging_dir_or_lock_is_state_unusable(void **state)
+{
+	char victim[400], *v;
+
+	(void)state;
+	start("app", "1.0.AA", NULL);
+	mkdir_in("state", 0700);
+	mkdir_in("state/firmware", 0777);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "firmware: writable by group or others (mode 0777)");
+	mkdir_in("state/firmware", 0700);
+	unlink(read_path("state/firmware_class.lock")); /* made by the first run */
+	fifo_in("state/firmware_class.lock");
+	assert_int_equal(run_tf(15000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "firmware_class.lock: a FIFO, refusing to use it");
+	assert_int_equal(unlink(read_path("state/firmware_class.lock")), 0);
+	write_in("victim", "precious\n");
+	path_of(victim, sizeof(victim), "victim");
+	symlink_in("state/firmware_class.lock", victim);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "firmware_class.lock");
+	v = read_in("victim");
+	assert_non_null(v);
+	assert_string_equal(v, "precious\n");
+	free(v);
+	assert_int_equal(e2e_chip(&E).version, 0x10);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
 /* ------------------------------------------------------------ item 8 */
@@ -653,6 +698,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_group_writable_persist_dir_is_refused, teardown),
 		cmocka_unit_test_teardown(test_state_dir_symlink_is_refused, teardown),
 		cmocka_unit_test_teardown(test_staging_dir_symlink_is_refused, teardown),
+		cmocka_unit_test_teardown(test_untrusted_staging_dir_or_lock_is_state_unusable,
+					  teardown),
 		cmocka_unit_test_teardown(test_fifo_state_files_do_not_hang, teardown),
 		cmocka_unit_test_teardown(test_fifo_hw_hint_is_ignored, teardown),
 		cmocka_unit_test_teardown(test_attempts_count_overflow_is_at_the_limit,
