@@ -663,6 +663,8 @@ static int step_plan(struct run *r)
 		     r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	rc = tf_plan_make(&in, &r->plan, &err);
+	if (rc == TF_PLAN_STATE_UNUSABLE)
+		return finish(r, TF_EXIT_STATE, "not updating: %s", err.msg);
 	/* -ENODEV: the chip's bootloader says it is another kind of chip than
 	 * the firmware is for; no hint changes that. */
 	if (rc == -ENODEV)
@@ -1069,6 +1071,16 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 			    r.lock_fd == -EWOULDBLOCK
 				    ? "another touchfw is working on this device"
 				    : err.msg);
+		goto out;
+	}
+	/* The persistent directory likewise: what it says decides which
+	 * blobs are tried, so one that can not be trusted is no "no
+	 * firmware" but an unusable state (nothing written to it or the
+	 * chip). */
+	if (!o->manual && tf_persist_check(s->persist_dir, &err) < 0) {
+		rc = finish(&r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_STATE,
+			    "persistent directory %s%s", err.msg,
+			    err.code == EACCES ? " (touchfw needs root)" : "");
 		goto out;
 	}
 	if (!o->dry_run) {
