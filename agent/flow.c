@@ -363,9 +363,15 @@ static int open_spi(struct run *r)
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
 	}
+	/* EBUSY: somebody else's driver_override or driver has the device --
+	 * a setup touchfw does not take over (unsupported), not an I/O
+	 * failure. */
 	if (tf_spidev_claim(r->c.dev.name, &r->claim, 3000, &err) < 0)
-		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_IO, "%s",
-			      err.msg);
+		return finish(r,
+			      err.code == ENODEV  ? TF_EXIT_NO_DEVICE
+			      : err.code == EBUSY ? TF_EXIT_UNSUPPORTED
+						  : TF_EXIT_IO,
+			      "%s", err.msg);
 	if (r->claim.bound_spidev)
 		rlog(r, TF_LOG_INFO, "spi: bound spidev (%s)", r->claim.node);
 	cfg.has_mode = r->ctrl->has_spi_mode;
