@@ -68,6 +68,11 @@ struct run {
 	 * so the chip's power); the chip is read through the driver's
 	 * attributes (ops.detect_driver) and flashed through kernel_fw_attr */
 	bool via_driver;
+	/* The update goes through this bound driver (update_fw, the driver's
+	 * configuration paths): it must stay bound throughout; own_unbind
+	 * while touchfw itself has it unbound (a rebind not yet bound again). */
+	char kept_driver[64];
+	bool own_unbind;
 };
 
 static inline const char *dev_of(struct run *r)
@@ -105,6 +110,10 @@ int step_load(struct run *r);
 int step_update(struct run *r);
 /* Through the driver, a configuration only if the driver loads one. */
 int driver_takes_config(struct run *r);
+/* After a failed update or verification through the bound driver: the
+ * driver gone, not unbound by touchfw, makes it an interruption (exit 19,
+ * whatever failed after it); else @rc. */
+int driver_lost(struct run *r, int rc);
 /* A dry run's account of what step_update() would write, and how. */
 void describe_dry_run(struct run *r, char *buf, size_t size);
 /* Wait until the driver link has not changed for a moment (a probe in

@@ -185,6 +185,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	spi_let_go(r);
+	r->own_unbind = true;
 	if (r->c.dev.driver[0]) {
 		rlog(r, TF_LOG_INFO, "rebind: unbinding %s", drv);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
@@ -194,6 +195,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s (%s)", err.msg, bind_failure(&err));
+	r->own_unbind = false;
 	return TF_EXIT_OK;
 }
 
@@ -685,6 +687,27 @@ static int unbound_under_us(struct run *r, const char *drv, const char *write_er
 		      write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
 }
 
+int driver_lost(struct run *r, int rc)
+{
+	char why[sizeof(r->res->message)];
+
+	if (rc == TF_EXIT_OK || rc == TF_EXIT_INTERRUPTED || !r->kept_driver[0] ||
+	    r->own_unbind || tf_stop_requested() || !driver_gone(r))
+		return rc;
+	/* Whatever failed after the unbind failed because of it: the
+	 * chip lost its driver (and a driver-powered chip its supply). */
+	tf_snprintf(why, sizeof(why), "%s", r->res->message);
+	rlog(r, TF_LOG_INFO,
+	     "an interruption, not a failure of %s: it counts as an attempt only",
+	     r->res->fw_id[0] ? r->res->fw_id : r->res->cfg_id);
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s was unbound during the update through it, not by touchfw (what "
+		      "failed then: %s): the update is not verified and nothing is left "
+		      "staged; this counts as an attempt, not as a failure of the firmware: "
+		      "the next bind or 'touchfw run %s' tries again",
+		      r->kept_driver, why, r->c.dev.name);
+}
+
 /*
  * caps.kernel_fw_retry_bound: the driver's update failed and it is still
  * bound.  Whether the chip was left in its bootloader can not be read
@@ -824,6 +847,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
+	tf_snprintf(r->kept_driver, sizeof(r->kept_driver), "%s", r->c.dev.driver);
 	if (r->fw_img) {
 		const struct tf_family_caps *caps = &r->fam->caps;
 

@@ -1127,8 +1127,10 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		rc = interrupted(&r, "before the update started");
 		goto out;
 	}
-	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
+	if ((rc = step_update(&r)) || (rc = step_verify(&r))) {
+		rc = driver_lost(&r, rc);
 		goto out;
+	}
 	if (r.fam->caps.kernel_fw_probe)
 		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
 			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
