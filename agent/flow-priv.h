@@ -52,6 +52,7 @@ struct run {
 	bool next_run_said;	/* the message already says what the next run can do */
 	bool foreign;		/* the chip refused the image as another chip's */
 	bool attempt_reserved;	/* this run already counts in DEV.attempts */
+	bool failed_before;	/* no firmware: the fitting blobs failed here before */
 	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
 	bool hint_used;		/* the plan went by it (the chip could not say) */
 	uint64_t t0;

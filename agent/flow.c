@@ -278,13 +278,17 @@ static int step_attempts(struct run *r)
 	if (a.count >= r->s->max_attempts)
 		return finish(r, TF_EXIT_BACKOFF,
 			      "gave up after %u failed attempts (last: %s); "
-			      "'touchfw run --force %s' tries again",
-			      a.count, a.last_error, r->c.dev.name);
+			      "'touchfw run --force %s' tries again, 'touchfw forget %s' "
+			      "clears the count",
+			      a.count, a.last_error, r->c.dev.name, r->c.dev.name);
 	if (a.count && a.next_allowed > now)
 		return finish(r, TF_EXIT_BACKOFF,
-			      "backing off for %llus after %u failed attempt%s",
+			      "backing off for %llus after %u failed attempt%s (last: %s); "
+			      "'touchfw run --force %s' tries now, 'touchfw forget %s' "
+			      "clears the count",
 			      (unsigned long long)(a.next_allowed - now), a.count,
-			      a.count == 1 ? "" : "s");
+			      a.count == 1 ? "" : "s", a.last_error[0] ? a.last_error : "unknown",
+			      r->c.dev.name, r->c.dev.name);
 	return TF_EXIT_OK;
 }
 
@@ -692,8 +696,10 @@ static int step_plan(struct run *r)
 			tf_err_clear(&err);
 		}
 	}
-	if (err.code)
+	if (err.code) {
+		r->failed_before = err.code == EAGAIN;
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
+	}
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s",
 			    r->plan.fw->id);
@@ -976,6 +982,18 @@ static int reserve_attempt(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/* The failure is the database's or the profile's, found before anything
+ * was written to the chip. */
+static bool not_the_devices(const struct run *r)
+{
+	int code = r->res->exit_code;
+
+	if (r->touched)
+		return false;
+	return code == TF_EXIT_DB_INVALID || code == TF_EXIT_BAD_INPUT ||
+	       (code == TF_EXIT_NO_FIRMWARE && !r->failed_before);
+}
+
 static void record(struct run *r)
 {
 	char *json;
@@ -1008,8 +1026,12 @@ static void record(struct run *r)
 	}
 	tf_state_clear_uptodate(&r->st, r->c.dev.name);
 	/* Failures of the automatic update itself count against its attempt
-	 * limit; a mistake made by hand with `flash` never does. */
-	if (!r->o->manual &&
+	 * limit; a mistake made by hand with `flash` never does, nor one in
+	 * the database or the board profile found before the chip was
+	 * touched: fixing it (db sign, a new manifest) must not leave the
+	 * device backing off.  Blobs that failed on the chip before are the
+	 * device's own history: that "no firmware" counts. */
+	if (!r->o->manual && !not_the_devices(r) &&
 	    (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
 	     r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
 	     r->res->exit_code == TF_EXIT_BAD_INPUT ||
@@ -1121,7 +1143,9 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 			    o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
-	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)))
+	/* The blobs are read and checked first: a bad one is the database's
+	 * mistake, found before the chip is touched. */
+	if ((rc = step_load(&r)) || (rc = reserve_attempt(&r)))
 		goto out;
 	if (tf_stop_requested()) {
 		rc = interrupted(&r, "before the update started");

@@ -77,7 +77,7 @@ static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b
 	/* A record that does not parse counts as too many failures: say
 	 * that, not a count nobody saw. */
 	if (n == UINT_MAX)
-		return tf_err_set(err, ENOENT,
+		return tf_err_set(err, EAGAIN,
 				  "the chip is in bootloader mode and the failure record of %s "
 				  "(the newest %s firmware for it) can not be read (%s): it "
 				  "counts as failed here too often; not tried again until "
@@ -85,13 +85,13 @@ static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b
 				  b->id, in->family, why[0] ? why : "unknown", in->devname,
 				  in->devname);
 	if (n_skipped > 1)
-		return tf_err_set(err, ENOENT,
+		return tf_err_set(err, EAGAIN,
 				  "the chip is in bootloader mode and all %u %s firmware blobs "
 				  "for it failed here before (the newest, %s, %u times; last: "
 				  "%s); not tried again until 'touchfw run --force %s'",
 				  n_skipped, in->family, b->id, n, why[0] ? why : "unknown",
 				  in->devname);
-	return tf_err_set(err, ENOENT,
+	return tf_err_set(err, EAGAIN,
 			  "the chip is in bootloader mode and its only %s firmware, %s, "
 			  "failed here %u times (last: %s); not tried again until "
 			  "'touchfw run --force %s'",
