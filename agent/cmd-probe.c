@@ -282,10 +282,10 @@ static void print_remembered(const struct row *r)
 			       r->failed[i].sha256_hex, r->failed[i].why);
 		else
 			printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
-		       "(last: %s); not tried again\n",
-		       r->failed[i].sha256_hex, r->failed[i].failures,
-		       r->failed[i].failures == 1 ? "" : "s",
-		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+			       "(last: %s); not tried again\n",
+			       r->failed[i].sha256_hex, r->failed[i].failures,
+			       r->failed[i].failures == 1 ? "" : "s",
+			       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",

@@ -287,8 +287,9 @@ static int step_attempts(struct run *r)
 			      "'touchfw run --force %s' tries now, 'touchfw forget %s' "
 			      "clears the count",
 			      (unsigned long long)(a.next_allowed - now), a.count,
-			      a.count == 1 ? "" : "s", a.last_error[0] ? a.last_error : "unknown",
-			      r->c.dev.name, r->c.dev.name);
+			      a.count == 1 ? "" : "s",
+			      a.last_error[0] ? a.last_error : "unknown", r->c.dev.name,
+			      r->c.dev.name);
 	return TF_EXIT_OK;
 }
 

@@ -423,8 +423,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_driver_unbound_while_its_update_fw_store_flashes,
 					  teardown),
-		cmocka_unit_test_teardown(test_driver_unbound_after_update_fw_is_an_interruption,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_driver_unbound_after_update_fw_is_an_interruption, teardown),
 		cmocka_unit_test_teardown(test_stale_staging_from_a_killed_run_is_repaired,
 					  teardown),
 	};

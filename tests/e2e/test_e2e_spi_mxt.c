@@ -710,7 +710,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_kernel_without_spidev_is_named_and_driver_rebound, teardown),
 		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
-		cmocka_unit_test_teardown(test_foreign_driver_override_is_unsupported, teardown),
+		cmocka_unit_test_teardown(test_foreign_driver_override_is_unsupported,
+					  teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
 					  teardown),
 		cmocka_unit_test_teardown(test_bind_event_of_mchp_spi_ts_updates_the_chip,

@@ -129,9 +129,10 @@ static void test_man_page_text_names_codes_as_the_table(void **state)
 			if (sscanf(prev + n, "%d", &code) == 1) {
 				if (code < 0 || code >= TF_EXIT_MAX_ ||
 				    strcmp(name, tf_exit_name(code)))
-					fail_msg("touchfw(8) says exit %d (%s); the code is %s %s",
-						 code, name, tf_exit_name(code),
-						 code < TF_EXIT_MAX_ ? "" : "(none)");
+					fail_msg(
+						"touchfw(8) says exit %d (%s); the code is %s %s",
+						code, name, tf_exit_name(code),
+						code < TF_EXIT_MAX_ ? "" : "(none)");
 				checked++;
 			}
 		}
