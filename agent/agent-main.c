@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "exitcode.h"
+#include "json-exit.h"
 #include "log.h"
 
 extern char **environ;
@@ -30,5 +31,7 @@ int main(int argc, char **argv)
 		return r;
 	if (!cli.config_from_args)
 		cli.config = getenv("TOUCHFW_CONFIG");
-	return tf_cli_dispatch(&cli, tf_agent_commands);
+	/* --json: one document on every exit (json-exit.h) */
+	tf_json_exit_begin(cli.argc, cli.argv);
+	return tf_json_exit_end(tf_cli_dispatch(&cli, tf_agent_commands));
 }

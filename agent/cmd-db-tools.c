@@ -934,7 +934,7 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 	struct tf_json j;
 	struct plan *plans = NULL;
 	size_t n_plans = 0;
-	bool board = false, json = false, have_id = false;
+	bool board = false, json = false, have_id = false, keys_given = false;
 	int c, rc = TF_EXIT_OK;
 	size_t i;
 
@@ -947,6 +947,7 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 			break;
 		case 'k':
 			lo.keys_dir = optarg;
+			keys_given = true;
 			break;
 		case 's':
 			if (tf_sig_policy_parse(optarg, &lo.sig) < 0) {
@@ -976,6 +977,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		fprintf(stderr, "touchfw db list: unexpected '%s'\n", argv[optind]);
 		return TF_EXIT_USAGE;
 	}
+	if (keys_given && (rc = tf_db_keys_given("touchfw db list", lo.keys_dir)))
+		return rc;
 	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
 		fprintf(stderr, "touchfw db list: %s\n", err.msg);
 		return TF_EXIT_DB_INVALID;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -262,6 +263,21 @@ static size_t check_json(const char *dir, const struct tf_fwdb *db, enum tf_sig_
 	return failed;
 }
 
+int tf_db_keys_given(const char *cmd, const char *dir)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb) < 0) {
+		fprintf(stderr, "%s: --keys %s: %s\n", cmd, dir, strerror(errno));
+		return TF_EXIT_BAD_INPUT;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "%s: --keys %s: not a directory\n", cmd, dir);
+		return TF_EXIT_BAD_INPUT;
+	}
+	return TF_EXIT_OK;
+}
+
 static int run_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -273,7 +289,7 @@ static int run_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tf_fwdb_opts o = { .sig = defaults.sig, .keys_dir = defaults.keys_dir };
-	bool json = false;
+	bool json = false, keys_given = false;
 	const char *dir = defaults.db_dir;
 	struct tf_fwdb *db;
 	struct tf_err err = { 0 };
@@ -290,6 +306,7 @@ static int run_check(int argc, char **argv)
 			break;
 		case 'k':
 			o.keys_dir = optarg;
+			keys_given = true;
 			break;
 		case 's':
 			if (tf_sig_policy_parse(optarg, &o.sig) < 0) {
@@ -308,6 +325,8 @@ static int run_check(int argc, char **argv)
 	}
 	r = tf_cli_no_operands(argc, argv, &g);
 	if (r != TF_CLI_CONTINUE)
+		return r;
+	if (keys_given && (r = tf_db_keys_given("touchfw db check", o.keys_dir)))
 		return r;
 
 	r = tf_fwdb_load(dir, &o, &db, &err);

@@ -239,9 +239,11 @@ static enum tf_verdict check_state(const struct tf_uevent *ev, const struct tf_s
 		*why = detail;
 		v = TF_VERDICT_GAVE_UP;
 	} else if (a.count && a.next_allowed > now) {
-		snprintf(detail, dsize, "backing off for %llus after %u failed attempt%s",
-			 (unsigned long long)(a.next_allowed - now), a.count,
-			 a.count == 1 ? "" : "s");
+		tf_snprintf(detail, dsize,
+			    "backing off for %llus after %u failed attempt%s; 'touchfw run "
+			    "--force %s' tries now, 'touchfw forget %s' clears the count",
+			    (unsigned long long)(a.next_allowed - now), a.count,
+			    a.count == 1 ? "" : "s", ev->devname, ev->devname);
 		*why = detail;
 		v = TF_VERDICT_BACKOFF;
 	} else if (ev->action != TF_ACTION_ADD || ev->driver) {

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,11 +276,16 @@ static void print_remembered(const struct row *r)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
 		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++)
-		printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
-		       "(last: %s); not tried again\n",
-		       r->failed[i].sha256_hex, r->failed[i].failures,
-		       r->failed[i].failures == 1 ? "" : "s",
-		       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+		if (r->failed[i].failures == UINT_MAX)
+			printf("  failed blob: sha256 %.16s... its failure record can not be "
+			       "read (%s); counted as failed too often, not tried again\n",
+			       r->failed[i].sha256_hex, r->failed[i].why);
+		else
+			printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
+			       "(last: %s); not tried again\n",
+			       r->failed[i].sha256_hex, r->failed[i].failures,
+			       r->failed[i].failures == 1 ? "" : "s",
+			       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",

@@ -20,6 +20,10 @@ struct tf_db_defaults {
 };
 
 int tf_cmd_db(const struct tf_cli *cli);
+/* A --keys DIR given on a command line names a directory that exists:
+ * TF_EXIT_OK, else the error said (naming @dir) and TF_EXIT_BAD_INPUT --
+ * never an "unsigned; allowed" database checked against no keys. */
+int tf_db_keys_given(const char *cmd, const char *dir);
 int tf_cmd_run(const struct tf_cli *cli);
 int tf_cmd_flash(const struct tf_cli *cli);
 int tf_cmd_probe(const struct tf_cli *cli);

@@ -112,20 +112,24 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	 * file's (state.h): a symlink planted there must not make touchfw
 	 * write or unlink firmware files elsewhere. */
 	r = tf_state_open(&sd, state_dir, true, err);
-	if (r < 0)
+	if (r < 0) {
+		st->state_unusable = true;
 		return r;
+	}
 	/* One staged update at a time: the search path is global. */
 	st->lock_fd = tf_state_open_file(sd.dirfd, state_dir, "firmware_class.lock",
 					 O_RDWR | O_CREAT, err);
 	if (st->lock_fd >= 0 && flock(st->lock_fd, LOCK_EX) < 0) {
 		r = -errno;
 		tf_fw_unstage(st);
+		st->state_unusable = true;
 		return tf_err_set(err, -r, "%s/firmware_class.lock: %s", state_dir,
 				  strerror(-r));
 	}
 	if (st->lock_fd < 0) {
 		r = st->lock_fd;
 		tf_fw_unstage(st);
+		st->state_unusable = true;
 		return r;
 	}
 	st->dir_fd = tf_state_subdir(sd.dirfd, state_dir, "firmware", true, err);
@@ -133,6 +137,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	if (st->dir_fd < 0) {
 		r = st->dir_fd;
 		tf_fw_unstage(st);
+		st->state_unusable = true;
 		return r;
 	}
 	if (tf_read_attr(param, st->saved, sizeof(st->saved)) < 0) {
@@ -174,6 +179,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 		if (st->sub_fd < 0) {
 			r = st->sub_fd;
 			tf_fw_unstage(st);
+			st->state_unusable = true;
 			return r;
 		}
 	} else {
@@ -184,6 +190,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 				O_WRONLY | O_CREAT | O_EXCL, err);
 	if (fd < 0) {
 		tf_fw_unstage(st);
+		st->state_unusable = true;
 		return fd;
 	}
 	r = 0;
@@ -202,6 +209,7 @@ int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir
 	if (r) {
 		unlinkat(st->sub_fd >= 0 ? st->sub_fd : st->dir_fd, st->base, 0);
 		tf_fw_unstage(st);
+		st->state_unusable = true;
 		return tf_err_set(err, r, "%s: %s", st->file, strerror(r));
 	}
 	/* The old value on disk before the parameter changes (SAVED_PATH). */

@@ -96,6 +96,10 @@ struct tf_fw_stage {
 	int sub_fd;	  /* name's one subdirectory in dir, else -1 */
 	const char *base; /* name's last component (in sub_fd, else dir_fd) */
 	bool active;
+	/* tf_fw_stage() failed on touchfw's own files -- the state directory,
+	 * its firmware/, the staging lock or the staged file (untrusted, or
+	 * not writable) -- not on the kernel's loader: exit state-unusable. */
+	bool state_unusable;
 };
 int tf_fw_stage(struct tf_fw_stage *st, const char *param, const char *state_dir,
 		const char *dev, const char *name, const uint8_t *data, size_t len,

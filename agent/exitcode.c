@@ -21,16 +21,18 @@ static const struct {
 	[TF_EXIT_BOOTLOADER] = { "left-in-bootloader",
 				 "update failed, chip left in bootloader" },
 	[TF_EXIT_VERIFY] = { "verify-failed", "update done but verification failed" },
-	[TF_EXIT_UNSUPPORTED] = { "unsupported", "wrong chip, adapter or driver" },
+	[TF_EXIT_UNSUPPORTED] = { "unsupported",
+				  "wrong chip, adapter or driver (or driver_override)" },
 	[TF_EXIT_DISABLED] = { "disabled", "switched off (settings or kernel command line)" },
 	[TF_EXIT_PROFILE_INVALID] = { "profile-invalid", "board profile has mistakes" },
 	[TF_EXIT_STATE] = { "state-unusable",
-			    "state directory or file unusable, nothing flashed" },
+			    "a state, persistent or staging directory or file can "
+			    "not be trusted or written, nothing flashed" },
 	[TF_EXIT_PERMISSION] = { "permission", "permission denied opening a file or device" },
 	[TF_EXIT_EXISTS] = { "exists", "refused to overwrite an existing file" },
 	[TF_EXIT_INTERRUPTED] = { "interrupted",
 				  "stopped by a signal (undone), or the driver was unbound "
-				  "while it flashed; counts as an attempt" },
+				  "by someone else during the update; counts as an attempt" },
 };
 
 const char *tf_exit_name(int code)

@@ -21,14 +21,18 @@ enum tf_exit {
 	TF_EXIT_IO = 10,	      /* bus or sysfs I/O failed; chip unchanged */
 	TF_EXIT_BOOTLOADER = 11,      /* update failed, chip left in bootloader */
 	TF_EXIT_VERIFY = 12,	      /* update done but verification failed */
-	TF_EXIT_UNSUPPORTED = 13,     /* wrong chip, unsupported adapter/driver */
+	TF_EXIT_UNSUPPORTED = 13,     /* wrong chip, unsupported adapter/driver,
+				       * somebody else's driver_override */
 	TF_EXIT_DISABLED = 14,	      /* switched off (settings or kernel command line) */
 	TF_EXIT_PROFILE_INVALID = 15, /* board profile has mistakes */
-	TF_EXIT_STATE = 16,	      /* state dir or file unusable: nothing flashed */
+	TF_EXIT_STATE = 16,	      /* state, persistent or staging dir, its lock or a
+				       * state file untrusted or unwritable: nothing
+				       * flashed */
 	TF_EXIT_PERMISSION = 17,      /* a file or device can not be opened: not root? */
 	TF_EXIT_EXISTS = 18,	      /* refused to overwrite an existing file */
 	TF_EXIT_INTERRUPTED = 19,     /* stopped by a signal, or the driver unbound under
-				       * its update: counts as an attempt */
+				       * its update (by someone else, whatever failed
+				       * after it): counts as an attempt */
 	TF_EXIT_MAX_,
 };
 

@@ -52,6 +52,7 @@ struct run {
 	bool next_run_said;	/* the message already says what the next run can do */
 	bool foreign;		/* the chip refused the image as another chip's */
 	bool attempt_reserved;	/* this run already counts in DEV.attempts */
+	bool failed_before;	/* no firmware: the fitting blobs failed here before */
 	struct tf_hw_hint hint; /* remembered hardware, hint.hw "" if none */
 	bool hint_used;		/* the plan went by it (the chip could not say) */
 	uint64_t t0;
@@ -68,6 +69,11 @@ struct run {
 	 * so the chip's power); the chip is read through the driver's
 	 * attributes (ops.detect_driver) and flashed through kernel_fw_attr */
 	bool via_driver;
+	/* The update goes through this bound driver (update_fw, the driver's
+	 * configuration paths): it must stay bound throughout; own_unbind
+	 * while touchfw itself has it unbound (a rebind not yet bound again). */
+	char kept_driver[64];
+	bool own_unbind;
 };
 
 static inline const char *dev_of(struct run *r)
@@ -124,6 +130,10 @@ int driver_takes_config(struct run *r);
 /* A dry run's account of what step_update() would write by @path (from
  * decide_update()), and how. */
 void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size);
+/* After a failed update or verification through the bound driver: the
+ * driver gone, not unbound by touchfw, makes it an interruption (exit 19,
+ * whatever failed after it); else @rc. */
+int driver_lost(struct run *r, int rc);
 /* Wait until the driver link has not changed for a moment (a probe in
  * progress ends first). */
 void settle_driver_link(struct run *r);

@@ -187,6 +187,7 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	if (!*w && tf_input_watch_start(&r->c.dev, w, &err) < 0)
 		return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	spi_let_go(r);
+	r->own_unbind = true;
 	if (r->c.dev.driver[0]) {
 		rlog(r, TF_LOG_INFO, "rebind: unbinding %s", drv);
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
@@ -196,7 +197,23 @@ static int rebind(struct run *r, struct tf_input_watch **w)
 	rlog(r, TF_LOG_INFO, "rebind: binding %s", drv);
 	if (tf_device_bind(&r->c.dev, drv, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s (%s)", err.msg, bind_failure(&err));
+	r->own_unbind = false;
 	return TF_EXIT_OK;
+}
+
+/*
+ * Staging failed: on touchfw's own files (an untrusted or unwritable state
+ * directory, firmware/ or staging lock) the state is unusable (exit 16,
+ * as for every state file), on the kernel's loader path an I/O failure.
+ * Nothing of this step reached the chip either way.
+ */
+static int stage_failed(struct run *r, const struct tf_fw_stage *stage,
+			const struct tf_err *err)
+{
+	if (stage->state_unusable)
+		return finish(r, TF_EXIT_STATE, "%s%s", err->msg,
+			      r->flashed_anything ? "" : "; nothing was flashed");
+	return finish(r, TF_EXIT_IO, "%s", err->msg);
 }
 
 static int wait_input(struct run *r, struct tf_input_watch *w)
@@ -672,6 +689,27 @@ static int unbound_under_us(struct run *r, const char *drv, const char *write_er
 		      write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
 }
 
+int driver_lost(struct run *r, int rc)
+{
+	char why[sizeof(r->res->message)];
+
+	if (rc == TF_EXIT_OK || rc == TF_EXIT_INTERRUPTED || !r->kept_driver[0] ||
+	    r->own_unbind || tf_stop_requested() || !driver_gone(r))
+		return rc;
+	/* Whatever failed after the unbind failed because of it: the
+	 * chip lost its driver (and a driver-powered chip its supply). */
+	tf_snprintf(why, sizeof(why), "%s", r->res->message);
+	rlog(r, TF_LOG_INFO,
+	     "an interruption, not a failure of %s: it counts as an attempt only",
+	     r->res->fw_id[0] ? r->res->fw_id : r->res->cfg_id);
+	return finish(r, TF_EXIT_INTERRUPTED,
+		      "%s was unbound during the update through it, not by touchfw (what "
+		      "failed then: %s): the update is not verified and nothing is left "
+		      "staged; this counts as an attempt, not as a failure of the firmware: "
+		      "the next bind or 'touchfw run %s' tries again",
+		      r->kept_driver, why, r->c.dev.name);
+}
+
 /*
  * caps.kernel_fw_retry_bound: the driver's update failed and it is still
  * bound.  Whether the chip was left in its bootloader can not be read
@@ -739,7 +777,7 @@ static int config_attr(struct run *r, struct tf_input_watch **w, const char *nam
 
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
 			r->cfg_data, r->cfg_len, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s", err.msg);
+		return stage_failed(r, &stage, &err);
 	rlog(r, TF_LOG_INFO, "config: staged %s as %s; asking %s to apply it (%s)",
 	     r->res->cfg_id, stage.file, r->c.dev.driver, caps->kernel_cfg_attr);
 	/* A probe may register the input device before its attribute
@@ -811,6 +849,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 	int rc, wr;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
+	tf_snprintf(r->kept_driver, sizeof(r->kept_driver), "%s", r->c.dev.driver);
 	if (r->fw_img) {
 		const struct tf_family_caps *caps = &r->fam->caps;
 
@@ -824,7 +863,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		r->ops->kernel_firmware(r->fw_img, &img, &len);
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, img, len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s", err.msg);
+			return stage_failed(r, &stage, &err);
 		if (tf_input_watch_start(&r->c.dev, w, &err) < 0) {
 			tf_fw_unstage(&stage);
 			return finish(r, TF_EXIT_FAILURE, "%s", err.msg);
@@ -977,7 +1016,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		/* The bytes load_cfg() checked, not the file again. */
 		if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir,
 				r->c.dev.name, name, r->cfg_data, r->cfg_len, &err) < 0)
-			return finish(r, TF_EXIT_IO, "%s", err.msg);
+			return stage_failed(r, &stage, &err);
 		rlog(r, TF_LOG_INFO, "config: staged %s as %s; the driver applies it on rebind",
 		     r->res->cfg_id, stage.file);
 		tf_input_watch_free(*w);
@@ -1105,7 +1144,7 @@ static int path_probe_file(struct run *r, struct tf_input_watch **w)
 	}
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
 			img, len, &err) < 0)
-		return finish(r, TF_EXIT_IO, "%s", err.msg);
+		return stage_failed(r, &stage, &err);
 	rlog(r, TF_LOG_INFO, "staged %s as %s; %s loads it when it probes", r->res->fw_id,
 	     stage.file, driver_to_bind(r));
 	r->flashed_anything = true;

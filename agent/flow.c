@@ -280,13 +280,18 @@ static int step_attempts(struct run *r)
 	if (a.count >= r->s->max_attempts)
 		return finish(r, TF_EXIT_BACKOFF,
 			      "gave up after %u failed attempts (last: %s); "
-			      "'touchfw run --force %s' tries again",
-			      a.count, a.last_error, r->c.dev.name);
+			      "'touchfw run --force %s' tries again, 'touchfw forget %s' "
+			      "clears the count",
+			      a.count, a.last_error, r->c.dev.name, r->c.dev.name);
 	if (a.count && a.next_allowed > now)
 		return finish(r, TF_EXIT_BACKOFF,
-			      "backing off for %llus after %u failed attempt%s",
+			      "backing off for %llus after %u failed attempt%s (last: %s); "
+			      "'touchfw run --force %s' tries now, 'touchfw forget %s' "
+			      "clears the count",
 			      (unsigned long long)(a.next_allowed - now), a.count,
-			      a.count == 1 ? "" : "s");
+			      a.count == 1 ? "" : "s",
+			      a.last_error[0] ? a.last_error : "unknown", r->c.dev.name,
+			      r->c.dev.name);
 	return TF_EXIT_OK;
 }
 
@@ -382,9 +387,15 @@ static int open_spi(struct run *r)
 		if (tf_device_unbind(&r->c.dev, &err) < 0)
 			return finish(r, TF_EXIT_IO, "%s", err.msg);
 	}
+	/* EBUSY: somebody else's driver_override or driver has the device --
+	 * a setup touchfw does not take over (unsupported), not an I/O
+	 * failure. */
 	if (tf_spidev_claim(r->c.dev.name, &r->claim, 3000, &err) < 0)
-		return finish(r, err.code == ENODEV ? TF_EXIT_NO_DEVICE : TF_EXIT_IO, "%s",
-			      err.msg);
+		return finish(r,
+			      err.code == ENODEV  ? TF_EXIT_NO_DEVICE
+			      : err.code == EBUSY ? TF_EXIT_UNSUPPORTED
+						  : TF_EXIT_IO,
+			      "%s", err.msg);
 	if (r->claim.bound_spidev)
 		rlog(r, TF_LOG_INFO, "spi: bound spidev (%s)", r->claim.node);
 	cfg.has_mode = r->ctrl->has_spi_mode;
@@ -723,6 +734,8 @@ static int step_plan(struct run *r)
 		     r->hint.hw, tf_time_str(r->hint.learnt, t, sizeof(t)),
 		     r->hint.from[0] ? r->hint.from : "an older touchfw");
 	rc = tf_plan_make(&in, &r->plan, &err);
+	if (rc == TF_PLAN_STATE_UNUSABLE)
+		return finish(r, TF_EXIT_STATE, "not updating: %s", err.msg);
 	/* -ENODEV: the chip's bootloader says it is another kind of chip than
 	 * the firmware is for; no hint changes that. */
 	if (rc == -ENODEV)
@@ -744,8 +757,10 @@ static int step_plan(struct run *r)
 			tf_err_clear(&err);
 		}
 	}
-	if (err.code)
+	if (err.code) {
+		r->failed_before = err.code == EAGAIN;
 		return finish(r, TF_EXIT_NO_FIRMWARE, "%s", err.msg);
+	}
 	if (!r->plan.fw && !holds_program(r))
 		return no_program(r);
 	if (r->plan.fw) {
@@ -1035,6 +1050,18 @@ static int reserve_attempt(struct run *r)
 	return TF_EXIT_OK;
 }
 
+/* The failure is the database's or the profile's, found before anything
+ * was written to the chip. */
+static bool not_the_devices(const struct run *r)
+{
+	int code = r->res->exit_code;
+
+	if (r->touched)
+		return false;
+	return code == TF_EXIT_DB_INVALID || code == TF_EXIT_BAD_INPUT ||
+	       (code == TF_EXIT_NO_FIRMWARE && !r->failed_before);
+}
+
 static void record(struct run *r)
 {
 	char *json;
@@ -1067,8 +1094,12 @@ static void record(struct run *r)
 	}
 	tf_state_clear_uptodate(&r->st, r->c.dev.name);
 	/* Failures of the automatic update itself count against its attempt
-	 * limit; a mistake made by hand with `flash` never does. */
-	if (!r->o->manual &&
+	 * limit; a mistake made by hand with `flash` never does, nor one in
+	 * the database or the board profile found before the chip was
+	 * touched: fixing it (db sign, a new manifest) must not leave the
+	 * device backing off.  Blobs that failed on the chip before are the
+	 * device's own history: that "no firmware" counts. */
+	if (!r->o->manual && !not_the_devices(r) &&
 	    (r->res->exit_code == TF_EXIT_BOOTLOADER || r->res->exit_code == TF_EXIT_VERIFY ||
 	     r->res->exit_code == TF_EXIT_IO || r->res->exit_code == TF_EXIT_DB_INVALID ||
 	     r->res->exit_code == TF_EXIT_BAD_INPUT ||
@@ -1138,6 +1169,16 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 				    : err.msg);
 		goto out;
 	}
+	/* The persistent directory likewise: what it says decides which
+	 * blobs are tried, so one that can not be trusted is no "no
+	 * firmware" but an unusable state (nothing written to it or the
+	 * chip). */
+	if (!o->manual && tf_persist_check(s->persist_dir, &err) < 0) {
+		rc = finish(&r, err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_STATE,
+			    "persistent directory %s%s", err.msg,
+			    err.code == EACCES ? " (touchfw needs root)" : "");
+		goto out;
+	}
 	if (!o->dry_run) {
 		char what[1024];
 
@@ -1181,14 +1222,18 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 			    o->dry_run ? "dry run" : "report-only mode", what);
 		goto out;
 	}
-	if ((rc = reserve_attempt(&r)) || (rc = step_load(&r)))
+	/* The blobs are read and checked first: a bad one is the database's
+	 * mistake, found before the chip is touched. */
+	if ((rc = step_load(&r)) || (rc = reserve_attempt(&r)))
 		goto out;
 	if (tf_stop_requested()) {
 		rc = interrupted(&r, "before the update started");
 		goto out;
 	}
-	if ((rc = step_update(&r)) || (rc = step_verify(&r)))
+	if ((rc = step_update(&r)) || (rc = step_verify(&r))) {
+		rc = driver_lost(&r, rc);
 		goto out;
+	}
 	if (r.fam->caps.kernel_fw_probe)
 		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
 			    r.flashed_anything ? "updated" : "up to date", res->fw_id,

@@ -16,6 +16,21 @@ static const char *log_prog = "touchfw";
 static int log_max = TF_LOG_INFO;
 static int log_prefix = -1;
 static bool line_open; /* a tf_log_partial() line waits for its end */
+static char last_error[512];
+
+const char *tf_log_last_error(void)
+{
+	return last_error;
+}
+
+void tf_log_note_error(const char *msg)
+{
+	size_t n = strlen(last_error);
+
+	if (!*msg || n >= sizeof(last_error) - 1)
+		return;
+	snprintf(last_error + n, sizeof(last_error) - n, "%s%s", n ? "; " : "", msg);
+}
 
 void tf_log_init(const char *prog, const char *level)
 {
@@ -58,6 +73,20 @@ void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
 	size_t n = 0;
 	int r, saved = errno;
 
+	if (prio <= TF_LOG_ERR) {
+		char msg[sizeof(last_error)];
+		va_list aq;
+		int k = 0;
+
+		if (dev)
+			k = snprintf(msg, sizeof(msg), "%s: ", dev);
+		if (k < 0 || (size_t)k >= sizeof(msg))
+			k = 0;
+		va_copy(aq, ap);
+		vsnprintf(msg + k, sizeof(msg) - (size_t)k, fmt, aq);
+		va_end(aq);
+		tf_log_note_error(msg);
+	}
 	if (prio > log_max)
 		return;
 	if (line_open) {

@@ -47,6 +47,15 @@ void tf_log_at(int max, int prio, const char *dev, const char *fmt, ...)
  */
 void tf_log_partial(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The errors said, in order and joined by "; " (cut short at 511 bytes) --
+ * lines logged at TF_LOG_ERR (whatever the level shown) and those noted by
+ * tf_log_note_error() -- without the program's name: the message of a
+ * `--json` error document.  "" if none.
+ */
+const char *tf_log_last_error(void);
+void tf_log_note_error(const char *msg);
+
 #define log_err(dev, ...) tf_log(TF_LOG_ERR, dev, __VA_ARGS__)
 #define log_warn(dev, ...) tf_log(TF_LOG_WARNING, dev, __VA_ARGS__)
 #define log_notice(dev, ...) tf_log(TF_LOG_NOTICE, dev, __VA_ARGS__)

@@ -3,6 +3,7 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,17 +22,22 @@ static bool fits_board(const struct tf_plan_input *in, const struct tf_blob *b)
 				  in->profile->n_board_ids);
 }
 
-/* How often @b failed on this device, and the last error in @why. */
-static unsigned failures(const struct tf_plan_input *in, const struct tf_blob *b, char *why,
-			 size_t why_size)
+/* How often @b failed on this device in *@n, and the last error in @why;
+ * TF_PLAN_STATE_UNUSABLE when its record can not be used (@err says). */
+static int failures(const struct tf_plan_input *in, const struct tf_blob *b, unsigned *n,
+		    char *why, size_t why_size, struct tf_err *err)
 {
 	char hex[65];
 
 	why[0] = 0;
+	*n = 0;
 	if (!in->persist_dir || !in->devname)
 		return 0;
 	tf_sha256_hex(b->sha256, hex);
-	return tf_persist_failures_why(in->persist_dir, in->devname, hex, why, why_size);
+	if (tf_persist_failures_read(in->persist_dir, in->devname, hex, n, why, why_size, err) <
+	    0)
+		return TF_PLAN_STATE_UNUSABLE;
+	return 0;
 }
 
 static const struct tf_blob *pinned(const struct tf_plan_input *in, const char *id,
@@ -68,14 +74,24 @@ static const char *hardware(const struct tf_plan_input *in)
 static int failed_before(const struct tf_plan_input *in, const struct tf_blob *b, unsigned n,
 			 const char *why, unsigned n_skipped, struct tf_err *err)
 {
+	/* A record that does not parse counts as too many failures: say
+	 * that, not a count nobody saw. */
+	if (n == UINT_MAX)
+		return tf_err_set(err, EAGAIN,
+				  "the chip is in bootloader mode and the failure record of %s "
+				  "(the newest %s firmware for it) can not be read (%s): it "
+				  "counts as failed here too often; not tried again until "
+				  "'touchfw run --force %s' or 'touchfw forget %s'",
+				  b->id, in->family, why[0] ? why : "unknown", in->devname,
+				  in->devname);
 	if (n_skipped > 1)
-		return tf_err_set(err, ENOENT,
+		return tf_err_set(err, EAGAIN,
 				  "the chip is in bootloader mode and all %u %s firmware blobs "
 				  "for it failed here before (the newest, %s, %u times; last: "
 				  "%s); not tried again until 'touchfw run --force %s'",
 				  n_skipped, in->family, b->id, n, why[0] ? why : "unknown",
 				  in->devname);
-	return tf_err_set(err, ENOENT,
+	return tf_err_set(err, EAGAIN,
 			  "the chip is in bootloader mode and its only %s firmware, %s, "
 			  "failed here %u times (last: %s); not tried again until "
 			  "'touchfw run --force %s'",
@@ -153,8 +169,9 @@ static int choose_firmware(const struct tf_plan_input *in, struct tf_plan *p,
 				wrong_bl = b;
 			continue;
 		}
-		if (in->max_blob_failures &&
-		    (n = failures(in, b, why, sizeof(why))) >= in->max_blob_failures) {
+		if (in->max_blob_failures && failures(in, b, &n, why, sizeof(why), err) < 0)
+			return TF_PLAN_STATE_UNUSABLE;
+		if (in->max_blob_failures && n >= in->max_blob_failures) {
 			if (!skipped_best ||
 			    tf_version_cmp(&b->v_version, &skipped_best->v_version) > 0) {
 				skipped_best = b;

@@ -24,6 +24,7 @@
 #ifndef TF_PLAN_H
 #define TF_PLAN_H
 
+#include <errno.h>
 #include <stdbool.h>
 
 #include "board.h"
@@ -55,9 +56,16 @@ struct tf_plan_input {
 	bool force;
 };
 
+/* A failure record in persist_dir (or its directory) can not be used. */
+#define TF_PLAN_STATE_UNUSABLE (-EBADFD)
+
 /* Returns 0 (a plan, possibly empty) or -ENOENT with a reason in @err;
  * -ENODEV when the chip is in its bootloader and reports a bootloader id
- * that no firmware for it names (a chip of another kind). */
+ * that no firmware for it names (a chip of another kind);
+ * TF_PLAN_STATE_UNUSABLE when a blob's failure record can not be trusted
+ * (exit state-unusable, @err names the file).  @err's code is EAGAIN when
+ * the chip is in its bootloader and every firmware for it failed here
+ * before (not tried again until --force), ENOENT for other reasons. */
 int tf_plan_make(const struct tf_plan_input *in, struct tf_plan *plan, struct tf_err *err);
 
 void tf_sha256_hex(const uint8_t sha[32], char out[65]);

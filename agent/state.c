@@ -578,36 +578,79 @@ int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why
 	return 0;
 }
 
-unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
-				 const char *sha256_hex, char *why, size_t why_size)
+int tf_persist_check(const char *persist_dir, struct tf_err *err)
+{
+	int fd = persist_dirfd(persist_dir, false, false, err);
+
+	if (fd == -ENOENT) {
+		tf_err_clear(err);
+		return 0;
+	}
+	if (fd < 0)
+		return fd;
+	close(fd);
+	fd = persist_dirfd(persist_dir, false, true, err);
+	if (fd == -ENOENT) {
+		tf_err_clear(err);
+		return 0;
+	}
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int tf_persist_failures_read(const char *persist_dir, const char *dev, const char *sha256_hex,
+			     unsigned *n, char *why, size_t why_size, struct tf_err *err)
 {
 	char name[300], shown[600], *buf = NULL;
-	struct tf_err err = { 0 };
-	unsigned n = 0;
+	struct tf_err e = { 0 };
 	int fd, r;
 
+	*n = 0;
 	if (why_size)
 		why[0] = 0;
 	if (!tf_devname_valid(dev) || !hex_valid(sha256_hex))
 		return 0;
-	fd = persist_dirfd(persist_dir, false, true, &err);
-	if (fd == -ENOENT)
+	fd = persist_dirfd(persist_dir, false, true, err);
+	if (fd == -ENOENT) {
+		tf_err_clear(err);
 		return 0;
+	}
+	if (fd < 0)
+		return fd;
 	snprintf(name, sizeof(name), "%s.%s", dev, sha256_hex);
 	snprintf(shown, sizeof(shown), "%s/failed", persist_dir);
-	r = fd < 0 ? fd : read_at(fd, shown, name, &buf, &err);
-	if (fd >= 0)
-		close(fd);
-	if (r == -ENOENT)
+	r = read_at(fd, shown, name, &buf, err);
+	close(fd);
+	if (r == -ENOENT) {
+		tf_err_clear(err);
 		return 0;
-	if (r == 0) {
-		r = tf_failure_record_parse(buf, &n, why, why_size, &err);
-		free(buf);
-		if (r == 0)
-			return n;
-		tf_err_prefix(&err, "%s/%s: corrupt: ", shown, name);
 	}
-	/* Unusable or corrupt: counts as failed too often (the safe side). */
+	if (r < 0)
+		return r;
+	r = tf_failure_record_parse(buf, n, why, why_size, &e);
+	free(buf);
+	if (r == 0)
+		return 0;
+	/* Corrupt: counts as failed too often (the safe side). */
+	tf_err_prefix(&e, "%s/%s: corrupt: ", shown, name);
+	if (why_size)
+		tf_snprintf(why, why_size, "%s", e.msg);
+	*n = UINT_MAX;
+	return 0;
+}
+
+unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
+				 const char *sha256_hex, char *why, size_t why_size)
+{
+	struct tf_err err = { 0 };
+	unsigned n;
+
+	if (tf_persist_failures_read(persist_dir, dev, sha256_hex, &n, why, why_size, &err) ==
+	    0)
+		return n;
+	/* Unusable: counts as failed too often (the safe side). */
 	if (why_size)
 		tf_snprintf(why, why_size, "%s", err.msg);
 	return UINT_MAX;

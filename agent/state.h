@@ -154,6 +154,18 @@ int tf_failure_record_parse(const char *text, unsigned *n, char *why, size_t why
  */
 unsigned tf_persist_failures_why(const char *persist_dir, const char *dev,
 				 const char *sha256_hex, char *why, size_t why_size);
+/*
+ * The same, telling an unusable record from a corrupt one: -errno with
+ * @err naming the file when the directory or the record can not be used
+ * (untrusted owner or mode, a symlink or FIFO: state-unusable); 0 with
+ * *@n otherwise -- UINT_MAX for a record that does not parse, with the
+ * file and field in @why.
+ */
+int tf_persist_failures_read(const char *persist_dir, const char *dev, const char *sha256_hex,
+			     unsigned *n, char *why, size_t why_size, struct tf_err *err);
+/* The persistent directory and its failed/ can be trusted (or are absent):
+ * 0, else -errno with @err naming the directory. */
+int tf_persist_check(const char *persist_dir, struct tf_err *err);
 int tf_persist_record_failure(const char *persist_dir, const char *dev, const char *sha256_hex,
 			      const char *why, struct tf_err *err);
 int tf_persist_clear(const char *persist_dir, const char *dev);

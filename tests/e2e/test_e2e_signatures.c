@@ -117,6 +117,59 @@ static void test_db_check_uses_the_settings_like_the_agent(void **state)
 	e2e_said(&E, "manifest.ini.sig: missing, and signatures are required");
 }
 
+/*
+ * Manual mistakes stay manual (issue 26 item 6): a database mistake found
+ * by a hand `run` before the chip is touched counted as a device attempt,
+ * so after `db sign` the next run was refused, "backing off for 30s"
+ * (exit 9), naming neither --force nor forget.  Now it counts nothing;
+ * every back-off says how to lift it; --keys naming no directory is an
+ * error naming it, never "unsigned; allowed".
+ */
+static void test_database_mistake_is_no_device_attempt(void **state)
+{
+	const char *env[] = { "ACTION=bind", "DEVPATH=/devices/platform/emul/i2c-1/1-004a",
+			      "SUBSYSTEM=i2c", "DRIVER=atmel_mxt_ts", NULL };
+	char key[400], path[400], text[200];
+
+	(void)state;
+	start();
+	e2e_private_db(&E);
+	e2e_settings(&E, "backoff_s = 30");
+	tamper_and_unsign();
+	e2e_expect(&E, 6, "run", "1-004a");
+	snprintf(path, sizeof(path), "%s/state/1-004a.attempts", E.dir);
+	if (access(path, F_OK) == 0)
+		e2e_fail_with_output(&E, "a database mistake counted as a device attempt");
+	/* --keys that names nothing is an error naming it */
+	e2e_expect(&E, 7, "db", "check", "--keys", "/nonexistent");
+	e2e_said(&E, "--keys /nonexistent: No such file or directory");
+	if (E.out && strstr(E.out, "unsigned"))
+		e2e_fail_with_output(&E, "db check called it unsigned");
+	e2e_expect(&E, 7, "db", "list", "--keys", "/nonexistent");
+	e2e_said(&E, "--keys /nonexistent");
+	/* the fix, and the next run goes ahead at once */
+	snprintf(key, sizeof(key), "%s/keys/build-demo.key", E.build);
+	e2e_expect(&E, 0, "db", "sign", "--key", key, "--db", E.db);
+	e2e_expect(&E, 0, "run", "1-004a");
+	e2e_not_said(&E, "backing off");
+	assert_int_equal(e2e_chip(&E).version, 0x21);
+	/* a back-off (of a failure on the chip) says how to lift it */
+	snprintf(text, sizeof(text), "count=1\nnext_allowed=%llu\nlast_error=frame 3 refused\n",
+		 (unsigned long long)time(NULL) + 600);
+	e2e_write(path, text);
+	e2e_expect(&E, 9, "run", "1-004a");
+	e2e_said(&E, "backing off for");
+	e2e_said(&E, "'touchfw run --force 1-004a' tries now, 'touchfw forget 1-004a' clears "
+		     "the count");
+	/* (the last run's own rebind is not an event to act on) */
+	snprintf(path, sizeof(path), "%s/state/1-004a.ownbind", E.dir);
+	unlink(path);
+	assert_int_equal(e2e_touchfw_env(&E, env, "handle-event", NULL), 0);
+	e2e_said(&E, "backing off for");
+	e2e_said(&E, "'touchfw run --force 1-004a' tries now, 'touchfw forget 1-004a' clears "
+		     "the count");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +179,7 @@ int main(void)
 			test_unsigned_database_is_accepted_where_no_key_is_installed, teardown),
 		cmocka_unit_test_teardown(test_db_check_uses_the_settings_like_the_agent,
 					  teardown),
+		cmocka_unit_test_teardown(test_database_mistake_is_no_device_attempt, teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_signatures", tests, NULL, NULL);

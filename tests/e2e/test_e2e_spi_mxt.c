@@ -20,6 +20,7 @@
 
 #include "emub-mxt.h"
 #include "e2e.h"
+#include "exitcode.h"
 #include "emuboard-spi.h"
 #include "mxt_spi.h"
 
@@ -433,6 +434,29 @@ static void test_kernel_without_spidev_is_named_and_driver_rebound(void **state)
 	assert_int_equal(inputs(), 1);
 }
 
+/*
+ * A driver_override somebody else set (a vendor tool's) is left alone: an
+ * unsupported setup (exit 13, as touchfw(8) lists it), never 10 (io):
+ * nothing failed on the bus (issue 27 item 10).
+ */
+static void test_foreign_driver_override_is_unsupported(void **state)
+{
+	char buf[64], path[600];
+
+	(void)state;
+	start("app", "always-on", "bound = false\n");
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/driver_override",
+		 emub_root(E.eb));
+	e2e_write(path, "vendor_tool\n");
+	emub_spi_settle(E.eb);
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "run", "spi1.0");
+	e2e_said(&E, "driver_override is \"vendor_tool\"; somebody else chose its driver");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "vendor_tool");
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
 static void test_write_fail_reply_is_named_and_undone(void **state)
 {
 	struct mxt_spi *s;
@@ -686,6 +710,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_kernel_without_spidev_is_named_and_driver_rebound, teardown),
 		cmocka_unit_test_teardown(test_write_fail_reply_is_named_and_undone, teardown),
+		cmocka_unit_test_teardown(test_foreign_driver_override_is_unsupported,
+					  teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_leaves_a_flashable_chip,
 					  teardown),
 		cmocka_unit_test_teardown(test_bind_event_of_mchp_spi_ts_updates_the_chip,

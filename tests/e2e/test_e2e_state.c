@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "e2e.h"
+#include "exitcode.h"
 
 static struct e2e E;
 static bool mounted; /* a tmpfs on E.dir/state */
@@ -74,6 +75,15 @@ static char *read_in(const char *name)
 	if (tf_read_file(path, 1 << 20, &buf, NULL) < 0)
 		return NULL;
 	return buf;
+}
+
+/* E.dir/@name, in a static buffer (one at a time). */
+static const char *read_path(const char *name)
+{
+	static char path[400];
+
+	path_of(path, sizeof(path), name);
+	return path;
 }
 
 static void fifo_in(const char *name)
@@ -172,14 +182,59 @@ static void test_state_dir_of_another_user_is_refused(void **state)
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
+/* An untrusted persistent directory is state touchfw can not use (exit
+ * 16), as the state directory is: it decides which blobs are tried. */
 static void test_group_writable_persist_dir_is_refused(void **state)
 {
 	(void)state;
 	start("app", "2.1.AB", NULL);
 	mkdir_in("persist", 0770);
-	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), 0);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
 	e2e_said(&E, "persist: writable by group or others (mode 0770)");
 	assert_null(read_in("persist/1-004a.hw"));
+}
+
+/*
+ * A chip in its bootloader with an untrusted persistent directory used to
+ * exit 5 (no-firmware), "its only mxt firmware ... failed here 4294967295
+ * times": the unreadable directory counted as failures (issue 27 item
+ * 10).  Now exit 16 naming the directory; a failure record that is a
+ * symlink likewise, naming the record; one that does not parse says so.
+ */
+static void test_untrusted_persist_dir_is_state_unusable(void **state)
+{
+	char path[400], name[300] = "";
+	struct dirent *de;
+	DIR *d;
+
+	(void)state;
+	start("no-image", "1.0.AA", "fault.crc_fail_always = true\n");
+	mkdir_in("persist", 0700);
+	path_of(path, sizeof(path), "persist");
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "persist: owned by uid 65534");
+	e2e_not_said(&E, "4294967295");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+	/* A failure record planted as a symlink. */
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(run_tf(60000, NULL, "run", "1-004a", NULL), 11);
+	path_of(path, sizeof(path), "persist/failed");
+	d = opendir(path);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "1-004a.", 7))
+			snprintf(name, sizeof(name), "persist/failed/%s", de->d_name);
+	closedir(d);
+	assert_true(name[0]);
+	assert_int_equal(unlink(read_path(name)), 0);
+	write_in("victim", "failures=1\n");
+	path_of(path, sizeof(path), "victim");
+	symlink_in(name, path);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, ": a symbolic link, refusing to use it");
+	e2e_said(&E, "persist/failed/1-004a.");
+	e2e_not_said(&E, "4294967295");
 }
 
 /* A symlink for the state directory itself, as for the detached run's
@@ -223,13 +278,48 @@ static void test_staging_dir_symlink_is_refused(void **state)
 	write_in("elsewhere/maxtouch.fw", "a distribution's firmware\n");
 	path_of(elsewhere, sizeof(elsewhere), "elsewhere");
 	symlink_in("state/firmware", elsewhere);
-	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), 10);
+	/* An untrusted state file: 16 (state-unusable), as touchfw(8)
+	 * says, not 10 (io) -- nothing was flashed. */
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
 	e2e_said(&E, "firmware: a symbolic link, refusing to follow it");
+	e2e_said(&E, "nothing was flashed");
 	v = read_in("elsewhere/maxtouch.fw");
 	assert_non_null(v);
 	assert_string_equal(v, "a distribution's firmware\n");
 	free(v);
 	assert_int_equal(e2e_chip(&E).version, 0x10);
+}
+
+/* The staging directory of another mode, and the staging lock where a
+ * FIFO or a symlink stands: each is state touchfw can not trust (exit 16,
+ * issue 27 item 10), the chip untouched. */
+static void test_untrusted_staging_dir_or_lock_is_state_unusable(void **state)
+{
+	char victim[400], *v;
+
+	(void)state;
+	start("app", "1.0.AA", NULL);
+	mkdir_in("state", 0700);
+	mkdir_in("state/firmware", 0777);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "firmware: writable by group or others (mode 0777)");
+	mkdir_in("state/firmware", 0700);
+	unlink(read_path("state/firmware_class.lock")); /* made by the first run */
+	fifo_in("state/firmware_class.lock");
+	assert_int_equal(run_tf(15000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "firmware_class.lock: a FIFO, refusing to use it");
+	assert_int_equal(unlink(read_path("state/firmware_class.lock")), 0);
+	write_in("victim", "precious\n");
+	path_of(victim, sizeof(victim), "victim");
+	symlink_in("state/firmware_class.lock", victim);
+	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), TF_EXIT_STATE);
+	e2e_said(&E, "firmware_class.lock");
+	v = read_in("victim");
+	assert_non_null(v);
+	assert_string_equal(v, "precious\n");
+	free(v);
+	assert_int_equal(e2e_chip(&E).version, 0x10);
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
 
 /* ------------------------------------------------------------ item 8 */
@@ -340,6 +430,12 @@ static void test_failure_record_overflow_skips_the_blob(void **state)
 	write_in(name, "failures=4294967297\nlast_error=x\n");
 	assert_int_equal(run_tf(30000, NULL, "run", "1-004a", NULL), 5);
 	e2e_said(&E, "corrupt: field failures");
+	/* what the record says, never a count nobody saw */
+	e2e_said(&E, "can not be read");
+	e2e_not_said(&E, "4294967295");
+	assert_int_equal(run_tf(30000, NULL, "status", "1-004a", NULL), 0);
+	if (!strstr(E.out, "its failure record can not be read") || strstr(E.out, "4294967295"))
+		fail_msg("status on a corrupt failure record:\n%s", E.out);
 }
 
 /* ------------------------------------------------------------ item 4 */
@@ -651,8 +747,12 @@ int main(void)
 		cmocka_unit_test_teardown(test_hw_hint_symlink_is_not_followed, teardown),
 		cmocka_unit_test_teardown(test_state_dir_of_another_user_is_refused, teardown),
 		cmocka_unit_test_teardown(test_group_writable_persist_dir_is_refused, teardown),
+		cmocka_unit_test_teardown(test_untrusted_persist_dir_is_state_unusable,
+					  teardown),
 		cmocka_unit_test_teardown(test_state_dir_symlink_is_refused, teardown),
 		cmocka_unit_test_teardown(test_staging_dir_symlink_is_refused, teardown),
+		cmocka_unit_test_teardown(test_untrusted_staging_dir_or_lock_is_state_unusable,
+					  teardown),
 		cmocka_unit_test_teardown(test_fifo_state_files_do_not_hang, teardown),
 		cmocka_unit_test_teardown(test_fifo_hw_hint_is_ignored, teardown),
 		cmocka_unit_test_teardown(test_attempts_count_overflow_is_at_the_limit,

@@ -637,9 +637,116 @@ static void test_json_on_every_reporting_command(void **state)
 	}
 }
 
+/*
+ * One JSON document on every exit of every --json command (issue 27 item
+ * 9): the error exits printed nothing on standard output (`db list --board
+ * --json` with no profile, `chip DEV info --json` for a missing device).
+ * Each error exit here prints one document -- the command's own, or
+ * {"version": 1, "error": {"exit_code", "result", "message"}} with the
+ * exit status, its name and what was said on stderr.
+ */
+static void out_is_one_json_document(int rc, const char *needle)
+{
+	char *path = path_in("out.json"), *cmd = NULL;
+
+	e2e_write(path, E.out ? E.out : "");
+	assert_true(asprintf(&cmd,
+			     "python3 -c 'import json,sys\n"
+			     "d = json.load(open(sys.argv[1]))\n"
+			     "assert d[\"version\"] == 1\n"
+			     "e = d.get(\"error\")\n"
+			     "if isinstance(e, dict):\n"
+			     "    assert e[\"exit_code\"] == int(sys.argv[2]), e\n"
+			     "    assert e[\"result\"] == sys.argv[3], e\n"
+			     "    assert sys.argv[4] in e[\"message\"], e\n"
+			     "' '%s' %d '%s' '%s'",
+			     path, rc, tf_exit_name(rc), needle) > 0);
+	if (system(cmd) != 0)
+		fail_msg("exit %d: not one JSON document (or its error says otherwise):\n%s\n"
+			 "stderr:\n%s",
+			 rc, E.out ? E.out : "", E.err ? E.err : "");
+	free(cmd);
+	free(path);
+}
+
+/* The error document itself, not a command's own. */
+static void out_is_error_document(int rc, const char *needle)
+{
+	out_is_one_json_document(rc, needle);
+	out_has("{\"version\":1,\"error\":{\"exit_code\":");
+}
+
+static void test_json_on_every_error_exit(void **state)
+{
+	char *empty;
+
+	(void)state;
+	start_mxt("touchfw,emul-demo", "2.1.AB");
+	empty = path_in("no-boards");
+	/* usage errors, before and after --json on the line */
+	expect_rc(TF_EXIT_USAGE, "run", "--json");
+	out_is_error_document(TF_EXIT_USAGE, "give exactly one DEVICE");
+	expect_rc(TF_EXIT_USAGE, "run", "--bogus", "--json", "1-004a");
+	out_is_error_document(TF_EXIT_USAGE, "--bogus");
+	expect_rc(TF_EXIT_USAGE, "flash", "--json", "1-004a");
+	out_is_error_document(TF_EXIT_USAGE, "at least one of --firmware and --config");
+	expect_rc(TF_EXIT_USAGE, "chip", "1-004a", "reset", "--json");
+	out_is_error_document(TF_EXIT_USAGE, "--json goes with info");
+	expect_rc(TF_EXIT_USAGE, "db", "--json");
+	out_is_error_document(TF_EXIT_USAGE, "");
+	expect_rc(TF_EXIT_USAGE, "board", "check", "--json");
+	out_is_error_document(TF_EXIT_USAGE, "no FILE given");
+	/* a device that is not there */
+	expect_rc(TF_EXIT_NO_DEVICE, "chip", "1-0077", "info", "--json");
+	out_is_error_document(TF_EXIT_NO_DEVICE, "1-0077");
+	expect_rc(TF_EXIT_NO_DEVICE, "run", "--json", "1-0077");
+	out_is_one_json_document(TF_EXIT_NO_DEVICE, "1-0077");
+	out_has("\"exit_code\":3");
+	expect_rc(TF_EXIT_NO_DEVICE, "status", "--json", "1-0077");
+	out_is_one_json_document(TF_EXIT_NO_DEVICE, "1-0077");
+	expect_rc(TF_EXIT_NO_DEVICE, "probe", "--json", "1-0077");
+	out_is_one_json_document(TF_EXIT_NO_DEVICE, "1-0077");
+	/* the database and the keys */
+	expect_rc(TF_EXIT_DB_INVALID, "db", "check", "--json", "--db", "/nonexistent");
+	out_is_one_json_document(TF_EXIT_DB_INVALID, "/nonexistent");
+	expect_rc(TF_EXIT_DB_INVALID, "db", "list", "--json", "--db", "/nonexistent");
+	out_is_error_document(TF_EXIT_DB_INVALID, "/nonexistent");
+	expect_rc(TF_EXIT_BAD_INPUT, "db", "check", "--json", "--keys", "/nonexistent");
+	out_is_error_document(TF_EXIT_BAD_INPUT, "--keys /nonexistent");
+	/* no board profile for this machine */
+	assert_int_equal(mkdir(empty, 0755), 0);
+	snprintf(E.boards, sizeof(E.boards), "%s", empty);
+	e2e_settings(&E, NULL);
+	{
+		int rc = e2e_touchfw(&E, "db", "list", "--board", "--json", NULL);
+
+		assert_int_not_equal(rc, 0);
+		out_is_error_document(rc, "");
+	}
+	{
+		int rc = e2e_touchfw(&E, "board", "identify", "--json", NULL);
+
+		if (rc)
+			out_is_one_json_document(rc, "");
+		else
+			out_is_json();
+	}
+	expect_rc(TF_EXIT_NO_PROFILE, "run", "--json", "1-004a");
+	out_is_one_json_document(TF_EXIT_NO_PROFILE, "");
+	/* a profile that can not be read */
+	{
+		int rc = e2e_touchfw(&E, "board", "check", "--json", "/nonexistent.dts", NULL);
+
+		assert_int_not_equal(rc, 0);
+		out_is_one_json_document(rc, "");
+	}
+	free(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_json_on_every_error_exit, teardown),
 		cmocka_unit_test_teardown(test_chip_info_shows_identity_and_object_table,
 					  teardown),
 		cmocka_unit_test_teardown(

@@ -98,12 +98,57 @@ static void test_man_page_lists_the_same_codes(void **state)
 	assert_int_equal(rows, TF_EXIT_MAX_);
 }
 
+/*
+ * Every place touchfw(8) names an exit code by number and name in its
+ * text -- "exits 7" then ".RB ( bad-input )" -- agrees with the table:
+ * the page once said "16 (permission)" where the code is 17 (issue 27
+ * item 10, issue 26 item 8).
+ */
+static void test_man_page_text_names_codes_as_the_table(void **state)
+{
+	const char *top = getenv("TOUCHFW_TOP");
+	char path[4096], prev[512] = "", buf[512];
+	int checked = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/doc/touchfw.8", top && *top ? top : ".");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(buf, sizeof(buf), f)) {
+		char name[64];
+		size_t n = strcspn(prev, "\n");
+		int code;
+
+		if (sscanf(buf, ".RB ( %63[a-z-] )", name) == 1) {
+			/* the previous line ends in the number */
+			while (n && prev[n - 1] == ' ')
+				n--;
+			while (n && prev[n - 1] >= '0' && prev[n - 1] <= '9')
+				n--;
+			if (sscanf(prev + n, "%d", &code) == 1) {
+				if (code < 0 || code >= TF_EXIT_MAX_ ||
+				    strcmp(name, tf_exit_name(code)))
+					fail_msg(
+						"touchfw(8) says exit %d (%s); the code is %s %s",
+						code, name, tf_exit_name(code),
+						code < TF_EXIT_MAX_ ? "" : "(none)");
+				checked++;
+			}
+		}
+		snprintf(prev, sizeof(prev), "%s", buf);
+	}
+	fclose(f);
+	assert_true(checked >= 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_code_has_a_name_and_a_text),
 		cmocka_unit_test(test_help_lists_every_code),
 		cmocka_unit_test(test_man_page_lists_the_same_codes),
+		cmocka_unit_test(test_man_page_text_names_codes_as_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
