@@ -4,7 +4,8 @@
  * holds every controller of the matching profile against what is there --
  * the adapter (by name or DT path), the kernel's i2c client at the address,
  * the driver bound to it, which address the chip answers at (the family's
- * detect(), reading only), the GPIO lines (looked up, never requested) --
+ * detect(), read-only: c.read_only, and never at a device another driver
+ * holds), the GPIO lines (looked up, never requested) --
  * and where something differs, says what the machine has instead ("did
  * you mean").  `board init DEVICE` writes a profile skeleton from a bound
  * device that `board check` accepts, leaving what sysfs can not tell
@@ -216,6 +217,16 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 
 	c.dev = *dev;
 	c.ctrl = ctl;
+	c.read_only = true;
+	/* Another driver's device is that driver's: nothing is sent to it
+	 * (a family's detection could write into it). */
+	if (dev->driver[0] && !tf_family_has_driver(fam, dev->driver)) {
+		say(LIVE_SKIP,
+		    "chip not asked: %s is bound to %s, not an %s driver; touchfw sends "
+		    "nothing to another driver's device",
+		    dev->name, dev->driver, fam->ids->name);
+		return 0;
+	}
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0) {
 		say(LIVE_FAIL, "%s", err.msg);
 		return 1;
@@ -226,8 +237,9 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 		goto out;
 	}
 	if (fam->ops->detect(&c, &st, &err) < 0) {
-		say(LIVE_FAIL, "chip: %s", err.msg);
-		bad = 1;
+		/* EOPNOTSUPP: only a write that changes the chip would tell */
+		say(err.code == EOPNOTSUPP ? LIVE_SKIP : LIVE_FAIL, "chip: %s", err.msg);
+		bad = err.code != EOPNOTSUPP;
 	} else if (st.mode == TF_CHIP_ABSENT) {
 		say(LIVE_FAIL, "chip: %s", st.detail);
 		bad = 1;
@@ -251,6 +263,7 @@ static void probe_unclaimed(const struct tf_family *fam, const struct tf_control
 
 	c.dev = *dev;
 	c.ctrl = ctl;
+	c.read_only = true;
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0)
 		return;
 	if (tf_i2c_open(&c.bus, dev->adapter_nr, &err) == 0) {

@@ -79,6 +79,15 @@ struct tf_ctx {
 	tf_progress_fn progress;
 	void *progress_user;
 	void *priv; /* the family's per-run state */
+	/*
+	 * A read-only command (probe, status, run --dry-run, board identify
+	 * --live, chip info and save-config): detect() sends no write that
+	 * changes a chip's state (a reset, a mode switch) -- register
+	 * pointers before a read are all it may write -- and says what it
+	 * can not tell without one (doc/families.md, "What detection
+	 * writes").  Callers send nothing to a device another driver holds.
+	 */
+	bool read_only;
 };
 
 /*
