@@ -226,11 +226,14 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 {
 	const struct tf_chip_state *st = &k->st;
+	char aname[4 * sizeof(k->c.dev.adapter_name)];
 	size_t i, j;
 
 	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name,
 	       k->c.dev.adapter_nr,
-	       k->c.dev.adapter_name[0] ? k->c.dev.adapter_name : "unnamed");
+	       k->c.dev.adapter_name[0]
+		       ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
+		       : "unnamed");
 	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
 	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
