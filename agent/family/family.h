@@ -196,6 +196,9 @@ struct tf_family_ops {
 
 	/* With caps.bus_flash; the driver must not be driving the chip. */
 	int (*enter_bootloader)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+	/* -ENOEXEC (err->code ENOEXEC): refused before anything was
+	 * written, the image being for another chip than @st (in a
+	 * bus_recovery the flow then exits 13, the chip untouched). */
 	int (*write_firmware)(struct tf_ctx *c, const struct tf_chip_state *st, void *img,
 			      struct tf_err *err);
 	int (*leave_bootloader)(struct tf_ctx *c, const struct tf_chip_state *st,

@@ -645,6 +645,55 @@ static void test_touchpad_of_another_product_in_iap_is_not_given_this_image(void
 	assert_false(emub_dev_bound(E.eb, "touchpad"));
 }
 
+/* The same with the image given by hand (flash --firmware, no manifest
+ * to match): the image names its product where fwupd reads it (the
+ * module id the word at its IAP start points to), and an image for 18 is
+ * not sent to product 19 -- no unlock, no page. */
+static void test_image_for_another_product_given_by_hand_is_not_sent(void **state)
+{
+	static uint8_t img[ELANTP_MODEL_FLASH];
+	char path[400], *b = NULL;
+	struct chip c;
+	FILE *f;
+
+	(void)state;
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Elan touchpad board\n"
+			     "compatible = touchfw,emul-elantp-iap\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x15\n"
+			     "model = elantp\n"
+			     "compatible = elan,ekth6915\n"
+			     "driver = elan_i2c\n"
+			     "elantp.product_id = 19\n"
+			     "elantp.fw_version = 0\n"
+			     "power = always-on\n") > 0);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+	elantp_model_make_image(img, 18, 7);
+	snprintf(path, sizeof(path), "%s/for-18.bin", E.dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	assert_int_equal(fclose(f), 0);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", path, DEV);
+	e2e_said(&E, "the image is for product 18 (its module id), the touchpad is product 19");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_int_equal(c.stats.pages_written, 0);
+	assert_int_equal(c.stats.page_errors, 0);
+	emub_lock(E.eb);
+	assert_false(emub_chip_elantp(E.eb, "touchpad")->unlocked);
+	emub_unlock(E.eb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -685,6 +734,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_touchpad_of_another_product_in_iap_is_not_given_this_image,
 			teardown),
+		cmocka_unit_test_teardown(test_image_for_another_product_given_by_hand_is_not_sent,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

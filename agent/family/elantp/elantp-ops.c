@@ -311,7 +311,7 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 	struct elantp_run *run = c->priv;
 	const uint8_t *data;
 	size_t len;
-	unsigned boot, pages, p, j, tries;
+	unsigned boot, pages, p, j, tries, img_product, chip_product;
 	uint16_t total = 0;
 	struct tf_progress prog = { 0 };
 	int rc;
@@ -320,11 +320,24 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 	/* detect() identified the touchpad and read its product id, which the
 	 * plan matched the image to; without them nothing is written. */
 	if (!st->hw[0])
-		return tf_err_set(err, EBADMSG,
+		return tf_err_set(err, ENOEXEC,
 				  "the device at 0x%02x was not identified as an Elan "
 				  "touchpad (no product id): not flashed",
 				  chip_addr(c));
 	tf_plain_image_bytes(img, &data, &len);
+	/* The image's own product (its module id, as fwupd checks it before
+	 * flashing): one for another product is not sent, whatever chose it
+	 * (a manifest that names the wrong hardware, flash --firmware). */
+	if (elantp_image_product(data, len, &img_product) < 0)
+		return tf_err_set(err, ENOEXEC,
+				  "the image does not say its product (no module id where "
+				  "its IAP start points): not sent");
+	if (elantp_attr_number(st->hw, 0xffff, &chip_product) < 0 ||
+	    img_product != chip_product)
+		return tf_err_set(err, ENOEXEC,
+				  "the image is for product %u (its module id), the touchpad "
+				  "is product %s: not sent",
+				  img_product, st->hw);
 	pages = valid_pages(data, len);
 	boot = (unsigned)(data[ELANTP_IAP_START_OFF] | data[ELANTP_IAP_START_OFF + 1] << 8) *
 	       2 / ELANTP_PAGE;

@@ -17,6 +17,12 @@ void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
 		out[i] = (em_u8)(i * 13 + fw_version);
 	out[0x106] = (em_u8)words;
 	out[0x107] = (em_u8)(words >> 8);
+	/* fwupd's layout (fu-elantp-firmware.c): the word at the IAP start
+	 * points (in words) to the module id, the product id 0x0101 answers */
+	out[(em_u32)words * 2] = (em_u8)(words + 1);
+	out[(em_u32)words * 2 + 1] = (em_u8)((words + 1) >> 8);
+	out[(em_u32)words * 2 + 2] = (em_u8)product_id;
+	out[(em_u32)words * 2 + 3] = (em_u8)(product_id >> 8);
 	out[ELANTP_MODEL_SIG_ADDR - 4] = (em_u8)product_id;
 	out[ELANTP_MODEL_SIG_ADDR - 3] = (em_u8)(product_id >> 8);
 	out[ELANTP_MODEL_SIG_ADDR - 2] = fw_version;

@@ -40,9 +40,11 @@
  *    in IAP), the password (unlocks: in IAP already), the password again,
  *    the pages.  Pages sent while locked set the interface error (bit 4).
  *
- * Image layout beyond the driver's facts is this model's own: the bytes
- * before the signature hold the product id (LE16, at -10) and the
- * firmware version (at -8).  The chip boots the application only when the
+ * Image layout beyond the driver's facts: the word at the IAP start (the
+ * application's first word) points, in words, to the product id ("module
+ * id"), as fwupd's fu-elantp-firmware.c reads an image; the rest is this
+ * model's own: the bytes before the signature hold the product id again
+ * (LE16, at -10) and the firmware version (at -8).  The chip boots the application only when the
  * signature is there and the product id is its own.
  */
 #ifndef ELANTP_MODEL_H
