@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The boot FDT can be much larger than a profile. */
 #define MAX_BOOT_FDT_SIZE (16u * 1024u * 1024u)
@@ -80,6 +81,60 @@ static int compatible_from_fdt(struct tf_board_identity *id, const void *fdt, si
 	if (!val || plen <= 0)
 		return -ENOENT;
 	return set_compatible(id, val, (size_t)plen);
+}
+
+bool tf_dmi_placeholder(const char *value)
+{
+	/* What AMI, Insyde and Phoenix templates and OEMs leave unfilled, as
+	 * seen in /sys/class/dmi/id of unnamed boards (and in fwupd's and
+	 * systemd's lists of such strings). */
+	static const char *const ph[] = {
+		"Default string",
+		"To be filled by O.E.M.",
+		"To Be Filled By O.E.M.",
+		"System Product Name",
+		"System manufacturer",
+		"System Version",
+		"System Serial Number",
+		"Base Board Product Name",
+		"Base Board Manufacturer",
+		"Not Applicable",
+		"Not Specified",
+		"Not Available",
+		"Default",
+		"None",
+		"N/A",
+		"NA",
+		"OEM",
+		"O.E.M.",
+		"Undefined",
+		"Unknown",
+		"Invalid",
+		"x.x",
+		"xxxxx",
+		"0123456789",
+		"123456789",
+		"Type1ProductConfigId",
+		"Type2 - Board Product Name1",
+		"Type2 - Board Vendor Name1",
+		"SKU",
+		"Chassis Manufacture",
+	};
+	size_t i, n;
+
+	if (!value)
+		return false;
+	while (isspace((unsigned char)*value))
+		value++;
+	n = strlen(value);
+	while (n > 0 && isspace((unsigned char)value[n - 1]))
+		n--;
+	if (n == 0)
+		return true;
+	for (i = 0; i < sizeof(ph) / sizeof(ph[0]); i++)
+		if (strlen(ph[i]) == n && !strncasecmp(ph[i], value, n))
+			return true;
+	return false;
 }
 
 static void rstrip(char *s)

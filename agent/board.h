@@ -193,6 +193,15 @@ int tf_board_identify(const char *sysroot, struct tf_board_identity *id, struct 
 void tf_board_identity_free(struct tf_board_identity *id);
 
 /*
+ * Is @value (a DMI string, or a dmi-match pattern) one of the placeholders
+ * firmware vendors' templates leave in boards nobody named ("Default
+ * string", "To be filled by O.E.M.", "System Product Name", "Not
+ * Applicable", ...)?  Case and surrounding blanks do not count.  A profile
+ * matching one matches every such machine.
+ */
+bool tf_dmi_placeholder(const char *value);
+
+/*
  * All profiles (*.dtb) of @dirs, highest priority first (normally
  * TF_SYSCONFDIR "/boards", then TF_DATADIR "/boards").  A file name in an
  * earlier directory overrides the same name in later ones; an empty file or

@@ -4,7 +4,8 @@
  * holds every controller of the matching profile against what is there --
  * the adapter (by name or DT path), the kernel's i2c client at the address,
  * the driver bound to it, which address the chip answers at (the family's
- * detect(), reading only), the GPIO lines (looked up, never requested) --
+ * detect(), read-only: c.read_only, and never at a device another driver
+ * holds), the GPIO lines (looked up, never requested) --
  * and where something differs, says what the machine has instead ("did
  * you mean").  `board init DEVICE` writes a profile skeleton from a bound
  * device that `board check` accepts, leaving what sysfs can not tell
@@ -48,14 +49,15 @@ static void say(enum finding k, const char *fmt, ...)
 {
 	static const char *const text[] = { "  ok   ", "  FAIL ", "  --   ", "    " };
 	static const char *const key[] = { "ok", "fail", "skipped", "hint" };
-	char msg[600];
+	char msg[600], shown[2400];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (!live_json) {
-		printf("%s%s\n", text[k], msg);
+		/* names from sysfs (adapters) can not drive the terminal */
+		printf("%s%s\n", text[k], tf_escape(msg, shown, sizeof(shown)));
 		return;
 	}
 	tf_json_begin_object(live_json, NULL);
@@ -216,6 +218,16 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 
 	c.dev = *dev;
 	c.ctrl = ctl;
+	c.read_only = true;
+	/* Another driver's device is that driver's: nothing is sent to it
+	 * (a family's detection could write into it). */
+	if (dev->driver[0] && !tf_family_has_driver(fam, dev->driver)) {
+		say(LIVE_SKIP,
+		    "chip not asked: %s is bound to %s, not an %s driver; touchfw sends "
+		    "nothing to another driver's device",
+		    dev->name, dev->driver, fam->ids->name);
+		return 0;
+	}
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0) {
 		say(LIVE_FAIL, "%s", err.msg);
 		return 1;
@@ -226,8 +238,9 @@ static int check_answer(const struct tf_family *fam, const struct tf_controller 
 		goto out;
 	}
 	if (fam->ops->detect(&c, &st, &err) < 0) {
-		say(LIVE_FAIL, "chip: %s", err.msg);
-		bad = 1;
+		/* EOPNOTSUPP: only a write that changes the chip would tell */
+		say(err.code == EOPNOTSUPP ? LIVE_SKIP : LIVE_FAIL, "chip: %s", err.msg);
+		bad = err.code != EOPNOTSUPP;
 	} else if (st.mode == TF_CHIP_ABSENT) {
 		say(LIVE_FAIL, "chip: %s", st.detail);
 		bad = 1;
@@ -251,6 +264,7 @@ static void probe_unclaimed(const struct tf_family *fam, const struct tf_control
 
 	c.dev = *dev;
 	c.ctrl = ctl;
+	c.read_only = true;
 	if (fam->ops->init && fam->ops->init(&c, &err) < 0)
 		return;
 	if (tf_i2c_open(&c.bus, dev->adapter_nr, &err) == 0) {
@@ -391,31 +405,81 @@ static void init_usage(FILE *f)
 		"address and driver.  What sysfs can not tell -- reset and\n"
 		"interrupt lines, who powers the chip -- is left as comments to\n"
 		"fill in.  'touchfw board check FILE' accepts the skeleton as it\n"
-		"is.  Without --out, to standard output; FILE is never\n"
-		"overwritten (exit %d, %s).\n",
+		"is.  DMI values that are firmware placeholders (\"Default\n"
+		"string\", ...) are left out, with a warning.  Without --out, to\n"
+		"standard output; FILE is never overwritten (exit %d, %s).\n",
 		TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS));
 }
 
-/* A string for a .dts: quotes and backslashes escaped. */
+/* A string for a .dts: quotes and backslashes escaped, control
+ * characters and bytes that are not UTF-8 as \xHH, which dtc reads back
+ * as the same bytes (so the profile still matches the sysfs name). */
 static void dts_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+	char e[1100];
+
+	fprintf(f, "\"%s\"", tf_escape_ex(s, true, e, sizeof(e)));
+}
+
+/*
+ * The DMI keys a skeleton matches on: sys-vendor and product-name, and
+ * where one of them is a firmware placeholder ("Default string": the
+ * same on every machine built from that template) board-vendor and
+ * board-name too.  A placeholder is left out with a warning on stderr:
+ * a profile matching it would match all those machines.  Returns how many
+ * keys are left in @use.
+ */
+static size_t skeleton_dmi_keys(const struct tf_board_identity *id, bool use[TF_DMI_KEY_COUNT_])
+{
+	static const enum tf_dmi_key first[] = { TF_DMI_SYS_VENDOR, TF_DMI_PRODUCT_NAME };
+	static const enum tf_dmi_key more[] = { TF_DMI_BOARD_VENDOR, TF_DMI_BOARD_NAME };
+	bool placeholder = false;
+	size_t i, n = 0;
+
+	memset(use, 0, sizeof(bool) * TF_DMI_KEY_COUNT_);
+	for (i = 0; i < TF_ARRAY_SIZE(first) + TF_ARRAY_SIZE(more); i++) {
+		enum tf_dmi_key k = i < TF_ARRAY_SIZE(first) ? first[i]
+							     : more[i - TF_ARRAY_SIZE(first)];
+
+		if (i >= TF_ARRAY_SIZE(first) && !placeholder)
+			break;
+		if (!id->dmi_present[k])
+			continue;
+		if (tf_dmi_placeholder(id->dmi[k])) {
+			char shown[300];
+
+			tf_escape(id->dmi[k], shown, sizeof(shown));
+			fprintf(stderr,
+				"touchfw: board init: warning: DMI %s is \"%s\", a firmware "
+				"placeholder that every machine built from the same template "
+				"has: left out of dmi-match\n",
+				tf_dmi_key_property(k), shown);
+			placeholder = true;
+			continue;
+		}
+		use[k] = true;
+		n++;
 	}
-	fputc('"', f);
+	if (!n)
+		fprintf(stderr,
+			"touchfw: board init: warning: no DMI key names this machine; fill "
+			"in dmi-match by hand (e.g. product-sku, board-version) before "
+			"installing the profile\n");
+	return n;
 }
 
 static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf_family *fam,
 			   const struct tf_board_identity *id)
 {
-	const char *vendor = id->dmi_present[TF_DMI_SYS_VENDOR] ? id->dmi[TF_DMI_SYS_VENDOR]
-								: "";
-	const char *product = id->dmi_present[TF_DMI_PRODUCT_NAME]
+	bool use[TF_DMI_KEY_COUNT_];
+	size_t n_keys = id->n_compatible ? 0 : skeleton_dmi_keys(id, use);
+	const char *vendor = !id->n_compatible && use[TF_DMI_SYS_VENDOR]
+				     ? id->dmi[TF_DMI_SYS_VENDOR]
+				     : "";
+	const char *product = !id->n_compatible && use[TF_DMI_PRODUCT_NAME]
 				      ? id->dmi[TF_DMI_PRODUCT_NAME]
 				      : "";
+	size_t k;
 
 	fprintf(f,
 		"// SPDX-License-Identifier: GPL-2.0-or-later\n"
@@ -448,16 +512,17 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		fprintf(f,
 			"\t/* No device tree: the machine by its DMI (/sys/class/dmi/id). */\n"
 			"\tdmi-match {\n");
-		if (vendor[0]) {
-			fprintf(f, "\t\tsys-vendor = ");
-			dts_str(f, vendor);
+		for (k = 0; k < TF_DMI_KEY_COUNT_; k++) {
+			if (!use[k])
+				continue;
+			fprintf(f, "\t\t%s = ", tf_dmi_key_property((enum tf_dmi_key)k));
+			dts_str(f, id->dmi[k]);
 			fprintf(f, ";\n");
 		}
-		if (product[0]) {
-			fprintf(f, "\t\tproduct-name = ");
-			dts_str(f, product);
-			fprintf(f, ";\n");
-		}
+		if (!n_keys)
+			fprintf(f, "\t\t/* No DMI key here names this machine (only "
+				   "firmware placeholders):\n"
+				   "\t\t * give the ones that do. */\n");
 		fprintf(f, "\t};\n");
 	}
 	fprintf(f,
@@ -470,6 +535,16 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		"\t\t\tadapter-name = ",
 		dev->addr, fam->ids->name);
 	dts_str(f, dev->adapter_name);
+	for (const char *a = dev->adapter_name; *a; a++)
+		if ((unsigned char)*a < 0x20 || *a == 0x7f) {
+			fprintf(stderr,
+				"touchfw: board init: warning: the name of adapter i2c-%d has "
+				"control characters (written as \\xHH): 'touchfw board check' "
+				"refuses them in adapter-name, so give adapter-path (its device "
+				"tree node) instead\n",
+				dev->adapter_nr);
+			break;
+		}
 	fprintf(f,
 		";\n"
 		"\t\t\treg = <0x%02x>;\n"

@@ -147,8 +147,11 @@ static void print_gpio(const char *what, const struct tf_gpio_spec *g)
 static void print_controller(const struct tf_controller *c)
 {
 	printf("  %s: %s on %s ", c->node_path, c->family, c->bus);
-	if (c->adapter_name[0])
-		printf("adapter \"%s\"", c->adapter_name);
+	if (c->adapter_name[0]) {
+		char shown[4 * sizeof(c->adapter_name)];
+
+		printf("adapter \"%s\"", tf_escape_ex(c->adapter_name, true, shown, sizeof(shown)));
+	}
 	else
 		printf("adapter %s", c->adapter_path);
 	printf(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select", c->reg);
@@ -418,6 +421,22 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 		}
 	}
 	tf_snprintf(check_model, sizeof(check_model), "%s", p->model);
+	/* Valid, but matching a firmware template's placeholder ("Default
+	 * string") it matches every machine built from that template. */
+	for (size_t i = 0; i < p->n_dmi; i++)
+		for (size_t k = 0; k < p->dmi[i].n_patterns; k++)
+			if (tf_dmi_placeholder(p->dmi[i].patterns[k])) {
+				char shown[1100];
+
+				fprintf(stderr,
+					"%s: /dmi-match: warning: %s \"%s\" is a firmware "
+					"placeholder that every machine built from the same "
+					"template has: this profile matches them all; match "
+					"on keys that name this machine\n",
+					file, tf_dmi_key_property(p->dmi[i].key),
+					tf_escape_ex(p->dmi[i].patterns[k], true, shown,
+						     sizeof(shown)));
+			}
 	if (!quiet && !check_json) {
 		printf("%s: ok: \"%s\"\n", file, p->model);
 		print_profile(p);

@@ -148,11 +148,13 @@ static void hint_devices(void)
 }
 
 /* Device, controller, family, bus, detect: an exit code, 0 when ready. */
-static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
+/* @read_only: info and save-config (tf_ctx.read_only). */
+static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name, bool read_only)
 {
 	struct tf_err err = { 0 };
 
 	memset(k, 0, sizeof(*k));
+	k->c.read_only = read_only;
 	if (tf_settings_load(&k->s, cli->config, &err) < 0) {
 		fprintf(stderr, "touchfw chip: %s\n", err.msg);
 		return TF_EXIT_BAD_INPUT;
@@ -203,9 +205,18 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 			err.code == EACCES ? " (touchfw needs root)" : "");
 		return err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO;
 	}
+	if (k->c.read_only && k->c.dev.driver[0] &&
+	    !tf_family_has_driver(k->fam, k->c.dev.driver)) {
+		fprintf(stderr,
+			"touchfw chip: %s: bound to %s, not an %s driver: touchfw sends "
+			"nothing to another driver's device\n",
+			name, k->c.dev.driver, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
 	if (k->fam->ops->detect(&k->c, &k->st, &err) < 0) {
 		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
-		return err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
+		return err.code == EBADMSG || err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED
+								     : TF_EXIT_IO;
 	}
 	return TF_EXIT_OK;
 }
@@ -215,11 +226,14 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name)
 static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 {
 	const struct tf_chip_state *st = &k->st;
+	char aname[4 * sizeof(k->c.dev.adapter_name)];
 	size_t i, j;
 
 	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name,
 	       k->c.dev.adapter_nr,
-	       k->c.dev.adapter_name[0] ? k->c.dev.adapter_name : "unnamed");
+	       k->c.dev.adapter_name[0]
+		       ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
+		       : "unnamed");
 	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
 	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
@@ -603,7 +617,7 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		fprintf(stderr, "touchfw chip: --json goes with info\n");
 		return TF_EXIT_USAGE;
 	}
-	rc = chip_open(&k, cli, dev);
+	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0);
 	if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);

@@ -263,6 +263,17 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 }
 
 /* status: what touchfw remembers of the device, with since when. */
+/* @s for the terminal (tf_escape): what a row quotes from sysfs (an
+ * adapter's name) can not drive it.  Four calls' results live at once. */
+static const char *shown(const char *s)
+{
+	static char buf[4][4096];
+	static unsigned k;
+
+	k = (k + 1) % 4;
+	return tf_escape(s, buf[k], sizeof(buf[k]));
+}
+
 static void print_remembered(const struct row *r)
 {
 	char t[40];
@@ -274,25 +285,25 @@ static void print_remembered(const struct row *r)
 	}
 	if (r->att.count)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
-		       r->att.last_error, tf_time_str(r->att_time, t, sizeof(t)));
+		       shown(r->att.last_error), tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++)
 		if (r->failed[i].failures == UINT_MAX)
 			printf("  failed blob: sha256 %.16s... its failure record can not be "
 			       "read (%s); counted as failed too often, not tried again\n",
-			       r->failed[i].sha256_hex, r->failed[i].why);
+			       r->failed[i].sha256_hex, shown(r->failed[i].why));
 		else
 			printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
 			       "(last: %s); not tried again\n",
 			       r->failed[i].sha256_hex, r->failed[i].failures,
 			       r->failed[i].failures == 1 ? "" : "s",
-			       tf_time_str(r->failed[i].mtime, t, sizeof(t)), r->failed[i].why);
+			       tf_time_str(r->failed[i].mtime, t, sizeof(t)), shown(r->failed[i].why));
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",
 		       r->hint.hw, r->hint.from[0] ? r->hint.from : "an older touchfw",
 		       tf_time_str(r->hint.learnt, t, sizeof(t)));
 	else if (r->hint_err[0])
-		printf("  remembered hardware: unreadable (%s)\n", r->hint_err);
+		printf("  remembered hardware: unreadable (%s)\n", shown(r->hint_err));
 	printf("  'touchfw forget %s' clears these\n", r->dev);
 }
 
@@ -345,17 +356,17 @@ static void print_table(struct row *rows, int n, bool status)
 		       r->res.hw[0] ? r->res.hw : "-",
 		       r->res.version_before[0] ? r->res.version_before : "-", crc,
 		       action(r, act, sizeof(act)));
-		printf("  %s\n", r->where);
+		printf("  %s\n", shown(r->where));
 		if (r->present && r->res.detail[0])
-			printf("  chip: %s\n", r->res.detail);
+			printf("  chip: %s\n", shown(r->res.detail));
 		if (r->present && r->rc == TF_EXIT_OK) {
-			printf("  firmware: %s\n", r->res.fw_reason);
-			printf("  config:   %s\n", r->res.cfg_reason);
+			printf("  firmware: %s\n", shown(r->res.fw_reason));
+			printf("  config:   %s\n", shown(r->res.cfg_reason));
 		} else if (r->present) {
-			printf("  %s\n", r->res.message);
+			printf("  %s\n", shown(r->res.message));
 		}
 		if (status) {
-			printf("  last run: %s\n", r->last[0] ? r->last : "none recorded");
+			printf("  last run: %s\n", r->last[0] ? shown(r->last) : "none recorded");
 			if (r->present || strcmp(r->dev, "-"))
 				print_remembered(r);
 		}

@@ -320,6 +320,14 @@ static int flash_over_bus(struct run *r)
 		     r->c.chg ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
+		/* refused before its first write, the image not being this
+		 * chip's; in a recovery nothing came before it */
+		if (err.code == ENOEXEC && bus_recovery(r)) {
+			r->flashed_anything = false;
+			r->touched = false;
+			return finish(r, TF_EXIT_UNSUPPORTED, "%s; the chip was not touched",
+				      err.msg);
+		}
 		record_blob_failure(r, &err);
 		if (err.code == EINTR && tf_stop_requested())
 			return interrupted(r, "between frames (the chip is in its bootloader)");

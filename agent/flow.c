@@ -250,6 +250,8 @@ static int step_family(struct run *r)
 			      fi->ids->name);
 	r->c.ctrl = r->ctrl;
 	r->c.force = r->o->force;
+	/* probe, status and dry runs change nothing (family.h) */
+	r->c.read_only = r->o->dry_run;
 	r->c.flash_timeout_ms = r->ctrl->flash_timeout_ms ? r->ctrl->flash_timeout_ms
 							  : r->s->flash_timeout_ms;
 	r->c.progress = progress;

@@ -4,6 +4,7 @@
  * One write(2) per line so lines from concurrent processes do not mix.
  */
 #include "log.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -104,9 +105,13 @@ void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
 			n += (size_t)r;
 	}
 	if (n < sizeof(line)) {
-		r = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
-		if (r > 0)
-			n += (size_t)r;
+		char msg[1024];
+
+		/* what a message quotes (an adapter's name from sysfs, a DMI
+		 * string) can not forge a line or drive the terminal */
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		tf_escape(msg, line + n, sizeof(line) - n);
+		n += strlen(line + n);
 	}
 	if (n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;

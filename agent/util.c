@@ -261,3 +261,62 @@ int tf_strcpy_fit(char *dst, size_t size, const char *src)
 	dst[i] = '\0';
 	return 0;
 }
+
+/* The length of the well-formed UTF-8 sequence at @s (2..4) that is not
+ * a C1 control, else 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0; /* U+0080..U+009F: C1 controls (CSI is U+009B) */
+	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+	    (n == 4 && s[0] == 0xf4 && s[1] > 0x8f) || (n == 3 && s[0] == 0xed && s[1] > 0x9f))
+		return 0; /* overlong, beyond U+10FFFF, or a surrogate */
+	return n;
+}
+
+char *tf_escape_ex(const char *in, bool quotes, char *out, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)(in ? in : "");
+	size_t o = 0;
+
+	while (*s) {
+		size_t u = *s >= 0x80 ? utf8_len(s) : 0;
+		char e[8];
+		size_t el;
+
+		if (u) {
+			if (o + u >= size)
+				break;
+			memcpy(out + o, s, u);
+			o += u;
+			s += u;
+			continue;
+		}
+		if (*s < 0x20 || *s >= 0x7f)
+			el = (size_t)snprintf(e, sizeof(e), "\\x%02x", *s);
+		else if (quotes && (*s == '"' || *s == '\\'))
+			el = (size_t)snprintf(e, sizeof(e), "\\%c", *s);
+		else
+			e[0] = (char)*s, el = 1;
+		if (o + el >= size)
+			break;
+		memcpy(out + o, e, el);
+		o += el;
+		s++;
+	}
+	out[o] = '\0';
+	return out;
+}

@@ -103,6 +103,20 @@ void tf_sleep_us(uint64_t us);
 void tf_signals_catch(void);
 int tf_stop_requested(void);
 
+/*
+ * @in for a terminal, a log or a quoted string: control characters (C0,
+ * DEL, and C1 as UTF-8 encodes them) and bytes that are not UTF-8 become
+ * \xHH, so that text from sysfs or a file (an adapter's name, a DMI string)
+ * can not move the cursor, recolour the screen or forge a line.  With
+ * @quotes, '"' and '\\' are escaped too (a .dts or C string).  Cut short,
+ * never mid-escape, to fit @size (> 0).  Returns @out.
+ */
+char *tf_escape_ex(const char *in, bool quotes, char *out, size_t size);
+static inline char *tf_escape(const char *in, char *out, size_t size)
+{
+	return tf_escape_ex(in, false, out, size);
+}
+
 /* Value of hex digit @c (either case), or -1. */
 int tf_hexval(int c);
 

@@ -82,6 +82,15 @@ struct tf_ctx {
 	tf_progress_fn progress;
 	void *progress_user;
 	void *priv; /* the family's per-run state */
+	/*
+	 * A read-only command (probe, status, run --dry-run, board identify
+	 * --live, chip info and save-config): detect() sends no write that
+	 * changes a chip's state (a reset, a mode switch) -- register
+	 * pointers before a read are all it may write -- and says what it
+	 * can not tell without one (doc/families.md, "What detection
+	 * writes").  Callers send nothing to a device another driver holds.
+	 */
+	bool read_only;
 };
 
 /*
@@ -190,6 +199,9 @@ struct tf_family_ops {
 
 	/* With caps.bus_flash; the driver must not be driving the chip. */
 	int (*enter_bootloader)(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+	/* -ENOEXEC (err->code ENOEXEC): refused before anything was
+	 * written, the image being for another chip than @st (in a
+	 * bus_recovery the flow then exits 13, the chip untouched). */
 	int (*write_firmware)(struct tf_ctx *c, const struct tf_chip_state *st, void *img,
 			      struct tf_err *err);
 	int (*leave_bootloader)(struct tf_ctx *c, const struct tf_chip_state *st,

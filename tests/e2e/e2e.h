@@ -411,6 +411,48 @@ static inline void e2e_error_names_device(const char *text, const char *needle, 
 	e2e_names_device_once(text, dev);
 }
 
+/*
+ * From the emulator's trace of every bus transfer (emub_set_trace, to the
+ * log file @log_path): no user-space transfer to i2c address @addr on
+ * adapter 1 wrote data.  A transfer with a write message followed by a
+ * read (repeated start) writes a register pointer, which a device that
+ * stores bytes (a 24Cxx) takes as the start of a random read, never as
+ * data; a lone write message of more than @max_pointer bytes, or of any
+ * length without a read after it, is a write.  Returns the transfers seen.
+ */
+static inline unsigned e2e_trace_no_write(struct e2e *e, const char *log_path, unsigned addr,
+					  unsigned max_pointer)
+{
+	char *log = NULL, *line, tag[8];
+	size_t len;
+	unsigned seen = 0;
+
+	assert_int_equal(tf_read_file(log_path, 64 << 20, &log, &len), 0);
+	e2e_keep(e, log);
+	snprintf(tag, sizeof(tag), "@%02x", addr);
+	for (line = log; *line;) {
+		size_t n = strcspn(line, "\n");
+		char *u = memmem(line, n, "i2c-1 user:", 11);
+
+		if (u && memmem(line, n, tag, strlen(tag))) {
+			const char *w = u;
+
+			seen++;
+			if (!memmem(line, n, " r", 2))
+				fail_msg("a write to 0x%02x: %.*s", addr, (int)n, line);
+			while ((w = memmem(w, (size_t)(line + n - w), " w", 2))) {
+				unsigned wl = (unsigned)strtoul(w + 2, NULL, 10);
+
+				if (wl > max_pointer)
+					fail_msg("a write to 0x%02x: %.*s", addr, (int)n, line);
+				w += 2;
+			}
+		}
+		line += n + (line[n] ? 1 : 0);
+	}
+	return seen;
+}
+
 /* Chip state, under the emulator's lock. */
 struct e2e_chip {
 	enum mxt_mode mode;

@@ -14,7 +14,9 @@
 #include "emub-elantp.h"
 #include "e2e.h"
 
+#include "eeprom_model.h"
 #include "elantp_model.h"
+#include "emub-eeprom.h"
 #include "exitcode.h"
 
 #define DEV "1-0015"
@@ -489,6 +491,209 @@ static void test_add_seen_during_a_probe_that_fails_still_recovers(void **state)
 	assert_recovered();
 }
 
+/* ------------------------------------------- not an Elan touchpad at all */
+
+static FILE *trace;
+
+/*
+ * A zero-filled 24C02 at 0x15 on the board whose profile allows bus
+ * recovery (issue 27 item 2): its address pointer takes the register's
+ * low byte, so every "register" reads back bytes of its memory and, with
+ * the writes of an IAP handshake, seems to echo them.  No driver binds it.
+ * Every bus transfer goes to E.dir/emuboard.log.
+ */
+static void start_eeprom(const char *he_args)
+{
+	char path[400];
+
+	e2e_prepare(&E,
+		    "[board]\n"
+		    "name = touchfw e2e board with an EEPROM where the touchpad would be\n"
+		    "compatible = touchfw,emul-elantp-iap\n"
+		    "pacing = fast\n"
+		    "[adapter 1]\n"
+		    "name = touchfw emulated adapter 1\n"
+		    "speed = 400000\n"
+		    "[chip touchpad]\n"
+		    "adapter = 1\n"
+		    "address = 0x15\n"
+		    "model = eeprom\n"
+		    "compatible = elan,ekth6915\n"
+		    "power = always-on\n"
+		    "eeprom.fill = 0x00\n",
+		    he_args);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	trace = fopen(path, "w");
+	assert_non_null(trace);
+	setvbuf(trace, NULL, _IOLBF, 0);
+	emub_set_log(E.eb, trace);
+	emub_set_trace(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+}
+
+static int teardown_trace(void **state)
+{
+	teardown(state);
+	if (trace)
+		fclose(trace);
+	trace = NULL;
+	return 0;
+}
+
+static void assert_eeprom_untouched(void)
+{
+	struct eeprom_model *m;
+	char path[400];
+	unsigned i;
+
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
+	emub_lock(E.eb);
+	m = emub_chip_eeprom(E.eb, "touchpad");
+	assert_non_null(m);
+	assert_int_equal(eeprom_model_stats(m)->write_cycles, 0);
+	assert_int_equal(eeprom_model_stats(m)->bytes_written, 0);
+	for (i = 0; i < 256; i++)
+		if (eeprom_model_peek(m, (em_u16)i))
+			break;
+	emub_unlock(E.eb);
+	assert_int_equal(i, 256);
+	fflush(trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	/* it was asked (register pointers of 2 bytes, then reads) */
+	assert_true(e2e_trace_no_write(&E, path, 0x15, 2) > 0);
+}
+
+static void test_eeprom_where_the_touchpad_would_be_is_refused_untouched(void **state)
+{
+	(void)state;
+	start_eeprom(NULL);
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
+	e2e_said(&E, "not an Elan touchpad");
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	e2e_said(&E, "not an Elan touchpad");
+	assert_eeprom_untouched();
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	assert_eeprom_untouched();
+}
+
+/* The same through udev: the add of the EEPROM's client (no driver binds
+ * it; coldplug's "add", as `udevadm trigger` replays it) runs handle-event
+ * (udev's RUN), which hands it to a run: refused, nothing written. */
+static void test_add_of_an_eeprom_where_the_touchpad_would_be_writes_nothing(void **state)
+{
+	char path[400], *log = NULL;
+	size_t n;
+
+	(void)state;
+	start_eeprom("");
+	assert_int_equal(emub_uevent(E.eb, "touchpad", "add"), 0);
+	e2e_wait_until(e2e_run_done(&E, DEV), 0, 120000, "the run the add started");
+	assert_int_equal(emub_wait_board_idle(E.eb, 60000), 0);
+	snprintf(path, sizeof(path), "%s/he.log", E.dir);
+	assert_int_equal(tf_read_file(path, 1 << 20, &log, &n), 0);
+	e2e_keep(&E, log);
+	assert_non_null(strstr(log, "handed to"));
+	log = e2e_state_file(&E, DEV ".log");
+	assert_non_null(log);
+	e2e_keep(&E, log);
+	if (!strstr(log, "not an Elan touchpad"))
+		fail_msg("the run said:\n%s", log);
+	assert_eeprom_untouched();
+}
+
+/* Product 19 in IAP, the database's image for 18 (issue 27 item 3): the
+ * touchpad's IAP answers its product id, the image for another is not
+ * sent -- no page, no unlock -- and the touchpad stays as it was. */
+static void test_touchpad_of_another_product_in_iap_is_not_given_this_image(void **state)
+{
+	char *b = NULL;
+	struct chip c;
+
+	(void)state;
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Elan touchpad board\n"
+			     "compatible = touchfw,emul-elantp-iap\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x15\n"
+			     "model = elantp\n"
+			     "compatible = elan,ekth6915\n"
+			     "driver = elan_i2c\n"
+			     "elantp.product_id = 19\n"
+			     "elantp.fw_version = 0\n"
+			     "power = always-on\n") > 0);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+	assert_int_equal(chip().mode, ELANTP_MODEL_IAP);
+	expect_rc(TF_EXIT_NO_FIRMWARE, "run", DEV);
+	e2e_said(&E, "product 19");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_int_equal(c.stats.pages_written, 0);
+	assert_int_equal(c.stats.page_errors, 0);
+	assert_int_equal(c.stats.iap_entries, 0);
+	emub_lock(E.eb);
+	assert_false(emub_chip_elantp(E.eb, "touchpad")->unlocked);
+	emub_unlock(E.eb);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+}
+
+/* The same with the image given by hand (flash --firmware, no manifest
+ * to match): the image names its product where fwupd reads it (the
+ * module id the word at its IAP start points to), and an image for 18 is
+ * not sent to product 19 -- no unlock, no page. */
+static void test_image_for_another_product_given_by_hand_is_not_sent(void **state)
+{
+	static uint8_t img[ELANTP_MODEL_FLASH];
+	char path[400], *b = NULL;
+	struct chip c;
+	FILE *f;
+
+	(void)state;
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Elan touchpad board\n"
+			     "compatible = touchfw,emul-elantp-iap\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x15\n"
+			     "model = elantp\n"
+			     "compatible = elan,ekth6915\n"
+			     "driver = elan_i2c\n"
+			     "elantp.product_id = 19\n"
+			     "elantp.fw_version = 0\n"
+			     "power = always-on\n") > 0);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+	elantp_model_make_image(img, 18, 7);
+	snprintf(path, sizeof(path), "%s/for-18.bin", E.dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	assert_int_equal(fclose(f), 0);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", path, DEV);
+	e2e_said(&E, "the image is for product 18 (its module id), the touchpad is product 19");
+	c = chip();
+	assert_int_equal(c.mode, ELANTP_MODEL_IAP);
+	assert_int_equal(c.stats.pages_written, 0);
+	assert_int_equal(c.stats.page_errors, 0);
+	emub_lock(E.eb);
+	assert_false(emub_chip_elantp(E.eb, "touchpad")->unlocked);
+	emub_unlock(E.eb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +725,17 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_add_seen_during_a_probe_that_fails_still_recovers, teardown),
+		cmocka_unit_test_teardown(
+			test_eeprom_where_the_touchpad_would_be_is_refused_untouched,
+			teardown_trace),
+		cmocka_unit_test_teardown(
+			test_add_of_an_eeprom_where_the_touchpad_would_be_writes_nothing,
+			teardown_trace),
+		cmocka_unit_test_teardown(
+			test_touchpad_of_another_product_in_iap_is_not_given_this_image,
+			teardown),
+		cmocka_unit_test_teardown(test_image_for_another_product_given_by_hand_is_not_sent,
+					  teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "eeprom_model.h"
 #include "elants_model.h"
+#include "emub-eeprom.h"
 #include "exitcode.h"
 
 #define DEV "1-0010"
@@ -201,19 +203,19 @@ static void test_dry_run_names_the_file_the_driver_requests(void **state)
 static void test_unbound_chip_is_read_by_its_hello_packet(void **state)
 {
 	(void)state;
-	/* No driver bound, the platform powers the chip: touchfw asks it. */
+	/* No driver bound, the platform powers the chip: a command that may
+	 * change it (chip reset) asks it as elants_i2c_initialize does. */
 	start_ex("touchfw,emul-elants", OLD_FW, true, "bound = false\n");
-	expect_rc(0, "chip", DEV, "info");
-	assert_non_null(E.out);
-	assert_non_null(strstr(E.out, "driver:           none"));
-	assert_non_null(strstr(E.out, "hello at 0x10: firmware 5511, hardware 2a1c"));
+	assert_int_equal(chip().stats.hellos, 0);
+	expect_rc(TF_EXIT_OK, "chip", DEV, "reset");
+	assert_true(chip().stats.hellos > 0);
+	assert_true(chip().stats.soft_resets > 0);
+	assert_int_equal(chip().mode, ELANTS_MODEL_NORMAL);
 	e2e_stop(&E);
 	start_ex("touchfw,emul-elants", OLD_FW, true,
 		 "bound = false\nelants.flash = corrupt\n");
-	expect_rc(0, "chip", DEV, "info");
-	assert_non_null(E.out);
-	assert_non_null(strstr(E.out, "hello packet 55 55 80 80 at 0x10: recovery mode; "
-				      "hardware 2a1c"));
+	expect_rc(TF_EXIT_OK, "chip", DEV, "reset");
+	assert_true(chip().stats.hellos > 0);
 	assert_int_equal(chip().mode, ELANTS_MODEL_RECOVERY);
 }
 
@@ -408,6 +410,128 @@ static void test_no_profile_for_this_board_touches_nothing(void **state)
 	assert_int_equal(chip().fw, OLD_FW);
 }
 
+/* ------------------------------------------------ read-only commands */
+
+/*
+ * Issue 27 item 4: `board identify --live` ran the unbound detection
+ * (soft reset 77 77 77 77, fast boot 4D 61 69 6E) at the profile's
+ * address whoever answered there -- here a 24C02 bound to at24, which
+ * stored both.  Read-only commands send nothing to a device another
+ * driver holds, and no write that changes a chip's state to any device.
+ * Every bus transfer goes to E.dir/emuboard.log.
+ */
+static FILE *trace;
+
+static void start_traced(const char *chip_text)
+{
+	char path[400], *b = NULL;
+
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Elan board\n"
+			     "compatible = touchfw,emul-elants\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchscreen]\n"
+			     "adapter = 1\n"
+			     "address = 0x10\n"
+			     "%s"
+			     "[gpiochip]\n"
+			     "label = emuboard-gpio\n"
+			     "lines = 8\n"
+			     "line.0 = TS_RESET\n"
+			     "line.1 = TS_INT\n",
+			     chip_text) > 0);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	trace = fopen(path, "w");
+	assert_non_null(trace);
+	setvbuf(trace, NULL, _IOLBF, 0);
+	emub_set_log(E.eb, trace);
+	emub_set_trace(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+}
+
+static int teardown_trace(void **state)
+{
+	teardown(state);
+	if (trace)
+		fclose(trace);
+	trace = NULL;
+	return 0;
+}
+
+static unsigned no_write_to_0x10(void)
+{
+	char path[400];
+
+	fflush(trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	return e2e_trace_no_write(&E, path, 0x10, 0);
+}
+
+static void test_live_identify_sends_nothing_to_an_eeprom_bound_to_at24(void **state)
+{
+	struct eeprom_model *m;
+	unsigned i;
+
+	(void)state;
+	start_traced("model = eeprom\n"
+		     "compatible = atmel,24c02\n"
+		     "driver = at24\n"
+		     "bound = true\n"
+		     "power = always-on\n"
+		     "eeprom.fill = 0x00\n");
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	expect_rc(TF_EXIT_PROFILE_INVALID, "board", "identify", "--live");
+	assert_non_null(E.out);
+	if (!strstr(E.out, "driver at24 is bound, the profile says elants_i2c") ||
+	    !strstr(E.out, "chip not asked: 1-0010 is bound to at24, not an elants driver"))
+		fail_msg("board identify --live said:\n%s", E.out);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	emub_lock(E.eb);
+	m = emub_chip_eeprom(E.eb, "touchscreen");
+	assert_non_null(m);
+	assert_int_equal(eeprom_model_stats(m)->write_cycles, 0);
+	for (i = 0; i < 256 && !eeprom_model_peek(m, (em_u16)i); i++)
+		;
+	emub_unlock(E.eb);
+	assert_int_equal(i, 256);
+	assert_int_equal(no_write_to_0x10(), 0);
+}
+
+/* An unbound touchscreen: the read-only commands find it answering (a
+ * plain read) but send no soft reset or fast boot
+ * (test_unbound_chip_is_read_by_its_hello_packet: chip reset does). */
+static void test_read_only_commands_do_not_reset_an_unbound_touchscreen(void **state)
+{
+	(void)state;
+	start_traced("model = elants\n"
+		     "compatible = elan,ekth3500\n"
+		     "driver = elants_i2c\n"
+		     "bound = false\n"
+		     "elants.hw_version = 0x2a1c\n"
+		     "elants.fw_version = 0x5511\n"
+		     "power = always-on\n"
+		     "int_gpio = 1\n");
+	assert_false(emub_dev_bound(E.eb, "touchscreen"));
+	e2e_touchfw(&E, "board", "identify", "--live");
+	assert_non_null(E.out);
+	if (!strstr(E.out, "a device answers at 0x10, not asked further"))
+		fail_msg("board identify --live said:\n%s", E.out);
+	expect_rc(TF_EXIT_UNSUPPORTED, "chip", DEV, "info");
+	e2e_said(&E, "a read-only command sends neither");
+	expect_rc(TF_EXIT_UNSUPPORTED, "chip", DEV, "save-config", "/dev/null");
+	e2e_said(&E, "a read-only command sends neither");
+	assert_int_equal(chip().stats.soft_resets, 0);
+	assert_int_equal(chip().stats.hellos, 0);
+	no_write_to_0x10();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +562,12 @@ int main(void)
 			test_image_for_other_hardware_leaves_the_chip_in_recovery, teardown),
 		cmocka_unit_test_teardown(test_no_profile_for_this_board_touches_nothing,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_live_identify_sends_nothing_to_an_eeprom_bound_to_at24,
+			teardown_trace),
+		cmocka_unit_test_teardown(
+			test_read_only_commands_do_not_reset_an_unbound_touchscreen,
+			teardown_trace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

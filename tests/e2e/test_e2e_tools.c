@@ -743,6 +743,141 @@ static void test_json_on_every_error_exit(void **state)
 	free(empty);
 }
 
+/* A GT911 at 0x5d bound to Goodix-TS on a board identified by @board_keys
+ * (compatible, or dmi.* for an ACPI machine), its adapter named @adapter. */
+static void start_gt911_on(const char *board_keys, const char *adapter)
+{
+	char *b = NULL;
+
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e GT911 board\n"
+			     "%s"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = %s\n"
+			     "speed = 400000\n"
+			     "[chip touchscreen]\n"
+			     "adapter = 1\n"
+			     "address = 0x5d\n"
+			     "model = goodix\n"
+			     "compatible = goodix,gt911\n"
+			     "driver = Goodix-TS\n"
+			     "goodix.id = 911\n"
+			     "goodix.fw_version = 0x1060\n"
+			     "goodix.config_version = 65\n"
+			     "goodix.resolution = 800x480\n"
+			     "goodix.touches = 5\n"
+			     "power = driver\n",
+			     board_keys, adapter) > 0);
+	e2e_start(&E, b);
+	free(b);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+}
+
+/*
+ * Issue 27 item 7: a machine whose DMI holds a firmware template's
+ * placeholders ("Default string", "To be filled by O.E.M.") -- the same on
+ * every machine built from it.  board init leaves them out of dmi-match
+ * with a warning (and matches on the board keys that do name it); board
+ * check warns about a profile that matches one.
+ */
+static void test_board_init_leaves_dmi_placeholders_out(void **state)
+{
+	char *dts, *text, *bad;
+
+	(void)state;
+	start_gt911_on("dmi.sys_vendor = Default string\n"
+		       "dmi.product_name = To be filled by O.E.M.\n"
+		       "dmi.board_vendor = Acme\n"
+		       "dmi.board_name = Tablet-7 rev B\n",
+		       "touchfw emulated adapter 1");
+	dts = path_in("new.dts");
+	expect_rc(0, "board", "init", "1-005d", "--out", dts);
+	if (!E.err || !strstr(E.err, "DMI sys-vendor is \"Default string\", a firmware "
+				     "placeholder") ||
+	    !strstr(E.err, "DMI product-name is \"To be filled by O.E.M.\""))
+		fail_msg("board init warned:\n%s", E.err ? E.err : "(nothing)");
+	text = slurp(dts);
+	if (strstr(text, "Default string") || strstr(text, "O.E.M.") ||
+	    !strstr(text, "board-vendor = \"Acme\";") ||
+	    !strstr(text, "board-name = \"Tablet-7 rev B\";"))
+		fail_msg("board init wrote:\n%s", text);
+	free(text);
+	expect_rc(0, "board", "check", dts);
+	assert_true(!E.err || !strstr(E.err, "placeholder"));
+	/* A profile written by hand that matches the placeholder: ok, with a
+	 * warning naming the key. */
+	bad = path_in("placeholder.dts");
+	e2e_write(bad, "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+		       "\tmodel = \"placeholder\";\n"
+		       "\tdmi-match {\n\t\tsys-vendor = \"Default string\";\n\t};\n"
+		       "\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+		       "\t\ttouchscreen@5d {\n\t\t\tfamily = \"goodix\";\n\t\t\tbus = \"i2c\";\n"
+		       "\t\t\tadapter-name = \"touchfw emulated adapter 1\";\n"
+		       "\t\t\treg = <0x5d>;\n\t\t\tpower = \"driver\";\n\t\t};\n\t};\n};\n");
+	expect_rc(0, "board", "check", bad);
+	if (!E.err || !strstr(E.err, "/dmi-match: warning: sys-vendor \"Default string\" is "
+				     "a firmware placeholder"))
+		fail_msg("board check said:\n%s\n%s", E.out ? E.out : "", E.err ? E.err : "");
+	free(bad);
+	free(dts);
+}
+
+/* No raw control character (ESC, BEL, ...) in @text. */
+static void no_control_chars(const char *what, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			fail_msg("%s has a raw control character 0x%02x:\n%s", what,
+				 (unsigned char)*p, text);
+}
+
+/*
+ * Issue 27 item 11: an adapter whose sysfs name holds escape sequences
+ * (a colour change, a BEL): status, probe, chip info and board identify
+ * show them escaped, and board init writes them into its .dts as \xHH
+ * (never raw), warning that a profile can not name such an adapter.
+ */
+static void test_control_characters_in_an_adapter_name_are_escaped(void **state)
+{
+	char *dts, *text;
+
+	(void)state;
+	start_gt911_on("compatible = touchfw,emul-gt911\n",
+		       "touchfw \x1b[31memulated\x1b[0m adapter\x07 1");
+	e2e_touchfw(&E, "status");
+	no_control_chars("status's output", E.out);
+	no_control_chars("status's messages", E.err);
+	e2e_touchfw(&E, "probe", "1-005d");
+	no_control_chars("probe's output", E.out);
+	no_control_chars("probe's messages", E.err);
+	if (!E.out || !strstr(E.out, "touchfw \\x1b[31memulated\\x1b[0m adapter\\x07 1"))
+		fail_msg("probe said:\n%s", E.out ? E.out : "(nothing)");
+	e2e_touchfw(&E, "chip", "1-005d", "info");
+	no_control_chars("chip info's output", E.out);
+	no_control_chars("chip info's messages", E.err);
+	dts = path_in("new.dts");
+	expect_rc(0, "board", "init", "1-005d", "--out", dts);
+	text = slurp(dts);
+	no_control_chars("board init's .dts", text);
+	assert_non_null(
+		strstr(text, "adapter-name = \"touchfw \\x1b[31memulated\\x1b[0m adapter\\x07 1\";"));
+	free(text);
+	/* a profile can not name it (board check refuses control characters
+	 * in adapter-name): board init says so */
+	if (!E.err || !strstr(E.err, "control characters"))
+		fail_msg("board init did not warn:\n%s", E.err ? E.err : "(nothing)");
+	expect_rc(TF_EXIT_PROFILE_INVALID, "board", "check", dts);
+	no_control_chars("board check's output", E.out);
+	/* the example profile's adapter is not this one: the live check's
+	 * "did you mean" names it, escaped */
+	e2e_touchfw(&E, "board", "identify", "--live");
+	no_control_chars("board identify's output", E.out);
+	out_has("did you mean adapter-name = \"touchfw \\x1b[31memulated\\x1b[0m adapter\\x07 1\"?");
+	free(dts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -777,6 +912,9 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_board_identify_live_says_what_the_machine_has_instead, teardown),
+		cmocka_unit_test_teardown(test_board_init_leaves_dmi_placeholders_out, teardown),
+		cmocka_unit_test_teardown(test_control_characters_in_an_adapter_name_are_escaped,
+					  teardown),
 		cmocka_unit_test_teardown(test_board_init_writes_a_profile_board_check_accepts,
 					  teardown),
 		cmocka_unit_test_teardown(test_json_on_every_reporting_command, teardown),

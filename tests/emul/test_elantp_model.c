@@ -112,8 +112,10 @@ static void test_full_update(void **state)
 	wr(0x0311, 0x1ea5);
 	assert_int_equal(rd(0x0310, &v), EM_ACK);
 	assert_false(v & (1u << 9));
-	/* IAP mode: the product id does not answer. */
-	assert_int_equal(rd(0x0101, &v), EM_NAK_DATA);
+	/* IAP mode: the product id answers, the firmware version not. */
+	assert_int_equal(rd(0x0101, &v), EM_ACK);
+	assert_int_equal(v, 18);
+	assert_int_equal(rd(0x0102, &v), EM_NAK_DATA);
 	wr(0x0311, 0x1ea5);
 	assert_int_equal(rd(0x0311, &v), EM_ACK);
 	assert_int_equal(v, 0x1ea5);
@@ -190,8 +192,11 @@ static void test_recovery_from_iap(void **state)
 	elantp_model_make_image(fresh, 18, 6);
 	assert_int_equal(rd(0x0310, &v), EM_ACK);
 	assert_false(v & (1u << 9));
-	/* the driver's probe reads the product id: refused in IAP */
-	assert_int_equal(rd(0x0101, &v), EM_NAK_DATA);
+	/* the IAP says its product id (fwupd's recovery reads it); the
+	 * driver's probe reads the report descriptor: refused in IAP */
+	assert_int_equal(rd(0x0101, &v), EM_ACK);
+	assert_int_equal(v, 18);
+	assert_int_equal(rd(0x0002, &v), EM_NAK_DATA);
 	/* locked: a page is an interface error, nothing written */
 	send_pages(fresh, 32, 33, false);
 	assert_int_equal(rd(0x0310, &v), EM_ACK);

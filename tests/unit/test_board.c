@@ -2029,9 +2029,26 @@ static void test_cmd_identify_without_match_exits_no_profile(void **state)
 		node, msg \
 	}
 
+/* Firmware templates' placeholders: a dmi-match on one matches every
+ * machine built from the template (issue 27 item 7). */
+static void test_dmi_placeholders_are_recognised(void **state)
+{
+	(void)state;
+	assert_true(tf_dmi_placeholder("Default string"));
+	assert_true(tf_dmi_placeholder("  default STRING \n"));
+	assert_true(tf_dmi_placeholder("To be filled by O.E.M."));
+	assert_true(tf_dmi_placeholder("System Product Name"));
+	assert_true(tf_dmi_placeholder("Not Applicable"));
+	assert_true(tf_dmi_placeholder(""));
+	assert_false(tf_dmi_placeholder("LENOVO"));
+	assert_false(tf_dmi_placeholder("Default string 2"));
+	assert_false(tf_dmi_placeholder("ThinkPad X13 Gen 2"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dmi_placeholders_are_recognised),
 		cmocka_unit_test(test_golden_dt_profile_fields_are_read),
 		cmocka_unit_test(test_golden_dt_spi_controller_is_read),
 		cmocka_unit_test(test_golden_dmi_profile_fields_are_read),

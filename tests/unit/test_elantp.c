@@ -148,6 +148,32 @@ static void test_bus_recovery_rules(void **state)
 	assert_non_null(strstr(why, "bus_recovery"));
 }
 
+/* The product an image is for, where fwupd reads it: the word at the IAP
+ * start points (in words) to the module id. */
+static void test_image_product(void **state)
+{
+	static uint8_t img[4096];
+	unsigned id = 0;
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	img[0x106] = 0x00; /* IAP start 0x400 words: byte 0x800 */
+	img[0x107] = 0x04;
+	img[0x800] = 0x01; /* module id at word 0x401: byte 0x802 */
+	img[0x801] = 0x04;
+	img[0x802] = 19;
+	assert_int_equal(elantp_image_product(img, sizeof(img), &id), 0);
+	assert_int_equal(id, 19);
+	/* a pointer past the end, an IAP start below fwupd's 0x83 words */
+	img[0x801] = 0x08;
+	assert_int_equal(elantp_image_product(img, sizeof(img), &id), -EBADMSG);
+	img[0x801] = 0x04;
+	img[0x107] = 0x00;
+	img[0x106] = 0x10;
+	assert_int_equal(elantp_image_product(img, sizeof(img), &id), -EBADMSG);
+	assert_int_equal(elantp_image_product(img, 0x100, &id), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_manifest_rule),
 		cmocka_unit_test(test_registry_entry),
 		cmocka_unit_test(test_bus_recovery_rules),
+		cmocka_unit_test(test_image_product),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "log.h"
+#include "util.h"
 
 static int saved_fd = -1, pipe_rd = -1;
 
@@ -106,6 +107,27 @@ static void test_suppressed_line_leaves_the_bar(void **state)
 	assert_string_equal(captured(), "\r[#...]\r[##..]\n");
 }
 
+/* What a message quotes from sysfs (an adapter's name with escape
+ * sequences, a newline) can not drive the terminal nor forge a line;
+ * UTF-8 text stays as it is (issue 27 item 11). */
+static void test_control_characters_are_escaped(void **state)
+{
+	char out[64];
+
+	(void)state;
+	capture();
+	tf_log_at(0, TF_LOG_ERR, "1-005d", "adapter (%s)", "a\x1b[31mb\n\x07" "c");
+	assert_string_equal(captured(), "touchfw: 1-005d: adapter (a\\x1b[31mb\\x0a\\x07c)\n");
+	assert_string_equal(tf_escape("Gr\xc3\xbc\xc3\x9f" "e \xe2\x80\x94 ok", out, sizeof(out)),
+			    "Gr\xc3\xbc\xc3\x9f" "e \xe2\x80\x94 ok");
+	/* C1 CSI as UTF-8, a lone CSI byte, DEL, a cut sequence */
+	assert_string_equal(tf_escape("\xc2\x9b" "1m\x9b\x7f\xe2\x80", out, sizeof(out)),
+			    "\\xc2\\x9b1m\\x9b\\x7f\\xe2\\x80");
+	assert_string_equal(tf_escape_ex("a\"b\\c", true, out, sizeof(out)), "a\\\"b\\\\c");
+	/* cut short, never mid-escape */
+	assert_string_equal(tf_escape("ab\x1b", out, 5), "ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -113,6 +135,7 @@ int main(void)
 		cmocka_unit_test_setup(test_caller_level_only_quiets, setup),
 		cmocka_unit_test_setup(test_partial_line_is_ended_before_the_next, setup),
 		cmocka_unit_test_setup(test_suppressed_line_leaves_the_bar, setup),
+		cmocka_unit_test_setup(test_control_characters_are_escaped, setup),
 	};
 
 	return cmocka_run_group_tests_name("log", tests, NULL, NULL);

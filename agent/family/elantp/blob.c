@@ -61,6 +61,23 @@ int elantp_check_image(const uint8_t *data, size_t len, char *msg, size_t size)
 	       -EBADMSG;
 }
 
+int elantp_image_product(const uint8_t *data, size_t len, unsigned *product)
+{
+	size_t start, at;
+
+	if (len < ELANTP_IAP_START_OFF + 2)
+		return -EBADMSG;
+	start = (size_t)(data[ELANTP_IAP_START_OFF] | data[ELANTP_IAP_START_OFF + 1] << 8);
+	/* fwupd: the IAP start at least 0x83 words, at most 0x7FFF */
+	if (start < ELANTP_IAP_START_OFF / 2 || start > 0x7fff || start * 2 + 2 > len)
+		return -EBADMSG;
+	at = (size_t)(data[start * 2] | data[start * 2 + 1] << 8);
+	if (at > 0x7fff || at * 2 + 2 > len)
+		return -EBADMSG;
+	*product = (unsigned)(data[at * 2] | data[at * 2 + 1] << 8);
+	return 0;
+}
+
 int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size)
 {
 	unsigned v;

@@ -6,7 +6,9 @@
  *    bound to a touchpad in application mode (probe fails otherwise).
  *  - unbound, the chip answers the driver's registers (LE16 register, read
  *    2 bytes): 0x0310 IAP control (bit 9: main mode), 0x0101 product id,
- *    0x0102 firmware version; in IAP only the IAP registers answer.
+ *    0x0102 firmware version; in IAP the IAP registers, the I2C HID
+ *    descriptor and the product id (as fwupd's elantp recovery reads
+ *    them), which identify it before anything is written (identify()).
  *  - writing update_fw makes the driver request elan_i2c_<id>.0.bin; it
  *    refuses a file without its signature (-EBADF) and keeps its input
  *    device afterwards.
@@ -102,6 +104,53 @@ static int reg_read(struct tf_ctx *c, uint16_t reg, unsigned *v)
 	return 0;
 }
 
+/*
+ * What an Elan touchpad answers, in IAP as in main mode, and a device that
+ * only stores bytes does not: its I2C HID descriptor at 0x0001
+ * (ETP_I2C_DESC_CMD, ETP_I2C_DESC_LENGTH 30 bytes: wHIDDescLength 30,
+ * bcdVersion 1.00, wVendorID Elan's 0x04F3 at offset 20 -- fwupd's elantp
+ * recovery device reads vendor and product there) and its product id at
+ * 0x0101 (ETP_I2C_UNIQUEID_CMD, fwupd's module id, which fwupd's recovery
+ * reads in IAP to match the image).  A 24Cxx EEPROM takes the register's
+ * low byte as its address and answers bytes of its memory to every
+ * register, and with the writes of an IAP handshake seems to echo its
+ * password: without this, one at a touchpad's address would be "flashed".
+ * Reads only (a register pointer, then a read after a repeated start).
+ */
+#define ETP_DESC 0x0001	    /* ETP_I2C_DESC_CMD */
+#define ETP_DESC_LEN 30	    /* ETP_I2C_DESC_LENGTH */
+#define ETP_UNIQUEID 0x0101 /* ETP_I2C_UNIQUEID_CMD */
+#define ELAN_VENDOR_ID 0x04f3
+
+static int identify(struct tf_ctx *c, unsigned *product, struct tf_err *err)
+{
+	uint8_t a[2] = { (uint8_t)ETP_DESC, (uint8_t)(ETP_DESC >> 8) }, d[ETP_DESC_LEN];
+	unsigned len, ver, vid;
+	int rc = tf_i2c_write_read(c->bus, chip_addr(c), a, 2, d, sizeof(d));
+
+	if (rc < 0)
+		return tf_err_set(err, tf_i2c_nak(rc) ? EBADMSG : -rc,
+				  "the device at 0x%02x is not an Elan touchpad: reading its "
+				  "I2C HID descriptor (register 0x0001): %s; not touched",
+				  chip_addr(c), strerror(-rc));
+	len = (unsigned)(d[0] | d[1] << 8);
+	ver = (unsigned)(d[2] | d[3] << 8);
+	vid = (unsigned)(d[20] | d[21] << 8);
+	if (len != ETP_DESC_LEN || ver != 0x0100 || vid != ELAN_VENDOR_ID)
+		return tf_err_set(err, EBADMSG,
+				  "the device at 0x%02x is not an Elan touchpad: its I2C HID "
+				  "descriptor (register 0x0001) says length %u, version "
+				  "0x%04x, vendor 0x%04x, not 30, 0x0100 and Elan's 0x%04x; "
+				  "not touched",
+				  chip_addr(c), len, ver, vid, ELAN_VENDOR_ID);
+	if ((rc = reg_read(c, ETP_UNIQUEID, product)) < 0)
+		return tf_err_set(err, tf_i2c_nak(rc) ? EBADMSG : -rc,
+				  "the Elan touchpad at 0x%02x does not say its product id "
+				  "(register 0x0101): %s; not touched",
+				  chip_addr(c), strerror(-rc));
+	return 0;
+}
+
 static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
 	uint16_t addr = c->ctrl ? c->ctrl->reg : c->dev.addr;
@@ -119,16 +168,22 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	if (rc < 0)
 		return tf_err_set(err, -rc, "reading the IAP control register at 0x%02x: %s",
 				  addr, strerror(-rc));
+	if ((rc = identify(c, &id, err)) < 0)
+		return rc;
 	st->bl_addr = addr;
 	if (!(ctrl & ETP_MAIN_MODE_ON)) {
 		st->mode = TF_CHIP_BOOTLOADER;
+		/* the product id, which the IAP answers: an image for another
+		 * product is not chosen (nor sent: write_firmware) */
+		tf_snprintf(st->hw, sizeof(st->hw), "%u", id);
 		snprintf(st->detail, sizeof(st->detail),
-			 "IAP mode at 0x%02x (control 0x%04x): elan_i2c's probe fails on it",
-			 addr, ctrl);
+			 "IAP mode at 0x%02x (control 0x%04x), product %u: elan_i2c's probe "
+			 "fails on it",
+			 addr, ctrl, id);
 		return 0;
 	}
-	if ((rc = reg_read(c, 0x0101, &id)) < 0 || (rc = reg_read(c, 0x0102, &fw)) < 0)
-		return tf_err_set(err, -rc, "reading the product id at 0x%02x: %s", addr,
+	if ((rc = reg_read(c, 0x0102, &fw)) < 0)
+		return tf_err_set(err, -rc, "reading the firmware version at 0x%02x: %s", addr,
 				  strerror(-rc));
 	st->mode = TF_CHIP_APP;
 	fill(st, id, fw & 0xff);
@@ -256,14 +311,33 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 	struct elantp_run *run = c->priv;
 	const uint8_t *data;
 	size_t len;
-	unsigned boot, pages, p, j, tries;
+	unsigned boot, pages, p, j, tries, img_product, chip_product;
 	uint16_t total = 0;
 	struct tf_progress prog = { 0 };
 	int rc;
 
-	(void)st;
 	run->sent = false;
+	/* detect() identified the touchpad and read its product id, which the
+	 * plan matched the image to; without them nothing is written. */
+	if (!st->hw[0])
+		return tf_err_set(err, ENOEXEC,
+				  "the device at 0x%02x was not identified as an Elan "
+				  "touchpad (no product id): not flashed",
+				  chip_addr(c));
 	tf_plain_image_bytes(img, &data, &len);
+	/* The image's own product (its module id, as fwupd checks it before
+	 * flashing): one for another product is not sent, whatever chose it
+	 * (a manifest that names the wrong hardware, flash --firmware). */
+	if (elantp_image_product(data, len, &img_product) < 0)
+		return tf_err_set(err, ENOEXEC,
+				  "the image does not say its product (no module id where "
+				  "its IAP start points): not sent");
+	if (elantp_attr_number(st->hw, 0xffff, &chip_product) < 0 ||
+	    img_product != chip_product)
+		return tf_err_set(err, ENOEXEC,
+				  "the image is for product %u (its module id), the touchpad "
+				  "is product %s: not sent",
+				  img_product, st->hw);
 	pages = valid_pages(data, len);
 	boot = (unsigned)(data[ELANTP_IAP_START_OFF] | data[ELANTP_IAP_START_OFF + 1] << 8) *
 	       2 / ELANTP_PAGE;

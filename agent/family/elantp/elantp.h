@@ -35,6 +35,13 @@ int elantp_attr_number(const char *s, unsigned max, unsigned *v);
  * start (LE16 at 0x106, in words) inside the image.  0, or -EBADMSG.
  */
 int elantp_check_image(const uint8_t *data, size_t len, char *msg, size_t size);
+/*
+ * The product an image is for: its module id, where fwupd's elantp plugin
+ * reads it (fu-elantp-firmware.c) -- the LE16 word at the IAP start
+ * (which the LE16 at 0x106 gives, in words) points, in words, to it.  0,
+ * or -EBADMSG when the image has no such place.
+ */
+int elantp_image_product(const uint8_t *data, size_t len, unsigned *product);
 int elantp_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
 int elantp_blob_facts(const uint8_t *data, size_t len, const char *name,
 		      struct tf_blob_facts *f, struct tf_err *err);

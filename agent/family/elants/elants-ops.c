@@ -6,7 +6,9 @@
  *    (queried in recovery too: elants_i2c_query_hw_version) and fw_version
  *    ("%04x").  Talking to the chip meanwhile would race the driver's
  *    interrupt handler, which reads every packet the chip sends.
- *  - unbound, the chip is asked as elants_i2c_initialize does: soft reset
+ *  - unbound, the chip is asked as elants_i2c_initialize does (not by a
+ *    read-only command: c->read_only, a plain read only, as these
+ *    change its state): soft reset
  *    (77 77 77 77, 30 ms), fast boot ("Main", 50 ms), then the hello
  *    packet: 55 55 55 55 application, 55 55 80 80 recovery; then 53 F0 00
  *    01 (hardware id, answered in recovery too) and 53 00 00 01 (firmware
@@ -122,6 +124,25 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 
 	if (!c->bus)
 		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
+	if (c->read_only) {
+		/* A plain read (no write): does anything answer? */
+		rc = tf_i2c_read(c->bus, a, hello, 4);
+		if (rc < 0 && tf_i2c_nak(rc)) {
+			st->mode = TF_CHIP_ABSENT;
+			snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", a);
+			return 0;
+		}
+		if (rc < 0)
+			return tf_err_set(err, -rc, "reading at 0x%02x on i2c-%d: %s", a,
+					  c->dev.adapter_nr, strerror(-rc));
+		return tf_err_set(err, EOPNOTSUPP,
+				  "a device answers at 0x%02x, not asked further: an Elan "
+				  "touchscreen without its driver tells its mode and versions "
+				  "only after a soft reset (77 77 77 77) and fast boot (\"Main\"), "
+				  "which change its state, and a read-only command sends neither "
+				  "(a run does, or elants_i2c bound)",
+				  a);
+	}
 	rc = tf_i2c_write(c->bus, a, reset, 4);
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;

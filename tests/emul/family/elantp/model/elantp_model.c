@@ -17,6 +17,12 @@ void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
 		out[i] = (em_u8)(i * 13 + fw_version);
 	out[0x106] = (em_u8)words;
 	out[0x107] = (em_u8)(words >> 8);
+	/* fwupd's layout (fu-elantp-firmware.c): the word at the IAP start
+	 * points (in words) to the module id, the product id 0x0101 answers */
+	out[(em_u32)words * 2] = (em_u8)(words + 1);
+	out[(em_u32)words * 2 + 1] = (em_u8)((words + 1) >> 8);
+	out[(em_u32)words * 2 + 2] = (em_u8)product_id;
+	out[(em_u32)words * 2 + 3] = (em_u8)(product_id >> 8);
 	out[ELANTP_MODEL_SIG_ADDR - 4] = (em_u8)product_id;
 	out[ELANTP_MODEL_SIG_ADDR - 3] = (em_u8)(product_id >> 8);
 	out[ELANTP_MODEL_SIG_ADDR - 2] = fw_version;
@@ -184,12 +190,43 @@ static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 	return EM_ACK;
 }
 
+/*
+ * 0x0001: the 30-byte I2C HID descriptor (HID over I2C 1.00): its length,
+ * version 1.00, the report descriptor (158 bytes at 0x0002), the input
+ * register 0x0003 (ETP_I2C_REPORT_LEN, 34 bytes), command 0x0005, data
+ * 0x0006, Elan's vendor id 0x04F3 and an i2c-hid product id (fwupd's
+ * elantp plugin takes 0x3000..0x3FFF for these).  elan_i2c reads it at
+ * initialisation (ETP_I2C_DESC_CMD); fwupd's i2c (recovery) device reads
+ * its vendor and product at offsets 20 and 22, in IAP too.
+ */
+static void hid_descriptor(const struct elantp_model *m, em_u8 *buf, em_u16 len)
+{
+	em_u8 d[30] = { 30, 0, 0x00, 0x01, 158, 0, 0x02, 0, 0x03, 0, 34, 0, 0x04, 0, 0, 0,
+			0x05, 0, 0x06, 0, 0xf3, 0x04 };
+	em_u16 i;
+
+	d[22] = (em_u8)(0x3000 + m->cfg.product_id);
+	d[23] = (em_u8)((0x3000 + m->cfg.product_id) >> 8);
+	em_memset(buf, 0, len);
+	for (i = 0; i < len && i < sizeof(d); i++)
+		buf[i] = d[i];
+}
+
 static int read_reg(struct elantp_model *m, em_u8 *buf, em_u16 len)
 {
 	em_u16 v = 0;
 	bool word = true;
 
+	/* The IAP code answers the descriptor and the product (module) id
+	 * too: fwupd's recovery device reads both from a part in IAP. */
+	if (m->reg == 0x0001) {
+		hid_descriptor(m, buf, len);
+		return EM_ACK;
+	}
 	switch (m->reg) {
+	case 0x0101:
+		v = m->cfg.product_id;
+		break;
 	case 0x0310:
 		v = (em_u16)((m->mode == ELANTP_MODEL_MAIN ? 1u << 9 : 0) | m->ctrl_err);
 		break;
@@ -206,14 +243,10 @@ static int read_reg(struct elantp_model *m, em_u8 *buf, em_u16 len)
 		return EM_NAK_DATA;
 	if (!word) {
 		switch (m->reg) {
-		case 0x0001:
 		case 0x0002:
 		case 0x0100:
 		case 0x0300:
 		case 0x0316:
-			break;
-		case 0x0101:
-			v = m->cfg.product_id;
 			break;
 		case 0x0102:
 			v = m->fw_version;

@@ -12,7 +12,7 @@
  * ic type 0x08 (elan_get_fwinfo: 512 pages of 64 bytes, signature
  * AA 55 CC 33 FF FF at 512 * 64 - 6).
  *  - 0x0005 STAND: 0x0100 reset (acknowledged), 0x0800 wake, 0x0801 sleep.
- *  - 0x0001 / 0x0002: the 30-byte device and 158-byte report descriptors.
+ *  - 0x0001 / 0x0002: the 30-byte I2C HID and 158-byte report descriptors.
  *  - 0x0100 pattern, 0x0101 product id, 0x0102 firmware version, 0x0103
  *    sample version and ic type, 0x0104 clickpad bit, 0x0105 traces,
  *    0x0106 / 0x0107 maximum x / y, 0x0108 resolution, 0x010A pressure
@@ -28,16 +28,23 @@
  *    ends there: page 32 unless the part says otherwise) on; after the last page
  *    the chip resets itself (watchdog); 0x0314 = F0F0 resets it; 0x0315
  *    reads the sum of the page sums written in this IAP.
- *  - In IAP mode only the IAP registers answer: the others NAK, so the
- *    driver's probe fails on a touchpad left there.  A touchpad that
+ *  - In IAP mode only the IAP registers, the I2C HID descriptor (0x0001:
+ *    length 30, version 1.00, Elan's vendor id 0x04F3 at offset 20) and
+ *    the product id (0x0101, fwupd's "module id") answer -- fwupd's elantp
+ *    recovery device reads those from a part in IAP -- the others NAK, so
+ *    the driver's probe fails on a touchpad left there (at the report
+ *    descriptor, 0x0002: which register a real part refuses first is not
+ *    public).  A touchpad that
  *    boots in IAP (no valid application) is flashed the same way, as
  *    elan_i2c_prepare_fw_update does from IAP: F0F0 at 0x0314 (it stays
  *    in IAP), the password (unlocks: in IAP already), the password again,
  *    the pages.  Pages sent while locked set the interface error (bit 4).
  *
- * Image layout beyond the driver's facts is this model's own: the bytes
- * before the signature hold the product id (LE16, at -10) and the
- * firmware version (at -8).  The chip boots the application only when the
+ * Image layout beyond the driver's facts: the word at the IAP start (the
+ * application's first word) points, in words, to the product id ("module
+ * id"), as fwupd's fu-elantp-firmware.c reads an image; the rest is this
+ * model's own: the bytes before the signature hold the product id again
+ * (LE16, at -10) and the firmware version (at -8).  The chip boots the application only when the
  * signature is there and the product id is its own.
  */
 #ifndef ELANTP_MODEL_H
