@@ -139,3 +139,6 @@ deb-cross: $(addprefix deb-cross-,$(CROSS_ARCHS))
 clean: cross-clean
 cross-clean:
 	rm -rf $(foreach a,$(CROSS_KNOWN_ARCHS),$(call cross_b,$(a)))
+
+# tests/deps and tests/cross/deps on a multiarch machine (fakes only).
+SYSTEM_CHECKS += $(if $(filter 1,$(SAN)),,$(CROSS_MK_DIR)/check-deps)
