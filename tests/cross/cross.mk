@@ -61,9 +61,9 @@ cross_missing = $(shell $(CROSS_MK_DIR)/deps missing $(1))
 CROSS_SKIP_NOTE = cross: $(1) build and its unit tests under qemu-user skipped: not installed: \
 	$(call cross_missing,$(1)) (as root: make deps; CROSS_ARCHS= leaves them out)
 
-.PHONY: cross cross-build check-cross deb-cross cross-deps cross-deps-check check-cross-deps cross-clean \
+.PHONY: cross cross-build check-cross $(addprefix cross-triplet-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-qemu-,$(CROSS_KNOWN_ARCHS)) deb-cross cross-deps cross-deps-check check-cross-deps cross-clean \
 	$(addprefix cross-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-tests-,$(CROSS_KNOWN_ARCHS)) \
-	$(addprefix deb-cross-,$(CROSS_KNOWN_ARCHS))
+	$(addprefix deb-cross-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-ready-,$(CROSS_KNOWN_ARCHS))
 
 cross: $(addprefix cross-,$(CROSS_ARCHS))
 
@@ -79,11 +79,14 @@ cross-deps-check:
 # What the make for ARCH builds (its B is $(B)-ARCH).
 cross-build: all $(UNIT_TESTS)
 
-$(addprefix cross-,$(CROSS_KNOWN_ARCHS)): cross-%:
+# ARCH's packages are there, and the libfdt.so link.
+$(addprefix cross-ready-,$(CROSS_KNOWN_ARCHS)): cross-ready-%:
 	@m=$$($(CROSS_MK_DIR)/deps missing $*); [ -z "$$m" ] || { \
 		echo "make cross: the $* cross build needs: $$m (as root: make deps CROSS_ARCHS=$*)" >&2; exit 1; }
 	@mkdir -p $(call cross_fdt_dir,$*)
 	@ln -sfn /usr/lib/$(call cross_triplet,$*)/libfdt.so.1 $(call cross_fdt_dir,$*)/libfdt.so
+
+$(addprefix cross-,$(CROSS_KNOWN_ARCHS)): cross-%: cross-ready-%
 	+@t=$$(date +%s); \
 	$(call cross_make,$*) cross-build 2>$(call cross_b,$*)/stderr.log; rc=$$?; \
 	cat $(call cross_b,$*)/stderr.log >&2; \
@@ -116,7 +119,9 @@ check-cross: $(addprefix cross-tests-,$(CROSS_ARCHS))
 
 # In make check (CROSS_CHECK=1): each of CROSS_ARCHS whose packages are
 # installed is built and its unit tests join check-run's programs
-# (CROSS_RUN); each of the others is skipped with a one-line note.
+# (CROSS_RUN), with tests/cross/check-deb-ARCH (its Debian package
+# checked as tests/system/check-deb checks the native one); each of the
+# others is skipped with a one-line note.
 # The fixtures are made first, here: the make of cross-tests-ARCH then
 # finds them done, not making them beside check-run's other prerequisites.
 check-cross-deps: $(EMUL_FIXTURES)
@@ -124,16 +129,17 @@ check-cross-deps: $(EMUL_FIXTURES)
 		t=$$(date +%s) && $(MAKE) --no-print-directory cross-tests-$(a) && \
 		echo "cross $(a): build $$(($$(date +%s) - t))s; its unit tests run below as NAME@qemu-$(a)");) true
 check-run: $(if $(CROSS_CHECK),check-cross-deps)
-CROSS_RUN = $(if $(CROSS_CHECK),$(foreach a,$(CROSS_ARCHS),$(if $(call cross_missing,$(a)),,$(call cross_wrappers,$(a)))))
+CROSS_RUN = $(if $(CROSS_CHECK),$(foreach a,$(CROSS_ARCHS),$(if $(call cross_missing,$(a)),,$(call cross_wrappers,$(a)) \
+	$(wildcard $(CROSS_MK_DIR)/check-deb-$(a)))))
 
 # The Debian package for ARCH: `make deb` with dpkg-buildpackage -a ARCH
 # (debhelper then passes the cross CC and PKG_CONFIG to the Makefile;
 # CROSS_COMPILE in the environment gives it the cross ar), without
 # dpkg-checkbuilddeps (-d): libfdt-dev:ARCH can not be installed
 # (above); the linker finds libfdt through DEB_LDFLAGS_APPEND.
-$(addprefix deb-cross-,$(CROSS_KNOWN_ARCHS)): deb-cross-%: cross-%
-	+@$(MAKE) --no-print-directory B=$(call cross_b,$*) deb DEB_BUILD_ARGS="-a$* -d" \
-		DEB_BUILD_ENV="CROSS_COMPILE=$(call cross_triplet,$*)- DEB_LDFLAGS_APPEND=-L$(call cross_fdt_dir,$*)"
+$(addprefix deb-cross-,$(CROSS_KNOWN_ARCHS)): deb-cross-%: cross-ready-%
+	+@$(MAKE) --no-print-directory B=$(call cross_b,$*) deb DEB_BUILD_ARGS="-a$* -Pcross,nocheck -d" \
+		DEB_BUILD_ENV="CC=$(call cross_triplet,$*)-gcc CROSS_COMPILE=$(call cross_triplet,$*)- DEB_BUILD_OPTIONS=nocheck DEB_LDFLAGS_APPEND=-L$(call cross_fdt_dir,$*)"
 deb-cross: $(addprefix deb-cross-,$(CROSS_ARCHS))
 
 clean: cross-clean
@@ -142,3 +148,9 @@ cross-clean:
 
 # tests/deps and tests/cross/deps on a multiarch machine (fakes only).
 SYSTEM_CHECKS += $(if $(filter 1,$(SAN)),,$(CROSS_MK_DIR)/check-deps)
+
+# For scripts: ARCH's triplet and qemu-user.
+$(addprefix cross-triplet-,$(CROSS_KNOWN_ARCHS)): cross-triplet-%:
+	@echo $(call cross_triplet,$*)
+$(addprefix cross-qemu-,$(CROSS_KNOWN_ARCHS)): cross-qemu-%:
+	@echo $(CROSS_QEMU_$*)
