@@ -76,7 +76,8 @@ cross: $(addprefix cross-,$(CROSS_ARCHS))
 cross-deps:
 	@$(CROSS_MK_DIR)/deps install $(CROSS_ARCHS)
 # make check's: as root installs, else leaves it to the note below.
-cross-deps-check:
+# After deps-check, so that make -j never runs two apt-gets at once.
+cross-deps-check: deps-check
 	@$(CROSS_MK_DIR)/deps auto $(CROSS_ARCHS)
 
 # The build prints nothing on stderr but the compiler's and linker's
