@@ -67,7 +67,8 @@ cross_missing = $(shell $(CROSS_MK_DIR)/deps missing $(1))
 CROSS_SKIP_NOTE = cross: $(1) build and its unit tests under qemu-user skipped: not installed: \
 	$(call cross_missing,$(1)) (as root: make deps; CROSS_ARCHS= leaves them out)
 
-.PHONY: cross cross-build check-cross $(addprefix cross-triplet-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-qemu-,$(CROSS_KNOWN_ARCHS)) deb-cross cross-deps cross-deps-check check-cross-deps cross-clean \
+.PHONY: cross cross-build check-cross deb-cross cross-deps cross-deps-check check-cross-deps \
+	cross-clean $(addprefix cross-triplet-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-qemu-,$(CROSS_KNOWN_ARCHS)) \
 	$(addprefix cross-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-tests-,$(CROSS_KNOWN_ARCHS)) \
 	$(addprefix deb-cross-,$(CROSS_KNOWN_ARCHS)) $(addprefix cross-ready-,$(CROSS_KNOWN_ARCHS))
 
@@ -80,9 +81,6 @@ cross-deps:
 cross-deps-check: deps-check
 	@$(CROSS_MK_DIR)/deps auto $(CROSS_ARCHS)
 
-# The build prints nothing on stderr but the compiler's and linker's
-# warnings (the compiler's are errors, -Werror; the linker's are not):
-# anything there fails it.
 # What the make for ARCH builds (its B is $(B)-ARCH).
 cross-build: all $(UNIT_TESTS)
 
@@ -93,6 +91,9 @@ $(addprefix cross-ready-,$(CROSS_KNOWN_ARCHS)): cross-ready-%:
 	@mkdir -p $(call cross_fdt_dir,$*)
 	@ln -sfn /usr/lib/$(call cross_triplet,$*)/libfdt.so.1 $(call cross_fdt_dir,$*)/libfdt.so
 
+# The build prints nothing on stderr but the compiler's and linker's
+# warnings (the compiler's are errors, -Werror; the linker's are not):
+# anything there fails it.  Then every program must be an ARCH one.
 $(addprefix cross-,$(CROSS_KNOWN_ARCHS)): cross-%: cross-ready-%
 	+@t=$$(date +%s); \
 	$(call cross_make,$*) cross-build 2>$(call cross_b,$*)/stderr.log; rc=$$?; \
