@@ -17,7 +17,8 @@
 #                         failed, to a verified input device
 #   make demo-elan        an emulated laptop: an Elan touchpad left in IAP
 #                         recovered, an Elan touchscreen in recovery updated
-#   make deps             install missing Debian 12 packages (root)
+#   make deps             install missing Debian 12 packages (root), with
+#                         the arm64 cross build's (CROSS_ARCHS= leaves them out)
 #   make deb              the Debian package (debian/), built in $(B)/deb
 #   make cross            the agent and unit tests for arm64 (CROSS_ARCHS),
 #                         in $(B)-arm64; make check-cross runs the tests
