@@ -17,8 +17,13 @@
 #                         failed, to a verified input device
 #   make demo-elan        an emulated laptop: an Elan touchpad left in IAP
 #                         recovered, an Elan touchscreen in recovery updated
-#   make deps             install missing Debian 12 packages (root)
+#   make deps             install missing Debian 12 packages (root), with
+#                         the arm64 cross build's (CROSS_ARCHS= leaves them out)
 #   make deb              the Debian package (debian/), built in $(B)/deb
+#   make cross            the agent and unit tests for arm64 (CROSS_ARCHS),
+#                         in $(B)-arm64; make check-cross runs the tests
+#                         under qemu-user, make deb-cross the package
+#                         (tests/cross/cross.mk)
 #   make install          DESTDIR=... PREFIX=... (see "Install" below)
 #   make WITH_SYSTEMD=0   without libsystemd (hand-off by systemctl, or a
 #                         detached child where systemd does not run)
@@ -100,10 +105,12 @@ AGENT_PC_CFLAGS := $(call pc_cflags,libudev libgpiod libsodium inih)
 # dynamic loader's (bench/README.md): it links only libc (its settings
 # parser is touchfw's own) and only the functions it calls, and its
 # relative relocations are packed (DT_RELR, binutils >= 2.38, glibc >=
-# 2.36) where the linker can.
+# 2.36) where the linker can: where it links without a word (binutils
+# 2.40 for arm64 accepts the option with "warning: -z pack-relative-relocs
+# ignored", even under --fatal-warnings).
 comma := ,
 FRONT_LDFLAGS := $(shell echo 'int main(void){return 0;}' | $(CC) -x c -o /dev/null \
-	-Wl$(comma)-z$(comma)pack-relative-relocs - >/dev/null 2>&1 && \
+	-Wl$(comma)-z$(comma)pack-relative-relocs - 2>&1 | grep -q . || \
 	echo -Wl$(comma)-z$(comma)pack-relative-relocs) -Wl$(comma)--gc-sections
 FRONT_LIBS := -ldl
 SYSTEMD_CFLAGS := $(if $(filter 1,$(WITH_SYSTEMD)),$(call pc_cflags,libsystemd) -DTF_WITH_SYSTEMD=1,-DTF_WITH_SYSTEMD=0)
@@ -348,7 +355,7 @@ TEST_DEPS := $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(ALL_TESTS) $(DB_OUTPUT
 check-run: $(TEST_DEPS) $(B)/freestanding.ok
 	@B=$(B) SAN=$(SAN) tests/run-tests $(ALL_TESTS) \
 		$(if $(GPIOD2_CHECK),$(addprefix $(GPIOD2_B)/,$(GPIOD2_RUN))) \
-		$(SYSTEM_CHECKS) $(EXTRA_CHECKS)
+		$(CROSS_RUN) $(SYSTEM_CHECKS) $(EXTRA_CHECKS)
 
 # The checks build with one job per CPU unless make was given -j (CI runs a
 # plain `make check`); tests/run-tests then runs TEST_JOBS programs at once.
@@ -365,10 +372,14 @@ check-san:
 	@$(MAKE) --no-print-directory $(CHECK_J) B=build-san SAN=1 CC=$(SAN_CC) fuzz
 
 # Each pass says how long it took, build included (tests/run-tests says
-# how long its programs took).
-check: deps-check
+# how long its programs took).  The plain pass also cross-builds for
+# CROSS_ARCHS and runs those unit tests under qemu-user (CROSS_CHECK,
+# tests/cross/cross.mk): as root cross-deps-check installs what that
+# needs, otherwise an architecture without it is skipped with a note.
+check: deps-check cross-deps-check
 	@$(MAKE) --no-print-directory check-format
-	@t=$$(date +%s); $(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)" && \
+	@t=$$(date +%s); $(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)" \
+		CROSS_CHECK=1 && \
 		echo "make check: plain pass (build, tests, VM) $$(($$(date +%s) - t))s"
 	@t=$$(date +%s); $(MAKE) --no-print-directory check-san && \
 		echo "make check: sanitizer pass (build, tests, fuzz) $$(($$(date +%s) - t))s"
@@ -453,8 +464,11 @@ DEB_TEST := clang clang-format libcmocka-dev libumockdev-dev umockdev i2c-tools 
 DEB_PKG := dpkg-dev debhelper fakeroot lintian
 DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_PKG) $(DEB_VM)
 
+# Then the cross build's (tests/cross/deps): as root it adds each of
+# CROSS_ARCHS to dpkg's architectures, saying so; CROSS_ARCHS= leaves it out.
 deps:
 	@B=$(B) tests/deps install $(DEB_ALL)
+	@tests/cross/deps install $(CROSS_ARCHS)
 
 # Fast check used by demo/check: installs as root, else explains.
 #
@@ -595,7 +609,9 @@ uninstall:
 # 1.6, libgpiod3 for 2.x.  For a library outside the system's paths and
 # packages (make gpiod2-deb), DEB_SHLIBDEPS_DIRS (colon-separated) tells
 # dpkg-shlibdeps where it is and DEB_SHLIBS_LOCAL names a shlibs file
-# (debian/shlibs.local of the copy) with its package.
+# (debian/shlibs.local of the copy) with its package.  DEB_BUILD_ARGS
+# are more dpkg-buildpackage options and DEB_BUILD_ENV more environment
+# (make deb-cross: -aARCH, tests/cross/cross.mk).
 DEB_DIR := $(B)/deb
 deb:
 	@B=$(B) tests/deps install $(DEB_BUILD) $(DEB_PKG)
@@ -607,15 +623,16 @@ deb:
 	@cd $(DEB_DIR)/touchfw-$(VERSION) && \
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u B -u SAN \
 		$(if $(PKG_CONFIG_PATH),PKG_CONFIG_PATH=$(PKG_CONFIG_PATH)) \
-		$(if $(DEB_SHLIBDEPS_DIRS),DEB_SHLIBDEPS_DIRS=$(DEB_SHLIBDEPS_DIRS)) \
-		dpkg-buildpackage -us -uc -j2 >../build.log 2>&1 || \
+		$(if $(DEB_SHLIBDEPS_DIRS),DEB_SHLIBDEPS_DIRS=$(DEB_SHLIBDEPS_DIRS)) $(DEB_BUILD_ENV) \
+		dpkg-buildpackage -us -uc -j2 $(DEB_BUILD_ARGS) >../build.log 2>&1 || \
 		{ tail -40 ../build.log; echo "make deb: failed, see $(DEB_DIR)/build.log"; exit 1; }
 	@ls $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes
 
 clean:
 	rm -rf $(B) build-san
 
-# Last: its rules name the programs, boards and fixtures defined above.
+# Last: their rules name the programs, tests, boards and fixtures defined above.
 -include tests/gpiod2/gpiod2.mk
+-include tests/cross/cross.mk
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
