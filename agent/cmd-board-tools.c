@@ -635,7 +635,7 @@ int tf_cmd_board_init(int argc, char **argv)
 			fprintf(stderr, "touchfw: board init: %s\n",
 				fd < 0 ? err.msg : strerror(e));
 			tf_board_identity_free(&id);
-			return e == EEXIST		  ? TF_EXIT_EXISTS
+			return e == EEXIST		   ? TF_EXIT_EXISTS
 			       : e == EACCES || e == EPERM ? TF_EXIT_PERMISSION
 							   : TF_EXIT_FAILURE;
 		}

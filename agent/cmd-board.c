@@ -150,9 +150,9 @@ static void print_controller(const struct tf_controller *c)
 	if (c->adapter_name[0]) {
 		char shown[4 * sizeof(c->adapter_name)];
 
-		printf("adapter \"%s\"", tf_escape_ex(c->adapter_name, true, shown, sizeof(shown)));
-	}
-	else
+		printf("adapter \"%s\"",
+		       tf_escape_ex(c->adapter_name, true, shown, sizeof(shown)));
+	} else
 		printf("adapter %s", c->adapter_path);
 	printf(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select", c->reg);
 	if (c->has_bootloader_reg)

@@ -231,9 +231,8 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 
 	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name,
 	       k->c.dev.adapter_nr,
-	       k->c.dev.adapter_name[0]
-		       ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
-		       : "unnamed");
+	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
+					: "unnamed");
 	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
 	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
@@ -535,7 +534,7 @@ static int do_save(struct chip *k, const char *file)
 		if (fd < 0) {
 			fprintf(stderr, "touchfw chip: %s\n", err.msg);
 			free(data);
-			return fd == -EEXIST			  ? TF_EXIT_EXISTS
+			return fd == -EEXIST		       ? TF_EXIT_EXISTS
 			       : fd == -EACCES || fd == -EPERM ? TF_EXIT_PERMISSION
 							       : TF_EXIT_FAILURE;
 		}

@@ -279,8 +279,9 @@ static int place_blob(const struct add_opts *o, int dfd, const struct tf_family 
 	sfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd < 0) {
 		fprintf(stderr, "touchfw db add: %s: %s\n", subdir,
-			errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)"
-							   : strerror(errno));
+			errno == ELOOP || errno == ENOTDIR
+				? "not a directory (a symbolic link?)"
+				: strerror(errno));
 		return TF_EXIT_FAILURE;
 	}
 	/* An identical regular file there is taken; anything else stays. */

@@ -296,7 +296,8 @@ static void print_remembered(const struct row *r)
 			       "(last: %s); not tried again\n",
 			       r->failed[i].sha256_hex, r->failed[i].failures,
 			       r->failed[i].failures == 1 ? "" : "s",
-			       tf_time_str(r->failed[i].mtime, t, sizeof(t)), shown(r->failed[i].why));
+			       tf_time_str(r->failed[i].mtime, t, sizeof(t)),
+			       shown(r->failed[i].why));
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",
@@ -366,7 +367,8 @@ static void print_table(struct row *rows, int n, bool status)
 			printf("  %s\n", shown(r->res.message));
 		}
 		if (status) {
-			printf("  last run: %s\n", r->last[0] ? shown(r->last) : "none recorded");
+			printf("  last run: %s\n",
+			       r->last[0] ? shown(r->last) : "none recorded");
 			if (r->present || strcmp(r->dev, "-"))
 				print_remembered(r);
 		}

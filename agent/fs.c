@@ -362,7 +362,8 @@ int tf_create_at(int dirfd, const char *dir, const char *name, const void *data,
 /* A fresh ".NAME.XXXXXXXXXXXX" below @dirfd: its descriptor, @tmp named. */
 static int open_temp(int dirfd, const char *name, char *tmp, size_t size)
 {
-	static const char al[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static const char al[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	int tries, fd;
 
 	for (tries = 0; tries < 100; tries++) {

@@ -209,8 +209,8 @@ static int write_new_file(int dirfd, const char *dir, const char *name, const ch
 	int r = tf_create_at(dirfd, dir, name, text, strlen(text), mode, err);
 
 	if (r == -EEXIST)
-		return tf_err_set(err, EEXIST, "%s/%s exists (refusing to overwrite a key)", dir,
-				  name);
+		return tf_err_set(err, EEXIST, "%s/%s exists (refusing to overwrite a key)",
+				  dir, name);
 	return r;
 }
 

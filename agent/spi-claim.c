@@ -236,8 +236,7 @@ void tf_spidev_record_drop(int dirfd, const char *dev)
 		unlinkat(dirfd, name, 0);
 }
 
-int tf_spi_bind_driver(const char *dev, const char *driver, int timeout_ms,
-		       struct tf_err *err)
+int tf_spi_bind_driver(const char *dev, const char *driver, int timeout_ms, struct tf_err *err)
 {
 	char path[PATH_MAX];
 	int r;
@@ -274,13 +273,14 @@ static void record_value(const char *text, const char *key, char *out, size_t si
 	}
 }
 
-#define SAY(...)                                                                          \
-	do {                                                                              \
-		if (used < size)                                                          \
-			used += (size_t)snprintf(what + used, size - used, "%s", n ? "; " : ""); \
-		if (used < size)                                                          \
-			used += (size_t)snprintf(what + used, size - used, __VA_ARGS__);  \
-		n++;                                                                      \
+#define SAY(...)                                                                         \
+	do {                                                                             \
+		if (used < size)                                                         \
+			used += (size_t)snprintf(what + used, size - used, "%s",         \
+						 n ? "; " : "");                         \
+		if (used < size)                                                         \
+			used += (size_t)snprintf(what + used, size - used, __VA_ARGS__); \
+		n++;                                                                     \
 	} while (0)
 
 int tf_spidev_repair(int dirfd, const char *dir, const char *dev,
@@ -331,7 +331,8 @@ int tf_spidev_repair(int dirfd, const char *dir, const char *dev,
 		if (!strcmp(drv, was_drv))
 			SAY("bound %s again", was_drv);
 		else
-			SAY("binding %s again failed (bound: %s)", was_drv, drv[0] ? drv : "none");
+			SAY("binding %s again failed (bound: %s)", was_drv,
+			    drv[0] ? drv : "none");
 	}
 	unlinkat(dirfd, name, 0);
 	return n;

@@ -120,7 +120,6 @@ int tf_spidev_repair(int dirfd, const char *dir, const char *dev,
 		     void (*bind)(void *user, const char *dev, const char *driver), void *user,
 		     char *what, size_t size);
 /* Bind spi device @dev to @driver and wait up to @timeout_ms for it. */
-int tf_spi_bind_driver(const char *dev, const char *driver, int timeout_ms,
-		       struct tf_err *err);
+int tf_spi_bind_driver(const char *dev, const char *driver, int timeout_ms, struct tf_err *err);
 
 #endif /* TF_SPI_H */

@@ -281,7 +281,8 @@ static size_t utf8_len(const unsigned char *s)
 			return 0;
 	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
 		return 0; /* U+0080..U+009F: C1 controls (CSI is U+009B) */
-	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
 	    (n == 4 && s[0] == 0xf4 && s[1] > 0x8f) || (n == 3 && s[0] == 0xed && s[1] > 0x9f))
 		return 0; /* overlong, beyond U+10FFFF, or a surrogate */
 	return n;

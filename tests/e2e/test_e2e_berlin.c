@@ -353,8 +353,9 @@ static void test_claim_left_by_a_killed_run_is_repaired(void **state)
 	assert_string_equal(ovr, "spidev");
 	/* the next run repairs it and flashes */
 	e2e_expect(&E, 0, "run", "spi1.0");
-	e2e_said(&E, "repaired what an interrupted run left: unbound spidev from spi1.0; "
-		     "cleared spi1.0's driver_override (spidev); bound goodix-berlin-spi again");
+	e2e_said(&E,
+		 "repaired what an interrupted run left: unbound spidev from spi1.0; "
+		 "cleared spi1.0's driver_override (spidev); bound goodix-berlin-spi again");
 	e2e_said(&E, "updated: firmware");
 	runs(NEW_VID);
 	driver_is("goodix-berlin-spi");
@@ -435,7 +436,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_power_loss_midway_then_rerun, teardown),
 		cmocka_unit_test_teardown(test_kernel_without_spidev_is_named, teardown),
-		cmocka_unit_test_teardown(test_claim_left_by_a_killed_run_is_repaired, teardown),
+		cmocka_unit_test_teardown(test_claim_left_by_a_killed_run_is_repaired,
+					  teardown),
 		cmocka_unit_test_teardown(test_bad_file_in_db_is_refused_before_the_chip,
 					  teardown),
 	};

@@ -547,8 +547,8 @@ static void test_writes_no_planted_link(void **state)
 	/* group- or world-writable and not sticky: nothing made there */
 	assert_int_equal(chmod(DB, 0777), 0);
 	fw = fixture("fixtures/silead", "tablet-1.fw", "other.fw");
-	expect_rc(TF_EXIT_PERMISSION, "db", "add", fw, "--board", "touchfw,other",
-		  "--hardware", "gsl1680", "--version", "1", "--id", "c");
+	expect_rc(TF_EXIT_PERMISSION, "db", "add", fw, "--board", "touchfw,other", "--hardware",
+		  "gsl1680", "--version", "1", "--id", "c");
 	e2e_said(&E, "writable by group or others and not sticky (mode 0777)");
 	manifest_lacks("[c]");
 	assert_false(exists("silead/other.fw"));

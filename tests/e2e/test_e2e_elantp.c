@@ -611,23 +611,22 @@ static void test_touchpad_of_another_product_in_iap_is_not_given_this_image(void
 	struct chip c;
 
 	(void)state;
-	assert_true(asprintf(&b,
-			     "[board]\n"
-			     "name = touchfw e2e Elan touchpad board\n"
-			     "compatible = touchfw,emul-elantp-iap\n"
-			     "pacing = fast\n"
-			     "[adapter 1]\n"
-			     "name = touchfw emulated adapter 1\n"
-			     "speed = 400000\n"
-			     "[chip touchpad]\n"
-			     "adapter = 1\n"
-			     "address = 0x15\n"
-			     "model = elantp\n"
-			     "compatible = elan,ekth6915\n"
-			     "driver = elan_i2c\n"
-			     "elantp.product_id = 19\n"
-			     "elantp.fw_version = 0\n"
-			     "power = always-on\n") > 0);
+	assert_true(asprintf(&b, "[board]\n"
+				 "name = touchfw e2e Elan touchpad board\n"
+				 "compatible = touchfw,emul-elantp-iap\n"
+				 "pacing = fast\n"
+				 "[adapter 1]\n"
+				 "name = touchfw emulated adapter 1\n"
+				 "speed = 400000\n"
+				 "[chip touchpad]\n"
+				 "adapter = 1\n"
+				 "address = 0x15\n"
+				 "model = elantp\n"
+				 "compatible = elan,ekth6915\n"
+				 "driver = elan_i2c\n"
+				 "elantp.product_id = 19\n"
+				 "elantp.fw_version = 0\n"
+				 "power = always-on\n") > 0);
 	e2e_start(&E, b);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
@@ -657,23 +656,22 @@ static void test_image_for_another_product_given_by_hand_is_not_sent(void **stat
 	FILE *f;
 
 	(void)state;
-	assert_true(asprintf(&b,
-			     "[board]\n"
-			     "name = touchfw e2e Elan touchpad board\n"
-			     "compatible = touchfw,emul-elantp-iap\n"
-			     "pacing = fast\n"
-			     "[adapter 1]\n"
-			     "name = touchfw emulated adapter 1\n"
-			     "speed = 400000\n"
-			     "[chip touchpad]\n"
-			     "adapter = 1\n"
-			     "address = 0x15\n"
-			     "model = elantp\n"
-			     "compatible = elan,ekth6915\n"
-			     "driver = elan_i2c\n"
-			     "elantp.product_id = 19\n"
-			     "elantp.fw_version = 0\n"
-			     "power = always-on\n") > 0);
+	assert_true(asprintf(&b, "[board]\n"
+				 "name = touchfw e2e Elan touchpad board\n"
+				 "compatible = touchfw,emul-elantp-iap\n"
+				 "pacing = fast\n"
+				 "[adapter 1]\n"
+				 "name = touchfw emulated adapter 1\n"
+				 "speed = 400000\n"
+				 "[chip touchpad]\n"
+				 "adapter = 1\n"
+				 "address = 0x15\n"
+				 "model = elantp\n"
+				 "compatible = elan,ekth6915\n"
+				 "driver = elan_i2c\n"
+				 "elantp.product_id = 19\n"
+				 "elantp.fw_version = 0\n"
+				 "power = always-on\n") > 0);
 	e2e_start(&E, b);
 	free(b);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
@@ -734,8 +732,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_touchpad_of_another_product_in_iap_is_not_given_this_image,
 			teardown),
-		cmocka_unit_test_teardown(test_image_for_another_product_given_by_hand_is_not_sent,
-					  teardown),
+		cmocka_unit_test_teardown(
+			test_image_for_another_product_given_by_hand_is_not_sent, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -702,7 +702,8 @@ static void test_flash_config_writes_the_bytes_it_checked(void **state)
 		}
 	close(in);
 	if (opens != 1)
-		fail_msg("the config file was opened %d times (once is what was checked)", opens);
+		fail_msg("the config file was opened %d times (once is what was checked)",
+			 opens);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 	assert_int_equal(e2e_chip(&E).nvm_crc, good_crc);
 }

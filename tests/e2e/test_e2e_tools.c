@@ -794,8 +794,9 @@ static void test_board_init_leaves_dmi_placeholders_out(void **state)
 		       "touchfw emulated adapter 1");
 	dts = path_in("new.dts");
 	expect_rc(0, "board", "init", "1-005d", "--out", dts);
-	if (!E.err || !strstr(E.err, "DMI sys-vendor is \"Default string\", a firmware "
-				     "placeholder") ||
+	if (!E.err ||
+	    !strstr(E.err, "DMI sys-vendor is \"Default string\", a firmware "
+			   "placeholder") ||
 	    !strstr(E.err, "DMI product-name is \"To be filled by O.E.M.\""))
 		fail_msg("board init warned:\n%s", E.err ? E.err : "(nothing)");
 	text = slurp(dts);
@@ -809,13 +810,14 @@ static void test_board_init_leaves_dmi_placeholders_out(void **state)
 	/* A profile written by hand that matches the placeholder: ok, with a
 	 * warning naming the key. */
 	bad = path_in("placeholder.dts");
-	e2e_write(bad, "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
-		       "\tmodel = \"placeholder\";\n"
-		       "\tdmi-match {\n\t\tsys-vendor = \"Default string\";\n\t};\n"
-		       "\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
-		       "\t\ttouchscreen@5d {\n\t\t\tfamily = \"goodix\";\n\t\t\tbus = \"i2c\";\n"
-		       "\t\t\tadapter-name = \"touchfw emulated adapter 1\";\n"
-		       "\t\t\treg = <0x5d>;\n\t\t\tpower = \"driver\";\n\t\t};\n\t};\n};\n");
+	e2e_write(bad,
+		  "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+		  "\tmodel = \"placeholder\";\n"
+		  "\tdmi-match {\n\t\tsys-vendor = \"Default string\";\n\t};\n"
+		  "\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+		  "\t\ttouchscreen@5d {\n\t\t\tfamily = \"goodix\";\n\t\t\tbus = \"i2c\";\n"
+		  "\t\t\tadapter-name = \"touchfw emulated adapter 1\";\n"
+		  "\t\t\treg = <0x5d>;\n\t\t\tpower = \"driver\";\n\t\t};\n\t};\n};\n");
 	expect_rc(0, "board", "check", bad);
 	if (!E.err || !strstr(E.err, "/dmi-match: warning: sys-vendor \"Default string\" is "
 				     "a firmware placeholder"))
@@ -862,7 +864,8 @@ static void test_control_characters_in_an_adapter_name_are_escaped(void **state)
 	text = slurp(dts);
 	no_control_chars("board init's .dts", text);
 	assert_non_null(
-		strstr(text, "adapter-name = \"touchfw \\x1b[31memulated\\x1b[0m adapter\\x07 1\";"));
+		strstr(text,
+		       "adapter-name = \"touchfw \\x1b[31memulated\\x1b[0m adapter\\x07 1\";"));
 	free(text);
 	/* a profile can not name it (board check refuses control characters
 	 * in adapter-name): board init says so */
@@ -912,9 +915,10 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_board_identify_live_says_what_the_machine_has_instead, teardown),
-		cmocka_unit_test_teardown(test_board_init_leaves_dmi_placeholders_out, teardown),
-		cmocka_unit_test_teardown(test_control_characters_in_an_adapter_name_are_escaped,
+		cmocka_unit_test_teardown(test_board_init_leaves_dmi_placeholders_out,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_control_characters_in_an_adapter_name_are_escaped, teardown),
 		cmocka_unit_test_teardown(test_board_init_writes_a_profile_board_check_accepts,
 					  teardown),
 		cmocka_unit_test_teardown(test_json_on_every_reporting_command, teardown),

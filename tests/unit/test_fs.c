@@ -93,7 +93,8 @@ static void test_dir_owner_and_mode(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(tf_dir_check(fd, dir, &err), -EPERM);
-	assert_non_null(strstr(err.msg, "writable by group or others and not sticky (mode 0777)"));
+	assert_non_null(
+		strstr(err.msg, "writable by group or others and not sticky (mode 0777)"));
 	assert_int_equal(tf_replace_at(fd, dir, "x", "1", 1, 0644, &err), -EPERM);
 	assert_int_equal(tf_create_at(fd, dir, "x", "1", 1, 0644, &err), -EPERM);
 	assert_int_equal(chmod(dir, 0775), 0);
@@ -210,8 +211,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dir_owner_and_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_never_through_a_planted_name, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_replace_leaves_links_and_no_temporary, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_replace_leaves_links_and_no_temporary,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_input_must_be_a_regular_file, setup,
 						teardown),
 	};

@@ -116,12 +116,19 @@ static void test_control_characters_are_escaped(void **state)
 
 	(void)state;
 	capture();
-	tf_log_at(0, TF_LOG_ERR, "1-005d", "adapter (%s)", "a\x1b[31mb\n\x07" "c");
+	tf_log_at(0, TF_LOG_ERR, "1-005d", "adapter (%s)",
+		  "a\x1b[31mb\n\x07"
+		  "c");
 	assert_string_equal(captured(), "touchfw: 1-005d: adapter (a\\x1b[31mb\\x0a\\x07c)\n");
-	assert_string_equal(tf_escape("Gr\xc3\xbc\xc3\x9f" "e \xe2\x80\x94 ok", out, sizeof(out)),
-			    "Gr\xc3\xbc\xc3\x9f" "e \xe2\x80\x94 ok");
+	assert_string_equal(tf_escape("Gr\xc3\xbc\xc3\x9f"
+				      "e \xe2\x80\x94 ok",
+				      out, sizeof(out)),
+			    "Gr\xc3\xbc\xc3\x9f"
+			    "e \xe2\x80\x94 ok");
 	/* C1 CSI as UTF-8, a lone CSI byte, DEL, a cut sequence */
-	assert_string_equal(tf_escape("\xc2\x9b" "1m\x9b\x7f\xe2\x80", out, sizeof(out)),
+	assert_string_equal(tf_escape("\xc2\x9b"
+				      "1m\x9b\x7f\xe2\x80",
+				      out, sizeof(out)),
 			    "\\xc2\\x9b1m\\x9b\\x7f\\xe2\\x80");
 	assert_string_equal(tf_escape_ex("a\"b\\c", true, out, sizeof(out)), "a\\\"b\\\\c");
 	/* cut short, never mid-escape */

@@ -135,13 +135,14 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		if (rc < 0)
 			return tf_err_set(err, -rc, "reading at 0x%02x on i2c-%d: %s", a,
 					  c->dev.adapter_nr, strerror(-rc));
-		return tf_err_set(err, EOPNOTSUPP,
-				  "a device answers at 0x%02x, not asked further: an Elan "
-				  "touchscreen without its driver tells its mode and versions "
-				  "only after a soft reset (77 77 77 77) and fast boot (\"Main\"), "
-				  "which change its state, and a read-only command sends neither "
-				  "(a run does, or elants_i2c bound)",
-				  a);
+		return tf_err_set(
+			err, EOPNOTSUPP,
+			"a device answers at 0x%02x, not asked further: an Elan "
+			"touchscreen without its driver tells its mode and versions "
+			"only after a soft reset (77 77 77 77) and fast boot (\"Main\"), "
+			"which change its state, and a read-only command sends neither "
+			"(a run does, or elants_i2c bound)",
+			a);
 	}
 	rc = tf_i2c_write(c->bus, a, reset, 4);
 	if (rc < 0 && tf_i2c_nak(rc)) {

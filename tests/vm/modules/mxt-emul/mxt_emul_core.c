@@ -152,8 +152,9 @@ module_param(reset_ms, uint, 0444);
 MODULE_PARM_DESC(reset_ms, "T6 soft reset to application ready, ms (0 = the model's 40 ms)");
 static uint reset_hold_ms;
 module_param(reset_hold_ms, uint, 0444);
-MODULE_PARM_DESC(reset_hold_ms,
-		 "harness: a T6 soft reset goes on past reset_ms until a transfer meets it, at most this long (0 = off)");
+MODULE_PARM_DESC(
+	reset_hold_ms,
+	"harness: a T6 soft reset goes on past reset_ms until a transfer meets it, at most this long (0 = off)");
 
 /* ------------------------------------------------------------ state */
 

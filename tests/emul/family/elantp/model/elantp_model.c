@@ -201,8 +201,8 @@ static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
  */
 static void hid_descriptor(const struct elantp_model *m, em_u8 *buf, em_u16 len)
 {
-	em_u8 d[30] = { 30, 0, 0x00, 0x01, 158, 0, 0x02, 0, 0x03, 0, 34, 0, 0x04, 0, 0, 0,
-			0x05, 0, 0x06, 0, 0xf3, 0x04 };
+	em_u8 d[30] = { 30, 0,	  0x00, 0x01, 158, 0,	 0x02, 0,    0x03, 0,	 34,
+			0,  0x04, 0,	0,    0,   0x05, 0,    0x06, 0,	   0xf3, 0x04 };
 	em_u16 i;
 
 	d[22] = (em_u8)(0x3000 + m->cfg.product_id);

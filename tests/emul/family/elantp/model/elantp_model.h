@@ -44,8 +44,8 @@
  * application's first word) points, in words, to the product id ("module
  * id"), as fwupd's fu-elantp-firmware.c reads an image; the rest is this
  * model's own: the bytes before the signature hold the product id again
- * (LE16, at -10) and the firmware version (at -8).  The chip boots the application only when the
- * signature is there and the product id is its own.
+ * (LE16, at -10) and the firmware version (at -8).  The chip boots the application only when
+ * the signature is there and the product id is its own.
  */
 #ifndef ELANTP_MODEL_H
 #define ELANTP_MODEL_H

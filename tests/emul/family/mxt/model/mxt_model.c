@@ -63,10 +63,10 @@
 
 enum ev {
 	EV_NONE,
-	EV_BOOT,	  /* reset/power-on complete: run the app or the BL */
+	EV_BOOT,	    /* reset/power-on complete: run the app or the BL */
 	EV_SOFT_RESET_DONE, /* T6 reset's reset_ns over (see reset_hold_ns) */
-	EV_BOOT_TO_BL,	  /* 0xA5 reset complete: start the bootloader */
-	EV_FRAME_CHECKED, /* CRC verdict of the frame in the buffer */
+	EV_BOOT_TO_BL,	    /* 0xA5 reset complete: start the bootloader */
+	EV_FRAME_CHECKED,   /* CRC verdict of the frame in the buffer */
 	EV_FRAME_PROGRAMMED,
 	EV_FINAL_PULSE,	    /* last verdict read: start the end-of-flash pulse */
 	EV_FINAL_PULSE_END, /* end-of-flash CHG pulse over: reset into app */

@@ -180,12 +180,12 @@ struct mxt_model {
 	} hdr;
 	em_u32 payload_seen, payload_crc;
 	bool final_pending;
-	bool final_wait_read; /* image done, last verdict not read yet */
-	em_u8 queued_reset;   /* T6 RESET value waiting for a backup */
-	em_u64 soft_reset_at; /* when the T6 reset now running began */
-	bool soft_reset_met;  /* a transfer was NAKed during it */
+	bool final_wait_read;	 /* image done, last verdict not read yet */
+	em_u8 queued_reset;	 /* T6 RESET value waiting for a backup */
+	em_u64 soft_reset_at;	 /* when the T6 reset now running began */
+	bool soft_reset_met;	 /* a transfer was NAKed during it */
 	bool soft_reset_holding; /* past reset_ns, held (reset_hold_ns) */
-	bool queued_restore;  /* T6 RESTORENV waiting for a backup */
+	bool queued_restore;	 /* T6 RESTORENV waiting for a backup */
 	em_u8 bl_flags;
 	em_u32 crc_fail_left;
 	struct mxt_model_stats stats;
