@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "fs.h"
 
 /* Owner and mode of a state directory (@fd), or -EPERM with the reason. */
 static int check_dir(int fd, const char *dir, struct tf_err *err)
@@ -104,19 +105,6 @@ void tf_state_close(struct tf_state *st)
 	st->dirfd = -1;
 }
 
-static const char *file_type(mode_t m)
-{
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device node";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
 int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 		       struct tf_err *err)
 {
@@ -133,8 +121,7 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 		    fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
 			return tf_err_set(err, e == ELOOP ? ELOOP : EINVAL,
 					  "%s/%s: %s, refusing to use it", dir, name,
-					  S_ISLNK(sb.st_mode) ? "a symbolic link"
-							      : file_type(sb.st_mode));
+					  tf_file_type(sb.st_mode));
 		return tf_err_set(err, e, "%s/%s: %s", dir, name, strerror(e));
 	}
 	if (fstat(fd, &sb) < 0) {
@@ -143,7 +130,7 @@ int tf_state_open_file(int dirfd, const char *dir, const char *name, int flags,
 	}
 	if (!S_ISREG(sb.st_mode))
 		return tf_err_set(err, EINVAL, "%s/%s: %s, refusing to use it", dir, name,
-				  file_type(sb.st_mode));
+				  tf_file_type(sb.st_mode));
 	/* A regular file: blocking I/O from here on. */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return tf_take_fd(&fd);
