@@ -301,15 +301,29 @@ int step_recovery_allowed(struct run *r)
 		      r->ctrl->node_path);
 }
 
+/* The refusals of a family that can not do over the bus what the path
+ * needs: one text each, wherever the path is decided or taken. */
+static int refuse_bus_flash(struct run *r)
+{
+	return finish(r, TF_EXIT_UNSUPPORTED,
+		      "the %s family can not flash over the bus; only its driver "
+		      "can (power = \"driver\" in the profile)",
+		      r->fam->ids->name);
+}
+
+static int refuse_bus_config(struct run *r)
+{
+	return finish(r, TF_EXIT_UNSUPPORTED,
+		      "the %s family can not write a configuration over the bus",
+		      r->fam->ids->name);
+}
+
 static int flash_over_bus(struct run *r)
 {
 	struct tf_err err = { 0 };
 
 	if (!r->fam->caps.bus_flash && !bus_recovery(r))
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "the %s family can not flash over the bus; only its driver "
-			      "can (power = \"driver\" in the profile)",
-			      r->fam->ids->name);
+		return refuse_bus_flash(r);
 	if (r->c.spi_open)
 		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
 		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
@@ -357,9 +371,7 @@ static int config_over_bus(struct run *r)
 	if (st.mode != TF_CHIP_APP)
 		return finish(r, TF_EXIT_VERIFY, "not in application mode for the config");
 	if (!r->fam->caps.bus_config)
-		return finish(r, TF_EXIT_UNSUPPORTED,
-			      "the %s family can not write a configuration over the bus",
-			      r->fam->ids->name);
+		return refuse_bus_config(r);
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
@@ -524,10 +536,7 @@ static int path_unbind(struct run *r, struct tf_input_watch **w)
 	}
 	if (r->fw_img) {
 		if (!r->fam->caps.bus_flash) {
-			rc = finish(r, TF_EXIT_UNSUPPORTED,
-				    "the %s family can not flash over the bus; only its "
-				    "driver can (power = \"driver\" in the profile)",
-				    r->fam->ids->name);
+			rc = refuse_bus_flash(r);
 			goto out;
 		}
 		if (r->chip.mode == TF_CHIP_APP) {
@@ -1341,28 +1350,15 @@ int decide_update(struct run *r, enum upd_path *path)
 		break;
 	case UPD_BOOTLOADER:
 		if (!caps->bus_flash && !bus_recovery(r))
-			return finish(
-				r, TF_EXIT_UNSUPPORTED,
-				"the %s family can not flash over the bus; only its driver "
-				"can (power = \"driver\" in the profile)",
-				r->fam->ids->name);
+			return refuse_bus_flash(r);
 		if (r->cfg_obj && !caps->bus_config)
-			return finish(
-				r, TF_EXIT_UNSUPPORTED,
-				"the %s family can not write a configuration over the bus",
-				r->fam->ids->name);
+			return refuse_bus_config(r);
 		break;
 	case UPD_UNBIND:
 		if (r->fw_img && !caps->bus_flash)
-			return finish(r, TF_EXIT_UNSUPPORTED,
-				      "the %s family can not flash over the bus; only its "
-				      "driver can (power = \"driver\" in the profile)",
-				      r->fam->ids->name);
+			return refuse_bus_flash(r);
 		if (r->cfg_obj && !caps->bus_config)
-			return finish(
-				r, TF_EXIT_UNSUPPORTED,
-				"the %s family can not write a configuration over the bus",
-				r->fam->ids->name);
+			return refuse_bus_config(r);
 		break;
 	case UPD_NOTHING:
 		break;
