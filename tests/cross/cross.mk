@@ -127,9 +127,9 @@ check-cross: $(addprefix cross-tests-,$(CROSS_ARCHS))
 
 # In make check (CROSS_CHECK=1): each of CROSS_ARCHS whose packages are
 # installed is built and its unit tests join check-run's programs
-# (CROSS_RUN), with tests/cross/check-deb-ARCH (its Debian package
-# checked as tests/system/check-deb checks the native one); each of the
-# others is skipped with a one-line note.
+# (CROSS_RUN); each of the others is skipped with a one-line note.
+# tests/cross/check-deb-ARCH (its Debian package checked as
+# tests/system/check-deb checks the native one) runs in check-rest.
 # The fixtures are made first, here: the make of cross-tests-ARCH then
 # finds them done, not making them beside check-run's other prerequisites.
 check-cross-deps: $(EMUL_FIXTURES)
@@ -137,8 +137,10 @@ check-cross-deps: $(EMUL_FIXTURES)
 		t=$$(date +%s) && $(MAKE) --no-print-directory cross-tests-$(a) && \
 		echo "cross $(a): build $$(($$(date +%s) - t))s; its unit tests run below as NAME@qemu-$(a)");) true
 check-run: $(if $(CROSS_CHECK),check-cross-deps)
-CROSS_RUN = $(if $(CROSS_CHECK),$(foreach a,$(CROSS_ARCHS),$(if $(call cross_missing,$(a)),,$(call cross_wrappers,$(a)) \
-	$(wildcard $(CROSS_MK_DIR)/check-deb-$(a)))))
+CROSS_RUN = $(if $(CROSS_CHECK),$(foreach a,$(CROSS_ARCHS),$(if $(call cross_missing,$(a)),,$(call cross_wrappers,$(a)))))
+# Each one's Debian package, checked in check-rest (.ci/run, after make
+# check): a cross build of the package, the longest of the system checks.
+REST_CHECKS += $(foreach a,$(CROSS_ARCHS),$(if $(call cross_missing,$(a)),,$(wildcard $(CROSS_MK_DIR)/check-deb-$(a))))
 
 # The Debian package for ARCH: `make deb` with dpkg-buildpackage -a ARCH
 # (debhelper then passes the cross CC and PKG_CONFIG to the Makefile;

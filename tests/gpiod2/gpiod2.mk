@@ -72,5 +72,7 @@ gpiod2-test-deps: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS) $(BER
 	$(addprefix $(B)/,$(GPIOD2_TESTS))
 
 check-run: $(if $(GPIOD2_CHECK),gpiod2-check-deps)
-# ... and the package built against it (tests/system/check-deb --gpiod2).
-SYSTEM_CHECKS += $(if $(GPIOD2_CHECK),$(GPIOD2_MK_DIR)/../system/check-deb-gpiod2)
+# ... and the package built against it (tests/system/check-deb --gpiod2)
+# in check-rest (.ci/run, after make check): the same checks as check-deb
+# on the same sources, its time is a second package build.
+REST_CHECKS += $(if $(GPIOD2_CHECK),$(GPIOD2_MK_DIR)/../system/check-deb-gpiod2)
