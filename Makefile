@@ -460,7 +460,7 @@ demo-elan-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 DEB_BUILD := gcc make pkg-config libi2c-dev libgpiod-dev libfdt-dev \
 	device-tree-compiler libudev-dev libsystemd-dev libinih-dev libsodium-dev
 DEB_TEST := clang clang-format libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
-	udev systemd binutils stress-ng
+	udev systemd binutils stress-ng prometheus-node-exporter
 # The Debian package (make deb, tests/system/check-deb).
 DEB_PKG := dpkg-dev debhelper fakeroot lintian
 DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_PKG) $(DEB_VM)
