@@ -534,7 +534,7 @@ INSTALL_DATA := $(B)/61-touchfw.rules $(B)/61-touchfw-addonly.rules $(B)/touchfw
 # layout (their links to each other keep working); uncompressed in the
 # Debian package too (debian/rules), so the paths the pages give are true.
 DOC_FILES := README.md boards/README.md firmware-db/README.md doc/families.md \
-	doc/deploying.md doc/duplicates.md doc/json.md
+	doc/deploying.md doc/duplicates.md doc/json.md doc/tablets.md
 SHIPPED_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts))
 EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/examples/*.dts))
 
