@@ -37,8 +37,8 @@ int tf_metrics_record(struct tf_state *st, const char *dev, const char *family,
 {
 	char name[160], *text = NULL;
 	const char *ver = r->version_after[0] ? r->version_after : r->version_before;
-	const char *cver =
-		r->config_version_after[0] ? r->config_version_after : r->config_version_before;
+	const char *cver = r->config_version_after[0] ? r->config_version_after
+						      : r->config_version_before;
 	int n, rc;
 
 	if (tf_snprintf(name, sizeof(name), "%s%s", dev, SUFFIX) || strchr(dev, '/'))
@@ -214,7 +214,8 @@ static void text_of(FILE *f, const struct rec *recs, int n)
 		tf_metrics_label_escape(recs[i].config_id, cfg, sizeof(cfg));
 		fputs("touchfw_firmware_info{", f);
 		base(f, &recs[i]);
-		fprintf(f, ",version=\"%s\",config_version=\"%s\",firmware_id=\"%s\",config_id=\"%s\"} 1\n",
+		fprintf(f,
+			",version=\"%s\",config_version=\"%s\",firmware_id=\"%s\",config_id=\"%s\"} 1\n",
 			v, cv, fw, cfg);
 	}
 	head(f, "touchfw_failed_attempts", "gauge",

@@ -238,8 +238,8 @@ static void test_node_exporter_scrapes_the_textfile(void **state)
 			dup2(null, 1);
 			dup2(null, 2);
 		}
-		execl(EXPORTER, EXPORTER, "--collector.disable-defaults", "--collector.textfile",
-		      coll, listen, (char *)NULL);
+		execl(EXPORTER, EXPORTER, "--collector.disable-defaults",
+		      "--collector.textfile", coll, listen, (char *)NULL);
 		_exit(127);
 	}
 	/* it serves once it listens: try until then, 20 s at most */
@@ -276,9 +276,10 @@ static void test_node_exporter_scrapes_the_textfile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_run_writes_the_textfile_status_prints_it, teardown),
-		cmocka_unit_test_teardown(test_unsafe_textfile_directory_is_refused_the_run_stands,
+		cmocka_unit_test_teardown(test_run_writes_the_textfile_status_prints_it,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_unsafe_textfile_directory_is_refused_the_run_stands, teardown),
 		cmocka_unit_test_teardown(test_status_prometheus_without_runs_gives_the_headers,
 					  teardown),
 		cmocka_unit_test_teardown(test_node_exporter_scrapes_the_textfile, teardown),

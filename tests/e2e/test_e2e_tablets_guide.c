@@ -149,23 +149,26 @@ static const char *start(char *root, size_t size, char *work, size_t wsize)
 	E.eb = NULL;
 	snprintf(root, size, "%s/root", E.dir);
 	snprintf(work, wsize, "%s/work", E.dir);
-	assert_true(asprintf(&cmd,
-		 "mkdir -p '%s/lib/firmware' '%s/etc/touchfw/boards' '%s/etc/touchfw/keys' "
-		 "'%s/state' '%s/persist' '%s/gsl-firmware/firmware/linux/silead' && "
-		 "chmod 700 '%s/state' && "
-		 "cp '%s/silead/emul-tablet-1.fw' "
-		 "'%s/gsl-firmware/firmware/linux/silead/gsl1680-emul-tablet.fw' && "
-		 "sed -e 's|^#state_dir = .*|state_dir = %s/state|' "
-		 "-e 's|^#persist_dir = .*|persist_dir = %s/persist|' "
-		 "-e 's|^#keys_dir = .*|keys_dir = %s/etc/touchfw/keys|' "
-		 "-e 's|^#boards_dirs = .*|boards_dirs = %s/etc/touchfw/boards|' "
-		 "-e 's|^#firmware_dirs = .*|firmware_dirs = %s/lib/firmware|' "
-		 "-e 's|^#cmdline = .*|cmdline = %s/cmdline|' "
-		 "-e 's|^#handoff = .*|handoff = fork|' "
-		 "'%s/doc/touchfw.conf' >'%s/etc/touchfw/touchfw.conf' && "
-		 "echo 'ro quiet' >'%s/cmdline'",
-		 root, root, root, root, root, work, root, E.db, work, root, root, root, root,
-		 root, root, getenv("TOUCHFW_TOP") ? getenv("TOUCHFW_TOP") : ".", root, root) > 0);
+	assert_true(
+		asprintf(
+			&cmd,
+			"mkdir -p '%s/lib/firmware' '%s/etc/touchfw/boards' '%s/etc/touchfw/keys' "
+			"'%s/state' '%s/persist' '%s/gsl-firmware/firmware/linux/silead' && "
+			"chmod 700 '%s/state' && "
+			"cp '%s/silead/emul-tablet-1.fw' "
+			"'%s/gsl-firmware/firmware/linux/silead/gsl1680-emul-tablet.fw' && "
+			"sed -e 's|^#state_dir = .*|state_dir = %s/state|' "
+			"-e 's|^#persist_dir = .*|persist_dir = %s/persist|' "
+			"-e 's|^#keys_dir = .*|keys_dir = %s/etc/touchfw/keys|' "
+			"-e 's|^#boards_dirs = .*|boards_dirs = %s/etc/touchfw/boards|' "
+			"-e 's|^#firmware_dirs = .*|firmware_dirs = %s/lib/firmware|' "
+			"-e 's|^#cmdline = .*|cmdline = %s/cmdline|' "
+			"-e 's|^#handoff = .*|handoff = fork|' "
+			"'%s/doc/touchfw.conf' >'%s/etc/touchfw/touchfw.conf' && "
+			"echo 'ro quiet' >'%s/cmdline'",
+			root, root, root, root, root, work, root, E.db, work, root, root, root,
+			root, root, root, getenv("TOUCHFW_TOP") ? getenv("TOUCHFW_TOP") : ".",
+			root, root) > 0);
 	sh(cmd);
 	free(cmd);
 	assert_true(asprintf(&b,
@@ -255,9 +258,10 @@ static int follow(const char *way)
 			for (line = strtok_r(want, "\n", &save); line;
 			     line = strtok_r(NULL, "\n", &save))
 				if (!strstr(out ? out : "", line))
-					fail_msg("doc/tablets.md shows '%s' after block %d (%s); "
-						 "the block printed:\n%s",
-						 line, i, b[i].tag, out ? out : "");
+					fail_msg(
+						"doc/tablets.md shows '%s' after block %d (%s); "
+						"the block printed:\n%s",
+						line, i, b[i].tag, out ? out : "");
 			free(want);
 		}
 		free(body);

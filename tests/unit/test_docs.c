@@ -89,8 +89,9 @@ static void test_boards_readme_lists_every_family_and_spi(void **state)
 				fail_msg("boards/README.md's family row lacks %s's driver `%s`",
 					 f->ids->name, f->ids->drivers[d]);
 		if (has_spi(f) && !has_tick(bus, f->ids->name))
-			fail_msg("boards/README.md's bus row does not name `%s`, which runs on spi",
-				 f->ids->name);
+			fail_msg(
+				"boards/README.md's bus row does not name `%s`, which runs on spi",
+				f->ids->name);
 	}
 	if (strstr(bus, "i2c controllers only"))
 		fail_msg("boards/README.md's bus row says i2c only: %s", bus);
@@ -136,8 +137,8 @@ static void test_readme_names_drivers_as_profiles_take_them(void **state)
 			char mod[64];
 
 			if (!has_tick(text, drv))
-				fail_msg("README.md does not name %s's driver `%s`", f->ids->name,
-					 drv);
+				fail_msg("README.md does not name %s's driver `%s`",
+					 f->ids->name, drv);
 			module_name(drv, mod, sizeof(mod));
 			if (strcmp(mod, drv) && has_tick(text, mod))
 				fail_msg("README.md writes `%s` where the driver (a profile's "
