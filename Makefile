@@ -77,6 +77,7 @@ UDEVRULESDIR ?= $(UDEVDIR)/rules.d
 SYSTEMDUNITDIR ?= $(or $(call pc_var,systemd,systemdsystemunitdir),/lib/systemd/system)
 TMPFILESDIR ?= $(or $(call pc_var,systemd,tmpfilesdir),/usr/lib/tmpfiles.d)
 PKGDATADIR ?= $(DATADIR)/touchfw
+DOCDIR ?= $(DATADIR)/doc/touchfw
 BASHCOMPDIR ?= $(or $(call pc_var,bash-completion,completionsdir),$(DATADIR)/bash-completion/completions)
 PKGLIBEXECDIR ?= $(LIBEXECDIR)/touchfw
 PKGSYSCONFDIR ?= $(SYSCONFDIR)/touchfw
@@ -469,7 +470,7 @@ demo-elan-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 DEB_BUILD := gcc make pkg-config libi2c-dev libgpiod-dev libfdt-dev \
 	device-tree-compiler libudev-dev libsystemd-dev libinih-dev libsodium-dev
 DEB_TEST := clang clang-format libcmocka-dev libumockdev-dev umockdev i2c-tools valgrind \
-	udev systemd binutils stress-ng
+	udev systemd binutils stress-ng prometheus-node-exporter
 # The Debian package (make deb, tests/system/check-deb).
 DEB_PKG := dpkg-dev debhelper fakeroot lintian
 DEB_ALL = $(DEB_BUILD) $(DEB_TEST) $(DEB_PKG) $(DEB_VM)
@@ -539,6 +540,11 @@ $(B)/touchfw@.service: systemd/touchfw@.service.in $(PATHS_STAMP)
 
 INSTALL_DATA := $(B)/61-touchfw.rules $(B)/61-touchfw-addonly.rules $(B)/touchfw-mdev.conf \
 	$(B)/touchfw@.service
+# The documentation the man pages point to, under DOCDIR with the tree's
+# layout (their links to each other keep working); uncompressed in the
+# Debian package too (debian/rules), so the paths the pages give are true.
+DOC_FILES := README.md boards/README.md firmware-db/README.md doc/families.md \
+	doc/deploying.md doc/duplicates.md doc/json.md doc/tablets.md
 SHIPPED_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/*.dts))
 EXAMPLE_DTBS := $(patsubst boards/%.dts,$(B)/boards/%.dtb,$(wildcard boards/examples/*.dts))
 
@@ -550,6 +556,7 @@ INSTALLED = $(BINDIR)/touchfw $(PKGLIBEXECDIR)/touchfw-agent \
 	$(BASHCOMPDIR)/touchfw \
 	$(PKGDATADIR)/61-touchfw-addonly.rules $(PKGDATADIR)/touchfw-mdev.conf \
 	$(PKGDATADIR)/firmware-db/manifest.ini \
+	$(addprefix $(DOCDIR)/,$(DOC_FILES)) \
 	$(addprefix $(PKGDATADIR)/boards/,$(notdir $(SHIPPED_DTBS))) \
 	$(if $(filter 1,$(INSTALL_EXAMPLES)),$(addprefix $(PKGDATADIR)/boards/,$(notdir $(EXAMPLE_DTBS))) \
 	  $(addprefix $(PKGDATADIR)/firmware-db/,$(patsubst $(DB_DIR)/%,%,$(DB_BLOBS))) \
@@ -573,6 +580,7 @@ install: all $(INSTALL_DATA) $(if $(filter 1,$(INSTALL_EXAMPLES)),$(DB_OUTPUTS))
 	$(INSTALL) -m 0644 doc/touchfw.8 $(DESTDIR)$(MANDIR)/man8/touchfw.8
 	$(INSTALL) -m 0644 doc/touchfw-board.5 doc/touchfw-db.5 $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 0644 shell/bash-completion/touchfw $(DESTDIR)$(BASHCOMPDIR)/touchfw
+	for f in $(DOC_FILES); do $(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
 	test -e $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf || \
 		$(INSTALL) -m 0644 doc/touchfw.conf $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf
 	$(if $(SHIPPED_DTBS),$(INSTALL) -m 0644 $(SHIPPED_DTBS) $(DESTDIR)$(PKGDATADIR)/boards/)
@@ -601,6 +609,8 @@ uninstall:
 	if cmp -s doc/touchfw.conf $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf; then \
 		rm -f $(DESTDIR)$(PKGSYSCONFDIR)/touchfw.conf; fi
 	-rmdir $(addprefix $(DESTDIR)$(PKGDATADIR)/firmware-db/,$(sort $(dir $(patsubst $(DB_DIR)/%,%,$(DB_BLOBS))))) 2>/dev/null
+	-rmdir $(addprefix $(DESTDIR)$(DOCDIR)/,$(filter-out ./,$(sort $(dir $(DOC_FILES))))) \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(PKGDATADIR)/firmware-db $(DESTDIR)$(PKGDATADIR)/boards \
 		$(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(PKGLIBEXECDIR) \
 		$(DESTDIR)$(PKGSYSCONFDIR)/boards $(DESTDIR)$(PKGSYSCONFDIR)/keys \

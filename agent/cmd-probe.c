@@ -25,6 +25,7 @@
 #include "family/ids.h"
 #include "flow.h"
 #include "json.h"
+#include "metrics.h"
 #include "log.h"
 #include "settings.h"
 #include "state.h"
@@ -51,7 +52,7 @@ struct row {
 static void usage(FILE *f, const char *cmd)
 {
 	fprintf(f,
-		"Usage: touchfw %s [--json] [DEVICE...]\n"
+		"Usage: touchfw %s [--json] [DEVICE...]\n%s"
 		"\n"
 		"Every touch controller of this board: the controllers the matching\n"
 		"board profile describes and any device bound to a touch driver\n"
@@ -63,16 +64,23 @@ static void usage(FILE *f, const char *cmd)
 		"would do.  Reads only.%s\n"
 		"\n"
 		"  --json   one JSON document instead of the table\n"
+		"%s"
 		"\n"
 		"Exit status %d, or %d (%s) if a DEVICE given does not exist, %d (%s)\n"
 		"if a file or device could not be opened (run as root).\n",
-		cmd,
+		cmd, strcmp(cmd, "status") ? "" : "       touchfw status --prometheus\n",
 		strcmp(cmd, "status")
 			? ""
 			: "  status also shows the last recorded result and\n"
 			  "what touchfw remembers of each device, with since when: failed\n"
 			  "attempts, blobs that failed there, the hardware last seen there\n"
 			  "('touchfw forget DEVICE' clears them).",
+		strcmp(cmd, "status")
+			? ""
+			: "  --prometheus  what runs recorded, as Prometheus metrics (the text\n"
+			  "           node_exporter's textfile collector reads; every run also\n"
+			  "           writes it to prometheus_dir/touchfw.prom where the settings\n"
+			  "           set prometheus_dir); reads the state directory only\n",
 		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
 		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
 }
@@ -469,10 +477,11 @@ int tf_cmd_probe(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool status = !strcmp(cli->argv[0], "status"), json = false;
+	bool status = !strcmp(cli->argv[0], "status"), json = false, prometheus = false;
 	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
@@ -488,10 +497,33 @@ int tf_cmd_probe(const struct tf_cli *cli)
 			return g.exit;
 		if (c == 'j')
 			json = true;
+		else if (c == 'P' && status)
+			prometheus = true;
+		else if (c == 'P') {
+			fprintf(stderr, "touchfw probe: --prometheus is an option of 'touchfw "
+					"status'\n");
+			return TF_EXIT_USAGE;
+		}
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
 		return TF_EXIT_BAD_INPUT;
+	}
+	if (prometheus) {
+		char *text = NULL;
+
+		if (json || optind < cli->argc) {
+			fprintf(stderr, "touchfw status: --prometheus takes no DEVICE and no "
+					"--json: it prints every recorded device\n");
+			return TF_EXIT_USAGE;
+		}
+		if (tf_metrics_text(&s, &text, &err) < 0) {
+			log_err(NULL, "%s", err.msg);
+			return TF_EXIT_STATE;
+		}
+		fputs(text, stdout);
+		free(text);
+		return TF_EXIT_OK;
 	}
 	for (i = optind; i < cli->argc && n < MAX_ROWS; i++) {
 		memset(&rows[n], 0, sizeof(rows[n]));

@@ -17,6 +17,7 @@
 
 #include "exitcode.h"
 #include "flow-priv.h"
+#include "metrics.h"
 
 #define MAX_BLOB_FAILURES 2	/* across reboots, per device and blob */
 #define EVENT_NODE_WAIT_MS 3000 /* sysfs has the event node, /dev not yet */
@@ -1064,7 +1065,19 @@ static bool not_the_devices(const struct run *r)
 	       (code == TF_EXIT_NO_FIRMWARE && !r->failed_before);
 }
 
-static void record(struct run *r)
+/* The device's metrics, and with prometheus_dir set the textfile
+ * (metrics.h); a failure is said, the run's result stays. */
+static void record_metrics(struct run *r)
+{
+	struct tf_err err = { 0 };
+
+	if (tf_metrics_record(&r->st, r->c.dev.name, r->fam ? r->fam->ids->name : "", r->res,
+			      &err) < 0 ||
+	    tf_metrics_publish(r->s, &err) < 0)
+		rlog(r, TF_LOG_WARNING, "metrics for Prometheus not written: %s", err.msg);
+}
+
+static void record_state(struct run *r)
 {
 	char *json;
 
@@ -1120,6 +1133,15 @@ static void record(struct run *r)
 			     count, r->s->max_attempts, r->c.dev.name);
 		attempt_note(r, count);
 	}
+}
+
+/* The result and attempts, then the metrics made from them. */
+static void record(struct run *r)
+{
+	if (r->st.dirfd < 0 || !r->c.dev.name[0] || r->o->dry_run)
+		return;
+	record_state(r);
+	record_metrics(r);
 }
 
 int tf_flow_run(const struct tf_settings *s, const char *devname, const struct tf_flow_opts *o,

@@ -70,6 +70,7 @@ void tf_settings_defaults(struct tf_settings *s)
 	SET_LIT(s->firmware_class_path, "/sys/module/firmware_class/parameters/path");
 	SET_LIT(s->cmdline, "/proc/cmdline");
 	SET_LIT(s->agent_unit, "touchfw@");
+	s->prometheus_dir[0] = '\0';
 }
 
 struct parse_ctx {
@@ -254,6 +255,8 @@ static void handler(struct parse_ctx *c, const char *section, const char *name, 
 				       v, ve);
 		else if (tf_streq(name, "cmdline"))
 			bad = set_path(s->cmdline, sizeof(s->cmdline), v, ve);
+		else if (tf_streq(name, "prometheus_dir"))
+			bad = set_path(s->prometheus_dir, sizeof(s->prometheus_dir), v, ve);
 		else
 			goto unknown;
 	} else {

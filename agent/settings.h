@@ -46,6 +46,7 @@ struct tf_settings {
 	char firmware_dirs[TF_MAX_DIRS][256];
 	char firmware_class_path[256]; /* the sysfs parameter file */
 	char cmdline[256];	       /* /proc/cmdline, for tests */
+	char prometheus_dir[256];      /* node_exporter's textfile directory, "" off */
 	char agent_unit[64];	       /* "touchfw@%s.service" prefix */
 };
 

@@ -131,7 +131,19 @@ static void test_defaults(void **state)
 			    "/sys/module/firmware_class/parameters/path");
 	assert_string_equal(s.cmdline, "/proc/cmdline");
 	assert_string_equal(s.agent_unit, "touchfw@");
+	assert_string_equal(s.prometheus_dir, ""); /* no textfile unless set */
 	assert_false(tf_settings_disabled(&s));
+}
+
+static void test_prometheus_dir_is_an_absolute_path(void **state)
+{
+	struct tf_settings s;
+
+	(void)state;
+	expect_ok(&s, "[paths]\nprometheus_dir = /var/lib/prometheus/node-exporter\n");
+	assert_string_equal(s.prometheus_dir, "/var/lib/prometheus/node-exporter");
+	expect_bad("[paths]\nprometheus_dir = textfile\n",
+		   "[paths] prometheus_dir: invalid value 'textfile'");
 }
 
 static void test_empty_and_comment_only_text_gives_the_defaults(void **state)
@@ -506,6 +518,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_empty_and_comment_only_text_gives_the_defaults),
+		cmocka_unit_test(test_prometheus_dir_is_an_absolute_path),
 		cmocka_unit_test(test_comments_blanks_and_byte_order_mark),
 		cmocka_unit_test(test_enabled_takes_every_boolean_spelling),
 		cmocka_unit_test(test_mode_handoff_and_signatures),
