@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-build-module: mxt-emul
 # vm-timeout: 300
+# vm-kernels: none
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/mxt-emul/guest.sh:/vm/mxt-emul.sh
 # vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
