@@ -294,7 +294,7 @@ static int gpio_line(struct gen *g, struct emub_profile_ctl *c, const char *what
 static const struct emub_family *family_named(const char *name)
 {
 	for (const struct emub_family *const *f = emub_families; *f; f++)
-		if (!strcmp((*f)->name, name) && (*f)->rehearse)
+		if (!strcmp((*f)->name, name))
 			return *f;
 	return NULL;
 }
@@ -332,12 +332,14 @@ static int chip_section(struct gen *g, struct emub_profile_ctl *c, const char *n
 		return emub_profile_err(c, "family", "missing");
 	}
 	fam = family_named(family);
-	if (!fam) {
+	if (!fam || !fam->rehearse) {
 		char *names = family_names();
 
 		r = emub_profile_err(c, "family",
-				     "\"%s\": the emulator has no chip model of this family "
-				     "(it models %s)",
+				     fam ? "\"%s\": the emulator's models of this family can "
+					   "not be made from a profile (rehearsals build %s)"
+					 : "\"%s\": the emulator has no chip model of this "
+					   "family (rehearsals build %s)",
 				     family, names);
 		g_free(names);
 		g_free(sect);

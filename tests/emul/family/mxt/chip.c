@@ -283,8 +283,8 @@ static const struct {
 /*
  * A profile's maXTouch: the preset of the part the database names (default
  * the mXT224E), in application mode with firmware 1.0.AA (older than any
- * the demo database holds) unless --fw-version says; --bootloader: a valid
- * application, sitting in the bootloader.  CHG level-low, as the binding's
+ * the demo database holds) unless --fw-version says; --bootloader: no valid
+ * application, the chip in its bootloader (APP_CRC_FAIL).  CHG level-low, as the binding's
  * example.  ACPI boards enumerate it as ATML0000 (mxt_acpi_id[]).
  */
 static int mxt_rehearse(struct emub_profile_ctl *c)
@@ -306,7 +306,9 @@ static int mxt_rehearse(struct emub_profile_ctl *c)
 	else
 		emub_profile_key(c, "compatible", "atmel,maxtouch");
 	emub_profile_key(c, "irq_type", "level");
-	emub_profile_key(c, "state", "%s", emub_profile_bootloader(c) ? "bootloader" : "app");
+	/* (a valid application in the bootloader would not stay there: the
+	 * driver's probe sends it back to it) */
+	emub_profile_key(c, "state", "%s", emub_profile_bootloader(c) ? "no-image" : "app");
 	emub_profile_key(c, "fw_version", "%s", fw ? fw : "1.0.AA");
 	return 0;
 }
