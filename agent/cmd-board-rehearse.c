@@ -44,6 +44,7 @@
 #include "fs.h"
 #include "fwdb.h"
 #include "handoff.h"
+#include "json-exit.h"
 #include "json.h"
 #include "log.h"
 #include "settings.h"
@@ -435,7 +436,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	struct tf_err err = { 0 };
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, n = 0, k;
-	int rc, st;
+	int rc, st, saved_out = -1;
 	FILE *f;
 
 	if (!tf_running_from_build_dir()) {
@@ -480,7 +481,28 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		fprintf(stderr, "touchfw: %s: name too long\n", file);
 		goto out;
 	}
+	if (json) {
+		/* board check's findings are text: to stderr, beside the log,
+		 * and the error document (json-exit.c) on stdout */
+		fflush(stdout);
+		saved_out = dup(STDOUT_FILENO);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	}
 	rc = tf_board_check_into(file, boards, name);
+	if (saved_out >= 0) {
+		fflush(stdout);
+		dup2(saved_out, STDOUT_FILENO);
+		close(saved_out);
+		if (rc) {
+			char msg[4200], *doc;
+
+			snprintf(msg, sizeof(msg), "%s: board check: %s", file, tf_exit_name(rc));
+			doc = tf_json_error_doc(rc, msg);
+			if (doc)
+				printf("%s\n", doc);
+			free(doc);
+		}
+	}
 	if (rc)
 		goto out;
 	rc = TF_EXIT_FAILURE;

@@ -64,6 +64,7 @@ static void usage(FILE *f)
 		"Usage: touchfw board check [--json] FILE...\n"
 		"       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
 		"       touchfw board init DEVICE [--out FILE]\n"
+		"       touchfw board rehearse [--db DIR] [--bootloader] PROFILE\n"
 		"\n"
 		"Board profiles tell touchfw which touch controllers a board has,\n"
 		"where they are and who powers them (see boards/README.md).\n"
@@ -74,6 +75,8 @@ static void usage(FILE *f)
 		"            matches it; --live: check its controllers against\n"
 		"            the machine\n"
 		"  init      write a profile skeleton from a bound controller\n"
+		"  rehearse  run a profile and a firmware database on an emulated\n"
+		"            board made from the profile (from the build tree)\n"
 		"\n"
 		"'touchfw board COMMAND --help' describes each.\n");
 }
