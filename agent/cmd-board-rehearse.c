@@ -20,7 +20,7 @@
  * bootloader with --bootloader.
  *
  * The emulator is built with touchfw and not installed, so the command
- * runs from the build tree only (the emuboard beside this binary).
+ * runs from the build tree only (the emulator beside this binary).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -424,7 +424,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		    const char *keys_dir, bool bootloader, const char *const *hw_opt, size_t n_hw_opt,
 		    const char *keep, bool json)
 {
-	const char *emuboard = TF_BUILDDIR "/emuboard";
+	const char *emulator = TF_BUILDDIR "/emuboard";
 	char work[4096], boards[4200], dtb[4400], name[300], board_file[4200], conf[4200];
 	char exit_file[4200], errbuf[2048], *args[16 + 4 * MAX_HW];
 	char hw_args[MAX_HW][200], fw_args[MAX_HW][200], text[8192];
@@ -447,8 +447,8 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 			TF_BUILDDIR);
 		return TF_EXIT_UNSUPPORTED;
 	}
-	if (access(emuboard, X_OK) < 0) {
-		fprintf(stderr, "touchfw: board rehearse: %s: %s (make emul builds it)\n", emuboard,
+	if (access(emulator, X_OK) < 0) {
+		fprintf(stderr, "touchfw: board rehearse: %s: %s (make emul builds it)\n", emulator,
 			strerror(errno));
 		return TF_EXIT_UNSUPPORTED;
 	}
@@ -516,7 +516,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	tf_board_report_free(&rep);
 	db = read_db(db_dir);
 
-	args[n++] = (char *)emuboard;
+	args[n++] = (char *)emulator;
 	args[n++] = (char *)"--profile";
 	args[n++] = dtb;
 	args[n++] = (char *)"--firmware-dir";
@@ -557,16 +557,17 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	snprintf(board_file, sizeof(board_file), "%s/board.board", work);
 	st = run(args, board_file, errbuf, sizeof(errbuf));
 	if (st < 0) {
-		fprintf(stderr, "touchfw: can not run %s: %s\n", emuboard, strerror(errno));
+		fprintf(stderr, "touchfw: can not run %s: %s\n", emulator, strerror(errno));
 		goto out;
 	}
 	if (st) {
-		/* "emuboard: DTB: NODE: FIELD: ..." about the user's file */
+		/* "PROGRAM: DTB: NODE: FIELD: ..." about the user's file */
 		const char *msg = errbuf;
-		size_t pre = strlen("emuboard: ") + strlen(dtb) + 2;
+		char pre[4600];
 
-		if (!strncmp(msg, "emuboard: ", 10) && !strncmp(msg + 10, dtb, strlen(dtb)))
-			msg += pre;
+		snprintf(pre, sizeof(pre), "%s: %s: ", strrchr(emulator, '/') + 1, dtb);
+		if (!strncmp(msg, pre, strlen(pre)))
+			msg += strlen(pre);
 		fprintf(stderr, "touchfw: %s: %s", file, msg);
 		if (st == EMUBOARD_EXIT_BOARD)
 			fprintf(stderr, "touchfw: %s: the emulator can not model this profile\n",
@@ -596,7 +597,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		printf("rehearsing %s on an emulated board (database %s)\n", file, db_dir);
 	fflush(stdout);
 	n = 0;
-	args[n++] = (char *)emuboard;
+	args[n++] = (char *)emulator;
 	args[n++] = board_file;
 	args[n++] = (char *)"--";
 	args[n++] = (char *)TF_BUILDDIR "/touchfw";
