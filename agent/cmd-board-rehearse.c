@@ -123,7 +123,8 @@ static void report_text(const struct tf_controller *c, const char *dev,
 	if (r->hw[0] || r->mode_before[0])
 		printf("  identified: %s %s in %s mode, firmware %s%s%s\n", c->family,
 		       or_none(r->hw), or_none(r->mode_before), or_none(r->version_before),
-		       r->config_version_before[0] ? ", config " : "", r->config_version_before);
+		       r->config_version_before[0] ? ", config " : "",
+		       r->config_version_before);
 	else
 		printf("  identified: no\n");
 	printf("  firmware:   %s%s%s%s\n", or_none(r->planned_fw),
@@ -145,7 +146,8 @@ static void report_text(const struct tf_controller *c, const char *dev,
 	if (rc != TF_EXIT_OK)
 		printf("  verified:   no\n");
 	else if (wrote)
-		printf("  verified:   yes%s%s\n", r->input[0] ? ", input device " : "", r->input);
+		printf("  verified:   yes%s%s\n", r->input[0] ? ", input device " : "",
+		       r->input);
 	else
 		printf("  verified:   nothing written\n");
 	if (r->message[0])
@@ -212,7 +214,8 @@ static int on_board(const struct tf_cli *cli, const char *exit_file, bool json)
 	}
 	p = tf_board_match(set, &id, NULL);
 	if (!p) {
-		log_err(NULL, "the emulated board is not matched by the profile it was made from");
+		log_err(NULL,
+			"the emulated board is not matched by the profile it was made from");
 		worst = TF_EXIT_NO_PROFILE;
 		goto out;
 	}
@@ -336,8 +339,9 @@ static int run(char *const argv[], const char *out_path, char *errbuf, size_t er
 	if (errbuf) {
 		for (;;) {
 			char sink[512];
-			ssize_t n = len + 1 < errsz ? read(pfd[0], errbuf + len, errsz - 1 - len)
-						    : read(pfd[0], sink, sizeof(sink));
+			ssize_t n = len + 1 < errsz
+					    ? read(pfd[0], errbuf + len, errsz - 1 - len)
+					    : read(pfd[0], sink, sizeof(sink));
 
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -421,8 +425,8 @@ static struct tf_fwdb *read_db(const char *dir)
 }
 
 static int rehearse(const struct tf_cli *cli, const char *file, const char *db_dir,
-		    const char *keys_dir, bool bootloader, const char *const *hw_opt, size_t n_hw_opt,
-		    const char *keep, bool json)
+		    const char *keys_dir, bool bootloader, const char *const *hw_opt,
+		    size_t n_hw_opt, const char *keep, bool json)
 {
 	const char *emulator = TF_BUILDDIR "/emuboard";
 	char work[4096], boards[4200], dtb[4400], name[300], board_file[4200], conf[4200];
@@ -448,8 +452,8 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (access(emulator, X_OK) < 0) {
-		fprintf(stderr, "touchfw: board rehearse: %s: %s (make emul builds it)\n", emulator,
-			strerror(errno));
+		fprintf(stderr, "touchfw: board rehearse: %s: %s (make emul builds it)\n",
+			emulator, strerror(errno));
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
@@ -496,7 +500,8 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		if (rc) {
 			char msg[4200], *doc;
 
-			snprintf(msg, sizeof(msg), "%s: board check: %s", file, tf_exit_name(rc));
+			snprintf(msg, sizeof(msg), "%s: board check: %s", file,
+				 tf_exit_name(rc));
 			doc = tf_json_error_doc(rc, msg);
 			if (doc)
 				printf("%s\n", doc);
@@ -570,26 +575,28 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 			msg += strlen(pre);
 		fprintf(stderr, "touchfw: %s: %s", file, msg);
 		if (st == EMUBOARD_EXIT_BOARD)
-			fprintf(stderr, "touchfw: %s: the emulator can not model this profile\n",
-				file);
+			fprintf(stderr,
+				"touchfw: %s: the emulator can not model this profile\n", file);
 		rc = st == EMUBOARD_EXIT_BOARD ? TF_EXIT_UNSUPPORTED : TF_EXIT_FAILURE;
 		goto out;
 	}
 
 	/* the settings of the run on the board: the user's policy and keys,
 	 * everything else in the work directory */
-	if (tf_snprintf(text, sizeof(text),
-		 "# touchfw board rehearse: the settings of the run on the emulated board\n"
-		 "[touchfw]\nhandoff = fork\nsignatures = %s\n"
-		 "[paths]\nstate_dir = %s/state\npersist_dir = %s/persist\ndb_dir = %s\n"
-		 "keys_dir = %s\nboards_dirs = %s\nfirmware_dirs = %s/firmware\n"
-		 "cmdline = %s/cmdline\n",
-		 tf_sig_policy_name(s.signatures), work, work, db_dir, keys_dir, boards, work,
-		 work)) {
+	if (tf_snprintf(
+		    text, sizeof(text),
+		    "# touchfw board rehearse: the settings of the run on the emulated board\n"
+		    "[touchfw]\nhandoff = fork\nsignatures = %s\n"
+		    "[paths]\nstate_dir = %s/state\npersist_dir = %s/persist\ndb_dir = %s\n"
+		    "keys_dir = %s\nboards_dirs = %s\nfirmware_dirs = %s/firmware\n"
+		    "cmdline = %s/cmdline\n",
+		    tf_sig_policy_name(s.signatures), work, work, db_dir, keys_dir, boards,
+		    work, work)) {
 		fprintf(stderr, "touchfw: %s: paths too long\n", work);
 		goto out;
 	}
-	if (write_text(work, "touchfw.conf", text) < 0 || write_text(work, "cmdline", "ro\n") < 0)
+	if (write_text(work, "touchfw.conf", text) < 0 ||
+	    write_text(work, "cmdline", "ro\n") < 0)
 		goto out;
 	snprintf(conf, sizeof(conf), "%s/touchfw.conf", work);
 	snprintf(exit_file, sizeof(exit_file), "%s/exit", work);
@@ -615,7 +622,8 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	if (f && fscanf(f, "%d", &rc) == 1) {
 		/* the run's own code */
 	} else {
-		fprintf(stderr, "touchfw: the emulated board ended (status %d) before the run did\n",
+		fprintf(stderr,
+			"touchfw: the emulated board ended (status %d) before the run did\n",
 			st);
 		rc = TF_EXIT_FAILURE;
 	}
@@ -667,7 +675,8 @@ int tf_cmd_board_rehearse(int argc, char **argv, const struct tf_cli *cli)
 			break;
 		case 'H':
 			if (!strchr(optarg, '=') || n_hw == MAX_HW) {
-				fprintf(stderr, "touchfw: board rehearse: --hardware %s: not NODE=ID\n",
+				fprintf(stderr,
+					"touchfw: board rehearse: --hardware %s: not NODE=ID\n",
 					optarg);
 				return TF_EXIT_USAGE;
 			}

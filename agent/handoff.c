@@ -103,7 +103,7 @@ bool tf_running_from_build_dir(void)
 const char *tf_agent_path(void)
 {
 	return tf_running_from_build_dir() ? TF_BUILDDIR "/touchfw-agent"
-					: TF_LIBEXECDIR "/touchfw-agent";
+					   : TF_LIBEXECDIR "/touchfw-agent";
 }
 
 /*

@@ -109,10 +109,10 @@ static void test_emulated_examples_rehearse_to_verified_updates(void **state)
 		const char *name;
 		unsigned controllers;
 	} ex[] = {
-		{ "emul-demo", 1 },	    { "emul-always-on", 1 },	 { "emul-1664s", 1 },
-		{ "emul-gt911", 1 },	    { "emul-gt911-nogpio", 1 },	 { "emul-gt1151", 1 },
+		{ "emul-demo", 1 },	     { "emul-always-on", 1 },	 { "emul-1664s", 1 },
+		{ "emul-gt911", 1 },	     { "emul-gt911-nogpio", 1 }, { "emul-gt1151", 1 },
 		{ "emul-silead-tablet", 1 }, { "emul-elants", 1 },	 { "emul-elantp", 1 },
-		{ "emul-elantp-iap", 1 },   { "emul-elan-laptop", 2 },
+		{ "emul-elantp-iap", 1 },    { "emul-elan-laptop", 2 },
 	};
 
 	(void)state;
@@ -242,10 +242,11 @@ static void test_an_installed_copy_names_the_build_tree(void **state)
 	int st;
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd),
-		 "cp '%s/touchfw-agent' '%s/touchfw-agent' && '%s/touchfw-agent' board rehearse "
-		 "'%s/boards/examples/emul-demo.dts' 2>&1",
-		 build, dir, dir, top);
+	snprintf(
+		cmd, sizeof(cmd),
+		"cp '%s/touchfw-agent' '%s/touchfw-agent' && '%s/touchfw-agent' board rehearse "
+		"'%s/boards/examples/emul-demo.dts' 2>&1",
+		build, dir, dir, top);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(out, 1, sizeof(out) - 1, p);
@@ -261,7 +262,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_emulated_examples_rehearse_to_verified_updates),
 		cmocka_unit_test(test_fictional_examples_say_what_stops_them),
-		cmocka_unit_test(test_a_profile_without_the_power_line_fails_as_the_tablet_would),
+		cmocka_unit_test(
+			test_a_profile_without_the_power_line_fails_as_the_tablet_would),
 		cmocka_unit_test(test_lines_the_emulator_can_not_wire_are_named),
 		cmocka_unit_test(test_an_unknown_part_is_named),
 		cmocka_unit_test(test_bootloader_mode),

@@ -108,7 +108,8 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			if (!strchr(optarg, '=')) {
-				fprintf(stderr, "emuboard: --hardware %s: not NODE=ID\n", optarg);
+				fprintf(stderr, "emuboard: --hardware %s: not NODE=ID\n",
+					optarg);
 				free(hardware);
 				free(fw_version);
 				return EMUBOARD_EXIT_USAGE;

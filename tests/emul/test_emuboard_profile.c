@@ -57,8 +57,9 @@ static void test_the_demo_board(void **state)
 	(void)state;
 	assert_non_null(t);
 	assert_contains(t, "compatible = touchfw,emul-demo\n");
-	assert_contains(t, "[chip touchscreen]\nadapter = 1\naddress = 0x4a\n"
-			   "driver = atmel_mxt_ts\npower = driver\nreset_gpio = 0\nchg_gpio = 1\n");
+	assert_contains(
+		t, "[chip touchscreen]\nadapter = 1\naddress = 0x4a\n"
+		   "driver = atmel_mxt_ts\npower = driver\nreset_gpio = 0\nchg_gpio = 1\n");
 	assert_contains(t, "model = mxt224e\ncompatible = atmel,maxtouch\nirq_type = level\n"
 			   "state = app\nfw_version = 1.0.AA\n");
 	assert_contains(t, "[adapter 1]\nname = touchfw emulated adapter 1\n");
@@ -88,7 +89,8 @@ static void test_an_acpi_laptop(void **state)
 
 static void test_part_and_state_options(void **state)
 {
-	const char *hw[] = { "touchscreen@4a=162.6" }, *fw[] = { "/controllers/touchscreen@4a=2.0.AA" };
+	const char *hw[] = { "touchscreen@4a=162.6" },
+		   *fw[] = { "/controllers/touchscreen@4a=2.0.AA" };
 	struct emub_profile_opts o = { .hardware = hw,
 				       .n_hardware = 1,
 				       .fw_version = fw,
@@ -110,10 +112,14 @@ static void test_part_and_state_options(void **state)
 	assert_contains(t, "elants.flash = corrupt\n");
 	assert_contains(t, "elantp.fw_version = 0\n");
 	g_free(t);
-	t = board_of("emul-gt911", &(struct emub_profile_opts){ .fw_version = (const char *[]){ "touchscreen@5d=0x1060" }, .n_fw_version = 1 },
+	t = board_of("emul-gt911",
+		     &(struct emub_profile_opts){
+			     .fw_version = (const char *[]){ "touchscreen@5d=0x1060" },
+			     .n_fw_version = 1 },
 		     err, sizeof(err));
 	assert_non_null(t);
-	assert_contains(t, "compatible = goodix,gt911\ngoodix.id = 911\ngoodix.fw_version = 0x1060\n");
+	assert_contains(
+		t, "compatible = goodix,gt911\ngoodix.id = 911\ngoodix.fw_version = 0x1060\n");
 	g_free(t);
 }
 
@@ -124,13 +130,14 @@ static void test_what_can_not_be_modelled_is_named(void **state)
 
 	(void)state;
 	assert_null(board_of("acme-tablet-7", NULL, err, sizeof(err)));
-	assert_contains(err, "/controllers/touchscreen@4a: adapter-path: \"/soc/i2c@7000c400\"");
+	assert_contains(err,
+			"/controllers/touchscreen@4a: adapter-path: \"/soc/i2c@7000c400\"");
 	assert_null(board_of("acme-phone-berlin", NULL, err, sizeof(err)));
 	assert_contains(err, "/controllers/touchscreen@0: family: \"berlin\": the emulator's "
 			     "models of this family can not be made from a profile");
 	assert_null(board_of("emul-demo",
-			     &(struct emub_profile_opts){ .hardware = hw, .n_hardware = 1 }, err,
-			     sizeof(err)));
+			     &(struct emub_profile_opts){ .hardware = hw, .n_hardware = 1 },
+			     err, sizeof(err)));
 	assert_contains(err, "/controllers/touchscreen@4a: hardware: mxt \"129.9\"");
 	assert_null(board_of("emul-demo",
 			     &(struct emub_profile_opts){ .hardware = nohw, .n_hardware = 1 },

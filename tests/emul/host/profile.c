@@ -261,7 +261,8 @@ static int gpio_line(struct gen *g, struct emub_profile_ctl *c, const char *what
 				return i;
 		if (free_line(g, name) < 0)
 			return emub_profile_err(c, f_name,
-						"\"%s\": no free line on the emulated chip", name);
+						"\"%s\": no free line on the emulated chip",
+						name);
 		return free_line(g, name);
 	}
 	if (!emub_profile_u32(c, f_line, &line))
@@ -469,13 +470,17 @@ char *emub_board_from_profile(const char *dtb, const struct emub_profile_opts *o
 		r = GEN_ERR(&g, "/controllers: missing");
 	for (int off = r ? -1 : fdt_first_subnode(buf, ctls); !r && off >= 0;
 	     off = fdt_next_subnode(buf, off)) {
-		struct emub_profile_ctl c = { .fdt = buf, .off = off, .err = err, .errsz = errsz };
+		struct emub_profile_ctl c = { .fdt = buf,
+					      .off = off,
+					      .err = err,
+					      .errsz = errsz };
 		const char *node = fdt_get_name(buf, off, NULL);
 
 		snprintf(c.path, sizeof(c.path), "/controllers/%s", node ? node : "?");
-		c.hardware = value_for(o->hardware, o->n_hardware, c.path, node ? node : "", used);
-		c.fw_version = value_for(o->fw_version, o->n_fw_version, c.path, node ? node : "",
-					 used_v);
+		c.hardware = value_for(o->hardware, o->n_hardware, c.path, node ? node : "",
+				       used);
+		c.fw_version = value_for(o->fw_version, o->n_fw_version, c.path,
+					 node ? node : "", used_v);
 		c.bootloader = o->bootloader;
 		c.acpi = acpi;
 		c.keys = g_string_new(NULL);
@@ -494,15 +499,16 @@ char *emub_board_from_profile(const char *dtb, const struct emub_profile_opts *o
 			r = GEN_ERR(&g, "--fw-version %s: no controller node of that name",
 				    o->fw_version[i]);
 	for (int i = 0; !r && i < g.nadapters; i++)
-		g_string_append_printf(g.out, "[adapter %d]\nname = %s\nspeed = 400000\n\n", i + 1,
-				       g.adapters[i]);
+		g_string_append_printf(g.out, "[adapter %d]\nname = %s\nspeed = 400000\n\n",
+				       i + 1, g.adapters[i]);
 	if (!r) {
 		g_string_append_printf(g.out, "[gpiochip]\nlabel = %s\nlines = %d\n",
 				       g.gpio_label ? g.gpio_label : "emuboard-gpio",
 				       g.nlines ? g.nlines : 1);
 		for (int i = 0; i < EMUB_MAX_LINES; i++)
 			if (g.line_names[i])
-				g_string_append_printf(g.out, "line.%d = %s\n", i, g.line_names[i]);
+				g_string_append_printf(g.out, "line.%d = %s\n", i,
+						       g.line_names[i]);
 	}
 	for (int i = 0; i < g.nadapters; i++)
 		g_free(g.adapters[i]);

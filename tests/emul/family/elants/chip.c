@@ -168,7 +168,8 @@ static int elants_rehearse(struct emub_profile_ctl *c)
 					"elants \"%s\" is not a 16-bit hexadecimal id", hw);
 	if (fw && (!*fw || strtoul(fw, &end, 16) > 0xffff || *end))
 		return emub_profile_err(c, "fw-version",
-					"elants \"%s\" is not a 16-bit hexadecimal version", fw);
+					"elants \"%s\" is not a 16-bit hexadecimal version",
+					fw);
 	emub_profile_key(c, "model", "elants");
 	if (emub_profile_acpi(c))
 		emub_profile_key(c, "acpi_id", "ELAN0001");
