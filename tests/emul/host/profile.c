@@ -118,6 +118,7 @@ struct gen {
 	const char *gpio_label_field;
 	char *line_names[EMUB_MAX_LINES];
 	int nlines;
+	int first_free; /* lines past every numbered one: for named lines */
 	char *err;
 	size_t errsz;
 };
@@ -198,39 +199,40 @@ static int board_section(struct gen *g, bool *acpi)
 	return 0;
 }
 
-/* The emulated bus of the node's adapter-name (numbered from 1). */
+/* The emulated bus of the node's adapter-name or adapter-path (numbered
+ * from 1): the adapter of that name, or the one at that device-tree path. */
 static int adapter_of(struct gen *g, struct emub_profile_ctl *c)
 {
 	const char *name = emub_profile_str(c, "adapter-name");
+	const char *path = emub_profile_str(c, "adapter-path");
+	const char *field = name ? "adapter-name" : "adapter-path";
+	char *key;
 
-	if (!name) {
-		if (emub_profile_str(c, "adapter-path"))
-			return emub_profile_err(
-				c, "adapter-path",
-				"\"%s\": the emulated adapters have no device-tree path but "
-				"their own (/i2c@N); rehearse a copy that names the adapter "
-				"with adapter-name",
-				emub_profile_str(c, "adapter-path"));
+	if (!name && !path)
 		return emub_profile_err(c, "adapter-name", "missing");
-	}
+	key = name ? g_strdup_printf("name %s", name) : g_strdup_printf("path %s", path);
 	for (int i = 0; i < g->nadapters; i++)
-		if (!strcmp(g->adapters[i], name))
+		if (!strcmp(g->adapters[i], key)) {
+			g_free(key);
 			return i + 1;
-	if (g->nadapters == EMUB_MAX_ADAPTERS)
-		return emub_profile_err(c, "adapter-name",
-					"\"%s\": more than %d adapters on one board", name,
-					EMUB_MAX_ADAPTERS);
-	g->adapters[g->nadapters++] = g_strdup(name);
+		}
+	if (g->nadapters == EMUB_MAX_ADAPTERS) {
+		g_free(key);
+		return emub_profile_err(c, field, "\"%s\": more than %d adapters on one board",
+					name ? name : path, EMUB_MAX_ADAPTERS);
+	}
+	g->adapters[g->nadapters++] = key;
 	return g->nadapters;
 }
 
-/* The highest line nobody has, now called @name: its offset, or -1. */
+/* The first line past the numbered ones nobody has, now called @name:
+ * its offset, or -1. */
 static int free_line(struct gen *g, const char *name)
 {
 	for (int i = 0; i < EMUB_MAX_LINES; i++)
 		if (g->line_names[i] && !strcmp(g->line_names[i], name))
 			return i;
-	for (int i = EMUB_MAX_LINES - 1; i >= 0; i--)
+	for (int i = g->first_free; i < EMUB_MAX_LINES; i++)
 		if (!g->line_names[i]) {
 			g->line_names[i] = g_strdup(name);
 			if (i + 1 > g->nlines)
@@ -466,6 +468,20 @@ char *emub_board_from_profile(const char *dtb, const struct emub_profile_opts *o
 	g.out = g_string_new(NULL);
 	r = board_section(&g, &acpi);
 	ctls = r ? -1 : fdt_subnode_offset(buf, 0, "controllers");
+	/* lines by name and interrupts the profile does not list go past
+	 * every line it numbers */
+	for (int off = ctls < 0 ? -1 : fdt_first_subnode(buf, ctls); off >= 0;
+	     off = fdt_next_subnode(buf, off))
+		for (int k = 0; k < 2; k++) {
+			int len = 0;
+			const fdt32_t *v = fdt_getprop(buf, off,
+						       k ? "chg-gpio-line" : "reset-gpio-line",
+						       &len);
+
+			if (v && len == 4 && fdt32_to_cpu(*v) < EMUB_MAX_LINES &&
+			    (int)fdt32_to_cpu(*v) + 1 > g.first_free)
+				g.first_free = (int)fdt32_to_cpu(*v) + 1;
+		}
 	if (!r && ctls < 0)
 		r = GEN_ERR(&g, "/controllers: missing");
 	for (int off = r ? -1 : fdt_first_subnode(buf, ctls); !r && off >= 0;
@@ -498,9 +514,16 @@ char *emub_board_from_profile(const char *dtb, const struct emub_profile_opts *o
 		if (!used_v[i])
 			r = GEN_ERR(&g, "--fw-version %s: no controller node of that name",
 				    o->fw_version[i]);
-	for (int i = 0; !r && i < g.nadapters; i++)
-		g_string_append_printf(g.out, "[adapter %d]\nname = %s\nspeed = 400000\n\n",
-				       i + 1, g.adapters[i]);
+	for (int i = 0; !r && i < g.nadapters; i++) {
+		/* "name NAME" or "path PATH" (adapter_of) */
+		const char *v = strchr(g.adapters[i], ' ') + 1;
+
+		if (g.adapters[i][0] == 'n')
+			g_string_append_printf(g.out, "[adapter %d]\nname = %s\n", i + 1, v);
+		else
+			g_string_append_printf(g.out, "[adapter %d]\nof_path = %s\n", i + 1, v);
+		g_string_append(g.out, "speed = 400000\n\n");
+	}
 	if (!r) {
 		g_string_append_printf(g.out, "[gpiochip]\nlabel = %s\nlines = %d\n",
 				       g.gpio_label ? g.gpio_label : "emuboard-gpio",
