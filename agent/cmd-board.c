@@ -25,6 +25,7 @@
 #include "json.h"
 #include "settings.h"
 #include "family/family.h"
+#include "fs.h"
 #include "util.h"
 
 extern char **environ;
@@ -63,6 +64,7 @@ static void usage(FILE *f)
 		"Usage: touchfw board check [--json] FILE...\n"
 		"       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
 		"       touchfw board init DEVICE [--out FILE]\n"
+		"       touchfw board rehearse [--db DIR] [--bootloader] PROFILE\n"
 		"\n"
 		"Board profiles tell touchfw which touch controllers a board has,\n"
 		"where they are and who powers them (see boards/README.md).\n"
@@ -73,6 +75,8 @@ static void usage(FILE *f)
 		"            matches it; --live: check its controllers against\n"
 		"            the machine\n"
 		"  init      write a profile skeleton from a bound controller\n"
+		"  rehearse  run a profile and a firmware database on an emulated\n"
+		"            board made from the profile (from the build tree)\n"
 		"\n"
 		"'touchfw board COMMAND --help' describes each.\n");
 }
@@ -479,6 +483,51 @@ static enum check_result check_source(const char *file, bool quiet)
 	return res;
 }
 
+int tf_board_check_into(const char *file, const char *dir, const char *name)
+{
+	char dtb[4096 + 256];
+	enum check_result res;
+	_cleanup_free_ char *buf = NULL;
+	struct tf_err err = { 0 };
+	size_t len = 0;
+	int fd;
+
+	check_json = NULL;
+	if (tf_snprintf(dtb, sizeof(dtb), "%s/%s", dir, name)) {
+		fprintf(stderr, "touchfw: %s/%s: name too long\n", dir, name);
+		return TF_EXIT_FAILURE;
+	}
+	if (ends_with(file, ".dts")) {
+		fd = tf_open_input(file, &err);
+		if (fd < 0) {
+			fprintf(stderr, "touchfw: %s\n", err.msg);
+			return TF_EXIT_BAD_INPUT;
+		}
+		close(fd);
+		res = compile_dts(file, dtb);
+		if (res == CHECK_OK)
+			res = check_blob(file, dtb, true);
+	} else {
+		res = check_blob(file, file, true);
+		if (res == CHECK_OK &&
+		    (tf_read_input(file, TF_BOARD_MAX_DTB_SIZE, &buf, &len, &err) < 0 ||
+		     tf_replace_file(dir, name, buf, len, 0644, &err) < 0)) {
+			fprintf(stderr, "touchfw: %s\n", err.msg);
+			res = CHECK_FAILURE;
+		}
+	}
+	switch (res) {
+	case CHECK_OK:
+		return TF_EXIT_OK;
+	case CHECK_INVALID:
+		return TF_EXIT_PROFILE_INVALID;
+	case CHECK_UNREADABLE:
+		return TF_EXIT_BAD_INPUT;
+	default:
+		return TF_EXIT_FAILURE;
+	}
+}
+
 static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
@@ -752,6 +801,8 @@ int tf_cmd_board(const struct tf_cli *cli)
 		return cmd_identify(cli->argc - 1, cli->argv + 1, cli);
 	if (!strcmp(sub, "init"))
 		return tf_cmd_board_init(cli->argc - 1, cli->argv + 1);
+	if (!strcmp(sub, "rehearse"))
+		return tf_cmd_board_rehearse(cli->argc - 1, cli->argv + 1, cli);
 	fprintf(stderr, "touchfw: board: unknown command '%s'\n", sub);
 	usage(stderr);
 	return TF_EXIT_USAGE;

@@ -25,5 +25,11 @@ int tf_board_live(const struct tf_board_profile *p, struct tf_json *j);
 int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t n_dirs,
 			   bool live);
 int tf_cmd_board_init(int argc, char **argv);
+/* cmd-board.c: `board check` of one FILE (.dts compiled with dtc, or a
+ * .dtb), its mistakes printed as there; when valid the compiled profile
+ * is @dir/@name.  A tf_exit code. */
+int tf_board_check_into(const char *file, const char *dir, const char *name);
+/* cmd-board-rehearse.c: `board rehearse` (argv[0] is "rehearse") */
+int tf_cmd_board_rehearse(int argc, char **argv, const struct tf_cli *cli);
 
 #endif /* TF_CMD_BOARD_H */

@@ -111,7 +111,7 @@ static bool have(struct row *rows, int n, const char *dev)
  * ACPI-named client on adapter @nr (the profile's controller there), as
  * tf_board_lookup_controller() matches such a client the other way round.
  */
-static void acpi_client(int nr, char *dev, size_t size)
+void tf_acpi_client(int nr, char *dev, size_t size)
 {
 	char path[300], found[64] = "";
 	struct dirent *de;
@@ -178,7 +178,7 @@ static int from_profile(const struct tf_settings *s, struct row *rows, int n)
 				    c->adapter_name[0] ? c->adapter_name : c->adapter_path);
 		} else {
 			tf_snprintf(r->dev, sizeof(r->dev), "%d-%04x", nr, c->reg);
-			acpi_client(nr, r->dev, sizeof(r->dev));
+			tf_acpi_client(nr, r->dev, sizeof(r->dev));
 			tf_snprintf(r->where, sizeof(r->where), "%s (%s)", c->node_path,
 				    p->name);
 		}

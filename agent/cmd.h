@@ -35,5 +35,8 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_forget(const struct tf_cli *cli);
+/* cmd-probe.c: when the i2c device @dev ("3-0040") does not exist, the one
+ * ACPI-named client on adapter @nr ("i2c-<HID>:00") if there is one. */
+void tf_acpi_client(int nr, char *dev, size_t size);
 
 #endif /* TF_CMD_H */

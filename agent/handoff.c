@@ -83,8 +83,7 @@ static bool systemd_running(void)
 #error "TF_BUILDDIR: the build directory, absolute (Makefile)"
 #endif
 
-/* Is this binary the one in TF_BUILDDIR? */
-static bool running_from_build_dir(void)
+bool tf_running_from_build_dir(void)
 {
 	char self[4096], *slash;
 	struct stat here, build;
@@ -103,8 +102,8 @@ static bool running_from_build_dir(void)
 
 const char *tf_agent_path(void)
 {
-	return running_from_build_dir() ? TF_BUILDDIR "/touchfw-agent"
-					: TF_LIBEXECDIR "/touchfw-agent";
+	return tf_running_from_build_dir() ? TF_BUILDDIR "/touchfw-agent"
+					   : TF_LIBEXECDIR "/touchfw-agent";
 }
 
 /*

@@ -46,6 +46,8 @@ const char *tf_handoff_how_name(enum tf_handoff_how how);
  * environment (udev's RUN programs get the uevent's variables).
  */
 const char *tf_agent_path(void);
+/* Is this binary the one built in TF_BUILDDIR (not an installed copy)? */
+bool tf_running_from_build_dir(void);
 
 /* PATH for what handle-event starts (systemctl, the detached run). */
 #define TF_HANDOFF_PATH "/usr/sbin:/usr/bin:/sbin:/bin"

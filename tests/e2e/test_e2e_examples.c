@@ -131,6 +131,11 @@ static void same_line(GKeyFile *kf, const char *chip, const char *key, bool has,
 	char *label = g_key_file_get_string(kf, "gpiochip", "label", NULL);
 	bool board_has;
 
+	/* power_gpio is the board files' name for a Silead chip's shutdown
+	 * line, its profile's reset line. */
+	if (!strcmp(key, "reset_gpio") && !g_key_file_has_key(kf, chip, key, NULL) &&
+	    g_key_file_has_key(kf, chip, "power_gpio", NULL))
+		key = "power_gpio";
 	/* int_gpio is the board files' name for a Goodix chip's INT line. */
 	if (!strcmp(key, "chg_gpio") && !g_key_file_has_key(kf, chip, key, NULL) &&
 	    g_key_file_has_key(kf, chip, "int_gpio", NULL))

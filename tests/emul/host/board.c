@@ -261,6 +261,19 @@ static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *
 			if (!parse_u32(s, &v) || v > 1000000)
 				r = ERR("[%s] host_delay_us: \"%s\" is not 0..1000000", grp, s);
 			a->host_delay_us = v;
+		} else if (!strcmp(k, "of_path")) {
+			/* an absolute node path, each part a node name */
+			bool ok = s[0] == '/' && s[1] && !strstr(s, "//") &&
+				  s[strlen(s) - 1] != '/' && strlen(s) < 200;
+
+			for (const char *c = s; ok && *c; c++)
+				ok = g_ascii_isalnum(*c) || strchr("/@,._+-", *c);
+			if (!ok)
+				r = ERR("[%s] of_path: \"%s\" is not a device-tree node path "
+					"(/soc/i2c@7000c400)",
+					grp, s);
+			g_free(a->of_path);
+			a->of_path = g_strdup(s);
 		} else if (!strcmp(k, "smbus_only")) {
 			if (!parse_bool(s, &a->smbus_only))
 				r = ERR("[%s] smbus_only: \"%s\" is not a boolean", grp, s);
@@ -628,8 +641,10 @@ void emub_board_desc_clear(struct emub_board_desc *d)
 	g_free(d->gpio_label);
 	for (int i = 0; i < EMUB_MAX_LINES; i++)
 		g_free(d->line_names[i]);
-	for (int i = 0; i < d->nadapters; i++)
+	for (int i = 0; i < d->nadapters; i++) {
 		g_free(d->adapters[i].name);
+		g_free(d->adapters[i].of_path);
+	}
 	for (int i = 0; i < d->nchips; i++) {
 		struct emub_chip_desc *c = &d->chips[i];
 

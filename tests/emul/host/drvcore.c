@@ -463,8 +463,13 @@ int emub_devices_create(struct emub *eb)
 				 c->desc->addr);
 		}
 		d->devpath = g_strdup_printf("%s/%s", c->ad->devpath, d->name);
-		d->of_fullname = g_strdup_printf("/i2c@%x/%s@%x", c->ad->desc.nr, c->desc->name,
-						 c->desc->addr);
+		{
+			char *ap = emub_adapter_of_path(&c->ad->desc);
+
+			d->of_fullname = g_strdup_printf("%s/%s@%x", ap, c->desc->name,
+							 c->desc->addr);
+			g_free(ap);
+		}
 		d->drv = c->desc->driver ? emub_find_driver(c->desc->driver) : NULL;
 		d->reset_line = c->desc->reset_gpio;
 		d->chg_line = c->desc->chg_gpio;

@@ -124,6 +124,44 @@ struct emub_spi_driver {
 	bool (*attr_store)(struct emub_spi_dev *d, const char *attr, int *res);
 };
 
+/* ------------------------------------------------------------ profiles */
+
+/*
+ * Rehearsal of a touchfw board profile (host/profile.c, `emuboard
+ * --profile`): the core turns each controller node into a [chip NAME]
+ * section with the keys every family shares (adapter, address, driver,
+ * power, reset_gpio, chg_gpio, touchscreen.*) and asks the node's family
+ * (its `family` property names the emulator family of the same name) for
+ * the rest: the model, its compatible or ACPI id, the part's identity and
+ * the state it starts in.
+ */
+struct emub_profile_ctl;
+
+/* The node's path ("/controllers/touchscreen@4a") and its properties:
+ * a string (NULL when absent), a cell, a flag. */
+const char *emub_profile_node(const struct emub_profile_ctl *c);
+const char *emub_profile_str(const struct emub_profile_ctl *c, const char *prop);
+bool emub_profile_u32(const struct emub_profile_ctl *c, const char *prop, guint32 *out);
+bool emub_profile_flag(const struct emub_profile_ctl *c, const char *prop);
+/* --hardware NODE=ID for this node (the id as touchfw's database writes
+ * it for the family), or NULL: the family's default part. */
+const char *emub_profile_hardware(const struct emub_profile_ctl *c);
+/* --fw-version NODE=VERSION: the firmware the part runs (touchfw's
+ * notation for the family), or NULL: the family's old default. */
+const char *emub_profile_fw_version(const struct emub_profile_ctl *c);
+/* --bootloader: start the part in its bootloader (recovery, IAP). */
+bool emub_profile_bootloader(const struct emub_profile_ctl *c);
+/* The board is an ACPI one (dmi-match, no board-compatible): the chip
+ * needs an acpi_id its driver matches instead of a compatible. */
+bool emub_profile_acpi(const struct emub_profile_ctl *c);
+/* Add "KEY = VALUE" to the node's [chip] section. */
+void emub_profile_key(struct emub_profile_ctl *c, const char *key, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+/* The message "NODE: FIELD: ..." (FIELD the profile property, or the
+ * --hardware option); returns -EINVAL. */
+int emub_profile_err(struct emub_profile_ctl *c, const char *field, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+
 /* ------------------------------------------------------------ families */
 
 struct emub_family {
@@ -132,6 +170,9 @@ struct emub_family {
 	const struct emub_spi_chip_model *const *spi_chips; /* the same */
 	const struct emub_driver_ops *const *drivers;	    /* i2c drivers */
 	const struct emub_spi_driver *const *spi_drivers;
+	/* the keys of a profile controller of this family (emub_profile_*):
+	 * 0, or emub_profile_err(); NULL: the family can not be rehearsed */
+	int (*rehearse)(struct emub_profile_ctl *c);
 };
 
 /* tests/emul/family/registry.c: every family, NULL-terminated */

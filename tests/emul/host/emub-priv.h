@@ -21,7 +21,7 @@
 
 #define EMUB_MAX_ADAPTERS 8
 #define EMUB_MAX_CHIPS 16
-#define EMUB_MAX_LINES 32
+#define EMUB_MAX_LINES 256
 
 struct emub;
 struct emub_dev;
@@ -38,6 +38,7 @@ struct emub_adapter_desc {
 	bool smbus_only;
 	int nak_errno;	       /* errno of a NAK: ENXIO (default) or EREMOTEIO */
 	guint32 host_delay_us; /* fast pacing: model time before each user transfer */
+	char *of_path;	       /* its device-tree node, or NULL: /i2c@<nr in hex> */
 };
 
 struct emub_chip_desc {
@@ -168,6 +169,8 @@ struct emub_driver_ops {
 
 /* The i2c driver registered under @name (emub-family.h), or NULL. */
 const struct emub_driver_ops *emub_find_driver(const char *name);
+/* The adapter's device-tree node path: of_path, or /i2c@<nr in hex>. */
+char *emub_adapter_of_path(const struct emub_adapter_desc *a);
 
 struct emub_absinfo {
 	gint32 value, minimum, maximum, fuzz, flat, resolution;

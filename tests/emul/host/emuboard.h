@@ -41,6 +41,22 @@ int emub_new_from_file(const char *path, struct emub **out, char *err, size_t er
 int emub_new_from_string(const char *text, const char *base_dir, struct emub **out, char *err,
 			 size_t errsz);
 
+/*
+ * The board text (an ordinary board file) of a touchfw board profile, a
+ * compiled .dtb (host/profile.c): g_free() it; NULL with the message in
+ * @err, naming the profile node and property it can not model.
+ */
+struct emub_profile_opts {
+	const char *const *hardware; /* "NODE=ID": the part at NODE (path or name) */
+	size_t n_hardware;
+	const char *const *fw_version; /* "NODE=VERSION": the firmware it runs */
+	size_t n_fw_version;
+	bool bootloader;	  /* parts start in their bootloader */
+	const char *firmware_dir; /* the board's firmware_dirs, or NULL */
+};
+char *emub_board_from_profile(const char *dtb, const struct emub_profile_opts *o, char *err,
+			      size_t errsz);
+
 /* Options; call before emub_start().  Realtime overrides the board's pacing. */
 void emub_set_realtime(struct emub *eb, bool realtime);
 /* Keep the testbed directory on emub_free() (copied to @dir if not NULL). */

@@ -209,6 +209,23 @@ static struct emub_dt_node *dt_child(struct emub_dt_node *parent, const char *na
 	return n;
 }
 
+/* The child of @parent called @name, made if there is none. */
+static struct emub_dt_node *dt_child_get(struct emub_dt_node *parent, const char *name)
+{
+	for (guint i = 0; i < parent->children->len; i++) {
+		struct emub_dt_node *c = parent->children->pdata[i];
+
+		if (!strcmp(c->name, name))
+			return c;
+	}
+	return dt_child(parent, name);
+}
+
+char *emub_adapter_of_path(const struct emub_adapter_desc *a)
+{
+	return a->of_path ? g_strdup(a->of_path) : g_strdup_printf("/i2c@%x", a->nr);
+}
+
 static void dt_prop_bytes(struct emub_dt_node *n, const char *name, const void *v, size_t len)
 {
 	struct dt_prop *p = g_new0(struct dt_prop, 1);
@@ -345,11 +362,19 @@ static struct emub_dt_node *build_dt(struct emub *eb)
 
 	for (int i = 0; i < eb->nadapters; i++) {
 		struct emub_adapter *ad = &eb->adapters[i];
-		char nname[32];
 		struct emub_dt_node *an;
 
-		snprintf(nname, sizeof(nname), "i2c@%x", ad->desc.nr);
-		an = dt_child(root, nname);
+		/* its node, under parents made on the way (of_path) */
+		{
+			char *path = emub_adapter_of_path(&ad->desc);
+			char **parts = g_strsplit(path + 1, "/", -1);
+
+			an = root;
+			for (char **p = parts; *p; p++)
+				an = p[1] ? dt_child_get(an, *p) : dt_child(an, *p);
+			g_strfreev(parts);
+			g_free(path);
+		}
 		dt_prop_str(an, "compatible", "touchfw,emuboard-i2c");
 		dt_prop_u32(an, "reg", (guint32)ad->desc.nr);
 		dt_prop_u32(an, "#address-cells", 1);
@@ -491,11 +516,15 @@ static int build_adapter(struct emub *eb, struct emub_adapter *ad)
 	emub_sys_mkdir(eb, plat);
 	s = g_strdup_printf("%s/uevent", plat);
 	{
+		char *path = emub_adapter_of_path(&ad->desc);
+		const char *base = strrchr(path, '/') + 1;
 		char *ev = g_strdup_printf(
-			"DRIVER=emuboard-i2c\nOF_NAME=i2c\nOF_FULLNAME=/i2c@%x\n"
+			"DRIVER=emuboard-i2c\nOF_NAME=%.*s\nOF_FULLNAME=%s\n"
 			"OF_COMPATIBLE_0=touchfw,emuboard-i2c\nOF_COMPATIBLE_N=1\n"
-			"MODALIAS=of:Ni2cT(null)Ctouchfw,emuboard-i2c\n",
-			nr);
+			"MODALIAS=of:N%.*sT(null)Ctouchfw,emuboard-i2c\n",
+			(int)strcspn(base, "@"), base, path, (int)strcspn(base, "@"), base);
+
+		g_free(path);
 
 		emub_sys_write(eb, s, ev);
 		g_free(ev);
@@ -525,8 +554,10 @@ static int build_adapter(struct emub *eb, struct emub_adapter *ad)
 	emub_sys_symlink(eb, "bus/i2c", s);
 	g_free(s);
 	if (eb->desc.compatible) {
-		char *t = g_strdup_printf("firmware/devicetree/base/i2c@%x", nr);
+		char *path = emub_adapter_of_path(&ad->desc);
+		char *t = g_strdup_printf("firmware/devicetree/base%s", path);
 
+		g_free(path);
 		s = g_strdup_printf("%s/of_node", adrel);
 		emub_sys_symlink(eb, t, s);
 		g_free(t);

@@ -130,7 +130,45 @@ struct elantp_model *emub_chip_elantp(struct emub *eb, const char *dev)
 	return emub_chip_model_of(eb, dev, &elantp_model_ops);
 }
 
+/* ------------------------------------------------------------ rehearsal */
+
+/*
+ * A profile's Elan touchpad: the product id the database names (default
+ * 18), firmware 1 unless --fw-version says (its major number: the
+ * database's "6.0" is 6); --bootloader: no firmware, the chip stays in
+ * IAP.  ACPI boards enumerate it as ELAN0000.
+ */
+static int elantp_rehearse(struct emub_profile_ctl *c)
+{
+	const char *hw = emub_profile_hardware(c), *fw = emub_profile_fw_version(c);
+	guint32 id, ver = 1;
+
+	if (!hw)
+		hw = "18";
+	if (!emub_parse_u32(hw, &id) || id > 0xffff)
+		return emub_profile_err(c, "hardware", "elantp \"%s\" is not a product id", hw);
+	if (fw) {
+		char *major = g_strndup(fw, strcspn(fw, "."));
+		bool ok = emub_parse_u32(major, &ver) && ver >= 1 && ver <= 255;
+
+		g_free(major);
+		if (!ok)
+			return emub_profile_err(c, "fw-version",
+						"elantp \"%s\" is not a version 1..255", fw);
+	}
+	emub_profile_key(c, "model", "elantp");
+	if (emub_profile_acpi(c))
+		emub_profile_key(c, "acpi_id", "ELAN0000");
+	else
+		emub_profile_key(c, "compatible", "elan,ekth6915");
+	emub_profile_key(c, "elantp.product_id", "%u", (unsigned)id);
+	emub_profile_key(c, "elantp.fw_version", "%u",
+			 emub_profile_bootloader(c) ? 0 : (unsigned)ver);
+	return 0;
+}
+
 const struct emub_family emub_family_elantp = {
+	.rehearse = elantp_rehearse,
 	.name = "elantp",
 	.chips = (const struct emub_chip_model *const[]){ &elantp, NULL },
 	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_elan_i2c, NULL },

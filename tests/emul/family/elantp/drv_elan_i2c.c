@@ -585,10 +585,13 @@ static int elan_attr_write(struct emub_dev *d, const char *attr, const char *buf
 }
 
 static const char *const elan_of_match[] = { "elan,ekth6915", NULL };
+/* include/linux/input/elan-i2c-ids.h elan_acpi_id[]: its first entries */
+static const char *const elan_acpi_match[] = { "ELAN0000", "ELAN0100", "ELAN0600", NULL };
 
 const struct emub_driver_ops emub_drv_elan_i2c = {
 	.name = "elan_i2c",
 	.of_match = elan_of_match,
+	.acpi_match = elan_acpi_match,
 	.probe = elan_probe,
 	.remove = elan_remove,
 	.attr_write = elan_attr_write,

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "elants_model.h"
@@ -147,7 +148,42 @@ struct elants_model *emub_chip_elants(struct emub *eb, const char *dev)
 	return emub_chip_model_of(eb, dev, &elants_model_ops);
 }
 
+/* ------------------------------------------------------------ rehearsal */
+
+/*
+ * A profile's Elan touchscreen: the hardware id the database names
+ * (default 2a1c), firmware 0x0001 unless --fw-version says (both hex, as
+ * the database writes them); --bootloader: a flash whose sum is broken, so
+ * the chip boots into recovery.  ACPI boards enumerate it as ELAN0001.
+ */
+static int elants_rehearse(struct emub_profile_ctl *c)
+{
+	const char *hw = emub_profile_hardware(c), *fw = emub_profile_fw_version(c);
+	char *end;
+
+	if (!hw)
+		hw = "2a1c";
+	if (!*hw || strtoul(hw, &end, 16) > 0xffff || *end)
+		return emub_profile_err(c, "hardware",
+					"elants \"%s\" is not a 16-bit hexadecimal id", hw);
+	if (fw && (!*fw || strtoul(fw, &end, 16) > 0xffff || *end))
+		return emub_profile_err(c, "fw-version",
+					"elants \"%s\" is not a 16-bit hexadecimal version",
+					fw);
+	emub_profile_key(c, "model", "elants");
+	if (emub_profile_acpi(c))
+		emub_profile_key(c, "acpi_id", "ELAN0001");
+	else
+		emub_profile_key(c, "compatible", "elan,ekth3500");
+	emub_profile_key(c, "elants.hw_version", "0x%s", hw);
+	emub_profile_key(c, "elants.fw_version", "0x%s", fw ? fw : "0001");
+	emub_profile_key(c, "elants.flash", "%s",
+			 emub_profile_bootloader(c) ? "corrupt" : "valid");
+	return 0;
+}
+
 const struct emub_family emub_family_elants = {
+	.rehearse = elants_rehearse,
 	.name = "elants",
 	.chips = (const struct emub_chip_model *const[]){ &elants, NULL },
 	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_elants, NULL },

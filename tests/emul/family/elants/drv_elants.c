@@ -693,10 +693,13 @@ static int elants_attr_write(struct emub_dev *d, const char *attr, const char *b
 }
 
 static const char *const elants_of_match[] = { "elan,ekth3500", "elan,ektf3624", NULL };
+/* elants_i2c.c elants_acpi_id[] */
+static const char *const elants_acpi_match[] = { "ELAN0001", NULL };
 
 const struct emub_driver_ops emub_drv_elants = {
 	.name = "elants_i2c",
 	.of_match = elants_of_match,
+	.acpi_match = elants_acpi_match,
 	.probe = elants_i2c_probe,
 	.remove = elants_i2c_remove,
 	.attr_write = elants_attr_write,

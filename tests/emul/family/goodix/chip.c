@@ -275,7 +275,58 @@ int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_mode
 	return emub_chip_poke(eb, dev, &goodix_model_ops, touch, &t);
 }
 
+/* ------------------------------------------------------------ rehearsal */
+
+/*
+ * A profile's Goodix: product id from the database (default 911), the
+ * firmware --fw-version gives (the one the database's configurations are
+ * for; touchfw does not flash Goodix firmware), an old stored config
+ * (version 0x41).  The part answers at 0x14 or 0x5d only (its INT level
+ * at reset picks one): another reg is a mistake no emulated part can
+ * follow.  goodix,config-name from config-name; compatible goodix,gt<id>
+ * (goodix_of_match), or GDIX1001 on ACPI boards.  --bootloader changes
+ * nothing: the part has no mode touchfw flashes.
+ */
+static int goodix_rehearse(struct emub_profile_ctl *c)
+{
+	const char *hw = emub_profile_hardware(c), *fw = emub_profile_fw_version(c);
+	const char *cfg = emub_profile_str(c, "config-name");
+	char compat[40];
+	guint32 reg = 0, v;
+
+	if (!hw)
+		hw = "911";
+	if (!*hw || strlen(hw) > 4)
+		return emub_profile_err(c, "hardware",
+					"goodix \"%s\": a product id is 1..4 characters", hw);
+	emub_profile_u32(c, "reg", &reg);
+	if (reg != 0x14 && reg != 0x5d)
+		return emub_profile_err(c, "reg",
+					"0x%02x: a Goodix part answers at 0x14 or 0x5d only "
+					"(the INT level at reset release picks one)",
+					(unsigned)reg);
+	if (fw && !emub_parse_u32(fw, &v))
+		return emub_profile_err(c, "fw-version", "goodix \"%s\" is not a number", fw);
+	emub_profile_key(c, "model", "goodix");
+	if (emub_profile_acpi(c)) {
+		emub_profile_key(c, "acpi_id", "GDIX1001");
+	} else {
+		snprintf(compat, sizeof(compat), "goodix,gt%s", hw);
+		for (char *p = compat; *p; p++)
+			*p = g_ascii_tolower(*p);
+		emub_profile_key(c, "compatible", "%s", compat);
+	}
+	emub_profile_key(c, "goodix.id", "%s", hw);
+	if (fw)
+		emub_profile_key(c, "goodix.fw_version", "%s", fw);
+	emub_profile_key(c, "goodix.config_version", "0x41");
+	if (cfg)
+		emub_profile_key(c, "goodix.config_name", "%s", cfg);
+	return 0;
+}
+
 const struct emub_family emub_family_goodix = {
+	.rehearse = goodix_rehearse,
 	.name = "goodix",
 	.chips = (const struct emub_chip_model *const[]){ &goodix, NULL },
 	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_goodix, NULL },

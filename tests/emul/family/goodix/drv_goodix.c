@@ -583,9 +583,13 @@ static const char *const goodix_of_match[] = {
 	"goodix,gt9271", "goodix,gt928",  "goodix,gt9286", "goodix,gt967",  NULL,
 };
 
+/* goodix.c goodix_acpi_match[] */
+static const char *const goodix_acpi_match[] = { "GDIX1001", "GDIX1002", "GDX9110", NULL };
+
 const struct emub_driver_ops emub_drv_goodix = {
 	.name = "Goodix-TS",
 	.of_match = goodix_of_match,
+	.acpi_match = goodix_acpi_match,
 	.probe = goodix_ts_probe,
 	.remove = goodix_ts_remove,
 	.irq = goodix_irq,

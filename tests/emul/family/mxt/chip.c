@@ -273,10 +273,51 @@ int emub_set_mxt_faults(struct emub *eb, const char *dev, const struct mxt_model
 	return 0;
 }
 
+/* ------------------------------------------------------------ rehearsal */
+
+/* touchfw's hardware ids of the presets: family id.variant id, decimal */
+static const struct {
+	const char *hw, *model;
+} mxt_parts[] = { { "129.1", "mxt224e" }, { "162.6", "mxt1664s" } };
+
+/*
+ * A profile's maXTouch: the preset of the part the database names (default
+ * the mXT224E), in application mode with firmware 1.0.AA (older than any
+ * the demo database holds) unless --fw-version says; --bootloader: no valid
+ * application, the chip in its bootloader (APP_CRC_FAIL).  CHG level-low, as the binding's
+ * example.  ACPI boards enumerate it as ATML0000 (mxt_acpi_id[]).
+ */
+static int mxt_rehearse(struct emub_profile_ctl *c)
+{
+	const char *hw = emub_profile_hardware(c), *model = hw ? NULL : "mxt224e";
+	const char *fw = emub_profile_fw_version(c);
+
+	for (size_t i = 0; hw && i < G_N_ELEMENTS(mxt_parts); i++)
+		if (!strcmp(hw, mxt_parts[i].hw))
+			model = mxt_parts[i].model;
+	if (!model)
+		return emub_profile_err(c, "hardware",
+					"mxt \"%s\": the emulator models the parts 129.1 "
+					"(mXT224E) and 162.6 (mXT1664S) only",
+					hw);
+	emub_profile_key(c, "model", "%s", model);
+	if (emub_profile_acpi(c))
+		emub_profile_key(c, "acpi_id", "ATML0000");
+	else
+		emub_profile_key(c, "compatible", "atmel,maxtouch");
+	emub_profile_key(c, "irq_type", "level");
+	/* (a valid application in the bootloader would not stay there: the
+	 * driver's probe sends it back to it) */
+	emub_profile_key(c, "state", "%s", emub_profile_bootloader(c) ? "no-image" : "app");
+	emub_profile_key(c, "fw_version", "%s", fw ? fw : "1.0.AA");
+	return 0;
+}
+
 const struct emub_family emub_family_mxt = {
 	.name = "mxt",
 	.chips = (const struct emub_chip_model *const[]){ &mxt_i2c, NULL },
 	.spi_chips = (const struct emub_spi_chip_model *const[]){ &mxt_spi, NULL },
 	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_atmel_mxt_ts, NULL },
 	.spi_drivers = (const struct emub_spi_driver *const[]){ &emub_spi_drv_mchp, NULL },
+	.rehearse = mxt_rehearse,
 };

@@ -1370,10 +1370,13 @@ static void atmel_destroy(struct emub_dev *d)
 }
 
 static const char *const atmel_of_match[] = { "atmel,maxtouch", NULL };
+/* atmel_mxt_ts.c mxt_acpi_id[] */
+static const char *const atmel_acpi_match[] = { "ATML0000", "ATML0001", NULL };
 
 const struct emub_driver_ops emub_drv_atmel_mxt_ts = {
 	.name = "atmel_mxt_ts",
 	.of_match = atmel_of_match,
+	.acpi_match = atmel_acpi_match,
 	.probe = atmel_probe,
 	.remove = atmel_remove,
 	.attr_write = atmel_attr_write,

@@ -198,7 +198,33 @@ int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_mode
 	return emub_chip_poke(eb, dev, &silead_model_ops, touch, &t);
 }
 
+/* ------------------------------------------------------------ rehearsal */
+
+/*
+ * A profile's Silead: a chip that, like every one at power-up, holds no
+ * program (silead_ts loads one at each probe); it runs any program it is
+ * given (the panel's own file is not known from a profile).  The reset
+ * line of a profile is silead_ts's power GPIO; config-name is the
+ * firmware-name the driver requests (silead/NAME).  ACPI boards enumerate
+ * it as MSSL1680, others get compatible silead,<hardware> (default
+ * gsl1680).  --bootloader changes nothing: the chip has no such mode.
+ */
+static int silead_rehearse(struct emub_profile_ctl *c)
+{
+	const char *hw = emub_profile_hardware(c), *cfg = emub_profile_str(c, "config-name");
+
+	emub_profile_key(c, "model", "silead");
+	if (emub_profile_acpi(c))
+		emub_profile_key(c, "acpi_id", "MSSL1680");
+	else
+		emub_profile_key(c, "compatible", "silead,%s", hw ? hw : "gsl1680");
+	if (cfg)
+		emub_profile_key(c, "silead.firmware_name", "%s", cfg);
+	return 0;
+}
+
 const struct emub_family emub_family_silead = {
+	.rehearse = silead_rehearse,
 	.name = "silead",
 	.chips = (const struct emub_chip_model *const[]){ &silead, NULL },
 	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_silead, NULL },
