@@ -46,6 +46,8 @@ struct row {
 	char hint_err[300];
 	struct tf_failure_rec failed[4]; /* status: blobs that failed here */
 	int n_failed;
+	int last_rc;	      /* status: the last recorded run's exit code, -1 none */
+	char attention[400]; /* why the row is in trouble, "" if it is not */
 };
 
 static void usage(FILE *f, const char *cmd)
@@ -62,10 +64,13 @@ static void usage(FILE *f, const char *cmd)
 		"config CRC, what the firmware database offers and what 'touchfw run'\n"
 		"would do.  Reads only.%s\n"
 		"\n"
-		"  --json   one JSON document instead of the table\n"
+		"  --json       one JSON document instead of the table\n"
+		"  --exit-zero  exit %d even when a controller needs attention\n"
 		"\n"
-		"Exit status %d, or %d (%s) if a DEVICE given does not exist, %d (%s)\n"
-		"if a file or device could not be opened (run as root).\n",
+		"Exit status %d; %d (%s) if a DEVICE given does not exist, %d (%s)\n"
+		"if a file or device could not be opened (run as root); else %d (%s)\n"
+		"if a controller needs attention (each such row says why): a chip in\n"
+		"its bootloader, holding no program or not answering%s.\n",
 		cmd,
 		strcmp(cmd, "status")
 			? ""
@@ -73,8 +78,14 @@ static void usage(FILE *f, const char *cmd)
 			  "what touchfw remembers of each device, with since when: failed\n"
 			  "attempts, blobs that failed there, the hardware last seen there\n"
 			  "('touchfw forget DEVICE' clears them).",
-		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
-		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
+		TF_EXIT_OK, TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
+		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION), TF_EXIT_ATTENTION,
+		tf_exit_name(TF_EXIT_ATTENTION),
+		strcmp(cmd, "status") ? ""
+				      : ",\nits last run failed on the chip (io, "
+					"left-in-bootloader, verify-failed,\n"
+					"interrupted), or failed attempts are recorded "
+					"(backing off or given up)");
 }
 
 static void probe_usage(FILE *f)
@@ -214,6 +225,61 @@ static int from_drivers(struct row *rows, int n)
 	return n;
 }
 
+/* The exit code a result record (tf_flow_result_json's, ours) holds, -1
+ * if it holds none. */
+static int recorded_exit_code(const char *json)
+{
+	const char *p = strstr(json, "\"exit_code\":");
+	char *end;
+	long v;
+
+	if (!p)
+		return -1;
+	p += strlen("\"exit_code\":");
+	while (*p == ' ')
+		p++;
+	v = strtol(p, &end, 10);
+	return end == p || v < 0 || v >= TF_EXIT_MAX_ ? -1 : (int)v;
+}
+
+/*
+ * Whether the row is in trouble, and why, in r->attention: the chip is in
+ * its bootloader, holds no program or does not answer (probe and status);
+ * status adds a last run that failed on the chip (io, left-in-bootloader,
+ * verify-failed, interrupted) and recorded failed attempts (backing off
+ * or given up).  Outcomes that are no trouble of the chip's -- no
+ * profile, nothing in the database for a working chip, switched off, a
+ * run refused (backoff: the attempts say it), a hand flash refused for
+ * its file -- are not.
+ */
+static void judge(struct row *r, bool status, unsigned max_attempts)
+{
+	r->attention[0] = '\0';
+	if (!r->present)
+		return;
+	if (!strcmp(r->res.mode_before, "bootloader"))
+		tf_snprintf(r->attention, sizeof(r->attention), "the chip is in its bootloader");
+	else if (!strcmp(r->res.mode_before, "no-program"))
+		tf_snprintf(r->attention, sizeof(r->attention), "the chip holds no program");
+	else if (!strcmp(r->res.mode_before, "absent") || r->rc == TF_EXIT_IO)
+		tf_snprintf(r->attention, sizeof(r->attention), "the chip does not answer (%s)",
+			    r->res.message);
+	else if (r->rc == TF_EXIT_BOOTLOADER || r->rc == TF_EXIT_VERIFY)
+		tf_snprintf(r->attention, sizeof(r->attention), "%s", r->res.message);
+	else if (status && r->att.count >= max_attempts)
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "gave up after %u failed attempts (last: %s)", r->att.count,
+			    r->att.last_error);
+	else if (status && r->att.count)
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "%u failed attempt%s recorded, backing off (last: %s)",
+			    r->att.count, r->att.count == 1 ? "" : "s", r->att.last_error);
+	else if (status && (r->last_rc == TF_EXIT_IO || r->last_rc == TF_EXIT_BOOTLOADER ||
+			    r->last_rc == TF_EXIT_VERIFY || r->last_rc == TF_EXIT_INTERRUPTED))
+		tf_snprintf(r->attention, sizeof(r->attention), "the last run failed (exit %d, %s)",
+			    r->last_rc, tf_exit_name(r->last_rc));
+}
+
 static void probe_row(const struct tf_settings *s, struct row *r, bool status, int verbosity)
 {
 	/* The dry run logs every step and its outcome; the table says it
@@ -226,6 +292,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	struct tf_err err = { 0 };
 	char *json = NULL;
 
+	r->last_rc = -1;
 	if (!strcmp(r->dev, "-") || tf_device_lookup(r->dev, &d, NULL) < 0) {
 		r->present = false;
 		return;
@@ -237,6 +304,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	if (status && tf_state_open(&st, s->state_dir, false, NULL) == 0) {
 		if (tf_state_read_result(&st, r->dev, &json) == 0) {
 			tf_snprintf(r->last, sizeof(r->last), "%s", json);
+			r->last_rc = recorded_exit_code(json);
 			free(json);
 		}
 		/* Corrupt: read as at the limit, the reason in last_error. */
@@ -366,6 +434,8 @@ static void print_table(struct row *rows, int n, bool status)
 		} else if (r->present) {
 			printf("  %s\n", shown(r->res.message));
 		}
+		if (r->attention[0])
+			printf("  attention: %s\n", shown(r->attention));
 		if (status) {
 			printf("  last run: %s\n",
 			       r->last[0] ? shown(r->last) : "none recorded");
@@ -415,6 +485,7 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "action", action(r, act, sizeof(act)));
 		tf_json_int(&j, "exit_code", r->present ? r->rc : TF_EXIT_NO_DEVICE);
 		tf_json_string(&j, "message", r->res.message);
+		tf_json_string(&j, "attention", r->attention[0] ? r->attention : NULL);
 		if (status) {
 			tf_json_uint(&j, "failed_attempts", r->att.count);
 			tf_json_uint(&j, "failed_blobs", (uint64_t)r->n_failed);
@@ -439,12 +510,15 @@ static void print_json(struct row *rows, int n, bool status)
  * The table reports every outcome; the exit status says whether the
  * command could do its job: a DEVICE given that does not exist is
  * no-device, a file or device it may not open (not root) is permission,
- * each also said on stderr.  Devices found but not updatable (no profile,
- * nothing in the database, ...) are reported, not failures of probe.
+ * each also said on stderr.  Then whether a controller needs attention
+ * (judge()): attention, unless --exit-zero.  Devices found but not
+ * updatable (no profile, nothing in the database, ...) are reported, not
+ * failures of probe.
  */
-static int exit_code(const struct row *rows, int n, const char *cmd)
+static int exit_code(const struct row *rows, int n, const char *cmd, bool exit_zero)
 {
 	int i, rc = TF_EXIT_OK;
+	bool attention = false;
 
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -460,8 +534,18 @@ static int exit_code(const struct row *rows, int n, const char *cmd)
 			fprintf(stderr, "touchfw %s: %s: could not read it: %s\n", cmd, r->dev,
 				r->res.message);
 			rc = TF_EXIT_PERMISSION;
+		} else if (r->attention[0]) {
+			if (!exit_zero)
+				fprintf(stderr, "touchfw %s: %s needs attention: %s\n", cmd,
+					r->dev, shown(r->attention));
+			attention = true;
 		}
 	}
+	/* Trouble with a chip is the answer a script asks for (--exit-zero
+	 * for one that only wants the report); the command's own failures
+	 * above come first. */
+	if (rc == TF_EXIT_OK && attention && !exit_zero)
+		rc = TF_EXIT_ATTENTION;
 	return rc;
 }
 
@@ -469,10 +553,11 @@ int tf_cmd_probe(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "exit-zero", no_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool status = !strcmp(cli->argv[0], "status"), json = false;
+	bool status = !strcmp(cli->argv[0], "status"), json = false, exit_zero = false;
 	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
@@ -488,6 +573,8 @@ int tf_cmd_probe(const struct tf_cli *cli)
 			return g.exit;
 		if (c == 'j')
 			json = true;
+		if (c == 'z')
+			exit_zero = true;
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
@@ -504,12 +591,14 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		n = from_profile(&s, rows, n);
 		n = from_drivers(rows, n);
 	}
-	for (i = 0; i < n; i++)
-		probe_row(&s, &rows[i], status, cli->verbosity);
+	for (i = 0; i < n; i++) {
+		probe_row(&s, &rows[i], status, cli->verbosity + g.verbosity);
+		judge(&rows[i], status, s.max_attempts);
+	}
 	if (json)
 		print_json(rows, n, status);
 	else
 		print_table(rows, n, status);
-	rc = exit_code(rows, n, cli->argv[0]);
+	rc = exit_code(rows, n, cli->argv[0], exit_zero);
 	return rc;
 }
