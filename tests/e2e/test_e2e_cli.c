@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The command line as a user and a script meet it (issue 26 item 9):
+ * `status`/`probe` exit non-zero when a controller is in trouble (and
+ * --exit-zero keeps 0), `run /sys/...` is a usage error naming the
+ * argument, -v/-q work after the command's name.  Each test runs the real
+ * binaries on an emulated maXTouch board.
+ */
+#include "e2e.h"
+#include "exitcode.h"
+
+static struct e2e E;
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+/* The emul-demo profile: an mxt224e the driver owns the power of. */
+static void start(const char *state, const char *fw)
+{
+	char *b = e2e_board("touchfw,emul-demo", "mxt224e", state, fw, "driver", NULL);
+
+	assert_non_null(b);
+	e2e_start(&E, b);
+	free(b);
+}
+
+static void path_of(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", E.dir, name);
+}
+
+static void out_has(const char *needle)
+{
+	if (!E.out || !strstr(E.out, needle))
+		e2e_fail_with_output(&E, "expected \"%s\" in touchfw's standard output",
+				     needle);
+}
+
+/* ------------------------------------------------------- status/probe */
+
+/*
+ * A chip left in its bootloader used to be reported with exit 0, so a
+ * script or a monitoring check could not tell it from a working one.
+ */
+static void test_probe_and_status_exit_attention_for_a_chip_in_its_bootloader(void **state)
+{
+	(void)state;
+	start("no-image", "1.0.AA");
+	e2e_expect(&E, TF_EXIT_ATTENTION, "probe");
+	out_has("attention: the chip is in its bootloader");
+	e2e_said(&E, "touchfw probe: 1-004a needs attention: the chip is in its bootloader");
+	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "1-004a");
+	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "--json");
+	out_has("\"attention\":\"the chip is in its bootloader\"");
+	/* --exit-zero: the report only */
+	e2e_expect(&E, TF_EXIT_OK, "probe", "--exit-zero");
+	out_has("attention: the chip is in its bootloader");
+	e2e_not_said(&E, "needs attention");
+	e2e_expect(&E, TF_EXIT_OK, "status", "--exit-zero", "--json", "1-004a");
+	/* Updated, nothing is wrong any more. */
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "probe");
+	e2e_expect(&E, TF_EXIT_OK, "status", "--json");
+	out_has("\"attention\":null");
+}
+
+/*
+ * Failed attempts recorded (the automatic path backing off, or given up)
+ * are trouble status shows, and now says so in its exit status; probe does
+ * not read the state, so it stays 0 for a working chip.
+ */
+static void test_status_exits_attention_while_backing_off_or_given_up(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_OK, "status", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	path_of(path, sizeof(path), "state/1-004a.attempts");
+	e2e_write(path, "count=1\nnext_allowed=99999999999\nlast_error=verify failed\n");
+	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "1-004a");
+	out_has("attention: 1 failed attempt recorded, backing off (last: verify failed)");
+	e2e_said(&E, "1-004a needs attention");
+	e2e_expect(&E, TF_EXIT_OK, "probe", "1-004a");
+	e2e_write(path, "count=3\nnext_allowed=0\nlast_error=verify failed\n");
+	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "--json");
+	out_has("\"attention\":\"gave up after 3 failed attempts (last: verify failed)\"");
+	e2e_expect(&E, TF_EXIT_OK, "status", "--exit-zero", "1-004a");
+	out_has("gave-up");
+	/* Forgotten: in order again. */
+	e2e_expect(&E, TF_EXIT_OK, "forget", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "status", "1-004a");
+}
+
+/* The last recorded run failed: status says so and exits attention. */
+static void test_status_exits_attention_after_a_failed_run(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	path_of(path, sizeof(path), "state/1-004a.json");
+	e2e_write(path, "{\"version\":1,\"device\":\"1-004a\",\"time\":1,\"exit_code\":12,"
+			"\"result\":\"verify-failed\",\"message\":\"no input device\"}\n");
+	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "1-004a");
+	out_has("attention: the last run failed (exit 12, verify-failed)");
+	e2e_expect(&E, TF_EXIT_OK, "probe", "1-004a");
+	/* A hand flash refused for its file is no trouble of the chip's. */
+	e2e_expect(&E, TF_EXIT_BAD_INPUT, "flash", "--config", "/etc/passwd", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "status", "1-004a");
+}
+
+/* ------------------------------------------------------- DEVICE paths */
+
+/*
+ * `run /sys/bus/i2c/devices/1-004a` used to look for a device named after
+ * the whole path and report it missing (exit 3): a usage error, naming
+ * the argument and what is expected.
+ */
+static void test_run_given_a_path_is_a_usage_error(void **state)
+{
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_USAGE, "run", "/sys/bus/i2c/devices/1-004a");
+	e2e_said(&E, "touchfw run: DEVICE '/sys/bus/i2c/devices/1-004a' is a path; give the "
+		     "kernel's name of the device: 'touchfw run 1-004a'");
+	e2e_said(&E, "Usage: touchfw run");
+	e2e_expect(&E, TF_EXIT_USAGE, "run", "1-004a;x");
+	e2e_said(&E, "DEVICE '1-004a;x' is not a device name");
+	e2e_expect(&E, TF_EXIT_USAGE, "flash", "--config", "/dev/null",
+		   "/sys/bus/i2c/devices/1-004a");
+	e2e_said(&E, "touchfw flash: DEVICE '/sys/bus/i2c/devices/1-004a' is a path");
+	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+}
+
+/* ------------------------------------------------------- -v and -q */
+
+/* `touchfw run -v DEV` used to be "bad option '-v'" (exit 2): the global
+ * options are taken after the command's name too. */
+static void test_verbose_and_quiet_after_the_command(void **state)
+{
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_OK, "run", "-v", "1-004a");
+	e2e_said(&E, "application mode: hardware");
+	/* -q before the command, -v after it: the later one wins */
+	e2e_expect(&E, TF_EXIT_OK, "-q", "run", "1-004a");
+	e2e_not_said(&E, "application mode: hardware");
+	e2e_expect(&E, TF_EXIT_OK, "-q", "run", "-v", "1-004a");
+	e2e_said(&E, "application mode: hardware");
+	e2e_expect(&E, TF_EXIT_OK, "-q", "run", "--verbose", "--json", "1-004a");
+	e2e_said(&E, "application mode: hardware");
+	out_has("\"exit_code\":0");
+	/* -q after the command: errors only */
+	e2e_expect(&E, TF_EXIT_OK, "run", "-q", "1-004a");
+	e2e_not_said(&E, "application mode: hardware");
+	e2e_expect(&E, TF_EXIT_OK, "status", "-v", "1-004a");
+	e2e_expect(&E, TF_EXIT_USAGE, "run", "-x", "1-004a");
+	e2e_said(&E, "bad option '-x'");
+}
+
+/* ------------------------------------------------------- flash --config */
+
+/*
+ * `flash --config` of the configuration the chip already runs wrote
+ * nothing but said "updated: firmware 2.1.AB -> 2.1.AB": it says the
+ * configuration is on the chip already.  --force writes it all the same.
+ */
+static void test_flash_of_the_config_the_chip_has_says_so(void **state)
+{
+	char cfg[400];
+	unsigned backups;
+
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	path_of(cfg, sizeof(cfg), "chip.cfg");
+	e2e_expect(&E, TF_EXIT_OK, "chip", "1-004a", "save-config", cfg);
+	backups = e2e_chip(&E).stats.backups;
+	e2e_expect(&E, TF_EXIT_OK, "flash", "--config", cfg, "1-004a");
+	e2e_said(&E, "configuration already on the chip (config CRC 0xE67ACA, firmware "
+		     "2.1.AB): nothing written");
+	e2e_not_said(&E, "updated:");
+	assert_int_equal(e2e_chip(&E).stats.backups, backups);
+	e2e_expect(&E, TF_EXIT_OK, "flash", "--json", "--config", cfg, "1-004a");
+	out_has("\"message\":\"configuration already on the chip");
+	/* --force: staged for the driver all the same */
+	e2e_expect(&E, TF_EXIT_OK, "flash", "--force", "--config", cfg, "1-004a");
+	e2e_not_said(&E, "already on the chip");
+	e2e_said(&E, "updated:");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(
+			test_probe_and_status_exit_attention_for_a_chip_in_its_bootloader,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_status_exits_attention_while_backing_off_or_given_up, teardown),
+		cmocka_unit_test_teardown(test_status_exits_attention_after_a_failed_run,
+					  teardown),
+		cmocka_unit_test_teardown(test_run_given_a_path_is_a_usage_error, teardown),
+		cmocka_unit_test_teardown(test_verbose_and_quiet_after_the_command, teardown),
+		cmocka_unit_test_teardown(test_flash_of_the_config_the_chip_has_says_so,
+					  teardown),
+	};
+
+	e2e_test_filter();
+	return cmocka_run_group_tests_name("e2e_cli", tests, NULL, NULL);
+}
