@@ -131,6 +131,7 @@ int step_load(struct run *r)
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
+			r->cfg_already = true;
 			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
 			     r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
@@ -375,6 +376,7 @@ static int config_over_bus(struct run *r)
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
+		r->cfg_already = true;
 		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 		return TF_EXIT_OK;
 	}
@@ -1003,6 +1005,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc &&
 		    !r->o->force) {
+			r->cfg_already = true;
 			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
 			     r->cfg_crc);
 			return TF_EXIT_OK;

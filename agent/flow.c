@@ -1236,7 +1236,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		rc = driver_lost(&r, rc);
 		goto out;
 	}
-	if (r.fam->caps.kernel_fw_probe)
+	/* A configuration the chip has already (flash --config of the one it
+	 * runs): nothing was written, and the message says so rather than
+	 * "updated: firmware X -> X". */
+	if (r.cfg_already && !r.fw_img && !r.flashed_anything)
+		rc = finish(&r, TF_EXIT_OK,
+			    "configuration already on the chip (config CRC 0x%06X, firmware "
+			    "%s): nothing written",
+			    r.cfg_crc, r.chip.version_str[0] ? r.chip.version_str : "unknown");
+	else if (r.fam->caps.kernel_fw_probe)
 		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
 			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
 			    r.c.dev.driver[0] ? r.c.dev.driver : "none",
