@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "device.h"
 #include "event.h"
 #include "exitcode.h"
 #include "log.h"
@@ -84,8 +85,16 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	if (tf_state_open(&st, s.state_dir, false, &err) < 0 && err.code != ENOENT)
 		return fail(dev, &err);
 	if (st.dirfd >= 0) {
-		lock = tf_state_lock(&st, dev, false, true, &err);
-		if (lock == -EWOULDBLOCK) {
+		struct tf_device d;
+
+		/* A device that is gone (or never was) gets no lock file made
+		 * for it: forgetting it leaves nothing behind in the state
+		 * directory.  No lock file there: no run holds it. */
+		lock = tf_state_lock(&st, dev, false, tf_device_lookup(dev, &d, NULL) == 0, &err);
+		if (lock == -ENOENT) {
+			tf_err_clear(&err);
+			lock = -1;
+		} else if (lock == -EWOULDBLOCK) {
 			log_err(dev,
 				"another touchfw is working on this device; nothing "
 				"forgotten (exit %d, %s)",
@@ -93,7 +102,7 @@ int tf_cmd_forget(const struct tf_cli *cli)
 			tf_state_close(&st);
 			return TF_EXIT_LOCKED;
 		}
-		if (lock < 0) {
+		else if (lock < 0) {
 			tf_state_close(&st);
 			return fail(dev, &err);
 		}

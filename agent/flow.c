@@ -1151,6 +1151,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		rlog(&r, TF_LOG_NOTICE, "%s", res->message);
 		return rc;
 	}
+	/* A device that does not exist gets no lock file and no result
+	 * record: a typo, or a device gone before its run started, would
+	 * leave them in the state directory (/run) for good.  One that
+	 * vanishes later is found missing under the lock (step_device). */
+	if (tf_device_lookup(devname, &r.c.dev, &err) < 0) {
+		rc = finish(&r, TF_EXIT_NO_DEVICE, "%s", err.msg);
+		goto out;
+	}
+	tf_err_clear(&err);
 	/* A dry run (probe, status, run --dry-run) changes nothing: it makes
 	 * no state directory and no lock file; where none exists, no run
 	 * holds the device. */

@@ -198,6 +198,55 @@ static void test_flash_of_the_config_the_chip_has_says_so(void **state)
 	e2e_said(&E, "updated:");
 }
 
+/* ------------------------------------------------------- no device */
+
+/* The names in touchfw's state directory that start with @dev, joined by
+ * spaces ("" if none). */
+static const char *state_files_of(const char *dev)
+{
+	static char names[1024];
+	char path[400];
+	struct dirent *de;
+	DIR *d;
+
+	names[0] = '\0';
+	path_of(path, sizeof(path), "state");
+	d = opendir(path);
+	if (!d)
+		return names;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, dev, strlen(dev))) {
+			strncat(names, de->d_name, sizeof(names) - strlen(names) - 2);
+			strcat(names, " ");
+		}
+	closedir(d);
+	return names;
+}
+
+/*
+ * A run, flash, forget or status for a device that does not exist used to
+ * leave its lock file and result record in the state directory (/run):
+ * one per typo, forever.  Nothing is left for it now.
+ */
+static void test_nothing_is_left_in_run_for_a_device_that_does_not_exist(void **state)
+{
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	e2e_expect(&E, TF_EXIT_NO_DEVICE, "run", "1-0077");
+	e2e_said(&E, "1-0077");
+	e2e_expect(&E, TF_EXIT_NO_DEVICE, "run", "--force", "1-0077");
+	e2e_expect(&E, TF_EXIT_NO_DEVICE, "run", "--dry-run", "1-0077");
+	e2e_expect(&E, TF_EXIT_NO_DEVICE, "flash", "--config", "/dev/null", "1-0077");
+	e2e_expect(&E, TF_EXIT_NO_DEVICE, "status", "1-0077");
+	e2e_touchfw(&E, "forget", "1-0077");
+	e2e_touchfw(&E, "chip", "1-0077", "info");
+	if (*state_files_of("1-0077"))
+		fail_msg("left in the state directory for 1-0077: %s", state_files_of("1-0077"));
+	/* the device that exists keeps its record */
+	assert_true(*state_files_of("1-004a"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +261,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_verbose_and_quiet_after_the_command, teardown),
 		cmocka_unit_test_teardown(test_flash_of_the_config_the_chip_has_says_so,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_nothing_is_left_in_run_for_a_device_that_does_not_exist, teardown),
 	};
 
 	e2e_test_filter();
