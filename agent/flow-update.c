@@ -157,17 +157,46 @@ static int fail_bootloader(struct run *r, const char *msg, const struct tf_err *
 	return finish(r, TF_EXIT_BOOTLOADER, "%s", msg);
 }
 
-/* A stop signal arrived: say what was done about it (the callers undo
- * their part -- rebind, unstage -- on their way out). */
+/*
+ * A stop signal arrived: say what was done about it (the callers undo
+ * their part -- rebind, unstage -- on their way out) and what was
+ * recorded: the attempt reserve_attempt() counted (which of how many, in
+ * which file, how long the automatic path now waits and how to lift it),
+ * the result record, and that no failure is held against the firmware.
+ * A hand flash counts no attempt, and says so.
+ */
 int interrupted(struct run *r, const char *what)
 {
 	int sig = tf_stop_requested();
+	const char *name = sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
+	const char *dev = r->c.dev.name;
+	struct tf_attempts a;
+	uint64_t now = (uint64_t)time(NULL);
+	char next[120];
 
+	if (!r->attempt_reserved || tf_state_read_attempts(&r->st, dev, &a, NULL) < 0)
+		return finish(r, TF_EXIT_INTERRUPTED,
+			      "stopped by SIG%s %s; the driver is bound again and nothing "
+			      "is left staged; recorded: this result in %s/%s.json only "
+			      "(%s counts no attempt), no failure held against the "
+			      "firmware: 'touchfw %s %s' tries again",
+			      name, what, r->s->state_dir, dev,
+			      r->o->manual ? "a hand flash" : "the attempt was not counted",
+			      r->o->manual ? "flash ..." : "run", dev);
+	if (a.count >= r->s->max_attempts)
+		tf_snprintf(next, sizeof(next), "the automatic path gives up now");
+	else if (a.next_allowed > now)
+		tf_snprintf(next, sizeof(next), "the automatic path waits %llus",
+			    (unsigned long long)(a.next_allowed - now));
+	else
+		tf_snprintf(next, sizeof(next), "the next bind tries again");
 	return finish(r, TF_EXIT_INTERRUPTED,
-		      "stopped by SIG%s %s; the driver is bound again and nothing "
-		      "is left staged; this counts as an attempt, not as a failure of "
-		      "the firmware: the next bind or 'touchfw run %s' tries again",
-		      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what, r->c.dev.name);
+		      "stopped by SIG%s %s; the driver is bound again and nothing is "
+		      "left staged; recorded: attempt %u of %u in %s/%s.attempts (%s; "
+		      "'touchfw forget %s' clears it) and this result in %s.json, no "
+		      "failure held against the firmware: 'touchfw run %s' tries again",
+		      name, what, a.count, r->s->max_attempts, r->s->state_dir, dev, next,
+		      dev, dev, dev);
 }
 
 /* Why a bind failed: the bind file missing means the kernel has no such
