@@ -24,8 +24,10 @@
 #include "exitcode.h"
 #include "family/ids.h"
 #include "flow.h"
+#include "fwdb.h"
 #include "json.h"
 #include "log.h"
+#include "plan.h"
 #include "settings.h"
 #include "state.h"
 
@@ -45,6 +47,7 @@ struct row {
 	struct tf_hw_hint hint; /* status: remembered hardware */
 	char hint_err[300];
 	struct tf_failure_rec failed[4]; /* status: blobs that failed here */
+	char failed_id[4][128];		 /* their manifest ids, "" if not in the database */
 	int n_failed;
 	int last_rc;	      /* status: the last recorded run's exit code, -1 none */
 	char attention[400]; /* why the row is in trouble, "" if it is not */
@@ -280,7 +283,33 @@ static void judge(struct row *r, bool status, unsigned max_attempts)
 			    r->last_rc, tf_exit_name(r->last_rc));
 }
 
-static void probe_row(const struct tf_settings *s, struct row *r, bool status, int verbosity)
+/*
+ * The manifest id of each blob that failed on the row's device, from the
+ * database in use (@db NULL: it could not be loaded), so that status names
+ * "mxt224e-fw-2.1.AB", not a hash prefix.  A blob the database no longer
+ * has keeps its hash.
+ */
+static void name_failed_blobs(struct row *r, const struct tf_fwdb *db)
+{
+	char hex[65];
+	size_t k;
+	int i;
+
+	for (i = 0; i < r->n_failed; i++) {
+		r->failed_id[i][0] = '\0';
+		for (k = 0; db && k < db->n_blobs; k++) {
+			tf_sha256_hex(db->blobs[k].sha256, hex);
+			if (!strcmp(hex, r->failed[i].sha256_hex)) {
+				tf_snprintf(r->failed_id[i], sizeof(r->failed_id[i]), "%s",
+					    db->blobs[k].id);
+				break;
+			}
+		}
+	}
+}
+
+static void probe_row(const struct tf_settings *s, struct row *r, bool status, int verbosity,
+		      const struct tf_fwdb *db)
 {
 	/* The dry run logs every step and its outcome; the table says it
 	 * all, so it stays quiet unless -v. */
@@ -327,6 +356,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 		r->n_failed = tf_persist_list_failures(s->persist_dir, r->dev, r->failed, 4);
 		if (r->n_failed < 0)
 			r->n_failed = 0;
+		name_failed_blobs(r, db);
 	}
 }
 
@@ -354,18 +384,29 @@ static void print_remembered(const struct row *r)
 	if (r->att.count)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
 		       shown(r->att.last_error), tf_time_str(r->att_time, t, sizeof(t)));
-	for (i = 0; i < r->n_failed; i++)
-		if (r->failed[i].failures == UINT_MAX)
-			printf("  failed blob: sha256 %.16s... its failure record can not be "
-			       "read (%s); counted as failed too often, not tried again\n",
-			       r->failed[i].sha256_hex, shown(r->failed[i].why));
+	for (i = 0; i < r->n_failed; i++) {
+		char blob[200];
+
+		/* by its manifest id; a blob the database does not have (any
+		 * more) by its hash */
+		if (r->failed_id[i][0])
+			tf_snprintf(blob, sizeof(blob), "%s", r->failed_id[i]);
 		else
-			printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
+			tf_snprintf(blob, sizeof(blob),
+				    "sha256 %.16s... (not in the firmware database)",
+				    r->failed[i].sha256_hex);
+		if (r->failed[i].failures == UINT_MAX)
+			printf("  failed blob: %s: its failure record can not be "
+			       "read (%s); counted as failed too often, not tried again\n",
+			       blob, shown(r->failed[i].why));
+		else
+			printf("  failed blob: %s failed here %u time%s, the last on %s "
 			       "(last: %s); not tried again\n",
-			       r->failed[i].sha256_hex, r->failed[i].failures,
+			       blob, r->failed[i].failures,
 			       r->failed[i].failures == 1 ? "" : "s",
 			       tf_time_str(r->failed[i].mtime, t, sizeof(t)),
 			       shown(r->failed[i].why));
+	}
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",
@@ -489,6 +530,18 @@ static void print_json(struct row *rows, int n, bool status)
 		if (status) {
 			tf_json_uint(&j, "failed_attempts", r->att.count);
 			tf_json_uint(&j, "failed_blobs", (uint64_t)r->n_failed);
+			tf_json_begin_array(&j, "failed_blob_records");
+			for (int k = 0; k < r->n_failed; k++) {
+				tf_json_begin_object(&j, NULL);
+				tf_json_string(&j, "id",
+					       r->failed_id[k][0] ? r->failed_id[k] : NULL);
+				tf_json_string(&j, "sha256", r->failed[k].sha256_hex);
+				if (r->failed[k].failures != UINT_MAX)
+					tf_json_uint(&j, "failures", r->failed[k].failures);
+				tf_json_string(&j, "last_error", r->failed[k].why);
+				tf_json_end_object(&j);
+			}
+			tf_json_end_array(&j);
 			tf_json_string(&j, "remembered_hardware",
 				       r->hint.hw[0] ? r->hint.hw : NULL);
 			if (r->hint.hw[0])
@@ -561,6 +614,7 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
+	struct tf_fwdb *db = NULL;
 	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
 	int c, n = 0, i, rc;
 
@@ -591,8 +645,18 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		n = from_profile(&s, rows, n);
 		n = from_drivers(rows, n);
 	}
+	/* status names failed blobs by their manifest ids: the database's,
+	 * by the settings' signature policy (one that does not load leaves
+	 * the hashes) */
+	if (status) {
+		struct tf_fwdb_opts lo = { .sig = s.signatures, .keys_dir = s.keys_dir };
+
+		tf_err_clear(&err);
+		if (tf_fwdb_load(s.db_dir, &lo, &db, &err) < 0)
+			db = NULL;
+	}
 	for (i = 0; i < n; i++) {
-		probe_row(&s, &rows[i], status, cli->verbosity + g.verbosity);
+		probe_row(&s, &rows[i], status, cli->verbosity + g.verbosity, db);
 		judge(&rows[i], status, s.max_attempts);
 	}
 	if (json)
@@ -600,5 +664,7 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	else
 		print_table(rows, n, status);
 	rc = exit_code(rows, n, cli->argv[0], exit_zero);
+	if (db)
+		tf_fwdb_free(db);
 	return rc;
 }
