@@ -397,7 +397,7 @@ int tf_board_live(const struct tf_board_profile *p, struct tf_json *j)
 static void init_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw board init DEVICE [--out FILE]\n"
+		"Usage: touchfw board init DEVICE [--out FILE [--json]]\n"
 		"\n"
 		"Write a board profile skeleton (.dts) for the bound controller\n"
 		"DEVICE (1-004a): this machine's identity (root compatible, else\n"
@@ -407,7 +407,9 @@ static void init_usage(FILE *f)
 		"fill in.  'touchfw board check FILE' accepts the skeleton as it\n"
 		"is.  DMI values that are firmware placeholders (\"Default\n"
 		"string\", ...) are left out, with a warning.  Without --out, to\n"
-		"standard output; FILE is never overwritten (exit %d, %s).\n",
+		"standard output; FILE is never overwritten (exit %d, %s).\n"
+		"--json (with --out): the file written and what it describes, one\n"
+		"JSON document (doc/json.md).\n",
 		TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS));
 }
 
@@ -569,10 +571,12 @@ int tf_cmd_board_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
+	bool json = false;
 	const struct tf_family *fam;
 	struct tf_board_identity id;
 	struct tf_device dev;
@@ -586,6 +590,13 @@ int tf_cmd_board_init(int argc, char **argv)
 			return g.exit;
 		if (c == 'o')
 			out = optarg;
+		if (c == 'j')
+			json = true;
+	}
+	if (json && !out) {
+		fprintf(stderr, "touchfw: board init: --json needs --out FILE (without it the "
+				"profile is standard output)\n");
+		return TF_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "touchfw: board init: give one DEVICE\n");
@@ -653,6 +664,22 @@ int tf_cmd_board_init(int argc, char **argv)
 			"wrote %s: check the lines and power, then 'touchfw board check "
 			"%s'\n",
 			out, out);
+	}
+	if (json) {
+		struct tf_json j;
+
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_string(&j, "file", out);
+		tf_json_string(&j, "device", dev.name);
+		tf_json_string(&j, "bus", dev.subsys);
+		tf_json_string(&j, "family", fam->ids->name);
+		tf_json_string(&j, "driver", dev.driver);
+		tf_json_string(&j, "adapter", dev.adapter_name);
+		tf_json_end_object(&j);
+		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_json_free(&j);
 	}
 	return TF_EXIT_OK;
 }

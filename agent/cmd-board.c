@@ -62,7 +62,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: touchfw board check [--json] FILE...\n"
 		"       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
-		"       touchfw board init DEVICE [--out FILE]\n"
+		"       touchfw board init DEVICE [--out FILE [--json]]\n"
 		"\n"
 		"Board profiles tell touchfw which touch controllers a board has,\n"
 		"where they are and who powers them (see boards/README.md).\n"

@@ -46,14 +46,21 @@ struct chip {
 	struct tf_controller synth;
 	struct tf_chip_state st;
 	bool have_id, inited;
+	/* reset, save-config: where progress goes (stderr with --json,
+	 * whose document alone is on standard output) and what the
+	 * document says */
+	FILE *say;
+	char how[16];	   /* reset: "command" or "line" */
+	char input[32];	   /* reset: the input device back after it */
+	char after[300];   /* reset: what detection saw after it */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: touchfw chip DEVICE info [--json]\n"
-		"       touchfw chip DEVICE reset\n"
-		"       touchfw chip DEVICE save-config FILE\n"
+		"       touchfw chip DEVICE reset [--json]\n"
+		"       touchfw chip DEVICE save-config [--json] FILE\n"
 		"\n"
 		"Talk to one controller through its family's operations.\n"
 		"DEVICE is the kernel's name (1-004a).  The controller is the one\n"
@@ -65,11 +72,13 @@ static void usage(FILE *f)
 		"               --json: one document (doc/json.md)\n"
 		"  reset        the family's reset: a reset command over the bus with\n"
 		"               the driver bound, else a pulse on the profile's reset\n"
-		"               line with the driver unbound, then bound again\n"
+		"               line with the driver unbound, then bound again;\n"
+		"               --json: how, and the input device back after it\n"
 		"  save-config  the configuration the chip runs, as a blob the\n"
 		"               firmware database accepts ('touchfw db add FILE');\n"
 		"               FILE '-' writes to standard output; an existing\n"
-		"               FILE is not overwritten\n"
+		"               FILE is not overwritten; --json (not with '-'):\n"
+		"               the file, its size and config CRC\n"
 		"\n"
 		"Exit status 0, %d (%s) for a device that does not exist, %d (%s)\n"
 		"when the family or chip can not do it, %d (%s) on a bus error,\n"
@@ -385,7 +394,7 @@ static int reset_by_line(struct chip *k)
 			rc = TF_EXIT_FAILURE;
 			goto out;
 		}
-		printf("%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
+		fprintf(k->say, "%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
 		if (tf_device_unbind(&k->c.dev, &err) < 0) {
 			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
@@ -403,13 +412,14 @@ static int reset_by_line(struct chip *k)
 			l.reset_err.msg);
 		rc = TF_EXIT_IO;
 	} else {
-		printf("%s: reset pulse on the profile's reset line (%u us)%s\n", k->c.dev.name,
-		       seq.assert_us, l.irq_driven ? ", interrupt line driven" : "");
+		fprintf(k->say, "%s: reset pulse on the profile's reset line (%u us)%s\n",
+			k->c.dev.name, seq.assert_us, l.irq_driven ? ", interrupt line driven" : "");
+		tf_snprintf(k->how, sizeof(k->how), "line");
 	}
 	if (drv[0]) {
 		if (state.dirfd >= 0)
 			tf_state_mark_own_bind(&state, k->c.dev.name, (uint64_t)time(NULL));
-		printf("%s: binding %s\n", k->c.dev.name, drv);
+		fprintf(k->say, "%s: binding %s\n", k->c.dev.name, drv);
 		if (tf_device_bind(&k->c.dev, drv, &err) < 0) {
 			fprintf(stderr, "touchfw chip: %s: %s (the driver's probe failed)\n",
 				k->c.dev.name, err.msg);
@@ -422,8 +432,9 @@ static int reset_by_line(struct chip *k)
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
-		printf("%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name,
-		       node.input, node.event);
+		fprintf(k->say, "%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name,
+			node.input, node.event);
+		tf_snprintf(k->input, sizeof(k->input), "%s", node.input);
 	}
 out:
 	if (w)
@@ -462,11 +473,14 @@ static int do_reset(struct chip *k)
 			struct tf_chip_state after;
 
 			rc = TF_EXIT_OK;
-			if (k->fam->ops->detect(&k->c, &after, &err) == 0)
-				printf("%s: reset by command; %s\n", k->c.dev.name,
-				       after.detail);
-			else
-				printf("%s: reset by command\n", k->c.dev.name);
+			tf_snprintf(k->how, sizeof(k->how), "command");
+			if (k->fam->ops->detect(&k->c, &after, &err) == 0) {
+				fprintf(k->say, "%s: reset by command; %s\n", k->c.dev.name,
+					after.detail);
+				tf_snprintf(k->after, sizeof(k->after), "%s", after.detail);
+			} else {
+				fprintf(k->say, "%s: reset by command\n", k->c.dev.name);
+			}
 		}
 	} else {
 		rc = reset_by_line(k);
@@ -478,9 +492,35 @@ static int do_reset(struct chip *k)
 	return rc;
 }
 
+/* --json of reset and save-config: what was done, one document. */
+static void done_json(const struct chip *k, const char *sub, const char *file, size_t len,
+		      bool has_crc, uint32_t crc)
+{
+	struct tf_json j;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "device", k->c.dev.name);
+	tf_json_string(&j, "family", k->fam->ids->name);
+	if (!strcmp(sub, "reset")) {
+		tf_json_string(&j, "reset", k->how[0] ? k->how : NULL);
+		tf_json_string(&j, "input", k->input[0] ? k->input : NULL);
+		tf_json_string(&j, "detail", k->after[0] ? k->after : NULL);
+	} else {
+		tf_json_string(&j, "file", file);
+		tf_json_uint(&j, "size", len);
+		if (has_crc)
+			tf_json_crc(&j, "config_crc", crc);
+	}
+	tf_json_end_object(&j);
+	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_json_free(&j);
+}
+
 /* ------------------------------------------------------------ save-config */
 
-static int do_save(struct chip *k, const char *file)
+static int do_save(struct chip *k, const char *file, bool json)
 {
 	struct tf_err err = { 0 };
 	uint8_t *data = NULL;
@@ -569,6 +609,8 @@ static int do_save(struct chip *k, const char *file)
 			"%s; 'touchfw db add %s --board ...' puts it into a database\n",
 			k->c.dev.name, len, k->fam->caps.config_versioned ? 8 : 6, crc, file,
 			file);
+	if (json)
+		done_json(k, "save-config", file, len, k->fam->ops->load_config != NULL, crc);
 	return TF_EXIT_OK;
 }
 
@@ -612,18 +654,23 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		fprintf(stderr, "touchfw chip: unexpected '%s'\n", cli->argv[optind + 2]);
 		return TF_EXIT_USAGE;
 	}
-	if (json && strcmp(sub, "info")) {
-		fprintf(stderr, "touchfw chip: --json goes with info\n");
+	if (json && file && !strcmp(file, "-")) {
+		fprintf(stderr, "touchfw chip: save-config -: the configuration is standard "
+				"output, --json can not be\n");
 		return TF_EXIT_USAGE;
 	}
 	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0);
 	if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);
-		else if (!strcmp(sub, "reset"))
+		else if (!strcmp(sub, "reset")) {
+			k.say = json ? stderr : stdout;
 			rc = do_reset(&k);
-		else
-			rc = do_save(&k, file);
+			if (rc == TF_EXIT_OK && json)
+				done_json(&k, "reset", NULL, 0, false, 0);
+		} else {
+			rc = do_save(&k, file, json);
+		}
 	}
 	chip_free(&k);
 	return rc;

@@ -247,6 +247,75 @@ static void test_nothing_is_left_in_run_for_a_device_that_does_not_exist(void **
 	assert_true(*state_files_of("1-004a"));
 }
 
+/* ------------------------------------------------------- --json */
+
+/* Standard output is one JSON document (python's json reads it) with
+ * "version": 1. */
+static void out_is_json(void)
+{
+	char path[400], *cmd = NULL;
+
+	path_of(path, sizeof(path), "out.json");
+	e2e_write(path, E.out ? E.out : "");
+	assert_true(asprintf(&cmd,
+			     "python3 -c 'import json,sys; "
+			     "assert json.load(open(sys.argv[1]))[\"version\"] == 1' '%s'",
+			     path) > 0);
+	if (system(cmd) != 0)
+		e2e_fail_with_output(&E, "standard output is not one JSON document");
+	free(cmd);
+}
+
+/*
+ * Commands that write -- forget, chip reset and save-config, db sign and
+ * keygen, board init -- had no --json ("bad option '--json'"): each
+ * prints one document saying what it did, and one on its errors too.
+ */
+static void test_json_on_every_command_that_writes(void **state)
+{
+	char cfg[400], keys[400], key[450], prof[400];
+
+	(void)state;
+	start("app", "2.1.AB");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	e2e_expect(&E, TF_EXIT_OK, "forget", "--json", "1-004a");
+	out_is_json();
+	out_has("\"device\":\"1-004a\",\"failed_attempts\":0,\"hardware\":\"129.1\"");
+	e2e_expect(&E, TF_EXIT_USAGE, "forget", "--json");
+	out_is_json();
+	out_has("\"error\":{\"exit_code\":2");
+
+	e2e_expect(&E, TF_EXIT_OK, "chip", "1-004a", "reset", "--json");
+	out_is_json();
+	out_has("\"reset\":\"command\"");
+	path_of(cfg, sizeof(cfg), "saved.cfg");
+	e2e_expect(&E, TF_EXIT_OK, "chip", "--json", "1-004a", "save-config", cfg);
+	out_is_json();
+	out_has("\"config_crc\":\"0xE67ACA\"");
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "--json", "1-004a", "save-config", "-");
+	out_is_json();
+
+	e2e_private_db(&E);
+	path_of(keys, sizeof(keys), "signing");
+	assert_int_equal(mkdir(keys, 0700), 0);
+	e2e_expect(&E, TF_EXIT_OK, "db", "keygen", "--json", "--out", keys, "bench-1");
+	out_is_json();
+	out_has("\"key_id\":\"bench-1\"");
+	snprintf(key, sizeof(key), "%s/bench-1.key", keys);
+	e2e_expect(&E, TF_EXIT_OK, "db", "sign", "--json", "--key", key, "--db", E.db);
+	out_is_json();
+	out_has("\"key_id\":\"bench-1\"");
+	out_has("manifest.ini.sig\"");
+
+	path_of(prof, sizeof(prof), "board.dts");
+	e2e_expect(&E, TF_EXIT_OK, "board", "init", "1-004a", "--out", prof, "--json");
+	out_is_json();
+	out_has("\"family\":\"mxt\"");
+	e2e_expect(&E, TF_EXIT_USAGE, "board", "init", "1-004a", "--json");
+	out_is_json();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +332,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_nothing_is_left_in_run_for_a_device_that_does_not_exist, teardown),
+		cmocka_unit_test_teardown(test_json_on_every_command_that_writes, teardown),
 	};
 
 	e2e_test_filter();
