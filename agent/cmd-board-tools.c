@@ -815,7 +815,11 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 	}
 	tf_json_end_array(&j);
 	if (!pick) {
+		char why[1200];
+
 		tf_json_string(&j, "profile", NULL);
+		tf_board_explain_board_miss(set, &id, why, sizeof(why));
+		tf_json_string(&j, "nearest", why);
 	} else {
 		tf_json_begin_object(&j, "profile");
 		tf_json_string(&j, "name", pick->name);

@@ -708,7 +708,10 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		printf(", lower precedence\n");
 	}
 	if (!pick) {
-		printf("profile: none matches this machine\n");
+		char why[1200];
+
+		tf_board_explain_board_miss(set, &id, why, sizeof(why));
+		printf("profile: none matches this machine; %s\n", why);
 		tf_board_set_free(set);
 		tf_board_identity_free(&id);
 		return TF_EXIT_NO_PROFILE;
