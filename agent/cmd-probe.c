@@ -50,13 +50,14 @@ struct row {
 	char failed_id[4][128];		 /* their manifest ids, "" if not in the database */
 	int n_failed;
 	int last_rc;	      /* status: the last recorded run's exit code, -1 none */
+	char *history;	      /* status: the results history's lines, or NULL */
 	char attention[400]; /* why the row is in trouble, "" if it is not */
 };
 
 static void usage(FILE *f, const char *cmd)
 {
 	fprintf(f,
-		"Usage: touchfw %s [--json] [DEVICE...]\n"
+		"Usage: touchfw %s [--json] [--exit-zero] [DEVICE...]\n"
 		"\n"
 		"Every touch controller of this board: the controllers the matching\n"
 		"board profile describes and any device bound to a touch driver\n"
@@ -77,7 +78,8 @@ static void usage(FILE *f, const char *cmd)
 		cmd,
 		strcmp(cmd, "status")
 			? ""
-			: "  status also shows the last recorded result and\n"
+			: "  status also shows the last recorded result, the\n"
+			  "newest runs of the results history kept across reboots, and\n"
 			  "what touchfw remembers of each device, with since when: failed\n"
 			  "attempts, blobs that failed there, the hardware last seen there\n"
 			  "('touchfw forget DEVICE' clears them).",
@@ -357,6 +359,9 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 		if (r->n_failed < 0)
 			r->n_failed = 0;
 		name_failed_blobs(r, db);
+		tf_err_clear(&err);
+		if (tf_persist_history_read(s->persist_dir, r->dev, &r->history, &err) < 0)
+			log_warn(r->dev, "results history: %s", err.msg);
 	}
 }
 
@@ -370,6 +375,62 @@ static const char *shown(const char *s)
 
 	k = (k + 1) % 4;
 	return tf_escape(s, buf[k], sizeof(buf[k]));
+}
+
+/* A string or number field of one of our own result records (the
+ * history's lines), in @buf; "" when it has none. */
+static const char *field(const char *line, size_t len, const char *key, char *buf,
+			 size_t size)
+{
+	char pat[40];
+	const char *p, *end = line + len;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	tf_snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = memmem(line, len, pat, strlen(pat));
+	if (!p)
+		return buf;
+	p += strlen(pat);
+	if (p < end && *p == '"') {
+		for (p++; p < end && *p != '"' && n + 1 < size; p++) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			buf[n++] = *p;
+		}
+	} else {
+		while (p < end && *p != ',' && *p != '}' && n + 1 < size)
+			buf[n++] = *p++;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* status: the newest runs of the history kept across reboots. */
+static void print_history(const struct row *r, const char *persist_dir)
+{
+	const char *line = r->history, *start[5];
+	unsigned total = 0, k;
+
+	if (!r->history || !*r->history) {
+		printf("  history: none kept\n");
+		return;
+	}
+	for (; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] ? 1 : 0))
+		start[total++ % 5] = line;
+	printf("  history: %u run%s kept in %s/history/%s.jsonl, the newest last:\n", total,
+	       total == 1 ? "" : "s", persist_dir, r->dev);
+	for (k = total > 5 ? total - 5 : 0; k < total; k++) {
+		const char *l = start[k % 5];
+		size_t len = strcspn(l, "\n");
+		char t[40], res[40], msg[300], when[40];
+
+		field(l, len, "time", t, sizeof(t));
+		printf("    %s %s: %s\n",
+		       tf_time_str(strtoull(t, NULL, 10), when, sizeof(when)),
+		       shown(field(l, len, "result", res, sizeof(res))),
+		       shown(field(l, len, "message", msg, sizeof(msg))));
+	}
 }
 
 static void print_remembered(const struct row *r)
@@ -436,7 +497,7 @@ static const char *action(const struct row *r, char *buf, size_t size)
 	return buf;
 }
 
-static void print_table(struct row *rows, int n, bool status)
+static void print_table(struct row *rows, int n, bool status, const char *persist_dir)
 {
 	char crc[16], act[64];
 	int i;
@@ -480,8 +541,10 @@ static void print_table(struct row *rows, int n, bool status)
 		if (status) {
 			printf("  last run: %s\n",
 			       r->last[0] ? shown(r->last) : "none recorded");
-			if (r->present || strcmp(r->dev, "-"))
+			if (r->present || strcmp(r->dev, "-")) {
 				print_remembered(r);
+				print_history(r, persist_dir);
+			}
 		}
 	}
 	if (!n)
@@ -550,6 +613,18 @@ static void print_json(struct row *rows, int n, bool status)
 				       r->att.last_error[0] ? r->att.last_error : NULL);
 			/* The recorded result is JSON already: embed it as text. */
 			tf_json_string(&j, "last_result", r->last[0] ? r->last : NULL);
+			/* the history likewise, one string per run, the newest last */
+			tf_json_begin_array(&j, "history");
+			for (const char *l = r->history ? r->history : ""; *l;) {
+				size_t len = strcspn(l, "\n");
+				char *one = strndup(l, len);
+
+				if (one)
+					tf_json_string(&j, NULL, one);
+				free(one);
+				l += len + (l[len] ? 1 : 0);
+			}
+			tf_json_end_array(&j);
 		}
 		tf_json_end_object(&j);
 	}
@@ -662,9 +737,11 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	if (json)
 		print_json(rows, n, status);
 	else
-		print_table(rows, n, status);
+		print_table(rows, n, status, s.persist_dir);
 	rc = exit_code(rows, n, cli->argv[0], exit_zero);
 	if (db)
 		tf_fwdb_free(db);
+	for (i = 0; i < n; i++)
+		free(rows[i].history);
 	return rc;
 }

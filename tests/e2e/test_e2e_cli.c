@@ -8,6 +8,7 @@
  */
 #include "e2e.h"
 #include "exitcode.h"
+#include "state.h"
 
 static struct e2e E;
 
@@ -316,6 +317,91 @@ static void test_json_on_every_command_that_writes(void **state)
 	out_is_json();
 }
 
+/* ------------------------------------------------------- history */
+
+static unsigned lines_of(const char *text)
+{
+	unsigned n = 0;
+
+	for (; text && *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * Results lived only in /run (the last one): after a reboot nothing said
+ * what had happened.  A bounded history in the persistent directory
+ * survives it, and status shows it.
+ */
+static void test_results_history_survives_a_reboot_and_is_bounded(void **state)
+{
+	char path[400], cmd[500], *h = NULL;
+	FILE *f;
+
+	(void)state;
+	start("no-image", "1.0.AA");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	/* a reboot: /run is empty again */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/state'", E.dir);
+	assert_int_equal(system(cmd), 0);
+	e2e_expect(&E, TF_EXIT_OK, "status", "1-004a");
+	out_has("history: 2 runs kept in ");
+	out_has("/persist/history/1-004a.jsonl, the newest last:");
+	out_has(" ok: updated: firmware (none) -> 2.1.AB");
+	out_has(" ok: up to date (firmware 2.1.AB, config matches)");
+	out_has("last run: none recorded");
+	e2e_expect(&E, TF_EXIT_OK, "status", "--json", "1-004a");
+	out_has("\"history\":[\"{\\\"version\\\":1,\\\"device\\\":\\\"1-004a\\\"");
+	/* bounded: 25 old lines, one run later 20 */
+	path_of(path, sizeof(path), "persist/history/1-004a.jsonl");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 25; i++)
+		fprintf(f, "{\"version\":1,\"device\":\"1-004a\",\"time\":%d,\"exit_code\":0,"
+			   "\"result\":\"ok\",\"message\":\"old run %d\"}\n",
+			1000 + i, i);
+	assert_int_equal(fclose(f), 0);
+	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
+	assert_int_equal(tf_read_file(path, 1 << 20, &h, NULL), 0);
+	e2e_keep(&E, h);
+	assert_int_equal(lines_of(h), TF_HISTORY_KEEP);
+	assert_null(strstr(h, "old run 5\""));
+	assert_non_null(strstr(h, "old run 6\""));
+	assert_non_null(strstr(strrchr(h, '{'), "up to date"));
+	/* forget clears what is remembered, not the history */
+	e2e_expect(&E, TF_EXIT_OK, "forget", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "status", "1-004a");
+	out_has("history: 20 runs kept");
+	/* a dry run records nothing */
+	e2e_expect(&E, TF_EXIT_OK, "run", "--dry-run", "1-004a");
+	e2e_expect(&E, TF_EXIT_OK, "status", "1-004a");
+	out_has("history: 20 runs kept");
+}
+
+/* ------------------------------------------------------- board identify */
+
+/*
+ * On a machine no profile matches, `board identify` said only "profile:
+ * none matches this machine": it names the nearest profile and what
+ * differs.
+ */
+static void test_board_identify_names_the_nearest_profile(void **state)
+{
+	char *b = e2e_board("touchfw,emul-demo-v2", "mxt224e", "app", "2.1.AB", "driver", NULL);
+
+	(void)state;
+	assert_non_null(b);
+	e2e_start(&E, b);
+	free(b);
+	e2e_expect(&E, TF_EXIT_NO_PROFILE, "board", "identify");
+	out_has("profile: none matches this machine; nearest profile ");
+	out_has("differs from this board's \"touchfw,emul-demo-v2\"");
+	e2e_expect(&E, TF_EXIT_NO_PROFILE, "board", "identify", "--json");
+	out_is_json();
+	out_has("\"profile\":null,\"nearest\":\"nearest profile ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +419,9 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_nothing_is_left_in_run_for_a_device_that_does_not_exist, teardown),
 		cmocka_unit_test_teardown(test_json_on_every_command_that_writes, teardown),
+		cmocka_unit_test_teardown(test_results_history_survives_a_reboot_and_is_bounded,
+					  teardown),
+		cmocka_unit_test_teardown(test_board_identify_names_the_nearest_profile, teardown),
 	};
 
 	e2e_test_filter();
