@@ -61,6 +61,8 @@ static void usage(FILE *f)
 		"Usage: touchfw chip DEVICE info [--json]\n"
 		"       touchfw chip DEVICE reset [--json]\n"
 		"       touchfw chip DEVICE save-config [--json] FILE\n"
+		"       touchfw chip DEVICE object NAME [--instance N]\n"
+		"                                [--write OFFSET=VALUE...] [--json]\n"
 		"\n"
 		"Talk to one controller through its family's operations.\n"
 		"DEVICE is the kernel's name (1-004a).  The controller is the one\n"
@@ -79,6 +81,13 @@ static void usage(FILE *f)
 		"               FILE '-' writes to standard output; an existing\n"
 		"               FILE is not overwritten; --json (not with '-'):\n"
 		"               the file, its size and config CRC\n"
+		"  object       one object of the chip's object table (maXTouch: T7,\n"
+		"               instance 0 or --instance N), its address and bytes;\n"
+		"               --write OFFSET=VALUE (repeated) writes bytes into the\n"
+		"               chip's RAM and reads them back: only to a chip found\n"
+		"               in application mode, only configuration objects, each\n"
+		"               offset checked against the object table first; not\n"
+		"               backed up (a reset undoes it); --json: one document\n"
 		"\n"
 		"Exit status 0, %d (%s) for a device that does not exist, %d (%s)\n"
 		"when the family or chip can not do it, %d (%s) on a bus error,\n"
@@ -614,15 +623,184 @@ static int do_save(struct chip *k, const char *file, bool json)
 	return TF_EXIT_OK;
 }
 
+/* ------------------------------------------------------------ object */
+
+#define MAX_WRITES 64
+
+/* "OFF=VAL": byte offset and value (decimal or 0x hex, 0-255). */
+static bool parse_write(const char *s, unsigned *off, uint8_t *val)
+{
+	unsigned long o, v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	o = strtoul(s, &end, 0);
+	if (*end != '=' || o >= TF_OBJECT_MAX || end[1] < '0' || end[1] > '9')
+		return false;
+	v = strtoul(end + 1, &end, 0);
+	if (*end || v > 255)
+		return false;
+	*off = (unsigned)o;
+	*val = (uint8_t)v;
+	return true;
+}
+
+static void print_object(const struct chip *k, const char *name, unsigned inst, uint16_t addr,
+			 const uint8_t *buf, size_t size, bool json)
+{
+	size_t b;
+
+	if (json) {
+		struct tf_json j;
+		char a[8];
+
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_string(&j, "device", k->c.dev.name);
+		tf_json_string(&j, "object", name);
+		tf_json_uint(&j, "instance", inst);
+		snprintf(a, sizeof(a), "0x%04X", addr);
+		tf_json_string(&j, "address", a);
+		tf_json_uint(&j, "size", size);
+		tf_json_begin_array(&j, "bytes");
+		for (b = 0; b < size; b++)
+			tf_json_uint(&j, NULL, buf[b]);
+		tf_json_end_array(&j);
+		tf_json_end_object(&j);
+		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_json_free(&j);
+		return;
+	}
+	printf("%s instance %u at 0x%04X, %zu bytes:\n", name, inst, addr, size);
+	for (b = 0; b < size; b++)
+		printf("%s%3zu: 0x%02X%s", b % 8 ? "  " : "  ", b, buf[b],
+		       b % 8 == 7 || b + 1 == size ? "\n" : "");
+}
+
+/*
+ * `chip DEV object T7 [--instance N] [--write OFF=VAL...]`: one object of
+ * the chip's object table, read, or written into its RAM and read back.
+ * The chip is identified first (chip_open's detect); a write goes only to
+ * a chip found in application mode with its object table read, bound to
+ * its own family's driver or to none, while no run holds the device, and
+ * each offset is checked against the object's size in that table before
+ * anything is sent.
+ */
+static int do_object(struct chip *k, const char *name, unsigned inst, const unsigned *off,
+		     const uint8_t *val, size_t n_writes, bool json)
+{
+	struct tf_state state = { .dirfd = -1 };
+	struct tf_err err = { 0 };
+	uint8_t buf[TF_OBJECT_MAX];
+	uint16_t addr = 0;
+	size_t size = 0, i;
+	int lock = -1, r, rc = TF_EXIT_OK;
+
+	if (!k->fam->ops->object_read) {
+		fprintf(stderr, "touchfw chip: %s: the %s family has no object table\n",
+			k->c.dev.name, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	if (k->st.mode != TF_CHIP_APP) {
+		fprintf(stderr, "touchfw chip: %s: the chip is not running its firmware (%s)\n",
+			k->c.dev.name, k->st.detail);
+		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
+	}
+	if (n_writes && k->c.dev.driver[0] && !tf_family_has_driver(k->fam, k->c.dev.driver)) {
+		fprintf(stderr,
+			"touchfw chip: %s: bound to %s, not an %s driver: touchfw writes "
+			"nothing to another driver's device\n",
+			k->c.dev.name, k->c.dev.driver, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
+	if (r < 0) {
+		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+		return r == -ENOENT || r == -EINVAL ? TF_EXIT_USAGE
+		       : r == -EPERM || r == -EBADMSG ? TF_EXIT_UNSUPPORTED
+						      : TF_EXIT_IO;
+	}
+	if (!n_writes) {
+		print_object(k, name, inst, addr, buf, size, json);
+		return TF_EXIT_OK;
+	}
+	/* every offset against the table before the first byte goes out */
+	for (i = 0; i < n_writes; i++)
+		if (off[i] >= size) {
+			fprintf(stderr,
+				"touchfw chip: %s: %s has %zu bytes (offsets 0 to %zu): offset "
+				"%u is past its end; nothing written\n",
+				k->c.dev.name, name, size, size - 1, off[i]);
+			return TF_EXIT_USAGE;
+		}
+	if (!k->fam->ops->object_write) {
+		fprintf(stderr, "touchfw chip: %s: the %s family can not write objects\n",
+			k->c.dev.name, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	/* Not while a run works on the chip. */
+	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
+		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
+		if (lock == -EWOULDBLOCK) {
+			fprintf(stderr,
+				"touchfw chip: %s: a touchfw run is working on it; try "
+				"again when it is done\n",
+				k->c.dev.name);
+			tf_state_close(&state);
+			return TF_EXIT_LOCKED;
+		}
+	}
+	for (i = 0; i < n_writes && rc == TF_EXIT_OK; i++) {
+		tf_err_clear(&err);
+		r = k->fam->ops->object_write(&k->c, name, inst, off[i], &val[i], 1, &err);
+		if (r < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			rc = r == -ERANGE ? TF_EXIT_USAGE
+			     : r == -EPERM ? TF_EXIT_UNSUPPORTED
+					   : TF_EXIT_IO;
+			break;
+		}
+		fprintf(stderr, "%s: %s[%u] byte %u: 0x%02X -> 0x%02X\n", k->c.dev.name, name,
+			inst, off[i], buf[off[i]], val[i]);
+		buf[off[i]] = val[i];
+	}
+	if (rc == TF_EXIT_OK) {
+		fprintf(stderr,
+			"%s: written to the chip's RAM and read back; a reset or power cycle "
+			"undoes it unless the configuration is backed up\n",
+			k->c.dev.name);
+		r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
+		if (r < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			rc = TF_EXIT_IO;
+		} else {
+			print_object(k, name, inst, addr, buf, size, json);
+		}
+	}
+	if (lock >= 0)
+		close(lock);
+	if (state.dirfd >= 0)
+		tf_state_close(&state);
+	return rc;
+}
+
 int tf_cmd_chip(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "instance", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dev, *sub, *file = NULL;
+	const char *dev, *sub, *file = NULL, *object = NULL;
 	bool json = false;
+	unsigned off[MAX_WRITES], inst = 0;
+	uint8_t val[MAX_WRITES];
+	size_t n_writes = 0;
+	char *end, objname[16];
 	struct chip k;
 	struct tf_cli_opts g = { "touchfw chip", "h", opts, usage };
 	int c, rc;
@@ -632,6 +810,30 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			return g.exit;
 		if (c == 'j')
 			json = true;
+		if (c == 'w') {
+			if (n_writes == MAX_WRITES || !parse_write(optarg, &off[n_writes],
+								   &val[n_writes])) {
+				fprintf(stderr,
+					"touchfw chip: --write '%s': give OFFSET=VALUE, a byte "
+					"offset in the object and a value 0-255 (decimal or 0x "
+					"hex), at most %d of them\n",
+					optarg, MAX_WRITES);
+				return TF_EXIT_USAGE;
+			}
+			n_writes++;
+		}
+		if (c == 'i') {
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*optarg < '0' || *optarg > '9' || *end || v > 255) {
+				fprintf(stderr,
+					"touchfw chip: --instance '%s': give the instance's "
+					"number (0 is the first)\n",
+					optarg);
+				return TF_EXIT_USAGE;
+			}
+			inst = (unsigned)v;
+		}
 	}
 	if (cli->argc - optind < 2) {
 		fprintf(stderr, "touchfw chip: give a DEVICE and info, reset or save-config\n");
@@ -646,6 +848,16 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			return TF_EXIT_USAGE;
 		}
 		file = cli->argv[optind + 2];
+	} else if (!strcmp(sub, "object")) {
+		if (cli->argc - optind != 3) {
+			fprintf(stderr, "touchfw chip: object takes one object name (T7)\n");
+			return TF_EXIT_USAGE;
+		}
+		/* "t7" is T7, and is named so */
+		tf_snprintf(objname, sizeof(objname), "%s", cli->argv[optind + 2]);
+		if (objname[0] == 't')
+			objname[0] = 'T';
+		object = objname;
 	} else if (strcmp(sub, "info") && strcmp(sub, "reset")) {
 		fprintf(stderr, "touchfw chip: unknown command '%s'\n", sub);
 		usage(stderr);
@@ -659,7 +871,11 @@ int tf_cmd_chip(const struct tf_cli *cli)
 				"output, --json can not be\n");
 		return TF_EXIT_USAGE;
 	}
-	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0);
+	if ((n_writes || inst) && !object) {
+		fprintf(stderr, "touchfw chip: --write and --instance go with object\n");
+		return TF_EXIT_USAGE;
+	}
+	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0 && !n_writes);
 	if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);
@@ -668,6 +884,8 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			rc = do_reset(&k);
 			if (rc == TF_EXIT_OK && json)
 				done_json(&k, "reset", NULL, 0, false, 0);
+		} else if (object) {
+			rc = do_object(&k, object, inst, off, val, n_writes, json);
 		} else {
 			rc = do_save(&k, file, json);
 		}

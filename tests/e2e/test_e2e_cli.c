@@ -402,6 +402,67 @@ static void test_board_identify_names_the_nearest_profile(void **state)
 	out_has("\"profile\":null,\"nearest\":\"nearest profile ");
 }
 
+/* ------------------------------------------------------- chip object */
+
+/*
+ * `touchfw chip DEV object T7 [--write OFF=VAL...]`: one maXTouch object
+ * read and written, the chip identified first, writes only to a chip in
+ * application mode and bounds-checked against its object table.
+ */
+static void test_chip_object_reads_and_writes_one_object(void **state)
+{
+	unsigned writes;
+
+	(void)state;
+	start("app", "2.1.AB");
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
+	e2e_expect(&E, TF_EXIT_OK, "chip", "1-004a", "object", "T7");
+	out_has("T7 instance 0 at 0x");
+	e2e_expect(&E, TF_EXIT_OK, "chip", "1-004a", "object", "T7", "--json");
+	out_is_json();
+	out_has("\"object\":\"T7\",\"instance\":0,\"address\":\"0x");
+	writes = e2e_chip(&E).stats.config_writes;
+	e2e_expect(&E, TF_EXIT_OK, "chip", "1-004a", "object", "T7", "--write", "0=0x21",
+		   "--write", "1=7", "--json");
+	e2e_said(&E, "T7[0] byte 0: ");
+	e2e_said(&E, "-> 0x21");
+	e2e_said(&E, "written to the chip's RAM and read back");
+	out_has("\"bytes\":[33,7");
+	assert_true(e2e_chip(&E).stats.config_writes > writes);
+	/* what the chip holds now */
+	e2e_expect(&E, TF_EXIT_OK, "chip", "1-004a", "object", "t7", "--json");
+	out_has("\"bytes\":[33,7");
+	/* bounds, names and objects that are no configuration: nothing sent */
+	writes = e2e_chip(&E).stats.config_writes;
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "1-004a", "object", "T7", "--write", "0=1",
+		   "--write", "200=1");
+	e2e_said(&E, "offset 200 is past its end; nothing written");
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "1-004a", "object", "T7", "--write", "0=256");
+	e2e_said(&E, "--write '0=256': give OFFSET=VALUE");
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "1-004a", "object", "T99");
+	e2e_said(&E, "the chip has no T99 in its object table");
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "1-004a", "object", "T7", "--instance", "5");
+	e2e_said(&E, "T7 has 1 instance (0 to 0), not 5");
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "1-004a", "object", "T6", "--write", "0=1");
+	e2e_said(&E, "T6 is no configuration object");
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "1-004a", "object", "T5");
+	e2e_said(&E, "reading it takes a message the driver is owed");
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "1-004a", "object", "X7");
+	e2e_said(&E, "'X7' is no object name");
+	assert_int_equal(e2e_chip(&E).stats.config_writes, writes);
+}
+
+/* A chip in its bootloader has no object table: nothing is written. */
+static void test_chip_object_writes_nothing_to_a_chip_in_its_bootloader(void **state)
+{
+	(void)state;
+	start("no-image", "1.0.AA");
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "1-004a", "object", "T7", "--write", "0=1");
+	e2e_said(&E, "the chip is not running its firmware");
+	assert_int_equal(e2e_chip(&E).mode, MXT_MODE_BOOTLOADER);
+	assert_int_equal(e2e_chip(&E).stats.config_writes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +483,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_results_history_survives_a_reboot_and_is_bounded,
 					  teardown),
 		cmocka_unit_test_teardown(test_board_identify_names_the_nearest_profile, teardown),
+		cmocka_unit_test_teardown(test_chip_object_reads_and_writes_one_object, teardown),
+		cmocka_unit_test_teardown(
+			test_chip_object_writes_nothing_to_a_chip_in_its_bootloader, teardown),
 	};
 
 	e2e_test_filter();
