@@ -463,6 +463,40 @@ static void test_chip_object_writes_nothing_to_a_chip_in_its_bootloader(void **s
 	assert_int_equal(e2e_chip(&E).stats.config_writes, 0);
 }
 
+/* ------------------------------------------------------- demo-elan */
+
+/*
+ * make demo-elan flashed the touchpad for about 12 s showing nothing but
+ * "100%" at the end (its filter dropped the progress lines): the run's
+ * progress is shown as it comes.
+ */
+static void test_demo_elan_shows_its_progress(void **state)
+{
+	const char *top = getenv("TOUCHFW_TOP");
+	char cmd[1200], path[400], *out = NULL;
+
+	(void)state;
+	start("app", "2.1.AB"); /* for its private directory */
+	path_of(path, sizeof(path), "demo-elan.out");
+	snprintf(cmd, sizeof(cmd), "B='%s' '%s/tests/emul/demo-elan' >'%s' 2>&1", E.build,
+		 top && *top ? top : ".", path);
+	if (system(cmd) != 0) {
+		if (tf_read_file(path, 1 << 20, &out, NULL) == 0)
+			fprintf(stderr, "%s", out);
+		free(out);
+		fail_msg("demo-elan failed");
+	}
+	assert_int_equal(tf_read_file(path, 1 << 20, &out, NULL), 0);
+	e2e_keep(&E, out);
+	for (int pct = 10; pct <= 100; pct += 10) {
+		char want[80];
+
+		snprintf(want, sizeof(want), "touchfw run: 1-0015: flashing: %3d%% (", pct);
+		if (!strstr(out, want))
+			fail_msg("demo-elan does not show \"%s\":\n%s", want, out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +520,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_chip_object_reads_and_writes_one_object, teardown),
 		cmocka_unit_test_teardown(
 			test_chip_object_writes_nothing_to_a_chip_in_its_bootloader, teardown),
+		cmocka_unit_test_teardown(test_demo_elan_shows_its_progress, teardown),
 	};
 
 	e2e_test_filter();
