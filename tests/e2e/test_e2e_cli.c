@@ -497,6 +497,72 @@ static void test_demo_elan_shows_its_progress(void **state)
 	}
 }
 
+/* ------------------------------------------------------- spi devices */
+
+/* An mXT1664S on spi1.0 behind mchp_spi_ts, with its profile (as
+ * test_e2e_spi_mxt's) in a private boards directory. */
+static void start_spi(void)
+{
+	char dir[280], dts[300], cmd[1000];
+
+	e2e_prepare(&E,
+		    "[board]\nname = spi e2e\ncompatible = touchfw,emul-spi-1664s\n"
+		    "pacing = fast\n"
+		    "[spi 1]\nmax_speed_hz = 20000000\n"
+		    "[spi-chip touchscreen]\nbus = 1\nchip_select = 0\nmodel = mxt1664s\n"
+		    "driver = mchp_spi_ts\nstate = app\nfw_version = 1.0.AA\n"
+		    "spi_mode = 3\nmax_speed_hz = 8000000\n"
+		    "[spidev]\nbufsiz = 4096\n",
+		    NULL);
+	snprintf(dir, sizeof(dir), "%s/boards", E.dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dts, sizeof(dts), "%s/spi.dts", dir);
+	e2e_write(dts, "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+		       "\tmodel = \"touchfw emulated spi board\";\n"
+		       "\tboard-compatible = \"touchfw,emul-spi-1664s\";\n"
+		       "\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+		       "\t\ttouchscreen@0 {\n\t\t\tfamily = \"mxt\";\n\t\t\tbus = \"spi\";\n"
+		       "\t\t\tadapter-name = \"emuboard-spi.1\";\n\t\t\treg = <0>;\n"
+		       "\t\t\tdriver = \"mchp_spi_ts\";\n\t\t\tpower = \"driver\";\n"
+		       "\t\t};\n\t};\n};\n");
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/spi.dtb' '%s' && rm '%s'", dir,
+		 dts, dts);
+	assert_int_equal(system(cmd), 0);
+	snprintf(E.boards, sizeof(E.boards), "%s", dir);
+	e2e_settings(&E, NULL);
+	e2e_go(&E);
+}
+
+/*
+ * `board identify --live` said "spi controllers are not checked live
+ * yet" and `board init spi1.0` "only i2c clients": the live check finds
+ * the spi device by its controller and chip select and checks its
+ * driver, and board init writes an spi profile board check accepts.
+ */
+static void test_board_identify_live_and_board_init_for_spi(void **state)
+{
+	char prof[300], cmd[1400];
+
+	(void)state;
+	start_spi();
+	e2e_expect(&E, TF_EXIT_OK, "board", "identify", "--live");
+	out_has("spi controller emuboard-spi.1");
+	out_has("device spi1.0");
+	out_has("driver mchp_spi_ts bound");
+	out_has("live: 1 controller, 0 problems");
+	e2e_expect(&E, TF_EXIT_OK, "board", "identify", "--live", "--json");
+	out_is_json();
+	out_has("\"problems\":0");
+	path_of(prof, sizeof(prof), "init.dts");
+	e2e_expect(&E, TF_EXIT_OK, "board", "init", "spi1.0", "--out", prof);
+	snprintf(cmd, sizeof(cmd), "grep -q 'bus = \"spi\";' '%s' && grep -q "
+		 "'adapter-name = \"emuboard-spi.1\";' '%s' && grep -q 'reg = <0x00>;' '%s'",
+		 prof, prof, prof);
+	if (system(cmd) != 0)
+		fail_msg("board init's spi profile (%s) lacks bus, adapter or reg", prof);
+	e2e_expect(&E, TF_EXIT_OK, "board", "check", prof);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +587,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_chip_object_writes_nothing_to_a_chip_in_its_bootloader, teardown),
 		cmocka_unit_test_teardown(test_demo_elan_shows_its_progress, teardown),
+		cmocka_unit_test_teardown(test_board_identify_live_and_board_init_for_spi,
+					  teardown),
 	};
 
 	e2e_test_filter();
