@@ -402,7 +402,8 @@ void tf_board_explain_board_miss(const struct tf_board_set *set,
 		/* the machine's own kind of identity first */
 		bool kind = p->n_compatible ? id->n_compatible > 0 : id->has_dmi;
 		size_t score = 1 + (kind ? 1000 : 0) +
-			       (p->n_compatible ? 10 * vendor_agree(p, id) : 10 * dmi_agree(p, id));
+			       (p->n_compatible ? 10 * vendor_agree(p, id)
+						: 10 * dmi_agree(p, id));
 
 		if (score > best_score) {
 			best_score = score;

@@ -324,7 +324,8 @@ static int check_spi_controller(const struct tf_family *fam, const struct tf_con
 	int bad = 0;
 
 	while (d && (de = readdir(d)) && !found) {
-		if (strncmp(de->d_name, "spi", 3) || tf_device_lookup(de->d_name, &dev, NULL) < 0)
+		if (strncmp(de->d_name, "spi", 3) ||
+		    tf_device_lookup(de->d_name, &dev, NULL) < 0)
 			continue;
 		found = dev.has_addr &&
 			tf_board_find_controller(&one, "spi", dev.adapter_name,
@@ -598,9 +599,10 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		"%s"
 		"\t\t\tadapter-name = ",
 		dev->addr, fam->ids->name, dev->subsys,
-		strcmp(dev->subsys, "spi") ? ""
-					   : "\t\t\t/* The spi controller's device (spiB's parent); "
-					     "reg is the chip select. */\n");
+		strcmp(dev->subsys, "spi")
+			? ""
+			: "\t\t\t/* The spi controller's device (spiB's parent); "
+			  "reg is the chip select. */\n");
 	dts_str(f, dev->adapter_name);
 	for (const char *a = dev->adapter_name; *a; a++)
 		if ((unsigned char)*a < 0x20 || *a == 0x7f) {

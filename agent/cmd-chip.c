@@ -50,9 +50,9 @@ struct chip {
 	 * whose document alone is on standard output) and what the
 	 * document says */
 	FILE *say;
-	char how[16];	   /* reset: "command" or "line" */
-	char input[32];	   /* reset: the input device back after it */
-	char after[300];   /* reset: what detection saw after it */
+	char how[16];	 /* reset: "command" or "line" */
+	char input[32];	 /* reset: the input device back after it */
+	char after[300]; /* reset: what detection saw after it */
 };
 
 static void usage(FILE *f)
@@ -422,7 +422,8 @@ static int reset_by_line(struct chip *k)
 		rc = TF_EXIT_IO;
 	} else {
 		fprintf(k->say, "%s: reset pulse on the profile's reset line (%u us)%s\n",
-			k->c.dev.name, seq.assert_us, l.irq_driven ? ", interrupt line driven" : "");
+			k->c.dev.name, seq.assert_us,
+			l.irq_driven ? ", interrupt line driven" : "");
 		tf_snprintf(k->how, sizeof(k->how), "line");
 	}
 	if (drv[0]) {
@@ -718,7 +719,7 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 	r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
 	if (r < 0) {
 		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
-		return r == -ENOENT || r == -EINVAL ? TF_EXIT_USAGE
+		return r == -ENOENT || r == -EINVAL   ? TF_EXIT_USAGE
 		       : r == -EPERM || r == -EBADMSG ? TF_EXIT_UNSUPPORTED
 						      : TF_EXIT_IO;
 	}
@@ -757,7 +758,7 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 		r = k->fam->ops->object_write(&k->c, name, inst, off[i], &val[i], 1, &err);
 		if (r < 0) {
 			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
-			rc = r == -ERANGE ? TF_EXIT_USAGE
+			rc = r == -ERANGE  ? TF_EXIT_USAGE
 			     : r == -EPERM ? TF_EXIT_UNSUPPORTED
 					   : TF_EXIT_IO;
 			break;
@@ -811,8 +812,8 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		if (c == 'j')
 			json = true;
 		if (c == 'w') {
-			if (n_writes == MAX_WRITES || !parse_write(optarg, &off[n_writes],
-								   &val[n_writes])) {
+			if (n_writes == MAX_WRITES ||
+			    !parse_write(optarg, &off[n_writes], &val[n_writes])) {
 				fprintf(stderr,
 					"touchfw chip: --write '%s': give OFFSET=VALUE, a byte "
 					"offset in the object and a value 0-255 (decimal or 0x "

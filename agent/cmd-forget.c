@@ -118,7 +118,8 @@ int tf_cmd_forget(const struct tf_cli *cli)
 		/* A device that is gone (or never was) gets no lock file made
 		 * for it: forgetting it leaves nothing behind in the state
 		 * directory.  No lock file there: no run holds it. */
-		lock = tf_state_lock(&st, dev, false, tf_device_lookup(dev, &d, NULL) == 0, &err);
+		lock = tf_state_lock(&st, dev, false, tf_device_lookup(dev, &d, NULL) == 0,
+				     &err);
 		if (lock == -ENOENT) {
 			tf_err_clear(&err);
 			lock = -1;
@@ -129,8 +130,7 @@ int tf_cmd_forget(const struct tf_cli *cli)
 				TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED));
 			tf_state_close(&st);
 			return TF_EXIT_LOCKED;
-		}
-		else if (lock < 0) {
+		} else if (lock < 0) {
 			tf_state_close(&st);
 			return fail(dev, &err);
 		}

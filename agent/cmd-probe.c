@@ -49,8 +49,8 @@ struct row {
 	struct tf_failure_rec failed[4]; /* status: blobs that failed here */
 	char failed_id[4][128];		 /* their manifest ids, "" if not in the database */
 	int n_failed;
-	int last_rc;	      /* status: the last recorded run's exit code, -1 none */
-	char *history;	      /* status: the results history's lines, or NULL */
+	int last_rc;	     /* status: the last recorded run's exit code, -1 none */
+	char *history;	     /* status: the results history's lines, or NULL */
 	char attention[400]; /* why the row is in trouble, "" if it is not */
 };
 
@@ -263,7 +263,8 @@ static void judge(struct row *r, bool status, unsigned max_attempts)
 	if (!r->present)
 		return;
 	if (!strcmp(r->res.mode_before, "bootloader"))
-		tf_snprintf(r->attention, sizeof(r->attention), "the chip is in its bootloader");
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "the chip is in its bootloader");
 	else if (!strcmp(r->res.mode_before, "no-program"))
 		tf_snprintf(r->attention, sizeof(r->attention), "the chip holds no program");
 	else if (!strcmp(r->res.mode_before, "absent") || r->rc == TF_EXIT_IO)
@@ -281,8 +282,9 @@ static void judge(struct row *r, bool status, unsigned max_attempts)
 			    r->att.count, r->att.count == 1 ? "" : "s", r->att.last_error);
 	else if (status && (r->last_rc == TF_EXIT_IO || r->last_rc == TF_EXIT_BOOTLOADER ||
 			    r->last_rc == TF_EXIT_VERIFY || r->last_rc == TF_EXIT_INTERRUPTED))
-		tf_snprintf(r->attention, sizeof(r->attention), "the last run failed (exit %d, %s)",
-			    r->last_rc, tf_exit_name(r->last_rc));
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "the last run failed (exit %d, %s)", r->last_rc,
+			    tf_exit_name(r->last_rc));
 }
 
 /*
@@ -379,8 +381,7 @@ static const char *shown(const char *s)
 
 /* A string or number field of one of our own result records (the
  * history's lines), in @buf; "" when it has none. */
-static const char *field(const char *line, size_t len, const char *key, char *buf,
-			 size_t size)
+static const char *field(const char *line, size_t len, const char *key, char *buf, size_t size)
 {
 	char pat[40];
 	const char *p, *end = line + len;

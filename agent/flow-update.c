@@ -195,8 +195,8 @@ int interrupted(struct run *r, const char *what)
 		      "left staged; recorded: attempt %u of %u in %s/%s.attempts (%s; "
 		      "'touchfw forget %s' clears it) and this result in %s.json, no "
 		      "failure held against the firmware: 'touchfw run %s' tries again",
-		      name, what, a.count, r->s->max_attempts, r->s->state_dir, dev, next,
-		      dev, dev, dev);
+		      name, what, a.count, r->s->max_attempts, r->s->state_dir, dev, next, dev,
+		      dev, dev);
 }
 
 /* Why a bind failed: the bind file missing means the kernel has no such

@@ -1077,7 +1077,8 @@ static void record(struct run *r)
 		tf_state_write_result(&r->st, r->c.dev.name, json);
 		/* ... and in the history that survives a reboot, unless the
 		 * state or persistent directory is what could not be used */
-		if (r->res->exit_code != TF_EXIT_STATE && r->res->exit_code != TF_EXIT_PERMISSION &&
+		if (r->res->exit_code != TF_EXIT_STATE &&
+		    r->res->exit_code != TF_EXIT_PERMISSION &&
 		    tf_persist_history_add(r->s->persist_dir, r->c.dev.name, json, &err) < 0)
 			rlog(r, TF_LOG_WARNING, "the results history could not be written: %s",
 			     err.msg);

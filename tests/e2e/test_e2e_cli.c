@@ -243,7 +243,8 @@ static void test_nothing_is_left_in_run_for_a_device_that_does_not_exist(void **
 	e2e_touchfw(&E, "forget", "1-0077");
 	e2e_touchfw(&E, "chip", "1-0077", "info");
 	if (*state_files_of("1-0077"))
-		fail_msg("left in the state directory for 1-0077: %s", state_files_of("1-0077"));
+		fail_msg("left in the state directory for 1-0077: %s",
+			 state_files_of("1-0077"));
 	/* the device that exists keeps its record */
 	assert_true(*state_files_of("1-004a"));
 }
@@ -358,8 +359,9 @@ static void test_results_history_survives_a_reboot_and_is_bounded(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	for (int i = 0; i < 25; i++)
-		fprintf(f, "{\"version\":1,\"device\":\"1-004a\",\"time\":%d,\"exit_code\":0,"
-			   "\"result\":\"ok\",\"message\":\"old run %d\"}\n",
+		fprintf(f,
+			"{\"version\":1,\"device\":\"1-004a\",\"time\":%d,\"exit_code\":0,"
+			"\"result\":\"ok\",\"message\":\"old run %d\"}\n",
 			1000 + i, i);
 	assert_int_equal(fclose(f), 0);
 	e2e_expect(&E, TF_EXIT_OK, "run", "1-004a");
@@ -555,7 +557,8 @@ static void test_board_identify_live_and_board_init_for_spi(void **state)
 	out_has("\"problems\":0");
 	path_of(prof, sizeof(prof), "init.dts");
 	e2e_expect(&E, TF_EXIT_OK, "board", "init", "spi1.0", "--out", prof);
-	snprintf(cmd, sizeof(cmd), "grep -q 'bus = \"spi\";' '%s' && grep -q "
+	snprintf(cmd, sizeof(cmd),
+		 "grep -q 'bus = \"spi\";' '%s' && grep -q "
 		 "'adapter-name = \"emuboard-spi.1\";' '%s' && grep -q 'reg = <0x00>;' '%s'",
 		 prof, prof, prof);
 	if (system(cmd) != 0)
@@ -582,8 +585,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_json_on_every_command_that_writes, teardown),
 		cmocka_unit_test_teardown(test_results_history_survives_a_reboot_and_is_bounded,
 					  teardown),
-		cmocka_unit_test_teardown(test_board_identify_names_the_nearest_profile, teardown),
-		cmocka_unit_test_teardown(test_chip_object_reads_and_writes_one_object, teardown),
+		cmocka_unit_test_teardown(test_board_identify_names_the_nearest_profile,
+					  teardown),
+		cmocka_unit_test_teardown(test_chip_object_reads_and_writes_one_object,
+					  teardown),
 		cmocka_unit_test_teardown(
 			test_chip_object_writes_nothing_to_a_chip_in_its_bootloader, teardown),
 		cmocka_unit_test_teardown(test_demo_elan_shows_its_progress, teardown),

@@ -152,11 +152,12 @@ static void test_sigint_says_what_was_recorded(void **state)
 	/* A hand flash counts no attempt, and says so. */
 	snprintf(fw, sizeof(fw), "%s/firmware-db/mxt224e/fw-2.1.AB.fw", E.build);
 	assert_int_equal(run_and_signal(20, SIGINT, fw, &msg), TF_EXIT_INTERRUPTED);
-	snprintf(want, sizeof(want),
-		 "recorded: this result in %s/state/1-004a.json only (a hand flash counts "
-		 "no attempt), no failure held against the firmware: 'touchfw flash ... 1-004a' "
-		 "tries again",
-		 E.dir);
+	snprintf(
+		want, sizeof(want),
+		"recorded: this result in %s/state/1-004a.json only (a hand flash counts "
+		"no attempt), no failure held against the firmware: 'touchfw flash ... 1-004a' "
+		"tries again",
+		E.dir);
 	msg_has(msg, want);
 	free(msg);
 	att = e2e_state_file(&E, "1-004a.attempts");

@@ -1434,11 +1434,12 @@ static int mxt_object_write(struct tf_ctx *c, const char *name, unsigned inst, s
 				  "diagnostics): not written ('touchfw chip DEV reset' resets)",
 				  o->type);
 	if (off >= o->size || n > o->size - off)
-		return tf_err_set(err, ERANGE,
-				  "T%u has %u bytes (offsets 0 to %u): offset %zu%s is past its "
-				  "end",
-				  o->type, o->size, o->size - 1u, off + (n ? n - 1 : 0),
-				  n > 1 ? " of the write" : "");
+		return tf_err_set(
+			err, ERANGE,
+			"T%u has %u bytes (offsets 0 to %u): offset %zu%s is past its "
+			"end",
+			o->type, o->size, o->size - 1u, off + (n ? n - 1 : 0),
+			n > 1 ? " of the write" : "");
 	addr = (uint16_t)(o->start + (unsigned)o->size * inst + off);
 	r = reg_write(c, P(c)->app, addr, data, n);
 	if (r < 0)
@@ -1449,8 +1450,9 @@ static int mxt_object_write(struct tf_ctx *c, const char *name, unsigned inst, s
 		return tf_err_set(err, -r, "reading T%u back at 0x%04X: %s", o->type, addr,
 				  errstr(c, r));
 	if (memcmp(back, data, n))
-		return tf_err_set(err, EIO, "T%u at 0x%04X: the chip holds other bytes than were "
-					    "written",
+		return tf_err_set(err, EIO,
+				  "T%u at 0x%04X: the chip holds other bytes than were "
+				  "written",
 				  o->type, addr);
 	return 0;
 }
