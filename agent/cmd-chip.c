@@ -49,6 +49,7 @@ struct chip {
 	/* reset, save-config: where progress goes (stderr with --json,
 	 * whose document alone is on standard output) and what the
 	 * document says */
+	bool via_driver; /* spi: read through the bound driver's attributes */
 	FILE *say;
 	char how[16];	 /* reset: "command" or "line" */
 	char input[32];	 /* reset: the input device back after it */
@@ -67,6 +68,8 @@ static void usage(FILE *f)
 		"Talk to one controller through its family's operations.\n"
 		"DEVICE is the kernel's name (1-004a).  The controller is the one\n"
 		"the board profile describes, else what the bound driver says.\n"
+		"An spi device (spi1.0) is read through its driver's attributes when\n"
+		"the driver owns the power: info only.\n"
 		"\n"
 		"  info         mode, identity, versions, CRCs and what the family\n"
 		"               reads besides (an object table where the chip has\n"
@@ -208,9 +211,36 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 		k->synth.power = TF_POWER_DRIVER;
 		k->c.ctrl = &k->synth;
 	}
+	/* spi: user space reaches the chip only through spidev, which this
+	 * command does not claim; a driver that owns the power (as run reads
+	 * it, power = "driver") shows the chip in its attributes. */
+	if (!strcmp(k->c.dev.subsys, "spi")) {
+		if (!(k->fam->caps.transports & TF_TRANSPORT_SPI) ||
+		    !k->fam->ops->detect_driver || k->c.ctrl->power != TF_POWER_DRIVER ||
+		    !k->c.dev.driver[0] || !tf_family_has_driver(k->fam, k->c.dev.driver)) {
+			fprintf(stderr,
+				"touchfw chip: %s: over spi the chip is read through its "
+				"driver's attributes: the %s driver bound and the profile's "
+				"power = \"driver\"; else only spidev reaches it, which "
+				"'touchfw chip' does not claim ('touchfw probe %s' does)\n",
+				name, k->fam->ids->name, name);
+			return TF_EXIT_UNSUPPORTED;
+		}
+		if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+			return TF_EXIT_FAILURE;
+		}
+		k->inited = true;
+		k->via_driver = true;
+		if (k->fam->ops->detect_driver(&k->c, &k->st, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+			return err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
+		}
+		return TF_EXIT_OK;
+	}
 	if (strcmp(k->c.dev.subsys, "i2c") || !(k->fam->caps.transports & TF_TRANSPORT_I2C)) {
-		fprintf(stderr, "touchfw chip: %s: only i2c controllers are supported so far\n",
-			name);
+		fprintf(stderr,
+			"touchfw chip: %s: only i2c and spi controllers are supported\n", name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
@@ -247,11 +277,13 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	char aname[4 * sizeof(k->c.dev.adapter_name)];
 	size_t i, j;
 
-	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name,
+	printf("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
+	       k->via_driver ? "spi bus" : "adapter", k->via_driver ? "spi" : "i2c-",
 	       k->c.dev.adapter_nr,
 	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
 					: "unnamed");
-	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
+	printf("driver:           %s%s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none",
+	       k->via_driver ? " (the chip read through its attributes)" : "");
 	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
 						 : "none (from the driver)");
@@ -877,7 +909,13 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		return TF_EXIT_USAGE;
 	}
 	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0 && !n_writes);
-	if (rc == TF_EXIT_OK) {
+	if (rc == TF_EXIT_OK && k.via_driver && strcmp(sub, "info")) {
+		fprintf(stderr,
+			"touchfw chip: %s: %s needs the bus, which over spi only spidev "
+			"reaches; 'info' reads the driver's attributes\n",
+			dev, sub);
+		rc = TF_EXIT_UNSUPPORTED;
+	} else if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);
 		else if (!strcmp(sub, "reset")) {

@@ -566,6 +566,28 @@ static void test_board_identify_live_and_board_init_for_spi(void **state)
 	e2e_expect(&E, TF_EXIT_OK, "board", "check", prof);
 }
 
+/*
+ * `touchfw chip spi1.0 info` said "only i2c controllers are supported so
+ * far": with the driver owning the power it reads the chip through the
+ * driver's attributes, as run does; what needs the bus says why not.
+ */
+static void test_chip_info_for_spi_through_the_driver(void **state)
+{
+	(void)state;
+	start_spi();
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info");
+	out_has("device:           spi1.0 (spi bus spi1, emuboard-spi.1)");
+	out_has("driver:           mchp_spi_ts (the chip read through its attributes)");
+	out_has("mode:             application");
+	out_has("firmware:         1.0.AA");
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info", "--json");
+	out_is_json();
+	out_has("\"mode\":\"application\"");
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "spi1.0", "reset");
+	e2e_said(&E, "reset needs the bus, which over spi only spidev reaches");
+	assert_int_equal(e2e_spi_inputs(&E, "spi1.0"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -594,6 +616,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_demo_elan_shows_its_progress, teardown),
 		cmocka_unit_test_teardown(test_board_identify_live_and_board_init_for_spi,
 					  teardown),
+		cmocka_unit_test_teardown(test_chip_info_for_spi_through_the_driver, teardown),
 	};
 
 	e2e_test_filter();
