@@ -351,3 +351,68 @@ void tf_board_explain_miss(const struct tf_board_set *set, const struct tf_board
 	}
 	describe_ctrl_miss(best, best_ctrl, best_cscore, d, buf, size);
 }
+
+/* dmi-match keys of @p that agree with @id. */
+static size_t dmi_agree(const struct tf_board_profile *p, const struct tf_board_identity *id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; id->has_dmi && i < p->n_dmi; i++) {
+		const struct tf_dmi_match *m = &p->dmi[i];
+
+		n += (unsigned)m->key < TF_DMI_KEY_COUNT_ && id->dmi_present[m->key] &&
+		     dmi_value_matches(m, id->dmi[m->key]);
+	}
+	return n;
+}
+
+/* Compatibles of @id whose vendor (before the comma) one of @p's has. */
+static size_t vendor_agree(const struct tf_board_profile *p, const struct tf_board_identity *id)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < id->n_compatible; i++) {
+		size_t lv = strcspn(id->compatible[i], ",");
+
+		for (j = 0; j < p->n_compatible; j++)
+			if (strcspn(p->compatible[j], ",") == lv &&
+			    !strncmp(p->compatible[j], id->compatible[i], lv)) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+void tf_board_explain_board_miss(const struct tf_board_set *set,
+				 const struct tf_board_identity *id, char *buf, size_t size)
+{
+	const struct tf_board_profile *best = NULL;
+	size_t best_score = 0, i;
+
+	if (!buf || !size)
+		return;
+	buf[0] = '\0';
+	if (!set || !set->n) {
+		appendf(buf, size, "no valid board profile is installed");
+		return;
+	}
+	for (i = 0; i < set->n; i++) {
+		const struct tf_board_profile *p = set->prof[i];
+		/* the machine's own kind of identity first */
+		bool kind = p->n_compatible ? id->n_compatible > 0 : id->has_dmi;
+		size_t score = 1 + (kind ? 1000 : 0) +
+			       (p->n_compatible ? 10 * vendor_agree(p, id)
+						: 10 * dmi_agree(p, id));
+
+		if (score > best_score) {
+			best_score = score;
+			best = p;
+		}
+	}
+	appendf(buf, size, "nearest profile %s (%s): ", best->name, best->path);
+	describe_board_miss(best, id, buf, size);
+	if (!best->n_compatible && id->has_dmi)
+		appendf(buf, size, " (%zu of %zu dmi-match key%s agree)", dmi_agree(best, id),
+			best->n_dmi, best->n_dmi == 1 ? "" : "s");
+}

@@ -328,6 +328,18 @@ struct tf_board_miss_device {
 void tf_board_explain_miss(const struct tf_board_set *set, const struct tf_board_identity *id,
 			   const struct tf_board_miss_device *d, char *buf, size_t size);
 
+/*
+ * Why no profile in @set matches the machine @id (`board identify`): the
+ * profile that came nearest -- of the kind this machine is identified by
+ * (root compatible or DMI), then sharing the most: a vendor prefix of a
+ * compatible, dmi-match keys that agree -- and what differed, as one
+ * sentence in @buf: "nearest profile x (PATH): its dmi-match sys-vendor
+ * "A" differs from this machine's "B" (1 of 2 dmi-match keys agree)".
+ * Pure.
+ */
+void tf_board_explain_board_miss(const struct tf_board_set *set,
+				 const struct tf_board_identity *id, char *buf, size_t size);
+
 /* "driver" / "always-on". */
 const char *tf_power_name(enum tf_power power);
 

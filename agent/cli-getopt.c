@@ -7,9 +7,28 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "exitcode.h"
+#include "log.h"
+
+/*
+ * -v/--verbose and -q/--quiet after the command name ("touchfw run -v
+ * DEV") mean what they mean before it: a command's own option string
+ * does not list them, so getopt reports them as unknown.  Returns +1 for
+ * a -v, -1 for a -q, 0 for anything else.
+ */
+static int global_verbosity(int argc, char **argv)
+{
+	const char *w = optind > 0 && optind - 1 < argc ? argv[optind - 1] : "";
+
+	if (optopt == 'v' || (!optopt && !strcmp(w, "--verbose")))
+		return 1;
+	if (optopt == 'q' || (!optopt && !strcmp(w, "--quiet")))
+		return -1;
+	return 0;
+}
 
 int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
 {
@@ -21,7 +40,16 @@ int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
 		opterr = 0;
 		o->started = true;
 	}
-	c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
+	for (;;) {
+		int v;
+
+		optopt = 0;
+		c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
+		if (c != '?' || !(v = global_verbosity(argc, argv)))
+			break;
+		o->verbosity += v;
+		tf_log_set_max(v > 0 ? TF_LOG_DEBUG : TF_LOG_ERR);
+	}
 	if (c == 'h') {
 		o->usage(stdout);
 		o->exit = TF_EXIT_OK;

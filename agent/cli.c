@@ -40,7 +40,7 @@ void tf_cli_usage(FILE *f)
 		"  -c, --config FILE  settings file (default %s/touchfw.conf,\n"
 		"                     or $TOUCHFW_CONFIG but for handle-event)\n"
 		"  -v, --verbose      debug output too (the default level is info)\n"
-		"  -q, --quiet        only errors\n"
+		"  -q, --quiet        only errors (-v and -q may also follow COMMAND)\n"
 		"  -h, --help         this text; COMMAND --help for a command\n"
 		"  -V, --version      print the version\n"
 		"\n"

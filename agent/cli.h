@@ -42,7 +42,9 @@ extern const struct tf_command tf_all_commands[];
  * Returns the next option, -1 at the end, or TF_CLI_STOP with @exit set:
  * after -h (@usage on stdout, TF_EXIT_OK) or an unknown option ("@name:
  * bad option 'X'" and @usage on stderr, TF_EXIT_USAGE).  @shortopts and
- * @longopts must include h and "help".
+ * @longopts must include h and "help".  -v/--verbose and -q/--quiet, the
+ * global options, are taken here too (the log level set, @verbosity
+ * counted), so "touchfw run -v DEV" works as "touchfw -v run DEV".
  */
 #define TF_CLI_STOP (-2)
 struct tf_cli_opts {
@@ -52,6 +54,7 @@ struct tf_cli_opts {
 	void (*usage)(FILE *f);
 	bool started;
 	int exit;
+	int verbosity; /* -v count minus -q count after the command name */
 };
 int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o);
 /* After the options, for a command that takes no operands: TF_CLI_CONTINUE,

@@ -283,6 +283,82 @@ static void probe_unclaimed(const struct tf_family *fam, const struct tf_control
 		fam->ops->fini(&c);
 }
 
+/* The bound driver against the profile's and the family's. */
+static int check_driver(const struct tf_family *fam, const struct tf_controller *ctl,
+			const struct tf_device *dev)
+{
+	if (!dev->driver[0]) {
+		say(LIVE_FAIL, "no driver bound to %s (expected %s; is the module loaded?)",
+		    dev->name, ctl->driver[0] ? ctl->driver : fam->ids->drivers[0]);
+		return 1;
+	}
+	if (ctl->driver[0] && strcmp(ctl->driver, dev->driver)) {
+		say(LIVE_FAIL, "driver %s is bound, the profile says %s", dev->driver,
+		    ctl->driver);
+		if (tf_family_has_driver(fam, dev->driver))
+			say(LIVE_HINT, "did you mean driver = \"%s\"?", dev->driver);
+		return 1;
+	}
+	if (!tf_family_has_driver(fam, dev->driver)) {
+		say(LIVE_FAIL, "driver %s is bound: not a %s driver", dev->driver,
+		    fam->ids->name);
+		return 1;
+	}
+	say(LIVE_OK, "driver %s bound", dev->driver);
+	return 0;
+}
+
+/*
+ * An spi controller: the device spiB.C whose controller the profile names
+ * (adapter-name: the controller's device; adapter-path: its DT node) at
+ * chip select reg, its driver.  The chip itself is not asked: only spidev
+ * reaches it from user space, and a live check unbinds nothing.
+ */
+static int check_spi_controller(const struct tf_family *fam, const struct tf_controller *ctl)
+{
+	struct tf_board_profile one = { .ctrl = (struct tf_controller *)ctl, .n_ctrl = 1 };
+	struct tf_device dev;
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/sys/bus/spi/devices");
+	int bad = 0;
+
+	while (d && (de = readdir(d)) && !found) {
+		if (strncmp(de->d_name, "spi", 3) ||
+		    tf_device_lookup(de->d_name, &dev, NULL) < 0)
+			continue;
+		found = dev.has_addr &&
+			tf_board_find_controller(&one, "spi", dev.adapter_name,
+						 dev.adapter_of_path, dev.addr) == ctl;
+	}
+	if (d)
+		closedir(d);
+	if (!found) {
+		say(LIVE_FAIL,
+		    "no spi device at chip select %u on the controller %s\"%s\" (firmware "
+		    "description or ACPI/DT node missing, or the controller's driver not "
+		    "loaded?)",
+		    ctl->reg, ctl->adapter_name[0] ? "" : "at ",
+		    ctl->adapter_name[0] ? ctl->adapter_name : ctl->adapter_path);
+		bad++;
+		goto lines;
+	}
+	say(LIVE_OK, "spi controller %s", dev.adapter_name);
+	say(LIVE_OK, "device %s", dev.name);
+	bad += check_driver(fam, ctl, &dev);
+	say(LIVE_SKIP,
+	    "chip not asked: over spi only spidev reaches it and a live check unbinds "
+	    "nothing ('touchfw probe %s' reads it, through the driver's attributes or "
+	    "over spidev when no driver holds it)",
+	    dev.name);
+lines:
+	if (ctl->has_reset)
+		bad += check_line("reset", &ctl->reset);
+	if (ctl->has_chg)
+		bad += check_line("interrupt", &ctl->chg);
+	return bad;
+}
+
 static int check_controller(const struct tf_controller *ctl)
 {
 	const struct tf_family *fam = tf_family_by_name(ctl->family);
@@ -295,6 +371,8 @@ static int check_controller(const struct tf_controller *ctl)
 		say(LIVE_FAIL, "family \"%s\" is not one touchfw knows", ctl->family);
 		return 1;
 	}
+	if (!strcmp(ctl->bus, "spi"))
+		return check_spi_controller(fam, ctl);
 	if (strcmp(ctl->bus, "i2c")) {
 		say(LIVE_SKIP, "%s controllers are not checked live yet", ctl->bus);
 		return 0;
@@ -330,23 +408,7 @@ static int check_controller(const struct tf_controller *ctl)
 		goto lines;
 	}
 	say(LIVE_OK, "device %s", name);
-	if (!dev.driver[0]) {
-		say(LIVE_FAIL, "no driver bound to %s (expected %s; is the module loaded?)",
-		    name, ctl->driver[0] ? ctl->driver : fam->ids->drivers[0]);
-		bad++;
-	} else if (ctl->driver[0] && strcmp(ctl->driver, dev.driver)) {
-		say(LIVE_FAIL, "driver %s is bound, the profile says %s", dev.driver,
-		    ctl->driver);
-		if (tf_family_has_driver(fam, dev.driver))
-			say(LIVE_HINT, "did you mean driver = \"%s\"?", dev.driver);
-		bad++;
-	} else if (!tf_family_has_driver(fam, dev.driver)) {
-		say(LIVE_FAIL, "driver %s is bound: not a %s driver", dev.driver,
-		    fam->ids->name);
-		bad++;
-	} else {
-		say(LIVE_OK, "driver %s bound", dev.driver);
-	}
+	bad += check_driver(fam, ctl, &dev);
 	bad += check_answer(fam, ctl, &dev);
 lines:
 	/* The lines are the board's whatever the kernel made of the chip. */
@@ -397,17 +459,19 @@ int tf_board_live(const struct tf_board_profile *p, struct tf_json *j)
 static void init_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw board init DEVICE [--out FILE]\n"
+		"Usage: touchfw board init DEVICE [--out FILE [--json]]\n"
 		"\n"
 		"Write a board profile skeleton (.dts) for the bound controller\n"
-		"DEVICE (1-004a): this machine's identity (root compatible, else\n"
+		"DEVICE (1-004a, spi1.0): this machine's identity (root compatible, else\n"
 		"DMI vendor and product), the controller's family, adapter name,\n"
 		"address and driver.  What sysfs can not tell -- reset and\n"
 		"interrupt lines, who powers the chip -- is left as comments to\n"
 		"fill in.  'touchfw board check FILE' accepts the skeleton as it\n"
 		"is.  DMI values that are firmware placeholders (\"Default\n"
 		"string\", ...) are left out, with a warning.  Without --out, to\n"
-		"standard output; FILE is never overwritten (exit %d, %s).\n",
+		"standard output; FILE is never overwritten (exit %d, %s).\n"
+		"--json (with --out): the file written and what it describes, one\n"
+		"JSON document (doc/json.md).\n",
 		TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS));
 }
 
@@ -531,9 +595,14 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		"\t\t#size-cells = <0>;\n\n"
 		"\t\ttouchscreen@%x {\n"
 		"\t\t\tfamily = \"%s\";\n"
-		"\t\t\tbus = \"i2c\";\n"
+		"\t\t\tbus = \"%s\";\n"
+		"%s"
 		"\t\t\tadapter-name = ",
-		dev->addr, fam->ids->name);
+		dev->addr, fam->ids->name, dev->subsys,
+		strcmp(dev->subsys, "spi")
+			? ""
+			: "\t\t\t/* The spi controller's device (spiB's parent); "
+			  "reg is the chip select. */\n");
 	dts_str(f, dev->adapter_name);
 	for (const char *a = dev->adapter_name; *a; a++)
 		if ((unsigned char)*a < 0x20 || *a == 0x7f) {
@@ -551,8 +620,14 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		"\t\t\tdriver = ",
 		dev->addr);
 	dts_str(f, dev->driver);
-	fprintf(f, ";\n"
-		   "\t\t\t/* Lines, by name as 'gpioinfo' shows them (or -gpio-chip and\n"
+	fprintf(f, ";\n");
+	if (!strcmp(dev->subsys, "spi"))
+		fprintf(f, "\t\t\t/* The bus settings touchfw uses over spidev, as the\n"
+			   "\t\t\t * driver sets them (touchfw-board(5)); without them the\n"
+			   "\t\t\t * spidev node's speed and the device's mode stay:\n"
+			   "\t\t\t * spi-max-frequency = <8000000>; spi-cpol; spi-cpha;\n"
+			   "\t\t\t */\n");
+	fprintf(f, "\t\t\t/* Lines, by name as 'gpioinfo' shows them (or -gpio-chip and\n"
 		   "\t\t\t * -gpio-line), when the board wires them to the SoC:\n"
 		   "\t\t\t * reset-gpio-name = \"...\"; reset-active-low;\n"
 		   "\t\t\t * chg-gpio-name = \"...\";\n"
@@ -569,10 +644,12 @@ int tf_cmd_board_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
+	bool json = false;
 	const struct tf_family *fam;
 	struct tf_board_identity id;
 	struct tf_device dev;
@@ -586,6 +663,13 @@ int tf_cmd_board_init(int argc, char **argv)
 			return g.exit;
 		if (c == 'o')
 			out = optarg;
+		if (c == 'j')
+			json = true;
+	}
+	if (json && !out) {
+		fprintf(stderr, "touchfw: board init: --json needs --out FILE (without it the "
+				"profile is standard output)\n");
+		return TF_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "touchfw: board init: give one DEVICE\n");
@@ -611,10 +695,10 @@ int tf_cmd_board_init(int argc, char **argv)
 			dev.name, dev.driver);
 		return TF_EXIT_UNSUPPORTED;
 	}
-	if (strcmp(dev.subsys, "i2c") || !dev.has_addr || !dev.adapter_name[0]) {
+	if (!dev.has_addr || !dev.adapter_name[0]) {
 		fprintf(stderr,
 			"touchfw: board init: %s: only i2c clients with an address in "
-			"their name and a named adapter so far\n",
+			"their name and spi devices (spiB.C) on a named controller so far\n",
 			dev.name);
 		return TF_EXIT_UNSUPPORTED;
 	}
@@ -653,6 +737,22 @@ int tf_cmd_board_init(int argc, char **argv)
 			"wrote %s: check the lines and power, then 'touchfw board check "
 			"%s'\n",
 			out, out);
+	}
+	if (json) {
+		struct tf_json j;
+
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_string(&j, "file", out);
+		tf_json_string(&j, "device", dev.name);
+		tf_json_string(&j, "bus", dev.subsys);
+		tf_json_string(&j, "family", fam->ids->name);
+		tf_json_string(&j, "driver", dev.driver);
+		tf_json_string(&j, "adapter", dev.adapter_name);
+		tf_json_end_object(&j);
+		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_json_free(&j);
 	}
 	return TF_EXIT_OK;
 }
@@ -788,7 +888,11 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 	}
 	tf_json_end_array(&j);
 	if (!pick) {
+		char why[1200];
+
 		tf_json_string(&j, "profile", NULL);
+		tf_board_explain_board_miss(set, &id, why, sizeof(why));
+		tf_json_string(&j, "nearest", why);
 	} else {
 		tf_json_begin_object(&j, "profile");
 		tf_json_string(&j, "name", pick->name);

@@ -63,7 +63,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: touchfw board check [--json] FILE...\n"
 		"       touchfw board identify [--boards DIR]... [--sysroot DIR] [--live] [--json]\n"
-		"       touchfw board init DEVICE [--out FILE]\n"
+		"       touchfw board init DEVICE [--out FILE [--json]]\n"
 		"       touchfw board rehearse [--db DIR] [--bootloader] PROFILE\n"
 		"\n"
 		"Board profiles tell touchfw which touch controllers a board has,\n"
@@ -757,7 +757,10 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		printf(", lower precedence\n");
 	}
 	if (!pick) {
-		printf("profile: none matches this machine\n");
+		char why[1200];
+
+		tf_board_explain_board_miss(set, &id, why, sizeof(why));
+		printf("profile: none matches this machine; %s\n", why);
 		tf_board_set_free(set);
 		tf_board_identity_free(&id);
 		return TF_EXIT_NO_PROFILE;

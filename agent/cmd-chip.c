@@ -46,18 +46,30 @@ struct chip {
 	struct tf_controller synth;
 	struct tf_chip_state st;
 	bool have_id, inited;
+	/* reset, save-config: where progress goes (stderr with --json,
+	 * whose document alone is on standard output) and what the
+	 * document says */
+	bool via_driver; /* spi: read through the bound driver's attributes */
+	FILE *say;
+	char how[16];	 /* reset: "command" or "line" */
+	char input[32];	 /* reset: the input device back after it */
+	char after[300]; /* reset: what detection saw after it */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: touchfw chip DEVICE info [--json]\n"
-		"       touchfw chip DEVICE reset\n"
-		"       touchfw chip DEVICE save-config FILE\n"
+		"       touchfw chip DEVICE reset [--json]\n"
+		"       touchfw chip DEVICE save-config [--json] FILE\n"
+		"       touchfw chip DEVICE object NAME [--instance N]\n"
+		"                                [--write OFFSET=VALUE...] [--json]\n"
 		"\n"
 		"Talk to one controller through its family's operations.\n"
 		"DEVICE is the kernel's name (1-004a).  The controller is the one\n"
 		"the board profile describes, else what the bound driver says.\n"
+		"An spi device (spi1.0) is read through its driver's attributes when\n"
+		"the driver owns the power: info only.\n"
 		"\n"
 		"  info         mode, identity, versions, CRCs and what the family\n"
 		"               reads besides (an object table where the chip has\n"
@@ -65,11 +77,20 @@ static void usage(FILE *f)
 		"               --json: one document (doc/json.md)\n"
 		"  reset        the family's reset: a reset command over the bus with\n"
 		"               the driver bound, else a pulse on the profile's reset\n"
-		"               line with the driver unbound, then bound again\n"
+		"               line with the driver unbound, then bound again;\n"
+		"               --json: how, and the input device back after it\n"
 		"  save-config  the configuration the chip runs, as a blob the\n"
 		"               firmware database accepts ('touchfw db add FILE');\n"
 		"               FILE '-' writes to standard output; an existing\n"
-		"               FILE is not overwritten\n"
+		"               FILE is not overwritten; --json (not with '-'):\n"
+		"               the file, its size and config CRC\n"
+		"  object       one object of the chip's object table (maXTouch: T7,\n"
+		"               instance 0 or --instance N), its address and bytes;\n"
+		"               --write OFFSET=VALUE (repeated) writes bytes into the\n"
+		"               chip's RAM and reads them back: only to a chip found\n"
+		"               in application mode, only configuration objects, each\n"
+		"               offset checked against the object table first; not\n"
+		"               backed up (a reset undoes it); --json: one document\n"
 		"\n"
 		"Exit status 0, %d (%s) for a device that does not exist, %d (%s)\n"
 		"when the family or chip can not do it, %d (%s) on a bus error,\n"
@@ -190,9 +211,36 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 		k->synth.power = TF_POWER_DRIVER;
 		k->c.ctrl = &k->synth;
 	}
+	/* spi: user space reaches the chip only through spidev, which this
+	 * command does not claim; a driver that owns the power (as run reads
+	 * it, power = "driver") shows the chip in its attributes. */
+	if (!strcmp(k->c.dev.subsys, "spi")) {
+		if (!(k->fam->caps.transports & TF_TRANSPORT_SPI) ||
+		    !k->fam->ops->detect_driver || k->c.ctrl->power != TF_POWER_DRIVER ||
+		    !k->c.dev.driver[0] || !tf_family_has_driver(k->fam, k->c.dev.driver)) {
+			fprintf(stderr,
+				"touchfw chip: %s: over spi the chip is read through its "
+				"driver's attributes: the %s driver bound and the profile's "
+				"power = \"driver\"; else only spidev reaches it, which "
+				"'touchfw chip' does not claim ('touchfw probe %s' does)\n",
+				name, k->fam->ids->name, name);
+			return TF_EXIT_UNSUPPORTED;
+		}
+		if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+			return TF_EXIT_FAILURE;
+		}
+		k->inited = true;
+		k->via_driver = true;
+		if (k->fam->ops->detect_driver(&k->c, &k->st, &err) < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+			return err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
+		}
+		return TF_EXIT_OK;
+	}
 	if (strcmp(k->c.dev.subsys, "i2c") || !(k->fam->caps.transports & TF_TRANSPORT_I2C)) {
-		fprintf(stderr, "touchfw chip: %s: only i2c controllers are supported so far\n",
-			name);
+		fprintf(stderr,
+			"touchfw chip: %s: only i2c and spi controllers are supported\n", name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
@@ -229,11 +277,13 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	char aname[4 * sizeof(k->c.dev.adapter_name)];
 	size_t i, j;
 
-	printf("device:           %s (adapter i2c-%d, %s)\n", k->c.dev.name,
+	printf("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
+	       k->via_driver ? "spi bus" : "adapter", k->via_driver ? "spi" : "i2c-",
 	       k->c.dev.adapter_nr,
 	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
 					: "unnamed");
-	printf("driver:           %s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none");
+	printf("driver:           %s%s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none",
+	       k->via_driver ? " (the chip read through its attributes)" : "");
 	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
 						 : "none (from the driver)");
@@ -385,7 +435,7 @@ static int reset_by_line(struct chip *k)
 			rc = TF_EXIT_FAILURE;
 			goto out;
 		}
-		printf("%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
+		fprintf(k->say, "%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
 		if (tf_device_unbind(&k->c.dev, &err) < 0) {
 			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
@@ -403,13 +453,15 @@ static int reset_by_line(struct chip *k)
 			l.reset_err.msg);
 		rc = TF_EXIT_IO;
 	} else {
-		printf("%s: reset pulse on the profile's reset line (%u us)%s\n", k->c.dev.name,
-		       seq.assert_us, l.irq_driven ? ", interrupt line driven" : "");
+		fprintf(k->say, "%s: reset pulse on the profile's reset line (%u us)%s\n",
+			k->c.dev.name, seq.assert_us,
+			l.irq_driven ? ", interrupt line driven" : "");
+		tf_snprintf(k->how, sizeof(k->how), "line");
 	}
 	if (drv[0]) {
 		if (state.dirfd >= 0)
 			tf_state_mark_own_bind(&state, k->c.dev.name, (uint64_t)time(NULL));
-		printf("%s: binding %s\n", k->c.dev.name, drv);
+		fprintf(k->say, "%s: binding %s\n", k->c.dev.name, drv);
 		if (tf_device_bind(&k->c.dev, drv, &err) < 0) {
 			fprintf(stderr, "touchfw chip: %s: %s (the driver's probe failed)\n",
 				k->c.dev.name, err.msg);
@@ -422,8 +474,9 @@ static int reset_by_line(struct chip *k)
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
-		printf("%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name,
-		       node.input, node.event);
+		fprintf(k->say, "%s: input device %s (/dev/input/%s) is back\n", k->c.dev.name,
+			node.input, node.event);
+		tf_snprintf(k->input, sizeof(k->input), "%s", node.input);
 	}
 out:
 	if (w)
@@ -462,11 +515,14 @@ static int do_reset(struct chip *k)
 			struct tf_chip_state after;
 
 			rc = TF_EXIT_OK;
-			if (k->fam->ops->detect(&k->c, &after, &err) == 0)
-				printf("%s: reset by command; %s\n", k->c.dev.name,
-				       after.detail);
-			else
-				printf("%s: reset by command\n", k->c.dev.name);
+			tf_snprintf(k->how, sizeof(k->how), "command");
+			if (k->fam->ops->detect(&k->c, &after, &err) == 0) {
+				fprintf(k->say, "%s: reset by command; %s\n", k->c.dev.name,
+					after.detail);
+				tf_snprintf(k->after, sizeof(k->after), "%s", after.detail);
+			} else {
+				fprintf(k->say, "%s: reset by command\n", k->c.dev.name);
+			}
 		}
 	} else {
 		rc = reset_by_line(k);
@@ -478,9 +534,35 @@ static int do_reset(struct chip *k)
 	return rc;
 }
 
+/* --json of reset and save-config: what was done, one document. */
+static void done_json(const struct chip *k, const char *sub, const char *file, size_t len,
+		      bool has_crc, uint32_t crc)
+{
+	struct tf_json j;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "device", k->c.dev.name);
+	tf_json_string(&j, "family", k->fam->ids->name);
+	if (!strcmp(sub, "reset")) {
+		tf_json_string(&j, "reset", k->how[0] ? k->how : NULL);
+		tf_json_string(&j, "input", k->input[0] ? k->input : NULL);
+		tf_json_string(&j, "detail", k->after[0] ? k->after : NULL);
+	} else {
+		tf_json_string(&j, "file", file);
+		tf_json_uint(&j, "size", len);
+		if (has_crc)
+			tf_json_crc(&j, "config_crc", crc);
+	}
+	tf_json_end_object(&j);
+	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_json_free(&j);
+}
+
 /* ------------------------------------------------------------ save-config */
 
-static int do_save(struct chip *k, const char *file)
+static int do_save(struct chip *k, const char *file, bool json)
 {
 	struct tf_err err = { 0 };
 	uint8_t *data = NULL;
@@ -569,18 +651,189 @@ static int do_save(struct chip *k, const char *file)
 			"%s; 'touchfw db add %s --board ...' puts it into a database\n",
 			k->c.dev.name, len, k->fam->caps.config_versioned ? 8 : 6, crc, file,
 			file);
+	if (json)
+		done_json(k, "save-config", file, len, k->fam->ops->load_config != NULL, crc);
 	return TF_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ object */
+
+#define MAX_WRITES 64
+
+/* "OFF=VAL": byte offset and value (decimal or 0x hex, 0-255). */
+static bool parse_write(const char *s, unsigned *off, uint8_t *val)
+{
+	unsigned long o, v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	o = strtoul(s, &end, 0);
+	if (*end != '=' || o >= TF_OBJECT_MAX || end[1] < '0' || end[1] > '9')
+		return false;
+	v = strtoul(end + 1, &end, 0);
+	if (*end || v > 255)
+		return false;
+	*off = (unsigned)o;
+	*val = (uint8_t)v;
+	return true;
+}
+
+static void print_object(const struct chip *k, const char *name, unsigned inst, uint16_t addr,
+			 const uint8_t *buf, size_t size, bool json)
+{
+	size_t b;
+
+	if (json) {
+		struct tf_json j;
+		char a[8];
+
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_string(&j, "device", k->c.dev.name);
+		tf_json_string(&j, "object", name);
+		tf_json_uint(&j, "instance", inst);
+		snprintf(a, sizeof(a), "0x%04X", addr);
+		tf_json_string(&j, "address", a);
+		tf_json_uint(&j, "size", size);
+		tf_json_begin_array(&j, "bytes");
+		for (b = 0; b < size; b++)
+			tf_json_uint(&j, NULL, buf[b]);
+		tf_json_end_array(&j);
+		tf_json_end_object(&j);
+		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_json_free(&j);
+		return;
+	}
+	printf("%s instance %u at 0x%04X, %zu bytes:\n", name, inst, addr, size);
+	for (b = 0; b < size; b++)
+		printf("%s%3zu: 0x%02X%s", b % 8 ? "  " : "  ", b, buf[b],
+		       b % 8 == 7 || b + 1 == size ? "\n" : "");
+}
+
+/*
+ * `chip DEV object T7 [--instance N] [--write OFF=VAL...]`: one object of
+ * the chip's object table, read, or written into its RAM and read back.
+ * The chip is identified first (chip_open's detect); a write goes only to
+ * a chip found in application mode with its object table read, bound to
+ * its own family's driver or to none, while no run holds the device, and
+ * each offset is checked against the object's size in that table before
+ * anything is sent.
+ */
+static int do_object(struct chip *k, const char *name, unsigned inst, const unsigned *off,
+		     const uint8_t *val, size_t n_writes, bool json)
+{
+	struct tf_state state = { .dirfd = -1 };
+	struct tf_err err = { 0 };
+	uint8_t buf[TF_OBJECT_MAX];
+	uint16_t addr = 0;
+	size_t size = 0, i;
+	int lock = -1, r, rc = TF_EXIT_OK;
+
+	if (!k->fam->ops->object_read) {
+		fprintf(stderr, "touchfw chip: %s: the %s family has no object table\n",
+			k->c.dev.name, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	if (k->st.mode != TF_CHIP_APP) {
+		fprintf(stderr, "touchfw chip: %s: the chip is not running its firmware (%s)\n",
+			k->c.dev.name, k->st.detail);
+		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
+	}
+	if (n_writes && k->c.dev.driver[0] && !tf_family_has_driver(k->fam, k->c.dev.driver)) {
+		fprintf(stderr,
+			"touchfw chip: %s: bound to %s, not an %s driver: touchfw writes "
+			"nothing to another driver's device\n",
+			k->c.dev.name, k->c.dev.driver, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
+	if (r < 0) {
+		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+		return r == -ENOENT || r == -EINVAL   ? TF_EXIT_USAGE
+		       : r == -EPERM || r == -EBADMSG ? TF_EXIT_UNSUPPORTED
+						      : TF_EXIT_IO;
+	}
+	if (!n_writes) {
+		print_object(k, name, inst, addr, buf, size, json);
+		return TF_EXIT_OK;
+	}
+	/* every offset against the table before the first byte goes out */
+	for (i = 0; i < n_writes; i++)
+		if (off[i] >= size) {
+			fprintf(stderr,
+				"touchfw chip: %s: %s has %zu bytes (offsets 0 to %zu): offset "
+				"%u is past its end; nothing written\n",
+				k->c.dev.name, name, size, size - 1, off[i]);
+			return TF_EXIT_USAGE;
+		}
+	if (!k->fam->ops->object_write) {
+		fprintf(stderr, "touchfw chip: %s: the %s family can not write objects\n",
+			k->c.dev.name, k->fam->ids->name);
+		return TF_EXIT_UNSUPPORTED;
+	}
+	/* Not while a run works on the chip. */
+	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
+		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
+		if (lock == -EWOULDBLOCK) {
+			fprintf(stderr,
+				"touchfw chip: %s: a touchfw run is working on it; try "
+				"again when it is done\n",
+				k->c.dev.name);
+			tf_state_close(&state);
+			return TF_EXIT_LOCKED;
+		}
+	}
+	for (i = 0; i < n_writes && rc == TF_EXIT_OK; i++) {
+		tf_err_clear(&err);
+		r = k->fam->ops->object_write(&k->c, name, inst, off[i], &val[i], 1, &err);
+		if (r < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			rc = r == -ERANGE  ? TF_EXIT_USAGE
+			     : r == -EPERM ? TF_EXIT_UNSUPPORTED
+					   : TF_EXIT_IO;
+			break;
+		}
+		fprintf(stderr, "%s: %s[%u] byte %u: 0x%02X -> 0x%02X\n", k->c.dev.name, name,
+			inst, off[i], buf[off[i]], val[i]);
+		buf[off[i]] = val[i];
+	}
+	if (rc == TF_EXIT_OK) {
+		fprintf(stderr,
+			"%s: written to the chip's RAM and read back; a reset or power cycle "
+			"undoes it unless the configuration is backed up\n",
+			k->c.dev.name);
+		r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
+		if (r < 0) {
+			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			rc = TF_EXIT_IO;
+		} else {
+			print_object(k, name, inst, addr, buf, size, json);
+		}
+	}
+	if (lock >= 0)
+		close(lock);
+	if (state.dirfd >= 0)
+		tf_state_close(&state);
+	return rc;
 }
 
 int tf_cmd_chip(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "instance", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dev, *sub, *file = NULL;
+	const char *dev, *sub, *file = NULL, *object = NULL;
 	bool json = false;
+	unsigned off[MAX_WRITES], inst = 0;
+	uint8_t val[MAX_WRITES];
+	size_t n_writes = 0;
+	char *end, objname[16];
 	struct chip k;
 	struct tf_cli_opts g = { "touchfw chip", "h", opts, usage };
 	int c, rc;
@@ -590,6 +843,30 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			return g.exit;
 		if (c == 'j')
 			json = true;
+		if (c == 'w') {
+			if (n_writes == MAX_WRITES ||
+			    !parse_write(optarg, &off[n_writes], &val[n_writes])) {
+				fprintf(stderr,
+					"touchfw chip: --write '%s': give OFFSET=VALUE, a byte "
+					"offset in the object and a value 0-255 (decimal or 0x "
+					"hex), at most %d of them\n",
+					optarg, MAX_WRITES);
+				return TF_EXIT_USAGE;
+			}
+			n_writes++;
+		}
+		if (c == 'i') {
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*optarg < '0' || *optarg > '9' || *end || v > 255) {
+				fprintf(stderr,
+					"touchfw chip: --instance '%s': give the instance's "
+					"number (0 is the first)\n",
+					optarg);
+				return TF_EXIT_USAGE;
+			}
+			inst = (unsigned)v;
+		}
 	}
 	if (cli->argc - optind < 2) {
 		fprintf(stderr, "touchfw chip: give a DEVICE and info, reset or save-config\n");
@@ -604,6 +881,16 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			return TF_EXIT_USAGE;
 		}
 		file = cli->argv[optind + 2];
+	} else if (!strcmp(sub, "object")) {
+		if (cli->argc - optind != 3) {
+			fprintf(stderr, "touchfw chip: object takes one object name (T7)\n");
+			return TF_EXIT_USAGE;
+		}
+		/* "t7" is T7, and is named so */
+		tf_snprintf(objname, sizeof(objname), "%s", cli->argv[optind + 2]);
+		if (objname[0] == 't')
+			objname[0] = 'T';
+		object = objname;
 	} else if (strcmp(sub, "info") && strcmp(sub, "reset")) {
 		fprintf(stderr, "touchfw chip: unknown command '%s'\n", sub);
 		usage(stderr);
@@ -612,18 +899,35 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		fprintf(stderr, "touchfw chip: unexpected '%s'\n", cli->argv[optind + 2]);
 		return TF_EXIT_USAGE;
 	}
-	if (json && strcmp(sub, "info")) {
-		fprintf(stderr, "touchfw chip: --json goes with info\n");
+	if (json && file && !strcmp(file, "-")) {
+		fprintf(stderr, "touchfw chip: save-config -: the configuration is standard "
+				"output, --json can not be\n");
 		return TF_EXIT_USAGE;
 	}
-	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0);
-	if (rc == TF_EXIT_OK) {
+	if ((n_writes || inst) && !object) {
+		fprintf(stderr, "touchfw chip: --write and --instance go with object\n");
+		return TF_EXIT_USAGE;
+	}
+	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0 && !n_writes);
+	if (rc == TF_EXIT_OK && k.via_driver && strcmp(sub, "info")) {
+		fprintf(stderr,
+			"touchfw chip: %s: %s needs the bus, which over spi only spidev "
+			"reaches; 'info' reads the driver's attributes\n",
+			dev, sub);
+		rc = TF_EXIT_UNSUPPORTED;
+	} else if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);
-		else if (!strcmp(sub, "reset"))
+		else if (!strcmp(sub, "reset")) {
+			k.say = json ? stderr : stdout;
 			rc = do_reset(&k);
-		else
-			rc = do_save(&k, file);
+			if (rc == TF_EXIT_OK && json)
+				done_json(&k, "reset", NULL, 0, false, 0);
+		} else if (object) {
+			rc = do_object(&k, object, inst, off, val, n_writes, json);
+		} else {
+			rc = do_save(&k, file, json);
+		}
 	}
 	chip_free(&k);
 	return rc;

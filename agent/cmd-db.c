@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,7 +90,7 @@ static void usage_check(FILE *f)
 static void usage_sign(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw db sign --key FILE [--db DIR]\n"
+		"Usage: touchfw db sign --key FILE [--db DIR] [--json]\n"
 		"\n"
 		"Sign DIR/manifest.ini with the secret key FILE, named\n"
 		"<key-id>.key (mode 0600), adding or replacing that key's\n"
@@ -98,21 +99,23 @@ static void usage_sign(FILE *f)
 		"A manifest that does not parse is not signed.\n"
 		"\n"
 		"  --key FILE   secret key made by 'touchfw db keygen'\n"
-		"  --db DIR     database directory (default %s)\n",
+		"  --db DIR     database directory (default %s)\n"
+		"  --json       the files written and the key id, one JSON document\n",
 		defaults.db_dir);
 }
 
 static void usage_keygen(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw db keygen --out DIR NAME\n"
+		"Usage: touchfw db keygen --out DIR [--json] NAME\n"
 		"\n"
 		"Make an Ed25519 key pair: DIR/NAME.key (secret, mode 0600;\n"
 		"keep it on the signing machine) and DIR/NAME.pub (install it\n"
 		"in the devices' keys directory, %s).\n"
 		"NAME is the key id: letters, digits and . _ -, for example\n"
 		"acme-2024.  Existing files are never overwritten: exit\n"
-		"status %d (%s) if DIR/NAME.key or DIR/NAME.pub exists.\n",
+		"status %d (%s) if DIR/NAME.key or DIR/NAME.pub exists.\n"
+		"--json: the files written and the key id, one JSON document.\n",
 		defaults.keys_dir, TF_EXIT_EXISTS, tf_exit_name(TF_EXIT_EXISTS));
 }
 
@@ -367,15 +370,34 @@ static int run_check(int argc, char **argv)
 	return failed ? TF_EXIT_DB_INVALID : TF_EXIT_OK;
 }
 
+/* --json of sign and keygen: the files written and the key's id. */
+static void print_written(const char *k1, const char *v1, const char *k2, const char *v2,
+			  const char *k3, const char *v3)
+{
+	struct tf_json j;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, k1, v1);
+	tf_json_string(&j, k2, v2);
+	tf_json_string(&j, k3, v3);
+	tf_json_end_object(&j);
+	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_json_free(&j);
+}
+
 static int run_sign(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "key", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = defaults.db_dir, *key = NULL;
+	bool json = false;
 	struct tf_err err = { 0 };
 	char id[TF_FWDB_KEY_ID_MAX + 1];
 	struct tf_cli_opts g = { "touchfw db sign", "+h", opts, usage_sign };
@@ -390,6 +412,9 @@ static int run_sign(int argc, char **argv)
 			break;
 		case 'k':
 			key = optarg;
+			break;
+		case 'j':
+			json = true;
 			break;
 		}
 	}
@@ -410,8 +435,16 @@ static int run_sign(int argc, char **argv)
 	}
 	if (tf_fwdb_key_id_from_path(key, id, sizeof(id)) < 0)
 		snprintf(id, sizeof(id), "?");
-	printf("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST, id, dir,
-	       TF_FWDB_SIGNATURE);
+	if (json) {
+		char m[PATH_MAX + 32], sig[PATH_MAX + 32];
+
+		snprintf(m, sizeof(m), "%s/%s", dir, TF_FWDB_MANIFEST);
+		snprintf(sig, sizeof(sig), "%s/%s", dir, TF_FWDB_SIGNATURE);
+		print_written("manifest", m, "signature", sig, "key_id", id);
+	} else {
+		printf("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST, id, dir,
+		       TF_FWDB_SIGNATURE);
+	}
 	return TF_EXIT_OK;
 }
 
@@ -419,10 +452,12 @@ static int run_keygen(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *name;
+	bool json = false;
 	struct tf_err err = { 0 };
 	struct tf_cli_opts g = { "touchfw db keygen", "h", opts, usage_keygen };
 	int c, r;
@@ -432,6 +467,8 @@ static int run_keygen(int argc, char **argv)
 			return g.exit;
 		if (c == 'o')
 			out = optarg;
+		if (c == 'j')
+			json = true;
 	}
 	if (!out || optind != argc - 1) {
 		fprintf(stderr, "touchfw db keygen: %s\n",
@@ -459,9 +496,17 @@ static int run_keygen(int argc, char **argv)
 		fprintf(stderr, "touchfw db keygen: %s\n", err.msg);
 		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
-	printf("wrote %s/%s.key (secret: keep it on the signing machine)\n"
-	       "  and %s/%s.pub (install it in %s on devices)\n",
-	       out, name, out, name, defaults.keys_dir);
+	if (json) {
+		char sec[PATH_MAX + 32], pub[PATH_MAX + 32];
+
+		snprintf(sec, sizeof(sec), "%s/%s.key", out, name);
+		snprintf(pub, sizeof(pub), "%s/%s.pub", out, name);
+		print_written("secret_key", sec, "public_key", pub, "key_id", name);
+	} else {
+		printf("wrote %s/%s.key (secret: keep it on the signing machine)\n"
+		       "  and %s/%s.pub (install it in %s on devices)\n",
+		       out, name, out, name, defaults.keys_dir);
+	}
 	return TF_EXIT_OK;
 }
 

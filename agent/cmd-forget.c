@@ -15,8 +15,10 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "device.h"
 #include "event.h"
 #include "exitcode.h"
+#include "json.h"
 #include "log.h"
 #include "settings.h"
 #include "state.h"
@@ -24,7 +26,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw forget DEVICE\n"
+		"Usage: touchfw forget [--json] DEVICE\n"
 		"\n"
 		"Clear what touchfw remembers of DEVICE: the failed attempts of the\n"
 		"automatic path (which make 'run' and the udev path back off or give\n"
@@ -33,12 +35,33 @@ static void usage(FILE *f)
 		"bootloader).  'touchfw status' shows each, with since when.  For a\n"
 		"chip swapped or repaired on the bench.\n"
 		"\n"
+		"  --json   what was forgotten as one JSON document (doc/json.md)\n"
+		"\n"
 		"Exit status %d, %d (%s) while another touchfw works on DEVICE,\n"
 		"%d (%s) if a state file is unusable, %d (%s) if it may\n"
 		"not be changed (run as root).\n",
 		TF_EXIT_OK, TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED), TF_EXIT_STATE,
 		tf_exit_name(TF_EXIT_STATE), TF_EXIT_PERMISSION,
 		tf_exit_name(TF_EXIT_PERMISSION));
+}
+
+/* --json: what was forgotten (0 and null for what was not there). */
+static void print_json(const char *dev, unsigned attempts, const char *hw, bool bad_hint,
+		       int blobs)
+{
+	struct tf_json j;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "device", dev);
+	tf_json_uint(&j, "failed_attempts", attempts);
+	tf_json_string(&j, "hardware", hw[0] ? hw : NULL);
+	tf_json_bool(&j, "unreadable_hardware_hint", bad_hint);
+	tf_json_uint(&j, "failed_blobs", blobs > 0 ? (uint64_t)blobs : 0);
+	tf_json_end_object(&j);
+	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_json_free(&j);
 }
 
 static int fail(const char *dev, const struct tf_err *err)
@@ -52,10 +75,13 @@ static int fail(const char *dev, const struct tf_err *err)
 int tf_cmd_forget(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char said[600] = "", learnt[40];
+	char said[600] = "", learnt[40], hw[sizeof(((struct tf_hw_hint *)0)->hw)] = "";
+	bool json = false, bad_hint = false;
+	unsigned attempts = 0;
 	struct tf_attempts a = { 0 };
 	struct tf_hw_hint hint;
 	struct tf_settings s;
@@ -66,9 +92,12 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	int c, lock = -1, blobs, r;
 	size_t n = 0;
 
-	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1)
+	while ((c = tf_cli_getopt(cli->argc, cli->argv, &g)) != -1) {
 		if (c == TF_CLI_STOP)
 			return g.exit;
+		if (c == 'j')
+			json = true;
+	}
 	if (optind + 1 != cli->argc || !tf_devname_valid(cli->argv[optind])) {
 		fprintf(stderr,
 			"touchfw forget: give one DEVICE, the kernel's name (e.g. 3-004a)\n");
@@ -84,16 +113,24 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	if (tf_state_open(&st, s.state_dir, false, &err) < 0 && err.code != ENOENT)
 		return fail(dev, &err);
 	if (st.dirfd >= 0) {
-		lock = tf_state_lock(&st, dev, false, true, &err);
-		if (lock == -EWOULDBLOCK) {
+		struct tf_device d;
+
+		/* A device that is gone (or never was) gets no lock file made
+		 * for it: forgetting it leaves nothing behind in the state
+		 * directory.  No lock file there: no run holds it. */
+		lock = tf_state_lock(&st, dev, false, tf_device_lookup(dev, &d, NULL) == 0,
+				     &err);
+		if (lock == -ENOENT) {
+			tf_err_clear(&err);
+			lock = -1;
+		} else if (lock == -EWOULDBLOCK) {
 			log_err(dev,
 				"another touchfw is working on this device; nothing "
 				"forgotten (exit %d, %s)",
 				TF_EXIT_LOCKED, tf_exit_name(TF_EXIT_LOCKED));
 			tf_state_close(&st);
 			return TF_EXIT_LOCKED;
-		}
-		if (lock < 0) {
+		} else if (lock < 0) {
 			tf_state_close(&st);
 			return fail(dev, &err);
 		}
@@ -111,11 +148,13 @@ int tf_cmd_forget(const struct tf_cli *cli)
 			}
 			n += (size_t)snprintf(said + n, sizeof(said) - n, "%u failed attempt%s",
 					      a.count, a.count == 1 ? "" : "s");
+			attempts = a.count;
 		}
 	}
 	r = tf_persist_read_hw(s.persist_dir, dev, &hint, &err);
 	if (r == 0 && hint.hw[0] && tf_persist_forget_hw(s.persist_dir, dev, &err) == 0) {
 		tf_time_str(hint.learnt, learnt, sizeof(learnt));
+		tf_snprintf(hw, sizeof(hw), "%s", hint.hw);
 		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
 				      "%sthe remembered hardware %s (learnt on %s)",
 				      n ? ", " : "", hint.hw, learnt);
@@ -129,6 +168,7 @@ int tf_cmd_forget(const struct tf_cli *cli)
 		}
 		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,
 				      "%san unreadable hardware hint", n ? ", " : "");
+		bad_hint = true;
 	}
 	blobs = tf_persist_clear(s.persist_dir, dev);
 	if (blobs > 0)
@@ -138,6 +178,8 @@ int tf_cmd_forget(const struct tf_cli *cli)
 	if (lock >= 0)
 		close(lock);
 	tf_state_close(&st);
+	if (json)
+		print_json(dev, attempts, hw, bad_hint, blobs);
 	if (said[0])
 		log_info(dev, "forgot %s", said);
 	else

@@ -24,9 +24,11 @@
 #include "exitcode.h"
 #include "family/ids.h"
 #include "flow.h"
+#include "fwdb.h"
 #include "json.h"
 #include "metrics.h"
 #include "log.h"
+#include "plan.h"
 #include "settings.h"
 #include "state.h"
 
@@ -46,13 +48,17 @@ struct row {
 	struct tf_hw_hint hint; /* status: remembered hardware */
 	char hint_err[300];
 	struct tf_failure_rec failed[4]; /* status: blobs that failed here */
+	char failed_id[4][128];		 /* their manifest ids, "" if not in the database */
 	int n_failed;
+	int last_rc;	     /* status: the last recorded run's exit code, -1 none */
+	char *history;	     /* status: the results history's lines, or NULL */
+	char attention[400]; /* why the row is in trouble, "" if it is not */
 };
 
 static void usage(FILE *f, const char *cmd)
 {
 	fprintf(f,
-		"Usage: touchfw %s [--json] [DEVICE...]\n%s"
+		"Usage: touchfw %s [--json] [--exit-zero] [DEVICE...]\n%s"
 		"\n"
 		"Every touch controller of this board: the controllers the matching\n"
 		"board profile describes and any device bound to a touch driver\n"
@@ -63,18 +69,23 @@ static void usage(FILE *f, const char *cmd)
 		"config CRC, what the firmware database offers and what 'touchfw run'\n"
 		"would do.  Reads only.%s\n"
 		"\n"
-		"  --json   one JSON document instead of the table\n"
+		"  --json       one JSON document instead of the table\n"
+		"  --exit-zero  exit %d even when a controller needs attention\n"
 		"%s"
 		"\n"
-		"Exit status %d, or %d (%s) if a DEVICE given does not exist, %d (%s)\n"
-		"if a file or device could not be opened (run as root).\n",
+		"Exit status %d; %d (%s) if a DEVICE given does not exist, %d (%s)\n"
+		"if a file or device could not be opened (run as root); else %d (%s)\n"
+		"if a controller needs attention (each such row says why): a chip in\n"
+		"its bootloader, holding no program or not answering%s.\n",
 		cmd, strcmp(cmd, "status") ? "" : "       touchfw status --prometheus\n",
 		strcmp(cmd, "status")
 			? ""
-			: "  status also shows the last recorded result and\n"
+			: "  status also shows the last recorded result, the\n"
+			  "newest runs of the results history kept across reboots, and\n"
 			  "what touchfw remembers of each device, with since when: failed\n"
 			  "attempts, blobs that failed there, the hardware last seen there\n"
 			  "('touchfw forget DEVICE' clears them).",
+		TF_EXIT_OK,
 		strcmp(cmd, "status")
 			? ""
 			: "  --prometheus  what runs recorded, as Prometheus metrics (the text\n"
@@ -82,7 +93,13 @@ static void usage(FILE *f, const char *cmd)
 			  "           writes it to prometheus_dir/touchfw.prom where the settings\n"
 			  "           set prometheus_dir); reads the state directory only\n",
 		TF_EXIT_OK, TF_EXIT_NO_DEVICE, tf_exit_name(TF_EXIT_NO_DEVICE),
-		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION));
+		TF_EXIT_PERMISSION, tf_exit_name(TF_EXIT_PERMISSION), TF_EXIT_ATTENTION,
+		tf_exit_name(TF_EXIT_ATTENTION),
+		strcmp(cmd, "status") ? ""
+				      : ",\nits last run failed on the chip (io, "
+					"left-in-bootloader, verify-failed,\n"
+					"interrupted), or failed attempts are recorded "
+					"(backing off or given up)");
 }
 
 static void probe_usage(FILE *f)
@@ -222,7 +239,90 @@ static int from_drivers(struct row *rows, int n)
 	return n;
 }
 
-static void probe_row(const struct tf_settings *s, struct row *r, bool status, int verbosity)
+/* The exit code a result record (tf_flow_result_json's, ours) holds, -1
+ * if it holds none. */
+static int recorded_exit_code(const char *json)
+{
+	const char *p = strstr(json, "\"exit_code\":");
+	char *end;
+	long v;
+
+	if (!p)
+		return -1;
+	p += strlen("\"exit_code\":");
+	while (*p == ' ')
+		p++;
+	v = strtol(p, &end, 10);
+	return end == p || v < 0 || v >= TF_EXIT_MAX_ ? -1 : (int)v;
+}
+
+/*
+ * Whether the row is in trouble, and why, in r->attention: the chip is in
+ * its bootloader, holds no program or does not answer (probe and status);
+ * status adds a last run that failed on the chip (io, left-in-bootloader,
+ * verify-failed, interrupted) and recorded failed attempts (backing off
+ * or given up).  Outcomes that are no trouble of the chip's -- no
+ * profile, nothing in the database for a working chip, switched off, a
+ * run refused (backoff: the attempts say it), a hand flash refused for
+ * its file -- are not.
+ */
+static void judge(struct row *r, bool status, unsigned max_attempts)
+{
+	r->attention[0] = '\0';
+	if (!r->present)
+		return;
+	if (!strcmp(r->res.mode_before, "bootloader"))
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "the chip is in its bootloader");
+	else if (!strcmp(r->res.mode_before, "no-program"))
+		tf_snprintf(r->attention, sizeof(r->attention), "the chip holds no program");
+	else if (!strcmp(r->res.mode_before, "absent") || r->rc == TF_EXIT_IO)
+		tf_snprintf(r->attention, sizeof(r->attention), "the chip does not answer (%s)",
+			    r->res.message);
+	else if (r->rc == TF_EXIT_BOOTLOADER || r->rc == TF_EXIT_VERIFY)
+		tf_snprintf(r->attention, sizeof(r->attention), "%s", r->res.message);
+	else if (status && r->att.count >= max_attempts)
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "gave up after %u failed attempts (last: %s)", r->att.count,
+			    r->att.last_error);
+	else if (status && r->att.count)
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "%u failed attempt%s recorded, backing off (last: %s)",
+			    r->att.count, r->att.count == 1 ? "" : "s", r->att.last_error);
+	else if (status && (r->last_rc == TF_EXIT_IO || r->last_rc == TF_EXIT_BOOTLOADER ||
+			    r->last_rc == TF_EXIT_VERIFY || r->last_rc == TF_EXIT_INTERRUPTED))
+		tf_snprintf(r->attention, sizeof(r->attention),
+			    "the last run failed (exit %d, %s)", r->last_rc,
+			    tf_exit_name(r->last_rc));
+}
+
+/*
+ * The manifest id of each blob that failed on the row's device, from the
+ * database in use (@db NULL: it could not be loaded), so that status names
+ * "mxt224e-fw-2.1.AB", not a hash prefix.  A blob the database no longer
+ * has keeps its hash.
+ */
+static void name_failed_blobs(struct row *r, const struct tf_fwdb *db)
+{
+	char hex[65];
+	size_t k;
+	int i;
+
+	for (i = 0; i < r->n_failed; i++) {
+		r->failed_id[i][0] = '\0';
+		for (k = 0; db && k < db->n_blobs; k++) {
+			tf_sha256_hex(db->blobs[k].sha256, hex);
+			if (!strcmp(hex, r->failed[i].sha256_hex)) {
+				tf_snprintf(r->failed_id[i], sizeof(r->failed_id[i]), "%s",
+					    db->blobs[k].id);
+				break;
+			}
+		}
+	}
+}
+
+static void probe_row(const struct tf_settings *s, struct row *r, bool status, int verbosity,
+		      const struct tf_fwdb *db)
 {
 	/* The dry run logs every step and its outcome; the table says it
 	 * all, so it stays quiet unless -v. */
@@ -234,6 +334,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	struct tf_err err = { 0 };
 	char *json = NULL;
 
+	r->last_rc = -1;
 	if (!strcmp(r->dev, "-") || tf_device_lookup(r->dev, &d, NULL) < 0) {
 		r->present = false;
 		return;
@@ -245,6 +346,7 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 	if (status && tf_state_open(&st, s->state_dir, false, NULL) == 0) {
 		if (tf_state_read_result(&st, r->dev, &json) == 0) {
 			tf_snprintf(r->last, sizeof(r->last), "%s", json);
+			r->last_rc = recorded_exit_code(json);
 			free(json);
 		}
 		/* Corrupt: read as at the limit, the reason in last_error. */
@@ -267,6 +369,10 @@ static void probe_row(const struct tf_settings *s, struct row *r, bool status, i
 		r->n_failed = tf_persist_list_failures(s->persist_dir, r->dev, r->failed, 4);
 		if (r->n_failed < 0)
 			r->n_failed = 0;
+		name_failed_blobs(r, db);
+		tf_err_clear(&err);
+		if (tf_persist_history_read(s->persist_dir, r->dev, &r->history, &err) < 0)
+			log_warn(r->dev, "results history: %s", err.msg);
 	}
 }
 
@@ -282,6 +388,61 @@ static const char *shown(const char *s)
 	return tf_escape(s, buf[k], sizeof(buf[k]));
 }
 
+/* A string or number field of one of our own result records (the
+ * history's lines), in @buf; "" when it has none. */
+static const char *field(const char *line, size_t len, const char *key, char *buf, size_t size)
+{
+	char pat[40];
+	const char *p, *end = line + len;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	tf_snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = memmem(line, len, pat, strlen(pat));
+	if (!p)
+		return buf;
+	p += strlen(pat);
+	if (p < end && *p == '"') {
+		for (p++; p < end && *p != '"' && n + 1 < size; p++) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			buf[n++] = *p;
+		}
+	} else {
+		while (p < end && *p != ',' && *p != '}' && n + 1 < size)
+			buf[n++] = *p++;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* status: the newest runs of the history kept across reboots. */
+static void print_history(const struct row *r, const char *persist_dir)
+{
+	const char *line = r->history, *start[5];
+	unsigned total = 0, k;
+
+	if (!r->history || !*r->history) {
+		printf("  history: none kept\n");
+		return;
+	}
+	for (; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] ? 1 : 0))
+		start[total++ % 5] = line;
+	printf("  history: %u run%s kept in %s/history/%s.jsonl, the newest last:\n", total,
+	       total == 1 ? "" : "s", persist_dir, r->dev);
+	for (k = total > 5 ? total - 5 : 0; k < total; k++) {
+		const char *l = start[k % 5];
+		size_t len = strcspn(l, "\n");
+		char t[40], res[40], msg[300], when[40];
+
+		field(l, len, "time", t, sizeof(t));
+		printf("    %s %s: %s\n",
+		       tf_time_str(strtoull(t, NULL, 10), when, sizeof(when)),
+		       shown(field(l, len, "result", res, sizeof(res))),
+		       shown(field(l, len, "message", msg, sizeof(msg))));
+	}
+}
+
 static void print_remembered(const struct row *r)
 {
 	char t[40];
@@ -294,18 +455,29 @@ static void print_remembered(const struct row *r)
 	if (r->att.count)
 		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
 		       shown(r->att.last_error), tf_time_str(r->att_time, t, sizeof(t)));
-	for (i = 0; i < r->n_failed; i++)
-		if (r->failed[i].failures == UINT_MAX)
-			printf("  failed blob: sha256 %.16s... its failure record can not be "
-			       "read (%s); counted as failed too often, not tried again\n",
-			       r->failed[i].sha256_hex, shown(r->failed[i].why));
+	for (i = 0; i < r->n_failed; i++) {
+		char blob[200];
+
+		/* by its manifest id; a blob the database does not have (any
+		 * more) by its hash */
+		if (r->failed_id[i][0])
+			tf_snprintf(blob, sizeof(blob), "%s", r->failed_id[i]);
 		else
-			printf("  failed blob: sha256 %.16s... failed here %u time%s, the last on %s "
+			tf_snprintf(blob, sizeof(blob),
+				    "sha256 %.16s... (not in the firmware database)",
+				    r->failed[i].sha256_hex);
+		if (r->failed[i].failures == UINT_MAX)
+			printf("  failed blob: %s: its failure record can not be "
+			       "read (%s); counted as failed too often, not tried again\n",
+			       blob, shown(r->failed[i].why));
+		else
+			printf("  failed blob: %s failed here %u time%s, the last on %s "
 			       "(last: %s); not tried again\n",
-			       r->failed[i].sha256_hex, r->failed[i].failures,
+			       blob, r->failed[i].failures,
 			       r->failed[i].failures == 1 ? "" : "s",
 			       tf_time_str(r->failed[i].mtime, t, sizeof(t)),
 			       shown(r->failed[i].why));
+	}
 	if (r->hint.hw[0])
 		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",
@@ -335,7 +507,7 @@ static const char *action(const struct row *r, char *buf, size_t size)
 	return buf;
 }
 
-static void print_table(struct row *rows, int n, bool status)
+static void print_table(struct row *rows, int n, bool status, const char *persist_dir)
 {
 	char crc[16], act[64];
 	int i;
@@ -374,11 +546,15 @@ static void print_table(struct row *rows, int n, bool status)
 		} else if (r->present) {
 			printf("  %s\n", shown(r->res.message));
 		}
+		if (r->attention[0])
+			printf("  attention: %s\n", shown(r->attention));
 		if (status) {
 			printf("  last run: %s\n",
 			       r->last[0] ? shown(r->last) : "none recorded");
-			if (r->present || strcmp(r->dev, "-"))
+			if (r->present || strcmp(r->dev, "-")) {
 				print_remembered(r);
+				print_history(r, persist_dir);
+			}
 		}
 	}
 	if (!n)
@@ -423,9 +599,22 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "action", action(r, act, sizeof(act)));
 		tf_json_int(&j, "exit_code", r->present ? r->rc : TF_EXIT_NO_DEVICE);
 		tf_json_string(&j, "message", r->res.message);
+		tf_json_string(&j, "attention", r->attention[0] ? r->attention : NULL);
 		if (status) {
 			tf_json_uint(&j, "failed_attempts", r->att.count);
 			tf_json_uint(&j, "failed_blobs", (uint64_t)r->n_failed);
+			tf_json_begin_array(&j, "failed_blob_records");
+			for (int k = 0; k < r->n_failed; k++) {
+				tf_json_begin_object(&j, NULL);
+				tf_json_string(&j, "id",
+					       r->failed_id[k][0] ? r->failed_id[k] : NULL);
+				tf_json_string(&j, "sha256", r->failed[k].sha256_hex);
+				if (r->failed[k].failures != UINT_MAX)
+					tf_json_uint(&j, "failures", r->failed[k].failures);
+				tf_json_string(&j, "last_error", r->failed[k].why);
+				tf_json_end_object(&j);
+			}
+			tf_json_end_array(&j);
 			tf_json_string(&j, "remembered_hardware",
 				       r->hint.hw[0] ? r->hint.hw : NULL);
 			if (r->hint.hw[0])
@@ -434,6 +623,18 @@ static void print_json(struct row *rows, int n, bool status)
 				       r->att.last_error[0] ? r->att.last_error : NULL);
 			/* The recorded result is JSON already: embed it as text. */
 			tf_json_string(&j, "last_result", r->last[0] ? r->last : NULL);
+			/* the history likewise, one string per run, the newest last */
+			tf_json_begin_array(&j, "history");
+			for (const char *l = r->history ? r->history : ""; *l;) {
+				size_t len = strcspn(l, "\n");
+				char *one = strndup(l, len);
+
+				if (one)
+					tf_json_string(&j, NULL, one);
+				free(one);
+				l += len + (l[len] ? 1 : 0);
+			}
+			tf_json_end_array(&j);
 		}
 		tf_json_end_object(&j);
 	}
@@ -447,12 +648,15 @@ static void print_json(struct row *rows, int n, bool status)
  * The table reports every outcome; the exit status says whether the
  * command could do its job: a DEVICE given that does not exist is
  * no-device, a file or device it may not open (not root) is permission,
- * each also said on stderr.  Devices found but not updatable (no profile,
- * nothing in the database, ...) are reported, not failures of probe.
+ * each also said on stderr.  Then whether a controller needs attention
+ * (judge()): attention, unless --exit-zero.  Devices found but not
+ * updatable (no profile, nothing in the database, ...) are reported, not
+ * failures of probe.
  */
-static int exit_code(const struct row *rows, int n, const char *cmd)
+static int exit_code(const struct row *rows, int n, const char *cmd, bool exit_zero)
 {
 	int i, rc = TF_EXIT_OK;
+	bool attention = false;
 
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -468,8 +672,18 @@ static int exit_code(const struct row *rows, int n, const char *cmd)
 			fprintf(stderr, "touchfw %s: %s: could not read it: %s\n", cmd, r->dev,
 				r->res.message);
 			rc = TF_EXIT_PERMISSION;
+		} else if (r->attention[0]) {
+			if (!exit_zero)
+				fprintf(stderr, "touchfw %s: %s needs attention: %s\n", cmd,
+					r->dev, shown(r->attention));
+			attention = true;
 		}
 	}
+	/* Trouble with a chip is the answer a script asks for (--exit-zero
+	 * for one that only wants the report); the command's own failures
+	 * above come first. */
+	if (rc == TF_EXIT_OK && attention && !exit_zero)
+		rc = TF_EXIT_ATTENTION;
 	return rc;
 }
 
@@ -478,13 +692,16 @@ int tf_cmd_probe(const struct tf_cli *cli)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'P' },
+		{ "exit-zero", no_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool status = !strcmp(cli->argv[0], "status"), json = false, prometheus = false;
+	bool status = !strcmp(cli->argv[0], "status"), json = false, prometheus = false,
+	     exit_zero = false;
 	_cleanup_free_ struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
 	struct tf_settings s;
 	struct tf_err err = { 0 };
+	struct tf_fwdb *db = NULL;
 	struct tf_cli_opts g = { .shortopts = "+jh", .longopts = opts };
 	int c, n = 0, i, rc;
 
@@ -503,7 +720,8 @@ int tf_cmd_probe(const struct tf_cli *cli)
 			fprintf(stderr, "touchfw probe: --prometheus is an option of 'touchfw "
 					"status'\n");
 			return TF_EXIT_USAGE;
-		}
+		} else if (c == 'z')
+			exit_zero = true;
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
 		log_err(NULL, "%s", err.msg);
@@ -536,12 +754,28 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		n = from_profile(&s, rows, n);
 		n = from_drivers(rows, n);
 	}
-	for (i = 0; i < n; i++)
-		probe_row(&s, &rows[i], status, cli->verbosity);
+	/* status names failed blobs by their manifest ids: the database's,
+	 * by the settings' signature policy (one that does not load leaves
+	 * the hashes) */
+	if (status) {
+		struct tf_fwdb_opts lo = { .sig = s.signatures, .keys_dir = s.keys_dir };
+
+		tf_err_clear(&err);
+		if (tf_fwdb_load(s.db_dir, &lo, &db, &err) < 0)
+			db = NULL;
+	}
+	for (i = 0; i < n; i++) {
+		probe_row(&s, &rows[i], status, cli->verbosity + g.verbosity, db);
+		judge(&rows[i], status, s.max_attempts);
+	}
 	if (json)
 		print_json(rows, n, status);
 	else
-		print_table(rows, n, status);
-	rc = exit_code(rows, n, cli->argv[0]);
+		print_table(rows, n, status, s.persist_dir);
+	rc = exit_code(rows, n, cli->argv[0], exit_zero);
+	if (db)
+		tf_fwdb_free(db);
+	for (i = 0; i < n; i++)
+		free(rows[i].history);
 	return rc;
 }

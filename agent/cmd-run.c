@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "event.h"
 #include "exitcode.h"
 #include "family/family.h"
 #include "flow.h"
@@ -44,7 +45,8 @@ static void run_usage(FILE *f)
 		   "this): lock, board profile, firmware database, mode detection, the\n"
 		   "version policy, flash and/or configure, rebind, wait for the input\n"
 		   "device, read the versions back, record the result in the state\n"
-		   "directory.  DEVICE is the kernel's name, e.g. 3-004a.\n"
+		   "directory.  DEVICE is the kernel's name, e.g. 3-004a, not a path\n"
+		   "(a path is a usage error).\n"
 		   "\n"
 		   "  --force      ignore the attempt limit and blobs that failed before;\n"
 		   "               allow a configuration for another info-block CRC\n"
@@ -102,6 +104,33 @@ static void flash_usage(FILE *f)
 		TF_EXIT_BAD_INPUT, tf_exit_name(TF_EXIT_BAD_INPUT));
 }
 
+/*
+ * DEVICE is the kernel's name of the device, not a path: "touchfw run
+ * /sys/bus/i2c/devices/3-004a" is a usage error that names the argument
+ * and what is expected (with the name the path ends in, when it has one).
+ */
+static int check_device_arg(const char *cmd, const char *arg, void (*usage)(FILE *f))
+{
+	const char *base = strrchr(arg, '/');
+
+	if (tf_devname_valid(arg))
+		return TF_EXIT_OK;
+	base = base ? base + 1 : arg;
+	if (base != arg && tf_devname_valid(base))
+		fprintf(stderr,
+			"touchfw %s: DEVICE '%s' is a path; give the kernel's name of the "
+			"device: 'touchfw %s %s'\n",
+			cmd, arg, cmd, base);
+	else
+		fprintf(stderr,
+			"touchfw %s: DEVICE '%s' is not a device name; give the kernel's "
+			"name, as in /sys/bus/i2c/devices or /sys/bus/spi/devices (e.g. "
+			"3-004a, spi1.0)\n",
+			cmd, arg);
+	usage(stderr);
+	return TF_EXIT_USAGE;
+}
+
 static int load_settings(const struct tf_cli *cli, struct tf_settings *s)
 {
 	struct tf_err err = { 0 };
@@ -150,6 +179,9 @@ int tf_cmd_run(const struct tf_cli *cli)
 		run_usage(stderr);
 		return TF_EXIT_USAGE;
 	}
+	rc = check_device_arg("run", cli->argv[optind], run_usage);
+	if (rc)
+		return rc;
 	rc = load_settings(cli, &s);
 	if (rc)
 		return rc;
@@ -213,6 +245,9 @@ int tf_cmd_flash(const struct tf_cli *cli)
 		flash_usage(stderr);
 		return TF_EXIT_USAGE;
 	}
+	rc = check_device_arg("flash", cli->argv[optind], flash_usage);
+	if (rc)
+		return rc;
 	rc = load_settings(cli, &s);
 	if (rc)
 		return rc;

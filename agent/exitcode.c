@@ -33,6 +33,9 @@ static const struct {
 	[TF_EXIT_INTERRUPTED] = { "interrupted",
 				  "stopped by a signal (undone), or the driver was unbound "
 				  "by someone else during the update; counts as an attempt" },
+	[TF_EXIT_ATTENTION] = { "attention",
+				"probe/status: a controller needs attention (bootloader, "
+				"not answering, failed run, backing off)" },
 };
 
 const char *tf_exit_name(int code)

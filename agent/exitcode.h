@@ -33,6 +33,9 @@ enum tf_exit {
 	TF_EXIT_INTERRUPTED = 19,     /* stopped by a signal, or the driver unbound under
 				       * its update (by someone else, whatever failed
 				       * after it): counts as an attempt */
+	TF_EXIT_ATTENTION = 20,	      /* probe/status: a controller needs attention
+				       * (bootloader, not answering, failed run,
+				       * backing off) */
 	TF_EXIT_MAX_,
 };
 

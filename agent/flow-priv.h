@@ -48,6 +48,7 @@ struct run {
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
+	bool cfg_already;	/* the configuration to write is the chip's already (its CRC) */
 	bool touched;		/* the update started: re-detect after a failure */
 	bool next_run_said;	/* the message already says what the next run can do */
 	bool foreign;		/* the chip refused the image as another chip's */

@@ -131,6 +131,7 @@ int step_load(struct run *r)
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
+			r->cfg_already = true;
 			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
 			     r->cfg_crc);
 			r->ops->free_config(r->cfg_obj);
@@ -156,17 +157,46 @@ static int fail_bootloader(struct run *r, const char *msg, const struct tf_err *
 	return finish(r, TF_EXIT_BOOTLOADER, "%s", msg);
 }
 
-/* A stop signal arrived: say what was done about it (the callers undo
- * their part -- rebind, unstage -- on their way out). */
+/*
+ * A stop signal arrived: say what was done about it (the callers undo
+ * their part -- rebind, unstage -- on their way out) and what was
+ * recorded: the attempt reserve_attempt() counted (which of how many, in
+ * which file, how long the automatic path now waits and how to lift it),
+ * the result record, and that no failure is held against the firmware.
+ * A hand flash counts no attempt, and says so.
+ */
 int interrupted(struct run *r, const char *what)
 {
 	int sig = tf_stop_requested();
+	const char *name = sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
+	const char *dev = r->c.dev.name;
+	struct tf_attempts a;
+	uint64_t now = (uint64_t)time(NULL);
+	char next[120];
 
+	if (!r->attempt_reserved || tf_state_read_attempts(&r->st, dev, &a, NULL) < 0)
+		return finish(r, TF_EXIT_INTERRUPTED,
+			      "stopped by SIG%s %s; the driver is bound again and nothing "
+			      "is left staged; recorded: this result in %s/%s.json only "
+			      "(%s counts no attempt), no failure held against the "
+			      "firmware: 'touchfw %s %s' tries again",
+			      name, what, r->s->state_dir, dev,
+			      r->o->manual ? "a hand flash" : "the attempt was not counted",
+			      r->o->manual ? "flash ..." : "run", dev);
+	if (a.count >= r->s->max_attempts)
+		tf_snprintf(next, sizeof(next), "the automatic path gives up now");
+	else if (a.next_allowed > now)
+		tf_snprintf(next, sizeof(next), "the automatic path waits %llus",
+			    (unsigned long long)(a.next_allowed - now));
+	else
+		tf_snprintf(next, sizeof(next), "the next bind tries again");
 	return finish(r, TF_EXIT_INTERRUPTED,
-		      "stopped by SIG%s %s; the driver is bound again and nothing "
-		      "is left staged; this counts as an attempt, not as a failure of "
-		      "the firmware: the next bind or 'touchfw run %s' tries again",
-		      sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", what, r->c.dev.name);
+		      "stopped by SIG%s %s; the driver is bound again and nothing is "
+		      "left staged; recorded: attempt %u of %u in %s/%s.attempts (%s; "
+		      "'touchfw forget %s' clears it) and this result in %s.json, no "
+		      "failure held against the firmware: 'touchfw run %s' tries again",
+		      name, what, a.count, r->s->max_attempts, r->s->state_dir, dev, next, dev,
+		      dev, dev);
 }
 
 /* Why a bind failed: the bind file missing means the kernel has no such
@@ -375,6 +405,7 @@ static int config_over_bus(struct run *r)
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
+		r->cfg_already = true;
 		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
 		return TF_EXIT_OK;
 	}
@@ -1003,6 +1034,7 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc &&
 		    !r->o->force) {
+			r->cfg_already = true;
 			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
 			     r->cfg_crc);
 			return TF_EXIT_OK;

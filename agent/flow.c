@@ -1085,7 +1085,16 @@ static void record_state(struct run *r)
 		return;
 	json = tf_flow_result_json(r->c.dev.name, r->res);
 	if (json) {
+		struct tf_err err = { 0 };
+
 		tf_state_write_result(&r->st, r->c.dev.name, json);
+		/* ... and in the history that survives a reboot, unless the
+		 * state or persistent directory is what could not be used */
+		if (r->res->exit_code != TF_EXIT_STATE &&
+		    r->res->exit_code != TF_EXIT_PERMISSION &&
+		    tf_persist_history_add(r->s->persist_dir, r->c.dev.name, json, &err) < 0)
+			rlog(r, TF_LOG_WARNING, "the results history could not be written: %s",
+			     err.msg);
 		free(json);
 	}
 	if (r->res->exit_code == TF_EXIT_OK) {
@@ -1173,6 +1182,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		rlog(&r, TF_LOG_NOTICE, "%s", res->message);
 		return rc;
 	}
+	/* A device that does not exist gets no lock file and no result
+	 * record: a typo, or a device gone before its run started, would
+	 * leave them in the state directory (/run) for good.  One that
+	 * vanishes later is found missing under the lock (step_device). */
+	if (tf_device_lookup(devname, &r.c.dev, &err) < 0) {
+		rc = finish(&r, TF_EXIT_NO_DEVICE, "%s", err.msg);
+		goto out;
+	}
+	tf_err_clear(&err);
 	/* A dry run (probe, status, run --dry-run) changes nothing: it makes
 	 * no state directory and no lock file; where none exists, no run
 	 * holds the device. */
@@ -1258,7 +1276,15 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 		rc = driver_lost(&r, rc);
 		goto out;
 	}
-	if (r.fam->caps.kernel_fw_probe)
+	/* A configuration the chip has already (flash --config of the one it
+	 * runs): nothing was written, and the message says so rather than
+	 * "updated: firmware X -> X". */
+	if (r.cfg_already && !r.fw_img && !r.flashed_anything)
+		rc = finish(&r, TF_EXIT_OK,
+			    "configuration already on the chip (config CRC 0x%06X, firmware "
+			    "%s): nothing written",
+			    r.cfg_crc, r.chip.version_str[0] ? r.chip.version_str : "unknown");
+	else if (r.fam->caps.kernel_fw_probe)
 		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
 			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
 			    r.c.dev.driver[0] ? r.c.dev.driver : "none",

@@ -28,8 +28,8 @@ static FILE *real_out, *real_err;
 /* The commands with --json (doc/json.md). */
 static bool takes_json(const char *cmd)
 {
-	static const char *const cmds[] = { "run",  "flash", "probe", "status",
-					    "chip", "db",    "board", NULL };
+	static const char *const cmds[] = { "run", "flash", "probe",  "status", "chip",
+					    "db",  "board", "forget", NULL };
 
 	for (size_t i = 0; cmds[i]; i++)
 		if (!strcmp(cmd, cmds[i]))

@@ -863,3 +863,79 @@ int tf_persist_forget_hw(const char *persist_dir, const char *dev, struct tf_err
 	close(fd);
 	return r;
 }
+
+/* ------------------------------------------------------------ history */
+
+static int history_dirfd(const char *persist_dir, bool create, char *shown, size_t size,
+			 struct tf_err *err)
+{
+	int pfd = persist_dirfd(persist_dir, create, false, err), fd;
+
+	if (pfd < 0)
+		return pfd;
+	tf_snprintf(shown, size, "%s/history", persist_dir);
+	fd = tf_state_subdir(pfd, persist_dir, "history", create, err);
+	close(pfd);
+	return fd;
+}
+
+int tf_persist_history_add(const char *persist_dir, const char *dev, const char *json,
+			   struct tf_err *err)
+{
+	char name[160], shown[PATH_MAX], *old = NULL, *text = NULL;
+	const char *keep;
+	size_t len, lines = 0;
+	int fd, r;
+
+	if (name_for(name, sizeof(name), dev, "jsonl") || strchr(json, '\n'))
+		return tf_err_set(err, EINVAL, "no device name or not one line");
+	fd = history_dirfd(persist_dir, true, shown, sizeof(shown), err);
+	if (fd < 0)
+		return fd;
+	if (read_at(fd, shown, name, &old, NULL) < 0)
+		old = NULL; /* none yet, or not one to keep: start again */
+	/* the newest TF_HISTORY_KEEP - 1 lines stay */
+	keep = old ? old : "";
+	len = strlen(keep);
+	while (len > 0 && keep[len - 1] != '\n')
+		len--; /* a last line cut short is dropped */
+	for (size_t i = len; i > 0; i--)
+		if (keep[i - 1] == '\n' && ++lines == TF_HISTORY_KEEP) {
+			keep += i;
+			len -= i;
+			break;
+		}
+	if (asprintf(&text, "%.*s%s\n", (int)len, keep, json) < 0) {
+		free(old);
+		close(fd);
+		return tf_err_set(err, ENOMEM, "out of memory");
+	}
+	r = write_at(fd, shown, name, text, err);
+	free(text);
+	free(old);
+	close(fd);
+	return r;
+}
+
+int tf_persist_history_read(const char *persist_dir, const char *dev, char **text,
+			    struct tf_err *err)
+{
+	char name[160], shown[PATH_MAX];
+	int fd, r;
+
+	*text = NULL;
+	if (name_for(name, sizeof(name), dev, "jsonl"))
+		return tf_err_set(err, EINVAL, "not a device name");
+	fd = history_dirfd(persist_dir, false, shown, sizeof(shown), err);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	r = read_at(fd, shown, name, text, err);
+	close(fd);
+	if (r == -ENOENT) {
+		*text = NULL;
+		return 0;
+	}
+	return r;
+}

@@ -202,4 +202,19 @@ int tf_persist_read_hw(const char *persist_dir, const char *dev, struct tf_hw_hi
 /* `touchfw forget`: remove it (none is not an error). */
 int tf_persist_forget_hw(const char *persist_dir, const char *dev, struct tf_err *err);
 
+/*
+ * The results history, which survives a reboot as /run does not:
+ * @persist_dir/history/<dev>.jsonl, one result record (JSON, one line)
+ * per run, the newest last, at most TF_HISTORY_KEEP of them (the oldest
+ * go).  Written whole through tf_replace_at(), so a crash leaves the old
+ * file or the new one.  A file that can not be read (too big, not a
+ * regular file) is started again.  tf_persist_history_read(): *@text the
+ * lines, NULL when there is no history; 0 or -errno with @err.
+ */
+#define TF_HISTORY_KEEP 20
+int tf_persist_history_add(const char *persist_dir, const char *dev, const char *json,
+			   struct tf_err *err);
+int tf_persist_history_read(const char *persist_dir, const char *dev, char **text,
+			    struct tf_err *err);
+
 #endif /* TF_STATE_H */

@@ -229,7 +229,23 @@ struct tf_family_ops {
 	 * application mode), as a blob load_config and the firmware database
 	 * accept, with the same config CRC: *@data is malloc()ed. */
 	int (*save_config)(struct tf_ctx *c, uint8_t **data, size_t *len, struct tf_err *err);
+	/* One object of the chip's object table by its name (a maXTouch
+	 * "T7"), instance @inst, after detect() found the chip in application
+	 * mode: *@addr its address, *@size its size (at most
+	 * TF_OBJECT_MAX), @buf its bytes as the chip has them now.  -ENOENT
+	 * with @err naming what the table has when there is no such object
+	 * or instance, -EINVAL for a name that is none. */
+	int (*object_read)(struct tf_ctx *c, const char *name, unsigned inst, uint16_t *addr,
+			   uint8_t buf[], size_t *size, struct tf_err *err);
+	/* Write @n bytes at offset @off of that object, into the chip's RAM
+	 * (not backed up to its NVM), and read them back: -ERANGE past the
+	 * object's end (by the object table), -EPERM for an object that is
+	 * no configuration (messages, commands, diagnostics). */
+	int (*object_write)(struct tf_ctx *c, const char *name, unsigned inst, size_t off,
+			    const uint8_t *data, size_t n, struct tf_err *err);
 };
+
+#define TF_OBJECT_MAX 256
 
 /* Buses the family's own code can work over. */
 enum tf_transport {

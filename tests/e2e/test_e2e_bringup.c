@@ -118,13 +118,20 @@ static void test_forget_clears_what_status_shows(void **state)
 	e2e_write(path, "failures=2\nlast_error=frame 1 refused\n");
 	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "gave up after 3 failed attempts");
-	e2e_expect(&E, 0, "status", "1-004a");
+	e2e_expect(&E, 20, "status", "1-004a"); /* attention: given up */
 	if (!strstr(E.out, "remembered hardware: 129.1, learnt from the chip in application "
 			   "mode on ") ||
 	    !strstr(E.out, "attempts: 3 failed (last: verify failed)") ||
-	    !strstr(E.out, "failed blob: sha256 9108969ac5728a01... failed here 2 times") ||
+	    !strstr(E.out, "failed blob: mxt224e-fw-2.1.AB failed here 2 times") ||
 	    !strstr(E.out, "'touchfw forget 1-004a' clears"))
 		fail_msg("status does not show what is remembered:\n%s", E.out);
+	/* by its manifest id, never a hash prefix (issue 26 item 9) */
+	if (strstr(E.out, "9108969ac5728a01"))
+		fail_msg("status names the failed blob by its hash:\n%s", E.out);
+	e2e_expect(&E, 20, "status", "--json", "1-004a");
+	if (!strstr(E.out, "\"failed_blob_records\":[{\"id\":\"mxt224e-fw-2.1.AB\",\"sha256\":"
+			   "\"9108969ac5728a01"))
+		fail_msg("status --json:\n%s", E.out);
 	e2e_expect(&E, 0, "forget", "1-004a");
 	e2e_said(&E, "forgot 3 failed attempts, the remembered hardware 129.1");
 	e2e_said(&E, "1 failed-blob record");
@@ -261,7 +268,7 @@ static void test_swapped_chip_is_not_refused_for_remembered_hardware(void **stat
 	e2e_expect(&E, 0, "run", "1-004a");
 	assert_true(exists_in("persist/1-004a.hw"));
 	swap_chip("mxt224e", "no-image", "1.0.AA");
-	e2e_expect(&E, 0, "status", "1-004a");
+	e2e_expect(&E, 20, "status", "1-004a"); /* attention: in its bootloader */
 	if (!strstr(E.out, "remembered hardware: 162.6, learnt from the chip in application "
 			   "mode on "))
 		fail_msg("status does not show the remembered hardware:\n%s", E.out);

@@ -209,8 +209,8 @@ static void test_failures_back_off_then_give_up(void **state)
 	free(att);
 	e2e_expect(&E, 9, "run", "1-004a");
 	e2e_said(&E, "gave up after 3 failed attempts");
-	/* status says so, not just "no firmware" */
-	e2e_expect(&E, 0, "status");
+	/* status says so, not just "no firmware", and exits attention */
+	e2e_expect(&E, 20, "status");
 	assert_non_null(E.out);
 	assert_non_null(strstr(E.out, " gave-up\n"));
 	assert_non_null(strstr(E.out, "attempts: 3 failed"));

@@ -84,23 +84,87 @@ static int staged_files(void)
 	return n;
 }
 
-/* Run touchfw, SIGTERM it once the chip has passed @frames more frames;
- * returns its exit status (asserting it exited) and its stderr in *@msg. */
-static int run_and_stop(unsigned frames, char **msg)
+/* Run touchfw (@fw NULL: run, else flash --firmware @fw), send it @sig
+ * once the chip has passed @frames more frames; returns its exit status
+ * (asserting it exited) and its stderr in *@msg. */
+static int run_and_signal(unsigned frames, int sig, const char *fw, char **msg)
 {
 	unsigned before = e2e_chip(&E).stats.frames_passed;
-	struct emub_child *child = e2e_spawn(&E, "run", "1-004a", NULL);
+	struct emub_child *child = fw ? e2e_spawn(&E, "flash", "--always-on", "--firmware", fw,
+						  "1-004a", NULL)
+				      : e2e_spawn(&E, "run", "1-004a", NULL);
 	int st;
 
 	e2e_wait_until(e2e_chip(&E).stats.frames_passed >= before + frames,
 		       emub_child_pid(child), 60000, "the frames to stop after");
-	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(kill(emub_child_pid(child), sig), 0);
 	assert_int_equal(emub_child_wait(child, 30000, &st), 0);
 	*msg = strdup(emub_child_stderr(child));
 	emub_child_free(child);
 	if (!WIFEXITED(st))
 		fail_msg("touchfw did not exit but was killed by signal %d", WTERMSIG(st));
 	return WEXITSTATUS(st);
+}
+
+static int run_and_stop(unsigned frames, char **msg)
+{
+	return run_and_signal(frames, SIGTERM, NULL, msg);
+}
+
+static void msg_has(const char *msg, const char *needle)
+{
+	if (!strstr(msg, needle)) {
+		fprintf(stderr, "%s", msg);
+		fail_msg("expected \"%s\" in touchfw's output (above)", needle);
+	}
+}
+
+/*
+ * ^C used to say only "this counts as an attempt": the message says what
+ * was recorded, where, what the automatic path does about it and how to
+ * lift it -- and for a hand flash, that nothing was counted (issue 26
+ * item 9).
+ */
+static void test_sigint_says_what_was_recorded(void **state)
+{
+	char *msg, want[600], fw[400], *att;
+
+	(void)state;
+	start_realtime("touchfw,emul-always-on", "app", "always-on");
+	assert_int_equal(run_and_signal(20, SIGINT, NULL, &msg), TF_EXIT_INTERRUPTED);
+	msg_has(msg, "stopped by SIGINT between frames");
+	snprintf(want, sizeof(want), "recorded: attempt 1 of 3 in %s/state/1-004a.attempts",
+		 E.dir);
+	msg_has(msg, want);
+	msg_has(msg, "'touchfw forget 1-004a' clears it) and this result in 1-004a.json, no "
+		     "failure held against the firmware: 'touchfw run 1-004a' tries again");
+	free(msg);
+	/* what it says is there */
+	att = e2e_state_file(&E, "1-004a.attempts");
+	assert_non_null(att);
+	assert_non_null(strstr(att, "count=1\n"));
+	free(att);
+	att = e2e_state_file(&E, "1-004a.json");
+	assert_non_null(att);
+	assert_non_null(strstr(att, "\"exit_code\":19"));
+	free(att);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
+	/* A hand flash counts no attempt, and says so. */
+	snprintf(fw, sizeof(fw), "%s/firmware-db/mxt224e/fw-2.1.AB.fw", E.build);
+	assert_int_equal(run_and_signal(20, SIGINT, fw, &msg), TF_EXIT_INTERRUPTED);
+	snprintf(
+		want, sizeof(want),
+		"recorded: this result in %s/state/1-004a.json only (a hand flash counts "
+		"no attempt), no failure held against the firmware: 'touchfw flash ... 1-004a' "
+		"tries again",
+		E.dir);
+	msg_has(msg, want);
+	free(msg);
+	att = e2e_state_file(&E, "1-004a.attempts");
+	assert_non_null(att);
+	assert_non_null(strstr(att, "count=1\n"));
+	free(att);
+	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 20000), 0);
 }
 
 static void test_sigterm_on_the_unbind_path(void **state)
@@ -451,6 +515,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_detection_rides_out_the_drivers_reset_after_bind,
 					  teardown),
 		cmocka_unit_test_teardown(test_sigterm_on_the_unbind_path, teardown),
+		cmocka_unit_test_teardown(test_sigint_says_what_was_recorded, teardown),
 		cmocka_unit_test_teardown(test_sigterm_while_the_driver_flashes, teardown),
 		cmocka_unit_test_teardown(test_driver_unbound_before_its_update_fw_store,
 					  teardown),

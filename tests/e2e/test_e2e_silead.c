@@ -341,8 +341,8 @@ static void test_no_firmware_is_no_success(void **state)
 	e2e_said(&E, "SileadTouch.fw");
 	e2e_error_names_device(E.err, "no firmware for this board", DEV);
 	assert_false(emub_dev_bound(E.eb, "touchscreen"));
-	/* status says the same: no program, no-firmware */
-	expect_rc(TF_EXIT_OK, "status", DEV);
+	/* status says the same: no program, no-firmware; attention */
+	expect_rc(TF_EXIT_ATTENTION, "status", DEV);
 	if (!E.out || !strstr(E.out, "no-program") || !strstr(E.out, "no-firmware") ||
 	    strstr(E.out, "application") || !strstr(E.out, "no firmware for this board"))
 		fail_msg("status said:\n%s", E.out ? E.out : "");

@@ -1346,6 +1346,117 @@ static int mxt_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, struct
 	return 0;
 }
 
+/* "T7" (or "t7"): the object of that type in the chip's table, instance
+ * @inst checked; NULL with @err (and *@r) saying why not. */
+static const struct mxt_object *named_object(struct tf_ctx *c, const char *name, unsigned inst,
+					     int *r, struct tf_err *err)
+{
+	struct mxt_priv *p = P(c);
+	const struct mxt_object *o;
+	unsigned long type;
+	char *end;
+
+	if (!p->have_info) {
+		*r = tf_err_set(err, ENODEV, "the chip is not in application mode");
+		return NULL;
+	}
+	if ((name[0] != 'T' && name[0] != 't') || name[1] < '0' || name[1] > '9') {
+		*r = tf_err_set(err, EINVAL, "'%s' is no object name: T and its type, e.g. T7",
+				name);
+		return NULL;
+	}
+	type = strtoul(name + 1, &end, 10);
+	if (*end || type > 255) {
+		*r = tf_err_set(err, EINVAL, "'%s' is no object name: T and its type, e.g. T7",
+				name);
+		return NULL;
+	}
+	o = mxt_info_object(&p->info, (uint8_t)type);
+	if (!o) {
+		*r = tf_err_set(err, ENOENT,
+				"the chip has no T%lu in its object table ('touchfw chip DEV "
+				"info' lists the %u it has)",
+				type, p->info.num_objects);
+		return NULL;
+	}
+	if (inst >= o->instances) {
+		*r = tf_err_set(err, ENOENT, "T%lu has %u instance%s (0 to %u), not %u", type,
+				o->instances, o->instances == 1 ? "" : "s", o->instances - 1,
+				inst);
+		return NULL;
+	}
+	if (o->size > TF_OBJECT_MAX || o->size == 0) {
+		*r = tf_err_set(err, EBADMSG, "T%lu: the object table gives it %u bytes", type,
+				o->size);
+		return NULL;
+	}
+	return o;
+}
+
+static int mxt_object_read(struct tf_ctx *c, const char *name, unsigned inst, uint16_t *addr,
+			   uint8_t buf[], size_t *size, struct tf_err *err)
+{
+	const struct mxt_object *o;
+	int r = 0;
+
+	o = named_object(c, name, inst, &r, err);
+	if (!o)
+		return r;
+	/* Reading T5 takes the next message from the chip's queue: the
+	 * driver's, not ours to consume. */
+	if (o->type == MXT_T5)
+		return tf_err_set(err, EPERM,
+				  "T5 is the message processor: reading it takes a message "
+				  "the driver is owed");
+	*addr = (uint16_t)(o->start + (unsigned)o->size * inst);
+	*size = o->size;
+	r = reg_read(c, P(c)->app, *addr, buf, o->size);
+	if (r < 0)
+		return tf_err_set(err, -r, "reading T%u at 0x%04X: %s", o->type, *addr,
+				  errstr(c, r));
+	return 0;
+}
+
+static int mxt_object_write(struct tf_ctx *c, const char *name, unsigned inst, size_t off,
+			    const uint8_t *data, size_t n, struct tf_err *err)
+{
+	const struct mxt_object *o;
+	uint8_t back[TF_OBJECT_MAX];
+	uint16_t addr;
+	int r = 0;
+
+	o = named_object(c, name, inst, &r, err);
+	if (!o)
+		return r;
+	if (mxt_volatile_object(o->type))
+		return tf_err_set(err, EPERM,
+				  "T%u is no configuration object (messages, commands or "
+				  "diagnostics): not written ('touchfw chip DEV reset' resets)",
+				  o->type);
+	if (off >= o->size || n > o->size - off)
+		return tf_err_set(
+			err, ERANGE,
+			"T%u has %u bytes (offsets 0 to %u): offset %zu%s is past its "
+			"end",
+			o->type, o->size, o->size - 1u, off + (n ? n - 1 : 0),
+			n > 1 ? " of the write" : "");
+	addr = (uint16_t)(o->start + (unsigned)o->size * inst + off);
+	r = reg_write(c, P(c)->app, addr, data, n);
+	if (r < 0)
+		return tf_err_set(err, -r, "writing T%u at 0x%04X: %s", o->type, addr,
+				  errstr(c, r));
+	r = reg_read(c, P(c)->app, addr, back, n);
+	if (r < 0)
+		return tf_err_set(err, -r, "reading T%u back at 0x%04X: %s", o->type, addr,
+				  errstr(c, r));
+	if (memcmp(back, data, n))
+		return tf_err_set(err, EIO,
+				  "T%u at 0x%04X: the chip holds other bytes than were "
+				  "written",
+				  o->type, addr);
+	return 0;
+}
+
 const struct tf_family_ops mxt_ops = {
 	.init = mxt_init,
 	.fini = mxt_fini,
@@ -1367,4 +1478,6 @@ const struct tf_family_ops mxt_ops = {
 	.chip_info = mxt_chip_info,
 	.soft_reset = mxt_soft_reset,
 	.save_config = mxt_save_config,
+	.object_read = mxt_object_read,
+	.object_write = mxt_object_write,
 };

@@ -97,7 +97,8 @@ vm_check "the driver reset the chip right after that bind" test "$rw_resets" -ge
 vm_check "probe waited for the chip and says so" eval \
 	'grep -q "may be resetting it after its probe" /run/rw.out &&
 		grep -q "the chip answered after" /run/rw.out'
-# (probe exits 0 whatever it finds: the table row is the verdict)
+# (probe exits 0 for a chip that runs: 20, attention, only for one in its
+# bootloader or not answering)
 vm_check "probe rode the reset out: exit 0, the row shows the application 2.1.AB" eval \
 	'[ "$rw_rc" = 0 ] && grep -q "^$EMUL_DEV .* application .* 2\.1\.AB " /run/rw.out'
 
