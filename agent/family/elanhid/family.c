@@ -51,11 +51,36 @@ static int elanhid_check_blob(const struct tf_blob *b, const char **key, char *m
 	return 0;
 }
 
+/* `db add`: the image's checks, and its module id where fwupd reads it
+ * (the word its IAP start points to); its version is not readable from it. */
+static int elanhid_blob_facts(const uint8_t *data, size_t len, const char *name,
+			      struct tf_blob_facts *f, struct tf_err *err)
+{
+	char msg[200];
+	unsigned module;
+
+	memset(f, 0, sizeof(*f));
+	if (elantp_check_image(data, len, msg, sizeof(msg)) < 0)
+		return tf_err_set(err, EBADMSG, "%s: %s", name, msg);
+	tf_snprintf(f->ext, sizeof(f->ext), "bin");
+	tf_snprintf(f->what, sizeof(f->what),
+		    "Elan touchpad firmware image, %zu bytes; it does not say its version", len);
+	if (elantp_image_product(data, len, &module) == 0 && module && module < 0xffff) {
+		f->n_hardware = 1;
+		tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%u", module);
+		tf_blob_facts_note(f, "hardware (module id) %u: where the image's IAP start "
+				      "points, as the touchpad's register 0x0101 says it",
+				   module);
+	}
+	return 0;
+}
+
 const struct tf_family tf_family_elanhid = {
 	.ids = &tf_family_ids_elanhid,
 	.check_blob = elanhid_check_blob,
 	.check_blob_data = elantp_check_blob_data,
 	.check_controller = elanhid_check_controller,
+	.blob_facts = elanhid_blob_facts,
 	.unproven = "that the touch data is right: only that hid-multitouch made its input "
 		    "device from the part's report descriptor",
 	.caps = {
