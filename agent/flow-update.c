@@ -1321,8 +1321,8 @@ int decide_update(struct run *r, enum upd_path *path)
 	/* A family that installs firmware only into a chip left in its
 	 * bootloader (caps.bus_recovery and no other way): a running
 	 * application is not touchfw's to replace. */
-	if (r->fw_img && r->chip.mode == TF_CHIP_APP && caps->bus_recovery && !caps->bus_flash &&
-	    !caps->kernel_fw_attr && !caps->kernel_fw_probe) {
+	if (r->fw_img && r->chip.mode == TF_CHIP_APP && caps->bus_recovery &&
+	    !caps->bus_flash && !caps->kernel_fw_attr && !caps->kernel_fw_probe) {
 		rlog(r, TF_LOG_NOTICE,
 		     "%s runs its application (%s): the %s family only recovers a chip "
 		     "left in its bootloader, and its application is updated through its "

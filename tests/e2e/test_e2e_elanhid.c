@@ -287,9 +287,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_add_of_a_bricked_touchpad_starts_its_recovery,
 					  teardown),
 		cmocka_unit_test_teardown(test_working_part_is_left_to_its_driver, teardown),
-		cmocka_unit_test_teardown(test_zeroed_eeprom_is_not_taken_for_a_bricked_touchpad,
+		cmocka_unit_test_teardown(
+			test_zeroed_eeprom_is_not_taken_for_a_bricked_touchpad, teardown_trace),
+		cmocka_unit_test_teardown(test_unknown_part_is_reported_and_left,
 					  teardown_trace),
-		cmocka_unit_test_teardown(test_unknown_part_is_reported_and_left, teardown_trace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

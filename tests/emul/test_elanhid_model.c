@@ -303,8 +303,8 @@ static void test_i2c_hid_probe_refusals(void **state)
 	FILE *log;
 	char *buf = NULL;
 	size_t len = 0;
-	struct emub *eb =
-		board(BOARD("0", "bound = false\nelanhid.iap_descriptor = zero\n"), &log, &buf, &len);
+	struct emub *eb = board(BOARD("0", "bound = false\nelanhid.iap_descriptor = zero\n"),
+				&log, &buf, &len);
 
 	(void)state;
 	assert_int_equal(emub_bind(eb, "touchpad"), -ENODEV);

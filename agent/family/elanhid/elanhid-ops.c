@@ -196,9 +196,9 @@ static int detect_working(struct tf_ctx *c, struct tf_chip_state *st, const uint
 	find_hidraw(c, hidraw, sizeof(hidraw));
 	if (vid != ELAN_VENDOR_ID) {
 		tf_snprintf(st->detail, sizeof(st->detail),
-			 "a working HID-over-I2C part at 0x%02x of vendor 0x%04x (product "
-			 "0x%04x, version 0x%04x), not Elan's%s%s",
-			 chip_addr(c), vid, pid, ver, hidraw[0] ? ", " : "", hidraw);
+			    "a working HID-over-I2C part at 0x%02x of vendor 0x%04x (product "
+			    "0x%04x, version 0x%04x), not Elan's%s%s",
+			    chip_addr(c), vid, pid, ver, hidraw[0] ? ", " : "", hidraw);
 		return 0;
 	}
 	if ((rc = reg_read(c, REG_MODULE_ID, &module)) < 0)
@@ -207,13 +207,13 @@ static int detect_working(struct tf_ctx *c, struct tf_chip_state *st, const uint
 				  chip_addr(c), strerror(-rc));
 	fill(st, module, ver & 0xff);
 	tf_snprintf(st->detail, sizeof(st->detail),
-		 "HID descriptor valid (register 0x%04x): Elan 0x%04x, module %u, firmware "
-		 "%s%s%s%s",
-		 reg, pid, module, st->version_str, c->dev.driver[0] ? ", driver " : "",
-		 c->dev.driver, hidraw[0] ? ", " : "");
+		    "HID descriptor valid (register 0x%04x): Elan 0x%04x, module %u, firmware "
+		    "%s%s%s%s",
+		    reg, pid, module, st->version_str, c->dev.driver[0] ? ", driver " : "",
+		    c->dev.driver, hidraw[0] ? ", " : "");
 	if (hidraw[0])
-		tf_snprintf(st->detail + strlen(st->detail), sizeof(st->detail) - strlen(st->detail),
-			    "%s", hidraw);
+		tf_snprintf(st->detail + strlen(st->detail),
+			    sizeof(st->detail) - strlen(st->detail), "%s", hidraw);
 	return 0;
 }
 
@@ -244,24 +244,27 @@ static int identify_iap(struct tf_ctx *c, struct tf_chip_state *st, const uint8_
 	    (rc = reg_read(c, REG_IC_BODY, &ic)) < 0 ||
 	    (rc = reg_read(c, REG_IAP_VERSION, &iapv)) < 0 ||
 	    (rc = reg_read(c, REG_MODULE_ID, &module)) < 0)
-		return tf_err_set(err, EBADMSG,
-				  "the device at 0x%02x is not a known part: %s, and it does not "
-				  "answer Elan's IAP registers (%s); not touched",
-				  chip_addr(c), why, strerror(-rc));
+		return tf_err_set(
+			err, EBADMSG,
+			"the device at 0x%02x is not a known part: %s, and it does not "
+			"answer Elan's IAP registers (%s); not touched",
+			chip_addr(c), why, strerror(-rc));
 	ic &= 0xff;
 	if (ctrl & MAIN_MODE_ON)
-		return tf_err_set(err, EBADMSG,
-				  "the device at 0x%02x is not a known part: %s, yet it says an "
-				  "application runs (IAP control 0x%04x); not touched",
-				  chip_addr(c), why, ctrl);
+		return tf_err_set(
+			err, EBADMSG,
+			"the device at 0x%02x is not a known part: %s, yet it says an "
+			"application runs (IAP control 0x%04x); not touched",
+			chip_addr(c), why, ctrl);
 	if (fw != REG_FW_VERSION || osm != REG_OSM_VERSION || !page_size(ic, iapv) || !module ||
 	    module == 0xffff)
-		return tf_err_set(err, EBADMSG,
-				  "the device at 0x%02x is not identified as an Elan touchpad in "
-				  "IAP: %s; registers 0x0102/0x0103 read 0x%04x/0x%04x (Elan's "
-				  "IAP echoes 0x0102/0x0103), ic type 0x%02x, IAP version %u, "
-				  "module id 0x%04x; not touched",
-				  chip_addr(c), why, fw, osm, ic, iapv, module);
+		return tf_err_set(
+			err, EBADMSG,
+			"the device at 0x%02x is not identified as an Elan touchpad in "
+			"IAP: %s; registers 0x0102/0x0103 read 0x%04x/0x%04x (Elan's "
+			"IAP echoes 0x0102/0x0103), ic type 0x%02x, IAP version %u, "
+			"module id 0x%04x; not touched",
+			chip_addr(c), why, fw, osm, ic, iapv, module);
 	run->ic_type = ic;
 	run->iap_version = iapv;
 	run->page = page_size(ic, iapv);
@@ -350,10 +353,11 @@ static int prepare(struct tf_ctx *c, unsigned page, struct tf_err *err)
 	if ((rc = reg_read(c, REG_IAP, &v)) < 0)
 		return bus_err(c, rc, "reading the IAP password back", err);
 	if (v != IAP_PASSWORD)
-		return tf_err_set(err, EIO,
-				  "the IAP password reads back as 0x%04X, not 0x%04X: writing is "
-				  "not unlocked",
-				  v, IAP_PASSWORD);
+		return tf_err_set(
+			err, EIO,
+			"the IAP password reads back as 0x%04X, not 0x%04X: writing is "
+			"not unlocked",
+			v, IAP_PASSWORD);
 	if (page == 64)
 		return 0;
 	if ((rc = reg_write(c, REG_IAP_TYPE, (uint16_t)(page / 2))) < 0)
@@ -482,10 +486,11 @@ static int elanhid_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state
 	if ((rc = reg_read(c, REG_IAP_CHECKSUM, &v)) < 0)
 		return bus_err(c, rc, "reading the IAP checksum", err);
 	if (run->sent && v != run->sum)
-		return tf_err_set(err, EIO,
-				  "the touchpad's IAP checksum is 0x%04X, the pages sent sum to "
-				  "0x%04X",
-				  v, (unsigned)run->sum);
+		return tf_err_set(
+			err, EIO,
+			"the touchpad's IAP checksum is 0x%04X, the pages sent sum to "
+			"0x%04X",
+			v, (unsigned)run->sum);
 	if ((rc = reg_write(c, REG_CMD, 0x0100)) < 0)
 		return bus_err(c, rc, "resetting the touchpad (HID RESET)", err);
 	tf_sleep_us(100000);
@@ -500,10 +505,11 @@ static int elanhid_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state
 	if ((rc = reg_read(c, REG_IAP_CTRL, &v)) < 0)
 		return bus_err(c, rc, "reading the IAP control register", err);
 	if (!(v & MAIN_MODE_ON))
-		return tf_err_set(err, EIO,
-				  "the touchpad is still in IAP after the update and a reset (IAP "
-				  "control 0x%04x)",
-				  v);
+		return tf_err_set(
+			err, EIO,
+			"the touchpad is still in IAP after the update and a reset (IAP "
+			"control 0x%04x)",
+			v);
 	return 0;
 }
 

@@ -22,7 +22,8 @@
 static int elanhid_check_controller(const struct tf_controller *ctl, char *msg, size_t size)
 {
 	if (strcmp(ctl->bus, "i2c"))
-		return tf_snprintf(msg, size, "bus %s: i2c_hid serves i2c devices only", ctl->bus),
+		return tf_snprintf(msg, size, "bus %s: i2c_hid serves i2c devices only",
+				   ctl->bus),
 		       -EINVAL;
 	return 0;
 }
@@ -34,8 +35,9 @@ static int elanhid_check_blob(const struct tf_blob *b, const char **key, char *m
 
 	if (b->type != TF_BLOB_FIRMWARE) {
 		*key = "type";
-		snprintf(msg, size, "an Elan HID touchpad takes no configuration file: "
-				    "firmware only");
+		snprintf(msg, size,
+			 "an Elan HID touchpad takes no configuration file: "
+			 "firmware only");
 		return -EINVAL;
 	}
 	for (i = 0; i < b->n_hardware; i++)
@@ -64,12 +66,14 @@ static int elanhid_blob_facts(const uint8_t *data, size_t len, const char *name,
 		return tf_err_set(err, EBADMSG, "%s: %s", name, msg);
 	tf_snprintf(f->ext, sizeof(f->ext), "bin");
 	tf_snprintf(f->what, sizeof(f->what),
-		    "Elan touchpad firmware image, %zu bytes; it does not say its version", len);
+		    "Elan touchpad firmware image, %zu bytes; it does not say its version",
+		    len);
 	if (elantp_image_product(data, len, &module) == 0 && module && module < 0xffff) {
 		f->n_hardware = 1;
 		tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%u", module);
-		tf_blob_facts_note(f, "hardware (module id) %u: where the image's IAP start "
-				      "points, as the touchpad's register 0x0101 says it",
+		tf_blob_facts_note(f,
+				   "hardware (module id) %u: where the image's IAP start "
+				   "points, as the touchpad's register 0x0101 says it",
 				   module);
 	}
 	return 0;

@@ -21,8 +21,12 @@ struct elanhid_board {
 };
 
 static const char *const keys[] = {
-	"elanhid.module_id", "elanhid.hid_pid",	  "elanhid.fw_version",
-	"elanhid.desc_reg",  "elanhid.iap_start", "elanhid.iap_descriptor",
+	"elanhid.module_id",
+	"elanhid.hid_pid",
+	"elanhid.fw_version",
+	"elanhid.desc_reg",
+	"elanhid.iap_start",
+	"elanhid.iap_descriptor",
 	NULL,
 };
 
@@ -53,8 +57,8 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 	if (!strcmp(k, "elanhid.iap_start")) {
 		if (!emub_parse_u32(s, &b->iap_start) || !b->iap_start ||
 		    b->iap_start >= ELANHID_MODEL_PAGES)
-			return emub_parse_err(p, "[%s] %s: \"%s\" is not a page 1-%d", p->grp, k,
-					      s, ELANHID_MODEL_PAGES - 1);
+			return emub_parse_err(p, "[%s] %s: \"%s\" is not a page 1-%d", p->grp,
+					      k, s, ELANHID_MODEL_PAGES - 1);
 		return 0;
 	}
 	if (!strcmp(s, "ff") || !strcmp(s, "zero")) {
@@ -67,7 +71,8 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 static int check(struct emub_chip_desc *c, const struct emub_parse *p)
 {
 	if (!((struct elanhid_board *)c->fam)->has_id)
-		return emub_parse_err(p, "[%s] elanhid.module_id: missing (e.g. 0x00f1)", p->grp);
+		return emub_parse_err(p, "[%s] elanhid.module_id: missing (e.g. 0x00f1)",
+				      p->grp);
 	return 0;
 }
 
@@ -156,8 +161,9 @@ static int touch(void *model, void *arg)
 {
 	struct touch *t = arg;
 
-	return elanhid_model_touch(model, t->contact, (em_u16)t->x, (em_u16)t->y, t->down) ? -EIO
-											    : 0;
+	return elanhid_model_touch(model, t->contact, (em_u16)t->x, (em_u16)t->y, t->down)
+		       ? -EIO
+		       : 0;
 }
 
 int emub_elanhid_touch(struct emub *eb, const char *dev, unsigned contact, unsigned x,

@@ -217,7 +217,7 @@ static int parse_rdesc(struct i2c_hid *ih, const guint8 *p, guint16 len)
 		} else if (type == 2) { /* local */
 			if (tag == 0 && nusage < G_N_ELEMENTS(usages))
 				usages[nusage++] = size == 4 ? v : (page << 16 | v);
-		} else if (type == 0) { /* main */
+		} else if (type == 0) {	  /* main */
 			if (tag == 0xa) { /* collection */
 				if (depth == 0)
 					in_pad = nusage && usages[0] == (0x0du << 16 | 0x05);
@@ -299,8 +299,9 @@ static int mt_probe(struct i2c_hid *ih)
 	    r[2] == ih->contactmax_id)
 		ih->contacts = r[3] & 0x0f ? r[3] & 0x0f : 1;
 	if (ih->inputmode_id >= 0) {
-		guint8 t[6] = { dreg[0], dreg[1], 4, 0, (guint8)ih->inputmode_id,
-				MT_INPUTMODE_TOUCHPAD };
+		guint8 t[6] = {
+			dreg[0], dreg[1], 4, 0, (guint8)ih->inputmode_id, MT_INPUTMODE_TOUCHPAD
+		};
 
 		if ((ret = command(ih, OP_SET_REPORT, REPORT_FEATURE, (guint8)ih->inputmode_id,
 				   t, sizeof(t), NULL, 0)))
