@@ -116,7 +116,8 @@ static int command(struct i2c_hid *ih, guint8 opcode, guint8 type, guint8 id,
 	}
 	if (tail_len > sizeof(b) - n)
 		return -EINVAL;
-	memcpy(b + n, tail, tail_len);
+	if (tail_len)
+		memcpy(b + n, tail, tail_len);
 	return xfer(ih, b, (guint16)(n + tail_len), r, rlen);
 }
 
