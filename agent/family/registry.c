@@ -151,6 +151,13 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 				   "configuration file name from the board",
 				   f->ids->name),
 		       -EINVAL;
+	if (ctl->has_hid_descr_addr && !f->caps.hid_over_i2c)
+		return tf_snprintf(
+			       msg, size,
+			       "hid-descr-addr is given, but the %s family does not speak HID "
+			       "over I2C",
+			       f->ids->name),
+		       -EINVAL;
 	if (ctl->bus_recovery && !f->caps.bus_recovery)
 		return tf_snprintf(msg, size,
 				   "allow-bus-recovery is given, but the %s family %s",

@@ -11,6 +11,8 @@
  * zero-filled EEPROM and a part answering all 0xFF where the touchpad would
  * be (nothing written); a working part is left to its driver.
  */
+#include <sys/stat.h>
+
 #include "emub-elanhid.h"
 #include "e2e.h"
 
@@ -189,6 +191,74 @@ static void test_working_part_is_left_to_its_driver(void **state)
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
 }
 
+/* ------------------------------------------------ an ACPI machine */
+
+/*
+ * An ACPI laptop whose touchpad (_HID PNP0C50, i2c_hid_acpi) answers its
+ * HID descriptor at 0x0020, which i2c_hid takes from _DSM -- not readable
+ * from user space -- and the profile gives as hid-descr-addr: the
+ * recovery reads and checks the descriptor there, and i2c_hid_acpi binds.
+ */
+static void test_acpi_touchpad_with_the_profiles_descriptor_register(void **state)
+{
+	static const char dts[] =
+		"/dts-v1/;\n/ {\n touchfw,profile-version = <1>;\n"
+		" model = \"touchfw e2e ACPI laptop\";\n"
+		" board-ids = \"touchfw,emul-elanhid\";\n"
+		" dmi-match { sys-vendor = \"touchfw\"; product-name = \"Emulated HID laptop\"; };\n"
+		" controllers {\n  #address-cells = <1>;\n  #size-cells = <0>;\n"
+		"  touchpad@15 {\n   family = \"elanhid\";\n   bus = \"i2c\";\n"
+		"   adapter-name = \"touchfw emulated adapter 1\";\n   reg = <0x15>;\n"
+		"   driver = \"i2c_hid_acpi\";\n   power = \"always-on\";\n"
+		"   allow-bus-recovery;\n   hid-descr-addr = <0x20>;\n  };\n };\n};\n";
+	char path[400], cmd[1200], *b = NULL;
+
+	(void)state;
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e ACPI laptop with an Elan HID touchpad\n"
+			     "dmi.sys_vendor = touchfw\n"
+			     "dmi.product_name = Emulated HID laptop\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x15\n"
+			     "model = elanhid\n"
+			     "acpi_id = PNP0C50\n"
+			     "driver = i2c_hid_acpi\n"
+			     "elanhid.module_id = 241\n"
+			     "elanhid.fw_version = 0\n"
+			     "elanhid.iap_start = %d\n"
+			     "elanhid.desc_reg = 0x20\n"
+			     "power = always-on\n"
+			     "int_gpio = 1\n"
+			     "[gpiochip]\n"
+			     "lines = 8\n",
+			     FIRST_PAGE) > 0);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	snprintf(path, sizeof(path), "%s/acpi-laptop.dts", E.dir);
+	e2e_write(path, dts);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/acpi-laptop.dtb' '%s'",
+		 E.boards, path);
+	assert_int_equal(system(cmd), 0);
+	e2e_settings(&E, NULL);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", "i2c-PNP0C50:00");
+	e2e_said(&E, "HID descriptor at 0x0020: length 65535");
+	e2e_said(&E, "binding i2c_hid_acpi");
+	e2e_said(&E, "verified: firmware (bootloader) -> 6.0");
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	assert_int_equal(chip().fw, 6);
+}
+
 /* ------------------------------------------------ not an Elan touchpad */
 
 static FILE *trace;
@@ -287,6 +357,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_add_of_a_bricked_touchpad_starts_its_recovery,
 					  teardown),
 		cmocka_unit_test_teardown(test_working_part_is_left_to_its_driver, teardown),
+		cmocka_unit_test_teardown(
+			test_acpi_touchpad_with_the_profiles_descriptor_register, teardown),
 		cmocka_unit_test_teardown(
 			test_zeroed_eeprom_is_not_taken_for_a_bricked_touchpad, teardown_trace),
 		cmocka_unit_test_teardown(test_unknown_part_is_reported_and_left,

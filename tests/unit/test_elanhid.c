@@ -93,12 +93,33 @@ static void test_db_add_reads_the_module_id(void **state)
 	assert_int_equal(f->blob_facts(img, len, "x.bin", &facts, &err), -EBADMSG);
 }
 
+/* hid-descr-addr in a profile: for a family that speaks HID over I2C. */
+static void test_hid_descr_addr_is_for_hid_families(void **state)
+{
+	struct tf_controller ctl = { .bus = "i2c",
+				     .power = TF_POWER_ALWAYS_ON,
+				     .reg = 0x15,
+				     .has_hid_descr_addr = true,
+				     .hid_descr_addr = 0x20 };
+	char why[200];
+
+	(void)state;
+	assert_int_equal(tf_family_check_controller(tf_family_by_name("elanhid"), &ctl, why,
+						    sizeof(why)),
+			 0);
+	assert_int_equal(tf_family_check_controller(tf_family_by_name("elantp"), &ctl, why,
+						    sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "hid-descr-addr is given"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_entry),
 		cmocka_unit_test(test_manifest_rule),
 		cmocka_unit_test(test_db_add_reads_the_module_id),
+		cmocka_unit_test(test_hid_descr_addr_is_for_hid_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

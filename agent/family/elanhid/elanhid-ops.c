@@ -67,15 +67,20 @@ static uint16_t chip_addr(const struct tf_ctx *c)
 	return c->ctrl ? c->ctrl->reg : c->dev.addr;
 }
 
-/* The descriptor register i2c_hid reads: the device-tree node's
- * hid-descr-addr (a big-endian u32 in sysfs) where there is one, else
- * 0x0001, the register Elan's parts answer (ETP_I2C_DESC_CMD). */
+/* The descriptor register i2c_hid reads: the board profile's
+ * hid-descr-addr (ACPI machines: their _DSM is not readable from user
+ * space), the device-tree node's (a big-endian u32 in sysfs), else 0x0001,
+ * the register Elan's parts answer (ETP_I2C_DESC_CMD). */
 static uint16_t desc_reg(const struct tf_ctx *c, const char **from)
 {
 	char path[PATH_MAX + 32];
 	uint8_t b[4];
 	int fd;
 
+	if (c->ctrl && c->ctrl->has_hid_descr_addr) {
+		*from = "the profile's";
+		return c->ctrl->hid_descr_addr;
+	}
 	*from = "Elan's";
 	if (snprintf(path, sizeof(path), "%s/of_node/hid-descr-addr", c->dev.syspath) >=
 	    (int)sizeof(path))

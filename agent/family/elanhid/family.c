@@ -93,6 +93,7 @@ const struct tf_family tf_family_elanhid = {
 		 * The application is updated through hidraw, not by touchfw. */
 		.bootloader_mode = true,
 		.bus_recovery = true,
+		.hid_over_i2c = true,
 	},
 	.ops = &elanhid_ops,
 };
