@@ -94,6 +94,7 @@ enum ctrl_prop {
 	C_ADAPTER_PATH,
 	C_REG,
 	C_BOOTLOADER_REG,
+	C_HID_DESCR_ADDR,
 	C_DRIVER,
 	C_RESET_CHIP,
 	C_RESET_LINE,
@@ -126,6 +127,7 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_ADAPTER_PATH] = "adapter-path",
 	[C_REG] = "reg",
 	[C_BOOTLOADER_REG] = "bootloader-reg",
+	[C_HID_DESCR_ADDR] = "hid-descr-addr",
 	[C_DRIVER] = "driver",
 	[C_RESET_CHIP] = "reset-gpio-chip",
 	[C_RESET_LINE] = "reset-gpio-line",
@@ -1072,6 +1074,26 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path, co
 		}
 	} else if (v[C_BOOTLOADER_REG].seen) {
 		ok = false;
+	}
+
+	/* hid-descr-addr: the HID descriptor register (HID over I2C), as
+	 * the kernel's hid-over-i2c binding names it */
+	if (v[C_HID_DESCR_ADDR].seen) {
+		uint32_t dreg;
+
+		if (!val_u32(c, path, "hid-descr-addr", &v[C_HID_DESCR_ADDR], "0x0001",
+			     &dreg)) {
+			ok = false;
+		} else if (bus_ok && strcmp(bus, "i2c")) {
+			issue(c, path, "hid-descr-addr is for i2c controllers only");
+			ok = false;
+		} else if (dreg > 0xffff) {
+			issue(c, path, "hid-descr-addr 0x%x is not a 16-bit register", dreg);
+			ok = false;
+		} else {
+			ctl->has_hid_descr_addr = true;
+			ctl->hid_descr_addr = (uint16_t)dreg;
+		}
 	}
 
 	/* driver */

@@ -88,6 +88,11 @@ struct tf_controller {
 	uint16_t reg;		 /* i2c address or spi chip select */
 	bool has_bootloader_reg; /* else the family's rule applies */
 	uint16_t bootloader_reg;
+	/* hid-descr-addr: the HID descriptor register of a HID-over-I2C
+	 * part (ACPI's _DSM gives it to i2c_hid; user space can not read
+	 * that), for families with caps.hid_over_i2c */
+	bool has_hid_descr_addr;
+	uint16_t hid_descr_addr;
 	char driver[32]; /* expected kernel driver, "" if not given */
 	bool has_reset, has_chg;
 	struct tf_gpio_spec reset, chg;

@@ -1350,6 +1350,19 @@ int decide_update(struct run *r, enum upd_path *path)
 			      "the application firmware takes one (give --firmware as "
 			      "well); nothing was written, the chip stays in its bootloader",
 			      r->chip.detail);
+	/* A family that installs firmware only into a chip left in its
+	 * bootloader (caps.bus_recovery and no other way): a running
+	 * application is not touchfw's to replace. */
+	if (r->fw_img && r->chip.mode == TF_CHIP_APP && caps->bus_recovery &&
+	    !caps->bus_flash && !caps->kernel_fw_attr && !caps->kernel_fw_probe) {
+		rlog(r, TF_LOG_NOTICE,
+		     "%s runs its application (%s): the %s family only recovers a chip "
+		     "left in its bootloader, and its application is updated through its "
+		     "driver by other tools (fwupd); left as it is",
+		     r->c.dev.name, r->chip.detail, r->fam->ids->name);
+		*path = UPD_NOTHING;
+		return TF_EXIT_OK;
+	}
 	switch (*path) {
 	case UPD_PROBE_FILE:
 		if (r->fw_img &&

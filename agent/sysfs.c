@@ -3,6 +3,7 @@
 #include "sysfs.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -52,19 +53,17 @@ static int cmp_inputs(const void *a, const void *b)
 		      ((const struct tf_input_node *)b)->input);
 }
 
-int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *out, int max)
+/* The inputN directories in @path (an "input" class directory), after
+ * the @n already in @out. */
+static int scan_inputs(const char *path, struct tf_input_node *out, int n, int max)
 {
-	char path[PATH_MAX], sub[PATH_MAX];
+	char sub[PATH_MAX];
 	struct dirent *de, *de2;
 	DIR *d, *d2;
-	int n = 0, r;
 
-	r = dev_path(subsys, dev, "input", path, sizeof(path));
-	if (r < 0)
-		return r;
 	d = opendir(path);
 	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT || errno == ENOTDIR ? n : -errno;
 	while ((de = readdir(d)) && n < max) {
 		if (strncmp(de->d_name, "input", 5) || !de->d_name[5] ||
 		    strlen(de->d_name) >= sizeof(out[n].input))
@@ -84,6 +83,48 @@ int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *o
 		n++;
 	}
 	closedir(d);
+	return n;
+}
+
+/* A hid device's name, as hid-core makes it: "BBBB:VVVV:PPPP.NNNN". */
+static bool hid_dev_name(const char *s)
+{
+	unsigned b, v, p, k;
+	int end = 0;
+
+	return strlen(s) == 19 && sscanf(s, "%4X:%4X:%4X.%4X%n", &b, &v, &p, &k, &end) == 4 &&
+	       end == 19;
+}
+
+/*
+ * The device's input devices: those its driver registered on it
+ * (<dev>/input/inputN), and those a HID driver registered on the hid
+ * device i2c_hid made for it (<dev>/BBBB:VVVV:PPPP.NNNN/input/inputN, as
+ * hid-multitouch does).
+ */
+int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *out, int max)
+{
+	char path[PATH_MAX], hid[PATH_MAX + 300];
+	struct dirent *de;
+	DIR *d;
+	int n, r;
+
+	r = dev_path(subsys, dev, "input", path, sizeof(path));
+	if (r < 0)
+		return r;
+	n = scan_inputs(path, out, 0, max);
+	if (n < 0)
+		return n;
+	path[strlen(path) - strlen("/input")] = '\0';
+	if ((d = opendir(path))) {
+		while ((de = readdir(d)) && n >= 0 && n < max)
+			if (hid_dev_name(de->d_name) &&
+			    tf_snprintf(hid, sizeof(hid), "%s/%s/input", path, de->d_name) == 0)
+				n = scan_inputs(hid, out, n, max);
+		closedir(d);
+	}
+	if (n < 0)
+		return n;
 	qsort(out, (size_t)n, sizeof(*out), cmp_inputs);
 	return n;
 }

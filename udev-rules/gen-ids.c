@@ -86,9 +86,12 @@ static void modalias_rules(void)
 			printf("\", \\\n  ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
 		}
 		if (f->acpi_ids && f->acpi_ids[0]) {
-			/* acpi:<HID>:<CID>... */
+			/* acpi:<HID>:<CID>...: an id as the _HID or as a
+			 * _CID (acpi_driver_match_device matches both) */
 			printf("ENV{MODALIAS}==\"");
 			glob_list(f, f->acpi_ids, "acpi:", ":*");
+			printf("|");
+			glob_list(f, f->acpi_ids, "acpi:*:", ":*");
 			printf("\", ENV{TOUCHFW_CANDIDATE}=\"1\"\n");
 		}
 		if (f->i2c_ids && f->i2c_ids[0]) {
@@ -127,7 +130,7 @@ static void probe_file_rules(void)
 		}
 		for (p = f->acpi_ids; p && *p; p++, any = true) {
 			check_id(f, *p);
-			printf("%sacpi:%s:*", any ? "|" : "", *p);
+			printf("%sacpi:%s:*|acpi:*:%s:*", any ? "|" : "", *p, *p);
 		}
 		for (p = f->i2c_ids; p && *p; p++, any = true) {
 			check_id(f, *p);

@@ -341,6 +341,9 @@ struct tf_family_caps {
 	 * and making the driver probe again (bind, or rebind when it runs
 	 * another file); detect() learns nothing from the bus. */
 	bool kernel_fw_probe;
+	/* HID over I2C: the chip's HID descriptor register may be given by
+	 * the profile (hid-descr-addr). */
+	bool hid_over_i2c;
 	/* The reset pulse touchfw gives when it owns the chip (gpio.h). */
 	struct tf_reset_seq reset;
 };

@@ -60,13 +60,18 @@ static bool modalias_has(const char *modalias, const struct tf_family_ids *f)
 	if (!strncmp(modalias, "spi:", 4))
 		return in_list(f->spi_ids, modalias + 4);
 
+	/* acpi:<HID>:<CID>:...: an id as the _HID or any _CID, as
+	 * acpi_driver_match_device matches them */
 	if (!strncmp(modalias, "acpi:", 5)) {
-		for (; acpi && *acpi; acpi++) {
-			size_t n = strlen(*acpi);
+		for (p = modalias + 5; *p; p = strchr(p, ':') ? strchr(p, ':') + 1 : "") {
+			const char *const *a;
 
-			if (!strncmp(modalias + 5, *acpi, n) &&
-			    (modalias[5 + n] == ':' || modalias[5 + n] == '\0'))
-				return true;
+			for (a = acpi; a && *a; a++) {
+				size_t n = strlen(*a);
+
+				if (!strncmp(p, *a, n) && (p[n] == ':' || p[n] == '\0'))
+					return true;
+			}
 		}
 		return false;
 	}

@@ -101,7 +101,10 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	     "%s: kernel_fw_probe needs kernel_firmware and kernel_fw_name, and no other "
 	     "way to install firmware",
 	     n);
-	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only || c->kernel_fw_probe,
+	/* bus_recovery alone: a family that installs firmware only into a
+	 * chip left in its bootloader (its application is another tool's) */
+	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only || c->kernel_fw_probe ||
+		     c->bus_recovery,
 	     "%s: no way to install firmware", n);
 	NEED(!c->config_only || (!c->bus_flash && !c->kernel_fw_attr && !c->bootloader_mode),
 	     "%s: config_only with a way to install firmware", n);
@@ -147,6 +150,13 @@ int tf_family_check_controller(const struct tf_family *f, const struct tf_contro
 				   "config-name is given, but the %s driver takes no "
 				   "configuration file name from the board",
 				   f->ids->name),
+		       -EINVAL;
+	if (ctl->has_hid_descr_addr && !f->caps.hid_over_i2c)
+		return tf_snprintf(
+			       msg, size,
+			       "hid-descr-addr is given, but the %s family does not speak HID "
+			       "over I2C",
+			       f->ids->name),
 		       -EINVAL;
 	if (ctl->bus_recovery && !f->caps.bus_recovery)
 		return tf_snprintf(msg, size,

@@ -227,6 +227,41 @@ static void test_family_by_driver_and_ids(void **state)
 	assert_null(tf_family_ids_by_uevent(&ev));
 }
 
+/*
+ * i2c-hid clients: the ACPI id that names the protocol is usually the
+ * _CID after a vendor's _HID (acpi:ELAN2203:PNP0C50:), which
+ * acpi_driver_match_device matches as well as a _HID; DT's hid-over-i2c.
+ * A _HID one family knows still wins by registry order (an Elan id of
+ * elan_i2c's before PNP0C50), and a prefix of an id is no match.
+ */
+static void test_i2c_hid_ids_match_as_hid_or_cid(void **state)
+{
+	char *cid[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-ELAN2203:00",
+			"MODALIAS=acpi:ELAN2203:PNP0C50:", NULL };
+	char *hid[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-PNP0C50:00",
+			"MODALIAS=acpi:PNP0C50:", NULL };
+	char *elan[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-ELAN0000:00",
+			 "MODALIAS=acpi:ELAN0000:PNP0C50:", NULL };
+	char *prefix[] = { "ACTION=add", "DEVPATH=/devices/x/i2c-ABCD0001:00",
+			   "MODALIAS=acpi:ABCD0001:PNP0C5:", NULL };
+	char *of[] = { "ACTION=add", "DEVPATH=/devices/x/1-0015",
+		       "MODALIAS=of:NtouchpadT(null)Chid-over-i2c", NULL };
+	struct tf_uevent ev;
+
+	(void)state;
+	assert_int_equal(tf_uevent_parse(cid, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "elanhid");
+	assert_int_equal(tf_uevent_parse(hid, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "elanhid");
+	assert_int_equal(tf_uevent_parse(elan, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "elantp");
+	assert_int_equal(tf_uevent_parse(prefix, &ev), 0);
+	assert_null(tf_family_ids_by_uevent(&ev));
+	assert_int_equal(tf_uevent_parse(of, &ev), 0);
+	assert_string_equal(tf_family_ids_by_uevent(&ev)->name, "elanhid");
+	assert_string_equal(tf_family_ids_by_driver("i2c_hid_acpi")->name, "elanhid");
+}
+
 static void test_unit_name_escaping_matches_systemd(void **state)
 {
 	char buf[128];
@@ -268,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_compatible_count_is_bounded_and_holes_cut),
 		cmocka_unit_test(test_spi_and_acpi_device_names),
 		cmocka_unit_test(test_family_by_driver_and_ids),
+		cmocka_unit_test(test_i2c_hid_ids_match_as_hid_or_cid),
 		cmocka_unit_test(test_unit_name_escaping_matches_systemd),
 		cmocka_unit_test(test_kernel_cmdline_off_switch),
 	};
