@@ -299,7 +299,7 @@ static void judge(struct row *r, bool status, unsigned max_attempts)
 /*
  * The manifest id of each blob that failed on the row's device, from the
  * database in use (@db NULL: it could not be loaded), so that status names
- * "mxt224e-fw-2.1.AB", not a hash prefix.  A blob the database no longer
+ * the blob by its manifest id, not a hash prefix.  A blob the database no longer
  * has keeps its hash.
  */
 static void name_failed_blobs(struct row *r, const struct tf_fwdb *db)

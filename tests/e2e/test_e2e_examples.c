@@ -272,7 +272,7 @@ static void check_example(const char *name)
 static const char *const examples[] = {
 	"emul-demo",	     "emul-always-on",	"emul-1664s",	      "emul-gt911",
 	"emul-gt911-nogpio", "emul-gt1151",	"emul-silead-tablet", "emul-elants",
-	"emul-elantp",	     "emul-elantp-iap", "emul-elan-laptop"
+	"emul-elantp",	     "emul-elantp-iap", "emul-elan-laptop",   "emul-elanhid-iap"
 };
 
 static void test_example_emul_demo_matches_its_board(void **state)
@@ -341,6 +341,12 @@ static void test_example_emul_elan_laptop_matches_its_board(void **state)
 	check_example("emul-elan-laptop");
 }
 
+static void test_example_emul_elanhid_iap_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-elanhid-iap");
+}
+
 static void test_every_emulated_example_is_checked(void **state)
 {
 	char dir[4096];
@@ -383,6 +389,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_example_emul_elantp_iap_matches_its_board,
 					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_elan_laptop_matches_its_board,
+					  teardown),
+		cmocka_unit_test_teardown(test_example_emul_elanhid_iap_matches_its_board,
 					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_gt911_nogpio_matches_its_board,
 					  teardown),
