@@ -593,5 +593,10 @@ bool drv_fault_no_input(struct emub_dev *d);
 int drv_update_fw_done(struct emub_dev *d, int result);
 /* .destroy of a driver whose d->priv is one g_malloc'ed block */
 void drv_free_priv(struct emub_dev *d);
+/* devres_release_all() for a driver whose devm resources are an input
+ * device, its regulators and its data, after a probe that enabled the
+ * regulators failed or after its remove: the input device unregistered
+ * (if one is), the regulators off, d->priv freed. */
+void drv_devm_release(struct emub_dev *d);
 
 #endif /* EMUB_PRIV_H */

@@ -91,7 +91,7 @@ struct elan_tp_data {
 	guint8 pattern, fw_version, sm_version, iap_version, clickpad, mode;
 	guint32 fw_signature_address;
 	unsigned int max_x, max_y;
-	bool in_fw_update, input_registered;
+	bool in_fw_update;
 	unsigned int fw_completion;
 };
 
@@ -513,44 +513,32 @@ static int elan_probe(struct emub_dev *d)
 	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, ETP_MAX_PRESSURE);
 	drv_input_set_abs(&in, ABS_MT_SLOT, 0, ETP_MAX_FINGERS - 1);
 	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	if (drv_fault_no_input(d)) {
+	if (drv_fault_no_input(d))
 		emub_dev_log(d, "fault: input device not registered");
-	} else {
-		if ((error = drv_input_register(d, &in)))
-			goto fail_power;
-		data->input_registered = true;
-	}
+	else if ((error = drv_input_register(d, &in)))
+		goto fail_power;
 	error = drv_irq_request(d);
 	if (error) {
 		emub_dev_log(d, "Could not register interrupt");
-		goto fail_input;
+		goto fail_power;
 	}
 	drv_irq_enable(d);
 	set_attrs(data, true);
 	return 0;
 
-fail_input:
-	if (data->input_registered)
-		drv_input_unregister(d);
 fail_power:
-	drv_regulator(d, false);
+	drv_devm_release(d); /* the input device, the regulators, the data */
+	return error;
 fail:
-	d->priv = NULL;
-	g_free(data);
+	drv_free_priv(d);
 	return error;
 }
 
 static void elan_remove(struct emub_dev *d)
 {
-	struct elan_tp_data *data = data_of(d);
-
 	drv_irq_disable(d);
 	drv_attrs_remove(d);
-	if (data && data->input_registered)
-		drv_input_unregister(d);
-	drv_regulator(d, false);
-	d->priv = NULL;
-	g_free(data);
+	drv_devm_release(d);
 }
 
 /* elan_isr(): during an update it only completes the reset wait */

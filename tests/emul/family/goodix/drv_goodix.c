@@ -111,7 +111,6 @@ struct goodix_ts_data {
 	unsigned int max_touch_num, int_trigger_type;
 	int abs_x_max, abs_y_max; /* input_abs_get_max of ABS_MT_POSITION_X/Y */
 	guint8 config[GOODIX_CONFIG_MAX_LENGTH];
-	bool input_registered;
 };
 
 static struct goodix_ts_data *data_of(struct emub_dev *d)
@@ -428,7 +427,6 @@ retry_read_config:
 			emub_dev_log(ts->d, "Failed to register input device");
 			return -ENOMEM;
 		}
-		ts->input_registered = true;
 	}
 	/* goodix_irq_flags[]: rising, falling, level low, level high */
 	if (ts->have_int && drv_irq_request_on_gpio(ts->d, ts->int_trigger_type >= 2) == 0)
@@ -523,10 +521,10 @@ reset:
 	return 0;
 
 fail_power:
-	drv_regulator(d, false); /* devm action goodix_disable_regulators */
+	drv_devm_release(d); /* with the devm action goodix_disable_regulators */
+	return error;
 fail:
-	d->priv = NULL;
-	g_free(ts);
+	drv_free_priv(d);
 	return error;
 }
 
@@ -537,16 +535,8 @@ fail:
  */
 static void goodix_ts_remove(struct emub_dev *d)
 {
-	struct goodix_ts_data *ts = data_of(d);
-
 	drv_irq_disable(d);
-	if (ts && ts->input_registered) {
-		drv_input_unregister(d);
-		ts->input_registered = false;
-	}
-	drv_regulator(d, false);
-	d->priv = NULL;
-	g_free(ts);
+	drv_devm_release(d);
 }
 
 /* goodix_ts_irq_handler(): goodix_process_events, then clear the status */

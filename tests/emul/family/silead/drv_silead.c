@@ -86,7 +86,6 @@ struct silead_ts_data {
 	char fw_name[64];
 	guint32 max_fingers;
 	guint32 chip_id;
-	bool input_registered;
 };
 
 static struct silead_ts_data *data_of(struct emub_dev *d)
@@ -331,7 +330,6 @@ static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 		emub_dev_log(ts->d, "Failed to register input device");
 		return -ENOMEM;
 	}
-	ts->input_registered = true;
 	return 0;
 }
 
@@ -411,20 +409,18 @@ static int silead_ts_probe(struct emub_dev *d)
 	error = drv_irq_request(d);
 	if (error) {
 		emub_dev_log(d, "IRQ request failed %d", error);
-		goto fail_input;
+		goto fail_power;
 	}
 	drv_irq_enable(d);
 	return 0;
 
-fail_input:
-	if (ts->input_registered)
-		drv_input_unregister(d);
 fail_power:
-	/* devres: the power GPIO (freed by drv_devres_release), regulators */
-	drv_regulator(d, false);
+	/* devres: the input device, the regulators, the data (the power GPIO
+	 * is drv_devres_release's) */
+	drv_devm_release(d);
+	return error;
 fail:
-	d->priv = NULL;
-	g_free(ts);
+	drv_free_priv(d);
 	return error;
 }
 
@@ -432,16 +428,8 @@ fail:
  * regulators -- the chip forgets its program */
 static void silead_ts_remove(struct emub_dev *d)
 {
-	struct silead_ts_data *ts = data_of(d);
-
 	drv_irq_disable(d);
-	if (ts && ts->input_registered) {
-		drv_input_unregister(d);
-		ts->input_registered = false;
-	}
-	drv_regulator(d, false);
-	d->priv = NULL;
-	g_free(ts);
+	drv_devm_release(d);
 }
 
 /* silead_ts_threaded_irq_handler -> silead_ts_read_data */
