@@ -572,6 +572,8 @@ struct emub_input_desc {
 	/* input_set_abs_params() of the axes in absbits (others 0..0) */
 	struct emub_absinfo abs[64];
 };
+/* include/linux/input/mt.h: the tracking ids input_mt hands out wrap here */
+#define TRKID_MAX 0xffff
 /* input_set_abs_params(@code, @min, @max, 0, 0) into @in */
 void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max);
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);

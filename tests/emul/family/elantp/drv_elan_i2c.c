@@ -20,6 +20,7 @@
  * other than the chip model's (pattern 0, ic type 0x08 here).
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,24 +64,6 @@
 #define ETP_RETRY_COUNT 3
 #define ETP_MAX_PRESSURE 255
 #define ETP_MAX_FINGERS 5
-
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_POINTER 0
-#define INPUT_PROP_BUTTONPAD 2
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_PRESSURE 0x18
-#define ABS_DISTANCE 0x19
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TRACKING_ID 0x39
-#define ABS_MT_PRESSURE 0x3a
-#define TRKID_MAX 0xffff
 
 enum tp_mode { IAP_MODE = 1, MAIN_MODE };
 

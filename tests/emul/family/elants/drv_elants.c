@@ -30,6 +30,7 @@
  * detection, eKTF3624, touch reports, suspend/resume.
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,25 +61,6 @@
 #define E_INFO_OSR 0xd6
 #define E_INFO_PHY_SCAN 0xd7
 #define E_INFO_PHY_DRIVER 0xd8
-
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_DIRECT 1
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define BTN_TOUCH 0x14a
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_TOUCH_MAJOR 0x30
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TOOL_TYPE 0x37
-#define ABS_MT_TRACKING_ID 0x39
-#define ABS_MT_PRESSURE 0x3a
-#define MT_TOOL_PALM 2
-#define TRKID_MAX 0xffff
 
 enum elants_state { ELAN_STATE_NORMAL, ELAN_WAIT_RECALIBRATION };
 enum elants_iap_mode { ELAN_IAP_OPERATIONAL, ELAN_IAP_RECOVERY };

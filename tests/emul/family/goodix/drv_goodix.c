@@ -17,6 +17,7 @@
  * reports nothing), suspend/resume.
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,25 +46,6 @@
 #define RESOLUTION_LOC 1
 #define MAX_CONTACTS_LOC 5
 #define TRIGGER_LOC 6
-
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_DIRECT 1
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define KEY_F1 59
-#define KEY_LEFTMETA 125
-#define BTN_TOUCH 0x14a
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_TOUCH_MAJOR 0x30
-#define ABS_MT_WIDTH_MAJOR 0x32
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TRACKING_ID 0x39
-#define TRKID_MAX 0xffff
 
 enum { WORK_CONFIG_CB = 1 };
 

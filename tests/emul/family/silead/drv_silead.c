@@ -26,6 +26,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,21 +54,6 @@
 #define SILEAD_POWER_SLEEP 20
 #define SILEAD_STARTUP_SLEEP 30
 #define SILEAD_MAX_FINGERS 10
-
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_DIRECT 1
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define BTN_TOUCH 0x14a
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TRACKING_ID 0x39
-#define TRKID_MAX 0xffff
 
 static const char *const silead_acpi_match[] = {
 	"GSL1680",  "GSL1688",	"GSL3670",  "GSL3675",	"GSL3692",
