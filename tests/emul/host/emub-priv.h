@@ -383,6 +383,8 @@ int emub_sys_mkdir(struct emub *eb, const char *rel);
 int emub_sys_symlink(struct emub *eb, const char *target, const char *rel);
 void emub_sys_remove(struct emub *eb, const char *rel);
 char *emub_sys_path(struct emub *eb, const char *rel);
+/* The testbed's file sys/@rel as it is (*@len its size), or NULL: g_free() */
+char *emub_sys_read(struct emub *eb, const char *rel, gsize *len);
 int emub_build_tree(struct emub *eb);
 int emub_build_fdt(struct emub *eb, void **blob, size_t *len);
 /* The uevent environment of a client device (no ACTION/DEVPATH/...). */
