@@ -793,9 +793,9 @@ fail:
 
 /*
  * A write to a driver attribute returns when the driver's store function
- * does, with its result (sysfs runs the store in the writer's context:
- * atmel_mxt_ts's update_fw blocks for the whole flash and fails with the
- * flash's error).  umockdev's sysfs is plain files, whose writes return at
+ * does, with its result (sysfs runs the store in the writer's context: a
+ * driver's update_fw that flashes the chip blocks for the whole flash and
+ * fails with the flash's error).  umockdev's sysfs is plain files, whose writes return at
  * once; so a write to a regular file under the testbed's sys/ is done,
  * then the board is asked (ATTRWRITE, tests/emul/host/gpio.c) to run the
  * store and answer when it has.  Anything that is no device's writable

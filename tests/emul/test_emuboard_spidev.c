@@ -911,6 +911,38 @@ static void test_mchp_update_cfg_clears_before_requesting_the_file(void **state)
 	tu_rmdir(dir);
 }
 
+/* The spi core keeps, per attribute a driver's store_attrs names, the last
+ * write's result and how many ran: two failed update_cfg writes leave
+ * update_cfg at 2 and update_fw, never written, with no result. */
+static void test_spi_store_results_are_kept_per_attribute(void **state)
+{
+	char *dir = tu_tmpdir(), *board;
+	struct emub *eb;
+	int res = 0;
+
+	(void)state;
+	board = g_strdup_printf("[board]\nname = mchp\ncompatible = t,spi\nfirmware_dirs = %s\n"
+				"[spi 1]\n[spi-chip ts]\nbus = 1\nchip_select = 0\n"
+				"model = mxt1664s\ndriver = mchp_spi_ts\nstate = app\n"
+				"spi_mode = 3\nmax_speed_hz = 8000000\n",
+				dir);
+	eb = tu_board_text(board);
+	for (int i = 0; i < 2; i++)
+		assert_int_not_equal(
+			tu_sh(eb, NULL,
+			      "echo 1 > /sys/bus/spi/devices/spi1.0/update_cfg 2>/dev/null"),
+			0);
+	assert_int_equal(emub_spi_attr_result(eb, "ts", "update_cfg", &res), 0);
+	assert_int_equal(res, -ENOENT);
+	assert_int_equal(emub_spi_attr_count_now(eb, "ts", "update_cfg"), 2);
+	assert_int_equal(emub_spi_attr_count_now(eb, "ts", "update_fw"), 0);
+	assert_int_equal(emub_spi_update_fw_result(eb, "ts", &res), -ENOENT);
+	assert_int_equal(emub_spi_attr_result(eb, "nosuch", "update_cfg", &res), -ENODEV);
+	emub_free(eb);
+	g_free(board);
+	tu_rmdir(dir);
+}
+
 /*
  * The idle clock (emuboard-spi.h), real-time pacing: a spidev message that
  * begins with nothing modelled pending found the board waiting for user
@@ -1022,6 +1054,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_spidev_node_answers_when_it_first_shows),
 		cmocka_unit_test(test_spidev_node_answers_until_it_goes),
 		cmocka_unit_test(test_mchp_update_cfg_clears_before_requesting_the_file),
+		cmocka_unit_test(test_spi_store_results_are_kept_per_attribute),
 		cmocka_unit_test(test_idle_clock_counts_only_waits_for_user_space),
 	};
 

@@ -428,3 +428,13 @@ void drv_free_priv(struct emub_dev *d)
 	g_free(d->priv);
 	d->priv = NULL;
 }
+
+/* devres runs its actions in the reverse order of their taking: the input
+ * device (devm_input_allocate_device, registered last), the regulators'
+ * disable action, the data (devm_kzalloc, first). */
+void drv_devm_release(struct emub_dev *d)
+{
+	drv_input_unregister(d);
+	drv_regulator(d, false);
+	drv_free_priv(d);
+}

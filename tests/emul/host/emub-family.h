@@ -122,6 +122,9 @@ struct emub_spi_driver {
 	/* a write to its attribute @attr: false when it has none by that
 	 * name, else true with *@res what the write returns (0 or -errno) */
 	bool (*attr_store)(struct emub_spi_dev *d, const char *attr, int *res);
+	/* the attributes whose writes run attr_store (write-only files the
+	 * core empties again), NULL-terminated, or NULL */
+	const char *const *store_attrs;
 };
 
 /* ------------------------------------------------------------ profiles */
@@ -181,6 +184,9 @@ extern const struct emub_family *const emub_families[];
 const struct emub_chip_model *emub_chip_model_find(const char *model);
 const struct emub_spi_chip_model *emub_spi_chip_model_find(const char *model);
 const struct emub_spi_driver *emub_spi_driver_find(const char *name);
+/* @name as some spi driver's store_attrs spell it (that static string),
+ * or NULL when no driver has an attribute by that name */
+const char *emub_spi_store_attr(const char *name);
 /* The names of all of a kind, ", "-separated, for messages: g_free(). */
 char *emub_chip_model_names(void);
 char *emub_spi_chip_model_names(void);

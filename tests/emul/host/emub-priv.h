@@ -386,6 +386,8 @@ int emub_sys_mkdir(struct emub *eb, const char *rel);
 int emub_sys_symlink(struct emub *eb, const char *target, const char *rel);
 void emub_sys_remove(struct emub *eb, const char *rel);
 char *emub_sys_path(struct emub *eb, const char *rel);
+/* The testbed's file sys/@rel as it is (*@len its size), or NULL: g_free() */
+char *emub_sys_read(struct emub *eb, const char *rel, gsize *len);
 int emub_build_tree(struct emub *eb);
 int emub_build_fdt(struct emub *eb, void **blob, size_t *len);
 /* The uevent environment of a client device (no ACTION/DEVPATH/...). */
@@ -575,6 +577,8 @@ struct emub_input_desc {
 	/* input_set_abs_params() of the axes in absbits (others 0..0) */
 	struct emub_absinfo abs[64];
 };
+/* include/linux/input/mt.h: the tracking ids input_mt hands out wrap here */
+#define TRKID_MAX 0xffff
 /* input_set_abs_params(@code, @min, @max, 0, 0) into @in */
 void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max);
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
@@ -596,5 +600,10 @@ bool drv_fault_no_input(struct emub_dev *d);
 int drv_update_fw_done(struct emub_dev *d, int result);
 /* .destroy of a driver whose d->priv is one g_malloc'ed block */
 void drv_free_priv(struct emub_dev *d);
+/* devres_release_all() for a driver whose devm resources are an input
+ * device, its regulators and its data, after a probe that enabled the
+ * regulators failed or after its remove: the input device unregistered
+ * (if one is), the regulators off, d->priv freed. */
+void drv_devm_release(struct emub_dev *d);
 
 #endif /* EMUB_PRIV_H */

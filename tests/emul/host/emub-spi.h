@@ -106,11 +106,16 @@ struct emub_spi_dev {
 	/* the bound driver's: an input device (drv_input_register) */
 	struct emub_dev *idev;
 	void *drv_priv; /* the spi driver model's data (emub_spi_driver) */
-	bool have_update_cfg_result;
-	int update_cfg_result; /* what the last write to update_cfg returned */
-	bool have_update_fw_result;
-	int update_fw_result; /* what the last write to update_fw returned */
-	int update_fw_count;  /* writes to update_fw handled */
+	/* each driver attribute a store ran for: struct emub_spi_store */
+	GPtrArray *stores;
+};
+
+/* The writes to one driver attribute its store handled (any driver's,
+ * kept across binds). */
+struct emub_spi_store {
+	int result;	    /* what the last one returned: 0 or -errno */
+	unsigned int count; /* how many */
+	char attr[];
 };
 
 struct emub_spi {

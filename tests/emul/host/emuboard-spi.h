@@ -85,13 +85,15 @@ int emub_spi_stats(struct emub *eb, int bus, struct emub_spi_stats *s);
  * transfer keeps it). */
 bool emub_spi_selected(struct emub *eb, const char *dev);
 
-/* What the last write to the bound driver's update_fw attribute returned
- * (0 or -errno, in *@result); -ENOENT if there was none, -ENODEV for no
- * such device. */
+/* What the last write to the bound driver's attribute @attr (its store
+ * ran: the driver model's attr_store) returned, 0 or -errno in *@result;
+ * -ENOENT if there was none, -ENODEV for no such device. */
+int emub_spi_attr_result(struct emub *eb, const char *dev, const char *attr, int *result);
+/* Writes to @attr its driver has handled, without settling first. */
+int emub_spi_attr_count_now(struct emub *eb, const char *dev, const char *attr);
+/* The same for update_fw and update_cfg */
 int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result);
-/* The same for its update_cfg attribute. */
 int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result);
-/* Writes to update_fw its driver has handled, without settling first. */
 int emub_spi_update_fw_count_now(struct emub *eb, const char *dev);
 
 #endif /* EMUBOARD_SPI_H */

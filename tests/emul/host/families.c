@@ -45,6 +45,16 @@ const struct emub_spi_driver *emub_spi_driver_find(const char *name)
 	return NULL;
 }
 
+const char *emub_spi_store_attr(const char *name)
+{
+	for (const struct emub_family *const *f = emub_families; *f; f++)
+		for (const struct emub_spi_driver *const *d = (*f)->spi_drivers; d && *d; d++)
+			for (const char *const *a = (*d)->store_attrs; a && *a; a++)
+				if (!strcmp(*a, name))
+					return *a;
+	return NULL;
+}
+
 static void add_names(GString *s, const char *const *names)
 {
 	for (; names && *names; names++)

@@ -540,13 +540,7 @@ static char *cmd_attr_write(struct emub *eb, const char *path)
 			return g_strdup("NOATTR");
 		return res < 0 ? g_strdup_printf("ERR %d", -res) : g_strdup("OK");
 	}
-	{
-		char *p = emub_sys_path(eb, rel);
-
-		if (!g_file_get_contents(p, &buf, &len, NULL))
-			buf = NULL;
-		g_free(p);
-	}
+	buf = emub_sys_read(eb, rel, &len);
 	if (!buf || !len) { /* a write of nothing: sysfs calls no store */
 		g_free(buf);
 		g_free(rel);

@@ -637,22 +637,12 @@ static int dev_attach(struct emub_spi_dev *d)
 
 /* ------------------------------------------------------------ sysfs writes */
 
-static char *read_rel(struct emub *eb, const char *rel, gsize *len)
-{
-	char *p = emub_sys_path(eb, rel), *buf = NULL;
-
-	if (!g_file_get_contents(p, &buf, len, NULL))
-		buf = NULL;
-	g_free(p);
-	return buf;
-}
-
 /* A write-only file: read what was written, empty it again. */
 static char *take(struct emub *eb, const char *dir, const char *name)
 {
 	char *rel = g_strdup_printf("%s/%s", dir, name);
 	gsize len = 0;
-	char *buf = read_rel(eb, rel, &len);
+	char *buf = emub_sys_read(eb, rel, &len);
 
 	if (buf && *buf)
 		emub_sys_write(eb, rel, "");
@@ -691,11 +681,34 @@ static void on_driver_dir(struct emub *eb, const char *dir, const char *name)
 	g_free(buf);
 }
 
+/* The record of the writes to @d's attribute @name; NULL when none was
+ * handled and not @add. */
+static struct emub_spi_store *store_of_locked(struct emub_spi_dev *d, const char *name,
+					      bool add)
+{
+	struct emub_spi_store *st;
+
+	for (guint i = 0; d->stores && i < d->stores->len; i++) {
+		st = g_ptr_array_index(d->stores, i);
+		if (!strcmp(st->attr, name))
+			return st;
+	}
+	if (!add)
+		return NULL;
+	if (!d->stores)
+		d->stores = g_ptr_array_new_with_free_func(g_free);
+	st = g_malloc0(sizeof(*st) + strlen(name) + 1);
+	strcpy(st->attr, name);
+	g_ptr_array_add(d->stores, st);
+	return st;
+}
+
 /* A driver attribute's store function (eb->lock not held): what the write
  * returns, 0 or -errno; -ENOENT when no driver has the attribute. */
 static int attr_store(struct emub_spi_dev *d, const char *name)
 {
 	const struct emub_spi_driver *sd = d->driver ? emub_spi_driver_find(d->driver) : NULL;
+	struct emub_spi_store *st;
 	int r;
 
 	if (!sd || !sd->attr_store)
@@ -703,14 +716,9 @@ static int attr_store(struct emub_spi_dev *d, const char *name)
 	if (!sd->attr_store(d, name, &r))
 		return -ENOENT;
 	g_mutex_lock(&d->eb->lock);
-	if (!strcmp(name, "update_cfg")) {
-		d->have_update_cfg_result = true;
-		d->update_cfg_result = r;
-	} else if (!strcmp(name, "update_fw")) {
-		d->have_update_fw_result = true;
-		d->update_fw_result = r;
-		d->update_fw_count++;
-	}
+	st = store_of_locked(d, name, true);
+	st->result = r;
+	st->count++;
 	g_mutex_unlock(&d->eb->lock);
 	return r;
 }
@@ -723,7 +731,7 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 
 	if (!strcmp(name, "driver_override")) {
 		rel = g_strdup_printf("%s/driver_override", dir);
-		buf = read_rel(eb, rel, &len);
+		buf = emub_sys_read(eb, rel, &len);
 		g_free(rel);
 		if (!buf)
 			return;
@@ -750,7 +758,7 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 		g_free(buf);
 		return;
 	}
-	if (!strcmp(name, "update_fw") || !strcmp(name, "update_cfg")) {
+	if (emub_spi_store_attr(name)) {
 		/* a writer not under the board's shim: the write has returned
 		 * already; the store runs now */
 		char *b = take(eb, dir, name);
@@ -769,7 +777,7 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 
 		g_ptr_array_free(env, TRUE);
 		rel = g_strdup_printf("%s/uevent", dir);
-		buf = read_rel(eb, rel, &len);
+		buf = emub_sys_read(eb, rel, &len);
 		g_free(rel);
 		if (buf && strcmp(buf, ours)) {
 			g_strstrip(buf);
@@ -1009,7 +1017,6 @@ static int service_call(struct emub *eb, struct emub_spi_dev *d, const char *drv
 
 int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
 {
-	static const char *const attrs[] = { "update_fw", "update_cfg" };
 	struct emub_spi *s = eb->spi;
 	struct emub_spi_dev *d = NULL;
 	const char *name = NULL;
@@ -1021,15 +1028,13 @@ int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
 
 		if (strncmp(rel, s->devs[i].devpath + 1, dl) || rel[dl] != '/')
 			continue;
-		for (size_t a = 0; a < G_N_ELEMENTS(attrs); a++)
-			if (!strcmp(rel + dl + 1, attrs[a]))
-				name = attrs[a];
+		name = emub_spi_store_attr(rel + dl + 1);
 		if (name)
 			d = &s->devs[i];
 	}
 	if (!d)
 		return 1;
-	buf = read_rel(eb, rel, &len);
+	buf = emub_sys_read(eb, rel, &len);
 	if (!buf || !len) { /* a write of nothing: sysfs calls no store */
 		g_free(buf);
 		*res = 0;
@@ -1137,6 +1142,8 @@ void emub_spi_stop(struct emub *eb)
 		if (d->ioctl)
 			emub_spidev_detach(d);
 		g_free(d->drv_priv);
+		if (d->stores)
+			g_ptr_array_free(d->stores, TRUE);
 		if (d->idev) {
 			if (d->idev->input)
 				emub_input_free(eb, d->idev->input);
@@ -1637,51 +1644,49 @@ struct emub_dev *emub_spi_input_dev(struct emub_spi_dev *d)
 	return d->idev;
 }
 
-int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result)
+int emub_spi_attr_result(struct emub *eb, const char *dev, const char *attr, int *result)
 {
 	struct emub_spi_dev *d;
-	int r = -ENOENT;
+	const struct emub_spi_store *st;
 
 	emub_spi_settle(eb);
 	d = find_dev(eb, dev);
 	if (!d)
 		return -ENODEV;
 	g_mutex_lock(&eb->lock);
-	if (d->have_update_cfg_result) {
-		*result = d->update_cfg_result;
-		r = 0;
-	}
+	st = store_of_locked(d, attr, false);
+	if (st)
+		*result = st->result;
 	g_mutex_unlock(&eb->lock);
-	return r;
+	return st ? 0 : -ENOENT;
 }
 
-int emub_spi_update_fw_count_now(struct emub *eb, const char *dev)
+int emub_spi_attr_count_now(struct emub *eb, const char *dev, const char *attr)
 {
 	struct emub_spi_dev *d = find_dev(eb, dev);
+	const struct emub_spi_store *st;
 	int n;
 
 	if (!d)
 		return -ENODEV;
 	g_mutex_lock(&eb->lock);
-	n = d->update_fw_count;
+	st = store_of_locked(d, attr, false);
+	n = st ? (int)st->count : 0;
 	g_mutex_unlock(&eb->lock);
 	return n;
 }
 
 int emub_spi_update_fw_result(struct emub *eb, const char *dev, int *result)
 {
-	struct emub_spi_dev *d;
-	int r = -ENOENT;
+	return emub_spi_attr_result(eb, dev, "update_fw", result);
+}
 
-	emub_spi_settle(eb);
-	d = find_dev(eb, dev);
-	if (!d)
-		return -ENODEV;
-	g_mutex_lock(&eb->lock);
-	if (d->have_update_fw_result) {
-		*result = d->update_fw_result;
-		r = 0;
-	}
-	g_mutex_unlock(&eb->lock);
-	return r;
+int emub_spi_update_cfg_result(struct emub *eb, const char *dev, int *result)
+{
+	return emub_spi_attr_result(eb, dev, "update_cfg", result);
+}
+
+int emub_spi_update_fw_count_now(struct emub *eb, const char *dev)
+{
+	return emub_spi_attr_count_now(eb, dev, "update_fw");
 }

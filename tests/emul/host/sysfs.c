@@ -28,6 +28,16 @@ char *emub_sys_path(struct emub *eb, const char *rel)
 	return g_build_filename(eb->sys, rel, NULL);
 }
 
+char *emub_sys_read(struct emub *eb, const char *rel, gsize *len)
+{
+	char *p = emub_sys_path(eb, rel), *buf = NULL;
+
+	if (!g_file_get_contents(p, &buf, len, NULL))
+		buf = NULL;
+	g_free(p);
+	return buf;
+}
+
 static int write_all(const char *path, const void *buf, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

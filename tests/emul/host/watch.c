@@ -27,16 +27,6 @@ struct emub_watch {
 	struct emub_dev *dev;
 };
 
-static char *read_rel(struct emub *eb, const char *rel, gsize *len)
-{
-	char *p = emub_sys_path(eb, rel), *buf = NULL;
-
-	if (!g_file_get_contents(p, &buf, len, NULL))
-		buf = NULL;
-	g_free(p);
-	return buf;
-}
-
 void emub_watch_add(struct emub *eb, const char *rel_dir, struct emub_dev *d, int kind)
 {
 	char *p = emub_sys_path(eb, rel_dir);
@@ -302,7 +292,7 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 		if (!(ev->mask & IN_CLOSE_WRITE))
 			return;
 		rel = g_strdup_printf("%s/uevent", w->rel);
-		buf = read_rel(eb, rel, &len);
+		buf = emub_sys_read(eb, rel, &len);
 		g_free(rel);
 		if (buf) {
 			GPtrArray *env;
@@ -341,7 +331,7 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 
 		g_mutex_unlock(&eb->lock);
 		rel = g_strdup_printf("%s/%s", w->rel, name);
-		buf = read_rel(eb, rel, &len);
+		buf = emub_sys_read(eb, rel, &len);
 		if (buf && len) {
 			emub_sys_write(eb, rel, ""); /* S_IWUSR only: nothing to read */
 			emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, false,
@@ -398,7 +388,7 @@ static void on_fwparam_write(struct emub *eb, const char *name)
 
 	if (strcmp(name, "path"))
 		return;
-	buf = read_rel(eb, rel, &len);
+	buf = emub_sys_read(eb, rel, &len);
 	if (!buf || !len) {
 		g_free(buf);
 		return;

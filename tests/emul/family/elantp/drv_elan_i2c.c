@@ -20,6 +20,7 @@
  * other than the chip model's (pattern 0, ic type 0x08 here).
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,24 +65,6 @@
 #define ETP_MAX_PRESSURE 255
 #define ETP_MAX_FINGERS 5
 
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_POINTER 0
-#define INPUT_PROP_BUTTONPAD 2
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_PRESSURE 0x18
-#define ABS_DISTANCE 0x19
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TRACKING_ID 0x39
-#define ABS_MT_PRESSURE 0x3a
-#define TRKID_MAX 0xffff
-
 enum tp_mode { IAP_MODE = 1, MAIN_MODE };
 
 struct elan_tp_data {
@@ -91,7 +74,7 @@ struct elan_tp_data {
 	guint8 pattern, fw_version, sm_version, iap_version, clickpad, mode;
 	guint32 fw_signature_address;
 	unsigned int max_x, max_y;
-	bool in_fw_update, input_registered;
+	bool in_fw_update;
 	unsigned int fw_completion;
 };
 
@@ -513,44 +496,32 @@ static int elan_probe(struct emub_dev *d)
 	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, ETP_MAX_PRESSURE);
 	drv_input_set_abs(&in, ABS_MT_SLOT, 0, ETP_MAX_FINGERS - 1);
 	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	if (drv_fault_no_input(d)) {
+	if (drv_fault_no_input(d))
 		emub_dev_log(d, "fault: input device not registered");
-	} else {
-		if ((error = drv_input_register(d, &in)))
-			goto fail_power;
-		data->input_registered = true;
-	}
+	else if ((error = drv_input_register(d, &in)))
+		goto fail_power;
 	error = drv_irq_request(d);
 	if (error) {
 		emub_dev_log(d, "Could not register interrupt");
-		goto fail_input;
+		goto fail_power;
 	}
 	drv_irq_enable(d);
 	set_attrs(data, true);
 	return 0;
 
-fail_input:
-	if (data->input_registered)
-		drv_input_unregister(d);
 fail_power:
-	drv_regulator(d, false);
+	drv_devm_release(d); /* the input device, the regulators, the data */
+	return error;
 fail:
-	d->priv = NULL;
-	g_free(data);
+	drv_free_priv(d);
 	return error;
 }
 
 static void elan_remove(struct emub_dev *d)
 {
-	struct elan_tp_data *data = data_of(d);
-
 	drv_irq_disable(d);
 	drv_attrs_remove(d);
-	if (data && data->input_registered)
-		drv_input_unregister(d);
-	drv_regulator(d, false);
-	d->priv = NULL;
-	g_free(data);
+	drv_devm_release(d);
 }
 
 /* elan_isr(): during an update it only completes the reset wait */

@@ -30,6 +30,7 @@
  * detection, eKTF3624, touch reports, suspend/resume.
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,25 +62,6 @@
 #define E_INFO_PHY_SCAN 0xd7
 #define E_INFO_PHY_DRIVER 0xd8
 
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_DIRECT 1
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define BTN_TOUCH 0x14a
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_TOUCH_MAJOR 0x30
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TOOL_TYPE 0x37
-#define ABS_MT_TRACKING_ID 0x39
-#define ABS_MT_PRESSURE 0x3a
-#define MT_TOOL_PALM 2
-#define TRKID_MAX 0xffff
-
 enum elants_state { ELAN_STATE_NORMAL, ELAN_WAIT_RECALIBRATION };
 enum elants_iap_mode { ELAN_IAP_OPERATIONAL, ELAN_IAP_RECOVERY };
 
@@ -93,7 +75,7 @@ struct elants_data {
 	enum elants_iap_mode iap_mode;
 	guint8 cmd_resp[HEADER_SIZE];
 	unsigned int cmd_done;
-	bool have_reset_gpio, input_registered;
+	bool have_reset_gpio;
 };
 
 static struct elants_data *data_of(struct emub_dev *d)
@@ -541,6 +523,17 @@ out:
 	return error;
 }
 
+/* elants_i2c_power_off(), the devm action: with a reset GPIO, reset
+ * asserted and the regulators off; without one nothing (the chip keeps its
+ * power and whatever state it is in, IAP included). */
+static void elants_i2c_power_off(struct elants_data *ts)
+{
+	if (ts->have_reset_gpio) {
+		drv_reset_gpio_set(ts->d, 1);
+		drv_regulator(ts->d, false);
+	}
+}
+
 static int elants_i2c_probe(struct emub_dev *d)
 {
 	struct elants_data *ts = g_new0(struct elants_data, 1);
@@ -609,30 +602,24 @@ static int elants_i2c_probe(struct emub_dev *d)
 			emub_dev_log(d, "unable to register input device: %d", error);
 			goto fail_power;
 		}
-		ts->input_registered = true;
 	}
 	error = drv_irq_request(d);
 	if (error) {
 		emub_dev_log(d, "Failed to register interrupt");
-		goto fail_input;
+		goto fail_power;
 	}
 	drv_irq_enable(d);
 	/* devm_device_add_group(&elants_attribute_group) */
 	set_attrs(ts, true);
 	return 0;
 
-fail_input:
-	if (ts->input_registered)
-		drv_input_unregister(d);
 fail_power:
-	/* the devm action elants_i2c_power_off */
-	if (ts->have_reset_gpio) {
-		drv_reset_gpio_set(d, 1);
-		drv_regulator(d, false);
-	}
+	/* devres: the input device (if registered), the devm action
+	 * elants_i2c_power_off */
+	drv_input_unregister(d);
+	elants_i2c_power_off(ts);
 fail:
-	d->priv = NULL;
-	g_free(ts);
+	drv_free_priv(d);
 	return error;
 }
 
@@ -642,17 +629,10 @@ static void elants_i2c_remove(struct emub_dev *d)
 
 	drv_irq_disable(d);
 	drv_attrs_remove(d);
-	if (ts && ts->input_registered)
-		drv_input_unregister(d);
-	/* elants_i2c_power_off: with a reset GPIO, reset asserted and the
-	 * regulators off; without one nothing (the chip keeps its power and
-	 * whatever state it is in, IAP included). */
-	if (ts && ts->have_reset_gpio) {
-		drv_reset_gpio_set(d, 1);
-		drv_regulator(d, false);
-	}
-	d->priv = NULL;
-	g_free(ts);
+	drv_input_unregister(d);
+	if (ts)
+		elants_i2c_power_off(ts);
+	drv_free_priv(d);
 }
 
 /* elants_i2c_irq(): only what calibration waits for is modelled */

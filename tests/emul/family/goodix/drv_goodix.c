@@ -17,6 +17,7 @@
  * reports nothing), suspend/resume.
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,25 +46,6 @@
 #define RESOLUTION_LOC 1
 #define MAX_CONTACTS_LOC 5
 #define TRIGGER_LOC 6
-
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_DIRECT 1
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define KEY_F1 59
-#define KEY_LEFTMETA 125
-#define BTN_TOUCH 0x14a
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_TOUCH_MAJOR 0x30
-#define ABS_MT_WIDTH_MAJOR 0x32
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TRACKING_ID 0x39
-#define TRKID_MAX 0xffff
 
 enum { WORK_CONFIG_CB = 1 };
 
@@ -111,7 +93,6 @@ struct goodix_ts_data {
 	unsigned int max_touch_num, int_trigger_type;
 	int abs_x_max, abs_y_max; /* input_abs_get_max of ABS_MT_POSITION_X/Y */
 	guint8 config[GOODIX_CONFIG_MAX_LENGTH];
-	bool input_registered;
 };
 
 static struct goodix_ts_data *data_of(struct emub_dev *d)
@@ -428,7 +409,6 @@ retry_read_config:
 			emub_dev_log(ts->d, "Failed to register input device");
 			return -ENOMEM;
 		}
-		ts->input_registered = true;
 	}
 	/* goodix_irq_flags[]: rising, falling, level low, level high */
 	if (ts->have_int && drv_irq_request_on_gpio(ts->d, ts->int_trigger_type >= 2) == 0)
@@ -523,10 +503,10 @@ reset:
 	return 0;
 
 fail_power:
-	drv_regulator(d, false); /* devm action goodix_disable_regulators */
+	drv_devm_release(d); /* with the devm action goodix_disable_regulators */
+	return error;
 fail:
-	d->priv = NULL;
-	g_free(ts);
+	drv_free_priv(d);
 	return error;
 }
 
@@ -537,16 +517,8 @@ fail:
  */
 static void goodix_ts_remove(struct emub_dev *d)
 {
-	struct goodix_ts_data *ts = data_of(d);
-
 	drv_irq_disable(d);
-	if (ts && ts->input_registered) {
-		drv_input_unregister(d);
-		ts->input_registered = false;
-	}
-	drv_regulator(d, false);
-	d->priv = NULL;
-	g_free(ts);
+	drv_devm_release(d);
 }
 
 /* goodix_ts_irq_handler(): goodix_process_events, then clear the status */

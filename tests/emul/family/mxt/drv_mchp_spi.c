@@ -909,4 +909,5 @@ const struct emub_spi_driver emub_spi_drv_mchp = {
 	.attrs_add = emub_mchp_attrs_add,
 	.attrs_remove = emub_mchp_attrs_remove,
 	.attr_store = mchp_attr_store,
+	.store_attrs = (const char *const[]){ "update_fw", "update_cfg", NULL },
 };

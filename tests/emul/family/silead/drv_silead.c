@@ -26,6 +26,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,21 +55,6 @@
 #define SILEAD_STARTUP_SLEEP 30
 #define SILEAD_MAX_FINGERS 10
 
-/* input.h */
-#define BUS_I2C 0x18
-#define INPUT_PROP_DIRECT 1
-#define EV_SYN 0
-#define EV_KEY 1
-#define EV_ABS 3
-#define BTN_TOUCH 0x14a
-#define ABS_X 0x00
-#define ABS_Y 0x01
-#define ABS_MT_SLOT 0x2f
-#define ABS_MT_POSITION_X 0x35
-#define ABS_MT_POSITION_Y 0x36
-#define ABS_MT_TRACKING_ID 0x39
-#define TRKID_MAX 0xffff
-
 static const char *const silead_acpi_match[] = {
 	"GSL1680",  "GSL1688",	"GSL3670",  "GSL3675",	"GSL3692",
 	"MSSL1680", "MSSL0001", "MSSL0002", "MSSL0017", NULL,
@@ -86,7 +72,6 @@ struct silead_ts_data {
 	char fw_name[64];
 	guint32 max_fingers;
 	guint32 chip_id;
-	bool input_registered;
 };
 
 static struct silead_ts_data *data_of(struct emub_dev *d)
@@ -331,7 +316,6 @@ static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 		emub_dev_log(ts->d, "Failed to register input device");
 		return -ENOMEM;
 	}
-	ts->input_registered = true;
 	return 0;
 }
 
@@ -411,20 +395,18 @@ static int silead_ts_probe(struct emub_dev *d)
 	error = drv_irq_request(d);
 	if (error) {
 		emub_dev_log(d, "IRQ request failed %d", error);
-		goto fail_input;
+		goto fail_power;
 	}
 	drv_irq_enable(d);
 	return 0;
 
-fail_input:
-	if (ts->input_registered)
-		drv_input_unregister(d);
 fail_power:
-	/* devres: the power GPIO (freed by drv_devres_release), regulators */
-	drv_regulator(d, false);
+	/* devres: the input device, the regulators, the data (the power GPIO
+	 * is drv_devres_release's) */
+	drv_devm_release(d);
+	return error;
 fail:
-	d->priv = NULL;
-	g_free(ts);
+	drv_free_priv(d);
 	return error;
 }
 
@@ -432,16 +414,8 @@ fail:
  * regulators -- the chip forgets its program */
 static void silead_ts_remove(struct emub_dev *d)
 {
-	struct silead_ts_data *ts = data_of(d);
-
 	drv_irq_disable(d);
-	if (ts && ts->input_registered) {
-		drv_input_unregister(d);
-		ts->input_registered = false;
-	}
-	drv_regulator(d, false);
-	d->priv = NULL;
-	g_free(ts);
+	drv_devm_release(d);
 }
 
 /* silead_ts_threaded_irq_handler -> silead_ts_read_data */
