@@ -881,15 +881,16 @@ static void test_control_characters_in_an_adapter_name_are_escaped(void **state)
 	no_control_chars("board check's output", E.out);
 	/* a profile for this machine whose adapter is not this one: the live
 	 * check's "did you mean" names it, escaped */
-	private_profile("acme-tablet",
-			"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
-			"\tmodel = \"Acme Tablet 7\";\n"
-			"\tdmi-match {\n\t\tsys-vendor = \"Acme\";\n"
-			"\t\tproduct-name = \"Tablet 7\";\n\t};\n"
-			"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
-			"\t\ttouchscreen@5d {\n\t\t\tfamily = \"goodix\";\n\t\t\tbus = \"i2c\";\n"
-			"\t\t\tadapter-name = \"touchfw emulated adapter 9\";\n"
-			"\t\t\treg = <0x5d>;\n\t\t\tpower = \"driver\";\n\t\t};\n\t};\n};\n");
+	private_profile(
+		"acme-tablet",
+		"/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+		"\tmodel = \"Acme Tablet 7\";\n"
+		"\tdmi-match {\n\t\tsys-vendor = \"Acme\";\n"
+		"\t\tproduct-name = \"Tablet 7\";\n\t};\n"
+		"\tcontrollers {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n"
+		"\t\ttouchscreen@5d {\n\t\t\tfamily = \"goodix\";\n\t\t\tbus = \"i2c\";\n"
+		"\t\t\tadapter-name = \"touchfw emulated adapter 9\";\n"
+		"\t\t\treg = <0x5d>;\n\t\t\tpower = \"driver\";\n\t\t};\n\t};\n};\n");
 	e2e_touchfw(&E, "board", "identify", "--live");
 	no_control_chars("board identify's output", E.out);
 	out_has("did you mean adapter-name = \"touchfw \\x1b[31memulated\\x1b[0m adapter\\x07 1\"?");

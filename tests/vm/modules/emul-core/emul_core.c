@@ -598,7 +598,8 @@ static int emul_dt_probe(struct platform_device *pdev)
 	if (kind == EMUL_DT_GPIO) {
 		if (!of_property_read_bool(pdev->dev.of_node, "gpio-controller") ||
 		    !of_property_read_bool(pdev->dev.of_node, "interrupt-controller")) {
-			dev_err(&pdev->dev, "%pOF: needs gpio-controller and interrupt-controller\n",
+			dev_err(&pdev->dev,
+				"%pOF: needs gpio-controller and interrupt-controller\n",
 				pdev->dev.of_node);
 			r = -EINVAL;
 			goto out;
@@ -736,8 +737,9 @@ int emul_core_start(struct emul_core *c)
 		 * DT mode: the domain is the GPIO chip node's, the interrupt
 		 * parent the clients' nodes name; hwirq = the line number.
 		 */
-		c->domain = irq_domain_create_linear(of_fwnode_handle(emul_dt.gpio->dev.of_node),
-						     cfg->nlines, &emul_irq_ops, c);
+		c->domain =
+			irq_domain_create_linear(of_fwnode_handle(emul_dt.gpio->dev.of_node),
+						 cfg->nlines, &emul_irq_ops, c);
 		if (!c->domain)
 			return r;
 		c->irq = irq_create_mapping(c->domain, cfg->irq_line);

@@ -211,16 +211,16 @@ int emul_module_init(const struct emul_module *m);
 void emul_module_exit(const struct emul_module *m);
 
 /* module_init/module_exit of a module made of @m (a struct emul_module). */
-#define EMUL_MODULE(m)                                \
-	static int __init emul_module_init_fn(void)   \
-	{                                             \
-		return emul_module_init(&(m));        \
-	}                                             \
-	static void __exit emul_module_exit_fn(void)  \
-	{                                             \
-		emul_module_exit(&(m));               \
-	}                                             \
-	module_init(emul_module_init_fn);             \
+#define EMUL_MODULE(m)                               \
+	static int __init emul_module_init_fn(void)  \
+	{                                            \
+		return emul_module_init(&(m));       \
+	}                                            \
+	static void __exit emul_module_exit_fn(void) \
+	{                                            \
+		emul_module_exit(&(m));              \
+	}                                            \
+	module_init(emul_module_init_fn);            \
 	module_exit(emul_module_exit_fn)
 
 /*
