@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 #include "emul_core.h"
 
@@ -628,7 +629,16 @@ out:
 	return r;
 }
 
-static int emul_dt_remove(struct platform_device *pdev)
+/* 6.11 made a platform driver's remove return void. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define EMUL_DT_REMOVE_RET void
+#define EMUL_DT_REMOVE_OK
+#else
+#define EMUL_DT_REMOVE_RET int
+#define EMUL_DT_REMOVE_OK 0
+#endif
+
+static EMUL_DT_REMOVE_RET emul_dt_remove(struct platform_device *pdev)
 {
 	mutex_lock(&emul_dt.lock);
 	if (emul_dt.loaded) {
@@ -640,7 +650,7 @@ static int emul_dt_remove(struct platform_device *pdev)
 	if (pdev == emul_dt.i2c)
 		emul_dt.i2c = NULL;
 	mutex_unlock(&emul_dt.lock);
-	return 0;
+	return EMUL_DT_REMOVE_OK;
 }
 
 static struct platform_driver emul_dt_driver = {
