@@ -478,6 +478,14 @@ static void init_usage(FILE *f)
 /* A string for a .dts: quotes and backslashes escaped, control
  * characters and bytes that are not UTF-8 as \xHH, which dtc reads back
  * as the same bytes (so the profile still matches the sysfs name). */
+static bool has_control_chars(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 static void dts_str(FILE *f, const char *s)
 {
 	char e[1100];
@@ -596,24 +604,32 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		"\t\ttouchscreen@%x {\n"
 		"\t\t\tfamily = \"%s\";\n"
 		"\t\t\tbus = \"%s\";\n"
-		"%s"
-		"\t\t\tadapter-name = ",
+		"%s",
 		dev->addr, fam->ids->name, dev->subsys,
 		strcmp(dev->subsys, "spi")
 			? ""
 			: "\t\t\t/* The spi controller's device (spiB's parent); "
 			  "reg is the chip select. */\n");
-	dts_str(f, dev->adapter_name);
-	for (const char *a = dev->adapter_name; *a; a++)
-		if ((unsigned char)*a < 0x20 || *a == 0x7f) {
+	/*
+	 * A device-tree board: the adapter by its node, as the kernel's tree
+	 * has it (/sys/firmware/devicetree/base/...): that path is the
+	 * board's, where the adapter's name is its driver's (issue 22).
+	 */
+	if (dev->adapter_of_path[0] == '/' && !has_control_chars(dev->adapter_of_path)) {
+		fprintf(f, "\t\t\t/* the adapter's node in the kernel's device tree */\n"
+			   "\t\t\tadapter-path = ");
+		dts_str(f, dev->adapter_of_path);
+	} else {
+		fprintf(f, "\t\t\tadapter-name = ");
+		dts_str(f, dev->adapter_name);
+		if (has_control_chars(dev->adapter_name))
 			fprintf(stderr,
 				"touchfw: board init: warning: the name of adapter i2c-%d has "
 				"control characters (written as \\xHH): 'touchfw board check' "
 				"refuses them in adapter-name, so give adapter-path (its device "
 				"tree node) instead\n",
 				dev->adapter_nr);
-			break;
-		}
+	}
 	fprintf(f,
 		";\n"
 		"\t\t\treg = <0x%02x>;\n"

@@ -39,6 +39,31 @@ vm_need() { "$VM_TOP/tests/deps" install "$@" >&2; }
 # The selectors there are: every file of tests/vm/kernels.
 vm_kernels() { (cd "$VM_SRC/kernels" && ls | sort -V); }
 
+# The architecture a scenario boots (its kernel's and its programs'): one
+# whose name has "arm64" in it is an arm64 scenario (issue 22's board, on
+# qemu-system-aarch64 -M virt), every other one amd64.
+vm_scenario_arch() {
+	case ${1##*/} in
+	*arm64*) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# The architecture of kernel selector SEL (its file's ARCH=).
+vm_kernel_arch() { sed -n 's/^ARCH=//p' "$VM_SRC/kernels/$1" 2>/dev/null; }
+
+# vm_kernel_for_arch SEL ARCH: the selector to boot for a scenario of ARCH
+# when SEL is asked for: SEL itself when it is of ARCH, else SEL-ARCH when
+# tests/vm/kernels has it (KERNEL=6.1 boots an arm64 scenario under
+# 6.1-arm64), else nothing (that scenario has no such kernel).
+vm_kernel_for_arch() {
+	if [ "$(vm_kernel_arch "$1")" = "$2" ]; then
+		echo "$1"
+	elif [ "$(vm_kernel_arch "$1-$2")" = "$2" ]; then
+		echo "$1-$2"
+	fi
+}
+
 # vm_select_kernel SEL: read tests/vm/kernels/SEL and point VM_KERNEL_ENV
 # at its cache entry.  Every script selects $KERNEL (or the default) when
 # it sources this file; check-vm selects each kernel in turn.

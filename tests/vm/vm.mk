@@ -35,8 +35,20 @@ check-vm-rest: deps-check
 	@$(MAKE) --no-print-directory check-vm-run VM_MATRIX=rest
 check-vm-run: $(PROGRAMS) $(B)/tests/vm/evdev-query $(B)/tests/vm/spidev-xfer
 	@$(MAKE) --no-print-directory $(DB_OUTPUTS) $(INSTALL_DATA)
+	+@$(MAKE) --no-print-directory vm-cross-arm64
 	@B=$(B) SCENARIO="$(SCENARIO)" KERNEL="$(KERNEL)" VM_MATRIX="$(VM_MATRIX)" \
 		$(VM_MK_DIR)/check-vm
+
+# The arm64 scenarios (a name with "arm64" in it) run the cross build's
+# programs (make cross: $(B)-arm64, tests/cross/cross.mk) and the guest
+# tools built for arm64; without the cross packages check-vm skips them,
+# saying which are missing.  In make check after the cross build of
+# check-cross-deps, never beside it.
+.PHONY: vm-cross-arm64
+vm-cross-arm64: $(if $(CROSS_CHECK),check-cross-deps)
+	+@if [ -z "$(call cross_missing,arm64)" ]; then \
+		$(MAKE) --no-print-directory cross-arm64 >/dev/null && \
+		$(call cross_make,arm64) $(call cross_b,arm64)/tests/vm/evdev-query; fi
 
 vm-kernel:
 	@B=$(B) KERNEL="$(KERNEL)" $(VM_MK_DIR)/fetch-kernel
@@ -56,4 +68,4 @@ $(B)/tests/vm/spidev-xfer: $(VM_MK_DIR)/tools/spidev-xfer.c
 	$(q) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 check-run: $(if $(findstring check-vm,$(EXTRA_CHECKS)),$(B)/tests/vm/evdev-query \
-	$(B)/tests/vm/spidev-xfer)
+	$(B)/tests/vm/spidev-xfer vm-cross-arm64)

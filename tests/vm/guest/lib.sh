@@ -334,6 +334,13 @@ vm_verdict() {
 	fi
 	echo "vm-verdict: $1${2:+ ($2)}"
 	sync
+	# arm64 (the virt machine): through semihosting (tools/semihost-exit.c),
+	# with the status isa-debug-exit would give.
+	if [ -x /vm/semihost-exit ]; then
+		/vm/semihost-exit $(((_v_code << 1) | 1))
+		echo "vm: semihosting did not stop the machine"
+		poweroff -f
+	fi
 	# shellcheck disable=SC2059
 	printf "\\$(printf %o "$_v_code")" |
 		dd of=/dev/port bs=1 seek=$VM_EXIT_PORT count=1 conv=notrunc 2>/dev/null

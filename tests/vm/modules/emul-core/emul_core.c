@@ -18,9 +18,13 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/of_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 #include "emul_core.h"
 
@@ -558,6 +562,142 @@ static const struct irq_domain_ops emul_irq_ops = {
 	.xlate = irq_domain_xlate_twocell,
 };
 
+/* ------------------------------------------------------------ device tree */
+
+/* The two platform devices of DT mode (emul_core.h), NULL before they bind. */
+static struct {
+	struct mutex lock; /* the fields below; probe and remove */
+	struct platform_device *gpio, *i2c;
+	int (*load)(void);
+	void (*unload)(void);
+	bool loaded;
+	int load_error;
+	bool registered;
+} emul_dt = { .lock = __MUTEX_INITIALIZER(emul_dt.lock) };
+
+#define EMUL_DT_GPIO ((void *)1)
+#define EMUL_DT_I2C ((void *)2)
+
+static const struct of_device_id emul_dt_ids[] = {
+	{ .compatible = "touchfw," KBUILD_MODNAME "-gpio", .data = EMUL_DT_GPIO },
+	{ .compatible = "touchfw," KBUILD_MODNAME "-i2c", .data = EMUL_DT_I2C },
+	{}
+};
+MODULE_DEVICE_TABLE(of, emul_dt_ids);
+
+bool emul_dt_active(void)
+{
+	return emul_dt.registered;
+}
+
+static int emul_dt_probe(struct platform_device *pdev)
+{
+	const void *kind = of_device_get_match_data(&pdev->dev);
+	int r = 0;
+
+	mutex_lock(&emul_dt.lock);
+	if (kind == EMUL_DT_GPIO) {
+		if (!of_property_read_bool(pdev->dev.of_node, "gpio-controller") ||
+		    !of_property_read_bool(pdev->dev.of_node, "interrupt-controller")) {
+			dev_err(&pdev->dev,
+				"%pOF: needs gpio-controller and interrupt-controller\n",
+				pdev->dev.of_node);
+			r = -EINVAL;
+			goto out;
+		}
+		emul_dt.gpio = pdev;
+	} else {
+		emul_dt.i2c = pdev;
+	}
+	if (emul_dt.gpio && emul_dt.i2c && !emul_dt.loaded) {
+		r = emul_dt.load();
+		emul_dt.load_error = r;
+		if (r) {
+			dev_err(&pdev->dev, "loading the emulated chip failed: %d\n", r);
+			if (kind == EMUL_DT_GPIO)
+				emul_dt.gpio = NULL;
+			else
+				emul_dt.i2c = NULL;
+		} else {
+			emul_dt.loaded = true;
+			dev_info(&pdev->dev, "GPIO chip %pOF, i2c adapter %pOF\n",
+				 emul_dt.gpio->dev.of_node, emul_dt.i2c->dev.of_node);
+		}
+	}
+out:
+	mutex_unlock(&emul_dt.lock);
+	return r;
+}
+
+/* 6.11 made a platform driver's remove return void. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define EMUL_DT_REMOVE_RET void
+#define EMUL_DT_REMOVE_OK
+#else
+#define EMUL_DT_REMOVE_RET int
+#define EMUL_DT_REMOVE_OK 0
+#endif
+
+static EMUL_DT_REMOVE_RET emul_dt_remove(struct platform_device *pdev)
+{
+	mutex_lock(&emul_dt.lock);
+	if (emul_dt.loaded) {
+		emul_dt.unload();
+		emul_dt.loaded = false;
+	}
+	if (pdev == emul_dt.gpio)
+		emul_dt.gpio = NULL;
+	if (pdev == emul_dt.i2c)
+		emul_dt.i2c = NULL;
+	mutex_unlock(&emul_dt.lock);
+	return EMUL_DT_REMOVE_OK;
+}
+
+static struct platform_driver emul_dt_driver = {
+	.probe = emul_dt_probe,
+	.remove = emul_dt_remove,
+	.driver = {
+		.name = KBUILD_MODNAME "-dt",
+		.of_match_table = emul_dt_ids,
+	},
+};
+
+int emul_dt_init(int (*load)(void), void (*unload)(void))
+{
+	struct device_node *np = of_find_compatible_node(NULL, NULL, emul_dt_ids[0].compatible);
+	int r;
+
+	if (!np)
+		return 0;
+	of_node_put(np);
+	emul_dt.load = load;
+	emul_dt.unload = unload;
+	emul_dt.load_error = -ENODEV;
+	emul_dt.registered = true;
+	r = platform_driver_register(&emul_dt_driver);
+	if (r) {
+		emul_dt.registered = false;
+		return r;
+	}
+	/* The devices exist (the OF code made them at boot): bound by now. */
+	if (!emul_dt.loaded) {
+		r = emul_dt.load_error;
+		pr_err("%s: the device tree has %s, but the chip did not load (%d): needs a node compatible with %s too\n",
+		       KBUILD_MODNAME, emul_dt_ids[0].compatible, r, emul_dt_ids[1].compatible);
+		platform_driver_unregister(&emul_dt_driver);
+		emul_dt.registered = false;
+		return r ? r : -ENODEV;
+	}
+	return 1;
+}
+
+void emul_dt_exit(void)
+{
+	if (emul_dt.registered)
+		platform_driver_unregister(&emul_dt_driver);
+	emul_dt.registered = false;
+}
+
 /* ------------------------------------------------------------ setup */
 
 void emul_core_init(struct emul_core *c, const struct emul_core_cfg *cfg, void *glue)
@@ -602,13 +742,26 @@ int emul_core_start(struct emul_core *c)
 	c->irq_chip.flags = IRQCHIP_SKIP_SET_WAKE;
 
 	r = -ENOMEM;
-	c->irq_fwnode = irq_domain_alloc_named_fwnode(cfg->irq_name);
-	if (!c->irq_fwnode)
-		return r;
-	c->domain = irq_domain_create_linear(c->irq_fwnode, 1, &emul_irq_ops, c);
-	if (!c->domain)
-		return r;
-	c->irq = irq_create_mapping(c->domain, 0);
+	if (emul_dt.gpio) {
+		/*
+		 * DT mode: the domain is the GPIO chip node's, the interrupt
+		 * parent the clients' nodes name; hwirq = the line number.
+		 */
+		c->domain =
+			irq_domain_create_linear(of_fwnode_handle(emul_dt.gpio->dev.of_node),
+						 cfg->nlines, &emul_irq_ops, c);
+		if (!c->domain)
+			return r;
+		c->irq = irq_create_mapping(c->domain, cfg->irq_line);
+	} else {
+		c->irq_fwnode = irq_domain_alloc_named_fwnode(cfg->irq_name);
+		if (!c->irq_fwnode)
+			return r;
+		c->domain = irq_domain_create_linear(c->irq_fwnode, 1, &emul_irq_ops, c);
+		if (!c->domain)
+			return r;
+		c->irq = irq_create_mapping(c->domain, 0);
+	}
 	if (!c->irq)
 		return r;
 	irq_set_irq_type(c->irq, cfg->default_trigger);
@@ -631,6 +784,10 @@ int emul_core_start(struct emul_core *c)
 	c->gc.set = emul_gpio_set;
 	c->gc.to_irq = emul_gpio_to_irq;
 	c->gc.can_sleep = false;
+	/* DT mode: the chip is its platform device's node (gpiolib takes the
+	 * parent's fwnode), which the clients' *-gpios properties name. */
+	if (emul_dt.gpio)
+		c->gc.parent = &emul_dt.gpio->dev;
 	r = gpiochip_add_data(&c->gc, c);
 	if (r)
 		return r;
@@ -645,6 +802,11 @@ int emul_core_start(struct emul_core *c)
 		c->adap.quirks = &c->quirks;
 	}
 	i2c_set_adapdata(&c->adap, c);
+	/* DT mode: i2c-core-of makes a client of each child node. */
+	if (emul_dt.i2c) {
+		c->adap.dev.parent = &emul_dt.i2c->dev;
+		c->adap.dev.of_node = emul_dt.i2c->dev.of_node;
+	}
 	r = i2c_add_adapter(&c->adap);
 	if (r)
 		return r;
@@ -770,6 +932,41 @@ static void emul_module_free(const struct emul_module *m, struct emul_core *c)
 	kvfree(c);
 }
 
+static const struct emul_module *emul_dt_module;
+
+static int emul_dt_load(void)
+{
+	return emul_module_load(emul_dt_module);
+}
+
+static void emul_dt_unload(void)
+{
+	emul_module_free(emul_dt_module, emul_this);
+	emul_this = NULL;
+}
+
+/* module_init of an EMUL_MODULE: DT mode when the device tree asks for it. */
+int emul_module_init(const struct emul_module *m)
+{
+	int r;
+
+	emul_dt_module = m;
+	r = emul_dt_init(emul_dt_load, emul_dt_unload);
+	if (r)
+		return r < 0 ? r : 0;
+	return emul_module_load(m);
+}
+
+void emul_module_exit(const struct emul_module *m)
+{
+	if (emul_dt_active()) {
+		emul_dt_exit();
+		pr_info("%s: unloaded\n", m->name);
+		return;
+	}
+	emul_module_unload(m);
+}
+
 int emul_module_load(const struct emul_module *m)
 {
 	struct emul_core *c;
@@ -793,7 +990,7 @@ int emul_module_load(const struct emul_module *m)
 	emul_core_debugfs_power(c, c->dir);
 	if (m->files)
 		m->files(c, c->dir);
-	if (m->add_client) {
+	if (m->add_client && !emul_dt_active()) {
 		r = m->add_client(c);
 		if (r)
 			goto fail;

@@ -27,6 +27,7 @@
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
+#include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 
@@ -89,7 +90,7 @@ struct emul_core {
 
 	struct hrtimer timer;
 	struct irq_work level_work;
-	struct fwnode_handle *irq_fwnode;
+	struct fwnode_handle *irq_fwnode; /* ours (named); NULL in DT mode */
 	struct irq_domain *domain;
 	unsigned int irq;
 	struct irq_chip irq_chip;
@@ -184,21 +185,43 @@ struct emul_module {
 	void (*loaded)(struct emul_core *c);
 };
 
+/*
+ * Device-tree mode (issue 22's arm64 board): when the kernel's device tree
+ * has a node compatible with "touchfw,<module>-gpio" the module is two
+ * DT-matched platform devices instead of a device of its own: the GPIO
+ * chip with the interrupt controller (that node: gpio-controller,
+ * interrupt-controller, two cells each; interrupt hwirq = line number)
+ * and the i2c adapter ("touchfw,<module>-i2c", whose child nodes the
+ * kernel's OF code makes the clients of: the module adds none).
+ * emul_dt_init() registers the platform driver when such a node exists
+ * and runs @load once both devices are bound (the GPIO chip's node is
+ * the interrupt parent and the GPIO provider of the clients); it returns
+ * 1 when the module is in DT mode (loaded), 0 when there is no such node
+ * (the module loads as before), or -errno.  emul_dt_exit() unbinds,
+ * calling @unload.
+ */
+int emul_dt_init(int (*load)(void), void (*unload)(void));
+void emul_dt_exit(void);
+bool emul_dt_active(void);
+
 int emul_module_load(const struct emul_module *m);
 void emul_module_unload(const struct emul_module *m);
+/* Either of those, or DT mode (emul_dt_init) when the device tree asks. */
+int emul_module_init(const struct emul_module *m);
+void emul_module_exit(const struct emul_module *m);
 
 /* module_init/module_exit of a module made of @m (a struct emul_module). */
-#define EMUL_MODULE(m)                            \
-	static int __init emul_module_init(void)  \
-	{                                         \
-		return emul_module_load(&(m));    \
-	}                                         \
-	static void __exit emul_module_exit(void) \
-	{                                         \
-		emul_module_unload(&(m));         \
-	}                                         \
-	module_init(emul_module_init);            \
-	module_exit(emul_module_exit)
+#define EMUL_MODULE(m)                               \
+	static int __init emul_module_init_fn(void)  \
+	{                                            \
+		return emul_module_init(&(m));       \
+	}                                            \
+	static void __exit emul_module_exit_fn(void) \
+	{                                            \
+		emul_module_exit(&(m));              \
+	}                                            \
+	module_init(emul_module_init_fn);            \
+	module_exit(emul_module_exit_fn)
 
 /*
  * Touch lines written to a debugfs file: "up" and empty lines skipped,

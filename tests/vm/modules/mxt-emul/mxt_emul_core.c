@@ -590,7 +590,7 @@ static void emu_teardown(struct mxt_emul *e)
 	kfree(e);
 }
 
-static int __init mxt_emul_init(void)
+static int mxt_emul_load(void)
 {
 	struct mxt_model_cfg cfg;
 	struct mxt_emul *e;
@@ -616,7 +616,8 @@ static int __init mxt_emul_init(void)
 	debugfs_create_file("state", 0444, e->dir, e, &emu_state_fops);
 	emul_core_debugfs_power(&e->core, e->dir);
 
-	if (client) {
+	/* In DT mode the kernel's OF code makes the client from its node. */
+	if (client && !emul_dt_active()) {
 		r = emu_add_client(e);
 		if (r)
 			goto fail;
@@ -648,9 +649,28 @@ fail:
 	return r;
 }
 
-static void __exit mxt_emul_exit(void)
+static void mxt_emul_unload(void)
 {
 	emu_teardown(emu);
+	emu = NULL;
+}
+
+/* DT mode (emul_core.h) when the device tree has our nodes, else as before. */
+static int __init mxt_emul_init(void)
+{
+	int r = emul_dt_init(mxt_emul_load, mxt_emul_unload);
+
+	if (r)
+		return r < 0 ? r : 0;
+	return mxt_emul_load();
+}
+
+static void __exit mxt_emul_exit(void)
+{
+	if (emul_dt_active())
+		emul_dt_exit();
+	else
+		mxt_emul_unload();
 	pr_info("mxt_emul: unloaded\n");
 }
 
