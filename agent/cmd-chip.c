@@ -246,10 +246,9 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	if (st->has_config_version)
 		printf("config version:   %s\n", st->config_version_str);
 	if (st->has_info_crc)
-		printf("info CRC:         0x%06X\n", st->info_crc);
+		printf("info CRC:         %s\n", TF_CRC_TEXT(st->info_crc, k->fam->crc_bits));
 	if (st->has_config_crc)
-		printf("config CRC:       0x%0*X\n", k->fam->caps.config_versioned ? 8 : 6,
-		       st->config_crc);
+		printf("config CRC:       %s\n", TF_CRC_TEXT(st->config_crc, k->fam->crc_bits));
 	printf("detail:           %s\n", st->detail);
 	for (i = 0; i < ci->n_fields; i++) {
 		char key[32];
@@ -274,7 +273,6 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 {
 	const struct tf_chip_state *st = &k->st;
 	struct tf_json j;
-	char hex[16];
 	size_t i, c;
 	const char *text;
 
@@ -292,11 +290,10 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_string(&j, "firmware", st->has_version ? st->version_str : NULL);
 	tf_json_string(&j, "config_version",
 		       st->has_config_version ? st->config_version_str : NULL);
-	snprintf(hex, sizeof(hex), "0x%06X", st->info_crc);
-	tf_json_string(&j, "info_crc", st->has_info_crc ? hex : NULL);
-	snprintf(hex, sizeof(hex), "0x%0*X", k->fam->caps.config_versioned ? 8 : 6,
-		 st->config_crc);
-	tf_json_string(&j, "config_crc", st->has_config_crc ? hex : NULL);
+	tf_json_string(&j, "info_crc",
+		       st->has_info_crc ? TF_CRC_TEXT(st->info_crc, k->fam->crc_bits) : NULL);
+	tf_json_string(&j, "config_crc",
+		       st->has_config_crc ? TF_CRC_TEXT(st->config_crc, k->fam->crc_bits) : NULL);
 	tf_json_string(&j, "detail", st->detail);
 	tf_json_begin_object(&j, "fields");
 	for (i = 0; i < ci->n_fields; i++)
@@ -565,10 +562,9 @@ static int do_save(struct chip *k, const char *file)
 	free(data);
 	if (fd != STDOUT_FILENO)
 		fprintf(stderr,
-			"%s: saved the running configuration (%zu bytes, config CRC 0x%0*X) as "
+			"%s: saved the running configuration (%zu bytes, config CRC %s) as "
 			"%s; 'touchfw db add %s --board ...' puts it into a database\n",
-			k->c.dev.name, len, k->fam->caps.config_versioned ? 8 : 6, crc, file,
-			file);
+			k->c.dev.name, len, TF_CRC_TEXT(crc, k->fam->crc_bits), file, file);
 	return TF_EXIT_OK;
 }
 

@@ -110,8 +110,8 @@ int step_files(struct run *r)
 	if (r->o->firmware_file)
 		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
 	if (r->o->config_file)
-		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC 0x%06X",
-		     r->o->config_file, r->cfg_crc);
+		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC %s",
+		     r->o->config_file, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	return TF_EXIT_OK;
 }
 
@@ -131,8 +131,8 @@ int step_load(struct run *r)
 		/* Same firmware, same CRC: nothing to write after all. */
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
-			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
-			     r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC %s",
+			     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
 		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
@@ -375,13 +375,14 @@ static int config_over_bus(struct run *r)
 	if (r->ops->check_config && r->ops->check_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
-		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
+		rlog(r, TF_LOG_INFO, "config: the chip already has CRC %s",
+		     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 		return TF_EXIT_OK;
 	}
 	rlog(r, TF_LOG_INFO, "config: writing %s, backup to NVM, reset", r->res->cfg_id);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	rlog(r, TF_LOG_INFO, "config: CRC 0x%06X verified after reset", r->cfg_crc);
+	rlog(r, TF_LOG_INFO, "config: CRC %s verified after reset", TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	return TF_EXIT_OK;
 }
 
@@ -842,13 +843,12 @@ static int config_attr(struct run *r, struct tf_input_watch **w, const char *nam
 			      r->res->cfg_id, r->c.dev.driver, ms, caps->kernel_cfg_attr);
 	if (st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
-			      "config %s: after %s the chip's config CRC is 0x%06X (through "
-			      "%s), expected 0x%06X",
-			      r->res->cfg_id, caps->kernel_cfg_attr, st.config_crc,
-			      r->c.dev.driver, r->cfg_crc);
-	rlog(r, TF_LOG_INFO,
-	     "config: the chip's config CRC is 0x%06X after %s, as the file says",
-	     st.config_crc, caps->kernel_cfg_attr);
+			      "config %s: after %s the chip's config CRC is %s (through "
+			      "%s), expected %s",
+			      r->res->cfg_id, caps->kernel_cfg_attr, TF_CRC_TEXT(st.config_crc, r->fam->crc_bits),
+			      r->c.dev.driver, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+	rlog(r, TF_LOG_INFO, "config: the chip's config CRC is %s after %s, as the file says",
+	     TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), caps->kernel_cfg_attr);
 	return rc;
 }
 
@@ -1003,8 +1003,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 			return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc &&
 		    !r->o->force) {
-			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
-			     r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC %s",
+			     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 			return TF_EXIT_OK;
 		}
 		/* The driver's own way first: it requests the file at probe,
@@ -1245,20 +1245,20 @@ void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size)
 	}
 	if (n < size && r->cfg_obj) {
 		n += (size_t)snprintf(buf + n, size - n,
-				      "%swould write config %s (CRC 0x%06X; ", n ? "; " : "",
-				      r->res->cfg_id, r->cfg_crc);
+				      "%swould write config %s (CRC %s; ", n ? "; " : "",
+				      r->res->cfg_id, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 		if (n < size && r->fw_img)
 			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
 		else if (n < size && r->chip.has_config_crc)
-			n += (size_t)snprintf(buf + n, size - n, "the chip has 0x%06X)",
-					      r->chip.config_crc);
+			n += (size_t)snprintf(buf + n, size - n, "the chip has %s)",
+					      TF_CRC_TEXT(r->chip.config_crc, r->fam->crc_bits));
 		else if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "the chip's is unknown)");
 	} else if (n < size && r->res->cfg_id[0]) {
 		n += (size_t)snprintf(
 			buf + n, size - n,
-			"%sconfig %s: not written, the chip already has its CRC 0x%06X",
-			n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+			"%sconfig %s: not written, the chip already has its CRC %s",
+			n ? "; " : "", r->res->cfg_id, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	}
 	if (n < size && !r->fw_img && !r->cfg_obj && !r->res->cfg_id[0])
 		snprintf(buf + n, size - n, "would write nothing");

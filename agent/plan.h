@@ -52,6 +52,7 @@ struct tf_plan_input {
 	unsigned max_blob_failures;
 	/* Configurations are chosen by their version (see above). */
 	bool config_versioned;
+	unsigned crc_bits; /* the family's, for messages */
 	/* Write the chosen configuration even if it is not newer. */
 	bool force;
 };

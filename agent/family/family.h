@@ -384,9 +384,22 @@ struct tf_family {
 	 * 'verified' proves").
 	 */
 	const char *unproven;
+	/*
+	 * The width in bits of the CRCs the family's chips report
+	 * (tf_chip_state, a manifest's info_crc/config_crc): every place
+	 * that shows one formats it by this (tf_crc_text), so a family's
+	 * CRC reads one way in log, table and JSON.  0: 32 (or no CRCs).
+	 */
+	unsigned crc_bits;
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };
+
+/* @f's crc_bits; 0 (taken as 32) for no family. */
+static inline unsigned tf_family_crc_bits(const struct tf_family *f)
+{
+	return f ? f->crc_bits : 0;
+}
 
 /* All families, registry order (registry.def), NULL-terminated. */
 extern const struct tf_family *const tf_families[];

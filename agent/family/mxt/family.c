@@ -29,6 +29,8 @@ const struct tf_family tf_family_mxt = {
 	.blob_facts = mxt_blob_facts,
 	.import_blob = mxt_import_blob,
 	.check_blob_data = mxt_check_blob_data,
+	/* the info block's and the configuration's CRC24 (mxt_crc24) */
+	.crc_bits = 24,
 	.caps = {
 		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */
 		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SPI,
