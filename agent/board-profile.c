@@ -1092,16 +1092,16 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path, co
 
 	/* GPIO lines */
 	parse_gpio(c, path, "reset", v, C_RESET_CHIP, &ctl->reset, &ctl->has_reset);
-	parse_gpio(c, path, "chg", v, C_CHG_CHIP, &ctl->chg, &ctl->has_chg);
+	parse_gpio(c, path, "chg", v, C_CHG_CHIP, &ctl->irq, &ctl->has_irq);
 	if ((v[C_RESET_CHIP].seen || v[C_RESET_NAME].seen || v[C_RESET_LINE].seen ||
 	     v[C_RESET_ACTIVE_LOW].seen) &&
 	    !ctl->has_reset)
 		ok = false;
 	if ((v[C_CHG_CHIP].seen || v[C_CHG_NAME].seen || v[C_CHG_LINE].seen ||
 	     v[C_CHG_ACTIVE_LOW].seen) &&
-	    !ctl->has_chg)
+	    !ctl->has_irq)
 		ok = false;
-	if (ctl->has_reset && ctl->has_chg && gpio_same(&ctl->reset, &ctl->chg)) {
+	if (ctl->has_reset && ctl->has_irq && gpio_same(&ctl->reset, &ctl->irq)) {
 		issue(c, path, "reset and chg name the same GPIO line");
 		ok = false;
 	}

@@ -352,8 +352,8 @@ lines:
 	/* The lines are the board's whatever the kernel made of the chip. */
 	if (ctl->has_reset)
 		bad += check_line("reset", &ctl->reset);
-	if (ctl->has_chg)
-		bad += check_line("interrupt", &ctl->chg);
+	if (ctl->has_irq)
+		bad += check_line("interrupt", &ctl->irq);
 	return bad;
 }
 
@@ -691,7 +691,7 @@ static void json_controller(struct tf_json *j, const struct tf_controller *c)
 	tf_json_string(j, "bootloader_reg", c->has_bootloader_reg ? reg : NULL);
 	tf_json_string(j, "driver", c->driver[0] ? c->driver : NULL);
 	json_gpio(j, "reset", c->has_reset, &c->reset);
-	json_gpio(j, "chg", c->has_chg, &c->chg);
+	json_gpio(j, "chg", c->has_irq, &c->irq);
 	tf_json_string(j, "power", tf_power_name(c->power));
 	tf_json_string(j, "firmware_pin", c->firmware_pin[0] ? c->firmware_pin : NULL);
 	tf_json_string(j, "config_pin", c->config_pin[0] ? c->config_pin : NULL);

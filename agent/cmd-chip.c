@@ -389,7 +389,7 @@ static int reset_by_line(struct chip *k)
 			goto out;
 		}
 	}
-	tf_gpio_reset_pulse(&seq, &ctl->reset, ctl->has_chg ? &ctl->chg : NULL,
+	tf_gpio_reset_pulse(&seq, &ctl->reset, ctl->has_irq ? &ctl->irq : NULL,
 			    GPIO_BUSY_RETRY_MS, &l);
 	if (l.irq)
 		tf_gpio_release(l.irq);

@@ -327,11 +327,11 @@ static int flash_over_bus(struct run *r)
 	if (r->c.spi_open)
 		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
 		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
-		     r->c.chg ? ", CHG line watched" : ", polling");
+		     r->c.irq ? ", CHG line watched" : ", polling");
 	else
 		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s",
 		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
-		     r->c.chg ? ", CHG line watched" : ", polling");
+		     r->c.irq ? ", CHG line watched" : ", polling");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		/* refused before its first write, the image not being this
@@ -421,10 +421,10 @@ static int request_lines(struct run *r)
 	if (seq.drive_int && r->ops->reset_int_level)
 		seq.int_level = r->ops->reset_int_level(&r->c);
 	tf_gpio_reset_pulse(&seq, r->ctrl->has_reset ? &r->ctrl->reset : NULL,
-			    r->ctrl->has_chg ? &r->ctrl->chg : NULL, GPIO_BUSY_RETRY_MS, &l);
-	r->c.chg = l.irq;
+			    r->ctrl->has_irq ? &r->ctrl->irq : NULL, GPIO_BUSY_RETRY_MS, &l);
+	r->c.irq = l.irq;
 	r->c.reset = l.reset;
-	if (r->ctrl->has_chg && !l.irq)
+	if (r->ctrl->has_irq && !l.irq)
 		rlog(r, TF_LOG_WARNING, "CHG line not available (%s): polling instead",
 		     l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
@@ -437,7 +437,7 @@ static int request_lines(struct run *r)
 			      "the %s family needs the reset line, which the profile "
 			      "does not give or touchfw could not take",
 			      r->fam->ids->name);
-	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.chg)
+	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.irq)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family needs the interrupt line, which the profile "
 			      "does not give or touchfw could not take",
@@ -447,11 +447,11 @@ static int request_lines(struct run *r)
 
 void release_lines(struct run *r)
 {
-	if (r->c.chg)
-		tf_gpio_release(r->c.chg);
+	if (r->c.irq)
+		tf_gpio_release(r->c.irq);
 	if (r->c.reset)
 		tf_gpio_release(r->c.reset);
-	r->c.chg = r->c.reset = NULL;
+	r->c.irq = r->c.reset = NULL;
 }
 
 /*
@@ -470,16 +470,16 @@ static int detect_after_reset(struct run *r, struct tf_chip_state *st, bool puls
 	uint64_t t0 = tf_now_ms(), delay = 2;
 	int rc;
 
-	if (pulsed && r->c.chg && tf_gpio_get(r->c.chg) == 0) {
+	if (pulsed && r->c.irq && tf_gpio_get(r->c.irq) == 0) {
 		int left = (int)bound;
 
-		while (left > 0 && tf_gpio_get(r->c.chg) == 0 && !tf_stop_requested()) {
-			if (tf_gpio_wait_edge(r->c.chg, left < 100 ? left : 100) < 0)
+		while (left > 0 && tf_gpio_get(r->c.irq) == 0 && !tf_stop_requested()) {
+			if (tf_gpio_wait_edge(r->c.irq, left < 100 ? left : 100) < 0)
 				break;
 			left = (int)bound - (int)(tf_now_ms() - t0);
 		}
 		rlog(r, TF_LOG_INFO, "CHG %s %llu ms after the reset's minimum",
-		     tf_gpio_get(r->c.chg) == 1 ? "asserted" : "still not asserted",
+		     tf_gpio_get(r->c.irq) == 1 ? "asserted" : "still not asserted",
 		     (unsigned long long)(tf_now_ms() - t0));
 	}
 	rc = detect(r, st);

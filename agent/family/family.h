@@ -75,7 +75,7 @@ struct tf_ctx {
 	struct tf_i2c *bus; /* i2c devices: NULL until the flow opens it */
 	struct tf_spi spi;  /* spi devices: the spidev transport */
 	bool spi_open;
-	struct tf_gpio_line *chg; /* only when no driver holds the line */
+	struct tf_gpio_line *irq; /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;
 	uint32_t flash_timeout_ms;
