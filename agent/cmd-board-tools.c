@@ -555,7 +555,7 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		   "\t\t\t/* Lines, by name as 'gpioinfo' shows them (or -gpio-chip and\n"
 		   "\t\t\t * -gpio-line), when the board wires them to the SoC:\n"
 		   "\t\t\t * reset-gpio-name = \"...\"; reset-active-low;\n"
-		   "\t\t\t * chg-gpio-name = \"...\";\n"
+		   "\t\t\t * irq-gpio-name = \"...\";\n"
 		   "\t\t\t */\n"
 		   "\t\t\t/* \"driver\": the driver owns the chip's power (safe default);\n"
 		   "\t\t\t * \"always-on\" when the rail is never switched off. */\n"
@@ -691,6 +691,8 @@ static void json_controller(struct tf_json *j, const struct tf_controller *c)
 	tf_json_string(j, "bootloader_reg", c->has_bootloader_reg ? reg : NULL);
 	tf_json_string(j, "driver", c->driver[0] ? c->driver : NULL);
 	json_gpio(j, "reset", c->has_reset, &c->reset);
+	json_gpio(j, "irq", c->has_irq, &c->irq);
+	/* the same under its first name, for readers of older documents */
 	json_gpio(j, "chg", c->has_irq, &c->irq);
 	tf_json_string(j, "power", tf_power_name(c->power));
 	tf_json_string(j, "firmware_pin", c->firmware_pin[0] ? c->firmware_pin : NULL);

@@ -2257,6 +2257,11 @@ int main(void)
 		    E(CTRL, "reset-gpio-chip needs reset-gpio-line")),
 		BAD(test_gpio_line_without_chip_is_rejected, "bad-gpio-line-without-chip",
 		    E(CTRL, "chg-gpio-line needs chg-gpio-chip")),
+		BAD(test_irq_line_without_chip_is_rejected, "bad-gpio-irq-line-without-chip",
+		    E(CTRL, "irq-gpio-line needs irq-gpio-chip")),
+		BAD(test_irq_line_under_both_names_is_rejected, "bad-gpio-irq-and-chg",
+		    E(CTRL, "irq-gpio-line and chg-gpio-line name the same property; "
+			    "give one")),
 		BAD(test_gpio_by_chip_and_name_is_rejected, "bad-gpio-chip-and-name",
 		    E(CTRL, "give reset-gpio-chip + reset-gpio-line or "
 			    "reset-gpio-name, not both")),
