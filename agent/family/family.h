@@ -391,6 +391,13 @@ struct tf_family {
 	 * CRC reads one way in log, table and JSON.  0: 32 (or no CRCs).
 	 */
 	unsigned crc_bits;
+	/*
+	 * Optional: manifest keys of a blob section that are this family's
+	 * words ("info_crc": a maXTouch info block's CRC), NULL-terminated.
+	 * The shared manifest parser reads such a key's value but refuses it
+	 * in the sections of families that do not list it.
+	 */
+	const char *const *manifest_keys;
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };
@@ -407,6 +414,8 @@ extern const struct tf_family *const tf_families[];
 const struct tf_family *tf_family_by_name(const char *name);
 /* The family whose ids list @driver, NULL if none. */
 const struct tf_family *tf_family_by_driver(const char *driver);
+/* Does @f list @key in its manifest_keys? */
+bool tf_family_has_manifest_key(const struct tf_family *f, const char *key);
 /* Is @driver one of @f's kernel drivers? */
 bool tf_family_has_driver(const struct tf_family *f, const char *driver);
 /*
