@@ -84,7 +84,7 @@ static void controller_diff(const struct tf_controller *a, const struct tf_contr
 		return;
 	}
 	if (!gpio_equal(a->has_irq, &a->irq, b->has_irq, &b->irq)) {
-		tf_snprintf(why, size, "%s interrupt/CHG line differs between %s and %s",
+		tf_snprintf(why, size, "%s interrupt line differs between %s and %s",
 			    a->node_path, an, bn);
 		return;
 	}

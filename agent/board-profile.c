@@ -153,8 +153,8 @@ static const char *const ctrl_props[C_COUNT_] = {
 
 /*
  * Older names a controller's properties are still read by
- * (doc/touchfw-board.5): the interrupt line was first named by maXTouch's
- * word for it, CHG.  Messages name a property as the profile wrote it.
+ * (doc/touchfw-board.5): the interrupt line was first named by one
+ * family's word for it.  Messages name a property as the profile wrote it.
  */
 static const struct {
 	const char *alias;

@@ -303,6 +303,12 @@ int step_recovery_allowed(struct run *r)
 
 /* The refusals of a family that can not do over the bus what the path
  * needs: one text each, wherever the path is decided or taken. */
+/* The interrupt line by the family's name for it, for the log. */
+static const char *irq_line(const struct run *r)
+{
+	return r->fam->irq_line ? r->fam->irq_line : "interrupt";
+}
+
 static int refuse_bus_flash(struct run *r)
 {
 	return finish(r, TF_EXIT_UNSUPPORTED,
@@ -325,13 +331,13 @@ static int flash_over_bus(struct run *r)
 	if (!r->fam->caps.bus_flash && !bus_recovery(r))
 		return refuse_bus_flash(r);
 	if (r->c.spi_open)
-		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s, %s%s", r->res->fw_id,
 		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
-		     r->c.irq ? ", CHG line watched" : ", polling");
+		     r->c.irq ? irq_line(r) : "polling", r->c.irq ? " line watched" : "");
 	else
-		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s",
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x, %s%s",
 		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
-		     r->c.irq ? ", CHG line watched" : ", polling");
+		     r->c.irq ? irq_line(r) : "polling", r->c.irq ? " line watched" : "");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		/* refused before its first write, the image not being this
@@ -425,7 +431,7 @@ static int request_lines(struct run *r)
 	r->c.irq = l.irq;
 	r->c.reset = l.reset;
 	if (r->ctrl->has_irq && !l.irq)
-		rlog(r, TF_LOG_WARNING, "CHG line not available (%s): polling instead",
+		rlog(r, TF_LOG_WARNING, "%s line not available (%s): polling instead", irq_line(r),
 		     l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
 		rlog(r, TF_LOG_WARNING, "reset line not available (%s)", l.reset_err.msg);
@@ -458,7 +464,7 @@ void release_lines(struct run *r)
  * Detection right after the reset pulse.  The pulse's release_us is the
  * least the sources allow before the first access (the family's caps say
  * where it comes from); a chip may need longer to start.
- * So the chip is waited for, not assumed up: with the CHG line held, until
+ * So the chip is waited for, not assumed up: with the interrupt line held, until
  * it asserts (the chip's reset message), else by detection -- polling the
  * chip's addresses with growing sleeps -- both bounded by the input
  * timeout (the profile's, else the settings').
@@ -478,7 +484,7 @@ static int detect_after_reset(struct run *r, struct tf_chip_state *st, bool puls
 				break;
 			left = (int)bound - (int)(tf_now_ms() - t0);
 		}
-		rlog(r, TF_LOG_INFO, "CHG %s %llu ms after the reset's minimum",
+		rlog(r, TF_LOG_INFO, "%s %s %llu ms after the reset's minimum", irq_line(r),
 		     tf_gpio_get(r->c.irq) == 1 ? "asserted" : "still not asserted",
 		     (unsigned long long)(tf_now_ms() - t0));
 	}

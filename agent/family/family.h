@@ -398,6 +398,13 @@ struct tf_family {
 	 * in the sections of families that do not list it.
 	 */
 	const char *const *manifest_keys;
+	/* Optional: the chip's interrupt line in the family's words ("CHG"),
+	 * for the log; NULL: "interrupt". */
+	const char *irq_line;
+	/* Optional: the files `touchfw flash` takes, in the family's words,
+	 * for its --help: --firmware's ("image .fw or .enc") and --config's
+	 * ("OBP_RAW .cfg"); NULL: none the family takes by hand. */
+	const char *flash_firmware_files, *flash_config_files;
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };

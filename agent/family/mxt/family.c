@@ -36,6 +36,9 @@ const struct tf_family tf_family_mxt = {
 	/* the info block's and the configuration's CRC24 (mxt_crc24) */
 	.crc_bits = 24,
 	.manifest_keys = manifest_keys,
+	.irq_line = "CHG",
+	.flash_firmware_files = "an image, .fw or its hex text .enc",
+	.flash_config_files = "an OBP_RAW configuration (.cfg)",
 	.caps = {
 		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */
 		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SPI,
