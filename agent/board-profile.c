@@ -766,8 +766,8 @@ static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 	memset(spec, 0, sizeof(*spec));
 	spec->line = -1;
 	*has = false;
-	if (chip->seen && !val_string(c, path, PROP_NAME(v, chip_idx), chip, spec->chip,
-				      GPIO_NAME_MAX + 1))
+	if (chip->seen &&
+	    !val_string(c, path, PROP_NAME(v, chip_idx), chip, spec->chip, GPIO_NAME_MAX + 1))
 		ok = false;
 	if (line->seen) {
 		if (!val_u32(c, path, PROP_NAME(v, chip_idx + 1), line, "12", &off)) {

@@ -293,7 +293,8 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_string(&j, "info_crc",
 		       st->has_info_crc ? TF_CRC_TEXT(st->info_crc, k->fam->crc_bits) : NULL);
 	tf_json_string(&j, "config_crc",
-		       st->has_config_crc ? TF_CRC_TEXT(st->config_crc, k->fam->crc_bits) : NULL);
+		       st->has_config_crc ? TF_CRC_TEXT(st->config_crc, k->fam->crc_bits)
+					  : NULL);
 	tf_json_string(&j, "detail", st->detail);
 	tf_json_begin_object(&j, "fields");
 	for (i = 0; i < ci->n_fields; i++)

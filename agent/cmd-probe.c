@@ -340,8 +340,8 @@ static void print_table(struct row *rows, int n, bool status)
 	char crc[16], act[64];
 	int i;
 
-	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", "DEVICE", "ADDR", "DRIVER", "MODE",
-	       "HW", "FIRMWARE", "CFG-CRC", "ACTION");
+	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", "DEVICE", "ADDR", "DRIVER",
+	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		/* i2c: the address (an ACPI name, i2c-HID:00, has none);

@@ -110,8 +110,8 @@ int step_files(struct run *r)
 	if (r->o->firmware_file)
 		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
 	if (r->o->config_file)
-		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC %s",
-		     r->o->config_file, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC %s", r->o->config_file,
+		     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	return TF_EXIT_OK;
 }
 
@@ -388,7 +388,8 @@ static int config_over_bus(struct run *r)
 	rlog(r, TF_LOG_INFO, "config: writing %s, backup to NVM, reset", r->res->cfg_id);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	rlog(r, TF_LOG_INFO, "config: CRC %s verified after reset", TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+	rlog(r, TF_LOG_INFO, "config: CRC %s verified after reset",
+	     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	return TF_EXIT_OK;
 }
 
@@ -431,8 +432,8 @@ static int request_lines(struct run *r)
 	r->c.irq = l.irq;
 	r->c.reset = l.reset;
 	if (r->ctrl->has_irq && !l.irq)
-		rlog(r, TF_LOG_WARNING, "%s line not available (%s): polling instead", irq_line(r),
-		     l.irq_err.msg);
+		rlog(r, TF_LOG_WARNING, "%s line not available (%s): polling instead",
+		     irq_line(r), l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
 		rlog(r, TF_LOG_WARNING, "reset line not available (%s)", l.reset_err.msg);
 	if (l.pulsed)
@@ -851,8 +852,9 @@ static int config_attr(struct run *r, struct tf_input_watch **w, const char *nam
 		return finish(r, TF_EXIT_VERIFY,
 			      "config %s: after %s the chip's config CRC is %s (through "
 			      "%s), expected %s",
-			      r->res->cfg_id, caps->kernel_cfg_attr, TF_CRC_TEXT(st.config_crc, r->fam->crc_bits),
-			      r->c.dev.driver, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+			      r->res->cfg_id, caps->kernel_cfg_attr,
+			      TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), r->c.dev.driver,
+			      TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	rlog(r, TF_LOG_INFO, "config: the chip's config CRC is %s after %s, as the file says",
 	     TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), caps->kernel_cfg_attr);
 	return rc;
@@ -1250,21 +1252,23 @@ void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size)
 					 drv, caps->kernel_fw_attr, kname);
 	}
 	if (n < size && r->cfg_obj) {
-		n += (size_t)snprintf(buf + n, size - n,
-				      "%swould write config %s (CRC %s; ", n ? "; " : "",
-				      r->res->cfg_id, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+		n += (size_t)snprintf(buf + n, size - n, "%swould write config %s (CRC %s; ",
+				      n ? "; " : "", r->res->cfg_id,
+				      TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 		if (n < size && r->fw_img)
 			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
 		else if (n < size && r->chip.has_config_crc)
 			n += (size_t)snprintf(buf + n, size - n, "the chip has %s)",
-					      TF_CRC_TEXT(r->chip.config_crc, r->fam->crc_bits));
+					      TF_CRC_TEXT(r->chip.config_crc,
+							  r->fam->crc_bits));
 		else if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "the chip's is unknown)");
 	} else if (n < size && r->res->cfg_id[0]) {
-		n += (size_t)snprintf(
-			buf + n, size - n,
-			"%sconfig %s: not written, the chip already has its CRC %s",
-			n ? "; " : "", r->res->cfg_id, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+		n += (size_t)
+			snprintf(buf + n, size - n,
+				 "%sconfig %s: not written, the chip already has its CRC %s",
+				 n ? "; " : "", r->res->cfg_id,
+				 TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	}
 	if (n < size && !r->fw_img && !r->cfg_obj && !r->res->cfg_id[0])
 		snprintf(buf + n, size - n, "would write nothing");

@@ -898,7 +898,8 @@ static int step_verify(struct run *r)
 		return finish(r, TF_EXIT_VERIFY,
 			      "config CRC is %s after writing %s (expected %s); "
 			      "is a %s in the firmware path overriding it?",
-			      TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), r->res->cfg_id, TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits),
+			      TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), r->res->cfg_id,
+			      TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits),
 			      r->fam->caps.kernel_cfg &&
 					      r->ops->kernel_cfg_name(&r->c, &st, cfg_name,
 								      sizeof(cfg_name),

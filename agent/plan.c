@@ -375,8 +375,7 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p, stru
 		if (!p->cfg_needed)
 			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
 				    "config CRC %s already matches %s",
-				    TF_CRC_TEXT(in->st->config_crc, in->crc_bits),
-				    best->id);
+				    TF_CRC_TEXT(in->st->config_crc, in->crc_bits), best->id);
 	} else {
 		p->cfg_needed = true;
 	}

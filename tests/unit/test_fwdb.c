@@ -721,11 +721,13 @@ static void test_manifest_family_owned_key_in_another_family_is_error(void **sta
 	for (i = 0; tf_families[i]; i++)
 		if (strcmp(tf_families[i]->ids->name, "mxt"))
 			assert_false(tf_family_has_manifest_key(tf_families[i], "info_crc"));
-	expect_text_error(HDR "[gt911-cfg-72]\ntype = config\nfamily = goodix\nhardware = 911\n"
-			      "for_version = 0x1060\nversion = 72\nfile = c.bin\nsize = 186\n"
-			      "info_crc = 0x1A2B3C\nsha256 = "
-			      "0000000000000000000000000000000000000000000000000000000000000000\n",
-			  11, "info_crc: a goodix blob has no such key (only mxt blobs have it)");
+	expect_text_error(HDR
+			  "[gt911-cfg-72]\ntype = config\nfamily = goodix\nhardware = 911\n"
+			  "for_version = 0x1060\nversion = 72\nfile = c.bin\nsize = 186\n"
+			  "info_crc = 0x1A2B3C\nsha256 = "
+			  "0000000000000000000000000000000000000000000000000000000000000000\n",
+			  11,
+			  "info_crc: a goodix blob has no such key (only mxt blobs have it)");
 }
 
 static void test_manifest_malformed_mxt_version_is_error(void **state)
