@@ -83,8 +83,8 @@ static void controller_diff(const struct tf_controller *a, const struct tf_contr
 			    an, bn);
 		return;
 	}
-	if (!gpio_equal(a->has_chg, &a->chg, b->has_chg, &b->chg)) {
-		tf_snprintf(why, size, "%s interrupt/CHG line differs between %s and %s",
+	if (!gpio_equal(a->has_irq, &a->irq, b->has_irq, &b->irq)) {
+		tf_snprintf(why, size, "%s interrupt line differs between %s and %s",
 			    a->node_path, an, bn);
 		return;
 	}

@@ -100,10 +100,10 @@ enum ctrl_prop {
 	C_RESET_LINE,
 	C_RESET_NAME,
 	C_RESET_ACTIVE_LOW,
-	C_CHG_CHIP,
-	C_CHG_LINE,
-	C_CHG_NAME,
-	C_CHG_ACTIVE_LOW,
+	C_IRQ_CHIP,
+	C_IRQ_LINE,
+	C_IRQ_NAME,
+	C_IRQ_ACTIVE_LOW,
 	C_POWER,
 	C_FIRMWARE_PIN,
 	C_CONFIG_PIN,
@@ -133,10 +133,10 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_RESET_LINE] = "reset-gpio-line",
 	[C_RESET_NAME] = "reset-gpio-name",
 	[C_RESET_ACTIVE_LOW] = "reset-active-low",
-	[C_CHG_CHIP] = "chg-gpio-chip",
-	[C_CHG_LINE] = "chg-gpio-line",
-	[C_CHG_NAME] = "chg-gpio-name",
-	[C_CHG_ACTIVE_LOW] = "chg-active-low",
+	[C_IRQ_CHIP] = "irq-gpio-chip",
+	[C_IRQ_LINE] = "irq-gpio-line",
+	[C_IRQ_NAME] = "irq-gpio-name",
+	[C_IRQ_ACTIVE_LOW] = "irq-active-low",
 	[C_POWER] = "power",
 	[C_FIRMWARE_PIN] = "firmware-pin",
 	[C_CONFIG_PIN] = "config-pin",
@@ -153,6 +153,21 @@ static const char *const ctrl_props[C_COUNT_] = {
 	[C_BUS_RECOVERY] = "allow-bus-recovery",
 };
 
+/*
+ * Older names a controller's properties are still read by
+ * (doc/touchfw-board.5): the interrupt line was first named by one
+ * family's word for it.  Messages name a property as the profile wrote it.
+ */
+static const struct {
+	const char *alias;
+	enum ctrl_prop prop;
+} ctrl_aliases[] = {
+	{ "chg-gpio-chip", C_IRQ_CHIP },
+	{ "chg-gpio-line", C_IRQ_LINE },
+	{ "chg-gpio-name", C_IRQ_NAME },
+	{ "chg-active-low", C_IRQ_ACTIVE_LOW },
+};
+
 /* Habits from kernel bindings that do not carry over, with what to do. */
 static const struct {
 	enum node_kind kind;
@@ -166,17 +181,17 @@ static const struct {
 	  "name the line with reset-gpio-chip + reset-gpio-line, or "
 	  "reset-gpio-name; a profile has no GPIO phandles" },
 	{ NODE_CONTROLLER, "irq-gpios",
-	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
-	  "or chg-gpio-name" },
+	  "name the interrupt line with irq-gpio-chip + irq-gpio-line, "
+	  "or irq-gpio-name" },
 	{ NODE_CONTROLLER, "interrupt-gpios",
-	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
-	  "or chg-gpio-name" },
+	  "name the interrupt line with irq-gpio-chip + irq-gpio-line, "
+	  "or irq-gpio-name" },
 	{ NODE_CONTROLLER, "chg-gpios",
-	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
-	  "or chg-gpio-name" },
+	  "name the interrupt line with irq-gpio-chip + irq-gpio-line, "
+	  "or irq-gpio-name" },
 	{ NODE_CONTROLLER, "interrupts",
-	  "name the interrupt (CHG) line with chg-gpio-chip + chg-gpio-line, "
-	  "or chg-gpio-name" },
+	  "name the interrupt line with irq-gpio-chip + irq-gpio-line, "
+	  "or irq-gpio-name" },
 	{ NODE_CONTROLLER, "adapter", "name the adapter with adapter-name or adapter-path" },
 	{ NODE_CONTROLLER, "adapter-nr",
 	  "adapters are named by adapter-name or adapter-path, never by "
@@ -421,6 +436,7 @@ struct prop_val {
 	const char *val;
 	int len;
 	bool seen;
+	const char *as; /* the name it was given by, when an alias */
 };
 
 static void unknown_property(struct parse_ctx *c, const char *node, enum node_kind kind,
@@ -490,17 +506,32 @@ static void read_props(struct parse_ctx *c, int node, const char *path, enum nod
 			issue(c, path, "unreadable property: %s", fdt_strerror(len));
 			continue;
 		}
+		const char *as = NULL;
+
 		for (i = 0; i < n_known; i++)
 			if (known[i] && !strcmp(known[i], name))
 				break;
+		for (size_t k = 0; i == n_known && kind == NODE_CONTROLLER &&
+				   known == ctrl_props && k < TF_ARRAY_SIZE(ctrl_aliases);
+		     k++) {
+			if (!strcmp(ctrl_aliases[k].alias, name)) {
+				i = ctrl_aliases[k].prop;
+				as = ctrl_aliases[k].alias;
+			}
+		}
 		if (i == n_known) {
 			unknown_property(c, path, kind, name, known, n_known);
 			continue;
 		}
 		if (vals[i].seen) {
-			issue(c, path, "%s is given twice", known[i]);
+			if (as || vals[i].as)
+				issue(c, path, "%s and %s name the same property; give one",
+				      vals[i].as ? vals[i].as : known[i], name);
+			else
+				issue(c, path, "%s is given twice", known[i]);
 			continue;
 		}
+		vals[i].as = as;
 		vals[i].val = val;
 		vals[i].len = len;
 		vals[i].seen = true;
@@ -720,6 +751,9 @@ static void profile_name(const char *path, char *out, size_t outsz, bool *too_lo
 	out[n] = '\0';
 }
 
+/* A controller property's name as the profile gave it (an alias or not). */
+#define PROP_NAME(v, idx) ((v)[idx].as ? (v)[idx].as : ctrl_props[idx])
+
 static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 		       const struct prop_val *v, enum ctrl_prop chip_idx,
 		       struct tf_gpio_spec *spec, bool *has)
@@ -735,21 +769,21 @@ static void parse_gpio(struct parse_ctx *c, const char *path, const char *what,
 	spec->line = -1;
 	*has = false;
 	if (chip->seen &&
-	    !val_string(c, path, ctrl_props[chip_idx], chip, spec->chip, GPIO_NAME_MAX + 1))
+	    !val_string(c, path, PROP_NAME(v, chip_idx), chip, spec->chip, GPIO_NAME_MAX + 1))
 		ok = false;
 	if (line->seen) {
-		if (!val_u32(c, path, ctrl_props[chip_idx + 1], line, "12", &off)) {
+		if (!val_u32(c, path, PROP_NAME(v, chip_idx + 1), line, "12", &off)) {
 			ok = false;
 		} else if (off > GPIO_LINE_MAX) {
 			issue(c, path, "%s %u is out of range (0..%u)",
-			      ctrl_props[chip_idx + 1], off, GPIO_LINE_MAX);
+			      PROP_NAME(v, chip_idx + 1), off, GPIO_LINE_MAX);
 			ok = false;
 		}
 	}
-	if (name->seen &&
-	    !val_string(c, path, ctrl_props[chip_idx + 2], name, spec->name, GPIO_NAME_MAX + 1))
+	if (name->seen && !val_string(c, path, PROP_NAME(v, chip_idx + 2), name, spec->name,
+				      GPIO_NAME_MAX + 1))
 		ok = false;
-	if (al->seen && !val_flag(c, path, ctrl_props[chip_idx + 3], al))
+	if (al->seen && !val_flag(c, path, PROP_NAME(v, chip_idx + 3), al))
 		ok = false;
 
 	if (name->seen && (chip->seen || line->seen)) {
@@ -914,7 +948,7 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path, co
 	char family[64] = "", bus[16] = "", power[32] = "";
 	uint32_t reg = 0, blreg = 0;
 	bool ok = true, reg_ok = false, bus_ok = false;
-	const char *at;
+	const char *at, *irq_word;
 	int child;
 
 	memset(ctl, 0, sizeof(*ctl));
@@ -1114,17 +1148,22 @@ static bool parse_controller(struct parse_ctx *c, int node, const char *path, co
 
 	/* GPIO lines */
 	parse_gpio(c, path, "reset", v, C_RESET_CHIP, &ctl->reset, &ctl->has_reset);
-	parse_gpio(c, path, "chg", v, C_CHG_CHIP, &ctl->chg, &ctl->has_chg);
+	/* the interrupt line's properties by their old names say "chg" */
+	irq_word = v[C_IRQ_CHIP].as || v[C_IRQ_LINE].as || v[C_IRQ_NAME].as ||
+				   v[C_IRQ_ACTIVE_LOW].as
+			   ? "chg"
+			   : "irq";
+	parse_gpio(c, path, irq_word, v, C_IRQ_CHIP, &ctl->irq, &ctl->has_irq);
 	if ((v[C_RESET_CHIP].seen || v[C_RESET_NAME].seen || v[C_RESET_LINE].seen ||
 	     v[C_RESET_ACTIVE_LOW].seen) &&
 	    !ctl->has_reset)
 		ok = false;
-	if ((v[C_CHG_CHIP].seen || v[C_CHG_NAME].seen || v[C_CHG_LINE].seen ||
-	     v[C_CHG_ACTIVE_LOW].seen) &&
-	    !ctl->has_chg)
+	if ((v[C_IRQ_CHIP].seen || v[C_IRQ_NAME].seen || v[C_IRQ_LINE].seen ||
+	     v[C_IRQ_ACTIVE_LOW].seen) &&
+	    !ctl->has_irq)
 		ok = false;
-	if (ctl->has_reset && ctl->has_chg && gpio_same(&ctl->reset, &ctl->chg)) {
-		issue(c, path, "reset and chg name the same GPIO line");
+	if (ctl->has_reset && ctl->has_irq && gpio_same(&ctl->reset, &ctl->irq)) {
+		issue(c, path, "reset and %s name the same GPIO line", irq_word);
 		ok = false;
 	}
 

@@ -94,8 +94,8 @@ struct tf_controller {
 	bool has_hid_descr_addr;
 	uint16_t hid_descr_addr;
 	char driver[32]; /* expected kernel driver, "" if not given */
-	bool has_reset, has_chg;
-	struct tf_gpio_spec reset, chg;
+	bool has_reset, has_irq;
+	struct tf_gpio_spec reset, irq;
 	enum tf_power power;
 	char firmware_pin[64], config_pin[64];	     /* firmware DB ids, or "" */
 	uint32_t input_timeout_ms, flash_timeout_ms; /* 0: not given, settings apply */

@@ -354,8 +354,8 @@ static int check_spi_controller(const struct tf_family *fam, const struct tf_con
 lines:
 	if (ctl->has_reset)
 		bad += check_line("reset", &ctl->reset);
-	if (ctl->has_chg)
-		bad += check_line("interrupt", &ctl->chg);
+	if (ctl->has_irq)
+		bad += check_line("interrupt", &ctl->irq);
 	return bad;
 }
 
@@ -414,8 +414,8 @@ lines:
 	/* The lines are the board's whatever the kernel made of the chip. */
 	if (ctl->has_reset)
 		bad += check_line("reset", &ctl->reset);
-	if (ctl->has_chg)
-		bad += check_line("interrupt", &ctl->chg);
+	if (ctl->has_irq)
+		bad += check_line("interrupt", &ctl->irq);
 	return bad;
 }
 
@@ -646,7 +646,7 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 	fprintf(f, "\t\t\t/* Lines, by name as 'gpioinfo' shows them (or -gpio-chip and\n"
 		   "\t\t\t * -gpio-line), when the board wires them to the SoC:\n"
 		   "\t\t\t * reset-gpio-name = \"...\"; reset-active-low;\n"
-		   "\t\t\t * chg-gpio-name = \"...\";\n"
+		   "\t\t\t * irq-gpio-name = \"...\";\n"
 		   "\t\t\t */\n"
 		   "\t\t\t/* \"driver\": the driver owns the chip's power (safe default);\n"
 		   "\t\t\t * \"always-on\" when the rail is never switched off. */\n"
@@ -807,7 +807,9 @@ static void json_controller(struct tf_json *j, const struct tf_controller *c)
 	tf_json_string(j, "bootloader_reg", c->has_bootloader_reg ? reg : NULL);
 	tf_json_string(j, "driver", c->driver[0] ? c->driver : NULL);
 	json_gpio(j, "reset", c->has_reset, &c->reset);
-	json_gpio(j, "chg", c->has_chg, &c->chg);
+	json_gpio(j, "irq", c->has_irq, &c->irq);
+	/* the same under its first name, for readers of older documents */
+	json_gpio(j, "chg", c->has_irq, &c->irq);
 	tf_json_string(j, "power", tf_power_name(c->power));
 	tf_json_string(j, "firmware_pin", c->firmware_pin[0] ? c->firmware_pin : NULL);
 	tf_json_string(j, "config_pin", c->config_pin[0] ? c->config_pin : NULL);

@@ -165,8 +165,8 @@ static void print_controller(const struct tf_controller *c)
 		printf(", driver %s", c->driver);
 	if (c->has_reset)
 		print_gpio("reset", &c->reset);
-	if (c->has_chg)
-		print_gpio("chg", &c->chg);
+	if (c->has_irq)
+		print_gpio("irq", &c->irq);
 	printf(", power %s", tf_power_name(c->power));
 	if (c->firmware_pin[0])
 		printf(", firmware-pin %s", c->firmware_pin);

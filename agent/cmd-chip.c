@@ -72,8 +72,8 @@ static void usage(FILE *f)
 		"the driver owns the power: info only.\n"
 		"\n"
 		"  info         mode, identity, versions, CRCs and what the family\n"
-		"               reads besides (an object table where the chip has\n"
-		"               one, the configuration's version and size);\n"
+		"               reads besides (a table of the chip's parts where it\n"
+		"               has one, the configuration's version and size);\n"
 		"               --json: one document (doc/json.md)\n"
 		"  reset        the family's reset: a reset command over the bus with\n"
 		"               the driver bound, else a pulse on the profile's reset\n"
@@ -84,13 +84,14 @@ static void usage(FILE *f)
 		"               FILE '-' writes to standard output; an existing\n"
 		"               FILE is not overwritten; --json (not with '-'):\n"
 		"               the file, its size and config CRC\n"
-		"  object       one object of the chip's object table, for families\n"
-		"               whose chips have one (NAME as the family writes it,\n"
-		"               e.g. T7; instance 0 or --instance N), its address and bytes;\n"
+		"  object       one named object of the chip's configuration memory,\n"
+		"               for families whose chips are organised so (NAME as\n"
+		"               the family names it; instance 0 or --instance N),\n"
+		"               its address and bytes;\n"
 		"               --write OFFSET=VALUE (repeated) writes bytes into the\n"
 		"               chip's RAM and reads them back: only to a chip found\n"
 		"               in application mode, only configuration objects, each\n"
-		"               offset checked against the object table first; not\n"
+		"               offset checked against the chip's list of objects; not\n"
 		"               backed up (a reset undoes it); --json: one document\n"
 		"\n"
 		"Exit status 0, %d (%s) for a device that does not exist, %d (%s)\n"
@@ -297,10 +298,9 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	if (st->has_config_version)
 		printf("config version:   %s\n", st->config_version_str);
 	if (st->has_info_crc)
-		printf("info CRC:         0x%06X\n", st->info_crc);
+		printf("info CRC:         %s\n", TF_CRC_TEXT(st->info_crc, k->fam->crc_bits));
 	if (st->has_config_crc)
-		printf("config CRC:       0x%0*X\n", k->fam->caps.config_versioned ? 8 : 6,
-		       st->config_crc);
+		printf("config CRC:       %s\n", TF_CRC_TEXT(st->config_crc, k->fam->crc_bits));
 	printf("detail:           %s\n", st->detail);
 	for (i = 0; i < ci->n_fields; i++) {
 		char key[32];
@@ -325,7 +325,6 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 {
 	const struct tf_chip_state *st = &k->st;
 	struct tf_json j;
-	char hex[16];
 	size_t i, c;
 	const char *text;
 
@@ -343,11 +342,11 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_string(&j, "firmware", st->has_version ? st->version_str : NULL);
 	tf_json_string(&j, "config_version",
 		       st->has_config_version ? st->config_version_str : NULL);
-	snprintf(hex, sizeof(hex), "0x%06X", st->info_crc);
-	tf_json_string(&j, "info_crc", st->has_info_crc ? hex : NULL);
-	snprintf(hex, sizeof(hex), "0x%0*X", k->fam->caps.config_versioned ? 8 : 6,
-		 st->config_crc);
-	tf_json_string(&j, "config_crc", st->has_config_crc ? hex : NULL);
+	tf_json_string(&j, "info_crc",
+		       st->has_info_crc ? TF_CRC_TEXT(st->info_crc, k->fam->crc_bits) : NULL);
+	tf_json_string(&j, "config_crc",
+		       st->has_config_crc ? TF_CRC_TEXT(st->config_crc, k->fam->crc_bits)
+					  : NULL);
 	tf_json_string(&j, "detail", st->detail);
 	tf_json_begin_object(&j, "fields");
 	for (i = 0; i < ci->n_fields; i++)
@@ -443,7 +442,7 @@ static int reset_by_line(struct chip *k)
 			goto out;
 		}
 	}
-	tf_gpio_reset_pulse(&seq, &ctl->reset, ctl->has_chg ? &ctl->chg : NULL,
+	tf_gpio_reset_pulse(&seq, &ctl->reset, ctl->has_irq ? &ctl->irq : NULL,
 			    GPIO_BUSY_RETRY_MS, &l);
 	if (l.irq)
 		tf_gpio_release(l.irq);
@@ -554,7 +553,7 @@ static void done_json(const struct chip *k, const char *sub, const char *file, s
 		tf_json_string(&j, "file", file);
 		tf_json_uint(&j, "size", len);
 		if (has_crc)
-			tf_json_crc(&j, "config_crc", crc);
+			tf_json_crc(&j, "config_crc", crc, k->fam->crc_bits);
 	}
 	tf_json_end_object(&j);
 	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
@@ -648,10 +647,9 @@ static int do_save(struct chip *k, const char *file, bool json)
 	free(data);
 	if (fd != STDOUT_FILENO)
 		fprintf(stderr,
-			"%s: saved the running configuration (%zu bytes, config CRC 0x%0*X) as "
+			"%s: saved the running configuration (%zu bytes, config CRC %s) as "
 			"%s; 'touchfw db add %s --board ...' puts it into a database\n",
-			k->c.dev.name, len, k->fam->caps.config_versioned ? 8 : 6, crc, file,
-			file);
+			k->c.dev.name, len, TF_CRC_TEXT(crc, k->fam->crc_bits), file, file);
 	if (json)
 		done_json(k, "save-config", file, len, k->fam->ops->load_config != NULL, crc);
 	return TF_EXIT_OK;
@@ -714,12 +712,13 @@ static void print_object(const struct chip *k, const char *name, unsigned inst, 
 }
 
 /*
- * `chip DEV object T7 [--instance N] [--write OFF=VAL...]`: one object of
- * the chip's object table, read, or written into its RAM and read back.
+ * `chip DEV object NAME [--instance N] [--write OFF=VAL...]`: one named
+ * object of the chip's configuration memory, read, or written into its RAM
+ * and read back.
  * The chip is identified first (chip_open's detect); a write goes only to
- * a chip found in application mode with its object table read, bound to
+ * a chip found in application mode with its list of objects read, bound to
  * its own family's driver or to none, while no run holds the device, and
- * each offset is checked against the object's size in that table before
+ * each offset is checked against the object's size in that list before
  * anything is sent.
  */
 static int do_object(struct chip *k, const char *name, unsigned inst, const unsigned *off,
@@ -733,7 +732,7 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 	int lock = -1, r, rc = TF_EXIT_OK;
 
 	if (!k->fam->ops->object_read) {
-		fprintf(stderr, "touchfw chip: %s: the %s family has no object table\n",
+		fprintf(stderr, "touchfw chip: %s: the %s family has no named objects\n",
 			k->c.dev.name, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
@@ -884,10 +883,11 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		file = cli->argv[optind + 2];
 	} else if (!strcmp(sub, "object")) {
 		if (cli->argc - optind != 3) {
-			fprintf(stderr, "touchfw chip: object takes one object name (T7)\n");
+			fprintf(stderr, "touchfw chip: object takes one object name\n");
 			return TF_EXIT_USAGE;
 		}
-		/* "t7" is T7, and is named so */
+		/* a name's first letter is taken in upper case, as families
+		 * write it */
 		tf_snprintf(objname, sizeof(objname), "%s", cli->argv[optind + 2]);
 		if (objname[0] == 't')
 			objname[0] = 'T';

@@ -561,9 +561,9 @@ static int run_add_checked(struct add_opts *o)
 	if (fd.conv)
 		add_line(&t, "source_sha256", "%s", src_sha);
 	if (f->has_info_crc)
-		add_line(&t, "info_crc", "0x%06X", f->info_crc);
+		add_line(&t, "info_crc", "%s", TF_CRC_TEXT(f->info_crc, fd.fam->crc_bits));
 	if (f->has_config_crc)
-		add_line(&t, "config_crc", "0x%06X", f->config_crc);
+		add_line(&t, "config_crc", "%s", TF_CRC_TEXT(f->config_crc, fd.fam->crc_bits));
 	if (t.overflow) {
 		fprintf(stderr, "touchfw db add: the entry is too long\n");
 		rc = TF_EXIT_USAGE;
@@ -882,7 +882,7 @@ static const char *version_of(const struct tf_blob *b, char *buf, size_t size)
 static void json_blob(struct tf_json *j, const struct tf_blob *b, const char *cand,
 		      const char *why, bool board, const char *chosen)
 {
-	char hex[16];
+	unsigned bits = tf_family_crc_bits(tf_family_by_name(b->family));
 	size_t k;
 
 	tf_json_begin_object(j, NULL);
@@ -901,10 +901,9 @@ static void json_blob(struct tf_json *j, const struct tf_blob *b, const char *ca
 	for (k = 0; k < b->n_boards; k++)
 		tf_json_string(j, NULL, b->boards[k]);
 	tf_json_end_array(j);
-	snprintf(hex, sizeof(hex), "0x%06X", b->info_crc);
-	tf_json_string(j, "info_crc", b->has_info_crc ? hex : NULL);
-	snprintf(hex, sizeof(hex), "0x%06X", b->config_crc);
-	tf_json_string(j, "config_crc", b->has_config_crc ? hex : NULL);
+	tf_json_string(j, "info_crc", b->has_info_crc ? TF_CRC_TEXT(b->info_crc, bits) : NULL);
+	tf_json_string(j, "config_crc",
+		       b->has_config_crc ? TF_CRC_TEXT(b->config_crc, bits) : NULL);
 	if (board) {
 		tf_json_bool(j, "candidate", cand[0] != '\0');
 		tf_json_string(j, "controllers", cand[0] ? cand : NULL);

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "exitcode.h"
+#include "family/family.h"
 #include "fwdb.h"
 #include "json.h"
 #include "settings.h"
@@ -232,9 +233,11 @@ static size_t check_json(const char *dir, const struct tf_fwdb *db, enum tf_sig_
 		tf_json_string(&j, "version", b->version);
 		tf_json_string(&j, "for_version", b->for_version);
 		if (b->has_info_crc)
-			tf_json_crc(&j, "info_crc", b->info_crc);
+			tf_json_crc(&j, "info_crc", b->info_crc,
+				    tf_family_crc_bits(tf_family_by_name(b->family)));
 		if (b->has_config_crc)
-			tf_json_crc(&j, "config_crc", b->config_crc);
+			tf_json_crc(&j, "config_crc", b->config_crc,
+				    tf_family_crc_bits(tf_family_by_name(b->family)));
 		tf_json_bool(&j, "ok", r == 0);
 		tf_json_string(&j, "error", r < 0 ? err.msg : NULL);
 		tf_json_end_object(&j);

@@ -512,8 +512,8 @@ static void print_table(struct row *rows, int n, bool status, const char *persis
 	char crc[16], act[64];
 	int i;
 
-	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", "DEVICE", "ADDR", "DRIVER", "MODE",
-	       "HW", "FIRMWARE", "CFG-CRC", "ACTION");
+	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", "DEVICE", "ADDR", "DRIVER",
+	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		/* i2c: the address (an ACPI name, i2c-HID:00, has none);
@@ -528,9 +528,11 @@ static void print_table(struct row *rows, int n, bool status, const char *persis
 			tf_snprintf(where, sizeof(where), "0x%s", addr + 3);
 		else
 			tf_snprintf(where, sizeof(where), "-");
-		tf_snprintf(crc, sizeof(crc), r->res.has_crc_before ? "%06X" : "-",
-			    r->res.crc_before);
-		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-9s %s\n", r->dev, where,
+		tf_snprintf(crc, sizeof(crc), "%s",
+			    r->res.has_crc_before
+				    ? TF_CRC_TEXT(r->res.crc_before, r->res.crc_bits)
+				    : "-");
+		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", r->dev, where,
 		       r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
@@ -586,7 +588,7 @@ static void print_json(struct row *rows, int n, bool status)
 		tf_json_string(&j, "firmware",
 			       r->res.version_before[0] ? r->res.version_before : NULL);
 		if (r->res.has_crc_before)
-			tf_json_crc(&j, "config_crc", r->res.crc_before);
+			tf_json_crc(&j, "config_crc", r->res.crc_before, r->res.crc_bits);
 		if (r->res.config_version_before[0])
 			tf_json_string(&j, "config_version", r->res.config_version_before);
 		tf_json_string(&j, "detail", r->res.detail[0] ? r->res.detail : NULL);

@@ -49,7 +49,8 @@ static void run_usage(FILE *f)
 		   "(a path is a usage error).\n"
 		   "\n"
 		   "  --force      ignore the attempt limit and blobs that failed before;\n"
-		   "               allow a configuration for another info-block CRC\n"
+		   "               allow a configuration made for another variant of\n"
+		   "               the chip (the family's check)\n"
 		   "  --dry-run    decide and report, write nothing: read and check\n"
 		   "               the blobs, say what would be written, by which\n"
 		   "               path, and the config CRC against the chip's\n"
@@ -75,20 +76,35 @@ static int print_result(const char *dev, const struct tf_flow_result *res, int r
 
 static void flash_usage(FILE *f)
 {
+	size_t i;
+
+	fprintf(f, "Usage: touchfw flash [--firmware FILE] [--config FILE] [--dry-run]\n"
+		   "                     [--force] [--family NAME] [--always-on] [--json]\n"
+		   "                     DEVICE\n"
+		   "\n"
+		   "Flash a firmware image and/or write a configuration by hand, with a\n"
+		   "progress bar on a terminal.  At least one of --firmware and --config,\n"
+		   "in the family's format:\n");
+	/* the families' own words (tf_family.flash_*_files) */
+	for (i = 0; tf_families[i]; i++) {
+		const struct tf_family *fam = tf_families[i];
+
+		if (fam->flash_firmware_files)
+			fprintf(f, "  %-7s --firmware: %s\n", fam->ids->name,
+				fam->flash_firmware_files);
+		if (fam->flash_config_files)
+			fprintf(f, "  %-7s --config: %s\n", fam->ids->name,
+				fam->flash_config_files);
+	}
 	fprintf(f,
-		"Usage: touchfw flash [--firmware FILE] [--config FILE] [--dry-run]\n"
-		"                     [--force] [--family NAME] [--always-on] [--json]\n"
-		"                     DEVICE\n"
+		"Uses the board profile when one describes DEVICE; without one, the\n"
+		"family comes from the bound driver (or --family) and the driver is\n"
+		"assumed to own the chip's power (never unbound) unless --always-on\n"
+		"says it is safe to unbind.\n"
 		"\n"
-		"Flash a firmware image (.fw or .enc) and/or write an OBP_RAW\n"
-		"configuration by hand, with a progress bar on a terminal.  At least\n"
-		"one of --firmware and --config.  Uses the board profile when one\n"
-		"describes DEVICE; without one, the family comes from the bound driver\n"
-		"(or --family) and the driver is assumed to own the chip's power\n"
-		"(never unbound) unless --always-on says it is safe to unbind.\n"
-		"\n"
-		"  --force      accept a configuration made for another info-block\n"
-		"               CRC, and write one the chip already has\n"
+		"  --force      accept a configuration made for another variant of\n"
+		"               the chip (the family's check), and write one the chip\n"
+		"               already has\n"
 		"  --dry-run    check the files (a config also against the chip),\n"
 		"               decide as the flash does up to its first write, and\n"
 		"               say what would be written, by which path, and the\n"

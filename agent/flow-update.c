@@ -110,8 +110,8 @@ int step_files(struct run *r)
 	if (r->o->firmware_file)
 		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
 	if (r->o->config_file)
-		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC 0x%06X",
-		     r->o->config_file, r->cfg_crc);
+		rlog(r, TF_LOG_INFO, "config file %s: parsed, config CRC %s", r->o->config_file,
+		     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	return TF_EXIT_OK;
 }
 
@@ -132,8 +132,8 @@ int step_load(struct run *r)
 		if (!r->fw_img && r->chip.has_config_crc && r->cfg_crc &&
 		    r->cfg_crc == r->chip.config_crc && !r->o->force) {
 			r->cfg_already = true;
-			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
-			     r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC %s",
+			     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 			r->ops->free_config(r->cfg_obj);
 			r->cfg_obj = NULL;
 		} else if (r->chip.mode == TF_CHIP_APP && !r->fw_img && r->ops->check_config &&
@@ -333,6 +333,12 @@ int step_recovery_allowed(struct run *r)
 
 /* The refusals of a family that can not do over the bus what the path
  * needs: one text each, wherever the path is decided or taken. */
+/* The interrupt line by the family's name for it, for the log. */
+static const char *irq_line(const struct run *r)
+{
+	return r->fam->irq_line ? r->fam->irq_line : "interrupt";
+}
+
 static int refuse_bus_flash(struct run *r)
 {
 	return finish(r, TF_EXIT_UNSUPPORTED,
@@ -355,13 +361,13 @@ static int flash_over_bus(struct run *r)
 	if (!r->fam->caps.bus_flash && !bus_recovery(r))
 		return refuse_bus_flash(r);
 	if (r->c.spi_open)
-		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s%s", r->res->fw_id,
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) over %s, %s%s", r->res->fw_id,
 		     r->plan.fw ? r->plan.fw->version : "file", r->c.spi.node,
-		     r->c.chg ? ", CHG line watched" : ", polling");
+		     r->c.irq ? irq_line(r) : "polling", r->c.irq ? " line watched" : "");
 	else
-		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x%s",
+		rlog(r, TF_LOG_INFO, "flashing %s (%s) at bootloader address 0x%02x, %s%s",
 		     r->res->fw_id, r->plan.fw ? r->plan.fw->version : "file", r->chip.bl_addr,
-		     r->c.chg ? ", CHG line watched" : ", polling");
+		     r->c.irq ? irq_line(r) : "polling", r->c.irq ? " line watched" : "");
 	r->flashed_anything = true;
 	if (r->ops->write_firmware(&r->c, &r->chip, r->fw_img, &err) < 0) {
 		/* refused before its first write, the image not being this
@@ -406,13 +412,15 @@ static int config_over_bus(struct run *r)
 		return finish(r, TF_EXIT_BAD_INPUT, "%s: %s", r->res->cfg_id, err.msg);
 	if (st.has_config_crc && st.config_crc == r->cfg_crc && !r->o->force) {
 		r->cfg_already = true;
-		rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X", r->cfg_crc);
+		rlog(r, TF_LOG_INFO, "config: the chip already has CRC %s",
+		     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 		return TF_EXIT_OK;
 	}
 	rlog(r, TF_LOG_INFO, "config: writing %s, backup to NVM, reset", r->res->cfg_id);
 	if (r->ops->write_config(&r->c, r->cfg_obj, &err) < 0)
 		return finish(r, TF_EXIT_VERIFY, "%s", err.msg);
-	rlog(r, TF_LOG_INFO, "config: CRC 0x%06X verified after reset", r->cfg_crc);
+	rlog(r, TF_LOG_INFO, "config: CRC %s verified after reset",
+	     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	return TF_EXIT_OK;
 }
 
@@ -451,12 +459,12 @@ static int request_lines(struct run *r)
 	if (seq.drive_int && r->ops->reset_int_level)
 		seq.int_level = r->ops->reset_int_level(&r->c);
 	tf_gpio_reset_pulse(&seq, r->ctrl->has_reset ? &r->ctrl->reset : NULL,
-			    r->ctrl->has_chg ? &r->ctrl->chg : NULL, GPIO_BUSY_RETRY_MS, &l);
-	r->c.chg = l.irq;
+			    r->ctrl->has_irq ? &r->ctrl->irq : NULL, GPIO_BUSY_RETRY_MS, &l);
+	r->c.irq = l.irq;
 	r->c.reset = l.reset;
-	if (r->ctrl->has_chg && !l.irq)
-		rlog(r, TF_LOG_WARNING, "CHG line not available (%s): polling instead",
-		     l.irq_err.msg);
+	if (r->ctrl->has_irq && !l.irq)
+		rlog(r, TF_LOG_WARNING, "%s line not available (%s): polling instead",
+		     irq_line(r), l.irq_err.msg);
 	if (r->ctrl->has_reset && !l.reset)
 		rlog(r, TF_LOG_WARNING, "reset line not available (%s)", l.reset_err.msg);
 	if (l.pulsed)
@@ -467,7 +475,7 @@ static int request_lines(struct run *r)
 			      "the %s family needs the reset line, which the profile "
 			      "does not give or touchfw could not take",
 			      r->fam->ids->name);
-	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.chg)
+	if ((r->fam->caps.lines_needed & TF_LINE_INT) && !r->c.irq)
 		return finish(r, TF_EXIT_UNSUPPORTED,
 			      "the %s family needs the interrupt line, which the profile "
 			      "does not give or touchfw could not take",
@@ -477,18 +485,18 @@ static int request_lines(struct run *r)
 
 void release_lines(struct run *r)
 {
-	if (r->c.chg)
-		tf_gpio_release(r->c.chg);
+	if (r->c.irq)
+		tf_gpio_release(r->c.irq);
 	if (r->c.reset)
 		tf_gpio_release(r->c.reset);
-	r->c.chg = r->c.reset = NULL;
+	r->c.irq = r->c.reset = NULL;
 }
 
 /*
  * Detection right after the reset pulse.  The pulse's release_us is the
  * least the sources allow before the first access (the family's caps say
  * where it comes from); a chip may need longer to start.
- * So the chip is waited for, not assumed up: with the CHG line held, until
+ * So the chip is waited for, not assumed up: with the interrupt line held, until
  * it asserts (the chip's reset message), else by detection -- polling the
  * chip's addresses with growing sleeps -- both bounded by the input
  * timeout (the profile's, else the settings').
@@ -500,16 +508,16 @@ static int detect_after_reset(struct run *r, struct tf_chip_state *st, bool puls
 	uint64_t t0 = tf_now_ms(), delay = 2;
 	int rc;
 
-	if (pulsed && r->c.chg && tf_gpio_get(r->c.chg) == 0) {
+	if (pulsed && r->c.irq && tf_gpio_get(r->c.irq) == 0) {
 		int left = (int)bound;
 
-		while (left > 0 && tf_gpio_get(r->c.chg) == 0 && !tf_stop_requested()) {
-			if (tf_gpio_wait_edge(r->c.chg, left < 100 ? left : 100) < 0)
+		while (left > 0 && tf_gpio_get(r->c.irq) == 0 && !tf_stop_requested()) {
+			if (tf_gpio_wait_edge(r->c.irq, left < 100 ? left : 100) < 0)
 				break;
 			left = (int)bound - (int)(tf_now_ms() - t0);
 		}
-		rlog(r, TF_LOG_INFO, "CHG %s %llu ms after the reset's minimum",
-		     tf_gpio_get(r->c.chg) == 1 ? "asserted" : "still not asserted",
+		rlog(r, TF_LOG_INFO, "%s %s %llu ms after the reset's minimum", irq_line(r),
+		     tf_gpio_get(r->c.irq) == 1 ? "asserted" : "still not asserted",
 		     (unsigned long long)(tf_now_ms() - t0));
 	}
 	rc = detect(r, st);
@@ -873,13 +881,13 @@ static int config_attr(struct run *r, struct tf_input_watch **w, const char *nam
 			      r->res->cfg_id, r->c.dev.driver, ms, caps->kernel_cfg_attr);
 	if (st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
-			      "config %s: after %s the chip's config CRC is 0x%06X (through "
-			      "%s), expected 0x%06X",
-			      r->res->cfg_id, caps->kernel_cfg_attr, st.config_crc,
-			      r->c.dev.driver, r->cfg_crc);
-	rlog(r, TF_LOG_INFO,
-	     "config: the chip's config CRC is 0x%06X after %s, as the file says",
-	     st.config_crc, caps->kernel_cfg_attr);
+			      "config %s: after %s the chip's config CRC is %s (through "
+			      "%s), expected %s",
+			      r->res->cfg_id, caps->kernel_cfg_attr,
+			      TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), r->c.dev.driver,
+			      TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
+	rlog(r, TF_LOG_INFO, "config: the chip's config CRC is %s after %s, as the file says",
+	     TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), caps->kernel_cfg_attr);
 	return rc;
 }
 
@@ -1035,8 +1043,8 @@ static int path_update_fw(struct run *r, struct tf_input_watch **w)
 		if (r->chip.has_config_crc && r->chip.config_crc == r->cfg_crc &&
 		    !r->o->force) {
 			r->cfg_already = true;
-			rlog(r, TF_LOG_INFO, "config: the chip already has CRC 0x%06X",
-			     r->cfg_crc);
+			rlog(r, TF_LOG_INFO, "config: the chip already has CRC %s",
+			     TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 			return TF_EXIT_OK;
 		}
 		/* The driver's own way first: it requests the file at probe,
@@ -1276,21 +1284,23 @@ void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size)
 					 drv, caps->kernel_fw_attr, kname);
 	}
 	if (n < size && r->cfg_obj) {
-		n += (size_t)snprintf(buf + n, size - n,
-				      "%swould write config %s (CRC 0x%06X; ", n ? "; " : "",
-				      r->res->cfg_id, r->cfg_crc);
+		n += (size_t)snprintf(buf + n, size - n, "%swould write config %s (CRC %s; ",
+				      n ? "; " : "", r->res->cfg_id,
+				      TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 		if (n < size && r->fw_img)
 			n += (size_t)snprintf(buf + n, size - n, "after the new firmware)");
 		else if (n < size && r->chip.has_config_crc)
-			n += (size_t)snprintf(buf + n, size - n, "the chip has 0x%06X)",
-					      r->chip.config_crc);
+			n += (size_t)snprintf(buf + n, size - n, "the chip has %s)",
+					      TF_CRC_TEXT(r->chip.config_crc,
+							  r->fam->crc_bits));
 		else if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "the chip's is unknown)");
 	} else if (n < size && r->res->cfg_id[0]) {
-		n += (size_t)snprintf(
-			buf + n, size - n,
-			"%sconfig %s: not written, the chip already has its CRC 0x%06X",
-			n ? "; " : "", r->res->cfg_id, r->cfg_crc);
+		n += (size_t)
+			snprintf(buf + n, size - n,
+				 "%sconfig %s: not written, the chip already has its CRC %s",
+				 n ? "; " : "", r->res->cfg_id,
+				 TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits));
 	}
 	if (n < size && !r->fw_img && !r->cfg_obj && !r->res->cfg_id[0])
 		snprintf(buf + n, size - n, "would write nothing");

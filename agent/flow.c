@@ -34,14 +34,14 @@ int finish(struct run *r, int code, const char *fmt, ...)
 	return code;
 }
 
-/* A chip's config CRC for messages: "0x06F670", or "unknown" (a driver
- * that never got the chip's T6 message shows 0). */
-static const char *crc_text(const struct tf_chip_state *st, char buf[16])
+/* A chip's config CRC for messages, in its family's width ("0x06F670"),
+ * or "unknown" when detection could not read one. */
+static const char *crc_text(const struct run *r, const struct tf_chip_state *st,
+			    char buf[TF_CRC_TEXT_MAX])
 {
 	if (!st->has_config_crc)
 		return "unknown";
-	snprintf(buf, 16, "0x%06X", st->config_crc & 0xffffffu);
-	return buf;
+	return tf_crc_text(buf, st->config_crc, r->fam->crc_bits);
 }
 
 /* ------------------------------------------------------------ progress */
@@ -636,6 +636,7 @@ static int step_detect(struct run *r)
 		    r->chip.version_str);
 	r->res->has_crc_before = r->chip.has_config_crc;
 	r->res->crc_before = r->chip.config_crc;
+	r->res->crc_bits = r->fam->crc_bits;
 	if (r->chip.has_config_version)
 		tf_snprintf(r->res->config_version_before,
 			    sizeof(r->res->config_version_before), "%s",
@@ -651,7 +652,7 @@ static int step_detect(struct run *r)
 		persist_hw(r, r->chip.hw);
 		rlog(r, TF_LOG_INFO, "%s mode: hardware %s, firmware %s, config CRC %s",
 		     tf_chip_mode_name(r->chip.mode), r->chip.hw, r->chip.version_str,
-		     crc_text(&r->chip, crc));
+		     crc_text(r, &r->chip, crc));
 	} else {
 		rlog(r, TF_LOG_INFO, "bootloader mode: %s", r->chip.detail);
 	}
@@ -729,6 +730,7 @@ static int step_plan(struct run *r)
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
 	in.config_versioned = r->fam->caps.config_versioned;
+	in.crc_bits = r->fam->crc_bits;
 	in.force = r->o->force;
 	if (r->hint_used)
 		rlog(r, TF_LOG_INFO,
@@ -894,9 +896,10 @@ static int step_verify(struct run *r)
 		return rc;
 	if (r->cfg_obj && st.has_config_crc && st.config_crc != r->cfg_crc)
 		return finish(r, TF_EXIT_VERIFY,
-			      "config CRC is 0x%06X after writing %s (expected 0x%06X); "
+			      "config CRC is %s after writing %s (expected %s); "
 			      "is a %s in the firmware path overriding it?",
-			      st.config_crc, r->res->cfg_id, r->cfg_crc,
+			      TF_CRC_TEXT(st.config_crc, r->fam->crc_bits), r->res->cfg_id,
+			      TF_CRC_TEXT(r->cfg_crc, r->fam->crc_bits),
 			      r->fam->caps.kernel_cfg &&
 					      r->ops->kernel_cfg_name(&r->c, &st, cfg_name,
 								      sizeof(cfg_name),
@@ -913,12 +916,12 @@ static int step_verify(struct run *r)
 		     "input %s",
 		     r->res->config_version_before[0] ? r->res->config_version_before
 						      : "(none)",
-		     st.config_version_str, crc_text(&st, crc),
+		     st.config_version_str, crc_text(r, &st, crc),
 		     r->res->input[0] ? r->res->input : "-");
 	else
 		rlog(r, TF_LOG_INFO, "verified: firmware %s%s%s, config CRC %s, input %s",
 		     r->res->version_before[0] ? r->res->version_before : "(bootloader)",
-		     " -> ", st.version_str, crc_text(&st, crc),
+		     " -> ", st.version_str, crc_text(r, &st, crc),
 		     r->res->input[0] ? r->res->input : "-");
 	if (r->fam->unproven)
 		rlog(r, TF_LOG_INFO, "not proven by this: %s", r->fam->unproven);
@@ -1281,9 +1284,10 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 	 * "updated: firmware X -> X". */
 	if (r.cfg_already && !r.fw_img && !r.flashed_anything)
 		rc = finish(&r, TF_EXIT_OK,
-			    "configuration already on the chip (config CRC 0x%06X, firmware "
+			    "configuration already on the chip (config CRC %s, firmware "
 			    "%s): nothing written",
-			    r.cfg_crc, r.chip.version_str[0] ? r.chip.version_str : "unknown");
+			    TF_CRC_TEXT(r.cfg_crc, r.fam->crc_bits),
+			    r.chip.version_str[0] ? r.chip.version_str : "unknown");
 	else if (r.fam->caps.kernel_fw_probe)
 		rc = finish(&r, TF_EXIT_OK, "%s: %s, driver %s, input %s",
 			    r.flashed_anything ? "updated" : "up to date", res->fw_id,
@@ -1296,12 +1300,12 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 			    res->config_version_before[0] ? res->config_version_before
 							  : "(none)",
 			    r.chip.config_version_str, r.chip.version_str,
-			    crc_text(&r.chip, crc), res->input[0] ? res->input : "-");
+			    crc_text(&r, &r.chip, crc), res->input[0] ? res->input : "-");
 	else
 		rc = finish(&r, TF_EXIT_OK,
 			    "updated: firmware %s -> %s, config CRC %s, input %s",
 			    res->version_before[0] ? res->version_before : "(none)",
-			    r.chip.version_str, crc_text(&r.chip, crc),
+			    r.chip.version_str, crc_text(&r, &r.chip, crc),
 			    res->input[0] ? res->input : "-");
 out:
 	if (rc && r.ops) {

@@ -63,6 +63,7 @@ struct tf_flow_result {
 	char fw_id[64], cfg_id[64];
 	bool has_crc_before, has_crc_after;
 	unsigned crc_before, crc_after;
+	unsigned crc_bits; /* the family's (tf_family.crc_bits) */
 	char input[32];
 	unsigned long long duration_ms;
 	unsigned frames, retries;

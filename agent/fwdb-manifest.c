@@ -162,6 +162,9 @@ struct key_def {
 	bool continues; /* may go on over indented lines */
 	bool may_be_empty;
 	int (*set)(struct parser *p, const char *v, bool cont);
+	/* A blob key only the families that register it take
+	 * (tf_family.manifest_keys); others' sections are refused with it. */
+	bool family_owned;
 };
 
 static const struct key_def keys[K_COUNT_];
@@ -484,7 +487,7 @@ static const struct key_def keys[K_COUNT_] = {
 	[K_BOARDS] = { "boards", false, true, true, set_boards },
 	[K_MIN_FROM] = { "min_from", false, false, false, set_min_from },
 	[K_MAX_FROM] = { "max_from", false, false, false, set_max_from },
-	[K_INFO_CRC] = { "info_crc", false, false, false, set_info_crc },
+	[K_INFO_CRC] = { "info_crc", false, false, false, set_info_crc, true },
 	[K_CONFIG_CRC] = { "config_crc", false, false, false, set_config_crc },
 	[K_BOOTLOADER_ID] = { "bootloader_id", false, false, false, set_bootloader_id },
 	[K_SOURCE_SHA256] = { "source_sha256", false, false, false, set_source_sha256 },
@@ -795,6 +798,22 @@ static int finish_blob(struct parser *p, struct tf_blob *b, const unsigned *line
 		return perr(p, lines[K_MAX_FROM], b->id, "max_from", "%s is below min_from %s",
 			    b->max_from, b->min_from);
 	fam = tf_family_by_name(b->family);
+	for (k = 0; fam && k < K_COUNT_; k++) {
+		char owners[128] = "";
+		size_t n = 0;
+
+		if (!keys[k].family_owned || !lines[k] ||
+		    tf_family_has_manifest_key(fam, keys[k].name))
+			continue;
+		for (i = 0; tf_families[i]; i++)
+			if (tf_family_has_manifest_key(tf_families[i], keys[k].name) &&
+			    n < sizeof(owners))
+				n += (size_t)snprintf(owners + n, sizeof(owners) - n, "%s%s",
+						      n ? ", " : "", tf_families[i]->ids->name);
+		return perr(p, lines[k], b->id, keys[k].name,
+			    "a %s blob has no such key (only %s blobs have it); leave it out",
+			    b->family, owners[0] ? owners : "no family's");
+	}
 	if (fam && b->bootloader_id && !fam->caps.bootloader_mode)
 		return perr(p, lines[K_BOOTLOADER_ID], b->id, "bootloader_id",
 			    "%s chips have no bootloader mode touchfw can read an id in",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The agent's small GPIO interface: a reset output and an interrupt (CHG)
+ * The agent's small GPIO interface: a reset output and an interrupt
  * input with edge waiting.  Two backends have the same seven functions,
  * and the Makefile compiles one, as pkg-config's libgpiod version says:
  * gpio-gpiod1.c on libgpiod 1.6 (Debian 12, Ubuntu 22.04), gpio-gpiod2.c
@@ -30,7 +30,7 @@ struct tf_gpio_line;
 
 enum tf_gpio_edge {
 	TF_GPIO_EDGE_NONE = 0,
-	TF_GPIO_EDGE_ASSERT = 1,   /* logical 0 -> 1 (falling on active-low CHG) */
+	TF_GPIO_EDGE_ASSERT = 1,   /* logical 0 -> 1 (falling on an active-low line) */
 	TF_GPIO_EDGE_DEASSERT = 2, /* logical 1 -> 0 */
 };
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 void tf_json_init(struct tf_json *j)
 {
 	memset(j, 0, sizeof(*j));
@@ -201,10 +203,7 @@ const char *tf_json_text(struct tf_json *j)
 	return j->buf;
 }
 
-void tf_json_crc(struct tf_json *j, const char *key, uint32_t crc)
+void tf_json_crc(struct tf_json *j, const char *key, uint32_t crc, unsigned bits)
 {
-	char hex[16];
-
-	snprintf(hex, sizeof(hex), "0x%06X", crc);
-	tf_json_string(j, key, hex);
+	tf_json_string(j, key, TF_CRC_TEXT(crc, bits));
 }

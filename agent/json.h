@@ -34,8 +34,8 @@ void tf_json_int(struct tf_json *j, const char *key, int64_t value);
 void tf_json_uint(struct tf_json *j, const char *key, uint64_t value);
 void tf_json_bool(struct tf_json *j, const char *key, bool value);
 /* A CRC as every document writes one: a string, "0x" and upper-case hex,
- * at least 6 digits ("0xE67ACA"). */
-void tf_json_crc(struct tf_json *j, const char *key, uint32_t crc);
+ * as many digits as the family's @bits (tf_crc_text: "0xE67ACA" for 24). */
+void tf_json_crc(struct tf_json *j, const char *key, uint32_t crc, unsigned bits);
 /* The text (NUL-terminated), or NULL if memory ran out. */
 const char *tf_json_text(struct tf_json *j);
 

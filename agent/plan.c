@@ -374,8 +374,8 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p, stru
 		p->cfg_needed = best->config_crc != in->st->config_crc;
 		if (!p->cfg_needed)
 			tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason),
-				    "config CRC 0x%06X already matches %s", in->st->config_crc,
-				    best->id);
+				    "config CRC %s already matches %s",
+				    TF_CRC_TEXT(in->st->config_crc, in->crc_bits), best->id);
 	} else {
 		p->cfg_needed = true;
 	}

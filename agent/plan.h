@@ -6,8 +6,8 @@
  *
  *  - a pin in the board profile wins, and may go back (an OEM decision);
  *  - a chip in bootloader mode always gets firmware: the newest that fits
- *    its hardware and board; with the hardware unknown (no info block in
- *    bootloader mode) the hardware last seen on this device is used, else
+ *    its hardware and board; with the hardware unknown (a bootloader that
+ *    does not tell it) the hardware last seen on this device is used, else
  *    the candidates must agree on one hardware id;
  *  - a chip in application mode gets firmware only if it is newer than
  *    the running one (versions compared as numbers) and the blob's
@@ -52,6 +52,7 @@ struct tf_plan_input {
 	unsigned max_blob_failures;
 	/* Configurations are chosen by their version (see above). */
 	bool config_versioned;
+	unsigned crc_bits; /* the family's, for messages */
 	/* Write the chosen configuration even if it is not newer. */
 	bool force;
 };

@@ -80,9 +80,9 @@ char *tf_flow_result_json(const char *devname, const struct tf_flow_result *r)
 	if (r->config_version_after[0])
 		tf_json_string(&j, "config_version_after", r->config_version_after);
 	if (r->has_crc_before)
-		tf_json_crc(&j, "config_crc_before", r->crc_before);
+		tf_json_crc(&j, "config_crc_before", r->crc_before, r->crc_bits);
 	if (r->has_crc_after)
-		tf_json_crc(&j, "config_crc_after", r->crc_after);
+		tf_json_crc(&j, "config_crc_after", r->crc_after, r->crc_bits);
 	tf_json_string(&j, "firmware", r->fw_id[0] ? r->fw_id : NULL);
 	tf_json_string(&j, "config", r->cfg_id[0] ? r->cfg_id : NULL);
 	tf_json_string(&j, "input", r->input[0] ? r->input : NULL);

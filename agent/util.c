@@ -220,6 +220,16 @@ bool tf_parse_u32(const char *s, uint32_t *out)
 	return true;
 }
 
+const char *tf_crc_text(char *buf, uint32_t crc, unsigned bits)
+{
+	if (!bits || bits > 32)
+		bits = 32;
+	if (bits < 32)
+		crc &= (1u << bits) - 1u;
+	snprintf(buf, TF_CRC_TEXT_MAX, "0x%0*X", (int)((bits + 3) / 4), (unsigned)crc);
+	return buf;
+}
+
 int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;

@@ -127,6 +127,17 @@ bool tf_parse_u32(const char *s, uint32_t *out);
 int tf_snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A CRC as people read it everywhere (logs, tables, JSON): "0x" and
+ * @bits/4 hex digits, the bits above @bits dropped; @bits is the width the
+ * family's chips report (tf_family.crc_bits), 0 taken as 32.  @buf holds
+ * TF_CRC_TEXT_MAX; returns it.  TF_CRC_TEXT gives one for a single call's
+ * arguments (a compound literal, alive to the end of the enclosing block).
+ */
+#define TF_CRC_TEXT_MAX 12
+const char *tf_crc_text(char *buf, uint32_t crc, unsigned bits);
+#define TF_CRC_TEXT(crc, bits) tf_crc_text((char[TF_CRC_TEXT_MAX]){ 0 }, (crc), (bits))
+
 /* strcmp(@a, @b) == 0, inline: the udev fast path compares with this, so
  * that it binds no strcmp (each libc symbol is a lookup by the dynamic
  * loader at every event, most of the front end's cost; main.c). */

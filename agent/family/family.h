@@ -75,7 +75,7 @@ struct tf_ctx {
 	struct tf_i2c *bus; /* i2c devices: NULL until the flow opens it */
 	struct tf_spi spi;  /* spi devices: the spidev transport */
 	bool spi_open;
-	struct tf_gpio_line *chg; /* only when no driver holds the line */
+	struct tf_gpio_line *irq; /* only when no driver holds the line */
 	struct tf_gpio_line *reset;
 	bool force;
 	uint32_t flash_timeout_ms;
@@ -403,9 +403,36 @@ struct tf_family {
 	 * 'verified' proves").
 	 */
 	const char *unproven;
+	/*
+	 * The width in bits of the CRCs the family's chips report
+	 * (tf_chip_state, a manifest's info_crc/config_crc): every place
+	 * that shows one formats it by this (tf_crc_text), so a family's
+	 * CRC reads one way in log, table and JSON.  0: 32 (or no CRCs).
+	 */
+	unsigned crc_bits;
+	/*
+	 * Optional: manifest keys of a blob section that are this family's
+	 * words ("info_crc": a maXTouch info block's CRC), NULL-terminated.
+	 * The shared manifest parser reads such a key's value but refuses it
+	 * in the sections of families that do not list it.
+	 */
+	const char *const *manifest_keys;
+	/* Optional: the chip's interrupt line in the family's words ("CHG"),
+	 * for the log; NULL: "interrupt". */
+	const char *irq_line;
+	/* Optional: the files `touchfw flash` takes, in the family's words,
+	 * for its --help: --firmware's ("image .fw or .enc") and --config's
+	 * ("OBP_RAW .cfg"); NULL: none the family takes by hand. */
+	const char *flash_firmware_files, *flash_config_files;
 	struct tf_family_caps caps;
 	const struct tf_family_ops *ops;
 };
+
+/* @f's crc_bits; 0 (taken as 32) for no family. */
+static inline unsigned tf_family_crc_bits(const struct tf_family *f)
+{
+	return f ? f->crc_bits : 0;
+}
 
 /* All families, registry order (registry.def), NULL-terminated. */
 extern const struct tf_family *const tf_families[];
@@ -413,6 +440,8 @@ extern const struct tf_family *const tf_families[];
 const struct tf_family *tf_family_by_name(const char *name);
 /* The family whose ids list @driver, NULL if none. */
 const struct tf_family *tf_family_by_driver(const char *driver);
+/* Does @f list @key in its manifest_keys? */
+bool tf_family_has_manifest_key(const struct tf_family *f, const char *key);
 /* Is @driver one of @f's kernel drivers? */
 bool tf_family_has_driver(const struct tf_family *f, const char *driver);
 /*

@@ -38,6 +38,16 @@ const struct tf_family *tf_family_by_name(const char *name)
 	return by_ids(tf_family_ids_by_name(name));
 }
 
+bool tf_family_has_manifest_key(const struct tf_family *f, const char *key)
+{
+	const char *const *k;
+
+	for (k = f->manifest_keys; key && k && *k; k++)
+		if (!strcmp(*k, key))
+			return true;
+	return false;
+}
+
 bool tf_family_has_driver(const struct tf_family *f, const char *driver)
 {
 	const char *const *d;

@@ -347,6 +347,35 @@ static inline void e2e_said(struct e2e *e, const char *needle)
 		e2e_fail_with_output(e, "expected \"%s\" in touchfw's output (above)", needle);
 }
 
+/*
+ * @dev's config CRC reads one way -- "0x" and @digits hex digits, its
+ * family's width -- in `probe --json`, `probe`'s table and the run log
+ * (`run --dry-run`).
+ */
+static inline void e2e_crc_one_way(struct e2e *e, const char *dev, int digits)
+{
+	static const char key[] = "\"config_crc\":\"";
+	char crc[24], needle[64];
+	const char *p, *q;
+
+	e2e_expect(e, 0, "probe", "--json", dev);
+	p = e->out ? strstr(e->out, key) : NULL;
+	if (!p)
+		e2e_fail_with_output(e, "no config_crc in probe --json");
+	p += sizeof(key) - 1;
+	q = strchr(p, '"');
+	if (!q || q - p != 2 + digits || strncmp(p, "0x", 2))
+		e2e_fail_with_output(e, "config_crc is not \"0x\" and %d hex digits", digits);
+	snprintf(crc, sizeof(crc), "%.*s", (int)(q - p), p);
+	e2e_expect(e, 0, "probe", dev);
+	snprintf(needle, sizeof(needle), " %s ", crc);
+	if (!strstr(e->out, needle))
+		e2e_fail_with_output(e, "probe's table does not show the CRC as %s", crc);
+	e2e_expect(e, 0, "run", "--dry-run", dev);
+	snprintf(needle, sizeof(needle), "config CRC %s", crc);
+	e2e_said(e, needle);
+}
+
 static inline void e2e_not_said(struct e2e *e, const char *needle)
 {
 	if (e->err && strstr(e->err, needle))

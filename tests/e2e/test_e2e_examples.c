@@ -242,7 +242,7 @@ static void check_example(const char *name)
 		assert_string_equal(tf_power_name(c->power), s ? s : "driver");
 		g_free(s);
 		same_line(kf, chip, "reset_gpio", c->has_reset, &c->reset, "reset");
-		same_line(kf, chip, "chg_gpio", c->has_chg, &c->chg, "chg");
+		same_line(kf, chip, "chg_gpio", c->has_irq, &c->irq, "chg");
 		s = g_key_file_get_string(kf, chip, "acpi_id", NULL);
 		/* an ACPI client is named after its ACPI device */
 		if (s)

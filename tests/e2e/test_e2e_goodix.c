@@ -336,6 +336,14 @@ static void test_probe_shows_goodix_fields(void **state)
 	assert_int_equal(chip().stats.config_writes, 0);
 }
 
+/* Its CRC32 digest shows 8 digits in the log, the table and JSON alike. */
+static void test_config_crc_reads_one_way_everywhere(void **state)
+{
+	(void)state;
+	start_gt911("touchfw,emul-gt911", true, STALE_VERSION, NULL);
+	e2e_crc_one_way(&E, "1-005d", 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +366,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_config_file_for_another_chip_is_refused_by_flash,
 					  teardown),
 		cmocka_unit_test_teardown(test_probe_shows_goodix_fields, teardown),
+		cmocka_unit_test_teardown(test_config_crc_reads_one_way_everywhere, teardown),
 	};
 
 	return cmocka_run_group_tests_name("e2e_goodix", tests, NULL, NULL);

@@ -328,6 +328,14 @@ static void test_probe_and_status_show_the_controller(void **state)
 	 * e2e_stop() asserts the emulated kernel saw no oops. */
 }
 
+/* Its CRC24 shows 6 digits in the log, the table and JSON alike. */
+static void test_config_crc_reads_one_way_everywhere(void **state)
+{
+	(void)state;
+	start("touchfw,emul-demo", "app", "1.0.AA", "driver", NULL);
+	e2e_crc_one_way(&E, "1-004a", 6);
+}
+
 static void test_probe_and_status_of_a_missing_device_exit_no_device(void **state)
 {
 	(void)state;
@@ -476,6 +484,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_manual_flash_with_enc_file_and_progress_lines,
 					  teardown),
 		cmocka_unit_test_teardown(test_probe_and_status_show_the_controller, teardown),
+		cmocka_unit_test_teardown(test_config_crc_reads_one_way_everywhere, teardown),
 		cmocka_unit_test_teardown(
 			test_probe_and_status_of_a_missing_device_exit_no_device, teardown),
 		cmocka_unit_test_teardown(test_probe_without_permission_fails_naming_what,

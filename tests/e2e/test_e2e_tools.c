@@ -191,6 +191,21 @@ static void test_chip_of_a_missing_device_and_bad_command_line(void **state)
 	out_has("save-config");
 }
 
+/* flash --help names each family's files from its descriptor
+ * (tf_family.flash_*_files), the shared text no family's format. */
+static void test_flash_help_takes_the_families_formats(void **state)
+{
+	(void)state;
+	start_mxt("touchfw,emul-demo", "2.1.AB");
+	expect_rc(0, "flash", "--help");
+	out_has("  mxt     --firmware: an image, .fw or its hex text .enc\n");
+	out_has("  mxt     --config: an OBP_RAW configuration (.cfg)\n");
+	out_has("  goodix  --config: a configuration block as the driver loads it (.bin)\n");
+	out_has("  silead  --firmware: the file silead_ts loads (.fw)\n");
+	if (strstr(E.out, "write an OBP_RAW"))
+		fail_msg("flash --help names one family's format as everyone's:\n%s", E.out);
+}
+
 /* ------------------------------------------------------------ reset */
 
 static void test_chip_reset_mxt_by_command_with_driver_bound(void **state)
@@ -909,6 +924,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_of_a_missing_device_and_bad_command_line,
 					  teardown),
+		cmocka_unit_test_teardown(test_flash_help_takes_the_families_formats, teardown),
 		cmocka_unit_test_teardown(test_chip_reset_mxt_by_command_with_driver_bound,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_reset_goodix_pulses_the_reset_line,

@@ -299,11 +299,11 @@ static void test_golden_dt_profile_fields_are_read(void **state)
 	assert_int_equal(c->reset.line, 12);
 	assert_string_equal(c->reset.name, "");
 	assert_true(c->reset.active_low);
-	assert_true(c->has_chg);
-	assert_string_equal(c->chg.chip, "");
-	assert_int_equal(c->chg.line, -1);
-	assert_string_equal(c->chg.name, "TS_INT");
-	assert_true(c->chg.active_low);
+	assert_true(c->has_irq);
+	assert_string_equal(c->irq.chip, "");
+	assert_int_equal(c->irq.line, -1);
+	assert_string_equal(c->irq.name, "TS_INT");
+	assert_true(c->irq.active_low);
 	assert_int_equal(c->power, TF_POWER_DRIVER);
 	assert_string_equal(c->firmware_pin, "mxt-golden-fw-2.1");
 	assert_string_equal(c->config_pin, "mxt-golden-cfg-7");
@@ -329,8 +329,8 @@ static void test_golden_goodix_profile_fields_are_read(void **state)
 	assert_string_equal(c->config_name, "acme-panel-7.cfg");
 	assert_true(c->swapped_x_y);
 	assert_true(c->has_reset);
-	assert_true(c->has_chg);
-	assert_string_equal(c->chg.name, "TS_INT");
+	assert_true(c->has_irq);
+	assert_string_equal(c->irq.name, "TS_INT");
 	tf_board_free(p);
 	tf_board_report_free(&rep);
 	/* Without the two properties: no name, axes as they are. */
@@ -354,7 +354,7 @@ static void test_golden_dt_spi_controller_is_read(void **state)
 	assert_int_equal(c->reg, 1);
 	assert_false(c->has_bootloader_reg);
 	assert_false(c->has_reset);
-	assert_false(c->has_chg);
+	assert_false(c->has_irq);
 	assert_string_equal(c->driver, "");
 	assert_int_equal(c->power, TF_POWER_ALWAYS_ON);
 	assert_int_equal(c->spi_max_hz, 8000000);
@@ -528,10 +528,10 @@ static void test_example_emul_demo_describes_the_emulated_board(void **state)
 	assert_string_equal(c->reset.chip, "emuboard-gpio");
 	assert_int_equal(c->reset.line, 0);
 	assert_true(c->reset.active_low); /* nRESET */
-	assert_true(c->has_chg);
-	assert_string_equal(c->chg.chip, "emuboard-gpio");
-	assert_int_equal(c->chg.line, 1);
-	assert_true(c->chg.active_low);
+	assert_true(c->has_irq);
+	assert_string_equal(c->irq.chip, "emuboard-gpio");
+	assert_int_equal(c->irq.line, 1);
+	assert_true(c->irq.active_low);
 	assert_int_equal(c->power, TF_POWER_DRIVER);
 	tf_board_free(p);
 }
@@ -2257,6 +2257,11 @@ int main(void)
 		    E(CTRL, "reset-gpio-chip needs reset-gpio-line")),
 		BAD(test_gpio_line_without_chip_is_rejected, "bad-gpio-line-without-chip",
 		    E(CTRL, "chg-gpio-line needs chg-gpio-chip")),
+		BAD(test_irq_line_without_chip_is_rejected, "bad-gpio-irq-line-without-chip",
+		    E(CTRL, "irq-gpio-line needs irq-gpio-chip")),
+		BAD(test_irq_line_under_both_names_is_rejected, "bad-gpio-irq-and-chg",
+		    E(CTRL, "irq-gpio-line and chg-gpio-line name the same property; "
+			    "give one")),
 		BAD(test_gpio_by_chip_and_name_is_rejected, "bad-gpio-chip-and-name",
 		    E(CTRL, "give reset-gpio-chip + reset-gpio-line or "
 			    "reset-gpio-name, not both")),

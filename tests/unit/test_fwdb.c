@@ -34,6 +34,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "exitcode.h"
+#include "family/family.h"
 #include "fwdb.h"
 #include "util.h"
 
@@ -707,6 +708,26 @@ static void test_manifest_config_only_key_on_firmware_is_error(void **state)
 	(void)state;
 	expect_manifest_error("bad/firmware-with-info-crc.ini", 13,
 			      "info_crc: only config blobs have this key");
+}
+
+/* info_crc is the mxt family's key (tf_family.manifest_keys): another
+ * family's section is refused by the parser, naming its line. */
+static void test_manifest_family_owned_key_in_another_family_is_error(void **state)
+{
+	size_t i;
+
+	(void)state;
+	assert_true(tf_family_has_manifest_key(tf_family_by_name("mxt"), "info_crc"));
+	for (i = 0; tf_families[i]; i++)
+		if (strcmp(tf_families[i]->ids->name, "mxt"))
+			assert_false(tf_family_has_manifest_key(tf_families[i], "info_crc"));
+	expect_text_error(HDR
+			  "[gt911-cfg-72]\ntype = config\nfamily = goodix\nhardware = 911\n"
+			  "for_version = 0x1060\nversion = 72\nfile = c.bin\nsize = 186\n"
+			  "info_crc = 0x1A2B3C\nsha256 = "
+			  "0000000000000000000000000000000000000000000000000000000000000000\n",
+			  11,
+			  "info_crc: a goodix blob has no such key (only mxt blobs have it)");
 }
 
 static void test_manifest_malformed_mxt_version_is_error(void **state)
@@ -2061,6 +2082,7 @@ int main(void)
 		T(test_manifest_config_without_for_version_is_error),
 		T(test_manifest_config_only_key_on_firmware_is_error),
 		T(test_manifest_bootloader_id),
+		T(test_manifest_family_owned_key_in_another_family_is_error),
 		T(test_manifest_malformed_mxt_version_is_error),
 		T(test_manifest_non_decimal_mxt_hardware_is_error),
 		T(test_manifest_min_from_above_max_from_is_error),

@@ -57,9 +57,10 @@ int goodix_check_blob(const struct tf_blob *b, const char **key, char *msg, size
 			    b->for_version);
 		return -EINVAL;
 	}
-	if (b->has_info_crc || b->has_config_crc) {
-		*key = b->has_info_crc ? "info_crc" : "config_crc";
-		tf_snprintf(msg, size, "a Goodix chip reports no CRC; leave %s out", *key);
+	/* (info_crc, maXTouch's key, the manifest parser refuses) */
+	if (b->has_config_crc) {
+		*key = "config_crc";
+		tf_snprintf(msg, size, "a Goodix chip reports no CRC; leave config_crc out");
 		return -EINVAL;
 	}
 	return 0;

@@ -49,6 +49,10 @@ const struct tf_family tf_family_goodix = {
 	.check_blob_data = goodix_check_blob_data,
 	.blob_facts = goodix_blob_facts,
 	.check_controller = goodix_check_controller,
+	/* the configuration's CRC32 digest (goodix_cfg_digest) */
+	.crc_bits = 32,
+	.irq_line = "INT",
+	.flash_config_files = "a configuration block as the driver loads it (.bin)",
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
 		.lines_needed = 0,

@@ -262,13 +262,13 @@ static int goodix_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *
 {
 	const char *cname = c->ctrl ? c->ctrl->config_name : NULL;
 
-	if (!c->ctrl || !c->ctrl->has_chg || !c->ctrl->has_reset)
+	if (!c->ctrl || !c->ctrl->has_irq || !c->ctrl->has_reset)
 		return tf_err_set(err, EOPNOTSUPP,
 				  "%s requests a configuration file only when it has both "
 				  "the INT and RST lines (goodix_get_gpio_config); the board "
 				  "profile names %s",
 				  GOODIX_DRIVER_NAME,
-				  c->ctrl && c->ctrl->has_chg	  ? "no reset line"
+				  c->ctrl && c->ctrl->has_irq	  ? "no reset line"
 				  : c->ctrl && c->ctrl->has_reset ? "no interrupt line"
 								  : "neither");
 	if (!st->hw[0])

@@ -22,6 +22,10 @@ static const char *const rebind_after_update_fw[] = { "mchp_spi_ts", NULL };
 /* mchp_spi_ts requests maxtouch.cfg only in mxt_update_cfg_store(). */
 static const char *const cfg_through_update_cfg[] = { "mchp_spi_ts", NULL };
 
+/* A config blob may name the info block it was made for by its CRC
+ * (mxt_check_blob_data compares it with the file's). */
+static const char *const manifest_keys[] = { "info_crc", NULL };
+
 const struct tf_family tf_family_mxt = {
 	.ids = &tf_family_ids_mxt,
 	.version = &mxt_version_scheme,
@@ -29,6 +33,12 @@ const struct tf_family tf_family_mxt = {
 	.blob_facts = mxt_blob_facts,
 	.import_blob = mxt_import_blob,
 	.check_blob_data = mxt_check_blob_data,
+	/* the info block's and the configuration's CRC24 (mxt_crc24) */
+	.crc_bits = 24,
+	.manifest_keys = manifest_keys,
+	.irq_line = "CHG",
+	.flash_firmware_files = "an image, .fw or its hex text .enc",
+	.flash_config_files = "an OBP_RAW configuration (.cfg)",
 	.caps = {
 		/* spi: Microchip's mchp_spi_ts framing (mxt-spi.c) */
 		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SPI,

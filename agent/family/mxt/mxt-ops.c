@@ -479,8 +479,8 @@ static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadli
 {
 	uint64_t now = now_us();
 
-	if (c->chg) {
-		int v = tf_gpio_get(c->chg);
+	if (c->irq) {
+		int v = tf_gpio_get(c->irq);
 		int ms;
 
 		if (v == 1)
@@ -488,7 +488,7 @@ static void wait_for_change(struct tf_ctx *c, uint64_t delay_us, uint64_t deadli
 		ms = deadline > now ? (int)((deadline - now + 999) / 1000) : 0;
 		if (ms > MXT_CHG_TIMEOUT_MS)
 			ms = MXT_CHG_TIMEOUT_MS;
-		if (v >= 0 && ms > 0 && tf_gpio_wait_edge(c->chg, ms) >= 0)
+		if (v >= 0 && ms > 0 && tf_gpio_wait_edge(c->irq, ms) >= 0)
 			return;
 	}
 	if (now + delay_us > deadline)
@@ -558,14 +558,14 @@ static int wait_status_paced(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t
 	unsigned reads = 0;
 	int r;
 
-	if (pc && pc->known && !c->chg)
+	if (pc && pc->known && !c->irq)
 		delay = since + pc->sleep_us > start ? since + pc->sleep_us - start : 0;
 	for (;;) {
 		if (reads) {
 			/* Missed: poll, the first delay was a guess. */
 			if (!polling_since)
 				polling_since = now_us();
-			if (pc && pc->known && !c->chg && reads <= PACE_REREADS)
+			if (pc && pc->known && !c->irq && reads <= PACE_REREADS)
 				delay = 0;
 			else
 				delay = grow(reads == 1 ? 0 : delay, now_us() - polling_since);
@@ -576,7 +576,7 @@ static int wait_status_paced(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t
 		reads++;
 		r = status_read(c, bl, s);
 		if (r == 0 && want(*s)) {
-			if (pc && !c->chg)
+			if (pc && !c->irq)
 				pace_learn(pc, reads, since, missed_at, read_at);
 			return 0;
 		}

@@ -35,6 +35,7 @@ static int silead_check_controller(const struct tf_controller *ctl, char *msg, s
 
 const struct tf_family tf_family_silead = {
 	.ids = &tf_family_ids_silead,
+	.flash_firmware_files = "the file silead_ts loads (.fw)",
 	.check_blob = silead_check_blob,
 	.check_blob_data = silead_check_blob_data,
 	.check_controller = silead_check_controller,
