@@ -185,10 +185,10 @@ static void test_lines_the_emulator_can_not_wire_are_named(void **state)
 	const char *path;
 
 	(void)state;
-	path = edited("emul-demo", "chg-gpio-chip = \"emuboard-gpio\";",
-		      "chg-gpio-chip = \"other-gpio\";");
+	path = edited("emul-demo", "irq-gpio-chip = \"emuboard-gpio\";",
+		      "irq-gpio-chip = \"other-gpio\";");
 	expect(rehearse("", path), TF_EXIT_UNSUPPORTED, path);
-	said("/controllers/touchscreen@4a: chg-gpio-chip: \"other-gpio\": the emulated board has "
+	said("/controllers/touchscreen@4a: irq-gpio-chip: \"other-gpio\": the emulated board has "
 	     "one gpiochip, and reset-gpio-chip names it \"emuboard-gpio\"",
 	     path);
 	said("the emulator can not model this profile", path);

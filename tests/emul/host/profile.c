@@ -314,6 +314,8 @@ static char *family_names(void)
 
 static int chip_section(struct gen *g, struct emub_profile_ctl *c, const char *node)
 {
+	const char *irq_what;
+	guint32 reg_unused;
 	static const struct {
 		const char *prop, *key;
 	} ts[] = {
@@ -377,7 +379,14 @@ static int chip_section(struct gen *g, struct emub_profile_ctl *c, const char *n
 	snprintf(label, sizeof(label), "%s reset", sect);
 	reset = gpio_line(g, c, "reset", label);
 	snprintf(label, sizeof(label), "%s irq", sect);
-	chg = reset < -1 ? reset : gpio_line(g, c, "chg", label);
+	/* the interrupt line: irq-gpio-*, or chg-gpio-* as profiles first
+	 * named it (touchfw-board(5)) */
+	irq_what = emub_profile_str(c, "chg-gpio-chip") ||
+				   emub_profile_str(c, "chg-gpio-name") ||
+				   emub_profile_u32(c, "chg-gpio-line", &reg_unused)
+			   ? "chg"
+			   : "irq";
+	chg = reset < -1 ? reset : gpio_line(g, c, irq_what, label);
 	if (chg < -1) {
 		g_free(sect);
 		return chg;
@@ -390,7 +399,7 @@ static int chip_section(struct gen *g, struct emub_profile_ctl *c, const char *n
 		chg = free_line(g, label);
 		if (chg < 0) {
 			g_free(sect);
-			return emub_profile_err(c, "chg-gpio-line",
+			return emub_profile_err(c, "irq-gpio-line",
 						"no free line on the emulated chip for the "
 						"interrupt");
 		}
@@ -472,11 +481,11 @@ char *emub_board_from_profile(const char *dtb, const struct emub_profile_opts *o
 	 * every line it numbers */
 	for (int off = ctls < 0 ? -1 : fdt_first_subnode(buf, ctls); off >= 0;
 	     off = fdt_next_subnode(buf, off))
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 3; k++) {
+			static const char *const props[] = { "reset-gpio-line", "irq-gpio-line",
+							     "chg-gpio-line" };
 			int len = 0;
-			const fdt32_t *v = fdt_getprop(buf, off,
-						       k ? "chg-gpio-line" : "reset-gpio-line",
-						       &len);
+			const fdt32_t *v = fdt_getprop(buf, off, props[k], &len);
 
 			if (v && len == 4 && fdt32_to_cpu(*v) < EMUB_MAX_LINES &&
 			    (int)fdt32_to_cpu(*v) + 1 > g.first_free)
