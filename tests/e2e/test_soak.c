@@ -253,9 +253,56 @@ static void check_state_dir(const char *dir, unsigned max_attempts, unsigned *at
 
 			if (!tf_marker_parse(text, &t))
 				fail_msg("%s: not a marker: '%s'", path, text);
+		} else if (!strcmp(dot, ".metrics")) {
+			/* the last run's record for status --prometheus
+			 * (agent/metrics.c) */
+			if (!strstr(text, "family=") || !strstr(text, "\nexit_code=") ||
+			    !strstr(text, "\ntime="))
+				fail_msg("%s: not a metrics record:\n%s", path, text);
 		} else if (strcmp(dot, ".lock") && strcmp(dot, ".log")) {
 			fail_msg("unexpected file in the state directory: %s", path);
 		}
+		free(text);
+	}
+	closedir(d);
+}
+
+/* The results history (persist_dir/history/DEV.jsonl): each line one JSON
+ * object, at most 20 of them (agent/state.c's bound). */
+static void check_history_dir(const char *dir)
+{
+	char path[1600];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		unsigned lines = 0;
+		char *text, *line, *next;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (n < 7 || strcmp(e->d_name + n - 6, ".jsonl"))
+			fail_msg("unexpected file in the history directory: %s", path);
+		text = slurp(path);
+		assert_non_null(text);
+		for (line = text; *line; line = next) {
+			const char *end;
+
+			next = strchr(line, '\n');
+			if (!next)
+				fail_msg("%s: last line not ended", path);
+			*next++ = '\0';
+			end = json_value(line);
+			if (!end || *json_ws(end) || json_ws(line)[0] != '{')
+				fail_msg("%s: line %u is not one JSON object: %s", path,
+					 lines + 1, line);
+			lines++;
+		}
+		if (lines > 20)
+			fail_msg("%s: %u results, over the bound of 20", path, lines);
 		free(text);
 	}
 	closedir(d);
@@ -280,6 +327,10 @@ static unsigned check_persist_dir(const char *dir, const char *hex)
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "failed"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!strcmp(e->d_name, "history")) {
+			check_history_dir(path);
+			continue;
+		}
 		text = slurp(path);
 		assert_non_null(text);
 		if (strcmp(strrchr(e->d_name, '.') ? strrchr(e->d_name, '.') : "", ".hw") ||
