@@ -72,8 +72,15 @@ void tf_logv(int prio, const char *dev, const char *fmt, va_list ap)
 {
 	char line[1024];
 	size_t n = 0;
-	int r, saved = errno;
+	int r, saved;
 
+	/* A message below the level goes nowhere: return before anything
+	 * else, errno included (its first use binds __errno_location, which
+	 * the udev fast path's debug lines would pay for at every event:
+	 * tests/system/check-fast-path). */
+	if (prio > log_max && prio > TF_LOG_ERR)
+		return;
+	saved = errno;
 	if (prio <= TF_LOG_ERR) {
 		char msg[sizeof(last_error)];
 		va_list aq;
