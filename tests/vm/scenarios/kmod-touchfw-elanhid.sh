@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernels: 6.12
+# vm-kernels-possible: 6.12
 # vm-build-module: elanhid-emul
 # vm-image: --module i2c-hid-of
 # vm-image: --module hid-multitouch
