@@ -377,13 +377,26 @@ check-san:
 # CROSS_ARCHS and runs those unit tests under qemu-user (CROSS_CHECK,
 # tests/cross/cross.mk): as root cross-deps-check installs what that
 # needs, otherwise an architecture without it is skipped with a note.
+#
+# The two passes run side by side: the test programs mostly wait (on
+# emulated chips at their pace, tests/run-tests), so the sanitizer pass's
+# build, tests and fuzzing take the CPU the plain pass leaves, instead of
+# starting after it.  The sanitizer pass's output goes to
+# build-san/check-san.out and is printed, whole, after the plain pass's;
+# make check fails if either failed.
+SAN_OUT := build-san/check-san.out
 check: deps-check cross-deps-check
 	@$(MAKE) --no-print-directory check-format
-	@t=$$(date +%s); $(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)" \
-		CROSS_CHECK=1 && \
-		echo "make check: plain pass (build, tests, VM) $$(($$(date +%s) - t))s"
-	@t=$$(date +%s); $(MAKE) --no-print-directory check-san && \
-		echo "make check: sanitizer pass (build, tests, fuzz) $$(($$(date +%s) - t))s"
+	@mkdir -p build-san; rm -f $(SAN_OUT).rc; t=$$(date +%s); \
+	{ $(MAKE) --no-print-directory check-san >$(SAN_OUT) 2>&1; rc=$$?; \
+		echo "make check: sanitizer pass (build, tests, fuzz; beside the plain pass) $$(($$(date +%s) - t))s" >>$(SAN_OUT); \
+		echo $$rc >$(SAN_OUT).rc; } & \
+	san=$$!; \
+	$(MAKE) --no-print-directory $(CHECK_J) check-run EXTRA_CHECKS="$(VM_CHECKS)" CROSS_CHECK=1; prc=$$?; \
+	[ $$prc = 0 ] && echo "make check: plain pass (build, tests, VM) $$(($$(date +%s) - t))s"; \
+	wait $$san; cat $(SAN_OUT); src=$$(cat $(SAN_OUT).rc 2>/dev/null || echo 1); \
+	echo "make check: $$(($$(date +%s) - t))s in all$$( [ $$prc = 0 ] || echo "; the plain pass FAILED")$$( [ $$src = 0 ] || echo "; the sanitizer pass FAILED")"; \
+	[ $$prc = 0 ] && [ $$src = 0 ]
 
 # What make check leaves to CI (.ci/run runs it after make check), to keep
 # make check's time: the package checks of the second builds (REST_CHECKS:
