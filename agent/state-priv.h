@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "state.h"
+#include "util.h"
 
 /* "@dev.@suffix" in @buf; -EINVAL when @dev is not a device name. */
 int state_name_for(char *buf, size_t size, const char *dev, const char *suffix);
