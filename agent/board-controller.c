@@ -410,6 +410,16 @@ static bool ctrl_reg(struct parse_ctx *c, const char *path, const char *name,
 	return true;
 }
 
+/* @prop is for i2c controllers: false (reported) on one of another bus. */
+static bool i2c_only(struct parse_ctx *c, const char *path, const struct tf_controller *ctl,
+		     const char *prop)
+{
+	if (!ctl->bus[0] || !strcmp(ctl->bus, "i2c"))
+		return true;
+	board_issue(c, path, "%s is for i2c controllers only", prop);
+	return false;
+}
+
 /* The i2c address of the chip's bootloader, other than reg (@reg_ok). */
 static bool ctrl_bootloader_reg(struct parse_ctx *c, const char *path, const struct prop_val *v,
 				struct tf_controller *ctl, bool reg_ok)
@@ -420,10 +430,8 @@ static bool ctrl_bootloader_reg(struct parse_ctx *c, const char *path, const str
 		return true;
 	if (!board_val_u32(c, path, "bootloader-reg", &v[C_BOOTLOADER_REG], "0x26", &blreg))
 		return false;
-	if (ctl->bus[0] && strcmp(ctl->bus, "i2c")) {
-		board_issue(c, path, "bootloader-reg is for i2c controllers only");
+	if (!i2c_only(c, path, ctl, "bootloader-reg"))
 		return false;
-	}
 	if (ctl->bus[0] && !reg_in_range(ctl->bus, blreg)) {
 		reg_range_issue(c, path, "bootloader-reg", ctl->bus, blreg);
 		return false;
@@ -448,10 +456,8 @@ static bool ctrl_hid_descr_addr(struct parse_ctx *c, const char *path, const str
 		return true;
 	if (!board_val_u32(c, path, "hid-descr-addr", &v[C_HID_DESCR_ADDR], "0x0001", &dreg))
 		return false;
-	if (ctl->bus[0] && strcmp(ctl->bus, "i2c")) {
-		board_issue(c, path, "hid-descr-addr is for i2c controllers only");
+	if (!i2c_only(c, path, ctl, "hid-descr-addr"))
 		return false;
-	}
 	if (dreg > 0xffff) {
 		board_issue(c, path, "hid-descr-addr 0x%x is not a 16-bit register", dreg);
 		return false;
