@@ -362,7 +362,7 @@ int tf_board_parse(const void *dtb, size_t len, const char *path, struct tf_boar
 {
 	struct parse_ctx c = { .rep = rep };
 	struct tf_board_profile *p;
-	void *copy = NULL;
+	_cleanup_free_ void *copy = NULL;
 	bool name_too_long = false;
 
 	*out = NULL;
@@ -382,28 +382,19 @@ int tf_board_parse(const void *dtb, size_t len, const char *path, struct tf_boar
 		dtb = copy;
 	}
 	c.fdt = dtb;
-	if (!board_check_blob(&c, dtb, len)) {
-		free(copy);
+	if (!board_check_blob(&c, dtb, len))
 		return -EINVAL;
-	}
 	p = calloc(1, sizeof(*p));
-	if (!p) {
-		free(copy);
+	if (!p)
 		return -ENOMEM;
-	}
 	if (path) {
 		snprintf(p->path, sizeof(p->path), "%s", path);
 		profile_name(path, p->name, sizeof(p->name), &name_too_long);
 	}
 	parse_root(&c, p, name_too_long);
-	free(copy);
-	if (c.oom) {
+	if (c.oom || c.n_issues) {
 		tf_board_free(p);
-		return -ENOMEM;
-	}
-	if (c.n_issues) {
-		tf_board_free(p);
-		return -EINVAL;
+		return c.oom ? -ENOMEM : -EINVAL;
 	}
 	*out = p;
 	return 0;
