@@ -231,11 +231,79 @@ static void parse_dmi(struct parse_ctx *c, int node, struct tf_board_profile *p)
 	}
 }
 
-static void parse_root(struct parse_ctx *c, struct tf_board_profile *p, bool name_too_long)
+/* The root's child nodes: controllers and dmi-match, once each, into
+ * *@ctrl_node and *@dmi_node (-1: none); anything else is reported. */
+static void root_children(struct parse_ctx *c, int *ctrl_node, int *dmi_node)
 {
 	static const char *const root_nodes[] = { "controllers", "dmi-match" };
+	int child;
+
+	fdt_for_each_subnode(child, c->fdt, 0) {
+		char safe[200], cpath[256];
+		int len = 0;
+		const char *name = fdt_get_name(c->fdt, child, &len);
+		const char *pick;
+
+		if (!name || len <= 0) {
+			board_issue(c, "/", "a node has no name");
+			continue;
+		}
+		if (!strcmp(name, "controllers") || !strcmp(name, "dmi-match")) {
+			int *slot = name[0] == 'c' ? ctrl_node : dmi_node;
+
+			if (*slot >= 0)
+				board_issue(c, "/", "node %s is given twice", name);
+			else
+				*slot = child;
+			continue;
+		}
+		board_safe_copy(safe, sizeof(safe), name, (size_t)len);
+		snprintf(cpath, sizeof(cpath), "/%s", safe);
+		pick = board_closest(name, root_nodes, TF_ARRAY_SIZE(root_nodes));
+		if (pick)
+			board_issue(c, cpath, "unknown node (did you mean \"%s\"?)", pick);
+		else
+			board_issue(c, cpath,
+				    "unknown node (expected controllers or "
+				    "dmi-match)");
+	}
+}
+
+/* board-ids as given, else the board-compatible strings, else the file's
+ * name; a dmi-match profile without a name has none to take. */
+static void root_board_ids(struct parse_ctx *c, struct tf_board_profile *p,
+			   const struct prop_val *v, bool has_dmi)
+{
+	if (v[R_BOARD_IDS].seen) {
+		board_val_strlist(c, "/", "board-ids", &v[R_BOARD_IDS], MAX_BOARD_ID_LEN, false,
+				  &p->board_ids, &p->n_board_ids);
+	} else if (p->n_compatible) {
+		if (strv_copy(p->compatible, p->n_compatible, &p->board_ids))
+			c->oom = true;
+		else
+			p->n_board_ids = p->n_compatible;
+	} else if (p->name[0]) {
+		char *one = strdup(p->name);
+
+		p->board_ids = one ? calloc(1, sizeof(char *)) : NULL;
+		if (!p->board_ids) {
+			free(one);
+			c->oom = true;
+		} else {
+			p->board_ids[0] = one;
+			p->n_board_ids = 1;
+		}
+	} else if (has_dmi) {
+		board_issue(c, "/",
+			    "board-ids is missing and there is no file name to take "
+			    "it from");
+	}
+}
+
+static void parse_root(struct parse_ctx *c, struct tf_board_profile *p, bool name_too_long)
+{
 	struct prop_val v[R_COUNT_];
-	int child, ctrl_node = -1, dmi_node = -1;
+	int ctrl_node = -1, dmi_node = -1;
 	uint32_t version;
 
 	board_read_props(c, 0, "/", NODE_ROOT, board_root_props, R_COUNT_, v);
@@ -266,35 +334,7 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p, bool nam
 	else
 		board_val_string(c, "/", "model", &v[R_MODEL], p->model, sizeof(p->model));
 
-	fdt_for_each_subnode(child, c->fdt, 0) {
-		char safe[200], cpath[256];
-		int len = 0;
-		const char *name = fdt_get_name(c->fdt, child, &len);
-		const char *pick;
-
-		if (!name || len <= 0) {
-			board_issue(c, "/", "a node has no name");
-			continue;
-		}
-		if (!strcmp(name, "controllers") || !strcmp(name, "dmi-match")) {
-			int *slot = name[0] == 'c' ? &ctrl_node : &dmi_node;
-
-			if (*slot >= 0)
-				board_issue(c, "/", "node %s is given twice", name);
-			else
-				*slot = child;
-			continue;
-		}
-		board_safe_copy(safe, sizeof(safe), name, (size_t)len);
-		snprintf(cpath, sizeof(cpath), "/%s", safe);
-		pick = board_closest(name, root_nodes, TF_ARRAY_SIZE(root_nodes));
-		if (pick)
-			board_issue(c, cpath, "unknown node (did you mean \"%s\"?)", pick);
-		else
-			board_issue(c, cpath,
-				    "unknown node (expected controllers or "
-				    "dmi-match)");
-	}
+	root_children(c, &ctrl_node, &dmi_node);
 
 	if (v[R_BOARD_COMPATIBLE].seen && dmi_node >= 0)
 		board_issue(c, "/",
@@ -310,31 +350,7 @@ static void parse_root(struct parse_ctx *c, struct tf_board_profile *p, bool nam
 				  MAX_COMPATIBLE_LEN, false, &p->compatible, &p->n_compatible);
 	if (dmi_node >= 0)
 		parse_dmi(c, dmi_node, p);
-
-	if (v[R_BOARD_IDS].seen) {
-		board_val_strlist(c, "/", "board-ids", &v[R_BOARD_IDS], MAX_BOARD_ID_LEN, false,
-				  &p->board_ids, &p->n_board_ids);
-	} else if (p->n_compatible) {
-		if (strv_copy(p->compatible, p->n_compatible, &p->board_ids))
-			c->oom = true;
-		else
-			p->n_board_ids = p->n_compatible;
-	} else if (p->name[0]) {
-		char *one = strdup(p->name);
-
-		p->board_ids = one ? calloc(1, sizeof(char *)) : NULL;
-		if (!p->board_ids) {
-			free(one);
-			c->oom = true;
-		} else {
-			p->board_ids[0] = one;
-			p->n_board_ids = 1;
-		}
-	} else if (dmi_node >= 0) {
-		board_issue(c, "/",
-			    "board-ids is missing and there is no file name to take "
-			    "it from");
-	}
+	root_board_ids(c, p, v, dmi_node >= 0);
 
 	if (ctrl_node < 0)
 		board_issue(c, "/", "controllers node is missing");
