@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Shared internals of the board files (board-profile.c, board-identity.c,
- * board-set.c, board-match.c); the public API is board.h.
+ * Shared internals of the board files (the parser's board-profile.c,
+ * board-schema.c, board-fdt.c and board-controller.c, whose own internals
+ * are board-parse-priv.h; board-identity.c, board-set.c, board-match.c);
+ * the public API is board.h.
  */
 #ifndef TF_BOARD_PRIV_H
 #define TF_BOARD_PRIV_H

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Internals shared by the firmware database's files: fwdb-manifest.c (the
- * pure manifest parser), fwdb-keys.c (key and signature file parsers),
+ * Internals shared by the firmware database's files: fwdb-manifest.c and
+ * fwdb-manifest-values.c (the pure manifest parser, whose own internals
+ * are fwdb-manifest-priv.h), fwdb-blobs.c (a parsed database's lookups),
+ * fwdb-keys.c (key and signature file parsers),
  * fwdb-verify.c (loading, signature policy, blob checks) and fwdb-sign.c
  * (`db sign`/`db keygen`, the only code that touches a secret key).
  * Nothing outside agent/fwdb-*.c includes this header.
