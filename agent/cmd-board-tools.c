@@ -29,6 +29,7 @@
 #include "family/family.h"
 #include "gpio.h"
 #include "json.h"
+#include "out.h"
 #include "settings.h"
 #include "util.h"
 
@@ -57,7 +58,7 @@ static void say(enum finding k, const char *fmt, ...)
 	va_end(ap);
 	if (!live_json) {
 		/* names from sysfs (adapters) can not drive the terminal */
-		printf("%s%s\n", text[k], tf_escape(msg, shown, sizeof(shown)));
+		tf_out("%s%s\n", text[k], tf_escape(msg, shown, sizeof(shown)));
 		return;
 	}
 	tf_json_begin_object(live_json, NULL);
@@ -428,14 +429,14 @@ int tf_board_live(const struct tf_board_profile *p, struct tf_json *j)
 	if (j)
 		tf_json_begin_array(j, "live");
 	else
-		printf("live check of %s against this machine:\n", p->name);
+		tf_out("live check of %s against this machine:\n", p->name);
 	for (i = 0; i < p->n_ctrl; i++) {
 		if (j) {
 			tf_json_begin_object(j, NULL);
 			tf_json_string(j, "controller", p->ctrl[i].node_path);
 			tf_json_begin_array(j, "checks");
 		} else {
-			printf("%s (%s):\n", p->ctrl[i].node_path, p->ctrl[i].family);
+			tf_out("%s (%s):\n", p->ctrl[i].node_path, p->ctrl[i].family);
 		}
 		b = check_controller(&p->ctrl[i]);
 		bad += b;
@@ -448,7 +449,7 @@ int tf_board_live(const struct tf_board_profile *p, struct tf_json *j)
 	if (j)
 		tf_json_end_array(j);
 	else
-		printf("live: %zu controller%s, %d problem%s\n", p->n_ctrl,
+		tf_out("live: %zu controller%s, %d problem%s\n", p->n_ctrl,
 		       p->n_ctrl == 1 ? "" : "s", bad, bad == 1 ? "" : "s");
 	live_json = NULL;
 	return bad;
@@ -521,7 +522,7 @@ static size_t skeleton_dmi_keys(const struct tf_board_identity *id, bool use[TF_
 			char shown[300];
 
 			tf_escape(id->dmi[k], shown, sizeof(shown));
-			fprintf(stderr,
+			tf_out_err(
 				"touchfw: board init: warning: DMI %s is \"%s\", a firmware "
 				"placeholder that every machine built from the same template "
 				"has: left out of dmi-match\n",
@@ -533,10 +534,9 @@ static size_t skeleton_dmi_keys(const struct tf_board_identity *id, bool use[TF_
 		n++;
 	}
 	if (!n)
-		fprintf(stderr,
-			"touchfw: board init: warning: no DMI key names this machine; fill "
-			"in dmi-match by hand (e.g. product-sku, board-version) before "
-			"installing the profile\n");
+		tf_out_err("touchfw: board init: warning: no DMI key names this machine; fill "
+			   "in dmi-match by hand (e.g. product-sku, board-version) before "
+			   "installing the profile\n");
 	return n;
 }
 
@@ -623,7 +623,7 @@ static void write_skeleton(FILE *f, const struct tf_device *dev, const struct tf
 		fprintf(f, "\t\t\tadapter-name = ");
 		dts_str(f, dev->adapter_name);
 		if (has_control_chars(dev->adapter_name))
-			fprintf(stderr,
+			tf_out_err(
 				"touchfw: board init: warning: the name of adapter i2c-%d has "
 				"control characters (written as \\xHH): 'touchfw board check' "
 				"refuses them in adapter-name, so give adapter-path (its device "
@@ -670,7 +670,7 @@ int tf_cmd_board_init(int argc, char **argv)
 	struct tf_board_identity id;
 	struct tf_device dev;
 	struct tf_err err = { 0 };
-	FILE *f = stdout;
+	FILE *f = tf_out_file();
 	struct tf_cli_opts g = { "touchfw: board init", "ho:", opts, init_usage };
 	int c, fd;
 
@@ -683,43 +683,40 @@ int tf_cmd_board_init(int argc, char **argv)
 			json = true;
 	}
 	if (json && !out) {
-		fprintf(stderr, "touchfw: board init: --json needs --out FILE (without it the "
-				"profile is standard output)\n");
+		tf_out_err("touchfw: board init: --json needs --out FILE (without it the "
+			   "profile is standard output)\n");
 		return TF_EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw: board init: give one DEVICE\n");
-		init_usage(stderr);
+		tf_out_err("touchfw: board init: give one DEVICE\n");
+		init_usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	if (tf_device_lookup(argv[optind], &dev, &err) < 0) {
-		fprintf(stderr, "touchfw: board init: %s\n", err.msg);
+		tf_out_err("touchfw: board init: %s\n", err.msg);
 		return TF_EXIT_NO_DEVICE;
 	}
 	if (!dev.driver[0]) {
-		fprintf(stderr,
-			"touchfw: board init: no driver is bound to %s: bind the touch "
-			"driver first, so its family is known\n",
-			dev.name);
+		tf_out_err("touchfw: board init: no driver is bound to %s: bind the touch "
+			   "driver first, so its family is known\n",
+			   dev.name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	fam = tf_family_by_driver(dev.driver);
 	if (!fam) {
-		fprintf(stderr,
-			"touchfw: board init: %s is bound to %s, a driver no touchfw "
-			"family knows\n",
-			dev.name, dev.driver);
+		tf_out_err("touchfw: board init: %s is bound to %s, a driver no touchfw "
+			   "family knows\n",
+			   dev.name, dev.driver);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (!dev.has_addr || !dev.adapter_name[0]) {
-		fprintf(stderr,
-			"touchfw: board init: %s: only i2c clients with an address in "
-			"their name and spi devices (spiB.C) on a named controller so far\n",
-			dev.name);
+		tf_out_err("touchfw: board init: %s: only i2c clients with an address in "
+			   "their name and spi devices (spiB.C) on a named controller so far\n",
+			   dev.name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (tf_board_identify("", &id, &err) < 0) {
-		fprintf(stderr, "touchfw: board init: %s\n", err.msg);
+		tf_out_err("touchfw: board init: %s\n", err.msg);
 		return TF_EXIT_FAILURE;
 	}
 	if (out) {
@@ -732,8 +729,7 @@ int tf_cmd_board_init(int argc, char **argv)
 				close(fd);
 				unlink(out);
 			}
-			fprintf(stderr, "touchfw: board init: %s\n",
-				fd < 0 ? err.msg : strerror(e));
+			tf_out_err("touchfw: board init: %s\n", fd < 0 ? err.msg : strerror(e));
 			tf_board_identity_free(&id);
 			return e == EEXIST		   ? TF_EXIT_EXISTS
 			       : e == EACCES || e == EPERM ? TF_EXIT_PERMISSION
@@ -744,15 +740,14 @@ int tf_cmd_board_init(int argc, char **argv)
 	tf_board_identity_free(&id);
 	if (out) {
 		if (fclose(f) != 0) {
-			fprintf(stderr, "touchfw: board init: writing %s: %s\n", out,
-				strerror(errno));
+			tf_out_err("touchfw: board init: writing %s: %s\n", out,
+				   strerror(errno));
 			unlink(out);
 			return TF_EXIT_FAILURE;
 		}
-		fprintf(stderr,
-			"wrote %s: check the lines and power, then 'touchfw board check "
-			"%s'\n",
-			out, out);
+		tf_out_err("wrote %s: check the lines and power, then 'touchfw board check "
+			   "%s'\n",
+			   out, out);
 	}
 	if (json) {
 		struct tf_json j;
@@ -767,7 +762,7 @@ int tf_cmd_board_init(int argc, char **argv)
 		tf_json_string(&j, "driver", dev.driver);
 		tf_json_string(&j, "adapter", dev.adapter_name);
 		tf_json_end_object(&j);
-		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_out_json(&j);
 		tf_json_free(&j);
 	}
 	return TF_EXIT_OK;
@@ -831,11 +826,11 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 	int bad = 0, rc;
 
 	if (tf_board_identify(sysroot, &id, &err)) {
-		fprintf(stderr, "touchfw: %s\n", err.msg);
+		tf_out_err("touchfw: %s\n", err.msg);
 		return TF_EXIT_FAILURE;
 	}
 	if (tf_board_load(dirs, n_dirs, &set, &err)) {
-		fprintf(stderr, "touchfw: can not load board profiles: %s\n", err.msg);
+		tf_out_err("touchfw: can not load board profiles: %s\n", err.msg);
 		tf_board_identity_free(&id);
 		return TF_EXIT_FAILURE;
 	}
@@ -953,7 +948,7 @@ int tf_board_identify_json(const char *sysroot, const char *const *dirs, size_t 
 	}
 	tf_json_end_object(&j);
 	text = tf_json_text(&j);
-	printf("%s\n", text ? text : "{}");
+	tf_out("%s\n", text ? text : "{}");
 	rc = !text   ? TF_EXIT_FAILURE
 	     : !pick ? TF_EXIT_NO_PROFILE
 	     : bad   ? TF_EXIT_PROFILE_INVALID

@@ -23,6 +23,7 @@
 #include "board.h"
 #include "exitcode.h"
 #include "json.h"
+#include "out.h"
 #include "settings.h"
 #include "family/family.h"
 #include "fs.h"
@@ -141,48 +142,48 @@ static void identify_usage(FILE *f)
 static void print_gpio(const char *what, const struct tf_gpio_spec *g)
 {
 	if (g->name[0])
-		printf(", %s \"%s\"", what, g->name);
+		tf_out(", %s \"%s\"", what, g->name);
 	else
-		printf(", %s %s:%d", what, g->chip, g->line);
+		tf_out(", %s %s:%d", what, g->chip, g->line);
 	if (g->active_low)
-		printf(" active-low");
+		tf_out(" active-low");
 }
 
 static void print_controller(const struct tf_controller *c)
 {
-	printf("  %s: %s on %s ", c->node_path, c->family, c->bus);
+	tf_out("  %s: %s on %s ", c->node_path, c->family, c->bus);
 	if (c->adapter_name[0]) {
 		char shown[4 * sizeof(c->adapter_name)];
 
-		printf("adapter \"%s\"",
+		tf_out("adapter \"%s\"",
 		       tf_escape_ex(c->adapter_name, true, shown, sizeof(shown)));
 	} else
-		printf("adapter %s", c->adapter_path);
-	printf(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select", c->reg);
+		tf_out("adapter %s", c->adapter_path);
+	tf_out(" %s 0x%02x", strcmp(c->bus, "spi") ? "at" : "chip select", c->reg);
 	if (c->has_bootloader_reg)
-		printf(" (bootloader 0x%02x)", c->bootloader_reg);
+		tf_out(" (bootloader 0x%02x)", c->bootloader_reg);
 	if (c->driver[0])
-		printf(", driver %s", c->driver);
+		tf_out(", driver %s", c->driver);
 	if (c->has_reset)
 		print_gpio("reset", &c->reset);
 	if (c->has_irq)
 		print_gpio("irq", &c->irq);
-	printf(", power %s", tf_power_name(c->power));
+	tf_out(", power %s", tf_power_name(c->power));
 	if (c->firmware_pin[0])
-		printf(", firmware-pin %s", c->firmware_pin);
+		tf_out(", firmware-pin %s", c->firmware_pin);
 	if (c->config_pin[0])
-		printf(", config-pin %s", c->config_pin);
+		tf_out(", config-pin %s", c->config_pin);
 	if (c->input_timeout_ms)
-		printf(", input timeout %u ms", c->input_timeout_ms);
+		tf_out(", input timeout %u ms", c->input_timeout_ms);
 	if (c->flash_timeout_ms)
-		printf(", flash timeout %u ms", c->flash_timeout_ms);
+		tf_out(", flash timeout %u ms", c->flash_timeout_ms);
 	if (c->config_name[0])
-		printf(", config-name %s", c->config_name);
+		tf_out(", config-name %s", c->config_name);
 	if (c->swapped_x_y)
-		printf(", axes swapped");
+		tf_out(", axes swapped");
 	if (c->bus_recovery)
-		printf(", bus recovery allowed");
-	printf("\n");
+		tf_out(", bus recovery allowed");
+	tf_out("\n");
 }
 
 static void print_profile(const struct tf_board_profile *p)
@@ -190,23 +191,23 @@ static void print_profile(const struct tf_board_profile *p)
 	size_t i, j;
 
 	if (p->n_compatible) {
-		printf("  matches board-compatible");
+		tf_out("  matches board-compatible");
 		for (i = 0; i < p->n_compatible; i++)
-			printf("%s \"%s\"", i ? "," : "", p->compatible[i]);
-		printf("\n");
+			tf_out("%s \"%s\"", i ? "," : "", p->compatible[i]);
+		tf_out("\n");
 	} else {
-		printf("  matches dmi-match");
+		tf_out("  matches dmi-match");
 		for (i = 0; i < p->n_dmi; i++) {
-			printf("%s %s", i ? "," : "", tf_dmi_key_property(p->dmi[i].key));
+			tf_out("%s %s", i ? "," : "", tf_dmi_key_property(p->dmi[i].key));
 			for (j = 0; j < p->dmi[i].n_patterns; j++)
-				printf("%s\"%s\"", j ? "|" : " ", p->dmi[i].patterns[j]);
+				tf_out("%s\"%s\"", j ? "|" : " ", p->dmi[i].patterns[j]);
 		}
-		printf("\n");
+		tf_out("\n");
 	}
-	printf("  board-ids");
+	tf_out("  board-ids");
 	for (i = 0; i < p->n_board_ids; i++)
-		printf("%s %s", i ? "," : "", p->board_ids[i]);
-	printf("\n");
+		tf_out("%s %s", i ? "," : "", p->board_ids[i]);
+	tf_out("\n");
 	for (i = 0; i < p->n_ctrl; i++)
 		print_controller(&p->ctrl[i]);
 }
@@ -224,12 +225,12 @@ static void print_report(const char *file, const struct tf_board_report *rep)
 	}
 	for (i = 0; i < rep->n; i++) {
 		if (rep->issues[i].node[0])
-			printf("%s: %s: %s\n", file, rep->issues[i].node, rep->issues[i].msg);
+			tf_out("%s: %s: %s\n", file, rep->issues[i].node, rep->issues[i].msg);
 		else
-			printf("%s: %s\n", file, rep->issues[i].msg);
+			tf_out("%s: %s\n", file, rep->issues[i].msg);
 	}
 	if (rep->n_dropped)
-		printf("%s: ... and %zu more mistakes not shown\n", file, rep->n_dropped);
+		tf_out("%s: ... and %zu more mistakes not shown\n", file, rep->n_dropped);
 }
 
 /* ------------------------------------------------------------- check */
@@ -266,10 +267,10 @@ static void print_dtc_output(const char *file, const char *tmp_dtb, char *out, s
 			/* The temporary's name would mean nothing to a reader. */
 			json_mistake("dtc", "%s", line);
 		} else if (*line) {
-			printf("%s: dtc: ", file);
+			tf_out("%s: dtc: ", file);
 			for (s = line; (hit = strstr(s, tmp_dtb)); s = hit + tmp_len)
-				printf("%.*s%s", (int)(hit - s), s, file);
-			printf("%s\n", s);
+				tf_out("%.*s%s", (int)(hit - s), s, file);
+			tf_out("%s\n", s);
 		}
 		if (!nl)
 			break;
@@ -296,7 +297,7 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 		dtc = "dtc";
 	out = malloc(DTC_OUTPUT_MAX + 1);
 	if (!out || pipe2(pipefd, O_CLOEXEC) < 0) {
-		fprintf(stderr, "touchfw: %s: %s\n", src, strerror(errno));
+		tf_out_err("touchfw: %s: %s\n", src, strerror(errno));
 		free(out);
 		return CHECK_FAILURE;
 	}
@@ -319,10 +320,9 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 	if (r) {
 		close(pipefd[0]);
 		free(out);
-		fprintf(stderr,
-			"touchfw: %s: can not run %s: %s (install "
-			"device-tree-compiler, or give a compiled .dtb)\n",
-			src, dtc, strerror(r));
+		tf_out_err("touchfw: %s: can not run %s: %s (install "
+			   "device-tree-compiler, or give a compiled .dtb)\n",
+			   src, dtc, strerror(r));
 		return CHECK_FAILURE;
 	}
 	for (;;) {
@@ -348,14 +348,14 @@ static enum check_result compile_dts(const char *src, const char *dtb)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return CHECK_OK;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		fprintf(stderr, "touchfw: %s: can not run %s\n", src, dtc);
+		tf_out_err("touchfw: %s: can not run %s\n", src, dtc);
 		return CHECK_FAILURE;
 	}
 	if (!WIFEXITED(status) && check_json)
 		json_mistake("dtc", "killed by signal %d",
 			     WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	else if (!WIFEXITED(status))
-		printf("%s: dtc: killed by signal %d\n", src,
+		tf_out("%s: dtc: killed by signal %d\n", src,
 		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	return CHECK_INVALID;
 }
@@ -377,16 +377,16 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 		return CHECK_INVALID;
 	}
 	if (r == -EFBIG) {
-		printf("%s: larger than %u bytes; not a board profile\n", file,
+		tf_out("%s: larger than %u bytes; not a board profile\n", file,
 		       TF_BOARD_MAX_DTB_SIZE);
 		return CHECK_INVALID;
 	}
 	if (r) {
 		/* ferr names the file; @file's own name when it is the input */
 		if (!strcmp(file, blob_path))
-			fprintf(stderr, "touchfw: %s\n", ferr.msg);
+			tf_out_err("touchfw: %s\n", ferr.msg);
 		else
-			fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
+			tf_out_err("touchfw: %s: %s\n", file, strerror(-r));
 		return CHECK_UNREADABLE;
 	}
 	tf_board_report_init(&rep);
@@ -398,7 +398,7 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 	}
 	tf_board_report_free(&rep);
 	if (r) {
-		fprintf(stderr, "touchfw: %s: %s\n", file, strerror(-r));
+		tf_out_err("touchfw: %s: %s\n", file, strerror(-r));
 		return CHECK_FAILURE;
 	}
 	/* The families' own rules for their controllers. */
@@ -415,7 +415,7 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 				if (check_json)
 					json_mistake(p->ctrl[i].node_path, "%s", msg);
 				else
-					printf("%s: %s: %s\n", file, p->ctrl[i].node_path, msg);
+					tf_out("%s: %s: %s\n", file, p->ctrl[i].node_path, msg);
 				bad = true;
 			}
 		}
@@ -432,17 +432,16 @@ static enum check_result check_blob(const char *file, const char *blob_path, boo
 			if (tf_dmi_placeholder(p->dmi[i].patterns[k])) {
 				char shown[1100];
 
-				fprintf(stderr,
-					"%s: /dmi-match: warning: %s \"%s\" is a firmware "
-					"placeholder that every machine built from the same "
-					"template has: this profile matches them all; match "
-					"on keys that name this machine\n",
-					file, tf_dmi_key_property(p->dmi[i].key),
-					tf_escape_ex(p->dmi[i].patterns[k], true, shown,
-						     sizeof(shown)));
+				tf_out_err("%s: /dmi-match: warning: %s \"%s\" is a firmware "
+					   "placeholder that every machine built from the same "
+					   "template has: this profile matches them all; match "
+					   "on keys that name this machine\n",
+					   file, tf_dmi_key_property(p->dmi[i].key),
+					   tf_escape_ex(p->dmi[i].patterns[k], true, shown,
+							sizeof(shown)));
 			}
 	if (!quiet && !check_json) {
-		printf("%s: ok: \"%s\"\n", file, p->model);
+		tf_out("%s: ok: \"%s\"\n", file, p->model);
 		print_profile(p);
 	}
 	tf_board_free(p);
@@ -460,17 +459,16 @@ static enum check_result check_source(const char *file, bool quiet)
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if (tf_snprintf(dir, sizeof(dir), "%s/touchfw-board-XXXXXX", tmp) || !mkdtemp(dir)) {
-		fprintf(stderr,
-			"touchfw: %s: can not make a temporary directory in "
-			"%s: %s\n",
-			file, tmp, strerror(errno));
+		tf_out_err("touchfw: %s: can not make a temporary directory in "
+			   "%s: %s\n",
+			   file, tmp, strerror(errno));
 		return CHECK_FAILURE;
 	}
 	snprintf(dtb, sizeof(dtb), "%s/profile.dtb", dir);
 	/* readable and a regular file (dtc would wait on a FIFO forever) */
 	fd = tf_open_input(file, &err);
 	if (fd < 0) {
-		fprintf(stderr, "touchfw: %s\n", err.msg);
+		tf_out_err("touchfw: %s\n", err.msg);
 		res = CHECK_UNREADABLE;
 	} else {
 		close(fd);
@@ -494,13 +492,13 @@ int tf_board_check_into(const char *file, const char *dir, const char *name)
 
 	check_json = NULL;
 	if (tf_snprintf(dtb, sizeof(dtb), "%s/%s", dir, name)) {
-		fprintf(stderr, "touchfw: %s/%s: name too long\n", dir, name);
+		tf_out_err("touchfw: %s/%s: name too long\n", dir, name);
 		return TF_EXIT_FAILURE;
 	}
 	if (ends_with(file, ".dts")) {
 		fd = tf_open_input(file, &err);
 		if (fd < 0) {
-			fprintf(stderr, "touchfw: %s\n", err.msg);
+			tf_out_err("touchfw: %s\n", err.msg);
 			return TF_EXIT_BAD_INPUT;
 		}
 		close(fd);
@@ -512,7 +510,7 @@ int tf_board_check_into(const char *file, const char *dir, const char *name)
 		if (res == CHECK_OK &&
 		    (tf_read_input(file, TF_BOARD_MAX_DTB_SIZE, &buf, &len, &err) < 0 ||
 		     tf_replace_file(dir, name, buf, len, 0644, &err) < 0)) {
-			fprintf(stderr, "touchfw: %s\n", err.msg);
+			tf_out_err("touchfw: %s\n", err.msg);
 			res = CHECK_FAILURE;
 		}
 	}
@@ -550,8 +548,8 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 			check_json = &j;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "touchfw: board check: no FILE given\n");
-		check_usage(stderr);
+		tf_out_err("touchfw: board check: no FILE given\n");
+		check_usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	if (check_json) {
@@ -595,15 +593,15 @@ static int cmd_check(int argc, char **argv, const struct tf_cli *cli)
 		tf_json_uint(&j, "failed", n_failed);
 		tf_json_end_object(&j);
 		text = tf_json_text(&j);
-		printf("%s\n", text ? text : "{}");
+		tf_out("%s\n", text ? text : "{}");
 		tf_json_free(&j);
 		check_json = NULL;
 	} else if (!quiet || n_invalid || n_unreadable || n_failed) {
-		printf("checked %zu profile%s: ", n_files, n_files == 1 ? "" : "s");
+		tf_out("checked %zu profile%s: ", n_files, n_files == 1 ? "" : "s");
 		if (!n_invalid && !n_unreadable && !n_failed)
-			printf("all valid\n");
+			tf_out("all valid\n");
 		else
-			printf("%zu with mistakes, %zu unreadable, %zu not "
+			tf_out("%zu with mistakes, %zu unreadable, %zu not "
 			       "checked\n",
 			       n_invalid, n_unreadable, n_failed);
 	}
@@ -623,21 +621,21 @@ static void print_identity(const struct tf_board_identity *id)
 	size_t i;
 
 	if (id->n_compatible) {
-		printf("root compatible (%s):", id->compatible_source);
+		tf_out("root compatible (%s):", id->compatible_source);
 		for (i = 0; i < id->n_compatible; i++)
-			printf(" \"%s\"", id->compatible[i]);
-		printf("\n");
+			tf_out(" \"%s\"", id->compatible[i]);
+		tf_out("\n");
 	} else {
-		printf("root compatible: none (no device tree)\n");
+		tf_out("root compatible: none (no device tree)\n");
 	}
 	if (!id->has_dmi) {
-		printf("dmi: none\n");
+		tf_out("dmi: none\n");
 		return;
 	}
-	printf("dmi:\n");
+	tf_out("dmi:\n");
 	for (i = 0; i < TF_DMI_KEY_COUNT_; i++)
 		if (id->dmi_present[i])
-			printf("  %-20s \"%s\"\n", tf_dmi_key_property((enum tf_dmi_key)i),
+			tf_out("  %-20s \"%s\"\n", tf_dmi_key_property((enum tf_dmi_key)i),
 			       id->dmi[i]);
 }
 
@@ -645,9 +643,9 @@ static void print_match_reason(const struct tf_board_identity *id,
 			       const struct tf_board_match_info *mi)
 {
 	if (mi->kind == TF_BOARD_MATCH_COMPATIBLE)
-		printf("by compatible \"%s\"", id->compatible[mi->compatible_index]);
+		tf_out("by compatible \"%s\"", id->compatible[mi->compatible_index]);
 	else
-		printf("by dmi-match (%zu key%s)", mi->n_dmi_keys,
+		tf_out("by dmi-match (%zu key%s)", mi->n_dmi_keys,
 		       mi->n_dmi_keys == 1 ? "" : "s");
 }
 
@@ -700,7 +698,7 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 		return r;
 	/* The directories run uses: the settings file's boards_dirs. */
 	if (tf_settings_load(&settings, cli->config, &err) < 0) {
-		fprintf(stderr, "touchfw: %s\n", err.msg);
+		tf_out_err("touchfw: %s\n", err.msg);
 		return TF_EXIT_BAD_INPUT;
 	}
 	if (n_dirs == 0)
@@ -711,36 +709,36 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 
 	r = tf_board_identify(sysroot, &id, &err);
 	if (r) {
-		fprintf(stderr, "touchfw: %s\n", err.msg);
+		tf_out_err("touchfw: %s\n", err.msg);
 		return TF_EXIT_FAILURE;
 	}
 	print_identity(&id);
 
 	r = tf_board_load(dirs, n_dirs, &set, &err);
 	if (r) {
-		fprintf(stderr, "touchfw: can not load board profiles: %s\n", err.msg);
+		tf_out_err("touchfw: can not load board profiles: %s\n", err.msg);
 		tf_board_identity_free(&id);
 		return TF_EXIT_FAILURE;
 	}
-	printf("profiles: %zu valid, %zu invalid, from", tf_board_set_count(set),
+	tf_out("profiles: %zu valid, %zu invalid, from", tf_board_set_count(set),
 	       tf_board_set_invalid_count(set));
 	for (i = 0; i < n_dirs; i++)
-		printf(" %s", dirs[i]);
-	printf("\n");
+		tf_out(" %s", dirs[i]);
+	tf_out("\n");
 	for (i = 0; i < tf_board_set_shadowed_count(set); i++) {
 		const char *by = NULL;
 		const char *path = tf_board_set_shadowed_path(set, i, &by);
 
-		printf("overridden: %s (by %s)\n", path, by);
+		tf_out("overridden: %s (by %s)\n", path, by);
 	}
 	for (i = 0; i < tf_board_set_ignored_count(set); i++) {
 		char msg[1200];
 
 		tf_board_ignored_message(tf_board_set_ignored_path(set, i), msg, sizeof(msg));
-		printf("%s\n", msg);
+		tf_out("%s\n", msg);
 	}
 	for (i = 0; i < tf_board_set_invalid_count(set); i++) {
-		printf("invalid: %s\n", tf_board_set_invalid_path(set, i));
+		tf_out("invalid: %s\n", tf_board_set_invalid_path(set, i));
 		print_report(tf_board_set_invalid_path(set, i),
 			     tf_board_set_invalid_report(set, i));
 	}
@@ -752,29 +750,29 @@ static int cmd_identify(int argc, char **argv, const struct tf_cli *cli)
 
 		if (p == pick || !tf_board_profile_matches(p, &id, &other))
 			continue;
-		printf("also matches: %s ", p->path);
+		tf_out("also matches: %s ", p->path);
 		print_match_reason(&id, &other);
-		printf(", lower precedence\n");
+		tf_out(", lower precedence\n");
 	}
 	if (!pick) {
 		char why[1200];
 
 		tf_board_explain_board_miss(set, &id, why, sizeof(why));
-		printf("profile: none matches this machine; %s\n", why);
+		tf_out("profile: none matches this machine; %s\n", why);
 		tf_board_set_free(set);
 		tf_board_identity_free(&id);
 		return TF_EXIT_NO_PROFILE;
 	}
-	printf("profile: %s \"%s\" ", pick->path, pick->model);
+	tf_out("profile: %s \"%s\" ", pick->path, pick->model);
 	print_match_reason(&id, &mi);
-	printf("\n");
+	tf_out("\n");
 	{
 		char diff[600];
 		const struct tf_board_profile *other =
 			tf_board_match_conflict(set, &id, pick, diff, sizeof(diff));
 
 		if (other) {
-			printf("conflict: %s matches as well as %s and disagrees (%s): "
+			tf_out("conflict: %s matches as well as %s and disagrees (%s): "
 			       "touchfw refuses this board until one goes or overrides the "
 			       "other\n",
 			       other->path, pick->path, diff);
@@ -795,7 +793,7 @@ int tf_cmd_board(const struct tf_cli *cli)
 	const char *sub = cli->argc > 1 ? cli->argv[1] : NULL;
 
 	if (!sub || !strcmp(sub, "--help") || !strcmp(sub, "-h")) {
-		usage(sub ? stdout : stderr);
+		usage(sub ? tf_out_file() : tf_out_err_file());
 		return sub ? TF_EXIT_OK : TF_EXIT_USAGE;
 	}
 	if (!strcmp(sub, "check"))
@@ -806,7 +804,7 @@ int tf_cmd_board(const struct tf_cli *cli)
 		return tf_cmd_board_init(cli->argc - 1, cli->argv + 1);
 	if (!strcmp(sub, "rehearse"))
 		return tf_cmd_board_rehearse(cli->argc - 1, cli->argv + 1, cli);
-	fprintf(stderr, "touchfw: board: unknown command '%s'\n", sub);
-	usage(stderr);
+	tf_out_err("touchfw: board: unknown command '%s'\n", sub);
+	usage(tf_out_err_file());
 	return TF_EXIT_USAGE;
 }

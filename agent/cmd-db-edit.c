@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "fwdb.h"
+#include "out.h"
 
 #define DB_DIR_MODE 0755
 #define DB_FILE_MODE 0644
@@ -73,42 +74,42 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 			desc = optarg;
 			break;
 		case 'h':
-			usage_init(stdout);
+			usage_init(tf_out_file());
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db init: bad option '%s'\n", argv[optind - 1]);
-			usage_init(stderr);
+			tf_out_err("touchfw db init: bad option '%s'\n", argv[optind - 1]);
+			usage_init(tf_out_err_file());
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw db init: give exactly one DIR\n");
-		usage_init(stderr);
+		tf_out_err("touchfw db init: give exactly one DIR\n");
+		usage_init(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	dir = argv[optind];
 	if (desc && (strpbrk(desc, "\n\r") || !desc[0])) {
-		fprintf(stderr, "touchfw db init: --description is one line of text\n");
+		tf_out_err("touchfw db init: --description is one line of text\n");
 		return TF_EXIT_USAGE;
 	}
 	if (mkdir(dir, DB_DIR_MODE) == 0)
 		made = true;
 	else if (errno != EEXIST) {
-		fprintf(stderr, "touchfw db init: %s: %s\n", dir, strerror(errno));
+		tf_out_err("touchfw db init: %s: %s\n", dir, strerror(errno));
 		return exit_for(errno);
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {
 		r = errno;
-		fprintf(stderr, "touchfw db init: %s: %s\n", dir,
-			r == ENOTDIR || r == ELOOP ? "not a directory" : strerror(r));
+		tf_out_err("touchfw db init: %s: %s\n", dir,
+			   r == ENOTDIR || r == ELOOP ? "not a directory" : strerror(r));
 		return r == ENOTDIR || r == ELOOP ? TF_EXIT_USAGE : exit_for(r);
 	}
 	/* the umask must not keep others from checking the database */
 	if (made && fchmod(dfd, DB_DIR_MODE) < 0) {
 		r = errno;
 		close(dfd);
-		fprintf(stderr, "touchfw db init: %s: %s\n", dir, strerror(r));
+		tf_out_err("touchfw db init: %s: %s\n", dir, strerror(r));
 		return exit_for(r);
 	}
 	if (asprintf(&text,
@@ -128,28 +129,25 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 	free(text);
 	if (r == -EEXIST) {
 		close(dfd);
-		fprintf(stderr,
-			"touchfw db init: %s/%s exists: a database is there already "
-			"('touchfw db check --db %s' looks at it)\n",
-			dir, TF_FWDB_MANIFEST, dir);
+		tf_out_err("touchfw db init: %s/%s exists: a database is there already "
+			   "('touchfw db check --db %s' looks at it)\n",
+			   dir, TF_FWDB_MANIFEST, dir);
 		return TF_EXIT_EXISTS;
 	}
 	if (r < 0) {
 		close(dfd);
-		fprintf(stderr, "touchfw db init: %s\n", err.msg);
+		tf_out_err("touchfw db init: %s\n", err.msg);
 		return exit_for(-r);
 	}
 	close(dfd);
 	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
-		fprintf(stderr, "touchfw db init: the new database does not load: %s\n",
-			err.msg);
+		tf_out_err("touchfw db init: the new database does not load: %s\n", err.msg);
 		return TF_EXIT_DB_INVALID;
 	}
 	tf_fwdb_free(db);
-	fprintf(stderr,
-		"made the database %s (%s, format %d); add blobs with 'touchfw db add FILE "
-		"--db %s'\n",
-		dir, TF_FWDB_MANIFEST, TF_FWDB_FORMAT, dir);
+	tf_out_err("made the database %s (%s, format %d); add blobs with 'touchfw db add FILE "
+		   "--db %s'\n",
+		   dir, TF_FWDB_MANIFEST, TF_FWDB_FORMAT, dir);
 	return TF_EXIT_OK;
 }
 
@@ -356,31 +354,29 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 			keep = true;
 			break;
 		case 'h':
-			usage_remove(stdout, d);
+			usage_remove(tf_out_file(), d);
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db remove: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_remove(stderr, d);
+			tf_out_err("touchfw db remove: bad option '%s'\n", argv[optind - 1]);
+			usage_remove(tf_out_err_file(), d);
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw db remove: give exactly one ID\n");
-		usage_remove(stderr, d);
+		tf_out_err("touchfw db remove: give exactly one ID\n");
+		usage_remove(tf_out_err_file(), d);
 		return TF_EXIT_USAGE;
 	}
 	id = argv[optind];
 	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
-		fprintf(stderr, "touchfw db remove: %s\n", err.msg);
+		tf_out_err("touchfw db remove: %s\n", err.msg);
 		return TF_EXIT_DB_INVALID;
 	}
 	b = tf_fwdb_find(db, id);
 	if (!b) {
-		fprintf(stderr,
-			"touchfw db remove: %s/%s has no blob '%s' ('touchfw db list' "
-			"shows them)\n",
-			dir, TF_FWDB_MANIFEST, id);
+		tf_out_err("touchfw db remove: %s/%s has no blob '%s' ('touchfw db list' "
+			   "shows them)\n",
+			   dir, TF_FWDB_MANIFEST, id);
 		rc = TF_EXIT_NO_FIRMWARE;
 		goto out;
 	}
@@ -391,52 +387,51 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 	snprintf(path, sizeof(path), "%s/%s", dir, TF_FWDB_MANIFEST);
 	r = tf_read_file(path, TF_FWDB_MAX_MANIFEST, &old, &old_len);
 	if (r < 0 || !file) {
-		fprintf(stderr, "touchfw db remove: %s: %s\n", path,
-			strerror(r < 0 ? -r : ENOMEM));
+		tf_out_err("touchfw db remove: %s: %s\n", path, strerror(r < 0 ? -r : ENOMEM));
 		rc = TF_EXIT_FAILURE;
 		goto out;
 	}
 	r = cut_section(old, old_len, id, &text, &len);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db remove: %s: %s\n", path,
-			r == -ENOENT ? "no section header for the blob" : strerror(-r));
+		tf_out_err("touchfw db remove: %s: %s\n", path,
+			   r == -ENOENT ? "no section header for the blob" : strerror(-r));
 		rc = TF_EXIT_FAILURE;
 		goto out;
 	}
 	/* the result must load, with that blob and no other gone */
 	if (tf_fwdb_parse_manifest(text, len, TF_FWDB_MANIFEST, &ndb, &err) < 0 ||
 	    ndb->n_blobs + 1 != db->n_blobs || tf_fwdb_find(ndb, id)) {
-		fprintf(stderr,
-			"touchfw db remove: without [%s] the manifest would not load%s%s; "
-			"%s left as it was\n",
-			id, err.msg[0] ? ": " : "", err.msg, path);
+		tf_out_err("touchfw db remove: without [%s] the manifest would not load%s%s; "
+			   "%s left as it was\n",
+			   id, err.msg[0] ? ": " : "", err.msg, path);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
 	if (replace_manifest(dir, text, len, &err) < 0) {
-		fprintf(stderr, "touchfw db remove: %s\n", err.msg);
+		tf_out_err("touchfw db remove: %s\n", err.msg);
 		rc = exit_for(err.code);
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, TF_FWDB_SIGNATURE);
-	fprintf(stderr, "removed '%s' from %s/%s%s\n", id, dir, TF_FWDB_MANIFEST,
-		access(path, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
-					  "('touchfw db sign --key FILE')"
-					: "");
+	tf_out_err("removed '%s' from %s/%s%s\n", id, dir, TF_FWDB_MANIFEST,
+		   access(path, F_OK) == 0
+			   ? "; its signature no longer verifies: sign it again "
+			     "('touchfw db sign --key FILE')"
+			   : "");
 	if (user) {
-		fprintf(stderr, "kept %s/%s: used by '%s' too\n", dir, file, user);
+		tf_out_err("kept %s/%s: used by '%s' too\n", dir, file, user);
 	} else if (keep) {
-		fprintf(stderr, "kept %s/%s (--keep-file)\n", dir, file);
+		tf_out_err("kept %s/%s (--keep-file)\n", dir, file);
 	} else {
 		dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		tf_err_clear(&err);
 		if (dirfd < 0 || unlink_beneath(dirfd, file, &err) < 0) {
 			/* the manifest no longer names it: nothing breaks */
-			fprintf(stderr, "touchfw db remove: could not delete %s/%s: %s\n", dir,
-				file, err.msg[0] ? err.msg : strerror(errno));
+			tf_out_err("touchfw db remove: could not delete %s/%s: %s\n", dir, file,
+				   err.msg[0] ? err.msg : strerror(errno));
 			rc = exit_for(err.code ? err.code : errno);
 		} else {
-			fprintf(stderr, "deleted %s/%s\n", dir, file);
+			tf_out_err("deleted %s/%s\n", dir, file);
 		}
 	}
 out:

@@ -29,6 +29,7 @@
 #include "fwdb.h"
 #include "json.h"
 #include "log.h"
+#include "out.h"
 #include "plan.h"
 #include "settings.h"
 
@@ -148,16 +149,16 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 		const struct tf_family *t = tf_family_by_name(o->family);
 
 		if (!t) {
-			fprintf(stderr, "touchfw db add: no family '%s'\n", o->family);
+			tf_out_err("touchfw db add: no family '%s'\n", o->family);
 			return TF_EXIT_USAGE;
 		}
 		r = try_family(t, o, data, len, out, &known, &err);
 		if (r == -ENOTSUP) {
-			fprintf(stderr, "touchfw db add: %s\n", err.msg);
+			tf_out_err("touchfw db add: %s\n", err.msg);
 			return TF_EXIT_UNSUPPORTED;
 		}
 		if (r < 0) {
-			fprintf(stderr, "touchfw db add: %s\n", err.msg);
+			tf_out_err("touchfw db add: %s\n", err.msg);
 			return r == -ENOMEM ? TF_EXIT_FAILURE : TF_EXIT_BAD_INPUT;
 		}
 		return TF_EXIT_OK;
@@ -170,7 +171,7 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 		if (r == 0)
 			return TF_EXIT_OK;
 		if (r == -ENOMEM) {
-			fprintf(stderr, "touchfw db add: out of memory\n");
+			tf_out_err("touchfw db add: out of memory\n");
 			return TF_EXIT_FAILURE;
 		}
 		if (known && !n_known++)
@@ -181,11 +182,11 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 	/* A format one family knows, broken: its error alone says what to
 	 * fix; the others' "not mine" would bury it. */
 	if (n_known == 1) {
-		fprintf(stderr, "touchfw db add: %s\n", known_why);
+		tf_out_err("touchfw db add: %s\n", known_why);
 		return TF_EXIT_BAD_INPUT;
 	}
-	fprintf(stderr, "touchfw db add: %s is no blob a family touchfw knows takes:%s\n",
-		o->file, why);
+	tf_out_err("touchfw db add: %s is no blob a family touchfw knows takes:%s\n", o->file,
+		   why);
 	return TF_EXIT_BAD_INPUT;
 }
 
@@ -193,8 +194,7 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 static int merge(const char *what, const char *blob, const char *opt, const char **out)
 {
 	if (blob && blob[0] && opt && strcmp(blob, opt)) {
-		fprintf(stderr, "touchfw db add: --%s %s, but the blob says %s\n", what, opt,
-			blob);
+		tf_out_err("touchfw db add: --%s %s, but the blob says %s\n", what, opt, blob);
 		return TF_EXIT_BAD_INPUT;
 	}
 	*out = blob && blob[0] ? blob : opt;
@@ -232,7 +232,7 @@ static int blob_path(const struct add_opts *o, const struct tf_family *fam, cons
 
 	made[0] = '\0';
 	if (!realpath(o->dir, rdir)) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", o->dir, strerror(errno));
+		tf_out_err("touchfw db add: %s: %s\n", o->dir, strerror(errno));
 		return TF_EXIT_DB_INVALID;
 	}
 	if (!converted && realpath(o->file, rfile)) {
@@ -244,7 +244,7 @@ static int blob_path(const struct add_opts *o, const struct tf_family *fam, cons
 	}
 	if (tf_snprintf(rel, size, "%s/%s", fam->ids->name, as) ||
 	    tf_snprintf(made, made_size, "%s/%s", o->dir, rel)) {
-		fprintf(stderr, "touchfw db add: file name too long\n");
+		tf_out_err("touchfw db add: file name too long\n");
 		return TF_EXIT_USAGE;
 	}
 	return TF_EXIT_OK;
@@ -269,19 +269,19 @@ static int place_blob(const struct add_opts *o, int dfd, const struct tf_family 
 		return TF_EXIT_OK;
 	base = base ? base + 1 : made;
 	if (tf_snprintf(subdir, sizeof(subdir), "%s/%s", o->dir, sub)) {
-		fprintf(stderr, "touchfw db add: file name too long\n");
+		tf_out_err("touchfw db add: file name too long\n");
 		return TF_EXIT_USAGE;
 	}
 	if (mkdirat(dfd, sub, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", subdir, strerror(errno));
+		tf_out_err("touchfw db add: %s: %s\n", subdir, strerror(errno));
 		return errno == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	sfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", subdir,
-			errno == ELOOP || errno == ENOTDIR
-				? "not a directory (a symbolic link?)"
-				: strerror(errno));
+		tf_out_err("touchfw db add: %s: %s\n", subdir,
+			   errno == ELOOP || errno == ENOTDIR
+				   ? "not a directory (a symbolic link?)"
+				   : strerror(errno));
 		return TF_EXIT_FAILURE;
 	}
 	/* An identical regular file there is taken; anything else stays. */
@@ -297,13 +297,13 @@ static int place_blob(const struct add_opts *o, int dfd, const struct tf_family 
 		}
 		if (same)
 			return TF_EXIT_OK;
-		fprintf(stderr, "touchfw db add: %s exists%s; not overwritten\n", made,
-			ofd >= 0 ? " with other contents" : "");
+		tf_out_err("touchfw db add: %s exists%s; not overwritten\n", made,
+			   ofd >= 0 ? " with other contents" : "");
 		return TF_EXIT_EXISTS;
 	}
 	r = tf_create_at(sfd, subdir, base, data, len, 0644, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		return r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION
 		       : r == -EEXIST		   ? TF_EXIT_EXISTS
 						   : TF_EXIT_FAILURE;
@@ -395,11 +395,11 @@ static int precheck(const struct text *t, const char *id)
 	for (i = 0; i < TF_ARRAY_SIZE(opts); i++) {
 		snprintf(where, sizeof(where), "[%s] %s:", id, opts[i].key);
 		if (strstr(err.msg, where)) {
-			fprintf(stderr, "touchfw db add: %s (%s)\n", err.msg, opts[i].option);
+			tf_out_err("touchfw db add: %s (%s)\n", err.msg, opts[i].option);
 			return TF_EXIT_USAGE;
 		}
 	}
-	fprintf(stderr, "touchfw db add: %s\n", err.msg);
+	tf_out_err("touchfw db add: %s\n", err.msg);
 	return TF_EXIT_BAD_INPUT;
 }
 
@@ -426,7 +426,7 @@ static int run_add_checked(struct add_opts *o)
 	made[0] = '\0';
 	r = tf_read_input(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_BAD_INPUT;
 	}
 	rc = find_family(o, (const uint8_t *)data, len, &fd);
@@ -435,11 +435,11 @@ static int run_add_checked(struct add_opts *o)
 	blob = fd.conv ? fd.conv : (const uint8_t *)data;
 	blob_len = fd.conv ? fd.conv_len : len;
 	if (fd.conv)
-		fprintf(stderr, "%s: %s, converted: %s\n", o->file, f->source_format, f->what);
+		tf_out_err("%s: %s, converted: %s\n", o->file, f->source_format, f->what);
 	else
-		fprintf(stderr, "%s: %s\n", o->file, f->what);
+		tf_out_err("%s: %s\n", o->file, f->what);
 	for (i = 0; i < f->n_notes; i++)
-		fprintf(stderr, "%s: %s\n", o->file, f->note[i]);
+		tf_out_err("%s: %s\n", o->file, f->note[i]);
 	/* Hardware: the blob's, else the command line's; never both apart --
 	 * but a name's reading gives way to the command line. */
 	if (f->n_hardware && !(f->hardware_guessed && o->n_hardware)) {
@@ -452,7 +452,7 @@ static int run_add_checked(struct add_opts *o)
 			for (k = 0; k < n_hw && strcmp(hw[k], o->hardware[i]); k++)
 				;
 			if (k == n_hw) {
-				fprintf(stderr,
+				tf_out_err(
 					"touchfw db add: --hardware %s, but the blob says %s\n",
 					o->hardware[i], f->hardware[0]);
 				rc = TF_EXIT_BAD_INPUT;
@@ -461,19 +461,18 @@ static int run_add_checked(struct add_opts *o)
 		}
 	} else {
 		if (f->n_hardware && strcmp(f->hardware[0], o->hardware[0]))
-			fprintf(stderr, "%s: hardware %s as --hardware says, not %s\n", o->file,
-				o->hardware[0], f->hardware[0]);
+			tf_out_err("%s: hardware %s as --hardware says, not %s\n", o->file,
+				   o->hardware[0], f->hardware[0]);
 		n_hw = o->n_hardware;
 		for (i = 0; i < n_hw; i++)
 			hw[i] = o->hardware[i];
 	}
 	if (!n_hw) {
-		fprintf(stderr,
-			"touchfw db add: %s does not say which hardware it is for: give "
-			"--hardware (%s)\n",
-			o->file,
-			f->hardware_hint[0] ? f->hardware_hint
-					    : "the id 'touchfw chip DEV info' shows");
+		tf_out_err("touchfw db add: %s does not say which hardware it is for: give "
+			   "--hardware (%s)\n",
+			   o->file,
+			   f->hardware_hint[0] ? f->hardware_hint
+					       : "the id 'touchfw chip DEV info' shows");
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
@@ -483,21 +482,20 @@ static int run_add_checked(struct add_opts *o)
 	if (rc)
 		goto out;
 	if (!f->is_config && !version) {
-		fprintf(stderr, "touchfw db add: %s does not say its version: give --version\n",
-			o->file);
+		tf_out_err("touchfw db add: %s does not say its version: give --version\n",
+			   o->file);
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
 	if (f->is_config && !for_version) {
-		fprintf(stderr,
-			"touchfw db add: %s does not say which firmware it is for: give "
-			"--for-version\n",
-			o->file);
+		tf_out_err("touchfw db add: %s does not say which firmware it is for: give "
+			   "--for-version\n",
+			   o->file);
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
 	if (f->is_config && (o->min_from || o->max_from)) {
-		fprintf(stderr, "touchfw db add: --min-from and --max-from are for firmware\n");
+		tf_out_err("touchfw db add: --min-from and --max-from are for firmware\n");
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
@@ -509,13 +507,13 @@ static int run_add_checked(struct add_opts *o)
 	/* The database as it is: it must load, and not have the id yet. */
 	r = tf_fwdb_load(o->dir, &lo, &db, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
 	if (tf_fwdb_find(db, id)) {
-		fprintf(stderr, "touchfw db add: %s/%s already has a blob '%s' (give --id)\n",
-			o->dir, TF_FWDB_MANIFEST, id);
+		tf_out_err("touchfw db add: %s/%s already has a blob '%s' (give --id)\n",
+			   o->dir, TF_FWDB_MANIFEST, id);
 		rc = TF_EXIT_EXISTS;
 		goto out;
 	}
@@ -565,7 +563,7 @@ static int run_add_checked(struct add_opts *o)
 	if (f->has_config_crc)
 		add_line(&t, "config_crc", "%s", TF_CRC_TEXT(f->config_crc, fd.fam->crc_bits));
 	if (t.overflow) {
-		fprintf(stderr, "touchfw db add: the entry is too long\n");
+		tf_out_err("touchfw db add: the entry is too long\n");
 		rc = TF_EXIT_USAGE;
 		goto out;
 	}
@@ -575,7 +573,7 @@ static int run_add_checked(struct add_opts *o)
 	/* Every file made below a checked directory (touchfw(8), FILES). */
 	dfd = tf_dir_open(o->dir, &err);
 	if (dfd < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		rc = dfd == -EPERM || dfd == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_DB_INVALID;
 		goto out;
 	}
@@ -589,7 +587,7 @@ static int run_add_checked(struct add_opts *o)
 	snprintf(manifest, sizeof(manifest), "%s/%s", o->dir, TF_FWDB_MANIFEST);
 	r = tf_read_input(manifest, TF_FWDB_MAX_MANIFEST, &old, &old_len, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
@@ -611,7 +609,7 @@ static int run_add_checked(struct add_opts *o)
 		free(nm);
 	}
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		rc = r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 		goto out;
 	}
@@ -627,20 +625,19 @@ static int run_add_checked(struct add_opts *o)
 		struct tf_err e2 = { 0 };
 
 		tf_replace_at(dfd, o->dir, TF_FWDB_MANIFEST, old, old_len, 0644, &e2);
-		fprintf(stderr,
-			"touchfw db add: the new entry does not load: %s; %s left as it "
-			"was\n",
-			err.msg[0] ? err.msg : strerror(-r), manifest);
+		tf_out_err("touchfw db add: the new entry does not load: %s; %s left as it "
+			   "was\n",
+			   err.msg[0] ? err.msg : strerror(-r), manifest);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
 	copied = false; /* keep it */
-	fputs(t.buf, stdout);
+	tf_out_str(t.buf);
 	snprintf(sig, sizeof(sig), "%s/%s", o->dir, TF_FWDB_SIGNATURE);
-	fprintf(stderr, "added '%s' to %s%s\n", id, manifest,
-		access(sig, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
-					 "('touchfw db sign --key FILE')"
-				       : "");
+	tf_out_err("added '%s' to %s%s\n", id, manifest,
+		   access(sig, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
+					    "('touchfw db sign --key FILE')"
+					  : "");
 	rc = TF_EXIT_OK;
 out:
 	if (copied && made[0])
@@ -688,8 +685,7 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		case 'H':
 		case 'b':
 			if ((c == 'H' ? o.n_hardware : o.n_boards) >= MAX_LIST) {
-				fprintf(stderr, "touchfw db add: at most %d of each\n",
-					MAX_LIST);
+				tf_out_err("touchfw db add: at most %d of each\n", MAX_LIST);
 				return TF_EXIT_USAGE;
 			}
 			if (c == 'H')
@@ -713,17 +709,17 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 			o.part = optarg;
 			break;
 		case 'h':
-			usage_add(stdout, d);
+			usage_add(tf_out_file(), d);
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db add: bad option '%s'\n", argv[optind - 1]);
-			usage_add(stderr, d);
+			tf_out_err("touchfw db add: bad option '%s'\n", argv[optind - 1]);
+			usage_add(tf_out_err_file(), d);
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw db add: give exactly one FILE\n");
-		usage_add(stderr, d);
+		tf_out_err("touchfw db add: give exactly one FILE\n");
+		usage_add(tf_out_err_file(), d);
 		return TF_EXIT_USAGE;
 	}
 	o.file = argv[optind];
@@ -951,10 +947,9 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 			break;
 		case 's':
 			if (tf_sig_policy_parse(optarg, &lo.sig) < 0) {
-				fprintf(stderr,
-					"touchfw db list: --signatures is required, "
-					"optional or off, not '%s'\n",
-					optarg);
+				tf_out_err("touchfw db list: --signatures is required, "
+					   "optional or off, not '%s'\n",
+					   optarg);
 				return TF_EXIT_USAGE;
 			}
 			break;
@@ -965,22 +960,22 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 			json = true;
 			break;
 		case 'h':
-			usage_list(stdout, d);
+			usage_list(tf_out_file(), d);
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db list: bad option '%s'\n", argv[optind - 1]);
-			usage_list(stderr, d);
+			tf_out_err("touchfw db list: bad option '%s'\n", argv[optind - 1]);
+			usage_list(tf_out_err_file(), d);
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "touchfw db list: unexpected '%s'\n", argv[optind]);
+		tf_out_err("touchfw db list: unexpected '%s'\n", argv[optind]);
 		return TF_EXIT_USAGE;
 	}
 	if (keys_given && (rc = tf_db_keys_given("touchfw db list", lo.keys_dir)))
 		return rc;
 	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
-		fprintf(stderr, "touchfw db list: %s\n", err.msg);
+		tf_out_err("touchfw db list: %s\n", err.msg);
 		return TF_EXIT_DB_INVALID;
 	}
 	if (board) {
@@ -989,23 +984,22 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		for (i = 0; i < d->settings->n_boards_dirs; i++)
 			dirs[i] = d->settings->boards_dirs[i];
 		if (tf_board_identify("", &id, &err) < 0) {
-			fprintf(stderr, "touchfw db list: can not identify the board: %s\n",
-				err.msg);
+			tf_out_err("touchfw db list: can not identify the board: %s\n",
+				   err.msg);
 			rc = TF_EXIT_NO_PROFILE;
 			goto out;
 		}
 		have_id = true;
 		if (tf_board_load(dirs, d->settings->n_boards_dirs, &set, &err) < 0) {
-			fprintf(stderr, "touchfw db list: board profiles: %s\n", err.msg);
+			tf_out_err("touchfw db list: board profiles: %s\n", err.msg);
 			rc = TF_EXIT_NO_PROFILE;
 			goto out;
 		}
 		p = tf_board_match(set, &id, NULL);
 		if (!p) {
-			fprintf(stderr,
-				"touchfw db list: no board profile describes this board "
-				"(%s); 'touchfw board identify' says why\n",
-				id.n_compatible ? id.compatible[0] : "no compatible");
+			tf_out_err("touchfw db list: no board profile describes this board "
+				   "(%s); 'touchfw board identify' says why\n",
+				   id.n_compatible ? id.compatible[0] : "no compatible");
 			rc = TF_EXIT_NO_PROFILE;
 			goto out;
 		}
@@ -1024,10 +1018,10 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		tf_json_string(&j, "profile", p ? p->name : NULL);
 		tf_json_begin_array(&j, "blobs");
 	} else if (p) {
-		printf("board profile %s (%s), board ids:", p->name, p->model);
+		tf_out("board profile %s (%s), board ids:", p->name, p->model);
 		for (i = 0; i < p->n_board_ids; i++)
-			printf(" %s", p->board_ids[i]);
-		printf("\n");
+			tf_out(" %s", p->board_ids[i]);
+		tf_out("\n");
 	}
 	for (i = 0; i < db->n_blobs; i++) {
 		const struct tf_blob *b = &db->blobs[i];
@@ -1047,15 +1041,15 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		for (k = 0; k < b->n_hardware; k++)
 			n += (size_t)snprintf(hw + n, n < sizeof(hw) ? sizeof(hw) - n : 0,
 					      "%s%s", k ? "," : "", b->hardware[k]);
-		printf("%-24s %-8s %-7s hw %-10s %-22s", b->id, tf_blob_type_name(b->type),
+		tf_out("%-24s %-8s %-7s hw %-10s %-22s", b->id, tf_blob_type_name(b->type),
 		       b->family, hw, version_of(b, v, sizeof(v)));
 		if (p)
-			printf(" %s%s%s%s",
+			tf_out(" %s%s%s%s",
 			       cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why,
 			       chosen[0] ? "; chosen for " : "", chosen);
 		else if (b->n_boards)
-			printf(" boards %s%s", b->boards[0], b->n_boards > 1 ? " ..." : "");
-		printf("\n");
+			tf_out(" boards %s%s", b->boards[0], b->n_boards > 1 ? " ..." : "");
+		tf_out("\n");
 	}
 	if (json) {
 		const char *text;
@@ -1084,7 +1078,7 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		tf_json_end_object(&j);
 		text = tf_json_text(&j);
 		if (text)
-			printf("%s\n", text);
+			tf_out("%s\n", text);
 		else
 			rc = TF_EXIT_FAILURE;
 		tf_json_free(&j);
@@ -1093,11 +1087,11 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
 		const struct tf_flow_result *r = &plans[i].res;
 
 		if (plans[i].rc != TF_EXIT_OK && !r->fw_reason[0] && !r->cfg_reason[0]) {
-			printf("plan for %s (%s): %s\n", plans[i].dev, plans[i].node,
+			tf_out("plan for %s (%s): %s\n", plans[i].dev, plans[i].node,
 			       r->message);
 			continue;
 		}
-		printf("plan for %s (%s): firmware: %s; config: %s\n", plans[i].dev,
+		tf_out("plan for %s (%s): firmware: %s; config: %s\n", plans[i].dev,
 		       plans[i].node, r->fw_reason[0] ? r->fw_reason : "-",
 		       r->cfg_reason[0] ? r->cfg_reason : "-");
 	}
