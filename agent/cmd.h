@@ -28,7 +28,8 @@ int tf_cmd_run(const struct tf_cli *cli);
 int tf_cmd_flash(const struct tf_cli *cli);
 int tf_cmd_probe(const struct tf_cli *cli);
 int tf_cmd_chip(const struct tf_cli *cli);
-/* `db add` and `db list` (cmd-db-tools.c); @argv[0] is the subcommand. */
+/* `db add` (cmd-db-add.c) and `db list` (cmd-db-list.c); @argv[0] is the
+ * subcommand. */
 int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d);
 /* `db init` and `db remove` (cmd-db-edit.c). */
