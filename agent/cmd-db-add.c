@@ -394,27 +394,50 @@ static int precheck(const struct text *t, const char *id)
 	return TF_EXIT_BAD_INPUT;
 }
 
+static void found_done(struct found *f)
+{
+	free(f->conv);
+}
+
+static void fwdb_freep(struct tf_fwdb **db)
+{
+	tf_fwdb_free(*db);
+}
+
+/* The blob's file as this run made it (path empty: none to make), taken
+ * away again on every return before the new manifest names it. */
+struct made {
+	char path[PATH_MAX];
+	bool copied;
+};
+
+static void made_undo(struct made *m)
+{
+	if (m->copied && m->path[0])
+		unlink(m->path);
+}
+
 static int run_add_checked(struct add_opts *o)
 {
 	struct tf_fwdb_opts lo = { .sig = TF_SIG_OFF };
-	struct found fd = { 0 };
+	_cleanup_(found_done) struct found fd = { 0 };
 	struct tf_blob_facts *f = &fd.f;
-	struct tf_fwdb *db = NULL;
+	_cleanup_(fwdb_freep) struct tf_fwdb *db = NULL;
 	struct tf_err err = { 0 };
 	const char *hw[MAX_LIST], *version = NULL, *for_version = NULL;
 	const uint8_t *blob;
 	size_t n_hw, i, old_len = 0, blob_len;
-	char *data = NULL, *old = NULL, id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX], made[PATH_MAX];
+	_cleanup_free_ char *data = NULL, *old = NULL;
+	_cleanup_(made_undo) struct made made = { .copied = false };
+	char id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX];
 	char manifest[PATH_MAX], sig[PATH_MAX], sha[65], src_sha[65];
 	_cleanup_close_ int dfd = -1;
 	char as[TF_FWDB_ID_MAX + 16];
 	uint8_t digest[32];
 	struct text t = { .len = 0 };
 	size_t len = 0;
-	bool copied = false;
 	int rc, r;
 
-	made[0] = '\0';
 	r = tf_read_input(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len, &err);
 	if (r < 0) {
 		tf_out_err("touchfw db add: %s\n", err.msg);
@@ -422,7 +445,7 @@ static int run_add_checked(struct add_opts *o)
 	}
 	rc = find_family(o, (const uint8_t *)data, len, &fd);
 	if (rc)
-		goto out;
+		return rc;
 	blob = fd.conv ? fd.conv : (const uint8_t *)data;
 	blob_len = fd.conv ? fd.conv_len : len;
 	if (fd.conv)
@@ -446,8 +469,7 @@ static int run_add_checked(struct add_opts *o)
 				tf_out_err(
 					"touchfw db add: --hardware %s, but the blob says %s\n",
 					o->hardware[i], f->hardware[0]);
-				rc = TF_EXIT_BAD_INPUT;
-				goto out;
+				return TF_EXIT_BAD_INPUT;
 			}
 		}
 	} else {
@@ -464,31 +486,27 @@ static int run_add_checked(struct add_opts *o)
 			   o->file,
 			   f->hardware_hint[0] ? f->hardware_hint
 					       : "the id 'touchfw chip DEV info' shows");
-		rc = TF_EXIT_USAGE;
-		goto out;
+		return TF_EXIT_USAGE;
 	}
 	rc = merge("version", f->version, o->version, &version);
 	if (!rc)
 		rc = merge("for-version", f->for_version, o->for_version, &for_version);
 	if (rc)
-		goto out;
+		return rc;
 	if (!f->is_config && !version) {
 		tf_out_err("touchfw db add: %s does not say its version: give --version\n",
 			   o->file);
-		rc = TF_EXIT_USAGE;
-		goto out;
+		return TF_EXIT_USAGE;
 	}
 	if (f->is_config && !for_version) {
 		tf_out_err("touchfw db add: %s does not say which firmware it is for: give "
 			   "--for-version\n",
 			   o->file);
-		rc = TF_EXIT_USAGE;
-		goto out;
+		return TF_EXIT_USAGE;
 	}
 	if (f->is_config && (o->min_from || o->max_from)) {
 		tf_out_err("touchfw db add: --min-from and --max-from are for firmware\n");
-		rc = TF_EXIT_USAGE;
-		goto out;
+		return TF_EXIT_USAGE;
 	}
 	if (o->id)
 		tf_snprintf(id, sizeof(id), "%s", o->id);
@@ -499,14 +517,12 @@ static int run_add_checked(struct add_opts *o)
 	r = tf_fwdb_load(o->dir, &lo, &db, &err);
 	if (r < 0) {
 		tf_out_err("touchfw db add: %s\n", err.msg);
-		rc = TF_EXIT_DB_INVALID;
-		goto out;
+		return TF_EXIT_DB_INVALID;
 	}
 	if (tf_fwdb_find(db, id)) {
 		tf_out_err("touchfw db add: %s/%s already has a blob '%s' (give --id)\n",
 			   o->dir, TF_FWDB_MANIFEST, id);
-		rc = TF_EXIT_EXISTS;
-		goto out;
+		return TF_EXIT_EXISTS;
 	}
 	tf_fwdb_free(db);
 	db = NULL;
@@ -518,12 +534,12 @@ static int run_add_checked(struct add_opts *o)
 	else
 		snprintf(as, sizeof(as), "%s",
 			 strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file);
-	rc = blob_path(o, fd.fam, as, fd.conv != NULL, rel, sizeof(rel), made, sizeof(made));
+	rc = blob_path(o, fd.fam, as, fd.conv != NULL, rel, sizeof(rel), made.path,
+		       sizeof(made.path));
 	if (rc)
-		goto out;
+		return rc;
 	if (sodium_init() < 0) {
-		rc = TF_EXIT_FAILURE;
-		goto out;
+		return TF_EXIT_FAILURE;
 	}
 	crypto_hash_sha256(digest, blob, blob_len);
 	tf_sha256_hex(digest, sha);
@@ -555,22 +571,21 @@ static int run_add_checked(struct add_opts *o)
 		add_line(&t, "config_crc", "%s", TF_CRC_TEXT(f->config_crc, fd.fam->crc_bits));
 	if (t.overflow) {
 		tf_out_err("touchfw db add: the entry is too long\n");
-		rc = TF_EXIT_USAGE;
-		goto out;
+		return TF_EXIT_USAGE;
 	}
 	rc = precheck(&t, id);
 	if (rc)
-		goto out;
+		return rc;
 	/* Every file made below a checked directory (touchfw(8), FILES). */
 	dfd = tf_dir_open(o->dir, &err);
 	if (dfd < 0) {
 		tf_out_err("touchfw db add: %s\n", err.msg);
-		rc = dfd == -EPERM || dfd == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_DB_INVALID;
-		goto out;
+		return dfd == -EPERM || dfd == -EACCES ? TF_EXIT_PERMISSION
+						       : TF_EXIT_DB_INVALID;
 	}
-	rc = place_blob(o, dfd, fd.fam, blob, blob_len, made, &copied);
+	rc = place_blob(o, dfd, fd.fam, blob, blob_len, made.path, &made.copied);
 	if (rc)
-		goto out;
+		return rc;
 
 	/* The new manifest replaces the old one (a fresh temporary renamed
 	 * over it); it is loaded and the blob verified, else the old one is
@@ -579,30 +594,25 @@ static int run_add_checked(struct add_opts *o)
 	r = tf_read_input(manifest, TF_FWDB_MAX_MANIFEST, &old, &old_len, &err);
 	if (r < 0) {
 		tf_out_err("touchfw db add: %s\n", err.msg);
-		rc = TF_EXIT_DB_INVALID;
-		goto out;
+		return TF_EXIT_DB_INVALID;
 	}
 	{
 		size_t nl = old_len && old[old_len - 1] != '\n' ? 1 : 0;
 		size_t total = old_len + nl + 1 + t.len;
-		char *nm = malloc(total);
+		_cleanup_free_ char *nm = malloc(total);
 
-		if (!nm) {
-			rc = TF_EXIT_FAILURE;
-			goto out;
-		}
+		if (!nm)
+			return TF_EXIT_FAILURE;
 		memcpy(nm, old, old_len);
 		if (nl)
 			nm[old_len] = '\n';
 		nm[old_len + nl] = '\n';
 		memcpy(nm + old_len + nl + 1, t.buf, t.len);
 		r = tf_replace_at(dfd, o->dir, TF_FWDB_MANIFEST, nm, total, 0644, &err);
-		free(nm);
 	}
 	if (r < 0) {
 		tf_out_err("touchfw db add: %s\n", err.msg);
-		rc = r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
-		goto out;
+		return r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	tf_err_clear(&err);
 	r = tf_fwdb_load(o->dir, &lo, &db, &err);
@@ -619,26 +629,16 @@ static int run_add_checked(struct add_opts *o)
 		tf_out_err("touchfw db add: the new entry does not load: %s; %s left as it "
 			   "was\n",
 			   err.msg[0] ? err.msg : strerror(-r), manifest);
-		rc = TF_EXIT_DB_INVALID;
-		goto out;
+		return TF_EXIT_DB_INVALID;
 	}
-	copied = false; /* keep it */
+	made.copied = false; /* keep it */
 	tf_out_str(t.buf);
 	snprintf(sig, sizeof(sig), "%s/%s", o->dir, TF_FWDB_SIGNATURE);
 	tf_out_err("added '%s' to %s%s\n", id, manifest,
 		   access(sig, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
 					    "('touchfw db sign --key FILE')"
 					  : "");
-	rc = TF_EXIT_OK;
-out:
-	if (copied && made[0])
-		unlink(made);
-	if (db)
-		tf_fwdb_free(db);
-	free(fd.conv);
-	free(old);
-	free(data);
-	return rc;
+	return TF_EXIT_OK;
 }
 
 int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
