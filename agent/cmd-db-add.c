@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "family/family.h"
 #include "fwdb.h"
+#include "json.h"
 #include "out.h"
 #include "plan.h"
 #include "util.h"
@@ -34,7 +35,7 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"Usage: touchfw db add FILE [--db DIR] [--id ID] [--family NAME]\n"
 		"                      [--hardware ID]... [--version V] [--for-version V]\n"
 		"                      [--board ID]... [--min-from V] [--max-from V]\n"
-		"                      [--part NAME]\n"
+		"                      [--part NAME] [--json]\n"
 		"\n"
 		"Add the blob FILE to the database: its manifest entry (type,\n"
 		"hardware, versions, CRCs, size, SHA-256) is filled from what the\n"
@@ -66,6 +67,8 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"  --min-from V, --max-from V  firmware: running versions it may\n"
 		"                    update\n"
 		"  --part NAME       a file that holds several blobs: which one\n"
+		"  --json            what was added, one JSON document (doc/json.md),\n"
+		"                    in place of the section\n"
 		"\n"
 		"What each family reads from its files and which formats it\n"
 		"converts: touchfw(8), db add.\n"
@@ -85,6 +88,7 @@ struct add_opts {
 	const char *hardware[MAX_LIST], *boards[MAX_LIST];
 	size_t n_hardware, n_boards;
 	const char *file;
+	bool json;
 };
 
 /* What a family made of FILE: its facts, and the converted blob when the
@@ -417,6 +421,40 @@ static void made_undo(struct made *m)
 		unlink(m->path);
 }
 
+/*
+ * `db add --json`: the entry as the new manifest has it (@b, the keys of
+ * `db list --json`), where it was written and what it was made from.
+ */
+static void add_json(const struct add_opts *o, const char *manifest, const struct tf_blob *b,
+		     const char *converted_from, bool copied, bool stale)
+{
+	char hex[65];
+	struct tf_json j;
+
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "db", o->dir);
+	tf_json_string(&j, "manifest", manifest);
+	tf_json_begin_object(&j, "blob");
+	tf_db_json_blob(&j, b);
+	tf_json_string(&j, "min_from", b->min_from);
+	tf_json_string(&j, "max_from", b->max_from);
+	tf_sha256_hex(b->sha256, hex);
+	tf_json_string(&j, "sha256", hex);
+	tf_json_end_object(&j);
+	tf_json_string(&j, "source", o->file);
+	tf_json_string(&j, "converted_from", converted_from);
+	if (b->has_source_sha256)
+		tf_sha256_hex(b->source_sha256, hex);
+	tf_json_string(&j, "source_sha256", b->has_source_sha256 ? hex : NULL);
+	tf_json_bool(&j, "copied", copied);
+	tf_json_bool(&j, "signature_stale", stale);
+	tf_json_end_object(&j);
+	tf_out_json(&j);
+	tf_json_free(&j);
+}
+
 static int run_add_checked(struct add_opts *o)
 {
 	struct tf_fwdb_opts lo = { .sig = TF_SIG_OFF };
@@ -436,6 +474,7 @@ static int run_add_checked(struct add_opts *o)
 	uint8_t digest[32];
 	struct text t = { .len = 0 };
 	size_t len = 0;
+	bool stale;
 	int rc, r;
 
 	r = tf_read_input(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len, &err);
@@ -631,13 +670,20 @@ static int run_add_checked(struct add_opts *o)
 			   err.msg[0] ? err.msg : strerror(-r), manifest);
 		return TF_EXIT_DB_INVALID;
 	}
-	made.copied = false; /* keep it */
-	tf_out_str(t.buf);
 	snprintf(sig, sizeof(sig), "%s/%s", o->dir, TF_FWDB_SIGNATURE);
+	stale = access(sig, F_OK) == 0;
+	if (o->json) {
+		const struct tf_blob *b = tf_fwdb_find(db, id);
+
+		add_json(o, manifest, b, fd.conv ? f->source_format : NULL, made.copied, stale);
+	} else {
+		tf_out_str(t.buf);
+	}
+	made.copied = false; /* keep it */
 	tf_out_err("added '%s' to %s%s\n", id, manifest,
-		   access(sig, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
-					    "('touchfw db sign --key FILE')"
-					  : "");
+		   stale ? "; its signature no longer verifies: sign it again "
+			   "('touchfw db sign --key FILE')"
+			 : "");
 	return TF_EXIT_OK;
 }
 
@@ -654,6 +700,7 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		{ "min-from", required_argument, NULL, 'm' },
 		{ "max-from", required_argument, NULL, 'M' },
 		{ "part", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -698,6 +745,9 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 			break;
 		case 'p':
 			o.part = optarg;
+			break;
+		case 'j':
+			o.json = true;
 			break;
 		case 'h':
 			usage_add(tf_out_file(), d);

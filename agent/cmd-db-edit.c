@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "fwdb.h"
+#include "json.h"
 #include "out.h"
 
 #define DB_DIR_MODE 0755
@@ -30,7 +32,7 @@
 static void usage_init(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw db init DIR [--description TEXT]\n"
+		"Usage: touchfw db init DIR [--description TEXT] [--json]\n"
 		"\n"
 		"Make an empty firmware database: DIR (made if missing, mode %04o)\n"
 		"and DIR/%s (mode %04o) with its [database] section, format\n"
@@ -38,6 +40,7 @@ static void usage_init(FILE *f)
 		"'touchfw db add FILE --db DIR' and sign it with 'touchfw db sign'.\n"
 		"\n"
 		"  --description TEXT  one line saying what the database is for\n"
+		"  --json              what was made, one JSON document (doc/json.md)\n"
 		"\n"
 		"Exit status 0, %d (%s) when DIR has a manifest already, %d on a bad\n"
 		"command line.\n",
@@ -54,6 +57,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 {
 	static const struct option opts[] = {
 		{ "description", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -62,7 +66,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 	struct tf_err err = { 0 };
 	const char *dir, *desc = NULL;
 	char *text = NULL;
-	bool made = false;
+	bool made = false, json = false;
 	int c, dfd, r;
 
 	(void)d;
@@ -72,6 +76,9 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 		switch (c) {
 		case 'D':
 			desc = optarg;
+			break;
+		case 'j':
+			json = true;
 			break;
 		case 'h':
 			usage_init(tf_out_file());
@@ -145,6 +152,23 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 		return TF_EXIT_DB_INVALID;
 	}
 	tf_fwdb_free(db);
+	if (json) {
+		struct tf_json j;
+		char m[PATH_MAX + 32];
+
+		snprintf(m, sizeof(m), "%s/%s", dir, TF_FWDB_MANIFEST);
+		tf_json_init(&j);
+		tf_json_begin_object(&j, NULL);
+		tf_json_int(&j, "version", TF_JSON_VERSION);
+		tf_json_string(&j, "db", dir);
+		tf_json_string(&j, "manifest", m);
+		tf_json_int(&j, "format", TF_FWDB_FORMAT);
+		tf_json_string(&j, "description", desc);
+		tf_json_bool(&j, "made_dir", made);
+		tf_json_end_object(&j);
+		tf_out_json(&j);
+		tf_json_free(&j);
+	}
 	tf_out_err("made the database %s (%s, format %d); add blobs with 'touchfw db add FILE "
 		   "--db %s'\n",
 		   dir, TF_FWDB_MANIFEST, TF_FWDB_FORMAT, dir);
@@ -156,7 +180,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 static void usage_remove(FILE *f, const struct tf_db_defaults *d)
 {
 	fprintf(f,
-		"Usage: touchfw db remove ID [--db DIR] [--keep-file]\n"
+		"Usage: touchfw db remove ID [--db DIR] [--keep-file] [--json]\n"
 		"\n"
 		"Take the blob ID out of the database: its section goes from\n"
 		"%s (comments and other sections stay as they are), and its\n"
@@ -166,6 +190,7 @@ static void usage_remove(FILE *f, const struct tf_db_defaults *d)
 		"\n"
 		"  --db DIR          database directory (default %s)\n"
 		"  --keep-file       leave the blob's file where it is\n"
+		"  --json            what was done, one JSON document (doc/json.md)\n"
 		"\n"
 		"Exit status 0, %d (%s) when the database has no blob ID, %d (%s)\n"
 		"when it does not load, %d on a bad command line.\n",
@@ -325,11 +350,36 @@ static int unlink_beneath(int dirfd, const char *rel, struct tf_err *err)
 	return r;
 }
 
+/* `db remove --json`: what went and what stayed (doc/json.md). */
+static void remove_json(const char *dir, const char *id, const char *file, bool deleted,
+			const char *user, const char *why, bool stale)
+{
+	struct tf_json j;
+	char m[PATH_MAX + 32];
+
+	snprintf(m, sizeof(m), "%s/%s", dir, TF_FWDB_MANIFEST);
+	tf_json_init(&j);
+	tf_json_begin_object(&j, NULL);
+	tf_json_int(&j, "version", TF_JSON_VERSION);
+	tf_json_string(&j, "db", dir);
+	tf_json_string(&j, "manifest", m);
+	tf_json_string(&j, "id", id);
+	tf_json_string(&j, "file", file);
+	tf_json_bool(&j, "file_deleted", deleted);
+	tf_json_string(&j, "used_by", user);
+	tf_json_string(&j, "error", why[0] ? why : NULL);
+	tf_json_bool(&j, "signature_stale", stale);
+	tf_json_end_object(&j);
+	tf_out_json(&j);
+	tf_json_free(&j);
+}
+
 int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "keep-file", no_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -340,7 +390,8 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 	const char *dir = d->db_dir, *id, *user = NULL;
 	char path[4096], *old = NULL, *text = NULL, *file = NULL;
 	size_t old_len, len, i;
-	bool keep = false;
+	bool keep = false, json = false, deleted = false, stale;
+	char why[1024] = "";
 	int c, r, rc = TF_EXIT_OK, dirfd = -1;
 
 	optind = 0;
@@ -352,6 +403,9 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 			break;
 		case 'k':
 			keep = true;
+			break;
+		case 'j':
+			json = true;
 			break;
 		case 'h':
 			usage_remove(tf_out_file(), d);
@@ -413,11 +467,11 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, TF_FWDB_SIGNATURE);
+	stale = access(path, F_OK) == 0;
 	tf_out_err("removed '%s' from %s/%s%s\n", id, dir, TF_FWDB_MANIFEST,
-		   access(path, F_OK) == 0
-			   ? "; its signature no longer verifies: sign it again "
-			     "('touchfw db sign --key FILE')"
-			   : "");
+		   stale ? "; its signature no longer verifies: sign it again "
+			   "('touchfw db sign --key FILE')"
+			 : "");
 	if (user) {
 		tf_out_err("kept %s/%s: used by '%s' too\n", dir, file, user);
 	} else if (keep) {
@@ -427,13 +481,17 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 		tf_err_clear(&err);
 		if (dirfd < 0 || unlink_beneath(dirfd, file, &err) < 0) {
 			/* the manifest no longer names it: nothing breaks */
-			tf_out_err("touchfw db remove: could not delete %s/%s: %s\n", dir, file,
-				   err.msg[0] ? err.msg : strerror(errno));
+			snprintf(why, sizeof(why), "could not delete %s/%s: %s", dir, file,
+				 err.msg[0] ? err.msg : strerror(errno));
+			tf_out_err("touchfw db remove: %s\n", why);
 			rc = exit_for(err.code ? err.code : errno);
 		} else {
 			tf_out_err("deleted %s/%s\n", dir, file);
+			deleted = true;
 		}
 	}
+	if (json)
+		remove_json(dir, id, file, deleted, user, why, stale);
 out:
 	if (dirfd >= 0)
 		close(dirfd);

@@ -36,6 +36,10 @@ int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d);
 int tf_cmd_forget(const struct tf_cli *cli);
+/* cmd-db-blob.c: @b's keys in a `db` document's blob object (`db list`'s:
+ * id, type, family, hardware, versions, file, size, boards, CRCs). */
+struct tf_json;
+void tf_db_json_blob(struct tf_json *j, const struct tf_blob *b);
 /* cmd-probe.c: when the i2c device @dev ("3-0040") does not exist, the one
  * ACPI-named client on adapter @nr ("i2c-<HID>:00") if there is one. */
 void tf_acpi_client(int nr, char *dev, size_t size);
