@@ -7,6 +7,7 @@
 #include "out.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "log.h"
@@ -57,4 +58,10 @@ FILE *tf_out_err_file(void)
 {
 	tf_log_end_partial();
 	return stderr;
+}
+
+int tf_out_fd(void)
+{
+	fflush(stdout);
+	return STDOUT_FILENO;
 }

@@ -41,5 +41,8 @@ void tf_out_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 FILE *tf_out_file(void);
 FILE *tf_out_err_file(void);
+/* Standard output's descriptor, what stdio held flushed first: for bytes
+ * written as they are (`chip save-config -`). */
+int tf_out_fd(void);
 
 #endif /* TF_OUT_H */
