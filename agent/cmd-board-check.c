@@ -7,7 +7,7 @@
  * its mistakes that `board identify` shares, and the check of one file
  * that `board rehearse` runs first.
  */
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 
 #include <errno.h>
 #include <fcntl.h>

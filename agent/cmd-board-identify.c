@@ -5,7 +5,7 @@
  * one matches -- as text, or with --json as one document; --live holds
  * the matching profile against the machine (cmd-board-live.c).
  */
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -14,7 +14,7 @@
 
 #include "board.h"
 #include "cli.h"
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 #include "device.h"
 #include "exitcode.h"
 #include "family/family.h"

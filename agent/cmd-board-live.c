@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 #include "device.h"
 #include "family/family.h"
 #include "gpio.h"

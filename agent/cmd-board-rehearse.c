@@ -36,7 +36,7 @@
 
 #include "board.h"
 #include "cli.h"
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 #include "cmd.h"
 #include "device.h"
 #include "exitcode.h"

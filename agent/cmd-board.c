@@ -5,11 +5,12 @@
  * cmd-board-live.c for --live), init (cmd-board-init.c) and rehearse
  * (cmd-board-rehearse.c) have a file each.
  */
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "exitcode.h"
 #include "out.h"
 

@@ -28,6 +28,8 @@ int tf_cmd_run(const struct tf_cli *cli);
 int tf_cmd_flash(const struct tf_cli *cli);
 int tf_cmd_probe(const struct tf_cli *cli);
 int tf_cmd_chip(const struct tf_cli *cli);
+/* `touchfw board` (cmd-board.c, its subcommands in cmd-board-*.c). */
+int tf_cmd_board(const struct tf_cli *cli);
 /* `db add` (cmd-db-add.c) and `db list` (cmd-db-list.c); @argv[0] is the
  * subcommand. */
 int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d);

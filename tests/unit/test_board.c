@@ -28,7 +28,7 @@
 
 #include "board.h"
 #include "cli.h"
-#include "cmd-board.h"
+#include "cmd.h"
 #include "exitcode.h"
 #include "family/ids.h"
 

@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `touchfw board`: `board check FILE...` validates board profiles (.dts or
- * .dtb) and explains every mistake with its node path; `board identify`
- * shows the running machine's identity and which profile describes it;
- * `board init` writes a profile skeleton; `board rehearse` runs a profile
- * on an emulated board.  What their files share.
+ * Shared inside the `touchfw board` files only (cmd-board*.c): each
+ * subcommand's entry point for the dispatch in cmd-board.c (tf_cmd_board,
+ * cmd.h), what check lends identify and rehearse, and identify --live.
  */
-#ifndef TF_CMD_BOARD_H
-#define TF_CMD_BOARD_H
+#ifndef TF_CMD_BOARD_PRIV_H
+#define TF_CMD_BOARD_PRIV_H
 
 #include "cli.h"
-
-/* cli->argv[0] is "board"; returns a tf_exit code (cmd-board.c). */
-int tf_cmd_board(const struct tf_cli *cli);
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,4 +36,4 @@ void tf_board_print_report(const char *file, const struct tf_board_report *rep);
  * @j's "live" array when @j is not NULL); returns the number of problems. */
 int tf_board_live(const struct tf_board_profile *p, struct tf_json *j);
 
-#endif /* TF_CMD_BOARD_H */
+#endif /* TF_CMD_BOARD_PRIV_H */
