@@ -425,17 +425,13 @@ static void made_undo(struct made *m)
  * `db add --json`: the entry as the new manifest has it (@b, the keys of
  * `db list --json`), where it was written and what it was made from.
  */
-static void add_json(const struct add_opts *o, const char *manifest, const struct tf_blob *b,
+static void add_json(const struct add_opts *o, const struct tf_blob *b,
 		     const char *converted_from, bool copied, bool stale)
 {
 	char hex[65];
 	struct tf_json j;
 
-	tf_json_init(&j);
-	tf_json_begin_object(&j, NULL);
-	tf_json_int(&j, "version", TF_JSON_VERSION);
-	tf_json_string(&j, "db", o->dir);
-	tf_json_string(&j, "manifest", manifest);
+	tf_db_json_begin(&j, o->dir);
 	tf_json_begin_object(&j, "blob");
 	tf_db_json_blob(&j, b);
 	tf_json_string(&j, "min_from", b->min_from);
@@ -675,7 +671,7 @@ static int run_add_checked(struct add_opts *o)
 	if (o->json) {
 		const struct tf_blob *b = tf_fwdb_find(db, id);
 
-		add_json(o, manifest, b, fd.conv ? f->source_format : NULL, made.copied, stale);
+		add_json(o, b, fd.conv ? f->source_format : NULL, made.copied, stale);
 	} else {
 		tf_out_str(t.buf);
 	}

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A blob's manifest entry as the `db` commands' JSON documents show it
- * (doc/json.md, `db list`): `db list` writes one per blob, `db add` the
+ * What the `db` commands' JSON documents share (doc/json.md): the keys
+ * that open the documents of the commands that write the database, and a
+ * blob's manifest entry -- `db list` writes one per blob, `db add` the
  * one it added.
  */
 #include "cmd.h"
+
+#include <limits.h>
+#include <stdio.h>
 
 #include "family/family.h"
 #include "json.h"
@@ -33,4 +37,16 @@ void tf_db_json_blob(struct tf_json *j, const struct tf_blob *b)
 	tf_json_string(j, "info_crc", b->has_info_crc ? TF_CRC_TEXT(b->info_crc, bits) : NULL);
 	tf_json_string(j, "config_crc",
 		       b->has_config_crc ? TF_CRC_TEXT(b->config_crc, bits) : NULL);
+}
+
+void tf_db_json_begin(struct tf_json *j, const char *dir)
+{
+	char m[PATH_MAX + 32];
+
+	snprintf(m, sizeof(m), "%s/%s", dir, TF_FWDB_MANIFEST);
+	tf_json_init(j);
+	tf_json_begin_object(j, NULL);
+	tf_json_int(j, "version", TF_JSON_VERSION);
+	tf_json_string(j, "db", dir);
+	tf_json_string(j, "manifest", m);
 }

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,14 +153,8 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 	tf_fwdb_free(db);
 	if (json) {
 		struct tf_json j;
-		char m[PATH_MAX + 32];
 
-		snprintf(m, sizeof(m), "%s/%s", dir, TF_FWDB_MANIFEST);
-		tf_json_init(&j);
-		tf_json_begin_object(&j, NULL);
-		tf_json_int(&j, "version", TF_JSON_VERSION);
-		tf_json_string(&j, "db", dir);
-		tf_json_string(&j, "manifest", m);
+		tf_db_json_begin(&j, dir);
 		tf_json_int(&j, "format", TF_FWDB_FORMAT);
 		tf_json_string(&j, "description", desc);
 		tf_json_bool(&j, "made_dir", made);
@@ -355,14 +348,8 @@ static void remove_json(const char *dir, const char *id, const char *file, bool 
 			const char *user, const char *why, bool stale)
 {
 	struct tf_json j;
-	char m[PATH_MAX + 32];
 
-	snprintf(m, sizeof(m), "%s/%s", dir, TF_FWDB_MANIFEST);
-	tf_json_init(&j);
-	tf_json_begin_object(&j, NULL);
-	tf_json_int(&j, "version", TF_JSON_VERSION);
-	tf_json_string(&j, "db", dir);
-	tf_json_string(&j, "manifest", m);
+	tf_db_json_begin(&j, dir);
 	tf_json_string(&j, "id", id);
 	tf_json_string(&j, "file", file);
 	tf_json_bool(&j, "file_deleted", deleted);

@@ -42,6 +42,10 @@ int tf_cmd_forget(const struct tf_cli *cli);
  * id, type, family, hardware, versions, file, size, boards, CRCs). */
 struct tf_json;
 void tf_db_json_blob(struct tf_json *j, const struct tf_blob *b);
+/* The start of the document of a command that wrote the database @dir:
+ * @j initialised, the object opened with "version", "db" and "manifest";
+ * the caller adds its keys, ends the object and frees @j. */
+void tf_db_json_begin(struct tf_json *j, const char *dir);
 /* cmd-probe.c: when the i2c device @dev ("3-0040") does not exist, the one
  * ACPI-named client on adapter @nr ("i2c-<HID>:00") if there is one. */
 void tf_acpi_client(int nr, char *dev, size_t size);
