@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "log.h"
+#include "out.h"
 
 /*
  * -v/--verbose and -q/--quiet after the command name ("touchfw run -v
@@ -51,13 +52,13 @@ int tf_cli_getopt(int argc, char **argv, struct tf_cli_opts *o)
 		tf_log_set_max(v > 0 ? TF_LOG_DEBUG : TF_LOG_ERR);
 	}
 	if (c == 'h') {
-		o->usage(stdout);
+		o->usage(tf_out_file());
 		o->exit = TF_EXIT_OK;
 		return TF_CLI_STOP;
 	}
 	if (c == '?' || c == ':') {
-		fprintf(stderr, "%s: bad option '%s'\n", o->name, argv[optind - 1]);
-		o->usage(stderr);
+		tf_out_err("%s: bad option '%s'\n", o->name, argv[optind - 1]);
+		o->usage(tf_out_err_file());
 		o->exit = TF_EXIT_USAGE;
 		return TF_CLI_STOP;
 	}
@@ -68,7 +69,7 @@ int tf_cli_no_operands(int argc, char **argv, const struct tf_cli_opts *o)
 {
 	if (optind >= argc)
 		return TF_CLI_CONTINUE;
-	fprintf(stderr, "%s: unexpected '%s'\n", o->name, argv[optind]);
-	o->usage(stderr);
+	tf_out_err("%s: unexpected '%s'\n", o->name, argv[optind]);
+	o->usage(tf_out_err_file());
 	return TF_EXIT_USAGE;
 }

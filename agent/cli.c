@@ -12,6 +12,7 @@
 
 #include "exitcode.h"
 #include "log.h"
+#include "out.h"
 
 const struct tf_command tf_all_commands[] = {
 #define TF_COMMAND(name, summary, run) { name, summary, NULL },
@@ -185,18 +186,18 @@ int tf_cli_parse_global(int argc, char **argv, char **envp, struct tf_cli *cli)
 {
 	switch (tf_cli_scan_global(argc, argv, envp, cli)) {
 	case TF_CLI_BAD_OPTION:
-		fprintf(stderr, "touchfw: unknown option '%s'\n", cli->bad);
-		fprintf(stderr, "Try 'touchfw --help'.\n");
+		tf_out_err("touchfw: unknown option '%s'\n", cli->bad);
+		tf_out_err("Try 'touchfw --help'.\n");
 		return TF_EXIT_USAGE;
 	case TF_CLI_HELP:
-		tf_cli_usage(stdout);
+		tf_cli_usage(tf_out_file());
 		return TF_EXIT_OK;
 	case TF_CLI_VERSION:
-		printf("touchfw %s\n", TF_VERSION);
+		tf_out("touchfw %s\n", TF_VERSION);
 		return TF_EXIT_OK;
 	case TF_CLI_NO_COMMAND:
-		fprintf(stderr, "touchfw: no command given\n");
-		tf_cli_usage(stderr);
+		tf_out_err("touchfw: no command given\n");
+		tf_cli_usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	default:
 		return TF_CLI_CONTINUE;
@@ -214,10 +215,10 @@ int tf_cli_dispatch(const struct tf_cli *cli, const struct tf_command *table)
 		if (!strcmp(c->name, cli->command))
 			break;
 	if (c->name)
-		fprintf(stderr, "touchfw: command '%s' is not available in this build\n",
-			cli->command);
+		tf_out_err("touchfw: command '%s' is not available in this build\n",
+			   cli->command);
 	else
-		fprintf(stderr, "touchfw: unknown command '%s'\nTry 'touchfw --help'.\n",
-			cli->command);
+		tf_out_err("touchfw: unknown command '%s'\nTry 'touchfw --help'.\n",
+			   cli->command);
 	return TF_EXIT_USAGE;
 }

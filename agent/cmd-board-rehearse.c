@@ -36,7 +36,7 @@
 
 #include "board.h"
 #include "cli.h"
-#include "cmd-board.h"
+#include "cmd-board-priv.h"
 #include "cmd.h"
 #include "device.h"
 #include "exitcode.h"
@@ -47,6 +47,7 @@
 #include "json-exit.h"
 #include "json.h"
 #include "log.h"
+#include "out.h"
 #include "settings.h"
 #include "util.h"
 
@@ -119,39 +120,39 @@ static void report_text(const struct tf_controller *c, const char *dev,
 {
 	bool wrote = rc == TF_EXIT_OK && strcmp(r->path, "none") && r->path[0];
 
-	printf("%s (%s, %s): %s\n", c->node_path, c->family, dev, tf_exit_name(rc));
+	tf_out("%s (%s, %s): %s\n", c->node_path, c->family, dev, tf_exit_name(rc));
 	if (r->hw[0] || r->mode_before[0])
-		printf("  identified: %s %s in %s mode, firmware %s%s%s\n", c->family,
+		tf_out("  identified: %s %s in %s mode, firmware %s%s%s\n", c->family,
 		       or_none(r->hw), or_none(r->mode_before), or_none(r->version_before),
 		       r->config_version_before[0] ? ", config " : "",
 		       r->config_version_before);
 	else
-		printf("  identified: no\n");
-	printf("  firmware:   %s%s%s%s\n", or_none(r->planned_fw),
+		tf_out("  identified: no\n");
+	tf_out("  firmware:   %s%s%s%s\n", or_none(r->planned_fw),
 	       r->planned_fw_version[0] ? " (" : "", r->planned_fw_version,
 	       r->planned_fw_version[0] ? ")" : "");
 	if (r->fw_reason[0])
-		printf("              %s\n", r->fw_reason);
-	printf("  config:     %s\n", or_none(r->planned_cfg));
+		tf_out("              %s\n", r->fw_reason);
+	tf_out("  config:     %s\n", or_none(r->planned_cfg));
 	if (r->cfg_reason[0])
-		printf("              %s\n", r->cfg_reason);
+		tf_out("              %s\n", r->cfg_reason);
 	if (wrote)
-		printf("  flashed:    by %s: firmware %s -> %s%s%s%s%s\n", r->path,
+		tf_out("  flashed:    by %s: firmware %s -> %s%s%s%s%s\n", r->path,
 		       or_none(r->version_before), or_none(r->version_after),
 		       r->config_version_after[0] ? ", config " : "",
 		       r->config_version_before[0] ? r->config_version_before : "",
 		       r->config_version_after[0] ? " -> " : "", r->config_version_after);
 	else
-		printf("  flashed:    no\n");
+		tf_out("  flashed:    no\n");
 	if (rc != TF_EXIT_OK)
-		printf("  verified:   no\n");
+		tf_out("  verified:   no\n");
 	else if (wrote)
-		printf("  verified:   yes%s%s\n", r->input[0] ? ", input device " : "",
+		tf_out("  verified:   yes%s%s\n", r->input[0] ? ", input device " : "",
 		       r->input);
 	else
-		printf("  verified:   nothing written\n");
+		tf_out("  verified:   nothing written\n");
 	if (r->message[0])
-		printf("  result:     %s\n", r->message);
+		tf_out("  result:     %s\n", r->message);
 }
 
 static void report_json(struct tf_json *j, const struct tf_controller *c, const char *dev,
@@ -246,7 +247,7 @@ static int on_board(const struct tf_cli *cli, const char *exit_file, bool json)
 			report_json(&j, c, dev, &r, rc);
 		else
 			report_text(c, dev, &r, rc);
-		fflush(stdout);
+		tf_out_flush();
 		if (rc && !worst)
 			worst = rc;
 	}
@@ -254,15 +255,15 @@ static int on_board(const struct tf_cli *cli, const char *exit_file, bool json)
 		tf_json_end_array(&j);
 		tf_json_int(&j, "exit", worst);
 		tf_json_end_object(&j);
-		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_out_json(&j);
 		tf_json_free(&j);
 	} else {
-		printf("rehearsal of %s: %s\n", p->name, tf_exit_name(worst));
+		tf_out("rehearsal of %s: %s\n", p->name, tf_exit_name(worst));
 	}
 out:
 	tf_board_set_free(set);
 	tf_board_identity_free(&id);
-	fflush(stdout);
+	tf_out_flush();
 	snprintf(code, sizeof(code), "%d\n", worst);
 	if (exit_file) {
 		FILE *f = fopen(exit_file, "w");
@@ -373,7 +374,7 @@ static int write_text(const char *dir, const char *name, const char *text)
 	struct tf_err err = { 0 };
 
 	if (tf_replace_file(dir, name, text, strlen(text), 0644, &err) < 0) {
-		fprintf(stderr, "touchfw: %s\n", err.msg);
+		tf_out_err("touchfw: %s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -388,7 +389,7 @@ static int make_dirs(const char *work)
 	for (size_t i = 0; i < TF_ARRAY_SIZE(sub); i++) {
 		snprintf(path, sizeof(path), "%s/%s", work, sub[i]);
 		if (mkdir(path, 0700) < 0) {
-			fprintf(stderr, "touchfw: %s: %s\n", path, strerror(errno));
+			tf_out_err("touchfw: %s: %s\n", path, strerror(errno));
 			return -1;
 		}
 	}
@@ -444,20 +445,19 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	FILE *f;
 
 	if (!tf_running_from_build_dir()) {
-		fprintf(stderr,
-			"touchfw: board rehearse: the emulator it runs on is built with "
-			"touchfw and not installed; run %s/touchfw board rehearse from "
-			"the build tree\n",
-			TF_BUILDDIR);
+		tf_out_err("touchfw: board rehearse: the emulator it runs on is built with "
+			   "touchfw and not installed; run %s/touchfw board rehearse from "
+			   "the build tree\n",
+			   TF_BUILDDIR);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (access(emulator, X_OK) < 0) {
-		fprintf(stderr, "touchfw: board rehearse: %s: %s (make emul builds it)\n",
-			emulator, strerror(errno));
+		tf_out_err("touchfw: board rehearse: %s: %s (make emul builds it)\n", emulator,
+			   strerror(errno));
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (tf_settings_load(&s, cli->config, &err) < 0) {
-		fprintf(stderr, "touchfw: %s\n", err.msg);
+		tf_out_err("touchfw: %s\n", err.msg);
 		return TF_EXIT_BAD_INPUT;
 	}
 	if (!db_dir)
@@ -466,14 +466,14 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		keys_dir = s.keys_dir;
 	if (keep) {
 		if (tf_snprintf(work, sizeof(work), "%s", keep) || mkdir(work, 0700) < 0) {
-			fprintf(stderr, "touchfw: --keep %s: %s\n", keep, strerror(errno));
+			tf_out_err("touchfw: --keep %s: %s\n", keep, strerror(errno));
 			return errno == EEXIST ? TF_EXIT_EXISTS : TF_EXIT_BAD_INPUT;
 		}
 	} else if (tf_snprintf(work, sizeof(work), "%s/touchfw-rehearse-XXXXXX",
 			       tmp && *tmp ? tmp : "/tmp") ||
 		   !mkdtemp(work)) {
-		fprintf(stderr, "touchfw: can not make a temporary directory: %s\n",
-			strerror(errno));
+		tf_out_err("touchfw: can not make a temporary directory: %s\n",
+			   strerror(errno));
 		return TF_EXIT_FAILURE;
 	}
 	rc = TF_EXIT_FAILURE;
@@ -482,19 +482,19 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	snprintf(boards, sizeof(boards), "%s/boards", work);
 	dtb_name(file, name, sizeof(name));
 	if (tf_snprintf(dtb, sizeof(dtb), "%s/%s", boards, name)) {
-		fprintf(stderr, "touchfw: %s: name too long\n", file);
+		tf_out_err("touchfw: %s: name too long\n", file);
 		goto out;
 	}
 	if (json) {
 		/* board check's findings are text: to stderr, beside the log,
 		 * and the error document (json-exit.c) on stdout */
-		fflush(stdout);
+		tf_out_flush();
 		saved_out = dup(STDOUT_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
 	rc = tf_board_check_into(file, boards, name);
 	if (saved_out >= 0) {
-		fflush(stdout);
+		tf_out_flush();
 		dup2(saved_out, STDOUT_FILENO);
 		close(saved_out);
 		if (rc) {
@@ -504,7 +504,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 				 tf_exit_name(rc));
 			doc = tf_json_error_doc(rc, msg);
 			if (doc)
-				printf("%s\n", doc);
+				tf_out("%s\n", doc);
 			free(doc);
 		}
 	}
@@ -515,7 +515,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	if (tf_read_file(dtb, TF_BOARD_MAX_DTB_SIZE, &buf, &len) < 0 ||
 	    tf_board_parse(buf, len, file, &p, &rep) < 0) {
 		tf_board_report_free(&rep);
-		fprintf(stderr, "touchfw: %s: can not read it back\n", dtb);
+		tf_out_err("touchfw: %s: can not read it back\n", dtb);
 		goto out;
 	}
 	tf_board_report_free(&rep);
@@ -562,7 +562,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	snprintf(board_file, sizeof(board_file), "%s/board.board", work);
 	st = run(args, board_file, errbuf, sizeof(errbuf));
 	if (st < 0) {
-		fprintf(stderr, "touchfw: can not run %s: %s\n", emulator, strerror(errno));
+		tf_out_err("touchfw: can not run %s: %s\n", emulator, strerror(errno));
 		goto out;
 	}
 	if (st) {
@@ -573,10 +573,10 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		snprintf(pre, sizeof(pre), "%s: %s: ", strrchr(emulator, '/') + 1, dtb);
 		if (!strncmp(msg, pre, strlen(pre)))
 			msg += strlen(pre);
-		fprintf(stderr, "touchfw: %s: %s", file, msg);
+		tf_out_err("touchfw: %s: %s", file, msg);
 		if (st == EMUBOARD_EXIT_BOARD)
-			fprintf(stderr,
-				"touchfw: %s: the emulator can not model this profile\n", file);
+			tf_out_err("touchfw: %s: the emulator can not model this profile\n",
+				   file);
 		rc = st == EMUBOARD_EXIT_BOARD ? TF_EXIT_UNSUPPORTED : TF_EXIT_FAILURE;
 		goto out;
 	}
@@ -592,7 +592,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		    "cmdline = %s/cmdline\n",
 		    tf_sig_policy_name(s.signatures), work, work, db_dir, keys_dir, boards,
 		    work, work)) {
-		fprintf(stderr, "touchfw: %s: paths too long\n", work);
+		tf_out_err("touchfw: %s: paths too long\n", work);
 		goto out;
 	}
 	if (write_text(work, "touchfw.conf", text) < 0 ||
@@ -601,8 +601,8 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	snprintf(conf, sizeof(conf), "%s/touchfw.conf", work);
 	snprintf(exit_file, sizeof(exit_file), "%s/exit", work);
 	if (!json)
-		printf("rehearsing %s on an emulated board (database %s)\n", file, db_dir);
-	fflush(stdout);
+		tf_out("rehearsing %s on an emulated board (database %s)\n", file, db_dir);
+	tf_out_flush();
 	n = 0;
 	args[n++] = (char *)emulator;
 	args[n++] = board_file;
@@ -622,15 +622,14 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	if (f && fscanf(f, "%d", &rc) == 1) {
 		/* the run's own code */
 	} else {
-		fprintf(stderr,
-			"touchfw: the emulated board ended (status %d) before the run did\n",
-			st);
+		tf_out_err("touchfw: the emulated board ended (status %d) before the run did\n",
+			   st);
 		rc = TF_EXIT_FAILURE;
 	}
 	if (f)
 		fclose(f);
 	if (keep && !json)
-		printf("kept: %s (board.board, touchfw.conf, state/)\n", work);
+		tf_out("kept: %s (board.board, touchfw.conf, state/)\n", work);
 out:
 	tf_board_free(p);
 	tf_fwdb_free(db);
@@ -675,7 +674,7 @@ int tf_cmd_board_rehearse(int argc, char **argv, const struct tf_cli *cli)
 			break;
 		case 'H':
 			if (!strchr(optarg, '=') || n_hw == MAX_HW) {
-				fprintf(stderr,
+				tf_out_err(
 					"touchfw: board rehearse: --hardware %s: not NODE=ID\n",
 					optarg);
 				return TF_EXIT_USAGE;
@@ -696,8 +695,8 @@ int tf_cmd_board_rehearse(int argc, char **argv, const struct tf_cli *cli)
 	if (on)
 		return on_board(cli, on, json);
 	if (optind + 1 != argc) {
-		fprintf(stderr, "touchfw: board rehearse: give one PROFILE\n");
-		rehearse_usage(stderr);
+		tf_out_err("touchfw: board rehearse: give one PROFILE\n");
+		rehearse_usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	return rehearse(cli, argv[optind], db, keys, bootloader, hw, n_hw, keep, json);

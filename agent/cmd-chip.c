@@ -31,6 +31,7 @@
 #include "family/family.h"
 #include "gpio.h"
 #include "json.h"
+#include "out.h"
 #include "settings.h"
 #include "state.h"
 
@@ -167,7 +168,7 @@ static void hint_devices(void)
 	}
 	closedir(d);
 	if (list[0])
-		fprintf(stderr, "touchfw chip: touch controllers here: %s\n", list);
+		tf_out_err("touchfw chip: touch controllers here: %s\n", list);
 }
 
 /* Device, controller, family, bus, detect: an exit code, 0 when ready. */
@@ -179,11 +180,11 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 	memset(k, 0, sizeof(*k));
 	k->c.read_only = read_only;
 	if (tf_settings_load(&k->s, cli->config, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s\n", err.msg);
+		tf_out_err("touchfw chip: %s\n", err.msg);
 		return TF_EXIT_BAD_INPUT;
 	}
 	if (tf_device_lookup(name, &k->c.dev, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+		tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
 		hint_devices();
 		return TF_EXIT_NO_DEVICE;
 	}
@@ -191,19 +192,18 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 	if (k->c.ctrl) {
 		k->fam = tf_family_by_name(k->c.ctrl->family);
 		if (!k->fam) {
-			fprintf(stderr, "touchfw chip: %s: family '%s' is not supported\n",
-				name, k->c.ctrl->family);
+			tf_out_err("touchfw chip: %s: family '%s' is not supported\n", name,
+				   k->c.ctrl->family);
 			return TF_EXIT_UNSUPPORTED;
 		}
 	} else {
 		k->fam = tf_family_by_driver(k->c.dev.driver);
 		if (!k->fam || !k->c.dev.has_addr) {
-			fprintf(stderr,
-				"touchfw chip: %s: no board profile describes it and %s; "
-				"'touchfw board check' says why a profile does not match\n",
-				name,
-				!k->fam ? "its driver is not one touchfw knows"
-					: "its name has no address");
+			tf_out_err("touchfw chip: %s: no board profile describes it and %s; "
+				   "'touchfw board check' says why a profile does not match\n",
+				   name,
+				   !k->fam ? "its driver is not one touchfw knows"
+					   : "its name has no address");
 			return TF_EXIT_UNSUPPORTED;
 		}
 		tf_snprintf(k->synth.node_path, sizeof(k->synth.node_path), "(driver)");
@@ -220,51 +220,49 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 		if (!(k->fam->caps.transports & TF_TRANSPORT_SPI) ||
 		    !k->fam->ops->detect_driver || k->c.ctrl->power != TF_POWER_DRIVER ||
 		    !k->c.dev.driver[0] || !tf_family_has_driver(k->fam, k->c.dev.driver)) {
-			fprintf(stderr,
-				"touchfw chip: %s: over spi the chip is read through its "
-				"driver's attributes: the %s driver bound and the profile's "
-				"power = \"driver\"; else only spidev reaches it, which "
-				"'touchfw chip' does not claim ('touchfw probe %s' does)\n",
-				name, k->fam->ids->name, name);
+			tf_out_err("touchfw chip: %s: over spi the chip is read through its "
+				   "driver's attributes: the %s driver bound and the profile's "
+				   "power = \"driver\"; else only spidev reaches it, which "
+				   "'touchfw chip' does not claim ('touchfw probe %s' does)\n",
+				   name, k->fam->ids->name, name);
 			return TF_EXIT_UNSUPPORTED;
 		}
 		if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
 			return TF_EXIT_FAILURE;
 		}
 		k->inited = true;
 		k->via_driver = true;
 		if (k->fam->ops->detect_driver(&k->c, &k->st, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
 			return err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
 		}
 		return TF_EXIT_OK;
 	}
 	if (strcmp(k->c.dev.subsys, "i2c") || !(k->fam->caps.transports & TF_TRANSPORT_I2C)) {
-		fprintf(stderr,
-			"touchfw chip: %s: only i2c and spi controllers are supported\n", name);
+		tf_out_err("touchfw chip: %s: only i2c and spi controllers are supported\n",
+			   name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+		tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
 		return TF_EXIT_FAILURE;
 	}
 	k->inited = true;
 	if (tf_i2c_open(&k->c.bus, k->c.dev.adapter_nr, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s%s\n", name, err.msg,
-			err.code == EACCES ? " (touchfw needs root)" : "");
+		tf_out_err("touchfw chip: %s: %s%s\n", name, err.msg,
+			   err.code == EACCES ? " (touchfw needs root)" : "");
 		return err.code == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_IO;
 	}
 	if (k->c.read_only && k->c.dev.driver[0] &&
 	    !tf_family_has_driver(k->fam, k->c.dev.driver)) {
-		fprintf(stderr,
-			"touchfw chip: %s: bound to %s, not an %s driver: touchfw sends "
-			"nothing to another driver's device\n",
-			name, k->c.dev.driver, k->fam->ids->name);
+		tf_out_err("touchfw chip: %s: bound to %s, not an %s driver: touchfw sends "
+			   "nothing to another driver's device\n",
+			   name, k->c.dev.driver, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->detect(&k->c, &k->st, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s\n", name, err.msg);
+		tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
 		return err.code == EBADMSG || err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED
 								     : TF_EXIT_IO;
 	}
@@ -279,45 +277,45 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	char aname[4 * sizeof(k->c.dev.adapter_name)];
 	size_t i, j;
 
-	printf("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
+	tf_out("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
 	       k->via_driver ? "spi bus" : "adapter", k->via_driver ? "spi" : "i2c-",
 	       k->c.dev.adapter_nr,
 	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
 					: "unnamed");
-	printf("driver:           %s%s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none",
+	tf_out("driver:           %s%s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none",
 	       k->via_driver ? " (the chip read through its attributes)" : "");
-	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
+	tf_out("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
 						 : "none (from the driver)");
-	printf("family:           %s\n", k->fam->ids->name);
-	printf("mode:             %s\n", tf_chip_mode_name(st->mode));
+	tf_out("family:           %s\n", k->fam->ids->name);
+	tf_out("mode:             %s\n", tf_chip_mode_name(st->mode));
 	if (st->hw[0])
-		printf("hardware:         %s\n", st->hw);
+		tf_out("hardware:         %s\n", st->hw);
 	if (st->has_version)
-		printf("firmware:         %s\n", st->version_str);
+		tf_out("firmware:         %s\n", st->version_str);
 	if (st->has_config_version)
-		printf("config version:   %s\n", st->config_version_str);
+		tf_out("config version:   %s\n", st->config_version_str);
 	if (st->has_info_crc)
-		printf("info CRC:         %s\n", TF_CRC_TEXT(st->info_crc, k->fam->crc_bits));
+		tf_out("info CRC:         %s\n", TF_CRC_TEXT(st->info_crc, k->fam->crc_bits));
 	if (st->has_config_crc)
-		printf("config CRC:       %s\n", TF_CRC_TEXT(st->config_crc, k->fam->crc_bits));
-	printf("detail:           %s\n", st->detail);
+		tf_out("config CRC:       %s\n", TF_CRC_TEXT(st->config_crc, k->fam->crc_bits));
+	tf_out("detail:           %s\n", st->detail);
 	for (i = 0; i < ci->n_fields; i++) {
 		char key[32];
 
 		tf_snprintf(key, sizeof(key), "%s:", ci->field[i].key);
-		printf("%-17s %s\n", key, ci->field[i].value);
+		tf_out("%-17s %s\n", key, ci->field[i].value);
 	}
 	if (!ci->table[0])
 		return;
-	printf("%s (%zu):\n", ci->table, ci->n_rows);
+	tf_out("%s (%zu):\n", ci->table, ci->n_rows);
 	for (j = 0; j < ci->n_cols; j++)
-		printf("  %-10s", ci->col[j]);
-	printf("\n");
+		tf_out("  %-10s", ci->col[j]);
+	tf_out("\n");
 	for (i = 0; i < ci->n_rows; i++) {
 		for (j = 0; j < ci->n_cols; j++)
-			printf("  %-10s", ci->cell[i][j]);
-		printf("\n");
+			tf_out("  %-10s", ci->cell[i][j]);
+		tf_out("\n");
 	}
 }
 
@@ -366,10 +364,10 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	text = tf_json_text(&j);
 	if (!text) {
 		tf_json_free(&j);
-		fprintf(stderr, "touchfw chip: out of memory\n");
+		tf_out_err("touchfw chip: out of memory\n");
 		return TF_EXIT_FAILURE;
 	}
-	printf("%s\n", text);
+	tf_out("%s\n", text);
 	tf_json_free(&j);
 	return TF_EXIT_OK;
 }
@@ -381,11 +379,11 @@ static int do_info(struct chip *k, bool json)
 	int rc;
 
 	if (!ci) {
-		fprintf(stderr, "touchfw chip: out of memory\n");
+		tf_out_err("touchfw chip: out of memory\n");
 		return TF_EXIT_FAILURE;
 	}
 	if (k->fam->ops->chip_info && k->fam->ops->chip_info(&k->c, &k->st, ci, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+		tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 		free(ci);
 		return TF_EXIT_IO;
 	}
@@ -417,11 +415,11 @@ static int reset_by_line(struct chip *k)
 	int rc = TF_EXIT_OK;
 
 	if (!ctl->has_reset) {
-		fprintf(stderr,
-			"touchfw chip: %s: the %s family has no reset command and the "
-			"board profile names no reset line (%s)\n",
-			k->c.dev.name, k->fam->ids->name,
-			ctl == &k->synth ? "no profile describes the device" : ctl->node_path);
+		tf_out_err("touchfw chip: %s: the %s family has no reset command and the "
+			   "board profile names no reset line (%s)\n",
+			   k->c.dev.name, k->fam->ids->name,
+			   ctl == &k->synth ? "no profile describes the device"
+					    : ctl->node_path);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (seq.drive_int && k->fam->ops->reset_int_level)
@@ -431,13 +429,13 @@ static int reset_by_line(struct chip *k)
 		state.dirfd = -1;
 	if (drv[0]) {
 		if (tf_input_watch_start(&k->c.dev, &w, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_FAILURE;
 			goto out;
 		}
 		fprintf(k->say, "%s: unbinding %s for the reset pulse\n", k->c.dev.name, drv);
 		if (tf_device_unbind(&k->c.dev, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
 			goto out;
 		}
@@ -449,8 +447,8 @@ static int reset_by_line(struct chip *k)
 	if (l.reset)
 		tf_gpio_release(l.reset);
 	if (!l.pulsed) {
-		fprintf(stderr, "touchfw chip: %s: reset line: %s\n", k->c.dev.name,
-			l.reset_err.msg);
+		tf_out_err("touchfw chip: %s: reset line: %s\n", k->c.dev.name,
+			   l.reset_err.msg);
 		rc = TF_EXIT_IO;
 	} else {
 		fprintf(k->say, "%s: reset pulse on the profile's reset line (%u us)%s\n",
@@ -463,14 +461,14 @@ static int reset_by_line(struct chip *k)
 			tf_state_mark_own_bind(&state, k->c.dev.name, (uint64_t)time(NULL));
 		fprintf(k->say, "%s: binding %s\n", k->c.dev.name, drv);
 		if (tf_device_bind(&k->c.dev, drv, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s (the driver's probe failed)\n",
-				k->c.dev.name, err.msg);
+			tf_out_err("touchfw chip: %s: %s (the driver's probe failed)\n",
+				   k->c.dev.name, err.msg);
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
 		if (tf_input_watch_wait(w, (int)k->s.input_timeout_ms, &node, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s (driver %s)\n", k->c.dev.name,
-				err.msg, drv);
+			tf_out_err("touchfw chip: %s: %s (driver %s)\n", k->c.dev.name, err.msg,
+				   drv);
 			rc = TF_EXIT_VERIFY;
 			goto out;
 		}
@@ -496,20 +494,19 @@ static int do_reset(struct chip *k)
 	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
 		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
 		if (lock == -EWOULDBLOCK) {
-			fprintf(stderr,
-				"touchfw chip: %s: a touchfw run is working on it; try "
-				"again when it is done\n",
-				k->c.dev.name);
+			tf_out_err("touchfw chip: %s: a touchfw run is working on it; try "
+				   "again when it is done\n",
+				   k->c.dev.name);
 			tf_state_close(&state);
 			return TF_EXIT_LOCKED;
 		}
 	}
 	if (k->st.mode == TF_CHIP_ABSENT) {
 		rc = TF_EXIT_NO_DEVICE;
-		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, k->st.detail);
+		tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, k->st.detail);
 	} else if (k->fam->ops->soft_reset && k->st.mode == TF_CHIP_APP) {
 		if (k->fam->ops->soft_reset(&k->c, &err) < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
 		} else {
 			struct tf_chip_state after;
@@ -556,7 +553,7 @@ static void done_json(const struct chip *k, const char *sub, const char *file, s
 			tf_json_crc(&j, "config_crc", crc, k->fam->crc_bits);
 	}
 	tf_json_end_object(&j);
-	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_out_json(&j);
 	tf_json_free(&j);
 }
 
@@ -572,19 +569,18 @@ static int do_save(struct chip *k, const char *file, bool json)
 	int fd;
 
 	if (!k->fam->ops->save_config) {
-		fprintf(stderr,
-			"touchfw chip: %s: the %s family can not read a configuration "
-			"out of the chip\n",
-			k->c.dev.name, k->fam->ids->name);
+		tf_out_err("touchfw chip: %s: the %s family can not read a configuration "
+			   "out of the chip\n",
+			   k->c.dev.name, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->st.mode != TF_CHIP_APP) {
-		fprintf(stderr, "touchfw chip: %s: the chip is not running its firmware (%s)\n",
-			k->c.dev.name, k->st.detail);
+		tf_out_err("touchfw chip: %s: the chip is not running its firmware (%s)\n",
+			   k->c.dev.name, k->st.detail);
 		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
 	}
 	if (k->fam->ops->save_config(&k->c, &data, &len, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+		tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 		return err.code == ENODEV || err.code == EINVAL || err.code == EBADMSG
 			       ? TF_EXIT_UNSUPPORTED
 			       : TF_EXIT_IO;
@@ -593,15 +589,13 @@ static int do_save(struct chip *k, const char *file, bool json)
 	if (k->fam->ops->load_config &&
 	    k->fam->ops->load_config(&k->c, data, len, "the saved configuration", &cfg, &crc,
 				     &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name,
-			err.msg);
+		tf_out_err("touchfw chip: %s: internal error: %s\n", k->c.dev.name, err.msg);
 		free(data);
 		return TF_EXIT_FAILURE;
 	}
 	if (cfg && k->fam->ops->check_config &&
 	    k->fam->ops->check_config(&k->c, cfg, &err) < 0) {
-		fprintf(stderr, "touchfw chip: %s: internal error: %s\n", k->c.dev.name,
-			err.msg);
+		tf_out_err("touchfw chip: %s: internal error: %s\n", k->c.dev.name, err.msg);
 		k->fam->ops->free_config(cfg);
 		free(data);
 		return TF_EXIT_FAILURE;
@@ -609,12 +603,12 @@ static int do_save(struct chip *k, const char *file, bool json)
 	if (cfg)
 		k->fam->ops->free_config(cfg);
 	if (!strcmp(file, "-")) {
-		fd = STDOUT_FILENO;
+		fd = tf_out_fd();
 	} else {
 		/* a new file in a checked directory (touchfw(8), FILES) */
 		fd = tf_create_path(file, 0644, &err);
 		if (fd < 0) {
-			fprintf(stderr, "touchfw chip: %s\n", err.msg);
+			tf_out_err("touchfw chip: %s\n", err.msg);
 			free(data);
 			return fd == -EEXIST		       ? TF_EXIT_EXISTS
 			       : fd == -EACCES || fd == -EPERM ? TF_EXIT_PERMISSION
@@ -627,9 +621,8 @@ static int do_save(struct chip *k, const char *file, bool json)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			fprintf(stderr, "touchfw chip: writing %s: %s\n", file,
-				strerror(errno));
-			if (fd != STDOUT_FILENO) {
+			tf_out_err("touchfw chip: writing %s: %s\n", file, strerror(errno));
+			if (strcmp(file, "-")) {
 				close(fd);
 				unlink(file);
 			}
@@ -638,18 +631,17 @@ static int do_save(struct chip *k, const char *file, bool json)
 		}
 		off += (size_t)n;
 	}
-	if (fd != STDOUT_FILENO && close(fd) < 0) {
-		fprintf(stderr, "touchfw chip: writing %s: %s\n", file, strerror(errno));
+	if (strcmp(file, "-") && close(fd) < 0) {
+		tf_out_err("touchfw chip: writing %s: %s\n", file, strerror(errno));
 		unlink(file);
 		free(data);
 		return TF_EXIT_FAILURE;
 	}
 	free(data);
-	if (fd != STDOUT_FILENO)
-		fprintf(stderr,
-			"%s: saved the running configuration (%zu bytes, config CRC %s) as "
-			"%s; 'touchfw db add %s --board ...' puts it into a database\n",
-			k->c.dev.name, len, TF_CRC_TEXT(crc, k->fam->crc_bits), file, file);
+	if (strcmp(file, "-"))
+		tf_out_err("%s: saved the running configuration (%zu bytes, config CRC %s) as "
+			   "%s; 'touchfw db add %s --board ...' puts it into a database\n",
+			   k->c.dev.name, len, TF_CRC_TEXT(crc, k->fam->crc_bits), file, file);
 	if (json)
 		done_json(k, "save-config", file, len, k->fam->ops->load_config != NULL, crc);
 	return TF_EXIT_OK;
@@ -701,13 +693,13 @@ static void print_object(const struct chip *k, const char *name, unsigned inst, 
 			tf_json_uint(&j, NULL, buf[b]);
 		tf_json_end_array(&j);
 		tf_json_end_object(&j);
-		printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+		tf_out_json(&j);
 		tf_json_free(&j);
 		return;
 	}
-	printf("%s instance %u at 0x%04X, %zu bytes:\n", name, inst, addr, size);
+	tf_out("%s instance %u at 0x%04X, %zu bytes:\n", name, inst, addr, size);
 	for (b = 0; b < size; b++)
-		printf("%s%3zu: 0x%02X%s", b % 8 ? "  " : "  ", b, buf[b],
+		tf_out("%s%3zu: 0x%02X%s", b % 8 ? "  " : "  ", b, buf[b],
 		       b % 8 == 7 || b + 1 == size ? "\n" : "");
 }
 
@@ -732,25 +724,24 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 	int lock = -1, r, rc = TF_EXIT_OK;
 
 	if (!k->fam->ops->object_read) {
-		fprintf(stderr, "touchfw chip: %s: the %s family has no named objects\n",
-			k->c.dev.name, k->fam->ids->name);
+		tf_out_err("touchfw chip: %s: the %s family has no named objects\n",
+			   k->c.dev.name, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	if (k->st.mode != TF_CHIP_APP) {
-		fprintf(stderr, "touchfw chip: %s: the chip is not running its firmware (%s)\n",
-			k->c.dev.name, k->st.detail);
+		tf_out_err("touchfw chip: %s: the chip is not running its firmware (%s)\n",
+			   k->c.dev.name, k->st.detail);
 		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
 	}
 	if (n_writes && k->c.dev.driver[0] && !tf_family_has_driver(k->fam, k->c.dev.driver)) {
-		fprintf(stderr,
-			"touchfw chip: %s: bound to %s, not an %s driver: touchfw writes "
-			"nothing to another driver's device\n",
-			k->c.dev.name, k->c.dev.driver, k->fam->ids->name);
+		tf_out_err("touchfw chip: %s: bound to %s, not an %s driver: touchfw writes "
+			   "nothing to another driver's device\n",
+			   k->c.dev.name, k->c.dev.driver, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+		tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 		return r == -ENOENT || r == -EINVAL   ? TF_EXIT_USAGE
 		       : r == -EPERM || r == -EBADMSG ? TF_EXIT_UNSUPPORTED
 						      : TF_EXIT_IO;
@@ -762,25 +753,24 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 	/* every offset against the table before the first byte goes out */
 	for (i = 0; i < n_writes; i++)
 		if (off[i] >= size) {
-			fprintf(stderr,
+			tf_out_err(
 				"touchfw chip: %s: %s has %zu bytes (offsets 0 to %zu): offset "
 				"%u is past its end; nothing written\n",
 				k->c.dev.name, name, size, size - 1, off[i]);
 			return TF_EXIT_USAGE;
 		}
 	if (!k->fam->ops->object_write) {
-		fprintf(stderr, "touchfw chip: %s: the %s family can not write objects\n",
-			k->c.dev.name, k->fam->ids->name);
+		tf_out_err("touchfw chip: %s: the %s family can not write objects\n",
+			   k->c.dev.name, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
 	/* Not while a run works on the chip. */
 	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
 		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
 		if (lock == -EWOULDBLOCK) {
-			fprintf(stderr,
-				"touchfw chip: %s: a touchfw run is working on it; try "
-				"again when it is done\n",
-				k->c.dev.name);
+			tf_out_err("touchfw chip: %s: a touchfw run is working on it; try "
+				   "again when it is done\n",
+				   k->c.dev.name);
 			tf_state_close(&state);
 			return TF_EXIT_LOCKED;
 		}
@@ -789,24 +779,24 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 		tf_err_clear(&err);
 		r = k->fam->ops->object_write(&k->c, name, inst, off[i], &val[i], 1, &err);
 		if (r < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = r == -ERANGE  ? TF_EXIT_USAGE
 			     : r == -EPERM ? TF_EXIT_UNSUPPORTED
 					   : TF_EXIT_IO;
 			break;
 		}
-		fprintf(stderr, "%s: %s[%u] byte %u: 0x%02X -> 0x%02X\n", k->c.dev.name, name,
-			inst, off[i], buf[off[i]], val[i]);
+		tf_out_err("%s: %s[%u] byte %u: 0x%02X -> 0x%02X\n", k->c.dev.name, name, inst,
+			   off[i], buf[off[i]], val[i]);
 		buf[off[i]] = val[i];
 	}
 	if (rc == TF_EXIT_OK) {
-		fprintf(stderr,
+		tf_out_err(
 			"%s: written to the chip's RAM and read back; a reset or power cycle "
 			"undoes it unless the configuration is backed up\n",
 			k->c.dev.name);
 		r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
 		if (r < 0) {
-			fprintf(stderr, "touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
+			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
 			rc = TF_EXIT_IO;
 		} else {
 			print_object(k, name, inst, addr, buf, size, json);
@@ -846,7 +836,7 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		if (c == 'w') {
 			if (n_writes == MAX_WRITES ||
 			    !parse_write(optarg, &off[n_writes], &val[n_writes])) {
-				fprintf(stderr,
+				tf_out_err(
 					"touchfw chip: --write '%s': give OFFSET=VALUE, a byte "
 					"offset in the object and a value 0-255 (decimal or 0x "
 					"hex), at most %d of them\n",
@@ -859,31 +849,30 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			unsigned long v = strtoul(optarg, &end, 10);
 
 			if (*optarg < '0' || *optarg > '9' || *end || v > 255) {
-				fprintf(stderr,
-					"touchfw chip: --instance '%s': give the instance's "
-					"number (0 is the first)\n",
-					optarg);
+				tf_out_err("touchfw chip: --instance '%s': give the instance's "
+					   "number (0 is the first)\n",
+					   optarg);
 				return TF_EXIT_USAGE;
 			}
 			inst = (unsigned)v;
 		}
 	}
 	if (cli->argc - optind < 2) {
-		fprintf(stderr, "touchfw chip: give a DEVICE and info, reset or save-config\n");
-		usage(stderr);
+		tf_out_err("touchfw chip: give a DEVICE and info, reset or save-config\n");
+		usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	dev = cli->argv[optind];
 	sub = cli->argv[optind + 1];
 	if (!strcmp(sub, "save-config")) {
 		if (cli->argc - optind != 3) {
-			fprintf(stderr, "touchfw chip: save-config takes one FILE\n");
+			tf_out_err("touchfw chip: save-config takes one FILE\n");
 			return TF_EXIT_USAGE;
 		}
 		file = cli->argv[optind + 2];
 	} else if (!strcmp(sub, "object")) {
 		if (cli->argc - optind != 3) {
-			fprintf(stderr, "touchfw chip: object takes one object name\n");
+			tf_out_err("touchfw chip: object takes one object name\n");
 			return TF_EXIT_USAGE;
 		}
 		/* a name's first letter is taken in upper case, as families
@@ -893,34 +882,33 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			objname[0] = 'T';
 		object = objname;
 	} else if (strcmp(sub, "info") && strcmp(sub, "reset")) {
-		fprintf(stderr, "touchfw chip: unknown command '%s'\n", sub);
-		usage(stderr);
+		tf_out_err("touchfw chip: unknown command '%s'\n", sub);
+		usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	} else if (cli->argc - optind != 2) {
-		fprintf(stderr, "touchfw chip: unexpected '%s'\n", cli->argv[optind + 2]);
+		tf_out_err("touchfw chip: unexpected '%s'\n", cli->argv[optind + 2]);
 		return TF_EXIT_USAGE;
 	}
 	if (json && file && !strcmp(file, "-")) {
-		fprintf(stderr, "touchfw chip: save-config -: the configuration is standard "
-				"output, --json can not be\n");
+		tf_out_err("touchfw chip: save-config -: the configuration is standard "
+			   "output, --json can not be\n");
 		return TF_EXIT_USAGE;
 	}
 	if ((n_writes || inst) && !object) {
-		fprintf(stderr, "touchfw chip: --write and --instance go with object\n");
+		tf_out_err("touchfw chip: --write and --instance go with object\n");
 		return TF_EXIT_USAGE;
 	}
 	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0 && !n_writes);
 	if (rc == TF_EXIT_OK && k.via_driver && strcmp(sub, "info")) {
-		fprintf(stderr,
-			"touchfw chip: %s: %s needs the bus, which over spi only spidev "
-			"reaches; 'info' reads the driver's attributes\n",
-			dev, sub);
+		tf_out_err("touchfw chip: %s: %s needs the bus, which over spi only spidev "
+			   "reaches; 'info' reads the driver's attributes\n",
+			   dev, sub);
 		rc = TF_EXIT_UNSUPPORTED;
 	} else if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);
 		else if (!strcmp(sub, "reset")) {
-			k.say = json ? stderr : stdout;
+			k.say = json ? tf_out_err_file() : tf_out_file();
 			rc = do_reset(&k);
 			if (rc == TF_EXIT_OK && json)
 				done_json(&k, "reset", NULL, 0, false, 0);

@@ -20,6 +20,8 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "fwdb.h"
+#include "json.h"
+#include "out.h"
 
 #define DB_DIR_MODE 0755
 #define DB_FILE_MODE 0644
@@ -29,7 +31,7 @@
 static void usage_init(FILE *f)
 {
 	fprintf(f,
-		"Usage: touchfw db init DIR [--description TEXT]\n"
+		"Usage: touchfw db init DIR [--description TEXT] [--json]\n"
 		"\n"
 		"Make an empty firmware database: DIR (made if missing, mode %04o)\n"
 		"and DIR/%s (mode %04o) with its [database] section, format\n"
@@ -37,6 +39,7 @@ static void usage_init(FILE *f)
 		"'touchfw db add FILE --db DIR' and sign it with 'touchfw db sign'.\n"
 		"\n"
 		"  --description TEXT  one line saying what the database is for\n"
+		"  --json              what was made, one JSON document (doc/json.md)\n"
 		"\n"
 		"Exit status 0, %d (%s) when DIR has a manifest already, %d on a bad\n"
 		"command line.\n",
@@ -53,6 +56,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 {
 	static const struct option opts[] = {
 		{ "description", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -61,7 +65,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 	struct tf_err err = { 0 };
 	const char *dir, *desc = NULL;
 	char *text = NULL;
-	bool made = false;
+	bool made = false, json = false;
 	int c, dfd, r;
 
 	(void)d;
@@ -72,43 +76,46 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 		case 'D':
 			desc = optarg;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
-			usage_init(stdout);
+			usage_init(tf_out_file());
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db init: bad option '%s'\n", argv[optind - 1]);
-			usage_init(stderr);
+			tf_out_err("touchfw db init: bad option '%s'\n", argv[optind - 1]);
+			usage_init(tf_out_err_file());
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw db init: give exactly one DIR\n");
-		usage_init(stderr);
+		tf_out_err("touchfw db init: give exactly one DIR\n");
+		usage_init(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	dir = argv[optind];
 	if (desc && (strpbrk(desc, "\n\r") || !desc[0])) {
-		fprintf(stderr, "touchfw db init: --description is one line of text\n");
+		tf_out_err("touchfw db init: --description is one line of text\n");
 		return TF_EXIT_USAGE;
 	}
 	if (mkdir(dir, DB_DIR_MODE) == 0)
 		made = true;
 	else if (errno != EEXIST) {
-		fprintf(stderr, "touchfw db init: %s: %s\n", dir, strerror(errno));
+		tf_out_err("touchfw db init: %s: %s\n", dir, strerror(errno));
 		return exit_for(errno);
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {
 		r = errno;
-		fprintf(stderr, "touchfw db init: %s: %s\n", dir,
-			r == ENOTDIR || r == ELOOP ? "not a directory" : strerror(r));
+		tf_out_err("touchfw db init: %s: %s\n", dir,
+			   r == ENOTDIR || r == ELOOP ? "not a directory" : strerror(r));
 		return r == ENOTDIR || r == ELOOP ? TF_EXIT_USAGE : exit_for(r);
 	}
 	/* the umask must not keep others from checking the database */
 	if (made && fchmod(dfd, DB_DIR_MODE) < 0) {
 		r = errno;
 		close(dfd);
-		fprintf(stderr, "touchfw db init: %s: %s\n", dir, strerror(r));
+		tf_out_err("touchfw db init: %s: %s\n", dir, strerror(r));
 		return exit_for(r);
 	}
 	if (asprintf(&text,
@@ -128,28 +135,36 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 	free(text);
 	if (r == -EEXIST) {
 		close(dfd);
-		fprintf(stderr,
-			"touchfw db init: %s/%s exists: a database is there already "
-			"('touchfw db check --db %s' looks at it)\n",
-			dir, TF_FWDB_MANIFEST, dir);
+		tf_out_err("touchfw db init: %s/%s exists: a database is there already "
+			   "('touchfw db check --db %s' looks at it)\n",
+			   dir, TF_FWDB_MANIFEST, dir);
 		return TF_EXIT_EXISTS;
 	}
 	if (r < 0) {
 		close(dfd);
-		fprintf(stderr, "touchfw db init: %s\n", err.msg);
+		tf_out_err("touchfw db init: %s\n", err.msg);
 		return exit_for(-r);
 	}
 	close(dfd);
 	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
-		fprintf(stderr, "touchfw db init: the new database does not load: %s\n",
-			err.msg);
+		tf_out_err("touchfw db init: the new database does not load: %s\n", err.msg);
 		return TF_EXIT_DB_INVALID;
 	}
 	tf_fwdb_free(db);
-	fprintf(stderr,
-		"made the database %s (%s, format %d); add blobs with 'touchfw db add FILE "
-		"--db %s'\n",
-		dir, TF_FWDB_MANIFEST, TF_FWDB_FORMAT, dir);
+	if (json) {
+		struct tf_json j;
+
+		tf_db_json_begin(&j, dir);
+		tf_json_int(&j, "format", TF_FWDB_FORMAT);
+		tf_json_string(&j, "description", desc);
+		tf_json_bool(&j, "made_dir", made);
+		tf_json_end_object(&j);
+		tf_out_json(&j);
+		tf_json_free(&j);
+	}
+	tf_out_err("made the database %s (%s, format %d); add blobs with 'touchfw db add FILE "
+		   "--db %s'\n",
+		   dir, TF_FWDB_MANIFEST, TF_FWDB_FORMAT, dir);
 	return TF_EXIT_OK;
 }
 
@@ -158,7 +173,7 @@ int tf_cmd_db_init(int argc, char **argv, const struct tf_db_defaults *d)
 static void usage_remove(FILE *f, const struct tf_db_defaults *d)
 {
 	fprintf(f,
-		"Usage: touchfw db remove ID [--db DIR] [--keep-file]\n"
+		"Usage: touchfw db remove ID [--db DIR] [--keep-file] [--json]\n"
 		"\n"
 		"Take the blob ID out of the database: its section goes from\n"
 		"%s (comments and other sections stay as they are), and its\n"
@@ -168,6 +183,7 @@ static void usage_remove(FILE *f, const struct tf_db_defaults *d)
 		"\n"
 		"  --db DIR          database directory (default %s)\n"
 		"  --keep-file       leave the blob's file where it is\n"
+		"  --json            what was done, one JSON document (doc/json.md)\n"
 		"\n"
 		"Exit status 0, %d (%s) when the database has no blob ID, %d (%s)\n"
 		"when it does not load, %d on a bad command line.\n",
@@ -327,11 +343,30 @@ static int unlink_beneath(int dirfd, const char *rel, struct tf_err *err)
 	return r;
 }
 
+/* `db remove --json`: what went and what stayed (doc/json.md). */
+static void remove_json(const char *dir, const char *id, const char *file, bool deleted,
+			const char *user, const char *why, bool stale)
+{
+	struct tf_json j;
+
+	tf_db_json_begin(&j, dir);
+	tf_json_string(&j, "id", id);
+	tf_json_string(&j, "file", file);
+	tf_json_bool(&j, "file_deleted", deleted);
+	tf_json_string(&j, "used_by", user);
+	tf_json_string(&j, "error", why[0] ? why : NULL);
+	tf_json_bool(&j, "signature_stale", stale);
+	tf_json_end_object(&j);
+	tf_out_json(&j);
+	tf_json_free(&j);
+}
+
 int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "keep-file", no_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -342,7 +377,8 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 	const char *dir = d->db_dir, *id, *user = NULL;
 	char path[4096], *old = NULL, *text = NULL, *file = NULL;
 	size_t old_len, len, i;
-	bool keep = false;
+	bool keep = false, json = false, deleted = false, stale;
+	char why[1024] = "";
 	int c, r, rc = TF_EXIT_OK, dirfd = -1;
 
 	optind = 0;
@@ -355,32 +391,33 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 		case 'k':
 			keep = true;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
-			usage_remove(stdout, d);
+			usage_remove(tf_out_file(), d);
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db remove: bad option '%s'\n",
-				argv[optind - 1]);
-			usage_remove(stderr, d);
+			tf_out_err("touchfw db remove: bad option '%s'\n", argv[optind - 1]);
+			usage_remove(tf_out_err_file(), d);
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw db remove: give exactly one ID\n");
-		usage_remove(stderr, d);
+		tf_out_err("touchfw db remove: give exactly one ID\n");
+		usage_remove(tf_out_err_file(), d);
 		return TF_EXIT_USAGE;
 	}
 	id = argv[optind];
 	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
-		fprintf(stderr, "touchfw db remove: %s\n", err.msg);
+		tf_out_err("touchfw db remove: %s\n", err.msg);
 		return TF_EXIT_DB_INVALID;
 	}
 	b = tf_fwdb_find(db, id);
 	if (!b) {
-		fprintf(stderr,
-			"touchfw db remove: %s/%s has no blob '%s' ('touchfw db list' "
-			"shows them)\n",
-			dir, TF_FWDB_MANIFEST, id);
+		tf_out_err("touchfw db remove: %s/%s has no blob '%s' ('touchfw db list' "
+			   "shows them)\n",
+			   dir, TF_FWDB_MANIFEST, id);
 		rc = TF_EXIT_NO_FIRMWARE;
 		goto out;
 	}
@@ -391,54 +428,57 @@ int tf_cmd_db_remove(int argc, char **argv, const struct tf_db_defaults *d)
 	snprintf(path, sizeof(path), "%s/%s", dir, TF_FWDB_MANIFEST);
 	r = tf_read_file(path, TF_FWDB_MAX_MANIFEST, &old, &old_len);
 	if (r < 0 || !file) {
-		fprintf(stderr, "touchfw db remove: %s: %s\n", path,
-			strerror(r < 0 ? -r : ENOMEM));
+		tf_out_err("touchfw db remove: %s: %s\n", path, strerror(r < 0 ? -r : ENOMEM));
 		rc = TF_EXIT_FAILURE;
 		goto out;
 	}
 	r = cut_section(old, old_len, id, &text, &len);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db remove: %s: %s\n", path,
-			r == -ENOENT ? "no section header for the blob" : strerror(-r));
+		tf_out_err("touchfw db remove: %s: %s\n", path,
+			   r == -ENOENT ? "no section header for the blob" : strerror(-r));
 		rc = TF_EXIT_FAILURE;
 		goto out;
 	}
 	/* the result must load, with that blob and no other gone */
 	if (tf_fwdb_parse_manifest(text, len, TF_FWDB_MANIFEST, &ndb, &err) < 0 ||
 	    ndb->n_blobs + 1 != db->n_blobs || tf_fwdb_find(ndb, id)) {
-		fprintf(stderr,
-			"touchfw db remove: without [%s] the manifest would not load%s%s; "
-			"%s left as it was\n",
-			id, err.msg[0] ? ": " : "", err.msg, path);
+		tf_out_err("touchfw db remove: without [%s] the manifest would not load%s%s; "
+			   "%s left as it was\n",
+			   id, err.msg[0] ? ": " : "", err.msg, path);
 		rc = TF_EXIT_DB_INVALID;
 		goto out;
 	}
 	if (replace_manifest(dir, text, len, &err) < 0) {
-		fprintf(stderr, "touchfw db remove: %s\n", err.msg);
+		tf_out_err("touchfw db remove: %s\n", err.msg);
 		rc = exit_for(err.code);
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, TF_FWDB_SIGNATURE);
-	fprintf(stderr, "removed '%s' from %s/%s%s\n", id, dir, TF_FWDB_MANIFEST,
-		access(path, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
-					  "('touchfw db sign --key FILE')"
-					: "");
+	stale = access(path, F_OK) == 0;
+	tf_out_err("removed '%s' from %s/%s%s\n", id, dir, TF_FWDB_MANIFEST,
+		   stale ? "; its signature no longer verifies: sign it again "
+			   "('touchfw db sign --key FILE')"
+			 : "");
 	if (user) {
-		fprintf(stderr, "kept %s/%s: used by '%s' too\n", dir, file, user);
+		tf_out_err("kept %s/%s: used by '%s' too\n", dir, file, user);
 	} else if (keep) {
-		fprintf(stderr, "kept %s/%s (--keep-file)\n", dir, file);
+		tf_out_err("kept %s/%s (--keep-file)\n", dir, file);
 	} else {
 		dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		tf_err_clear(&err);
 		if (dirfd < 0 || unlink_beneath(dirfd, file, &err) < 0) {
 			/* the manifest no longer names it: nothing breaks */
-			fprintf(stderr, "touchfw db remove: could not delete %s/%s: %s\n", dir,
-				file, err.msg[0] ? err.msg : strerror(errno));
+			snprintf(why, sizeof(why), "could not delete %s/%s: %s", dir, file,
+				 err.msg[0] ? err.msg : strerror(errno));
+			tf_out_err("touchfw db remove: %s\n", why);
 			rc = exit_for(err.code ? err.code : errno);
 		} else {
-			fprintf(stderr, "deleted %s/%s\n", dir, file);
+			tf_out_err("deleted %s/%s\n", dir, file);
+			deleted = true;
 		}
 	}
+	if (json)
+		remove_json(dir, id, file, deleted, user, why, stale);
 out:
 	if (dirfd >= 0)
 		close(dirfd);

@@ -20,6 +20,7 @@
 #include "family/family.h"
 #include "fwdb.h"
 #include "json.h"
+#include "out.h"
 #include "settings.h"
 
 /*
@@ -48,7 +49,7 @@ static int load_defaults(const struct tf_cli *cli)
 	struct tf_err err = { 0 };
 
 	if (tf_settings_load(&settings, cli->config, &err) < 0) {
-		fprintf(stderr, "touchfw db: %s\n", err.msg);
+		tf_out_err("touchfw db: %s\n", err.msg);
 		return TF_EXIT_BAD_INPUT;
 	}
 	defaults.db_dir = settings.db_dir;
@@ -160,15 +161,15 @@ static void print_signature(const struct tf_fwdb *db, enum tf_sig_policy policy)
 	size_t i;
 
 	for (i = 0; i < db->n_sig_lines; i++)
-		printf("signature %s (%s line %u): %s\n", db->sig_lines[i].key_id,
+		tf_out("signature %s (%s line %u): %s\n", db->sig_lines[i].key_id,
 		       TF_FWDB_SIGNATURE, db->sig_lines[i].line,
 		       line_result(db->sig_lines[i].result));
 	if (db->sig_state == TF_SIG_STATE_UNSIGNED)
-		printf("signature: none (unsigned; allowed by --signatures "
+		tf_out("signature: none (unsigned; allowed by --signatures "
 		       "%s)\n",
 		       tf_sig_policy_name(policy));
 	else if (db->sig_state == TF_SIG_STATE_NOT_CHECKED)
-		printf("signature: not checked (--signatures off)\n");
+		tf_out("signature: not checked (--signatures off)\n");
 }
 
 static const char *line_result_key(enum tf_sig_line_result r)
@@ -188,7 +189,7 @@ static void print_json_text(struct tf_json *j)
 {
 	const char *t = tf_json_text(j);
 
-	printf("%s\n", t ? t : "{}");
+	tf_out("%s\n", t ? t : "{}");
 	tf_json_free(j);
 }
 
@@ -274,11 +275,11 @@ int tf_db_keys_given(const char *cmd, const char *dir)
 	struct stat sb;
 
 	if (stat(dir, &sb) < 0) {
-		fprintf(stderr, "%s: --keys %s: %s\n", cmd, dir, strerror(errno));
+		tf_out_err("%s: --keys %s: %s\n", cmd, dir, strerror(errno));
 		return TF_EXIT_BAD_INPUT;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
-		fprintf(stderr, "%s: --keys %s: not a directory\n", cmd, dir);
+		tf_out_err("%s: --keys %s: not a directory\n", cmd, dir);
 		return TF_EXIT_BAD_INPUT;
 	}
 	return TF_EXIT_OK;
@@ -316,11 +317,10 @@ static int run_check(int argc, char **argv)
 			break;
 		case 's':
 			if (tf_sig_policy_parse(optarg, &o.sig) < 0) {
-				fprintf(stderr,
-					"touchfw db check: --signatures is "
-					"required, optional or off, not "
-					"'%s'\n",
-					optarg);
+				tf_out_err("touchfw db check: --signatures is "
+					   "required, optional or off, not "
+					   "'%s'\n",
+					   optarg);
 				return TF_EXIT_USAGE;
 			}
 			break;
@@ -337,7 +337,7 @@ static int run_check(int argc, char **argv)
 
 	r = tf_fwdb_load(dir, &o, &db, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db check: %s\n", err.msg);
+		tf_out_err("touchfw db check: %s\n", err.msg);
 		if (json)
 			print_load_failure_json(dir, err.msg);
 		return r == -ENOMEM ? TF_EXIT_FAILURE : TF_EXIT_DB_INVALID;
@@ -357,13 +357,13 @@ static int run_check(int argc, char **argv)
 			snprintf(version, sizeof(version), "for %s", b->for_version);
 		tf_err_clear(&err);
 		r = tf_fwdb_verify_blob(db, b, &err);
-		printf("%-24s %-8s %-8s %-14s %s%s\n", b->id, tf_blob_type_name(b->type),
+		tf_out("%-24s %-8s %-8s %-14s %s%s\n", b->id, tf_blob_type_name(b->type),
 		       b->family, version, r < 0 ? "FAILED: " : "ok", r < 0 ? err.msg : "");
 		if (r < 0)
 			failed++;
 	}
 	print_signature(db, o.sig);
-	printf("%s: %zu blob%s, %zu ok, %zu failed; %s%s\n", dir, db->n_blobs,
+	tf_out("%s: %zu blob%s, %zu ok, %zu failed; %s%s\n", dir, db->n_blobs,
 	       db->n_blobs == 1 ? "" : "s", db->n_blobs - failed, failed,
 	       db->is_signed ? "signed by " : "",
 	       db->is_signed				? db->signer
@@ -386,7 +386,7 @@ static void print_written(const char *k1, const char *v1, const char *k2, const 
 	tf_json_string(&j, k2, v2);
 	tf_json_string(&j, k3, v3);
 	tf_json_end_object(&j);
-	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_out_json(&j);
 	tf_json_free(&j);
 }
 
@@ -422,14 +422,14 @@ static int run_sign(int argc, char **argv)
 		}
 	}
 	if (!key || optind < argc) {
-		fprintf(stderr, "touchfw db sign: %s\n",
-			key ? "unexpected argument" : "--key FILE is required");
-		usage_sign(stderr);
+		tf_out_err("touchfw db sign: %s\n",
+			   key ? "unexpected argument" : "--key FILE is required");
+		usage_sign(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	r = tf_fwdb_sign(dir, key, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db sign: %s\n", err.msg);
+		tf_out_err("touchfw db sign: %s\n", err.msg);
 		if (r == -EBADMSG)
 			return TF_EXIT_DB_INVALID;
 		if (r == -EINVAL || r == -EPERM)
@@ -445,7 +445,7 @@ static int run_sign(int argc, char **argv)
 		snprintf(sig, sizeof(sig), "%s/%s", dir, TF_FWDB_SIGNATURE);
 		print_written("manifest", m, "signature", sig, "key_id", id);
 	} else {
-		printf("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST, id, dir,
+		tf_out("signed %s/%s with key '%s' (%s/%s)\n", dir, TF_FWDB_MANIFEST, id, dir,
 		       TF_FWDB_SIGNATURE);
 	}
 	return TF_EXIT_OK;
@@ -474,29 +474,27 @@ static int run_keygen(int argc, char **argv)
 			json = true;
 	}
 	if (!out || optind != argc - 1) {
-		fprintf(stderr, "touchfw db keygen: %s\n",
-			!out ? "--out DIR is required" : "give exactly one key NAME");
-		usage_keygen(stderr);
+		tf_out_err("touchfw db keygen: %s\n",
+			   !out ? "--out DIR is required" : "give exactly one key NAME");
+		usage_keygen(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	name = argv[optind];
 	if (!tf_fwdb_key_id_valid(name)) {
-		fprintf(stderr,
-			"touchfw db keygen: '%s' is not a key id (letters, "
-			"digits and . _ -, at most %d characters)\n",
-			name, TF_FWDB_KEY_ID_MAX);
+		tf_out_err("touchfw db keygen: '%s' is not a key id (letters, "
+			   "digits and . _ -, at most %d characters)\n",
+			   name, TF_FWDB_KEY_ID_MAX);
 		return TF_EXIT_USAGE;
 	}
 	r = tf_fwdb_keygen(out, name, &err);
 	if (r == -EEXIST) {
-		fprintf(stderr,
-			"touchfw db keygen: %s: choose another NAME, or move "
-			"the old pair away\n",
-			err.msg);
+		tf_out_err("touchfw db keygen: %s: choose another NAME, or move "
+			   "the old pair away\n",
+			   err.msg);
 		return TF_EXIT_EXISTS;
 	}
 	if (r < 0) {
-		fprintf(stderr, "touchfw db keygen: %s\n", err.msg);
+		tf_out_err("touchfw db keygen: %s\n", err.msg);
 		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	if (json) {
@@ -506,7 +504,7 @@ static int run_keygen(int argc, char **argv)
 		snprintf(pub, sizeof(pub), "%s/%s.pub", out, name);
 		print_written("secret_key", sec, "public_key", pub, "key_id", name);
 	} else {
-		printf("wrote %s/%s.key (secret: keep it on the signing machine)\n"
+		tf_out("wrote %s/%s.key (secret: keep it on the signing machine)\n"
 		       "  and %s/%s.pub (install it in %s on devices)\n",
 		       out, name, out, name, defaults.keys_dir);
 	}
@@ -565,19 +563,19 @@ int tf_cmd_db(const struct tf_cli *cli)
 	if (rc)
 		return rc;
 	if (cli->argc < 2) {
-		fprintf(stderr, "touchfw db: no command given\n");
-		usage(stderr);
+		tf_out_err("touchfw db: no command given\n");
+		usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	sub = cli->argv[1];
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-		usage(stdout);
+		usage(tf_out_file());
 		return TF_EXIT_OK;
 	}
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(sub, subs[i].name))
 			return subs[i].run(cli->argc - 1, cli->argv + 1);
-	fprintf(stderr, "touchfw db: unknown command '%s'\n", sub);
-	usage(stderr);
+	tf_out_err("touchfw db: unknown command '%s'\n", sub);
+	usage(tf_out_err_file());
 	return TF_EXIT_USAGE;
 }

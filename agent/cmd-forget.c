@@ -20,6 +20,7 @@
 #include "exitcode.h"
 #include "json.h"
 #include "log.h"
+#include "out.h"
 #include "settings.h"
 #include "state.h"
 
@@ -60,7 +61,7 @@ static void print_json(const char *dev, unsigned attempts, const char *hw, bool 
 	tf_json_bool(&j, "unreadable_hardware_hint", bad_hint);
 	tf_json_uint(&j, "failed_blobs", blobs > 0 ? (uint64_t)blobs : 0);
 	tf_json_end_object(&j);
-	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_out_json(&j);
 	tf_json_free(&j);
 }
 
@@ -99,9 +100,9 @@ int tf_cmd_forget(const struct tf_cli *cli)
 			json = true;
 	}
 	if (optind + 1 != cli->argc || !tf_devname_valid(cli->argv[optind])) {
-		fprintf(stderr,
+		tf_out_err(
 			"touchfw forget: give one DEVICE, the kernel's name (e.g. 3-004a)\n");
-		usage(stderr);
+		usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	dev = cli->argv[optind];

@@ -21,6 +21,7 @@
 #include "family/ids.h"
 #include "handoff.h"
 #include "log.h"
+#include "out.h"
 #include "settings.h"
 #include "state.h"
 #include "sysfs.h"
@@ -290,19 +291,19 @@ static int parse_options(const struct tf_cli *cli, bool *add_only)
 
 	while ((k = tf_opt_next(&sc, opts, &arg)) != TF_OPT_END) {
 		if (k == TF_OPT_BAD) {
-			fprintf(stderr, "touchfw handle-event: bad option '%s'\n", sc.bad);
-			usage(stderr);
+			tf_out_err("touchfw handle-event: bad option '%s'\n", sc.bad);
+			usage(tf_out_err_file());
 			return TF_EXIT_USAGE;
 		}
 		if (k == 1) {
-			usage(stdout);
-			fflush(stdout); /* main.c ends handle-event with _exit() */
+			usage(tf_out_file());
+			tf_out_flush(); /* main.c ends handle-event with _exit() */
 			return TF_EXIT_OK;
 		}
 		*add_only = true;
 	}
 	if (sc.i != cli->argc) {
-		usage(stderr);
+		usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	return 0;

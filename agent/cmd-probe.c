@@ -28,6 +28,7 @@
 #include "json.h"
 #include "metrics.h"
 #include "log.h"
+#include "out.h"
 #include "plan.h"
 #include "settings.h"
 #include "state.h"
@@ -423,12 +424,12 @@ static void print_history(const struct row *r, const char *persist_dir)
 	unsigned total = 0, k;
 
 	if (!r->history || !*r->history) {
-		printf("  history: none kept\n");
+		tf_out("  history: none kept\n");
 		return;
 	}
 	for (; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] ? 1 : 0))
 		start[total++ % 5] = line;
-	printf("  history: %u run%s kept in %s/history/%s.jsonl, the newest last:\n", total,
+	tf_out("  history: %u run%s kept in %s/history/%s.jsonl, the newest last:\n", total,
 	       total == 1 ? "" : "s", persist_dir, r->dev);
 	for (k = total > 5 ? total - 5 : 0; k < total; k++) {
 		const char *l = start[k % 5];
@@ -436,7 +437,7 @@ static void print_history(const struct row *r, const char *persist_dir)
 		char t[40], res[40], msg[300], when[40];
 
 		field(l, len, "time", t, sizeof(t));
-		printf("    %s %s: %s\n",
+		tf_out("    %s %s: %s\n",
 		       tf_time_str(strtoull(t, NULL, 10), when, sizeof(when)),
 		       shown(field(l, len, "result", res, sizeof(res))),
 		       shown(field(l, len, "message", msg, sizeof(msg))));
@@ -449,11 +450,11 @@ static void print_remembered(const struct row *r)
 	int i;
 
 	if (!r->att.count && !r->hint.hw[0] && !r->hint_err[0] && !r->n_failed) {
-		printf("  remembered: nothing\n");
+		tf_out("  remembered: nothing\n");
 		return;
 	}
 	if (r->att.count)
-		printf("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
+		tf_out("  attempts: %u failed (last: %s), recorded on %s\n", r->att.count,
 		       shown(r->att.last_error), tf_time_str(r->att_time, t, sizeof(t)));
 	for (i = 0; i < r->n_failed; i++) {
 		char blob[200];
@@ -467,11 +468,11 @@ static void print_remembered(const struct row *r)
 				    "sha256 %.16s... (not in the firmware database)",
 				    r->failed[i].sha256_hex);
 		if (r->failed[i].failures == UINT_MAX)
-			printf("  failed blob: %s: its failure record can not be "
+			tf_out("  failed blob: %s: its failure record can not be "
 			       "read (%s); counted as failed too often, not tried again\n",
 			       blob, shown(r->failed[i].why));
 		else
-			printf("  failed blob: %s failed here %u time%s, the last on %s "
+			tf_out("  failed blob: %s failed here %u time%s, the last on %s "
 			       "(last: %s); not tried again\n",
 			       blob, r->failed[i].failures,
 			       r->failed[i].failures == 1 ? "" : "s",
@@ -479,13 +480,13 @@ static void print_remembered(const struct row *r)
 			       shown(r->failed[i].why));
 	}
 	if (r->hint.hw[0])
-		printf("  remembered hardware: %s, learnt from %s on %s (used only while the "
+		tf_out("  remembered hardware: %s, learnt from %s on %s (used only while the "
 		       "chip is in its bootloader)\n",
 		       r->hint.hw, r->hint.from[0] ? r->hint.from : "an older touchfw",
 		       tf_time_str(r->hint.learnt, t, sizeof(t)));
 	else if (r->hint_err[0])
-		printf("  remembered hardware: unreadable (%s)\n", shown(r->hint_err));
-	printf("  'touchfw forget %s' clears these\n", r->dev);
+		tf_out("  remembered hardware: unreadable (%s)\n", shown(r->hint_err));
+	tf_out("  'touchfw forget %s' clears these\n", r->dev);
 }
 
 static const char *action(const struct row *r, char *buf, size_t size)
@@ -512,7 +513,7 @@ static void print_table(struct row *rows, int n, bool status, const char *persis
 	char crc[16], act[64];
 	int i;
 
-	printf("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", "DEVICE", "ADDR", "DRIVER",
+	tf_out("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", "DEVICE", "ADDR", "DRIVER",
 	       "MODE", "HW", "FIRMWARE", "CFG-CRC", "ACTION");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -532,26 +533,26 @@ static void print_table(struct row *rows, int n, bool status, const char *persis
 			    r->res.has_crc_before
 				    ? TF_CRC_TEXT(r->res.crc_before, r->res.crc_bits)
 				    : "-");
-		printf("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", r->dev, where,
+		tf_out("%-12s %-7s %-14s %-11s %-8s %-9s %-10s %s\n", r->dev, where,
 		       r->res.driver[0] ? r->res.driver : "-",
 		       r->present ? (r->res.mode_before[0] ? r->res.mode_before : "?")
 				  : "no device",
 		       r->res.hw[0] ? r->res.hw : "-",
 		       r->res.version_before[0] ? r->res.version_before : "-", crc,
 		       action(r, act, sizeof(act)));
-		printf("  %s\n", shown(r->where));
+		tf_out("  %s\n", shown(r->where));
 		if (r->present && r->res.detail[0])
-			printf("  chip: %s\n", shown(r->res.detail));
+			tf_out("  chip: %s\n", shown(r->res.detail));
 		if (r->present && r->rc == TF_EXIT_OK) {
-			printf("  firmware: %s\n", shown(r->res.fw_reason));
-			printf("  config:   %s\n", shown(r->res.cfg_reason));
+			tf_out("  firmware: %s\n", shown(r->res.fw_reason));
+			tf_out("  config:   %s\n", shown(r->res.cfg_reason));
 		} else if (r->present) {
-			printf("  %s\n", shown(r->res.message));
+			tf_out("  %s\n", shown(r->res.message));
 		}
 		if (r->attention[0])
-			printf("  attention: %s\n", shown(r->attention));
+			tf_out("  attention: %s\n", shown(r->attention));
 		if (status) {
-			printf("  last run: %s\n",
+			tf_out("  last run: %s\n",
 			       r->last[0] ? shown(r->last) : "none recorded");
 			if (r->present || strcmp(r->dev, "-")) {
 				print_remembered(r);
@@ -560,7 +561,7 @@ static void print_table(struct row *rows, int n, bool status, const char *persis
 		}
 	}
 	if (!n)
-		printf("(no touch controllers: no board profile matches and no device is "
+		tf_out("(no touch controllers: no board profile matches and no device is "
 		       "bound to a driver touchfw knows)\n");
 }
 
@@ -642,7 +643,7 @@ static void print_json(struct row *rows, int n, bool status)
 	}
 	tf_json_end_array(&j);
 	tf_json_end_object(&j);
-	printf("%s\n", tf_json_text(&j) ? tf_json_text(&j) : "{}");
+	tf_out_json(&j);
 	tf_json_free(&j);
 }
 
@@ -664,20 +665,19 @@ static int exit_code(const struct row *rows, int n, const char *cmd, bool exit_z
 		const struct row *r = &rows[i];
 
 		if (r->given && !r->present) {
-			fprintf(stderr,
-				"touchfw %s: %s: no such device (see /sys/bus/i2c/devices "
-				"and /sys/bus/spi/devices)\n",
-				cmd, r->dev);
+			tf_out_err("touchfw %s: %s: no such device (see /sys/bus/i2c/devices "
+				   "and /sys/bus/spi/devices)\n",
+				   cmd, r->dev);
 			if (rc == TF_EXIT_OK)
 				rc = TF_EXIT_NO_DEVICE;
 		} else if (r->present && r->rc == TF_EXIT_PERMISSION) {
-			fprintf(stderr, "touchfw %s: %s: could not read it: %s\n", cmd, r->dev,
-				r->res.message);
+			tf_out_err("touchfw %s: %s: could not read it: %s\n", cmd, r->dev,
+				   r->res.message);
 			rc = TF_EXIT_PERMISSION;
 		} else if (r->attention[0]) {
 			if (!exit_zero)
-				fprintf(stderr, "touchfw %s: %s needs attention: %s\n", cmd,
-					r->dev, shown(r->attention));
+				tf_out_err("touchfw %s: %s needs attention: %s\n", cmd, r->dev,
+					   shown(r->attention));
 			attention = true;
 		}
 	}
@@ -719,8 +719,8 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		else if (c == 'P' && status)
 			prometheus = true;
 		else if (c == 'P') {
-			fprintf(stderr, "touchfw probe: --prometheus is an option of 'touchfw "
-					"status'\n");
+			tf_out_err("touchfw probe: --prometheus is an option of 'touchfw "
+				   "status'\n");
 			return TF_EXIT_USAGE;
 		} else if (c == 'z')
 			exit_zero = true;
@@ -733,15 +733,15 @@ int tf_cmd_probe(const struct tf_cli *cli)
 		char *text = NULL;
 
 		if (json || optind < cli->argc) {
-			fprintf(stderr, "touchfw status: --prometheus takes no DEVICE and no "
-					"--json: it prints every recorded device\n");
+			tf_out_err("touchfw status: --prometheus takes no DEVICE and no "
+				   "--json: it prints every recorded device\n");
 			return TF_EXIT_USAGE;
 		}
 		if (tf_metrics_text(&s, &text, &err) < 0) {
 			log_err(NULL, "%s", err.msg);
 			return TF_EXIT_STATE;
 		}
-		fputs(text, stdout);
+		tf_out_str(text);
 		free(text);
 		return TF_EXIT_OK;
 	}

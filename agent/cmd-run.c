@@ -19,6 +19,7 @@
 #include "family/family.h"
 #include "flow.h"
 #include "log.h"
+#include "out.h"
 #include "settings.h"
 
 /* The progress bar on a terminal: one line, redrawn per frame. */
@@ -66,10 +67,10 @@ static int print_result(const char *dev, const struct tf_flow_result *res, int r
 	char *json = tf_flow_result_json(dev, res);
 
 	if (!json) {
-		fprintf(stderr, "touchfw: out of memory\n");
+		tf_out_err("touchfw: out of memory\n");
 		return rc ? rc : TF_EXIT_FAILURE;
 	}
-	printf("%s\n", json);
+	tf_out("%s\n", json);
 	free(json);
 	return rc;
 }
@@ -133,17 +134,15 @@ static int check_device_arg(const char *cmd, const char *arg, void (*usage)(FILE
 		return TF_EXIT_OK;
 	base = base ? base + 1 : arg;
 	if (base != arg && tf_devname_valid(base))
-		fprintf(stderr,
-			"touchfw %s: DEVICE '%s' is a path; give the kernel's name of the "
-			"device: 'touchfw %s %s'\n",
-			cmd, arg, cmd, base);
+		tf_out_err("touchfw %s: DEVICE '%s' is a path; give the kernel's name of the "
+			   "device: 'touchfw %s %s'\n",
+			   cmd, arg, cmd, base);
 	else
-		fprintf(stderr,
-			"touchfw %s: DEVICE '%s' is not a device name; give the kernel's "
-			"name, as in /sys/bus/i2c/devices or /sys/bus/spi/devices (e.g. "
-			"3-004a, spi1.0)\n",
-			cmd, arg);
-	usage(stderr);
+		tf_out_err("touchfw %s: DEVICE '%s' is not a device name; give the kernel's "
+			   "name, as in /sys/bus/i2c/devices or /sys/bus/spi/devices (e.g. "
+			   "3-004a, spi1.0)\n",
+			   cmd, arg);
+	usage(tf_out_err_file());
 	return TF_EXIT_USAGE;
 }
 
@@ -191,8 +190,8 @@ int tf_cmd_run(const struct tf_cli *cli)
 		}
 	}
 	if (optind + 1 != cli->argc) {
-		fprintf(stderr, "touchfw run: give exactly one DEVICE\n");
-		run_usage(stderr);
+		tf_out_err("touchfw run: give exactly one DEVICE\n");
+		run_usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	rc = check_device_arg("run", cli->argv[optind], run_usage);
@@ -256,9 +255,9 @@ int tf_cmd_flash(const struct tf_cli *cli)
 		}
 	}
 	if (optind + 1 != cli->argc || (!o.firmware_file && !o.config_file)) {
-		fprintf(stderr, "touchfw flash: give a DEVICE and at least one of "
-				"--firmware and --config\n");
-		flash_usage(stderr);
+		tf_out_err("touchfw flash: give a DEVICE and at least one of "
+			   "--firmware and --config\n");
+		flash_usage(tf_out_err_file());
 		return TF_EXIT_USAGE;
 	}
 	rc = check_device_arg("flash", cli->argv[optind], flash_usage);

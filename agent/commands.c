@@ -5,7 +5,6 @@
  * agent's commands.
  */
 #include "cli.h"
-#include "cmd-board.h"
 #include "cmd.h"
 
 const struct tf_command tf_agent_commands[] = {

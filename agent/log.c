@@ -149,6 +149,16 @@ void tf_log_at(int max, int prio, const char *dev, const char *fmt, ...)
 	va_end(ap);
 }
 
+void tf_log_end_partial(void)
+{
+	if (!line_open)
+		return;
+	line_open = false;
+	if (write(STDERR_FILENO, "\n", 1) < 0) {
+		/* nowhere left to report it */
+	}
+}
+
 void tf_log_partial(const char *fmt, ...)
 {
 	char line[512];

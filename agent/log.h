@@ -46,6 +46,8 @@ void tf_log_at(int max, int prio, const char *dev, const char *fmt, ...)
  * is ever written after a half-drawn bar.  A text ending in "\n" ends it.
  */
 void tf_log_partial(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* End an open progress line ("\n"), before other text on standard error. */
+void tf_log_end_partial(void);
 
 /*
  * The errors said, in order and joined by "; " (cut short at 511 bytes) --

@@ -18,6 +18,7 @@
 #include "handle-event.h"
 #include "handoff.h"
 #include "log.h"
+#include "out.h"
 #include "util.h"
 
 /*
@@ -49,6 +50,6 @@ int main(int argc, char **argv, char **envp)
 
 	agent = tf_agent_path();
 	execv(agent, argv);
-	fprintf(stderr, "touchfw: can not run the agent %s: %s\n", agent, strerror(errno));
+	tf_out_err("touchfw: can not run the agent %s: %s\n", agent, strerror(errno));
 	return TF_EXIT_FAILURE;
 }

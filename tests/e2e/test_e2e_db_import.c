@@ -177,6 +177,33 @@ static void manifest_lacks(const char *text)
 	free(m);
 }
 
+/*
+ * Standard output is one JSON document of schema version 1 for which the
+ * Python expression @cond holds: d is the document, a is @a.
+ */
+static void out_json_holds(const char *cond, const char *a)
+{
+	char doc[500], script[500], *cmd = NULL, *py = NULL;
+
+	snprintf(doc, sizeof(doc), "%s/out.json", E.dir);
+	snprintf(script, sizeof(script), "%s/check.py", E.dir);
+	e2e_write(doc, E.out ? E.out : "");
+	assert_true(asprintf(&py,
+			     "import json, sys\n"
+			     "d = json.load(open(sys.argv[1]))\n"
+			     "a = sys.argv[2]\n"
+			     "assert d['version'] == 1, d\n"
+			     "assert %s, d\n",
+			     cond) > 0);
+	e2e_write(script, py);
+	assert_true(asprintf(&cmd, "python3 '%s' '%s' '%s'", script, doc, a ? a : "") > 0);
+	if (system(cmd) != 0)
+		e2e_fail_with_output(&E, "standard output is not the JSON document where %s",
+				     cond);
+	free(cmd);
+	free(py);
+}
+
 static bool exists(const char *rel)
 {
 	char path[600];
@@ -583,6 +610,82 @@ static void test_add_fifo_refused(void **state)
 	e2e_said(&E, "blob.fw: a FIFO, not a regular file");
 }
 
+/* ------------------------------------------------------------ --json */
+
+/*
+ * db init, db add and db remove with --json (issue 26 item 9): one
+ * document each on standard output saying what was written -- in place
+ * of the manifest section db add prints without it -- and the error
+ * document when they fail.
+ */
+static void test_json_documents(void **state)
+{
+	char src[65], *fw;
+
+	(void)state;
+	start_mxt();
+	snprintf(DB, sizeof(DB), "%s/db", E.dir);
+	assert_int_equal(tf_snprintf(E.db, sizeof(E.db), "%s", DB), 0);
+	e2e_settings(&E, NULL);
+	expect_rc(TF_EXIT_OK, "db", "init", DB, "--json", "--description", "bench boards");
+	out_json_holds("d['db'] == a and d['manifest'] == a + '/manifest.ini' and "
+		       "d['format'] == 1 and d['description'] == 'bench boards' and "
+		       "d['made_dir'] is True",
+		       DB);
+	expect_rc(TF_EXIT_EXISTS, "db", "init", "--json", DB);
+	out_json_holds("d['error']['exit_code'] == 18 and d['error']['result'] == 'exists' "
+		       "and 'manifest.ini exists' in d['error']['message']",
+		       NULL);
+
+	/* converted: the entry as the manifest has it, and its source */
+	fw = fixture("fixtures/mxt", "mxt224e-2.1.AB-studio.xcfg", "tuned.xcfg");
+	sha256_of(fw, src);
+	expect_rc(TF_EXIT_OK, "db", "add", "--json", fw);
+	out_json_holds(
+		"d['blob']['id'] == 'tuned' and d['blob']['type'] == 'config' and "
+		"d['blob']['family'] == 'mxt' and d['blob']['hardware'] == ['129.1'] and "
+		"d['blob']['for_version'] == '2.1.AB' and "
+		"d['blob']['file'] == 'mxt/tuned.cfg' and d['blob']['boards'] == [] and "
+		"d['blob']['config_crc'] == '0xE67ACA' and len(d['blob']['sha256']) == 64 "
+		"and d['converted_from'] and d['source_sha256'] == a and "
+		"d['copied'] is True and d['signature_stale'] is False",
+		src);
+	manifest_has("source_sha256", src);
+	expect_rc(TF_EXIT_EXISTS, "db", "add", "--json", fw);
+	out_json_holds("d['error']['exit_code'] == 18 and 'tuned' in d['error']['message']",
+		       NULL);
+
+	/* one file for two entries: the second finds it there */
+	fw = fixture("firmware-db/elants", "elants-2a1c-fw-5512.bin", "elants_i2c_2a1c.bin");
+	expect_rc(TF_EXIT_OK, "db", "add", fw, "--version", "5512", "--id", "e1", "--json");
+	out_json_holds("d['blob']['id'] == 'e1' and d['blob']['hardware'] == ['2a1c'] and "
+		       "d['blob']['version'] == '5512' and d['converted_from'] is None and "
+		       "d['source_sha256'] is None and d['copied'] is True",
+		       NULL);
+	expect_rc(TF_EXIT_OK, "db", "add", fw, "--version", "5512", "--id", "e2", "--board",
+		  "touchfw,other", "--json");
+	out_json_holds(
+		"d['blob']['id'] == 'e2' and d['blob']['boards'] == [a] and "
+		"d['blob']['file'] == 'elants/elants_i2c_2a1c.bin' and d['copied'] is False",
+		"touchfw,other");
+
+	/* removed: what went, what stayed and why */
+	sign_db();
+	expect_rc(TF_EXIT_OK, "db", "remove", "--json", "e1", "--db", DB);
+	out_json_holds(
+		"d['id'] == 'e1' and d['db'] == a and "
+		"d['file'] == 'elants/elants_i2c_2a1c.bin' and d['file_deleted'] is False "
+		"and d['used_by'] == 'e2' and d['error'] is None and "
+		"d['signature_stale'] is True",
+		DB);
+	expect_rc(TF_EXIT_OK, "db", "remove", "--json", "e2", "--db", DB);
+	out_json_holds("d['file_deleted'] is True and d['used_by'] is None", NULL);
+	assert_false(exists("elants/elants_i2c_2a1c.bin"));
+	expect_rc(TF_EXIT_NO_FIRMWARE, "db", "remove", "--json", "e2", "--db", DB);
+	out_json_holds("d['error']['exit_code'] == 5 and d['error']['result'] == 'no-firmware'",
+		       NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +695,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_silead_gslx_and_scrambled_run, teardown),
 		cmocka_unit_test_teardown(test_silead_headers, teardown),
 		cmocka_unit_test_teardown(test_mxt_xcfg_runs, teardown),
+		cmocka_unit_test_teardown(test_json_documents, teardown),
 		cmocka_unit_test_teardown(test_writes_no_planted_link, teardown),
 		cmocka_unit_test_teardown(test_add_fifo_refused, teardown),
 	};

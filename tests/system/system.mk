@@ -14,6 +14,7 @@
 #   check-family-isolation  no family name or id in agent/ outside agent/family/,
 #                      nor in the emulator core and the VM modules' emul-core
 #   check-family-messages  no family message names the device (its caller does)
+#   check-output-seam  nothing in agent/ prints but out.c, log.c and json-exit.c
 #   check-fast-path    handle-event's no-op events: libc only, no heap
 #   check-no-emulator-client  the built binaries hold no emulator client
 
@@ -21,6 +22,7 @@ SYSTEM_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 SYSTEM_CHECKS_ALL := $(SYSTEM_MK_DIR)/check-udev-rules $(SYSTEM_MK_DIR)/check-unit \
 	$(SYSTEM_MK_DIR)/check-family-isolation $(SYSTEM_MK_DIR)/check-family-messages \
+	$(SYSTEM_MK_DIR)/check-output-seam \
 	$(SYSTEM_MK_DIR)/check-no-emulator-client \
 	$(SYSTEM_MK_DIR)/check-fast-path \
 	$(SYSTEM_MK_DIR)/check-install $(SYSTEM_MK_DIR)/check-fresh-deps \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Board profiles (agent/board-*.c, agent/cmd-board.c): golden profiles, one
+ * Board profiles (agent/board-*.c, agent/cmd-board-check.c): golden profiles, one
  * fixture per mistake with the exact node path and message expected, the
  * machine identity read from a fake sysroot, /etc-over-/usr/share loading,
  * matching precedence, controller lookup, and corrupt or truncated blobs.
@@ -28,7 +28,7 @@
 
 #include "board.h"
 #include "cli.h"
-#include "cmd-board.h"
+#include "cmd.h"
 #include "exitcode.h"
 #include "family/ids.h"
 

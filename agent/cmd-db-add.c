@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `touchfw db add` and `touchfw db list`: the database side of bring-up.
- * add makes a manifest entry from what a blob says about itself (the
- * family's blob_facts: hardware, versions, CRCs), the command line filling
- * only what the bytes do not say and never contradicting them, then proves
- * the new manifest loads and the blob verifies before it replaces the old
- * one.  list shows every blob, and with --board what this machine's board
- * profile could use and why each other blob is not a candidate.
+ * `touchfw db add`: the database side of bring-up.  It makes a manifest
+ * entry from what a blob says about itself (the family's blob_facts:
+ * hardware, versions, CRCs), the command line filling only what the bytes
+ * do not say and never contradicting them, then proves the new manifest
+ * loads and the blob verifies before it replaces the old one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,21 +18,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "board.h"
 #include "cmd.h"
 #include "exitcode.h"
 #include "family/family.h"
-#include "device.h"
-#include "flow.h"
 #include "fwdb.h"
 #include "json.h"
-#include "log.h"
+#include "out.h"
 #include "plan.h"
-#include "settings.h"
+#include "util.h"
 
 #define MAX_LIST 16
-
-/* ------------------------------------------------------------ db add */
 
 static void usage_add(FILE *f, const struct tf_db_defaults *d)
 {
@@ -42,7 +35,7 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"Usage: touchfw db add FILE [--db DIR] [--id ID] [--family NAME]\n"
 		"                      [--hardware ID]... [--version V] [--for-version V]\n"
 		"                      [--board ID]... [--min-from V] [--max-from V]\n"
-		"                      [--part NAME]\n"
+		"                      [--part NAME] [--json]\n"
 		"\n"
 		"Add the blob FILE to the database: its manifest entry (type,\n"
 		"hardware, versions, CRCs, size, SHA-256) is filled from what the\n"
@@ -74,6 +67,8 @@ static void usage_add(FILE *f, const struct tf_db_defaults *d)
 		"  --min-from V, --max-from V  firmware: running versions it may\n"
 		"                    update\n"
 		"  --part NAME       a file that holds several blobs: which one\n"
+		"  --json            what was added, one JSON document (doc/json.md),\n"
+		"                    in place of the section\n"
 		"\n"
 		"What each family reads from its files and which formats it\n"
 		"converts: touchfw(8), db add.\n"
@@ -93,6 +88,7 @@ struct add_opts {
 	const char *hardware[MAX_LIST], *boards[MAX_LIST];
 	size_t n_hardware, n_boards;
 	const char *file;
+	bool json;
 };
 
 /* What a family made of FILE: its facts, and the converted blob when the
@@ -148,16 +144,16 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 		const struct tf_family *t = tf_family_by_name(o->family);
 
 		if (!t) {
-			fprintf(stderr, "touchfw db add: no family '%s'\n", o->family);
+			tf_out_err("touchfw db add: no family '%s'\n", o->family);
 			return TF_EXIT_USAGE;
 		}
 		r = try_family(t, o, data, len, out, &known, &err);
 		if (r == -ENOTSUP) {
-			fprintf(stderr, "touchfw db add: %s\n", err.msg);
+			tf_out_err("touchfw db add: %s\n", err.msg);
 			return TF_EXIT_UNSUPPORTED;
 		}
 		if (r < 0) {
-			fprintf(stderr, "touchfw db add: %s\n", err.msg);
+			tf_out_err("touchfw db add: %s\n", err.msg);
 			return r == -ENOMEM ? TF_EXIT_FAILURE : TF_EXIT_BAD_INPUT;
 		}
 		return TF_EXIT_OK;
@@ -170,7 +166,7 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 		if (r == 0)
 			return TF_EXIT_OK;
 		if (r == -ENOMEM) {
-			fprintf(stderr, "touchfw db add: out of memory\n");
+			tf_out_err("touchfw db add: out of memory\n");
 			return TF_EXIT_FAILURE;
 		}
 		if (known && !n_known++)
@@ -181,11 +177,11 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 	/* A format one family knows, broken: its error alone says what to
 	 * fix; the others' "not mine" would bury it. */
 	if (n_known == 1) {
-		fprintf(stderr, "touchfw db add: %s\n", known_why);
+		tf_out_err("touchfw db add: %s\n", known_why);
 		return TF_EXIT_BAD_INPUT;
 	}
-	fprintf(stderr, "touchfw db add: %s is no blob a family touchfw knows takes:%s\n",
-		o->file, why);
+	tf_out_err("touchfw db add: %s is no blob a family touchfw knows takes:%s\n", o->file,
+		   why);
 	return TF_EXIT_BAD_INPUT;
 }
 
@@ -193,8 +189,7 @@ static int find_family(const struct add_opts *o, const uint8_t *data, size_t len
 static int merge(const char *what, const char *blob, const char *opt, const char **out)
 {
 	if (blob && blob[0] && opt && strcmp(blob, opt)) {
-		fprintf(stderr, "touchfw db add: --%s %s, but the blob says %s\n", what, opt,
-			blob);
+		tf_out_err("touchfw db add: --%s %s, but the blob says %s\n", what, opt, blob);
 		return TF_EXIT_BAD_INPUT;
 	}
 	*out = blob && blob[0] ? blob : opt;
@@ -232,7 +227,7 @@ static int blob_path(const struct add_opts *o, const struct tf_family *fam, cons
 
 	made[0] = '\0';
 	if (!realpath(o->dir, rdir)) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", o->dir, strerror(errno));
+		tf_out_err("touchfw db add: %s: %s\n", o->dir, strerror(errno));
 		return TF_EXIT_DB_INVALID;
 	}
 	if (!converted && realpath(o->file, rfile)) {
@@ -244,7 +239,7 @@ static int blob_path(const struct add_opts *o, const struct tf_family *fam, cons
 	}
 	if (tf_snprintf(rel, size, "%s/%s", fam->ids->name, as) ||
 	    tf_snprintf(made, made_size, "%s/%s", o->dir, rel)) {
-		fprintf(stderr, "touchfw db add: file name too long\n");
+		tf_out_err("touchfw db add: file name too long\n");
 		return TF_EXIT_USAGE;
 	}
 	return TF_EXIT_OK;
@@ -269,19 +264,19 @@ static int place_blob(const struct add_opts *o, int dfd, const struct tf_family 
 		return TF_EXIT_OK;
 	base = base ? base + 1 : made;
 	if (tf_snprintf(subdir, sizeof(subdir), "%s/%s", o->dir, sub)) {
-		fprintf(stderr, "touchfw db add: file name too long\n");
+		tf_out_err("touchfw db add: file name too long\n");
 		return TF_EXIT_USAGE;
 	}
 	if (mkdirat(dfd, sub, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", subdir, strerror(errno));
+		tf_out_err("touchfw db add: %s: %s\n", subdir, strerror(errno));
 		return errno == EACCES ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	sfd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd < 0) {
-		fprintf(stderr, "touchfw db add: %s: %s\n", subdir,
-			errno == ELOOP || errno == ENOTDIR
-				? "not a directory (a symbolic link?)"
-				: strerror(errno));
+		tf_out_err("touchfw db add: %s: %s\n", subdir,
+			   errno == ELOOP || errno == ENOTDIR
+				   ? "not a directory (a symbolic link?)"
+				   : strerror(errno));
 		return TF_EXIT_FAILURE;
 	}
 	/* An identical regular file there is taken; anything else stays. */
@@ -297,13 +292,13 @@ static int place_blob(const struct add_opts *o, int dfd, const struct tf_family 
 		}
 		if (same)
 			return TF_EXIT_OK;
-		fprintf(stderr, "touchfw db add: %s exists%s; not overwritten\n", made,
-			ofd >= 0 ? " with other contents" : "");
+		tf_out_err("touchfw db add: %s exists%s; not overwritten\n", made,
+			   ofd >= 0 ? " with other contents" : "");
 		return TF_EXIT_EXISTS;
 	}
 	r = tf_create_at(sfd, subdir, base, data, len, 0644, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		return r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION
 		       : r == -EEXIST		   ? TF_EXIT_EXISTS
 						   : TF_EXIT_FAILURE;
@@ -395,51 +390,105 @@ static int precheck(const struct text *t, const char *id)
 	for (i = 0; i < TF_ARRAY_SIZE(opts); i++) {
 		snprintf(where, sizeof(where), "[%s] %s:", id, opts[i].key);
 		if (strstr(err.msg, where)) {
-			fprintf(stderr, "touchfw db add: %s (%s)\n", err.msg, opts[i].option);
+			tf_out_err("touchfw db add: %s (%s)\n", err.msg, opts[i].option);
 			return TF_EXIT_USAGE;
 		}
 	}
-	fprintf(stderr, "touchfw db add: %s\n", err.msg);
+	tf_out_err("touchfw db add: %s\n", err.msg);
 	return TF_EXIT_BAD_INPUT;
+}
+
+static void found_done(struct found *f)
+{
+	free(f->conv);
+}
+
+static void fwdb_freep(struct tf_fwdb **db)
+{
+	tf_fwdb_free(*db);
+}
+
+/* The blob's file as this run made it (path empty: none to make), taken
+ * away again on every return before the new manifest names it. */
+struct made {
+	char path[PATH_MAX];
+	bool copied;
+};
+
+static void made_undo(struct made *m)
+{
+	if (m->copied && m->path[0])
+		unlink(m->path);
+}
+
+/*
+ * `db add --json`: the entry as the new manifest has it (@b, the keys of
+ * `db list --json`), where it was written and what it was made from.
+ */
+static void add_json(const struct add_opts *o, const struct tf_blob *b,
+		     const char *converted_from, bool copied, bool stale)
+{
+	char hex[65];
+	struct tf_json j;
+
+	tf_db_json_begin(&j, o->dir);
+	tf_json_begin_object(&j, "blob");
+	tf_db_json_blob(&j, b);
+	tf_json_string(&j, "min_from", b->min_from);
+	tf_json_string(&j, "max_from", b->max_from);
+	tf_sha256_hex(b->sha256, hex);
+	tf_json_string(&j, "sha256", hex);
+	tf_json_end_object(&j);
+	tf_json_string(&j, "source", o->file);
+	tf_json_string(&j, "converted_from", converted_from);
+	if (b->has_source_sha256)
+		tf_sha256_hex(b->source_sha256, hex);
+	tf_json_string(&j, "source_sha256", b->has_source_sha256 ? hex : NULL);
+	tf_json_bool(&j, "copied", copied);
+	tf_json_bool(&j, "signature_stale", stale);
+	tf_json_end_object(&j);
+	tf_out_json(&j);
+	tf_json_free(&j);
 }
 
 static int run_add_checked(struct add_opts *o)
 {
 	struct tf_fwdb_opts lo = { .sig = TF_SIG_OFF };
-	struct found fd = { 0 };
+	_cleanup_(found_done) struct found fd = { 0 };
 	struct tf_blob_facts *f = &fd.f;
-	struct tf_fwdb *db = NULL;
+	_cleanup_(fwdb_freep) struct tf_fwdb *db = NULL;
 	struct tf_err err = { 0 };
 	const char *hw[MAX_LIST], *version = NULL, *for_version = NULL;
 	const uint8_t *blob;
 	size_t n_hw, i, old_len = 0, blob_len;
-	char *data = NULL, *old = NULL, id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX], made[PATH_MAX];
+	_cleanup_free_ char *data = NULL, *old = NULL;
+	_cleanup_(made_undo) struct made made = { .copied = false };
+	char id[TF_FWDB_ID_MAX + 1], rel[PATH_MAX];
 	char manifest[PATH_MAX], sig[PATH_MAX], sha[65], src_sha[65];
 	_cleanup_close_ int dfd = -1;
 	char as[TF_FWDB_ID_MAX + 16];
 	uint8_t digest[32];
 	struct text t = { .len = 0 };
 	size_t len = 0;
-	bool copied = false;
+	bool stale;
 	int rc, r;
 
-	made[0] = '\0';
 	r = tf_read_input(o->file, TF_FWDB_MAX_BLOB_SIZE, &data, &len, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
+		tf_out_err("touchfw db add: %s\n", err.msg);
 		return r == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_BAD_INPUT;
 	}
 	rc = find_family(o, (const uint8_t *)data, len, &fd);
 	if (rc)
-		goto out;
+		return rc;
 	blob = fd.conv ? fd.conv : (const uint8_t *)data;
 	blob_len = fd.conv ? fd.conv_len : len;
 	if (fd.conv)
-		fprintf(stderr, "%s: %s, converted: %s\n", o->file, f->source_format, f->what);
+		tf_out_err("%s: %s, converted: %s\n", o->file, f->source_format, f->what);
 	else
-		fprintf(stderr, "%s: %s\n", o->file, f->what);
+		tf_out_err("%s: %s\n", o->file, f->what);
 	for (i = 0; i < f->n_notes; i++)
-		fprintf(stderr, "%s: %s\n", o->file, f->note[i]);
+		tf_out_err("%s: %s\n", o->file, f->note[i]);
 	/* Hardware: the blob's, else the command line's; never both apart --
 	 * but a name's reading gives way to the command line. */
 	if (f->n_hardware && !(f->hardware_guessed && o->n_hardware)) {
@@ -452,54 +501,47 @@ static int run_add_checked(struct add_opts *o)
 			for (k = 0; k < n_hw && strcmp(hw[k], o->hardware[i]); k++)
 				;
 			if (k == n_hw) {
-				fprintf(stderr,
+				tf_out_err(
 					"touchfw db add: --hardware %s, but the blob says %s\n",
 					o->hardware[i], f->hardware[0]);
-				rc = TF_EXIT_BAD_INPUT;
-				goto out;
+				return TF_EXIT_BAD_INPUT;
 			}
 		}
 	} else {
 		if (f->n_hardware && strcmp(f->hardware[0], o->hardware[0]))
-			fprintf(stderr, "%s: hardware %s as --hardware says, not %s\n", o->file,
-				o->hardware[0], f->hardware[0]);
+			tf_out_err("%s: hardware %s as --hardware says, not %s\n", o->file,
+				   o->hardware[0], f->hardware[0]);
 		n_hw = o->n_hardware;
 		for (i = 0; i < n_hw; i++)
 			hw[i] = o->hardware[i];
 	}
 	if (!n_hw) {
-		fprintf(stderr,
-			"touchfw db add: %s does not say which hardware it is for: give "
-			"--hardware (%s)\n",
-			o->file,
-			f->hardware_hint[0] ? f->hardware_hint
-					    : "the id 'touchfw chip DEV info' shows");
-		rc = TF_EXIT_USAGE;
-		goto out;
+		tf_out_err("touchfw db add: %s does not say which hardware it is for: give "
+			   "--hardware (%s)\n",
+			   o->file,
+			   f->hardware_hint[0] ? f->hardware_hint
+					       : "the id 'touchfw chip DEV info' shows");
+		return TF_EXIT_USAGE;
 	}
 	rc = merge("version", f->version, o->version, &version);
 	if (!rc)
 		rc = merge("for-version", f->for_version, o->for_version, &for_version);
 	if (rc)
-		goto out;
+		return rc;
 	if (!f->is_config && !version) {
-		fprintf(stderr, "touchfw db add: %s does not say its version: give --version\n",
-			o->file);
-		rc = TF_EXIT_USAGE;
-		goto out;
+		tf_out_err("touchfw db add: %s does not say its version: give --version\n",
+			   o->file);
+		return TF_EXIT_USAGE;
 	}
 	if (f->is_config && !for_version) {
-		fprintf(stderr,
-			"touchfw db add: %s does not say which firmware it is for: give "
-			"--for-version\n",
-			o->file);
-		rc = TF_EXIT_USAGE;
-		goto out;
+		tf_out_err("touchfw db add: %s does not say which firmware it is for: give "
+			   "--for-version\n",
+			   o->file);
+		return TF_EXIT_USAGE;
 	}
 	if (f->is_config && (o->min_from || o->max_from)) {
-		fprintf(stderr, "touchfw db add: --min-from and --max-from are for firmware\n");
-		rc = TF_EXIT_USAGE;
-		goto out;
+		tf_out_err("touchfw db add: --min-from and --max-from are for firmware\n");
+		return TF_EXIT_USAGE;
 	}
 	if (o->id)
 		tf_snprintf(id, sizeof(id), "%s", o->id);
@@ -509,15 +551,13 @@ static int run_add_checked(struct add_opts *o)
 	/* The database as it is: it must load, and not have the id yet. */
 	r = tf_fwdb_load(o->dir, &lo, &db, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
-		rc = TF_EXIT_DB_INVALID;
-		goto out;
+		tf_out_err("touchfw db add: %s\n", err.msg);
+		return TF_EXIT_DB_INVALID;
 	}
 	if (tf_fwdb_find(db, id)) {
-		fprintf(stderr, "touchfw db add: %s/%s already has a blob '%s' (give --id)\n",
-			o->dir, TF_FWDB_MANIFEST, id);
-		rc = TF_EXIT_EXISTS;
-		goto out;
+		tf_out_err("touchfw db add: %s/%s already has a blob '%s' (give --id)\n",
+			   o->dir, TF_FWDB_MANIFEST, id);
+		return TF_EXIT_EXISTS;
 	}
 	tf_fwdb_free(db);
 	db = NULL;
@@ -529,12 +569,12 @@ static int run_add_checked(struct add_opts *o)
 	else
 		snprintf(as, sizeof(as), "%s",
 			 strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file);
-	rc = blob_path(o, fd.fam, as, fd.conv != NULL, rel, sizeof(rel), made, sizeof(made));
+	rc = blob_path(o, fd.fam, as, fd.conv != NULL, rel, sizeof(rel), made.path,
+		       sizeof(made.path));
 	if (rc)
-		goto out;
+		return rc;
 	if (sodium_init() < 0) {
-		rc = TF_EXIT_FAILURE;
-		goto out;
+		return TF_EXIT_FAILURE;
 	}
 	crypto_hash_sha256(digest, blob, blob_len);
 	tf_sha256_hex(digest, sha);
@@ -565,23 +605,22 @@ static int run_add_checked(struct add_opts *o)
 	if (f->has_config_crc)
 		add_line(&t, "config_crc", "%s", TF_CRC_TEXT(f->config_crc, fd.fam->crc_bits));
 	if (t.overflow) {
-		fprintf(stderr, "touchfw db add: the entry is too long\n");
-		rc = TF_EXIT_USAGE;
-		goto out;
+		tf_out_err("touchfw db add: the entry is too long\n");
+		return TF_EXIT_USAGE;
 	}
 	rc = precheck(&t, id);
 	if (rc)
-		goto out;
+		return rc;
 	/* Every file made below a checked directory (touchfw(8), FILES). */
 	dfd = tf_dir_open(o->dir, &err);
 	if (dfd < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
-		rc = dfd == -EPERM || dfd == -EACCES ? TF_EXIT_PERMISSION : TF_EXIT_DB_INVALID;
-		goto out;
+		tf_out_err("touchfw db add: %s\n", err.msg);
+		return dfd == -EPERM || dfd == -EACCES ? TF_EXIT_PERMISSION
+						       : TF_EXIT_DB_INVALID;
 	}
-	rc = place_blob(o, dfd, fd.fam, blob, blob_len, made, &copied);
+	rc = place_blob(o, dfd, fd.fam, blob, blob_len, made.path, &made.copied);
 	if (rc)
-		goto out;
+		return rc;
 
 	/* The new manifest replaces the old one (a fresh temporary renamed
 	 * over it); it is loaded and the blob verified, else the old one is
@@ -589,31 +628,26 @@ static int run_add_checked(struct add_opts *o)
 	snprintf(manifest, sizeof(manifest), "%s/%s", o->dir, TF_FWDB_MANIFEST);
 	r = tf_read_input(manifest, TF_FWDB_MAX_MANIFEST, &old, &old_len, &err);
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
-		rc = TF_EXIT_DB_INVALID;
-		goto out;
+		tf_out_err("touchfw db add: %s\n", err.msg);
+		return TF_EXIT_DB_INVALID;
 	}
 	{
 		size_t nl = old_len && old[old_len - 1] != '\n' ? 1 : 0;
 		size_t total = old_len + nl + 1 + t.len;
-		char *nm = malloc(total);
+		_cleanup_free_ char *nm = malloc(total);
 
-		if (!nm) {
-			rc = TF_EXIT_FAILURE;
-			goto out;
-		}
+		if (!nm)
+			return TF_EXIT_FAILURE;
 		memcpy(nm, old, old_len);
 		if (nl)
 			nm[old_len] = '\n';
 		nm[old_len + nl] = '\n';
 		memcpy(nm + old_len + nl + 1, t.buf, t.len);
 		r = tf_replace_at(dfd, o->dir, TF_FWDB_MANIFEST, nm, total, 0644, &err);
-		free(nm);
 	}
 	if (r < 0) {
-		fprintf(stderr, "touchfw db add: %s\n", err.msg);
-		rc = r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
-		goto out;
+		tf_out_err("touchfw db add: %s\n", err.msg);
+		return r == -EACCES || r == -EPERM ? TF_EXIT_PERMISSION : TF_EXIT_FAILURE;
 	}
 	tf_err_clear(&err);
 	r = tf_fwdb_load(o->dir, &lo, &db, &err);
@@ -627,30 +661,26 @@ static int run_add_checked(struct add_opts *o)
 		struct tf_err e2 = { 0 };
 
 		tf_replace_at(dfd, o->dir, TF_FWDB_MANIFEST, old, old_len, 0644, &e2);
-		fprintf(stderr,
-			"touchfw db add: the new entry does not load: %s; %s left as it "
-			"was\n",
-			err.msg[0] ? err.msg : strerror(-r), manifest);
-		rc = TF_EXIT_DB_INVALID;
-		goto out;
+		tf_out_err("touchfw db add: the new entry does not load: %s; %s left as it "
+			   "was\n",
+			   err.msg[0] ? err.msg : strerror(-r), manifest);
+		return TF_EXIT_DB_INVALID;
 	}
-	copied = false; /* keep it */
-	fputs(t.buf, stdout);
 	snprintf(sig, sizeof(sig), "%s/%s", o->dir, TF_FWDB_SIGNATURE);
-	fprintf(stderr, "added '%s' to %s%s\n", id, manifest,
-		access(sig, F_OK) == 0 ? "; its signature no longer verifies: sign it again "
-					 "('touchfw db sign --key FILE')"
-				       : "");
-	rc = TF_EXIT_OK;
-out:
-	if (copied && made[0])
-		unlink(made);
-	if (db)
-		tf_fwdb_free(db);
-	free(fd.conv);
-	free(old);
-	free(data);
-	return rc;
+	stale = access(sig, F_OK) == 0;
+	if (o->json) {
+		const struct tf_blob *b = tf_fwdb_find(db, id);
+
+		add_json(o, b, fd.conv ? f->source_format : NULL, made.copied, stale);
+	} else {
+		tf_out_str(t.buf);
+	}
+	made.copied = false; /* keep it */
+	tf_out_err("added '%s' to %s%s\n", id, manifest,
+		   stale ? "; its signature no longer verifies: sign it again "
+			   "('touchfw db sign --key FILE')"
+			 : "");
+	return TF_EXIT_OK;
 }
 
 int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
@@ -666,6 +696,7 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		{ "min-from", required_argument, NULL, 'm' },
 		{ "max-from", required_argument, NULL, 'M' },
 		{ "part", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -688,8 +719,7 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		case 'H':
 		case 'b':
 			if ((c == 'H' ? o.n_hardware : o.n_boards) >= MAX_LIST) {
-				fprintf(stderr, "touchfw db add: at most %d of each\n",
-					MAX_LIST);
+				tf_out_err("touchfw db add: at most %d of each\n", MAX_LIST);
 				return TF_EXIT_USAGE;
 			}
 			if (c == 'H')
@@ -712,401 +742,23 @@ int tf_cmd_db_add(int argc, char **argv, const struct tf_db_defaults *d)
 		case 'p':
 			o.part = optarg;
 			break;
+		case 'j':
+			o.json = true;
+			break;
 		case 'h':
-			usage_add(stdout, d);
+			usage_add(tf_out_file(), d);
 			return TF_EXIT_OK;
 		default:
-			fprintf(stderr, "touchfw db add: bad option '%s'\n", argv[optind - 1]);
-			usage_add(stderr, d);
+			tf_out_err("touchfw db add: bad option '%s'\n", argv[optind - 1]);
+			usage_add(tf_out_err_file(), d);
 			return TF_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "touchfw db add: give exactly one FILE\n");
-		usage_add(stderr, d);
+		tf_out_err("touchfw db add: give exactly one FILE\n");
+		usage_add(tf_out_err_file(), d);
 		return TF_EXIT_USAGE;
 	}
 	o.file = argv[optind];
 	return run_add_checked(&o);
-}
-
-/* ------------------------------------------------------------ db list */
-
-static void usage_list(FILE *f, const struct tf_db_defaults *d)
-{
-	fprintf(f,
-		"Usage: touchfw db list [--db DIR] [--board] [--json]\n"
-		"                       [--keys DIR] [--signatures required|optional|off]\n"
-		"\n"
-		"List the database's blobs.  With --board: for this machine's board\n"
-		"profile, which blobs are candidates for which controller and why\n"
-		"each other blob is not; then, for each controller whose device is\n"
-		"here, what the plan chooses among the candidates and why (the\n"
-		"chip is read as 'touchfw probe' reads it; nothing is written).\n"
-		"\n"
-		"  --db DIR          database directory (default %s)\n"
-		"  --board           judge every blob against this board's profile\n"
-		"  --json            one JSON document (doc/json.md)\n"
-		"  --keys DIR, --signatures P   as 'touchfw db check'\n"
-		"\n"
-		"Exit status 0, %d (%s) when the database does not load, %d (%s)\n"
-		"with --board when no profile describes this board.\n",
-		d->db_dir, TF_EXIT_DB_INVALID, tf_exit_name(TF_EXIT_DB_INVALID),
-		TF_EXIT_NO_PROFILE, tf_exit_name(TF_EXIT_NO_PROFILE));
-}
-
-/* Why @b is not for any controller of @p; "" when it is a candidate (then
- * @cand names the controllers). */
-static void judge(const struct tf_blob *b, const struct tf_board_profile *p, char *why,
-		  size_t wsize, char *cand, size_t csize)
-{
-	size_t i, n = 0;
-	bool family_seen = false;
-	char pinned[300] = "";
-
-	why[0] = cand[0] = '\0';
-	if (!tf_blob_fits_board(b, (const char *const *)p->board_ids, p->n_board_ids)) {
-		size_t k, off;
-
-		off = (size_t)snprintf(why, wsize,
-				       "not for board %s (boards =", p->board_ids[0]);
-		for (k = 0; k < b->n_boards && off < wsize; k++)
-			off += (size_t)snprintf(why + off, wsize - off, " %s", b->boards[k]);
-		if (off < wsize)
-			snprintf(why + off, wsize - off, ")");
-		return;
-	}
-	for (i = 0; i < p->n_ctrl; i++) {
-		const struct tf_controller *c = &p->ctrl[i];
-		const char *pin = b->type == TF_BLOB_FIRMWARE ? c->firmware_pin : c->config_pin;
-
-		if (strcmp(c->family, b->family))
-			continue;
-		family_seen = true;
-		if (pin[0] && strcmp(pin, b->id)) {
-			tf_snprintf(pinned, sizeof(pinned), "%s pins %s %s", c->node_path,
-				    b->type == TF_BLOB_FIRMWARE ? "firmware" : "config", pin);
-			continue;
-		}
-		n += (size_t)snprintf(cand + n, n < csize ? csize - n : 0, "%s%s", n ? " " : "",
-				      c->node_path);
-	}
-	if (cand[0])
-		return;
-	if (!family_seen)
-		snprintf(why, wsize, "the profile has no %s controller", b->family);
-	else
-		snprintf(why, wsize, "%s", pinned);
-}
-
-/*
- * What the plan chooses for each controller of the profile whose device is
- * here: the update flow as a dry run (as `probe` does), against the
- * database being listed.  Reads the chips; writes nothing.
- */
-#define MAX_PLANS 16
-struct plan {
-	char dev[64];
-	const char *node;
-	int rc;
-	struct tf_flow_result res;
-};
-
-static size_t make_plans(const struct tf_board_profile *p, const struct tf_settings *base,
-			 const char *dir, const struct tf_fwdb_opts *lo, struct plan *plans)
-{
-	struct tf_settings *s = malloc(sizeof(*s));
-	struct tf_flow_opts o = { .dry_run = true, .quiet_progress = true };
-	int saved = tf_log_get_max();
-	size_t i, n = 0;
-
-	if (!s)
-		return 0;
-	*s = *base;
-	tf_snprintf(s->db_dir, sizeof(s->db_dir), "%s", dir);
-	tf_snprintf(s->keys_dir, sizeof(s->keys_dir), "%s",
-		    lo->keys_dir ? lo->keys_dir : base->keys_dir);
-	s->signatures = lo->sig;
-	/* The dry runs' own log would bury the list. */
-	tf_log_set_max(TF_LOG_ERR - 1);
-	for (i = 0; i < p->n_ctrl && n < MAX_PLANS; i++) {
-		const struct tf_controller *c = &p->ctrl[i];
-		struct tf_device dev;
-		int nr;
-
-		if (strcmp(c->bus, "i2c"))
-			continue;
-		nr = tf_i2c_adapter_find(c->adapter_name, c->adapter_path);
-		if (nr < 0)
-			continue;
-		snprintf(plans[n].dev, sizeof(plans[n].dev), "%d-%04x", nr, c->reg);
-		if (tf_device_lookup(plans[n].dev, &dev, NULL) < 0)
-			continue;
-		plans[n].node = c->node_path;
-		memset(&plans[n].res, 0, sizeof(plans[n].res));
-		plans[n].rc = tf_flow_run(s, plans[n].dev, &o, &plans[n].res);
-		n++;
-	}
-	tf_log_set_max(saved);
-	free(s);
-	return n;
-}
-
-/* The devices whose plan chose @b, space separated ("" if none). */
-static void chosen_by(const struct tf_blob *b, const struct plan *plans, size_t n, char *buf,
-		      size_t size)
-{
-	size_t i, off = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < n; i++) {
-		const char *id = b->type == TF_BLOB_FIRMWARE ? plans[i].res.planned_fw
-							     : plans[i].res.planned_cfg;
-
-		if (plans[i].rc == TF_EXIT_OK && !strcmp(id, b->id))
-			off += (size_t)snprintf(buf + off, off < size ? size - off : 0, "%s%s",
-						off ? " " : "", plans[i].dev);
-	}
-}
-
-static const char *version_of(const struct tf_blob *b, char *buf, size_t size)
-{
-	if (b->type == TF_BLOB_FIRMWARE)
-		snprintf(buf, size, "%s", b->version);
-	else
-		snprintf(buf, size, "for %s%s%s", b->for_version, b->version ? ", " : "",
-			 b->version ? b->version : "");
-	return buf;
-}
-
-static void json_blob(struct tf_json *j, const struct tf_blob *b, const char *cand,
-		      const char *why, bool board, const char *chosen)
-{
-	unsigned bits = tf_family_crc_bits(tf_family_by_name(b->family));
-	size_t k;
-
-	tf_json_begin_object(j, NULL);
-	tf_json_string(j, "id", b->id);
-	tf_json_string(j, "type", tf_blob_type_name(b->type));
-	tf_json_string(j, "family", b->family);
-	tf_json_begin_array(j, "hardware");
-	for (k = 0; k < b->n_hardware; k++)
-		tf_json_string(j, NULL, b->hardware[k]);
-	tf_json_end_array(j);
-	tf_json_string(j, "version", b->version);
-	tf_json_string(j, "for_version", b->for_version);
-	tf_json_string(j, "file", b->file);
-	tf_json_uint(j, "size", b->size);
-	tf_json_begin_array(j, "boards");
-	for (k = 0; k < b->n_boards; k++)
-		tf_json_string(j, NULL, b->boards[k]);
-	tf_json_end_array(j);
-	tf_json_string(j, "info_crc", b->has_info_crc ? TF_CRC_TEXT(b->info_crc, bits) : NULL);
-	tf_json_string(j, "config_crc",
-		       b->has_config_crc ? TF_CRC_TEXT(b->config_crc, bits) : NULL);
-	if (board) {
-		tf_json_bool(j, "candidate", cand[0] != '\0');
-		tf_json_string(j, "controllers", cand[0] ? cand : NULL);
-		tf_json_string(j, "why_not", cand[0] ? NULL : why);
-		tf_json_string(j, "chosen_for", chosen[0] ? chosen : NULL);
-	}
-	tf_json_end_object(j);
-}
-
-int tf_cmd_db_list(int argc, char **argv, const struct tf_db_defaults *d)
-{
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "keys", required_argument, NULL, 'k' },
-		{ "signatures", required_argument, NULL, 's' },
-		{ "board", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct tf_fwdb_opts lo = { .sig = d->sig, .keys_dir = d->keys_dir };
-	const char *dir = d->db_dir;
-	const struct tf_board_profile *p = NULL;
-	struct tf_board_identity id;
-	struct tf_board_set *set = NULL;
-	struct tf_fwdb *db = NULL;
-	struct tf_err err = { 0 };
-	struct tf_json j;
-	struct plan *plans = NULL;
-	size_t n_plans = 0;
-	bool board = false, json = false, have_id = false, keys_given = false;
-	int c, rc = TF_EXIT_OK;
-	size_t i;
-
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'k':
-			lo.keys_dir = optarg;
-			keys_given = true;
-			break;
-		case 's':
-			if (tf_sig_policy_parse(optarg, &lo.sig) < 0) {
-				fprintf(stderr,
-					"touchfw db list: --signatures is required, "
-					"optional or off, not '%s'\n",
-					optarg);
-				return TF_EXIT_USAGE;
-			}
-			break;
-		case 'b':
-			board = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage_list(stdout, d);
-			return TF_EXIT_OK;
-		default:
-			fprintf(stderr, "touchfw db list: bad option '%s'\n", argv[optind - 1]);
-			usage_list(stderr, d);
-			return TF_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "touchfw db list: unexpected '%s'\n", argv[optind]);
-		return TF_EXIT_USAGE;
-	}
-	if (keys_given && (rc = tf_db_keys_given("touchfw db list", lo.keys_dir)))
-		return rc;
-	if (tf_fwdb_load(dir, &lo, &db, &err) < 0) {
-		fprintf(stderr, "touchfw db list: %s\n", err.msg);
-		return TF_EXIT_DB_INVALID;
-	}
-	if (board) {
-		const char *dirs[TF_MAX_DIRS];
-
-		for (i = 0; i < d->settings->n_boards_dirs; i++)
-			dirs[i] = d->settings->boards_dirs[i];
-		if (tf_board_identify("", &id, &err) < 0) {
-			fprintf(stderr, "touchfw db list: can not identify the board: %s\n",
-				err.msg);
-			rc = TF_EXIT_NO_PROFILE;
-			goto out;
-		}
-		have_id = true;
-		if (tf_board_load(dirs, d->settings->n_boards_dirs, &set, &err) < 0) {
-			fprintf(stderr, "touchfw db list: board profiles: %s\n", err.msg);
-			rc = TF_EXIT_NO_PROFILE;
-			goto out;
-		}
-		p = tf_board_match(set, &id, NULL);
-		if (!p) {
-			fprintf(stderr,
-				"touchfw db list: no board profile describes this board "
-				"(%s); 'touchfw board identify' says why\n",
-				id.n_compatible ? id.compatible[0] : "no compatible");
-			rc = TF_EXIT_NO_PROFILE;
-			goto out;
-		}
-		plans = calloc(MAX_PLANS, sizeof(*plans));
-		if (!plans) {
-			rc = TF_EXIT_FAILURE;
-			goto out;
-		}
-		n_plans = make_plans(p, d->settings, dir, &lo, plans);
-	}
-	if (json) {
-		tf_json_init(&j);
-		tf_json_begin_object(&j, NULL);
-		tf_json_int(&j, "version", TF_JSON_VERSION);
-		tf_json_string(&j, "db", dir);
-		tf_json_string(&j, "profile", p ? p->name : NULL);
-		tf_json_begin_array(&j, "blobs");
-	} else if (p) {
-		printf("board profile %s (%s), board ids:", p->name, p->model);
-		for (i = 0; i < p->n_board_ids; i++)
-			printf(" %s", p->board_ids[i]);
-		printf("\n");
-	}
-	for (i = 0; i < db->n_blobs; i++) {
-		const struct tf_blob *b = &db->blobs[i];
-		char why[600] = "", cand[600] = "", v[TF_VERSION_STR_MAX * 2 + 16], hw[200];
-		char chosen[300] = "";
-		size_t k, n = 0;
-
-		if (p) {
-			judge(b, p, why, sizeof(why), cand, sizeof(cand));
-			chosen_by(b, plans, n_plans, chosen, sizeof(chosen));
-		}
-		if (json) {
-			json_blob(&j, b, cand, why, p != NULL, chosen);
-			continue;
-		}
-		hw[0] = '\0';
-		for (k = 0; k < b->n_hardware; k++)
-			n += (size_t)snprintf(hw + n, n < sizeof(hw) ? sizeof(hw) - n : 0,
-					      "%s%s", k ? "," : "", b->hardware[k]);
-		printf("%-24s %-8s %-7s hw %-10s %-22s", b->id, tf_blob_type_name(b->type),
-		       b->family, hw, version_of(b, v, sizeof(v)));
-		if (p)
-			printf(" %s%s%s%s",
-			       cand[0] ? "candidate for " : "no: ", cand[0] ? cand : why,
-			       chosen[0] ? "; chosen for " : "", chosen);
-		else if (b->n_boards)
-			printf(" boards %s%s", b->boards[0], b->n_boards > 1 ? " ..." : "");
-		printf("\n");
-	}
-	if (json) {
-		const char *text;
-
-		tf_json_end_array(&j);
-		if (p) {
-			tf_json_begin_array(&j, "plans");
-			for (i = 0; i < n_plans; i++) {
-				const struct tf_flow_result *r = &plans[i].res;
-
-				tf_json_begin_object(&j, NULL);
-				tf_json_string(&j, "device", plans[i].dev);
-				tf_json_string(&j, "controller", plans[i].node);
-				tf_json_int(&j, "exit_code", plans[i].rc);
-				tf_json_string(&j, "firmware",
-					       r->planned_fw[0] ? r->planned_fw : NULL);
-				tf_json_string(&j, "config",
-					       r->planned_cfg[0] ? r->planned_cfg : NULL);
-				tf_json_string(&j, "firmware_reason", r->fw_reason);
-				tf_json_string(&j, "config_reason", r->cfg_reason);
-				tf_json_string(&j, "message", r->message);
-				tf_json_end_object(&j);
-			}
-			tf_json_end_array(&j);
-		}
-		tf_json_end_object(&j);
-		text = tf_json_text(&j);
-		if (text)
-			printf("%s\n", text);
-		else
-			rc = TF_EXIT_FAILURE;
-		tf_json_free(&j);
-	}
-	for (i = 0; !json && i < n_plans; i++) {
-		const struct tf_flow_result *r = &plans[i].res;
-
-		if (plans[i].rc != TF_EXIT_OK && !r->fw_reason[0] && !r->cfg_reason[0]) {
-			printf("plan for %s (%s): %s\n", plans[i].dev, plans[i].node,
-			       r->message);
-			continue;
-		}
-		printf("plan for %s (%s): firmware: %s; config: %s\n", plans[i].dev,
-		       plans[i].node, r->fw_reason[0] ? r->fw_reason : "-",
-		       r->cfg_reason[0] ? r->cfg_reason : "-");
-	}
-out:
-	free(plans);
-	if (set)
-		tf_board_set_free(set);
-	if (have_id)
-		tf_board_identity_free(&id);
-	tf_fwdb_free(db);
-	return rc;
 }
