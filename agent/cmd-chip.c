@@ -303,6 +303,12 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 
 /* ------------------------------------------------------------ info */
 
+/* The device's driver: over spidev the one that let go for it. */
+static const char *driver_of(const struct chip *k)
+{
+	return k->over_spidev && k->spi.prev_driver[0] ? k->spi.prev_driver : k->c.dev.driver;
+}
+
 static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 {
 	const struct tf_chip_state *st = &k->st;
@@ -310,12 +316,14 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	size_t i, j;
 
 	printf("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
-	       k->via_driver ? "spi bus" : "adapter", k->via_driver ? "spi" : "i2c-",
-	       k->c.dev.adapter_nr,
+	       k->via_driver || k->over_spidev ? "spi bus" : "adapter",
+	       k->via_driver || k->over_spidev ? "spi" : "i2c-", k->c.dev.adapter_nr,
 	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
 					: "unnamed");
-	printf("driver:           %s%s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none",
-	       k->via_driver ? " (the chip read through its attributes)" : "");
+	printf("driver:           %s%s\n", driver_of(k)[0] ? driver_of(k) : "none",
+	       k->via_driver	? " (the chip read through its attributes)"
+	       : k->over_spidev ? " (the chip read over spidev)"
+				: "");
 	printf("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
 						 : "none (from the driver)");
@@ -363,7 +371,7 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_int(&j, "version", TF_JSON_VERSION);
 	tf_json_string(&j, "device", k->c.dev.name);
 	tf_json_int(&j, "adapter", k->c.dev.adapter_nr);
-	tf_json_string(&j, "driver", k->c.dev.driver[0] ? k->c.dev.driver : NULL);
+	tf_json_string(&j, "driver", driver_of(k)[0] ? driver_of(k) : NULL);
 	tf_json_string(&j, "profile",
 		       k->profile && k->c.ctrl != &k->synth ? k->profile->name : NULL);
 	tf_json_string(&j, "family", k->fam->ids->name);

@@ -759,6 +759,32 @@ static void test_chip_object_save_config_and_reset_over_spidev(void **state)
 	left_as_found();
 }
 
+/* info with power = "always-on": the bound driver's attributes (nothing
+ * unbound); with no driver bound, the chip itself over spidev. */
+static void test_chip_info_over_spidev_without_a_driver(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	start("app", "always-on", NULL);
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info");
+	assert_non_null(strstr(E.out, "(the chip read through its attributes)"));
+	e2e_not_said(&E, "unbinding");
+	assert_int_equal(inputs(), 1);
+	e2e_stop(&E);
+	start("app", "always-on", "bound = false\n");
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info");
+	assert_non_null(strstr(E.out, "device:           spi1.0 (spi bus spi1"));
+	assert_non_null(strstr(E.out, "(the chip read over spidev)"));
+	assert_non_null(strstr(E.out, "mode:             application"));
+	assert_non_null(strstr(E.out, "firmware:         1.0.AA"));
+	/* let go again: unbound, no override, no node */
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
 /* A chip found in its bootloader is not written to; the driver is back. */
 static void test_chip_object_write_over_spidev_needs_an_identified_chip(void **state)
 {
@@ -847,6 +873,8 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(
 			test_chip_object_write_over_spidev_needs_an_identified_chip, teardown),
+		cmocka_unit_test_teardown(test_chip_info_over_spidev_without_a_driver,
+					  teardown),
 		cmocka_unit_test_teardown(test_chip_over_spi_with_power_driver_is_refused,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_over_spi_leaves_a_foreign_override,
