@@ -79,6 +79,10 @@ int tf_chip_spi_open(struct tf_chip_spi *cs, struct tf_ctx *c, const struct tf_f
 		return TF_EXIT_STATE;
 	}
 	cs->recorded = true;
+	/* From here on a SIGTERM or ^C does not kill the command between
+	 * the unbind and the rebind: the (short) operation ends and the
+	 * device is given back first. */
+	tf_signals_catch();
 	if (c->dev.driver[0] && strcmp(c->dev.driver, "spidev")) {
 		tf_snprintf(cs->prev_driver, sizeof(cs->prev_driver), "%s", c->dev.driver);
 		fprintf(say, "%s: unbinding %s, so that spidev can have the device\n", name,
@@ -146,6 +150,11 @@ void tf_chip_spi_close(struct tf_chip_spi *cs, struct tf_ctx *c, FILE *say, int 
 	/* the claim undone (or never made): its record goes */
 	if (cs->recorded && !cs->claim.active)
 		tf_spidev_record_drop(cs->st.dirfd, c->dev.name);
+	if (tf_stop_requested())
+		fprintf(stderr,
+			"touchfw chip: %s: stopped by signal %d: the device was given "
+			"back first\n",
+			c->dev.name, tf_stop_requested());
 	if (cs->lock >= 0)
 		close(cs->lock);
 	cs->lock = -1;

@@ -785,6 +785,39 @@ static void test_chip_info_over_spidev_without_a_driver(void **state)
 	assert_string_equal(buf, "");
 }
 
+static bool spidev_bound(void)
+{
+	char buf[64];
+
+	return emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)) == 0 &&
+	       !strcmp(buf, "spidev");
+}
+
+/* A SIGTERM while spidev holds the device: the command ends its read and
+ * gives the device back before it exits. */
+static void test_chip_over_spidev_gives_the_device_back_on_sigterm(void **state)
+{
+	struct emub_child *child;
+	char cfg[400];
+	const char *msg;
+	int st;
+
+	(void)state;
+	realtime_next = true; /* a read that takes long enough to stop */
+	start("app", "always-on", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/saved.cfg", E.dir);
+	child = e2e_spawn(&E, "chip", "spi1.0", "save-config", cfg, NULL);
+	e2e_wait_until(spidev_bound(), emub_child_pid(child), 60000, "spidev bound");
+	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	msg = emub_child_stderr(child);
+	if (!WIFEXITED(st) || !strstr(msg, "stopped by signal 15: the device was given back"))
+		fail_msg("expected the device given back:\n%s", msg);
+	emub_child_free(child);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
 /* A chip found in its bootloader is not written to; the driver is back. */
 static void test_chip_object_write_over_spidev_needs_an_identified_chip(void **state)
 {
@@ -875,6 +908,8 @@ int main(void)
 			test_chip_object_write_over_spidev_needs_an_identified_chip, teardown),
 		cmocka_unit_test_teardown(test_chip_info_over_spidev_without_a_driver,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_chip_over_spidev_gives_the_device_back_on_sigterm, teardown),
 		cmocka_unit_test_teardown(test_chip_over_spi_with_power_driver_is_refused,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_over_spi_leaves_a_foreign_override,
