@@ -167,6 +167,12 @@ int tf_fw_install(const struct tf_settings *s, const char *dev, const char *name
 		expand_release(s->firmware_dirs[0], base_dir, sizeof(base_dir));
 	if (!base_dir[0])
 		return tf_err_set(err, ENOENT, "no firmware_dirs in the settings");
+	/* a name the loader takes below its directory, nothing above it */
+	if (name[0] == '/' || !strcmp(name, "..") || !strncmp(name, "../", 3) ||
+	    strstr(name, "/../") ||
+	    (strlen(name) >= 3 && !strcmp(name + strlen(name) - 3, "/..")))
+		return tf_err_set(err, EINVAL,
+				  "'%s': not a file name below the loader's directory", name);
 	if (tf_snprintf(path, sizeof(path), "%s/%s", base_dir, name))
 		return tf_err_set(err, ENAMETOOLONG, "%s/%s: path too long", base_dir, name);
 	base = strrchr(path, '/') + 1;
@@ -186,7 +192,8 @@ int tf_fw_install(const struct tf_settings *s, const char *dev, const char *name
 			 path,
 			 r == -ELOOP	? "a symbolic link"
 			 : r == -EINVAL ? "not a regular file"
-					: "other bytes than touchfw recorded",
+			 : have_rec	? "other bytes than touchfw recorded"
+					: "touchfw has no record of it",
 			 id, dev);
 		return 1;
 	} else if (r < 0 && r != -ENOENT && r != -ELOOP && r != -EINVAL) {
@@ -220,16 +227,26 @@ int tf_fw_install(const struct tf_settings *s, const char *dev, const char *name
 	    !strcmp(have, rec.sha))
 		unlink(rec.path);
 	rfd = rec_dir(s->persist_dir, !already || ours, rdir, sizeof(rdir), err);
-	if (rfd < 0 && (!already || ours))
-		return rfd;
+	if (rfd < 0 && (!already || ours)) {
+		size_t n = strlen(msg);
+
+		snprintf(msg + n, msg_size - n, "; but its record failed: %s", err->msg);
+		return 1;
+	}
 	if (!already || ours) {
 		/* the record: what touchfw wrote there */
 		snprintf(text, sizeof(text), "path = %s\nsha256 = %s\nblob = %s\n", path, want,
 			 id);
 		r = tf_replace_at(rfd, rdir, dev, text, strlen(text), 0644, err);
 		close(rfd);
-		if (r < 0)
-			return r;
+		if (r < 0) {
+			size_t n = strlen(msg);
+
+			/* the file is there; only 'forget' will not know it */
+			snprintf(msg + n, msg_size - n, "; but its record failed: %s",
+				 err->msg);
+			return 1;
+		}
 	} else if (rfd >= 0) {
 		/* bytes touchfw did not write stay unrecorded */
 		unlinkat(rfd, dev, 0);
