@@ -25,6 +25,7 @@
 
 #include "board.h"
 #include "cli.h"
+#include "cmd-chip-spi.h"
 #include "cmd.h"
 #include "device.h"
 #include "exitcode.h"
@@ -50,7 +51,9 @@ struct chip {
 	/* reset, save-config: where progress goes (stderr with --json,
 	 * whose document alone is on standard output) and what the
 	 * document says */
-	bool via_driver; /* spi: read through the bound driver's attributes */
+	bool via_driver;  /* spi: read through the bound driver's attributes */
+	bool over_spidev; /* spi: the device taken for spidev (cmd-chip-spi.c) */
+	struct tf_chip_spi spi;
 	FILE *say;
 	char how[16];	 /* reset: "command" or "line" */
 	char input[32];	 /* reset: the input device back after it */
@@ -69,8 +72,10 @@ static void usage(FILE *f)
 		"Talk to one controller through its family's operations.\n"
 		"DEVICE is the kernel's name (1-004a).  The controller is the one\n"
 		"the board profile describes, else what the bound driver says.\n"
-		"An spi device (spi1.0) is read through its driver's attributes when\n"
-		"the driver owns the power: info only.\n"
+		"An spi device (spi1.0) is taken from its driver for spidev and given\n"
+		"back when the profile says power = \"always-on\"; where the driver\n"
+		"owns the power, info reads the driver's attributes and nothing else\n"
+		"works.\n"
 		"\n"
 		"  info         mode, identity, versions, CRCs and what the family\n"
 		"               reads besides (a table of the chip's parts where it\n"
@@ -129,6 +134,7 @@ static void find_profile(struct chip *k)
 
 static void chip_free(struct chip *k)
 {
+	tf_chip_spi_close(&k->spi, &k->c, k->say ? k->say : tf_out_err_file(), 0, NULL, 0);
 	if (k->inited && k->fam->ops->fini)
 		k->fam->ops->fini(&k->c);
 	tf_i2c_close(k->c.bus);
@@ -172,8 +178,10 @@ static void hint_devices(void)
 }
 
 /* Device, controller, family, bus, detect: an exit code, 0 when ready. */
-/* @read_only: info and save-config (tf_ctx.read_only). */
-static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name, bool read_only)
+/* @read_only: info and save-config (tf_ctx.read_only); @info: info, which
+ * over spi reads the bound driver's attributes. */
+static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name, bool read_only,
+		     bool info)
 {
 	struct tf_err err = { 0 };
 
@@ -213,18 +221,26 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 		k->synth.power = TF_POWER_DRIVER;
 		k->c.ctrl = &k->synth;
 	}
-	/* spi: user space reaches the chip only through spidev, which this
-	 * command does not claim; a driver that owns the power (as run reads
-	 * it, power = "driver") shows the chip in its attributes. */
+	/* spi: user space reaches the chip only through spidev, which takes
+	 * the touch driver off the device (cmd-chip-spi.c) -- not where the
+	 * driver owns the power (power = "driver", as run reads it).  info
+	 * reads a bound driver's attributes instead. */
 	if (!strcmp(k->c.dev.subsys, "spi")) {
+		bool attrs = info && k->fam->ops->detect_driver && k->c.dev.driver[0] &&
+			     tf_family_has_driver(k->fam, k->c.dev.driver);
+		int rc;
+
 		if (!(k->fam->caps.transports & TF_TRANSPORT_SPI) ||
-		    !k->fam->ops->detect_driver || k->c.ctrl->power != TF_POWER_DRIVER ||
-		    !k->c.dev.driver[0] || !tf_family_has_driver(k->fam, k->c.dev.driver)) {
-			tf_out_err("touchfw chip: %s: over spi the chip is read through its "
-				   "driver's attributes: the %s driver bound and the profile's "
-				   "power = \"driver\"; else only spidev reaches it, which "
-				   "'touchfw chip' does not claim ('touchfw probe %s' does)\n",
-				   name, k->fam->ids->name, name);
+		    (!attrs && k->c.ctrl->power == TF_POWER_DRIVER)) {
+			tf_out_err(
+				"touchfw chip: %s: over spi only spidev reaches the chip, "
+				"which takes the %s driver off the device, and %s owns the "
+				"power (power = \"driver\"); 'info' reads the driver's "
+				"attributes while it is bound; set power = \"always-on\" in "
+				"the profile if the chip keeps its power without its driver\n",
+				name, k->fam->ids->name,
+				k->c.ctrl == &k->synth ? "without a profile the driver"
+						       : "the profile says the driver");
 			return TF_EXIT_UNSUPPORTED;
 		}
 		if (k->fam->ops->init && k->fam->ops->init(&k->c, &err) < 0) {
@@ -232,10 +248,25 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 			return TF_EXIT_FAILURE;
 		}
 		k->inited = true;
-		k->via_driver = true;
-		if (k->fam->ops->detect_driver(&k->c, &k->st, &err) < 0) {
+		if (attrs) {
+			k->via_driver = true;
+			if (k->fam->ops->detect_driver(&k->c, &k->st, &err) < 0) {
+				tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
+				return err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED
+							      : TF_EXIT_IO;
+			}
+			return TF_EXIT_OK;
+		}
+		/* identified over spidev before anything is sent (detect) */
+		k->over_spidev = true;
+		rc = tf_chip_spi_open(&k->spi, &k->c, k->fam, &k->s, tf_out_err_file());
+		if (rc != TF_EXIT_OK)
+			return rc;
+		if (k->fam->ops->detect(&k->c, &k->st, &err) < 0) {
 			tf_out_err("touchfw chip: %s: %s\n", name, err.msg);
-			return err.code == EOPNOTSUPP ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO;
+			return err.code == EBADMSG || err.code == EOPNOTSUPP
+				       ? TF_EXIT_UNSUPPORTED
+				       : TF_EXIT_IO;
 		}
 		return TF_EXIT_OK;
 	}
@@ -271,6 +302,12 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 
 /* ------------------------------------------------------------ info */
 
+/* The device's driver: over spidev the one that let go for it. */
+static const char *driver_of(const struct chip *k)
+{
+	return k->over_spidev && k->spi.prev_driver[0] ? k->spi.prev_driver : k->c.dev.driver;
+}
+
 static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 {
 	const struct tf_chip_state *st = &k->st;
@@ -278,12 +315,14 @@ static void info_text(const struct chip *k, const struct tf_chip_info *ci)
 	size_t i, j;
 
 	tf_out("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
-	       k->via_driver ? "spi bus" : "adapter", k->via_driver ? "spi" : "i2c-",
-	       k->c.dev.adapter_nr,
+	       k->via_driver || k->over_spidev ? "spi bus" : "adapter",
+	       k->via_driver || k->over_spidev ? "spi" : "i2c-", k->c.dev.adapter_nr,
 	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
 					: "unnamed");
-	tf_out("driver:           %s%s\n", k->c.dev.driver[0] ? k->c.dev.driver : "none",
-	       k->via_driver ? " (the chip read through its attributes)" : "");
+	tf_out("driver:           %s%s\n", driver_of(k)[0] ? driver_of(k) : "none",
+	       k->via_driver	? " (the chip read through its attributes)"
+	       : k->over_spidev ? " (the chip read over spidev)"
+				: "");
 	tf_out("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
 						 ? k->profile->name
 						 : "none (from the driver)");
@@ -331,7 +370,7 @@ static int info_json(const struct chip *k, const struct tf_chip_info *ci)
 	tf_json_int(&j, "version", TF_JSON_VERSION);
 	tf_json_string(&j, "device", k->c.dev.name);
 	tf_json_int(&j, "adapter", k->c.dev.adapter_nr);
-	tf_json_string(&j, "driver", k->c.dev.driver[0] ? k->c.dev.driver : NULL);
+	tf_json_string(&j, "driver", driver_of(k)[0] ? driver_of(k) : NULL);
 	tf_json_string(&j, "profile",
 		       k->profile && k->c.ctrl != &k->synth ? k->profile->name : NULL);
 	tf_json_string(&j, "family", k->fam->ids->name);
@@ -490,8 +529,9 @@ static int do_reset(struct chip *k)
 	struct tf_err err = { 0 };
 	int lock = -1, rc;
 
-	/* Not while a run works on the chip. */
-	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
+	/* Not while a run works on the chip (over spidev the lock is held
+	 * already). */
+	if (!k->over_spidev && tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
 		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
 		if (lock == -EWOULDBLOCK) {
 			tf_out_err("touchfw chip: %s: a touchfw run is working on it; try "
@@ -764,8 +804,9 @@ static int do_object(struct chip *k, const char *name, unsigned inst, const unsi
 			   k->c.dev.name, k->fam->ids->name);
 		return TF_EXIT_UNSUPPORTED;
 	}
-	/* Not while a run works on the chip. */
-	if (tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
+	/* Not while a run works on the chip (over spidev the lock is held
+	 * already). */
+	if (!k->over_spidev && tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
 		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
 		if (lock == -EWOULDBLOCK) {
 			tf_out_err("touchfw chip: %s: a touchfw run is working on it; try "
@@ -898,18 +939,18 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		tf_out_err("touchfw chip: --write and --instance go with object\n");
 		return TF_EXIT_USAGE;
 	}
-	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0 && !n_writes);
-	if (rc == TF_EXIT_OK && k.via_driver && strcmp(sub, "info")) {
-		tf_out_err("touchfw chip: %s: %s needs the bus, which over spi only spidev "
-			   "reaches; 'info' reads the driver's attributes\n",
-			   dev, sub);
-		rc = TF_EXIT_UNSUPPORTED;
-	} else if (rc == TF_EXIT_OK) {
+	rc = chip_open(&k, cli, dev, strcmp(sub, "reset") != 0 && !n_writes,
+		       !strcmp(sub, "info"));
+	if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
 			rc = do_info(&k, json);
 		else if (!strcmp(sub, "reset")) {
 			k.say = json ? tf_out_err_file() : tf_out_file();
 			rc = do_reset(&k);
+			/* over spidev: the driver back, and its input device */
+			tf_chip_spi_close(&k.spi, &k.c, k.say, (int)k.s.input_timeout_ms,
+					  k.st.mode == TF_CHIP_APP ? k.input : NULL,
+					  sizeof(k.input));
 			if (rc == TF_EXIT_OK && json)
 				done_json(&k, "reset", NULL, 0, false, 0);
 		} else if (object) {

@@ -18,6 +18,7 @@
 #include "device.h"
 #include "event.h"
 #include "exitcode.h"
+#include "fw-install.h"
 #include "json.h"
 #include "log.h"
 #include "out.h"
@@ -33,7 +34,9 @@ static void usage(FILE *f)
 		"automatic path (which make 'run' and the udev path back off or give\n"
 		"up), the firmware blobs that failed on it (not tried again), and the\n"
 		"hardware id last seen there (used for a chip that comes up in its\n"
-		"bootloader).  'touchfw status' shows each, with since when.  For a\n"
+		"bootloader), and removes the firmware file touchfw installed for the\n"
+		"kernel's loader (a chip without flash) if it still holds what touchfw\n"
+		"wrote.  'touchfw status' shows each, with since when.  For a\n"
 		"chip swapped or repaired on the bench.\n"
 		"\n"
 		"  --json   what was forgotten as one JSON document (doc/json.md)\n"
@@ -80,7 +83,8 @@ int tf_cmd_forget(const struct tf_cli *cli)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char said[600] = "", learnt[40], hw[sizeof(((struct tf_hw_hint *)0)->hw)] = "";
+	char said[1200] = "", learnt[40], hw[sizeof(((struct tf_hw_hint *)0)->hw)] = "";
+	char fw[600];
 	bool json = false, bad_hint = false;
 	unsigned attempts = 0;
 	struct tf_attempts a = { 0 };
@@ -171,6 +175,10 @@ int tf_cmd_forget(const struct tf_cli *cli)
 				      "%san unreadable hardware hint", n ? ", " : "");
 		bad_hint = true;
 	}
+	/* a firmware file installed for the loader (fw-install.h) */
+	if (tf_fw_install_forget(s.persist_dir, dev, fw, sizeof(fw)) >= 0 && fw[0])
+		n += (size_t)snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0, "%s%s",
+				      n ? ", " : "", fw);
 	blobs = tf_persist_clear(s.persist_dir, dev);
 	if (blobs > 0)
 		snprintf(said + n, n < sizeof(said) ? sizeof(said) - n : 0,

@@ -17,6 +17,7 @@
 
 #include "exitcode.h"
 #include "flow-priv.h"
+#include "fw-install.h"
 #include "metrics.h"
 
 #define MAX_BLOB_FAILURES 2	/* across reboots, per device and blob */
@@ -844,6 +845,32 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	return TF_EXIT_OK;
 }
 
+/*
+ * A driver that loads the chip's program from a file at every probe asks
+ * for it again at resume (caps.kernel_fw_probe): the file this run
+ * verified is installed where the loader finds it then, after the run's
+ * staging is gone (fw-install.h).  Not doing so is said, not an error.
+ */
+static void install_for_reload(struct run *r)
+{
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX], msg[1200];
+	const uint8_t *img;
+	size_t len;
+	int rc;
+
+	if (!r->fw_img || r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+		return;
+	r->ops->kernel_firmware(r->fw_img, &img, &len);
+	rc = tf_fw_install(r->s, r->c.dev.name, name, r->res->fw_id, img, len, r->o->force, msg,
+			   sizeof(msg), &err);
+	if (rc < 0)
+		rlog(r, TF_LOG_WARNING,
+		     "%s; a resume that reloads the firmware will not find it", err.msg);
+	else
+		rlog(r, rc ? TF_LOG_WARNING : TF_LOG_INFO, "%s", msg);
+}
+
 static int step_verify(struct run *r)
 {
 	struct tf_chip_state st;
@@ -926,6 +953,8 @@ static int step_verify(struct run *r)
 	if (r->fam->unproven)
 		rlog(r, TF_LOG_INFO, "not proven by this: %s", r->fam->unproven);
 	r->chip = st;
+	if (r->fam->caps.kernel_fw_probe)
+		install_for_reload(r);
 	return TF_EXIT_OK;
 }
 

@@ -584,7 +584,8 @@ static void test_chip_info_for_spi_through_the_driver(void **state)
 	out_is_json();
 	out_has("\"mode\":\"application\"");
 	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "spi1.0", "reset");
-	e2e_said(&E, "reset needs the bus, which over spi only spidev reaches");
+	e2e_said(&E, "over spi only spidev reaches the chip, which takes the mxt driver off "
+		     "the device, and the profile says the driver owns the power");
 	assert_int_equal(e2e_spi_inputs(&E, "spi1.0"), 1);
 }
 

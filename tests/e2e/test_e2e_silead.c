@@ -184,6 +184,75 @@ static void test_missing_file_staged_and_bound(void **state)
 	assert_int_equal(chip().stats.words_written, 4 * 32);
 }
 
+/*
+ * Issue 26 item 8: silead_ts's resume loads the firmware file again when
+ * the chip lost its program in suspend, long after touchfw's staging is
+ * gone.  The run installs the file it verified where the loader finds it
+ * by itself (the settings' firmware directory), recorded; the emulated
+ * driver's suspend and resume then reload it; 'touchfw forget' removes it.
+ */
+static void test_resume_after_the_run_reloads_the_installed_file(void **state)
+{
+	char path[600], blob[1400], *p;
+	unsigned words;
+
+	(void)state;
+	start_tablet(NULL, NULL, NULL, false);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	snprintf(path, sizeof(path), "%s/firmware/%s", E.dir, FW_NAME);
+	e2e_said(&E, "installed silead-emul-tablet-1 as ");
+	e2e_said(&E, path);
+	/* the same bytes as the database's blob; touchfw's staging is gone */
+	snprintf(blob, sizeof(blob), "cmp -s '%s' '%s/%s'", path, E.db, RIGHT);
+	assert_int_equal(system(blob), 0);
+	p = fw_param();
+	assert_non_null(p);
+	assert_null(strstr(p, "firmware"));
+	free(p);
+	/* suspend and resume: the program is lost and loaded again */
+	words = chip().stats.words_written;
+	assert_int_equal(emub_suspend_resume(E.eb, "touchscreen"), 0);
+	assert_true(chip().ok);
+	assert_true(chip().stats.words_written > words);
+	assert_true(emub_dev_bound(E.eb, "touchscreen"));
+	/* a second run finds the driver running that file: nothing to do,
+	 * nothing written again */
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_not_said(&E, "installed");
+	/* forget removes what touchfw installed; a resume then fails as it
+	 * did before touchfw */
+	expect_rc(TF_EXIT_OK, "forget", DEV);
+	e2e_said(&E, "the firmware file touchfw installed");
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_not_equal(emub_suspend_resume(E.eb, "touchscreen"), 0);
+	assert_false(chip().ok);
+}
+
+/* A file of the same name touchfw did not write stays (the run says so);
+ * --force replaces it. */
+static void test_foreign_file_is_not_replaced_without_force(void **state)
+{
+	char path[600], cmd[1400];
+
+	(void)state;
+	start_tablet(OTHER, NULL, NULL, false);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "exists and touchfw did not write it");
+	e2e_said(&E, "'touchfw run --force " DEV "' replaces it");
+	snprintf(path, sizeof(path), "%s/firmware/%s", E.dir, FW_NAME);
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s/%s'", path, E.db, OTHER);
+	assert_int_equal(system(cmd), 0);
+	/* a resume reloads that file: the wrong program */
+	assert_int_equal(emub_suspend_resume(E.eb, "touchscreen"), 0);
+	assert_false(chip().ok);
+	expect_rc(TF_EXIT_OK, "run", "--force", DEV);
+	e2e_said(&E, "over a file touchfw did not write (--force)");
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s/%s'", path, E.db, RIGHT);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(emub_suspend_resume(E.eb, "touchscreen"), 0);
+	assert_true(chip().ok);
+}
+
 /* udev's add (the probe failed, no bind follows) reaches touchfw. */
 static void test_add_event_runs_touchfw(void **state)
 {
@@ -425,6 +494,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_missing_file_staged_and_bound, teardown),
+		cmocka_unit_test_teardown(test_resume_after_the_run_reloads_the_installed_file,
+					  teardown),
+		cmocka_unit_test_teardown(test_foreign_file_is_not_replaced_without_force,
+					  teardown),
 		cmocka_unit_test_teardown(test_add_event_runs_touchfw, teardown),
 		cmocka_unit_test_teardown(test_wrong_file_shadowed, teardown),
 		cmocka_unit_test_teardown(test_bind_event_with_wrong_file, teardown),

@@ -684,6 +684,184 @@ static void test_sigterm_during_update_fw_still_rebinds(void **state)
 	assert_false(staged_left());
 }
 
+/*
+ * `touchfw chip spi1.0 object|save-config|reset` exited 13 ("needs the
+ * bus, which over spi only spidev reaches"): with power = "always-on"
+ * touchfw takes the device from mchp_spi_ts for spidev, identifies the
+ * chip, runs the same maXTouch operations as on i2c in the driver's spi
+ * framing, and gives the device back -- each time.
+ */
+static void test_chip_object_save_config_and_reset_over_spidev(void **state)
+{
+	em_u16 t7 = 0, size = 0;
+	em_u8 orig[2];
+	unsigned resets, writes;
+	char cfg[400], want[64], *text = NULL;
+	size_t len;
+
+	(void)state;
+	start("app", "always-on", NULL);
+	emub_lock(E.eb);
+	assert_true(mxt_model_object(chip(), 7, &t7, &size));
+	memcpy(orig, mxt_model_mem(chip(), NULL) + t7, 2);
+	emub_unlock(E.eb);
+	/* read: the bytes the chip holds */
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "object", "T7", "--json");
+	snprintf(want, sizeof(want), "\"bytes\":[%u,%u", orig[0], orig[1]);
+	assert_non_null(strstr(E.out, want));
+	e2e_said(&E, "unbinding mchp_spi_ts, so that spidev can have the device");
+	e2e_said(&E, "binding mchp_spi_ts again");
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	/* write: into the chip's RAM, read back */
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "object", "T7", "--write", "0=0x21",
+		   "--write", "1=7");
+	e2e_said(&E, "T7[0] byte 0: ");
+	e2e_said(&E, "-> 0x21");
+	e2e_said(&E, "written to the chip's RAM and read back");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mem(chip(), NULL)[t7], 0x21);
+	assert_int_equal(mxt_model_mem(chip(), NULL)[t7 + 1], 7);
+	emub_unlock(E.eb);
+	left_as_found();
+	/* save-config: the running configuration, the written bytes and the
+	 * chip's RAM config CRC in it */
+	snprintf(cfg, sizeof(cfg), "%s/saved.cfg", E.dir);
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "save-config", cfg);
+	assert_int_equal(tf_read_file(cfg, 1 << 20, &text, &len), 0);
+	assert_non_null(strstr(text, "OBP_RAW V1\n"));
+	snprintf(want, sizeof(want), "0007 0000 %04X 21 07", size);
+	assert_non_null(strstr(text, want));
+	emub_lock(E.eb);
+	snprintf(want, sizeof(want), "\n%06X\n", mxt_model_config_crc(chip()));
+	resets = mxt_model_stats(chip())->resets;
+	emub_unlock(E.eb);
+	assert_non_null(strstr(text, want));
+	free(text);
+	left_as_found();
+	/* reset: a T6 reset over spidev; RAM back to what NVM holds */
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "reset", "--json");
+	assert_non_null(strstr(E.out, "\"reset\":\"command\""));
+	assert_non_null(strstr(E.out, "\"input\":\"input"));
+	emub_lock(E.eb);
+	assert_true(mxt_model_stats(chip())->resets > resets);
+	assert_int_equal(mxt_model_mem(chip(), NULL)[t7], orig[0]);
+	writes = mxt_model_stats(chip())->config_writes;
+	emub_unlock(E.eb);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+	/* bounds checked against the chip's table before anything is sent */
+	e2e_expect(&E, TF_EXIT_USAGE, "chip", "spi1.0", "object", "T7", "--write", "200=1");
+	e2e_said(&E, "offset 200 is past its end; nothing written");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_stats(chip())->config_writes, writes);
+	emub_unlock(E.eb);
+	left_as_found();
+}
+
+/* info with power = "always-on": the bound driver's attributes (nothing
+ * unbound); with no driver bound, the chip itself over spidev. */
+static void test_chip_info_over_spidev_without_a_driver(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	start("app", "always-on", NULL);
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info");
+	assert_non_null(strstr(E.out, "(the chip read through its attributes)"));
+	e2e_not_said(&E, "unbinding");
+	assert_int_equal(inputs(), 1);
+	e2e_stop(&E);
+	start("app", "always-on", "bound = false\n");
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info");
+	assert_non_null(strstr(E.out, "device:           spi1.0 (spi bus spi1"));
+	assert_non_null(strstr(E.out, "(the chip read over spidev)"));
+	assert_non_null(strstr(E.out, "mode:             application"));
+	assert_non_null(strstr(E.out, "firmware:         1.0.AA"));
+	/* let go again: unbound, no override, no node */
+	assert_int_equal(emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
+static bool spidev_bound(void)
+{
+	char buf[64];
+
+	return emub_spi_driver(E.eb, "touchscreen", buf, sizeof(buf)) == 0 &&
+	       !strcmp(buf, "spidev");
+}
+
+/* A SIGTERM while spidev holds the device: the command ends its read and
+ * gives the device back before it exits. */
+static void test_chip_over_spidev_gives_the_device_back_on_sigterm(void **state)
+{
+	struct emub_child *child;
+	char cfg[400];
+	const char *msg;
+	int st;
+
+	(void)state;
+	realtime_next = true; /* a read that takes long enough to stop */
+	start("app", "always-on", NULL);
+	snprintf(cfg, sizeof(cfg), "%s/saved.cfg", E.dir);
+	child = e2e_spawn(&E, "chip", "spi1.0", "save-config", cfg, NULL);
+	e2e_wait_until(spidev_bound(), emub_child_pid(child), 60000, "spidev bound");
+	assert_int_equal(kill(emub_child_pid(child), SIGTERM), 0);
+	assert_int_equal(emub_child_wait(child, 60000, &st), 0);
+	msg = emub_child_stderr(child);
+	if (!WIFEXITED(st) || !strstr(msg, "stopped by signal 15: the device was given back"))
+		fail_msg("expected the device given back:\n%s", msg);
+	emub_child_free(child);
+	left_as_found();
+	assert_int_equal(inputs(), 1);
+}
+
+/* A chip found in its bootloader is not written to; the driver is back. */
+static void test_chip_object_write_over_spidev_needs_an_identified_chip(void **state)
+{
+	(void)state;
+	start("no-image", "always-on", NULL);
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "spi1.0", "object", "T7", "--write", "0=1");
+	e2e_said(&E, "the chip is not running its firmware");
+	emub_lock(E.eb);
+	assert_int_equal(mxt_model_mode(chip()), MXT_MODE_BOOTLOADER);
+	assert_int_equal(mxt_model_stats(chip())->config_writes, 0);
+	emub_unlock(E.eb);
+	left_as_found();
+}
+
+/* power = "driver": the driver keeps the device; only info, said why. */
+static void test_chip_over_spi_with_power_driver_is_refused(void **state)
+{
+	(void)state;
+	start("app", "driver", NULL);
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "spi1.0", "object", "T7");
+	e2e_said(&E, "the profile says the driver owns the power");
+	e2e_said(&E, "set power = \"always-on\" in the profile");
+	left_as_found();
+	e2e_expect(&E, TF_EXIT_OK, "chip", "spi1.0", "info");
+	assert_non_null(strstr(E.out, "firmware:         1.0.AA"));
+}
+
+/* A foreign driver_override: nothing taken over. */
+static void test_chip_over_spi_leaves_a_foreign_override(void **state)
+{
+	char buf[64], path[600];
+
+	(void)state;
+	start("app", "always-on", "bound = false\n");
+	snprintf(path, sizeof(path), "%s/sys/bus/spi/devices/spi1.0/driver_override",
+		 emub_root(E.eb));
+	e2e_write(path, "vendor_tool\n");
+	emub_spi_settle(E.eb);
+	e2e_expect(&E, TF_EXIT_UNSUPPORTED, "chip", "spi1.0", "reset");
+	e2e_said(&E, "somebody else chose its driver");
+	assert_int_equal(emub_spi_driver_override(E.eb, "touchscreen", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "vendor_tool");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -723,6 +901,18 @@ int main(void)
 		cmocka_unit_test_teardown(test_sigterm_during_update_fw_still_rebinds,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_with_t144_is_flashed_with_data_crc_writes,
+					  teardown),
+		cmocka_unit_test_teardown(test_chip_object_save_config_and_reset_over_spidev,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_chip_object_write_over_spidev_needs_an_identified_chip, teardown),
+		cmocka_unit_test_teardown(test_chip_info_over_spidev_without_a_driver,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_chip_over_spidev_gives_the_device_back_on_sigterm, teardown),
+		cmocka_unit_test_teardown(test_chip_over_spi_with_power_driver_is_refused,
+					  teardown),
+		cmocka_unit_test_teardown(test_chip_over_spi_leaves_a_foreign_override,
 					  teardown),
 	};
 

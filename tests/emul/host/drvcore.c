@@ -248,6 +248,28 @@ static int do_bind(struct emub_dev *d, bool autoprobe)
 }
 
 /* __device_release_driver() */
+/* A system suspend and resume of a bound device: the driver's suspend,
+ * then its resume (dpm_suspend / dpm_resume); a driver without them
+ * sleeps through it. */
+static int do_sleep(struct emub_dev *d)
+{
+	int r = 0;
+
+	if (!d->bound)
+		return -ENODEV;
+	emub_dev_log(d, "system suspend");
+	if (d->drv->suspend)
+		r = d->drv->suspend(d);
+	if (r)
+		return r;
+	emub_dev_log(d, "system resume");
+	if (d->drv->resume)
+		r = d->drv->resume(d);
+	if (r)
+		emub_dev_log(d, "resume failed: %d", r);
+	return r;
+}
+
 static int do_unbind(struct emub_dev *d)
 {
 	struct emub *eb = d->eb;
@@ -406,6 +428,9 @@ static gpointer worker_main(gpointer data)
 			break;
 		case EMUB_JOB_REPLUG:
 			res = do_replug(d);
+			break;
+		case EMUB_JOB_SLEEP:
+			res = do_sleep(d);
 			break;
 		case EMUB_JOB_QUIT:
 			break;

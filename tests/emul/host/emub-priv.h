@@ -165,6 +165,10 @@ struct emub_driver_ops {
 	void (*work)(struct emub_dev *d, int what);
 	/* the board goes away with the driver bound: free d->priv */
 	void (*destroy)(struct emub_dev *d);
+	/* system sleep (dev_pm_ops' suspend and resume), for drivers that
+	 * have them: resume's error is emub_suspend_resume()'s */
+	int (*suspend)(struct emub_dev *d);
+	int (*resume)(struct emub_dev *d);
 };
 
 /* The i2c driver registered under @name (emub-family.h), or NULL. */
@@ -205,6 +209,7 @@ enum emub_job_kind {
 	EMUB_JOB_WORK,
 	EMUB_JOB_IRQ,
 	EMUB_JOB_REPLUG,
+	EMUB_JOB_SLEEP,
 	EMUB_JOB_QUIT,
 };
 

@@ -839,6 +839,18 @@ int emub_unbind(struct emub *eb, const char *dev)
 	return res;
 }
 
+int emub_suspend_resume(struct emub *eb, const char *dev)
+{
+	struct emub_chip *c = emub_find_chip(eb, dev);
+	int res = 0;
+
+	if (!c || !c->dev || !c->dev->drv)
+		return -ENODEV;
+	emub_settle(eb);
+	emub_dev_queue(c->dev, EMUB_JOB_SLEEP, NULL, NULL, 0, 0, 0, true, &res);
+	return res;
+}
+
 int emub_uevent(struct emub *eb, const char *dev, const char *action)
 {
 	struct emub_chip *c = emub_find_chip(eb, dev);

@@ -164,6 +164,10 @@ uint64_t emub_seqnum(struct emub *eb);
  */
 int emub_bind(struct emub *eb, const char *dev);
 int emub_unbind(struct emub *eb, const char *dev);
+/* A system suspend and resume of the bound device: its driver's suspend,
+ * then its resume, as the PM core calls them; returns the resume's error
+ * (-ENODEV when nothing is bound). */
+int emub_suspend_resume(struct emub *eb, const char *dev);
 /* Synthesise a uevent as "echo ACTION > /sys/.../uevent" does ("add" is
  * coldplug: it carries DRIVER= when bound). */
 int emub_uevent(struct emub *eb, const char *dev, const char *action);

@@ -18,9 +18,15 @@
  * maxima to size - 1, swapped-x-y swaps the two axes' ranges, inversion
  * changes only coordinates).
  *
+ * System sleep (emub_suspend_resume): silead_ts_suspend turns the power
+ * GPIO off, so the chip loses its program; silead_ts_resume finds the
+ * status wrong after a plain restart and loads the firmware file again,
+ * as probe does -- a resume after touchfw's staging is gone needs the
+ * file where the loader looks by itself.
+ *
  * Not modelled: firmware_request_platform's EFI-embedded copy (no EFI in
  * the emulator: a missing file fails), the pen and soft-button keys
- * (silead,home-button is not read), suspend/resume, reporting touches to
+ * (silead,home-button is not read), reporting touches to
  * the input device (the interrupt handler reads the frame, as the real
  * one does, and the input device stays silent).
  */
@@ -418,6 +424,57 @@ static void silead_ts_remove(struct emub_dev *d)
 	drv_devm_release(d);
 }
 
+/* silead_ts_suspend: the interrupt off, the chip's power GPIO low -- the
+ * chip loses its program (RAM) */
+static int silead_ts_suspend(struct emub_dev *d)
+{
+	struct silead_ts_data *ts = data_of(d);
+
+	drv_irq_disable(d);
+	silead_ts_set_power(ts, false);
+	return 0;
+}
+
+/*
+ * silead_ts_resume: power on, reset, start; a status other than
+ * 0x5A5A5A5A (the program was lost) and it tries once more, this time
+ * loading the firmware file again before the start -- the same
+ * request_firmware as probe's, through the loader's path as it is now.
+ */
+static int silead_ts_resume(struct emub_dev *d)
+{
+	struct silead_ts_data *ts = data_of(d);
+	bool second_try = false;
+	guint32 status;
+	int error;
+
+	silead_ts_set_power(ts, true);
+retry:
+	error = silead_ts_reset(ts);
+	if (error)
+		return error;
+	if (second_try) {
+		error = silead_ts_load_fw(ts);
+		if (error)
+			return error;
+	}
+	error = silead_ts_startup(ts);
+	if (error)
+		return error;
+	status = silead_ts_get_status(ts);
+	if (status != SILEAD_STATUS_OK) {
+		if (!second_try) {
+			second_try = true;
+			emub_dev_log(d, "Reloading firmware after unsuccessful resume");
+			goto retry;
+		}
+		emub_dev_log(d, "Resume error, status: 0x%02x", status);
+		return -ENODEV;
+	}
+	drv_irq_enable(d);
+	return 0;
+}
+
 /* silead_ts_threaded_irq_handler -> silead_ts_read_data */
 static void silead_irq(struct emub_dev *d)
 {
@@ -451,4 +508,6 @@ const struct emub_driver_ops emub_drv_silead = {
 	.remove = silead_ts_remove,
 	.irq = silead_irq,
 	.destroy = drv_free_priv,
+	.suspend = silead_ts_suspend,
+	.resume = silead_ts_resume,
 };
