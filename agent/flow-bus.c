@@ -11,7 +11,8 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-bus.h"
+#include "flow-outcome.h"
 
 #define GPIO_BUSY_RETRY_MS 2000
 

@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-bus.h"
+#include "flow-detect.h"
+#include "flow-outcome.h"
 
 /*
  * The kernel probes right after the add that may have started this run,

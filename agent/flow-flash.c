@@ -11,7 +11,11 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-bus.h"
+#include "flow-detect.h"
+#include "flow-flash.h"
+#include "flow-outcome.h"
+#include "flow-services.h"
 
 /*
  * caps.bus_recovery: a chip left in its bootloader, with no driver bound

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-load.h"
+#include "flow-outcome.h"
 
 static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char *file,
 			     uint8_t **data, size_t *len, const char **name)

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-outcome.h"
 #include "metrics.h"
 
 /* Record the outcome and return its exit code. */

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-outcome.h"
+#include "flow-plan.h"
 
 #define MAX_BLOB_FAILURES 2 /* across reboots, per device and blob */
 

@@ -16,7 +16,10 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-bus.h"
+#include "flow-detect.h"
+#include "flow-outcome.h"
+#include "flow-services.h"
 
 /* Why a bind failed: the bind file missing means the kernel has no such
  * driver (not built, module not loaded); else its probe refused. */

@@ -14,7 +14,12 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-bus.h"
+#include "flow-detect.h"
+#include "flow-flash.h"
+#include "flow-outcome.h"
+#include "flow-services.h"
+#include "flow-update.h"
 
 /* Does the bound driver need a rebind for its input device after an
  * update through kernel_fw_attr (caps.kernel_fw_rebind)? */

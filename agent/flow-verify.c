@@ -12,7 +12,9 @@
 #include <linux/input.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow-detect.h"
+#include "flow-outcome.h"
+#include "flow-verify.h"
 
 #define EVENT_NODE_WAIT_MS 3000 /* sysfs has the event node, /dev not yet */
 

@@ -16,7 +16,16 @@
 #include <unistd.h>
 
 #include "exitcode.h"
-#include "flow-priv.h"
+#include "flow.h"
+#include "flow-bus.h"
+#include "flow-detect.h"
+#include "flow-flash.h"
+#include "flow-load.h"
+#include "flow-outcome.h"
+#include "flow-plan.h"
+#include "flow-services.h"
+#include "flow-update.h"
+#include "flow-verify.h"
 
 /* ------------------------------------------------------------ progress */
 
