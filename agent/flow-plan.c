@@ -78,7 +78,6 @@ int flow_step_plan(struct run *r)
 	in.devname = r->c.dev.name;
 	in.persist_dir = r->s->persist_dir;
 	in.max_blob_failures = r->o->force ? 0 : MAX_BLOB_FAILURES;
-	in.config_versioned = r->fam->caps.config_versioned;
 	in.crc_bits = r->fam->crc_bits;
 	in.force = r->o->force;
 	if (r->hint_used)
