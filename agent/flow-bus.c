@@ -17,7 +17,7 @@
 #define GPIO_BUSY_RETRY_MS 2000
 
 /* The driver to bind: the one bound before, the profile's, the family's. */
-const char *flow_driver_to_bind(struct run *r)
+const char *flow_driver_to_bind(struct flow_run *r)
 {
 	if (r->spi_prev_driver[0] &&
 	    (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
@@ -29,7 +29,7 @@ const char *flow_driver_to_bind(struct run *r)
 
 /* Close the spidev transport and undo the claim (unbind spidev, clear
  * driver_override), so that the touch driver can bind again. */
-void flow_spi_let_go(struct run *r)
+void flow_spi_let_go(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 
@@ -53,7 +53,7 @@ void flow_spi_let_go(struct run *r)
 /* tf_spidev_repair()'s bind: marked as touchfw's own, as every bind. */
 void flow_repair_bind(void *user, const char *dev, const char *driver)
 {
-	struct run *r = user;
+	struct flow_run *r = user;
 	struct tf_err err = { 0 };
 
 	tf_state_mark_own_bind(&r->st, dev, (uint64_t)time(NULL));
@@ -67,7 +67,7 @@ void flow_repair_bind(void *user, const char *dev, const char *driver)
  * spi_let_go on every way out).  Without the driver the chip must keep
  * its power: profiles with power = "driver" are refused here.
  */
-static int open_spi(struct run *r)
+static int open_spi(struct flow_run *r)
 {
 	struct tf_spi_cfg cfg = { 0 };
 	struct tf_err err = { 0 };
@@ -138,7 +138,7 @@ static int open_spi(struct run *r)
  * attributes and flashes through its kernel_fw_attr.  A driver not bound
  * yet is bound by step_detect(); spidev left bound is used as it is.
  */
-static bool spi_through_driver(struct run *r)
+static bool spi_through_driver(struct flow_run *r)
 {
 	const char *drv = r->c.dev.driver;
 
@@ -147,7 +147,7 @@ static bool spi_through_driver(struct run *r)
 	       (drv[0] ? strcmp(drv, "spidev") != 0 : r->ctrl->driver[0] != 0);
 }
 
-int flow_step_bus(struct run *r)
+int flow_step_bus(struct flow_run *r)
 {
 	unsigned t = r->fam->caps.transports;
 	struct tf_err err = { 0 };
@@ -187,7 +187,7 @@ int flow_step_bus(struct run *r)
 }
 
 /* The interrupt line by the family's name for it, for the log. */
-const char *flow_irq_line(const struct run *r)
+const char *flow_irq_line(const struct flow_run *r)
 {
 	return r->fam->irq_line ? r->fam->irq_line : "interrupt";
 }
@@ -199,7 +199,7 @@ const char *flow_irq_line(const struct run *r)
  * unbind returns before that (slow or emulated driver cores), a busy line
  * is retried for a moment instead of given up.
  */
-int flow_request_lines(struct run *r)
+int flow_request_lines(struct flow_run *r)
 {
 	struct tf_reset_seq seq = r->fam->caps.reset;
 	struct tf_reset_lines l;
@@ -232,7 +232,7 @@ int flow_request_lines(struct run *r)
 	return TF_EXIT_OK;
 }
 
-void flow_release_lines(struct run *r)
+void flow_release_lines(struct flow_run *r)
 {
 	if (r->c.irq)
 		tf_gpio_release(r->c.irq);

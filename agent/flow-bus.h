@@ -9,18 +9,18 @@
 #include "flow-priv.h"
 
 /* The driver to bind: the one bound before, the profile's, the family's. */
-const char *flow_driver_to_bind(struct run *r);
+const char *flow_driver_to_bind(struct flow_run *r);
 /* spi: close spidev and undo the claim, so the touch driver can bind. */
-void flow_spi_let_go(struct run *r);
+void flow_spi_let_go(struct flow_run *r);
 /* tf_spidev_repair()'s bind callback (@user: the run). */
 void flow_repair_bind(void *user, const char *dev, const char *driver);
 /* The bus the family's transport reaches the chip by. */
-int flow_step_bus(struct run *r);
+int flow_step_bus(struct flow_run *r);
 /* The interrupt line by the family's name for it, for the log. */
-const char *flow_irq_line(const struct run *r);
+const char *flow_irq_line(const struct flow_run *r);
 /* Take the profile's lines and give the family's reset pulse. */
-int flow_request_lines(struct run *r);
+int flow_request_lines(struct flow_run *r);
 /* Give back the profile's GPIO lines taken for the update. */
-void flow_release_lines(struct run *r);
+void flow_release_lines(struct flow_run *r);
 
 #endif /* TF_FLOW_BUS_H */

@@ -26,7 +26,7 @@
 
 /* A chip's config CRC for messages, in its family's width ("0x06F670"),
  * or "unknown" when detection could not read one. */
-const char *flow_crc_text(const struct run *r, const struct tf_chip_state *st,
+const char *flow_crc_text(const struct flow_run *r, const struct tf_chip_state *st,
 			  char buf[TF_CRC_TEXT_MAX])
 {
 	if (!st->has_config_crc)
@@ -34,7 +34,7 @@ const char *flow_crc_text(const struct run *r, const struct tf_chip_state *st,
 	return tf_crc_text(buf, st->config_crc, r->fam->crc_bits);
 }
 
-void flow_settle_driver_link(struct run *r)
+void flow_settle_driver_link(struct flow_run *r)
 {
 	uint64_t start = tf_now_ms(), since = start;
 	char last[sizeof(r->c.dev.driver)];
@@ -61,7 +61,7 @@ void flow_settle_driver_link(struct run *r)
  * missing one is looked for again while the link stays -- and a link that
  * goes meanwhile was a probe that failed: the device is unbound.
  */
-int flow_chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
+int flow_chip_read(struct flow_run *r, struct tf_chip_state *st, struct tf_err *err)
 {
 	/* as long as a probe may take (a driver may sleep seconds for a
 	 * chip in its bootloader) */
@@ -97,7 +97,7 @@ int flow_chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err)
 	}
 }
 
-int flow_detect(struct run *r, struct tf_chip_state *st)
+int flow_detect(struct flow_run *r, struct tf_chip_state *st)
 {
 	struct tf_err err = { 0 };
 
@@ -119,7 +119,7 @@ int flow_detect(struct run *r, struct tf_chip_state *st)
  * profile's, else the settings') -- the time a probe is given anyway --
  * and logged; a chip that is really gone still ends in "no answer".
  */
-int flow_detect_settled(struct run *r, struct tf_chip_state *st)
+int flow_detect_settled(struct flow_run *r, struct tf_chip_state *st)
 {
 	unsigned bound = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
 						   : r->s->input_timeout_ms;
@@ -147,7 +147,7 @@ int flow_detect_settled(struct run *r, struct tf_chip_state *st)
 
 /* Remember the hardware for a later bootloader-mode start (not in the
  * read-only dry runs of probe and status), with when it was first seen. */
-void flow_persist_hw(struct run *r, const char *hw)
+void flow_persist_hw(struct flow_run *r, const char *hw)
 {
 	struct tf_hw_hint h = { 0 };
 	struct tf_err err = { 0 };
@@ -163,7 +163,7 @@ void flow_persist_hw(struct run *r, const char *hw)
 		r->hint = h;
 }
 
-void flow_read_hw_hint(struct run *r)
+void flow_read_hw_hint(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 
@@ -180,7 +180,7 @@ void flow_read_hw_hint(struct run *r)
  * chip's addresses with growing sleeps -- both bounded by the input
  * timeout (the profile's, else the settings').
  */
-int flow_detect_after_reset(struct run *r, struct tf_chip_state *st, bool pulsed)
+int flow_detect_after_reset(struct flow_run *r, struct tf_chip_state *st, bool pulsed)
 {
 	unsigned bound = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
 						   : r->s->input_timeout_ms;

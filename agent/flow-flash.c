@@ -23,13 +23,13 @@
  * the board profile allows it (allow-bus-recovery).  needs_bus_recovery:
  * this is such a chip; bus_recovery: and the profile allows it.
  */
-static bool needs_bus_recovery(const struct run *r)
+static bool needs_bus_recovery(const struct flow_run *r)
 {
 	return r->fam->caps.bus_recovery && r->chip.mode == TF_CHIP_BOOTLOADER &&
 	       !r->c.dev.driver[0] && !r->via_driver;
 }
 
-bool flow_bus_recovery(const struct run *r)
+bool flow_bus_recovery(const struct flow_run *r)
 {
 	return needs_bus_recovery(r) && r->ctrl->bus_recovery;
 }
@@ -39,7 +39,7 @@ bool flow_bus_recovery(const struct run *r)
  * without the board's consent, say which device, why, and which property
  * allows it, before anything touches the chip (a dry run says the same).
  */
-int flow_step_recovery_allowed(struct run *r)
+int flow_step_recovery_allowed(struct flow_run *r)
 {
 	if (!r->plan.fw && !r->o->firmware_file)
 		return TF_EXIT_OK;
@@ -56,7 +56,7 @@ int flow_step_recovery_allowed(struct run *r)
 
 /* The refusals of a family that can not do over the bus what the path
  * needs: one text each, wherever the path is decided or taken. */
-int flow_refuse_bus_flash(struct run *r)
+int flow_refuse_bus_flash(struct flow_run *r)
 {
 	return flow_finish(r, TF_EXIT_UNSUPPORTED,
 			   "the %s family can not flash over the bus; only its driver "
@@ -64,14 +64,14 @@ int flow_refuse_bus_flash(struct run *r)
 			   r->fam->ids->name);
 }
 
-int flow_refuse_bus_config(struct run *r)
+int flow_refuse_bus_config(struct flow_run *r)
 {
 	return flow_finish(r, TF_EXIT_UNSUPPORTED,
 			   "the %s family can not write a configuration over the bus",
 			   r->fam->ids->name);
 }
 
-static int flash_over_bus(struct run *r)
+static int flash_over_bus(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 
@@ -111,7 +111,7 @@ static int flash_over_bus(struct run *r)
 }
 
 /* Configuration over the bus; the chip must be in application mode. */
-static int config_over_bus(struct run *r)
+static int config_over_bus(struct flow_run *r)
 {
 	struct tf_chip_state st;
 	struct tf_err err = { 0 };
@@ -142,7 +142,7 @@ static int config_over_bus(struct run *r)
 	return TF_EXIT_OK;
 }
 
-int flow_path_bootloader(struct run *r)
+int flow_path_bootloader(struct flow_run *r)
 {
 	int rc;
 
@@ -162,7 +162,7 @@ int flow_path_bootloader(struct run *r)
 	return flow_rebind(r);
 }
 
-int flow_path_unbind(struct run *r)
+int flow_path_unbind(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	int rc;

@@ -13,7 +13,7 @@
 #include "flow-load.h"
 #include "flow-outcome.h"
 
-static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char *file,
+static int read_blob_or_file(struct flow_run *r, const struct tf_blob *b, const char *file,
 			     uint8_t **data, size_t *len, const char **name)
 {
 	struct tf_err err = { 0 };
@@ -37,7 +37,7 @@ static int read_blob_or_file(struct run *r, const struct tf_blob *b, const char 
 }
 
 /* Read and parse the firmware to write (a file or the plan's blob), once. */
-static int load_fw(struct run *r)
+static int load_fw(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	const char *name;
@@ -62,7 +62,7 @@ static int load_fw(struct run *r)
 }
 
 /* Read and parse the configuration to write, once; its CRC in cfg_crc. */
-static int load_cfg(struct run *r)
+static int load_cfg(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	const char *name;
@@ -93,7 +93,7 @@ static int load_cfg(struct run *r)
 }
 
 /* flash: the files given are read and parsed before the device is touched. */
-int flow_step_files(struct run *r)
+int flow_step_files(struct flow_run *r)
 {
 	int rc;
 
@@ -109,7 +109,7 @@ int flow_step_files(struct run *r)
 	return TF_EXIT_OK;
 }
 
-int flow_step_load(struct run *r)
+int flow_step_load(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	const char *name;

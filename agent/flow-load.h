@@ -9,8 +9,8 @@
 #include "flow-priv.h"
 
 /* flash: the files given are read and parsed before the device is touched. */
-int flow_step_files(struct run *r);
+int flow_step_files(struct flow_run *r);
 /* Read the plan's (or the given) blobs and let the family check them. */
-int flow_step_load(struct run *r);
+int flow_step_load(struct flow_run *r);
 
 #endif /* TF_FLOW_LOAD_H */

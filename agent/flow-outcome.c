@@ -18,14 +18,14 @@
 #include "metrics.h"
 
 /* Record the outcome and return its exit code. */
-int flow_vfinish(struct run *r, int code, const char *fmt, va_list ap)
+int flow_vfinish(struct flow_run *r, int code, const char *fmt, va_list ap)
 {
 	r->res->exit_code = code;
 	vsnprintf(r->res->message, sizeof(r->res->message), fmt, ap);
 	return code;
 }
 
-int flow_finish(struct run *r, int code, const char *fmt, ...)
+int flow_finish(struct flow_run *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,7 +40,7 @@ int flow_finish(struct run *r, int code, const char *fmt, ...)
  * is really left in is found by flow_after_failure(), which completes the
  * message.  @e: the family's verdict, when there is one.
  */
-int flow_fail_bootloader(struct run *r, const char *msg, const struct tf_err *e)
+int flow_fail_bootloader(struct flow_run *r, const char *msg, const struct tf_err *e)
 {
 	r->foreign = e && e->foreign;
 	return flow_finish(r, TF_EXIT_BOOTLOADER, "%s", msg);
@@ -54,7 +54,7 @@ int flow_fail_bootloader(struct run *r, const char *msg, const struct tf_err *e)
  * the result record, and that no failure is held against the firmware.
  * A hand flash counts no attempt, and says so.
  */
-int flow_interrupted(struct run *r, const char *what)
+int flow_interrupted(struct flow_run *r, const char *what)
 {
 	int sig = tf_stop_requested();
 	const char *name = sigabbrev_np(sig) ? sigabbrev_np(sig) : "?";
@@ -97,7 +97,7 @@ int flow_interrupted(struct run *r, const char *what)
  * lost power, restarted, was unbound -- counts as an attempt only, or a
  * bind storm would blacklist good firmware.
  */
-void flow_record_blob_failure(struct run *r, const struct tf_err *e)
+void flow_record_blob_failure(struct flow_run *r, const struct tf_err *e)
 {
 	struct tf_err err = { 0 };
 	const char *why = e->msg;
@@ -123,7 +123,7 @@ void flow_record_blob_failure(struct run *r, const struct tf_err *e)
  * limit and after the back-off: say which applies (the count is known
  * only once this failure is recorded).
  */
-static void attempt_note(struct run *r, unsigned count)
+static void attempt_note(struct flow_run *r, unsigned count)
 {
 	char *m = r->res->message;
 	size_t n = strlen(m), size = sizeof(r->res->message);
@@ -156,7 +156,7 @@ static void attempt_note(struct run *r, unsigned count)
  * recorded (a full or broken /run) means the limit that keeps touchfw from
  * flashing a chip that fails every time no longer holds: do not flash.
  */
-int flow_reserve_attempt(struct run *r)
+int flow_reserve_attempt(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 
@@ -174,7 +174,7 @@ int flow_reserve_attempt(struct run *r)
 
 /* The failure is the database's or the profile's, found before anything
  * was written to the chip. */
-static bool not_the_devices(const struct run *r)
+static bool not_the_devices(const struct flow_run *r)
 {
 	int code = r->res->exit_code;
 
@@ -186,7 +186,7 @@ static bool not_the_devices(const struct run *r)
 
 /* The device's metrics, and with prometheus_dir set the textfile
  * (metrics.h); a failure is said, the run's result stays. */
-static void record_metrics(struct run *r)
+static void record_metrics(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 
@@ -196,7 +196,7 @@ static void record_metrics(struct run *r)
 		rlog(r, TF_LOG_WARNING, "metrics for Prometheus not written: %s", err.msg);
 }
 
-static void record_state(struct run *r)
+static void record_state(struct flow_run *r)
 {
 	char *json;
 
@@ -264,7 +264,7 @@ static void record_state(struct run *r)
 }
 
 /* The result and attempts, then the metrics made from them. */
-void flow_record(struct run *r)
+void flow_record(struct flow_run *r)
 {
 	if (r->st.dirfd < 0 || !r->c.dev.name[0] || r->o->dry_run)
 		return;

@@ -20,7 +20,7 @@
  * a program only while its driver is bound: the driver's probe loads the
  * file and fails without it.  Other chips keep theirs.
  */
-static bool holds_program(const struct run *r)
+static bool holds_program(const struct flow_run *r)
 {
 	return !r->chip.program_from_driver ||
 	       (r->c.dev.driver[0] && tf_family_has_driver(r->fam, r->c.dev.driver) &&
@@ -32,7 +32,7 @@ static bool holds_program(const struct run *r)
  * work, so this is no "up to date".  Says which file the driver wants,
  * for which board the database lacks an entry, and how to add one.
  */
-static int no_program(struct run *r)
+static int no_program(struct flow_run *r)
 {
 	char name[TF_FW_NAME_MAX] = "", board[128] = "";
 	struct tf_err err = { 0 };
@@ -57,7 +57,7 @@ static int no_program(struct run *r)
 			   src ? src : "");
 }
 
-int flow_step_plan(struct run *r)
+int flow_step_plan(struct flow_run *r)
 {
 	struct tf_plan_input in = { 0 };
 	struct tf_err err = { 0 };

@@ -8,6 +8,6 @@
 #include "flow-priv.h"
 
 /* What to install, from the database (plan.c), or an exit code. */
-int flow_step_plan(struct run *r);
+int flow_step_plan(struct flow_run *r);
 
 #endif /* TF_FLOW_PLAN_H */

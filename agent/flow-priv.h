@@ -36,7 +36,7 @@
 #include "settings.h"
 #include "state.h"
 
-struct run {
+struct flow_run {
 	const struct tf_settings *s;
 	const struct tf_flow_opts *o;
 	struct tf_flow_result *res;
@@ -97,18 +97,18 @@ struct run {
 };
 
 /* The run a family's update path was handed. */
-static inline struct run *flow_run_of(struct tf_update *u)
+static inline struct flow_run *flow_run_of(struct tf_update *u)
 {
-	return (struct run *)((char *)u - offsetof(struct run, u));
+	return (struct flow_run *)((char *)u - offsetof(struct flow_run, u));
 }
 
-static inline const char *dev_of(struct run *r)
+static inline const char *flow_dev_of(struct flow_run *r)
 {
 	return r->c.dev.name[0] ? r->c.dev.name : "touchfw";
 }
 
 /* A line about this run's device, at the level its options allow; the
  * device is named here once, messages never name it themselves. */
-#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, dev_of(r), __VA_ARGS__)
+#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, flow_dev_of(r), __VA_ARGS__)
 
 #endif

@@ -33,7 +33,7 @@ const char *flow_bind_failure(const struct tf_err *e)
  * Unbind (if bound) and bind the driver again, with a new watch for its
  * input device (r->watch) started first.
  */
-int flow_rebind(struct run *r)
+int flow_rebind(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	const char *driver = flow_driver_to_bind(r);
@@ -66,7 +66,8 @@ int flow_rebind(struct run *r)
  * as for every state file), on the kernel's loader path an I/O failure.
  * Nothing of this step reached the chip either way.
  */
-int flow_stage_failed(struct run *r, const struct tf_fw_stage *stage, const struct tf_err *err)
+int flow_stage_failed(struct flow_run *r, const struct tf_fw_stage *stage,
+		      const struct tf_err *err)
 {
 	if (stage->state_unusable)
 		return flow_finish(r, TF_EXIT_STATE, "%s%s", err->msg,
@@ -75,7 +76,7 @@ int flow_stage_failed(struct run *r, const struct tf_fw_stage *stage, const stru
 }
 
 /* The new input device on r->watch, within the input timeout. */
-int flow_wait_input(struct run *r)
+int flow_wait_input(struct flow_run *r)
 {
 	struct tf_input_node node;
 	struct tf_err err = { 0 };
@@ -95,7 +96,7 @@ int flow_wait_input(struct run *r)
 }
 
 /* Is the device's driver gone (unbound by someone else)? */
-bool flow_driver_gone(struct run *r)
+bool flow_driver_gone(struct flow_run *r)
 {
 	tf_device_refresh(&r->c.dev);
 	return !r->c.dev.driver[0];
@@ -108,7 +109,7 @@ bool flow_driver_gone(struct run *r)
  */
 static int config_bus_bound(struct tf_update *u)
 {
-	struct run *r = flow_run_of(u);
+	struct flow_run *r = flow_run_of(u);
 	struct tf_err err = { 0 };
 	int rc;
 
@@ -137,7 +138,7 @@ static int config_bus_bound(struct tf_update *u)
 static int config_attr(struct tf_update *u, const char *name, const char *attr,
 		       const char *value)
 {
-	struct run *r = flow_run_of(u);
+	struct flow_run *r = flow_run_of(u);
 	unsigned ms = r->ctrl->input_timeout_ms ? r->ctrl->input_timeout_ms
 						: r->s->input_timeout_ms;
 	struct tf_fw_stage stage;
@@ -213,7 +214,7 @@ static int config_attr(struct tf_update *u, const char *name, const char *attr,
  */
 static int config_stage_and_rebind(struct tf_update *u, const char *name)
 {
-	struct run *r = flow_run_of(u);
+	struct flow_run *r = flow_run_of(u);
 	struct tf_fw_stage stage;
 	struct tf_err err = { 0 };
 	int rc;
@@ -241,7 +242,7 @@ static int config_stage_and_rebind(struct tf_update *u, const char *name)
  */
 static int bind_driver_first(struct tf_update *u)
 {
-	struct run *r = flow_run_of(u);
+	struct flow_run *r = flow_run_of(u);
 	struct tf_err err = { 0 };
 
 	if (r->c.dev.driver[0] || r->ctrl->power != TF_POWER_DRIVER || !r->ctrl->driver[0])
@@ -274,7 +275,7 @@ static int bind_driver_first(struct tf_update *u)
  */
 static enum tf_update_way choose(struct tf_update *u)
 {
-	struct run *r = flow_run_of(u);
+	struct flow_run *r = flow_run_of(u);
 	const struct tf_family_caps *caps = &r->fam->caps;
 
 	if (r->via_driver)
@@ -333,13 +334,13 @@ static void say(struct tf_update *u, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void say(struct tf_update *u, int prio, const char *fmt, ...)
 {
-	struct run *r = flow_run_of(u);
+	struct flow_run *r = flow_run_of(u);
 	va_list ap;
 
 	if (r->o->log_max && prio > r->o->log_max)
 		return;
 	va_start(ap, fmt);
-	tf_logv(prio, dev_of(r), fmt, ap);
+	tf_logv(prio, flow_dev_of(r), fmt, ap);
 	va_end(ap);
 }
 

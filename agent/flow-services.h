@@ -13,12 +13,13 @@ extern const struct tf_flow_services tf_flow_services;
 /* Why a bind failed, for the message. */
 const char *flow_bind_failure(const struct tf_err *e);
 /* Unbind and bind the driver again with a new watch (r->watch). */
-int flow_rebind(struct run *r);
+int flow_rebind(struct flow_run *r);
 /* Wait for the input device on r->watch. */
-int flow_wait_input(struct run *r);
+int flow_wait_input(struct flow_run *r);
 /* Was the driver unbound (by someone else)? */
-bool flow_driver_gone(struct run *r);
+bool flow_driver_gone(struct flow_run *r);
 /* Staging failed: the state's fault (exit 16) or an I/O failure. */
-int flow_stage_failed(struct run *r, const struct tf_fw_stage *stage, const struct tf_err *err);
+int flow_stage_failed(struct flow_run *r, const struct tf_fw_stage *stage,
+		      const struct tf_err *err);
 
 #endif /* TF_FLOW_SERVICES_H */

@@ -23,7 +23,7 @@
 
 /* Does the bound driver need a rebind for its input device after an
  * update through kernel_fw_attr (caps.kernel_fw_rebind)? */
-static bool rebind_after_update(struct run *r)
+static bool rebind_after_update(struct flow_run *r)
 {
 	const char *const *d;
 
@@ -36,7 +36,7 @@ static bool rebind_after_update(struct run *r)
 /* After the rebind that follows an update: a driver that bound with the
  * chip in its bootloader registers no input device, so waiting for one
  * would only run into the timeout. */
-static int bootloader_after_rebind(struct run *r)
+static int bootloader_after_rebind(struct flow_run *r)
 {
 	struct tf_chip_state st;
 	struct tf_err err = { 0 };
@@ -53,7 +53,7 @@ static int bootloader_after_rebind(struct run *r)
  * made.  An interruption, like a stop signal; whoever unbound the driver
  * decides when it binds again (touchfw does not undo their unbind).
  */
-static int unbound_under_us(struct run *r, const char *drv, const char *write_err)
+static int unbound_under_us(struct flow_run *r, const char *drv, const char *write_err)
 {
 	rlog(r, TF_LOG_INFO,
 	     "an interruption, not a rejection of %s: it counts as an attempt only",
@@ -67,7 +67,7 @@ static int unbound_under_us(struct run *r, const char *drv, const char *write_er
 			   write_err ? write_err : "", write_err ? ")" : "", r->c.dev.name);
 }
 
-int flow_driver_lost(struct run *r, int rc)
+int flow_driver_lost(struct flow_run *r, int rc)
 {
 	char why[sizeof(r->res->message)];
 
@@ -97,7 +97,7 @@ int flow_driver_lost(struct run *r, int rc)
  * bootloader touchfw can flash is recovered at once, and otherwise the
  * failure is the message.
  */
-static int driver_update_failed(struct run *r, int wr, struct tf_err *err, int rc)
+static int driver_update_failed(struct flow_run *r, int wr, struct tf_err *err, int rc)
 {
 	const struct tf_update_path *path = r->ops->update_path;
 	struct tf_chip_state st;
@@ -152,7 +152,7 @@ static int driver_update_failed(struct run *r, int wr, struct tf_err *err, int r
 }
 
 /* Kernel-assisted: the driver flashes, from a staged image. */
-static int driver_flashes(struct run *r)
+static int driver_flashes(struct flow_run *r)
 {
 	const struct tf_family_caps *caps = &r->fam->caps;
 	struct tf_fw_stage stage;
@@ -230,7 +230,7 @@ static int driver_flashes(struct run *r)
  * Through the bound driver: the firmware by its attribute, then a
  * configuration as the family's update path says the driver takes one.
  */
-static int path_update_fw(struct run *r)
+static int path_update_fw(struct flow_run *r)
 {
 	const struct tf_update_path *path = r->ops->update_path;
 	struct tf_err err = { 0 };
@@ -283,7 +283,7 @@ static bool same_file(const char *path, const uint8_t *data, size_t len)
  * runs another file), and wait for its input device.  Nothing is written
  * to the chip by touchfw.
  */
-static int path_probe_file(struct run *r)
+static int path_probe_file(struct flow_run *r)
 {
 	struct tf_fw_stage stage;
 	struct tf_err err = { 0 };
@@ -370,7 +370,7 @@ static int path_probe_file(struct run *r)
  * choice flow_step_update() makes), and the configuration's CRC against the
  * chip's.  Everything was read, parsed and checked by flow_step_load().
  */
-void flow_describe_dry_run(struct run *r, enum tf_update_way way, char *buf, size_t size)
+void flow_describe_dry_run(struct flow_run *r, enum tf_update_way way, char *buf, size_t size)
 {
 	const char *drv = r->c.dev.driver[0] ? r->c.dev.driver : "the driver";
 	const char *bus = strcmp(r->c.dev.subsys, "spi") ? "i2c-dev" : "spidev";
@@ -455,7 +455,7 @@ void flow_describe_dry_run(struct run *r, enum tf_update_way way, char *buf, siz
  * through the driver too: refused before anything is flashed (and by a
  * dry run) when the driver loads none.
  */
-static int driver_takes_config(struct run *r)
+static int driver_takes_config(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	char name[TF_FW_NAME_MAX];
@@ -470,7 +470,7 @@ static int driver_takes_config(struct run *r)
 			   err.msg[0] ? err.msg : "the driver loads no configuration file");
 }
 
-int flow_decide_update(struct run *r, enum tf_update_way *way)
+int flow_decide_update(struct flow_run *r, enum tf_update_way *way)
 {
 	const struct tf_family_caps *caps = &r->fam->caps;
 	const struct tf_update_path *path = r->ops->update_path;
@@ -554,7 +554,7 @@ int flow_decide_update(struct run *r, enum tf_update_way *way)
 	return TF_EXIT_OK;
 }
 
-int flow_step_update(struct run *r)
+int flow_step_update(struct flow_run *r)
 {
 	enum tf_update_way way;
 	int rc;

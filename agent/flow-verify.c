@@ -24,7 +24,7 @@
  * event node as libevdev does.  A chip that kept its old configuration, or
  * a driver that sent another file, shows the old ranges.
  */
-static int verify_axes(struct run *r, const struct tf_chip_state *st)
+static int verify_axes(struct flow_run *r, const struct tf_chip_state *st)
 {
 	struct tf_err err = { 0 };
 	int32_t want_x, want_y, min, got_x = 0, got_y = 0;
@@ -73,7 +73,7 @@ static int verify_axes(struct run *r, const struct tf_chip_state *st)
 	return TF_EXIT_OK;
 }
 
-int flow_step_verify(struct run *r)
+int flow_step_verify(struct flow_run *r)
 {
 	struct tf_chip_state st;
 	struct tf_err err = { 0 };
@@ -166,7 +166,7 @@ int flow_step_verify(struct run *r)
  * Completes the message with the state found and returns the exit code
  * that state calls for.
  */
-int flow_after_failure(struct run *r, int rc)
+int flow_after_failure(struct flow_run *r, int rc)
 {
 	struct tf_chip_state st;
 	struct tf_err err = { 0 };

@@ -9,9 +9,9 @@
 #include "flow-priv.h"
 
 /* Read back after the update: mode, version, CRC, input device's axes. */
-int flow_step_verify(struct run *r);
+int flow_step_verify(struct flow_run *r);
 /* After a failed update, the chip's state again: the exit code it calls
  * for, the message completed. */
-int flow_after_failure(struct run *r, int rc);
+int flow_after_failure(struct flow_run *r, int rc);
 
 #endif /* TF_FLOW_VERIFY_H */

@@ -31,14 +31,14 @@
 
 static void progress(void *user, const struct tf_progress *p)
 {
-	struct run *r = user;
+	struct flow_run *r = user;
 	int pct = p->total ? (int)(p->done * 100 / p->total) : 100;
 
 	r->last_progress = *p;
 	if (r->o->quiet_progress)
 		return;
 	if (r->o->progress) {
-		r->o->progress(r->o->progress_user, dev_of(r), p);
+		r->o->progress(r->o->progress_user, flow_dev_of(r), p);
 	} else if (pct / 10 != r->last_pct / 10 || p->done == p->total) {
 		rlog(r, TF_LOG_INFO, "flashing: %3d%% (%zu/%zu frames, %zu bytes%s)", pct,
 		     p->done, p->total, p->bytes, p->retries ? ", with retries" : "");
@@ -48,7 +48,7 @@ static void progress(void *user, const struct tf_progress *p)
 
 /* ------------------------------------------------------------ steps */
 
-static int step_device(struct run *r)
+static int step_device(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	int rc;
@@ -80,7 +80,7 @@ static int step_device(struct run *r)
 }
 
 /* Why no profile's controller describes this device (board-match.c's guess). */
-static const char *explain_miss(struct run *r, char *buf, size_t size)
+static const char *explain_miss(struct flow_run *r, char *buf, size_t size)
 {
 	struct tf_board_miss_device d = {
 		.bus = r->c.dev.subsys,
@@ -95,7 +95,7 @@ static const char *explain_miss(struct run *r, char *buf, size_t size)
 	return buf;
 }
 
-static int step_profile(struct run *r)
+static int step_profile(struct flow_run *r)
 {
 	char why[1200];
 	const char *dirs[TF_MAX_DIRS];
@@ -170,7 +170,7 @@ static int step_profile(struct run *r)
 }
 
 /* flash without a profile: what the command line and the driver say. */
-static int synth_controller(struct run *r)
+static int synth_controller(struct flow_run *r)
 {
 	const struct tf_family *fi = r->o->family ? tf_family_by_name(r->o->family)
 						  : tf_family_by_driver(r->c.dev.driver);
@@ -199,7 +199,7 @@ static int synth_controller(struct run *r)
 	return TF_EXIT_OK;
 }
 
-static int step_family(struct run *r)
+static int step_family(struct flow_run *r)
 {
 	const struct tf_family *fi = tf_family_by_name(r->ctrl->family);
 	struct tf_err err = { 0 };
@@ -238,7 +238,7 @@ static int step_family(struct run *r)
 	return TF_EXIT_OK;
 }
 
-static int step_attempts(struct run *r)
+static int step_attempts(struct flow_run *r)
 {
 	struct tf_attempts a;
 	struct tf_err err = { 0 };
@@ -274,7 +274,7 @@ static int step_attempts(struct run *r)
 	return TF_EXIT_OK;
 }
 
-static int step_db(struct run *r)
+static int step_db(struct flow_run *r)
 {
 	struct tf_fwdb_opts opts = { .keys_dir = r->s->keys_dir };
 	struct tf_err err = { 0 };
@@ -292,7 +292,7 @@ static int step_db(struct run *r)
 	return TF_EXIT_OK;
 }
 
-static int step_detect(struct run *r)
+static int step_detect(struct flow_run *r)
 {
 	char found[400], cfg_name[TF_FW_NAME_MAX];
 	const struct tf_update_path *path;
@@ -361,7 +361,7 @@ static int step_detect(struct run *r)
 int tf_flow_run(const struct tf_settings *s, const char *devname, const struct tf_flow_opts *o,
 		struct tf_flow_result *res)
 {
-	struct run r;
+	struct flow_run r;
 	struct tf_err err = { 0 };
 	char crc[16];
 	int rc;

@@ -8,8 +8,9 @@
  *   the new input device -> read back -> record the result
  *
  * Paths (who owns the chip: the profile's power property,
- * doc/touchfw-board.5), chosen from the family's
- * capabilities (agent/family/family.h), never from its name:
+ * doc/touchfw-board.5), chosen from the family's capabilities
+ * (agent/family/family.h) and, where its driver differs, by the family's
+ * update path (agent/family/update-path.h), never from its name:
  *   bootloader: the chip is in bootloader mode (caps.bootloader_mode); the
  *       driver (bound, idle) does not touch it, so flash at the bootloader
  *       address while bound, write the configuration directly, then rebind;
@@ -21,7 +22,9 @@
  *   unbind: application mode and power is always on (caps.bus_flash,
  *       caps.bus_config): unbind, reset pulse by the family's timing,
  *       bootloader entry, flash with the interrupt line, configuration,
- *       rebind.
+ *       rebind;
+ *   driver-probe: the chip's program is its driver's file: stage it where
+ *       the driver looks, make the driver probe, wait for its input device.
  */
 #ifndef TF_FLOW_H
 #define TF_FLOW_H

@@ -13,9 +13,10 @@
  * for the input device.  A family without an update path (NULL, or a
  * NULL hook) gets what the flow does from the capabilities alone.
  *
- * The flow defines the services (flow-services.c); this header is the
- * family's side of that contract, so nothing here names a flow file.
- * doc/families.md, "The update path", lists the services and the hooks.
+ * This header is the family's side of that contract and includes no flow
+ * header: the flow hands its services in, the family never calls the
+ * flow by name.  doc/families.md, "The update path", lists the services
+ * and the hooks, and which families use which.
  */
 #ifndef TF_FAMILY_UPDATE_PATH_H
 #define TF_FAMILY_UPDATE_PATH_H
