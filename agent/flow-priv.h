@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Shared internals of the update flow: flow.c (the state machine, from
- * the device to the verified result) and flow-update.c (the write paths:
- * reading the blobs, flashing over the bus, the driver's update_fw with a
- * staged image, the configuration over the bus or as the driver's file).
+ * Shared internals of the update flow, one job a file, each calling only
+ * the files listed before it here (none calls back up):
+ *   flow-outcome.c   the exit code and message, recording the result
+ *   flow-bus.c       reaching the chip: i2c, spidev, the profile's lines
+ *   flow-detect.c    the chip's state, over the bus or through the driver
+ *   flow-load.c      the blobs, read and checked once
+ *   flow-services.c  the services a family's update path is made of
+ *                    (family/update-path.h)
+ *   flow-flash.c     the ways over the bus: bootloader, unbind and flash
+ *   flow-update.c    the way decided, the driver's ways, the dry run's
+ *   flow-verify.c    read back, input device, the state after a failure
+ *   flow-plan.c      the plan step
+ *   flow.c           the state machine that runs them (tf_flow_run)
  * The public API is flow.h; nothing outside agent/flow*.c includes this.
+ * Each flow file's header (flow-outcome.h, ...) declares what it offers
+ * the files above it; functions shared between flow files are flow_*.
  */
 #ifndef TF_FLOW_PRIV_H
 #define TF_FLOW_PRIV_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,13 +28,15 @@
 #include "board.h"
 #include "device.h"
 #include "family/family.h"
-#include "flow.h"
+#include "family/update-path.h"
+#include "flow-types.h"
 #include "fwdb.h"
 #include "log.h"
 #include "plan.h"
+#include "settings.h"
 #include "state.h"
 
-struct run {
+struct flow_run {
 	const struct tf_settings *s;
 	const struct tf_flow_opts *o;
 	struct tf_flow_result *res;
@@ -50,7 +64,6 @@ struct run {
 	bool flashed_anything;
 	bool cfg_already;	/* the configuration to write is the chip's already (its CRC) */
 	bool touched;		/* the update started: re-detect after a failure */
-	bool next_run_said;	/* the message already says what the next run can do */
 	bool foreign;		/* the chip refused the image as another chip's */
 	bool attempt_reserved;	/* this run already counts in DEV.attempts */
 	bool failed_before;	/* no firmware: the fitting blobs failed here before */
@@ -75,75 +88,27 @@ struct run {
 	 * while touchfw itself has it unbound (a rebind not yet bound again). */
 	char kept_driver[64];
 	bool own_unbind;
+	/* The new input device's watch of the update under way. */
+	struct tf_input_watch *watch;
+	/* What a family's update path sees of this run (u.c, u.chip point
+	 * into it), and whether the message says what the next run can do
+	 * (u.next_run_said). */
+	struct tf_update u;
 };
 
-static inline const char *dev_of(struct run *r)
+/* The run a family's update path was handed. */
+static inline struct flow_run *flow_run_of(struct tf_update *u)
+{
+	return (struct flow_run *)((char *)u - offsetof(struct flow_run, u));
+}
+
+static inline const char *flow_dev_of(struct flow_run *r)
 {
 	return r->c.dev.name[0] ? r->c.dev.name : "touchfw";
 }
 
 /* A line about this run's device, at the level its options allow; the
  * device is named here once, messages never name it themselves. */
-#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, dev_of(r), __VA_ARGS__)
-
-/* flow.c */
-
-/* Record the outcome and return its exit code. */
-int finish(struct run *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The chip's state over the bus, or what the bound driver shows. */
-int chip_read(struct run *r, struct tf_chip_state *st, struct tf_err *err);
-/* The bound driver takes its configuration file only through
- * caps.kernel_cfg_attr, not at probe. */
-bool cfg_through_attr(const struct run *r);
-/* chip_read(), a failure recorded with finish(). */
-int detect(struct run *r, struct tf_chip_state *st);
-/* The driver to bind: the one bound before, the profile's, the family's. */
-const char *driver_to_bind(struct run *r);
-/* spi: close spidev and undo the claim, so the touch driver can bind. */
-void spi_let_go(struct run *r);
-
-/* flow-update.c */
-
-/* flash: the files given are read and parsed before the device is touched. */
-int step_files(struct run *r);
-/* Read the plan's (or the given) blobs and let the family check them. */
-int step_load(struct run *r);
-/* The ways step_update() can go (decide_update()). */
-enum upd_path {
-	UPD_NOTHING,	/* nothing to write */
-	UPD_PROBE_FILE, /* caps.kernel_fw_probe: stage, make the driver probe */
-	UPD_UPDATE_FW,	/* through the bound driver's attributes and files */
-	UPD_BOOTLOADER, /* the chip is in its bootloader: flash it there */
-	UPD_UNBIND,	/* unbind (or none bound), over the bus */
-};
-/*
- * The one decision for an update and its dry run: the path step_update()
- * takes, and every check that comes before that path's first write (a
- * family that can not write this way, a file name the driver can not
- * have, a configuration on a chip left in its bootloader).  0 with *@path
- * set, or an exit code with the message recorded (finish()).
- */
-int decide_update(struct run *r, enum upd_path *path);
-/* Write by the path decide_update() chose; rebind, input. */
-int step_update(struct run *r);
-/* Through the driver, a configuration only if the driver loads one. */
-int driver_takes_config(struct run *r);
-/* A dry run's account of what step_update() would write by @path (from
- * decide_update()), and how. */
-void describe_dry_run(struct run *r, enum upd_path path, char *buf, size_t size);
-/* After a failed update or verification through the bound driver: the
- * driver gone, not unbound by touchfw, makes it an interruption (exit 19,
- * whatever failed after it); else @rc. */
-int driver_lost(struct run *r, int rc);
-/* Wait until the driver link has not changed for a moment (a probe in
- * progress ends first). */
-void settle_driver_link(struct run *r);
-/* caps.bus_recovery: refuse, before the chip is touched, to flash a chip
- * left in its bootloader where the board profile does not allow it. */
-int step_recovery_allowed(struct run *r);
-/* A stop signal arrived: finish() with what was done about it. */
-int interrupted(struct run *r, const char *what);
-/* Give back the profile's GPIO lines taken for the update. */
-void release_lines(struct run *r);
+#define rlog(r, prio, ...) tf_log_at((r)->o->log_max, prio, flow_dev_of(r), __VA_ARGS__)
 
 #endif

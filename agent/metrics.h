@@ -12,7 +12,7 @@
 #ifndef TF_METRICS_H
 #define TF_METRICS_H
 
-#include "flow.h"
+#include "flow-types.h"
 #include "settings.h"
 #include "state.h"
 #include "util.h"

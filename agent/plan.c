@@ -326,6 +326,13 @@ static int choose_versioned_config(const struct tf_plan_input *in, struct tf_pla
 	return 0;
 }
 
+/* The family's configurations carry versions the chip reports. */
+static bool configs_versioned(const struct tf_plan_input *in)
+{
+	const struct tf_family *f = in->family ? tf_family_by_name(in->family) : NULL;
+
+	return in->config_versioned || (f && f->caps.config_versioned);
+}
 static int choose_config(const struct tf_plan_input *in, struct tf_plan *p, struct tf_err *err)
 {
 	const char *hw = p->fw && p->fw->n_hardware == 1 && !hardware(in)[0]
@@ -340,7 +347,7 @@ static int choose_config(const struct tf_plan_input *in, struct tf_plan *p, stru
 		tf_snprintf(p->cfg_reason, sizeof(p->cfg_reason), "firmware version unknown");
 		return 0;
 	}
-	if (in->config_versioned)
+	if (configs_versioned(in))
 		return choose_versioned_config(in, p, &target, hw, err);
 	if (in->ctrl && in->ctrl->config_pin[0]) {
 		b = pinned(in, in->ctrl->config_pin, TF_BLOB_CONFIG, err);

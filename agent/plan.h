@@ -50,7 +50,8 @@ struct tf_plan_input {
 	const char *devname;
 	const char *persist_dir; /* for failures that survive reboots */
 	unsigned max_blob_failures;
-	/* Configurations are chosen by their version (see above). */
+	/* Configurations are chosen by their version (see above): also
+	 * where @family's caps.config_versioned says so. */
 	bool config_versioned;
 	unsigned crc_bits; /* the family's, for messages */
 	/* Write the chosen configuration even if it is not newer. */

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "exitcode.h"
-#include "flow.h"
+#include "flow-types.h"
 #include "json.h"
 #include "state.h"
 

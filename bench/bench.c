@@ -1258,7 +1258,7 @@ static const char elantp_board[] =
  * emulator's round trips, is touchfw's own time. */
 /*
  * The probe-file path (Silead) waits until the device's driver link has
- * not changed for 300 ms before it stages and binds (agent/flow-update.c,
+ * not changed for 300 ms before it stages and binds (agent/flow-detect.c,
  * PROBE_SETTLE_MS): a probe in progress shows only as that link.  A wait
  * by design, printed apart with what touchfw spends around it.
  */

@@ -53,12 +53,19 @@ struct tf_chip_state {
 	/* Application mode by its driver's word (bound), but the chip says
 	 * its program does not run now (a family that can read that). */
 	bool not_running;
+	/* The chip keeps no program of its own: what it runs is the file its
+	 * driver loads at every probe (kernel_fw_name, from kernel_firmware),
+	 * and the probe fails without it; detect() read nothing from the bus
+	 * then, and the proof of an update is the driver's input device. */
+	bool program_from_driver;
 	uint16_t bl_addr; /* bootloader address found / to use */
 	/* The bootloader's id in the family's canonical form (a manifest's
 	 * bootloader_id is compared with it), "" when not read. */
 	char bl_id[16];
 	char detail[160]; /* e.g. "bootloader at 0x24: APP_CRC_FAIL" */
 };
+
+struct tf_update_path;
 
 /* Progress of a firmware write, for the progress bar and logs. */
 struct tf_progress {
@@ -206,8 +213,9 @@ struct tf_family_ops {
 			      struct tf_err *err);
 	int (*leave_bootloader)(struct tf_ctx *c, const struct tf_chip_state *st,
 				struct tf_err *err);
-	/* With caps.bus_config (and caps.bus_config_bound: also while the
-	 * driver is bound).  Verifies what the chip took, by reading back. */
+	/* With caps.bus_config (and, where the family's update path says so,
+	 * also while the driver is bound).  Verifies what the chip took, by
+	 * reading back. */
 	int (*write_config)(struct tf_ctx *c, void *cfg, struct tf_err *err);
 	/* Optional: the ABS_MT_POSITION_X/Y maxima the driver gives its input
 	 * device once the chip runs @cfg; the flow checks them on the new
@@ -217,6 +225,10 @@ struct tf_family_ops {
 	 * reset pulse when it depends on the chip (an address it latches),
 	 * instead of caps.reset.int_level. */
 	int (*reset_int_level)(struct tf_ctx *c);
+
+	/* Optional: the family's update path, composed from the flow's
+	 * services where its driver differs (family/update-path.h). */
+	const struct tf_update_path *update_path;
 
 	/* Bring-up tools (`touchfw chip`); all optional. */
 	/* After detect() found the chip: fill @info (fields, table). */
@@ -286,45 +298,15 @@ struct tf_family_caps {
 	 * NULL: the driver has no such interface. */
 	const char *kernel_fw_attr;
 	const char *kernel_fw_value;
-	/* With kernel_fw_attr: the driver binds with the chip in its
-	 * bootloader (recovery) mode too and its attribute flashes it there,
-	 * so a bootloader-mode chip is updated through the bound driver. */
-	bool kernel_fw_bootloader;
 	/* Drivers (of ids->drivers) that register no input device again
 	 * after a write to kernel_fw_attr: the flow unbinds and binds them
 	 * afterwards.  NULL-terminated; NULL: none. */
 	const char *const *kernel_fw_rebind;
-	/* With kernel_fw_bootloader: after a failed write to kernel_fw_attr
-	 * the driver stays bound in its recovery mode without resetting the
-	 * chip, and its next update skips the reset too, so a chip the
-	 * failure left mid-update would not answer it.  The flow rebinds
-	 * once (a new probe resets the chip and reads it again) and promises
-	 * the next run only when that probe found the chip's boot code with
-	 * the hardware id it had. */
-	bool kernel_fw_failure_rebind;
-	/* Without kernel_fw_bootloader: after a failed write to
-	 * kernel_fw_attr the driver stays bound (still reporting the old
-	 * firmware) and its next write flashes the chip from its bootloader,
-	 * but a new probe fails on a chip there.  The flow leaves it bound
-	 * and says so: the next run tries again, an unbind or reboot first
-	 * leaves no driver to do it. */
-	bool kernel_fw_retry_bound;
-	/* The driver applies a configuration file (kernel_cfg_name) at every
-	 * probe.  kernel_cfg_name may still refuse (-EOPNOTSUPP) on a board
-	 * where the driver requests none; the flow then writes over the bus. */
+	/* The driver applies a configuration file (kernel_cfg_name), at its
+	 * probe or as the family's update path says (update_path
+	 * config_through_driver); kernel_cfg_name may still refuse
+	 * (-EOPNOTSUPP) on a board where the driver requests none. */
 	bool kernel_cfg;
-	/* Drivers (of ids->drivers) that apply the kernel_cfg_name file only
-	 * when @kernel_cfg_value is written to their attribute
-	 * @kernel_cfg_attr (not at probe): the flow stages the file, writes
-	 * the attribute, then reads the driver's config CRC (detect) and
-	 * rebinds for the input device.  NULL-terminated; NULL: none. */
-	const char *const *kernel_cfg_attr_drivers;
-	const char *kernel_cfg_attr;
-	const char *kernel_cfg_value;
-	/* write_config is safe with the driver bound and working (the driver
-	 * only reads the chip; the configuration registers are the chip's to
-	 * judge), so a configuration needs no unbind: write, then rebind. */
-	bool bus_config_bound;
 	/* Configurations carry a version the chip reports
 	 * (tf_chip_state.config_version, the manifest's version parsed by the
 	 * family's scheme); the plan chooses by it (plan.h). */
@@ -335,12 +317,6 @@ struct tf_family_caps {
 	/* Installs no firmware at all, only configurations (no firmware
 	 * interface in the driver, no bus flashing). */
 	bool config_only;
-	/* The chip keeps no firmware: the driver loads the file
-	 * kernel_fw_name (bytes from kernel_firmware) into it at every probe,
-	 * and its probe fails without it.  Installing is staging that file
-	 * and making the driver probe again (bind, or rebind when it runs
-	 * another file); detect() learns nothing from the bus. */
-	bool kernel_fw_probe;
 	/* HID over I2C: the chip's HID descriptor register may be given by
 	 * the profile (hid-descr-addr). */
 	bool hid_over_i2c;

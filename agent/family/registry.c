@@ -6,6 +6,7 @@
  * family's code; the front end uses registry-ids.c instead.
  */
 #include "family/family.h"
+#include "family/update-path.h"
 
 #include <errno.h>
 #include <string.h>
@@ -73,6 +74,7 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 {
 	const struct tf_family_ops *o = f->ops;
 	const struct tf_family_caps *c = &f->caps;
+	const struct tf_update_path *p = o ? o->update_path : NULL;
 	const char *n = f->ids && f->ids->name ? f->ids->name : "(unnamed)";
 
 	NEED(f->ids && f->ids->name && f->ids->name[0], "a family without ids or name");
@@ -89,15 +91,15 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	     "%s: bus_flash needs enter_bootloader, write_firmware, leave_bootloader and "
 	     "enter_bootloader_desc",
 	     n);
-	NEED(!c->bootloader_mode || c->bus_flash || c->kernel_fw_bootloader || c->bus_recovery,
+	/* a family whose path chooses its way may send a chip in its
+	 * bootloader through the bound driver */
+	NEED(!c->bootloader_mode || c->bus_flash || c->bus_recovery || (p && p->choose),
 	     "%s: a bootloader mode without bus flashing could never be left", n);
 	NEED(!c->bus_recovery || (o->write_firmware && o->leave_bootloader && !c->bus_flash &&
 				  c->bootloader_mode),
 	     "%s: bus_recovery needs write_firmware, leave_bootloader and bootloader_mode, "
 	     "and no bus_flash (which flashes from any mode)",
 	     n);
-	NEED(!c->kernel_fw_bootloader || c->kernel_fw_attr,
-	     "%s: kernel_fw_bootloader needs kernel_fw_attr", n);
 	NEED(!c->bus_config || o->write_config, "%s: bus_config needs write_config", n);
 	NEED(!c->kernel_fw_attr ||
 		     (c->kernel_fw_value && o->kernel_firmware && o->kernel_fw_name),
@@ -106,21 +108,22 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 	NEED(!(c->bus_config || c->kernel_cfg || o->load_config) ||
 		     (o->load_config && o->free_config),
 	     "%s: configurations need load_config and free_config", n);
-	NEED(!c->kernel_fw_probe || (o->kernel_firmware && o->kernel_fw_name && !c->bus_flash &&
-				     !c->kernel_fw_attr && !c->config_only),
-	     "%s: kernel_fw_probe needs kernel_firmware and kernel_fw_name, and no other "
-	     "way to install firmware",
+	/* a path that chooses its way stages files the driver loads */
+	NEED(!(p && p->choose) || (o->kernel_firmware && o->kernel_fw_name && !c->config_only),
+	     "%s: an update path that chooses its way needs kernel_firmware and "
+	     "kernel_fw_name",
 	     n);
 	/* bus_recovery alone: a family that installs firmware only into a
 	 * chip left in its bootloader (its application is another tool's) */
-	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only || c->kernel_fw_probe ||
+	NEED(c->bus_flash || c->kernel_fw_attr || c->config_only || (p && p->choose) ||
 		     c->bus_recovery,
 	     "%s: no way to install firmware", n);
 	NEED(!c->config_only || (!c->bus_flash && !c->kernel_fw_attr && !c->bootloader_mode),
 	     "%s: config_only with a way to install firmware", n);
 	NEED(!c->config_only || c->bus_config || c->kernel_cfg,
 	     "%s: config_only without a way to install a configuration", n);
-	NEED(!c->bus_config_bound || c->bus_config, "%s: bus_config_bound needs bus_config", n);
+	NEED(!(p && p->config_through_driver) || (c->kernel_cfg || c->bus_config),
+	     "%s: a configuration through the driver needs kernel_cfg or bus_config", n);
 	NEED(!c->kernel_fw_rebind || c->kernel_fw_attr,
 	     "%s: kernel_fw_rebind needs kernel_fw_attr", n);
 	for (const char *const *d = c->kernel_fw_rebind; d && *d; d++) {
@@ -129,18 +132,6 @@ int tf_family_check(const struct tf_family *f, char *why, size_t size)
 		while (*k && strcmp(*k, *d))
 			k++;
 		NEED(*k, "%s: kernel_fw_rebind names %s, not one of its drivers", n, *d);
-	}
-	NEED(!c->kernel_cfg_attr_drivers ||
-		     (c->kernel_cfg && c->kernel_cfg_attr && c->kernel_cfg_value),
-	     "%s: kernel_cfg_attr_drivers needs kernel_cfg, kernel_cfg_attr and "
-	     "kernel_cfg_value",
-	     n);
-	for (const char *const *d = c->kernel_cfg_attr_drivers; d && *d; d++) {
-		const char *const *k = f->ids->drivers;
-
-		while (*k && strcmp(*k, *d))
-			k++;
-		NEED(*k, "%s: kernel_cfg_attr_drivers names %s, not one of its drivers", n, *d);
 	}
 	NEED(!f->version || (f->version->name && f->version->syntax && f->version->parse &&
 			     f->version->format),

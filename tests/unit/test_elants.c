@@ -17,6 +17,7 @@
 
 #include "family/elants/elants.h"
 #include "family/family.h"
+#include "family/update-path.h"
 #include "fwdb.h"
 #include "version.h"
 
@@ -102,7 +103,10 @@ static void test_registry_entry(void **state)
 	assert_string_equal(f->ids->name, "elants");
 	assert_int_equal(tf_family_check(f, why, sizeof(why)), 0);
 	assert_string_equal(f->caps.kernel_fw_attr, "update_fw");
-	assert_true(f->caps.kernel_fw_bootloader);
+	/* its path sends a chip in recovery through the bound driver */
+	assert_non_null(f->ops->update_path);
+	assert_non_null(f->ops->update_path->choose);
+	assert_non_null(f->ops->update_path->driver_update_failed);
 	assert_non_null(f->caps.kernel_fw_rebind);
 	assert_string_equal(f->caps.kernel_fw_rebind[0], f->ids->drivers[0]);
 	assert_false(f->caps.bus_flash);

@@ -16,6 +16,14 @@
 #include <cmocka.h>
 
 #include "family/family.h"
+#include "family/update-path.h"
+
+static enum tf_update_way choose_probe(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	(void)sv;
+	(void)u;
+	return TF_WAY_STAGE_AND_PROBE;
+}
 
 static void test_every_family_is_complete(void **state)
 {
@@ -119,20 +127,29 @@ static void test_check_refuses_broken_promises(void **state)
 		f.caps = orig->caps;
 	}
 
+	/* A family's update path: what it chooses needs files the driver
+	 * loads; a configuration through the driver needs one it takes. */
 	{
-		static const char *const foreign[] = { "spidev", NULL };
+		static const struct tf_update_path chooser = { .choose = choose_probe };
 
-		f.caps.kernel_cfg = true;
-		f.caps.kernel_cfg_attr = "update_cfg";
-		f.caps.kernel_cfg_value = "1";
-		f.caps.kernel_cfg_attr_drivers = foreign;
-		expect_incomplete(&f, "kernel_cfg_attr_drivers names spidev, not one of its "
-				      "drivers");
-		f.caps.kernel_cfg_attr_drivers = orig->ids->drivers;
-		f.caps.kernel_cfg_attr = NULL;
-		expect_incomplete(&f, "kernel_cfg_attr_drivers needs kernel_cfg");
+		f.caps.bus_flash = false;
+		f.caps.kernel_fw_attr = NULL;
+		f.caps.bootloader_mode = false;
+		f.caps.kernel_fw_rebind = NULL;
+		expect_incomplete(&f, "no way to install firmware");
+		ops.update_path = &chooser;
+		assert_int_equal(tf_family_check(&f, why, sizeof(why)), 0);
+		ops.kernel_fw_name = NULL;
+		expect_incomplete(&f, "an update path that chooses its way needs "
+				      "kernel_firmware and kernel_fw_name");
 		f.caps = orig->caps;
+		ops = *orig->ops;
 	}
+	f.caps.bus_config = false;
+	f.caps.kernel_cfg = false;
+	expect_incomplete(&f, "a configuration through the driver needs kernel_cfg or "
+			      "bus_config");
+	f.caps = orig->caps;
 
 	f.caps.transports = 0;
 	expect_incomplete(&f, "supports no transport");
@@ -147,7 +164,6 @@ static void test_check_refuses_broken_promises(void **state)
 
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
-	f.caps.kernel_cfg_attr_drivers = NULL;
 	ops.free_config = NULL;
 	expect_incomplete(&f, "configurations need load_config and free_config");
 	f.caps = orig->caps;
@@ -166,7 +182,7 @@ static void test_check_refuses_broken_promises(void **state)
 	assert_non_null(ops.save_config);
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
-	f.caps.kernel_cfg_attr_drivers = NULL;
+	ops.update_path = NULL;
 	ops.load_config = NULL;
 	ops.free_config = NULL;
 	expect_incomplete(&f, "save_config without load_config");
@@ -190,16 +206,11 @@ static void test_check_refuses_broken_promises(void **state)
 	f.caps.kernel_fw_rebind = NULL;
 	f.caps.bus_config = false;
 	f.caps.kernel_cfg = false;
-	f.caps.kernel_cfg_attr_drivers = NULL;
 	expect_incomplete(&f, "config_only without a way to install a configuration");
 	f.caps.bus_config = true;
 	ops.load_firmware = NULL;
 	ops.free_firmware = NULL;
 	assert_int_equal(tf_family_check(&f, why, sizeof(why)), 0);
-	f.caps.bus_config_bound = true;
-	f.caps.bus_config = false;
-	f.caps.kernel_cfg = true;
-	expect_incomplete(&f, "bus_config_bound needs bus_config");
 	f.caps = orig->caps;
 	ops = *orig->ops;
 	assert_int_equal(tf_family_check(&f, why, sizeof(why)), 0);

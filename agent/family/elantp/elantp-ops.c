@@ -26,6 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
+#include "family/update-path.h"
+#include "log.h"
+
 /* Per run (c->priv): the sum of the page sums a recovery sent, which the
  * touchpad's IAP checksum must equal. */
 struct elantp_run {
@@ -466,6 +470,52 @@ static bool elantp_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 	return code == EBADF || code == EINVAL;
 }
 
+/*
+ * A failed update_fw: elan_i2c resets the IAP (elan_update_firmware) and
+ * stays bound, and its next update_fw starts from IAP
+ * (elan_i2c_prepare_fw_update), but a new probe fails on a chip there.
+ * Whether the chip was left in IAP can not be read through the driver (it
+ * keeps what it read at probe), so both cases are said; what holds in both
+ * is that the bound driver's next write is the way on, and that a new
+ * probe is not: touchfw leaves it bound.
+ */
+static int elantp_update_failed(const struct tf_flow_services *sv, struct tf_update *u,
+				struct tf_update_failure *f)
+{
+	struct tf_err *err = f->err;
+	const char *drv = u->c->dev.driver, *dev = u->c->dev.name;
+
+	if (f->write >= 0 || elantp_kernel_fw_rejected(err->code, f->seen ? f->st : NULL) ||
+	    sv->driver_gone(u))
+		return TF_UPDATE_GO_ON;
+	err->rejected = false;
+	sv->record_blob_failure(u, err);
+	u->next_run_said = true;
+	if (u->c->ctrl->bus_recovery)
+		return sv->finish(
+			u, TF_EXIT_VERIFY,
+			"%s; if the update got as far as the flash, the chip now runs "
+			"its bootloader while %s stays bound, still reporting the "
+			"firmware it had; its %s flashes from there, so the next "
+			"'touchfw run %s' tries again; after an unbind or a reboot %s "
+			"can not bind (its probe fails on a chip in its bootloader), "
+			"and 'touchfw run %s' then recovers the chip over the bus, as "
+			"the board profile allows (allow-bus-recovery)",
+			err->msg, drv, ELANTP_UPDATE_ATTR, dev, drv, dev);
+	return sv->finish(u, TF_EXIT_VERIFY,
+			  "%s; if the update got as far as the flash, the chip now runs its "
+			  "bootloader while %s stays bound, still reporting the firmware it "
+			  "had; its %s flashes from there, so the next 'touchfw run %s' tries "
+			  "again; do not unbind %s or reboot before that: its probe fails on "
+			  "a chip in its bootloader, and the board profile does not allow "
+			  "touchfw to recover the chip over the bus (allow-bus-recovery)",
+			  err->msg, drv, ELANTP_UPDATE_ATTR, dev, drv);
+}
+
+static const struct tf_update_path elantp_path = {
+	.driver_update_failed = elantp_update_failed,
+};
+
 const struct tf_family_ops elantp_ops = {
 	.init = elantp_init,
 	.fini = elantp_fini,
@@ -477,4 +527,5 @@ const struct tf_family_ops elantp_ops = {
 	.kernel_fw_rejected = elantp_kernel_fw_rejected,
 	.write_firmware = elantp_write_firmware,
 	.leave_bootloader = elantp_leave_bootloader,
+	.update_path = &elantp_path,
 };

@@ -20,6 +20,9 @@
 #define ELANTP_IAP_START_OFF 0x106 /* ETP_IAP_START_ADDR * 2 */
 #define ELANTP_FW_MAX (2048 * ELANTP_PAGE)
 
+/* The driver's attribute that flashes the file it requests. */
+#define ELANTP_UPDATE_ATTR "update_fw"
+
 extern const struct tf_family_ids tf_family_ids_elantp;
 extern const struct tf_family_ops elantp_ops;
 

@@ -10,7 +10,8 @@
  * on machines its quirks name, then binds elan_i2c.  After a failed update
  * the driver resets the IAP (elan_update_firmware) and stays bound, and its
  * next update_fw starts from IAP (elan_i2c_prepare_fw_update): touchfw
- * leaves it bound, never rebinding into a probe that would fail.
+ * leaves it bound, never rebinding into a probe that would fail (its update
+ * path, elantp-ops.c).
  */
 #include "elantp.h"
 
@@ -43,10 +44,9 @@ const struct tf_family tf_family_elantp = {
 		/* IAP: no driver binds; recovered over the bus where allowed. */
 		.bootloader_mode = true,
 		.bus_recovery = true,
-		.kernel_fw_attr = "update_fw",
+		.kernel_fw_attr = ELANTP_UPDATE_ATTR,
 		.kernel_fw_value = "1",
 		.kernel_fw_rebind = elantp_rebind,
-		.kernel_fw_retry_bound = true,
 	},
 	.ops = &elantp_ops,
 };

@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
+#include "family/update-path.h"
+#include "log.h"
 #include "fs.h"
 
 /*
@@ -236,6 +239,104 @@ static bool elants_kernel_fw_rejected(int code, const struct tf_chip_state *afte
 	return code == EINVAL;
 }
 
+/*
+ * elants_i2c binds with the chip in its recovery mode too, and its
+ * update_fw flashes it there (forced IAP): a chip found in its bootloader
+ * with the driver bound, which owns the power, goes through the driver.
+ */
+static enum tf_update_way elants_choose(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	if (u->chip->mode == TF_CHIP_BOOTLOADER && u->c->dev.driver[0] &&
+	    u->c->ctrl->power == TF_POWER_DRIVER)
+		return TF_WAY_DRIVER_ATTR;
+	return sv->choose(u);
+}
+
+/*
+ * After a failed update_fw elants_i2c stays bound in recovery with the
+ * chip as the failure left it, and its next update would not reset it.
+ * Rebind once, so that a new probe resets the chip and reads it again,
+ * and look at what it found (@f->st, @f->seen).  The next run can flash
+ * only a chip whose boot code answered with the hardware id it had: the
+ * file the driver requests is named by it.
+ */
+static int failure_rebind(const struct tf_flow_services *sv, struct tf_update *u,
+			  struct tf_update_failure *f)
+{
+	struct tf_chip_state *st = f->st;
+	struct tf_err e = { 0 };
+	char hw[sizeof(st->hw)];
+	int rc;
+
+	tf_snprintf(hw, sizeof(hw), "%s", u->chip->hw[0] ? u->chip->hw : st->hw);
+	sv->log(u, TF_LOG_INFO,
+		"%s stays in recovery after the failed %s without resetting the "
+		"chip, and its next update would not reset it either: rebinding it "
+		"so that a new probe resets the chip",
+		u->c->dev.driver, ELANTS_UPDATE_ATTR);
+	rc = sv->rebind(u);
+	if (rc)
+		return rc;
+	tf_device_refresh(&u->c->dev);
+	f->seen = sv->chip_read(u, st, &e) == 0;
+	/* The update failed before the application was replaced. */
+	if (f->seen && st->mode == TF_CHIP_APP && u->chip->mode == TF_CHIP_APP &&
+	    !strcmp(st->version_str, u->chip->version_str))
+		return sv->finish(u, TF_EXIT_IO,
+				  "%s; after a rebind the chip runs its application again "
+				  "(firmware %s)",
+				  f->err->msg, st->version_str);
+	if (!f->seen || st->mode != TF_CHIP_BOOTLOADER || !hw[0] || !strcmp(st->hw, hw))
+		return 0;
+	u->next_run_said = true;
+	return sv->finish(u, TF_EXIT_BOOTLOADER,
+			  "the update through %s failed, and after a rebind %s reads "
+			  "hardware %s instead of %s: the chip did not leave the "
+			  "interrupted update on the driver's reset, and an update now "
+			  "would request the wrong file; switch the machine off (a full "
+			  "power cycle, not a reboot), then run 'touchfw run %s'",
+			  ELANTS_UPDATE_ATTR, u->c->dev.driver, st->hw[0] ? st->hw : "(none)",
+			  hw, u->c->dev.name);
+}
+
+/*
+ * A failed update_fw: rebind once (above); a chip then in its boot code
+ * with the driver bound stays with the driver, which flashes it from
+ * there on the next run (no bus to recover over).
+ */
+static int elants_update_failed(const struct tf_flow_services *sv, struct tf_update *u,
+				struct tf_update_failure *f)
+{
+	struct tf_err *err = f->err;
+	int rc;
+
+	if (f->write < 0 && f->seen && f->st->mode == TF_CHIP_BOOTLOADER &&
+	    u->c->dev.driver[0]) {
+		rc = failure_rebind(sv, u, f);
+		if (rc) {
+			err->rejected = elants_kernel_fw_rejected(err->code, f->st);
+			sv->record_blob_failure(u, err);
+			return rc;
+		}
+	}
+	if (f->seen && f->st->mode == TF_CHIP_BOOTLOADER && u->c->dev.driver[0] &&
+	    u->c->ctrl->power == TF_POWER_DRIVER) {
+		char msg[1024];
+
+		tf_snprintf(msg, sizeof(msg), "%s", f->why);
+		err->rejected = f->write < 0 && elants_kernel_fw_rejected(err->code, f->st);
+		sv->record_blob_failure(u, err);
+		*u->chip = *f->st;
+		return sv->fail_bootloader(u, msg);
+	}
+	return TF_UPDATE_GO_ON;
+}
+
+static const struct tf_update_path elants_path = {
+	.choose = elants_choose,
+	.driver_update_failed = elants_update_failed,
+};
+
 const struct tf_family_ops elants_ops = {
 	.detect = elants_detect,
 	.load_firmware = elants_load_firmware,
@@ -243,4 +344,5 @@ const struct tf_family_ops elants_ops = {
 	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = elants_kernel_fw_name,
 	.kernel_fw_rejected = elants_kernel_fw_rejected,
+	.update_path = &elants_path,
 };

@@ -19,6 +19,9 @@
 /* Our own bound: the largest image touchfw stages (1 MiB). */
 #define ELANTS_FW_MAX (1024 * 1024)
 
+/* The driver's attribute that flashes the file it requests. */
+#define ELANTS_UPDATE_ATTR "update_fw"
+
 extern const struct tf_family_ids tf_family_ids_elants;
 extern const struct tf_version_scheme elants_version_scheme;
 extern const struct tf_family_ops elants_ops;

@@ -11,6 +11,7 @@
  * failure left it (possibly mid-IAP), and its next update sends the
  * recovery IAP command without a reset: touchfw rebinds so that a new
  * probe resets the chip into its boot code (elants_i2c_initialize).
+ * Both are the family's update path (elants_path, elants-ops.c).
  */
 #include "elants.h"
 
@@ -45,11 +46,9 @@ const struct tf_family tf_family_elants = {
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
 		.bootloader_mode = true,
-		.kernel_fw_attr = "update_fw",
+		.kernel_fw_attr = ELANTS_UPDATE_ATTR,
 		.kernel_fw_value = "1",
-		.kernel_fw_bootloader = true,
 		.kernel_fw_rebind = elants_rebind,
-		.kernel_fw_failure_rebind = true,
 	},
 	.ops = &elants_ops,
 };

@@ -57,7 +57,6 @@ const struct tf_family tf_family_goodix = {
 		.transports = TF_TRANSPORT_I2C,
 		.lines_needed = 0,
 		.bus_config = true,
-		.bus_config_bound = true,
 		.kernel_cfg = true,
 		.config_versioned = true,
 		.config_name = true,

@@ -24,7 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "family/family.h"
+#include "family/update-path.h"
+#include "log.h"
 
 /* Time the chip may take to show a written configuration as its own. */
 #define GOODIX_READBACK_TIMEOUT_MS 200
@@ -436,6 +439,36 @@ static int goodix_save_config(struct tf_ctx *c, uint8_t **data, size_t *len, str
 	return 0;
 }
 
+/*
+ * A configuration through the bound driver: the file goodix loads at
+ * every probe where it requests one (staged, then a rebind); where it
+ * requests none (kernel_cfg_name -EOPNOTSUPP: not both INT and RESET
+ * are GPIOs), over the bus with the driver bound -- the configuration
+ * registers are the chip's to judge, the driver only reads them, and
+ * write_config reads back what the chip took -- then a rebind so that the
+ * driver reads the new configuration.
+ */
+static int goodix_config_through_driver(const struct tf_flow_services *sv, struct tf_update *u,
+					bool check_only)
+{
+	char name[TF_FW_NAME_MAX];
+	struct tf_err err = { 0 };
+
+	if (goodix_kernel_cfg_name(u->c, u->chip, name, sizeof(name), &err) < 0) {
+		if (err.code != EOPNOTSUPP)
+			return sv->finish(u, TF_EXIT_IO, "%s", err.msg);
+		if (check_only)
+			return 0;
+		sv->log(u, TF_LOG_INFO, "config: %s", err.msg);
+		return sv->config_over_bus_bound(u);
+	}
+	return check_only ? 0 : sv->config_stage_and_rebind(u, name);
+}
+
+static const struct tf_update_path goodix_path = {
+	.config_through_driver = goodix_config_through_driver,
+};
+
 const struct tf_family_ops goodix_ops = {
 	.init = goodix_init,
 	.fini = goodix_fini,
@@ -451,4 +484,5 @@ const struct tf_family_ops goodix_ops = {
 	.reset_int_level = goodix_reset_int_level,
 	.chip_info = goodix_chip_info,
 	.save_config = goodix_save_config,
+	.update_path = &goodix_path,
 };

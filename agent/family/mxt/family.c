@@ -19,8 +19,6 @@
 
 /* mchp_spi_ts's mxt_update_fw_store() re-reads the info block only. */
 static const char *const rebind_after_update_fw[] = { "mchp_spi_ts", NULL };
-/* mchp_spi_ts requests maxtouch.cfg only in mxt_update_cfg_store(). */
-static const char *const cfg_through_update_cfg[] = { "mchp_spi_ts", NULL };
 
 /* A config blob may name the info block it was made for by its CRC
  * (mxt_check_blob_data compares it with the file's). */
@@ -51,9 +49,6 @@ const struct tf_family tf_family_mxt = {
 		.kernel_fw_value = "1",
 		.kernel_fw_rebind = rebind_after_update_fw,
 		.kernel_cfg = true,
-		.kernel_cfg_attr_drivers = cfg_through_update_cfg,
-		.kernel_cfg_attr = "update_cfg",
-		.kernel_cfg_value = "1",
 		.reset = {
 			.assert_us = 50000,
 			.release_us = 100000,

@@ -1018,8 +1018,8 @@ static int mxt_kernel_cfg_name(struct tf_ctx *c, const struct tf_chip_state *st,
 	(void)st;
 	(void)c;
 	/* atmel_mxt_ts at probe; mchp_spi_ts when update_cfg is written
-	 * (mxt_update_cfg_store; caps.kernel_cfg_attr_drivers) */
-	return fixed_name("maxtouch.cfg", buf, size, err);
+	 * (mxt_update_cfg_store; mxt-path.c) */
+	return mxt_cfg_file_name(buf, size, err);
 }
 
 /* One attribute of the bound driver, for mxt_detect_driver. */
@@ -1480,4 +1480,5 @@ const struct tf_family_ops mxt_ops = {
 	.save_config = mxt_save_config,
 	.object_read = mxt_object_read,
 	.object_write = mxt_object_write,
+	.update_path = &mxt_update_path,
 };

@@ -201,6 +201,11 @@ int mxt_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len
 			size_t size);
 /* The flow's operations (mxt-ops.c). */
 extern const struct tf_family_ops mxt_ops;
+/* The update path where the drivers differ: the configuration file
+ * (mxt-path.c); the file's name as both drivers request it. */
+struct tf_update_path;
+extern const struct tf_update_path mxt_update_path;
+int mxt_cfg_file_name(char *buf, size_t size, struct tf_err *err);
 
 /* ------------------------------------------------------------ spi (mxt-spi.c) */
 

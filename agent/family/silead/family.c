@@ -51,7 +51,6 @@ const struct tf_family tf_family_silead = {
 		"(github.com/onitake/gsl-firmware)",
 	.caps = {
 		.transports = TF_TRANSPORT_I2C,
-		.kernel_fw_probe = true,
 		.config_name = true,
 	},
 	.ops = &silead_ops,

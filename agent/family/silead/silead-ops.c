@@ -6,9 +6,9 @@
  * probe found the chip's status 0x5A5A5A5A after loading the file
  * (silead_ts_setup); detect reads that status (and the chip id) again, as
  * silead_ts_get_status does, to tell whether the program still runs.  Installing is the flow's
- * kernel_fw_probe path: the bytes under the name silead_ts computes (silead_fw_file_name), then
- * a probe; the proof is the input device with the axis ranges the board's touchscreen-size-x/-y
- * give.
+ * stage-and-probe service (silead_path): the bytes under the name silead_ts computes
+ * (silead_fw_file_name), then a probe; the proof is the input device with the axis ranges the
+ * board's touchscreen-size-x/-y give.
  */
 #include "silead.h"
 
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "family/family.h"
+#include "family/update-path.h"
 
 #define SILEAD_REG_STATUS 0xb0
 #define SILEAD_REG_ID 0xfc
@@ -43,6 +44,7 @@ static int silead_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_e
 	(void)err;
 	memset(st, 0, sizeof(*st));
 	st->mode = TF_CHIP_APP;
+	st->program_from_driver = true;
 	if (!c->dev.driver[0] || strcmp(c->dev.driver, SILEAD_DRIVER_NAME)) {
 		tf_snprintf(st->detail, sizeof(st->detail),
 			    "%s not bound: the chip holds no program (the driver's probe "
@@ -125,6 +127,33 @@ static int silead_expected_axes(struct tf_ctx *c, void *img, int32_t *x_max, int
 	return 0;
 }
 
+/*
+ * Nothing before detection: silead_ts can not bind before its file is
+ * there (its probe loads it), and detect reads nothing while it is
+ * unbound; the update binds it (silead_choose).
+ */
+static int silead_before_detect(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	(void)sv;
+	(void)u;
+	return 0;
+}
+
+/* The chip keeps no firmware: stage the file silead_ts requests, make it
+ * probe (bind, or rebind when it runs another file), wait for its input
+ * device -- whatever state the chip is in. */
+static enum tf_update_way silead_choose(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	(void)sv;
+	(void)u;
+	return TF_WAY_STAGE_AND_PROBE;
+}
+
+static const struct tf_update_path silead_path = {
+	.before_detect = silead_before_detect,
+	.choose = silead_choose,
+};
+
 const struct tf_family_ops silead_ops = {
 	.detect = silead_detect,
 	.load_firmware = silead_load_firmware,
@@ -132,4 +161,5 @@ const struct tf_family_ops silead_ops = {
 	.kernel_firmware = tf_plain_image_bytes,
 	.kernel_fw_name = silead_kernel_fw_name,
 	.expected_axes = silead_expected_axes,
+	.update_path = &silead_path,
 };
