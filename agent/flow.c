@@ -548,6 +548,16 @@ out:
 	free(r.cfg_data);
 	if (r.st.dirfd >= 0)
 		flow_record(&r);
+	/* Messages say what happened; the log line says to which device.
+	 * Said while the lock is still held: whoever waits for the run's
+	 * lock (a second run, a test, a status) finds its log complete. */
+	if (rc == TF_EXIT_OK)
+		rlog(&r, TF_LOG_INFO, "%s", res->message);
+	else if (rc == TF_EXIT_NO_PROFILE)
+		/* Not an error, but the run did nothing: say why. */
+		rlog(&r, TF_LOG_NOTICE, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
+	else
+		rlog(&r, TF_LOG_ERR, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
 	if (r.db)
 		tf_fwdb_free(r.db);
 	if (r.boards)
@@ -556,13 +566,5 @@ out:
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
 	tf_state_close(&r.st);
-	/* Messages say what happened; the log line says to which device. */
-	if (rc == TF_EXIT_OK)
-		rlog(&r, TF_LOG_INFO, "%s", res->message);
-	else if (rc == TF_EXIT_NO_PROFILE)
-		/* Not an error, but the run did nothing: say why. */
-		rlog(&r, TF_LOG_NOTICE, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
-	else
-		rlog(&r, TF_LOG_ERR, "%s (exit %d, %s)", res->message, rc, tf_exit_name(rc));
 	return rc;
 }
