@@ -25,6 +25,7 @@
 
 #include "board.h"
 #include "cli.h"
+#include "cmd-chip-priv.h"
 #include "cmd-chip-spi.h"
 #include "cmd.h"
 #include "device.h"
@@ -37,28 +38,6 @@
 #include "state.h"
 
 #define GPIO_BUSY_RETRY_MS 2000
-
-struct chip {
-	struct tf_settings s;
-	struct tf_ctx c;
-	const struct tf_family *fam;
-	struct tf_board_identity id;
-	struct tf_board_set *boards;
-	const struct tf_board_profile *profile;
-	struct tf_controller synth;
-	struct tf_chip_state st;
-	bool have_id, inited;
-	/* reset, save-config: where progress goes (stderr with --json,
-	 * whose document alone is on standard output) and what the
-	 * document says */
-	bool via_driver;  /* spi: read through the bound driver's attributes */
-	bool over_spidev; /* spi: the device taken for spidev (cmd-chip-spi.c) */
-	struct tf_chip_spi spi;
-	FILE *say;
-	char how[16];	 /* reset: "command" or "line" */
-	char input[32];	 /* reset: the input device back after it */
-	char after[300]; /* reset: what detection saw after it */
-};
 
 static void usage(FILE *f)
 {
@@ -298,144 +277,6 @@ static int chip_open(struct chip *k, const struct tf_cli *cli, const char *name,
 								     : TF_EXIT_IO;
 	}
 	return TF_EXIT_OK;
-}
-
-/* ------------------------------------------------------------ info */
-
-/* The device's driver: over spidev the one that let go for it. */
-static const char *driver_of(const struct chip *k)
-{
-	return k->over_spidev && k->spi.prev_driver[0] ? k->spi.prev_driver : k->c.dev.driver;
-}
-
-static void info_text(const struct chip *k, const struct tf_chip_info *ci)
-{
-	const struct tf_chip_state *st = &k->st;
-	char aname[4 * sizeof(k->c.dev.adapter_name)];
-	size_t i, j;
-
-	tf_out("device:           %s (%s %s%d, %s)\n", k->c.dev.name,
-	       k->via_driver || k->over_spidev ? "spi bus" : "adapter",
-	       k->via_driver || k->over_spidev ? "spi" : "i2c-", k->c.dev.adapter_nr,
-	       k->c.dev.adapter_name[0] ? tf_escape(k->c.dev.adapter_name, aname, sizeof(aname))
-					: "unnamed");
-	tf_out("driver:           %s%s\n", driver_of(k)[0] ? driver_of(k) : "none",
-	       k->via_driver	? " (the chip read through its attributes)"
-	       : k->over_spidev ? " (the chip read over spidev)"
-				: "");
-	tf_out("profile:          %s\n", k->profile && k->c.ctrl != &k->synth
-						 ? k->profile->name
-						 : "none (from the driver)");
-	tf_out("family:           %s\n", k->fam->ids->name);
-	tf_out("mode:             %s\n", tf_chip_mode_name(st->mode));
-	if (st->hw[0])
-		tf_out("hardware:         %s\n", st->hw);
-	if (st->has_version)
-		tf_out("firmware:         %s\n", st->version_str);
-	if (st->has_config_version)
-		tf_out("config version:   %s\n", st->config_version_str);
-	if (st->has_info_crc)
-		tf_out("info CRC:         %s\n", TF_CRC_TEXT(st->info_crc, k->fam->crc_bits));
-	if (st->has_config_crc)
-		tf_out("config CRC:       %s\n", TF_CRC_TEXT(st->config_crc, k->fam->crc_bits));
-	tf_out("detail:           %s\n", st->detail);
-	for (i = 0; i < ci->n_fields; i++) {
-		char key[32];
-
-		tf_snprintf(key, sizeof(key), "%s:", ci->field[i].key);
-		tf_out("%-17s %s\n", key, ci->field[i].value);
-	}
-	if (!ci->table[0])
-		return;
-	tf_out("%s (%zu):\n", ci->table, ci->n_rows);
-	for (j = 0; j < ci->n_cols; j++)
-		tf_out("  %-10s", ci->col[j]);
-	tf_out("\n");
-	for (i = 0; i < ci->n_rows; i++) {
-		for (j = 0; j < ci->n_cols; j++)
-			tf_out("  %-10s", ci->cell[i][j]);
-		tf_out("\n");
-	}
-}
-
-static int info_json(const struct chip *k, const struct tf_chip_info *ci)
-{
-	const struct tf_chip_state *st = &k->st;
-	struct tf_json j;
-	size_t i, c;
-	const char *text;
-
-	tf_json_init(&j);
-	tf_json_begin_object(&j, NULL);
-	tf_json_int(&j, "version", TF_JSON_VERSION);
-	tf_json_string(&j, "device", k->c.dev.name);
-	tf_json_int(&j, "adapter", k->c.dev.adapter_nr);
-	tf_json_string(&j, "driver", driver_of(k)[0] ? driver_of(k) : NULL);
-	tf_json_string(&j, "profile",
-		       k->profile && k->c.ctrl != &k->synth ? k->profile->name : NULL);
-	tf_json_string(&j, "family", k->fam->ids->name);
-	tf_json_string(&j, "mode", tf_chip_mode_name(st->mode));
-	tf_json_string(&j, "hardware", st->hw[0] ? st->hw : NULL);
-	tf_json_string(&j, "firmware", st->has_version ? st->version_str : NULL);
-	tf_json_string(&j, "config_version",
-		       st->has_config_version ? st->config_version_str : NULL);
-	tf_json_string(&j, "info_crc",
-		       st->has_info_crc ? TF_CRC_TEXT(st->info_crc, k->fam->crc_bits) : NULL);
-	tf_json_string(&j, "config_crc",
-		       st->has_config_crc ? TF_CRC_TEXT(st->config_crc, k->fam->crc_bits)
-					  : NULL);
-	tf_json_string(&j, "detail", st->detail);
-	tf_json_begin_object(&j, "fields");
-	for (i = 0; i < ci->n_fields; i++)
-		tf_json_string(&j, ci->field[i].key, ci->field[i].value);
-	tf_json_end_object(&j);
-	if (ci->table[0]) {
-		tf_json_begin_array(&j, ci->table);
-		for (i = 0; i < ci->n_rows; i++) {
-			tf_json_begin_object(&j, NULL);
-			for (c = 0; c < ci->n_cols; c++)
-				tf_json_string(&j, ci->col[c], ci->cell[i][c]);
-			tf_json_end_object(&j);
-		}
-		tf_json_end_array(&j);
-	}
-	tf_json_end_object(&j);
-	text = tf_json_text(&j);
-	if (!text) {
-		tf_json_free(&j);
-		tf_out_err("touchfw chip: out of memory\n");
-		return TF_EXIT_FAILURE;
-	}
-	tf_out("%s\n", text);
-	tf_json_free(&j);
-	return TF_EXIT_OK;
-}
-
-static int do_info(struct chip *k, bool json)
-{
-	struct tf_chip_info *ci = calloc(1, sizeof(*ci));
-	struct tf_err err = { 0 };
-	int rc;
-
-	if (!ci) {
-		tf_out_err("touchfw chip: out of memory\n");
-		return TF_EXIT_FAILURE;
-	}
-	if (k->fam->ops->chip_info && k->fam->ops->chip_info(&k->c, &k->st, ci, &err) < 0) {
-		tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
-		free(ci);
-		return TF_EXIT_IO;
-	}
-	if (json) {
-		rc = info_json(k, ci);
-	} else {
-		info_text(k, ci);
-		rc = TF_EXIT_OK;
-	}
-	free(ci);
-	if (rc == TF_EXIT_OK && k->st.mode == TF_CHIP_ABSENT)
-		rc = TF_EXIT_NO_DEVICE;
-	return rc;
 }
 
 /* ------------------------------------------------------------ reset */
@@ -687,169 +528,6 @@ static int do_save(struct chip *k, const char *file, bool json)
 	return TF_EXIT_OK;
 }
 
-/* ------------------------------------------------------------ object */
-
-#define MAX_WRITES 64
-
-/* "OFF=VAL": byte offset and value (decimal or 0x hex, 0-255). */
-static bool parse_write(const char *s, unsigned *off, uint8_t *val)
-{
-	unsigned long o, v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	o = strtoul(s, &end, 0);
-	if (*end != '=' || o >= TF_OBJECT_MAX || end[1] < '0' || end[1] > '9')
-		return false;
-	v = strtoul(end + 1, &end, 0);
-	if (*end || v > 255)
-		return false;
-	*off = (unsigned)o;
-	*val = (uint8_t)v;
-	return true;
-}
-
-static void print_object(const struct chip *k, const char *name, unsigned inst, uint16_t addr,
-			 const uint8_t *buf, size_t size, bool json)
-{
-	size_t b;
-
-	if (json) {
-		struct tf_json j;
-		char a[8];
-
-		tf_json_init(&j);
-		tf_json_begin_object(&j, NULL);
-		tf_json_int(&j, "version", TF_JSON_VERSION);
-		tf_json_string(&j, "device", k->c.dev.name);
-		tf_json_string(&j, "object", name);
-		tf_json_uint(&j, "instance", inst);
-		snprintf(a, sizeof(a), "0x%04X", addr);
-		tf_json_string(&j, "address", a);
-		tf_json_uint(&j, "size", size);
-		tf_json_begin_array(&j, "bytes");
-		for (b = 0; b < size; b++)
-			tf_json_uint(&j, NULL, buf[b]);
-		tf_json_end_array(&j);
-		tf_json_end_object(&j);
-		tf_out_json(&j);
-		tf_json_free(&j);
-		return;
-	}
-	tf_out("%s instance %u at 0x%04X, %zu bytes:\n", name, inst, addr, size);
-	for (b = 0; b < size; b++)
-		tf_out("%s%3zu: 0x%02X%s", b % 8 ? "  " : "  ", b, buf[b],
-		       b % 8 == 7 || b + 1 == size ? "\n" : "");
-}
-
-/*
- * `chip DEV object NAME [--instance N] [--write OFF=VAL...]`: one named
- * object of the chip's configuration memory, read, or written into its RAM
- * and read back.
- * The chip is identified first (chip_open's detect); a write goes only to
- * a chip found in application mode with its list of objects read, bound to
- * its own family's driver or to none, while no run holds the device, and
- * each offset is checked against the object's size in that list before
- * anything is sent.
- */
-static int do_object(struct chip *k, const char *name, unsigned inst, const unsigned *off,
-		     const uint8_t *val, size_t n_writes, bool json)
-{
-	struct tf_state state = { .dirfd = -1 };
-	struct tf_err err = { 0 };
-	uint8_t buf[TF_OBJECT_MAX];
-	uint16_t addr = 0;
-	size_t size = 0, i;
-	int lock = -1, r, rc = TF_EXIT_OK;
-
-	if (!k->fam->ops->object_read) {
-		tf_out_err("touchfw chip: %s: the %s family has no named objects\n",
-			   k->c.dev.name, k->fam->ids->name);
-		return TF_EXIT_UNSUPPORTED;
-	}
-	if (k->st.mode != TF_CHIP_APP) {
-		tf_out_err("touchfw chip: %s: the chip is not running its firmware (%s)\n",
-			   k->c.dev.name, k->st.detail);
-		return k->st.mode == TF_CHIP_ABSENT ? TF_EXIT_NO_DEVICE : TF_EXIT_UNSUPPORTED;
-	}
-	if (n_writes && k->c.dev.driver[0] && !tf_family_has_driver(k->fam, k->c.dev.driver)) {
-		tf_out_err("touchfw chip: %s: bound to %s, not an %s driver: touchfw writes "
-			   "nothing to another driver's device\n",
-			   k->c.dev.name, k->c.dev.driver, k->fam->ids->name);
-		return TF_EXIT_UNSUPPORTED;
-	}
-	r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
-	if (r < 0) {
-		tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
-		return r == -ENOENT || r == -EINVAL   ? TF_EXIT_USAGE
-		       : r == -EPERM || r == -EBADMSG ? TF_EXIT_UNSUPPORTED
-						      : TF_EXIT_IO;
-	}
-	if (!n_writes) {
-		print_object(k, name, inst, addr, buf, size, json);
-		return TF_EXIT_OK;
-	}
-	/* every offset against the table before the first byte goes out */
-	for (i = 0; i < n_writes; i++)
-		if (off[i] >= size) {
-			tf_out_err(
-				"touchfw chip: %s: %s has %zu bytes (offsets 0 to %zu): offset "
-				"%u is past its end; nothing written\n",
-				k->c.dev.name, name, size, size - 1, off[i]);
-			return TF_EXIT_USAGE;
-		}
-	if (!k->fam->ops->object_write) {
-		tf_out_err("touchfw chip: %s: the %s family can not write objects\n",
-			   k->c.dev.name, k->fam->ids->name);
-		return TF_EXIT_UNSUPPORTED;
-	}
-	/* Not while a run works on the chip (over spidev the lock is held
-	 * already). */
-	if (!k->over_spidev && tf_state_open(&state, k->s.state_dir, true, &err) == 0) {
-		lock = tf_state_lock(&state, k->c.dev.name, false, true, &err);
-		if (lock == -EWOULDBLOCK) {
-			tf_out_err("touchfw chip: %s: a touchfw run is working on it; try "
-				   "again when it is done\n",
-				   k->c.dev.name);
-			tf_state_close(&state);
-			return TF_EXIT_LOCKED;
-		}
-	}
-	for (i = 0; i < n_writes && rc == TF_EXIT_OK; i++) {
-		tf_err_clear(&err);
-		r = k->fam->ops->object_write(&k->c, name, inst, off[i], &val[i], 1, &err);
-		if (r < 0) {
-			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
-			rc = r == -ERANGE  ? TF_EXIT_USAGE
-			     : r == -EPERM ? TF_EXIT_UNSUPPORTED
-					   : TF_EXIT_IO;
-			break;
-		}
-		tf_out_err("%s: %s[%u] byte %u: 0x%02X -> 0x%02X\n", k->c.dev.name, name, inst,
-			   off[i], buf[off[i]], val[i]);
-		buf[off[i]] = val[i];
-	}
-	if (rc == TF_EXIT_OK) {
-		tf_out_err(
-			"%s: written to the chip's RAM and read back; a reset or power cycle "
-			"undoes it unless the configuration is backed up\n",
-			k->c.dev.name);
-		r = k->fam->ops->object_read(&k->c, name, inst, &addr, buf, &size, &err);
-		if (r < 0) {
-			tf_out_err("touchfw chip: %s: %s\n", k->c.dev.name, err.msg);
-			rc = TF_EXIT_IO;
-		} else {
-			print_object(k, name, inst, addr, buf, size, json);
-		}
-	}
-	if (lock >= 0)
-		close(lock);
-	if (state.dirfd >= 0)
-		tf_state_close(&state);
-	return rc;
-}
-
 int tf_cmd_chip(const struct tf_cli *cli)
 {
 	static const struct option opts[] = {
@@ -876,7 +554,7 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			json = true;
 		if (c == 'w') {
 			if (n_writes == MAX_WRITES ||
-			    !parse_write(optarg, &off[n_writes], &val[n_writes])) {
+			    !tf_chip_parse_write(optarg, &off[n_writes], &val[n_writes])) {
 				tf_out_err(
 					"touchfw chip: --write '%s': give OFFSET=VALUE, a byte "
 					"offset in the object and a value 0-255 (decimal or 0x "
@@ -943,7 +621,7 @@ int tf_cmd_chip(const struct tf_cli *cli)
 		       !strcmp(sub, "info"));
 	if (rc == TF_EXIT_OK) {
 		if (!strcmp(sub, "info"))
-			rc = do_info(&k, json);
+			rc = tf_chip_do_info(&k, json);
 		else if (!strcmp(sub, "reset")) {
 			k.say = json ? tf_out_err_file() : tf_out_file();
 			rc = do_reset(&k);
@@ -954,7 +632,7 @@ int tf_cmd_chip(const struct tf_cli *cli)
 			if (rc == TF_EXIT_OK && json)
 				done_json(&k, "reset", NULL, 0, false, 0);
 		} else if (object) {
-			rc = do_object(&k, object, inst, off, val, n_writes, json);
+			rc = tf_chip_do_object(&k, object, inst, off, val, n_writes, json);
 		} else {
 			rc = do_save(&k, file, json);
 		}
