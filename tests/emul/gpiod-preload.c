@@ -798,8 +798,9 @@ fail:
  * fails with the flash's error).  umockdev's sysfs is plain files, whose writes return at
  * once; so a write to a regular file under the testbed's sys/ is done,
  * then the board is asked (ATTRWRITE, tests/emul/host/gpio.c) to run the
- * store and answer when it has.  Anything that is no device's writable
- * attribute ("NOATTR"), or no board socket, leaves the plain write.
+ * store and answer when it has; the attribute is held before the write
+ * (ATTRHOLD), so that the board's inotify path does not take the bytes.  Anything that is no
+ * device's writable attribute ("NOATTR"), or no board socket, leaves the plain write.
  */
 static bool under_testbed_sys(int fd, char *path, size_t size)
 {
@@ -832,12 +833,23 @@ ssize_t write(int fd, const void *buf, size_t count)
 
 	if (!count || !under_testbed_sys(fd, path, sizeof(path)))
 		return real_write(fd, buf, count);
-	w = real_write(fd, buf, count);
-	if (w <= 0)
-		return w;
 	s = board_connect();
 	if (s < 0)
+		return real_write(fd, buf, count);
+	/* the attribute held first, so that no older close of its file
+	 * seen by the board's inotify path runs the store with these bytes
+	 * (ATTRHOLD, tests/emul/host/gpio.c) */
+	snprintf(cmd, sizeof(cmd), "ATTRHOLD %s\n", path);
+	e = transact(s, cmd, reply, sizeof(reply));
+	if (e < 0 || !strcmp(reply, "NOATTR")) {
+		real_close(s);
+		return real_write(fd, buf, count);
+	}
+	w = real_write(fd, buf, count);
+	if (w <= 0) {
+		real_close(s);
 		return w;
+	}
 	snprintf(cmd, sizeof(cmd), "ATTRWRITE %s\n", path);
 	e = transact(s, cmd, reply, sizeof(reply));
 	real_close(s);

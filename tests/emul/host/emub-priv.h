@@ -286,6 +286,10 @@ struct emub {
 	bool keep;
 
 	UMockdevTestbed *tb;
+	/* Driver attributes (paths under sys/) a writer under the board's
+	 * shim is writing and will have stored itself (ATTRHOLD, gpio.c):
+	 * the inotify paths leave their bytes alone.  Under lock. */
+	GHashTable *attr_held;
 	char *root; /* testbed root ($UMOCKDEV_DIR) */
 	char *sys;  /* root + "/sys" */
 
@@ -507,6 +511,10 @@ void emub_chip_reset_locked(struct emub_chip *c, bool held);
 void emub_chip_int_locked(struct emub_chip *c, bool driven, bool level);
 /* Is the chip's INT pin both ways (cm->int_level)? */
 bool emub_chip_int_both_ways(const struct emub_chip *c);
+/* Whether a writer under the shim holds the attribute @rel (below /sys):
+ * its bytes are its own store's (gpio.c ATTRHOLD), not the inotify path's. */
+bool emub_attr_held_locked(struct emub *eb, const char *rel);
+bool emub_attr_held(struct emub *eb, const char *rel);
 void emub_record_oops(struct emub_dev *d, const char *attr);
 void emub_dev_queue_irq_locked(struct emub_dev *d);
 /* Run the device's threaded interrupt handler now (on its worker). */

@@ -144,6 +144,8 @@ void emub_spi_board_free(struct emub_spi_board *b);
  * -errno) once the driver model's store has run, or 1 when @rel is no
  * writable attribute of a bound spi driver (a plain file write). */
 int emub_spi_attr_write(struct emub *eb, const char *rel, int *res);
+/* Whether @rel (below /sys) is such an attribute. */
+bool emub_spi_is_store_attr(struct emub *eb, const char *rel);
 
 /* emub.c hooks (spibus.c) */
 int emub_spi_start(struct emub *eb);

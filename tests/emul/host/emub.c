@@ -325,6 +325,8 @@ void emub_free(struct emub *eb)
 	g_free(eb->base_dir);
 	g_free(eb->keep_dir);
 	g_free(eb->on_uevent);
+	if (eb->attr_held)
+		g_hash_table_destroy(eb->attr_held);
 	g_mutex_clear(&eb->lock);
 	g_mutex_clear(&eb->uevent_lock);
 	g_cond_clear(&eb->run_cond);

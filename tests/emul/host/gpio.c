@@ -55,6 +55,7 @@ struct emub_gpio_conn {
 	char consumer[32];
 	GQueue edges; /* struct emub_edge * */
 	GThread *thread;
+	char *held; /* ATTRHOLD's attribute (below /sys), until its ATTRWRITE */
 };
 
 /* ------------------------------------------------------------ line state */
@@ -488,30 +489,59 @@ static char *cmd_wait(struct emub_gpio_conn *c, long ms)
 	return r;
 }
 
-/*
- * ATTRWRITE <path>: the writer (the board's preload, in write()) has put
- * its bytes into a driver attribute's file and waits here for the store
- * function, as a sysfs write does: the reply is "OK" (the write returns
- * its byte count) or "ERR <errno>" (it fails with that errno), once the
- * driver model's job has run.  "NOATTR" when the path is no device's
- * writable attribute (the write stays a plain file write).  The bytes are
- * taken from the file here, so the writer's close finds it empty and the
- * inotify path (watch.c) queues nothing a second time.
- */
-static char *cmd_attr_write(struct emub *eb, const char *path)
-{
-	char *sys = realpath(eb->sys, NULL), *rel = NULL, *name = NULL, *buf = NULL;
-	struct emub_dev *d = NULL;
-	size_t n = sys ? strlen(sys) : 0;
-	gsize len = 0;
-	int res;
+/* ------------------------------------------------------------ attributes */
 
-	if (!sys || strncmp(path, sys, n) || path[n] != '/') {
-		free(sys);
-		return g_strdup("NOATTR");
-	}
+bool emub_attr_held_locked(struct emub *eb, const char *rel)
+{
+	return eb->attr_held && g_hash_table_contains(eb->attr_held, rel);
+}
+
+bool emub_attr_held(struct emub *eb, const char *rel)
+{
+	bool held;
+
+	g_mutex_lock(&eb->lock);
+	held = emub_attr_held_locked(eb, rel);
+	g_mutex_unlock(&eb->lock);
+	return held;
+}
+
+static void unhold(struct emub_gpio_conn *c)
+{
+	struct emub *eb = c->eb;
+	guint n;
+
+	if (!c->held)
+		return;
+	g_mutex_lock(&eb->lock);
+	n = GPOINTER_TO_UINT(g_hash_table_lookup(eb->attr_held, c->held));
+	if (n > 1)
+		g_hash_table_replace(eb->attr_held, g_strdup(c->held), GUINT_TO_POINTER(n - 1));
+	else
+		g_hash_table_remove(eb->attr_held, c->held);
+	g_mutex_unlock(&eb->lock);
+	g_free(c->held);
+	c->held = NULL;
+}
+
+/* @path's part below the testbed's sys/, or NULL. */
+static char *sys_rel(struct emub *eb, const char *path)
+{
+	char *sys = realpath(eb->sys, NULL), *rel = NULL;
+	size_t n = sys ? strlen(sys) : 0;
+
+	if (sys && !strncmp(path, sys, n) && path[n] == '/')
+		rel = g_strdup(path + n + 1);
 	free(sys);
-	rel = g_strdup(path + n + 1);
+	return rel;
+}
+
+/* The device whose writable attribute @rel is, with the attribute's name;
+ * NULL when it is none (an spi driver's may still be: spibus.c). */
+static struct emub_dev *attr_dev(struct emub *eb, const char *rel, char **name)
+{
+	struct emub_dev *d = NULL;
+
 	g_mutex_lock(&eb->lock);
 	for (int i = 0; i < eb->nchips && !d; i++) {
 		struct emub_dev *dev = eb->chips[i].dev;
@@ -527,33 +557,94 @@ static char *cmd_attr_write(struct emub *eb, const char *path)
 		a = emub_attr_find(dev, rel + dl + 1);
 		if (a && a->writable) {
 			d = dev;
-			name = g_strdup(a->name);
+			*name = g_strdup(a->name);
 		}
 	}
 	g_mutex_unlock(&eb->lock);
+	return d;
+}
+
+/*
+ * ATTRHOLD <path>: a writer under the board's preload is about to put its
+ * bytes into the driver attribute at @path and then ask for the store
+ * (ATTRWRITE, on the same connection).  Until then the inotify paths
+ * (watch.c, spibus.c) leave that file's bytes alone: an older close of it
+ * (the driver creating it, an earlier write), seen late on a busy machine,
+ * would otherwise take the writer's bytes and run the store on its own,
+ * and the writer would be told its write did nothing.  "OK", or "NOATTR"
+ * when @path is no device's writable attribute.  The hold ends with the
+ * ATTRWRITE or the connection.
+ */
+static char *cmd_attr_hold(struct emub_gpio_conn *c, const char *path)
+{
+	struct emub *eb = c->eb;
+	char *rel = sys_rel(eb, path), *name = NULL;
+	guint n;
+
+	if (!rel || c->held)
+		goto noattr;
+	if (!attr_dev(eb, rel, &name) && !emub_spi_is_store_attr(eb, rel))
+		goto noattr;
+	g_free(name);
+	g_mutex_lock(&eb->lock);
+	if (!eb->attr_held)
+		eb->attr_held = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	n = GPOINTER_TO_UINT(g_hash_table_lookup(eb->attr_held, rel));
+	g_hash_table_replace(eb->attr_held, g_strdup(rel), GUINT_TO_POINTER(n + 1));
+	g_mutex_unlock(&eb->lock);
+	c->held = rel;
+	return g_strdup("OK");
+noattr:
+	g_free(rel);
+	return g_strdup("NOATTR");
+}
+
+/*
+ * ATTRWRITE <path>: the writer (the board's preload, in write()) has put
+ * its bytes into a driver attribute's file and waits here for the store
+ * function, as a sysfs write does: the reply is "OK" (the write returns
+ * its byte count) or "ERR <errno>" (it fails with that errno), once the
+ * driver model's job has run.  "NOATTR" when the path is no device's
+ * writable attribute (the write stays a plain file write).  The bytes are
+ * taken from the file here, so the writer's close finds it empty and the
+ * inotify path (watch.c) queues nothing a second time.
+ */
+static char *cmd_attr_write(struct emub_gpio_conn *c, const char *path)
+{
+	struct emub *eb = c->eb;
+	char *rel = sys_rel(eb, path), *name = NULL, *buf = NULL, *reply;
+	struct emub_dev *d;
+	gsize len = 0;
+	int res = 0;
+
+	if (!rel) {
+		unhold(c);
+		return g_strdup("NOATTR");
+	}
+	d = attr_dev(eb, rel, &name);
 	if (!d) {
 		/* an spi device's driver attribute (spibus.c)? */
 		int r = emub_spi_attr_write(eb, rel, &res);
 
 		g_free(rel);
+		unhold(c);
 		if (r)
 			return g_strdup("NOATTR");
 		return res < 0 ? g_strdup_printf("ERR %d", -res) : g_strdup("OK");
 	}
 	buf = emub_sys_read(eb, rel, &len);
-	if (!buf || !len) { /* a write of nothing: sysfs calls no store */
-		g_free(buf);
-		g_free(rel);
-		g_free(name);
-		return g_strdup("OK");
+	if (buf && len) { /* a write of nothing: sysfs calls no store */
+		emub_sys_write(eb, rel, "");
+		if (emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, true, &res) <
+		    0)
+			res = -ENOENT;
 	}
-	emub_sys_write(eb, rel, "");
-	if (emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, name, buf, len, 0, 0, true, &res) < 0)
-		res = -ENOENT;
+	reply = res < 0 ? g_strdup_printf("ERR %d", -res) : g_strdup("OK");
 	g_free(buf);
 	g_free(rel);
 	g_free(name);
-	return res < 0 ? g_strdup_printf("ERR %d", -res) : g_strdup("OK");
+	unhold(c);
+	return reply;
 }
 
 static char *handle_cmd(struct emub_gpio_conn *c, char *line)
@@ -565,7 +656,11 @@ static char *handle_cmd(struct emub_gpio_conn *c, char *line)
 
 	if (!strncmp(line, "ATTRWRITE ", 10)) {
 		g_strfreev(tok);
-		return cmd_attr_write(eb, line + 10);
+		return cmd_attr_write(c, line + 10);
+	}
+	if (!strncmp(line, "ATTRHOLD ", 9)) {
+		g_strfreev(tok);
+		return cmd_attr_hold(c, line + 9);
 	}
 	clean = g_ptr_array_new();
 	for (char **t = tok; *t; t++)
@@ -654,6 +749,7 @@ static gpointer conn_main(gpointer data)
 			break;
 	}
 done:
+	unhold(c);
 	g_mutex_lock(&c->eb->lock);
 	conn_release_locked(c);
 	fd = c->fd;

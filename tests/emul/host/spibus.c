@@ -760,8 +760,15 @@ static void on_device_dir(struct emub *eb, struct emub_spi_dev *d, const char *n
 	}
 	if (emub_spi_store_attr(name)) {
 		/* a writer not under the board's shim: the write has returned
-		 * already; the store runs now */
-		char *b = take(eb, dir, name);
+		 * already; the store runs now (one under the shim that holds
+		 * the attribute stores its own bytes: ATTRHOLD, gpio.c) */
+		char *held = g_strdup_printf("%s/%s", dir, name), *b;
+		bool mine = emub_attr_held(eb, held);
+
+		g_free(held);
+		if (mine)
+			return;
+		b = take(eb, dir, name);
 
 		if (b)
 			attr_store(d, name);
@@ -1015,23 +1022,38 @@ static int service_call(struct emub *eb, struct emub_spi_dev *d, const char *drv
 	return service_run(&k);
 }
 
-int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
+/* The spi device whose store attribute @rel is, and the attribute's name. */
+static struct emub_spi_dev *store_attr_of(struct emub *eb, const char *rel, const char **name)
 {
 	struct emub_spi *s = eb->spi;
-	struct emub_spi_dev *d = NULL;
-	const char *name = NULL;
-	char *buf;
-	gsize len = 0;
 
-	for (int i = 0; s && i < s->ndevs && !d; i++) {
+	for (int i = 0; s && i < s->ndevs; i++) {
 		size_t dl = strlen(s->devs[i].devpath + 1);
 
 		if (strncmp(rel, s->devs[i].devpath + 1, dl) || rel[dl] != '/')
 			continue;
-		name = emub_spi_store_attr(rel + dl + 1);
-		if (name)
-			d = &s->devs[i];
+		*name = emub_spi_store_attr(rel + dl + 1);
+		if (*name)
+			return &s->devs[i];
 	}
+	return NULL;
+}
+
+bool emub_spi_is_store_attr(struct emub *eb, const char *rel)
+{
+	const char *name;
+
+	return store_attr_of(eb, rel, &name) != NULL;
+}
+
+int emub_spi_attr_write(struct emub *eb, const char *rel, int *res)
+{
+	struct emub_spi_dev *d;
+	const char *name = NULL;
+	char *buf;
+	gsize len = 0;
+
+	d = store_attr_of(eb, rel, &name);
 	if (!d)
 		return 1;
 	buf = emub_sys_read(eb, rel, &len);

@@ -329,8 +329,16 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 	if ((ev->mask & IN_CLOSE_WRITE) && a->writable) {
 		char *name = g_strdup(a->name);
 
-		g_mutex_unlock(&eb->lock);
 		rel = g_strdup_printf("%s/%s", w->rel, name);
+		/* a writer under the board's shim stores its own bytes
+		 * (ATTRHOLD, gpio.c): this event is an older close */
+		if (emub_attr_held_locked(eb, rel)) {
+			g_mutex_unlock(&eb->lock);
+			g_free(rel);
+			g_free(name);
+			return;
+		}
+		g_mutex_unlock(&eb->lock);
 		buf = emub_sys_read(eb, rel, &len);
 		if (buf && len) {
 			emub_sys_write(eb, rel, ""); /* S_IWUSR only: nothing to read */
