@@ -201,24 +201,26 @@ void rmi4_model_init(struct rmi4_model *m, const struct rmi4_model_cfg *cfg)
 		m->cfg.bl_major = 7;
 	em_memset(m->erased, 1, sizeof(m->erased));
 	em_memset(m->flash, 0xff, sizeof(m->flash));
-	/* the bootloader config (global parameters) is there from the factory */
+	/* from the factory: the partition table (flash config) and the
+	 * bootloader config (global parameters), with or without an
+	 * application */
+	rmi4_model_partition_table(part_data(m, find_part(RMI4_PART_FLASH_CONFIG)));
+	em_memset(m->erased + find_part(RMI4_PART_FLASH_CONFIG)->start, 0,
+		  RMI4_MODEL_FL_CONFIG_BLOCKS);
 	for (i = 0; i < RMI4_MODEL_BL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK; i++)
 		part_data(m, find_part(RMI4_PART_GLOBAL_PARAMS))[i] = (em_u8)(0x60 + i);
 	em_memset(m->erased + find_part(RMI4_PART_GLOBAL_PARAMS)->start, 0,
 		  RMI4_MODEL_BL_CONFIG_BLOCKS);
 	if (cfg->build_id) {
-		const struct part *fl = find_part(RMI4_PART_FLASH_CONFIG);
 		const struct part *cc = find_part(RMI4_PART_CORE_CODE);
 		const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
 		em_u8 *c;
 
-		rmi4_model_partition_table(part_data(m, fl));
 		rmi4_model_make_core_code(part_data(m, cc), cfg->build_id, cfg->product_id);
 		c = part_data(m, cf);
 		for (i = 0; i < cf->len * RMI4_MODEL_BLOCK; i++)
 			c[i] = (em_u8)(i * 3);
 		em_put_le32(c, cfg->config_id);
-		em_memset(m->erased + fl->start, 0, fl->len);
 		em_memset(m->erased + cc->start, 0, cc->len);
 		em_memset(m->erased + cf->start, 0, cf->len);
 	}
