@@ -256,7 +256,7 @@ static uint32_t le32(const uint8_t *p)
 
 static struct blk container(const uint8_t *image, unsigned id)
 {
-	const uint8_t *top = image + le32(image + 8);
+	const uint8_t *top = image + le32(image + 12);
 	uint32_t list = le32(top + 28), n = le32(top + 24) / 4, i, j;
 	struct blk b = { NULL, 0 };
 
@@ -321,7 +321,7 @@ static uint8_t write_blocks(uint8_t partition, const uint8_t *data, unsigned blo
 	return 0;
 }
 
-/* rmi_f34v7_start_reflash + rmi_f34v7_do_reflash */
+/* rmi_f34v7_start_reflash + rmi_f34v7_do_reflash (6.1, 6.12) */
 static int reflash(const uint8_t *image)
 {
 	struct blk cc = container(image, 18), cf = container(image, 19), fl = container(image, 15),
@@ -338,7 +338,7 @@ static int reflash(const uint8_t *image)
 	read_partition_table(&t);
 	if (gp.size / RMI4_MODEL_BLOCK != t.len[RMI4_PART_GLOBAL_PARAMS])
 		return -2; /* Bootloader config size mismatch */
-	if ((st = single(RMI4_PART_CORE_CODE, 4)) || (st = single(RMI4_PART_CORE_CONFIG, 4)))
+	if ((st = single(RMI4_PART_CORE_CODE, 5))) /* erase application */
 		return st;
 	/* the bootloader config read back, to be written again */
 	wr8(0x2a, RMI4_PART_GLOBAL_PARAMS);
@@ -347,12 +347,9 @@ static int reflash(const uint8_t *image)
 	wr8(0x2d, 2);
 	assert_int_equal(rd8(0x29) & 0x1f, 0);
 	rmi_read(0x2e, blcfg, sizeof(blcfg));
-	if ((st = single(RMI4_PART_GLOBAL_PARAMS, 4)))
-		return st;
 	if (fl.size / RMI4_MODEL_BLOCK != t.len[RMI4_PART_FLASH_CONFIG])
 		return -3;
-	if ((st = single(RMI4_PART_FLASH_CONFIG, 4)) ||
-	    (st = write_blocks(RMI4_PART_FLASH_CONFIG, fl.data, fl.size / RMI4_MODEL_BLOCK)) ||
+	if ((st = write_blocks(RMI4_PART_FLASH_CONFIG, fl.data, fl.size / RMI4_MODEL_BLOCK)) ||
 	    (st = write_blocks(RMI4_PART_GLOBAL_PARAMS, blcfg, 2)) ||
 	    (st = write_blocks(RMI4_PART_CORE_CODE, cc.data, cc.size / RMI4_MODEL_BLOCK)) ||
 	    (st = write_blocks(RMI4_PART_CORE_CONFIG, cf.data, cf.size / RMI4_MODEL_BLOCK)))
@@ -391,7 +388,7 @@ static void test_update_good(void **state)
 	rmi4_model_make_image(img, 0x1e0f01, 0x11223344, "s3203", RMI4_IMG_GOOD);
 	assert_int_equal(reflash(img), 0);
 	assert_int_equal(rmi4_model_stats(&M)->blocks_written, 78);
-	assert_int_equal(rmi4_model_stats(&M)->erases, 4);
+	assert_int_equal(rmi4_model_stats(&M)->erases, 1);
 	assert_int_equal(rmi4_model_stats(&M)->bl_entries, 1);
 	assert_int_equal(rmi4_model_stats(&M)->cmd_errors, 0);
 	/* nothing but a reset ends the bootloader */
@@ -450,6 +447,13 @@ static void test_refused(void **state)
 	/* a write over programmed blocks: not erased */
 	rmi4_model_make_image(img, 0x1e0f0a, 0, "s3203", RMI4_IMG_GOOD);
 	assert_int_equal(write_blocks(RMI4_PART_FLASH_CONFIG, img, 4), 3);
+	/* one partition erased while the table is there; after erase
+	 * application, single erases fail until a new table is written */
+	assert_int_equal(single(RMI4_PART_CORE_CONFIG, 4), 0);
+	assert_int_equal(single(RMI4_PART_CORE_CODE, 5), 0);
+	assert_int_equal(single(RMI4_PART_CORE_CONFIG, 4), 2);
+	assert_int_equal(write_blocks(RMI4_PART_FLASH_CONFIG, container(img, 15).data, 4), 0);
+	assert_int_equal(single(RMI4_PART_CORE_CONFIG, 4), 0);
 }
 
 static void test_power_loss(void **state)

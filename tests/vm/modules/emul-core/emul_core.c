@@ -839,6 +839,22 @@ int emul_core_start(struct emul_core *c)
 		c->adap.dev.parent = &emul_dt.i2c->dev;
 		c->adap.dev.of_node = emul_dt.i2c->dev.of_node;
 	}
+	/*
+	 * Host Notify: 6.1's i2c_setup_host_notify_irq_domain() reads
+	 * adap->dev.parent->fwnode (later kernels adap->dev.fwnode), so the
+	 * adapter needs a parent: a platform device of its own, as an SMBus
+	 * controller has its PCI device.
+	 */
+	if (cfg->smbus_host_notify && !c->adap.dev.parent) {
+		c->smbus_parent =
+			platform_device_register_simple("touchfw-emul-smbus", PLATFORM_DEVID_AUTO, NULL, 0);
+		if (IS_ERR(c->smbus_parent)) {
+			r = PTR_ERR(c->smbus_parent);
+			c->smbus_parent = NULL;
+			return r;
+		}
+		c->adap.dev.parent = &c->smbus_parent->dev;
+	}
 	r = i2c_add_adapter(&c->adap);
 	if (r)
 		return r;
@@ -898,6 +914,9 @@ void emul_core_teardown(struct emul_core *c)
 	if (c->adap_added)
 		i2c_del_adapter(&c->adap);
 	c->adap_added = false;
+	if (c->smbus_parent)
+		platform_device_unregister(c->smbus_parent);
+	c->smbus_parent = NULL;
 	if (c->gc_added)
 		gpiochip_remove(&c->gc);
 	c->gc_added = false;

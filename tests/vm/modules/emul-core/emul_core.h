@@ -109,6 +109,9 @@ struct emul_core {
 	const char *line_names[EMUL_MAX_LINES];
 	struct i2c_adapter adap;
 	bool adap_added;
+	/* smbus_host_notify: the adapter's parent (6.1's i2c-core takes the
+	 * Host Notify domain's fwnode from adap->dev.parent) */
+	struct platform_device *smbus_parent;
 	struct i2c_adapter_quirks quirks;
 	struct gpiod_lookup_table *lookup;
 	struct i2c_client *client;

@@ -132,19 +132,24 @@ static bool part_programmed(const struct rmi4_model *m, const struct part *p)
 	return true;
 }
 
-static bool app_valid(struct rmi4_model *m)
+/* The flash config holds the partition table the chip is laid out by. */
+static bool table_valid(struct rmi4_model *m)
 {
 	const struct part *fl = find_part(RMI4_PART_FLASH_CONFIG);
+	em_u8 table[RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK];
+
+	rmi4_model_partition_table(table);
+	return part_programmed(m, fl) && !em_memcmp(part_data(m, fl), table, PTABLE_BYTES);
+}
+
+static bool app_valid(struct rmi4_model *m)
+{
 	const struct part *cc = find_part(RMI4_PART_CORE_CODE);
 	const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
-	em_u8 table[RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK];
 	em_u32 len = cc->len * RMI4_MODEL_BLOCK;
 	const em_u8 *code;
 
-	if (!part_programmed(m, fl) || !part_programmed(m, cc) || !part_programmed(m, cf))
-		return false;
-	rmi4_model_partition_table(table);
-	if (em_memcmp(part_data(m, fl), table, PTABLE_BYTES))
+	if (!table_valid(m) || !part_programmed(m, cc) || !part_programmed(m, cf))
 		return false;
 	code = part_data(m, cc);
 	return em_get_le32(code + len - 4) == rmi4_model_crc32(code, len - 4);
@@ -455,7 +460,8 @@ static em_u8 program(struct rmi4_model *m)
 		return ST_MODE;
 	if (!range_ok(m, p) || p->id == RMI4_PART_BOOTLOADER)
 		return ST_RANGE;
-	for (i = 0; i < m->length; i++)
+	/* the bootloader rewrites its own config as a whole */
+	for (i = 0; i < m->length && p->id != RMI4_PART_GLOBAL_PARAMS; i++)
 		if (!m->erased[p->start + m->block + i])
 			return ST_NOT_ERASED;
 	for (i = 0; i < m->length; i++) {
@@ -522,9 +528,10 @@ static void run_command(struct rmi4_model *m)
 		m->payload_in = 0;
 		return; /* runs once the payload is there */
 	case CMD_ERASE:
+		/* one partition: only while the partition table is there */
 		if (!bl)
 			st = ST_MODE;
-		else if (!p || p->id == RMI4_PART_BOOTLOADER)
+		else if (!p || p->id == RMI4_PART_BOOTLOADER || !table_valid(m))
 			st = ST_RANGE;
 		else if (!bl_id_ok(m))
 			st = ST_BL_ID;
@@ -534,6 +541,7 @@ static void run_command(struct rmi4_model *m)
 		}
 		break;
 	case CMD_ERASE_AP:
+		/* everything but the bootloader and its config */
 		if (!bl) {
 			st = ST_MODE;
 		} else if (!bl_id_ok(m)) {
@@ -541,6 +549,7 @@ static void run_command(struct rmi4_model *m)
 		} else {
 			erase_part(m, find_part(RMI4_PART_CORE_CODE));
 			erase_part(m, find_part(RMI4_PART_CORE_CONFIG));
+			erase_part(m, find_part(RMI4_PART_FLASH_CONFIG));
 			m->st.erases++;
 		}
 		break;
@@ -801,7 +810,7 @@ em_u32 rmi4_model_make_image(em_u8 *img, em_u32 build_id, em_u32 config_id,
 	put_desc(img, top, 0, list, 4 * n);
 	/* header */
 	img[7] = form == RMI4_IMG_BAD_HEADER ? 0x0f : 0x10;
-	em_put_le32(img + 8, top);
+	em_put_le32(img + 12, top);
 	em_put_le32(img, rmi4_model_crc32(img + 4, total - 4));
 	return total;
 }

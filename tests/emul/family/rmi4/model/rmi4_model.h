@@ -59,9 +59,16 @@
  * Partitions: 3 flash config (its content is the partition table, 8 bytes
  * an entry after 2 bytes, as rmi_f34v7_parse_partition_table reads it),
  * 6 global parameters (the bootloader config), 7 core code, 8 core
- * config.  A write needs erased blocks; the blocks arrive in the payload
- * after the command (the model programs them once transfer length *
- * block size bytes are there), reads fill the payload at the command.
+ * config.  Erase application (what rmi_f34v7_erase_all sends since the
+ * 2022 rework in 6.1 and 6.12: "a full erase is required to recover from
+ * error conditions like Bad Partition Table"; the single-partition erases
+ * "will fail until a new partition table has been written") erases core
+ * code, core config and the partition table, and keeps the bootloader
+ * config, which the kernel reads back afterwards and writes again without
+ * an erase: the bootloader rewrites its own config as a whole.  Other
+ * writes need erased blocks; the blocks arrive in the payload after the
+ * command (the model programs them once transfer length * block size
+ * bytes are there), reads fill the payload at the command.
  * Status (the model's own numbers; the kernel tests for non-zero): 1
  * command not valid in this mode, 2 bad partition or block range, 3
  * block not erased, 4 wrong bootloader id.
@@ -80,7 +87,7 @@
  * The firmware file (rmi4_model_make_image) is the v10 header
  * rmi_f34v7_parse_image_header_10 reads: LE32 checksum (CRC-32 of the
  * bytes after it; the kernel does not check it), major version 0x10 at
- * byte 7, LE32 top-level container address at 8; 32-byte container
+ * byte 7, LE32 top-level container address at 12; 32-byte container
  * descriptors (LE32 content checksum, LE16 container id, ..., LE32
  * content length at 24, LE32 content address at 28); the top-level
  * container's content lists the others' descriptor addresses: core code
