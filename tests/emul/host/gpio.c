@@ -521,8 +521,9 @@ static char *cmd_attr_write(struct emub *eb, const char *path)
 		if (!dev || !dev->devpath)
 			continue;
 		dl = strlen(dev->devpath + 1);
-		if (strncmp(rel, dev->devpath + 1, dl) || rel[dl] != '/' ||
-		    strchr(rel + dl + 1, '/'))
+		/* its own attributes, or a child device's ("rmi4-00/update_fw",
+		 * drv_attr_add) */
+		if (strncmp(rel, dev->devpath + 1, dl) || rel[dl] != '/')
 			continue;
 		a = emub_attr_find(dev, rel + dl + 1);
 		if (a && a->writable) {

@@ -2,10 +2,10 @@
 /*
  * The Synaptics RMI4 family of the emulator: an RMI4 touchpad on SMBus
  * (rmi4_model: F01, F34 v7 bootloader) whose interrupt is SMBus Host
- * Notify; its board keys and statistics.  The kernel's rmi_smbus +
- * rmi_core are not modelled in the emulator yet: the model is judged by
- * the real ones in the VM tests (tests/vm/modules/rmi4-emul) and driven
- * by the kernel's sequences in tests/emul/test_rmi4_model.c.
+ * Notify (the adapter needs `host_notify`); rmi4_smbus its driver
+ * (drv_rmi_smbus.c: rmi_smbus + rmi_core); its board keys and statistics.
+ * The real drivers judge the same model in the VM tests
+ * (tests/vm/modules/rmi4-emul).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +14,8 @@
 #include "emub-priv.h"
 #include "emub-rmi4.h"
 #include "rmi4_model.h"
+
+extern const struct emub_driver_ops emub_drv_rmi_smbus;
 
 /* desc->fam */
 struct rmi4_board {
@@ -109,4 +111,5 @@ struct rmi4_model *emub_chip_rmi4(struct emub *eb, const char *dev)
 const struct emub_family emub_family_rmi4 = {
 	.name = "rmi4",
 	.chips = (const struct emub_chip_model *const[]){ &rmi4, NULL },
+	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_rmi_smbus, NULL },
 };
