@@ -23,12 +23,13 @@ static char *fwdir;
 
 static struct emub *board(const char *extra, bool host_notify)
 {
-	char *text = g_strdup_printf("[board]\nname = rmi4\ncompatible = touchfw,emul-rmi4\n"
-				     "firmware_dirs = %s\n"
-				     "[adapter 1]\nname = SMBus I801 adapter\nhost_notify = %s\n"
-				     "[chip " DEV "]\nadapter = 1\naddress = 0x2c\nmodel = rmi4\n"
-				     "compatible = synaptics,rmi4_smbus\ndriver = rmi4_smbus\n%s",
-				     fwdir, host_notify ? "true" : "false", extra);
+	char *text =
+		g_strdup_printf("[board]\nname = rmi4\ncompatible = touchfw,emul-rmi4\n"
+				"firmware_dirs = %s\n"
+				"[adapter 1]\nname = SMBus I801 adapter\nhost_notify = %s\n"
+				"[chip " DEV "]\nadapter = 1\naddress = 0x2c\nmodel = rmi4\n"
+				"compatible = synaptics,rmi4_smbus\ndriver = rmi4_smbus\n%s",
+				fwdir, host_notify ? "true" : "false", extra);
 	struct emub *eb = tu_board_text(text);
 
 	g_free(text);
@@ -78,7 +79,9 @@ static struct rmi4_model_stats stats(struct emub *eb)
 static int update_fw(struct emub *eb, const char *file)
 {
 	int res = 1, before = emub_update_fw_count(eb, DEV);
-	int st = tu_sh(eb, NULL, "for f in " SYSDEV "/rmi4-*/update_fw; do echo %s > $f; done 2>/dev/null",
+	int st = tu_sh(eb, NULL,
+		       "for f in " SYSDEV
+		       "/rmi4-*/update_fw; do echo %s > $f; done 2>/dev/null",
 		       file);
 
 	assert_int_equal(emub_update_fw_count_now(eb, DEV), before + 1);

@@ -143,10 +143,10 @@ static void test_pdt_app(void **state)
 	pdt(f01, f34, end);
 	assert_memory_equal(f01, w01, 6);
 	assert_memory_equal(f34, w34, 6);
-	assert_int_equal(end[5], 0); /* RMI4_END_OF_PDT */
+	assert_int_equal(end[5], 0);		   /* RMI4_END_OF_PDT */
 	assert_int_equal((f34[4] & 0x60) >> 5, 2); /* F34 v7: version > 1 */
 	assert_int_equal(rd8(0xef), 0);		   /* PDT properties: no BSR */
-	assert_int_equal(rd8(0x1a), 0x80); /* unconfigured, not bootloader */
+	assert_int_equal(rd8(0x1a), 0x80);	   /* unconfigured, not bootloader */
 	assert_int_equal(rd8(0x29) & 0x80, 0);
 	/* rmi_f01_probe: configured bit, then the status */
 	wr8(0x18, (uint8_t)(rd8(0x18) | 0x80));
@@ -195,9 +195,9 @@ static void read_partition_table(struct ptable *t)
 	assert_int_equal(q0 & 0x08, 0x08); /* has config id */
 	rmi_read((uint16_t)(0x20 + (q0 & 7) + 1), q, 21);
 	assert_int_equal(q[0], 0);
-	assert_int_equal(q[1], 7);			       /* bootloader V7.0 */
+	assert_int_equal(q[1], 7);			      /* bootloader V7.0 */
 	assert_int_equal(q[7] | q[8] << 8, RMI4_MODEL_BLOCK); /* block size */
-	assert_int_equal(q[13] | q[14] << 8, 4);	       /* flash config length */
+	assert_int_equal(q[13] | q[14] << 8, 4);	      /* flash config length */
 	assert_int_equal(q[15] | q[16] << 8, RMI4_MODEL_PAYLOAD_BLOCKS);
 	for (i = 17; i < 21; i++)
 		parts += __builtin_popcount(q[i]);
@@ -251,7 +251,8 @@ struct blk {
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 static struct blk container(const uint8_t *image, unsigned id)
@@ -302,7 +303,8 @@ static uint8_t write_blocks(uint8_t partition, const uint8_t *data, unsigned blo
 	wr8(0x2a, partition);
 	rmi_write(0x2b, zero, 2);
 	do {
-		unsigned t = blocks < RMI4_MODEL_PAYLOAD_BLOCKS ? blocks : RMI4_MODEL_PAYLOAD_BLOCKS;
+		unsigned t = blocks < RMI4_MODEL_PAYLOAD_BLOCKS ? blocks
+								: RMI4_MODEL_PAYLOAD_BLOCKS;
 		uint8_t len[2] = { (uint8_t)t, 0 }, st;
 
 		rmi_write(0x2c, len, 2);
@@ -324,8 +326,8 @@ static uint8_t write_blocks(uint8_t partition, const uint8_t *data, unsigned blo
 /* rmi_f34v7_start_reflash + rmi_f34v7_do_reflash (6.1, 6.12) */
 static int reflash(const uint8_t *image)
 {
-	struct blk cc = container(image, 18), cf = container(image, 19), fl = container(image, 15),
-		   gp = container(image, 17);
+	struct blk cc = container(image, 18), cf = container(image, 19),
+		   fl = container(image, 15), gp = container(image, 17);
 	uint8_t blcfg[2 * RMI4_MODEL_BLOCK], len[2] = { 2, 0 }, zero[2] = { 0, 0 }, st;
 	struct ptable t;
 
@@ -337,7 +339,7 @@ static int reflash(const uint8_t *image)
 	assert_int_equal(rd8(0x1a) & 0x40, 0x40);
 	read_partition_table(&t);
 	if (gp.size / RMI4_MODEL_BLOCK != t.len[RMI4_PART_GLOBAL_PARAMS])
-		return -2; /* Bootloader config size mismatch */
+		return -2;			   /* Bootloader config size mismatch */
 	if ((st = single(RMI4_PART_CORE_CODE, 5))) /* erase application */
 		return st;
 	/* the bootloader config read back, to be written again */

@@ -579,7 +579,7 @@ bool drv_chg_asserted(struct emub_dev *d);
 /* request_firmware(): 0 and a g_malloc'ed copy, or -ENOENT. */
 int drv_request_firmware(struct emub_dev *d, const char *name, guint8 **data, gsize *len);
 /* Driver attributes (sysfs_create_group / remove).  A name with a slash
- * ("rmi4-00/update_fw") is an attribute of a child device of the client,
+ * ("child-0/update_fw") is an attribute of a child device of the client,
  * its directory made (and watched) with the first one. */
 void drv_attr_add(struct emub_dev *d, const char *name, const char *content, bool writable,
 		  bool oops_on_read);

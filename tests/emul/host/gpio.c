@@ -521,7 +521,7 @@ static char *cmd_attr_write(struct emub *eb, const char *path)
 		if (!dev || !dev->devpath)
 			continue;
 		dl = strlen(dev->devpath + 1);
-		/* its own attributes, or a child device's ("rmi4-00/update_fw",
+		/* its own attributes, or a child device's ("child-0/update_fw",
 		 * drv_attr_add) */
 		if (strncmp(rel, dev->devpath + 1, dl) || rel[dl] != '/')
 			continue;

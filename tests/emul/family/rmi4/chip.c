@@ -26,11 +26,7 @@ struct rmi4_board {
 };
 
 static const char *const keys[] = {
-	"rmi4.product_id",
-	"rmi4.build_id",
-	"rmi4.config_id",
-	"fault.flash_power_loss",
-	NULL,
+	"rmi4.product_id", "rmi4.build_id", "rmi4.config_id", "fault.flash_power_loss", NULL,
 };
 
 static void init(struct emub_chip_desc *c)
@@ -89,8 +85,8 @@ static void stats_json(struct emub_chip *c, FILE *f)
 	fprintf(f,
 		", \"mode\": %d, \"build_id\": %u, \"stats\": "
 		"{\"bl_entries\": %u, \"blocks_written\": %u, \"erases\": %u, \"notifies\": %u}",
-		(int)rmi4_model_mode(m), rmi4_model_build_id(m), s->bl_entries, s->blocks_written,
-		s->erases, s->notifies);
+		(int)rmi4_model_mode(m), rmi4_model_build_id(m), s->bl_entries,
+		s->blocks_written, s->erases, s->notifies);
 }
 
 static const struct emub_chip_model rmi4 = {

@@ -291,7 +291,8 @@ static int scan_pdt(struct rmi_data *r, bool create)
 			int rc = rmi_read_block(r, a, e, 6);
 
 			if (rc) {
-				emub_dev_log(r->d, "Read PDT entry at %#06x failed, code: %d.", a, rc);
+				emub_dev_log(r->d, "Read PDT entry at %#06x failed, code: %d.",
+					     a, rc);
 				return rc;
 			}
 			if (e[5] == 0x00 || e[5] == 0xff)
@@ -373,7 +374,8 @@ static int f01_probe(struct rmi_data *r)
 	if ((rc = rmi_read_block(r, f->query, q, sizeof(q))))
 		return rc;
 	r->manufacturer_id = q[0];
-	snprintf(r->dom, sizeof(r->dom), "20%02d/%02d/%02d", q[5] & 0x1f, q[6] & 0x0f, q[7] & 0x1f);
+	snprintf(r->dom, sizeof(r->dom), "20%02d/%02d/%02d", q[5] & 0x1f, q[6] & 0x0f,
+		 q[7] & 0x1f);
 	memcpy(r->product_id, q + 11, 10);
 	r->product_id[10] = 0;
 	r->firmware_id = 0;
@@ -399,13 +401,15 @@ static int f01_probe(struct rmi_data *r)
 				return rc;
 		}
 	}
-	emub_dev_log(r->d, "%s.fn01: found RMI device, manufacturer: %s, product: %s, fw id: %u",
-		     r->rmidev, r->manufacturer_id == 1 ? "Synaptics" : "unknown", r->product_id,
-		     r->firmware_id);
+	emub_dev_log(r->d,
+		     "%s.fn01: found RMI device, manufacturer: %s, product: %s, fw id: %u",
+		     r->rmidev, r->manufacturer_id == 1 ? "Synaptics" : "unknown",
+		     r->product_id, r->firmware_id);
 	if ((rc = rmi_read(r, f->data, &st)))
 		return rc;
 	if (st & 0x80) {
-		emub_dev_log(r->d, "Device was reset during configuration process, status: %#02x!",
+		emub_dev_log(r->d,
+			     "Device was reset during configuration process, status: %#02x!",
 			     st & 0x0f);
 		return -EINVAL;
 	}
@@ -519,14 +523,14 @@ static void set_attrs(struct rmi_data *r, bool add)
 {
 	char v[80], name[64];
 
-#define ATTR(n, ...)                                                   \
-	do {                                                           \
-		snprintf(v, sizeof(v), __VA_ARGS__);                   \
-		snprintf(name, sizeof(name), "%s/%s", r->rmidev, n);  \
-		if (add)                                               \
-			drv_attr_add(r->d, name, v, false, false);     \
-		else                                                   \
-			drv_attr_set(r->d, name, v, false);            \
+#define ATTR(n, ...)                                                 \
+	do {                                                         \
+		snprintf(v, sizeof(v), __VA_ARGS__);                 \
+		snprintf(name, sizeof(name), "%s/%s", r->rmidev, n); \
+		if (add)                                             \
+			drv_attr_add(r->d, name, v, false, false);   \
+		else                                                 \
+			drv_attr_set(r->d, name, v, false);          \
 	} while (0)
 	ATTR("manufacturer_id", "%d\n", r->manufacturer_id);
 	ATTR("date_of_manufacture", "%s\n", r->dom);
@@ -647,7 +651,8 @@ static int parse_image(struct rmi_data *r, const guint8 *fw, gsize size, struct 
 				sid = (guint32)(fw[sa + 4] | fw[sa + 5] << 8);
 				scl = le32(fw + sa + 24);
 				sca = le32(fw + sa + 28);
-				if ((sid == 5 || sid == 17) && sca <= size && scl <= size - sca) {
+				if ((sid == 5 || sid == 17) && sca <= size &&
+				    scl <= size - sca) {
 					im->bl = fw + sca;
 					im->bl_len = scl;
 				}
@@ -670,8 +675,9 @@ static int check_command_status(struct rmi_data *r, unsigned int timeout_ms)
 	int rc;
 
 	if (drv_wait_completion(r->d, &r->cmd_done, timeout_ms)) {
-		emub_dev_log(r->d, "%s.fn34: rmi_f34v7_wait_for_idle: Timed out waiting for idle "
-				   "status",
+		emub_dev_log(r->d,
+			     "%s.fn34: rmi_f34v7_wait_for_idle: Timed out waiting for idle "
+			     "status",
 			     r->rmidev);
 		return -ETIMEDOUT;
 	}
@@ -744,8 +750,9 @@ static int do_reflash(struct rmi_data *r, const struct img *im)
 	blcfg = g_malloc0((gsize)r->blk_bl * r->block_size + 1);
 	rc = blocks(r, GLOBAL_PARAMETERS_PARTITION, CMD_V7_READ, blcfg, r->blk_bl);
 	if (!rc && im->fl_len / r->block_size != r->blk_fl) {
-		emub_dev_log(r->d, "%s.fn34: rmi_f34v7_write_flash_config: Flash config size "
-				   "mismatch",
+		emub_dev_log(r->d,
+			     "%s.fn34: rmi_f34v7_write_flash_config: Flash config size "
+			     "mismatch",
 			     r->rmidev);
 		rc = -EINVAL;
 	}
@@ -808,7 +815,8 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 	rc = do_reflash(r, &im);
 	if (rc) {
 		r->update_status = rc;
-		emub_dev_log(r->d, "%s.fn34: Firmware update failed, status: %d", r->rmidev, rc);
+		emub_dev_log(r->d, "%s.fn34: Firmware update failed, status: %d", r->rmidev,
+			     rc);
 	} else {
 		emub_dev_log(r->d, "%s.fn34: Firmware update complete", r->rmidev);
 	}

@@ -75,8 +75,9 @@ static int run(const struct fwgen_args *a)
 
 static const struct fwgen_cmd rmi4_fw = {
 	.name = "rmi4-fw",
-	.usage = "fwgen rmi4-fw --version BUILD_ID [--config-id ID] [--id PRODUCT]\n"
-		 "              [--form good|bad-header|no-flash-config|bl-config-size|bad-checksum] -o FILE\n",
+	.usage =
+		"fwgen rmi4-fw --version BUILD_ID [--config-id ID] [--id PRODUCT]\n"
+		"              [--form good|bad-header|no-flash-config|bl-config-size|bad-checksum] -o FILE\n",
 	.run = run,
 };
 

@@ -308,7 +308,8 @@ static int emul_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 		}
 		em[i].addr = msgs[i].addr;
 		em[i].flags = (msgs[i].flags & I2C_M_RD) ? EM_MSG_RD : 0;
-		em[i].len = (msgs[i].flags & I2C_M_RECV_LEN) ? I2C_SMBUS_BLOCK_MAX + 1 : msgs[i].len;
+		em[i].len = (msgs[i].flags & I2C_M_RECV_LEN) ? I2C_SMBUS_BLOCK_MAX + 1
+							     : msgs[i].len;
 		em[i].buf = msgs[i].buf;
 	}
 
@@ -846,8 +847,8 @@ int emul_core_start(struct emul_core *c)
 	 * controller has its PCI device.
 	 */
 	if (cfg->smbus_host_notify && !c->adap.dev.parent) {
-		c->smbus_parent =
-			platform_device_register_simple("touchfw-emul-smbus", PLATFORM_DEVID_AUTO, NULL, 0);
+		c->smbus_parent = platform_device_register_simple("touchfw-emul-smbus",
+								  PLATFORM_DEVID_AUTO, NULL, 0);
 		if (IS_ERR(c->smbus_parent)) {
 			r = PTR_ERR(c->smbus_parent);
 			c->smbus_parent = NULL;

@@ -48,8 +48,9 @@ MODULE_PARM_DESC(product_id, "the product id (1..6 characters)");
 
 static uint build_id = 0x1e0f00;
 module_param(build_id, uint, 0444);
-MODULE_PARM_DESC(build_id,
-		 "the application's build id (1..0xffffff); 0: none, the chip stays in its bootloader");
+MODULE_PARM_DESC(
+	build_id,
+	"the application's build id (1..0xffffff); 0: none, the chip stays in its bootloader");
 
 static uint config_id = 0x1a2b3c4d;
 module_param(config_id, uint, 0444);
@@ -118,10 +119,12 @@ static void remu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 	seq_printf(sf, "mode=%s\nbuild_id=%u\nconfig_id=%08x\nproduct_id=%s\n",
 		   s->mode < ARRAY_SIZE(remu_mode_names) ? remu_mode_names[s->mode] : "?",
 		   s->build_id, s->config_id, product_id);
-	seq_printf(sf, "resets=%u\nbl_entries=%u\nerases=%u\nblocks_written=%u\nblocks_read=%u\n",
+	seq_printf(sf,
+		   "resets=%u\nbl_entries=%u\nerases=%u\nblocks_written=%u\nblocks_read=%u\n",
 		   s->st.resets, s->st.bl_entries, s->st.erases, s->st.blocks_written,
 		   s->st.blocks_read);
-	seq_printf(sf, "cmd_errors=%u\nnotifies=%u\npower_losses=%u\nboots_app=%u\nboots_bl=%u\n",
+	seq_printf(sf,
+		   "cmd_errors=%u\nnotifies=%u\npower_losses=%u\nboots_app=%u\nboots_bl=%u\n",
 		   s->st.cmd_errors, s->st.notifies, s->st.power_losses, s->st.boots_app,
 		   s->st.boots_bl);
 }
@@ -133,7 +136,8 @@ static void remu_do_reset(struct emul_core *c, void *arg)
 	rmi4_model_reset(&p->chip);
 }
 
-static ssize_t remu_reset_write(struct file *f, const char __user *ubuf, size_t len, loff_t *pos)
+static ssize_t remu_reset_write(struct file *f, const char __user *ubuf, size_t len,
+				loff_t *pos)
 {
 	struct emul_core *c = f->private_data;
 	char buf[4] = { 0 };

@@ -60,7 +60,8 @@ static const struct part parts[] = {
 	{ RMI4_PART_CORE_CODE, RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS,
 	  RMI4_MODEL_CORE_CODE_BLOCKS },
 	{ RMI4_PART_CORE_CONFIG,
-	  RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS + RMI4_MODEL_CORE_CODE_BLOCKS,
+	  RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS +
+		  RMI4_MODEL_CORE_CODE_BLOCKS,
 	  RMI4_MODEL_CORE_CONFIG_BLOCKS },
 };
 
@@ -183,7 +184,8 @@ static void boot(struct rmi4_model *m)
 		m->mode = RMI4_MODEL_BL;
 		m->st.boots_bl++;
 	}
-	m->dev_status = F01_ST_UNCONFIGURED | (m->mode == RMI4_MODEL_BL ? F01_ST_BOOTLOADER : 0);
+	m->dev_status = F01_ST_UNCONFIGURED |
+			(m->mode == RMI4_MODEL_BL ? F01_ST_BOOTLOADER : 0);
 }
 
 void rmi4_model_reset(struct rmi4_model *m)
@@ -467,7 +469,8 @@ static em_u8 program(struct rmi4_model *m)
 	for (i = 0; i < m->length; i++) {
 		em_u32 b = p->start + m->block + i;
 
-		if (m->cfg.power_loss_block && m->blocks_since_power + 1 >= m->cfg.power_loss_block) {
+		if (m->cfg.power_loss_block &&
+		    m->blocks_since_power + 1 >= m->cfg.power_loss_block) {
 			power_loss(m);
 			return 0xff; /* nobody left to answer */
 		}
@@ -691,7 +694,8 @@ static int m_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 		buf[0] = e->count;
 		if (e->count && e->count <= 32) {
 			reg_read_stream(m, e->addr, data, e->count);
-			em_memcpy(buf + 1, data, len - 1 < e->count ? (em_u32)len - 1 : e->count);
+			em_memcpy(buf + 1, data,
+				  len - 1 < e->count ? (em_u32)len - 1 : e->count);
 		}
 	}
 	m->have_cmd = false;
@@ -769,10 +773,10 @@ em_u32 rmi4_model_make_image(em_u8 *img, em_u32 build_id, em_u32 config_id,
 {
 	/* descriptors from 0x20, their lists from 0x100, contents from 0x140 */
 	const em_u32 top = 0x20, d_cc = 0x40, d_cf = 0x60, d_fl = 0x80, d_bl = 0xa0,
-		     d_gp = 0xc0, d_gi = 0xe0, list = 0x100, bl = 0x120, gi = 0x130,
-		     cc = 0x140;
+		     d_gp = 0xc0, d_gi = 0xe0, list = 0x100, bl = 0x120, gi = 0x130, cc = 0x140;
 	const em_u32 cc_len = RMI4_MODEL_CORE_CODE_BLOCKS * RMI4_MODEL_BLOCK;
-	const em_u32 cf = cc + cc_len, cf_len = RMI4_MODEL_CORE_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
+	const em_u32 cf = cc + cc_len,
+		     cf_len = RMI4_MODEL_CORE_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
 	const em_u32 fl = cf + cf_len, fl_len = RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
 	const em_u32 gp = fl + fl_len;
 	em_u32 gp_len = RMI4_MODEL_BL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;

@@ -106,8 +106,8 @@
 #define RMI4_MODEL_CORE_CODE_BLOCKS 64
 #define RMI4_MODEL_CORE_CONFIG_BLOCKS 8
 #define RMI4_MODEL_PAYLOAD_BLOCKS 4 /* query 6: blocks per transfer */
-#define RMI4_MODEL_FLASH_BLOCKS                                                  \
-	(RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS +             \
+#define RMI4_MODEL_FLASH_BLOCKS                                      \
+	(RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS + \
 	 RMI4_MODEL_CORE_CODE_BLOCKS + RMI4_MODEL_CORE_CONFIG_BLOCKS)
 #define RMI4_MODEL_PAYLOAD_MAX (RMI4_MODEL_PAYLOAD_BLOCKS * RMI4_MODEL_BLOCK)
 #define RMI4_MODEL_PRODUCT_MAX 6
@@ -131,7 +131,7 @@ struct rmi4_model_cfg {
 	/* the build id of the application in flash (1..0xffffff); 0: no
 	 * valid application, the chip boots into its bootloader */
 	em_u32 build_id;
-	em_u32 config_id; /* the core config's first 4 bytes (LE) */
+	em_u32 config_id;  /* the core config's first 4 bytes (LE) */
 	em_u8 smb_version; /* 2 or 3 (rmi_smbus accepts those) */
 	em_u8 bl_major;	   /* 7 or 8 */
 	/* fault: the supply drops as this many blocks have been programmed
@@ -167,9 +167,9 @@ struct rmi4_model {
 	em_u8 flash_status, partition, command;
 	em_u16 block, length;
 	em_u8 bl_id_in[2];
-	em_u8 payload[RMI4_MODEL_PAYLOAD_MAX > RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK
+	em_u8 payload[RMI4_MODEL_PAYLOAD_MAX > RMI4_MODEL_FL_CONFIG_BLOCKS *RMI4_MODEL_BLOCK
 			      ? RMI4_MODEL_PAYLOAD_MAX
-			      : RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK];
+			      : RMI4_MODEL_FL_CONFIG_BLOCKS *RMI4_MODEL_BLOCK];
 	em_u32 payload_in; /* payload bytes received for a write */
 	em_u32 blocks_since_power;
 	struct rmi4_model_stats st;
@@ -197,10 +197,10 @@ em_u32 rmi4_model_crc32(const em_u8 *p, em_u32 len);
 /* Faults an image can carry (fwgen rmi4-fw --form). */
 enum rmi4_image_form {
 	RMI4_IMG_GOOD,
-	RMI4_IMG_BAD_HEADER,	 /* major header version 0x0f */
+	RMI4_IMG_BAD_HEADER,	  /* major header version 0x0f */
 	RMI4_IMG_NO_FLASH_CONFIG, /* no flash config container */
-	RMI4_IMG_BL_CONFIG_SIZE, /* global parameters one block short */
-	RMI4_IMG_BAD_CHECKSUM,	 /* core code CRC wrong (the kernel flashes it) */
+	RMI4_IMG_BL_CONFIG_SIZE,  /* global parameters one block short */
+	RMI4_IMG_BAD_CHECKSUM,	  /* core code CRC wrong (the kernel flashes it) */
 };
 
 /* A firmware file into @buf (RMI4_MODEL_IMAGE_MAX bytes): its length. */
