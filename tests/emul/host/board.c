@@ -277,6 +277,9 @@ static int parse_adapter(GKeyFile *kf, const char *grp, struct emub_board_desc *
 		} else if (!strcmp(k, "smbus_only")) {
 			if (!parse_bool(s, &a->smbus_only))
 				r = ERR("[%s] smbus_only: \"%s\" is not a boolean", grp, s);
+		} else if (!strcmp(k, "host_notify")) {
+			if (!parse_bool(s, &a->host_notify))
+				r = ERR("[%s] host_notify: \"%s\" is not a boolean", grp, s);
 		} else if (!strcmp(k, "nak_errno")) {
 			if (!strcmp(s, "ENXIO"))
 				a->nak_errno = ENXIO;

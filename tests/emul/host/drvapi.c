@@ -205,6 +205,24 @@ int drv_irq_request(struct emub_dev *d)
 	return r;
 }
 
+bool drv_adapter_host_notify(struct emub_dev *d)
+{
+	return d->chip->ad->desc.host_notify;
+}
+
+int drv_irq_request_host_notify(struct emub_dev *d)
+{
+	if (!drv_adapter_host_notify(d))
+		return -ENXIO;
+	g_mutex_lock(&d->eb->lock);
+	d->irq_requested = true;
+	d->irq_enabled = true;
+	d->irq_pending = false;
+	d->chip->desc->irq_level = false; /* a notification: an edge */
+	g_mutex_unlock(&d->eb->lock);
+	return 0;
+}
+
 void drv_irq_enable(struct emub_dev *d)
 {
 	g_mutex_lock(&d->eb->lock);
@@ -351,6 +369,18 @@ void drv_attr_add(struct emub_dev *d, const char *name, const char *content, boo
 	a->armed_oops = oops_on_read;
 	a->content = g_strdup(oops_on_read ? OOPS_PLACEHOLDER : content ? content : "");
 	g_mutex_lock(&d->eb->lock);
+	if (strchr(name, '/')) {
+		/* a child device's attribute: its directory, watched once */
+		char *dir = g_path_get_dirname(rel);
+		char *p = emub_sys_path(d->eb, dir);
+
+		if (!g_file_test(p, G_FILE_TEST_IS_DIR)) {
+			emub_sys_mkdir(d->eb, dir);
+			emub_watch_add(d->eb, dir, d, EMUB_WATCH_DEVICE);
+		}
+		g_free(p);
+		g_free(dir);
+	}
 	g_ptr_array_add(d->attrs, a);
 	if (writable)
 		emub_sys_write(d->eb, rel, a->content);
@@ -389,6 +419,14 @@ void drv_attrs_remove(struct emub_dev *d)
 		char *rel = g_strdup_printf("%s/%s", d->devpath + 1, a->name);
 
 		emub_sys_remove(d->eb, rel);
+		if (strchr(a->name, '/')) {
+			/* the child device goes with its attributes */
+			char *dir = g_path_get_dirname(rel);
+
+			emub_watch_remove_dir(d->eb, dir);
+			emub_sys_remove(d->eb, dir);
+			g_free(dir);
+		}
 		g_free(rel);
 		emub_attr_free(a);
 	}

@@ -44,9 +44,19 @@ static bool driver_matches(struct emub_dev *d)
 		return false;
 	}
 	for (char **c = d->chip->desc->compatible; c && *c; c++)
-		for (const char *const *m = d->drv->of_match; *m; m++)
+		for (const char *const *m = d->drv->of_match; m && *m; m++)
 			if (!strcmp(*c, *m))
 				return true;
+	/* i2c_of_match_device_sysfs, i2c_match_id: the id table by name */
+	for (const char *const *m = d->drv->i2c_ids; m && *m; m++) {
+		const char *comp = d->chip->desc->compatible ? d->chip->desc->compatible[0]
+							     : NULL;
+		const char *comma = comp ? strchr(comp, ',') : NULL;
+		const char *name = comp ? (comma ? comma + 1 : comp) : d->chip->desc->name;
+
+		if (!strcmp(name, *m))
+			return true;
+	}
 	return false;
 }
 

@@ -36,6 +36,10 @@ struct emub_adapter_desc {
 	guint32 hz;
 	guint16 max_transfer; /* 0 = no quirk */
 	bool smbus_only;
+	/* SMBus Host Notify (I2C_FUNC_SMBUS_HOST_NOTIFY, as i2c-i801): a
+	 * client's interrupt may come from the adapter, one per assertion
+	 * of its chip's interrupt output (drv_irq_request_host_notify) */
+	bool host_notify;
 	int nak_errno;	       /* errno of a NAK: ENXIO (default) or EREMOTEIO */
 	guint32 host_delay_us; /* fast pacing: model time before each user transfer */
 	char *of_path;	       /* its device-tree node, or NULL: /i2c@<nr in hex> */
@@ -151,6 +155,10 @@ struct emub_driver_ops {
 	const char *name;
 	const char *const *of_match;   /* compatible strings, NULL-terminated */
 	const char *const *acpi_match; /* ACPI ids, NULL-terminated; may be NULL */
+	/* its i2c_device_id names, NULL-terminated; may be NULL: matched
+	 * against the client's name, and (i2c_of_match_device_sysfs) a
+	 * compatible's part after the vendor prefix */
+	const char *const *i2c_ids;
 	int (*probe)(struct emub_dev *d);
 	void (*remove)(struct emub_dev *d);
 	/* a write to a driver attribute: the store function, run in the
@@ -549,6 +557,15 @@ void drv_reset_gpio_set(struct emub_dev *d, int logical);
 /* devm_request_threaded_irq(..., IRQF_NO_AUTOEN) on the CHG line */
 int drv_irq_request(struct emub_dev *d);
 /*
+ * The client's Host Notify interrupt (I2C_CLIENT_HOST_NOTIFY: i2c-core maps
+ * it from the adapter's domain at probe), requested and enabled: each
+ * assertion of the chip's interrupt output is one interrupt.  -ENXIO when
+ * the adapter has no Host Notify (i2c_smbus_host_notify_to_irq).
+ */
+int drv_irq_request_host_notify(struct emub_dev *d);
+/* Does the client's adapter offer SMBus Host Notify? */
+bool drv_adapter_host_notify(struct emub_dev *d);
+/*
  * For a chip whose INT pin is both ways: devm_gpiod_get_optional() of the
  * INT ("irq") and RST ("reset") lines as inputs: 0 (also when not wired:
  * *have false), or -EBUSY.  Then gpiod_direction_output()/_input() on them
@@ -574,7 +591,9 @@ int drv_wait_completion(struct emub_dev *d, unsigned int *done, unsigned int tim
 bool drv_chg_asserted(struct emub_dev *d);
 /* request_firmware(): 0 and a g_malloc'ed copy, or -ENOENT. */
 int drv_request_firmware(struct emub_dev *d, const char *name, guint8 **data, gsize *len);
-/* Driver attributes (sysfs_create_group / remove). */
+/* Driver attributes (sysfs_create_group / remove).  A name with a slash
+ * ("child-0/update_fw") is an attribute of a child device of the client,
+ * its directory made (and watched) with the first one. */
 void drv_attr_add(struct emub_dev *d, const char *name, const char *content, bool writable,
 		  bool oops_on_read);
 void drv_attr_set(struct emub_dev *d, const char *name, const char *content, bool oops_on_read);

@@ -551,8 +551,9 @@ static struct emub_dev *attr_dev(struct emub *eb, const char *rel, char **name)
 		if (!dev || !dev->devpath)
 			continue;
 		dl = strlen(dev->devpath + 1);
-		if (strncmp(rel, dev->devpath + 1, dl) || rel[dl] != '/' ||
-		    strchr(rel + dl + 1, '/'))
+		/* its own attributes, or a child device's ("child-0/update_fw",
+		 * drv_attr_add) */
+		if (strncmp(rel, dev->devpath + 1, dl) || rel[dl] != '/')
 			continue;
 		a = emub_attr_find(dev, rel + dl + 1);
 		if (a && a->writable) {

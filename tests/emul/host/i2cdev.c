@@ -55,12 +55,14 @@ static struct i2c_file *file_of(UMockdevIoctlClient *client)
 
 static unsigned long functionality(const struct emub_adapter *ad)
 {
+	unsigned long hn = ad->desc.host_notify ? I2C_FUNC_SMBUS_HOST_NOTIFY : 0;
+
 	if (ad->desc.smbus_only)
 		return I2C_FUNC_SMBUS_QUICK | I2C_FUNC_SMBUS_BYTE | I2C_FUNC_SMBUS_BYTE_DATA |
 		       I2C_FUNC_SMBUS_WORD_DATA | I2C_FUNC_SMBUS_PROC_CALL |
 		       I2C_FUNC_SMBUS_WRITE_BLOCK_DATA | I2C_FUNC_SMBUS_I2C_BLOCK |
-		       I2C_FUNC_SMBUS_PEC;
-	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL;
+		       I2C_FUNC_SMBUS_PEC | hn;
+	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | hn;
 }
 
 int emub_errno_of_xfer(struct emub_adapter *ad, int r)

@@ -284,10 +284,38 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 			    const struct inotify_event *ev)
 {
 	struct emub_dev *d = w->dev;
+	const char *devrel = d->devpath + 1;
 	struct emub_attr *a;
-	char *rel, *buf;
+	char *rel, *buf, *aname;
 	gsize len;
 
+	/* a child device's directory (drv_attr_add): its attributes are
+	 * named from the client's directory on */
+	if (strcmp(w->rel, devrel)) {
+		size_t n = strlen(devrel);
+
+		if (strncmp(w->rel, devrel, n) || w->rel[n] != '/')
+			return;
+		aname = g_strdup_printf("%s/%s", w->rel + n + 1, ev->name);
+		g_mutex_lock(&eb->lock);
+		a = emub_attr_find(d, aname);
+		if (a && (ev->mask & IN_CLOSE_WRITE) && a->writable) {
+			g_mutex_unlock(&eb->lock);
+			rel = g_strdup_printf("%s/%s", devrel, aname);
+			buf = emub_sys_read(eb, rel, &len);
+			if (buf && len) {
+				emub_sys_write(eb, rel, "");
+				emub_dev_queue(d, EMUB_JOB_ATTR_WRITE, aname, buf, len, 0, 0,
+					       false, NULL);
+			}
+			g_free(buf);
+			g_free(rel);
+		} else {
+			g_mutex_unlock(&eb->lock);
+		}
+		g_free(aname);
+		return;
+	}
 	if (!strcmp(ev->name, "uevent")) {
 		if (!(ev->mask & IN_CLOSE_WRITE))
 			return;

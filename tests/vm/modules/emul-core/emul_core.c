@@ -216,6 +216,16 @@ static void emul_raise(struct emul_core *c, const struct emul_edges *ed)
 	unsigned int type = READ_ONCE(c->irq_type);
 	unsigned int i;
 
+	if (c->cfg->smbus_host_notify) {
+		/* the interrupt output asserted (low): one Host Notify */
+		for (i = 0; i < ed->n; i++) {
+			if (ed->high[i] || !c->client)
+				continue;
+			if (!i2c_handle_smbus_host_notify(&c->adap, c->client->addr))
+				atomic_inc(&c->host_notifies);
+		}
+		return;
+	}
 	if (type & IRQ_TYPE_LEVEL_MASK) {
 		bool active_high = type & IRQ_TYPE_LEVEL_HIGH;
 
@@ -283,15 +293,23 @@ static int emul_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 			return -ENOMEM;
 	}
 	for (i = 0; i < num; i++) {
-		/* A plain controller: no 10-bit, no SMBus block-length reads,
-		 * no protocol mangling. */
-		if (msgs[i].flags & ~(I2C_M_RD | I2C_M_DMA_SAFE)) {
+		u16 ok = I2C_M_RD | I2C_M_DMA_SAFE;
+
+		/* A plain controller: no 10-bit, no protocol mangling; an
+		 * SMBus one also reads block lengths (I2C_M_RECV_LEN: the
+		 * count byte, then that many, read here as the whole block
+		 * the buffer of i2c_smbus_xfer_emulated holds). */
+		if (c->cfg->smbus_host_notify)
+			ok |= I2C_M_RECV_LEN;
+		if ((msgs[i].flags & ~ok) ||
+		    ((msgs[i].flags & I2C_M_RECV_LEN) && !(msgs[i].flags & I2C_M_RD))) {
 			r = -EOPNOTSUPP;
 			goto out;
 		}
 		em[i].addr = msgs[i].addr;
 		em[i].flags = (msgs[i].flags & I2C_M_RD) ? EM_MSG_RD : 0;
-		em[i].len = msgs[i].len;
+		em[i].len = (msgs[i].flags & I2C_M_RECV_LEN) ? I2C_SMBUS_BLOCK_MAX + 1
+							     : msgs[i].len;
 		em[i].buf = msgs[i].buf;
 	}
 
@@ -311,6 +329,14 @@ static int emul_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 	if (wire_time && ahead >= EMUL_WIRE_SLEEP_MIN_NS)
 		fsleep(div_u64(ahead, NSEC_PER_USEC));
 
+	for (i = 0; r == num && i < num; i++) {
+		if (!(msgs[i].flags & I2C_M_RECV_LEN))
+			continue;
+		if (!msgs[i].buf[0] || msgs[i].buf[0] > I2C_SMBUS_BLOCK_MAX)
+			r = -EPROTO;
+		else
+			msgs[i].len = 1 + msgs[i].buf[0];
+	}
 	switch (r) {
 	case EM_XFER_NAK_ADDR:
 		r = -nak_errno;
@@ -332,6 +358,11 @@ out:
 
 static u32 emul_functionality(struct i2c_adapter *adap)
 {
+	struct emul_core *c = i2c_get_adapdata(adap);
+
+	if (c->cfg->smbus_host_notify)
+		return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | I2C_FUNC_SMBUS_READ_BLOCK_DATA |
+		       I2C_FUNC_SMBUS_HOST_NOTIFY;
 	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL;
 }
 
@@ -529,6 +560,8 @@ void emul_core_show_counters(struct seq_file *sf, struct emul_core *c,
 	seq_printf(sf, "irqs_raised=%d\nedges_dropped=%d\nirq=%u\nirq_trigger=%s\n",
 		   atomic_read(&c->irqs_raised), atomic_read(&c->edges_dropped), c->irq,
 		   emul_core_trigger_name(c));
+	if (c->cfg->smbus_host_notify)
+		seq_printf(sf, "host_notifies=%d\n", atomic_read(&c->host_notifies));
 }
 
 const char *emul_core_trigger_name(struct emul_core *c)
@@ -807,6 +840,22 @@ int emul_core_start(struct emul_core *c)
 		c->adap.dev.parent = &emul_dt.i2c->dev;
 		c->adap.dev.of_node = emul_dt.i2c->dev.of_node;
 	}
+	/*
+	 * Host Notify: 6.1's i2c_setup_host_notify_irq_domain() reads
+	 * adap->dev.parent->fwnode (later kernels adap->dev.fwnode), so the
+	 * adapter needs a parent: a platform device of its own, as an SMBus
+	 * controller has its PCI device.
+	 */
+	if (cfg->smbus_host_notify && !c->adap.dev.parent) {
+		c->smbus_parent = platform_device_register_simple("touchfw-emul-smbus",
+								  PLATFORM_DEVID_AUTO, NULL, 0);
+		if (IS_ERR(c->smbus_parent)) {
+			r = PTR_ERR(c->smbus_parent);
+			c->smbus_parent = NULL;
+			return r;
+		}
+		c->adap.dev.parent = &c->smbus_parent->dev;
+	}
 	r = i2c_add_adapter(&c->adap);
 	if (r)
 		return r;
@@ -821,7 +870,9 @@ int emul_core_add_client(struct emul_core *c, struct i2c_board_info *info,
 {
 	unsigned int i;
 
-	info->irq = c->irq;
+	/* Host Notify: i2c-core maps the client's irq from the adapter's
+	 * domain at probe (I2C_CLIENT_HOST_NOTIFY, client->irq 0). */
+	info->irq = c->cfg->smbus_host_notify ? 0 : c->irq;
 	if (n) {
 		/* n entries and the empty one that ends the table */
 		c->lookup = kzalloc(struct_size(c->lookup, table, n + 1), GFP_KERNEL);
@@ -864,6 +915,9 @@ void emul_core_teardown(struct emul_core *c)
 	if (c->adap_added)
 		i2c_del_adapter(&c->adap);
 	c->adap_added = false;
+	if (c->smbus_parent)
+		platform_device_unregister(c->smbus_parent);
+	c->smbus_parent = NULL;
 	if (c->gc_added)
 		gpiochip_remove(&c->gc);
 	c->gc_added = false;

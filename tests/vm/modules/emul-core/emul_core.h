@@ -72,6 +72,15 @@ struct emul_core_cfg {
 	const struct emul_chip_ops *ops; /* NULL: the defaults above */
 	bool has_reset;
 	unsigned int reset_line;
+	/*
+	 * An SMBus controller with Host Notify (I2C_FUNC_SMBUS_HOST_NOTIFY,
+	 * as i2c-i801): block-length reads (I2C_M_RECV_LEN) too, the client
+	 * gets its interrupt from the adapter's Host Notify domain (the
+	 * module's board info sets I2C_CLIENT_HOST_NOTIFY; no irq of ours),
+	 * and each assertion of the chip's interrupt output is one Host
+	 * Notify from the client's address (i2c_handle_smbus_host_notify).
+	 */
+	bool smbus_host_notify;
 };
 
 struct emul_core {
@@ -87,6 +96,7 @@ struct emul_core {
 	unsigned int irq_type; /* trigger its user asked for */
 	atomic_t irqs_raised;
 	atomic_t edges_dropped;
+	atomic_t host_notifies; /* smbus_host_notify: notifications sent */
 
 	struct hrtimer timer;
 	struct irq_work level_work;
@@ -99,6 +109,9 @@ struct emul_core {
 	const char *line_names[EMUL_MAX_LINES];
 	struct i2c_adapter adap;
 	bool adap_added;
+	/* smbus_host_notify: the adapter's parent (6.1's i2c-core takes the
+	 * Host Notify domain's fwnode from adap->dev.parent) */
+	struct platform_device *smbus_parent;
 	struct i2c_adapter_quirks quirks;
 	struct gpiod_lookup_table *lookup;
 	struct i2c_client *client;

@@ -1,0 +1,959 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Model of the kernel's rmi_smbus + rmi_core (Synaptics RMI4 over SMBus),
+ * written from drivers/input/rmi4/rmi_smbus.c, rmi_driver.c, rmi_f01.c,
+ * rmi_f34.c and rmi_f34v7.c (as 6.1 and 6.12 have them), independent of
+ * touchfw's agent.  What user space sees is what the real drivers give:
+ *
+ *  - probe (rmi_smb_probe): refused without SMBus block reads and Host
+ *    Notify on the adapter ("adapter does not support required
+ *    functionality", -ENODEV) -- the emulated adapter needs `host_notify`;
+ *    the SMBus version (byte 0xfd + 1) must be 2 or 3; then the RMI device
+ *    rmi4-NN (numbered on at each registration) under the client:
+ *    rmi_driver_probe's "initial reset" (on SMBus only the version read),
+ *    the PDT scan counting interrupt sources and noting the bootloader bits
+ *    (F01 status bit 6, F34 v7 status bit 7: "Device in bootloader mode."),
+ *    F01's probe (configured bit, dummy interrupt read, queries, build id
+ *    from the DS4 queries, "found RMI device, manufacturer: ..., product:
+ *    ..., fw id: ..."; an unconfigured status fails it), F34 v7's probe
+ *    (bootloader id, queries, configuration id, partition table);
+ *    attributes on rmi4-NN: F01's manufacturer_id, date_of_manufacture,
+ *    product_id, firmware_id, package_id and F34's bootloader_id ("V7.0"),
+ *    configuration_id, update_fw, update_fw_status; the input device
+ *    "Synaptics PRODUCT" (registered in both modes); the Host Notify
+ *    interrupt;
+ *  - SMBus transfers as rmi_smbus makes them: the 8-entry mapping table
+ *    (command 0x80 + i, round robin, reused for a read of the same address
+ *    and count or a write to the same address), 32-byte blocks at rmiaddr,
+ *    rmiaddr + 32, ... (a write's blocks all 32 bytes long but the last
+ *    when the whole is shorter: min(len, 32), as rmi_smb_write_block has it);
+ *  - update_fw (rmi_firmware_update): the file by the name written; the
+ *    image parsed (header 0x10, a flash config container, else -EINVAL
+ *    before the chip is touched); the bootloader entered unless in it;
+ *    functions torn down and probed again, which must find the bootloader
+ *    (else -EINVAL); rmi_f34v7_do_reflash: bootloader config size checked,
+ *    erase all, the bootloader config read back, flash config, bootloader
+ *    config, core code, core config written, each command waited for by
+ *    its interrupt (300 ms, erase 5 s); then torn down and probed again
+ *    -- without resetting the chip on SMBus -- and the write returns that
+ *    re-probe's result, not the flash's ("Firmware update failed, status:
+ *    N" only in the log; update_fw_status reads the new F34's 0).
+ *
+ * Not modelled: touch functions (F11/F12: the chip model has none), F03,
+ * F30/F3A, suspend/resume, the I2C and SPI transports, F34 v5, attention
+ * data FIFOs.  The input device sits under the client's directory (the
+ * emulator's input devices do), not under rmi4-NN as in the kernel.
+ */
+#include <errno.h>
+#include <linux/input.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emub-priv.h"
+
+#define SMB_VERSION_REG 0xfd
+#define SMB_MAX_COUNT 32
+#define MAP_SIZE 8
+#define PDT_START 0x00e9
+#define PDT_END 0x0005
+#define PDT_PROPS 0x00ef
+#define BUS_RMI_ID 0x1d
+#define SYNAPTICS_VENDOR 0x06cb
+
+/* F34 v7 (rmi_f34.h) */
+#define V7_FLASH_STATUS 0
+#define V7_PARTITION_ID 1
+#define V7_BLOCK_NUMBER 2
+#define V7_TRANSFER_LENGTH 3
+#define V7_COMMAND 4
+#define V7_PAYLOAD 5
+#define CMD_V7_IDLE 0
+#define CMD_V7_ENTER_BL 1
+#define CMD_V7_READ 2
+#define CMD_V7_WRITE 3
+#define CMD_V7_ERASE_AP 5
+#define BOOTLOADER_PARTITION 1
+#define FLASH_CONFIG_PARTITION 3
+#define GLOBAL_PARAMETERS_PARTITION 6
+#define CORE_CODE_PARTITION 7
+#define CORE_CONFIG_PARTITION 8
+#define F34_ENABLE_WAIT_MS 300
+#define F34_ERASE_WAIT_MS 5000
+#define PAGE_SIZE_K 4096
+
+struct map_entry {
+	guint16 addr;
+	guint8 count, flags;
+};
+
+struct fn {
+	guint8 number, version, irqs, irq_pos;
+	guint16 query, command, control, data;
+};
+
+struct rmi_data {
+	struct emub_dev *d;
+	guint16 addr;
+	struct map_entry map[MAP_SIZE];
+	guint8 table_index;
+	char rmidev[16]; /* rmi4-NN */
+	/* rmi_driver_data */
+	struct fn fns[8];
+	int nfns;
+	struct fn *f01, *f34;
+	bool bootloader_mode;
+	int irq_count;
+	guint8 fn_irq_bits, pdt_props;
+	/* F01 */
+	char product_id[11];
+	guint8 manufacturer_id;
+	guint32 firmware_id;
+	char dom[11];
+	/* F34 v7 */
+	guint8 bl_id[2];
+	char config_id[65];
+	guint16 block_size, flash_config_length, payload_length;
+	int partitions;
+	guint16 blk_fl, blk_bl, blk_cc, blk_cf;
+	unsigned int cmd_done;
+	int update_status;
+	bool in_update;
+};
+
+static unsigned int rmi_devices; /* the transport number rmi_bus hands out */
+
+static struct rmi_data *data_of(struct emub_dev *d)
+{
+	return d->priv;
+}
+
+/* ------------------------------------------------------------ SMBus transport */
+
+static int smb_block_write(struct rmi_data *r, guint8 cmd, const guint8 *buf, guint8 len)
+{
+	guint8 b[2 + SMB_MAX_COUNT];
+	struct em_msg m = { .addr = r->addr, .flags = 0, .len = (guint16)(len + 2), .buf = b };
+	int rc;
+
+	b[0] = cmd;
+	b[1] = len;
+	memcpy(b + 2, buf, len);
+	rc = drv_smbus_transfer(r->d, &m, 1);
+	return rc < 0 ? rc : 0;
+}
+
+/* i2c_smbus_read_block_data: the count, or -errno */
+static int smb_block_read(struct rmi_data *r, guint8 cmd, guint8 *buf)
+{
+	guint8 b[1 + SMB_MAX_COUNT];
+	struct em_msg m[2] = {
+		{ .addr = r->addr, .flags = 0, .len = 1, .buf = &cmd },
+		{ .addr = r->addr, .flags = EM_MSG_RD, .len = sizeof(b), .buf = b },
+	};
+	int rc = drv_smbus_transfer(r->d, m, 2);
+
+	if (rc < 0)
+		return rc;
+	if (!b[0] || b[0] > SMB_MAX_COUNT)
+		return -EPROTO;
+	memcpy(buf, b + 1, b[0]);
+	return b[0];
+}
+
+static int smb_get_version(struct rmi_data *r)
+{
+	guint8 cmd = SMB_VERSION_REG, v = 0;
+	struct em_msg m[2] = {
+		{ .addr = r->addr, .flags = 0, .len = 1, .buf = &cmd },
+		{ .addr = r->addr, .flags = EM_MSG_RD, .len = 1, .buf = &v },
+	};
+	int rc = drv_smbus_transfer(r->d, m, 2);
+
+	if (rc < 0) {
+		emub_dev_log(r->d, "failed to get SMBus version number!");
+		return rc;
+	}
+	return v + 1;
+}
+
+/* rmi_smb_get_command_code */
+static int smb_command_code(struct rmi_data *r, guint16 rmiaddr, int count, bool isread,
+			    guint8 *code)
+{
+	struct map_entry e;
+	guint8 raw[4];
+	int i, rc;
+
+	for (i = 0; i < MAP_SIZE; i++) {
+		if (r->map[i].addr != rmiaddr)
+			continue;
+		if (isread ? r->map[i].count == count : (r->map[i].flags & 1)) {
+			*code = (guint8)i;
+			return 0;
+		}
+	}
+	i = r->table_index;
+	r->table_index = (guint8)((i + 1) % MAP_SIZE);
+	e.addr = rmiaddr;
+	e.count = (guint8)count;
+	e.flags = isread ? 0 : 1;
+	raw[0] = (guint8)rmiaddr;
+	raw[1] = (guint8)(rmiaddr >> 8);
+	raw[2] = e.count;
+	raw[3] = e.flags;
+	rc = smb_block_write(r, (guint8)(0x80 + i), raw, 4);
+	if (rc < 0)
+		memset(&e, 0, sizeof(e));
+	r->map[i] = e;
+	if (rc < 0)
+		return rc;
+	*code = (guint8)i;
+	return 0;
+}
+
+static int rmi_read_block(struct rmi_data *r, guint16 a, guint8 *buf, size_t len)
+{
+	int cur = (int)len, rc;
+	guint8 code;
+
+	memset(buf, 0, len);
+	while (cur > 0) {
+		int n = cur < SMB_MAX_COUNT ? cur : SMB_MAX_COUNT;
+
+		if ((rc = smb_command_code(r, a, n, true, &code)) < 0)
+			return rc;
+		if ((rc = smb_block_read(r, code, buf)) < 0)
+			return rc;
+		cur -= SMB_MAX_COUNT;
+		buf += SMB_MAX_COUNT;
+		a += SMB_MAX_COUNT;
+	}
+	return 0;
+}
+
+static int rmi_read(struct rmi_data *r, guint16 a, guint8 *v)
+{
+	return rmi_read_block(r, a, v, 1);
+}
+
+static int rmi_write_block(struct rmi_data *r, guint16 a, const guint8 *buf, size_t len)
+{
+	int cur = (int)len, rc;
+	/* min_t(int, len, SMB_MAX_COUNT): every block as long as the first */
+	int n = (int)len < SMB_MAX_COUNT ? (int)len : SMB_MAX_COUNT;
+	guint8 code, tmp[SMB_MAX_COUNT];
+
+	while (cur > 0) {
+		memset(tmp, 0, sizeof(tmp));
+		memcpy(tmp, buf, (size_t)(cur < n ? cur : n));
+		if ((rc = smb_command_code(r, a, n, false, &code)) < 0)
+			return rc;
+		if ((rc = smb_block_write(r, code, tmp, (guint8)n)) < 0)
+			return rc;
+		cur -= SMB_MAX_COUNT;
+		buf += SMB_MAX_COUNT;
+		a += SMB_MAX_COUNT;
+	}
+	return 0;
+}
+
+static int rmi_write(struct rmi_data *r, guint16 a, guint8 v)
+{
+	return rmi_write_block(r, a, &v, 1);
+}
+
+/* rmi_smb_reset: the mapping table forgotten, the version read again */
+static int smb_reset(struct rmi_data *r)
+{
+	int v;
+
+	memset(r->map, 0, sizeof(r->map));
+	v = smb_get_version(r);
+	return v < 0 ? v : 0;
+}
+
+/* ------------------------------------------------------------ rmi_driver */
+
+/* rmi_scan_pdt over page 0 on (a bootloader scan stops after it); with
+ * @create the functions are recorded (rmi_create_function) */
+static int scan_pdt(struct rmi_data *r, bool create)
+{
+	int empty = 0;
+
+	for (int page = 0; page <= 0xff; page++) {
+		guint16 start = (guint16)(page * 0x100 + PDT_START);
+		guint16 end = (guint16)(page * 0x100 + PDT_END);
+		guint16 a;
+
+		for (a = start; a >= end; a -= 6) {
+			guint8 e[6];
+			int rc = rmi_read_block(r, a, e, 6);
+
+			if (rc) {
+				emub_dev_log(r->d, "Read PDT entry at %#06x failed, code: %d.",
+					     a, rc);
+				return rc;
+			}
+			if (e[5] == 0x00 || e[5] == 0xff)
+				break;
+			if (!create) {
+				guint8 ver = (guint8)((e[4] & 0x60) >> 5), st;
+
+				r->irq_count += e[4] & 0x07;
+				if ((e[5] == 0x34 && ver > 1) || e[5] == 0x01) {
+					guint16 dat = (guint16)(e[3] + page * 0x100);
+
+					if ((rc = rmi_read(r, dat, &st)))
+						return rc;
+					if ((e[5] == 0x34 && (st & 0x80)) ||
+					    (e[5] == 0x01 && (st & 0x40)))
+						r->bootloader_mode = true;
+				}
+			} else if (r->nfns < (int)G_N_ELEMENTS(r->fns)) {
+				struct fn *f = &r->fns[r->nfns++];
+				guint16 ps = (guint16)(page * 0x100);
+				int pos = 0;
+
+				for (int i = 0; i < r->nfns - 1; i++)
+					pos += r->fns[i].irqs;
+				f->query = (guint16)(e[0] + ps);
+				f->command = (guint16)(e[1] + ps);
+				f->control = (guint16)(e[2] + ps);
+				f->data = (guint16)(e[3] + ps);
+				f->irqs = e[4] & 0x07;
+				f->version = (guint8)((e[4] & 0x60) >> 5);
+				f->number = e[5];
+				f->irq_pos = (guint8)pos;
+				if (f->number == 0x01)
+					r->f01 = f;
+				else if (f->number == 0x34)
+					r->f34 = f;
+			}
+		}
+		if (a == start)
+			empty++;
+		else
+			empty = 0;
+		if (r->bootloader_mode || empty >= 2)
+			break;
+	}
+	return 0;
+}
+
+static int probe_interrupts(struct rmi_data *r)
+{
+	int rc;
+
+	r->bootloader_mode = false;
+	r->irq_count = 0;
+	if ((rc = scan_pdt(r, false))) {
+		emub_dev_log(r->d, "IRQ counting failed with code %d.", rc);
+		return rc;
+	}
+	if (r->bootloader_mode)
+		emub_dev_log(r->d, "%s: Device in bootloader mode.", r->rmidev);
+	return 0;
+}
+
+/* rmi_f01_probe */
+static int f01_probe(struct rmi_data *r)
+{
+	struct fn *f = r->f01;
+	guint8 ctrl0, tmp, q[21], st;
+	guint16 qo = (guint16)(f->query + 21);
+	int rc;
+
+	if ((rc = rmi_read(r, f->control, &ctrl0)))
+		return rc;
+	if (ctrl0 & 0x03)
+		ctrl0 &= (guint8)~0x03; /* "Non-zero sleep mode found. Clearing..." */
+	ctrl0 |= 0x80;
+	if ((rc = rmi_write(r, f->control, ctrl0)) || (rc = rmi_read(r, f->data + 1, &tmp)))
+		return rc;
+	if ((rc = rmi_read_block(r, f->query, q, sizeof(q))))
+		return rc;
+	r->manufacturer_id = q[0];
+	snprintf(r->dom, sizeof(r->dom), "20%02d/%02d/%02d", q[5] & 0x1f, q[6] & 0x0f,
+		 q[7] & 0x1f);
+	memcpy(r->product_id, q + 11, 10);
+	r->product_id[10] = 0;
+	r->firmware_id = 0;
+	if (q[1] & 0x08)
+		qo++; /* sensor id */
+	if (q[1] & 0x80) {
+		guint8 q42, len, ds4;
+
+		if ((rc = rmi_read(r, qo++, &q42)))
+			return rc;
+		if (q42 & 1) {
+			if ((rc = rmi_read(r, qo++, &len)))
+				return rc;
+			if (len && !(rc = rmi_read(r, qo, &ds4)) && (ds4 & 2)) {
+				guint16 pi = (guint16)(f->query + 17 + ((ds4 & 1) ? 1 : 0));
+				guint8 b[3];
+
+				if ((rc = rmi_read_block(r, pi, b, 3)))
+					return rc;
+				r->firmware_id = (guint32)(b[1] << 8 | b[0]) + b[2] * 65536u;
+			}
+			if (rc)
+				return rc;
+		}
+	}
+	emub_dev_log(r->d,
+		     "%s.fn01: found RMI device, manufacturer: %s, product: %s, fw id: %u",
+		     r->rmidev, r->manufacturer_id == 1 ? "Synaptics" : "unknown",
+		     r->product_id, r->firmware_id);
+	if ((rc = rmi_read(r, f->data, &st)))
+		return rc;
+	if (st & 0x80) {
+		emub_dev_log(r->d,
+			     "Device was reset during configuration process, status: %#02x!",
+			     st & 0x0f);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* F34 v7's flash status and command (rmi_f34v7_read_flash_status) */
+static int f34_status(struct rmi_data *r, guint8 *status, guint8 *cmd, bool *bl)
+{
+	guint8 s;
+	int rc;
+
+	if ((rc = rmi_read(r, r->f34->data + V7_FLASH_STATUS, &s)))
+		return rc;
+	*bl = s >> 7;
+	*status = s & 0x1f;
+	if (*status)
+		emub_dev_log(r->d, "%s.fn34: rmi_f34v7_read_flash_status: status=%d", r->rmidev,
+			     *status);
+	return rmi_read(r, r->f34->data + V7_COMMAND, cmd);
+}
+
+static void parse_ptable(const guint8 *t, int parts, guint16 *fl, guint16 *bl, guint16 *cc,
+			 guint16 *cf)
+{
+	*fl = *bl = *cc = *cf = 0;
+	for (int i = 0; i < parts; i++) {
+		const guint8 *e = t + 2 + 8 * i;
+		guint16 len = (guint16)(e[2] | e[3] << 8);
+
+		switch (e[0] & 0x1f) {
+		case FLASH_CONFIG_PARTITION:
+			*fl = len;
+			break;
+		case GLOBAL_PARAMETERS_PARTITION:
+			*bl = len;
+			break;
+		case CORE_CODE_PARTITION:
+			*cc = len;
+			break;
+		case CORE_CONFIG_PARTITION:
+			*cf = len;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* rmi_f34v7_probe + rmi_f34v7_read_queries + read_partition_table */
+static int f34_probe(struct rmi_data *r)
+{
+	struct fn *f = r->f34;
+	guint8 q0, q[21], ctrl[32], zero[2] = { 0, 0 }, len[2], cmd, st;
+	guint8 table[2 + 8 * 32];
+	bool bl;
+	int rc, i;
+
+	if ((rc = rmi_read_block(r, f->query + 1, r->bl_id, 2)))
+		return rc;
+	if (r->bl_id[1] != 7 && r->bl_id[1] != 8) {
+		emub_dev_log(r->d, "rmi_f34v7_probe: Unrecognized bootloader version: %d %d",
+			     r->bl_id[0], r->bl_id[1]);
+		return -EINVAL;
+	}
+	if ((rc = rmi_read(r, f->query, &q0)) ||
+	    (rc = rmi_read_block(r, (guint16)(f->query + (q0 & 7) + 1), q, sizeof(q))))
+		return rc;
+	r->block_size = (guint16)(q[7] | q[8] << 8);
+	r->flash_config_length = (guint16)(q[13] | q[14] << 8);
+	r->payload_length = (guint16)(q[15] | q[16] << 8);
+	if (q0 & 0x08) {
+		if ((rc = rmi_read_block(r, f->control, ctrl, sizeof(ctrl))))
+			return rc;
+		for (i = 0; i < 31 && !ctrl[i]; i++)
+			;
+		r->config_id[0] = 0;
+		for (int j = i; j < 32; j++)
+			snprintf(r->config_id + 2 * (j - i), 3, "%02x", ctrl[j]);
+	}
+	r->partitions = 0;
+	for (i = 17; i < 21; i++)
+		r->partitions += __builtin_popcount(q[i]);
+	if (r->partitions > 32 || !r->block_size)
+		return -EINVAL;
+	/* read the flash config area: the partition table */
+	len[0] = (guint8)r->flash_config_length;
+	len[1] = (guint8)(r->flash_config_length >> 8);
+	if ((rc = rmi_write(r, f->data + V7_PARTITION_ID, FLASH_CONFIG_PARTITION)) ||
+	    (rc = rmi_write_block(r, f->data + V7_BLOCK_NUMBER, zero, 2)) ||
+	    (rc = rmi_write_block(r, f->data + V7_TRANSFER_LENGTH, len, 2)) ||
+	    (rc = rmi_write(r, f->data + V7_COMMAND, CMD_V7_READ)))
+		return rc;
+	/* the kernel polls every 5 ms, while its (mis)computed deadline
+	 * lasts: the chip here answers at once */
+	for (i = 0; i < 600; i++) {
+		drv_msleep(r->d, 5);
+		if (f34_status(r, &st, &cmd, &bl) == 0 && cmd == CMD_V7_IDLE && !st)
+			break;
+	}
+	if ((rc = rmi_read_block(r, f->data + V7_PAYLOAD, table,
+				 (size_t)(r->partitions * 8 + 2)))) {
+		emub_dev_log(r->d, "rmi_f34v7_read_queries: Failed to read partition table");
+		return rc;
+	}
+	parse_ptable(table, r->partitions, &r->blk_fl, &r->blk_bl, &r->blk_cc, &r->blk_cf);
+	return 0;
+}
+
+static void set_attrs(struct rmi_data *r, bool add)
+{
+	char v[80], name[64];
+
+#define ATTR(n, ...)                                                 \
+	do {                                                         \
+		snprintf(v, sizeof(v), __VA_ARGS__);                 \
+		snprintf(name, sizeof(name), "%s/%s", r->rmidev, n); \
+		if (add)                                             \
+			drv_attr_add(r->d, name, v, false, false);   \
+		else                                                 \
+			drv_attr_set(r->d, name, v, false);          \
+	} while (0)
+	ATTR("manufacturer_id", "%d\n", r->manufacturer_id);
+	ATTR("date_of_manufacture", "%s\n", r->dom);
+	ATTR("product_id", "%s\n", r->product_id);
+	ATTR("firmware_id", "%u\n", r->firmware_id);
+	ATTR("package_id", "%04x.%04x\n", 0, 0);
+	ATTR("bootloader_id", "V%d.%d\n", r->bl_id[1], r->bl_id[0]);
+	ATTR("configuration_id", "%s\n", r->config_id);
+	ATTR("update_fw_status", "%d\n", r->update_status);
+#undef ATTR
+	if (add) {
+		snprintf(name, sizeof(name), "%s/update_fw", r->rmidev);
+		drv_attr_add(r->d, name, "", true, false);
+	}
+}
+
+/* rmi_init_functions: the functions probed in PDT order */
+static int init_functions(struct rmi_data *r)
+{
+	guint8 mask;
+	int rc;
+
+	r->nfns = 0;
+	r->f01 = r->f34 = NULL;
+	r->fn_irq_bits = 0;
+	if ((rc = scan_pdt(r, true))) {
+		emub_dev_log(r->d, "Function creation failed with code %d.", rc);
+		return rc;
+	}
+	if (!r->f01) {
+		emub_dev_log(r->d, "Missing F01 container!");
+		return -EINVAL;
+	}
+	if ((rc = f01_probe(r)))
+		return rc;
+	r->update_status = 0;
+	if (r->f34 && (rc = f34_probe(r)))
+		return rc;
+	return rmi_read(r, r->f01->control + 1, &mask);
+}
+
+/* rmi_process_interrupt_requests: status read, F34's handler */
+static void process_interrupts(struct rmi_data *r)
+{
+	guint8 status, cmd;
+
+	if (!r->f01 || rmi_read(r, r->f01->data + 1, &status))
+		return;
+	status &= r->fn_irq_bits;
+	if (r->f34 && (status & (1u << r->f34->irq_pos)) &&
+	    !rmi_read(r, r->f34->data + V7_COMMAND, &cmd) && cmd == CMD_V7_IDLE)
+		r->cmd_done++;
+}
+
+static void set_irq_bits(struct rmi_data *r, guint8 bits)
+{
+	guint8 cur = 0;
+
+	rmi_read(r, r->f01->control + 1, &cur);
+	rmi_write(r, r->f01->control + 1, (guint8)(cur | bits));
+	r->fn_irq_bits |= bits;
+}
+
+/* ------------------------------------------------------------ F34 v7 flashing */
+
+struct img {
+	const guint8 *cc, *cf, *fl, *bl;
+	guint32 cc_len, cf_len, fl_len, bl_len;
+};
+
+static guint32 le32(const guint8 *p)
+{
+	return (guint32)p[0] | (guint32)p[1] << 8 | (guint32)p[2] << 16 | (guint32)p[3] << 24;
+}
+
+/* rmi_f34v7_parse_image_info (the kernel trusts the offsets; the model
+ * stops at the end of the file instead of reading past it) */
+static int parse_image(struct rmi_data *r, const guint8 *fw, gsize size, struct img *im)
+{
+	guint32 top, list, n;
+
+	memset(im, 0, sizeof(*im));
+	if (size < 16 || fw[7] != 0x10) {
+		emub_dev_log(r->d, "%s.fn34: Unsupported image file format %02X", r->rmidev,
+			     size >= 8 ? fw[7] : 0);
+		return -EINVAL;
+	}
+	top = le32(fw + 12);
+	if (top + 32 > size)
+		goto no_fl;
+	list = le32(fw + top + 28);
+	n = le32(fw + top + 24) / 4;
+	for (guint32 i = 0; i < n && list + 4 * i + 4 <= size; i++) {
+		guint32 da = le32(fw + list + 4 * i), id, ca, cl;
+
+		if (da + 32 > size)
+			continue;
+		id = (guint32)(fw[da + 4] | fw[da + 5] << 8);
+		cl = le32(fw + da + 24);
+		ca = le32(fw + da + 28);
+		if (ca > size || cl > size - ca)
+			continue;
+		if (id == 1 || id == 18) {
+			im->cc = fw + ca;
+			im->cc_len = cl;
+		} else if (id == 2 || id == 19) {
+			im->cf = fw + ca;
+			im->cf_len = cl;
+		} else if (id == 15) {
+			im->fl = fw + ca;
+			im->fl_len = cl;
+		} else if (id == 3) {
+			for (guint32 j = 1; j < cl / 4; j++) {
+				guint32 sa = le32(fw + ca + 4 * j), sid, sca, scl;
+
+				if (sa + 32 > size)
+					continue;
+				sid = (guint32)(fw[sa + 4] | fw[sa + 5] << 8);
+				scl = le32(fw + sa + 24);
+				sca = le32(fw + sa + 28);
+				if ((sid == 5 || sid == 17) && sca <= size &&
+				    scl <= size - sca) {
+					im->bl = fw + sca;
+					im->bl_len = scl;
+				}
+			}
+		}
+	}
+	if (im->fl)
+		return 0;
+no_fl:
+	emub_dev_log(r->d, "%s.fn34: rmi_f34v7_parse_image_info: No flash config in fw image",
+		     r->rmidev);
+	return -EINVAL;
+}
+
+/* rmi_f34v7_check_command_status */
+static int check_command_status(struct rmi_data *r, unsigned int timeout_ms)
+{
+	guint8 st, cmd;
+	bool bl;
+	int rc;
+
+	if (drv_wait_completion(r->d, &r->cmd_done, timeout_ms)) {
+		emub_dev_log(r->d,
+			     "%s.fn34: rmi_f34v7_wait_for_idle: Timed out waiting for idle "
+			     "status",
+			     r->rmidev);
+		return -ETIMEDOUT;
+	}
+	if ((rc = f34_status(r, &st, &cmd, &bl)))
+		return rc;
+	return st ? -EIO : 0;
+}
+
+/* the single-transaction command (rmi_f34v7_write_command_single_transaction) */
+static int single_command(struct rmi_data *r, guint8 partition, guint8 command)
+{
+	guint8 b[8] = { partition, 0, 0, 0, 0, command, r->bl_id[0], r->bl_id[1] };
+
+	r->cmd_done = 0;
+	return rmi_write_block(r, r->f34->data + V7_PARTITION_ID, b, 8);
+}
+
+static int blocks(struct rmi_data *r, guint8 partition, guint8 command, guint8 *buf,
+		  unsigned int count)
+{
+	guint8 zero[2] = { 0, 0 };
+	unsigned int max = r->payload_length, rem = count;
+	int rc;
+
+	if (max > PAGE_SIZE_K / r->block_size)
+		max = PAGE_SIZE_K / r->block_size;
+	if ((rc = rmi_write(r, r->f34->data + V7_PARTITION_ID, partition)) ||
+	    (rc = rmi_write_block(r, r->f34->data + V7_BLOCK_NUMBER, zero, 2)))
+		return rc;
+	do {
+		unsigned int t = rem < max ? rem : max;
+		guint8 len[2] = { (guint8)t, (guint8)(t >> 8) };
+		size_t bytes = (size_t)t * r->block_size;
+
+		r->cmd_done = 0;
+		if ((rc = rmi_write_block(r, r->f34->data + V7_TRANSFER_LENGTH, len, 2)) ||
+		    (rc = rmi_write(r, r->f34->data + V7_COMMAND, command)))
+			return rc;
+		if (command == CMD_V7_WRITE) {
+			if ((rc = rmi_write_block(r, r->f34->data + V7_PAYLOAD, buf, bytes)) ||
+			    (rc = check_command_status(r, F34_ENABLE_WAIT_MS)))
+				return rc;
+		} else {
+			if ((rc = check_command_status(r, F34_ENABLE_WAIT_MS)) ||
+			    (rc = rmi_read_block(r, r->f34->data + V7_PAYLOAD, buf, bytes)))
+				return rc;
+		}
+		buf += bytes;
+		rem -= t;
+	} while (rem);
+	return 0;
+}
+
+/* rmi_f34v7_do_reflash (6.1, 6.12) */
+static int do_reflash(struct rmi_data *r, const struct img *im)
+{
+	guint8 *blcfg;
+	int rc;
+
+	set_irq_bits(r, (guint8)(1u << r->f34->irq_pos));
+	if (im->bl_len / r->block_size != r->blk_bl) {
+		emub_dev_log(r->d, "%s.fn34: Bootloader config size mismatch", r->rmidev);
+		return -EINVAL;
+	}
+	emub_dev_log(r->d, "%s.fn34: Erasing firmware...", r->rmidev);
+	if ((rc = single_command(r, CORE_CODE_PARTITION, CMD_V7_ERASE_AP)) ||
+	    (rc = check_command_status(r, F34_ERASE_WAIT_MS)))
+		return rc;
+	/* rmi_f34v7_write_partition_table: the bootloader config read back */
+	blcfg = g_malloc0((gsize)r->blk_bl * r->block_size + 1);
+	rc = blocks(r, GLOBAL_PARAMETERS_PARTITION, CMD_V7_READ, blcfg, r->blk_bl);
+	if (!rc && im->fl_len / r->block_size != r->blk_fl) {
+		emub_dev_log(r->d,
+			     "%s.fn34: rmi_f34v7_write_flash_config: Flash config size "
+			     "mismatch",
+			     r->rmidev);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = blocks(r, FLASH_CONFIG_PARTITION, CMD_V7_WRITE, (guint8 *)im->fl,
+			    im->fl_len / r->block_size);
+	if (!rc)
+		rc = blocks(r, GLOBAL_PARAMETERS_PARTITION, CMD_V7_WRITE, blcfg,
+			    im->bl_len / r->block_size);
+	g_free(blcfg);
+	if (rc)
+		return rc;
+	emub_dev_log(r->d, "%s.fn34: rmi_f34v7_do_reflash: Partition table programmed",
+		     r->rmidev);
+	emub_dev_log(r->d, "%s.fn34: Writing firmware (%u bytes)...", r->rmidev, im->cc_len);
+	if ((rc = blocks(r, CORE_CODE_PARTITION, CMD_V7_WRITE, (guint8 *)im->cc,
+			 im->cc_len / r->block_size)))
+		return rc;
+	emub_dev_log(r->d, "%s.fn34: Writing config (%u bytes)...", r->rmidev, im->cf_len);
+	return blocks(r, CORE_CONFIG_PARTITION, CMD_V7_WRITE, (guint8 *)im->cf,
+		      im->cf_len / r->block_size);
+}
+
+/* rmi_firmware_update */
+static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
+{
+	struct img im;
+	guint8 st, cmd;
+	bool bl;
+	int rc;
+
+	if (!r->f34) {
+		emub_dev_log(r->d, "rmi_firmware_update: No F34 present!");
+		return -EINVAL;
+	}
+	if (r->pdt_props & 0x20) {
+		emub_dev_log(r->d, "rmi_firmware_update: LTS not supported");
+		return -ENODEV;
+	}
+	/* rmi_f34v7_start_reflash */
+	set_irq_bits(r, (guint8)(1u << r->f34->irq_pos));
+	if ((rc = parse_image(r, fw, size, &im)))
+		return rc;
+	emub_dev_log(r->d, "%s.fn34: Firmware image OK", r->rmidev);
+	if ((rc = f34_status(r, &st, &cmd, &bl)))
+		return rc;
+	if (!bl) { /* rmi_f34v7_enter_flash_prog; its result is not looked at */
+		set_irq_bits(r, (guint8)(1u << r->f34->irq_pos));
+		if (!single_command(r, BOOTLOADER_PARTITION, CMD_V7_ENTER_BL))
+			check_command_status(r, F34_ENABLE_WAIT_MS);
+	}
+	drv_irq_disable(r->d);
+	if ((rc = probe_interrupts(r)) || (rc = init_functions(r)))
+		return rc;
+	if (!r->bootloader_mode || !r->f34) {
+		emub_dev_log(r->d, "rmi_firmware_update: No F34 present or not in bootloader!");
+		return -EINVAL;
+	}
+	drv_irq_enable(r->d);
+	rc = do_reflash(r, &im);
+	if (rc) {
+		r->update_status = rc;
+		emub_dev_log(r->d, "%s.fn34: Firmware update failed, status: %d", r->rmidev,
+			     rc);
+	} else {
+		emub_dev_log(r->d, "%s.fn34: Firmware update complete", r->rmidev);
+	}
+	drv_irq_disable(r->d);
+	/* re-probe: on SMBus the "reset" is the version read */
+	if (smb_reset(r) < 0)
+		emub_dev_log(r->d, "RMI reset failed!");
+	if ((rc = probe_interrupts(r)) || (rc = init_functions(r)))
+		return rc;
+	drv_irq_enable(r->d);
+	process_interrupts(r); /* rmi_enable_sensor */
+	return 0;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static int rmi_probe(struct emub_dev *d)
+{
+	struct rmi_data *r = g_new0(struct rmi_data, 1);
+	struct emub_input_desc in = {
+		.phys = "",
+		.bustype = BUS_RMI_ID,
+		.vendor = SYNAPTICS_VENDOR,
+		.evbits = 1u << EV_SYN,
+	};
+	char name[32];
+	int v, rc;
+
+	r->d = d;
+	r->addr = d->chip->desc->addr;
+	g_free(d->priv);
+	d->priv = r;
+	/* rmi_smbus gets no platform data from a board; the emulator's
+	 * client stands for psmouse's, which always has them */
+	if (!drv_adapter_host_notify(d)) {
+		emub_dev_log(d, "adapter does not support required functionality");
+		rc = -ENODEV;
+		goto fail;
+	}
+	drv_regulator(d, true);
+	v = smb_get_version(r);
+	if (v < 0) {
+		rc = v;
+		goto fail_power;
+	}
+	if (v != 2 && v != 3) {
+		emub_dev_log(d, "Unrecognized SMB version %d", v);
+		rc = -ENODEV;
+		goto fail_power;
+	}
+	emub_dev_log(d, "registering SMbus-connected sensor");
+	snprintf(r->rmidev, sizeof(r->rmidev), "rmi4-%02u", rmi_devices++);
+	/* rmi_driver_probe */
+	if (smb_reset(r) < 0)
+		emub_dev_log(d, "RMI initial reset failed! Continuing in spite of this.");
+	if (rmi_read(r, PDT_PROPS, &r->pdt_props))
+		r->pdt_props = 0;
+	if ((rc = probe_interrupts(r)) || (rc = init_functions(r)))
+		goto fail_power;
+	set_attrs(r, true);
+	snprintf(name, sizeof(name), "Synaptics %s", r->product_id);
+	in.name = name;
+	if (drv_fault_no_input(d))
+		emub_dev_log(d, "fault: input device not registered");
+	else if ((rc = drv_input_register(d, &in)))
+		goto fail_attrs;
+	if ((rc = drv_irq_request_host_notify(d))) {
+		emub_dev_log(d, "%s: Failed to register interrupt", r->rmidev);
+		goto fail_attrs;
+	}
+	process_interrupts(r);
+	return 0;
+
+fail_attrs:
+	drv_attrs_remove(d);
+fail_power:
+	emub_dev_log(d, "failed to register sensor: %d", rc);
+	drv_devm_release(d);
+	return rc;
+fail:
+	drv_free_priv(d);
+	return rc;
+}
+
+static void rmi_remove(struct emub_dev *d)
+{
+	drv_irq_disable(d);
+	drv_attrs_remove(d);
+	drv_devm_release(d);
+}
+
+static void rmi_irq(struct emub_dev *d)
+{
+	struct rmi_data *r = data_of(d);
+
+	if (r)
+		process_interrupts(r);
+}
+
+static int rmi_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
+{
+	struct rmi_data *r = data_of(d);
+	char fw_name[256], upd[32];
+	guint8 *fw = NULL;
+	gsize size = 0;
+	size_t n = len;
+	int rc;
+
+	if (!r)
+		return 0;
+	snprintf(upd, sizeof(upd), "%s/update_fw", r->rmidev);
+	if (strcmp(attr, upd))
+		return 0;
+	if (!len || len >= sizeof(fw_name))
+		return drv_update_fw_done(d, -EINVAL);
+	if (buf[len - 1] == '\n' || buf[len - 1] == '\0')
+		n--;
+	memcpy(fw_name, buf, n);
+	fw_name[n] = 0;
+	rc = drv_request_firmware(d, fw_name, &fw, &size);
+	if (rc)
+		return drv_update_fw_done(d, rc);
+	emub_dev_log(d, "%s: Flashing %s", r->rmidev, fw_name);
+	r->in_update = true;
+	rc = firmware_update(r, fw, size);
+	r->in_update = false;
+	g_free(fw);
+	set_attrs(r, false);
+	return drv_update_fw_done(d, rc);
+}
+
+const struct emub_driver_ops emub_drv_rmi_smbus = {
+	.name = "rmi4_smbus",
+	.i2c_ids = (const char *const[]){ "rmi4_smbus", NULL },
+	.probe = rmi_probe,
+	.remove = rmi_remove,
+	.attr_write = rmi_attr_write,
+	.irq = rmi_irq,
+	.destroy = drv_free_priv,
+};

@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Synaptics RMI4 SMBus touchpad model: see rmi4_model.h for what it
+ * answers and where each fact comes from.
+ */
+#include "rmi4_model.h"
+
+/* register addresses (rmi4_model.h) */
+#define F01_QUERY 0x00
+#define F01_NQUERY 24
+#define F01_CTRL0 0x18
+#define F01_IRQ_EN 0x19
+#define F01_STATUS 0x1a
+#define F01_IRQ_STATUS 0x1b
+#define F01_CMD 0x1c
+#define F34_QUERY 0x20
+#define F34_NQUERY 8
+#define F34_CTRL 0x28
+#define F34_DATA 0x29
+#define F34_STATUS (F34_DATA + 0)
+#define F34_PARTITION (F34_DATA + 1)
+#define F34_BLOCK (F34_DATA + 2)
+#define F34_LENGTH (F34_DATA + 3)
+#define F34_COMMAND (F34_DATA + 4)
+#define F34_PAYLOAD (F34_DATA + 5)
+#define PDT_TOP 0xe9
+#define PDT_PROPS 0xef
+#define SMB_VERSION_REG 0xfd
+#define SMB_MAP_CMD 0x80
+
+#define IRQ_F01 0x01
+#define IRQ_F34 0x02
+
+#define F01_ST_BOOTLOADER 0x40
+#define F01_ST_UNCONFIGURED 0x80
+
+/* F34 v7 commands (rmi_f34.h CMD_V7_*) */
+#define CMD_IDLE 0
+#define CMD_ENTER_BL 1
+#define CMD_READ 2
+#define CMD_WRITE 3
+#define CMD_ERASE 4
+#define CMD_ERASE_AP 5
+
+/* the model's status numbers */
+#define ST_OK 0
+#define ST_MODE 1
+#define ST_RANGE 2
+#define ST_NOT_ERASED 3
+#define ST_BL_ID 4
+
+struct part {
+	em_u8 id;
+	em_u16 start, len;
+};
+
+static const struct part parts[] = {
+	{ RMI4_PART_FLASH_CONFIG, 0, RMI4_MODEL_FL_CONFIG_BLOCKS },
+	{ RMI4_PART_GLOBAL_PARAMS, RMI4_MODEL_FL_CONFIG_BLOCKS, RMI4_MODEL_BL_CONFIG_BLOCKS },
+	{ RMI4_PART_CORE_CODE, RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS,
+	  RMI4_MODEL_CORE_CODE_BLOCKS },
+	{ RMI4_PART_CORE_CONFIG,
+	  RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS +
+		  RMI4_MODEL_CORE_CODE_BLOCKS,
+	  RMI4_MODEL_CORE_CONFIG_BLOCKS },
+};
+
+#define NPARTS ((em_u32)EM_ARRAY_SIZE(parts))
+#define PTABLE_BYTES (2 + 8 * NPARTS)
+
+static const struct part *find_part(em_u8 id)
+{
+	em_u32 i;
+
+	for (i = 0; i < NPARTS; i++)
+		if (parts[i].id == id)
+			return &parts[i];
+	return (const struct part *)0;
+}
+
+em_u32 rmi4_model_crc32(const em_u8 *p, em_u32 len)
+{
+	em_u32 crc = 0xffffffffu;
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+void rmi4_model_partition_table(em_u8 *buf)
+{
+	em_u32 i;
+
+	em_memset(buf, 0, RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK);
+	for (i = 0; i < NPARTS; i++) {
+		em_u8 *e = buf + 2 + 8 * i;
+
+		e[0] = parts[i].id;
+		em_put_le16(e + 2, parts[i].len);
+		em_put_le16(e + 4, parts[i].start);
+	}
+}
+
+void rmi4_model_make_core_code(em_u8 *buf, em_u32 build_id, const char *product_id)
+{
+	em_u32 len = RMI4_MODEL_CORE_CODE_BLOCKS * RMI4_MODEL_BLOCK, i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (em_u8)(i * 7 + build_id);
+	em_put_le32(buf, build_id);
+	em_memset(buf + 4, 0, 10);
+	for (i = 0; i < 10 && product_id[i]; i++)
+		buf[4 + i] = (em_u8)product_id[i];
+	em_put_le32(buf + len - 4, rmi4_model_crc32(buf, len - 4));
+}
+
+static em_u8 *part_data(struct rmi4_model *m, const struct part *p)
+{
+	return m->flash + p->start * RMI4_MODEL_BLOCK;
+}
+
+static bool part_programmed(const struct rmi4_model *m, const struct part *p)
+{
+	em_u32 i;
+
+	for (i = 0; i < p->len; i++)
+		if (m->erased[p->start + i])
+			return false;
+	return true;
+}
+
+/* The flash config holds the partition table the chip is laid out by. */
+static bool table_valid(struct rmi4_model *m)
+{
+	const struct part *fl = find_part(RMI4_PART_FLASH_CONFIG);
+	em_u8 table[RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK];
+
+	rmi4_model_partition_table(table);
+	return part_programmed(m, fl) && !em_memcmp(part_data(m, fl), table, PTABLE_BYTES);
+}
+
+static bool app_valid(struct rmi4_model *m)
+{
+	const struct part *cc = find_part(RMI4_PART_CORE_CODE);
+	const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
+	em_u32 len = cc->len * RMI4_MODEL_BLOCK;
+	const em_u8 *code;
+
+	if (!table_valid(m) || !part_programmed(m, cc) || !part_programmed(m, cf))
+		return false;
+	code = part_data(m, cc);
+	return em_get_le32(code + len - 4) == rmi4_model_crc32(code, len - 4);
+}
+
+static void erase_part(struct rmi4_model *m, const struct part *p)
+{
+	em_memset(part_data(m, p), 0xff, p->len * RMI4_MODEL_BLOCK);
+	em_memset(m->erased + p->start, 1, p->len);
+}
+
+/* Power on or reset: the bootloader runs, starts the application if valid. */
+static void boot(struct rmi4_model *m)
+{
+	em_memset(m->map, 0, sizeof(m->map));
+	m->have_cmd = false;
+	m->ctrl0 = 0;
+	m->irq_enable = IRQ_F01 | IRQ_F34;
+	m->irq_status = 0;
+	m->flash_status = 0;
+	m->partition = 0;
+	m->command = CMD_IDLE;
+	m->block = 0;
+	m->length = 0;
+	m->payload_in = 0;
+	m->notify_until = 0;
+	if (app_valid(m)) {
+		m->mode = RMI4_MODEL_APP;
+		m->st.boots_app++;
+	} else {
+		m->mode = RMI4_MODEL_BL;
+		m->st.boots_bl++;
+	}
+	m->dev_status = F01_ST_UNCONFIGURED |
+			(m->mode == RMI4_MODEL_BL ? F01_ST_BOOTLOADER : 0);
+}
+
+void rmi4_model_reset(struct rmi4_model *m)
+{
+	if (!m->powered)
+		return;
+	m->st.resets++;
+	boot(m);
+}
+
+void rmi4_model_init(struct rmi4_model *m, const struct rmi4_model_cfg *cfg)
+{
+	em_u32 i;
+
+	em_memset(m, 0, sizeof(*m));
+	m->cfg = *cfg;
+	if (m->cfg.smb_version != 3)
+		m->cfg.smb_version = 2;
+	if (m->cfg.bl_major != 8)
+		m->cfg.bl_major = 7;
+	em_memset(m->erased, 1, sizeof(m->erased));
+	em_memset(m->flash, 0xff, sizeof(m->flash));
+	/* from the factory: the partition table (flash config) and the
+	 * bootloader config (global parameters), with or without an
+	 * application */
+	rmi4_model_partition_table(part_data(m, find_part(RMI4_PART_FLASH_CONFIG)));
+	em_memset(m->erased + find_part(RMI4_PART_FLASH_CONFIG)->start, 0,
+		  RMI4_MODEL_FL_CONFIG_BLOCKS);
+	for (i = 0; i < RMI4_MODEL_BL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK; i++)
+		part_data(m, find_part(RMI4_PART_GLOBAL_PARAMS))[i] = (em_u8)(0x60 + i);
+	em_memset(m->erased + find_part(RMI4_PART_GLOBAL_PARAMS)->start, 0,
+		  RMI4_MODEL_BL_CONFIG_BLOCKS);
+	if (cfg->build_id) {
+		const struct part *cc = find_part(RMI4_PART_CORE_CODE);
+		const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
+		em_u8 *c;
+
+		rmi4_model_make_core_code(part_data(m, cc), cfg->build_id, cfg->product_id);
+		c = part_data(m, cf);
+		for (i = 0; i < cf->len * RMI4_MODEL_BLOCK; i++)
+			c[i] = (em_u8)(i * 3);
+		em_put_le32(c, cfg->config_id);
+		em_memset(m->erased + cc->start, 0, cc->len);
+		em_memset(m->erased + cf->start, 0, cf->len);
+	}
+	m->powered = true;
+	boot(m);
+	m->st.boots_app = m->st.boots_bl = 0;
+}
+
+enum rmi4_model_mode rmi4_model_mode(const struct rmi4_model *m)
+{
+	return m->powered ? m->mode : RMI4_MODEL_OFF;
+}
+
+em_u32 rmi4_model_build_id(const struct rmi4_model *m)
+{
+	const struct part *cc = find_part(RMI4_PART_CORE_CODE);
+
+	if (rmi4_model_mode(m) != RMI4_MODEL_APP)
+		return 0;
+	return em_get_le32(m->flash + cc->start * RMI4_MODEL_BLOCK) & 0xffffff;
+}
+
+em_u32 rmi4_model_config_id(const struct rmi4_model *m)
+{
+	const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
+
+	if (!part_programmed(m, cf))
+		return 0;
+	return em_get_le32(m->flash + cf->start * RMI4_MODEL_BLOCK);
+}
+
+const struct rmi4_model_stats *rmi4_model_stats(const struct rmi4_model *m)
+{
+	return &m->st;
+}
+
+static void raise_irq(struct rmi4_model *m, em_u8 bits)
+{
+	m->irq_status |= bits;
+	if (bits & m->irq_enable) {
+		m->notify_until = m->now_ns + RMI4_MODEL_NOTIFY_NS;
+		m->st.notifies++;
+	}
+}
+
+/* ------------------------------------------------------------ registers */
+
+static em_u32 payload_size(void)
+{
+	return (em_u32)sizeof(((struct rmi4_model *)0)->payload);
+}
+
+/*
+ * The bytes of the register at @addr into @out (at most 64): its size, 0
+ * for an address with no register (reads as one zero byte).
+ */
+static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
+{
+	bool bl = m->mode == RMI4_MODEL_BL;
+
+	if (addr < F01_QUERY + F01_NQUERY) {
+		em_u32 q = addr - F01_QUERY, build = rmi4_model_build_id(m);
+
+		out[0] = 0;
+		if (q == 0)
+			out[0] = 1; /* Synaptics */
+		else if (q == 1)
+			out[0] = 0x80; /* has query 42 */
+		else if (q == 5)
+			out[0] = 26; /* 2026/12/06 */
+		else if (q == 6)
+			out[0] = 12;
+		else if (q == 7)
+			out[0] = 6;
+		else if (q >= 11 && q < 11 + RMI4_MODEL_PRODUCT_MAX)
+			out[0] = (em_u8)m->cfg.product_id[q - 11];
+		else if (q >= 17 && q <= 19)
+			out[0] = (em_u8)(build >> (8 * (q - 17)));
+		else if (q == 21)
+			out[0] = 0x01; /* DS4 queries */
+		else if (q == 22)
+			out[0] = 1; /* their length */
+		else if (q == 23)
+			out[0] = 0x02; /* build id query */
+		return 1;
+	}
+	switch (addr) {
+	case F01_CTRL0:
+		out[0] = m->ctrl0;
+		return 1;
+	case F01_IRQ_EN:
+		out[0] = m->irq_enable;
+		return 1;
+	case F01_STATUS:
+		out[0] = m->dev_status;
+		return 1;
+	case F01_IRQ_STATUS:
+		out[0] = m->irq_status;
+		m->irq_status = 0;
+		return 1;
+	case F01_CMD:
+		out[0] = 0;
+		return 1;
+	case F34_QUERY + 0:
+		out[0] = 0x08; /* has config id; queries 1..7 next */
+		return 1;
+	case F34_QUERY + 1:
+		out[0] = 0; /* minor */
+		out[1] = m->cfg.bl_major;
+		return 2;
+	case F34_QUERY + 2:
+		em_put_le32(out, 0x0000beef);
+		return 4;
+	case F34_QUERY + 3:
+		out[0] = 1;
+		em_put_le16(out + 1, RMI4_MODEL_BLOCK);
+		em_put_le16(out + 3, 256);
+		return 5;
+	case F34_QUERY + 4:
+		em_put_le16(out, 0);
+		return 2;
+	case F34_QUERY + 5:
+		em_put_le16(out, RMI4_MODEL_FL_CONFIG_BLOCKS);
+		return 2;
+	case F34_QUERY + 6:
+		em_put_le16(out, RMI4_MODEL_PAYLOAD_BLOCKS);
+		return 2;
+	case F34_QUERY + 7:
+		out[0] = (em_u8)((1u << NPARTS) - 1);
+		out[1] = out[2] = out[3] = 0;
+		return 4;
+	case F34_CTRL: {
+		em_u32 id = rmi4_model_config_id(m);
+
+		em_memset(out, 0, 32);
+		out[28] = (em_u8)(id >> 24);
+		out[29] = (em_u8)(id >> 16);
+		out[30] = (em_u8)(id >> 8);
+		out[31] = (em_u8)id;
+		return 32;
+	}
+	case F34_STATUS:
+		out[0] = (em_u8)((bl ? 0x80 : 0) | (m->flash_status & 0x1f));
+		return 1;
+	case F34_PARTITION:
+		out[0] = m->partition;
+		return 1;
+	case F34_BLOCK:
+		em_put_le16(out, m->block);
+		return 2;
+	case F34_LENGTH:
+		em_put_le16(out, m->length);
+		return 2;
+	case F34_COMMAND:
+		out[0] = m->command;
+		return 1;
+	case PDT_PROPS:
+		out[0] = 0;
+		return 1;
+	default:
+		break;
+	}
+	if (addr >= PDT_TOP - 6 && addr <= PDT_TOP + 5) {
+		/* F01 at 0xe9, F34 at 0xe3; 0xdd.. reads zeros: the end */
+		bool f01 = addr >= PDT_TOP;
+		em_u8 e[6];
+
+		e[0] = f01 ? F01_QUERY : F34_QUERY;
+		e[1] = f01 ? F01_CMD : 0;
+		e[2] = f01 ? F01_CTRL0 : F34_CTRL;
+		e[3] = f01 ? F01_STATUS : F34_DATA;
+		/* interrupt sources (bits 0..2), function version (bits 5..6):
+		 * F34 version 2 is the v7 bootloader */
+		e[4] = f01 ? 1 : (1 | 2 << 5);
+		e[5] = f01 ? 0x01 : 0x34;
+		out[0] = e[addr - (f01 ? PDT_TOP : PDT_TOP - 6)];
+		return 1;
+	}
+	if (addr >= F34_PAYLOAD && addr < F34_PAYLOAD + payload_size()) {
+		em_u32 off = addr - F34_PAYLOAD, n = payload_size() - off;
+
+		if (n > 64)
+			n = 64;
+		em_memcpy(out, m->payload + off, n);
+		return n;
+	}
+	out[0] = 0;
+	return 1;
+}
+
+static void reg_read_stream(struct rmi4_model *m, em_u16 addr, em_u8 *buf, em_u32 len)
+{
+	em_u8 tmp[64];
+
+	while (len) {
+		em_u32 n = reg_read(m, addr, tmp);
+
+		if (n > len)
+			n = len;
+		em_memcpy(buf, tmp, n);
+		buf += n;
+		len -= n;
+		addr++;
+	}
+}
+
+static bool bl_id_ok(const struct rmi4_model *m)
+{
+	return m->payload[0] == 0 && m->payload[1] == m->cfg.bl_major;
+}
+
+static bool range_ok(const struct rmi4_model *m, const struct part *p)
+{
+	return p && (em_u32)m->block + m->length <= p->len &&
+	       (em_u32)m->length * RMI4_MODEL_BLOCK <= payload_size();
+}
+
+static void power_loss(struct rmi4_model *m)
+{
+	m->st.power_losses++;
+	m->cfg.power_loss_block = 0; /* once */
+	boot(m);
+}
+
+/* The blocks of a write command, all in the payload now. */
+static em_u8 program(struct rmi4_model *m)
+{
+	const struct part *p = find_part(m->partition);
+	em_u32 i;
+
+	if (m->mode != RMI4_MODEL_BL)
+		return ST_MODE;
+	if (!range_ok(m, p) || p->id == RMI4_PART_BOOTLOADER)
+		return ST_RANGE;
+	/* the bootloader rewrites its own config as a whole */
+	for (i = 0; i < m->length && p->id != RMI4_PART_GLOBAL_PARAMS; i++)
+		if (!m->erased[p->start + m->block + i])
+			return ST_NOT_ERASED;
+	for (i = 0; i < m->length; i++) {
+		em_u32 b = p->start + m->block + i;
+
+		if (m->cfg.power_loss_block &&
+		    m->blocks_since_power + 1 >= m->cfg.power_loss_block) {
+			power_loss(m);
+			return 0xff; /* nobody left to answer */
+		}
+		em_memcpy(m->flash + b * RMI4_MODEL_BLOCK, m->payload + i * RMI4_MODEL_BLOCK,
+			  RMI4_MODEL_BLOCK);
+		m->erased[b] = 0;
+		m->blocks_since_power++;
+		m->st.blocks_written++;
+	}
+	m->block += m->length;
+	return ST_OK;
+}
+
+static void finish(struct rmi4_model *m, em_u8 st)
+{
+	if (st == 0xff)
+		return;
+	if (st)
+		m->st.cmd_errors++;
+	m->flash_status = st;
+	m->command = CMD_IDLE;
+	raise_irq(m, IRQ_F34);
+}
+
+/* A command written to F34 (with the payload of the same transaction). */
+static void run_command(struct rmi4_model *m)
+{
+	const struct part *p = find_part(m->partition);
+	bool bl = m->mode == RMI4_MODEL_BL;
+	em_u8 st = ST_OK;
+
+	switch (m->command) {
+	case CMD_ENTER_BL:
+		if (m->partition != RMI4_PART_BOOTLOADER) {
+			st = ST_RANGE;
+		} else if (!bl_id_ok(m)) {
+			st = ST_BL_ID;
+		} else if (!bl) {
+			m->mode = RMI4_MODEL_BL;
+			m->dev_status = F01_ST_UNCONFIGURED | F01_ST_BOOTLOADER;
+			m->st.bl_entries++;
+		}
+		break;
+	case CMD_READ:
+		if (!bl && m->partition != RMI4_PART_FLASH_CONFIG) {
+			st = ST_MODE;
+		} else if (!range_ok(m, p)) {
+			st = ST_RANGE;
+		} else {
+			em_memcpy(m->payload,
+				  m->flash + (p->start + m->block) * RMI4_MODEL_BLOCK,
+				  (em_u32)m->length * RMI4_MODEL_BLOCK);
+			m->block += m->length;
+			m->st.blocks_read += m->length;
+		}
+		break;
+	case CMD_WRITE:
+		m->payload_in = 0;
+		return; /* runs once the payload is there */
+	case CMD_ERASE:
+		/* one partition: only while the partition table is there */
+		if (!bl)
+			st = ST_MODE;
+		else if (!p || p->id == RMI4_PART_BOOTLOADER || !table_valid(m))
+			st = ST_RANGE;
+		else if (!bl_id_ok(m))
+			st = ST_BL_ID;
+		else {
+			erase_part(m, p);
+			m->st.erases++;
+		}
+		break;
+	case CMD_ERASE_AP:
+		/* everything but the bootloader and its config */
+		if (!bl) {
+			st = ST_MODE;
+		} else if (!bl_id_ok(m)) {
+			st = ST_BL_ID;
+		} else {
+			erase_part(m, find_part(RMI4_PART_CORE_CODE));
+			erase_part(m, find_part(RMI4_PART_CORE_CONFIG));
+			erase_part(m, find_part(RMI4_PART_FLASH_CONFIG));
+			m->st.erases++;
+		}
+		break;
+	case CMD_IDLE:
+		return;
+	default:
+		st = ST_MODE;
+		break;
+	}
+	finish(m, st);
+}
+
+/* A write transaction's bytes from register @addr on. */
+static void reg_write_stream(struct rmi4_model *m, em_u16 addr, const em_u8 *buf, em_u32 len)
+{
+	bool cmd_written = false;
+
+	while (len) {
+		em_u32 n = 1;
+
+		switch (addr) {
+		case F01_CTRL0:
+			m->ctrl0 = buf[0];
+			if (m->ctrl0 & 0x80)
+				m->dev_status &= (em_u8)~F01_ST_UNCONFIGURED;
+			break;
+		case F01_IRQ_EN:
+			m->irq_enable = buf[0] & (IRQ_F01 | IRQ_F34);
+			break;
+		case F01_CMD:
+			if (buf[0] & 1) {
+				rmi4_model_reset(m);
+				return;
+			}
+			break;
+		case F34_PARTITION:
+			m->partition = buf[0];
+			break;
+		case F34_BLOCK:
+		case F34_LENGTH: {
+			em_u16 *r = addr == F34_BLOCK ? &m->block : &m->length;
+
+			if (len >= 2) {
+				*r = em_get_le16(buf);
+				n = 2;
+			} else {
+				*r = (em_u16)((*r & 0xff00) | buf[0]);
+			}
+			break;
+		}
+		case F34_COMMAND:
+			m->command = buf[0];
+			m->payload_in = 0;
+			cmd_written = true;
+			break;
+		default:
+			if (addr >= F34_PAYLOAD && addr < F34_PAYLOAD + payload_size()) {
+				em_u32 off = addr - F34_PAYLOAD;
+
+				n = payload_size() - off;
+				if (n > len)
+					n = len;
+				em_memcpy(m->payload + off, buf, n);
+				if (off + n > m->payload_in)
+					m->payload_in = off + n;
+			}
+			break;
+		}
+		buf += n;
+		len -= n;
+		addr++;
+	}
+	if (cmd_written)
+		run_command(m);
+	if (m->command == CMD_WRITE && m->payload_in &&
+	    m->payload_in >= (em_u32)m->length * RMI4_MODEL_BLOCK) {
+		m->payload_in = 0;
+		finish(m, program(m));
+	}
+}
+
+/* ------------------------------------------------------------ SMBus */
+
+static bool for_us(const struct rmi4_model *m, em_u16 addr)
+{
+	return m->powered && (!m->cfg.addr || m->cfg.addr == addr);
+}
+
+static int m_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
+{
+	struct rmi4_model *m = chip;
+	em_u8 cmd;
+
+	if (!for_us(m, addr))
+		return EM_NAK_ADDR;
+	if (!len)
+		return EM_ACK;
+	cmd = buf[0];
+	m->cmd = cmd;
+	m->have_cmd = true;
+	if (len == 1)
+		return EM_ACK; /* a read follows */
+	/* a block write: command, count, data */
+	if (buf[1] > 32 || buf[1] + 2 > len)
+		return EM_NAK_DATA;
+	if (cmd >= SMB_MAP_CMD && cmd < SMB_MAP_CMD + 8) {
+		struct rmi4_map_entry *e = &m->map[cmd - SMB_MAP_CMD];
+
+		if (buf[1] != 4)
+			return EM_NAK_DATA;
+		e->addr = em_get_le16(buf + 2);
+		e->count = buf[4];
+		e->flags = buf[5];
+	} else if (cmd < 8) {
+		struct rmi4_map_entry *e = &m->map[cmd];
+
+		if (e->flags & 1)
+			reg_write_stream(m, e->addr, buf + 2, buf[1]);
+	}
+	m->have_cmd = false;
+	return EM_ACK;
+}
+
+static int m_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
+{
+	struct rmi4_model *m = chip;
+
+	if (!for_us(m, addr))
+		return EM_NAK_ADDR;
+	em_memset(buf, 0, len);
+	if (!m->have_cmd || !len)
+		return EM_ACK;
+	if (m->cmd == SMB_VERSION_REG) {
+		buf[0] = (em_u8)(m->cfg.smb_version - 1);
+	} else if (m->cmd < 8) {
+		const struct rmi4_map_entry *e = &m->map[m->cmd];
+		em_u8 data[32];
+
+		buf[0] = e->count;
+		if (e->count && e->count <= 32) {
+			reg_read_stream(m, e->addr, data, e->count);
+			em_memcpy(buf + 1, data,
+				  len - 1 < e->count ? (em_u32)len - 1 : e->count);
+		}
+	}
+	m->have_cmd = false;
+	return EM_ACK;
+}
+
+static void m_advance(void *chip, em_u64 now_ns)
+{
+	struct rmi4_model *m = chip;
+
+	if (now_ns > m->now_ns)
+		m->now_ns = now_ns;
+}
+
+static em_u64 m_next_event(const void *chip)
+{
+	const struct rmi4_model *m = chip;
+
+	return m->notify_until > m->now_ns ? m->notify_until : EM_NEVER;
+}
+
+static bool m_irq(const void *chip)
+{
+	const struct rmi4_model *m = chip;
+
+	return m->powered && m->notify_until > m->now_ns;
+}
+
+static void m_set_power(void *chip, bool on)
+{
+	struct rmi4_model *m = chip;
+
+	if (on == m->powered)
+		return;
+	m->powered = on;
+	m->blocks_since_power = 0;
+	if (on)
+		boot(m);
+	else
+		m->notify_until = 0;
+}
+
+static void m_set_reset(void *chip, bool asserted)
+{
+	if (!asserted)
+		rmi4_model_reset(chip);
+}
+
+const struct em_chip_ops rmi4_model_ops = {
+	.name = "rmi4",
+	.write = m_write,
+	.read = m_read,
+	.advance = m_advance,
+	.next_event = m_next_event,
+	.irq_asserted = m_irq,
+	.set_power = m_set_power,
+	.set_reset = m_set_reset,
+};
+
+/* ------------------------------------------------------------ image */
+
+#define IMG_DESC 32
+
+static void put_desc(em_u8 *img, em_u32 at, em_u16 id, em_u32 content, em_u32 len)
+{
+	em_memset(img + at, 0, IMG_DESC);
+	em_put_le32(img + at, rmi4_model_crc32(img + content, len));
+	em_put_le16(img + at + 4, id);
+	em_put_le32(img + at + 24, len);
+	em_put_le32(img + at + 28, content);
+}
+
+em_u32 rmi4_model_make_image(em_u8 *img, em_u32 build_id, em_u32 config_id,
+			     const char *product_id, enum rmi4_image_form form)
+{
+	/* descriptors from 0x20, their lists from 0x100, contents from 0x140 */
+	const em_u32 top = 0x20, d_cc = 0x40, d_cf = 0x60, d_fl = 0x80, d_bl = 0xa0,
+		     d_gp = 0xc0, d_gi = 0xe0, list = 0x100, bl = 0x120, gi = 0x130, cc = 0x140;
+	const em_u32 cc_len = RMI4_MODEL_CORE_CODE_BLOCKS * RMI4_MODEL_BLOCK;
+	const em_u32 cf = cc + cc_len,
+		     cf_len = RMI4_MODEL_CORE_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
+	const em_u32 fl = cf + cf_len, fl_len = RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
+	const em_u32 gp = fl + fl_len;
+	em_u32 gp_len = RMI4_MODEL_BL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
+	em_u32 total = gp + gp_len, i, n = 0;
+
+	em_memset(img, 0, RMI4_MODEL_IMAGE_MAX);
+	if (form == RMI4_IMG_BL_CONFIG_SIZE)
+		gp_len -= RMI4_MODEL_BLOCK;
+	/* contents */
+	rmi4_model_make_core_code(img + cc, build_id, product_id);
+	if (form == RMI4_IMG_BAD_CHECKSUM)
+		img[cc + cc_len - 1] ^= 0x5a;
+	for (i = 0; i < cf_len; i++)
+		img[cf + i] = (em_u8)(i * 3);
+	em_put_le32(img + cf, config_id);
+	rmi4_model_partition_table(img + fl);
+	for (i = 0; i < gp_len; i++)
+		img[gp + i] = (em_u8)(0xa0 + i);
+	em_put_le32(img + bl, 7);
+	em_put_le32(img + bl + 4, d_gp);
+	em_put_le32(img + gi + 4, build_id);
+	/* descriptors */
+	put_desc(img, d_cc, 18, cc, cc_len);
+	put_desc(img, d_cf, 19, cf, cf_len);
+	put_desc(img, d_fl, 15, fl, fl_len);
+	put_desc(img, d_gp, 17, gp, gp_len);
+	put_desc(img, d_bl, 3, bl, 8);
+	put_desc(img, d_gi, 13, gi, 8);
+	em_put_le32(img + list + 4 * n++, d_cc);
+	em_put_le32(img + list + 4 * n++, d_cf);
+	if (form != RMI4_IMG_NO_FLASH_CONFIG)
+		em_put_le32(img + list + 4 * n++, d_fl);
+	em_put_le32(img + list + 4 * n++, d_bl);
+	em_put_le32(img + list + 4 * n++, d_gi);
+	put_desc(img, top, 0, list, 4 * n);
+	/* header */
+	img[7] = form == RMI4_IMG_BAD_HEADER ? 0x0f : 0x10;
+	em_put_le32(img + 12, top);
+	em_put_le32(img, rmi4_model_crc32(img + 4, total - 4));
+	return total;
+}

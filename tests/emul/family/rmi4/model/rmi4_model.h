@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A Synaptics RMI4 touchpad on SMBus (what rmi_smbus + rmi_core serve),
+ * modelled from the kernel's drivers/input/rmi4/rmi_smbus.c, rmi_driver.c,
+ * rmi_f01.c, rmi_f34.c, rmi_f34v7.c and rmi_f34.h -- the registers and
+ * answers those read and check -- not from touchfw's agent.
+ * Freestanding: see em_types.h.
+ *
+ * SMBus (rmi_smbus.c): byte 0xfd reads the SMBus protocol version minus
+ * one (1: version 2); a block write to command 0x80+i (4 bytes: LE16 RMI
+ * address, read count, flags bit 0 write enable) sets mapping entry i;
+ * then a block read of command i returns the entry's count of bytes from
+ * its address, a block write to command i writes its bytes there.  The
+ * driver splits transfers into 32-byte blocks at rmiaddr, rmiaddr + 32,
+ * ...
+ *
+ * Register map (page 0, RMI4 register addressing: one address per
+ * register, a multi-byte register read or written whole, a transfer
+ * running on into the next address):
+ *   F01 query 0x00..0x17 (1 byte each): 0 manufacturer (1: Synaptics),
+ *       1 properties (bit 7 has query 42), 2..3 product info, 5..7 date,
+ *       11..16 product id (rmi_f01 copies 10 bytes from 11 on, so a
+ *       product id of 6 characters runs into the next ones), 17..19 build
+ *       id (LE24; rmi_f01 reads it there when the DS4 queries say so),
+ *       21 query 42 (bit 0: DS4 queries), 22 DS4 length (1), 23 DS4
+ *       query (bit 1: build id query);
+ *   F01 control 0x18 (ctrl0: bit 7 configured), 0x19 interrupt enable;
+ *   F01 data 0x1a device status (bit 6 bootloader mode, bit 7
+ *       unconfigured until the host sets ctrl0 bit 7), 0x1b interrupt
+ *       status (read clears); F01 command 0x1c (bit 0 reset);
+ *   F34 (PDT version 2: the v7 bootloader) query 0x20 query 0 (bit 3 has
+ *       config id; bits 0..2 = 0: queries 1..7 follow at once), 0x21 the
+ *       bootloader revision (minor, major 7), 0x22 bootloader firmware id
+ *       (4), 0x23 minimum write size, block size LE16, flash page size
+ *       LE16 (5), 0x24 adjustable partition area (2), 0x25 flash config
+ *       length in blocks (2), 0x26 payload length in blocks (2), 0x27
+ *       partition support (4: one bit per partition);
+ *   F34 control 0x28: the 32-byte configuration id (the core config's
+ *       first 4 bytes, right-aligned, as rmi_f34v7 eats leading zeros);
+ *   F34 data 0x29 flash status (bit 7 bootloader mode, bits 0..4 the
+ *       last command's status, 0 ok), 0x2a partition id, 0x2b block
+ *       number (LE16, advanced by each transfer), 0x2c transfer length
+ *       (LE16, blocks), 0x2d command (0 idle: read back when done), 0x2e
+ *       payload.  The payload register is the last one of F34 and the
+ *       model answers the addresses after it (0x2e + n, n < its size)
+ *       with its bytes from n on: rmi_smbus's 32-byte blocks of one
+ *       payload transfer go to 0x2e, 0x4e, 0x6e, ... (what a part does
+ *       there is not public; this lets the kernel's transfers work);
+ *   PDT at 0xe9 down (F01, then F34; application mode also lists the
+ *       partitions' owner F34 the same: the model has no touch function),
+ *       0xef PDT properties (0: no BSR).
+ * Interrupt sources, in PDT order: F01 bit 0, F34 bit 1.  Each new
+ * interrupt source set while enabled is one SMBus Host Notify: the
+ * interrupt output pulses for EMUL_RMI4_NOTIFY_NS.
+ *
+ * F34 v7 flash commands (rmi_f34.h): 1 enter bootloader (partition 1,
+ * bootloader id in the payload's first two bytes), 2 read, 3 write, 4
+ * erase (one partition), 5 erase application (core code and config).
+ * Partitions: 3 flash config (its content is the partition table, 8 bytes
+ * an entry after 2 bytes, as rmi_f34v7_parse_partition_table reads it),
+ * 6 global parameters (the bootloader config), 7 core code, 8 core
+ * config.  Erase application (what rmi_f34v7_erase_all sends since the
+ * 2022 rework in 6.1 and 6.12: "a full erase is required to recover from
+ * error conditions like Bad Partition Table"; the single-partition erases
+ * "will fail until a new partition table has been written") erases core
+ * code, core config and the partition table, and keeps the bootloader
+ * config, which the kernel reads back afterwards and writes again without
+ * an erase: the bootloader rewrites its own config as a whole.  Other
+ * writes need erased blocks; the blocks arrive in the payload after the
+ * command (the model programs them once transfer length * block size
+ * bytes are there), reads fill the payload at the command.
+ * Status (the model's own numbers; the kernel tests for non-zero): 1
+ * command not valid in this mode, 2 bad partition or block range, 3
+ * block not erased, 4 wrong bootloader id.
+ *
+ * Application: the chip leaves its bootloader at a reset (power on, F01
+ * reset) only when the flash config holds its own partition table and
+ * the core code and core config are programmed whole, and the core
+ * code's last 4 bytes are the CRC-32 of the rest (the model's own
+ * layout, as the rest of it: core code bytes 0..3 LE the build id, 4..13
+ * the product id; the chip does not compare that with its own).  Nothing
+ * else leaves the bootloader: after a flash the chip stays there until a
+ * reset.  rmi_smbus never sends the F01 reset (its transport reset only
+ * reads the SMBus version, PS/2 does the resetting), so on SMBus a power
+ * cycle or a reset from elsewhere ends the bootloader.
+ *
+ * The firmware file (rmi4_model_make_image) is the v10 header
+ * rmi_f34v7_parse_image_header_10 reads: LE32 checksum (CRC-32 of the
+ * bytes after it; the kernel does not check it), major version 0x10 at
+ * byte 7, LE32 top-level container address at 12; 32-byte container
+ * descriptors (LE32 content checksum, LE16 container id, ..., LE32
+ * content length at 24, LE32 content address at 28); the top-level
+ * container's content lists the others' descriptor addresses: core code
+ * (18), core config (19), flash config (15), bootloader (3: LE32 version,
+ * then the addresses of its own descriptors: global parameters, 17) and
+ * general information (13: the firmware id at content + 4).
+ */
+#ifndef RMI4_MODEL_H
+#define RMI4_MODEL_H
+
+#include "em_chip.h"
+
+#define RMI4_MODEL_BLOCK 16
+#define RMI4_MODEL_FL_CONFIG_BLOCKS 4
+#define RMI4_MODEL_BL_CONFIG_BLOCKS 2
+#define RMI4_MODEL_CORE_CODE_BLOCKS 64
+#define RMI4_MODEL_CORE_CONFIG_BLOCKS 8
+#define RMI4_MODEL_PAYLOAD_BLOCKS 4 /* query 6: blocks per transfer */
+#define RMI4_MODEL_FLASH_BLOCKS                                      \
+	(RMI4_MODEL_FL_CONFIG_BLOCKS + RMI4_MODEL_BL_CONFIG_BLOCKS + \
+	 RMI4_MODEL_CORE_CODE_BLOCKS + RMI4_MODEL_CORE_CONFIG_BLOCKS)
+#define RMI4_MODEL_PAYLOAD_MAX (RMI4_MODEL_PAYLOAD_BLOCKS * RMI4_MODEL_BLOCK)
+#define RMI4_MODEL_PRODUCT_MAX 6
+#define RMI4_MODEL_NOTIFY_NS 100000ULL /* one Host Notify on the wire */
+
+/* Partition ids (rmi_f34.h) */
+#define RMI4_PART_BOOTLOADER 1
+#define RMI4_PART_FLASH_CONFIG 3
+#define RMI4_PART_GLOBAL_PARAMS 6
+#define RMI4_PART_CORE_CODE 7
+#define RMI4_PART_CORE_CONFIG 8
+
+/* An image file of at most this size (rmi4_model_make_image). */
+#define RMI4_MODEL_IMAGE_MAX 4096
+
+enum rmi4_model_mode { RMI4_MODEL_OFF, RMI4_MODEL_APP, RMI4_MODEL_BL };
+
+struct rmi4_model_cfg {
+	em_u16 addr; /* its SMBus address; 0: answers any */
+	char product_id[RMI4_MODEL_PRODUCT_MAX + 1];
+	/* the build id of the application in flash (1..0xffffff); 0: no
+	 * valid application, the chip boots into its bootloader */
+	em_u32 build_id;
+	em_u32 config_id;  /* the core config's first 4 bytes (LE) */
+	em_u8 smb_version; /* 2 or 3 (rmi_smbus accepts those) */
+	em_u8 bl_major;	   /* 7 or 8 */
+	/* fault: the supply drops as this many blocks have been programmed
+	 * since power-on (0: never) */
+	em_u32 power_loss_block;
+};
+
+struct rmi4_model_stats {
+	em_u32 resets, bl_entries, erases, blocks_written, blocks_read, cmd_errors;
+	em_u32 notifies, power_losses, boots_app, boots_bl;
+};
+
+struct rmi4_map_entry {
+	em_u16 addr;
+	em_u8 count, flags;
+};
+
+struct rmi4_model {
+	struct rmi4_model_cfg cfg;
+	enum rmi4_model_mode mode;
+	bool powered;
+	em_u64 now_ns, notify_until;
+	/* the flash and which blocks are erased (or never written) */
+	em_u8 flash[RMI4_MODEL_FLASH_BLOCKS * RMI4_MODEL_BLOCK];
+	em_u8 erased[RMI4_MODEL_FLASH_BLOCKS];
+	/* SMBus */
+	struct rmi4_map_entry map[8];
+	em_u8 cmd; /* the command byte of the current SMBus transaction */
+	bool have_cmd;
+	/* F01 */
+	em_u8 ctrl0, irq_enable, irq_status, dev_status;
+	/* F34 */
+	em_u8 flash_status, partition, command;
+	em_u16 block, length;
+	em_u8 bl_id_in[2];
+	em_u8 payload[RMI4_MODEL_PAYLOAD_MAX > RMI4_MODEL_FL_CONFIG_BLOCKS *RMI4_MODEL_BLOCK
+			      ? RMI4_MODEL_PAYLOAD_MAX
+			      : RMI4_MODEL_FL_CONFIG_BLOCKS *RMI4_MODEL_BLOCK];
+	em_u32 payload_in; /* payload bytes received for a write */
+	em_u32 blocks_since_power;
+	struct rmi4_model_stats st;
+};
+
+extern const struct em_chip_ops rmi4_model_ops;
+
+void rmi4_model_init(struct rmi4_model *m, const struct rmi4_model_cfg *cfg);
+enum rmi4_model_mode rmi4_model_mode(const struct rmi4_model *m);
+/* The build id and config id the running application reports (0 in the
+ * bootloader). */
+em_u32 rmi4_model_build_id(const struct rmi4_model *m);
+em_u32 rmi4_model_config_id(const struct rmi4_model *m);
+const struct rmi4_model_stats *rmi4_model_stats(const struct rmi4_model *m);
+/* A reset of the chip (F01 reset command, the PS/2 side's reset). */
+void rmi4_model_reset(struct rmi4_model *m);
+
+/* The partition table the chip's flash config holds: 2 + 8 * 4 bytes
+ * into @buf of RMI4_MODEL_FL_CONFIG_BLOCKS * RMI4_MODEL_BLOCK bytes. */
+void rmi4_model_partition_table(em_u8 *buf);
+/* The core code of an application: RMI4_MODEL_CORE_CODE_BLOCKS blocks. */
+void rmi4_model_make_core_code(em_u8 *buf, em_u32 build_id, const char *product_id);
+em_u32 rmi4_model_crc32(const em_u8 *p, em_u32 len);
+
+/* Faults an image can carry (fwgen rmi4-fw --form). */
+enum rmi4_image_form {
+	RMI4_IMG_GOOD,
+	RMI4_IMG_BAD_HEADER,	  /* major header version 0x0f */
+	RMI4_IMG_NO_FLASH_CONFIG, /* no flash config container */
+	RMI4_IMG_BL_CONFIG_SIZE,  /* global parameters one block short */
+	RMI4_IMG_BAD_CHECKSUM,	  /* core code CRC wrong (the kernel flashes it) */
+};
+
+/* A firmware file into @buf (RMI4_MODEL_IMAGE_MAX bytes): its length. */
+em_u32 rmi4_model_make_image(em_u8 *buf, em_u32 build_id, em_u32 config_id,
+			     const char *product_id, enum rmi4_image_form form);
+
+#endif /* RMI4_MODEL_H */

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The rmi4_smbus driver model (rmi_smbus + rmi_core) against the RMI4 chip
+ * model, judged by what the kernel's drivers do: no bind without SMBus
+ * Host Notify on the adapter; binding in application mode and in
+ * bootloader mode with F01's and F34's attributes on rmi4-NN; update_fw
+ * with a good image (the chip left in its bootloader until a power cycle,
+ * which on this board a rebind is: power = driver, then the new build
+ * id); images the driver refuses before the chip is touched, a bootloader
+ * config size refused after the bootloader was entered (the write still
+ * returns the re-probe's success), a bad core code CRC flashed and
+ * refused by the chip; power lost mid-flash.  The real drivers judge the
+ * same model in tests/vm/scenarios/kmod-rmi4-driver.sh.
+ */
+#include "emub-rmi4.h"
+#include "emub-testutil.h"
+#include "rmi4_model.h"
+
+#define DEV "touchpad"
+#define SYSDEV "/sys/bus/i2c/devices/1-002c"
+
+static char *fwdir;
+
+static struct emub *board(const char *extra, bool host_notify)
+{
+	char *text =
+		g_strdup_printf("[board]\nname = rmi4\ncompatible = touchfw,emul-rmi4\n"
+				"firmware_dirs = %s\n"
+				"[adapter 1]\nname = SMBus I801 adapter\nhost_notify = %s\n"
+				"[chip " DEV "]\nadapter = 1\naddress = 0x2c\nmodel = rmi4\n"
+				"compatible = synaptics,rmi4_smbus\ndriver = rmi4_smbus\n%s",
+				fwdir, host_notify ? "true" : "false", extra);
+	struct emub *eb = tu_board_text(text);
+
+	g_free(text);
+	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
+	return eb;
+}
+
+/* an attribute of the RMI device under the client, "" when none */
+static char *attr(struct emub *eb, const char *name)
+{
+	char *out;
+
+	tu_sh(eb, &out, "cat " SYSDEV "/rmi4-*/%s 2>/dev/null", name);
+	g_strchomp(out);
+	return out;
+}
+
+static void assert_attr(struct emub *eb, const char *name, const char *want)
+{
+	char *v = attr(eb, name);
+
+	assert_string_equal(v, want);
+	g_free(v);
+}
+
+static enum rmi4_model_mode mode(struct emub *eb)
+{
+	enum rmi4_model_mode m;
+
+	emub_lock(eb);
+	m = rmi4_model_mode(emub_chip_rmi4(eb, DEV));
+	emub_unlock(eb);
+	return m;
+}
+
+static struct rmi4_model_stats stats(struct emub *eb)
+{
+	struct rmi4_model_stats s;
+
+	emub_lock(eb);
+	s = *rmi4_model_stats(emub_chip_rmi4(eb, DEV));
+	emub_unlock(eb);
+	return s;
+}
+
+/* write @file to update_fw: the store's result (0 or -errno) */
+static int update_fw(struct emub *eb, const char *file)
+{
+	int res = 1, before = emub_update_fw_count(eb, DEV);
+	int st = tu_sh(eb, NULL,
+		       "for f in " SYSDEV
+		       "/rmi4-*/update_fw; do echo %s > $f; done 2>/dev/null",
+		       file);
+
+	assert_int_equal(emub_update_fw_count_now(eb, DEV), before + 1);
+	assert_int_equal(emub_update_fw_result(eb, DEV, &res), 0);
+	assert_int_equal(st != 0, res != 0);
+	return res;
+}
+
+/* unbind, bind: power = driver, so the chip is power-cycled */
+static void rebind(struct emub *eb)
+{
+	assert_int_equal(emub_unbind(eb, DEV), 0);
+	assert_int_equal(emub_bind(eb, DEV), 0);
+	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
+	assert_true(emub_dev_bound(eb, DEV));
+}
+
+static bool has_input(struct emub *eb)
+{
+	char node[64];
+
+	return emub_input_node(eb, DEV, node, sizeof(node)) == 0;
+}
+
+static void image(const char *name, uint32_t build, uint32_t cfg, enum rmi4_image_form form)
+{
+	uint8_t img[RMI4_MODEL_IMAGE_MAX];
+	uint32_t n = rmi4_model_make_image(img, build, cfg, "s3203", form);
+
+	tu_write_file(fwdir, name, img, n);
+}
+
+static void test_no_bind_without_host_notify(void **state)
+{
+	struct emub *eb = board("", false);
+
+	(void)state;
+	assert_false(emub_dev_bound(eb, DEV));
+	assert_false(has_input(eb));
+	emub_free(eb);
+}
+
+static void test_binds_in_application_mode(void **state)
+{
+	struct emub *eb = board("", true);
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969920");
+	assert_attr(eb, "product_id", "s3203");
+	assert_attr(eb, "manufacturer_id", "1");
+	assert_attr(eb, "bootloader_id", "V7.0");
+	assert_attr(eb, "configuration_id", "1a2b3c4d");
+	assert_attr(eb, "update_fw_status", "0");
+	assert_true(has_input(eb));
+	/* the partition table was read over two SMBus blocks */
+	assert_int_equal(stats(eb).blocks_read, 4);
+	emub_free(eb);
+}
+
+static void test_binds_in_bootloader_mode(void **state)
+{
+	struct emub *eb = board("rmi4.build_id = 0\n", true);
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_attr(eb, "firmware_id", "0");
+	assert_attr(eb, "bootloader_id", "V7.0");
+	/* rmi_core registers its input device in bootloader mode too */
+	assert_true(has_input(eb));
+	image("new.img", 0x000123, 0x55, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	assert_int_equal(stats(eb).bl_entries, 0);
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "291");
+	assert_attr(eb, "configuration_id", "55");
+	emub_free(eb);
+}
+
+static void test_update_good_image(void **state)
+{
+	struct emub *eb = board("", true);
+	struct rmi4_model_stats s;
+
+	(void)state;
+	image("new.img", 0x1e0f01, 0x1a2b3c4e, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	s = stats(eb);
+	assert_int_equal(s.bl_entries, 1);
+	assert_int_equal(s.erases, 1);
+	assert_int_equal(s.blocks_written, 78);
+	assert_int_equal(s.cmd_errors, 0);
+	/* rmi_smbus resets nothing: the re-probe finds the bootloader */
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_attr(eb, "firmware_id", "0");
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969921");
+	assert_attr(eb, "configuration_id", "1a2b3c4e");
+	/* a missing file: request_firmware's error */
+	assert_int_equal(update_fw(eb, "nothing.img"), -ENOENT);
+	emub_free(eb);
+}
+
+static void test_broken_images(void **state)
+{
+	struct emub *eb = board("", true);
+
+	(void)state;
+	image("hdr.img", 0x1e0f03, 0, RMI4_IMG_BAD_HEADER);
+	image("nofl.img", 0x1e0f03, 0, RMI4_IMG_NO_FLASH_CONFIG);
+	image("bl.img", 0x1e0f03, 0, RMI4_IMG_BL_CONFIG_SIZE);
+	image("crc.img", 0x1e0f03, 0, RMI4_IMG_BAD_CHECKSUM);
+	assert_int_equal(update_fw(eb, "hdr.img"), -EINVAL);
+	assert_int_equal(update_fw(eb, "nofl.img"), -EINVAL);
+	assert_int_equal(stats(eb).bl_entries, 0);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	/* refused after entering the bootloader: the write returns the
+	 * re-probe's success, the chip is left in its bootloader */
+	assert_int_equal(update_fw(eb, "bl.img"), 0);
+	assert_int_equal(stats(eb).bl_entries, 1);
+	assert_int_equal(stats(eb).erases, 0);
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_attr(eb, "update_fw_status", "0");
+	rebind(eb);
+	assert_attr(eb, "firmware_id", "1969920");
+	/* the kernel checks no CRC; the chip will not start the code */
+	assert_int_equal(update_fw(eb, "crc.img"), 0);
+	assert_int_equal(stats(eb).blocks_written, 78);
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_attr(eb, "firmware_id", "0");
+	emub_free(eb);
+}
+
+static void test_power_loss_mid_flash(void **state)
+{
+	struct emub *eb = board("fault.flash_power_loss = 40\n", true);
+
+	(void)state;
+	image("new.img", 0x1e0f01, 0, RMI4_IMG_GOOD);
+	/* the flash times out; the write returns the re-probe's result */
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	assert_int_equal(stats(eb).power_losses, 1);
+	assert_int_equal(stats(eb).blocks_written, 39);
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_attr(eb, "firmware_id", "0");
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969921");
+	emub_free(eb);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	fwdir = tu_tmpdir();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tu_rmdir(fwdir);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_bind_without_host_notify),
+		cmocka_unit_test(test_binds_in_application_mode),
+		cmocka_unit_test(test_binds_in_bootloader_mode),
+		cmocka_unit_test(test_update_good_image),
+		cmocka_unit_test(test_broken_images),
+		cmocka_unit_test(test_power_loss_mid_flash),
+	};
+
+	(void)argc;
+	tu_init(argv);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rmi4_emul: touchfw's Synaptics RMI4 SMBus touchpad model
+ * (tests/emul/family/rmi4/model/rmi4_model.c) behind real kernel
+ * interfaces, so that Debian's own rmi_smbus + rmi_core bind to it in the
+ * VM tests and judge the model.  Through emul_core
+ * (tests/vm/modules/emul-core) it registers an SMBus adapter with Host
+ * Notify (adapter_name=, default "touchfw emulated adapter 1"; block
+ * reads, I2C_FUNC_SMBUS_HOST_NOTIFY, as i2c-i801 offers rmi_smbus) and
+ * instantiates an "rmi4_smbus" client the way psmouse's InterTouch does:
+ * I2C_CLIENT_HOST_NOTIFY (i2c-core maps its interrupt from the adapter's
+ * Host Notify domain) and platform data (rmi_smbus refuses a client
+ * without: "no platform data"; all defaults here).  Each interrupt the
+ * model raises is one Host Notify from the client's address.
+ *
+ * rmi_smbus never resets the chip (its transport reset only reads the
+ * SMBus version; PS/2 does that on a laptop): debugfs reset stands in for
+ * that reset, power for the supply.
+ *
+ * debugfs rmi4-emul/: state (key=value lines), power (0/1), reset (1).
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rmi.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "emul_core.h"
+#include "rmi4_model.h"
+
+#define REMU_GPIO_LABEL "touchfw-rmi4-emul"
+#define REMU_LINE_ATTN 0
+#define REMU_NLINES 1
+
+/* ------------------------------------------------------------ parameters */
+
+static ushort addr = 0x2c;
+module_param(addr, ushort, 0444);
+MODULE_PARM_DESC(addr, "the client's 7-bit address (InterTouch parts sit at 0x2c)");
+
+static char *product_id = "s3203";
+module_param(product_id, charp, 0444);
+MODULE_PARM_DESC(product_id, "the product id (1..6 characters)");
+
+static uint build_id = 0x1e0f00;
+module_param(build_id, uint, 0444);
+MODULE_PARM_DESC(
+	build_id,
+	"the application's build id (1..0xffffff); 0: none, the chip stays in its bootloader");
+
+static uint config_id = 0x1a2b3c4d;
+module_param(config_id, uint, 0444);
+MODULE_PARM_DESC(config_id, "the core config's id");
+
+static uint power_loss_block;
+module_param(power_loss_block, uint, 0444);
+MODULE_PARM_DESC(power_loss_block,
+		 "fault: the supply drops as this many blocks are programmed (0 never)");
+
+/* ------------------------------------------------------------ state */
+
+struct rmi4_emul {
+	struct emul_core core;
+	struct rmi4_model chip; /* under core.lock */
+};
+
+/* rmi_smbus asks for none of these: all defaults (rmi_f01 leaves the
+ * sleep settings alone, rmi_core its reset delay). */
+static struct rmi_device_platform_data remu_pdata;
+
+/* The chip's attention, sent as Host Notify: no line the host drives. */
+static const struct emul_line_desc remu_lines[REMU_NLINES] = {
+	[REMU_LINE_ATTN] = { .name = "RMI4_ATTN" },
+};
+
+static const struct emul_core_cfg remu_core_cfg = {
+	.gpio_label = REMU_GPIO_LABEL,
+	.irq_name = "rmi4-emul-attn",
+	.lines = remu_lines,
+	.nlines = REMU_NLINES,
+	.irq_line = REMU_LINE_ATTN,
+	.default_trigger = IRQ_TYPE_EDGE_FALLING,
+	.smbus_host_notify = true,
+};
+
+/* ------------------------------------------------------------ debugfs */
+
+static const char *const remu_mode_names[] = {
+	[RMI4_MODEL_OFF] = "off",
+	[RMI4_MODEL_APP] = "app",
+	[RMI4_MODEL_BL] = "bootloader",
+};
+
+struct remu_snapshot {
+	enum rmi4_model_mode mode;
+	u32 build_id, config_id;
+	struct rmi4_model_stats st;
+};
+
+static void remu_snap(struct emul_core *c, void *arg)
+{
+	struct rmi4_emul *p = c->glue;
+	struct remu_snapshot *s = arg;
+
+	s->mode = rmi4_model_mode(&p->chip);
+	s->build_id = rmi4_model_build_id(&p->chip);
+	s->config_id = rmi4_model_config_id(&p->chip);
+	s->st = *rmi4_model_stats(&p->chip);
+}
+
+static void remu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
+{
+	const struct remu_snapshot *s = arg;
+
+	seq_printf(sf, "mode=%s\nbuild_id=%u\nconfig_id=%08x\nproduct_id=%s\n",
+		   s->mode < ARRAY_SIZE(remu_mode_names) ? remu_mode_names[s->mode] : "?",
+		   s->build_id, s->config_id, product_id);
+	seq_printf(sf,
+		   "resets=%u\nbl_entries=%u\nerases=%u\nblocks_written=%u\nblocks_read=%u\n",
+		   s->st.resets, s->st.bl_entries, s->st.erases, s->st.blocks_written,
+		   s->st.blocks_read);
+	seq_printf(sf,
+		   "cmd_errors=%u\nnotifies=%u\npower_losses=%u\nboots_app=%u\nboots_bl=%u\n",
+		   s->st.cmd_errors, s->st.notifies, s->st.power_losses, s->st.boots_app,
+		   s->st.boots_bl);
+}
+
+static void remu_do_reset(struct emul_core *c, void *arg)
+{
+	struct rmi4_emul *p = c->glue;
+
+	rmi4_model_reset(&p->chip);
+}
+
+static ssize_t remu_reset_write(struct file *f, const char __user *ubuf, size_t len,
+				loff_t *pos)
+{
+	struct emul_core *c = f->private_data;
+	char buf[4] = { 0 };
+
+	if (len < 1 || len > sizeof(buf) - 1 || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	if (buf[0] != '1')
+		return -EINVAL;
+	emul_core_step(c, remu_do_reset, NULL);
+	return len;
+}
+
+static const struct file_operations remu_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = remu_reset_write,
+	.llseek = noop_llseek,
+};
+
+static void remu_files(struct emul_core *c, struct dentry *dir)
+{
+	debugfs_create_file("reset", 0200, dir, c, &remu_reset_fops);
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int remu_setup(struct emul_core *c)
+{
+	struct rmi4_emul *p = c->glue;
+	struct rmi4_model_cfg cfg = {
+		.addr = addr,
+		.build_id = build_id,
+		.config_id = config_id,
+		.smb_version = 2,
+		.bl_major = 7,
+		.power_loss_block = power_loss_block,
+	};
+
+	if (!product_id || !*product_id || strlen(product_id) > RMI4_MODEL_PRODUCT_MAX ||
+	    build_id > 0xffffff || addr > 0x7f) {
+		pr_err("rmi4_emul: product_id (1..6 characters), build_id (0..0xffffff) or addr out of range\n");
+		return -EINVAL;
+	}
+	strscpy(cfg.product_id, product_id, sizeof(cfg.product_id));
+	rmi4_model_init(&p->chip, &cfg);
+	return emul_core_add_chip(c, &rmi4_model_ops, &p->chip, addr);
+}
+
+static int remu_add_client(struct emul_core *c)
+{
+	struct i2c_board_info info = { I2C_BOARD_INFO("rmi4_smbus", 0) };
+
+	info.addr = addr;
+	info.flags = I2C_CLIENT_HOST_NOTIFY;
+	info.platform_data = &remu_pdata;
+	return emul_core_add_client(c, &info, NULL, 0);
+}
+
+static void remu_loaded(struct emul_core *c)
+{
+	pr_info("rmi4_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %s, build %u (%s), Host Notify\n",
+		addr, c->adap.nr, c->adap.name, product_id, build_id,
+		build_id ? "application" : "bootloader");
+}
+
+static const struct emul_module rmi4_emul = {
+	.name = "rmi4_emul",
+	.debugfs = "rmi4-emul",
+	.core = &remu_core_cfg,
+	.size = sizeof(struct rmi4_emul),
+	.setup = remu_setup,
+	.snap_size = sizeof(struct remu_snapshot),
+	.snap = remu_snap,
+	.show = remu_show,
+	.files = remu_files,
+	.add_client = remu_add_client,
+	.loaded = remu_loaded,
+};
+
+EMUL_MODULE(rmi4_emul);
+
+MODULE_DESCRIPTION("touchfw test: emulated Synaptics RMI4 SMBus touchpad on a virtual adapter");
+MODULE_LICENSE("GPL");

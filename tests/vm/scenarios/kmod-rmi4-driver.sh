@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vm-kernels: 6.1 6.12
+# vm-build-module: rmi4-emul
+# vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
+# vm-image: --file tests/vm/modules/rmi4-emul/guest.sh:/vm/rmi4-emul.sh
+# vm-image: --bin @B@/fwgen:/usr/bin/fwgen
+# vm-image: --module rmi_smbus
+#
+# "kmod-rmi4-driver" (busybox init): Debian's own rmi_smbus + rmi_core
+# judge the Synaptics RMI4 model.  rmi4_emul puts touchfw's RMI4 SMBus
+# touchpad model (F01, F34 v7 bootloader) behind an SMBus adapter with
+# Host Notify and instantiates "rmi4_smbus" as psmouse's InterTouch does
+# (I2C_CLIENT_HOST_NOTIFY, platform data).  One boot:
+#   1. application mode: the driver binds, scans the PDT, F01 and F34
+#      probe (product id, build id, bootloader V7.0, configuration id), an
+#      input device "Synaptics s3203", its interrupt is Host Notify;
+#   2. update_fw with a good fwgen image: rmi_f34v7 enters the
+#      bootloader, erases all (one command), rewrites the partition table
+#      and the bootloader config it read back, writes core code and
+#      config (every command completed by a Host Notify); the
+#      driver re-probes and finds the chip in its bootloader: rmi_smbus
+#      never resets the chip (PS/2 does); after the reset the rebound
+#      driver reads the new build id;
+#   3. a chip without an application: the driver binds with "Device in
+#      bootloader mode" and update_fw brings it to application mode;
+#   4. broken images: a bad header or no flash config refused before the
+#      chip is touched; a bootloader config of the wrong size refused
+#      after entering the bootloader (the write still returns success: the
+#      re-probe's result); a bad core code CRC flashed, the chip's
+#      bootloader refuses to start it;
+#   5. power lost mid-flash: the update fails, the chip stays in its
+#      bootloader across a reset; a second update recovers it;
+#   no oops, no warning.
+. /vm/rmi4-emul.sh
+
+vm_require "modules and debugfs" emul_setup
+fwdir=/run/rfw
+mkdir -p "$fwdir"
+printf %s "$fwdir" >/sys/module/firmware_class/parameters/path
+vm_require "fwgen makes the images" eval '
+	fwgen rmi4-fw --version 0x1e0f01 --config-id 0x1a2b3c4e -o $fwdir/new.img &&
+	fwgen rmi4-fw --version 0x1e0f02 -o $fwdir/new2.img &&
+	fwgen rmi4-fw --version 0x1e0f03 --form bad-header -o $fwdir/bad-header.img &&
+	fwgen rmi4-fw --version 0x1e0f03 --form no-flash-config -o $fwdir/no-fl.img &&
+	fwgen rmi4-fw --version 0x1e0f03 --form bl-config-size -o $fwdir/bl-size.img &&
+	fwgen rmi4-fw --version 0x1e0f03 --form bad-checksum -o $fwdir/bad-crc.img'
+
+# rmi4_update FILE: write FILE to update_fw, remember the write's status.
+rmi4_update() {
+	_t0=$(vm_now_us)
+	echo "$1" >"$(rmi4_dev)/update_fw"
+	upd_rc=$?
+	upd_ms=$((($(vm_now_us) - _t0) / 1000))
+	vm_log "update_fw $1: status $upd_rc after $upd_ms ms"
+}
+app_ok() { # BUILD: application mode, the driver says so
+	[ "$(emul_state mode)" = app ] && [ "$(rmi4_attr firmware_id)" = "$1" ] &&
+		! emul_dmesg_has "Device in bootloader mode"
+}
+
+# ---- 1. application mode
+emul_dmesg_mark
+vm_require "rmi4_emul loads (s3203, build 0x1e0f00, application)" emul_load
+vm_log "client $EMUL_DEV at $EMUL_DEVPATH"
+vm_check "rmi4_smbus is bound to the client" test "$(emul_driver)" = rmi4_smbus
+vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_check "rmi_smbus: registering SMbus-connected sensor" \
+	emul_dmesg_has "rmi4_smbus $EMUL_DEV: registering SMbus-connected sensor"
+vm_check "F01: found RMI device, manufacturer: Synaptics, product: s3203, fw id: 1969920" \
+	emul_dmesg_has "found RMI device, manufacturer: Synaptics, product: s3203, fw id: 1969920"
+vm_check "not in bootloader mode" eval '! emul_dmesg_has "bootloader mode"'
+errs=$(emul_dmesg | grep "rmi4_smbus\|rmi4-" | grep "Failed\|failed\|status=")
+[ -z "$errs" ] || vm_log "errors: $errs"
+vm_check "no i2c or F34 error" test -z "$errs"
+vm_check "firmware_id 1969920, product_id s3203" eval \
+	'[ "$(rmi4_attr firmware_id)" = 1969920 ] && [ "$(rmi4_attr product_id)" = s3203 ]'
+vm_check "bootloader_id V7.0, configuration_id 1a2b3c4d, update_fw_status 0" eval \
+	'[ "$(rmi4_attr bootloader_id)" = V7.0 ] && [ "$(rmi4_attr configuration_id)" = 1a2b3c4d ] &&
+	 [ "$(rmi4_attr update_fw_status)" = 0 ]'
+vm_require "an input device appears" vm_wait 10 "input device" eval '[ -n "$(rmi4_input)" ]'
+vm_check "its name is Synaptics s3203" test "$(cat "$(rmi4_input)/name")" = "Synaptics s3203"
+vm_log "/proc/interrupts: $(grep rmi4_smbus /proc/interrupts)"
+vm_check "its interrupt is the adapter's Host Notify one" eval \
+	'grep -q "rmi4_smbus" /proc/interrupts'
+vm_check "the chip read its partition table over SMBus (4 blocks)" \
+	test "$(emul_state blocks_read)" = 4
+
+# ---- 2. update_fw with a good image
+emul_dmesg_mark
+n0=$(emul_state host_notifies)
+rmi4_update new.img
+vm_check "the write succeeds" test "$upd_rc" = 0
+vm_figure update_fw_ms "$upd_ms" ms
+vm_check "rmi_f34v7: Firmware image OK ... Partition table programmed ... Firmware update complete" eval \
+	'emul_dmesg_has "Firmware image OK" && emul_dmesg_has "Partition table programmed" &&
+	 emul_dmesg_has "Firmware update complete"'
+vm_check "the chip entered its bootloader once, had one erase-all, was written 78 blocks" eval \
+	'[ "$(emul_state bl_entries)" = 1 ] && [ "$(emul_state erases)" = 1 ] &&
+	 [ "$(emul_state blocks_written)" = 78 ] && [ "$(emul_state cmd_errors)" = 0 ]'
+# enter bootloader, the re-probe's partition table read, erase all, the
+# bootloader config read, 1 + 1 + 16 + 2 writes of 4 blocks, the last
+# re-probe's partition table read
+vm_check "one Host Notify per flash command: 25" test $(($(emul_state host_notifies) - n0)) = 25
+vm_check "the re-probe finds it in its bootloader (rmi_smbus sends no reset)" eval \
+	'emul_dmesg_has "Device in bootloader mode" && [ "$(emul_state mode)" = bootloader ]'
+emul_dmesg_mark
+vm_require "the chip is reset (the PS/2 side's job), rmi4_smbus rebound" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "application mode, build id 1969921 (0x1e0f01)" app_ok 1969921
+vm_check "F01 says fw id: 1969921; configuration_id 1a2b3c4e" eval \
+	'emul_dmesg_has "product: s3203, fw id: 1969921" && [ "$(rmi4_attr configuration_id)" = 1a2b3c4e ]'
+vm_require "emul unloads with the driver bound" emul_unload
+
+# ---- 3. no application: bound in bootloader mode, flashed from there
+emul_dmesg_mark
+vm_require "rmi4_emul loads (no application)" emul_load build_id=0
+vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_check "rmi_core binds it: Device in bootloader mode" eval \
+	'[ "$(emul_driver)" = rmi4_smbus ] && emul_dmesg_has "rmi4-[0-9]*: Device in bootloader mode"'
+vm_check "fw id 0, bootloader_id V7.0" eval \
+	'[ "$(rmi4_attr firmware_id)" = 0 ] && [ "$(rmi4_attr bootloader_id)" = V7.0 ]'
+emul_dmesg_mark
+rmi4_update new2.img
+vm_check "update_fw from the bootloader: complete, no bootloader entry needed" eval \
+	'[ $upd_rc = 0 ] && emul_dmesg_has "Firmware update complete" && [ "$(emul_state bl_entries)" = 0 ]'
+emul_dmesg_mark
+vm_require "reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "application mode, build id 1969922" app_ok 1969922
+vm_require "emul unloads" emul_unload
+
+# ---- 4. broken images
+emul_dmesg_mark
+vm_require "rmi4_emul loads (application, build 0x1e0f00)" emul_load
+vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+rmi4_update bad-header.img
+vm_check "a bad header: the write fails, Unsupported image file format 0F" eval \
+	'[ $upd_rc != 0 ] && emul_dmesg_has "Unsupported image file format 0F"'
+rmi4_update no-fl.img
+vm_check "no flash config: the write fails, No flash config in fw image" eval \
+	'[ $upd_rc != 0 ] && emul_dmesg_has "No flash config in fw image"'
+vm_check "the chip saw neither: no bootloader entry, no erase, application" eval \
+	'[ "$(emul_state bl_entries)" = 0 ] && [ "$(emul_state erases)" = 0 ] && [ "$(emul_state mode)" = app ]'
+emul_dmesg_mark
+rmi4_update bl-size.img
+vm_check "bootloader config size: Bootloader config size mismatch, update failed" eval \
+	'emul_dmesg_has "Bootloader config size mismatch" && emul_dmesg_has "Firmware update failed, status: -22"'
+vm_log "the write's status: $upd_rc (rmi_firmware_update returns the re-probe's result)"
+vm_check "after entering the bootloader, before any erase: the chip is left there" eval \
+	'[ "$(emul_state bl_entries)" = 1 ] && [ "$(emul_state erases)" = 0 ] && [ "$(emul_state mode)" = bootloader ]'
+emul_dmesg_mark
+vm_require "reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "its application untouched: build id 1969920" app_ok 1969920
+emul_dmesg_mark
+rmi4_update bad-crc.img
+vm_check "a bad core code CRC: the kernel flashes it (it checks no checksum)" eval \
+	'[ $upd_rc = 0 ] && emul_dmesg_has "Firmware update complete"'
+emul_dmesg_mark
+vm_require "reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_check "the chip's bootloader refuses to start it: Device in bootloader mode" eval \
+	'emul_dmesg_has "Device in bootloader mode" && [ "$(emul_state mode)" = bootloader ] &&
+	 [ "$(emul_state boots_bl)" -ge 1 ]'
+vm_require "emul unloads" emul_unload
+
+# ---- 5. power lost mid-flash
+emul_dmesg_mark
+vm_require "rmi4_emul loads (supply drops at the 40th block)" emul_load power_loss_block=40
+vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+rmi4_update new.img
+vm_check "the update fails (Firmware update failed), the chip lost power once" eval \
+	'emul_dmesg_has "Firmware update failed" && [ "$(emul_state power_losses)" = 1 ]'
+emul_dmesg_mark
+vm_require "reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_check "it stays in its bootloader: Device in bootloader mode" eval \
+	'emul_dmesg_has "Device in bootloader mode" && [ "$(emul_state mode)" = bootloader ]'
+emul_dmesg_mark
+rmi4_update new.img
+vm_check "a second update completes" eval '[ $upd_rc = 0 ] && emul_dmesg_has "Firmware update complete"'
+emul_dmesg_mark
+vm_require "reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "application mode, build id 1969921" app_ok 1969921
+vm_check "rmi4_emul unloads with the driver bound" emul_unload
+vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
