@@ -299,9 +299,11 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 		aname = g_strdup_printf("%s/%s", w->rel + n + 1, ev->name);
 		g_mutex_lock(&eb->lock);
 		a = emub_attr_find(d, aname);
-		if (a && (ev->mask & IN_CLOSE_WRITE) && a->writable) {
+		rel = g_strdup_printf("%s/%s", devrel, aname);
+		/* as below: a held attribute's bytes are its writer's (ATTRHOLD) */
+		if (a && (ev->mask & IN_CLOSE_WRITE) && a->writable &&
+		    !emub_attr_held_locked(eb, rel)) {
 			g_mutex_unlock(&eb->lock);
-			rel = g_strdup_printf("%s/%s", devrel, aname);
 			buf = emub_sys_read(eb, rel, &len);
 			if (buf && len) {
 				emub_sys_write(eb, rel, "");
@@ -309,10 +311,10 @@ static void on_device_event(struct emub *eb, struct emub_watch *w,
 					       false, NULL);
 			}
 			g_free(buf);
-			g_free(rel);
 		} else {
 			g_mutex_unlock(&eb->lock);
 		}
+		g_free(rel);
 		g_free(aname);
 		return;
 	}
