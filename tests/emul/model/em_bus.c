@@ -10,6 +10,18 @@
 #define EM_START_BITS 1
 #define EM_STOP_BITS 1
 
+void em_chip_timeless_advance(void *chip, em_u64 now_ns)
+{
+	(void)chip;
+	(void)now_ns;
+}
+
+em_u64 em_chip_timeless_next_event(const void *chip)
+{
+	(void)chip;
+	return EM_NEVER;
+}
+
 void em_bus_init(struct em_bus *bus, em_u32 hz)
 {
 	em_memset(bus, 0, sizeof(*bus));

@@ -38,6 +38,12 @@ struct em_chip_ops {
 	bool (*mid_unit)(const void *chip);
 };
 
+/* advance and next_event of a chip with no internal events of its own
+ * (it acts only when the host talks to it): nothing to run, EM_NEVER.
+ * In em_bus.c. */
+void em_chip_timeless_advance(void *chip, em_u64 now_ns);
+em_u64 em_chip_timeless_next_event(const void *chip);
+
 struct em_chip {
 	const struct em_chip_ops *ops;
 	void *priv;

@@ -268,22 +268,15 @@ static int emub_berlin_probe(struct emub_spi_dev *d)
 			.phys = phys,
 			.bustype = BUS_SPI,
 			.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
-			.keybits_word5 = G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64),
-			.propbits = 1u << INPUT_PROP_DIRECT,
-			.absbits = G_GUINT64_CONSTANT(1) << ABS_X |
-				   G_GUINT64_CONSTANT(1) << ABS_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_SLOT |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_TOUCH_MAJOR |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_X |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_TRACKING_ID,
 		};
 
-		in.abs[ABS_X].maximum = in.abs[ABS_MT_POSITION_X].maximum = 65535;
-		in.abs[ABS_Y].maximum = in.abs[ABS_MT_POSITION_Y].maximum = 65535;
-		in.abs[ABS_MT_TOUCH_MAJOR].maximum = 255;
-		in.abs[ABS_MT_SLOT].maximum = 9;
-		in.abs[ABS_MT_TRACKING_ID].maximum = 65535;
+		drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, 65535);
+		drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, 65535);
+		drv_input_set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
+		/* input_mt_init_slots(10, INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
+		drv_input_mt_init_direct(&in, 10);
+		drv_input_set_abs(&in, ABS_X, 0, 65535);
+		drv_input_set_abs(&in, ABS_Y, 0, 65535);
 		r = drv_input_register(d->idev, &in);
 		if (r) {
 			emub_log(d->eb, "goodix-berlin-spi %s: failed set input device",

@@ -395,10 +395,7 @@ retry_read_config:
 	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, ts->abs_x_max);
 	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, ts->abs_y_max);
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
-	drv_input_set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_touch_num - 1);
-	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	in.propbits |= 1u << INPUT_PROP_DIRECT;
-	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
+	drv_input_mt_init_direct(&in, (int)ts->max_touch_num);
 	drv_input_set_abs(&in, ABS_X, 0, ts->abs_x_max); /* copy_abs from the MT axes */
 	drv_input_set_abs(&in, ABS_Y, 0, ts->abs_y_max);
 

@@ -247,21 +247,15 @@ static int emub_mchp_probe(struct emub_spi_dev *d)
 			.phys = phys,
 			.bustype = BUS_SPI,
 			.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
-			.keybits_word5 = G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64),
-			.propbits = 1u << INPUT_PROP_DIRECT,
-			.absbits = G_GUINT64_CONSTANT(1) << ABS_X |
-				   G_GUINT64_CONSTANT(1) << ABS_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_SLOT |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_X |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_TRACKING_ID,
 		};
 
 		snprintf(phys, sizeof(phys), "%s/input0", d->name);
-		in.abs[ABS_X].maximum = in.abs[ABS_MT_POSITION_X].maximum = xr;
-		in.abs[ABS_Y].maximum = in.abs[ABS_MT_POSITION_Y].maximum = yr;
-		in.abs[ABS_MT_SLOT].maximum = 9;
-		in.abs[ABS_MT_TRACKING_ID].maximum = 65535;
+		drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, xr);
+		drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, yr);
+		/* ten slots (ABS_MT_SLOT 0..9) of a direct touchscreen */
+		drv_input_mt_init_direct(&in, 10);
+		drv_input_set_abs(&in, ABS_X, 0, xr);
+		drv_input_set_abs(&in, ABS_Y, 0, yr);
 		/* The kernel adds the attribute group after the probe (the
 		 * driver core's dev_groups), but a write to the driver's
 		 * bind file returns only then: whoever bound it and then

@@ -300,10 +300,7 @@ static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 		in.abs[ABS_MT_POSITION_Y] = t;
 	}
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED | INPUT_MT_TRACK) */
-	drv_input_set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_fingers - 1);
-	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	in.propbits |= 1u << INPUT_PROP_DIRECT;
-	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
+	drv_input_mt_init_direct(&in, (int)ts->max_fingers);
 	drv_input_set_abs(&in, ABS_X, 0,
 			  in.abs[ABS_MT_POSITION_X].maximum); /* input_copy_abs */
 	drv_input_set_abs(&in, ABS_Y, 0, in.abs[ABS_MT_POSITION_Y].maximum);

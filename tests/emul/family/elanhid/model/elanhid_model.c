@@ -511,18 +511,6 @@ static void elanhid_stop(void *chip)
 	((struct elanhid_model *)chip)->reg_set = false;
 }
 
-static void elanhid_advance(void *chip, em_u64 now)
-{
-	(void)chip;
-	(void)now;
-}
-
-static em_u64 elanhid_next_event(const void *chip)
-{
-	(void)chip;
-	return EM_NEVER;
-}
-
 static bool elanhid_irq(const void *chip)
 {
 	return ((const struct elanhid_model *)chip)->have_input;
@@ -554,8 +542,8 @@ const struct em_chip_ops elanhid_model_ops = {
 	.write = elanhid_write,
 	.read = elanhid_read,
 	.stop = elanhid_stop,
-	.advance = elanhid_advance,
-	.next_event = elanhid_next_event,
+	.advance = em_chip_timeless_advance,
+	.next_event = em_chip_timeless_next_event,
 	.irq_asserted = elanhid_irq,
 	.set_reset = elanhid_set_reset,
 	.set_power = elanhid_set_power,

@@ -262,18 +262,6 @@ static void elantp_stop(void *chip)
 	m->reg_set = false;
 }
 
-static void elantp_advance(void *chip, em_u64 now)
-{
-	(void)chip;
-	(void)now;
-}
-
-static em_u64 elantp_next_event(const void *chip)
-{
-	(void)chip;
-	return EM_NEVER;
-}
-
 static bool elantp_irq(const void *chip)
 {
 	return ((const struct elantp_model *)chip)->have_pending;
@@ -306,8 +294,8 @@ const struct em_chip_ops elantp_model_ops = {
 	.write = elantp_write,
 	.read = elantp_read,
 	.stop = elantp_stop,
-	.advance = elantp_advance,
-	.next_event = elantp_next_event,
+	.advance = em_chip_timeless_advance,
+	.next_event = em_chip_timeless_next_event,
 	.irq_asserted = elantp_irq,
 	.set_reset = elantp_set_reset,
 	.set_power = elantp_set_power,
