@@ -386,7 +386,8 @@ int emub_sys_mkdir(struct emub *eb, const char *rel);
 int emub_sys_symlink(struct emub *eb, const char *target, const char *rel);
 /* The same for the file @name in the folder @dir (both below /sys). */
 int emub_sys_write_in(struct emub *eb, const char *dir, const char *name, const char *content);
-int emub_sys_publish_in(struct emub *eb, const char *dir, const char *name, const char *content);
+int emub_sys_publish_in(struct emub *eb, const char *dir, const char *name,
+			const char *content);
 int emub_sys_symlink_in(struct emub *eb, const char *target, const char *dir, const char *name);
 /* devices/platform/@name.@nr, a platform device with @uevent, on the
  * platform bus; its path below /sys (g_free()). */

@@ -447,7 +447,7 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 			break;
 		case I2C_SMBUS_WORD_DATA:
 		case I2C_SMBUS_PROC_CALL:
-			data->word = (guint16)(buf1[0] | buf1[1] << 8);
+			data->word = em_get_le16(buf1);
 			break;
 		case I2C_SMBUS_I2C_BLOCK_DATA:
 			memcpy(data->block + 1, buf1, data->block[0]);

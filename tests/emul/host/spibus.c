@@ -865,8 +865,9 @@ static void watch(struct emub *eb, const char *rel)
 static void build_ctlr(struct emub *eb, struct emub_spi_ctlr *c)
 {
 	int nr = c->desc->nr;
-	char *plat = emub_sys_platform_dev(eb, "emuboard-spi", nr,
-					   "DRIVER=emuboard-spi\nMODALIAS=platform:emuboard-spi\n");
+	char *plat =
+		emub_sys_platform_dev(eb, "emuboard-spi", nr,
+				      "DRIVER=emuboard-spi\nMODALIAS=platform:emuboard-spi\n");
 	char *rel = g_strdup_printf("%s/spi_master/spi%d", plat, nr);
 	char *f;
 

@@ -230,7 +230,7 @@ static guint32 silead_ts_get_status(struct silead_ts_data *ts)
 		emub_dev_log(ts->d, "Status read error %d", error);
 		return (guint32)error;
 	}
-	return (guint32)b[0] | (guint32)b[1] << 8 | (guint32)b[2] << 16 | (guint32)b[3] << 24;
+	return em_get_le32(b);
 }
 
 static int silead_ts_get_id(struct silead_ts_data *ts)
@@ -242,8 +242,7 @@ static int silead_ts_get_id(struct silead_ts_data *ts)
 		emub_dev_log(ts->d, "Chip ID read error %d", error);
 		return error;
 	}
-	ts->chip_id = (guint32)b[0] | (guint32)b[1] << 8 | (guint32)b[2] << 16 |
-		      (guint32)b[3] << 24;
+	ts->chip_id = em_get_le32(b);
 	emub_dev_log(ts->d, "Silead chip ID: 0x%8X", ts->chip_id);
 	return 0;
 }

@@ -104,7 +104,8 @@ static void write_page(struct elantp_model *m, const em_u8 *buf)
 		return;
 	}
 	got = em_iap_program(&m->iap, m->flash, buf,
-			     m->cfg.fail_page >= 0 && m->iap.page_ptr >= (em_u32)m->cfg.fail_page);
+			     m->cfg.fail_page >= 0 &&
+				     m->iap.page_ptr >= (em_u32)m->cfg.fail_page);
 	if (got == EM_IAP_BAD) {
 		m->stats.page_errors++;
 		return;

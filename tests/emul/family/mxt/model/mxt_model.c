@@ -219,7 +219,7 @@ static bool find_object(const struct mxt_model *m, em_u8 type, em_u16 *start, em
 		if (e[0] != type)
 			continue;
 		if (start)
-			*start = (em_u16)(e[1] | e[2] << 8);
+			*start = em_get_le16(e + 1);
 		if (size)
 			*size = (em_u16)(e[3] + 1);
 		return true;
@@ -802,7 +802,7 @@ static int app_write(struct mxt_model *m, const em_u8 *buf, em_u16 len)
 
 	if (len < 2)
 		return EM_ACK; /* quick write or half a pointer: nothing */
-	m->ptr = (em_u16)(buf[0] | buf[1] << 8);
+	m->ptr = em_get_le16(buf);
 	for (i = 2, a = m->ptr; i < len; i++, a++) {
 		if (a >= m->t6_addr && a < m->t6_addr + 6 && m->t6_addr) {
 			t6_command(m, (em_u16)(a - m->t6_addr), buf[i]);
@@ -1147,7 +1147,7 @@ em_u32 mxt_model_info_crc(const struct mxt_model *m)
 {
 	em_u16 at = (em_u16)(INFO_SIZE + m->cfg.num_objects * OBJ_ENTRY_SIZE);
 
-	return (em_u32)(m->mem[at] | m->mem[at + 1] << 8 | m->mem[at + 2] << 16);
+	return em_get_le24(m->mem + at);
 }
 
 em_u32 mxt_model_config_crc(const struct mxt_model *m)
