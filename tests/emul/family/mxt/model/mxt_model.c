@@ -966,29 +966,30 @@ static em_u64 next_event(const struct mxt_model *m)
 	return m->chg_at < ev ? m->chg_at : ev;
 }
 
-static void op_advance(void *chip, em_u64 now)
-{
-	struct mxt_model *m = chip;
-	em_u64 t;
-
-	while ((t = next_event(m)) <= now) {
-		if (t > m->now)
-			m->now = t;
-		if (m->chg_at == t) {
-			m->chg_at = EM_NEVER;
-			if (m->mode == MXT_MODE_BOOTLOADER)
-				m->bl_chg = true;
-			continue;
-		}
-		run_event(m);
-	}
-	if (now > m->now)
-		m->now = now;
-}
-
 static em_u64 op_next_event(const void *chip)
 {
 	return next_event(chip);
+}
+
+/* The event due at @t: the bootloader's CHG, or the pending event. */
+static void due_event(void *chip, em_u64 t)
+{
+	struct mxt_model *m = chip;
+
+	if (m->chg_at == t) {
+		m->chg_at = EM_NEVER;
+		if (m->mode == MXT_MODE_BOOTLOADER)
+			m->bl_chg = true;
+		return;
+	}
+	run_event(m);
+}
+
+static void op_advance(void *chip, em_u64 now)
+{
+	struct mxt_model *m = chip;
+
+	em_chip_run_until(m, &m->now, now, op_next_event, due_event);
 }
 
 static bool op_irq_asserted(const void *chip)
