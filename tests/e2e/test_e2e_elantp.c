@@ -400,7 +400,7 @@ static void test_page_errors_midway_leave_iap_for_the_next_run(void **state)
 	 * shows that run recovering it) */
 	emub_lock(E.eb);
 	m = emub_chip_elantp(E.eb, "touchpad");
-	assert_false(m->unlocked);
+	assert_false(m->iap.unlocked);
 	emub_unlock(E.eb);
 	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
 	e2e_said(&E, "bootloader mode: IAP mode at 0x15");
@@ -639,7 +639,7 @@ static void test_touchpad_of_another_product_in_iap_is_not_given_this_image(void
 	assert_int_equal(c.stats.page_errors, 0);
 	assert_int_equal(c.stats.iap_entries, 0);
 	emub_lock(E.eb);
-	assert_false(emub_chip_elantp(E.eb, "touchpad")->unlocked);
+	assert_false(emub_chip_elantp(E.eb, "touchpad")->iap.unlocked);
 	emub_unlock(E.eb);
 	assert_false(emub_dev_bound(E.eb, "touchpad"));
 }
@@ -688,7 +688,7 @@ static void test_image_for_another_product_given_by_hand_is_not_sent(void **stat
 	assert_int_equal(c.stats.pages_written, 0);
 	assert_int_equal(c.stats.page_errors, 0);
 	emub_lock(E.eb);
-	assert_false(emub_chip_elantp(E.eb, "touchpad")->unlocked);
+	assert_false(emub_chip_elantp(E.eb, "touchpad")->iap.unlocked);
 	emub_unlock(E.eb);
 }
 

@@ -160,6 +160,10 @@ bool emub_profile_acpi(const struct emub_profile_ctl *c);
 /* Add "KEY = VALUE" to the node's [chip] section. */
 void emub_profile_key(struct emub_profile_ctl *c, const char *key, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
+/* "model = @model", and what the board enumerates the chip by: "acpi_id =
+ * @acpi_id" on an ACPI board, else "compatible = @compatible". */
+void emub_profile_ident(struct emub_profile_ctl *c, const char *model, const char *acpi_id,
+			const char *compatible);
 /* The message "NODE: FIELD: ..." (FIELD the profile property, or the
  * --hardware option); returns -EINVAL. */
 int emub_profile_err(struct emub_profile_ctl *c, const char *field, const char *fmt, ...)
@@ -225,5 +229,10 @@ void *emub_spi_model_of(struct emub *eb, const char *dev, const void *ops);
  * has no model with @ops, else @fn's result. */
 int emub_chip_poke(struct emub *eb, const char *dev, const void *ops,
 		   int (*fn)(void *model, void *arg), void *arg);
+/* emub_chip_poke() for a touch of @n points at @pts (the model's own
+ * point type), which @fn hands to the model. */
+int emub_chip_touch(struct emub *eb, const char *dev, const void *ops,
+		    int (*fn)(void *model, const void *pts, unsigned int n), const void *pts,
+		    unsigned int n);
 
 #endif /* EMUB_FAMILY_H */

@@ -401,6 +401,14 @@ int emub_sys_publish(struct emub *eb, const char *rel, const char *content);
 int emub_sys_publish_bin(struct emub *eb, const char *rel, const void *buf, size_t len);
 int emub_sys_mkdir(struct emub *eb, const char *rel);
 int emub_sys_symlink(struct emub *eb, const char *target, const char *rel);
+/* The same for the file @name in the folder @dir (both below /sys). */
+int emub_sys_write_in(struct emub *eb, const char *dir, const char *name, const char *content);
+int emub_sys_publish_in(struct emub *eb, const char *dir, const char *name,
+			const char *content);
+int emub_sys_symlink_in(struct emub *eb, const char *target, const char *dir, const char *name);
+/* devices/platform/@name.@nr, a platform device with @uevent, on the
+ * platform bus; its path below /sys (g_free()). */
+char *emub_sys_platform_dev(struct emub *eb, const char *name, int nr, const char *uevent);
 void emub_sys_remove(struct emub *eb, const char *rel);
 char *emub_sys_path(struct emub *eb, const char *rel);
 /* The testbed's file sys/@rel as it is (*@len its size), or NULL: g_free() */
@@ -613,6 +621,9 @@ struct emub_input_desc {
 #define TRKID_MAX 0xffff
 /* input_set_abs_params(@code, @min, @max, 0, 0) into @in */
 void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max);
+/* input_mt_init_slots(@nslots, INPUT_MT_DIRECT | ...) into @in: the slot
+ * and tracking id axes, BTN_TOUCH and INPUT_PROP_DIRECT (a touchscreen). */
+void drv_input_mt_init_direct(struct emub_input_desc *in, int nslots);
 int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in);
 /*
  * An input device that is gone (or never was registered), freed only when

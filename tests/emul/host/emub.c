@@ -1144,6 +1144,28 @@ int emub_chip_poke(struct emub *eb, const char *dev, const void *ops,
 	return r;
 }
 
+struct touch {
+	int (*fn)(void *model, const void *pts, unsigned int n);
+	const void *pts;
+	unsigned int n;
+};
+
+static int touch(void *model, void *arg)
+{
+	const struct touch *t = arg;
+
+	return t->fn(model, t->pts, t->n);
+}
+
+int emub_chip_touch(struct emub *eb, const char *dev, const void *ops,
+		    int (*fn)(void *model, const void *pts, unsigned int n), const void *pts,
+		    unsigned int n)
+{
+	struct touch t = { fn, pts, n };
+
+	return emub_chip_poke(eb, dev, ops, touch, &t);
+}
+
 bool emub_chip_int_both_ways(const struct emub_chip *c)
 {
 	return c->desc->cm->int_level != NULL;

@@ -449,7 +449,7 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 			break;
 		case I2C_SMBUS_WORD_DATA:
 		case I2C_SMBUS_PROC_CALL:
-			data->word = (guint16)(buf1[0] | buf1[1] << 8);
+			data->word = em_get_le16(buf1);
 			break;
 		case I2C_SMBUS_I2C_BLOCK_DATA:
 			memcpy(data->block + 1, buf1, data->block[0]);
@@ -737,10 +737,12 @@ static gboolean on_ioctl(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 	return TRUE;
 }
 
-/* i2cdev_read(): i2c_master_recv() of min(count, 8192) bytes */
-static gboolean on_read(UMockdevIoctlBase *base, UMockdevIoctlClient *client, gpointer user)
+/*
+ * i2cdev_read() / i2cdev_write(): i2c_master_recv() / i2c_master_send()
+ * of min(count, 8192) bytes, one message to the file's address.
+ */
+static gboolean plain_xfer(struct emub_adapter *ad, UMockdevIoctlClient *client, bool rd)
 {
-	struct emub_adapter *ad = user;
 	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(client);
 	struct i2c_file *f = file_of(client);
 	gsize count = (gsize)arg->data_len;
@@ -748,17 +750,18 @@ static gboolean on_read(UMockdevIoctlBase *base, UMockdevIoctlClient *client, gp
 	guint64 end = 0;
 	int r;
 
-	(void)base;
 	if (count > I2CDEV_MAX_XFER)
 		count = I2CDEV_MAX_XFER;
 	m.addr = f->addr;
-	m.flags = (f->flags & I2C_M_TEN) | I2C_M_RD;
+	m.flags = (f->flags & I2C_M_TEN) | (rd ? I2C_M_RD : 0);
 	m.len = (guint16)count;
-	m.buf = g_malloc0(count ? count : 1);
+	m.buf = rd ? g_malloc0(count ? count : 1) : arg->data;
 	r = adapter_transfer(ad, &m, 1, &end);
-	if (r == 1 && count)
-		memcpy(arg->data, m.buf, count);
-	g_free(m.buf);
+	if (rd) {
+		if (r == 1 && count)
+			memcpy(arg->data, m.buf, count);
+		g_free(m.buf);
+	}
 	if (r == 1)
 		finish(ad, client, (long)count, 0, end);
 	else
@@ -766,29 +769,16 @@ static gboolean on_read(UMockdevIoctlBase *base, UMockdevIoctlClient *client, gp
 	return TRUE;
 }
 
+static gboolean on_read(UMockdevIoctlBase *base, UMockdevIoctlClient *client, gpointer user)
+{
+	(void)base;
+	return plain_xfer(user, client, true);
+}
+
 static gboolean on_write(UMockdevIoctlBase *base, UMockdevIoctlClient *client, gpointer user)
 {
-	struct emub_adapter *ad = user;
-	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(client);
-	struct i2c_file *f = file_of(client);
-	gsize count = (gsize)arg->data_len;
-	struct i2c_msg m;
-	guint64 end = 0;
-	int r;
-
 	(void)base;
-	if (count > I2CDEV_MAX_XFER)
-		count = I2CDEV_MAX_XFER;
-	m.addr = f->addr;
-	m.flags = f->flags & I2C_M_TEN;
-	m.len = (guint16)count;
-	m.buf = arg->data;
-	r = adapter_transfer(ad, &m, 1, &end);
-	if (r == 1)
-		finish(ad, client, (long)count, 0, end);
-	else
-		finish(ad, client, -1, -r, end);
-	return TRUE;
+	return plain_xfer(user, client, false);
 }
 
 int emub_i2cdev_attach(struct emub_adapter *ad)

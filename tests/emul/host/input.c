@@ -492,3 +492,11 @@ void drv_input_set_abs(struct emub_input_desc *in, int code, int min, int max)
 	in->abs[code].minimum = min;
 	in->abs[code].maximum = max;
 }
+
+void drv_input_mt_init_direct(struct emub_input_desc *in, int nslots)
+{
+	drv_input_set_abs(in, ABS_MT_SLOT, 0, nslots - 1);
+	drv_input_set_abs(in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	in->keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
+	in->propbits |= 1u << INPUT_PROP_DIRECT;
+}

@@ -106,6 +106,16 @@ int emub_profile_err(struct emub_profile_ctl *c, const char *field, const char *
 	return -EINVAL;
 }
 
+void emub_profile_ident(struct emub_profile_ctl *c, const char *model, const char *acpi_id,
+			const char *compatible)
+{
+	emub_profile_key(c, "model", "%s", model);
+	if (emub_profile_acpi(c))
+		emub_profile_key(c, "acpi_id", "%s", acpi_id);
+	else
+		emub_profile_key(c, "compatible", "%s", compatible);
+}
+
 /* ------------------------------------------------------------ the board */
 
 struct gen {

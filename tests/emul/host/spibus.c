@@ -872,32 +872,18 @@ static void watch(struct emub *eb, const char *rel)
 static void build_ctlr(struct emub *eb, struct emub_spi_ctlr *c)
 {
 	int nr = c->desc->nr;
-	char *plat = g_strdup_printf("devices/platform/emuboard-spi.%d", nr);
+	char *plat =
+		emub_sys_platform_dev(eb, "emuboard-spi", nr,
+				      "DRIVER=emuboard-spi\nMODALIAS=platform:emuboard-spi\n");
 	char *rel = g_strdup_printf("%s/spi_master/spi%d", plat, nr);
 	char *f;
 
 	c->devpath = g_strdup_printf("/%s", rel);
-	emub_sys_mkdir(eb, plat);
-	f = g_strdup_printf("%s/uevent", plat);
-	emub_sys_write(eb, f, "DRIVER=emuboard-spi\nMODALIAS=platform:emuboard-spi\n");
-	g_free(f);
-	f = g_strdup_printf("%s/subsystem", plat);
-	emub_sys_symlink(eb, "bus/platform", f);
-	g_free(f);
-	f = g_strdup_printf("bus/platform/devices/emuboard-spi.%d", nr);
-	emub_sys_symlink(eb, plat, f);
-	g_free(f);
 	/* the controller: a class device of spi_master (no /dev node) */
 	emub_sys_mkdir(eb, rel);
-	f = g_strdup_printf("%s/uevent", rel);
-	emub_sys_write(eb, f, "");
-	g_free(f);
-	f = g_strdup_printf("%s/subsystem", rel);
-	emub_sys_symlink(eb, "class/spi_master", f);
-	g_free(f);
-	f = g_strdup_printf("%s/device", rel);
-	emub_sys_symlink(eb, plat, f);
-	g_free(f);
+	emub_sys_write_in(eb, rel, "uevent", "");
+	emub_sys_symlink_in(eb, "class/spi_master", rel, "subsystem");
+	emub_sys_symlink_in(eb, plat, rel, "device");
 	f = g_strdup_printf("class/spi_master/spi%d", nr);
 	emub_sys_symlink(eb, rel, f);
 	g_free(f);
@@ -926,9 +912,7 @@ static void build_dev(struct emub *eb, struct emub_spi_dev *d)
 		g_free(v);
 	}
 	g_free(f);
-	f = g_strdup_printf("%s/subsystem", rel);
-	emub_sys_symlink(eb, "bus/spi", f);
-	g_free(f);
+	emub_sys_symlink_in(eb, "bus/spi", rel, "subsystem");
 	f = g_strdup_printf("bus/spi/devices/%s", d->name);
 	emub_sys_symlink(eb, rel, f);
 	g_free(f);
@@ -939,22 +923,16 @@ static void build_dev(struct emub *eb, struct emub_spi_dev *d)
 
 static void build_driver(struct emub *eb, const char *drv)
 {
-	char *dir = g_strdup_printf("bus/spi/drivers/%s", drv), *f;
+	char *dir = g_strdup_printf("bus/spi/drivers/%s", drv);
 	char *p = emub_sys_path(eb, dir);
 	bool exists = g_file_test(p, G_FILE_TEST_IS_DIR);
 
 	g_free(p);
 	if (!exists) {
 		emub_sys_mkdir(eb, dir);
-		f = g_strdup_printf("%s/bind", dir);
-		emub_sys_write(eb, f, "");
-		g_free(f);
-		f = g_strdup_printf("%s/unbind", dir);
-		emub_sys_write(eb, f, "");
-		g_free(f);
-		f = g_strdup_printf("%s/uevent", dir);
-		emub_sys_write(eb, f, "");
-		g_free(f);
+		emub_sys_write_in(eb, dir, "bind", "");
+		emub_sys_write_in(eb, dir, "unbind", "");
+		emub_sys_write_in(eb, dir, "uevent", "");
 		watch(eb, dir);
 	}
 	g_free(dir);
@@ -1597,28 +1575,30 @@ int emub_spi_unbind(struct emub *eb, const char *dev)
 	return d ? service_call(eb, d, NULL, false) : -ENODEV;
 }
 
-int emub_spi_driver(struct emub *eb, const char *dev, char *buf, size_t size)
+/* Device @dev's bound driver or its driver_override (empty: none) in
+ * @buf, once the spi service has settled. */
+static int dev_driver(struct emub *eb, const char *dev, bool override, char *buf, size_t size)
 {
 	struct emub_spi_dev *d;
+	const char *v;
 
 	emub_spi_settle(eb);
 	d = find_dev(eb, dev);
 	if (!d)
 		return -ENODEV;
-	snprintf(buf, size, "%s", d->driver ? d->driver : "");
+	v = override ? d->driver_override : d->driver;
+	snprintf(buf, size, "%s", v ? v : "");
 	return 0;
+}
+
+int emub_spi_driver(struct emub *eb, const char *dev, char *buf, size_t size)
+{
+	return dev_driver(eb, dev, false, buf, size);
 }
 
 int emub_spi_driver_override(struct emub *eb, const char *dev, char *buf, size_t size)
 {
-	struct emub_spi_dev *d;
-
-	emub_spi_settle(eb);
-	d = find_dev(eb, dev);
-	if (!d)
-		return -ENODEV;
-	snprintf(buf, size, "%s", d->driver_override ? d->driver_override : "");
-	return 0;
+	return dev_driver(eb, dev, true, buf, size);
 }
 
 int emub_spi_stats(struct emub *eb, int bus, struct emub_spi_stats *st)

@@ -114,6 +114,28 @@ int emub_sys_mkdir(struct emub *eb, const char *rel)
 	return r;
 }
 
+typedef int (*sys_writer)(struct emub *eb, const char *rel, const char *content);
+
+static int write_in(sys_writer w, struct emub *eb, const char *dir, const char *name,
+		    const char *content)
+{
+	char *rel = g_strdup_printf("%s/%s", dir, name);
+	int r = w(eb, rel, content);
+
+	g_free(rel);
+	return r;
+}
+
+int emub_sys_write_in(struct emub *eb, const char *dir, const char *name, const char *content)
+{
+	return write_in(emub_sys_write, eb, dir, name, content);
+}
+
+int emub_sys_publish_in(struct emub *eb, const char *dir, const char *name, const char *content)
+{
+	return write_in(emub_sys_publish, eb, dir, name, content);
+}
+
 /* A relative symlink at @rel (below /sys) pointing to @target (below /sys),
  * as sysfs makes them. */
 int emub_sys_symlink(struct emub *eb, const char *target, const char *rel)
@@ -138,6 +160,28 @@ int emub_sys_symlink(struct emub *eb, const char *target, const char *rel)
 	g_free(dir);
 	g_string_free(t, TRUE);
 	return r;
+}
+
+int emub_sys_symlink_in(struct emub *eb, const char *target, const char *dir, const char *name)
+{
+	char *rel = g_strdup_printf("%s/%s", dir, name);
+	int r = emub_sys_symlink(eb, target, rel);
+
+	g_free(rel);
+	return r;
+}
+
+char *emub_sys_platform_dev(struct emub *eb, const char *name, int nr, const char *uevent)
+{
+	char *dev = g_strdup_printf("%s.%d", name, nr);
+	char *plat = g_strdup_printf("devices/platform/%s", dev);
+
+	emub_sys_mkdir(eb, plat);
+	emub_sys_write_in(eb, plat, "uevent", uevent);
+	emub_sys_symlink_in(eb, "bus/platform", plat, "subsystem");
+	emub_sys_symlink_in(eb, plat, "bus/platform/devices", dev);
+	g_free(dev);
+	return plat;
 }
 
 static int rm_rf(const char *path)
@@ -511,67 +555,49 @@ static int add_from_string(struct emub *eb, const char *s)
 	return 0;
 }
 
+/* The adapter's controller's uevent: a platform device bound to its
+ * (imaginary) driver, matched by its device-tree node. */
+static char *controller_uevent(const struct emub_adapter *ad)
+{
+	char *path = emub_adapter_of_path(&ad->desc);
+	const char *base = strrchr(path, '/') + 1;
+	char *ev = g_strdup_printf("DRIVER=emuboard-i2c\nOF_NAME=%.*s\nOF_FULLNAME=%s\n"
+				   "OF_COMPATIBLE_0=touchfw,emuboard-i2c\nOF_COMPATIBLE_N=1\n"
+				   "MODALIAS=of:N%.*sT(null)Ctouchfw,emuboard-i2c\n",
+				   (int)strcspn(base, "@"), base, path, (int)strcspn(base, "@"),
+				   base);
+
+	g_free(path);
+	return ev;
+}
+
 static int build_adapter(struct emub *eb, struct emub_adapter *ad)
 {
 	int nr = ad->desc.nr;
-	char *plat = g_strdup_printf("devices/platform/emuboard-i2c.%d", nr);
+	char *ev = controller_uevent(ad);
+	char *plat = emub_sys_platform_dev(eb, "emuboard-i2c", nr, ev);
 	char *adrel = g_strdup_printf("%s/i2c-%d", plat, nr);
 	char *s, *rec;
 	int r;
 
+	g_free(ev);
 	ad->devpath = g_strdup_printf("/%s", adrel);
 	ad->devnode = g_strdup_printf("/dev/i2c-%d", nr);
 
-	/* the controller: a platform device bound to its (imaginary) driver */
-	emub_sys_mkdir(eb, plat);
-	s = g_strdup_printf("%s/uevent", plat);
-	{
-		char *path = emub_adapter_of_path(&ad->desc);
-		const char *base = strrchr(path, '/') + 1;
-		char *ev = g_strdup_printf(
-			"DRIVER=emuboard-i2c\nOF_NAME=%.*s\nOF_FULLNAME=%s\n"
-			"OF_COMPATIBLE_0=touchfw,emuboard-i2c\nOF_COMPATIBLE_N=1\n"
-			"MODALIAS=of:N%.*sT(null)Ctouchfw,emuboard-i2c\n",
-			(int)strcspn(base, "@"), base, path, (int)strcspn(base, "@"), base);
-
-		g_free(path);
-
-		emub_sys_write(eb, s, ev);
-		g_free(ev);
-	}
-	g_free(s);
-	s = g_strdup_printf("%s/subsystem", plat);
-	emub_sys_symlink(eb, "bus/platform", s);
-	g_free(s);
-	s = g_strdup_printf("bus/platform/devices/emuboard-i2c.%d", nr);
-	emub_sys_symlink(eb, plat, s);
-	g_free(s);
-
 	/* the adapter: a device on the i2c bus (i2c_adapter_type: no uevent vars) */
 	emub_sys_mkdir(eb, adrel);
-	s = g_strdup_printf("%s/uevent", adrel);
-	emub_sys_write(eb, s, "");
+	emub_sys_write_in(eb, adrel, "uevent", "");
+	s = g_strdup_printf("%s\n", ad->desc.name);
+	emub_sys_write_in(eb, adrel, "name", s);
 	g_free(s);
-	s = g_strdup_printf("%s/name", adrel);
-	{
-		char *v = g_strdup_printf("%s\n", ad->desc.name);
-
-		emub_sys_write(eb, s, v);
-		g_free(v);
-	}
-	g_free(s);
-	s = g_strdup_printf("%s/subsystem", adrel);
-	emub_sys_symlink(eb, "bus/i2c", s);
-	g_free(s);
+	emub_sys_symlink_in(eb, "bus/i2c", adrel, "subsystem");
 	if (eb->desc.compatible) {
 		char *path = emub_adapter_of_path(&ad->desc);
 		char *t = g_strdup_printf("firmware/devicetree/base%s", path);
 
 		g_free(path);
-		s = g_strdup_printf("%s/of_node", adrel);
-		emub_sys_symlink(eb, t, s);
+		emub_sys_symlink_in(eb, t, adrel, "of_node");
 		g_free(t);
-		g_free(s);
 	}
 	s = g_strdup_printf("bus/i2c/devices/i2c-%d", nr);
 	emub_sys_symlink(eb, adrel, s);
@@ -603,16 +629,14 @@ static void build_drivers(struct emub *eb)
 {
 	for (int i = 0; i < eb->nchips; i++) {
 		const char *drv = eb->chips[i].desc->driver;
-		char *dir, *f;
+		char *dir;
 
 		if (!drv)
 			continue;
 		dir = g_strdup_printf("bus/i2c/drivers/%s", drv);
 		emub_sys_mkdir(eb, dir);
 		emub_driver_files_add(eb, dir);
-		f = g_strdup_printf("%s/uevent", dir);
-		emub_sys_write(eb, f, "");
-		g_free(f);
+		emub_sys_write_in(eb, dir, "uevent", "");
 		emub_watch_add(eb, dir, NULL, EMUB_WATCH_DRIVER);
 		g_free(dir);
 	}
@@ -803,27 +827,19 @@ static void build_acpi_node(struct emub_dev *d, const char *rel)
 	emub_sys_publish(eb, f, v);
 	g_free(f);
 	g_free(v);
-	f = g_strdup_printf("%s/status", node);
-	emub_sys_publish(eb, f, "15\n");
-	g_free(f);
+	emub_sys_publish_in(eb, node, "status", "15\n");
 	f = g_strdup_printf("%s/uevent", node);
 	v = g_strdup_printf("MODALIAS=%s\n", m);
 	emub_sys_publish(eb, f, v);
 	g_free(f);
 	g_free(v);
-	f = g_strdup_printf("%s/subsystem", node);
-	emub_sys_symlink(eb, "bus/acpi", f);
-	g_free(f);
-	f = g_strdup_printf("%s/physical_node", node);
-	emub_sys_symlink(eb, rel, f);
-	g_free(f);
+	emub_sys_symlink_in(eb, "bus/acpi", node, "subsystem");
+	emub_sys_symlink_in(eb, rel, node, "physical_node");
 	f = g_strdup_printf("bus/acpi/devices/%s", d->client_name);
 	emub_sys_mkdir(eb, "bus/acpi/devices");
 	emub_sys_symlink(eb, node, f);
 	g_free(f);
-	f = g_strdup_printf("%s/firmware_node", rel);
-	emub_sys_symlink(eb, node, f);
-	g_free(f);
+	emub_sys_symlink_in(eb, node, rel, "firmware_node");
 	g_free(m);
 }
 
@@ -866,15 +882,11 @@ int emub_dev_sysfs_create(struct emub_dev *d)
 	emub_sys_publish(eb, f, v);
 	g_free(v);
 	g_free(f);
-	f = g_strdup_printf("%s/subsystem", rel);
-	emub_sys_symlink(eb, "bus/i2c", f);
-	g_free(f);
+	emub_sys_symlink_in(eb, "bus/i2c", rel, "subsystem");
 	if (c->desc->compatible && eb->desc.compatible) {
 		char *t = g_strdup_printf("firmware/devicetree/base%s", d->of_fullname);
 
-		f = g_strdup_printf("%s/of_node", rel);
-		emub_sys_symlink(eb, t, f);
-		g_free(f);
+		emub_sys_symlink_in(eb, t, rel, "of_node");
 		g_free(t);
 	}
 	if (c->desc->acpi_id)

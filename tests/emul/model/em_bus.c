@@ -10,6 +10,32 @@
 #define EM_START_BITS 1
 #define EM_STOP_BITS 1
 
+void em_chip_timeless_advance(void *chip, em_u64 now_ns)
+{
+	(void)chip;
+	(void)now_ns;
+}
+
+em_u64 em_chip_timeless_next_event(const void *chip)
+{
+	(void)chip;
+	return EM_NEVER;
+}
+
+void em_chip_run_until(void *chip, em_u64 *clock, em_u64 now, em_u64 (*next)(const void *chip),
+		       void (*run)(void *chip, em_u64 t))
+{
+	em_u64 t;
+
+	while ((t = next(chip)) <= now) {
+		if (t > *clock)
+			*clock = t;
+		run(chip, t);
+	}
+	if (now > *clock)
+		*clock = now;
+}
+
 void em_bus_init(struct em_bus *bus, em_u32 hz)
 {
 	em_memset(bus, 0, sizeof(*bus));

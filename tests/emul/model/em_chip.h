@@ -38,6 +38,21 @@ struct em_chip_ops {
 	bool (*mid_unit)(const void *chip);
 };
 
+/* advance and next_event of a chip with no internal events of its own
+ * (it acts only when the host talks to it): nothing to run, EM_NEVER.
+ * In em_bus.c. */
+void em_chip_timeless_advance(void *chip, em_u64 now_ns);
+em_u64 em_chip_timeless_next_event(const void *chip);
+
+/*
+ * A chip's advance over its own events: run each one due at or before
+ * @now in time order -- @next gives the earliest pending (EM_NEVER: none),
+ * @run runs the one due at @t -- with *@clock following them, then at
+ * @now.  In em_bus.c.
+ */
+void em_chip_run_until(void *chip, em_u64 *clock, em_u64 now, em_u64 (*next)(const void *chip),
+		       void (*run)(void *chip, em_u64 t));
+
 struct em_chip {
 	const struct em_chip_ops *ops;
 	void *priv;

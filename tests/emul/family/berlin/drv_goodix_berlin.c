@@ -119,7 +119,7 @@ static bool checksum_valid(const guint8 *p, guint32 size)
 		return false;
 	for (guint32 i = 0; i < size - 2; i++)
 		s += p[i];
-	return (guint16)s == (guint16)(p[size - 2] | p[size - 1] << 8);
+	return (guint16)s == em_get_le16(p + size - 2);
 }
 
 static int dev_confirm(struct emub_spi_dev *d)
@@ -160,11 +160,7 @@ static int parse_ic_info(struct emub_spi_dev *d, const guint8 *data, guint16 len
 			goto invalid;
 	}
 	/* misc->touch_data_addr, read without a length check, as upstream */
-	*touch_data_addr = off + 48 <= IC_INFO_MAX_LEN
-				   ? (guint32)data[off + 44] | (guint32)data[off + 45] << 8 |
-					     (guint32)data[off + 46] << 16 |
-					     (guint32)data[off + 47] << 24
-				   : 0;
+	*touch_data_addr = off + 48 <= IC_INFO_MAX_LEN ? em_get_le32(data + off + 44) : 0;
 	return 0;
 invalid:
 	emub_log(d->eb, "goodix-berlin-spi %s: ic_info length is invalid (offset %u length %u)",
@@ -186,7 +182,7 @@ static int get_ic_info(struct emub_spi_dev *d)
 			 r);
 		goto out;
 	}
-	length = (guint16)(raw[0] | raw[1] << 8);
+	length = em_get_le16(raw);
 	if (length >= IC_INFO_MAX_LEN) {
 		emub_log(d->eb, "goodix-berlin-spi %s: invalid ic info length %u", d->name,
 			 length);
@@ -268,22 +264,15 @@ static int emub_berlin_probe(struct emub_spi_dev *d)
 			.phys = phys,
 			.bustype = BUS_SPI,
 			.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
-			.keybits_word5 = G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64),
-			.propbits = 1u << INPUT_PROP_DIRECT,
-			.absbits = G_GUINT64_CONSTANT(1) << ABS_X |
-				   G_GUINT64_CONSTANT(1) << ABS_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_SLOT |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_TOUCH_MAJOR |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_X |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_TRACKING_ID,
 		};
 
-		in.abs[ABS_X].maximum = in.abs[ABS_MT_POSITION_X].maximum = 65535;
-		in.abs[ABS_Y].maximum = in.abs[ABS_MT_POSITION_Y].maximum = 65535;
-		in.abs[ABS_MT_TOUCH_MAJOR].maximum = 255;
-		in.abs[ABS_MT_SLOT].maximum = 9;
-		in.abs[ABS_MT_TRACKING_ID].maximum = 65535;
+		drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, 65535);
+		drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, 65535);
+		drv_input_set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
+		/* input_mt_init_slots(10, INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
+		drv_input_mt_init_direct(&in, 10);
+		drv_input_set_abs(&in, ABS_X, 0, 65535);
+		drv_input_set_abs(&in, ABS_Y, 0, 65535);
 		r = drv_input_register(d->idev, &in);
 		if (r) {
 			emub_log(d->eb, "goodix-berlin-spi %s: failed set input device",

@@ -156,11 +156,7 @@ static int elantp_rehearse(struct emub_profile_ctl *c)
 			return emub_profile_err(c, "fw-version",
 						"elantp \"%s\" is not a version 1..255", fw);
 	}
-	emub_profile_key(c, "model", "elantp");
-	if (emub_profile_acpi(c))
-		emub_profile_key(c, "acpi_id", "ELAN0000");
-	else
-		emub_profile_key(c, "compatible", "elan,ekth6915");
+	emub_profile_ident(c, "elantp", "ELAN0000", "elan,ekth6915");
 	emub_profile_key(c, "elantp.product_id", "%u", (unsigned)id);
 	emub_profile_key(c, "elantp.fw_version", "%u",
 			 emub_profile_bootloader(c) ? 0 : (unsigned)ver);

@@ -170,11 +170,7 @@ static int elants_rehearse(struct emub_profile_ctl *c)
 		return emub_profile_err(c, "fw-version",
 					"elants \"%s\" is not a 16-bit hexadecimal version",
 					fw);
-	emub_profile_key(c, "model", "elants");
-	if (emub_profile_acpi(c))
-		emub_profile_key(c, "acpi_id", "ELAN0001");
-	else
-		emub_profile_key(c, "compatible", "elan,ekth3500");
+	emub_profile_ident(c, "elants", "ELAN0001", "elan,ekth3500");
 	emub_profile_key(c, "elants.hw_version", "0x%s", hw);
 	emub_profile_key(c, "elants.fw_version", "0x%s", fw ? fw : "0001");
 	emub_profile_key(c, "elants.flash", "%s",

@@ -587,12 +587,9 @@ static int elants_i2c_probe(struct emub_dev *d)
 	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, 255);
 	drv_input_set_abs(&in, ABS_MT_TOOL_TYPE, 0, MT_TOOL_PALM);
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
-	drv_input_set_abs(&in, ABS_MT_SLOT, 0, MAX_CONTACT_NUM - 1);
-	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+	drv_input_mt_init_direct(&in, MAX_CONTACT_NUM);
 	drv_input_set_abs(&in, ABS_X, 0, (int)ts->x_max);
 	drv_input_set_abs(&in, ABS_Y, 0, (int)ts->y_max);
-	in.propbits |= 1u << INPUT_PROP_DIRECT;
-	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
 	in.version = ts->fw_version;
 	if (drv_fault_no_input(d)) {
 		emub_dev_log(d, "fault: input device not registered");

@@ -254,25 +254,16 @@ struct goodix_model *emub_chip_goodix(struct emub *eb, const char *dev)
 	return emub_chip_model_of(eb, dev, &goodix_model_ops);
 }
 
-struct touch {
-	const struct goodix_model_point *pts;
-	unsigned int n;
-};
-
-static int touch(void *model, void *arg)
+static int touch(void *model, const void *pts, unsigned int n)
 {
-	struct touch *t = arg;
-
-	goodix_model_touch(model, t->pts, (em_u8)MIN(t->n, 255u));
+	goodix_model_touch(model, pts, (em_u8)MIN(n, 255u));
 	return 0;
 }
 
 int emub_goodix_touch(struct emub *eb, const char *dev, const struct goodix_model_point *pts,
 		      unsigned int n)
 {
-	struct touch t = { .pts = pts, .n = n };
-
-	return emub_chip_poke(eb, dev, &goodix_model_ops, touch, &t);
+	return emub_chip_touch(eb, dev, &goodix_model_ops, touch, pts, n);
 }
 
 /* ------------------------------------------------------------ rehearsal */
@@ -307,15 +298,10 @@ static int goodix_rehearse(struct emub_profile_ctl *c)
 					(unsigned)reg);
 	if (fw && !emub_parse_u32(fw, &v))
 		return emub_profile_err(c, "fw-version", "goodix \"%s\" is not a number", fw);
-	emub_profile_key(c, "model", "goodix");
-	if (emub_profile_acpi(c)) {
-		emub_profile_key(c, "acpi_id", "GDIX1001");
-	} else {
-		snprintf(compat, sizeof(compat), "goodix,gt%s", hw);
-		for (char *p = compat; *p; p++)
-			*p = g_ascii_tolower(*p);
-		emub_profile_key(c, "compatible", "%s", compat);
-	}
+	snprintf(compat, sizeof(compat), "goodix,gt%s", hw);
+	for (char *p = compat; *p; p++)
+		*p = g_ascii_tolower(*p);
+	emub_profile_ident(c, "goodix", "GDIX1001", compat);
 	emub_profile_key(c, "goodix.id", "%s", hw);
 	if (fw)
 		emub_profile_key(c, "goodix.fw_version", "%s", fw);

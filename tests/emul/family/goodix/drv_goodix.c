@@ -289,8 +289,8 @@ static void goodix_read_config(struct goodix_ts_data *ts)
 	}
 	ts->int_trigger_type = ts->config[TRIGGER_LOC] & 0x03;
 	ts->max_touch_num = ts->config[MAX_CONTACTS_LOC] & 0x0f;
-	x_max = ts->config[RESOLUTION_LOC] | ts->config[RESOLUTION_LOC + 1] << 8;
-	y_max = ts->config[RESOLUTION_LOC + 2] | ts->config[RESOLUTION_LOC + 3] << 8;
+	x_max = em_get_le16(ts->config + RESOLUTION_LOC);
+	y_max = em_get_le16(ts->config + RESOLUTION_LOC + 2);
 	if (x_max && y_max) {
 		ts->abs_x_max = x_max - 1;
 		ts->abs_y_max = y_max - 1;
@@ -307,7 +307,7 @@ static int goodix_read_version(struct goodix_ts_data *ts)
 		return error;
 	memcpy(ts->id, buf, GOODIX_ID_MAX_LEN);
 	ts->id[GOODIX_ID_MAX_LEN] = 0; /* strscpy stops at the first NUL */
-	ts->version = (guint16)(buf[4] | buf[5] << 8);
+	ts->version = em_get_le16(buf + 4);
 	emub_dev_log(ts->d, "ID %s, version: %04x", ts->id, ts->version);
 	return 0;
 }
@@ -395,10 +395,7 @@ retry_read_config:
 	drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, ts->abs_x_max);
 	drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, ts->abs_y_max);
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED) */
-	drv_input_set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_touch_num - 1);
-	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	in.propbits |= 1u << INPUT_PROP_DIRECT;
-	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
+	drv_input_mt_init_direct(&in, (int)ts->max_touch_num);
 	drv_input_set_abs(&in, ABS_X, 0, ts->abs_x_max); /* copy_abs from the MT axes */
 	drv_input_set_abs(&in, ABS_Y, 0, ts->abs_y_max);
 

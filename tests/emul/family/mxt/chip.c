@@ -300,11 +300,7 @@ static int mxt_rehearse(struct emub_profile_ctl *c)
 					"mxt \"%s\": the emulator models the parts 129.1 "
 					"(mXT224E) and 162.6 (mXT1664S) only",
 					hw);
-	emub_profile_key(c, "model", "%s", model);
-	if (emub_profile_acpi(c))
-		emub_profile_key(c, "acpi_id", "ATML0000");
-	else
-		emub_profile_key(c, "compatible", "atmel,maxtouch");
+	emub_profile_ident(c, model, "ATML0000", "atmel,maxtouch");
 	emub_profile_key(c, "irq_type", "level");
 	/* (a valid application in the bootloader would not stay there: the
 	 * driver's probe sends it back to it) */

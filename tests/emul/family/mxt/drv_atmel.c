@@ -341,7 +341,7 @@ static size_t obj_instances(const struct mxt_object *o)
 static void mxt_proc_t6_messages(struct mxt_data *data, const guint8 *msg)
 {
 	guint8 status = msg[1];
-	guint32 crc = msg[2] | msg[3] << 8 | (guint32)msg[4] << 16;
+	guint32 crc = em_get_le24(msg + 2);
 
 	if (crc != data->config_crc)
 		data->config_crc = crc;
@@ -597,7 +597,7 @@ static int mxt_parse_object_table(struct mxt_data *data, const guint8 *raw)
 		guint16 end_address;
 
 		object->type = e[0];
-		object->start_address = (guint16)(e[1] | e[2] << 8);
+		object->start_address = em_get_le16(e + 1);
 		object->size_minus_one = e[3];
 		object->instances_minus_one = e[4];
 		object->num_report_ids = e[5];
@@ -686,7 +686,7 @@ static int mxt_read_info_block(struct mxt_data *data)
 	{
 		const guint8 *c = buf + size - MXT_INFO_CHECKSUM_SIZE;
 
-		data->info_crc = c[0] | c[1] << 8 | (guint32)c[2] << 16;
+		data->info_crc = em_get_le24(c);
 	}
 	calculated_crc = mxt_calculate_crc(buf, 0, (long)(size - MXT_INFO_CHECKSUM_SIZE));
 	if (data->info_crc == 0 || data->info_crc != calculated_crc) {

@@ -163,7 +163,7 @@ static int read_info(struct emub_spi_dev *d, guint8 *info, guint16 *len, bool *c
 	if (n > 7 + 255 * 6 + 3 || spi_read(d, 7, info + 7, (guint16)(n - 7)))
 		return -EIO;
 	crc = mxt_model_crc24(info, (guint32)n - 3);
-	want = (guint32)info[n - 3] | (guint32)info[n - 2] << 8 | (guint32)info[n - 1] << 16;
+	want = em_get_le24(info + n - 3);
 	*crc_ok = crc == want;
 	*len = n;
 	return 0;
@@ -219,18 +219,18 @@ static int emub_mchp_probe(struct emub_spi_dev *d)
 		const guint8 *o = info + 7 + i * 6;
 
 		if (o[0] == 6)
-			data_of(d)->t6 = (guint16)(o[1] | o[2] << 8);
+			data_of(d)->t6 = em_get_le16(o + 1);
 		if (o[0] == MXT_T144)
 			data_of(d)->crc = true; /* mxt_parse_object_table */
 		if (o[0] == MXT_T100) {
-			guint16 start = (guint16)(o[1] | o[2] << 8);
+			guint16 start = em_get_le16(o + 1);
 			guint8 b[2];
 
 			t100 = true;
 			if (!spi_read(d, (guint16)(start + T100_XRANGE), b, 2))
-				xr = (guint16)(b[0] | b[1] << 8);
+				xr = em_get_le16(b);
 			if (!spi_read(d, (guint16)(start + T100_YRANGE), b, 2))
-				yr = (guint16)(b[0] | b[1] << 8);
+				yr = em_get_le16(b);
 		}
 	}
 	if (!t100 || d->desc->no_input) {
@@ -247,21 +247,15 @@ static int emub_mchp_probe(struct emub_spi_dev *d)
 			.phys = phys,
 			.bustype = BUS_SPI,
 			.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS,
-			.keybits_word5 = G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64),
-			.propbits = 1u << INPUT_PROP_DIRECT,
-			.absbits = G_GUINT64_CONSTANT(1) << ABS_X |
-				   G_GUINT64_CONSTANT(1) << ABS_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_SLOT |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_X |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_POSITION_Y |
-				   G_GUINT64_CONSTANT(1) << ABS_MT_TRACKING_ID,
 		};
 
 		snprintf(phys, sizeof(phys), "%s/input0", d->name);
-		in.abs[ABS_X].maximum = in.abs[ABS_MT_POSITION_X].maximum = xr;
-		in.abs[ABS_Y].maximum = in.abs[ABS_MT_POSITION_Y].maximum = yr;
-		in.abs[ABS_MT_SLOT].maximum = 9;
-		in.abs[ABS_MT_TRACKING_ID].maximum = 65535;
+		drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, xr);
+		drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, yr);
+		/* ten slots (ABS_MT_SLOT 0..9) of a direct touchscreen */
+		drv_input_mt_init_direct(&in, 10);
+		drv_input_set_abs(&in, ABS_X, 0, xr);
+		drv_input_set_abs(&in, ABS_Y, 0, yr);
 		/* The kernel adds the attribute group after the probe (the
 		 * driver core's dev_groups), but a write to the driver's
 		 * bind file returns only then: whoever bound it and then
@@ -498,7 +492,7 @@ static void parse_objects(const struct emub_spi_dev *d, struct objs *o)
 	memset(o, 0, sizeof(*o));
 	for (guint i = 0; i < r[6]; i++) {
 		const guint8 *e = r + 7 + i * 6;
-		guint16 start = (guint16)(e[1] | e[2] << 8);
+		guint16 start = em_get_le16(e + 1);
 		guint16 size = (guint16)(e[3] + 1), inst = (guint16)(e[4] + 1);
 		guint8 min = e[5] ? rid : 0;
 
@@ -553,8 +547,7 @@ static void process_messages(struct emub_spi_dev *d, const struct objs *o)
 		if (spi_read(d, o->t5, msg, o->t5_size) || msg[0] == 0xff)
 			return;
 		if (msg[0] == o->t6_rid && o->t5_size >= 5)
-			data_of(d)->config_crc = (guint32)msg[2] | (guint32)msg[3] << 8 |
-						 (guint32)msg[4] << 16;
+			data_of(d)->config_crc = em_get_le24(msg + 2);
 	}
 }
 
@@ -679,7 +672,7 @@ static int update_cfg(struct emub_spi_dev *d, const struct objs *o, const char *
 				}
 			continue;
 		}
-		start = (guint16)(e[1] | e[2] << 8);
+		start = em_get_le16(e + 1);
 		osize = (guint16)(e[3] + 1);
 		oinst = (guint16)(e[4] + 1);
 		if (inst >= oinst) {

@@ -178,24 +178,15 @@ struct silead_model *emub_chip_silead(struct emub *eb, const char *dev)
 	return emub_chip_model_of(eb, dev, &silead_model_ops);
 }
 
-struct touch {
-	const struct silead_model_point *pts;
-	unsigned int n;
-};
-
-static int touch(void *model, void *arg)
+static int touch(void *model, const void *pts, unsigned int n)
 {
-	struct touch *t = arg;
-
-	return silead_model_touch(model, t->pts, (em_u8)MIN(t->n, 255u)) ? 0 : -EAGAIN;
+	return silead_model_touch(model, pts, (em_u8)MIN(n, 255u)) ? 0 : -EAGAIN;
 }
 
 int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_model_point *pts,
 		      unsigned int n)
 {
-	struct touch t = { .pts = pts, .n = n };
-
-	return emub_chip_poke(eb, dev, &silead_model_ops, touch, &t);
+	return emub_chip_touch(eb, dev, &silead_model_ops, touch, pts, n);
 }
 
 /* ------------------------------------------------------------ rehearsal */
@@ -212,12 +203,10 @@ int emub_silead_touch(struct emub *eb, const char *dev, const struct silead_mode
 static int silead_rehearse(struct emub_profile_ctl *c)
 {
 	const char *hw = emub_profile_hardware(c), *cfg = emub_profile_str(c, "config-name");
+	char *compat = g_strdup_printf("silead,%s", hw ? hw : "gsl1680");
 
-	emub_profile_key(c, "model", "silead");
-	if (emub_profile_acpi(c))
-		emub_profile_key(c, "acpi_id", "MSSL1680");
-	else
-		emub_profile_key(c, "compatible", "silead,%s", hw ? hw : "gsl1680");
+	emub_profile_ident(c, "silead", "MSSL1680", compat);
+	g_free(compat);
 	if (cfg)
 		emub_profile_key(c, "silead.firmware_name", "%s", cfg);
 	return 0;

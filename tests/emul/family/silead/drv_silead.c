@@ -236,7 +236,7 @@ static guint32 silead_ts_get_status(struct silead_ts_data *ts)
 		emub_dev_log(ts->d, "Status read error %d", error);
 		return (guint32)error;
 	}
-	return (guint32)b[0] | (guint32)b[1] << 8 | (guint32)b[2] << 16 | (guint32)b[3] << 24;
+	return em_get_le32(b);
 }
 
 static int silead_ts_get_id(struct silead_ts_data *ts)
@@ -248,8 +248,7 @@ static int silead_ts_get_id(struct silead_ts_data *ts)
 		emub_dev_log(ts->d, "Chip ID read error %d", error);
 		return error;
 	}
-	ts->chip_id = (guint32)b[0] | (guint32)b[1] << 8 | (guint32)b[2] << 16 |
-		      (guint32)b[3] << 24;
+	ts->chip_id = em_get_le32(b);
 	emub_dev_log(ts->d, "Silead chip ID: 0x%8X", ts->chip_id);
 	return 0;
 }
@@ -306,10 +305,7 @@ static int silead_ts_request_input_dev(struct silead_ts_data *ts)
 		in.abs[ABS_MT_POSITION_Y] = t;
 	}
 	/* input_mt_init_slots(INPUT_MT_DIRECT | INPUT_MT_DROP_UNUSED | INPUT_MT_TRACK) */
-	drv_input_set_abs(&in, ABS_MT_SLOT, 0, (int)ts->max_fingers - 1);
-	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
-	in.propbits |= 1u << INPUT_PROP_DIRECT;
-	in.keybits_word5 |= G_GUINT64_CONSTANT(1) << (BTN_TOUCH - 5 * 64);
+	drv_input_mt_init_direct(&in, (int)ts->max_fingers);
 	drv_input_set_abs(&in, ABS_X, 0,
 			  in.abs[ABS_MT_POSITION_X].maximum); /* input_copy_abs */
 	drv_input_set_abs(&in, ABS_Y, 0, in.abs[ABS_MT_POSITION_Y].maximum);

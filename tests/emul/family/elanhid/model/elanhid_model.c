@@ -5,8 +5,6 @@
  */
 #include "elanhid_model.h"
 
-static const em_u8 signature[6] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
-
 /* HID over I2C: the command register's opcodes (i2c-hid-core.c). */
 #define OP_RESET 0x1
 #define OP_GET_REPORT 0x2
@@ -17,33 +15,19 @@ static const em_u8 signature[6] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
 #define REG_DATA 0x0006
 #define REPORT_FEATURE 3
 
-static em_u16 boot_pages(const struct elanhid_model *m)
-{
-	if (m->cfg.iap_start_page && m->cfg.iap_start_page < ELANHID_MODEL_PAGES)
-		return m->cfg.iap_start_page;
-	return ELANHID_MODEL_IAP_START_WORDS * 2 / ELANHID_MODEL_PAGE;
-}
-
 void elanhid_model_make_image(em_u8 *out, em_u16 module_id, em_u8 fw_version,
 			      em_u16 iap_start_page)
 {
-	em_u16 words;
+	struct em_iap layout;
 	em_u32 i;
 
-	if (!iap_start_page || iap_start_page >= ELANHID_MODEL_PAGES)
-		iap_start_page = ELANHID_MODEL_IAP_START_WORDS * 2 / ELANHID_MODEL_PAGE;
-	words = (em_u16)(iap_start_page * ELANHID_MODEL_PAGE / 2);
+	em_iap_init(&layout, ELANHID_MODEL_PAGE, ELANHID_MODEL_PAGES, iap_start_page);
 	for (i = 0; i < ELANHID_MODEL_FLASH; i++)
 		out[i] = (em_u8)(i * 7 + fw_version);
-	em_put_le16(out + 0x106, words);
 	/* fwupd's fu-elantp-firmware.c: the word at the IAP start points,
 	 * in words, to the module id */
-	em_put_le16(out + (em_u32)words * 2, (em_u16)(words + 1));
-	em_put_le16(out + (em_u32)words * 2 + 2, module_id);
-	em_put_le16(out + ELANHID_MODEL_SIG_ADDR - 4, module_id);
-	out[ELANHID_MODEL_SIG_ADDR - 2] = fw_version;
+	em_iap_lay_out(&layout, out, module_id, fw_version);
 	out[ELANHID_MODEL_SIG_ADDR - 1] = 0;
-	em_memcpy(out + ELANHID_MODEL_SIG_ADDR, signature, 6);
 }
 
 /* ------------------------------------------------ the report descriptor */
@@ -223,14 +207,11 @@ static void build_rdesc(struct elanhid_model *m)
 
 static void boot(struct elanhid_model *m)
 {
-	bool ok = !em_memcmp(m->flash + ELANHID_MODEL_SIG_ADDR, signature, 6) &&
-		  em_get_le16(m->flash + ELANHID_MODEL_SIG_ADDR - 4) == m->cfg.module_id;
+	bool ok = em_iap_app_valid(&m->iap, m->flash, m->cfg.module_id);
 
 	m->mode = ok ? ELANHID_MODEL_MAIN : ELANHID_MODEL_IAP;
-	m->fw_version = ok ? m->flash[ELANHID_MODEL_SIG_ADDR - 2] : 0;
-	m->unlocked = false;
-	m->password = 0;
-	m->ctrl_err = 0;
+	m->fw_version = ok ? em_iap_app_version(&m->iap, m->flash) : 0;
+	em_iap_reset(&m->iap);
 	m->iap_type = 0;
 	m->power_state = 0;
 	m->input_mode = 0;
@@ -247,6 +228,7 @@ void elanhid_model_init(struct elanhid_model *m, const struct elanhid_model_cfg 
 	m->cfg = *cfg;
 	if (!m->cfg.desc_reg)
 		m->cfg.desc_reg = 0x0001;
+	em_iap_init(&m->iap, ELANHID_MODEL_PAGE, ELANHID_MODEL_PAGES, cfg->iap_start_page);
 	if (image)
 		em_memcpy(m->flash, image, ELANHID_MODEL_FLASH);
 	else
@@ -263,41 +245,23 @@ static void reset_done(struct elanhid_model *m)
 	m->have_input = true;
 }
 
-static em_u16 page_sum(const em_u8 *p)
-{
-	em_u16 s = 0;
-	int j;
-
-	for (j = 0; j < ELANHID_MODEL_PAGE; j += 2)
-		s = (em_u16)(s + em_get_le16(p + j));
-	return s;
-}
-
 static void write_page(struct elanhid_model *m, const em_u8 *buf)
 {
-	em_u16 want = page_sum(buf + 2);
+	enum em_iap_page got;
 
-	if (m->mode != ELANHID_MODEL_IAP || !m->unlocked ||
-	    m->iap_type != ELANHID_MODEL_PAGE / 2 || m->page_ptr >= ELANHID_MODEL_PAGES) {
-		m->ctrl_err |= 1u << 4;
+	if (!em_iap_accepts(&m->iap, m->mode == ELANHID_MODEL_IAP &&
+					     m->iap_type == ELANHID_MODEL_PAGE / 2)) {
 		m->stats.intf_errors++;
 		return;
 	}
-	if (em_get_le16(buf + 2 + ELANHID_MODEL_PAGE) != want) {
-		m->ctrl_err |= 1u << 5;
+	got = em_iap_program(&m->iap, m->flash, buf, false);
+	if (got == EM_IAP_BAD) {
 		m->stats.page_errors++;
 		return;
 	}
-	m->ctrl_err = 0;
-	em_memcpy(m->flash + m->page_ptr * ELANHID_MODEL_PAGE, buf + 2, ELANHID_MODEL_PAGE);
-	m->iap_sum = (em_u16)(m->iap_sum + want);
-	m->page_ptr++;
 	m->stats.pages_written++;
-	if (m->page_ptr == ELANHID_MODEL_PAGES) {
-		em_u16 sum = m->iap_sum;
-
+	if (got == EM_IAP_LAST) {
 		boot(m); /* the watchdog resets the chip after the last page */
-		m->iap_sum = sum;
 		reset_done(m);
 	}
 }
@@ -369,21 +333,13 @@ static int write_reg(struct elanhid_model *m, em_u16 reg, em_u16 val)
 			m->iap_type = val;
 		return EM_ACK;
 	case 0x0311:
-		if (val != 0x1ea5)
+		if (val != EM_IAP_PASSWORD)
 			return EM_ACK;
-		if (m->mode == ELANHID_MODEL_MAIN) {
+		if (m->mode == ELANHID_MODEL_MAIN)
 			m->mode = ELANHID_MODEL_IAP;
-		} else {
-			/* unlocked: the application's last page (signature and
-			 * all) is erased first, so an update cut short leaves
-			 * the chip in IAP */
-			m->unlocked = true;
-			m->page_ptr = boot_pages(m);
-			m->iap_sum = 0;
-			em_memset(m->flash + ELANHID_MODEL_FLASH - ELANHID_MODEL_PAGE, 0xff,
-				  ELANHID_MODEL_PAGE);
-		}
-		m->password = val;
+		else
+			em_iap_unlock(&m->iap, m->flash);
+		m->iap.password = val;
 		return EM_ACK;
 	case 0x0314:
 		if (val == 0xf0f0)
@@ -487,13 +443,13 @@ static int read_reg(struct elanhid_model *m, em_u8 *buf, em_u16 len)
 		v = main ? 0x0304 : m->iap_type;
 		break;
 	case 0x0310:
-		v = (em_u16)((main ? 1u << 9 : 0) | m->ctrl_err);
+		v = (em_u16)((main ? 1u << 9 : 0) | m->iap.ctrl_err);
 		break;
 	case 0x0311:
-		v = m->password;
+		v = m->iap.password;
 		break;
 	case 0x0315:
-		v = m->iap_sum;
+		v = m->iap.sum;
 		break;
 	default:
 		v = main ? 0 : m->reg; /* the IAP code echoes what it does not know */
@@ -555,18 +511,6 @@ static void elanhid_stop(void *chip)
 	((struct elanhid_model *)chip)->reg_set = false;
 }
 
-static void elanhid_advance(void *chip, em_u64 now)
-{
-	(void)chip;
-	(void)now;
-}
-
-static em_u64 elanhid_next_event(const void *chip)
-{
-	(void)chip;
-	return EM_NEVER;
-}
-
 static bool elanhid_irq(const void *chip)
 {
 	return ((const struct elanhid_model *)chip)->have_input;
@@ -598,8 +542,8 @@ const struct em_chip_ops elanhid_model_ops = {
 	.write = elanhid_write,
 	.read = elanhid_read,
 	.stop = elanhid_stop,
-	.advance = elanhid_advance,
-	.next_event = elanhid_next_event,
+	.advance = em_chip_timeless_advance,
+	.next_event = em_chip_timeless_next_event,
 	.irq_asserted = elanhid_irq,
 	.set_reset = elanhid_set_reset,
 	.set_power = elanhid_set_power,

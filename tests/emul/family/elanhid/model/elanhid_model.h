@@ -62,6 +62,7 @@
 #define ELANHID_MODEL_H
 
 #include "em_chip.h"
+#include "em_iap.h"
 
 #define ELANHID_MODEL_PAGE 128 /* ic type 0x10, IAP version 1 */
 #define ELANHID_MODEL_PAGES 512
@@ -101,9 +102,8 @@ struct elanhid_model {
 	bool powered;
 	em_u8 flash[ELANHID_MODEL_FLASH];
 	em_u8 fw_version;
-	bool unlocked;
-	em_u16 password, ctrl_err, iap_type, iap_sum, power_state, input_mode;
-	em_u32 page_ptr;
+	struct em_iap iap; /* the bootloader's state (em_iap.h) */
+	em_u16 iap_type, power_state, input_mode;
 	bool reg_set;
 	em_u16 reg;
 	/* a GET_REPORT answer waiting for the read of the data register */

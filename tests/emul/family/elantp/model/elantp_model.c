@@ -5,28 +5,18 @@
  */
 #include "elantp_model.h"
 
-static const em_u8 signature[6] = { 0xaa, 0x55, 0xcc, 0x33, 0xff, 0xff };
-
 void elantp_model_make_image_at(em_u8 *out, em_u16 product_id, em_u8 fw_version,
 				em_u16 iap_start_page)
 {
-	em_u16 words = (em_u16)(iap_start_page * ELANTP_MODEL_PAGE / 2);
+	struct em_iap layout;
 	em_u32 i;
 
+	em_iap_init(&layout, ELANTP_MODEL_PAGE, ELANTP_MODEL_PAGES, iap_start_page);
 	for (i = 0; i < ELANTP_MODEL_FLASH; i++)
 		out[i] = (em_u8)(i * 13 + fw_version);
-	out[0x106] = (em_u8)words;
-	out[0x107] = (em_u8)(words >> 8);
 	/* fwupd's layout (fu-elantp-firmware.c): the word at the IAP start
 	 * points (in words) to the module id, the product id 0x0101 answers */
-	out[(em_u32)words * 2] = (em_u8)(words + 1);
-	out[(em_u32)words * 2 + 1] = (em_u8)((words + 1) >> 8);
-	out[(em_u32)words * 2 + 2] = (em_u8)product_id;
-	out[(em_u32)words * 2 + 3] = (em_u8)(product_id >> 8);
-	out[ELANTP_MODEL_SIG_ADDR - 4] = (em_u8)product_id;
-	out[ELANTP_MODEL_SIG_ADDR - 3] = (em_u8)(product_id >> 8);
-	out[ELANTP_MODEL_SIG_ADDR - 2] = fw_version;
-	em_memcpy(out + ELANTP_MODEL_SIG_ADDR, signature, 6);
+	em_iap_lay_out(&layout, out, product_id, fw_version);
 }
 
 void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version)
@@ -35,33 +25,13 @@ void elantp_model_make_image(em_u8 *out, em_u16 product_id, em_u8 fw_version)
 				   ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE);
 }
 
-static em_u16 page_sum(const em_u8 *p)
-{
-	em_u16 s = 0;
-	int j;
-
-	for (j = 0; j < ELANTP_MODEL_PAGE; j += 2)
-		s = (em_u16)(s + em_get_le16(p + j));
-	return s;
-}
-
-static em_u32 boot_pages(const struct elantp_model *m)
-{
-	if (m->cfg.iap_start_page && m->cfg.iap_start_page < ELANTP_MODEL_PAGES)
-		return m->cfg.iap_start_page;
-	return ELANTP_MODEL_IAP_START_WORDS * 2 / ELANTP_MODEL_PAGE;
-}
-
 static void boot(struct elantp_model *m)
 {
-	bool ok = !em_memcmp(m->flash + ELANTP_MODEL_SIG_ADDR, signature, 6) &&
-		  em_get_le16(m->flash + ELANTP_MODEL_SIG_ADDR - 4) == m->cfg.product_id;
+	bool ok = em_iap_app_valid(&m->iap, m->flash, m->cfg.product_id);
 
 	m->mode = ok ? ELANTP_MODEL_MAIN : ELANTP_MODEL_IAP;
-	m->fw_version = ok ? m->flash[ELANTP_MODEL_SIG_ADDR - 2] : 0;
-	m->unlocked = false;
-	m->password = 0;
-	m->ctrl_err = 0;
+	m->fw_version = ok ? em_iap_app_version(&m->iap, m->flash) : 0;
+	em_iap_reset(&m->iap);
 	if (ok)
 		m->stats.boots_valid++;
 }
@@ -71,20 +41,11 @@ void elantp_model_init(struct elantp_model *m, const struct elantp_model_cfg *cf
 {
 	em_memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;
+	em_iap_init(&m->iap, ELANTP_MODEL_PAGE, ELANTP_MODEL_PAGES, cfg->iap_start_page);
 	if (image)
 		em_memcpy(m->flash, image, ELANTP_MODEL_FLASH);
 	m->powered = true;
 	boot(m);
-}
-
-static em_u16 fw_checksum(const struct elantp_model *m)
-{
-	em_u16 s = 0;
-	em_u32 p;
-
-	for (p = boot_pages(m); p < ELANTP_MODEL_PAGES; p++)
-		s = (em_u16)(s + page_sum(m->flash + p * ELANTP_MODEL_PAGE));
-	return s;
 }
 
 static void ack_reset(struct elantp_model *m)
@@ -104,22 +65,15 @@ static int write_reg(struct elantp_model *m, em_u16 reg, em_u16 val)
 		}
 		return EM_ACK;
 	case 0x0311:
-		if (val != 0x1ea5)
+		if (val != EM_IAP_PASSWORD)
 			return EM_ACK;
 		if (m->mode == ELANTP_MODEL_MAIN) {
 			m->mode = ELANTP_MODEL_IAP;
 			m->stats.iap_entries++;
 		} else {
-			/* Unlocked for writing: the application's last page
-			 * (signature and all) is erased first, so a chip whose
-			 * update stops midway stays in IAP. */
-			m->unlocked = true;
-			m->page_ptr = boot_pages(m);
-			m->iap_sum = 0;
-			em_memset(m->flash + ELANTP_MODEL_FLASH - ELANTP_MODEL_PAGE, 0xff,
-				  ELANTP_MODEL_PAGE);
+			em_iap_unlock(&m->iap, m->flash);
 		}
-		m->password = val;
+		m->iap.password = val;
 		return EM_ACK;
 	case 0x0314:
 		if (val == 0xf0f0)
@@ -135,13 +89,11 @@ static int write_reg(struct elantp_model *m, em_u16 reg, em_u16 val)
 
 static void write_page(struct elantp_model *m, const em_u8 *buf)
 {
-	em_u16 want = page_sum(buf + 2);
+	enum em_iap_page got;
 
-	if (m->mode != ELANTP_MODEL_IAP || !m->unlocked || m->page_ptr >= ELANTP_MODEL_PAGES) {
-		m->ctrl_err |= 1u << 4;
+	if (!em_iap_accepts(&m->iap, m->mode == ELANTP_MODEL_IAP))
 		return;
-	}
-	if (m->cfg.power_loss_page > 0 && m->page_ptr >= (em_u32)m->cfg.power_loss_page) {
+	if (m->cfg.power_loss_page > 0 && m->iap.page_ptr >= (em_u32)m->cfg.power_loss_page) {
 		/* Brown-out: the page is lost, the chip starts again from its
 		 * flash (locked); the error bits of before are gone with it,
 		 * the next page finds it locked. */
@@ -151,23 +103,16 @@ static void write_page(struct elantp_model *m, const em_u8 *buf)
 		boot(m);
 		return;
 	}
-	if (em_get_le16(buf + 2 + ELANTP_MODEL_PAGE) != want ||
-	    (m->cfg.fail_page >= 0 && m->page_ptr >= (em_u32)m->cfg.fail_page)) {
-		m->ctrl_err |= 1u << 5;
+	got = em_iap_program(&m->iap, m->flash, buf,
+			     m->cfg.fail_page >= 0 &&
+				     m->iap.page_ptr >= (em_u32)m->cfg.fail_page);
+	if (got == EM_IAP_BAD) {
 		m->stats.page_errors++;
 		return;
 	}
-	m->ctrl_err = 0;
-	em_memcpy(m->flash + m->page_ptr * ELANTP_MODEL_PAGE, buf + 2, ELANTP_MODEL_PAGE);
-	m->iap_sum = (em_u16)(m->iap_sum + want);
-	m->page_ptr++;
 	m->stats.pages_written++;
-	if (m->page_ptr == ELANTP_MODEL_PAGES) {
-		em_u16 sum = m->iap_sum;
-
+	if (got == EM_IAP_LAST)
 		boot(m); /* the watchdog resets the chip after the last page */
-		m->iap_sum = sum;
-	}
 }
 
 static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
@@ -228,13 +173,13 @@ static int read_reg(struct elantp_model *m, em_u8 *buf, em_u16 len)
 		v = m->cfg.product_id;
 		break;
 	case 0x0310:
-		v = (em_u16)((m->mode == ELANTP_MODEL_MAIN ? 1u << 9 : 0) | m->ctrl_err);
+		v = (em_u16)((m->mode == ELANTP_MODEL_MAIN ? 1u << 9 : 0) | m->iap.ctrl_err);
 		break;
 	case 0x0311:
-		v = m->password;
+		v = m->iap.password;
 		break;
 	case 0x0315:
-		v = m->iap_sum;
+		v = m->iap.sum;
 		break;
 	default:
 		word = false;
@@ -279,7 +224,7 @@ static int read_reg(struct elantp_model *m, em_u8 *buf, em_u16 len)
 			v = m->power;
 			break;
 		case 0x030f:
-			v = fw_checksum(m);
+			v = em_iap_app_sum(&m->iap, m->flash);
 			break;
 		default:
 			break;
@@ -318,18 +263,6 @@ static void elantp_stop(void *chip)
 	m->reg_set = false;
 }
 
-static void elantp_advance(void *chip, em_u64 now)
-{
-	(void)chip;
-	(void)now;
-}
-
-static em_u64 elantp_next_event(const void *chip)
-{
-	(void)chip;
-	return EM_NEVER;
-}
-
 static bool elantp_irq(const void *chip)
 {
 	return ((const struct elantp_model *)chip)->have_pending;
@@ -362,8 +295,8 @@ const struct em_chip_ops elantp_model_ops = {
 	.write = elantp_write,
 	.read = elantp_read,
 	.stop = elantp_stop,
-	.advance = elantp_advance,
-	.next_event = elantp_next_event,
+	.advance = em_chip_timeless_advance,
+	.next_event = em_chip_timeless_next_event,
 	.irq_asserted = elantp_irq,
 	.set_reset = elantp_set_reset,
 	.set_power = elantp_set_power,

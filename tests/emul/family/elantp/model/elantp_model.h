@@ -51,6 +51,7 @@
 #define ELANTP_MODEL_H
 
 #include "em_chip.h"
+#include "em_iap.h"
 
 #define ELANTP_MODEL_PAGE 64
 #define ELANTP_MODEL_PAGES 512
@@ -86,9 +87,8 @@ struct elantp_model {
 	bool powered;
 	em_u8 flash[ELANTP_MODEL_FLASH];
 	em_u8 fw_version;
-	bool unlocked;
-	em_u16 password, ctrl_err, power, iap_sum;
-	em_u32 page_ptr;
+	struct em_iap iap; /* the bootloader's state (em_iap.h) */
+	em_u16 power;
 	bool reg_set;
 	em_u16 reg;
 	em_u8 pending[2];

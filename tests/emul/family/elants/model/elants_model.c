@@ -248,18 +248,6 @@ static int elants_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 	return EM_ACK;
 }
 
-static void elants_advance(void *chip, em_u64 now)
-{
-	(void)chip;
-	(void)now;
-}
-
-static em_u64 elants_next_event(const void *chip)
-{
-	(void)chip;
-	return EM_NEVER;
-}
-
 static bool elants_irq(const void *chip)
 {
 	const struct elants_model *m = chip;
@@ -297,8 +285,8 @@ const struct em_chip_ops elants_model_ops = {
 	.name = "elants",
 	.write = elants_write,
 	.read = elants_read,
-	.advance = elants_advance,
-	.next_event = elants_next_event,
+	.advance = em_chip_timeless_advance,
+	.next_event = em_chip_timeless_next_event,
 	.irq_asserted = elants_irq,
 	.set_reset = elants_set_reset,
 	.set_power = elants_set_power,

@@ -404,31 +404,32 @@ static em_u64 next_event(const struct goodix_model *m)
 	return m->ready_at < m->apply_at ? m->ready_at : m->apply_at;
 }
 
-static void op_advance(void *chip, em_u64 now)
-{
-	struct goodix_model *m = chip;
-	em_u64 t;
-
-	while ((t = next_event(m)) <= now) {
-		if (t > m->now)
-			m->now = t;
-		if (t == m->ready_at) {
-			m->ready_at = EM_NEVER;
-			if (m->mode == GOODIX_MODE_SLEEP)
-				m->mode = GOODIX_MODE_RUN; /* state kept while asleep */
-			else if (m->mode == GOODIX_MODE_RESET)
-				boot(m);
-			continue;
-		}
-		apply_pending(m);
-	}
-	if (now > m->now)
-		m->now = now;
-}
-
 static em_u64 op_next_event(const void *chip)
 {
 	return next_event(chip);
+}
+
+/* The event due at @t: the end of a reset or wake-up, or what is pending. */
+static void run_event(void *chip, em_u64 t)
+{
+	struct goodix_model *m = chip;
+
+	if (t == m->ready_at) {
+		m->ready_at = EM_NEVER;
+		if (m->mode == GOODIX_MODE_SLEEP)
+			m->mode = GOODIX_MODE_RUN; /* state kept while asleep */
+		else if (m->mode == GOODIX_MODE_RESET)
+			boot(m);
+		return;
+	}
+	apply_pending(m);
+}
+
+static void op_advance(void *chip, em_u64 now)
+{
+	struct goodix_model *m = chip;
+
+	em_chip_run_until(m, &m->now, now, op_next_event, run_event);
 }
 
 static bool op_irq_asserted(const void *chip)

@@ -219,7 +219,7 @@ static bool find_object(const struct mxt_model *m, em_u8 type, em_u16 *start, em
 		if (e[0] != type)
 			continue;
 		if (start)
-			*start = (em_u16)(e[1] | e[2] << 8);
+			*start = em_get_le16(e + 1);
 		if (size)
 			*size = (em_u16)(e[3] + 1);
 		return true;
@@ -802,7 +802,7 @@ static int app_write(struct mxt_model *m, const em_u8 *buf, em_u16 len)
 
 	if (len < 2)
 		return EM_ACK; /* quick write or half a pointer: nothing */
-	m->ptr = (em_u16)(buf[0] | buf[1] << 8);
+	m->ptr = em_get_le16(buf);
 	for (i = 2, a = m->ptr; i < len; i++, a++) {
 		if (a >= m->t6_addr && a < m->t6_addr + 6 && m->t6_addr) {
 			t6_command(m, (em_u16)(a - m->t6_addr), buf[i]);
@@ -966,29 +966,30 @@ static em_u64 next_event(const struct mxt_model *m)
 	return m->chg_at < ev ? m->chg_at : ev;
 }
 
-static void op_advance(void *chip, em_u64 now)
-{
-	struct mxt_model *m = chip;
-	em_u64 t;
-
-	while ((t = next_event(m)) <= now) {
-		if (t > m->now)
-			m->now = t;
-		if (m->chg_at == t) {
-			m->chg_at = EM_NEVER;
-			if (m->mode == MXT_MODE_BOOTLOADER)
-				m->bl_chg = true;
-			continue;
-		}
-		run_event(m);
-	}
-	if (now > m->now)
-		m->now = now;
-}
-
 static em_u64 op_next_event(const void *chip)
 {
 	return next_event(chip);
+}
+
+/* The event due at @t: the bootloader's CHG, or the pending event. */
+static void due_event(void *chip, em_u64 t)
+{
+	struct mxt_model *m = chip;
+
+	if (m->chg_at == t) {
+		m->chg_at = EM_NEVER;
+		if (m->mode == MXT_MODE_BOOTLOADER)
+			m->bl_chg = true;
+		return;
+	}
+	run_event(m);
+}
+
+static void op_advance(void *chip, em_u64 now)
+{
+	struct mxt_model *m = chip;
+
+	em_chip_run_until(m, &m->now, now, op_next_event, due_event);
 }
 
 static bool op_irq_asserted(const void *chip)
@@ -1147,7 +1148,7 @@ em_u32 mxt_model_info_crc(const struct mxt_model *m)
 {
 	em_u16 at = (em_u16)(INFO_SIZE + m->cfg.num_objects * OBJ_ENTRY_SIZE);
 
-	return (em_u32)(m->mem[at] | m->mem[at + 1] << 8 | m->mem[at + 2] << 16);
+	return em_get_le24(m->mem + at);
 }
 
 em_u32 mxt_model_config_crc(const struct mxt_model *m)

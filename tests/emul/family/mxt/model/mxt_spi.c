@@ -59,8 +59,8 @@ static void app_request(struct mxt_spi *s)
 	if (s->in_len < MXT_SPI_HEADER)
 		return; /* too short to be anything: ignored */
 	s->stats.requests++;
-	reg = (em_u16)(h[1] | h[2] << 8);
-	len = (em_u16)(h[3] | h[4] << 8);
+	reg = em_get_le16(h + 1);
+	len = em_get_le16(h + 3);
 	if (mxt_spi_model_crc8(h, 5) != h[5] ||
 	    (s->faults.crc_reply_at && s->stats.requests == s->faults.crc_reply_at)) {
 		s->stats.crc_errors++;
