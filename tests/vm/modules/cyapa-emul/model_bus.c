@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shared chip model source tests/emul/model/em_bus.c, compiled into the
+ * module from the tree (Kbuild puts that directory on the include path);
+ * its em_types.h takes the __KERNEL__ branch.
+ */
+#include "em_bus.c"
