@@ -253,8 +253,8 @@ int tf_i2c_smbus_block_read(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, uint
 	return r;
 }
 
-int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd,
-			     const uint8_t *buf, size_t len)
+int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, const uint8_t *buf,
+			     size_t len)
 {
 	int r;
 

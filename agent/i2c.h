@@ -47,8 +47,8 @@ int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val);
 int tf_i2c_smbus_read_byte_data(struct tf_i2c *bus, uint16_t addr, uint8_t cmd);
 int tf_i2c_smbus_block_read(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, uint8_t *buf,
 			    size_t size);
-int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd,
-			     const uint8_t *buf, size_t len);
+int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, const uint8_t *buf,
+			     size_t len);
 /*
  * Plain read()/write() at @addr (set with I2C_SLAVE, which fails with
  * EBUSY where a driver owns the address): one system call and no message

@@ -55,12 +55,12 @@ static size_t make_v10(enum form f, const char *product, uint32_t build)
 	memset(img, 0, sizeof(img));
 	img[7] = 0x10;
 	put32(img + 12, 0x20);
-	desc(0x40, 18, 0x300, 0x400);	    /* core code */
-	desc(0x60, 19, 0x700, 0x40);	    /* core config */
-	desc(0x80, 15, 0x740, 0x40);	    /* flash config */
-	desc(0xa0, 3, 0x220, 8);	    /* bootloader */
-	desc(0xc0, 17, 0x780, 0x20);	    /* global parameters (BL config) */
-	desc(0xe0, 13, 0x240, 0x18 + 10);   /* general information */
+	desc(0x40, 18, 0x300, 0x400);	  /* core code */
+	desc(0x60, 19, 0x700, 0x40);	  /* core config */
+	desc(0x80, 15, 0x740, 0x40);	  /* flash config */
+	desc(0xa0, 3, 0x220, 8);	  /* bootloader */
+	desc(0xc0, 17, 0x780, 0x20);	  /* global parameters (BL config) */
+	desc(0xe0, 13, 0x240, 0x18 + 10); /* general information */
 	img[0x220] = f == BL6 ? 6 : 7;
 	put32(img + 0x224, f == NO_BL_CONFIG ? 0xe0 : 0xc0);
 	put32(img + 0x244, build);
@@ -259,8 +259,8 @@ static void test_registry_entry(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v10_good),     cmocka_unit_test(test_v10_broken),
-		cmocka_unit_test(test_v5_header),    cmocka_unit_test(test_ids_forms),
+		cmocka_unit_test(test_v10_good),       cmocka_unit_test(test_v10_broken),
+		cmocka_unit_test(test_v5_header),      cmocka_unit_test(test_ids_forms),
 		cmocka_unit_test(test_manifest_rules), cmocka_unit_test(test_blob_facts),
 		cmocka_unit_test(test_registry_entry),
 	};

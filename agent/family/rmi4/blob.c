@@ -35,7 +35,8 @@
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 bool rmi4_product_ok(const char *s)
@@ -81,7 +82,8 @@ static int desc_at(const uint8_t *d, size_t len, uint32_t at, unsigned *id, uint
 		   uint32_t *clen, char *msg, size_t size)
 {
 	if ((size_t)at > len || len - at < DESC_LEN)
-		return snprintf(msg, size, "a container descriptor at 0x%x is past the end", at),
+		return snprintf(msg, size, "a container descriptor at 0x%x is past the end",
+				at),
 		       -EBADMSG;
 	*id = (unsigned)(d[at + 4] | d[at + 5] << 8);
 	*clen = le32(d + at + 24);
@@ -128,8 +130,8 @@ static int parse_v10(const uint8_t *d, size_t len, struct rmi4_image *im, char *
 	if (desc_at(d, len, top, &id, &list, &n, msg, size) < 0)
 		return -EBADMSG;
 	if (n % 4 || n / 4 > MAX_CONTAINERS)
-		return snprintf(msg, size, "the top-level container lists %u bytes of addresses",
-				n),
+		return snprintf(msg, size,
+				"the top-level container lists %u bytes of addresses", n),
 		       -EBADMSG;
 	for (i = 0; i < n / 4; i++) {
 		if (desc_at(d, len, le32(d + list + 4 * i), &id, &a, &l, msg, size) < 0)
@@ -163,7 +165,8 @@ static int parse_v10(const uint8_t *d, size_t len, struct rmi4_image *im, char *
 		}
 	}
 	if (!im->flash_config)
-		return snprintf(msg, size, "no flash config in the image (rmi_f34v7 refuses it)"),
+		return snprintf(msg, size,
+				"no flash config in the image (rmi_f34v7 refuses it)"),
 		       -EBADMSG;
 	if (!im->core_code || !im->core_config)
 		return snprintf(msg, size, "the image has no %s",

@@ -31,6 +31,7 @@
 #include "device.h"
 #include "exitcode.h"
 #include "family/update-path.h"
+#include "log.h"
 #include "sysfs.h"
 
 #define RMI4_UPDATE_ATTR "update_fw"
@@ -74,7 +75,8 @@ static int rmi_dev(const struct tf_ctx *c, char *name, size_t size, struct tf_er
 					  "driver %s made no RMI device (rmi4-NN) below the "
 					  "device (waited %u ms)",
 					  c->dev.driver, waited);
-		if (tf_sysfs_link_name(link, now, sizeof(now)) < 0 || strcmp(now, c->dev.driver))
+		if (tf_sysfs_link_name(link, now, sizeof(now)) < 0 ||
+		    strcmp(now, c->dev.driver))
 			return tf_err_set(err, ENODEV,
 					  "driver %s let go of the device while its RMI device "
 					  "was awaited (its probe failed, or an unbind)",
@@ -127,8 +129,8 @@ static int functions_say_bootloader(const struct tf_ctx *c, const char *rdev)
 static void set_version(struct tf_chip_state *st, unsigned long build)
 {
 	tf_snprintf(st->version_str, sizeof(st->version_str), "%lu", build);
-	st->has_version =
-		tf_version_parse(tf_family_ids_rmi4.name, st->version_str, &st->version) == 0;
+	st->has_version = tf_version_parse(tf_family_ids_rmi4.name, st->version_str,
+					   &st->version) == 0;
 }
 
 static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
@@ -171,7 +173,7 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 		    "%s %s: product %s, build %lu, bootloader %s, config id %s, update "
 		    "status %s%s",
 		    c->dev.driver, rdev, pid, build, bl, cfg[0] ? cfg : "none", upd,
-		    bl_mode == 1	? "; its PDT lists F01 and F34 only: bootloader mode"
+		    bl_mode == 1    ? "; its PDT lists F01 and F34 only: bootloader mode"
 		    : bl_mode == -1 ? "; its functions are not listed"
 				    : "");
 	return 0;
@@ -205,43 +207,49 @@ static int not_rmi4(struct tf_ctx *c, struct tf_err *err, const char *why)
 			  c->dev.addr, why);
 }
 
-/*
- * Unbound: identified as rmi_smb_probe and rmi_scan_pdt do -- the SMBus
- * version (a read), then, never in a read-only command (the mapping
- * entry is a write), the PDT with F01 and F34, F01's product id and device
- * status.  Nothing else is sent.
- */
-static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+/* rmi_smbus's write: a mapping entry with write enable, then the block. */
+static int smb_write(struct tf_ctx *c, uint16_t rmiaddr, const uint8_t *buf, size_t len)
 {
-	uint8_t e[PDT_ENTRY], q[21], status;
-	unsigned addr, f01_query = 0, f01_data = 0;
-	bool f01 = false, f34 = false;
+	uint8_t map[4] = { (uint8_t)rmiaddr, (uint8_t)(rmiaddr >> 8), (uint8_t)len,
+			   SMB_MAP_WE };
+	int rc;
+
+	if ((rc = tf_i2c_smbus_block_write(c->bus, c->dev.addr, SMB_MAP_CMD, map, 4)) < 0)
+		return rc;
+	return tf_i2c_smbus_block_write(c->bus, c->dev.addr, 0, buf, len);
+}
+
+struct f01_at {
+	unsigned query, command, data;
+};
+
+/*
+ * Identified as rmi_smb_probe and rmi_scan_pdt do: the SMBus version (a
+ * read), then -- never in a read-only command: each read needs a mapping
+ * entry written -- the PDT with F01 and F34.  1: RMI4 (@f01 filled); 0:
+ * nobody answers; -EBADMSG: not RMI4 (@err says why, nothing else sent).
+ */
+static int identify(struct tf_ctx *c, struct f01_at *f01, int *version, struct tf_err *err)
+{
+	uint8_t e[PDT_ENTRY];
+	unsigned addr;
+	bool has01 = false, has34 = false;
 	char why[96];
 	int v, rc;
 
-	if (!c->bus)
-		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
 	v = tf_i2c_smbus_read_byte_data(c->bus, c->dev.addr, SMB_VERSION_CMD);
-	if (v < 0 && tf_i2c_nak(v)) {
-		st->mode = TF_CHIP_ABSENT;
-		tf_snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", c->dev.addr);
+	if (v < 0 && tf_i2c_nak(v))
 		return 0;
-	}
 	if (v < 0)
 		return tf_err_set(err, -v, "reading the SMBus version (0xfd) at 0x%02x: %s",
 				  c->dev.addr, strerror(-v));
+	*version = v + 1;
 	if (v + 1 != 2 && v + 1 != 3) {
 		tf_snprintf(why, sizeof(why), "its SMBus version reads %d, not 2 or 3", v + 1);
 		return not_rmi4(c, err, why);
 	}
-	if (c->read_only) {
-		st->mode = TF_CHIP_APP;
-		tf_snprintf(st->detail, sizeof(st->detail),
-			    "SMBus version %d at 0x%02x; not asked further (rmi_smbus's reads "
-			    "need a mapping entry written)",
-			    v + 1, c->dev.addr);
-		return 0;
-	}
+	if (c->read_only)
+		return 1;
 	for (addr = PDT_START; addr >= PDT_END; addr -= PDT_ENTRY) {
 		if ((rc = smb_read(c, (uint16_t)addr, e, sizeof(e))) < 0) {
 			tf_snprintf(why, sizeof(why), "reading its PDT at 0x%02x: %s", addr,
@@ -251,19 +259,47 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		if (e[5] == 0x00 || e[5] == 0xff)
 			break;
 		if (e[5] == 0x01) {
-			f01 = true;
-			f01_query = e[0];
-			f01_data = e[3];
+			has01 = true;
+			f01->query = e[0];
+			f01->command = e[1];
+			f01->data = e[3];
 		} else if (e[5] == 0x34) {
-			f34 = true;
+			has34 = true;
 		}
 	}
-	if (!f01 || !f34)
+	if (!has01 || !has34)
 		return not_rmi4(c, err,
-				f01 ? "its PDT lists no F34 (flash)"
-				    : "its PDT lists no F01 (device control)");
-	if ((rc = smb_read(c, (uint16_t)f01_query, q, sizeof(q))) < 0 ||
-	    (rc = smb_read(c, (uint16_t)f01_data, &status, 1)) < 0)
+				has01 ? "its PDT lists no F34 (flash)"
+				      : "its PDT lists no F01 (device control)");
+	return 1;
+}
+
+/* Unbound: identify(), then F01's product id and device status. */
+static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	struct f01_at f01 = { 0 };
+	uint8_t q[21], status;
+	int version = 0, rc;
+
+	if (!c->bus)
+		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
+	if ((rc = identify(c, &f01, &version, err)) < 0)
+		return rc;
+	if (rc == 0) {
+		st->mode = TF_CHIP_ABSENT;
+		tf_snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", c->dev.addr);
+		return 0;
+	}
+	if (c->read_only) {
+		st->mode = TF_CHIP_APP;
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "SMBus version %d at 0x%02x; not asked further (rmi_smbus's reads "
+			    "need a mapping entry written)",
+			    version, c->dev.addr);
+		return 0;
+	}
+	if ((rc = smb_read(c, (uint16_t)f01.query, q, sizeof(q))) < 0 ||
+	    (rc = smb_read(c, (uint16_t)f01.data, &status, 1)) < 0)
 		return tf_err_set(err, -rc, "reading F01 at 0x%02x: %s", c->dev.addr,
 				  strerror(-rc));
 	memcpy(st->hw, q + 11, RMI4_PRODUCT_ID_LEN);
@@ -276,6 +312,41 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		    "RMI4 on SMBus at 0x%02x: product %s, device status 0x%02x%s", c->dev.addr,
 		    st->hw, status, st->mode == TF_CHIP_BOOTLOADER ? " (bootloader mode)" : "");
 	return 0;
+}
+
+/*
+ * A chip left in its bootloader after a flash: rmi_smbus never resets it
+ * (its transport reset only reads the version), so it stays there until a
+ * reset.  With the driver unbound, the chip identified again, F01's reset
+ * command (bit 0 of its command register, as rmi_driver_reset_handler
+ * writes it), DEFAULT_RESET_DELAY_MS (100 ms), and its status read until
+ * it leaves the bootloader (at most 2 s).  0: it runs its application.
+ */
+static int reset_out_of_bootloader(struct tf_ctx *c, struct tf_err *err)
+{
+	struct f01_at f01 = { 0 };
+	uint8_t cmd = 0x01, status = 0;
+	unsigned waited;
+	int version = 0, rc;
+
+	if ((rc = identify(c, &f01, &version, err)) <= 0)
+		return rc ? rc : tf_err_set(err, ENODEV, "no answer at 0x%02x", c->dev.addr);
+	if ((rc = smb_read(c, (uint16_t)f01.data, &status, 1)) < 0)
+		return tf_err_set(err, -rc, "reading F01's status: %s", strerror(-rc));
+	if (!(status & F01_STATUS_BL))
+		return 0;
+	if ((rc = smb_write(c, (uint16_t)f01.command, &cmd, 1)) < 0)
+		return tf_err_set(err, -rc, "writing F01's reset command: %s", strerror(-rc));
+	for (waited = 0; waited <= 2000; waited += 100) {
+		tf_sleep_us(100000);
+		if (smb_read(c, (uint16_t)f01.data, &status, 1) == 0 &&
+		    !(status & F01_STATUS_BL))
+			return 0;
+	}
+	return tf_err_set(err, EIO,
+			  "the chip is still in its bootloader after F01's reset (status "
+			  "0x%02x)",
+			  status);
 }
 
 static bool ours(const char *drv)
@@ -337,13 +408,15 @@ static int rmi4_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st,
 
 	(void)c;
 	if (!rmi4_product_ok(st->hw))
-		return tf_err_set(err, EINVAL,
-				  "the product id is unknown (\"%s\"): no image is staged for it",
-				  st->hw);
+		return tf_err_set(
+			err, EINVAL,
+			"the product id is unknown (\"%s\"): no image is staged for it",
+			st->hw);
 	for (i = 0; st->hw[i] && i < RMI4_PRODUCT_ID_LEN; i++)
 		p[i] = (st->hw[i] >= 'a' && st->hw[i] <= 'z') ||
 				       (st->hw[i] >= 'A' && st->hw[i] <= 'Z') ||
-				       (st->hw[i] >= '0' && st->hw[i] <= '9') || st->hw[i] == '-'
+				       (st->hw[i] >= '0' && st->hw[i] <= '9') ||
+				       st->hw[i] == '-'
 			       ? st->hw[i]
 			       : '_';
 	p[i] = '\0';
@@ -357,6 +430,36 @@ static bool rmi4_kernel_fw_rejected(int code, const struct tf_chip_state *after)
 {
 	(void)after;
 	return code == EINVAL || code == EILSEQ || code == ENODEV;
+}
+
+/*
+ * After update_fw on SMBus: rmi_core's re-probe does not reset the chip,
+ * which stays in its bootloader; with the driver let go for a moment the
+ * chip is reset out of it over the bus (reset_out_of_bootloader), then the
+ * driver bound again (the flow rebinds and judges it after this).  rmi_i2c
+ * resets the chip at its probe itself (no transport reset: F01's).
+ */
+static int bring_back(const struct tf_flow_services *sv, struct tf_update *u,
+		      struct tf_err *err)
+{
+	struct tf_ctx *c = u->c;
+	char drv[sizeof(c->dev.driver)];
+	struct tf_err e2 = { 0 };
+	int rc;
+
+	if (strcmp(c->dev.driver, "rmi4_smbus") || !c->bus)
+		return 0;
+	tf_snprintf(drv, sizeof(drv), "%s", c->dev.driver);
+	if (tf_device_unbind(&c->dev, err) < 0)
+		return -err->code;
+	rc = reset_out_of_bootloader(c, err);
+	if (rc == 0)
+		sv->log(u, TF_LOG_INFO,
+			"the chip runs its application after %s; binding %s again",
+			RMI4_UPDATE_ATTR, drv);
+	if (tf_device_bind(&c->dev, drv, &e2) < 0 && rc == 0)
+		return tf_err_set(err, e2.code, "%s", e2.msg);
+	return rc;
 }
 
 /*
@@ -392,7 +495,8 @@ static int rmi4_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
 		return tf_err_set(err, ENOEXEC,
 				  "the image is for bootloader v%u, the touchpad's is %s: not "
 				  "sent",
-				  run->im.bl_version, u->chip->bl_id[0] ? u->chip->bl_id : "unknown");
+				  run->im.bl_version,
+				  u->chip->bl_id[0] ? u->chip->bl_id : "unknown");
 	if ((rc = rmi_dev(c, rdev, sizeof(rdev), err)) < 0)
 		return rc;
 	tf_snprintf(path, sizeof(path), "%s/%s", rdev, RMI4_UPDATE_ATTR);
@@ -407,7 +511,7 @@ static int rmi4_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
 		return tf_err_set(err, (int)-v, "%s/update_fw_status says %ld (%s)", rdev, v,
 				  strerror((int)-v));
 	(void)end;
-	return 0;
+	return bring_back(sv, u, err);
 }
 
 /*
@@ -434,7 +538,33 @@ static int rmi4_update_failed(const struct tf_flow_services *sv, struct tf_updat
 	return sv->finish(u, TF_EXIT_UNSUPPORTED, "%s; the chip was not touched", f->err->msg);
 }
 
+/*
+ * Unbound, a run: the chip is identified over the bus first (identify():
+ * the PDT with F01 and F34), and only then is rmi_core bound, which takes
+ * it in either mode; anything else is refused untouched.  Bound, or a
+ * read-only command: as for every family.
+ */
+static int rmi4_before_detect(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	struct tf_ctx *c = u->c;
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+
+	if (c->dev.driver[0] || c->read_only || !c->ctrl || !c->ctrl->driver[0] || !c->bus)
+		return sv->bind_driver_first(u);
+	memset(&st, 0, sizeof(st));
+	if (detect_bus(c, &st, &err) < 0)
+		return sv->finish(u, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO,
+				  "%s", err.msg);
+	if (st.mode == TF_CHIP_ABSENT)
+		return 0;
+	sv->log(u, TF_LOG_INFO, "%s; binding %s (rmi_core takes it in either mode)", st.detail,
+		c->ctrl->driver);
+	return sv->rebind(u);
+}
+
 static const struct tf_update_path rmi4_path = {
+	.before_detect = rmi4_before_detect,
 	.choose = rmi4_choose,
 	.driver_update_failed = rmi4_update_failed,
 	.driver_fw_write = rmi4_fw_write,
