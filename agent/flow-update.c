@@ -185,7 +185,11 @@ static int driver_flashes(struct flow_run *r)
 	r->flashed_anything = true;
 	tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 	/* Synchronous on a real kernel: returns when the driver is done. */
-	wr = tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr, caps->kernel_fw_value, &err);
+	wr = r->ops->update_path && r->ops->update_path->driver_fw_write
+		     ? r->ops->update_path->driver_fw_write(&tf_flow_services, &r->u, name,
+							    &err)
+		     : tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
+					    caps->kernel_fw_value, &err);
 	gone = !tf_stop_requested() && flow_driver_gone(r);
 	/* After a failed write the driver stays bound for the next update_fw
 	 * to flash from the bootloader (a touchpad driver's probe would even

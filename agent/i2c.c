@@ -229,6 +229,42 @@ int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val)
 	return 0;
 }
 
+int tf_i2c_smbus_read_byte_data(struct tf_i2c *bus, uint16_t addr, uint8_t cmd)
+{
+	int r = set_slave(bus, addr);
+
+	return r < 0 ? r : i2c_smbus_read_byte_data(bus->fd, cmd);
+}
+
+int tf_i2c_smbus_block_read(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, uint8_t *buf,
+			    size_t size)
+{
+	uint8_t b[I2C_SMBUS_BLOCK_MAX];
+	int r = set_slave(bus, addr);
+
+	if (r < 0)
+		return r;
+	r = i2c_smbus_read_block_data(bus->fd, cmd, b);
+	if (r < 0)
+		return r;
+	if ((size_t)r > size)
+		return -EMSGSIZE;
+	memcpy(buf, b, (size_t)r);
+	return r;
+}
+
+int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, const uint8_t *buf,
+			     size_t len)
+{
+	int r;
+
+	if (len > I2C_SMBUS_BLOCK_MAX)
+		return -EMSGSIZE;
+	if ((r = set_slave(bus, addr)) < 0)
+		return r;
+	return i2c_smbus_write_block_data(bus->fd, cmd, (uint8_t)len, buf);
+}
+
 static void put_reg(uint8_t *p, enum tf_i2c_reg16 order, uint16_t reg)
 {
 	p[order == TF_I2C_REG_BE16 ? 1 : 0] = (uint8_t)reg;

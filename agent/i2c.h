@@ -38,6 +38,18 @@ int tf_i2c_write_read(struct tf_i2c *bus, uint16_t addr, const uint8_t *w, size_
 /* One byte with SMBus receive-byte (libi2c) at @addr, via I2C_SLAVE. */
 int tf_i2c_read_byte(struct tf_i2c *bus, uint16_t addr, uint8_t *val);
 /*
+ * SMBus block read / write (command @cmd, the count byte on the wire) at
+ * @addr, via I2C_SLAVE: for chips spoken to in SMBus block transfers on
+ * adapters that may do nothing else.  The read gives the count the chip
+ * sent (at most 32), -EMSGSIZE when it is more than @size.
+ */
+/* SMBus read byte data: 0..255, or -errno. */
+int tf_i2c_smbus_read_byte_data(struct tf_i2c *bus, uint16_t addr, uint8_t cmd);
+int tf_i2c_smbus_block_read(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, uint8_t *buf,
+			    size_t size);
+int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, const uint8_t *buf,
+			     size_t len);
+/*
  * Plain read()/write() at @addr (set with I2C_SLAVE, which fails with
  * EBUSY where a driver owns the address): one system call and no message
  * structures, for the bootloader's hot loop.  The write is split into

@@ -126,6 +126,14 @@ struct tf_update_path {
 	/* Which way the firmware goes in; sv->choose(u) is the flow's own
 	 * answer.  Called for the dry run's account too: no writes. */
 	enum tf_update_way (*choose)(const struct tf_flow_services *sv, struct tf_update *u);
+	/* The driver's update through kernel_fw_attr: the write that starts
+	 * it, with @name the file staged for the driver to request (for a
+	 * driver whose attribute sits on a device it made below the bus's,
+	 * or takes the file's name); 0, or negative with @err (-ENOEXEC:
+	 * refused before anything was written).  NULL:
+	 * kernel_fw_value written to the device's kernel_fw_attr. */
+	int (*driver_fw_write)(const struct tf_flow_services *sv, struct tf_update *u,
+			       const char *name, struct tf_err *err);
 	/* The driver's update through kernel_fw_attr failed (@f): what the
 	 * family's driver left behind and what the next run can do.  An exit
 	 * code, or TF_UPDATE_GO_ON for the flow's own handling. */
