@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Cypress trackpad operations.  Facts from cyapa.c and cyapa_gen3.c:
+ *  - cyapa binds a trackpad that runs its application and one left in its
+ *    bootloader alike (cyapa_detect: "device detected but not
+ *    operational"); only the first gets an input device.  Its attribute
+ *    `mode` says which ("gen3 operational", "gen3 bootloader idle", ...),
+ *    `product_id` the id it read from the query block (empty in the
+ *    bootloader: it never reads it there), `firmware_version` "%d.%d".
+ *    Reading them does no I/O (the driver prints what it keeps), so
+ *    detection through them is safe while it drives the trackpad; the
+ *    other attributes (baseline, calibrate) send commands and are never
+ *    touched.
+ *  - unbound, the Gen3 registers answer a register pointer and a read:
+ *    0..15 the bootloader's head or the application's data registers,
+ *    0x2a.. the 27 query bytes in the application (product id, version,
+ *    generation).  Detection reads them and writes nothing else -- not
+ *    even the 00 00 cyapa_get_state writes to make a part refresh its
+ *    state.
+ *  - a name written to update_fw makes the driver request that file,
+ *    refuse one that fails its checks (-EINVAL, nothing sent), drop its
+ *    input device, flash from the bootloader (entered by a soft reset when
+ *    the application runs), and detect again: from a good image it
+ *    registers a new input device, by itself.  The write returns when it
+ *    is done, with its error.
+ */
+#include "cyapa.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "family/update-path.h"
+#include "log.h"
+
+/* cyapa's attribute group comes in its probe, which may poll a part for
+ * seconds (cyapa_poll_state: 4 s): waited for while the link stays. */
+#define CYAPA_ATTR_WAIT_MS TF_BIND_TIMEOUT_MS
+
+#define GEN3_QUERY_REG 0x2a /* REG_OFFSET_QUERY_BASE */
+#define GEN3_QUERY_SIZE 27  /* QUERY_DATA_SIZE */
+#define GEN3_BL_HEAD_SIZE 16
+#define GEN3_BL_FW_MAJ 0x0b /* GEN3_BL_IDLE_FW_MAJ_VER_OFFSET */
+#define BL_STATUS_CSUM_VALID 0x01
+#define BL_STATUS_RUNNING 0x10
+
+static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
+{
+	return tf_driver_attr_wait(c, name, buf, size, CYAPA_ATTR_WAIT_MS, err);
+}
+
+static uint16_t chip_addr(const struct tf_ctx *c)
+{
+	return c->ctrl ? c->ctrl->reg : c->dev.addr;
+}
+
+static void set_version(struct tf_chip_state *st, unsigned major, unsigned minor)
+{
+	tf_snprintf(st->version_str, sizeof(st->version_str), "%u.%u", major, minor);
+	st->has_version = tf_version_parse(tf_family_ids_cyapa.name, st->version_str,
+					   &st->version) == 0;
+}
+
+/* "%d.%d" as firmware_version prints it. */
+static int parse_version(const char *s, unsigned *major, unsigned *minor)
+{
+	char tail;
+
+	if (!s || s[0] < '0' || s[0] > '9' || sscanf(s, "%u.%u%c", major, minor, &tail) != 2 ||
+	    *major > 255 || *minor > 255)
+		return -EBADMSG;
+	return 0;
+}
+
+/* A part of a generation touchfw does not serve yet: nothing is sent. */
+static int other_generation(struct tf_ctx *c, unsigned gen, struct tf_err *err)
+{
+	return tf_err_set(err, EOPNOTSUPP,
+			  "%s drives a Gen%u trackpad: touchfw updates Cypress Gen3 trackpads "
+			  "only so far (Gen5 and Gen6 use another protocol and image); "
+			  "not touched",
+			  c->dev.driver, gen);
+}
+
+static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	char mode[64], id[64], fw[32];
+	unsigned gen, major, minor;
+	bool op;
+
+	if (attr(c, "mode", mode, sizeof(mode), err) < 0)
+		return -err->code;
+	if (cyapa_parse_mode(mode, &gen, &op) < 0)
+		return tf_err_set(err, EBADMSG,
+				  "%s's mode \"%s\" is none cyapa prints for a trackpad it "
+				  "serves; not touched",
+				  c->dev.driver, mode);
+	if (gen != 3)
+		return other_generation(c, gen, err);
+	if (attr(c, "firmware_version", fw, sizeof(fw), err) < 0)
+		return -err->code;
+	if (parse_version(fw, &major, &minor) < 0)
+		return tf_err_set(err, EBADMSG,
+				  "firmware_version \"%s\" is not as cyapa prints it (\"%%d.%%d\")",
+				  fw);
+	st->bl_addr = chip_addr(c);
+	if (!op) {
+		/* No product id: the driver reads it only from a running
+		 * application.  The version is the bootloader's word for the
+		 * flash, 0.0 when its checksum is wrong. */
+		st->mode = TF_CHIP_BOOTLOADER;
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "%s bound with the trackpad in its bootloader (%s, firmware %s): "
+			    "no input device, its %s flashes from there",
+			    c->dev.driver, mode, fw, CYAPA_UPDATE_ATTR);
+		return 0;
+	}
+	if (attr(c, "product_id", id, sizeof(id), err) < 0)
+		return -err->code;
+	if (!cyapa_product_id_ok(id))
+		return tf_err_set(err, EBADMSG,
+				  "product_id \"%s\" is not one cyapa operates (\"CYTRA-\" 6 "
+				  "\"-\" 2); not touched",
+				  id);
+	st->mode = TF_CHIP_APP;
+	tf_snprintf(st->hw, sizeof(st->hw), "%s", id);
+	set_version(st, major, minor);
+	tf_snprintf(st->detail, sizeof(st->detail), "%s: %s, product %s, firmware %s",
+		    c->dev.driver, mode, id, st->version_str);
+	return 0;
+}
+
+static int reg_read(struct tf_ctx *c, uint8_t reg, uint8_t *buf, size_t len)
+{
+	return tf_i2c_write_read(c->bus, chip_addr(c), &reg, 1, buf, len);
+}
+
+/* Unbound: the registers, read only. */
+static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	uint8_t h[GEN3_BL_HEAD_SIZE], q[GEN3_QUERY_SIZE];
+	char id[CYAPA_PRODUCT_ID_LEN + 1];
+	unsigned major, minor;
+	bool busy;
+	int rc, app;
+
+	if (!c->bus)
+		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
+	rc = reg_read(c, 0x00, h, sizeof(h));
+	if (rc < 0 && tf_i2c_nak(rc)) {
+		st->mode = TF_CHIP_ABSENT;
+		tf_snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", chip_addr(c));
+		return 0;
+	}
+	if (rc < 0)
+		return tf_err_set(err, -rc, "reading registers 0-15 at 0x%02x: %s", chip_addr(c),
+				  strerror(-rc));
+	app = cyapa_gen3_state(h, &busy);
+	if (app < 0)
+		return tf_err_set(err, EBADMSG,
+				  "the device at 0x%02x is not a Cypress Gen3 trackpad: its "
+				  "registers 0-2 read %02x %02x %02x, neither a bootloader's "
+				  "nor an application's state; not touched",
+				  chip_addr(c), h[0], h[1], h[2]);
+	st->bl_addr = chip_addr(c);
+	if (!app) {
+		st->mode = TF_CHIP_BOOTLOADER;
+		if (h[1] == (BL_STATUS_RUNNING | BL_STATUS_CSUM_VALID))
+			set_version(st, h[GEN3_BL_FW_MAJ], h[GEN3_BL_FW_MAJ + 1]);
+		tf_snprintf(st->detail, sizeof(st->detail),
+			    "Gen3 bootloader at 0x%02x (status 0x%02x, error 0x%02x%s): %s",
+			    chip_addr(c), h[1], h[2], busy ? ", busy" : "",
+			    h[1] & BL_STATUS_CSUM_VALID
+				    ? "its application's checksum is valid; cyapa launches it"
+				    : "no valid application; cyapa binds it without an input "
+				      "device");
+		return 0;
+	}
+	if ((rc = reg_read(c, GEN3_QUERY_REG, q, sizeof(q))) < 0)
+		return tf_err_set(err, -rc, "reading the query block (0x%02x) at 0x%02x: %s",
+				  GEN3_QUERY_REG, chip_addr(c), strerror(-rc));
+	if (cyapa_gen3_query(q, id, &major, &minor) < 0)
+		return tf_err_set(err, EBADMSG,
+				  "the device at 0x%02x is not a Cypress Gen3 trackpad cyapa "
+				  "operates: its query block (0x%02x) gives generation %u and "
+				  "product id \"%.5s...\"; not touched",
+				  chip_addr(c), GEN3_QUERY_REG, q[20] & 0x0f, (const char *)q);
+	st->mode = TF_CHIP_APP;
+	tf_snprintf(st->hw, sizeof(st->hw), "%s", id);
+	set_version(st, major, minor);
+	tf_snprintf(st->detail, sizeof(st->detail),
+		    "Gen3 application at 0x%02x: product %s, firmware %s", chip_addr(c), id,
+		    st->version_str);
+	return 0;
+}
+
+static int cyapa_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
+{
+	memset(st, 0, sizeof(*st));
+	if (!strcmp(c->dev.driver, tf_family_ids_cyapa.drivers[0]))
+		return detect_bound(c, st, err);
+	if (c->dev.driver[0])
+		return tf_err_set(err, EBADMSG,
+				  "the device is bound to %s, not to cyapa: not a trackpad "
+				  "touchfw may touch; not touched",
+				  c->dev.driver);
+	return detect_bus(c, st, err);
+}
+
+/* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
+static int cyapa_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
+			       void **img, struct tf_err *err)
+{
+	char why[200];
+
+	(void)c;
+	if (cyapa_gen3_check_image(data, len, why, sizeof(why)) < 0) {
+		free(data);
+		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
+	}
+	return tf_plain_image_take(data, len, img, err);
+}
+
+/* The name written to update_fw is the name the driver requests. */
+static int cyapa_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st, char *buf,
+				size_t size, struct tf_err *err)
+{
+	(void)c;
+	(void)st;
+	(void)err;
+	return tf_snprintf(buf, size, "%s", CYAPA_FW_NAME);
+}
+
+/* -EINVAL: cyapa_gen3_check_fw refused the file (before any write), or
+ * the part the new image made is none it operates. */
+static bool cyapa_kernel_fw_rejected(int code, const struct tf_chip_state *after)
+{
+	(void)after;
+	return code == EINVAL;
+}
+
+/*
+ * cyapa keeps a trackpad in its bootloader and flashes it from there:
+ * with the driver bound, whatever the mode, the firmware goes through
+ * update_fw.  Unbound, the flow's own answer (touchfw writes nothing over
+ * the bus for this family).
+ */
+static enum tf_update_way cyapa_choose(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	if (!strcmp(u->c->dev.driver, tf_family_ids_cyapa.drivers[0]))
+		return TF_WAY_DRIVER_ATTR;
+	return sv->choose(u);
+}
+
+/*
+ * update_fw failed, or no input device came after it, with the trackpad
+ * now in its bootloader (the supply dropped, a block failed): cyapa
+ * stays bound to it ("detected but not operational") and its next
+ * update_fw flashes from there -- so the next run brings it back, with
+ * the product id remembered from before.  An interruption, not the
+ * image's fault.  A refusal of the image is the flow's to record.
+ */
+static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_update *u,
+			       struct tf_update_failure *f)
+{
+	char msg[1024];
+
+	if ((f->write < 0 && cyapa_kernel_fw_rejected(f->err->code, NULL)) ||
+	    sv->driver_gone(u) || !f->seen || f->st->mode != TF_CHIP_BOOTLOADER)
+		return TF_UPDATE_GO_ON;
+	f->err->rejected = false;
+	if (f->write < 0)
+		sv->record_blob_failure(u, f->err);
+	*u->chip = *f->st;
+	u->next_run_said = true;
+	tf_snprintf(msg, sizeof(msg),
+		    "%s; the trackpad is left in its bootloader (%s); %s stays bound to it "
+		    "and its %s flashes from there, so the next touchfw run for it tries "
+		    "again",
+		    f->why, f->st->detail, u->c->dev.driver, CYAPA_UPDATE_ATTR);
+	return sv->fail_bootloader(u, msg);
+}
+
+static const struct tf_update_path cyapa_path = {
+	.choose = cyapa_choose,
+	.driver_update_failed = cyapa_update_failed,
+};
+
+const struct tf_family_ops cyapa_ops = {
+	.detect = cyapa_detect,
+	.load_firmware = cyapa_load_firmware,
+	.free_firmware = tf_plain_image_free,
+	.kernel_firmware = tf_plain_image_bytes,
+	.kernel_fw_name = cyapa_kernel_fw_name,
+	.kernel_fw_rejected = cyapa_kernel_fw_rejected,
+	.update_path = &cyapa_path,
+};
