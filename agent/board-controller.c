@@ -252,18 +252,18 @@ static bool ctrl_no_children(struct parse_ctx *c, int node, const char *path)
 static bool ctrl_family(struct parse_ctx *c, const char *path, const struct prop_val *v,
 			struct tf_controller *ctl)
 {
-	char family[64] = "";
+	char family[64] = "", known[256];
 
+	/* known: every family's name, however many there are (not family[],
+	 * which holds one name) */
 	if (!v[C_FAMILY].seen) {
 		board_issue(c, path, "family is missing (known: %s)",
-			    board_family_list(family, sizeof(family)));
+			    board_family_list(known, sizeof(known)));
 		return false;
 	}
 	if (!board_val_string(c, path, "family", &v[C_FAMILY], family, sizeof(family)))
 		return false;
 	if (!tf_family_ids_by_name(family)) {
-		char known[128];
-
 		board_issue(c, path, "family \"%s\" is not supported (known: %s)", family,
 			    board_family_list(known, sizeof(known)));
 		return false;

@@ -102,9 +102,9 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	if (attr(c, "firmware_version", fw, sizeof(fw), err) < 0)
 		return -err->code;
 	if (parse_version(fw, &major, &minor) < 0)
-		return tf_err_set(err, EBADMSG,
-				  "firmware_version \"%s\" is not as cyapa prints it (\"%%d.%%d\")",
-				  fw);
+		return tf_err_set(
+			err, EBADMSG,
+			"firmware_version \"%s\" is not as cyapa prints it (\"%%d.%%d\")", fw);
 	st->bl_addr = chip_addr(c);
 	if (!op) {
 		/* No product id: the driver reads it only from a running
@@ -151,12 +151,13 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	rc = reg_read(c, 0x00, h, sizeof(h));
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;
-		tf_snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", chip_addr(c));
+		tf_snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x",
+			    chip_addr(c));
 		return 0;
 	}
 	if (rc < 0)
-		return tf_err_set(err, -rc, "reading registers 0-15 at 0x%02x: %s", chip_addr(c),
-				  strerror(-rc));
+		return tf_err_set(err, -rc, "reading registers 0-15 at 0x%02x: %s",
+				  chip_addr(c), strerror(-rc));
 	app = cyapa_gen3_state(h, &busy);
 	if (app < 0)
 		return tf_err_set(err, EBADMSG,

@@ -19,7 +19,8 @@
 static int cyapa_check_controller(const struct tf_controller *ctl, char *msg, size_t size)
 {
 	if (strcmp(ctl->bus, "i2c"))
-		return tf_snprintf(msg, size, "bus %s: cyapa serves i2c devices only", ctl->bus),
+		return tf_snprintf(msg, size, "bus %s: cyapa serves i2c devices only",
+				   ctl->bus),
 		       -EINVAL;
 	return 0;
 }

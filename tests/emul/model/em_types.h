@@ -78,7 +78,7 @@ static inline em_u32 em_get_le32(const void *p)
 	return (em_u32)b[0] | (em_u32)b[1] << 8 | (em_u32)b[2] << 16 | (em_u32)b[3] << 24;
 }
 
-/* A 24-bit field (maXTouch-style CRCs). */
+/* A 24-bit field (some families' CRCs are this wide). */
 static inline em_u32 em_get_le24(const void *p)
 {
 	const em_u8 *b = (const em_u8 *)p;
