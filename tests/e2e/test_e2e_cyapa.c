@@ -396,7 +396,7 @@ static void test_broken_images_are_refused_and_never_written(void **state)
 	assert_true(has_input());
 }
 
-/* ------------------------------------------------ foreign devices */
+/* ------------------------------------------------ unbound devices */
 
 static FILE *trace;
 
@@ -485,6 +485,50 @@ static void test_unbound_foreign_device_at_0x67_is_read_and_refused(void **state
 	assert_true(e2e_trace_no_write(&E, path, 0x67, 1) > 0);
 }
 
+/* A Gen3 trackpad with nothing bound (the module loaded late, or
+ * unbound by hand) sits in its bootloader, where it powers up: a dry run
+ * reads its registers and writes nothing; a run gives it to cyapa, which
+ * launches its application, and updates it through update_fw.  So too
+ * an erased one. */
+static void test_unbound_trackpad_is_given_to_cyapa_and_updated(void **state)
+{
+	char path[400];
+
+	(void)state;
+	start_traced("model = cyapa\n"
+		     "compatible = cypress,cyapa\n"
+		     "driver = cyapa\n"
+		     "bound = false\n"
+		     "int_gpio = 1\n"
+		     "cyapa.fw_version = 1.0\n");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "Gen3 bootloader at 0x67 (status 0x11, error 0x00): its application's "
+		     "checksum is valid");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	fflush(trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	assert_true(e2e_trace_no_write(&E, path, 0x67, 1) > 0);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "binding cyapa (it takes a trackpad in either mode)");
+	e2e_said(&E, "verified: firmware 1.0 -> 2.0");
+	assert_updated(1);
+	e2e_stop(&E);
+	fclose(trace);
+	trace = NULL;
+
+	start_traced("model = cyapa\n"
+		     "compatible = cypress,cyapa\n"
+		     "driver = cyapa\n"
+		     "bound = false\n"
+		     "int_gpio = 1\n"
+		     "cyapa.fw_version = none\n");
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "no valid application; cyapa binds it without an input device; binding cyapa");
+	e2e_said(&E, "verified: firmware (bootloader) -> 2.0");
+	assert_updated(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +549,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_eeprom_bound_to_at24_at_0x67_is_refused_untouched,
 					  teardown_trace),
 		cmocka_unit_test_teardown(test_unbound_foreign_device_at_0x67_is_read_and_refused,
+					  teardown_trace),
+		cmocka_unit_test_teardown(test_unbound_trackpad_is_given_to_cyapa_and_updated,
 					  teardown_trace),
 	};
 

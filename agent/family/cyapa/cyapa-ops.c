@@ -146,6 +146,7 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	bool busy;
 	int rc, app;
 
+	memset(st, 0, sizeof(*st));
 	if (!c->bus)
 		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
 	rc = reg_read(c, 0x00, h, sizeof(h));
@@ -245,12 +246,17 @@ static bool cyapa_kernel_fw_rejected(int code, const struct tf_chip_state *after
 /*
  * cyapa keeps a trackpad in its bootloader and flashes it from there:
  * with the driver bound, whatever the mode, the firmware goes through
- * update_fw.  Unbound, the flow's own answer (touchfw writes nothing over
+ * update_fw.  Unbound where the profile names cyapa, the same: a run
+ * binds it first (cyapa_before_detect), a dry run says what that run
+ * would do.  Otherwise the flow's own answer (touchfw writes nothing over
  * the bus for this family).
  */
 static enum tf_update_way cyapa_choose(const struct tf_flow_services *sv, struct tf_update *u)
 {
-	if (!strcmp(u->c->dev.driver, tf_family_ids_cyapa.drivers[0]))
+	const struct tf_ctx *c = u->c;
+
+	if (!strcmp(c->dev.driver, tf_family_ids_cyapa.drivers[0]) ||
+	    (!c->dev.driver[0] && c->ctrl && !strcmp(c->ctrl->driver, tf_family_ids_cyapa.drivers[0])))
 		return TF_WAY_DRIVER_ATTR;
 	return sv->choose(u);
 }
@@ -284,7 +290,33 @@ static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_upda
 	return sv->fail_bootloader(u, msg);
 }
 
+/*
+ * Unbound, a run: touchfw can not flash a Cypress trackpad itself, cyapa
+ * can, in either mode.  The registers are read first (detect_bus: read
+ * only), and only a Gen3 trackpad is given to cyapa to bind; anything
+ * else is refused untouched.  Bound, or a read-only command: as for
+ * every family.
+ */
+static int cyapa_before_detect(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	struct tf_ctx *c = u->c;
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+
+	if (c->dev.driver[0] || c->read_only || !c->ctrl || !c->ctrl->driver[0] || !c->bus)
+		return sv->bind_driver_first(u);
+	if (detect_bus(c, &st, &err) < 0)
+		return sv->finish(u, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO,
+				  "%s", err.msg);
+	if (st.mode == TF_CHIP_ABSENT)
+		return 0;
+	sv->log(u, TF_LOG_INFO, "%s; binding %s (it takes a trackpad in either mode)",
+		st.detail, c->ctrl->driver);
+	return sv->rebind(u);
+}
+
 static const struct tf_update_path cyapa_path = {
+	.before_detect = cyapa_before_detect,
 	.choose = cyapa_choose,
 	.driver_update_failed = cyapa_update_failed,
 };
