@@ -198,9 +198,10 @@ static void resign(void)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd),
-		 "'%s/touchfw-agent' db sign --key '%s/keys/build-demo.key' --db '%s' >/dev/null",
-		 E.build, E.build, E.db);
+	snprintf(
+		cmd, sizeof(cmd),
+		"'%s/touchfw-agent' db sign --key '%s/keys/build-demo.key' --db '%s' >/dev/null",
+		E.build, E.build, E.db);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -227,8 +228,7 @@ static void test_bind_with_older_firmware_is_updated_through_update_fw(void **st
 	e2e_keep(&E, log);
 	if (!strstr(log, "application mode: hardware " PRODUCT ", firmware 1.0") ||
 	    !strstr(log, "/cyapa.bin; asking cyapa to flash it (update_fw)") ||
-	    !strstr(log, "verified: firmware 1.0 -> 2.0"))
-	{
+	    !strstr(log, "verified: firmware 1.0 -> 2.0")) {
 		fprintf(stderr, "--- the run said:\n%s", log);
 		fail_msg("see the run's log above");
 	}
@@ -375,18 +375,20 @@ static void test_broken_images_are_refused_and_never_written(void **state)
 	/* The database's own blob damaged (hash and signature made again, as
 	 * a careless packager would): db check names the driver's rule, the
 	 * run refuses it. */
-	snprintf(cmd, sizeof(cmd),
-		 "f='%s/cyapa/cyapa-CYTRA-116002-00-fw-2.0.bin' && "
-		 "printf '\\001' | dd of=\"$f\" bs=1 seek=1 conv=notrunc status=none && "
-		 "sum=$(sha256sum \"$f\" | cut -d' ' -f1) && "
-		 "sed -i \"/cyapa-CYTRA-116002-00-fw-2.0.bin/,/^sha256/s/^sha256 = .*/sha256 = $sum/\" "
-		 "'%s/manifest.ini'",
-		 E.db, E.db);
+	snprintf(
+		cmd, sizeof(cmd),
+		"f='%s/cyapa/cyapa-CYTRA-116002-00-fw-2.0.bin' && "
+		"printf '\\001' | dd of=\"$f\" bs=1 seek=1 conv=notrunc status=none && "
+		"sum=$(sha256sum \"$f\" | cut -d' ' -f1) && "
+		"sed -i \"/cyapa-CYTRA-116002-00-fw-2.0.bin/,/^sha256/s/^sha256 = .*/sha256 = $sum/\" "
+		"'%s/manifest.ini'",
+		E.db, E.db);
 	assert_int_equal(system(cmd), 0);
 	resign();
 	expect_rc(TF_EXIT_DB_INVALID, "db", "check", "--db", E.db);
 	assert_non_null(E.out);
-	if (!strstr(E.out, "cyapa-CYTRA-116002-00-fw-2.0.bin ([cyapa-CYTRA-116002-00-fw-2.0]") ||
+	if (!strstr(E.out,
+		    "cyapa-CYTRA-116002-00-fw-2.0.bin ([cyapa-CYTRA-116002-00-fw-2.0]") ||
 	    !strstr(E.out, "its header checksum (bytes 0-1) is 0x0101"))
 		e2e_fail_with_output(&E, "db check did not name the broken blob");
 	e2e_touchfw(&E, "run", DEV);
@@ -524,7 +526,8 @@ static void test_unbound_trackpad_is_given_to_cyapa_and_updated(void **state)
 		     "int_gpio = 1\n"
 		     "cyapa.fw_version = none\n");
 	expect_rc(TF_EXIT_OK, "run", DEV);
-	e2e_said(&E, "no valid application; cyapa binds it without an input device; binding cyapa");
+	e2e_said(&E,
+		 "no valid application; cyapa binds it without an input device; binding cyapa");
 	e2e_said(&E, "verified: firmware (bootloader) -> 2.0");
 	assert_updated(1);
 }
@@ -546,10 +549,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_image_for_another_product_is_not_sent, teardown),
 		cmocka_unit_test_teardown(test_broken_images_are_refused_and_never_written,
 					  teardown),
-		cmocka_unit_test_teardown(test_eeprom_bound_to_at24_at_0x67_is_refused_untouched,
-					  teardown_trace),
-		cmocka_unit_test_teardown(test_unbound_foreign_device_at_0x67_is_read_and_refused,
-					  teardown_trace),
+		cmocka_unit_test_teardown(
+			test_eeprom_bound_to_at24_at_0x67_is_refused_untouched, teardown_trace),
+		cmocka_unit_test_teardown(
+			test_unbound_foreign_device_at_0x67_is_read_and_refused,
+			teardown_trace),
 		cmocka_unit_test_teardown(test_unbound_trackpad_is_given_to_cyapa_and_updated,
 					  teardown_trace),
 	};

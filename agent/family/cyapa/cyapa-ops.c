@@ -256,7 +256,8 @@ static enum tf_update_way cyapa_choose(const struct tf_flow_services *sv, struct
 	const struct tf_ctx *c = u->c;
 
 	if (!strcmp(c->dev.driver, tf_family_ids_cyapa.drivers[0]) ||
-	    (!c->dev.driver[0] && c->ctrl && !strcmp(c->ctrl->driver, tf_family_ids_cyapa.drivers[0])))
+	    (!c->dev.driver[0] && c->ctrl &&
+	     !strcmp(c->ctrl->driver, tf_family_ids_cyapa.drivers[0])))
 		return TF_WAY_DRIVER_ATTR;
 	return sv->choose(u);
 }
