@@ -347,6 +347,24 @@ static void test_image_for_another_product_is_not_sent(void **state)
 	assert_updated(1);
 }
 
+/* The same given by hand (flash --firmware, no manifest to match): the
+ * image does not say its product, but a file named as ChromeOS names
+ * them does; one named for another product is not sent. */
+static void test_image_named_for_another_product_given_by_hand_is_not_sent(void **state)
+{
+	(void)state;
+	start("1.0", NULL);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", image("CYTRA-101003-00", 3, 0, 0),
+		  DEV);
+	e2e_said(&E, "its file name says it is for CYTRA-101003-00, the trackpad is " PRODUCT
+		     ": not sent; the trackpad was not touched");
+	assert_untouched(OLD_FW);
+	assert_true(has_input());
+	/* named for this product, it goes */
+	expect_rc(TF_EXIT_OK, "flash", "--firmware", image(PRODUCT, 3, 0, 0), DEV);
+	e2e_said(&E, "verified: firmware 1.0 -> 3.0");
+}
+
 /* The driver's three checks (cyapa_gen3_check_fw), made before anything
  * is written: db add refuses such a file, db check a database holding
  * one, a run on that database and a hand-given one never reach the
@@ -547,6 +565,9 @@ int main(void)
 			test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers,
 			teardown),
 		cmocka_unit_test_teardown(test_image_for_another_product_is_not_sent, teardown),
+		cmocka_unit_test_teardown(
+			test_image_named_for_another_product_given_by_hand_is_not_sent,
+			teardown),
 		cmocka_unit_test_teardown(test_broken_images_are_refused_and_never_written,
 					  teardown),
 		cmocka_unit_test_teardown(

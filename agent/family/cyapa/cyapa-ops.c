@@ -211,17 +211,39 @@ static int cyapa_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	return detect_bus(c, st, err);
 }
 
-/* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
+/* Per run: the product the image's file name gives, "" when none. */
+struct cyapa_run {
+	char name_product[CYAPA_PRODUCT_ID_LEN + 1];
+};
+
+static int cyapa_init(struct tf_ctx *c, struct tf_err *err)
+{
+	c->priv = calloc(1, sizeof(struct cyapa_run));
+	return c->priv ? 0 : tf_err_set(err, ENOMEM, "out of memory");
+}
+
+static void cyapa_fini(struct tf_ctx *c)
+{
+	free(c->priv);
+	c->priv = NULL;
+}
+
+/* Takes @data (malloc()ed): kept in the image, or freed on refusal.  The
+ * image does not say its product; a file named as ChromeOS names them
+ * does (kept for cyapa_fw_write). */
 static int cyapa_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 			       void **img, struct tf_err *err)
 {
+	struct cyapa_run *run = c->priv;
 	char why[200];
+	unsigned maj, min;
 
-	(void)c;
 	if (cyapa_gen3_check_image(data, len, why, sizeof(why)) < 0) {
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
+	if (run && cyapa_name_product(name, run->name_product, &maj, &min) < 0)
+		run->name_product[0] = '\0';
 	return tf_plain_image_take(data, len, img, err);
 }
 
@@ -275,6 +297,14 @@ static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_upda
 {
 	char msg[1024];
 
+	/* refused before update_fw was written: the image not this
+	 * trackpad's */
+	if (f->write < 0 && f->err->code == ENOEXEC) {
+		f->err->rejected = true;
+		sv->record_blob_failure(u, f->err);
+		return sv->finish(u, TF_EXIT_UNSUPPORTED, "%s; the trackpad was not touched",
+				  f->err->msg);
+	}
 	if ((f->write < 0 && cyapa_kernel_fw_rejected(f->err->code, NULL)) ||
 	    sv->driver_gone(u) || !f->seen || f->st->mode != TF_CHIP_BOOTLOADER)
 		return TF_UPDATE_GO_ON;
@@ -316,13 +346,38 @@ static int cyapa_before_detect(const struct tf_flow_services *sv, struct tf_upda
 	return sv->rebind(u);
 }
 
+/*
+ * The write that starts the update: the staged file's name to update_fw.
+ * Where the image's file name says its product (a hand-given ChromeOS
+ * file; the database's entries are matched by the plan) and the
+ * trackpad says its own, they must be the same: otherwise nothing is
+ * written (-ENOEXEC).
+ */
+static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
+			  const char *name, struct tf_err *err)
+{
+	const struct cyapa_run *run = u->c->priv;
+
+	(void)sv;
+	if (run && run->name_product[0] && u->chip->hw[0] &&
+	    strcmp(run->name_product, u->chip->hw))
+		return tf_err_set(
+			err, ENOEXEC,
+			"its file name says it is for %s, the trackpad is %s: not sent",
+			run->name_product, u->chip->hw);
+	return tf_device_attr_write(&u->c->dev, CYAPA_UPDATE_ATTR, name, err);
+}
+
 static const struct tf_update_path cyapa_path = {
 	.before_detect = cyapa_before_detect,
 	.choose = cyapa_choose,
 	.driver_update_failed = cyapa_update_failed,
+	.driver_fw_write = cyapa_fw_write,
 };
 
 const struct tf_family_ops cyapa_ops = {
+	.init = cyapa_init,
+	.fini = cyapa_fini,
 	.detect = cyapa_detect,
 	.load_firmware = cyapa_load_firmware,
 	.free_firmware = tf_plain_image_free,
