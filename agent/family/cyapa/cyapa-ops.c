@@ -108,13 +108,18 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	st->bl_addr = chip_addr(c);
 	if (!op) {
 		/* No product id: the driver reads it only from a running
-		 * application.  The version is the bootloader's word for the
-		 * flash, 0.0 when its checksum is wrong. */
+		 * application.  Nor a version: the driver takes one from the
+		 * bootloader only while the flash's checksum is valid and
+		 * otherwise keeps the last it read (after an update cut short,
+		 * the old application's), so it is said as that and not
+		 * taken. */
 		st->mode = TF_CHIP_BOOTLOADER;
-		tf_snprintf(st->detail, sizeof(st->detail),
-			    "%s bound with the trackpad in its bootloader (%s, firmware %s): "
-			    "no input device, its %s flashes from there",
-			    c->dev.driver, mode, fw, CYAPA_UPDATE_ATTR);
+		tf_snprintf(
+			st->detail, sizeof(st->detail),
+			"%s bound with the trackpad in its bootloader (%s; firmware_version "
+			"%s is the last %s read): no input device, its %s flashes from "
+			"there",
+			c->dev.driver, mode, fw, c->dev.driver, CYAPA_UPDATE_ATTR);
 		return 0;
 	}
 	if (attr(c, "product_id", id, sizeof(id), err) < 0)

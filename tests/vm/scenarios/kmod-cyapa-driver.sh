@@ -186,7 +186,7 @@ vm_check "touchfw run brings it up (exit 0)" eval '"$TOUCHFW" run "$EMUL_DEV" >/
 t_done=$(vm_now_us)
 vm_log "result: $(emul_result)"
 vm_check "touchfw read the bootloader from cyapa's mode; the board's one product chosen" eval \
-	'grep -q "cyapa bound with the trackpad in its bootloader (gen3 bootloader idle, firmware 0.0)" /run/tf.out &&
+	'grep -q "cyapa bound with the trackpad in its bootloader (gen3 bootloader idle; firmware_version 0.0 is the last cyapa read)" /run/tf.out &&
 	 grep -q "chip in bootloader mode: newest firmware for this board is 2.0" /run/tf.out &&
 	 grep -q "verified: firmware (bootloader) -> 2.0" /run/tf.out'
 vm_check "no soft reset was needed; 482 blocks; firmware 2.0" eval \
@@ -224,6 +224,7 @@ vm_check "the driver stays bound, without input, gen3 bootloader idle" eval \
 	 [ "$(cyapa_attr mode)" = "gen3 bootloader idle" ]'
 vm_check "the next touchfw run recovers it by the remembered product: 2.0, an input device" eval \
 	'"$TOUCHFW" run "$EMUL_DEV" >/run/tf.out 2>&1 &&
+	 grep -q "gen3 bootloader idle; firmware_version 1.0 is the last cyapa read" /run/tf.out &&
 	 grep -q "remembered hardware CYTRA-116002-00" /run/tf.out &&
 	 grep -q "verified: firmware (bootloader) -> 2.0" /run/tf.out &&
 	 [ "$(cyapa_attr firmware_version)" = 2.0 ] &&
