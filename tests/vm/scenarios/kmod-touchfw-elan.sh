@@ -60,6 +60,10 @@
 #      (Module ID 0x0308, the unique id), update_fw flashes the 16 pages,
 #      a page error leaves the part in IAP with the driver bound, a new
 #      probe and the probe of a part in IAP fail at the hello packet;
+#   8. touchfw on that touchpad at the profile's SMBus slots: the bind's
+#      run flashes it through update_fw (5.0 -> 6.0); a touchpad left in
+#      IAP at the slot that allows bus recovery is recovered by the add's
+#      run over the real i2c-dev with SMBus block transfers, then bound;
 #   no oops, no warning.  Figures: bind uevent -> verified input device,
 #   per family; add uevent -> verified input device for the recovery.
 . /vm/emul.sh
@@ -334,6 +338,61 @@ vm_check "elan_i2c's probe fails on it (hello packet) and no driver stays" eval 
 	 sleep 1 && [ -z "$(emul_driver)" ] && [ "$(emul_state mode)" = iap ]'
 vm_check "elantp_emul unloads" emul_unload
 printf %s /vm/no-firmware-here >/sys/module/firmware_class/parameters/path
+
+# ---- 8. touchfw on the SMBus touchpad ("touchfw emulated adapter 4",
+# the profile's touchpad-smbus slots): at 0x17 on firmware 5 the bind's run
+# flashes it through elan_i2c's update_fw; at 0x18 left in IAP (always-on,
+# allow-bus-recovery) the add's run recovers it over the real i2c-dev with
+# SMBus block transfers as elan_i2c_smbus does, then binds elan_i2c
+ELANTP_ADAPTER="touchfw emulated adapter 4"
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus at a profile slot (product 776, firmware 5)" \
+	elantp_load smbus=1 addr=0x17 product_id=776 fw_version=5 iap_start_page=496
+udevadm settle --timeout=60
+vm_require "the run ends" vm_wait 60 "the SMBus touchpad's run" emul_run_done
+vm_log "SMBus touchpad result: $(emul_result)"
+vm_check "touchfw read elan_i2c's attributes on SMBus: hardware 776, firmware 5.0" \
+	emul_log_has "application mode: hardware 776, firmware 5.0"
+vm_check "result ok through update_fw, 5.0 -> 6.0, elan_i2c_776.0.bin staged" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+	 emul_log_has "verified: firmware 5.0 -> 6.0" &&
+	 emul_log_has "staged elantp-776-fw-6.0 as /run/touchfw/firmware/elan_i2c_776.0.bin"'
+vm_check "elan_i2c bound again on firmware 6 over SMBus (kernel log); the model runs 6, 16 pages" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0308, Firmware: 0x0006" &&
+	 [ "$(emul_state fw_version)" = 6 ] && [ "$(emul_state pages_written)" = 16 ]'
+emul_monitor_stop
+vm_check "elantp_emul unloads" emul_unload
+
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus at 0x18 without firmware (left in IAP)" \
+	elantp_load smbus=1 addr=0x18 product_id=776 fw_version=0 iap_start_page=496
+udevadm settle --timeout=60
+vm_require "the run ends" vm_wait 60 "the SMBus recovery run" emul_run_done
+vm_log "SMBus touchpad result: $(emul_result)"
+vm_check "elan_i2c's probe failed on it (hello packet; kernel log)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: hello packet length fail: -5"
+vm_check "touchfw found it in IAP on SMBus and flashed elantp-776-fw-6.0 at 0x18" eval \
+	'emul_log_has "IAP mode at 0x18 on SMBus" &&
+	 emul_log_has "flashing elantp-776-fw-6.0 (6.0) at bootloader address 0x18"'
+vm_check "result ok through the bootloader, (bootloader) -> 6.0" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = bootloader ] &&
+	 emul_log_has "verified: firmware (bootloader) -> 6.0"'
+vm_check "the touchpad runs 6, 16 pages from IAP as found, no page error" eval \
+	'[ "$(emul_state mode)" = main ] && [ "$(emul_state fw_version)" = 6 ] &&
+	 [ "$(emul_state iap_entries)" = 0 ] && [ "$(emul_state pages_written)" = 16 ] &&
+	 [ "$(emul_state page_errors)" = 0 ]'
+vm_check "elan_i2c bound it on firmware 6 over SMBus, product_id 776.0, firmware_version 6.0" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0308, Firmware: 0x0006" &&
+	 [ "$(emul_driver)" = elan_i2c ] && [ "$(cat "$EMUL_SYS/product_id")" = 776.0 ] &&
+	 [ "$(cat "$EMUL_SYS/firmware_version")" = 6.0 ]'
+vm_check "touchfw verified its input device" \
+	test "$(emul_result_field input)" = "$(emul_event)"
+emul_monitor_stop
+vm_check "elantp_emul unloads" emul_unload
 ELANTP_ADAPTER="touchfw emulated adapter 2"
 
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

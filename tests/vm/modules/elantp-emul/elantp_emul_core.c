@@ -65,8 +65,8 @@ MODULE_PARM_DESC(fail_page, "fault: a page error from this page index on (-1 nev
 
 static bool smbus;
 module_param(smbus, bool, 0444);
-MODULE_PARM_DESC(smbus,
-		 "speak elan_i2c_smbus's commands behind an SMBus-only adapter with Host Notify");
+MODULE_PARM_DESC(
+	smbus, "speak elan_i2c_smbus's commands behind an SMBus-only adapter with Host Notify");
 
 /* ------------------------------------------------------------ state */
 
@@ -188,9 +188,8 @@ static int pemu_add_client(struct emul_core *c)
 static void pemu_loaded(struct emul_core *c)
 {
 	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), %s, product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
-		addr, c->adap.nr, c->adap.name,
-		smbus ? "SMBus with Host Notify" : "i2c", product_id, fw_version, iap_start_page,
-		c->irq, PEMU_GPIO_LABEL);
+		addr, c->adap.nr, c->adap.name, smbus ? "SMBus with Host Notify" : "i2c",
+		product_id, fw_version, iap_start_page, c->irq, PEMU_GPIO_LABEL);
 }
 
 static struct emul_module elantp_emul = {

@@ -87,7 +87,7 @@ struct emul_core_cfg {
 	 * runs quick, byte, byte data, word data, block data (both ways) and
 	 * I2C block transfers on the bus as i2c_smbus_xfer_emulated lays
 	 * them out.  Drivers that pick their transport by I2C_FUNC_I2C
-	 * (elan_i2c) take their SMBus one.
+	 * take their SMBus one.
 	 */
 	bool smbus_only;
 };
