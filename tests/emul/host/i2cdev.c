@@ -57,11 +57,14 @@ static unsigned long functionality(const struct emub_adapter *ad)
 {
 	unsigned long hn = ad->desc.host_notify ? I2C_FUNC_SMBUS_HOST_NOTIFY : 0;
 
+	/* an SMBus controller with Host Notify is i2c-i801's kind, which also
+	 * reads blocks (the count the chip sends first) */
 	if (ad->desc.smbus_only)
 		return I2C_FUNC_SMBUS_QUICK | I2C_FUNC_SMBUS_BYTE | I2C_FUNC_SMBUS_BYTE_DATA |
 		       I2C_FUNC_SMBUS_WORD_DATA | I2C_FUNC_SMBUS_PROC_CALL |
 		       I2C_FUNC_SMBUS_WRITE_BLOCK_DATA | I2C_FUNC_SMBUS_I2C_BLOCK |
-		       I2C_FUNC_SMBUS_PEC | hn;
+		       I2C_FUNC_SMBUS_PEC | hn |
+		       (ad->desc.host_notify ? I2C_FUNC_SMBUS_READ_BLOCK_DATA : 0);
 	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | hn;
 }
 
@@ -372,8 +375,15 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 		buf0[2] = data->word >> 8;
 		break;
 	case I2C_SMBUS_BLOCK_DATA:
-		if (rw == I2C_SMBUS_READ)
-			return -EOPNOTSUPP; /* needs I2C_M_RECV_LEN: not supported */
+		if (rw == I2C_SMBUS_READ) {
+			/* a controller that reads the count itself (native,
+			 * functionality() says which); i2c_smbus_xfer_emulated
+			 * needs I2C_M_RECV_LEN: not supported */
+			if (!native || wants_pec)
+				return -EOPNOTSUPP;
+			msg[1].len = I2C_SMBUS_BLOCK_MAX + 1;
+			break;
+		}
 		msg[0].len = data->block[0] + 2;
 		if (msg[0].len > I2C_SMBUS_BLOCK_MAX + 2)
 			return -EINVAL;
@@ -453,6 +463,11 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 			break;
 		case I2C_SMBUS_I2C_BLOCK_DATA:
 			memcpy(data->block + 1, buf1, data->block[0]);
+			break;
+		case I2C_SMBUS_BLOCK_DATA:
+			if (!buf1[0] || buf1[0] > I2C_SMBUS_BLOCK_MAX)
+				return -EPROTO;
+			memcpy(data->block, buf1, buf1[0] + 1);
 			break;
 		}
 	}
