@@ -14,7 +14,9 @@
  * than max_transfer fails with EOPNOTSUPP (i2c_check_for_quirks); ten-bit
  * addresses, protocol mangling and I2C_M_RECV_LEN are not supported and
  * fail with EOPNOTSUPP, so I2C_FUNCS reports neither
- * I2C_FUNC_SMBUS_READ_BLOCK_DATA nor I2C_FUNC_10BIT_ADDR.
+ * I2C_FUNC_SMBUS_READ_BLOCK_DATA nor I2C_FUNC_10BIT_ADDR -- but an adapter
+ * with Host Notify, an SMBus controller as i2c-i801, reads SMBus blocks
+ * itself.
  *
  * The handlers run on the board's pool of threads (serve.c), one request
  * of an open file at a time, so clients of separate adapters never wait
@@ -55,16 +57,18 @@ static struct i2c_file *file_of(UMockdevIoctlClient *client)
 
 static unsigned long functionality(const struct emub_adapter *ad)
 {
-	unsigned long hn = ad->desc.host_notify ? I2C_FUNC_SMBUS_HOST_NOTIFY : 0;
+	/* Host Notify is an SMBus controller's (i2c-i801), which reads SMBus
+	 * blocks itself (i801_func: I2C_FUNC_SMBUS_BLOCK_DATA); rmi_smbus's
+	 * probe asks for both. */
+	unsigned long hn = ad->desc.host_notify
+				   ? I2C_FUNC_SMBUS_HOST_NOTIFY | I2C_FUNC_SMBUS_READ_BLOCK_DATA
+				   : 0;
 
-	/* an SMBus controller with Host Notify is i2c-i801's kind, which also
-	 * reads blocks (the count the chip sends first) */
 	if (ad->desc.smbus_only)
 		return I2C_FUNC_SMBUS_QUICK | I2C_FUNC_SMBUS_BYTE | I2C_FUNC_SMBUS_BYTE_DATA |
 		       I2C_FUNC_SMBUS_WORD_DATA | I2C_FUNC_SMBUS_PROC_CALL |
 		       I2C_FUNC_SMBUS_WRITE_BLOCK_DATA | I2C_FUNC_SMBUS_I2C_BLOCK |
-		       I2C_FUNC_SMBUS_PEC | hn |
-		       (ad->desc.host_notify ? I2C_FUNC_SMBUS_READ_BLOCK_DATA : 0);
+		       I2C_FUNC_SMBUS_PEC | hn;
 	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | hn;
 }
 
@@ -376,10 +380,11 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 		break;
 	case I2C_SMBUS_BLOCK_DATA:
 		if (rw == I2C_SMBUS_READ) {
-			/* a controller that reads the count itself (native,
-			 * functionality() says which); i2c_smbus_xfer_emulated
-			 * needs I2C_M_RECV_LEN: not supported */
-			if (!native || wants_pec)
+			/* the controller's own block read, the count then at most
+			 * I2C_SMBUS_BLOCK_MAX bytes: an SMBus controller's (native,
+			 * or the Host Notify kind; functionality() says which);
+			 * i2c_smbus_xfer_emulated needs I2C_M_RECV_LEN: not supported */
+			if (!(native || ad->desc.host_notify) || wants_pec)
 				return -EOPNOTSUPP;
 			msg[1].len = I2C_SMBUS_BLOCK_MAX + 1;
 			break;
@@ -467,7 +472,7 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 		case I2C_SMBUS_BLOCK_DATA:
 			if (!buf1[0] || buf1[0] > I2C_SMBUS_BLOCK_MAX)
 				return -EPROTO;
-			memcpy(data->block, buf1, buf1[0] + 1);
+			memcpy(data->block, buf1, (size_t)buf1[0] + 1);
 			break;
 		}
 	}
