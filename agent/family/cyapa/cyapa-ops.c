@@ -88,10 +88,10 @@ static int other_generation(struct tf_ctx *c, unsigned gen, struct tf_err *err)
 }
 
 /* Per run: the product the image's file name gives, "" when none; the
- * trackpad's generation as detected (0: not yet). */
+ * trackpad's generation as detected and the image's. */
 struct cyapa_run {
 	char name_product[CYAPA_PRODUCT_ID_LEN + 1];
-	unsigned gen;
+	unsigned gen, image_gen; /* 0: not known yet */
 };
 
 static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
@@ -257,6 +257,8 @@ static int cyapa_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, cons
 	}
 	/* cyapa checks a file by the trackpad's generation: another's image
 	 * is refused by it, so it is not offered */
+	if (run)
+		run->image_gen = (unsigned)gen;
 	if (run && run->gen && (unsigned)gen != run->gen) {
 		free(data);
 		return tf_err_set(err, EBADMSG,
@@ -372,8 +374,8 @@ static int cyapa_before_detect(const struct tf_flow_services *sv, struct tf_upda
  * The write that starts the update: the staged file's name to update_fw.
  * Where the image's file name says its product (a hand-given ChromeOS
  * file; the database's entries are matched by the plan) and the
- * trackpad says its own, they must be the same: otherwise nothing is
- * written (-ENOEXEC).
+ * trackpad says its own, they must be the same, and the image must be of
+ * the trackpad's generation: otherwise nothing is written (-ENOEXEC).
  */
 static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
 			  const char *name, struct tf_err *err)
@@ -381,6 +383,12 @@ static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u
 	const struct cyapa_run *run = u->c->priv;
 
 	(void)sv;
+	/* an image loaded before the trackpad was read (flash --firmware) */
+	if (run && run->gen && run->image_gen && run->gen != run->image_gen)
+		return tf_err_set(err, ENOEXEC,
+				  "a Gen%u image, the trackpad is Gen%u: cyapa would refuse it; "
+				  "not sent",
+				  run->image_gen, run->gen);
 	if (run && run->name_product[0] && u->chip->hw[0] &&
 	    strcmp(run->name_product, u->chip->hw))
 		return tf_err_set(

@@ -27,7 +27,6 @@
 #define BL_VERIFY 0x31
 
 #define ST_OK 0x00
-#define ST_NO_APP 0x01	/* this model's own */
 #define ST_UNKNOWN 0x02 /* this model's own */
 #define ST_CRC 0x03	/* this model's own */
 #define ST_KEY 0x04	/* this model's own */
@@ -357,10 +356,8 @@ static void bl_command(struct cyapa_pip_model *m, const em_u8 *buf, em_u16 len)
 		bl_answer(m, ST_OK, d, 8);
 		return;
 	case BL_APP_INFO:
-		if (!app_valid(m)) {
-			bl_answer(m, ST_NO_APP, d, 0);
-			return;
-		}
+		/* answered from the flash whatever its state (an erased
+		 * application: zeros), with the platform's version */
 		{
 			const em_u8 *first = row_at(m, CYAPA_PIP_FIRST_ROW);
 

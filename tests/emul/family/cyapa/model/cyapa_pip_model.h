@@ -37,8 +37,10 @@
  * 17 (end).  Answers: length, 0x30, 0, 01, status, data length, data,
  * CRC, 17.  0x38 bootloader information (family id, silicon id: 19
  * bytes), 0x3c application information (30 bytes: product id at 8,
- * version at 22, platform at 26; status 0x01 where no valid application
- * is there to read), 0x48 initiate (the key A5 01 02 03 FF FE FD 5A, the
+ * version at 22, platform at 26, read from the flash whatever its state:
+ * zeros for an erased application -- what a real bootloader answers
+ * there is not public; one that failed would leave cyapa's platform
+ * version 0, and cyapa would then take only 13-byte-head images), 0x48 initiate (the key A5 01 02 03 FF FE FD 5A, the
  * 60 metadata bytes of the image's last row and their CRC: erases the
  * application rows, keeps the metadata as row 0x1ff; busy erase_ns, then
  * answers), 0x39 program and verify a row (array 0, row 0x2e..0x1fe, 128
