@@ -195,12 +195,14 @@ int cyapa_image_gen(const uint8_t *data, size_t len, char *msg, size_t size)
 
 	if (len == CYAPA_GEN3_FW_SIZE)
 		return cyapa_gen3_check_image(data, len, msg, size) < 0 ? -EBADMSG : 3;
-	if (len >= 1 && (data[0] == 0x0c || data[0] == 0x12))
+	if (len >= PIP_HEAD_SIZE && (data[0] == 0x0c || data[0] == 0x12))
 		return cyapa_pip_check_image(data, len, &maj, &min, msg, size) < 0 ? -EBADMSG : 5;
-	snprintf(msg, size,
-		 "%zu bytes: neither a Gen3 cyapa image (%u bytes) nor a Gen5 one (a PIP "
-		 "head, head size 0x12 at byte 0)",
-		 len, CYAPA_GEN3_FW_SIZE);
+	/* the Gen3 rule's own words, then why it is no Gen5 image either */
+	if (cyapa_gen3_check_image(data, len, msg, size) == 0)
+		return 3;
+	if (strlen(msg) + 1 < size)
+		snprintf(msg + strlen(msg), size - strlen(msg),
+			 "; nor a Gen5 image (no PIP head: head size 0x12 at byte 0)");
 	return -EBADMSG;
 }
 
