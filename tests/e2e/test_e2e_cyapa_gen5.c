@@ -135,8 +135,8 @@ static void db_with(const char *file)
 
 	snprintf(args, sizeof(args), "db add '%s' --db '%s' --board " BOARD, file, E.db);
 	agent(args);
-	snprintf(args, sizeof(args), "db sign --key '%s/keys/build-demo.key' --db '%s'", E.build,
-		 E.db);
+	snprintf(args, sizeof(args), "db sign --key '%s/keys/build-demo.key' --db '%s'",
+		 E.build, E.db);
 	agent(args);
 }
 
@@ -267,7 +267,8 @@ static void test_gen5_bind_with_older_firmware_is_updated_through_update_fw(void
 	t0 = e2e_now_ms();
 	e2e_go(&E);
 	e2e_wait_run_done(&E, DEV);
-	fprintf(stderr, "# gen5: bind -> verified input device: %lld ms (emulated, fast pacing)\n",
+	fprintf(stderr,
+		"# gen5: bind -> verified input device: %lld ms (emulated, fast pacing)\n",
 		e2e_now_ms() - t0);
 	log = e2e_state_file(&E, DEV ".log");
 	assert_non_null(log);
@@ -300,7 +301,8 @@ static void test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board(vo
 	assert_false(has_input());
 	t0 = e2e_now_ms();
 	expect_rc(TF_EXIT_OK, "run", DEV);
-	fprintf(stderr, "# gen5: run -> verified input device: %lld ms (emulated, fast pacing)\n",
+	fprintf(stderr,
+		"# gen5: run -> verified input device: %lld ms (emulated, fast pacing)\n",
 		e2e_now_ms() - t0);
 	e2e_said(&E, "cyapa bound with the trackpad in its bootloader (gen5 bootloader");
 	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
@@ -312,8 +314,8 @@ static void test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board(vo
  * cyapa's update_fw fails, it finds the trackpad in its bootloader (the
  * new metadata, half the rows: no valid application) and stays bound
  * without input.  Exit 11; the next run brings it back. */
-static void test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(
-	void **state)
+static void
+test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void **state)
 {
 	struct chip c;
 
@@ -389,7 +391,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(
-			test_gen5_bind_with_older_firmware_is_updated_through_update_fw, teardown),
+			test_gen5_bind_with_older_firmware_is_updated_through_update_fw,
+			teardown),
 		cmocka_unit_test_teardown(
 			test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board,
 			teardown),

@@ -82,7 +82,8 @@ static uint16_t get_le16(const uint8_t *p)
 
 static uint32_t get_le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 /* struct cyapa_tsg_bin_image_head and tsg_bl_metadata_row_params */
@@ -112,23 +113,27 @@ int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsi
 				len),
 		       -EBADMSG;
 	if (data[0] == 0x0c)
-		return snprintf(msg, size,
-				"its 13-byte head names no part (only old Gen5 trackpads without "
-				"proximity take it, and touchfw can not tell them apart): not "
-				"sent"),
+		return snprintf(
+			       msg, size,
+			       "its 13-byte head names no part (only old Gen5 trackpads without "
+			       "proximity take it, and touchfw can not tell them apart): not "
+			       "sent"),
 		       -EBADMSG;
 	if (data[PIP_FAMILY] == 0x9b && data[PIP_SILICON_HI] == 0x0b)
-		return snprintf(msg, size,
-				"a Gen6 image (family id 0x9b, silicon id 0x0b): touchfw serves "
-				"Gen3 and Gen5 Cypress trackpads"),
+		return snprintf(
+			       msg, size,
+			       "a Gen6 image (family id 0x9b, silicon id 0x0b): touchfw serves "
+			       "Gen3 and Gen5 Cypress trackpads"),
 		       -EBADMSG;
 	if (data[PIP_FAMILY] != 0x91 || data[PIP_SILICON_HI] != 0x02)
-		return snprintf(msg, size,
-				"its head names family id 0x%02x, silicon id 0x%02x, not a Gen5 "
-				"part's (0x91, 0x02): cyapa refuses it",
-				data[PIP_FAMILY], data[PIP_SILICON_HI]),
+		return snprintf(
+			       msg, size,
+			       "its head names family id 0x%02x, silicon id 0x%02x, not a Gen5 "
+			       "part's (0x91, 0x02): cyapa refuses it",
+			       data[PIP_FAMILY], data[PIP_SILICON_HI]),
 		       -EBADMSG;
-	if ((len - PIP_HEAD_SIZE) % CYAPA_PIP_RECORD || len - PIP_HEAD_SIZE < 2 * CYAPA_PIP_RECORD)
+	if ((len - PIP_HEAD_SIZE) % CYAPA_PIP_RECORD ||
+	    len - PIP_HEAD_SIZE < 2 * CYAPA_PIP_RECORD)
 		return snprintf(msg, size,
 				"%zu bytes after its head are not whole 133-byte records (at "
 				"least an application row and the metadata row)",
@@ -137,7 +142,8 @@ int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsi
 	n = (len - PIP_HEAD_SIZE) / CYAPA_PIP_RECORD;
 	for (i = 0; i < n; i++) {
 		const uint8_t *r = data + PIP_HEAD_SIZE + i * CYAPA_PIP_RECORD;
-		unsigned row = (unsigned)(r[1] << 8 | r[2]), rlen = (unsigned)(r[3] << 8 | r[4]);
+		unsigned row = (unsigned)(r[1] << 8 | r[2]),
+			 rlen = (unsigned)(r[3] << 8 | r[4]);
 		bool last = i + 1 == n;
 
 		if (r[0] != 0 || rlen != CYAPA_PIP_ROW ||
@@ -154,10 +160,12 @@ int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsi
 	rec = data + PIP_HEAD_SIZE;
 	meta = rec + (n - 1) * CYAPA_PIP_RECORD + 5;
 	if (cyapa_crc_itu_t(0xffff, meta, META_SIZE) != get_le16(meta + META_SIZE))
-		return snprintf(msg, size,
-				"its metadata row's CRC (0x%04x) is not its 60 bytes' (0x%04x): "
-				"cyapa refuses it",
-				get_le16(meta + META_SIZE), cyapa_crc_itu_t(0xffff, meta, META_SIZE)),
+		return snprintf(
+			       msg, size,
+			       "its metadata row's CRC (0x%04x) is not its 60 bytes' (0x%04x): "
+			       "cyapa refuses it",
+			       get_le16(meta + META_SIZE),
+			       cyapa_crc_itu_t(0xffff, meta, META_SIZE)),
 		       -EBADMSG;
 	app_start = get_le32(meta + META_APP_START);
 	app_len = get_le16(meta + META_APP_LEN);
@@ -165,24 +173,27 @@ int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsi
 	up_len = get_le16(meta + META_UPGRADE_LEN);
 	if (app_start % CYAPA_PIP_ROW || app_len % CYAPA_PIP_ROW || up_start % CYAPA_PIP_ROW ||
 	    up_len % CYAPA_PIP_ROW)
-		return snprintf(msg, size,
-				"its metadata's application or upgrade area is not row-aligned: "
-				"cyapa refuses it"),
+		return snprintf(
+			       msg, size,
+			       "its metadata's application or upgrade area is not row-aligned: "
+			       "cyapa refuses it"),
 		       -EBADMSG;
 	if (!app_len || app_len / CYAPA_PIP_ROW > n - 1)
-		return snprintf(msg, size,
-				"its metadata's application length (%u bytes) is not within the "
-				"%zu rows the file carries",
-				app_len, n - 1),
+		return snprintf(
+			       msg, size,
+			       "its metadata's application length (%u bytes) is not within the "
+			       "%zu rows the file carries",
+			       app_len, n - 1),
 		       -EBADMSG;
 	crc = 0xffff;
 	for (i = 0; i < app_len / CYAPA_PIP_ROW; i++)
 		crc = cyapa_crc_itu_t(crc, rec + i * CYAPA_PIP_RECORD + 5, CYAPA_PIP_ROW);
 	if (crc != get_le16(meta + META_APP_CRC))
-		return snprintf(msg, size,
-				"its application CRC is 0x%04x, the metadata says 0x%04x: cyapa "
-				"refuses it",
-				crc, get_le16(meta + META_APP_CRC)),
+		return snprintf(
+			       msg, size,
+			       "its application CRC is 0x%04x, the metadata says 0x%04x: cyapa "
+			       "refuses it",
+			       crc, get_le16(meta + META_APP_CRC)),
 		       -EBADMSG;
 	*major = data[3];
 	*minor = data[4];
@@ -196,7 +207,8 @@ int cyapa_image_gen(const uint8_t *data, size_t len, char *msg, size_t size)
 	if (len == CYAPA_GEN3_FW_SIZE)
 		return cyapa_gen3_check_image(data, len, msg, size) < 0 ? -EBADMSG : 3;
 	if (len >= PIP_HEAD_SIZE && (data[0] == 0x0c || data[0] == 0x12))
-		return cyapa_pip_check_image(data, len, &maj, &min, msg, size) < 0 ? -EBADMSG : 5;
+		return cyapa_pip_check_image(data, len, &maj, &min, msg, size) < 0 ? -EBADMSG
+										   : 5;
 	/* the Gen3 rule's own words, then why it is no Gen5 image either */
 	if (cyapa_gen3_check_image(data, len, msg, size) == 0)
 		return 3;
@@ -387,10 +399,11 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 			    "version",
 			    len);
 	else
-		tf_snprintf(f->what, sizeof(f->what),
-			    "Cypress Gen5 (PIP) trackpad firmware image, %zu bytes (metadata and "
-			    "application CRCs right); it does not say its product",
-			    len);
+		tf_snprintf(
+			f->what, sizeof(f->what),
+			"Cypress Gen5 (PIP) trackpad firmware image, %zu bytes (metadata and "
+			"application CRCs right); it does not say its product",
+			len);
 	if (gen == 5 && cyapa_pip_check_image(data, len, &hmaj, &hmin, msg, sizeof(msg)) == 0) {
 		tf_snprintf(f->version, sizeof(f->version), "%u.%u", hmaj, hmin);
 		tf_blob_facts_note(f, "version %u.%u: from its head", hmaj, hmin);
@@ -403,9 +416,10 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 	tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%s", id);
 	f->hardware_guessed = true;
 	if (gen == 5 && (maj != hmaj || min != hmin))
-		return tf_err_set(err, EBADMSG,
-				  "%s: its name says version %u.%u, its head %u.%u: which is it?",
-				  name, maj, min, hmaj, hmin);
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: its name says version %u.%u, its head %u.%u: which is it?", name,
+			maj, min, hmaj, hmin);
 	tf_snprintf(f->version, sizeof(f->version), "%u.%u", maj, min);
 	tf_blob_facts_note(f,
 			   "product id %s and version %u.%u: from its file name, as ChromeOS "

@@ -261,10 +261,11 @@ static int cyapa_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, cons
 		run->image_gen = (unsigned)gen;
 	if (run && run->gen && (unsigned)gen != run->gen) {
 		free(data);
-		return tf_err_set(err, EBADMSG,
-				  "%s: a Gen%d image, the trackpad is Gen%u: cyapa would refuse "
-				  "it; not sent",
-				  name, gen, run->gen);
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: a Gen%d image, the trackpad is Gen%u: cyapa would refuse "
+			"it; not sent",
+			name, gen, run->gen);
 	}
 	if (run && cyapa_name_product(name, run->name_product, &maj, &min) < 0)
 		run->name_product[0] = '\0';
@@ -385,10 +386,11 @@ static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u
 	(void)sv;
 	/* an image loaded before the trackpad was read (flash --firmware) */
 	if (run && run->gen && run->image_gen && run->gen != run->image_gen)
-		return tf_err_set(err, ENOEXEC,
-				  "a Gen%u image, the trackpad is Gen%u: cyapa would refuse it; "
-				  "not sent",
-				  run->image_gen, run->gen);
+		return tf_err_set(
+			err, ENOEXEC,
+			"a Gen%u image, the trackpad is Gen%u: cyapa would refuse it; "
+			"not sent",
+			run->image_gen, run->gen);
 	if (run && run->name_product[0] && u->chip->hw[0] &&
 	    strcmp(run->name_product, u->chip->hw))
 		return tf_err_set(

@@ -27,8 +27,13 @@ struct cyapa_board {
 };
 
 static const char *const keys[] = {
-	"cyapa.product_id", "cyapa.fw_version",	   "cyapa.block_ms",
-	"cyapa.erase_ms",   "fault.bl_power_loss", "cyapa.gen", NULL,
+	"cyapa.product_id",
+	"cyapa.fw_version",
+	"cyapa.block_ms",
+	"cyapa.erase_ms",
+	"fault.bl_power_loss",
+	"cyapa.gen",
+	NULL,
 };
 
 static void init(struct emub_chip_desc *c)

@@ -400,8 +400,7 @@ static int cyapa_i2c_pip_write(struct cyapa *cyapa, const guint8 *buf, size_t si
 	return ret < 0 ? ret : 0;
 }
 
-static int cyapa_empty_pip_output_data(struct cyapa *cyapa, guint8 *buf, int *len,
-				       cb_sort func)
+static int cyapa_empty_pip_output_data(struct cyapa *cyapa, guint8 *buf, int *len, cb_sort func)
 {
 	guint8 *empty = cyapa->pip_empty_buf;
 	int length, report_count = 8, empty_count = 0, buf_len = 0, error = 0;
@@ -478,9 +477,8 @@ static int cyapa_i2c_pip_cmd_irq_sync(struct cyapa *cyapa, const guint8 *cmd, in
 	}
 	if (irq_mode) {
 		/* cyapa_do_i2c_pip_cmd_irq_sync: the interrupt completes it */
-		error = cyapa->irq_on ?
-				drv_wait_completion(cyapa->d, &cyapa->pip_done, timeout) :
-				(drv_msleep(cyapa->d, timeout), -ETIMEDOUT);
+		error = cyapa->irq_on ? drv_wait_completion(cyapa->d, &cyapa->pip_done, timeout)
+				      : (drv_msleep(cyapa->d, timeout), -ETIMEDOUT);
 		if (error) {
 			cyapa->pip_cmd_issued--;
 			if (resp_data && resp_len && *resp_len && func) {
@@ -606,8 +604,8 @@ static int cyapa_pip_state_parse(struct cyapa *cyapa)
 	cyapa_pip_deep_sleep(cyapa, PIP_DEEP_SLEEP_STATE_ON);
 	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
 	resp_len = PIP_HID_DESCRIPTOR_SIZE;
-	error = cyapa_i2c_pip_cmd_irq_sync(cyapa, hid_cmd, sizeof(hid_cmd), resp, &resp_len, 300,
-					   cyapa_sort_pip_hid_descriptor_data, false);
+	error = cyapa_i2c_pip_cmd_irq_sync(cyapa, hid_cmd, sizeof(hid_cmd), resp, &resp_len,
+					   300, cyapa_sort_pip_hid_descriptor_data, false);
 	if (error)
 		return error;
 	if (resp[2] == PIP_HID_BL_REPORT_ID)
@@ -619,8 +617,8 @@ static int cyapa_pip_state_parse(struct cyapa *cyapa)
 	memset(resp, 0, sizeof(resp));
 	resp_len = sizeof(resp);
 	if (bl) {
-		error = cyapa_i2c_pip_cmd_irq_sync(cyapa, get_bl_info, sizeof(get_bl_info), resp,
-						   &resp_len, 2000,
+		error = cyapa_i2c_pip_cmd_irq_sync(cyapa, get_bl_info, sizeof(get_bl_info),
+						   resp, &resp_len, 2000,
 						   cyapa_sort_tsg_pip_bl_resp_data, false);
 		if (error || resp_len < PIP_BL_GET_INFO_RESP_LENGTH)
 			return error ? error : -EIO;
@@ -629,7 +627,8 @@ static int cyapa_pip_state_parse(struct cyapa *cyapa)
 	} else {
 		error = cyapa_i2c_pip_cmd_irq_sync(cyapa, pip_read_sys_info,
 						   sizeof(pip_read_sys_info), resp, &resp_len,
-						   2000, cyapa_pip_sort_system_info_data, false);
+						   2000, cyapa_pip_sort_system_info_data,
+						   false);
 		if (error || resp_len < PIP_READ_SYS_INFO_RESP_LENGTH)
 			return error ? error : -EIO;
 		if (((resp[7] | resp[8] << 8) & 0xf000) != 0x1000)
@@ -717,7 +716,9 @@ static int cyapa_gen5_set_power_mode(struct cyapa *cyapa, guint8 power_mode)
 
 static int cyapa_pip_set_proximity(struct cyapa *cyapa, bool enable)
 {
-	guint8 cmd[] = { 0x04, 0x00, 0x06, 0x00, 0x2f, 0x00, PIP_SET_PROXIMITY, (guint8)enable };
+	guint8 cmd[] = {
+		0x04, 0x00, 0x06, 0x00, 0x2f, 0x00, PIP_SET_PROXIMITY, (guint8)enable
+	};
 	guint8 resp[6] = { 0 };
 	int resp_len = sizeof(resp);
 	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
@@ -922,11 +923,13 @@ static int cyapa_pip_check_fw(struct cyapa *cyapa, const guint8 *fw, gsize size)
 	gsize head, n;
 
 	if (size < 1 || (fw[0] != 0x0c && fw[0] != 0x12) || size < (gsize)fw[0] + 1 + 17) {
-		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: firmware image not match TP device.");
+		emub_dev_log(cyapa->d,
+			     "cyapa_pip_check_fw: firmware image not match TP device.");
 		return -EINVAL;
 	}
 	if (cyapa->platform_ver < 2 ? fw[0] != 0x0c : (fw[16] != 0x91 || fw[13] != 0x02)) {
-		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: firmware image not match TP device.");
+		emub_dev_log(cyapa->d,
+			     "cyapa_pip_check_fw: firmware image not match TP device.");
 		return -EINVAL;
 	}
 	head = (gsize)fw[0] + 1;
@@ -946,8 +949,8 @@ static int cyapa_pip_check_fw(struct cyapa *cyapa, const guint8 *fw, gsize size)
 	}
 	app_start = (guint32)(meta[4] | meta[5] << 8 | meta[6] << 16 | (guint32)meta[7] << 24);
 	app_len = (guint16)(meta[8] | meta[9] << 8);
-	upgrade_start =
-		(guint32)(meta[16] | meta[17] << 8 | meta[18] << 16 | (guint32)meta[19] << 24);
+	upgrade_start = (guint32)(meta[16] | meta[17] << 8 | meta[18] << 16 |
+				  (guint32)meta[19] << 24);
 	upgrade_len = (guint16)(meta[20] | meta[21] << 8);
 	if (app_start % 128 || app_len % 128 || upgrade_start % 128 || upgrade_len % 128) {
 		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: invalid image alignment.");
@@ -1042,7 +1045,8 @@ static int cyapa_pip_do_fw_update(struct cyapa *cyapa, const guint8 *fw, gsize s
 		int error = cyapa_pip_write_fw_block(cyapa, fw + head + i * PIP_RECORD_SIZE);
 
 		if (error) {
-			emub_dev_log(cyapa->d, "cyapa_pip_do_fw_update: Gen5 FW update aborted: %d",
+			emub_dev_log(cyapa->d,
+				     "cyapa_pip_do_fw_update: Gen5 FW update aborted: %d",
 				     error);
 			return error;
 		}
@@ -1540,8 +1544,8 @@ static int cyapa_gen3_do_fw_update(struct cyapa *cyapa, const guint8 *fw)
 /* cyapa->ops->set_power_mode */
 static int cyapa_set_power_mode(struct cyapa *cyapa, guint8 mode)
 {
-	return cyapa->gen == CYAPA_GEN5 ? cyapa_gen5_set_power_mode(cyapa, mode) :
-					  cyapa_gen3_set_power_mode(cyapa, mode);
+	return cyapa->gen == CYAPA_GEN5 ? cyapa_gen5_set_power_mode(cyapa, mode)
+					: cyapa_gen3_set_power_mode(cyapa, mode);
 }
 
 /* cyapa_enable/disable_irq_for_cmd with the input device not open (or
@@ -1573,14 +1577,15 @@ static int cyapa_firmware(struct cyapa *cyapa, const char *fw_name)
 		emub_dev_log(d, "Could not load firmware from %s: %d", fw_name, error);
 		return error;
 	}
-	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_check_fw(cyapa, fw, size) :
-					   cyapa_gen3_check_fw(cyapa, fw, size);
+	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_check_fw(cyapa, fw, size)
+					 : cyapa_gen3_check_fw(cyapa, fw, size);
 	if (error) {
 		emub_dev_log(d, "Invalid CYAPA firmware image: %s", fw_name);
 		goto done;
 	}
 	cyapa_cmd_power(cyapa, true);
-	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_bl_enter(cyapa) : cyapa_gen3_bl_enter(cyapa);
+	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_bl_enter(cyapa)
+					 : cyapa_gen3_bl_enter(cyapa);
 	if (error) {
 		emub_dev_log(d, "bl_enter failed, %d", error);
 		goto err_detect;
@@ -1598,8 +1603,8 @@ static int cyapa_firmware(struct cyapa *cyapa, const char *fw_name)
 			goto err_detect;
 		}
 	}
-	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_do_fw_update(cyapa, fw, size) :
-					   cyapa_gen3_do_fw_update(cyapa, fw);
+	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_do_fw_update(cyapa, fw, size)
+					 : cyapa_gen3_do_fw_update(cyapa, fw);
 	if (error)
 		emub_dev_log(d, "update_fw failed, %d", error);
 err_detect:

@@ -81,7 +81,8 @@ static int run_pip(const struct fwgen_args *a)
 		return 2;
 	}
 	if (strlen(id) != 15 || strncmp(id, "CYTRA-", 6) || id[12] != '-') {
-		fprintf(stderr, "fwgen: cyapa-pip-fw: --id \"%s\" is not CYTRA-NNNNNN-NN\n", id);
+		fprintf(stderr, "fwgen: cyapa-pip-fw: --id \"%s\" is not CYTRA-NNNNNN-NN\n",
+			id);
 		return 2;
 	}
 	if (a->form && !strcmp(a->form, "gen6"))
@@ -101,8 +102,9 @@ static int run_pip(const struct fwgen_args *a)
 	} else if (!strcmp(a->form, "short")) {
 		len -= 7; /* a record cut */
 	} else {
-		fprintf(stderr, "fwgen: cyapa-pip-fw: --form is gen6, bad-meta-crc, bad-app-crc, "
-				"no-integrity or short\n");
+		fprintf(stderr,
+			"fwgen: cyapa-pip-fw: --form is gen6, bad-meta-crc, bad-app-crc, "
+			"no-integrity or short\n");
 		free(f);
 		return 2;
 	}

@@ -27,10 +27,10 @@
 #define BL_VERIFY 0x31
 
 #define ST_OK 0x00
-#define ST_UNKNOWN 0x02 /* this model's own */
-#define ST_CRC 0x03	/* this model's own */
-#define ST_KEY 0x04	/* this model's own */
-#define ST_ROW 0x05	/* this model's own */
+#define ST_UNKNOWN 0x02	    /* this model's own */
+#define ST_CRC 0x03	    /* this model's own */
+#define ST_KEY 0x04	    /* this model's own */
+#define ST_ROW 0x05	    /* this model's own */
 #define ST_LAUNCH_FAIL 0x0c /* PIP_BL_FAIL_EXIT_STATUS_CODE */
 
 /* metadata (struct tsg_bl_metadata_row_params) */
@@ -103,16 +103,16 @@ void cyapa_pip_make_file(em_u8 *out, int gen, const char *product, em_u8 major, 
 	out[4] = minor;
 	for (i = 0; i < 8; i++)
 		out[5 + i] = (em_u8)(0x40 + major + i); /* revision control number */
-	out[13] = gen == 6 ? 0x0b : 0x02;	    /* silicon id, high */
-	out[14] = gen == 6 ? 0x01 : 0x11;	    /* silicon id, low */
-	out[15] = 0x01;				    /* chip revision */
-	out[16] = gen == 6 ? 0x9b : 0x91;	    /* family id */
-	out[17] = 1;				    /* bootloader version */
+	out[13] = gen == 6 ? 0x0b : 0x02;		/* silicon id, high */
+	out[14] = gen == 6 ? 0x01 : 0x11;		/* silicon id, low */
+	out[15] = 0x01;					/* chip revision */
+	out[16] = gen == 6 ? 0x9b : 0x91;		/* family id */
+	out[17] = 1;					/* bootloader version */
 	out[18] = 0;
 	for (i = 0; i <= CYAPA_PIP_APP_ROWS; i++) {
 		em_u8 *r = record(out, i);
 		em_u16 row = (em_u16)(i < CYAPA_PIP_APP_ROWS ? CYAPA_PIP_FIRST_ROW + i
-							   : CYAPA_PIP_META_ROW);
+							     : CYAPA_PIP_META_ROW);
 
 		r[0] = 0; /* flash array */
 		r[1] = (em_u8)(row >> 8);

@@ -40,8 +40,8 @@
  * version at 22, platform at 26, read from the flash whatever its state:
  * zeros for an erased application -- what a real bootloader answers
  * there is not public; one that failed would leave cyapa's platform
- * version 0, and cyapa would then take only 13-byte-head images), 0x48 initiate (the key A5 01 02 03 FF FE FD 5A, the
- * 60 metadata bytes of the image's last row and their CRC: erases the
+ * version 0, and cyapa would then take only 13-byte-head images), 0x48 initiate (the key A5 01
+ * 02 03 FF FE FD 5A, the 60 metadata bytes of the image's last row and their CRC: erases the
  * application rows, keeps the metadata as row 0x1ff; busy erase_ns, then
  * answers), 0x39 program and verify a row (array 0, row 0x2e..0x1fe, 128
  * bytes; only after an initiate; busy row_ns, then answers), 0x3b launch
@@ -87,12 +87,12 @@ enum cyapa_pip_model_mode {
 };
 
 struct cyapa_pip_model_cfg {
-	em_u16 addr;	   /* 0: answers any address */
-	em_u64 erase_ns;   /* initiate's erase (0: 1.5 s) */
-	em_u64 row_ns;	   /* one row's programming (0: 10 ms) */
-	em_u8 platform;	   /* platform version (0: 2, proximity) */
+	em_u16 addr;	    /* 0: answers any address */
+	em_u64 erase_ns;    /* initiate's erase (0: 1.5 s) */
+	em_u64 row_ns;	    /* one row's programming (0: 10 ms) */
+	em_u8 platform;	    /* platform version (0: 2, proximity) */
 	int power_loss_row; /* the supply drops as the n-th row command since
-			      * the initiate arrives (1-based; 0 never), once */
+			     * the initiate arrives (1-based; 0 never), once */
 };
 
 struct cyapa_pip_model_stats {
