@@ -4,7 +4,9 @@
  * file (any bytes), the driver's `mode` text, the Gen3 state and query
  * registers, and a ChromeOS-style file name.
  * Invariants: an accepted image is the 30848 bytes cyapa_gen3_check_fw
- * takes; a query or name accepted gives a product id cyapa_product_id_ok
+ * takes; an accepted Gen5 (PIP) image has the 0x12 head and whole
+ * 133-byte records; an image's generation is 3 or 5 only where that
+ * generation's rule takes it; a query or name accepted gives a product id cyapa_product_id_ok
  * takes; a mode accepted starts "gen".
  */
 #include <stdbool.h>
@@ -24,6 +26,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (cyapa_gen3_check_image(data, size, msg, sizeof(msg)) == 0 && size != 30848)
 		abort();
+	if (cyapa_pip_check_image(data, size, &major, &minor, msg, sizeof(msg)) == 0 &&
+	    (data[0] != 0x12 || (size - 19) % 133 || size < 19 + 2 * 133))
+		abort();
+	switch (cyapa_image_gen(data, size, msg, sizeof(msg))) {
+	case 3:
+		if (size != 30848)
+			abort();
+		break;
+	case 5:
+		if (cyapa_pip_check_image(data, size, &major, &minor, msg, sizeof(msg)))
+			abort();
+		break;
+	}
 	if (size >= 3)
 		(void)cyapa_gen3_state(data, &busy);
 	if (size >= 27 && cyapa_gen3_query(data, id, &major, &minor) == 0 &&

@@ -4,7 +4,9 @@
  * driver's attributes: the Gen3 image rule as cyapa_gen3_check_fw makes it
  * (30848 bytes, two big-endian 16-bit sums), good and broken images built
  * here with sums computed here; the product id and `mode` as cyapa prints
- * them; the Gen3 register states and query block; the manifest rules;
+ * them; the Gen5 (PIP) image rule as cyapa_pip_check_fw makes it, with
+ * its CRC-16 checked against a command the kernel carries; the Gen3
+ * register states and query block; the manifest rules;
  * `db add`'s facts; the registry entry; and detect() on a fake sysfs
  * directory (application, bootloader, other generations, another driver).
  */
@@ -97,6 +99,150 @@ static void test_image_rule(void **state)
 	img[0] = (uint8_t)((img[126] + img[127]) >> 8);
 	img[1] = (uint8_t)(img[126] + img[127]);
 	assert_int_equal(cyapa_gen3_check_image(img, FW_SIZE, msg, sizeof(msg)), 0);
+}
+
+/* ------------------------------------------------------------ Gen5 (PIP) */
+
+#define PIP_HEAD 19
+#define PIP_REC 133
+#define PIP_ROWS 465
+#define PIP_SIZE (PIP_HEAD + (PIP_ROWS + 1) * PIP_REC)
+
+static uint8_t pip[PIP_SIZE + 200];
+
+/* crc_itu_t as lib/crc-itu-t.c computes it, bit by bit, here */
+static uint16_t crc16(uint16_t crc, const uint8_t *p, size_t n)
+{
+	while (n--) {
+		crc ^= (uint16_t)(*p++ << 8);
+		for (int b = 0; b < 8; b++)
+			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+	}
+	return crc;
+}
+
+/* The metadata row's CRCs again after a change. */
+static void pip_seal(void)
+{
+	uint8_t *meta = pip + PIP_HEAD + PIP_ROWS * PIP_REC + 5;
+	uint16_t crc = 0xffff;
+
+	for (int i = 0; i < PIP_ROWS; i++)
+		crc = crc16(crc, pip + PIP_HEAD + i * PIP_REC + 5, 128);
+	meta[10] = (uint8_t)crc;
+	meta[11] = (uint8_t)(crc >> 8);
+	crc = crc16(0xffff, meta, 60);
+	meta[60] = (uint8_t)crc;
+	meta[61] = (uint8_t)(crc >> 8);
+}
+
+/* A Gen5 file as cyapa_pip_check_fw takes it: version 3.1, family id
+ * 0x91, silicon id 0x02, rows 0x2e.. and the metadata row 0x1ff. */
+static void make_pip(void)
+{
+	uint8_t *meta;
+
+	memset(pip, 0, sizeof(pip));
+	pip[0] = 0x12;
+	pip[3] = 3;
+	pip[4] = 1;
+	pip[13] = 0x02;
+	pip[16] = 0x91;
+	for (int i = 0; i <= PIP_ROWS; i++) {
+		uint8_t *r = pip + PIP_HEAD + i * PIP_REC;
+		unsigned row = i < PIP_ROWS ? 0x2e + (unsigned)i : 0x1ff;
+
+		r[1] = (uint8_t)(row >> 8);
+		r[2] = (uint8_t)row;
+		r[4] = 128;
+		if (i < PIP_ROWS)
+			for (int j = 0; j < 128; j++)
+				r[5 + j] = (uint8_t)(i + j * 5);
+	}
+	meta = pip + PIP_HEAD + PIP_ROWS * PIP_REC + 5;
+	meta[4] = 0x00; /* app_start 0x1700 */
+	meta[5] = 0x17;
+	meta[8] = (uint8_t)(PIP_ROWS * 128);
+	meta[9] = (uint8_t)((PIP_ROWS * 128) >> 8);
+	pip_seal();
+}
+
+static void test_pip_image_rule(void **state)
+{
+	/* the CRC the kernel's own bl_exit command carries (20 c7) */
+	static const uint8_t launch[] = { 0x01, 0x3b, 0x00, 0x00 };
+	char msg[200];
+	unsigned maj = 0, min = 0;
+
+	(void)state;
+	assert_int_equal(cyapa_crc_itu_t(0xffff, launch, sizeof(launch)), 0xc720);
+	make_pip();
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)), 0);
+	assert_int_equal(maj, 3);
+	assert_int_equal(min, 1);
+	assert_int_equal(cyapa_image_gen(pip, PIP_SIZE, msg, sizeof(msg)), 5);
+	/* a record cut, an extra byte, nothing but a head */
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE - 1, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE + 1, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_HEAD, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	/* an application byte: its CRC */
+	pip[PIP_HEAD + 7 * PIP_REC + 9] ^= 1;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_non_null(strstr(msg, "application CRC"));
+	pip_seal();
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)), 0);
+	/* the metadata's own CRC */
+	pip[PIP_SIZE - 128 + 60] ^= 1;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_non_null(strstr(msg, "metadata row's CRC"));
+	/* an application length beyond the file's rows */
+	make_pip();
+	pip[PIP_SIZE - 128 + 9] = 0xff;
+	pip[PIP_SIZE - 128 + 8] = 0x80;
+	pip_seal();
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	/* misaligned */
+	make_pip();
+	pip[PIP_SIZE - 128 + 4] = 0x01;
+	pip_seal();
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_non_null(strstr(msg, "row-aligned"));
+	/* the last record not the metadata row; a row out of range */
+	make_pip();
+	pip[PIP_SIZE - 133 + 2] = 0xfe;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	make_pip();
+	pip[PIP_HEAD + 1] = 0x00;
+	pip[PIP_HEAD + 2] = 0x10;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	/* a Gen6 part's, another part's, a 13-byte head */
+	make_pip();
+	pip[13] = 0x0b;
+	pip[16] = 0x9b;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_non_null(strstr(msg, "Gen6"));
+	pip[16] = 0x90;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	make_pip();
+	pip[0] = 0x0c;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
+			 -EBADMSG);
+	assert_non_null(strstr(msg, "13-byte head"));
+	/* neither generation's */
+	assert_int_equal(cyapa_image_gen(pip + 1, 100, msg, sizeof(msg)), -EBADMSG);
+	make(0x11);
+	assert_int_equal(cyapa_image_gen(img, FW_SIZE, msg, sizeof(msg)), 3);
 }
 
 static void test_product_id(void **state)
@@ -412,13 +558,22 @@ static void test_detect_bound(void **state)
 	assert_int_equal(run_detect("cyapa", &st, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "not touched"));
 
-	/* Gen5/Gen6: not claimed, nothing sent */
+	/* Gen5 (PIP): the same attributes */
 	put("mode", "gen5 operational\n");
-	put("product_id", "CYTRA-116002-00\n");
-	assert_int_equal(run_detect("cyapa", &st, &err), -EOPNOTSUPP);
-	assert_non_null(strstr(err.msg, "Gen5"));
+	put("product_id", "CYTRA-103002-00\n");
+	put("firmware_version", "3.1\n");
+	assert_int_equal(run_detect("cyapa", &st, &err), 0);
+	assert_int_equal(st.mode, TF_CHIP_APP);
+	assert_string_equal(st.hw, "CYTRA-103002-00");
+	assert_string_equal(st.version_str, "3.1");
+	put("mode", "gen5 bootloader\n");
+	assert_int_equal(run_detect("cyapa", &st, &err), 0);
+	assert_int_equal(st.mode, TF_CHIP_BOOTLOADER);
+	assert_string_equal(st.hw, "");
+	/* Gen6: not claimed, nothing sent */
 	put("mode", "gen6 bootloader\n");
 	assert_int_equal(run_detect("cyapa", &st, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "Gen6"));
 
 	/* text cyapa does not print */
 	put("mode", "gen3 invalid mode\n");
@@ -436,6 +591,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_image_rule),
+		cmocka_unit_test(test_pip_image_rule),
 		cmocka_unit_test(test_product_id),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_gen3_states),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Names, parsers and blob rules for Cypress Gen3 trackpads: what the
- * driver checks in a file (cyapa_gen3_check_fw), the product id and mode
+ * Names, parsers and blob rules for Cypress Gen3 and Gen5 trackpads: what
+ * the driver checks in a file (cyapa_gen3_check_fw, cyapa_pip_check_fw),
+ * the product id and mode
  * it prints, and the registers it reads (cyapa_gen3_state_parse,
  * cyapa_gen3_get_query_data).  Pure: no I/O.
  */
@@ -62,6 +63,159 @@ int cyapa_gen3_check_image(const uint8_t *data, size_t len, char *msg, size_t si
 				want, got),
 		       -EBADMSG;
 	return 0;
+}
+
+uint16_t cyapa_crc_itu_t(uint16_t crc, const uint8_t *p, size_t n)
+{
+	while (n--) {
+		crc ^= (uint16_t)(*p++ << 8);
+		for (int b = 0; b < 8; b++)
+			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+	}
+	return crc;
+}
+
+static uint16_t get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* struct cyapa_tsg_bin_image_head and tsg_bl_metadata_row_params */
+#define PIP_HEAD_SIZE 19
+#define PIP_SILICON_HI 13
+#define PIP_FAMILY 16
+#define PIP_FIRST_ROW 0x2e
+#define META_APP_START 4
+#define META_APP_LEN 8
+#define META_APP_CRC 10
+#define META_UPGRADE_START 16
+#define META_UPGRADE_LEN 20
+#define META_SIZE 60
+
+int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsigned *minor,
+			  char *msg, size_t size)
+{
+	const uint8_t *rec, *meta;
+	size_t n, i;
+	uint32_t app_start, up_start;
+	uint16_t app_len, up_len, crc;
+
+	if (len < PIP_HEAD_SIZE || (data[0] != 0x0c && data[0] != 0x12))
+		return snprintf(msg, size,
+				"%zu bytes without a PIP image's head (head size 0x12 at byte "
+				"0): not a Gen5 cyapa image",
+				len),
+		       -EBADMSG;
+	if (data[0] == 0x0c)
+		return snprintf(
+			       msg, size,
+			       "its 13-byte head names no part (only old Gen5 trackpads without "
+			       "proximity take it, and touchfw can not tell them apart): not "
+			       "sent"),
+		       -EBADMSG;
+	if (data[PIP_FAMILY] == 0x9b && data[PIP_SILICON_HI] == 0x0b)
+		return snprintf(
+			       msg, size,
+			       "a Gen6 image (family id 0x9b, silicon id 0x0b): touchfw serves "
+			       "Gen3 and Gen5 Cypress trackpads"),
+		       -EBADMSG;
+	if (data[PIP_FAMILY] != 0x91 || data[PIP_SILICON_HI] != 0x02)
+		return snprintf(
+			       msg, size,
+			       "its head names family id 0x%02x, silicon id 0x%02x, not a Gen5 "
+			       "part's (0x91, 0x02): cyapa refuses it",
+			       data[PIP_FAMILY], data[PIP_SILICON_HI]),
+		       -EBADMSG;
+	if ((len - PIP_HEAD_SIZE) % CYAPA_PIP_RECORD ||
+	    len - PIP_HEAD_SIZE < 2 * CYAPA_PIP_RECORD)
+		return snprintf(msg, size,
+				"%zu bytes after its head are not whole 133-byte records (at "
+				"least an application row and the metadata row)",
+				len - PIP_HEAD_SIZE),
+		       -EBADMSG;
+	n = (len - PIP_HEAD_SIZE) / CYAPA_PIP_RECORD;
+	for (i = 0; i < n; i++) {
+		const uint8_t *r = data + PIP_HEAD_SIZE + i * CYAPA_PIP_RECORD;
+		unsigned row = (unsigned)(r[1] << 8 | r[2]),
+			 rlen = (unsigned)(r[3] << 8 | r[4]);
+		bool last = i + 1 == n;
+
+		if (r[0] != 0 || rlen != CYAPA_PIP_ROW ||
+		    (last ? row != CYAPA_PIP_META_ROW
+			  : row < PIP_FIRST_ROW || row >= CYAPA_PIP_META_ROW))
+			return snprintf(msg, size,
+					"record %zu (array %u, row 0x%03x, %u bytes) is not %s",
+					i, r[0], row, rlen,
+					last ? "the metadata row 0x1ff of array 0, 128 bytes: "
+					       "cyapa refuses it"
+					     : "an application row of array 0, 128 bytes"),
+			       -EBADMSG;
+	}
+	rec = data + PIP_HEAD_SIZE;
+	meta = rec + (n - 1) * CYAPA_PIP_RECORD + 5;
+	if (cyapa_crc_itu_t(0xffff, meta, META_SIZE) != get_le16(meta + META_SIZE))
+		return snprintf(
+			       msg, size,
+			       "its metadata row's CRC (0x%04x) is not its 60 bytes' (0x%04x): "
+			       "cyapa refuses it",
+			       get_le16(meta + META_SIZE),
+			       cyapa_crc_itu_t(0xffff, meta, META_SIZE)),
+		       -EBADMSG;
+	app_start = get_le32(meta + META_APP_START);
+	app_len = get_le16(meta + META_APP_LEN);
+	up_start = get_le32(meta + META_UPGRADE_START);
+	up_len = get_le16(meta + META_UPGRADE_LEN);
+	if (app_start % CYAPA_PIP_ROW || app_len % CYAPA_PIP_ROW || up_start % CYAPA_PIP_ROW ||
+	    up_len % CYAPA_PIP_ROW)
+		return snprintf(
+			       msg, size,
+			       "its metadata's application or upgrade area is not row-aligned: "
+			       "cyapa refuses it"),
+		       -EBADMSG;
+	if (!app_len || app_len / CYAPA_PIP_ROW > n - 1)
+		return snprintf(
+			       msg, size,
+			       "its metadata's application length (%u bytes) is not within the "
+			       "%zu rows the file carries",
+			       app_len, n - 1),
+		       -EBADMSG;
+	crc = 0xffff;
+	for (i = 0; i < app_len / CYAPA_PIP_ROW; i++)
+		crc = cyapa_crc_itu_t(crc, rec + i * CYAPA_PIP_RECORD + 5, CYAPA_PIP_ROW);
+	if (crc != get_le16(meta + META_APP_CRC))
+		return snprintf(
+			       msg, size,
+			       "its application CRC is 0x%04x, the metadata says 0x%04x: cyapa "
+			       "refuses it",
+			       crc, get_le16(meta + META_APP_CRC)),
+		       -EBADMSG;
+	*major = data[3];
+	*minor = data[4];
+	return 0;
+}
+
+int cyapa_image_gen(const uint8_t *data, size_t len, char *msg, size_t size)
+{
+	unsigned maj, min;
+
+	if (len == CYAPA_GEN3_FW_SIZE)
+		return cyapa_gen3_check_image(data, len, msg, size) < 0 ? -EBADMSG : 3;
+	if (len >= PIP_HEAD_SIZE && (data[0] == 0x0c || data[0] == 0x12))
+		return cyapa_pip_check_image(data, len, &maj, &min, msg, size) < 0 ? -EBADMSG
+										   : 5;
+	/* the Gen3 rule's own words, then why it is no Gen5 image either */
+	if (cyapa_gen3_check_image(data, len, msg, size) == 0)
+		return 3;
+	if (strlen(msg) + 1 < size)
+		snprintf(msg + strlen(msg), size - strlen(msg),
+			 "; nor a Gen5 image (no PIP head: head size 0x12 at byte 0)");
+	return -EBADMSG;
 }
 
 bool cyapa_product_id_ok(const char *s)
@@ -179,7 +333,7 @@ int cyapa_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t l
 			  size_t size)
 {
 	(void)b;
-	return cyapa_gen3_check_image(data, len, msg, size);
+	return cyapa_image_gen(data, len, msg, size) < 0 ? -EBADMSG : 0;
 }
 
 /* "N.M" in decimal digits only (sscanf alone would take signs and
@@ -229,17 +383,31 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 		     struct tf_err *err)
 {
 	char id[CYAPA_PRODUCT_ID_LEN + 1], msg[200];
-	unsigned maj, min;
+	unsigned maj, min, hmaj = 0, hmin = 0;
+	int gen;
 
 	memset(f, 0, sizeof(*f));
-	if (cyapa_gen3_check_image(data, len, msg, sizeof(msg)) < 0)
+	gen = cyapa_image_gen(data, len, msg, sizeof(msg));
+	if (gen < 0)
 		return tf_err_set(err, EBADMSG, "%s: %s", name, msg);
 	f->is_config = false;
 	tf_snprintf(f->ext, sizeof(f->ext), "bin");
-	tf_snprintf(f->what, sizeof(f->what),
-		    "Cypress Gen3 trackpad firmware image, %zu bytes (header and application "
-		    "checksums right); it does not say its product or version",
-		    len);
+	if (gen == 3)
+		tf_snprintf(f->what, sizeof(f->what),
+			    "Cypress Gen3 trackpad firmware image, %zu bytes (header and "
+			    "application checksums right); it does not say its product or "
+			    "version",
+			    len);
+	else
+		tf_snprintf(
+			f->what, sizeof(f->what),
+			"Cypress Gen5 (PIP) trackpad firmware image, %zu bytes (metadata and "
+			"application CRCs right); it does not say its product",
+			len);
+	if (gen == 5 && cyapa_pip_check_image(data, len, &hmaj, &hmin, msg, sizeof(msg)) == 0) {
+		tf_snprintf(f->version, sizeof(f->version), "%u.%u", hmaj, hmin);
+		tf_blob_facts_note(f, "version %u.%u: from its head", hmaj, hmin);
+	}
 	tf_snprintf(f->hardware_hint, sizeof(f->hardware_hint),
 		    "the product id cyapa shows (product_id, \"CYTRA-116002-00\")");
 	if (cyapa_name_product(name, id, &maj, &min) < 0)
@@ -247,6 +415,11 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 	f->n_hardware = 1;
 	tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%s", id);
 	f->hardware_guessed = true;
+	if (gen == 5 && (maj != hmaj || min != hmin))
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: its name says version %u.%u, its head %u.%u: which is it?", name,
+			maj, min, hmaj, hmin);
 	tf_snprintf(f->version, sizeof(f->version), "%u.%u", maj, min);
 	tf_blob_facts_note(f,
 			   "product id %s and version %u.%u: from its file name, as ChromeOS "

@@ -17,6 +17,10 @@
  *    generation).  Detection reads them and writes nothing else -- not
  *    even the 00 00 cyapa_get_state writes to make a part refresh its
  *    state.
+ *  - Gen5 (PIP) parts (cyapa_gen5.c) show the same attributes, their mode
+ *    "gen5 operational" or "gen5 bootloader"; their image is another
+ *    format (cyapa_pip_check_fw): the image checked is the trackpad's
+ *    generation's, the other refused before update_fw is written.
  *  - a name written to update_fw makes the driver request that file,
  *    refuse one that fails its checks (-EINVAL, nothing sent), drop its
  *    input device, flash from the bootloader (entered by a soft reset when
@@ -78,11 +82,17 @@ static int parse_version(const char *s, unsigned *major, unsigned *minor)
 static int other_generation(struct tf_ctx *c, unsigned gen, struct tf_err *err)
 {
 	return tf_err_set(err, EOPNOTSUPP,
-			  "%s drives a Gen%u trackpad: touchfw updates Cypress Gen3 trackpads "
-			  "only so far (Gen5 and Gen6 use another protocol and image); "
-			  "not touched",
+			  "%s drives a Gen%u trackpad: touchfw updates Cypress Gen3 and Gen5 "
+			  "trackpads only so far; not touched",
 			  c->dev.driver, gen);
 }
+
+/* Per run: the product the image's file name gives, "" when none; the
+ * trackpad's generation as detected and the image's. */
+struct cyapa_run {
+	char name_product[CYAPA_PRODUCT_ID_LEN + 1];
+	unsigned gen, image_gen; /* 0: not known yet */
+};
 
 static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
@@ -97,8 +107,10 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 				  "%s's mode \"%s\" is none cyapa prints for a trackpad it "
 				  "serves; not touched",
 				  c->dev.driver, mode);
-	if (gen != 3)
+	if (gen != 3 && gen != 5)
 		return other_generation(c, gen, err);
+	if (c->priv)
+		((struct cyapa_run *)c->priv)->gen = gen;
 	if (attr(c, "firmware_version", fw, sizeof(fw), err) < 0)
 		return -err->code;
 	if (parse_version(fw, &major, &minor) < 0)
@@ -216,11 +228,6 @@ static int cyapa_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	return detect_bus(c, st, err);
 }
 
-/* Per run: the product the image's file name gives, "" when none. */
-struct cyapa_run {
-	char name_product[CYAPA_PRODUCT_ID_LEN + 1];
-};
-
 static int cyapa_init(struct tf_ctx *c, struct tf_err *err)
 {
 	c->priv = calloc(1, sizeof(struct cyapa_run));
@@ -242,10 +249,23 @@ static int cyapa_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, cons
 	struct cyapa_run *run = c->priv;
 	char why[200];
 	unsigned maj, min;
+	int gen = cyapa_image_gen(data, len, why, sizeof(why));
 
-	if (cyapa_gen3_check_image(data, len, why, sizeof(why)) < 0) {
+	if (gen < 0) {
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
+	}
+	/* cyapa checks a file by the trackpad's generation: another's image
+	 * is refused by it, so it is not offered */
+	if (run)
+		run->image_gen = (unsigned)gen;
+	if (run && run->gen && (unsigned)gen != run->gen) {
+		free(data);
+		return tf_err_set(
+			err, EBADMSG,
+			"%s: a Gen%d image, the trackpad is Gen%u: cyapa would refuse "
+			"it; not sent",
+			name, gen, run->gen);
 	}
 	if (run && cyapa_name_product(name, run->name_product, &maj, &min) < 0)
 		run->name_product[0] = '\0';
@@ -355,8 +375,8 @@ static int cyapa_before_detect(const struct tf_flow_services *sv, struct tf_upda
  * The write that starts the update: the staged file's name to update_fw.
  * Where the image's file name says its product (a hand-given ChromeOS
  * file; the database's entries are matched by the plan) and the
- * trackpad says its own, they must be the same: otherwise nothing is
- * written (-ENOEXEC).
+ * trackpad says its own, they must be the same, and the image must be of
+ * the trackpad's generation: otherwise nothing is written (-ENOEXEC).
  */
 static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
 			  const char *name, struct tf_err *err)
@@ -364,6 +384,13 @@ static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u
 	const struct cyapa_run *run = u->c->priv;
 
 	(void)sv;
+	/* an image loaded before the trackpad was read (flash --firmware) */
+	if (run && run->gen && run->image_gen && run->gen != run->image_gen)
+		return tf_err_set(
+			err, ENOEXEC,
+			"a Gen%u image, the trackpad is Gen%u: cyapa would refuse it; "
+			"not sent",
+			run->image_gen, run->gen);
 	if (run && run->name_product[0] && u->chip->hw[0] &&
 	    strcmp(run->name_product, u->chip->hw))
 		return tf_err_set(

@@ -6,8 +6,8 @@
  * operational"), and flashes either through update_fw, which takes the
  * name of the file it requests.  touchfw stages the verified image under
  * that name, writes it, follows the driver until its new input device
- * appears, and reads the new version back.  Gen3 parts only so far: the
- * driver's Gen5/Gen6 (PIP) parts are refused before anything is written.
+ * appears, and reads the new version back.  Gen3 and Gen5 (PIP) parts;
+ * Gen6 parts are refused before anything is written.
  */
 #ifndef TF_CYAPA_H
 #define TF_CYAPA_H
@@ -23,6 +23,14 @@
 #define CYAPA_GEN3_HDR_SIZE (2 * CYAPA_GEN3_BLOCK)
 #define CYAPA_GEN3_DATA_SIZE (480 * CYAPA_GEN3_BLOCK)
 #define CYAPA_GEN3_FW_SIZE (CYAPA_GEN3_HDR_SIZE + CYAPA_GEN3_DATA_SIZE) /* 30848 */
+
+/* cyapa_gen5.c: a PIP image is a head (head_size + 1 bytes, head_size
+ * 0x0c or 0x12), then records of flash array id, BE16 row, BE16 length
+ * and a 128-byte row; the last is the metadata ("app integrity") row
+ * 0x1ff. */
+#define CYAPA_PIP_ROW 128
+#define CYAPA_PIP_RECORD (5 + CYAPA_PIP_ROW)
+#define CYAPA_PIP_META_ROW 0x1ff
 
 /* The product id as product_id prints it: "CYTRA-116002-00" (5, 6 and 2
  * characters of the query block with dashes between, cyapa_gen3.c). */
@@ -45,6 +53,26 @@ extern const struct tf_family_ops cyapa_ops;
  * what refuses a file.)  0, or -EBADMSG with the reason in @msg.
  */
 int cyapa_gen3_check_image(const uint8_t *data, size_t len, char *msg, size_t size);
+/*
+ * cyapa_pip_check_fw's rules for a Gen5 file, and the bounds the driver
+ * leaves to the file: a 19-byte head (head_size 0x12) naming a Gen5 part
+ * (family id 0x91, silicon id 0x02; a Gen6 part's 0x9b/0x0b is refused by
+ * name; a 13-byte head names no part and is refused: only old Gen5 parts
+ * take it, and touchfw can not tell them); whole 133-byte records of
+ * array 0, 128 bytes, rows the bootloader writes, the metadata row 0x1ff
+ * last; its 60 bytes match their CRC-16 (crc_itu_t) at 60; app_start,
+ * app_len, upgrade_start and upgrade_len row-aligned; the CRC of the first
+ * app_len / 128 records' rows is app_crc.  0 and the version from the
+ * head, or -EBADMSG with the reason in @msg.
+ */
+int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsigned *minor,
+			  char *msg, size_t size);
+/* Which generation's image @data is (3 or 5, both checked in full), or
+ * -EBADMSG with the reason in @msg. */
+int cyapa_image_gen(const uint8_t *data, size_t len, char *msg, size_t size);
+/* crc_itu_t(0xffff-seeded CRC-16, polynomial 0x1021, MSB first) */
+uint16_t cyapa_crc_itu_t(uint16_t crc, const uint8_t *p, size_t n);
+
 /* Is @s a product id as the driver prints it for a part it operates
  * ("CYTRA-" 6 "-" 2, letters and digits)? */
 bool cyapa_product_id_ok(const char *s);

@@ -45,6 +45,14 @@
 #      bind started fails (exit 11), the pad stays in its bootloader, the
 #      driver bound without input; the next `touchfw run`, matching it by
 #      the product id remembered from its application, recovers it;
+#   6. a Gen5 (PIP) trackpad (cyapa_emul gen=5; at 0x67 here, the board
+#      profile's address -- real Gen5 parts sit at 0x24, which cyapa's
+#      PIP detection does not mind): bound "gen5 operational" with an
+#      input device; the database's Gen3 2.0 for its product is not sent
+#      (touchfw: the wrong generation's image); a broken Gen5 file refused
+#      by cyapa's own check; `touchfw flash --firmware` of a Gen5 3.1 made
+#      by fwgen goes through update_fw (enter bootloader, initiate, 465
+#      rows, launch); figure: flash start -> verified input device;
 #   no oops, no warning.
 . /vm/cyapa-emul.sh
 
@@ -229,5 +237,46 @@ vm_check "the next touchfw run recovers it by the remembered product: 2.0, an in
 	 grep -q "verified: firmware (bootloader) -> 2.0" /run/tf.out &&
 	 [ "$(cyapa_attr firmware_version)" = 2.0 ] &&
 	 [ "$(emul_state fw_version)" = 2.0 ] && emul_has_input'
+vm_check "cyapa_emul unloads with the driver bound" emul_unload
+
+# ---- 6. a Gen5 (PIP) trackpad
+vm_require "fwgen makes the Gen5 files" eval '
+	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.1 -o $fwdir/CYTRA-116002-00_3.1.bin &&
+	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.2 --form bad-app-crc -o $fwdir/pip-bad-app.bin'
+rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+emul_dmesg_mark
+vm_require "cyapa_emul loads (Gen5, firmware 1.0)" emul_load gen=5
+vm_check "cyapa is bound, an input device, gen5 operational, 1.0, CYTRA-116002-00" eval \
+	'[ "$(emul_driver)" = cyapa ] && vm_wait 10 "input device" emul_has_input &&
+	 [ "$(cyapa_attr mode)" = "gen5 operational" ] &&
+	 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
+	 [ "$(cyapa_attr product_id)" = CYTRA-116002-00 ]'
+vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+vm_check "touchfw does not send the database's Gen3 image to the Gen5 pad" eval \
+	'! "$TOUCHFW" run "$EMUL_DEV" >/run/tf.out 2>&1 &&
+	 grep -q "a Gen3 image, the trackpad is Gen5: cyapa would refuse it; not sent" /run/tf.out &&
+	 [ "$(emul_state initiates)" = 0 ] && [ "$(emul_state bl_enters)" = 0 ]'
+emul_dmesg_mark
+vm_check "update_fw pip-bad-app.bin fails: cyapa's own application CRC check" eval \
+	'! cyapa_update pip-bad-app.bin &&
+	 emul_dmesg_has "invalid firmware app crc check" &&
+	 [ "$(emul_state initiates)" = 0 ]'
+emul_dmesg_mark
+t_run=$(vm_now_us)
+vm_check "touchfw flash --firmware of a Gen5 3.1 (exit 0)" eval \
+	'"$TOUCHFW" flash --firmware "$fwdir/CYTRA-116002-00_3.1.bin" "$EMUL_DEV" >/run/tf.out 2>&1'
+t_done=$(vm_now_us)
+vm_log "tf: $(tail -3 /run/tf.out | tr '\n' ' ')"
+vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+vm_check "the pad: bootloader entered, one initiate, 465 rows, launched; firmware 3.1" eval \
+	'[ "$(emul_state bl_enters)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
+	 [ "$(emul_state rows_written)" = 465 ] && [ "$(emul_state row_errors)" = 0 ] &&
+	 [ "$(emul_state fw_version)" = 3.1 ] && [ "$(emul_state mode)" = app ]'
+vm_check "touchfw verified it; the driver: gen5 operational, 3.1, an input device" eval \
+	'grep -q "verified: firmware 1.0 -> 3.1" /run/tf.out &&
+	 [ "$(cyapa_attr mode)" = "gen5 operational" ] &&
+	 [ "$(cyapa_attr firmware_version)" = 3.1 ] && emul_has_input'
+vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
+vm_figure cyapa_gen5_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
 vm_check "cyapa_emul unloads with the driver bound" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

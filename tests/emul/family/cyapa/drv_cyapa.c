@@ -22,8 +22,20 @@
  *    polled while busy), then re-detects: terminate, launch, a new input
  *    device.  The write returns when that is done, with its error.
  *
+ *  - Gen5 (PIP, cyapa_gen5.c): detection by the HID descriptor and the
+ *    system information (or the bootloader's information), launch from
+ *    the bootloader, power states by deep sleep and the power command,
+ *    mode "gen5 operational" / "gen5 bootloader"; update_fw checks the
+ *    image (cyapa_pip_check_fw, with bounds the kernel leaves to the
+ *    file), enters the bootloader, initiates it with the image's
+ *    metadata row and writes every other record as a row, commands
+ *    answered on the interrupt (enabled for the update) or polled as the
+ *    kernel does each.
+ *
  * Not modelled: the SMBus transport (an SMBus-only adapter fails probe
- * here), Gen5/Gen6 (PIP) parts, runtime PM and suspend, the
+ * here), Gen6 parts (detected, then "no device"), the old Gen5 state
+ * parser (cyapa_gen5_state_parse, reached only where cyapa_pip_state_parse
+ * fails), Gen5 calibrate and baseline, runtime PM and suspend, the
  * power/ scan rate attributes, input open/close (the emulator's evdev
  * has no open hook, so the interrupt, which cyapa enables only while the
  * input device is open, stays off and touches are not reported here; the
@@ -47,10 +59,61 @@ enum cyapa_state {
 	CYAPA_STATE_BL_IDLE,
 	CYAPA_STATE_BL_ACTIVE,
 	CYAPA_STATE_OP,
+	CYAPA_STATE_GEN5_BL,
+	CYAPA_STATE_GEN5_APP,
 };
 
 #define CYAPA_GEN_UNKNOWN 0
 #define CYAPA_GEN3 3
+#define CYAPA_GEN5 5
+#define CYAPA_GEN6 6
+
+/* cyapa.h and cyapa_gen5.c: PIP */
+#define CYAPA_REG_MAP_SIZE 256
+#define PIP_RESP_LENGTH_SIZE 2
+#define PIP_MIN_APP_CMD_LENGTH 7
+#define PIP_MIN_BL_CMD_LENGTH 13
+#define PIP_MIN_BL_RESP_LENGTH 11
+#define PIP_MIN_APP_RESP_LENGTH 5
+#define PIP_UNSUPPORTED_CMD_RESP_LENGTH 6
+#define PIP_READ_SYS_INFO_RESP_LENGTH 71
+#define PIP_BL_APP_INFO_RESP_LENGTH 30
+#define PIP_BL_GET_INFO_RESP_LENGTH 19
+#define PIP_HID_DESCRIPTOR_SIZE 32
+#define PIP_HID_APP_REPORT_ID 0xf7
+#define PIP_HID_BL_REPORT_ID 0xff
+#define PIP_BL_CMD_REPORT_ID 0x40
+#define PIP_BL_RESP_REPORT_ID 0x30
+#define PIP_APP_CMD_REPORT_ID 0x2f
+#define PIP_APP_RESP_REPORT_ID 0x1f
+#define PIP_APP_DEEP_SLEEP_REPORT_ID 0xf0
+#define PIP_DEEP_SLEEP_RESP_LENGTH 5
+#define PIP_DEEP_SLEEP_OPCODE 0x08
+#define PIP_DEEP_SLEEP_STATE_ON 0x00
+#define PIP_DEEP_SLEEP_STATE_OFF 0x01
+#define PIP_SOP_KEY 0x01
+#define PIP_EOP_KEY 0x17
+#define PIP_BL_CMD_PROGRAM_VERIFY_ROW 0x39
+#define PIP_BL_CMD_INITIATE_BL 0x48
+#define PIP_INVALID_CMD 0xff
+#define PIP_BL_INITIATE_RESP_LEN 11
+#define PIP_BL_FAIL_EXIT_RESP_LEN 11
+#define PIP_BL_BLOCK_WRITE_RESP_LEN 11
+#define PIP_SET_PROXIMITY 0x49
+#define PIP_RECORD_SIZE (5 + 128) /* struct cyapa_tsg_bin_image_data_record */
+#define CYAPA_TSG_MAX_CMD_SIZE 256
+#define GEN5_CMD_GET_PARAMETER 0x05
+#define GEN5_PARAMETER_LP_INTRVL_ID 0x4c
+#define GEN5_POWER_STATE_ACTIVE 0x01
+#define UNINIT_SLEEP_TIME 0xffff
+#define UNINIT_PWR_MODE 0xff
+#define VALID_CMD_RESP_HEADER(resp, cmd) \
+	((resp)[2] == PIP_APP_RESP_REPORT_ID && (resp)[3] == 0 && ((resp)[4] & 0x7f) == (cmd))
+
+static const guint8 pip_read_sys_info[] = { 0x04, 0x00, 0x05, 0x00, 0x2f, 0x00, 0x02 };
+static const guint8 pip_bl_read_app_info[] = { 0x04, 0x00, 0x0b, 0x00, 0x40, 0x00, 0x01,
+					       0x3c, 0x00, 0x00, 0xb0, 0x42, 0x17 };
+static const guint8 pip_bl_cmd_key[] = { 0xa5, 0x01, 0x02, 0x03, 0xff, 0xfe, 0xfd, 0x5a };
 
 #define BL_STATUS_SIZE 3
 #define REG_OP_STATUS 0
@@ -119,7 +182,32 @@ struct cyapa {
 	guint8 fw_maj_ver, fw_min_ver, btn_capability, gen;
 	int max_abs_x, max_abs_y, physical_size_x, physical_size_y, max_z;
 	bool input;
+	/* Gen5 */
+	guint8 platform_ver, dev_pwr_mode;
+	guint16 dev_sleep_time;
+	int electrodes_x, electrodes_y;
+	bool irq_on; /* enabled for a command (cyapa_enable_irq_for_cmd) */
+	/* struct cyapa_pip_cmd_states */
+	unsigned pip_cmd_issued, pip_done;
+	bool pip_irq_mode;
+	guint8 pip_in_progress;
+	bool (*pip_sort)(struct cyapa *, const guint8 *, int);
+	guint8 *pip_resp;
+	int *pip_resp_len;
+	guint8 pip_irq_buf[CYAPA_REG_MAP_SIZE], pip_empty_buf[CYAPA_REG_MAP_SIZE];
 };
+
+/* crc_itu_t (lib/crc-itu-t.c): polynomial 0x1021, most significant bit
+ * first */
+static guint16 cyapa_pip_crc(guint16 crc, const guint8 *p, size_t n)
+{
+	while (n--) {
+		crc ^= (guint16)(*p++ << 8);
+		for (int b = 0; b < 8; b++)
+			crc = (guint16)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+	}
+	return crc;
+}
 
 static struct cyapa *data_of(struct emub_dev *d)
 {
@@ -225,9 +313,10 @@ static int cyapa_gen3_state_parse(struct cyapa *cyapa, const guint8 *reg_data)
 	return -EAGAIN;
 }
 
-/* cyapa_get_state, the i2c (not SMBus) path; the PIP parsers (Gen5/6)
- * are not modelled: a Gen3 part never reaches them but in a state none
- * of them knows either. */
+static int cyapa_pip_state_parse(struct cyapa *cyapa);
+
+/* cyapa_get_state, the i2c (not SMBus) path; the old Gen5 parser is not
+ * modelled (see the top) */
 static int cyapa_get_state(struct cyapa *cyapa)
 {
 	guint8 status[BL_STATUS_SIZE], cmd[2] = { 0, 0 };
@@ -243,6 +332,12 @@ static int cyapa_get_state(struct cyapa *cyapa)
 		cyapa->status[2] = status[2];
 		if (cyapa->gen == CYAPA_GEN_UNKNOWN || cyapa->gen == CYAPA_GEN3) {
 			error = cyapa_gen3_state_parse(cyapa, status);
+			if (!error)
+				goto out_detected;
+		}
+		if (cyapa->gen == CYAPA_GEN_UNKNOWN || cyapa->gen == CYAPA_GEN5 ||
+		    cyapa->gen == CYAPA_GEN6) {
+			error = cyapa_pip_state_parse(cyapa);
 			if (!error)
 				goto out_detected;
 		}
@@ -276,6 +371,687 @@ static int cyapa_poll_state(struct cyapa *cyapa, unsigned int timeout)
 		drv_msleep(cyapa->d, 100);
 	} while (tries--);
 	return (error == -EAGAIN || error == -ETIMEDOUT) ? -ETIMEDOUT : error;
+}
+
+/* ------------------------------------------------------------ gen5 (PIP)
+ * cyapa_gen5.c and cyapa_gen6.c's PIP parts, for Gen5 parts: commands are
+ * written as output reports and answered by reports read back, by
+ * polling (irq_mode false) or on the interrupt (true, while the driver
+ * has it enabled for a command). */
+
+typedef bool (*cb_sort)(struct cyapa *, const guint8 *, int);
+
+static int cyapa_i2c_pip_read(struct cyapa *cyapa, guint8 *buf, size_t size)
+{
+	int ret;
+
+	if (!size)
+		return 0;
+	if (size > CYAPA_REG_MAP_SIZE)
+		return -EINVAL;
+	ret = drv_i2c_master_recv(cyapa->d, cyapa->addr, buf, (guint16)size);
+	return ret < 0 ? ret : (int)size;
+}
+
+static int cyapa_i2c_pip_write(struct cyapa *cyapa, const guint8 *buf, size_t size)
+{
+	int ret = drv_i2c_master_send(cyapa->d, cyapa->addr, buf, (guint16)size);
+
+	return ret < 0 ? ret : 0;
+}
+
+static int cyapa_empty_pip_output_data(struct cyapa *cyapa, guint8 *buf, int *len, cb_sort func)
+{
+	guint8 *empty = cyapa->pip_empty_buf;
+	int length, report_count = 8, empty_count = 0, buf_len = 0, error = 0;
+
+	if (len) {
+		buf_len = *len < CYAPA_REG_MAP_SIZE ? *len : CYAPA_REG_MAP_SIZE;
+		*len = 0;
+	}
+	do {
+		if (empty_count > 5)
+			return 0;
+		error = cyapa_i2c_pip_read(cyapa, empty, PIP_RESP_LENGTH_SIZE);
+		if (error < 0)
+			return error;
+		length = empty[0] | empty[1] << 8;
+		if (length == PIP_RESP_LENGTH_SIZE) {
+			empty_count++;
+			continue;
+		} else if (length > CYAPA_REG_MAP_SIZE) {
+			return -EINVAL;
+		} else if (length == 0) {
+			length = PIP_RESP_LENGTH_SIZE;
+			if (buf && buf_len && func && func(cyapa, empty, length)) {
+				length = MIN(buf_len, length);
+				memcpy(buf, empty, (size_t)length);
+				*len = length;
+				return 0;
+			}
+			continue;
+		}
+		error = cyapa_i2c_pip_read(cyapa, empty, (size_t)length);
+		if (error < 0)
+			return error;
+		report_count--;
+		empty_count = 0;
+		length = empty[0] | empty[1] << 8;
+		if (length <= PIP_RESP_LENGTH_SIZE) {
+			empty_count++;
+		} else if (buf && buf_len && func && func(cyapa, empty, length)) {
+			length = MIN(buf_len, length);
+			memcpy(buf, empty, (size_t)length);
+			*len = length;
+			return 0;
+		}
+		/* touch reports while the input device is open: not modelled
+		 * (the emulator's evdev is never opened) */
+		error = -EINVAL;
+	} while (report_count);
+	return error;
+}
+
+static int cyapa_i2c_pip_cmd_irq_sync(struct cyapa *cyapa, const guint8 *cmd, int cmd_len,
+				      guint8 *resp_data, int *resp_len, unsigned timeout,
+				      cb_sort func, bool irq_mode)
+{
+	int error, tries, length;
+
+	if (!cmd || !cmd_len)
+		return -EINVAL;
+	cyapa->pip_sort = func;
+	cyapa->pip_resp = resp_data;
+	cyapa->pip_resp_len = resp_len;
+	if (cmd_len >= PIP_MIN_APP_CMD_LENGTH && cmd[4] == PIP_APP_CMD_REPORT_ID)
+		cyapa->pip_in_progress = cmd[6] & 0x7f;
+	else if (cmd_len >= PIP_MIN_BL_CMD_LENGTH && cmd[4] == PIP_BL_CMD_REPORT_ID)
+		cyapa->pip_in_progress = cmd[7];
+	cyapa->pip_cmd_issued++;
+	cyapa->pip_irq_mode = irq_mode;
+	cyapa->pip_done = 0;
+	error = cyapa_i2c_pip_write(cyapa, cmd, (size_t)cmd_len);
+	if (error) {
+		cyapa->pip_cmd_issued--;
+		goto out;
+	}
+	if (irq_mode) {
+		/* cyapa_do_i2c_pip_cmd_irq_sync: the interrupt completes it */
+		error = cyapa->irq_on ? drv_wait_completion(cyapa->d, &cyapa->pip_done, timeout)
+				      : (drv_msleep(cyapa->d, timeout), -ETIMEDOUT);
+		if (error) {
+			cyapa->pip_cmd_issued--;
+			if (resp_data && resp_len && *resp_len && func) {
+				error = cyapa_empty_pip_output_data(cyapa, resp_data, resp_len,
+								    func);
+				if (error || *resp_len == 0)
+					error = error ? error : -ETIMEDOUT;
+			}
+		}
+		goto out;
+	}
+	/* cyapa_do_i2c_pip_cmd_polling */
+	length = resp_len ? *resp_len : 0;
+	if (resp_data && resp_len && length && func) {
+		tries = (int)timeout / 5;
+		do {
+			drv_usleep(cyapa->d, 4000);
+			*resp_len = length;
+			error = cyapa_empty_pip_output_data(cyapa, resp_data, resp_len, func);
+			if (error || *resp_len == 0)
+				continue;
+			break;
+		} while (--tries > 0);
+		if (error || *resp_len == 0 || tries <= 0)
+			error = error ? error : -ETIMEDOUT;
+	}
+	cyapa->pip_cmd_issued--;
+out:
+	cyapa->pip_sort = NULL;
+	cyapa->pip_resp = NULL;
+	cyapa->pip_resp_len = NULL;
+	cyapa->pip_in_progress = PIP_INVALID_CMD;
+	return error;
+}
+
+static bool cyapa_sort_tsg_pip_bl_resp_data(struct cyapa *cyapa, const guint8 *data, int len)
+{
+	(void)cyapa;
+	return data && len >= PIP_MIN_BL_RESP_LENGTH && data[2] == PIP_BL_RESP_REPORT_ID &&
+	       data[3] == 0 && data[4] == PIP_SOP_KEY;
+}
+
+static bool cyapa_sort_tsg_pip_app_resp_data(struct cyapa *cyapa, const guint8 *data, int len)
+{
+	int resp_len;
+
+	if (!data || len < PIP_MIN_APP_RESP_LENGTH)
+		return false;
+	if (data[2] == PIP_APP_RESP_REPORT_ID && data[3] == 0) {
+		resp_len = data[0] | data[1] << 8;
+		if ((data[4] & 0x7f) == 0x00 && resp_len == PIP_UNSUPPORTED_CMD_RESP_LENGTH &&
+		    data[5] == cyapa->pip_in_progress)
+			return false;
+		if ((data[4] & 0x7f) == cyapa->pip_in_progress)
+			return true;
+	}
+	return false;
+}
+
+static bool cyapa_sort_pip_application_launch_data(struct cyapa *cyapa, const guint8 *buf,
+						   int len)
+{
+	(void)cyapa;
+	return buf && len >= PIP_RESP_LENGTH_SIZE && buf[0] == 0 && buf[1] == 0;
+}
+
+static bool cyapa_sort_pip_hid_descriptor_data(struct cyapa *cyapa, const guint8 *buf, int len)
+{
+	(void)cyapa;
+	return len == PIP_HID_DESCRIPTOR_SIZE &&
+	       (buf[2] == PIP_HID_APP_REPORT_ID || buf[2] == PIP_HID_BL_REPORT_ID);
+}
+
+static bool cyapa_sort_pip_deep_sleep_data(struct cyapa *cyapa, const guint8 *buf, int len)
+{
+	(void)cyapa;
+	return len == PIP_DEEP_SLEEP_RESP_LENGTH && buf[2] == PIP_APP_DEEP_SLEEP_REPORT_ID &&
+	       (buf[4] & 0x0f) == PIP_DEEP_SLEEP_OPCODE;
+}
+
+static bool cyapa_pip_sort_system_info_data(struct cyapa *cyapa, const guint8 *buf, int len)
+{
+	(void)cyapa;
+	(void)len;
+	return VALID_CMD_RESP_HEADER(buf, 0x02);
+}
+
+static bool cyapa_sort_pip_bl_exit_data(struct cyapa *cyapa, const guint8 *buf, int len)
+{
+	(void)cyapa;
+	if (!buf || len < PIP_RESP_LENGTH_SIZE)
+		return false;
+	if (buf[0] == 0 && buf[1] == 0)
+		return true;
+	return len == PIP_BL_FAIL_EXIT_RESP_LEN && buf[2] == PIP_BL_RESP_REPORT_ID &&
+	       buf[3] == 0 && buf[4] == PIP_SOP_KEY && buf[10] == PIP_EOP_KEY;
+}
+
+static int cyapa_pip_deep_sleep(struct cyapa *cyapa, guint8 state)
+{
+	guint8 cmd[] = { 0x05, 0x00, (guint8)(state & 0x03), 0x08 }, resp[5] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_pip_deep_sleep_data, false);
+
+	if (error || (resp[3] & 0x03) != state)
+		return -EINVAL;
+	return 0;
+}
+
+/* cyapa_get_pip_fixed_info, then cyapa_pip_state_parse's verdict */
+static int cyapa_pip_state_parse(struct cyapa *cyapa)
+{
+	static const guint8 hid_cmd[] = { 0x01, 0x00 };
+	static const guint8 get_bl_info[] = { 0x04, 0x00, 0x0b, 0x00, 0x40, 0x00, 0x01,
+					      0x38, 0x00, 0x00, 0x70, 0x9e, 0x17 };
+	guint8 resp[PIP_READ_SYS_INFO_RESP_LENGTH] = { 0 };
+	guint8 family, silicon_hi;
+	int resp_len, error;
+	bool bl;
+
+	cyapa->state = CYAPA_STATE_NO_DEVICE;
+	cyapa_pip_deep_sleep(cyapa, PIP_DEEP_SLEEP_STATE_ON);
+	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
+	resp_len = PIP_HID_DESCRIPTOR_SIZE;
+	error = cyapa_i2c_pip_cmd_irq_sync(cyapa, hid_cmd, sizeof(hid_cmd), resp, &resp_len,
+					   300, cyapa_sort_pip_hid_descriptor_data, false);
+	if (error)
+		return error;
+	if (resp[2] == PIP_HID_BL_REPORT_ID)
+		bl = true;
+	else if (resp[2] == PIP_HID_APP_REPORT_ID)
+		bl = false;
+	else
+		return -EAGAIN;
+	memset(resp, 0, sizeof(resp));
+	resp_len = sizeof(resp);
+	if (bl) {
+		error = cyapa_i2c_pip_cmd_irq_sync(cyapa, get_bl_info, sizeof(get_bl_info),
+						   resp, &resp_len, 2000,
+						   cyapa_sort_tsg_pip_bl_resp_data, false);
+		if (error || resp_len < PIP_BL_GET_INFO_RESP_LENGTH)
+			return error ? error : -EIO;
+		family = resp[8];
+		silicon_hi = resp[11];
+	} else {
+		error = cyapa_i2c_pip_cmd_irq_sync(cyapa, pip_read_sys_info,
+						   sizeof(pip_read_sys_info), resp, &resp_len,
+						   2000, cyapa_pip_sort_system_info_data,
+						   false);
+		if (error || resp_len < PIP_READ_SYS_INFO_RESP_LENGTH)
+			return error ? error : -EIO;
+		if (((resp[7] | resp[8] << 8) & 0xf000) != 0x1000)
+			return -EINVAL;
+		family = resp[19];
+		silicon_hi = resp[22];
+	}
+	if (family == 0x9b && silicon_hi == 0x0b) {
+		/* a Gen6 part: its ops are not modelled */
+		cyapa->gen = CYAPA_GEN6;
+	} else if (family == 0x91 && silicon_hi == 0x02) {
+		cyapa->gen = CYAPA_GEN5;
+		cyapa->state = bl ? CYAPA_STATE_GEN5_BL : CYAPA_STATE_GEN5_APP;
+	}
+	return 0;
+}
+
+static int cyapa_gen5_change_power_state(struct cyapa *cyapa, guint8 power_state)
+{
+	guint8 cmd[8] = { 0x04, 0x00, 0x06, 0x00, 0x2f, 0x00, 0x08, power_state };
+	guint8 resp[6] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_tsg_pip_app_resp_data, false);
+
+	if (error || !VALID_CMD_RESP_HEADER(resp, 0x08) || resp[5] != 0)
+		return error < 0 ? error : -EINVAL;
+	return 0;
+}
+
+static int cyapa_gen5_get_interval_time(struct cyapa *cyapa, guint8 id, guint16 *t)
+{
+	guint8 cmd[8] = { 0x04, 0x00, 0x06, 0x00, 0x2f, 0x00, GEN5_CMD_GET_PARAMETER, id };
+	guint8 resp[11] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_tsg_pip_app_resp_data, false);
+
+	*t = 0;
+	if (error || resp[5] != id || resp[6] == 0 ||
+	    !VALID_CMD_RESP_HEADER(resp, GEN5_CMD_GET_PARAMETER))
+		return error < 0 ? error : -EINVAL;
+	*t = (guint16)(resp[7] | resp[8] << 8);
+	return 0;
+}
+
+/* cyapa_gen5_set_power_mode for the states the probe, update_fw and the
+ * attributes use: full active and off (deep sleep) */
+static int cyapa_gen5_set_power_mode(struct cyapa *cyapa, guint8 power_mode)
+{
+	int error = 0;
+
+	if (cyapa->state != CYAPA_STATE_GEN5_APP)
+		return 0;
+	if (cyapa->dev_pwr_mode == UNINIT_PWR_MODE)
+		cyapa->dev_pwr_mode = PWR_MODE_OFF;
+	if (cyapa->dev_sleep_time == UNINIT_SLEEP_TIME && cyapa->dev_pwr_mode != PWR_MODE_OFF)
+		if (cyapa_gen5_get_interval_time(cyapa, GEN5_PARAMETER_LP_INTRVL_ID,
+						 &cyapa->dev_sleep_time))
+			cyapa->dev_sleep_time = UNINIT_SLEEP_TIME;
+	if (cyapa->dev_pwr_mode == power_mode)
+		return 0;
+	if (power_mode == PWR_MODE_OFF) {
+		error = cyapa_pip_deep_sleep(cyapa, PIP_DEEP_SLEEP_STATE_OFF);
+		if (error)
+			emub_dev_log(cyapa->d, "enter deep sleep fail: %d", error);
+		else
+			cyapa->dev_pwr_mode = PWR_MODE_OFF;
+		return error;
+	}
+	if (cyapa->dev_pwr_mode == PWR_MODE_OFF) {
+		error = cyapa_pip_deep_sleep(cyapa, PIP_DEEP_SLEEP_STATE_ON);
+		if (error) {
+			emub_dev_log(cyapa->d, "deep sleep wake fail: %d", error);
+			return error;
+		}
+	}
+	error = cyapa_gen5_change_power_state(cyapa, GEN5_POWER_STATE_ACTIVE);
+	if (error)
+		emub_dev_log(cyapa->d, "change to active fail: %d", error);
+	else
+		cyapa->dev_pwr_mode = PWR_MODE_FULL_ACTIVE;
+	return error;
+}
+
+static int cyapa_pip_set_proximity(struct cyapa *cyapa, bool enable)
+{
+	guint8 cmd[] = {
+		0x04, 0x00, 0x06, 0x00, 0x2f, 0x00, PIP_SET_PROXIMITY, (guint8)enable
+	};
+	guint8 resp[6] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_tsg_pip_app_resp_data, false);
+
+	if (error || !VALID_CMD_RESP_HEADER(resp, PIP_SET_PROXIMITY) || resp[5] != 0) {
+		error = error == -ETIMEDOUT ? -EOPNOTSUPP : error;
+		return error < 0 ? error : -EINVAL;
+	}
+	return 0;
+}
+
+static int cyapa_pip_bl_exit(struct cyapa *cyapa)
+{
+	static const guint8 bl_gen5_bl_exit[] = { 0x04, 0x00, 0x0b, 0x00, 0x40, 0x00, 0x01,
+						  0x3b, 0x00, 0x00, 0x20, 0xc7, 0x17 };
+	guint8 resp[11] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, bl_gen5_bl_exit, sizeof(bl_gen5_bl_exit),
+					       resp, &resp_len, 5000,
+					       cyapa_sort_pip_bl_exit_data, false);
+
+	if (error)
+		return error;
+	if (resp_len == PIP_BL_FAIL_EXIT_RESP_LEN || resp[2] == PIP_BL_RESP_REPORT_ID)
+		return -EAGAIN;
+	if (resp[0] == 0 && resp[1] == 0)
+		return 0;
+	return -ENODEV;
+}
+
+static void cyapa_set_product_id(struct cyapa *cyapa, const guint8 *p5, const guint8 *p6,
+				 const guint8 *p2)
+{
+	memcpy(&cyapa->product_id[0], p5, 5);
+	cyapa->product_id[5] = '-';
+	memcpy(&cyapa->product_id[6], p6, 6);
+	cyapa->product_id[12] = '-';
+	memcpy(&cyapa->product_id[13], p2, 2);
+	cyapa->product_id[15] = '\0';
+}
+
+static int cyapa_gen5_bl_query_data(struct cyapa *cyapa)
+{
+	guint8 resp[PIP_BL_APP_INFO_RESP_LENGTH] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, pip_bl_read_app_info,
+					       sizeof(pip_bl_read_app_info), resp, &resp_len,
+					       500, cyapa_sort_tsg_pip_bl_resp_data, false);
+
+	if (error || resp_len < PIP_BL_APP_INFO_RESP_LENGTH || resp[5] != 0)
+		return error ? error : -EIO;
+	cyapa_set_product_id(cyapa, &resp[8], &resp[13], &resp[19]);
+	cyapa->fw_maj_ver = resp[22];
+	cyapa->fw_min_ver = resp[23];
+	cyapa->platform_ver = (resp[26] >> 4) & 0x0f;
+	return 0;
+}
+
+static int cyapa_gen5_get_query_data(struct cyapa *cyapa)
+{
+	guint8 r[PIP_READ_SYS_INFO_RESP_LENGTH] = { 0 };
+	int resp_len = sizeof(r);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, pip_read_sys_info,
+					       sizeof(pip_read_sys_info), r, &resp_len, 2000,
+					       cyapa_pip_sort_system_info_data, false);
+
+	if (error || resp_len < (int)sizeof(r))
+		return error ? error : -EIO;
+	if (((r[7] | r[8] << 8) & 0xf000) != 0x1000)
+		return -EINVAL;
+	cyapa->platform_ver = (r[49] >> 4) & 0x0f;
+	if (cyapa->platform_ver < 2) {
+		cyapa->fw_maj_ver = r[15];
+		cyapa->fw_min_ver = r[16];
+	} else {
+		cyapa->fw_maj_ver = r[9];
+		cyapa->fw_min_ver = r[10];
+	}
+	cyapa->electrodes_x = r[52];
+	cyapa->electrodes_y = r[53];
+	cyapa->physical_size_x = (r[54] | r[55] << 8) / 100;
+	cyapa->physical_size_y = (r[56] | r[57] << 8) / 100;
+	cyapa->max_abs_x = r[58] | r[59] << 8;
+	cyapa->max_abs_y = r[60] | r[61] << 8;
+	cyapa->max_z = r[62] | r[63] << 8;
+	cyapa->btn_capability = (guint8)((r[70] << 3) & CAPABILITY_BTN_MASK);
+	cyapa_set_product_id(cyapa, &r[33], &r[38], &r[44]);
+	if (!cyapa->electrodes_x || !cyapa->electrodes_y || !cyapa->physical_size_x ||
+	    !cyapa->physical_size_y || !cyapa->max_abs_x || !cyapa->max_abs_y || !cyapa->max_z)
+		return -EINVAL;
+	return 0;
+}
+
+static int cyapa_gen5_do_operational_check(struct cyapa *cyapa)
+{
+	int error;
+
+	if (cyapa->gen != CYAPA_GEN5)
+		return -ENODEV;
+	switch (cyapa->state) {
+	case CYAPA_STATE_GEN5_BL:
+		error = cyapa_pip_bl_exit(cyapa);
+		if (error) {
+			cyapa_gen5_bl_query_data(cyapa);
+			return error;
+		}
+		cyapa->state = CYAPA_STATE_GEN5_APP;
+		/* fallthrough */
+	case CYAPA_STATE_GEN5_APP:
+		if (cyapa_gen5_set_power_mode(cyapa, PWR_MODE_FULL_ACTIVE))
+			emub_dev_log(cyapa->d, "failed to set power active mode.");
+		if (cyapa->platform_ver >= 2 && cyapa_pip_set_proximity(cyapa, true))
+			emub_dev_log(cyapa->d, "failed to enable proximity.");
+		error = cyapa_gen5_get_query_data(cyapa);
+		if (error)
+			return error;
+		if (memcmp(cyapa->product_id, "CYTRA", 5)) {
+			emub_dev_log(cyapa->d, "unknown product ID (%s)", cyapa->product_id);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* cyapa_pip_irq_cmd_handler (true: not a command's answer), then
+ * cyapa_irq's handling of the rest with no input device open */
+static void cyapa_irq(struct emub_dev *d)
+{
+	struct cyapa *cyapa = data_of(d);
+	guint8 *buf;
+	int length;
+
+	if (!cyapa || cyapa->gen != CYAPA_GEN5)
+		return;
+	buf = cyapa->pip_irq_buf;
+	if (cyapa->pip_cmd_issued) {
+		if (!cyapa->pip_irq_mode)
+			return;
+		cyapa_i2c_pip_read(cyapa, buf, PIP_RESP_LENGTH_SIZE);
+		length = buf[0] | buf[1] << 8;
+		length = length <= PIP_RESP_LENGTH_SIZE ? PIP_RESP_LENGTH_SIZE : length;
+		if (length > PIP_RESP_LENGTH_SIZE)
+			cyapa_i2c_pip_read(cyapa, buf, (size_t)length);
+		if (!(cyapa->pip_sort && cyapa->pip_sort(cyapa, buf, length))) {
+			length = cyapa->pip_resp_len ? *cyapa->pip_resp_len : 0;
+			cyapa_empty_pip_output_data(cyapa, cyapa->pip_resp, &length,
+						    cyapa->pip_sort);
+			if (cyapa->pip_resp_len && length) {
+				*cyapa->pip_resp_len = length;
+				cyapa->pip_cmd_issued--;
+				cyapa->pip_done++;
+			}
+			return;
+		}
+		if (cyapa->pip_resp && cyapa->pip_resp_len) {
+			*cyapa->pip_resp_len = MIN(*cyapa->pip_resp_len, length);
+			memcpy(cyapa->pip_resp, buf, (size_t)*cyapa->pip_resp_len);
+		}
+		cyapa->pip_cmd_issued--;
+		cyapa->pip_done++;
+		return;
+	}
+	/* no input device open here: still probing or updating */
+	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
+}
+
+static int cyapa_pip_bl_enter(struct cyapa *cyapa)
+{
+	static const guint8 cmd[] = { 0x04, 0x00, 0x05, 0x00, 0x2f, 0x00, 0x01 };
+	guint8 resp[2] = { 0xff, 0xff };
+	int resp_len = sizeof(resp);
+	int error = cyapa_poll_state(cyapa, 500);
+
+	if (error < 0)
+		return error;
+	if (cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_BL)
+		return 0;
+	if (!(cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_APP))
+		return -EINVAL;
+	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
+	memset(resp, 0, sizeof(resp));
+	error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 5000,
+					   cyapa_sort_pip_application_launch_data, true);
+	if (error || resp[0] != 0 || resp[1] != 0)
+		return error < 0 ? error : -EAGAIN;
+	cyapa->operational = false;
+	cyapa->state = CYAPA_STATE_GEN5_BL;
+	return 0;
+}
+
+/* cyapa_pip_fw_head_check and cyapa_pip_check_fw, with the bounds the
+ * kernel leaves to the file (a file too short for its head or records
+ * is refused here rather than read past) */
+static int cyapa_pip_check_fw(struct cyapa *cyapa, const guint8 *fw, gsize size)
+{
+	const guint8 *records, *integrity, *meta;
+	guint32 app_start, upgrade_start;
+	guint16 app_len, upgrade_len, crc;
+	gsize head, n;
+
+	if (size < 1 || (fw[0] != 0x0c && fw[0] != 0x12) || size < (gsize)fw[0] + 1 + 17) {
+		emub_dev_log(cyapa->d,
+			     "cyapa_pip_check_fw: firmware image not match TP device.");
+		return -EINVAL;
+	}
+	if (cyapa->platform_ver < 2 ? fw[0] != 0x0c : (fw[16] != 0x91 || fw[13] != 0x02)) {
+		emub_dev_log(cyapa->d,
+			     "cyapa_pip_check_fw: firmware image not match TP device.");
+		return -EINVAL;
+	}
+	head = (gsize)fw[0] + 1;
+	n = (size - head) / PIP_RECORD_SIZE;
+	if (!n)
+		return -EINVAL;
+	records = fw + head;
+	integrity = records + (n - 1) * PIP_RECORD_SIZE;
+	if (integrity[0] != 0 || (integrity[1] << 8 | integrity[2]) != 0x01ff) {
+		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: invalid app_integrity data.");
+		return -EINVAL;
+	}
+	meta = integrity + 5;
+	if (cyapa_pip_crc(0xffff, meta, 60) != (meta[60] | meta[61] << 8)) {
+		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: invalid app_integrity crc.");
+		return -EINVAL;
+	}
+	app_start = (guint32)(meta[4] | meta[5] << 8 | meta[6] << 16 | (guint32)meta[7] << 24);
+	app_len = (guint16)(meta[8] | meta[9] << 8);
+	upgrade_start = (guint32)(meta[16] | meta[17] << 8 | meta[18] << 16 |
+				  (guint32)meta[19] << 24);
+	upgrade_len = (guint16)(meta[20] | meta[21] << 8);
+	if (app_start % 128 || app_len % 128 || upgrade_start % 128 || upgrade_len % 128) {
+		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: invalid image alignment.");
+		return -EINVAL;
+	}
+	if ((gsize)(app_len / 128) > n)
+		return -EINVAL;
+	crc = 0xffff;
+	for (gsize i = 0; i < app_len / 128u; i++)
+		crc = cyapa_pip_crc(crc, records + i * PIP_RECORD_SIZE + 5, 128);
+	if (crc != (meta[10] | meta[11] << 8)) {
+		emub_dev_log(cyapa->d, "cyapa_pip_check_fw: invalid firmware app crc check.");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cyapa_pip_bl_initiate(struct cyapa *cyapa, const guint8 *fw, gsize size)
+{
+	guint8 cmd[CYAPA_TSG_MAX_CMD_SIZE], resp[11] = { 0 };
+	gsize head = (gsize)fw[0] + 1, n = (size - head) / PIP_RECORD_SIZE;
+	const guint8 *meta = fw + head + (n - 1) * PIP_RECORD_SIZE + 5;
+	guint16 data_len = 8 + 128, crc;
+	int cmd_len = 10 + data_len + 3, resp_len = sizeof(resp), error;
+
+	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
+	memset(cmd, 0, sizeof(cmd));
+	cmd[0] = 0x04;
+	cmd[2] = (guint8)(cmd_len - 2);
+	cmd[3] = (guint8)((cmd_len - 2) >> 8);
+	cmd[4] = PIP_BL_CMD_REPORT_ID;
+	cmd[6] = PIP_SOP_KEY;
+	cmd[7] = PIP_BL_CMD_INITIATE_BL;
+	cmd[8] = (guint8)data_len;
+	cmd[9] = (guint8)(data_len >> 8);
+	memcpy(cmd + 10, pip_bl_cmd_key, 8);
+	memcpy(cmd + 18, meta, 60);
+	crc = cyapa_pip_crc(0xffff, cmd + 18, 60);
+	cmd[78] = (guint8)crc;
+	cmd[79] = (guint8)(crc >> 8);
+	crc = cyapa_pip_crc(0xffff, cmd + 6, 4u + data_len);
+	cmd[10 + data_len] = (guint8)crc;
+	cmd[11 + data_len] = (guint8)(crc >> 8);
+	cmd[12 + data_len] = PIP_EOP_KEY;
+	error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, cmd_len, resp, &resp_len, 12000,
+					   cyapa_sort_tsg_pip_bl_resp_data, true);
+	if (error || resp_len != PIP_BL_INITIATE_RESP_LEN || resp[2] != PIP_BL_RESP_REPORT_ID ||
+	    resp[5] != 0)
+		return error ? error : -EAGAIN;
+	return 0;
+}
+
+static int cyapa_pip_write_fw_block(struct cyapa *cyapa, const guint8 *record)
+{
+	guint8 cmd[CYAPA_TSG_MAX_CMD_SIZE], resp[11] = { 0 };
+	guint16 record_len = (guint16)(record[3] << 8 | record[4]), data_len, crc;
+	int cmd_len = 10 + 3 + 128 + 3, resp_len = sizeof(resp), error;
+
+	if (record_len > 128) /* the kernel trusts the file here */
+		return -EINVAL;
+	memset(cmd, 0, sizeof(cmd));
+	cmd[0] = 0x04;
+	cmd[2] = (guint8)(cmd_len - 2);
+	cmd[4] = PIP_BL_CMD_REPORT_ID;
+	cmd[6] = PIP_SOP_KEY;
+	cmd[7] = PIP_BL_CMD_PROGRAM_VERIFY_ROW;
+	data_len = (guint16)(3 + record_len);
+	cmd[8] = (guint8)data_len;
+	cmd[9] = (guint8)(data_len >> 8);
+	cmd[10] = record[0];
+	cmd[11] = record[2]; /* the row, little-endian now */
+	cmd[12] = record[1];
+	memcpy(cmd + 13, record + 5, record_len);
+	crc = cyapa_pip_crc(0xffff, cmd + 6, 4u + data_len);
+	cmd[10 + data_len] = (guint8)crc;
+	cmd[11 + data_len] = (guint8)(crc >> 8);
+	cmd[12 + data_len] = PIP_EOP_KEY;
+	error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, cmd_len, resp, &resp_len, 500,
+					   cyapa_sort_tsg_pip_bl_resp_data, true);
+	if (error || resp_len != PIP_BL_BLOCK_WRITE_RESP_LEN ||
+	    resp[2] != PIP_BL_RESP_REPORT_ID || resp[5] != 0)
+		return error < 0 ? error : -EAGAIN;
+	return 0;
+}
+
+static int cyapa_pip_do_fw_update(struct cyapa *cyapa, const guint8 *fw, gsize size)
+{
+	gsize head = (gsize)fw[0] + 1, n = (size - head) / PIP_RECORD_SIZE;
+
+	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
+	for (gsize i = 0; i + 1 < n; i++) {
+		int error = cyapa_pip_write_fw_block(cyapa, fw + head + i * PIP_RECORD_SIZE);
+
+		if (error) {
+			emub_dev_log(cyapa->d,
+				     "cyapa_pip_do_fw_update: Gen5 FW update aborted: %d",
+				     error);
+			return error;
+		}
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ gen3 ops */
@@ -448,15 +1224,21 @@ static int cyapa_check_is_operational(struct cyapa *cyapa)
 
 	if (error)
 		return error;
-	if (cyapa->gen != CYAPA_GEN3)
-		return -ENODEV; /* Gen5/6 not modelled */
-	error = cyapa_gen3_do_operational_check(cyapa);
-	cyapa->operational = !error && cyapa->state == CYAPA_STATE_OP;
+	if (cyapa->gen == CYAPA_GEN5)
+		error = cyapa_gen5_do_operational_check(cyapa);
+	else if (cyapa->gen == CYAPA_GEN3)
+		error = cyapa_gen3_do_operational_check(cyapa);
+	else
+		return -ENODEV; /* Gen6: not modelled */
+	cyapa->operational = !error && (cyapa->state == CYAPA_STATE_OP ||
+					cyapa->state == CYAPA_STATE_GEN5_APP);
 	return error;
 }
 
 static bool cyapa_is_bootloader_mode(const struct cyapa *cyapa)
 {
+	if (cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_BL)
+		return true;
 	return cyapa->gen == CYAPA_GEN3 && cyapa->state >= CYAPA_STATE_BL_BUSY &&
 	       cyapa->state <= CYAPA_STATE_BL_ACTIVE;
 }
@@ -509,6 +1291,14 @@ static int cyapa_create_input_dev(struct cyapa *cyapa)
 	drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, cyapa->max_z);
 	in.abs[ABS_MT_POSITION_X].resolution = cyapa->max_abs_x / cyapa->physical_size_x;
 	in.abs[ABS_MT_POSITION_Y].resolution = cyapa->max_abs_y / cyapa->physical_size_y;
+	if (cyapa->gen > CYAPA_GEN3) {
+		drv_input_set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 255);
+		drv_input_set_abs(&in, ABS_MT_TOUCH_MINOR, 0, 255);
+		drv_input_set_abs(&in, ABS_MT_ORIENTATION, -127, 127);
+		drv_input_set_abs(&in, ABS_MT_WIDTH_MAJOR, 0, 255);
+		drv_input_set_abs(&in, ABS_MT_WIDTH_MINOR, 0, 255);
+		drv_input_set_abs(&in, ABS_DISTANCE, 0, 1);
+	}
 	drv_input_set_abs(&in, ABS_MT_SLOT, 0, CYAPA_MAX_MT_SLOTS - 1);
 	drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
 	/* pointer emulation copies the axes to ABS_X, ABS_Y, ABS_PRESSURE */
@@ -545,7 +1335,10 @@ static const char *cyapa_state_to_string(const struct cyapa *cyapa)
 		return "bootloader idle";
 	case CYAPA_STATE_BL_ACTIVE:
 		return "bootloader active";
+	case CYAPA_STATE_GEN5_BL:
+		return "bootloader";
 	case CYAPA_STATE_OP:
+	case CYAPA_STATE_GEN5_APP:
 		return "operational";
 	default:
 		return "invalid mode";
@@ -748,12 +1541,29 @@ static int cyapa_gen3_do_fw_update(struct cyapa *cyapa, const guint8 *fw)
 	return 0;
 }
 
+/* cyapa->ops->set_power_mode */
+static int cyapa_set_power_mode(struct cyapa *cyapa, guint8 mode)
+{
+	return cyapa->gen == CYAPA_GEN5 ? cyapa_gen5_set_power_mode(cyapa, mode)
+					: cyapa_gen3_set_power_mode(cyapa, mode);
+}
+
 /* cyapa_enable/disable_irq_for_cmd with the input device not open (or
- * gone): Gen3 polls, only the power mode changes */
+ * gone): the power mode, and for Gen5 the interrupt its commands answer
+ * on (Gen3 polls) */
 static void cyapa_cmd_power(struct cyapa *cyapa, bool on)
 {
-	if (!cyapa->input || cyapa->operational)
-		cyapa_gen3_set_power_mode(cyapa, on ? PWR_MODE_FULL_ACTIVE : PWR_MODE_OFF);
+	if (on && (!cyapa->input || cyapa->operational))
+		cyapa_set_power_mode(cyapa, PWR_MODE_FULL_ACTIVE);
+	if (cyapa->gen >= CYAPA_GEN5 && on != cyapa->irq_on) {
+		if (on)
+			drv_irq_enable(cyapa->d);
+		else
+			drv_irq_disable(cyapa->d);
+		cyapa->irq_on = on;
+	}
+	if (!on && (!cyapa->input || cyapa->operational))
+		cyapa_set_power_mode(cyapa, PWR_MODE_OFF);
 }
 
 static int cyapa_firmware(struct cyapa *cyapa, const char *fw_name)
@@ -767,23 +1577,34 @@ static int cyapa_firmware(struct cyapa *cyapa, const char *fw_name)
 		emub_dev_log(d, "Could not load firmware from %s: %d", fw_name, error);
 		return error;
 	}
-	error = cyapa_gen3_check_fw(cyapa, fw, size);
+	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_check_fw(cyapa, fw, size)
+					 : cyapa_gen3_check_fw(cyapa, fw, size);
 	if (error) {
 		emub_dev_log(d, "Invalid CYAPA firmware image: %s", fw_name);
 		goto done;
 	}
 	cyapa_cmd_power(cyapa, true);
-	error = cyapa_gen3_bl_enter(cyapa);
+	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_bl_enter(cyapa)
+					 : cyapa_gen3_bl_enter(cyapa);
 	if (error) {
 		emub_dev_log(d, "bl_enter failed, %d", error);
 		goto err_detect;
 	}
-	error = cyapa_gen3_bl_activate(cyapa);
+	/* Gen5's bl_activate does nothing; Gen3's initiate is its activate */
+	error = cyapa->gen == CYAPA_GEN5 ? 0 : cyapa_gen3_bl_activate(cyapa);
 	if (error) {
 		emub_dev_log(d, "bl_activate failed, %d", error);
 		goto err_detect;
 	}
-	error = cyapa_gen3_do_fw_update(cyapa, fw);
+	if (cyapa->gen == CYAPA_GEN5) {
+		error = cyapa_pip_bl_initiate(cyapa, fw, size);
+		if (error) {
+			emub_dev_log(d, "bl_initiate failed, %d", error);
+			goto err_detect;
+		}
+	}
+	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_do_fw_update(cyapa, fw, size)
+					 : cyapa_gen3_do_fw_update(cyapa, fw);
 	if (error)
 		emub_dev_log(d, "update_fw failed, %d", error);
 err_detect:
@@ -798,7 +1619,7 @@ static int cyapa_reinitialize(struct cyapa *cyapa)
 	int error;
 
 	if (cyapa->operational)
-		cyapa_gen3_set_power_mode(cyapa, PWR_MODE_FULL_ACTIVE);
+		cyapa_set_power_mode(cyapa, PWR_MODE_FULL_ACTIVE);
 	error = cyapa_detect(cyapa);
 	if (!error && !cyapa->input && cyapa->operational) {
 		error = cyapa_create_input_dev(cyapa);
@@ -807,7 +1628,7 @@ static int cyapa_reinitialize(struct cyapa *cyapa)
 	}
 	/* nobody has the input device open: power off */
 	if (cyapa->operational)
-		cyapa_gen3_set_power_mode(cyapa, PWR_MODE_OFF);
+		cyapa_set_power_mode(cyapa, PWR_MODE_OFF);
 	return error;
 }
 
@@ -887,7 +1708,9 @@ static int cyapa_attr_write(struct emub_dev *d, const char *attr, const char *bu
 		if (!cyapa->operational)
 			return -EBUSY; /* still in the bootloader */
 		cyapa_cmd_power(cyapa, true);
-		error = cyapa_gen3_do_calibrate(cyapa);
+		/* Gen5's calibration (cyapa_pip_do_calibrate) is not
+		 * modelled */
+		error = cyapa->gen == CYAPA_GEN5 ? -EOPNOTSUPP : cyapa_gen3_do_calibrate(cyapa);
 		cyapa_cmd_power(cyapa, false);
 	}
 	return error;
@@ -921,13 +1744,16 @@ static int cyapa_probe(struct emub_dev *d)
 	/* cyapa_initialize */
 	cyapa->state = CYAPA_STATE_NO_DEVICE;
 	cyapa->gen = CYAPA_GEN_UNKNOWN;
+	cyapa->dev_pwr_mode = UNINIT_PWR_MODE; /* cyapa_pip_cmd_state_initialize */
+	cyapa->dev_sleep_time = UNINIT_SLEEP_TIME;
+	cyapa->pip_in_progress = PIP_INVALID_CMD;
 	error = cyapa_detect(cyapa);
 	if (error) {
 		emub_dev_log(d, "failed to detect and initialize tp device.");
 		goto fail;
 	}
 	if (cyapa->operational)
-		cyapa_gen3_set_power_mode(cyapa, PWR_MODE_OFF);
+		cyapa_set_power_mode(cyapa, PWR_MODE_OFF);
 	set_attrs(cyapa, true);
 	error = drv_irq_request(d);
 	if (error) {
@@ -967,5 +1793,6 @@ const struct emub_driver_ops emub_drv_cyapa = {
 	.probe = cyapa_probe,
 	.remove = cyapa_remove,
 	.attr_write = cyapa_attr_write,
+	.irq = cyapa_irq,
 	.destroy = drv_free_priv,
 };

@@ -5,10 +5,13 @@
 
 struct emub;
 struct cyapa_model;
+struct cyapa_pip_model;
 struct cyapa_model_touch;
 
 /* The Cypress trackpad model of chip @dev, or NULL; under emub_lock(). */
 struct cyapa_model *emub_chip_cyapa(struct emub *eb, const char *dev);
+/* The Gen5 (PIP) trackpad model of chip @dev, or NULL; under emub_lock(). */
+struct cyapa_pip_model *emub_chip_cyapa_pip(struct emub *eb, const char *dev);
 /* The trackpad reports a frame of @n touches (cyapa_model_touch) and
  * raises its interrupt: 0, -EAGAIN when it senses nothing (bootloader,
  * power mode off), -ENODEV. */

@@ -8,12 +8,21 @@
  *
  *   fwgen cyapa-fw --version MAJOR.MINOR [--id CYTRA-NNNNNN-NN]
  *         [--form bad-header|bad-image|short] -o FILE
+ *
+ * and the image cyapa loads for a Gen5 (PIP) part (cyapa_pip_check_fw: a
+ * head with the silicon and family ids, records of rows, the metadata row
+ * 0x1ff last), in the PIP chip model's layout (cyapa_pip_model.h); --form
+ * gen6 makes a Gen6 part's, the others the broken ones the driver refuses:
+ *
+ *   fwgen cyapa-pip-fw --version MAJOR.MINOR [--id CYTRA-NNNNNN-NN]
+ *         [--form gen6|bad-meta-crc|bad-app-crc|no-integrity|short] -o FILE
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cyapa_model.h"
+#include "cyapa_pip_model.h"
 #include "fwgen.h"
 
 static int run(const struct fwgen_args *a)
@@ -56,6 +65,61 @@ static int run(const struct fwgen_args *a)
 	return r ? 1 : 0;
 }
 
+static int run_pip(const struct fwgen_args *a)
+{
+	const char *id = a->id ? a->id : "CYTRA-103002-00";
+	size_t len = CYAPA_PIP_FILE_SIZE;
+	unsigned maj, min;
+	int gen = 5, r;
+	em_u8 *f;
+	char end;
+
+	if (!a->version || !a->out || sscanf(a->version, "%u.%u%c", &maj, &min, &end) != 2 ||
+	    maj > 255 || min > 255) {
+		fprintf(stderr,
+			"fwgen: cyapa-pip-fw needs --version MAJOR.MINOR (0-255 each) and -o\n");
+		return 2;
+	}
+	if (strlen(id) != 15 || strncmp(id, "CYTRA-", 6) || id[12] != '-') {
+		fprintf(stderr, "fwgen: cyapa-pip-fw: --id \"%s\" is not CYTRA-NNNNNN-NN\n",
+			id);
+		return 2;
+	}
+	if (a->form && !strcmp(a->form, "gen6"))
+		gen = 6;
+	f = malloc(CYAPA_PIP_FILE_SIZE);
+	if (!f)
+		return 1;
+	cyapa_pip_make_file(f, gen, id, (em_u8)maj, (em_u8)min);
+	/* the metadata's 60 bytes start 5 bytes into the last record */
+	if (!a->form || gen == 6) {
+	} else if (!strcmp(a->form, "bad-meta-crc")) {
+		f[CYAPA_PIP_FILE_SIZE - CYAPA_PIP_ROW + 60] ^= 0x01;
+	} else if (!strcmp(a->form, "bad-app-crc")) {
+		f[CYAPA_PIP_HEAD_SIZE + 100 * CYAPA_PIP_RECORD_SIZE + 40] ^= 0x01;
+	} else if (!strcmp(a->form, "no-integrity")) {
+		len -= CYAPA_PIP_RECORD_SIZE; /* the metadata row missing */
+	} else if (!strcmp(a->form, "short")) {
+		len -= 7; /* a record cut */
+	} else {
+		fprintf(stderr,
+			"fwgen: cyapa-pip-fw: --form is gen6, bad-meta-crc, bad-app-crc, "
+			"no-integrity or short\n");
+		free(f);
+		return 2;
+	}
+	r = fwgen_write_file(a->out, f, len);
+	free(f);
+	return r ? 1 : 0;
+}
+
+static const struct fwgen_cmd cyapa_pip_fw = {
+	.name = "cyapa-pip-fw",
+	.usage = "fwgen cyapa-pip-fw --version MAJOR.MINOR [--id CYTRA-NNNNNN-NN]\n"
+		 "      [--form gen6|bad-meta-crc|bad-app-crc|no-integrity|short] -o FILE\n",
+	.run = run_pip,
+};
+
 static const struct fwgen_cmd cyapa_fw = {
 	.name = "cyapa-fw",
 	.usage = "fwgen cyapa-fw --version MAJOR.MINOR [--id CYTRA-NNNNNN-NN]\n"
@@ -64,5 +128,5 @@ static const struct fwgen_cmd cyapa_fw = {
 };
 
 const struct fwgen_family fwgen_family_cyapa = {
-	.cmds = (const struct fwgen_cmd *const[]){ &cyapa_fw, NULL },
+	.cmds = (const struct fwgen_cmd *const[]){ &cyapa_fw, &cyapa_pip_fw, NULL },
 };

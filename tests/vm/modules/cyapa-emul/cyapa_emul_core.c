@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cyapa_emul: touchfw's Cypress Gen3 trackpad model (tests/emul/family/cyapa/model/
- * cyapa_model.c) behind real kernel interfaces, so that Debian's own
+ * cyapa_model.c), or with gen=5 its Gen5 PIP trackpad model
+ * (cyapa_pip_model.c), behind real kernel interfaces, so that Debian's own
  * cyapa (module cyapatp) binds to it in the VM tests and judges the
  * model.  Through emul_core (tests/vm/modules/emul-core) it registers an
  * i2c adapter (adapter_name=, default "touchfw emulated adapter 1"), a
@@ -28,6 +29,7 @@
 
 #include "emul_core.h"
 #include "cyapa_model.h"
+#include "cyapa_pip_model.h"
 
 #define CEMU_GPIO_LABEL "touchfw-cyapa-emul"
 #define CEMU_LINE_INT 0
@@ -38,6 +40,10 @@
 static ushort addr = CYAPA_MODEL_ADDR;
 module_param(addr, ushort, 0444);
 MODULE_PARM_DESC(addr, "the client's 7-bit address (cyapa's Gen3 parts: 0x67)");
+
+static uint gen = 3;
+module_param(gen, uint, 0444);
+MODULE_PARM_DESC(gen, "the trackpad's generation: 3, or 5 (PIP; touches not modelled)");
 
 static char *product_id = "CYTRA-116002-00";
 module_param(product_id, charp, 0444);
@@ -69,7 +75,8 @@ MODULE_PARM_DESC(
 
 struct cyapa_emul {
 	struct emul_core core;
-	struct cyapa_model chip; /* under core.lock */
+	struct cyapa_model chip;    /* under core.lock; gen 3 */
+	struct cyapa_pip_model pip; /* under core.lock; gen 5 */
 };
 
 static const struct emul_line_desc cemu_lines[CEMU_NLINES] = {
@@ -96,6 +103,8 @@ static const char *const cemu_mode_names[] = {
 };
 
 struct cemu_snapshot {
+	enum cyapa_pip_model_mode pip_mode;
+	struct cyapa_pip_model_stats pst;
 	enum cyapa_model_mode mode;
 	int fw_version;
 	u8 power_mode;
@@ -108,6 +117,12 @@ static void cemu_snap(struct emul_core *c, void *arg)
 	struct cyapa_emul *p = c->glue;
 	struct cemu_snapshot *s = arg;
 
+	if (gen == 5) {
+		s->pip_mode = cyapa_pip_model_mode(&p->pip);
+		s->fw_version = cyapa_pip_model_fw_version(&p->pip);
+		s->pst = *cyapa_pip_model_stats(&p->pip);
+		return;
+	}
 	s->mode = cyapa_model_mode(&p->chip);
 	s->fw_version = cyapa_model_fw_version(&p->chip);
 	s->power_mode = p->chip.regs[0x29];
@@ -118,7 +133,24 @@ static void cemu_snap(struct emul_core *c, void *arg)
 static void cemu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 {
 	const struct cemu_snapshot *s = arg;
+	static const char *const pip_modes[] = { "off", "bl", "app" };
 
+	if (gen == 5) {
+		seq_printf(sf, "mode=%s\n", s->pip_mode < 3 ? pip_modes[s->pip_mode] : "?");
+		if (s->fw_version < 0)
+			seq_puts(sf, "fw_version=none\n");
+		else
+			seq_printf(sf, "fw_version=%d.%d\n", s->fw_version >> 8,
+				   s->fw_version & 0xff);
+		seq_printf(sf, "boots=%u\nbl_enters=%u\ninitiates=%u\nrows_written=%u\n",
+			   s->pst.boots, s->pst.bl_enters, s->pst.initiates,
+			   s->pst.rows_written);
+		seq_printf(sf, "row_errors=%u\nlaunches=%u\nlaunch_refused=%u\n",
+			   s->pst.row_errors, s->pst.launches, s->pst.launch_refused);
+		seq_printf(sf, "power_losses=%u\ncommands=%u\nsys_info_reads=%u\n",
+			   s->pst.power_losses, s->pst.commands, s->pst.sys_info_reads);
+		return;
+	}
 	seq_printf(sf, "mode=%s\n",
 		   s->mode < ARRAY_SIZE(cemu_mode_names) ? cemu_mode_names[s->mode] : "?");
 	if (s->fw_version < 0)
@@ -159,7 +191,11 @@ static ssize_t cemu_touch_write(struct file *file, const char __user *ubuf, size
 	struct emul_core *c = file_inode(file)->i_private;
 	unsigned int v[CYAPA_MODEL_MAX_TOUCHES][4];
 	struct cemu_frame f = { .n = 0 };
-	int n = emul_parse_touches(ubuf, len, 4, lim, v, CYAPA_MODEL_MAX_TOUCHES, "ID X Y P");
+	int n;
+
+	if (gen == 5)
+		return -EOPNOTSUPP; /* the PIP model reports no touches yet */
+	n = emul_parse_touches(ubuf, len, 4, lim, v, CYAPA_MODEL_MAX_TOUCHES, "ID X Y P");
 
 	if (n < 0)
 		return n;
@@ -203,6 +239,26 @@ static int cemu_setup(struct emul_core *c)
 	    strncmp(product_id, "CYTRA-", 6) || product_id[12] != '-') {
 		pr_err("cyapa_emul: fw_major/fw_minor (0..255), block_ms (1..1000), power_loss_block (>= 0) or product_id (CYTRA-NNNNNN-NN) out of range\n");
 		return -EINVAL;
+	}
+	if (gen != 3 && gen != 5) {
+		pr_err("cyapa_emul: gen is 3 or 5\n");
+		return -EINVAL;
+	}
+	if (gen == 5) {
+		struct cyapa_pip_model_cfg pcfg = {
+			.row_ns = (u64)block_ms * NSEC_PER_MSEC,
+			.power_loss_row = power_loss_block,
+		};
+
+		if (!empty) {
+			file = kvmalloc(CYAPA_PIP_FILE_SIZE, GFP_KERNEL);
+			if (!file)
+				return -ENOMEM;
+			cyapa_pip_make_file(file, 5, product_id, fw_major, fw_minor);
+		}
+		cyapa_pip_model_init(&p->pip, &pcfg, file);
+		kvfree(file);
+		return emul_core_add_chip(c, &cyapa_pip_model_ops, &p->pip, addr);
 	}
 	if (!empty) {
 		file = kvmalloc(CYAPA_MODEL_FILE_SIZE, GFP_KERNEL);
