@@ -570,18 +570,26 @@ static double measure_xfer_cost_n(struct emub *eb, int n, int count)
  * waiting, and the part of them the emulator saw itself handling it
  * (service_ns: umockdev's round trips for the buffers, the wake-up after
  * the wire, the copies); what it can not see is umockdev passing the
- * request in and the result out -- and with the result the bytes the
- * message read, copied back to the caller after the emulator completed
- * it, so this part grows with them (a message reading 4 KiB costs about
- * half as much again as one reading 8 bytes).  That part is measured
- * here, on the same board: a child inside it sends one-transfer messages
- * to a chip select with no chip (every one finds the board waiting, and
- * the child does nothing between them), and what the emulator did not see
- * of their gaps is umockdev's passing -- for messages reading
+ * request in (from the program's ioctl to the emulator's handler) and the
+ * result out (from the emulator's completion to the ioctl's return, the
+ * bytes the message read copied back with it, so this part grows with
+ * them).  Both are measured here, on the same board: a child inside it
+ * sends one-transfer messages to a chip select with no chip (every one
+ * finds the board waiting, and the child does nothing between them) and
+ * notes when each ioctl was called and returned; against the board's
+ * clock, the request's passing is the call to the handler's start
+ * (struct emub_spi_gap's entry_ns), the result's the completion of the
+ * message before (prev_done_ns) to its return -- for messages reading
  * SPI_COST_SMALL and SPI_COST_LARGE bytes (spidev's default bufsiz, the
- * most one message holds), and each gap of a run gets the cost for what
- * the message before it read (struct emub_spi_gap's after_rx), in
- * proportion between the two.
+ * most one message holds), the median of each.
+ *
+ * A gap of a run holds the request's passing when it began before the
+ * handler started, and the last result's when it began before that
+ * result reached the program: a gap that began while the program slept
+ * (the chip became ready then) holds the request's passing only, and
+ * taking out the result's too would count the program's own lateness as
+ * the emulator's.  So each gap gets out what of the two lies in it
+ * (spi_gap_cost), never more than it holds beyond what the emulator saw.
  */
 #define SPI_COST_NODE "/dev/spidev1.1"
 #define SPI_COST_CHIP                                                  \
@@ -591,48 +599,67 @@ static double measure_xfer_cost_n(struct emub *eb, int n, int count)
 #define SPI_COST_LARGE 4096
 #define SPI_COST_LOOP 200
 
+/* umockdev's passing, seconds: the request in (whatever the message), the
+ * result out after a message reading SPI_COST_SMALL and SPI_COST_LARGE. */
 struct spi_passing {
-	double small, large; /* seconds per message reading SPI_COST_SMALL, _LARGE bytes */
+	double in, out_small, out_large;
 };
 
-/* Child mode: @n messages of @len bytes each way on @dev. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Child mode: @n messages of @len bytes each way on @dev; each one's call
+ * and return (CLOCK_MONOTONIC ns) on stdout, a line each. */
 static int spi_xfer_loop(const char *dev, int n, int len)
 {
 	static uint8_t tx[SPI_COST_LARGE], rx[SPI_COST_LARGE];
+	static uint64_t at[2 * (SPI_COST_LOOP + 1)];
 	struct spi_ioc_transfer x = { .tx_buf = (uintptr_t)tx,
 				      .rx_buf = (uintptr_t)rx,
 				      .len = (uint32_t)len,
 				      .speed_hz = 8000000 };
 	int fd = open(dev, O_RDWR), i;
 
-	if (len < 1 || len > SPI_COST_LARGE || fd < 0)
+	if (len < 1 || len > SPI_COST_LARGE || n < 1 || n > SPI_COST_LOOP + 1 || fd < 0)
 		return 1;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		at[2 * i] = mono_ns();
 		if (ioctl(fd, SPI_IOC_MESSAGE(1), &x) < 0)
 			return 1;
+		at[2 * i + 1] = mono_ns();
+	}
+	for (i = 0; i < n; i++)
+		printf("%" PRIu64 " %" PRIu64 "\n", at[2 * i], at[2 * i + 1]);
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* umockdev's passing on @eb now, seconds, after a message reading @len
- * bytes: the median of what the emulator did not see of the gaps of a
- * loop of such messages (each after one of its own: the first, after the
- * child's start, is left out).  The median, as a load spike in a loop
- * says nothing of the cost in the run measured. */
-static double measure_spi_passing(struct emub *eb, int len)
+/* umockdev's passing on @eb now after a message reading @len bytes: the
+ * medians of the request's and the result's over a loop of such messages
+ * (the first, after the child's start, is left out).  The median, as a
+ * load spike in a loop says nothing of the cost in the run measured. */
+static void measure_spi_passing(struct emub *eb, int len, double *in, double *out)
 {
 	char self[600], count[16], size[16];
 	const char *argv[] = { self, "--spi-xfer", SPI_COST_NODE, count, size, NULL };
 	struct emub_spi_gap g[SPI_COST_LOOP + 1];
-	uint32_t u[SPI_COST_LOOP];
+	uint64_t call[SPI_COST_LOOP + 1], ret[SPI_COST_LOOP + 1];
+	uint64_t pin[SPI_COST_LOOP], pout[SPI_COST_LOOP], off;
 	struct emub_spi_stats s0, s1;
 	struct emub_child *c;
+	const char *p;
+	char *end;
 	size_t k, n = 0;
 	int st;
 
@@ -643,58 +670,104 @@ static double measure_spi_passing(struct emub *eb, int len)
 	if (emub_spawn(eb, argv, NULL, true, &c) < 0 || emub_child_wait(c, 60000, &st) < 0 ||
 	    !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		die("the spidev message loop failed", "");
+	/* the board's clock against CLOCK_MONOTONIC (back to back: within
+	 * a microsecond or so) */
+	off = mono_ns() - emub_wall_time_ns(eb);
+	p = emub_child_stdout(c);
+	for (int i = 0; i <= SPI_COST_LOOP; i++) {
+		call[i] = strtoull(p, &end, 10) - off;
+		ret[i] = strtoull(end, &end, 10) - off;
+		if (end == p)
+			die("the spidev message loop's times are missing", "");
+		p = end;
+	}
 	emub_child_free(c);
 	emub_spi_stats(eb, 1, &s1);
 	if (s1.idle_messages - s0.idle_messages != SPI_COST_LOOP + 1)
 		die("the spidev message loop did not find the board waiting every time", "");
 	k = emub_spi_idle_unseen(eb, 1, s0.idle_messages, g, SPI_COST_LOOP + 1);
-	for (size_t i = 1; i < k; i++)
-		if (g[i].after_rx == (uint32_t)len)
-			u[n++] = g[i].unseen_ns;
-	if (n != SPI_COST_LOOP)
-		die("the spidev message loop's gaps do not follow its messages", "");
-	qsort(u, n, sizeof(u[0]), cmp_u32);
-	return (double)u[n / 2] / 1e9;
+	if (k != SPI_COST_LOOP + 1)
+		die("the spidev message loop's gaps are missing", "");
+	for (size_t i = 1; i < k; i++) {
+		if (g[i].after_rx != (uint32_t)len)
+			die("the spidev message loop's gaps do not follow its messages", "");
+		pin[n] = g[i].entry_ns > call[i] ? g[i].entry_ns - call[i] : 0;
+		pout[n] = ret[i - 1] > g[i].prev_done_ns ? ret[i - 1] - g[i].prev_done_ns : 0;
+		n++;
+	}
+	qsort(pin, n, sizeof(pin[0]), cmp_u64);
+	qsort(pout, n, sizeof(pout[0]), cmp_u64);
+	*in = (double)pin[n / 2] / 1e9;
+	*out = (double)pout[n / 2] / 1e9;
 }
 
-/* For each size, the lesser of @p's and a loop's now (measured before and
+/* For each part, the lesser of @p's and a loop's now (measured before and
  * after a run, as for i2c): taken out of touchfw's figures, they stay an
  * upper bound of its share. */
 static void least_spi_passing(struct emub *eb, struct spi_passing *p)
 {
-	double c;
+	double in, out;
 
-	if ((c = measure_spi_passing(eb, SPI_COST_SMALL)) < p->small)
-		p->small = c;
-	if ((c = measure_spi_passing(eb, SPI_COST_LARGE)) < p->large)
-		p->large = c;
+	measure_spi_passing(eb, SPI_COST_SMALL, &in, &out);
+	if (in < p->in)
+		p->in = in;
+	if (out < p->out_small)
+		p->out_small = out;
+	measure_spi_passing(eb, SPI_COST_LARGE, &in, &out);
+	if (in < p->in)
+		p->in = in;
+	if (out < p->out_large)
+		p->out_large = out;
 }
 
-/* umockdev's passing in a gap after a message that read @rx bytes: in
- * proportion between the two sizes measured (never below the small). */
-static double spi_passing_after(const struct spi_passing *p, uint32_t rx)
+/* umockdev's passing of a result that read @rx bytes: in proportion
+ * between the two sizes measured (never below the small). */
+static double spi_out_after(const struct spi_passing *p, uint32_t rx)
 {
 	double f;
 
-	if (rx <= SPI_COST_SMALL || p->large <= p->small)
-		return p->small;
+	if (rx <= SPI_COST_SMALL || p->out_large <= p->out_small)
+		return p->out_small;
 	f = rx >= SPI_COST_LARGE
 		    ? 1.0
 		    : (double)(rx - SPI_COST_SMALL) / (SPI_COST_LARGE - SPI_COST_SMALL);
-	return p->small + f * (p->large - p->small);
+	return p->out_small + f * (p->out_large - p->out_small);
+}
+
+/* Of umockdev's passing, what lies in gap @g, ns: the request's from the
+ * gap's start (or the request's, if later) to the handler's start, the
+ * last result's from the gap's start (or the completion, if later) to
+ * when it reached the program -- never more than the gap holds beyond
+ * what the emulator saw. */
+static uint64_t spi_gap_cost(const struct emub_spi_gap *g, const struct spi_passing *p)
+{
+	uint64_t in = (uint64_t)(p->in * 1e9),
+		 out = (uint64_t)(spi_out_after(p, g->after_rx) * 1e9);
+	uint64_t c = 0;
+
+	if (g->entry_ns > g->from_ns)
+		c += g->entry_ns - g->from_ns < in ? g->entry_ns - g->from_ns : in;
+	if (g->prev_done_ns) {
+		uint64_t got = g->prev_done_ns + out; /* the result reached the program */
+
+		if (got > g->from_ns)
+			c += got -
+			     (g->prev_done_ns > g->from_ns ? g->prev_done_ns : g->from_ns);
+	}
+	return c < g->unseen_ns ? c : g->unseen_ns;
 }
 
 /* The emulator's cost between two samples @a and @b of controller 1's
- * counters on @eb: what it saw itself, and of each message that found the
- * board waiting umockdev's passing more (for what the message before it
- * read) -- never more than that message's gap holds beyond what the
- * emulator saw (emub_spi_idle_unseen), so touchfw's share is never taken
- * below 0 and one message's spare never hides another's. */
+ * counters on @eb: what it saw itself, and umockdev's passing in each
+ * gap (spi_gap_cost), so touchfw's share is never taken below 0 and one
+ * message's spare never hides another's. */
 static double spi_emulator_s(struct emub *eb, const struct emub_spi_stats *a,
 			     const struct emub_spi_stats *b, const struct spi_passing *p)
 {
 	uint64_t first = a->idle_messages, n = b->idle_messages - a->idle_messages, sum = 0;
 	struct emub_spi_gap buf[1024];
+	const char *dump = getenv("BENCH_SPI_GAPS");
+	FILE *f = dump ? fopen(dump, "a") : NULL;
 
 	while (n) {
 		size_t k = emub_spi_idle_unseen(eb, 1, first, buf,
@@ -703,13 +776,22 @@ static double spi_emulator_s(struct emub *eb, const struct emub_spi_stats *a,
 		if (!k)
 			break;
 		for (size_t i = 0; i < k; i++) {
-			uint64_t c = (uint64_t)(spi_passing_after(p, buf[i].after_rx) * 1e9);
+			uint64_t c = spi_gap_cost(&buf[i], p);
 
-			sum += buf[i].unseen_ns < c ? buf[i].unseen_ns : c;
+			sum += c;
+			if (f)
+				fprintf(f,
+					"%" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64
+					" %" PRIu64 " %u %" PRIu64 "\n",
+					buf[i].from_ns, buf[i].to_ns, buf[i].unseen_ns,
+					buf[i].entry_ns, buf[i].prev_done_ns, first + i,
+					buf[i].after_rx, c);
 		}
 		first += k;
 		n -= k;
 	}
+	if (f)
+		fclose(f);
 	return (double)(b->service_ns - a->service_ns + sum) / 1e9;
 }
 
@@ -1092,7 +1174,7 @@ static void spi_flash_run(struct emub *eb, bool berlin, const char *const *argv,
 	if (!r->sm)
 		die("out of memory", "");
 	emub_spi_settle(eb);
-	r->passing.small = r->passing.large = 1;
+	r->passing.in = r->passing.out_small = r->passing.out_large = 1;
 	least_spi_passing(eb, &r->passing);
 	emub_spi_stats(eb, 1, &r->s0);
 	r->sm->eb = eb;
@@ -1133,12 +1215,13 @@ static void spi_print_window(const struct spi_run *r, int first, int last, const
 	printf("    touchfw, the emulator's %.3f s out      %5.3f     (goal <= 1.03; %" PRIu64
 	       " of %" PRIu64 " spidev\n"
 	       "    messages found the board waiting; the emulator's handling it saw %.0f us\n"
-	       "    each, umockdev's passing %.0f us each after a message reading %d bytes,\n"
-	       "    %.0f us after one reading %d)\n",
+	       "    each; umockdev's passing, where the gap holds it: a request %.0f us, a\n"
+	       "    result %.0f us after a message reading %d bytes, %.0f us after %d)\n",
 	       emul, (pw - emul) / pm, idle_msgs, b->user_messages - a->user_messages,
 	       idle_msgs ? (double)(b->service_ns - a->service_ns) / 1e3 / (double)idle_msgs
 			 : 0.0,
-	       r->passing.small * 1e6, SPI_COST_SMALL, r->passing.large * 1e6, SPI_COST_LARGE);
+	       r->passing.in * 1e6, r->passing.out_small * 1e6, SPI_COST_SMALL,
+	       r->passing.out_large * 1e6, SPI_COST_LARGE);
 }
 
 /* The whole command: wall, the modelled parts, touchfw's own time. */
