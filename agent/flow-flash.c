@@ -168,6 +168,9 @@ int flow_path_unbind(struct flow_run *r)
 	int rc;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "unbind");
+	/* a watch of an earlier bind (a family's before_detect) is done */
+	tf_input_watch_free(r->watch);
+	r->watch = NULL;
 	if (tf_input_watch_start(&r->c.dev, &r->watch, &err) < 0)
 		return flow_finish(r, TF_EXIT_FAILURE, "%s", err.msg);
 	if (r->c.dev.driver[0]) {

@@ -176,6 +176,9 @@ static int driver_flashes(struct flow_run *r)
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
 			img, len, &err) < 0)
 		return flow_stage_failed(r, &stage, &err);
+	/* a watch of an earlier bind (a family's before_detect) is done */
+	tf_input_watch_free(r->watch);
+	r->watch = NULL;
 	if (tf_input_watch_start(&r->c.dev, &r->watch, &err) < 0) {
 		tf_fw_unstage(&stage);
 		return flow_finish(r, TF_EXIT_FAILURE, "%s", err.msg);

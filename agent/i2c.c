@@ -92,6 +92,11 @@ bool tf_i2c_plain_ok(const struct tf_i2c *bus)
 	return bus->funcs & I2C_FUNC_I2C;
 }
 
+bool tf_i2c_has_funcs(const struct tf_i2c *bus, unsigned long mask)
+{
+	return (bus->funcs & mask) == mask;
+}
+
 static int rdwr(struct tf_i2c *bus, struct i2c_msg *msgs, unsigned n)
 {
 	struct i2c_rdwr_ioctl_data d = { .msgs = msgs, .nmsgs = n };
@@ -263,6 +268,13 @@ int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, con
 	if ((r = set_slave(bus, addr)) < 0)
 		return r;
 	return i2c_smbus_write_block_data(bus->fd, cmd, (uint8_t)len, buf);
+}
+
+int tf_i2c_smbus_write_byte(struct tf_i2c *bus, uint16_t addr, uint8_t value)
+{
+	int r = set_slave(bus, addr);
+
+	return r < 0 ? r : i2c_smbus_write_byte(bus->fd, value);
 }
 
 static void put_reg(uint8_t *p, enum tf_i2c_reg16 order, uint16_t reg)

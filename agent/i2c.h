@@ -29,6 +29,8 @@ bool tf_i2c_nak(int r);
 void tf_i2c_close(struct tf_i2c *bus);
 /* Does the adapter do plain I2C transfers (not SMBus-only)? */
 bool tf_i2c_plain_ok(const struct tf_i2c *bus);
+/* Does the adapter offer all of @mask (I2C_FUNC_* of <linux/i2c.h>)? */
+bool tf_i2c_has_funcs(const struct tf_i2c *bus, unsigned long mask);
 
 int tf_i2c_write(struct tf_i2c *bus, uint16_t addr, const uint8_t *buf, size_t len);
 int tf_i2c_read(struct tf_i2c *bus, uint16_t addr, uint8_t *buf, size_t len);
@@ -49,6 +51,8 @@ int tf_i2c_smbus_block_read(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, uint
 			    size_t size);
 int tf_i2c_smbus_block_write(struct tf_i2c *bus, uint16_t addr, uint8_t cmd, const uint8_t *buf,
 			     size_t len);
+/* SMBus send byte (the command byte alone, then STOP): 0 or -errno. */
+int tf_i2c_smbus_write_byte(struct tf_i2c *bus, uint16_t addr, uint8_t value);
 /*
  * Plain read()/write() at @addr (set with I2C_SLAVE, which fails with
  * EBUSY where a driver owns the address): one system call and no message

@@ -265,6 +265,30 @@ static void test_blob_facts(void **state)
 	assert_non_null(strstr(err.msg, "header checksum"));
 }
 
+/* The product a file's name gives (cyapa_fw_write compares it with the
+ * trackpad's), the same rule as db add's. */
+static void test_name_product(void **state)
+{
+	char id[CYAPA_PRODUCT_ID_LEN + 1];
+	unsigned maj = 0, min = 0;
+
+	(void)state;
+	assert_int_equal(cyapa_name_product("/a/b/CYTRA-101003-00_3.10.bin", id, &maj, &min),
+			 0);
+	assert_string_equal(id, "CYTRA-101003-00");
+	assert_int_equal(maj, 3);
+	assert_int_equal(min, 10);
+	assert_int_equal(cyapa_name_product("cyapa.bin", id, &maj, &min), -ENOENT);
+	assert_int_equal(cyapa_name_product("CYTRA-101003-00_3.0.hex", id, &maj, &min),
+			 -ENOENT);
+	assert_int_equal(cyapa_name_product("CYTRB-101003-00_3.0.bin", id, &maj, &min),
+			 -ENOENT);
+	assert_int_equal(cyapa_name_product("CYTRA-101003-00_3.bin", id, &maj, &min), -ENOENT);
+	assert_int_equal(cyapa_name_product("x.y/CYTRA_1", id, &maj, &min), -ENOENT);
+	assert_int_equal(cyapa_name_product("CYTRA-101003-00_3.0/x.bin", id, &maj, &min),
+			 -ENOENT);
+}
+
 static void test_registry_entry(void **state)
 {
 	const struct tf_family *f = tf_family_by_driver("cyapa");
@@ -418,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_gen3_query),
 		cmocka_unit_test(test_manifest_rule),
 		cmocka_unit_test(test_blob_facts),
+		cmocka_unit_test(test_name_product),
 		cmocka_unit_test(test_registry_entry),
 		cmocka_unit_test_setup_teardown(test_detect_bound, setup_dir, teardown_dir),
 	};

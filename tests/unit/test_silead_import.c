@@ -250,6 +250,29 @@ static void test_text_forms(void **state)
 	expect_bad_buf((const uint8_t *)"hello {world};", 14, NULL, EBADMSG, "no array");
 }
 
+/* More arrays than the message can list (a fuzzer's find: the list's
+ * offset ran past its buffer): the message is cut, says so, and the
+ * arrays it names are the first ones. */
+static void test_many_arrays(void **state)
+{
+	char src[8192];
+	size_t off = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++)
+		off += (size_t)snprintf(
+			src + off, sizeof(src) - off,
+			"int GSL_TS_CFG_DATA_FOR_PANEL_%02d[] = { {0xf0,1}, {0,1} };\n", i);
+	expect_bad_buf((const uint8_t *)src, off, NULL, EBADMSG,
+		       "12 arrays of {register, value} pairs (GSL_TS_CFG_DATA_FOR_PANEL_00 "
+		       "(line 1, 2 pairs), GSL_TS_CFG_DATA_FOR_PANEL_01 (line 2, 2 pairs)");
+	expect_bad_buf((const uint8_t *)src, off, NULL, EBADMSG, " ...): name the one");
+	expect_bad_buf((const uint8_t *)src, off, "NOPE", EBADMSG,
+		       "no array NOPE of {register, value} pairs; it has "
+		       "GSL_TS_CFG_DATA_FOR_PANEL_00");
+}
+
 /* ------------------------------------------------------------ chip names */
 
 static void test_chip_ids(void **state)
@@ -391,8 +414,9 @@ int main(void)
 		cmocka_unit_test(test_golden_forms), cmocka_unit_test(test_gslx_reversed),
 		cmocka_unit_test(test_gslx_panel),   cmocka_unit_test(test_broken_fixtures),
 		cmocka_unit_test(test_gslx_damaged), cmocka_unit_test(test_text_forms),
-		cmocka_unit_test(test_chip_ids),     cmocka_unit_test(test_chip_names),
-		cmocka_unit_test(test_facts),	     cmocka_unit_test(test_elan_facts),
+		cmocka_unit_test(test_many_arrays),  cmocka_unit_test(test_chip_ids),
+		cmocka_unit_test(test_chip_names),   cmocka_unit_test(test_facts),
+		cmocka_unit_test(test_elan_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,6 +194,31 @@ static bool dotted_pair(const char *s)
 	return b && b <= 3 && !s[a + 1 + b];
 }
 
+int cyapa_name_product(const char *name, char id[CYAPA_PRODUCT_ID_LEN + 1], unsigned *major,
+		       unsigned *minor)
+{
+	const char *base = strrchr(name, '/'), *us, *dot;
+	char ver[16], tail;
+	unsigned maj, min;
+
+	base = base ? base + 1 : name;
+	us = strchr(base, '_');
+	dot = strrchr(base, '.');
+	if (!us || us - base != CYAPA_PRODUCT_ID_LEN || !dot || dot < us ||
+	    strcmp(dot, ".bin") || (size_t)(dot - us - 1) >= sizeof(ver))
+		return -ENOENT;
+	memcpy(id, base, CYAPA_PRODUCT_ID_LEN);
+	id[CYAPA_PRODUCT_ID_LEN] = '\0';
+	memcpy(ver, us + 1, (size_t)(dot - us - 1));
+	ver[dot - us - 1] = '\0';
+	if (!cyapa_product_id_ok(id) || !dotted_pair(ver) ||
+	    sscanf(ver, "%u.%u%c", &maj, &min, &tail) != 2 || maj > 255 || min > 255)
+		return -ENOENT;
+	*major = maj;
+	*minor = min;
+	return 0;
+}
+
 /*
  * `db add`: the image's checks as cyapa makes them.  Neither its product
  * nor its version is in a place a host can read (the header's other bytes
@@ -203,10 +228,8 @@ static bool dotted_pair(const char *s)
 int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct tf_blob_facts *f,
 		     struct tf_err *err)
 {
-	const char *base = strrchr(name, '/'), *us, *dot;
-	char id[CYAPA_PRODUCT_ID_LEN + 1], ver[16], msg[200];
+	char id[CYAPA_PRODUCT_ID_LEN + 1], msg[200];
 	unsigned maj, min;
-	char tail;
 
 	memset(f, 0, sizeof(*f));
 	if (cyapa_gen3_check_image(data, len, msg, sizeof(msg)) < 0)
@@ -219,18 +242,7 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 		    len);
 	tf_snprintf(f->hardware_hint, sizeof(f->hardware_hint),
 		    "the product id cyapa shows (product_id, \"CYTRA-116002-00\")");
-	base = base ? base + 1 : name;
-	us = strchr(base, '_');
-	dot = strrchr(base, '.');
-	if (!us || us - base != CYAPA_PRODUCT_ID_LEN || !dot || strcmp(dot, ".bin") ||
-	    (size_t)(dot - us - 1) >= sizeof(ver))
-		return 0;
-	memcpy(id, base, CYAPA_PRODUCT_ID_LEN);
-	id[CYAPA_PRODUCT_ID_LEN] = '\0';
-	memcpy(ver, us + 1, (size_t)(dot - us - 1));
-	ver[dot - us - 1] = '\0';
-	if (!cyapa_product_id_ok(id) || !dotted_pair(ver) ||
-	    sscanf(ver, "%u.%u%c", &maj, &min, &tail) != 2 || maj > 255 || min > 255)
+	if (cyapa_name_product(name, id, &maj, &min) < 0)
 		return 0;
 	f->n_hardware = 1;
 	tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%s", id);

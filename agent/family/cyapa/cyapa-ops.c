@@ -108,13 +108,18 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	st->bl_addr = chip_addr(c);
 	if (!op) {
 		/* No product id: the driver reads it only from a running
-		 * application.  The version is the bootloader's word for the
-		 * flash, 0.0 when its checksum is wrong. */
+		 * application.  Nor a version: the driver takes one from the
+		 * bootloader only while the flash's checksum is valid and
+		 * otherwise keeps the last it read (after an update cut short,
+		 * the old application's), so it is said as that and not
+		 * taken. */
 		st->mode = TF_CHIP_BOOTLOADER;
-		tf_snprintf(st->detail, sizeof(st->detail),
-			    "%s bound with the trackpad in its bootloader (%s, firmware %s): "
-			    "no input device, its %s flashes from there",
-			    c->dev.driver, mode, fw, CYAPA_UPDATE_ATTR);
+		tf_snprintf(
+			st->detail, sizeof(st->detail),
+			"%s bound with the trackpad in its bootloader (%s; firmware_version "
+			"%s is the last %s read): no input device, its %s flashes from "
+			"there",
+			c->dev.driver, mode, fw, c->dev.driver, CYAPA_UPDATE_ATTR);
 		return 0;
 	}
 	if (attr(c, "product_id", id, sizeof(id), err) < 0)
@@ -146,6 +151,7 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	bool busy;
 	int rc, app;
 
+	memset(st, 0, sizeof(*st));
 	if (!c->bus)
 		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
 	rc = reg_read(c, 0x00, h, sizeof(h));
@@ -210,17 +216,39 @@ static int cyapa_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	return detect_bus(c, st, err);
 }
 
-/* Takes @data (malloc()ed): kept in the image, or freed on refusal. */
+/* Per run: the product the image's file name gives, "" when none. */
+struct cyapa_run {
+	char name_product[CYAPA_PRODUCT_ID_LEN + 1];
+};
+
+static int cyapa_init(struct tf_ctx *c, struct tf_err *err)
+{
+	c->priv = calloc(1, sizeof(struct cyapa_run));
+	return c->priv ? 0 : tf_err_set(err, ENOMEM, "out of memory");
+}
+
+static void cyapa_fini(struct tf_ctx *c)
+{
+	free(c->priv);
+	c->priv = NULL;
+}
+
+/* Takes @data (malloc()ed): kept in the image, or freed on refusal.  The
+ * image does not say its product; a file named as ChromeOS names them
+ * does (kept for cyapa_fw_write). */
 static int cyapa_load_firmware(struct tf_ctx *c, uint8_t *data, size_t len, const char *name,
 			       void **img, struct tf_err *err)
 {
+	struct cyapa_run *run = c->priv;
 	char why[200];
+	unsigned maj, min;
 
-	(void)c;
 	if (cyapa_gen3_check_image(data, len, why, sizeof(why)) < 0) {
 		free(data);
 		return tf_err_set(err, EBADMSG, "%s: %s", name, why);
 	}
+	if (run && cyapa_name_product(name, run->name_product, &maj, &min) < 0)
+		run->name_product[0] = '\0';
 	return tf_plain_image_take(data, len, img, err);
 }
 
@@ -245,12 +273,18 @@ static bool cyapa_kernel_fw_rejected(int code, const struct tf_chip_state *after
 /*
  * cyapa keeps a trackpad in its bootloader and flashes it from there:
  * with the driver bound, whatever the mode, the firmware goes through
- * update_fw.  Unbound, the flow's own answer (touchfw writes nothing over
+ * update_fw.  Unbound where the profile names cyapa, the same: a run
+ * binds it first (cyapa_before_detect), a dry run says what that run
+ * would do.  Otherwise the flow's own answer (touchfw writes nothing over
  * the bus for this family).
  */
 static enum tf_update_way cyapa_choose(const struct tf_flow_services *sv, struct tf_update *u)
 {
-	if (!strcmp(u->c->dev.driver, tf_family_ids_cyapa.drivers[0]))
+	const struct tf_ctx *c = u->c;
+
+	if (!strcmp(c->dev.driver, tf_family_ids_cyapa.drivers[0]) ||
+	    (!c->dev.driver[0] && c->ctrl &&
+	     !strcmp(c->ctrl->driver, tf_family_ids_cyapa.drivers[0])))
 		return TF_WAY_DRIVER_ATTR;
 	return sv->choose(u);
 }
@@ -268,6 +302,14 @@ static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_upda
 {
 	char msg[1024];
 
+	/* refused before update_fw was written: the image not this
+	 * trackpad's */
+	if (f->write < 0 && f->err->code == ENOEXEC) {
+		f->err->rejected = true;
+		sv->record_blob_failure(u, f->err);
+		return sv->finish(u, TF_EXIT_UNSUPPORTED, "%s; the trackpad was not touched",
+				  f->err->msg);
+	}
 	if ((f->write < 0 && cyapa_kernel_fw_rejected(f->err->code, NULL)) ||
 	    sv->driver_gone(u) || !f->seen || f->st->mode != TF_CHIP_BOOTLOADER)
 		return TF_UPDATE_GO_ON;
@@ -284,12 +326,63 @@ static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_upda
 	return sv->fail_bootloader(u, msg);
 }
 
+/*
+ * Unbound, a run: touchfw can not flash a Cypress trackpad itself, cyapa
+ * can, in either mode.  The registers are read first (detect_bus: read
+ * only), and only a Gen3 trackpad is given to cyapa to bind; anything
+ * else is refused untouched.  Bound, or a read-only command: as for
+ * every family.
+ */
+static int cyapa_before_detect(const struct tf_flow_services *sv, struct tf_update *u)
+{
+	struct tf_ctx *c = u->c;
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+
+	if (c->dev.driver[0] || c->read_only || !c->ctrl || !c->ctrl->driver[0] || !c->bus)
+		return sv->bind_driver_first(u);
+	if (detect_bus(c, &st, &err) < 0)
+		return sv->finish(u, err.code == EBADMSG ? TF_EXIT_UNSUPPORTED : TF_EXIT_IO,
+				  "%s", err.msg);
+	if (st.mode == TF_CHIP_ABSENT)
+		return 0;
+	sv->log(u, TF_LOG_INFO, "%s; binding %s (it takes a trackpad in either mode)",
+		st.detail, c->ctrl->driver);
+	return sv->rebind(u);
+}
+
+/*
+ * The write that starts the update: the staged file's name to update_fw.
+ * Where the image's file name says its product (a hand-given ChromeOS
+ * file; the database's entries are matched by the plan) and the
+ * trackpad says its own, they must be the same: otherwise nothing is
+ * written (-ENOEXEC).
+ */
+static int cyapa_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
+			  const char *name, struct tf_err *err)
+{
+	const struct cyapa_run *run = u->c->priv;
+
+	(void)sv;
+	if (run && run->name_product[0] && u->chip->hw[0] &&
+	    strcmp(run->name_product, u->chip->hw))
+		return tf_err_set(
+			err, ENOEXEC,
+			"its file name says it is for %s, the trackpad is %s: not sent",
+			run->name_product, u->chip->hw);
+	return tf_device_attr_write(&u->c->dev, CYAPA_UPDATE_ATTR, name, err);
+}
+
 static const struct tf_update_path cyapa_path = {
+	.before_detect = cyapa_before_detect,
 	.choose = cyapa_choose,
 	.driver_update_failed = cyapa_update_failed,
+	.driver_fw_write = cyapa_fw_write,
 };
 
 const struct tf_family_ops cyapa_ops = {
+	.init = cyapa_init,
+	.fini = cyapa_fini,
 	.detect = cyapa_detect,
 	.load_firmware = cyapa_load_firmware,
 	.free_firmware = tf_plain_image_free,

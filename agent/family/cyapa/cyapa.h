@@ -69,6 +69,13 @@ int cyapa_gen3_state(const uint8_t r[3], bool *busy);
  */
 int cyapa_gen3_query(const uint8_t q[27], char id[CYAPA_PRODUCT_ID_LEN + 1], unsigned *major,
 		     unsigned *minor);
+/*
+ * The product id and version a file's name gives where it is named as
+ * ChromeOS names cyapa images ("CYTRA-116002-00_2.9.bin", any directory
+ * before it): 0, or -ENOENT for any other name.
+ */
+int cyapa_name_product(const char *name, char id[CYAPA_PRODUCT_ID_LEN + 1], unsigned *major,
+		       unsigned *minor);
 int cyapa_check_blob(const struct tf_blob *b, const char **key, char *msg, size_t size);
 int cyapa_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			  size_t size);

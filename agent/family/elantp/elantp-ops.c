@@ -15,7 +15,8 @@
  *  - a touchpad left in IAP has no driver, so, where the board profile
  *    allows it, touchfw recovers it over i2c-dev as elan_i2c_i2c.c's
  *    prepare_fw_update, write_fw_block and finish_fw_update and
- *    elan_i2c_core.c's __elan_update_firmware do (see recover_* below).
+ *    elan_i2c_core.c's __elan_update_firmware do (see recover_* below);
+ *    on an SMBus-only adapter as elan_i2c_smbus.c's do (elantp-smbus.c).
  */
 #include "elantp.h"
 
@@ -29,13 +30,6 @@
 #include "exitcode.h"
 #include "family/update-path.h"
 #include "log.h"
-
-/* Per run (c->priv): the sum of the page sums a recovery sent, which the
- * touchpad's IAP checksum must equal. */
-struct elantp_run {
-	bool sent;
-	uint16_t sum;
-};
 
 /* elan_i2c's attributes (dev_groups) come after its probe, which may take
  * seconds: waited for as long as a probe may take while the link stays. */
@@ -163,6 +157,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 
 	if (!c->bus)
 		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
+	if (elantp_on_smbus(c))
+		return elantp_smbus_detect(c, st, err);
 	rc = reg_read(c, ETP_IAP_CTRL, &ctrl);
 	if (rc < 0 && tf_i2c_nak(rc)) {
 		st->mode = TF_CHIP_ABSENT;
@@ -347,6 +343,8 @@ static int elantp_write_firmware(struct tf_ctx *c, const struct tf_chip_state *s
 	       2 / ELANTP_PAGE;
 	if (!pages || boot >= pages)
 		return tf_err_set(err, EBADMSG, "the image has no pages after its IAP start");
+	if (elantp_on_smbus(c))
+		return elantp_smbus_write(c, data, boot, pages, run, err);
 	if ((rc = recover_prepare(c, err)) < 0)
 		return rc;
 	prog.total = pages - boot;
@@ -399,6 +397,8 @@ static int elantp_leave_bootloader(struct tf_ctx *c, const struct tf_chip_state 
 	int rc;
 
 	(void)st;
+	if (elantp_on_smbus(c))
+		return elantp_smbus_leave(c, run, err);
 	tf_sleep_us(600000);
 	(void)tf_i2c_read(c->bus, chip_addr(c), buf, ETP_REPORT_LEN);
 	if ((rc = reg_write(c, ETP_STAND, ETP_RESET)) < 0)

@@ -10,6 +10,7 @@
 #ifndef TF_ELANTP_H
 #define TF_ELANTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +51,24 @@ int elantp_blob_facts(const uint8_t *data, size_t len, const char *name,
 		      struct tf_blob_facts *f, struct tf_err *err);
 int elantp_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t len, char *msg,
 			   size_t size);
+
+/* Per run (c->priv): the sum of the page sums a recovery sent, which the
+ * touchpad's IAP checksum must equal. */
+struct elantp_run {
+	bool sent;
+	uint16_t sum;
+};
+
+/*
+ * elantp-smbus.c: the touchpad on an SMBus-only adapter (elan_i2c_smbus):
+ * detection from IAP or main mode over SMBus (-EOPNOTSUPP, nothing sent,
+ * where the adapter lacks the transfers it needs), the recovery's pages
+ * from IAP and the check after them.
+ */
+bool elantp_on_smbus(const struct tf_ctx *c);
+int elantp_smbus_detect(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err);
+int elantp_smbus_write(struct tf_ctx *c, const uint8_t *data, unsigned boot, unsigned pages,
+		       struct elantp_run *run, struct tf_err *err);
+int elantp_smbus_leave(struct tf_ctx *c, const struct elantp_run *run, struct tf_err *err);
 
 #endif /* TF_ELANTP_H */

@@ -11,7 +11,9 @@
  * the driver resets the IAP (elan_update_firmware) and stays bound, and its
  * next update_fw starts from IAP (elan_i2c_prepare_fw_update): touchfw
  * leaves it bound, never rebinding into a probe that would fail (its update
- * path, elantp-ops.c).
+ * path, elantp-ops.c).  On an SMBus-only adapter (psmouse's companion on
+ * i2c-i801) elan_i2c speaks SMBus (elan_i2c_smbus.c): the attributes are
+ * the same; the bus side is elantp-smbus.c.
  */
 #include "elantp.h"
 
@@ -40,7 +42,8 @@ const struct tf_family tf_family_elantp = {
 	.blob_facts = elantp_blob_facts,
 	.check_controller = elantp_check_controller,
 	.caps = {
-		.transports = TF_TRANSPORT_I2C,
+		/* elan_i2c_smbus on SMBus-only adapters (elantp-smbus.c) */
+		.transports = TF_TRANSPORT_I2C | TF_TRANSPORT_SMBUS,
 		/* IAP: no driver binds; recovered over the bus where allowed. */
 		.bootloader_mode = true,
 		.bus_recovery = true,

@@ -671,10 +671,14 @@ static int import_text(const char *s, size_t len, const char *name, const char *
 		free_arrays(arr, n);
 		return r;
 	}
-	for (i = 0; i < n; i++)
-		off += (size_t)snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
+	/* the arrays found, as many as the message holds (a pointer past the
+	 * buffer is undefined even with nothing written through it) */
+	for (i = 0; i < n && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off,
 					"%s%s (line %u, %zu pairs)", i ? ", " : "", arr[i].name,
 					arr[i].line, arr[i].n);
+	if (off >= sizeof(list))
+		memcpy(list + sizeof(list) - 5, " ...", 5);
 	if (!n) {
 		r = tf_err_set(err, EBADMSG,
 			       "%s: no array of {register, value} pairs (as GSL_TS_CFG.h has: "

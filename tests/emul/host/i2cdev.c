@@ -14,7 +14,9 @@
  * than max_transfer fails with EOPNOTSUPP (i2c_check_for_quirks); ten-bit
  * addresses, protocol mangling and I2C_M_RECV_LEN are not supported and
  * fail with EOPNOTSUPP, so I2C_FUNCS reports neither
- * I2C_FUNC_SMBUS_READ_BLOCK_DATA nor I2C_FUNC_10BIT_ADDR.
+ * I2C_FUNC_SMBUS_READ_BLOCK_DATA nor I2C_FUNC_10BIT_ADDR -- but an adapter
+ * with Host Notify, an SMBus controller as i2c-i801, reads SMBus blocks
+ * itself.
  *
  * The handlers run on the board's pool of threads (serve.c), one request
  * of an open file at a time, so clients of separate adapters never wait
@@ -55,7 +57,12 @@ static struct i2c_file *file_of(UMockdevIoctlClient *client)
 
 static unsigned long functionality(const struct emub_adapter *ad)
 {
-	unsigned long hn = ad->desc.host_notify ? I2C_FUNC_SMBUS_HOST_NOTIFY : 0;
+	/* Host Notify is an SMBus controller's (i2c-i801), which reads SMBus
+	 * blocks itself (i801_func: I2C_FUNC_SMBUS_BLOCK_DATA); rmi_smbus's
+	 * probe asks for both. */
+	unsigned long hn = ad->desc.host_notify
+				   ? I2C_FUNC_SMBUS_HOST_NOTIFY | I2C_FUNC_SMBUS_READ_BLOCK_DATA
+				   : 0;
 
 	if (ad->desc.smbus_only)
 		return I2C_FUNC_SMBUS_QUICK | I2C_FUNC_SMBUS_BYTE | I2C_FUNC_SMBUS_BYTE_DATA |
@@ -372,8 +379,16 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 		buf0[2] = data->word >> 8;
 		break;
 	case I2C_SMBUS_BLOCK_DATA:
-		if (rw == I2C_SMBUS_READ)
-			return -EOPNOTSUPP; /* needs I2C_M_RECV_LEN: not supported */
+		if (rw == I2C_SMBUS_READ) {
+			/* the controller's own block read, the count then at most
+			 * I2C_SMBUS_BLOCK_MAX bytes: an SMBus controller's (native,
+			 * or the Host Notify kind; functionality() says which);
+			 * i2c_smbus_xfer_emulated needs I2C_M_RECV_LEN: not supported */
+			if (!(native || ad->desc.host_notify) || wants_pec)
+				return -EOPNOTSUPP;
+			msg[1].len = I2C_SMBUS_BLOCK_MAX + 1;
+			break;
+		}
 		msg[0].len = data->block[0] + 2;
 		if (msg[0].len > I2C_SMBUS_BLOCK_MAX + 2)
 			return -EINVAL;
@@ -453,6 +468,11 @@ static int smbus_wire(struct emub_adapter *ad, guint16 addr, guint16 flags, char
 			break;
 		case I2C_SMBUS_I2C_BLOCK_DATA:
 			memcpy(data->block + 1, buf1, data->block[0]);
+			break;
+		case I2C_SMBUS_BLOCK_DATA:
+			if (!buf1[0] || buf1[0] > I2C_SMBUS_BLOCK_MAX)
+				return -EPROTO;
+			memcpy(data->block, buf1, (size_t)buf1[0] + 1);
 			break;
 		}
 	}

@@ -6,43 +6,71 @@
 # vm-image: --file tests/vm/modules/cyapa-emul/guest.sh:/vm/cyapa-emul.sh
 # vm-image: --bin @B@/tests/vm/evdev-query:/usr/bin/evdev-query
 # vm-image: --bin @B@/fwgen:/usr/bin/fwgen
+# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
+# vm-image: --bin @B@/touchfw-agent:/usr/local/libexec/touchfw/touchfw-agent
+# vm-image: --file @B@/61-touchfw.rules:/vm/61-touchfw.rules
+# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
+# vm-image: --dtb tests/vm/modules/cyapa-emul/boards/qemu-cyapa-emul.dts:/usr/local/etc/touchfw/boards/qemu-cyapa-emul.dtb
 #
 # "kmod-cyapa-driver" (busybox init): Debian's own cyapa (module cyapatp)
-# judges the Cypress Gen3 trackpad model.  cyapa_emul puts touchfw's model
-# behind a real i2c adapter and an interrupt and instantiates a "cyapa"
-# client at 0x67, the Gen3 address.  fwgen, in the image, makes the
-# firmware files.  One boot:
+# judges the Cypress Gen3 trackpad model, and touchfw updates the trackpad
+# through it.  cyapa_emul puts touchfw's model behind a real i2c adapter
+# and an interrupt and instantiates a "cyapa" client at 0x67, the Gen3
+# address.  fwgen, in the image, makes the broken firmware files; the
+# good one is the demo database's CYTRA-116002-00 2.0.  touchfw's udev
+# rule is in force (copied to /run/udev/rules.d) for steps 2 and 5 only,
+# so that the driver's own behaviour is seen undisturbed in the others.
+# Each update_fw takes about 15 s under TCG: three full ones and one cut
+# short.  One boot:
 #   1. application mode (firmware 1.0): the driver launches the
 #      application from the bootloader the pad powers up in, binds,
 #      registers "Cypress APA Trackpad (cyapa)" with the pad's axes and
 #      powers the pad off until the input device is opened; opened, the
 #      pad is powered up and a touch reaches evdev;
-#   2. update_fw with a good 1.2 file: the driver resets the pad into its
+#   2. touchfw's rule in force, a rebind: the bind uevent runs touchfw
+#      handle-event, whose run stages the database's 2.0 as cyapa.bin and
+#      writes that name to update_fw; the driver resets the pad into its
 #      bootloader, initiates it, writes 480 + 2 blocks, launches the new
-#      application and registers a new input device; firmware_version 1.2;
+#      application and registers a new input device, which touchfw
+#      verifies with firmware_version 2.0; figure: bind uevent -> verified
+#      input device;
 #   3. broken files (header sum, image sum, size) refused with cyapa's own
 #      messages before the pad hears a command;
 #   4. a pad with an erased flash: bound, "device detected but not
-#      operational", no input device, mode "gen3 bootloader idle"; the
-#      good file through update_fw brings it up;
-#   5. the supply drops at the 100th block: update_fw fails, the pad stays
-#      in its bootloader, the driver bound without input; the same file
-#      again recovers it;
+#      operational", no input device, mode "gen3 bootloader idle"; `touchfw
+#      run` (nothing remembered of it: the board's one product) brings it
+#      up through update_fw; figure: run start -> verified input device;
+#   5. the rule in force, the supply drops at the 100th block: the run the
+#      bind started fails (exit 11), the pad stays in its bootloader, the
+#      driver bound without input; the next `touchfw run`, matching it by
+#      the product id remembered from its application, recovers it;
 #   no oops, no warning.
 . /vm/cyapa-emul.sh
 
 vm_require "modules and debugfs" emul_setup
 emul_fw_debug_on
+emul_touchfw_dirs
+emul_udev_debug
 fwdir=/run/cfw
 mkdir -p "$fwdir"
 printf %s "$fwdir" >/sys/module/firmware_class/parameters/path
-vm_require "fwgen makes the files" eval '
-	fwgen cyapa-fw --version 1.2 -o $fwdir/cyapa-1.2.bin &&
+DB_BLOB=/usr/local/share/touchfw/firmware-db/cyapa/cyapa-CYTRA-116002-00-fw-2.0.bin
+vm_require "fwgen makes the broken files" eval '
 	fwgen cyapa-fw --version 1.3 --form bad-header -o $fwdir/bad-header.bin &&
 	fwgen cyapa-fw --version 1.3 --form bad-image -o $fwdir/bad-image.bin &&
 	fwgen cyapa-fw --version 1.3 --form short -o $fwdir/short.bin'
-vm_check "the good file is 30848 bytes (482 blocks of 64)" \
-	test "$(wc -c <"$fwdir/cyapa-1.2.bin")" = 30848
+vm_check "the database's file is 30848 bytes (482 blocks of 64)" \
+	test "$(wc -c <"$DB_BLOB")" = 30848
+
+# touchfw's udev rule in force, or not
+touchfw_rule_on() {
+	mkdir -p /run/udev/rules.d && cp /vm/61-touchfw.rules /run/udev/rules.d/ &&
+		udevadm control --reload
+}
+touchfw_rule_off() {
+	rm -f /run/udev/rules.d/61-touchfw.rules && udevadm control --reload
+}
 
 # ---- 1. application mode
 emul_dmesg_mark
@@ -79,24 +107,44 @@ vm_check "the driver's interrupt handler read the frame" test "$(emul_state fram
 vm_check "closed: the driver set power mode off again" \
 	vm_wait 5 "power off" eval '[ "$(emul_state power_mode)" = 0x00 ]'
 
-# ---- 2. update_fw with a good file
+# ---- 2. touchfw, from the bind uevent, through update_fw
 input_before=$(emul_input)
+emul_monitor_start
+vm_require "touchfw's rule in force" touchfw_rule_on
 emul_dmesg_mark
-vm_check "update_fw cyapa-1.2.bin succeeds" cyapa_update cyapa-1.2.bin
-vm_figure update_fw_s "$cyapa_update_s" s
-vm_log "update_fw took ${cyapa_update_s} s; $(tr '\n' ' ' </run/cyapa-update.err)"
-vm_check "the loader gave cyapa the file" \
-	emul_fw_loaded "cyapa $EMUL_DEV" cyapa-1.2.bin "$fwdir/cyapa-1.2.bin" "$fwdir/cyapa-1.2.bin"
-vm_check "the pad: soft reset, initiate, 482 blocks, terminate, launch; firmware 1.2" eval \
+vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
+vm_require "the run ends" emul_wait_run 120
+t_done=$(vm_now_us)
+vm_log "result: $(emul_result)"
+vm_require "touchfw's rule off again" touchfw_rule_off
+vm_check "result ok through update_fw, 1.0 -> 2.0" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+	 [ "$(emul_result_field version_before)" = 1.0 ] &&
+	 [ "$(emul_result_field version_after)" = 2.0 ]'
+vm_check "touchfw read product CYTRA-116002-00, firmware 1.0 from cyapa's attributes" \
+	emul_log_has "application mode: hardware CYTRA-116002-00, firmware 1.0"
+vm_check "touchfw staged the database's 2.0 as cyapa.bin and wrote update_fw" \
+	emul_log_has "staged cyapa-CYTRA-116002-00-fw-2.0 as $TOUCHFW_STATE/firmware/cyapa.bin; asking cyapa to flash it (update_fw)"
+vm_check "the loader gave cyapa that file" \
+	emul_fw_loaded "cyapa $EMUL_DEV" cyapa.bin "$TOUCHFW_STATE/firmware/cyapa.bin" "$DB_BLOB"
+vm_check "the pad: soft reset, initiate, 482 blocks, terminate, launch; firmware 2.0" eval \
 	'[ "$(emul_state soft_resets)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
 	 [ "$(emul_state blocks_written)" = 482 ] && [ "$(emul_state block_errors)" = 0 ] &&
-	 [ "$(emul_state terminates)" = 1 ] && [ "$(emul_state launches)" = 2 ] &&
-	 [ "$(emul_state fw_version)" = 1.2 ] && [ "$(emul_state mode)" = app ]'
-vm_check "the driver reports firmware_version 1.2, gen3 operational" eval \
-	'[ "$(cyapa_attr firmware_version)" = 1.2 ] && [ "$(cyapa_attr mode)" = "gen3 operational" ]'
-vm_check "a new input device ($input_before -> $(emul_input))" eval \
-	'emul_has_input && [ "$(emul_input)" != "$input_before" ]'
+	 [ "$(emul_state terminates)" = 1 ] && [ "$(emul_state fw_version)" = 2.0 ] &&
+	 [ "$(emul_state mode)" = app ]'
+vm_check "the driver reports firmware_version 2.0, gen3 operational" eval \
+	'[ "$(cyapa_attr firmware_version)" = 2.0 ] && [ "$(cyapa_attr mode)" = "gen3 operational" ]'
+vm_check "a new input device ($input_before -> $(emul_input)), the one touchfw verified" eval \
+	'emul_has_input && [ "$(emul_input)" != "$input_before" ] &&
+	 [ "$(emul_result_field input)" = "$(emul_event)" ]'
+vm_check "one run, no rebind by touchfw (the driver's new input device is its own)" eval \
+	'[ "$(emul_runs)" = 1 ] && [ "$(emul_bind_count)" = 1 ]'
+vm_check "firmware_class.path is restored, nothing is left staged" eval \
+	'[ "$(cat /sys/module/firmware_class/parameters/path)" = "$fwdir" ] &&
+	 [ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
 vm_check "no error in the kernel log" eval '! emul_dmesg_has "firmware update failed"'
+emul_figure_since_bind cyapa_bind_to_verified_input_ms "$t_done"
+emul_monitor_stop
 
 # ---- 3. files cyapa refuses
 for f in bad-header bad-image short; do
@@ -109,9 +157,9 @@ done
 vm_check "header sum, image sum, size: cyapa's own reasons" eval \
 	'dmesg | grep -q "invalid firmware header checksum = " &&
 	 dmesg | grep -q "invalid firmware size = 30784, expected 30848"'
-vm_check "the pad heard no command: still one initiate, firmware 1.2" eval \
+vm_check "the pad heard no command: still one initiate, firmware 2.0" eval \
 	'[ "$(emul_state initiates)" = 1 ] && [ "$(emul_state soft_resets)" = 1 ] &&
-	 [ "$(emul_state fw_version)" = 1.2 ]'
+	 [ "$(emul_state fw_version)" = 2.0 ]'
 vm_check "the driver re-registered its input device each time" emul_has_input
 vm_check "cyapa_emul unloads with the driver bound" emul_unload
 
@@ -128,36 +176,58 @@ vm_check "mode gen3 bootloader idle, firmware_version 0.0, no product_id" eval \
 vm_check "the pad refused to launch (no valid application)" eval \
 	'[ "$(emul_state launch_refused)" -ge 1 ] && [ "$(emul_state mode)" = bl-idle ]'
 vm_check "calibrate is refused in the bootloader" eval '! echo 1 2>/dev/null >"$EMUL_SYS/calibrate"'
+# The client may have the name it had in step 2 (the adapter's number is
+# free again): touchfw would remember its product.  Forgotten, the board
+# decides.  A direct run logs to its stderr (/run/tf.out).
+vm_check "touchfw forget $EMUL_DEV" eval '"$TOUCHFW" forget "$EMUL_DEV" >/dev/null 2>&1'
 emul_dmesg_mark
-vm_check "update_fw cyapa-1.2.bin from the bootloader succeeds" cyapa_update cyapa-1.2.bin
-vm_log "update_fw from the bootloader took ${cyapa_update_s} s"
-vm_check "no soft reset was needed; 482 blocks; firmware 1.2" eval \
+t_run=$(vm_now_us)
+vm_check "touchfw run brings it up (exit 0)" eval '"$TOUCHFW" run "$EMUL_DEV" >/run/tf.out 2>&1'
+t_done=$(vm_now_us)
+vm_log "result: $(emul_result)"
+vm_check "touchfw read the bootloader from cyapa's mode; the board's one product chosen" eval \
+	'grep -q "cyapa bound with the trackpad in its bootloader (gen3 bootloader idle; firmware_version 0.0 is the last cyapa read)" /run/tf.out &&
+	 grep -q "chip in bootloader mode: newest firmware for this board is 2.0" /run/tf.out &&
+	 grep -q "verified: firmware (bootloader) -> 2.0" /run/tf.out'
+vm_check "no soft reset was needed; 482 blocks; firmware 2.0" eval \
 	'[ "$(emul_state soft_resets)" = 0 ] && [ "$(emul_state blocks_written)" = 482 ] &&
-	 [ "$(emul_state fw_version)" = 1.2 ]'
-vm_check "the driver: firmware_version 1.2, product_id, gen3 operational, an input device" eval \
-	'[ "$(cyapa_attr firmware_version)" = 1.2 ] &&
+	 [ "$(emul_state fw_version)" = 2.0 ]'
+vm_check "the driver: firmware_version 2.0, product_id, gen3 operational, an input device" eval \
+	'[ "$(cyapa_attr firmware_version)" = 2.0 ] &&
 	 [ "$(cyapa_attr product_id)" = CYTRA-116002-00 ] &&
-	 [ "$(cyapa_attr mode)" = "gen3 operational" ] && emul_has_input'
+	 [ "$(cyapa_attr mode)" = "gen3 operational" ] && emul_has_input &&
+	 [ "$(emul_result_field input)" = "$(emul_event)" ]'
+vm_figure cyapa_run_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
 vm_check "cyapa_emul unloads with the driver bound" emul_unload
 
-# ---- 5. the supply drops midway
+# ---- 5. the supply drops midway, touchfw's run from the bind
+rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+vm_require "touchfw's rule in force" touchfw_rule_on
 emul_dmesg_mark
 vm_require "cyapa_emul loads (firmware 1.0, the supply drops at block 100)" \
 	emul_load power_loss_block=100
-vm_require "the input device appears" vm_wait 10 "input device" emul_has_input
-vm_check "update_fw fails" eval '! cyapa_update cyapa-1.2.bin'
-vm_log "power loss: $(tr '\n' ' ' </run/cyapa-update.err)"
+vm_require "the run the bind started ends" emul_wait_run 120
+vm_require "touchfw's rule off again" touchfw_rule_off
+vm_log "result: $(emul_result)"
 vm_check "cyapa: FW update aborted, write image: -5; then not operational" eval \
 	'emul_dmesg_has "FW update aborted, write image: -5" &&
 	 emul_dmesg_has "device detected but not operational"'
+vm_check "touchfw: left in its bootloader, the next run tries again (exit 11)" eval \
+	'[ "$(emul_result_field exit_code)" = 11 ] &&
+	 emul_log_has "the trackpad is left in its bootloader" &&
+	 emul_log_has "so the next touchfw run for it tries again"'
 vm_check "the pad: one power loss, 99 blocks written, no valid application, in its bootloader" eval \
 	'[ "$(emul_state power_losses)" = 1 ] && [ "$(emul_state blocks_written)" = 99 ] &&
 	 [ "$(emul_state fw_version)" = none ] && [ "$(emul_state mode)" = bl-idle ]'
 vm_check "the driver stays bound, without input, gen3 bootloader idle" eval \
 	'[ "$(emul_driver)" = cyapa ] && ! emul_has_input &&
 	 [ "$(cyapa_attr mode)" = "gen3 bootloader idle" ]'
-vm_check "the same file again recovers it: firmware_version 1.2, an input device" eval \
-	'cyapa_update cyapa-1.2.bin && [ "$(cyapa_attr firmware_version)" = 1.2 ] &&
-	 [ "$(emul_state fw_version)" = 1.2 ] && emul_has_input'
+vm_check "the next touchfw run recovers it by the remembered product: 2.0, an input device" eval \
+	'"$TOUCHFW" run "$EMUL_DEV" >/run/tf.out 2>&1 &&
+	 grep -q "gen3 bootloader idle; firmware_version 1.0 is the last cyapa read" /run/tf.out &&
+	 grep -q "remembered hardware CYTRA-116002-00" /run/tf.out &&
+	 grep -q "verified: firmware (bootloader) -> 2.0" /run/tf.out &&
+	 [ "$(cyapa_attr firmware_version)" = 2.0 ] &&
+	 [ "$(emul_state fw_version)" = 2.0 ] && emul_has_input'
 vm_check "cyapa_emul unloads with the driver bound" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

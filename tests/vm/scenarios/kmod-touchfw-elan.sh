@@ -54,6 +54,16 @@
 #      bind follows; the shipped rule runs handle-event on the add, the run
 #      recovers it over i2c-dev (16 pages from IAP as found), binds
 #      elan_i2c and verifies firmware_version 6.0 and the input device;
+#   7. the touchpad on SMBus (elantp_emul smbus=1: an SMBus-only adapter
+#      with Host Notify, the client as psmouse makes it), judged by
+#      elan_i2c's SMBus transport alone (no profile slot there): it binds
+#      (Module ID 0x0308, the unique id), update_fw flashes the 16 pages,
+#      a page error leaves the part in IAP with the driver bound, a new
+#      probe and the probe of a part in IAP fail at the hello packet;
+#   8. touchfw on that touchpad at the profile's SMBus slots: the bind's
+#      run flashes it through update_fw (5.0 -> 6.0); a touchpad left in
+#      IAP at the slot that allows bus recovery is recovered by the add's
+#      run over the real i2c-dev with SMBus block transfers, then bound;
 #   no oops, no warning.  Figures: bind uevent -> verified input device,
 #   per family; add uevent -> verified input device for the recovery.
 . /vm/emul.sh
@@ -261,4 +271,128 @@ _add=$(emul_add_us)
 [ -z "$_add" ] || vm_figure elantp_add_to_verified_input_ms "$(vm_us_to_ms $((tp_done - _add)))" ms
 emul_monitor_stop
 vm_check "elantp_emul unloads" emul_unload
+# ---- 7. the touchpad on SMBus, judged by elan_i2c in its SMBus mode:
+# elantp_emul smbus=1 puts the model, speaking elan_i2c_smbus's commands,
+# behind an SMBus-only adapter with Host Notify ("touchfw emulated adapter
+# 3": no profile slot there, so touchfw's runs leave it alone) and makes
+# the client as psmouse does; without I2C_FUNC_I2C elan_i2c takes
+# elan_smbus_ops.  Its bind, update_fw (the file staged by hand), a page
+# error midway, and a touchpad in IAP.
+ELANTP_ADAPTER="touchfw emulated adapter 3"
+smb_fw=/tmp/elantp-smbus-fw
+mkdir -p "$smb_fw"
+cp /usr/local/share/touchfw/firmware-db/elantp/elantp-776-fw-6.0.bin "$smb_fw/elan_i2c_776.0.bin"
+printf %s "$smb_fw" >/sys/module/firmware_class/parameters/path
+elan_smbus_bound() { [ "$(emul_driver)" = elan_i2c ] && [ -n "$(emul_input)" ]; }
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus (product 776, firmware 5, application from page 496)" \
+	elantp_load smbus=1 product_id=776 fw_version=5 iap_start_page=496
+vm_log "SMBus touchpad $elantp_dev ($elantp_devpath)"
+vm_require "elan_i2c binds it" vm_wait 30 "elan_i2c on the SMBus touchpad" elan_smbus_bound
+vm_check "elan_i2c's SMBus account: Module ID 0x0308 (the unique id), Firmware 5, Sample 3" \
+	emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0308, Firmware: 0x0005, Sample: 0x0003, IAP: 0x0000"
+vm_check "the attributes are as over i2c: product_id 776.0, firmware_version 5.0, sample_version 3.0" eval \
+	'[ "$(cat "$EMUL_SYS/product_id")" = 776.0 ] && [ "$(cat "$EMUL_SYS/firmware_version")" = 5.0 ] &&
+	 [ "$(cat "$EMUL_SYS/sample_version")" = 3.0 ] && [ "$(cat "$EMUL_SYS/iap_version")" = 0.0 ]'
+vm_check "the model speaks SMBus, in main mode" eval \
+	'[ "$(emul_state transport)" = smbus ] && [ "$(emul_state mode)" = main ]'
+vm_check "the input device is \"Elan Touchpad\", X 0..3052" eval \
+	'[ "$(cat "$EMUL_SYS/input/$(emul_input)/name")" = "Elan Touchpad" ] &&
+	 [ "$(elan_abs_max $ABS_MT_POSITION_X)" = 3052 ]'
+vm_check "update_fw over SMBus: the write succeeds" eval 'echo 1 >"$EMUL_SYS/update_fw"'
+vm_check "elan_i2c requested elan_i2c_776.0.bin (kernel log)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: requesting fw 'elan_i2c_776.0.bin'"
+vm_check "firmware_version 6.0; the model runs 6, 16 pages in one IAP, no page error" eval \
+	'[ "$(cat "$EMUL_SYS/firmware_version")" = 6.0 ] && [ "$(emul_state mode)" = main ] &&
+	 [ "$(emul_state fw_version)" = 6 ] && [ "$(emul_state iap_entries)" = 1 ] &&
+	 [ "$(emul_state pages_written)" = 16 ] && [ "$(emul_state page_errors)" = 0 ]'
+vm_check "elan_i2c keeps its input device" elan_smbus_bound
+vm_check "elantp_emul unloads" emul_unload
+
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus again, a page error from page 500 on" \
+	elantp_load smbus=1 product_id=776 fw_version=5 iap_start_page=496 fail_page=500
+vm_require "elan_i2c binds it" vm_wait 30 "elan_i2c on the SMBus touchpad" elan_smbus_bound
+vm_check "update_fw fails (EIO): the IAP reported the failed write, elan_i2c reset the IAP" eval \
+	'! echo 1 >"$EMUL_SYS/update_fw" 2>/dev/null &&
+	 emul_dmesg_has "elan_i2c $elantp_dev: IAP reports failed write" &&
+	 emul_dmesg_has "elan_i2c $elantp_dev: firmware update failed: -5"'
+vm_check "elan_i2c stays bound, still saying 5.0; the touchpad is in IAP (4 pages written)" eval \
+	'[ "$(emul_driver)" = elan_i2c ] && [ "$(cat "$EMUL_SYS/firmware_version")" = 5.0 ] &&
+	 [ "$(emul_state mode)" = iap ] && [ "$(emul_state pages_written)" = 4 ]'
+echo "$elantp_dev" >/sys/bus/i2c/drivers/elan_i2c/unbind
+echo "$elantp_dev" >/sys/bus/i2c/drivers/elan_i2c/bind 2>/dev/null
+vm_check "a new probe fails at the hello packet: no driver" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: hello packet length fail: -5" &&
+	 emul_dmesg_has "elan_i2c $elantp_dev: device initialize failed: -5" &&
+	 [ -z "$(emul_driver)" ]'
+vm_check "elantp_emul unloads" emul_unload
+
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus without firmware (left in IAP)" \
+	elantp_load smbus=1 product_id=776 fw_version=0 iap_start_page=496
+elan_smbus_probe_failed() { emul_dmesg_has "elan_i2c $elantp_dev: device initialize failed"; }
+vm_check "elan_i2c's probe fails on it (hello packet) and no driver stays" eval \
+	'vm_wait 30 "the failing probe" elan_smbus_probe_failed &&
+	 emul_dmesg_has "elan_i2c $elantp_dev: hello packet length fail: -5" &&
+	 sleep 1 && [ -z "$(emul_driver)" ] && [ "$(emul_state mode)" = iap ]'
+vm_check "elantp_emul unloads" emul_unload
+printf %s /vm/no-firmware-here >/sys/module/firmware_class/parameters/path
+
+# ---- 8. touchfw on the SMBus touchpad ("touchfw emulated adapter 4",
+# the profile's touchpad-smbus slots): at 0x17 on firmware 5 the bind's run
+# flashes it through elan_i2c's update_fw; at 0x18 left in IAP (always-on,
+# allow-bus-recovery) the add's run recovers it over the real i2c-dev with
+# SMBus block transfers as elan_i2c_smbus does, then binds elan_i2c
+ELANTP_ADAPTER="touchfw emulated adapter 4"
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus at a profile slot (product 776, firmware 5)" \
+	elantp_load smbus=1 addr=0x17 product_id=776 fw_version=5 iap_start_page=496
+udevadm settle --timeout=60
+vm_require "the run ends" vm_wait 60 "the SMBus touchpad's run" emul_run_done
+vm_log "SMBus touchpad result: $(emul_result)"
+vm_check "touchfw read elan_i2c's attributes on SMBus: hardware 776, firmware 5.0" \
+	emul_log_has "application mode: hardware 776, firmware 5.0"
+vm_check "result ok through update_fw, 5.0 -> 6.0, elan_i2c_776.0.bin staged" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+	 emul_log_has "verified: firmware 5.0 -> 6.0" &&
+	 emul_log_has "staged elantp-776-fw-6.0 as /run/touchfw/firmware/elan_i2c_776.0.bin"'
+vm_check "elan_i2c bound again on firmware 6 over SMBus (kernel log); the model runs 6, 16 pages" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0308, Firmware: 0x0006" &&
+	 [ "$(emul_state fw_version)" = 6 ] && [ "$(emul_state pages_written)" = 16 ]'
+emul_monitor_stop
+vm_check "elantp_emul unloads" emul_unload
+
+rm -rf "${TOUCHFW_STATE:?}"/*
+emul_monitor_start
+emul_dmesg_mark
+vm_require "elantp_emul loads on SMBus at 0x18 without firmware (left in IAP)" \
+	elantp_load smbus=1 addr=0x18 product_id=776 fw_version=0 iap_start_page=496
+udevadm settle --timeout=60
+vm_require "the run ends" vm_wait 60 "the SMBus recovery run" emul_run_done
+vm_log "SMBus touchpad result: $(emul_result)"
+vm_check "elan_i2c's probe failed on it (hello packet; kernel log)" \
+	emul_dmesg_has "elan_i2c $elantp_dev: hello packet length fail: -5"
+vm_check "touchfw found it in IAP on SMBus and flashed elantp-776-fw-6.0 at 0x18" eval \
+	'emul_log_has "IAP mode at 0x18 on SMBus" &&
+	 emul_log_has "flashing elantp-776-fw-6.0 (6.0) at bootloader address 0x18"'
+vm_check "result ok through the bootloader, (bootloader) -> 6.0" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = bootloader ] &&
+	 emul_log_has "verified: firmware (bootloader) -> 6.0"'
+vm_check "the touchpad runs 6, 16 pages from IAP as found, no page error" eval \
+	'[ "$(emul_state mode)" = main ] && [ "$(emul_state fw_version)" = 6 ] &&
+	 [ "$(emul_state iap_entries)" = 0 ] && [ "$(emul_state pages_written)" = 16 ] &&
+	 [ "$(emul_state page_errors)" = 0 ]'
+vm_check "elan_i2c bound it on firmware 6 over SMBus, product_id 776.0, firmware_version 6.0" eval \
+	'emul_dmesg_has "elan_i2c $elantp_dev: Elan Touchpad: Module ID: 0x0308, Firmware: 0x0006" &&
+	 [ "$(emul_driver)" = elan_i2c ] && [ "$(cat "$EMUL_SYS/product_id")" = 776.0 ] &&
+	 [ "$(cat "$EMUL_SYS/firmware_version")" = 6.0 ]'
+vm_check "touchfw verified its input device" \
+	test "$(emul_result_field input)" = "$(emul_event)"
+emul_monitor_stop
+vm_check "elantp_emul unloads" emul_unload
+ELANTP_ADAPTER="touchfw emulated adapter 2"
+
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Elan touchpad family of the emulator: an Elan i2c touchpad
- * (elantp_model) with an INT pin, elan_i2c its driver; its board keys and
- * statistics.
+ * (elantp_model) with an INT pin, or the same part speaking SMBus
+ * (elantp.transport = smbus, on an smbus_only adapter, its interrupt the
+ * adapter's Host Notify where it has one), elan_i2c its driver; its board
+ * keys and statistics.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,11 +23,15 @@ struct elantp_board {
 	guint32 fw_version; /* 0: empty flash, the chip in IAP */
 	gint32 fail_page;   /* fault.iap_page_error; -1 never */
 	gint32 power_loss;  /* fault.iap_power_loss; -1 never */
+	bool smbus;	    /* elantp.transport = smbus */
+	guint32 iap_start;  /* elantp.iap_start_page; 0: the default, 32 */
 };
 
 static const char *const keys[] = {
 	"elantp.product_id",
 	"elantp.fw_version",
+	"elantp.transport",
+	"elantp.iap_start_page",
 	"fault.iap_page_error",
 	"fault.iap_power_loss",
 	NULL,
@@ -51,6 +57,22 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 	}
 	if (!strcmp(k, "elantp.fw_version"))
 		return emub_key_u32(p, k, s, 255, &b->fw_version);
+	if (!strcmp(k, "elantp.iap_start_page")) {
+		if (!emub_parse_u32(s, &v) || v < 1 || v > 511)
+			return emub_parse_err(
+				p, "[%s] elantp.iap_start_page: \"%s\" is not a page 1-511",
+				p->grp, s);
+		b->iap_start = v;
+		return 0;
+	}
+	if (!strcmp(k, "elantp.transport")) {
+		if (strcmp(s, "i2c") && strcmp(s, "smbus"))
+			return emub_parse_err(
+				p, "[%s] elantp.transport: \"%s\" is not i2c or smbus", p->grp,
+				s);
+		b->smbus = !strcmp(s, "smbus");
+		return 0;
+	}
 	if (!strcmp(k, "fault.iap_page_error")) {
 		if (!emub_parse_u32(s, &v) || v > 511)
 			return emub_parse_err(
@@ -87,12 +109,15 @@ static int create(struct emub_chip *c)
 		.max_y = 1888,
 		.fail_page = b->fail_page,
 		.power_loss_page = b->power_loss,
+		.smbus = b->smbus,
+		.iap_start_page = (em_u16)b->iap_start,
 	};
 	em_u8 *img = NULL;
 
 	if (b->fw_version) {
 		img = g_malloc(ELANTP_MODEL_FLASH);
-		elantp_model_make_image(img, (em_u16)b->product_id, (em_u8)b->fw_version);
+		elantp_model_make_image_at(img, (em_u16)b->product_id, (em_u8)b->fw_version,
+					   (em_u16)(b->iap_start ? b->iap_start : 32));
 	}
 	elantp_model_init(m, &cfg, img);
 	g_free(img);

@@ -14,7 +14,16 @@
  * is done, with its error (drvcore.c, the shim's ATTRWRITE), as the
  * kernel's store does; the result is also logged and kept for the tests.
  *
- * Not modelled: the SMBus transport, trackpoints, touch reports, quirks,
+ * On an adapter without plain I2C (I2C_FUNC_I2C) it takes the SMBus
+ * transport, as elan_probe picks elan_smbus_ops (elan_i2c_smbus.c): the
+ * hello packet, the unique id read as product id, sample version and ic
+ * type at once, update_fw through the flash key, the password and the IAP
+ * reset, pages as two 32-byte blocks with no sum, no wait for an
+ * interrupt after the last; its interrupt is the adapter's SMBus Host
+ * Notify where the adapter has one (psmouse makes the client with
+ * I2C_CLIENT_HOST_NOTIFY), else the board's INT line.
+ *
+ * Not modelled: trackpoints, touch reports, quirks,
  * touchscreen-* properties, the baseline group, the button key bits,
  * suspend/resume; ic types
  * other than the chip model's (pattern 0, ic type 0x08 here).
@@ -76,7 +85,32 @@ struct elan_tp_data {
 	unsigned int max_x, max_y;
 	bool in_fw_update;
 	unsigned int fw_completion;
+	bool smbus; /* elan_smbus_ops, not elan_i2c_ops */
 };
+
+#define ETP_SMBUS_IAP_CMD 0x00
+#define ETP_SMBUS_ENABLE_TP 0x20
+#define ETP_SMBUS_IAP_PASSWORD_WRITE 0x29
+#define ETP_SMBUS_IAP_PASSWORD_READ 0x80
+#define ETP_SMBUS_WRITE_FW_BLOCK 0x2a
+#define ETP_SMBUS_IAP_RESET_CMD 0x2b
+#define ETP_SMBUS_RANGE_CMD 0xa0
+#define ETP_SMBUS_FW_VERSION_CMD 0xa1
+#define ETP_SMBUS_XY_TRACENUM_CMD 0xa2
+#define ETP_SMBUS_UNIQUEID_CMD 0xa3 /* also ETP_SMBUS_SM_VERSION_CMD */
+#define ETP_SMBUS_RESOLUTION_CMD 0xa4
+#define ETP_SMBUS_HELLOPACKET_CMD 0xa7
+#define ETP_SMBUS_PACKET_QUERY 0xa8
+#define ETP_SMBUS_IAP_VERSION_CMD 0xac
+#define ETP_SMBUS_IAP_CTRL_CMD 0xad
+/* elan_smbus_get_checksum reads 0xAE for the firmware checksum and 0xAF
+ * for the IAP one (its macro names say the opposite) */
+#define ETP_SMBUS_FW_SUM_READ 0xae
+#define ETP_SMBUS_IAP_SUM_READ 0xaf
+#define ETP_SMBUS_HELLOPACKET_LEN 5
+#define ETP_SMBUS_IAP_PASSWORD 0x1234
+#define ETP_SMBUS_IAP_MODE_ON (1 << 6)
+#define SMB_BLOCK_MAX 32
 
 static struct elan_tp_data *data_of(struct emub_dev *d)
 {
@@ -137,12 +171,274 @@ static int elan_i2c_initialize(struct elan_tp_data *data)
 				   ETP_I2C_REPORT_DESC_LENGTH);
 }
 
+/* ------------------------------------------------------------ SMBus transport */
+
+/* i2c_smbus_read_block_data: the count, or -errno */
+static int smb_read_block(struct elan_tp_data *data, guint8 cmd, guint8 *val)
+{
+	guint8 b[1 + SMB_BLOCK_MAX];
+	struct em_msg m[2] = {
+		{ .addr = data->addr, .flags = 0, .len = 1, .buf = &cmd },
+		{ .addr = data->addr, .flags = EM_MSG_RD, .len = sizeof(b), .buf = b },
+	};
+	int rc = drv_smbus_transfer(data->d, m, 2);
+
+	if (rc < 0)
+		return rc;
+	if (!b[0] || b[0] > SMB_BLOCK_MAX)
+		return -EPROTO;
+	memcpy(val, b + 1, b[0]);
+	return b[0];
+}
+
+static int smb_write_block(struct elan_tp_data *data, guint8 cmd, const guint8 *buf, guint8 len)
+{
+	guint8 b[2 + SMB_BLOCK_MAX];
+	struct em_msg m = { .addr = data->addr,
+			    .flags = 0,
+			    .len = (guint16)(len + 2),
+			    .buf = b };
+	int rc;
+
+	b[0] = cmd;
+	b[1] = len;
+	memcpy(b + 2, buf, len);
+	rc = drv_smbus_transfer(data->d, &m, 1);
+	return rc < 0 ? rc : 0;
+}
+
+static int smb_write_byte(struct elan_tp_data *data, guint8 cmd)
+{
+	struct em_msg m = { .addr = data->addr, .flags = 0, .len = 1, .buf = &cmd };
+	int rc = drv_smbus_transfer(data->d, &m, 1);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int smb_iap_cmd(struct elan_tp_data *data, guint8 a, guint8 b, guint8 c, guint8 d)
+{
+	guint8 cmd[4] = { a, b, c, d };
+
+	return smb_write_block(data, ETP_SMBUS_IAP_CMD, cmd, sizeof(cmd));
+}
+
+static int elan_smbus_initialize(struct elan_tp_data *data)
+{
+	static const guint8 check[ETP_SMBUS_HELLOPACKET_LEN] = { 0x55, 0x55, 0x55, 0x55, 0x55 };
+	guint8 values[SMB_BLOCK_MAX] = { 0 };
+	int len = smb_read_block(data, ETP_SMBUS_HELLOPACKET_CMD, values), error;
+
+	if (len != ETP_SMBUS_HELLOPACKET_LEN) {
+		emub_dev_log(data->d, "hello packet length fail: %d", len);
+		return len < 0 ? len : -EIO;
+	}
+	if (memcmp(values, check, sizeof(check))) {
+		emub_dev_log(data->d, "hello packet fail");
+		return -ENXIO;
+	}
+	error = smb_write_byte(data, ETP_SMBUS_ENABLE_TP);
+	if (error)
+		emub_dev_log(data->d, "failed to enable touchpad: %d", error);
+	return error;
+}
+
+/* __elan_initialize over SMBus: the product query reads one command */
+static int elan_smbus_init_query(struct elan_tp_data *data)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	int error = elan_smbus_initialize(data);
+
+	if (error) {
+		emub_dev_log(data->d, "device initialize failed: %d", error);
+		return error;
+	}
+	if ((error = smb_read_block(data, ETP_SMBUS_UNIQUEID_CMD, val)) < 0) {
+		emub_dev_log(data->d, "failed to get product ID: %d", error);
+		return error;
+	}
+	data->product_id = (guint16)(val[0] << 8 | val[1]);
+	data->pattern = 0; /* elan_smbus_get_pattern */
+	memset(val, 0, sizeof(val));
+	if ((error = smb_read_block(data, ETP_SMBUS_UNIQUEID_CMD, val)) < 0) {
+		emub_dev_log(data->d, "failed to get SM version: %d", error);
+		return error;
+	}
+	data->sm_version = val[0];
+	data->ic_type = val[1];
+	data->clickpad = val[0] & 0x10;
+	data->mode |= ETP_ENABLE_ABS;
+	error = smb_iap_cmd(data, 0x00, 0x07, 0x00, data->mode);
+	if (error)
+		emub_dev_log(data->d, "failed to switch to absolute mode: %d", error);
+	return error; /* sleep_control(false) is a no-op on SMBus */
+}
+
+static int smb_get_version(struct elan_tp_data *data, bool iap, guint8 *version)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	int error = smb_read_block(data,
+				   iap ? ETP_SMBUS_IAP_VERSION_CMD : ETP_SMBUS_FW_VERSION_CMD,
+				   val);
+
+	if (error < 0) {
+		emub_dev_log(data->d, "failed to get %s version: %d", iap ? "IAP" : "FW",
+			     error);
+		return error;
+	}
+	*version = val[2];
+	return 0;
+}
+
+static int smb_get_checksum(struct elan_tp_data *data, bool iap, guint16 *csum)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	int error = smb_read_block(data, iap ? ETP_SMBUS_IAP_SUM_READ : ETP_SMBUS_FW_SUM_READ,
+				   val);
+
+	if (error < 0) {
+		emub_dev_log(data->d, "failed to get %s checksum: %d", iap ? "IAP" : "FW",
+			     error);
+		return error;
+	}
+	*csum = (guint16)(val[0] << 8 | val[1]);
+	return 0;
+}
+
+/* get_max, get_num_traces, get_resolution: three bytes each */
+static int smb_get3(struct elan_tp_data *data, guint8 cmd, const char *what, guint8 *val)
+{
+	int ret = smb_read_block(data, cmd, val);
+
+	if (ret != 3) {
+		ret = ret < 0 ? ret : -EIO;
+		emub_dev_log(data->d, "failed to get %s: %d", what, ret);
+		return ret;
+	}
+	return 0;
+}
+
+static int elan_smbus_query_parameters(struct elan_tp_data *data)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	int error;
+
+	if ((error = smb_get3(data, ETP_SMBUS_RANGE_CMD, "dimensions", val)))
+		return error;
+	data->max_x = (unsigned int)((0x0f & val[0]) << 8 | val[1]);
+	data->max_y = (unsigned int)((0xf0 & val[0]) << 4 | val[2]);
+	if ((error = smb_get3(data, ETP_SMBUS_XY_TRACENUM_CMD, "trace info", val)))
+		return error;
+	return smb_get3(data, ETP_SMBUS_RESOLUTION_CMD, "resolution", val);
+}
+
+static int elan_smbus_iap_get_mode(struct elan_tp_data *data, enum tp_mode *mode)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	int error = smb_read_block(data, ETP_SMBUS_IAP_CTRL_CMD, val);
+
+	if (error < 0) {
+		emub_dev_log(data->d, "failed to read iap ctrol register: %d", error);
+		return error;
+	}
+	*mode = ((val[0] << 8 | val[1]) & ETP_SMBUS_IAP_MODE_ON) ? IAP_MODE : MAIN_MODE;
+	return 0;
+}
+
+static int elan_smbus_iap_reset(struct elan_tp_data *data)
+{
+	int error = smb_write_byte(data, ETP_SMBUS_IAP_RESET_CMD);
+
+	if (error)
+		emub_dev_log(data->d, "cannot reset IC: %d", error);
+	return error;
+}
+
+static int elan_smbus_set_flash_key(struct elan_tp_data *data)
+{
+	int error = smb_iap_cmd(data, 0x00, 0x0b, 0x00, 0x5a);
+
+	if (error)
+		emub_dev_log(data->d, "cannot set flash key: %d", error);
+	return error;
+}
+
+static int elan_smbus_prepare_fw_update(struct elan_tp_data *data)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	enum tp_mode mode;
+	guint16 password;
+	int len, error;
+
+	if ((error = elan_smbus_iap_get_mode(data, &mode)))
+		return error;
+	if (mode == MAIN_MODE) {
+		if ((error = elan_smbus_set_flash_key(data)))
+			return error;
+		if (smb_write_byte(data, ETP_SMBUS_IAP_PASSWORD_WRITE) < 0) {
+			emub_dev_log(data->d, "cannot write iap password");
+			return -EIO;
+		}
+		if ((error = smb_iap_cmd(data, 0x0f, 0x78, 0x00, 0x06))) {
+			emub_dev_log(data->d, "failed to write iap password: %d", error);
+			return error;
+		}
+		len = smb_read_block(data, ETP_SMBUS_IAP_PASSWORD_READ, val);
+		if (len < 2) {
+			error = len < 0 ? len : -EIO;
+			emub_dev_log(data->d, "failed to read iap password: %d", error);
+			return error;
+		}
+		password = (guint16)(val[0] << 8 | val[1]);
+		if (password != ETP_SMBUS_IAP_PASSWORD) {
+			emub_dev_log(data->d, "wrong iap password = 0x%X", password);
+			return -EIO;
+		}
+		drv_msleep(data->d, 30);
+	}
+	if ((error = elan_smbus_set_flash_key(data)))
+		return error;
+	return elan_smbus_iap_reset(data);
+}
+
+static int elan_smbus_write_fw_block(struct elan_tp_data *data, const guint8 *page, int idx)
+{
+	guint8 val[SMB_BLOCK_MAX] = { 0 };
+	guint8 half = (guint8)(data->fw_page_size / 2);
+	guint16 result;
+	int error, part;
+
+	for (part = 0; part < 2; part++) {
+		error = smb_write_block(data, ETP_SMBUS_WRITE_FW_BLOCK, page + part * half,
+					half);
+		if (error) {
+			emub_dev_log(data->d, "Failed to write page %d (part %d): %d", idx,
+				     part + 1, error);
+			return error;
+		}
+	}
+	drv_usleep(data->d, 8000);
+	error = smb_read_block(data, ETP_SMBUS_IAP_CTRL_CMD, val);
+	if (error < 0) {
+		emub_dev_log(data->d, "Failed to read IAP write result: %d", error);
+		return error;
+	}
+	result = (guint16)(val[0] << 8 | val[1]);
+	if (result & (ETP_FW_IAP_PAGE_ERR | ETP_FW_IAP_INTF_ERR)) {
+		emub_dev_log(data->d, "IAP reports failed write: %04hx", result);
+		return -EIO;
+	}
+	return 0;
+}
+
 /* elan_query_product + the rest of __elan_initialize (pattern 0 paths) */
 static int __elan_initialize(struct elan_tp_data *data)
 {
 	guint8 val[3];
-	int error = elan_i2c_initialize(data);
+	int error;
 
+	if (data->smbus)
+		return elan_smbus_init_query(data);
+	error = elan_i2c_initialize(data);
 	if (error) {
 		emub_dev_log(data->d, "device initialize failed: %d", error);
 		return error;
@@ -205,6 +501,13 @@ static int elan_query_device_info(struct elan_tp_data *data)
 	guint8 val[3];
 	int error;
 
+	if (data->smbus) {
+		if ((error = smb_get_version(data, false, &data->fw_version)) ||
+		    (error = smb_get_checksum(data, false, &data->fw_checksum)) ||
+		    (error = smb_get_version(data, true, &data->iap_version)))
+			return error;
+		goto fwinfo;
+	}
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_PATTERN_CMD, val)))
 		return error;
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_FW_VERSION_CMD, val)))
@@ -218,6 +521,7 @@ static int elan_query_device_info(struct elan_tp_data *data)
 	data->iap_version = val[0];
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_PRESSURE_CMD, val)))
 		return error;
+fwinfo:
 	if (elan_get_fwinfo(data))
 		emub_dev_log(data->d,
 			     "unexpected iap version %#04x (ic type: %#04x), firmware "
@@ -231,6 +535,8 @@ static int elan_query_device_parameters(struct elan_tp_data *data)
 	guint8 val[3];
 	int error;
 
+	if (data->smbus)
+		return elan_smbus_query_parameters(data);
 	if ((error = elan_i2c_read_cmd(data, ETP_I2C_MAX_X_AXIS_CMD, val)))
 		return error;
 	data->max_x = em_get_le16(val) & 0x0fff;
@@ -370,7 +676,8 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 	guint8 val[3];
 	int i, j, error, retry;
 
-	if ((error = elan_i2c_prepare_fw_update(data)))
+	if ((error = data->smbus ? elan_smbus_prepare_fw_update(data)
+				 : elan_i2c_prepare_fw_update(data)))
 		return error;
 	iap_start_addr = em_get_le16(&fw[ETP_IAP_START_ADDR * 2]);
 	boot_page_count = (guint16)((iap_start_addr * 2) / data->fw_page_size);
@@ -382,7 +689,8 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 			checksum = (guint16)(checksum + ((page[j + 1] << 8) | page[j]));
 		retry = ETP_RETRY_COUNT;
 		do {
-			error = elan_i2c_write_fw_block(data, page, checksum, i);
+			error = data->smbus ? elan_smbus_write_fw_block(data, page, i)
+					    : elan_i2c_write_fw_block(data, page, checksum, i);
 		} while (error && --retry > 0);
 		if (error) {
 			emub_dev_log(data->d, "write page %d fail: %d", i, error);
@@ -391,11 +699,17 @@ static int __elan_update_firmware(struct elan_tp_data *data, const guint8 *fw)
 		sw_checksum = (guint16)(sw_checksum + checksum);
 	}
 	drv_msleep(data->d, 600);
-	if ((error = elan_i2c_finish_fw_update(data)))
-		return error;
-	if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CHECKSUM_CMD, val)))
-		return error;
-	fw_checksum = em_get_le16(val);
+	if (data->smbus) {
+		/* elan_smbus_finish_fw_update: nothing to wait for */
+		if ((error = smb_get_checksum(data, true, &fw_checksum)))
+			return error;
+	} else {
+		if ((error = elan_i2c_finish_fw_update(data)))
+			return error;
+		if ((error = elan_i2c_read_cmd(data, ETP_I2C_IAP_CHECKSUM_CMD, val)))
+			return error;
+		fw_checksum = em_get_le16(val);
+	}
 	if (sw_checksum != fw_checksum) {
 		emub_dev_log(data->d, "checksum diff sw=[%04X], fw=[%04X]", sw_checksum,
 			     fw_checksum);
@@ -434,7 +748,10 @@ static int elan_sysfs_update_fw(struct elan_tp_data *data)
 	error = __elan_update_firmware(data, fw);
 	if (error) {
 		emub_dev_log(data->d, "firmware update failed: %d", error);
-		elan_i2c_write_cmd(data, ETP_I2C_IAP_RESET_CMD, ETP_I2C_IAP_RESET);
+		if (data->smbus)
+			elan_smbus_iap_reset(data);
+		else
+			elan_i2c_write_cmd(data, ETP_I2C_IAP_RESET_CMD, ETP_I2C_IAP_RESET);
 	} else {
 		elan_initialize(data);
 		elan_query_device_info(data);
@@ -463,11 +780,10 @@ static int elan_probe(struct emub_dev *d)
 	data->addr = d->chip->desc->addr;
 	g_free(d->priv);
 	d->priv = data;
-	if (d->chip->ad->desc.smbus_only) {
-		emub_dev_log(d, "not a supported I2C/SMBus adapter (SMBus not modelled)");
-		error = -EIO;
-		goto fail;
-	}
+	/* elan_probe: I2C_FUNC_I2C picks elan_i2c_ops, else the SMBus
+	 * functions (byte data, block data, i2c block: every emulated SMBus
+	 * adapter has them) elan_smbus_ops */
+	data->smbus = d->chip->ad->desc.smbus_only;
 	drv_regulator(d, true);
 	probe_msg.addr = data->addr;
 	if (drv_smbus_transfer(d, &probe_msg, 1) < 0) {
@@ -500,7 +816,9 @@ static int elan_probe(struct emub_dev *d)
 		emub_dev_log(d, "fault: input device not registered");
 	else if ((error = drv_input_register(d, &in)))
 		goto fail_power;
-	error = drv_irq_request(d);
+	/* client->irq: psmouse's SMBus companion gets it from Host Notify */
+	error = data->smbus && drv_adapter_host_notify(d) ? drv_irq_request_host_notify(d)
+							  : drv_irq_request(d);
 	if (error) {
 		emub_dev_log(d, "Could not register interrupt");
 		goto fail_power;
@@ -511,9 +829,6 @@ static int elan_probe(struct emub_dev *d)
 
 fail_power:
 	drv_devm_release(d); /* the input device, the regulators, the data */
-	return error;
-fail:
-	drv_free_priv(d);
 	return error;
 }
 
@@ -536,7 +851,10 @@ static void elan_isr(struct emub_dev *d)
 		data->fw_completion++;
 		return;
 	}
-	drv_i2c_master_recv(d, data->addr, report, ETP_I2C_REPORT_LEN);
+	if (data->smbus)
+		smb_read_block(data, ETP_SMBUS_PACKET_QUERY, report);
+	else
+		drv_i2c_master_recv(d, data->addr, report, ETP_I2C_REPORT_LEN);
 }
 
 static int elan_attr_write(struct emub_dev *d, const char *attr, const char *buf, size_t len)
@@ -563,6 +881,8 @@ const struct emub_driver_ops emub_drv_elan_i2c = {
 	.name = "elan_i2c",
 	.of_match = elan_of_match,
 	.acpi_match = elan_acpi_match,
+	/* elan_id[]: psmouse names its SMBus companion so */
+	.i2c_ids = (const char *const[]){ "elan_i2c", NULL },
 	.probe = elan_probe,
 	.remove = elan_remove,
 	.attr_write = elan_attr_write,

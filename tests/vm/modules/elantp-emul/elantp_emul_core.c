@@ -13,6 +13,14 @@
  * INT is active low: low while the reset acknowledgement waits unread,
  * falling edge (what elan_i2c asks for when the platform says nothing).
  *
+ * smbus=1: the part speaks elan_i2c_smbus's commands instead
+ * (elantp_model.h), behind an SMBus-only adapter with Host Notify (as
+ * i2c-i801 is on the laptops whose psmouse hands the touchpad to
+ * elan_i2c: emul_core's smbus_only), and the client is made as psmouse's
+ * elantech_create_smbus makes it: "elan_i2c", I2C_CLIENT_HOST_NOTIFY (its
+ * interrupt from the adapter's Host Notify domain).  elan_i2c sees no
+ * I2C_FUNC_I2C and takes elan_smbus_ops.
+ *
  * debugfs elantp-emul/: state (key=value lines), power (0/1, the supply).
  */
 #include <linux/debugfs.h>
@@ -55,6 +63,11 @@ static int fail_page = -1;
 module_param(fail_page, int, 0444);
 MODULE_PARM_DESC(fail_page, "fault: a page error from this page index on (-1 never)");
 
+static bool smbus;
+module_param(smbus, bool, 0444);
+MODULE_PARM_DESC(
+	smbus, "speak elan_i2c_smbus's commands behind an SMBus-only adapter with Host Notify");
+
 /* ------------------------------------------------------------ state */
 
 struct elantp_emul {
@@ -75,6 +88,18 @@ static const struct emul_core_cfg pemu_core_cfg = {
 	.irq_line = PEMU_LINE_INT,
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.level_ok = true,
+};
+
+/* smbus=1: no GPIO interrupt of ours, each assertion is a Host Notify */
+static const struct emul_core_cfg pemu_smbus_cfg = {
+	.gpio_label = PEMU_GPIO_LABEL,
+	.irq_name = "elantp-emul-int",
+	.lines = pemu_lines,
+	.nlines = PEMU_NLINES,
+	.irq_line = PEMU_LINE_INT,
+	.default_trigger = IRQ_TYPE_EDGE_FALLING,
+	.smbus_host_notify = true,
+	.smbus_only = true,
 };
 
 /* ------------------------------------------------------------ debugfs */
@@ -110,7 +135,8 @@ static void pemu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 		   s->fw_version, product_id);
 	seq_printf(sf, "resets=%u\niap_entries=%u\npages_written=%u\npage_errors=%u\n",
 		   s->st.resets, s->st.iap_entries, s->st.pages_written, s->st.page_errors);
-	seq_printf(sf, "boots_valid=%u\n", s->st.boots_valid);
+	seq_printf(sf, "boots_valid=%u\ntransport=%s\n", s->st.boots_valid,
+		   smbus ? "smbus" : "i2c");
 }
 
 /* ------------------------------------------------------------ setup */
@@ -126,6 +152,8 @@ static int pemu_setup(struct emul_core *c)
 		.max_y = 1888,
 		.iap_start_page = iap_start_page,
 		.fail_page = fail_page,
+		.power_loss_page = -1,
+		.smbus = smbus,
 	};
 	u8 *img = NULL;
 
@@ -152,17 +180,19 @@ static int pemu_add_client(struct emul_core *c)
 	struct i2c_board_info info = { I2C_BOARD_INFO("elan_i2c", 0) };
 
 	info.addr = addr;
+	if (smbus)
+		info.flags = I2C_CLIENT_HOST_NOTIFY; /* as psmouse makes it */
 	return emul_core_add_client(c, &info, NULL, 0);
 }
 
 static void pemu_loaded(struct emul_core *c)
 {
-	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
-		addr, c->adap.nr, c->adap.name, product_id, fw_version, iap_start_page, c->irq,
-		PEMU_GPIO_LABEL);
+	pr_info("elantp_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), %s, product %u, firmware %u, application from page %u, INT irq %u, gpiochip \"%s\"\n",
+		addr, c->adap.nr, c->adap.name, smbus ? "SMBus with Host Notify" : "i2c",
+		product_id, fw_version, iap_start_page, c->irq, PEMU_GPIO_LABEL);
 }
 
-static const struct emul_module elantp_emul = {
+static struct emul_module elantp_emul = {
 	.name = "elantp_emul",
 	.debugfs = "elantp-emul",
 	.core = &pemu_core_cfg,
@@ -175,7 +205,20 @@ static const struct emul_module elantp_emul = {
 	.loaded = pemu_loaded,
 };
 
-EMUL_MODULE(elantp_emul);
+static int __init pemu_init(void)
+{
+	if (smbus)
+		elantp_emul.core = &pemu_smbus_cfg;
+	return emul_module_init(&elantp_emul);
+}
+
+static void __exit pemu_exit(void)
+{
+	emul_module_exit(&elantp_emul);
+}
+
+module_init(pemu_init);
+module_exit(pemu_exit);
 
 MODULE_DESCRIPTION("touchfw test: emulated Elan i2c touchpad on a virtual i2c adapter");
 MODULE_LICENSE("GPL");

@@ -299,7 +299,7 @@ static int emul_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 		 * SMBus one also reads block lengths (I2C_M_RECV_LEN: the
 		 * count byte, then that many, read here as the whole block
 		 * the buffer of i2c_smbus_xfer_emulated holds). */
-		if (c->cfg->smbus_host_notify)
+		if (c->cfg->smbus_host_notify || c->cfg->smbus_only)
 			ok |= I2C_M_RECV_LEN;
 		if ((msgs[i].flags & ~ok) ||
 		    ((msgs[i].flags & I2C_M_RECV_LEN) && !(msgs[i].flags & I2C_M_RD))) {
@@ -356,10 +356,114 @@ out:
 	return r;
 }
 
+/*
+ * An SMBus-only controller's smbus_xfer (cfg->smbus_only): the protocol's
+ * messages as i2c_smbus_xfer_emulated lays them out (no PEC: not
+ * offered), run on the bus by emul_xfer.
+ */
+static int emul_smbus_xfer(struct i2c_adapter *adap, u16 addr, unsigned short flags,
+			   char read_write, u8 command, int size, union i2c_smbus_data *data)
+{
+	u8 b0[I2C_SMBUS_BLOCK_MAX + 3], b1[I2C_SMBUS_BLOCK_MAX + 2];
+	bool rd = read_write == I2C_SMBUS_READ;
+	struct i2c_msg m[2] = {
+		{ .addr = addr, .flags = 0, .len = 1, .buf = b0 },
+		{ .addr = addr, .flags = I2C_M_RD, .len = 0, .buf = b1 },
+	};
+	int n = rd ? 2 : 1, r;
+
+	if (flags & I2C_M_TEN)
+		return -EOPNOTSUPP;
+	b0[0] = command;
+	switch (size) {
+	case I2C_SMBUS_QUICK:
+		m[0].len = 0;
+		m[0].flags = rd ? I2C_M_RD : 0;
+		n = 1;
+		break;
+	case I2C_SMBUS_BYTE:
+		if (rd) {
+			m[0].flags = I2C_M_RD;
+			n = 1;
+		}
+		break;
+	case I2C_SMBUS_BYTE_DATA:
+		if (rd) {
+			m[1].len = 1;
+		} else {
+			m[0].len = 2;
+			b0[1] = data->byte;
+		}
+		break;
+	case I2C_SMBUS_WORD_DATA:
+		if (rd) {
+			m[1].len = 2;
+		} else {
+			m[0].len = 3;
+			b0[1] = data->word & 0xff;
+			b0[2] = data->word >> 8;
+		}
+		break;
+	case I2C_SMBUS_BLOCK_DATA:
+		if (rd) {
+			m[1].flags |= I2C_M_RECV_LEN;
+			m[1].len = 1;
+		} else {
+			if (!data->block[0] || data->block[0] > I2C_SMBUS_BLOCK_MAX)
+				return -EINVAL;
+			m[0].len = data->block[0] + 2;
+			memcpy(b0 + 1, data->block, data->block[0] + 1);
+		}
+		break;
+	case I2C_SMBUS_I2C_BLOCK_DATA:
+		if (!data->block[0] || data->block[0] > I2C_SMBUS_BLOCK_MAX)
+			return -EINVAL;
+		if (rd) {
+			m[1].len = data->block[0];
+		} else {
+			m[0].len = data->block[0] + 1;
+			memcpy(b0 + 1, data->block + 1, data->block[0]);
+		}
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	r = emul_xfer(adap, m, n);
+	if (r < 0)
+		return r;
+	if (r != n)
+		return -EIO;
+	if (!rd)
+		return 0;
+	switch (size) {
+	case I2C_SMBUS_BYTE:
+		data->byte = b0[0];
+		break;
+	case I2C_SMBUS_BYTE_DATA:
+		data->byte = b1[0];
+		break;
+	case I2C_SMBUS_WORD_DATA:
+		data->word = b1[0] | (b1[1] << 8);
+		break;
+	case I2C_SMBUS_BLOCK_DATA:
+		memcpy(data->block, b1, b1[0] + 1);
+		break;
+	case I2C_SMBUS_I2C_BLOCK_DATA:
+		memcpy(data->block + 1, b1, data->block[0]);
+		break;
+	}
+	return 0;
+}
+
 static u32 emul_functionality(struct i2c_adapter *adap)
 {
 	struct emul_core *c = i2c_get_adapdata(adap);
 
+	if (c->cfg->smbus_only)
+		return I2C_FUNC_SMBUS_QUICK | I2C_FUNC_SMBUS_BYTE | I2C_FUNC_SMBUS_BYTE_DATA |
+		       I2C_FUNC_SMBUS_WORD_DATA | I2C_FUNC_SMBUS_BLOCK_DATA |
+		       I2C_FUNC_SMBUS_I2C_BLOCK |
+		       (c->cfg->smbus_host_notify ? I2C_FUNC_SMBUS_HOST_NOTIFY : 0);
 	if (c->cfg->smbus_host_notify)
 		return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL | I2C_FUNC_SMBUS_READ_BLOCK_DATA |
 		       I2C_FUNC_SMBUS_HOST_NOTIFY;
@@ -368,6 +472,11 @@ static u32 emul_functionality(struct i2c_adapter *adap)
 
 static const struct i2c_algorithm emul_algo = {
 	.master_xfer = emul_xfer,
+	.functionality = emul_functionality,
+};
+
+static const struct i2c_algorithm emul_smbus_algo = {
+	.smbus_xfer = emul_smbus_xfer,
 	.functionality = emul_functionality,
 };
 
@@ -827,7 +936,7 @@ int emul_core_start(struct emul_core *c)
 	c->gc_added = true;
 
 	c->adap.owner = THIS_MODULE;
-	c->adap.algo = &emul_algo;
+	c->adap.algo = c->cfg->smbus_only ? &emul_smbus_algo : &emul_algo;
 	strscpy(c->adap.name, adapter_name, sizeof(c->adap.name));
 	if (max_xfer_len) {
 		c->quirks.max_read_len = min_t(uint, max_xfer_len, U16_MAX);

@@ -81,6 +81,15 @@ struct emul_core_cfg {
 	 * Notify from the client's address (i2c_handle_smbus_host_notify).
 	 */
 	bool smbus_host_notify;
+	/*
+	 * With smbus_host_notify: an SMBus controller only, as i2c-i801 is
+	 * (no master_xfer, so no I2C_FUNC_I2C and no I2C_RDWR): smbus_xfer
+	 * runs quick, byte, byte data, word data, block data (both ways) and
+	 * I2C block transfers on the bus as i2c_smbus_xfer_emulated lays
+	 * them out.  Drivers that pick their transport by I2C_FUNC_I2C
+	 * take their SMBus one.
+	 */
+	bool smbus_only;
 };
 
 struct emul_core {

@@ -32,6 +32,8 @@ static void boot(struct elantp_model *m)
 	m->mode = ok ? ELANTP_MODEL_MAIN : ELANTP_MODEL_IAP;
 	m->fw_version = ok ? em_iap_app_version(&m->iap, m->flash) : 0;
 	em_iap_reset(&m->iap);
+	m->flash_key = m->pw_armed = m->have_half = false;
+	m->smb_password = 0;
 	if (ok)
 		m->stats.boots_valid++;
 }
@@ -115,12 +117,214 @@ static void write_page(struct elantp_model *m, const em_u8 *buf)
 		boot(m); /* the watchdog resets the chip after the last page */
 }
 
+/* ------------------------------------------------------------ SMBus */
+
+#define SMB_IAP_MODE_ON (1u << 6)
+#define SMB_PASSWORD 0x1234
+
+/* Command bytes a part in IAP takes (elantp_model.h). */
+static bool smb_iap_cmd(em_u8 cmd)
+{
+	switch (cmd) {
+	case 0x00:
+	case 0x29:
+	case 0x2a:
+	case 0x2b:
+	case 0x80:
+	case 0xa3:
+	case 0xad:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void smb_page_half(struct elantp_model *m, const em_u8 *data, em_u8 count)
+{
+	em_u8 frame[ELANTP_MODEL_PAGE + 4];
+	em_u16 sum;
+
+	if (count != ELANTP_MODEL_PAGE / 2) {
+		m->have_half = false;
+		m->iap.ctrl_err |= EM_IAP_ERR_INTF;
+		return;
+	}
+	if (!m->have_half) {
+		em_memcpy(m->half, data, count);
+		m->have_half = true;
+		return;
+	}
+	m->have_half = false;
+	/* the chip sums the page itself: no sum on the wire */
+	frame[0] = 0x01;
+	frame[1] = 0x06;
+	em_memcpy(frame + 2, m->half, count);
+	em_memcpy(frame + 2 + count, data, count);
+	sum = em_iap_page_sum(&m->iap, frame + 2);
+	em_put_le16(frame + 2 + ELANTP_MODEL_PAGE, sum);
+	write_page(m, frame);
+}
+
+/* A block write to 0x00 (four bytes). */
+static void smb_iap_cmd_block(struct elantp_model *m, const em_u8 *d)
+{
+	if (d[0] == 0x00 && d[1] == 0x0b && d[2] == 0x00 && d[3] == 0x5a) {
+		m->flash_key = true;
+		return;
+	}
+	if (d[0] == 0x0f && d[1] == 0x78 && d[2] == 0x00 && d[3] == 0x06) {
+		if (m->mode == ELANTP_MODEL_MAIN && m->pw_armed) {
+			m->mode = ELANTP_MODEL_IAP;
+			m->smb_password = SMB_PASSWORD;
+			m->stats.iap_entries++;
+		}
+		m->pw_armed = m->flash_key = false;
+		return;
+	}
+	/* 00 07 00 MODE, 00 08 00 01 (calibrate): nothing to model */
+}
+
+static int smb_write(struct elantp_model *m, const em_u8 *buf, em_u16 len)
+{
+	em_u8 count;
+
+	if (!len)
+		return EM_ACK; /* a quick command */
+	if (m->mode != ELANTP_MODEL_MAIN && !smb_iap_cmd(buf[0]))
+		return EM_NAK_DATA;
+	if (len == 1) {
+		m->smb_cmd = buf[0];
+		m->smb_cmd_set = true;
+		m->smb_read = false;
+		return EM_ACK;
+	}
+	/* a block write: command, count, data (a PEC byte after it ignored) */
+	count = buf[1];
+	if (!count || len < count + 2)
+		return EM_NAK_DATA;
+	if (buf[0] == 0x00 && count == 4)
+		smb_iap_cmd_block(m, buf + 2);
+	else if (buf[0] == 0x2a)
+		smb_page_half(m, buf + 2, count);
+	return EM_ACK;
+}
+
+/* A byte command: the command byte alone, then STOP. */
+static void smb_byte_cmd(struct elantp_model *m, em_u8 cmd)
+{
+	switch (cmd) {
+	case 0x29:
+		m->pw_armed = m->mode == ELANTP_MODEL_MAIN && m->flash_key;
+		break;
+	case 0x2b:
+		if (m->mode == ELANTP_MODEL_IAP && m->flash_key) {
+			/* the IAP code restarts, ready to be written */
+			em_iap_reset(&m->iap);
+			em_iap_unlock(&m->iap, m->flash);
+			m->iap.password = EM_IAP_PASSWORD;
+			m->flash_key = m->have_half = false;
+		} else {
+			m->stats.resets++;
+			boot(m);
+		}
+		break;
+	default:
+		break; /* 0x20 enable, 0x21 sleep */
+	}
+}
+
+static em_u8 smb_block(struct elantp_model *m, em_u8 cmd, em_u8 *d)
+{
+	em_u16 v;
+
+	switch (cmd) {
+	case 0xa7:
+		em_memset(d, 0x55, 5);
+		return 5;
+	case 0xa0:
+		d[0] = (em_u8)(((m->cfg.max_x >> 8) & 0x0f) | ((m->cfg.max_y >> 4) & 0xf0));
+		d[1] = (em_u8)m->cfg.max_x;
+		d[2] = (em_u8)m->cfg.max_y;
+		return 3;
+	case 0xa1:
+		d[2] = m->fw_version;
+		return 3;
+	case 0xa2:
+		d[1] = 14;
+		d[2] = 8;
+		return 3;
+	case 0xa3:
+		d[0] = (em_u8)(m->cfg.product_id >> 8);
+		d[1] = (em_u8)m->cfg.product_id;
+		return 3;
+	case 0xa4:
+		d[1] = 2 | 2 << 4;
+		return 3;
+	case 0xa8:
+		d[0] = 0x5d; /* ETP_REPORT_ID, no finger */
+		return 32;
+	case 0xac:
+		d[2] = m->cfg.iap_version;
+		return 3;
+	case 0xad:
+		v = (em_u16)((m->mode == ELANTP_MODEL_IAP ? SMB_IAP_MODE_ON : 0) |
+			     m->iap.ctrl_err);
+		break;
+	case 0xae:
+		v = em_iap_app_sum(&m->iap, m->flash);
+		break;
+	case 0xaf:
+		v = m->iap.sum;
+		break;
+	case 0x80:
+		v = m->smb_password;
+		break;
+	default:
+		return 0;
+	}
+	d[0] = (em_u8)(v >> 8);
+	d[1] = (em_u8)v;
+	return 2;
+}
+
+static int smb_read(struct elantp_model *m, em_u8 *buf, em_u16 len)
+{
+	em_u8 d[32];
+	em_u8 n;
+
+	em_memset(buf, 0, len);
+	if (!m->smb_cmd_set)
+		return EM_ACK; /* a receive byte (elan_i2c's "is anything there") */
+	em_memset(d, 0, sizeof(d));
+	n = smb_block(m, m->smb_cmd, d);
+	if (!n)
+		return EM_NAK_DATA;
+	m->smb_read = true;
+	if (len >= 1) {
+		buf[0] = n;
+		em_memcpy(buf + 1, d, len - 1u < n ? len - 1u : n);
+	}
+	return EM_ACK;
+}
+
+static void smb_stop(struct elantp_model *m)
+{
+	if (m->smb_cmd_set && !m->smb_read)
+		smb_byte_cmd(m, m->smb_cmd);
+	m->smb_cmd_set = false;
+	m->smb_read = false;
+}
+
+/* ------------------------------------------------------------ the bus */
+
 static int elantp_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 {
 	struct elantp_model *m = chip;
 
 	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
+	if (m->cfg.smbus)
+		return smb_write(m, buf, len);
 	if (len == 2) {
 		m->reg = em_get_le16(buf);
 		m->reg_set = true;
@@ -244,6 +448,8 @@ static int elantp_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 
 	if (!m->powered || m->mode == ELANTP_MODEL_OFF || (m->cfg.addr && addr != m->cfg.addr))
 		return EM_NAK_ADDR;
+	if (m->cfg.smbus)
+		return smb_read(m, buf, len);
 	if (m->reg_set)
 		return read_reg(m, buf, len);
 	em_memset(buf, 0, len);
@@ -261,6 +467,8 @@ static void elantp_stop(void *chip)
 	struct elantp_model *m = chip;
 
 	m->reg_set = false;
+	if (m->cfg.smbus)
+		smb_stop(m);
 }
 
 static bool elantp_irq(const void *chip)

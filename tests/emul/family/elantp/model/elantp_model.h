@@ -46,6 +46,44 @@
  * model's own: the bytes before the signature hold the product id again
  * (LE16, at -10) and the firmware version (at -8).  The chip boots the application only when
  * the signature is there and the product id is its own.
+ *
+ * SMBus (cfg.smbus; the parts psmouse hands to elan_i2c on an SMBus-only
+ * adapter), modelled from drivers/input/mouse/elan_i2c_smbus.c: the chip
+ * speaks SMBus commands instead of the 16-bit registers above; values the
+ * driver reads as big-endian words are big-endian here.
+ *  - Block reads: 0xA7 hello packet (five 0x55), 0xA0 range (3 bytes: the
+ *    high nibbles of max x and y, then their low bytes), 0xA1 firmware
+ *    version (3 bytes, the version last), 0xA2 traces (3 bytes: -, x, y),
+ *    0xA3 the unique id (BE16 product id: the driver reads the same
+ *    command for its sample version, the high byte, and ic type, the low
+ *    byte -- so on SMBus a part of ic type 0x08 has a product id whose low
+ *    byte is 0x08), 0xA4 resolution (3 bytes: -, x | y << 4, -), 0xA8 an
+ *    idle report (32 bytes, report id 0x5D), 0xAC IAP version (3 bytes,
+ *    last), 0xAD IAP control (BE16: bit 6 IAP mode, bits 4/5 the interface
+ *    and page errors), 0xAE the application's checksum and 0xAF the sum of
+ *    the page sums written in this IAP (what the driver reads them for; its
+ *    macro names have them the other way round), 0x80 the IAP password
+ *    (BE16).
+ *  - Byte commands: 0x20 enable, 0x21 sleep, 0x29 arm the password,
+ *    0x2B IAP reset.  Block writes to 0x00 of four bytes: 00 07 00 MODE,
+ *    00 08 00 01 calibrate, 00 0B 00 5A the flash key, 0F 78 00 06 the
+ *    password.
+ *  - IAP as elan_smbus_prepare_fw_update drives it: in main mode the flash
+ *    key, 0x29, the password switch to IAP (0x80 then reads 0x1234); the
+ *    flash key then 0x2B restarts the IAP code unlocked (page pointer to
+ *    the application's first page, sum cleared, last page erased, as the
+ *    i2c unlock).  0x2B without the flash key is a plain reset (the chip
+ *    boots what its flash holds, as F0F0 over i2c).  A page arrives as two
+ *    32-byte block writes to 0x2A with no sum on the wire: the chip sums
+ *    it itself, so only a refused page (locked, interface error) or an
+ *    injected fault (page error) fails; after the last the watchdog resets
+ *    the chip.
+ *  - In IAP only 0x00, 0x29, 0x2A, 0x2B, 0x80, 0xA3 (the unique id) and
+ *    0xAD are taken; any other command byte is not acknowledged, so
+ *    elan_i2c's probe fails at the hello packet on a touchpad left there.
+ *    Which commands a real part's IAP code answers is not public: this
+ *    set is the model's own, the least the driver's update needs plus the
+ *    product id (as the i2c IAP code answers it).
  */
 #ifndef ELANTP_MODEL_H
 #define ELANTP_MODEL_H
@@ -75,6 +113,7 @@ struct elantp_model_cfg {
 	 * IAP: the application's last page was erased at the unlock) and
 	 * must be unlocked anew; the writes after it are interface errors. */
 	int power_loss_page;
+	bool smbus; /* speaks elan_i2c_smbus's commands, not the i2c registers */
 };
 
 struct elantp_model_stats {
@@ -94,6 +133,14 @@ struct elantp_model {
 	em_u8 pending[2];
 	bool have_pending;
 	struct elantp_model_stats stats;
+	/* SMBus: the command byte of this transaction, whether a read
+	 * followed it, the flash key and the armed password, the first half
+	 * of a page, the password register */
+	em_u8 smb_cmd;
+	bool smb_cmd_set, smb_read;
+	bool flash_key, pw_armed, have_half;
+	em_u8 half[ELANTP_MODEL_PAGE / 2];
+	em_u16 smb_password;
 };
 
 /* @image of ELANTP_MODEL_FLASH bytes, or NULL: empty flash (IAP mode). */

@@ -771,9 +771,13 @@ static void put_desc(em_u8 *img, em_u32 at, em_u16 id, em_u32 content, em_u32 le
 em_u32 rmi4_model_make_image(em_u8 *img, em_u32 build_id, em_u32 config_id,
 			     const char *product_id, enum rmi4_image_form form)
 {
-	/* descriptors from 0x20, their lists from 0x100, contents from 0x140 */
+	/* descriptors from 0x20, their lists from 0x100, contents from 0x160;
+	 * the general information holds the build id at 4 (where
+	 * rmi_f34v7 reads it) and the product id at 0x18, as real images
+	 * do (fwupd's synaptics-rmi plugin reads it there) */
 	const em_u32 top = 0x20, d_cc = 0x40, d_cf = 0x60, d_fl = 0x80, d_bl = 0xa0,
-		     d_gp = 0xc0, d_gi = 0xe0, list = 0x100, bl = 0x120, gi = 0x130, cc = 0x140;
+		     d_gp = 0xc0, d_gi = 0xe0, list = 0x100, bl = 0x120, gi = 0x130,
+		     gi_len = 0x24, cc = 0x160;
 	const em_u32 cc_len = RMI4_MODEL_CORE_CODE_BLOCKS * RMI4_MODEL_BLOCK;
 	const em_u32 cf = cc + cc_len,
 		     cf_len = RMI4_MODEL_CORE_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
@@ -798,13 +802,15 @@ em_u32 rmi4_model_make_image(em_u8 *img, em_u32 build_id, em_u32 config_id,
 	em_put_le32(img + bl, 7);
 	em_put_le32(img + bl + 4, d_gp);
 	em_put_le32(img + gi + 4, build_id);
+	for (i = 0; i < 10 && product_id[i]; i++)
+		img[gi + 0x18 + i] = (em_u8)product_id[i];
 	/* descriptors */
 	put_desc(img, d_cc, 18, cc, cc_len);
 	put_desc(img, d_cf, 19, cf, cf_len);
 	put_desc(img, d_fl, 15, fl, fl_len);
 	put_desc(img, d_gp, 17, gp, gp_len);
 	put_desc(img, d_bl, 3, bl, 8);
-	put_desc(img, d_gi, 13, gi, 8);
+	put_desc(img, d_gi, 13, gi, gi_len);
 	em_put_le32(img + list + 4 * n++, d_cc);
 	em_put_le32(img + list + 4 * n++, d_cf);
 	if (form != RMI4_IMG_NO_FLASH_CONFIG)

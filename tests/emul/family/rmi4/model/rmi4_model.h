@@ -93,7 +93,8 @@
  * container's content lists the others' descriptor addresses: core code
  * (18), core config (19), flash config (15), bootloader (3: LE32 version,
  * then the addresses of its own descriptors: global parameters, 17) and
- * general information (13: the firmware id at content + 4).
+ * general information (13: the firmware id at content + 4, the product
+ * id at content + 0x18 as in real images, where fwupd reads it).
  */
 #ifndef RMI4_MODEL_H
 #define RMI4_MODEL_H
