@@ -766,8 +766,6 @@ static double spi_emulator_s(struct emub *eb, const struct emub_spi_stats *a,
 {
 	uint64_t first = a->idle_messages, n = b->idle_messages - a->idle_messages, sum = 0;
 	struct emub_spi_gap buf[1024];
-	const char *dump = getenv("BENCH_SPI_GAPS");
-	FILE *f = dump ? fopen(dump, "a") : NULL;
 
 	while (n) {
 		size_t k = emub_spi_idle_unseen(eb, 1, first, buf,
@@ -775,23 +773,11 @@ static double spi_emulator_s(struct emub *eb, const struct emub_spi_stats *a,
 
 		if (!k)
 			break;
-		for (size_t i = 0; i < k; i++) {
-			uint64_t c = spi_gap_cost(&buf[i], p);
-
-			sum += c;
-			if (f)
-				fprintf(f,
-					"%" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64
-					" %" PRIu64 " %u %" PRIu64 "\n",
-					buf[i].from_ns, buf[i].to_ns, buf[i].unseen_ns,
-					buf[i].entry_ns, buf[i].prev_done_ns, first + i,
-					buf[i].after_rx, c);
-		}
+		for (size_t i = 0; i < k; i++)
+			sum += spi_gap_cost(&buf[i], p);
 		first += k;
 		n -= k;
 	}
-	if (f)
-		fclose(f);
 	return (double)(b->service_ns - a->service_ns + sum) / 1e9;
 }
 
@@ -1224,6 +1210,58 @@ static void spi_print_window(const struct spi_run *r, int first, int last, const
 	       r->passing.out_large * 1e6, SPI_COST_LARGE);
 }
 
+/* The flashing window's figure with the emulator's cost out (-1: no
+ * window). */
+static double spi_window_ratio(const struct spi_run *r, int first, int last)
+{
+	const struct emub_spi_stats *a, *b;
+	double pw, pm;
+
+	if (first < 0 || last <= first || last >= r->sm->n)
+		return -1;
+	a = &r->sm->s[first].st;
+	b = &r->sm->s[last].st;
+	pw = r->sm->s[last].wall - r->sm->s[first].wall;
+	pm = (double)(b->active_ns - a->active_ns) / 1e9;
+	return pm > 0 ? (pw - spi_emulator_s(r->eb, a, b, &r->passing)) / pm : -1;
+}
+
+/*
+ * Each spi flash runs SPI_REPEATS times ($BENCH_SPI_REPEATS), each on a
+ * board of its own with the emulator's cost measured on it before and
+ * after, and the run with the least figure is the one printed
+ * (bench/README.md): the machine's load only ever adds to touchfw's share
+ * (a core taken away, a wake-up late), never takes from it, so on a busy
+ * machine the least of a few runs is the figure nearest touchfw's own,
+ * and still an upper bound of it.
+ */
+#define SPI_REPEATS 3
+
+static int spi_repeats(void)
+{
+	const char *v = getenv("BENCH_SPI_REPEATS");
+	int n = v ? atoi(v) : SPI_REPEATS;
+
+	return n < 1 ? 1 : n > 20 ? 20 : n;
+}
+
+/* The figures of every repeat, and the load average when they began. */
+static void spi_print_repeats(const double *ratio, int n, const double *load)
+{
+	printf("    of %d runs (load average %.2f at the first, %.2f at the last):", n, load[0],
+	       load[1]);
+	for (int i = 0; i < n; i++)
+		printf(i && i % 6 == 0 ? "\n      %.3f" : " %.3f", ratio[i]);
+	printf("; the least above\n");
+}
+
+static double load_now(void)
+{
+	double l[1];
+
+	return getloadavg(l, 1) == 1 ? l[0] : -1;
+}
+
 /* The whole command: wall, the modelled parts, touchfw's own time. */
 static void spi_print_whole(const struct spi_run *r)
 {
@@ -1249,7 +1287,8 @@ static void bench_flash_spi(const char *build, const char *dir)
 	const char *env[] = { confenv, NULL };
 	struct spi_run r;
 	struct emub *eb;
-	int first = -1, last = -1, i;
+	double ratio[20], load[2];
+	int first = -1, last = -1, i, nrep, best = 0;
 	FILE *f;
 
 	len = mxt_img_build(&h, NULL, IMAGE_BYTES, per_frame, img, cap);
@@ -1278,30 +1317,55 @@ static void bench_flash_spi(const char *build, const char *dir)
 	fclose(f);
 	snprintf(bin, sizeof(bin), "%s/touchfw", build);
 	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", conf);
-	if (emub_new_from_string(spi_board_text, dir, &eb, err, sizeof(err)) < 0 ||
-	    emub_start(eb) < 0) {
-		fprintf(stderr, "spi board: %s\n", err);
-		exit(1);
+	nrep = spi_repeats();
+	load[0] = load_now();
+	for (int k = 0; k < nrep; k++) {
+		struct spi_run rk;
+		int fk = -1, lk = -1;
+
+		if (k == nrep - 1)
+			load[1] = load_now();
+		if (emub_new_from_string(spi_board_text, dir, &eb, err, sizeof(err)) < 0 ||
+		    emub_start(eb) < 0) {
+			fprintf(stderr, "spi board: %s\n", err);
+			exit(1);
+		}
+		spi_flash_run(eb, false, argv, env, "touchfw flash (spi)", &rk);
+		for (i = 0; i < rk.sm->n; i++) {
+			uint64_t b = rk.sm->s[i].st.bytes - rk.s0.bytes;
+
+			if (fk < 0 && b >= 2 * FRAME_BYTES)
+				fk = i;
+			if (b + FRAME_BYTES <= len)
+				lk = i + 1;
+		}
+		ratio[k] = spi_window_ratio(&rk, fk, lk);
+		if (k == 0 || ratio[k] < ratio[best]) {
+			if (k) {
+				free(r.sm);
+				emub_free(r.eb);
+			}
+			r = rk;
+			best = k;
+			first = fk;
+			last = lk;
+		} else {
+			free(rk.sm);
+			emub_free(eb);
+		}
 	}
-	spi_flash_run(eb, false, argv, env, "touchfw flash (spi)", &r);
 	printf("\nflash over spi: %zu-byte image, frames of %d bytes, 8 MHz, mode 3, real-time\n"
 	       "pacing, spidev bufsiz 4096, driver mchp_spi_ts let go and bound again:\n",
 	       len, FRAME_BYTES);
 	printf("  bytes clocked per image byte               %5.3f\n",
 	       (double)(r.s1.bytes - r.s0.bytes) / (double)len);
-	for (i = 0; i < r.sm->n; i++) {
-		uint64_t b = r.sm->s[i].st.bytes - r.s0.bytes;
-
-		if (first < 0 && b >= 2 * FRAME_BYTES)
-			first = i;
-		if (b + FRAME_BYTES <= len)
-			last = i + 1;
-	}
-	if (first >= 0 && last > first && last < r.sm->n)
+	if (ratio[best] >= 0) {
 		spi_print_window(&r, first, last, "");
+		spi_print_repeats(ratio, nrep, load);
+	}
 	spi_print_whole(&r);
 	free(r.sm);
-	emub_free(eb);
+	emub_free(r.eb);
 }
 
 /* ------------------------------------------------------------ per family */
@@ -1577,11 +1641,12 @@ static void bench_flash_berlin(void)
 	char fw[600], bin[600], confenv[700], err[512], extra[80], *board = NULL;
 	const char *argv[] = { bin, "flash", "--firmware", fw, "spi1.0", NULL };
 	const char *env[] = { confenv, NULL };
-	uint32_t len = berlin_fw_file_size(&spec), final_writes;
+	uint32_t len = berlin_fw_file_size(&spec), final_writes = 0;
 	uint8_t *img = malloc(len);
 	struct spi_run r;
 	struct emub *eb;
-	int first = -1, last = -1, i;
+	double ratio[20], load[2];
+	int first = -1, last = -1, i, nrep, best = 0;
 	FILE *f;
 
 	famspi_setup();
@@ -1596,19 +1661,45 @@ static void bench_flash_berlin(void)
 	snprintf(confenv, sizeof(confenv), "TOUCHFW_CONFIG=%s", famspi_conf);
 	if (asprintf(&board, famspi_berlin_board, "01000001") < 0)
 		exit(1);
-	if (emub_new_from_string(board, dir, &eb, err, sizeof(err)) < 0 || emub_start(eb) < 0)
-		die("Berlin board:", err);
-	free(board);
-	spi_flash_run(eb, true, argv, env, "touchfw flash (Berlin)", &r);
-	emub_lock(eb);
-	final_writes = emub_spi_berlin(eb, "touchscreen")->stats.flash_writes;
-	emub_unlock(eb);
-	for (i = 0; i < r.sm->n; i++) {
-		if (first < 0 && r.sm->s[i].writes >= 1)
-			first = i;
-		if (last < 0 && r.sm->s[i].writes >= final_writes)
-			last = i;
+	nrep = spi_repeats();
+	load[0] = load_now();
+	for (int k = 0; k < nrep; k++) {
+		struct spi_run rk;
+		uint32_t wk;
+		int fk = -1, lk = -1;
+
+		if (k == nrep - 1)
+			load[1] = load_now();
+		if (emub_new_from_string(board, dir, &eb, err, sizeof(err)) < 0 ||
+		    emub_start(eb) < 0)
+			die("Berlin board:", err);
+		spi_flash_run(eb, true, argv, env, "touchfw flash (Berlin)", &rk);
+		emub_lock(eb);
+		wk = emub_spi_berlin(eb, "touchscreen")->stats.flash_writes;
+		emub_unlock(eb);
+		for (i = 0; i < rk.sm->n; i++) {
+			if (fk < 0 && rk.sm->s[i].writes >= 1)
+				fk = i;
+			if (lk < 0 && rk.sm->s[i].writes >= wk)
+				lk = i;
+		}
+		ratio[k] = spi_window_ratio(&rk, fk, lk);
+		if (k == 0 || ratio[k] < ratio[best]) {
+			if (k) {
+				free(r.sm);
+				emub_free(r.eb);
+			}
+			r = rk;
+			best = k;
+			first = fk;
+			last = lk;
+			final_writes = wk;
+		} else {
+			free(rk.sm);
+			emub_free(eb);
+		}
 	}
+	free(board);
 	printf("\nflash over spi, Goodix Berlin: a %u-byte file (%u-byte application, the\n"
 	       "config, the ISP) on an emulated GT9916 running older firmware, 8 MHz, mode 0,\n"
 	       "real-time pacing, spidev bufsiz 4096, packets of 4 KiB, driver\n"
@@ -1616,14 +1707,15 @@ static void bench_flash_berlin(void)
 	       len, spec.app_size);
 	printf("  bytes clocked per file byte                %5.3f\n",
 	       (double)(r.s1.bytes - r.s0.bytes) / (double)len);
-	if (first >= 0 && last > first) {
+	if (ratio[best] >= 0) {
 		snprintf(extra, sizeof(extra), ",\n    %u of %u flash writes",
 			 r.sm->s[last].writes - r.sm->s[first].writes, final_writes);
 		spi_print_window(&r, first, last, extra);
+		spi_print_repeats(ratio, nrep, load);
 	}
 	spi_print_whole(&r);
 	free(r.sm);
-	emub_free(eb);
+	emub_free(r.eb);
 }
 
 static void bench_families(void)
