@@ -798,7 +798,8 @@ static void spi_share_percentiles(struct emub *eb, const struct emub_spi_stats *
 		die("out of memory", "");
 	while (got < n) {
 		size_t k = emub_spi_idle_unseen(eb, 1, first + got, buf,
-						n - got < 1024 ? (size_t)(n - got) : (size_t)1024);
+						n - got < 1024 ? (size_t)(n - got)
+							       : (size_t)1024);
 
 		if (!k)
 			break;
