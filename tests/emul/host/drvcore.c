@@ -280,7 +280,8 @@ static int do_sleep(struct emub_dev *d)
 	return r;
 }
 
-static int do_unbind(struct emub_dev *d)
+/* @written: asked for by a write to the driver's unbind file */
+static int do_unbind(struct emub_dev *d, bool written)
 {
 	struct emub *eb = d->eb;
 
@@ -298,6 +299,13 @@ static int do_unbind(struct emub_dev *d)
 	if (!d->links_gone)
 		driver_links(d, false);
 	d->links_gone = false;
+	/* The kernel takes the links away before the driver's remove
+	 * (driver_sysfs_remove) and clears dev->driver, which
+	 * i2cdev_check_addr looks at, after it: anyone looking meanwhile
+	 * finds the address busy with no link.  But an unbind write returns
+	 * only after all of it, and here it returns at once: its writer, who
+	 * waits for the link to go, must not find the address busy then. */
+	d->unbind_written = written;
 	g_mutex_unlock(&eb->lock);
 
 	d->drv->remove(d);
@@ -305,6 +313,7 @@ static int do_unbind(struct emub_dev *d)
 
 	g_mutex_lock(&eb->lock);
 	d->bound = false;
+	d->unbind_written = false;
 	emub_dev_update_uevent_file(d);
 	g_mutex_unlock(&eb->lock);
 	send_dev_uevent(d, "unbind");
@@ -327,7 +336,7 @@ static int do_replug(struct emub_dev *d)
 	bound = d->bound;
 	g_mutex_unlock(&eb->lock);
 	if (bound)
-		do_unbind(d);
+		do_unbind(d, false);
 	g_mutex_lock(&eb->lock);
 	env = emub_dev_env(d, true, true);
 	g_mutex_unlock(&eb->lock);
@@ -405,7 +414,7 @@ static gpointer worker_main(gpointer data)
 			res = do_bind(d, j->what == EMUB_BIND_AUTOPROBE);
 			break;
 		case EMUB_JOB_UNBIND:
-			res = do_unbind(d);
+			res = do_unbind(d, j->what == EMUB_UNBIND_WRITTEN);
 			break;
 		case EMUB_JOB_ATTR_WRITE:
 			/* unbound: the attribute group is gone (the open fails

@@ -224,6 +224,9 @@ enum emub_job_kind {
 /* EMUB_JOB_BIND's what: a probe the kernel starts itself (device added),
  * not a sysfs bind write (0) */
 #define EMUB_BIND_AUTOPROBE 1
+/* EMUB_JOB_UNBIND's what: the unbind a sysfs write asked for (its writer
+ * sees it whole), not one of the emulator's own (0) */
+#define EMUB_UNBIND_WRITTEN 1
 
 struct emub_job {
 	enum emub_job_kind kind;
@@ -259,6 +262,9 @@ struct emub_dev {
 	 * calls driver_sysfs_remove() before the driver's remove, which then
 	 * waits for the store (kernfs drains active references). */
 	bool in_attr_write, links_gone;
+	/* A written unbind is running: its writer, whose write returns only
+	 * once dev->driver is cleared, never finds the address busy. */
+	bool unbind_written;
 	bool irq_requested, irq_enabled;
 	guint64 irq_edges; /* CHG assertion edges seen */
 	bool irq_pending;

@@ -516,7 +516,8 @@ static int resolve(UMockdevIoctlData *parent, gsize off, gsize len, UMockdevIoct
 }
 
 /* i2cdev_check_addr(): EBUSY when a client at @addr has a driver (also
- * while it probes: dev->driver is set before probe). */
+ * while it probes: dev->driver is set before probe; not for the writer of
+ * an unbind in progress, see do_unbind). */
 static bool addr_busy(struct emub_adapter *ad, unsigned long addr)
 {
 	struct emub *eb = ad->eb;
@@ -527,7 +528,7 @@ static bool addr_busy(struct emub_adapter *ad, unsigned long addr)
 		struct emub_chip *c = &eb->chips[i];
 
 		if (c->ad == ad && c->desc->addr == addr && c->dev &&
-		    (c->dev->bound || c->dev->probing))
+		    ((c->dev->bound && !c->dev->unbind_written) || c->dev->probing))
 			busy = true;
 	}
 	g_mutex_unlock(&eb->lock);

@@ -231,8 +231,8 @@ static void on_driver_value(struct emub *eb, const char *rel, const char *devnam
 			 "with ENODEV)",
 			 rel, devname);
 	else
-		emub_dev_queue(d, bind ? EMUB_JOB_BIND : EMUB_JOB_UNBIND, NULL, NULL, 0, 0, 0,
-			       false, NULL);
+		emub_dev_queue(d, bind ? EMUB_JOB_BIND : EMUB_JOB_UNBIND, NULL, NULL, 0,
+			       bind ? 0 : EMUB_UNBIND_WRITTEN, 0, false, NULL);
 }
 
 int emub_driver_files_add(struct emub *eb, const char *dir)
