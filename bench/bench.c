@@ -649,7 +649,7 @@ static int cmp_u64(const void *a, const void *b)
  * medians of the request's and the result's over a loop of such messages
  * (the first, after the child's start, is left out).  The median, as a
  * load spike in a loop says nothing of the cost in the run measured. */
-static void measure_spi_passing(struct emub *eb, int len, double *in, double *out)
+static bool measure_spi_passing(struct emub *eb, int len, double *in, double *out)
 {
 	char self[600], count[16], size[16];
 	const char *argv[] = { self, "--spi-xfer", SPI_COST_NODE, count, size, NULL };
@@ -684,7 +684,8 @@ static void measure_spi_passing(struct emub *eb, int len, double *in, double *ou
 	emub_child_free(c);
 	emub_spi_stats(eb, 1, &s1);
 	if (s1.idle_messages - s0.idle_messages != SPI_COST_LOOP + 1)
-		die("the spidev message loop did not find the board waiting every time", "");
+		return false; /* something modelled was pending (the driver's work
+			       * after a run): the caller tries again */
 	k = emub_spi_idle_unseen(eb, 1, s0.idle_messages, g, SPI_COST_LOOP + 1);
 	if (k != SPI_COST_LOOP + 1)
 		die("the spidev message loop's gaps are missing", "");
@@ -699,6 +700,20 @@ static void measure_spi_passing(struct emub *eb, int len, double *in, double *ou
 	qsort(pout, n, sizeof(pout[0]), cmp_u64);
 	*in = (double)pin[n / 2] / 1e9;
 	*out = (double)pout[n / 2] / 1e9;
+	return true;
+}
+
+/* A loop of measure_spi_passing() in which every message found the board
+ * waiting: a loop that met modelled work (the rebound driver's, the chip
+ * starting) is run again, after a pause, up to 10 times. */
+static void measure_spi_passing_quiet(struct emub *eb, int len, double *in, double *out)
+{
+	for (int i = 0; i < 10; i++) {
+		if (measure_spi_passing(eb, len, in, out))
+			return;
+		usleep(100000);
+	}
+	die("the spidev message loop did not find the board waiting every time", "");
 }
 
 /* For each part, the lesser of @p's and a loop's now (measured before and
@@ -708,12 +723,12 @@ static void least_spi_passing(struct emub *eb, struct spi_passing *p)
 {
 	double in, out;
 
-	measure_spi_passing(eb, SPI_COST_SMALL, &in, &out);
+	measure_spi_passing_quiet(eb, SPI_COST_SMALL, &in, &out);
 	if (in < p->in)
 		p->in = in;
 	if (out < p->out_small)
 		p->out_small = out;
-	measure_spi_passing(eb, SPI_COST_LARGE, &in, &out);
+	measure_spi_passing_quiet(eb, SPI_COST_LARGE, &in, &out);
 	if (in < p->in)
 		p->in = in;
 	if (out < p->out_large)
