@@ -519,10 +519,18 @@ static uint64_t grow(uint64_t d, uint64_t waited)
 
 /*
  * A paced wait ended with its @reads-th read, started at @read_at; the one
- * before (if any) started at @missed_at and was too early.
+ * before (if any) started at @missed_at and was too early.  After such a
+ * miss the next first read comes @margin_us after where that one did:
+ * PACE_MARGIN_I2C_US on i2c, where an early read is a NAKed address (as
+ * long on the wire as a late one is late), none on spi, where it is a few
+ * bytes at several MHz while the chip is busy anyway, and the rereads that
+ * follow at once see the change a read's round trip after it, not up to
+ * a margin and a sleep's wake-up late (bench/README.md 3d).
  */
+#define PACE_MARGIN_I2C_US (2 * PACE_STEP_US)
+
 static void pace_learn(struct pace *pc, unsigned reads, uint64_t since, uint64_t missed_at,
-		       uint64_t read_at)
+		       uint64_t read_at, uint64_t margin_us)
 {
 	if (pc->known && reads == 1) {
 		/* In time, perhaps late: a little earlier next time, faster
@@ -536,7 +544,7 @@ static void pace_learn(struct pace *pc, unsigned reads, uint64_t since, uint64_t
 	pc->hits = 0;
 	if (reads > 1 && missed_at > since)
 		/* ready between the last two reads */
-		pc->sleep_us = missed_at - since + 2 * PACE_STEP_US;
+		pc->sleep_us = missed_at - since + margin_us;
 	else
 		pc->sleep_us = read_at > since ? read_at - since : 0;
 	pc->known = true;
@@ -577,7 +585,8 @@ static int wait_status_paced(struct tf_ctx *c, uint16_t bl, bool (*want)(uint8_t
 		r = status_read(c, bl, s);
 		if (r == 0 && want(*s)) {
 			if (pc && !c->irq)
-				pace_learn(pc, reads, since, missed_at, read_at);
+				pace_learn(pc, reads, since, missed_at, read_at,
+					   c->spi_open ? 0 : PACE_MARGIN_I2C_US);
 			return 0;
 		}
 		if (r < 0 && !tf_i2c_nak(r))

@@ -969,6 +969,11 @@ int emub_adapter_counters(struct emub *eb, int nr, struct emub_bus_counters *use
 	return 0;
 }
 
+uint64_t emub_wall_time_ns(struct emub *eb)
+{
+	return eb->realtime ? emub_wall_model_ns(eb) : 0;
+}
+
 uint64_t emub_model_time_ns(struct emub *eb)
 {
 	guint64 t;

@@ -57,6 +57,17 @@ struct emub_spi_gap {
 			     * umockdev copies them back to the caller after
 			     * the emulator has completed it, unseen, so the
 			     * gap's unseen part grows with them */
+	/* Where the unseen part can lie (model ns, the board's clock: wall
+	 * time since its start in real-time pacing).  umockdev passes the
+	 * request in just before entry_ns, and the last result out just
+	 * after prev_done_ns; a gap that began after that (the chip became
+	 * ready while the program slept) holds only what of them follows
+	 * from_ns. */
+	uint64_t from_ns;      /* the gap began (the wire or the chip went idle) */
+	uint64_t to_ns;	       /* ... and ended: this message's wire began */
+	uint64_t entry_ns;     /* the emulator's handler for this message started */
+	uint64_t prev_done_ns; /* it completed the message before it on that node
+				* (0: none) */
 };
 
 /* Of each message on controller @bus that found the board waiting, from

@@ -243,6 +243,9 @@ int emub_adapter_counters(struct emub *eb, int nr, struct emub_bus_counters *use
 			  struct emub_bus_counters *driver);
 /* Model time now, and the model time fast pacing skipped on adapter @nr. */
 uint64_t emub_model_time_ns(struct emub *eb);
+/* Real-time pacing: the wall time now on the board's clock (what model
+ * times such as struct emub_spi_gap's are counted in); 0 in fast pacing. */
+uint64_t emub_wall_time_ns(struct emub *eb);
 uint64_t emub_skipped_ns(struct emub *eb, int nr);
 /* Fast pacing: model time adapter @nr ran through because a host let that
  * much wall time pass before its next transfer (the chip events due

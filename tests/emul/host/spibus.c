@@ -1481,7 +1481,11 @@ void emub_spi_user_message_locked(struct emub_spi_dev *d, guint64 entry_ns, guin
 		guint64 u = d->gap_ns - seen;
 		struct emub_spi_gap g = { .unseen_ns = u > G_MAXUINT32 ? G_MAXUINT32
 								       : (guint32)u,
-					  .after_rx = after_rx };
+					  .after_rx = after_rx,
+					  .from_ns = from,
+					  .to_ns = to,
+					  .entry_ns = entry_ns,
+					  .prev_done_ns = d->tail_to };
 
 		g_array_append_val(d->ctlr->unseen, g);
 	}
