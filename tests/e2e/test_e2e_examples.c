@@ -273,7 +273,7 @@ static const char *const examples[] = {
 	"emul-demo",	     "emul-always-on",	"emul-1664s",	      "emul-gt911",
 	"emul-gt911-nogpio", "emul-gt1151",	"emul-silead-tablet", "emul-elants",
 	"emul-elantp",	     "emul-elantp-iap", "emul-elan-laptop",   "emul-elanhid-iap",
-	"emul-cyapa"
+	"emul-cyapa",	     "emul-rmi4"
 };
 
 static void test_example_emul_demo_matches_its_board(void **state)
@@ -354,6 +354,12 @@ static void test_example_emul_cyapa_matches_its_board(void **state)
 	check_example("emul-cyapa");
 }
 
+static void test_example_emul_rmi4_matches_its_board(void **state)
+{
+	(void)state;
+	check_example("emul-rmi4");
+}
+
 static void test_every_emulated_example_is_checked(void **state)
 {
 	char dir[4096];
@@ -403,6 +409,7 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_example_emul_gt1151_matches_its_board, teardown),
 		cmocka_unit_test_teardown(test_example_emul_cyapa_matches_its_board, teardown),
+		cmocka_unit_test_teardown(test_example_emul_rmi4_matches_its_board, teardown),
 		cmocka_unit_test(test_every_emulated_example_is_checked),
 	};
 
