@@ -176,6 +176,15 @@ static void test_binds_in_application_mode(void **state)
 	/* rmi_create_function per PDT entry; F11 gives the input its axes */
 	assert_functions(eb, "fn01 fn11 fn34");
 	assert_abs(eb, true);
+	/* the axes Debian's 6.1 rmi_core gave this model in the VM */
+	{
+		char *out;
+
+		tu_sh(eb, &out, "sed -n 's/^ABS=//p' " SYSDEV "/input/input*/uevent");
+		g_strchomp(out);
+		assert_string_equal(out, "6f3800001000003");
+		g_free(out);
+	}
 	/* the partition table was read over two SMBus blocks */
 	assert_int_equal(stats(eb).blocks_read, 4);
 	emub_free(eb);
