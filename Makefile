@@ -17,6 +17,8 @@
 #                         failed, to a verified input device
 #   make demo-elan        an emulated laptop: an Elan touchpad left in IAP
 #                         recovered, an Elan touchscreen in recovery updated
+#   make demo-rmi4        an emulated laptop's Synaptics RMI4 touchpad from
+#                         its bootloader to a verified input device
 #   make deps             install missing Debian 12 packages (root), with
 #                         the arm64 cross build's (CROSS_ARCHS= leaves them out)
 #   make deb              the Debian package (debian/), built in $(B)/deb
@@ -207,7 +209,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 .SECONDARY:
 
 .PHONY: soak soak-run all agent emul boards check check-rest check-fast check-run check-san \
-	check-stress check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run install \
+	check-stress check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run demo-rmi4 demo-rmi4-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -476,6 +478,13 @@ demo-elan: deps-check
 	@$(MAKE) --no-print-directory demo-elan-run
 demo-elan-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
 	@B=$(B) tests/emul/demo-elan
+
+# An emulated laptop's Synaptics RMI4 touchpad on SMBus, left in its
+# bootloader: rmi_core's update_fw, F01's reset, rebound, verified.
+demo-rmi4: deps-check
+	@$(MAKE) --no-print-directory demo-rmi4-run
+demo-rmi4-run: $(PROGRAMS) $(EMUL_PROGRAMS) $(BOARD_DTBS) $(DB_OUTPUTS)
+	@B=$(B) tests/emul/demo-rmi4
 
 # ---------------------------------------------------------------- deps
 # Debian 12 packages for building, testing and the demo.  The VM tests add

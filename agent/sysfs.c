@@ -98,9 +98,12 @@ static bool hid_dev_name(const char *s)
 
 /*
  * The device's input devices: those its driver registered on it
- * (<dev>/input/inputN), and those a HID driver registered on the hid
- * device i2c_hid made for it (<dev>/BBBB:VVVV:PPPP.NNNN/input/inputN, as
- * hid-multitouch does).
+ * (<dev>/input/inputN), and those registered on a child device the driver
+ * made: the hid device i2c_hid makes (<dev>/BBBB:VVVV:PPPP.NNNN/input/
+ * inputN, as hid-multitouch does), rmi_core's RMI device
+ * (<dev>/rmi4-NN/input/inputN, rmi_driver_probe).  Child devices are
+ * directories; the links beside them (driver, subsystem, firmware_node)
+ * are not followed.
  */
 int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *out, int max)
 {
@@ -118,7 +121,9 @@ int tf_sysfs_inputs(const char *subsys, const char *dev, struct tf_input_node *o
 	path[strlen(path) - strlen("/input")] = '\0';
 	if ((d = opendir(path))) {
 		while ((de = readdir(d)) && n >= 0 && n < max)
-			if (hid_dev_name(de->d_name) &&
+			if ((hid_dev_name(de->d_name) ||
+			     (de->d_type == DT_DIR && strcmp(de->d_name, "input") &&
+			      de->d_name[0] != '.')) &&
 			    tf_snprintf(hid, sizeof(hid), "%s/%s/input", path, de->d_name) == 0)
 				n = scan_inputs(hid, out, n, max);
 		closedir(d);

@@ -12,6 +12,8 @@
 #include "emub-rmi4.h"
 #include "e2e.h"
 
+#include "eeprom_model.h"
+#include "emub-eeprom.h"
 #include "exitcode.h"
 #include "rmi4_model.h"
 
@@ -121,12 +123,178 @@ static void test_chip_in_bootloader_is_brought_back(void **state)
 	assert_int_equal(c.build, 1970960);
 }
 
+/* An image file of @product and @build in the test's directory, of the
+ * @form the chip model's maker gives (good or broken). */
+static const char *image(const char *product, unsigned build, enum rmi4_image_form form)
+{
+	static char path[400];
+	uint8_t img[RMI4_MODEL_IMAGE_MAX];
+	uint32_t n = rmi4_model_make_image(img, build, 0x1a2b3c4d, product, form);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rmi4-%s-%u-%d.img", E.dir, product, build, (int)form);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+static void assert_untouched(unsigned build)
+{
+	struct chip c = chip();
+
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, build);
+	assert_int_equal(c.stats.blocks_written, 0);
+	assert_int_equal(c.stats.erases, 0);
+	assert_int_equal(c.stats.bl_entries, 0);
+}
+
+/* The image says its product (the general information container): one
+ * for s3204 given by hand to an s3203 is refused before update_fw is
+ * written; one for this product goes. */
+static void test_image_of_another_product_is_refused_before_any_write(void **state)
+{
+	(void)state;
+	start(NULL);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware",
+		  image("s3204", 1970961, RMI4_IMG_GOOD), DEV);
+	e2e_said(&E, "the image is for product s3204, the touchpad is product s3203: not sent");
+	e2e_said(&E, "the chip was not touched");
+	assert_untouched(0x1e0f00);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "flash", "--firmware", image("s3203", 1970961, RMI4_IMG_GOOD),
+		  DEV);
+	assert_int_equal(chip().build, 1970961);
+}
+
+/* Images rmi_f34v7 would refuse (or flash broken): db add and flash
+ * refuse them naming the file, and the chip is never written. */
+static void test_broken_images_are_refused_naming_the_file(void **state)
+{
+	/* (a bootloader config of another size than the chip's partition
+	 * is well formed: only the chip's table tells, rmi_f34v7 checks it) */
+	static const enum rmi4_image_form forms[] = { RMI4_IMG_BAD_HEADER,
+						      RMI4_IMG_NO_FLASH_CONFIG };
+	size_t i;
+
+	(void)state;
+	start(NULL);
+	e2e_private_db(&E);
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		const char *f = image("s3203", 1970962, forms[i]);
+		const char *base = strrchr(f, '/') + 1;
+
+		expect_rc(TF_EXIT_BAD_INPUT, "db", "add", f, "--db", E.db, "--board",
+			  "touchfw,emul-rmi4");
+		e2e_said(&E, base);
+		expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
+		e2e_said(&E, base);
+	}
+	assert_untouched(0x1e0f00);
+}
+
+/* The supply drops midway through the flash: rmi_core's re-probe finds
+ * the bootloader, touchfw says so (exit 11); the next run flashes it
+ * again and brings it back. */
+static void test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start("fault.flash_power_loss = 20\n");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	c = chip();
+	assert_int_equal(c.stats.power_losses, 1);
+	assert_int_equal(c.mode, RMI4_MODEL_BL);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+}
+
+/* Already running the database's build: nothing is written. */
+static void test_same_build_is_left_alone(void **state)
+{
+	(void)state;
+	start("rmi4.build_id = 1970960\n");
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "1970960");
+	assert_untouched(1970960);
+}
+
+/* A device at 0x2c that is no RMI4 part (a 24C02 of zeros, nothing
+ * bound): identified first (its "SMBus version" reads 1), refused, and
+ * nothing written but the byte that says which register is read. */
+static void test_foreign_device_at_the_address_is_identified_and_refused(void **state)
+{
+	char *b = NULL, path[400];
+	FILE *trace;
+	struct eeprom_model *m;
+	unsigned i;
+
+	(void)state;
+	assert_true(asprintf(&b, "[board]\n"
+				 "name = touchfw e2e RMI4 touchpad board\n"
+				 "compatible = touchfw,emul-rmi4\n"
+				 "pacing = fast\n"
+				 "[adapter 1]\n"
+				 "name = touchfw emulated adapter 1\n"
+				 "host_notify = true\n"
+				 "[chip touchpad]\n"
+				 "adapter = 1\n"
+				 "address = 0x2c\n"
+				 "model = eeprom\n"
+				 "compatible = synaptics,rmi4_smbus\n"
+				 "driver = rmi4_smbus\n"
+				 "bound = false\n"
+				 "eeprom.fill = 0x00\n"
+				 "power = always-on\n") > 0);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	trace = fopen(path, "w");
+	assert_non_null(trace);
+	setvbuf(trace, NULL, _IOLBF, 0);
+	emub_set_log(E.eb, trace);
+	emub_set_trace(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	e2e_said(&E, "is not a Synaptics RMI4 chip on SMBus");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	emub_lock(E.eb);
+	m = emub_chip_eeprom(E.eb, "touchpad");
+	assert_non_null(m);
+	assert_int_equal(eeprom_model_stats(m)->write_cycles, 0);
+	for (i = 0; i < 256 && eeprom_model_peek(m, (em_u16)i) == 0; i++)
+		;
+	emub_unlock(E.eb);
+	assert_int_equal(i, 256);
+	fflush(trace);
+	assert_true(e2e_trace_no_write(&E, path, 0x2c, 1) > 0);
+	e2e_stop(&E);
+	fclose(trace);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_older_build_is_flashed_reset_and_rebound,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_in_bootloader_is_brought_back, teardown),
+		cmocka_unit_test_teardown(
+			test_image_of_another_product_is_refused_before_any_write, teardown),
+		cmocka_unit_test_teardown(test_broken_images_are_refused_naming_the_file,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers,
+			teardown),
+		cmocka_unit_test_teardown(test_same_build_is_left_alone, teardown),
+		cmocka_unit_test_teardown(
+			test_foreign_device_at_the_address_is_identified_and_refused, teardown),
 	};
 
 	e2e_test_filter();

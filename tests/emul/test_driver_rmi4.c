@@ -47,6 +47,41 @@ static char *attr(struct emub *eb, const char *name)
 	return out;
 }
 
+/* the function devices under the RMI device, "fn01 fn11 fn34" */
+static char *functions(struct emub *eb)
+{
+	char *out;
+
+	tu_sh(eb, &out,
+	      "cd " SYSDEV "/rmi4-* && for f in rmi4-*.fn*; do [ -d \"$f\" ] && "
+	      "printf '%%s ' \"${f#*.}\"; done");
+	g_strchomp(out);
+	return out;
+}
+
+static void assert_functions(struct emub *eb, const char *want)
+{
+	char *v = functions(eb);
+
+	assert_string_equal(v, want);
+	g_free(v);
+}
+
+/* the input device's absolute axes (ABS= of its uevent), "" or "0"
+ * when it has none */
+static void assert_abs(struct emub *eb, bool want)
+{
+	char *out;
+
+	tu_sh(eb, &out, "sed -n 's/^ABS=//p' " SYSDEV "/input/input*/uevent 2>/dev/null");
+	g_strchomp(out);
+	if (want)
+		assert_true(*out && strcmp(out, "0"));
+	else
+		assert_true(!*out || !strcmp(out, "0"));
+	g_free(out);
+}
+
 static void assert_attr(struct emub *eb, const char *name, const char *want)
 {
 	char *v = attr(eb, name);
@@ -138,6 +173,18 @@ static void test_binds_in_application_mode(void **state)
 	assert_attr(eb, "configuration_id", "1a2b3c4d");
 	assert_attr(eb, "update_fw_status", "0");
 	assert_true(has_input(eb));
+	/* rmi_create_function per PDT entry; F11 gives the input its axes */
+	assert_functions(eb, "fn01 fn11 fn34");
+	assert_abs(eb, true);
+	/* the axes Debian's 6.1 rmi_core gave this model in the VM */
+	{
+		char *out;
+
+		tu_sh(eb, &out, "sed -n 's/^ABS=//p' " SYSDEV "/input/input*/uevent");
+		g_strchomp(out);
+		assert_string_equal(out, "6f3800001000003");
+		g_free(out);
+	}
 	/* the partition table was read over two SMBus blocks */
 	assert_int_equal(stats(eb).blocks_read, 4);
 	emub_free(eb);
@@ -152,13 +199,20 @@ static void test_binds_in_bootloader_mode(void **state)
 	assert_int_equal(mode(eb), RMI4_MODEL_BL);
 	assert_attr(eb, "firmware_id", "0");
 	assert_attr(eb, "bootloader_id", "V7.0");
-	/* rmi_core registers its input device in bootloader mode too */
+	/* rmi_core registers its input device in bootloader mode too, with
+	 * no axes: the bootloader's PDT lists F01 and F34 only */
 	assert_true(has_input(eb));
+	assert_functions(eb, "fn01 fn34");
+	assert_abs(eb, false);
 	image("new.img", 0x000123, 0x55, RMI4_IMG_GOOD);
 	assert_int_equal(update_fw(eb, "new.img"), 0);
 	assert_int_equal(stats(eb).bl_entries, 0);
+	/* re-probed after the flash, the chip not reset: still F01 and F34 */
+	assert_functions(eb, "fn01 fn34");
 	rebind(eb);
 	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_functions(eb, "fn01 fn11 fn34");
+	assert_abs(eb, true);
 	assert_attr(eb, "firmware_id", "291");
 	assert_attr(eb, "configuration_id", "55");
 	emub_free(eb);

@@ -137,13 +137,24 @@ static void test_pdt_app(void **state)
 	uint8_t f01[6], f34[6], end[6], q[24];
 	const uint8_t w01[6] = { 0x00, 0x1c, 0x18, 0x1a, 0x01, 0x01 };
 	const uint8_t w34[6] = { 0x20, 0x00, 0x28, 0x29, 0x41, 0x34 };
+	const uint8_t w11[6] = { 0x80, 0x00, 0x88, 0x98, 0x01, 0x11 };
 
 	(void)state;
 	start(0x1e0f00, 0);
 	pdt(f01, f34, end);
 	assert_memory_equal(f01, w01, 6);
 	assert_memory_equal(f34, w34, 6);
-	assert_int_equal(end[5], 0);		   /* RMI4_END_OF_PDT */
+	/* the application's 2D sensor, F11, then the end */
+	assert_memory_equal(end, w11, 6);
+	rmi_read(0xd7, end, 6);
+	assert_int_equal(end[5], 0); /* RMI4_END_OF_PDT */
+	/* rmi_f11_get_query_parameters: query 1 (5 fingers, absolute) */
+	assert_int_equal(rd8(0x81) & 0x07, 4);
+	assert_int_equal(rd8(0x81) & 0x10, 0x10);
+	/* f11_read_control_regs: ctrl 6..9, the maxima */
+	rmi_read(0x88, q, 12);
+	assert_int_equal(q[6] | q[7] << 8, RMI4_MODEL_F11_MAX_X);
+	assert_int_equal(q[8] | q[9] << 8, RMI4_MODEL_F11_MAX_Y);
 	assert_int_equal((f34[4] & 0x60) >> 5, 2); /* F34 v7: version > 1 */
 	assert_int_equal(rd8(0xef), 0);		   /* PDT properties: no BSR */
 	assert_int_equal(rd8(0x1a), 0x80);	   /* unconfigured, not bootloader */

@@ -5,15 +5,22 @@
 # vm-image: --file tests/vm/modules/rmi4-emul/guest.sh:/vm/rmi4-emul.sh
 # vm-image: --bin @B@/fwgen:/usr/bin/fwgen
 # vm-image: --module rmi_smbus
+# vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
+# vm-image: --bin @B@/touchfw-agent:/usr/local/libexec/touchfw/touchfw-agent
+# vm-image: --file @B@/61-touchfw.rules:/vm/61-touchfw.rules
+# vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
+# vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
+# vm-image: --dtb tests/vm/modules/rmi4-emul/boards/qemu-rmi4-emul.dts:/usr/local/etc/touchfw/boards/qemu-rmi4-emul.dtb
 #
 # "kmod-rmi4-driver" (busybox init): Debian's own rmi_smbus + rmi_core
 # judge the Synaptics RMI4 model.  rmi4_emul puts touchfw's RMI4 SMBus
-# touchpad model (F01, F34 v7 bootloader) behind an SMBus adapter with
+# touchpad model (F01, F34 v7 bootloader, F11 in the application) behind an SMBus adapter with
 # Host Notify and instantiates "rmi4_smbus" as psmouse's InterTouch does
 # (I2C_CLIENT_HOST_NOTIFY, platform data).  One boot:
 #   1. application mode: the driver binds, scans the PDT, F01 and F34
-#      probe (product id, build id, bootloader V7.0, configuration id), an
-#      input device "Synaptics s3203", its interrupt is Host Notify;
+#      probe (product id, build id, bootloader V7.0, configuration id), the
+#      function devices fn01 fn11 fn34, F11 gives the input device
+#      "Synaptics s3203" its axes, its interrupt is Host Notify;
 #   2. update_fw with a good fwgen image: rmi_f34v7 enters the
 #      bootloader, erases all (one command), rewrites the partition table
 #      and the bootloader config it read back, writes core code and
@@ -22,7 +29,7 @@
 #      never resets the chip (PS/2 does); after the reset the rebound
 #      driver reads the new build id;
 #   3. a chip without an application: the driver binds with "Device in
-#      bootloader mode" and update_fw brings it to application mode;
+#      bootloader mode" (fn01 and fn34 only) and update_fw brings it to application mode;
 #   4. broken images: a bad header or no flash config refused before the
 #      chip is touched; a bootloader config of the wrong size refused
 #      after entering the bootloader (the write still returns success: the
@@ -30,10 +37,17 @@
 #      bootloader refuses to start it;
 #   5. power lost mid-flash: the update fails, the chip stays in its
 #      bootloader across a reset; a second update recovers it;
+#   6. touchfw, its udev rule in force, from the bind uevent: in
+#      application mode (1969920 -> the database's 1970960) and in the
+#      bootloader (no application), through rmi4-NN's update_fw, F01's
+#      reset over i2c-dev with the driver let go, rmi4_smbus bound again,
+#      the input device (below rmi4-NN) and F11 verified; figure: bind
+#      uevent -> verified input device;
 #   no oops, no warning.
 . /vm/rmi4-emul.sh
 
 vm_require "modules and debugfs" emul_setup
+emul_touchfw_dirs
 fwdir=/run/rfw
 mkdir -p "$fwdir"
 printf %s "$fwdir" >/sys/module/firmware_class/parameters/path
@@ -79,6 +93,11 @@ vm_check "bootloader_id V7.0, configuration_id 1a2b3c4d, update_fw_status 0" eva
 	 [ "$(rmi4_attr update_fw_status)" = 0 ]'
 vm_require "an input device appears" vm_wait 10 "input device" eval '[ -n "$(rmi4_input)" ]'
 vm_check "its name is Synaptics s3203" test "$(cat "$(rmi4_input)/name")" = "Synaptics s3203"
+vm_log "function devices: $(rmi4_functions); input abs: $(cat "$(rmi4_input)/capabilities/abs"), key: $(cat "$(rmi4_input)/capabilities/key"), properties: $(cat "$(rmi4_input)/properties")"
+vm_check "rmi_core made the function devices fn01 fn11 fn34 (the application's PDT)" \
+	test "$(rmi4_functions)" = "fn01 fn11 fn34"
+vm_check "F11 probed: no F11 error, the input device has axes" eval \
+	'! emul_dmesg_has "fn11.*fail" && [ "$(cat "$(rmi4_input)/capabilities/abs")" != 0 ]'
 vm_log "/proc/interrupts: $(grep rmi4_smbus /proc/interrupts)"
 vm_check "its interrupt is the adapter's Host Notify one" eval \
 	'grep -q "rmi4_smbus" /proc/interrupts'
@@ -119,6 +138,9 @@ vm_check "rmi_core binds it: Device in bootloader mode" eval \
 	'[ "$(emul_driver)" = rmi4_smbus ] && emul_dmesg_has "rmi4-[0-9]*: Device in bootloader mode"'
 vm_check "fw id 0, bootloader_id V7.0" eval \
 	'[ "$(rmi4_attr firmware_id)" = 0 ] && [ "$(rmi4_attr bootloader_id)" = V7.0 ]'
+vm_log "function devices: $(rmi4_functions); input: $(rmi4_input), abs: $(cat "$(rmi4_input)/capabilities/abs" 2>/dev/null)"
+vm_check "in its bootloader only fn01 and fn34 (the bootloader's PDT)" \
+	test "$(rmi4_functions)" = "fn01 fn34"
 emul_dmesg_mark
 rmi4_update new2.img
 vm_check "update_fw from the bootloader: complete, no bootloader entry needed" eval \
@@ -184,4 +206,45 @@ vm_require "reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
 vm_require "the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
 vm_check "application mode, build id 1969921" app_ok 1969921
 vm_check "rmi4_emul unloads with the driver bound" emul_unload
+
+# ---- 6. touchfw from the bind uevent, application and bootloader
+touchfw_rule_on() {
+	mkdir -p /run/udev/rules.d && cp /vm/61-touchfw.rules /run/udev/rules.d/ &&
+		udevadm control --reload
+}
+touchfw_rule_off() {
+	rm -f /run/udev/rules.d/61-touchfw.rules && udevadm control --reload
+}
+for how in application bootloader; do
+	rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+	emul_dmesg_mark
+	if [ $how = application ]; then
+		vm_require "rmi4_emul loads (build 1969920)" emul_load
+	else
+		vm_require "rmi4_emul loads (no application)" emul_load build_id=0
+	fi
+	vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+	emul_monitor_start
+	vm_require "touchfw's rule in force" touchfw_rule_on
+	vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
+	vm_require "the run ends" emul_wait_run 180
+	t_done=$(vm_now_us)
+	vm_require "touchfw's rule off again" touchfw_rule_off
+	vm_log "$how: result: $(emul_result)"
+	vm_log "$how: touchfw said: $(emul_log | tr '\n' '|')"
+	vm_check "$how: result ok through update_fw, -> 1970960" eval \
+		'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+		 [ "$(emul_result_field version_after)" = 1970960 ]'
+	vm_check "$how: touchfw read the mode from the function devices" eval \
+		'if [ $how = bootloader ]; then emul_log_has "its PDT lists F01 and F34 only: bootloader mode";
+		 else emul_log_has "application mode: hardware s3203, firmware 1969920"; fi'
+	vm_check "$how: the chip runs build 1970960, rmi_core says so, fn01 fn11 fn34" eval \
+		'[ "$(emul_state mode)" = app ] && [ "$(rmi4_attr firmware_id)" = 1970960 ] &&
+		 [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
+	vm_check "$how: the input device touchfw verified is rmi_core's, below rmi4-NN" eval \
+		'[ -n "$(rmi4_input)" ] && [ -e "$(rmi4_input)/$(emul_result_field input)" ]'
+	emul_figure_since_bind rmi4_${how}_bind_to_verified_input_ms "$t_done"
+	emul_monitor_stop
+	vm_check "$how: rmi4_emul unloads with the driver bound" emul_unload
+done
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

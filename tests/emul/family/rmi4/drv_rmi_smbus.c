@@ -19,9 +19,15 @@
  *    (bootloader id, queries, configuration id, partition table);
  *    attributes on rmi4-NN: F01's manufacturer_id, date_of_manufacture,
  *    product_id, firmware_id, package_id and F34's bootloader_id ("V7.0"),
- *    configuration_id, update_fw, update_fw_status; the input device
- *    "Synaptics PRODUCT" (registered in both modes); the Host Notify
- *    interrupt;
+ *    configuration_id, update_fw, update_fw_status; one function device
+ *    rmi4-NN.fnXX below rmi4-NN per PDT entry (rmi_create_function,
+ *    page 0 only in bootloader mode: F01 and F34 there), torn down and
+ *    made again at each re-probe of an update; F11's probe (rmi_f11.c:
+ *    query 0, queries 1..4, the absolute query, control 0..11 for the
+ *    axes' maxima) and the axes it gives the input device; the input
+ *    device "Synaptics PRODUCT" (rmi_driver_probe registers it in both
+ *    modes: in bootloader mode no function gives it an axis, only F11
+ *    or F12 do); the Host Notify interrupt;
  *  - SMBus transfers as rmi_smbus makes them: the 8-entry mapping table
  *    (command 0x80 + i, round robin, reused for a read of the same address
  *    and count or a write to the same address), 32-byte blocks at rmiaddr,
@@ -39,7 +45,7 @@
  *    re-probe's result, not the flash's ("Firmware update failed, status:
  *    N" only in the log; update_fw_status reads the new F34's 0).
  *
- * Not modelled: touch functions (F11/F12: the chip model has none), F03,
+ * Not modelled: F12, touch reports (F11's attention), F03,
  * F30/F3A, suspend/resume, the I2C and SPI transports, F34 v5, attention
  * data FIFOs.  The input device sits under the client's directory (the
  * emulator's input devices do), not under rmi4-NN as in the kernel.
@@ -101,7 +107,11 @@ struct rmi_data {
 	/* rmi_driver_data */
 	struct fn fns[8];
 	int nfns;
-	struct fn *f01, *f34;
+	struct fn *f01, *f34, *f11;
+	int published; /* function devices made below rmi4-NN */
+	/* F11 (rmi_f11.c) */
+	int nr_fingers;
+	guint16 max_x, max_y;
 	bool bootloader_mode;
 	int irq_count;
 	guint8 fn_irq_bits, pdt_props;
@@ -329,6 +339,8 @@ static int scan_pdt(struct rmi_data *r, bool create)
 					r->f01 = f;
 				else if (f->number == 0x34)
 					r->f34 = f;
+				else if (f->number == 0x11)
+					r->f11 = f;
 			}
 		}
 		if (a == start)
@@ -519,6 +531,67 @@ static int f34_probe(struct rmi_data *r)
 	return 0;
 }
 
+/*
+ * rmi_f11_probe's reads (f11_initialize): query 0 (which further queries
+ * exist), query 1..4 (rmi_f11_get_query_parameters: fingers, relative,
+ * absolute), the absolute query, then control 0..11 (f11_read_control_regs)
+ * whose ctrl 6..9 are the axes' maxima (12 bits).  A failed probe leaves
+ * the function device unbound; rmi_core goes on.
+ */
+static int f11_probe(struct rmi_data *r)
+{
+	struct fn *f = r->f11;
+	guint8 q0, q[4], ctrl[12], abs;
+	int rc, code;
+
+	if ((rc = rmi_read(r, f->query, &q0)) ||
+	    (rc = rmi_read_block(r, (guint16)(f->query + 1), q, sizeof(q))))
+		return rc;
+	code = q[0] & 0x07;
+	r->nr_fingers = code == 5 ? 10 : code + 1;
+	if (!(q[0] & 0x10)) { /* no absolute data: no 2D axes */
+		r->nr_fingers = 0;
+		return 0;
+	}
+	if ((rc = rmi_read(r, (guint16)(f->query + 5), &abs)) ||
+	    (rc = rmi_read_block(r, f->control, ctrl, sizeof(ctrl))))
+		return rc;
+	r->max_x = (guint16)((ctrl[6] | ctrl[7] << 8) & 0x0fff);
+	r->max_y = (guint16)((ctrl[8] | ctrl[9] << 8) & 0x0fff);
+	emub_dev_log(r->d, "%s.fn11: %d fingers, max x %u, max y %u", r->rmidev, r->nr_fingers,
+		     r->max_x, r->max_y);
+	return 0;
+}
+
+/* rmi_register_function / rmi_unregister_function: the function devices
+ * (device_add of "rmi4-NN.fnXX" below rmi4-NN) */
+static void publish_functions(struct rmi_data *r)
+{
+	g_mutex_lock(&r->d->eb->lock);
+	for (int i = 0; i < r->published; i++) {
+		char *rel = g_strdup_printf("%s/%s/%s.fn%02x", r->d->devpath + 1, r->rmidev,
+					    r->rmidev, r->fns[i].number);
+
+		emub_sys_remove(r->d->eb, rel);
+		g_free(rel);
+	}
+	r->published = 0;
+	for (int i = 0; i < r->nfns; i++) {
+		char *rel = g_strdup_printf("%s/%s/%s.fn%02x", r->d->devpath + 1, r->rmidev,
+					    r->rmidev, r->fns[i].number);
+		/* rmi_bus gives no uevent variables: the driver core's
+		 * DRIVER= of the function handler that bound it */
+		char *ue = g_strdup_printf("DRIVER=rmi4_f%02x\n", r->fns[i].number);
+
+		emub_sys_mkdir(r->d->eb, rel);
+		emub_sys_publish_in(r->d->eb, rel, "uevent", ue);
+		g_free(ue);
+		g_free(rel);
+		r->published++;
+	}
+	g_mutex_unlock(&r->d->eb->lock);
+}
+
 static void set_attrs(struct rmi_data *r, bool add)
 {
 	char v[80], name[64];
@@ -554,7 +627,8 @@ static int init_functions(struct rmi_data *r)
 	int rc;
 
 	r->nfns = 0;
-	r->f01 = r->f34 = NULL;
+	r->f01 = r->f34 = r->f11 = NULL;
+	r->nr_fingers = 0;
 	r->fn_irq_bits = 0;
 	if ((rc = scan_pdt(r, true))) {
 		emub_dev_log(r->d, "Function creation failed with code %d.", rc);
@@ -569,6 +643,10 @@ static int init_functions(struct rmi_data *r)
 	r->update_status = 0;
 	if (r->f34 && (rc = f34_probe(r)))
 		return rc;
+	if (r->f11 && (rc = f11_probe(r))) {
+		emub_dev_log(r->d, "%s.fn11: probe failed: %d", r->rmidev, rc);
+		r->nr_fingers = 0;
+	}
 	return rmi_read(r, r->f01->control + 1, &mask);
 }
 
@@ -805,7 +883,11 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 			check_command_status(r, F34_ENABLE_WAIT_MS);
 	}
 	drv_irq_disable(r->d);
-	if ((rc = probe_interrupts(r)) || (rc = init_functions(r)))
+	rc = probe_interrupts(r);
+	if (!rc)
+		rc = init_functions(r);
+	publish_functions(r);
+	if (rc)
 		return rc;
 	if (!r->bootloader_mode || !r->f34) {
 		emub_dev_log(r->d, "rmi_firmware_update: No F34 present or not in bootloader!");
@@ -824,7 +906,11 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 	/* re-probe: on SMBus the "reset" is the version read */
 	if (smb_reset(r) < 0)
 		emub_dev_log(r->d, "RMI reset failed!");
-	if ((rc = probe_interrupts(r)) || (rc = init_functions(r)))
+	rc = probe_interrupts(r);
+	if (!rc)
+		rc = init_functions(r);
+	publish_functions(r);
+	if (rc)
 		return rc;
 	drv_irq_enable(r->d);
 	process_interrupts(r); /* rmi_enable_sensor */
@@ -877,8 +963,33 @@ static int rmi_probe(struct emub_dev *d)
 	if ((rc = probe_interrupts(r)) || (rc = init_functions(r)))
 		goto fail_power;
 	set_attrs(r, true);
+	publish_functions(r);
 	snprintf(name, sizeof(name), "Synaptics %s", r->product_id);
 	in.name = name;
+	if (r->nr_fingers) {
+		/* rmi_2d_sensor_configure_input with no platform data: F11
+		 * takes the sensor for a touchscreen (input_mt_init_slots with
+		 * INPUT_MT_DIRECT: BTN_TOUCH, INPUT_PROP_DIRECT), the MT axes
+		 * with pressure, touch ellipse, orientation and tool type, and
+		 * the single-touch copies.  The capabilities as Debian's 6.1
+		 * rmi_core showed them for this model in the VM (abs
+		 * 6f3800001000003, key BTN_TOUCH, properties 2). */
+		in.evbits |= 1u << EV_KEY | 1u << EV_ABS;
+		in.keybits_word5 = 1ull << (BTN_TOUCH - 0x140);
+		in.propbits = 1u << INPUT_PROP_DIRECT;
+		drv_input_set_abs(&in, ABS_MT_POSITION_X, 0, r->max_x);
+		drv_input_set_abs(&in, ABS_MT_POSITION_Y, 0, r->max_y);
+		drv_input_set_abs(&in, ABS_MT_PRESSURE, 0, 0xff);
+		drv_input_set_abs(&in, ABS_MT_TOUCH_MAJOR, 0, 0x0f);
+		drv_input_set_abs(&in, ABS_MT_TOUCH_MINOR, 0, 0x0f);
+		drv_input_set_abs(&in, ABS_MT_ORIENTATION, 0, 1);
+		drv_input_set_abs(&in, ABS_MT_TOOL_TYPE, 0, 2);
+		drv_input_set_abs(&in, ABS_MT_SLOT, 0, r->nr_fingers - 1);
+		drv_input_set_abs(&in, ABS_MT_TRACKING_ID, 0, TRKID_MAX);
+		drv_input_set_abs(&in, ABS_X, 0, r->max_x);
+		drv_input_set_abs(&in, ABS_Y, 0, r->max_y);
+		drv_input_set_abs(&in, ABS_PRESSURE, 0, 0xff);
+	}
 	if (drv_fault_no_input(d))
 		emub_dev_log(d, "fault: input device not registered");
 	else if ((rc = drv_input_register(d, &in)))

@@ -31,6 +31,15 @@ rmi4_input() {
 	return 0
 }
 
+# The function devices rmi_core made below rmi4-NN, "fn01 fn11 fn34".
+rmi4_functions() {
+	_out=
+	for _f in "$(rmi4_dev)"/rmi4-*.fn*; do
+		[ -d "$_f" ] && _out="$_out${_out:+ }${_f##*.}"
+	done
+	echo "$_out"
+}
+
 # rmi4_attr NAME: an attribute of the RMI device (firmware_id, product_id,
 # bootloader_id, configuration_id, update_fw_status).
 rmi4_attr() { cat "$(rmi4_dev)/$1" 2>/dev/null; }

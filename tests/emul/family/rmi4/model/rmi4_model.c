@@ -23,6 +23,12 @@
 #define F34_LENGTH (F34_DATA + 3)
 #define F34_COMMAND (F34_DATA + 4)
 #define F34_PAYLOAD (F34_DATA + 5)
+#define F11_QUERY 0x80 /* query 0; queries 1..5 after it (past the payload) */
+#define F11_NQUERY 6
+#define F11_CTRL 0x88 /* control 0..9, 12 bytes as rmi_f11 reads them */
+#define F11_NCTRL 12
+#define F11_DATA 0x98 /* finger state, then 5 bytes of abs data a finger */
+#define F11_NDATA (2 + 5 * RMI4_MODEL_F11_FINGERS)
 #define PDT_TOP 0xe9
 #define PDT_PROPS 0xef
 #define SMB_VERSION_REG 0xfd
@@ -390,20 +396,52 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 	default:
 		break;
 	}
-	if (addr >= PDT_TOP - 6 && addr <= PDT_TOP + 5) {
-		/* F01 at 0xe9, F34 at 0xe3; 0xdd.. reads zeros: the end */
-		bool f01 = addr >= PDT_TOP;
-		em_u8 e[6];
+	if (addr >= PDT_TOP - 12 && addr <= PDT_TOP + 5) {
+		/* F01 at 0xe9, F34 at 0xe3, then F11 (2D sensor) at 0xdd in
+		 * the application only: its bootloader lists F01 and F34 and
+		 * reads zeros at 0xdd, the end (as at 0xd7 in the application) */
+		unsigned idx = (unsigned)(PDT_TOP + 5 - addr) / 6; /* 0 F01, 1 F34, 2 F11 */
+		static const em_u8 ents[3][6] = {
+			{ F01_QUERY, F01_CMD, F01_CTRL0, F01_STATUS, 1, 0x01 },
+			/* interrupt sources (bits 0..2), function version (bits
+			 * 5..6): F34 version 2 is the v7 bootloader */
+			{ F34_QUERY, 0, F34_CTRL, F34_DATA, 1 | 2 << 5, 0x34 },
+			{ F11_QUERY, 0, F11_CTRL, F11_DATA, 1, 0x11 },
+		};
 
-		e[0] = f01 ? F01_QUERY : F34_QUERY;
-		e[1] = f01 ? F01_CMD : 0;
-		e[2] = f01 ? F01_CTRL0 : F34_CTRL;
-		e[3] = f01 ? F01_STATUS : F34_DATA;
-		/* interrupt sources (bits 0..2), function version (bits 5..6):
-		 * F34 version 2 is the v7 bootloader */
-		e[4] = f01 ? 1 : (1 | 2 << 5);
-		e[5] = f01 ? 0x01 : 0x34;
-		out[0] = e[addr - (f01 ? PDT_TOP : PDT_TOP - 6)];
+		if (idx == 2 && bl) {
+			out[0] = 0;
+			return 1;
+		}
+		out[0] = ents[idx][addr - (PDT_TOP - 6 * idx)];
+		return 1;
+	}
+	if (!bl && addr >= F11_QUERY && addr < F11_QUERY + F11_NQUERY) {
+		/* query 0: one sensor (bits 0..2 = 0), no queries 9/11/12/27/28;
+		 * query 1: 5 fingers (bits 0..2 = 4), has absolute (bit 4);
+		 * queries 2..4: x, y electrodes and their maximum; query 5
+		 * (has absolute): abs data size 0 (5 bytes a finger) */
+		static const em_u8 q[F11_NQUERY] = {
+			0x00, 0x14, RMI4_MODEL_F11_RX, RMI4_MODEL_F11_TX, RMI4_MODEL_F11_RX,
+			0x00
+		};
+
+		out[0] = q[addr - F11_QUERY];
+		return 1;
+	}
+	if (!bl && addr >= F11_CTRL && addr < F11_CTRL + F11_NCTRL) {
+		/* ctrl 0 reporting mode (0: continuous), 1 palm, 2 delta x,
+		 * 3 delta y, 4..5 velocity and acceleration, 6..7 max x
+		 * (LE, 12 bits), 8..9 max y */
+		em_u8 c[F11_NCTRL] = { 0 };
+
+		em_put_le16(c + 6, RMI4_MODEL_F11_MAX_X);
+		em_put_le16(c + 8, RMI4_MODEL_F11_MAX_Y);
+		out[0] = c[addr - F11_CTRL];
+		return 1;
+	}
+	if (!bl && addr >= F11_DATA && addr < F11_DATA + F11_NDATA) {
+		out[0] = 0; /* no finger on the pad */
 		return 1;
 	}
 	if (addr >= F34_PAYLOAD && addr < F34_PAYLOAD + payload_size()) {

@@ -46,10 +46,17 @@
  *       with its bytes from n on: rmi_smbus's 32-byte blocks of one
  *       payload transfer go to 0x2e, 0x4e, 0x6e, ... (what a part does
  *       there is not public; this lets the kernel's transfers work);
- *   PDT at 0xe9 down (F01, then F34; application mode also lists the
- *       partitions' owner F34 the same: the model has no touch function),
+ *   F11 (2D sensor, the application only; rmi_f11.c's reads) query 0x80
+ *       query 0 (one sensor, no further queries), 0x81 query 1 (bits
+ *       0..2 = 4: five fingers, bit 4 absolute data), 0x82..0x84 x and
+ *       y electrodes and their maximum, 0x85 absolute query (data size
+ *       0); control 0x88..0x93 (ctrl 6..7 max x, 8..9 max y, LE); data
+ *       0x98: finger state, then 5 bytes a finger (all zero: no touch);
+ *   PDT at 0xe9 down: F01, then F34, then in the application F11 at
+ *       0xdd (the bootloader lists F01 and F34 only, as real parts do),
  *       0xef PDT properties (0: no BSR).
- * Interrupt sources, in PDT order: F01 bit 0, F34 bit 1.  Each new
+ * Interrupt sources, in PDT order: F01 bit 0, F34 bit 1 (F11 bit 2 in
+ * the application, never raised: nothing touches the pad).  Each new
  * interrupt source set while enabled is one SMBus Host Notify: the
  * interrupt output pulses for EMUL_RMI4_NOTIFY_NS.
  *
@@ -112,6 +119,12 @@
 	 RMI4_MODEL_CORE_CODE_BLOCKS + RMI4_MODEL_CORE_CONFIG_BLOCKS)
 #define RMI4_MODEL_PAYLOAD_MAX (RMI4_MODEL_PAYLOAD_BLOCKS * RMI4_MODEL_BLOCK)
 #define RMI4_MODEL_PRODUCT_MAX 6
+/* F11: 5 fingers, the electrodes and the axes' maxima (ctrl 6..9) */
+#define RMI4_MODEL_F11_FINGERS 5
+#define RMI4_MODEL_F11_RX 28
+#define RMI4_MODEL_F11_TX 16
+#define RMI4_MODEL_F11_MAX_X 3000
+#define RMI4_MODEL_F11_MAX_Y 1700
 #define RMI4_MODEL_NOTIFY_NS 100000ULL /* one Host Notify on the wire */
 
 /* Partition ids (rmi_f34.h) */
