@@ -100,8 +100,8 @@ static bool hid_dev_name(const char *s)
  * The device's input devices: those its driver registered on it
  * (<dev>/input/inputN), and those registered on a child device the driver
  * made: the hid device i2c_hid makes (<dev>/BBBB:VVVV:PPPP.NNNN/input/
- * inputN, as hid-multitouch does), rmi_core's RMI device
- * (<dev>/rmi4-NN/input/inputN, rmi_driver_probe).  Child devices are
+ * inputN, as hid-multitouch does), or a bus device a driver registers
+ * below its client (<dev>/CHILD/input/inputN).  Child devices are
  * directories; the links beside them (driver, subsystem, firmware_node)
  * are not followed.
  */
