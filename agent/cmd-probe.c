@@ -284,12 +284,16 @@ static void judge(struct row *r, bool status, unsigned max_attempts)
 		tf_snprintf(r->attention, sizeof(r->attention), "%s", r->res.message);
 	else if (status && r->att.count >= max_attempts)
 		tf_snprintf(r->attention, sizeof(r->attention),
-			    "gave up after %u failed attempts (last: %s)", r->att.count,
-			    r->att.last_error);
+			    "gave up after %u failed attempts (last: %s); 'touchfw run --force "
+			    "%s' tries again, 'touchfw forget %s' clears the count",
+			    r->att.count, r->att.last_error, r->dev, r->dev);
 	else if (status && r->att.count)
-		tf_snprintf(r->attention, sizeof(r->attention),
-			    "%u failed attempt%s recorded, backing off (last: %s)",
-			    r->att.count, r->att.count == 1 ? "" : "s", r->att.last_error);
+		tf_snprintf(
+			r->attention, sizeof(r->attention),
+			"%u failed attempt%s recorded, backing off (last: %s); 'touchfw run "
+			"--force %s' tries now, 'touchfw forget %s' clears the count",
+			r->att.count, r->att.count == 1 ? "" : "s", r->att.last_error, r->dev,
+			r->dev);
 	else if (status && (r->last_rc == TF_EXIT_IO || r->last_rc == TF_EXIT_BOOTLOADER ||
 			    r->last_rc == TF_EXIT_VERIFY || r->last_rc == TF_EXIT_INTERRUPTED))
 		tf_snprintf(r->attention, sizeof(r->attention),

@@ -85,12 +85,16 @@ static void test_status_exits_attention_while_backing_off_or_given_up(void **sta
 	path_of(path, sizeof(path), "state/1-004a.attempts");
 	e2e_write(path, "count=1\nnext_allowed=99999999999\nlast_error=verify failed\n");
 	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "1-004a");
-	out_has("attention: 1 failed attempt recorded, backing off (last: verify failed)");
+	out_has("attention: 1 failed attempt recorded, backing off (last: verify failed); "
+		"'touchfw run --force 1-004a' tries now, 'touchfw forget 1-004a' clears the "
+		"count");
 	e2e_said(&E, "1-004a needs attention");
 	e2e_expect(&E, TF_EXIT_OK, "probe", "1-004a");
 	e2e_write(path, "count=3\nnext_allowed=0\nlast_error=verify failed\n");
 	e2e_expect(&E, TF_EXIT_ATTENTION, "status", "--json");
-	out_has("\"attention\":\"gave up after 3 failed attempts (last: verify failed)\"");
+	out_has("\"attention\":\"gave up after 3 failed attempts (last: verify failed); "
+		"'touchfw run --force 1-004a' tries again, 'touchfw forget 1-004a' clears the "
+		"count\"");
 	e2e_expect(&E, TF_EXIT_OK, "status", "--exit-zero", "1-004a");
 	out_has("gave-up");
 	/* Forgotten: in order again. */
