@@ -546,7 +546,9 @@ out:
 	if (r.cfg_obj)
 		r.ops->free_config(r.cfg_obj);
 	free(r.cfg_data);
-	if (r.st.dirfd >= 0)
+	/* A run that found the device locked did nothing: the result, the
+	 * history and the metrics belong to the run that holds the lock. */
+	if (r.st.dirfd >= 0 && rc != TF_EXIT_LOCKED)
 		flow_record(&r);
 	/* Messages say what happened; the log line says to which device.
 	 * Said while the lock is still held: whoever waits for the run's

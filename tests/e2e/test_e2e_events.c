@@ -245,6 +245,14 @@ static void test_second_run_while_locked_exits_locked(void **state)
 	assert_int_equal(flock(fd, LOCK_EX), 0);
 	e2e_expect(&E, 8, "run", "1-004a");
 	e2e_said(&E, "another touchfw is working on this device");
+	/* the bounce is no result of the device's: status, the history and
+	 * the metrics keep what the lock's holder will record */
+	snprintf(path, sizeof(path), "%s/state/1-004a.json", E.dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/state/1-004a.metrics", E.dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/persist/history/1-004a.jsonl", E.dir);
+	assert_int_equal(access(path, F_OK), -1);
 	close(fd);
 	assert_int_equal(e2e_chip(&E).stats.frames_passed, 0);
 }
