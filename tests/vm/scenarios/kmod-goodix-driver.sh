@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-kernels: 6.1 6.12
+# vm-kernels: 6.12
 # vm-build-module: goodix-emul
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/goodix-emul/guest.sh:/vm/goodix-emul.sh

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-kernels: 6.1 6.12
+# vm-kernels: 6.12
 # vm-build-module: elants-i2c
 # vm-build-module: elants-emul
 # vm-build-module: elantp-emul

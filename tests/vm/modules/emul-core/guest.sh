@@ -258,6 +258,14 @@ vm_explain_failure() {
 	emul_explained=1
 	vm_log "touchfw result: $(emul_result)"
 	emul_log | while IFS= read -r _l; do vm_log "touchfw log: $_l"; done
+	# the model's own count of what was done to it (power-ups, resets,
+	# words written, starts), and the uevents so far: a failure seen
+	# once under load explains itself
+	[ -r "$EMUL_STATE" ] && vm_log "model state: $(tr '\n' ' ' <"$EMUL_STATE")"
+	[ -r "${EMUL_MONITOR_LOG:-}" ] &&
+		grep '^KERNEL\[' "$EMUL_MONITOR_LOG" | while IFS= read -r _l; do vm_log "uevent: $_l"; done
+	emul_dmesg | grep -i "$EMUL_DRIVER\|touchfw" | tail -n 30 |
+		while IFS= read -r _l; do vm_log "kernel: $_l"; done
 }
 
 # A string or number field of touchfw's last result.
