@@ -45,10 +45,13 @@
  *    re-probe's result, not the flash's ("Firmware update failed, status:
  *    N" only in the log; update_fw_status reads the new F34's 0).
  *
+ * The input device sits below rmi4-NN (rmi4-NN/input/inputN), as
+ * rmi_driver_probe registers it on the RMI device (devm on rmi_dev->dev):
+ * the remove takes it away before rmi4-NN goes.
+ *
  * Not modelled: F12, touch reports (F11's attention), F03,
  * F30/F3A, suspend/resume, the I2C and SPI transports, F34 v5, attention
- * data FIFOs.  The input device sits under the client's directory (the
- * emulator's input devices do), not under rmi4-NN as in the kernel.
+ * data FIFOs.
  */
 #include <errno.h>
 #include <linux/input.h>
@@ -966,6 +969,7 @@ static int rmi_probe(struct emub_dev *d)
 	publish_functions(r);
 	snprintf(name, sizeof(name), "Synaptics %s", r->product_id);
 	in.name = name;
+	in.parent = r->rmidev;
 	if (r->nr_fingers) {
 		/* rmi_2d_sensor_configure_input with no platform data: F11
 		 * takes the sensor for a touchscreen (input_mt_init_slots with
@@ -1002,6 +1006,7 @@ static int rmi_probe(struct emub_dev *d)
 	return 0;
 
 fail_attrs:
+	drv_input_unregister(d); /* rmi4-NN's devres, before rmi4-NN goes */
 	drv_attrs_remove(d);
 fail_power:
 	emub_dev_log(d, "failed to register sensor: %d", rc);
@@ -1012,9 +1017,12 @@ fail:
 	return rc;
 }
 
+/* rmi_smb_remove: rmi_unregister_transport_device, whose rmi_driver_remove
+ * and devres take the input device away before rmi4-NN is deleted */
 static void rmi_remove(struct emub_dev *d)
 {
 	drv_irq_disable(d);
+	drv_input_unregister(d);
 	drv_attrs_remove(d);
 	drv_devm_release(d);
 }
