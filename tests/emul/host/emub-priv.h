@@ -623,9 +623,9 @@ struct emub_input_desc {
 	/* input_set_abs_params() of the axes in absbits (others 0..0) */
 	struct emub_absinfo abs[64];
 	/* The input device's parent: a child device the driver made below
-	 * the client, relative to it ("rmi4-00": rmi_core registers its
-	 * input device on the RMI device, not on the i2c client); NULL: the
-	 * client itself. */
+	 * the client, named relative to it, for a driver that registers its
+	 * input device on a bus device of its own rather than on the i2c
+	 * client; NULL: the client itself. */
 	const char *parent;
 };
 /* include/linux/input/mt.h: the tracking ids input_mt hands out wrap here */
