@@ -12,6 +12,8 @@
 #include "emub-rmi4.h"
 #include "e2e.h"
 
+#include <glob.h>
+
 #include "eeprom_model.h"
 #include "emub-eeprom.h"
 #include "exitcode.h"
@@ -167,6 +169,67 @@ static void test_chip_in_bootloader_is_brought_back(void **state)
 	c = chip();
 	assert_int_equal(c.mode, RMI4_MODEL_APP);
 	assert_int_equal(c.build, 1970960);
+}
+
+/* The function devices rmi_core made below rmi4-NN now, "fn01 fn12
+ * fn34" (from the board's sysfs, as the agent reads it). */
+static void functions(char *out, size_t size)
+{
+	char sys[300], pattern[400];
+	glob_t g;
+	size_t i;
+
+	assert_int_equal(emub_dev_syspath(E.eb, "touchpad", sys, sizeof(sys)), 0);
+	snprintf(pattern, sizeof(pattern), "%s/sys%s/rmi4-*/rmi4-*.fn*", emub_root(E.eb),
+		 sys + strlen("/sys"));
+	out[0] = '\0';
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *fn = strrchr(g.gl_pathv[i], '.') + 1;
+
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "", fn);
+	}
+	globfree(&g);
+}
+
+/* Newer parts have F12 as their 2D function instead of F11: the
+ * application's PDT lists it, the bootloader's does not; touchfw takes
+ * F12 for the application as it takes F11, in both directions: an older
+ * build flashed and verified, and a part in its bootloader brought back
+ * to F12. */
+static void test_f12_part_is_updated_and_judged_by_its_functions(void **state)
+{
+	char fns[64];
+	struct chip c;
+	unsigned binds;
+
+	(void)state;
+	start("rmi4.touch = f12\n");
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn12 fn34");
+	expect_rc(0, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1969920");
+	binds = uevents("bind");
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "verified: firmware 1969920 -> 1970960");
+	assert_int_equal(uevents("bind") - binds, 1);
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn12 fn34");
+	teardown(state);
+
+	start("rmi4.touch = f12\nrmi4.build_id = 0\n");
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn34");
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "its PDT lists F01 and F34 only: bootloader mode");
+	e2e_said(&E, "verified: firmware (bootloader) -> 1970960");
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn12 fn34");
+	assert_int_equal(chip().build, 1970960);
 }
 
 /* An image file of @product and @build in the test's directory, of the
@@ -331,6 +394,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_older_build_is_flashed_reset_and_rebound,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_in_bootloader_is_brought_back, teardown),
+		cmocka_unit_test_teardown(test_f12_part_is_updated_and_judged_by_its_functions,
+					  teardown),
 		cmocka_unit_test_teardown(
 			test_image_of_another_product_is_refused_before_any_write, teardown),
 		cmocka_unit_test_teardown(test_broken_images_are_refused_naming_the_file,

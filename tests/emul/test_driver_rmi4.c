@@ -12,6 +12,9 @@
  * refused by the chip; power lost mid-flash.  The real drivers judge the
  * same model in tests/vm/scenarios/kmod-rmi4-driver.sh.
  */
+#include <linux/input.h>
+
+#include "emub-priv.h"
 #include "emub-rmi4.h"
 #include "emub-testutil.h"
 #include "rmi4_model.h"
@@ -204,6 +207,51 @@ static void test_binds_in_application_mode(void **state)
 	emub_free(eb);
 }
 
+/* the input device's ABS_MT_POSITION_X / _Y maxima, as EVIOCGABS gives
+ * them (the emulator's evdev answers from these) */
+static void input_max(struct emub *eb, int *x, int *y)
+{
+	struct emub_chip *c;
+
+	emub_lock(eb);
+	c = emub_find_chip(eb, DEV);
+	assert_non_null(c);
+	assert_non_null(c->dev->input);
+	*x = c->dev->input->abs[ABS_MT_POSITION_X].maximum;
+	*y = c->dev->input->abs[ABS_MT_POSITION_Y].maximum;
+	emub_unlock(eb);
+}
+
+/* A part whose application has F12 (the 2D function newer parts have)
+ * instead of F11: rmi_f12's probe reads its register descriptors and
+ * control 8; the input device gets F12's axes. */
+static void test_binds_in_application_mode_with_f12(void **state)
+{
+	struct emub *eb = board("rmi4.touch = f12\n", true);
+	int x, y;
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969920");
+	assert_functions(eb, "fn01 fn12 fn34");
+	assert_true(has_input(eb));
+	assert_abs(eb, true);
+	input_max(eb, &x, &y);
+	assert_int_equal(x, RMI4_MODEL_F12_MAX_X);
+	assert_int_equal(y, RMI4_MODEL_F12_MAX_Y);
+	/* flashed, then after the chip's reset F12 is back */
+	image("new.img", 0x000124, 0x56, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	assert_functions(eb, "fn01 fn34");
+	rebind(eb);
+	assert_attr(eb, "firmware_id", "292");
+	assert_functions(eb, "fn01 fn12 fn34");
+	input_max(eb, &x, &y);
+	assert_int_equal(x, RMI4_MODEL_F12_MAX_X);
+	emub_free(eb);
+}
+
 static void test_binds_in_bootloader_mode(void **state)
 {
 	struct emub *eb = board("rmi4.build_id = 0\n", true);
@@ -327,6 +375,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_bind_without_host_notify),
 		cmocka_unit_test(test_binds_in_application_mode),
+		cmocka_unit_test(test_binds_in_application_mode_with_f12),
 		cmocka_unit_test(test_binds_in_bootloader_mode),
 		cmocka_unit_test(test_update_good_image),
 		cmocka_unit_test(test_broken_images),
