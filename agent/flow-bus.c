@@ -16,13 +16,15 @@
 
 #define GPIO_BUSY_RETRY_MS 2000
 
-/* The driver to bind: the one bound before, the profile's, the family's. */
+/* The driver to bind: the one bound before (or, unbound meanwhile, the one
+ * the update goes through), the profile's, the family's. */
 const char *flow_driver_to_bind(struct flow_run *r)
 {
 	if (r->spi_prev_driver[0] &&
 	    (!r->c.dev.driver[0] || !strcmp(r->c.dev.driver, "spidev")))
 		return r->spi_prev_driver;
 	return r->c.dev.driver[0]   ? r->c.dev.driver
+	       : r->kept_driver[0]  ? r->kept_driver
 	       : r->ctrl->driver[0] ? r->ctrl->driver
 				    : r->fam->ids->drivers[0];
 }

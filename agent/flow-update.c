@@ -161,7 +161,7 @@ static int driver_flashes(struct flow_run *r)
 	const uint8_t *img;
 	char drv[64];
 	size_t len;
-	bool gone;
+	bool gone, own;
 	bool rebound = false;
 	int rc, wr;
 
@@ -188,25 +188,35 @@ static int driver_flashes(struct flow_run *r)
 	r->flashed_anything = true;
 	tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
 	/* Synchronous on a real kernel: returns when the driver is done. */
+	r->u.rebound = false;
+	r->u.rebind_rc = 0;
 	wr = r->ops->update_path && r->ops->update_path->driver_fw_write
 		     ? r->ops->update_path->driver_fw_write(&tf_flow_services, &r->u, name,
 							    &err)
 		     : tf_device_attr_write(&r->c.dev, caps->kernel_fw_attr,
 					    caps->kernel_fw_value, &err);
-	gone = !tf_stop_requested() && flow_driver_gone(r);
+	/* The family's write rebound the driver itself (its bind failed:
+	 * touchfw's, not someone else's unbind; the rebind said why). */
+	own = wr == 0 && r->u.rebound;
+	gone = !tf_stop_requested() && !own && flow_driver_gone(r);
 	/* After a failed write the driver stays bound for the next update_fw
 	 * to flash from the bootloader (a touchpad driver's probe would even
 	 * fail then): no rebind; nor after someone else unbound it. */
-	rebound = wr == 0 && !gone && rebind_after_update(r);
+	rebound = wr == 0 && !gone && (own || rebind_after_update(r));
 	if (rebound) {
 		/* It re-read the chip but keeps (or never had) its old input
 		 * device: a new probe registers one -- after a stopped run's
 		 * write too (the write has returned, the driver is done;
-		 * nothing else would bind it again). */
-		rlog(r, TF_LOG_INFO,
-		     "%s registers no input device again after %s: rebinding it",
-		     r->c.dev.driver, caps->kernel_fw_attr);
-		rc = flow_rebind(r);
+		 * nothing else would bind it again).  One bind: none more
+		 * after the family's own. */
+		if (own) {
+			rc = r->u.rebind_rc;
+		} else {
+			rlog(r, TF_LOG_INFO,
+			     "%s registers no input device again after %s: rebinding it",
+			     r->c.dev.driver, caps->kernel_fw_attr);
+			rc = flow_rebind(r);
+		}
 		if (!rc && !tf_stop_requested())
 			rc = bootloader_after_rebind(r);
 		if (!rc && !tf_stop_requested())

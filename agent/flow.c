@@ -335,6 +335,9 @@ static int step_detect(struct flow_run *r)
 	if (r->chip.mode == TF_CHIP_APP && r->chip.program_from_driver) {
 		/* nothing in the chip to read: what the driver says */
 		rlog(r, TF_LOG_INFO, "%s", r->chip.detail);
+	} else if (r->chip.mode == TF_CHIP_APP && !r->chip.hw[0] && !r->chip.has_version) {
+		/* identified, but what it runs only its driver reads */
+		rlog(r, TF_LOG_INFO, "application mode: %s", r->chip.detail);
 	} else if (r->chip.mode == TF_CHIP_APP) {
 		char crc[16];
 

@@ -47,6 +47,13 @@ struct tf_update {
 	/* The message already says what the next run can do (the flow
 	 * adds nothing about the chip's state after a failure). */
 	bool next_run_said;
+	/* Set by driver_fw_write when it has unbound the driver and bound
+	 * it again itself (the bind through sv->rebind, after what only the
+	 * family does between the two, such as a reset over the bus): the
+	 * flow binds no more and judges that bind; @rebind_rc is what
+	 * sv->rebind returned.  The flow clears both before the write. */
+	bool rebound;
+	int rebind_rc;
 };
 
 /* "Go on": a hook left the decision to the flow. */
@@ -80,7 +87,9 @@ struct tf_flow_services {
 	 * (0 or negative, @err filled). */
 	int (*chip_read)(struct tf_update *u, struct tf_chip_state *st, struct tf_err *err);
 	/* Unbind (if bound) and bind the driver again, marked as touchfw's
-	 * own bind, with a new watch for its input device. */
+	 * own bind, with a new watch for its input device.  After an unbind
+	 * of its own during the driver's update, the driver the update went
+	 * through is the one bound. */
 	int (*rebind)(struct tf_update *u);
 	/* Wait for the application-mode input device (the watch rebind
 	 * started), within the profile's input timeout. */

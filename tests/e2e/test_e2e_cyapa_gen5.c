@@ -21,6 +21,8 @@
 
 #include "cyapa_model.h"
 #include "cyapa_pip_model.h"
+#include "eeprom_model.h"
+#include "emub-eeprom.h"
 #include "exitcode.h"
 
 #define DEV "1-0024"
@@ -140,10 +142,9 @@ static void db_with(const char *file)
 	agent(args);
 }
 
-/* The board: a Gen5 trackpad bound to cyapa at 0x24 (@fw "2.0" or "none":
- * erased, in its bootloader), @extra chip keys; the private profile and
- * a private database holding 3.1 for it. */
-static void prepare(const char *fw, const char *extra, const char *he_args)
+/* The board: @chip_keys for the chip at 0x24, whose driver is cyapa; the
+ * private profile and a private database holding 3.1 for the board. */
+static void prepare_chip(const char *chip_keys, const char *he_args)
 {
 	char *b = NULL, path[512], cmd[1200];
 	FILE *f;
@@ -160,21 +161,15 @@ static void prepare(const char *fw, const char *extra, const char *he_args)
 			     "adapter = 1\n"
 			     "address = 0x24\n"
 			     "power = always-on\n"
-			     "model = cyapa\n"
-			     "cyapa.gen = 5\n"
 			     "compatible = cypress,cyapa\n"
 			     "driver = cyapa\n"
-			     "bound = true\n"
-			     "int_gpio = 1\n"
-			     "cyapa.product_id = " PRODUCT "\n"
-			     "cyapa.fw_version = %s\n"
 			     "%s"
 			     "[gpiochip]\n"
 			     "label = emuboard-gpio\n"
 			     "lines = 8\n"
 			     "line.0 = TP_UNUSED\n"
 			     "line.1 = TP_INT\n",
-			     fw, extra ? extra : "") > 0);
+			     chip_keys) > 0);
 	e2e_prepare(&E, b, he_args);
 	free(b);
 	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
@@ -189,6 +184,31 @@ static void prepare(const char *fw, const char *extra, const char *he_args)
 	assert_int_equal(system(cmd), 0);
 	e2e_private_db(&E);
 	db_with(pip_image(PRODUCT, 3, 1, 0));
+}
+
+/* A Gen5 trackpad (@fw "2.0" or "none": erased, in its bootloader), bound
+ * to cyapa or not (@bound), @extra chip keys. */
+static void prepare_ex(const char *fw, bool bound, const char *extra, const char *he_args)
+{
+	char *keys = NULL;
+
+	assert_true(asprintf(&keys,
+			     "model = cyapa\n"
+			     "cyapa.gen = 5\n"
+			     "int_gpio = 1\n"
+			     "bound = %s\n"
+			     "cyapa.product_id = " PRODUCT "\n"
+			     "cyapa.fw_version = %s\n"
+			     "%s",
+			     bound ? "true" : "false", fw, extra ? extra : "") > 0);
+	prepare_chip(keys, he_args);
+	free(keys);
+}
+
+/* A Gen5 trackpad bound to cyapa. */
+static void prepare(const char *fw, const char *extra, const char *he_args)
+{
+	prepare_ex(fw, true, extra, he_args);
 }
 
 static void start(const char *fw, const char *extra)
@@ -339,6 +359,132 @@ test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void
 	assert_true(has_input());
 }
 
+/* ------------------------------------------------ unbound devices */
+
+static FILE *trace;
+
+/* The board with every bus transfer traced to E.dir/emuboard.log. */
+static void go_traced(void)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	trace = fopen(path, "w");
+	assert_non_null(trace);
+	setvbuf(trace, NULL, _IOLBF, 0);
+	emub_set_log(E.eb, trace);
+	emub_set_trace(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
+}
+
+static int teardown_trace(void **state)
+{
+	teardown(state);
+	if (trace)
+		fclose(trace);
+	trace = NULL;
+	return 0;
+}
+
+/* touchfw's transfers to 0x24 wrote no data: register pointers (the HID
+ * descriptor's two bytes at most) before reads; how many there were. */
+static unsigned transfers_wrote_nothing(void)
+{
+	char path[400];
+
+	fflush(trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	return e2e_trace_no_write(&E, path, 0x24, 2);
+}
+
+/* A Gen5 trackpad with nothing bound (the module loaded late, or unbound
+ * by hand): identified over the bus as cyapa's gen5_idle_state_parse
+ * does, reading only -- its output buffer read out until it says "no
+ * data", then its HID descriptor (report id 0xf7, maximum output 254: a
+ * Gen5 application) -- no command sent; a dry run stops there; a run
+ * gives it to cyapa, which updates it through update_fw.  So too an
+ * erased one (report id 0xff: its bootloader). */
+static void test_unbound_gen5_trackpad_is_identified_read_only_and_given_to_cyapa(void **state)
+{
+	(void)state;
+	prepare_ex("2.0", false, NULL, NULL);
+	go_traced();
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "Gen5 (PIP) trackpad at 0x24 in its application (HID descriptor: "
+		     "report id 0xf7, maximum output length 254)");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	assert_true(transfers_wrote_nothing() > 0);
+	assert_int_equal(chip().stats.commands, 0);
+	assert_untouched(OLD_FW);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "binding cyapa (it takes a trackpad in either mode)");
+	e2e_said(&E, "verified: firmware 2.0 -> 3.1");
+	assert_updated();
+	assert_true(transfers_wrote_nothing() > 0);
+	teardown_trace(state);
+
+	prepare_ex("none", false, NULL, NULL);
+	go_traced();
+	assert_int_equal(chip().mode, CYAPA_PIP_BL);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "Gen5 (PIP) trackpad at 0x24 in its bootloader (HID descriptor: report "
+		     "id 0xff, maximum output length 256)");
+	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
+	assert_updated();
+	assert_true(transfers_wrote_nothing() > 0);
+}
+
+/* A Gen5 trackpad cyapa bound and left in deep sleep (nobody had its
+ * input device open), then unbound by hand: it says "no data" but gives
+ * no HID descriptor until the power command wakes it, which touchfw
+ * does not send unbound: refused, nothing written, the message says
+ * binding cyapa wakes it. */
+static void test_unbound_gen5_trackpad_in_deep_sleep_is_refused_unwritten(void **state)
+{
+	(void)state;
+	prepare_ex("2.0", true, NULL, NULL);
+	go_traced();
+	assert_int_equal(emub_unbind(E.eb, "touchpad"), 0);
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	e2e_said(&E, "gives no HID descriptor: a Gen5 trackpad in deep sleep");
+	e2e_said(&E, "binding cyapa wakes it");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	assert_true(transfers_wrote_nothing() > 0);
+	assert_untouched(OLD_FW);
+}
+
+/* A device at 0x24 that is no trackpad (a 24C02 of zeros, nothing bound):
+ * neither a Gen3 state nor PIP's "no data"; refused, and nothing written
+ * -- not even the HID descriptor's register, which a 24C02 would take
+ * as an address and a byte to store. */
+static void test_unbound_foreign_device_at_0x24_is_refused_unwritten(void **state)
+{
+	struct eeprom_model *m;
+	unsigned i;
+
+	(void)state;
+	prepare_chip("model = eeprom\n"
+		     "bound = false\n"
+		     "eeprom.fill = 0x00\n",
+		     NULL);
+	go_traced();
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	e2e_said(&E, "is not a Cypress Gen3 trackpad");
+	e2e_said(&E, "nor a Gen5 one (no \"no data\" (02 00) as PIP answers)");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	assert_true(transfers_wrote_nothing() > 0);
+	emub_lock(E.eb);
+	m = emub_chip_eeprom(E.eb, "touchpad");
+	assert_non_null(m);
+	assert_int_equal(eeprom_model_stats(m)->write_cycles, 0);
+	for (i = 0; i < 256 && eeprom_model_peek(m, (em_u16)i) == 0; i++)
+		;
+	emub_unlock(E.eb);
+	assert_int_equal(i, 256);
+}
+
 /* ------------------------------------------------------------ refusals */
 
 /* A Gen3 image in the database for this Gen5 product: matched by the
@@ -403,6 +549,15 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_gen5_broken_images_are_refused_and_never_written,
 					  teardown),
+		cmocka_unit_test_teardown(
+			test_unbound_gen5_trackpad_is_identified_read_only_and_given_to_cyapa,
+			teardown_trace),
+		cmocka_unit_test_teardown(
+			test_unbound_gen5_trackpad_in_deep_sleep_is_refused_unwritten,
+			teardown_trace),
+		cmocka_unit_test_teardown(
+			test_unbound_foreign_device_at_0x24_is_refused_unwritten,
+			teardown_trace),
 	};
 
 	e2e_test_filter();

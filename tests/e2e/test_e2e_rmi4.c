@@ -12,6 +12,8 @@
 #include "emub-rmi4.h"
 #include "e2e.h"
 
+#include <glob.h>
+
 #include "eeprom_model.h"
 #include "emub-eeprom.h"
 #include "exitcode.h"
@@ -20,6 +22,9 @@
 #define DEV "1-002c"
 
 static struct e2e E;
+/* The emulator's log (E.dir/emuboard.log): its uevents, "uevent bind
+ * /devices/... (i2c) seq N -> ...", are the driver core's binds. */
+static FILE *elog;
 
 #define expect_rc(want, ...)                                                                  \
 	do {                                                                                  \
@@ -34,6 +39,9 @@ static int teardown(void **state)
 {
 	(void)state;
 	e2e_stop(&E);
+	if (elog)
+		fclose(elog);
+	elog = NULL;
 	return 0;
 }
 
@@ -41,7 +49,7 @@ static int teardown(void **state)
  * keys. */
 static void start(const char *extra)
 {
-	char *b = NULL;
+	char *b = NULL, path[400];
 
 	assert_true(asprintf(&b,
 			     "[board]\n"
@@ -60,9 +68,37 @@ static void start(const char *extra)
 			     "power = always-on\n"
 			     "%s",
 			     extra ? extra : "") > 0);
-	e2e_start(&E, b);
+	e2e_prepare(&E, b, NULL);
 	free(b);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	elog = fopen(path, "w");
+	assert_non_null(elog);
+	setvbuf(elog, NULL, _IOLBF, 0);
+	emub_set_log(E.eb, elog);
+	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+}
+
+/* The touchpad's uevents of @action ("bind", "unbind") the emulator's
+ * driver core has sent so far (the function devices below it have none
+ * of their own here). */
+static unsigned uevents(const char *action)
+{
+	char path[400], sys[300], needle[400], *log = NULL;
+	const char *p;
+	size_t len;
+	unsigned n = 0;
+
+	assert_int_equal(emub_wait_board_idle(E.eb, 60000), 0);
+	assert_int_equal(emub_dev_syspath(E.eb, "touchpad", sys, sizeof(sys)), 0);
+	snprintf(needle, sizeof(needle), "uevent %s %s (i2c)", action, sys + strlen("/sys"));
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	fflush(elog);
+	assert_int_equal(tf_read_file(path, 64 << 20, &log, &len), 0);
+	for (p = log; (p = strstr(p, needle)); p++)
+		n++;
+	free(log);
+	return n;
 }
 
 struct chip {
@@ -91,10 +127,13 @@ static void test_older_build_is_flashed_reset_and_rebound(void **state)
 {
 	struct chip c;
 	long long t0;
+	unsigned binds, unbinds;
 
 	(void)state;
 	start(NULL);
 	assert_int_equal(chip().build, 0x1e0f00);
+	binds = uevents("bind");
+	unbinds = uevents("unbind");
 	t0 = e2e_now_ms();
 	expect_rc(0, "run", DEV);
 	fprintf(stderr, "rmi4 e2e: run to verified input device: %lld ms\n", e2e_now_ms() - t0);
@@ -106,21 +145,91 @@ static void test_older_build_is_flashed_reset_and_rebound(void **state)
 	assert_int_equal(c.build, 1970960);
 	assert_true(c.stats.blocks_written > 0);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	/* one unbind and one bind: the one that follows F01's reset (the
+	 * rebind after update_fw is that one, not another) */
+	assert_int_equal(uevents("unbind") - unbinds, 1);
+	assert_int_equal(uevents("bind") - binds, 1);
 	expect_rc(0, "run", DEV);
 	e2e_said(&E, "running 1970960");
+	assert_int_equal(uevents("bind") - binds, 1);
 }
 
 static void test_chip_in_bootloader_is_brought_back(void **state)
 {
 	struct chip c;
+	unsigned binds;
 
 	(void)state;
 	start("rmi4.build_id = 0\n");
 	assert_int_equal(chip().mode, RMI4_MODEL_BL);
+	binds = uevents("bind");
 	expect_rc(0, "run", DEV);
+	assert_int_equal(uevents("bind") - binds, 1);
+	assert_int_equal(uevents("unbind"), 1);
 	c = chip();
 	assert_int_equal(c.mode, RMI4_MODEL_APP);
 	assert_int_equal(c.build, 1970960);
+}
+
+/* The function devices rmi_core made below rmi4-NN now, "fn01 fn12
+ * fn34" (from the board's sysfs, as the agent reads it). */
+static void functions(char *out, size_t size)
+{
+	char sys[300], pattern[400];
+	glob_t g;
+	size_t i;
+
+	assert_int_equal(emub_dev_syspath(E.eb, "touchpad", sys, sizeof(sys)), 0);
+	snprintf(pattern, sizeof(pattern), "%s/sys%s/rmi4-*/rmi4-*.fn*", emub_root(E.eb),
+		 sys + strlen("/sys"));
+	out[0] = '\0';
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *fn = strrchr(g.gl_pathv[i], '.') + 1;
+
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? " " : "", fn);
+	}
+	globfree(&g);
+}
+
+/* Newer parts have F12 as their 2D function instead of F11: the
+ * application's PDT lists it, the bootloader's does not; touchfw takes
+ * F12 for the application as it takes F11, in both directions: an older
+ * build flashed and verified, and a part in its bootloader brought back
+ * to F12. */
+static void test_f12_part_is_updated_and_judged_by_its_functions(void **state)
+{
+	char fns[64];
+	struct chip c;
+	unsigned binds;
+
+	(void)state;
+	start("rmi4.touch = f12\n");
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn12 fn34");
+	expect_rc(0, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1969920");
+	binds = uevents("bind");
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "verified: firmware 1969920 -> 1970960");
+	assert_int_equal(uevents("bind") - binds, 1);
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn12 fn34");
+	teardown(state);
+
+	start("rmi4.touch = f12\nrmi4.build_id = 0\n");
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn34");
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "its PDT lists F01 and F34 only: bootloader mode");
+	e2e_said(&E, "verified: firmware (bootloader) -> 1970960");
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn12 fn34");
+	assert_int_equal(chip().build, 1970960);
 }
 
 /* An image file of @product and @build in the test's directory, of the
@@ -285,6 +394,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_older_build_is_flashed_reset_and_rebound,
 					  teardown),
 		cmocka_unit_test_teardown(test_chip_in_bootloader_is_brought_back, teardown),
+		cmocka_unit_test_teardown(test_f12_part_is_updated_and_judged_by_its_functions,
+					  teardown),
 		cmocka_unit_test_teardown(
 			test_image_of_another_product_is_refused_before_any_write, teardown),
 		cmocka_unit_test_teardown(test_broken_images_are_refused_naming_the_file,

@@ -12,6 +12,9 @@
  * refused by the chip; power lost mid-flash.  The real drivers judge the
  * same model in tests/vm/scenarios/kmod-rmi4-driver.sh.
  */
+#include <linux/input.h>
+
+#include "emub-priv.h"
 #include "emub-rmi4.h"
 #include "emub-testutil.h"
 #include "rmi4_model.h"
@@ -73,7 +76,8 @@ static void assert_abs(struct emub *eb, bool want)
 {
 	char *out;
 
-	tu_sh(eb, &out, "sed -n 's/^ABS=//p' " SYSDEV "/input/input*/uevent 2>/dev/null");
+	tu_sh(eb, &out,
+	      "sed -n 's/^ABS=//p' " SYSDEV "/rmi4-*/input/input*/uevent 2>/dev/null");
 	g_strchomp(out);
 	if (want)
 		assert_true(*out && strcmp(out, "0"));
@@ -134,11 +138,24 @@ static void rebind(struct emub *eb)
 	assert_true(emub_dev_bound(eb, DEV));
 }
 
+/* the input device, where rmi_core registers it: below rmi4-NN (its
+ * "device" link there), none on the client itself */
 static bool has_input(struct emub *eb)
 {
-	char node[64];
+	char node[64], *out;
+	bool below;
 
-	return emub_input_node(eb, DEV, node, sizeof(node)) == 0;
+	if (emub_input_node(eb, DEV, node, sizeof(node)) != 0)
+		return false;
+	tu_sh(eb, &out,
+	      "cd " SYSDEV " && ls -d input 2>/dev/null; for i in rmi4-*/input/input*; do "
+	      "[ \"$(basename \"$(readlink -f $i/device)\")\" = \"${i%%%%/*}\" ] && "
+	      "echo below; done");
+	g_strchomp(out);
+	below = !strcmp(out, "below");
+	g_free(out);
+	assert_true(below);
+	return true;
 }
 
 static void image(const char *name, uint32_t build, uint32_t cfg, enum rmi4_image_form form)
@@ -180,13 +197,58 @@ static void test_binds_in_application_mode(void **state)
 	{
 		char *out;
 
-		tu_sh(eb, &out, "sed -n 's/^ABS=//p' " SYSDEV "/input/input*/uevent");
+		tu_sh(eb, &out, "sed -n 's/^ABS=//p' " SYSDEV "/rmi4-*/input/input*/uevent");
 		g_strchomp(out);
 		assert_string_equal(out, "6f3800001000003");
 		g_free(out);
 	}
 	/* the partition table was read over two SMBus blocks */
 	assert_int_equal(stats(eb).blocks_read, 4);
+	emub_free(eb);
+}
+
+/* the input device's ABS_MT_POSITION_X / _Y maxima, as EVIOCGABS gives
+ * them (the emulator's evdev answers from these) */
+static void input_max(struct emub *eb, int *x, int *y)
+{
+	struct emub_chip *c;
+
+	emub_lock(eb);
+	c = emub_find_chip(eb, DEV);
+	assert_non_null(c);
+	assert_non_null(c->dev->input);
+	*x = c->dev->input->abs[ABS_MT_POSITION_X].maximum;
+	*y = c->dev->input->abs[ABS_MT_POSITION_Y].maximum;
+	emub_unlock(eb);
+}
+
+/* A part whose application has F12 (the 2D function newer parts have)
+ * instead of F11: rmi_f12's probe reads its register descriptors and
+ * control 8; the input device gets F12's axes. */
+static void test_binds_in_application_mode_with_f12(void **state)
+{
+	struct emub *eb = board("rmi4.touch = f12\n", true);
+	int x, y;
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969920");
+	assert_functions(eb, "fn01 fn12 fn34");
+	assert_true(has_input(eb));
+	assert_abs(eb, true);
+	input_max(eb, &x, &y);
+	assert_int_equal(x, RMI4_MODEL_F12_MAX_X);
+	assert_int_equal(y, RMI4_MODEL_F12_MAX_Y);
+	/* flashed, then after the chip's reset F12 is back */
+	image("new.img", 0x000124, 0x56, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	assert_functions(eb, "fn01 fn34");
+	rebind(eb);
+	assert_attr(eb, "firmware_id", "292");
+	assert_functions(eb, "fn01 fn12 fn34");
+	input_max(eb, &x, &y);
+	assert_int_equal(x, RMI4_MODEL_F12_MAX_X);
 	emub_free(eb);
 }
 
@@ -313,6 +375,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_bind_without_host_notify),
 		cmocka_unit_test(test_binds_in_application_mode),
+		cmocka_unit_test(test_binds_in_application_mode_with_f12),
 		cmocka_unit_test(test_binds_in_bootloader_mode),
 		cmocka_unit_test(test_update_good_image),
 		cmocka_unit_test(test_broken_images),

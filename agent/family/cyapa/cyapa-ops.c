@@ -21,6 +21,18 @@
  *    "gen5 operational" or "gen5 bootloader"; their image is another
  *    format (cyapa_pip_check_fw): the image checked is the trackpad's
  *    generation's, the other refused before update_fw is written.
+ *  - unbound, a Gen5 part (at an even address: cyapa_get_state) answers
+ *    no registers but its output buffer: a read gives the oldest report,
+ *    a little-endian length first -- 00 00 after power-on or a reset (the
+ *    launch data), 02 00 when it has nothing (cyapa_empty_pip_output_data
+ *    reads it out so); written the HID descriptor register 0x0001, it
+ *    answers its 32-byte HID descriptor, report id 0xf7 in the application
+ *    and 0xff in the bootloader, the maximum output length at 16 (0x00fe
+ *    and 0x0100 for Gen5: cyapa_sort_gen5_hid_descriptor_data,
+ *    gen5_idle_state_parse).  Detection reads the buffer out and asks the
+ *    descriptor -- a register pointer, as any HID-over-I2C host reads it --
+ *    only after the part said "no data" as PIP says it; the product id
+ *    and version take a command (system information), left to cyapa.
  *  - a name written to update_fw makes the driver request that file,
  *    refuse one that fails its checks (-EINVAL, nothing sent), drop its
  *    input device, flash from the bootloader (entered by a soft reset when
@@ -49,6 +61,16 @@
 #define GEN3_BL_FW_MAJ 0x0b /* GEN3_BL_IDLE_FW_MAJ_VER_OFFSET */
 #define BL_STATUS_CSUM_VALID 0x01
 #define BL_STATUS_RUNNING 0x10
+
+/* PIP (cyapa_gen5.c, cyapa.h) */
+#define PIP_RESP_LENGTH_SIZE 2
+#define PIP_REG_MAP_SIZE 256 /* CYAPA_REG_MAP_SIZE: no report is longer */
+#define PIP_HID_DESCRIPTOR_SIZE 32
+#define PIP_HID_APP_REPORT_ID 0xf7
+#define PIP_HID_BL_REPORT_ID 0xff
+#define GEN5_APP_MAX_OUTPUT_LENGTH 0x00fe
+#define GEN5_BL_MAX_OUTPUT_LENGTH 0x0100
+#define PIP_DRAIN_READS 8 /* reports read out before giving up */
 
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
 {
@@ -154,7 +176,102 @@ static int reg_read(struct tf_ctx *c, uint8_t reg, uint8_t *buf, size_t len)
 	return tf_i2c_write_read(c->bus, chip_addr(c), &reg, 1, buf, len);
 }
 
-/* Unbound: the registers, read only. */
+static unsigned le16(const uint8_t *p)
+{
+	return (unsigned)(p[0] | p[1] << 8);
+}
+
+/*
+ * Unbound, after the Gen3 registers said nothing (@h, the 16 bytes read
+ * at register 0): a Gen5 (PIP) trackpad, as gen5_idle_state_parse finds
+ * one.  Reads its output buffer out until it says "no data" (02 00) twice
+ * -- anything else (a length past any report, no 02 00) is not PIP, and
+ * nothing is written -- then reads the HID descriptor (its register
+ * pointer, then 32 bytes, in one transfer).  0: identified (@st filled);
+ * -ENOENT: not a PIP trackpad (nothing written); -EBADMSG: a PIP device
+ * whose descriptor is no Gen5 trackpad's (@err says so); other negative:
+ * the bus failed (@err).
+ */
+static int detect_pip(struct tf_ctx *c, const uint8_t h[PIP_RESP_LENGTH_SIZE],
+		      struct tf_chip_state *st, struct tf_err *err)
+{
+	static const uint8_t hid_desc_reg[2] = { 0x01, 0x00 };
+	uint16_t addr = chip_addr(c);
+	uint8_t b[PIP_REG_MAP_SIZE];
+	unsigned len = le16(h), idle = 0, i, report, max_out;
+	int rc;
+
+	/* cyapa looks for Gen5 parts at even addresses only; an idle one
+	 * gave its launch data (00 00) or "no data" (02 00) there */
+	if ((addr & 1) || (len != 0 && len != PIP_RESP_LENGTH_SIZE))
+		return -ENOENT;
+	for (i = 0; i < PIP_DRAIN_READS && idle < 2; i++) {
+		if ((rc = tf_i2c_read(c->bus, addr, b, PIP_RESP_LENGTH_SIZE)) < 0)
+			return tf_err_set(err, -rc, "reading the output buffer at 0x%02x: %s",
+					  addr, strerror(-rc));
+		len = le16(b);
+		if (len == PIP_RESP_LENGTH_SIZE) {
+			idle++;
+			continue;
+		}
+		idle = 0;
+		if (len == 0)
+			continue;
+		if (len > sizeof(b))
+			return -ENOENT;
+		/* a report queued: read out whole, as cyapa does */
+		if ((rc = tf_i2c_read(c->bus, addr, b, len)) < 0)
+			return tf_err_set(err, -rc, "reading a %u-byte report at 0x%02x: %s",
+					  len, addr, strerror(-rc));
+	}
+	if (idle < 2)
+		return -ENOENT;
+	rc = tf_i2c_write_read(c->bus, addr, hid_desc_reg, sizeof(hid_desc_reg), b,
+			       PIP_HID_DESCRIPTOR_SIZE);
+	if (rc < 0)
+		return tf_err_set(err, -rc, "reading the HID descriptor (0x0001) at 0x%02x: %s",
+				  addr, strerror(-rc));
+	len = le16(b);
+	report = b[2];
+	max_out = le16(b + 16);
+	if (len == PIP_RESP_LENGTH_SIZE || len == 0)
+		return tf_err_set(
+			err, EBADMSG,
+			"the device at 0x%02x answers as a PIP device (\"no data\": 02 "
+			"00) but gives no HID descriptor: a Gen5 trackpad in deep "
+			"sleep (cyapa leaves one so while nobody uses its input "
+			"device) answers nothing until the power command wakes it, "
+			"and touchfw sends no command to a device it has not "
+			"identified; not touched further (binding cyapa wakes it)",
+			addr);
+	if (len == PIP_HID_DESCRIPTOR_SIZE && report == PIP_HID_APP_REPORT_ID &&
+	    max_out == GEN5_APP_MAX_OUTPUT_LENGTH)
+		st->mode = TF_CHIP_APP;
+	else if (len == PIP_HID_DESCRIPTOR_SIZE && report == PIP_HID_BL_REPORT_ID &&
+		 max_out == GEN5_BL_MAX_OUTPUT_LENGTH)
+		st->mode = TF_CHIP_BOOTLOADER;
+	else
+		return tf_err_set(
+			err, EBADMSG,
+			"the device at 0x%02x answers as a PIP device (\"no data\": 02 "
+			"00) but its HID descriptor (length %u, report id 0x%02x, "
+			"maximum output length %u) is no Gen5 trackpad's cyapa knows; "
+			"not touched further",
+			addr, len, report, max_out);
+	if (c->priv)
+		((struct cyapa_run *)c->priv)->gen = 5;
+	st->bl_addr = addr;
+	tf_snprintf(st->detail, sizeof(st->detail),
+		    "Gen5 (PIP) trackpad at 0x%02x in its %s (HID descriptor: report id "
+		    "0x%02x, maximum output length %u); its product id and version take a "
+		    "command: cyapa reads them",
+		    addr, st->mode == TF_CHIP_APP ? "application" : "bootloader", report,
+		    max_out);
+	return 0;
+}
+
+/* Unbound: the registers, read only; a Gen5 trackpad by its output
+ * buffer and HID descriptor (detect_pip). */
 static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
 	uint8_t h[GEN3_BL_HEAD_SIZE], q[GEN3_QUERY_SIZE];
@@ -177,12 +294,17 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		return tf_err_set(err, -rc, "reading registers 0-15 at 0x%02x: %s",
 				  chip_addr(c), strerror(-rc));
 	app = cyapa_gen3_state(h, &busy);
+	if (app < 0 && (rc = detect_pip(c, h, st, err)) != -ENOENT)
+		return rc;
 	if (app < 0)
 		return tf_err_set(err, EBADMSG,
 				  "the device at 0x%02x is not a Cypress Gen3 trackpad: its "
 				  "registers 0-2 read %02x %02x %02x, neither a bootloader's "
-				  "nor an application's state; not touched",
-				  chip_addr(c), h[0], h[1], h[2]);
+				  "nor an application's state; nor a Gen5 one (%s); not "
+				  "touched",
+				  chip_addr(c), h[0], h[1], h[2],
+				  chip_addr(c) & 1 ? "they sit at even addresses"
+						   : "no \"no data\" (02 00) as PIP answers");
 	st->bl_addr = chip_addr(c);
 	if (!app) {
 		st->mode = TF_CHIP_BOOTLOADER;
@@ -348,10 +470,11 @@ static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_upda
 
 /*
  * Unbound, a run: touchfw can not flash a Cypress trackpad itself, cyapa
- * can, in either mode.  The registers are read first (detect_bus: read
- * only), and only a Gen3 trackpad is given to cyapa to bind; anything
- * else is refused untouched.  Bound, or a read-only command: as for
- * every family.
+ * can, in either mode.  The trackpad is identified first (detect_bus:
+ * the Gen3 registers, or a Gen5 part's output buffer and HID descriptor,
+ * reading only), and only a Gen3 or Gen5 trackpad is given to cyapa to
+ * bind; anything else is refused untouched.  Bound, or a read-only
+ * command: as for every family.
  */
 static int cyapa_before_detect(const struct tf_flow_services *sv, struct tf_update *u)
 {

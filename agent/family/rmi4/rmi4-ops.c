@@ -444,20 +444,25 @@ static bool rmi4_kernel_fw_rejected(int code, const struct tf_chip_state *after)
  * After update_fw on SMBus: rmi_core's re-probe does not reset the chip,
  * which stays in its bootloader; with the driver let go for a moment the
  * chip is reset out of it over the bus (reset_out_of_bootloader), then the
- * driver bound again (the flow rebinds and judges it after this).  rmi_i2c
- * resets the chip at its probe itself (no transport reset: F01's).
+ * driver bound again through the flow's rebind (touchfw's own bind, with
+ * the watch for its input device), and the flow told so (u->rebound): it
+ * judges that bind and makes none more.  rmi_i2c resets the chip at its
+ * probe itself (no transport reset: F01's).
  */
 static int bring_back(const struct tf_flow_services *sv, struct tf_update *u,
 		      struct tf_err *err)
 {
 	struct tf_ctx *c = u->c;
 	char drv[sizeof(c->dev.driver)];
-	struct tf_err e2 = { 0 };
 	int rc;
 
 	if (strcmp(c->dev.driver, "rmi4_smbus") || !c->bus)
 		return 0;
 	tf_snprintf(drv, sizeof(drv), "%s", c->dev.driver);
+	sv->log(u, TF_LOG_INFO,
+		"letting go of %s to reset the chip out of the bootloader %s "
+		"leaves it in",
+		drv, RMI4_UPDATE_ATTR);
 	if (tf_device_unbind(&c->dev, err) < 0)
 		return -err->code;
 	rc = reset_out_of_bootloader(c, err);
@@ -465,8 +470,8 @@ static int bring_back(const struct tf_flow_services *sv, struct tf_update *u,
 		sv->log(u, TF_LOG_INFO,
 			"the chip runs its application after %s; binding %s again",
 			RMI4_UPDATE_ATTR, drv);
-	if (tf_device_bind(&c->dev, drv, &e2) < 0 && rc == 0)
-		return tf_err_set(err, e2.code, "%s", e2.msg);
+	u->rebind_rc = sv->rebind(u);
+	u->rebound = true;
 	return rc;
 }
 

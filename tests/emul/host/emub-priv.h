@@ -622,6 +622,11 @@ struct emub_input_desc {
 	guint32 propbits;
 	/* input_set_abs_params() of the axes in absbits (others 0..0) */
 	struct emub_absinfo abs[64];
+	/* The input device's parent: a child device the driver made below
+	 * the client, named relative to it, for a driver that registers its
+	 * input device on a bus device of its own rather than on the i2c
+	 * client; NULL: the client itself. */
+	const char *parent;
 };
 /* include/linux/input/mt.h: the tracking ids input_mt hands out wrap here */
 #define TRKID_MAX 0xffff

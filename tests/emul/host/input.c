@@ -298,7 +298,10 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 	inp->number = eb->next_input_no++;
 	inp->minor = 64 + k;
 	g_mutex_unlock(&eb->lock);
-	inp->devpath = g_strdup_printf("%s/input/input%d", d->devpath, inp->number);
+	inp->devpath = in->parent
+			       ? g_strdup_printf("%s/%s/input/input%d", d->devpath, in->parent,
+						 inp->number)
+			       : g_strdup_printf("%s/input/input%d", d->devpath, inp->number);
 	inp->evpath = g_strdup_printf("%s/event%d", inp->devpath, k);
 
 	/* input_print_modalias() */
@@ -400,8 +403,16 @@ int drv_input_register(struct emub_dev *d, const struct emub_input_desc *in)
 
 		emub_sys_symlink(eb, inp->devpath + 1, dv);
 		g_free(dv);
+		/* inputN/device: its parent, the client or the child device */
 		dv = g_strdup_printf("%s/device", inp->devpath + 1);
-		emub_sys_symlink(eb, d->devpath + 1, dv);
+		{
+			char *in_dir = g_path_get_dirname(inp->devpath + 1);
+			char *parent = g_path_get_dirname(in_dir);
+
+			emub_sys_symlink(eb, parent, dv);
+			g_free(parent);
+			g_free(in_dir);
+		}
 		g_free(dv);
 		g_mutex_lock(&eb->lock);
 		d->input = inp;
@@ -472,7 +483,8 @@ void drv_input_unregister(struct emub_dev *d)
 	umockdev_testbed_remove_device(eb->tb, sysp);
 	g_free(sysp);
 	{
-		char *dir = g_strdup_printf("%s/input", d->devpath + 1);
+		/* the "input" class directory of its parent */
+		char *dir = g_path_get_dirname(inp->devpath + 1);
 		char *p = emub_sys_path(eb, dir);
 
 		rmdir(p);

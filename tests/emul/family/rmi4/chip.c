@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Synaptics RMI4 family of the emulator: an RMI4 touchpad on SMBus
- * (rmi4_model: F01, F34 v7 bootloader) whose interrupt is SMBus Host
+ * (rmi4_model: F01, F34 v7 bootloader, F11 or F12) whose interrupt is SMBus Host
  * Notify (the adapter needs `host_notify`); rmi4_smbus its driver
  * (drv_rmi_smbus.c: rmi_smbus + rmi_core); its board keys and statistics.
  * The real drivers judge the same model in the VM tests
@@ -23,10 +23,12 @@ struct rmi4_board {
 	guint32 build_id; /* 0: no application, the chip in its bootloader */
 	guint32 config_id;
 	guint32 power_loss; /* fault.flash_power_loss: block count, 0 never */
+	guint8 touch_fn;    /* rmi4.touch: 0x11 (F11) or 0x12 (F12) */
 };
 
 static const char *const keys[] = {
-	"rmi4.product_id", "rmi4.build_id", "rmi4.config_id", "fault.flash_power_loss", NULL,
+	"rmi4.product_id", "rmi4.build_id",	     "rmi4.config_id",
+	"rmi4.touch",	   "fault.flash_power_loss", NULL,
 };
 
 static void init(struct emub_chip_desc *c)
@@ -36,6 +38,7 @@ static void init(struct emub_chip_desc *c)
 	g_strlcpy(b->product_id, "s3203", sizeof(b->product_id));
 	b->build_id = 0x1e0f00;
 	b->config_id = 0x1a2b3c4d;
+	b->touch_fn = 0x11;
 }
 
 static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
@@ -54,6 +57,13 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 		return emub_key_u32(p, k, s, 0xffffff, &b->build_id);
 	if (!strcmp(k, "rmi4.config_id"))
 		return emub_key_u32(p, k, s, 0xffffffff, &b->config_id);
+	if (!strcmp(k, "rmi4.touch")) {
+		if (strcmp(s, "f11") && strcmp(s, "f12"))
+			return emub_parse_err(p, "[%s] %s: \"%s\" is neither f11 nor f12",
+					      p->grp, k, s);
+		b->touch_fn = !strcmp(s, "f12") ? 0x12 : 0x11;
+		return 0;
+	}
 	return emub_key_u32(p, k, s, RMI4_MODEL_FLASH_BLOCKS, &b->power_loss);
 }
 
@@ -68,6 +78,7 @@ static int create(struct emub_chip *c)
 		.smb_version = 2,
 		.bl_major = 7,
 		.power_loss_block = b->power_loss,
+		.touch_fn = b->touch_fn,
 	};
 
 	g_strlcpy(cfg.product_id, b->product_id, sizeof(cfg.product_id));

@@ -27,7 +27,10 @@
  *    axes' maxima) and the axes it gives the input device; the input
  *    device "Synaptics PRODUCT" (rmi_driver_probe registers it in both
  *    modes: in bootloader mode no function gives it an axis, only F11
- *    or F12 do); the Host Notify interrupt;
+ *    or F12 do); F12's probe (rmi_f12.c: query 0, the three register
+ *    descriptors as rmi_read_register_desc reads them, control 8's axes'
+ *    maxima, data 1's objects) where the chip has F12 instead of F11;
+ *    the Host Notify interrupt;
  *  - SMBus transfers as rmi_smbus makes them: the 8-entry mapping table
  *    (command 0x80 + i, round robin, reused for a read of the same address
  *    and count or a write to the same address), 32-byte blocks at rmiaddr,
@@ -45,10 +48,14 @@
  *    re-probe's result, not the flash's ("Firmware update failed, status:
  *    N" only in the log; update_fw_status reads the new F34's 0).
  *
- * Not modelled: F12, touch reports (F11's attention), F03,
+ * The input device sits below rmi4-NN (rmi4-NN/input/inputN), as
+ * rmi_driver_probe registers it on the RMI device (devm on rmi_dev->dev):
+ * the remove takes it away before rmi4-NN goes.
+ *
+ * Not modelled: touch reports (F11's and F12's attention), F12's
+ * resolution from its pitch (the emulator's axes carry none), F03,
  * F30/F3A, suspend/resume, the I2C and SPI transports, F34 v5, attention
- * data FIFOs.  The input device sits under the client's directory (the
- * emulator's input devices do), not under rmi4-NN as in the kernel.
+ * data FIFOs.
  */
 #include <errno.h>
 #include <linux/input.h>
@@ -107,7 +114,7 @@ struct rmi_data {
 	/* rmi_driver_data */
 	struct fn fns[8];
 	int nfns;
-	struct fn *f01, *f34, *f11;
+	struct fn *f01, *f34, *f11, *f12;
 	int published; /* function devices made below rmi4-NN */
 	/* F11 (rmi_f11.c) */
 	int nr_fingers;
@@ -341,6 +348,8 @@ static int scan_pdt(struct rmi_data *r, bool create)
 					r->f34 = f;
 				else if (f->number == 0x11)
 					r->f11 = f;
+				else if (f->number == 0x12)
+					r->f12 = f;
 			}
 		}
 		if (a == start)
@@ -563,6 +572,153 @@ static int f11_probe(struct rmi_data *r)
 	return 0;
 }
 
+/* rmi_read_register_desc: what one register descriptor says */
+struct reg_desc {
+	int n;
+	struct {
+		int reg;
+		unsigned long size;
+		guint32 subpackets; /* the first 32 subpacket bits */
+	} r[16];
+};
+
+/* rmi_read_register_desc (6.1, 6.12): the size of the presence register
+ * at @addr, the presence register at @addr + 1 (the structure's size,
+ * then one bit per packet register present), the structure at @addr + 2
+ * (per register present: its size in 1, 3 or 7 bytes, then subpacket
+ * bits, 7 a byte, bit 7 saying another byte follows). */
+static int read_register_desc(struct rmi_data *r, guint16 addr, struct reg_desc *d)
+{
+	guint8 psize, buf[35], st[256];
+	int rc, i, b, off = 0, first = 1, reg = 0;
+	unsigned int ssize;
+
+	memset(d, 0, sizeof(*d));
+	if ((rc = rmi_read(r, addr, &psize)))
+		return rc;
+	if (psize > 35)
+		return -EIO;
+	memset(buf, 0, sizeof(buf));
+	if ((rc = rmi_read_block(r, (guint16)(addr + 1), buf, psize)))
+		return rc;
+	if (buf[0] == 0) {
+		first = 3;
+		ssize = (unsigned int)(buf[1] | buf[2] << 8);
+	} else {
+		ssize = buf[0];
+	}
+	if (ssize > sizeof(st))
+		return -EIO; /* (the kernel allocates it; more than the model has) */
+	memset(st, 0, sizeof(st));
+	if ((rc = rmi_read_block(r, (guint16)(addr + 2), st, ssize)))
+		return rc;
+	for (i = first; i < psize; i++)
+		for (b = 0; b < 8; b++, reg++) {
+			unsigned long size;
+			int map = 0;
+
+			if (!(buf[i] & 1u << b) || d->n == (int)G_N_ELEMENTS(d->r))
+				continue;
+			size = st[off++];
+			if (!size) {
+				size = (unsigned long)(st[off] | st[off + 1] << 8);
+				off += 2;
+			}
+			if (!size) {
+				size = (unsigned long)st[off] |
+				       (unsigned long)st[off + 1] << 8 |
+				       (unsigned long)st[off + 2] << 16 |
+				       (unsigned long)st[off + 3] << 24;
+				off += 4;
+			}
+			d->r[d->n].reg = reg;
+			d->r[d->n].size = size;
+			do {
+				int k;
+
+				for (k = 0; k < 7; k++, map++)
+					if ((st[off] & 1u << k) && map < 32)
+						d->r[d->n].subpackets |= 1u << map;
+			} while ((st[off++] & 0x80) && off < (int)ssize);
+			d->n++;
+		}
+	return 0;
+}
+
+/* rmi_get_register_desc_item: its index in @d, or -1 */
+static int desc_item(const struct reg_desc *d, int reg)
+{
+	for (int i = 0; i < d->n; i++)
+		if (d->r[i].reg == reg)
+			return i;
+	return -1;
+}
+
+/*
+ * rmi_f12_probe's reads: query 0 (bit 0: register descriptors, without
+ * them "Behavior of F12 without register descriptors is undefined",
+ * -ENODEV), the query, control and data register descriptors at query
+ * 1, 4 and 7; rmi_f12_read_sensor_tuning: control 8 (at most 15 bytes;
+ * its address the base plus the number of control registers before it)
+ * -- subpacket 0 the axes' maxima, 1 the pitch, 2 the inactive border,
+ * 3 the receivers; data 1's subpackets are the fingers.  Then
+ * rmi_2d_sensor_configure_input, as for F11.
+ */
+static int f12_probe(struct rmi_data *r)
+{
+	struct fn *f = r->f12;
+	struct reg_desc qd, cd, dd;
+	guint8 q0, buf[15];
+	int rc, i, c8, off = 0, d1;
+
+	if ((rc = rmi_read(r, f->query, &q0))) {
+		emub_dev_log(r->d, "%s.fn12: Failed to read general info register: %d",
+			     r->rmidev, rc);
+		return -ENODEV;
+	}
+	if (!(q0 & 0x01)) {
+		emub_dev_log(r->d,
+			     "%s.fn12: Behavior of F12 without register descriptors is "
+			     "undefined.",
+			     r->rmidev);
+		return -ENODEV;
+	}
+	if ((rc = read_register_desc(r, (guint16)(f->query + 1), &qd)) ||
+	    (rc = read_register_desc(r, (guint16)(f->query + 4), &cd)) ||
+	    (rc = read_register_desc(r, (guint16)(f->query + 7), &dd)))
+		return rc;
+	if ((c8 = desc_item(&cd, 8)) < 0) {
+		emub_dev_log(r->d,
+			     "%s.fn12: F12 does not have the sensor tuning control "
+			     "register",
+			     r->rmidev);
+		return -ENODEV;
+	}
+	if (cd.r[c8].size > sizeof(buf)) {
+		emub_dev_log(r->d,
+			     "%s.fn12: F12 control8 should be no bigger than %zu bytes, "
+			     "not: %lu",
+			     r->rmidev, sizeof(buf), cd.r[c8].size);
+		return -ENODEV;
+	}
+	if ((rc = rmi_read_block(r, (guint16)(f->control + c8), buf, cd.r[c8].size)))
+		return rc;
+	if (cd.r[c8].subpackets & 1) {
+		r->max_x = (guint16)(buf[1] << 8 | buf[0]);
+		r->max_y = (guint16)(buf[3] << 8 | buf[2]);
+		off += 4;
+	}
+	(void)off; /* pitch, border, receivers: the resolution, not modelled */
+	d1 = desc_item(&dd, 1);
+	r->nr_fingers = 0;
+	if (d1 >= 0)
+		for (i = 0; i < 32; i++)
+			r->nr_fingers += (dd.r[d1].subpackets >> i) & 1;
+	emub_dev_log(r->d, "%s.fn12: %d objects, max x %u, max y %u", r->rmidev, r->nr_fingers,
+		     r->max_x, r->max_y);
+	return 0;
+}
+
 /* rmi_register_function / rmi_unregister_function: the function devices
  * (device_add of "rmi4-NN.fnXX" below rmi4-NN) */
 static void publish_functions(struct rmi_data *r)
@@ -627,7 +783,7 @@ static int init_functions(struct rmi_data *r)
 	int rc;
 
 	r->nfns = 0;
-	r->f01 = r->f34 = r->f11 = NULL;
+	r->f01 = r->f34 = r->f11 = r->f12 = NULL;
 	r->nr_fingers = 0;
 	r->fn_irq_bits = 0;
 	if ((rc = scan_pdt(r, true))) {
@@ -645,6 +801,10 @@ static int init_functions(struct rmi_data *r)
 		return rc;
 	if (r->f11 && (rc = f11_probe(r))) {
 		emub_dev_log(r->d, "%s.fn11: probe failed: %d", r->rmidev, rc);
+		r->nr_fingers = 0;
+	}
+	if (r->f12 && (rc = f12_probe(r))) {
+		emub_dev_log(r->d, "%s.fn12: probe failed: %d", r->rmidev, rc);
 		r->nr_fingers = 0;
 	}
 	return rmi_read(r, r->f01->control + 1, &mask);
@@ -966,6 +1126,7 @@ static int rmi_probe(struct emub_dev *d)
 	publish_functions(r);
 	snprintf(name, sizeof(name), "Synaptics %s", r->product_id);
 	in.name = name;
+	in.parent = r->rmidev;
 	if (r->nr_fingers) {
 		/* rmi_2d_sensor_configure_input with no platform data: F11
 		 * takes the sensor for a touchscreen (input_mt_init_slots with
@@ -1002,6 +1163,7 @@ static int rmi_probe(struct emub_dev *d)
 	return 0;
 
 fail_attrs:
+	drv_input_unregister(d); /* rmi4-NN's devres, before rmi4-NN goes */
 	drv_attrs_remove(d);
 fail_power:
 	emub_dev_log(d, "failed to register sensor: %d", rc);
@@ -1012,9 +1174,12 @@ fail:
 	return rc;
 }
 
+/* rmi_smb_remove: rmi_unregister_transport_device, whose rmi_driver_remove
+ * and devres take the input device away before rmi4-NN is deleted */
 static void rmi_remove(struct emub_dev *d)
 {
 	drv_irq_disable(d);
+	drv_input_unregister(d);
 	drv_attrs_remove(d);
 	drv_devm_release(d);
 }

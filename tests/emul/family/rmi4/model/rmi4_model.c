@@ -29,6 +29,12 @@
 #define F11_NCTRL 12
 #define F11_DATA 0x98 /* finger state, then 5 bytes of abs data a finger */
 #define F11_NDATA (2 + 5 * RMI4_MODEL_F11_FINGERS)
+#define F12_QUERY 0x80 /* query 0, then the three register descriptors */
+#define F12_NQUERY 10
+#define F12_CTRL 0x8a /* control 8 (the only control register) */
+#define F12_CTRL8_SIZE 10
+#define F12_DATA 0x98 /* data 1 (the only data register): the objects */
+#define F12_DATA1_SIZE (8 * RMI4_MODEL_F12_OBJECTS)
 #define PDT_TOP 0xe9
 #define PDT_PROPS 0xef
 #define SMB_VERSION_REG 0xfd
@@ -286,6 +292,54 @@ static em_u32 payload_size(void)
 	return (em_u32)sizeof(((struct rmi4_model *)0)->payload);
 }
 
+static bool f12(const struct rmi4_model *m)
+{
+	return m->cfg.touch_fn == 0x12;
+}
+
+/*
+ * F12's registers in the application (rmi4_model.h): query 0, the query,
+ * control and data register descriptors, control 8, data 1.  Their
+ * size, as reg_read gives it; 0 for an address F12 does not have.
+ */
+static em_u32 f12_read(em_u16 addr, em_u8 *out)
+{
+	/* per descriptor: presence size, presence register, structure */
+	static const em_u8 q[F12_NQUERY][3] = {
+		{ 0x01 },		  /* query 0: has register descriptors */
+		{ 2 },			  /* query descriptor: no registers */
+		{ 2, 0x00 },		  /* (structure of 2 bytes, bitmap 0) */
+		{ 0x00, 0x00 },		  /* its structure */
+		{ 3 },			  /* control descriptor: control 8 */
+		{ 2, 0x00, 0x01 },	  /* structure of 2 bytes; bit 8 */
+		{ F12_CTRL8_SIZE, 0x0b }, /* 10 bytes; subpackets 0, 1, 3 */
+		{ 2 },			  /* data descriptor: data 1 */
+		{ 2, 0x02 },		  /* structure of 2 bytes; bit 1 */
+		/* 40 bytes; one subpacket an object */
+		{ F12_DATA1_SIZE, (1u << RMI4_MODEL_F12_OBJECTS) - 1 },
+	};
+	static const em_u8 qlen[F12_NQUERY] = { 1, 1, 2, 2, 1, 3, 2, 1, 2, 2 };
+
+	if (addr >= F12_QUERY && addr < F12_QUERY + F12_NQUERY) {
+		em_memcpy(out, q[addr - F12_QUERY], qlen[addr - F12_QUERY]);
+		return qlen[addr - F12_QUERY];
+	}
+	if (addr == F12_CTRL) {
+		em_put_le16(out, RMI4_MODEL_F12_MAX_X);
+		em_put_le16(out + 2, RMI4_MODEL_F12_MAX_Y);
+		em_put_le16(out + 4, RMI4_MODEL_F12_PITCH);
+		em_put_le16(out + 6, RMI4_MODEL_F12_PITCH);
+		out[8] = RMI4_MODEL_F12_RX;
+		out[9] = RMI4_MODEL_F12_TX;
+		return F12_CTRL8_SIZE;
+	}
+	if (addr == F12_DATA) {
+		em_memset(out, 0, F12_DATA1_SIZE); /* no object on the pad */
+		return F12_DATA1_SIZE;
+	}
+	return 0; /* not F12's */
+}
+
 /*
  * The bytes of the register at @addr into @out (at most 64): its size, 0
  * for an address with no register (reads as one zero byte).
@@ -401,22 +455,29 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 		 * the application only: its bootloader lists F01 and F34 and
 		 * reads zeros at 0xdd, the end (as at 0xd7 in the application) */
 		unsigned idx = (unsigned)(PDT_TOP + 5 - addr) / 6; /* 0 F01, 1 F34, 2 F11 */
-		static const em_u8 ents[3][6] = {
+		static const em_u8 ents[4][6] = {
 			{ F01_QUERY, F01_CMD, F01_CTRL0, F01_STATUS, 1, 0x01 },
 			/* interrupt sources (bits 0..2), function version (bits
 			 * 5..6): F34 version 2 is the v7 bootloader */
 			{ F34_QUERY, 0, F34_CTRL, F34_DATA, 1 | 2 << 5, 0x34 },
 			{ F11_QUERY, 0, F11_CTRL, F11_DATA, 1, 0x11 },
+			{ F12_QUERY, 0, F12_CTRL, F12_DATA, 1, 0x12 },
 		};
 
 		if (idx == 2 && bl) {
 			out[0] = 0;
 			return 1;
 		}
-		out[0] = ents[idx][addr - (PDT_TOP - 6 * idx)];
+		out[0] = ents[idx == 2 && f12(m) ? 3 : idx][addr - (PDT_TOP - 6 * idx)];
 		return 1;
 	}
-	if (!bl && addr >= F11_QUERY && addr < F11_QUERY + F11_NQUERY) {
+	if (!bl && f12(m)) {
+		em_u32 n = f12_read(addr, out);
+
+		if (n)
+			return n;
+	}
+	if (!bl && !f12(m) && addr >= F11_QUERY && addr < F11_QUERY + F11_NQUERY) {
 		/* query 0: one sensor (bits 0..2 = 0), no queries 9/11/12/27/28;
 		 * query 1: 5 fingers (bits 0..2 = 4), has absolute (bit 4);
 		 * queries 2..4: x, y electrodes and their maximum; query 5
@@ -429,7 +490,7 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 		out[0] = q[addr - F11_QUERY];
 		return 1;
 	}
-	if (!bl && addr >= F11_CTRL && addr < F11_CTRL + F11_NCTRL) {
+	if (!bl && !f12(m) && addr >= F11_CTRL && addr < F11_CTRL + F11_NCTRL) {
 		/* ctrl 0 reporting mode (0: continuous), 1 palm, 2 delta x,
 		 * 3 delta y, 4..5 velocity and acceleration, 6..7 max x
 		 * (LE, 12 bits), 8..9 max y */
@@ -440,7 +501,7 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 		out[0] = c[addr - F11_CTRL];
 		return 1;
 	}
-	if (!bl && addr >= F11_DATA && addr < F11_DATA + F11_NDATA) {
+	if (!bl && !f12(m) && addr >= F11_DATA && addr < F11_DATA + F11_NDATA) {
 		out[0] = 0; /* no finger on the pad */
 		return 1;
 	}

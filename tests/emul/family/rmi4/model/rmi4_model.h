@@ -52,11 +52,25 @@
  *       y electrodes and their maximum, 0x85 absolute query (data size
  *       0); control 0x88..0x93 (ctrl 6..7 max x, 8..9 max y, LE); data
  *       0x98: finger state, then 5 bytes a finger (all zero: no touch);
- *   PDT at 0xe9 down: F01, then F34, then in the application F11 at
- *       0xdd (the bootloader lists F01 and F34 only, as real parts do),
- *       0xef PDT properties (0: no BSR).
- * Interrupt sources, in PDT order: F01 bit 0, F34 bit 1 (F11 bit 2 in
- * the application, never raised: nothing touches the pad).  Each new
+ *   F12 (the 2D sensor newer parts have instead of F11, cfg.touch_fn
+ *       0x12; rmi_f12.c and rmi_read_register_desc's reads) query 0x80
+ *       query 0 (bit 0: register descriptors), then three register
+ *       descriptors of three registers each (rmi_read_register_desc,
+ *       one address a register): the size of the presence register, the
+ *       presence register (the structure's size, then one bit per packet
+ *       register present), the structure (per present register its size,
+ *       then its subpacket bits, 7 a byte, bit 7 "more"): queries 0x81..
+ *       0x83 (no query registers described), 0x84..0x86 (control 8, the
+ *       sensor tuning: 10 bytes, subpackets 0 max x/y, 1 pitch x/y, 3
+ *       receivers), 0x87..0x89 (data 1, the objects: 8 bytes an object,
+ *       one subpacket each); control 8 at 0x8a (LE16 max x, max y, pitch
+ *       x, pitch y, then rx and tx electrodes); data 1 at 0x98 (all zero:
+ *       no object);
+ *   PDT at 0xe9 down: F01, then F34, then in the application F11 (or
+ *       F12) at 0xdd (the bootloader lists F01 and F34 only, as real
+ *       parts do), 0xef PDT properties (0: no BSR).
+ * Interrupt sources, in PDT order: F01 bit 0, F34 bit 1 (F11 or F12 bit
+ * 2 in the application, never raised: nothing touches the pad).  Each new
  * interrupt source set while enabled is one SMBus Host Notify: the
  * interrupt output pulses for EMUL_RMI4_NOTIFY_NS.
  *
@@ -125,6 +139,14 @@
 #define RMI4_MODEL_F11_TX 16
 #define RMI4_MODEL_F11_MAX_X 3000
 #define RMI4_MODEL_F11_MAX_Y 1700
+/* F12: 5 objects, the electrodes, the axes' maxima and the pitch
+ * (control 8) */
+#define RMI4_MODEL_F12_OBJECTS 5
+#define RMI4_MODEL_F12_RX 30
+#define RMI4_MODEL_F12_TX 18
+#define RMI4_MODEL_F12_MAX_X 4100
+#define RMI4_MODEL_F12_MAX_Y 2300
+#define RMI4_MODEL_F12_PITCH 0x1c00    /* 1/4096 mm: 1.75 mm */
 #define RMI4_MODEL_NOTIFY_NS 100000ULL /* one Host Notify on the wire */
 
 /* Partition ids (rmi_f34.h) */
@@ -151,6 +173,8 @@ struct rmi4_model_cfg {
 	/* fault: the supply drops as this many blocks have been programmed
 	 * since power-on (0: never) */
 	em_u32 power_loss_block;
+	/* the application's 2D function: 0x12 (F12), else F11 */
+	em_u8 touch_fn;
 };
 
 struct rmi4_model_stats {
