@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -425,6 +426,35 @@ static struct tf_fwdb *read_db(const char *dir)
 	return db;
 }
 
+/*
+ * @path as an absolute path in @out: the run on the board reads its
+ * settings, which take absolute paths only, and runs elsewhere, so a
+ * relative --db, --keys, --keep or TMPDIR (as the README shows them) is
+ * made absolute here: resolved when it exists (the emulated board's
+ * paths are compared canonical), else against the working directory.
+ * 0, or -1 (said).
+ */
+static int absolute(const char *opt, const char *path, char *out, size_t size)
+{
+	char real[PATH_MAX], cwd[PATH_MAX];
+
+	if (realpath(path, real)) {
+		if (!tf_snprintf(out, size, "%s", real))
+			return 0;
+		errno = ENAMETOOLONG;
+	} else if (path[0] == '/') {
+		if (!tf_snprintf(out, size, "%s", path))
+			return 0;
+		errno = ENAMETOOLONG;
+	} else if (getcwd(cwd, sizeof(cwd))) {
+		if (!tf_snprintf(out, size, "%s/%s", cwd, path))
+			return 0;
+		errno = ENAMETOOLONG;
+	}
+	tf_out_err("touchfw: board rehearse: %s %s: %s\n", opt, path, strerror(errno));
+	return -1;
+}
+
 static int rehearse(const struct tf_cli *cli, const char *file, const char *db_dir,
 		    const char *keys_dir, bool bootloader, const char *const *hw_opt,
 		    size_t n_hw_opt, const char *keep, bool json)
@@ -433,6 +463,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	char work[4096], boards[4200], dtb[4400], name[300], board_file[4200], conf[4200];
 	char exit_file[4200], errbuf[2048], *args[16 + 4 * MAX_HW];
 	char hw_args[MAX_HW][200], fw_args[MAX_HW][200], text[8192];
+	char db_abs[4096], keys_abs[4096], tmpl[4000];
 	const char *tmp = getenv("TMPDIR");
 	struct tf_board_profile *p = NULL;
 	struct tf_board_report rep;
@@ -460,17 +491,27 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		tf_out_err("touchfw: %s\n", err.msg);
 		return TF_EXIT_BAD_INPUT;
 	}
+	if (absolute("--db", db_dir ? db_dir : s.db_dir, db_abs, sizeof(db_abs)) < 0 ||
+	    absolute("--keys", keys_dir ? keys_dir : s.keys_dir, keys_abs, sizeof(keys_abs)) <
+		    0)
+		return TF_EXIT_BAD_INPUT;
 	if (!db_dir)
 		db_dir = s.db_dir;
-	if (!keys_dir)
-		keys_dir = s.keys_dir;
+	/* the temporary directory, ours and the emulator's, absolute */
+	if (absolute("TMPDIR", tmp && *tmp ? tmp : "/tmp", tmpl, sizeof(tmpl)) < 0)
+		return TF_EXIT_FAILURE;
+	if (tmp && *tmp && strcmp(tmp, tmpl) && setenv("TMPDIR", tmpl, 1) < 0) {
+		tf_out_err("touchfw: TMPDIR: %s\n", strerror(errno));
+		return TF_EXIT_FAILURE;
+	}
 	if (keep) {
-		if (tf_snprintf(work, sizeof(work), "%s", keep) || mkdir(work, 0700) < 0) {
+		if (mkdir(keep, 0700) < 0) {
 			tf_out_err("touchfw: --keep %s: %s\n", keep, strerror(errno));
 			return errno == EEXIST ? TF_EXIT_EXISTS : TF_EXIT_BAD_INPUT;
 		}
-	} else if (tf_snprintf(work, sizeof(work), "%s/touchfw-rehearse-XXXXXX",
-			       tmp && *tmp ? tmp : "/tmp") ||
+		if (absolute("--keep", keep, work, sizeof(work)) < 0)
+			return TF_EXIT_BAD_INPUT;
+	} else if (tf_snprintf(work, sizeof(work), "%s/touchfw-rehearse-XXXXXX", tmpl) ||
 		   !mkdtemp(work)) {
 		tf_out_err("touchfw: can not make a temporary directory: %s\n",
 			   strerror(errno));
@@ -519,7 +560,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		goto out;
 	}
 	tf_board_report_free(&rep);
-	db = read_db(db_dir);
+	db = read_db(db_abs);
 
 	args[n++] = (char *)emulator;
 	args[n++] = (char *)"--profile";
@@ -590,7 +631,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 		    "[paths]\nstate_dir = %s/state\npersist_dir = %s/persist\ndb_dir = %s\n"
 		    "keys_dir = %s\nboards_dirs = %s\nfirmware_dirs = %s/firmware\n"
 		    "cmdline = %s/cmdline\n",
-		    tf_sig_policy_name(s.signatures), work, work, db_dir, keys_dir, boards,
+		    tf_sig_policy_name(s.signatures), work, work, db_abs, keys_abs, boards,
 		    work, work)) {
 		tf_out_err("touchfw: %s: paths too long\n", work);
 		goto out;
@@ -629,7 +670,7 @@ static int rehearse(const struct tf_cli *cli, const char *file, const char *db_d
 	if (f)
 		fclose(f);
 	if (keep && !json)
-		tf_out("kept: %s (board.board, touchfw.conf, state/)\n", work);
+		tf_out("kept: %s (board.board, touchfw.conf, state/)\n", keep);
 out:
 	tf_board_free(p);
 	tf_fwdb_free(db);

@@ -37,7 +37,7 @@ static int read_blob_or_file(struct flow_run *r, const struct tf_blob *b, const 
 }
 
 /* Read and parse the firmware to write (a file or the plan's blob), once. */
-static int load_fw(struct flow_run *r)
+int flow_load_fw(struct flow_run *r)
 {
 	struct tf_err err = { 0 };
 	const char *name;
@@ -99,7 +99,7 @@ int flow_step_files(struct flow_run *r)
 
 	if (!r->o->firmware_file && !r->o->config_file)
 		return TF_EXIT_OK;
-	if ((rc = load_fw(r)) || (rc = load_cfg(r)))
+	if ((rc = flow_load_fw(r)) || (rc = load_cfg(r)))
 		return rc;
 	if (r->o->firmware_file)
 		rlog(r, TF_LOG_INFO, "firmware file %s: parsed", r->o->firmware_file);
@@ -115,7 +115,7 @@ int flow_step_load(struct flow_run *r)
 	const char *name;
 	int rc;
 
-	if ((rc = load_fw(r)))
+	if ((rc = flow_load_fw(r)))
 		return rc;
 	if ((r->plan.cfg && r->plan.cfg_needed) || r->o->config_file) {
 		rc = load_cfg(r);

@@ -10,8 +10,11 @@
 #include <string.h>
 
 #include "exitcode.h"
+#include "flow-detect.h"
+#include "flow-load.h"
 #include "flow-outcome.h"
 #include "flow-plan.h"
+#include "flow-update.h"
 
 #define MAX_BLOB_FAILURES 2 /* across reboots, per device and blob */
 
@@ -57,6 +60,52 @@ static int no_program(struct flow_run *r)
 			   src ? src : "");
 }
 
+/*
+ * A chip whose program is its driver's file, with the driver bound (once
+ * a probe under way has ended) and the chip running: the file to install
+ * (the plan's, or flash's) may be the one the driver's probe loaded.  Decided here, before any
+ * dry run stops, so that probe, run --dry-run and run keep it alike (the firmware is read and
+ * checked now, as the update would).  Kept: no firmware in the plan, fw_kept, and the reason
+ * says why; else the reason says what the driver loads instead, when that is known.
+ */
+static int keep_running_file(struct flow_run *r)
+{
+	char why[sizeof(r->plan.fw_reason)], drv[sizeof(r->c.dev.driver)];
+	size_t n;
+	int rc;
+
+	if (!r->chip.program_from_driver || r->o->force || !(r->plan.fw || r->o->firmware_file))
+		return TF_EXIT_OK;
+	/* A probe under way (a run its bind started may see the driver link
+	 * late) ends first: the decision, and a rebind, go by its end. */
+	tf_snprintf(drv, sizeof(drv), "%s", r->c.dev.driver);
+	flow_settle_driver_link(r);
+	if (strcmp(drv, r->c.dev.driver)) {
+		if ((rc = flow_detect(r, &r->chip)))
+			return rc;
+		rlog(r, TF_LOG_INFO, "%s", r->chip.detail);
+		tf_snprintf(r->res->detail, sizeof(r->res->detail), "%s", r->chip.detail);
+	}
+	if (!r->c.dev.driver[0] || r->chip.not_running)
+		return TF_EXIT_OK;
+	if ((rc = flow_load_fw(r)))
+		return rc;
+	if (!flow_driver_runs_fw(r, why, sizeof(why))) {
+		n = strlen(r->plan.fw_reason);
+		if (why[0] && r->plan.fw && n < sizeof(r->plan.fw_reason))
+			tf_snprintf(r->plan.fw_reason + n, sizeof(r->plan.fw_reason) - n,
+				    "; %s", why);
+		return TF_EXIT_OK;
+	}
+	r->fw_kept = true;
+	r->plan.fw = NULL;
+	tf_snprintf(r->plan.fw_reason, sizeof(r->plan.fw_reason), "%s", why);
+	tf_snprintf(r->res->path, sizeof(r->res->path), "none");
+	r->ops->free_firmware(r->fw_img);
+	r->fw_img = NULL;
+	return TF_EXIT_OK;
+}
+
 int flow_step_plan(struct flow_run *r)
 {
 	struct tf_plan_input in = { 0 };
@@ -64,8 +113,13 @@ int flow_step_plan(struct flow_run *r)
 	char t[40];
 	int rc;
 
-	if (!r->db)
-		return TF_EXIT_OK; /* manual files */
+	if (!r->db) {
+		/* manual files: flash's own, kept when the driver runs it */
+		rc = keep_running_file(r);
+		if (!rc && r->fw_kept)
+			rlog(r, TF_LOG_INFO, "firmware: keep: %s", r->plan.fw_reason);
+		return rc;
+	}
 	in.db = r->db;
 	in.profile = r->profile;
 	in.ctrl = r->ctrl;
@@ -116,6 +170,8 @@ int flow_step_plan(struct flow_run *r)
 	}
 	if (!r->plan.fw && !holds_program(r))
 		return no_program(r);
+	if ((rc = keep_running_file(r)))
+		return rc;
 	if (r->plan.fw) {
 		tf_snprintf(r->res->planned_fw, sizeof(r->res->planned_fw), "%s",
 			    r->plan.fw->id);

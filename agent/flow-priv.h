@@ -62,6 +62,9 @@ struct flow_run {
 	uint32_t cfg_crc;
 	char fw_sha[65];
 	bool flashed_anything;
+	/* The plan keeps what the bound driver runs: the firmware to write
+	 * (res->fw_id) is the file its probe loaded already (flow-plan.c). */
+	bool fw_kept;
 	bool cfg_already;	/* the configuration to write is the chip's already (its CRC) */
 	bool touched;		/* the update started: re-detect after a failure */
 	bool foreign;		/* the chip refused the image as another chip's */

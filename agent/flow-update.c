@@ -291,6 +291,68 @@ static bool same_file(const char *path, const uint8_t *data, size_t len)
 }
 
 /*
+ * Does the bound driver of a chip whose program is its driver's file
+ * (detect: program_from_driver) run the firmware to install (fw_img)
+ * already?  Asked by the plan (flow-plan.c), so that probe, dry runs and
+ * runs take this one decision.  Yes when a run verified the driver's
+ * input device with this database and the driver has not probed since
+ * (it runs what that run staged, though no longer staged), or when the
+ * first file of the name it requests in the loader's path holds the
+ * same bytes and its input device is there; @why then says which, and
+ * res->input names the input device.  No: @why says what the driver
+ * loads instead, when that is known, else "".
+ */
+bool flow_driver_runs_fw(struct flow_run *r, char *why, size_t size)
+{
+	struct tf_input_node in[1];
+	struct tf_file_id dbid;
+	struct tf_err err = { 0 };
+	char name[TF_FW_NAME_MAX], found[400], manifest[300];
+	const uint8_t *img;
+	size_t len;
+	int dir;
+
+	why[0] = '\0';
+	if (!r->fw_img || !r->ops->kernel_fw_name || !r->ops->kernel_firmware ||
+	    r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
+		return false;
+	r->ops->kernel_firmware(r->fw_img, &img, &len);
+	/* A driver bound now (the caller let its probe end) loaded the first
+	 * such file in the loader's path. */
+	if (!r->c.dev.driver[0] || r->chip.not_running ||
+	    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) <= 0)
+		return false;
+	/* The input device a run verified is still there: the driver has
+	 * not probed since, so it runs what that run staged (a second run
+	 * for the same add and bind ends here). */
+	if (r->db &&
+	    tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) == 0 &&
+	    tf_file_id_get(manifest, &dbid) == 0 &&
+	    tf_state_is_uptodate(&r->st, r->c.dev.name, &dbid, in[0].input)) {
+		tf_snprintf(why, size,
+			    "%s has not probed since a run verified input %s with this "
+			    "database",
+			    r->c.dev.driver, in[0].event);
+		tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
+		return true;
+	}
+	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
+			     r->s->firmware_class_path, name, found, sizeof(found)) < 0)
+		return false;
+	/* found is the loader's directory, "/", and the name */
+	dir = (int)(strlen(found) > strlen(name) ? strlen(found) - strlen(name) - 1 : 0);
+	if (!same_file(found, img, len)) {
+		tf_snprintf(why, size, "%s finds another %s in %.*s", r->c.dev.driver, name,
+			    dir, found);
+		return false;
+	}
+	tf_snprintf(why, size, "%s already loads %s from %.*s, the same bytes as %s",
+		    r->c.dev.driver, name, dir, found, r->res->fw_id);
+	tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
+	return true;
+}
+
+/*
  * A chip whose program is its driver's file (detect: program_from_driver;
  * the family's path chooses TF_WAY_STAGE_AND_PROBE): the driver loads the
  * file into the chip at every probe and fails without it.  Stage the blob
@@ -298,7 +360,8 @@ static bool same_file(const char *path, const uint8_t *data, size_t len)
  * front of the loader's path (a distribution's file of that name is
  * shadowed, never touched), make the driver probe (bind; rebind when it
  * runs another file), and wait for its input device.  Nothing is written
- * to the chip by touchfw.
+ * to the chip by touchfw.  A driver that runs this file already was kept
+ * by the plan (flow_driver_runs_fw()).
  */
 static int path_probe_file(struct flow_run *r)
 {
@@ -315,51 +378,13 @@ static int path_probe_file(struct flow_run *r)
 	if (r->ops->kernel_fw_name(&r->c, &r->chip, name, sizeof(name), &err) < 0)
 		return flow_finish(r, TF_EXIT_UNSUPPORTED, "%s", err.msg);
 	r->ops->kernel_firmware(r->fw_img, &img, &len);
-	/* A driver bound now loaded the first such file in the loader's path;
-	 * if that is ours byte for byte, there is nothing to do. */
-	flow_settle_driver_link(r);
-	/* The input device a run verified is still there: the driver has
-	 * not probed since, so it runs what that run staged (a second run
-	 * for the same add and bind ends here). */
-	if (r->c.dev.driver[0] && !r->o->force && !r->chip.not_running) {
-		struct tf_input_node in[1];
-		struct tf_file_id dbid;
-		char manifest[300];
-
-		if (tf_snprintf(manifest, sizeof(manifest), "%s/manifest.ini", r->s->db_dir) ==
-			    0 &&
-		    tf_file_id_get(manifest, &dbid) == 0 &&
-		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0 &&
-		    tf_state_is_uptodate(&r->st, r->c.dev.name, &dbid, in[0].input)) {
-			rlog(r, TF_LOG_INFO,
-			     "%s has not probed since a run verified input %s with "
-			     "this database: nothing to do",
-			     r->c.dev.driver, in[0].event);
-			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
-			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
-			return TF_EXIT_OK;
-		}
-	}
 	if (tf_firmware_find(r->s->firmware_dirs, r->s->n_firmware_dirs,
-			     r->s->firmware_class_path, name, found, sizeof(found)) == 0) {
-		struct tf_input_node in[1];
-
-		if (r->c.dev.driver[0] && same_file(found, img, len) && !r->o->force &&
-		    !r->chip.not_running &&
-		    tf_sysfs_inputs(r->c.dev.subsys, r->c.dev.name, in, 1) > 0) {
-			rlog(r, TF_LOG_INFO,
-			     "%s already loads %s (%s, the same bytes as %s), "
-			     "input %s",
-			     r->c.dev.driver, name, found, r->res->fw_id, in[0].event);
-			tf_snprintf(r->res->path, sizeof(r->res->path), "none");
-			tf_snprintf(r->res->input, sizeof(r->res->input), "%s", in[0].event);
-			return TF_EXIT_OK;
-		}
+			     r->s->firmware_class_path, name, found, sizeof(found)) == 0 &&
+	    !same_file(found, img, len))
 		rlog(r, TF_LOG_WARNING,
 		     "%s exists and is not %s: touchfw's copy goes first in "
 		     "the loader's path (the file itself is left alone)",
 		     found, r->res->fw_id);
-	}
 	if (tf_fw_stage(&stage, r->s->firmware_class_path, r->s->state_dir, r->c.dev.name, name,
 			img, len, &err) < 0)
 		return flow_stage_failed(r, &stage, &err);

@@ -15,6 +15,12 @@
  * set, or an exit code with the message recorded (flow_finish()).
  */
 int flow_decide_update(struct flow_run *r, enum tf_update_way *way);
+/*
+ * The plan's question for a chip whose program is its driver's file: does
+ * its bound driver run the firmware to install (fw_img) already?  @why
+ * says why (yes), or what it loads instead when known (no; else "").
+ */
+bool flow_driver_runs_fw(struct flow_run *r, char *why, size_t size);
 /* Write by the way flow_decide_update() chose; rebind, input. */
 int flow_step_update(struct flow_run *r);
 /* A dry run's account of what flow_step_update() would write by @way. */

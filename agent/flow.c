@@ -451,9 +451,12 @@ int tf_flow_run(const struct tf_settings *s, const char *devname, const struct t
 	    (rc = step_db(&r)) || (rc = flow_step_bus(&r)) || (rc = step_detect(&r)) ||
 	    (rc = flow_step_plan(&r)) || (rc = flow_step_recovery_allowed(&r)))
 		goto out;
-	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) && !o->firmware_file &&
-	    !o->config_file) {
-		if (r.chip.has_version)
+	if (!r.plan.fw && !(r.plan.cfg && r.plan.cfg_needed) &&
+	    ((!o->firmware_file && !o->config_file) || r.fw_kept)) {
+		if (r.fw_kept) /* the plan's decision, for dry runs too */
+			rc = flow_finish(&r, TF_EXIT_OK, "up to date: %s, driver %s, input %s",
+					 res->fw_id, r.c.dev.driver, res->input);
+		else if (r.chip.has_version)
 			rc = flow_finish(&r, TF_EXIT_OK, "up to date (firmware %s%s)",
 					 r.chip.version_str,
 					 r.plan.cfg ? ", config matches" : "");

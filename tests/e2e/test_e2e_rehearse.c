@@ -15,7 +15,7 @@
 #include "e2e.h"
 #include "exitcode.h"
 
-static char build[4096], top[4096], dir[256];
+static char build[2048], top[2048], dir[256];
 
 static int setup(void **state)
 {
@@ -236,6 +236,48 @@ static void test_a_profile_with_mistakes_is_checked_first(void **state)
 	said("/controllers/touchscreen@4a: power \"on\" is not one of", path);
 }
 
+/*
+ * Relative paths, as README.md and boards/README.md show the command: the
+ * database, keys and --keep directory named from the working directory
+ * (and a relative TMPDIR) work although the run on the board reads them
+ * from settings of its own, elsewhere.
+ */
+static void test_relative_paths_from_the_working_directory(void **state)
+{
+	char cmd[16384], conf[512];
+	unsigned n_ok = 0;
+	FILE *p;
+	size_t n;
+	int st;
+
+	(void)state;
+	snprintf(
+		cmd, sizeof(cmd),
+		"cd '%s' && mkdir rel rel/tmp && cd rel && cp -a '%s/firmware-db' my-db && "
+		"cp -a '%s/keys' my-keys && cp '%s/boards/examples/emul-demo.dts' my-board.dts "
+		"&& env -i PATH=/usr/bin:/bin TMPDIR=tmp timeout 300 '%s/touchfw' board "
+		"rehearse my-board.dts --db my-db --keys my-keys --keep kept 2>&1 && "
+		"env -i PATH=/usr/bin:/bin TMPDIR=tmp timeout 300 '%s/touchfw' board "
+		"rehearse --db ./my-db --keys ../rel/my-keys my-board.dts 2>&1",
+		dir, build, build, top, build, build);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	expect(WIFEXITED(st) ? WEXITSTATUS(st) : -1, TF_EXIT_OK, "my-board.dts");
+	said("rehearsing my-board.dts on an emulated board (database my-db)", "my-board.dts");
+	said("kept: kept (board.board, touchfw.conf, state/)", "my-board.dts");
+	said("rehearsing my-board.dts on an emulated board (database ./my-db)", "my-board.dts");
+	for (const char *q = out; (q = strstr(q, "rehearsal of my-board: ok")); q++)
+		n_ok++;
+	if (n_ok != 2)
+		fail_msg("%u rehearsals ok, not 2:\n%s", n_ok, out);
+	snprintf(conf, sizeof(conf), "%s/rel/kept/touchfw.conf", dir);
+	if (access(conf, R_OK) < 0)
+		fail_msg("%s: %s", conf, strerror(errno));
+}
+
 /* A copy of the agent away from the build tree refuses, naming it. */
 static void test_an_installed_copy_names_the_build_tree(void **state)
 {
@@ -271,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_an_unknown_part_is_named),
 		cmocka_unit_test(test_bootloader_mode),
 		cmocka_unit_test(test_a_profile_with_mistakes_is_checked_first),
+		cmocka_unit_test(test_relative_paths_from_the_working_directory),
 		cmocka_unit_test(test_an_installed_copy_names_the_build_tree),
 	};
 

@@ -323,10 +323,87 @@ static void test_right_file_nothing_to_do(void **state)
 	assert_true(chip().ok);
 	c0 = chip();
 	expect_rc(TF_EXIT_OK, "run", DEV);
-	e2e_said(&E, "already loads " FW_NAME);
+	e2e_said(&E, "firmware: keep: silead_ts already loads " FW_NAME " from ");
 	e2e_said(&E, "up to date: silead-emul-tablet-1, driver silead_ts, input event0");
 	e2e_not_said(&E, "staged");
 	assert_int_equal(chip().stats.words_written, c0.stats.words_written);
+}
+
+/*
+ * probe, run --dry-run and run take one decision (issue 26 item 7): the
+ * plan's.  @action is probe's ACTION column and @reason part of its
+ * firmware line, the plan's reason, which both runs log as well; their
+ * decision line starts with @decision; @dry is the dry run's message
+ * (NULL: the real run's, as for a chip kept as it is) and @result the
+ * real run's.  Neither the probe nor the dry run writes.
+ */
+static void one_decision(const char *action, const char *reason, const char *decision,
+			 const char *dry, const char *result)
+{
+	char want[600];
+	const char *line;
+	unsigned words = chip().stats.words_written;
+
+	expect_rc(TF_EXIT_OK, "probe", DEV);
+	snprintf(want, sizeof(want), " %s\n", action);
+	line = E.out ? strstr(E.out, "\n  firmware: ") : NULL;
+	if (!E.out || !strstr(E.out, want) || !line || !strstr(line, reason) ||
+	    strchr(line + 1, '\n') < strstr(line, reason))
+		fail_msg("probe's action is not \"%s\" or its firmware line lacks \"%s\":\n%s",
+			 action, reason, E.out ? E.out : "");
+	assert_int_equal(chip().stats.words_written, words);
+	for (int real = 0; real < 2; real++) {
+		if (real)
+			expect_rc(TF_EXIT_OK, "run", DEV);
+		else
+			expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+		e2e_said(&E, decision);
+		e2e_said(&E, reason);
+		e2e_said(&E, real || !dry ? result : dry);
+		if (!real)
+			assert_int_equal(chip().stats.words_written, words);
+	}
+}
+
+/* The right file in place: probe, dry run and run all keep it, and the
+ * run says so, not "install" and then "up to date". */
+static void test_right_file_one_decision(void **state)
+{
+	struct chip c0;
+
+	(void)state;
+	start_tablet(RIGHT, NULL, NULL, false);
+	c0 = chip();
+	one_decision("none", ", the same bytes as silead-emul-tablet-1",
+		     "firmware: keep: silead_ts already loads ", NULL,
+		     "up to date: silead-emul-tablet-1, driver silead_ts, input event0");
+	e2e_not_said(&E, "firmware: install");
+	e2e_not_said(&E, "staged");
+	assert_int_equal(chip().stats.words_written, c0.stats.words_written);
+	/* after a run that staged it (no longer staged), the same */
+	e2e_stop(&E);
+	start_tablet(NULL, NULL, NULL, false);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "updated: silead-emul-tablet-1");
+	c0 = chip();
+	one_decision("none", "silead_ts has not probed since a run verified input event0",
+		     "firmware: keep: ", NULL,
+		     "up to date: silead-emul-tablet-1, driver silead_ts, input event0");
+	e2e_not_said(&E, "firmware: install");
+	assert_int_equal(chip().stats.words_written, c0.stats.words_written);
+}
+
+/* Another tablet's file in place: probe, dry run and run all install the
+ * board's, saying that the driver loads other bytes. */
+static void test_other_file_one_decision(void **state)
+{
+	(void)state;
+	start_tablet(OTHER, NULL, NULL, false);
+	one_decision("flash 1", "silead_ts finds another " FW_NAME " in /",
+		     "firmware: install silead-emul-tablet-1",
+		     "would stage firmware silead-emul-tablet-1 (1056 bytes) as " FW_NAME,
+		     "updated: silead-emul-tablet-1, driver silead_ts, input event0");
+	assert_true(chip().ok);
 }
 
 /* The chip never runs the program (status stays 0): no bind, exit 12. */
@@ -502,6 +579,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_wrong_file_shadowed, teardown),
 		cmocka_unit_test_teardown(test_bind_event_with_wrong_file, teardown),
 		cmocka_unit_test_teardown(test_right_file_nothing_to_do, teardown),
+		cmocka_unit_test_teardown(test_right_file_one_decision, teardown),
+		cmocka_unit_test_teardown(test_other_file_one_decision, teardown),
 		cmocka_unit_test_teardown(test_program_never_runs, teardown),
 		cmocka_unit_test_teardown(test_axes_differ_from_profile, teardown),
 		cmocka_unit_test_teardown(test_no_profile_for_this_dmi, teardown),

@@ -4,21 +4,22 @@
  * Silead tablet (issue 26 item 8), so that it can not go stale: every
  * ```sh block of the page, in order, in a bash inside the board (its sysfs
  * and /dev are the emulator's), and the lines of the ```text block after a
- * block found in that block's output.  A block's tag says which way it
- * belongs to: "common" to both, "copy" (section 4a: the file copied to
- * /lib/firmware is enough) or "touchfw" (section 4b: profile, database,
- * run, and the file installed for a resume's reload); each way runs on a
- * fresh tablet.  What the page takes from a real system is mapped into a
- * private root: /lib/firmware is the board's firmware directory (where
- * the emulated silead_ts's loader looks), /etc/touchfw holds the settings
- * file as installed (doc/touchfw.conf, with the state paths pointed into
- * the private root), and `touchfw` is the built binary with those
- * settings.  The community collection is a directory holding the
+ * block found in that block's output, each as a whole (shows()).  A block's tag says which way
+ * it belongs to: "common" to both, "copy" (section 4a: the file copied to /lib/firmware is
+ * enough) or "touchfw" (section 4b: profile, database, run, and the file installed for a
+ * resume's reload); each way runs on a fresh tablet.  What the page takes from a real system is
+ * mapped into a private root: /lib/firmware is the board's firmware directory (where the
+ * emulated silead_ts's loader looks), /etc/touchfw holds the settings file as installed
+ * (doc/touchfw.conf, with the state paths pointed into the private root), and `touchfw` is the
+ * built binary with those settings.  The community collection is a directory holding the
  * tablet's file under the page's path.  The chip model judges the end:
  * it runs the tablet's program.
  */
 #include "emub-silead.h"
 #include "e2e.h"
+
+#include <ctype.h>
+#include <regex.h>
 
 #include "exitcode.h"
 #include "silead_model.h"
@@ -109,6 +110,42 @@ static char *mapped(const char *text, const char *root)
 	b = replace(a, "/etc/touchfw", to);
 	free(a);
 	return b;
+}
+
+/*
+ * Does @out show the page's line @shown?  As a whole: not the start or
+ * end of a longer word ("input" is not "input5"), on one line of @out (a
+ * log line may say more before and after it).  A word of lower-case
+ * letters ending in "N" (inputN, eventN) stands for the kernel's number:
+ * that word and digits.
+ */
+static bool shows(const char *out, const char *shown)
+{
+	char *re = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&re, &len);
+	regex_t rx;
+	bool ok;
+
+	assert_non_null(m);
+	fputs("(^|[^A-Za-z0-9_])", m);
+	for (const char *p = shown; *p; p++) {
+		if (*p == 'N' && p > shown && islower((unsigned char)p[-1]) &&
+		    !isalnum((unsigned char)p[1]) && p[1] != '_')
+			fputs("[0-9]+", m);
+		else if (strchr("\\^$.[]|()*+?{}", *p))
+			fprintf(m, "\\%c", *p);
+		else
+			fputc(*p, m);
+	}
+	fputs("([^A-Za-z0-9_]|$)", m);
+	fclose(m);
+	if (regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE | REG_NOSUB))
+		fail_msg("can not make a pattern of '%s': %s", shown, re);
+	ok = regexec(&rx, out, 0, NULL, 0) == 0;
+	regfree(&rx);
+	free(re);
+	return ok;
 }
 
 static void sh(const char *cmd)
@@ -257,7 +294,7 @@ static int follow(const char *way)
 
 			for (line = strtok_r(want, "\n", &save); line;
 			     line = strtok_r(NULL, "\n", &save))
-				if (!strstr(out ? out : "", line))
+				if (!shows(out ? out : "", line))
 					fail_msg(
 						"doc/tablets.md shows '%s' after block %d (%s); "
 						"the block printed:\n%s",

@@ -5,8 +5,10 @@
  * `family` are described, the families with an spi transport are named
  * where a profile's `bus` is, every family's drivers appear in README.md
  * by the names a profile's `driver` takes (never a module name such as
- * goodix_ts standing for Goodix-TS), and touchfw(8) says what happens to
- * an Elan touchpad in IAP with and without the profile's consent.
+ * goodix_ts standing for Goodix-TS), touchfw(8) says what happens to an
+ * Elan touchpad in IAP with and without the profile's consent, and
+ * doc/families.md says per family what "verified" can not prove, in the
+ * run's words.
  */
 #include <ctype.h>
 #include <setjmp.h>
@@ -173,6 +175,45 @@ static void test_man_page_says_what_iap_touchpads_get(void **state)
 	free(text);
 }
 
+/*
+ * doc/families.md's table of what "verified" proves has a row for every
+ * family, and its last column, what it can not prove, begins with the
+ * words the run logs after "not proven by this:" (tf_family.unproven),
+ * which every family has.
+ */
+static void test_families_md_says_what_verified_can_not_prove(void **state)
+{
+	char *text = slurp("doc/families.md");
+	const char *table = strstr(text,
+				   "| family | what \"verified\" proves | what it can not |");
+
+	(void)state;
+	if (!table)
+		fail_msg("doc/families.md has no table of what \"verified\" proves");
+	for (unsigned i = 0; tf_families[i]; i++) {
+		const struct tf_family *f = tf_families[i];
+		char prefix[64], *r;
+		const char *last;
+
+		if (!f->unproven || !f->unproven[0])
+			fail_msg("family %s does not say what its \"verified\" can not prove",
+				 f->ids->name);
+		snprintf(prefix, sizeof(prefix), "| %s | ", f->ids->name);
+		r = row(table, prefix, "doc/families.md's table of what \"verified\" proves");
+		/* "| name | proves | can not |": the last cell */
+		r[strlen(r) - (strlen(r) > 2 && !strcmp(r + strlen(r) - 2, " |") ? 2 : 0)] =
+			'\0';
+		last = strrchr(r, '|');
+		assert_non_null(last);
+		if (strncmp(last + 2, f->unproven, strlen(f->unproven)))
+			fail_msg("doc/families.md: %s can not prove \"%s\", but the run says "
+				 "\"not proven by this: %s\"",
+				 f->ids->name, last + 2, f->unproven);
+		free(r);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_firmware_db_readme_lists_every_family),
 		cmocka_unit_test(test_readme_names_drivers_as_profiles_take_them),
 		cmocka_unit_test(test_man_page_says_what_iap_touchpads_get),
+		cmocka_unit_test(test_families_md_says_what_verified_can_not_prove),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,7 @@ static int berlin_check_controller(const struct tf_controller *ctl, char *msg, s
 
 const struct tf_family tf_family_berlin = {
 	.ids = &tf_family_ids_berlin,
+	.unproven = "that the firmware's panel parameters suit this board",
 	.flash_firmware_files = "an image (.bin)",
 	.version = &berlin_version_scheme,
 	.check_blob = berlin_check_blob,

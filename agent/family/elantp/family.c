@@ -36,6 +36,7 @@ static const char *const elantp_rebind[] = { "elan_i2c", NULL };
 
 const struct tf_family tf_family_elantp = {
 	.ids = &tf_family_ids_elantp,
+	.unproven = "that the firmware suits this touchpad module beyond its product id",
 	.flash_firmware_files = "the file elan_i2c flashes (.bin)",
 	.check_blob = elantp_check_blob,
 	.check_blob_data = elantp_check_blob_data,

@@ -37,6 +37,7 @@ static const char *const elants_rebind[] = { "elants_i2c", NULL };
 
 const struct tf_family tf_family_elants = {
 	.ids = &tf_family_ids_elants,
+	.unproven = "that the firmware's calibration suits this panel",
 	.flash_firmware_files = "the file elants_i2c flashes (.bin)",
 	.version = &elants_version_scheme,
 	.check_blob = elants_check_blob,

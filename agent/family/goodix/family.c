@@ -44,6 +44,8 @@ static int goodix_check_controller(const struct tf_controller *ctl, char *msg, s
 
 const struct tf_family tf_family_goodix = {
 	.ids = &tf_family_ids_goodix,
+	.unproven = "touch quality (thresholds, the panel's wiring in the configuration): a "
+		    "configuration of the same resolution for another panel passes",
 	.version = &goodix_version_scheme,
 	.check_blob = goodix_check_blob,
 	.check_blob_data = goodix_check_blob_data,

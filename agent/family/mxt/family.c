@@ -26,6 +26,8 @@ static const char *const manifest_keys[] = { "info_crc", NULL };
 
 const struct tf_family tf_family_mxt = {
 	.ids = &tf_family_ids_mxt,
+	.unproven = "that the configuration suits this panel (it may be another board's for "
+		    "the same chip), and that the image's code is what its version says",
 	.version = &mxt_version_scheme,
 	.check_blob = mxt_check_blob,
 	.blob_facts = mxt_blob_facts,
