@@ -46,6 +46,7 @@ struct e2e {
 	int rc;
 	void *keep[16]; /* freed by e2e_stop (e2e_keep) */
 	unsigned nkeep;
+	FILE *trace; /* the board's transfers (e2e_trace_on), closed by e2e_stop */
 };
 
 /*
@@ -247,6 +248,8 @@ static inline void e2e_stop(struct e2e *e)
 	if (e->eb)
 		assert_int_equal(emub_oops_count(e->eb), 0);
 	emub_free(e->eb);
+	if (e->trace)
+		fclose(e->trace);
 	free(e->out);
 	free(e->err);
 	for (unsigned i = 0; i < e->nkeep; i++)
@@ -480,6 +483,34 @@ static inline unsigned e2e_trace_no_write(struct e2e *e, const char *log_path, u
 		line += n + (line[n] ? 1 : 0);
 	}
 	return seen;
+}
+
+/*
+ * Every bus transfer of the board, traced line by line to
+ * @e->dir/emuboard.log: between e2e_prepare and e2e_go, for tests that
+ * check what touchfw wrote (e2e_traced_no_write).  e2e_stop closes it.
+ */
+static inline void e2e_trace_on(struct e2e *e)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/emuboard.log", e->dir);
+	e->trace = fopen(path, "w");
+	assert_non_null(e->trace);
+	setvbuf(e->trace, NULL, _IOLBF, 0);
+	emub_set_log(e->eb, e->trace);
+	emub_set_trace(e->eb, true);
+}
+
+/* e2e_trace_no_write on the board's trace so far (e2e_trace_on). */
+static inline unsigned e2e_traced_no_write(struct e2e *e, unsigned addr, unsigned max_pointer)
+{
+	char path[400];
+
+	assert_non_null(e->trace);
+	fflush(e->trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", e->dir);
+	return e2e_trace_no_write(e, path, addr, max_pointer);
 }
 
 /* Chip state, under the emulator's lock. */

@@ -427,31 +427,15 @@ static void test_broken_images_are_refused_and_never_written(void **state)
 
 /* ------------------------------------------------ unbound devices */
 
-static FILE *trace;
-
 static void start_traced(const char *chip_keys)
 {
-	char path[400], *b = board(chip_keys);
+	char *b = board(chip_keys);
 
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
-}
-
-static int teardown_trace(void **state)
-{
-	teardown(state);
-	if (trace)
-		fclose(trace);
-	trace = NULL;
-	return 0;
 }
 
 static void assert_eeprom_untouched(unsigned char fill)
@@ -473,7 +457,6 @@ static void assert_eeprom_untouched(unsigned char fill)
 /* A 24C02 at 0x67 bound to at24: not cyapa's, refused unasked. */
 static void test_eeprom_bound_to_at24_at_0x67_is_refused_untouched(void **state)
 {
-	char path[400];
 
 	(void)state;
 	start_traced("model = eeprom\n"
@@ -485,9 +468,7 @@ static void test_eeprom_bound_to_at24_at_0x67_is_refused_untouched(void **state)
 	e2e_said(&E, "bound to driver at24, which is not a cyapa driver");
 	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--force", DEV);
 	assert_eeprom_untouched(0x10);
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	assert_int_equal(e2e_trace_no_write(&E, path, 0x67, 0), 0);
+	assert_int_equal(e2e_traced_no_write(&E, 0x67, 0), 0);
 }
 
 /* A device that is no trackpad at 0x67 with nothing bound (a 24C02 of
@@ -496,7 +477,6 @@ static void test_eeprom_bound_to_at24_at_0x67_is_refused_untouched(void **state)
  * part refresh its state. */
 static void test_unbound_foreign_device_at_0x67_is_read_and_refused(void **state)
 {
-	char path[400];
 
 	(void)state;
 	start_traced("model = eeprom\n"
@@ -508,10 +488,8 @@ static void test_unbound_foreign_device_at_0x67_is_read_and_refused(void **state
 	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
 	e2e_said(&E, "is not a Cypress Gen3 trackpad");
 	assert_eeprom_untouched(0x00);
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
 	/* asked: a one-byte register pointer, then reads */
-	assert_true(e2e_trace_no_write(&E, path, 0x67, 1) > 0);
+	assert_true(e2e_traced_no_write(&E, 0x67, 1) > 0);
 }
 
 /* A Gen3 trackpad with nothing bound (the module loaded late, or
@@ -521,7 +499,6 @@ static void test_unbound_foreign_device_at_0x67_is_read_and_refused(void **state
  * an erased one. */
 static void test_unbound_trackpad_is_given_to_cyapa_and_updated(void **state)
 {
-	char path[400];
 
 	(void)state;
 	start_traced("model = cyapa\n"
@@ -535,16 +512,12 @@ static void test_unbound_trackpad_is_given_to_cyapa_and_updated(void **state)
 	e2e_said(&E, "Gen3 bootloader at 0x67 (status 0x11, error 0x00): its application's "
 		     "checksum is valid");
 	assert_false(emub_dev_bound(E.eb, "touchpad"));
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	assert_true(e2e_trace_no_write(&E, path, 0x67, 1) > 0);
+	assert_true(e2e_traced_no_write(&E, 0x67, 1) > 0);
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	e2e_said(&E, "binding cyapa (it takes a trackpad in either mode)");
 	e2e_said(&E, "verified: firmware 1.0 -> 2.0");
 	assert_updated(1);
 	e2e_stop(&E);
-	fclose(trace);
-	trace = NULL;
 
 	start_traced("model = cyapa\n"
 		     "compatible = cypress,cyapa\n"
@@ -580,12 +553,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_broken_images_are_refused_and_never_written,
 					  teardown),
 		cmocka_unit_test_teardown(
-			test_eeprom_bound_to_at24_at_0x67_is_refused_untouched, teardown_trace),
+			test_eeprom_bound_to_at24_at_0x67_is_refused_untouched, teardown),
 		cmocka_unit_test_teardown(
-			test_unbound_foreign_device_at_0x67_is_read_and_refused,
-			teardown_trace),
+			test_unbound_foreign_device_at_0x67_is_read_and_refused, teardown),
 		cmocka_unit_test_teardown(test_unbound_trackpad_is_given_to_cyapa_and_updated,
-					  teardown_trace),
+					  teardown),
 	};
 
 	e2e_test_filter();

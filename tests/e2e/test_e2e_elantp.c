@@ -493,8 +493,6 @@ static void test_add_seen_during_a_probe_that_fails_still_recovers(void **state)
 
 /* ------------------------------------------- not an Elan touchpad at all */
 
-static FILE *trace;
-
 /*
  * A zero-filled 24C02 at 0x15 on the board whose profile allows bus
  * recovery (issue 27 item 2): its address pointer takes the register's
@@ -504,7 +502,6 @@ static FILE *trace;
  */
 static void start_eeprom(const char *he_args)
 {
-	char path[400];
 
 	e2e_prepare(&E,
 		    "[board]\n"
@@ -522,29 +519,14 @@ static void start_eeprom(const char *he_args)
 		    "power = always-on\n"
 		    "eeprom.fill = 0x00\n",
 		    he_args);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
-}
-
-static int teardown_trace(void **state)
-{
-	teardown(state);
-	if (trace)
-		fclose(trace);
-	trace = NULL;
-	return 0;
 }
 
 static void assert_eeprom_untouched(void)
 {
 	struct eeprom_model *m;
-	char path[400];
 	unsigned i;
 
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
@@ -558,10 +540,8 @@ static void assert_eeprom_untouched(void)
 			break;
 	emub_unlock(E.eb);
 	assert_int_equal(i, 256);
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
 	/* it was asked (register pointers of 2 bytes, then reads) */
-	assert_true(e2e_trace_no_write(&E, path, 0x15, 2) > 0);
+	assert_true(e2e_traced_no_write(&E, 0x15, 2) > 0);
 }
 
 static void test_eeprom_where_the_touchpad_would_be_is_refused_untouched(void **state)
@@ -735,11 +715,10 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_add_seen_during_a_probe_that_fails_still_recovers, teardown),
 		cmocka_unit_test_teardown(
-			test_eeprom_where_the_touchpad_would_be_is_refused_untouched,
-			teardown_trace),
+			test_eeprom_where_the_touchpad_would_be_is_refused_untouched, teardown),
 		cmocka_unit_test_teardown(
 			test_add_of_an_eeprom_where_the_touchpad_would_be_writes_nothing,
-			teardown_trace),
+			teardown),
 		cmocka_unit_test_teardown(
 			test_touchpad_of_another_product_in_iap_is_not_given_this_image,
 			teardown),

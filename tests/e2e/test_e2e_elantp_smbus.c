@@ -22,7 +22,6 @@
 #define DEV "1-0015"
 
 static struct e2e E;
-static FILE *trace;
 
 #define expect_rc(want, ...)                                                                  \
 	do {                                                                                  \
@@ -37,9 +36,6 @@ static int teardown(void **state)
 {
 	(void)state;
 	e2e_stop(&E);
-	if (trace)
-		fclose(trace);
-	trace = NULL;
 	return 0;
 }
 
@@ -52,7 +48,7 @@ static int teardown(void **state)
  */
 static void start(const char *compatible, unsigned fw, bool host_notify, const char *chip_text)
 {
-	char *b = NULL, path[400], *keys = NULL;
+	char *b = NULL, *keys = NULL;
 
 	assert_true(asprintf(&keys,
 			     "model = elantp\n"
@@ -88,12 +84,7 @@ static void start(const char *compatible, unsigned fw, bool host_notify, const c
 	free(keys);
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
 }
@@ -123,11 +114,8 @@ static struct chip chip(void)
 /* Nothing but reads (a command byte, then the block) reached 0x15. */
 static void assert_only_reads(void)
 {
-	char path[400];
 
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	assert_true(e2e_trace_no_write(&E, path, 0x15, 1) > 0);
+	assert_true(e2e_traced_no_write(&E, 0x15, 1) > 0);
 }
 
 static void test_bound_on_smbus_is_flashed_through_update_fw(void **state)

@@ -420,11 +420,10 @@ static void test_no_profile_for_this_board_touches_nothing(void **state)
  * driver holds, and no write that changes a chip's state to any device.
  * Every bus transfer goes to E.dir/emuboard.log.
  */
-static FILE *trace;
 
 static void start_traced(const char *chip_text)
 {
-	char path[400], *b = NULL;
+	char *b = NULL;
 
 	assert_true(asprintf(&b,
 			     "[board]\n"
@@ -446,32 +445,15 @@ static void start_traced(const char *chip_text)
 			     chip_text) > 0);
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchscreen", 10000), 0);
 }
 
-static int teardown_trace(void **state)
-{
-	teardown(state);
-	if (trace)
-		fclose(trace);
-	trace = NULL;
-	return 0;
-}
-
 static unsigned no_write_to_0x10(void)
 {
-	char path[400];
 
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	return e2e_trace_no_write(&E, path, 0x10, 0);
+	return e2e_traced_no_write(&E, 0x10, 0);
 }
 
 static void test_live_identify_sends_nothing_to_an_eeprom_bound_to_at24(void **state)
@@ -563,11 +545,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_profile_for_this_board_touches_nothing,
 					  teardown),
 		cmocka_unit_test_teardown(
-			test_live_identify_sends_nothing_to_an_eeprom_bound_to_at24,
-			teardown_trace),
+			test_live_identify_sends_nothing_to_an_eeprom_bound_to_at24, teardown),
 		cmocka_unit_test_teardown(
-			test_read_only_commands_do_not_reset_an_unbound_touchscreen,
-			teardown_trace),
+			test_read_only_commands_do_not_reset_an_unbound_touchscreen, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -339,8 +339,7 @@ static void test_same_build_is_left_alone(void **state)
  * nothing written but the byte that says which register is read. */
 static void test_foreign_device_at_the_address_is_identified_and_refused(void **state)
 {
-	char *b = NULL, path[400];
-	FILE *trace;
+	char *b = NULL;
 	struct eeprom_model *m;
 	unsigned i;
 
@@ -363,12 +362,7 @@ static void test_foreign_device_at_the_address_is_identified_and_refused(void **
 				 "power = always-on\n") > 0);
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
 	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
@@ -382,10 +376,8 @@ static void test_foreign_device_at_the_address_is_identified_and_refused(void **
 		;
 	emub_unlock(E.eb);
 	assert_int_equal(i, 256);
-	fflush(trace);
-	assert_true(e2e_trace_no_write(&E, path, 0x2c, 1) > 0);
+	assert_true(e2e_traced_no_write(&E, 0x2c, 1) > 0);
 	e2e_stop(&E);
-	fclose(trace);
 }
 
 int main(void)
