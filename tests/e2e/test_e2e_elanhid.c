@@ -155,7 +155,7 @@ static void test_bricked_touchpad_is_recovered_and_i2c_hid_binds(void **state)
  * input device. */
 static void test_add_of_a_bricked_touchpad_starts_its_recovery(void **state)
 {
-	char path[400], *log = NULL;
+	char path[400], *log = NULL, *json;
 	size_t n;
 	long long t0;
 
@@ -174,6 +174,12 @@ static void test_add_of_a_bricked_touchpad_starts_its_recovery(void **state)
 		fail_msg("not recovered; handle-event said:\n%s", log);
 	assert_non_null(strstr(log, "add (driver none yet): handed to"));
 	assert_recovered();
+	/* the run saw hid-multitouch's input device (below the hid device) */
+	json = e2e_state_file(&E, DEV ".json");
+	assert_non_null(json);
+	if (!strstr(json, "\"result\":\"ok\""))
+		fail_msg("the run did not verify; its result: %s", json);
+	free(json);
 }
 
 /* A working part (i2c_hid bound, firmware 5 where the database has 6.0):

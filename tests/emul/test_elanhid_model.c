@@ -279,6 +279,73 @@ static void test_i2c_hid_binds_a_working_part_with_a_touchpad_input(void **state
 	free(buf);
 }
 
+#define SYSDEV "/sys/bus/i2c/devices/1-0015"
+
+/* The hid device i2c_hid adds below the client, as hid-core names it and
+ * as Debian's 6.12 showed it in the VM (kmod-touchfw-elanhid): BUS_I2C,
+ * the descriptor's vendor and product, hid-core's number; its uevent;
+ * hid-multitouch bound to it and its input device below it, none on the
+ * client.  An unbind takes them all away; a rebind adds a hid device with
+ * the next number. */
+static void test_i2c_hid_registers_its_input_device_below_a_hid_device(void **state)
+{
+	FILE *log;
+	char *buf = NULL, *out, *hid, *ev, *again;
+	size_t len = 0;
+	struct emub *eb = board(BOARD("5", ""), &log, &buf, &len);
+	unsigned n1, n2;
+
+	(void)state;
+	assert_int_equal(emub_wait_idle(eb, "touchpad", 10000), 0);
+	assert_true(emub_dev_bound(eb, "touchpad"));
+	tu_sh(eb, &hid, "cd " SYSDEV " && ls -d *:*:*.* 2>/dev/null");
+	g_strchomp(hid);
+	assert_int_equal(strlen(hid), 19);
+	assert_int_equal(sscanf(hid, "0018:04F3:3195.%4X", &n1), 1);
+	assert_true(n1 >= 1);
+	tu_sh(eb, &out, "cat " SYSDEV "/%s/uevent", hid);
+	assert_contains(out, "DRIVER=hid-multitouch\nHID_ID=0018:000004F3:00003195\n"
+			     "HID_NAME=hid-over-i2c 04F3:3195\nHID_PHYS=1-0015\nHID_UNIQ=\n"
+			     "MODALIAS=hid:b0018g0002v000004F3p00003195\n");
+	g_free(out);
+	tu_sh(eb, &out,
+	      "cd " SYSDEV "/%s && basename \"$(readlink subsystem)\" && "
+	      "basename \"$(readlink driver)\" && ls -d /sys/bus/hid/devices/%s && "
+	      "ls -d " SYSDEV "/input 2>&1 | sed 's/.*: //'; "
+	      "for i in input/input*; do cat $i/name; "
+	      "[ \"$(readlink -f $i/device)\" = \"$(pwd -P)\" ] && echo parent ok; "
+	      "ls $i | grep '^event'; done",
+	      hid, hid);
+	tu_sh(eb, &ev, "ls " SYSDEV "/%s/input/input*/ | grep '^event'", hid);
+	g_strchomp(ev);
+	again = g_strdup_printf("hid\nhid-multitouch\n/sys/bus/hid/devices/%s\n"
+				"No such file or directory\nhid-over-i2c 04F3:3195 Touchpad\n"
+				"parent ok\n%s\n",
+				hid, ev);
+	assert_string_equal(out, again);
+	g_free(again);
+	g_free(out);
+	/* unbound: the hid device and its input device are gone */
+	assert_int_equal(emub_unbind(eb, "touchpad"), 0);
+	assert_int_equal(emub_wait_idle(eb, "touchpad", 10000), 0);
+	tu_sh(eb, &out, "ls " SYSDEV "; ls /sys/bus/hid/devices");
+	assert_not_contains(out, ":3195.");
+	assert_not_contains(out, "input");
+	g_free(out);
+	/* bound again: the next number */
+	assert_int_equal(emub_bind(eb, "touchpad"), 0);
+	assert_int_equal(emub_wait_idle(eb, "touchpad", 10000), 0);
+	tu_sh(eb, &again, "cd " SYSDEV " && ls -d *:*:*.* 2>/dev/null");
+	assert_int_equal(sscanf(again, "0018:04F3:3195.%4X", &n2), 1);
+	assert_int_equal(n2, n1 + 1);
+	g_free(again);
+	g_free(hid);
+	g_free(ev);
+	emub_free(eb);
+	fclose(log);
+	free(buf);
+}
+
 static void test_i2c_hid_probe_fails_on_a_bricked_part(void **state)
 {
 	FILE *log;
@@ -333,6 +400,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_iap_recovery_writes_128_byte_pages_and_boots),
 		cmocka_unit_test(test_image_of_another_module_stays_in_iap),
 		cmocka_unit_test(test_i2c_hid_binds_a_working_part_with_a_touchpad_input),
+		cmocka_unit_test(test_i2c_hid_registers_its_input_device_below_a_hid_device),
 		cmocka_unit_test(test_i2c_hid_probe_fails_on_a_bricked_part),
 		cmocka_unit_test(test_i2c_hid_probe_refusals),
 	};

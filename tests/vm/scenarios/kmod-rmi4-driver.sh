@@ -40,7 +40,8 @@
 #   6. touchfw, its udev rule in force, from the bind uevent: in
 #      application mode (1969920 -> the database's 1970960) and in the
 #      bootloader (no application), through rmi4-NN's update_fw, F01's
-#      reset over i2c-dev with the driver let go, rmi4_smbus bound again,
+#      reset over i2c-dev with the driver let go, rmi4_smbus bound again
+#      (one unbind/bind pair per update: the kernel's uevents counted),
 #      the input device (below rmi4-NN) and F11 verified; figure: bind
 #      uevent -> verified input device;
 #   no oops, no warning.
@@ -243,6 +244,11 @@ for how in application bootloader; do
 		 [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
 	vm_check "$how: the input device touchfw verified is rmi_core's, below rmi4-NN" eval \
 		'[ -n "$(rmi4_input)" ] && [ -e "$(rmi4_input)/$(emul_result_field input)" ]'
+	# the rebind above, then touchfw's one pair: bring_back binds through
+	# the flow's rebind, and the flow binds no more (a second pair: three)
+	vm_log "$how: $(emul_unbind_count) unbind and $(emul_bind_count) bind uevents of the client"
+	vm_check "$how: touchfw's update made one unbind/bind pair of rmi4_smbus (two with the rebind that ran it)" eval \
+		'[ "$(emul_unbind_count)" = 2 ] && [ "$(emul_bind_count)" = 2 ] && [ "$(emul_runs)" = 1 ]'
 	emul_figure_since_bind rmi4_${how}_bind_to_verified_input_ms "$t_done"
 	emul_monitor_stop
 	vm_check "$how: rmi4_emul unloads with the driver bound" emul_unload

@@ -79,6 +79,18 @@ vm_check "i2c_hid_of is bound, with a hid device and a hidraw node" eval \
 	 ls "$EMUL_SYS/$h/hidraw/" | grep -q "^hidraw"'
 ev=$(elanhid_event)
 vm_log "hid device $(elanhid_hid), event node ${ev:-none}"
+h=$(elanhid_hid)
+vm_log "hid device's uevent: $(tr '\n' '|' <"$EMUL_SYS/$h/uevent")"
+for _i in "$EMUL_SYS"/input/input* "$EMUL_SYS/$h"/input/input*; do
+	[ -e "$_i" ] && vm_log "input device ${_i#"$EMUL_SYS"/}: $(cat "$_i/name")"
+done
+# what the emulator's i2c_hid model (tests/emul/family/elanhid/drv_i2c_hid.c)
+# makes too: hid-core's name, BUS_I2C, the descriptor's ids; the input
+# device below it, none on the client
+vm_check "the hid device is 0018:04F3:3195.NNNN, hid-multitouch's, its input device below it, none on the client" eval \
+	'echo "$h" | grep -q "^0018:04F3:3195\.[0-9A-F]\{4\}\$" &&
+	 [ "$(basename "$(readlink "$EMUL_SYS/$h/driver")")" = hid-multitouch ] &&
+	 [ ! -e "$EMUL_SYS/input" ] && [ -n "$ev" ]'
 vm_check "hid-multitouch's input device: X 0..3209, the one touchfw verified" eval \
 	'[ -n "$ev" ] &&
 	 [ "$(evdev-query "/dev/input/$ev" abs $ABS_MT_POSITION_X | cut -d" " -f2)" = 3209 ] &&

@@ -25,11 +25,22 @@
  *    the HID ids and version, ABS_X/Y, ABS_MT_POSITION_X/Y, ABS_MT_SLOT,
  *    ABS_MT_TRACKING_ID, BTN_TOUCH, BTN_TOOL_FINGER, INPUT_PROP_POINTER
  *    and _BUTTONPAD (not BTN_LEFT: the emulator carries no key word 4);
+ *  - hid_add_device's hid bus device below the client, as hid-core.c
+ *    names it ("%04X:%04X:%04X.%04X": BUS_I2C, the descriptor's vendor and
+ *    product, a number hid-core counts up from 1 for every hid device it
+ *    adds), its uevents (add; bind and unbind of hid-multitouch, or of
+ *    hid-generic when hid_scan_report finds no Contact ID; remove) with
+ *    hid_uevent's HID_ID, HID_NAME ("<client name> VVVV:PPPP"), HID_PHYS
+ *    (the client's device name), HID_UNIQ and MODALIAS with the group
+ *    hid_scan_report picks; hid-multitouch registers its input device
+ *    below it (<client>/0018:VVVV:PPPP.NNNN/input/inputN), not on the
+ *    client;
  *  - the interrupt reads an input report of wMaxInputLength bytes; the
  *    touch reports are counted (touches_seen) and logged.
- * Not modelled: the hidraw node and the hid bus device (the emulator's
- * core has neither), suspend/resume, quirks, the DMI descriptor override,
- * output reports, reports other than the touch pad's.
+ * Not modelled: the hidraw node below the hid device and hid-generic's
+ * input devices (the mouse collection's), suspend/resume, quirks, the DMI
+ * descriptor override, output reports, reports other than the touch
+ * pad's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +59,12 @@
 #define OP_SET_POWER 0x8
 #define REPORT_FEATURE 3
 #define MT_INPUTMODE_TOUCHPAD 0x03
+
+/* include/linux/hid.h: the groups hid_scan_report picks */
+#define HID_GROUP_GENERIC 0x0001
+#define HID_GROUP_MULTITOUCH 0x0002
+#define HID_GROUP_MULTITOUCH_WIN_8 0x0004
+#define HID_DG_CONTACTID (0x0du << 16 | 0x51)
 
 /* input.h */
 #define BUS_I2C 0x18
@@ -78,7 +95,16 @@ struct i2c_hid {
 	int x_max, y_max, touch_id, contactmax_id, inputmode_id;
 	unsigned int contacts;
 	unsigned int touches_seen;
+	/* hid_scan_report's group; the hid device (devpath below /sys,
+	 * without the leading "/"), its name and the hid driver bound */
+	guint16 group;
+	char *hid_rel;
+	char hid_name[24];
+	const char *hid_driver;
 };
+
+/* hid-core's static counter: the NNNN of every hid device it adds */
+static gint hid_dev_ids;
 
 static struct i2c_hid *ihid_of(struct emub_dev *d)
 {
@@ -188,14 +214,15 @@ static int hwreset(struct i2c_hid *ih)
  */
 static int parse_rdesc(struct i2c_hid *ih, const guint8 *p, guint16 len)
 {
-	guint32 page = 0, usages[16], nusage = 0;
+	guint32 page = 0, usages[16], nusage = 0, rsize = 0, rcount = 0;
 	gint32 lmax = 0;
 	int id = 0, depth = 0;
-	bool in_pad = false;
+	bool in_pad = false, win8 = false;
 	guint16 i = 0;
 
 	ih->x_max = ih->y_max = -1;
 	ih->touch_id = ih->contactmax_id = ih->inputmode_id = -1;
+	ih->group = HID_GROUP_GENERIC;
 	while (i < len) {
 		guint8 b = p[i++], size = (guint8)(b & 3), type = (guint8)((b >> 2) & 3),
 		       tag = (guint8)(b >> 4);
@@ -213,8 +240,12 @@ static int parse_rdesc(struct i2c_hid *ih, const guint8 *p, guint16 len)
 				page = v;
 			else if (tag == 2)
 				lmax = size == 1 ? (gint8)v : size == 2 ? (gint16)v : (gint32)v;
+			else if (tag == 7)
+				rsize = v;
 			else if (tag == 8)
 				id = (int)v;
+			else if (tag == 9)
+				rcount = v;
 		} else if (type == 2) { /* local */
 			if (tag == 0 && nusage < G_N_ELEMENTS(usages))
 				usages[nusage++] = size == 4 ? v : (page << 16 | v);
@@ -226,8 +257,13 @@ static int parse_rdesc(struct i2c_hid *ih, const guint8 *p, guint16 len)
 			} else if (tag == 0xc) { /* end collection */
 				if (--depth < 0)
 					return -EINVAL;
-			} else if (tag == 0x8 && in_pad) { /* input */
-				for (guint32 u = 0; u < nusage; u++) {
+			} else if (tag == 0x8) { /* input */
+				/* hid_scan_input_usage: a Contact ID in a
+				 * non-constant input makes it multi-touch */
+				for (guint32 u = 0; u < nusage && !(v & 1); u++)
+					if (usages[u] == HID_DG_CONTACTID)
+						ih->group = HID_GROUP_MULTITOUCH;
+				for (guint32 u = 0; u < nusage && in_pad; u++) {
 					if (usages[u] == (0x01u << 16 | 0x30))
 						ih->x_max = lmax;
 					if (usages[u] == (0x01u << 16 | 0x31))
@@ -237,6 +273,13 @@ static int parse_rdesc(struct i2c_hid *ih, const guint8 *p, guint16 len)
 				}
 			} else if (tag == 0xb) { /* feature */
 				for (guint32 u = 0; u < nusage; u++) {
+					/* hid_scan_feature_usage: Windows 8's
+					 * certification blob or its marker */
+					if ((usages[u] == 0xff0000c5 && rcount == 256 &&
+					     rsize == 8) ||
+					    (usages[u] == 0xff0000c6 && rcount == 1 &&
+					     rsize == 8))
+						win8 = true;
 					if (usages[u] == (0x0du << 16 | 0x55))
 						ih->contactmax_id = id;
 					if (usages[u] == (0x0du << 16 | 0x52))
@@ -246,6 +289,8 @@ static int parse_rdesc(struct i2c_hid *ih, const guint8 *p, guint16 len)
 			nusage = 0;
 		}
 	}
+	if (win8 && ih->group == HID_GROUP_MULTITOUCH)
+		ih->group = HID_GROUP_MULTITOUCH_WIN_8;
 	return depth ? -EINVAL : 0;
 }
 
@@ -275,22 +320,164 @@ static int hid_parse(struct i2c_hid *ih)
 	return ret;
 }
 
-/* hid-multitouch: contact count maximum, input mode, the input device. */
+/* ---------------------------------------------------- the hid device */
+
+/* hid->name as __i2c_hid_core_probe makes it: the client's name (its
+ * sysfs "name"), then the descriptor's vendor and product. */
+static char *hid_dev_hid_name(struct i2c_hid *ih)
+{
+	char *rel = g_strdup_printf("%s/name", ih->d->devpath + 1);
+	char *client = emub_sys_read(ih->d->eb, rel, NULL), *out;
+
+	g_free(rel);
+	if (client)
+		g_strchomp(client);
+	out = g_strdup_printf("%s %04X:%04X", client ? client : ih->d->name, ih->vendor,
+			      ih->product);
+	g_free(client);
+	return out;
+}
+
+/* dev_uevent's DRIVER (while one is bound), then hid_uevent's variables. */
+static GPtrArray *hid_dev_env(struct i2c_hid *ih, bool with_driver)
+{
+	GPtrArray *env = g_ptr_array_new_with_free_func(g_free);
+	char *name = hid_dev_hid_name(ih);
+
+	if (with_driver && ih->hid_driver)
+		g_ptr_array_add(env, g_strdup_printf("DRIVER=%s", ih->hid_driver));
+	g_ptr_array_add(env, g_strdup_printf("HID_ID=%04X:%08X:%08X", BUS_I2C, ih->vendor,
+					     ih->product));
+	g_ptr_array_add(env, g_strdup_printf("HID_NAME=%s", name));
+	g_ptr_array_add(env, g_strdup_printf("HID_PHYS=%s", ih->d->name));
+	g_ptr_array_add(env, g_strdup("HID_UNIQ="));
+	g_ptr_array_add(env, g_strdup_printf("MODALIAS=hid:b%04Xg%04Xv%08Xp%08X", BUS_I2C,
+					     ih->group, ih->vendor, ih->product));
+	g_free(name);
+	return env;
+}
+
+/* The hid device's uevent file: what its uevent would carry now. */
+static void hid_dev_uevent_file(struct i2c_hid *ih)
+{
+	GPtrArray *env = hid_dev_env(ih, true);
+	GString *f = g_string_new(NULL);
+
+	for (guint i = 0; i < env->len; i++)
+		g_string_append_printf(f, "%s\n", (char *)env->pdata[i]);
+	emub_sys_publish_in(ih->d->eb, ih->hid_rel, "uevent", f->str);
+	g_string_free(f, TRUE);
+	g_ptr_array_free(env, TRUE);
+}
+
+static void hid_dev_uevent(struct i2c_hid *ih, const char *action)
+{
+	GPtrArray *env = hid_dev_env(ih, strcmp(action, "unbind") != 0);
+	char *devpath = g_strdup_printf("/%s", ih->hid_rel);
+
+	emub_uevent_send(ih->d->eb, action, devpath, "hid", env);
+	g_free(devpath);
+	g_ptr_array_free(env, TRUE);
+}
+
+/* hid_add_device after the parse: the name, device_add below the client
+ * (its add uevent, before any hid driver probes it). */
+static void hid_dev_add(struct i2c_hid *ih)
+{
+	struct emub *eb = ih->d->eb;
+	char *link;
+
+	snprintf(ih->hid_name, sizeof(ih->hid_name), "%04X:%04X:%04X.%04X", BUS_I2C, ih->vendor,
+		 ih->product, (unsigned)g_atomic_int_add(&hid_dev_ids, 1) + 1);
+	ih->hid_rel = g_strdup_printf("%s/%s", ih->d->devpath + 1, ih->hid_name);
+	ih->hid_driver = NULL;
+	link = g_strdup_printf("bus/hid/devices/%s", ih->hid_name);
+	g_mutex_lock(&eb->lock);
+	emub_sys_mkdir(eb, ih->hid_rel);
+	emub_sys_symlink_in(eb, "bus/hid", ih->hid_rel, "subsystem");
+	emub_sys_symlink(eb, ih->hid_rel, link);
+	hid_dev_uevent_file(ih);
+	g_mutex_unlock(&eb->lock);
+	g_free(link);
+	hid_dev_uevent(ih, "add");
+}
+
+/* really_probe of a hid driver: its links before its probe
+ * (driver_sysfs_add), taken away on a failed probe or its unbind
+ * (driver_sysfs_remove); the bind uevent comes after a probe that
+ * succeeded (the probe sends it), unbind after the remove (without
+ * DRIVER). */
+static void hid_dev_links(struct i2c_hid *ih, const char *driver, bool add)
+{
+	struct emub *eb = ih->d->eb;
+	char *drv = g_strdup_printf("bus/hid/drivers/%s", driver);
+	char *back = g_strdup_printf("%s/%s", drv, ih->hid_name);
+	char *link = g_strdup_printf("%s/driver", ih->hid_rel);
+
+	g_mutex_lock(&eb->lock);
+	if (add) {
+		emub_sys_mkdir(eb, drv);
+		emub_sys_symlink(eb, drv, link);
+		emub_sys_symlink(eb, ih->hid_rel, back);
+		ih->hid_driver = driver;
+	} else {
+		emub_sys_remove(eb, link);
+		emub_sys_remove(eb, back);
+		ih->hid_driver = NULL;
+	}
+	hid_dev_uevent_file(ih);
+	g_mutex_unlock(&eb->lock);
+	g_free(drv);
+	g_free(back);
+	g_free(link);
+}
+
+/* hid_destroy_device: the hid driver's remove (hid-multitouch's takes its
+ * input device away first), the unbind, then device_del's remove uevent
+ * before the directory goes. */
+static void hid_dev_remove(struct i2c_hid *ih)
+{
+	struct emub *eb = ih->d->eb;
+	char *link;
+
+	if (!ih->hid_rel)
+		return;
+	if (ih->input_registered)
+		drv_input_unregister(ih->d);
+	ih->input_registered = false;
+	if (ih->hid_driver) {
+		hid_dev_links(ih, ih->hid_driver, false);
+		hid_dev_uevent(ih, "unbind");
+	}
+	hid_dev_uevent(ih, "remove");
+	link = g_strdup_printf("bus/hid/devices/%s", ih->hid_name);
+	g_mutex_lock(&eb->lock);
+	emub_sys_remove(eb, link);
+	emub_sys_remove(eb, ih->hid_rel);
+	g_mutex_unlock(&eb->lock);
+	g_free(link);
+	g_free(ih->hid_rel);
+	ih->hid_rel = NULL;
+}
+
+/* hid-multitouch: contact count maximum, input mode, the input device
+ * (below the hid device). */
 static int mt_probe(struct i2c_hid *ih)
 {
-	char name[80];
+	char *hname, name[100];
 	struct emub_input_desc in = {
 		.name = name,
 		.phys = ih->d->name,
 		.bustype = BUS_I2C,
 		.evbits = 1u << EV_SYN | 1u << EV_KEY | 1u << EV_ABS | 1u << EV_MSC,
 		.propbits = 1u << INPUT_PROP_POINTER | 1u << INPUT_PROP_BUTTONPAD,
+		.parent = ih->hid_name,
 	};
 	guint8 dreg[2] = { (guint8)ih->data_reg, (guint8)(ih->data_reg >> 8) }, r[8];
 	int ret;
 
 	if (ih->x_max < 0 || ih->y_max < 0 || ih->touch_id < 0) {
-		emub_dev_log(ih->d, "no touch pad application: hid-generic only");
+		emub_dev_log(ih->d, "no touch pad application: no input device");
 		return 0;
 	}
 	ih->contacts = 1;
@@ -308,8 +495,10 @@ static int mt_probe(struct i2c_hid *ih)
 				   t, sizeof(t), NULL, 0)))
 			emub_dev_log(ih->d, "failed to set input mode: %d", ret);
 	}
-	snprintf(name, sizeof(name), "%s %04X:%04X Touchpad", ih->d->name, ih->vendor,
-		 ih->product);
+	/* mt_input_configured: the application's suffix after hid->name */
+	hname = hid_dev_hid_name(ih);
+	snprintf(name, sizeof(name), "%s Touchpad", hname);
+	g_free(hname);
 	in.vendor = ih->vendor;
 	in.product = ih->product;
 	in.version = ih->version;
@@ -363,17 +552,30 @@ static int i2c_hid_probe(struct emub_dev *d)
 	if ((ret = drv_irq_request(d)))
 		goto fail_power;
 	drv_irq_enable(d);
-	/* hid_add_device: the parse; then hid-multitouch binds the hid device */
+	/* hid_add_device: the parse, the hid device; then hid-multitouch (a
+	 * multi-touch group) or hid-generic binds it */
 	if ((ret = hid_parse(ih))) {
 		emub_dev_log(d, "failed adding hid device");
 		goto fail_irq;
 	}
-	if ((ret = mt_probe(ih)))
-		goto fail_irq;
+	hid_dev_add(ih);
+	if (ih->group == HID_GROUP_MULTITOUCH || ih->group == HID_GROUP_MULTITOUCH_WIN_8) {
+		hid_dev_links(ih, "hid-multitouch", true);
+		if ((ret = mt_probe(ih))) {
+			hid_dev_links(ih, "hid-multitouch", false);
+			goto fail_hid;
+		}
+	} else {
+		emub_dev_log(d, "no Contact ID: hid-generic (its input devices not modelled)");
+		hid_dev_links(ih, "hid-generic", true);
+	}
+	hid_dev_uevent(ih, "bind");
 	emub_dev_log(d, "HID %04X:%04X version 0x%04x: touch pad %dx%d, %u contacts",
 		     ih->vendor, ih->product, ih->version, ih->x_max, ih->y_max, ih->contacts);
 	return 0;
 
+fail_hid:
+	hid_dev_remove(ih);
 fail_irq:
 	drv_irq_disable(d);
 fail_power:
@@ -389,10 +591,10 @@ static void i2c_hid_remove(struct emub_dev *d)
 	struct i2c_hid *ih = ihid_of(d);
 
 	drv_irq_disable(d);
-	if (ih && ih->input_registered)
-		drv_input_unregister(d);
-	if (ih)
+	if (ih) {
+		hid_dev_remove(ih);
 		set_power(ih, 1); /* I2C_HID_PWR_SLEEP */
+	}
 	drv_regulator(d, false);
 	d->priv = NULL;
 	g_free(ih);
@@ -424,6 +626,17 @@ static void i2c_hid_irq(struct emub_dev *d)
 	}
 }
 
+/* The board goes away with the driver bound: the data and its hid
+ * device's path. */
+static void i2c_hid_destroy(struct emub_dev *d)
+{
+	struct i2c_hid *ih = ihid_of(d);
+
+	if (ih)
+		g_free(ih->hid_rel);
+	drv_free_priv(d);
+}
+
 static const char *const i2c_hid_of_match[] = { "hid-over-i2c", NULL };
 static const char *const i2c_hid_acpi_match[] = { "ACPI0C50", "PNP0C50", NULL };
 
@@ -433,7 +646,7 @@ const struct emub_driver_ops emub_drv_i2c_hid_of = {
 	.probe = i2c_hid_probe,
 	.remove = i2c_hid_remove,
 	.irq = i2c_hid_irq,
-	.destroy = drv_free_priv,
+	.destroy = i2c_hid_destroy,
 };
 
 const struct emub_driver_ops emub_drv_i2c_hid_acpi = {
@@ -443,5 +656,5 @@ const struct emub_driver_ops emub_drv_i2c_hid_acpi = {
 	.probe = i2c_hid_probe,
 	.remove = i2c_hid_remove,
 	.irq = i2c_hid_irq,
-	.destroy = drv_free_priv,
+	.destroy = i2c_hid_destroy,
 };

@@ -197,6 +197,14 @@ emul_bind_count() {
 		END { print n + 0 }' "$EMUL_MONITOR_LOG"
 }
 
+# How many unbind uevents the client had since the monitor started.
+emul_unbind_count() {
+	emul_monitor_sync
+	awk -v dp="$EMUL_DEVPATH" '
+		/^KERNEL\[/ && $2 == "unbind" && $3 == dp { n++ }
+		END { print n + 0 }' "$EMUL_MONITOR_LOG"
+}
+
 # ---------------------------------------------------------------- touchfw
 # touchfw installed as with PREFIX=/usr/local (see the kmod-touchfw-*
 # scenario headers): binaries in /usr/local/bin, settings, keys and board
