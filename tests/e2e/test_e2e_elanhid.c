@@ -267,13 +267,11 @@ static void test_acpi_touchpad_with_the_profiles_descriptor_register(void **stat
 
 /* ------------------------------------------------ not an Elan touchpad */
 
-static FILE *trace;
-
 /* A 24C02 filled with @fill at 0x15, where the board's profile allows the
  * recovery of a touchpad; every bus transfer goes to E.dir/emuboard.log. */
 static void start_eeprom(unsigned fill)
 {
-	char path[400], *b = NULL;
+	char *b = NULL;
 
 	assert_true(asprintf(&b,
 			     "[board]\n"
@@ -294,23 +292,9 @@ static void start_eeprom(unsigned fill)
 			     fill) > 0);
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
-}
-
-static int teardown_trace(void **state)
-{
-	teardown(state);
-	if (trace)
-		fclose(trace);
-	trace = NULL;
-	return 0;
 }
 
 static void assert_eeprom_untouched(unsigned fill)
@@ -366,9 +350,8 @@ int main(void)
 		cmocka_unit_test_teardown(
 			test_acpi_touchpad_with_the_profiles_descriptor_register, teardown),
 		cmocka_unit_test_teardown(
-			test_zeroed_eeprom_is_not_taken_for_a_bricked_touchpad, teardown_trace),
-		cmocka_unit_test_teardown(test_unknown_part_is_reported_and_left,
-					  teardown_trace),
+			test_zeroed_eeprom_is_not_taken_for_a_bricked_touchpad, teardown),
+		cmocka_unit_test_teardown(test_unknown_part_is_reported_and_left, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
