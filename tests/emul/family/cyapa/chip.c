@@ -118,7 +118,8 @@ static int create_pip(struct emub_chip *c)
 
 	if (!b->empty) {
 		file = g_malloc(CYAPA_PIP_FILE_SIZE);
-		cyapa_pip_make_file(file, (int)b->gen, b->product, (em_u8)b->major, (em_u8)b->minor);
+		cyapa_pip_make_file(file, (int)b->gen, b->product, (em_u8)b->major,
+				    (em_u8)b->minor);
 	}
 	cyapa_pip_model_init(m, &cfg, file);
 	g_free(file);

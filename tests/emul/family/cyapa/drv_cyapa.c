@@ -1035,16 +1035,19 @@ static int cyapa_gen6_operational_check(struct cyapa *cyapa)
 		/* fallthrough */
 	case CYAPA_STATE_GEN6_APP:
 		if (cyapa_gen6_set_power_mode(cyapa, PWR_MODE_FULL_ACTIVE))
-			emub_dev_log(cyapa->d,
-				     "cyapa_gen6_operational_check: failed to set power active mode.");
+			emub_dev_log(
+				cyapa->d,
+				"cyapa_gen6_operational_check: failed to set power active mode.");
 		if (cyapa_pip_set_proximity(cyapa, true))
-			emub_dev_log(cyapa->d,
-				     "cyapa_gen6_operational_check: failed to enable proximity.");
+			emub_dev_log(
+				cyapa->d,
+				"cyapa_gen6_operational_check: failed to enable proximity.");
 		error = cyapa_gen6_read_sys_info(cyapa);
 		if (error)
 			return error;
 		if (memcmp(cyapa->product_id, "CYTRA", 5)) {
-			emub_dev_log(cyapa->d, "cyapa_gen6_operational_check: unknown product ID (%s)",
+			emub_dev_log(cyapa->d,
+				     "cyapa_gen6_operational_check: unknown product ID (%s)",
 				     cyapa->product_id);
 			return -EINVAL;
 		}
@@ -1138,7 +1141,7 @@ static int cyapa_pip_check_fw(struct cyapa *cyapa, const guint8 *fw, gsize size)
 			     "cyapa_pip_check_fw: firmware image not match TP device.");
 		return -EINVAL;
 	}
-	if (cyapa->gen == CYAPA_GEN6 ? (fw[16] != 0x9b || fw[13] != 0x0b)
+	if (cyapa->gen == CYAPA_GEN6  ? (fw[16] != 0x9b || fw[13] != 0x0b)
 	    : cyapa->platform_ver < 2 ? fw[0] != 0x0c
 				      : (fw[16] != 0x91 || fw[13] != 0x02)) {
 		emub_dev_log(cyapa->d,
