@@ -224,16 +224,28 @@ static void test_pip_image_rule(void **state)
 	pip[PIP_HEAD + 2] = 0x10;
 	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
 			 -EBADMSG);
-	/* a Gen6 part's, another part's, a 13-byte head */
+	/* a Gen6 part's head (cyapa_pip_fw_head_check: family id 0x9b,
+	 * silicon id 0x0b): the same rules, generation 6; half of it, or
+	 * another part's, refused */
 	make_pip();
 	pip[13] = 0x0b;
 	pip[16] = 0x9b;
+	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)), 0);
+	assert_int_equal(cyapa_pip_head_gen(pip, PIP_SIZE), 6);
+	assert_int_equal(cyapa_image_gen(pip, PIP_SIZE, msg, sizeof(msg)), 6);
+	pip[PIP_HEAD + 7 * PIP_REC + 9] ^= 1;
+	assert_int_equal(cyapa_image_gen(pip, PIP_SIZE, msg, sizeof(msg)), -EBADMSG);
+	assert_non_null(strstr(msg, "application CRC"));
+	pip[PIP_HEAD + 7 * PIP_REC + 9] ^= 1;
+	pip[13] = 0x02;
 	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
 			 -EBADMSG);
-	assert_non_null(strstr(msg, "Gen6"));
+	assert_non_null(strstr(msg, "nor a Gen6 part's (0x9b, 0x0b)"));
+	pip[13] = 0x0b;
 	pip[16] = 0x90;
 	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
 			 -EBADMSG);
+	assert_int_equal(cyapa_pip_head_gen(pip, PIP_SIZE), -EBADMSG);
 	make_pip();
 	pip[0] = 0x0c;
 	assert_int_equal(cyapa_pip_check_image(pip, PIP_SIZE, &maj, &min, msg, sizeof(msg)),
@@ -409,6 +421,15 @@ static void test_blob_facts(void **state)
 	assert_int_equal(cyapa_blob_facts(img, FW_SIZE, "CYTRA-116002-00_2.9.bin", &f, &err),
 			 -EBADMSG);
 	assert_non_null(strstr(err.msg, "header checksum"));
+	/* a Gen6 image: said so, its version from its head (3.1) */
+	make_pip();
+	pip[13] = 0x0b;
+	pip[16] = 0x9b;
+	assert_int_equal(cyapa_blob_facts(pip, PIP_SIZE, "CYTRA-103002-00_3.1.bin", &f, &err),
+			 0);
+	assert_non_null(strstr(f.what, "Cypress Gen6 (PIP) trackpad firmware image"));
+	assert_string_equal(f.version, "3.1");
+	assert_string_equal(f.hardware[0], "CYTRA-103002-00");
 }
 
 /* The product a file's name gives (cyapa_fw_write compares it with the
@@ -570,10 +591,24 @@ static void test_detect_bound(void **state)
 	assert_int_equal(run_detect("cyapa", &st, &err), 0);
 	assert_int_equal(st.mode, TF_CHIP_BOOTLOADER);
 	assert_string_equal(st.hw, "");
-	/* Gen6: not claimed, nothing sent */
+	/* Gen6 (PIP): the same attributes, "gen6 ..." */
+	put("mode", "gen6 operational\n");
+	put("product_id", "CYTRA-103002-00\n");
+	put("firmware_version", "3.2\n");
+	assert_int_equal(run_detect("cyapa", &st, &err), 0);
+	assert_int_equal(st.mode, TF_CHIP_APP);
+	assert_string_equal(st.hw, "CYTRA-103002-00");
+	assert_string_equal(st.version_str, "3.2");
+	assert_non_null(strstr(st.detail, "gen6 operational"));
 	put("mode", "gen6 bootloader\n");
+	assert_int_equal(run_detect("cyapa", &st, &err), 0);
+	assert_int_equal(st.mode, TF_CHIP_BOOTLOADER);
+	assert_string_equal(st.hw, "");
+	/* another generation (Gen4, which cyapa does not drive): not claimed,
+	 * nothing sent */
+	put("mode", "gen4 operational\n");
 	assert_int_equal(run_detect("cyapa", &st, &err), -EOPNOTSUPP);
-	assert_non_null(strstr(err.msg, "Gen6"));
+	assert_non_null(strstr(err.msg, "Gen4"));
 
 	/* text cyapa does not print */
 	put("mode", "gen3 invalid mode\n");

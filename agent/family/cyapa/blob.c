@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Names, parsers and blob rules for Cypress Gen3 and Gen5 trackpads: what
- * the driver checks in a file (cyapa_gen3_check_fw, cyapa_pip_check_fw),
+ * Names, parsers and blob rules for Cypress Gen3, Gen5 and Gen6 trackpads:
+ * what the driver checks in a file (cyapa_gen3_check_fw, cyapa_pip_check_fw),
  * the product id and mode
  * it prints, and the registers it reads (cyapa_gen3_state_parse,
  * cyapa_gen3_get_query_data).  Pure: no I/O.
@@ -98,6 +98,17 @@ static uint32_t get_le32(const uint8_t *p)
 #define META_UPGRADE_LEN 20
 #define META_SIZE 60
 
+int cyapa_pip_head_gen(const uint8_t *data, size_t len)
+{
+	if (len < PIP_HEAD_SIZE || data[0] != 0x12)
+		return -EBADMSG;
+	if (data[PIP_FAMILY] == 0x91 && data[PIP_SILICON_HI] == 0x02)
+		return 5;
+	if (data[PIP_FAMILY] == 0x9b && data[PIP_SILICON_HI] == 0x0b)
+		return 6;
+	return -EBADMSG;
+}
+
 int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsigned *minor,
 			  char *msg, size_t size)
 {
@@ -109,7 +120,7 @@ int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsi
 	if (len < PIP_HEAD_SIZE || (data[0] != 0x0c && data[0] != 0x12))
 		return snprintf(msg, size,
 				"%zu bytes without a PIP image's head (head size 0x12 at byte "
-				"0): not a Gen5 cyapa image",
+				"0): not a Gen5 or Gen6 cyapa image",
 				len),
 		       -EBADMSG;
 	if (data[0] == 0x0c)
@@ -119,18 +130,12 @@ int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsi
 			       "proximity take it, and touchfw can not tell them apart): not "
 			       "sent"),
 		       -EBADMSG;
-	if (data[PIP_FAMILY] == 0x9b && data[PIP_SILICON_HI] == 0x0b)
-		return snprintf(
-			       msg, size,
-			       "a Gen6 image (family id 0x9b, silicon id 0x0b): touchfw serves "
-			       "Gen3 and Gen5 Cypress trackpads"),
-		       -EBADMSG;
-	if (data[PIP_FAMILY] != 0x91 || data[PIP_SILICON_HI] != 0x02)
-		return snprintf(
-			       msg, size,
-			       "its head names family id 0x%02x, silicon id 0x%02x, not a Gen5 "
-			       "part's (0x91, 0x02): cyapa refuses it",
-			       data[PIP_FAMILY], data[PIP_SILICON_HI]),
+	if (cyapa_pip_head_gen(data, len) < 0)
+		return snprintf(msg, size,
+				"its head names family id 0x%02x, silicon id 0x%02x, neither a "
+				"Gen5 part's (0x91, 0x02) nor a Gen6 part's (0x9b, 0x0b): "
+				"cyapa refuses it",
+				data[PIP_FAMILY], data[PIP_SILICON_HI]),
 		       -EBADMSG;
 	if ((len - PIP_HEAD_SIZE) % CYAPA_PIP_RECORD ||
 	    len - PIP_HEAD_SIZE < 2 * CYAPA_PIP_RECORD)
@@ -207,14 +212,15 @@ int cyapa_image_gen(const uint8_t *data, size_t len, char *msg, size_t size)
 	if (len == CYAPA_GEN3_FW_SIZE)
 		return cyapa_gen3_check_image(data, len, msg, size) < 0 ? -EBADMSG : 3;
 	if (len >= PIP_HEAD_SIZE && (data[0] == 0x0c || data[0] == 0x12))
-		return cyapa_pip_check_image(data, len, &maj, &min, msg, size) < 0 ? -EBADMSG
-										   : 5;
-	/* the Gen3 rule's own words, then why it is no Gen5 image either */
+		return cyapa_pip_check_image(data, len, &maj, &min, msg, size) < 0
+			       ? -EBADMSG
+			       : cyapa_pip_head_gen(data, len);
+	/* the Gen3 rule's own words, then why it is no PIP image either */
 	if (cyapa_gen3_check_image(data, len, msg, size) == 0)
 		return 3;
 	if (strlen(msg) + 1 < size)
 		snprintf(msg + strlen(msg), size - strlen(msg),
-			 "; nor a Gen5 image (no PIP head: head size 0x12 at byte 0)");
+			 "; nor a Gen5 or Gen6 image (no PIP head: head size 0x12 at byte 0)");
 	return -EBADMSG;
 }
 
@@ -401,10 +407,10 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 	else
 		tf_snprintf(
 			f->what, sizeof(f->what),
-			"Cypress Gen5 (PIP) trackpad firmware image, %zu bytes (metadata and "
+			"Cypress Gen%d (PIP) trackpad firmware image, %zu bytes (metadata and "
 			"application CRCs right); it does not say its product",
-			len);
-	if (gen == 5 && cyapa_pip_check_image(data, len, &hmaj, &hmin, msg, sizeof(msg)) == 0) {
+			gen, len);
+	if (gen >= 5 && cyapa_pip_check_image(data, len, &hmaj, &hmin, msg, sizeof(msg)) == 0) {
 		tf_snprintf(f->version, sizeof(f->version), "%u.%u", hmaj, hmin);
 		tf_blob_facts_note(f, "version %u.%u: from its head", hmaj, hmin);
 	}
@@ -415,7 +421,7 @@ int cyapa_blob_facts(const uint8_t *data, size_t len, const char *name, struct t
 	f->n_hardware = 1;
 	tf_snprintf(f->hardware[0], sizeof(f->hardware[0]), "%s", id);
 	f->hardware_guessed = true;
-	if (gen == 5 && (maj != hmaj || min != hmin))
+	if (gen >= 5 && (maj != hmaj || min != hmin))
 		return tf_err_set(
 			err, EBADMSG,
 			"%s: its name says version %u.%u, its head %u.%u: which is it?", name,

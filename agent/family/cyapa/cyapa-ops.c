@@ -17,22 +17,30 @@
  *    generation).  Detection reads them and writes nothing else -- not
  *    even the 00 00 cyapa_get_state writes to make a part refresh its
  *    state.
- *  - Gen5 (PIP) parts (cyapa_gen5.c) show the same attributes, their mode
- *    "gen5 operational" or "gen5 bootloader"; their image is another
- *    format (cyapa_pip_check_fw): the image checked is the trackpad's
- *    generation's, the other refused before update_fw is written.
- *  - unbound, a Gen5 part (at an even address: cyapa_get_state) answers
+ *  - Gen5 and Gen6 (PIP) parts (cyapa_gen5.c, cyapa_gen6.c) show the same
+ *    attributes, their mode "gen5 operational" / "gen6 operational" or
+ *    "gen5 bootloader" / "gen6 bootloader"; their image is another format
+ *    (cyapa_pip_check_fw), its head naming the part's generation (family
+ *    id 0x91, silicon id 0x02 for Gen5; 0x9b, 0x0b for Gen6): the image
+ *    checked is the trackpad's generation's, another refused before
+ *    update_fw is written.  Both flash through the same PIP bootloader
+ *    (cyapa_gen6_ops takes Gen5's bl_enter, bl_initiate, update_fw).
+ *  - unbound, a PIP part (at an even address: cyapa_get_state) answers
  *    no registers but its output buffer: a read gives the oldest report,
  *    a little-endian length first -- 00 00 after power-on or a reset (the
  *    launch data), 02 00 when it has nothing (cyapa_empty_pip_output_data
  *    reads it out so); written the HID descriptor register 0x0001, it
  *    answers its 32-byte HID descriptor, report id 0xf7 in the application
- *    and 0xff in the bootloader, the maximum output length at 16 (0x00fe
- *    and 0x0100 for Gen5: cyapa_sort_gen5_hid_descriptor_data,
- *    gen5_idle_state_parse).  Detection reads the buffer out and asks the
- *    descriptor -- a register pointer, as any HID-over-I2C host reads it --
- *    only after the part said "no data" as PIP says it; the product id
- *    and version take a command (system information), left to cyapa.
+ *    and 0xff in the bootloader (cyapa_sort_pip_hid_descriptor_data: all
+ *    cyapa_pip_state_parse asks of it), the maximum output length at 16
+ *    (0x00fe and 0x0100 for Gen5: gen5_idle_state_parse; Gen6's is not
+ *    public).  Detection reads the buffer out and asks the descriptor --
+ *    a register pointer, as any HID-over-I2C host reads it -- only after
+ *    the part said "no data" as PIP says it.  The generation (Gen5 or
+ *    Gen6: the family and silicon ids), product id and version take a
+ *    command (system information, or the bootloader's information), left
+ *    to cyapa: touchfw binds it and reads them from its attributes before
+ *    anything is written.
  *  - a name written to update_fw makes the driver request that file,
  *    refuse one that fails its checks (-EINVAL, nothing sent), drop its
  *    input device, flash from the bootloader (entered by a soft reset when
@@ -68,8 +76,6 @@
 #define PIP_HID_DESCRIPTOR_SIZE 32
 #define PIP_HID_APP_REPORT_ID 0xf7
 #define PIP_HID_BL_REPORT_ID 0xff
-#define GEN5_APP_MAX_OUTPUT_LENGTH 0x00fe
-#define GEN5_BL_MAX_OUTPUT_LENGTH 0x0100
 #define PIP_DRAIN_READS 8 /* reports read out before giving up */
 
 static int attr(struct tf_ctx *c, const char *name, char *buf, size_t size, struct tf_err *err)
@@ -100,12 +106,12 @@ static int parse_version(const char *s, unsigned *major, unsigned *minor)
 	return 0;
 }
 
-/* A part of a generation touchfw does not serve yet: nothing is sent. */
+/* A part of a generation touchfw does not serve: nothing is sent. */
 static int other_generation(struct tf_ctx *c, unsigned gen, struct tf_err *err)
 {
 	return tf_err_set(err, EOPNOTSUPP,
-			  "%s drives a Gen%u trackpad: touchfw updates Cypress Gen3 and Gen5 "
-			  "trackpads only so far; not touched",
+			  "%s drives a Gen%u trackpad: touchfw updates Cypress Gen3, Gen5 and "
+			  "Gen6 trackpads only; not touched",
 			  c->dev.driver, gen);
 }
 
@@ -129,7 +135,7 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 				  "%s's mode \"%s\" is none cyapa prints for a trackpad it "
 				  "serves; not touched",
 				  c->dev.driver, mode);
-	if (gen != 3 && gen != 5)
+	if (gen != 3 && gen != 5 && gen != 6)
 		return other_generation(c, gen, err);
 	if (c->priv)
 		((struct cyapa_run *)c->priv)->gen = gen;
@@ -183,14 +189,16 @@ static unsigned le16(const uint8_t *p)
 
 /*
  * Unbound, after the Gen3 registers said nothing (@h, the 16 bytes read
- * at register 0): a Gen5 (PIP) trackpad, as gen5_idle_state_parse finds
- * one.  Reads its output buffer out until it says "no data" (02 00) twice
- * -- anything else (a length past any report, no 02 00) is not PIP, and
- * nothing is written -- then reads the HID descriptor (its register
- * pointer, then 32 bytes, in one transfer).  0: identified (@st filled);
- * -ENOENT: not a PIP trackpad (nothing written); -EBADMSG: a PIP device
- * whose descriptor is no Gen5 trackpad's (@err says so); other negative:
- * the bus failed (@err).
+ * at register 0): a PIP trackpad (Gen5 or Gen6), as cyapa_pip_state_parse
+ * finds one.  Reads its output buffer out until it says "no data" (02 00)
+ * twice -- anything else (a length past any report, no 02 00) is not PIP,
+ * and nothing is written -- then reads the HID descriptor (its register
+ * pointer, then 32 bytes, in one transfer): 32 bytes, report id 0xf7 (the
+ * application) or 0xff (the bootloader).  Its generation takes a command:
+ * not known here.  0: identified (@st filled); -ENOENT: not a PIP
+ * trackpad (nothing written); -EBADMSG: a PIP device whose descriptor is
+ * no trackpad's cyapa takes (@err says so); other negative: the bus
+ * failed (@err).
  */
 static int detect_pip(struct tf_ctx *c, const uint8_t h[PIP_RESP_LENGTH_SIZE],
 		      struct tf_chip_state *st, struct tf_err *err)
@@ -201,7 +209,7 @@ static int detect_pip(struct tf_ctx *c, const uint8_t h[PIP_RESP_LENGTH_SIZE],
 	unsigned len = le16(h), idle = 0, i, report, max_out;
 	int rc;
 
-	/* cyapa looks for Gen5 parts at even addresses only; an idle one
+	/* cyapa looks for PIP parts at even addresses only; an idle one
 	 * gave its launch data (00 00) or "no data" (02 00) there */
 	if ((addr & 1) || (len != 0 && len != PIP_RESP_LENGTH_SIZE))
 		return -ENOENT;
@@ -238,40 +246,37 @@ static int detect_pip(struct tf_ctx *c, const uint8_t h[PIP_RESP_LENGTH_SIZE],
 		return tf_err_set(
 			err, EBADMSG,
 			"the device at 0x%02x answers as a PIP device (\"no data\": 02 "
-			"00) but gives no HID descriptor: a Gen5 trackpad in deep "
-			"sleep (cyapa leaves one so while nobody uses its input "
+			"00) but gives no HID descriptor: a Gen5 or Gen6 trackpad in "
+			"deep sleep (cyapa leaves one so while nobody uses its input "
 			"device) answers nothing until the power command wakes it, "
 			"and touchfw sends no command to a device it has not "
 			"identified; not touched further (binding cyapa wakes it)",
 			addr);
-	if (len == PIP_HID_DESCRIPTOR_SIZE && report == PIP_HID_APP_REPORT_ID &&
-	    max_out == GEN5_APP_MAX_OUTPUT_LENGTH)
+	if (len == PIP_HID_DESCRIPTOR_SIZE && report == PIP_HID_APP_REPORT_ID)
 		st->mode = TF_CHIP_APP;
-	else if (len == PIP_HID_DESCRIPTOR_SIZE && report == PIP_HID_BL_REPORT_ID &&
-		 max_out == GEN5_BL_MAX_OUTPUT_LENGTH)
+	else if (len == PIP_HID_DESCRIPTOR_SIZE && report == PIP_HID_BL_REPORT_ID)
 		st->mode = TF_CHIP_BOOTLOADER;
 	else
 		return tf_err_set(
 			err, EBADMSG,
 			"the device at 0x%02x answers as a PIP device (\"no data\": 02 "
-			"00) but its HID descriptor (length %u, report id 0x%02x, "
-			"maximum output length %u) is no Gen5 trackpad's cyapa knows; "
-			"not touched further",
-			addr, len, report, max_out);
-	if (c->priv)
-		((struct cyapa_run *)c->priv)->gen = 5;
+			"00) but its HID descriptor (length %u, report id 0x%02x) is no "
+			"trackpad's cyapa takes (32 bytes, report id 0xf7 or 0xff); not "
+			"touched further",
+			addr, len, report);
 	st->bl_addr = addr;
+	/* (Gen5's maximum output lengths prove no Gen5 part: Gen6's are not
+	 * public) */
 	tf_snprintf(st->detail, sizeof(st->detail),
-		    "Gen5 (PIP) trackpad at 0x%02x in its %s (HID descriptor: report id "
-		    "0x%02x, maximum output length %u); its product id and version take a "
-		    "command: cyapa reads them",
+		    "PIP trackpad at 0x%02x in its %s (HID descriptor: report id 0x%02x, "
+		    "maximum output length %u): Gen5 or Gen6, cyapa reads which",
 		    addr, st->mode == TF_CHIP_APP ? "application" : "bootloader", report,
 		    max_out);
 	return 0;
 }
 
-/* Unbound: the registers, read only; a Gen5 trackpad by its output
- * buffer and HID descriptor (detect_pip). */
+/* Unbound: the registers, read only; a PIP (Gen5 or Gen6) trackpad by its
+ * output buffer and HID descriptor (detect_pip). */
 static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
 	uint8_t h[GEN3_BL_HEAD_SIZE], q[GEN3_QUERY_SIZE];
@@ -300,7 +305,7 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		return tf_err_set(err, EBADMSG,
 				  "the device at 0x%02x is not a Cypress Gen3 trackpad: its "
 				  "registers 0-2 read %02x %02x %02x, neither a bootloader's "
-				  "nor an application's state; nor a Gen5 one (%s); not "
+				  "nor an application's state; nor a PIP one (%s); not "
 				  "touched",
 				  chip_addr(c), h[0], h[1], h[2],
 				  chip_addr(c) & 1 ? "they sit at even addresses"
@@ -471,8 +476,8 @@ static int cyapa_update_failed(const struct tf_flow_services *sv, struct tf_upda
 /*
  * Unbound, a run: touchfw can not flash a Cypress trackpad itself, cyapa
  * can, in either mode.  The trackpad is identified first (detect_bus:
- * the Gen3 registers, or a Gen5 part's output buffer and HID descriptor,
- * reading only), and only a Gen3 or Gen5 trackpad is given to cyapa to
+ * the Gen3 registers, or a PIP part's output buffer and HID descriptor,
+ * reading only), and only a Gen3 or PIP trackpad is given to cyapa to
  * bind; anything else is refused untouched.  Bound, or a read-only
  * command: as for every family.
  */

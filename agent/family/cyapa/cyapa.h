@@ -6,8 +6,9 @@
  * operational"), and flashes either through update_fw, which takes the
  * name of the file it requests.  touchfw stages the verified image under
  * that name, writes it, follows the driver until its new input device
- * appears, and reads the new version back.  Gen3 and Gen5 (PIP) parts;
- * Gen6 parts are refused before anything is written.
+ * appears, and reads the new version back.  Gen3, Gen5 and Gen6 (PIP)
+ * parts; an image of another generation than the trackpad's is refused
+ * before anything is written.
  */
 #ifndef TF_CYAPA_H
 #define TF_CYAPA_H
@@ -54,11 +55,13 @@ extern const struct tf_family_ops cyapa_ops;
  */
 int cyapa_gen3_check_image(const uint8_t *data, size_t len, char *msg, size_t size);
 /*
- * cyapa_pip_check_fw's rules for a Gen5 file, and the bounds the driver
- * leaves to the file: a 19-byte head (head_size 0x12) naming a Gen5 part
- * (family id 0x91, silicon id 0x02; a Gen6 part's 0x9b/0x0b is refused by
- * name; a 13-byte head names no part and is refused: only old Gen5 parts
- * take it, and touchfw can not tell them); whole 133-byte records of
+ * cyapa_pip_check_fw's rules for a Gen5 or Gen6 file, and the bounds the
+ * driver leaves to the file: a 19-byte head (head_size 0x12) naming a
+ * Gen5 part (family id 0x91, silicon id 0x02) or a Gen6 one (0x9b, 0x0b:
+ * cyapa_pip_fw_head_check; a 13-byte head names no part and is refused:
+ * only old Gen5 parts take it, and touchfw can not tell them -- a Gen6
+ * part takes none, its ids would be read from the first record); whole
+ * 133-byte records of
  * array 0, 128 bytes, rows the bootloader writes, the metadata row 0x1ff
  * last; its 60 bytes match their CRC-16 (crc_itu_t) at 60; app_start,
  * app_len, upgrade_start and upgrade_len row-aligned; the CRC of the first
@@ -67,7 +70,10 @@ int cyapa_gen3_check_image(const uint8_t *data, size_t len, char *msg, size_t si
  */
 int cyapa_pip_check_image(const uint8_t *data, size_t len, unsigned *major, unsigned *minor,
 			  char *msg, size_t size);
-/* Which generation's image @data is (3 or 5, both checked in full), or
+/* The generation a PIP image's 19-byte head names (5 or 6), or -EBADMSG;
+ * nothing else is checked. */
+int cyapa_pip_head_gen(const uint8_t *data, size_t len);
+/* Which generation's image @data is (3, 5 or 6, checked in full), or
  * -EBADMSG with the reason in @msg. */
 int cyapa_image_gen(const uint8_t *data, size_t len, char *msg, size_t size);
 /* crc_itu_t(0xffff-seeded CRC-16, polynomial 0x1021, MSB first) */

@@ -9,8 +9,9 @@
  * is the product id it prints ("CYTRA-116002-00"), which the image does
  * not carry: the manifest names it, and a part in its bootloader (which
  * shows none) is matched by the id remembered from its application.
- * Gen3 and Gen5 parts: detection refuses the others (Gen6) before
- * anything is sent, and an image of the other generation is not sent.
+ * Gen3, Gen5 and Gen6 parts: detection refuses any other generation
+ * before anything is sent, and an image of another generation than the
+ * trackpad's is not sent.
  */
 #include "cyapa.h"
 
@@ -28,7 +29,7 @@ static int cyapa_check_controller(const struct tf_controller *ctl, char *msg, si
 
 const struct tf_family tf_family_cyapa = {
 	.ids = &tf_family_ids_cyapa,
-	.flash_firmware_files = "the image cyapa flashes (.bin: Gen3, 30848 bytes, or Gen5 PIP)",
+	.flash_firmware_files = "the image cyapa flashes (.bin: Gen3, 30848 bytes, or Gen5/Gen6 PIP)",
 	.check_blob = cyapa_check_blob,
 	.check_blob_data = cyapa_check_blob_data,
 	.blob_facts = cyapa_blob_facts,

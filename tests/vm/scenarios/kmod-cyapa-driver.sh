@@ -53,6 +53,15 @@
 #      by cyapa's own check; `touchfw flash --firmware` of a Gen5 3.1 made
 #      by fwgen goes through update_fw (enter bootloader, initiate, 465
 #      rows, launch); figure: flash start -> verified input device;
+#   7. a Gen6 (PIP) trackpad (cyapa_emul gen=6): cyapa tells it from a
+#      Gen5 one by its system information's family and silicon ids and
+#      binds it "gen6 operational" with an input device (through Gen6's
+#      own power commands); the Gen5 3.1 is not sent (touchfw: the wrong
+#      generation's image) and cyapa itself refuses it by hand ("firmware
+#      image not match TP device"); `touchfw flash --firmware` of a Gen6
+#      3.1 (fwgen --form gen6) goes through update_fw (enter bootloader,
+#      initiate, 465 rows, launch); figure: flash start -> verified input
+#      device;
 #   no oops, no warning.
 . /vm/cyapa-emul.sh
 
@@ -278,5 +287,48 @@ vm_check "touchfw verified it; the driver: gen5 operational, 3.1, an input devic
 	 [ "$(cyapa_attr firmware_version)" = 3.1 ] && emul_has_input'
 vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
 vm_figure cyapa_gen5_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
+vm_check "cyapa_emul unloads with the driver bound" emul_unload
+# ---- 7. a Gen6 (PIP) trackpad
+vm_require "fwgen makes the Gen6 file" eval '
+	mkdir -p $fwdir/g6 &&
+	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.1 --form gen6 -o $fwdir/g6/CYTRA-116002-00_3.1.bin'
+rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+emul_dmesg_mark
+vm_require "cyapa_emul loads (Gen6, firmware 1.0)" emul_load gen=6
+vm_check "cyapa is bound, an input device, gen6 operational, 1.0, CYTRA-116002-00" eval \
+	'[ "$(emul_driver)" = cyapa ] && vm_wait 10 "input device" emul_has_input &&
+	 [ "$(cyapa_attr mode)" = "gen6 operational" ] &&
+	 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
+	 [ "$(cyapa_attr product_id)" = CYTRA-116002-00 ]'
+vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+vm_check "touchfw does not send the Gen5 3.1 to the Gen6 pad (exit 13)" eval \
+	'"$TOUCHFW" flash --firmware "$fwdir/CYTRA-116002-00_3.1.bin" "$EMUL_DEV" >/run/tf.out 2>&1;
+	 [ $? = 13 ] &&
+	 grep -q "a Gen5 image, the trackpad is Gen6: cyapa would refuse it; not sent" /run/tf.out &&
+	 [ "$(emul_state initiates)" = 0 ] && [ "$(emul_state bl_enters)" = 0 ]'
+emul_dmesg_mark
+vm_check "update_fw of the Gen5 file by hand fails: cyapa's own head check" eval \
+	'! cyapa_update CYTRA-116002-00_3.1.bin &&
+	 emul_dmesg_has "firmware image not match TP device" &&
+	 [ "$(emul_state initiates)" = 0 ] && [ "$(emul_state bl_enters)" = 0 ]'
+vm_check "the driver re-detected it: gen6 operational, an input device" eval \
+	'[ "$(cyapa_attr mode)" = "gen6 operational" ] && vm_wait 10 "input device" emul_has_input'
+emul_dmesg_mark
+t_run=$(vm_now_us)
+vm_check "touchfw flash --firmware of a Gen6 3.1 (exit 0)" eval \
+	'"$TOUCHFW" flash --firmware "$fwdir/g6/CYTRA-116002-00_3.1.bin" "$EMUL_DEV" >/run/tf.out 2>&1'
+t_done=$(vm_now_us)
+vm_log "tf: $(tail -3 /run/tf.out | tr '\n' ' ')"
+vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+vm_check "the pad: bootloader entered, one initiate, 465 rows, launched; firmware 3.1" eval \
+	'[ "$(emul_state bl_enters)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
+	 [ "$(emul_state rows_written)" = 465 ] && [ "$(emul_state row_errors)" = 0 ] &&
+	 [ "$(emul_state fw_version)" = 3.1 ] && [ "$(emul_state mode)" = app ]'
+vm_check "touchfw verified it; the driver: gen6 operational, 3.1, an input device" eval \
+	'grep -q "verified: firmware 1.0 -> 3.1" /run/tf.out &&
+	 [ "$(cyapa_attr mode)" = "gen6 operational" ] &&
+	 [ "$(cyapa_attr firmware_version)" = 3.1 ] && emul_has_input'
+vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
+vm_figure cyapa_gen6_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
 vm_check "cyapa_emul unloads with the driver bound" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

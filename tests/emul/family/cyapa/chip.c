@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Cypress trackpad family of the emulator: a Gen3 trackpad
- * (cyapa_model, at 0x67) or, with cyapa.gen = 5, a Gen5 PIP trackpad
- * (cyapa_pip_model, at 0x24), with an INT pin, cyapa its driver; its board
+ * (cyapa_model, at 0x67) or, with cyapa.gen = 5 or 6, a Gen5 or Gen6 PIP
+ * trackpad (cyapa_pip_model, at 0x24), with an INT pin, cyapa its driver; its board
  * keys, statistics and touches.
  */
 #include <errno.h>
@@ -23,7 +23,7 @@ struct cyapa_board {
 	bool empty;	   /* cyapa.fw_version = none: erased, the chip in its bootloader */
 	gint32 power_loss; /* fault.bl_power_loss: the n-th block; 0 never */
 	guint32 block_ms, erase_ms;
-	guint32 gen; /* cyapa.gen: 3, or 5 (PIP) */
+	guint32 gen; /* cyapa.gen: 3, or 5 or 6 (PIP) */
 };
 
 static const char *const keys[] = {
@@ -88,13 +88,13 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 	if (!strcmp(k, "cyapa.erase_ms"))
 		return emub_key_u32(p, k, s, 20000, &b->erase_ms);
 	if (!strcmp(k, "cyapa.gen")) {
-		if (strcmp(s, "3") && strcmp(s, "5"))
-			return emub_parse_err(p, "[%s] cyapa.gen: \"%s\" is not 3 or 5", p->grp,
-					      s);
+		if (strcmp(s, "3") && strcmp(s, "5") && strcmp(s, "6"))
+			return emub_parse_err(p, "[%s] cyapa.gen: \"%s\" is not 3, 5 or 6",
+					      p->grp, s);
 		b->gen = (guint32)(s[0] - '0');
 		return 0;
 	}
-	/* a Gen3 block 1-482, or a Gen5 row command 1-465 */
+	/* a Gen3 block 1-482, or a Gen5/Gen6 row command 1-465 */
 	if (!emub_parse_u32(s, &v) || v < 1 || v > 482)
 		return emub_parse_err(p,
 				      "[%s] fault.bl_power_loss: \"%s\" is not a block 1-482",
@@ -109,6 +109,7 @@ static int create_pip(struct emub_chip *c)
 	struct cyapa_pip_model *m = g_new0(struct cyapa_pip_model, 1);
 	struct cyapa_pip_model_cfg cfg = {
 		.addr = c->desc->addr,
+		.gen = (int)b->gen,
 		.row_ns = (guint64)b->block_ms * EM_NSEC_PER_MSEC,
 		.erase_ns = (guint64)b->erase_ms * EM_NSEC_PER_MSEC,
 		.power_loss_row = b->power_loss,
@@ -117,7 +118,8 @@ static int create_pip(struct emub_chip *c)
 
 	if (!b->empty) {
 		file = g_malloc(CYAPA_PIP_FILE_SIZE);
-		cyapa_pip_make_file(file, 5, b->product, (em_u8)b->major, (em_u8)b->minor);
+		cyapa_pip_make_file(file, (int)b->gen, b->product, (em_u8)b->major,
+				    (em_u8)b->minor);
 	}
 	cyapa_pip_model_init(m, &cfg, file);
 	g_free(file);
@@ -138,7 +140,7 @@ static int create(struct emub_chip *c)
 	};
 	em_u8 *file = NULL;
 
-	if (b->gen == 5)
+	if (b->gen >= 5)
 		return create_pip(c);
 	if (!b->empty) {
 		file = g_malloc(CYAPA_MODEL_FILE_SIZE);

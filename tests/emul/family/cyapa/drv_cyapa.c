@@ -32,8 +32,18 @@
  *    answered on the interrupt (enabled for the update) or polled as the
  *    kernel does each.
  *
+ *  - Gen6 (PIP, cyapa_gen6.c): detected as Gen5 parts are, told apart by
+ *    the family and silicon ids of the system information (or the
+ *    bootloader's information); its own power commands (0x41/0x42 the
+ *    command interrupt, 0x46 the power state, 0x48 the scan intervals,
+ *    a ping before waking), system information layout and the
+ *    bootloader's application information; mode "gen6 operational" /
+ *    "gen6 bootloader"; update_fw as Gen5's (cyapa_gen6_ops takes the
+ *    PIP check, bl_enter, bl_initiate and do_fw_update), the image's head
+ *    naming a Gen6 part (family id 0x9b, silicon id 0x0b).
+ *
  * Not modelled: the SMBus transport (an SMBus-only adapter fails probe
- * here), Gen6 parts (detected, then "no device"), the old Gen5 state
+ * here), Gen6's low-power modes and scan-interval setting (0x47), the old Gen5 state
  * parser (cyapa_gen5_state_parse, reached only where cyapa_pip_state_parse
  * fails), Gen5 calibrate and baseline, runtime PM and suspend, the
  * power/ scan rate attributes, input open/close (the emulator's evdev
@@ -61,6 +71,8 @@ enum cyapa_state {
 	CYAPA_STATE_OP,
 	CYAPA_STATE_GEN5_BL,
 	CYAPA_STATE_GEN5_APP,
+	CYAPA_STATE_GEN6_BL,
+	CYAPA_STATE_GEN6_APP,
 };
 
 #define CYAPA_GEN_UNKNOWN 0
@@ -314,6 +326,18 @@ static int cyapa_gen3_state_parse(struct cyapa *cyapa, const guint8 *reg_data)
 }
 
 static int cyapa_pip_state_parse(struct cyapa *cyapa);
+
+static bool cyapa_is_pip_bl_mode(const struct cyapa *cyapa)
+{
+	return (cyapa->gen == CYAPA_GEN6 && cyapa->state == CYAPA_STATE_GEN6_BL) ||
+	       (cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_BL);
+}
+
+static bool cyapa_is_pip_app_mode(const struct cyapa *cyapa)
+{
+	return (cyapa->gen == CYAPA_GEN6 && cyapa->state == CYAPA_STATE_GEN6_APP) ||
+	       (cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_APP);
+}
 
 /* cyapa_get_state, the i2c (not SMBus) path; the old Gen5 parser is not
  * modelled (see the top) */
@@ -637,8 +661,8 @@ static int cyapa_pip_state_parse(struct cyapa *cyapa)
 		silicon_hi = resp[22];
 	}
 	if (family == 0x9b && silicon_hi == 0x0b) {
-		/* a Gen6 part: its ops are not modelled */
 		cyapa->gen = CYAPA_GEN6;
+		cyapa->state = bl ? CYAPA_STATE_GEN6_BL : CYAPA_STATE_GEN6_APP;
 	} else if (family == 0x91 && silicon_hi == 0x02) {
 		cyapa->gen = CYAPA_GEN5;
 		cyapa->state = bl ? CYAPA_STATE_GEN5_BL : CYAPA_STATE_GEN5_APP;
@@ -846,6 +870,193 @@ static int cyapa_gen5_do_operational_check(struct cyapa *cyapa)
 	}
 }
 
+/* ------------------------------------------------------------ gen6
+ * cyapa_gen6.c: the application's commands differ from Gen5's (power,
+ * system information); the bootloader and the update are the PIP ones. */
+
+#define GEN6_ENABLE_CMD_IRQ 0x41
+#define GEN6_DISABLE_CMD_IRQ 0x42
+#define GEN6_POWER_MODE_ACTIVE 0x01
+#define GEN6_GET_POWER_MODE_INTERVAL 0x48
+
+static int cyapa_gen6_config_dev_irq(struct cyapa *cyapa, guint8 cmd_code)
+{
+	guint8 cmd[] = { 0x04, 0x00, 0x05, 0x00, 0x2f, 0x00, cmd_code }, resp[6] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_tsg_pip_app_resp_data, false);
+
+	if (error || !VALID_CMD_RESP_HEADER(resp, cmd_code) || resp[5] != 0)
+		return error < 0 ? error : -EINVAL;
+	return 0;
+}
+
+static int cyapa_gen6_change_power_state(struct cyapa *cyapa, guint8 power_mode)
+{
+	guint8 cmd[] = { 0x04, 0x00, 0x06, 0x00, 0x2f, 0x00, 0x46, power_mode };
+	guint8 resp[6] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_tsg_pip_app_resp_data, false);
+
+	if (error || !VALID_CMD_RESP_HEADER(resp, 0x46))
+		return error < 0 ? error : -EINVAL;
+	return resp[5] != power_mode ? -EAGAIN : 0;
+}
+
+/* cyapa_gen6_get_interval_setting: the intervals are kept by the kernel
+ * for its low-power modes, which are not modelled; read and dropped */
+static int cyapa_gen6_get_interval_setting(struct cyapa *cyapa)
+{
+	guint8 cmd[] = { 0x04, 0x00, 0x05, 0x00, 0x2f, 0x00, GEN6_GET_POWER_MODE_INTERVAL };
+	guint8 resp[11] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, cmd, sizeof(cmd), resp, &resp_len, 500,
+					       cyapa_sort_tsg_pip_app_resp_data, false);
+
+	if (error || !VALID_CMD_RESP_HEADER(resp, GEN6_GET_POWER_MODE_INTERVAL))
+		return error < 0 ? error : -EINVAL;
+	return 0;
+}
+
+/* cyapa_gen6_deep_sleep: waking, a ping first (a part asleep NAKs it;
+ * the result is not looked at) */
+static int cyapa_gen6_deep_sleep(struct cyapa *cyapa, guint8 state)
+{
+	static const guint8 ping[] = { 0x04, 0x00, 0x05, 0x00, 0x2f, 0x00, 0x00 };
+
+	if (state == PIP_DEEP_SLEEP_STATE_ON)
+		cyapa_i2c_pip_write(cyapa, ping, sizeof(ping));
+	return cyapa_pip_deep_sleep(cyapa, state);
+}
+
+/* cyapa_gen6_set_power_mode for full active and off (deep sleep): what
+ * the probe, update_fw and the attributes use */
+static int cyapa_gen6_set_power_mode(struct cyapa *cyapa, guint8 power_mode)
+{
+	int error;
+
+	if (cyapa->state != CYAPA_STATE_GEN6_APP)
+		return 0;
+	if (cyapa->dev_pwr_mode == UNINIT_PWR_MODE)
+		cyapa->dev_pwr_mode = PWR_MODE_OFF;
+	if (cyapa->dev_pwr_mode == power_mode)
+		return 0;
+	if (power_mode == PWR_MODE_OFF) {
+		cyapa_gen6_config_dev_irq(cyapa, GEN6_DISABLE_CMD_IRQ);
+		error = cyapa_gen6_deep_sleep(cyapa, PIP_DEEP_SLEEP_STATE_OFF);
+		if (error) {
+			emub_dev_log(cyapa->d, "enter deep sleep fail: %d", error);
+			return error;
+		}
+		cyapa->dev_pwr_mode = PWR_MODE_OFF;
+		return 0;
+	}
+	if (cyapa->dev_pwr_mode == PWR_MODE_OFF) {
+		error = cyapa_gen6_deep_sleep(cyapa, PIP_DEEP_SLEEP_STATE_ON);
+		if (error) {
+			emub_dev_log(cyapa->d, "deep sleep wake fail: %d", error);
+			return error;
+		}
+	}
+	cyapa_gen6_config_dev_irq(cyapa, GEN6_DISABLE_CMD_IRQ);
+	error = cyapa_gen6_change_power_state(cyapa, GEN6_POWER_MODE_ACTIVE);
+	if (error) {
+		emub_dev_log(cyapa->d, "change to active fail: %d", error);
+	} else {
+		cyapa->dev_pwr_mode = PWR_MODE_FULL_ACTIVE;
+		cyapa_gen6_get_interval_setting(cyapa);
+	}
+	cyapa_gen6_config_dev_irq(cyapa, GEN6_ENABLE_CMD_IRQ);
+	return error;
+}
+
+static int cyapa_gen6_read_sys_info(struct cyapa *cyapa)
+{
+	guint8 r[PIP_READ_SYS_INFO_RESP_LENGTH] = { 0 };
+	int resp_len = sizeof(r);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, pip_read_sys_info,
+					       sizeof(pip_read_sys_info), r, &resp_len, 2000,
+					       cyapa_pip_sort_system_info_data, false);
+
+	if (error || resp_len < (int)sizeof(r))
+		return error ? error : -EIO;
+	if (((r[7] | r[8] << 8) & 0xf000) != 0x1000)
+		return -EINVAL;
+	cyapa->platform_ver = (r[67] >> 4) & 0x0f;
+	cyapa->fw_maj_ver = r[9];
+	cyapa->fw_min_ver = r[10];
+	cyapa->electrodes_x = r[33];
+	cyapa->electrodes_y = r[34];
+	cyapa->physical_size_x = (r[35] | r[36] << 8) / 100;
+	cyapa->physical_size_y = (r[37] | r[38] << 8) / 100;
+	cyapa->max_abs_x = r[39] | r[40] << 8;
+	cyapa->max_abs_y = r[41] | r[42] << 8;
+	cyapa->max_z = r[43] | r[44] << 8;
+	cyapa->btn_capability = (guint8)((r[70] << 3) & CAPABILITY_BTN_MASK);
+	cyapa_set_product_id(cyapa, &r[51], &r[56], &r[62]);
+	if (!cyapa->electrodes_x || !cyapa->electrodes_y || !cyapa->physical_size_x ||
+	    !cyapa->physical_size_y || !cyapa->max_abs_x || !cyapa->max_abs_y || !cyapa->max_z)
+		return -EINVAL;
+	return 0;
+}
+
+static int cyapa_gen6_bl_read_app_info(struct cyapa *cyapa)
+{
+	guint8 resp[PIP_BL_APP_INFO_RESP_LENGTH] = { 0 };
+	int resp_len = sizeof(resp);
+	int error = cyapa_i2c_pip_cmd_irq_sync(cyapa, pip_bl_read_app_info,
+					       sizeof(pip_bl_read_app_info), resp, &resp_len,
+					       500, cyapa_sort_tsg_pip_bl_resp_data, false);
+
+	if (error || resp_len < PIP_BL_APP_INFO_RESP_LENGTH || resp[5] != 0)
+		return error ? error : -EIO;
+	cyapa->fw_maj_ver = resp[8];
+	cyapa->fw_min_ver = resp[9];
+	cyapa->platform_ver = (resp[12] >> 4) & 0x0f;
+	cyapa_set_product_id(cyapa, &resp[13], &resp[18], &resp[24]);
+	return 0;
+}
+
+static int cyapa_gen6_operational_check(struct cyapa *cyapa)
+{
+	int error;
+
+	if (cyapa->gen != CYAPA_GEN6)
+		return -ENODEV;
+	switch (cyapa->state) {
+	case CYAPA_STATE_GEN6_BL:
+		error = cyapa_pip_bl_exit(cyapa);
+		if (error) {
+			cyapa_gen6_bl_read_app_info(cyapa);
+			return error;
+		}
+		cyapa->state = CYAPA_STATE_GEN6_APP;
+		/* fallthrough */
+	case CYAPA_STATE_GEN6_APP:
+		if (cyapa_gen6_set_power_mode(cyapa, PWR_MODE_FULL_ACTIVE))
+			emub_dev_log(
+				cyapa->d,
+				"cyapa_gen6_operational_check: failed to set power active mode.");
+		if (cyapa_pip_set_proximity(cyapa, true))
+			emub_dev_log(
+				cyapa->d,
+				"cyapa_gen6_operational_check: failed to enable proximity.");
+		error = cyapa_gen6_read_sys_info(cyapa);
+		if (error)
+			return error;
+		if (memcmp(cyapa->product_id, "CYTRA", 5)) {
+			emub_dev_log(cyapa->d,
+				     "cyapa_gen6_operational_check: unknown product ID (%s)",
+				     cyapa->product_id);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* cyapa_pip_irq_cmd_handler (true: not a command's answer), then
  * cyapa_irq's handling of the rest with no input device open */
 static void cyapa_irq(struct emub_dev *d)
@@ -854,7 +1065,7 @@ static void cyapa_irq(struct emub_dev *d)
 	guint8 *buf;
 	int length;
 
-	if (!cyapa || cyapa->gen != CYAPA_GEN5)
+	if (!cyapa || cyapa->gen < CYAPA_GEN5)
 		return;
 	buf = cyapa->pip_irq_buf;
 	if (cyapa->pip_cmd_issued) {
@@ -897,9 +1108,9 @@ static int cyapa_pip_bl_enter(struct cyapa *cyapa)
 
 	if (error < 0)
 		return error;
-	if (cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_BL)
+	if (cyapa_is_pip_bl_mode(cyapa))
 		return 0;
-	if (!(cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_APP))
+	if (!cyapa_is_pip_app_mode(cyapa))
 		return -EINVAL;
 	cyapa_empty_pip_output_data(cyapa, NULL, NULL, NULL);
 	memset(resp, 0, sizeof(resp));
@@ -908,7 +1119,10 @@ static int cyapa_pip_bl_enter(struct cyapa *cyapa)
 	if (error || resp[0] != 0 || resp[1] != 0)
 		return error < 0 ? error : -EAGAIN;
 	cyapa->operational = false;
-	cyapa->state = CYAPA_STATE_GEN5_BL;
+	if (cyapa->gen == CYAPA_GEN5)
+		cyapa->state = CYAPA_STATE_GEN5_BL;
+	else if (cyapa->gen == CYAPA_GEN6)
+		cyapa->state = CYAPA_STATE_GEN6_BL;
 	return 0;
 }
 
@@ -927,7 +1141,9 @@ static int cyapa_pip_check_fw(struct cyapa *cyapa, const guint8 *fw, gsize size)
 			     "cyapa_pip_check_fw: firmware image not match TP device.");
 		return -EINVAL;
 	}
-	if (cyapa->platform_ver < 2 ? fw[0] != 0x0c : (fw[16] != 0x91 || fw[13] != 0x02)) {
+	if (cyapa->gen == CYAPA_GEN6  ? (fw[16] != 0x9b || fw[13] != 0x0b)
+	    : cyapa->platform_ver < 2 ? fw[0] != 0x0c
+				      : (fw[16] != 0x91 || fw[13] != 0x02)) {
 		emub_dev_log(cyapa->d,
 			     "cyapa_pip_check_fw: firmware image not match TP device.");
 		return -EINVAL;
@@ -1224,20 +1440,23 @@ static int cyapa_check_is_operational(struct cyapa *cyapa)
 
 	if (error)
 		return error;
-	if (cyapa->gen == CYAPA_GEN5)
+	if (cyapa->gen == CYAPA_GEN6)
+		error = cyapa_gen6_operational_check(cyapa);
+	else if (cyapa->gen == CYAPA_GEN5)
 		error = cyapa_gen5_do_operational_check(cyapa);
 	else if (cyapa->gen == CYAPA_GEN3)
 		error = cyapa_gen3_do_operational_check(cyapa);
 	else
-		return -ENODEV; /* Gen6: not modelled */
+		return -ENODEV;
 	cyapa->operational = !error && (cyapa->state == CYAPA_STATE_OP ||
-					cyapa->state == CYAPA_STATE_GEN5_APP);
+					cyapa->state == CYAPA_STATE_GEN5_APP ||
+					cyapa->state == CYAPA_STATE_GEN6_APP);
 	return error;
 }
 
 static bool cyapa_is_bootloader_mode(const struct cyapa *cyapa)
 {
-	if (cyapa->gen == CYAPA_GEN5 && cyapa->state == CYAPA_STATE_GEN5_BL)
+	if (cyapa_is_pip_bl_mode(cyapa))
 		return true;
 	return cyapa->gen == CYAPA_GEN3 && cyapa->state >= CYAPA_STATE_BL_BUSY &&
 	       cyapa->state <= CYAPA_STATE_BL_ACTIVE;
@@ -1336,9 +1555,11 @@ static const char *cyapa_state_to_string(const struct cyapa *cyapa)
 	case CYAPA_STATE_BL_ACTIVE:
 		return "bootloader active";
 	case CYAPA_STATE_GEN5_BL:
+	case CYAPA_STATE_GEN6_BL:
 		return "bootloader";
 	case CYAPA_STATE_OP:
 	case CYAPA_STATE_GEN5_APP:
+	case CYAPA_STATE_GEN6_APP:
 		return "operational";
 	default:
 		return "invalid mode";
@@ -1544,6 +1765,8 @@ static int cyapa_gen3_do_fw_update(struct cyapa *cyapa, const guint8 *fw)
 /* cyapa->ops->set_power_mode */
 static int cyapa_set_power_mode(struct cyapa *cyapa, guint8 mode)
 {
+	if (cyapa->gen == CYAPA_GEN6)
+		return cyapa_gen6_set_power_mode(cyapa, mode);
 	return cyapa->gen == CYAPA_GEN5 ? cyapa_gen5_set_power_mode(cyapa, mode)
 					: cyapa_gen3_set_power_mode(cyapa, mode);
 }
@@ -1577,33 +1800,33 @@ static int cyapa_firmware(struct cyapa *cyapa, const char *fw_name)
 		emub_dev_log(d, "Could not load firmware from %s: %d", fw_name, error);
 		return error;
 	}
-	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_check_fw(cyapa, fw, size)
+	error = cyapa->gen >= CYAPA_GEN5 ? cyapa_pip_check_fw(cyapa, fw, size)
 					 : cyapa_gen3_check_fw(cyapa, fw, size);
 	if (error) {
 		emub_dev_log(d, "Invalid CYAPA firmware image: %s", fw_name);
 		goto done;
 	}
 	cyapa_cmd_power(cyapa, true);
-	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_bl_enter(cyapa)
+	error = cyapa->gen >= CYAPA_GEN5 ? cyapa_pip_bl_enter(cyapa)
 					 : cyapa_gen3_bl_enter(cyapa);
 	if (error) {
 		emub_dev_log(d, "bl_enter failed, %d", error);
 		goto err_detect;
 	}
 	/* Gen5's bl_activate does nothing; Gen3's initiate is its activate */
-	error = cyapa->gen == CYAPA_GEN5 ? 0 : cyapa_gen3_bl_activate(cyapa);
+	error = cyapa->gen >= CYAPA_GEN5 ? 0 : cyapa_gen3_bl_activate(cyapa);
 	if (error) {
 		emub_dev_log(d, "bl_activate failed, %d", error);
 		goto err_detect;
 	}
-	if (cyapa->gen == CYAPA_GEN5) {
+	if (cyapa->gen >= CYAPA_GEN5) {
 		error = cyapa_pip_bl_initiate(cyapa, fw, size);
 		if (error) {
 			emub_dev_log(d, "bl_initiate failed, %d", error);
 			goto err_detect;
 		}
 	}
-	error = cyapa->gen == CYAPA_GEN5 ? cyapa_pip_do_fw_update(cyapa, fw, size)
+	error = cyapa->gen >= CYAPA_GEN5 ? cyapa_pip_do_fw_update(cyapa, fw, size)
 					 : cyapa_gen3_do_fw_update(cyapa, fw);
 	if (error)
 		emub_dev_log(d, "update_fw failed, %d", error);
@@ -1710,7 +1933,7 @@ static int cyapa_attr_write(struct emub_dev *d, const char *attr, const char *bu
 		cyapa_cmd_power(cyapa, true);
 		/* Gen5's calibration (cyapa_pip_do_calibrate) is not
 		 * modelled */
-		error = cyapa->gen == CYAPA_GEN5 ? -EOPNOTSUPP : cyapa_gen3_do_calibrate(cyapa);
+		error = cyapa->gen >= CYAPA_GEN5 ? -EOPNOTSUPP : cyapa_gen3_do_calibrate(cyapa);
 		cyapa_cmd_power(cyapa, false);
 	}
 	return error;

@@ -9,10 +9,12 @@
  *   fwgen cyapa-fw --version MAJOR.MINOR [--id CYTRA-NNNNNN-NN]
  *         [--form bad-header|bad-image|short] -o FILE
  *
- * and the image cyapa loads for a Gen5 (PIP) part (cyapa_pip_check_fw: a
- * head with the silicon and family ids, records of rows, the metadata row
- * 0x1ff last), in the PIP chip model's layout (cyapa_pip_model.h); --form
- * gen6 makes a Gen6 part's, the others the broken ones the driver refuses:
+ * and the image cyapa loads for a Gen5 or Gen6 (PIP) part
+ * (cyapa_pip_check_fw: a head with the silicon and family ids, records of
+ * rows, the metadata row 0x1ff last), in the PIP chip model's layout
+ * (cyapa_pip_model.h); --form gen6 makes a Gen6 part's (family id 0x9b,
+ * silicon id 0x0b: what a Gen6 trackpad takes and a Gen5 one refuses),
+ * the others Gen5 images the driver refuses:
  *
  *   fwgen cyapa-pip-fw --version MAJOR.MINOR [--id CYTRA-NNNNNN-NN]
  *         [--form gen6|bad-meta-crc|bad-app-crc|no-integrity|short] -o FILE

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cyapa_emul: touchfw's Cypress Gen3 trackpad model (tests/emul/family/cyapa/model/
- * cyapa_model.c), or with gen=5 its Gen5 PIP trackpad model
- * (cyapa_pip_model.c), behind real kernel interfaces, so that Debian's own
+ * cyapa_model.c), or with gen=5 or gen=6 its Gen5 or Gen6 PIP trackpad
+ * model (cyapa_pip_model.c), behind real kernel interfaces, so that Debian's own
  * cyapa (module cyapatp) binds to it in the VM tests and judges the
  * model.  Through emul_core (tests/vm/modules/emul-core) it registers an
  * i2c adapter (adapter_name=, default "touchfw emulated adapter 1"), a
@@ -43,7 +43,7 @@ MODULE_PARM_DESC(addr, "the client's 7-bit address (cyapa's Gen3 parts: 0x67)");
 
 static uint gen = 3;
 module_param(gen, uint, 0444);
-MODULE_PARM_DESC(gen, "the trackpad's generation: 3, or 5 (PIP; touches not modelled)");
+MODULE_PARM_DESC(gen, "the trackpad's generation: 3, or 5 or 6 (PIP; touches not modelled)");
 
 static char *product_id = "CYTRA-116002-00";
 module_param(product_id, charp, 0444);
@@ -76,7 +76,7 @@ MODULE_PARM_DESC(
 struct cyapa_emul {
 	struct emul_core core;
 	struct cyapa_model chip;    /* under core.lock; gen 3 */
-	struct cyapa_pip_model pip; /* under core.lock; gen 5 */
+	struct cyapa_pip_model pip; /* under core.lock; gen 5, 6 */
 };
 
 static const struct emul_line_desc cemu_lines[CEMU_NLINES] = {
@@ -117,7 +117,7 @@ static void cemu_snap(struct emul_core *c, void *arg)
 	struct cyapa_emul *p = c->glue;
 	struct cemu_snapshot *s = arg;
 
-	if (gen == 5) {
+	if (gen >= 5) {
 		s->pip_mode = cyapa_pip_model_mode(&p->pip);
 		s->fw_version = cyapa_pip_model_fw_version(&p->pip);
 		s->pst = *cyapa_pip_model_stats(&p->pip);
@@ -135,7 +135,7 @@ static void cemu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 	const struct cemu_snapshot *s = arg;
 	static const char *const pip_modes[] = { "off", "bl", "app" };
 
-	if (gen == 5) {
+	if (gen >= 5) {
 		seq_printf(sf, "mode=%s\n", s->pip_mode < 3 ? pip_modes[s->pip_mode] : "?");
 		if (s->fw_version < 0)
 			seq_puts(sf, "fw_version=none\n");
@@ -147,8 +147,9 @@ static void cemu_show(struct seq_file *sf, struct emul_core *c, const void *arg)
 			   s->pst.rows_written);
 		seq_printf(sf, "row_errors=%u\nlaunches=%u\nlaunch_refused=%u\n",
 			   s->pst.row_errors, s->pst.launches, s->pst.launch_refused);
-		seq_printf(sf, "power_losses=%u\ncommands=%u\nsys_info_reads=%u\n",
-			   s->pst.power_losses, s->pst.commands, s->pst.sys_info_reads);
+		seq_printf(sf, "power_losses=%u\ncommands=%u\nsys_info_reads=%u\nnaks=%u\n",
+			   s->pst.power_losses, s->pst.commands, s->pst.sys_info_reads,
+			   s->pst.naks);
 		return;
 	}
 	seq_printf(sf, "mode=%s\n",
@@ -193,7 +194,7 @@ static ssize_t cemu_touch_write(struct file *file, const char __user *ubuf, size
 	struct cemu_frame f = { .n = 0 };
 	int n;
 
-	if (gen == 5)
+	if (gen >= 5)
 		return -EOPNOTSUPP; /* the PIP model reports no touches yet */
 	n = emul_parse_touches(ubuf, len, 4, lim, v, CYAPA_MODEL_MAX_TOUCHES, "ID X Y P");
 
@@ -240,12 +241,13 @@ static int cemu_setup(struct emul_core *c)
 		pr_err("cyapa_emul: fw_major/fw_minor (0..255), block_ms (1..1000), power_loss_block (>= 0) or product_id (CYTRA-NNNNNN-NN) out of range\n");
 		return -EINVAL;
 	}
-	if (gen != 3 && gen != 5) {
-		pr_err("cyapa_emul: gen is 3 or 5\n");
+	if (gen != 3 && gen != 5 && gen != 6) {
+		pr_err("cyapa_emul: gen is 3, 5 or 6\n");
 		return -EINVAL;
 	}
-	if (gen == 5) {
+	if (gen >= 5) {
 		struct cyapa_pip_model_cfg pcfg = {
+			.gen = (int)gen,
 			.row_ns = (u64)block_ms * NSEC_PER_MSEC,
 			.power_loss_row = power_loss_block,
 		};
@@ -254,7 +256,7 @@ static int cemu_setup(struct emul_core *c)
 			file = kvmalloc(CYAPA_PIP_FILE_SIZE, GFP_KERNEL);
 			if (!file)
 				return -ENOMEM;
-			cyapa_pip_make_file(file, 5, product_id, fw_major, fw_minor);
+			cyapa_pip_make_file(file, (int)gen, product_id, fw_major, fw_minor);
 		}
 		cyapa_pip_model_init(&p->pip, &pcfg, file);
 		kvfree(file);

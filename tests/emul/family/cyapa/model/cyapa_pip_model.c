@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Cypress APA Gen5 (PIP) trackpad model; see cyapa_pip_model.h for the
- * protocol and its sources.
+ * Cypress APA Gen5 and Gen6 (PIP) trackpad model; see cyapa_pip_model.h
+ * for the protocol and its sources.
  */
 #include "cyapa_pip_model.h"
 
@@ -205,8 +205,14 @@ void cyapa_pip_model_init(struct cyapa_pip_model *m, const struct cyapa_pip_mode
 		m->cfg.row_ns = 10 * EM_NSEC_PER_MSEC;
 	if (!m->cfg.platform)
 		m->cfg.platform = 2;
+	if (m->cfg.gen != 6)
+		m->cfg.gen = 5;
 	m->params[0] = 100;
 	m->params[1] = 10;
+	m->power_state = 0x01;
+	m->intervals[0] = 0;
+	m->intervals[1] = 0; /* cyapa sets the low-power ones it uses */
+	m->intervals[2] = 0;
 	/* the bootloader's own rows: never written through it */
 	for (i = 0; i < CYAPA_PIP_FIRST_ROW * CYAPA_PIP_ROW; i++)
 		m->flash[i] = (em_u8)(0xc0 + i % 11);
@@ -252,6 +258,31 @@ static void bl_answer(struct cyapa_pip_model *m, em_u8 status, const em_u8 *data
 	queue(m, r, (em_u16)(11 + n));
 }
 
+/* Gen6's layout (cyapa_gen6_read_sys_info) */
+static void sys_info_gen6(struct cyapa_pip_model *m, em_u8 *r)
+{
+	const em_u8 *first = row_at(m, CYAPA_PIP_FIRST_ROW);
+	int i;
+
+	r[9] = first[13];
+	r[10] = first[14];
+	r[19] = 0x9b; /* family id */
+	r[21] = 0x01; /* silicon id, low */
+	r[22] = 0x0b; /* silicon id, high */
+	r[33] = 32;   /* electrodes x, y */
+	r[34] = 20;
+	put_le16(r + 35, 10900); /* 109 x 70 mm */
+	put_le16(r + 37, 7000);
+	put_le16(r + 39, 2000); /* maximum x, y, z */
+	put_le16(r + 41, 1280);
+	put_le16(r + 43, 255);
+	for (i = 0; i < 13; i++)
+		r[51 + i] = first[i];
+	r[67] = (em_u8)(m->cfg.platform << 4);
+	r[68] = 0; /* Rx along x */
+	r[70] = 0x01;
+}
+
 static void sys_info(struct cyapa_pip_model *m)
 {
 	const em_u8 *first = row_at(m, CYAPA_PIP_FIRST_ROW);
@@ -259,6 +290,16 @@ static void sys_info(struct cyapa_pip_model *m)
 	int i;
 
 	em_memset(r, 0, sizeof(r));
+	if (m->cfg.gen == 6) {
+		put_le16(r, sizeof(r));
+		r[2] = APP_RESP_REPORT;
+		r[4] = 0x02;
+		put_le16(r + 7, 0x1001); /* product family: a trackpad */
+		sys_info_gen6(m, r);
+		m->stats.sys_info_reads++;
+		queue(m, r, sizeof(r));
+		return;
+	}
 	put_le16(r, sizeof(r));
 	r[2] = APP_RESP_REPORT;
 	r[4] = 0x02;
@@ -296,8 +337,40 @@ static void app_command(struct cyapa_pip_model *m, const em_u8 *buf, em_u16 len)
 	case 0x02:
 		sys_info(m);
 		return;
+	case 0x41: /* Gen6: enable, disable the command interrupt */
+	case 0x42:
+		if (m->cfg.gen != 6)
+			break;
+		m->cmd_irq_off = cmd == 0x42;
+		app_answer(m, cmd, d, 1);
+		return;
+	case 0x46: /* Gen6: the power state; answered with the one applied */
+		if (m->cfg.gen != 6)
+			break;
+		if (len >= 8 && buf[7] >= 0x01 && buf[7] <= 0x04)
+			m->power_state = buf[7];
+		d[0] = m->power_state;
+		app_answer(m, cmd, d, 1);
+		return;
+	case 0x47: /* Gen6: set the scan intervals, answered with them */
+	case 0x48: /* get them */
+		if (m->cfg.gen != 6)
+			break;
+		if (cmd == 0x47 && len >= 13)
+			for (int i = 0; i < 3; i++)
+				m->intervals[i] = le16(buf + 7 + 2 * i);
+		{
+			em_u8 iv[6];
+
+			for (int i = 0; i < 3; i++)
+				put_le16(iv + 2 * i, m->intervals[i]);
+			app_answer(m, cmd, iv, 6);
+		}
+		return;
 	case 0x05: /* get a parameter */
 	case 0x06: /* set a parameter */
+		if (m->cfg.gen == 6)
+			break;
 		if (len < 8 || (buf[7] != 0x4c && buf[7] != 0x4f)) {
 			d[0] = buf[7];
 			app_answer(m, cmd, d, 2);
@@ -315,17 +388,23 @@ static void app_command(struct cyapa_pip_model *m, const em_u8 *buf, em_u16 len)
 			app_answer(m, cmd, d, cmd == 0x05 ? 4 : 2);
 		}
 		return;
+	case 0x08: /* Gen5's power state */
+		if (m->cfg.gen == 6)
+			break;
+		app_answer(m, cmd, d, 1);
+		return;
 	case 0x03: /* suspend scanning */
 	case 0x04: /* resume scanning */
-	case 0x08: /* power state */
 	case 0x28: /* calibrate */
 	case 0x49: /* proximity */
 		app_answer(m, cmd, d, 1);
 		return;
-	default: /* "unsupported command": code 0, the command */
-		d[0] = cmd;
-		app_answer(m, 0x00, d, 1);
+	default:
+		break;
 	}
+	/* "unsupported command": code 0, the command */
+	d[0] = cmd;
+	app_answer(m, 0x00, d, 1);
 }
 
 static void bl_command(struct cyapa_pip_model *m, const em_u8 *buf, em_u16 len)
@@ -349,9 +428,9 @@ static void bl_command(struct cyapa_pip_model *m, const em_u8 *buf, em_u16 len)
 	em_memset(d, 0, sizeof(d));
 	switch (cmd) {
 	case BL_GET_INFO:
-		d[0] = 0x91; /* family id */
-		d[2] = 0x11; /* silicon id, low, high */
-		d[3] = 0x02;
+		d[0] = m->cfg.gen == 6 ? 0x9b : 0x91; /* family id */
+		d[2] = m->cfg.gen == 6 ? 0x01 : 0x11; /* silicon id, low, high */
+		d[3] = m->cfg.gen == 6 ? 0x0b : 0x02;
 		d[4] = 1; /* bootloader version */
 		bl_answer(m, ST_OK, d, 8);
 		return;
@@ -361,6 +440,16 @@ static void bl_command(struct cyapa_pip_model *m, const em_u8 *buf, em_u16 len)
 		{
 			const em_u8 *first = row_at(m, CYAPA_PIP_FIRST_ROW);
 
+			if (m->cfg.gen == 6) {
+				/* cyapa_gen6_bl_read_app_info: version at 8/9,
+				 * platform at 12, the product id at 13 */
+				d[0] = first[13];
+				d[1] = first[14];
+				d[4] = (em_u8)(m->cfg.platform << 4);
+				em_memcpy(d + 5, first, 13);
+				bl_answer(m, ST_OK, d, 19);
+				return;
+			}
 			em_memcpy(d, first, 13);
 			d[14] = first[13];
 			d[15] = first[14];
@@ -466,6 +555,10 @@ static int pip_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 			m->sleeping = (buf[2] & 0x03) == 0x01;
 			queue(m, r, sizeof(r));
 		}
+	} else if (reg == REG_OUTPUT && m->cfg.gen == 6 && m->sleeping) {
+		/* Gen6 in deep sleep: only the power command is heard */
+		m->stats.naks++;
+		return EM_NAK_DATA;
 	} else if (reg == REG_OUTPUT && len >= 7) {
 		if (buf[4] == APP_CMD_REPORT && m->mode == CYAPA_PIP_APP && !m->sleeping)
 			app_command(m, buf, len);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A Cypress APA trackpad of the fifth generation (Gen5, "TrueTouch", i2c
- * address 0x24, ACPI CYAP0001), which speaks PIP (Cypress's packet
- * interface), modelled from what the kernel's cyapa driver
+ * A Cypress APA trackpad of the fifth or sixth generation (Gen5,
+ * "TrueTouch", ACPI CYAP0001; Gen6, CYAP0002; both at i2c address 0x24),
+ * which speaks PIP (Cypress's packet interface), modelled from what the
+ * kernel's cyapa driver
  * (drivers/input/mouse/cyapa.c, cyapa_gen5.c, cyapa_gen6.c, cyapa.h)
  * sends, reads and checks -- not from touchfw's agent.  Freestanding: see
  * em_types.h.
@@ -58,6 +59,32 @@
  * and version live in the application's first row (0x2e: 13 characters
  * without dashes, major, minor), this model's own layout, which fwgen
  * writes.
+ *
+ * Gen6 (cfg.gen 6), as cyapa_gen6.c reads and commands one; the
+ * bootloader, the image and the flash are Gen5's (cyapa_gen6_ops takes
+ * cyapa_pip_check_fw, bl_enter, bl_initiate and do_fw_update from
+ * cyapa_gen5.c).  What differs:
+ *  - system information (0x02, 71 bytes, cyapa_gen6_read_sys_info and
+ *    cyapa_get_pip_fixed_info): product family 0x1001 at 7, version at
+ *    9/10, family id 0x9b at 19, silicon id 0x0b at 22 (low 0x01 at 21),
+ *    electrodes at 33/34, size in 0.01 mm at 35/37, maximum x/y/z at
+ *    39/41/43, origin 45/46, the product id at 51 (13 characters),
+ *    platform version at 67, Rx alignment 68, buttons 70;
+ *  - the bootloader's information (0x38): family id 0x9b, silicon id
+ *    0x0b; its application information (0x3c, cyapa_gen6_bl_read_app_info):
+ *    version at 8/9 of the answer, platform at 12, the product id at 13;
+ *  - power: 0x41/0x42 enable/disable the command interrupt (acknowledged;
+ *    whether the part then keeps INT quiet is not public and not
+ *    modelled), 0x46 the power state (answered with the state applied:
+ *    01 active, 02/03 low power 1/2, 04 buttons only), 0x47/0x48 set/get
+ *    the three scan intervals (11-byte answers); Gen5's 0x05/0x06/0x08
+ *    are answered "unsupported";
+ *  - in deep sleep a write of an output report is not acknowledged (the
+ *    kernel's cyapa_gen6_deep_sleep: the ping "response nothing except an
+ *    I2C NAK"); the power command still wakes it.
+ * Not public, the model's own: the HID descriptor's fields past the
+ * report id (Gen5's maximum output lengths, 0xfe and 0x100, are given;
+ * cyapa checks none of them for Gen6), the values cyapa does not read.
  */
 #ifndef CYAPA_PIP_MODEL_H
 #define CYAPA_PIP_MODEL_H
@@ -88,6 +115,7 @@ enum cyapa_pip_model_mode {
 
 struct cyapa_pip_model_cfg {
 	em_u16 addr;	    /* 0: answers any address */
+	int gen;	    /* 5 or 6 (0: 5) */
 	em_u64 erase_ns;    /* initiate's erase (0: 1.5 s) */
 	em_u64 row_ns;	    /* one row's programming (0: 10 ms) */
 	em_u8 platform;	    /* platform version (0: 2, proximity) */
@@ -97,7 +125,7 @@ struct cyapa_pip_model_cfg {
 
 struct cyapa_pip_model_stats {
 	unsigned boots, bl_enters, initiates, rows_written, row_errors, launches,
-		launch_refused, power_losses, commands, sys_info_reads;
+		launch_refused, power_losses, commands, sys_info_reads, naks;
 };
 
 struct cyapa_pip_report {
@@ -119,6 +147,11 @@ struct cyapa_pip_model {
 	em_u8 busy_data[CYAPA_PIP_ROW];
 	int rows_since_initiate;
 	em_u16 params[2]; /* low-power interval (0x4c), active-lift (0x4f) */
+	/* Gen6: the power state (0x46) and the three scan intervals (0x47:
+	 * active, low power 1, low power 2) */
+	em_u8 power_state;
+	em_u16 intervals[3];
+	bool cmd_irq_off; /* 0x42 disabled, 0x41 enabled (kept, not acted on) */
 	struct cyapa_pip_model_stats stats;
 };
 

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * End to end on an emulated Cypress Gen6 (PIP) trackpad at 0x24: the real
+ * touchfw binaries inside an emulated board, judged by the PIP trackpad
+ * model as a Gen6 part (tests/emul/family/cyapa/model/cyapa_pip_model.c,
+ * cfg.gen 6) and the emulated cyapa driver's Gen6 path
+ * (tests/emul/family/cyapa/drv_cyapa.c), both written from the kernel's
+ * cyapa.c, cyapa_gen5.c (the PIP bootloader) and cyapa_gen6.c, not from
+ * the agent.  cyapa tells the part's generation by the family and silicon
+ * ids of its system information ("gen6 operational") and takes only an
+ * image whose head names a Gen6 part (family id 0x9b, silicon id 0x0b).
+ * Paths: a bind with older firmware; an erased trackpad in its bootloader
+ * ("gen6 bootloader") brought back by the board; a Gen5 image for this
+ * Gen6 trackpad refused before any write (and a Gen3 one); the supply
+ * dropping midway (the bootloader stays, the next run recovers); an
+ * unbound Gen6 trackpad identified reading only, then given to cyapa.
+ * The board's profile (touchfw,emul-cyapa-gen6) and database are the
+ * test's own, made in its private directory.
+ */
+#include "emub-cyapa.h"
+#include "e2e.h"
+
+#include "cyapa_model.h"
+#include "cyapa_pip_model.h"
+#include "exitcode.h"
+
+#define DEV "1-0024"
+#define PRODUCT "CYTRA-103002-00"
+#define BOARD "touchfw,emul-cyapa-gen6"
+#define NEW_FW 0x0301
+#define OLD_FW 0x0200
+
+static struct e2e E;
+
+#define expect_rc(want, ...)                                                                  \
+	do {                                                                                  \
+		int rc_ = e2e_touchfw(&E, __VA_ARGS__);                                       \
+		if (rc_ != (want))                                                            \
+			fprintf(stderr, "exit %d, expected %d; touchfw said:\n%s\n%s\n", rc_, \
+				(int)(want), E.out ? E.out : "", E.err ? E.err : "");         \
+		assert_int_equal(rc_, (want));                                                \
+	} while (0)
+
+static int teardown(void **state)
+{
+	(void)state;
+	e2e_stop(&E);
+	return 0;
+}
+
+/* The board's profile, the test's own (a Gen6 trackpad at 0x24 served by
+ * cyapa), compiled into a boards directory in the private root. */
+static const char profile_dts[] =
+	"/dts-v1/;\n"
+	"/ {\n"
+	"	touchfw,profile-version = <1>;\n"
+	"	model = \"touchfw e2e Cypress Gen6 trackpad board\";\n"
+	"	board-compatible = \"" BOARD "\";\n"
+	"	controllers {\n"
+	"		#address-cells = <1>;\n"
+	"		#size-cells = <0>;\n"
+	"		touchpad@24 {\n"
+	"			family = \"cyapa\";\n"
+	"			bus = \"i2c\";\n"
+	"			adapter-name = \"touchfw emulated adapter 1\";\n"
+	"			reg = <0x24>;\n"
+	"			driver = \"cyapa\";\n"
+	"			irq-gpio-chip = \"emuboard-gpio\";\n"
+	"			irq-gpio-line = <1>;\n"
+	"			power = \"always-on\";\n"
+	"		};\n"
+	"	};\n"
+	"};\n";
+
+/* A file in the private directory. */
+static const char *write_file(const char *name, const uint8_t *data, size_t len)
+{
+	static char path[400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", E.dir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* A PIP image of Generation @gen (5 or 6) for @product, version
+ * @maj.@min, named as ChromeOS names them; @damage: 0 none, 1 the
+ * metadata CRC, 2 an application row, 3 a record cut. */
+static const char *pip_image_gen(int gen, const char *product, unsigned maj, unsigned min,
+				 int damage)
+{
+	static uint8_t f[CYAPA_PIP_FILE_SIZE];
+	static const char *const tag[] = { "", "-bad-meta", "-bad-app", "-short" };
+	char name[80];
+	size_t len = sizeof(f);
+
+	cyapa_pip_make_file(f, gen, product, (uint8_t)maj, (uint8_t)min);
+	if (damage == 1)
+		f[CYAPA_PIP_FILE_SIZE - CYAPA_PIP_ROW + 60] ^= 0x01;
+	else if (damage == 2)
+		f[CYAPA_PIP_HEAD_SIZE + 100 * CYAPA_PIP_RECORD_SIZE + 40] ^= 0x01;
+	else if (damage == 3)
+		len -= 7;
+	snprintf(name, sizeof(name), "%s_%u.%u%s.bin", product, maj, min, tag[damage]);
+	return write_file(name, f, len);
+}
+
+/* A Gen6 image. */
+static const char *pip_image(const char *product, unsigned maj, unsigned min, int damage)
+{
+	return pip_image_gen(6, product, maj, min, damage);
+}
+
+/* A Gen3 image of @product, named as ChromeOS names them. */
+static const char *gen3_image(const char *product, unsigned maj, unsigned min)
+{
+	static uint8_t f[CYAPA_MODEL_FILE_SIZE];
+	char name[80];
+
+	cyapa_model_make_file(f, product, (uint8_t)maj, (uint8_t)min);
+	snprintf(name, sizeof(name), "%s_%u.%u.bin", product, maj, min);
+	return write_file(name, f, sizeof(f));
+}
+
+/* Run the agent outside the board (db commands need none). */
+static void agent(const char *args)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "'%s/touchfw-agent' %s >>'%s/agent.log' 2>&1", E.build, args,
+		 E.dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The private database with @file (a Gen6, Gen5 or Gen3 image) for the board,
+ * signed again. */
+static void db_with(const char *file)
+{
+	char args[1024];
+
+	snprintf(args, sizeof(args), "db add '%s' --db '%s' --board " BOARD, file, E.db);
+	agent(args);
+	snprintf(args, sizeof(args), "db sign --key '%s/keys/build-demo.key' --db '%s'",
+		 E.build, E.db);
+	agent(args);
+}
+
+/* The board: @chip_keys for the chip at 0x24, whose driver is cyapa; the
+ * private profile and a private database holding 3.1 for the board. */
+static void prepare_chip(const char *chip_keys, const char *he_args)
+{
+	char *b = NULL, path[512], cmd[1200];
+	FILE *f;
+
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e Cypress Gen6 trackpad board\n"
+			     "compatible = " BOARD "\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "speed = 400000\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x24\n"
+			     "power = always-on\n"
+			     "compatible = cypress,cyapa\n"
+			     "driver = cyapa\n"
+			     "%s"
+			     "[gpiochip]\n"
+			     "label = emuboard-gpio\n"
+			     "lines = 8\n"
+			     "line.0 = TP_UNUSED\n"
+			     "line.1 = TP_INT\n",
+			     chip_keys) > 0);
+	e2e_prepare(&E, b, he_args);
+	free(b);
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0700), 0);
+	snprintf(path, sizeof(path), "%s/emul-cyapa-gen6.dts", E.dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(profile_dts, f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/emul-cyapa-gen6.dtb' '%s'",
+		 E.boards, path);
+	assert_int_equal(system(cmd), 0);
+	e2e_private_db(&E);
+	db_with(pip_image(PRODUCT, 3, 1, 0));
+}
+
+/* A Gen6 trackpad (@fw "2.0" or "none": erased, in its bootloader), bound
+ * to cyapa or not (@bound), @extra chip keys. */
+static void prepare_ex(const char *fw, bool bound, const char *extra, const char *he_args)
+{
+	char *keys = NULL;
+
+	assert_true(asprintf(&keys,
+			     "model = cyapa\n"
+			     "cyapa.gen = 6\n"
+			     "int_gpio = 1\n"
+			     "bound = %s\n"
+			     "cyapa.product_id = " PRODUCT "\n"
+			     "cyapa.fw_version = %s\n"
+			     "%s",
+			     bound ? "true" : "false", fw, extra ? extra : "") > 0);
+	prepare_chip(keys, he_args);
+	free(keys);
+}
+
+/* A Gen6 trackpad bound to cyapa. */
+static void prepare(const char *fw, const char *extra, const char *he_args)
+{
+	prepare_ex(fw, true, extra, he_args);
+}
+
+static void start(const char *fw, const char *extra)
+{
+	prepare(fw, extra, NULL);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
+}
+
+struct chip {
+	enum cyapa_pip_model_mode mode;
+	int fw;
+	struct cyapa_pip_model_stats stats;
+};
+
+static struct chip chip(void)
+{
+	struct cyapa_pip_model *m;
+	struct chip c;
+
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 60000), 0);
+	emub_lock(E.eb);
+	m = emub_chip_cyapa_pip(E.eb, "touchpad");
+	assert_non_null(m);
+	c.mode = cyapa_pip_model_mode(m);
+	c.fw = cyapa_pip_model_fw_version(m);
+	c.stats = *cyapa_pip_model_stats(m);
+	emub_unlock(E.eb);
+	return c;
+}
+
+static bool has_input(void)
+{
+	char node[64];
+
+	return emub_input_node(E.eb, "touchpad", node, sizeof(node)) == 0;
+}
+
+static void assert_updated(void)
+{
+	struct chip c = chip();
+
+	assert_int_equal(c.mode, CYAPA_PIP_APP);
+	assert_int_equal(c.fw, NEW_FW);
+	assert_int_equal(c.stats.initiates, 1);
+	assert_int_equal(c.stats.rows_written, CYAPA_PIP_APP_ROWS);
+	assert_int_equal(c.stats.row_errors, 0);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	assert_true(has_input());
+}
+
+static void assert_untouched(int fw)
+{
+	struct chip c = chip();
+
+	assert_int_equal(c.fw, fw);
+	assert_int_equal(c.stats.initiates, 0);
+	assert_int_equal(c.stats.bl_enters, 0);
+	assert_int_equal(c.stats.rows_written, 0);
+}
+
+/* ------------------------------------------------------------ paths */
+
+/* At boot: cyapa binds the Gen6 trackpad (firmware 2.0, "gen6
+ * operational"), the bind uevent runs handle-event, which hands off to a
+ * run; it stages the Gen6 3.1 as cyapa.bin and writes that name to
+ * update_fw; cyapa enters the bootloader, initiates it, writes 465 rows,
+ * launches the application and registers a new input device by itself,
+ * which touchfw verifies. */
+static void test_gen6_bind_with_older_firmware_is_updated_through_update_fw(void **state)
+{
+	char *log;
+	long long t0;
+
+	(void)state;
+	prepare("2.0", NULL, "");
+	t0 = e2e_now_ms();
+	e2e_go(&E);
+	e2e_wait_run_done(&E, DEV);
+	fprintf(stderr,
+		"# gen6: bind -> verified input device: %lld ms (emulated, fast pacing)\n",
+		e2e_now_ms() - t0);
+	log = e2e_state_file(&E, DEV ".log");
+	assert_non_null(log);
+	e2e_keep(&E, log);
+	if (!strstr(log, "application mode: hardware " PRODUCT ", firmware 2.0") ||
+	    !strstr(log, "/cyapa.bin; asking cyapa to flash it (update_fw)") ||
+	    !strstr(log, "verified: firmware 2.0 -> 3.1")) {
+		fprintf(stderr, "--- the run said:\n%s", log);
+		fail_msg("see the run's log above");
+	}
+	assert_updated();
+	assert_int_equal(chip().stats.bl_enters, 1);
+	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 1);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "running 3.1");
+	assert_int_equal(chip().stats.initiates, 1);
+}
+
+/* An erased Gen6 trackpad: cyapa binds it ("gen6 bootloader") without an
+ * input device; nothing remembered, the board's database names one
+ * product: the board decides, update_fw flashes it from there. */
+static void test_gen6_trackpad_in_its_bootloader_is_brought_back_by_the_board(void **state)
+{
+	long long t0;
+
+	(void)state;
+	start("none", NULL);
+	assert_int_equal(chip().mode, CYAPA_PIP_BL);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	assert_false(has_input());
+	t0 = e2e_now_ms();
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	fprintf(stderr,
+		"# gen6: run -> verified input device: %lld ms (emulated, fast pacing)\n",
+		e2e_now_ms() - t0);
+	e2e_said(&E, "cyapa bound with the trackpad in its bootloader (gen6 bootloader");
+	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
+	assert_updated();
+	assert_int_equal(chip().stats.bl_enters, 0);
+}
+
+/* The supply drops as the 100th row command arrives: cyapa's update_fw
+ * fails, it finds the Gen6 trackpad in its bootloader (no valid
+ * application) and stays bound without input.  Exit 11; the next run
+ * matches it by the product remembered from its application and brings
+ * it back. */
+static void
+test_gen6_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start("2.0", "fault.bl_power_loss = 100\n");
+	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
+	e2e_said(&E, "the trackpad is left in its bootloader");
+	e2e_said(&E, "gen6 bootloader");
+	c = chip();
+	assert_int_equal(c.stats.power_losses, 1);
+	assert_int_equal(c.stats.rows_written, 99);
+	assert_int_equal(c.mode, CYAPA_PIP_BL);
+	assert_int_equal(c.fw, -1);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	assert_false(has_input());
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "hardware unknown in bootloader mode: remembered hardware " PRODUCT);
+	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
+	c = chip();
+	assert_int_equal(c.mode, CYAPA_PIP_APP);
+	assert_int_equal(c.fw, NEW_FW);
+	assert_true(has_input());
+}
+
+/* ------------------------------------------------------------ refusals */
+
+/* A Gen5 image (the same PIP format, a Gen5 part's head) for this Gen6
+ * trackpad: cyapa would refuse it (cyapa_pip_fw_head_check); touchfw
+ * refuses it first, from the database and by hand, before update_fw is
+ * written: exit 13, the trackpad never hears a command of an update.  A
+ * Gen3 image the same. */
+static void test_gen5_image_for_a_gen6_trackpad_is_refused_unwritten(void **state)
+{
+	const char *g5, *g3;
+
+	(void)state;
+	start("2.0", NULL);
+	g5 = pip_image_gen(5, PRODUCT, 4, 1, 0);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", g5, DEV);
+	e2e_said(&E, "a Gen5 image, the trackpad is Gen6: cyapa would refuse it; not sent");
+	db_with(g5);
+	assert_true(e2e_touchfw(&E, "run", DEV) != TF_EXIT_OK);
+	e2e_said(&E, "a Gen5 image, the trackpad is Gen6: cyapa would refuse it; not sent");
+	g3 = gen3_image(PRODUCT, 4, 0); /* (the same static path as g5's) */
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", g3, DEV);
+	e2e_said(&E, "a Gen3 image, the trackpad is Gen6: cyapa would refuse it; not sent");
+	assert_untouched(OLD_FW);
+	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 0);
+	assert_true(has_input());
+}
+
+/* Broken Gen6 images: refused by db add and by flash with the driver's
+ * rule, never written; a good one is taken by db add as a Gen6 image,
+ * its version from its head. */
+static void test_gen6_broken_images_are_refused_and_good_ones_described(void **state)
+{
+	static const char *const why[] = {
+		NULL,
+		"its metadata row's CRC",
+		"its application CRC is",
+		"are not whole 133-byte records",
+	};
+	int d;
+
+	(void)state;
+	start("2.0", NULL);
+	for (d = 1; d <= 3; d++) {
+		const char *f = pip_image(PRODUCT, 3, 2, d);
+
+		expect_rc(TF_EXIT_BAD_INPUT, "db", "add", f, "--db", E.db, "--family", "cyapa",
+			  "--board", BOARD);
+		e2e_said(&E, why[d]);
+		expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
+		e2e_said(&E, why[d]);
+	}
+	assert_untouched(OLD_FW);
+	expect_rc(TF_EXIT_OK, "db", "add", pip_image(PRODUCT, 3, 3, 0), "--db", E.db,
+		  "--family", "cyapa", "--board", BOARD);
+	e2e_said(&E, "Cypress Gen6 (PIP) trackpad firmware image");
+}
+
+/* ------------------------------------------------ unbound devices */
+
+static FILE *trace;
+
+/* The board with every bus transfer traced to E.dir/emuboard.log. */
+static void go_traced(void)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	trace = fopen(path, "w");
+	assert_non_null(trace);
+	setvbuf(trace, NULL, _IOLBF, 0);
+	emub_set_log(E.eb, trace);
+	emub_set_trace(E.eb, true);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
+}
+
+static int teardown_trace(void **state)
+{
+	teardown(state);
+	if (trace)
+		fclose(trace);
+	trace = NULL;
+	return 0;
+}
+
+/* touchfw's transfers to 0x24 wrote no data: register pointers (the HID
+ * descriptor's two bytes at most) before reads; how many there were. */
+static unsigned transfers_wrote_nothing(void)
+{
+	char path[400];
+
+	fflush(trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	return e2e_trace_no_write(&E, path, 0x24, 2);
+}
+
+/* A Gen6 trackpad with nothing bound: its output buffer and HID
+ * descriptor say a PIP trackpad in its application, not which
+ * generation (that takes a command, the system information): a dry run
+ * says so with no command sent; a run gives it to cyapa, which finds
+ * "gen6 operational", and touchfw updates it through update_fw with the
+ * Gen6 image.  An erased one (report id 0xff) the same from its
+ * bootloader. */
+static void test_unbound_gen6_trackpad_is_identified_read_only_and_given_to_cyapa(void **state)
+{
+	(void)state;
+	prepare_ex("2.0", false, NULL, NULL);
+	go_traced();
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "PIP trackpad at 0x24 in its application (HID descriptor: report id "
+		     "0xf7");
+	e2e_said(&E, "Gen5 or Gen6, cyapa reads which");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	assert_true(transfers_wrote_nothing() > 0);
+	assert_int_equal(chip().stats.commands, 0);
+	assert_untouched(OLD_FW);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "binding cyapa (it takes a trackpad in either mode)");
+	e2e_said(&E, "verified: firmware 2.0 -> 3.1");
+	assert_updated();
+	assert_true(transfers_wrote_nothing() > 0);
+	teardown_trace(state);
+
+	prepare_ex("none", false, NULL, NULL);
+	go_traced();
+	assert_int_equal(chip().mode, CYAPA_PIP_BL);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "PIP trackpad at 0x24 in its bootloader (HID descriptor: report id "
+		     "0xff");
+	e2e_said(&E, "gen6 bootloader");
+	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
+	assert_updated();
+	assert_true(transfers_wrote_nothing() > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(
+			test_gen6_bind_with_older_firmware_is_updated_through_update_fw,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_gen6_trackpad_in_its_bootloader_is_brought_back_by_the_board,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_gen6_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers,
+			teardown),
+		cmocka_unit_test_teardown(
+			test_gen5_image_for_a_gen6_trackpad_is_refused_unwritten, teardown),
+		cmocka_unit_test_teardown(
+			test_gen6_broken_images_are_refused_and_good_ones_described, teardown),
+		cmocka_unit_test_teardown(
+			test_unbound_gen6_trackpad_is_identified_read_only_and_given_to_cyapa,
+			teardown_trace),
+	};
+
+	e2e_test_filter();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
