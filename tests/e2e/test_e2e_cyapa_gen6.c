@@ -427,41 +427,19 @@ static void test_gen6_broken_images_are_refused_and_good_ones_described(void **s
 
 /* ------------------------------------------------ unbound devices */
 
-static FILE *trace;
-
 /* The board with every bus transfer traced to E.dir/emuboard.log. */
 static void go_traced(void)
 {
-	char path[400];
-
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	trace = fopen(path, "w");
-	assert_non_null(trace);
-	setvbuf(trace, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, trace);
-	emub_set_trace(E.eb, true);
+	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
-}
-
-static int teardown_trace(void **state)
-{
-	teardown(state);
-	if (trace)
-		fclose(trace);
-	trace = NULL;
-	return 0;
 }
 
 /* touchfw's transfers to 0x24 wrote no data: register pointers (the HID
  * descriptor's two bytes at most) before reads; how many there were. */
 static unsigned transfers_wrote_nothing(void)
 {
-	char path[400];
-
-	fflush(trace);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	return e2e_trace_no_write(&E, path, 0x24, 2);
+	return e2e_traced_no_write(&E, 0x24, 2);
 }
 
 /* A Gen6 trackpad with nothing bound: its output buffer and HID
@@ -490,7 +468,7 @@ static void test_unbound_gen6_trackpad_is_identified_read_only_and_given_to_cyap
 	e2e_said(&E, "verified: firmware 2.0 -> 3.1");
 	assert_updated();
 	assert_true(transfers_wrote_nothing() > 0);
-	teardown_trace(state);
+	teardown(state);
 
 	prepare_ex("none", false, NULL, NULL);
 	go_traced();
@@ -522,7 +500,7 @@ int main(void)
 			test_gen6_broken_images_are_refused_and_good_ones_described, teardown),
 		cmocka_unit_test_teardown(
 			test_unbound_gen6_trackpad_is_identified_read_only_and_given_to_cyapa,
-			teardown_trace),
+			teardown),
 	};
 
 	e2e_test_filter();
