@@ -1,20 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * End to end on an emulated Cypress Gen5 (PIP) trackpad at 0x24: the real
- * touchfw binaries inside an emulated board, judged by the PIP trackpad
- * model (tests/emul/family/cyapa/model/cyapa_pip_model.c) and the emulated
- * cyapa driver's Gen5 path (tests/emul/family/cyapa/drv_cyapa.c), both
- * written from the kernel's cyapa.c and cyapa_gen5.c, not from the agent.
- * touchfw stages the image as cyapa.bin, writes that name to update_fw
- * (cyapa checks it, enters the bootloader, initiates it with the image's
- * metadata row, writes 465 rows and launches the application) and
- * verifies firmware_version and the new input device.  Paths: a bind with
- * older firmware; an erased trackpad in its bootloader brought back by
- * the board; refusals: a Gen3 image for this Gen5 trackpad and a Gen5
- * image for a Gen3 one, broken images (db add, flash); the supply
- * dropping midway (the bootloader stays, the next run recovers).  The
- * board's profile (touchfw,emul-cyapa-gen5) and database are the test's
- * own, made in its private directory.
+ * End to end on an emulated Cypress PIP trackpad at 0x24, Gen5 and Gen6:
+ * the real touchfw binaries inside an emulated board, judged by the PIP
+ * trackpad model (tests/emul/family/cyapa/model/cyapa_pip_model.c, cfg.gen
+ * 5 or 6) and the emulated cyapa driver's Gen5 and Gen6 paths
+ * (tests/emul/family/cyapa/drv_cyapa.c), both written from the kernel's
+ * cyapa.c, cyapa_gen5.c (the PIP bootloader both use) and cyapa_gen6.c,
+ * not from the agent.  cyapa tells the generation by the family and
+ * silicon ids of the part's system information ("gen5 operational",
+ * "gen6 operational") and takes only an image whose head names that
+ * generation.  touchfw stages the image as cyapa.bin and writes that name
+ * to update_fw (cyapa checks it, enters the bootloader, initiates it with
+ * the image's metadata row, writes 465 rows and launches the application)
+ * and verifies firmware_version and the new input device.
+ *
+ * Each path runs for both generations (test names end in @gen5, @gen6):
+ * a bind with older firmware; an erased trackpad in its bootloader
+ * brought back by the board; the supply dropping midway (the bootloader
+ * stays, the next run recovers); the other generation's image and a Gen3
+ * one refused before any write; broken images refused (db add, flash);
+ * an unbound trackpad identified reading only, then given to cyapa; one
+ * in deep sleep refused unwritten.  Once: a device at 0x24 that is no
+ * trackpad, refused unwritten.  The board's profile
+ * (touchfw,emul-cyapa-genN) and database are the test's own, made in its
+ * private directory.
  */
 #include "emub-cyapa.h"
 #include "e2e.h"
@@ -27,11 +36,11 @@
 
 #define DEV "1-0024"
 #define PRODUCT "CYTRA-103002-00"
-#define BOARD "touchfw,emul-cyapa-gen5"
 #define NEW_FW 0x0301
 #define OLD_FW 0x0200
 
 static struct e2e E;
+static int GEN; /* the trackpad's generation, 5 or 6: setup_gen5/6 */
 
 #define expect_rc(want, ...)                                                                  \
 	do {                                                                                  \
@@ -42,6 +51,20 @@ static struct e2e E;
 		assert_int_equal(rc_, (want));                                                \
 	} while (0)
 
+static int setup_gen5(void **state)
+{
+	(void)state;
+	GEN = 5;
+	return 0;
+}
+
+static int setup_gen6(void **state)
+{
+	(void)state;
+	GEN = 6;
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -49,14 +72,34 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The board's profile, the test's own (a Gen5 trackpad at 0x24 served by
- * cyapa), compiled into a boards directory in the private root. */
+/* The board's compatible, one per generation. */
+static const char *board(void)
+{
+	return GEN == 6 ? "touchfw,emul-cyapa-gen6" : "touchfw,emul-cyapa-gen5";
+}
+
+/* touchfw said @fmt, formatted (a generation in it). */
+static void said(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void said(const char *fmt, ...)
+{
+	char text[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	e2e_said(&E, text);
+}
+
+/* The board's profile, the test's own (a trackpad of the generation %d
+ * at 0x24 served by cyapa; the board's compatible %s), compiled into a
+ * boards directory in the private root. */
 static const char profile_dts[] =
 	"/dts-v1/;\n"
 	"/ {\n"
 	"	touchfw,profile-version = <1>;\n"
-	"	model = \"touchfw e2e Cypress Gen5 trackpad board\";\n"
-	"	board-compatible = \"" BOARD "\";\n"
+	"	model = \"touchfw e2e Cypress Gen%d trackpad board\";\n"
+	"	board-compatible = \"%s\";\n"
 	"	controllers {\n"
 	"		#address-cells = <1>;\n"
 	"		#size-cells = <0>;\n"
@@ -87,17 +130,19 @@ static const char *write_file(const char *name, const uint8_t *data, size_t len)
 	return path;
 }
 
-/* A Gen5 image of @product, version @maj.@min, named as ChromeOS names
- * them; @damage: 0 none, 1 the metadata CRC, 2 an application row, 3 a
- * record cut, 4 a Gen6 part's head. */
-static const char *pip_image(const char *product, unsigned maj, unsigned min, int damage)
+/* A PIP image of Generation @gen (5 or 6) for @product, version
+ * @maj.@min, named as ChromeOS names them; @damage: 0 none, 1 the
+ * metadata CRC, 2 an application row, 3 a record cut.  The path is
+ * write_file's: good until the next file. */
+static const char *pip_image_gen(int gen, const char *product, unsigned maj, unsigned min,
+				 int damage)
 {
 	static uint8_t f[CYAPA_PIP_FILE_SIZE];
-	static const char *const tag[] = { "", "-bad-meta", "-bad-app", "-short", "" };
+	static const char *const tag[] = { "", "-bad-meta", "-bad-app", "-short" };
 	char name[80];
 	size_t len = sizeof(f);
 
-	cyapa_pip_make_file(f, damage == 4 ? 6 : 5, product, (uint8_t)maj, (uint8_t)min);
+	cyapa_pip_make_file(f, gen, product, (uint8_t)maj, (uint8_t)min);
 	if (damage == 1)
 		f[CYAPA_PIP_FILE_SIZE - CYAPA_PIP_ROW + 60] ^= 0x01;
 	else if (damage == 2)
@@ -106,6 +151,12 @@ static const char *pip_image(const char *product, unsigned maj, unsigned min, in
 		len -= 7;
 	snprintf(name, sizeof(name), "%s_%u.%u%s.bin", product, maj, min, tag[damage]);
 	return write_file(name, f, len);
+}
+
+/* An image of the trackpad's own generation. */
+static const char *pip_image(const char *product, unsigned maj, unsigned min, int damage)
+{
+	return pip_image_gen(GEN, product, maj, min, damage);
 }
 
 /* A Gen3 image of @product, named as ChromeOS names them. */
@@ -129,13 +180,13 @@ static void agent(const char *args)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* The private database with @file (a Gen5 or Gen3 image) for the board,
+/* The private database with @file (a PIP or Gen3 image) for the board,
  * signed again. */
 static void db_with(const char *file)
 {
 	char args[1024];
 
-	snprintf(args, sizeof(args), "db add '%s' --db '%s' --board " BOARD, file, E.db);
+	snprintf(args, sizeof(args), "db add '%s' --db '%s' --board %s", file, E.db, board());
 	agent(args);
 	snprintf(args, sizeof(args), "db sign --key '%s/keys/build-demo.key' --db '%s'",
 		 E.build, E.db);
@@ -151,8 +202,8 @@ static void prepare_chip(const char *chip_keys, const char *he_args)
 
 	assert_true(asprintf(&b,
 			     "[board]\n"
-			     "name = touchfw e2e Cypress Gen5 trackpad board\n"
-			     "compatible = " BOARD "\n"
+			     "name = touchfw e2e Cypress Gen%d trackpad board\n"
+			     "compatible = %s\n"
 			     "pacing = fast\n"
 			     "[adapter 1]\n"
 			     "name = touchfw emulated adapter 1\n"
@@ -169,43 +220,43 @@ static void prepare_chip(const char *chip_keys, const char *he_args)
 			     "lines = 8\n"
 			     "line.0 = TP_UNUSED\n"
 			     "line.1 = TP_INT\n",
-			     chip_keys) > 0);
+			     GEN, board(), chip_keys) > 0);
 	e2e_prepare(&E, b, he_args);
 	free(b);
 	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
 	assert_int_equal(mkdir(E.boards, 0700), 0);
-	snprintf(path, sizeof(path), "%s/emul-cyapa-gen5.dts", E.dir);
+	snprintf(path, sizeof(path), "%s/emul-cyapa-gen%d.dts", E.dir, GEN);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs(profile_dts, f);
+	fprintf(f, profile_dts, GEN, board());
 	assert_int_equal(fclose(f), 0);
-	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/emul-cyapa-gen5.dtb' '%s'",
-		 E.boards, path);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/emul-cyapa-gen%d.dtb' '%s'",
+		 E.boards, GEN, path);
 	assert_int_equal(system(cmd), 0);
 	e2e_private_db(&E);
 	db_with(pip_image(PRODUCT, 3, 1, 0));
 }
 
-/* A Gen5 trackpad (@fw "2.0" or "none": erased, in its bootloader), bound
- * to cyapa or not (@bound), @extra chip keys. */
+/* A trackpad of the test's generation (@fw "2.0" or "none": erased, in
+ * its bootloader), bound to cyapa or not (@bound), @extra chip keys. */
 static void prepare_ex(const char *fw, bool bound, const char *extra, const char *he_args)
 {
 	char *keys = NULL;
 
 	assert_true(asprintf(&keys,
 			     "model = cyapa\n"
-			     "cyapa.gen = 5\n"
+			     "cyapa.gen = %d\n"
 			     "int_gpio = 1\n"
 			     "bound = %s\n"
 			     "cyapa.product_id = " PRODUCT "\n"
 			     "cyapa.fw_version = %s\n"
 			     "%s",
-			     bound ? "true" : "false", fw, extra ? extra : "") > 0);
+			     GEN, bound ? "true" : "false", fw, extra ? extra : "") > 0);
 	prepare_chip(keys, he_args);
 	free(keys);
 }
 
-/* A Gen5 trackpad bound to cyapa. */
+/* A trackpad bound to cyapa. */
 static void prepare(const char *fw, const char *extra, const char *he_args)
 {
 	prepare_ex(fw, true, extra, he_args);
@@ -272,12 +323,13 @@ static void assert_untouched(int fw)
 
 /* ------------------------------------------------------------ paths */
 
-/* At boot: cyapa binds the Gen5 trackpad (firmware 2.0, "gen5
- * operational"), the bind uevent runs handle-event, which hands off to a
- * run; it stages 3.1 as cyapa.bin and writes that name to update_fw;
- * cyapa enters the bootloader, initiates it, writes 465 rows, launches
- * the application and registers a new input device by itself. */
-static void test_gen5_bind_with_older_firmware_is_updated_through_update_fw(void **state)
+/* At boot: cyapa binds the trackpad (firmware 2.0, "genN operational"),
+ * the bind uevent runs handle-event, which hands off to a run; it stages
+ * 3.1 of the trackpad's generation as cyapa.bin and writes that name to
+ * update_fw; cyapa enters the bootloader, initiates it, writes 465 rows,
+ * launches the application and registers a new input device by itself,
+ * which touchfw verifies. */
+static void test_bind_with_older_firmware_is_updated_through_update_fw(void **state)
 {
 	char *log;
 	long long t0;
@@ -288,8 +340,8 @@ static void test_gen5_bind_with_older_firmware_is_updated_through_update_fw(void
 	e2e_go(&E);
 	e2e_wait_run_done(&E, DEV);
 	fprintf(stderr,
-		"# gen5: bind -> verified input device: %lld ms (emulated, fast pacing)\n",
-		e2e_now_ms() - t0);
+		"# gen%d: bind -> verified input device: %lld ms (emulated, fast pacing)\n",
+		GEN, e2e_now_ms() - t0);
 	log = e2e_state_file(&E, DEV ".log");
 	assert_non_null(log);
 	e2e_keep(&E, log);
@@ -307,10 +359,10 @@ static void test_gen5_bind_with_older_firmware_is_updated_through_update_fw(void
 	assert_int_equal(chip().stats.initiates, 1);
 }
 
-/* An erased Gen5 trackpad: cyapa binds it ("gen5 bootloader") without an
+/* An erased trackpad: cyapa binds it ("genN bootloader") without an
  * input device; nothing remembered, the board's database names one
  * product: the board decides, update_fw flashes it from there. */
-static void test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board(void **state)
+static void test_trackpad_in_its_bootloader_is_brought_back_by_the_board(void **state)
 {
 	long long t0;
 
@@ -322,9 +374,9 @@ static void test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board(vo
 	t0 = e2e_now_ms();
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	fprintf(stderr,
-		"# gen5: run -> verified input device: %lld ms (emulated, fast pacing)\n",
+		"# gen%d: run -> verified input device: %lld ms (emulated, fast pacing)\n", GEN,
 		e2e_now_ms() - t0);
-	e2e_said(&E, "cyapa bound with the trackpad in its bootloader (gen5 bootloader");
+	said("cyapa bound with the trackpad in its bootloader (gen%d bootloader", GEN);
 	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
 	assert_updated();
 	assert_int_equal(chip().stats.bl_enters, 0);
@@ -333,9 +385,9 @@ static void test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board(vo
 /* The supply drops as the 100th row command arrives: the row times out,
  * cyapa's update_fw fails, it finds the trackpad in its bootloader (the
  * new metadata, half the rows: no valid application) and stays bound
- * without input.  Exit 11; the next run brings it back. */
-static void
-test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void **state)
+ * without input.  Exit 11; the next run matches it by the product
+ * remembered from its application and brings it back. */
+static void test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void **state)
 {
 	struct chip c;
 
@@ -343,6 +395,7 @@ test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void
 	start("2.0", "fault.bl_power_loss = 100\n");
 	expect_rc(TF_EXIT_BOOTLOADER, "run", DEV);
 	e2e_said(&E, "the trackpad is left in its bootloader");
+	said("gen%d bootloader", GEN);
 	c = chip();
 	assert_int_equal(c.stats.power_losses, 1);
 	assert_int_equal(c.stats.rows_written, 99);
@@ -357,6 +410,74 @@ test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers(void
 	assert_int_equal(c.mode, CYAPA_PIP_APP);
 	assert_int_equal(c.fw, NEW_FW);
 	assert_true(has_input());
+}
+
+/* ------------------------------------------------------------ refusals */
+
+/* The other PIP generation's image (a good one: db add takes it) for this
+ * trackpad: cyapa would refuse it (cyapa_pip_fw_head_check); touchfw
+ * refuses it first, by hand and from the database, before update_fw is
+ * written (exit 13).  A Gen3 image in the database for this product:
+ * matched by the product id, refused at load as the wrong generation's,
+ * never written; given by hand the same. */
+static void test_another_generations_image_is_refused_unwritten(void **state)
+{
+	int other = GEN == 5 ? 6 : 5;
+	const char *f;
+
+	(void)state;
+	start("2.0", NULL);
+	f = pip_image_gen(other, PRODUCT, 4, 2, 0);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", f, DEV);
+	said("a Gen%d image, the trackpad is Gen%d: cyapa would refuse it; not sent", other,
+	     GEN);
+	db_with(f);
+	assert_true(e2e_touchfw(&E, "run", DEV) != TF_EXIT_OK);
+	said("a Gen%d image, the trackpad is Gen%d: cyapa would refuse it; not sent", other,
+	     GEN);
+	assert_untouched(OLD_FW);
+	teardown(state);
+
+	start("2.0", NULL);
+	f = gen3_image(PRODUCT, 4, 0);
+	db_with(f);
+	assert_true(e2e_touchfw(&E, "run", DEV) != TF_EXIT_OK);
+	said("a Gen3 image, the trackpad is Gen%d: cyapa would refuse it; not sent", GEN);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", f, DEV);
+	said("a Gen3 image, the trackpad is Gen%d: cyapa would refuse it; not sent", GEN);
+	assert_untouched(OLD_FW);
+	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 0);
+	assert_true(has_input());
+}
+
+/* Broken images of the trackpad's generation: refused by db add and by
+ * flash, each naming the driver's rule; nothing written.  A good one is
+ * taken by db add as an image of its generation. */
+static void test_broken_images_are_refused_and_good_ones_described(void **state)
+{
+	static const char *const why[] = {
+		NULL,
+		"its metadata row's CRC",
+		"its application CRC is",
+		"are not whole 133-byte records",
+	};
+	int d;
+
+	(void)state;
+	start("2.0", NULL);
+	for (d = 1; d <= 3; d++) {
+		const char *f = pip_image(PRODUCT, 3, 2, d);
+
+		expect_rc(TF_EXIT_BAD_INPUT, "db", "add", f, "--db", E.db, "--family", "cyapa",
+			  "--board", board());
+		e2e_said(&E, why[d]);
+		expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
+		e2e_said(&E, why[d]);
+	}
+	assert_untouched(OLD_FW);
+	expect_rc(TF_EXIT_OK, "db", "add", pip_image(PRODUCT, 3, 3, 0), "--db", E.db,
+		  "--family", "cyapa", "--board", board());
+	said("Cypress Gen%d (PIP) trackpad firmware image", GEN);
 }
 
 /* ------------------------------------------------ unbound devices */
@@ -376,14 +497,16 @@ static unsigned transfers_wrote_nothing(void)
 	return e2e_traced_no_write(&E, 0x24, 2);
 }
 
-/* A Gen5 trackpad with nothing bound (the module loaded late, or unbound
- * by hand): identified over the bus as cyapa's gen5_idle_state_parse
- * does, reading only -- its output buffer read out until it says "no
- * data", then its HID descriptor (report id 0xf7, maximum output 254: a
- * Gen5 application) -- no command sent; a dry run stops there; a run
- * gives it to cyapa, which updates it through update_fw.  So too an
- * erased one (report id 0xff: its bootloader). */
-static void test_unbound_gen5_trackpad_is_identified_read_only_and_given_to_cyapa(void **state)
+/* A trackpad with nothing bound (the module loaded late, or unbound by
+ * hand): identified over the bus as cyapa's gen5_idle_state_parse does,
+ * reading only -- its output buffer read out until it says "no data",
+ * then its HID descriptor (report id 0xf7, maximum output 254: a PIP
+ * application) -- no command sent: the descriptor does not tell Gen5
+ * from Gen6 (the system information would, a command); a dry run stops
+ * there; a run gives it to cyapa, which finds "genN operational", and
+ * touchfw updates it through update_fw.  So too an erased one (report
+ * id 0xff: its bootloader). */
+static void test_unbound_trackpad_is_identified_read_only_and_given_to_cyapa(void **state)
 {
 	(void)state;
 	prepare_ex("2.0", false, NULL, NULL);
@@ -409,17 +532,18 @@ static void test_unbound_gen5_trackpad_is_identified_read_only_and_given_to_cyap
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	e2e_said(&E, "PIP trackpad at 0x24 in its bootloader (HID descriptor: report id "
 		     "0xff, maximum output length 256): Gen5 or Gen6, cyapa reads which");
+	said("gen%d bootloader", GEN);
 	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
 	assert_updated();
 	assert_true(transfers_wrote_nothing() > 0);
 }
 
-/* A Gen5 trackpad cyapa bound and left in deep sleep (nobody had its
- * input device open), then unbound by hand: it says "no data" but gives
- * no HID descriptor until the power command wakes it, which touchfw
- * does not send unbound: refused, nothing written, the message says
- * binding cyapa wakes it. */
-static void test_unbound_gen5_trackpad_in_deep_sleep_is_refused_unwritten(void **state)
+/* A trackpad cyapa bound and left in deep sleep (nobody had its input
+ * device open), then unbound by hand: it says "no data" but gives no HID
+ * descriptor until the power command wakes it, which touchfw does not
+ * send unbound: refused, nothing written, the message says binding cyapa
+ * wakes it. */
+static void test_unbound_trackpad_in_deep_sleep_is_refused_unwritten(void **state)
 {
 	(void)state;
 	prepare_ex("2.0", true, NULL, NULL);
@@ -463,99 +587,24 @@ static void test_unbound_foreign_device_at_0x24_is_refused_unwritten(void **stat
 	assert_int_equal(i, 256);
 }
 
-/* ------------------------------------------------------------ refusals */
-
-/* A Gen6 part's image (a good one: db add takes it) for this Gen5
- * trackpad: cyapa would refuse it (cyapa_pip_fw_head_check); touchfw
- * refuses it first, by hand and from the database, before update_fw is
- * written (exit 13). */
-static void test_gen6_image_for_a_gen5_trackpad_is_refused_unwritten(void **state)
-{
-	const char *g6;
-
-	(void)state;
-	start("2.0", NULL);
-	g6 = pip_image(PRODUCT, 4, 2, 4);
-	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", g6, DEV);
-	e2e_said(&E, "a Gen6 image, the trackpad is Gen5: cyapa would refuse it; not sent");
-	db_with(g6);
-	assert_true(e2e_touchfw(&E, "run", DEV) != TF_EXIT_OK);
-	e2e_said(&E, "a Gen6 image, the trackpad is Gen5: cyapa would refuse it; not sent");
-	assert_untouched(OLD_FW);
-	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 0);
-}
-
-/* A Gen3 image in the database for this Gen5 product: matched by the
- * product id, refused at load as the wrong generation's (cyapa would
- * refuse it), never written; given by hand the same. */
-static void test_gen3_image_for_a_gen5_trackpad_is_refused(void **state)
-{
-	const char *g3;
-
-	(void)state;
-	start("2.0", NULL);
-	g3 = gen3_image(PRODUCT, 4, 0);
-	db_with(g3);
-	assert_true(e2e_touchfw(&E, "run", DEV) != TF_EXIT_OK);
-	e2e_said(&E, "a Gen3 image, the trackpad is Gen5: cyapa would refuse it; not sent");
-	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", g3, DEV);
-	e2e_said(&E, "a Gen3 image, the trackpad is Gen5: cyapa would refuse it; not sent");
-	assert_untouched(OLD_FW);
-	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 0);
-}
-
-/* Broken Gen5 images: refused by db add and by flash, each naming the
- * driver's rule; nothing written. */
-static void test_gen5_broken_images_are_refused_and_never_written(void **state)
-{
-	static const char *const why[] = {
-		NULL,
-		"its metadata row's CRC",
-		"its application CRC is",
-		"are not whole 133-byte records",
-	};
-	int d;
-
-	(void)state;
-	start("2.0", NULL);
-	for (d = 1; d <= 3; d++) {
-		const char *f = pip_image(PRODUCT, 3, 2, d);
-
-		expect_rc(TF_EXIT_BAD_INPUT, "db", "add", f, "--db", E.db, "--family", "cyapa",
-			  "--board", BOARD);
-		e2e_said(&E, why[d]);
-		expect_rc(TF_EXIT_BAD_INPUT, "flash", "--firmware", f, DEV);
-		e2e_said(&E, why[d]);
+/* One test for one generation, named TEST@genN. */
+#define PIP_TEST(f, g)                                        \
+	{                                                     \
+#f "@gen" #g, f, setup_gen##g, teardown, NULL \
 	}
-	assert_untouched(OLD_FW);
-}
+#define BOTH(f) PIP_TEST(f, 5), PIP_TEST(f, 6)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(
-			test_gen5_bind_with_older_firmware_is_updated_through_update_fw,
-			teardown),
-		cmocka_unit_test_teardown(
-			test_gen5_trackpad_in_its_bootloader_is_brought_back_by_the_board,
-			teardown),
-		cmocka_unit_test_teardown(
-			test_gen5_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers,
-			teardown),
-		cmocka_unit_test_teardown(test_gen3_image_for_a_gen5_trackpad_is_refused,
-					  teardown),
-		cmocka_unit_test_teardown(test_gen5_broken_images_are_refused_and_never_written,
-					  teardown),
-		cmocka_unit_test_teardown(
-			test_gen6_image_for_a_gen5_trackpad_is_refused_unwritten, teardown),
-		cmocka_unit_test_teardown(
-			test_unbound_gen5_trackpad_is_identified_read_only_and_given_to_cyapa,
-			teardown),
-		cmocka_unit_test_teardown(
-			test_unbound_gen5_trackpad_in_deep_sleep_is_refused_unwritten,
-			teardown),
-		cmocka_unit_test_teardown(
-			test_unbound_foreign_device_at_0x24_is_refused_unwritten, teardown),
+		BOTH(test_bind_with_older_firmware_is_updated_through_update_fw),
+		BOTH(test_trackpad_in_its_bootloader_is_brought_back_by_the_board),
+		BOTH(test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers),
+		BOTH(test_another_generations_image_is_refused_unwritten),
+		BOTH(test_broken_images_are_refused_and_good_ones_described),
+		BOTH(test_unbound_trackpad_is_identified_read_only_and_given_to_cyapa),
+		BOTH(test_unbound_trackpad_in_deep_sleep_is_refused_unwritten),
+		PIP_TEST(test_unbound_foreign_device_at_0x24_is_refused_unwritten, 5),
 	};
 
 	e2e_test_filter();
