@@ -4,6 +4,7 @@
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/rmi4-emul/guest.sh:/vm/rmi4-emul.sh
 # vm-image: --bin @B@/fwgen:/usr/bin/fwgen
+# vm-image: --bin @B@/tests/vm/evdev-query:/usr/bin/evdev-query
 # vm-image: --module rmi_smbus
 # vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
 # vm-image: --bin @B@/touchfw-agent:/usr/local/libexec/touchfw/touchfw-agent
@@ -44,6 +45,13 @@
 #      (one unbind/bind pair per update: the kernel's uevents counted),
 #      the input device (below rmi4-NN) and F11 verified; figure: bind
 #      uevent -> verified input device;
+#   7. F12 (rmi4_emul touch=f12, the 2D function newer parts have): rmi_f12
+#      reads query 0 and the three register descriptors, control 8 (the
+#      sensor tuning: maxima, pitch, electrodes), sizes the data packet
+#      from data 1; rmi_2d_sensor gives the input device F12's axes
+#      (ABS_MT_POSITION_X/Y 0..4100/0..2300, five slots, direct: the
+#      platform data names no touchpad); touchfw updates it from the bind
+#      uevent through update_fw as in 6 and verifies the F12 input device;
 #   no oops, no warning.
 . /vm/rmi4-emul.sh
 
@@ -216,14 +224,43 @@ touchfw_rule_on() {
 touchfw_rule_off() {
 	rm -f /run/udev/rules.d/61-touchfw.rules && udevadm control --reload
 }
-for how in application bootloader; do
+# ---- 7. F12 as the application's 2D function
+rmi4_event() {
+	for _e in "$(rmi4_input)"/event*; do
+		[ -e "$_e" ] && { echo "/dev/input/${_e##*/}"; return 0; }
+	done
+	return 0
+}
+rmi4_abs() { evdev-query "$(rmi4_event)" abs "$1"; } # CODE: "MIN MAX"
+emul_dmesg_mark
+vm_require "rmi4_emul loads (touch=f12, build 1969920)" emul_load touch=f12
+vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_require "an input device appears" vm_wait 10 "input device" eval '[ -n "$(rmi4_event)" ]'
+vm_log "f12: function devices: $(rmi4_functions); input abs: $(cat "$(rmi4_input)/capabilities/abs"), properties: $(cat "$(rmi4_input)/properties"); x: $(rmi4_abs 53), y: $(rmi4_abs 54), slots: $(rmi4_abs 47)"
+errs=$(emul_dmesg | grep "rmi4_smbus\|rmi4-" | grep -i "Failed\|fail\|does not\|undefined\|should be")
+[ -z "$errs" ] || vm_log "f12: errors: $errs"
+vm_check "f12: rmi_f12 probed without complaint (descriptors, control 8)" test -z "$errs"
+vm_check "f12: rmi_core made fn01 fn12 fn34" test "$(rmi4_functions)" = "fn01 fn12 fn34"
+vm_check "f12: ABS_MT_POSITION_X 0..4100, ABS_MT_POSITION_Y 0..2300 (control 8)" eval \
+	'[ "$(rmi4_abs 53)" = "0 4100" ] && [ "$(rmi4_abs 54)" = "0 2300" ]'
+vm_check "f12: five slots (data 1's subpackets), pressure 0..255" eval \
+	'[ "$(rmi4_abs 47)" = "0 4" ] && [ "$(rmi4_abs 58)" = "0 255" ]'
+vm_check "f12: INPUT_PROP_DIRECT (no touchpad in the platform data)" \
+	test "$(cat "$(rmi4_input)/properties")" = 2
+vm_check "f12: rmi4_emul unloads with the driver bound" emul_unload
+
+for how in application bootloader f12; do
 	rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
 	emul_dmesg_mark
 	if [ $how = application ]; then
 		vm_require "rmi4_emul loads (build 1969920)" emul_load
+	elif [ $how = f12 ]; then
+		vm_require "rmi4_emul loads (build 1969920, F12)" emul_load touch=f12
 	else
 		vm_require "rmi4_emul loads (no application)" emul_load build_id=0
 	fi
+	fns="fn01 fn11 fn34"
+	[ $how = f12 ] && fns="fn01 fn12 fn34"
 	vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
 	emul_monitor_start
 	vm_require "touchfw's rule in force" touchfw_rule_on
@@ -239,9 +276,9 @@ for how in application bootloader; do
 	vm_check "$how: touchfw read the mode from the function devices" eval \
 		'if [ $how = bootloader ]; then emul_log_has "its PDT lists F01 and F34 only: bootloader mode";
 		 else emul_log_has "application mode: hardware s3203, firmware 1969920"; fi'
-	vm_check "$how: the chip runs build 1970960, rmi_core says so, fn01 fn11 fn34" eval \
+	vm_check "$how: the chip runs build 1970960, rmi_core says so, $fns" eval \
 		'[ "$(emul_state mode)" = app ] && [ "$(rmi4_attr firmware_id)" = 1970960 ] &&
-		 [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
+		 [ "$(rmi4_functions)" = "$fns" ]'
 	vm_check "$how: the input device touchfw verified is rmi_core's, below rmi4-NN" eval \
 		'[ -n "$(rmi4_input)" ] && [ -e "$(rmi4_input)/$(emul_result_field input)" ]'
 	# the rebind above, then touchfw's one pair: bring_back binds through

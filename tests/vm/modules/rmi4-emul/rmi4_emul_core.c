@@ -56,6 +56,10 @@ static uint config_id = 0x1a2b3c4d;
 module_param(config_id, uint, 0444);
 MODULE_PARM_DESC(config_id, "the core config's id");
 
+static char *touch = "f11";
+module_param(touch, charp, 0444);
+MODULE_PARM_DESC(touch, "the application's 2D function: f11 (default) or f12");
+
 static uint power_loss_block;
 module_param(power_loss_block, uint, 0444);
 MODULE_PARM_DESC(power_loss_block,
@@ -181,6 +185,11 @@ static int remu_setup(struct emul_core *c)
 		pr_err("rmi4_emul: product_id (1..6 characters), build_id (0..0xffffff) or addr out of range\n");
 		return -EINVAL;
 	}
+	if (!touch || (strcmp(touch, "f11") && strcmp(touch, "f12"))) {
+		pr_err("rmi4_emul: touch is f11 or f12\n");
+		return -EINVAL;
+	}
+	cfg.touch_fn = strcmp(touch, "f12") ? 0x11 : 0x12;
 	strscpy(cfg.product_id, product_id, sizeof(cfg.product_id));
 	rmi4_model_init(&p->chip, &cfg);
 	return emul_core_add_chip(c, &rmi4_model_ops, &p->chip, addr);
@@ -198,9 +207,9 @@ static int remu_add_client(struct emul_core *c)
 
 static void remu_loaded(struct emul_core *c)
 {
-	pr_info("rmi4_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %s, build %u (%s), Host Notify\n",
+	pr_info("rmi4_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %s, build %u (%s), %s, Host Notify\n",
 		addr, c->adap.nr, c->adap.name, product_id, build_id,
-		build_id ? "application" : "bootloader");
+		build_id ? "application" : "bootloader", touch);
 }
 
 static const struct emul_module rmi4_emul = {
