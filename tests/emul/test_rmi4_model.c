@@ -586,7 +586,8 @@ static void test_i2c(void **state)
 	assert_int_equal(rmi4_model_ops.read(&M, ADDR, &v, 1), EM_ACK);
 	assert_int_equal(v, 0);
 	/* nobody else at another address */
-	assert_int_equal(rmi4_model_ops.write(&M, 0x2d, (uint8_t[]){ 0xff, 0 }, 2), EM_NAK_ADDR);
+	assert_int_equal(rmi4_model_ops.write(&M, 0x2d, (uint8_t[]){ 0xff, 0 }, 2),
+			 EM_NAK_ADDR);
 	I2C = false;
 }
 

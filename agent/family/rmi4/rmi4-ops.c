@@ -214,8 +214,6 @@ static int smb_read(struct tf_ctx *c, uint16_t rmiaddr, uint8_t *buf, size_t len
 	return 0;
 }
 
-
-
 /* rmi_smbus's write: a mapping entry with write enable, then the block. */
 static int smb_write(struct tf_ctx *c, uint16_t rmiaddr, const uint8_t *buf, size_t len)
 {
@@ -385,7 +383,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	st->mode = status & F01_STATUS_BL ? TF_CHIP_BOOTLOADER : TF_CHIP_APP;
 	tf_snprintf(st->detail, sizeof(st->detail),
 		    "RMI4 on %s at 0x%02x: product %s, device status 0x%02x%s",
-		    over_i2c(c) ? "I2C" : "SMBus", c->dev.addr, st->hw, status, st->mode == TF_CHIP_BOOTLOADER ? " (bootloader mode)" : "");
+		    over_i2c(c) ? "I2C" : "SMBus", c->dev.addr, st->hw, status,
+		    st->mode == TF_CHIP_BOOTLOADER ? " (bootloader mode)" : "");
 	return 0;
 }
 

@@ -30,8 +30,13 @@ struct rmi4_board {
 };
 
 static const char *const keys[] = {
-	"rmi4.product_id", "rmi4.build_id",	     "rmi4.config_id",
-	"rmi4.touch",	   "rmi4.bus",		     "fault.flash_power_loss", NULL,
+	"rmi4.product_id",
+	"rmi4.build_id",
+	"rmi4.config_id",
+	"rmi4.touch",
+	"rmi4.bus",
+	"fault.flash_power_loss",
+	NULL,
 };
 
 static void init(struct emub_chip_desc *c)
@@ -129,5 +134,6 @@ struct rmi4_model *emub_chip_rmi4(struct emub *eb, const char *dev)
 const struct emub_family emub_family_rmi4 = {
 	.name = "rmi4",
 	.chips = (const struct emub_chip_model *const[]){ &rmi4, NULL },
-	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_rmi_smbus, &emub_drv_rmi_i2c, NULL },
+	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_rmi_smbus,
+							    &emub_drv_rmi_i2c, NULL },
 };

@@ -117,8 +117,8 @@ struct fn {
 struct rmi_data {
 	struct emub_dev *d;
 	guint16 addr;
-	bool i2c;	/* rmi_i2c: plain I2C with page select */
-	int page;	/* rmi_i2c's idea of the chip's page (-1: unknown) */
+	bool i2c; /* rmi_i2c: plain I2C with page select */
+	int page; /* rmi_i2c's idea of the chip's page (-1: unknown) */
 	struct map_entry map[MAP_SIZE];
 	guint8 table_index;
 	char rmidev[16]; /* rmi4-NN */
@@ -380,7 +380,8 @@ static int initial_reset(struct rmi_data *r)
 		if (e[5] != 0x01)
 			continue;
 		if ((rc = rmi_write_block(r, e[1], &cmd, 1))) {
-			emub_dev_log(r->d, "%s: Initial reset failed. Code = %d.", r->rmidev, rc);
+			emub_dev_log(r->d, "%s: Initial reset failed. Code = %d.", r->rmidev,
+				     rc);
 			return rc;
 		}
 		drv_msleep(r->d, 100);
