@@ -7,7 +7,10 @@
  * the agent.  touchfw stages the image, writes its name to rmi4-NN's
  * update_fw, resets the chip out of the bootloader rmi_smbus leaves it in
  * (F01's reset over SMBus with the driver let go), binds rmi4_smbus again
- * and checks the new build id.
+ * and checks the new build id.  The same part on plain I2C (rmi4_i2c):
+ * updated through update_fw with no reset of touchfw's (rmi_core's
+ * re-probe resets it), and identified unbound with nothing written but
+ * the page select and register pointers.
  */
 #include "emub-rmi4.h"
 #include "e2e.h"
@@ -75,6 +78,51 @@ static void start(const char *extra)
 	assert_non_null(elog);
 	setvbuf(elog, NULL, _IOLBF, 0);
 	emub_set_log(E.eb, elog);
+	e2e_go(&E);
+	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+}
+
+/* The same touchpad on plain I2C (rmi4.bus = i2c): "syna,rmi4-i2c",
+ * bound by rmi4_i2c, its ATTN a level on a GPIO line; @extra chip keys. */
+static void start_i2c(const char *extra, bool trace)
+{
+	char *b = NULL, path[400];
+
+	assert_true(asprintf(&b,
+			     "[board]\n"
+			     "name = touchfw e2e RMI4 touchpad board (I2C)\n"
+			     "compatible = touchfw,emul-rmi4\n"
+			     "pacing = fast\n"
+			     "[adapter 1]\n"
+			     "name = touchfw emulated adapter 1\n"
+			     "[chip touchpad]\n"
+			     "adapter = 1\n"
+			     "address = 0x2c\n"
+			     "model = rmi4\n"
+			     "rmi4.bus = i2c\n"
+			     "compatible = syna,rmi4-i2c\n"
+			     "driver = rmi4_i2c\n"
+			     "chg_gpio = 1\n"
+			     "irq_type = level\n"
+			     "power = always-on\n"
+			     "%s"
+			     "[gpiochip]\n"
+			     "label = emuboard-gpio\n"
+			     "lines = 4\n"
+			     "line.1 = TP_ATTN\n",
+			     extra ? extra : "") > 0);
+	e2e_prepare(&E, b, NULL);
+	free(b);
+	if (trace) {
+		e2e_trace_on(&E);
+		elog = NULL;
+	} else {
+		snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+		elog = fopen(path, "w");
+		assert_non_null(elog);
+		setvbuf(elog, NULL, _IOLBF, 0);
+		emub_set_log(E.eb, elog);
+	}
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
 }
@@ -230,6 +278,93 @@ static void test_f12_part_is_updated_and_judged_by_its_functions(void **state)
 	functions(fns, sizeof(fns));
 	assert_string_equal(fns, "fn01 fn12 fn34");
 	assert_int_equal(chip().build, 1970960);
+}
+
+/* rmi_i2c: touchfw updates the part through rmi4_i2c's update_fw as it
+ * does rmi4_smbus's; rmi_core's re-probe reset the chip itself (F01's
+ * reset: rmi_i2c has no transport reset), so touchfw sends nothing over
+ * the bus; from the bootloader too. */
+static void test_i2c_part_is_updated_through_update_fw(void **state)
+{
+	struct chip c;
+	unsigned resets;
+
+	(void)state;
+	start_i2c(NULL, false);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(0, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1969920");
+	e2e_said(&E, "driver rmi4_i2c");
+	resets = chip().stats.resets;
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "asking rmi4_i2c to flash it (update_fw)");
+	e2e_said(&E, "verified: firmware 1969920 -> 1970960");
+	e2e_not_said(&E, "letting go of");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+	assert_int_equal(c.stats.bl_entries, 1);
+	assert_true(c.stats.resets > resets); /* rmi_core's, not touchfw's */
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "running 1970960");
+	teardown(state);
+
+	start_i2c("rmi4.build_id = 0\n", false);
+	assert_int_equal(chip().mode, RMI4_MODEL_BL);
+	expect_rc(0, "run", DEV);
+	e2e_said(&E, "its PDT lists F01 and F34 only: bootloader mode");
+	e2e_said(&E, "verified: firmware (bootloader) -> 1970960");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+}
+
+/*
+ * Unbound on plain I2C, a read-only run identifies the part as rmi_i2c
+ * would: page 0 selected (the one lone write: 0xff, 0x00), then the PDT
+ * and F01's product id and status read with one-byte register pointers;
+ * nothing else written, the chip not reset.
+ */
+static void test_i2c_unbound_part_is_identified_writing_only_page_and_pointers(void **state)
+{
+	char path[400], *log = NULL, *line;
+	size_t len;
+	unsigned lone = 0, reads = 0;
+
+	(void)state;
+	start_i2c("bound = false\n", true);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	/* the profile lets touchfw bind nothing (power always-on): the part
+	 * is identified, and left, as an unbound SMBus one is */
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203");
+	e2e_said(&E, "can not flash over the bus");
+	fflush(E.trace);
+	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
+	assert_int_equal(tf_read_file(path, 64 << 20, &log, &len), 0);
+	for (line = log; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		if (memmem(line, n, "i2c-1 user:", 11) && memmem(line, n, "@2c", 3)) {
+			if (memmem(line, n, " r", 2)) {
+				reads++;
+				if (!memmem(line, n, " w1", 3))
+					fail_msg("more than a pointer: %.*s", (int)n, line);
+			} else {
+				lone++;
+				if (!memmem(line, n, " w2", 3) || !memmem(line, n, "ff 00", 5))
+					fail_msg("a write but the page select: %.*s", (int)n,
+						 line);
+			}
+		}
+		line += n + (line[n] ? 1 : 0);
+	}
+	free(log);
+	assert_true(lone >= 1);
+	assert_true(reads >= 4);
+	assert_int_equal(chip().stats.resets, 0);
+	assert_int_equal(chip().mode, RMI4_MODEL_APP);
 }
 
 /* An image file of @product and @build in the test's directory, of the
@@ -396,6 +531,10 @@ int main(void)
 			test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers,
 			teardown),
 		cmocka_unit_test_teardown(test_same_build_is_left_alone, teardown),
+		cmocka_unit_test_teardown(test_i2c_part_is_updated_through_update_fw, teardown),
+		cmocka_unit_test_teardown(
+			test_i2c_unbound_part_is_identified_writing_only_page_and_pointers,
+			teardown),
 		cmocka_unit_test_teardown(
 			test_foreign_device_at_the_address_is_identified_and_refused, teardown),
 	};

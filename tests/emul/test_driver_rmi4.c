@@ -40,6 +40,26 @@ static struct emub *board(const char *extra, bool host_notify)
 	return eb;
 }
 
+/* the part on plain I2C (rmi4.bus = i2c), bound by rmi4_i2c, its ATTN on
+ * a GPIO line (level); @smbus_only: behind an SMBus-only controller */
+static struct emub *board_i2c(const char *extra, bool smbus_only)
+{
+	char *text = g_strdup_printf(
+		"[board]\nname = rmi4\ncompatible = touchfw,emul-rmi4\n"
+		"firmware_dirs = %s\n"
+		"[adapter 1]\nname = touchfw emulated adapter 1\nsmbus_only = %s\n"
+		"[chip " DEV "]\nadapter = 1\naddress = 0x2c\nmodel = rmi4\n"
+		"compatible = syna,rmi4-i2c\ndriver = rmi4_i2c\nrmi4.bus = i2c\n"
+		"chg_gpio = 1\nirq_type = level\n%s"
+		"[gpiochip]\nlabel = emuboard-gpio\nlines = 4\nline.1 = TP_ATTN\n",
+		fwdir, smbus_only ? "true" : "false", extra);
+	struct emub *eb = tu_board_text(text);
+
+	g_free(text);
+	assert_int_equal(emub_wait_idle(eb, DEV, 10000), 0);
+	return eb;
+}
+
 /* an attribute of the RMI device under the client, "" when none */
 static char *attr(struct emub *eb, const char *name)
 {
@@ -356,6 +376,69 @@ static void test_power_loss_mid_flash(void **state)
 	emub_free(eb);
 }
 
+/*
+ * rmi_i2c: the same part on plain I2C binds through rmi4_i2c (page select,
+ * write-then-read), with the attributes, functions and input device
+ * rmi_core makes; update_fw flashes it, and the re-probe's initial reset
+ * (F01's reset command: rmi_i2c has no transport reset) starts the new
+ * application at once -- no rebind.  An SMBus-only controller: no bind.
+ */
+static void test_i2c_binds_and_updates(void **state)
+{
+	struct emub *eb = board_i2c("", false);
+	struct rmi4_model_stats s;
+	int x, y;
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969920");
+	assert_attr(eb, "product_id", "s3203");
+	assert_attr(eb, "bootloader_id", "V7.0");
+	assert_functions(eb, "fn01 fn11 fn34");
+	assert_true(has_input(eb));
+	input_max(eb, &x, &y);
+	assert_int_equal(x, RMI4_MODEL_F11_MAX_X);
+	/* the probe's initial reset went to F01 */
+	assert_true(stats(eb).resets >= 1);
+	image("new.img", 0x1e0f01, 0x1a2b3c4e, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "new.img"), 0);
+	s = stats(eb);
+	assert_int_equal(s.bl_entries, 1);
+	assert_int_equal(s.erases, 1);
+	assert_int_equal(s.blocks_written, 78);
+	assert_int_equal(s.cmd_errors, 0);
+	assert_true(s.notifies > 0); /* the level interrupt completed them */
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969921");
+	assert_attr(eb, "configuration_id", "1a2b3c4e");
+	assert_functions(eb, "fn01 fn11 fn34");
+	emub_free(eb);
+
+	eb = board_i2c("", true);
+	assert_false(emub_dev_bound(eb, DEV));
+	emub_free(eb);
+}
+
+/* rmi4_i2c on a part left in its bootloader with a valid application:
+ * its probe's reset starts the application. */
+static void test_i2c_probe_resets_out_of_bootloader(void **state)
+{
+	struct emub *eb = board_i2c("rmi4.build_id = 0\n", false);
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_functions(eb, "fn01 fn34");
+	image("new2.img", 0x1e0f02, 0x1a2b3c4d, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "new2.img"), 0);
+	assert_int_equal(stats(eb).bl_entries, 0);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969922");
+	assert_functions(eb, "fn01 fn11 fn34");
+	emub_free(eb);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -380,6 +463,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_update_good_image),
 		cmocka_unit_test(test_broken_images),
 		cmocka_unit_test(test_power_loss_mid_flash),
+		cmocka_unit_test(test_i2c_binds_and_updates),
+		cmocka_unit_test(test_i2c_probe_resets_out_of_bootloader),
 	};
 
 	(void)argc;

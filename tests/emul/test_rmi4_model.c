@@ -25,8 +25,12 @@
 static struct rmi4_model M;
 static uint8_t img[RMI4_MODEL_IMAGE_MAX];
 static unsigned map_next;
+/* rmi_i2c's transfers instead of rmi_smbus's (start_i2c) */
+static bool I2C;
+static int i2c_page; /* rmi_i2c's page, -1 unknown */
+static unsigned page_selects;
 
-static void start(uint32_t build, uint32_t power_loss)
+static void start_on(uint32_t build, uint32_t power_loss, bool i2c)
 {
 	struct rmi4_model_cfg cfg = { .addr = ADDR,
 				      .product_id = "s3203",
@@ -34,10 +38,53 @@ static void start(uint32_t build, uint32_t power_loss)
 				      .config_id = 0x1a2b3c4d,
 				      .smb_version = 2,
 				      .bl_major = 7,
-				      .power_loss_block = power_loss };
+				      .power_loss_block = power_loss,
+				      .bus = i2c ? RMI4_MODEL_I2C : RMI4_MODEL_SMBUS };
 
 	rmi4_model_init(&M, &cfg);
 	map_next = 0;
+	I2C = i2c;
+	i2c_page = -1;
+	page_selects = 0;
+}
+
+static void start(uint32_t build, uint32_t power_loss)
+{
+	start_on(build, power_loss, false);
+}
+
+/* rmi_set_page: [0xff, page], one message */
+static void i2c_set_page(uint8_t page)
+{
+	uint8_t b[2] = { 0xff, page };
+
+	assert_int_equal(rmi4_model_ops.write(&M, ADDR, b, 2), EM_ACK);
+	i2c_page = page;
+	page_selects++;
+}
+
+/* rmi_i2c_read_block: the low byte written, then a read of @len */
+static void i2c_read(uint16_t a, uint8_t *buf, unsigned len)
+{
+	uint8_t off = (uint8_t)a;
+
+	if ((a >> 8) != i2c_page)
+		i2c_set_page((uint8_t)(a >> 8));
+	assert_int_equal(rmi4_model_ops.write(&M, ADDR, &off, 1), EM_ACK);
+	assert_int_equal(rmi4_model_ops.read(&M, ADDR, buf, (uint16_t)len), EM_ACK);
+}
+
+/* rmi_i2c_write_block: the low byte and the data in one message */
+static void i2c_write(uint16_t a, const uint8_t *buf, unsigned len)
+{
+	uint8_t b[1 + 256];
+
+	assert_true(len < sizeof(b));
+	if ((a >> 8) != i2c_page)
+		i2c_set_page((uint8_t)(a >> 8));
+	b[0] = (uint8_t)a;
+	memcpy(b + 1, buf, len);
+	assert_int_equal(rmi4_model_ops.write(&M, ADDR, b, (uint16_t)(len + 1)), EM_ACK);
 }
 
 /* i2c_smbus_write_block_data / read_block_data as i2c-core emulates them */
@@ -72,6 +119,10 @@ static uint8_t map(uint16_t rmiaddr, uint8_t count, bool write)
 
 static void rmi_read(uint16_t a, uint8_t *buf, unsigned len)
 {
+	if (I2C) {
+		i2c_read(a, buf, len);
+		return;
+	}
 	while (len) {
 		unsigned n = len < 32 ? len : 32;
 
@@ -92,6 +143,10 @@ static uint8_t rd8(uint16_t a)
 
 static void rmi_write(uint16_t a, const uint8_t *buf, unsigned len)
 {
+	if (I2C) {
+		i2c_write(a, buf, len);
+		return;
+	}
 	while (len) {
 		unsigned n = len < 32 ? len : 32;
 
@@ -469,6 +524,73 @@ static void test_refused(void **state)
 	assert_int_equal(single(RMI4_PART_CORE_CONFIG, 4), 0);
 }
 
+/*
+ * rmi_i2c (rmi_i2c.c): the page select register 0xff, registers read as
+ * the low byte written then the bytes read (any length in one message),
+ * written as one message; the PDT on page 0, pages 1 and 2 empty (where
+ * rmi_scan_pdt stops); the interrupt output a level until F01's
+ * interrupt status is read; the whole flash as rmi_f34v7 makes it, then
+ * F01's reset (rmi_initial_reset: rmi_i2c has no transport reset) starts
+ * the new application.
+ */
+static void test_i2c(void **state)
+{
+	uint8_t f01[6], f34[6], end[6], e[6], v, q[21], cmd = 0xfd;
+	const uint8_t w01[6] = { 0x00, 0x1c, 0x18, 0x1a, 0x01, 0x01 };
+	uint8_t pdt18[18];
+
+	(void)state;
+	start_on(0x1e0f00, 0, true);
+	/* rmi_i2c_probe: page 0 first */
+	i2c_set_page(0);
+	/* the PDT in one read of three entries, from 0xdd up */
+	rmi_read(0xdd, pdt18, 18);
+	assert_memory_equal(pdt18 + 12, w01, 6);
+	assert_int_equal(pdt18[6 + 5], 0x34);
+	assert_int_equal(pdt18[5], 0x11);
+	pdt(f01, f34, end);
+	assert_memory_equal(f01, w01, 6);
+	/* pages 1 and 2: empty (their first entry ends the PDT) */
+	rmi_read(0x1e9, e, 6);
+	assert_int_equal(e[5], 0);
+	assert_int_equal(i2c_page, 1);
+	rmi_read(0x2e9, e, 6);
+	assert_int_equal(e[5], 0);
+	/* the page select register reads back; page 0 again for F01 */
+	assert_int_equal(rmi4_model_ops.write(&M, ADDR, (uint8_t[]){ 0xff }, 1), EM_ACK);
+	assert_int_equal(rmi4_model_ops.read(&M, ADDR, &v, 1), EM_ACK);
+	assert_int_equal(v, 2);
+	rmi_read(0x00, q, 21);
+	assert_string_equal((char *)q + 11, "s3203");
+	/* no SMBus here: 0xfd is no version register (reads 0 as SMBus's
+	 * "version 1" would, which rmi_smbus refuses) */
+	assert_int_equal(rmi4_model_ops.write(&M, ADDR, &cmd, 1), EM_ACK);
+	assert_int_equal(rmi4_model_ops.read(&M, ADDR, &v, 1), EM_ACK);
+	assert_int_equal(v, 0);
+	/* the flash over I2C: 64-byte payload writes and reads in one go */
+	rmi4_model_make_image(img, 0x1e0f01, 0x11223344, "s3203", RMI4_IMG_GOOD);
+	assert_int_equal(reflash(img), 0);
+	assert_int_equal(rmi4_model_stats(&M)->blocks_written, 78);
+	assert_int_equal(rmi4_model_stats(&M)->cmd_errors, 0);
+	/* the level interrupt: F34's completion pending until read */
+	assert_true(rmi4_model_ops.irq_asserted(&M));
+	rd8(0x1b);
+	assert_false(rmi4_model_ops.irq_asserted(&M));
+	assert_true(rmi4_model_stats(&M)->notifies > 0);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_BL);
+	/* rmi_initial_reset: F01's reset command, the page select reset */
+	wr8(0x1c, 0x01);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_APP);
+	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f01);
+	assert_int_equal(rmi4_model_ops.write(&M, ADDR, (uint8_t[]){ 0xff }, 1), EM_ACK);
+	assert_int_equal(rmi4_model_ops.read(&M, ADDR, &v, 1), EM_ACK);
+	assert_int_equal(v, 0);
+	/* nobody else at another address */
+	assert_int_equal(rmi4_model_ops.write(&M, 0x2d, (uint8_t[]){ 0xff, 0 }, 2),
+			 EM_NAK_ADDR);
+	I2C = false;
+}
+
 static void test_power_loss(void **state)
 {
 	(void)state;
@@ -502,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_update_from_bootloader),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_power_loss),
+		cmocka_unit_test(test_i2c),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

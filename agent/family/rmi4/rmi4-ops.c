@@ -11,6 +11,11 @@
  *    minor, for v7/v8; two characters for v5), configuration_id,
  *    update_fw (write-only: the file name to request_firmware) and
  *    update_fw_status (the percentage, then 0 or the negative error);
+ *  - unbound on plain I2C (a client named rmi4_i2c, or syna,rmi4-i2c),
+ *    rmi_i2c's protocol: the page select register 0xff on every page
+ *    (written 0xff, PAGE; rmi_i2c_probe sets page 0 first), a register
+ *    read as its low byte written and the bytes read in one transfer
+ *    (repeated start), nothing else written;
  *  - unbound, rmi_smbus's protocol: the SMBus version at command 0xfd
  *    (read byte data, plus one: 2 or 3), a mapping entry written to
  *    command 0x80 + i (LE16 RMI address, read count, flags bit 0 write
@@ -179,6 +184,16 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	return 0;
 }
 
+static bool over_i2c(const struct tf_ctx *c);
+
+static int not_rmi4(struct tf_ctx *c, struct tf_err *err, const char *why)
+{
+	return tf_err_set(err, EBADMSG,
+			  "the device at 0x%02x is not a Synaptics RMI4 chip on %s: %s; "
+			  "not touched",
+			  c->dev.addr, over_i2c(c) ? "I2C" : "SMBus", why);
+}
+
 /* rmi_smbus's read: a mapping entry for (@addr, @len), then its block. */
 static int smb_read(struct tf_ctx *c, uint16_t rmiaddr, uint8_t *buf, size_t len)
 {
@@ -199,14 +214,6 @@ static int smb_read(struct tf_ctx *c, uint16_t rmiaddr, uint8_t *buf, size_t len
 	return 0;
 }
 
-static int not_rmi4(struct tf_ctx *c, struct tf_err *err, const char *why)
-{
-	return tf_err_set(err, EBADMSG,
-			  "the device at 0x%02x is not a Synaptics RMI4 chip on SMBus: %s; "
-			  "not touched",
-			  c->dev.addr, why);
-}
-
 /* rmi_smbus's write: a mapping entry with write enable, then the block. */
 static int smb_write(struct tf_ctx *c, uint16_t rmiaddr, const uint8_t *buf, size_t len)
 {
@@ -223,35 +230,46 @@ struct f01_at {
 	unsigned query, command, data;
 };
 
-/*
- * Identified as rmi_smb_probe and rmi_scan_pdt do: the SMBus version (a
- * read), then -- never in a read-only command: each read needs a mapping
- * entry written -- the PDT with F01 and F34.  1: RMI4 (@f01 filled); 0:
- * nobody answers; -EBADMSG: not RMI4 (@err says why, nothing else sent).
- */
-static int identify(struct tf_ctx *c, struct f01_at *f01, int *version, struct tf_err *err)
+/* The client speaks rmi_i2c's protocol (plain I2C), not rmi_smbus's: its
+ * driver, its i2c id (modalias) or its device-tree compatible say so. */
+static bool over_i2c(const struct tf_ctx *c)
+{
+	if (c->dev.driver[0])
+		return !strcmp(c->dev.driver, "rmi4_i2c");
+	return !strcmp(c->dev.modalias, "i2c:rmi4_i2c") ||
+	       strstr(c->dev.modalias, "Csyna,rmi4-i2c") ||
+	       !strcmp(c->dev.compatible, "syna,rmi4-i2c");
+}
+
+/* rmi_i2c's read on page 0: the low byte written, @len bytes read in the
+ * same transfer (the page select written by identify_i2c). */
+static int i2c_read(struct tf_ctx *c, uint16_t rmiaddr, uint8_t *buf, size_t len)
+{
+	uint8_t off = (uint8_t)rmiaddr;
+
+	if (rmiaddr > 0xff)
+		return -EINVAL;
+	return tf_i2c_write_read(c->bus, c->dev.addr, &off, 1, buf, len);
+}
+
+/* A register read over the client's transport. */
+static int rmi_rd(struct tf_ctx *c, uint16_t rmiaddr, uint8_t *buf, size_t len)
+{
+	return over_i2c(c) ? i2c_read(c, rmiaddr, buf, len) : smb_read(c, rmiaddr, buf, len);
+}
+
+/* The PDT on page 0, from 0xe9 down: F01's bases; -EBADMSG (@err) when
+ * F01 or F34 is missing or a read fails. */
+static int scan_pdt(struct tf_ctx *c, struct f01_at *f01, struct tf_err *err)
 {
 	uint8_t e[PDT_ENTRY];
 	unsigned addr;
 	bool has01 = false, has34 = false;
 	char why[96];
-	int v, rc;
+	int rc;
 
-	v = tf_i2c_smbus_read_byte_data(c->bus, c->dev.addr, SMB_VERSION_CMD);
-	if (v < 0 && tf_i2c_nak(v))
-		return 0;
-	if (v < 0)
-		return tf_err_set(err, -v, "reading the SMBus version (0xfd) at 0x%02x: %s",
-				  c->dev.addr, strerror(-v));
-	*version = v + 1;
-	if (v + 1 != 2 && v + 1 != 3) {
-		tf_snprintf(why, sizeof(why), "its SMBus version reads %d, not 2 or 3", v + 1);
-		return not_rmi4(c, err, why);
-	}
-	if (c->read_only)
-		return 1;
 	for (addr = PDT_START; addr >= PDT_END; addr -= PDT_ENTRY) {
-		if ((rc = smb_read(c, (uint16_t)addr, e, sizeof(e))) < 0) {
+		if ((rc = rmi_rd(c, (uint16_t)addr, e, sizeof(e))) < 0) {
 			tf_snprintf(why, sizeof(why), "reading its PDT at 0x%02x: %s", addr,
 				    strerror(-rc));
 			return not_rmi4(c, err, why);
@@ -274,6 +292,61 @@ static int identify(struct tf_ctx *c, struct f01_at *f01, int *version, struct t
 	return 1;
 }
 
+/*
+ * Identified as rmi_i2c_probe and rmi_scan_pdt do: page 0 selected (the
+ * one write, to the page select register; a NAK: nobody there), then the
+ * PDT read with register pointers only -- also in a read-only command:
+ * neither write changes the chip.  1: RMI4 (@f01 filled); 0: nobody
+ * answers; -EBADMSG: not RMI4.
+ */
+static int identify_i2c(struct tf_ctx *c, struct f01_at *f01, struct tf_err *err)
+{
+	const uint8_t page0[2] = { 0xff, 0x00 };
+	int rc;
+
+	if (!tf_i2c_plain_ok(c->bus))
+		return tf_err_set(err, EOPNOTSUPP,
+				  "adapter i2c-%d offers no plain I2C transfers, which rmi_i2c "
+				  "needs",
+				  c->dev.adapter_nr);
+	rc = tf_i2c_write(c->bus, c->dev.addr, page0, sizeof(page0));
+	if (rc < 0 && tf_i2c_nak(rc))
+		return 0;
+	if (rc < 0)
+		return tf_err_set(err, -rc, "selecting page 0 at 0x%02x: %s", c->dev.addr,
+				  strerror(-rc));
+	return scan_pdt(c, f01, err);
+}
+
+/*
+ * Identified as rmi_smb_probe and rmi_scan_pdt do: the SMBus version (a
+ * read), then -- never in a read-only command: each read needs a mapping
+ * entry written -- the PDT with F01 and F34.  1: RMI4 (@f01 filled); 0:
+ * nobody answers; -EBADMSG: not RMI4 (@err says why, nothing else sent).
+ */
+static int identify(struct tf_ctx *c, struct f01_at *f01, int *version, struct tf_err *err)
+{
+	char why[96];
+	int v;
+
+	if (over_i2c(c))
+		return identify_i2c(c, f01, err);
+	v = tf_i2c_smbus_read_byte_data(c->bus, c->dev.addr, SMB_VERSION_CMD);
+	if (v < 0 && tf_i2c_nak(v))
+		return 0;
+	if (v < 0)
+		return tf_err_set(err, -v, "reading the SMBus version (0xfd) at 0x%02x: %s",
+				  c->dev.addr, strerror(-v));
+	*version = v + 1;
+	if (v + 1 != 2 && v + 1 != 3) {
+		tf_snprintf(why, sizeof(why), "its SMBus version reads %d, not 2 or 3", v + 1);
+		return not_rmi4(c, err, why);
+	}
+	if (c->read_only)
+		return 1;
+	return scan_pdt(c, f01, err);
+}
+
 /* Unbound: identify(), then F01's product id and device status. */
 static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
@@ -290,7 +363,7 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		tf_snprintf(st->detail, sizeof(st->detail), "no answer at 0x%02x", c->dev.addr);
 		return 0;
 	}
-	if (c->read_only) {
+	if (c->read_only && !over_i2c(c)) {
 		st->mode = TF_CHIP_APP;
 		tf_snprintf(st->detail, sizeof(st->detail),
 			    "SMBus version %d at 0x%02x; not asked further (rmi_smbus's reads "
@@ -298,8 +371,8 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 			    version, c->dev.addr);
 		return 0;
 	}
-	if ((rc = smb_read(c, (uint16_t)f01.query, q, sizeof(q))) < 0 ||
-	    (rc = smb_read(c, (uint16_t)f01.data, &status, 1)) < 0)
+	if ((rc = rmi_rd(c, (uint16_t)f01.query, q, sizeof(q))) < 0 ||
+	    (rc = rmi_rd(c, (uint16_t)f01.data, &status, 1)) < 0)
 		return tf_err_set(err, -rc, "reading F01 at 0x%02x: %s", c->dev.addr,
 				  strerror(-rc));
 	memcpy(st->hw, q + 11, RMI4_PRODUCT_ID_LEN);
@@ -309,8 +382,9 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 	st->bl_addr = c->dev.addr;
 	st->mode = status & F01_STATUS_BL ? TF_CHIP_BOOTLOADER : TF_CHIP_APP;
 	tf_snprintf(st->detail, sizeof(st->detail),
-		    "RMI4 on SMBus at 0x%02x: product %s, device status 0x%02x%s", c->dev.addr,
-		    st->hw, status, st->mode == TF_CHIP_BOOTLOADER ? " (bootloader mode)" : "");
+		    "RMI4 on %s at 0x%02x: product %s, device status 0x%02x%s",
+		    over_i2c(c) ? "I2C" : "SMBus", c->dev.addr, st->hw, status,
+		    st->mode == TF_CHIP_BOOTLOADER ? " (bootloader mode)" : "");
 	return 0;
 }
 

@@ -6,8 +6,9 @@
  * client, with the file whose name is written there; touchfw checks the
  * image as rmi_f34v7 parses it, stages it, writes its name, follows the
  * driver's update_fw_status and judges a new probe.  Unbound, the chip is
- * identified over SMBus as rmi_smbus speaks to it (the PDT with F01 and
- * F34) before anything else is sent.
+ * identified as its transport speaks to it (the PDT with F01 and F34)
+ * before anything else is sent: over SMBus as rmi_smbus does, over plain
+ * I2C as rmi_i2c does (page select, then register pointers only).
  */
 #ifndef TF_RMI4_H
 #define TF_RMI4_H

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # vm-kernels: 6.1 6.12
 # vm-build-module: rmi4-emul
+# vm-build-module: rmi4-i2c
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
 # vm-image: --file tests/vm/modules/rmi4-emul/guest.sh:/vm/rmi4-emul.sh
 # vm-image: --bin @B@/fwgen:/usr/bin/fwgen
+# vm-image: --bin @B@/tests/vm/evdev-query:/usr/bin/evdev-query
 # vm-image: --module rmi_smbus
 # vm-image: --bin @B@/touchfw:/usr/local/bin/touchfw
 # vm-image: --bin @B@/touchfw-agent:/usr/local/libexec/touchfw/touchfw-agent
@@ -11,6 +13,7 @@
 # vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
 # vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
 # vm-image: --dtb tests/vm/modules/rmi4-emul/boards/qemu-rmi4-emul.dts:/usr/local/etc/touchfw/boards/qemu-rmi4-emul.dtb
+# vm-image: --dtb tests/vm/modules/rmi4-emul/boards/qemu-rmi4-i2c-emul.dts:/vm/qemu-rmi4-i2c-emul.dtb
 #
 # "kmod-rmi4-driver" (busybox init): Debian's own rmi_smbus + rmi_core
 # judge the Synaptics RMI4 model.  rmi4_emul puts touchfw's RMI4 SMBus
@@ -44,6 +47,21 @@
 #      (one unbind/bind pair per update: the kernel's uevents counted),
 #      the input device (below rmi4-NN) and F11 verified; figure: bind
 #      uevent -> verified input device;
+#   7. F12 (rmi4_emul touch=f12, the 2D function newer parts have): rmi_f12
+#      reads query 0 and the three register descriptors, control 8 (the
+#      sensor tuning: maxima, pitch, electrodes), sizes the data packet
+#      from data 1; rmi_2d_sensor gives the input device F12's axes
+#      (ABS_MT_POSITION_X/Y 0..4100/0..2300, five slots, direct: the
+#      platform data names no touchpad); touchfw updates it from the bind
+#      uevent through update_fw as in 6 and verifies the F12 input device;
+#   8. rmi_i2c (rmi4_emul bus=i2c: a plain I2C adapter, "rmi4_i2c" with the
+#      ATTN line's level interrupt; rmi_i2c built from Debian's
+#      linux-source, which Debian's kernels leave out): rmi_i2c sets page
+#      0 and registers the sensor, rmi_core's initial reset is F01's
+#      command (no transport reset), the same attributes, functions and
+#      input device; update_fw flashes it and the re-probe's reset starts
+#      the new build at once (no reset of ours, no rebind); touchfw (the
+#      rmi4_i2c profile put in place) updates it from the bind uevent;
 #   no oops, no warning.
 . /vm/rmi4-emul.sh
 
@@ -216,14 +234,43 @@ touchfw_rule_on() {
 touchfw_rule_off() {
 	rm -f /run/udev/rules.d/61-touchfw.rules && udevadm control --reload
 }
-for how in application bootloader; do
+# ---- 7. F12 as the application's 2D function
+rmi4_event() {
+	for _e in "$(rmi4_input)"/event*; do
+		[ -e "$_e" ] && { echo "/dev/input/${_e##*/}"; return 0; }
+	done
+	return 0
+}
+rmi4_abs() { evdev-query "$(rmi4_event)" abs "$1"; } # CODE: "MIN MAX"
+emul_dmesg_mark
+vm_require "rmi4_emul loads (touch=f12, build 1969920)" emul_load touch=f12
+vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_require "an input device appears" vm_wait 10 "input device" eval '[ -n "$(rmi4_event)" ]'
+vm_log "f12: function devices: $(rmi4_functions); input abs: $(cat "$(rmi4_input)/capabilities/abs"), properties: $(cat "$(rmi4_input)/properties"); x: $(rmi4_abs 53), y: $(rmi4_abs 54), slots: $(rmi4_abs 47)"
+errs=$(emul_dmesg | grep "rmi4_smbus\|rmi4-" | grep -i "Failed\|fail\|does not\|undefined\|should be")
+[ -z "$errs" ] || vm_log "f12: errors: $errs"
+vm_check "f12: rmi_f12 probed without complaint (descriptors, control 8)" test -z "$errs"
+vm_check "f12: rmi_core made fn01 fn12 fn34" test "$(rmi4_functions)" = "fn01 fn12 fn34"
+vm_check "f12: ABS_MT_POSITION_X 0..4100, ABS_MT_POSITION_Y 0..2300 (control 8)" eval \
+	'[ "$(rmi4_abs 53)" = "0 4100" ] && [ "$(rmi4_abs 54)" = "0 2300" ]'
+vm_check "f12: five slots (data 1's subpackets), pressure 0..255" eval \
+	'[ "$(rmi4_abs 47)" = "0 4" ] && [ "$(rmi4_abs 58)" = "0 255" ]'
+vm_check "f12: INPUT_PROP_DIRECT (no touchpad in the platform data)" \
+	test "$(cat "$(rmi4_input)/properties")" = 2
+vm_check "f12: rmi4_emul unloads with the driver bound" emul_unload
+
+for how in application bootloader f12; do
 	rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
 	emul_dmesg_mark
 	if [ $how = application ]; then
 		vm_require "rmi4_emul loads (build 1969920)" emul_load
+	elif [ $how = f12 ]; then
+		vm_require "rmi4_emul loads (build 1969920, F12)" emul_load touch=f12
 	else
 		vm_require "rmi4_emul loads (no application)" emul_load build_id=0
 	fi
+	fns="fn01 fn11 fn34"
+	[ $how = f12 ] && fns="fn01 fn12 fn34"
 	vm_require "the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
 	emul_monitor_start
 	vm_require "touchfw's rule in force" touchfw_rule_on
@@ -239,9 +286,9 @@ for how in application bootloader; do
 	vm_check "$how: touchfw read the mode from the function devices" eval \
 		'if [ $how = bootloader ]; then emul_log_has "its PDT lists F01 and F34 only: bootloader mode";
 		 else emul_log_has "application mode: hardware s3203, firmware 1969920"; fi'
-	vm_check "$how: the chip runs build 1970960, rmi_core says so, fn01 fn11 fn34" eval \
+	vm_check "$how: the chip runs build 1970960, rmi_core says so, $fns" eval \
 		'[ "$(emul_state mode)" = app ] && [ "$(rmi4_attr firmware_id)" = 1970960 ] &&
-		 [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
+		 [ "$(rmi4_functions)" = "$fns" ]'
 	vm_check "$how: the input device touchfw verified is rmi_core's, below rmi4-NN" eval \
 		'[ -n "$(rmi4_input)" ] && [ -e "$(rmi4_input)/$(emul_result_field input)" ]'
 	# the rebind above, then touchfw's one pair: bring_back binds through
@@ -253,4 +300,76 @@ for how in application bootloader; do
 	emul_monitor_stop
 	vm_check "$how: rmi4_emul unloads with the driver bound" emul_unload
 done
+# ---- 8. rmi_i2c: the same part on plain I2C
+EMUL_DRIVER=rmi4_i2c
+vm_require "rmi_i2c (built from linux-source) loads" vm_modprobe rmi_i2c
+emul_dmesg_mark
+vm_require "rmi4_emul loads (bus=i2c, build 1969920)" emul_load bus=i2c
+vm_check "i2c: rmi4_i2c is bound to the client" test "$(emul_driver)" = rmi4_i2c
+vm_require "i2c: the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "i2c: rmi_i2c: registering I2C-connected sensor" \
+	emul_dmesg_has "rmi4_i2c $EMUL_DEV: registering I2C-connected sensor"
+vm_check "i2c: F01: found RMI device, product: s3203, fw id: 1969920" \
+	emul_dmesg_has "found RMI device, manufacturer: Synaptics, product: s3203, fw id: 1969920"
+errs=$(emul_dmesg | grep "rmi4_i2c\|rmi4-" | grep -i "Failed\|fail\|error")
+[ -z "$errs" ] || vm_log "i2c: errors: $errs"
+vm_check "i2c: no transfer or F34 error" test -z "$errs"
+vm_check "i2c: bootloader_id V7.0, configuration_id 1a2b3c4d" eval \
+	'[ "$(rmi4_attr bootloader_id)" = V7.0 ] && [ "$(rmi4_attr configuration_id)" = 1a2b3c4d ]'
+vm_require "i2c: an input device appears" vm_wait 10 "input device" eval '[ -n "$(rmi4_input)" ]'
+vm_log "i2c: function devices: $(rmi4_functions); /proc/interrupts: $(grep rmi4 /proc/interrupts | tr -s ' ')"
+vm_check "i2c: fn01 fn11 fn34, the input device has F11's axes" eval \
+	'[ "$(rmi4_functions)" = "fn01 fn11 fn34" ] && [ "$(cat "$(rmi4_input)/capabilities/abs")" != 0 ]'
+vm_check "i2c: its interrupt is the client's own (rmi4_i2c in /proc/interrupts), the adapter has no Host Notify" eval \
+	'grep -q "rmi4_i2c" /proc/interrupts && [ -z "$(emul_state host_notifies)" ]'
+vm_check "i2c: rmi_core's initial reset reached the chip (F01's command)" \
+	test "$(emul_state resets)" -ge 1
+emul_dmesg_mark
+r0=$(emul_state resets)
+rmi4_update new.img
+vm_figure i2c_update_fw_ms "$upd_ms" ms
+vm_check "i2c: update_fw: the write succeeds, Firmware update complete" eval \
+	'[ "$upd_rc" = 0 ] && emul_dmesg_has "Firmware update complete"'
+vm_check "i2c: entered its bootloader once, one erase-all, 78 blocks, no command error" eval \
+	'[ "$(emul_state bl_entries)" = 1 ] && [ "$(emul_state erases)" = 1 ] &&
+	 [ "$(emul_state blocks_written)" = 78 ] && [ "$(emul_state cmd_errors)" = 0 ]'
+vm_check "i2c: the re-probe reset the chip itself: application, fw id 1969921, no rebind" eval \
+	'[ "$(emul_state resets)" -gt "$r0" ] && [ "$(emul_state mode)" = app ] &&
+	 [ "$(rmi4_attr firmware_id)" = 1969921 ] && [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
+vm_check "i2c: rmi4_emul unloads with the driver bound" emul_unload
+
+rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+cp /usr/local/etc/touchfw/boards/qemu-rmi4-emul.dtb /run/qemu-rmi4-emul.dtb &&
+	cp /vm/qemu-rmi4-i2c-emul.dtb /usr/local/etc/touchfw/boards/qemu-rmi4-emul.dtb
+emul_dmesg_mark
+vm_require "rmi4_emul loads (bus=i2c, build 1969920)" emul_load bus=i2c
+vm_require "i2c: the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+emul_monitor_start
+vm_require "touchfw's rule in force" touchfw_rule_on
+vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
+vm_require "the run ends" emul_wait_run 180
+t_done=$(vm_now_us)
+vm_require "touchfw's rule off again" touchfw_rule_off
+cp /run/qemu-rmi4-emul.dtb /usr/local/etc/touchfw/boards/qemu-rmi4-emul.dtb
+vm_log "i2c: result: $(emul_result)"
+vm_log "i2c: touchfw said: $(emul_log | tr '\n' '|')"
+vm_check "i2c: touchfw: result ok through update_fw, -> 1970960" eval \
+	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+	 [ "$(emul_result_field version_after)" = 1970960 ]'
+vm_check "i2c: touchfw let rmi_core reset the chip (no unbind and reset of its own)" eval \
+	'! emul_log_has "letting go of"'
+vm_check "i2c: the chip runs 1970960, rmi_core says so, fn01 fn11 fn34" eval \
+	'[ "$(emul_state mode)" = app ] && [ "$(rmi4_attr firmware_id)" = 1970960 ] &&
+	 [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
+vm_check "i2c: the input device touchfw verified is rmi_core's, below rmi4-NN" eval \
+	'[ -n "$(rmi4_input)" ] && [ -e "$(rmi4_input)/$(emul_result_field input)" ]'
+vm_log "i2c: $(emul_unbind_count) unbind and $(emul_bind_count) bind uevents of the client, $(emul_runs) run(s)"
+# rmi_core keeps its input device across update_fw: touchfw's one
+# unbind/bind pair (the flow's rebind), with the scenario's rebind two
+vm_check "i2c: one touchfw run, one unbind/bind pair of its own" eval \
+	'[ "$(emul_runs)" = 1 ] && [ "$(emul_unbind_count)" = 2 ] && [ "$(emul_bind_count)" = 2 ]'
+
+emul_figure_since_bind rmi4_i2c_bind_to_verified_input_ms "$t_done"
+emul_monitor_stop
+vm_check "i2c: rmi4_emul unloads with the driver bound" emul_unload
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

@@ -2,8 +2,10 @@
 /*
  * The Synaptics RMI4 family of the emulator: an RMI4 touchpad on SMBus
  * (rmi4_model: F01, F34 v7 bootloader, F11 or F12) whose interrupt is SMBus Host
- * Notify (the adapter needs `host_notify`); rmi4_smbus its driver
- * (drv_rmi_smbus.c: rmi_smbus + rmi_core); its board keys and statistics.
+ * Notify (the adapter needs `host_notify`), or on plain I2C (`rmi4.bus =
+ * i2c`: page select, a level interrupt on its INT line); rmi4_smbus and
+ * rmi4_i2c its drivers (drv_rmi_smbus.c: rmi_smbus or rmi_i2c + rmi_core);
+ * its board keys and statistics.
  * The real drivers judge the same model in the VM tests
  * (tests/vm/modules/rmi4-emul).
  */
@@ -15,7 +17,7 @@
 #include "emub-rmi4.h"
 #include "rmi4_model.h"
 
-extern const struct emub_driver_ops emub_drv_rmi_smbus;
+extern const struct emub_driver_ops emub_drv_rmi_smbus, emub_drv_rmi_i2c;
 
 /* desc->fam */
 struct rmi4_board {
@@ -24,11 +26,17 @@ struct rmi4_board {
 	guint32 config_id;
 	guint32 power_loss; /* fault.flash_power_loss: block count, 0 never */
 	guint8 touch_fn;    /* rmi4.touch: 0x11 (F11) or 0x12 (F12) */
+	guint8 bus;	    /* rmi4.bus: RMI4_MODEL_SMBUS or RMI4_MODEL_I2C */
 };
 
 static const char *const keys[] = {
-	"rmi4.product_id", "rmi4.build_id",	     "rmi4.config_id",
-	"rmi4.touch",	   "fault.flash_power_loss", NULL,
+	"rmi4.product_id",
+	"rmi4.build_id",
+	"rmi4.config_id",
+	"rmi4.touch",
+	"rmi4.bus",
+	"fault.flash_power_loss",
+	NULL,
 };
 
 static void init(struct emub_chip_desc *c)
@@ -64,6 +72,13 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 		b->touch_fn = !strcmp(s, "f12") ? 0x12 : 0x11;
 		return 0;
 	}
+	if (!strcmp(k, "rmi4.bus")) {
+		if (strcmp(s, "smbus") && strcmp(s, "i2c"))
+			return emub_parse_err(p, "[%s] %s: \"%s\" is neither smbus nor i2c",
+					      p->grp, k, s);
+		b->bus = !strcmp(s, "i2c") ? RMI4_MODEL_I2C : RMI4_MODEL_SMBUS;
+		return 0;
+	}
 	return emub_key_u32(p, k, s, RMI4_MODEL_FLASH_BLOCKS, &b->power_loss);
 }
 
@@ -79,6 +94,7 @@ static int create(struct emub_chip *c)
 		.bl_major = 7,
 		.power_loss_block = b->power_loss,
 		.touch_fn = b->touch_fn,
+		.bus = b->bus,
 	};
 
 	g_strlcpy(cfg.product_id, b->product_id, sizeof(cfg.product_id));
@@ -118,5 +134,6 @@ struct rmi4_model *emub_chip_rmi4(struct emub *eb, const char *dev)
 const struct emub_family emub_family_rmi4 = {
 	.name = "rmi4",
 	.chips = (const struct emub_chip_model *const[]){ &rmi4, NULL },
-	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_rmi_smbus, NULL },
+	.drivers = (const struct emub_driver_ops *const[]){ &emub_drv_rmi_smbus,
+							    &emub_drv_rmi_i2c, NULL },
 };

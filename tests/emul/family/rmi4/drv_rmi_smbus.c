@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Model of the kernel's rmi_smbus + rmi_core (Synaptics RMI4 over SMBus),
- * written from drivers/input/rmi4/rmi_smbus.c, rmi_driver.c, rmi_f01.c,
+ * and of rmi_i2c + rmi_core (driver "rmi4_i2c"): rmi_i2c_probe needs plain
+ * I2C ("adapter does not support required functionality"), sets page 0
+ * ("Failed to set page select to 0" when nobody answers), says
+ * "registering I2C-connected sensor"; its reads are the page select
+ * (0xff, PAGE) when the page changes, then the register's low byte written
+ * and the bytes read in one transfer, its writes one message; having no
+ * transport reset, rmi_initial_reset sends F01's reset command (and waits
+ * 100 ms) at the probe and at an update's re-probe, so the chip leaves its
+ * bootloader there; the interrupt is the client's own.  Written from
+ * drivers/input/rmi4/rmi_smbus.c, rmi_i2c.c, rmi_driver.c, rmi_f01.c,
  * rmi_f34.c and rmi_f34v7.c (as 6.1 and 6.12 have them), independent of
  * touchfw's agent.  What user space sees is what the real drivers give:
  *
@@ -54,7 +63,7 @@
  *
  * Not modelled: touch reports (F11's and F12's attention), F12's
  * resolution from its pitch (the emulator's axes carry none), F03,
- * F30/F3A, suspend/resume, the I2C and SPI transports, F34 v5, attention
+ * F30/F3A, suspend/resume, the SPI transport, F34 v5, attention
  * data FIFOs.
  */
 #include <errno.h>
@@ -108,6 +117,8 @@ struct fn {
 struct rmi_data {
 	struct emub_dev *d;
 	guint16 addr;
+	bool i2c; /* rmi_i2c: plain I2C with page select */
+	int page; /* rmi_i2c's idea of the chip's page (-1: unknown) */
 	struct map_entry map[MAP_SIZE];
 	guint8 table_index;
 	char rmidev[16]; /* rmi4-NN */
@@ -229,12 +240,66 @@ static int smb_command_code(struct rmi_data *r, guint16 rmiaddr, int count, bool
 	return 0;
 }
 
+/* ------------------------------------------------------------ I2C transport */
+
+#define I2C_PAGE_SELECT 0xff
+
+/* rmi_set_page: [0xff, page] in one message */
+static int i2c_set_page(struct rmi_data *r, guint8 page)
+{
+	guint8 b[2] = { I2C_PAGE_SELECT, page };
+	int rc = drv_i2c_master_send(r->d, r->addr, b, 2);
+
+	if (rc != 2) {
+		emub_dev_log(r->d, "rmi_set_page: set page failed: %d.", rc);
+		return rc < 0 ? rc : -EIO;
+	}
+	r->page = page;
+	return 0;
+}
+
+/* rmi_i2c_read_block: the page if another, then the low byte written and
+ * @len bytes read in one transfer (repeated start) */
+static int i2c_read_block(struct rmi_data *r, guint16 a, guint8 *buf, size_t len)
+{
+	guint8 off = (guint8)a;
+	struct em_msg m[2] = {
+		{ .addr = r->addr, .flags = 0, .len = 1, .buf = &off },
+		{ .addr = r->addr, .flags = EM_MSG_RD, .len = (guint16)len, .buf = buf },
+	};
+	int rc;
+
+	if ((a >> 8) != r->page && (rc = i2c_set_page(r, (guint8)(a >> 8))))
+		return rc;
+	rc = drv_i2c_transfer(r->d, m, 2);
+	return rc == 2 ? 0 : rc < 0 ? rc : -EIO;
+}
+
+/* rmi_i2c_write_block: the low byte, then the data, one message */
+static int i2c_write_block(struct rmi_data *r, guint16 a, const guint8 *buf, size_t len)
+{
+	guint8 *b = g_malloc(len + 1);
+	int rc;
+
+	b[0] = (guint8)a;
+	memcpy(b + 1, buf, len);
+	rc = (a >> 8) != r->page ? i2c_set_page(r, (guint8)(a >> 8)) : 0;
+	if (!rc) {
+		rc = drv_i2c_master_send(r->d, r->addr, b, (guint16)(len + 1));
+		rc = rc == (int)len + 1 ? 0 : rc < 0 ? rc : -EIO;
+	}
+	g_free(b);
+	return rc;
+}
+
 static int rmi_read_block(struct rmi_data *r, guint16 a, guint8 *buf, size_t len)
 {
 	int cur = (int)len, rc;
 	guint8 code;
 
 	memset(buf, 0, len);
+	if (r->i2c)
+		return i2c_read_block(r, a, buf, len);
 	while (cur > 0) {
 		int n = cur < SMB_MAX_COUNT ? cur : SMB_MAX_COUNT;
 
@@ -261,6 +326,8 @@ static int rmi_write_block(struct rmi_data *r, guint16 a, const guint8 *buf, siz
 	int n = (int)len < SMB_MAX_COUNT ? (int)len : SMB_MAX_COUNT;
 	guint8 code, tmp[SMB_MAX_COUNT];
 
+	if (r->i2c)
+		return i2c_write_block(r, a, buf, len);
 	while (cur > 0) {
 		memset(tmp, 0, sizeof(tmp));
 		memcpy(tmp, buf, (size_t)(cur < n ? cur : n));
@@ -288,6 +355,39 @@ static int smb_reset(struct rmi_data *r)
 	memset(r->map, 0, sizeof(r->map));
 	v = smb_get_version(r);
 	return v < 0 ? v : 0;
+}
+
+/*
+ * rmi_scan_pdt(..., rmi_initial_reset): the transport's reset where it has
+ * one (rmi_smbus: smb_reset); else (rmi_i2c) F01's reset command -- bit 0
+ * of its command register, found on page 0 of the PDT -- and
+ * DEFAULT_RESET_DELAY_MS (100 ms, no platform reset delay).
+ */
+static int initial_reset(struct rmi_data *r)
+{
+	guint16 a;
+
+	if (!r->i2c)
+		return smb_reset(r);
+	for (a = PDT_START; a >= PDT_END; a -= 6) {
+		guint8 e[6], cmd = 0x01;
+		int rc = rmi_read_block(r, a, e, 6);
+
+		if (rc)
+			return rc;
+		if (e[5] == 0x00 || e[5] == 0xff)
+			break;
+		if (e[5] != 0x01)
+			continue;
+		if ((rc = rmi_write_block(r, e[1], &cmd, 1))) {
+			emub_dev_log(r->d, "%s: Initial reset failed. Code = %d.", r->rmidev,
+				     rc);
+			return rc;
+		}
+		drv_msleep(r->d, 100);
+		return 0;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ rmi_driver */
@@ -1063,8 +1163,9 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 		emub_dev_log(r->d, "%s.fn34: Firmware update complete", r->rmidev);
 	}
 	drv_irq_disable(r->d);
-	/* re-probe: on SMBus the "reset" is the version read */
-	if (smb_reset(r) < 0)
+	/* re-probe: on SMBus the "reset" is the version read, on I2C
+	 * F01's reset command (rmi_initial_reset) */
+	if (initial_reset(r) < 0)
 		emub_dev_log(r->d, "RMI reset failed!");
 	rc = probe_interrupts(r);
 	if (!rc)
@@ -1079,7 +1180,7 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 
 /* ------------------------------------------------------------ driver */
 
-static int rmi_probe(struct emub_dev *d)
+static int rmi_probe_on(struct emub_dev *d, bool i2c)
 {
 	struct rmi_data *r = g_new0(struct rmi_data, 1);
 	struct emub_input_desc in = {
@@ -1093,8 +1194,25 @@ static int rmi_probe(struct emub_dev *d)
 
 	r->d = d;
 	r->addr = d->chip->desc->addr;
+	r->i2c = i2c;
+	r->page = -1;
 	g_free(d->priv);
 	d->priv = r;
+	if (i2c) {
+		/* rmi_i2c_probe: plain I2C, the supplies, page 0 */
+		if (d->chip->ad->desc.smbus_only) {
+			emub_dev_log(d, "adapter does not support required functionality");
+			rc = -ENODEV;
+			goto fail;
+		}
+		drv_regulator(d, true);
+		if ((rc = i2c_set_page(r, 0))) {
+			emub_dev_log(d, "Failed to set page select to 0");
+			goto fail_power;
+		}
+		emub_dev_log(d, "registering I2C-connected sensor");
+		goto registered;
+	}
 	/* rmi_smbus gets no platform data from a board; the emulator's
 	 * client stands for psmouse's, which always has them */
 	if (!drv_adapter_host_notify(d)) {
@@ -1114,9 +1232,10 @@ static int rmi_probe(struct emub_dev *d)
 		goto fail_power;
 	}
 	emub_dev_log(d, "registering SMbus-connected sensor");
+registered:
 	snprintf(r->rmidev, sizeof(r->rmidev), "rmi4-%02u", rmi_devices++);
 	/* rmi_driver_probe */
-	if (smb_reset(r) < 0)
+	if (initial_reset(r) < 0)
 		emub_dev_log(d, "RMI initial reset failed! Continuing in spite of this.");
 	if (rmi_read(r, PDT_PROPS, &r->pdt_props))
 		r->pdt_props = 0;
@@ -1155,10 +1274,14 @@ static int rmi_probe(struct emub_dev *d)
 		emub_dev_log(d, "fault: input device not registered");
 	else if ((rc = drv_input_register(d, &in)))
 		goto fail_attrs;
-	if ((rc = drv_irq_request_host_notify(d))) {
+	/* rmi_irq_init: rmi_smbus's Host Notify interrupt, rmi_i2c's the
+	 * client's own (level low unless the board says) */
+	if ((rc = i2c ? drv_irq_request(d) : drv_irq_request_host_notify(d))) {
 		emub_dev_log(d, "%s: Failed to register interrupt", r->rmidev);
 		goto fail_attrs;
 	}
+	if (i2c)
+		drv_irq_enable(d);
 	process_interrupts(r);
 	return 0;
 
@@ -1223,6 +1346,27 @@ static int rmi_attr_write(struct emub_dev *d, const char *attr, const char *buf,
 	set_attrs(r, false);
 	return drv_update_fw_done(d, rc);
 }
+
+static int rmi_probe(struct emub_dev *d)
+{
+	return rmi_probe_on(d, false);
+}
+
+static int rmi_i2c_probe(struct emub_dev *d)
+{
+	return rmi_probe_on(d, true);
+}
+
+const struct emub_driver_ops emub_drv_rmi_i2c = {
+	.name = "rmi4_i2c",
+	.i2c_ids = (const char *const[]){ "rmi4_i2c", NULL },
+	.of_match = (const char *const[]){ "syna,rmi4-i2c", NULL },
+	.probe = rmi_i2c_probe,
+	.remove = rmi_remove,
+	.attr_write = rmi_attr_write,
+	.irq = rmi_irq,
+	.destroy = drv_free_priv,
+};
 
 const struct emub_driver_ops emub_drv_rmi_smbus = {
 	.name = "rmi4_smbus",

@@ -17,6 +17,11 @@
  * SMBus version; PS/2 does that on a laptop): debugfs reset stands in for
  * that reset, power for the supply.
  *
+ * bus=i2c: the model speaks rmi_i2c's protocol instead (page select,
+ * write-then-read) behind a plain I2C adapter, and the client is
+ * "rmi4_i2c" with the ATTN line's interrupt (level low), as a board that
+ * wires an RMI4 touchpad to I2C describes it.
+ *
  * debugfs rmi4-emul/: state (key=value lines), power (0/1), reset (1).
  */
 #include <linux/debugfs.h>
@@ -56,6 +61,15 @@ static uint config_id = 0x1a2b3c4d;
 module_param(config_id, uint, 0444);
 MODULE_PARM_DESC(config_id, "the core config's id");
 
+static char *touch = "f11";
+module_param(touch, charp, 0444);
+MODULE_PARM_DESC(touch, "the application's 2D function: f11 (default) or f12");
+
+static char *bus = "smbus";
+module_param(bus, charp, 0444);
+MODULE_PARM_DESC(bus, "smbus (default: rmi4_smbus behind an SMBus adapter with Host Notify) "
+		      "or i2c (rmi4_i2c behind a plain I2C adapter, ATTN on a GPIO line)");
+
 static uint power_loss_block;
 module_param(power_loss_block, uint, 0444);
 MODULE_PARM_DESC(power_loss_block,
@@ -86,6 +100,24 @@ static const struct emul_core_cfg remu_core_cfg = {
 	.default_trigger = IRQ_TYPE_EDGE_FALLING,
 	.smbus_host_notify = true,
 };
+
+/* bus=i2c: a plain I2C adapter (rmi_i2c needs I2C_FUNC_I2C), the ATTN
+ * line's interrupt the client's own, level low as rmi_core requests it
+ * when the board names no trigger (rmi_irq_init: IRQF_TRIGGER_LOW) */
+static const struct emul_core_cfg remu_core_cfg_i2c = {
+	.gpio_label = REMU_GPIO_LABEL,
+	.irq_name = "rmi4-emul-attn",
+	.lines = remu_lines,
+	.nlines = REMU_NLINES,
+	.irq_line = REMU_LINE_ATTN,
+	.default_trigger = IRQ_TYPE_LEVEL_LOW,
+	.level_ok = true,
+};
+
+static bool remu_i2c(void)
+{
+	return bus && !strcmp(bus, "i2c");
+}
 
 /* ------------------------------------------------------------ debugfs */
 
@@ -181,6 +213,12 @@ static int remu_setup(struct emul_core *c)
 		pr_err("rmi4_emul: product_id (1..6 characters), build_id (0..0xffffff) or addr out of range\n");
 		return -EINVAL;
 	}
+	if (!touch || (strcmp(touch, "f11") && strcmp(touch, "f12"))) {
+		pr_err("rmi4_emul: touch is f11 or f12\n");
+		return -EINVAL;
+	}
+	cfg.touch_fn = strcmp(touch, "f12") ? 0x11 : 0x12;
+	cfg.bus = remu_i2c() ? RMI4_MODEL_I2C : RMI4_MODEL_SMBUS;
 	strscpy(cfg.product_id, product_id, sizeof(cfg.product_id));
 	rmi4_model_init(&p->chip, &cfg);
 	return emul_core_add_chip(c, &rmi4_model_ops, &p->chip, addr);
@@ -191,6 +229,13 @@ static int remu_add_client(struct emul_core *c)
 	struct i2c_board_info info = { I2C_BOARD_INFO("rmi4_smbus", 0) };
 
 	info.addr = addr;
+	if (remu_i2c()) {
+		/* as an ACPI or board file would: "rmi4_i2c", its irq
+		 * (emul_core's), platform data (rmi_i2c copies them) */
+		strscpy(info.type, "rmi4_i2c", sizeof(info.type));
+		info.platform_data = &remu_pdata;
+		return emul_core_add_client(c, &info, NULL, 0);
+	}
 	info.flags = I2C_CLIENT_HOST_NOTIFY;
 	info.platform_data = &remu_pdata;
 	return emul_core_add_client(c, &info, NULL, 0);
@@ -198,12 +243,13 @@ static int remu_add_client(struct emul_core *c)
 
 static void remu_loaded(struct emul_core *c)
 {
-	pr_info("rmi4_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %s, build %u (%s), Host Notify\n",
+	pr_info("rmi4_emul: touchpad at 0x%02x on i2c-%d (\"%s\"), product %s, build %u (%s), %s, %s\n",
 		addr, c->adap.nr, c->adap.name, product_id, build_id,
-		build_id ? "application" : "bootloader");
+		build_id ? "application" : "bootloader", touch,
+		remu_i2c() ? "plain I2C, ATTN level low" : "Host Notify");
 }
 
-static const struct emul_module rmi4_emul = {
+static struct emul_module rmi4_emul = {
 	.name = "rmi4_emul",
 	.debugfs = "rmi4-emul",
 	.core = &remu_core_cfg,
@@ -217,7 +263,25 @@ static const struct emul_module rmi4_emul = {
 	.loaded = remu_loaded,
 };
 
-EMUL_MODULE(rmi4_emul);
+/* EMUL_MODULE's, with the adapter chosen by bus= first */
+static int __init remu_init(void)
+{
+	if (bus && strcmp(bus, "smbus") && strcmp(bus, "i2c")) {
+		pr_err("rmi4_emul: bus is smbus or i2c\n");
+		return -EINVAL;
+	}
+	if (remu_i2c())
+		rmi4_emul.core = &remu_core_cfg_i2c;
+	return emul_module_init(&rmi4_emul);
+}
+
+static void __exit remu_exit(void)
+{
+	emul_module_exit(&rmi4_emul);
+}
+
+module_init(remu_init);
+module_exit(remu_exit);
 
 MODULE_DESCRIPTION("touchfw test: emulated Synaptics RMI4 SMBus touchpad on a virtual adapter");
 MODULE_LICENSE("GPL");

@@ -179,6 +179,8 @@ static void boot(struct rmi4_model *m)
 {
 	em_memset(m->map, 0, sizeof(m->map));
 	m->have_cmd = false;
+	m->page = 0;
+	m->ptr = 0;
 	m->ctrl0 = 0;
 	m->irq_enable = IRQ_F01 | IRQ_F34;
 	m->irq_status = 0;
@@ -278,7 +280,15 @@ const struct rmi4_model_stats *rmi4_model_stats(const struct rmi4_model *m)
 
 static void raise_irq(struct rmi4_model *m, em_u8 bits)
 {
+	bool was = (m->irq_status & m->irq_enable) != 0;
+
 	m->irq_status |= bits;
+	if (m->cfg.bus == RMI4_MODEL_I2C) {
+		/* a level: one rise while nothing enabled was pending */
+		if (!was && (m->irq_status & m->irq_enable))
+			m->st.notifies++;
+		return;
+	}
 	if (bits & m->irq_enable) {
 		m->notify_until = m->now_ns + RMI4_MODEL_NOTIFY_NS;
 		m->st.notifies++;
@@ -740,6 +750,40 @@ static bool for_us(const struct rmi4_model *m, em_u16 addr)
 	return m->powered && (!m->cfg.addr || m->cfg.addr == addr);
 }
 
+/* ------------------------------------------------------------ I2C */
+
+#define I2C_PAGE_SELECT 0xff
+
+static em_u16 i2c_reg(const struct rmi4_model *m)
+{
+	return (em_u16)(m->page << 8 | m->ptr);
+}
+
+/* rmi_i2c's writes: [0xff, page], [low byte] before a read, [low byte,
+ * data...] */
+static int i2c_write(struct rmi4_model *m, const em_u8 *buf, em_u16 len)
+{
+	m->ptr = buf[0];
+	if (len < 2)
+		return EM_ACK;
+	if (buf[0] == I2C_PAGE_SELECT) {
+		m->page = buf[1];
+		return EM_ACK;
+	}
+	reg_write_stream(m, i2c_reg(m), buf + 1, (em_u32)len - 1);
+	return EM_ACK;
+}
+
+static int i2c_read(struct rmi4_model *m, em_u8 *buf, em_u16 len)
+{
+	if (m->ptr == I2C_PAGE_SELECT) {
+		em_memset(buf, m->page, len);
+		return EM_ACK;
+	}
+	reg_read_stream(m, i2c_reg(m), buf, len);
+	return EM_ACK;
+}
+
 static int m_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 {
 	struct rmi4_model *m = chip;
@@ -749,6 +793,8 @@ static int m_write(void *chip, em_u16 addr, const em_u8 *buf, em_u16 len)
 		return EM_NAK_ADDR;
 	if (!len)
 		return EM_ACK;
+	if (m->cfg.bus == RMI4_MODEL_I2C)
+		return i2c_write(m, buf, len);
 	cmd = buf[0];
 	m->cmd = cmd;
 	m->have_cmd = true;
@@ -782,6 +828,8 @@ static int m_read(void *chip, em_u16 addr, em_u8 *buf, em_u16 len)
 	if (!for_us(m, addr))
 		return EM_NAK_ADDR;
 	em_memset(buf, 0, len);
+	if (m->cfg.bus == RMI4_MODEL_I2C)
+		return len ? i2c_read(m, buf, len) : EM_ACK;
 	if (!m->have_cmd || !len)
 		return EM_ACK;
 	if (m->cmd == SMB_VERSION_REG) {
@@ -820,6 +868,8 @@ static bool m_irq(const void *chip)
 {
 	const struct rmi4_model *m = chip;
 
+	if (m->cfg.bus == RMI4_MODEL_I2C)
+		return m->powered && (m->irq_status & m->irq_enable);
 	return m->powered && m->notify_until > m->now_ns;
 }
 

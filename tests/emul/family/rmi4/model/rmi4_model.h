@@ -6,6 +6,18 @@
  * answers those read and check -- not from touchfw's agent.
  * Freestanding: see em_types.h.
  *
+ * Plain I2C (cfg.bus RMI4_MODEL_I2C; rmi_i2c.c): every page has the page
+ * select register at 0xff (a write of 0xff, PAGE selects page PAGE; reset
+ * to 0 by a reset); a write message's first byte is the register's low
+ * byte on the selected page, the bytes after it go to that register on;
+ * a read message (rmi_i2c sends it after a one-byte write of the low
+ * byte, repeated start) returns the registers from there on, any length
+ * in one message.  Pages other than 0 hold nothing (zeros: the PDT scan
+ * ends there).  The attention output is a level, asserted (low on the
+ * wire) while an enabled interrupt source is pending, until F01's
+ * interrupt status is read; each rise of it counts as a notify in the
+ * statistics.
+ *
  * SMBus (rmi_smbus.c): byte 0xfd reads the SMBus protocol version minus
  * one (1: version 2); a block write to command 0x80+i (4 bytes: LE16 RMI
  * address, read count, flags bit 0 write enable) sets mapping entry i;
@@ -175,7 +187,13 @@ struct rmi4_model_cfg {
 	em_u32 power_loss_block;
 	/* the application's 2D function: 0x12 (F12), else F11 */
 	em_u8 touch_fn;
+	/* its host interface: RMI4_MODEL_SMBUS (rmi_smbus's protocol, Host
+	 * Notify) or RMI4_MODEL_I2C (rmi_i2c's: page select, level ATTN) */
+	em_u8 bus;
 };
+
+#define RMI4_MODEL_SMBUS 0
+#define RMI4_MODEL_I2C 1
 
 struct rmi4_model_stats {
 	em_u32 resets, bl_entries, erases, blocks_written, blocks_read, cmd_errors;
@@ -199,6 +217,8 @@ struct rmi4_model {
 	struct rmi4_map_entry map[8];
 	em_u8 cmd; /* the command byte of the current SMBus transaction */
 	bool have_cmd;
+	/* I2C: the page select register (0xff) and the register pointer */
+	em_u8 page, ptr;
 	/* F01 */
 	em_u8 ctrl0, irq_enable, irq_status, dev_status;
 	/* F34 */
