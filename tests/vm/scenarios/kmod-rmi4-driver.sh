@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-kernels: 6.1 6.12
+# vm-kernels: 6.12
 # vm-build-module: rmi4-emul
 # vm-build-module: rmi4-i2c
 # vm-image: --file tests/vm/modules/emul-core/guest.sh:/vm/emul.sh
