@@ -249,18 +249,50 @@ vm_check "the next touchfw run recovers it by the remembered product: 2.0, an in
 vm_check "cyapa_emul unloads with the driver bound" emul_unload
 
 # ---- 6. a Gen5 (PIP) trackpad
+# pip_loaded GEN: cyapa_emul loaded with a Gen GEN pad at 1.0; cyapa bound
+# it, "genGEN operational", with an input device.
+pip_loaded() {
+	pip_gen=$1
+	rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+	emul_dmesg_mark
+	vm_require "cyapa_emul loads (Gen$pip_gen, firmware 1.0)" emul_load gen="$pip_gen"
+	vm_check "cyapa is bound, an input device, gen$pip_gen operational, 1.0, CYTRA-116002-00" eval \
+		'[ "$(emul_driver)" = cyapa ] && vm_wait 10 "input device" emul_has_input &&
+		 [ "$(cyapa_attr mode)" = "gen$pip_gen operational" ] &&
+		 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
+		 [ "$(cyapa_attr product_id)" = CYTRA-116002-00 ]'
+	vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+}
+
+# pip_flashed GEN FILE: touchfw flash --firmware FILE (a 3.1 of that
+# generation) takes the pad through its bootloader to 3.1, verified; the
+# figure cyapa_genGEN_flash_to_verified_input_ms; the module unloads.
+pip_flashed() {
+	pip_gen=$1 pip_file=$2
+	emul_dmesg_mark
+	t_run=$(vm_now_us)
+	vm_check "touchfw flash --firmware of a Gen$pip_gen 3.1 (exit 0)" eval \
+		'"$TOUCHFW" flash --firmware "$pip_file" "$EMUL_DEV" >/run/tf.out 2>&1'
+	t_done=$(vm_now_us)
+	vm_log "tf: $(tail -3 /run/tf.out | tr '\n' ' ')"
+	vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+	vm_check "the pad: bootloader entered, one initiate, 465 rows, launched; firmware 3.1" eval \
+		'[ "$(emul_state bl_enters)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
+		 [ "$(emul_state rows_written)" = 465 ] && [ "$(emul_state row_errors)" = 0 ] &&
+		 [ "$(emul_state fw_version)" = 3.1 ] && [ "$(emul_state mode)" = app ]'
+	vm_check "touchfw verified it; the driver: gen$pip_gen operational, 3.1, an input device" eval \
+		'grep -q "verified: firmware 1.0 -> 3.1" /run/tf.out &&
+		 [ "$(cyapa_attr mode)" = "gen$pip_gen operational" ] &&
+		 [ "$(cyapa_attr firmware_version)" = 3.1 ] && emul_has_input'
+	vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
+	vm_figure "cyapa_gen${pip_gen}_flash_to_verified_input_ms" "$(vm_us_to_ms $((t_done - t_run)))" ms
+	vm_check "cyapa_emul unloads with the driver bound" emul_unload
+}
+
 vm_require "fwgen makes the Gen5 files" eval '
 	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.1 -o $fwdir/CYTRA-116002-00_3.1.bin &&
 	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.2 --form bad-app-crc -o $fwdir/pip-bad-app.bin'
-rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
-emul_dmesg_mark
-vm_require "cyapa_emul loads (Gen5, firmware 1.0)" emul_load gen=5
-vm_check "cyapa is bound, an input device, gen5 operational, 1.0, CYTRA-116002-00" eval \
-	'[ "$(emul_driver)" = cyapa ] && vm_wait 10 "input device" emul_has_input &&
-	 [ "$(cyapa_attr mode)" = "gen5 operational" ] &&
-	 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
-	 [ "$(cyapa_attr product_id)" = CYTRA-116002-00 ]'
-vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+pip_loaded 5
 vm_check "touchfw does not send the database's Gen3 image to the Gen5 pad" eval \
 	'! "$TOUCHFW" run "$EMUL_DEV" >/run/tf.out 2>&1 &&
 	 grep -q "a Gen3 image, the trackpad is Gen5: cyapa would refuse it; not sent" /run/tf.out &&
@@ -270,37 +302,13 @@ vm_check "update_fw pip-bad-app.bin fails: cyapa's own application CRC check" ev
 	'! cyapa_update pip-bad-app.bin &&
 	 emul_dmesg_has "invalid firmware app crc check" &&
 	 [ "$(emul_state initiates)" = 0 ]'
-emul_dmesg_mark
-t_run=$(vm_now_us)
-vm_check "touchfw flash --firmware of a Gen5 3.1 (exit 0)" eval \
-	'"$TOUCHFW" flash --firmware "$fwdir/CYTRA-116002-00_3.1.bin" "$EMUL_DEV" >/run/tf.out 2>&1'
-t_done=$(vm_now_us)
-vm_log "tf: $(tail -3 /run/tf.out | tr '\n' ' ')"
-vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
-vm_check "the pad: bootloader entered, one initiate, 465 rows, launched; firmware 3.1" eval \
-	'[ "$(emul_state bl_enters)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
-	 [ "$(emul_state rows_written)" = 465 ] && [ "$(emul_state row_errors)" = 0 ] &&
-	 [ "$(emul_state fw_version)" = 3.1 ] && [ "$(emul_state mode)" = app ]'
-vm_check "touchfw verified it; the driver: gen5 operational, 3.1, an input device" eval \
-	'grep -q "verified: firmware 1.0 -> 3.1" /run/tf.out &&
-	 [ "$(cyapa_attr mode)" = "gen5 operational" ] &&
-	 [ "$(cyapa_attr firmware_version)" = 3.1 ] && emul_has_input'
-vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
-vm_figure cyapa_gen5_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
-vm_check "cyapa_emul unloads with the driver bound" emul_unload
+pip_flashed 5 "$fwdir/CYTRA-116002-00_3.1.bin"
+
 # ---- 7. a Gen6 (PIP) trackpad
 vm_require "fwgen makes the Gen6 file" eval '
 	mkdir -p $fwdir/g6 &&
 	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.1 --form gen6 -o $fwdir/g6/CYTRA-116002-00_3.1.bin'
-rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
-emul_dmesg_mark
-vm_require "cyapa_emul loads (Gen6, firmware 1.0)" emul_load gen=6
-vm_check "cyapa is bound, an input device, gen6 operational, 1.0, CYTRA-116002-00" eval \
-	'[ "$(emul_driver)" = cyapa ] && vm_wait 10 "input device" emul_has_input &&
-	 [ "$(cyapa_attr mode)" = "gen6 operational" ] &&
-	 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
-	 [ "$(cyapa_attr product_id)" = CYTRA-116002-00 ]'
-vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+pip_loaded 6
 vm_check "touchfw does not send the Gen5 3.1 to the Gen6 pad (exit 13)" eval \
 	'"$TOUCHFW" flash --firmware "$fwdir/CYTRA-116002-00_3.1.bin" "$EMUL_DEV" >/run/tf.out 2>&1;
 	 [ $? = 13 ] &&
@@ -313,22 +321,5 @@ vm_check "update_fw of the Gen5 file by hand fails: cyapa's own head check" eval
 	 [ "$(emul_state initiates)" = 0 ] && [ "$(emul_state bl_enters)" = 0 ]'
 vm_check "the driver re-detected it: gen6 operational, an input device" eval \
 	'[ "$(cyapa_attr mode)" = "gen6 operational" ] && vm_wait 10 "input device" emul_has_input'
-emul_dmesg_mark
-t_run=$(vm_now_us)
-vm_check "touchfw flash --firmware of a Gen6 3.1 (exit 0)" eval \
-	'"$TOUCHFW" flash --firmware "$fwdir/g6/CYTRA-116002-00_3.1.bin" "$EMUL_DEV" >/run/tf.out 2>&1'
-t_done=$(vm_now_us)
-vm_log "tf: $(tail -3 /run/tf.out | tr '\n' ' ')"
-vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
-vm_check "the pad: bootloader entered, one initiate, 465 rows, launched; firmware 3.1" eval \
-	'[ "$(emul_state bl_enters)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
-	 [ "$(emul_state rows_written)" = 465 ] && [ "$(emul_state row_errors)" = 0 ] &&
-	 [ "$(emul_state fw_version)" = 3.1 ] && [ "$(emul_state mode)" = app ]'
-vm_check "touchfw verified it; the driver: gen6 operational, 3.1, an input device" eval \
-	'grep -q "verified: firmware 1.0 -> 3.1" /run/tf.out &&
-	 [ "$(cyapa_attr mode)" = "gen6 operational" ] &&
-	 [ "$(cyapa_attr firmware_version)" = 3.1 ] && emul_has_input'
-vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
-vm_figure cyapa_gen6_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
-vm_check "cyapa_emul unloads with the driver bound" emul_unload
+pip_flashed 6 "$fwdir/g6/CYTRA-116002-00_3.1.bin"
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
