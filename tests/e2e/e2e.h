@@ -46,7 +46,7 @@ struct e2e {
 	int rc;
 	void *keep[16]; /* freed by e2e_stop (e2e_keep) */
 	unsigned nkeep;
-	FILE *trace; /* the board's transfers (e2e_trace_on), closed by e2e_stop */
+	FILE *board_log; /* the board's log (e2e_log_on), closed by e2e_stop */
 };
 
 /*
@@ -248,8 +248,8 @@ static inline void e2e_stop(struct e2e *e)
 	if (e->eb)
 		assert_int_equal(emub_oops_count(e->eb), 0);
 	emub_free(e->eb);
-	if (e->trace)
-		fclose(e->trace);
+	if (e->board_log)
+		fclose(e->board_log);
 	free(e->out);
 	free(e->err);
 	for (unsigned i = 0; i < e->nkeep; i++)
@@ -486,29 +486,36 @@ static inline unsigned e2e_trace_no_write(struct e2e *e, const char *log_path, u
 }
 
 /*
- * Every bus transfer of the board, traced line by line to
- * @e->dir/emuboard.log: between e2e_prepare and e2e_go, for tests that
- * check what touchfw wrote (e2e_traced_no_write).  e2e_stop closes it.
+ * The board's log, line by line, in @e->dir/emuboard.log: its uevents and
+ * driver messages, and with @trace every bus transfer too (for tests that
+ * check what touchfw wrote: e2e_traced_no_write).  Between e2e_prepare
+ * and e2e_go; e2e_stop closes it.
  */
-static inline void e2e_trace_on(struct e2e *e)
+static inline void e2e_log_on(struct e2e *e, bool trace)
 {
 	char path[400];
 
 	snprintf(path, sizeof(path), "%s/emuboard.log", e->dir);
-	e->trace = fopen(path, "w");
-	assert_non_null(e->trace);
-	setvbuf(e->trace, NULL, _IOLBF, 0);
-	emub_set_log(e->eb, e->trace);
-	emub_set_trace(e->eb, true);
+	e->board_log = fopen(path, "w");
+	assert_non_null(e->board_log);
+	setvbuf(e->board_log, NULL, _IOLBF, 0);
+	emub_set_log(e->eb, e->board_log);
+	emub_set_trace(e->eb, trace);
 }
 
-/* e2e_trace_no_write on the board's trace so far (e2e_trace_on). */
+/* The board's log with every bus transfer (e2e_log_on). */
+static inline void e2e_trace_on(struct e2e *e)
+{
+	e2e_log_on(e, true);
+}
+
+/* e2e_trace_no_write on the board's log so far (e2e_trace_on). */
 static inline unsigned e2e_traced_no_write(struct e2e *e, unsigned addr, unsigned max_pointer)
 {
 	char path[400];
 
-	assert_non_null(e->trace);
-	fflush(e->trace);
+	assert_non_null(e->board_log);
+	fflush(e->board_log);
 	snprintf(path, sizeof(path), "%s/emuboard.log", e->dir);
 	return e2e_trace_no_write(e, path, addr, max_pointer);
 }
@@ -560,6 +567,14 @@ static inline int e2e_spi_inputs(struct e2e *e, const char *spidev)
 		n += !strncmp(de->d_name, "input", 5);
 	closedir(d);
 	return n;
+}
+
+/* The emulated driver registered an input device for @chip. */
+static inline bool e2e_has_input(struct e2e *e, const char *chip)
+{
+	char node[64];
+
+	return emub_input_node(e->eb, chip, node, sizeof(node)) == 0;
 }
 
 /* A file in touchfw's state directory, or NULL. */

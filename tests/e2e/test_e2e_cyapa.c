@@ -127,13 +127,6 @@ static struct chip chip(void)
 	return c;
 }
 
-static bool has_input(void)
-{
-	char node[64];
-
-	return emub_input_node(E.eb, "touchpad", node, sizeof(node)) == 0;
-}
-
 /* The trackpad runs the database's 2.0, cyapa bound with an input device. */
 static void assert_updated(unsigned initiates)
 {
@@ -144,7 +137,7 @@ static void assert_updated(unsigned initiates)
 	assert_int_equal(c.stats.initiates, initiates);
 	assert_int_equal(c.stats.block_errors, 0);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
-	assert_true(has_input());
+	assert_true(e2e_has_input(&E, "touchpad"));
 }
 
 /* Nothing reached the trackpad's bootloader. */
@@ -268,7 +261,7 @@ static void test_trackpad_in_its_bootloader_is_brought_back_by_the_board(void **
 	start("none", NULL);
 	assert_int_equal(chip().mode, CYAPA_MODEL_BL_IDLE);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
-	assert_false(has_input());
+	assert_false(e2e_has_input(&E, "touchpad"));
 	t0 = e2e_now_ms();
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	fprintf(stderr, "# run -> verified input device: %lld ms (emulated, fast pacing)\n",
@@ -320,7 +313,7 @@ static void test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recove
 	assert_int_equal(c.mode, CYAPA_MODEL_BL_IDLE);
 	assert_int_equal(c.fw, -1);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
-	assert_false(has_input());
+	assert_false(e2e_has_input(&E, "touchpad"));
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	/* cyapa's firmware_version still says 1.0 (it keeps the last it read
 	 * where the bootloader shows none): not taken for the flash's */
@@ -368,7 +361,7 @@ static void test_image_named_for_another_product_given_by_hand_is_not_sent(void 
 	e2e_said(&E, "its file name says it is for CYTRA-101003-00, the trackpad is " PRODUCT
 		     ": not sent; the trackpad was not touched");
 	assert_untouched(OLD_FW);
-	assert_true(has_input());
+	assert_true(e2e_has_input(&E, "touchpad"));
 	/* named for this product, it goes */
 	expect_rc(TF_EXIT_OK, "flash", "--firmware", image(PRODUCT, 3, 0, 0), DEV);
 	e2e_said(&E, "verified: firmware 1.0 -> 3.0");
@@ -422,7 +415,7 @@ static void test_broken_images_are_refused_and_never_written(void **state)
 	assert_true(E.rc != TF_EXIT_OK);
 	e2e_said(&E, "its header checksum (bytes 0-1)");
 	assert_untouched(OLD_FW);
-	assert_true(has_input());
+	assert_true(e2e_has_input(&E, "touchpad"));
 }
 
 /* ------------------------------------------------ unbound devices */

@@ -291,13 +291,6 @@ static struct chip chip(void)
 	return c;
 }
 
-static bool has_input(void)
-{
-	char node[64];
-
-	return emub_input_node(E.eb, "touchpad", node, sizeof(node)) == 0;
-}
-
 static void assert_updated(void)
 {
 	struct chip c = chip();
@@ -308,7 +301,7 @@ static void assert_updated(void)
 	assert_int_equal(c.stats.rows_written, CYAPA_PIP_APP_ROWS);
 	assert_int_equal(c.stats.row_errors, 0);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
-	assert_true(has_input());
+	assert_true(e2e_has_input(&E, "touchpad"));
 }
 
 static void assert_untouched(int fw)
@@ -370,7 +363,7 @@ static void test_trackpad_in_its_bootloader_is_brought_back_by_the_board(void **
 	start("none", NULL);
 	assert_int_equal(chip().mode, CYAPA_PIP_BL);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
-	assert_false(has_input());
+	assert_false(e2e_has_input(&E, "touchpad"));
 	t0 = e2e_now_ms();
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	fprintf(stderr,
@@ -402,14 +395,14 @@ static void test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recove
 	assert_int_equal(c.mode, CYAPA_PIP_BL);
 	assert_int_equal(c.fw, -1);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
-	assert_false(has_input());
+	assert_false(e2e_has_input(&E, "touchpad"));
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	e2e_said(&E, "hardware unknown in bootloader mode: remembered hardware " PRODUCT);
 	e2e_said(&E, "verified: firmware (bootloader) -> 3.1");
 	c = chip();
 	assert_int_equal(c.mode, CYAPA_PIP_APP);
 	assert_int_equal(c.fw, NEW_FW);
-	assert_true(has_input());
+	assert_true(e2e_has_input(&E, "touchpad"));
 }
 
 /* ------------------------------------------------------------ refusals */
@@ -447,7 +440,7 @@ static void test_another_generations_image_is_refused_unwritten(void **state)
 	said("a Gen3 image, the trackpad is Gen%d: cyapa would refuse it; not sent", GEN);
 	assert_untouched(OLD_FW);
 	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 0);
-	assert_true(has_input());
+	assert_true(e2e_has_input(&E, "touchpad"));
 }
 
 /* Broken images of the trackpad's generation: refused by db add and by

@@ -80,7 +80,7 @@ static void test_bootloader_chip_is_flashed_with_driver_bound(void **state)
 
 	(void)state;
 	start_traced("touchfw,emul-demo", "no-image", "1.0.AA", "driver");
-	assert_false(emub_input_node(E.eb, "touchscreen", (char[64]){ 0 }, 64) == 0);
+	assert_false(e2e_has_input(&E, "touchscreen"));
 	assert_true(emub_dev_bound(E.eb, "touchscreen"));
 	e2e_expect(&E, 0, "run", "1-004a");
 	e2e_said(&E, "bootloader mode");

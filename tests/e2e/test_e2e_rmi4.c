@@ -27,7 +27,6 @@
 static struct e2e E;
 /* The emulator's log (E.dir/emuboard.log): its uevents, "uevent bind
  * /devices/... (i2c) seq N -> ...", are the driver core's binds. */
-static FILE *elog;
 
 #define expect_rc(want, ...)                                                                  \
 	do {                                                                                  \
@@ -42,17 +41,14 @@ static int teardown(void **state)
 {
 	(void)state;
 	e2e_stop(&E);
-	if (elog)
-		fclose(elog);
-	elog = NULL;
 	return 0;
 }
 
-/* The touchpad at 0x2c on an SMBus adapter with Host Notify, @extra chip
- * keys. */
-static void start(const char *extra)
+/* The board: a chip at 0x2c on an SMBus adapter with Host Notify, its
+ * model and keys @chip_keys, bound by rmi4_smbus. */
+static void prepare_smbus(const char *chip_keys)
 {
-	char *b = NULL, path[400];
+	char *b = NULL;
 
 	assert_true(asprintf(&b,
 			     "[board]\n"
@@ -65,19 +61,25 @@ static void start(const char *extra)
 			     "[chip touchpad]\n"
 			     "adapter = 1\n"
 			     "address = 0x2c\n"
-			     "model = rmi4\n"
+			     "%s"
 			     "compatible = synaptics,rmi4_smbus\n"
 			     "driver = rmi4_smbus\n"
-			     "power = always-on\n"
-			     "%s",
-			     extra ? extra : "") > 0);
+			     "power = always-on\n",
+			     chip_keys) > 0);
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	elog = fopen(path, "w");
-	assert_non_null(elog);
-	setvbuf(elog, NULL, _IOLBF, 0);
-	emub_set_log(E.eb, elog);
+}
+
+/* The touchpad at 0x2c on an SMBus adapter with Host Notify, @extra chip
+ * keys. */
+static void start(const char *extra)
+{
+	char *keys = NULL;
+
+	assert_true(asprintf(&keys, "model = rmi4\n%s", extra ? extra : "") > 0);
+	prepare_smbus(keys);
+	free(keys);
+	e2e_log_on(&E, false);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
 }
@@ -86,7 +88,7 @@ static void start(const char *extra)
  * bound by rmi4_i2c, its ATTN a level on a GPIO line; @extra chip keys. */
 static void start_i2c(const char *extra, bool trace)
 {
-	char *b = NULL, path[400];
+	char *b = NULL;
 
 	assert_true(asprintf(&b,
 			     "[board]\n"
@@ -113,16 +115,7 @@ static void start_i2c(const char *extra, bool trace)
 			     extra ? extra : "") > 0);
 	e2e_prepare(&E, b, NULL);
 	free(b);
-	if (trace) {
-		e2e_trace_on(&E);
-		elog = NULL;
-	} else {
-		snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-		elog = fopen(path, "w");
-		assert_non_null(elog);
-		setvbuf(elog, NULL, _IOLBF, 0);
-		emub_set_log(E.eb, elog);
-	}
+	e2e_log_on(&E, trace);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
 }
@@ -141,7 +134,7 @@ static unsigned uevents(const char *action)
 	assert_int_equal(emub_dev_syspath(E.eb, "touchpad", sys, sizeof(sys)), 0);
 	snprintf(needle, sizeof(needle), "uevent %s %s (i2c)", action, sys + strlen("/sys"));
 	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
-	fflush(elog);
+	fflush(E.board_log);
 	assert_int_equal(tf_read_file(path, 64 << 20, &log, &len), 0);
 	for (p = log; (p = strstr(p, needle)); p++)
 		n++;
@@ -340,7 +333,7 @@ static void test_i2c_unbound_part_is_identified_writing_only_page_and_pointers(v
 	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
 	e2e_said(&E, "application mode: hardware s3203");
 	e2e_said(&E, "can not flash over the bus");
-	fflush(E.trace);
+	fflush(E.board_log);
 	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
 	assert_int_equal(tf_read_file(path, 64 << 20, &log, &len), 0);
 	for (line = log; *line;) {
@@ -474,29 +467,13 @@ static void test_same_build_is_left_alone(void **state)
  * nothing written but the byte that says which register is read. */
 static void test_foreign_device_at_the_address_is_identified_and_refused(void **state)
 {
-	char *b = NULL;
 	struct eeprom_model *m;
 	unsigned i;
 
 	(void)state;
-	assert_true(asprintf(&b, "[board]\n"
-				 "name = touchfw e2e RMI4 touchpad board\n"
-				 "compatible = touchfw,emul-rmi4\n"
-				 "pacing = fast\n"
-				 "[adapter 1]\n"
-				 "name = touchfw emulated adapter 1\n"
-				 "host_notify = true\n"
-				 "[chip touchpad]\n"
-				 "adapter = 1\n"
-				 "address = 0x2c\n"
-				 "model = eeprom\n"
-				 "compatible = synaptics,rmi4_smbus\n"
-				 "driver = rmi4_smbus\n"
-				 "bound = false\n"
-				 "eeprom.fill = 0x00\n"
-				 "power = always-on\n") > 0);
-	e2e_prepare(&E, b, NULL);
-	free(b);
+	prepare_smbus("model = eeprom\n"
+		      "bound = false\n"
+		      "eeprom.fill = 0x00\n");
 	e2e_trace_on(&E);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 20000), 0);
