@@ -403,14 +403,6 @@ static int reset_out_of_bootloader(struct tf_ctx *c, struct tf_err *err)
 	unsigned waited;
 	int version = 0, rc;
 
-	/* the driver's remove may still run after its link went (i2c-dev
-	 * says EBUSY while the client has a driver): a moment for it */
-	for (waited = 0; waited < 1000; waited += 10) {
-		rc = tf_i2c_smbus_read_byte_data(c->bus, c->dev.addr, SMB_VERSION_CMD);
-		if (rc != -EBUSY)
-			break;
-		tf_sleep_us(10000);
-	}
 	if ((rc = identify(c, &f01, &version, err)) <= 0)
 		return rc ? rc : tf_err_set(err, ENODEV, "no answer at 0x%02x", c->dev.addr);
 	if ((rc = smb_read(c, (uint16_t)f01.data, &status, 1)) < 0)
