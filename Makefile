@@ -10,6 +10,7 @@
 #                         ASan+UBSan (clang), then the fuzz targets
 #   make check-fast       every test once, without the VM tests
 #   make check-stress     make check with a CPU hog on every core
+#   make run-times        tests/run-times (launch order) from the last run
 #   make check-format     the C sources formatted as .clang-format says
 #   make demo             the end-to-end demo on an emulated board
 #   make demo-goodix      the same for a Goodix GT911 with a stale config
@@ -209,7 +210,7 @@ EMUL_PROGRAMS := $(if $(EMUL_LIB_SRCS),$(B)/emuboard $(GPIOD_PRELOAD)) $(B)/fwge
 .SECONDARY:
 
 .PHONY: soak soak-run all agent emul boards check check-rest check-fast check-run check-san \
-	check-stress check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run demo-rmi4 demo-rmi4-run install \
+	check-stress run-times check-freestanding check-format format deps deps-check demo demo-run demo-goodix demo-goodix-run demo-silead demo-silead-run demo-elan demo-elan-run demo-rmi4 demo-rmi4-run install \
 	uninstall clean fuzz bench bench-run deb
 
 all: $(PROGRAMS) boards
@@ -399,6 +400,18 @@ check: deps-check cross-deps-check
 	wait $$san; cat $(SAN_OUT); src=$$(cat $(SAN_OUT).rc 2>/dev/null || echo 1); \
 	echo "make check: $$(($$(date +%s) - t))s in all$$( [ $$prc = 0 ] || echo "; the plain pass FAILED")$$( [ $$src = 0 ] || echo "; the sanitizer pass FAILED")"; \
 	[ $$prc = 0 ] && [ $$src = 0 ]
+
+# tests/run-times: the typical time of each test program, from the last
+# run's $(B)/test-logs/*.secs, longest first (tests/run-tests starts the
+# longest first where a fresh clone has no times of its own).  Run it
+# after a make check (or check-stress) when programs were added or their
+# times changed much; the header stays.
+run-times:
+	@ls $(B)/test-logs/*.secs >/dev/null 2>&1 || { echo "run-times: no $(B)/test-logs/*.secs: run make check first" >&2; exit 1; }
+	@{ sed -n '/^#/p' tests/run-times; \
+	  for f in $(B)/test-logs/*.secs; do printf '%s %s\n' "$$(basename "$$f" .secs)" "$$(cat "$$f")"; done | \
+	  sort -k2,2gr -k1,1; } >tests/run-times.new && mv tests/run-times.new tests/run-times
+	@echo "run-times: tests/run-times has $$(grep -vc '^#' tests/run-times) programs"
 
 # What make check leaves to CI (.ci/run runs it after make check), to keep
 # make check's time: the package checks of the second builds (REST_CHECKS:
