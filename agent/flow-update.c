@@ -247,6 +247,34 @@ static int driver_flashes(struct flow_run *r)
  * Through the bound driver: the firmware by its attribute, then a
  * configuration as the family's update path says the driver takes one.
  */
+/*
+ * A chip identified over the bus with no driver bound, which its family's
+ * path sends through the driver (its choose): the driver is bound only
+ * now that an update is decided, and the chip read again through it --
+ * the same hardware as over the bus, or nothing is written.
+ */
+static int bind_for_update(struct flow_run *r)
+{
+	struct tf_chip_state st;
+	struct tf_err err = { 0 };
+	int rc;
+
+	rlog(r, TF_LOG_INFO, "no driver is bound: binding %s for its %s",
+	     flow_driver_to_bind(r), r->fam->caps.kernel_fw_attr);
+	if ((rc = flow_rebind(r)))
+		return rc;
+	if (flow_chip_read(r, &st, &err) < 0)
+		return flow_finish(r, TF_EXIT_IO, "after binding %s: %s; nothing was written",
+				   r->c.dev.driver, err.msg);
+	if (strcmp(st.hw, r->chip.hw))
+		return flow_finish(r, TF_EXIT_UNSUPPORTED,
+				   "after binding %s the chip says hardware %s, over the bus "
+				   "it said %s: nothing was written",
+				   r->c.dev.driver, st.hw[0] ? st.hw : "(none)", r->chip.hw);
+	r->chip = st;
+	return TF_EXIT_OK;
+}
+
 static int path_update_fw(struct flow_run *r)
 {
 	const struct tf_update_path *path = r->ops->update_path;
@@ -254,6 +282,8 @@ static int path_update_fw(struct flow_run *r)
 	int rc;
 
 	tf_snprintf(r->res->path, sizeof(r->res->path), "update_fw");
+	if (r->fw_img && !r->c.dev.driver[0] && (rc = bind_for_update(r)))
+		return rc;
 	tf_snprintf(r->kept_driver, sizeof(r->kept_driver), "%s", r->c.dev.driver);
 	if (r->fw_img && (rc = driver_flashes(r)))
 		return rc;
@@ -463,6 +493,12 @@ void flow_describe_dry_run(struct flow_run *r, enum tf_update_way way, char *buf
 			n += (size_t)snprintf(buf + n, size - n,
 					      "over %s after unbinding %s (power is always on)",
 					      bus, drv);
+		else if (!r->c.dev.driver[0])
+			n += (size_t)snprintf(
+				buf + n, size - n,
+				"through %s's %s as %s, binding it first (no "
+				"driver is bound; the chip was identified over %s)",
+				flow_driver_to_bind(r), caps->kernel_fw_attr, kname, bus);
 		else
 			n += (size_t)
 				snprintf(buf + n, size - n,

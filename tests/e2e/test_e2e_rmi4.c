@@ -71,17 +71,22 @@ static void prepare_smbus(const char *chip_keys)
 }
 
 /* The touchpad at 0x2c on an SMBus adapter with Host Notify, @extra chip
- * keys. */
-static void start(const char *extra)
+ * keys; with @trace every bus transfer in the board's log. */
+static void start_ex(const char *extra, bool trace)
 {
 	char *keys = NULL;
 
 	assert_true(asprintf(&keys, "model = rmi4\n%s", extra ? extra : "") > 0);
 	prepare_smbus(keys);
 	free(keys);
-	e2e_log_on(&E, false);
+	e2e_log_on(&E, trace);
 	e2e_go(&E);
 	assert_int_equal(emub_wait_idle(E.eb, "touchpad", 10000), 0);
+}
+
+static void start(const char *extra)
+{
+	start_ex(extra, false);
 }
 
 /* The same touchpad on plain I2C (rmi4.bus = i2c): "syna,rmi4-i2c",
@@ -313,51 +318,257 @@ static void test_i2c_part_is_updated_through_update_fw(void **state)
 	assert_int_equal(c.build, 1970960);
 }
 
+static void assert_untouched(unsigned build)
+{
+	struct chip c = chip();
+
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, build);
+	assert_int_equal(c.stats.blocks_written, 0);
+	assert_int_equal(c.stats.erases, 0);
+	assert_int_equal(c.stats.bl_entries, 0);
+}
+
+/* Is this lone write message rmi_i2c's page select of page 0 (0xff,
+ * 0x00)? */
+static bool page0_select(const char *line, size_t n)
+{
+	return memmem(line, n, " w2@2c=ff 00 ", 13) != NULL;
+}
+
+/* Is it rmi_smbus's mapping entry for a read: a block write to command
+ * 0x80 + i (i < 8) of 4 bytes, LE16 address, count, flags without write
+ * enable (bit 0)?  In the trace: w6@2c=8i 04 lo hi count flags. */
+static bool smbus_read_map(const char *line, size_t n)
+{
+	const char *w = memmem(line, n, " w6@2c=", 7);
+	unsigned b[6], i;
+	char *end;
+
+	if (!w)
+		return false;
+	w += 7;
+	for (i = 0; i < 6; i++) {
+		b[i] = (unsigned)strtoul(w, &end, 16);
+		if (end == w)
+			return false;
+		w = end;
+	}
+	return b[0] >= 0x80 && b[0] <= 0x87 && b[1] == 4 && !(b[5] & 1);
+}
+
 /*
- * Unbound on plain I2C, a read-only run identifies the part as rmi_i2c
- * would: page 0 selected (the one lone write: 0xff, 0x00), then the PDT
- * and F01's product id and status read with one-byte register pointers;
- * nothing else written, the chip not reset.
+ * The board's trace so far (e2e_log_on with trace): every transfer of
+ * touchfw's (user space) to 0x2c is a read -- one short write (a
+ * register pointer, a command byte) then the read, in one transfer -- or
+ * a lone write @allowed takes as the identification's own.  Returns the
+ * lone writes; @reads the reads.
  */
-static void test_i2c_unbound_part_is_identified_writing_only_page_and_pointers(void **state)
+static unsigned user_writes(bool (*allowed)(const char *line, size_t n), unsigned *reads)
 {
 	char path[400], *log = NULL, *line;
 	size_t len;
-	unsigned lone = 0, reads = 0;
+	unsigned lone = 0;
 
-	(void)state;
-	start_i2c("bound = false\n", true);
-	assert_false(emub_dev_bound(E.eb, "touchpad"));
-	/* the profile lets touchfw bind nothing (power always-on): the part
-	 * is identified, and left, as an unbound SMBus one is */
-	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
-	e2e_said(&E, "application mode: hardware s3203");
-	e2e_said(&E, "can not flash over the bus");
+	*reads = 0;
 	fflush(E.board_log);
 	snprintf(path, sizeof(path), "%s/emuboard.log", E.dir);
 	assert_int_equal(tf_read_file(path, 64 << 20, &log, &len), 0);
+	e2e_keep(&E, log);
 	for (line = log; *line;) {
 		size_t n = strcspn(line, "\n");
 
 		if (memmem(line, n, "i2c-1 user:", 11) && memmem(line, n, "@2c", 3)) {
 			if (memmem(line, n, " r", 2)) {
-				reads++;
-				if (!memmem(line, n, " w1", 3))
+				(*reads)++;
+				if (!memmem(line, n, " w1@", 4))
 					fail_msg("more than a pointer: %.*s", (int)n, line);
 			} else {
 				lone++;
-				if (!memmem(line, n, " w2", 3) || !memmem(line, n, "ff 00", 5))
-					fail_msg("a write but the page select: %.*s", (int)n,
-						 line);
+				if (!allowed(line, n))
+					fail_msg("a write but the identification's: %.*s",
+						 (int)n, line);
 			}
 		}
 		line += n + (line[n] ? 1 : 0);
 	}
-	free(log);
+	return lone;
+}
+
+/* A board profile for the I2C board: driver rmi4_i2c (the example
+ * profile is the SMBus board's, rmi4_smbus). */
+static void profile_i2c(void)
+{
+	char path[400], cmd[1200];
+
+	snprintf(E.boards, sizeof(E.boards), "%s/boards", E.dir);
+	assert_int_equal(mkdir(E.boards, 0755), 0);
+	snprintf(path, sizeof(path), "%s/emul-rmi4-i2c.dts", E.dir);
+	e2e_write(path, "/dts-v1/;\n"
+			"/ {\n"
+			"\ttouchfw,profile-version = <1>;\n"
+			"\tmodel = \"touchfw emulated laptop, RMI4 touchpad on I2C\";\n"
+			"\tboard-compatible = \"touchfw,emul-rmi4\";\n"
+			"\tcontrollers {\n"
+			"\t\t#address-cells = <1>;\n"
+			"\t\t#size-cells = <0>;\n"
+			"\t\ttouchpad@2c {\n"
+			"\t\t\tfamily = \"rmi4\";\n"
+			"\t\t\tbus = \"i2c\";\n"
+			"\t\t\tadapter-name = \"touchfw emulated adapter 1\";\n"
+			"\t\t\treg = <0x2c>;\n"
+			"\t\t\tdriver = \"rmi4_i2c\";\n"
+			"\t\t\tpower = \"always-on\";\n"
+			"\t\t};\n"
+			"\t};\n"
+			"};\n");
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/emul-rmi4-i2c.dtb' '%s'",
+		 E.boards, path);
+	assert_int_equal(system(cmd), 0);
+	e2e_settings(&E, NULL);
+}
+
+/*
+ * Unbound on plain I2C, a read-only run identifies the part as rmi_i2c
+ * would: page 0 selected (the one lone write: 0xff, 0x00), then the PDT
+ * and F01's queries up to the build id, as rmi_f01 reads them, and its
+ * status, read with one-byte register pointers; nothing else written,
+ * the chip not reset.  The dry run shows the build.
+ */
+static void test_i2c_unbound_part_is_identified_writing_only_page_and_pointers(void **state)
+{
+	unsigned lone, reads;
+
+	(void)state;
+	start_i2c("bound = false\n", true);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	/* the example profile names rmi4_smbus, which does not speak to
+	 * this client: the part is identified, and left */
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1969920");
+	e2e_said(&E, "can not flash over the bus");
+	lone = user_writes(page0_select, &reads);
 	assert_true(lone >= 1);
 	assert_true(reads >= 4);
 	assert_int_equal(chip().stats.resets, 0);
 	assert_int_equal(chip().mode, RMI4_MODEL_APP);
+}
+
+/*
+ * Unbound on plain I2C and running the database's build: the dry run and
+ * the run say so from F01's build id, and the run leaves the part as it
+ * found it -- unbound, nothing written but the page select and register
+ * pointers (the old agent bound rmi4_i2c first, whose probe writes F01).
+ */
+static void test_i2c_unbound_part_running_the_database_build_is_left_unbound(void **state)
+{
+	unsigned lone, reads, binds;
+
+	(void)state;
+	start_i2c("bound = false\nrmi4.build_id = 1970960\n", true);
+	profile_i2c();
+	binds = uevents("bind");
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1970960");
+	e2e_said(&E, "up to date (firmware 1970960)");
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "RMI4 on I2C at 0x2c: product s3203, build 1970960");
+	e2e_said(&E, "up to date (firmware 1970960)");
+	assert_int_equal(uevents("bind") - binds, 0);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	lone = user_writes(page0_select, &reads);
+	assert_true(lone >= 2);
+	assert_true(reads >= 8);
+	assert_untouched(1970960);
+	assert_int_equal(chip().stats.resets, 0);
+}
+
+/*
+ * Unbound on plain I2C with an older build: the dry run names the way
+ * (rmi4_i2c's update_fw, bound first); the run binds rmi4_i2c only then,
+ * and updates and verifies the part.  From the bootloader the build is
+ * not known (F01 there is the bootloader's): said so, and the part
+ * brought back as from a bound one.
+ */
+static void test_i2c_unbound_older_build_is_bound_for_update_fw(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start_i2c("bound = false\n", false);
+	profile_i2c();
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1969920");
+	e2e_said(&E,
+		 "through rmi4_i2c's update_fw as touchfw-rmi4-s3203.img, binding it first");
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "no driver is bound: binding rmi4_i2c for its update_fw");
+	e2e_said(&E, "verified: firmware 1969920 -> 1970960");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	teardown(state);
+
+	start_i2c("bound = false\nrmi4.build_id = 0\n", false);
+	profile_i2c();
+	expect_rc(TF_EXIT_OK, "run", "--dry-run", DEV);
+	e2e_said(&E, "product s3203, build not known from the bootloader");
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "verified: firmware (bootloader) -> 1970960");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+}
+
+/*
+ * Unbound on SMBus: a run identifies the part as rmi_smbus would (the
+ * version, then a mapping entry per read: the PDT, F01's queries up to
+ * the build id, its status) and, running the database's build, leaves it
+ * unbound with nothing else written.  A read-only command writes no
+ * mapping entry (a foreign device could take it as data), so the dry run
+ * says it did not read the build.
+ */
+static void test_smbus_unbound_part_running_the_database_build_is_left_unbound(void **state)
+{
+	unsigned lone, reads, binds;
+
+	(void)state;
+	start_ex("bound = false\nrmi4.build_id = 1970960\n", true);
+	binds = uevents("bind");
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", "--dry-run", DEV);
+	e2e_said(&E, "product and build not read");
+	e2e_said(&E, "'touchfw run' reads it before anything else");
+	assert_true(e2e_traced_no_write(&E, 0x2c, 1) > 0);
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "RMI4 on SMBus at 0x2c: product s3203, build 1970960");
+	e2e_said(&E, "up to date (firmware 1970960)");
+	assert_int_equal(uevents("bind") - binds, 0);
+	assert_false(emub_dev_bound(E.eb, "touchpad"));
+	lone = user_writes(smbus_read_map, &reads);
+	assert_true(lone >= 4);
+	assert_true(reads >= lone);
+	assert_untouched(1970960);
+	assert_int_equal(chip().stats.resets, 0);
+}
+
+/* Unbound on SMBus with an older build: rmi4_smbus bound for update_fw
+ * only after the identification read the build; updated and verified. */
+static void test_smbus_unbound_older_build_is_bound_for_update_fw(void **state)
+{
+	struct chip c;
+
+	(void)state;
+	start("bound = false\n");
+	expect_rc(TF_EXIT_OK, "run", DEV);
+	e2e_said(&E, "RMI4 on SMBus at 0x2c: product s3203, build 1969920");
+	e2e_said(&E, "no driver is bound: binding rmi4_smbus for its update_fw");
+	e2e_said(&E, "verified: firmware 1969920 -> 1970960");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970960);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
 }
 
 /* An image file of @product and @build in the test's directory, of the
@@ -375,17 +586,6 @@ static const char *image(const char *product, unsigned build, enum rmi4_image_fo
 	assert_int_equal(fwrite(img, 1, n, f), n);
 	assert_int_equal(fclose(f), 0);
 	return path;
-}
-
-static void assert_untouched(unsigned build)
-{
-	struct chip c = chip();
-
-	assert_int_equal(c.mode, RMI4_MODEL_APP);
-	assert_int_equal(c.build, build);
-	assert_int_equal(c.stats.blocks_written, 0);
-	assert_int_equal(c.stats.erases, 0);
-	assert_int_equal(c.stats.bl_entries, 0);
 }
 
 /* The image says its product (the general information container): one
@@ -514,6 +714,16 @@ int main(void)
 			teardown),
 		cmocka_unit_test_teardown(
 			test_foreign_device_at_the_address_is_identified_and_refused, teardown),
+		cmocka_unit_test_teardown(
+			test_i2c_unbound_part_running_the_database_build_is_left_unbound,
+			teardown),
+		cmocka_unit_test_teardown(test_i2c_unbound_older_build_is_bound_for_update_fw,
+					  teardown),
+		cmocka_unit_test_teardown(
+			test_smbus_unbound_part_running_the_database_build_is_left_unbound,
+			teardown),
+		cmocka_unit_test_teardown(test_smbus_unbound_older_build_is_bound_for_update_fw,
+					  teardown),
 	};
 
 	e2e_test_filter();

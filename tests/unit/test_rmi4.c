@@ -3,8 +3,10 @@
  * The Synaptics RMI4 family's pure parts: the image checks (the v10
  * container header rmi_f34v7 parses, the v5 header of rmi_f34), the
  * product id and bootloader id forms, the manifest rules, the facts for
- * `db add` and the registry entry.  Images are built here, byte by byte
- * from the kernel's layout (rmi_f34.h), not with the family's code.
+ * `db add`, the registry entry, and F01's queries read as
+ * rmi_f01_read_properties walks them (the unbound part's build id).
+ * Images and registers are built here, byte by byte from the kernel's
+ * layout (rmi_f34.h, rmi_f01.c), not with the family's code.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -256,13 +258,179 @@ static void test_registry_entry(void **state)
 	assert_true(f->caps.transports & TF_TRANSPORT_SMBUS);
 }
 
+/*
+ * F01's queries on a part whose registers a test sets byte by byte, as
+ * rmi_f01_read_properties reads them: one address a register, queries
+ * 0..20 at the query base, the optional ones from base + 21, the product
+ * info (package id, build id) from base + 17.  Every read is logged.
+ */
+static uint8_t regs[256];
+static struct {
+	uint16_t addr;
+	size_t len;
+} rd_log[16];
+static unsigned n_rd;
+static int fail_addr = -1;
+
+static int fake_rd(void *ctx, uint16_t addr, uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	if (n_rd < 16) {
+		rd_log[n_rd].addr = addr;
+		rd_log[n_rd].len = len;
+	}
+	n_rd++;
+	if ((int)addr == fail_addr)
+		return -EIO;
+	if (addr + len > sizeof(regs))
+		return -EINVAL;
+	memcpy(buf, regs + addr, len);
+	return 0;
+}
+
+#define QB 0x10 /* F01's query base in these tests */
+
+/* Queries 0..20: Synaptics, properties @q1, product id @pid. */
+static void f01_part(uint8_t q1, const char *pid)
+{
+	memset(regs, 0, sizeof(regs));
+	n_rd = 0;
+	fail_addr = -1;
+	regs[QB] = 1;
+	regs[QB + 1] = q1;
+	memcpy(regs + QB + 11, pid, strlen(pid));
+}
+
+static void expect_read(unsigned i, uint16_t addr, size_t len)
+{
+	assert_true(i < n_rd);
+	assert_int_equal(rd_log[i].addr, addr);
+	assert_int_equal(rd_log[i].len, len);
+}
+
+static void test_f01_build_id_where_rmi_f01_reads_it(void **state)
+{
+	struct rmi4_f01 f;
+
+	(void)state;
+	/* query 42 (properties bit 7), DS4 queries, their length 1, the
+	 * build id query (bit 1); build 0x1e1310 at base + 17, LE */
+	f01_part(0x80, "s3203");
+	regs[QB + 17] = 0x10;
+	regs[QB + 18] = 0x13;
+	regs[QB + 19] = 0x1e;
+	regs[QB + 21] = 0x01;
+	regs[QB + 22] = 1;
+	regs[QB + 23] = 0x02;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_int_equal(f.manufacturer, 1);
+	assert_string_equal(f.product_id, "s3203");
+	assert_true(f.has_build_id);
+	assert_false(f.has_package_id);
+	assert_int_equal(f.build_id, 1970960);
+	assert_int_equal(n_rd, 5);
+	expect_read(0, QB, 21);
+	expect_read(1, QB + 21, 1);
+	expect_read(2, QB + 22, 1);
+	expect_read(3, QB + 23, 1);
+	expect_read(4, QB + 17, 3);
+
+	/* a sensor id (properties bit 3) moves query 42 one address on */
+	f01_part(0x88, "s3203");
+	regs[QB + 17] = 0x01;
+	regs[QB + 22] = 0x01;
+	regs[QB + 23] = 1;
+	regs[QB + 24] = 0x02;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_true(f.has_build_id);
+	assert_int_equal(f.build_id, 1);
+	expect_read(1, QB + 22, 1);
+	expect_read(3, QB + 24, 1);
+
+	/* a package id query too: 8 bytes at base + 17, the build id one
+	 * address on */
+	f01_part(0x80, "s3203");
+	regs[QB + 17] = 0x78;
+	regs[QB + 18] = 0x56;
+	regs[QB + 19] = 0x34;
+	regs[QB + 20] = 0x12;
+	regs[QB + 21] = 0x01;
+	regs[QB + 22] = 1;
+	regs[QB + 23] = 0x03;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_string_equal(f.product_id, "s3203");
+	assert_true(f.has_package_id);
+	assert_int_equal(f.package_id, 0x12345678);
+	assert_true(f.has_build_id);
+	assert_int_equal(f.build_id, 0x123456);
+	assert_int_equal(n_rd, 6);
+	expect_read(4, QB + 17, 8);
+	expect_read(5, QB + 18, 3);
+}
+
+static void test_f01_without_build_id_query(void **state)
+{
+	struct rmi4_f01 f;
+
+	(void)state;
+	/* no query 42: queries 0..20 only; the product id is the 10 bytes
+	 * from query 11 on */
+	f01_part(0x00, "TM3038-002");
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_string_equal(f.product_id, "TM3038-002");
+	assert_false(f.has_build_id);
+	assert_int_equal(n_rd, 1);
+	/* query 42 without DS4 queries */
+	f01_part(0x80, "s3203");
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_false(f.has_build_id);
+	assert_int_equal(n_rd, 2);
+	/* DS4 queries of length 0: the DS4 query is not read */
+	f01_part(0x80, "s3203");
+	regs[QB + 21] = 0x01;
+	regs[QB + 23] = 0x02;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_false(f.has_build_id);
+	assert_int_equal(n_rd, 3);
+	/* a DS4 query without the build id bit */
+	f01_part(0x80, "s3203");
+	regs[QB + 21] = 0x01;
+	regs[QB + 22] = 1;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), 0);
+	assert_false(f.has_build_id);
+	assert_int_equal(n_rd, 4);
+}
+
+static void test_f01_read_failure_is_returned(void **state)
+{
+	struct rmi4_f01 f;
+
+	(void)state;
+	f01_part(0x80, "s3203");
+	regs[QB + 21] = 0x01;
+	regs[QB + 22] = 1;
+	regs[QB + 23] = 0x02;
+	fail_addr = QB + 17;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), -EIO);
+	f01_part(0x80, "s3203");
+	fail_addr = QB;
+	assert_int_equal(rmi4_f01_read(fake_rd, NULL, QB, &f), -EIO);
+	assert_int_equal(n_rd, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v10_good),       cmocka_unit_test(test_v10_broken),
-		cmocka_unit_test(test_v5_header),      cmocka_unit_test(test_ids_forms),
-		cmocka_unit_test(test_manifest_rules), cmocka_unit_test(test_blob_facts),
+		cmocka_unit_test(test_v10_good),
+		cmocka_unit_test(test_v10_broken),
+		cmocka_unit_test(test_v5_header),
+		cmocka_unit_test(test_ids_forms),
+		cmocka_unit_test(test_manifest_rules),
+		cmocka_unit_test(test_blob_facts),
 		cmocka_unit_test(test_registry_entry),
+		cmocka_unit_test(test_f01_build_id_where_rmi_f01_reads_it),
+		cmocka_unit_test(test_f01_without_build_id_query),
+		cmocka_unit_test(test_f01_read_failure_is_returned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,9 @@
  *    enable) and a block read of command i; the PDT on page 0 from 0xe9
  *    down, 6 bytes an entry (query, command, control, data base, the
  *    interrupt count and version, the function number); F01's query 11..20
- *    the product id, its data 0 the device status (bit 6: bootloader).
+ *    the product id, then the optional queries up to the build id as
+ *    rmi_f01 walks them (f01.c), its data 0 the device status (bit 6:
+ *    bootloader).
  */
 #include "rmi4.h"
 
@@ -347,12 +349,27 @@ static int identify(struct tf_ctx *c, struct f01_at *f01, int *version, struct t
 	return scan_pdt(c, f01, err);
 }
 
-/* Unbound: identify(), then F01's product id and device status. */
+/* rmi4_f01_read's reads over the client's transport. */
+static int f01_rd(void *ctx, uint16_t rmiaddr, uint8_t *buf, size_t len)
+{
+	return rmi_rd(ctx, rmiaddr, buf, len);
+}
+
+/*
+ * Unbound: identify(), then F01's queries as far as rmi_f01 reads them
+ * (rmi4_f01_read: the product id and, where the DS4 query says so, the
+ * build id) and its device status, reads only.  The build is the
+ * application's version; in the bootloader F01 is the bootloader's, so
+ * the build the flash holds is not known from there (the bound case
+ * takes no version in that mode either).
+ */
 static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err *err)
 {
 	struct f01_at f01 = { 0 };
-	uint8_t q[21], status;
+	struct rmi4_f01 p;
+	uint8_t status;
 	int version = 0, rc;
+	char build[48];
 
 	if (!c->bus)
 		return tf_err_set(err, ENODEV, "no driver bound and no bus open");
@@ -367,23 +384,30 @@ static int detect_bus(struct tf_ctx *c, struct tf_chip_state *st, struct tf_err 
 		st->mode = TF_CHIP_APP;
 		tf_snprintf(st->detail, sizeof(st->detail),
 			    "SMBus version %d at 0x%02x; not asked further (rmi_smbus's reads "
-			    "need a mapping entry written)",
+			    "need a mapping entry written): product and build not read",
 			    version, c->dev.addr);
 		return 0;
 	}
-	if ((rc = rmi_rd(c, (uint16_t)f01.query, q, sizeof(q))) < 0 ||
+	if ((rc = rmi4_f01_read(f01_rd, c, (uint16_t)f01.query, &p)) < 0 ||
 	    (rc = rmi_rd(c, (uint16_t)f01.data, &status, 1)) < 0)
 		return tf_err_set(err, -rc, "reading F01 at 0x%02x: %s", c->dev.addr,
 				  strerror(-rc));
-	memcpy(st->hw, q + 11, RMI4_PRODUCT_ID_LEN);
-	st->hw[RMI4_PRODUCT_ID_LEN] = '\0';
+	tf_snprintf(st->hw, sizeof(st->hw), "%s", p.product_id);
 	if (!rmi4_product_ok(st->hw))
 		return not_rmi4(c, err, "F01 gives no product id");
 	st->bl_addr = c->dev.addr;
 	st->mode = status & F01_STATUS_BL ? TF_CHIP_BOOTLOADER : TF_CHIP_APP;
+	if (st->mode == TF_CHIP_BOOTLOADER)
+		tf_snprintf(build, sizeof(build), "build not known from the bootloader");
+	else if (!p.has_build_id)
+		tf_snprintf(build, sizeof(build), "build unknown (no build id query)");
+	else
+		tf_snprintf(build, sizeof(build), "build %lu", (unsigned long)p.build_id);
+	if (st->mode == TF_CHIP_APP && p.has_build_id)
+		set_version(st, p.build_id);
 	tf_snprintf(st->detail, sizeof(st->detail),
-		    "RMI4 on %s at 0x%02x: product %s, device status 0x%02x%s",
-		    over_i2c(c) ? "I2C" : "SMBus", c->dev.addr, st->hw, status,
+		    "RMI4 on %s at 0x%02x: product %s, %s, device status 0x%02x%s",
+		    over_i2c(c) ? "I2C" : "SMBus", c->dev.addr, st->hw, build, status,
 		    st->mode == TF_CHIP_BOOTLOADER ? " (bootloader mode)" : "");
 	return 0;
 }
@@ -480,7 +504,11 @@ static int rmi4_kernel_fw_name(struct tf_ctx *c, const struct tf_chip_state *st,
 	char p[RMI4_PRODUCT_ID_LEN + 1];
 	size_t i;
 
-	(void)c;
+	if (!st->hw[0] && c->read_only && !c->dev.driver[0] && !over_i2c(c))
+		return tf_err_set(err, EINVAL,
+				  "the product id was not read: unbound on SMBus, a read-only "
+				  "command writes no mapping entry, which reading it needs; "
+				  "'touchfw run' reads it before anything else");
 	if (!rmi4_product_ok(st->hw))
 		return tf_err_set(
 			err, EINVAL,
@@ -593,14 +621,32 @@ static int rmi4_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
 	return bring_back(sv, u, err);
 }
 
+/* The driver that speaks this client's protocol: rmi4_i2c on plain I2C,
+ * rmi4_smbus on SMBus. */
+static const char *transport_driver(const struct tf_ctx *c)
+{
+	return over_i2c(c) ? "rmi4_i2c" : "rmi4_smbus";
+}
+
+/* Does the profile name the driver this unbound client needs? */
+static bool profile_driver_fits(const struct tf_ctx *c)
+{
+	return c->ctrl && !strcmp(c->ctrl->driver, transport_driver(c));
+}
+
 /*
  * rmi_core binds a chip in its bootloader and its update_fw flashes from
  * there: a chip with the driver bound goes through the driver, whatever
- * its mode.
+ * its mode.  Unbound, a chip identified over the bus goes the same way,
+ * with the profile's driver bound for the update only
+ * (the flow binds it before update_fw) -- when that driver is the one
+ * for the client's transport; else the flow's answer, which refuses.
  */
 static enum tf_update_way rmi4_choose(const struct tf_flow_services *sv, struct tf_update *u)
 {
 	if (u->c->dev.driver[0] && ours(u->c->dev.driver))
+		return TF_WAY_DRIVER_ATTR;
+	if (!u->c->dev.driver[0] && profile_driver_fits(u->c))
 		return TF_WAY_DRIVER_ATTR;
 	return sv->choose(u);
 }
@@ -619,8 +665,13 @@ static int rmi4_update_failed(const struct tf_flow_services *sv, struct tf_updat
 
 /*
  * Unbound, a run: the chip is identified over the bus first (identify():
- * the PDT with F01 and F34), and only then is rmi_core bound, which takes
- * it in either mode; anything else is refused untouched.  Bound, or a
+ * the PDT with F01 and F34, then F01's product and build), anything else
+ * refused untouched.  An application whose build F01 gives is left
+ * unbound: the plan decides, and the driver is bound only for an update
+ * (rmi4_choose), so a part running the database's build is not touched.
+ * A chip in its bootloader, or one whose build is unknown, gets rmi_core
+ * bound now, which takes it in either mode -- only the driver for its
+ * transport (a profile naming the other one binds nothing).  Bound, or a
  * read-only command: as for every family.
  */
 static int rmi4_before_detect(const struct tf_flow_services *sv, struct tf_update *u)
@@ -637,6 +688,19 @@ static int rmi4_before_detect(const struct tf_flow_services *sv, struct tf_updat
 				  "%s", err.msg);
 	if (st.mode == TF_CHIP_ABSENT)
 		return 0;
+	if (!profile_driver_fits(c)) {
+		sv->log(u, TF_LOG_WARNING,
+			"%s; not binding %s, the board profile's driver: this client "
+			"needs %s, the driver of its transport",
+			st.detail, c->ctrl->driver, transport_driver(c));
+		return 0;
+	}
+	if (st.mode == TF_CHIP_APP && st.has_version) {
+		sv->log(u, TF_LOG_INFO,
+			"%s; %s is bound only if the firmware is to be updated through it",
+			st.detail, c->ctrl->driver);
+		return 0;
+	}
 	sv->log(u, TF_LOG_INFO, "%s; binding %s (rmi_core takes it in either mode)", st.detail,
 		c->ctrl->driver);
 	return sv->rebind(u);

@@ -6,9 +6,11 @@
  * client, with the file whose name is written there; touchfw checks the
  * image as rmi_f34v7 parses it, stages it, writes its name, follows the
  * driver's update_fw_status and judges a new probe.  Unbound, the chip is
- * identified as its transport speaks to it (the PDT with F01 and F34)
- * before anything else is sent: over SMBus as rmi_smbus does, over plain
- * I2C as rmi_i2c does (page select, then register pointers only).
+ * identified as its transport speaks to it (the PDT with F01 and F34, and
+ * F01's product and build id as rmi_f01 reads them) before anything else
+ * is sent: over SMBus as rmi_smbus does, over plain I2C as rmi_i2c does
+ * (page select, then register pointers only); the driver is bound only
+ * for an update.
  */
 #ifndef TF_RMI4_H
 #define TF_RMI4_H
@@ -62,6 +64,23 @@ int rmi4_check_blob_data(const struct tf_blob *b, const uint8_t *data, size_t le
 			 size_t size);
 int rmi4_blob_facts(const uint8_t *data, size_t len, const char *name, struct tf_blob_facts *f,
 		    struct tf_err *err);
+
+/* What F01's queries say, as rmi_f01_read_properties reads them (f01.c). */
+struct rmi4_f01 {
+	uint8_t manufacturer; /* 1: Synaptics */
+	uint8_t properties;   /* query 1 */
+	char product_id[RMI4_PRODUCT_ID_LEN + 1];
+	bool has_package_id, has_build_id; /* the DS4 query's bits */
+	uint32_t package_id;		   /* its low 32 bits, as rmi_f01 keeps */
+	uint32_t build_id;		   /* rmi_core's firmware_id (LE24) */
+};
+
+/* A register read over the part's transport: 0 or negative errno. */
+typedef int (*rmi4_read_fn)(void *ctx, uint16_t addr, uint8_t *buf, size_t len);
+
+/* F01's queries from @query on, read through @rd exactly as far as
+ * rmi_f01 reads them (reads only); 0 or @rd's error. */
+int rmi4_f01_read(rmi4_read_fn rd, void *ctx, uint16_t query, struct rmi4_f01 *f);
 
 extern const struct tf_family_ids tf_family_ids_rmi4;
 extern const struct tf_family_ops rmi4_ops;
