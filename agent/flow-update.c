@@ -244,10 +244,6 @@ static int driver_flashes(struct flow_run *r)
 }
 
 /*
- * Through the bound driver: the firmware by its attribute, then a
- * configuration as the family's update path says the driver takes one.
- */
-/*
  * A chip identified over the bus with no driver bound, which its family's
  * path sends through the driver (its choose): the driver is bound only
  * now that an update is decided, and the chip read again through it --
@@ -275,6 +271,10 @@ static int bind_for_update(struct flow_run *r)
 	return TF_EXIT_OK;
 }
 
+/*
+ * Through the bound driver (bound first where it was not): the firmware by its attribute, then
+ * a configuration as the family's update path says the driver takes one.
+ */
 static int path_update_fw(struct flow_run *r)
 {
 	const struct tf_update_path *path = r->ops->update_path;
