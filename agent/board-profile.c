@@ -127,7 +127,7 @@ static void parse_controllers(struct parse_ctx *c, int node, struct tf_board_pro
 	struct prop_val v[L_COUNT_];
 	uint32_t cells;
 	bool all_ok = true;
-	size_t n = 0;
+	size_t n = 0, slots = 0;
 	int child;
 
 	board_read_props(c, node, path, NODE_CONTROLLERS, board_controllers_props, L_COUNT_, v);
@@ -139,7 +139,16 @@ static void parse_controllers(struct parse_ctx *c, int node, struct tf_board_pro
 	    board_val_u32(c, path, "#size-cells", &v[L_SIZE_CELLS], "0", &cells) && cells != 0)
 		board_issue(c, path, "#size-cells must be <0> (reg has no size)");
 
-	p->ctrl = calloc(MAX_CONTROLLERS, sizeof(*p->ctrl));
+	/* As many slots as the profile has controller nodes, not
+	 * MAX_CONTROLLERS: a loaded set keeps every profile of the boards
+	 * directories for the whole run, and a slot is over 1 KiB that calloc
+	 * zeroes (32 of them made most of a flash's heap). */
+	fdt_for_each_subnode(child, c->fdt, node) {
+		if (slots == MAX_CONTROLLERS)
+			break;
+		slots++;
+	}
+	p->ctrl = calloc(slots ? slots : 1, sizeof(*p->ctrl));
 	if (!p->ctrl) {
 		c->oom = true;
 		return;

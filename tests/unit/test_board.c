@@ -465,6 +465,72 @@ static void test_profile_file_name_too_long_is_reported(void **state)
 	free(buf);
 }
 
+/* Parse a profile with @n mxt controllers at 0x10, 0x11, ... on one adapter. */
+static int parse_n_controllers(unsigned n, struct tf_board_profile **p,
+			       struct tf_board_report *rep)
+{
+	char src[4096], out[4096], *text;
+	size_t size = 512 + (size_t)n * 200, at;
+	unsigned i;
+	int r;
+
+	text = malloc(size);
+	assert_non_null(text);
+	at = (size_t)snprintf(text, size,
+			      "/dts-v1/;\n/ {\n\ttouchfw,profile-version = <1>;\n"
+			      "\tmodel = \"many\";\n\tboard-compatible = \"test,many\";\n"
+			      "\tcontrollers {\n\t\t#address-cells = <1>;\n"
+			      "\t\t#size-cells = <0>;\n");
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(text + at, size - at,
+				       "\t\ttouchscreen@%x {\n\t\t\tfamily = \"mxt\";\n"
+				       "\t\t\tbus = \"i2c\";\n"
+				       "\t\t\tadapter-name = \"adapter A\";\n"
+				       "\t\t\treg = <0x%x>;\n\t\t\tpower = \"driver\";\n"
+				       "\t\t};\n",
+				       0x10 + i, 0x10 + i);
+	snprintf(text + at, size - at, "\t};\n};\n");
+	snprintf(src, sizeof(src), "%s/gen-%u.dts", g_tmp, ++g_seq);
+	write_file(src, text, strlen(text));
+	free(text);
+	snprintf(out, sizeof(out), "%s/many-%u.dtb", g_tmp, g_seq);
+	run_dtc(src, out);
+	r = parse_file(out, p, rep);
+	return r;
+}
+
+/* The controller array holds what the profile has, up to 32 controllers;
+ * a 33rd is reported, not written past the array. */
+static void test_controllers_up_to_32_are_read(void **state)
+{
+	static const unsigned counts[] = { 1, 2, 31, 32 };
+	struct tf_board_profile *p = NULL;
+	struct tf_board_report rep;
+	unsigned k, i;
+
+	(void)state;
+	for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		tf_board_report_init(&rep);
+		if (parse_n_controllers(counts[k], &p, &rep) != 0)
+			dump_report(&rep);
+		tf_board_report_free(&rep);
+		assert_non_null(p);
+		assert_int_equal(p->n_ctrl, counts[k]);
+		for (i = 0; i < counts[k]; i++) {
+			assert_int_equal(p->ctrl[i].reg, 0x10 + i);
+			assert_string_equal(p->ctrl[i].family, "mxt");
+		}
+		tf_board_free(p);
+		p = NULL;
+	}
+	tf_board_report_init(&rep);
+	assert_int_equal(parse_n_controllers(33, &p, &rep), -EINVAL);
+	assert_null(p);
+	assert_true(report_has(&rep, "/controllers/touchscreen@30",
+			       "too many controllers (at most 32)"));
+	tf_board_report_free(&rep);
+}
+
 static void test_timeouts_default_when_not_given(void **state)
 {
 	struct tf_board_profile *p = NULL;
@@ -2057,6 +2123,7 @@ int main(void)
 		cmocka_unit_test(test_board_ids_given_replace_the_default),
 		cmocka_unit_test(test_dmi_profile_without_file_name_needs_board_ids),
 		cmocka_unit_test(test_profile_file_name_too_long_is_reported),
+		cmocka_unit_test(test_controllers_up_to_32_are_read),
 		cmocka_unit_test(test_timeouts_default_when_not_given),
 		cmocka_unit_test(test_golden_goodix_profile_fields_are_read),
 		cmocka_unit_test(test_examples_are_all_valid),
