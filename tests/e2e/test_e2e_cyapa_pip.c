@@ -275,7 +275,8 @@ static void prepare_ex(const char *fw, bool bound, const char *extra, const char
 			     "cyapa.product_id = %s\n"
 			     "cyapa.fw_version = %s\n"
 			     "%s",
-			     GEN, bound ? "true" : "false", product(), fw, extra ? extra : "") > 0);
+			     GEN, bound ? "true" : "false", product(), fw,
+			     extra ? extra : "") > 0);
 	prepare_chip(keys, he_args);
 	free(keys);
 }
