@@ -38,9 +38,18 @@
 #define PRODUCT "CYTRA-103002-00"
 #define NEW_FW 0x0301
 #define OLD_FW 0x0200
+/* The demo database's PIP entries (tests/emul/family/cyapa/manifest.ini):
+ * 3.0 for a Gen5 CYTRA-103002-00 and a Gen6 CYTRA-106002-00 on the
+ * boards touchfw,emul-cyapa-pip and the VM's touchfw,qemu-cyapa-emul-pip. */
+#define DEMO_BOARD "touchfw,emul-cyapa-pip"
+#define DEMO_FW 0x0300
 
 static struct e2e E;
 static int GEN; /* the trackpad's generation, 5 or 6: setup_gen5/6 */
+/* The test runs on the demo database's PIP board with the build's
+ * database itself (not a private copy holding 3.1): set by the test,
+ * cleared by teardown. */
+static bool DEMO_DB;
 
 #define expect_rc(want, ...)                                                                  \
 	do {                                                                                  \
@@ -69,13 +78,23 @@ static int teardown(void **state)
 {
 	(void)state;
 	e2e_stop(&E);
+	DEMO_DB = false;
 	return 0;
 }
 
 /* The board's compatible, one per generation. */
 static const char *board(void)
 {
+	if (DEMO_DB)
+		return DEMO_BOARD;
 	return GEN == 6 ? "touchfw,emul-cyapa-gen6" : "touchfw,emul-cyapa-gen5";
+}
+
+/* The trackpad's product id: the demo database's Gen6 part is another
+ * product than its Gen5 one. */
+static const char *product(void)
+{
+	return DEMO_DB && GEN == 6 ? "CYTRA-106002-00" : PRODUCT;
 }
 
 /* touchfw said @fmt, formatted (a generation in it). */
@@ -194,7 +213,8 @@ static void db_with(const char *file)
 }
 
 /* The board: @chip_keys for the chip at 0x24, whose driver is cyapa; the
- * private profile and a private database holding 3.1 for the board. */
+ * private profile and a private database holding 3.1 for the board (or,
+ * DEMO_DB, the build's demo database as it is). */
 static void prepare_chip(const char *chip_keys, const char *he_args)
 {
 	char *b = NULL, path[512], cmd[1200];
@@ -233,6 +253,10 @@ static void prepare_chip(const char *chip_keys, const char *he_args)
 	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o '%s/emul-cyapa-gen%d.dtb' '%s'",
 		 E.boards, GEN, path);
 	assert_int_equal(system(cmd), 0);
+	if (DEMO_DB) {
+		e2e_settings(&E, NULL); /* the boards directory above */
+		return;
+	}
 	e2e_private_db(&E);
 	db_with(pip_image(PRODUCT, 3, 1, 0));
 }
@@ -248,10 +272,11 @@ static void prepare_ex(const char *fw, bool bound, const char *extra, const char
 			     "cyapa.gen = %d\n"
 			     "int_gpio = 1\n"
 			     "bound = %s\n"
-			     "cyapa.product_id = " PRODUCT "\n"
+			     "cyapa.product_id = %s\n"
 			     "cyapa.fw_version = %s\n"
 			     "%s",
-			     GEN, bound ? "true" : "false", fw, extra ? extra : "") > 0);
+			     GEN, bound ? "true" : "false", product(), fw,
+			     extra ? extra : "") > 0);
 	prepare_chip(keys, he_args);
 	free(keys);
 }
@@ -291,17 +316,22 @@ static struct chip chip(void)
 	return c;
 }
 
-static void assert_updated(void)
+static void assert_updated_to(int fw)
 {
 	struct chip c = chip();
 
 	assert_int_equal(c.mode, CYAPA_PIP_APP);
-	assert_int_equal(c.fw, NEW_FW);
+	assert_int_equal(c.fw, fw);
 	assert_int_equal(c.stats.initiates, 1);
 	assert_int_equal(c.stats.rows_written, CYAPA_PIP_APP_ROWS);
 	assert_int_equal(c.stats.row_errors, 0);
 	assert_true(emub_dev_bound(E.eb, "touchpad"));
 	assert_true(e2e_has_input(&E, "touchpad"));
+}
+
+static void assert_updated(void)
+{
+	assert_updated_to(NEW_FW);
 }
 
 static void assert_untouched(int fw)
@@ -350,6 +380,63 @@ static void test_bind_with_older_firmware_is_updated_through_update_fw(void **st
 	expect_rc(TF_EXIT_OK, "run", DEV);
 	e2e_said(&E, "running 3.1");
 	assert_int_equal(chip().stats.initiates, 1);
+}
+
+/* How many runs a device's log tells of (each begins with a line
+ * "touchfw: DEV: device ..."). */
+static unsigned runs_in(const char *log)
+{
+	static const char head[] = "touchfw: " DEV ": device ";
+	unsigned n = 0;
+	const char *p;
+
+	for (p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, head, sizeof(head) - 1))
+			n++;
+	return n;
+}
+
+/* The same from the demo database as the build makes it, the
+ * emulator's twin of kmod-cyapa-driver's PIP steps: its entries for the
+ * PIP board (a Gen5 3.0 for CYTRA-103002-00, a Gen6 3.0 for
+ * CYTRA-106002-00, signed with the build's key) are matched by the
+ * product cyapa reads, and the run takes the image of the trackpad's own
+ * generation: 2.0 -> 3.0 through update_fw, one run. */
+static void test_bind_with_older_firmware_is_updated_from_the_demo_database(void **state)
+{
+	char *log, line[512];
+	long long t0;
+
+	(void)state;
+	DEMO_DB = true;
+	prepare("2.0", NULL, "");
+	t0 = e2e_now_ms();
+	e2e_go(&E);
+	e2e_wait_run_done(&E, DEV);
+	fprintf(stderr,
+		"# gen%d: bind -> verified input device (demo database): %lld ms (emulated, "
+		"fast pacing)\n",
+		GEN, e2e_now_ms() - t0);
+	log = e2e_state_file(&E, DEV ".log");
+	assert_non_null(log);
+	e2e_keep(&E, log);
+	snprintf(line, sizeof(line), "application mode: hardware %s, firmware 2.0", product());
+	if (!strstr(log, line)) {
+		fprintf(stderr, "--- the run said:\n%s", log);
+		fail_msg("no \"%s\"", line);
+	}
+	snprintf(line, sizeof(line),
+		 "staged cyapa-%s-fw-3.0 as %s/state/firmware/cyapa.bin; asking cyapa to "
+		 "flash it (update_fw)",
+		 product(), E.dir);
+	if (!strstr(log, line) || !strstr(log, "verified: firmware 2.0 -> 3.0")) {
+		fprintf(stderr, "--- the run said:\n%s", log);
+		fail_msg("see the run's log above");
+	}
+	assert_updated_to(DEMO_FW);
+	assert_int_equal(chip().stats.bl_enters, 1);
+	assert_int_equal(emub_update_fw_count(E.eb, "touchpad"), 1);
+	assert_int_equal(runs_in(log), 1);
 }
 
 /* An erased trackpad: cyapa binds it ("genN bootloader") without an
@@ -591,6 +678,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		BOTH(test_bind_with_older_firmware_is_updated_through_update_fw),
+		BOTH(test_bind_with_older_firmware_is_updated_from_the_demo_database),
 		BOTH(test_trackpad_in_its_bootloader_is_brought_back_by_the_board),
 		BOTH(test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recovers),
 		BOTH(test_another_generations_image_is_refused_unwritten),

@@ -12,17 +12,20 @@
 # vm-image: --dir @B@/firmware-db:/usr/local/share/touchfw/firmware-db
 # vm-image: --file @B@/keys/build-demo.pub:/usr/local/etc/touchfw/keys/build-demo.pub
 # vm-image: --dtb tests/vm/modules/cyapa-emul/boards/qemu-cyapa-emul.dts:/usr/local/etc/touchfw/boards/qemu-cyapa-emul.dtb
+# vm-image: --dtb tests/vm/modules/cyapa-emul/boards/qemu-cyapa-emul-pip.dts:/vm/qemu-cyapa-emul-pip.dtb
 #
 # "kmod-cyapa-driver" (busybox init): Debian's own cyapa (module cyapatp)
 # judges the Cypress Gen3 trackpad model, and touchfw updates the trackpad
 # through it.  cyapa_emul puts touchfw's model behind a real i2c adapter
 # and an interrupt and instantiates a "cyapa" client at 0x67, the Gen3
-# address.  fwgen, in the image, makes the broken firmware files; the
-# good one is the demo database's CYTRA-116002-00 2.0.  touchfw's udev
-# rule is in force (copied to /run/udev/rules.d) for steps 2 and 5 only,
+# address.  fwgen, in the image, makes the broken firmware files and the
+# PIP ones flashed by hand; the good Gen3 one is the demo database's
+# CYTRA-116002-00 2.0, its Gen5 and Gen6 images those of the PIP board's
+# products.  touchfw's udev rule is in force (copied to
+# /run/udev/rules.d) for steps 2 and 5 and the PIP steps' rebinds only,
 # so that the driver's own behaviour is seen undisturbed in the others.
-# Each update_fw takes about 15 s under TCG: three full ones and one cut
-# short.  One boot:
+# Each Gen3 update_fw takes about 15 s under TCG: three full ones and one
+# cut short; four PIP ones follow.  One boot:
 #   1. application mode (firmware 1.0): the driver launches the
 #      application from the bootloader the pad powers up in, binds,
 #      registers "Cypress APA Trackpad (cyapa)" with the pad's axes and
@@ -53,6 +56,14 @@
 #      by cyapa's own check; `touchfw flash --firmware` of a Gen5 3.1 made
 #      by fwgen goes through update_fw (enter bootloader, initiate, 465
 #      rows, launch); figure: flash start -> verified input device;
+#      then the PIP board's profile (qemu-cyapa-emul-pip.dts, in place of
+#      the Gen3 one for this part of the step) and a Gen5 pad of its own
+#      product, CYTRA-103002-00, at 0x24 where real PIP parts sit, running
+#      1.0; touchfw's rule in force, a rebind: the bind uevent's run
+#      stages the database's Gen5 3.0 for that product as cyapa.bin and
+#      writes update_fw (enter bootloader, initiate, 465 rows, launch),
+#      and verifies the driver's new input device and 3.0, one run;
+#      figure: bind uevent -> verified input device;
 #   7. a Gen6 (PIP) trackpad (cyapa_emul gen=6): cyapa tells it from a
 #      Gen5 one by its system information's family and silicon ids and
 #      binds it "gen6 operational" with an input device (through Gen6's
@@ -61,7 +72,10 @@
 #      image not match TP device"); `touchfw flash --firmware` of a Gen6
 #      3.1 (fwgen --form gen6) goes through update_fw (enter bootloader,
 #      initiate, 465 rows, launch); figure: flash start -> verified input
-#      device;
+#      device; then on the PIP board a Gen6 pad of its own product,
+#      CYTRA-106002-00, at 0x24, running 1.0: from a rebind's bind uevent
+#      touchfw takes it to the database's Gen6 3.0 through update_fw as
+#      for Gen5; figure: bind uevent -> verified input device;
 #   no oops, no warning.
 . /vm/cyapa-emul.sh
 
@@ -289,6 +303,76 @@ pip_flashed() {
 	vm_check "cyapa_emul unloads with the driver bound" emul_unload
 }
 
+# pip_bind_updated GEN PRODUCT: the PIP board's profile in place of the
+# Gen3 one; a Gen GEN pad of PRODUCT at 0x24 (where real PIP parts sit)
+# running 1.0, bound by cyapa; touchfw's rule in force, a rebind: the
+# bind uevent's run reads product and version from cyapa's attributes,
+# stages the database's 3.0 for PRODUCT (an image of generation GEN) as
+# cyapa.bin and writes update_fw; cyapa enters the bootloader, initiates
+# it, writes 465 rows, launches 3.0 and registers a new input device,
+# which touchfw verifies; the figure cyapa_genGEN_bind_to_verified_input_ms;
+# the module unloads, the Gen3 profile is back.
+CYAPA_PROFILE=/usr/local/etc/touchfw/boards/qemu-cyapa-emul.dtb
+pip_bind_updated() {
+	pip_gen=$1 pip_id=$2
+	pip_blob=/usr/local/share/touchfw/firmware-db/cyapa/cyapa-$pip_id-fw-3.0.bin
+	rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+	vm_require "the PIP board's profile in place of the Gen3 one" eval \
+		'cp "$CYAPA_PROFILE" /run/qemu-cyapa-emul.dtb && cp /vm/qemu-cyapa-emul-pip.dtb "$CYAPA_PROFILE"'
+	vm_check "the database's Gen$pip_gen image for $pip_id is 61997 bytes (465 rows and the metadata row)" \
+		test "$(wc -c <"$pip_blob")" = 61997
+	emul_dmesg_mark
+	vm_require "cyapa_emul loads (Gen$pip_gen at 0x24, $pip_id, firmware 1.0)" \
+		emul_load gen="$pip_gen" addr=0x24 product_id="$pip_id"
+	vm_check "cyapa is bound to ${EMUL_BUS}-0024: an input device, gen$pip_gen operational, 1.0, $pip_id" eval \
+		'[ "$(emul_driver)" = cyapa ] && [ "$EMUL_DEV" = "${EMUL_BUS}-0024" ] &&
+		 vm_wait 10 "input device" emul_has_input &&
+		 [ "$(cyapa_attr mode)" = "gen$pip_gen operational" ] &&
+		 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
+		 [ "$(cyapa_attr product_id)" = "$pip_id" ]'
+	input_before=$(emul_input)
+	emul_monitor_start
+	vm_require "touchfw's rule in force" touchfw_rule_on
+	emul_dmesg_mark
+	vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
+	vm_require "the run ends" emul_wait_run 120
+	t_done=$(vm_now_us)
+	vm_log "result: $(emul_result)"
+	vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+	vm_require "touchfw's rule off again" touchfw_rule_off
+	vm_check "result ok through update_fw, 1.0 -> 3.0" eval \
+		'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
+		 [ "$(emul_result_field version_before)" = 1.0 ] &&
+		 [ "$(emul_result_field version_after)" = 3.0 ]'
+	vm_check "touchfw read product $pip_id, firmware 1.0 from cyapa's attributes" \
+		emul_log_has "application mode: hardware $pip_id, firmware 1.0"
+	vm_check "touchfw staged the database's 3.0 as cyapa.bin and wrote update_fw" \
+		emul_log_has "staged cyapa-$pip_id-fw-3.0 as $TOUCHFW_STATE/firmware/cyapa.bin; asking cyapa to flash it (update_fw)"
+	vm_check "the loader gave cyapa that file" \
+		emul_fw_loaded "cyapa $EMUL_DEV" cyapa.bin "$TOUCHFW_STATE/firmware/cyapa.bin" "$pip_blob"
+	vm_check "the pad: bootloader entered, one initiate, 465 rows, launched; firmware 3.0" eval \
+		'[ "$(emul_state bl_enters)" = 1 ] && [ "$(emul_state initiates)" = 1 ] &&
+		 [ "$(emul_state rows_written)" = 465 ] && [ "$(emul_state row_errors)" = 0 ] &&
+		 [ "$(emul_state fw_version)" = 3.0 ] && [ "$(emul_state mode)" = app ]'
+	vm_check "the driver reports firmware_version 3.0, gen$pip_gen operational" eval \
+		'[ "$(cyapa_attr firmware_version)" = 3.0 ] &&
+		 [ "$(cyapa_attr mode)" = "gen$pip_gen operational" ]'
+	vm_check "a new input device ($input_before -> $(emul_input)), the one touchfw verified" eval \
+		'emul_has_input && [ "$(emul_input)" != "$input_before" ] &&
+		 [ "$(emul_result_field input)" = "$(emul_event)" ] &&
+		 emul_log_has "verified: firmware 1.0 -> 3.0"'
+	vm_check "one run, no rebind by touchfw (the driver's new input device is its own)" eval \
+		'[ "$(emul_runs)" = 1 ] && [ "$(emul_bind_count)" = 1 ]'
+	vm_check "firmware_class.path is restored, nothing is left staged" eval \
+		'[ "$(cat /sys/module/firmware_class/parameters/path)" = "$fwdir" ] &&
+		 [ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
+	vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
+	emul_figure_since_bind "cyapa_gen${pip_gen}_bind_to_verified_input_ms" "$t_done"
+	emul_monitor_stop
+	vm_check "cyapa_emul unloads with the driver bound" emul_unload
+	vm_require "the Gen3 board's profile back" cp /run/qemu-cyapa-emul.dtb "$CYAPA_PROFILE"
+}
+
 vm_require "fwgen makes the Gen5 files" eval '
 	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.1 -o $fwdir/CYTRA-116002-00_3.1.bin &&
 	fwgen cyapa-pip-fw --id CYTRA-116002-00 --version 3.2 --form bad-app-crc -o $fwdir/pip-bad-app.bin'
@@ -303,6 +387,7 @@ vm_check "update_fw pip-bad-app.bin fails: cyapa's own application CRC check" ev
 	 emul_dmesg_has "invalid firmware app crc check" &&
 	 [ "$(emul_state initiates)" = 0 ]'
 pip_flashed 5 "$fwdir/CYTRA-116002-00_3.1.bin"
+pip_bind_updated 5 CYTRA-103002-00
 
 # ---- 7. a Gen6 (PIP) trackpad
 vm_require "fwgen makes the Gen6 file" eval '
@@ -322,4 +407,5 @@ vm_check "update_fw of the Gen5 file by hand fails: cyapa's own head check" eval
 vm_check "the driver re-detected it: gen6 operational, an input device" eval \
 	'[ "$(cyapa_attr mode)" = "gen6 operational" ] && vm_wait 10 "input device" emul_has_input'
 pip_flashed 6 "$fwdir/g6/CYTRA-116002-00_3.1.bin"
+pip_bind_updated 6 CYTRA-106002-00
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops
