@@ -473,7 +473,8 @@ static void test_v5_binds_and_updates(void **state)
 	s = stats(eb);
 	assert_int_equal(s.bl_entries, 1);
 	assert_int_equal(s.erases, 1);
-	assert_int_equal(s.blocks_written, RMI4_MODEL_V5_FW_BLOCKS + RMI4_MODEL_V5_CONFIG_BLOCKS);
+	assert_int_equal(s.blocks_written,
+			 RMI4_MODEL_V5_FW_BLOCKS + RMI4_MODEL_V5_CONFIG_BLOCKS);
 	assert_int_equal(s.cmd_errors, 0);
 	assert_int_equal(mode(eb), RMI4_MODEL_BL);
 	assert_functions(eb, "fn01 fn34");

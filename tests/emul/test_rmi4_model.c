@@ -784,7 +784,8 @@ static void test_v5_wrong_sequence(void **state)
 	rmi4_model_reset(&M);
 	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_BL);
 	/* the config written back; the block number past the area */
-	assert_int_equal(v5_write_blocks(img + 0x100 + RMI4_MODEL_V5_FW_BLOCKS * RMI4_MODEL_BLOCK,
+	assert_int_equal(v5_write_blocks(img + 0x100 +
+						 RMI4_MODEL_V5_FW_BLOCKS * RMI4_MODEL_BLOCK,
 					 RMI4_MODEL_V5_CONFIG_BLOCKS, 0x06),
 			 0);
 	assert_int_equal(v5_command(0x06, false), 0xa0);

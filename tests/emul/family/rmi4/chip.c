@@ -32,14 +32,8 @@ struct rmi4_board {
 };
 
 static const char *const keys[] = {
-	"rmi4.product_id",
-	"rmi4.build_id",
-	"rmi4.config_id",
-	"rmi4.touch",
-	"rmi4.bus",
-	"rmi4.bootloader",
-	"fault.flash_power_loss",
-	NULL,
+	"rmi4.product_id", "rmi4.build_id",   "rmi4.config_id",		"rmi4.touch",
+	"rmi4.bus",	   "rmi4.bootloader", "fault.flash_power_loss", NULL,
 };
 
 static void init(struct emub_chip_desc *c)

@@ -1202,8 +1202,9 @@ static int v5_command(struct rmi_data *r, guint8 command, unsigned int timeout, 
 
 	if (bl_id) {
 		if ((rc = rmi_read_block(r, r->f34->query, id, 2))) {
-			emub_dev_log(r->d, "%s.fn34: rmi_f34_write_bootloader_id: Reading "
-					   "bootloader ID failed: %d",
+			emub_dev_log(r->d,
+				     "%s.fn34: rmi_f34_write_bootloader_id: Reading "
+				     "bootloader ID failed: %d",
 				     r->rmidev, rc);
 			return rc;
 		}
@@ -1259,8 +1260,8 @@ static int v5_write_blocks(struct rmi_data *r, const guint8 *data, int count, gu
 	for (int i = 0; i < count; i++) {
 		if ((rc = rmi_write_block(r, r->f34->data + F34_BLOCK_DATA_OFFSET, data,
 					  r->v5_block_size))) {
-			emub_dev_log(r->d, "%s.fn34: failed to write block #%d: %d", r->rmidev, i,
-				     rc);
+			emub_dev_log(r->d, "%s.fn34: failed to write block #%d: %d", r->rmidev,
+				     i, rc);
 			return rc;
 		}
 		if ((rc = v5_command(r, command, F34_IDLE_WAIT_MS, false))) {
@@ -1289,7 +1290,8 @@ static int v5_update_firmware(struct rmi_data *r, const guint8 *fw, gsize size)
 	config_size = le32(fw + 12);
 	if (image_size && image_size != (guint32)r->v5_fw_blocks * r->v5_block_size) {
 		emub_dev_log(r->d, "%s.fn34: Bad firmware image: fw size %u, expected %u",
-			     r->rmidev, image_size, (guint32)r->v5_fw_blocks * r->v5_block_size);
+			     r->rmidev, image_size,
+			     (guint32)r->v5_fw_blocks * r->v5_block_size);
 		return -EILSEQ;
 	}
 	if (config_size && config_size != (guint32)r->v5_config_blocks * r->v5_block_size) {
@@ -1325,8 +1327,8 @@ static int v5_update_firmware(struct rmi_data *r, const guint8 *fw, gsize size)
 		emub_dev_log(r->d, "%s.fn34: Writing config (%u bytes)...", r->rmidev,
 			     config_size);
 		if ((rc = v5_write_blocks(r, fw + F34_FW_IMAGE_OFFSET + image_size,
-					  r->v5_config_blocks, F34_WRITE_CONFIG_BLOCK, &progress,
-					  (int)(image_size + config_size))))
+					  r->v5_config_blocks, F34_WRITE_CONFIG_BLOCK,
+					  &progress, (int)(image_size + config_size))))
 			return rc;
 	}
 	return 0;

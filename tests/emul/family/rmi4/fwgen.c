@@ -6,7 +6,8 @@
  *
  *   fwgen rmi4-fw --version BUILD_ID [--config-id ID] [--id PRODUCT]
  *                 [--form good|bad-header|no-flash-config|bl-config-size|bad-checksum] -o FILE
- *   fwgen rmi4-v5-fw --version BUILD_ID [--config-id ID] [--id PRODUCT] [--form good|bl6] -o FILE
+ *   fwgen rmi4-v5-fw --version BUILD_ID [--config-id ID] [--id PRODUCT] [--form good|bl6] -o
+ * FILE
  *
  * rmi4-v5-fw: the v5 file rmi_f34 takes (struct rmi_f34_firmware) for the
  * model's F34 v5 bootloader; bl6 says bootloader version 6 at byte 7.

@@ -582,8 +582,10 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 			out[0] = 0;
 			return 1;
 		}
-		out[0] = ents[idx == 2 && f12(m) ? 4 : idx == 1 && v5(m) ? 2 : idx == 2 ? 3 : idx]
-			     [addr - (PDT_TOP - 6 * idx)];
+		out[0] = ents[idx == 2 && f12(m)  ? 4
+			      : idx == 1 && v5(m) ? 2
+			      : idx == 2	  ? 3
+						  : idx][addr - (PDT_TOP - 6 * idx)];
 		return 1;
 	}
 	if (!bl && f12(m)) {
