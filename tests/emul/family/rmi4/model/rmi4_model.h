@@ -130,7 +130,7 @@
  * 0x2f the block data (block size bytes), then the flash control
  * register at data + 2 + block size (0x3f, where rmi_f34 computes
  * ctrl_address): bits 0..3 the command (cleared when done), bits 4..6
- * the status (the model's numbers below; 0 ok), bit 7 program enabled
+ * the status (the model's numbers above; 0 ok), bit 7 program enabled
  * (the bootloader).  Commands (rmi_f34.h): 0xf enable flash programming
  * (the bootloader id in the block data first; the chip enters its
  * bootloader, F01 status bit 6, the PDT lists F01 and F34 only), 3 erase
@@ -145,7 +145,11 @@
  * struct rmi_f34_firmware: LE32 checksum (the model's CRC-32 of the
  * bytes after it; rmi_f34 does not check it), the bootloader version at
  * byte 7, LE32 image size at 8, LE32 config size at 12, the product id
- * at 0x10, the firmware then the config from 0x100.
+ * at 0x10, the firmware then the config from 0x100.  Not public, so
+ * the model's own: the id bytes' values, the status numbers, that enable
+ * switches to the bootloader's PDT without a reset, the block number's
+ * advance after each block command (rmi_f34 writes it once, zero, before
+ * each area), and the flash layout.
  *
  * The firmware file (rmi4_model_make_image) is the v10 header
  * rmi_f34v7_parse_image_header_10 reads: LE32 checksum (CRC-32 of the
