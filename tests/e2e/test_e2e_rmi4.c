@@ -10,7 +10,9 @@
  * and checks the new build id.  The same part on plain I2C (rmi4_i2c):
  * updated through update_fw with no reset of touchfw's (rmi_core's
  * re-probe resets it), and identified unbound with nothing written but
- * the page select and register pointers.
+ * the page select and register pointers.  A part with the F34 v5
+ * bootloader, updated from either mode through the same update_fw, and
+ * images for the other bootloader refused before it.
  */
 #include "emub-rmi4.h"
 #include "e2e.h"
@@ -652,6 +654,119 @@ static void test_power_loss_midway_leaves_the_bootloader_and_the_next_run_recove
 	assert_int_equal(c.build, 1970960);
 }
 
+/* A v5 image file (struct rmi_f34_firmware, the chip model's maker) of
+ * @product and @build with bootloader version @bl at byte 7. */
+static const char *image_v5(const char *product, unsigned build, unsigned bl)
+{
+	static char path[400];
+	uint8_t img[RMI4_MODEL_IMAGE_MAX];
+	uint32_t n = rmi4_model_make_image_v5(img, build, 0x0a0b0c0d, product, (uint8_t)bl);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rmi4-v5-%s-%u-%u.img", E.dir, product, build, bl);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/*
+ * A part with the F34 v5 bootloader (rmi_f34's bootloader_id "05"):
+ * touchfw takes it, checks the v5 image against it, writes update_fw
+ * (rmi_f34 enables flash programming, erases all, writes the firmware and
+ * config blocks), resets the chip out of the bootloader rmi_smbus leaves
+ * it in, binds again and verifies the build rmi_core reads.  The old
+ * agent refused the part ("the v5 one is not supported yet").
+ */
+static void test_v5_part_is_updated_from_application_mode(void **state)
+{
+	struct chip c;
+	unsigned binds;
+	long long t0;
+
+	(void)state;
+	start("rmi4.bootloader = 5\n");
+	expect_rc(0, "run", "--dry-run", DEV);
+	e2e_said(&E, "application mode: hardware s3203, firmware 1969920");
+	/* the database's s3203 image is a v10 one: refused before update_fw */
+	expect_rc(TF_EXIT_UNSUPPORTED, "run", DEV);
+	e2e_said(&E, "the image is for bootloader v7 (the v10 container format), the "
+		     "touchpad's is 05: not sent");
+	assert_untouched(0x1e0f00);
+	binds = uevents("bind");
+	t0 = e2e_now_ms();
+	expect_rc(0, "flash", "--firmware", image_v5("s3203", 1970963, 5), DEV);
+	fprintf(stderr, "rmi4 e2e: v5 flash to verified: %lld ms\n", e2e_now_ms() - t0);
+	e2e_said(&E, "update_fw");
+	e2e_said(&E, "the chip runs its application after update_fw");
+	e2e_said(&E, "1970963");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970963);
+	assert_int_equal(c.stats.bl_entries, 1);
+	assert_int_equal(c.stats.erases, 1);
+	assert_int_equal(c.stats.blocks_written,
+			 RMI4_MODEL_V5_FW_BLOCKS + RMI4_MODEL_V5_CONFIG_BLOCKS);
+	assert_int_equal(c.stats.cmd_errors, 0);
+	assert_true(emub_dev_bound(E.eb, "touchpad"));
+	assert_int_equal(uevents("bind") - binds, 1);
+}
+
+/* The v5 part in its bootloader (no application): rmi_core binds it (F01
+ * status bit 6; the PDT lists F01 and F34), touchfw flashes it there
+ * and brings it back. */
+static void test_v5_part_in_bootloader_is_brought_back(void **state)
+{
+	char fns[64];
+	struct chip c;
+
+	(void)state;
+	start("rmi4.bootloader = 5\nrmi4.build_id = 0\n");
+	assert_int_equal(chip().mode, RMI4_MODEL_BL);
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn34");
+	expect_rc(0, "flash", "--firmware", image_v5("s3203", 1970963, 5), DEV);
+	e2e_said(&E, "its PDT lists F01 and F34 only: bootloader mode");
+	c = chip();
+	assert_int_equal(c.mode, RMI4_MODEL_APP);
+	assert_int_equal(c.build, 1970963);
+	assert_int_equal(c.stats.bl_entries, 0);
+	functions(fns, sizeof(fns));
+	assert_string_equal(fns, "fn01 fn11 fn34");
+}
+
+/*
+ * Each image for its own bootloader, refused before update_fw: a v10
+ * (v7) file for a v5 part -- rmi_f34 would enable flash programming
+ * first and refuse the file in the bootloader, leaving the chip there --
+ * and a v5 file for a v7 part (rmi_f34v7 refuses it too); a v6 file for
+ * the v5 part as well.  The chip is never written.
+ */
+static void test_images_for_the_other_bootloader_are_refused_before_update_fw(void **state)
+{
+	(void)state;
+	start("rmi4.bootloader = 5\n");
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware",
+		  image("s3203", 1970961, RMI4_IMG_GOOD), DEV);
+	e2e_said(&E, "the image is for bootloader v7 (the v10 container format), the "
+		     "touchpad's is 05: not sent");
+	e2e_said(&E, "the chip was not touched");
+	assert_untouched(0x1e0f00);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", image_v5("s3203", 1970961, 6),
+		  DEV);
+	e2e_said(&E, "the image is for bootloader v6 (the v5 format)");
+	assert_untouched(0x1e0f00);
+	teardown(state);
+
+	start(NULL);
+	expect_rc(TF_EXIT_UNSUPPORTED, "flash", "--firmware", image_v5("s3203", 1970961, 5),
+		  DEV);
+	e2e_said(&E, "the image is for bootloader v5 (the v5 format), the touchpad's is "
+		     "V7.0: not sent");
+	assert_untouched(0x1e0f00);
+}
+
 /* Already running the database's build: nothing is written. */
 static void test_same_build_is_left_alone(void **state)
 {
@@ -724,6 +839,12 @@ int main(void)
 			teardown),
 		cmocka_unit_test_teardown(test_smbus_unbound_older_build_is_bound_for_update_fw,
 					  teardown),
+		cmocka_unit_test_teardown(test_v5_part_is_updated_from_application_mode,
+					  teardown),
+		cmocka_unit_test_teardown(test_v5_part_in_bootloader_is_brought_back, teardown),
+		cmocka_unit_test_teardown(
+			test_images_for_the_other_bootloader_are_refused_before_update_fw,
+			teardown),
 	};
 
 	e2e_test_filter();

@@ -186,6 +186,14 @@ static void image(const char *name, uint32_t build, uint32_t cfg, enum rmi4_imag
 	tu_write_file(fwdir, name, img, n);
 }
 
+static void image_v5(const char *name, uint32_t build, uint32_t cfg)
+{
+	uint8_t img[RMI4_MODEL_IMAGE_MAX];
+	uint32_t n = rmi4_model_make_image_v5(img, build, cfg, "s3203", 5);
+
+	tu_write_file(fwdir, name, img, n);
+}
+
 static void test_no_bind_without_host_notify(void **state)
 {
 	struct emub *eb = board("", false);
@@ -439,6 +447,94 @@ static void test_i2c_probe_resets_out_of_bootloader(void **state)
 	emub_free(eb);
 }
 
+/*
+ * F34 v5 (rmi4.bootloader = 5; function version 0): rmi_f34's probe and
+ * attributes (bootloader_id the two id bytes as characters, the config id
+ * "%02x" x 4), update_fw as rmi_firmware_update does it for v5: flash
+ * programming enabled, the re-probe in the bootloader, erase all, the
+ * firmware and config blocks one command each; rmi_smbus resets nothing,
+ * a power cycle starts the new application.
+ */
+static void test_v5_binds_and_updates(void **state)
+{
+	struct emub *eb = board("rmi4.bootloader = 5\n", true);
+	struct rmi4_model_stats s;
+
+	(void)state;
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "bootloader_id", "05");
+	assert_attr(eb, "configuration_id", "1a2b3c4d");
+	assert_attr(eb, "firmware_id", "1969920");
+	assert_functions(eb, "fn01 fn11 fn34");
+	assert_true(has_input(eb));
+	image_v5("v5.img", 0x1e0f05, 0x0a0b0c0d);
+	assert_int_equal(update_fw(eb, "v5.img"), 0);
+	s = stats(eb);
+	assert_int_equal(s.bl_entries, 1);
+	assert_int_equal(s.erases, 1);
+	assert_int_equal(s.blocks_written,
+			 RMI4_MODEL_V5_FW_BLOCKS + RMI4_MODEL_V5_CONFIG_BLOCKS);
+	assert_int_equal(s.cmd_errors, 0);
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_functions(eb, "fn01 fn34");
+	assert_attr(eb, "update_fw_status", "0");
+	assert_attr(eb, "bootloader_id", "05");
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969925");
+	assert_attr(eb, "configuration_id", "0a0b0c0d");
+	assert_functions(eb, "fn01 fn11 fn34");
+	emub_free(eb);
+
+	/* from the bootloader: F01 status bit 6 says so (F34 v5 has no
+	 * bootloader bit rmi_core reads) */
+	eb = board("rmi4.bootloader = 5\nrmi4.build_id = 0\n", true);
+	assert_true(emub_dev_bound(eb, DEV));
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_functions(eb, "fn01 fn34");
+	assert_attr(eb, "bootloader_id", "05");
+	assert_int_equal(update_fw(eb, "v5.img"), 0);
+	assert_int_equal(stats(eb).bl_entries, 0);
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969925");
+	emub_free(eb);
+}
+
+/*
+ * The wrong image for the bootloader: rmi_f34v7 refuses a v5 file before
+ * anything is sent ("Unsupported image file format", -EINVAL); rmi_f34's
+ * v5 path enables flash programming before it reads the file, so a v10
+ * file (its sizes at 8 and 12 not the chip's) is refused in the
+ * bootloader: nothing erased, the write returns the re-probe's success,
+ * the chip left in its bootloader until a reset.
+ */
+static void test_v5_and_v7_images_crossed(void **state)
+{
+	struct emub *eb = board("", true);
+
+	(void)state;
+	image_v5("v5.img", 0x1e0f05, 0x0a0b0c0d);
+	image("v7.img", 0x1e0f06, 0x0a0b0c0e, RMI4_IMG_GOOD);
+	assert_int_equal(update_fw(eb, "v5.img"), -EINVAL);
+	assert_int_equal(stats(eb).bl_entries, 0);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	emub_free(eb);
+
+	eb = board("rmi4.bootloader = 5\n", true);
+	assert_int_equal(update_fw(eb, "v7.img"), 0);
+	assert_int_equal(stats(eb).bl_entries, 1);
+	assert_int_equal(stats(eb).erases, 0);
+	assert_int_equal(stats(eb).blocks_written, 0);
+	assert_int_equal(mode(eb), RMI4_MODEL_BL);
+	assert_attr(eb, "update_fw_status", "0");
+	rebind(eb);
+	assert_int_equal(mode(eb), RMI4_MODEL_APP);
+	assert_attr(eb, "firmware_id", "1969920");
+	emub_free(eb);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -465,6 +561,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_power_loss_mid_flash),
 		cmocka_unit_test(test_i2c_binds_and_updates),
 		cmocka_unit_test(test_i2c_probe_resets_out_of_bootloader),
+		cmocka_unit_test(test_v5_binds_and_updates),
+		cmocka_unit_test(test_v5_and_v7_images_crossed),
 	};
 
 	(void)argc;

@@ -53,6 +53,18 @@ static void start(uint32_t build, uint32_t power_loss)
 	start_on(build, power_loss, false);
 }
 
+/* The part with the F34 v5 bootloader (rmi4.bootloader = 5) on SMBus */
+static void start_v5(uint32_t build, uint32_t power_loss)
+{
+	start_on(build, power_loss, false);
+	M.cfg.bl_major = 5;
+	{
+		struct rmi4_model_cfg cfg = M.cfg;
+
+		rmi4_model_init(&M, &cfg);
+	}
+}
+
 /* rmi_set_page: [0xff, page], one message */
 static void i2c_set_page(uint8_t page)
 {
@@ -612,6 +624,198 @@ static void test_power_loss(void **state)
 	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f01);
 }
 
+/* ------------------------------------------------------------ F34 v5 */
+
+#define V5_Q 0x20
+#define V5_C 0x29
+#define V5_D 0x2d
+#define V5_CTRL (V5_D + 2 + RMI4_MODEL_BLOCK) /* rmi_f34's ctrl_address */
+
+/* rmi_f34_command: the bootloader id (query 0..1) into the block data
+ * when asked, the control register read, the command ORed in and written
+ * back; the status bits after it (the chip answers at once). */
+static uint8_t v5_command(uint8_t cmd, bool bl_id)
+{
+	uint8_t id[2], st;
+
+	if (bl_id) {
+		rmi_read(V5_Q, id, 2);
+		rmi_write(V5_D + 2, id, 2);
+	}
+	st = rd8(V5_CTRL);
+	wr8(V5_CTRL, (uint8_t)(st | (cmd & 0x0f)));
+	return rd8(V5_CTRL);
+}
+
+/* rmi_f34_write_blocks: the block number zeroed, then each block's data
+ * and its command */
+static int v5_write_blocks(const uint8_t *data, unsigned n, uint8_t cmd)
+{
+	const uint8_t zero[2] = { 0, 0 };
+	unsigned i;
+
+	rmi_write(V5_D, zero, 2);
+	for (i = 0; i < n; i++) {
+		uint8_t st;
+
+		rmi_write(V5_D + 2, data + i * RMI4_MODEL_BLOCK, RMI4_MODEL_BLOCK);
+		if ((st = v5_command(cmd, false)) & 0x7f)
+			return st;
+	}
+	return 0;
+}
+
+/* rmi_firmware_update for v5: enable flash programming, then
+ * rmi_f34_flash_firmware (erase all, the firmware, the config) */
+static int v5_reflash(const uint8_t *im)
+{
+	uint32_t fw = le32(im + 8), cfg = le32(im + 12);
+	uint8_t st;
+	int rc;
+
+	if ((st = v5_command(0x0f, true)) != 0x80)
+		return st;
+	if ((st = v5_command(0x03, true)) != 0x80)
+		return st;
+	if ((rc = v5_write_blocks(im + 0x100, fw / RMI4_MODEL_BLOCK, 0x02)))
+		return rc;
+	return v5_write_blocks(im + 0x100 + fw, cfg / RMI4_MODEL_BLOCK, 0x06);
+}
+
+/* rmi_f34_probe (function version 0): 9 queries, the config id from
+ * control; rmi_check_bootloader_mode reads only F01's status for it */
+static void test_v5_pdt_and_queries(void **state)
+{
+	uint8_t f01[6], f34[6], end[6], q[9], c[9];
+	const uint8_t w34[6] = { V5_Q, 0x00, V5_C, V5_D, 0x01, 0x34 };
+
+	(void)state;
+	start_v5(0x1e0f00, 0);
+	pdt(f01, f34, end);
+	assert_memory_equal(f34, w34, 6); /* version 0: rmi_f34's v5 code */
+	assert_int_equal(end[5], 0x11);
+	rmi_read(V5_Q, q, 9);
+	assert_int_equal(q[0], '0');
+	assert_int_equal(q[1], '5');
+	assert_int_equal(q[2] & 0x04, 0x04); /* has config id */
+	assert_int_equal(q[3] | q[4] << 8, RMI4_MODEL_BLOCK);
+	assert_int_equal(q[5] | q[6] << 8, RMI4_MODEL_V5_FW_BLOCKS);
+	assert_int_equal(q[7] | q[8] << 8, RMI4_MODEL_V5_CONFIG_BLOCKS);
+	rmi_read(V5_C, c, 9); /* rmi_f34 reads 9 bytes there */
+	assert_int_equal(c[0] << 24 | c[1] << 16 | c[2] << 8 | c[3], 0x1a2b3c4d);
+	assert_int_equal(rd8(V5_CTRL), 0x00); /* programming not enabled */
+	assert_int_equal(rd8(0x1a) & 0x40, 0);
+	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f00);
+	/* no application: the bootloader's PDT, F01 status bit 6 */
+	start_v5(0, 0);
+	pdt(f01, f34, end);
+	assert_memory_equal(f34, w34, 6);
+	assert_int_equal(end[5], 0);
+	assert_int_equal(rd8(0x1a) & 0x40, 0x40);
+	assert_int_equal(rd8(V5_CTRL), 0x80);
+}
+
+static void test_v5_update(void **state)
+{
+	uint8_t f01[6], f34[6], end[6];
+
+	(void)state;
+	start_v5(0x1e0f00, 0);
+	assert_int_equal(rmi4_model_make_image_v5(img, 0x1e0f07, 0x55667788, "s3203", 5),
+			 RMI4_MODEL_V5_IMAGE_SIZE);
+	assert_int_equal(img[7], 5);
+	assert_int_equal(le32(img + 8), RMI4_MODEL_V5_FW_BLOCKS * RMI4_MODEL_BLOCK);
+	assert_int_equal(le32(img + 12), RMI4_MODEL_V5_CONFIG_BLOCKS * RMI4_MODEL_BLOCK);
+	assert_string_equal((char *)img + 0x10, "s3203");
+	assert_int_equal(v5_reflash(img), 0);
+	/* enabled: the bootloader's PDT (F01, F34), F01 status bit 6 */
+	pdt(f01, f34, end);
+	assert_int_equal(end[5], 0);
+	assert_int_equal(rd8(0x1a) & 0x40, 0x40);
+	assert_int_equal(rmi4_model_stats(&M)->bl_entries, 1);
+	assert_int_equal(rmi4_model_stats(&M)->erases, 1);
+	assert_int_equal(rmi4_model_stats(&M)->blocks_written,
+			 RMI4_MODEL_V5_FW_BLOCKS + RMI4_MODEL_V5_CONFIG_BLOCKS);
+	assert_int_equal(rmi4_model_stats(&M)->cmd_errors, 0);
+	/* each command raised F34's interrupt (bit 1) */
+	assert_int_equal(rd8(0x1b) & 0x02, 0x02);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_BL);
+	rmi4_model_reset(&M);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_APP);
+	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f07);
+	assert_int_equal(rmi4_model_config_id(&M), 0x55667788);
+	/* from the bootloader (nothing in flash) too */
+	start_v5(0, 0);
+	assert_int_equal(v5_reflash(img), 0);
+	assert_int_equal(rmi4_model_stats(&M)->bl_entries, 0);
+	rmi4_model_ops.set_power(&M, false);
+	rmi4_model_ops.set_power(&M, true);
+	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f07);
+}
+
+/* What the chip refuses: each error in the status bits (4..6), the
+ * command bits cleared; the flash as it was. */
+static void test_v5_wrong_sequence(void **state)
+{
+	const uint8_t wrong[2] = { '0', '7' }, far[2] = { RMI4_MODEL_V5_FW_BLOCKS, 0 };
+
+	(void)state;
+	start_v5(0x1e0f00, 0);
+	rmi4_model_make_image_v5(img, 0x1e0f07, 0, "s3203", 5);
+	/* not in the bootloader: no write, no erase */
+	assert_int_equal(v5_write_blocks(img + 0x100, 1, 0x02), 0x10);
+	assert_int_equal(v5_command(0x03, true), 0x10);
+	/* a wrong bootloader id: not enabled */
+	rmi_write(V5_D + 2, wrong, 2);
+	wr8(V5_CTRL, 0x0f);
+	assert_int_equal(rd8(V5_CTRL), 0x40);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_APP);
+	assert_int_equal(rmi4_model_stats(&M)->blocks_written, 0);
+	assert_int_equal(v5_command(0x0f, true), 0x80);
+	/* programmed blocks are not written again before an erase */
+	assert_int_equal(v5_write_blocks(img + 0x100, 1, 0x02), 0xb0);
+	/* erase without the bootloader id */
+	rmi_write(V5_D + 2, wrong, 2);
+	wr8(V5_CTRL, 0x83);
+	assert_int_equal(rd8(V5_CTRL), 0xc0);
+	assert_int_equal(rmi4_model_stats(&M)->erases, 0);
+	/* erase config keeps the firmware; a reset: no whole application */
+	assert_int_equal(v5_command(0x07, true), 0x80);
+	rmi4_model_reset(&M);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_BL);
+	/* the config written back; the block number past the area */
+	assert_int_equal(v5_write_blocks(img + 0x100 +
+						 RMI4_MODEL_V5_FW_BLOCKS * RMI4_MODEL_BLOCK,
+					 RMI4_MODEL_V5_CONFIG_BLOCKS, 0x06),
+			 0);
+	assert_int_equal(v5_command(0x06, false), 0xa0);
+	rmi_write(V5_D, far, 2);
+	assert_int_equal(v5_command(0x02, false), 0xa0);
+	/* an unknown command */
+	assert_int_equal(v5_command(0x09, false), 0x90);
+	rmi4_model_reset(&M);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_APP);
+	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f00);
+	assert_int_equal(rmi4_model_config_id(&M), 0);
+}
+
+/* The supply drops in the firmware: the bootloader after it, the next
+ * whole flash recovers */
+static void test_v5_power_loss(void **state)
+{
+	(void)state;
+	start_v5(0x1e0f00, 10);
+	rmi4_model_make_image_v5(img, 0x1e0f07, 0, "s3203", 5);
+	assert_int_not_equal(v5_reflash(img), 0);
+	assert_int_equal(rmi4_model_stats(&M)->power_losses, 1);
+	assert_int_equal(rmi4_model_stats(&M)->blocks_written, 9);
+	assert_int_equal(rmi4_model_mode(&M), RMI4_MODEL_BL);
+	map_next = 0;
+	assert_int_equal(v5_reflash(img), 0);
+	rmi4_model_reset(&M);
+	assert_int_equal(rmi4_model_build_id(&M), 0x1e0f07);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +829,10 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_power_loss),
 		cmocka_unit_test(test_i2c),
+		cmocka_unit_test(test_v5_pdt_and_queries),
+		cmocka_unit_test(test_v5_update),
+		cmocka_unit_test(test_v5_wrong_sequence),
+		cmocka_unit_test(test_v5_power_loss),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -193,6 +193,14 @@ static void test_ids_forms(void **state)
 	assert_int_equal(rmi4_bl_major("52", &m), -EINVAL);
 	assert_int_equal(rmi4_bl_major("V7", &m), -EINVAL);
 	assert_int_equal(rmi4_bl_major("V7.0x", &m), -EINVAL);
+	/* rmi_f34's bootloader_id for v5: the two id bytes, "%c%c" */
+	assert_int_equal(rmi4_bl_version("05", &m), 0);
+	assert_int_equal(m, 5);
+	assert_int_equal(rmi4_bl_version("V7.0", &m), 0);
+	assert_int_equal(m, 7);
+	assert_int_equal(rmi4_bl_version("5", &m), -EINVAL);
+	assert_int_equal(rmi4_bl_version("0 ", &m), -EINVAL);
+	assert_int_equal(rmi4_bl_version("055", &m), -EINVAL);
 }
 
 static void test_manifest_rules(void **state)

@@ -68,6 +68,15 @@ int rmi4_bl_major(const char *id, unsigned *major)
 	return 0;
 }
 
+int rmi4_bl_version(const char *id, unsigned *version)
+{
+	if (strlen(id) == 2 && id[0] > ' ' && id[0] <= '~' && id[1] > ' ' && id[1] <= '~') {
+		*version = 5;
+		return 0;
+	}
+	return rmi4_bl_major(id, version);
+}
+
 /* The product id from 10 bytes, NUL-padded: "" when none or not text. */
 static void product_from(const uint8_t *p, char out[RMI4_PRODUCT_ID_LEN + 1])
 {

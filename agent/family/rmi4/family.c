@@ -27,7 +27,7 @@ static const char *const rmi4_rebind[] = { "rmi4_smbus", "rmi4_i2c", NULL };
 
 const struct tf_family tf_family_rmi4 = {
 	.ids = &tf_family_ids_rmi4,
-	.flash_firmware_files = "the image rmi_core's update_fw flashes (.img, header 0x10)",
+	.flash_firmware_files = "the image rmi_core's update_fw flashes (.img: header 0x10 for v7/v8, the v5 one for v5)",
 	.check_blob = rmi4_check_blob,
 	.check_blob_data = rmi4_check_blob_data,
 	.blob_facts = rmi4_blob_facts,

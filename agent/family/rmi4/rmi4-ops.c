@@ -8,7 +8,8 @@
  *    rmi4-NN.fnXX; a chip in its bootloader lists F01 and F34 only;
  *  - on rmi4-NN: F01's product_id ("%s", 10 characters at most) and
  *    firmware_id (the build id, "%d"), F34's bootloader_id ("V7.0": major,
- *    minor, for v7/v8; two characters for v5), configuration_id,
+ *    minor, for v7/v8; for v5 -- F34 function version 0, rmi_f34.c -- the
+ *    two id bytes as characters, "%c%c"), configuration_id,
  *    update_fw (write-only: the file name to request_firmware) and
  *    update_fw_status (the percentage, then 0 or the negative error);
  *  - unbound on plain I2C (a client named rmi4_i2c, or syna,rmi4-i2c),
@@ -165,10 +166,10 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 				  "%s/product_id \"%s\" / firmware_id \"%s\" are not as "
 				  "rmi_core prints them",
 				  rdev, pid, fw);
-	if (rmi4_bl_major(bl, &major) < 0)
+	if (rmi4_bl_version(bl, &major) < 0)
 		return tf_err_set(err, EOPNOTSUPP,
-				  "%s/bootloader_id \"%s\": not a v7 or v8 bootloader (the "
-				  "v5 one is not supported yet)",
+				  "%s/bootloader_id \"%s\": not as rmi_f34 prints a bootloader "
+				  "id (V7.0 for v7 or v8, two characters for v5)",
 				  rdev, bl);
 	tf_snprintf(st->hw, sizeof(st->hw), "%s", pid);
 	tf_snprintf(st->bl_id, sizeof(st->bl_id), "%s", bl);
@@ -177,9 +178,9 @@ static int detect_bound(struct tf_ctx *c, struct tf_chip_state *st, struct tf_er
 	if (st->mode == TF_CHIP_APP)
 		set_version(st, build);
 	tf_snprintf(st->detail, sizeof(st->detail),
-		    "%s %s: product %s, build %lu, bootloader %s, config id %s, update "
-		    "status %s%s",
-		    c->dev.driver, rdev, pid, build, bl, cfg[0] ? cfg : "none", upd,
+		    "%s %s: product %s, build %lu, bootloader %s (v%u), config id %s, "
+		    "update status %s%s",
+		    c->dev.driver, rdev, pid, build, bl, major, cfg[0] ? cfg : "none", upd,
 		    bl_mode == 1    ? "; its PDT lists F01 and F34 only: bootloader mode"
 		    : bl_mode == -1 ? "; its functions are not listed"
 				    : "");
@@ -598,11 +599,16 @@ static int rmi4_fw_write(const struct tf_flow_services *sv, struct tf_update *u,
 				  "the image is for product %s, the touchpad is product %s: "
 				  "not sent",
 				  run->im.product_id, u->chip->hw);
-	if (rmi4_bl_major(u->chip->bl_id, &major) < 0 || major != run->im.bl_version)
+	/* rmi_f34's v5 path enables flash programming before it reads the
+	 * file (a v10 file is refused in the bootloader, the chip left there);
+	 * rmi_f34v7 refuses a v5 file: each image for its own bootloader */
+	if (rmi4_bl_version(u->chip->bl_id, &major) < 0 || major != run->im.bl_version)
 		return tf_err_set(err, ENOEXEC,
-				  "the image is for bootloader v%u, the touchpad's is %s: not "
-				  "sent",
+				  "the image is for bootloader v%u (%s), the touchpad's is %s: "
+				  "not sent",
 				  run->im.bl_version,
+				  run->im.header == RMI4_IMAGE_V10 ? "the v10 container format"
+								   : "the v5 format",
 				  u->chip->bl_id[0] ? u->chip->bl_id : "unknown");
 	if ((rc = rmi_dev(c, rdev, sizeof(rdev), err)) < 0)
 		return rc;

@@ -55,6 +55,11 @@ int rmi4_image_parse(const uint8_t *data, size_t len, struct rmi4_image *im, cha
 		     size_t size);
 /* "V7.0" as rmi_f34 prints bootloader_id (v7+) -> 7, or -EINVAL. */
 int rmi4_bl_major(const char *bootloader_id, unsigned *major);
+/* The bootloader version rmi_f34 serves, from its bootloader_id: "V7.0"
+ * (rmi_f34v7, "V%d.%d") -> 7; two printable characters (the v5 code,
+ * for F34 function version 0, prints the two id bytes "%c%c") -> 5; else
+ * -EINVAL. */
+int rmi4_bl_version(const char *bootloader_id, unsigned *version);
 /* A product id as the chip and the manifest give it: 1..10 printable
  * characters, no blank. */
 bool rmi4_product_ok(const char *s);

@@ -62,6 +62,16 @@
 #      input device; update_fw flashes it and the re-probe's reset starts
 #      the new build at once (no reset of ours, no rebind); touchfw (the
 #      rmi4_i2c profile put in place) updates it from the bind uevent;
+#   9. F34 v5 (rmi4_emul bootloader=5: F34 function version 0, which
+#      rmi_f34's own v5 code serves): its probe (bootloader_id the two id
+#      bytes "05", configuration_id), update_fw with a v5 file (enable
+#      flash programming, re-probe in the bootloader, erase all, 16
+#      firmware and 4 config blocks, one command each, every command's
+#      timeout waited out: rmi_f34 puts no F34 bit in rmi_core's interrupt
+#      mask), the chip left in its bootloader; a v10 file refused only in
+#      the bootloader ("Bad firmware image"); then touchfw: a v10 image
+#      refused before update_fw, a v5 one flashed through update_fw, the
+#      chip reset and rebound, verified; the same from the bootloader;
 #   no oops, no warning.
 . /vm/rmi4-emul.sh
 
@@ -372,4 +382,89 @@ vm_check "i2c: one touchfw run, one unbind/bind pair of its own" eval \
 emul_figure_since_bind rmi4_i2c_bind_to_verified_input_ms "$t_done"
 emul_monitor_stop
 vm_check "i2c: rmi4_emul unloads with the driver bound" emul_unload
+# ---- 9. F34 v5: rmi_f34's own code (function version 0)
+EMUL_DRIVER=rmi4_smbus
+v5_app() { # BUILD: the chip runs it and rmi_core read it
+	[ "$(emul_state mode)" = app ] && [ "$(rmi4_attr firmware_id)" = "$1" ]
+}
+vm_require "fwgen makes the v5 images" eval '
+	fwgen rmi4-v5-fw --version 0x1e0f05 --config-id 0x0a0b0c0d -o $fwdir/v5.img &&
+	fwgen rmi4-v5-fw --version 0x1e0f06 -o $fwdir/v5b.img &&
+	fwgen rmi4-v5-fw --version 0x1e0f07 -o $fwdir/v5c.img'
+rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+emul_dmesg_mark
+vm_require "v5: rmi4_emul loads (bootloader=5, build 1969920)" emul_load bootloader=5
+vm_require "v5: the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_log "v5: bootloader_id '$(rmi4_attr bootloader_id)', configuration_id '$(rmi4_attr configuration_id)', functions: $(rmi4_functions)"
+vm_check "v5: rmi_f34 probed it: bootloader_id 05, configuration_id 1a2b3c4d, fw id 1969920" eval \
+	'[ "$(rmi4_attr bootloader_id)" = 05 ] && [ "$(rmi4_attr configuration_id)" = 1a2b3c4d ] &&
+	 [ "$(rmi4_attr firmware_id)" = 1969920 ]'
+vm_check "v5: fn01 fn11 fn34, application mode" eval \
+	'[ "$(rmi4_functions)" = "fn01 fn11 fn34" ] && app_ok 1969920'
+errs=$(emul_dmesg | grep "rmi4_smbus\|rmi4-" | grep -i "Failed\|fail\|error")
+[ -z "$errs" ] || vm_log "v5: errors: $errs"
+vm_check "v5: no probe error" test -z "$errs"
+emul_dmesg_mark
+rmi4_update v5.img
+vm_figure rmi4_v5_update_fw_ms "$upd_ms" ms
+vm_log "v5: kernel said: $(emul_dmesg | grep 'rmi4' | sed 's/^\[[^]]*\] //' | tr '\n' '|')"
+vm_log "v5: chip: $(tr '\n' ' ' <"$RMI4_STATE")"
+vm_check "v5: update_fw: the write succeeds; Firmware image OK, Erasing firmware, Writing firmware (256 bytes), Writing config (64 bytes), Firmware update complete" eval \
+	'[ "$upd_rc" = 0 ] && emul_dmesg_has "Firmware image OK" && emul_dmesg_has "Erasing firmware" &&
+	 emul_dmesg_has "Writing firmware (256 bytes)" && emul_dmesg_has "Writing config (64 bytes)" &&
+	 emul_dmesg_has "Firmware update complete"'
+vm_check "v5: one bootloader entry, one erase-all, 20 blocks, no command error" eval \
+	'[ "$(emul_state bl_entries)" = 1 ] && [ "$(emul_state erases)" = 1 ] &&
+	 [ "$(emul_state blocks_written)" = 20 ] && [ "$(emul_state cmd_errors)" = 0 ]'
+vm_check "v5: the re-probe finds the bootloader (F01 status), fn01 fn34, bootloader_id 05" eval \
+	'emul_dmesg_has "Device in bootloader mode" && [ "$(emul_state mode)" = bootloader ] &&
+	 [ "$(rmi4_functions)" = "fn01 fn34" ] && [ "$(rmi4_attr bootloader_id)" = 05 ]'
+emul_dmesg_mark
+vm_require "v5: reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "v5: the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "v5: application mode, build id 1969925, configuration_id 0a0b0c0d" eval \
+	'app_ok 1969925 && [ "$(rmi4_attr configuration_id)" = 0a0b0c0d ]'
+emul_dmesg_mark
+rmi4_update new.img
+vm_log "v5: a v10 file: status $upd_rc; kernel said: $(emul_dmesg | grep 'rmi4' | sed 's/^\[[^]]*\] //' | tr '\n' '|')"
+vm_check "v5: a v10 file is refused only in the bootloader: Bad firmware image, nothing erased, the chip left there" eval \
+	'emul_dmesg_has "Bad firmware image: config size 32, expected 64" &&
+	 [ "$(emul_state bl_entries)" = 2 ] && [ "$(emul_state erases)" = 1 ] &&
+	 [ "$(emul_state mode)" = bootloader ]'
+emul_dmesg_mark
+vm_require "v5: reset, rebind" eval 'rmi4_chip_reset && rmi4_rebind'
+vm_require "v5: the RMI device is back" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_attr firmware_id)" ]'
+vm_check "v5: build 1969925 still" app_ok 1969925
+vm_check "v5: touchfw refuses the v10 image for the v5 part before update_fw" eval \
+	'! "$TOUCHFW" flash --firmware "$fwdir/new.img" "$EMUL_DEV" >/run/tf.out 2>&1 &&
+	 grep -q "the image is for bootloader v7 (the v10 container format), the touchpad.s is 05: not sent" /run/tf.out &&
+	 [ "$(emul_state bl_entries)" = 2 ] && v5_app 1969925'
+vm_log "v5: touchfw said: $(tr '\n' '|' </run/tf.out)"
+t_run=$(vm_now_us)
+vm_check "v5: touchfw flash --firmware of a v5 file (exit 0)" eval \
+	'"$TOUCHFW" flash --firmware "$fwdir/v5b.img" "$EMUL_DEV" >/run/tf.out 2>&1'
+t_done=$(vm_now_us)
+vm_log "v5: touchfw said: $(tr '\n' '|' </run/tf.out)"
+vm_figure rmi4_v5_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
+vm_check "v5: touchfw went through update_fw and reset the chip out of the bootloader" eval \
+	'grep -q "update_fw" /run/tf.out && grep -q "the chip runs its application after update_fw" /run/tf.out'
+vm_check "v5: the chip runs 1969926, rmi_core says so, fn01 fn11 fn34, an input device" eval \
+	'v5_app 1969926 && [ "$(rmi4_functions)" = "fn01 fn11 fn34" ] && [ -n "$(rmi4_input)" ]'
+vm_check "v5: rmi4_emul unloads with the driver bound" emul_unload
+rm -f "$TOUCHFW_STATE"/*.json "$TOUCHFW_STATE"/*.log
+emul_dmesg_mark
+vm_require "v5: rmi4_emul loads (bootloader=5, no application)" emul_load bootloader=5 build_id=0
+vm_require "v5: the RMI device appears" vm_wait 10 "rmi4 device" eval '[ -n "$(rmi4_dev)" ]'
+vm_check "v5 bootloader: rmi_core binds it (Device in bootloader mode), fn01 fn34" eval \
+	'emul_dmesg_has "Device in bootloader mode" && [ "$(rmi4_functions)" = "fn01 fn34" ]'
+t_run=$(vm_now_us)
+vm_check "v5 bootloader: touchfw flash --firmware brings it back (exit 0)" eval \
+	'"$TOUCHFW" flash --firmware "$fwdir/v5c.img" "$EMUL_DEV" >/run/tf.out 2>&1'
+t_done=$(vm_now_us)
+vm_log "v5 bootloader: touchfw said: $(tr '\n' '|' </run/tf.out)"
+vm_figure rmi4_v5_bl_flash_to_verified_input_ms "$(vm_us_to_ms $((t_done - t_run)))" ms
+vm_check "v5 bootloader: the chip runs 1969927, fn01 fn11 fn34" eval \
+	'v5_app 1969927 && [ "$(rmi4_functions)" = "fn01 fn11 fn34" ]'
+vm_check "v5 bootloader: rmi4_emul unloads with the driver bound" emul_unload
+
 vm_check "no oops, no warning (taint D, W; kernel log)" vm_no_oops

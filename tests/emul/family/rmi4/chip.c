@@ -3,7 +3,8 @@
  * The Synaptics RMI4 family of the emulator: an RMI4 touchpad on SMBus
  * (rmi4_model: F01, F34 v7 bootloader, F11 or F12) whose interrupt is SMBus Host
  * Notify (the adapter needs `host_notify`), or on plain I2C (`rmi4.bus =
- * i2c`: page select, a level interrupt on its INT line); rmi4_smbus and
+ * i2c`: page select, a level interrupt on its INT line), with the F34 v5
+ * bootloader instead of v7 (`rmi4.bootloader = 5`); rmi4_smbus and
  * rmi4_i2c its drivers (drv_rmi_smbus.c: rmi_smbus or rmi_i2c + rmi_core);
  * its board keys and statistics.
  * The real drivers judge the same model in the VM tests
@@ -27,16 +28,12 @@ struct rmi4_board {
 	guint32 power_loss; /* fault.flash_power_loss: block count, 0 never */
 	guint8 touch_fn;    /* rmi4.touch: 0x11 (F11) or 0x12 (F12) */
 	guint8 bus;	    /* rmi4.bus: RMI4_MODEL_SMBUS or RMI4_MODEL_I2C */
+	guint8 bl_major;    /* rmi4.bootloader: 7 (default) or 5 */
 };
 
 static const char *const keys[] = {
-	"rmi4.product_id",
-	"rmi4.build_id",
-	"rmi4.config_id",
-	"rmi4.touch",
-	"rmi4.bus",
-	"fault.flash_power_loss",
-	NULL,
+	"rmi4.product_id", "rmi4.build_id",   "rmi4.config_id",		"rmi4.touch",
+	"rmi4.bus",	   "rmi4.bootloader", "fault.flash_power_loss", NULL,
 };
 
 static void init(struct emub_chip_desc *c)
@@ -47,6 +44,7 @@ static void init(struct emub_chip_desc *c)
 	b->build_id = 0x1e0f00;
 	b->config_id = 0x1a2b3c4d;
 	b->touch_fn = 0x11;
+	b->bl_major = 7;
 }
 
 static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
@@ -79,6 +77,13 @@ static int parse_key(struct emub_chip_desc *c, const char *k, const char *s,
 		b->bus = !strcmp(s, "i2c") ? RMI4_MODEL_I2C : RMI4_MODEL_SMBUS;
 		return 0;
 	}
+	if (!strcmp(k, "rmi4.bootloader")) {
+		if (strcmp(s, "5") && strcmp(s, "7"))
+			return emub_parse_err(p, "[%s] %s: \"%s\" is neither 5 nor 7", p->grp,
+					      k, s);
+		b->bl_major = (guint8)(s[0] - '0');
+		return 0;
+	}
 	return emub_key_u32(p, k, s, RMI4_MODEL_FLASH_BLOCKS, &b->power_loss);
 }
 
@@ -91,7 +96,7 @@ static int create(struct emub_chip *c)
 		.build_id = b->build_id,
 		.config_id = b->config_id,
 		.smb_version = 2,
-		.bl_major = 7,
+		.bl_major = b->bl_major,
 		.power_loss_block = b->power_loss,
 		.touch_fn = b->touch_fn,
 		.bus = b->bus,

@@ -61,10 +61,25 @@
  * rmi_driver_probe registers it on the RMI device (devm on rmi_dev->dev):
  * the remove takes it away before rmi4-NN goes.
  *
+ *  - F34 v5 (function version 0 in the PDT; rmi_f34.c): its probe reads
+ *    9 queries (bootloader id, properties, block size, firmware and
+ *    config block counts) and, with a config id, 9 bytes from control
+ *    (printed "%02x" x 4); bootloader_id shows the two id bytes as
+ *    characters; update_fw enables flash programming (the bootloader id
+ *    written to the block data, command 0xf ORed into the control
+ *    register at data + 2 + block size), re-probes (the bootloader must
+ *    be there), checks the image (struct rmi_f34_firmware: image and
+ *    config sizes against the chip's blocks, "Bad firmware image" and
+ *    -EILSEQ, after the bootloader was entered), erases all, writes the
+ *    firmware then the config blocks one command each; nothing sets
+ *    F34's bit in rmi_core's interrupt mask for v5, so each command waits
+ *    out its timeout (enable 300 ms, erase 5 s, a block 500 ms) and the
+ *    control register is read then: status bits left, -ETIMEDOUT; the
+ *    re-probe as for v7.
+ *
  * Not modelled: touch reports (F11's and F12's attention), F12's
  * resolution from its pitch (the emulator's axes carry none), F03,
- * F30/F3A, suspend/resume, the SPI transport, F34 v5, attention
- * data FIFOs.
+ * F30/F3A, suspend/resume, the SPI transport, attention data FIFOs.
  */
 #include <errno.h>
 #include <linux/input.h>
@@ -102,6 +117,15 @@
 #define CORE_CONFIG_PARTITION 8
 #define F34_ENABLE_WAIT_MS 300
 #define F34_ERASE_WAIT_MS 5000
+/* F34 v5 (rmi_f34.h) */
+#define F34_BLOCK_DATA_OFFSET 2
+#define F34_WRITE_FW_BLOCK 0x2
+#define F34_ERASE_ALL 0x3
+#define F34_WRITE_CONFIG_BLOCK 0x6
+#define F34_ERASE_CONFIG 0x7
+#define F34_ENABLE_FLASH_PROG 0xf
+#define F34_IDLE_WAIT_MS 500
+#define F34_FW_IMAGE_OFFSET 0x100
 #define PAGE_SIZE_K 4096
 
 struct map_entry {
@@ -138,6 +162,11 @@ struct rmi_data {
 	guint8 manufacturer_id;
 	guint32 firmware_id;
 	char dom[11];
+	/* F34: 5 (function version 0) or 7 */
+	int bl_version;
+	/* F34 v5 */
+	guint16 v5_block_size, v5_fw_blocks, v5_config_blocks, v5_ctrl;
+	unsigned int v5_done;
 	/* F34 v7 */
 	guint8 bl_id[2];
 	char config_id[65];
@@ -580,6 +609,37 @@ static void parse_ptable(const guint8 *t, int parts, guint16 *fl, guint16 *bl, g
 	}
 }
 
+/* rmi_f34_probe for function version 0: the v5 bootloader */
+static int f34v5_probe(struct rmi_data *r)
+{
+	struct fn *f = r->f34;
+	guint8 q[9];
+	int rc;
+
+	r->bl_version = 5;
+	if ((rc = rmi_read_block(r, f->query, q, sizeof(q)))) {
+		emub_dev_log(r->d, "%s.fn34: rmi_f34_probe: Failed to query properties",
+			     r->rmidev);
+		return rc;
+	}
+	r->bl_id[0] = q[0];
+	r->bl_id[1] = q[1];
+	r->v5_block_size = (guint16)(q[3] | q[4] << 8);
+	r->v5_fw_blocks = (guint16)(q[5] | q[6] << 8);
+	r->v5_config_blocks = (guint16)(q[7] | q[8] << 8);
+	r->v5_ctrl = (guint16)(f->data + F34_BLOCK_DATA_OFFSET + r->v5_block_size);
+	r->config_id[0] = 0;
+	if (q[2] & (1 << 2)) {
+		if ((rc = rmi_read_block(r, f->control, q, sizeof(q)))) {
+			emub_dev_log(r->d, "%s.fn34: Failed to read F34 config ID", r->rmidev);
+			return rc;
+		}
+		snprintf(r->config_id, sizeof(r->config_id), "%02x%02x%02x%02x", q[0], q[1],
+			 q[2], q[3]);
+	}
+	return 0;
+}
+
 /* rmi_f34v7_probe + rmi_f34v7_read_queries + read_partition_table */
 static int f34_probe(struct rmi_data *r)
 {
@@ -588,6 +648,10 @@ static int f34_probe(struct rmi_data *r)
 	guint8 table[2 + 8 * 32];
 	bool bl;
 	int rc, i;
+
+	if (f->version == 0)
+		return f34v5_probe(r);
+	r->bl_version = 7;
 
 	if ((rc = rmi_read_block(r, f->query + 1, r->bl_id, 2)))
 		return rc;
@@ -866,7 +930,10 @@ static void set_attrs(struct rmi_data *r, bool add)
 	ATTR("product_id", "%s\n", r->product_id);
 	ATTR("firmware_id", "%u\n", r->firmware_id);
 	ATTR("package_id", "%04x.%04x\n", 0, 0);
-	ATTR("bootloader_id", "V%d.%d\n", r->bl_id[1], r->bl_id[0]);
+	if (r->bl_version == 5)
+		ATTR("bootloader_id", "%c%c\n", r->bl_id[0], r->bl_id[1]);
+	else
+		ATTR("bootloader_id", "V%d.%d\n", r->bl_id[1], r->bl_id[0]);
 	ATTR("configuration_id", "%s\n", r->config_id);
 	ATTR("update_fw_status", "%d\n", r->update_status);
 #undef ATTR
@@ -918,8 +985,15 @@ static void process_interrupts(struct rmi_data *r)
 	if (!r->f01 || rmi_read(r, r->f01->data + 1, &status))
 		return;
 	status &= r->fn_irq_bits;
-	if (r->f34 && (status & (1u << r->f34->irq_pos)) &&
-	    !rmi_read(r, r->f34->data + V7_COMMAND, &cmd) && cmd == CMD_V7_IDLE)
+	if (!r->f34 || !(status & (1u << r->f34->irq_pos)))
+		return;
+	if (r->bl_version == 5) {
+		/* rmi_f34_attention: done when the status bits are clear */
+		if (!rmi_read(r, r->v5_ctrl, &cmd) && !(cmd & 0x7f))
+			r->v5_done++;
+		return;
+	}
+	if (!rmi_read(r, r->f34->data + V7_COMMAND, &cmd) && cmd == CMD_V7_IDLE)
 		r->cmd_done++;
 }
 
@@ -1114,6 +1188,152 @@ static int do_reflash(struct rmi_data *r, const struct img *im)
 		      im->cf_len / r->block_size);
 }
 
+/* ------------------------------------------------------------ F34 v5 flashing */
+
+/* rmi_f34_command: the bootloader id (query 0..1) written to the block
+ * data when asked, the control register read, the command ORed in and
+ * written; then the completion awaited (rmi_f34_attention's, which never
+ * comes: nothing put F34 in the interrupt mask) and on timeout the
+ * register read: status bits left are -ETIMEDOUT, else success. */
+static int v5_command(struct rmi_data *r, guint8 command, unsigned int timeout, bool bl_id)
+{
+	guint8 id[2], st;
+	int rc;
+
+	if (bl_id) {
+		if ((rc = rmi_read_block(r, r->f34->query, id, 2))) {
+			emub_dev_log(r->d,
+				     "%s.fn34: rmi_f34_write_bootloader_id: Reading "
+				     "bootloader ID failed: %d",
+				     r->rmidev, rc);
+			return rc;
+		}
+		if ((rc = rmi_write_block(r, r->f34->data + F34_BLOCK_DATA_OFFSET, id, 2))) {
+			emub_dev_log(r->d, "%s.fn34: Failed to write bootloader ID: %d",
+				     r->rmidev, rc);
+			return rc;
+		}
+	}
+	r->v5_done = 0;
+	if ((rc = rmi_read(r, r->v5_ctrl, &st))) {
+		emub_dev_log(r->d,
+			     "%s.fn34: rmi_f34_command: Failed to read cmd register: %d "
+			     "(command %#02x)",
+			     r->rmidev, rc, command);
+		return rc;
+	}
+	st |= command & 0x0f;
+	if ((rc = rmi_write(r, r->v5_ctrl, st))) {
+		emub_dev_log(r->d, "%s.fn34: Failed to write F34 command %#02x: %d", r->rmidev,
+			     command, rc);
+		return rc;
+	}
+	if (drv_wait_completion(r->d, &r->v5_done, timeout)) {
+		if ((rc = rmi_read(r, r->v5_ctrl, &st))) {
+			emub_dev_log(r->d, "%s.fn34: rmi_f34_command: cmd %#02x timed out: %d",
+				     r->rmidev, command, rc);
+			return rc;
+		}
+		if (st & 0x7f) {
+			emub_dev_log(r->d,
+				     "%s.fn34: rmi_f34_command: cmd %#02x timed out, status: "
+				     "%#02x",
+				     r->rmidev, command, st);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/* rmi_f34_write_blocks: the block number zeroed, each block's data at
+ * data + 2 and its command; the percentage in update_status */
+static int v5_write_blocks(struct rmi_data *r, const guint8 *data, int count, guint8 command,
+			   int *progress, int total)
+{
+	guint8 zero[2] = { 0, 0 };
+	int rc;
+
+	if ((rc = rmi_write_block(r, r->f34->data, zero, 2))) {
+		emub_dev_log(r->d, "%s.fn34: Failed to write initial zeros: %d", r->rmidev, rc);
+		return rc;
+	}
+	for (int i = 0; i < count; i++) {
+		if ((rc = rmi_write_block(r, r->f34->data + F34_BLOCK_DATA_OFFSET, data,
+					  r->v5_block_size))) {
+			emub_dev_log(r->d, "%s.fn34: failed to write block #%d: %d", r->rmidev,
+				     i, rc);
+			return rc;
+		}
+		if ((rc = v5_command(r, command, F34_IDLE_WAIT_MS, false))) {
+			emub_dev_log(r->d, "%s.fn34: Failed to write command for block #%d: %d",
+				     r->rmidev, i, rc);
+			return rc;
+		}
+		data += r->v5_block_size;
+		*progress += r->v5_block_size;
+		r->update_status = *progress * 100 / total;
+	}
+	return 0;
+}
+
+/* rmi_f34_update_firmware + rmi_f34_flash_firmware (the kernel reads the
+ * file by its header's sizes without checking them against the file's;
+ * the model stops at its end instead) */
+static int v5_update_firmware(struct rmi_data *r, const guint8 *fw, gsize size)
+{
+	guint32 image_size, config_size;
+	int progress = 0, rc;
+
+	if (size < F34_FW_IMAGE_OFFSET)
+		return -EINVAL;
+	image_size = le32(fw + 8);
+	config_size = le32(fw + 12);
+	if (image_size && image_size != (guint32)r->v5_fw_blocks * r->v5_block_size) {
+		emub_dev_log(r->d, "%s.fn34: Bad firmware image: fw size %u, expected %u",
+			     r->rmidev, image_size,
+			     (guint32)r->v5_fw_blocks * r->v5_block_size);
+		return -EILSEQ;
+	}
+	if (config_size && config_size != (guint32)r->v5_config_blocks * r->v5_block_size) {
+		emub_dev_log(r->d, "%s.fn34: Bad firmware image: config size %u, expected %u",
+			     r->rmidev, config_size,
+			     (guint32)r->v5_config_blocks * r->v5_block_size);
+		return -EILSEQ;
+	}
+	if (image_size && !config_size) {
+		emub_dev_log(r->d, "%s.fn34: Bad firmware image: no config data", r->rmidev);
+		return -EILSEQ;
+	}
+	if ((guint64)F34_FW_IMAGE_OFFSET + image_size + config_size > size)
+		return -EINVAL; /* (the model's own stop) */
+	emub_dev_log(r->d, "%s.fn34: Firmware image OK", r->rmidev);
+	if (image_size) {
+		emub_dev_log(r->d, "%s.fn34: Erasing firmware...", r->rmidev);
+		if ((rc = v5_command(r, F34_ERASE_ALL, F34_ERASE_WAIT_MS, true)))
+			return rc;
+		emub_dev_log(r->d, "%s.fn34: Writing firmware (%u bytes)...", r->rmidev,
+			     image_size);
+		if ((rc = v5_write_blocks(r, fw + F34_FW_IMAGE_OFFSET, r->v5_fw_blocks,
+					  F34_WRITE_FW_BLOCK, &progress,
+					  (int)(image_size + config_size))))
+			return rc;
+	}
+	if (config_size) {
+		if (!image_size) {
+			emub_dev_log(r->d, "%s.fn34: Erasing config...", r->rmidev);
+			if ((rc = v5_command(r, F34_ERASE_CONFIG, F34_ERASE_WAIT_MS, true)))
+				return rc;
+		}
+		emub_dev_log(r->d, "%s.fn34: Writing config (%u bytes)...", r->rmidev,
+			     config_size);
+		if ((rc = v5_write_blocks(r, fw + F34_FW_IMAGE_OFFSET + image_size,
+					  r->v5_config_blocks, F34_WRITE_CONFIG_BLOCK,
+					  &progress, (int)(image_size + config_size))))
+			return rc;
+	}
+	return 0;
+}
+
 /* rmi_firmware_update */
 static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 {
@@ -1125,6 +1345,12 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 	if (!r->f34) {
 		emub_dev_log(r->d, "rmi_firmware_update: No F34 present!");
 		return -EINVAL;
+	}
+	if (r->bl_version == 5) {
+		/* rmi_f34_enable_flash: nothing of the image looked at yet */
+		if ((rc = v5_command(r, F34_ENABLE_FLASH_PROG, F34_ENABLE_WAIT_MS, true)))
+			return rc;
+		goto reprobe;
 	}
 	if (r->pdt_props & 0x20) {
 		emub_dev_log(r->d, "rmi_firmware_update: LTS not supported");
@@ -1142,6 +1368,7 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 		if (!single_command(r, BOOTLOADER_PARTITION, CMD_V7_ENTER_BL))
 			check_command_status(r, F34_ENABLE_WAIT_MS);
 	}
+reprobe:
 	drv_irq_disable(r->d);
 	rc = probe_interrupts(r);
 	if (!rc)
@@ -1154,7 +1381,7 @@ static int firmware_update(struct rmi_data *r, const guint8 *fw, gsize size)
 		return -EINVAL;
 	}
 	drv_irq_enable(r->d);
-	rc = do_reflash(r, &im);
+	rc = r->bl_version == 5 ? v5_update_firmware(r, fw, size) : do_reflash(r, &im);
 	if (rc) {
 		r->update_status = rc;
 		emub_dev_log(r->d, "%s.fn34: Firmware update failed, status: %d", r->rmidev,

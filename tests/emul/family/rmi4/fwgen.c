@@ -6,7 +6,13 @@
  *
  *   fwgen rmi4-fw --version BUILD_ID [--config-id ID] [--id PRODUCT]
  *                 [--form good|bad-header|no-flash-config|bl-config-size|bad-checksum] -o FILE
+ *   fwgen rmi4-v5-fw --version BUILD_ID [--config-id ID] [--id PRODUCT] [--form good|bl6] -o
+ * FILE
+ *
+ * rmi4-v5-fw: the v5 file rmi_f34 takes (struct rmi_f34_firmware) for the
+ * model's F34 v5 bootloader; bl6 says bootloader version 6 at byte 7.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +28,7 @@ static const char *const forms[] = {
 	[RMI4_IMG_BAD_CHECKSUM] = "bad-checksum",
 };
 
-static int run(const struct fwgen_args *a)
+static int run_any(const struct fwgen_args *a, bool v5)
 {
 	unsigned long build, cfg = 0x1a2b3c4d;
 	const char *pid = a->id ? a->id : "s3203";
@@ -54,7 +60,11 @@ static int run(const struct fwgen_args *a)
 			RMI4_MODEL_PRODUCT_MAX);
 		return 2;
 	}
-	if (a->form) {
+	if (v5 && a->form && strcmp(a->form, "good") && strcmp(a->form, "bl6")) {
+		fprintf(stderr, "fwgen: rmi4-v5-fw: unknown --form %s\n", a->form);
+		return 2;
+	}
+	if (!v5 && a->form) {
 		for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
 			if (!strcmp(a->form, forms[i]))
 				break;
@@ -67,11 +77,32 @@ static int run(const struct fwgen_args *a)
 	img = malloc(RMI4_MODEL_IMAGE_MAX);
 	if (!img)
 		return 1;
-	len = rmi4_model_make_image(img, (em_u32)build, (em_u32)cfg, pid, form);
+	if (v5)
+		len = rmi4_model_make_image_v5(img, (em_u32)build, (em_u32)cfg, pid,
+					       a->form && !strcmp(a->form, "bl6") ? 6 : 5);
+	else
+		len = rmi4_model_make_image(img, (em_u32)build, (em_u32)cfg, pid, form);
 	r = fwgen_write_file(a->out, img, len);
 	free(img);
 	return r ? 1 : 0;
 }
+
+static int run(const struct fwgen_args *a)
+{
+	return run_any(a, false);
+}
+
+static int run_v5(const struct fwgen_args *a)
+{
+	return run_any(a, true);
+}
+
+static const struct fwgen_cmd rmi4_v5_fw = {
+	.name = "rmi4-v5-fw",
+	.usage = "fwgen rmi4-v5-fw --version BUILD_ID [--config-id ID] [--id PRODUCT]\n"
+		 "                 [--form good|bl6] -o FILE\n",
+	.run = run_v5,
+};
 
 static const struct fwgen_cmd rmi4_fw = {
 	.name = "rmi4-fw",
@@ -82,5 +113,5 @@ static const struct fwgen_cmd rmi4_fw = {
 };
 
 const struct fwgen_family fwgen_family_rmi4 = {
-	.cmds = (const struct fwgen_cmd *const[]){ &rmi4_fw, NULL },
+	.cmds = (const struct fwgen_cmd *const[]){ &rmi4_fw, &rmi4_v5_fw, NULL },
 };

@@ -22,6 +22,9 @@
  * "rmi4_i2c" with the ATTN line's interrupt (level low), as a board that
  * wires an RMI4 touchpad to I2C describes it.
  *
+ * bootloader=5: the chip's F34 is the v5 bootloader (function version 0),
+ * which rmi_f34's own code flashes.
+ *
  * debugfs rmi4-emul/: state (key=value lines), power (0/1), reset (1).
  */
 #include <linux/debugfs.h>
@@ -69,6 +72,11 @@ static char *bus = "smbus";
 module_param(bus, charp, 0444);
 MODULE_PARM_DESC(bus, "smbus (default: rmi4_smbus behind an SMBus adapter with Host Notify) "
 		      "or i2c (rmi4_i2c behind a plain I2C adapter, ATTN on a GPIO line)");
+
+static uint bootloader = 7;
+module_param(bootloader, uint, 0444);
+MODULE_PARM_DESC(bootloader, "the F34 bootloader: 7 (default, rmi_f34v7's) or 5 (rmi_f34's v5, "
+			     "F34 function version 0)");
 
 static uint power_loss_block;
 module_param(power_loss_block, uint, 0444);
@@ -204,13 +212,17 @@ static int remu_setup(struct emul_core *c)
 		.build_id = build_id,
 		.config_id = config_id,
 		.smb_version = 2,
-		.bl_major = 7,
+		.bl_major = (em_u8)bootloader,
 		.power_loss_block = power_loss_block,
 	};
 
 	if (!product_id || !*product_id || strlen(product_id) > RMI4_MODEL_PRODUCT_MAX ||
 	    build_id > 0xffffff || addr > 0x7f) {
 		pr_err("rmi4_emul: product_id (1..6 characters), build_id (0..0xffffff) or addr out of range\n");
+		return -EINVAL;
+	}
+	if (bootloader != 5 && bootloader != 7) {
+		pr_err("rmi4_emul: bootloader is 5 or 7\n");
 		return -EINVAL;
 	}
 	if (!touch || (strcmp(touch, "f11") && strcmp(touch, "f12"))) {

@@ -40,6 +40,22 @@
 #define SMB_VERSION_REG 0xfd
 #define SMB_MAP_CMD 0x80
 
+/* F34 v5 (rmi4_model.h): one byte a register */
+#define V5_QUERY 0x20
+#define V5_NQUERY 9
+#define V5_CTRL 0x29 /* the config id, 4 bytes */
+#define V5_DATA 0x2d /* the block number, LE16 */
+#define V5_BLOCK_DATA (V5_DATA + 2)
+#define V5_FLASH_CTRL (V5_BLOCK_DATA + RMI4_MODEL_BLOCK)
+#define V5_CMD_WRITE_FW 0x2
+#define V5_CMD_ERASE_ALL 0x3
+#define V5_CMD_READ_CONFIG 0x5
+#define V5_CMD_WRITE_CONFIG 0x6
+#define V5_CMD_ERASE_CONFIG 0x7
+#define V5_CMD_ENABLE 0xf
+#define V5_BL_ID0 '0'
+#define V5_BL_ID1 '5'
+
 #define IRQ_F01 0x01
 #define IRQ_F34 0x02
 
@@ -117,9 +133,9 @@ void rmi4_model_partition_table(em_u8 *buf)
 	}
 }
 
-void rmi4_model_make_core_code(em_u8 *buf, em_u32 build_id, const char *product_id)
+static void make_code(em_u8 *buf, em_u32 len, em_u32 build_id, const char *product_id)
 {
-	em_u32 len = RMI4_MODEL_CORE_CODE_BLOCKS * RMI4_MODEL_BLOCK, i;
+	em_u32 i;
 
 	for (i = 0; i < len; i++)
 		buf[i] = (em_u8)(i * 7 + build_id);
@@ -130,10 +146,25 @@ void rmi4_model_make_core_code(em_u8 *buf, em_u32 build_id, const char *product_
 	em_put_le32(buf + len - 4, rmi4_model_crc32(buf, len - 4));
 }
 
+void rmi4_model_make_core_code(em_u8 *buf, em_u32 build_id, const char *product_id)
+{
+	make_code(buf, RMI4_MODEL_CORE_CODE_BLOCKS * RMI4_MODEL_BLOCK, build_id, product_id);
+}
+
 static em_u8 *part_data(struct rmi4_model *m, const struct part *p)
 {
 	return m->flash + p->start * RMI4_MODEL_BLOCK;
 }
+
+static bool v5(const struct rmi4_model *m)
+{
+	return m->cfg.bl_major == 5;
+}
+
+/* F34 v5's two flash areas: the firmware from block 0, the config after
+ * it (the model's own layout in its flash). */
+static const struct part v5_fw = { 0, 0, RMI4_MODEL_V5_FW_BLOCKS };
+static const struct part v5_cfg = { 0, RMI4_MODEL_V5_FW_BLOCKS, RMI4_MODEL_V5_CONFIG_BLOCKS };
 
 static bool part_programmed(const struct rmi4_model *m, const struct part *p)
 {
@@ -155,14 +186,25 @@ static bool table_valid(struct rmi4_model *m)
 	return part_programmed(m, fl) && !em_memcmp(part_data(m, fl), table, PTABLE_BYTES);
 }
 
+/* Where the application's code and config are. */
+static const struct part *code_part(const struct rmi4_model *m)
+{
+	return v5(m) ? &v5_fw : find_part(RMI4_PART_CORE_CODE);
+}
+
+static const struct part *config_part(const struct rmi4_model *m)
+{
+	return v5(m) ? &v5_cfg : find_part(RMI4_PART_CORE_CONFIG);
+}
+
 static bool app_valid(struct rmi4_model *m)
 {
-	const struct part *cc = find_part(RMI4_PART_CORE_CODE);
-	const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
+	const struct part *cc = code_part(m);
+	const struct part *cf = config_part(m);
 	em_u32 len = cc->len * RMI4_MODEL_BLOCK;
 	const em_u8 *code;
 
-	if (!table_valid(m) || !part_programmed(m, cc) || !part_programmed(m, cf))
+	if ((!v5(m) && !table_valid(m)) || !part_programmed(m, cc) || !part_programmed(m, cf))
 		return false;
 	code = part_data(m, cc);
 	return em_get_le32(code + len - 4) == rmi4_model_crc32(code, len - 4);
@@ -190,6 +232,9 @@ static void boot(struct rmi4_model *m)
 	m->block = 0;
 	m->length = 0;
 	m->payload_in = 0;
+	m->v5_block = 0;
+	m->v5_cmd = 0;
+	m->v5_status = 0;
 	m->notify_until = 0;
 	if (app_valid(m)) {
 		m->mode = RMI4_MODEL_APP;
@@ -218,7 +263,7 @@ void rmi4_model_init(struct rmi4_model *m, const struct rmi4_model_cfg *cfg)
 	m->cfg = *cfg;
 	if (m->cfg.smb_version != 3)
 		m->cfg.smb_version = 2;
-	if (m->cfg.bl_major != 8)
+	if (m->cfg.bl_major != 8 && m->cfg.bl_major != 5)
 		m->cfg.bl_major = 7;
 	em_memset(m->erased, 1, sizeof(m->erased));
 	em_memset(m->flash, 0xff, sizeof(m->flash));
@@ -232,12 +277,18 @@ void rmi4_model_init(struct rmi4_model *m, const struct rmi4_model_cfg *cfg)
 		part_data(m, find_part(RMI4_PART_GLOBAL_PARAMS))[i] = (em_u8)(0x60 + i);
 	em_memset(m->erased + find_part(RMI4_PART_GLOBAL_PARAMS)->start, 0,
 		  RMI4_MODEL_BL_CONFIG_BLOCKS);
+	if (v5(m)) {
+		/* no partitions: the firmware and config areas only */
+		em_memset(m->erased, 1, sizeof(m->erased));
+		em_memset(m->flash, 0xff, sizeof(m->flash));
+	}
 	if (cfg->build_id) {
-		const struct part *cc = find_part(RMI4_PART_CORE_CODE);
-		const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
+		const struct part *cc = code_part(m);
+		const struct part *cf = config_part(m);
 		em_u8 *c;
 
-		rmi4_model_make_core_code(part_data(m, cc), cfg->build_id, cfg->product_id);
+		make_code(part_data(m, cc), cc->len * RMI4_MODEL_BLOCK, cfg->build_id,
+			  cfg->product_id);
 		c = part_data(m, cf);
 		for (i = 0; i < cf->len * RMI4_MODEL_BLOCK; i++)
 			c[i] = (em_u8)(i * 3);
@@ -257,7 +308,7 @@ enum rmi4_model_mode rmi4_model_mode(const struct rmi4_model *m)
 
 em_u32 rmi4_model_build_id(const struct rmi4_model *m)
 {
-	const struct part *cc = find_part(RMI4_PART_CORE_CODE);
+	const struct part *cc = code_part(m);
 
 	if (rmi4_model_mode(m) != RMI4_MODEL_APP)
 		return 0;
@@ -266,7 +317,7 @@ em_u32 rmi4_model_build_id(const struct rmi4_model *m)
 
 em_u32 rmi4_model_config_id(const struct rmi4_model *m)
 {
-	const struct part *cf = find_part(RMI4_PART_CORE_CONFIG);
+	const struct part *cf = config_part(m);
 
 	if (!part_programmed(m, cf))
 		return 0;
@@ -350,6 +401,54 @@ static em_u32 f12_read(em_u16 addr, em_u8 *out)
 	return 0; /* not F12's */
 }
 
+/* F34 v5's registers (rmi4_model.h), one byte each: true when @addr is
+ * one of them. */
+static bool v5_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
+{
+	em_u32 id = rmi4_model_config_id(m);
+
+	if (addr < V5_QUERY || addr > V5_FLASH_CTRL)
+		return false;
+	switch (addr) {
+	case V5_QUERY + 0:
+		out[0] = V5_BL_ID0;
+		break;
+	case V5_QUERY + 1:
+		out[0] = V5_BL_ID1;
+		break;
+	case V5_QUERY + 2:
+		out[0] = 0x04; /* has config id */
+		break;
+	case V5_QUERY + 3:
+	case V5_QUERY + 4:
+		out[0] = (em_u8)(RMI4_MODEL_BLOCK >> (8 * (addr - V5_QUERY - 3)));
+		break;
+	case V5_QUERY + 5:
+	case V5_QUERY + 6:
+		out[0] = (em_u8)(RMI4_MODEL_V5_FW_BLOCKS >> (8 * (addr - V5_QUERY - 5)));
+		break;
+	case V5_QUERY + 7:
+	case V5_QUERY + 8:
+		out[0] = (em_u8)(RMI4_MODEL_V5_CONFIG_BLOCKS >> (8 * (addr - V5_QUERY - 7)));
+		break;
+	case V5_DATA:
+	case V5_DATA + 1:
+		out[0] = (em_u8)(m->v5_block >> (8 * (addr - V5_DATA)));
+		break;
+	case V5_FLASH_CTRL:
+		out[0] = (em_u8)((m->mode == RMI4_MODEL_BL ? 0x80 : 0) |
+				 (m->v5_status & 7) << 4 | (m->v5_cmd & 0x0f));
+		break;
+	default:
+		if (addr >= V5_CTRL && addr < V5_CTRL + 4)
+			out[0] = (em_u8)(id >> (8 * (3 - (addr - V5_CTRL))));
+		else
+			out[0] = m->payload[addr - V5_BLOCK_DATA];
+		break;
+	}
+	return true;
+}
+
 /*
  * The bytes of the register at @addr into @out (at most 64): its size, 0
  * for an address with no register (reads as one zero byte).
@@ -357,6 +456,9 @@ static em_u32 f12_read(em_u16 addr, em_u8 *out)
 static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 {
 	bool bl = m->mode == RMI4_MODEL_BL;
+
+	if (v5(m) && v5_read(m, addr, out))
+		return 1;
 
 	if (addr < F01_QUERY + F01_NQUERY) {
 		em_u32 q = addr - F01_QUERY, build = rmi4_model_build_id(m);
@@ -465,11 +567,13 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 		 * the application only: its bootloader lists F01 and F34 and
 		 * reads zeros at 0xdd, the end (as at 0xd7 in the application) */
 		unsigned idx = (unsigned)(PDT_TOP + 5 - addr) / 6; /* 0 F01, 1 F34, 2 F11 */
-		static const em_u8 ents[4][6] = {
+		static const em_u8 ents[5][6] = {
 			{ F01_QUERY, F01_CMD, F01_CTRL0, F01_STATUS, 1, 0x01 },
 			/* interrupt sources (bits 0..2), function version (bits
 			 * 5..6): F34 version 2 is the v7 bootloader */
 			{ F34_QUERY, 0, F34_CTRL, F34_DATA, 1 | 2 << 5, 0x34 },
+			/* F34 version 0: the v5 bootloader */
+			{ V5_QUERY, 0, V5_CTRL, V5_DATA, 1, 0x34 },
 			{ F11_QUERY, 0, F11_CTRL, F11_DATA, 1, 0x11 },
 			{ F12_QUERY, 0, F12_CTRL, F12_DATA, 1, 0x12 },
 		};
@@ -478,7 +582,10 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 			out[0] = 0;
 			return 1;
 		}
-		out[0] = ents[idx == 2 && f12(m) ? 3 : idx][addr - (PDT_TOP - 6 * idx)];
+		out[0] = ents[idx == 2 && f12(m)  ? 4
+			      : idx == 1 && v5(m) ? 2
+			      : idx == 2	  ? 3
+						  : idx][addr - (PDT_TOP - 6 * idx)];
 		return 1;
 	}
 	if (!bl && f12(m)) {
@@ -515,7 +622,7 @@ static em_u32 reg_read(struct rmi4_model *m, em_u16 addr, em_u8 *out)
 		out[0] = 0; /* no finger on the pad */
 		return 1;
 	}
-	if (addr >= F34_PAYLOAD && addr < F34_PAYLOAD + payload_size()) {
+	if (!v5(m) && addr >= F34_PAYLOAD && addr < F34_PAYLOAD + payload_size()) {
 		em_u32 off = addr - F34_PAYLOAD, n = payload_size() - off;
 
 		if (n > 64)
@@ -674,14 +781,136 @@ static void run_command(struct rmi4_model *m)
 	finish(m, st);
 }
 
+/* ------------------------------------------------------------ F34 v5 */
+
+static bool v5_id_ok(const struct rmi4_model *m)
+{
+	return m->payload[0] == V5_BL_ID0 && m->payload[1] == V5_BL_ID1;
+}
+
+/* The block data into block v5_block of @area (erased), the block
+ * number advanced. */
+static em_u8 v5_program(struct rmi4_model *m, const struct part *area)
+{
+	em_u32 b = area->start + m->v5_block;
+
+	if (m->mode != RMI4_MODEL_BL)
+		return ST_MODE;
+	if (m->v5_block >= area->len)
+		return ST_RANGE;
+	if (!m->erased[b])
+		return ST_NOT_ERASED;
+	if (m->cfg.power_loss_block && m->blocks_since_power + 1 >= m->cfg.power_loss_block) {
+		power_loss(m);
+		return 0xff;
+	}
+	em_memcpy(m->flash + b * RMI4_MODEL_BLOCK, m->payload, RMI4_MODEL_BLOCK);
+	m->erased[b] = 0;
+	m->blocks_since_power++;
+	m->st.blocks_written++;
+	m->v5_block++;
+	return ST_OK;
+}
+
+/* A command written to the flash control register: done at once, its
+ * status kept, F34's interrupt raised. */
+static void v5_run(struct rmi4_model *m, em_u8 cmd)
+{
+	bool bl = m->mode == RMI4_MODEL_BL;
+	em_u8 st = ST_OK;
+
+	switch (cmd) {
+	case 0:
+		return;
+	case V5_CMD_ENABLE:
+		if (!v5_id_ok(m)) {
+			st = ST_BL_ID;
+		} else if (!bl) {
+			/* the bootloader runs: F01 and F34 in the PDT */
+			m->mode = RMI4_MODEL_BL;
+			m->dev_status = F01_ST_UNCONFIGURED | F01_ST_BOOTLOADER;
+			m->st.bl_entries++;
+		}
+		break;
+	case V5_CMD_ERASE_ALL:
+	case V5_CMD_ERASE_CONFIG:
+		if (!bl) {
+			st = ST_MODE;
+		} else if (!v5_id_ok(m)) {
+			st = ST_BL_ID;
+		} else {
+			if (cmd == V5_CMD_ERASE_ALL)
+				erase_part(m, &v5_fw);
+			erase_part(m, &v5_cfg);
+			m->v5_block = 0;
+			m->st.erases++;
+		}
+		break;
+	case V5_CMD_WRITE_FW:
+		st = v5_program(m, &v5_fw);
+		break;
+	case V5_CMD_WRITE_CONFIG:
+		st = v5_program(m, &v5_cfg);
+		break;
+	case V5_CMD_READ_CONFIG:
+		if (!bl) {
+			st = ST_MODE;
+		} else if (m->v5_block >= v5_cfg.len) {
+			st = ST_RANGE;
+		} else {
+			em_memcpy(m->payload,
+				  m->flash + (v5_cfg.start + m->v5_block) * RMI4_MODEL_BLOCK,
+				  RMI4_MODEL_BLOCK);
+			m->v5_block++;
+			m->st.blocks_read++;
+		}
+		break;
+	default:
+		st = ST_MODE;
+		break;
+	}
+	if (st == 0xff)
+		return; /* the supply dropped: nobody left to answer */
+	if (st)
+		m->st.cmd_errors++;
+	m->v5_cmd = 0;
+	m->v5_status = st;
+	raise_irq(m, IRQ_F34);
+}
+
+/* One byte written to F34 v5's register @addr: the command to run, or 0. */
+static em_u8 v5_write(struct rmi4_model *m, em_u16 addr, em_u8 v)
+{
+	if (addr == V5_DATA)
+		m->v5_block = (em_u16)((m->v5_block & 0xff00) | v);
+	else if (addr == V5_DATA + 1)
+		m->v5_block = (em_u16)((m->v5_block & 0x00ff) | v << 8);
+	else if (addr >= V5_BLOCK_DATA && addr < V5_FLASH_CTRL)
+		m->payload[addr - V5_BLOCK_DATA] = v;
+	else if (addr == V5_FLASH_CTRL && (v & 0x0f))
+		return (em_u8)(v & 0x0f); /* bits 4..7 read only */
+	return 0;
+}
+
 /* A write transaction's bytes from register @addr on. */
 static void reg_write_stream(struct rmi4_model *m, em_u16 addr, const em_u8 *buf, em_u32 len)
 {
 	bool cmd_written = false;
+	em_u8 v5_cmd = 0;
 
 	while (len) {
 		em_u32 n = 1;
 
+		if (v5(m) && addr >= V5_QUERY && addr <= V5_FLASH_CTRL) {
+			em_u8 c = v5_write(m, addr, buf[0]);
+
+			if (c)
+				v5_cmd = m->v5_cmd = c;
+			buf++;
+			len--;
+			addr++;
+			continue;
+		}
 		switch (addr) {
 		case F01_CTRL0:
 			m->ctrl0 = buf[0];
@@ -734,6 +963,8 @@ static void reg_write_stream(struct rmi4_model *m, em_u16 addr, const em_u8 *buf
 		len -= n;
 		addr++;
 	}
+	if (v5_cmd)
+		v5_run(m, v5_cmd);
 	if (cmd_written)
 		run_command(m);
 	if (m->command == CMD_WRITE && m->payload_in &&
@@ -972,4 +1203,26 @@ em_u32 rmi4_model_make_image(em_u8 *img, em_u32 build_id, em_u32 config_id,
 	em_put_le32(img + 12, top);
 	em_put_le32(img, rmi4_model_crc32(img + 4, total - 4));
 	return total;
+}
+
+em_u32 rmi4_model_make_image_v5(em_u8 *img, em_u32 build_id, em_u32 config_id,
+				const char *product_id, em_u8 bl_version)
+{
+	const em_u32 fw_len = RMI4_MODEL_V5_FW_BLOCKS * RMI4_MODEL_BLOCK;
+	const em_u32 cfg_len = RMI4_MODEL_V5_CONFIG_BLOCKS * RMI4_MODEL_BLOCK;
+	em_u8 *cfg = img + 0x100 + fw_len;
+	em_u32 i;
+
+	em_memset(img, 0, RMI4_MODEL_IMAGE_MAX);
+	img[7] = bl_version;
+	em_put_le32(img + 8, fw_len);
+	em_put_le32(img + 12, cfg_len);
+	for (i = 0; i < 10 && product_id[i]; i++)
+		img[0x10 + i] = (em_u8)product_id[i];
+	make_code(img + 0x100, fw_len, build_id, product_id);
+	for (i = 0; i < cfg_len; i++)
+		cfg[i] = (em_u8)(i * 3);
+	em_put_le32(cfg, config_id);
+	em_put_le32(img, rmi4_model_crc32(img + 4, RMI4_MODEL_V5_IMAGE_SIZE - 4));
+	return RMI4_MODEL_V5_IMAGE_SIZE;
 }

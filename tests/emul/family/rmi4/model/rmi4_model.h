@@ -117,6 +117,40 @@
  * reads the SMBus version, PS/2 does the resetting), so on SMBus a power
  * cycle or a reset from elsewhere ends the bootloader.
  *
+ * F34 v5 (cfg.bl_major 5; rmi_f34.c and rmi_f34.h, the bootloader that
+ * rmi_f34 serves when the PDT gives F34 function version 0): one byte a
+ * register.  Query 0x20..0x28: 0..1 the bootloader id (rmi_f34 prints
+ * the two bytes as characters: the model's "05", its second byte the
+ * major version as the v5 image's byte 7 says it), 2 properties (bit 2
+ * has config id), 3..4 block size (LE16, 16), 5..6 firmware blocks
+ * (RMI4_MODEL_V5_FW_BLOCKS), 7..8 config blocks
+ * (RMI4_MODEL_V5_CONFIG_BLOCKS); control 0x29..0x2c the config id (the
+ * config area's first 4 bytes, as rmi_f34 prints them "%02x" each); data
+ * 0x2d..0x2e the block number (LE, advanced by each block command),
+ * 0x2f the block data (block size bytes), then the flash control
+ * register at data + 2 + block size (0x3f, where rmi_f34 computes
+ * ctrl_address): bits 0..3 the command (cleared when done), bits 4..6
+ * the status (the model's numbers above; 0 ok), bit 7 program enabled
+ * (the bootloader).  Commands (rmi_f34.h): 0xf enable flash programming
+ * (the bootloader id in the block data first; the chip enters its
+ * bootloader, F01 status bit 6, the PDT lists F01 and F34 only), 3 erase
+ * all (firmware and config; bootloader id needed), 7 erase config
+ * (bootloader id needed), 2 write firmware block, 6 write config block
+ * (the block data into the erased block at the block number of that
+ * area), 5 read config block; all but enable need the bootloader.  Each
+ * command done raises F34's interrupt.  A v5 part boots its application
+ * when the firmware and config areas are programmed whole and the
+ * firmware's last 4 bytes are the CRC-32 of the rest (the v7 layout's
+ * rule).  What the v5 image (rmi4_model_make_image_v5) holds is
+ * struct rmi_f34_firmware: LE32 checksum (the model's CRC-32 of the
+ * bytes after it; rmi_f34 does not check it), the bootloader version at
+ * byte 7, LE32 image size at 8, LE32 config size at 12, the product id
+ * at 0x10, the firmware then the config from 0x100.  Not public, so
+ * the model's own: the id bytes' values, the status numbers, that enable
+ * switches to the bootloader's PDT without a reset, the block number's
+ * advance after each block command (rmi_f34 writes it once, zero, before
+ * each area), and the flash layout.
+ *
  * The firmware file (rmi4_model_make_image) is the v10 header
  * rmi_f34v7_parse_image_header_10 reads: LE32 checksum (CRC-32 of the
  * bytes after it; the kernel does not check it), major version 0x10 at
@@ -161,6 +195,14 @@
 #define RMI4_MODEL_F12_PITCH 0x1c00    /* 1/4096 mm: 1.75 mm */
 #define RMI4_MODEL_NOTIFY_NS 100000ULL /* one Host Notify on the wire */
 
+/* F34 v5: few blocks, as rmi_f34 waits out each command's timeout (no
+ * interrupt reaches it: nothing sets F34's bit in rmi_core's mask), 500
+ * ms a block */
+#define RMI4_MODEL_V5_FW_BLOCKS 16
+#define RMI4_MODEL_V5_CONFIG_BLOCKS 4
+#define RMI4_MODEL_V5_IMAGE_SIZE \
+	(0x100 + (RMI4_MODEL_V5_FW_BLOCKS + RMI4_MODEL_V5_CONFIG_BLOCKS) * RMI4_MODEL_BLOCK)
+
 /* Partition ids (rmi_f34.h) */
 #define RMI4_PART_BOOTLOADER 1
 #define RMI4_PART_FLASH_CONFIG 3
@@ -181,7 +223,7 @@ struct rmi4_model_cfg {
 	em_u32 build_id;
 	em_u32 config_id;  /* the core config's first 4 bytes (LE) */
 	em_u8 smb_version; /* 2 or 3 (rmi_smbus accepts those) */
-	em_u8 bl_major;	   /* 7 or 8 */
+	em_u8 bl_major;	   /* 7 or 8; 5: the F34 v5 bootloader */
 	/* fault: the supply drops as this many blocks have been programmed
 	 * since power-on (0: never) */
 	em_u32 power_loss_block;
@@ -229,6 +271,9 @@ struct rmi4_model {
 			      ? RMI4_MODEL_PAYLOAD_MAX
 			      : RMI4_MODEL_FL_CONFIG_BLOCKS *RMI4_MODEL_BLOCK];
 	em_u32 payload_in; /* payload bytes received for a write */
+	/* F34 v5: the block number, the command and status bits */
+	em_u16 v5_block;
+	em_u8 v5_cmd, v5_status;
 	em_u32 blocks_since_power;
 	struct rmi4_model_stats st;
 };
@@ -264,5 +309,10 @@ enum rmi4_image_form {
 /* A firmware file into @buf (RMI4_MODEL_IMAGE_MAX bytes): its length. */
 em_u32 rmi4_model_make_image(em_u8 *buf, em_u32 build_id, em_u32 config_id,
 			     const char *product_id, enum rmi4_image_form form);
+
+/* A v5 firmware file (struct rmi_f34_firmware) into @buf
+ * (RMI4_MODEL_IMAGE_MAX bytes) with @bl_version at byte 7: its length. */
+em_u32 rmi4_model_make_image_v5(em_u8 *buf, em_u32 build_id, em_u32 config_id,
+				const char *product_id, em_u8 bl_version);
 
 #endif /* RMI4_MODEL_H */
