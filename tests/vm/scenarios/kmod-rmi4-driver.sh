@@ -17,7 +17,7 @@
 #
 # "kmod-rmi4-driver" (busybox init): Debian's own rmi_smbus + rmi_core
 # judge the Synaptics RMI4 model.  rmi4_emul puts touchfw's RMI4 SMBus
-# touchpad model (F01, F34 v7 bootloader, F11 in the application) behind an SMBus adapter with
+# touchpad model (F01, F34 v7 bootloader -- v5 in step 9, F11 in the application) behind an SMBus adapter with
 # Host Notify and instantiates "rmi4_smbus" as psmouse's InterTouch does
 # (I2C_CLIENT_HOST_NOTIFY, platform data).  One boot:
 #   1. application mode: the driver binds, scans the PDT, F01 and F34
