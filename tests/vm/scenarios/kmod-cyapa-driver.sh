@@ -103,6 +103,38 @@ touchfw_rule_off() {
 	rm -f /run/udev/rules.d/61-touchfw.rules && udevadm control --reload
 }
 
+# run_from_bind: touchfw's rule in force for one rebind, whose bind
+# uevent runs touchfw handle-event; waits for the run's end (t_done) and
+# logs its result and the pad's state.  input_before is the input device
+# before it; the uevent monitor runs until left_clean.
+run_from_bind() {
+	input_before=$(emul_input)
+	emul_monitor_start
+	vm_require "touchfw's rule in force" touchfw_rule_on
+	emul_dmesg_mark
+	vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
+	vm_require "the run ends" emul_wait_run 120
+	t_done=$(vm_now_us)
+	vm_log "result: $(emul_result)"
+	vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
+	vm_require "touchfw's rule off again" touchfw_rule_off
+}
+
+# left_clean FIGURE: after an update through update_fw from the bind, one
+# run and no rebind of touchfw's, the loader's path restored, nothing
+# staged, no error from cyapa; FIGURE is the time from the bind to the
+# verified input device.
+left_clean() {
+	vm_check "one run, no rebind by touchfw (the driver's new input device is its own)" eval \
+		'[ "$(emul_runs)" = 1 ] && [ "$(emul_bind_count)" = 1 ]'
+	vm_check "firmware_class.path is restored, nothing is left staged" eval \
+		'[ "$(cat /sys/module/firmware_class/parameters/path)" = "$fwdir" ] &&
+		 [ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
+	vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
+	emul_figure_since_bind "$1" "$t_done"
+	emul_monitor_stop
+}
+
 # ---- 1. application mode
 emul_dmesg_mark
 vm_require "cyapa_emul loads (Gen3 at 0x67, firmware 1.0)" emul_load
@@ -139,15 +171,7 @@ vm_check "closed: the driver set power mode off again" \
 	vm_wait 5 "power off" eval '[ "$(emul_state power_mode)" = 0x00 ]'
 
 # ---- 2. touchfw, from the bind uevent, through update_fw
-input_before=$(emul_input)
-emul_monitor_start
-vm_require "touchfw's rule in force" touchfw_rule_on
-emul_dmesg_mark
-vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
-vm_require "the run ends" emul_wait_run 120
-t_done=$(vm_now_us)
-vm_log "result: $(emul_result)"
-vm_require "touchfw's rule off again" touchfw_rule_off
+run_from_bind
 vm_check "result ok through update_fw, 1.0 -> 2.0" eval \
 	'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
 	 [ "$(emul_result_field version_before)" = 1.0 ] &&
@@ -168,14 +192,7 @@ vm_check "the driver reports firmware_version 2.0, gen3 operational" eval \
 vm_check "a new input device ($input_before -> $(emul_input)), the one touchfw verified" eval \
 	'emul_has_input && [ "$(emul_input)" != "$input_before" ] &&
 	 [ "$(emul_result_field input)" = "$(emul_event)" ]'
-vm_check "one run, no rebind by touchfw (the driver's new input device is its own)" eval \
-	'[ "$(emul_runs)" = 1 ] && [ "$(emul_bind_count)" = 1 ]'
-vm_check "firmware_class.path is restored, nothing is left staged" eval \
-	'[ "$(cat /sys/module/firmware_class/parameters/path)" = "$fwdir" ] &&
-	 [ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
-vm_check "no error in the kernel log" eval '! emul_dmesg_has "firmware update failed"'
-emul_figure_since_bind cyapa_bind_to_verified_input_ms "$t_done"
-emul_monitor_stop
+left_clean cyapa_bind_to_verified_input_ms
 
 # ---- 3. files cyapa refuses
 for f in bad-header bad-image short; do
@@ -330,16 +347,7 @@ pip_bind_updated() {
 		 [ "$(cyapa_attr mode)" = "gen$pip_gen operational" ] &&
 		 [ "$(cyapa_attr firmware_version)" = 1.0 ] &&
 		 [ "$(cyapa_attr product_id)" = "$pip_id" ]'
-	input_before=$(emul_input)
-	emul_monitor_start
-	vm_require "touchfw's rule in force" touchfw_rule_on
-	emul_dmesg_mark
-	vm_require "a rebind (the bind uevent runs touchfw handle-event)" emul_rebind
-	vm_require "the run ends" emul_wait_run 120
-	t_done=$(vm_now_us)
-	vm_log "result: $(emul_result)"
-	vm_log "pad: $(tr '\n' ' ' <"$EMUL_STATE")"
-	vm_require "touchfw's rule off again" touchfw_rule_off
+	run_from_bind
 	vm_check "result ok through update_fw, 1.0 -> 3.0" eval \
 		'[ "$(emul_result_field result)" = ok ] && [ "$(emul_result_field path)" = update_fw ] &&
 		 [ "$(emul_result_field version_before)" = 1.0 ] &&
@@ -361,14 +369,7 @@ pip_bind_updated() {
 		'emul_has_input && [ "$(emul_input)" != "$input_before" ] &&
 		 [ "$(emul_result_field input)" = "$(emul_event)" ] &&
 		 emul_log_has "verified: firmware 1.0 -> 3.0"'
-	vm_check "one run, no rebind by touchfw (the driver's new input device is its own)" eval \
-		'[ "$(emul_runs)" = 1 ] && [ "$(emul_bind_count)" = 1 ]'
-	vm_check "firmware_class.path is restored, nothing is left staged" eval \
-		'[ "$(cat /sys/module/firmware_class/parameters/path)" = "$fwdir" ] &&
-		 [ -z "$(find "$TOUCHFW_STATE/firmware" -type f 2>/dev/null)" ]'
-	vm_check "no error from cyapa" eval '! emul_dmesg_has "firmware update failed"'
-	emul_figure_since_bind "cyapa_gen${pip_gen}_bind_to_verified_input_ms" "$t_done"
-	emul_monitor_stop
+	left_clean "cyapa_gen${pip_gen}_bind_to_verified_input_ms"
 	vm_check "cyapa_emul unloads with the driver bound" emul_unload
 	vm_require "the Gen3 board's profile back" cp /run/qemu-cyapa-emul.dtb "$CYAPA_PROFILE"
 }
