@@ -312,8 +312,11 @@ $(B)/emuboard: $(B)/tests/emul/emuboard.o $(B)/libemuboard.a $(B)/libemmodel.a
 # the sanitizer flags; it serves the kernel's GPIO uAPI beneath any
 # libgpiod and reaches umockdev and libc by dlsym(RTLD_NEXT).
 # Its exec part (tests/emul/exec-preload.c) maps the agent's installed
-# path to this build's, so it follows the install paths (paths.stamp).
-$(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c $(B)/paths.stamp
+# path to this build's, so it follows the install paths (paths.stamp); its
+# uevent part (tests/emul/uevent-preload.c) gives each listener a socket
+# name of its own.
+$(GPIOD_PRELOAD): tests/emul/gpiod-preload.c tests/emul/exec-preload.c \
+		tests/emul/uevent-preload.c $(B)/paths.stamp
 	@mkdir -p $(@D)
 	$(q) CCLD $@
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \

@@ -275,6 +275,42 @@ static void test_listeners_come_and_go(void **state)
 	emub_free(eb);
 }
 
+/*
+ * Two listeners started alike get sockets with the same descriptor
+ * number; umockdev's preload names a listener's socket after that number
+ * alone, so the second took the first one's name and the first heard
+ * nothing (or the second's monitor failed).  Both hear every event, as
+ * every netlink listener does on a kernel (tests/emul/uevent-preload.c).
+ */
+static void test_two_listeners_alike_both_hear_every_event(void **state)
+{
+	struct emub *eb = tu_board_file("app.board", false);
+	const char *args[] = { "monitor", "2", NULL };
+	struct emub_child *a, *b;
+	char **ea, **evb;
+
+	(void)state;
+	assert_int_equal(emub_wait_idle(eb, "touchscreen", 10000), 0);
+	a = tu_spawn_self(eb, args, NULL);
+	assert_int_equal(emub_wait_listeners(eb, 1, 10000), 0);
+	b = tu_spawn_self(eb, args, NULL);
+	assert_int_equal(emub_wait_listeners(eb, 2, 10000), 0);
+	assert_int_equal(emub_uevent(eb, "touchscreen", "change"), 0);
+	assert_int_equal(emub_uevent(eb, "touchscreen", "change"), 0);
+	ea = events(a);
+	evb = events(b);
+	assert_int_equal(g_strv_length(ea), 3);
+	assert_int_equal(g_strv_length(evb), 3);
+	for (int i = 1; i <= 2; i++) {
+		assert_true(has_line(ea[i], "ACTION=change"));
+		assert_true(has_line(evb[i], "ACTION=change"));
+	}
+	g_strfreev(ea);
+	g_strfreev(evb);
+	assert_int_equal(emub_listeners(eb), 0);
+	emub_free(eb);
+}
+
 static void test_udevadm_monitor_sees_bind(void **state)
 {
 	struct emub *eb = tu_board_file("always-on.board", false);
@@ -345,6 +381,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sysfs_unbind_and_bind_files),
 		cmocka_unit_test(test_no_bind_events_board_sends_add_before_probe),
 		cmocka_unit_test(test_listeners_come_and_go),
+		cmocka_unit_test(test_two_listeners_alike_both_hear_every_event),
 		cmocka_unit_test(test_udevadm_monitor_sees_bind),
 		cmocka_unit_test(test_on_uevent_runs_command_with_environment),
 	};

@@ -3,7 +3,9 @@
  * Uevents of the emulated kernel.
  *
  * umockdev's preload turns every netlink uevent socket a program binds into
- * a unix datagram socket $UMOCKDEV_DIR/event<N>.  umockdev_testbed_uevent()
+ * a unix datagram socket, which the board's shim names $UMOCKDEV_DIR/
+ * event<FD>-<PID> (tests/emul/uevent-preload.c; umockdev's own name,
+ * event<FD>, is not unique across processes).  umockdev_testbed_uevent()
  * only sends ACTION, DEVPATH, SUBSYSTEM, SEQNUM, DEVNAME and DEVTYPE (the
  * listener fills the rest from the device's uevent file when it processes
  * the event, so an event read late shows the state of a later one), and it
