@@ -222,7 +222,20 @@ vm_check "the new input device appears" vm_wait 10 "input device" emul_has_input
 vm_check "it is a new one ($old_input -> $(emul_input))" test "$(emul_input)" != "$old_input"
 vm_check "fw_version reads 2.1.AB" test "$(cat "$EMUL_SYS/fw_version")" = 2.1.AB
 vm_check "the chip entered its bootloader by T6 reset, once" test "$(emul_state bootloader_entries)" = 1
-vm_check "no i2c error" eval '! emul_dmesg | grep -q "i2c transfer failed\|i2c send failed\|i2c recv failed"'
+# No i2c error in the flash.  Once the new firmware runs, the driver
+# initialises the chip again with its interrupt on; a CI run (6.1, once
+# in many) saw its interrupt thread read the message count and then fail
+# to read the messages, the chip answering no read in between (a reset
+# in progress): "i2c transfer failed" then "Failed to read 15 messages",
+# between the two requests for maxtouch.cfg.  The driver does not keep
+# its interrupt thread off the bus while the chip restarts, so that race
+# is the driver's with a real chip too: it is logged, not failed; any
+# other failed transfer fails the check.
+msg_races=$(emul_dmesg | grep -c "Failed to read [0-9]* messages")
+[ "$msg_races" = 0 ] || vm_log "the driver's message read raced its own reset $msg_races time(s)"
+vm_check "no i2c error in the flash, or in any read but the message reads racing the driver's reset" eval \
+	'! emul_dmesg | grep -q "i2c send failed\|i2c recv failed" &&
+	 [ "$(emul_dmesg | grep -c "i2c transfer failed")" = "$msg_races" ]'
 vm_require "mxt_emul unloads" emul_unload
 
 # ---- frame 3 fails its CRC check twice
