@@ -217,6 +217,15 @@ static void erase_part(struct rmi4_model *m, const struct part *p)
 }
 
 /* Power on or reset: the bootloader runs, starts the application if valid. */
+/* Enable (v5) or enter-bootloader (v7): the bootloader runs, F01 says
+ * so and the PDT lists F01 and F34 only. */
+static void enter_bootloader(struct rmi4_model *m)
+{
+	m->mode = RMI4_MODEL_BL;
+	m->dev_status = F01_ST_UNCONFIGURED | F01_ST_BOOTLOADER;
+	m->st.bl_entries++;
+}
+
 static void boot(struct rmi4_model *m)
 {
 	em_memset(m->map, 0, sizeof(m->map));
@@ -725,9 +734,7 @@ static void run_command(struct rmi4_model *m)
 		} else if (!bl_id_ok(m)) {
 			st = ST_BL_ID;
 		} else if (!bl) {
-			m->mode = RMI4_MODEL_BL;
-			m->dev_status = F01_ST_UNCONFIGURED | F01_ST_BOOTLOADER;
-			m->st.bl_entries++;
+			enter_bootloader(m);
 		}
 		break;
 	case CMD_READ:
@@ -826,10 +833,7 @@ static void v5_run(struct rmi4_model *m, em_u8 cmd)
 		if (!v5_id_ok(m)) {
 			st = ST_BL_ID;
 		} else if (!bl) {
-			/* the bootloader runs: F01 and F34 in the PDT */
-			m->mode = RMI4_MODEL_BL;
-			m->dev_status = F01_ST_UNCONFIGURED | F01_ST_BOOTLOADER;
-			m->st.bl_entries++;
+			enter_bootloader(m);
 		}
 		break;
 	case V5_CMD_ERASE_ALL:
